@@ -21,7 +21,7 @@
 //   number of cut cells is reported through `onFinish` so a caller can log it.
 // - finite numbers are numeric cells; NaN/±Infinity are left empty; bigints within ±2^53 are numbers, larger
 //   ones are text (Excel keeps 15 significant digits, text keeps every digit).
-// - booleans are boolean cells; null/undefined are empty cells (omitted).
+// - booleans are boolean cells; null, undefined and empty text are empty cells (omitted).
 // - Date objects are real date cells: the serial day number (UTC, 1900 date system) with a `yyyy-mm-dd`
 //   style at midnight UTC and `yyyy-mm-dd hh:mm:ss` otherwise, so spreadsheets sort and filter them as dates.
 //   Dates before 1900-03-01 (where Excel's serials are off by its 1900 leap-year bug) are written as ISO text.
