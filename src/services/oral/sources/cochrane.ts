@@ -28,10 +28,11 @@ export function isMissing(cell: string | null | undefined): boolean {
 }
 
 const LEVEL_PATTERNS: readonly (readonly [RegExp, Certainty])[] = [
-  [/^very[\s_-]*low\b/, 'very_low'],
-  [/^high\b/, 'high'],
-  [/^moderate\b/, 'moderate'],
-  [/^low\b/, 'low'],
+  // Not followed by a letter, so "lower" is no level but "moderate1" (from "Moderate¹") is.
+  [/^very[\s_-]*low(?!\p{L})/u, 'very_low'],
+  [/^high(?!\p{L})/u, 'high'],
+  [/^moderate(?!\p{L})/u, 'moderate'],
+  [/^low(?!\p{L})/u, 'low'],
 ];
 
 function leadingLevel(text: string): { level: Certainty; rest: string } | null {

@@ -6,8 +6,11 @@
 // every UTF-8 character of such a file into mojibake ("aerosolâ€\u0090generating"), so the fallback works
 // per character: each well-formed UTF-8 sequence is decoded as UTF-8 and each byte that is not part of one
 // as Windows-1252. A file with no well-formed multi-byte sequence at all is therefore plain Windows-1252.
-// In a mixed file, a lone C2 before a space is what remains of a UTF-8 no-break space (C2 A0) whose second
-// byte became a space; it is dropped rather than shown as "Â".
+// Two remnants of damaged UTF-8 are repaired in mixed files, where the surrounding text shows what they were:
+// a lone C2 before a space is what remains of a no-break space (C2 A0) whose second byte became a space, and
+// is dropped rather than shown as "Â"; a lone 90, which Windows-1252 leaves undefined, is the last byte of the
+// hyphen U+2010 (E2 80 90) such files use throughout ("age\x90matched" beside "age‐matched") and is read as
+// "‐". Any other byte Windows-1252 leaves undefined becomes U+FFFD.
 
 export type TextEncodingUsed = 'utf-8' | 'windows-1252' | 'utf-8+windows-1252';
 
@@ -22,7 +25,11 @@ const WINDOWS_1252 = new TextDecoder('windows-1252');
 
 let windows1252Table: string[] | null = null;
 function windows1252Char(byte: number): string {
-  windows1252Table ??= Array.from({ length: 256 }, (_, b) => WINDOWS_1252.decode(Uint8Array.of(b)));
+  // WHATWG's windows-1252 maps the five bytes Windows-1252 leaves undefined to C1 controls; show them as U+FFFD.
+  windows1252Table ??= Array.from({ length: 256 }, (_, b) => {
+    const char = WINDOWS_1252.decode(Uint8Array.of(b));
+    return /[\u0080-\u009f]/.test(char) ? '\ufffd' : char;
+  });
   return windows1252Table[byte];
 }
 
@@ -70,7 +77,7 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     }
     if (runStart < i) parts.push(UTF8.decode(bytes.subarray(runStart, i)));
     const lostNoBreakSpace = bytes[i] === 0xc2 && bytes[i + 1] === 0x20;
-    if (!lostNoBreakSpace) parts.push(windows1252Char(bytes[i]));
+    if (!lostNoBreakSpace) parts.push(bytes[i] === 0x90 ? '\u2010' : windows1252Char(bytes[i]));
     i += 1;
     runStart = i;
   }
