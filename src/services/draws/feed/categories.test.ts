@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CANONICAL_CATEGORIES, CATEGORY_RULES, categoriseDrawName, foldDrawName, groupDrawNames, stripVersionSuffix } from './categories.ts';
+import { CANONICAL_CATEGORIES, CATEGORY_RULES, categoriseDrawName, categoriseRounds, foldDrawName, groupDrawNames, stripVersionSuffix } from './categories.ts';
 import { parseRoundsFeed } from './rounds-feed.ts';
 import { loadSnapshot } from './test-snapshot.ts';
 
@@ -33,6 +33,9 @@ test('every drawName of the real snapshot maps to the expected canonical categor
   );
   assert.deepEqual(actual, expected);
   assert.equal(groups.reduce((s, g) => s + g.draws, 0), 389, 'no round is dropped');
+  const withRounds = categoriseRounds(rounds);
+  assert.deepEqual(withRounds.map((g) => [g.category.slug, g.rounds.length]), groups.map((g) => [g.category.slug, g.draws]));
+  assert.equal(new Set(withRounds.flatMap((g) => g.rounds.map((r) => r.roundNumber))).size, 389, 'each round in exactly one group');
   assert.ok(groups.every((g) => g.category.known), 'every name of the snapshot belongs to a known family');
   // Raw names are kept: each round's own name, untouched, is among its category's raw names.
   for (const round of rounds) {

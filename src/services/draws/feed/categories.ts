@@ -219,3 +219,20 @@ export function groupDrawNames(rawNames: Iterable<string>): CategoryGroup[] {
     }))
     .sort((a, b) => a.category.sortOrder - b.category.sortOrder || (a.category.slug < b.category.slug ? -1 : a.category.slug > b.category.slug ? 1 : 0));
 }
+
+export interface CategorisedRounds<T> extends CategoryGroup {
+  /** The category's rounds, in input order. */
+  rounds: T[];
+}
+
+/** Rounds grouped by canonical category (order as groupDrawNames); every round lands in exactly one group. */
+export function categoriseRounds<T extends { drawName: string }>(rounds: readonly T[]): CategorisedRounds<T>[] {
+  const members = new Map<string, T[]>();
+  for (const round of rounds) {
+    const slug = categoriseDrawName(round.drawName).category.slug;
+    const list = members.get(slug);
+    if (list) list.push(round);
+    else members.set(slug, [round]);
+  }
+  return groupDrawNames(rounds.map((r) => r.drawName)).map((group) => ({ ...group, rounds: members.get(group.category.slug)! }));
+}

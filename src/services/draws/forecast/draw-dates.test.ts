@@ -1,0 +1,122 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
+import {
+  checkDormancy,
+  distributionQuantile,
+  gapsBetweenDates,
+  gapSumDistributions,
+  predictDrawDates,
+  weekday,
+  weekendToMonday,
+} from './draw-dates.ts';
+
+const iso = (s: string): number => dayNumber(s);
+/** Draw dates `step` days apart, ending on `last`. */
+function cadence(last: string, step: number, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => isoFromDayNumber(iso(last) - (count - 1 - i) * step));
+}
+
+test('weekdays and weekend → Monday', () => {
+  assert.equal(weekday(iso('2025-12-17')), 3, 'a Wednesday');
+  assert.equal(isoFromDayNumber(weekendToMonday(iso('2025-12-20'))), '2025-12-22', 'Saturday → Monday');
+  assert.equal(isoFromDayNumber(weekendToMonday(iso('2025-12-21'))), '2025-12-22', 'Sunday → Monday');
+  assert.equal(isoFromDayNumber(weekendToMonday(iso('2025-12-19'))), '2025-12-19', 'Friday stays');
+});
+
+test('the step is the median of the last six gaps; predictions step from the last draw', () => {
+  // Gaps 30, 30, 30 then 14 ×6: only the last six count → step 14.
+  const dates = ['2025-01-01', '2025-01-31', '2025-03-02', '2025-04-01'];
+  for (let i = 0; i < 6; i++) dates.push(isoFromDayNumber(iso(dates.at(-1)!) + 14));
+  const last = dates.at(-1)!; // 2025-06-24, a Tuesday
+  const p = predictDrawDates(dates, last, 5);
+  assert.equal(p.stepDays, 14);
+  assert.deepEqual(p.dates.map((d) => d.date), [1, 2, 3, 4, 5].map((h) => isoFromDayNumber(iso(last) + 14 * h)));
+  // Median of an even count: (14 + 21)/2 = 17.5 rounds up to 18.
+  const uneven = cadence('2025-06-03', 14, 4).concat(['2025-06-24', '2025-07-15', '2025-08-05']);
+  assert.deepEqual(gapsBetweenDates(uneven).slice(-6), [14, 14, 14, 21, 21, 21]);
+  assert.equal(predictDrawDates(uneven, '2025-08-05', 1).stepDays, 18);
+});
+
+test('weekend predictions move to Monday and ranks stay in order', () => {
+  // Weekly Saturday draws: every stepped date is a Saturday.
+  const dates = cadence('2025-12-20', 7, 8);
+  const p = predictDrawDates(dates, '2025-12-20', 5);
+  assert.deepEqual(p.dates.map((d) => d.date), ['2025-12-29', '2026-01-05', '2026-01-12', '2026-01-19', '2026-01-26']);
+  for (const d of p.dates) {
+    assert.ok(![0, 6].includes(weekday(iso(d.date))), d.date);
+    assert.ok(![0, 6].includes(weekday(iso(d.earliest))) && ![0, 6].includes(weekday(iso(d.latest))));
+  }
+  // Daily draws: stepping by 1 would put two ranks on the same Monday; each rank must follow the previous.
+  const daily = cadence('2025-12-19', 1, 10);
+  const q = predictDrawDates(daily, '2025-12-19', 5);
+  const days = q.dates.map((d) => iso(d.date));
+  for (let i = 1; i < days.length; i++) assert.ok(days[i] > days[i - 1]);
+  assert.equal(q.dates[0].date, '2025-12-22');
+});
+
+test('a date already past the as-of date is replaced by the next one on the cadence', () => {
+  const dates = cadence('2025-01-01', 14, 8); // last draw Wednesday 2025-01-01
+  const asOf = '2025-03-01'; // 59 days later: steps 1–4 are past, the 5th (2025-03-12) is next
+  const p = predictDrawDates(dates, asOf, 3);
+  assert.deepEqual(p.dates.map((d) => d.date), ['2025-03-12', '2025-03-26', '2025-04-09']);
+  for (const d of p.dates) {
+    assert.ok(iso(d.date) > iso(asOf));
+    assert.ok(iso(d.earliest) > iso(asOf), 'the range is conditioned on no draw before the as-of date');
+    assert.ok(iso(d.earliest) <= iso(d.date) && iso(d.date) <= iso(d.latest));
+  }
+  // A draw due exactly on the as-of date counts as past (it would be in the data).
+  const onDay = predictDrawDates(cadence('2025-01-01', 14, 8), '2025-01-15', 1);
+  assert.equal(onDay.dates[0].date, '2025-01-29');
+});
+
+test('never beyond a year ahead: ranks past the cap are not produced', () => {
+  const dates = cadence('2025-06-04', 100, 6); // Wednesday, gaps of 100 days
+  const asOf = '2025-06-04';
+  const p = predictDrawDates(dates, asOf, 5);
+  assert.equal(p.capDate, '2026-06-04');
+  // +100, +200, +300 days are within 365; +400 is not.
+  assert.equal(p.dates.length, 3);
+  for (const d of p.dates) {
+    assert.ok(iso(d.date) - iso(asOf) <= 365, d.date);
+    assert.ok(iso(d.latest) - iso(asOf) <= 365, d.latest);
+  }
+  // A rank whose Monday shift crosses the cap is dropped: last draw Saturday 2025-06-07, step 364 → Saturday
+  // 2026-06-06 → Monday 2026-06-08. As of 2025-06-07 the cap is Sunday 2026-06-07: nothing is predicted.
+  const saturdays = cadence('2025-06-07', 364, 3);
+  assert.equal(predictDrawDates(saturdays, '2025-06-07', 2).dates.length, 0);
+  // As of a day later the cap is Monday 2026-06-08 itself, exactly 365 days ahead: rank 1 is kept.
+  const q = predictDrawDates(saturdays, '2025-06-08', 2);
+  assert.deepEqual(q.dates.map((d) => d.date), ['2026-06-08']);
+  assert.equal(q.dates[0].latest, '2026-06-08');
+});
+
+test('date_range: exact gap-sum distribution, conditioned on the elapsed time', () => {
+  // Gaps 10 and 20, equally likely. Nothing elapsed: S1 ∈ {10, 20}; S2 ∈ {20, 30, 30, 40}.
+  let d = gapSumDistributions([10, 20], 0, 2);
+  assert.deepEqual([...d[0].entries()].sort(), [[10, 1], [20, 1]]);
+  assert.deepEqual([...d[1].entries()].sort((a, b) => a[0] - b[0]), [[20, 1], [30, 2], [40, 1]]);
+  assert.equal(distributionQuantile(d[1], 0.025), 20);
+  assert.equal(distributionQuantile(d[1], 0.5), 30);
+  assert.equal(distributionQuantile(d[1], 0.975), 40);
+  // 15 days elapsed without a draw: the first gap must exceed 15 → 20; S2 ∈ {30, 40}.
+  d = gapSumDistributions([10, 20], 15, 2);
+  assert.deepEqual([...d[0].entries()], [[20, 1]]);
+  assert.deepEqual([...d[1].entries()].sort((a, b) => a[0] - b[0]), [[30, 1], [40, 1]]);
+  // 25 days elapsed, longer than any gap: the clock restarts at the as-of date.
+  d = gapSumDistributions([10, 20], 25, 1);
+  assert.deepEqual([...d[0].entries()].sort((a, b) => a[0] - b[0]), [[35, 1], [45, 1]]);
+});
+
+test('dormancy: max(365 days, 3 × the 95th-percentile gap)', () => {
+  // Gaps 10, 10, 10, 200: p95 (type 7) = 10 + 0.85 × 190 = 171.5 → threshold 514.5 days.
+  const c = checkDormancy('2024-01-01', [10, 10, 200, 10], isoFromDayNumber(iso('2024-01-01') + 514));
+  assert.ok(Math.abs(c.gapP95! - 171.5) < 1e-9);
+  assert.ok(Math.abs(c.thresholdDays - 514.5) < 1e-9);
+  assert.equal(c.dormant, false);
+  assert.equal(checkDormancy('2024-01-01', [10, 10, 200, 10], isoFromDayNumber(iso('2024-01-01') + 515)).dormant, true);
+  // Short gaps: the 365-day floor applies.
+  assert.equal(checkDormancy('2024-01-01', [14, 14], '2024-12-31').dormant, false); // 365 days
+  assert.equal(checkDormancy('2024-01-01', [14, 14], '2025-01-01').dormant, true); // 366 days
+  assert.equal(checkDormancy('2024-01-01', [], '2025-01-01').thresholdDays, 365);
+});
