@@ -1,0 +1,63 @@
+// Federal fiscal years run April 1 to March 31. A fiscal year is identified by the calendar year it starts
+// in (2018 = April 1, 2018 – March 31, 2019) and labelled "2018-19".
+
+/** The controlled reference format of the proactive-disclosure guidelines: DDD-YYYY-YYYY-Qn-NNNNN. */
+const REFERENCE_PATTERN = /^\s*\d{3}-(\d{4})-(\d{4})-[Qq][1-4]-/;
+
+export function fiscalYearLabel(startYear: number): string {
+  return `${startYear}-${String((startYear + 1) % 100).padStart(2, '0')}`;
+}
+
+/** "2018-19" or "2018-2019" → 2018; anything else → null. */
+export function parseFiscalYearLabel(label: string): number | null {
+  const m = /^\s*(\d{4})-(\d{2}|\d{4})\s*$/.exec(label);
+  if (!m) return null;
+  const start = Number(m[1]);
+  const end = Number(m[2]);
+  const expected = m[2].length === 2 ? (start + 1) % 100 : start + 1;
+  return end === expected ? start : null;
+}
+
+/** The fiscal year named by a reference number in the DDD-YYYY-YYYY-Qn-… pattern, or null. */
+export function fiscalYearFromReference(reference: string): number | null {
+  const m = REFERENCE_PATTERN.exec(reference);
+  if (!m) return null;
+  const first = Number(m[1]);
+  const second = Number(m[2]);
+  return second === first + 1 ? first : null;
+}
+
+/** A valid calendar date "YYYY-MM-DD" (a trailing time is ignored; "/" separators accepted), else null. */
+export function parseIsoDate(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const m = /^\s*(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:$|[T\s])/.exec(text);
+  if (!m) return null;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1 || d > 31) return null;
+  const check = new Date(Date.UTC(y, mo - 1, d));
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return null;
+  return `${m[1]}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** Fiscal year (start year) containing an ISO date: April 1 starts a new fiscal year. */
+export function fiscalYearOfDate(isoDate: string): number {
+  const year = Number(isoDate.slice(0, 4));
+  const month = Number(isoDate.slice(5, 7));
+  return month >= 4 ? year : year - 1;
+}
+
+export interface DerivedFiscalYear {
+  startYear: number;
+  label: string;
+  source: 'reference' | 'start_date';
+}
+
+/** fiscal_year from the reference's DDD-YYYY-YYYY-Qn pattern, else from the agreement start date. */
+export function deriveFiscalYear(reference: string, startDate: string): DerivedFiscalYear {
+  const fromReference = fiscalYearFromReference(reference);
+  if (fromReference !== null) return { startYear: fromReference, label: fiscalYearLabel(fromReference), source: 'reference' };
+  const fromDate = fiscalYearOfDate(startDate);
+  return { startYear: fromDate, label: fiscalYearLabel(fromDate), source: 'start_date' };
+}

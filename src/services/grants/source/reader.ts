@@ -1,0 +1,218 @@
+// Streaming reader of the grants CSV on papaparse's streaming parser (chunk mode): the file is decoded and
+// parsed chunk by chunk and rows are handed over one at a time, so memory does not grow with the file, and
+// an async onRow (a database write) holds the reading back (backpressure) instead of buffering rows.
+import { createReadStream, statSync } from 'node:fs';
+import { Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import Papa from 'papaparse';
+import { resolveColumns } from './columns.ts';
+import type { ColumnMapping, GrantsSchema } from './columns.ts';
+import type { NotableMatcher } from './notable.ts';
+import { mapRow } from './record.ts';
+import type { GrantRecord, SkipReason } from './record.ts';
+
+export class GrantsCsvHeaderError extends Error {
+  readonly missing: string[];
+  constructor(message: string, missing: string[]) {
+    super(message);
+    this.name = 'GrantsCsvHeaderError';
+    this.missing = missing;
+  }
+}
+
+export interface ReadProgress {
+  /** Data rows read so far (the header excluded). */
+  rowsRead: number;
+  recordsMapped: number;
+  skipped: number;
+  bytesRead: number;
+  /** File size when reading a path; null for a stream. */
+  totalBytes: number | null;
+  done: boolean;
+}
+
+export interface ReadSummary {
+  schema: GrantsSchema;
+  referenceColumn: ColumnMapping['referenceColumn'];
+  ignoredColumns: string[];
+  rowsRead: number;
+  recordsMapped: number;
+  skipped: number;
+  skipReasons: Record<string, number>;
+  bytesRead: number;
+}
+
+export interface ReadGrantsOptions {
+  onProgress?: (progress: ReadProgress) => void;
+  /** Rows between two onProgress calls (default 10,000); a last call always comes at the end. */
+  progressEveryRows?: number;
+  onHeader?: (mapping: ColumnMapping) => void;
+  onSkip?: (reason: SkipReason, rowNumber: number) => void;
+  notable?: NotableMatcher;
+}
+
+/** Row number is 1 for the first data row (the line after the header, counting quoted newlines as one row). */
+export type GrantRowHandler = (record: GrantRecord, rowNumber: number) => void | Promise<void>;
+
+function isPromise(value: unknown): value is Promise<void> {
+  return typeof value === 'object' && value !== null && typeof (value as Promise<void>).then === 'function';
+}
+
+interface RowSource {
+  batches: AsyncIterable<string[][]>;
+  bytesRead: () => number;
+  totalBytes: number | null;
+}
+
+/**
+ * Bytes → text (multi-byte characters split across chunks are kept whole) → papaparse in chunk mode.
+ * Each parsed chunk is one batch of rows; while the consumer still holds a batch, the text stream is
+ * paused, so at most a couple of chunks (about 1 MiB each) are ever in memory.
+ */
+function openRows(input: string | Readable): RowSource {
+  const source: Readable = typeof input === 'string' ? createReadStream(input, { highWaterMark: 1 << 20 }) : input;
+  const totalBytes = typeof input === 'string' ? statSync(input).size : null;
+  let bytes = 0;
+  const decoder = new StringDecoder('utf8');
+  const text = new Transform({
+    decodeStrings: false,
+    transform(chunk: Buffer | string, _encoding, callback) {
+      if (typeof chunk === 'string') {
+        bytes += Buffer.byteLength(chunk);
+        callback(null, chunk);
+      } else {
+        bytes += chunk.length;
+        callback(null, decoder.write(chunk));
+      }
+    },
+    flush(callback) {
+      callback(null, decoder.end());
+    },
+  });
+  source.on('error', (error) => text.destroy(error));
+  source.pipe(text);
+
+  async function* batches(): AsyncGenerator<string[][]> {
+    const queue: string[][][] = [];
+    let finished = false;
+    let failure: unknown = null;
+    let wake: (() => void) | null = null;
+    const notify = (): void => {
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    Papa.parse<string[]>(text, {
+      header: false,
+      delimiter: ',',
+      skipEmptyLines: 'greedy',
+      chunk(results) {
+        if (results.data.length > 0) queue.push(results.data as string[][]);
+        if (queue.length >= 2) text.pause();
+        notify();
+      },
+      complete() {
+        finished = true;
+        notify();
+      },
+      error(error: unknown) {
+        failure = error;
+        notify();
+      },
+    });
+    try {
+      for (;;) {
+        const batch = queue.shift();
+        if (batch) {
+          if (queue.length < 2 && text.isPaused()) text.resume();
+          yield batch;
+          continue;
+        }
+        if (failure) throw failure;
+        if (finished) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+    } finally {
+      if (!finished) {
+        source.destroy();
+        text.destroy();
+      }
+    }
+  }
+  return { batches: batches(), bytesRead: () => bytes, totalBytes };
+}
+
+/**
+ * Reads a grants CSV (a path or a readable stream of bytes or text), resolves the columns by header name
+ * and calls onRow for every row that maps to a record; skipped rows are counted by reason. Rejects with a
+ * GrantsCsvHeaderError naming the missing column when the header lacks a required one.
+ */
+export async function readGrantsCsv(input: string | Readable, onRow: GrantRowHandler, options: ReadGrantsOptions = {}): Promise<ReadSummary> {
+  const { batches, bytesRead, totalBytes } = openRows(input);
+  const every = Math.max(1, options.progressEveryRows ?? 10_000);
+  const skipReasons = new Map<string, number>();
+  let mapping: ColumnMapping | null = null;
+  let rowsRead = 0;
+  let recordsMapped = 0;
+  let skipped = 0;
+  const progress = (done: boolean): void =>
+    options.onProgress?.({ rowsRead, recordsMapped, skipped, bytesRead: bytesRead(), totalBytes, done });
+
+  for await (const batch of batches) {
+    for (const cells of batch) {
+      if (mapping === null) {
+        const resolved = resolveColumns(cells);
+        if (!resolved.ok) throw new GrantsCsvHeaderError(resolved.error, resolved.missing);
+        mapping = resolved.mapping;
+        options.onHeader?.(mapping);
+        continue;
+      }
+      rowsRead++;
+      const mapped = mapRow(cells, mapping, { notable: options.notable });
+      if (mapped.ok) {
+        recordsMapped++;
+        const pending = onRow(mapped.record, rowsRead);
+        if (isPromise(pending)) await pending;
+      } else {
+        skipped++;
+        skipReasons.set(mapped.reason, (skipReasons.get(mapped.reason) ?? 0) + 1);
+        options.onSkip?.(mapped.reason, rowsRead);
+      }
+      if (rowsRead % every === 0) progress(false);
+    }
+  }
+  if (mapping === null) throw new GrantsCsvHeaderError('the file is empty: no header row', ['header']);
+  progress(true);
+  return {
+    schema: mapping.schema,
+    referenceColumn: mapping.referenceColumn,
+    ignoredColumns: mapping.ignoredColumns,
+    rowsRead,
+    recordsMapped,
+    skipped,
+    skipReasons: Object.fromEntries(skipReasons),
+    bytesRead: bytesRead(),
+  };
+}
+
+export interface ParseSummary {
+  /** Data rows (the header excluded). */
+  rows: number;
+  headerColumns: number;
+  bytesRead: number;
+}
+
+/** The same decode-and-parse path as readGrantsCsv without mapping: the baseline for import benchmarks. */
+export async function parseOnly(input: string | Readable): Promise<ParseSummary> {
+  const { batches, bytesRead } = openRows(input);
+  let count = -1;
+  let headerColumns = 0;
+  for await (const batch of batches) {
+    if (count === -1 && batch.length > 0) headerColumns = batch[0].length;
+    count += batch.length;
+  }
+  return { rows: Math.max(0, count), headerColumns, bytesRead: bytesRead() };
+}
