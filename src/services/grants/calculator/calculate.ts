@@ -1,0 +1,263 @@
+// The calculator: a pure function of a request and the precomputed aggregates; O(years) per request, no
+// state shared between callers, no clock.
+import { fiscalYearLabel } from '../source/fiscal-year.ts';
+import { dollarsToCents, formatCents, formatDollars } from '../source/money.ts';
+import type { CalculatorAggregates, RankedGrant, YearAggregate } from './aggregates.ts';
+import { FIRST_TAX_YEAR, LAST_REVENUE_YEAR, LAST_TAX_YEAR, publishedRevenue } from './constants.ts';
+import { federalIncomeTax, gstCents } from './tax.ts';
+
+/** A request the calculator refuses; the HTTP layer answers 400 {"error": message}. */
+export class CalculatorInputError extends Error {
+  readonly parameter: string;
+  constructor(parameter: string, message: string) {
+    super(message);
+    this.name = 'CalculatorInputError';
+    this.parameter = parameter;
+  }
+}
+
+export type InputMode = 'annual' | 'monthly';
+export const INPUT_MODES: readonly InputMode[] = ['annual', 'monthly'];
+export const DEFAULT_TAXPAYER_SINCE_YEAR = 2018;
+/** Amounts above this are refused (far above any income; keeps every intermediate exact). */
+export const MAX_AMOUNT_DOLLARS = 1_000_000_000_000;
+
+export interface CalculatorRequest {
+  annual_income: number | string;
+  gst_eligible_spending?: number | string;
+  input_mode?: InputMode;
+  taxpayer_since_year?: number | string;
+}
+
+export interface ValidatedRequest {
+  /** Annual amounts (monthly inputs already × 12), exact cents. */
+  incomeCents: number;
+  gstSpendingCents: number;
+  inputMode: InputMode;
+  sinceYear: number;
+}
+
+export interface ShareEntry {
+  year: number;
+  fiscal_year: string;
+  user_share: number;
+  user_share_formatted: string;
+  grant_count: number;
+}
+
+export interface ProjectShare {
+  id: number;
+  title: string;
+  recipient: string;
+  annual_value: number;
+  user_share: number;
+  user_share_formatted: string;
+}
+
+export interface YearlyBreakdownEntry extends ShareEntry {
+  federal_revenue: number;
+  top_projects: ProjectShare[];
+}
+
+export interface GrantShare {
+  id: number;
+  title: string;
+  total_value: number;
+  user_share: number;
+  user_share_formatted: string;
+  recipient: string;
+}
+
+export interface CalculatorResponse {
+  success: true;
+  calculation: {
+    annual_income: number;
+    gst_eligible_spending: number;
+    input_mode: InputMode;
+    taxpayer_since_year: number;
+    tax_year: number;
+    current_year: number;
+    current_fiscal_year: string;
+    federal_income_tax: number;
+    federal_income_tax_formatted: string;
+    gst_paid: number;
+    gst_paid_formatted: string;
+    total_tax_contribution: number;
+    total_tax_contribution_formatted: string;
+    federal_revenue: number;
+    grants_portion_of_taxes: number;
+    grants_portion_of_taxes_formatted: string;
+    revenue_share_percentage: number;
+  };
+  grant_shares: GrantShare[];
+  yearly_breakdown: YearlyBreakdownEntry[];
+  future_projections: {
+    continuing_only: Array<ShareEntry & { federal_revenue: number; revenue_is_projected: boolean }>;
+    with_new_projects: Array<ShareEntry & { expected_new_grants: number }>;
+    historical_average: number;
+    historical_average_formatted: string;
+  };
+  total_grants_share: number;
+  total_grants_share_formatted: string;
+}
+
+function amountCents(value: unknown, parameter: string, required: boolean): number {
+  if (value === undefined || value === null || value === '') {
+    if (required) throw new CalculatorInputError(parameter, `${parameter} is required`);
+    return 0;
+  }
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) n = Number(value);
+  else throw new CalculatorInputError(parameter, `${parameter} must be a number`);
+  if (!Number.isFinite(n)) throw new CalculatorInputError(parameter, `${parameter} must be a number`);
+  if (n < 0) throw new CalculatorInputError(parameter, `${parameter} must be greater than or equal to 0`);
+  if (n > MAX_AMOUNT_DOLLARS) throw new CalculatorInputError(parameter, `${parameter} must be at most ${MAX_AMOUNT_DOLLARS}`);
+  return dollarsToCents(n);
+}
+
+/** Checks and normalises a request body against the data's year range. */
+export function validateCalculatorRequest(body: unknown, aggregates: CalculatorAggregates): ValidatedRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new CalculatorInputError('body', 'the request body must be a JSON object with annual_income');
+  }
+  const b = body as Record<string, unknown>;
+  let inputMode: InputMode = 'annual';
+  if (b.input_mode !== undefined && b.input_mode !== null) {
+    const mode = typeof b.input_mode === 'string' ? b.input_mode.trim().toLowerCase() : '';
+    if (mode !== 'annual' && mode !== 'monthly') throw new CalculatorInputError('input_mode', `input_mode must be one of: ${INPUT_MODES.join(', ')}`);
+    inputMode = mode;
+  }
+  const factor = inputMode === 'monthly' ? 12 : 1;
+  const incomeCents = amountCents(b.annual_income, 'annual_income', true) * factor;
+  const gstSpendingCents = amountCents(b.gst_eligible_spending, 'gst_eligible_spending', false) * factor;
+
+  const { min, max } = aggregates.since_range;
+  let sinceYear: number;
+  if (b.taxpayer_since_year === undefined || b.taxpayer_since_year === null || b.taxpayer_since_year === '') {
+    // the contract's default, moved into the data's range when the data does not reach 2018
+    sinceYear = Math.min(max, Math.max(min, DEFAULT_TAXPAYER_SINCE_YEAR));
+  } else {
+    const raw = b.taxpayer_since_year;
+    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d{4}\s*$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isInteger(n)) throw new CalculatorInputError('taxpayer_since_year', 'taxpayer_since_year must be an integer year, e.g. 2018');
+    if (n < min || n > max) throw new CalculatorInputError('taxpayer_since_year', `taxpayer_since_year must be between ${min} and ${max}`);
+    sinceYear = n;
+  }
+  return { incomeCents, gstSpendingCents, inputMode, sinceYear };
+}
+
+/** Revenue of a fiscal year: the published figure, or for later years the latest published one. */
+function revenueFor(year: number): { dollars: number; projected: boolean } {
+  const published = publishedRevenue(year);
+  if (published) return { dollars: published.dollars, projected: false };
+  if (year > LAST_REVENUE_YEAR) return { dollars: publishedRevenue(LAST_REVENUE_YEAR)!.dollars, projected: true };
+  throw new Error(`no federal revenue figure for ${fiscalYearLabel(year)}`);
+}
+
+/** cents × C / revenue → dollars: the share of an amount paid by a contribution of C cents. */
+function share(amountCents: number, contributionCents: number, revenueDollars: number): number {
+  return (amountCents * contributionCents) / (revenueDollars * 10_000);
+}
+
+export interface CalculateOptions {
+  /** Tax year for the brackets; default the calendar year the current fiscal year starts in (clamped to the tables). */
+  taxYear?: number;
+}
+
+/**
+ * The calculator: validates the body (throws CalculatorInputError naming the parameter) and returns the
+ * taxpayer's share of grants, in O(years + 10).
+ */
+export function calculateTaxpayerShare(body: unknown, aggregates: CalculatorAggregates, options: CalculateOptions = {}): CalculatorResponse {
+  const request = validateCalculatorRequest(body, aggregates);
+  const current = aggregates.current_year;
+  const taxYear = options.taxYear ?? Math.min(LAST_TAX_YEAR, Math.max(FIRST_TAX_YEAR, current));
+  const tax = federalIncomeTax(request.incomeCents, taxYear);
+  const gst = gstCents(request.gstSpendingCents);
+  const contribution = tax.taxCents + gst;
+
+  const byYear = new Map<number, YearAggregate>(aggregates.years.map((y) => [y.year, y]));
+  const yearOf = (y: number): YearAggregate | undefined => byYear.get(y);
+
+  const yearly: YearlyBreakdownEntry[] = [];
+  let total = 0;
+  let newShareSum = 0;
+  let newCountSum = 0;
+  for (let y = request.sinceYear; y <= current; y++) {
+    const agg = yearOf(y);
+    const revenue = revenueFor(y).dollars;
+    const s = share(agg?.running_value_cents ?? 0, contribution, revenue);
+    total += s;
+    newShareSum += share(agg?.new_value_cents ?? 0, contribution, revenue);
+    newCountSum += agg?.new_count ?? 0;
+    yearly.push({
+      year: y,
+      fiscal_year: fiscalYearLabel(y),
+      user_share: s,
+      user_share_formatted: formatDollars(s),
+      grant_count: agg?.running_count ?? 0,
+      federal_revenue: revenue,
+      top_projects: (agg?.top_projects ?? []).map((p) => {
+        const ps = share(p.annual_value_cents, contribution, revenue);
+        return { id: p.id, title: p.title, recipient: p.recipient, annual_value: p.annual_value_cents / 100, user_share: ps, user_share_formatted: formatDollars(ps) };
+      }),
+    });
+  }
+  const pastYears = current - request.sinceYear + 1;
+  const historicalAverage = newShareSum / pastYears;
+  const averageNewCount = newCountSum / pastYears;
+
+  const continuing: CalculatorResponse['future_projections']['continuing_only'] = [];
+  const withNew: CalculatorResponse['future_projections']['with_new_projects'] = [];
+  for (let y = current + 1; y <= current + 5; y++) {
+    const agg = yearOf(y);
+    const revenue = revenueFor(y);
+    const s = share(agg?.running_value_cents ?? 0, contribution, revenue.dollars);
+    const count = agg?.running_count ?? 0;
+    continuing.push({ year: y, fiscal_year: fiscalYearLabel(y), user_share: s, user_share_formatted: formatDollars(s), grant_count: count, federal_revenue: revenue.dollars, revenue_is_projected: revenue.projected });
+    const sn = s + historicalAverage;
+    withNew.push({ year: y, fiscal_year: fiscalYearLabel(y), user_share: sn, user_share_formatted: formatDollars(sn), grant_count: count, expected_new_grants: averageNewCount });
+  }
+
+  const ranked: RankedGrant[] = aggregates.top_grants_by_since[String(request.sinceYear)] ?? [];
+  const grantShares: GrantShare[] = ranked.map((g) => {
+    const s = (g.score * contribution) / 10_000;
+    return { id: g.id, title: g.title, total_value: g.total_value_cents / 100, user_share: s, user_share_formatted: formatDollars(s), recipient: g.recipient };
+  });
+
+  const currentRevenue = revenueFor(current).dollars;
+  const currentShare = share(yearOf(current)?.running_value_cents ?? 0, contribution, currentRevenue);
+  return {
+    success: true,
+    calculation: {
+      annual_income: request.incomeCents / 100,
+      gst_eligible_spending: request.gstSpendingCents / 100,
+      input_mode: request.inputMode,
+      taxpayer_since_year: request.sinceYear,
+      tax_year: taxYear,
+      current_year: current,
+      current_fiscal_year: fiscalYearLabel(current),
+      federal_income_tax: tax.taxCents / 100,
+      federal_income_tax_formatted: formatCents(tax.taxCents),
+      gst_paid: gst / 100,
+      gst_paid_formatted: formatCents(gst),
+      total_tax_contribution: contribution / 100,
+      total_tax_contribution_formatted: formatCents(contribution),
+      federal_revenue: currentRevenue,
+      grants_portion_of_taxes: currentShare,
+      grants_portion_of_taxes_formatted: formatDollars(currentShare),
+      revenue_share_percentage: ((contribution / 100) / currentRevenue) * 100,
+    },
+    grant_shares: grantShares,
+    yearly_breakdown: yearly,
+    future_projections: {
+      continuing_only: continuing,
+      with_new_projects: withNew,
+      historical_average: historicalAverage,
+      historical_average_formatted: formatDollars(historicalAverage),
+    },
+    total_grants_share: total,
+    total_grants_share_formatted: formatDollars(total),
+  };
+}
