@@ -1,0 +1,86 @@
+import type { DeepPartial, DemocracyModelConfig, SamplerSettings } from './types.ts';
+
+/** The model's priors as the contract states them (e-retraction.md, "The Bayesian analysis"). */
+export const DEFAULT_CONFIG: DemocracyModelConfig = {
+  predictors: null,
+  priors: {
+    intercept: { mean: 0, sd: 3 },
+    coefficients: { mean: 0, sd: 1 },
+    sigmaCountry: { rate: 1 },
+    sigmaYear: { rate: 1 },
+    dispersion: { shape: 2, rate: 0.1 },
+  },
+  sampler: {
+    algorithm: 'nuts',
+    chains: 4,
+    warmup: 1000,
+    draws: 1000,
+    maxTreeDepth: 10,
+    targetAcceptance: 0.8,
+    maxEnergyError: 1000,
+    initRadius: 1,
+    adaptation: { initBuffer: 75, termBuffer: 50, baseWindow: 25 },
+    seed: 'democracy-retractions',
+    parallelism: 'workers',
+    maxWorkers: null,
+  },
+  loo: true,
+  variables: {},
+  dataSources: [],
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function merge<T>(base: T, override: unknown): T {
+  if (override === undefined) return structuredClone(base);
+  if (!isPlainObject(base) || !isPlainObject(override)) return structuredClone(override) as T;
+  const out: Record<string, unknown> = { ...structuredClone(base) };
+  for (const [key, value] of Object.entries(override)) {
+    if (value === undefined) continue;
+    out[key] = key in out ? merge(out[key], value) : structuredClone(value);
+  }
+  return out as T;
+}
+
+/** Full configuration from defaults and overrides; throws a RangeError naming a setting that is out of range. */
+export function resolveConfig(overrides: DeepPartial<DemocracyModelConfig> = {}): DemocracyModelConfig {
+  const config = merge(DEFAULT_CONFIG, overrides);
+  validateSampler(config.sampler);
+  const p = config.priors;
+  const positive: [string, number][] = [
+    ['priors.intercept.sd', p.intercept.sd],
+    ['priors.coefficients.sd', p.coefficients.sd],
+    ['priors.sigmaCountry.rate', p.sigmaCountry.rate],
+    ['priors.sigmaYear.rate', p.sigmaYear.rate],
+    ['priors.dispersion.shape', p.dispersion.shape],
+    ['priors.dispersion.rate', p.dispersion.rate],
+  ];
+  for (const [name, value] of positive) {
+    if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`${name} must be a positive number`);
+  }
+  if (!Number.isFinite(p.intercept.mean) || !Number.isFinite(p.coefficients.mean)) {
+    throw new RangeError('prior means must be finite numbers');
+  }
+  return config;
+}
+
+export function validateSampler(s: SamplerSettings): void {
+  const checkInt = (name: string, value: number, min: number) => {
+    if (!Number.isInteger(value) || value < min) throw new RangeError(`sampler.${name} must be an integer ≥ ${min}`);
+  };
+  checkInt('chains', s.chains, 1);
+  checkInt('warmup', s.warmup, 0);
+  checkInt('draws', s.draws, 1);
+  checkInt('maxTreeDepth', s.maxTreeDepth, 1);
+  if (s.maxTreeDepth > 20) throw new RangeError('sampler.maxTreeDepth must be ≤ 20');
+  checkInt('adaptation.initBuffer', s.adaptation.initBuffer, 0);
+  checkInt('adaptation.termBuffer', s.adaptation.termBuffer, 0);
+  checkInt('adaptation.baseWindow', s.adaptation.baseWindow, 1);
+  if (!(s.targetAcceptance > 0 && s.targetAcceptance < 1)) throw new RangeError('sampler.targetAcceptance must be in (0, 1)');
+  if (!(s.maxEnergyError > 0)) throw new RangeError('sampler.maxEnergyError must be positive');
+  if (!(s.initRadius >= 0)) throw new RangeError('sampler.initRadius must be ≥ 0');
+  if (s.parallelism !== 'workers' && s.parallelism !== 'single') throw new RangeError("sampler.parallelism must be 'workers' or 'single'");
+  if (s.maxWorkers !== null) checkInt('maxWorkers', s.maxWorkers, 1);
+}

@@ -1,0 +1,156 @@
+// The methodology is rendered from the configuration object the fit ran with and from the data it saw,
+// so the published description cannot drift from what was computed.
+import { PARAMETERISATION } from './model.ts';
+import type { DataSummary, DemocracyModelConfig, Methodology, MethodologyPrior, ModelPriors, SamplerSettings } from './types.ts';
+
+const fmt = (v: number) => String(v);
+
+export const MODEL_FAMILY = 'Negative binomial (NB2: variance μ + μ²/φ) with log link, exposure offset, and country and year random intercepts';
+
+export function modelFormula(): string[] {
+  return [
+    'retractions[c,t] ~ NegativeBinomial2(mu[c,t], phi)',
+    'log(mu[c,t]) = log(publications[c,t]) + alpha + sum_k beta_k * x_k[c,t] + u[c] + v[t]',
+    'x_k[c,t] = (raw_k[c,t] - mean_k[t]) / sd_k[t]   (standardised across countries within year t)',
+    'u[c] = sigma_country * z_country[c],  z_country[c] ~ Normal(0, 1)',
+    'v[t] = sigma_year * z_year[t],  z_year[t] ~ Normal(0, 1)',
+  ];
+}
+
+export function describePriors(p: ModelPriors): MethodologyPrior[] {
+  return [
+    { parameter: 'alpha', distribution: 'normal', text: `alpha ~ Normal(${fmt(p.intercept.mean)}, ${fmt(p.intercept.sd)})` },
+    { parameter: 'beta_k', distribution: 'normal', text: `beta_k ~ Normal(${fmt(p.coefficients.mean)}, ${fmt(p.coefficients.sd)}) for every predictor k` },
+    { parameter: 'sigma_country', distribution: 'exponential', text: `sigma_country ~ Exponential(rate ${fmt(p.sigmaCountry.rate)})` },
+    { parameter: 'sigma_year', distribution: 'exponential', text: `sigma_year ~ Exponential(rate ${fmt(p.sigmaYear.rate)})` },
+    { parameter: 'phi', distribution: 'gamma', text: `phi ~ Gamma(shape ${fmt(p.dispersion.shape)}, rate ${fmt(p.dispersion.rate)})` },
+  ];
+}
+
+export function describeSampler(s: SamplerSettings): Methodology['sampler'] {
+  const a = s.adaptation;
+  const adaptation =
+    `dual-averaging step size toward a mean acceptance statistic of ${fmt(s.targetAcceptance)}; diagonal metric ` +
+    `estimated from warmup draws in windows (initial buffer ${a.initBuffer}, first window ${a.baseWindow} doubling, ` +
+    `terminal buffer ${a.termBuffer} iterations)`;
+  const threads = s.parallelism === 'workers' ? 'each chain in its own worker thread' : 'chains run one after another on one thread';
+  return {
+    algorithm: 'No-U-Turn sampler (Hamiltonian Monte Carlo with multinomial trajectory sampling and the generalised no-U-turn criterion), analytic gradients',
+    chains: s.chains,
+    warmup: s.warmup,
+    draws: s.draws,
+    iterations: s.warmup + s.draws,
+    maxTreeDepth: s.maxTreeDepth,
+    targetAcceptance: s.targetAcceptance,
+    adaptation,
+    seed: String(s.seed),
+    text:
+      `${s.chains} chains of ${s.warmup} warmup and ${s.draws} kept iterations (${s.chains * s.draws} draws in all), ` +
+      `maximum tree depth ${s.maxTreeDepth}, divergence declared at an energy error above ${fmt(s.maxEnergyError)}; ` +
+      `${adaptation}; initial values uniform within ±${fmt(s.initRadius)} on the unconstrained scale (intercept centred on the pooled log rate); ` +
+      `seed "${String(s.seed)}", ${threads}.`,
+  };
+}
+
+export interface MethodologyContext {
+  data: DataSummary;
+  predictors: string[];
+  constantWithinYear: { predictor: string; year: number }[];
+  /** Most strongly correlated pair of standardised predictors, if any. */
+  strongestCorrelation: { a: string; b: string; r: number } | null;
+}
+
+export function buildMethodology(config: DemocracyModelConfig, context: MethodologyContext): Methodology {
+  const { data } = context;
+  const variables: Methodology['variables'] = [
+    {
+      name: 'retractions',
+      role: 'outcome',
+      definition: config.variables.retractions?.definition ?? 'Count of retracted papers of the country-year, as supplied in the panel.',
+      source: config.variables.retractions?.source ?? null,
+    },
+    {
+      name: 'publications',
+      role: 'exposure',
+      definition:
+        (config.variables.publications?.definition ?? 'Number of publications of the country-year, as supplied in the panel.') +
+        ' Enters as the offset log(publications), so effects act on the retraction rate per publication.',
+      source: config.variables.publications?.source ?? null,
+    },
+    ...context.predictors.map((name) => {
+      const given = config.variables[name];
+      const label = given?.label ? `${given.label}. ` : '';
+      const definition = given?.definition ? `${given.definition} ` : '';
+      return {
+        name,
+        role: 'predictor' as const,
+        definition:
+          `${label}${definition}Standardised within each year to mean 0 and standard deviation 1 across the countries observed that year; ` +
+          `its coefficient is the change in the log retraction rate per one such standard deviation.`,
+        source: given?.source ?? null,
+      };
+    }),
+    { name: 'country', role: 'grouping', definition: `Country; ${data.countries} countries, each with its own intercept u[c].`, source: null },
+    {
+      name: 'year',
+      role: 'grouping',
+      definition: data.years
+        ? `Calendar year; ${data.years.count} years (${data.years.first}–${data.years.last}), each with its own intercept v[t].`
+        : 'Calendar year, each with its own intercept v[t].',
+      source: null,
+    },
+  ];
+
+  const limitations: string[] = [
+    'Observational data: the coefficients are associations conditional on the other predictors and the country and year effects, not causal effects.',
+    'A coefficient is per one cross-country standard deviation of its predictor within a year; that unit differs between predictors and years, so coefficients compare standardised contrasts, not raw units.',
+    `Complete cases only, no imputation: ${data.excludedRows} of ${data.observations + data.excludedRows} rows were excluded` +
+      (data.excludedRows > 0 ? ` (${Object.entries(data.exclusionReasons).map(([r, n]) => `${r}: ${n}`).join('; ')}).` : '.'),
+    'Country and year effects are exchangeable normal intercepts; dependence beyond them (for example serial correlation within a country, or country-specific trends) is not modelled.',
+    'Retraction counts depend on how retractions are detected, recorded and attributed to countries, which may differ between countries and over time; the model takes the counts as given.',
+  ];
+  if (context.strongestCorrelation && Math.abs(context.strongestCorrelation.r) >= 0.7) {
+    const c = context.strongestCorrelation;
+    limitations.push(
+      `Predictors are collinear: the strongest pairwise correlation is r = ${c.r.toFixed(2)} (${c.a} and ${c.b}), so the separate coefficients of such predictors are imprecise and depend on which others are included.`,
+    );
+  }
+  if (context.constantWithinYear.length > 0) {
+    limitations.push(
+      `Some predictors did not vary across countries in a year and contribute nothing there: ${context.constantWithinYear.map((c) => `${c.predictor} in ${c.year}`).join(', ')}.`,
+    );
+  }
+
+  const diagnosticsUsed = [
+    'rank-normalised split R-hat, maximum of bulk and folded (Vehtari et al. 2021)',
+    'bulk and tail effective sample size (Vehtari et al. 2021)',
+    'divergent transitions, tree-depth saturation and E-BFMI of the sampler',
+  ];
+  if (config.loo) diagnosticsUsed.push('PSIS-LOO: expected log predictive density with Pareto k diagnostics (Vehtari, Gelman & Gabry 2017; Vehtari et al. 2024)');
+
+  return {
+    model: {
+      family: MODEL_FAMILY,
+      formula: modelFormula(),
+      parameterisation: PARAMETERISATION,
+      description:
+        `Retractions per country-year are modelled as negative binomial counts whose rate per publication depends on ${context.predictors.length} ` +
+        `standardised predictors (${context.predictors.join(', ')}), a country effect and a year effect.`,
+    },
+    priors: describePriors(config.priors),
+    priorsDescription: null,
+    sampler: describeSampler(config.sampler),
+    variables,
+    dataSources: config.dataSources.map((s) => ({ ...s })),
+    data: {
+      observations: data.observations,
+      countries: data.countries,
+      years: data.years,
+      excludedRows: data.excludedRows,
+      exclusionReasons: { ...data.exclusionReasons },
+      missingDataMethod: 'complete cases (rows with a missing value are excluded)',
+    },
+    diagnosticsUsed,
+    limitations,
+  };
+}

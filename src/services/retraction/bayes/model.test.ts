@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Random } from '../../../core/random.ts';
+import { DEFAULT_CONFIG } from './config.ts';
+import { buildDesign } from './design.ts';
+import { panelData } from './fit.ts';
+import { countryProjection, negBinomial2LogPmf, NegBinPanelTarget, PointwiseLogLik } from './model.ts';
+import { simulatePanel } from './simulate.ts';
+import { digamma, logGamma, normalQuantile } from './special.ts';
+
+const predictors = ['a', 'b', 'c'];
+const sim = simulatePanel({
+  countries: 12,
+  firstYear: 2010,
+  years: 6,
+  predictors,
+  truth: { alpha: -6, beta: { a: -0.3, b: 0.2, c: 0 }, sigmaCountry: 1, sigmaYear: 0.3, phi: 4 },
+  seed: 'gradient-panel',
+});
+const design = buildDesign(sim.rows);
+const data = panelData(design);
+const priors = { ...DEFAULT_CONFIG.priors, intercept: { mean: -1, sd: 2.5 }, dispersion: { shape: 2.5, rate: 0.2 } };
+
+function randomPoint(target: NegBinPanelTarget, rng: Random): Float64Array {
+  const q = new Float64Array(target.dim);
+  target.initialise(rng, 1.5, q);
+  return q;
+}
+
+test('special functions match known values', () => {
+  assert.ok(Math.abs(logGamma(0.5) - 0.5 * Math.log(Math.PI)) < 1e-13);
+  assert.ok(Math.abs(logGamma(7) - Math.log(720)) < 1e-13);
+  // Reference values from Python's math.lgamma.
+  for (const [x, expected] of [[1e-3, 6.907178885383854], [3.7, 1.4280723266653883], [25.25, 55.58568604486943], [150.5, 602.5139548705855]]) {
+    assert.ok(Math.abs(logGamma(x) - expected) < 1e-13 * Math.max(1, expected), `logGamma(${x})`);
+  }
+  const euler = 0.5772156649015329;
+  assert.ok(Math.abs(digamma(1) + euler) < 1e-13);
+  assert.ok(Math.abs(digamma(0.5) + euler + 2 * Math.log(2)) < 1e-13);
+  // ψ(n + 1) = H_n − γ
+  let harmonic = 0;
+  for (let i = 1; i <= 40; i++) harmonic += 1 / i;
+  assert.ok(Math.abs(digamma(41) - (harmonic - euler)) < 1e-13);
+  assert.ok(Math.abs(normalQuantile(0.975) - 1.959963984540054) < 1e-14);
+  assert.ok(Math.abs(normalQuantile(1e-10) + 6.361340902404056) < 1e-12);
+  assert.equal(normalQuantile(0.5), 0);
+});
+
+test('NB2 log pmf sums to 1 and has mean μ', () => {
+  for (const [mu, phi] of [[3.2, 0.7], [40, 5], [0.05, 20]]) {
+    let total = 0;
+    let mean = 0;
+    for (let y = 0; y < 5000; y++) {
+      const p = Math.exp(negBinomial2LogPmf(y, Math.log(mu), phi));
+      total += p;
+      mean += y * p;
+    }
+    assert.ok(Math.abs(total - 1) < 1e-10, `sum ${total}`);
+    assert.ok(Math.abs(mean - mu) < 1e-8 * Math.max(1, mu), `mean ${mean} vs ${mu}`);
+  }
+});
+
+for (const shifted of [true, false]) {
+  test(`analytic gradient matches central finite differences (${shifted ? 'shifted' : 'plain'} coordinates)`, () => {
+    const target = new NegBinPanelTarget(data, priors, { shiftedCoefficients: shifted });
+    const rng = new Random(`fd-${shifted}`);
+    const grad = new Float64Array(target.dim);
+    const scratch = new Float64Array(target.dim);
+    let worst = 0;
+    for (let point = 0; point < 8; point++) {
+      const q = randomPoint(target, rng);
+      target.logDensityGradient(q, grad);
+      for (let i = 0; i < target.dim; i++) {
+        const h = 1e-5 * Math.max(1, Math.abs(q[i]));
+        const saved = q[i];
+        q[i] = saved + h;
+        const up = target.logDensityGradient(q, scratch);
+        q[i] = saved - h;
+        const down = target.logDensityGradient(q, scratch);
+        q[i] = saved;
+        const numeric = (up - down) / (2 * h);
+        const error = Math.abs(numeric - grad[i]) / Math.max(1, Math.abs(grad[i]));
+        worst = Math.max(worst, error);
+        assert.ok(error < 2e-6, `coordinate ${i} at point ${point}: analytic ${grad[i]}, numeric ${numeric}`);
+      }
+    }
+    assert.ok(worst > 0);
+  });
+}
+
+test('log density equals an independent sum of NB2 log pmfs, priors and Jacobians (up to a constant)', () => {
+  const plain = new NegBinPanelTarget(data, priors, { shiftedCoefficients: false });
+  const grad = new Float64Array(plain.dim);
+  const L = plain.layout;
+  const naive = (q: Float64Array) => {
+    const sc = Math.exp(q[L.logSigmaCountry]);
+    const st = Math.exp(q[L.logSigmaYear]);
+    const phi = Math.exp(q[L.logPhi]);
+    let lp = 0;
+    for (let i = 0; i < data.n; i++) {
+      let eta = data.logExposure[i] + q[0] + sc * q[L.zCountry + data.country[i]] + st * q[L.zYear + data.year[i]];
+      for (let j = 0; j < data.k; j++) eta += data.x[i * data.k + j] * q[1 + j];
+      lp += negBinomial2LogPmf(data.y[i], eta, phi);
+    }
+    const normal = (v: number, m: number, s: number) => -0.5 * ((v - m) / s) ** 2 - Math.log(s) - 0.5 * Math.log(2 * Math.PI);
+    lp += normal(q[0], priors.intercept.mean, priors.intercept.sd);
+    for (let j = 0; j < data.k; j++) lp += normal(q[1 + j], priors.coefficients.mean, priors.coefficients.sd);
+    lp += Math.log(priors.sigmaCountry.rate) - priors.sigmaCountry.rate * sc + Math.log(sc);
+    lp += Math.log(priors.sigmaYear.rate) - priors.sigmaYear.rate * st + Math.log(st);
+    const { shape, rate } = priors.dispersion;
+    lp += shape * Math.log(rate) - logGamma(shape) + (shape - 1) * Math.log(phi) - rate * phi + Math.log(phi);
+    for (let i = L.zCountry; i < L.dim; i++) lp += normal(q[i], 0, 1);
+    return lp;
+  };
+  const rng = new Random('naive');
+  const q1 = randomPoint(plain, rng);
+  const q2 = randomPoint(plain, rng);
+  const diffTarget = plain.logDensityGradient(q1, grad) - plain.logDensityGradient(q2, grad);
+  const diffNaive = naive(q1) - naive(q2);
+  assert.ok(Math.abs(diffTarget - diffNaive) < 1e-7 * Math.max(1, Math.abs(diffNaive)), `${diffTarget} vs ${diffNaive}`);
+});
+
+test('shifted coordinates give the same density at the same model parameters', () => {
+  const shifted = new NegBinPanelTarget(data, priors);
+  const plain = new NegBinPanelTarget(data, priors, { shiftedCoefficients: false });
+  assert.ok(countryProjection(data) !== null);
+  const rng = new Random('shift');
+  const grad = new Float64Array(shifted.dim);
+  const constrained = new Float64Array(shifted.dim);
+  for (let point = 0; point < 5; point++) {
+    const q = randomPoint(shifted, rng);
+    shifted.constrain(q, constrained);
+    const qPlain = q.slice();
+    for (let a = 0; a <= data.k; a++) qPlain[a] = constrained[a];
+    const a = shifted.logDensityGradient(q, grad);
+    const b = plain.logDensityGradient(qPlain, grad);
+    assert.ok(Math.abs(a - b) < 1e-9 * Math.max(1, Math.abs(a)), `${a} vs ${b}`);
+    // The shift actually moves the coefficients (otherwise this test would prove nothing).
+    assert.ok(Math.abs(constrained[1] - q[1]) > 1e-6);
+  }
+});
+
+test('pointwise log-likelihood agrees with the NB2 pmf at the constrained draws', () => {
+  const target = new NegBinPanelTarget(data, priors);
+  const rng = new Random('pointwise');
+  const S = 7;
+  const columns = Array.from({ length: target.dim }, () => new Float64Array(S));
+  const row = new Float64Array(target.dim);
+  for (let s = 0; s < S; s++) {
+    target.constrain(randomPoint(target, rng), row);
+    for (let j = 0; j < target.dim; j++) columns[j][s] = row[j];
+  }
+  const pointwise = new PointwiseLogLik(data, columns);
+  const out = new Float64Array(S);
+  const L = target.layout;
+  for (const i of [0, 5, data.n - 1]) {
+    pointwise.compute(i, out);
+    for (let s = 0; s < S; s++) {
+      let eta = data.logExposure[i] + columns[0][s] + columns[L.zCountry + data.country[i]][s] + columns[L.zYear + data.year[i]][s];
+      for (let j = 0; j < data.k; j++) eta += data.x[i * data.k + j] * columns[1 + j][s];
+      const expected = negBinomial2LogPmf(data.y[i], eta, columns[L.logPhi][s]);
+      assert.ok(Math.abs(out[s] - expected) < 1e-9 * Math.max(1, Math.abs(expected)));
+    }
+  }
+});
