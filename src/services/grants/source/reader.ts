@@ -71,8 +71,9 @@ interface RowSource {
  * paused, so at most a couple of chunks (about 1 MiB each) are ever in memory.
  */
 function openRows(input: string | Readable): RowSource {
-  const source: Readable = typeof input === 'string' ? createReadStream(input, { highWaterMark: 1 << 20 }) : input;
+  // stat before opening, so that a missing file fails here and leaves no stream behind
   const totalBytes = typeof input === 'string' ? statSync(input).size : null;
+  const source: Readable = typeof input === 'string' ? createReadStream(input, { highWaterMark: 1 << 20 }) : input;
   let bytes = 0;
   const decoder = new StringDecoder('utf8');
   const text = new Transform({

@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GrantsCsvHeaderError, parseOnly, readGrantsCsv } from './reader.ts';
+import type { ReadProgress } from './reader.ts';
+import type { GrantRecord } from './record.ts';
+
+const HEADER = 'ref_number,amendment_number,owner_org,recipient_legal_name,recipient_city,agreement_title_en,description_en,agreement_value,agreement_start_date,extra_column';
+const ROWS = [
+  '001-2018-2019-Q1-00001,0,aafc-aac,"Café Québécois, Inc.|Café Québécois inc.",Montréal,"The ""Green"" barn",Line one,"12,500.00",2018-05-01,x',
+  '001-2018-2019-Q1-00002,0,aafc-aac,Ferme Élan,Lévis,Multi-line,"First line\r\nsecond, with a comma\nthird",$99.99,2018-06-01,',
+  '001-2018-2019-Q1-00003,0,aafc-aac,No Value Ltd.,Ottawa,Empty value,,,2018-06-02,',
+  '',
+  '001-2018-2019-Q1-00004,1,aafc-aac,Naïve Co-op,Sept-Îles,Annual gala,Ok,-1000,2018-07-03,',
+];
+const CSV = `\uFEFF${HEADER}\r\n${ROWS.join('\r\n')}\r\n`;
+
+/** The bytes in small chunks, so that multi-byte characters (é, ï, Î) are split across chunk boundaries. */
+function chunked(text: string, size = 7): Readable {
+  const bytes = Buffer.from(text, 'utf8');
+  const parts: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) parts.push(bytes.subarray(i, i + size));
+  return Readable.from(parts, { objectMode: false });
+}
+
+test('reads quoted commas, doubled quotes, embedded newlines and multi-byte characters split across chunks', async () => {
+  const records: GrantRecord[] = [];
+  const summary = await readGrantsCsv(chunked(CSV), (r) => {
+    records.push(r);
+  });
+  assert.equal(summary.schema, 'pre2025');
+  assert.equal(summary.rowsRead, 4, 'the blank line is not a row');
+  assert.equal(summary.recordsMapped, 3);
+  assert.equal(summary.skipped, 1);
+  assert.deepEqual(summary.skipReasons, { 'agreement_value is empty': 1 });
+  assert.deepEqual(summary.ignoredColumns, ['extra_column']);
+  assert.equal(summary.bytesRead, Buffer.byteLength(CSV));
+  assert.equal(records[0].recipient_legal_name, 'Café Québécois, Inc.');
+  assert.equal(records[0].recipient_city_en, 'Montréal');
+  assert.equal(records[0].agreement_title_en, 'The "Green" barn');
+  assert.equal(records[0].agreement_value_cents, 1_250_000);
+  assert.equal(records[1].description_en, 'First line\r\nsecond, with a comma\nthird');
+  assert.equal(records[1].recipient_legal_name, 'Ferme Élan');
+  assert.equal(records[2].recipient_city_en, 'Sept-Îles');
+  assert.equal(records[2].agreement_value_cents, -100_000);
+  assert.equal(records[2].is_notable, true);
+});
+
+test('a header without a required column rejects with an error naming it', async () => {
+  const bad = 'ref_number,amendment_number,owner_org,recipient_legal_name,agreement_start_date\r\nA,0,tc,X,2020-01-01\r\n';
+  await assert.rejects(
+    readGrantsCsv(Readable.from([bad]), () => {}),
+    (error: unknown) => error instanceof GrantsCsvHeaderError && error.message === 'missing required column: agreement_value' && error.missing[0] === 'agreement_value',
+  );
+  await assert.rejects(readGrantsCsv(Readable.from(['']), () => {}), GrantsCsvHeaderError);
+});
+
+test('an async row handler is awaited in order (backpressure), and progress is reported', async () => {
+  const lines = [HEADER];
+  for (let i = 1; i <= 250; i++) lines.push(`001-2020-2021-Q2-${String(i).padStart(5, '0')},0,tc,R${i},Ottawa,T,D,${i},2020-07-01,`);
+  const seen: number[] = [];
+  let inFlight = 0;
+  const progress: ReadProgress[] = [];
+  const summary = await readGrantsCsv(
+    Readable.from([lines.join('\n')]),
+    async (r, rowNumber) => {
+      inFlight++;
+      assert.equal(inFlight, 1, 'one row at a time');
+      await new Promise((resolve) => setImmediate(resolve));
+      seen.push(r.agreement_value_cents / 100);
+      assert.equal(rowNumber, seen.length);
+      inFlight--;
+    },
+    { progressEveryRows: 100, onProgress: (p) => progress.push(p) },
+  );
+  assert.deepEqual(seen, Array.from({ length: 250 }, (_, i) => i + 1));
+  assert.equal(summary.recordsMapped, 250);
+  assert.deepEqual(progress.map((p) => [p.rowsRead, p.done]), [[100, false], [200, false], [250, true]]);
+  assert.equal(progress[2].totalBytes, null, 'unknown for a stream');
+});
+
+test('a path is read with its size known; parseOnly counts the same rows', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'grants-reader-'));
+  try {
+    const file = join(dir, 'g.csv');
+    writeFileSync(file, CSV);
+    let last: ReadProgress | null = null;
+    const summary = await readGrantsCsv(file, () => {}, { onProgress: (p) => (last = p) });
+    assert.equal(summary.rowsRead, 4);
+    assert.equal((last as ReadProgress | null)?.totalBytes, Buffer.byteLength(CSV));
+    const parsed = await parseOnly(file);
+    assert.equal(parsed.rows, 4);
+    assert.equal(parsed.headerColumns, 10);
+    assert.equal(parsed.bytesRead, Buffer.byteLength(CSV));
+    await assert.rejects(readGrantsCsv(join(dir, 'missing.csv'), () => {}), /ENOENT/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
