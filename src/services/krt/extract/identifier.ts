@@ -1,0 +1,234 @@
+// IDENTIFIER cells and mentions: split into catalog numbers, RRIDs, accessions, URLs and other notes, and
+// written back in the contract's normal form, "Cat# G8795; RRID:AB_1078991" (catalog numbers first, then
+// other identifiers as written, RRIDs last). The same parse gives the comparison keys used by the knowledge
+// base and the evaluation, so "Cat #ab290", "ab290" and "AB-290" are one catalog number.
+
+import { normalizeRrid } from '../rrid/registry.ts';
+import { accessionKey, findAccessions } from './accessions.ts';
+
+export type IdentifierPartKind = 'catalog' | 'rrid' | 'accession' | 'url' | 'none' | 'other';
+
+export interface IdentifierPart {
+  kind: IdentifierPartKind;
+  /** The identifier proper: catalog number, canonical RRID (no "RRID:"), accession, URL, or the text. */
+  value: string;
+  /** Repository or label written with a catalog/stock number ("JAX", "BDSC", "ATCC"); '' for Cat#. */
+  label: string;
+  /** The URL an accession was written as, kept for display. */
+  url?: string;
+}
+
+// RRIDs written without the "RRID:" label, specific enough to recognise in an identifier cell.
+const BARE_RRID = /\b(AB_\d{4,10}|SCR_\d{6}|CVCL_[A-Z0-9]{4}|Addgene_\d{3,7}|BDSC_\d{1,6}|IMSR_[A-Z]{2,6}:[\w.-]+|MMRRC_\d{6}-[A-Z]{2,5}|Fly[Bb]ase_FBst\d{7}|ZFIN_ZDB-[A-Z]{3,5}-\d{6}-\d+|RGD_\d{5,8}|WB-STRAIN:\w+|DGRC_\d{1,6}|MGI:\d{4,8})\b/g;
+const RRID_LABEL = /\bRRID\s*[:#]?\s*/gi;
+
+const NONE = /^(n\/?a\.?|none|not applicable|not available|na|nd|n\.a\.|[-–—]+|\/|unknown)$/i;
+const CATALOG_LABEL = /^(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|nos?\.?|numbers?|num\.?|code|id)?|product\s*(?:code|number|no\.?|#|id)|prod\.?\s*#|order\s*(?:no\.?|number|#)|item\s*(?:no\.?|number|#)|art(?:icle)?\.?\s*(?:no\.?|#)|ref(?:erence)?\.?\s*(?:no\.?|#)|part\s*(?:no\.?|number|#)|#)\s*[:#.]?\s*/i;
+// Stock and repository numbers: written with the repository's name; kept with it.
+const REPOSITORY_LABELS: readonly [RegExp, string][] = [
+  [/^(?:the\s+)?jackson\s+lab(?:oratory|s)?|^jax(?:\s*mice)?/i, 'JAX'],
+  [/^bloomington(?:\s+drosophila\s+stock\s+center)?|^bdsc/i, 'BDSC'],
+  [/^vienna\s+drosophila\s+resource\s+cent(?:er|re)|^vdrc/i, 'VDRC'],
+  [/^kyoto(?:\s+dggr)?|^dggr/i, 'DGGR'],
+  [/^atcc/i, 'ATCC'], [/^dshb/i, 'DSHB'], [/^dgrc/i, 'DGRC'], [/^cgc/i, 'CGC'], [/^zirc/i, 'ZIRC'], [/^nig/i, 'NIG'],
+  [/^emma/i, 'EMMA'], [/^mmrrc/i, 'MMRRC'], [/^riken(?:\s+brc)?/i, 'RIKEN BRC'], [/^ecacc/i, 'ECACC'],
+  [/^dsmz/i, 'DSMZ'], [/^addgene(?:\s+plasmid)?/i, 'Addgene'], [/^coriell/i, 'Coriell'], [/^nxr/i, 'NXR'],
+  [/^(?:strain|stock|line|plasmid)/i, ''],
+];
+const OTHER_LABEL = /^(lot|batch|cas(?:\s*(?:no\.?|number|#))?|pmid|pmcid|doi|version|ver\.|v\.|clone|conc(?:entration)?|dilution|uniprot|ensembl|ncbi\s+gene|gene\s*id|taxid|ec)\b/i;
+// Database identifiers that are accessions in all but name.
+const DATABASE_ID = /\b(FB(?:al|ba|bt|gn|st|ti|tp|sn|tc|rf|ab)\d{7}|ZDB-[A-Z]{3,5}-\d{6}-\d+|WBStrain\d{8}|MGI:\d{4,8})\b/g;
+
+export interface ParseIdentifierOptions {
+  /** Whether a lone code ("ab290", "15140-122") counts as a catalog number (true in identifier columns). */
+  bareCodesAreCatalog?: boolean;
+}
+
+interface Span { start: number; end: number; part: IdentifierPart }
+
+/** Splits an identifier text into typed parts, in the order written. */
+export function parseIdentifierText(text: string, options: ParseIdentifierOptions = {}): IdentifierPart[] {
+  const bare = options.bareCodesAreCatalog ?? true;
+  let work = text.replace(/\s+/g, ' ').trim();
+  if (!work) return [];
+  const spans: Span[] = [];
+  const blank = (start: number, end: number) => {
+    work = work.slice(0, start) + ';'.padEnd(end - start, ' ') + work.slice(end);
+  };
+
+  // 1. RRIDs after an "RRID" label: try one, two, then three whitespace tokens ("AB 2340770", "A B_2340770").
+  RRID_LABEL.lastIndex = 0;
+  for (let m = RRID_LABEL.exec(work); m; m = RRID_LABEL.exec(work)) {
+    const after = m.index + m[0].length;
+    const tokens = work.slice(after).match(/^[^\s;,()\[\]]+(?: [^\s;,()\[\]]+){0,2}/)?.[0].split(' ') ?? [];
+    let matched = false;
+    for (let n = 1; n <= tokens.length && !matched; n++) {
+      const candidate = tokens.slice(0, n).join(' ').replace(/[.:]+$/, '');
+      const rrid = normalizeRrid(candidate);
+      if (rrid) {
+        const end = after + candidate.length;
+        spans.push({ start: m.index, end, part: { kind: 'rrid', value: rrid, label: '' } });
+        blank(m.index, end);
+        matched = true;
+      }
+    }
+    if (!matched) {
+      // Labelled as an RRID but not one ("RRID: 44609G", "RRID:AB_"): kept as written, never as a catalog number.
+      const end = after + (tokens[0]?.length ?? 0);
+      const written = work.slice(m.index, end).trim();
+      spans.push({ start: m.index, end, part: { kind: 'other', value: written.replace(/\s*:\s*/, ':'), label: '' } });
+      blank(m.index, Math.max(end, m.index + 1));
+    }
+  }
+  // 2. Bare RRIDs.
+  BARE_RRID.lastIndex = 0;
+  for (let m = BARE_RRID.exec(work); m; m = BARE_RRID.exec(work)) {
+    const rrid = normalizeRrid(m[1]);
+    if (!rrid) continue;
+    spans.push({ start: m.index, end: m.index + m[0].length, part: { kind: 'rrid', value: rrid, label: '' } });
+    blank(m.index, m.index + m[0].length);
+  }
+  // 3. URLs (an accession inside a URL is recorded as the accession).
+  const URL = /\b(?:https?:\/\/|www\.)[^\s;,]+[^\s;,.)]|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:org|com|net|edu|io|ch|de|uk|gov|fr|jp)(?:\/[^\s;,]*[^\s;,.)])?/gi;
+  for (let m = URL.exec(work); m; m = URL.exec(work)) {
+    const url = m[0];
+    const inner = findAccessions(url)[0];
+    spans.push({
+      start: m.index, end: m.index + url.length,
+      part: inner ? { kind: 'accession', value: inner.accession, label: inner.repository, url } : { kind: 'url', value: url, label: '' },
+    });
+    blank(m.index, m.index + url.length);
+  }
+  // 4. Accessions and database ids, with a repository label written just before them ("GEO: ", "FLYB:").
+  const withLabel = (start: number) => {
+    const label = /(?:^|[\s;(])([A-Za-z][A-Za-z .-]{0,24}?)\s*[:#]\s*$/.exec(work.slice(0, start));
+    return label ? start - (label[0].length - (/^[\s;(]/.test(label[0]) ? 1 : 0)) : start;
+  };
+  for (const found of findAccessions(work)) {
+    const start = withLabel(found.index);
+    spans.push({ start, end: found.index + found.length, part: { kind: 'accession', value: found.accession, label: found.repository } });
+    blank(start, found.index + found.length);
+  }
+  DATABASE_ID.lastIndex = 0;
+  for (let m = DATABASE_ID.exec(work); m; m = DATABASE_ID.exec(work)) {
+    const start = withLabel(m.index);
+    spans.push({ start, end: m.index + m[0].length, part: { kind: 'accession', value: m[1], label: databaseOf(m[1]) } });
+    blank(start, m.index + m[0].length);
+  }
+  // 5. What is left: segments split at ';', ', ', and before labels that start a new item.
+  const rest = work.replace(/\b(?=cat(?:alog(?:ue)?)?\.?\s*(?:#|no\b|number)|lot\s*[#:]|cas\s*(?:no\.?|number)?\s*[:#]|product\s*(?:code|number|no))/gi, ';');
+  let offset = 0;
+  for (const raw of splitOutsideParentheses(rest)) {
+    const start = work.indexOf(raw, offset);
+    offset = start >= 0 ? start + raw.length : offset;
+    const segment = raw.trim().replace(/^[\s,.:]+|[\s,]+$/g, '').trim();
+    if (!segment) continue;
+    const part = classifySegment(segment, bare);
+    if (part) spans.push({ start: Math.max(0, start), end: Math.max(0, start) + raw.length, part });
+  }
+  spans.sort((a, b) => a.start - b.start);
+  return spans.map((s) => s.part);
+}
+
+/** Splits at ';', ', ' and ' | ' but not inside parentheses or brackets. */
+function splitOutsideParentheses(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    else if ((c === ')' || c === ']') && depth > 0) depth--;
+    const split = depth === 0 && (c === ';' || (c === ',' && /\s/.test(text[i + 1] ?? '')) || (c === '|' && text[i - 1] === ' '));
+    if (split) { out.push(current); current = ''; } else current += c;
+  }
+  out.push(current);
+  return out;
+}
+
+function databaseOf(id: string): string {
+  if (id.startsWith('FB')) return 'FlyBase';
+  if (id.startsWith('ZDB')) return 'ZFIN';
+  if (id.startsWith('WBStrain')) return 'WormBase';
+  return 'MGI';
+}
+
+function looksLikeCode(token: string): boolean {
+  if (token.length < 3 || token.length > 32) return false;
+  if (!/\d/.test(token)) return false;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._\/+-]*[A-Za-z0-9]$/.test(token)) return false;
+  if (/^v?\d+(\.\d+){1,3}$/i.test(token)) return false; // a version number
+  if (/^(19|20)\d\d$/.test(token)) return false; // a year
+  if (/^\d+(\.\d+)?(%|mm|nm|um|µm|ml|µl|ul|mg|µg|ug|ng|kda|x)$/i.test(token)) return false; // a quantity
+  return true;
+}
+
+function classifySegment(segment: string, bare: boolean): IdentifierPart | null {
+  if (NONE.test(segment)) return { kind: 'none', value: 'N/A', label: '' };
+  const cat = CATALOG_LABEL.exec(segment);
+  if (cat && cat[0].length > 0 && cat[0].length < segment.length) {
+    const value = firstCode(segment.slice(cat[0].length));
+    if (value) return { kind: 'catalog', value, label: '' };
+  }
+  if (OTHER_LABEL.test(segment)) return { kind: 'other', value: segment, label: '' };
+  for (const [re, label] of REPOSITORY_LABELS) {
+    const m = re.exec(segment);
+    if (!m) continue;
+    const after = segment.slice(m[0].length).replace(/^\s*(?:stock|strain|cat(?:alog)?\.?)?\s*(?:#|no\.?|number|id)?\s*[:#.]?\s*/i, '');
+    const value = firstCode(after);
+    if (value) return { kind: 'catalog', value, label };
+  }
+  const tokens = segment.split(' ');
+  if (bare && tokens.length === 1 && looksLikeCode(tokens[0])) return { kind: 'catalog', value: tokens[0], label: '' };
+  // "9706S" preceded by a vendor-like word: "Sigma T9026", "Abcam ab290".
+  if (bare && tokens.length === 2 && /^[A-Z][A-Za-z&.-]+$/.test(tokens[0]) && looksLikeCode(tokens[1])) {
+    return { kind: 'catalog', value: tokens[1], label: '' };
+  }
+  return { kind: 'other', value: segment, label: '' };
+}
+
+/** The first code-like token of a text ("3808L (lot 5)" → "3808L"); '' when there is none. */
+function firstCode(text: string): string {
+  const trimmed = text.trim().replace(/^[#:]\s*/, '');
+  const token = trimmed.split(/[\s(]/)[0].replace(/[.,;:]+$/, '');
+  if (!token) return '';
+  // Allow short codes after an explicit label ("Cat# 7", "#L5"), but require a digit or a dash-joined code.
+  if (/\d/.test(token) || /^[A-Za-z]+-[A-Za-z0-9]+$/.test(token)) return token;
+  return '';
+}
+
+/** Writes parts back as one IDENTIFIER string: catalog numbers, then the others as written, RRIDs last. */
+export function formatIdentifier(parts: readonly IdentifierPart[]): string {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const push = (text: string) => { if (!seen.has(text)) { seen.add(text); out.push(text); } };
+  for (const p of parts) if (p.kind === 'catalog') push(p.label ? `${p.label}: ${p.value}` : `Cat# ${p.value}`);
+  for (const p of parts) {
+    if (p.kind === 'accession' && p.url) push(p.url);
+    else if (p.kind === 'accession') push(p.label && !p.value.toUpperCase().includes(p.label.toUpperCase()) ? `${p.label}: ${p.value}` : p.value);
+    else if (p.kind === 'url' || p.kind === 'other') push(p.value);
+  }
+  for (const p of parts) if (p.kind === 'rrid') push(`RRID:${p.value}`);
+  if (out.length === 0 && parts.some((p) => p.kind === 'none')) out.push('N/A');
+  return out.join('; ');
+}
+
+export function normalizeIdentifier(text: string, options: ParseIdentifierOptions = {}): string {
+  return formatIdentifier(parseIdentifierText(text, options));
+}
+
+/** Comparison key of a catalog number: upper case, letters and digits only ("Cat #A-11039" ~ "a11039"). */
+export function catalogKey(catalog: string): string {
+  return catalog.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+/** Keys of the identifiers in an IDENTIFIER text: `RRID:…`, `CAT:…`, `ACC:…` (URLs and notes are not keys). */
+export function identifierKeys(text: string, options: ParseIdentifierOptions = {}): Set<string> {
+  const keys = new Set<string>();
+  for (const part of parseIdentifierText(text, options)) {
+    if (part.kind === 'rrid') keys.add(`RRID:${part.value}`);
+    else if (part.kind === 'catalog') { const key = catalogKey(part.value); if (key.length >= 2) keys.add(`CAT:${key}`); }
+    else if (part.kind === 'accession') keys.add(`ACC:${accessionKey(part.value)}`);
+  }
+  return keys;
+}

@@ -1,0 +1,172 @@
+// Research Resource Identifier registries and their identifier shapes. Shapes follow the issuing authorities
+// as published on the RRID portal (scicrunch.org/resources): antibodies AB_ (Antibody Registry), tools SCR_
+// and legacy nif-/nlx_/OMICS_ ids (SciCrunch Registry), cell lines CVCL_ (Cellosaurus), plasmids Addgene_,
+// organisms IMSR_<repo>: (International Mouse Strain Resource), MGI:, MMRRC_, BDSC_, FlyBase_FBst, DGRC_,
+// ZFIN_ZDB-, ZIRC_, RGD_, WB-STRAIN:, NXR_, EXRC_, TSC_, NSRRC_, AGSC_, and BioSample SAMN.
+
+import type { ResourceType } from '../extract/krt-row.ts';
+
+export interface RridRegistry {
+  key: string;
+  /** Who issues the identifiers. */
+  authority: string;
+  /** Canonical identifier (without "RRID:"), case-sensitive as the registry writes it. */
+  canonical: RegExp;
+  resourceType: ResourceType;
+  /** A canonical prefix used to build examples and corrections. */
+  example: string;
+}
+
+export const RRID_REGISTRIES: readonly RridRegistry[] = [
+  { key: 'AB', authority: 'Antibody Registry', canonical: /^AB_\d{3,10}$/, resourceType: 'Antibody', example: 'AB_2107436' },
+  { key: 'SCR', authority: 'SciCrunch Registry', canonical: /^SCR_\d{6}$/, resourceType: 'Software/code', example: 'SCR_002285' },
+  { key: 'SCR-legacy', authority: 'SciCrunch Registry (legacy NIF id)', canonical: /^(nif-\d{4}-\d{5}|nlx_\d{3,7}|OMICS_\d{4,6}|SciRes_\d{6}|birnlex_\d{3,5}|rid_\d{6})$/, resourceType: 'Software/code', example: 'nif-0000-30467' },
+  { key: 'CVCL', authority: 'Cellosaurus', canonical: /^CVCL_[A-Z0-9]{4}$/, resourceType: 'Experimental model: Cell line', example: 'CVCL_0030' },
+  { key: 'Addgene', authority: 'Addgene', canonical: /^Addgene_\d{3,7}(-(AAV[0-9A-Za-z.]{1,8}|LV|Ad\d?))?$/, resourceType: 'Recombinant DNA', example: 'Addgene_12260' },
+  { key: 'IMSR', authority: 'International Mouse Strain Resource', canonical: /^IMSR_(JAX:\d{6}|[A-Z]{2,6}:[A-Za-z0-9][A-Za-z0-9._-]{0,30})$/, resourceType: 'Experimental model: Organism/strain', example: 'IMSR_JAX:000664' },
+  { key: 'MGI', authority: 'Mouse Genome Informatics', canonical: /^MGI:\d{4,8}$/, resourceType: 'Experimental model: Organism/strain', example: 'MGI:5558070' },
+  { key: 'MMRRC', authority: 'Mutant Mouse Resource and Research Centers', canonical: /^MMRRC_\d{6}-[A-Z]{2,5}$/, resourceType: 'Experimental model: Organism/strain', example: 'MMRRC_036227-UNC' },
+  { key: 'BDSC', authority: 'Bloomington Drosophila Stock Center', canonical: /^BDSC_\d{1,6}$/, resourceType: 'Experimental model: Organism/strain', example: 'BDSC_5137' },
+  { key: 'FlyBase', authority: 'FlyBase', canonical: /^FlyBase_FBst\d{7}$/, resourceType: 'Experimental model: Organism/strain', example: 'FlyBase_FBst0000040' },
+  { key: 'DGRC', authority: 'Drosophila Genomics Resource Center', canonical: /^DGRC_\d{1,6}$/, resourceType: 'Experimental model: Organism/strain', example: 'DGRC_101428' },
+  { key: 'TSC', authority: 'National Drosophila Species Stock Center', canonical: /^TSC_\d{5}-\d{4}\.\d{2}$/, resourceType: 'Experimental model: Organism/strain', example: 'TSC_14021-0224.01' },
+  { key: 'ZFIN', authority: 'Zebrafish Information Network', canonical: /^ZFIN_ZDB-[A-Z]{3,5}-\d{6}-\d{1,6}$/, resourceType: 'Experimental model: Organism/strain', example: 'ZFIN_ZDB-ALT-980203-1091' },
+  { key: 'ZIRC', authority: 'Zebrafish International Resource Center', canonical: /^ZIRC_(ZL\d{1,6}|ZDB-[A-Z]{3,5}-\d{6}-\d{1,6})$/, resourceType: 'Experimental model: Organism/strain', example: 'ZIRC_ZL1' },
+  { key: 'RGD', authority: 'Rat Genome Database', canonical: /^RGD_\d{5,8}$/, resourceType: 'Experimental model: Organism/strain', example: 'RGD_734476' },
+  { key: 'WB-STRAIN', authority: 'WormBase', canonical: /^WB-STRAIN:(WBStrain\d{8}|[A-Z]{1,4}\d{0,6})$/, resourceType: 'Experimental model: Organism/strain', example: 'WB-STRAIN:WBStrain00000001' },
+  { key: 'NXR', authority: 'National Xenopus Resource', canonical: /^NXR_\d{1,5}$/, resourceType: 'Experimental model: Organism/strain', example: 'NXR_0031' },
+  { key: 'EXRC', authority: 'European Xenopus Resource Centre', canonical: /^EXRC_\d{1,5}$/, resourceType: 'Experimental model: Organism/strain', example: 'EXRC_0001' },
+  { key: 'NSRRC', authority: 'National Swine Resource and Research Center', canonical: /^NSRRC_\d{4}$/, resourceType: 'Experimental model: Organism/strain', example: 'NSRRC_0001' },
+  { key: 'AGSC', authority: 'Ambystoma Genetic Stock Center', canonical: /^AGSC_\d{3,6}[A-Z]?$/, resourceType: 'Experimental model: Organism/strain', example: 'AGSC_100E' },
+  { key: 'SAMN', authority: 'NCBI BioSample', canonical: /^SAMN\d{8}$/, resourceType: 'Biological sample', example: 'SAMN04327544' },
+];
+
+// Registry prefixes as written before the identifier, case-insensitive, with the canonical spelling.
+// Order matters: longer prefixes first.
+const PREFIXES: readonly { re: RegExp; canonical: string; sep: string }[] = [
+  { re: /^IMSR[\s_:-]*JAX[\s_:-]*/i, canonical: 'IMSR_JAX', sep: ':' },
+  { re: /^IMSR[\s_:-]*(?=[A-Z]{2,6}\b|[A-Z]{2,6}[\s_:-])/i, canonical: 'IMSR', sep: '_' },
+  { re: /^WB[\s_-]*STRAIN[\s_:-]*/i, canonical: 'WB-STRAIN', sep: ':' },
+  { re: /^FLYBASE[\s_:-]*/i, canonical: 'FlyBase', sep: '_' },
+  { re: /^ADDGENE[\s_:#-]*/i, canonical: 'Addgene', sep: '_' },
+  { re: /^MMRRC[\s_:-]*/i, canonical: 'MMRRC', sep: '_' },
+  { re: /^A\s?B[\s_:-]*(?=\d)/i, canonical: 'AB', sep: '_' },
+  { re: /^SCR[\s_:-]*(?=\d)/i, canonical: 'SCR', sep: '_' },
+  { re: /^CVCL[\s_:-]*/i, canonical: 'CVCL', sep: '_' },
+  { re: /^BDSC[\s_:#-]*/i, canonical: 'BDSC', sep: '_' },
+  { re: /^DGRC[\s_:#-]*/i, canonical: 'DGRC', sep: '_' },
+  { re: /^ZFIN[\s_:-]*/i, canonical: 'ZFIN', sep: '_' },
+  { re: /^ZIRC[\s_:-]*/i, canonical: 'ZIRC', sep: '_' },
+  { re: /^RGD[\s_:-]*/i, canonical: 'RGD', sep: '_' },
+  { re: /^MGI[\s_:-]*/i, canonical: 'MGI', sep: ':' },
+  { re: /^NXR[\s_:-]*/i, canonical: 'NXR', sep: '_' },
+  { re: /^EXRC[\s_:-]*/i, canonical: 'EXRC', sep: '_' },
+  { re: /^NSRRC[\s_:-]*/i, canonical: 'NSRRC', sep: '_' },
+  { re: /^AGSC[\s_:-]*/i, canonical: 'AGSC', sep: '_' },
+  { re: /^TSC[\s_:-]*/i, canonical: 'TSC', sep: '_' },
+  // Common confusions with an obvious target.
+  { re: /^JAX[\s_:#-]*(?=\d{3,6}\b)/i, canonical: 'IMSR_JAX', sep: ':' },
+  { re: /^BLOOMINGTON[\s_:#-]*(?=\d)/i, canonical: 'BDSC', sep: '_' },
+];
+
+export interface ParsedRrid {
+  /** What was examined, with any "RRID:" label removed. */
+  input: string;
+  /** Canonical form (without "RRID:") when the input is well-formed, else null. */
+  normalized: string | null;
+  /** A corrected canonical form when the input is malformed but its intent is obvious. */
+  corrected: string | null;
+  registry: RridRegistry | null;
+  wellFormed: boolean;
+  /** Why it is malformed, for recommendations. */
+  problem: string | null;
+}
+
+export function registryOf(canonicalId: string): RridRegistry | null {
+  for (const registry of RRID_REGISTRIES) if (registry.canonical.test(canonicalId)) return registry;
+  return null;
+}
+
+/** Strips an "RRID:" / "RRID" / "rrid " label and surrounding punctuation. */
+export function stripRridLabel(text: string): string {
+  return text.trim().replace(/^RRID\s*[:#]?\s*/i, '').replace(/[\s.;,)\]]+$/, '').replace(/^[(\[]+/, '').trim();
+}
+
+/**
+ * Parses an RRID as a client or author wrote it. Well-formed means: after removing the "RRID:" label,
+ * the identifier is exactly a registry's canonical shape, allowing only letter case in the prefix
+ * ("Flybase_", "addgene_"), which is unambiguous. Wrong separators ("AB-123", "AB 123", "SCR002285"),
+ * missing zero padding (SCR_2285, IMSR_JAX:664) or a wrong prefix ("JAX:000664") are malformed, and the
+ * canonical form they obviously mean is returned as `corrected`.
+ */
+export function parseRrid(raw: string): ParsedRrid {
+  const input = stripRridLabel(raw);
+  const fail = (problem: string, corrected: string | null = null): ParsedRrid => {
+    const registry = corrected ? registryOf(corrected) : null;
+    return { input, normalized: null, corrected: registry ? corrected : null, registry, wellFormed: false, problem };
+  };
+  if (!input) return fail('empty identifier');
+  if (input.length > 80) return fail('too long to be an RRID');
+
+  // Exact canonical (possibly with prefix case differences).
+  const casefixed = fixPrefixCase(input);
+  const exact = registryOf(casefixed);
+  if (exact) return { input, normalized: casefixed, corrected: null, registry: exact, wellFormed: true, problem: null };
+
+  for (const prefix of PREFIXES) {
+    const m = prefix.re.exec(input);
+    if (!m) continue;
+    let rest = input.slice(m[0].length).replace(/\s+/g, '');
+    if (!rest) return fail(`missing the identifier after ${prefix.canonical}`);
+    if (prefix.canonical === 'SCR' && /^\d{1,5}$/.test(rest)) rest = rest.padStart(6, '0');
+    if (prefix.canonical === 'IMSR_JAX' && /^\d{1,5}$/.test(rest)) rest = rest.padStart(6, '0');
+    if (prefix.canonical === 'FlyBase' && /^fbst\d+$/i.test(rest)) rest = `FBst${rest.slice(4).padStart(7, '0')}`;
+    if (prefix.canonical === 'ZFIN' || prefix.canonical === 'ZIRC') rest = rest.toUpperCase().replace(/^ZDB[\s_:-]*/, 'ZDB-');
+    if (prefix.canonical === 'WB-STRAIN' && /^wbstrain\d{8}$/i.test(rest)) rest = `WBStrain${rest.slice(8)}`;
+    if (prefix.canonical === 'CVCL') rest = rest.toUpperCase();
+    const candidate = `${prefix.canonical}${prefix.sep}${rest}`;
+    if (registryOf(candidate)) return fail(`not in the registry's canonical form`, candidate);
+    return fail(`does not match the ${prefix.canonical} identifier pattern (e.g. ${exampleFor(prefix.canonical)})`);
+  }
+  return fail('unknown registry prefix');
+}
+
+function exampleFor(prefix: string): string {
+  const registry = RRID_REGISTRIES.find((r) => r.example.startsWith(prefix));
+  return registry ? `RRID:${registry.example}` : `RRID:${prefix}_…`;
+}
+
+const CASE_PREFIXES: readonly [RegExp, string][] = [
+  [/^ab_/i, 'AB_'], [/^scr_/i, 'SCR_'], [/^cvcl_/i, 'CVCL_'], [/^addgene_/i, 'Addgene_'], [/^bdsc_/i, 'BDSC_'],
+  [/^imsr_/i, 'IMSR_'], [/^mgi:/i, 'MGI:'], [/^mmrrc_/i, 'MMRRC_'], [/^flybase_fbst/i, 'FlyBase_FBst'],
+  [/^dgrc_/i, 'DGRC_'], [/^zfin_zdb-/i, 'ZFIN_ZDB-'], [/^zirc_/i, 'ZIRC_'], [/^rgd_/i, 'RGD_'],
+  [/^wb-strain:wbstrain/i, 'WB-STRAIN:WBStrain'], [/^wb-strain:/i, 'WB-STRAIN:'], [/^nxr_/i, 'NXR_'],
+  [/^exrc_/i, 'EXRC_'], [/^nsrrc_/i, 'NSRRC_'], [/^agsc_/i, 'AGSC_'], [/^tsc_/i, 'TSC_'], [/^samn/i, 'SAMN'],
+];
+
+function fixPrefixCase(id: string): string {
+  for (const [re, canonical] of CASE_PREFIXES) {
+    if (re.test(id)) {
+      let out = id.replace(re, canonical);
+      if (canonical === 'CVCL_') out = out.toUpperCase();
+      if (canonical === 'IMSR_') out = out.replace(/^IMSR_([a-z]+):/i, (_m, repo: string) => `IMSR_${repo.toUpperCase()}:`);
+      if (canonical === 'ZFIN_ZDB-') out = `ZFIN_${out.slice(5).toUpperCase()}`;
+      return out;
+    }
+  }
+  return id;
+}
+
+/**
+ * Lenient normalisation for identifiers found in tables and text: the canonical form, or the obvious
+ * correction of a near-miss ("AB 2340770" → "AB_2340770"); null when nothing sensible can be made of it.
+ */
+export function normalizeRrid(raw: string): string | null {
+  const parsed = parseRrid(raw);
+  return parsed.normalized ?? parsed.corrected;
+}
+
+/** Where a human can check an RRID (the RRID portal's resolver). */
+export function resolverUrl(canonicalId: string): string {
+  return `https://scicrunch.org/resolver/RRID:${encodeURIComponent(canonicalId).replace(/%3A/g, ':')}`;
+}
