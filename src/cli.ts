@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// Command line: serve | import | generate | extract | fit | migrate.
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { loadConfig, parsePort } from './core/config.ts';
+import type { ServiceName } from './core/config.ts';
+import { openRuntime } from './core/runtime.ts';
+import type { Runtime } from './core/runtime.ts';
+import { buildServiceApp } from './core/http/service-app.ts';
+import { formatImportReport } from './core/import.ts';
+import type { ServiceApp, ServiceModule } from './core/service.ts';
+import { listDataVersions } from './core/db/datasets.ts';
+import { SERVICES, findService } from './services/registry.ts';
+
+const program = new Command().name('pdi').description('Public Data Interfaces: five public data services');
+
+function pickServices(names: string[]): ServiceModule[] {
+  return names.length === 0 ? [...SERVICES] : names.map(findService);
+}
+
+async function withRuntime<T>(services: ServiceModule[], work: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const runtime = await openRuntime(loadConfig(), SERVICES); // migrate every service: one schema
+  void services;
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+program
+  .command('serve')
+  .description('serve the named services (all by default), each on its own port; fills empty services with demo data first')
+  .argument('[services...]', `any of: ${SERVICES.map((s) => s.name).join(', ')}`)
+  .option('--port <service=port...>', 'override a port, e.g. --port oral=9001', [])
+  .option('--host <host>', 'address to listen on (default PDI_HOST or 127.0.0.1)')
+  .option('--no-demo', 'do not load demo data into services that have no data')
+  .action(async (names: string[], opts: { port: string[]; host?: string; demo: boolean }) => {
+    const config = loadConfig();
+    const services = pickServices(names);
+    for (const spec of opts.port) {
+      const [name, port] = spec.split('=');
+      config.ports[findService(name).name as ServiceName] = parsePort(port ?? '', `--port ${spec}`);
+    }
+    const runtime = await openRuntime(config, SERVICES);
+    const apps: ServiceApp[] = [];
+    let closing = false;
+    const shutdown = async (signal: string) => {
+      if (closing) return;
+      closing = true;
+      runtime.log.info({ signal }, 'shutting down');
+      await Promise.allSettled(apps.map((a) => a.close()));
+      await runtime.close();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    for (const service of services) {
+      const ctx = runtime.contexts.get(service.name)!;
+      if (opts.demo && (await listDataVersions(runtime.db.kysely, service.name)).length === 0) {
+        runtime.log.info({ service: service.name }, 'no data yet: loading generated demo data');
+        for (const report of await service.loadDemo(ctx, {})) runtime.log.info(formatImportReport(report));
+        ctx.dataVersion.invalidate();
+      }
+      const app = await buildServiceApp(service, ctx);
+      const address = await app.listen({ port: config.ports[service.name], host: opts.host ?? config.host });
+      runtime.log.info({ service: service.name, address, docs: `${address}/docs` }, `${service.title} listening`);
+      apps.push(app);
+    }
+  });
+
+program
+  .command('import')
+  .description('import real data into a service (atomic: a failure leaves the old data)')
+  .argument('<service>')
+  .argument('<path>', 'file or directory (or URL where the importer accepts one)')
+  .option('--kind <kind>', 'which importer, when a service has several')
+  .action(async (name: string, source: string, opts: { kind?: string }) => {
+    const service = findService(name);
+    const kinds = Object.keys(service.importers);
+    const kind = opts.kind ?? kinds[0];
+    const importer = service.importers[kind];
+    if (!importer) throw new Error(`unknown importer "${kind}" for ${service.name}; available: ${kinds.join(', ')}`);
+    await withRuntime([service], async (runtime) => {
+      const reports = await importer.run(runtime.contexts.get(service.name)!, /^https?:/.test(source) ? source : path.resolve(source), {});
+      for (const report of reports) console.log(formatImportReport(report));
+    });
+  });
+
+program
+  .command('generate')
+  .description('write generated data in the sources\' own formats (clearly marked as generated)')
+  .argument('<service>')
+  .option('--size <n>', 'number of records', (v) => Number(v))
+  .option('--seed <n>', 'random seed', (v) => Number(v))
+  .option('--out <dir>', 'output directory (default data/generated/<service>)')
+  .option('--import', 'import the generated files into the service afterwards')
+  .action(async (name: string, opts: { size?: number; seed?: number; out?: string; import?: boolean }) => {
+    const service = findService(name);
+    const out = path.resolve(opts.out ?? path.join(loadConfig().dataDir, 'generated', service.name));
+    const files = await service.generate({ out, size: opts.size, seed: opts.seed });
+    for (const file of files) console.log(`wrote ${file}`);
+    if (opts.import) {
+      await withRuntime([service], async (runtime) => {
+        const ctx = runtime.contexts.get(service.name)!;
+        const importer = Object.values(service.importers)[0];
+        for (const report of await importer.run(ctx, out, { generated: true })) console.log(formatImportReport(report));
+      });
+    }
+  });
+
+program
+  .command('extract')
+  .description('extract key resource tables (service krt) for DOIs, or for the whole store with --all')
+  .argument('[dois...]')
+  .option('--all', 'every article in the store')
+  .option('--workers <n>', 'worker threads', (v) => Number(v))
+  .action(async (dois: string[], opts: { all?: boolean; workers?: number }) => {
+    const service = findService('krt');
+    if (!service.extract) throw new Error('this build has no extractor');
+    await withRuntime([service], async (runtime) => {
+      console.log(JSON.stringify(await service.extract!(runtime.contexts.get('krt')!, dois, opts), null, 2));
+    });
+  });
+
+program
+  .command('fit')
+  .description('recompute a service\'s stored models from its imported data (draws: forecasts; retraction: the Bayesian model)')
+  .argument('<service>')
+  .addOption(new Option('--seed <n>', 'random seed').argParser((v) => Number(v)))
+  .action(async (name: string, opts: Record<string, unknown>) => {
+    const service = findService(name);
+    if (!service.fit) throw new Error(`${service.name} has no models to fit`);
+    await withRuntime([service], async (runtime) => {
+      const result = await service.fit!(runtime.contexts.get(service.name)!, opts);
+      console.log(typeof result === 'string' ? result : JSON.stringify(result, null, 2));
+    });
+  });
+
+program
+  .command('migrate')
+  .description('create or update the database schema')
+  .action(async () => {
+    await withRuntime([...SERVICES], async (runtime) => {
+      console.log(`schema up to date on ${runtime.db.description}`);
+    });
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,102 @@
+// Opening the database: the embedded SQLite file (default) or PostgreSQL, behind one Kysely instance.
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { foldCase } from './dialect.ts';
+import type { DialectName } from './dialect.ts';
+
+export interface Db {
+  readonly kysely: Kysely<any>;
+  readonly dialect: DialectName;
+  /** Where the data lives, without credentials (for logs and health output). */
+  readonly description: string;
+  /** A cheap round trip; throws when the database is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Ready-made pg pool settings to merge (tests set a private schema through `options`). */
+  poolSize?: number;
+  readonly?: boolean;
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Db {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
+  throw new Error(`PDI_DATABASE_URL must start with postgres://, postgresql:// or sqlite:, got "${redact(url)}"`);
+}
+
+function openSqlite(file: string, options: OpenOptions): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const raw = new BetterSqlite3(file, { readonly: options.readonly ?? false });
+  raw.pragma('journal_mode = WAL'); // readers keep the old snapshot while an import writes
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 10000');
+  raw.pragma('cache_size = -65536'); // 64 MiB page cache
+  raw.pragma('temp_store = MEMORY');
+  // Unicode-aware case folding for substring tests that the trigram index cannot serve (queries under 3 chars).
+  raw.function('pdi_fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldCase(value) : value));
+  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+  return {
+    kysely,
+    dialect: 'sqlite',
+    description: `sqlite:${file}`,
+    async ping() {
+      raw.prepare('select 1').get();
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+// PostgreSQL returns int8 and numeric as strings; every count and cents value here fits in a double.
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+const PG_DATE = 1082;
+function pgTypeParser(oid: number, format?: any): any {
+  if (oid === PG_INT8 || oid === PG_NUMERIC) return (v: string) => (v === null ? null : Number(v));
+  if (oid === PG_DATE) return (v: string) => v; // keep YYYY-MM-DD, never a local-time Date
+  return pg.types.getTypeParser(oid, format);
+}
+
+function openPostgres(url: string, options: OpenOptions): Db {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema');
+  parsed.searchParams.delete('schema');
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+    types: { getTypeParser: pgTypeParser as any },
+    ...(schema ? { options: `-c search_path=${quoteIdent(schema)},public` } : {}),
+  });
+  // An idle client losing its server must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kysely,
+    dialect: 'postgres',
+    description: redact(url),
+    async ping() {
+      await sql`select 1`.execute(kysely);
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid schema name "${name}"`);
+  return name;
+}
+
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
+}

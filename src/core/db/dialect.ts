@@ -1,0 +1,100 @@
+// Every difference between SQLite and PostgreSQL that query code must know about lives here:
+// column types, booleans, case-insensitive matching, bulk inserts and upserts.
+import { sql } from 'kysely';
+import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** The dialect behind a Kysely instance or transaction. */
+export function dialectOf(db: Kysely<any>): DialectName {
+  const adapter = db.getExecutor().adapter.constructor.name;
+  if (adapter.startsWith('Sqlite')) return 'sqlite';
+  if (adapter.startsWith('Postgres')) return 'postgres';
+  throw new Error(`unsupported database adapter ${adapter}`);
+}
+
+/** Unicode case folding used on both sides of a case-insensitive comparison. */
+export function foldCase(text: string): string {
+  return text.normalize('NFC').toLowerCase();
+}
+
+/** Column types for migrations. Dates are `YYYY-MM-DD` text and timestamps ISO-8601 UTC text on both databases. */
+export const columnType = {
+  /** Auto-incrementing integer primary key: use with `idConstraint` (`.addColumn('id', columnType.id(d), idConstraint(d))`). */
+  id: (d: DialectName) => (d === 'sqlite' ? 'integer' : 'bigserial') as 'integer',
+  bigint: (_d: DialectName) => 'bigint' as const,
+  boolean: (d: DialectName) => (d === 'sqlite' ? 'integer' : 'boolean') as 'integer',
+  double: (d: DialectName) => (d === 'sqlite' ? 'real' : 'double precision') as 'real',
+  json: (d: DialectName) => (d === 'sqlite' ? 'text' : 'jsonb') as 'text',
+  blob: (d: DialectName) => (d === 'sqlite' ? 'blob' : 'bytea') as 'blob',
+};
+
+/** Primary key constraint for `columnType.id`: AUTOINCREMENT on SQLite (ids never reused); bigserial carries it on PostgreSQL. */
+export function idConstraint(d: DialectName) {
+  return (c: ColumnDefinitionBuilder) => (d === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey());
+}
+
+/** A boolean value as the column stores it (SQLite has no boolean type; better-sqlite3 binds no booleans). */
+export function dbBool(db: Kysely<any> | DialectName, value: boolean): boolean | number {
+  const d = typeof db === 'string' ? db : dialectOf(db);
+  return d === 'sqlite' ? (value ? 1 : 0) : value;
+}
+
+/** JSON to store in a `columnType.json` column. */
+export function dbJson(db: Kysely<any> | DialectName, value: unknown): string {
+  void db; // both dialects accept JSON text (jsonb casts it on insert)
+  return JSON.stringify(value);
+}
+
+/** JSON read back from a `columnType.json` column (text on SQLite, parsed already on PostgreSQL). */
+export function readJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+/** Case-insensitive, Unicode-aware "column contains text" without an index (small tables, short queries). */
+export function containsText(db: Kysely<any>, column: Expression<any> | RawBuilder<any>, text: string): RawBuilder<SqlBool> {
+  const folded = foldCase(text);
+  return dialectOf(db) === 'sqlite'
+    ? sql<SqlBool>`instr(pdi_fold(${column}), ${folded}) > 0`
+    : sql<SqlBool>`strpos(lower(${column}), ${folded}) > 0`;
+}
+
+/** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Most bound parameters one statement may carry (SQLite's default limit is 32766; PostgreSQL's 65535). */
+const MAX_PARAMETERS = 30000;
+
+/**
+ * Inserts rows in multi-row statements sized to the parameter limit. `conflict` turns it into an upsert
+ * on the given key columns (updating `update` columns, or doing nothing when `update` is empty).
+ */
+export async function insertMany(
+  db: Kysely<any>,
+  table: string,
+  rows: readonly Record<string, unknown>[],
+  conflict?: { columns: string[]; update: string[] },
+): Promise<void> {
+  if (rows.length === 0) return;
+  const width = Object.keys(rows[0]).length || 1;
+  const chunk = Math.max(1, Math.floor(MAX_PARAMETERS / width));
+  for (let start = 0; start < rows.length; start += chunk) {
+    let query = db.insertInto(table).values(rows.slice(start, start + chunk) as any);
+    if (conflict) {
+      query = query.onConflict((oc) => {
+        const target = oc.columns(conflict.columns as any);
+        if (conflict.update.length === 0) return target.doNothing();
+        return target.doUpdateSet(Object.fromEntries(conflict.update.map((c) => [c, (eb: any) => eb.ref(`excluded.${c}`)])) as any);
+      });
+    }
+    await query.execute();
+  }
+}
+
+/** Number from an aggregate (PostgreSQL's bigint/numeric arrive as numbers through our type parser). */
+export function num(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  return typeof value === 'number' ? value : Number(value);
+}

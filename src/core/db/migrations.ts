@@ -1,0 +1,70 @@
+// One set of migrations for both databases: the core tables below plus every service's own, each
+// service's names prefixed with the service ("grants_0001_…") so that order within a service holds.
+import { Migrator } from 'kysely/migration';
+import type { Kysely } from 'kysely';
+import type { Migration, MigrationResultSet } from 'kysely/migration';
+import { columnType, dialectOf, idConstraint } from './dialect.ts';
+
+export const coreMigrations: Record<string, Migration> = {
+  '0000_core_0001_datasets': {
+    async up(db) {
+      const d = dialectOf(db);
+      // The version of each service's data: every cache, ETag and precomputed aggregate keys on it.
+      await db.schema
+        .createTable('data_versions')
+        .addColumn('service', 'text', (c) => c.notNull())
+        .addColumn('dataset', 'text', (c) => c.notNull())
+        .addColumn('version', 'text', (c) => c.notNull())
+        .addColumn('source', 'text')
+        .addColumn('is_demo', columnType.boolean(d), (c) => c.notNull())
+        .addColumn('imported_at', 'text', (c) => c.notNull())
+        .addColumn('report', columnType.json(d))
+        .addPrimaryKeyConstraint('data_versions_pk', ['service', 'dataset'])
+        .execute();
+      // Results computed at import (statistics, analytics, forecasts, model fits), read per request.
+      await db.schema
+        .createTable('aggregates')
+        .addColumn('service', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('data_version', 'text', (c) => c.notNull())
+        .addColumn('computed_at', 'text', (c) => c.notNull())
+        .addColumn('value', columnType.json(d), (c) => c.notNull())
+        .addPrimaryKeyConstraint('aggregates_pk', ['service', 'name'])
+        .execute();
+      // Every import attempt, successful or not, with its counts.
+      await db.schema
+        .createTable('import_runs')
+        .addColumn('id', columnType.id(d), idConstraint(d))
+        .addColumn('service', 'text', (c) => c.notNull())
+        .addColumn('importer', 'text', (c) => c.notNull())
+        .addColumn('source', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .addColumn('report', columnType.json(d))
+        .addColumn('error', 'text')
+        .execute();
+    },
+    async down(db) {
+      await db.schema.dropTable('import_runs').execute();
+      await db.schema.dropTable('aggregates').execute();
+      await db.schema.dropTable('data_versions').execute();
+    },
+  },
+};
+
+export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration>): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ ...coreMigrations, ...migrations }) },
+    // Services add migrations independently; a later core or service migration may sort before an applied one.
+    allowUnorderedMigrations: true,
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error');
+    const reason = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: result.error });
+  }
+  return result;
+}

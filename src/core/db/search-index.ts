@@ -1,0 +1,120 @@
+// The indexed, case-insensitive substring search ("contains") shared by every service:
+// SQLite: an external-content FTS5 table with the trigram tokenizer, kept in step by triggers;
+// PostgreSQL: a GIN pg_trgm index over the concatenated columns, queried with ILIKE.
+// Both give exact substring semantics within one column; queries under 3 characters fall back to a scan.
+import { sql } from 'kysely';
+import type { Kysely, RawBuilder, SqlBool } from 'kysely';
+import { containsText, dialectOf, escapeLike } from './dialect.ts';
+
+export interface SubstringIndex {
+  /** Name of the FTS table (SQLite) or the index (PostgreSQL). */
+  name: string;
+  table: string;
+  /** Integer primary key of `table`. */
+  idColumn: string;
+  columns: string[];
+}
+
+const MIN_INDEXED_LENGTH = 3; // a trigram index cannot narrow shorter strings
+
+export async function createSubstringIndex(db: Kysely<any>, index: SubstringIndex): Promise<void> {
+  if (dialectOf(db) === 'sqlite') {
+    const cols = index.columns.join(', ');
+    await sql
+      .raw(
+        `CREATE VIRTUAL TABLE ${index.name} USING fts5(${cols}, content='${index.table}', content_rowid='${index.idColumn}', ` +
+          `tokenize='trigram case_sensitive 0')`,
+      )
+      .execute(db);
+    await createSqliteTriggers(db, index);
+  } else {
+    await ensurePgTrgm(db);
+    await sql.raw(`CREATE INDEX ${index.name} ON ${index.table} USING gin ((${pgDocument(index)}) gin_trgm_ops)`).execute(db);
+  }
+}
+
+export async function dropSubstringIndex(db: Kysely<any>, index: SubstringIndex): Promise<void> {
+  if (dialectOf(db) === 'sqlite') {
+    await dropSqliteTriggers(db, index);
+    await sql.raw(`DROP TABLE IF EXISTS ${index.name}`).execute(db);
+  } else {
+    await sql.raw(`DROP INDEX IF EXISTS ${index.name}`).execute(db);
+  }
+}
+
+/**
+ * For bulk loads: stop maintaining the index row by row. Call `resumeSubstringIndex` in the same
+ * transaction afterwards; it rebuilds the index once, which is much faster than per-row upkeep.
+ */
+export async function suspendSubstringIndex(db: Kysely<any>, index: SubstringIndex): Promise<void> {
+  if (dialectOf(db) === 'sqlite') await dropSqliteTriggers(db, index);
+  else await sql.raw(`DROP INDEX IF EXISTS ${index.name}`).execute(db);
+}
+
+export async function resumeSubstringIndex(db: Kysely<any>, index: SubstringIndex): Promise<void> {
+  if (dialectOf(db) === 'sqlite') {
+    await sql.raw(`INSERT INTO ${index.name}(${index.name}) VALUES ('rebuild')`).execute(db);
+    await createSqliteTriggers(db, index);
+  } else {
+    await sql.raw(`CREATE INDEX ${index.name} ON ${index.table} USING gin ((${pgDocument(index)}) gin_trgm_ops)`).execute(db);
+  }
+}
+
+/**
+ * A condition "some indexed column of `table` contains `text`", case-insensitively. `qualifier` is the
+ * table name or alias used in the surrounding query (default: the table name).
+ */
+export function substringMatch(db: Kysely<any>, index: SubstringIndex, text: string, qualifier = index.table): RawBuilder<SqlBool> {
+  const needle = text.trim();
+  if ([...needle].length < MIN_INDEXED_LENGTH) {
+    const parts = index.columns.map((c) => containsText(db, sql.ref(`${qualifier}.${c}`), needle));
+    return sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
+  }
+  if (dialectOf(db) === 'sqlite') {
+    const phrase = `"${needle.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`${sql.ref(`${qualifier}.${index.idColumn}`)} IN (SELECT rowid FROM ${sql.table(index.name)} WHERE ${sql.table(index.name)} MATCH ${phrase})`;
+  }
+  return sql<SqlBool>`(${sql.raw(pgDocument(index, qualifier))}) ILIKE ${`%${escapeLike(needle)}%`}`;
+}
+
+/** The indexed document on PostgreSQL: columns joined by U+001F so that no match spans two columns. */
+function pgDocument(index: SubstringIndex, qualifier?: string): string {
+  const q = qualifier ? `${qualifier}.` : '';
+  return index.columns.map((c) => `coalesce(${q}${c}, '')`).join(` || E'\\x1f' || `);
+}
+
+async function ensurePgTrgm(db: Kysely<any>): Promise<void> {
+  try {
+    await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public`.execute(db);
+  } catch (error) {
+    // Two migrations racing on a fresh server: the loser sees a unique violation; the extension is there.
+    if ((error as { code?: string }).code !== '23505') throw error;
+  }
+}
+
+async function createSqliteTriggers(db: Kysely<any>, index: SubstringIndex): Promise<void> {
+  const cols = index.columns.join(', ');
+  const newCols = index.columns.map((c) => `new.${c}`).join(', ');
+  const oldCols = index.columns.map((c) => `old.${c}`).join(', ');
+  const { name, table, idColumn: id } = index;
+  await sql
+    .raw(`CREATE TRIGGER ${name}_ai AFTER INSERT ON ${table} BEGIN INSERT INTO ${name}(rowid, ${cols}) VALUES (new.${id}, ${newCols}); END`)
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER ${name}_ad AFTER DELETE ON ${table} BEGIN ` +
+        `INSERT INTO ${name}(${name}, rowid, ${cols}) VALUES ('delete', old.${id}, ${oldCols}); END`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER ${name}_au AFTER UPDATE ON ${table} BEGIN ` +
+        `INSERT INTO ${name}(${name}, rowid, ${cols}) VALUES ('delete', old.${id}, ${oldCols}); ` +
+        `INSERT INTO ${name}(rowid, ${cols}) VALUES (new.${id}, ${newCols}); END`,
+    )
+    .execute(db);
+}
+
+async function dropSqliteTriggers(db: Kysely<any>, index: SubstringIndex): Promise<void> {
+  for (const suffix of ['ai', 'ad', 'au']) await sql.raw(`DROP TRIGGER IF EXISTS ${index.name}_${suffix}`).execute(db);
+}

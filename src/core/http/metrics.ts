@@ -1,0 +1,24 @@
+// Prometheus metrics per listener: request counts and durations by route and status, plus process metrics.
+import client from 'prom-client';
+import type { ServiceApp } from '../service.ts';
+
+export function registerMetrics(app: ServiceApp, service: string): void {
+  const registry = new client.Registry();
+  registry.setDefaultLabels({ service });
+  client.collectDefaultMetrics({ register: registry });
+  const duration = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Duration of HTTP requests in seconds',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', { schema: { hide: true }, config: { cacheSeconds: 0 } }, async (_request, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+}

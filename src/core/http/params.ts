@@ -1,0 +1,76 @@
+// Request parameter schemas shared by the services, and the rules of common.md that go with them:
+// a limit above its maximum is clamped, a page or limit below 1 or not an integer is a 400,
+// booleans accept true/false/1/0 in any case, dates are YYYY-MM-DD, text is trimmed.
+import { Type } from 'typebox';
+import type { TSchema } from 'typebox';
+import { badRequest } from './errors.ts';
+
+/** A schema with a custom error text appended to the parameter name ("start_date must be a date …"). */
+function withError<T extends TSchema>(schema: T, error: string): T {
+  (schema as Record<string, unknown>)['x-error'] = error;
+  return schema;
+}
+
+export function pageParam(description = 'Page number, from 1.') {
+  return Type.Integer({ minimum: 1, default: 1, description });
+}
+
+/** `limit`: a whole number ≥ 1; values above `max` are clamped by `clampLimit`, not refused. */
+export function limitParam(defaultValue: number, max: number, what = 'results per page') {
+  return Type.Integer({ minimum: 1, default: defaultValue, description: `Number of ${what} (default ${defaultValue}; values above ${max} are reduced to ${max}).` });
+}
+
+export function offsetParam() {
+  return Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip.' });
+}
+
+export function clampLimit(limit: number, max: number): number {
+  return Math.min(limit, max);
+}
+
+const BOOLEAN_PATTERN = '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$';
+
+export function booleanParam(description: string) {
+  return withError(Type.String({ pattern: BOOLEAN_PATTERN, description: `${description} One of true, false, 1, 0 (any case).` }), 'must be true, false, 1 or 0');
+}
+
+export function parseBoolean(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  const v = value.toLowerCase();
+  return v === 'true' || v === '1';
+}
+
+const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+
+export function dateParam(description: string) {
+  return withError(Type.String({ pattern: DATE_PATTERN, description: `${description} Format YYYY-MM-DD.` }), 'must be a date in the form YYYY-MM-DD');
+}
+
+/** Checks that a YYYY-MM-DD string is a real calendar date (the pattern alone accepts 2024-02-31). */
+export function parseDate(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  const [y, m, d] = value.split('-').map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) {
+    throw badRequest(`${name} must be a real date in the form YYYY-MM-DD, got "${value}"`);
+  }
+  return value;
+}
+
+export function textParam(description: string, maxLength = 200) {
+  return Type.String({ maxLength, description: `${description} Case-insensitive; at most ${maxLength} characters.` });
+}
+
+/** Trimmed text, or undefined when empty (an empty q means no text filter). */
+export function cleanText(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.normalize('NFC').trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** Integer path id; "abc" or "1.5" is a 400 that names the parameter. */
+export function integerPathParam(description: string) {
+  return withError(Type.String({ pattern: '^[0-9]{1,15}$', description }), 'must be a positive whole number');
+}
+
+export { withError };

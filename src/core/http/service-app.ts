@@ -1,0 +1,159 @@
+// One way to build a service's HTTP listener: the service supplies routes and its error body; the kernel
+// supplies validation messages, HEAD, 405 with Allow, JSON 404, optional trailing slash, route aliases,
+// ETag/304, Cache-Control, the response cache, OpenAPI at /openapi.json, a /docs page, request logging,
+// /metrics and 503 while the database is unreachable.
+import Fastify from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ServiceApp, ServiceContext, ServiceModule } from '../service.ts';
+import { HttpError, isUnavailableError, validationMessage } from './errors.ts';
+import type { AjvError } from './errors.ts';
+import { ResponseCache, finishCaching, serveFromCache } from './caching.ts';
+import type { CachingOptions } from './caching.ts';
+import { renderDocsPage } from './docs.ts';
+import { registerMetrics } from './metrics.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Names the operation in the generic 500 message ("search error: unexpected failure"). */
+    operation?: string;
+    /** Overrides the service's Cache-Control max-age for this route (0: no-cache). */
+    cacheSeconds?: number;
+    /** Keep whole responses of this GET route in the server-side cache until the data version changes. */
+    responseCache?: boolean;
+    /** The route answers CORS preflights itself (OPTIONS is not turned into 405). */
+    cors?: boolean;
+  }
+}
+
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+export interface BuildOptions {
+  logger?: boolean | Record<string, unknown>;
+}
+
+export async function buildServiceApp(service: ServiceModule, ctx: ServiceContext, options: BuildOptions = {}): Promise<ServiceApp> {
+  const app = Fastify({
+    logger: options.logger ?? { level: ctx.config.logLevel, base: { service: service.name } },
+    trustProxy: ctx.config.trustProxy as boolean,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    return503OnClosing: true,
+    ajv: {
+      customOptions: { coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false, verbose: true, keywords: ['x-error'] },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ServiceApp;
+
+  // JSON only: without its text parser Fastify answers any other body type with 415.
+  app.removeContentTypeParser('text/plain');
+
+  const sendError = (reply: FastifyReply, status: number, message: string, code: string) => {
+    reply.code(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store');
+    return reply.send(JSON.stringify(service.errorBody({ status, message, code })));
+  };
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      return sendError(reply, error.statusCode, error.message, error.code);
+    }
+    const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
+    if (fe.validation) {
+      const { message, code } = validationMessage(fe.validation, fe.validationContext);
+      return sendError(reply, 400, message, code);
+    }
+    if (isUnavailableError(error)) {
+      request.log.error({ err: error }, 'dependency unavailable');
+      return sendError(reply, 503, 'the service is temporarily unavailable (database unreachable); retry shortly', 'SERVICE_UNAVAILABLE');
+    }
+    const status = fe.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const messages: Record<string, string> = {
+        FST_ERR_CTP_BODY_TOO_LARGE: 'request body is too large (limit 1 MiB)',
+        FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request body must be application/json',
+        FST_ERR_CTP_EMPTY_JSON_BODY: 'request body is empty; send a JSON object',
+        FST_ERR_CTP_INVALID_JSON_BODY: 'request body is not valid JSON',
+      };
+      const message = messages[fe.code] ?? (fe instanceof SyntaxError ? 'request body is not valid JSON' : fe.message);
+      return sendError(reply, status, message, status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_PARAMETER');
+    }
+    request.log.error({ err: error }, 'unexpected failure');
+    const operation = request.routeOptions.config?.operation ?? 'request';
+    return sendError(reply, 500, `${operation} error: unexpected failure`, 'INTERNAL_ERROR');
+  });
+
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `no such endpoint: ${request.method} ${request.url.split('?')[0]}`, 'NOT_FOUND'));
+
+  // Remember every route's methods, to answer the other methods with 405 and an Allow header.
+  const routes = new Map<string, { methods: Set<string>; cors: boolean }>();
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const url = route.url ?? '/';
+    const entry = routes.get(url) ?? { methods: new Set<string>(), cors: false };
+    for (const m of Array.isArray(route.method) ? route.method : [route.method]) entry.methods.add(m.toUpperCase());
+    if (entry.methods.has('GET')) entry.methods.add('HEAD'); // Fastify adds HEAD to every GET route
+    if (route.config?.cors) entry.cors = true;
+    routes.set(url, entry);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: service.title, description: service.description, version: service.version },
+    },
+  });
+
+  const caching: CachingOptions = {
+    defaultCacheSeconds: service.cacheSeconds,
+    cache: ctx.config.responseCacheEntries > 0 ? new ResponseCache(ctx.config.responseCacheEntries) : null,
+    dataVersion: ctx.dataVersion,
+  };
+  app.addHook('preHandler', serveFromCache.bind(caching));
+  app.addHook('onSend', finishCaching.bind(caching));
+
+  app.get('/openapi.json', { schema: { hide: true }, config: { cacheSeconds: 300 } }, async () => app.swagger());
+  app.get('/docs', { schema: { hide: true }, config: { cacheSeconds: 300 } }, async (_request, reply) => {
+    reply.header('content-type', 'text/html; charset=utf-8');
+    return renderDocsPage(app.swagger() as Record<string, any>);
+  });
+  registerMetrics(app, service.name);
+
+  await app.register(async (scope) => service.routes(scope as ServiceApp, ctx));
+
+  await app.register(async (scope) => {
+    for (const [url, { methods, cors }] of routes) {
+      if (url === '*' || url.endsWith('*')) continue;
+      const allowed = [...methods].filter((m) => m !== 'HEAD');
+      const allowHeader = [...methods].sort().join(', ');
+      const missing = ALL_METHODS.filter((m) => !methods.has(m) && !(m === 'OPTIONS' && cors));
+      if (missing.length === 0) continue;
+      scope.route({
+        method: missing as unknown as string[],
+        url,
+        schema: { hide: true },
+        handler: async (_request: FastifyRequest, reply: FastifyReply) => {
+          reply.header('allow', allowHeader);
+          throw new HttpError(405, `${allowed.join(' or ')} method required`, 'METHOD_NOT_ALLOWED');
+        },
+      });
+    }
+  });
+
+  return app;
+}
+
+/** Registers the same routes at the specification's address and at old addresses kept as aliases (hidden from OpenAPI). */
+export async function withAliases(app: ServiceApp, addresses: { spec: string; aliases: string[] }, routes: (scope: ServiceApp, isAlias: boolean) => Promise<void> | void): Promise<void> {
+  await app.register(async (scope) => routes(scope as ServiceApp, false), { prefix: addresses.spec });
+  for (const prefix of addresses.aliases) {
+    await app.register(
+      async (scope) => {
+        scope.addHook('onRoute', (route) => {
+          route.schema = { ...(route.schema ?? {}), hide: true };
+        });
+        await routes(scope as ServiceApp, true);
+      },
+      { prefix },
+    );
+  }
+}

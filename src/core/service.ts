@@ -1,0 +1,91 @@
+// What a service is to the rest of the program: its routes, migrations, importers, demo data and
+// optional jobs. The CLI, the HTTP kernel and the tests only talk to services through this shape.
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Migration } from 'kysely/migration';
+import type { Redis } from 'ioredis';
+import type { Config, ServiceName } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { ErrorInfo } from './http/errors.ts';
+import type { ImportReport } from './import.ts';
+import { serviceDataVersion } from './db/datasets.ts';
+
+export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export interface ServiceContext {
+  name: ServiceName;
+  db: Db;
+  config: Config;
+  log: FastifyBaseLogger;
+  /** Shared Redis connection when PDI_REDIS_URL is set (rate limits and caches across instances). */
+  redis: Redis | null;
+  dataVersion: DataVersionWatcher;
+}
+
+export interface ImporterDefinition {
+  description: string;
+  /** Imports from a file or directory (or URL where the importer says so). */
+  run(ctx: ServiceContext, source: string, options: Record<string, unknown>): Promise<ImportReport[]>;
+}
+
+export interface ServiceModule {
+  name: ServiceName;
+  title: string;
+  description: string;
+  version: string;
+  /** The body of every error response of this service. */
+  errorBody(error: ErrorInfo): Record<string, unknown>;
+  /** Default `Cache-Control: public, max-age=N` for successful JSON GETs (a route may override). */
+  cacheSeconds: number;
+  migrations: Record<string, Migration>;
+  routes(app: ServiceApp, ctx: ServiceContext): Promise<void>;
+  /** `import <service> <path> [--kind k]`; the first is the default kind. */
+  importers: Record<string, ImporterDefinition>;
+  /** Writes demo data in the sources' own formats and imports it through the same importers. */
+  loadDemo(ctx: ServiceContext, options: { size?: number; seed?: number }): Promise<ImportReport[]>;
+  /** `generate <service>`: writes source-format files of any size to `out` (a directory). */
+  generate(options: { out: string; size?: number; seed?: number }): Promise<string[]>;
+  /** `fit <service>`: recomputes stored models from the data already imported. */
+  fit?(ctx: ServiceContext, options: Record<string, unknown>): Promise<unknown>;
+  /** `extract …`: B's extraction of key resource tables. */
+  extract?(ctx: ServiceContext, dois: string[], options: Record<string, unknown>): Promise<unknown>;
+}
+
+/**
+ * The current data version of a service, re-read at most every `ttlMs` so that a request costs no
+ * query; an import from another process is noticed within that time.
+ */
+export class DataVersionWatcher {
+  private value: string | null = null;
+  private checkedAt = 0;
+  private pending: Promise<string | null> | null = null;
+  private readonly db: Db;
+  private readonly service: string;
+  private readonly ttlMs: number;
+
+  constructor(db: Db, service: string, ttlMs = 1000) {
+    this.db = db;
+    this.service = service;
+    this.ttlMs = ttlMs;
+  }
+
+  async current(): Promise<string | null> {
+    if (Date.now() - this.checkedAt < this.ttlMs) return this.value;
+    this.pending ??= serviceDataVersion(this.db.kysely, this.service)
+      .then((v) => {
+        this.value = v;
+        this.checkedAt = Date.now();
+        return v;
+      })
+      .finally(() => {
+        this.pending = null;
+      });
+    return this.pending;
+  }
+
+  /** After an import in this process: forget the cached value. */
+  invalidate(): void {
+    this.checkedAt = 0;
+  }
+}

@@ -1,0 +1,11 @@
+// The services this build serves, in the order of the specification's labels (A–E).
+import type { ServiceModule } from '../core/service.ts';
+import { oralService } from './oral/service.ts';
+
+export const SERVICES: readonly ServiceModule[] = [oralService];
+
+export function findService(name: string): ServiceModule {
+  const found = SERVICES.find((s) => s.name === name.toLowerCase());
+  if (!found) throw new Error(`unknown service "${name}"; available: ${SERVICES.map((s) => s.name).join(', ')}`);
+  return found;
+}
