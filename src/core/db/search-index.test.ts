@@ -1,0 +1,92 @@
+import { before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { columnType, idConstraint, dialectOf, insertMany } from './dialect.ts';
+import { createSubstringIndex, resumeSubstringIndex, substringMatch, suspendSubstringIndex } from './search-index.ts';
+import type { SubstringIndex } from './search-index.ts';
+import { describeEachDatabase } from '../../../test/support/databases.ts';
+
+const index: SubstringIndex = { name: 'docs_search', table: 'docs', idColumn: 'id', columns: ['title', 'body'] };
+
+const ROWS = [
+  { title: 'Fluoride varnish for children', body: 'Apply twice yearly.' },
+  { title: 'Sealants', body: 'FLUORIDE-free option; 100% coverage_rate' },
+  { title: 'Étude québécoise', body: 'Santé buccodentaire' },
+  { title: 'Quote "marks" here', body: null },
+  { title: 'Zahnärztliche Versorgung', body: 'ÄRZTE und Ärztinnen' },
+];
+
+describeEachDatabase('substring index', (t) => {
+  before(async () => {
+    const db = t.db.kysely;
+    await db.schema.createTable('docs').addColumn('id', columnType.id(dialectOf(db)), idConstraint(dialectOf(db))).addColumn('title', 'text').addColumn('body', 'text').execute();
+    await createSubstringIndex(db, index);
+    await insertMany(db, 'docs', ROWS);
+  });
+
+  const search = async (q: string) => {
+    const db = t.db.kysely;
+    const rows = await db.selectFrom('docs').select('title').where(substringMatch(db, index, q)).orderBy('id').execute();
+    return rows.map((r) => r.title as string);
+  };
+
+  it('matches substrings case-insensitively in any indexed column', async () => {
+    assert.deepEqual(await search('fluoride'), ['Fluoride varnish for children', 'Sealants']);
+    assert.deepEqual(await search('VARNISH FOR'), ['Fluoride varnish for children']);
+    assert.deepEqual(await search('twice'), ['Fluoride varnish for children']);
+  });
+
+  it('folds non-ASCII case', async () => {
+    assert.deepEqual(await search('ÉTUDE'), ['Étude québécoise']);
+    assert.deepEqual(await search('santé'), ['Étude québécoise']);
+    assert.deepEqual(await search('ärzte'), ['Zahnärztliche Versorgung']);
+  });
+
+  it('treats LIKE wildcards and quotes as plain characters', async () => {
+    assert.deepEqual(await search('100%'), ['Sealants']);
+    assert.deepEqual(await search('e_r'), ['Sealants']);
+    assert.deepEqual(await search('%'), ['Sealants']);
+    assert.deepEqual(await search('"marks"'), ['Quote "marks" here']);
+    assert.deepEqual(await search('zzz'), []);
+  });
+
+  it('serves queries shorter than a trigram by a scan with the same semantics', async () => {
+    assert.deepEqual(await search('Ét'), ['Étude québécoise']);
+    assert.deepEqual(await search('z'), ['Zahnärztliche Versorgung']);
+    assert.deepEqual(await search('y'), ['Fluoride varnish for children']);
+  });
+
+  it('never matches across two columns', async () => {
+    assert.deepEqual(await search('childrenApply'), []);
+    assert.deepEqual(await search('children Apply'), []);
+  });
+
+  it('follows updates and deletes, and survives a bulk-load suspension', async () => {
+    const db = t.db.kysely;
+    await db.updateTable('docs').set({ title: 'Pit and fissure sealants' }).where('title', '=', 'Sealants').execute();
+    assert.deepEqual(await search('fissure'), ['Pit and fissure sealants']);
+    await db.transaction().execute(async (trx) => {
+      await suspendSubstringIndex(trx, index);
+      await trx.deleteFrom('docs').where('title', '=', 'Pit and fissure sealants').execute();
+      await insertMany(trx, 'docs', [{ title: 'Bulk loaded row', body: 'xylitol gum' }]);
+      await resumeSubstringIndex(trx, index);
+    });
+    assert.deepEqual(await search('fissure'), []);
+    assert.deepEqual(await search('xylitol'), ['Bulk loaded row']);
+  });
+
+  it('agrees with a plain in-memory substring test on random text', async () => {
+    const db = t.db.kysely;
+    await db.deleteFrom('docs').execute();
+    const alphabet = ['a', 'b', 'A', 'B', 'é', 'É', ' ', '%', '_'];
+    const texts = fc.sample(fc.array(fc.constantFrom(...alphabet), { minLength: 0, maxLength: 12 }).map((a) => a.join('')), { numRuns: 60, seed: 11 });
+    await insertMany(db, 'docs', texts.map((title) => ({ title, body: null })));
+    const queries = fc.sample(fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 4 }).map((a) => a.join('')), { numRuns: 40, seed: 12 });
+    for (const q of queries) {
+      if (q.trim() === '') continue;
+      const expected = texts.filter((x) => x.toLowerCase().includes(q.trim().toLowerCase())).length;
+      const got = await db.selectFrom('docs').select((eb) => eb.fn.countAll().as('n')).where(substringMatch(db, index, q)).executeTakeFirstOrThrow();
+      assert.equal(Number(got.n), expected, `query ${JSON.stringify(q)}`);
+    }
+  });
+});
