@@ -188,3 +188,12 @@ test('amendment ties: later amendment_date, then a dated row, then the later row
   r.add(rec({ amendment_number: 1, amendment_date: '2021-01-01', agreement_value_cents: 6 }));
   assert.equal([...r.values()][0].agreement_value_cents, 6);
 });
+
+test('the fast and the general date paths agree', () => {
+  for (const d of ['2000-02-29', '1900-02-29', '2024-02-29', '2023-02-29', '2023-04-31', '2023-12-31', '2023-13-01', '2023-00-10', '2023-01-00', '0000-01-01']) {
+    assert.equal(parseIsoDate(d), parseIsoDate(`${d} 00:00`), d);
+  }
+  assert.equal(parseIsoDate('1900-02-29'), null);
+  assert.equal(parseIsoDate('2000-02-29'), '2000-02-29');
+  assert.equal(parseIsoDate('0000-01-01'), null, 'years outside 1900–2999 are data errors');
+});

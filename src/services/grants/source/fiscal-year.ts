@@ -27,15 +27,38 @@ export function fiscalYearFromReference(reference: string): number | null {
   return second === first + 1 ? first : null;
 }
 
-/** A valid calendar date "YYYY-MM-DD" (a trailing time is ignored; "/" separators accepted), else null. */
+/** A valid calendar date "YYYY-MM-DD" between 1900 and 2999 (a trailing time is ignored; "/" separators accepted), else null. */
+/** Dates outside these years are data errors (e.g. 0000-01-01), not agreements. */
+const MIN_YEAR = 1900;
+const MAX_YEAR = 2999;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
 export function parseIsoDate(text: string | null | undefined): string | null {
   if (!text) return null;
+  // fast path for the common exact form YYYY-MM-DD (millions of rows)
+  if (text.length === 10 && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45) {
+    let ok = true;
+    for (const i of [0, 1, 2, 3, 5, 6, 8, 9]) if (!isDigit(text.charCodeAt(i))) ok = false;
+    if (ok) {
+      const y = Number(text.slice(0, 4));
+      const mo = Number(text.slice(5, 7));
+      const d = Number(text.slice(8, 10));
+      if (y < MIN_YEAR || y > MAX_YEAR || mo < 1 || mo > 12 || d < 1) return null;
+      const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+      const max = mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1];
+      return d <= max ? text : null;
+    }
+  }
   const m = /^\s*(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:$|[T\s])/.exec(text);
   if (!m) return null;
   const y = Number(m[1]);
   const mo = Number(m[2]);
   const d = Number(m[3]);
-  if (mo < 1 || mo > 12 || d < 1 || d > 31) return null;
+  if (y < MIN_YEAR || y > MAX_YEAR || mo < 1 || mo > 12 || d < 1 || d > 31) return null;
   const check = new Date(Date.UTC(y, mo - 1, d));
   if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return null;
   return `${m[1]}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;

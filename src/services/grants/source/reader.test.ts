@@ -13,7 +13,7 @@ const ROWS = [
   '001-2018-2019-Q1-00001,0,aafc-aac,"Café Québécois, Inc.|Café Québécois inc.",Montréal,"The ""Green"" barn",Line one,"12,500.00",2018-05-01,x',
   '001-2018-2019-Q1-00002,0,aafc-aac,Ferme Élan,Lévis,Multi-line,"First line\r\nsecond, with a comma\nthird",$99.99,2018-06-01,',
   '001-2018-2019-Q1-00003,0,aafc-aac,No Value Ltd.,Ottawa,Empty value,,,2018-06-02,',
-  '',
+  '   ',
   '001-2018-2019-Q1-00004,1,aafc-aac,Naïve Co-op,Sept-Îles,Annual gala,Ok,-1000,2018-07-03,',
 ];
 const CSV = `\uFEFF${HEADER}\r\n${ROWS.join('\r\n')}\r\n`;
@@ -32,7 +32,7 @@ test('reads quoted commas, doubled quotes, embedded newlines and multi-byte char
     records.push(r);
   });
   assert.equal(summary.schema, 'pre2025');
-  assert.equal(summary.rowsRead, 4, 'the blank line is not a row');
+  assert.equal(summary.rowsRead, 4, 'a line of spaces is not a row');
   assert.equal(summary.recordsMapped, 3);
   assert.equal(summary.skipped, 1);
   assert.deepEqual(summary.skipReasons, { 'agreement_value is empty': 1 });
