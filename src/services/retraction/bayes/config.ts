@@ -19,6 +19,7 @@ export const DEFAULT_CONFIG: DemocracyModelConfig = {
     targetAcceptance: 0.8,
     maxEnergyError: 1000,
     initRadius: 1,
+    initialMetric: 'curvature',
     adaptation: { initBuffer: 75, termBuffer: 50, baseWindow: 25 },
     seed: 'democracy-retractions',
     parallelism: 'workers',
@@ -81,6 +82,7 @@ export function validateSampler(s: SamplerSettings): void {
   if (!(s.targetAcceptance > 0 && s.targetAcceptance < 1)) throw new RangeError('sampler.targetAcceptance must be in (0, 1)');
   if (!(s.maxEnergyError > 0)) throw new RangeError('sampler.maxEnergyError must be positive');
   if (!(s.initRadius >= 0)) throw new RangeError('sampler.initRadius must be ≥ 0');
+  if (s.initialMetric !== 'unit' && s.initialMetric !== 'curvature') throw new RangeError("sampler.initialMetric must be 'unit' or 'curvature'");
   if (s.parallelism !== 'workers' && s.parallelism !== 'single') throw new RangeError("sampler.parallelism must be 'workers' or 'single'");
   if (s.maxWorkers !== null) checkInt('maxWorkers', s.maxWorkers, 1);
 }

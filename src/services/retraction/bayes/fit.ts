@@ -26,6 +26,7 @@ export function nutsSettings(config: DemocracyModelConfig): NutsSettings {
     targetAcceptance: s.targetAcceptance,
     maxEnergyError: s.maxEnergyError,
     initRadius: s.initRadius,
+    initialMetric: s.initialMetric,
     adaptation: { ...s.adaptation },
   };
 }

@@ -29,9 +29,12 @@ export function describePriors(p: ModelPriors): MethodologyPrior[] {
 
 export function describeSampler(s: SamplerSettings): Methodology['sampler'] {
   const a = s.adaptation;
+  const start = s.initialMetric === 'curvature'
+    ? 'starting from the inverse diagonal curvature at the initial point (capped at 1)'
+    : 'starting from the identity';
   const adaptation =
     `dual-averaging step size toward a mean acceptance statistic of ${fmt(s.targetAcceptance)}; diagonal metric ` +
-    `estimated from warmup draws in windows (initial buffer ${a.initBuffer}, first window ${a.baseWindow} doubling, ` +
+    `${start}, then estimated from warmup draws in windows (initial buffer ${a.initBuffer}, first window ${a.baseWindow} doubling, ` +
     `terminal buffer ${a.termBuffer} iterations)`;
   const threads = s.parallelism === 'workers' ? 'each chain in its own worker thread' : 'chains run one after another on one thread';
   return {

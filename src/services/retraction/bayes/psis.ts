@@ -27,7 +27,7 @@ export function fitGeneralisedPareto(x: Float64Array, shrink = true): Generalise
   const logLik = new Float64Array(m);
   for (let j = 0; j < m; j++) {
     theta[j] = 1 / xMax + (1 - Math.sqrt(m / (j + 0.5))) / priorScale / xQuartile;
-    // Profile log-likelihood of θ: ξ(θ) = -mean(log(1 - θx)) and n·(log(θ/-ξ)... in Zhang & Stephens' sign convention.
+    // Profile log-likelihood at θ (Zhang & Stephens' b = −θ): ξ(θ) = mean(log(1 + b x)), ℓ = n(log(b/ξ) − ξ − 1).
     const b = -theta[j];
     let s = 0;
     for (let i = 0; i < n; i++) s += Math.log1p(b * x[i]);

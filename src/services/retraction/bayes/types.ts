@@ -50,6 +50,12 @@ export interface SamplerSettings {
   maxEnergyError: number;
   /** Initial values drawn uniformly in (-r, r) on the unconstrained scale (intercept: around the pooled rate). */
   initRadius: number;
+  /**
+   * Inverse metric before the first window closes: 'unit' (identity, as Stan), or 'curvature': the inverse
+   * of the log density's diagonal curvature at the initial point, capped at 1, which spares the first
+   * warmup iterations from crawling with a step size set by the stiffest parameter.
+   */
+  initialMetric: 'unit' | 'curvature';
   adaptation: AdaptationSettings;
   seed: number | string;
   /** 'workers': one chain per worker thread (at most maxWorkers at once); 'single': all chains on this thread. */
