@@ -14,6 +14,7 @@
 //   every share is 0; the list by score is still a valid top 10 of tied grants.) Only s varies between
 //   callers, so one list per s suffices.
 import { fiscalYearLabel, fiscalYearOfDate, parseIsoDate } from '../source/fiscal-year.ts';
+import type { GrantRecord } from '../source/record.ts';
 import { FEDERAL_REVENUE_TABLE_VERSION, FIRST_REVENUE_YEAR, LAST_REVENUE_YEAR, publishedRevenue } from './constants.ts';
 
 export const TOP_PROJECTS_PER_YEAR = 5;
@@ -31,6 +32,19 @@ export interface CalculatorGrantInput {
   end_date: string | null;
   /** The grant's fiscal_year (start year); defaults to the fiscal year of start_date. */
   fiscal_year_start?: number;
+}
+
+/** The builder's input for a resolved grant record (one per agreement) stored under `id`. */
+export function toCalculatorInput(id: number, record: GrantRecord): CalculatorGrantInput {
+  return {
+    id,
+    title: record.agreement_title_en,
+    recipient: record.recipient_legal_name,
+    value_cents: record.agreement_value_cents,
+    start_date: record.agreement_start_date,
+    end_date: record.agreement_end_date,
+    fiscal_year_start: record.fiscal_year_start,
+  };
 }
 
 export interface ProjectRef {

@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Random } from '../../../core/random.ts';
 import { federalIncomeTax, gstCents } from './tax.ts';
-import { CalculatorAggregateBuilder, AggregateBuildError, grantYears, splitCents } from './aggregates.ts';
+import { CalculatorAggregateBuilder, AggregateBuildError, grantYears, splitCents, toCalculatorInput } from './aggregates.ts';
+import { Readable, Writable } from 'node:stream';
+import { writeGrantsCsv } from '../generator/generate.ts';
+import { readGrantsCsv } from '../source/reader.ts';
+import { AmendmentResolver } from '../source/amendments.ts';
 import type { CalculatorAggregates, CalculatorGrantInput } from './aggregates.ts';
 import { calculateTaxpayerShare, CalculatorInputError } from './calculate.ts';
 import { FEDERAL_REVENUES, FEDERAL_TAX_YEARS, publishedRevenue } from './constants.ts';
@@ -309,4 +313,35 @@ test('the formulas are written out for the API description', () => {
   for (const fragment of ['federal_income_tax', 'rate(y) = C / federal_revenue(y)', 'user_share(g)', 'historical_average', 'with_new_projects', '$1,234.56', 'monthly']) {
     assert.ok(CALCULATOR_FORMULAS_MARKDOWN.includes(fragment), fragment);
   }
+});
+
+test('pipeline: generated CSV → reader → amendment resolution → aggregates → calculation', async () => {
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _e, cb) {
+      chunks.push(chunk);
+      cb();
+    },
+  });
+  const gen = await writeGrantsCsv(sink, { rows: 5_000, seed: 'pipeline' });
+  const resolver = new AmendmentResolver();
+  await readGrantsCsv(Readable.from(chunks), (r) => resolver.add(r));
+  const builder = new CalculatorAggregateBuilder();
+  let id = 0;
+  let total = 0;
+  for (const record of resolver.values()) {
+    builder.add(toCalculatorInput(++id, record));
+    total += record.agreement_value_cents;
+  }
+  const a = builder.finish();
+  assert.equal(a.grants, gen.agreements);
+  assert.equal(a.current_year, 2024, 'the generated data runs to 2024-25');
+  assert.equal(a.years.reduce((sum, y) => sum + y.running_value_cents, 0), total, 'spreading keeps every cent');
+  assert.equal(a.years.reduce((sum, y) => sum + y.new_value_cents, 0) > 0, true);
+  const r = calculateTaxpayerShare({ annual_income: 75_000, gst_eligible_spending: 25_000 }, a);
+  assert.equal(r.calculation.taxpayer_since_year, 2018);
+  assert.equal(r.yearly_breakdown.length, 2024 - 2018 + 1);
+  assert.equal(r.grant_shares.length, 10);
+  assert.ok(r.grant_shares[0].user_share >= r.grant_shares[9].user_share);
+  assert.ok(r.yearly_breakdown.every((e) => e.top_projects.length === 5));
 });

@@ -1,7 +1,7 @@
 // Public surface of the grants calculator domain.
 export { calculateTaxpayerShare, validateCalculatorRequest, CalculatorInputError, INPUT_MODES, DEFAULT_TAXPAYER_SINCE_YEAR, MAX_AMOUNT_DOLLARS } from './calculate.ts';
 export type { CalculatorRequest, CalculatorResponse, ValidatedRequest, GrantShare, YearlyBreakdownEntry, ProjectShare, ShareEntry, InputMode, CalculateOptions } from './calculate.ts';
-export { CalculatorAggregateBuilder, AggregateBuildError, splitCents, grantYears, TOP_GRANTS, TOP_PROJECTS_PER_YEAR, MAX_SPAN_YEARS } from './aggregates.ts';
+export { CalculatorAggregateBuilder, AggregateBuildError, toCalculatorInput, splitCents, grantYears, TOP_GRANTS, TOP_PROJECTS_PER_YEAR, MAX_SPAN_YEARS } from './aggregates.ts';
 export type { CalculatorAggregates, CalculatorGrantInput, YearAggregate, RankedGrant, ProjectRef, AggregateBuilderOptions } from './aggregates.ts';
 export { federalIncomeTax, gstCents } from './tax.ts';
 export type { FederalTaxBreakdown } from './tax.ts';
