@@ -11,8 +11,12 @@ function withError<T extends TSchema>(schema: T, error: string): T {
   return schema;
 }
 
+/** Bounds that keep page × limit and offsets far inside what both databases accept. */
+export const MAX_PAGE = 1_000_000;
+export const MAX_OFFSET = 1_000_000_000;
+
 export function pageParam(description = 'Page number, from 1.') {
-  return Type.Integer({ minimum: 1, default: 1, description });
+  return Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description });
 }
 
 /** `limit`: a whole number ≥ 1; values above `max` are clamped by `clampLimit`, not refused. */
@@ -21,7 +25,7 @@ export function limitParam(defaultValue: number, max: number, what = 'results pe
 }
 
 export function offsetParam() {
-  return Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip.' });
+  return Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Number of results to skip.' });
 }
 
 export function clampLimit(limit: number, max: number): number {

@@ -108,6 +108,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     cache: ctx.config.responseCacheEntries > 0 ? new ResponseCache(ctx.config.responseCacheEntries) : null,
     dataVersion: ctx.dataVersion,
   };
+  app.addHook('preValidation', strictNumbers);
   app.addHook('preHandler', serveFromCache.bind(caching));
   app.addHook('onSend', finishCaching.bind(caching));
 
@@ -141,6 +142,29 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
 
   return app;
 }
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Ajv's coercion reads query and path text with Number(), which also accepts "0x10", "1e3" and " ";
+ * a parameter declared integer or number must be written as a plain decimal.
+ */
+async function strictNumbers(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema as { querystring?: JsonSchema; params?: JsonSchema } | undefined;
+  if (!schema) return;
+  for (const [part, values] of [[schema.querystring, request.query], [schema.params, request.params]] as const) {
+    const properties = part?.properties;
+    if (!properties || !values) continue;
+    for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+      const type = properties[name]?.type;
+      if (typeof value !== 'string' || (type !== 'integer' && type !== 'number')) continue;
+      if (!(type === 'integer' ? INTEGER_TEXT : NUMBER_TEXT).test(value)) throw new HttpError(400, `${name} must be ${type === 'integer' ? 'an integer' : 'a number'}`, 'INVALID_PARAMETER');
+    }
+  }
+}
+
+type JsonSchema = { properties?: Record<string, { type?: string }> };
 
 /** Registers the same routes at the specification's address and at old addresses kept as aliases (hidden from OpenAPI). */
 export async function withAliases(app: ServiceApp, addresses: { spec: string; aliases: string[] }, routes: (scope: ServiceApp, isAlias: boolean) => Promise<void> | void): Promise<void> {

@@ -1,0 +1,243 @@
+// Every read of Service A: list queries with their filters and the contract's ordering, single reviews,
+// and the statistics computed at import. Framework-free: routes, importers and tests share it.
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { num, readJson } from '../../core/db/dialect.ts';
+import { substringMatch } from '../../core/db/search-index.ts';
+import { listDataVersions } from '../../core/db/datasets.ts';
+import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS, CERTAINTIES, countryDisplayName } from './sources/index.ts';
+import type { CountryCode, VocabularyEntry } from './sources/index.ts';
+import type { Static } from 'typebox';
+import type { Guideline, Recommendation, ReviewDetail } from './schemas.ts';
+import { GUIDELINE_SEARCH, RECOMMENDATION_SEARCH, REVIEW_SEARCH } from './search.ts';
+
+export interface Page {
+  page: number;
+  limit: number;
+}
+
+export interface PageOf<T> {
+  rows: T[];
+  total: number;
+}
+
+function countryObject(code: string) {
+  const country = COUNTRIES.find((c) => c.code === code);
+  if (!country) return { code, name: code, flag_emoji: '', display_name: code };
+  return { code: country.code, name: country.name, flag_emoji: country.flag_emoji, display_name: countryDisplayName(country) };
+}
+
+const vocabularyRef = (entry: VocabularyEntry | undefined) => (entry ? { id: entry.id, name: entry.name, description: entry.description } : null);
+
+// ---------------------------------------------------------------- recommendations
+
+export interface RecommendationFilters {
+  q?: string;
+  country?: CountryCode;
+  topicId?: number;
+  strengthId?: number;
+  evidenceQualityId?: number;
+}
+
+export async function listRecommendations(db: Kysely<any>, filters: RecommendationFilters, page: Page): Promise<PageOf<Static<typeof Recommendation>>> {
+  let base = db.selectFrom('oral_recommendations as r');
+  if (filters.q) base = base.where(substringMatch(db, RECOMMENDATION_SEARCH, filters.q, 'r'));
+  if (filters.country) base = base.where('r.country', '=', filters.country);
+  if (filters.strengthId !== undefined) base = base.where('r.strength_id', '=', filters.strengthId);
+  if (filters.evidenceQualityId !== undefined) base = base.where('r.evidence_quality_id', '=', filters.evidenceQualityId);
+  if (filters.topicId !== undefined) {
+    const topicId = filters.topicId;
+    base = base.where('r.id', 'in', (eb: any) => eb.selectFrom('oral_recommendation_topics').select('recommendation_id').where('topic_id', '=', topicId));
+  }
+  const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+  const rows = await base
+    .innerJoin('oral_guidelines as g', 'g.id', 'r.guideline_id')
+    .select([
+      'r.id', 'r.title', 'r.text', 'r.keywords', 'r.target_population', 'r.clinical_context', 'r.source_url', 'r.page_number',
+      'r.strength_id', 'r.evidence_quality_id', 'r.grade', 'r.recommendation_number', 'r.references', 'r.created_at',
+      'g.id as guideline_id', 'g.title as guideline_title', 'g.organization_name', 'g.country', 'g.region', 'g.publication_year', 'g.url as guideline_url', 'g.is_demo',
+    ])
+    .orderBy(sql`r.publication_year desc nulls last`)
+    .orderBy('r.id')
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit)
+    .execute();
+  const topics = new Map<number, number[]>();
+  if (rows.length) {
+    const links = await db.selectFrom('oral_recommendation_topics').select(['recommendation_id', 'topic_id']).where('recommendation_id', 'in', rows.map((r) => r.id)).orderBy('recommendation_id').orderBy('topic_id').execute();
+    for (const link of links) {
+      const id = Number(link.recommendation_id);
+      topics.set(id, [...(topics.get(id) ?? []), Number(link.topic_id)]);
+    }
+  }
+  return {
+    total: num(total),
+    rows: rows.map((r) => ({
+      id: Number(r.id),
+      title: r.title,
+      text: r.text,
+      keywords: readJson<string[]>(r.keywords),
+      target_population: r.target_population,
+      clinical_context: r.clinical_context,
+      source_url: r.source_url,
+      page_number: r.page_number,
+      grade: r.grade,
+      recommendation_number: r.recommendation_number,
+      guideline: {
+        id: Number(r.guideline_id),
+        title: r.guideline_title,
+        organization: r.organization_name,
+        country: countryObject(r.country),
+        region: r.region,
+        publication_year: r.publication_year,
+        url: r.guideline_url,
+        is_demo: Boolean(r.is_demo),
+      },
+      topics: (topics.get(Number(r.id)) ?? []).map((id) => TOPICS.byId(id)).filter((t) => t !== undefined).map((t) => ({ id: t.id, name: t.name, slug: t.slug })),
+      strength: vocabularyRef(r.strength_id === null ? undefined : STRENGTHS.byId(r.strength_id)),
+      evidence_quality: vocabularyRef(r.evidence_quality_id === null ? undefined : EVIDENCE_QUALITIES.byId(r.evidence_quality_id)),
+      references: readJson<Static<typeof Recommendation>['references']>(r.references),
+      created_at: r.created_at,
+    })),
+  };
+}
+
+// ---------------------------------------------------------------- guidelines
+
+export async function listGuidelines(db: Kysely<any>, filters: { q?: string; country?: CountryCode }, page: Page): Promise<PageOf<Static<typeof Guideline>>> {
+  let base = db.selectFrom('oral_guidelines as g');
+  if (filters.q) base = base.where(substringMatch(db, GUIDELINE_SEARCH, filters.q, 'g'));
+  if (filters.country) base = base.where('g.country', '=', filters.country);
+  const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+  const rows = await base
+    .innerJoin('oral_organizations as o', 'o.id', 'g.organization_id')
+    .select(['g.id', 'g.title', 'g.description', 'g.region', 'g.publication_year', 'g.url', 'g.is_active', 'g.is_demo', 'g.recommendation_count', 'g.created_at', 'g.country', 'o.id as organization_id', 'o.name as organization_name', 'o.website'])
+    .orderBy(sql`g.publication_year desc nulls last`)
+    .orderBy('g.id')
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit)
+    .execute();
+  return {
+    total: num(total),
+    rows: rows.map((g) => ({
+      id: Number(g.id),
+      title: g.title,
+      description: g.description,
+      organization: { id: Number(g.organization_id), name: g.organization_name, website: g.website, country: countryObject(g.country) },
+      region: g.region,
+      publication_year: g.publication_year,
+      url: g.url,
+      is_active: Boolean(g.is_active),
+      is_demo: Boolean(g.is_demo),
+      recommendation_count: g.recommendation_count,
+      created_at: g.created_at,
+    })),
+  };
+}
+
+// ---------------------------------------------------------------- reviews
+
+const REVIEW_COLUMNS = ['id', 'review_id', 'version', 'title', 'url', 'doi', 'publication_date', 'authors', 'abstract', 'is_demo', 'outcome_count', 'certainty_high', 'certainty_moderate', 'certainty_low', 'certainty_very_low'] as const;
+
+function reviewRecord(r: Record<string, any>) {
+  return {
+    id: Number(r.id),
+    review_id: r.review_id,
+    version: r.version,
+    title: r.title,
+    url: r.url,
+    doi: r.doi,
+    publication_date: r.publication_date,
+    authors: r.authors,
+    abstract: r.abstract,
+    is_demo: Boolean(r.is_demo),
+    outcome_count: r.outcome_count,
+    certainty_summary: { high: r.certainty_high, moderate: r.certainty_moderate, low: r.certainty_low, very_low: r.certainty_very_low },
+  };
+}
+
+export async function listReviews(db: Kysely<any>, filters: { q?: string }, page: Page): Promise<PageOf<ReturnType<typeof reviewRecord>>> {
+  let base = db.selectFrom('oral_reviews');
+  if (filters.q) base = base.where(substringMatch(db, REVIEW_SEARCH, filters.q));
+  const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+  const rows = await base.select([...REVIEW_COLUMNS]).orderBy('review_id').orderBy('id').limit(page.limit).offset((page.page - 1) * page.limit).execute();
+  return { total: num(total), rows: rows.map(reviewRecord) };
+}
+
+export async function getReview(db: Kysely<any>, reviewId: string): Promise<Static<typeof ReviewDetail> | null> {
+  const row = await db.selectFrom('oral_reviews').select([...REVIEW_COLUMNS]).where('review_id', '=', reviewId.toUpperCase()).executeTakeFirst();
+  if (!row) return null;
+  const outcomes = await db.selectFrom('oral_outcomes').selectAll().where('review_pk', '=', row.id).orderBy('position').execute();
+  return {
+    ...reviewRecord(row),
+    outcomes: outcomes.map((o) => ({
+      population: o.population,
+      intervention: o.intervention,
+      comparison: o.comparison,
+      outcome: o.outcome,
+      measure: o.measure,
+      effect: o.effect,
+      ci_lower: o.ci_lower,
+      ci_upper: o.ci_upper,
+      significant: o.significant === null ? null : Boolean(o.significant),
+      participants: o.participants,
+      studies: o.studies,
+      certainty: o.certainty,
+      certainty_raw: o.certainty_raw,
+      reasons: o.reasons,
+      downgrades: readJson<Static<typeof ReviewDetail>['outcomes'][number]['downgrades']>(o.downgrades),
+    })),
+  };
+}
+
+// ---------------------------------------------------------------- statistics (computed at import)
+
+export async function computeStats(db: Kysely<any>, dataVersion: string) {
+  const countBy = async (table: string, column: string) => {
+    const rows = await db.selectFrom(table).select([column, (eb) => eb.fn.countAll().as('n')]).groupBy(column).execute();
+    return new Map(rows.map((r) => [r[column] === null ? null : String(r[column]), num(r.n)]));
+  };
+  const byCountry = (counts: Map<string | null, number>) => COUNTRIES.map((c) => ({ code: c.code, name: c.name, flag_emoji: c.flag_emoji, count: counts.get(c.code) ?? 0 }));
+  const byVocabulary = (entries: readonly VocabularyEntry[], counts: Map<string | null, number>) =>
+    entries.map((e) => ({ id: e.id, name: e.name, slug: e.slug, count: counts.get(String(e.id)) ?? 0 }));
+
+  const recCountries = await countBy('oral_recommendations', 'country');
+  const recTotal = [...recCountries.values()].reduce((a, b) => a + b, 0);
+  const topicCounts = await countBy('oral_recommendation_topics', 'topic_id');
+  const strengthCounts = await countBy('oral_recommendations', 'strength_id');
+  const qualityCounts = await countBy('oral_recommendations', 'evidence_quality_id');
+  const guidelineCountries = await countBy('oral_guidelines', 'country');
+  const certaintyCounts = await countBy('oral_outcomes', 'certainty');
+  const reviewTotal = num((await db.selectFrom('oral_reviews').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const outcomeTotal = [...certaintyCounts.values()].reduce((a, b) => a + b, 0);
+
+  return {
+    recommendations: {
+      total: recTotal,
+      by_country: byCountry(recCountries),
+      // Every topic with its count, most frequent first, then by name.
+      by_topic: byVocabulary(TOPICS.entries, topicCounts).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
+      by_strength: byVocabulary(STRENGTHS.entries, strengthCounts),
+      by_evidence_quality: byVocabulary(EVIDENCE_QUALITIES.entries, qualityCounts),
+      without_strength: strengthCounts.get(null) ?? 0,
+      without_evidence_quality: qualityCounts.get(null) ?? 0,
+    },
+    guidelines: {
+      total: [...guidelineCountries.values()].reduce((a, b) => a + b, 0),
+      by_country: byCountry(guidelineCountries),
+    },
+    reviews: {
+      total: reviewTotal,
+      total_outcomes: outcomeTotal,
+      by_certainty: [...CERTAINTIES.map((c) => ({ certainty: c, count: certaintyCounts.get(c) ?? 0 })), { certainty: 'not_rated', count: certaintyCounts.get(null) ?? 0 }],
+    },
+    generated_at: new Date().toISOString(),
+    data_version: dataVersion,
+  };
+}
+
+export type OralStats = Awaited<ReturnType<typeof computeStats>>;
+
+export async function dataSources(db: Kysely<any>) {
+  return (await listDataVersions(db, 'oral')).map((v) => ({ dataset: v.dataset, source: v.source, is_demo: v.is_demo, imported_at: v.imported_at, data_version: v.version }));
+}

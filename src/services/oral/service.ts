@@ -1,0 +1,31 @@
+// Service A: oral health evidence (recommendations, guidelines, systematic reviews, statistics).
+import type { ServiceModule } from '../../core/service.ts';
+import { oralMigrations } from './migrations.ts';
+import { oralRoutes } from './routes.ts';
+import { importPath } from './import.ts';
+import { loadOralDemo, writeDemoBundle } from './demo.ts';
+
+export const oralService: ServiceModule = {
+  name: 'oral',
+  title: 'Oral health evidence service',
+  description:
+    'Read-only search and filtering of oral health recommendations, clinical practice guidelines and systematic reviews, with database statistics. ' +
+    'No authentication. Lists are cached for 15 minutes, statistics for 30. Errors: `{"success": false, "error": "…"}` with a 4xx/5xx status.',
+  version: '1.0',
+  cacheSeconds: 900,
+  errorBody: ({ message }) => ({ success: false, error: message }),
+  migrations: oralMigrations,
+  routes: oralRoutes,
+  importers: {
+    auto: {
+      description: 'a directory laid out like ../shared/data/oral (toolkit, SIGN 138, Cochrane), or one file (--kind toolkit|sign|cochrane|bundle)',
+      run: (ctx, source, options) => importPath(ctx, source, options.kind as string | undefined),
+    },
+    toolkit: { description: "England's Delivering better oral health toolkit JSON", run: (ctx, source) => importPath(ctx, source, 'toolkit') },
+    sign: { description: 'SIGN 138 recommendations JSON', run: (ctx, source) => importPath(ctx, source, 'sign') },
+    cochrane: { description: 'Cochrane summary-of-findings folder (cochrane_sof/<review>/<review>.PUBn.csv)', run: (ctx, source) => importPath(ctx, source, 'cochrane') },
+    bundle: { description: "pdi's own bundle (*.pdi-oral.json, written by generate oral)", run: (ctx, source) => importPath(ctx, source, 'bundle') },
+  },
+  loadDemo: loadOralDemo,
+  generate: async ({ out, size, seed }) => [await writeDemoBundle(out, size, seed)],
+};

@@ -1,0 +1,207 @@
+// Writing normalised source records into the database, idempotently: rows keep their ids across imports
+// (matched by natural key), unchanged rows are left alone (compared by a content hash), rows a source no
+// longer has are deleted. Used by every importer, the demo included.
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { dbBool, dbJson, insertMany } from '../../core/db/dialect.ts';
+import type { ImportTally } from '../../core/import.ts';
+import type { GuidelineInput, RecommendationInput, ReviewInput } from './sources/index.ts';
+import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from './sources/index.ts';
+
+function contentHash(value: unknown): string {
+  return createHash('sha1').update(JSON.stringify(value)).digest('hex');
+}
+
+async function organizationId(trx: Kysely<any>, guideline: GuidelineInput): Promise<number> {
+  const { name, website } = guideline.organization;
+  const existing = await trx.selectFrom('oral_organizations').select(['id', 'website']).where('name', '=', name).where('country', '=', guideline.country).executeTakeFirst();
+  if (existing) {
+    if (existing.website !== website) await trx.updateTable('oral_organizations').set({ website }).where('id', '=', existing.id).execute();
+    return Number(existing.id);
+  }
+  const row = await trx.insertInto('oral_organizations').values({ name, website, country: guideline.country }).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+function recommendationRow(guideline: GuidelineInput, rec: RecommendationInput) {
+  const strength = rec.strength ? STRENGTHS.bySlug(rec.strength) : undefined;
+  const quality = rec.evidence_quality ? EVIDENCE_QUALITIES.bySlug(rec.evidence_quality) : undefined;
+  return {
+    source_key: rec.source_key,
+    title: rec.title,
+    text: rec.text,
+    keywords: rec.keywords,
+    keywords_text: rec.keywords.join(' '),
+    target_population: rec.target_population,
+    clinical_context: rec.clinical_context,
+    source_url: rec.source_url,
+    page_number: rec.page_number,
+    strength_id: strength?.id ?? null,
+    evidence_quality_id: quality?.id ?? null,
+    grade: rec.grade,
+    recommendation_number: rec.recommendation_number,
+    references: rec.references,
+    country: guideline.country,
+    publication_year: guideline.publication_year,
+  };
+}
+
+function topicIds(rec: RecommendationInput): number[] {
+  const ids = rec.topics.map((slug) => TOPICS.bySlug(slug)?.id).filter((id): id is number => id !== undefined);
+  return [...new Set(ids)];
+}
+
+/** Stores one guideline with all its recommendations; the guideline's recommendations become exactly `input`'s. */
+export async function storeGuideline(trx: Kysely<any>, input: GuidelineInput, dataset: string, tally: ImportTally): Promise<void> {
+  const now = new Date().toISOString();
+  const orgId = await organizationId(trx, input);
+  const header = {
+    dataset,
+    title: input.title,
+    description: input.description,
+    organization_id: orgId,
+    organization_name: input.organization.name,
+    country: input.country,
+    region: input.region,
+    publication_year: input.publication_year,
+    url: input.url,
+    is_active: dbBool(trx, true),
+    is_demo: dbBool(trx, input.is_demo),
+    recommendation_count: input.recommendations.length,
+  };
+  const headerHash = contentHash(header);
+  const existing = await trx.selectFrom('oral_guidelines').select(['id', 'content_hash']).where('source_key', '=', input.source_key).executeTakeFirst();
+  let guidelineId: number;
+  if (!existing) {
+    const row = await trx.insertInto('oral_guidelines').values({ source_key: input.source_key, ...header, content_hash: headerHash, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    guidelineId = Number(row.id);
+  } else {
+    guidelineId = Number(existing.id);
+    if (existing.content_hash !== headerHash) await trx.updateTable('oral_guidelines').set({ ...header, content_hash: headerHash }).where('id', '=', guidelineId).execute();
+  }
+
+  const stored = new Map<string, { id: number; content_hash: string }>();
+  for (const r of await trx.selectFrom('oral_recommendations').select(['id', 'source_key', 'content_hash']).where('guideline_id', '=', guidelineId).execute()) {
+    stored.set(r.source_key, { id: Number(r.id), content_hash: r.content_hash });
+  }
+  const seen = new Set<string>();
+  for (const rec of input.recommendations) {
+    tally.read();
+    if (seen.has(rec.source_key)) {
+      tally.skip('duplicate source key within the guideline');
+      continue;
+    }
+    seen.add(rec.source_key);
+    const row = recommendationRow(input, rec);
+    const topics = topicIds(rec);
+    const hash = contentHash({ row, topics });
+    const values = { ...row, keywords: dbJson(trx, row.keywords), references: dbJson(trx, row.references), content_hash: hash };
+    const old = stored.get(rec.source_key);
+    let id: number;
+    if (!old) {
+      const inserted = await trx.insertInto('oral_recommendations').values({ guideline_id: guidelineId, ...values, created_at: now }).returning('id').executeTakeFirstOrThrow();
+      id = Number(inserted.id);
+      tally.inserted();
+    } else if (old.content_hash !== hash) {
+      id = old.id;
+      await trx.updateTable('oral_recommendations').set(values).where('id', '=', id).execute();
+      await trx.deleteFrom('oral_recommendation_topics').where('recommendation_id', '=', id).execute();
+      tally.updated();
+    } else {
+      tally.unchanged();
+      continue;
+    }
+    await insertMany(trx, 'oral_recommendation_topics', topics.map((topic_id) => ({ recommendation_id: id, topic_id })));
+  }
+  const gone = [...stored.entries()].filter(([key]) => !seen.has(key)).map(([, v]) => v.id);
+  if (gone.length) {
+    await trx.deleteFrom('oral_recommendation_topics').where('recommendation_id', 'in', gone).execute();
+    await trx.deleteFrom('oral_recommendations').where('id', 'in', gone).execute();
+    tally.deleted(gone.length);
+  }
+}
+
+/** Removes guidelines of `dataset` whose source keys are not in `keep` (a source that dropped a guideline). */
+export async function deleteOtherGuidelines(trx: Kysely<any>, dataset: string, keep: string[], tally: ImportTally): Promise<void> {
+  let query = trx.selectFrom('oral_guidelines').select('id').where('dataset', '=', dataset);
+  if (keep.length) query = query.where('source_key', 'not in', keep);
+  const ids = (await query.execute()).map((r) => Number(r.id));
+  if (!ids.length) return;
+  const recs = (await trx.selectFrom('oral_recommendations').select('id').where('guideline_id', 'in', ids).execute()).map((r) => Number(r.id));
+  if (recs.length) await trx.deleteFrom('oral_recommendation_topics').where('recommendation_id', 'in', recs).execute();
+  await trx.deleteFrom('oral_recommendations').where('guideline_id', 'in', ids).execute();
+  await trx.deleteFrom('oral_guidelines').where('id', 'in', ids).execute();
+  tally.deleted(ids.length + recs.length);
+}
+
+/** Stores one review with its outcomes (replaced as a whole when anything changed). */
+export async function storeReview(trx: Kysely<any>, input: ReviewInput, dataset: string, tally: ImportTally): Promise<void> {
+  tally.read();
+  const counts = { high: 0, moderate: 0, low: 0, very_low: 0 };
+  for (const o of input.outcomes) if (o.certainty) counts[o.certainty]++;
+  const header = {
+    dataset,
+    version: input.version,
+    title: input.title,
+    url: input.url,
+    doi: input.doi,
+    publication_date: input.publication_date,
+    authors: input.authors,
+    abstract: input.abstract,
+    is_demo: dbBool(trx, input.is_demo),
+    outcome_count: input.outcomes.length,
+    certainty_high: counts.high,
+    certainty_moderate: counts.moderate,
+    certainty_low: counts.low,
+    certainty_very_low: counts.very_low,
+  };
+  const hash = contentHash({ header, outcomes: input.outcomes });
+  const existing = await trx.selectFrom('oral_reviews').select(['id', 'content_hash']).where('review_id', '=', input.review_id).executeTakeFirst();
+  let id: number;
+  if (!existing) {
+    const row = await trx.insertInto('oral_reviews').values({ review_id: input.review_id, ...header, content_hash: hash, created_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
+    id = Number(row.id);
+    tally.inserted();
+  } else if (existing.content_hash !== hash) {
+    id = Number(existing.id);
+    await trx.updateTable('oral_reviews').set({ ...header, content_hash: hash }).where('id', '=', id).execute();
+    await trx.deleteFrom('oral_outcomes').where('review_pk', '=', id).execute();
+    tally.updated();
+  } else {
+    tally.unchanged();
+    return;
+  }
+  await insertMany(
+    trx,
+    'oral_outcomes',
+    input.outcomes.map((o, position) => ({
+      review_pk: id,
+      position,
+      population: o.population,
+      intervention: o.intervention,
+      comparison: o.comparison,
+      outcome: o.outcome,
+      measure: o.measure,
+      effect: o.effect,
+      ci_lower: o.ci_lower,
+      ci_upper: o.ci_upper,
+      significant: o.significant === null ? null : dbBool(trx, o.significant),
+      participants: o.participants,
+      studies: o.studies,
+      certainty: o.certainty,
+      certainty_raw: o.certainty_raw,
+      reasons: o.reasons,
+      downgrades: dbJson(trx, o.downgrades),
+    })),
+  );
+}
+
+export async function deleteOtherReviews(trx: Kysely<any>, dataset: string, keep: string[], tally: ImportTally): Promise<void> {
+  let query = trx.selectFrom('oral_reviews').select('id').where('dataset', '=', dataset);
+  if (keep.length) query = query.where('review_id', 'not in', keep);
+  const ids = (await query.execute()).map((r) => Number(r.id));
+  if (!ids.length) return;
+  await trx.deleteFrom('oral_outcomes').where('review_pk', 'in', ids).execute();
+  await trx.deleteFrom('oral_reviews').where('id', 'in', ids).execute();
+  tally.deleted(ids.length);
+}
