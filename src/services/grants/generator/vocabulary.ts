@@ -32,7 +32,7 @@ export const DEPARTMENTS: readonly Department[] = [
       p('Skills for Tomorrow', 'Compétences de demain', 'Funds projects that help workers upgrade their skills and adapt to a changing labour market.'),
       p('Seniors Community Program', 'Programme communautaire des aînés', 'Supports projects led or inspired by seniors that improve their well-being and social participation.', 'G'),
     ],
-    recipientTypes: { N: 50, F: 30, G: 10, A: 5, S: 5 },
+    recipientTypes: { N: 50, F: 30, G: 10, A: 5, S: 5, O: 2 },
   },
   {
     ownerOrg: 'nserc-crsng', titleEn: 'Natural Sciences and Engineering Research Council of Canada', titleFr: 'Conseil de recherches en sciences naturelles et en génie du Canada', number: '086', weight: 14,
@@ -168,7 +168,7 @@ export const DEPARTMENTS: readonly Department[] = [
       p('Green and Inclusive Community Buildings', 'Bâtiments communautaires verts et inclusifs', 'Funds retrofits and new community buildings that are greener and more accessible.'),
       p('Reaching Home', 'Vers un chez-soi', 'Supports community-based efforts to prevent and reduce homelessness.'),
     ],
-    recipientTypes: { G: 45, N: 45, A: 10 },
+    recipientTypes: { G: 45, N: 45, A: 10, O: 3 },
   },
   {
     ownerOrg: 'wage-fegc', titleEn: 'Women and Gender Equality Canada', titleFr: 'Femmes et Égalité des genres Canada', number: '320', weight: 1.5,

@@ -91,6 +91,7 @@ test('a path is read with its size known; parseOnly counts the same rows', async
     const summary = await readGrantsCsv(file, () => {}, { onProgress: (p) => (last = p) });
     assert.equal(summary.rowsRead, 4);
     assert.equal((last as ReadProgress | null)?.totalBytes, Buffer.byteLength(CSV));
+    assert.deepEqual((last as ReadProgress | null)?.skipReasons, { 'agreement_value is empty': 1 });
     const parsed = await parseOnly(file);
     assert.equal(parsed.rows, 4);
     assert.equal(parsed.headerColumns, 10);

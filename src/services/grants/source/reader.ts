@@ -26,6 +26,7 @@ export interface ReadProgress {
   rowsRead: number;
   recordsMapped: number;
   skipped: number;
+  skipReasons: Record<string, number>;
   bytesRead: number;
   /** File size when reading a path; null for a stream. */
   totalBytes: number | null;
@@ -178,7 +179,7 @@ export async function readGrantsCsv(input: string | Readable, onRow: GrantRowHan
   let recordsMapped = 0;
   let skipped = 0;
   const progress = (done: boolean): void =>
-    options.onProgress?.({ rowsRead, recordsMapped, skipped, bytesRead: bytesRead(), totalBytes, done });
+    options.onProgress?.({ rowsRead, recordsMapped, skipped, skipReasons: Object.fromEntries(skipReasons), bytesRead: bytesRead(), totalBytes, done });
 
   for await (const batch of batches) {
     for (const cells of batch) {
