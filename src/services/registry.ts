@@ -1,8 +1,9 @@
 // The services this build serves, in the order of the specification's labels (A–E).
 import type { ServiceModule } from '../core/service.ts';
 import { oralService } from './oral/service.ts';
+import { drawsService } from './draws/service.ts';
 
-export const SERVICES: readonly ServiceModule[] = [oralService];
+export const SERVICES: readonly ServiceModule[] = [oralService, drawsService];
 
 export function findService(name: string): ServiceModule {
   const found = SERVICES.find((s) => s.name === name.toLowerCase());

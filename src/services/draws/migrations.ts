@@ -1,0 +1,75 @@
+// Service D's tables. Categories carry ids the importer assigns (stable across imports and installs: the
+// known families keep their place in the canonical list); draws are found again by round number; the
+// stored predictions are replaced whenever the forecasts are recomputed (by import, `fit draws` or the
+// daily as-of refresh). The full forecast details (status, backtests, model performance) are an aggregate.
+import type { Migration } from 'kysely/migration';
+import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
+
+export const drawsMigrations: Record<string, Migration> = {
+  draws_0001_tables: {
+    async up(db) {
+      const d = dialectOf(db);
+      await db.schema
+        .createTable('draws_categories')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('slug', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text')
+        /** True while the current feed has draws of this category. */
+        .addColumn('is_active', columnType.boolean(d), (c) => c.notNull())
+        /** True for a family of the canonical table, false for a name first seen in the feed. */
+        .addColumn('is_known', columnType.boolean(d), (c) => c.notNull())
+        .addColumn('sort_order', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('draws_draws')
+        .addColumn('id', columnType.id(d), idConstraint(d))
+        /** drawNumber as published ("388", "91a"). */
+        .addColumn('round_number', 'text', (c) => c.notNull().unique())
+        /** Orders rounds: number × 100 + letter position. */
+        .addColumn('round_sort_key', 'integer', (c) => c.notNull())
+        .addColumn('date', 'text', (c) => c.notNull())
+        .addColumn('category_id', 'integer', (c) => c.notNull().references('draws_categories.id'))
+        /** drawName exactly as published. */
+        .addColumn('draw_name', 'text', (c) => c.notNull())
+        .addColumn('invitations', 'integer', (c) => c.notNull())
+        .addColumn('crs', 'integer', (c) => c.notNull())
+        .addColumn('drawn_at', 'text', (c) => c.notNull())
+        /** drawCutOff: the tie-breaking rule's profile time; null before late 2017. */
+        .addColumn('tie_break_at', 'text')
+        /** drawText2: the programs the round covered. */
+        .addColumn('programs', 'text', (c) => c.notNull())
+        /** dd1…dd18 with drawDistributionAsOn, labelled (PoolDistribution). */
+        .addColumn('pool_distribution', columnType.json(d), (c) => c.notNull())
+        .addColumn('url', 'text')
+        /** Days since the previous draw date of the same category (0 for a second draw on the same day); null for its first. */
+        .addColumn('days_since_last_draw', 'integer')
+        .execute();
+      await db.schema.createIndex('draws_draws_date_idx').on('draws_draws').columns(['date', 'round_sort_key']).execute();
+      await db.schema.createIndex('draws_draws_category_date_idx').on('draws_draws').columns(['category_id', 'date', 'round_sort_key']).execute();
+      await db.schema
+        .createTable('draws_predictions')
+        .addColumn('category_id', 'integer', (c) => c.notNull().references('draws_categories.id'))
+        .addColumn('rank', 'integer', (c) => c.notNull())
+        .addColumn('predicted_date', 'text', (c) => c.notNull())
+        .addColumn('predicted_crs_score', columnType.double(d), (c) => c.notNull())
+        .addColumn('predicted_invitations', 'integer', (c) => c.notNull())
+        .addColumn('confidence_score', columnType.double(d), (c) => c.notNull())
+        .addColumn('model_used', 'text', (c) => c.notNull())
+        .addColumn('range_min', columnType.double(d), (c) => c.notNull())
+        .addColumn('range_max', columnType.double(d), (c) => c.notNull())
+        .addColumn('margin_of_error', columnType.double(d), (c) => c.notNull())
+        .addColumn('date_earliest', 'text', (c) => c.notNull())
+        .addColumn('date_latest', 'text', (c) => c.notNull())
+        .addColumn('as_of', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('draws_predictions_pk', ['category_id', 'rank'])
+        .execute();
+    },
+    async down(db) {
+      await db.schema.dropTable('draws_predictions').execute();
+      await db.schema.dropTable('draws_draws').execute();
+      await db.schema.dropTable('draws_categories').execute();
+    },
+  },
+};

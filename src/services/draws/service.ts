@@ -1,0 +1,50 @@
+// Service D: Canada's Express Entry draws — history, statistics and forecasts of the next draws with 95%
+// intervals (spec §2.4, §4.4; contract d-draws.md). Port 8004 by default.
+import path from 'node:path';
+import type { ServiceModule } from '../../core/service.ts';
+import { resolveAsOf } from './as-of.ts';
+import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeed } from './demo.ts';
+import { IRCC_ROUNDS_FEED_URL } from './feed/rounds-feed.ts';
+import { fitForecasts } from './forecasts.ts';
+import { importRounds } from './import.ts';
+import { drawsMigrations } from './migrations.ts';
+import { API_VERSION, drawsRoutes, keepForecastsCurrent } from './routes.ts';
+
+export const drawsService: ServiceModule = {
+  name: 'draws',
+  title: 'Express Entry draws',
+  description:
+    "History of Canada's Express Entry rounds of invitations by category, statistics, and forecasts of each " +
+    "category's next draws (date, cut-off score, invitations) with 95% intervals, from IRCC's rounds feed.",
+  version: API_VERSION,
+  cacheSeconds: 3600,
+  errorBody: ({ message }) => ({ success: false, error: message, data: [] }),
+  migrations: drawsMigrations,
+  async routes(app, ctx) {
+    keepForecastsCurrent(app, ctx);
+    await drawsRoutes(app, ctx);
+  },
+  importers: {
+    rounds: {
+      description: `IRCC's Express Entry rounds feed (ee_rounds_123_en.json): a file, a directory holding one, or a URL such as ${IRCC_ROUNDS_FEED_URL}`,
+      async run(ctx, source, options) {
+        return [await importRounds(ctx, source, { isDemo: options.generated === true || options.isDemo === true })];
+      },
+    },
+  },
+  async loadDemo(ctx, options) {
+    const file = await writeGeneratedFeed(path.join(ctx.config.dataDir, 'demo', 'draws'), {
+      size: options.size ?? DEFAULT_DEMO_ROUNDS,
+      seed: options.seed ?? DEFAULT_DEMO_SEED,
+      endDate: resolveAsOf(ctx.config.env),
+    });
+    return [await importRounds(ctx, file, { isDemo: true })];
+  },
+  async generate(options) {
+    return [await writeGeneratedFeed(options.out, { size: options.size, seed: options.seed, endDate: resolveAsOf(process.env) })];
+  },
+  async fit(ctx, options) {
+    const result = await fitForecasts(ctx, { asOf: typeof options.asOf === 'string' ? options.asOf : undefined });
+    return result.message + '\n' + result.categories.map((c) => `  ${c.slug.padEnd(14)} ${c.status.padEnd(22)} ${String(c.predictions).padStart(2)} predictions  CRS model ${c.crs_model ?? '—'}`).join('\n');
+  },
+};
