@@ -118,7 +118,7 @@ describeEachDatabase('oral HTTP contract', (t) => {
     assert.deepEqual(body.filters_applied, { query: '', country: '🇬🇧 UK' });
     const regions = body.data.map((g: { region: string | null }) => g.region);
     assert.ok(regions.includes('England') && regions.includes('Scotland'));
-    const sign = body.data.find((g: { region: string }) => g.region === 'Scotland' && !g.title.startsWith('Demo'));
+    const sign = body.data.find((g: { region: string; title: string }) => g.region === 'Scotland' && !g.title.startsWith('Demo'));
     assert.equal(sign.organization.country.code, 'UK');
     assert.equal(sign.recommendation_count, 15);
     assert.equal(typeof sign.is_active, 'boolean');
@@ -168,7 +168,7 @@ describeEachDatabase('oral HTTP contract', (t) => {
     assert.equal(sources.find((d: { dataset: string }) => d.dataset === 'toolkit').is_demo, false);
   });
 
-  const badInputs: [string, string | null, number, RegExp][] = [
+  const badInputs: [string, string, number, RegExp][] = [
     ['GET', '/api/recommendations/?page=0', 400, /^page must be at least 1$/],
     ['GET', '/api/recommendations/?page=x', 400, /^page must be an integer$/],
     ['GET', '/api/recommendations/?limit=0', 400, /^limit must be at least 1$/],
@@ -192,7 +192,7 @@ describeEachDatabase('oral HTTP contract', (t) => {
   ];
   for (const [method, url, status, message] of badInputs) {
     it(`answers ${method} ${url.slice(0, 60)} with ${status} and the JSON error body`, async () => {
-      const res = await app.inject({ method: method as 'GET', url: url! });
+      const res = await app.inject({ method: method as 'GET', url });
       assert.equal(res.statusCode, status);
       assert.match(String(res.headers['content-type']), /^application\/json/);
       const body = res.json();

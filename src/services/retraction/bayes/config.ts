@@ -1,3 +1,4 @@
+import { DEFAULT_PARAMETERISATION } from './model.ts';
 import type { DeepPartial, DemocracyModelConfig, SamplerSettings } from './types.ts';
 
 /** The model's priors as the contract states them (e-retraction.md, "The Bayesian analysis"). */
@@ -10,6 +11,7 @@ export const DEFAULT_CONFIG: DemocracyModelConfig = {
     sigmaYear: { rate: 1 },
     dispersion: { shape: 2, rate: 0.1 },
   },
+  parameterisation: { ...DEFAULT_PARAMETERISATION },
   sampler: {
     algorithm: 'nuts',
     chains: 4,
@@ -61,6 +63,11 @@ export function resolveConfig(overrides: DeepPartial<DemocracyModelConfig> = {})
   for (const [name, value] of positive) {
     if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`${name} must be a positive number`);
   }
+  const effects = ['centred', 'non-centred'];
+  if (!effects.includes(config.parameterisation.countryEffects) || !effects.includes(config.parameterisation.yearEffects)) {
+    throw new RangeError("parameterisation.countryEffects and yearEffects must be 'centred' or 'non-centred'");
+  }
+  if (typeof config.parameterisation.shiftedCoefficients !== 'boolean') throw new RangeError('parameterisation.shiftedCoefficients must be a boolean');
   if (!Number.isFinite(p.intercept.mean) || !Number.isFinite(p.coefficients.mean)) {
     throw new RangeError('prior means must be finite numbers');
   }

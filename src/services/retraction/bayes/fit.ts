@@ -91,12 +91,12 @@ export async function fitDemocracyModel(panel: readonly PanelRow[], overrides: D
   const data = panelData(design);
   const sampler = config.sampler;
   const chainsResult = await sampleChains(
-    { kind: 'negbin-panel', data, priors: config.priors },
+    { kind: 'negbin-panel', data, priors: config.priors, parameterisation: config.parameterisation },
     { chains: sampler.chains, seed: sampler.seed, settings: nutsSettings(config), parallelism: sampler.parallelism, maxWorkers: sampler.maxWorkers },
   );
   const t1 = performance.now();
 
-  const draws = constrainDraws(design, new NegBinPanelTarget(data, config.priors), chainsResult);
+  const draws = constrainDraws(design, new NegBinPanelTarget(data, config.priors, config.parameterisation), chainsResult);
   const layout = parameterLayout(design.k, design.nCountries, design.nYears);
   const summaries = design.predictors.map((name, j) =>
     summarisePredictor(name, draws.byChain[layout.beta + j], config.variables[name]?.label),

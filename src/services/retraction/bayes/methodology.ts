@@ -1,6 +1,6 @@
 // The methodology is rendered from the configuration object the fit ran with and from the data it saw,
 // so the published description cannot drift from what was computed.
-import { PARAMETERISATION } from './model.ts';
+import { describeParameterisation } from './model.ts';
 import type { DataSummary, DemocracyModelConfig, Methodology, MethodologyPrior, ModelPriors, SamplerSettings } from './types.ts';
 
 const fmt = (v: number) => String(v);
@@ -12,8 +12,8 @@ export function modelFormula(): string[] {
     'retractions[c,t] ~ NegativeBinomial2(mu[c,t], phi)',
     'log(mu[c,t]) = log(publications[c,t]) + alpha + sum_k beta_k * x_k[c,t] + u[c] + v[t]',
     'x_k[c,t] = (raw_k[c,t] - mean_k[t]) / sd_k[t]   (standardised across countries within year t)',
-    'u[c] = sigma_country * z_country[c],  z_country[c] ~ Normal(0, 1)',
-    'v[t] = sigma_year * z_year[t],  z_year[t] ~ Normal(0, 1)',
+    'u[c] ~ Normal(0, sigma_country)',
+    'v[t] ~ Normal(0, sigma_year)',
   ];
 }
 
@@ -135,7 +135,7 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
     model: {
       family: MODEL_FAMILY,
       formula: modelFormula(),
-      parameterisation: PARAMETERISATION,
+      parameterisation: describeParameterisation(config.parameterisation),
       description:
         `Retractions per country-year are modelled as negative binomial counts whose rate per publication depends on ${context.predictors.length} ` +
         `standardised predictors (${context.predictors.join(', ')}), a country effect and a year effect.`,

@@ -60,10 +60,19 @@ test('NB2 log pmf sums to 1 and has mean μ', () => {
   }
 });
 
-for (const shifted of [true, false]) {
-  test(`analytic gradient matches central finite differences (${shifted ? 'shifted' : 'plain'} coordinates)`, () => {
-    const target = new NegBinPanelTarget(data, priors, { shiftedCoefficients: shifted });
-    const rng = new Random(`fd-${shifted}`);
+const variants = [
+  { shiftedCoefficients: true, countryEffects: 'non-centred', yearEffects: 'non-centred' },
+  { shiftedCoefficients: false, countryEffects: 'non-centred', yearEffects: 'non-centred' },
+  { shiftedCoefficients: true, countryEffects: 'centred', yearEffects: 'centred' },
+  { shiftedCoefficients: true, countryEffects: 'non-centred', yearEffects: 'centred' },
+  { shiftedCoefficients: false, countryEffects: 'centred', yearEffects: 'non-centred' },
+] as const;
+
+for (const variant of variants) {
+  const label = `${variant.shiftedCoefficients ? 'shifted' : 'plain'} coefficients, ${variant.countryEffects} country, ${variant.yearEffects} year effects`;
+  test(`analytic gradient matches central finite differences (${label})`, () => {
+    const target = new NegBinPanelTarget(data, priors, variant);
+    const rng = new Random(`fd-${label}`);
     const grad = new Float64Array(target.dim);
     const scratch = new Float64Array(target.dim);
     let worst = 0;
@@ -89,7 +98,7 @@ for (const shifted of [true, false]) {
 }
 
 test('log density equals an independent sum of NB2 log pmfs, priors and Jacobians (up to a constant)', () => {
-  const plain = new NegBinPanelTarget(data, priors, { shiftedCoefficients: false });
+  const plain = new NegBinPanelTarget(data, priors, { shiftedCoefficients: false, countryEffects: 'non-centred', yearEffects: 'non-centred' });
   const grad = new Float64Array(plain.dim);
   const L = plain.layout;
   const naive = (q: Float64Array) => {
@@ -122,7 +131,7 @@ test('log density equals an independent sum of NB2 log pmfs, priors and Jacobian
 
 test('shifted coordinates give the same density at the same model parameters', () => {
   const shifted = new NegBinPanelTarget(data, priors);
-  const plain = new NegBinPanelTarget(data, priors, { shiftedCoefficients: false });
+  const plain = new NegBinPanelTarget(data, priors, { shiftedCoefficients: false, countryEffects: 'non-centred', yearEffects: 'non-centred' });
   assert.ok(countryProjection(data) !== null);
   const rng = new Random('shift');
   const grad = new Float64Array(shifted.dim);

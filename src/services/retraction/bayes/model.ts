@@ -1,17 +1,18 @@
 // The hierarchical negative-binomial model of retractions per country-year:
-//   y_ct ~ NegBinomial2(μ_ct, φ),  log μ_ct = log(pub_ct) + α + x_ct·β + u_c + v_t,
-//   u_c = σ_c z_c, v_t = σ_t z_t, z ~ N(0, 1)  (non-centred).
-// The sampler moves on θ = [α̃, β̃_1..β̃_K, log σ_c, log σ_t, log φ, z_country…, z_year…], where
-//   (α, β) = (α̃, β̃) − σ_c P z_country − σ_t (mean z_year, 0, …, 0)
-// and P = (X̄ᵀX̄)⁻¹X̄ᵀ projects onto the country means X̄ = [1, mean_t x_c·]. The likelihood sees (α, β)
-// only in combination with the projection of the country effects onto X̄ (and with the mean year effect),
-// so in the original coordinates α and β slide against all country effects at once; (α̃, β̃) are what
-// the data pin down. The map is triangular with unit diagonal (Jacobian 1), priors are evaluated on
-// (α, β), and the posterior is the model's, unchanged. The log transforms of σ_c, σ_t, φ add their Jacobians.
+//   y_ct ~ NegBinomial2(μ_ct, φ),  log μ_ct = log(pub_ct) + α + x_ct·β + u_c + v_t,  u ~ N(0, σ_c), v ~ N(0, σ_t).
+// The sampler moves on θ = [α̃, β̃_1..β̃_K, log σ_c, log σ_t, log φ, w_country…, w_year…]. Each set of effects
+// is either non-centred (u = σ_c w, w ~ N(0, 1)) or centred (u = w, w ~ N(0, σ_c)), as configured. With
+// shifted coefficients,
+//   (α, β) = (α̃, β̃) − P u − (mean v, 0, …, 0),   P = (X̄ᵀX̄)⁻¹X̄ᵀ, X̄ = [1, country means of x].
+// The likelihood sees (α, β) only together with the projection of the country effects onto X̄ (and with
+// the mean year effect), so in the original coordinates α and β slide against all effects at once; (α̃, β̃)
+// are what the data pin down. The map is triangular with unit diagonal (Jacobian 1), the priors are
+// evaluated on (α, β), and the posterior is the model's, unchanged. The log transforms of σ_c, σ_t and φ
+// add their Jacobians.
 import type { Random } from '../../../core/random.ts';
 import { digamma, logGamma } from './special.ts';
 import type { Target } from './target.ts';
-import type { ModelPriors } from './types.ts';
+import type { ModelPriors, ParameterisationSettings } from './types.ts';
 
 /** The numeric part of a PanelDesign: what a worker needs, all typed arrays (transferable). */
 export interface NegBinPanelData {
@@ -62,12 +63,6 @@ export function constrainedNames(predictors: string[], countries: string[], year
     ...years.map((y) => `v[${y}]`),
   ];
 }
-
-export const PARAMETERISATION =
-  'Non-centred country and year effects (u = sigma_country * z, v = sigma_year * z); the intercept and coefficients are ' +
-  'sampled shifted by the projection of the country effects onto the country means of the predictors (and the intercept by the mean ' +
-  'year effect), a unit-Jacobian change of coordinates that leaves the posterior unchanged; sigma_country, sigma_year and phi on the log ' +
-  'scale with their Jacobians.';
 
 /** log p(y | μ, φ) of NegBinomial2 with log μ = eta, in the stable form used throughout. */
 export function negBinomial2LogPmf(y: number, eta: number, phi: number): number {
@@ -137,14 +132,29 @@ export function countryProjection(data: NegBinPanelData): Float64Array | null {
   return null;
 }
 
-export interface NegBinTargetOptions {
-  /** Sample (α, β) shifted by the projected country effects (see the file comment). Default true. */
-  shiftedCoefficients?: boolean;
+/** How the sampler's coordinates relate to the model's parameters; the posterior is the same in all. */
+export type Parameterisation = ParameterisationSettings;
+
+export const DEFAULT_PARAMETERISATION: Parameterisation = { countryEffects: 'non-centred', yearEffects: 'non-centred', shiftedCoefficients: true };
+
+export function describeParameterisation(p: Parameterisation): string {
+  const effect = (kind: Parameterisation['countryEffects'], name: string, sigma: string) =>
+    kind === 'non-centred' ? `${name} effects non-centred (${name[0]} = ${sigma} * z, z ~ Normal(0, 1) sampled)` : `${name} effects centred (sampled directly with their Normal(0, ${sigma}) prior)`;
+  const parts = [effect(p.countryEffects, 'country', 'sigma_country'), effect(p.yearEffects, 'year', 'sigma_year')];
+  if (p.shiftedCoefficients) {
+    parts.push(
+      'intercept and coefficients sampled shifted by the projection of the country effects onto the country means of the predictors ' +
+        '(the intercept also by the mean year effect), a unit-Jacobian change of coordinates that leaves the posterior unchanged',
+    );
+  }
+  parts.push('sigma_country, sigma_year and phi sampled on the log scale with their Jacobians');
+  return `${parts.join('; ')}.`;
 }
 
 export class NegBinPanelTarget implements Target {
   readonly dim: number;
   readonly layout: ParameterLayout;
+  readonly parameterisation: Parameterisation;
   private readonly data: NegBinPanelData;
   private readonly priors: ModelPriors;
   /** (k+1) × nCountries projection, or null for unshifted coordinates. */
@@ -155,20 +165,23 @@ export class NegBinPanelTarget implements Target {
   private readonly distinctIndex: Int32Array;
   private readonly lgammaDiff: Float64Array;
   private readonly digammaDiff: Float64Array;
-  // Scratch reused across calls: (α, β), their gradient, P z, and the country and year effect gradients.
+  // Scratch reused across calls: (α, β), their gradient, P u, the effects, and the effects' gradients.
   private readonly theta: Float64Array;
   private readonly gradTheta: Float64Array;
   private readonly projected: Float64Array;
+  private readonly countryEffect: Float64Array;
+  private readonly yearEffect: Float64Array;
   private readonly gradU: Float64Array;
   private readonly gradV: Float64Array;
   private readonly pooledLogRate: number;
 
-  constructor(data: NegBinPanelData, priors: ModelPriors, options: NegBinTargetOptions = {}) {
+  constructor(data: NegBinPanelData, priors: ModelPriors, parameterisation: Partial<Parameterisation> = {}) {
     this.data = data;
     this.priors = priors;
+    this.parameterisation = { ...DEFAULT_PARAMETERISATION, ...parameterisation };
     this.layout = parameterLayout(data.k, data.nCountries, data.nYears);
     this.dim = this.layout.dim;
-    this.projection = options.shiftedCoefficients === false ? null : countryProjection(data);
+    this.projection = this.parameterisation.shiftedCoefficients ? countryProjection(data) : null;
     const values = [...new Set(data.y)].sort((a, b) => a - b);
     this.distinctY = Float64Array.from(values);
     const where = new Map(values.map((v, i) => [v, i]));
@@ -178,6 +191,8 @@ export class NegBinPanelTarget implements Target {
     this.theta = new Float64Array(data.k + 1);
     this.gradTheta = new Float64Array(data.k + 1);
     this.projected = new Float64Array(data.k + 1);
+    this.countryEffect = new Float64Array(data.nCountries);
+    this.yearEffect = new Float64Array(data.nYears);
     this.gradU = new Float64Array(data.nCountries);
     this.gradV = new Float64Array(data.nYears);
     let ySum = 0;
@@ -195,57 +210,71 @@ export class NegBinPanelTarget implements Target {
     out[this.layout.alpha] += this.pooledLogRate;
   }
 
-  /** (α, β) from the sampled coordinates, written into theta; P z into projected; returns mean z_year. */
-  private coefficients(q: Float64Array, sc: number, st: number): number {
+  /**
+   * Effects u, v into countryEffect / yearEffect, P u into projected, (α, β) into theta.
+   * sc, st: the multipliers from sampled coordinates to effects (σ when non-centred, 1 when centred).
+   */
+  private unpack(q: Float64Array, sc: number, st: number): void {
     const { k, nCountries, nYears } = this.data;
     const L = this.layout;
-    const theta = this.theta;
-    const pz = this.projected;
-    let zYearMean = 0;
-    for (let t = 0; t < nYears; t++) zYearMean += q[L.zYear + t];
-    zYearMean = nYears > 0 ? zYearMean / nYears : 0;
+    const u = this.countryEffect;
+    const v = this.yearEffect;
+    for (let c = 0; c < nCountries; c++) u[c] = sc * q[L.zCountry + c];
+    let vMean = 0;
+    for (let t = 0; t < nYears; t++) {
+      v[t] = st * q[L.zYear + t];
+      vMean += v[t];
+    }
+    vMean = nYears > 0 ? vMean / nYears : 0;
     const P = this.projection;
     for (let a = 0; a <= k; a++) {
       let s = 0;
       if (P) {
         const row = a * nCountries;
-        for (let c = 0; c < nCountries; c++) s += P[row + c] * q[L.zCountry + c];
+        for (let c = 0; c < nCountries; c++) s += P[row + c] * u[c];
       }
-      pz[a] = s;
-      theta[a] = q[a] - sc * s;
+      this.projected[a] = s;
+      this.theta[a] = q[a] - s;
     }
-    if (P) theta[0] -= st * zYearMean;
-    return zYearMean;
+    if (P) this.theta[0] -= vMean;
   }
 
   /** θ → (α, β, σ_c, σ_t, φ, u, v), in constrainedNames order. */
   constrain(q: Float64Array, out: Float64Array): void {
     const L = this.layout;
     const { k, nCountries, nYears } = this.data;
-    const sc = Math.exp(q[L.logSigmaCountry]);
-    const st = Math.exp(q[L.logSigmaYear]);
-    this.coefficients(q, sc, st);
+    const sigmaC = Math.exp(q[L.logSigmaCountry]);
+    const sigmaT = Math.exp(q[L.logSigmaYear]);
+    const sc = this.parameterisation.countryEffects === 'non-centred' ? sigmaC : 1;
+    const st = this.parameterisation.yearEffects === 'non-centred' ? sigmaT : 1;
+    this.unpack(q, sc, st);
     for (let a = 0; a <= k; a++) out[a] = this.theta[a];
-    out[L.logSigmaCountry] = sc;
-    out[L.logSigmaYear] = st;
+    out[L.logSigmaCountry] = sigmaC;
+    out[L.logSigmaYear] = sigmaT;
     out[L.logPhi] = Math.exp(q[L.logPhi]);
-    for (let c = 0; c < nCountries; c++) out[L.zCountry + c] = sc * q[L.zCountry + c];
-    for (let t = 0; t < nYears; t++) out[L.zYear + t] = st * q[L.zYear + t];
+    for (let c = 0; c < nCountries; c++) out[L.zCountry + c] = this.countryEffect[c];
+    for (let t = 0; t < nYears; t++) out[L.zYear + t] = this.yearEffect[t];
   }
 
   logDensityGradient(q: Float64Array, grad: Float64Array): number {
     const { n, k, nCountries, nYears, y, logExposure, x, country, year } = this.data;
     const L = this.layout;
     const pr = this.priors;
-    const logSc = q[L.logSigmaCountry];
-    const logSt = q[L.logSigmaYear];
+    const nonCentredC = this.parameterisation.countryEffects === 'non-centred';
+    const nonCentredT = this.parameterisation.yearEffects === 'non-centred';
+    const logSigmaC = q[L.logSigmaCountry];
+    const logSigmaT = q[L.logSigmaYear];
     const rho = q[L.logPhi];
-    const sc = Math.exp(logSc);
-    const st = Math.exp(logSt);
+    const sigmaC = Math.exp(logSigmaC);
+    const sigmaT = Math.exp(logSigmaT);
     const phi = Math.exp(rho);
-    const zYearMean = this.coefficients(q, sc, st);
+    const sc = nonCentredC ? sigmaC : 1;
+    const st = nonCentredT ? sigmaT : 1;
+    this.unpack(q, sc, st);
     const theta = this.theta;
     const gTheta = this.gradTheta;
+    const uEff = this.countryEffect;
+    const vEff = this.yearEffect;
     const alpha = theta[0];
 
     const distinctY = this.distinctY;
@@ -265,8 +294,6 @@ export class NegBinPanelTarget implements Target {
     const gV = this.gradV;
     gU.fill(0);
     gV.fill(0);
-    const zc0 = L.zCountry;
-    const zt0 = L.zYear;
     let lp = n * phi * rho;
     let gAlpha = 0;
     let gRho = 0;
@@ -274,7 +301,7 @@ export class NegBinPanelTarget implements Target {
     for (let i = 0; i < n; i++) {
       const c = country[i];
       const t = year[i];
-      let eta = logExposure[i] + alpha + sc * q[zc0 + c] + st * q[zt0 + t];
+      let eta = logExposure[i] + alpha + uEff[c] + vEff[t];
       const row = i * k;
       for (let j = 0; j < k; j++) eta += x[row + j] * theta[1 + j];
       const w = eta - rho;
@@ -315,36 +342,55 @@ export class NegBinPanelTarget implements Target {
       gTheta[j] -= d / varB;
     }
 
-    // Country effects (non-centred): u_c = σ_c z_c, z_c ~ N(0, 1); plus the chain rule through (α, β) = … − σ_c P z.
+    // Total derivative with respect to each effect: its direct part plus the part through (α, β) = … − P u − (v̄, 0…).
     const P = this.projection;
     let gLogSc = 0;
+    let sumSqC = 0;
     for (let c = 0; c < nCountries; c++) {
-      const z = q[zc0 + c];
-      lp -= 0.5 * z * z;
-      gLogSc += gU[c] * z;
-      let viaCoefficients = 0;
-      if (P) for (let a = 0; a <= k; a++) viaCoefficients += P[a * nCountries + c] * gTheta[a];
-      grad[zc0 + c] = sc * (gU[c] - viaCoefficients) - z;
+      let dU = gU[c];
+      if (P) for (let a = 0; a <= k; a++) dU -= P[a * nCountries + c] * gTheta[a];
+      const w = q[L.zCountry + c];
+      if (nonCentredC) {
+        grad[L.zCountry + c] = sigmaC * dU - w;
+        gLogSc += dU * uEff[c];
+        lp -= 0.5 * w * w;
+      } else {
+        grad[L.zCountry + c] = dU - w / (sigmaC * sigmaC);
+        sumSqC += w * w;
+      }
     }
-    let projectedDot = 0;
-    for (let a = 0; a <= k; a++) projectedDot += gTheta[a] * this.projected[a];
-    gLogSc = sc * (gLogSc - projectedDot);
-
     let gLogSt = 0;
+    let sumSqT = 0;
     const viaIntercept = P ? gTheta[0] / nYears : 0;
     for (let t = 0; t < nYears; t++) {
-      const z = q[zt0 + t];
-      lp -= 0.5 * z * z;
-      gLogSt += gV[t] * z;
-      grad[zt0 + t] = st * (gV[t] - viaIntercept) - z;
+      const dV = gV[t] - viaIntercept;
+      const w = q[L.zYear + t];
+      if (nonCentredT) {
+        grad[L.zYear + t] = sigmaT * dV - w;
+        gLogSt += dV * vEff[t];
+        lp -= 0.5 * w * w;
+      } else {
+        grad[L.zYear + t] = dV - w / (sigmaT * sigmaT);
+        sumSqT += w * w;
+      }
     }
-    gLogSt = st * (gLogSt - (P ? gTheta[0] * zYearMean : 0));
+    // Centred effects carry their Normal(0, σ) density: −Σu²/(2σ²) − C log σ.
+    if (!nonCentredC) {
+      const inv = 1 / (sigmaC * sigmaC);
+      lp += -0.5 * sumSqC * inv - nCountries * logSigmaC;
+      gLogSc += sumSqC * inv - nCountries;
+    }
+    if (!nonCentredT) {
+      const inv = 1 / (sigmaT * sigmaT);
+      lp += -0.5 * sumSqT * inv - nYears * logSigmaT;
+      gLogSt += sumSqT * inv - nYears;
+    }
 
     // Priors on the scales; the log transforms of σ_c, σ_t and φ add log σ_c + log σ_t + log φ.
-    lp += -pr.sigmaCountry.rate * sc + logSc;
-    gLogSc += -pr.sigmaCountry.rate * sc + 1;
-    lp += -pr.sigmaYear.rate * st + logSt;
-    gLogSt += -pr.sigmaYear.rate * st + 1;
+    lp += -pr.sigmaCountry.rate * sigmaC + logSigmaC;
+    gLogSc += -pr.sigmaCountry.rate * sigmaC + 1;
+    lp += -pr.sigmaYear.rate * sigmaT + logSigmaT;
+    gLogSt += -pr.sigmaYear.rate * sigmaT + 1;
     // Gamma(shape a, rate b) on φ: (a - 1) log φ - b φ, plus the Jacobian log φ.
     lp += pr.dispersion.shape * rho - pr.dispersion.rate * phi;
     gRho += pr.dispersion.shape - pr.dispersion.rate * phi;

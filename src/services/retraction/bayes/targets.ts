@@ -1,12 +1,12 @@
 // Targets a worker thread can rebuild from plain data: the democracy model, and a multivariate normal
 // used to check the sampler against a closed form (in-thread and across workers alike).
 import type { Random } from '../../../core/random.ts';
-import { NegBinPanelTarget, type NegBinPanelData } from './model.ts';
+import { NegBinPanelTarget, type NegBinPanelData, type Parameterisation } from './model.ts';
 import type { Target } from './target.ts';
 import type { ModelPriors } from './types.ts';
 
 export type TargetSpec =
-  | { kind: 'negbin-panel'; data: NegBinPanelData; priors: ModelPriors }
+  | { kind: 'negbin-panel'; data: NegBinPanelData; priors: ModelPriors; parameterisation: Parameterisation }
   | { kind: 'gaussian'; mean: Float64Array; precision: Float64Array };
 
 /** A multivariate normal N(mean, precision⁻¹); precision is row-major dim × dim. */
@@ -47,7 +47,7 @@ export class GaussianTarget implements Target {
 export function buildTarget(spec: TargetSpec): Target {
   switch (spec.kind) {
     case 'negbin-panel':
-      return new NegBinPanelTarget(spec.data, spec.priors);
+      return new NegBinPanelTarget(spec.data, spec.priors, spec.parameterisation);
     case 'gaussian':
       return new GaussianTarget(spec.mean, spec.precision);
   }
@@ -69,6 +69,7 @@ export function transferableCopy(spec: TargetSpec): { spec: TargetSpec; transfer
     spec: {
       kind: 'negbin-panel',
       priors: structuredClone(spec.priors),
+      parameterisation: { ...spec.parameterisation },
       data: {
         n: d.n, k: d.k, nCountries: d.nCountries, nYears: d.nYears,
         y: copy(d.y), logExposure: copy(d.logExposure), x: copy(d.x), country: copy(d.country), year: copy(d.year),

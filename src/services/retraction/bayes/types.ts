@@ -72,10 +72,18 @@ export interface VariableDescription {
 
 export interface DataSource { name: string; description?: string; url?: string }
 
+/** Coordinates the sampler moves in; every choice gives the same posterior (see model.ts). */
+export interface ParameterisationSettings {
+  countryEffects: 'centred' | 'non-centred';
+  yearEffects: 'centred' | 'non-centred';
+  shiftedCoefficients: boolean;
+}
+
 export interface DemocracyModelConfig {
   /** Predictor keys to use, in this order; null = every key of the first row, in its order. */
   predictors: string[] | null;
   priors: ModelPriors;
+  parameterisation: ParameterisationSettings;
   sampler: SamplerSettings;
   /** Compute PSIS-LOO from the per-observation log-likelihoods. */
   loo: boolean;
