@@ -147,7 +147,6 @@ class GrantsGenerator {
   private readonly schema: GrantsSchema;
   private readonly columns: readonly string[];
   private readonly firstYear: number;
-  private readonly lastYear: number;
   private readonly years: WeightedSampler;
   private readonly departments: WeightedSampler;
   private readonly cities: WeightedSampler;
@@ -163,7 +162,6 @@ class GrantsGenerator {
     this.schema = schema;
     this.columns = columnsOf(schema);
     this.firstYear = firstYear;
-    this.lastYear = lastYear;
     // Disclosure volume grew over time: each year ~6% more agreements than the one before.
     const yearWeights: number[] = [];
     for (let y = firstYear; y <= lastYear; y++) yearWeights.push(Math.pow(1.06, y - firstYear));
