@@ -40,7 +40,22 @@ function openSqlite(file: string, options: OpenOptions): Db {
   raw.pragma('temp_store = MEMORY');
   // Unicode-aware case folding for substring tests that the trigram index cannot serve (queries under 3 chars).
   raw.function('pdi_fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldCase(value) : value));
-  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+  // Kysely prepares every statement anew; keep the prepared ones (SQLite re-prepares them itself after a
+  // schema change). Safe because Kysely runs one statement at a time on its single SQLite connection.
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const database = {
+    close: () => raw.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = raw.prepare(text);
+        if (statements.size >= 500) statements.delete(statements.keys().next().value as string);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database }) });
   return {
     kysely,
     dialect: 'sqlite',

@@ -2,10 +2,10 @@
 import { Type } from 'typebox';
 export { Type };
 import { limitParam, pageParam, textParam } from '../../core/http/params.ts';
+import { Nullable } from '../../core/http/schema.ts';
 
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const country = Type.String({ description: 'Country code: UK, US, CA, AU or NZ (any case). UK includes its nations (England, Scotland, …).' });
 const vocabularyFilter = (what: string) => Type.String({ maxLength: 100, description: `${what} id or slug, as listed by /api/metadata/.` });

@@ -1,0 +1,14 @@
+// Schema helpers shared by the services' TypeBox schemas.
+import { Type } from 'typebox';
+import type { Static, TSchema } from 'typebox';
+
+/**
+ * `T | null` written as a JSON-schema type list (`"type": ["string", "null"]`) rather than `anyOf`:
+ * fast-json-stringify resolves `anyOf` by validating each value at serialisation time, which made a
+ * 20-record page several times slower to serialise. OpenAPI 3.1 reads type lists natively.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type !== 'string') return Type.Union([schema, Type.Null()]);
+  return Type.Unsafe<Static<T> | null>({ ...(schema as object), type: [type, 'null'] });
+}
