@@ -56,7 +56,8 @@ export async function listCategories(db: Kysely<any>, options: { activeOnly: boo
 }
 
 export async function findCategory(db: Kysely<any>, id: number): Promise<CategoryRow | null> {
-  if (!Number.isSafeInteger(id)) return null;
+  // Ids are 32-bit integer columns: a larger number names no category (and must not reach PostgreSQL as one).
+  if (!Number.isInteger(id) || id < 0 || id > 2_147_483_647) return null;
   const row = await db.selectFrom('draws_categories').select(['id', 'slug', 'name', 'description', 'is_active', 'created_at']).where('id', '=', id).executeTakeFirst();
   return row ? categoryRow(row) : null;
 }

@@ -300,6 +300,8 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
   it('answers the error table with the service\'s JSON error body', async () => {
     const cases: [string, string, number, RegExp][] = [
       ['GET', '/api/predict/999/', 404, /category 999 not found/],
+      ['GET', '/api/predict/999999999999999/', 404, /category 999999999999999 not found/],
+      ['GET', '/api/draws/?category=99999999999', 404, /category 99999999999 not found/],
       ['GET', '/api/predict/abc/', 400, /^category_id must be a positive whole number$/],
       ['GET', '/api/predict/1.5/', 400, /^category_id must be/],
       ['GET', '/api/categories/999/statistics/', 404, /category 999 not found/],
