@@ -395,3 +395,14 @@ describe('draws HTTP API without its database [postgres]', () => {
     }
   });
 });
+
+describe('draws configuration', () => {
+  it('refuses to start with a malformed PDI_DRAWS_AS_OF, naming the variable', async () => {
+    const db = openDatabase('sqlite::memory:');
+    try {
+      await assert.rejects(buildTestApp(drawsService, db, { env: { PDI_DRAWS_AS_OF: '2025-13-01' } }), /PDI_DRAWS_AS_OF must be a date in the form YYYY-MM-DD, got "2025-13-01"/);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -47,6 +47,7 @@ function categoryId(raw: string, name: string): number {
 export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
   const db = ctx.db.kysely;
   const asOf = () => resolveAsOf(ctx.config.env);
+  asOf(); // a malformed PDI_DRAWS_AS_OF stops the start with its message instead of failing every request
   const source = async (forecastsAsOf?: string | null): Promise<DataSource> => dataSource(db, asOf(), forecastsAsOf);
 
   async function requireCategory(raw: string, name: string): Promise<CategoryRow> {
