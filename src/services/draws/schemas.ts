@@ -1,12 +1,8 @@
 // TypeBox schemas of Service D: they validate requests, serialise responses and make the OpenAPI document.
 // Response schemas are complete (the serialiser drops properties a schema does not name).
 import { Type } from 'typebox';
-import type { TSchema } from 'typebox';
 import { dateParam, integerPathParam, withError } from '../../core/http/params.ts';
-
-function nullable<T extends TSchema>(schema: T) {
-  return Type.Union([schema, Type.Null()]);
-}
+import { Nullable } from '../../core/http/schema.ts';
 
 const isoDate = (description: string) => Type.String({ description: `${description} (YYYY-MM-DD).` });
 const timestamp = (description: string) => Type.String({ description: `${description} (ISO 8601 UTC).` });
@@ -24,11 +20,11 @@ export const DataSourceSchema = Type.Object(
   {
     kind: Type.Union([Type.Literal('ircc'), Type.Literal('demo'), Type.Literal('none')], { description: '"demo" marks generated data that is not real.' }),
     description: Type.String(),
-    source: nullable(Type.String()),
-    imported_at: nullable(timestamp('When the draws were imported')),
-    data_version: nullable(Type.String()),
+    source: Nullable(Type.String()),
+    imported_at: Nullable(timestamp('When the draws were imported')),
+    data_version: Nullable(Type.String()),
     as_of: isoDate('The date "recent" and the forecasts are measured from: PDI_DRAWS_AS_OF, else today in America/Toronto'),
-    forecasts_as_of: nullable(isoDate('The as-of date of the stored forecasts')),
+    forecasts_as_of: Nullable(isoDate('The as-of date of the stored forecasts')),
   },
   { description: 'Where the data comes from; generated demo data says so here.' },
 );
@@ -42,9 +38,9 @@ export const DrawSchema = Type.Object({
   draw_name: Type.String({ description: 'The round\'s name exactly as IRCC publishes it.' }),
   invitations_issued: Type.Integer(),
   lowest_crs_score: Type.Integer({ description: 'CRS score of the lowest-ranked candidate invited.' }),
-  tie_break_at: nullable(timestamp('The tie-breaking rule\'s profile submission cut-off')),
-  days_since_last_draw: nullable(Type.Integer({ minimum: 0, description: 'Days since the previous draw of the same category (0: same day); null for its first draw.' })),
-  url: nullable(Type.String({ description: 'The round\'s page on canada.ca.' })),
+  tie_break_at: Nullable(timestamp('The tie-breaking rule\'s profile submission cut-off')),
+  days_since_last_draw: Nullable(Type.Integer({ minimum: 0, description: 'Days since the previous draw of the same category (0: same day); null for its first draw.' })),
+  url: Nullable(Type.String({ description: 'The round\'s page on canada.ca.' })),
 });
 
 export const PredictionSchema = Type.Object({
@@ -66,8 +62,8 @@ export const PredictionSchema = Type.Object({
 export const PredictEntrySchema = Type.Object({
   category_id: Type.Integer(),
   category_name: Type.String(),
-  category_description: nullable(Type.String()),
-  last_updated: nullable(timestamp('Time of the category\'s latest draw (drawDateTime)')),
+  category_description: Nullable(Type.String()),
+  last_updated: Nullable(timestamp('Time of the category\'s latest draw (drawDateTime)')),
   recent_draws: Type.Array(Type.Object({ date: isoDate('Draw date'), crs_score: Type.Number(), invitations: Type.Integer() }), { description: 'The last five draws, newest first.' }),
   predictions: Type.Array(PredictionSchema),
 });
@@ -83,12 +79,12 @@ export const PredictResponse = Type.Object({
 export const CategorySchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  description: nullable(Type.String()),
+  description: Nullable(Type.String()),
   is_active: Type.Boolean(),
   created_at: timestamp('When the category was first seen'),
   total_draws: Type.Integer(),
-  avg_crs_score: nullable(Type.Number()),
-  latest_draw_date: nullable(isoDate('Latest draw')),
+  avg_crs_score: Nullable(Type.Number()),
+  latest_draw_date: Nullable(isoDate('Latest draw')),
 });
 
 export const CategoriesResponse = Type.Array(CategorySchema);
@@ -99,17 +95,17 @@ export const CategoryStatisticsResponse = Type.Object({
     category_id: Type.Integer(),
     category_name: Type.String(),
     total_draws: Type.Integer(),
-    avg_crs_score: nullable(Type.Number()),
-    median_crs_score: nullable(Type.Number()),
-    min_crs_score: nullable(Type.Number()),
-    max_crs_score: nullable(Type.Number()),
+    avg_crs_score: Nullable(Type.Number()),
+    median_crs_score: Nullable(Type.Number()),
+    min_crs_score: Nullable(Type.Number()),
+    max_crs_score: Nullable(Type.Number()),
     total_invitations: Type.Integer(),
-    avg_invitations: nullable(Type.Number()),
-    first_draw_date: nullable(Type.String()),
-    latest_draw_date: nullable(Type.String()),
-    avg_days_between_draws: nullable(Type.Number({ description: 'Mean gap in days between consecutive draw dates of the category.' })),
-    median_days_between_draws: nullable(Type.Number()),
-    latest_draw: nullable(DrawSchema),
+    avg_invitations: Nullable(Type.Number()),
+    first_draw_date: Nullable(Type.String()),
+    latest_draw_date: Nullable(Type.String()),
+    avg_days_between_draws: Nullable(Type.Number({ description: 'Mean gap in days between consecutive draw dates of the category.' })),
+    median_days_between_draws: Nullable(Type.Number()),
+    latest_draw: Nullable(DrawSchema),
   }),
   data_source: DataSourceSchema,
 });
@@ -138,24 +134,24 @@ export const StatsResponse = Type.Object({
   total_draws: Type.Integer(),
   categories_count: Type.Integer(),
   total_predictions: Type.Integer(),
-  avg_crs_score: nullable(Type.Number()),
-  avg_invitations: nullable(Type.Number()),
-  min_crs_score: nullable(Type.Number()),
-  max_crs_score: nullable(Type.Number()),
+  avg_crs_score: Nullable(Type.Number()),
+  avg_invitations: Nullable(Type.Number()),
+  min_crs_score: Nullable(Type.Number()),
+  max_crs_score: Nullable(Type.Number()),
   recent_draws: Type.Array(DrawSchema, { description: 'The last 10 draws up to the as-of date, newest first.' }),
   next_predictions: Type.Array(NextPredictionSchema, { description: 'The next predicted draw (rank 1) of each predicted category, by date.' }),
-  last_updated: nullable(timestamp('When the draws were imported')),
+  last_updated: Nullable(timestamp('When the draws were imported')),
   data_source: DataSourceSchema,
 });
 
 const HorizonSchema = Type.Object({
   h: Type.Integer(),
   n: Type.Integer({ description: 'Backtest errors at this horizon.' }),
-  mae: nullable(Type.Number()),
-  rmse: nullable(Type.Number()),
-  mase: nullable(Type.Number()),
-  bias: nullable(Type.Number({ description: 'Mean of actual − forecast.' })),
-  coverage_95: nullable(Type.Number({ description: 'Share of actuals inside the 95% interval served at each origin.' })),
+  mae: Nullable(Type.Number()),
+  rmse: Nullable(Type.Number()),
+  mase: Nullable(Type.Number()),
+  bias: Nullable(Type.Number({ description: 'Mean of actual − forecast.' })),
+  coverage_95: Nullable(Type.Number({ description: 'Share of actuals inside the 95% interval served at each origin.' })),
 });
 
 export const ModelSchema = Type.Object({
@@ -175,11 +171,11 @@ export const CategoryForecastSchema = Type.Object({
   category_name: Type.String(),
   status: Type.String({ description: 'predicted, dormant or insufficient_history.' }),
   reason: Type.String(),
-  crs_model: nullable(Type.String()),
-  selection_reason: nullable(Type.String()),
-  compared_on: nullable(Type.Integer({ description: 'h = 1 targets common to all candidates, on which the choice was made.' })),
+  crs_model: Nullable(Type.String()),
+  selection_reason: Nullable(Type.String()),
+  compared_on: Nullable(Type.Integer({ description: 'h = 1 targets common to all candidates, on which the choice was made.' })),
   mae_h1: Type.Record(Type.String(), Type.Number(), { description: 'h = 1 MAE of each candidate on those common targets.' }),
-  invitations_model: nullable(Type.String()),
+  invitations_model: Nullable(Type.String()),
 });
 
 export const ModelsResponse = Type.Object({
@@ -203,9 +199,9 @@ export const HealthResponse = Type.Object({
   version: Type.String(),
   database: Type.Object({
     connected: Type.Boolean(),
-    draws_count: nullable(Type.Integer()),
-    categories_count: nullable(Type.Integer()),
-    predictions_count: nullable(Type.Integer()),
+    draws_count: Nullable(Type.Integer()),
+    categories_count: Nullable(Type.Integer()),
+    predictions_count: Nullable(Type.Integer()),
   }),
   endpoints: Type.Object({
     predictions: Type.String(),
