@@ -21,7 +21,7 @@ export const ACCESSION_PATTERNS: readonly AccessionPattern[] = [
   { repository: 'BioSample', re: /\b(SAM(?:N|EA|D)\d{6,10})\b/g, kind: 'dataset', standalone: true },
   { repository: 'ArrayExpress', re: /\b(E-[A-Z]{4}-\d{1,7})\b/g, kind: 'dataset', standalone: true },
   { repository: 'PRIDE', re: /\b(PXD\d{6})\b/g, kind: 'dataset', standalone: true },
-  { repository: 'EMDB', re: /\b(EMD-\d{4,6})\b/g, kind: 'dataset', standalone: true },
+  { repository: 'EMDB', re: /\bEMD(?:B)?-(\d{4,6})\b/g, kind: 'dataset', standalone: true },
   { repository: 'EMPIAR', re: /\b(EMPIAR-\d{5})\b/g, kind: 'dataset', standalone: true },
   { repository: 'GISAID', re: /\b(EPI_ISL_\d{3,9})\b/g, kind: 'sequence', standalone: true },
   { repository: 'dbGaP', re: /\b(phs\d{6}(?:\.v\d+\.p\d+)?)\b/g, kind: 'dataset', standalone: true },
@@ -58,7 +58,16 @@ export function findAccessions(text: string): FoundAccession[] {
     for (let m = pattern.re.exec(text); m; m = pattern.re.exec(text)) {
       let accession = m[1] ?? m[0];
       if (pattern.repository === 'Zenodo' && /^\d+$/.test(accession)) accession = `10.5281/zenodo.${accession}`;
+      if (pattern.repository === 'EMDB') accession = `EMD-${accession}`;
       found.push({ repository: pattern.repository, accession, kind: pattern.kind, index: m.index, length: m[0].length });
+    }
+  }
+  // Lists after one label: "PDB IDs 7KDG, 7KDH and 7KDK".
+  const pdbList = /\bPDB(?:\s*(?:IDs?|codes?|entr(?:y|ies)|accession(?:\s+(?:codes?|numbers?))?))?\s*[:#]?\s*(\d[A-Za-z0-9]{3}(?:\s*(?:,|and|&)\s*\d[A-Za-z0-9]{3}\b)+)/g;
+  for (let m = pdbList.exec(text); m; m = pdbList.exec(text)) {
+    const listStart = m.index + m[0].length - m[1].length;
+    for (const id of m[1].matchAll(/\d[A-Za-z0-9]{3}\b/g)) {
+      found.push({ repository: 'PDB', accession: id[0], kind: 'dataset', index: listStart + (id.index ?? 0), length: 4 });
     }
   }
   found.sort((a, b) => a.index - b.index || b.length - a.length);

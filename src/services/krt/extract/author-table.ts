@@ -100,12 +100,15 @@ const KRT_NAME_HEADER = /reagent\s*(or|of|\/|and)\s*resource|reagent\s+or\s+tool
 // STAR Methods category vocabulary (Cell Press "STAR Methods" KRT template), and common variants.
 const STAR_CATEGORY = /^(antibodies|bacterial and virus strains|biological samples|chemicals, peptides,? and recombinant proteins|critical commercial assays|deposited data|experimental models?:?\s*(cell lines|organisms\/strains|organisms?|strains)|oligonucleotides|recombinant dna|software and algorithms|other|cell lines|viruses|virus strains|bacterial strains|plasmids|primers|software)$/i;
 
-function roleOfHeader(text: string, column: number, taken: Set<Role>): Role | null {
+const IDENTIFIER_HEADER = /identifier|catalog|catalogue|cat\.? ?(#|no)|product (number|no|code)|^rrid|accession|^ref(\.|erence)? ?(#|no)/;
+
+function roleOfHeader(text: string, column: number, taken: Set<Role>, identifierColumnExists: boolean): Role | null {
   const h = text.toLowerCase().replace(/\s+/g, ' ').trim();
   if (!h) return null;
   if (/reagent type|resource type|^type$|^category$/.test(h)) return 'type';
-  if (/^references?$/.test(h)) return taken.has('identifier') ? (taken.has('source') ? 'additional' : 'source') : 'identifier';
-  if (/identifier|catalog|catalogue|cat\.? ?(#|no)|product (number|no|code)|^rrid|accession|^ref(\.|erence)? ?(#|no)/.test(h)) return 'identifier';
+  // "Reference" is the identifier column of some STAR tables, and a literature source next to an RRID column.
+  if (/^references?$/.test(h)) return identifierColumnExists || taken.has('identifier') ? (taken.has('source') ? 'additional' : 'source') : 'identifier';
+  if (IDENTIFIER_HEADER.test(h)) return 'identifier';
   if (/\bsources?\b|supplier|company|vendor|manufacturer|provider|^origin|obtained from/.test(h)) return 'source';
   if (/additional|notes?\b|comments?|information|dilution|application|details|description|remarks/.test(h)) return 'additional';
   if (/^resources?$/.test(h) && taken.has('name')) return 'source';
@@ -124,8 +127,9 @@ function matchHeader(grid: GridRow[]): HeaderMatch | null {
     if (filled.length === 1 && KRT_TITLE.test(filled[0].text)) continue; // title row
     const texts = grid[r].cells.map((c) => (c.copiedBy === 'col' ? '' : c.text));
     const taken = new Set<Role>();
+    const identifierColumnExists = texts.some((t) => IDENTIFIER_HEADER.test(t.toLowerCase().trim()));
     const roles: (Role | null)[] = texts.map((t, i) => {
-      const role = roleOfHeader(t, i, taken);
+      const role = roleOfHeader(t, i, taken, identifierColumnExists);
       if (role) taken.add(role);
       return role;
     });
@@ -226,7 +230,7 @@ function candidateOf(info: TableWrapInfo, grid: GridRow[], previous: Candidate |
     if (titled && roles.includes('name') && used >= 3) return make('key resources title', true);
     const complete = roles.includes('name') && roles.includes('source') && roles.includes('identifier');
     if (header.categoryHeader && complete && used === 3) return make('category-headed table', false);
-    if (previous && info.gapBefore === 0 && header.categoryHeader && (header.starColumns || complete)) {
+    if (previous && info.gapBefore === 0 && header.categoryHeader && (roles.includes('source') || roles.includes('identifier'))) {
       return make('continues the previous key resources table', false);
     }
     return null;
@@ -339,4 +343,18 @@ function firstTableOf(wrap: XmlElement): XmlElement | undefined {
   if (direct) return direct;
   const alternatives = firstChild(wrap, 'alternatives');
   return alternatives ? firstChild(alternatives, 'table') : undefined;
+}
+
+/**
+ * Rows of any reagent table with recognisable columns (a name column and a source or identifier column),
+ * such as "Antibody | Host | Company | Catalogue No. | Dilution". The text extractor uses it for papers
+ * without a key resources table.
+ */
+export function genericTableRows(tableWrap: XmlElement): KrtRow[] {
+  const table = firstTableOf(tableWrap);
+  if (!table) return [];
+  const grid = tableGrid(table);
+  const header = matchHeader(grid);
+  if (!header || !header.roles.includes('name') || !(header.roles.includes('source') || header.roles.includes('identifier'))) return [];
+  return rowsOfTable(grid, header.roles, header.headerRows, header.categoryHeader).rows;
 }

@@ -48,14 +48,14 @@ const RE = {
   bacterial: /\b(e\.\s?coli|escherichia|bacillus|salmonella|staphylococcus|pseudomonas|mycobacteri\w*|streptococcus|listeria|klebsiella|vibrio|agrobacterium|bl21|dh5(α|a|alpha)|top10|stbl3|xl1|xl10|rosetta|bacteri\w*|lucigen|neb 5-alpha|one ?shot)\b/i,
   cellLine: /\b(cell lines?|hek-?\s?293\w*|293t|hela|u-?2\s?os|cos-?7|vero(\s?e6)?|mdck|cho(-k1)?|jurkat|thp-?1|ipscs?|hescs?|escs?|mefs?|a549|hct-?116|mcf-?7|ptk2|sf9|sf21|high five|expi293\w*|hepg2|huh-?7|caco-?2|k562|raw\s?264\.7|nih\s?3t3|3t3|imr-?90|rpe-?1|hap1|h9|wtc-?11|kc167|s2r?\+?|calu-?3|sh-sy5y|pc-?12|cells)\b/i,
   organism: /\b(mouse|mice|mus musculus|rats?|rattus|drosophila|d\.\s?melanogaster|c\.\s?elegans|caenorhabditis|zebrafish|danio|xenopus|arabidopsis|yeast|saccharomyces|s\.\s?cerevisiae|s\.\s?pombe|c57bl\/?\d*\w*|balb\/c|sprague|wistar|gal4|gal80|uas[-.]|lexa|\w+\/j\b|tm\d\(|tg\(|knock-?in|knock-?out|flox|cre\b|canton[- ]s|w1118|oregon-?r|n2\b|strain)\b/i,
-  antibody: /\b(anti-|anti\s[A-Z]|antibod\w*|igg\d?\w*|igm|igy|mab\b|monoclonal|polyclonal|clone\s|f\(ab'?\)2|nanobod\w*|antiserum|isotype)/i,
+  antibody: /(?:\b|^|\s)(anti-|anti\s[A-Z]|α-|antibod\w*|igg\d?\w*|igm|igy|mab\b|monoclonal|polyclonal|clone\s|f\(ab'?\)2|nanobod\w*|antiserum|isotype)/i,
   software: /\b(software|version|package|script|python|matlab|imagej|fiji|graphpad|prism|r studio|rstudio|bioconductor|github|plug-?in|algorithm|pipeline|toolbox)\b|\bv\d+(\.\d+)+/i,
   oligo: /\b(primers?|sirna|shrna|sgrna|grna|guide rna|oligo\w*|probes?|morpholino|mirna mimic|crrna|tracrrna|forward|reverse)\b|5['′’]-|^[ACGTUacgtu\s-]{15,}$/,
   plasmid: /\b(plasmids?|vectors?|constructs?|pcdna\w*|plko\w*|px\d{3}\w*|pet-?\d+\w*|pgex\w*|pegfp\w*|pmscv\w*|plenti\w*|pcmv\w*|pcag\w*|pac\w*|addgene|cdna|orf\b|bac\b)/i,
   kit: /\b(kits?|assay|elisa|reagent system|microbeads?|isolation kit|library prep)\b/i,
   dataset: /\b(data ?sets?|raw data|sequencing data|deposited|accession|geo|sra|pride|zenodo|figshare|dryad|mendeley data|proteomexchange|emdb|pdb)\b/i,
   protocol: /\b(protocols?\.io|protocol)\b/i,
-  sample: /\b(patients?|donors?|biops(y|ies)|serum|plasma|blood|csf|cerebrospinal|tissue samples?|specimens?|autopsy|post-?mortem|pbmcs?)\b/i,
+  sample: /\b(patients?|donors?|biops(y|ies)|plasma|whole blood|blood samples?|csf|cerebrospinal|tissue samples?|specimens?|autopsy|post-?mortem|pbmcs?)\b/i,
   chemical: /\b(acid|chloride|sulfate|sulphate|hydrochloride|bromide|sodium|potassium|calcium|inhibitor|agonist|antagonist|dmso|ethanol|methanol|paraformaldehyde|pfa|formaldehyde|glutaraldehyde|triton|tween|bsa|serum|fbs|dmem|rpmi|medium|media|buffer|trypsin|collagenase|dnase|rnase|proteinase|polymerase|ligase|enzyme|recombinant|protein|peptide|cytokine|growth factor|insulin|dapi|hoechst|phalloidin|streptavidin|puromycin|blasticidin|hygromycin|g418|doxycycline|tamoxifen|drug|compound|reagent|solution|dye|stain|lipofectamine|fugene|polyethylenimine|pei|matrigel|agarose)\b/i,
 };
 

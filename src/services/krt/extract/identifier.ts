@@ -23,7 +23,7 @@ const BARE_RRID = /\b(AB_\d{4,10}|SCR_\d{6}|CVCL_[A-Z0-9]{4}|Addgene_\d{3,7}|BDS
 const RRID_LABEL = /\bRRID\s*[:#]?\s*/gi;
 
 const NONE = /^(n\/?a\.?|none|not applicable|not available|na|nd|n\.a\.|[-–—]+|\/|unknown)$/i;
-const CATALOG_LABEL = /^(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|nos?\.?|numbers?|num\.?|code|id)?|product\s*(?:code|number|no\.?|#|id)|prod\.?\s*#|order\s*(?:no\.?|number|#)|item\s*(?:no\.?|number|#)|art(?:icle)?\.?\s*(?:no\.?|#)|ref(?:erence)?\.?\s*(?:no\.?|#)|part\s*(?:no\.?|number|#)|#)\s*[:#.]?\s*/i;
+const CATALOG_LABEL = /^(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|nos?\.?|nr\.?|numbers?|num\.?|code|id)?|product\s*(?:code|number|no\.?|#|id)|prod\.?\s*#|order\s*(?:no\.?|number|#)|item\s*(?:no\.?|number|#)|art(?:icle)?\.?\s*(?:no\.?|#)|ref(?:erence)?\.?\s*(?:no\.?|#)|part\s*(?:no\.?|number|#)|#)\s*[:#.]?\s*/i;
 // Stock and repository numbers: written with the repository's name; kept with it.
 const REPOSITORY_LABELS: readonly [RegExp, string][] = [
   [/^(?:the\s+)?jackson\s+lab(?:oratory|s)?|^jax(?:\s*mice)?/i, 'JAX'],
@@ -192,8 +192,8 @@ function firstCode(text: string): string {
   const trimmed = text.trim().replace(/^[#:]\s*/, '');
   const token = trimmed.split(/[\s(]/)[0].replace(/[.,;:]+$/, '');
   if (!token) return '';
-  // Allow short codes after an explicit label ("Cat# 7", "#L5"), but require a digit or a dash-joined code.
-  if (/\d/.test(token) || /^[A-Za-z]+-[A-Za-z0-9]+$/.test(token)) return token;
+  // Allow short codes after an explicit label ("Cat# 7", "#L5"), but require a digit.
+  if (/\d/.test(token)) return token;
   return '';
 }
 
@@ -219,16 +219,57 @@ export function normalizeIdentifier(text: string, options: ParseIdentifierOption
 
 /** Comparison key of a catalog number: upper case, letters and digits only ("Cat #A-11039" ~ "a11039"). */
 export function catalogKey(catalog: string): string {
-  return catalog.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  // A pack size after a dash is not part of the product: "E7023-500ML", "HPA066330-100UL", "HT15-1KT".
+  const product = catalog.replace(/-\d+\s*(?:[µμu]L|mL|L|mg|[µμu]g|g|KT|RXN|EA|PAK|PK|TST|T)$/i, '');
+  return product.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
-/** Keys of the identifiers in an IDENTIFIER text: `RRID:…`, `CAT:…`, `ACC:…` (URLs and notes are not keys). */
-export function identifierKeys(text: string, options: ParseIdentifierOptions = {}): Set<string> {
+// Stock centres whose RRID is their stock number with a prefix (RRID:Addgene_12260 is Addgene plasmid 12260,
+// RRID:IMSR_JAX:000664 is JAX stock 000664, RRID:BDSC_5137 is Bloomington stock 5137): one resource, however
+// it is written, gets one key.
+const STOCK_OF_RRID: readonly [RegExp, string, (n: string) => string][] = [
+  [/^Addgene_(\d+)/, 'ADDGENE', (n) => String(Number(n))],
+  [/^IMSR_JAX:(\d+)$/, 'JAX', (n) => n.padStart(6, '0')],
+  [/^BDSC_(\d+)$/, 'BDSC', (n) => String(Number(n))],
+];
+const STOCK_OF_LABEL: Record<string, [string, (n: string) => string]> = {
+  Addgene: ['ADDGENE', (n) => String(Number(n))],
+  JAX: ['JAX', (n) => n.padStart(6, '0')],
+  BDSC: ['BDSC', (n) => String(Number(n))],
+};
+
+export interface KeyOptions extends ParseIdentifierOptions {
+  /** The row's SOURCE: a bare catalog number from Addgene, JAX or Bloomington is that centre's stock number. */
+  source?: string;
+}
+
+function stockLabelOfSource(source: string | undefined): string | null {
+  if (!source) return null;
+  if (/\baddgene\b/i.test(source)) return 'Addgene';
+  if (/\bjackson\s+lab|\bJAX\b/i.test(source) && !/immuno/i.test(source)) return 'JAX';
+  if (/\bbloomington\b|\bBDSC\b/i.test(source)) return 'BDSC';
+  return null;
+}
+
+/**
+ * Keys of the identifiers in an IDENTIFIER text: `RRID:…`, `CAT:…`, `ACC:…`, and `STOCK:<centre>:<number>` for
+ * Addgene, JAX and Bloomington stocks written either as RRIDs or as stock numbers. URLs and notes are not keys.
+ * These keys compare identifiers; they are never shown as identifiers.
+ */
+export function identifierKeys(text: string, options: KeyOptions = {}): Set<string> {
   const keys = new Set<string>();
+  const sourceLabel = stockLabelOfSource(options.source);
   for (const part of parseIdentifierText(text, options)) {
-    if (part.kind === 'rrid') keys.add(`RRID:${part.value}`);
-    else if (part.kind === 'catalog') { const key = catalogKey(part.value); if (key.length >= 2) keys.add(`CAT:${key}`); }
-    else if (part.kind === 'accession') keys.add(`ACC:${accessionKey(part.value)}`);
+    if (part.kind === 'rrid') {
+      const stock = STOCK_OF_RRID.map(([re, centre, norm]) => { const m = re.exec(part.value); return m ? `STOCK:${centre}:${norm(m[1])}` : null; }).find(Boolean);
+      keys.add(stock ?? `RRID:${part.value}`);
+    } else if (part.kind === 'catalog') {
+      const stockLabel = STOCK_OF_LABEL[part.label] ?? (part.label === '' && sourceLabel ? STOCK_OF_LABEL[sourceLabel] : undefined);
+      const digits = /^\d+/.exec(part.value)?.[0];
+      if (stockLabel && digits) { keys.add(`STOCK:${stockLabel[0]}:${stockLabel[1](digits)}`); continue; }
+      const key = catalogKey(part.value);
+      if (key.length >= 2) keys.add(`CAT:${key}`);
+    } else if (part.kind === 'accession') keys.add(`ACC:${accessionKey(part.value)}`);
   }
   return keys;
 }

@@ -1,0 +1,448 @@
+// The text extractor: key resources from the methods text of a paper that has no author table. It reads
+// paragraphs, captions and generic reagent tables and recognises
+//   - vendor/catalog parentheticals: "rabbit anti-GFP (Abcam, ab290, 1:1000)", "(Sigma cat. no. E1510)";
+//   - RRIDs of every registry, with or without parentheses;
+//   - labelled catalog numbers, stock numbers (JAX, BDSC, VDRC), Addgene plasmids, ATCC cell lines;
+//   - software with versions ("RELION v3.1", "GraphPad Prism 9"), known cell lines and strain backgrounds;
+//   - oligonucleotide sequences, data accessions (GEO, SRA, PRIDE, PDB, EMDB, EMPIAR, Zenodo …), protocols.io.
+// Every row carries only what the text says: no identifier is ever completed or guessed.
+
+import { isElement, textOf, type XmlElement } from '../jats/tree.ts';
+import { findAccessions } from './accessions.ts';
+import { genericTableRows } from './author-table.ts';
+import { typeByContent, typeOfCategory } from './classify.ts';
+import { formatIdentifier, identifierKeys, parseIdentifierText, type IdentifierPart } from './identifier.ts';
+import { makeRow, type KrtRow, type ResourceType } from './krt-row.ts';
+import { CELL_LINE, SOFTWARE, STRAIN_BACKGROUND } from './lexicon.ts';
+import { findVendor, vendorKey } from './vendors.ts';
+
+export const TEXT_EXTRACTOR_MODEL = 'krt-text-1';
+
+interface TextUnit {
+  text: string;
+  /** Titles of the enclosing sections, innermost last. */
+  sections: string[];
+}
+
+// Parts of an article that never describe the resources used (or describe them in someone else's paper).
+const SKIP_ELEMENTS = new Set([
+  'front', 'ref-list', 'ack', 'fn-group', 'author-notes', 'funding-group', 'glossary', 'contrib-group',
+  'permissions', 'history', 'notes', 'bio', 'table-wrap-foot',
+]);
+const SKIP_SECTIONS = /acknowledg|funding|author contributions?|competing interests?|conflicts? of interest|declaration of interests?|references|abbreviations|supplementary (figure|table) legends?|ethics declarations?/i;
+
+/** Paragraph-like units of text plus the generic reagent tables of an article. */
+function collectUnits(article: XmlElement, skipTables: ReadonlySet<XmlElement>): { units: TextUnit[]; tables: XmlElement[] } {
+  const units: TextUnit[] = [];
+  const tables: XmlElement[] = [];
+  const visit = (el: XmlElement, sections: string[]) => {
+    let here = sections;
+    for (const child of el.children) {
+      if (!isElement(child) || SKIP_ELEMENTS.has(child.name)) continue;
+      if (child.name === 'title' && (el.name === 'sec' || el.name === 'app')) {
+        here = [...sections, textOf(child)];
+        continue;
+      }
+      if ((child.name === 'sec' || child.name === 'app') && SKIP_SECTIONS.test(textOf(child.children.find((c) => isElement(c) && c.name === 'title')))) continue;
+      if (child.name === 'table-wrap') {
+        if (!skipTables.has(child)) tables.push(child);
+        continue;
+      }
+      if (child.name === 'p' || child.name === 'list-item' || child.name === 'def' || child.name === 'term') {
+        const text = textOf(child, { skip: new Set(['table-wrap', 'fig', 'list']) });
+        if (text) units.push({ text, sections: here });
+      }
+      visit(child, here);
+    }
+  };
+  visit(article, []);
+  return { units, tables };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Small text helpers
+
+const STOP_BEFORE = /\s(?:and|or|with|using|against|by|from|in|on|into|onto|to|for|at|via|per|as|were|was|is|are|be|been|being|used|purchased|obtained|incubated|stained|treated|cultured|transfected|transduced|infected|diluted|added|containing|including|such as|e\.g\.|i\.e\.|then|after|before|following|under|over|through|between|within|where|which|that|this|these|those|each|all|both|either|of the|we|our|they|their)\s/i;
+
+/** The noun phrase a resource mention ends with, just before `index` ("… stained with rabbit anti-GFP" → "rabbit anti-GFP"). */
+function nameBefore(text: string, index: number): string {
+  let window = text.slice(Math.max(0, index - 200), index);
+  // "horseradish peroxidase (HRP) (A0168, Sigma)": look past parentheticals that end right here.
+  for (let guard = 0; guard < 3; guard++) {
+    const trimmed = window.replace(/\s+$/, '');
+    if (!trimmed.endsWith(')')) break;
+    let depth = 0;
+    let i = trimmed.length - 1;
+    for (; i >= 0; i--) {
+      if (trimmed[i] === ')') depth++;
+      else if (trimmed[i] === '(' && --depth === 0) break;
+    }
+    if (i <= 0) break;
+    window = trimmed.slice(0, i);
+  }
+  let clause = ` ${window.split(/[.;:!?](?:\s|$)|,\s|\(|\)|\[|\]/).pop() ?? ''}`;
+  const pieces = clause.split(STOP_BEFORE);
+  let name = pieces.pop() ?? '';
+  // "antibody to Keap1", "antibodies against GFP": the stop word belongs to the name.
+  const lastStop = clause.slice(0, clause.length - name.length).match(/((?:[\w-]+\s+){0,3}(?:antibod(?:y|ies)|antiserum|antisera|nanobod(?:y|ies))\s+(?:to|against)\s)$/i);
+  if (lastStop) name = lastStop[1] + name;
+  clause = name.trim().replace(/^(?:(?:the|a|an|some|each|all|fresh|final|we|first|then|\d+(?:[.,]\d+)?\s*(?:%|[µμunpm]?[gGlLM]|U|units?|x|×|ml|mL|µl|μl|mg|µg|μg|ng|mM|µM|μM|nM|pM|mol|mmol|kDa|v\/v|w\/v)(?:\/\w+)?|\d+:\d+(?:,\d+)?)\s+)+/gi, '').trim();
+  const words = clause.split(/\s+/).filter(Boolean);
+  const kept = words.slice(-8).join(' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})\]+]+$/gu, '');
+  if (/^(?:table|tables|fig|figs|figure|figures|supplementary|suppl|extended data|data|refs?|reference)\b/i.test(kept)) return '';
+  return /\p{L}/u.test(kept) ? kept : '';
+}
+
+/** Parenthetical groups "( … )" with their position, outer ones first; with `nested`, inner ones too. */
+function parentheticals(text: string, nested = false): { start: number; end: number; content: string }[] {
+  const out: { start: number; end: number; content: string }[] = [];
+  const open: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') open.push(i);
+    else if (c === ')' && open.length > 0) {
+      const start = open.pop()!;
+      if (nested || open.length === 0) out.push({ start, end: i + 1, content: text.slice(start + 1, i) });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+function splitTop(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    if ((c === ')' || c === ']') && depth > 0) depth--;
+    // "1:10,000" and "1,000" keep their comma.
+    const comma = c === ',' && !(/\d/.test(current.slice(-1)) && /\d/.test(text[i + 1] ?? ''));
+    if (depth === 0 && (c === ';' || comma)) { out.push(current.trim()); current = ''; } else current += c;
+  }
+  out.push(current.trim());
+  return out.filter(Boolean);
+}
+
+const NOT_A_CODE = /^(?:\d+\s*[x×]|\d+\s*:\s*\d+|1\/\d+|\d+(?:\.\d+)?\s*(?:%|[µμu]?[gmlL]|mg|µg|μg|ng|ml|mL|µl|μl|mM|µM|μM|nM|pM|kDa|h|min|s|sec|°C|rpm|x\s?g|×\s?g|U|IU)\b.*|(?:19|20)\d\d[a-z]?|p\s*[<=>]\s*.*|n\s*=\s*.*|(?:fig|figure|table|supplementary|suppl|ref|eq)\.?\s.*|v?\d+(?:\.\d+){1,3}[a-z]?)$/i;
+const LOCATION = /^(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|Germany|France|Japan|China|Canada|Switzerland|Netherlands|The Netherlands|Denmark|Sweden|Belgium|Italy|Spain|Austria|Australia|Israel|Korea|South Korea|Singapore|India|Ireland|Norway|Finland|[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?,?\s?[A-Z]{2}|St\.?\s+Louis|Carlsbad|Waltham|Burlington|Darmstadt|Cambridge|San Diego|Danvers|Hercules|Madison|Rockford|Eugene|Mannheim|Basel|Hilden|Ipswich|Foster City|Mountain View|Redwood City|Santa Clara|Tokyo|Shanghai|Beijing)$/;
+const CLONE_LABEL = /^clone\s|^clone:/i;
+
+function looksLikeCatalog(token: string): boolean {
+  const t = token.trim();
+  if (t.length < 3 || t.length > 28 || /\s/.test(t)) return false;
+  if (!/\d/.test(t)) return false;
+  if (!/^[#]?[A-Za-z0-9][A-Za-z0-9._\/+-]*[A-Za-z0-9]$/.test(t)) return false;
+  return !NOT_A_CODE.test(t);
+}
+
+interface Mention {
+  index: number;
+  name: string;
+  source: string;
+  parts: IdentifierPart[];
+  additional: string[];
+  type?: ResourceType;
+  fresh?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Finders
+
+// A catalog number that is unmistakable even without a label: letters and digits mixed ("ab290", "sc-5989",
+// "11558-1-AP", "A-21244", "9706S"), not a cell line or gene symbol ("HEK293", "CD45") — those have a short
+// letter prefix glued to at most three digits or sit in a list of names.
+const STRONG_CODE = /^(?:[A-Za-z]{1,4}-?\d{4,}[A-Za-z0-9-]*|\d{3,}-\d+(?:-[A-Za-z0-9]+)*|\d{4,}[A-Za-z]{1,4}|[A-Za-z]{2,4}-\d{3,}[A-Za-z0-9-]*|\d{5,})$/;
+// Catalog number formats specific to one supplier (Abcam ab…, Santa Cruz sc-…, Atlas HPA/CAB…, Proteintech
+// …-AP, Thermo MA/PA…-…, Alexa secondaries A-…, Jackson ImmunoResearch NNN-NNN-NNN, R&D AF/MAB…, Novus NB…).
+const VENDOR_FORMAT = /^(?:ab\d{3,7}|sc-\d{3,7}(?:-[A-Z]+)?|HPA\d{6}|CAB\d{6}|\d{4,6}-\d-(?:AP|Ig)|(?:MA|PA)\d-\d{3,6}|A-?\d{5}|\d{3}-\d{3}-\d{3}|AF\d{3,5}|MAB\d{3,6}|NBP?\d-\d{4,6})$/i;
+
+// An organisation written in a parenthetical without being in the vendor list ("Swant", "Frontier Institute").
+const ORGANISATION = /^(?:[A-Z][\w&.'-]*)(?:\s+(?:[A-Z][\w&.'-]*|of|and|for|&))*(?:\s+(?:Inc|Ltd|LLC|GmbH|Co|Corp|AG|SA|BV|Institute|Laboratories|Labs?|Company|Biotech|Bio|Scientific|Biosciences|Biotechnology|Technologies))?\.?$/;
+const NOT_ORGANISATION = /^(?:Fig|Figure|Table|Supplementary|Suppl|Extended|Data|See|Ref|Refs|Eq|Methods|Materials|Results|Discussion|Reviewed|Unpublished|Personal|Data not shown|Gift|Kind gift|Courtesy|Mouse|Rabbit|Rat|Goat|Donkey|Chicken|Sheep|Guinea pig|Human|Monoclonal|Polyclonal|IgG\w*|Clone|Lot|Batch|Mean|SD|SEM|Median|Total|Wild type|WT|Control)\b/i;
+
+/** Vendor/catalog/RRID parentheticals: "(Abcam, ab290, RRID:AB_303395, 1:1000)", "(25B6, ab18465, Abcam)". */
+function fromParentheticals(unit: TextUnit, found: Mention[]): void {
+  const text = unit.text;
+  for (const group of parentheticals(text, true)) {
+    if (group.content.length > 400) continue;
+    const segments = splitTop(group.content).flatMap((segment) => segment.split(/\s+(?:and|&)\s+(?=[A-Za-z]{0,4}[-#]?\d)/));
+    const parts: IdentifierPart[] = [];
+    const additional: string[] = [];
+    // 1. The vendor: a known one anywhere in the group, else one written just before the parenthesis
+    //    ("purchased from Abcam (ab290)"), else an organisation-like segment next to an unmistakable code.
+    let vendorText = '';
+    let vendorSegment = -1;
+    segments.forEach((segment, i) => {
+      const vendor = findVendor(segment);
+      if (vendor && !vendorText && vendor.index <= 2) { vendorText = vendor.vendor.name; vendorSegment = i; }
+    });
+    const justBefore = text.slice(Math.max(0, group.start - 40), group.start);
+    const vendorBefore = findVendor(justBefore);
+    const adjacentVendor = vendorBefore && !justBefore.slice(vendorBefore.index + vendorBefore.length).trim() ? vendorBefore.vendor.name : '';
+    // 2. Identifiers.
+    const codeSegments: string[] = [];
+    segments.forEach((segment, i) => {
+      const labelled = parseIdentifierText(segment, { bareCodesAreCatalog: false }).filter((p) => p.kind !== 'other' && p.kind !== 'none' && p.kind !== 'url');
+      if (i === vendorSegment) {
+        // "Sigma cat. no. E1510", "Invitrogen A11008": a code after the vendor in the same segment.
+        const vendor = findVendor(segment)!;
+        const rest = segment.slice(vendor.index + vendor.length).trim().replace(/^#\s*/, '');
+        if (labelled.length) parts.push(...labelled);
+        else if (looksLikeCatalog(rest)) parts.push({ kind: 'catalog', value: rest, label: '' });
+        return;
+      }
+      if (labelled.length) { parts.push(...labelled); return; }
+      if (CLONE_LABEL.test(segment) || /^\d+\s*:\s*\d+/.test(segment) || /dilution|\blot\b/i.test(segment)) { additional.push(segment); return; }
+      codeSegments.push(segment.replace(/^#\s*/, ''));
+    });
+    let vendor = vendorText || adjacentVendor;
+    if (!vendor) {
+      const organisation = codeSegments.find((seg) => ORGANISATION.test(seg) && !/\d/.test(seg) && !NOT_ORGANISATION.test(seg) && !LOCATION.test(seg) && seg.length <= 40);
+      if (organisation && codeSegments.some((seg) => STRONG_CODE.test(seg))) vendor = organisation;
+    }
+    for (const seg of codeSegments) {
+      if (seg === vendor) continue;
+      // Without a vendor, only codes in a supplier's distinctive format count ("ab14715", "sc-5989"); the
+      // supplier itself is not filled in from the format.
+      if (vendor ? looksLikeCatalog(seg) : VENDOR_FORMAT.test(seg)) parts.push({ kind: 'catalog', value: seg, label: '' });
+    }
+    if (!vendor && parts.length === 0) continue;
+    if (!vendor && parts.every((p) => p.kind === 'accession')) continue; // left to the accession finder
+    const name = nameBefore(text, group.start);
+    if (!name) continue;
+    found.push({ index: group.start, name, source: vendor, parts, additional });
+  }
+}
+
+/** RRIDs and labelled catalog numbers anywhere (those not inside a parenthetical seen above). */
+function fromLabelledIdentifiers(unit: TextUnit, found: Mention[]): void {
+  const text = unit.text;
+  const re = /\bRRID\s*[:#]?\s*[A-Za-z][\w:.-]*(?:\s\d+)?|\b(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|no\.?|nr\.?|number)|product\s+(?:no\.?|number|code))\s*[:#.]?\s*[A-Za-z0-9][\w.\/-]*\d[\w.\/-]*|(?<=\b(?:[Kk]it|[Rr]eagent|[Bb]uffer|[Mm]edium|[Aa]ntibody)\s)#\s?\d{4,7}\b/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const parts = parseIdentifierText(m[0], { bareCodesAreCatalog: false }).filter((p) => p.kind === 'rrid' || p.kind === 'catalog');
+    if (!parts.length) continue;
+    const nameAt = text.lastIndexOf('(', m.index) > text.lastIndexOf(')', m.index) ? text.lastIndexOf('(', m.index) : m.index;
+    const name = nameBefore(text, nameAt);
+    if (!name) continue;
+    const vendor = findVendor(text.slice(Math.max(0, m.index - 60), m.index));
+    found.push({ index: m.index, name, source: vendor?.vendor.name ?? '', parts, additional: [] });
+  }
+}
+
+/** Repository stock numbers: JAX, BDSC, VDRC, Addgene, ATCC. */
+function fromStockNumbers(unit: TextUnit, found: Mention[]): void {
+  const text = unit.text;
+  const patterns: { re: RegExp; label: string; source: string; type: ResourceType }[] = [
+    { re: /\b(?:JAX|Jackson\s+Lab(?:oratory|oratories|s)?)\b[^.;)]{0,40}?(?:stock|strain|cat(?:alog)?)\.?\s*(?:#|no\.?|number)?\s*:?\s*(\d{6})\b/gi, label: 'JAX', source: 'The Jackson Laboratory', type: 'Experimental model: Organism/strain' },
+    { re: /\bJAX\s*(?:#|no\.?|:)?\s*(\d{6})\b/g, label: 'JAX', source: 'The Jackson Laboratory', type: 'Experimental model: Organism/strain' },
+    { re: /\b(?:BDSC|Bloomington(?:\s+Drosophila)?(?:\s+Stock\s+Cent(?:er|re))?)\b\s*(?:stock\s*)?(?:#|no\.?|number|ID)?\s*[:#]?\s*(\d{2,6})\b/gi, label: 'BDSC', source: 'Bloomington Drosophila Stock Center', type: 'Experimental model: Organism/strain' },
+    { re: /\bVDRC\s*(?:stock\s*)?(?:#|no\.?|ID)?\s*[:#]?\s*(v?\d{4,6})\b/g, label: 'VDRC', source: 'Vienna Drosophila Resource Center', type: 'Experimental model: Organism/strain' },
+    { re: /\b(?:Kyoto(?:\s+(?:Drosophila|DGGR))?(?:\s+Stock\s+Cent(?:er|re))?|DGGR)\s*(?:stock\s*)?(?:#|no\.?|ID)?\s*[:#]?\s*(\d{5,6})\b/g, label: 'DGGR', source: 'Kyoto Stock Center', type: 'Experimental model: Organism/strain' },
+    { re: /\bFlyORF\s*(?:#|no\.?|ID)?\s*[:#]?\s*(F\d{6})\b/g, label: 'FlyORF', source: 'FlyORF', type: 'Experimental model: Organism/strain' },
+    { re: /\bAddgene\b[^.;)]{0,20}?(?:plasmid\s*)?(?:#|no\.?|ID)\s*:?\s*(\d{4,6})\b/gi, label: 'Addgene', source: 'Addgene', type: 'Recombinant DNA' },
+    { re: /\bATCC\b[\s:#,]*((?:CRL|CCL|HTB|PTA|TIB|BAA|VR)[-\s]?\d{2,5}(?:\.\d)?)\b/g, label: 'ATCC', source: 'ATCC', type: 'Experimental model: Cell line' },
+  ];
+  for (const { re, label, source, type } of patterns) {
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const open = text.lastIndexOf('(', m.index);
+      const nameAt = open > text.lastIndexOf(')', m.index) && m.index - open < 80 ? open : m.index;
+      const name = nameBefore(text, nameAt);
+      if (!name) continue;
+      const resolvedType = label === 'Addgene' && /\b(aav|lentivir|virus)/i.test(name) ? 'Viral vector' : type;
+      found.push({ index: m.index, name, source, parts: [{ kind: 'catalog', value: m[1].replace(/\s+/, '-'), label }], additional: [], type: resolvedType });
+    }
+  }
+}
+
+const VERSION_AFTER = /^\s*(?:\(\s*|,\s*)?(?:(?:version|ver\.|v\.?)\s*(\d+(?:\.\d+){0,3}[a-z]?)|(R20\d\d[ab])|(\d+(?:\.\d+){1,3}[a-z]?)|(\d{1,2})(?=\s*(?:\)|software|,|;|\.\s|$)))/i;
+
+/** Software by name, with its version when one is written right after. */
+const SOFTWARE_GLOBAL = SOFTWARE.map((entry) => ({ entry, re: new RegExp(entry.pattern.source, `${entry.pattern.flags.replace('g', '')}g`) }));
+
+function fromSoftware(unit: TextUnit, found: Mention[]): void {
+  const text = unit.text;
+  const lower = text.toLowerCase();
+  for (const { entry, re } of SOFTWARE_GLOBAL) {
+    if (!entry.needles.some((needle) => lower.includes(needle))) continue;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40);
+      const v = VERSION_AFTER.exec(after);
+      const version = v ? (v[1] ?? v[2] ?? v[3] ?? v[4]) : '';
+      // Names that are also words (R, STAR, Prism …) count only with a version or "software" next to them.
+      const ambiguous = /^(R|STAR|Salmon|Harmony|STRING|Galaxy|SAS|Julia|Rosetta|AMBER|Coot|MEGA|BEAST|pandas|Pangolin|Excel|ZEN|JMP|MUSCLE|HOMER|DAVID|NEURON|FSL|AFNI|SPM|VMD|Fiji)$/.test(entry.name);
+      if (ambiguous && !version && !/^\s*(software|package|program|\(RRID)/i.test(after)) continue;
+      const paren = parentheticals(text.slice(m.index + m[0].length, m.index + m[0].length + 200))[0];
+      const parts = paren && paren.start < 3 ? parseIdentifierText(paren.content, { bareCodesAreCatalog: false }).filter((p) => p.kind === 'rrid' || p.kind === 'url') : [];
+      const vendor = paren && paren.start < 3 ? findVendor(paren.content) : null;
+      found.push({
+        index: m.index,
+        name: version ? `${entry.name} ${/^\d/.test(version) ? 'v' : ''}${version}` : entry.name,
+        source: vendor?.vendor.name ?? '',
+        parts,
+        additional: [],
+        type: 'Software/code',
+      });
+    }
+  }
+  fromGenericSoftware(text, found);
+}
+
+function fromGenericSoftware(text: string, found: Mention[]): void {
+  // Unlisted tools written with a version: "Snippy v4.6", "OriginPro 2024b", "Nextflow (version 22.10)".
+  const generic = /\b([A-Z][A-Za-z0-9_+-]{2,30})\s*\(?\s*(?:version|v\.?)\s*(\d+(?:\.\d+){1,3}[a-z]?)\b/g;
+  for (let m = generic.exec(text); m; m = generic.exec(text)) {
+    if (/^(Figure|Fig|Table|Supplementary|Version|Release|Model|Phase|Type|Class|Group|Step|Day|Panel)$/i.test(m[1])) continue;
+    found.push({ index: m.index, name: `${m[1]} v${m[2]}`, source: '', parts: [], additional: [], type: 'Software/code' });
+  }
+}
+
+/** Known cell lines ("HEK293T cells", "HeLa (ATCC CCL-2)") and strain backgrounds ("C57BL/6J mice"). */
+function fromModels(unit: TextUnit, found: Mention[]): void {
+  const text = unit.text;
+  const cellRe = new RegExp(CELL_LINE.source, 'g');
+  for (let m = cellRe.exec(text); m; m = cellRe.exec(text)) {
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 60);
+    if (!/^\s*(?:-\w+\s+)?(?:cells?|cell line|line|\()/i.test(after)) continue;
+    const paren = parentheticals(after)[0];
+    const parts = paren && paren.start < 3 ? parseIdentifierText(paren.content, { bareCodesAreCatalog: false }).filter((p) => p.kind !== 'other' && p.kind !== 'none') : [];
+    const atcc = /ATCC[\s:#,]*((?:CRL|CCL|HTB|ACS)[-\s]?\d{2,5})/.exec(after);
+    if (atcc && !parts.length) parts.push({ kind: 'catalog', value: atcc[1].replace(/\s+/, '-'), label: 'ATCC' });
+    const vendor = paren && paren.start < 3 ? findVendor(paren.content) : null;
+    found.push({ index: m.index, name: m[0], source: vendor?.vendor.name ?? (atcc ? 'ATCC' : ''), parts, additional: [], type: 'Experimental model: Cell line' });
+  }
+  const strainRe = new RegExp(STRAIN_BACKGROUND.source, 'gi');
+  for (let m = strainRe.exec(text); m; m = strainRe.exec(text)) {
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40);
+    const organism = /^\s*(?:\(\w+\)\s*)?(?:background\s+)?(mice|mouse|rats?|flies|fly|zebrafish|fish|worms?|strains?|plants|yeast)\b/i.exec(after);
+    if (!organism || /^(AB|TU|Lewis|ICR|yw|Ler)$/i.test(m[0]) && !/strain|fish|flies/i.test(organism[1])) continue;
+    const vendor = findVendor(text.slice(m.index, m.index + 120));
+    found.push({ index: m.index, name: `${m[0]} ${organism[1]}`, source: vendor?.vendor.name ?? '', parts: [], additional: [], type: 'Experimental model: Organism/strain' });
+  }
+}
+
+/** Oligonucleotide sequences "5′-ACGT…-3′" with the name written before them. */
+function fromOligos(unit: TextUnit, found: Mention[]): void {
+  const re = /5\s?['′’]\s?[-–]?\s?([ACGTUNacgtun\s]{12,80}?)\s?[-–]?\s?3\s?['′’]/g;
+  for (let m = re.exec(unit.text); m; m = re.exec(unit.text)) {
+    const name = nameBefore(unit.text, m.index) || 'Oligonucleotide';
+    found.push({ index: m.index, name, source: '', parts: [], additional: [m[1].replace(/\s+/g, '')], type: 'Oligonucleotide' });
+  }
+}
+
+const DEPOSITED = /\b(deposited|have been (?:submitted|uploaded|made available)|are (?:publicly )?available (?:at|in|from|under|via|through)|(?:generated|produced|reported) (?:in|by) this (?:study|work|paper)|this study|accession (?:code|number)s? (?:for|of) the (?:data|sequencing|structure)|data availability|will be (?:made )?(?:publicly )?available)\b/i;
+const REUSED = /\b(previously (?:published|described|reported|deposited)|publicly available|downloaded|obtained from|retrieved from|were (?:re)?analy[sz]ed|from (?:the )?(?:GEO|SRA|PDB|EMDB|ArrayExpress)|published (?:data|dataset)|reference (?:genome|structure))\b/i;
+
+/** Data and protocol accessions. */
+function fromAccessions(unit: TextUnit, found: Mention[]): void {
+  const text = unit.text;
+  for (const acc of findAccessions(text)) {
+    const sentenceStart = Math.max(text.lastIndexOf('. ', acc.index) + 1, 0);
+    const sentenceEnd = text.indexOf('. ', acc.index);
+    const sentence = text.slice(sentenceStart, sentenceEnd < 0 ? text.length : sentenceEnd);
+    const named = nameBefore(text, text.lastIndexOf('(', acc.index) > sentenceStart ? text.lastIndexOf('(', acc.index) : acc.index);
+    const name = named && /data|seq|structure|map|model|coordinates|reads|proteom|genom|transcriptom|sequence|atlas|protocol|spectra|images?/i.test(named)
+      ? named : `${acc.repository} ${acc.kind === 'protocol' ? 'protocol' : 'record'} ${acc.accession}`;
+    const fresh = DEPOSITED.test(sentence) && !REUSED.test(sentence);
+    found.push({
+      index: acc.index, name, source: fresh ? 'This study' : acc.repository,
+      parts: [{ kind: 'accession', value: acc.accession, label: acc.repository }], additional: [],
+      type: acc.kind === 'protocol' ? 'Protocol' : 'Dataset', fresh,
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Assembly
+
+const EQUIPMENT = /\b(microscopes?|spectrophotometer|centrifuges?|cytometers?|sequencers?|cameras?|objectives?|lens|plate reader|reader|incubators?|scanners?|instruments?|machines?|nanodrop|qubit|thermocyclers?|cyclers?|pumps?|amplifiers?|electrodes?|lasers?|detectors?|robots?|vitrobot|orbitrap|mass spectrometer|hplc|uplc|columns?|sonicator|homogenizer|bioanalyzer|tapestation|luminometer|fluorometer|imager|chambers?|slides?|plates?|dishes?|tubes?|filters?|membranes?|grids?)\b/i;
+
+function typeOf(m: Mention, unit: TextUnit): ResourceType {
+  if (m.type) return m.type;
+  const identifier = formatIdentifier(m.parts);
+  const byContent = typeByContent(m.name, m.source, identifier);
+  if (byContent !== 'Other') return byContent;
+  if (EQUIPMENT.test(m.name)) return 'Other';
+  // A section named like a category ("Antibodies", "Cell lines and plasmids").
+  for (let i = unit.sections.length - 1; i >= 0; i--) {
+    if (unit.sections[i].split(/\s+/).length > 4) continue;
+    const fromSection = typeOfCategory(unit.sections[i]);
+    if (fromSection?.type) return fromSection.type;
+  }
+  if (m.parts.some((p) => p.kind === 'catalog')) return 'Chemical, peptide, or recombinant protein';
+  return 'Other';
+}
+
+function mentionRow(m: Mention, unit: TextUnit): KrtRow {
+  return makeRow({
+    'RESOURCE TYPE': typeOf(m, unit),
+    'RESOURCE NAME': m.name,
+    SOURCE: m.source,
+    IDENTIFIER: formatIdentifier(m.parts),
+    'NEW/REUSE': m.fresh ? 'new' : 'reuse',
+    'ADDITIONAL INFORMATION': m.additional.join('; '),
+  });
+}
+
+/** Name folded for de-duplication: case, a version, and a trailing "cells"/"mice"/"antibody" do not matter. */
+function nameKey(row: KrtRow): string {
+  let name = row['RESOURCE NAME'].toLowerCase();
+  if (row['RESOURCE TYPE'] === 'Software/code') name = name.replace(/\s+v?\d+(\.\d+)*[a-z]?$/, '');
+  return name.replace(/\s+(cells?|cell line|mice|mouse|antibody|antibodies)$/, '').replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** Merges rows that share an identifier, or (without identifiers) the same type, name and vendor. */
+export function mergeRows(rows: readonly KrtRow[]): KrtRow[] {
+  const out: KrtRow[] = [];
+  const byKey = new Map<string, number>();
+  for (const row of rows) {
+    const keys = [...identifierKeys(row.IDENTIFIER)];
+    const fallback = `${row['RESOURCE TYPE']}|${nameKey(row)}|${vendorKey(row.SOURCE)}`;
+    const lookup = keys.length ? keys : [fallback];
+    const hit = lookup.map((k) => byKey.get(k)).find((i) => i !== undefined);
+    if (hit === undefined) {
+      out.push({ ...row });
+      for (const k of lookup) byKey.set(k, out.length - 1);
+      continue;
+    }
+    const kept = out[hit];
+    if (!kept.SOURCE && row.SOURCE) kept.SOURCE = row.SOURCE;
+    // Keep the more specific name ("DESeq2 v1.26.0" over "DESeq2").
+    if (row['RESOURCE NAME'].length > kept['RESOURCE NAME'].length && row['RESOURCE NAME'].toLowerCase().startsWith(kept['RESOURCE NAME'].toLowerCase())) {
+      kept['RESOURCE NAME'] = row['RESOURCE NAME'];
+    }
+    const mergedParts = parseIdentifierText(`${kept.IDENTIFIER}; ${row.IDENTIFIER}`);
+    kept.IDENTIFIER = formatIdentifier(mergedParts);
+    if (row['NEW/REUSE'] === 'new') kept['NEW/REUSE'] = 'new';
+    if (!kept['ADDITIONAL INFORMATION'] && row['ADDITIONAL INFORMATION']) kept['ADDITIONAL INFORMATION'] = row['ADDITIONAL INFORMATION'];
+    if (kept['RESOURCE TYPE'] === 'Other' && row['RESOURCE TYPE'] !== 'Other') kept['RESOURCE TYPE'] = row['RESOURCE TYPE'];
+    for (const k of lookup) byKey.set(k, hit);
+  }
+  return out;
+}
+
+export interface TextExtractionOptions {
+  /** Table-wraps to leave out (an author table already parsed, or one removed for evaluation). */
+  skipTables?: ReadonlySet<XmlElement>;
+}
+
+/** Resources found in an article's text (and its generic reagent tables). */
+export function extractFromText(article: XmlElement, options: TextExtractionOptions = {}): KrtRow[] {
+  const { units, tables } = collectUnits(article, options.skipTables ?? new Set());
+  const rows: KrtRow[] = [];
+  for (const unit of units) {
+    const mentions: Mention[] = [];
+    fromParentheticals(unit, mentions);
+    fromLabelledIdentifiers(unit, mentions);
+    fromStockNumbers(unit, mentions);
+    fromSoftware(unit, mentions);
+    fromModels(unit, mentions);
+    fromOligos(unit, mentions);
+    fromAccessions(unit, mentions);
+    mentions.sort((a, b) => a.index - b.index);
+    for (const m of mentions) rows.push(mentionRow(m, unit));
+  }
+  for (const table of tables) rows.push(...genericTableRows(table));
+  return mergeRows(rows.filter((r) => r['RESOURCE NAME'].length <= 200));
+}
