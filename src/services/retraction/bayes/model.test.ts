@@ -4,7 +4,7 @@ import { Random } from '../../../core/random.ts';
 import { DEFAULT_CONFIG } from './config.ts';
 import { buildDesign } from './design.ts';
 import { panelData } from './fit.ts';
-import { countryProjection, negBinomial2LogPmf, NegBinPanelTarget, PointwiseLogLik } from './model.ts';
+import { countryProjection, negBinomial2LogPmf, NegBinPanelTarget, PointwiseLogLik, yearBasis } from './model.ts';
 import { simulatePanel } from './simulate.ts';
 import { digamma, logGamma, normalQuantile } from './special.ts';
 
@@ -61,15 +61,17 @@ test('NB2 log pmf sums to 1 and has mean μ', () => {
 });
 
 const variants = [
+  { shiftedCoefficients: true, countryEffects: 'centred', yearEffects: 'centred' },
+  { shiftedCoefficients: true, countryEffects: 'centred', yearEffects: 'non-centred' },
   { shiftedCoefficients: true, countryEffects: 'non-centred', yearEffects: 'non-centred' },
   { shiftedCoefficients: false, countryEffects: 'non-centred', yearEffects: 'non-centred' },
-  { shiftedCoefficients: true, countryEffects: 'centred', yearEffects: 'centred' },
+  { shiftedCoefficients: false, countryEffects: 'centred', yearEffects: 'centred' },
   { shiftedCoefficients: true, countryEffects: 'non-centred', yearEffects: 'centred' },
-  { shiftedCoefficients: false, countryEffects: 'centred', yearEffects: 'non-centred' },
+  { shiftedCoefficients: false, countryEffects: 'non-centred', yearEffects: 'centred' },
 ] as const;
 
 for (const variant of variants) {
-  const label = `${variant.shiftedCoefficients ? 'shifted' : 'plain'} coefficients, ${variant.countryEffects} country, ${variant.yearEffects} year effects`;
+  const label = `${variant.countryEffects} country (${variant.shiftedCoefficients ? 'shifted' : 'plain'}), ${variant.yearEffects} year effects`;
   test(`analytic gradient matches central finite differences (${label})`, () => {
     const target = new NegBinPanelTarget(data, priors, variant);
     const rng = new Random(`fd-${label}`);
@@ -97,41 +99,93 @@ for (const variant of variants) {
   });
 }
 
-test('log density equals an independent sum of NB2 log pmfs, priors and Jacobians (up to a constant)', () => {
-  const plain = new NegBinPanelTarget(data, priors, { shiftedCoefficients: false, countryEffects: 'non-centred', yearEffects: 'non-centred' });
-  const grad = new Float64Array(plain.dim);
-  const L = plain.layout;
-  const naive = (q: Float64Array) => {
-    const sc = Math.exp(q[L.logSigmaCountry]);
-    const st = Math.exp(q[L.logSigmaYear]);
-    const phi = Math.exp(q[L.logPhi]);
-    let lp = 0;
-    for (let i = 0; i < data.n; i++) {
-      let eta = data.logExposure[i] + q[0] + sc * q[L.zCountry + data.country[i]] + st * q[L.zYear + data.year[i]];
-      for (let j = 0; j < data.k; j++) eta += data.x[i * data.k + j] * q[1 + j];
-      lp += negBinomial2LogPmf(data.y[i], eta, phi);
+const naiveVariants = [
+  { countryEffects: 'non-centred', yearEffects: 'non-centred', shiftedCoefficients: false },
+  { countryEffects: 'centred', yearEffects: 'non-centred', shiftedCoefficients: false },
+  { countryEffects: 'centred', yearEffects: 'centred', shiftedCoefficients: false },
+  { countryEffects: 'centred', yearEffects: 'centred', shiftedCoefficients: true },
+  { countryEffects: 'non-centred', yearEffects: 'centred', shiftedCoefficients: false },
+] as const;
+
+test('the year basis is orthonormal with a constant first column', () => {
+  for (const T of [1, 2, 7, 18]) {
+    const B = yearBasis(T);
+    for (let a = 0; a < T; a++) {
+      assert.ok(Math.abs(B[a * T] - 1 / Math.sqrt(T)) < 1e-15);
+      for (let b = 0; b < T; b++) {
+        let dotCols = 0;
+        for (let t = 0; t < T; t++) dotCols += B[t * T + a] * B[t * T + b];
+        assert.ok(Math.abs(dotCols - (a === b ? 1 : 0)) < 1e-12);
+      }
     }
-    const normal = (v: number, m: number, s: number) => -0.5 * ((v - m) / s) ** 2 - Math.log(s) - 0.5 * Math.log(2 * Math.PI);
-    lp += normal(q[0], priors.intercept.mean, priors.intercept.sd);
-    for (let j = 0; j < data.k; j++) lp += normal(q[1 + j], priors.coefficients.mean, priors.coefficients.sd);
-    lp += Math.log(priors.sigmaCountry.rate) - priors.sigmaCountry.rate * sc + Math.log(sc);
-    lp += Math.log(priors.sigmaYear.rate) - priors.sigmaYear.rate * st + Math.log(st);
-    const { shape, rate } = priors.dispersion;
-    lp += shape * Math.log(rate) - logGamma(shape) + (shape - 1) * Math.log(phi) - rate * phi + Math.log(phi);
-    for (let i = L.zCountry; i < L.dim; i++) lp += normal(q[i], 0, 1);
-    return lp;
-  };
-  const rng = new Random('naive');
-  const q1 = randomPoint(plain, rng);
-  const q2 = randomPoint(plain, rng);
-  const diffTarget = plain.logDensityGradient(q1, grad) - plain.logDensityGradient(q2, grad);
-  const diffNaive = naive(q1) - naive(q2);
-  assert.ok(Math.abs(diffTarget - diffNaive) < 1e-7 * Math.max(1, Math.abs(diffNaive)), `${diffTarget} vs ${diffNaive}`);
+  }
 });
 
+for (const variant of naiveVariants) {
+  test(`log density equals an independent sum of NB2 log pmfs, priors and Jacobians (${variant.countryEffects}${variant.shiftedCoefficients ? ' shifted' : ''} country, ${variant.yearEffects} year effects)`, () => {
+    const target = new NegBinPanelTarget(data, priors, variant);
+    const B = yearBasis(data.nYears);
+    const grad = new Float64Array(target.dim);
+    const L = target.layout;
+    const { n, k, nCountries, nYears } = data;
+    const xbar = new Float64Array(nCountries * k);
+    const rows = new Float64Array(nCountries);
+    for (let i = 0; i < n; i++) {
+      rows[data.country[i]]++;
+      for (let j = 0; j < k; j++) xbar[data.country[i] * k + j] += data.x[i * k + j];
+    }
+    for (let c = 0; c < nCountries; c++) for (let j = 0; j < k; j++) xbar[c * k + j] /= rows[c];
+    const normal = (v: number, m: number, s: number) => -0.5 * ((v - m) / s) ** 2 - Math.log(s) - 0.5 * Math.log(2 * Math.PI);
+    const naive = (q: Float64Array) => {
+      const sc = Math.exp(q[L.logSigmaCountry]);
+      const st = Math.exp(q[L.logSigmaYear]);
+      const phi = Math.exp(q[L.logPhi]);
+      // Year coordinates w: v = s B w; the prior of v is on w (B orthogonal): N(0, 1) non-centred, N(0, σ_t) centred.
+      const w = Array.from({ length: nYears }, (_, j) => q[L.zYear + j]);
+      const v = Array.from({ length: nYears }, (_, t) => (variant.yearEffects === 'centred' ? 1 : st) * w.reduce((sum, wj, j) => sum + B[t * nYears + j] * wj, 0));
+      const vMean = v.reduce((a, b) => a + b, 0) / nYears;
+      const alpha = variant.countryEffects === 'centred' && variant.shiftedCoefficients ? q[0] - vMean : q[0];
+      // Centred countries sample a_c = α + x̄_c·β + u_c + v̄.
+      const u = Array.from({ length: nCountries }, (_, c) => {
+        if (variant.countryEffects === 'non-centred') return sc * q[L.zCountry + c];
+        let between = 0;
+        for (let j = 0; j < k; j++) between += xbar[c * k + j] * q[1 + j];
+        return q[L.zCountry + c] - alpha - between - vMean;
+      });
+      let lp = 0;
+      for (let i = 0; i < n; i++) {
+        let eta = data.logExposure[i] + alpha + u[data.country[i]] + v[data.year[i]];
+        for (let j = 0; j < k; j++) eta += data.x[i * k + j] * q[1 + j];
+        lp += negBinomial2LogPmf(data.y[i], eta, phi);
+      }
+      lp += normal(alpha, priors.intercept.mean, priors.intercept.sd);
+      for (let j = 0; j < k; j++) lp += normal(q[1 + j], priors.coefficients.mean, priors.coefficients.sd);
+      lp += Math.log(priors.sigmaCountry.rate) - priors.sigmaCountry.rate * sc + Math.log(sc);
+      lp += Math.log(priors.sigmaYear.rate) - priors.sigmaYear.rate * st + Math.log(st);
+      const { shape, rate } = priors.dispersion;
+      lp += shape * Math.log(rate) - logGamma(shape) + (shape - 1) * Math.log(phi) - rate * phi + Math.log(phi);
+      for (let c = 0; c < nCountries; c++) lp += variant.countryEffects === 'centred' ? normal(u[c], 0, sc) : normal(q[L.zCountry + c], 0, 1);
+      for (let j = 0; j < nYears; j++) lp += variant.yearEffects === 'centred' ? normal(w[j], 0, st) : normal(w[j], 0, 1);
+      return lp;
+    };
+    const rng = new Random(`naive-${variant.countryEffects}-${variant.yearEffects}`);
+    const q1 = randomPoint(target, rng);
+    const q2 = randomPoint(target, rng);
+    const diffTarget = target.logDensityGradient(q1, grad) - target.logDensityGradient(q2, grad);
+    const diffNaive = naive(q1) - naive(q2);
+    assert.ok(Math.abs(diffTarget - diffNaive) < 1e-7 * Math.max(1, Math.abs(diffNaive)), `${diffTarget} vs ${diffNaive}`);
+    // constrain() reports the same model effects the naive density used.
+    const out = new Float64Array(target.dim);
+    target.constrain(q1, out);
+    const sc = Math.exp(q1[L.logSigmaCountry]);
+    if (variant.countryEffects === 'non-centred') assert.ok(Math.abs(out[L.zCountry] - sc * q1[L.zCountry]) < 1e-12);
+    else assert.ok(Math.abs(out[0] - (variant.shiftedCoefficients ? q1[0] - out.subarray(L.zYear).reduce((a, b) => a + b, 0) / nYears : q1[0])) < 1e-12);
+  });
+}
+
 test('shifted coordinates give the same density at the same model parameters', () => {
-  const shifted = new NegBinPanelTarget(data, priors);
-  const plain = new NegBinPanelTarget(data, priors, { shiftedCoefficients: false, countryEffects: 'non-centred', yearEffects: 'non-centred' });
+  const shifted = new NegBinPanelTarget(data, priors, { countryEffects: 'non-centred', shiftedCoefficients: true });
+  const plain = new NegBinPanelTarget(data, priors, { countryEffects: 'non-centred', shiftedCoefficients: false });
   assert.ok(countryProjection(data) !== null);
   const rng = new Random('shift');
   const grad = new Float64Array(shifted.dim);

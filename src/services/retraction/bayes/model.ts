@@ -1,14 +1,20 @@
 // The hierarchical negative-binomial model of retractions per country-year:
 //   y_ct ~ NegBinomial2(μ_ct, φ),  log μ_ct = log(pub_ct) + α + x_ct·β + u_c + v_t,  u ~ N(0, σ_c), v ~ N(0, σ_t).
-// The sampler moves on θ = [α̃, β̃_1..β̃_K, log σ_c, log σ_t, log φ, w_country…, w_year…]. Each set of effects
-// is either non-centred (u = σ_c w, w ~ N(0, 1)) or centred (u = w, w ~ N(0, σ_c)), as configured. With
-// shifted coefficients,
-//   (α, β) = (α̃, β̃) − P u − (mean v, 0, …, 0),   P = (X̄ᵀX̄)⁻¹X̄ᵀ, X̄ = [1, country means of x].
-// The likelihood sees (α, β) only together with the projection of the country effects onto X̄ (and with
-// the mean year effect), so in the original coordinates α and β slide against all effects at once; (α̃, β̃)
-// are what the data pin down. The map is triangular with unit diagonal (Jacobian 1), the priors are
-// evaluated on (α, β), and the posterior is the model's, unchanged. The log transforms of σ_c, σ_t and φ
-// add their Jacobians.
+// The sampler moves on θ = [α', β'_1..β'_K, log σ_c, log σ_t, log φ, w_country…, w_year…]; the posterior
+// is the model's whichever coordinates are chosen, because every change of coordinates below is linear
+// with unit Jacobian, and the log transforms of σ_c, σ_t, φ add their Jacobians.
+//
+// Year effects are sampled in an orthonormal basis, v = s_t B w with B = [1/√T, Helmert contrasts]: the
+// likelihood sees only the contrasts (the common level goes with the intercept), so the mean year effect,
+// which only the prior constrains, is one coordinate instead of a direction shared by all years. Non-centred:
+// s_t = σ_t, w ~ N(0, 1); centred: s_t = 1, w ~ N(0, σ_t) (B is orthogonal, so w has the prior of v).
+// Country effects, non-centred: u = σ_c w, w ~ N(0, 1). With shifted coefficients the sampler moves
+//   (α', β') = (α, β) + P u + (mean v, 0, …, 0),   P = (X̄ᵀX̄)⁻¹X̄ᵀ, X̄ = [1, country means x̄_c of x],
+// what the data pin down, instead of (α, β), which slide against all effects at once.
+// Country effects, centred: w_c = a_c = α + x̄_c·β + u_c + mean v, the country's own log-rate intercept, with
+// prior a_c ~ N(α + x̄_c·β + mean v, σ_c); then log μ_ct = log(pub_ct) + a_c + (x_ct − x̄_c)·β + v_t − mean v.
+// Each a_c is pinned by its country's data and α, β by the spread of the a_c, so strong country data mixes
+// best in this form, weak data in the non-centred one. With shifted coefficients α' = α + mean v here.
 import type { Random } from '../../../core/random.ts';
 import { digamma, logGamma } from './special.ts';
 import type { Target } from './target.ts';
@@ -71,23 +77,32 @@ export function negBinomial2LogPmf(y: number, eta: number, phi: number): number 
   return logGamma(y + phi) - logGamma(phi) - logGamma(y + 1) + phi * logPhi + y * eta - (phi + y) * logPhiPlusMu;
 }
 
+/** Country means of the (standardised) predictors, row-major nCountries × k. */
+export function countryMeans(data: NegBinPanelData): Float64Array {
+  const { n, k, nCountries, x, country } = data;
+  const means = new Float64Array(nCountries * k);
+  const count = new Float64Array(nCountries);
+  for (let i = 0; i < n; i++) {
+    const c = country[i];
+    count[c]++;
+    for (let j = 0; j < k; j++) means[c * k + j] += x[i * k + j];
+  }
+  for (let c = 0; c < nCountries; c++) for (let j = 0; j < k; j++) if (count[c] > 0) means[c * k + j] /= count[c];
+  return means;
+}
+
 /**
  * P = (AᵀA)⁻¹Aᵀ for A = [1, country means of x] (row-major (k+1) × nCountries), by Cholesky with a small
  * ridge if AᵀA is near singular. Returns null when it stays singular (then no shift is applied).
  */
 export function countryProjection(data: NegBinPanelData): Float64Array | null {
-  const { n, k, nCountries, x, country } = data;
+  const { k, nCountries } = data;
   const m = k + 1;
+  const means = countryMeans(data);
   const A = new Float64Array(nCountries * m);
-  const count = new Float64Array(nCountries);
-  for (let i = 0; i < n; i++) {
-    const c = country[i];
-    count[c]++;
-    for (let j = 0; j < k; j++) A[c * m + 1 + j] += x[i * k + j];
-  }
   for (let c = 0; c < nCountries; c++) {
     A[c * m] = 1;
-    for (let j = 0; j < k; j++) A[c * m + 1 + j] = count[c] > 0 ? A[c * m + 1 + j] / count[c] : 0;
+    for (let j = 0; j < k; j++) A[c * m + 1 + j] = means[c * k + j];
   }
   const G = new Float64Array(m * m);
   for (let c = 0; c < nCountries; c++) {
@@ -135,20 +150,45 @@ export function countryProjection(data: NegBinPanelData): Float64Array | null {
 /** How the sampler's coordinates relate to the model's parameters; the posterior is the same in all. */
 export type Parameterisation = ParameterisationSettings;
 
-export const DEFAULT_PARAMETERISATION: Parameterisation = { countryEffects: 'non-centred', yearEffects: 'non-centred', shiftedCoefficients: true };
+export const DEFAULT_PARAMETERISATION: Parameterisation = { countryEffects: 'centred', yearEffects: 'centred', shiftedCoefficients: true };
+
+/** Orthonormal T × T basis (row-major): column 0 is 1/√T, column j ≥ 1 the j-th Helmert contrast. */
+export function yearBasis(nYears: number): Float64Array {
+  const B = new Float64Array(nYears * nYears);
+  for (let t = 0; t < nYears; t++) B[t * nYears] = 1 / Math.sqrt(nYears);
+  for (let j = 1; j < nYears; j++) {
+    const norm = Math.sqrt(j * (j + 1));
+    for (let t = 0; t < j; t++) B[t * nYears + j] = 1 / norm;
+    B[j * nYears + j] = -j / norm;
+  }
+  return B;
+}
 
 export function describeParameterisation(p: Parameterisation): string {
-  const effect = (kind: Parameterisation['countryEffects'], name: string, sigma: string) =>
-    kind === 'non-centred' ? `${name} effects non-centred (${name[0]} = ${sigma} * z, z ~ Normal(0, 1) sampled)` : `${name} effects centred (sampled directly with their Normal(0, ${sigma}) prior)`;
-  const parts = [effect(p.countryEffects, 'country', 'sigma_country'), effect(p.yearEffects, 'year', 'sigma_year')];
-  if (p.shiftedCoefficients) {
+  const parts: string[] = [];
+  if (p.countryEffects === 'centred') {
     parts.push(
-      'intercept and coefficients sampled shifted by the projection of the country effects onto the country means of the predictors ' +
-        '(the intercept also by the mean year effect), a unit-Jacobian change of coordinates that leaves the posterior unchanged',
+      'country effects centred: each country intercept a[c] = alpha + xbar[c]·beta + u[c] + mean(v) is sampled directly with prior ' +
+        'Normal(alpha + xbar[c]·beta + mean(v), sigma_country), where xbar[c] are the country means of the standardised predictors',
     );
+    if (p.shiftedCoefficients) parts.push('the intercept is sampled as alpha + mean(v)');
+  } else {
+    parts.push('country effects non-centred (u = sigma_country * z, z ~ Normal(0, 1) sampled)');
+    if (p.shiftedCoefficients) {
+      parts.push(
+        'intercept and coefficients sampled shifted by the projection of the country effects onto the country means of the predictors ' +
+          '(the intercept also by the mean year effect)',
+      );
+    }
   }
-  parts.push('sigma_country, sigma_year and phi sampled on the log scale with their Jacobians');
-  return `${parts.join('; ')}.`;
+  parts.push(
+    (p.yearEffects === 'centred'
+      ? 'year effects centred (their Normal(0, sigma_year) prior on the sampled coordinates)'
+      : 'year effects non-centred (v = sigma_year * B z, z ~ Normal(0, 1))') +
+      ', sampled in an orthonormal basis B of the years: their scaled mean and Helmert contrasts',
+  );
+  parts.push('sigma_country, sigma_year and phi sampled on the log scale');
+  return `${parts.join('; ')}. Every change of coordinates is linear with unit Jacobian (the log scales add their Jacobians), so the posterior is the model's.`;
 }
 
 export class NegBinPanelTarget implements Target {
@@ -157,31 +197,49 @@ export class NegBinPanelTarget implements Target {
   readonly parameterisation: Parameterisation;
   private readonly data: NegBinPanelData;
   private readonly priors: ModelPriors;
-  /** (k+1) × nCountries projection, or null for unshifted coordinates. */
+  private readonly centredCountries: boolean;
+  private readonly centredYears: boolean;
+  /** Non-centred countries only: (k+1) × nCountries projection, or null for unshifted coordinates. */
   private readonly projection: Float64Array | null;
+  /** Country means of x, nCountries × k (centred countries only). */
+  private readonly means: Float64Array;
+  /** Orthonormal year basis, T × T. */
+  private readonly basis: Float64Array;
   // Observations grouped by distinct count: log Γ(y+φ) - log Γ(φ) and its φ-derivative are computed once
   // per distinct y per evaluation instead of once per row.
   private readonly distinctY: Float64Array;
   private readonly distinctIndex: Int32Array;
   private readonly lgammaDiff: Float64Array;
   private readonly digammaDiff: Float64Array;
-  // Scratch reused across calls: (α, β), their gradient, P u, the effects, and the effects' gradients.
+  // Scratch reused across calls.
+  /** Model (α, β). */
   private readonly theta: Float64Array;
+  /** Gradient of the log density with respect to the model's (α, β) at fixed effects. */
   private readonly gradTheta: Float64Array;
+  /** Non-centred: P u. */
   private readonly projected: Float64Array;
+  /** Model effects u_c, v_t. */
   private readonly countryEffect: Float64Array;
   private readonly yearEffect: Float64Array;
-  private readonly gradU: Float64Array;
-  private readonly gradV: Float64Array;
+  /** Per-country and per-year additive terms of η in the likelihood loop. */
+  private readonly countryTerm: Float64Array;
+  private readonly yearTerm: Float64Array;
+  /** Σ ∂ℓ/∂η over each country's and each year's rows. */
+  private readonly gradCountry: Float64Array;
+  private readonly gradYear: Float64Array;
   private readonly pooledLogRate: number;
 
   constructor(data: NegBinPanelData, priors: ModelPriors, parameterisation: Partial<Parameterisation> = {}) {
     this.data = data;
     this.priors = priors;
     this.parameterisation = { ...DEFAULT_PARAMETERISATION, ...parameterisation };
+    this.centredCountries = this.parameterisation.countryEffects === 'centred';
+    this.centredYears = this.parameterisation.yearEffects === 'centred';
     this.layout = parameterLayout(data.k, data.nCountries, data.nYears);
     this.dim = this.layout.dim;
-    this.projection = this.parameterisation.shiftedCoefficients ? countryProjection(data) : null;
+    this.projection = !this.centredCountries && this.parameterisation.shiftedCoefficients ? countryProjection(data) : null;
+    this.means = countryMeans(data);
+    this.basis = yearBasis(data.nYears);
     const values = [...new Set(data.y)].sort((a, b) => a - b);
     this.distinctY = Float64Array.from(values);
     const where = new Map(values.map((v, i) => [v, i]));
@@ -193,8 +251,10 @@ export class NegBinPanelTarget implements Target {
     this.projected = new Float64Array(data.k + 1);
     this.countryEffect = new Float64Array(data.nCountries);
     this.yearEffect = new Float64Array(data.nYears);
-    this.gradU = new Float64Array(data.nCountries);
-    this.gradV = new Float64Array(data.nYears);
+    this.countryTerm = new Float64Array(data.nCountries);
+    this.yearTerm = new Float64Array(data.nYears);
+    this.gradCountry = new Float64Array(data.nCountries);
+    this.gradYear = new Float64Array(data.nYears);
     let ySum = 0;
     let exposureSum = 0;
     for (let i = 0; i < data.n; i++) {
@@ -204,28 +264,53 @@ export class NegBinPanelTarget implements Target {
     this.pooledLogRate = data.n > 0 ? Math.log((ySum + 0.5) / exposureSum) : 0;
   }
 
-  /** Uniform in (-r, r) around 0, except the intercept, centred on the pooled log rate per publication. */
+  /**
+   * Uniform in (-r, r) around 0, except the intercept (and centred country intercepts), which are centred
+   * on the pooled log rate per publication.
+   */
   initialise(rng: Random, radius: number, out: Float64Array): void {
     for (let i = 0; i < this.dim; i++) out[i] = rng.uniform(-radius, radius);
     out[this.layout.alpha] += this.pooledLogRate;
+    if (this.centredCountries) for (let c = 0; c < this.data.nCountries; c++) out[this.layout.zCountry + c] += this.pooledLogRate;
   }
 
   /**
-   * Effects u, v into countryEffect / yearEffect, P u into projected, (α, β) into theta.
-   * sc, st: the multipliers from sampled coordinates to effects (σ when non-centred, 1 when centred).
+   * From the sampled coordinates: model effects (countryEffect, yearEffect), model (α, β) (theta), and the
+   * per-country and per-year terms of η (countryTerm, yearTerm, each with the intercept where it belongs).
    */
-  private unpack(q: Float64Array, sc: number, st: number): void {
+  private unpack(q: Float64Array, sigmaC: number, sigmaT: number): void {
     const { k, nCountries, nYears } = this.data;
     const L = this.layout;
+    const theta = this.theta;
     const u = this.countryEffect;
     const v = this.yearEffect;
-    for (let c = 0; c < nCountries; c++) u[c] = sc * q[L.zCountry + c];
+    const st = this.centredYears ? 1 : sigmaT;
+    const B = this.basis;
     let vMean = 0;
     for (let t = 0; t < nYears; t++) {
-      v[t] = st * q[L.zYear + t];
+      let s = 0;
+      const row = t * nYears;
+      for (let j = 0; j < nYears; j++) s += B[row + j] * q[L.zYear + j];
+      v[t] = st * s;
       vMean += v[t];
     }
     vMean = nYears > 0 ? vMean / nYears : 0;
+    if (this.centredCountries) {
+      for (let a = 0; a <= k; a++) theta[a] = q[a];
+      if (this.parameterisation.shiftedCoefficients) theta[0] -= vMean;
+      const means = this.means;
+      for (let c = 0; c < nCountries; c++) {
+        const intercept = q[L.zCountry + c];
+        let between = 0;
+        for (let j = 0; j < k; j++) between += means[c * k + j] * theta[1 + j];
+        // η = off + a_c + (x − x̄_c)·β + v_t − v̄: the loop adds x·β, so the country term carries a_c − x̄_c·β.
+        this.countryTerm[c] = intercept - between;
+        u[c] = intercept - theta[0] - between - vMean;
+      }
+      for (let t = 0; t < nYears; t++) this.yearTerm[t] = v[t] - vMean;
+      return;
+    }
+    for (let c = 0; c < nCountries; c++) u[c] = sigmaC * q[L.zCountry + c];
     const P = this.projection;
     for (let a = 0; a <= k; a++) {
       let s = 0;
@@ -234,9 +319,11 @@ export class NegBinPanelTarget implements Target {
         for (let c = 0; c < nCountries; c++) s += P[row + c] * u[c];
       }
       this.projected[a] = s;
-      this.theta[a] = q[a] - s;
+      theta[a] = q[a] - s;
     }
-    if (P) this.theta[0] -= vMean;
+    if (P) theta[0] -= vMean;
+    for (let c = 0; c < nCountries; c++) this.countryTerm[c] = theta[0] + u[c];
+    for (let t = 0; t < nYears; t++) this.yearTerm[t] = v[t];
   }
 
   /** θ → (α, β, σ_c, σ_t, φ, u, v), in constrainedNames order. */
@@ -245,9 +332,7 @@ export class NegBinPanelTarget implements Target {
     const { k, nCountries, nYears } = this.data;
     const sigmaC = Math.exp(q[L.logSigmaCountry]);
     const sigmaT = Math.exp(q[L.logSigmaYear]);
-    const sc = this.parameterisation.countryEffects === 'non-centred' ? sigmaC : 1;
-    const st = this.parameterisation.yearEffects === 'non-centred' ? sigmaT : 1;
-    this.unpack(q, sc, st);
+    this.unpack(q, sigmaC, sigmaT);
     for (let a = 0; a <= k; a++) out[a] = this.theta[a];
     out[L.logSigmaCountry] = sigmaC;
     out[L.logSigmaYear] = sigmaT;
@@ -260,22 +345,17 @@ export class NegBinPanelTarget implements Target {
     const { n, k, nCountries, nYears, y, logExposure, x, country, year } = this.data;
     const L = this.layout;
     const pr = this.priors;
-    const nonCentredC = this.parameterisation.countryEffects === 'non-centred';
-    const nonCentredT = this.parameterisation.yearEffects === 'non-centred';
     const logSigmaC = q[L.logSigmaCountry];
     const logSigmaT = q[L.logSigmaYear];
     const rho = q[L.logPhi];
     const sigmaC = Math.exp(logSigmaC);
     const sigmaT = Math.exp(logSigmaT);
     const phi = Math.exp(rho);
-    const sc = nonCentredC ? sigmaC : 1;
-    const st = nonCentredT ? sigmaT : 1;
-    this.unpack(q, sc, st);
+    this.unpack(q, sigmaC, sigmaT);
     const theta = this.theta;
     const gTheta = this.gradTheta;
-    const uEff = this.countryEffect;
-    const vEff = this.yearEffect;
-    const alpha = theta[0];
+    const countryTerm = this.countryTerm;
+    const yearTerm = this.yearTerm;
 
     const distinctY = this.distinctY;
     const lgd = this.lgammaDiff;
@@ -289,19 +369,19 @@ export class NegBinPanelTarget implements Target {
       dgd[u] = digamma(yu + phi) - dgPhi;
     }
 
+    // Likelihood: one pass over the rows. gTheta[1..k] collects Σ g x, the country and year sums collect Σ g.
     gTheta.fill(0);
-    const gU = this.gradU;
-    const gV = this.gradV;
-    gU.fill(0);
-    gV.fill(0);
+    const gC = this.gradCountry;
+    const gT = this.gradYear;
+    gC.fill(0);
+    gT.fill(0);
     let lp = n * phi * rho;
-    let gAlpha = 0;
     let gRho = 0;
     const di = this.distinctIndex;
     for (let i = 0; i < n; i++) {
       const c = country[i];
       const t = year[i];
-      let eta = logExposure[i] + alpha + uEff[c] + vEff[t];
+      let eta = logExposure[i] + countryTerm[c] + yearTerm[t];
       const row = i * k;
       for (let j = 0; j < k; j++) eta += x[row + j] * theta[1 + j];
       const w = eta - rho;
@@ -321,20 +401,20 @@ export class NegBinPanelTarget implements Target {
       lp += lgd[u] + yi * eta - (phi + yi) * logPhiPlusMu;
       // ∂/∂η = y - (φ + y) μ/(φ + μ), with s = μ/(φ + μ).
       const g = yi - (phi + yi) * s;
-      gAlpha += g;
       for (let j = 0; j < k; j++) gTheta[1 + j] += g * x[row + j];
-      gU[c] += g;
-      gV[t] += g;
+      gC[c] += g;
+      gT[t] += g;
       // ∂/∂ log φ = φ[ψ(y+φ) - ψ(φ) + log φ - log(φ+μ) + 1 - (φ+y)/(φ+μ)], rearranged with s.
       gRho += phi * (dgd[u] + rho - logPhiPlusMu) + phi * s - yi * (1 - s);
     }
-    gTheta[0] = gAlpha;
 
-    // Priors on (α, β), evaluated at the model's coefficients.
+    // Priors on the model's (α, β).
+    const alpha = theta[0];
     const dA = alpha - pr.intercept.mean;
     const varA = pr.intercept.sd * pr.intercept.sd;
     lp -= (0.5 * dA * dA) / varA;
-    gTheta[0] -= dA / varA;
+    const gAlphaPrior = -dA / varA;
+    gTheta[0] = gAlphaPrior;
     const varB = pr.coefficients.sd * pr.coefficients.sd;
     for (let j = 1; j <= k; j++) {
       const d = theta[j] - pr.coefficients.mean;
@@ -342,45 +422,72 @@ export class NegBinPanelTarget implements Target {
       gTheta[j] -= d / varB;
     }
 
-    // Total derivative with respect to each effect: its direct part plus the part through (α, β) = … − P u − (v̄, 0…).
-    const P = this.projection;
     let gLogSc = 0;
-    let sumSqC = 0;
-    for (let c = 0; c < nCountries; c++) {
-      let dU = gU[c];
-      if (P) for (let a = 0; a <= k; a++) dU -= P[a * nCountries + c] * gTheta[a];
-      const w = q[L.zCountry + c];
-      if (nonCentredC) {
-        grad[L.zCountry + c] = sigmaC * dU - w;
-        gLogSc += dU * uEff[c];
-        lp -= 0.5 * w * w;
-      } else {
-        grad[L.zCountry + c] = dU - w / (sigmaC * sigmaC);
-        sumSqC += w * w;
-      }
-    }
     let gLogSt = 0;
-    let sumSqT = 0;
-    const viaIntercept = P ? gTheta[0] / nYears : 0;
-    for (let t = 0; t < nYears; t++) {
-      const dV = gV[t] - viaIntercept;
-      const w = q[L.zYear + t];
-      if (nonCentredT) {
-        grad[L.zYear + t] = sigmaT * dV - w;
-        gLogSt += dV * vEff[t];
+    let gYearMean = 0; // ∂ log p / ∂ v̄ through terms that use the mean year effect
+    if (this.centredCountries) {
+      // Likelihood: η = off + a_c − x̄_c·β + x·β + v_t − v̄. Prior: r_c = a_c − α − x̄_c·β − v̄ ~ N(0, σ_c).
+      const inv = 1 / (sigmaC * sigmaC);
+      const means = this.means;
+      let sumSq = 0;
+      let sumR = 0;
+      let totalG = 0;
+      for (let c = 0; c < nCountries; c++) {
+        const r = this.countryEffect[c];
+        sumSq += r * r;
+        sumR += r;
+        totalG += gC[c];
+        grad[L.zCountry + c] = gC[c] - r * inv;
+        // β enters through −x̄_c·β in the likelihood term and in r_c.
+        for (let j = 0; j < k; j++) gTheta[1 + j] += means[c * k + j] * (r * inv - gC[c]);
+      }
+      gTheta[0] += sumR * inv;
+      lp += -0.5 * sumSq * inv - nCountries * logSigmaC;
+      gLogSc += sumSq * inv - nCountries;
+      // v̄ reaches the likelihood through −v̄; and either r_c (unshifted) or α = α' − v̄ (shifted).
+      gYearMean += (this.parameterisation.shiftedCoefficients ? -gAlphaPrior : sumR * inv) - totalG;
+      for (let a = 0; a <= k; a++) grad[a] = gTheta[a];
+    } else {
+      // Total derivative of each u_c: direct, plus through (α, β) = … − P u.
+      const P = this.projection;
+      let gAlphaLik = 0;
+      for (let c = 0; c < nCountries; c++) gAlphaLik += gC[c];
+      gTheta[0] += gAlphaLik;
+      for (let c = 0; c < nCountries; c++) {
+        let dU = gC[c];
+        if (P) for (let a = 0; a <= k; a++) dU -= P[a * nCountries + c] * gTheta[a];
+        const w = q[L.zCountry + c];
+        grad[L.zCountry + c] = sigmaC * dU - w;
+        gLogSc += dU * this.countryEffect[c];
         lp -= 0.5 * w * w;
-      } else {
-        grad[L.zYear + t] = dV - w / (sigmaT * sigmaT);
+      }
+      if (P) gYearMean -= gTheta[0];
+      for (let a = 0; a <= k; a++) grad[a] = gTheta[a];
+    }
+
+    // Year effects: total derivative dV_t (direct sums plus the share of ∂/∂v̄), then back through v = s_t B w.
+    const viaMean = nYears > 0 ? gYearMean / nYears : 0;
+    const dV = this.gradYear;
+    for (let t = 0; t < nYears; t++) {
+      dV[t] = gT[t] + viaMean;
+      if (!this.centredYears) gLogSt += dV[t] * this.yearEffect[t];
+    }
+    const B = this.basis;
+    const st = this.centredYears ? 1 : sigmaT;
+    let sumSqT = 0;
+    for (let j = 0; j < nYears; j++) {
+      let s = 0;
+      for (let t = 0; t < nYears; t++) s += B[t * nYears + j] * dV[t];
+      const w = q[L.zYear + j];
+      if (this.centredYears) {
+        grad[L.zYear + j] = s - w / (sigmaT * sigmaT);
         sumSqT += w * w;
+      } else {
+        grad[L.zYear + j] = st * s - w;
+        lp -= 0.5 * w * w;
       }
     }
-    // Centred effects carry their Normal(0, σ) density: −Σu²/(2σ²) − C log σ.
-    if (!nonCentredC) {
-      const inv = 1 / (sigmaC * sigmaC);
-      lp += -0.5 * sumSqC * inv - nCountries * logSigmaC;
-      gLogSc += sumSqC * inv - nCountries;
-    }
-    if (!nonCentredT) {
+    if (this.centredYears) {
       const inv = 1 / (sigmaT * sigmaT);
       lp += -0.5 * sumSqT * inv - nYears * logSigmaT;
       gLogSt += sumSqT * inv - nYears;
@@ -395,7 +502,6 @@ export class NegBinPanelTarget implements Target {
     lp += pr.dispersion.shape * rho - pr.dispersion.rate * phi;
     gRho += pr.dispersion.shape - pr.dispersion.rate * phi;
 
-    for (let a = 0; a <= k; a++) grad[a] = gTheta[a];
     grad[L.logSigmaCountry] = gLogSc;
     grad[L.logSigmaYear] = gLogSt;
     grad[L.logPhi] = gRho;
