@@ -1,0 +1,27 @@
+// Demo and scale data for Service C: a generated CSV in the real federal schema (self-written vocabularies,
+// amendments included), imported through the same importer as a real file and labelled as generated.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ImportReport } from '../../core/import.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { writeGrantsCsv } from './generator/index.ts';
+import { importGrantsCsv } from './import.ts';
+import { currentYearSetting } from './settings.ts';
+
+export const DEMO_ROWS = 50_000;
+export const DEMO_SEED = 'demo-grants';
+
+/** Writes `<out>/grants.csv` with `size` rows (default 50,000). */
+export async function writeGeneratedCsv(out: string, size = DEMO_ROWS, seed: number | string = DEMO_SEED): Promise<string> {
+  fs.mkdirSync(out, { recursive: true });
+  const file = path.join(out, 'grants.csv');
+  await writeGrantsCsv(file, { rows: size, seed });
+  return file;
+}
+
+export async function loadGrantsDemo(ctx: ServiceContext, options: { size?: number; seed?: number }): Promise<ImportReport[]> {
+  const file = await writeGeneratedCsv(path.join(ctx.config.dataDir, 'demo', 'grants'), options.size, options.seed);
+  const report = await importGrantsCsv(ctx.db, file, { isDemo: true, progress: false, currentYear: currentYearSetting(ctx.config.env) });
+  ctx.dataVersion.invalidate();
+  return [report];
+}

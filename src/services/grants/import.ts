@@ -1,0 +1,262 @@
+// `import grants <csv>`: the federal "Proactive Publication – Grants and Contributions" CSV, streamed into one
+// transaction (core runImport), one row per agreement (owner_org, reference) holding its highest amendment,
+// idempotent (agreements keep their ids; unchanged agreements are counted as such; agreements the file no
+// longer has are deleted), with every aggregate of the API recomputed in the same transaction.
+//
+// How the 1.3-million-row file stays fast and small:
+//  - rows are written as multi-row upserts (one statement text per batch size, prepared once and reused),
+//    whose conflict clause applies the amendment rule (`supersedes`) in the database, so memory holds one
+//    batch, never the file;
+//  - on SQLite (and on an empty PostgreSQL table) the secondary indexes and the substring index are dropped
+//    for the load and rebuilt once at the end, inside the transaction; readers keep the old snapshot.
+//    A PostgreSQL table that holds data keeps its indexes (dropping one would lock readers out until commit).
+import fs from 'node:fs';
+import path from 'node:path';
+import { hash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { CompiledQuery, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../core/db/database.ts';
+import { dbBool, dialectOf, num } from '../../core/db/dialect.ts';
+import type { DialectName } from '../../core/db/dialect.ts';
+import { putAggregate } from '../../core/db/datasets.ts';
+import { resumeSubstringIndex, suspendSubstringIndex } from '../../core/db/search-index.ts';
+import { runImport } from '../../core/import.ts';
+import type { ImportReport } from '../../core/import.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { amendmentKey, readGrantsCsv, supersedes, NOTABLE_RULES_VERSION } from './source/index.ts';
+import type { GrantRecord, NotableMatcher } from './source/index.ts';
+import { computeAggregates, AGGREGATE_NAMES } from './statistics.ts';
+import type { DataSource } from './statistics.ts';
+import { DATA_COLUMNS, GRANTS_SEARCH, GRANTS_TABLE, SECONDARY_INDEXES, createSecondaryIndex, dropSecondaryIndex } from './tables.ts';
+import type { DataColumn } from './tables.ts';
+
+export const GRANTS_DATASET = 'agreements';
+
+/** Rows a file row is merged into when a later amendment of the same agreement is current. */
+export const SUPERSEDED_REASON = 'superseded by a later amendment of the same agreement';
+
+/** Rows per upsert statement: 32 parameters a row stays below both databases' parameter limits. */
+const BATCH_ROWS = 500;
+
+// Every stored data column is the GrantRecord field of the same name (checked by the compiler here).
+const RECORD_FIELDS: readonly (DataColumn & keyof GrantRecord)[] = DATA_COLUMNS;
+
+export interface GrantsImportOptions {
+  isDemo?: boolean;
+  /** Label of the source in reports (default: the path, or "stream"). */
+  sourceLabel?: string;
+  /** Show a progress bar (default: when stderr is a terminal). */
+  progress?: boolean;
+  notable?: NotableMatcher;
+  /** Called with a line of text for each stage (index rebuild, aggregates) of a long import. */
+  log?: (message: string) => void;
+  /** The calculator's current fiscal year (start year); default the last year of the data with a revenue figure. */
+  currentYear?: number;
+}
+
+/** The conditional upsert of `rows` agreements: the later row wins where `supersedes` says so. */
+function upsertStatement(dialect: DialectName, rows: number): string {
+  const columns = [...DATA_COLUMNS, 'content_hash', 'previous_hash', 'import_version'];
+  const perRow = DATA_COLUMNS.length + 2; // previous_hash is a literal NULL
+  let p = 0;
+  const placeholder = dialect === 'sqlite' ? () => '?' : () => `$${++p}`;
+  const tuples: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    const cells: string[] = [];
+    for (let c = 0; c < perRow; c++) cells.push(placeholder());
+    cells.splice(DATA_COLUMNS.length + 1, 0, 'NULL');
+    tuples.push(`(${cells.join(',')})`);
+  }
+  const t = GRANTS_TABLE;
+  const set = DATA_COLUMNS.map((c) => `${c} = excluded.${c}`);
+  set.push(
+    'content_hash = excluded.content_hash',
+    // the values before this import touched the row: what "unchanged" is measured against
+    `previous_hash = CASE WHEN ${t}.import_version <> excluded.import_version THEN ${t}.content_hash ELSE ${t}.previous_hash END`,
+    'import_version = excluded.import_version',
+  );
+  // The first row of this import for an agreement replaces what an earlier import stored; later rows of the
+  // same import replace it when they supersede it (higher amendment_number; equal: later amendment_date,
+  // a date beats none; still equal: the later row). '' sorts before every date, so coalesce says "no date".
+  const wins =
+    `${t}.import_version <> excluded.import_version` +
+    ` OR excluded.amendment_number > ${t}.amendment_number` +
+    ` OR (excluded.amendment_number = ${t}.amendment_number AND coalesce(excluded.amendment_date, '') >= coalesce(${t}.amendment_date, ''))`;
+  return (
+    `INSERT INTO ${t} (${columns.join(', ')}) VALUES ${tuples.join(',')} ` +
+    `ON CONFLICT (owner_org, reference_number) DO UPDATE SET ${set.join(', ')} WHERE ${wins}`
+  );
+}
+
+/** Collects rows and writes them in batches; within a batch, the amendment rule picks one row per agreement. */
+class AgreementWriter {
+  private readonly trx: Kysely<any>;
+  private readonly dialect: DialectName;
+  private readonly importVersion: string;
+  private readonly statements = new Map<number, string>();
+  private batch: GrantRecord[] = [];
+  private readonly trueValue: boolean | number;
+  private readonly falseValue: boolean | number;
+
+  constructor(trx: Kysely<any>, importVersion: string) {
+    this.trx = trx;
+    this.dialect = dialectOf(trx);
+    this.importVersion = importVersion;
+    this.trueValue = dbBool(this.dialect, true);
+    this.falseValue = dbBool(this.dialect, false);
+  }
+
+  /** Resolves with nothing to wait for until a batch is full, so the reader only pauses on a write. */
+  add(record: GrantRecord): Promise<void> | undefined {
+    this.batch.push(record);
+    return this.batch.length >= BATCH_ROWS ? this.flush() : undefined;
+  }
+
+  async flush(): Promise<void> {
+    if (this.batch.length === 0) return;
+    const rows = this.batch;
+    this.batch = [];
+    const winners = new Map<string, GrantRecord>();
+    for (const record of rows) {
+      const key = amendmentKey(record);
+      const current = winners.get(key);
+      if (!current || supersedes(record, current)) winners.set(key, record);
+    }
+    const params: unknown[] = [];
+    for (const record of winners.values()) {
+      const start = params.length;
+      for (const column of RECORD_FIELDS) {
+        const value = record[column];
+        params.push(typeof value === 'boolean' ? (value ? this.trueValue : this.falseValue) : value);
+      }
+      params.push(hash('sha1', params.slice(start).join('\u001f'), 'base64'), this.importVersion);
+    }
+    const n = winners.size;
+    let text = this.statements.get(n);
+    if (!text) {
+      text = upsertStatement(this.dialect, n);
+      this.statements.set(n, text);
+    }
+    await this.trx.executeQuery(CompiledQuery.raw(text, params));
+  }
+}
+
+async function dropSecondaryIndexes(trx: Kysely<any>): Promise<void> {
+  for (const index of SECONDARY_INDEXES) await dropSecondaryIndex(trx, index);
+}
+
+async function createSecondaryIndexes(trx: Kysely<any>): Promise<void> {
+  for (const index of SECONDARY_INDEXES) await createSecondaryIndex(trx, index);
+}
+
+function describeSource(input: string | Readable, options: GrantsImportOptions): string {
+  return options.sourceLabel ?? (typeof input === 'string' ? input : 'stream');
+}
+
+/**
+ * Imports one grants CSV (a path, or a readable stream of its bytes). Rejects, leaving the stored data as it
+ * was, when a required column is missing (the message names it), when the file has no valid row, or when
+ * reading fails midway.
+ */
+export async function importGrantsCsv(db: Db, input: string | Readable, options: GrantsImportOptions = {}): Promise<ImportReport> {
+  const source = describeSource(input, options);
+  const isDemo = options.isDemo ?? false;
+  const log = options.log ?? (() => {});
+  return runImport(
+    db,
+    { service: 'grants', importer: 'csv', dataset: GRANTS_DATASET, source, isDemo, progress: { unit: 'bytes', enabled: options.progress } },
+    async (trx, { tally, progress, dataVersion }) => {
+      const dialect = dialectOf(trx);
+      const hadRows = (await trx.selectFrom(GRANTS_TABLE).select('id').limit(1).executeTakeFirst()) !== undefined;
+      // Bulk mode: rebuild indexes once instead of maintaining them row by row (see the file comment).
+      const bulk = dialect === 'sqlite' || !hadRows;
+      if (bulk) {
+        await dropSecondaryIndexes(trx);
+        await suspendSubstringIndex(trx, GRANTS_SEARCH);
+      }
+
+      const writer = new AgreementWriter(trx, dataVersion);
+      let mapped = 0;
+      const summary = await readGrantsCsv(
+        input,
+        (record) => {
+          tally.read();
+          mapped++;
+          return writer.add(record);
+        },
+        {
+          notable: options.notable,
+          onSkip: (reason) => {
+            tally.read();
+            tally.skip(reason);
+          },
+          onProgress: (p) => {
+            if (p.totalBytes !== null) progress.setTotal(p.totalBytes);
+            progress.update(p.bytesRead);
+          },
+        },
+      );
+      await writer.flush();
+      if (mapped === 0) {
+        throw new Error(`${source}: no valid grant rows (${summary.rowsRead} rows read, ${summary.skipped} skipped); the stored data is unchanged`);
+      }
+
+      const deleted = await trx.deleteFrom(GRANTS_TABLE).where('import_version', '<>', dataVersion).executeTakeFirst();
+      tally.deleted(Number(deleted.numDeletedRows));
+      const counts = await trx
+        .selectFrom(GRANTS_TABLE)
+        .select([
+          (eb) => eb.fn.countAll().as('agreements'),
+          sql<number>`sum(case when previous_hash is null then 1 else 0 end)`.as('inserted'),
+          sql<number>`sum(case when previous_hash = content_hash then 1 else 0 end)`.as('unchanged'),
+        ])
+        .executeTakeFirstOrThrow();
+      const agreements = num(counts.agreements);
+      const inserted = num(counts.inserted);
+      const unchanged = num(counts.unchanged);
+      tally.inserted(inserted);
+      tally.unchanged(unchanged);
+      tally.updated(agreements - inserted - unchanged);
+      if (mapped > agreements) tally.skip(SUPERSEDED_REASON, mapped - agreements);
+
+      if (bulk) {
+        log('rebuilding indexes');
+        await createSecondaryIndexes(trx);
+        await resumeSubstringIndex(trx, GRANTS_SEARCH);
+      }
+      log('computing aggregates');
+      const dataSource: DataSource = {
+        kind: isDemo ? 'demo' : 'import',
+        is_demo: isDemo,
+        description: isDemo
+          ? 'Generated demo data (self-written vocabularies, not real agreements): pdi generate grants'
+          : 'Proactive Publication – Grants and Contributions (open.canada.ca)',
+        source: typeof input === 'string' ? path.basename(input) : source,
+        schema: summary.schema,
+        data_version: dataVersion,
+        imported_at: new Date().toISOString(),
+        notable_rules_version: NOTABLE_RULES_VERSION,
+      };
+      const aggregates = await computeAggregates(trx, dataSource, { currentYear: options.currentYear });
+      for (const name of AGGREGATE_NAMES) await putAggregate(trx, 'grants', name, dataVersion, aggregates[name]);
+    },
+  );
+}
+
+/** A path as the CLI gets it: a CSV file, or a directory holding exactly one (generate writes grants.csv). */
+export function resolveCsvPath(target: string): string {
+  if (!fs.statSync(target).isDirectory()) return target;
+  const preferred = path.join(target, 'grants.csv');
+  if (fs.existsSync(preferred)) return preferred;
+  const csvs = fs.readdirSync(target).filter((f) => f.toLowerCase().endsWith('.csv'));
+  if (csvs.length !== 1) throw new Error(`${target}: expected one .csv file (or grants.csv), found ${csvs.length}`);
+  return path.join(target, csvs[0]);
+}
+
+export async function importGrantsPath(ctx: ServiceContext, target: string, options: GrantsImportOptions = {}): Promise<ImportReport> {
+  const file = resolveCsvPath(target);
+  const report = await importGrantsCsv(ctx.db, file, { log: (m) => ctx.log.info(m), ...options });
+  ctx.dataVersion.invalidate();
+  return report;
+}

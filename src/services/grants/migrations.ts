@@ -1,0 +1,57 @@
+// Service C schema: one row per agreement (owner_org, reference), holding its current amendment. Money is
+// integer cents; dates are YYYY-MM-DD text. Bookkeeping columns make the import idempotent and countable:
+// content_hash (the stored values), previous_hash (the values before the running import touched the row)
+// and import_version (the data version of the last import that saw the agreement).
+import type { Migration } from 'kysely/migration';
+import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
+import { createSubstringIndex } from '../../core/db/search-index.ts';
+import { GRANTS_SEARCH, GRANTS_TABLE, SECONDARY_INDEXES, createSecondaryIndex } from './tables.ts';
+
+export const grantsMigrations: Record<string, Migration> = {
+  grants_0001_agreements: {
+    async up(db) {
+      const d = dialectOf(db);
+      const text = (c: any) => c.notNull().defaultTo('');
+      await db.schema
+        .createTable(GRANTS_TABLE)
+        .addColumn('id', columnType.id(d), idConstraint(d))
+        .addColumn('owner_org', 'text', (c) => c.notNull())
+        .addColumn('reference_number', 'text', (c) => c.notNull())
+        .addColumn('amendment_number', 'integer', (c) => c.notNull())
+        .addColumn('amendment_date', 'text')
+        .addColumn('owner_org_title', 'text', text)
+        .addColumn('agreement_type', 'text', text)
+        .addColumn('recipient_type', 'text', text)
+        .addColumn('recipient_legal_name', 'text', text)
+        .addColumn('recipient_operating_name', 'text', text)
+        .addColumn('recipient_country', 'text', text)
+        .addColumn('recipient_province', 'text', text)
+        .addColumn('recipient_city_en', 'text', text)
+        .addColumn('recipient_postal_code', 'text', text)
+        .addColumn('program_name_en', 'text', text)
+        .addColumn('program_purpose_en', 'text', text)
+        .addColumn('agreement_title_en', 'text', text)
+        .addColumn('agreement_value_cents', columnType.bigint(d), (c) => c.notNull())
+        .addColumn('agreement_start_date', 'text', (c) => c.notNull())
+        .addColumn('agreement_end_date', 'text')
+        .addColumn('description_en', 'text', text)
+        .addColumn('naics_identifier', 'text', text)
+        .addColumn('naics_sector_en', 'text', text)
+        .addColumn('expected_results_en', 'text', text)
+        .addColumn('fiscal_year', 'text', (c) => c.notNull())
+        .addColumn('fiscal_year_start', 'integer', (c) => c.notNull())
+        .addColumn('is_major_funding', columnType.boolean(d), (c) => c.notNull())
+        .addColumn('is_notable', columnType.boolean(d), (c) => c.notNull())
+        .addColumn('notable_reason', 'text', text)
+        .addColumn('notable_category', 'text', text)
+        .addColumn('notable_keyword', 'text', text)
+        .addColumn('content_hash', 'text', (c) => c.notNull())
+        .addColumn('previous_hash', 'text')
+        .addColumn('import_version', 'text', (c) => c.notNull())
+        .addUniqueConstraint('grants_agreements_key', ['owner_org', 'reference_number'])
+        .execute();
+      for (const index of SECONDARY_INDEXES) await createSecondaryIndex(db, index);
+      await createSubstringIndex(db, GRANTS_SEARCH);
+    },
+  },
+};
