@@ -128,6 +128,9 @@ export function parseRrid(raw: string): ParsedRrid {
     if (registryOf(candidate)) return fail(`not in the registry's canonical form`, candidate);
     return fail(`does not match the ${prefix.canonical} identifier pattern (e.g. ${exampleFor(prefix.canonical)})`);
   }
+  const prefixOnly = /^([A-Za-z][A-Za-z-]*?)[\s_:-]*$/.exec(input)?.[1]?.toUpperCase();
+  const known = prefixOnly ? PREFIXES.find((p) => p.canonical.toUpperCase() === prefixOnly) : undefined;
+  if (known) return fail(`missing the identifier after ${known.canonical}${known.sep} (e.g. ${exampleFor(known.canonical)})`);
   return fail('unknown registry prefix');
 }
 
