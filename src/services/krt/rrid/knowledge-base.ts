@@ -70,7 +70,7 @@ function majority<K>(map: Map<K, number>): K | undefined {
 /** SOURCE text that names a supplier (not "This study", a citation or a URL). */
 function supplierOf(source: string): string {
   const s = source.trim();
-  if (!s || isNewSource(s) || /et al|\b(19|20)\d\d\b|^\(|^ref|https?:|www\.|\bgift\b|\bkindly\b|\blab(oratory)?\s+of\b|^n\/?a$/i.test(s)) return '';
+  if (!s || !/\p{L}{2}/u.test(s) || isNewSource(s) || /et al|\b(19|20)\d\d\b|^\(|^ref|https?:|www\.|\bgift\b|\bkindly\b|\blab(oratory)?\s+of\b|^n\/?a$/i.test(s)) return '';
   return canonicalVendor(s);
 }
 

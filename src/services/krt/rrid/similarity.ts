@@ -124,9 +124,11 @@ export function antibodyAttributes(name: string): AntibodyAttributes {
   const conj = CONJUGATES.exec(folded.replace(/\balexa\s*fluor\s*(\d{3})/g, 'alexa$1'));
   let host = '';
   // Host: a species word right before "anti-", or written as "(rabbit polyclonal)", "rabbit monoclonal".
-  const hostBeforeAnti = new RegExp(`\\b(${['rabbit', 'mouse', 'rat', 'goat', 'donkey', 'chicken', 'guinea pig', 'sheep', 'hamster', 'human', 'llama', 'alpaca', 'horse'].join('|')})\\s+anti-`).exec(folded);
-  const hostWithClonality = /\b(rabbit|mouse|rat|goat|donkey|chicken|guinea pig|sheep|hamster|human|llama|alpaca)\s+(monoclonal|polyclonal|igg|igm|igy|recombinant)/.exec(folded);
-  const hostWord = hostBeforeAnti?.[1] ?? hostWithClonality?.[1] ?? '';
+  const species = 'rabbit|mouse|rat|goat|donkey|chicken|guinea pig|sheep|hamster|human|llama|alpaca|horse';
+  const hostBeforeAnti = new RegExp(`\\b(${species})[\\s-]+anti-`).exec(folded);
+  const hostWithClonality = new RegExp(`\\b(${species})\\s+(monoclonal|polyclonal|igg|igm|igy|recombinant)`).exec(folded);
+  const hostInParentheses = new RegExp(`\\((?:[^()]*\\s)?(${species})(?:\\s[^()]*)?\\)`).exec(folded);
+  const hostWord = hostBeforeAnti?.[1] ?? hostWithClonality?.[1] ?? hostInParentheses?.[1] ?? '';
   host = hostWord === 'guinea pig' ? 'guineapig' : hostWord;
   const clonality = /\bmonoclonal\b|\bmab\b/.test(folded) ? 'monoclonal' : /\bpolyclonal\b|\bpab\b/.test(folded) ? 'polyclonal' : '';
   // Target: what follows "anti-", else what precedes "antibody".
