@@ -2,8 +2,9 @@
 import type { ServiceModule } from '../core/service.ts';
 import { oralService } from './oral/service.ts';
 import { drawsService } from './draws/service.ts';
+import { retractionService } from './retraction/service.ts';
 
-export const SERVICES: readonly ServiceModule[] = [oralService, drawsService];
+export const SERVICES: readonly ServiceModule[] = [oralService, drawsService, retractionService];
 
 export function findService(name: string): ServiceModule {
   const found = SERVICES.find((s) => s.name === name.toLowerCase());

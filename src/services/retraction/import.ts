@@ -1,0 +1,363 @@
+// Service E importers, each one transaction through the core import runner: the Retraction Watch CSV
+// (dataset "papers"), citations (OpenCitations CSV/JSON, OpenAlex works JSON; dataset "citations"), the
+// democracy panel CSV ("democracy-panel") and a published model fit ("democracy-published-fit"). Files are
+// streamed; ids are stable across imports; what a complete file no longer has is deleted; analytics are
+// recomputed in the same transaction and stored with the new data version.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../core/db/database.ts';
+import { num } from '../../core/db/dialect.ts';
+import { resumeSubstringIndex, suspendSubstringIndex } from '../../core/db/search-index.ts';
+import { runImport } from '../../core/import.ts';
+import type { ImportContext, ImportReport } from '../../core/import.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { recomputeAggregates } from './analytics.ts';
+import { recomputePanelAggregates } from './democracy.ts';
+import { PANEL_DATASET, importPublishedFit, looksLikePublishedFit } from './democracy-model.ts';
+import { PAPER_SEARCH } from './search.ts';
+import { openCsv, headerKey } from './sources/csv-rows.ts';
+import { detectCitationFormat, openAlexWork, openCitationsEdge } from './sources/citations.ts';
+import type { CitationEdge, CitationFormat } from './sources/citations.ts';
+import { daysBetween } from './sources/fields.ts';
+import { jsonElements } from './sources/json-stream.ts';
+import { mapPanelHeader, parsePanelRow } from './sources/panel.ts';
+import type { PanelRecord } from './sources/panel.ts';
+import { mapRwHeader, parseRwRow } from './sources/retraction-watch.ts';
+import type { RetractionRecord } from './sources/retraction-watch.ts';
+import {
+  createCitationStaging, deletePanelRowsNotIn, deletePapersNotIn, mergeStagedCitations, recomputeDaysAfter, refreshPaperCounts,
+  stageCitations, stagedCount, storePanelBatch, storePaperBatch,
+} from './store.ts';
+import type { StagedCitation } from './store.ts';
+
+export interface ImportOptions {
+  isDemo?: boolean;
+  /** Problems that did not stop a row (an unreadable date kept as null), once per kind with its count. */
+  warn?: (message: string) => void;
+}
+
+function reportProblems(problems: Map<string, number>, options: ImportOptions): void {
+  for (const [problem, n] of problems) options.warn?.(`${n} row(s): ${problem} (kept as null)`);
+}
+
+const bump = (map: Map<string, number>, key: string, n = 1) => map.set(key, (map.get(key) ?? 0) + n);
+
+// ---------------------------------------------------------------- Retraction Watch
+
+export async function importRetractionWatch(db: Db, file: string, options: ImportOptions = {}): Promise<ImportReport> {
+  const isDemo = options.isDemo ?? false;
+  const problems = new Map<string, number>();
+  const report = await runImport(db, { service: 'retraction', importer: 'retraction-watch', dataset: 'papers', source: file, isDemo, progress: { unit: 'rows' } }, async (trx, ic) => {
+    const { header, batches } = await openCsv(file);
+    const map = mapRwHeader(header);
+    for (const column of map.missing) bump(problems, `no ${column} column in the file`);
+    const wasEmpty = num((await trx.selectFrom('retraction_papers').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n) === 0;
+    // A first load builds the search index once at the end instead of row by row.
+    if (wasEmpty) await suspendSubstringIndex(trx, PAPER_SEARCH);
+    const seen = new Set<string>();
+    const dateChanged: number[] = [];
+    for await (const batch of batches) {
+      const records: RetractionRecord[] = [];
+      for (const row of batch) {
+        ic.tally.read();
+        const result = parseRwRow(row.cells, map);
+        for (const p of result.problems) bump(problems, p);
+        if (!result.record) {
+          ic.tally.skip(result.skip!);
+          continue;
+        }
+        if (seen.has(result.record.record_id)) {
+          ic.tally.skip('duplicate Record ID (first kept)');
+          continue;
+        }
+        seen.add(result.record.record_id);
+        records.push(result.record);
+      }
+      dateChanged.push(...(await storePaperBatch(trx, records, isDemo, ic.tally)).retractionDateChanged);
+      ic.progress.tick(batch.length);
+    }
+    if (seen.size === 0) throw new Error(`${file}: no Retraction Watch records (an empty file would delete every paper)`);
+    await deletePapersNotIn(trx, seen, ic.tally);
+    if (dateChanged.length) await recomputeDaysAfter(trx, dateChanged);
+    if (wasEmpty) await resumeSubstringIndex(trx, PAPER_SEARCH);
+    await refreshPaperCounts(trx);
+    await recomputeAggregates(trx, ic.dataVersion);
+  });
+  reportProblems(problems, options);
+  return report;
+}
+
+// ---------------------------------------------------------------- citations
+
+type PaperRef = { id: number; retraction_date: string | null };
+
+async function papersByDoi(trx: Kysely<any>): Promise<Map<string, PaperRef[]>> {
+  const map = new Map<string, PaperRef[]>();
+  for (const row of await trx.selectFrom('retraction_papers').select(['id', 'doi_key', 'retraction_date']).where('doi_key', 'is not', null).execute()) {
+    const list = map.get(row.doi_key) ?? [];
+    list.push({ id: Number(row.id), retraction_date: row.retraction_date });
+    map.set(row.doi_key, list);
+  }
+  return map;
+}
+
+export function stagedRow(edge: CitationEdge, paper: PaperRef): StagedCitation {
+  const date = edge.date;
+  const days = date && paper.retraction_date ? daysBetween(paper.retraction_date, date.date) : null;
+  return {
+    paper_id: paper.id,
+    citing_key: edge.citingKey,
+    citing_doi: edge.citingDoi,
+    citing_date: date?.date ?? null,
+    citing_precision: date?.precision ?? null,
+    citing_year: date ? Number(date.date.slice(0, 4)) : null,
+    // A year-only date says nothing about the month.
+    citing_month: date && date.precision !== 'year' ? date.date.slice(0, 7) : null,
+    days_after: days,
+    fingerprint: [edge.citingDoi ?? '', date?.date ?? '', date?.precision ?? '', days ?? ''].join('|'),
+  };
+}
+
+const NOT_RETRACTED = 'cited DOI is not a retracted paper in the database';
+
+/** Edges of one citation file, in file order, with skip reasons for rows that are not usable. */
+async function* citationEdges(file: string, format: CitationFormat, papers: Map<string, PaperRef[]>, ic: ImportContext): AsyncGenerator<CitationEdge[], void, undefined> {
+  if (format === 'opencitations-csv') {
+    const { header, batches } = await openCsv(file, 2000);
+    const keys = header.map(headerKey);
+    const at = (name: string) => keys.indexOf(name);
+    const citing = at('citing');
+    const cited = at('cited');
+    const creation = at('creation') >= 0 ? at('creation') : at('date');
+    if (citing < 0 || cited < 0) throw new Error(`${file}: an OpenCitations CSV needs citing and cited columns (found: ${header.join(', ')})`);
+    for await (const batch of batches) {
+      const edges: CitationEdge[] = [];
+      for (const row of batch) {
+        ic.tally.read();
+        const result = openCitationsEdge(row.cells[citing], row.cells[cited], creation >= 0 ? row.cells[creation] : undefined);
+        if ('skip' in result) ic.tally.skip(result.skip);
+        else edges.push(result.edge);
+      }
+      ic.progress.tick(batch.length);
+      yield edges;
+    }
+    return;
+  }
+  if (format === 'opencitations-json') {
+    let edges: CitationEdge[] = [];
+    for await (const element of jsonElements(file)) {
+      ic.tally.read();
+      const record = (element ?? {}) as Record<string, unknown>;
+      const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+      const result = openCitationsEdge(str(record.citing), str(record.cited), str(record.creation) ?? str(record.date));
+      if ('skip' in result) ic.tally.skip(result.skip);
+      else edges.push(result.edge);
+      if (edges.length >= 2000) {
+        yield edges;
+        edges = [];
+      }
+    }
+    yield edges;
+    return;
+  }
+  // OpenAlex: referenced_works are OpenAlex ids. The retracted works must be in the same file (with their
+  // DOIs) so that the first pass can tell which ids are retracted papers; the second pass emits citations.
+  const retractedIds = new Map<string, string>();
+  for await (const element of jsonElements(file)) {
+    const work = openAlexWork(element);
+    if (work?.doi && papers.has(work.doi.toLowerCase())) retractedIds.set(work.id, work.doi.toLowerCase());
+  }
+  let edges: CitationEdge[] = [];
+  for await (const element of jsonElements(file)) {
+    ic.tally.read();
+    const work = openAlexWork(element);
+    if (!work) {
+      ic.tally.skip('not a citation record');
+      continue;
+    }
+    const cited = [...new Set(work.referencedWorks.map((id) => retractedIds.get(id)).filter((d): d is string => d !== undefined))];
+    if (cited.length === 0) {
+      ic.tally.skip('work cites no retracted paper in the database');
+      continue;
+    }
+    const citingKey = work.doi ? `doi:${work.doi.toLowerCase()}` : `openalex:${work.id}`;
+    for (const citedDoiKey of cited) edges.push({ citingKey, citingDoi: work.doi, date: work.date, citedDoiKey });
+    if (edges.length >= 2000) {
+      yield edges;
+      edges = [];
+    }
+  }
+  yield edges;
+}
+
+/** Citation files found in a directory (every .csv/.json/.jsonl/.ndjson whose name mentions citations or works). */
+export function citationFilesIn(dir: string): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /\.(csv|json|jsonl|ndjson)$/i.test(f) && /citation|openalex|works|coci|opencitations/i.test(f))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+/**
+ * Imports one or several citation files as THE citation set (a later import replaces it): rows whose cited
+ * DOI is a retracted paper are kept, one per (paper, citing work), first occurrence kept.
+ */
+export async function importCitations(db: Db, files: string | string[], options: ImportOptions = {}): Promise<ImportReport> {
+  const list = Array.isArray(files) ? files : [files];
+  if (list.length === 0) throw new Error('no citation files given');
+  const formats = new Map<string, CitationFormat>();
+  for (const file of list) formats.set(file, await detectCitationFormat(file));
+  const source = list.length === 1 ? list[0] : `${path.dirname(list[0])}/{${list.map((f) => path.basename(f)).join(',')}}`;
+  return runImport(db, { service: 'retraction', importer: 'citations', dataset: 'citations', source, isDemo: options.isDemo }, async (trx, ic) => {
+    const papers = await papersByDoi(trx);
+    if (papers.size === 0) throw new Error('no retracted papers with a DOI in the database: import the Retraction Watch CSV first');
+    await createCitationStaging(trx);
+    let attempted = 0;
+    for (const file of list) {
+      for await (const edges of citationEdges(file, formats.get(file)!, papers, ic)) {
+        const rows: StagedCitation[] = [];
+        for (const edge of edges) {
+          const targets = papers.get(edge.citedDoiKey);
+          if (!targets) {
+            ic.tally.skip(NOT_RETRACTED);
+            continue;
+          }
+          for (const paper of targets) rows.push(stagedRow(edge, paper));
+        }
+        attempted += rows.length;
+        await stageCitations(trx, rows);
+      }
+    }
+    const duplicates = attempted - (await stagedCount(trx));
+    if (duplicates > 0) ic.tally.skip('duplicate citation of the same paper by the same work (first kept)', duplicates);
+    await mergeStagedCitations(trx, ic.tally);
+    await refreshPaperCounts(trx);
+    await recomputeAggregates(trx, ic.dataVersion);
+  });
+}
+
+// ---------------------------------------------------------------- democracy panel
+
+export async function importPanel(db: Db, file: string, options: ImportOptions = {}): Promise<ImportReport> {
+  const isDemo = options.isDemo ?? false;
+  const problems = new Map<string, number>();
+  const report = await runImport(db, { service: 'retraction', importer: 'democracy-panel', dataset: PANEL_DATASET, source: file, isDemo }, async (trx, ic) => {
+    const { header, batches } = await openCsv(file);
+    const map = mapPanelHeader(header);
+    const seen = new Set<string>();
+    for await (const batch of batches) {
+      const records: PanelRecord[] = [];
+      for (const row of batch) {
+        ic.tally.read();
+        const result = parsePanelRow(row.cells, map);
+        for (const column of result.nonNumeric) bump(problems, `non-numeric or invalid ${column}`);
+        if (!result.record) {
+          ic.tally.skip(result.skip!);
+          continue;
+        }
+        const key = `${result.record.country}\u0000${result.record.year}`;
+        if (seen.has(key)) {
+          ic.tally.skip('duplicate country and year (first kept)');
+          continue;
+        }
+        seen.add(key);
+        records.push(result.record);
+      }
+      await storePanelBatch(trx, records, isDemo, ic.tally);
+      ic.progress.tick(batch.length);
+    }
+    if (seen.size === 0) throw new Error(`${file}: no panel rows`);
+    await deletePanelRowsNotIn(trx, seen, ic.tally);
+    await recomputePanelAggregates(trx, ic.dataVersion, map.covariates.map(([name]) => name));
+  });
+  reportProblems(problems, options);
+  return report;
+}
+
+// ---------------------------------------------------------------- by path
+
+export const IMPORT_KINDS = ['auto', 'retraction-watch', 'citations', 'panel', 'published-fit'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+async function firstLine(file: string): Promise<string> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8').split(/\r?\n/)[0];
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What a file holds, from its header (CSV) or first element (JSON). */
+export async function detectKind(file: string): Promise<Exclude<ImportKind, 'auto'>> {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.csv') {
+    const header = (await firstLine(file)).toLowerCase().replace(/[^a-z0-9_,]/g, '');
+    const cells = header.split(',');
+    if (cells.includes('recordid')) return 'retraction-watch';
+    if (cells.includes('citing') && cells.includes('cited')) return 'citations';
+    if (cells.includes('democracy_index')) return 'panel';
+    throw new Error(`${file}: cannot tell what this CSV holds (no Record ID, citing/cited or democracy_index column); pass --kind`);
+  }
+  if (ext === '.json' || ext === '.jsonl' || ext === '.ndjson') {
+    for await (const first of jsonElements(file)) {
+      if (looksLikePublishedFit(first)) return 'published-fit';
+      return 'citations';
+    }
+  }
+  throw new Error(`${file}: cannot tell what this file holds; pass --kind ${IMPORT_KINDS.slice(1).join('|')}`);
+}
+
+/**
+ * A path as the CLI gets it. A directory is imported in dependency order: the Retraction Watch CSV, then
+ * every citation file as one set, then the panel, then a published fit.
+ */
+export async function importPath(ctx: ServiceContext, target: string, kind: ImportKind = 'auto', options: ImportOptions = {}): Promise<ImportReport[]> {
+  const opts: ImportOptions = { warn: (message) => ctx.log.warn(message), ...options };
+  const reports: ImportReport[] = [];
+  const run = async (k: Exclude<ImportKind, 'auto'>, files: string[]) => {
+    switch (k) {
+      case 'retraction-watch':
+        for (const f of files) reports.push(await importRetractionWatch(ctx.db, f, opts));
+        break;
+      case 'citations':
+        reports.push(await importCitations(ctx.db, files, opts));
+        break;
+      case 'panel':
+        for (const f of files) reports.push(await importPanel(ctx.db, f, opts));
+        break;
+      case 'published-fit':
+        for (const f of files) reports.push(await importPublishedFit(ctx.db, f, opts));
+        break;
+    }
+  };
+  try {
+    if (fs.statSync(target).isDirectory()) {
+      const groups = new Map<Exclude<ImportKind, 'auto'>, string[]>();
+      for (const name of fs.readdirSync(target).sort()) {
+        const file = path.join(target, name);
+        if (!fs.statSync(file).isFile() || !/\.(csv|json|jsonl|ndjson)$/i.test(name)) continue;
+        let k: Exclude<ImportKind, 'auto'>;
+        try {
+          k = kind === 'auto' ? await detectKind(file) : kind;
+        } catch {
+          continue; // files of other kinds (e.g. the calibration corpus) are not ours to import
+        }
+        groups.set(k, [...(groups.get(k) ?? []), file]);
+      }
+      if (groups.size === 0) throw new Error(`${target} holds no Retraction Watch CSV, citation file, democracy panel or published fit`);
+      for (const k of ['retraction-watch', 'citations', 'panel', 'published-fit'] as const) {
+        if (groups.has(k)) await run(k, groups.get(k)!);
+      }
+    } else {
+      await run(kind === 'auto' ? await detectKind(target) : kind, [target]);
+    }
+  } finally {
+    ctx.dataVersion.invalidate();
+  }
+  return reports;
+}

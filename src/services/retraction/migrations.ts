@@ -1,0 +1,117 @@
+// Service E schema. Papers (one per Retraction Watch record) with their subjects and countries as child rows
+// for grouping; citations keyed by (paper, citing work) with the citing date and its distance in days from the
+// retraction, computed at import; per-paper citation counts in their own table, so that refreshing them never
+// touches the papers' search index; and the democracy country-year panel.
+import type { Migration } from 'kysely/migration';
+import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
+import { createSubstringIndex } from '../../core/db/search-index.ts';
+import { PAPER_SEARCH } from './search.ts';
+
+export const retractionMigrations: Record<string, Migration> = {
+  retraction_0001_papers_citations_panel: {
+    async up(db) {
+      const d = dialectOf(db);
+      await db.schema
+        .createTable('retraction_papers')
+        .addColumn('id', columnType.id(d), idConstraint(d))
+        .addColumn('record_id', 'text', (c) => c.notNull().unique())
+        .addColumn('title', 'text', (c) => c.notNull())
+        // Lower-cased (Unicode) copies used to rank autocomplete matches.
+        .addColumn('title_fold', 'text', (c) => c.notNull())
+        .addColumn('author', 'text', (c) => c.notNull())
+        .addColumn('author_fold', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('institution', 'text')
+        .addColumn('journal', 'text')
+        .addColumn('publisher', 'text')
+        .addColumn('country', 'text', (c) => c.notNull())
+        .addColumn('urls', 'text')
+        .addColumn('article_type', 'text')
+        .addColumn('retraction_date', 'text')
+        // retraction_date or '' so that "newest first" keyset pages need no NULL handling.
+        .addColumn('retraction_sort', 'text', (c) => c.notNull())
+        .addColumn('retraction_doi', 'text')
+        .addColumn('retraction_pubmed_id', 'text')
+        .addColumn('original_paper_date', 'text')
+        .addColumn('original_paper_doi', 'text')
+        .addColumn('doi_key', 'text')
+        .addColumn('original_paper_pubmed_id', 'text')
+        .addColumn('retraction_nature', 'text')
+        .addColumn('reason', 'text')
+        .addColumn('paywalled', columnType.boolean(d))
+        .addColumn('notes', 'text')
+        .addColumn('is_demo', columnType.boolean(d), (c) => c.notNull())
+        .addColumn('content_hash', 'text', (c) => c.notNull())
+        .addColumn('imported_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('retraction_papers_doi').on('retraction_papers').column('doi_key').execute();
+      await db.schema.createIndex('retraction_papers_newest').on('retraction_papers').columns(['retraction_sort desc', 'id']).execute();
+      await db.schema.createIndex('retraction_papers_journal').on('retraction_papers').column('journal').execute();
+
+      await db.schema
+        .createTable('retraction_paper_subjects')
+        .addColumn('paper_id', 'bigint', (c) => c.notNull().references('retraction_papers.id').onDelete('cascade'))
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('code', 'text')
+        .addPrimaryKeyConstraint('retraction_paper_subjects_pk', ['paper_id', 'subject'])
+        .execute();
+      await db.schema.createIndex('retraction_paper_subjects_subject').on('retraction_paper_subjects').columns(['subject', 'paper_id']).execute();
+      await db.schema
+        .createTable('retraction_paper_countries')
+        .addColumn('paper_id', 'bigint', (c) => c.notNull().references('retraction_papers.id').onDelete('cascade'))
+        .addColumn('country', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('retraction_paper_countries_pk', ['paper_id', 'country'])
+        .execute();
+      await db.schema.createIndex('retraction_paper_countries_country').on('retraction_paper_countries').columns(['country', 'paper_id']).execute();
+
+      await db.schema
+        .createTable('retraction_citations')
+        .addColumn('paper_id', 'bigint', (c) => c.notNull().references('retraction_papers.id').onDelete('cascade'))
+        .addColumn('citing_key', 'text', (c) => c.notNull())
+        .addColumn('citing_doi', 'text')
+        .addColumn('citing_date', 'text')
+        .addColumn('citing_precision', 'text')
+        .addColumn('citing_year', 'integer')
+        .addColumn('citing_month', 'text')
+        // citing date − retraction date in days (> 0: post-retraction; 0: same day); null when either is unknown.
+        .addColumn('days_after', 'integer')
+        // What the row says, to tell a changed citation from an unchanged one on re-import.
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('retraction_citations_pk', ['paper_id', 'citing_key'])
+        .execute();
+      await db.schema.createIndex('retraction_citations_paper_days').on('retraction_citations').columns(['paper_id', 'days_after']).execute();
+      await db.schema.createIndex('retraction_citations_date').on('retraction_citations').columns(['citing_date', 'paper_id']).execute();
+
+      await db.schema
+        .createTable('retraction_paper_counts')
+        .addColumn('paper_id', 'bigint', (c) => c.primaryKey().references('retraction_papers.id').onDelete('cascade'))
+        .addColumn('total', 'integer', (c) => c.notNull())
+        .addColumn('pre', 'integer', (c) => c.notNull())
+        .addColumn('same_day', 'integer', (c) => c.notNull())
+        .addColumn('post', 'integer', (c) => c.notNull())
+        .addColumn('undated', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('retraction_paper_counts_post').on('retraction_paper_counts').columns(['post desc', 'paper_id']).execute();
+
+      await db.schema
+        .createTable('retraction_panel')
+        .addColumn('id', columnType.id(d), idConstraint(d))
+        .addColumn('country', 'text', (c) => c.notNull())
+        .addColumn('country_fold', 'text', (c) => c.notNull())
+        .addColumn('iso3', 'text')
+        .addColumn('region', 'text')
+        .addColumn('year', 'integer', (c) => c.notNull())
+        .addColumn('democracy_index', columnType.double(d))
+        .addColumn('publications', columnType.double(d))
+        .addColumn('retractions', 'integer')
+        .addColumn('covariates', columnType.json(d), (c) => c.notNull())
+        .addColumn('is_demo', columnType.boolean(d), (c) => c.notNull())
+        .addColumn('content_hash', 'text', (c) => c.notNull())
+        .addUniqueConstraint('retraction_panel_country_year', ['country', 'year'])
+        .execute();
+      await db.schema.createIndex('retraction_panel_year').on('retraction_panel').columns(['year', 'country']).execute();
+
+      await createSubstringIndex(db, PAPER_SEARCH);
+    },
+  },
+};

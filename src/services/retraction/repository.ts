@@ -1,0 +1,318 @@
+// Every read of Service E that is not a precomputed aggregate: the autocomplete, one paper's citations, the
+// export's keyset pages, the democracy raw data, recent imports and the data-source label. Framework-free.
+import { sql } from 'kysely';
+import type { Kysely, RawBuilder, SqlBool } from 'kysely';
+import path from 'node:path';
+import { dialectOf, foldCase, num, readJson } from '../../core/db/dialect.ts';
+import { listDataVersions } from '../../core/db/datasets.ts';
+import { substringMatch } from '../../core/db/search-index.ts';
+import { PAPER_SEARCH } from './search.ts';
+import { cleanDoi, doiKey } from './sources/fields.ts';
+import { TIMING_BUCKETS } from './analytics.ts';
+import type { TimingBucket } from './analytics.ts';
+
+/** 1-based position of `needle` in `haystack`, 0 when absent. */
+function position(db: Kysely<any>, haystack: RawBuilder<unknown> | ReturnType<typeof sql.ref>, needle: RawBuilder<unknown> | string): RawBuilder<number> {
+  return dialectOf(db) === 'sqlite' ? sql<number>`instr(${haystack}, ${needle})` : sql<number>`strpos(${haystack}, ${needle})`;
+}
+
+// ---------------------------------------------------------------- autocomplete
+
+export const AUTOCOMPLETE_LIMIT = 10;
+
+export interface Suggestion {
+  record_id: string;
+  title: string;
+  journal: string | null;
+  author: string;
+  retraction_date: string | null;
+  post_retraction_citations: number;
+}
+
+/**
+ * Papers whose title, authors or DOI contain `q` (case-insensitive, through the substring index), best match
+ * first. "Best" is the first rule that holds, in this order:
+ *   0 the DOI is q;  1 the title is q;  2 the title starts with q;  3 a word of the title starts with q;
+ *   4 the title contains q;  5 an author's name (or a part of it) starts with q;  6 the authors contain q;
+ *   7 the DOI contains q.
+ * Within a rule: more post-retraction citations first, then the more recent retraction, then the row id.
+ * A q written as a DOI URL (https://doi.org/…) or `doi:…` is searched as the bare DOI.
+ */
+export async function autocomplete(db: Kysely<any>, q: string, limit = AUTOCOMPLETE_LIMIT): Promise<Suggestion[]> {
+  const needle = foldCase(cleanDoi(q) ? doiKey(cleanDoi(q)!) : q.trim());
+  const length = [...needle].length;
+  const titleFold = sql.ref('p.title_fold');
+  const authorFold = sql.ref('p.author_fold');
+  const rank = sql<number>`CASE
+    WHEN p.doi_key = ${needle} THEN 0
+    WHEN p.title_fold = ${needle} THEN 1
+    WHEN substr(p.title_fold, 1, ${length}) = ${needle} THEN 2
+    WHEN ${position(db, titleFold, ' ' + needle)} > 0 THEN 3
+    WHEN ${position(db, titleFold, needle)} > 0 THEN 4
+    WHEN substr(p.author_fold, 1, ${length}) = ${needle} OR ${position(db, authorFold, ' ' + needle)} > 0 THEN 5
+    WHEN ${position(db, authorFold, needle)} > 0 THEN 6
+    ELSE 7 END`;
+  const rows = await db
+    .selectFrom('retraction_papers as p')
+    .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
+    .select(['p.record_id', 'p.title', 'p.journal', 'p.author', 'p.retraction_date', sql<number>`coalesce(k.post, 0)`.as('post'), rank.as('rank')])
+    .where(substringMatch(db, PAPER_SEARCH, needle, 'p'))
+    .orderBy('rank')
+    .orderBy('post', 'desc')
+    .orderBy('p.retraction_sort', 'desc')
+    .orderBy('p.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ record_id: r.record_id, title: r.title, journal: r.journal, author: r.author, retraction_date: r.retraction_date, post_retraction_citations: num(r.post) }));
+}
+
+/** The baseline the benchmark compares with: the same three columns scanned with LIKE, no index, no ranking. */
+export async function unindexedScan(db: Kysely<any>, q: string, limit = AUTOCOMPLETE_LIMIT): Promise<string[]> {
+  const pattern = `%${foldCase(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = (column: string) => sql<SqlBool>`lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
+  const rows = await db
+    .selectFrom('retraction_papers')
+    .select('record_id')
+    .where((eb) => eb.or([like('title'), like('author'), like('original_paper_doi')]))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.record_id);
+}
+
+// ---------------------------------------------------------------- one paper
+
+export interface PaperCitations {
+  record_id: string;
+  total_citations: number;
+  post_retraction_count: number;
+  pre_retraction_count: number;
+  same_day_count: number;
+  undated_count: number;
+  citations_by_year: Record<string, number>;
+  post_retraction_by_year: Record<string, number>;
+  post_retraction_timing: Record<TimingBucket, number>;
+  paper: { title: string; journal: string | null; retraction_date: string | null; original_paper_date: string | null; doi: string | null; is_demo: boolean };
+}
+
+export async function paperCitations(db: Kysely<any>, recordId: string): Promise<PaperCitations | null> {
+  const paper = await db
+    .selectFrom('retraction_papers')
+    .select(['id', 'record_id', 'title', 'journal', 'retraction_date', 'original_paper_date', 'original_paper_doi', 'is_demo'])
+    .where('record_id', '=', recordId)
+    .executeTakeFirst();
+  if (!paper) return null;
+  const kind = sql<string>`CASE WHEN days_after IS NULL THEN 'undated' WHEN days_after < 0 THEN 'pre' WHEN days_after = 0 THEN 'same_day'
+    WHEN days_after <= 30 THEN 'within_30_days' WHEN days_after <= 365 THEN 'within_1_year' WHEN days_after <= 730 THEN 'within_2_years' ELSE 'after_2_years' END`;
+  const groups = await db
+    .selectFrom('retraction_citations')
+    .select(['citing_year', kind.as('kind'), (eb) => eb.fn.countAll().as('n')])
+    .where('paper_id', '=', paper.id)
+    .groupBy(['citing_year', kind])
+    .execute();
+  const result: PaperCitations = {
+    record_id: paper.record_id,
+    total_citations: 0,
+    post_retraction_count: 0,
+    pre_retraction_count: 0,
+    same_day_count: 0,
+    undated_count: 0,
+    citations_by_year: {},
+    post_retraction_by_year: {},
+    post_retraction_timing: Object.fromEntries(TIMING_BUCKETS.map((b) => [b, 0])) as Record<TimingBucket, number>,
+    paper: { title: paper.title, journal: paper.journal, retraction_date: paper.retraction_date, original_paper_date: paper.original_paper_date, doi: paper.original_paper_doi, is_demo: Boolean(paper.is_demo) },
+  };
+  const byYear = new Map<number, number>();
+  const postByYear = new Map<number, number>();
+  for (const g of groups) {
+    const n = num(g.n);
+    const k = g.kind as string;
+    result.total_citations += n;
+    if (g.citing_year !== null) byYear.set(Number(g.citing_year), (byYear.get(Number(g.citing_year)) ?? 0) + n);
+    if (k === 'undated') result.undated_count += n;
+    else if (k === 'pre') result.pre_retraction_count += n;
+    else if (k === 'same_day') result.same_day_count += n;
+    else {
+      result.post_retraction_count += n;
+      result.post_retraction_timing[k as TimingBucket] += n;
+      if (g.citing_year !== null) postByYear.set(Number(g.citing_year), (postByYear.get(Number(g.citing_year)) ?? 0) + n);
+    }
+  }
+  const asObject = (m: Map<number, number>) => Object.fromEntries([...m.entries()].sort((a, b) => a[0] - b[0]).map(([y, n]) => [String(y), n]));
+  result.citations_by_year = asObject(byYear);
+  result.post_retraction_by_year = asObject(postByYear);
+  return result;
+}
+
+// ---------------------------------------------------------------- export
+
+export const EXPORT_COLUMNS = [
+  'record_id', 'title', 'authors', 'journal', 'publisher', 'country', 'subject', 'article_type', 'original_paper_date', 'retraction_date',
+  'retraction_nature', 'reason', 'doi', 'total_citations', 'post_retraction_citations', 'post_retraction_percentage',
+] as const;
+
+export type ExportPaper = { [K in (typeof EXPORT_COLUMNS)[number]]: K extends 'total_citations' | 'post_retraction_citations' ? number : K extends 'post_retraction_percentage' ? number | null : K extends 'record_id' | 'title' | 'authors' | 'country' | 'subject' ? string : string | null };
+
+export const EXPORT_ORDER = 'retraction date, newest first (papers without one last), then by row id';
+
+/**
+ * Up to `limit` papers in export order, read in keyset pages of `pageSize` rows, so at most one page is in
+ * memory whatever the limit; a slow consumer holds the next page back.
+ */
+export async function* exportPapers(db: Kysely<any>, limit: number, pageSize = 500): AsyncGenerator<ExportPaper, void, undefined> {
+  let after: { sort: string; id: number } | null = null;
+  let remaining = limit;
+  while (remaining > 0) {
+    let query = db
+      .selectFrom('retraction_papers as p')
+      .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
+      .select([
+        'p.id', 'p.record_id', 'p.title', 'p.author', 'p.journal', 'p.publisher', 'p.country', 'p.subject', 'p.article_type', 'p.original_paper_date',
+        'p.retraction_date', 'p.retraction_sort', 'p.retraction_nature', 'p.reason', 'p.original_paper_doi', 'k.total', 'k.post',
+      ])
+      .orderBy('p.retraction_sort', 'desc')
+      .orderBy('p.id')
+      .limit(Math.min(pageSize, remaining));
+    if (after) {
+      const { sort, id } = after;
+      query = query.where((eb) => eb.or([eb('p.retraction_sort', '<', sort), eb.and([eb('p.retraction_sort', '=', sort), eb('p.id', '>', id)])]));
+    }
+    const page = await query.execute();
+    for (const r of page) {
+      const total = num(r.total);
+      const post = num(r.post);
+      yield {
+        record_id: r.record_id,
+        title: r.title,
+        authors: r.author,
+        journal: r.journal,
+        publisher: r.publisher,
+        country: r.country,
+        subject: r.subject,
+        article_type: r.article_type,
+        original_paper_date: r.original_paper_date,
+        retraction_date: r.retraction_date,
+        retraction_nature: r.retraction_nature,
+        reason: r.reason,
+        doi: r.original_paper_doi,
+        total_citations: total,
+        post_retraction_citations: post,
+        post_retraction_percentage: total > 0 ? Math.round((10000 * post) / total) / 100 : null,
+      };
+    }
+    remaining -= page.length;
+    if (page.length === 0) return;
+    const last = page[page.length - 1];
+    after = { sort: last.retraction_sort, id: Number(last.id) };
+  }
+}
+
+export async function countPapers(db: Kysely<any>): Promise<number> {
+  return num((await db.selectFrom('retraction_papers').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
+
+// ---------------------------------------------------------------- democracy raw data
+
+export interface PanelQuery {
+  country?: string;
+  year?: number;
+  limit: number;
+}
+
+/** `country` matches an ISO3 code exactly or the country name as a case-insensitive substring. */
+export async function panelRows(db: Kysely<any>, query: PanelQuery) {
+  let base = db.selectFrom('retraction_panel');
+  if (query.country) {
+    const folded = foldCase(query.country);
+    const iso = query.country.toUpperCase();
+    base = base.where((eb) => eb.or([eb('iso3', '=', iso), eb(position(db, sql.ref('country_fold'), folded), '>', 0)]));
+  }
+  if (query.year !== undefined) base = base.where('year', '=', query.year);
+  const total = num((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = await base
+    .select(['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions', 'covariates', 'is_demo'])
+    .orderBy('country')
+    .orderBy('year')
+    .orderBy('id')
+    .limit(query.limit)
+    .execute();
+  return {
+    total,
+    rows: rows.map((r) => {
+      const publications = r.publications === null ? null : Number(r.publications);
+      const retractions = r.retractions === null ? null : Number(r.retractions);
+      return {
+        country: r.country as string,
+        iso3: r.iso3 as string | null,
+        region: r.region as string | null,
+        year: Number(r.year),
+        democracy_index: r.democracy_index === null ? null : Number(r.democracy_index),
+        publications,
+        retractions,
+        retractions_per_1000_publications: publications && retractions !== null ? Math.round((1e7 * retractions) / publications) / 1e4 : null,
+        covariates: readJson<Record<string, number | null>>(r.covariates),
+        is_demo: Boolean(r.is_demo),
+      };
+    }),
+  };
+}
+
+// ---------------------------------------------------------------- provenance and imports
+
+export interface DataSourceLabel {
+  /** generated: every dataset is generated demo data; imported: none is; mixed: some are; none: no data. */
+  kind: 'generated' | 'imported' | 'mixed' | 'none';
+  is_demo: boolean;
+  description: string;
+  datasets: { dataset: string; source: string | null; is_demo: boolean; imported_at: string; data_version: string }[];
+}
+
+export async function dataSource(db: Kysely<any>, datasets?: readonly string[]): Promise<DataSourceLabel> {
+  const versions = (await listDataVersions(db, 'retraction')).filter((v) => !datasets || datasets.includes(v.dataset));
+  const list = versions.map((v) => ({
+    dataset: v.dataset,
+    // The file name only: server paths are nobody's business.
+    source: v.source === null ? null : path.basename(v.source),
+    is_demo: v.is_demo,
+    imported_at: v.imported_at,
+    data_version: v.version,
+  }));
+  const demo = list.filter((d) => d.is_demo).length;
+  const kind = list.length === 0 ? 'none' : demo === list.length ? 'generated' : demo === 0 ? 'imported' : 'mixed';
+  const description = {
+    none: 'no data imported yet',
+    generated: 'GENERATED demo data (self-written titles, names and counts; not real retractions or citations)',
+    imported: 'imported data',
+    mixed: 'partly GENERATED demo data: see is_demo of each dataset',
+  }[kind];
+  return { kind, is_demo: demo > 0, description, datasets: list };
+}
+
+export async function recentImports(db: Kysely<any>, since: string) {
+  const rows = await db
+    .selectFrom('import_runs')
+    .select(['importer', 'source', 'status', 'started_at', 'finished_at', 'report'])
+    .where('service', '=', 'retraction')
+    .where('started_at', '>=', since)
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
+  return rows.map((r) => {
+    const report = r.report === null ? null : readJson<Record<string, unknown>>(r.report);
+    const n = (key: string) => (report && typeof report[key] === 'number' ? (report[key] as number) : null);
+    return {
+      importer: r.importer as string,
+      dataset: report && typeof report.dataset === 'string' ? report.dataset : null,
+      source: r.source === null ? null : path.basename(r.source as string),
+      status: r.status as string,
+      started_at: r.started_at as string,
+      finished_at: r.finished_at as string | null,
+      rows_read: n('rows_read'),
+      inserted: n('inserted'),
+      updated: n('updated'),
+      deleted: n('deleted'),
+      skipped: n('skipped'),
+    };
+  });
+}

@@ -1,0 +1,148 @@
+// The Retraction Watch database CSV: 20 columns found by name (any order, any case, spaces ignored), one
+// record per row. Multi-valued cells are `;`-separated; subjects carry a `(XXX) ` code prefix; reasons a
+// leading `+`; dates are `M/D/YYYY H:MM` or ISO. A row becomes a RetractionRecord or a skip reason.
+import { cleanDoi, cleanPubMedId, parseRecordDate, parseYesNo, splitMulti } from './fields.ts';
+
+export const RW_COLUMNS = [
+  'Record ID', 'Title', 'Subject', 'Institution', 'Journal', 'Publisher', 'Country', 'Author', 'URLS', 'ArticleType',
+  'RetractionDate', 'RetractionDOI', 'RetractionPubMedID', 'OriginalPaperDate', 'OriginalPaperDOI', 'OriginalPaperPubMedID',
+  'RetractionNature', 'Reason', 'Paywalled', 'Notes',
+] as const;
+export type RwColumn = (typeof RW_COLUMNS)[number];
+
+const REQUIRED: RwColumn[] = ['Record ID', 'Title'];
+
+export interface Subject {
+  /** The Retraction Watch code, e.g. "BLS", or null when the cell had none. */
+  code: string | null;
+  name: string;
+}
+
+export interface RetractionRecord {
+  record_id: string;
+  title: string;
+  subjects: Subject[];
+  institutions: string[];
+  journal: string | null;
+  publisher: string | null;
+  countries: string[];
+  authors: string[];
+  urls: string[];
+  article_types: string[];
+  retraction_date: string | null;
+  retraction_doi: string | null;
+  retraction_pubmed_id: string | null;
+  original_paper_date: string | null;
+  original_paper_doi: string | null;
+  original_paper_pubmed_id: string | null;
+  retraction_nature: string | null;
+  reasons: string[];
+  paywalled: boolean | null;
+  notes: string | null;
+}
+
+const compact = (name: string) => name.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+
+export interface RwColumnMap {
+  index: Partial<Record<RwColumn, number>>;
+  missing: RwColumn[];
+  ignored: string[];
+}
+
+/** Finds the 20 columns by name; throws when Record ID or Title is absent. */
+export function mapRwHeader(header: readonly string[]): RwColumnMap {
+  const byName = new Map<string, number>();
+  header.forEach((cell, i) => {
+    const key = compact(cell);
+    if (!byName.has(key)) byName.set(key, i);
+  });
+  const index: Partial<Record<RwColumn, number>> = {};
+  const missing: RwColumn[] = [];
+  for (const column of RW_COLUMNS) {
+    const i = byName.get(compact(column));
+    if (i === undefined) missing.push(column);
+    else index[column] = i;
+  }
+  const absent = REQUIRED.filter((c) => index[c] === undefined);
+  if (absent.length) {
+    throw new Error(`not a Retraction Watch CSV: no ${absent.join(' or ')} column (found: ${header.slice(0, 25).join(', ')})`);
+  }
+  const known = new Set(Object.values(index));
+  return { index, missing, ignored: header.filter((_, i) => !known.has(i)) };
+}
+
+const SUBJECT = /^\(([^)]{1,12})\)\s*(.*)$/;
+
+export function parseSubjects(text: string | undefined): Subject[] {
+  const out: Subject[] = [];
+  const seen = new Set<string>();
+  for (const item of splitMulti(text)) {
+    const m = SUBJECT.exec(item);
+    const subject = m ? { code: m[1].trim(), name: m[2].trim() } : { code: null, name: item };
+    if (subject.name === '' || seen.has(subject.name)) continue;
+    seen.add(subject.name);
+    out.push(subject);
+  }
+  return out;
+}
+
+const unique = (values: string[]) => [...new Set(values)];
+const text = (value: string | undefined) => {
+  const t = (value ?? '').trim();
+  return t === '' ? null : t;
+};
+
+/** Why a row was not imported (counted, so free of row-specific text). */
+export type RwSkipReason = 'missing Record ID' | 'missing title';
+
+export interface RwRowResult {
+  record?: RetractionRecord;
+  skip?: RwSkipReason;
+  /** Cells kept as null because their text was in no known form (e.g. an unreadable date). */
+  problems: string[];
+}
+
+export function parseRwRow(cells: readonly string[], map: RwColumnMap): RwRowResult {
+  const cell = (column: RwColumn) => {
+    const i = map.index[column];
+    return i === undefined ? undefined : cells[i];
+  };
+  const problems: string[] = [];
+  const recordId = (cell('Record ID') ?? '').trim();
+  if (recordId === '') return { skip: 'missing Record ID', problems };
+  const title = (cell('Title') ?? '').trim();
+  if (title === '') return { skip: 'missing title', problems };
+  const date = (column: RwColumn) => {
+    const value = parseRecordDate(cell(column));
+    if (value === undefined) {
+      problems.push(`unreadable ${column}`);
+      return null;
+    }
+    return value;
+  };
+  return {
+    problems,
+    record: {
+      record_id: recordId,
+      title,
+      subjects: parseSubjects(cell('Subject')),
+      institutions: unique(splitMulti(cell('Institution'))),
+      journal: text(cell('Journal')),
+      publisher: text(cell('Publisher')),
+      countries: unique(splitMulti(cell('Country'))),
+      authors: splitMulti(cell('Author')),
+      urls: unique(splitMulti(cell('URLS'))),
+      article_types: unique(splitMulti(cell('ArticleType'))),
+      retraction_date: date('RetractionDate'),
+      retraction_doi: cleanDoi(cell('RetractionDOI')),
+      retraction_pubmed_id: cleanPubMedId(cell('RetractionPubMedID')),
+      original_paper_date: date('OriginalPaperDate'),
+      original_paper_doi: cleanDoi(cell('OriginalPaperDOI')),
+      original_paper_pubmed_id: cleanPubMedId(cell('OriginalPaperPubMedID')),
+      retraction_nature: text(cell('RetractionNature')),
+      reasons: unique(splitMulti(cell('Reason')).map((r) => r.replace(/^\+\s*/, '')).filter((r) => r !== '')),
+      paywalled: parseYesNo(cell('Paywalled')),
+      notes: text(cell('Notes')),
+    },
+  };
+}

@@ -1,0 +1,296 @@
+// Writing imported records, idempotently. Papers keep their ids across imports (matched by Record ID) and are
+// compared by a content hash (unchanged rows are not rewritten); citations are staged and then merged with
+// set-based statements; the panel is matched by (country, year). Used by every importer, the demo included.
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { dbBool, dbJson, dialectOf, foldCase, insertMany, num } from '../../core/db/dialect.ts';
+import type { ImportTally } from '../../core/import.ts';
+import { doiKey } from './sources/fields.ts';
+import type { RetractionRecord } from './sources/retraction-watch.ts';
+import type { PanelRecord } from './sources/panel.ts';
+
+export const LIST_JOIN = '; ';
+
+function hash(value: unknown): string {
+  return createHash('sha1').update(JSON.stringify(value)).digest('hex');
+}
+
+/** The papers-table columns of a record (what the content hash covers). */
+export function paperColumns(record: RetractionRecord, isDemo: boolean) {
+  const author = record.authors.join(LIST_JOIN);
+  return {
+    title: record.title,
+    title_fold: foldCase(record.title),
+    author,
+    author_fold: foldCase(author),
+    subject: record.subjects.map((s) => s.name).join(LIST_JOIN),
+    institution: record.institutions.length ? record.institutions.join(LIST_JOIN) : null,
+    journal: record.journal,
+    publisher: record.publisher,
+    country: record.countries.join(LIST_JOIN),
+    urls: record.urls.length ? record.urls.join(LIST_JOIN) : null,
+    article_type: record.article_types.length ? record.article_types.join(LIST_JOIN) : null,
+    retraction_date: record.retraction_date,
+    retraction_sort: record.retraction_date ?? '',
+    retraction_doi: record.retraction_doi,
+    retraction_pubmed_id: record.retraction_pubmed_id,
+    original_paper_date: record.original_paper_date,
+    original_paper_doi: record.original_paper_doi,
+    doi_key: record.original_paper_doi ? doiKey(record.original_paper_doi) : null,
+    original_paper_pubmed_id: record.original_paper_pubmed_id,
+    retraction_nature: record.retraction_nature,
+    reason: record.reasons.length ? record.reasons.join(LIST_JOIN) : null,
+    paywalled: record.paywalled,
+    notes: record.notes,
+    is_demo: isDemo,
+  };
+}
+
+export interface PaperBatchResult {
+  /** Papers whose retraction date changed: their citations' day counts must be recomputed. */
+  retractionDateChanged: number[];
+}
+
+/** Upserts one batch of (already de-duplicated) records. */
+export async function storePaperBatch(trx: Kysely<any>, records: RetractionRecord[], isDemo: boolean, tally: ImportTally): Promise<PaperBatchResult> {
+  const result: PaperBatchResult = { retractionDateChanged: [] };
+  if (records.length === 0) return result;
+  const existing = new Map<string, { id: number; content_hash: string; retraction_date: string | null }>();
+  const ids = records.map((r) => r.record_id);
+  for (let i = 0; i < ids.length; i += 900) {
+    const rows = await trx.selectFrom('retraction_papers').select(['id', 'record_id', 'content_hash', 'retraction_date']).where('record_id', 'in', ids.slice(i, i + 900)).execute();
+    for (const row of rows) existing.set(row.record_id, { id: Number(row.id), content_hash: row.content_hash, retraction_date: row.retraction_date });
+  }
+  const now = new Date().toISOString();
+  const fresh: RetractionRecord[] = [];
+  const changed: { id: number; record: RetractionRecord }[] = [];
+  const toRow = (record: RetractionRecord) => {
+    const columns = paperColumns(record, isDemo);
+    const content_hash = hash({ columns, subjects: record.subjects, countries: record.countries });
+    return { ...columns, paywalled: columns.paywalled === null ? null : dbBool(trx, columns.paywalled), is_demo: dbBool(trx, isDemo), content_hash };
+  };
+  const rows = new Map<string, ReturnType<typeof toRow>>();
+  for (const record of records) {
+    const row = toRow(record);
+    rows.set(record.record_id, row);
+    const old = existing.get(record.record_id);
+    if (!old) fresh.push(record);
+    else if (old.content_hash !== row.content_hash) {
+      changed.push({ id: old.id, record });
+      if (old.retraction_date !== record.retraction_date) result.retractionDateChanged.push(old.id);
+    } else tally.unchanged();
+  }
+  if (fresh.length) {
+    await insertMany(trx, 'retraction_papers', fresh.map((r) => ({ record_id: r.record_id, ...rows.get(r.record_id)!, imported_at: now })));
+    tally.inserted(fresh.length);
+  }
+  for (const { id, record } of changed) {
+    await trx.updateTable('retraction_papers').set({ ...rows.get(record.record_id)!, imported_at: now }).where('id', '=', id).execute();
+  }
+  tally.updated(changed.length);
+  const touched = [...fresh.map((r) => r.record_id), ...changed.map((c) => c.record.record_id)];
+  if (touched.length === 0) return result;
+  const idOf = new Map<string, number>();
+  for (let i = 0; i < touched.length; i += 900) {
+    for (const row of await trx.selectFrom('retraction_papers').select(['id', 'record_id']).where('record_id', 'in', touched.slice(i, i + 900)).execute()) {
+      idOf.set(row.record_id, Number(row.id));
+    }
+  }
+  const changedIds = changed.map((c) => c.id);
+  for (let i = 0; i < changedIds.length; i += 900) {
+    const slice = changedIds.slice(i, i + 900);
+    await trx.deleteFrom('retraction_paper_subjects').where('paper_id', 'in', slice).execute();
+    await trx.deleteFrom('retraction_paper_countries').where('paper_id', 'in', slice).execute();
+  }
+  const byRecord = new Map(records.map((r) => [r.record_id, r]));
+  const subjects: Record<string, unknown>[] = [];
+  const countries: Record<string, unknown>[] = [];
+  for (const recordId of touched) {
+    const paperId = idOf.get(recordId)!;
+    const record = byRecord.get(recordId)!;
+    for (const s of record.subjects) subjects.push({ paper_id: paperId, subject: s.name, code: s.code });
+    for (const c of record.countries) countries.push({ paper_id: paperId, country: c });
+  }
+  await insertMany(trx, 'retraction_paper_subjects', subjects);
+  await insertMany(trx, 'retraction_paper_countries', countries);
+  return result;
+}
+
+/** Deletes the papers a complete file no longer has (their citations and child rows go with them). */
+export async function deletePapersNotIn(trx: Kysely<any>, keep: ReadonlySet<string>, tally: ImportTally): Promise<void> {
+  const gone: number[] = [];
+  for (const row of await trx.selectFrom('retraction_papers').select(['id', 'record_id']).execute()) {
+    if (!keep.has(row.record_id)) gone.push(Number(row.id));
+  }
+  for (let i = 0; i < gone.length; i += 900) {
+    const slice = gone.slice(i, i + 900);
+    // Explicit deletes rather than relying on ON DELETE CASCADE being enabled on every connection.
+    await trx.deleteFrom('retraction_citations').where('paper_id', 'in', slice).execute();
+    await trx.deleteFrom('retraction_paper_counts').where('paper_id', 'in', slice).execute();
+    await trx.deleteFrom('retraction_paper_subjects').where('paper_id', 'in', slice).execute();
+    await trx.deleteFrom('retraction_paper_countries').where('paper_id', 'in', slice).execute();
+    await trx.deleteFrom('retraction_papers').where('id', 'in', slice).execute();
+  }
+  tally.deleted(gone.length);
+}
+
+/** Whole days from date a to date b (both YYYY-MM-DD text columns), in SQL. */
+function sqlDaysBetween(db: Kysely<any>, from: string, to: string) {
+  return dialectOf(db) === 'sqlite'
+    ? sql<number>`CAST(julianday(${sql.ref(to)}) - julianday(${sql.ref(from)}) AS INTEGER)`
+    : sql<number>`(${sql.ref(to)}::date - ${sql.ref(from)}::date)`;
+}
+
+/** After a paper's retraction date changed: its citations' day distances follow. */
+export async function recomputeDaysAfter(trx: Kysely<any>, paperIds: number[]): Promise<void> {
+  for (let i = 0; i < paperIds.length; i += 900) {
+    const slice = paperIds.slice(i, i + 900);
+    await trx
+      .updateTable('retraction_citations')
+      .set({
+        days_after: (eb: any) =>
+          eb
+            .selectFrom('retraction_papers as p')
+            .select(sql`CASE WHEN p.retraction_date IS NULL OR retraction_citations.citing_date IS NULL THEN NULL ELSE ${sqlDaysBetween(trx, 'p.retraction_date', 'retraction_citations.citing_date')} END`.as('d'))
+            .whereRef('p.id', '=', 'retraction_citations.paper_id'),
+      } as any)
+      .where('paper_id', 'in', slice)
+      .execute();
+  }
+}
+
+// ---------------------------------------------------------------- citations
+
+export interface StagedCitation {
+  paper_id: number;
+  citing_key: string;
+  citing_doi: string | null;
+  citing_date: string | null;
+  citing_precision: string | null;
+  citing_year: number | null;
+  citing_month: string | null;
+  days_after: number | null;
+  fingerprint: string;
+}
+
+export const STAGING_TABLE = 'retraction_citations_staging';
+
+export async function createCitationStaging(trx: Kysely<any>): Promise<void> {
+  await sql.raw(`DROP TABLE IF EXISTS ${STAGING_TABLE}`).execute(trx);
+  let builder = trx.schema
+    .createTable(STAGING_TABLE)
+    .temporary()
+    .addColumn('paper_id', 'bigint', (c) => c.notNull())
+    .addColumn('citing_key', 'text', (c) => c.notNull())
+    .addColumn('citing_doi', 'text')
+    .addColumn('citing_date', 'text')
+    .addColumn('citing_precision', 'text')
+    .addColumn('citing_year', 'integer')
+    .addColumn('citing_month', 'text')
+    .addColumn('days_after', 'integer')
+    .addColumn('fingerprint', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint(`${STAGING_TABLE}_pk`, ['paper_id', 'citing_key']);
+  if (dialectOf(trx) === 'postgres') builder = builder.onCommit('drop');
+  await builder.execute();
+}
+
+/** Adds staged rows; a (paper, citing work) pair already staged keeps its first occurrence. */
+export async function stageCitations(trx: Kysely<any>, rows: StagedCitation[]): Promise<void> {
+  await insertMany(trx, STAGING_TABLE, rows as unknown as Record<string, unknown>[], { columns: ['paper_id', 'citing_key'], update: [] });
+}
+
+export async function stagedCount(trx: Kysely<any>): Promise<number> {
+  return num((await trx.selectFrom(STAGING_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
+
+const affected = (result: { numAffectedRows?: bigint }) => Number(result.numAffectedRows ?? 0n);
+
+/** Makes the citations table equal to the staged set, counting what changed. */
+export async function mergeStagedCitations(trx: Kysely<any>, tally: ImportTally): Promise<void> {
+  const t = STAGING_TABLE;
+  const staged = await stagedCount(trx);
+  const deleted = await sql
+    .raw(`DELETE FROM retraction_citations WHERE NOT EXISTS (SELECT 1 FROM ${t} s WHERE s.paper_id = retraction_citations.paper_id AND s.citing_key = retraction_citations.citing_key)`)
+    .execute(trx);
+  const updated = await sql
+    .raw(
+      `UPDATE retraction_citations SET citing_doi = s.citing_doi, citing_date = s.citing_date, citing_precision = s.citing_precision, ` +
+        `citing_year = s.citing_year, citing_month = s.citing_month, days_after = s.days_after, fingerprint = s.fingerprint ` +
+        `FROM ${t} s WHERE s.paper_id = retraction_citations.paper_id AND s.citing_key = retraction_citations.citing_key AND s.fingerprint <> retraction_citations.fingerprint`,
+    )
+    .execute(trx);
+  const inserted = await sql
+    .raw(
+      `INSERT INTO retraction_citations (paper_id, citing_key, citing_doi, citing_date, citing_precision, citing_year, citing_month, days_after, fingerprint) ` +
+        `SELECT s.paper_id, s.citing_key, s.citing_doi, s.citing_date, s.citing_precision, s.citing_year, s.citing_month, s.days_after, s.fingerprint FROM ${t} s ` +
+        `WHERE NOT EXISTS (SELECT 1 FROM retraction_citations c WHERE c.paper_id = s.paper_id AND c.citing_key = s.citing_key)`,
+    )
+    .execute(trx);
+  tally.deleted(affected(deleted));
+  tally.updated(affected(updated));
+  tally.inserted(affected(inserted));
+  tally.unchanged(staged - affected(updated) - affected(inserted));
+  await sql.raw(`DROP TABLE IF EXISTS ${t}`).execute(trx);
+}
+
+/** Per-paper citation counts, recomputed from the citations (one grouped pass). */
+export async function refreshPaperCounts(trx: Kysely<any>): Promise<void> {
+  await trx.deleteFrom('retraction_paper_counts').execute();
+  await sql
+    .raw(
+      `INSERT INTO retraction_paper_counts (paper_id, total, pre, same_day, post, undated) ` +
+        `SELECT p.id, count(c.paper_id), ` +
+        `count(CASE WHEN c.days_after < 0 THEN 1 END), count(CASE WHEN c.days_after = 0 THEN 1 END), ` +
+        `count(CASE WHEN c.days_after > 0 THEN 1 END), count(CASE WHEN c.paper_id IS NOT NULL AND c.days_after IS NULL THEN 1 END) ` +
+        `FROM retraction_papers p LEFT JOIN retraction_citations c ON c.paper_id = p.id GROUP BY p.id`,
+    )
+    .execute(trx);
+}
+
+// ---------------------------------------------------------------- panel
+
+export async function storePanelBatch(trx: Kysely<any>, records: PanelRecord[], isDemo: boolean, tally: ImportTally): Promise<void> {
+  if (records.length === 0) return;
+  const existing = new Map<string, { id: number; content_hash: string }>();
+  const countries = [...new Set(records.map((r) => r.country))];
+  for (let i = 0; i < countries.length; i += 900) {
+    for (const row of await trx.selectFrom('retraction_panel').select(['id', 'country', 'year', 'content_hash']).where('country', 'in', countries.slice(i, i + 900)).execute()) {
+      existing.set(`${row.country}\u0000${row.year}`, { id: Number(row.id), content_hash: row.content_hash });
+    }
+  }
+  const fresh: Record<string, unknown>[] = [];
+  for (const record of records) {
+    const values = {
+      country: record.country,
+      country_fold: foldCase(record.country),
+      iso3: record.iso3,
+      region: record.region,
+      year: record.year,
+      democracy_index: record.democracy_index,
+      publications: record.publications,
+      retractions: record.retractions,
+      covariates: dbJson(trx, record.covariates),
+      is_demo: dbBool(trx, isDemo),
+    };
+    const content_hash = hash({ record, isDemo });
+    const old = existing.get(`${record.country}\u0000${record.year}`);
+    if (!old) {
+      fresh.push({ ...values, content_hash });
+    } else if (old.content_hash !== content_hash) {
+      await trx.updateTable('retraction_panel').set({ ...values, content_hash }).where('id', '=', old.id).execute();
+      tally.updated();
+    } else tally.unchanged();
+  }
+  await insertMany(trx, 'retraction_panel', fresh);
+  tally.inserted(fresh.length);
+}
+
+export async function deletePanelRowsNotIn(trx: Kysely<any>, keep: ReadonlySet<string>, tally: ImportTally): Promise<void> {
+  const gone: number[] = [];
+  for (const row of await trx.selectFrom('retraction_panel').select(['id', 'country', 'year']).execute()) {
+    if (!keep.has(`${row.country}\u0000${row.year}`)) gone.push(Number(row.id));
+  }
+  for (let i = 0; i < gone.length; i += 900) await trx.deleteFrom('retraction_panel').where('id', 'in', gone.slice(i, i + 900)).execute();
+  tally.deleted(gone.length);
+}
