@@ -1,6 +1,7 @@
 // One set of migrations for both databases: the core tables below plus every service's own, each
 // service's names prefixed with the service ("grants_0001_…") so that order within a service holds.
 import { Migrator } from 'kysely/migration';
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Migration, MigrationResultSet } from 'kysely/migration';
 import { columnType, dialectOf, idConstraint } from './dialect.ts';
@@ -54,8 +55,12 @@ export const coreMigrations: Record<string, Migration> = {
 };
 
 export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration>): Promise<MigrationResultSet> {
+  // Kysely looks for its bookkeeping tables in every schema it can see; name ours, or a second schema on the
+  // same server (parallel test suites, several deployments) would make it skip creating them here.
+  const schema = dialectOf(db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
   const migrator = new Migrator({
     db,
+    ...(schema ? { migrationTableSchema: schema } : {}),
     provider: { getMigrations: async () => ({ ...coreMigrations, ...migrations }) },
     // Services add migrations independently; a later core or service migration may sort before an applied one.
     allowUnorderedMigrations: true,
