@@ -61,6 +61,45 @@ export function autocovariance(x: ArrayLike<number>): Float64Array {
   return out;
 }
 
+/**
+ * Autocovariances computed on demand: short lags by direct sums (a well-mixing chain needs only a few),
+ * and all lags at once by FFT as soon as a long lag is asked for.
+ */
+class LazyAutocovariance {
+  private readonly centred: Float64Array;
+  private readonly direct: Float64Array;
+  private all: Float64Array | null = null;
+  private static readonly DIRECT_LAGS = 48;
+
+  constructor(x: Float64Array) {
+    const n = x.length;
+    let m = 0;
+    for (let i = 0; i < n; i++) m += x[i];
+    m /= n;
+    this.centred = new Float64Array(n);
+    for (let i = 0; i < n; i++) this.centred[i] = x[i] - m;
+    this.direct = new Float64Array(Math.min(n, LazyAutocovariance.DIRECT_LAGS)).fill(NaN);
+  }
+
+  at(lag: number): number {
+    if (this.all) return this.all[lag];
+    if (lag < this.direct.length) {
+      let v = this.direct[lag];
+      if (Number.isNaN(v)) {
+        const d = this.centred;
+        const n = d.length;
+        let s = 0;
+        for (let t = 0; t + lag < n; t++) s += d[t] * d[t + lag];
+        v = s / n;
+        this.direct[lag] = v;
+      }
+      return v;
+    }
+    this.all = autocovariance(this.centred);
+    return this.all[lag];
+  }
+}
+
 function mean(x: ArrayLike<number>): number {
   let s = 0;
   for (let i = 0; i < x.length; i++) s += x[i];
@@ -99,16 +138,16 @@ export function essBasic(chains: readonly Float64Array[]): number {
   const m = chains.length;
   const n = Math.min(...chains.map((c) => c.length));
   if (n < 4 || isConstant(chains)) return NaN;
-  const acov = chains.map((c) => autocovariance(c.length === n ? c : c.subarray(0, n)));
+  const acov = chains.map((c) => new LazyAutocovariance(c.length === n ? c : c.subarray(0, n)));
   const chainMeans = chains.map((c) => mean(c.subarray(0, n)));
   let meanVar = 0;
-  for (const a of acov) meanVar += (a[0] * n) / (n - 1);
+  for (const a of acov) meanVar += (a.at(0) * n) / (n - 1);
   meanVar /= m;
   let varPlus = (meanVar * (n - 1)) / n;
   if (m > 1) varPlus += sampleVariance(chainMeans);
   const rhoAt = (lag: number): number => {
     let s = 0;
-    for (const a of acov) s += a[lag];
+    for (const a of acov) s += a.at(lag);
     return 1 - (meanVar - s / m) / varPlus;
   };
   const rho = new Float64Array(n);
@@ -144,24 +183,39 @@ export function essBasic(chains: readonly Float64Array[]): number {
   return total / tau;
 }
 
+function pooled(chains: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(chains.reduce((sum, c) => sum + c.length, 0));
+  let o = 0;
+  for (const c of chains) { out.set(c, o); o += c.length; }
+  return out;
+}
+
+/** First index in ascending `sorted` whose value is ≥ v (upper = false) or > v (upper = true). */
+function bound(sorted: Float64Array, v: number, upper: boolean): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (upper ? sorted[mid] <= v : sorted[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Normal scores of the pooled ranks (average rank for ties), Blom's offset 3/8; same shapes as the input. */
 export function rankNormalise(chains: readonly Float64Array[]): Float64Array[] {
-  const total = chains.reduce((s, c) => s + c.length, 0);
-  const values = new Float64Array(total);
-  let o = 0;
-  for (const c of chains) { values.set(c, o); o += c.length; }
-  const order = Array.from({ length: total }, (_, i) => i).sort((a, b) => values[a] - values[b]);
+  const values = pooled(chains);
+  const total = values.length;
+  const sorted = values.slice().sort();
   const z = new Float64Array(total);
-  for (let i = 0; i < total; ) {
-    let j = i;
-    while (j + 1 < total && values[order[j + 1]] === values[order[i]]) j++;
-    const rank = (i + j) / 2 + 1;
-    const score = normalQuantile((rank - 0.375) / (total + 0.25));
-    for (let k = i; k <= j; k++) z[order[k]] = score;
-    i = j + 1;
+  for (let i = 0; i < total; i++) {
+    const v = values[i];
+    // 1-based average rank of v among ties: (first + last) / 2 + 1.
+    const rank = (bound(sorted, v, false) + bound(sorted, v, true) - 1) / 2 + 1;
+    z[i] = normalQuantile((rank - 0.375) / (total + 0.25));
   }
   const out: Float64Array[] = [];
-  o = 0;
+  let o = 0;
   for (const c of chains) { out.push(z.subarray(o, o + c.length)); o += c.length; }
   return out;
 }
@@ -179,7 +233,7 @@ export function rhatBasic(chains: readonly Float64Array[]): number {
 }
 
 function folded(chains: readonly Float64Array[]): Float64Array[] {
-  const all = Float64Array.from(chains.flatMap((c) => Array.from(c))).sort();
+  const all = pooled(chains).sort();
   const median = quantileSorted(all, 0.5);
   return chains.map((c) => c.map((v) => Math.abs(v - median)));
 }
@@ -201,7 +255,7 @@ export function essBulk(chains: readonly Float64Array[]): number {
 
 /** ESS of the quantile at prob: ESS of the indicator I(θ ≤ q) over split chains. */
 export function essQuantile(chains: readonly Float64Array[], prob: number): number {
-  const all = Float64Array.from(chains.flatMap((c) => Array.from(c))).sort();
+  const all = pooled(chains).sort();
   const q = quantileSorted(all, prob);
   const indicators = splitChains(chains).map((c) => c.map((v) => (v <= q ? 1 : 0)));
   return essBasic(indicators);

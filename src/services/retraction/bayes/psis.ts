@@ -3,7 +3,6 @@
 // the profile-likelihood estimator of Zhang & Stephens (2009, Technometrics 51) with the weakly
 // informative shrinkage of k toward 0.5 that the PSIS paper uses.
 import { essBasic } from './diagnostics.ts';
-import { logAddExp } from './special.ts';
 import type { LooSummary, ParetoKCounts } from './types.ts';
 
 export interface GeneralisedParetoFit {
@@ -59,6 +58,49 @@ export function generalisedParetoQuantile(p: number, k: number, sigma: number): 
   return (sigma * Math.expm1(-k * Math.log1p(-p))) / k;
 }
 
+/**
+ * Indices of the `count` largest values, in ascending order of value: a native numeric sort finds the
+ * threshold, then only the candidates at or above it are ordered by index comparison.
+ */
+function largestIndices(values: Float64Array, count: number): Int32Array {
+  const n = values.length;
+  const threshold = selectKth(values.slice(), n - count);
+  const candidates: number[] = [];
+  for (let i = 0; i < n; i++) if (values[i] >= threshold) candidates.push(i);
+  candidates.sort((a, b) => values[a] - values[b] || a - b);
+  // Ties at the threshold can add candidates; keep the largest `count`.
+  return Int32Array.from(candidates.slice(candidates.length - count));
+}
+
+/** The k-th smallest value (0-based) by quickselect with median-of-three pivots; reorders `a`. */
+function selectKth(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    // Median of three as the pivot.
+    let x = a[lo], y = a[mid], z = a[hi];
+    if (x > y) { const t = x; x = y; y = t; }
+    if (y > z) { y = z; }
+    const pivot = x > y ? x : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i]; a[i] = a[j]; a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
+}
+
 export interface PsisResult {
   /** Smoothed log weights, normalised to log-sum-exp 0. */
   logWeights: Float64Array;
@@ -81,32 +123,34 @@ export function psis(logRatios: Float64Array, relativeEfficiency = 1): PsisResul
   const tailLength = Math.ceil(Math.min(0.2 * S, 3 * Math.sqrt(S / reff)));
   let k = Infinity;
   if (tailLength >= 5 && tailLength < S) {
-    const order = new Int32Array(S);
-    for (let s = 0; s < S; s++) order[s] = s;
-    order.sort((a, b) => lw[a] - lw[b]);
-    const first = S - tailLength;
-    const cutoff = lw[order[first - 1]];
-    const tailMin = lw[order[first]];
-    const tailMax = lw[order[S - 1]];
+    const tail = largestIndices(lw, tailLength + 1);
+    const cutoff = lw[tail[0]];
+    const tailMin = lw[tail[1]];
+    const tailMax = lw[tail[tailLength]];
     if (tailMax - tailMin > Number.EPSILON / 100) {
       const expCutoff = Math.exp(cutoff);
       const exceed = new Float64Array(tailLength);
-      for (let i = 0; i < tailLength; i++) exceed[i] = Math.exp(lw[order[first + i]]) - expCutoff;
+      for (let i = 0; i < tailLength; i++) exceed[i] = Math.exp(lw[tail[i + 1]]) - expCutoff;
       const fit = fitGeneralisedPareto(exceed);
       k = fit.k;
       if (Number.isFinite(k)) {
         for (let i = 0; i < tailLength; i++) {
           const p = (i + 0.5) / tailLength;
-          lw[order[first + i]] = Math.log(generalisedParetoQuantile(p, k, fit.sigma) + expCutoff);
+          lw[tail[i + 1]] = Math.log(generalisedParetoQuantile(p, k, fit.sigma) + expCutoff);
         }
       }
     } else {
       k = 0;
     }
   }
-  for (let s = 0; s < S; s++) if (lw[s] > 0) lw[s] = 0;
-  let total = -Infinity;
-  for (let s = 0; s < S; s++) total = logAddExp(total, lw[s]);
+  let maxW = -Infinity;
+  for (let s = 0; s < S; s++) {
+    if (lw[s] > 0) lw[s] = 0;
+    if (lw[s] > maxW) maxW = lw[s];
+  }
+  let sum = 0;
+  for (let s = 0; s < S; s++) sum += Math.exp(lw[s] - maxW);
+  const total = maxW + Math.log(sum);
   for (let s = 0; s < S; s++) lw[s] -= total;
   return { logWeights: lw, k, tailLength };
 }
@@ -162,9 +206,14 @@ export function psisLoo(nObservations: number, nDraws: number, chains: number, l
       if (Number.isFinite(ess)) reff = ess / (perChain * chains);
     }
     const { logWeights, k } = psis(negLl, reff);
-    let acc = -Infinity;
-    for (let s = 0; s < nDraws; s++) acc = logAddExp(acc, logWeights[s] + ll[s]);
-    elpd[i] = acc;
+    let maxTerm = -Infinity;
+    for (let s = 0; s < nDraws; s++) {
+      ll[s] += logWeights[s];
+      if (ll[s] > maxTerm) maxTerm = ll[s];
+    }
+    let sum = 0;
+    for (let s = 0; s < nDraws; s++) sum += Math.exp(ll[s] - maxTerm);
+    elpd[i] = maxTerm + Math.log(sum);
     paretoK[i] = k;
   }
   const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0);

@@ -1,0 +1,29 @@
+// Public surface of Service E's Bayesian engine (framework-free): fit the democracy model, load a
+// published fit, simulate panels. Lower-level pieces (sampler, diagnostics, PSIS) live in their modules.
+export { DEFAULT_CONFIG, resolveConfig } from './config.ts';
+export { buildDesign, summariseDesign, standardiseWithinYear, type PanelDesign } from './design.ts';
+export { fitDemocracyModel } from './fit.ts';
+export { parsePublishedFit, publishedPredictorNames, readPublishedFit } from './imported.ts';
+export { buildMethodology, describePriors, describeSampler, modelFormula } from './methodology.ts';
+export { describeParameterisation } from './model.ts';
+export { simulatePanel, type PanelSimulationOptions, type SimulatedPanel, type SimulationTruth } from './simulate.ts';
+export { interpretPredictor } from './summary.ts';
+export type {
+  DataSource,
+  DataSummary,
+  DeepPartial,
+  DemocracyModelConfig,
+  Diagnostics,
+  FitResult,
+  LooSummary,
+  Methodology,
+  ModelPriors,
+  PanelRow,
+  ParameterSummary,
+  ParameterisationSettings,
+  ParetoKCounts,
+  PredictorSummary,
+  SamplerSettings,
+  Timing,
+  VariableDescription,
+} from './types.ts';
