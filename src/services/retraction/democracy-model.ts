@@ -91,6 +91,11 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
   return { report, fit };
 }
 
+/** JSON with object keys sorted at every level. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+}
+
 /** True when the JSON text is a published fit (it has negbin_multivariate_* entries). */
 export function looksLikePublishedFit(json: unknown): boolean {
   return json !== null && typeof json === 'object' && Object.keys(json).some((k) => k.startsWith('negbin_multivariate_'));
@@ -102,7 +107,8 @@ export async function importPublishedFit(db: Db, file: string, options: { isDemo
   return runImport(db, { service: 'retraction', importer: 'published-fit', dataset: 'democracy-published-fit', source: file, isDemo: options.isDemo }, async (trx, { tally, dataVersion }) => {
     tally.read(fit.summaries.length);
     const previous = await getAggregate<StoredModel>(trx, 'retraction', aggregateName('imported'));
-    const same = previous !== null && JSON.stringify(previous.value.fit) === JSON.stringify(fit) && previous.value.provenance.imported_from === path.basename(file);
+    // Compared in a canonical form: PostgreSQL's jsonb does not keep key order.
+    const same = previous !== null && canonicalJson(previous.value.fit) === canonicalJson(fit) && previous.value.provenance.imported_from === path.basename(file);
     if (same) tally.unchanged(fit.summaries.length);
     else if (previous) tally.updated(fit.summaries.length);
     else tally.inserted(fit.summaries.length);

@@ -26,7 +26,7 @@ import type { PanelRecord } from './sources/panel.ts';
 import { mapRwHeader, parseRwRow } from './sources/retraction-watch.ts';
 import type { RetractionRecord } from './sources/retraction-watch.ts';
 import {
-  createCitationStaging, deletePanelRowsNotIn, deletePapersNotIn, mergeStagedCitations, recomputeDaysAfter, refreshPaperCounts,
+  createCitationStaging, deletePanelRowsNotIn, dropPaperStaging, deletePapersNotIn, mergeStagedCitations, recomputeDaysAfter, refreshPaperCounts,
   stageCitations, stagedCount, storePanelBatch, storePaperBatch,
 } from './store.ts';
 import type { StagedCitation } from './store.ts';
@@ -78,6 +78,7 @@ export async function importRetractionWatch(db: Db, file: string, options: Impor
       ic.progress.tick(batch.length);
     }
     if (seen.size === 0) throw new Error(`${file}: no Retraction Watch records (an empty file would delete every paper)`);
+    await dropPaperStaging(trx);
     await deletePapersNotIn(trx, seen, ic.tally);
     if (dateChanged.length) await recomputeDaysAfter(trx, dateChanged);
     if (wasEmpty) await resumeSubstringIndex(trx, PAPER_SEARCH);
