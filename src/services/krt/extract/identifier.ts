@@ -88,17 +88,20 @@ export function parseIdentifierText(text: string, options: ParseIdentifierOption
     spans.push({ start: m.index, end: m.index + m[0].length, part: { kind: 'rrid', value: rrid, label: '' } });
     blank(m.index, m.index + m[0].length);
   }
-  // 3. URLs (an accession inside a URL is recorded as the accession).
-  const URL = /\b(?:https?:\/\/|www\.)[^\s;,]+[^\s;,.)]|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:org|com|net|edu|io|ch|de|uk|gov|fr|jp)(?:\/[^\s;,]*[^\s;,.)])?/gi;
-  for (let m = URL.exec(work); m; m = URL.exec(work)) {
-    const url = m[0];
-    const inner = findAccessions(url)[0];
-    spans.push({
-      start: m.index, end: m.index + url.length,
-      part: inner ? { kind: 'accession', value: inner.accession, label: inner.repository, url } : { kind: 'url', value: url, label: '' },
-    });
-    blank(m.index, m.index + url.length);
-  }
+  // 3. URLs with a scheme or www (an accession inside a URL is recorded as the accession); bare domains
+  //    ("vector.fmi.ch") come after the accessions, so that a DOI such as 10.17504/protocols.io.x stays whole.
+  const takeUrls = (re: RegExp) => {
+    for (let m = re.exec(work); m; m = re.exec(work)) {
+      const url = m[0];
+      const inner = findAccessions(url)[0];
+      spans.push({
+        start: m.index, end: m.index + url.length,
+        part: inner ? { kind: 'accession', value: inner.accession, label: inner.repository, url } : { kind: 'url', value: url, label: '' },
+      });
+      blank(m.index, m.index + url.length);
+    }
+  };
+  takeUrls(/\b(?:https?:\/\/|www\.)[^\s;,]+[^\s;,.)]/gi);
   // 4. Accessions and database ids, with a repository label written just before them ("GEO: ", "FLYB:").
   const withLabel = (start: number) => {
     const label = /(?:^|[\s;(])([A-Za-z][A-Za-z .-]{0,24}?)\s*[:#]\s*$/.exec(work.slice(0, start));
@@ -115,6 +118,7 @@ export function parseIdentifierText(text: string, options: ParseIdentifierOption
     spans.push({ start, end: m.index + m[0].length, part: { kind: 'accession', value: m[1], label: databaseOf(m[1]) } });
     blank(start, m.index + m[0].length);
   }
+  takeUrls(/(?<![\w.\/])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:org|com|net|edu|io|ch|de|uk|gov|fr|jp)(?:\/[^\s;,]*[^\s;,.)])?/gi);
   // 5. What is left: segments split at ';', ', ', and before labels that start a new item.
   const rest = work.replace(/\b(?=cat(?:alog(?:ue)?)?\.?\s*(?:#|no\b|number)|lot\s*[#:]|cas\s*(?:no\.?|number)?\s*[:#]|product\s*(?:code|number|no))/gi, ';');
   let offset = 0;

@@ -255,7 +255,7 @@ function fromStockNumbers(unit: TextUnit, found: Mention[]): void {
   }
 }
 
-const VERSION_AFTER = /^\s*(?:\(\s*|,\s*)?(?:(?:version|ver\.|v\.?)\s*(\d+(?:\.\d+){0,3}[a-z]?)|(R20\d\d[ab])|(\d+(?:\.\d+){1,3}[a-z]?)|(\d{1,2})(?=\s*(?:\)|software|,|;|\.\s|$)))/i;
+const VERSION_AFTER = /^\s*(?:\(\s*|,\s*)?(?:(?:version|ver\.|v\.?)\s*(\d+(?:\.\d+){0,3}[a-z]?)|(R20\d\d[ab])|(\d+(?:\.\d+){1,3}[a-z]?)|(\d{1,2})(?=\s*(?:\)|software|,|;|\.\s|$)|\s+(?:and|or|for|to|with|was|were|is|in|\()\b))/i;
 
 /** Software by name, with its version when one is written right after. */
 const SOFTWARE_GLOBAL = SOFTWARE.map((entry) => ({ entry, re: new RegExp(entry.pattern.source, `${entry.pattern.flags.replace('g', '')}g`) }));

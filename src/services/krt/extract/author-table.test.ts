@@ -1,0 +1,146 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseXml } from '../jats/tree.ts';
+import { extractAuthorTables } from './author-table.ts';
+import { extractArticle } from './extract-article.ts';
+import { identifierKeys, normalizeIdentifier } from './identifier.ts';
+import { RESOURCE_TYPES, type KrtRow } from './krt-row.ts';
+import { tableGrid } from './table-grid.ts';
+import { corpusFiles, corpusMissing } from './test-corpus.ts';
+
+const wrap = (body: string) => `<article><body><sec><title>Key resources table</title>${body}</sec></body></article>`;
+
+test('STAR table: spanning category rows map to types, "This paper" is new, identifiers normalised', () => {
+  const xml = wrap(`<table-wrap id="T1"><table><thead><tr><th>REAGENT or RESOURCE</th><th>SOURCE</th><th>IDENTIFIER</th></tr></thead><tbody>
+    <tr><td colspan="3"><bold>Antibodies</bold></td></tr>
+    <tr><td>Rabbit anti-GFP</td><td>Abcam</td><td>Cat #ab290, RRID: AB 303395</td></tr>
+    <tr><td colspan="3">Bacterial and virus strains</td></tr>
+    <tr><td><italic>E. coli</italic> BL21(DE3)</td><td>NEB</td><td>C2527</td></tr>
+    <tr><td>AAV9-hSyn-GCaMP6s</td><td>Addgene</td><td>100843-AAV9</td></tr>
+    <tr><td colspan="3">Deposited data</td></tr>
+    <tr><td>RNA-seq data</td><td>This paper</td><td>GEO: GSE123456</td></tr>
+    <tr><td colspan="3">Experimental models: Organisms/strains</td></tr>
+    <tr><td>Mouse: C57BL/6J</td><td>The Jackson Laboratory</td><td>JAX: 000664; RRID:IMSR_JAX:000664</td></tr>
+    <tr><td colspan="3">Software and algorithms</td></tr>
+    <tr><td>Fiji</td><td>Schindelin et al.</td><td>RRID:SCR_002285</td></tr>
+  </tbody></table></table-wrap>`);
+  const result = extractAuthorTables(parseXml(xml));
+  assert.ok(result);
+  const rows = result.rows;
+  assert.deepEqual(rows.map((r) => r['RESOURCE TYPE']), ['Antibody', 'Bacterial strain', 'Viral vector', 'Dataset', 'Experimental model: Organism/strain', 'Software/code']);
+  assert.deepEqual(rows[0], { 'RESOURCE TYPE': 'Antibody', 'RESOURCE NAME': 'Rabbit anti-GFP', SOURCE: 'Abcam', IDENTIFIER: 'Cat# ab290; RRID:AB_303395', 'NEW/REUSE': 'reuse', 'ADDITIONAL INFORMATION': '' });
+  assert.equal(rows[1]['RESOURCE NAME'], 'E. coli BL21(DE3)');
+  assert.equal(rows[3]['NEW/REUSE'], 'new');
+  assert.equal(rows[3].IDENTIFIER, 'GEO: GSE123456');
+  assert.equal(rows[4].IDENTIFIER, 'JAX: 000664; RRID:IMSR_JAX:000664');
+  assert.equal(result.parts[0].layout, 'star');
+});
+
+test('eLife table (5 columns) in floats-group, with a rowspan carrying the type down', () => {
+  const xml = `<article><body><p>Text.</p></body><floats-group><table-wrap id="keyresource"><label>Key resources table</label><table>
+    <thead><tr><th>Reagent type (species) or resource</th><th>Designation</th><th>Source or reference</th><th>Identifiers</th><th>Additional information</th></tr></thead>
+    <tbody><tr><td rowspan="2">Antibody</td><td>anti-FLAG M2 (mouse monoclonal)</td><td>Sigma-Aldrich</td><td>Cat# F1804; RRID:AB_262044</td><td>WB (1:1000)</td></tr>
+    <tr><td>anti-HA (rat monoclonal)</td><td>Roche</td><td>Cat# 11867423001</td><td></td></tr>
+    <tr><td>Cell line (<italic>H. sapiens</italic>)</td><td>HEK293T</td><td>ATCC</td><td>CRL-3216</td><td></td></tr>
+    <tr><td>Strain, strain background (<italic>Escherichia coli</italic>)</td><td>DH5α</td><td>Thermo Fisher</td><td>18265017</td><td></td></tr>
+    <tr><td>Recombinant DNA reagent</td><td>pLKO.1-shRNA</td><td>This paper</td><td></td><td>made by cloning</td></tr>
+    <tr><td>Sequence-based reagent</td><td>sgRNA</td><td>IDT</td><td></td><td>GACT…</td></tr>
+    <tr><td>Software, algorithm</td><td>GraphPad Prism</td><td>GraphPad</td><td>RRID:SCR_002798</td><td></td></tr></tbody></table></table-wrap></floats-group></article>`;
+  const result = extractAuthorTables(parseXml(xml));
+  assert.ok(result);
+  assert.equal(result.parts[0].layout, 'elife');
+  assert.equal(result.parts[0].table.location, 'floats-group');
+  assert.deepEqual(result.rows.map((r) => r['RESOURCE TYPE']), ['Antibody', 'Antibody', 'Experimental model: Cell line', 'Bacterial strain', 'Recombinant DNA', 'Oligonucleotide', 'Software/code']);
+  assert.equal(result.rows[1]['RESOURCE NAME'], 'anti-HA (rat monoclonal)');
+  assert.equal(result.rows[0]['ADDITIONAL INFORMATION'], 'WB (1:1000)');
+  assert.equal(result.rows[4]['NEW/REUSE'], 'new');
+  assert.equal(result.rows[2].IDENTIFIER, 'Cat# CRL-3216');
+});
+
+test('grid expands rowspan and colspan', () => {
+  const table = parseXml('<table><tr><td rowspan="2">a</td><td colspan="2">b</td></tr><tr><td>c</td><td>d</td></tr></table>');
+  const grid = tableGrid(table);
+  assert.deepEqual(grid.map((r) => r.cells.map((c) => c.text)), [['a', 'b', 'b'], ['a', 'c', 'd']]);
+  assert.deepEqual(grid.map((r) => r.cells.map((c) => c.copiedBy)), [[null, null, 'col'], ['row', null, null]]);
+});
+
+test('a non-KRT table (numbers) is not taken for one', () => {
+  const xml = wrap('<table-wrap><table><tr><th>Gene</th><th>Fold change</th><th>p</th></tr><tr><td>ACE2</td><td>2.1</td><td>0.01</td></tr></table></table-wrap>');
+  assert.equal(extractAuthorTables(parseXml(xml)), null);
+});
+
+test('IDENTIFIER normal form', () => {
+  const cases: [string, string][] = [
+    ['Cat#715-035-150; RRID: AB 2340770', 'Cat# 715-035-150; RRID:AB_2340770'],
+    ['RRID: AB_2687817 Cat # BE0297', 'Cat# BE0297; RRID:AB_2687817'],
+    ['MN1020, RRID: AB_223647', 'Cat# MN1020; RRID:AB_223647'],
+    ['Product code: MA5-33050', 'Cat# MA5-33050'],
+    ['Lot # 019M4108V CAS: 826-39-1', 'Lot # 019M4108V; CAS: 826-39-1'],
+    ['n/a', 'N/A'],
+    ['RRID: 44609G', 'RRID:44609G'],
+    ['https://osf.io/ruxfg/', 'https://osf.io/ruxfg/'],
+    ['Addgene plasmid # 12260', 'Addgene: 12260'],
+  ];
+  for (const [input, expected] of cases) assert.equal(normalizeIdentifier(input), expected, input);
+  assert.deepEqual([...identifierKeys('Cat #A-11039, RRID:AB_2534096')], ['CAT:A11039', 'RRID:AB_2534096']);
+  assert.deepEqual([...identifierKeys('RRID:Addgene_12260')], [...identifierKeys('12260', { source: 'Addgene' })]);
+});
+
+/**
+ * Data rows of one table counted straight from the XML text, without the parser: rows inside <tr>, cells
+ * <td>/<th> with tags stripped; a data row has at least two non-empty cells, a non-empty first cell, no <th>,
+ * and is not a header (two or more cells that are column titles).
+ */
+function countDataRowsInXml(xml: string, tableIndex: number): number {
+  const wraps = [...xml.matchAll(/<table-wrap\b[\s\S]*?<\/table-wrap>/g)].map((m) => m[0]);
+  let n = 0;
+  for (const [tr] of wraps[tableIndex].matchAll(/<tr\b[\s\S]*?<\/tr>/g)) {
+    if (/<\/th>|<th\b[^>]*\/>/.test(tr)) continue;
+    const cells = [...tr.matchAll(/<t[dh]\b[^>]*?(?:\/>|>([\s\S]*?)<\/t[dh]>)/g)]
+      .map((m) => (m[1] ?? '').replace(/<[^>]+>/g, ' ').replace(/&[#\w]+;/g, 'x').replace(/\s+/g, ' ').trim());
+    const filled = cells.filter(Boolean);
+    if (filled.length < 2 || !cells[0]) continue;
+    const titles = filled.filter((c) => /^(reagent|resource|source|identifiers?|designation|reagent type|additional information|name|supplier|company|catalog|catalogue|reference|rrid)\b/i.test(c));
+    if (titles.length >= 2) continue;
+    n++;
+  }
+  return n;
+}
+
+test('the corpus\'s 84 author tables: rows per paper equal the XML\'s own data-row count', (t) => {
+  const skip = corpusMissing();
+  if (skip) { t.skip(skip); return; }
+  const found: { file: string; rows: KrtRow[]; expected: number }[] = [];
+  const layouts = new Map<string, number>();
+  const locations = new Map<string, number>();
+  for (const file of corpusFiles()) {
+    const xml = readFileSync(file, 'utf8');
+    if (!xml.includes('<table-wrap')) continue;
+    const extraction = extractArticle(xml, { mode: 'table', fileName: file });
+    if (extraction.authorTables.length === 0) continue;
+    const expected = extraction.authorTables.reduce((sum, table) => sum + countDataRowsInXml(xml, table.index), 0);
+    found.push({ file, rows: extraction.rows, expected });
+    for (const table of extraction.authorTables) {
+      layouts.set(table.layout, (layouts.get(table.layout) ?? 0) + 1);
+      locations.set(table.location, (locations.get(table.location) ?? 0) + 1);
+    }
+  }
+  const rows = found.reduce((sum, f) => sum + f.rows.length, 0);
+  t.diagnostic(`${found.length} papers with an author table, ${rows} rows; table parts by layout ${JSON.stringify(Object.fromEntries(layouts))}, by location ${JSON.stringify(Object.fromEntries(locations))}`);
+  assert.equal(found.length, 84);
+  for (const f of found) {
+    assert.equal(f.rows.length, f.expected, `${f.file}: parser ${f.rows.length} rows, XML ${f.expected}`);
+    assert.ok(f.rows.length > 0, f.file);
+    for (const row of f.rows) {
+      assert.ok(RESOURCE_TYPES.includes(row['RESOURCE TYPE']), `${f.file}: type ${row['RESOURCE TYPE']}`);
+      assert.ok(row['RESOURCE NAME'].length > 0, f.file);
+      assert.ok(row['NEW/REUSE'] === 'new' || row['NEW/REUSE'] === 'reuse');
+    }
+  }
+  const types = new Map<string, number>();
+  for (const f of found) for (const r of f.rows) types.set(r['RESOURCE TYPE'], (types.get(r['RESOURCE TYPE']) ?? 0) + 1);
+  t.diagnostic(`rows by type: ${JSON.stringify(Object.fromEntries([...types].sort((a, b) => b[1] - a[1])))}`);
+  // Every category of a STAR table lands somewhere sensible: antibodies, chemicals and software dominate.
+  assert.ok((types.get('Antibody') ?? 0) > 500 && (types.get('Software/code') ?? 0) > 300);
+});

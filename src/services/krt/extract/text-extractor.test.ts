@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseXml } from '../jats/tree.ts';
+import { extractArticle } from './extract-article.ts';
+import { identifierKeys } from './identifier.ts';
+import { extractFromText } from './text-extractor.ts';
+import { corpusFiles, corpusMissing } from './test-corpus.ts';
+
+const METHODS = `<article><body><sec sec-type="methods"><title>Methods</title>
+<sec><title>Immunostaining</title><p>Sections were stained with rabbit anti-GFP (Abcam, ab290, RRID:AB_303395, 1:1000) and
+mouse anti-β-actin (1:5000; Sigma-Aldrich cat. no. A5441) followed by goat anti-rabbit IgG Alexa Fluor 488 (Thermo Fisher Scientific, A-11008).
+Rabbit anti-Ctip2 1:1000 (25B6, ab18465, Abcam) was also used.</p></sec>
+<sec><title>Cells and animals</title><p>HEK293T cells (ATCC CRL-3216) were transfected with pX330 (Addgene plasmid #42230).
+C57BL/6J mice (The Jackson Laboratory, stock no. 000664) and flies from BDSC (#5137) were used.</p></sec>
+<sec><title>Software</title><p>Images were analysed in Fiji (RRID:SCR_002285) and ImageJ v1.53t; statistics used GraphPad Prism 9 and R version 4.2.1.</p></sec>
+<sec><title>Primers</title><p>The forward primer 5′-ACGTACGTACGTACGTAC-3′ was used.</p></sec>
+<sec><title>Data availability</title><p>RNA-seq data have been deposited in GEO under accession GSE123456. Structures were deposited in the PDB (PDB IDs 7KDG, 7KDH and 7KDK) and EMDB (EMD-22821). The protocol is at dx.doi.org/10.17504/protocols.io.bp2l61z.</p></sec>
+</sec></body><back><ack><p>Funded by grant R01-GM123456 (Sigma Xi).</p></ack><ref-list><ref><mixed-citation>Smith 2020, GSE999999</mixed-citation></ref></ref-list></back></article>`;
+
+test('text extractor finds antibodies, cell lines, plasmids, strains, software, oligos, data and protocols', () => {
+  const rows = extractFromText(parseXml(METHODS));
+  const keys = new Set(rows.flatMap((r) => [...identifierKeys(r.IDENTIFIER, { source: r.SOURCE })]));
+  for (const key of ['CAT:AB290', 'RRID:AB_303395', 'CAT:A5441', 'CAT:A11008', 'CAT:AB18465', 'CAT:CRL3216', 'STOCK:ADDGENE:42230',
+    'STOCK:JAX:000664', 'STOCK:BDSC:5137', 'RRID:SCR_002285', 'ACC:GSE123456', 'ACC:7KDG', 'ACC:7KDH', 'ACC:7KDK', 'ACC:EMD-22821', 'ACC:10.17504/PROTOCOLS.IO.BP2L61Z']) {
+    assert.ok(keys.has(key), `missing ${key}; found ${[...keys].join(' ')}`);
+  }
+  // Nothing from acknowledgements or references.
+  assert.ok(!keys.has('ACC:GSE999999'));
+  assert.ok(![...keys].some((k) => k.includes('GM123456')));
+  const gfp = rows.find((r) => r.IDENTIFIER.includes('ab290'))!;
+  assert.deepEqual([gfp['RESOURCE TYPE'], gfp['RESOURCE NAME'], gfp.SOURCE, gfp.IDENTIFIER], ['Antibody', 'rabbit anti-GFP', 'Abcam', 'Cat# ab290; RRID:AB_303395']);
+  const byName = (re: RegExp) => rows.find((r) => re.test(r['RESOURCE NAME']));
+  assert.equal(byName(/^HEK293T/)?.['RESOURCE TYPE'], 'Experimental model: Cell line');
+  assert.equal(byName(/ImageJ v1\.53t/)?.['RESOURCE TYPE'], 'Software/code');
+  assert.equal(byName(/GraphPad Prism v?9/)?.['RESOURCE TYPE'], 'Software/code');
+  assert.equal(byName(/^R v?4\.2\.1/)?.['RESOURCE TYPE'], 'Software/code');
+  assert.equal(byName(/C57BL\/6J mice/)?.['RESOURCE TYPE'], 'Experimental model: Organism/strain');
+  assert.ok(rows.some((r) => r['RESOURCE TYPE'] === 'Oligonucleotide' && r['ADDITIONAL INFORMATION'] === 'ACGTACGTACGTACGTAC'));
+  const geo = rows.find((r) => r.IDENTIFIER.includes('GSE123456'))!;
+  assert.deepEqual([geo['RESOURCE TYPE'], geo['NEW/REUSE']], ['Dataset', 'new']);
+  assert.equal(rows.find((r) => r.IDENTIFIER.includes('protocols.io'))?.['RESOURCE TYPE'], 'Protocol');
+});
+
+test('text extractor never writes an identifier the text does not contain', () => {
+  const rows = extractFromText(parseXml(METHODS));
+  const text = METHODS.replace(/<[^>]+>/g, ' ').toUpperCase().replace(/[^A-Z0-9]/g, '');
+  for (const row of rows) {
+    for (const key of identifierKeys(row.IDENTIFIER)) {
+      const value = key.replace(/^(CAT|ACC|RRID|STOCK:[A-Z]+):/, '').replace(/^(AB|SCR)_/, '$1').toUpperCase().replace(/[^A-Z0-9]/g, '');
+      assert.ok(text.includes(value), `${key} not in the text`);
+    }
+  }
+});
+
+test('text extractor scored on the 84 papers with their author tables removed', (t) => {
+  const skip = corpusMissing();
+  if (skip) { t.skip(skip); return; }
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let papers = 0;
+  const kinds = new Map<string, [number, number, number]>();
+  const bump = (key: string, i: 0 | 1 | 2) => {
+    const kind = key.split(':')[0];
+    const c = kinds.get(kind) ?? [0, 0, 0];
+    c[i]++;
+    kinds.set(kind, c);
+  };
+  for (const file of corpusFiles()) {
+    const xml = readFileSync(file, 'utf8');
+    if (!xml.includes('<table-wrap')) continue;
+    const withTable = extractArticle(xml, { mode: 'table' });
+    if (withTable.authorTables.length === 0) continue;
+    papers++;
+    const gold = new Set(withTable.rows.flatMap((r) => [...identifierKeys(r.IDENTIFIER, { source: r.SOURCE })]));
+    // mode 'text' leaves the author tables out: the extractor sees only the rest of the paper.
+    const fromText = extractArticle(xml, { mode: 'text' });
+    assert.equal(fromText.provider, 'text-pattern');
+    const predicted = new Set(fromText.rows.flatMap((r) => [...identifierKeys(r.IDENTIFIER, { source: r.SOURCE })]));
+    for (const k of predicted) { if (gold.has(k)) { tp++; bump(k, 0); } else { fp++; bump(k, 1); } }
+    for (const k of gold) if (!predicted.has(k)) { fn++; bump(k, 2); }
+  }
+  const precision = tp / (tp + fp);
+  const recall = tp / (tp + fn);
+  t.diagnostic(`${papers} papers: identifiers (catalog numbers, RRIDs, stock numbers, accessions) precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (tp ${tp}, fp ${fp}, fn ${fn})`);
+  t.diagnostic(`by kind [tp, fp, fn]: ${JSON.stringify(Object.fromEntries(kinds))}`);
+  assert.equal(papers, 84);
+  // Floors a little below the measured 0.559 / 0.137 (most identifiers of a KRT are not repeated in the text;
+  // many "false positives" are real resources the authors mention but left out of their table).
+  assert.ok(precision >= 0.5, `precision ${precision}`);
+  assert.ok(recall >= 0.12, `recall ${recall}`);
+});
