@@ -14,9 +14,23 @@ export interface ChainJob {
   settings: NutsSettings;
   spec: TargetSpec;
   init: Float64Array | null;
+  reportProgress: boolean;
 }
 
-export type ChainReply = { ok: true; chain: number; output: ChainOutput } | { ok: false; chain: number; error: string };
+export type ChainReply =
+  | { type: 'done'; chain: number; output: ChainOutput }
+  | { type: 'progress'; chain: number; completed: number; total: number }
+  | { type: 'error'; chain: number; error: string };
+
+/** Progress of one chain: iterations completed out of warmup + draws. */
+export interface ChainProgress {
+  chain: number;
+  completed: number;
+  total: number;
+}
+
+/** Iterations between progress reports of a chain (workers post a message each time). */
+export const PROGRESS_EVERY = 25;
 
 export interface ChainsOptions {
   chains: number;
@@ -27,6 +41,8 @@ export interface ChainsOptions {
   maxWorkers?: number | null;
   /** Optional initial points, one per chain (otherwise drawn by the target). */
   inits?: Float64Array[];
+  /** Called every PROGRESS_EVERY iterations of each chain and when it finishes. */
+  onProgress?: (progress: ChainProgress) => void;
 }
 
 export interface ChainsResult {
@@ -44,8 +60,12 @@ export function chainRandom(seed: number | string, chain: number): Random {
 export function sampleChainsInThread(makeTarget: () => Target, options: Omit<ChainsOptions, 'parallelism' | 'maxWorkers'>): ChainsResult {
   const start = performance.now();
   const chains: ChainOutput[] = [];
+  const report = options.onProgress;
   for (let c = 0; c < options.chains; c++) {
-    chains.push(runNutsChain(makeTarget(), options.settings, chainRandom(options.seed, c), options.inits?.[c]));
+    const listener = report
+      ? (completed: number, total: number) => { if (completed % PROGRESS_EVERY === 0 || completed === total) report({ chain: c, completed, total }); }
+      : undefined;
+    chains.push(runNutsChain(makeTarget(), options.settings, chainRandom(options.seed, c), options.inits?.[c], listener));
   }
   return { chains, wallSeconds: (performance.now() - start) / 1000, workers: 0 };
 }
@@ -76,14 +96,18 @@ export async function sampleChains(spec: TargetSpec, options: ChainsOptions): Pr
           init = options.inits[chain].slice();
           transfer.push(init.buffer as ArrayBuffer);
         }
-        const job: ChainJob = { chain, seed: options.seed, settings: options.settings, spec: copy, init };
+        const job: ChainJob = { chain, seed: options.seed, settings: options.settings, spec: copy, init, reportProgress: options.onProgress !== undefined };
         worker.postMessage(job, transfer);
       };
       for (let w = 0; w < poolSize; w++) {
         const worker = new Worker(workerUrl);
         workers.push(worker);
         worker.on('message', (reply: ChainReply) => {
-          if (!reply.ok) {
+          if (reply.type === 'progress') {
+            options.onProgress?.({ chain: reply.chain, completed: reply.completed, total: reply.total });
+            return;
+          }
+          if (reply.type === 'error') {
             fail(new Error(`chain ${reply.chain} failed: ${reply.error}`));
             return;
           }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 import { fitDemocracyModel } from './fit.ts';
+import { describeParameterisation } from './model.ts';
 import { simulatePanel } from './simulate.ts';
 
 // A small panel keeps this end-to-end check quick; parameter recovery at full size is recovery.test.ts.
@@ -61,10 +62,16 @@ test('fitDemocracyModel returns a complete, JSON-serialisable fitted result', as
   assert.ok(fit.timing!.samplerSeconds > 0 && fit.timing!.warmupSecondsPerChain.length === 2);
 });
 
-test('worker threads give the same fit as one thread for the same seed', async () => {
+test('worker threads give the same fit as one thread for the same seed, and report progress', async () => {
   const small = { ...sampler, warmup: 100, draws: 100 };
   const single = await fitDemocracyModel(rows, { sampler: { ...small, parallelism: 'single' }, loo: false });
-  const workers = await fitDemocracyModel(rows, { sampler: { ...small, parallelism: 'workers', maxWorkers: 2 }, loo: false });
+  const progress: { chain: number; completed: number; total: number }[] = [];
+  const workers = await fitDemocracyModel(rows, { sampler: { ...small, parallelism: 'workers', maxWorkers: 2 }, loo: false }, { onProgress: (p) => progress.push(p) });
+  for (const chain of [0, 1]) {
+    const mine = progress.filter((p) => p.chain === chain).map((p) => p.completed);
+    assert.deepEqual(mine, [25, 50, 75, 100, 125, 150, 175, 200]);
+  }
+  assert.ok(progress.every((p) => p.total === 200));
   assert.deepEqual(workers.summaries, single.summaries);
   assert.equal(workers.diagnostics.rhatMax, single.diagnostics.rhatMax);
   assert.equal(workers.diagnostics.loo, null);
@@ -75,6 +82,9 @@ test('methodology follows the configuration: a changed prior changes the text an
   const base = await fitDemocracyModel(rows, config);
   const tight = await fitDemocracyModel(rows, { ...config, priors: { coefficients: { mean: 0, sd: 0.01 } } });
   assert.ok(tight.methodology.priors!.some((p) => p.text === 'beta_k ~ Normal(0, 0.01) for every predictor k'));
+  assert.equal(base.methodology.model.parameterisation, describeParameterisation(base.config!.parameterisation));
+  assert.ok(base.methodology.model.parameterisation!.startsWith('country effects centred'));
+  assert.ok(base.methodology.sampler.text.includes('2 chains of 100 warmup and 100 kept iterations'));
   assert.ok(!base.methodology.priors!.some((p) => p.text.includes('0.01')));
   // A prior that tight pulls the coefficients to 0.
   for (const s of tight.summaries) assert.ok(Math.abs(s.mean) < 0.05 && s.sd! < 0.02, `${s.name}: ${s.mean} ± ${s.sd}`);

@@ -1,5 +1,5 @@
 // Entry point: fit the democracy model to a panel and return summaries, diagnostics and methodology.
-import { sampleChains, type ChainsResult } from './chains.ts';
+import { sampleChains, type ChainProgress, type ChainsResult } from './chains.ts';
 import { resolveConfig } from './config.ts';
 import { buildDesign, summariseDesign, type PanelDesign } from './design.ts';
 import { diagnoseQuantity, ebfmi } from './diagnostics.ts';
@@ -78,11 +78,21 @@ function strongestCorrelation(design: PanelDesign): { a: string; b: string; r: n
   return best;
 }
 
+/** Run-time hooks of a fit; not part of the configuration (they do not change the result). */
+export interface FitHooks {
+  /** Per-chain progress, every few iterations (for a progress bar). */
+  onProgress?: (progress: ChainProgress) => void;
+}
+
 /**
  * Fits retractions ~ NegBinomial2 with exposure log(publications), standardised predictors and country and
  * year effects by NUTS. Throws RangeError for an unusable panel or configuration.
  */
-export async function fitDemocracyModel(panel: readonly PanelRow[], overrides: DeepPartial<DemocracyModelConfig> = {}): Promise<FitResult> {
+export async function fitDemocracyModel(
+  panel: readonly PanelRow[],
+  overrides: DeepPartial<DemocracyModelConfig> = {},
+  hooks: FitHooks = {},
+): Promise<FitResult> {
   const startedAt = new Date();
   const t0 = performance.now();
   const config = resolveConfig(overrides);
@@ -92,7 +102,14 @@ export async function fitDemocracyModel(panel: readonly PanelRow[], overrides: D
   const sampler = config.sampler;
   const chainsResult = await sampleChains(
     { kind: 'negbin-panel', data, priors: config.priors, parameterisation: config.parameterisation },
-    { chains: sampler.chains, seed: sampler.seed, settings: nutsSettings(config), parallelism: sampler.parallelism, maxWorkers: sampler.maxWorkers },
+    {
+      chains: sampler.chains,
+      seed: sampler.seed,
+      settings: nutsSettings(config),
+      parallelism: sampler.parallelism,
+      maxWorkers: sampler.maxWorkers,
+      onProgress: hooks.onProgress,
+    },
   );
   const t1 = performance.now();
 
@@ -132,7 +149,17 @@ export async function fitDemocracyModel(panel: readonly PanelRow[], overrides: D
   let loo: LooSummary | null = null;
   if (config.loo) {
     const pointwise = new PointwiseLogLik(data, draws.all);
-    loo = psisLoo(design.n, totalDraws, sampler.chains, (i, out) => pointwise.compute(i, out)).summary;
+    const raw = psisLoo(design.n, totalDraws, sampler.chains, (i, out) => pointwise.compute(i, out)).summary;
+    loo = {
+      elpdLoo: finiteOrNull(raw.elpdLoo ?? NaN),
+      elpdLooSe: finiteOrNull(raw.elpdLooSe ?? NaN),
+      pLoo: finiteOrNull(raw.pLoo ?? NaN),
+      pLooSe: finiteOrNull(raw.pLooSe ?? NaN),
+      looic: finiteOrNull(raw.looic ?? NaN),
+      looicSe: finiteOrNull(raw.looicSe ?? NaN),
+      paretoK: raw.paretoK,
+      maxParetoK: finiteOrNull(raw.maxParetoK ?? NaN),
+    };
   }
 
   const dataSummary = summariseDesign(design);

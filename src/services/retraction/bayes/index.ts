@@ -2,7 +2,8 @@
 // published fit, simulate panels. Lower-level pieces (sampler, diagnostics, PSIS) live in their modules.
 export { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 export { buildDesign, summariseDesign, standardiseWithinYear, type PanelDesign } from './design.ts';
-export { fitDemocracyModel } from './fit.ts';
+export type { ChainProgress } from './chains.ts';
+export { fitDemocracyModel, type FitHooks } from './fit.ts';
 export { parsePublishedFit, publishedPredictorNames, readPublishedFit } from './imported.ts';
 export { buildMethodology, describePriors, describeSampler, modelFormula } from './methodology.ts';
 export { describeParameterisation } from './model.ts';

@@ -36,7 +36,10 @@ export function describeSampler(s: SamplerSettings): Methodology['sampler'] {
     `dual-averaging step size toward a mean acceptance statistic of ${fmt(s.targetAcceptance)}; diagonal metric ` +
     `${start}, then estimated from warmup draws in windows (initial buffer ${a.initBuffer}, first window ${a.baseWindow} doubling, ` +
     `terminal buffer ${a.termBuffer} iterations)`;
-  const threads = s.parallelism === 'workers' ? 'each chain in its own worker thread' : 'chains run one after another on one thread';
+  const threads =
+    s.parallelism === 'workers'
+      ? `chains run in parallel worker threads (${s.maxWorkers === null ? 'as many at a time as there are cores' : `at most ${s.maxWorkers} at a time`})`
+      : 'chains run one after another on one thread';
   return {
     algorithm: 'No-U-Turn sampler (Hamiltonian Monte Carlo with multinomial trajectory sampling and the generalised no-U-turn criterion), analytic gradients',
     chains: s.chains,

@@ -141,16 +141,16 @@ for (const variant of naiveVariants) {
       const st = Math.exp(q[L.logSigmaYear]);
       const phi = Math.exp(q[L.logPhi]);
       // Year coordinates w: v = s B w; the prior of v is on w (B orthogonal): N(0, 1) non-centred, N(0, σ_t) centred.
-      const w = Array.from({ length: nYears }, (_, j) => q[L.zYear + j]);
+      const w = Array.from({ length: nYears }, (_, j) => q[L.yearBlock + j]);
       const v = Array.from({ length: nYears }, (_, t) => (variant.yearEffects === 'centred' ? 1 : st) * w.reduce((sum, wj, j) => sum + B[t * nYears + j] * wj, 0));
       const vMean = v.reduce((a, b) => a + b, 0) / nYears;
       const alpha = variant.countryEffects === 'centred' && variant.shiftedCoefficients ? q[0] - vMean : q[0];
       // Centred countries sample a_c = α + x̄_c·β + u_c + v̄.
       const u = Array.from({ length: nCountries }, (_, c) => {
-        if (variant.countryEffects === 'non-centred') return sc * q[L.zCountry + c];
+        if (variant.countryEffects === 'non-centred') return sc * q[L.countryBlock + c];
         let between = 0;
         for (let j = 0; j < k; j++) between += xbar[c * k + j] * q[1 + j];
-        return q[L.zCountry + c] - alpha - between - vMean;
+        return q[L.countryBlock + c] - alpha - between - vMean;
       });
       let lp = 0;
       for (let i = 0; i < n; i++) {
@@ -164,7 +164,7 @@ for (const variant of naiveVariants) {
       lp += Math.log(priors.sigmaYear.rate) - priors.sigmaYear.rate * st + Math.log(st);
       const { shape, rate } = priors.dispersion;
       lp += shape * Math.log(rate) - logGamma(shape) + (shape - 1) * Math.log(phi) - rate * phi + Math.log(phi);
-      for (let c = 0; c < nCountries; c++) lp += variant.countryEffects === 'centred' ? normal(u[c], 0, sc) : normal(q[L.zCountry + c], 0, 1);
+      for (let c = 0; c < nCountries; c++) lp += variant.countryEffects === 'centred' ? normal(u[c], 0, sc) : normal(q[L.countryBlock + c], 0, 1);
       for (let j = 0; j < nYears; j++) lp += variant.yearEffects === 'centred' ? normal(w[j], 0, st) : normal(w[j], 0, 1);
       return lp;
     };
@@ -178,8 +178,8 @@ for (const variant of naiveVariants) {
     const out = new Float64Array(target.dim);
     target.constrain(q1, out);
     const sc = Math.exp(q1[L.logSigmaCountry]);
-    if (variant.countryEffects === 'non-centred') assert.ok(Math.abs(out[L.zCountry] - sc * q1[L.zCountry]) < 1e-12);
-    else assert.ok(Math.abs(out[0] - (variant.shiftedCoefficients ? q1[0] - out.subarray(L.zYear).reduce((a, b) => a + b, 0) / nYears : q1[0])) < 1e-12);
+    if (variant.countryEffects === 'non-centred') assert.ok(Math.abs(out[L.countryBlock] - sc * q1[L.countryBlock]) < 1e-12);
+    else assert.ok(Math.abs(out[0] - (variant.shiftedCoefficients ? q1[0] - out.subarray(L.yearBlock).reduce((a, b) => a + b, 0) / nYears : q1[0])) < 1e-12);
   });
 }
 
@@ -219,7 +219,7 @@ test('pointwise log-likelihood agrees with the NB2 pmf at the constrained draws'
   for (const i of [0, 5, data.n - 1]) {
     pointwise.compute(i, out);
     for (let s = 0; s < S; s++) {
-      let eta = data.logExposure[i] + columns[0][s] + columns[L.zCountry + data.country[i]][s] + columns[L.zYear + data.year[i]][s];
+      let eta = data.logExposure[i] + columns[0][s] + columns[L.countryBlock + data.country[i]][s] + columns[L.yearBlock + data.year[i]][s];
       for (let j = 0; j < data.k; j++) eta += data.x[i * data.k + j] * columns[1 + j][s];
       const expected = negBinomial2LogPmf(data.y[i], eta, columns[L.logPhi][s]);
       assert.ok(Math.abs(out[s] - expected) < 1e-9 * Math.max(1, Math.abs(expected)));

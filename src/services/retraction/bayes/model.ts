@@ -40,8 +40,8 @@ export interface ParameterLayout {
   logSigmaCountry: number;
   logSigmaYear: number;
   logPhi: number;
-  zCountry: number;
-  zYear: number;
+  countryBlock: number;
+  yearBlock: number;
 }
 
 export function parameterLayout(k: number, nCountries: number, nYears: number): ParameterLayout {
@@ -52,8 +52,8 @@ export function parameterLayout(k: number, nCountries: number, nYears: number): 
     logSigmaCountry: k + 1,
     logSigmaYear: k + 2,
     logPhi: k + 3,
-    zCountry: k + 4,
-    zYear: k + 4 + nCountries,
+    countryBlock: k + 4,
+    yearBlock: k + 4 + nCountries,
   };
 }
 
@@ -271,7 +271,7 @@ export class NegBinPanelTarget implements Target {
   initialise(rng: Random, radius: number, out: Float64Array): void {
     for (let i = 0; i < this.dim; i++) out[i] = rng.uniform(-radius, radius);
     out[this.layout.alpha] += this.pooledLogRate;
-    if (this.centredCountries) for (let c = 0; c < this.data.nCountries; c++) out[this.layout.zCountry + c] += this.pooledLogRate;
+    if (this.centredCountries) for (let c = 0; c < this.data.nCountries; c++) out[this.layout.countryBlock + c] += this.pooledLogRate;
   }
 
   /**
@@ -290,7 +290,7 @@ export class NegBinPanelTarget implements Target {
     for (let t = 0; t < nYears; t++) {
       let s = 0;
       const row = t * nYears;
-      for (let j = 0; j < nYears; j++) s += B[row + j] * q[L.zYear + j];
+      for (let j = 0; j < nYears; j++) s += B[row + j] * q[L.yearBlock + j];
       v[t] = st * s;
       vMean += v[t];
     }
@@ -300,7 +300,7 @@ export class NegBinPanelTarget implements Target {
       if (this.parameterisation.shiftedCoefficients) theta[0] -= vMean;
       const means = this.means;
       for (let c = 0; c < nCountries; c++) {
-        const intercept = q[L.zCountry + c];
+        const intercept = q[L.countryBlock + c];
         let between = 0;
         for (let j = 0; j < k; j++) between += means[c * k + j] * theta[1 + j];
         // η = off + a_c + (x − x̄_c)·β + v_t − v̄: the loop adds x·β, so the country term carries a_c − x̄_c·β.
@@ -310,7 +310,7 @@ export class NegBinPanelTarget implements Target {
       for (let t = 0; t < nYears; t++) this.yearTerm[t] = v[t] - vMean;
       return;
     }
-    for (let c = 0; c < nCountries; c++) u[c] = sigmaC * q[L.zCountry + c];
+    for (let c = 0; c < nCountries; c++) u[c] = sigmaC * q[L.countryBlock + c];
     const P = this.projection;
     for (let a = 0; a <= k; a++) {
       let s = 0;
@@ -337,8 +337,8 @@ export class NegBinPanelTarget implements Target {
     out[L.logSigmaCountry] = sigmaC;
     out[L.logSigmaYear] = sigmaT;
     out[L.logPhi] = Math.exp(q[L.logPhi]);
-    for (let c = 0; c < nCountries; c++) out[L.zCountry + c] = this.countryEffect[c];
-    for (let t = 0; t < nYears; t++) out[L.zYear + t] = this.yearEffect[t];
+    for (let c = 0; c < nCountries; c++) out[L.countryBlock + c] = this.countryEffect[c];
+    for (let t = 0; t < nYears; t++) out[L.yearBlock + t] = this.yearEffect[t];
   }
 
   logDensityGradient(q: Float64Array, grad: Float64Array): number {
@@ -437,7 +437,7 @@ export class NegBinPanelTarget implements Target {
         sumSq += r * r;
         sumR += r;
         totalG += gC[c];
-        grad[L.zCountry + c] = gC[c] - r * inv;
+        grad[L.countryBlock + c] = gC[c] - r * inv;
         // β enters through −x̄_c·β in the likelihood term and in r_c.
         for (let j = 0; j < k; j++) gTheta[1 + j] += means[c * k + j] * (r * inv - gC[c]);
       }
@@ -456,8 +456,8 @@ export class NegBinPanelTarget implements Target {
       for (let c = 0; c < nCountries; c++) {
         let dU = gC[c];
         if (P) for (let a = 0; a <= k; a++) dU -= P[a * nCountries + c] * gTheta[a];
-        const w = q[L.zCountry + c];
-        grad[L.zCountry + c] = sigmaC * dU - w;
+        const w = q[L.countryBlock + c];
+        grad[L.countryBlock + c] = sigmaC * dU - w;
         gLogSc += dU * this.countryEffect[c];
         lp -= 0.5 * w * w;
       }
@@ -478,12 +478,12 @@ export class NegBinPanelTarget implements Target {
     for (let j = 0; j < nYears; j++) {
       let s = 0;
       for (let t = 0; t < nYears; t++) s += B[t * nYears + j] * dV[t];
-      const w = q[L.zYear + j];
+      const w = q[L.yearBlock + j];
       if (this.centredYears) {
-        grad[L.zYear + j] = s - w / (sigmaT * sigmaT);
+        grad[L.yearBlock + j] = s - w / (sigmaT * sigmaT);
         sumSqT += w * w;
       } else {
-        grad[L.zYear + j] = st * s - w;
+        grad[L.yearBlock + j] = st * s - w;
         lp -= 0.5 * w * w;
       }
     }
@@ -540,8 +540,8 @@ export class PointwiseLogLik {
     const L = this.layout;
     const S = this.draws;
     const alpha = this.columns[L.alpha];
-    const u = this.columns[L.zCountry + country[i]];
-    const v = this.columns[L.zYear + year[i]];
+    const u = this.columns[L.countryBlock + country[i]];
+    const v = this.columns[L.yearBlock + year[i]];
     const yi = y[i];
     const lfy = logGamma(yi + 1);
     for (let s = 0; s < S; s++) out[s] = logExposure[i] + alpha[s] + u[s] + v[s];

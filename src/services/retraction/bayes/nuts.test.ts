@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { Random } from '../../../core/random.ts';
 import { sampleChains, sampleChainsInThread, type ChainsResult } from './chains.ts';
 import { essBulk, splitRhat } from './diagnostics.ts';
-import { NutsSampler, type NutsSettings } from './nuts.ts';
+import { curvatureInverseMetric, NutsSampler, type NutsSettings } from './nuts.ts';
 import type { Target } from './target.ts';
 import { GaussianTarget } from './targets.ts';
 
@@ -67,11 +67,11 @@ function assertMatches(chains: Float64Array[], mean: number, sd: number, label: 
   assert.ok(Math.abs(m.sd - sd) < (4 * sd) / Math.sqrt(2 * ess), `${label}: sd ${m.sd} vs ${sd} (ESS ${ess.toFixed(0)})`);
 }
 
-test('correlated multivariate normal: means, sds and a correlation within Monte Carlo error; R̂ < 1.01', () => {
+for (const initialMetric of ['unit', 'curvature'] as const) test(`correlated multivariate normal (${initialMetric} start metric): means, sds and a correlation within Monte Carlo error; R̂ < 1.01`, () => {
   const scales = [0.1, 0.5, 1, 3, 10, 30];
   const { covariance, precision } = correlatedNormal(scales, 0.9);
   const mean = Float64Array.from([1, -2, 0.5, 10, -20, 3]);
-  const result = sampleChainsInThread(() => new GaussianTarget(mean, precision), { chains: 4, seed: 'mvn', settings });
+  const result = sampleChainsInThread(() => new GaussianTarget(mean, precision), { chains: 4, seed: `mvn-${initialMetric}`, settings: { ...settings, initialMetric } });
   for (let i = 0; i < scales.length; i++) assertMatches(column(result, i), mean[i], scales[i], `x${i}`);
   // Correlation of x2 and x3 (true 0.9).
   const a = column(result, 2).flatMap((c) => Array.from(c));
@@ -91,6 +91,15 @@ test('correlated multivariate normal: means, sds and a correlation within Monte 
       assert.ok(ratio > 0.6 && ratio < 1.6, `inverse metric ${i}: ${ratio} of the variance`);
     }
   }
+});
+
+test('the curvature start metric is the inverse diagonal precision, capped at 1', () => {
+  const precision = Float64Array.from([4, 1, 0, 1, 0.25, 0, 0, 0, 100]);
+  const out = new Float64Array(3);
+  curvatureInverseMetric(new GaussianTarget(new Float64Array(3), precision), Float64Array.from([0.3, -1, 2]), out);
+  assert.ok(Math.abs(out[0] - 0.25) < 1e-8);
+  assert.equal(out[1], 1);
+  assert.ok(Math.abs(out[2] - 0.01) < 1e-10);
 });
 
 /** log λ with λ ~ Gamma(a, b) and y_i ~ Poisson(λ): posterior Gamma(a + Σy, b + n) on λ. */

@@ -510,8 +510,12 @@ export function curvatureInverseMetric(target: Target, q: Float64Array, out: Flo
   }
 }
 
+/** Called after every iteration (1-based count over warmup and draws). */
+export type IterationListener = (completed: number, total: number) => void;
+
 /** Runs one chain: warmup with adaptation, then `draws` kept transitions at the adapted step size and metric. */
-export function runNutsChain(target: Target, settings: NutsSettings, rng: Random, init?: Float64Array): ChainOutput {
+export function runNutsChain(target: Target, settings: NutsSettings, rng: Random, init?: Float64Array, onIteration?: IterationListener): ChainOutput {
+  const totalIterations = settings.warmup + settings.draws;
   const dim = target.dim;
   const sampler = new NutsSampler(target, rng, settings.maxTreeDepth, settings.maxEnergyError);
   const current = sampler.newPoint();
@@ -538,6 +542,7 @@ export function runNutsChain(target: Target, settings: NutsSettings, rng: Random
       sampler.initialiseStepSize(current);
       stepAdapter.restart(sampler.stepSize);
     }
+    onIteration?.(iter + 1, totalIterations);
   }
   if (settings.warmup > 0) sampler.stepSize = stepAdapter.final();
   const t1 = performance.now();
@@ -559,6 +564,7 @@ export function runNutsChain(target: Target, settings: NutsSettings, rng: Random
     leapfrogSteps[iter] = info.leapfrogSteps;
     divergent[iter] = info.divergent ? 1 : 0;
     energy[iter] = info.energy;
+    onIteration?.(settings.warmup + iter + 1, totalIterations);
   }
   const t2 = performance.now();
   return {
