@@ -78,7 +78,7 @@ const TYPE_WORDS: readonly [RegExp, ResourceType][] = [
   [/\b(chemicals?|compounds?|drugs?|inhibitors?|reagents?|peptides?|proteins?|enzymes?|dyes?|media|medium)\b/i, 'Chemical, peptide, or recombinant protein'],
 ];
 
-const CATALOG = /\b(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|no\.?|nr\.?|number)?|product(?:\s+(?:#|no\.?|number|code))?|item)\s*[:#]?\s*([A-Za-z0-9][\w.\/-]*\d[\w.\/-]*|\d[\w.\/-]*)/i;
+const CATALOG = /\b(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|no\.?|nr\.?|number)?|product(?:\s+(?:#|no\.?|number|code))?|item|stock(?:\s+(?:#|no\.?|number))?)\s*[:#]?\s*([A-Za-z0-9][\w.\/-]*\d[\w.\/-]*|\d[\w.\/-]*)/i;
 const FROM_VENDOR = /\b(?:from|by|supplied by|purchased from|bought from|ordered from|obtained from|made by|vendor(?: is)?|supplier(?: is)?|source(?: is)?)\s+([A-Z][\w&.'-]*(?:\s+(?:[A-Z][\w&.'-]*|&|and|of))*)/;
 
 /** Resource details written in a message. */

@@ -11,6 +11,7 @@ import { findFirst, parseXml, textOf, XmlParseError } from './tree.ts';
 import { parseJats, readJatsFile } from './article.ts';
 import { doiOfStorePath, normalizeDoi, storePathOfDoi } from './doi.ts';
 import { initialsOf } from './metadata.ts';
+import { rankDoiSuggestions } from './doi-search.ts';
 import { corpusFiles, corpusMissing } from '../extract/test-corpus.ts';
 
 test('named and numeric entities are decoded; XML-special ones stay escaped; unknown ones stay visible', () => {
@@ -116,6 +117,19 @@ test('DOI normalisation: prefixes, URLs, versions, case, encoding; malformed is 
   for (const bad of ['', 'hello', '10.1101', '11.1101/x', 'https://example.org/page', '10.1/x']) assert.equal(normalizeDoi(bad), null, bad);
   assert.equal(storePathOfDoi(doi), '2020/2020.08.27.269738.xml');
   assert.equal(doiOfStorePath('/x/2020/2020.08.27.269738.xml'), doi);
+});
+
+test('DOI suggestions: best match first, then newest, then DOI; total counts all matches', () => {
+  const a = (doi: string, title: string, date: string) => ({ doi, title, authors: '', publicationDate: date, fileSize: 1 });
+  const articles = [a('10.1101/2021.01.01.000001', 'Spike protein of SARS-CoV-2', '2021-01-01'), a('10.1101/2022.01.01.000002', 'Spike antibodies in mice', '2022-01-01'),
+    a('10.1101/2020.05.05.000003', 'Zebrafish fins', '2020-05-05'), a('10.1101/2023.01.01.000004', 'Protéine spike', '2023-01-01')];
+  assert.deepEqual(rankDoiSuggestions(articles, 'spike', 10).items.map((x) => x.doi.slice(-1)), ['4', '2', '1']);
+  assert.equal(rankDoiSuggestions(articles, 'spike', 1).total, 3);
+  assert.deepEqual(rankDoiSuggestions(articles, '2020.05.05', 10).items.map((x) => x.doi.slice(-1)), ['3']);
+  assert.deepEqual(rankDoiSuggestions(articles, 'https://doi.org/10.1101/2021.01.01.000001', 10).items.map((x) => x.doi.slice(-1)), ['1']);
+  assert.deepEqual(rankDoiSuggestions(articles, 'proteine', 10).items.map((x) => x.doi.slice(-1)), ['4']);
+  assert.equal(rankDoiSuggestions(articles, '', 10).total, 4);
+  assert.deepEqual(rankDoiSuggestions(articles, '', 2).items.map((x) => x.doi.slice(-1)), ['4', '2']);
 });
 
 test('every corpus file parses, with DOI matching its file name, a title and a date', (t) => {

@@ -62,7 +62,7 @@ function softwareFunction(name: string): { fn: string; name: string } | null {
 }
 
 function versionOf(name: string): number[] | null {
-  const m = /(?:\bv(?:ersion)?\.?\s*|\s)(\d+(?:\.\d+){0,3})\b/i.exec(name);
+  const m = /(?:\bv(?:ersion)?\.?\s*|\s)(\d+(?:\.\d+){0,3})[a-z]?\b/i.exec(name);
   return m ? m[1].split('.').map(Number) : null;
 }
 
