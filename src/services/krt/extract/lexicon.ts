@@ -17,7 +17,7 @@ const NEEDLES: Record<string, string[]> = {
   'scikit-learn': ['scikit', 'sklearn'], Bowtie2: ['bowtie'], Kraken2: ['kraken'], MACS2: ['macs'], pCLAMP: ['clamp'],
   'Adobe Illustrator': ['illustrator'], 'Adobe Photoshop': ['photoshop'], OriginPro: ['origin'], FACSDiva: ['facs'],
   SPSS: ['spss'], 'Cell Ranger': ['ranger'], 'FCS Express': ['fcs express'], 'Clustal Omega': ['clustal'],
-  'Micro-Manager': ['manager'], 'NIS-Elements': ['elements'], 'Trim Galore': ['galore'], Excel: ['excel'], MNE: ['mne'],
+  'Micro-Manager': ['manager'], 'NIS-Elements': ['elements'], 'Trim Galore': ['galore'], Excel: ['excel'],
 };
 
 const sw = (name: string, fn: string, pattern?: RegExp): SoftwareEntry => ({
