@@ -113,6 +113,7 @@ describeEachDatabase('HTTP kernel', (t) => {
     ['/api/items/abc/', 400, /^id must be an integer$/],
     ['/api/items/11/', 404, /^item not found$/],
     ['/api/nothing/', 404, /^no such endpoint: GET \/api\/nothing\/$/],
+    ['/api/items/%E0%A4%A/', 400, /^invalid URL: it is not a valid url component$/],
   ];
   for (const [url, status, message] of badInputs) {
     it(`answers ${url} with ${status} and the service's JSON error body`, async () => {

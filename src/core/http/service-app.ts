@@ -40,6 +40,11 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     return503OnClosing: true,
+    // Errors Fastify raises before routing (a URL that is not valid percent-encoding) get the service's body too.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      reply.code(400).header('content-type', 'application/json; charset=utf-8');
+      reply.send(JSON.stringify(service.errorBody({ status: 400, message: `invalid URL: ${error.message.replace(/^'.*' is /, 'it is ')}`, code: 'INVALID_PARAMETER' })));
+    },
     ajv: {
       customOptions: { coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false, verbose: true, keywords: ['x-error'] },
     },
