@@ -307,7 +307,9 @@ export async function detectKind(file: string): Promise<Exclude<ImportKind, 'aut
   if (ext === '.json' || ext === '.jsonl' || ext === '.ndjson') {
     for await (const first of jsonElements(file)) {
       if (looksLikePublishedFit(first)) return 'published-fit';
-      return 'citations';
+      const record = (first ?? {}) as Record<string, unknown>;
+      if ('referenced_works' in record || ('citing' in record && 'cited' in record)) return 'citations';
+      break;
     }
   }
   throw new Error(`${file}: cannot tell what this file holds; pass --kind ${IMPORT_KINDS.slice(1).join('|')}`);

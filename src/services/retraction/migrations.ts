@@ -2,6 +2,7 @@
 // for grouping; citations keyed by (paper, citing work) with the citing date and its distance in days from the
 // retraction, computed at import; per-paper citation counts in their own table, so that refreshing them never
 // touches the papers' search index; and the democracy country-year panel.
+import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
 import { createSubstringIndex } from '../../core/db/search-index.ts';
@@ -112,6 +113,15 @@ export const retractionMigrations: Record<string, Migration> = {
       await db.schema.createIndex('retraction_panel_year').on('retraction_panel').columns(['year', 'country']).execute();
 
       await createSubstringIndex(db, PAPER_SEARCH);
+    },
+  },
+  retraction_0002_doi_prefix_index: {
+    async up(db) {
+      // The autocomplete looks DOI-shaped queries up by prefix. SQLite's binary-collated index on doi_key
+      // serves a range already; PostgreSQL needs text_pattern_ops for LIKE 'prefix%' under a locale collation.
+      if (dialectOf(db) === 'postgres') {
+        await sql`CREATE INDEX retraction_papers_doi_prefix ON retraction_papers (doi_key text_pattern_ops)`.execute(db);
+      }
     },
   },
 };

@@ -86,6 +86,11 @@ describeEachDatabase('retraction HTTP contract', (t) => {
     assert.equal(body.suggestions.find((s: { record_id: string }) => s.record_id === '900004').post_retraction_citations, 2);
     const doi = await get('/api/search-autocomplete/?q=https://doi.org/10.5555/ZQXVORN.8');
     assert.equal(doi.body.suggestions[0].record_id, '900008', 'a DOI URL finds its paper first');
+    // A DOI's beginning lists the DOIs that start with it, in alphabetical order, then DOIs containing it.
+    const prefix = await get('/api/search-autocomplete/?q=doi:10.5555/SPECIAL.1');
+    assert.deepEqual(prefix.body.suggestions.map((s: { record_id: string }) => s.record_id), ['900001', '900015']);
+    const contains = await get('/api/search-autocomplete/?q=10.5555/zqxvorn');
+    assert.deepEqual(contains.body.suggestions.map((s: { record_id: string }) => s.record_id), ['900008']);
     const upper = await get(`/api/search-autocomplete/?q=%20%20${TOKEN.toUpperCase()}%20`);
     assert.deepEqual(upper.body, body, 'trimmed and case-insensitive');
     const unicode = await get('/api/search-autocomplete/?q=%C3%A9tude%20des%20%C3%B6l');
