@@ -1,11 +1,12 @@
 // The services this build serves, in the order of the specification's labels (A–E).
 import type { ServiceModule } from '../core/service.ts';
 import { oralService } from './oral/service.ts';
+import { krtService } from './krt/service.ts';
 import { grantsService } from './grants/service.ts';
 import { drawsService } from './draws/service.ts';
 import { retractionService } from './retraction/service.ts';
 
-export const SERVICES: readonly ServiceModule[] = [oralService, grantsService, drawsService, retractionService];
+export const SERVICES: readonly ServiceModule[] = [oralService, krtService, grantsService, drawsService, retractionService];
 
 export function findService(name: string): ServiceModule {
   const found = SERVICES.find((s) => s.name === name.toLowerCase());

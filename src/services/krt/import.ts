@@ -1,0 +1,360 @@
+// Service B importer and extraction runs.
+//
+// `import krt <dir>`: a store laid out as <dir>/<year>/<doi-suffix>.xml (or <dir>/*.xml); the DOI of a file is
+// 10.1101/<file name>. Every file is hashed; files that are new or changed are extracted (author table first, else
+// the text extractor) in worker threads with a progress bar, before the transaction opens. Then, in one
+// transaction: articles upserted by DOI, one built-in session per article with a stable id (session-id.ts), the
+// store's articles whose files are gone deleted, and the RRID knowledge base rebuilt and calibrated. Counts are
+// of article files. Re-importing the same directory extracts nothing and changes nothing but the data version.
+//
+// `extract` (CLI) and POST /api/krt/extract/: new sessions for stored articles, with the built-in extractor and,
+// when configured, the language-model provider (llm.ts), whose failures are recorded on its session.
+import fs from 'node:fs';
+import path from 'node:path';
+import { availableParallelism } from 'node:os';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../core/db/database.ts';
+import { getAggregate } from '../../core/db/datasets.ts';
+import { dbBool } from '../../core/db/dialect.ts';
+import { runImport } from '../../core/import.ts';
+import type { ImportReport } from '../../core/import.ts';
+import { createProgress } from '../../core/progress.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { doiOfStorePath, normalizeDoi } from './jats/index.ts';
+import { extractMany, TABLE_EXTRACTOR_MODEL, TEXT_EXTRACTOR_MODEL } from './extract/index.ts';
+import type { FileExtraction, KrtRow, ManyResult } from './extract/index.ts';
+import { contentHashOf, sessionIdOf } from './session-id.ts';
+import { deleteArticlesNotIn, storeSession, upsertArticle } from './store.ts';
+import type { ArticleInput, Change } from './store.ts';
+import { getArticle, listArticles, BUILTIN_PROVIDERS } from './repository.ts';
+import type { ArticleRecord } from './repository.ts';
+import { KB_AGGREGATE, carryKnowledgeBase, rebuildKnowledgeBase, updateKnowledgeBasePaper } from './knowledge.ts';
+import { LLM_PROVIDER, LlmError, extractWithLlm, llmConfigFrom } from './llm.ts';
+import type { LlmConfig } from './llm.ts';
+
+const CURRENT_MODELS: Record<string, string> = { 'jats-table': TABLE_EXTRACTOR_MODEL, 'text-pattern': TEXT_EXTRACTOR_MODEL };
+
+/** The store's XML files: <dir>/*.xml and <dir>/<sub>/*.xml, sorted by path. */
+export function listStoreFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isFile() && entry.name.toLowerCase().endsWith('.xml')) files.push(full);
+    else if (entry.isDirectory()) {
+      for (const inner of fs.readdirSync(full, { withFileTypes: true })) {
+        if (inner.isFile() && inner.name.toLowerCase().endsWith('.xml')) files.push(path.join(full, inner.name));
+      }
+    }
+  }
+  return files.sort();
+}
+
+export interface StoreImportOptions {
+  isDemo?: boolean;
+  /** Worker threads for extraction (default: available parallelism; 0 or 1 = this thread). */
+  workers?: number;
+  /** Show progress bars (default: on a terminal). */
+  progress?: boolean;
+}
+
+interface StoreFile {
+  file: string;
+  relative: string;
+  doi: string | null;
+  hash: string;
+  size: number;
+  mtime: string;
+  skip: string | null;
+  extract: boolean;
+}
+
+function workerCount(requested: number | undefined, files: number): number {
+  return Math.max(0, Math.min(requested ?? availableParallelism(), files));
+}
+
+function articleInput(extraction: FileExtraction, file: StoreFile, root: string, dataset: string, isDemo: boolean): ArticleInput {
+  const m = extraction.metadata;
+  return {
+    doi: file.doi!,
+    title: m.title,
+    authors: m.authors,
+    publication_date: m.publicationDate || null,
+    journal: m.journal,
+    is_preprint: m.isPreprint,
+    version: m.version,
+    store_root: root,
+    file_path: file.relative.split(path.sep).join('/'),
+    file_size: file.size,
+    content_hash: file.hash,
+    downloaded_at: file.mtime,
+    dataset,
+    is_demo: isDemo,
+  };
+}
+
+/** Imports a store directory (see the file comment). */
+export async function importStore(db: Db, dir: string, options: StoreImportOptions = {}): Promise<ImportReport> {
+  const root = path.resolve(dir);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new Error(`${root} is not a directory`);
+  const isDemo = options.isDemo ?? false;
+  const dataset = isDemo ? 'demo' : 'store';
+  const paths = listStoreFiles(root);
+  if (paths.length === 0) throw new Error(`no .xml files under ${root} (expected <dir>/<year>/<doi-suffix>.xml)`);
+
+  // What is already stored: content hashes of articles, and which have a session of the current extractors.
+  const k = db.kysely;
+  const storedHash = new Map((await k.selectFrom('krt_articles').select(['doi', 'content_hash']).execute()).map((a) => [a.doi as string, a.content_hash as string]));
+  const current = new Set<string>();
+  for (const s of await k.selectFrom('krt_sessions').select(['doi', 'provider', 'model', 'content_hash']).where('provider', 'in', [...BUILTIN_PROVIDERS]).where('status', '=', 'completed').execute()) {
+    if (CURRENT_MODELS[s.provider] === s.model) current.add(`${s.doi}\n${s.content_hash}`);
+  }
+
+  const seenDois = new Set<string>();
+  const files: StoreFile[] = paths.map((file) => {
+    const bytes = fs.readFileSync(file);
+    const stat = fs.statSync(file);
+    const doi = doiOfStorePath(file);
+    const hash = contentHashOf(bytes);
+    let skip: string | null = null;
+    if (!doi) skip = 'file name is not a DOI suffix (expected <doi-suffix>.xml)';
+    else if (seenDois.has(doi)) skip = 'same DOI as an earlier file of the store';
+    if (doi) seenDois.add(doi);
+    const extract = !skip && !(storedHash.get(doi!) === hash && current.has(`${doi}\n${hash}`));
+    return { file, relative: path.relative(root, file), doi, hash, size: bytes.length, mtime: stat.mtime.toISOString(), skip, extract };
+  });
+
+  const toExtract = files.filter((f) => f.extract);
+  const extracted = new Map<string, ManyResult>();
+  if (toExtract.length) {
+    const bar = createProgress({ label: 'krt extract', total: toExtract.length, unit: 'articles', enabled: options.progress });
+    try {
+      const results = await extractMany(toExtract.map((f) => f.file), {
+        workers: workerCount(options.workers, toExtract.length),
+        onProgress: () => bar.tick(),
+      });
+      for (const r of results) extracted.set(r.file, r);
+    } finally {
+      bar.stop();
+    }
+  }
+
+  return runImport(db, { service: 'krt', importer: 'store', dataset, source: root, isDemo, progress: { enabled: false } }, async (trx, { tally, dataVersion }) => {
+    const now = new Date().toISOString();
+    const keep = new Set<string>();
+    for (const f of files) {
+      tally.read();
+      if (f.skip) {
+        tally.skip(f.skip);
+        continue;
+      }
+      const doi = f.doi!;
+      keep.add(doi);
+      if (!f.extract) {
+        tally[await relocate(trx, doi, f, root, dataset, isDemo, now)]();
+        continue;
+      }
+      const result = extracted.get(f.file)!;
+      if (!result.ok) {
+        tally.skip('not a well-formed JATS document');
+        continue;
+      }
+      const x = result.extraction;
+      const article = await upsertArticle(trx, articleInput(x, f, root, dataset, isDemo), now);
+      const session = await storeSession(trx, article.id, {
+        session_id: sessionIdOf(doi, x.provider, x.model, f.hash),
+        doi, title: x.metadata.title, status: 'completed', provider: x.provider, model: x.model, content_hash: f.hash,
+        processing_time: x.processingTime, error: null, rows: x.rows, is_demo: isDemo, deterministic: true,
+      }, now);
+      tally[article.change === 'unchanged' && session.change !== 'unchanged' ? 'updated' : article.change]();
+    }
+    tally.deleted(await deleteArticlesNotIn(trx, root, keep));
+    const changed = tally.insertedCount + tally.updatedCount + tally.deletedCount > 0;
+    if (changed || !(await getAggregate(trx, 'krt', KB_AGGREGATE))) await rebuildKnowledgeBase(trx, dataVersion);
+    else await carryKnowledgeBase(trx, dataVersion);
+  });
+}
+
+/** An unchanged file: only where it lives (root, path, size, time, dataset) may differ from the stored row. */
+async function relocate(trx: Kysely<any>, doi: string, f: StoreFile, root: string, dataset: string, isDemo: boolean, now: string): Promise<Change> {
+  const stored = await trx.selectFrom('krt_articles').select(['id', 'store_root', 'file_path', 'file_size', 'downloaded_at', 'dataset', 'is_demo']).where('doi', '=', doi).executeTakeFirstOrThrow();
+  const wanted = { store_root: root, file_path: f.relative.split(path.sep).join('/'), file_size: f.size, downloaded_at: f.mtime, dataset };
+  const same = stored.store_root === wanted.store_root && stored.file_path === wanted.file_path && Number(stored.file_size) === wanted.file_size &&
+    stored.downloaded_at === wanted.downloaded_at && stored.dataset === dataset && Boolean(stored.is_demo) === isDemo;
+  if (same) return 'unchanged';
+  await trx.updateTable('krt_articles').set({ ...wanted, is_demo: dbBool(trx, isDemo), updated_at: now }).where('id', '=', stored.id).execute();
+  await trx.updateTable('krt_sessions').set({ is_demo: dbBool(trx, isDemo) }).where('doi', '=', doi).execute();
+  return 'updated';
+}
+
+// ---- extraction runs (CLI `extract`, POST /api/krt/extract/) ------------------------------------------------------
+
+export type ProviderChoice = 'all' | 'builtin' | 'llm';
+
+export interface ExtractionRunOptions {
+  all?: boolean;
+  workers?: number;
+  /** builtin: the JATS/text extractor; llm: the configured model only; all (default): both, the model when configured. */
+  provider?: ProviderChoice;
+  /** `cli` recalibrates the knowledge base; `api` updates the paper's observations only (see knowledge.ts). */
+  source: 'cli' | 'api';
+  progress?: boolean;
+  llm?: LlmConfig | null;
+  fetchImpl?: typeof fetch;
+}
+
+export interface ExtractedSession {
+  doi: string;
+  session_id: string;
+  provider: string;
+  model: string;
+  status: 'completed' | 'failed';
+  error: string | null;
+  total_resources: number;
+  processing_time: number;
+  change: Change;
+}
+
+export interface ExtractionRun {
+  requested: number;
+  sessions: ExtractedSession[];
+  /** DOIs that could not be extracted at all (not in the store, file missing). */
+  errors: { doi: string; error: string }[];
+  report: ImportReport | null;
+}
+
+interface Target {
+  doi: string;
+  article: ArticleRecord;
+  file: string;
+}
+
+export async function runExtraction(ctx: ServiceContext, dois: readonly string[], options: ExtractionRunOptions): Promise<ExtractionRun> {
+  const db = ctx.db;
+  const provider = options.provider ?? 'all';
+  const llm = options.llm === undefined ? llmConfigFrom(ctx.config.env) : options.llm;
+  if (provider === 'llm' && !llm) throw new LlmNotConfiguredError();
+  const errors: { doi: string; error: string }[] = [];
+  const targets: Target[] = [];
+  const articles = options.all ? await listArticles(db.kysely) : [];
+  const wanted = options.all ? articles.map((a) => a.doi) : dois;
+  for (const raw of wanted) {
+    const doi = normalizeDoi(raw);
+    if (!doi) { errors.push({ doi: raw, error: 'not a DOI' }); continue; }
+    const article = options.all ? articles.find((a) => a.doi === doi)! : await getArticle(db.kysely, doi);
+    if (!article) { errors.push({ doi, error: 'not in the local store (import it first: pdi import krt <dir>)' }); continue; }
+    const file = path.join(article.store_root, article.file_path);
+    if (!fs.existsSync(file)) { errors.push({ doi, error: `the article's file is missing (${file})` }); continue; }
+    if (!targets.some((t) => t.doi === doi)) targets.push({ doi, article, file });
+  }
+  if (targets.length === 0) return { requested: wanted.length, sessions: [], errors, report: null };
+
+  const builtin = new Map<string, ManyResult>();
+  if (provider !== 'llm') {
+    const bar = createProgress({ label: 'krt extract', total: targets.length, unit: 'articles', enabled: options.progress });
+    try {
+      const results = await extractMany(targets.map((t) => t.file), { workers: workerCount(options.workers, targets.length), onProgress: () => bar.tick() });
+      for (const r of results) builtin.set(r.file, r);
+    } finally {
+      bar.stop();
+    }
+  }
+  interface LlmOutcome { rows: KrtRow[]; error: string | null; seconds: number }
+  const modelResults = new Map<string, LlmOutcome>();
+  if (provider !== 'builtin' && llm) {
+    const bar = createProgress({ label: 'krt llm', total: targets.length, unit: 'articles', enabled: options.progress });
+    for (const t of targets) {
+      const started = performance.now();
+      try {
+        const out = await extractWithLlm(llm, fs.readFileSync(t.file, 'utf8'), options.fetchImpl);
+        modelResults.set(t.doi, { rows: out.rows, error: null, seconds: out.seconds });
+      } catch (error) {
+        const message = error instanceof LlmError ? error.message : `unexpected failure (${(error as Error).message})`;
+        modelResults.set(t.doi, { rows: [], error: `LLM provider error: ${message}`, seconds: (performance.now() - started) / 1000 });
+      }
+      bar.tick();
+    }
+    bar.stop();
+  }
+
+  const sessions: ExtractedSession[] = [];
+  const report = await runImport(db, { service: 'krt', importer: 'extract', dataset: 'extractions', source: `${options.source}:${targets.length} article(s)`, progress: { enabled: false } }, async (trx, { tally, dataVersion }) => {
+    const now = new Date().toISOString();
+    for (const t of targets) {
+      const hash = contentHashOf(fs.readFileSync(t.file));
+      let articleId = t.article.id;
+      const record = (s: Omit<ExtractedSession, 'doi'>) => {
+        sessions.push({ doi: t.doi, ...s });
+        tally.read();
+        tally[s.change]();
+      };
+      const result = builtin.get(t.file);
+      if (result && !result.ok) {
+        tally.read();
+        tally.skip('not a well-formed JATS document');
+        errors.push({ doi: t.doi, error: `the built-in extractor failed: ${result.error}` });
+      } else if (result?.ok) {
+        const x = result.extraction;
+        const file: StoreFile = { file: t.file, relative: t.article.file_path, doi: t.doi, hash, size: x.fileSize, mtime: fs.statSync(t.file).mtime.toISOString(), skip: null, extract: true };
+        articleId = (await upsertArticle(trx, articleInput(x, file, t.article.store_root, t.article.dataset, t.article.is_demo), now)).id;
+        const id = sessionIdOf(t.doi, x.provider, x.model, hash);
+        const written = await storeSession(trx, articleId, {
+          session_id: id, doi: t.doi, title: x.metadata.title, status: 'completed', provider: x.provider, model: x.model, content_hash: hash,
+          processing_time: x.processingTime, error: null, rows: x.rows, is_demo: t.article.is_demo, deterministic: true,
+        }, now);
+        record({ session_id: id, provider: x.provider, model: x.model, status: 'completed', error: null, total_resources: x.rows.length, processing_time: x.processingTime, change: written.change });
+      }
+      const model = modelResults.get(t.doi);
+      if (model && llm) {
+        const id = sessionIdOf(t.doi, LLM_PROVIDER, llm.model, hash);
+        const status = model.error ? 'failed' : 'completed';
+        const written = await storeSession(trx, articleId, {
+          session_id: id, doi: t.doi, title: t.article.title, status, provider: LLM_PROVIDER, model: llm.model, content_hash: hash,
+          processing_time: model.seconds, error: model.error, rows: model.rows, is_demo: t.article.is_demo, deterministic: false,
+        }, now);
+        record({ session_id: id, provider: LLM_PROVIDER, model: llm.model, status, error: model.error, total_resources: model.rows.length, processing_time: model.seconds, change: written.change });
+      }
+    }
+    if (options.source === 'cli') await rebuildKnowledgeBase(trx, dataVersion);
+    else for (const t of targets) await updateKnowledgeBasePaper(trx, dataVersion, t.doi);
+  });
+  ctx.dataVersion.invalidate();
+  return { requested: wanted.length, sessions, errors, report };
+}
+
+export class LlmNotConfiguredError extends Error {
+  constructor() {
+    super('no language-model provider is configured (set PDI_KRT_LLM_BASE_URL and PDI_KRT_LLM_MODEL)');
+    this.name = 'LlmNotConfiguredError';
+  }
+}
+
+/** `import krt <dir>` as the CLI calls it; `generate krt --import` passes { generated: true }. */
+export async function importPath(ctx: ServiceContext, source: string, options: Record<string, unknown> = {}): Promise<ImportReport[]> {
+  const report = await importStore(ctx.db, source, {
+    isDemo: options.generated === true || options.isDemo === true,
+    workers: typeof options.workers === 'number' ? options.workers : undefined,
+  });
+  ctx.dataVersion.invalidate();
+  return [report];
+}
+
+/** `extract` as the CLI calls it: a compact summary for many DOIs, every session for a few. */
+export async function extractCommand(ctx: ServiceContext, dois: string[], options: Record<string, unknown>): Promise<unknown> {
+  if (!options.all && dois.length === 0) throw new Error('name one or more DOIs, or pass --all');
+  const run = await runExtraction(ctx, dois, { all: options.all === true, workers: typeof options.workers === 'number' ? options.workers : undefined, source: 'cli' });
+  const byStatus: Record<string, number> = {};
+  const byChange: Record<string, number> = {};
+  for (const s of run.sessions) {
+    byStatus[`${s.provider}/${s.status}`] = (byStatus[`${s.provider}/${s.status}`] ?? 0) + 1;
+    byChange[s.change] = (byChange[s.change] ?? 0) + 1;
+  }
+  return {
+    requested: run.requested,
+    sessions_by_provider_and_status: byStatus,
+    sessions_by_change: byChange,
+    errors: run.errors.slice(0, 50),
+    errors_total: run.errors.length,
+    sessions: run.sessions.length <= 50 ? run.sessions : `${run.sessions.length} sessions (listed for at most 50 DOIs)`,
+    data_version: run.report?.data_version ?? null,
+  };
+}

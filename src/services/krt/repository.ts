@@ -1,0 +1,251 @@
+// Every query of Service B, framework-free: articles, DOI suggestions, sessions and their rows, the best table
+// of a paper, chat sessions and the validation cache. Writes of the importer live in store.ts.
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { dbJson, num, readJson } from '../../core/db/dialect.ts';
+import { substringMatch } from '../../core/db/search-index.ts';
+import { normalizeDoi, rankDoiSuggestions } from './jats/index.ts';
+import type { KrtRow, NewReuse, ResourceType } from './extract/index.ts';
+import { ARTICLE_SEARCH, foldSearchText } from './search.ts';
+import type { ChatState } from './chat/index.ts';
+import type { RridValidation } from './rrid/index.ts';
+
+/** Extractors that read the article itself (their tables feed the knowledge base). */
+export const BUILTIN_PROVIDERS = ['jats-table', 'text-pattern'] as const;
+
+export interface ArticleRecord {
+  id: number;
+  doi: string;
+  title: string;
+  authors: string;
+  publication_date: string | null;
+  journal: string;
+  is_preprint: boolean;
+  version: number | null;
+  store_root: string;
+  file_path: string;
+  file_size: number;
+  content_hash: string;
+  downloaded_at: string;
+  imported_at: string;
+  dataset: string;
+  is_demo: boolean;
+}
+
+export interface SessionRecord {
+  session_id: string;
+  article_id: number;
+  doi: string;
+  title: string;
+  status: 'completed' | 'failed';
+  provider: string;
+  model: string;
+  content_hash: string;
+  processing_time: number;
+  created_at: string;
+  error: string | null;
+  total_resources: number;
+  new_resources: number;
+  is_demo: boolean;
+}
+
+const ARTICLE_COLUMNS = [
+  'id', 'doi', 'title', 'authors', 'publication_date', 'journal', 'is_preprint', 'version', 'store_root', 'file_path', 'file_size',
+  'content_hash', 'downloaded_at', 'imported_at', 'dataset', 'is_demo',
+] as const;
+
+const SESSION_COLUMNS = [
+  'session_id', 'article_id', 'doi', 'title', 'status', 'provider', 'model', 'content_hash', 'processing_time', 'created_at', 'error',
+  'total_resources', 'new_resources', 'is_demo',
+] as const;
+
+function toArticle(r: Record<string, any>): ArticleRecord {
+  return {
+    id: Number(r.id), doi: r.doi, title: r.title, authors: r.authors, publication_date: r.publication_date ?? null, journal: r.journal,
+    is_preprint: Boolean(r.is_preprint), version: r.version === null || r.version === undefined ? null : Number(r.version),
+    store_root: r.store_root, file_path: r.file_path, file_size: num(r.file_size), content_hash: r.content_hash,
+    downloaded_at: r.downloaded_at, imported_at: r.imported_at, dataset: r.dataset, is_demo: Boolean(r.is_demo),
+  };
+}
+
+function toSession(r: Record<string, any>): SessionRecord {
+  return {
+    session_id: r.session_id, article_id: Number(r.article_id), doi: r.doi, title: r.title, status: r.status, provider: r.provider, model: r.model,
+    content_hash: r.content_hash, processing_time: Number(r.processing_time), created_at: r.created_at, error: r.error ?? null,
+    total_resources: Number(r.total_resources), new_resources: Number(r.new_resources), is_demo: Boolean(r.is_demo),
+  };
+}
+
+export async function getArticle(db: Kysely<any>, doi: string): Promise<ArticleRecord | null> {
+  const row = await db.selectFrom('krt_articles').select(ARTICLE_COLUMNS).where('doi', '=', doi).executeTakeFirst();
+  return row ? toArticle(row) : null;
+}
+
+export async function listArticles(db: Kysely<any>): Promise<ArticleRecord[]> {
+  return (await db.selectFrom('krt_articles').select(ARTICLE_COLUMNS).orderBy('doi').execute()).map(toArticle);
+}
+
+export interface SuggestionItem {
+  doi: string;
+  title: string;
+  authors: string;
+  publication_date: string | null;
+  file_size: number;
+  is_demo: boolean;
+}
+
+/**
+ * DOI suggestions: with `q`, articles whose DOI or title matches (ranked by jats/doi-search.ts: exact DOI, DOI
+ * prefix, DOI substring, title phrase, all title words), newest first among equals; without, all articles, newest
+ * first. The substring index narrows the candidates to articles containing every word of q; the ranking then
+ * decides exactly, so `total` is the number of articles the ranking accepts.
+ */
+export async function suggestArticles(db: Kysely<any>, q: string | undefined, limit: number): Promise<{ items: SuggestionItem[]; total: number }> {
+  const columns = ['doi', 'title', 'authors', 'publication_date', 'file_size', 'is_demo'] as const;
+  const item = (r: Record<string, any>): SuggestionItem => ({
+    doi: r.doi, title: r.title, authors: r.authors, publication_date: r.publication_date ?? null, file_size: num(r.file_size), is_demo: Boolean(r.is_demo),
+  });
+  if (!q) {
+    const total = num((await db.selectFrom('krt_articles').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const rows = await db.selectFrom('krt_articles').select(columns).orderBy(sql`coalesce(publication_date, '')`, 'desc').orderBy('doi').limit(limit).execute();
+    return { items: rows.map(item), total };
+  }
+  // A DOI in any of its written forms (URL, doi: prefix, version suffix) is looked up as the store's DOI.
+  const query = normalizeDoi(q) ?? q;
+  const folded = foldSearchText(query).replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/, '');
+  const words = [...new Set(folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1))];
+  let candidatesQuery = db.selectFrom('krt_articles').select(columns);
+  for (const word of words) candidatesQuery = candidatesQuery.where(substringMatch(db, ARTICLE_SEARCH, word));
+  const candidates = (await candidatesQuery.execute()).map(item);
+  const ranked = rankDoiSuggestions(
+    candidates.map((c) => ({ ...c, publicationDate: c.publication_date ?? '', fileSize: c.file_size })),
+    query,
+    limit,
+  );
+  return { items: ranked.items.map(({ publicationDate: _d, fileSize: _s, ...rest }) => rest), total: ranked.total };
+}
+
+// ---- sessions -------------------------------------------------------------------------------------------------
+
+export async function getSession(db: Kysely<any>, sessionId: string): Promise<SessionRecord | null> {
+  const row = await db.selectFrom('krt_sessions').select(SESSION_COLUMNS).where('session_id', '=', sessionId).executeTakeFirst();
+  return row ? toSession(row) : null;
+}
+
+function toRow(r: Record<string, any>): KrtRow {
+  return {
+    'RESOURCE TYPE': r.resource_type as ResourceType,
+    'RESOURCE NAME': r.resource_name,
+    SOURCE: r.source,
+    IDENTIFIER: r.identifier,
+    'NEW/REUSE': r.new_reuse as NewReuse,
+    'ADDITIONAL INFORMATION': r.additional_information,
+  };
+}
+
+export async function sessionRows(db: Kysely<any>, sessionId: string): Promise<KrtRow[]> {
+  const rows = await db.selectFrom('krt_session_rows').selectAll().where('session_id', '=', sessionId).orderBy('position').execute();
+  return rows.map(toRow);
+}
+
+/** Rows of many sessions at once, by session id, in table order. */
+export async function rowsOfSessions(db: Kysely<any>, sessionIds: readonly string[]): Promise<Map<string, KrtRow[]>> {
+  const out = new Map<string, KrtRow[]>(sessionIds.map((id) => [id, []]));
+  for (let i = 0; i < sessionIds.length; i += 500) {
+    const chunk = sessionIds.slice(i, i + 500);
+    const rows = await db.selectFrom('krt_session_rows').selectAll().where('session_id', 'in', chunk).orderBy('session_id').orderBy('position').execute();
+    for (const r of rows) out.get(r.session_id)!.push(toRow(r));
+  }
+  return out;
+}
+
+export async function countSessions(db: Kysely<any>, doi: string): Promise<number> {
+  return num((await db.selectFrom('krt_sessions').select((eb) => eb.fn.countAll().as('n')).where('doi', '=', doi).executeTakeFirstOrThrow()).n);
+}
+
+export async function sessionsOfDoi(db: Kysely<any>, doi: string): Promise<SessionRecord[]> {
+  return (await db.selectFrom('krt_sessions').select(SESSION_COLUMNS).where('doi', '=', doi).orderBy('created_at', 'desc').orderBy('session_id').execute()).map(toSession);
+}
+
+/**
+ * The best table of a paper among its completed sessions: an author table if there is one, else the session with
+ * the most rows; ties go to the newest, then to the smaller session id (deterministic).
+ */
+export function pickBestSession<T extends Pick<SessionRecord, 'status' | 'provider' | 'total_resources' | 'created_at' | 'session_id'>>(sessions: readonly T[]): T | null {
+  let best: T | null = null;
+  const rank = (s: T) => [s.provider === 'jats-table' ? 1 : 0, s.total_resources] as const;
+  for (const s of sessions) {
+    if (s.status !== 'completed') continue;
+    if (!best) { best = s; continue; }
+    const [a1, a2] = rank(s);
+    const [b1, b2] = rank(best);
+    if (a1 !== b1 ? a1 > b1 : a2 !== b2 ? a2 > b2 : s.created_at !== best.created_at ? s.created_at > best.created_at : s.session_id < best.session_id) best = s;
+  }
+  return best;
+}
+
+/** For the knowledge base: every article's best table among the built-in extractors' completed sessions. */
+export async function bestBuiltinTables(db: Kysely<any>): Promise<{ doi: string; provider: string; is_demo: boolean; rows: KrtRow[] }[]> {
+  const sessions = (await db
+    .selectFrom('krt_sessions')
+    .select(SESSION_COLUMNS)
+    .where('provider', 'in', [...BUILTIN_PROVIDERS])
+    .where('status', '=', 'completed')
+    .orderBy('doi')
+    .execute()).map(toSession);
+  const byDoi = new Map<string, SessionRecord[]>();
+  for (const s of sessions) {
+    const list = byDoi.get(s.doi) ?? [];
+    list.push(s);
+    byDoi.set(s.doi, list);
+  }
+  const best = [...byDoi.values()].map((list) => pickBestSession(list)!).filter(Boolean);
+  const rows = await rowsOfSessions(db, best.map((s) => s.session_id));
+  return best.map((s) => ({ doi: s.doi, provider: s.provider, is_demo: s.is_demo, rows: rows.get(s.session_id) ?? [] }));
+}
+
+// ---- chat sessions ------------------------------------------------------------------------------------------------
+
+/** A chat session active since `notBefore` (older ones have expired), or null. */
+export async function loadChatSession(db: Kysely<any>, id: string, notBefore: string): Promise<{ state: ChatState; updated_at: string } | null> {
+  const row = await db.selectFrom('krt_chat_sessions').select(['state', 'updated_at']).where('id', '=', id).executeTakeFirst();
+  if (!row || row.updated_at < notBefore) return null;
+  return { state: readJson<ChatState>(row.state), updated_at: row.updated_at };
+}
+
+export async function saveChatState(db: Kysely<any>, id: string, state: ChatState, now: string): Promise<void> {
+  const state_ = dbJson(db, state);
+  await db
+    .insertInto('krt_chat_sessions')
+    .values({ id, state: state_, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ state: state_, updated_at: now }))
+    .execute();
+}
+
+/** Removes chat sessions inactive since before `notBefore`; returns how many. */
+export async function purgeChatStates(db: Kysely<any>, notBefore: string): Promise<number> {
+  const result = await db.deleteFrom('krt_chat_sessions').where('updated_at', '<', notBefore).executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
+}
+
+// ---- validation cache ---------------------------------------------------------------------------------------------
+
+export async function cachedValidation(db: Kysely<any>, key: string, kbVersion: string, notBefore: string): Promise<RridValidation | null> {
+  const row = await db.selectFrom('krt_validation_cache').select(['value', 'kb_version', 'checked_at']).where('cache_key', '=', key).executeTakeFirst();
+  if (!row || row.kb_version !== kbVersion || row.checked_at < notBefore) return null;
+  return readJson<RridValidation>(row.value);
+}
+
+export async function storeValidation(db: Kysely<any>, key: string, kbVersion: string, value: RridValidation): Promise<void> {
+  const json = dbJson(db, value);
+  await db
+    .insertInto('krt_validation_cache')
+    .values({ cache_key: key, kb_version: kbVersion, value: json, checked_at: value.last_checked })
+    .onConflict((oc) => oc.column('cache_key').doUpdateSet({ kb_version: kbVersion, value: json, checked_at: value.last_checked }))
+    .execute();
+}
+
+export async function purgeValidations(db: Kysely<any>, notBefore: string): Promise<number> {
+  const result = await db.deleteFrom('krt_validation_cache').where('checked_at', '<', notBefore).executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
+}

@@ -1,0 +1,31 @@
+// Service B: key resource tables (KRT) for preprints: a local JATS article store, table extraction, exports, and
+// RRID suggestion, validation, recommendation and a table-building chat, also for a browser extension.
+import type { ServiceModule } from '../../core/service.ts';
+import { krtMigrations } from './migrations.ts';
+import { krtRoutes } from './routes.ts';
+import { extractCommand, importPath } from './import.ts';
+import { DEMO_DEFAULTS, loadKrtDemo, writeDemoStore } from './demo.ts';
+
+export const krtService: ServiceModule = {
+  name: 'krt',
+  title: 'Key resource table (KRT) service',
+  description:
+    'Key resources tables of preprints from a local store of JATS full texts: whether a DOI is stored, DOI suggestions, tables by extraction session ' +
+    'or by DOI, exports (json, csv, excel), and RRID suggestion, validation, alternative recommendation and a table-building chat, also for a browser ' +
+    'extension (CORS). Base address host/api: every path is served at /api + path and at its old host-root address. Rate limits per client and minute ' +
+    '(X-RateLimit-* headers; 429 with Retry-After). Errors: `{"success": false, "error": "…"}` with a 4xx/5xx status.',
+  version: '1.0',
+  cacheSeconds: 60,
+  errorBody: ({ message }) => ({ success: false, error: message }),
+  migrations: krtMigrations,
+  routes: krtRoutes,
+  importers: {
+    store: {
+      description: 'a directory of JATS XML files laid out as <dir>/<year>/<doi-suffix>.xml (DOI = 10.1101/<file name>), e.g. ../shared/data/krt/xml',
+      run: (ctx, source, options) => importPath(ctx, source, options),
+    },
+  },
+  loadDemo: loadKrtDemo,
+  generate: async ({ out, size, seed }) => writeDemoStore(out, size ?? DEMO_DEFAULTS.articles, seed),
+  extract: extractCommand,
+};

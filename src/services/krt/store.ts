@@ -1,0 +1,162 @@
+// Writing articles and extraction sessions, idempotently: articles are matched by DOI, sessions by their stable id
+// (session-id.ts), unchanged records are left alone, and a session of the same extractor on older content of the
+// same paper is replaced by the new one. Used by the importer, the `extract` command and the extraction route.
+import type { Kysely } from 'kysely';
+import { dbBool, insertMany } from '../../core/db/dialect.ts';
+import { summarizeRows } from './extract/index.ts';
+import type { KrtRow } from './extract/index.ts';
+import { foldSearchText } from './search.ts';
+
+export interface ArticleInput {
+  doi: string;
+  title: string;
+  authors: string;
+  publication_date: string | null;
+  journal: string;
+  is_preprint: boolean;
+  version: number | null;
+  store_root: string;
+  file_path: string;
+  file_size: number;
+  content_hash: string;
+  downloaded_at: string;
+  dataset: string;
+  is_demo: boolean;
+}
+
+export type Change = 'inserted' | 'updated' | 'unchanged';
+
+const ARTICLE_FIELDS = [
+  'title', 'authors', 'publication_date', 'journal', 'is_preprint', 'version', 'store_root', 'file_path', 'file_size', 'content_hash',
+  'downloaded_at', 'dataset', 'is_demo',
+] as const;
+
+/** Inserts or updates the article of `input.doi`; returns its id and what happened. */
+export async function upsertArticle(trx: Kysely<any>, input: ArticleInput, now: string): Promise<{ id: number; change: Change }> {
+  const existing = await trx.selectFrom('krt_articles').selectAll().where('doi', '=', input.doi).executeTakeFirst();
+  const values = {
+    ...input,
+    is_preprint: dbBool(trx, input.is_preprint),
+    is_demo: dbBool(trx, input.is_demo),
+    search_text: foldSearchText(`${input.doi} ${input.title}`),
+  };
+  if (!existing) {
+    const row = await trx.insertInto('krt_articles').values({ ...values, imported_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    return { id: Number(row.id), change: 'inserted' };
+  }
+  const same = ARTICLE_FIELDS.every((field) => {
+    const stored = existing[field];
+    const wanted = input[field];
+    if (typeof wanted === 'boolean') return Boolean(stored) === wanted;
+    if (typeof wanted === 'number') return Number(stored) === wanted;
+    return (stored ?? null) === (wanted ?? null);
+  });
+  if (same) return { id: Number(existing.id), change: 'unchanged' };
+  await trx.updateTable('krt_articles').set({ ...values, updated_at: now }).where('id', '=', existing.id).execute();
+  return { id: Number(existing.id), change: 'updated' };
+}
+
+export interface SessionInput {
+  session_id: string;
+  doi: string;
+  title: string;
+  status: 'completed' | 'failed';
+  provider: string;
+  model: string;
+  content_hash: string;
+  processing_time: number;
+  error: string | null;
+  rows: readonly KrtRow[];
+  is_demo: boolean;
+  /**
+   * Deterministic extractors give the same rows for the same id, so an existing completed session is left as it
+   * is; a model provider's answer may differ from run to run, so its session is rewritten.
+   */
+  deterministic: boolean;
+}
+
+export interface SessionWrite {
+  change: Change;
+  /** Sessions of the same extractor on older content of the paper, removed. */
+  replaced: number;
+}
+
+export async function storeSession(trx: Kysely<any>, articleId: number, input: SessionInput, now: string): Promise<SessionWrite> {
+  const existing = await trx.selectFrom('krt_sessions').select(['session_id', 'status', 'error']).where('session_id', '=', input.session_id).executeTakeFirst();
+  const summary = summarizeRows(input.rows);
+  const header = {
+    article_id: articleId,
+    doi: input.doi,
+    title: input.title,
+    status: input.status,
+    provider: input.provider,
+    model: input.model,
+    content_hash: input.content_hash,
+    processing_time: Number(input.processing_time.toFixed(4)),
+    created_at: now,
+    error: input.error,
+    total_resources: summary.total_resources,
+    new_resources: summary.new_resources,
+    is_demo: dbBool(trx, input.is_demo),
+  };
+  let change: Change;
+  if (!existing) {
+    await trx.insertInto('krt_sessions').values({ session_id: input.session_id, ...header }).execute();
+    change = 'inserted';
+  } else if (input.deterministic && existing.status === 'completed' && input.status === 'completed') {
+    // Same file, same extractor version: the stored table is the table. Keep its creation time.
+    await trx.updateTable('krt_sessions').set({ article_id: articleId, title: input.title, is_demo: header.is_demo }).where('session_id', '=', input.session_id).execute();
+    change = 'unchanged';
+  } else {
+    await trx.updateTable('krt_sessions').set(header).where('session_id', '=', input.session_id).execute();
+    await trx.deleteFrom('krt_session_rows').where('session_id', '=', input.session_id).execute();
+    change = 'updated';
+  }
+  if (change !== 'unchanged') {
+    await insertMany(
+      trx,
+      'krt_session_rows',
+      input.rows.map((row, position) => ({
+        session_id: input.session_id,
+        position,
+        resource_type: row['RESOURCE TYPE'],
+        resource_name: row['RESOURCE NAME'],
+        source: row.SOURCE,
+        identifier: row.IDENTIFIER,
+        new_reuse: row['NEW/REUSE'],
+        additional_information: row['ADDITIONAL INFORMATION'],
+      })),
+    );
+  }
+  const stale = await trx
+    .selectFrom('krt_sessions')
+    .select('session_id')
+    .where('doi', '=', input.doi)
+    .where('provider', '=', input.provider)
+    .where('model', '=', input.model)
+    .where('content_hash', '<>', input.content_hash)
+    .execute();
+  if (stale.length) await deleteSessions(trx, stale.map((s) => s.session_id));
+  return { change, replaced: stale.length };
+}
+
+export async function deleteSessions(trx: Kysely<any>, ids: readonly string[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    await trx.deleteFrom('krt_session_rows').where('session_id', 'in', chunk).execute();
+    await trx.deleteFrom('krt_sessions').where('session_id', 'in', chunk).execute();
+  }
+}
+
+/** Deletes articles (and their sessions) imported from `storeRoot` whose DOIs are not in `keep`; returns how many. */
+export async function deleteArticlesNotIn(trx: Kysely<any>, storeRoot: string, keep: ReadonlySet<string>): Promise<number> {
+  const stored = await trx.selectFrom('krt_articles').select(['id', 'doi']).where('store_root', '=', storeRoot).execute();
+  const gone = stored.filter((a) => !keep.has(a.doi));
+  for (let i = 0; i < gone.length; i += 500) {
+    const ids = gone.slice(i, i + 500).map((a) => Number(a.id));
+    const sessions = (await trx.selectFrom('krt_sessions').select('session_id').where('article_id', 'in', ids).execute()).map((s) => s.session_id);
+    await deleteSessions(trx, sessions);
+    await trx.deleteFrom('krt_articles').where('id', 'in', ids).execute();
+  }
+  return gone.length;
+}
