@@ -34,15 +34,18 @@ import type { LlmConfig } from './llm.ts';
 
 const CURRENT_MODELS: Record<string, string> = { 'jats-table': TABLE_EXTRACTOR_MODEL, 'text-pattern': TEXT_EXTRACTOR_MODEL };
 
-/** The store's XML files: <dir>/*.xml and <dir>/<sub>/*.xml, sorted by path. */
+/** The store's XML files: <dir>/*.xml and <dir>/<sub>/*.xml (symbolic links followed), sorted by path. */
 export function listStoreFiles(dir: string): string[] {
   const files: string[] = [];
+  const kind = (full: string, entry: fs.Dirent) => (entry.isSymbolicLink() ? fs.statSync(full, { throwIfNoEntry: false }) : entry);
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isFile() && entry.name.toLowerCase().endsWith('.xml')) files.push(full);
-    else if (entry.isDirectory()) {
+    const what = kind(full, entry);
+    if (what?.isFile() && entry.name.toLowerCase().endsWith('.xml')) files.push(full);
+    else if (what?.isDirectory()) {
       for (const inner of fs.readdirSync(full, { withFileTypes: true })) {
-        if (inner.isFile() && inner.name.toLowerCase().endsWith('.xml')) files.push(path.join(full, inner.name));
+        const innerFull = path.join(full, inner.name);
+        if (kind(innerFull, inner)?.isFile() && inner.name.toLowerCase().endsWith('.xml')) files.push(innerFull);
       }
     }
   }
