@@ -146,7 +146,7 @@ export async function extractWithLlm(config: LlmConfig, xml: string, fetchImpl: 
     });
   } catch (error) {
     const e = error as Error;
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new LlmError(`no answer within ${Math.round(config.timeoutMs / 1000)} s`);
+    if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new LlmError(`no answer within ${config.timeoutMs} ms`);
     throw new LlmError(`request failed: ${(e as { cause?: Error }).cause?.message ?? e.message}`);
   }
   const body = await response.text().catch(() => '');
