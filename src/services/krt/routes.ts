@@ -272,6 +272,8 @@ export async function krtRoutes(app: ServiceApp, ctx: ServiceContext): Promise<v
       config: { operation: 'KRT lookup', responseCache: true },
     }, async (request) => {
       const id = request.params.session_id.trim();
+      // "/api/krt/doi/" without a DOI lands here (the DOI route needs something after doi/).
+      if (id === 'doi') throw missingParameter('doi');
       const session = await getSession(db, id);
       if (!session) throw notFound(`session ${id} not found`, 'SESSION_NOT_FOUND');
       const rows = await sessionRows(db, id);
