@@ -25,10 +25,7 @@ import { mapPanelHeader, parsePanelRow } from './sources/panel.ts';
 import type { PanelRecord } from './sources/panel.ts';
 import { mapRwHeader, parseRwRow } from './sources/retraction-watch.ts';
 import type { RetractionRecord } from './sources/retraction-watch.ts';
-import {
-  createCitationStaging, deletePanelRowsNotIn, dropPaperStaging, deletePapersNotIn, mergeStagedCitations, recomputeDaysAfter, refreshPaperCounts,
-  stageCitations, stagedCount, storePanelBatch, storePaperBatch,
-} from './store.ts';
+import { CitationStaging, deletePanelRowsNotIn, dropPaperStaging, deletePapersNotIn, recomputeDaysAfter, refreshPaperCounts, storePanelBatch, storePaperBatch } from './store.ts';
 import type { StagedCitation } from './store.ts';
 
 export interface ImportOptions {
@@ -214,7 +211,8 @@ export async function importCitations(db: Db, files: string | string[], options:
   return runImport(db, { service: 'retraction', importer: 'citations', dataset: 'citations', source, isDemo: options.isDemo }, async (trx, ic) => {
     const papers = await papersByDoi(trx);
     if (papers.size === 0) throw new Error('no retracted papers with a DOI in the database: import the Retraction Watch CSV first');
-    await createCitationStaging(trx);
+    const staging = new CitationStaging(trx, ic.dataVersion);
+    await staging.clear();
     let attempted = 0;
     for (const file of list) {
       for await (const edges of citationEdges(file, formats.get(file)!, papers, ic)) {
@@ -228,12 +226,12 @@ export async function importCitations(db: Db, files: string | string[], options:
           for (const paper of targets) rows.push(stagedRow(edge, paper));
         }
         attempted += rows.length;
-        await stageCitations(trx, rows);
+        await staging.add(rows);
       }
     }
-    const duplicates = attempted - (await stagedCount(trx));
+    const duplicates = attempted - (await staging.count());
     if (duplicates > 0) ic.tally.skip('duplicate citation of the same paper by the same work (first kept)', duplicates);
-    await mergeStagedCitations(trx, ic.tally);
+    await staging.merge(ic.tally);
     await refreshPaperCounts(trx);
     await recomputeAggregates(trx, ic.dataVersion);
   });

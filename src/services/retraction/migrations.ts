@@ -124,4 +124,28 @@ export const retractionMigrations: Record<string, Migration> = {
       }
     },
   },
+  retraction_0003_citation_staging: {
+    async up(db) {
+      // Where a citations import stages the new set before merging it (rows tagged with the import's data
+      // version, deleted before commit). A disk table rather than a TEMP one: SQLite keeps temporary tables in
+      // memory here (temp_store = MEMORY), which made a 2-million-citation import hold the whole set in RAM.
+      // UNLOGGED on PostgreSQL: the rows never outlive their transaction, so they need no WAL.
+      const unlogged = dialectOf(db) === 'postgres' ? 'UNLOGGED ' : '';
+      await sql
+        .raw(
+          `CREATE ${unlogged}TABLE retraction_citation_staging (import_id text NOT NULL, paper_id bigint NOT NULL, citing_key text NOT NULL, ` +
+            `citing_doi text, citing_date text, citing_precision text, citing_year integer, citing_month text, days_after integer, fingerprint text NOT NULL, ` +
+            `PRIMARY KEY (import_id, paper_id, citing_key))`,
+        )
+        .execute(db);
+    },
+  },
+  retraction_0004_citation_window_index: {
+    async up(db) {
+      // The time-filtered analytics read citations by citing date; with days_after and citing_month in the
+      // index they never touch the table rows (a 5-year window over 2 million citations: 18 s → see bench).
+      await db.schema.dropIndex('retraction_citations_date').execute();
+      await db.schema.createIndex('retraction_citations_window').on('retraction_citations').columns(['citing_date', 'paper_id', 'days_after', 'citing_month']).execute();
+    },
+  },
 };

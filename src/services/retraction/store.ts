@@ -199,65 +199,57 @@ export interface StagedCitation {
   fingerprint: string;
 }
 
-export const STAGING_TABLE = 'retraction_citations_staging';
+export const STAGING_TABLE = 'retraction_citation_staging';
 
-export async function createCitationStaging(trx: Kysely<any>): Promise<void> {
-  await sql.raw(`DROP TABLE IF EXISTS ${STAGING_TABLE}`).execute(trx);
-  let builder = trx.schema
-    .createTable(STAGING_TABLE)
-    .temporary()
-    .addColumn('paper_id', 'bigint', (c) => c.notNull())
-    .addColumn('citing_key', 'text', (c) => c.notNull())
-    .addColumn('citing_doi', 'text')
-    .addColumn('citing_date', 'text')
-    .addColumn('citing_precision', 'text')
-    .addColumn('citing_year', 'integer')
-    .addColumn('citing_month', 'text')
-    .addColumn('days_after', 'integer')
-    .addColumn('fingerprint', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint(`${STAGING_TABLE}_pk`, ['paper_id', 'citing_key']);
-  if (dialectOf(trx) === 'postgres') builder = builder.onCommit('drop');
-  await builder.execute();
-}
+/** A citations import's staging area: the rows tagged with its id (its data version). */
+export class CitationStaging {
+  private readonly trx: Kysely<any>;
+  private readonly importId: string;
+  constructor(trx: Kysely<any>, importId: string) {
+    this.trx = trx;
+    this.importId = importId;
+  }
 
-/** Adds staged rows; a (paper, citing work) pair already staged keeps its first occurrence. */
-export async function stageCitations(trx: Kysely<any>, rows: StagedCitation[]): Promise<void> {
-  await insertMany(trx, STAGING_TABLE, rows as unknown as Record<string, unknown>[], { columns: ['paper_id', 'citing_key'], update: [] });
-}
+  async clear(): Promise<void> {
+    await this.trx.deleteFrom(STAGING_TABLE).where('import_id', '=', this.importId).execute();
+  }
 
-export async function stagedCount(trx: Kysely<any>): Promise<number> {
-  return num((await trx.selectFrom(STAGING_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  /** Adds rows; a (paper, citing work) pair already staged keeps its first occurrence. */
+  async add(rows: StagedCitation[]): Promise<void> {
+    await insertMany(
+      this.trx,
+      STAGING_TABLE,
+      rows.map((r) => ({ import_id: this.importId, ...r })),
+      { columns: ['import_id', 'paper_id', 'citing_key'], update: [] },
+    );
+  }
+
+  async count(): Promise<number> {
+    return num((await this.trx.selectFrom(STAGING_TABLE).select((eb) => eb.fn.countAll().as('n')).where('import_id', '=', this.importId).executeTakeFirstOrThrow()).n);
+  }
+
+  /** Makes the citations table equal to the staged set, counting what changed, and empties the staging area. */
+  async merge(tally: ImportTally): Promise<void> {
+    const id = this.importId;
+    const staged = await this.count();
+    const match = sql`s.import_id = ${id} AND s.paper_id = retraction_citations.paper_id AND s.citing_key = retraction_citations.citing_key`;
+    const deleted = await sql`DELETE FROM retraction_citations WHERE NOT EXISTS (SELECT 1 FROM ${sql.table(STAGING_TABLE)} s WHERE ${match})`.execute(this.trx);
+    const updated = await sql`UPDATE retraction_citations SET citing_doi = s.citing_doi, citing_date = s.citing_date, citing_precision = s.citing_precision,
+      citing_year = s.citing_year, citing_month = s.citing_month, days_after = s.days_after, fingerprint = s.fingerprint
+      FROM ${sql.table(STAGING_TABLE)} s WHERE ${match} AND s.fingerprint <> retraction_citations.fingerprint`.execute(this.trx);
+    const inserted = await sql`INSERT INTO retraction_citations (paper_id, citing_key, citing_doi, citing_date, citing_precision, citing_year, citing_month, days_after, fingerprint)
+      SELECT s.paper_id, s.citing_key, s.citing_doi, s.citing_date, s.citing_precision, s.citing_year, s.citing_month, s.days_after, s.fingerprint
+      FROM ${sql.table(STAGING_TABLE)} s WHERE s.import_id = ${id}
+      AND NOT EXISTS (SELECT 1 FROM retraction_citations c WHERE c.paper_id = s.paper_id AND c.citing_key = s.citing_key)`.execute(this.trx);
+    tally.deleted(affected(deleted));
+    tally.updated(affected(updated));
+    tally.inserted(affected(inserted));
+    tally.unchanged(staged - affected(updated) - affected(inserted));
+    await this.clear();
+  }
 }
 
 const affected = (result: { numAffectedRows?: bigint }) => Number(result.numAffectedRows ?? 0n);
-
-/** Makes the citations table equal to the staged set, counting what changed. */
-export async function mergeStagedCitations(trx: Kysely<any>, tally: ImportTally): Promise<void> {
-  const t = STAGING_TABLE;
-  const staged = await stagedCount(trx);
-  const deleted = await sql
-    .raw(`DELETE FROM retraction_citations WHERE NOT EXISTS (SELECT 1 FROM ${t} s WHERE s.paper_id = retraction_citations.paper_id AND s.citing_key = retraction_citations.citing_key)`)
-    .execute(trx);
-  const updated = await sql
-    .raw(
-      `UPDATE retraction_citations SET citing_doi = s.citing_doi, citing_date = s.citing_date, citing_precision = s.citing_precision, ` +
-        `citing_year = s.citing_year, citing_month = s.citing_month, days_after = s.days_after, fingerprint = s.fingerprint ` +
-        `FROM ${t} s WHERE s.paper_id = retraction_citations.paper_id AND s.citing_key = retraction_citations.citing_key AND s.fingerprint <> retraction_citations.fingerprint`,
-    )
-    .execute(trx);
-  const inserted = await sql
-    .raw(
-      `INSERT INTO retraction_citations (paper_id, citing_key, citing_doi, citing_date, citing_precision, citing_year, citing_month, days_after, fingerprint) ` +
-        `SELECT s.paper_id, s.citing_key, s.citing_doi, s.citing_date, s.citing_precision, s.citing_year, s.citing_month, s.days_after, s.fingerprint FROM ${t} s ` +
-        `WHERE NOT EXISTS (SELECT 1 FROM retraction_citations c WHERE c.paper_id = s.paper_id AND c.citing_key = s.citing_key)`,
-    )
-    .execute(trx);
-  tally.deleted(affected(deleted));
-  tally.updated(affected(updated));
-  tally.inserted(affected(inserted));
-  tally.unchanged(staged - affected(updated) - affected(inserted));
-  await sql.raw(`DROP TABLE IF EXISTS ${t}`).execute(trx);
-}
 
 /** Per-paper citation counts, recomputed from the citations (one grouped pass). */
 export async function refreshPaperCounts(trx: Kysely<any>): Promise<void> {
