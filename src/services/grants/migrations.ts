@@ -5,7 +5,8 @@
 import type { Migration } from 'kysely/migration';
 import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
 import { createSubstringIndex } from '../../core/db/search-index.ts';
-import { GRANTS_SEARCH, GRANTS_TABLE, SECONDARY_INDEXES, createSecondaryIndex } from './tables.ts';
+import { sql } from 'kysely';
+import { GRANTS_SEARCH, GRANTS_TABLE, RETIRED_INDEXES, SECONDARY_INDEXES, createSecondaryIndex } from './tables.ts';
 
 export const grantsMigrations: Record<string, Migration> = {
   grants_0001_agreements: {
@@ -52,6 +53,11 @@ export const grantsMigrations: Record<string, Migration> = {
         .execute();
       for (const index of SECONDARY_INDEXES) await createSecondaryIndex(db, index);
       await createSubstringIndex(db, GRANTS_SEARCH);
+    },
+  },
+  grants_0002_orders_share_filter_indexes: {
+    async up(db) {
+      for (const name of RETIRED_INDEXES) await sql.raw(`DROP INDEX IF EXISTS ${name}`).execute(db);
     },
   },
 };

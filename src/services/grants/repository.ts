@@ -1,6 +1,6 @@
 // Every read of Service C: the search with its filters and orders, one grant by id, and the aggregates
 // stored at import. Framework-free: routes, benchmarks and tests share it.
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { dbBool, dialectOf, num } from '../../core/db/dialect.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
@@ -10,19 +10,23 @@ import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
 import type { AggregateName, GrantsAggregates, FilterCounts } from './statistics.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE } from './tables.ts';
 
-/** Sort fields of /api/search/ (each also with a leading "-" for descending) and the column each orders by. */
-export const SORT_COLUMNS = {
-  agreement_value: 'agreement_value_cents',
-  agreement_start_date: 'agreement_start_date',
-  agreement_end_date: 'agreement_end_date',
-  recipient_legal_name: 'recipient_legal_name',
-  fiscal_year: 'fiscal_year',
-  recipient_province: 'recipient_province',
-  program_name_en: 'program_name_en',
-  id: 'id',
-} as const;
-export type SortField = keyof typeof SORT_COLUMNS;
-export const SORT_FIELDS = Object.keys(SORT_COLUMNS) as SortField[];
+/**
+ * Sort fields of /api/search/ (each also with a leading "-" for descending): the columns each orders by (then
+ * id, in the same direction) and the index that yields that order. Fiscal year and province order by value
+ * within a year or province, so their filter indexes give the order.
+ */
+export const SORT_ORDERS = {
+  agreement_value: { columns: ['agreement_value_cents'], index: 'grants_agreements_value' },
+  agreement_start_date: { columns: ['agreement_start_date'], index: 'grants_agreements_start' },
+  agreement_end_date: { columns: ['agreement_end_date'], index: 'grants_agreements_end' },
+  recipient_legal_name: { columns: ['recipient_legal_name'], index: 'grants_agreements_recipient' },
+  fiscal_year: { columns: ['fiscal_year', 'agreement_value_cents'], index: 'grants_agreements_year_value' },
+  recipient_province: { columns: ['recipient_province', 'agreement_value_cents'], index: 'grants_agreements_province_value' },
+  program_name_en: { columns: ['program_name_en'], index: 'grants_agreements_program' },
+  id: { columns: [], index: null },
+} as const satisfies Record<string, { columns: readonly string[]; index: string | null }>;
+export type SortField = keyof typeof SORT_ORDERS;
+export const SORT_FIELDS = Object.keys(SORT_ORDERS) as SortField[];
 export const DEFAULT_SORT = '-agreement_value';
 
 export interface SearchOrder {
@@ -34,7 +38,7 @@ export interface SearchOrder {
 export function parseSort(text: string): SearchOrder | null {
   const descending = text.startsWith('-');
   const field = descending ? text.slice(1) : text;
-  return field in SORT_COLUMNS ? { field: field as SortField, descending } : null;
+  return field in SORT_ORDERS ? { field: field as SortField, descending } : null;
 }
 
 export interface SearchFilters {
@@ -160,16 +164,53 @@ export async function searchGrants(
   const count = storedCount(filters, counts) ?? num((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   if (count === 0 || page.offset >= count) return { count, rows: [] };
 
-  const column = SORT_COLUMNS[order.field];
   const direction = order.descending ? 'desc' : 'asc';
   let query = base.select(RECORD_COLUMNS.map((c) => `g.${c}` as const));
-  if (column !== 'id') {
+  for (const column of SORT_ORDERS[order.field].columns) {
     // NULLs (end dates only) sort as the lowest value on both databases, as SQLite does by itself.
     const nulls = column === 'agreement_end_date' && dialectOf(db) === 'postgres' ? (order.descending ? ' nulls last' : ' nulls first') : '';
     query = query.orderBy(sql.raw(`g.${column} ${direction}${nulls}`));
   }
-  const rows = await query.orderBy('g.id', direction).limit(page.limit).offset(page.offset).execute();
-  return { count, rows: rows.map(grantRow) };
+  query = query.orderBy('g.id', direction).limit(page.limit).offset(page.offset);
+  const plan = sqlitePlan(db, filters, order, count, counts?.total ?? null, page);
+  if (plan === null) return { count, rows: (await query.execute()).map(grantRow) };
+  const compiled = query.compile();
+  const from = `from "${GRANTS_TABLE}" as "g"`;
+  if (!compiled.sql.includes(from)) throw new Error('search: unexpected SQL shape');
+  const text = compiled.sql.replace(from, `${from} ${plan}`);
+  const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...compiled.parameters]));
+  return { count, rows: result.rows.map(grantRow) };
+}
+
+/** Whether an index serves both the filters and the order (so the planner needs no help). */
+function servedByOneIndex(filters: SearchFilters, order: SearchOrder): boolean {
+  if (filters.text !== undefined) return false;
+  const equalities: Array<[unknown, SortField | null]> = [
+    [filters.province, 'recipient_province'],
+    [filters.fiscalYear, 'fiscal_year'],
+    [filters.recipientType, null],
+    [filters.isNotable, null],
+  ];
+  const set = equalities.filter(([v]) => v !== undefined);
+  const ranges = filters.minCents !== undefined || filters.maxCents !== undefined || filters.isMajor !== undefined;
+  if (set.length === 0) return !ranges || order.field === 'agreement_value'; // the order's own index, or the value range
+  if (set.length > 1) return false;
+  // (filter, value, id) gives both the equality and the value order; for year and province also their own order.
+  return order.field === 'agreement_value' || set[0][1] === order.field;
+}
+
+/**
+ * SQLite chooses an index by fixed heuristics: given a filter, it reads every match and sorts them, which costs
+ * about `count` row reads. When matches are dense, walking the order's index and keeping the rows that match
+ * reads about (offset + limit) / density rows instead. Walk the order's index when that is the smaller
+ * number (count² > (offset + limit) × total); null leaves the choice to SQLite (few matches, or one index
+ * serves both filter and order). PostgreSQL plans by cost with real statistics and gets no hint.
+ */
+export function sqlitePlan(db: Kysely<any>, filters: SearchFilters, order: SearchOrder, count: number, total: number | null, page: { limit: number; offset: number }): string | null {
+  if (dialectOf(db) !== 'sqlite' || total === null || servedByOneIndex(filters, order)) return null;
+  if (count * count <= (page.offset + page.limit) * total) return null;
+  const index = SORT_ORDERS[order.field].index;
+  return index === null ? 'not indexed' : `indexed by "${index}"`;
 }
 
 export async function getGrant(db: Kysely<any>, id: number): Promise<GrantRow | null> {

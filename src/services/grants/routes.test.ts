@@ -13,7 +13,7 @@ import type { ServiceApp } from '../../core/service.ts';
 import { grantsService } from './service.ts';
 import { importGrantsCsv } from './import.ts';
 import { loadGrantsDemo } from './demo.ts';
-import { SORT_COLUMNS, SORT_FIELDS } from './repository.ts';
+import { SORT_FIELDS, SORT_ORDERS, parseSort, sqlitePlan } from './repository.ts';
 import type { SortField } from './repository.ts';
 import { VALUE_RANGES } from './statistics.ts';
 import { LAST_REVENUE_YEAR, publishedRevenue } from './calculator/index.ts';
@@ -241,34 +241,63 @@ describeEachDatabase(
       assert.equal(both.body.count, rows.filter((r) => matchesText(r, 'community') && r.fiscal_year === year).length);
     });
 
-    it('search: every sort field in both directions, id breaking ties in the same direction', async () => {
-      const key = (r: Row, field: SortField): string | number | null => {
-        const column = SORT_COLUMNS[field];
-        return (r as unknown as Record<string, string | number | null>)[column];
-      };
+    it('search: every sort field in both directions (year and province then by value), id breaking ties in the same direction', async () => {
       const compare = (a: string | number | null, b: string | number | null): number => {
         if (a === b) return 0;
         if (a === null) return -1; // a missing end date sorts as the lowest value
         if (b === null) return 1;
         return typeof a === 'number' && typeof b === 'number' ? a - b : compareText(String(a), String(b));
       };
-      for (const field of SORT_FIELDS) {
-        for (const descending of [false, true]) {
-          const sort = `${descending ? '-' : ''}${field}`;
-          const ids = await allIds(`sort=${sort}&province=ON`);
-          const mine = rows.filter((r) => r.recipient_province === 'ON');
-          assert.equal(ids.length, mine.length, sort);
-          const textual = ['recipient_legal_name', 'program_name_en', 'fiscal_year', 'recipient_province'].includes(field);
-          if (textual && !textCollationIsCodePoint) continue; // the database's collation decides; only the set is checked
-          const expected = [...mine].sort((a, b) => {
-            const c = compare(key(a, field), key(b, field)) || a.id - b.id;
-            return descending ? -c : c;
-          });
-          assert.deepEqual(ids, expected.map((r) => r.id), sort);
+      const value = (r: Row, column: string) => (r as unknown as Record<string, string | number | null>)[column];
+      // dense (ON, a third of the rows), sparse (one fiscal year and type) and text filters, so both plans run
+      const filters: Array<[string, (r: Row) => boolean]> = [
+        ['province=ON', (r) => r.recipient_province === 'ON'],
+        [`fiscal_year=${rows[3].fiscal_year}&recipient_type=N`, (r) => r.fiscal_year === rows[3].fiscal_year && r.recipient_type === 'N'],
+        ['search=community', (r) => matchesText(r, 'community')],
+        ['min_value=50000', (r) => r.agreement_value_cents >= 5_000_000],
+      ];
+      for (const [filter, keep] of filters) {
+        for (const field of SORT_FIELDS) {
+          for (const descending of [false, true]) {
+            const sort = `${descending ? '-' : ''}${field}`;
+            const ids = await allIds(`sort=${sort}&${filter}`, 100);
+            const mine = rows.filter(keep);
+            assert.equal(ids.length, mine.length, `${sort} ${filter}`);
+            const columns: readonly string[] = SORT_ORDERS[field].columns;
+            const textual = columns.some((c) => ['recipient_legal_name', 'program_name_en', 'fiscal_year', 'recipient_province'].includes(c));
+            if (textual && !textCollationIsCodePoint) {
+              assert.deepEqual([...ids].sort((a, b) => a - b), mine.map((r) => r.id)); // the collation decides the order
+              continue;
+            }
+            const expected = [...mine].sort((a, b) => {
+              let c = 0;
+              for (const column of columns) if ((c = compare(value(a, column), value(b, column)))) break;
+              c ||= a.id - b.id;
+              return descending ? -c : c;
+            });
+            assert.deepEqual(ids, expected.map((r) => r.id), `${sort} ${filter}`);
+          }
         }
       }
       const ends = await get(`${SPEC}/search/?sort=agreement_end_date&limit=5`);
       if (rows.some((r) => r.agreement_end_date === null)) assert.equal(ends.body.results[0].agreement_end_date, null);
+    });
+
+    it('walks the order\'s index on SQLite when matches are dense, and lets SQLite choose when they are few', () => {
+      const plan = (filters: Parameters<typeof sqlitePlan>[1], sort: string, count: number, offset = 0) =>
+        sqlitePlan(t.db.kysely, filters, parseSort(sort)!, count, 1_000_000, { limit: 100, offset });
+      if (t.kind === 'postgres') {
+        assert.equal(plan({ text: 'x' }, '-agreement_value', 500_000), null, 'PostgreSQL plans by cost');
+        return;
+      }
+      assert.equal(plan({ text: 'x' }, '-agreement_value', 50_000), 'indexed by "grants_agreements_value"');
+      assert.equal(plan({ text: 'x' }, '-agreement_value', 5_000), null);
+      assert.equal(plan({ text: 'x' }, '-agreement_value', 50_000, 400_000), null, 'deep pages: the matches are fewer than the rows to walk');
+      assert.equal(plan({ minCents: 1, maxCents: 9 }, '-agreement_start_date', 200_000), 'indexed by "grants_agreements_start"');
+      assert.equal(plan({ province: 'ON' }, 'id', 300_000), 'not indexed');
+      assert.equal(plan({ province: 'ON' }, '-agreement_value', 300_000), null, '(province, value, id) serves both');
+      assert.equal(plan({ fiscalYear: '2019-20' }, 'fiscal_year', 300_000), null);
+      assert.equal(plan({}, 'recipient_legal_name', 1_000_000), null);
     });
 
     it('search: offset pages partition the results in a stable order; count is all matches on every page', async () => {

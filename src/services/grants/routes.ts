@@ -96,7 +96,7 @@ export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promis
           description:
             '`search` (alias `q`) is a case-insensitive substring match over agreement title, recipient legal name, description and program name, ' +
             'served by a trigram index. All filters combine with AND. `count` is the number of all matches; `limit` (default 100) above 1000 is reduced to 1000. ' +
-            `Sort fields: ${SORT_FIELDS.join(', ')} (prefix \`-\` for descending; default \`${DEFAULT_SORT}\`); ties are broken by id, so pages never overlap.`,
+            `Sort fields: ${SORT_FIELDS.join(', ')} (prefix \`-\` for descending; default \`${DEFAULT_SORT}\`; fiscal_year and recipient_province then by value); ties are broken by id, so pages never overlap.`,
           querystring: S.SearchQuery,
           response: { 200: S.SearchBody },
         },

@@ -44,9 +44,10 @@ export const DATA_COLUMNS = [
 export type DataColumn = (typeof DATA_COLUMNS)[number];
 
 /**
- * Secondary indexes: one per sort field (the field, then id, the final tie-break of every order) and one
- * per equality filter that serves the default order (-agreement_value) directly. `is_major` needs none of
- * its own: it is exactly agreement_value > $1,000,000, a range of the value index.
+ * Secondary indexes: one per sort field, ending in id (the final tie-break of every order), and one per
+ * equality filter that serves the default order (-agreement_value) directly. Sorting by fiscal year or province
+ * orders by (field, agreement value, id), so the filter indexes serve those orders too. `is_major` needs no
+ * index of its own: it is exactly agreement_value > $1,000,000, a range of the value index.
  */
 export interface SecondaryIndex {
   name: string;
@@ -64,13 +65,14 @@ export const SECONDARY_INDEXES: readonly SecondaryIndex[] = [
   { name: 'grants_agreements_end', columns: ['agreement_end_date', 'id'], nullsFirst: true },
   { name: 'grants_agreements_recipient', columns: ['recipient_legal_name', 'id'] },
   { name: 'grants_agreements_program', columns: ['program_name_en', 'id'] },
-  { name: 'grants_agreements_year', columns: ['fiscal_year', 'id'] },
-  { name: 'grants_agreements_province', columns: ['recipient_province', 'id'] },
   { name: 'grants_agreements_year_value', columns: ['fiscal_year', 'agreement_value_cents', 'id'] },
   { name: 'grants_agreements_province_value', columns: ['recipient_province', 'agreement_value_cents', 'id'] },
   { name: 'grants_agreements_type_value', columns: ['recipient_type', 'agreement_value_cents', 'id'] },
   { name: 'grants_agreements_notable_value', columns: ['is_notable', 'agreement_value_cents', 'id'] },
 ];
+
+/** Indexes of the first migration that the orders above made unnecessary. */
+export const RETIRED_INDEXES: readonly string[] = ['grants_agreements_year', 'grants_agreements_province'];
 
 /** `search`: a case-insensitive substring of the title, the recipient, the description or the program. */
 export const GRANTS_SEARCH: SubstringIndex = {

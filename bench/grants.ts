@@ -1,0 +1,252 @@
+// npm run bench -- grants [--rows 1300000] [--database sqlite|postgres] [--reps 40] [--fresh-csv] [--keep]
+// Service C at scale, measured in one run on one generated file (rows in the real federal schema):
+//  - import: wall time and rows/s of `importGrantsCsv` beside the time to merely parse the same file
+//    (ratio; target ≤ 4×), and the importing process's peak RSS (target ≤ 600 MB); each in a child process;
+//  - search: p50/p95 of five representative queries through the HTTP app (response cache off) beside the
+//    same queries answered by a plain scan (LIKE for text, no index for the filters) on the same database;
+//  - stats, recipients, comprehensive-stats and calculate: latency through the HTTP app beside computing
+//    the aggregates per request (what the import-time precomputation saves).
+// The CSV is cached in bench/out/ (regenerated with --fresh-csv); the database is removed unless --keep.
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { CompiledQuery, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { loadConfig } from '../src/core/config.ts';
+import { openDatabase } from '../src/core/db/database.ts';
+import { dialectOf } from '../src/core/db/dialect.ts';
+import { buildServiceApp } from '../src/core/http/service-app.ts';
+import { DataVersionWatcher } from '../src/core/service.ts';
+import type { ServiceContext } from '../src/core/service.ts';
+import type { ImportReport } from '../src/core/import.ts';
+import { grantsService } from '../src/services/grants/service.ts';
+import { writeGrantsCsv } from '../src/services/grants/generator/index.ts';
+import { computeAggregates } from '../src/services/grants/statistics.ts';
+import type { DataSource } from '../src/services/grants/statistics.ts';
+import { GRANTS_SEARCH, GRANTS_TABLE } from '../src/services/grants/tables.ts';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1300000' },
+    database: { type: 'string', default: 'sqlite' },
+    reps: { type: 'string', default: '40' },
+    'baseline-reps': { type: 'string', default: '3' },
+    'fresh-csv': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const rows = Number(values.rows);
+const reps = Number(values.reps);
+const baselineReps = Number(values['baseline-reps']);
+const database = values.database;
+if (!['sqlite', 'postgres'].includes(database!)) throw new Error('--database must be sqlite or postgres');
+
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+console.log(`Service C (grants) at ${rows.toLocaleString('en-CA')} rows on ${database}; Node ${process.version}, ${os.cpus().length} CPUs; load average ${load()}`);
+
+// ------------------------------------------------------------------ the file
+const outDir = path.join(import.meta.dirname, 'out');
+fs.mkdirSync(outDir, { recursive: true });
+const csv = path.join(outDir, `grants-${rows}.csv`);
+if (values['fresh-csv'] || !fs.existsSync(csv)) {
+  const t = performance.now();
+  const summary = await writeGrantsCsv(csv, { rows, seed: 'bench-grants' });
+  console.log(`generated ${csv}: ${(summary.bytesWritten / 2 ** 20).toFixed(0)} MiB, ${summary.agreements} agreements, ${summary.amendmentRows} amendment rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+} else {
+  console.log(`reusing ${csv} (${(fs.statSync(csv).size / 2 ** 20).toFixed(0)} MiB; --fresh-csv to regenerate)`);
+}
+
+// ------------------------------------------------------------------ the database
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-grants-'));
+let url: string;
+let dropDatabase: () => Promise<void> = async () => {};
+if (database === 'sqlite') {
+  url = `sqlite:${path.join(workDir, 'bench.sqlite')}`;
+} else {
+  // A database of its own: schemas inside a shared database confuse other processes' migrators.
+  const base = process.env.PDI_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `pdi_bench_grants_${process.pid}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  url = u.toString();
+  dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name}`);
+    await c.end();
+  };
+}
+
+interface ChildResult {
+  seconds: number;
+  cpuSeconds: number;
+  peakRssMb: number;
+  stages: Array<{ stage: string; seconds: number }>;
+  result: unknown;
+}
+
+function child(args: string[]): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const proc = fork(path.join(import.meta.dirname, '_grants-child.ts'), args, { stdio: 'inherit' });
+    let answer: ChildResult | null = null;
+    proc.on('message', (m) => (answer = m as ChildResult));
+    proc.on('error', reject);
+    proc.on('exit', (code) => (code === 0 && answer ? resolve(answer) : reject(new Error(`child ${args[0]} exited with ${code}`))));
+  });
+}
+
+try {
+  // ---------------------------------------------------------------- import vs parse
+  const parse = await child(['parse', csv]);
+  console.log(`\nparse only (baseline): ${parse.seconds.toFixed(1)} s wall, ${parse.cpuSeconds.toFixed(1)} s CPU, peak RSS ${parse.peakRssMb.toFixed(0)} MB`);
+  const imported = await child(['import', url, csv]);
+  const report = imported.result as ImportReport;
+  console.log(
+    `import:                ${imported.seconds.toFixed(1)} s wall, ${imported.cpuSeconds.toFixed(1)} s CPU (this process; the database server's own time is not in it on PostgreSQL), ` +
+      `${Math.round(report.rows_read / imported.seconds).toLocaleString('en-CA')} rows/s, peak RSS ${imported.peakRssMb.toFixed(0)} MB (target ≤ 600)`,
+  );
+  let previous = 0;
+  for (const s of imported.stages) {
+    console.log(`    ${s.stage.padEnd(36)} at ${s.seconds.toFixed(1)} s (+${(s.seconds - previous).toFixed(1)})`);
+    previous = s.seconds;
+  }
+  console.log(`    ${'commit and report'.padEnd(36)} at ${(report.duration_ms / 1000).toFixed(1)} s (+${(report.duration_ms / 1000 - previous).toFixed(1)})`);
+  console.log(`    read ${report.rows_read}, inserted ${report.inserted}, skipped ${report.skipped} (${Object.entries(report.skip_reasons).map(([r, n]) => `${n} ${r}`).join('; ')})`);
+  console.log(`ratio import/parse: ${(imported.seconds / parse.seconds).toFixed(2)} wall (target ≤ 4), ${(imported.cpuSeconds / parse.cpuSeconds).toFixed(2)} CPU; load average ${load()}`);
+
+  // ---------------------------------------------------------------- queries
+  const db = openDatabase(url);
+  const kysely = db.kysely;
+  const config = { ...loadConfig({ ...process.env, PDI_RESPONSE_CACHE_ENTRIES: '0' }), logLevel: 'silent' };
+  const ctx: ServiceContext = {
+    name: 'grants',
+    db,
+    config,
+    log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
+    redis: null,
+    dataVersion: new DataVersionWatcher(db, 'grants'),
+  };
+  const app = await buildServiceApp(grantsService, ctx, { logger: false });
+  await app.ready();
+
+  const quantiles = (list: number[]) => {
+    const s = [...list].sort((a, b) => a - b);
+    const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+    return { p50: q(0.5), p95: q(0.95) };
+  };
+  async function time(n: number, fn: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+    await fn(); // warm-up
+    const list: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      await fn();
+      list.push(performance.now() - t);
+    }
+    return quantiles(list);
+  }
+  async function getJson(urlPath: string) {
+    const res = await app.inject(urlPath);
+    if (res.statusCode !== 200) throw new Error(`${urlPath}: ${res.statusCode} ${res.body}`);
+    return res.json();
+  }
+
+  // The baseline: the same filters as a plain scan (LIKE for the text, no index for the rest).
+  interface Query {
+    label: string;
+    url: string;
+    text?: string;
+    where: Array<[string, unknown]>;
+    order: string;
+  }
+  const queries: Query[] = [
+    { label: 'text "mental health"', url: 'search=mental%20health', text: 'mental health', where: [], order: 'agreement_value_cents desc, id desc' },
+    { label: 'text "university" + province QC', url: 'search=university&province=QC', text: 'university', where: [['recipient_province = ?', 'QC']], order: 'agreement_value_cents desc, id desc' },
+    {
+      label: 'value $100K–$500K, sort -start date',
+      url: 'min_value=100000&max_value=500000&sort=-agreement_start_date',
+      where: [['agreement_value_cents >= ?', 10_000_000], ['agreement_value_cents <= ?', 50_000_000]],
+      order: 'agreement_start_date desc, id desc',
+    },
+    { label: 'fiscal year 2019-20', url: 'fiscal_year=2019-20', where: [['fiscal_year = ?', '2019-20']], order: 'agreement_value_cents desc, id desc' },
+    { label: 'recipient type F', url: 'recipient_type=F', where: [['recipient_type = ?', 'F']], order: 'agreement_value_cents desc, id desc' },
+  ];
+  const pgDb = dialectOf(kysely) === 'postgres';
+  async function scan(q: Query, trx: Kysely<any>) {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    if (q.text) {
+      const like = pgDb ? 'ILIKE' : 'LIKE';
+      parts.push(`(${GRANTS_SEARCH.columns.map((c) => `${c} ${like} ?`).join(' OR ')})`);
+      for (let i = 0; i < GRANTS_SEARCH.columns.length; i++) params.push(`%${q.text}%`);
+    }
+    for (const [clause, value] of q.where) {
+      parts.push(clause);
+      params.push(value);
+    }
+    const where = parts.length ? `WHERE ${parts.join(' AND ')}` : '';
+    const from = pgDb ? GRANTS_TABLE : `${GRANTS_TABLE} NOT INDEXED`;
+    let n = 0;
+    const text = (s: string) => {
+      n = 0;
+      return pgDb ? s.replace(/\?/g, () => `$${++n}`) : s;
+    };
+    await trx.executeQuery(CompiledQuery.raw(text(`SELECT count(*) AS n FROM ${from} ${where}`), params));
+    return trx.executeQuery(CompiledQuery.raw(text(`SELECT * FROM ${from} ${where} ORDER BY ${q.order} LIMIT 100`), params));
+  }
+  async function baseline(q: Query) {
+    if (!pgDb) return scan(q, kysely);
+    return kysely.transaction().execute(async (trx) => {
+      await sql`SET LOCAL enable_indexscan = off`.execute(trx);
+      await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
+      await sql`SET LOCAL enable_indexonlyscan = off`.execute(trx);
+      return scan(q, trx);
+    });
+  }
+
+  console.log(`\nsearch through the HTTP app, limit 100, response cache off (${reps} requests each) vs a plain scan (${baselineReps} each):`);
+  console.log(`${'query'.padEnd(40)} ${'count'.padStart(8)}  ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}   ${'scan p50'.padStart(9)}  speed-up (p50)`);
+  let worstP95 = 0;
+  for (const q of queries) {
+    const body = await getJson(`/api/api/search/?${q.url}`);
+    const ours = await time(reps, () => getJson(`/api/api/search/?${q.url}`));
+    const theirs = await time(baselineReps, () => baseline(q));
+    worstP95 = Math.max(worstP95, ours.p95);
+    console.log(`${q.label.padEnd(40)} ${String(body.count).padStart(8)}  ${fmt(ours.p50).padStart(8)} ${fmt(ours.p95).padStart(8)}   ${fmt(theirs.p50).padStart(9)}  ${(theirs.p50 / ours.p50).toFixed(1)}×`);
+  }
+  console.log(`worst search p95: ${fmt(worstP95)} ms (target ≤ 50 on SQLite); load average ${load()}`);
+
+  console.log(`\naggregates through the HTTP app, response cache off (${reps} requests each):`);
+  let worstAggregate = 0;
+  for (const name of ['stats', 'recipients', 'comprehensive-stats']) {
+    const t = await time(reps, () => getJson(`/api/api/${name}/`));
+    worstAggregate = Math.max(worstAggregate, t.p95);
+    console.log(`${`GET /api/api/${name}/`.padEnd(40)} p50 ${fmt(t.p50)} ms, p95 ${fmt(t.p95)} ms`);
+  }
+  const calc = await time(reps, async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/api/calculate/', payload: { annual_income: 75000, gst_eligible_spending: 25000 } });
+    if (res.statusCode !== 200) throw new Error(res.body);
+  });
+  console.log(`${'POST /api/api/calculate/'.padEnd(40)} p50 ${fmt(calc.p50)} ms, p95 ${fmt(calc.p95)} ms`);
+  const source: DataSource = { kind: 'import', is_demo: false, description: 'bench', source: csv, schema: 'pre2025', data_version: 'bench', imported_at: '', notable_rules_version: '' };
+  const perRequest = await time(1, () => kysely.transaction().execute((trx) => computeAggregates(trx, source)));
+  console.log(`baseline: computing all the aggregates per request: ${fmt(perRequest.p50)} ms; ratio to the slowest stored read (p95 ${fmt(worstAggregate)} ms): ${(perRequest.p50 / worstAggregate).toFixed(0)}× (target ≤ 5 ms per read)`);
+  console.log(`load average at the end: ${load()}`);
+  await app.close();
+  await db.close();
+} finally {
+  if (values.keep) console.log(`kept ${url}`);
+  else {
+    fs.rmSync(workDir, { recursive: true, force: true });
+    await dropDatabase();
+  }
+}
