@@ -54,6 +54,8 @@ export function listStoreFiles(dir: string): string[] {
 
 export interface StoreImportOptions {
   isDemo?: boolean;
+  /** Told how many files were extracted and how long that took (it happens before the import transaction). */
+  onExtracted?: (info: { files: number; extracted: number; seconds: number }) => void;
   /** Worker threads for extraction (default: available parallelism; 0 or 1 = this thread). */
   workers?: number;
   /** Show progress bars (default: on a terminal). */
@@ -70,6 +72,8 @@ interface StoreFile {
   skip: string | null;
   extract: boolean;
 }
+
+const round = (seconds: number) => Number(seconds.toFixed(4));
 
 function workerCount(requested: number | undefined, files: number): number {
   return Math.max(0, Math.min(requested ?? availableParallelism(), files));
@@ -128,6 +132,7 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
 
   const toExtract = files.filter((f) => f.extract);
   const extracted = new Map<string, ManyResult>();
+  const extractStart = performance.now();
   if (toExtract.length) {
     const bar = createProgress({ label: 'krt extract', total: toExtract.length, unit: 'articles', enabled: options.progress });
     try {
@@ -140,6 +145,7 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
       bar.stop();
     }
   }
+  options.onExtracted?.({ files: files.length, extracted: toExtract.length, seconds: (performance.now() - extractStart) / 1000 });
 
   return runImport(db, { service: 'krt', importer: 'store', dataset, source: root, isDemo, progress: { enabled: false } }, async (trx, { tally, dataVersion }) => {
     const now = new Date().toISOString();
@@ -304,7 +310,7 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
           session_id: id, doi: t.doi, title: x.metadata.title, status: 'completed', provider: x.provider, model: x.model, content_hash: hash,
           processing_time: x.processingTime, error: null, rows: x.rows, is_demo: t.article.is_demo, deterministic: true,
         }, now);
-        record({ session_id: id, provider: x.provider, model: x.model, status: 'completed', error: null, total_resources: x.rows.length, processing_time: x.processingTime, change: written.change });
+        record({ session_id: id, provider: x.provider, model: x.model, status: 'completed', error: null, total_resources: x.rows.length, processing_time: round(x.processingTime), change: written.change });
       }
       const model = modelResults.get(t.doi);
       if (model && llm) {
@@ -314,7 +320,7 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
           session_id: id, doi: t.doi, title: t.article.title, status, provider: LLM_PROVIDER, model: llm.model, content_hash: hash,
           processing_time: model.seconds, error: model.error, rows: model.rows, is_demo: t.article.is_demo, deterministic: false,
         }, now);
-        record({ session_id: id, provider: LLM_PROVIDER, model: llm.model, status, error: model.error, total_resources: model.rows.length, processing_time: model.seconds, change: written.change });
+        record({ session_id: id, provider: LLM_PROVIDER, model: llm.model, status, error: model.error, total_resources: model.rows.length, processing_time: round(model.seconds), change: written.change });
       }
     }
     if (options.source === 'cli') await rebuildKnowledgeBase(trx, dataVersion);
@@ -336,6 +342,8 @@ export async function importPath(ctx: ServiceContext, source: string, options: R
   const report = await importStore(ctx.db, source, {
     isDemo: options.generated === true || options.isDemo === true,
     workers: typeof options.workers === 'number' ? options.workers : undefined,
+    onExtracted: ({ files, extracted, seconds }) =>
+      ctx.log.info(`krt: ${files} files hashed, ${extracted} new or changed extracted in ${seconds.toFixed(1)} s (before the import transaction)`),
   });
   ctx.dataVersion.invalidate();
   return [report];
