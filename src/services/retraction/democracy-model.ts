@@ -9,6 +9,8 @@ import { getAggregate, listDataVersions, putAggregate } from '../../core/db/data
 import { runImport } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
 import { fitDemocracyModel } from './bayes/fit.ts';
+import { DEFAULT_CONFIG } from './bayes/config.ts';
+import { createProgress } from '../../core/progress.ts';
 import { parsePublishedFit } from './bayes/imported.ts';
 import type { DeepPartial, DemocracyModelConfig, FitResult, ParameterSummary, PredictorSummary } from './bayes/types.ts';
 import { DEMOCRACY_PREDICTOR, PANEL_AGGREGATES, modelPanel, readPanel } from './democracy.ts';
@@ -74,7 +76,21 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
     },
     dataSources: [{ name: source, description: version.is_demo ? 'GENERATED demo panel (simulated from the model; not real data)' : 'democracy country-year panel imported from CSV' }],
   };
-  const fit = await fitDemocracyModel(rows, overrides);
+  // A progress bar on a terminal: iterations done over all chains.
+  const progress = createProgress({ label: 'retraction fit (MCMC iterations)', unit: 'iterations' });
+  const perChain = new Map<number, number>();
+  let fit: FitResult;
+  try {
+    fit = await fitDemocracyModel(rows, overrides, {
+      onProgress: ({ chain, completed, total }) => {
+        if (perChain.size === 0) progress.setTotal(total * (options.chains ?? DEFAULT_CONFIG.sampler.chains));
+        perChain.set(chain, completed);
+        progress.update([...perChain.values()].reduce((a, b) => a + b, 0));
+      },
+    });
+  } finally {
+    progress.stop();
+  }
   const report = await runImport(
     db,
     { service: 'retraction', importer: 'fit', dataset: 'democracy-model-fit', source: `fit of ${source} (seed ${String(fit.config?.sampler.seed)})`, isDemo: version.is_demo },
