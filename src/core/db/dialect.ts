@@ -51,12 +51,23 @@ export function readJson<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
+/** 1-based position of `needle` in `haystack` (0 when absent): SQLite's instr, PostgreSQL's strpos. */
+export function textPosition(db: Kysely<any>, haystack: Expression<any> | RawBuilder<any>, needle: Expression<any> | RawBuilder<any> | string): RawBuilder<number> {
+  return dialectOf(db) === 'sqlite' ? sql<number>`instr(${haystack}, ${needle})` : sql<number>`strpos(${haystack}, ${needle})`;
+}
+
 /** Case-insensitive, Unicode-aware "column contains text" without an index (small tables, short queries). */
 export function containsText(db: Kysely<any>, column: Expression<any> | RawBuilder<any>, text: string): RawBuilder<SqlBool> {
   const folded = foldCase(text);
+  const haystack = dialectOf(db) === 'sqlite' ? sql`pdi_fold(${column})` : sql`lower(${column})`;
+  return sql<SqlBool>`${textPosition(db, haystack, folded)} > 0`;
+}
+
+/** Whole days from one `YYYY-MM-DD` column to another. */
+export function daysBetweenColumns(db: Kysely<any>, from: string, to: string): RawBuilder<number> {
   return dialectOf(db) === 'sqlite'
-    ? sql<SqlBool>`instr(pdi_fold(${column}), ${folded}) > 0`
-    : sql<SqlBool>`strpos(lower(${column}), ${folded}) > 0`;
+    ? sql<number>`CAST(julianday(${sql.ref(to)}) - julianday(${sql.ref(from)}) AS INTEGER)`
+    : sql<number>`(${sql.ref(to)}::date - ${sql.ref(from)}::date)`;
 }
 
 /** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */

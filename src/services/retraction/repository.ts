@@ -3,18 +3,13 @@
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
 import path from 'node:path';
-import { dialectOf, escapeLike, foldCase, num, readJson } from '../../core/db/dialect.ts';
+import { dialectOf, escapeLike, foldCase, num, readJson, textPosition } from '../../core/db/dialect.ts';
 import { listDataVersions } from '../../core/db/datasets.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { PAPER_SEARCH } from './search.ts';
 import { doiKey } from './sources/fields.ts';
 import { TIMING_BUCKETS } from './analytics.ts';
 import type { TimingBucket } from './analytics.ts';
-
-/** 1-based position of `needle` in `haystack`, 0 when absent. */
-function position(db: Kysely<any>, haystack: RawBuilder<unknown> | ReturnType<typeof sql.ref>, needle: RawBuilder<unknown> | string): RawBuilder<number> {
-  return dialectOf(db) === 'sqlite' ? sql<number>`instr(${haystack}, ${needle})` : sql<number>`strpos(${haystack}, ${needle})`;
-}
 
 // ---------------------------------------------------------------- autocomplete
 
@@ -63,10 +58,10 @@ export async function autocomplete(db: Kysely<any>, q: string, limit = AUTOCOMPL
     WHEN p.doi_key = ${needle} THEN 0
     WHEN p.title_fold = ${needle} THEN 1
     WHEN substr(p.title_fold, 1, ${length}) = ${needle} THEN 2
-    WHEN ${position(db, titleFold, ' ' + needle)} > 0 THEN 3
-    WHEN ${position(db, titleFold, needle)} > 0 THEN 4
-    WHEN substr(p.author_fold, 1, ${length}) = ${needle} OR ${position(db, authorFold, ' ' + needle)} > 0 THEN 5
-    WHEN ${position(db, authorFold, needle)} > 0 THEN 6
+    WHEN ${textPosition(db, titleFold, ' ' + needle)} > 0 THEN 3
+    WHEN ${textPosition(db, titleFold, needle)} > 0 THEN 4
+    WHEN substr(p.author_fold, 1, ${length}) = ${needle} OR ${textPosition(db, authorFold, ' ' + needle)} > 0 THEN 5
+    WHEN ${textPosition(db, authorFold, needle)} > 0 THEN 6
     ELSE 7 END`;
   const rows = await db
     .selectFrom('retraction_papers as p')
@@ -105,7 +100,7 @@ async function doiSuggestions(db: Kysely<any>, doi: string, limit: number): Prom
     .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
     .select([...SUGGESTION_COLUMNS, sql<number>`coalesce(k.post, 0)`.as('post')])
     .where(substringMatch(db, PAPER_SEARCH, doi, 'p'))
-    .where(sql<SqlBool>`${position(db, sql.ref('p.doi_key'), doi)} > 1`)
+    .where(sql<SqlBool>`${textPosition(db, sql.ref('p.doi_key'), doi)} > 1`)
     .orderBy('post', 'desc')
     .orderBy('p.retraction_sort', 'desc')
     .orderBy('p.id')
@@ -273,7 +268,7 @@ export async function panelRows(db: Kysely<any>, query: PanelQuery) {
   if (query.country) {
     const folded = foldCase(query.country);
     const iso = query.country.toUpperCase();
-    base = base.where((eb) => eb.or([eb('iso3', '=', iso), eb(position(db, sql.ref('country_fold'), folded), '>', 0)]));
+    base = base.where((eb) => eb.or([eb('iso3', '=', iso), eb(textPosition(db, sql.ref('country_fold'), folded), '>', 0)]));
   }
   if (query.year !== undefined) base = base.where('year', '=', query.year);
   const total = num((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);

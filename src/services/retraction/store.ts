@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { columnType, dbBool, dbJson, dialectOf, foldCase, insertMany, num } from '../../core/db/dialect.ts';
+import { columnType, dbBool, dbJson, dialectOf, foldCase, insertMany, num, daysBetweenColumns } from '../../core/db/dialect.ts';
 import type { ImportTally } from '../../core/import.ts';
 import { doiKey } from './sources/fields.ts';
 import type { RetractionRecord } from './sources/retraction-watch.ts';
@@ -160,13 +160,6 @@ export async function deletePapersNotIn(trx: Kysely<any>, keep: ReadonlySet<stri
   tally.deleted(gone.length);
 }
 
-/** Whole days from date a to date b (both YYYY-MM-DD text columns), in SQL. */
-function sqlDaysBetween(db: Kysely<any>, from: string, to: string) {
-  return dialectOf(db) === 'sqlite'
-    ? sql<number>`CAST(julianday(${sql.ref(to)}) - julianday(${sql.ref(from)}) AS INTEGER)`
-    : sql<number>`(${sql.ref(to)}::date - ${sql.ref(from)}::date)`;
-}
-
 /** After a paper's retraction date changed: its citations' day distances follow. */
 export async function recomputeDaysAfter(trx: Kysely<any>, paperIds: number[]): Promise<void> {
   for (let i = 0; i < paperIds.length; i += 900) {
@@ -177,7 +170,7 @@ export async function recomputeDaysAfter(trx: Kysely<any>, paperIds: number[]): 
         days_after: (eb: any) =>
           eb
             .selectFrom('retraction_papers as p')
-            .select(sql`CASE WHEN p.retraction_date IS NULL OR retraction_citations.citing_date IS NULL THEN NULL ELSE ${sqlDaysBetween(trx, 'p.retraction_date', 'retraction_citations.citing_date')} END`.as('d'))
+            .select(sql`CASE WHEN p.retraction_date IS NULL OR retraction_citations.citing_date IS NULL THEN NULL ELSE ${daysBetweenColumns(trx, 'p.retraction_date', 'retraction_citations.citing_date')} END`.as('d'))
             .whereRef('p.id', '=', 'retraction_citations.paper_id'),
       } as any)
       .where('paper_id', 'in', slice)
