@@ -235,6 +235,8 @@ interface Target {
   doi: string;
   article: ArticleRecord;
   file: string;
+  /** SHA-1 of the file as it is now (part of the session id). */
+  hash: string;
 }
 
 export async function runExtraction(ctx: ServiceContext, dois: readonly string[], options: ExtractionRunOptions): Promise<ExtractionRun> {
@@ -244,16 +246,19 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
   if (provider === 'llm' && !llm) throw new LlmNotConfiguredError();
   const errors: { doi: string; error: string }[] = [];
   const targets: Target[] = [];
+  const seen = new Set<string>();
   const articles = options.all ? await listArticles(db.kysely) : [];
+  const byDoi = new Map(articles.map((a) => [a.doi, a]));
   const wanted = options.all ? articles.map((a) => a.doi) : dois;
   for (const raw of wanted) {
     const doi = normalizeDoi(raw);
     if (!doi) { errors.push({ doi: raw, error: 'not a DOI' }); continue; }
-    const article = options.all ? articles.find((a) => a.doi === doi)! : await getArticle(db.kysely, doi);
+    const article = options.all ? byDoi.get(doi)! : await getArticle(db.kysely, doi);
     if (!article) { errors.push({ doi, error: 'not in the local store (import it first: pdi import krt <dir>)' }); continue; }
     const file = path.join(article.store_root, article.file_path);
     if (!fs.existsSync(file)) { errors.push({ doi, error: `the article's file is missing (${file})` }); continue; }
-    if (!targets.some((t) => t.doi === doi)) targets.push({ doi, article, file });
+    if (!seen.has(doi)) targets.push({ doi, article, file, hash: contentHashOf(fs.readFileSync(file)) });
+    seen.add(doi);
   }
   if (targets.length === 0) return { requested: wanted.length, sessions: [], errors, report: null };
 
@@ -289,7 +294,7 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
   const report = await runImport(db, { service: 'krt', importer: 'extract', dataset: 'extractions', source: `${options.source}:${targets.length} article(s)`, progress: { enabled: false } }, async (trx, { tally, dataVersion }) => {
     const now = new Date().toISOString();
     for (const t of targets) {
-      const hash = contentHashOf(fs.readFileSync(t.file));
+      const hash = t.hash;
       let articleId = t.article.id;
       const record = (s: Omit<ExtractedSession, 'doi'>) => {
         sessions.push({ doi: t.doi, ...s });

@@ -93,7 +93,7 @@ export async function updateKnowledgeBasePaper(trx: Kysely<any>, dataVersion: st
 export interface LoadedKnowledgeBase {
   kb: RridKnowledgeBase;
   demo: ReadonlySet<string>;
-  /** The data version it was built with (keys the validation cache). */
+  /** When the base was built (keys the validation cache; an import that changes nothing keeps it). */
   version: string;
 }
 
@@ -119,7 +119,7 @@ export class KnowledgeBaseHolder {
 
   private async load(key: string): Promise<LoadedKnowledgeBase | null> {
     const found = await getAggregate<StoredKnowledgeBase>(this.ctx.db.kysely, 'krt', KB_AGGREGATE);
-    const value = found ? { kb: RridKnowledgeBase.fromJSON(found.value.snapshot), demo: new Set(found.value.demo_dois), version: found.data_version } : null;
+    const value = found ? { kb: RridKnowledgeBase.fromJSON(found.value.snapshot), demo: new Set(found.value.demo_dois), version: found.value.built_at } : null;
     this.loaded = { key, value };
     return value;
   }

@@ -298,11 +298,12 @@ export async function krtRoutes(app: ServiceApp, ctx: ServiceContext): Promise<v
           'The DOI follows `doi/` with its slash written as is or as %2F (any form /check-doi-local/ accepts). The best table is the author\'s own ' +
           'key resources table when the paper has one, else the completed session with the most rows (ties: the newest). ' +
           '`total_sessions` counts every session of the paper. No completed session: 404.',
+        params: S.DoiPathParams,
         response: { 200: S.DoiTableResponse },
       },
       config: { operation: 'KRT lookup by DOI', responseCache: true },
     }, async (request) => {
-      const raw = (request.params as { '*': string })['*'].replace(/\/+$/, '');
+      const raw = request.params['*'].replace(/\/+$/, '');
       const doi = parseDoi(raw);
       const sessions = await sessionsOfDoi(db, doi);
       const best = pickBestSession(sessions);

@@ -101,6 +101,10 @@ export const SessionResponse = Type.Object({
   }),
 });
 
+export const DoiPathParams = Type.Object({
+  '*': Type.String({ maxLength: MAX_TEXT, description: 'The DOI (e.g. 10.1101/2021.09.08.459408), its slash raw or written %2F; any form check-doi-local accepts.' }),
+});
+
 export const DoiTableResponse = Type.Object({
   success: Type.Literal(true),
   doi: Type.String(),
