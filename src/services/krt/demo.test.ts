@@ -1,0 +1,41 @@
+// The generated demo articles: deterministic for a seed, marked as generated, parsed by the same extractors as
+// real papers (all three layouts), and with no identifier that could name a real resource.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { demoArticles } from './demo.ts';
+import { extractArticle } from './extract/index.ts';
+import { doiOfStorePath } from './jats/index.ts';
+import { parseRrid } from './rrid/index.ts';
+
+test('demo articles are deterministic, labelled, and cover the STAR table, the eLife table and the text extractor', () => {
+  const a = demoArticles(9, 3);
+  assert.deepEqual(demoArticles(9, 3), a);
+  assert.notDeepEqual(demoArticles(9, 4).map((x) => x.xml), a.map((x) => x.xml));
+  const providers = new Set<string>();
+  for (const article of a) {
+    assert.equal(doiOfStorePath(article.file), article.doi, 'the DOI is the file name, as for real store files');
+    assert.match(article.doi, /^10\.1101\/demo\.\d{4}\.\d{4}$/);
+    const x = extractArticle(article.xml);
+    assert.match(x.metadata.title, /^\[Generated demo\]/);
+    assert.equal(x.metadata.journal, 'pdi demo data (generated)');
+    assert.match(x.metadata.abstract, /describes no real study/);
+    assert.ok(x.rows.length >= 4, `${article.doi}: ${x.rows.length} rows`);
+    providers.add(`${article.layout}:${x.provider}`);
+    if (article.layout !== 'text') assert.ok(x.authorTables[0].layout === (article.layout === 'star' ? 'star' : 'elife'));
+  }
+  assert.deepEqual([...providers].sort(), ['elife:jats-table', 'star:jats-table', 'text:text-pattern']);
+});
+
+test('demo identifiers name no real resource: catalog numbers DEMO-…, RRIDs well-formed but with leading zeros, vendors "(demo)"', () => {
+  for (const article of demoArticles(12, 1)) {
+    for (const m of article.xml.matchAll(/RRID:(\S+?)[,;<)]/g)) {
+      const parsed = parseRrid(m[1]);
+      assert.equal(parsed.wellFormed, true, m[1]);
+      assert.match(parsed.normalized!, /^AB_0000\d{3}$/, 'Antibody Registry numbers have no leading zeros');
+    }
+    for (const m of article.xml.matchAll(/Cat# (\S+?)[,;<)]/g)) assert.match(m[1], /^DEMO-/);
+    for (const row of extractArticle(article.xml).rows) {
+      if (row.SOURCE && !/^This paper$/i.test(row.SOURCE)) assert.match(row.SOURCE, /\(demo\)$/, row.SOURCE);
+    }
+  }
+});
