@@ -9,7 +9,7 @@ import { grantsService } from '../src/services/grants/service.ts';
 import { parseOnly } from '../src/services/grants/source/index.ts';
 
 const [mode, ...args] = process.argv.slice(2);
-const stages: Array<{ stage: string; seconds: number }> = [];
+const stages: Array<{ stage: string; seconds: number; rssMb: number }> = [];
 const started = performance.now();
 const cpu0 = process.cpuUsage();
 let result: unknown;
@@ -22,7 +22,7 @@ if (mode === 'parse') {
   const t0 = performance.now();
   result = await importGrantsCsv(db, file, {
     progress: false,
-    log: (stage) => stages.push({ stage, seconds: (performance.now() - t0) / 1000 }),
+    log: (stage) => stages.push({ stage, seconds: (performance.now() - t0) / 1000, rssMb: process.memoryUsage().rss / 2 ** 20 }),
   });
   await db.close();
 } else {

@@ -91,7 +91,7 @@ interface ChildResult {
   seconds: number;
   cpuSeconds: number;
   peakRssMb: number;
-  stages: Array<{ stage: string; seconds: number }>;
+  stages: Array<{ stage: string; seconds: number; rssMb: number }>;
   result: unknown;
 }
 
@@ -117,10 +117,10 @@ try {
   );
   let previous = 0;
   for (const s of imported.stages) {
-    console.log(`    ${s.stage.padEnd(36)} at ${s.seconds.toFixed(1)} s (+${(s.seconds - previous).toFixed(1)})`);
+    console.log(`    ${s.stage.padEnd(36)} begins at ${s.seconds.toFixed(1).padStart(6)} s (previous stage ${(s.seconds - previous).toFixed(1)} s); RSS ${s.rssMb.toFixed(0)} MB`);
     previous = s.seconds;
   }
-  console.log(`    ${'commit and report'.padEnd(36)} at ${(report.duration_ms / 1000).toFixed(1)} s (+${(report.duration_ms / 1000 - previous).toFixed(1)})`);
+  console.log(`    ${'end (committed)'.padEnd(36)}     at ${(report.duration_ms / 1000).toFixed(1).padStart(6)} s (previous stage ${(report.duration_ms / 1000 - previous).toFixed(1)} s)`);
   console.log(`    read ${report.rows_read}, inserted ${report.inserted}, skipped ${report.skipped} (${Object.entries(report.skip_reasons).map(([r, n]) => `${n} ${r}`).join('; ')})`);
   console.log(`ratio import/parse: ${(imported.seconds / parse.seconds).toFixed(2)} wall (target ≤ 4), ${(imported.cpuSeconds / parse.cpuSeconds).toFixed(2)} CPU; load average ${load()}`);
 
@@ -170,6 +170,7 @@ try {
   }
   const queries: Query[] = [
     { label: 'text "mental health"', url: 'search=mental%20health', text: 'mental health', where: [], order: 'agreement_value_cents desc, id desc' },
+    { label: 'text "hospital" (rarer)', url: 'search=hospital', text: 'hospital', where: [], order: 'agreement_value_cents desc, id desc' },
     { label: 'text "university" + province QC', url: 'search=university&province=QC', text: 'university', where: [['recipient_province = ?', 'QC']], order: 'agreement_value_cents desc, id desc' },
     {
       label: 'value $100K–$500K, sort -start date',

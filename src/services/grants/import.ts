@@ -89,13 +89,17 @@ function upsertStatement(dialect: DialectName, rows: number): string {
   );
 }
 
-/** Collects rows and writes them in batches; within a batch, the amendment rule picks one row per agreement. */
+/**
+ * Collects rows and writes them in statements of BATCH_ROWS agreements. Rows of an agreement already waiting
+ * are merged by the amendment rule first (a statement may not touch a row twice on PostgreSQL), so statements
+ * have one size (and one prepared statement) until the last.
+ */
 class AgreementWriter {
   private readonly trx: Kysely<any>;
   private readonly dialect: DialectName;
   private readonly importVersion: string;
   private readonly statements = new Map<number, string>();
-  private batch: GrantRecord[] = [];
+  private pending = new Map<string, GrantRecord>();
   private readonly trueValue: boolean | number;
   private readonly falseValue: boolean | number;
 
@@ -107,22 +111,18 @@ class AgreementWriter {
     this.falseValue = dbBool(this.dialect, false);
   }
 
-  /** Resolves with nothing to wait for until a batch is full, so the reader only pauses on a write. */
+  /** Returns a promise only when a statement is written, so the reader pauses only then. */
   add(record: GrantRecord): Promise<void> | undefined {
-    this.batch.push(record);
-    return this.batch.length >= BATCH_ROWS ? this.flush() : undefined;
+    const key = amendmentKey(record);
+    const current = this.pending.get(key);
+    if (!current || supersedes(record, current)) this.pending.set(key, record);
+    return this.pending.size >= BATCH_ROWS ? this.flush() : undefined;
   }
 
   async flush(): Promise<void> {
-    if (this.batch.length === 0) return;
-    const rows = this.batch;
-    this.batch = [];
-    const winners = new Map<string, GrantRecord>();
-    for (const record of rows) {
-      const key = amendmentKey(record);
-      const current = winners.get(key);
-      if (!current || supersedes(record, current)) winners.set(key, record);
-    }
+    if (this.pending.size === 0) return;
+    const winners = this.pending;
+    this.pending = new Map();
     const params: unknown[] = [];
     for (const record of winners.values()) {
       const start = params.length;
@@ -161,6 +161,20 @@ function describeSource(input: string | Readable, options: GrantsImportOptions):
  */
 export async function importGrantsCsv(db: Db, input: string | Readable, options: GrantsImportOptions = {}): Promise<ImportReport> {
   const source = describeSource(input, options);
+  // SQLite sorts the new indexes in temporary storage, which the connection keeps in memory by default: for a
+  // file of a million rows that is hundreds of MB. Spill those sorts to temporary files while importing.
+  // (The setting cannot change inside a transaction, so it wraps the import.)
+  if (db.dialect !== 'sqlite') return importInTransaction(db, input, source, options);
+  const previous = (await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(db.kysely)).rows[0]?.temp_store ?? 0;
+  await sql`PRAGMA temp_store = FILE`.execute(db.kysely);
+  try {
+    return await importInTransaction(db, input, source, options);
+  } finally {
+    await sql.raw(`PRAGMA temp_store = ${Number(previous)}`).execute(db.kysely);
+  }
+}
+
+function importInTransaction(db: Db, input: string | Readable, source: string, options: GrantsImportOptions): Promise<ImportReport> {
   const isDemo = options.isDemo ?? false;
   const log = options.log ?? (() => {});
   return runImport(
@@ -176,6 +190,7 @@ export async function importGrantsCsv(db: Db, input: string | Readable, options:
         await suspendSubstringIndex(trx, GRANTS_SEARCH);
       }
 
+      log('loading rows');
       const writer = new AgreementWriter(trx, dataVersion);
       let mapped = 0;
       const summary = await readGrantsCsv(
@@ -198,7 +213,7 @@ export async function importGrantsCsv(db: Db, input: string | Readable, options:
         },
       );
       await writer.flush();
-      log(`${mapped} rows written`);
+      log('counting and deleting');
       if (mapped === 0) {
         throw new Error(`${source}: no valid grant rows (${summary.rowsRead} rows read, ${summary.skipped} skipped); the stored data is unchanged`);
       }
@@ -222,9 +237,9 @@ export async function importGrantsCsv(db: Db, input: string | Readable, options:
       if (mapped > agreements) tally.skip(SUPERSEDED_REASON, mapped - agreements);
 
       if (bulk) {
-        log('rebuilding indexes');
+        log('building the secondary indexes');
         await createSecondaryIndexes(trx);
-        log('rebuilding the substring index');
+        log('building the substring index');
         await resumeSubstringIndex(trx, GRANTS_SEARCH);
       }
       // PostgreSQL plans by cost: give it statistics of the new data. (SQLite's searches choose their index

@@ -225,6 +225,10 @@ describeEachDatabase(
         ['search=Community', (r) => matchesText(r, 'community')],
         ['search=%20%20', () => true],
         ['search=zq', (r) => matchesText(r, 'zq')],
+        ['search=%25', (r) => matchesText(r, '%')],
+        [`search=${encodeURIComponent('a"b')}`, (r) => matchesText(r, 'a"b')],
+        [`search=${encodeURIComponent("seniors' day")}`, (r) => matchesText(r, "seniors' day")],
+        [`search=${encodeURIComponent('SENIORS’ DAY')}`, (r) => matchesText(r, 'seniors’ day')],
         ['search=community&province=ON&is_major=false&recipient_type=N', (r) => matchesText(r, 'community') && r.recipient_province === 'ON' && r.agreement_value_cents <= 100_000_000 && r.recipient_type === 'N'],
       ];
       for (const [query, keep] of cases) {
