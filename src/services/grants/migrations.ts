@@ -60,4 +60,9 @@ export const grantsMigrations: Record<string, Migration> = {
       for (const name of RETIRED_INDEXES) await sql.raw(`DROP INDEX IF EXISTS ${name}`).execute(db);
     },
   },
+  grants_0003_id_value_index: {
+    async up(db) {
+      for (const index of SECONDARY_INDEXES) await createSecondaryIndex(db, index); // IF NOT EXISTS: only the new one
+    },
+  },
 };

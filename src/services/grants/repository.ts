@@ -1,7 +1,7 @@
 // Every read of Service C: the search with its filters and orders, one grant by id, and the aggregates
 // stored at import. Framework-free: routes, benchmarks and tests share it.
 import { CompiledQuery, sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
 import { dbBool, dialectOf, num } from '../../core/db/dialect.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import type { StoredAggregate } from '../../core/db/datasets.ts';
@@ -161,7 +161,7 @@ export async function searchGrants(
   if (filters.isMajor !== undefined) base = base.where('g.agreement_value_cents', filters.isMajor ? '>' : '<=', MAJOR_FUNDING_THRESHOLD_CENTS);
   if (filters.isNotable !== undefined) base = base.where('g.is_notable', '=', dbBool(db, filters.isNotable));
 
-  const count = storedCount(filters, counts) ?? num((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = storedCount(filters, counts) ?? num((await executeWithPlan(db, base.select((eb) => eb.fn.countAll().as('n')), countPlan(db, filters)))[0].n);
   if (count === 0 || page.offset >= count) return { count, rows: [] };
 
   const direction = order.descending ? 'desc' : 'asc';
@@ -172,14 +172,25 @@ export async function searchGrants(
     query = query.orderBy(sql.raw(`g.${column} ${direction}${nulls}`));
   }
   query = query.orderBy('g.id', direction).limit(page.limit).offset(page.offset);
-  const plan = sqlitePlan(db, filters, order, count, counts?.total ?? null, page);
-  if (plan === null) return { count, rows: (await query.execute()).map(grantRow) };
+  const rows = await executeWithPlan(db, query, sqlitePlan(db, filters, order, count, counts?.total ?? null, page));
+  return { count, rows: rows.map(grantRow) };
+}
+
+/** Runs a query on `grants_agreements as g`, with an SQLite index clause (`indexed by …`, `not indexed`) when given. */
+async function executeWithPlan(db: Kysely<any>, query: Compilable, plan: string | null): Promise<Record<string, any>[]> {
   const compiled = query.compile();
+  if (plan === null) return (await db.executeQuery<Record<string, any>>(compiled)).rows;
   const from = `from "${GRANTS_TABLE}" as "g"`;
   if (!compiled.sql.includes(from)) throw new Error('search: unexpected SQL shape');
   const text = compiled.sql.replace(from, `${from} ${plan}`);
-  const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...compiled.parameters]));
-  return { count, rows: result.rows.map(grantRow) };
+  return (await db.executeQuery<Record<string, any>>(CompiledQuery.raw(text, [...compiled.parameters]))).rows;
+}
+
+/** Counting text matches (with value bounds at most) checks each match in the narrow (id, value) index. */
+function countPlan(db: Kysely<any>, filters: SearchFilters): string | null {
+  if (dialectOf(db) !== 'sqlite' || filters.text === undefined) return null;
+  const equalities = [filters.province, filters.fiscalYear, filters.recipientType, filters.isNotable];
+  return equalities.every((v) => v === undefined) ? 'indexed by "grants_agreements_id_value"' : null;
 }
 
 /** Whether an index serves both the filters and the order (so the planner needs no help). */

@@ -69,6 +69,9 @@ export const SECONDARY_INDEXES: readonly SecondaryIndex[] = [
   { name: 'grants_agreements_province_value', columns: ['recipient_province', 'agreement_value_cents', 'id'] },
   { name: 'grants_agreements_type_value', columns: ['recipient_type', 'agreement_value_cents', 'id'] },
   { name: 'grants_agreements_notable_value', columns: ['is_notable', 'agreement_value_cents', 'id'] },
+  // Counting text matches on SQLite checks that each matching id is a row: in this small index rather than
+  // in the table's large rows (about twice as fast for common words); the value is there for value bounds.
+  { name: 'grants_agreements_id_value', columns: ['id', 'agreement_value_cents'] },
 ];
 
 /** Indexes of the first migration that the orders above made unnecessary. */
