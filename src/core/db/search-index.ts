@@ -1,10 +1,13 @@
 // The indexed, case-insensitive substring search ("contains") shared by every service:
-// SQLite: an external-content FTS5 table with the trigram tokenizer, kept in step by triggers;
+// SQLite: an external-content FTS5 table with the trigram tokenizer, kept in step by triggers. It stores no
+// positions (detail=none: about 5x smaller and 5x faster to build than with positions, measured on 300,000
+// grant rows), so a query asks for rows holding every trigram of the text and the candidates are then checked
+// for the exact substring.
 // PostgreSQL: a GIN pg_trgm index over the concatenated columns, queried with ILIKE.
 // Both give exact substring semantics within one column; queries under 3 characters fall back to a scan.
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
-import { containsText, dialectOf, escapeLike } from './dialect.ts';
+import { containsText, dialectOf, escapeLike, foldCase } from './dialect.ts';
 
 export interface SubstringIndex {
   /** Name of the FTS table (SQLite) or the index (PostgreSQL). */
@@ -23,7 +26,7 @@ export async function createSubstringIndex(db: Kysely<any>, index: SubstringInde
     await sql
       .raw(
         `CREATE VIRTUAL TABLE ${index.name} USING fts5(${cols}, content='${index.table}', content_rowid='${index.idColumn}', ` +
-          `tokenize='trigram case_sensitive 0')`,
+          `tokenize='trigram case_sensitive 0', detail=none)`,
       )
       .execute(db);
     await createSqliteTriggers(db, index);
@@ -71,10 +74,26 @@ export function substringMatch(db: Kysely<any>, index: SubstringIndex, text: str
     return sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
   }
   if (dialectOf(db) === 'sqlite') {
-    const phrase = `"${needle.replace(/"/g, '""')}"`;
-    return sql<SqlBool>`${sql.ref(`${qualifier}.${index.idColumn}`)} IN (SELECT rowid FROM ${sql.table(index.name)} WHERE ${sql.table(index.name)} MATCH ${phrase})`;
+    const candidates = sql<SqlBool>`${sql.ref(`${qualifier}.${index.idColumn}`)} IN (SELECT rowid FROM ${sql.table(index.name)} WHERE ${sql.table(index.name)} MATCH ${trigramQuery(needle)})`;
+    // SQLite's lower() folds ASCII only; an ASCII needle needs no more, and it is much cheaper than a JS function.
+    const folded = foldCase(needle);
+    const exact = /^[\x00-\x7f]*$/.test(folded)
+      ? index.columns.map((c) => sql<SqlBool>`instr(lower(${sql.ref(`${qualifier}.${c}`)}), ${folded}) > 0`)
+      : index.columns.map((c) => containsText(db, sql.ref(`${qualifier}.${c}`), needle));
+    return sql<SqlBool>`(${candidates} AND (${sql.join(exact, sql` OR `)}))`;
   }
   return sql<SqlBool>`(${sql.raw(pgDocument(index, qualifier))}) ILIKE ${`%${escapeLike(needle)}%`}`;
+}
+
+const MAX_TRIGRAMS = 16; // enough to make candidates rare; more terms only slow the index walk
+
+/** FTS5 query for rows holding every trigram of the text (a superset of the rows containing it). */
+function trigramQuery(needle: string): string {
+  const chars = [...foldCase(needle)];
+  const grams = [...new Set(chars.slice(0, chars.length - 2).map((_, i) => chars.slice(i, i + 3).join('')))];
+  // Spread the kept trigrams over the whole text so that long queries still constrain every part of it.
+  const kept = grams.length <= MAX_TRIGRAMS ? grams : Array.from({ length: MAX_TRIGRAMS }, (_, i) => grams[Math.round((i * (grams.length - 1)) / (MAX_TRIGRAMS - 1))]);
+  return kept.map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
 }
 
 /** The indexed document on PostgreSQL: columns joined by U+001F so that no match spans two columns. */
