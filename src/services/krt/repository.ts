@@ -8,28 +8,16 @@ import { normalizeDoi, rankDoiSuggestions } from './jats/index.ts';
 import type { KrtRow, NewReuse, ResourceType } from './extract/index.ts';
 import { ARTICLE_SEARCH, foldSearchText } from './search.ts';
 import type { ChatState } from './chat/index.ts';
+import type { ArticleInput } from './store.ts';
 import type { RridValidation } from './rrid/index.ts';
 
 /** Extractors that read the article itself (their tables feed the knowledge base). */
 export const BUILTIN_PROVIDERS = ['jats-table', 'text-pattern'] as const;
 
-export interface ArticleRecord {
+/** A stored article: what the importer wrote (store.ts ArticleInput) plus its id and import time. */
+export interface ArticleRecord extends ArticleInput {
   id: number;
-  doi: string;
-  title: string;
-  authors: string;
-  publication_date: string | null;
-  journal: string;
-  is_preprint: boolean;
-  version: number | null;
-  store_root: string;
-  file_path: string;
-  file_size: number;
-  content_hash: string;
-  downloaded_at: string;
   imported_at: string;
-  dataset: string;
-  is_demo: boolean;
 }
 
 export interface SessionRecord {

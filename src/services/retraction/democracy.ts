@@ -6,19 +6,14 @@ import { putAggregate } from '../../core/db/datasets.ts';
 import { readJson } from '../../core/db/dialect.ts';
 import type { PanelRow } from './bayes/types.ts';
 
+import type { PanelRecord } from './sources/panel.ts';
+
 export const PANEL_AGGREGATES = { summary: 'democracy_summary', visualizations: 'democracy_visualizations' } as const;
+
 export const DEMOCRACY_PREDICTOR = 'democracy_index';
 
-export interface StoredPanelRow {
-  country: string;
-  iso3: string | null;
-  region: string | null;
-  year: number;
-  democracy_index: number | null;
-  publications: number | null;
-  retractions: number | null;
-  covariates: Record<string, number | null>;
-}
+/** A panel row as stored: the importer's record. */
+export type StoredPanelRow = PanelRecord;
 
 export async function readPanel(db: Kysely<any>): Promise<StoredPanelRow[]> {
   const rows = await db.selectFrom('retraction_panel').select(['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions', 'covariates']).orderBy('country').orderBy('year').execute();
