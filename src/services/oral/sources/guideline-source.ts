@@ -2,7 +2,7 @@
 // field types, and mapping source labels onto the vocabularies with a reported issue instead of a guess.
 
 import { readFile } from 'node:fs/promises';
-import type { GuidelineInput, SourceIssue } from './types.ts';
+import type { GuidelineInput, RecommendationInput, SourceIssue } from './types.ts';
 import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS, type Vocabulary } from './vocabulary.ts';
 
 export interface GuidelineParse {
@@ -72,4 +72,45 @@ export function evidenceQualitySlug(label: string | null, location: string, issu
 export function topicSlugs(label: string | null, location: string, issues: SourceIssue[]): string[] {
   const slug = vocabularySlug(TOPICS, 'topic', label, location, issues);
   return slug === null ? [] : [slug];
+}
+
+/**
+ * The rows of a guideline file, each turned into a recommendation by `build`. A row that is not an object, has
+ * no text, has no key (`keyOf` returns a reason instead) or repeats a key is skipped with an issue.
+ */
+export function recommendationRows(
+  rows: readonly unknown[],
+  issues: SourceIssue[],
+  keyOf: (row: JsonObject) => { key: string } | { skip: string },
+  build: (row: JsonObject, text: string, sourceKey: string, where: string) => RecommendationInput,
+): RecommendationInput[] {
+  const recommendations: RecommendationInput[] = [];
+  const seenKeys = new Set<string>();
+  rows.forEach((value, index) => {
+    const location = `recommendations[${index}]`;
+    let row: JsonObject;
+    try {
+      row = asObject(value, location);
+    } catch (error) {
+      issues.push({ kind: 'skipped', location, reason: (error as Error).message });
+      return;
+    }
+    const text = optionalString(row, 'text');
+    if (text === null) {
+      issues.push({ kind: 'skipped', location, reason: 'no text' });
+      return;
+    }
+    const key = keyOf(row);
+    if ('skip' in key) {
+      issues.push({ kind: 'skipped', location, reason: key.skip });
+      return;
+    }
+    if (seenKeys.has(key.key)) {
+      issues.push({ kind: 'skipped', location, reason: `duplicate key ${key.key}` });
+      return;
+    }
+    seenKeys.add(key.key);
+    recommendations.push(build(row, text, key.key, `${location} (${key.key})`));
+  });
+  return recommendations;
 }

@@ -16,10 +16,11 @@ import {
   readJsonFile,
   requiredString,
   strengthSlug,
+  recommendationRows,
   topicSlugs,
 } from './guideline-source.ts';
 import { deriveKeywords, deriveTitle, parseReference } from './text.ts';
-import type { RecommendationInput, ReferenceInput, SourceIssue } from './types.ts';
+import type { ReferenceInput, SourceIssue } from './types.ts';
 import { findCountry, slugify, UK_NATIONS, type CountryCode } from './vocabulary.ts';
 
 const ORGANIZATION_WEBSITES: Record<string, string> = {
@@ -55,58 +56,39 @@ export function parseSign(json: unknown): GuidelineParse {
   const targetPopulation = populationFromTitle(title);
 
   const issues: SourceIssue[] = [];
-  const recommendations: RecommendationInput[] = [];
-  const seenKeys = new Set<string>();
-  rows.forEach((value, index) => {
-    const location = `recommendations[${index}]`;
-    let row;
-    try {
-      row = asObject(value, location);
-    } catch (error) {
-      issues.push({ kind: 'skipped', location, reason: (error as Error).message });
-      return;
-    }
-    const text = optionalString(row, 'text');
-    const recommendationNumber = optionalString(row, 'recommendation_number');
-    if (text === null) {
-      issues.push({ kind: 'skipped', location, reason: 'no text' });
-      return;
-    }
-    if (recommendationNumber === null) {
-      issues.push({ kind: 'skipped', location, reason: 'no recommendation_number to key the row by' });
-      return;
-    }
-    const sourceKey = `rec-${recommendationNumber}`;
-    if (seenKeys.has(sourceKey)) {
-      issues.push({ kind: 'skipped', location, reason: `duplicate recommendation number ${recommendationNumber}` });
-      return;
-    }
-    seenKeys.add(sourceKey);
-    const where = `${location} (${sourceKey})`;
-    const referenceText = optionalString(row, 'reference');
-    const references: ReferenceInput[] = [];
-    if (referenceText !== null) {
-      const reference = parseReference(referenceText);
-      const namesGuideline = number !== null && referenceText.toLowerCase().includes(number.toLowerCase());
-      references.push(namesGuideline && reference.url === null ? { ...reference, url } : reference);
-    }
-    recommendations.push({
-      source_key: sourceKey,
-      title: deriveTitle(text),
-      text,
-      keywords: deriveKeywords(text),
-      target_population: targetPopulation,
-      clinical_context: null,
-      source_url: url,
-      page_number: null,
-      topics: topicSlugs(optionalString(row, 'topic'), where, issues),
-      strength: strengthSlug(optionalString(row, 'strength'), where, issues),
-      evidence_quality: evidenceQualitySlug(optionalString(row, 'evidence_quality'), where, issues),
-      grade: optionalString(row, 'grade'),
-      recommendation_number: recommendationNumber,
-      references,
-    });
-  });
+  const recommendations = recommendationRows(
+    rows,
+    issues,
+    (row) => {
+      const recommendationNumber = optionalString(row, 'recommendation_number');
+      return recommendationNumber === null ? { skip: 'no recommendation_number to key the row by' } : { key: `rec-${recommendationNumber}` };
+    },
+    (row, text, sourceKey, where) => {
+      const referenceText = optionalString(row, 'reference');
+      const references: ReferenceInput[] = [];
+      if (referenceText !== null) {
+        const reference = parseReference(referenceText);
+        const namesGuideline = number !== null && referenceText.toLowerCase().includes(number.toLowerCase());
+        references.push(namesGuideline && reference.url === null ? { ...reference, url } : reference);
+      }
+      return {
+        source_key: sourceKey,
+        title: deriveTitle(text),
+        text,
+        keywords: deriveKeywords(text),
+        target_population: targetPopulation,
+        clinical_context: null,
+        source_url: url,
+        page_number: null,
+        topics: topicSlugs(optionalString(row, 'topic'), where, issues),
+        strength: strengthSlug(optionalString(row, 'strength'), where, issues),
+        evidence_quality: evidenceQualitySlug(optionalString(row, 'evidence_quality'), where, issues),
+        grade: optionalString(row, 'grade'),
+        recommendation_number: optionalString(row, 'recommendation_number'),
+        references,
+      };
+    },
+  );
 
   return {
     guideline: {

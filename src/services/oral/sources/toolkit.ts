@@ -17,10 +17,11 @@ import {
   readJsonFile,
   requiredString,
   strengthSlug,
+  recommendationRows,
   topicSlugs,
 } from './guideline-source.ts';
 import { deriveKeywords, deriveTitle, splitReferences } from './text.ts';
-import type { RecommendationInput, SourceIssue } from './types.ts';
+import type { SourceIssue } from './types.ts';
 
 // The toolkit is published for England (the devolved nations publish their own guidance); the file says
 // only "United Kingdom", so the nation is stated here.
@@ -40,37 +41,17 @@ export function parseToolkit(json: unknown): GuidelineParse {
   if (!Array.isArray(rows)) throw new Error('toolkit file: "recommendations" must be an array');
 
   const issues: SourceIssue[] = [];
-  const recommendations: RecommendationInput[] = [];
-  const seenKeys = new Set<string>();
-  rows.forEach((value, index) => {
-    const location = `recommendations[${index}]`;
-    let row;
-    try {
-      row = asObject(value, location);
-    } catch (error) {
-      issues.push({ kind: 'skipped', location, reason: (error as Error).message });
-      return;
-    }
-    const text = optionalString(row, 'text');
-    const chapter = optionalInteger(row, 'chapter_number');
-    const table = optionalInteger(row, 'table_index');
-    const rowIndex = optionalInteger(row, 'row_index');
-    if (text === null) {
-      issues.push({ kind: 'skipped', location, reason: 'no text' });
-      return;
-    }
-    if (chapter === null || table === null || rowIndex === null) {
-      issues.push({ kind: 'skipped', location, reason: 'no chapter_number, table_index or row_index to key the row by' });
-      return;
-    }
-    const sourceKey = `ch${chapter}-t${table}-r${rowIndex}`;
-    if (seenKeys.has(sourceKey)) {
-      issues.push({ kind: 'skipped', location, reason: `duplicate position ${sourceKey}` });
-      return;
-    }
-    seenKeys.add(sourceKey);
-    const where = `${location} (${sourceKey})`;
-    recommendations.push({
+  const recommendations = recommendationRows(
+    rows,
+    issues,
+    (row) => {
+      const chapter = optionalInteger(row, 'chapter_number');
+      const table = optionalInteger(row, 'table_index');
+      const rowIndex = optionalInteger(row, 'row_index');
+      if (chapter === null || table === null || rowIndex === null) return { skip: 'no chapter_number, table_index or row_index to key the row by' };
+      return { key: `ch${chapter}-t${table}-r${rowIndex}` };
+    },
+    (row, text, sourceKey, where) => ({
       source_key: sourceKey,
       title: deriveTitle(text),
       text,
@@ -85,8 +66,8 @@ export function parseToolkit(json: unknown): GuidelineParse {
       grade: null,
       recommendation_number: null,
       references: splitReferences(optionalString(row, 'reference')),
-    });
-  });
+    }),
+  );
 
   return {
     guideline: {

@@ -1,19 +1,8 @@
 import type { DataSummary, PanelRow } from './types.ts';
+import type { NegBinPanelData } from './model.ts';
 
 /** The panel as the model sees it: complete rows, integer indices, predictors standardised within year. */
-export interface PanelDesign {
-  n: number;
-  k: number;
-  nCountries: number;
-  nYears: number;
-  /** Retractions per row. */
-  y: Float64Array;
-  /** log(publications): the exposure offset. */
-  logExposure: Float64Array;
-  /** Standardised predictors, row-major n × k. */
-  x: Float64Array;
-  country: Int32Array;
-  year: Int32Array;
+export interface PanelDesign extends NegBinPanelData {
   predictors: string[];
   countries: string[];
   years: number[];

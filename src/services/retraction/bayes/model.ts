@@ -26,8 +26,11 @@ export interface NegBinPanelData {
   k: number;
   nCountries: number;
   nYears: number;
+  /** Retractions per row. */
   y: Float64Array;
+  /** log(publications): the exposure offset. */
   logExposure: Float64Array;
+  /** Standardised predictors, row-major n × k. */
   x: Float64Array;
   country: Int32Array;
   year: Int32Array;
