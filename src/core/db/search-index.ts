@@ -29,6 +29,8 @@ export async function createSubstringIndex(db: Kysely<any>, index: SubstringInde
           `tokenize='trigram case_sensitive 0', detail=none)`,
       )
       .execute(db);
+    // An external-content table starts empty: index the rows already there, as CREATE INDEX would.
+    await sql.raw(`INSERT INTO ${index.name}(${index.name}) VALUES ('rebuild')`).execute(db);
     await createSqliteTriggers(db, index);
   } else {
     await ensurePgTrgm(db);

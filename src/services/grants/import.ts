@@ -28,7 +28,17 @@ import { amendmentKey, readGrantsCsv, supersedes, NOTABLE_RULES_VERSION } from '
 import type { GrantRecord, NotableMatcher } from './source/index.ts';
 import { computeAggregates, AGGREGATE_NAMES } from './statistics.ts';
 import type { DataSource } from './statistics.ts';
-import { DATA_COLUMNS, GRANTS_SEARCH, GRANTS_TABLE, SECONDARY_INDEXES, createSecondaryIndex, dropSecondaryIndex } from './tables.ts';
+import {
+  DATA_COLUMNS,
+  GRANTS_SEARCH,
+  GRANTS_TABLE,
+  GRANTS_TEXTS_TABLE,
+  SEARCHED_COLUMNS,
+  SECONDARY_INDEXES,
+  TEXT_ID_COLUMNS,
+  createSecondaryIndex,
+  dropSecondaryIndex,
+} from './tables.ts';
 import type { DataColumn } from './tables.ts';
 
 export const GRANTS_DATASET = 'agreements';
@@ -57,19 +67,20 @@ export interface GrantsImportOptions {
 
 /** The conditional upsert of `rows` agreements: the later row wins where `supersedes` says so. */
 function upsertStatement(dialect: DialectName, rows: number): string {
-  const columns = [...DATA_COLUMNS, 'content_hash', 'previous_hash', 'import_version'];
-  const perRow = DATA_COLUMNS.length + 2; // previous_hash is a literal NULL
+  const stored = [...DATA_COLUMNS, ...TEXT_ID_COLUMNS];
+  const columns = [...stored, 'content_hash', 'previous_hash', 'import_version'];
+  const perRow = stored.length + 2; // previous_hash is a literal NULL
   let p = 0;
   const placeholder = dialect === 'sqlite' ? () => '?' : () => `$${++p}`;
   const tuples: string[] = [];
   for (let r = 0; r < rows; r++) {
     const cells: string[] = [];
     for (let c = 0; c < perRow; c++) cells.push(placeholder());
-    cells.splice(DATA_COLUMNS.length + 1, 0, 'NULL');
+    cells.splice(stored.length + 1, 0, 'NULL');
     tuples.push(`(${cells.join(',')})`);
   }
   const t = GRANTS_TABLE;
-  const set = DATA_COLUMNS.map((c) => `${c} = excluded.${c}`);
+  const set = stored.map((c) => `${c} = excluded.${c}`);
   set.push(
     'content_hash = excluded.content_hash',
     // the values before this import touched the row: what "unchanged" is measured against
@@ -89,10 +100,62 @@ function upsertStatement(dialect: DialectName, rows: number): string {
   );
 }
 
+/** Rows per insert into the text dictionary (2 parameters a row). */
+const TEXT_BATCH_ROWS = 2000;
+
+/**
+ * The text dictionary of this import: each distinct searched text gets an id the first time a stored
+ * agreement uses it, and is written once. The dictionary is rebuilt by every import (it starts empty), so it
+ * holds the texts of the file's current agreements only.
+ */
+class TextDictionary {
+  private readonly trx: Kysely<any>;
+  private readonly dialect: DialectName;
+  private readonly ids = new Map<string, number>();
+  private pending: unknown[] = [];
+  private readonly statements = new Map<number, string>();
+
+  constructor(trx: Kysely<any>) {
+    this.trx = trx;
+    this.dialect = dialectOf(trx);
+  }
+
+  idOf(text: string): number {
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      id = this.ids.size + 1;
+      this.ids.set(text, id);
+      this.pending.push(id, text);
+    }
+    return id;
+  }
+
+  get size(): number {
+    return this.ids.size;
+  }
+
+  /** Writes the texts seen since the last call. */
+  async flush(): Promise<void> {
+    while (this.pending.length > 0) {
+      const params = this.pending.splice(0, TEXT_BATCH_ROWS * 2);
+      const n = params.length / 2;
+      let text = this.statements.get(n);
+      if (!text) {
+        let p = 0;
+        const placeholder = this.dialect === 'sqlite' ? () => '?' : () => `$${++p}`;
+        const tuples = Array.from({ length: n }, () => `(${placeholder()},${placeholder()})`);
+        text = `INSERT INTO ${GRANTS_TEXTS_TABLE} (id, text) VALUES ${tuples.join(',')}`;
+        this.statements.set(n, text);
+      }
+      await this.trx.executeQuery(CompiledQuery.raw(text, params));
+    }
+  }
+}
+
 /**
  * Collects rows and writes them in statements of BATCH_ROWS agreements. Rows of an agreement already waiting
  * are merged by the amendment rule first (a statement may not touch a row twice on PostgreSQL), so statements
- * have one size (and one prepared statement) until the last.
+ * have one size (and one prepared statement) until the last. Only the winners' texts enter the dictionary.
  */
 class AgreementWriter {
   private readonly trx: Kysely<any>;
@@ -102,6 +165,7 @@ class AgreementWriter {
   private pending = new Map<string, GrantRecord>();
   private readonly trueValue: boolean | number;
   private readonly falseValue: boolean | number;
+  readonly texts: TextDictionary;
 
   constructor(trx: Kysely<any>, importVersion: string) {
     this.trx = trx;
@@ -109,6 +173,7 @@ class AgreementWriter {
     this.importVersion = importVersion;
     this.trueValue = dbBool(this.dialect, true);
     this.falseValue = dbBool(this.dialect, false);
+    this.texts = new TextDictionary(trx);
   }
 
   /** Returns a promise only when a statement is written, so the reader pauses only then. */
@@ -130,8 +195,12 @@ class AgreementWriter {
         const value = record[column];
         params.push(typeof value === 'boolean' ? (value ? this.trueValue : this.falseValue) : value);
       }
-      params.push(hash('sha1', params.slice(start).join('\u001f'), 'base64'), this.importVersion);
+      // the hash covers the record's values, not the dictionary ids (which another file order would change)
+      const contentHash = hash('sha1', params.slice(start).join('\u001f'), 'base64');
+      for (const { column } of SEARCHED_COLUMNS) params.push(this.texts.idOf(record[column]));
+      params.push(contentHash, this.importVersion);
     }
+    await this.texts.flush();
     const n = winners.size;
     let text = this.statements.get(n);
     if (!text) {
@@ -189,6 +258,8 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
         await dropSecondaryIndexes(trx);
         await suspendSubstringIndex(trx, GRANTS_SEARCH);
       }
+      // The dictionary is rebuilt from this file's agreements (every row gets its new text ids).
+      await trx.deleteFrom(GRANTS_TEXTS_TABLE).execute();
 
       log('loading rows');
       const writer = new AgreementWriter(trx, dataVersion);

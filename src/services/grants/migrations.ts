@@ -4,9 +4,18 @@
 // and import_version (the data version of the last import that saw the agreement).
 import type { Migration } from 'kysely/migration';
 import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
-import { createSubstringIndex } from '../../core/db/search-index.ts';
+import { createSubstringIndex, dropSubstringIndex } from '../../core/db/search-index.ts';
 import { sql } from 'kysely';
-import { GRANTS_SEARCH, GRANTS_TABLE, RETIRED_INDEXES, SECONDARY_INDEXES, createSecondaryIndex } from './tables.ts';
+import {
+  GRANTS_SEARCH,
+  GRANTS_TABLE,
+  GRANTS_TEXTS_TABLE,
+  RETIRED_INDEXES,
+  RETIRED_SEARCH,
+  SEARCHED_COLUMNS,
+  SECONDARY_INDEXES,
+  createSecondaryIndex,
+} from './tables.ts';
 
 export const grantsMigrations: Record<string, Migration> = {
   grants_0001_agreements: {
@@ -52,7 +61,7 @@ export const grantsMigrations: Record<string, Migration> = {
         .addUniqueConstraint('grants_agreements_key', ['owner_org', 'reference_number'])
         .execute();
       for (const index of SECONDARY_INDEXES) await createSecondaryIndex(db, index);
-      await createSubstringIndex(db, GRANTS_SEARCH);
+      await createSubstringIndex(db, RETIRED_SEARCH);
     },
   },
   grants_0002_orders_share_filter_indexes: {
@@ -63,6 +72,30 @@ export const grantsMigrations: Record<string, Migration> = {
   grants_0003_id_value_index: {
     async up(db) {
       for (const index of SECONDARY_INDEXES) await createSecondaryIndex(db, index); // IF NOT EXISTS: only the new one
+    },
+  },
+  // The searched texts move to a dictionary (see tables.ts); rows already stored are converted in place.
+  grants_0004_text_dictionary: {
+    async up(db) {
+      const d = dialectOf(db);
+      await dropSubstringIndex(db, RETIRED_SEARCH);
+      for (const name of RETIRED_INDEXES) await sql.raw(`DROP INDEX IF EXISTS ${name}`).execute(db);
+      await db.schema
+        .createTable(GRANTS_TEXTS_TABLE)
+        .addColumn('id', columnType.id(d), idConstraint(d))
+        .addColumn('text', 'text', (c) => c.notNull())
+        .execute();
+      for (const { textId } of SEARCHED_COLUMNS) await db.schema.alterTable(GRANTS_TABLE).addColumn(textId, 'integer').execute();
+      const union = SEARCHED_COLUMNS.map(({ column }) => `SELECT ${column} AS text FROM ${GRANTS_TABLE}`).join(' UNION ');
+      await sql.raw(`INSERT INTO ${GRANTS_TEXTS_TABLE} (text) SELECT text FROM (${union}) AS u ORDER BY text`).execute(db);
+      await sql.raw(`CREATE INDEX grants_texts_by_text ON ${GRANTS_TEXTS_TABLE} (text)`).execute(db);
+      for (const { column, textId } of SEARCHED_COLUMNS) {
+        await sql
+          .raw(`UPDATE ${GRANTS_TABLE} SET ${textId} = (SELECT t.id FROM ${GRANTS_TEXTS_TABLE} t WHERE t.text = ${GRANTS_TABLE}.${column})`)
+          .execute(db);
+      }
+      await sql.raw('DROP INDEX grants_texts_by_text').execute(db);
+      await createSubstringIndex(db, GRANTS_SEARCH);
     },
   },
 };

@@ -19,7 +19,7 @@ import { VALUE_RANGES } from './statistics.ts';
 import { LAST_REVENUE_YEAR, publishedRevenue } from './calculator/index.ts';
 import { fiscalYearOfDate, formatDollars } from './source/index.ts';
 import { compareText, tempDir, writeGenerated } from './test-support.ts';
-import { GRANTS_SEARCH, GRANTS_TABLE } from './tables.ts';
+import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
 
 interface Row {
   id: number;
@@ -481,18 +481,22 @@ describeEachDatabase(
       assert.match(body.paths['/api/api/calculate/'].post.description, /grants_portion_of_taxes/);
     });
 
-    it('serves text search from the substring index, not a table scan', async () => {
+    it('serves text search from the substring index over the text dictionary, not a table scan', async () => {
       const db = t.db.kysely;
       if (t.kind === 'sqlite') {
-        const plan = await sql<{ detail: string }>`explain query plan select id from ${sql.table(GRANTS_TABLE)} where id in (select rowid from ${sql.table(GRANTS_SEARCH.name)} where ${sql.table(GRANTS_SEARCH.name)} match '"community"')`.execute(db);
+        const plan = await sql<{ detail: string }>`explain query plan select id from ${sql.table(GRANTS_TEXTS_TABLE)} where id in (select rowid from ${sql.table(GRANTS_SEARCH.name)} where ${sql.table(GRANTS_SEARCH.name)} match '"community"')`.execute(db);
         assert.ok(plan.rows.some((r) => /VIRTUAL TABLE INDEX/.test(r.detail)), JSON.stringify(plan.rows));
       } else {
         await db.transaction().execute(async (trx) => {
           await sql`set local enable_seqscan = off`.execute(trx);
-          const document = GRANTS_SEARCH.columns.map((c) => `coalesce(${c}, '')`).join(` || E'\\x1f' || `);
-          const plan = await sql<{ 'QUERY PLAN': string }>`explain select id from ${sql.table(GRANTS_TABLE)} where (${sql.raw(document)}) ilike '%community%'`.execute(trx);
+          const plan = await sql<{ 'QUERY PLAN': string }>`explain select id from ${sql.table(GRANTS_TEXTS_TABLE)} where (coalesce(text, '')) ilike '%community%'`.execute(trx);
           assert.ok(plan.rows.some((r) => r['QUERY PLAN'].includes(GRANTS_SEARCH.name)), JSON.stringify(plan.rows));
         });
+      }
+      // every searched value of every agreement is in the dictionary, under the id the agreement holds
+      for (const { column, textId } of SEARCHED_COLUMNS) {
+        const { rows: bad } = await sql<{ n: number }>`select count(*) as n from ${sql.table(GRANTS_TABLE)} g left join ${sql.table(GRANTS_TEXTS_TABLE)} x on x.id = g.${sql.raw(textId)} where x.text is null or x.text <> g.${sql.raw(column)}`.execute(db);
+        assert.equal(Number(bad[0].n), 0, column);
       }
     });
 

@@ -9,6 +9,7 @@ import { CALCULATOR_FORMULAS_MARKDOWN, CalculatorInputError, calculateTaxpayerSh
 import { PROVINCE_CODES, RECIPIENT_TYPES, dollarsToCents, fiscalYearLabel, normaliseProvince, parseFiscalYearLabel } from './source/index.ts';
 import { DEFAULT_SORT, SORT_FIELDS, getGrant, parseSort, readAggregate, searchGrants } from './repository.ts';
 import type { SearchFilters } from './repository.ts';
+import { MemorySearch } from './memory-search.ts';
 import type { StoredCalculator } from './statistics.ts';
 import * as S from './schemas.ts';
 
@@ -54,6 +55,8 @@ function boundCents(value: number | undefined, name: string, bound: 'min' | 'max
 
 export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
   const db = ctx.db.kysely;
+  // Text searches count and order their matches in memory (memory-search.ts); loaded on the first one.
+  const memory = new MemorySearch(db);
 
   async function aggregate<N extends 'stats' | 'recipients' | 'comprehensive'>(name: N) {
     const stored = await readAggregate(db, name);
@@ -95,7 +98,7 @@ export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promis
           summary: 'Search grant agreements',
           description:
             '`search` (alias `q`) is a case-insensitive substring match over agreement title, recipient legal name, description and program name, ' +
-            'served by a trigram index. All filters combine with AND. `count` is the number of all matches; `limit` (default 100) above 1000 is reduced to 1000. ' +
+            'served by a trigram index over the distinct texts. All filters combine with AND. `count` is the number of all matches; `limit` (default 100) above 1000 is reduced to 1000. ' +
             `Sort fields: ${SORT_FIELDS.join(', ')} (prefix \`-\` for descending; default \`${DEFAULT_SORT}\`; fiscal_year and recipient_province then by value); ties are broken by id, so pages never overlap.`,
           querystring: S.SearchQuery,
           response: { 200: S.SearchBody },
@@ -122,7 +125,7 @@ export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promis
         }
         const limit = clampLimit(q.limit, S.MAX_LIMIT);
         const counts = (await readAggregate(db, 'filter_counts'))?.value ?? null;
-        const result = await searchGrants(db, filters, order, { limit, offset: q.offset }, counts);
+        const result = await searchGrants(db, filters, order, { limit, offset: q.offset }, counts, memory);
         return { count: result.count, limit, offset: q.offset, results: result.rows };
       },
     );

@@ -1,0 +1,37 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import { readGrantsCsv } from '/work/main/src/services/grants/source/index.ts';
+import { DATA_COLUMNS } from '/work/main/src/services/grants/tables.ts';
+const recs: any[][] = [];
+await readGrantsCsv(process.env.CSV ?? '/tmp/g300.csv', (r: any) => { recs.push(DATA_COLUMNS.map((c) => typeof r[c] === 'boolean' ? (r[c] ? 1 : 0) : r[c])); });
+console.log('rows', recs.length);
+const cols = DATA_COLUMNS.join(', ');
+function run(label: string, opts: { wal: boolean; cache: number; unique: boolean; upsert: boolean; batch: number }) {
+  for (const f of fs.readdirSync('/tmp').filter((f) => f.startsWith('exp.sqlite'))) fs.rmSync('/tmp/' + f);
+  const db = new Database('/tmp/exp.sqlite');
+  db.pragma(`journal_mode = ${opts.wal ? 'WAL' : 'DELETE'}`);
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`cache_size = ${-opts.cache * 1024}`);
+  db.exec(`CREATE TABLE t (id INTEGER PRIMARY KEY, ${DATA_COLUMNS.map((c) => c + ' ANY').join(', ')})`);
+  if (opts.unique) db.exec('CREATE UNIQUE INDEX tk ON t(owner_org, reference_number)');
+  const t0 = performance.now();
+  db.exec('BEGIN');
+  const tuple = `(${DATA_COLUMNS.map(() => '?').join(',')})`;
+  const mk = (n: number) => db.prepare(`INSERT INTO t (${cols}) VALUES ${Array(n).fill(tuple).join(',')}` + (opts.upsert ? ` ON CONFLICT(owner_org, reference_number) DO UPDATE SET amendment_number = excluded.amendment_number WHERE excluded.amendment_number > t.amendment_number` : ''));
+  const st = mk(opts.batch);
+  let i = 0;
+  for (; i + opts.batch <= recs.length; i += opts.batch) st.run(recs.slice(i, i + opts.batch).flat());
+  if (i < recs.length) mk(recs.length - i).run(recs.slice(i).flat());
+  const t1 = performance.now();
+  db.exec('COMMIT');
+  const t2 = performance.now();
+  console.log(label, 'insert', ((t1 - t0) / 1000).toFixed(2), 'commit', ((t2 - t1) / 1000).toFixed(2), 'µs/row', ((t2 - t0) * 1000 / recs.length).toFixed(1));
+  db.close();
+}
+run('current wal 64M unique upsert 500', { wal: true, cache: 64, unique: true, upsert: true, batch: 500 });
+run('wal 64M plain 500 no unique', { wal: true, cache: 64, unique: false, upsert: false, batch: 500 });
+run('wal 256M unique upsert 500', { wal: true, cache: 256, unique: true, upsert: true, batch: 500 });
+run('delete 64M unique upsert 500', { wal: false, cache: 64, unique: true, upsert: true, batch: 500 });
+run('delete 64M plain no unique 500', { wal: false, cache: 64, unique: false, upsert: false, batch: 500 });
+run('wal 64M plain no unique 1', { wal: true, cache: 64, unique: false, upsert: false, batch: 1 });
+run('wal 64M plain no unique 50', { wal: true, cache: 64, unique: false, upsert: false, batch: 50 });

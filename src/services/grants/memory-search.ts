@@ -1,0 +1,336 @@
+// Text searches of Service C, answered from memory after the substring index has found the matching texts.
+//
+// Why: a common word matches tens of thousands of agreements ("mental health": 41,774 of 1.14 million on the
+// generated file). Counting them and sorting them by the requested order in SQL reads each matching row:
+// 265–475 ms on SQLite. Here the search asks the database only which dictionary texts contain the string (the
+// FTS5 trigram or pg_trgm index over grants_texts, a few ms), then, in memory:
+//  - an inverted list from each text id to the agreements using it (the four searched columns),
+//  - the filter columns (province, fiscal year, recipient type, notability, value) as typed arrays,
+//  - for each sort field, every agreement's rank in the database's own order (computed from the database's
+//    ORDER BY of the distinct values, so text collations are the database's; built on first use),
+// give the count and the page's ids; the page's rows are then read by id. About 20 bytes per agreement plus
+// 8 per agreement and sort field in use: 25–80 MB for 1.14 million agreements.
+//
+// The snapshot belongs to one data version; a search that finds another version stored rebuilds it first.
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { num } from '../../core/db/dialect.ts';
+import { serviceDataVersion } from '../../core/db/datasets.ts';
+import { substringMatch } from '../../core/db/search-index.ts';
+import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
+import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
+import type { SearchFilters, SearchOrder, SortField } from './repository.ts';
+
+/** Rows read per query while loading (other requests run between two reads). */
+const LOAD_CHUNK_ROWS = 50_000;
+const MAX_LOAD_ATTEMPTS = 5;
+
+/** Codes of a text column in the database's order of its distinct values (code 0 is NULL). */
+interface CodedColumn {
+  codes: Uint32Array;
+  codeOf: Map<string, number>;
+}
+
+interface Ordering {
+  /** rank[i]: position of agreement i in the ascending order (ties broken by id). */
+  rank: Int32Array;
+  /** order[r]: the agreement at rank r. */
+  order: Int32Array;
+}
+
+interface Snapshot {
+  version: string | null;
+  size: number;
+  /** Agreement ids, ascending: agreement i of the snapshot is ids[i]. */
+  ids: Float64Array;
+  valueCents: Float64Array;
+  notable: Uint8Array;
+  province: CodedColumn;
+  fiscalYear: CodedColumn;
+  recipientType: CodedColumn;
+  start: CodedColumn;
+  end: CodedColumn;
+  recipientTextId: Uint32Array;
+  programTextId: Uint32Array;
+  /** Inverted lists: the agreements of text t are postings[offsets[t] … offsets[t+1]). */
+  offsets: Uint32Array;
+  postings: Uint32Array;
+  orderings: Map<SortField, Ordering>;
+}
+
+export interface MemorySearchResult {
+  count: number;
+  /** The page's ids, in the requested order. */
+  ids: number[];
+}
+
+export class MemorySearch {
+  private readonly db: Kysely<any>;
+  private snapshot: Snapshot | null = null;
+  private loading: Promise<Snapshot> | null = null;
+
+  constructor(db: Kysely<any>) {
+    this.db = db;
+  }
+
+  /** Loads (or reloads) the snapshot of the stored data version unless it is already current. */
+  async ready(): Promise<void> {
+    await this.current();
+  }
+
+  /** Memory held by the current snapshot, in bytes (typed arrays only). */
+  get bytes(): number {
+    const s = this.snapshot;
+    if (!s) return 0;
+    let total = s.ids.byteLength + s.valueCents.byteLength + s.notable.byteLength + s.offsets.byteLength + s.postings.byteLength;
+    total += s.recipientTextId.byteLength + s.programTextId.byteLength;
+    for (const c of [s.province, s.fiscalYear, s.recipientType, s.start, s.end]) total += c.codes.byteLength;
+    for (const o of s.orderings.values()) total += o.rank.byteLength + o.order.byteLength;
+    return total;
+  }
+
+  async search(filters: SearchFilters & { text: string }, order: SearchOrder, page: { limit: number; offset: number }): Promise<MemorySearchResult> {
+    const s = await this.current();
+    const textIds = (await this.db.selectFrom(GRANTS_TEXTS_TABLE).select('id').where(substringMatch(this.db, GRANTS_SEARCH, filters.text)).execute()).map((r) =>
+      Number(r.id),
+    );
+    if (order.field !== 'id' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);
+    const matched = collect(s, textIds, filters);
+    const count = matched.length;
+    if (count === 0 || page.offset >= count) return { count, ids: [] };
+    return { count, ids: pageIds(s, matched, order, page) };
+  }
+
+  private async current(): Promise<Snapshot> {
+    const version = await serviceDataVersion(this.db, 'grants');
+    if (this.snapshot && this.snapshot.version === version) return this.snapshot;
+    this.loading ??= this.load().finally(() => {
+      this.loading = null;
+    });
+    const loaded = await this.loading;
+    // A load that began before another import committed is followed by one more.
+    return loaded.version === version ? loaded : this.current();
+  }
+
+  private async load(): Promise<Snapshot> {
+    for (let attempt = 1; ; attempt++) {
+      const version = await serviceDataVersion(this.db, 'grants');
+      const snapshot = await this.read(version);
+      // Reads are not one transaction (that would hold SQLite's only connection for seconds): an import that
+      // committed meanwhile changes the version, and the snapshot is read again.
+      if ((await serviceDataVersion(this.db, 'grants')) === version || attempt === MAX_LOAD_ATTEMPTS) {
+        this.snapshot = snapshot;
+        return snapshot;
+      }
+    }
+  }
+
+  private async read(version: string | null): Promise<Snapshot> {
+    const db = this.db;
+    const coded = async (column: string): Promise<Map<string, number>> => {
+      const rows = await db.selectFrom(GRANTS_TABLE).select(sql.ref(column).as('v')).distinct().where(sql.ref(column), 'is not', null).orderBy('v').execute();
+      return new Map(rows.map((r, i) => [String(r.v), i + 1]));
+    };
+    const [province, fiscalYear, recipientType, start, end] = await Promise.all(
+      ['recipient_province', 'fiscal_year', 'recipient_type', 'agreement_start_date', 'agreement_end_date'].map(coded),
+    );
+    const size = num((await db.selectFrom(GRANTS_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const maxText = num((await db.selectFrom(GRANTS_TEXTS_TABLE).select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m ?? 0);
+    const s: Snapshot = {
+      version,
+      size,
+      ids: new Float64Array(size),
+      valueCents: new Float64Array(size),
+      notable: new Uint8Array(size),
+      province: { codes: new Uint32Array(size), codeOf: province },
+      fiscalYear: { codes: new Uint32Array(size), codeOf: fiscalYear },
+      recipientType: { codes: new Uint32Array(size), codeOf: recipientType },
+      start: { codes: new Uint32Array(size), codeOf: start },
+      end: { codes: new Uint32Array(size), codeOf: end },
+      recipientTextId: new Uint32Array(size),
+      programTextId: new Uint32Array(size),
+      offsets: new Uint32Array(maxText + 2),
+      postings: new Uint32Array(0),
+      orderings: new Map(),
+    };
+    const textIds = SEARCHED_COLUMNS.map(() => new Uint32Array(size));
+    const code = (c: CodedColumn, v: unknown) => (v === null || v === undefined ? 0 : (c.codeOf.get(String(v)) ?? 0));
+    let i = 0;
+    let after = -Infinity;
+    for (;;) {
+      let q = db
+        .selectFrom(GRANTS_TABLE)
+        .select([
+          'id', 'agreement_value_cents', 'is_notable', 'recipient_province', 'fiscal_year', 'recipient_type', 'agreement_start_date', 'agreement_end_date',
+          ...SEARCHED_COLUMNS.map((c) => c.textId),
+        ])
+        .orderBy('id')
+        .limit(LOAD_CHUNK_ROWS);
+      if (after !== -Infinity) q = q.where('id', '>', after);
+      const rows = await q.execute();
+      // rows inserted after the count (by an import that is committing) are left for the reload it causes
+      for (const r of rows) {
+        if (i === size) break;
+        s.ids[i] = Number(r.id);
+        s.valueCents[i] = num(r.agreement_value_cents);
+        s.notable[i] = r.is_notable === true || r.is_notable === 1 ? 1 : 0;
+        s.province.codes[i] = code(s.province, r.recipient_province);
+        s.fiscalYear.codes[i] = code(s.fiscalYear, r.fiscal_year);
+        s.recipientType.codes[i] = code(s.recipientType, r.recipient_type);
+        s.start.codes[i] = code(s.start, r.agreement_start_date);
+        s.end.codes[i] = code(s.end, r.agreement_end_date);
+        SEARCHED_COLUMNS.forEach((c, k) => {
+          const t = Number(r[c.textId] ?? 0);
+          textIds[k][i] = t >= 0 && t <= maxText ? t : 0;
+        });
+        i++;
+      }
+      if (rows.length < LOAD_CHUNK_ROWS || i === size) break;
+      after = Number(rows[rows.length - 1].id);
+    }
+    if (i < size) {
+      // rows deleted meanwhile: the version check after the read repeats it
+      s.size = i;
+    }
+    s.recipientTextId = textIds[SEARCHED_COLUMNS.findIndex((c) => c.textId === 'recipient_text_id')];
+    s.programTextId = textIds[SEARCHED_COLUMNS.findIndex((c) => c.textId === 'program_text_id')];
+    // Inverted lists by counting sort: count the uses of each text, then place each agreement.
+    for (const column of textIds) for (let a = 0; a < s.size; a++) s.offsets[column[a] + 1]++;
+    for (let t = 1; t < s.offsets.length; t++) s.offsets[t] += s.offsets[t - 1];
+    s.postings = new Uint32Array(s.offsets[s.offsets.length - 1]);
+    const fill = s.offsets.slice(0, -1);
+    for (const column of textIds) for (let a = 0; a < s.size; a++) s.postings[fill[column[a]]++] = a;
+    return s;
+  }
+
+  /** Ranks of every agreement in the ascending order of a sort field (the descending order is its reverse). */
+  private async buildOrdering(s: Snapshot, field: SortField): Promise<void> {
+    const n = s.size;
+    const byValue = (): Ordering => {
+      const existing = s.orderings.get('agreement_value');
+      if (existing) return existing;
+      const order = Int32Array.from({ length: n }, (_, i) => i);
+      order.sort((a, b) => s.valueCents[a] - s.valueCents[b] || a - b);
+      const ordering = { rank: inverse(order), order };
+      s.orderings.set('agreement_value', ordering);
+      return ordering;
+    };
+    if (field === 'agreement_value') {
+      byValue();
+      return;
+    }
+    // A key per agreement (a code in the database's order of the column's values), then the value rank (fiscal
+    // year, province) or the position (ids ascending) breaks ties: key × n + tie-break is unique and exact.
+    let key: Uint32Array;
+    let tie: (i: number) => number = (i) => i;
+    switch (field) {
+      case 'agreement_start_date':
+        key = s.start.codes;
+        break;
+      case 'agreement_end_date':
+        key = s.end.codes;
+        break;
+      case 'fiscal_year':
+      case 'recipient_province': {
+        key = field === 'fiscal_year' ? s.fiscalYear.codes : s.province.codes;
+        const valueRank = byValue().rank;
+        tie = (i) => valueRank[i];
+        break;
+      }
+      case 'recipient_legal_name':
+      case 'program_name_en': {
+        const textIds = field === 'recipient_legal_name' ? s.recipientTextId : s.programTextId;
+        const column = field === 'recipient_legal_name' ? 'recipient_text_id' : 'program_text_id';
+        const rows = await this.db
+          .selectFrom(GRANTS_TEXTS_TABLE)
+          .select('id')
+          .where('id', 'in', this.db.selectFrom(GRANTS_TABLE).select(column))
+          .orderBy('text')
+          .execute();
+        const textRank = new Uint32Array(s.offsets.length);
+        rows.forEach((r, k) => {
+          const t = Number(r.id);
+          if (t < textRank.length) textRank[t] = k + 1;
+        });
+        key = textIds.map((t) => textRank[t]);
+        break;
+      }
+      default:
+        throw new Error(`no in-memory order for ${field}`);
+    }
+    const composite = new Float64Array(n);
+    for (let i = 0; i < n; i++) composite[i] = key[i] * n + tie(i);
+    composite.sort();
+    const order = new Int32Array(n);
+    if (field === 'fiscal_year' || field === 'recipient_province') {
+      const valueOrder = byValue().order;
+      for (let r = 0; r < n; r++) order[r] = valueOrder[composite[r] % n];
+    } else {
+      for (let r = 0; r < n; r++) order[r] = composite[r] % n;
+    }
+    s.orderings.set(field, { rank: inverse(order), order });
+  }
+}
+
+function inverse(order: Int32Array): Int32Array {
+  const rank = new Int32Array(order.length);
+  for (let r = 0; r < order.length; r++) rank[order[r]] = r;
+  return rank;
+}
+
+/** The agreements (snapshot positions) using any of the texts that pass every filter, each once. */
+function collect(s: Snapshot, textIds: number[], filters: SearchFilters): Uint32Array {
+  const codeFilter = (c: CodedColumn, value: string | undefined): number | null => (value === undefined ? null : (c.codeOf.get(value) ?? -1));
+  const province = codeFilter(s.province, filters.province);
+  const fiscalYear = codeFilter(s.fiscalYear, filters.fiscalYear);
+  const recipientType = codeFilter(s.recipientType, filters.recipientType);
+  if (province === -1 || fiscalYear === -1 || recipientType === -1) return new Uint32Array(0);
+  let min = filters.minCents ?? -Infinity;
+  let max = filters.maxCents ?? Infinity;
+  // is_major_funding is exactly "value over $1,000,000" (as in the SQL search)
+  if (filters.isMajor === true) min = Math.max(min, MAJOR_FUNDING_THRESHOLD_CENTS + 1);
+  if (filters.isMajor === false) max = Math.min(max, MAJOR_FUNDING_THRESHOLD_CENTS);
+  const notable = filters.isNotable === undefined ? -1 : filters.isNotable ? 1 : 0;
+
+  const seen = new Uint8Array(s.size);
+  let total = 0;
+  for (const t of textIds) if (t + 1 < s.offsets.length) total += s.offsets[t + 1] - s.offsets[t];
+  const out = new Uint32Array(total);
+  let count = 0;
+  for (const t of textIds) {
+    if (t + 1 >= s.offsets.length) continue;
+    for (let p = s.offsets[t], end = s.offsets[t + 1]; p < end; p++) {
+      const a = s.postings[p];
+      if (seen[a]) continue;
+      seen[a] = 1;
+      if (province !== null && s.province.codes[a] !== province) continue;
+      if (fiscalYear !== null && s.fiscalYear.codes[a] !== fiscalYear) continue;
+      if (recipientType !== null && s.recipientType.codes[a] !== recipientType) continue;
+      if (notable !== -1 && s.notable[a] !== notable) continue;
+      const v = s.valueCents[a];
+      if (v < min || v > max) continue;
+      out[count++] = a;
+    }
+  }
+  return out.subarray(0, count);
+}
+
+function pageIds(s: Snapshot, matched: Uint32Array, order: SearchOrder, page: { limit: number; offset: number }): number[] {
+  const count = matched.length;
+  const from = order.descending ? Math.max(0, count - page.offset - page.limit) : page.offset;
+  const to = order.descending ? count - page.offset : Math.min(count, page.offset + page.limit);
+  let positions: number[];
+  if (order.field === 'id') {
+    // positions are ascending ids already
+    const sorted = Uint32Array.from(matched).sort();
+    positions = Array.from(sorted.subarray(from, to));
+  } else {
+    const { rank, order: byRank } = s.orderings.get(order.field)!;
+    const ranks = new Int32Array(count);
+    for (let k = 0; k < count; k++) ranks[k] = rank[matched[k]];
+    ranks.sort();
+    positions = Array.from(ranks.subarray(from, to), (r) => byRank[r]);
+  }
+  if (order.descending) positions.reverse();
+  return positions.map((a) => s.ids[a]);
+}
