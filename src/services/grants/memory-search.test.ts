@@ -1,0 +1,108 @@
+// The in-memory text search against the SQL search on the same database (SQLite and PostgreSQL): random
+// texts, filters, orders and pages give the same count and the same ids; a new import is seen at once.
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import fc from 'fast-check';
+import { describeEachDatabase } from '../../../test/support/databases.ts';
+import { grantsService } from './service.ts';
+import { importGrantsCsv } from './import.ts';
+import { MemorySearch } from './memory-search.ts';
+import { SORT_FIELDS, searchGrants } from './repository.ts';
+import type { SearchFilters, SortField } from './repository.ts';
+import { GRANTS_TABLE } from './tables.ts';
+import { handCsv, handRow, tempDir, writeGenerated } from './test-support.ts';
+
+describeEachDatabase(
+  'grants in-memory text search',
+  (t) => {
+    let dir: string;
+    let titleWords: string[];
+    let years: string[];
+
+    before(async () => {
+      dir = tempDir();
+      await importGrantsCsv(t.db, await writeGenerated(dir, 2500, 'memory-search-test'));
+      const rows = await t.db.kysely.selectFrom(GRANTS_TABLE).select(['agreement_title_en', 'fiscal_year']).execute();
+      titleWords = [...new Set(rows.flatMap((r) => String(r.agreement_title_en).split(/\s+/)).filter((w) => w.length >= 3))].slice(0, 40);
+      years = [...new Set(rows.map((r) => String(r.fiscal_year)))];
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('gives the count and the page of the SQL search for random texts, filters, orders and pages', async () => {
+      const db = t.db.kysely;
+      const memory = new MemorySearch(db);
+      let withMatches = 0;
+      let deepPages = 0;
+      const text = fc.oneof(
+        fc.constantFrom(...titleWords),
+        fc.constantFrom('community', 'Research', 'program', 'SOCIETY', 'zzzz', 'an', 'é', 'e-'),
+        fc.constantFrom(...titleWords).map((w) => w.slice(1, 5)),
+      );
+      // each filter is absent three times in four, so that many runs have pages of matches
+      const sometimes = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: arb, weight: 1 });
+      const filters = fc.record({
+        text,
+        province: sometimes(fc.constantFrom('ON', 'QC', 'BC', 'NU', 'ZZ')),
+        fiscalYear: sometimes(fc.constantFrom(...years, '1990-91')),
+        recipientType: sometimes(fc.constantFrom('N', 'F', 'S', 'A')),
+        minCents: sometimes(fc.integer({ min: 0, max: 20_000_000 })),
+        maxCents: sometimes(fc.integer({ min: 1_000_000, max: 400_000_000 })),
+        isMajor: sometimes(fc.boolean()),
+        isNotable: sometimes(fc.boolean()),
+      });
+      await fc.assert(
+        fc.asyncProperty(
+          filters,
+          fc.constantFrom(...SORT_FIELDS),
+          fc.boolean(),
+          fc.integer({ min: 1, max: 60 }),
+          fc.integer({ min: 0, max: 80 }),
+          async (f: SearchFilters, field: SortField, descending: boolean, limit: number, offset: number) => {
+            const order = { field, descending };
+            const page = { limit, offset };
+            const bySql = await searchGrants(db, f, order, page);
+            const inMemory = await searchGrants(db, f, order, page, null, memory);
+            assert.equal(inMemory.count, bySql.count);
+            assert.deepEqual(
+              inMemory.rows.map((r) => r.id),
+              bySql.rows.map((r) => r.id),
+            );
+            assert.deepEqual(inMemory.rows[0], bySql.rows[0]);
+            if (bySql.rows.length > 1) withMatches++;
+            if (bySql.rows.length > 0 && offset > 0) deepPages++;
+          },
+        ),
+        { numRuns: 150, seed: 20261121 },
+      );
+      assert.ok(memory.bytes > 0);
+      assert.ok(withMatches >= 30 && deepPages >= 10, `runs with pages of matches: ${withMatches}, beyond the first row: ${deepPages}`);
+    });
+
+    it('reloads after another import changed the data', async () => {
+      const db = t.db.kysely;
+      const memory = new MemorySearch(db);
+      const order = { field: 'agreement_value' as const, descending: true };
+      const page = { limit: 10, offset: 0 };
+      const before = await searchGrants(db, { text: 'Quokka' }, order, page, null, memory);
+      assert.equal(before.count, 0);
+      const file = `${dir}/small.csv`;
+      fs.writeFileSync(
+        file,
+        handCsv([
+          handRow({ ref_number: '001-2020-2021-Q1-00001', agreement_title_en: 'Quokka habitat study' }),
+          handRow({ ref_number: '001-2020-2021-Q1-00002', recipient_legal_name: 'Quokka Society', agreement_value: '5.00' }),
+          handRow({ ref_number: '001-2020-2021-Q1-00003' }),
+        ]),
+      );
+      await importGrantsCsv(t.db, file);
+      const after = await searchGrants(db, { text: 'quokka' }, order, page, null, memory);
+      assert.equal(after.count, 2);
+      assert.deepEqual(
+        after.rows.map((r) => r.agreement_value),
+        [1000, 5],
+      );
+    });
+  },
+  { migrations: grantsService.migrations },
+);
