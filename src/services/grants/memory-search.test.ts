@@ -19,13 +19,15 @@ describeEachDatabase(
     let dir: string;
     let titleWords: string[];
     let years: string[];
+    let values: number[];
 
     before(async () => {
       dir = tempDir();
       await importGrantsCsv(t.db, await writeGenerated(dir, 2500, 'memory-search-test'));
-      const rows = await t.db.kysely.selectFrom(GRANTS_TABLE).select(['agreement_title_en', 'fiscal_year']).execute();
+      const rows = await t.db.kysely.selectFrom(GRANTS_TABLE).select(['agreement_title_en', 'fiscal_year', 'agreement_value_cents']).execute();
       titleWords = [...new Set(rows.flatMap((r) => String(r.agreement_title_en).split(/\s+/)).filter((w) => w.length >= 3))].slice(0, 40);
       years = [...new Set(rows.map((r) => String(r.fiscal_year)))];
+      values = rows.slice(0, 50).map((r) => Number(r.agreement_value_cents)); // bounds equal to stored values
     });
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -46,8 +48,8 @@ describeEachDatabase(
         province: sometimes(fc.constantFrom('ON', 'QC', 'BC', 'NU', 'ZZ')),
         fiscalYear: sometimes(fc.constantFrom(...years, '1990-91')),
         recipientType: sometimes(fc.constantFrom('N', 'F', 'S', 'A')),
-        minCents: sometimes(fc.integer({ min: 0, max: 20_000_000 })),
-        maxCents: sometimes(fc.integer({ min: 1_000_000, max: 400_000_000 })),
+        minCents: sometimes(fc.oneof(fc.integer({ min: 0, max: 20_000_000 }), fc.constantFrom(...values))),
+        maxCents: sometimes(fc.oneof(fc.integer({ min: 1_000_000, max: 400_000_000 }), fc.constantFrom(...values))),
         isMajor: sometimes(fc.boolean()),
         isNotable: sometimes(fc.boolean()),
       });
@@ -76,6 +78,17 @@ describeEachDatabase(
         { numRuns: 150, seed: 20261121 },
       );
       assert.ok(memory.bytes > 0);
+      // bounds equal to a matching agreement's value keep it (both bounds are inclusive)
+      const word = titleWords[0];
+      const order = { field: 'agreement_value' as const, descending: false };
+      const some = (await searchGrants(db, { text: word }, order, { limit: 1, offset: 0 }, null, memory)).rows[0];
+      const cents = Math.round(some.agreement_value * 100);
+      for (const f of [{ minCents: cents }, { maxCents: cents }, { minCents: cents, maxCents: cents }]) {
+        const inMemory = await searchGrants(db, { text: word, ...f }, order, { limit: 1000, offset: 0 }, null, memory);
+        const bySql = await searchGrants(db, { text: word, ...f }, order, { limit: 1000, offset: 0 });
+        assert.ok(inMemory.rows.some((r) => r.id === some.id), JSON.stringify(f));
+        assert.deepEqual(inMemory.rows.map((r) => r.id), bySql.rows.map((r) => r.id));
+      }
       assert.ok(withMatches >= 30 && deepPages >= 10, `runs with pages of matches: ${withMatches}, beyond the first row: ${deepPages}`);
     });
 
