@@ -1,17 +1,18 @@
 // The grants importer on SQLite and PostgreSQL: amendments resolved once at the latest value, idempotent
 // re-imports with stable ids, a newer file's changes counted, atomic failure (the old data stays served),
 // header errors naming the column, and the stored aggregates matching an independent reading of the file.
-import { after, before, it } from 'node:test';
+import { after, before, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { sql } from 'kysely';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import Papa from 'papaparse';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
 import { getAggregate, listDataVersions } from '../../core/db/datasets.ts';
 import { grantsService } from './service.ts';
-import { importGrantsCsv, SUPERSEDED_REASON } from './import.ts';
+import { importGrantsCsv, SUPERSEDED_REASON, TextDictionary } from './import.ts';
 import { searchGrants } from './repository.ts';
 import type { GrantsStats, GrantsComprehensiveStats } from './statistics.ts';
 import { SCHEMA_2025_COLUMNS } from './source/index.ts';
@@ -193,3 +194,19 @@ describeEachDatabase(
   },
   { migrations: grantsService.migrations },
 );
+
+test('the text dictionary gives one id per distinct text, also when fingerprints collide', async () => {
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+  try {
+    const texts = ['', 'a', 'b', 'ab', 'ba', 'Community centre', 'community centre', 'é', 'e\u0301'];
+    for (const fingerprintOf of [undefined, () => [7, 1] as [number, number], (t: string) => [1, t.length] as [number, number]]) {
+      const dictionary = new TextDictionary(db, fingerprintOf);
+      const ids = texts.map((t) => dictionary.idOf(t));
+      assert.equal(new Set(ids).size, texts.length, 'distinct texts, distinct ids');
+      assert.deepEqual(texts.map((t) => dictionary.idOf(t)), ids, 'the same text, the same id');
+      assert.equal(dictionary.size, texts.length);
+    }
+  } finally {
+    await db.destroy();
+  }
+});

@@ -100,6 +100,30 @@ function upsertStatement(dialect: DialectName, rows: number): string {
   );
 }
 
+/** A 32-bit finaliser: spreads every input bit over the whole word. */
+function mix32(x: number): number {
+  x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
+  x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/**
+ * Three 32-bit multiplicative hashes of a text's UTF-16 code units (distinct odd multipliers and seeds):
+ * the first two make the 53-bit key, the third is the check.
+ */
+function fingerprint(text: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  let c = 0x27d4eb2f;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    a = Math.imul(a ^ u, 0x01000193);
+    b = Math.imul(b ^ u, 0x5bd1e995);
+    c = Math.imul(c ^ u, 0xcc9e2d51);
+  }
+  return [(mix32(b) & 0x1fffff) * 4294967296 + mix32(a), mix32(c ^ text.length)];
+}
+
 /** Rows per insert into the text dictionary (2 parameters a row). */
 const TEXT_BATCH_ROWS = 2000;
 
@@ -107,31 +131,69 @@ const TEXT_BATCH_ROWS = 2000;
  * The text dictionary of this import: each distinct searched text gets an id the first time a stored
  * agreement uses it, and is written once. The dictionary is rebuilt by every import (it starts empty), so it
  * holds the texts of the file's current agreements only.
+ *
+ * Memory: holding the distinct texts as keys cost 86 MB of strings on the 1.3-million-row file (and the
+ * heap's growth around them pushed the import past 600 MB), so a text is known by an 85-bit fingerprint
+ * instead (a 53-bit hash as the key; a second, independent 32-bit hash and the length checked on every hit).
+ * A hit whose check differs is a collision of the first hash: that text is then kept exactly, in a map of
+ * its own. Two distinct texts agreeing on all 85 bits and the length is the only way to confuse them:
+ * about 10⁻¹⁴ for a million texts.
  */
-class TextDictionary {
+export class TextDictionary {
   private readonly trx: Kysely<any>;
+  private readonly fingerprintOf: (text: string) => [number, number];
   private readonly dialect: DialectName;
-  private readonly ids = new Map<string, number>();
+  private readonly byHash = new Map<number, number>();
+  /** Texts whose first hash collided with another text's. */
+  private readonly exact = new Map<string, number>();
+  private checks = new Uint32Array(1 << 16);
+  private lengths = new Uint32Array(1 << 16);
+  private count = 0;
   private pending: unknown[] = [];
   private readonly statements = new Map<number, string>();
 
-  constructor(trx: Kysely<any>) {
+  /** `fingerprintOf` is for tests (a colliding one); the default is `fingerprint`. */
+  constructor(trx: Kysely<any>, fingerprintOf = fingerprint) {
     this.trx = trx;
     this.dialect = dialectOf(trx);
+    this.fingerprintOf = fingerprintOf;
   }
 
   idOf(text: string): number {
-    let id = this.ids.get(text);
-    if (id === undefined) {
-      id = this.ids.size + 1;
-      this.ids.set(text, id);
-      this.pending.push(id, text);
+    const [key, check] = this.fingerprintOf(text);
+    const known = this.byHash.get(key);
+    if (known !== undefined && this.checks[known] === check && this.lengths[known] === text.length) return known;
+    if (known !== undefined) {
+      const id = this.exact.get(text);
+      if (id !== undefined) return id;
     }
+    const id = this.add(text, check);
+    if (known === undefined) this.byHash.set(key, id);
+    else this.exact.set(Buffer.from(text).toString(), id); // a copy: see below
+    return id;
+  }
+
+  private add(text: string, check: number): number {
+    const id = ++this.count;
+    if (id >= this.checks.length) {
+      const grow = (a: Uint32Array) => {
+        const b = new Uint32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.checks = grow(this.checks);
+      this.lengths = grow(this.lengths);
+    }
+    this.checks[id] = check;
+    this.lengths[id] = text.length;
+    // A parsed cell is a slice of the parser's whole input chunk, which holding it would keep alive until
+    // the flush: a copy (through UTF-8, one byte a character for ASCII) frees the chunk at once.
+    this.pending.push(id, Buffer.from(text).toString());
     return id;
   }
 
   get size(): number {
-    return this.ids.size;
+    return this.count;
   }
 
   /** Writes the texts seen since the last call. */

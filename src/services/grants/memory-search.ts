@@ -22,7 +22,7 @@ import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } fro
 import type { SearchFilters, SearchOrder, SortField } from './repository.ts';
 
 /** Rows read per query while loading (other requests run between two reads). */
-const LOAD_CHUNK_ROWS = 50_000;
+const LOAD_CHUNK_ROWS = 10_000;
 const MAX_LOAD_ATTEMPTS = 5;
 
 /** Codes of a text column in the database's order of its distinct values (code 0 is NULL). */
