@@ -224,7 +224,7 @@ try {
     const memory = new MemorySearch(kysely);
     await memory.ready();
     const loaded = performance.now() - t0;
-    await searchGrants(kysely, { text: 'health' }, { field: 'agreement_value', descending: true }, { limit: 1, offset: 0 }, null, memory);
+    await searchGrants(kysely, { text: 'health' }, { field: 'agreement_value', descending: true }, { limit: 1, offset: 0 }, memory);
     console.log(
       `\nin-memory text search: snapshot loaded in ${(loaded / 1000).toFixed(2)} s, first order (by value) built in ${((performance.now() - t0 - loaded) / 1000).toFixed(2)} s; ` +
         `${(memory.bytes / 2 ** 20).toFixed(0)} MiB of arrays (RSS +${((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(0)} MiB)`,

@@ -7,9 +7,10 @@
 //  - rows are written as multi-row upserts (one statement text per batch size, prepared once and reused),
 //    whose conflict clause applies the amendment rule (`supersedes`) in the database, so memory holds one
 //    batch, never the file;
-//  - on SQLite (and on an empty PostgreSQL table) the secondary indexes and the substring index are dropped
-//    for the load and rebuilt once at the end, inside the transaction; readers keep the old snapshot.
-//    A PostgreSQL table that holds data keeps its indexes (dropping one would lock readers out until commit).
+//  - the table has no secondary index to maintain (searches are answered in memory: memory-search.ts);
+//  - on SQLite (and on an empty PostgreSQL table) the text dictionary's substring index is dropped for the
+//    load and rebuilt once at the end, inside the transaction; readers keep the old snapshot. A PostgreSQL
+//    dictionary that holds data keeps its index (dropping it would lock readers out until commit).
 import fs from 'node:fs';
 import path from 'node:path';
 import { hash } from 'node:crypto';
@@ -34,10 +35,7 @@ import {
   GRANTS_TABLE,
   GRANTS_TEXTS_TABLE,
   SEARCHED_COLUMNS,
-  SECONDARY_INDEXES,
   TEXT_ID_COLUMNS,
-  createSecondaryIndex,
-  dropSecondaryIndex,
 } from './tables.ts';
 import type { DataColumn } from './tables.ts';
 
@@ -273,14 +271,6 @@ class AgreementWriter {
   }
 }
 
-async function dropSecondaryIndexes(trx: Kysely<any>): Promise<void> {
-  for (const index of SECONDARY_INDEXES) await dropSecondaryIndex(trx, index);
-}
-
-async function createSecondaryIndexes(trx: Kysely<any>): Promise<void> {
-  for (const index of SECONDARY_INDEXES) await createSecondaryIndex(trx, index);
-}
-
 function describeSource(input: string | Readable, options: GrantsImportOptions): string {
   return options.sourceLabel ?? (typeof input === 'string' ? input : 'stream');
 }
@@ -314,12 +304,9 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
     async (trx, { tally, progress, dataVersion }) => {
       const dialect = dialectOf(trx);
       const hadRows = (await trx.selectFrom(GRANTS_TABLE).select('id').limit(1).executeTakeFirst()) !== undefined;
-      // Bulk mode: rebuild indexes once instead of maintaining them row by row (see the file comment).
+      // Bulk mode: rebuild the substring index once instead of maintaining it row by row (see the file comment).
       const bulk = dialect === 'sqlite' || !hadRows;
-      if (bulk) {
-        await dropSecondaryIndexes(trx);
-        await suspendSubstringIndex(trx, GRANTS_SEARCH);
-      }
+      if (bulk) await suspendSubstringIndex(trx, GRANTS_SEARCH);
       // The dictionary is rebuilt from this file's agreements (every row gets its new text ids).
       await trx.deleteFrom(GRANTS_TEXTS_TABLE).execute();
 
@@ -370,8 +357,6 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
       if (mapped > agreements) tally.skip(SUPERSEDED_REASON, mapped - agreements);
 
       if (bulk) {
-        log('building the secondary indexes');
-        await createSecondaryIndexes(trx);
         log('building the substring index');
         await resumeSubstringIndex(trx, GRANTS_SEARCH);
       }

@@ -1,16 +1,20 @@
-// Text searches of Service C, answered from memory after the substring index has found the matching texts.
+// Searches of Service C, answered from memory (the text part by the substring index first).
 //
 // Why: a common word matches tens of thousands of agreements ("mental health": 41,774 of 1.14 million on the
 // generated file). Counting them and sorting them by the requested order in SQL reads each matching row:
-// 265–475 ms on SQLite. Here the search asks the database only which dictionary texts contain the string (the
-// FTS5 trigram or pg_trgm index over grants_texts, a few ms), then, in memory:
+// 265–475 ms on SQLite. And the secondary indexes that served filters and orders in SQL took 13 s of every
+// import (nine CREATE INDEX of 1.4 s each on 1.1 million rows). Here the database is asked only which
+// dictionary texts contain the search string (the FTS5 trigram or pg_trgm index over grants_texts, a few ms);
+// the rest happens in memory:
 //  - an inverted list from each text id to the agreements using it (the four searched columns),
 //  - the filter columns (province, fiscal year, recipient type, notability, value) as typed arrays,
 //  - for each sort field, every agreement's rank in the database's own order (computed from the database's
 //    ORDER BY of the distinct values, so text collations are the database's; built on first use),
-// give the count and the page's ids; the page's rows are then read by id. About 20 bytes per agreement plus
-// 8 per agreement and sort field in use: 25–80 MB for 1.14 million agreements.
+// give the count and the page's ids; the page's rows are then read by id. About 70 bytes per agreement plus
+// 8 per agreement and sort field in use: 77 MiB for 1.14 million agreements with the default order.
 //
+// A page is taken either by walking the order from its start and keeping matches (cheap when matches are
+// dense) or by sorting the matches' ranks (cheap when they are few), whichever costs fewer steps.
 // The snapshot belongs to one data version; a search that finds another version stored rebuilds it first.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
@@ -73,9 +77,10 @@ export class MemorySearch {
     this.db = db;
   }
 
-  /** Loads (or reloads) the snapshot of the stored data version unless it is already current. */
+  /** Loads (or reloads) the snapshot of the stored data version unless it is already current, with the default order. */
   async ready(): Promise<void> {
-    await this.current();
+    const s = await this.current();
+    if (!s.orderings.has('agreement_value')) await this.buildOrdering(s, 'agreement_value');
   }
 
   /** Memory held by the current snapshot, in bytes (typed arrays only). */
@@ -89,11 +94,13 @@ export class MemorySearch {
     return total;
   }
 
-  async search(filters: SearchFilters & { text: string }, order: SearchOrder, page: { limit: number; offset: number }): Promise<MemorySearchResult> {
+  async search(filters: SearchFilters, order: SearchOrder, page: { limit: number; offset: number }): Promise<MemorySearchResult> {
     const s = await this.current();
-    const textIds = (await this.db.selectFrom(GRANTS_TEXTS_TABLE).select('id').where(substringMatch(this.db, GRANTS_SEARCH, filters.text)).execute()).map((r) =>
-      Number(r.id),
-    );
+    let textIds: number[] | null = null;
+    if (filters.text !== undefined) {
+      const rows = await this.db.selectFrom(GRANTS_TEXTS_TABLE).select('id').where(substringMatch(this.db, GRANTS_SEARCH, filters.text)).execute();
+      textIds = rows.map((r) => Number(r.id));
+    }
     if (order.field !== 'id' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);
     const matched = collect(s, textIds, filters);
     const count = matched.length;
@@ -278,20 +285,38 @@ function inverse(order: Int32Array): Int32Array {
   return rank;
 }
 
-/** The agreements (snapshot positions) using any of the texts that pass every filter, each once. */
-function collect(s: Snapshot, textIds: number[], filters: SearchFilters): Uint32Array {
+/** The test of every filter but the text on agreement `a` (snapshot position), or null when nothing can pass. */
+function filterTest(s: Snapshot, filters: SearchFilters): ((a: number) => boolean) | null {
   const codeFilter = (c: CodedColumn, value: string | undefined): number | null => (value === undefined ? null : (c.codeOf.get(value) ?? -1));
   const province = codeFilter(s.province, filters.province);
   const fiscalYear = codeFilter(s.fiscalYear, filters.fiscalYear);
   const recipientType = codeFilter(s.recipientType, filters.recipientType);
-  if (province === -1 || fiscalYear === -1 || recipientType === -1) return new Uint32Array(0);
+  if (province === -1 || fiscalYear === -1 || recipientType === -1) return null;
   let min = filters.minCents ?? -Infinity;
   let max = filters.maxCents ?? Infinity;
   // is_major_funding is exactly "value over $1,000,000" (as in the SQL search)
   if (filters.isMajor === true) min = Math.max(min, MAJOR_FUNDING_THRESHOLD_CENTS + 1);
   if (filters.isMajor === false) max = Math.min(max, MAJOR_FUNDING_THRESHOLD_CENTS);
   const notable = filters.isNotable === undefined ? -1 : filters.isNotable ? 1 : 0;
+  return (a) =>
+    (province === null || s.province.codes[a] === province) &&
+    (fiscalYear === null || s.fiscalYear.codes[a] === fiscalYear) &&
+    (recipientType === null || s.recipientType.codes[a] === recipientType) &&
+    (notable === -1 || s.notable[a] === notable) &&
+    s.valueCents[a] >= min &&
+    s.valueCents[a] <= max;
+}
 
+/** The matching agreements (snapshot positions), each once: through the texts' inverted lists, or all. */
+function collect(s: Snapshot, textIds: number[] | null, filters: SearchFilters): Uint32Array {
+  const passes = filterTest(s, filters);
+  if (passes === null) return new Uint32Array(0);
+  if (textIds === null) {
+    const out = new Uint32Array(s.size);
+    let count = 0;
+    for (let a = 0; a < s.size; a++) if (passes(a)) out[count++] = a;
+    return out.subarray(0, count);
+  }
   const seen = new Uint8Array(s.size);
   let total = 0;
   for (const t of textIds) if (t + 1 < s.offsets.length) total += s.offsets[t + 1] - s.offsets[t];
@@ -303,13 +328,7 @@ function collect(s: Snapshot, textIds: number[], filters: SearchFilters): Uint32
       const a = s.postings[p];
       if (seen[a]) continue;
       seen[a] = 1;
-      if (province !== null && s.province.codes[a] !== province) continue;
-      if (fiscalYear !== null && s.fiscalYear.codes[a] !== fiscalYear) continue;
-      if (recipientType !== null && s.recipientType.codes[a] !== recipientType) continue;
-      if (notable !== -1 && s.notable[a] !== notable) continue;
-      const v = s.valueCents[a];
-      if (v < min || v > max) continue;
-      out[count++] = a;
+      if (passes(a)) out[count++] = a;
     }
   }
   return out.subarray(0, count);
@@ -317,20 +336,30 @@ function collect(s: Snapshot, textIds: number[], filters: SearchFilters): Uint32
 
 function pageIds(s: Snapshot, matched: Uint32Array, order: SearchOrder, page: { limit: number; offset: number }): number[] {
   const count = matched.length;
-  const from = order.descending ? Math.max(0, count - page.offset - page.limit) : page.offset;
-  const to = order.descending ? count - page.offset : Math.min(count, page.offset + page.limit);
+  const wanted = Math.min(count, page.offset + page.limit);
+  const byRank = order.field === 'id' ? null : s.orderings.get(order.field)!;
+  const at = (r: number) => (byRank === null ? r : byRank.order[r]); // the agreement at rank r (ids ascending: r)
   let positions: number[];
-  if (order.field === 'id') {
-    // positions are ascending ids already
-    const sorted = Uint32Array.from(matched).sort();
-    positions = Array.from(sorted.subarray(from, to));
+  // Walking the order visits about wanted × size / count agreements; sorting costs about count × log2(count).
+  if (wanted * (s.size / count) <= count * Math.log2(count + 1)) {
+    const isMatch = new Uint8Array(s.size);
+    for (let k = 0; k < count; k++) isMatch[matched[k]] = 1;
+    positions = [];
+    let skipped = 0;
+    for (let step = 0; step < s.size && positions.length < page.limit; step++) {
+      const a = at(order.descending ? s.size - 1 - step : step);
+      if (!isMatch[a]) continue;
+      if (skipped < page.offset) skipped++;
+      else positions.push(a);
+    }
   } else {
-    const { rank, order: byRank } = s.orderings.get(order.field)!;
     const ranks = new Int32Array(count);
-    for (let k = 0; k < count; k++) ranks[k] = rank[matched[k]];
+    for (let k = 0; k < count; k++) ranks[k] = byRank === null ? matched[k] : byRank.rank[matched[k]];
     ranks.sort();
-    positions = Array.from(ranks.subarray(from, to), (r) => byRank[r]);
+    const from = order.descending ? Math.max(0, count - page.offset - page.limit) : page.offset;
+    const to = order.descending ? count - page.offset : Math.min(count, page.offset + page.limit);
+    positions = Array.from(ranks.subarray(from, to), at);
+    if (order.descending) positions.reverse();
   }
-  if (order.descending) positions.reverse();
   return positions.map((a) => s.ids[a]);
 }

@@ -13,8 +13,6 @@ import {
   RETIRED_INDEXES,
   RETIRED_SEARCH,
   SEARCHED_COLUMNS,
-  SECONDARY_INDEXES,
-  createSecondaryIndex,
 } from './tables.ts';
 
 export const grantsMigrations: Record<string, Migration> = {
@@ -60,7 +58,7 @@ export const grantsMigrations: Record<string, Migration> = {
         .addColumn('import_version', 'text', (c) => c.notNull())
         .addUniqueConstraint('grants_agreements_key', ['owner_org', 'reference_number'])
         .execute();
-      for (const index of SECONDARY_INDEXES) await createSecondaryIndex(db, index);
+      // (secondary indexes created here until migration 5 retired them: see RETIRED_INDEXES)
       await createSubstringIndex(db, RETIRED_SEARCH);
     },
   },
@@ -70,8 +68,8 @@ export const grantsMigrations: Record<string, Migration> = {
     },
   },
   grants_0003_id_value_index: {
-    async up(db) {
-      for (const index of SECONDARY_INDEXES) await createSecondaryIndex(db, index); // IF NOT EXISTS: only the new one
+    async up() {
+      // created an index that migration 4 dropped again
     },
   },
   // The searched texts move to a dictionary (see tables.ts); rows already stored are converted in place.
@@ -96,6 +94,14 @@ export const grantsMigrations: Record<string, Migration> = {
       }
       await sql.raw('DROP INDEX grants_texts_by_text').execute(db);
       await createSubstringIndex(db, GRANTS_SEARCH);
+    },
+  },
+  // Searches are answered in memory (memory-search.ts): the secondary indexes go.
+  grants_0005_searches_in_memory: {
+    async up(db) {
+      for (const name of RETIRED_INDEXES) await sql.raw(`DROP INDEX IF EXISTS ${name}`).execute(db);
+      // the stored counts of single-filter searches, which the memory search does not need
+      await db.deleteFrom('aggregates').where('service', '=', 'grants').where('name', '=', 'filter_counts').execute();
     },
   },
 };

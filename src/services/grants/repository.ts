@@ -7,25 +7,24 @@ import { getAggregate } from '../../core/db/datasets.ts';
 import type { StoredAggregate } from '../../core/db/datasets.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
-import type { AggregateName, GrantsAggregates, FilterCounts } from './statistics.ts';
+import type { AggregateName, GrantsAggregates } from './statistics.ts';
 import type { MemorySearch } from './memory-search.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
 
 /**
- * Sort fields of /api/search/ (each also with a leading "-" for descending): the columns each orders by (then
- * id, in the same direction) and the index that yields that order. Fiscal year and province order by value
- * within a year or province, so their filter indexes give the order.
+ * Sort fields of /api/search/ (each also with a leading "-" for descending): the columns each orders by, then
+ * id in the same direction. Fiscal year and province order by value within a year or province.
  */
 export const SORT_ORDERS = {
-  agreement_value: { columns: ['agreement_value_cents'], index: 'grants_agreements_value' },
-  agreement_start_date: { columns: ['agreement_start_date'], index: 'grants_agreements_start' },
-  agreement_end_date: { columns: ['agreement_end_date'], index: 'grants_agreements_end' },
-  recipient_legal_name: { columns: ['recipient_legal_name'], index: 'grants_agreements_recipient' },
-  fiscal_year: { columns: ['fiscal_year', 'agreement_value_cents'], index: 'grants_agreements_year_value' },
-  recipient_province: { columns: ['recipient_province', 'agreement_value_cents'], index: 'grants_agreements_province_value' },
-  program_name_en: { columns: ['program_name_en'], index: 'grants_agreements_program' },
-  id: { columns: [], index: null },
-} as const satisfies Record<string, { columns: readonly string[]; index: string | null }>;
+  agreement_value: { columns: ['agreement_value_cents'] },
+  agreement_start_date: { columns: ['agreement_start_date'] },
+  agreement_end_date: { columns: ['agreement_end_date'] },
+  recipient_legal_name: { columns: ['recipient_legal_name'] },
+  fiscal_year: { columns: ['fiscal_year', 'agreement_value_cents'] },
+  recipient_province: { columns: ['recipient_province', 'agreement_value_cents'] },
+  program_name_en: { columns: ['program_name_en'] },
+  id: { columns: [] },
+} as const satisfies Record<string, { columns: readonly string[] }>;
 export type SortField = keyof typeof SORT_ORDERS;
 export const SORT_FIELDS = Object.keys(SORT_ORDERS) as SortField[];
 export const DEFAULT_SORT = '-agreement_value';
@@ -126,45 +125,30 @@ function grantRow(r: Record<string, any>): GrantRow {
   };
 }
 
-/** The count of a search with at most one equality filter, from the counts stored at import; else null. */
-export function storedCount(filters: SearchFilters, counts: FilterCounts | null): number | null {
-  if (!counts || filters.text !== undefined || filters.minCents !== undefined || filters.maxCents !== undefined) return null;
-  const set = [filters.province, filters.fiscalYear, filters.recipientType, filters.isMajor, filters.isNotable].filter((v) => v !== undefined);
-  if (set.length > 1) return null;
-  if (filters.province !== undefined) return counts.province[filters.province] ?? 0;
-  if (filters.fiscalYear !== undefined) return counts.fiscal_year[filters.fiscalYear] ?? 0;
-  if (filters.recipientType !== undefined) return counts.recipient_type[filters.recipientType] ?? 0;
-  if (filters.isMajor !== undefined) return counts.is_major[filters.isMajor ? 'true' : 'false'];
-  if (filters.isNotable !== undefined) return counts.is_notable[filters.isNotable ? 'true' : 'false'];
-  return counts.total;
-}
-
 export interface SearchResult {
   count: number;
   rows: GrantRow[];
 }
 
 /**
- * A search. With `memory`, a text search is answered by it (see memory-search.ts) and only the page's rows are
- * read; without, or without text, the whole search is SQL. Both give the same count and rows (tested).
+ * A search. The server answers every search with `memory` (see memory-search.ts) and reads only the page's
+ * rows; without it the whole search is one SQL query over the table, the reference the tests compare with.
  */
 export async function searchGrants(
   db: Kysely<any>,
   filters: SearchFilters,
   order: SearchOrder,
   page: { limit: number; offset: number },
-  counts: FilterCounts | null = null,
   memory: MemorySearch | null = null,
 ): Promise<SearchResult> {
-  const text = filters.text;
-  if (text !== undefined && memory) {
-    const { count, ids } = await memory.search({ ...filters, text }, order, page);
+  if (memory) {
+    const { count, ids } = await memory.search(filters, order, page);
     return { count, rows: await grantsByIds(db, ids) };
   }
   let base = db.selectFrom(`${GRANTS_TABLE} as g`);
-  if (text !== undefined) {
+  if (filters.text !== undefined) {
     // the agreements one of whose searched columns is a dictionary text containing the string
-    const texts = db.selectFrom(GRANTS_TEXTS_TABLE).select('id').where(substringMatch(db, GRANTS_SEARCH, text));
+    const texts = db.selectFrom(GRANTS_TEXTS_TABLE).select('id').where(substringMatch(db, GRANTS_SEARCH, filters.text));
     base = base.where((eb) => eb.or(SEARCHED_COLUMNS.map((c) => eb(`g.${c.textId}`, 'in', texts))));
   }
   if (filters.province !== undefined) base = base.where('g.recipient_province', '=', filters.province);
@@ -172,11 +156,11 @@ export async function searchGrants(
   if (filters.recipientType !== undefined) base = base.where('g.recipient_type', '=', filters.recipientType);
   if (filters.minCents !== undefined) base = base.where('g.agreement_value_cents', '>=', filters.minCents);
   if (filters.maxCents !== undefined) base = base.where('g.agreement_value_cents', '<=', filters.maxCents);
-  // is_major_funding is exactly "value over $1,000,000": as a range it is served by the value index.
+  // is_major_funding is exactly "value over $1,000,000"
   if (filters.isMajor !== undefined) base = base.where('g.agreement_value_cents', filters.isMajor ? '>' : '<=', MAJOR_FUNDING_THRESHOLD_CENTS);
   if (filters.isNotable !== undefined) base = base.where('g.is_notable', '=', dbBool(db, filters.isNotable));
 
-  const count = storedCount(filters, counts) ?? num((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = num((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   if (count === 0 || page.offset >= count) return { count, rows: [] };
 
   const direction = order.descending ? 'desc' : 'asc';
@@ -186,8 +170,7 @@ export async function searchGrants(
     const nulls = column === 'agreement_end_date' && dialectOf(db) === 'postgres' ? (order.descending ? ' nulls last' : ' nulls first') : '';
     query = query.orderBy(sql.raw(`g.${column} ${direction}${nulls}`));
   }
-  query = query.orderBy('g.id', direction).limit(page.limit).offset(page.offset);
-  const rows = await executeWithPlan(db, query, sqlitePlan(db, filters, order, count, counts?.total ?? null, page));
+  const rows = await query.orderBy('g.id', direction).limit(page.limit).offset(page.offset).execute();
   return { count, rows: rows.map(grantRow) };
 }
 
@@ -200,47 +183,6 @@ async function grantsByIds(db: Kysely<any>, ids: number[]): Promise<GrantRow[]> 
     const row = byId.get(id);
     return row ? [grantRow(row)] : []; // a row an import deleted after the count
   });
-}
-
-/** Runs a query on `grants_agreements as g`, with an SQLite index clause (`indexed by …`, `not indexed`) when given. */
-async function executeWithPlan(db: Kysely<any>, query: Compilable, plan: string | null): Promise<Record<string, any>[]> {
-  const compiled = query.compile();
-  if (plan === null) return (await db.executeQuery<Record<string, any>>(compiled)).rows;
-  const from = `from "${GRANTS_TABLE}" as "g"`;
-  if (!compiled.sql.includes(from)) throw new Error('search: unexpected SQL shape');
-  const text = compiled.sql.replace(from, `${from} ${plan}`);
-  return (await db.executeQuery<Record<string, any>>(CompiledQuery.raw(text, [...compiled.parameters]))).rows;
-}
-
-/** Whether an index serves both the filters and the order (so the planner needs no help). */
-function servedByOneIndex(filters: SearchFilters, order: SearchOrder): boolean {
-  if (filters.text !== undefined) return false;
-  const equalities: Array<[unknown, SortField | null]> = [
-    [filters.province, 'recipient_province'],
-    [filters.fiscalYear, 'fiscal_year'],
-    [filters.recipientType, null],
-    [filters.isNotable, null],
-  ];
-  const set = equalities.filter(([v]) => v !== undefined);
-  const ranges = filters.minCents !== undefined || filters.maxCents !== undefined || filters.isMajor !== undefined;
-  if (set.length === 0) return !ranges || order.field === 'agreement_value'; // the order's own index, or the value range
-  if (set.length > 1) return false;
-  // (filter, value, id) gives both the equality and the value order; for year and province also their own order.
-  return order.field === 'agreement_value' || set[0][1] === order.field;
-}
-
-/**
- * SQLite chooses an index by fixed heuristics: given a filter, it reads every match and sorts them, which costs
- * about `count` row reads. When matches are dense, walking the order's index and keeping the rows that match
- * reads about (offset + limit) / density rows instead. Walk the order's index when that is the smaller
- * number (count² > (offset + limit) × total); null leaves the choice to SQLite (few matches, or one index
- * serves both filter and order). PostgreSQL plans by cost with real statistics and gets no hint.
- */
-export function sqlitePlan(db: Kysely<any>, filters: SearchFilters, order: SearchOrder, count: number, total: number | null, page: { limit: number; offset: number }): string | null {
-  if (dialectOf(db) !== 'sqlite' || total === null || servedByOneIndex(filters, order)) return null;
-  if (count * count <= (page.offset + page.limit) * total) return null;
-  const index = SORT_ORDERS[order.field].index;
-  return index === null ? 'not indexed' : `indexed by "${index}"`;
 }
 
 export async function getGrant(db: Kysely<any>, id: number): Promise<GrantRow | null> {

@@ -13,7 +13,7 @@ import type { ServiceApp } from '../../core/service.ts';
 import { grantsService } from './service.ts';
 import { importGrantsCsv } from './import.ts';
 import { loadGrantsDemo } from './demo.ts';
-import { SORT_FIELDS, SORT_ORDERS, parseSort, sqlitePlan } from './repository.ts';
+import { SORT_FIELDS, SORT_ORDERS } from './repository.ts';
 import type { SortField } from './repository.ts';
 import { VALUE_RANGES } from './statistics.ts';
 import { LAST_REVENUE_YEAR, publishedRevenue } from './calculator/index.ts';
@@ -285,23 +285,6 @@ describeEachDatabase(
       }
       const ends = await get(`${SPEC}/search/?sort=agreement_end_date&limit=5`);
       if (rows.some((r) => r.agreement_end_date === null)) assert.equal(ends.body.results[0].agreement_end_date, null);
-    });
-
-    it('walks the order\'s index on SQLite when matches are dense, and lets SQLite choose when they are few', () => {
-      const plan = (filters: Parameters<typeof sqlitePlan>[1], sort: string, count: number, offset = 0) =>
-        sqlitePlan(t.db.kysely, filters, parseSort(sort)!, count, 1_000_000, { limit: 100, offset });
-      if (t.kind === 'postgres') {
-        assert.equal(plan({ text: 'x' }, '-agreement_value', 500_000), null, 'PostgreSQL plans by cost');
-        return;
-      }
-      assert.equal(plan({ text: 'x' }, '-agreement_value', 50_000), 'indexed by "grants_agreements_value"');
-      assert.equal(plan({ text: 'x' }, '-agreement_value', 5_000), null);
-      assert.equal(plan({ text: 'x' }, '-agreement_value', 50_000, 400_000), null, 'deep pages: the matches are fewer than the rows to walk');
-      assert.equal(plan({ minCents: 1, maxCents: 9 }, '-agreement_start_date', 200_000), 'indexed by "grants_agreements_start"');
-      assert.equal(plan({ province: 'ON' }, 'id', 300_000), 'not indexed');
-      assert.equal(plan({ province: 'ON' }, '-agreement_value', 300_000), null, '(province, value, id) serves both');
-      assert.equal(plan({ fiscalYear: '2019-20' }, 'fiscal_year', 300_000), null);
-      assert.equal(plan({}, 'recipient_legal_name', 1_000_000), null);
     });
 
     it('search: offset pages partition the results in a stable order; count is all matches on every page', async () => {

@@ -55,12 +55,12 @@ function boundCents(value: number | undefined, name: string, bound: 'min' | 'max
 
 export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
   const db = ctx.db.kysely;
-  // Text searches count and order their matches in memory (memory-search.ts): loaded in the background when
-  // the server is ready (about 2 s for 1.1 million agreements), else by the first text search; closing waits.
+  // Searches count and order their matches in memory (memory-search.ts): loaded in the background when the
+  // server is ready (about 2 s for 1.1 million agreements), else by the first search; closing waits for it.
   const memory = new MemorySearch(db);
   let warming: Promise<void> | null = null;
   app.addHook('onReady', async () => {
-    warming = memory.ready().catch((error) => ctx.log.warn({ err: error }, 'in-memory text search not loaded; the first text search will load it'));
+    warming = memory.ready().catch((error) => ctx.log.warn({ err: error }, 'in-memory search not loaded; the first search will load it'));
   });
   app.addHook('onClose', async () => {
     await warming;
@@ -132,8 +132,7 @@ export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promis
           throw badRequest('min_value must not be greater than max_value');
         }
         const limit = clampLimit(q.limit, S.MAX_LIMIT);
-        const counts = (await readAggregate(db, 'filter_counts'))?.value ?? null;
-        const result = await searchGrants(db, filters, order, { limit, offset: q.offset }, counts, memory);
+        const result = await searchGrants(db, filters, order, { limit, offset: q.offset }, memory);
         return { count: result.count, limit, offset: q.offset, results: result.rows };
       },
     );

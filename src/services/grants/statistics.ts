@@ -135,17 +135,8 @@ export interface GrantsComprehensiveStats {
 /** The calculator's aggregates, or why none could be built (e.g. no year of the data has a revenue figure). */
 export type StoredCalculator = { ok: true; aggregates: CalculatorAggregates; data_source: DataSource } | { ok: false; error: string; data_source: DataSource };
 
-/** Counts of single-filter searches, so that `count` of the most common queries costs no scan. */
-export interface FilterCounts {
-  total: number;
-  province: Record<string, number>;
-  fiscal_year: Record<string, number>;
-  recipient_type: Record<string, number>;
-  is_notable: { true: number; false: number };
-  is_major: { true: number; false: number };
-}
 
-export const AGGREGATE_NAMES = ['stats', 'recipients', 'comprehensive', 'calculator', 'filter_counts'] as const;
+export const AGGREGATE_NAMES = ['stats', 'recipients', 'comprehensive', 'calculator'] as const;
 export type AggregateName = (typeof AGGREGATE_NAMES)[number];
 
 export interface GrantsAggregates {
@@ -153,7 +144,6 @@ export interface GrantsAggregates {
   recipients: GrantsRecipients;
   comprehensive: GrantsComprehensiveStats;
   calculator: StoredCalculator;
-  filter_counts: FilterCounts;
 }
 
 const CATEGORY_LABELS = new Map(NOTABLE_RULES.categories.map((c) => [c.id, c.label]));
@@ -340,14 +330,6 @@ export async function computeAggregates(db: Kysely<any>, dataSource: DataSource,
     data_source: dataSource,
   };
 
-  const filterCounts: FilterCounts = {
-    total: count,
-    province: Object.fromEntries(provinceRows.map(([p, b]) => [p, b.count])),
-    fiscal_year: Object.fromEntries(yearRows.map(([y, b]) => [y, b.count])),
-    recipient_type: Object.fromEntries([...types].map(([t, b]) => [t, b.count])),
-    is_notable: { true: notable.count, false: count - notable.count },
-    is_major: { true: major.count, false: count - major.count },
-  };
 
-  return { stats, recipients: recipientStats, comprehensive, calculator: stored, filter_counts: filterCounts };
+  return { stats, recipients: recipientStats, comprehensive, calculator: stored };
 }

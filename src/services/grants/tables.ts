@@ -1,9 +1,4 @@
-// The grants table in one place: its stored columns, its secondary indexes and its substring index. The
-// migration creates them from these lists and the importer drops and rebuilds the same secondary indexes
-// around a bulk load, so the two can never drift apart.
-import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
-import { dialectOf } from '../../core/db/dialect.ts';
+// The grants tables in one place: the stored columns, the text dictionary and its substring index.
 import type { SubstringIndex } from '../../core/db/search-index.ts';
 
 export const GRANTS_TABLE = 'grants_agreements';
@@ -44,35 +39,23 @@ export const DATA_COLUMNS = [
 export type DataColumn = (typeof DATA_COLUMNS)[number];
 
 /**
- * Secondary indexes: one per sort field, ending in id (the final tie-break of every order), and one per
- * equality filter that serves the default order (-agreement_value) directly. Sorting by fiscal year or province
- * orders by (field, agreement value, id), so the filter indexes serve those orders too. `is_major` needs no
- * index of its own: it is exactly agreement_value > $1,000,000, a range of the value index.
+ * Secondary indexes of earlier migrations. Searches are answered in memory since migration 5 (see
+ * memory-search.ts), and building these nine indexes took 13 s of every import of 1.3 million rows.
  */
-export interface SecondaryIndex {
-  name: string;
-  columns: string[];
-  /**
-   * A nullable first column sorts its NULLs as the lowest value on both databases (SQLite's own rule); on
-   * PostgreSQL the index says NULLS FIRST so that it still serves both directions of the order.
-   */
-  nullsFirst?: boolean;
-}
-
-export const SECONDARY_INDEXES: readonly SecondaryIndex[] = [
-  { name: 'grants_agreements_value', columns: ['agreement_value_cents', 'id'] },
-  { name: 'grants_agreements_start', columns: ['agreement_start_date', 'id'] },
-  { name: 'grants_agreements_end', columns: ['agreement_end_date', 'id'], nullsFirst: true },
-  { name: 'grants_agreements_recipient', columns: ['recipient_legal_name', 'id'] },
-  { name: 'grants_agreements_program', columns: ['program_name_en', 'id'] },
-  { name: 'grants_agreements_year_value', columns: ['fiscal_year', 'agreement_value_cents', 'id'] },
-  { name: 'grants_agreements_province_value', columns: ['recipient_province', 'agreement_value_cents', 'id'] },
-  { name: 'grants_agreements_type_value', columns: ['recipient_type', 'agreement_value_cents', 'id'] },
-  { name: 'grants_agreements_notable_value', columns: ['is_notable', 'agreement_value_cents', 'id'] },
+export const RETIRED_INDEXES: readonly string[] = [
+  'grants_agreements_year',
+  'grants_agreements_province',
+  'grants_agreements_id_value',
+  'grants_agreements_value',
+  'grants_agreements_start',
+  'grants_agreements_end',
+  'grants_agreements_recipient',
+  'grants_agreements_program',
+  'grants_agreements_year_value',
+  'grants_agreements_province_value',
+  'grants_agreements_type_value',
+  'grants_agreements_notable_value',
 ];
-
-/** Indexes of earlier migrations that later designs made unnecessary. */
-export const RETIRED_INDEXES: readonly string[] = ['grants_agreements_year', 'grants_agreements_province', 'grants_agreements_id_value'];
 
 /**
  * `search` looks in four columns. Their distinct values are kept once each in a text dictionary
@@ -107,13 +90,3 @@ export const RETIRED_SEARCH: SubstringIndex = {
   idColumn: 'id',
   columns: ['agreement_title_en', 'recipient_legal_name', 'description_en', 'program_name_en'],
 };
-
-export async function createSecondaryIndex(db: Kysely<any>, index: SecondaryIndex): Promise<void> {
-  const pg = dialectOf(db) === 'postgres';
-  const columns = index.columns.map((c, i) => (i === 0 && index.nullsFirst && pg ? `${c} NULLS FIRST` : c));
-  await sql.raw(`CREATE INDEX IF NOT EXISTS ${index.name} ON ${GRANTS_TABLE} (${columns.join(', ')})`).execute(db);
-}
-
-export async function dropSecondaryIndex(db: Kysely<any>, index: SecondaryIndex): Promise<void> {
-  await sql.raw(`DROP INDEX IF EXISTS ${index.name}`).execute(db);
-}
