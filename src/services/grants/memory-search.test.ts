@@ -34,6 +34,7 @@ describeEachDatabase(
     it('gives the count and the page of the SQL search for random texts, filters, orders and pages', async () => {
       const db = t.db.kysely;
       const memory = new MemorySearch(db);
+      const ordersByDistinctQuery = new MemorySearch(db, { maxValuesSortedByList: 0 });
       let withMatches = 0;
       let deepPages = 0;
       const text = fc.oneof(
@@ -71,6 +72,8 @@ describeEachDatabase(
               bySql.rows.map((r) => r.id),
             );
             assert.deepEqual(inMemory.rows[0], bySql.rows[0]);
+            const other = await searchGrants(db, f, order, page, ordersByDistinctQuery);
+            assert.deepEqual(other.rows.map((r) => r.id), inMemory.rows.map((r) => r.id), 'codes ordered by a DISTINCT query');
             if (bySql.rows.length > 1) withMatches++;
             if (bySql.rows.length > 0 && offset > 0) deepPages++;
           },

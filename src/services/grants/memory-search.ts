@@ -28,6 +28,8 @@ import type { SearchFilters, SearchOrder, SortField } from './repository.ts';
 /** Rows read per query while loading (other requests run between two reads). */
 const LOAD_CHUNK_ROWS = 10_000;
 const MAX_LOAD_ATTEMPTS = 5;
+/** Distinct values the database is asked to order as a list; more are ordered by a DISTINCT query instead. */
+const MAX_VALUES_SORTED_BY_LIST = 10_000;
 
 /** Codes of a text column in the database's order of its distinct values (code 0 is NULL). */
 interface CodedColumn {
@@ -60,6 +62,8 @@ interface Snapshot {
   offsets: Uint32Array;
   postings: Uint32Array;
   orderings: Map<SortField, Ordering>;
+  /** Rank of each dictionary text in the database's order of texts (built with the first text order). */
+  textRank?: Uint32Array;
 }
 
 export interface MemorySearchResult {
@@ -73,8 +77,12 @@ export class MemorySearch {
   private snapshot: Snapshot | null = null;
   private loading: Promise<Snapshot> | null = null;
 
-  constructor(db: Kysely<any>) {
+  private readonly maxValuesSortedByList: number;
+
+  /** `maxValuesSortedByList` is for tests (0: always the DISTINCT query). */
+  constructor(db: Kysely<any>, options: { maxValuesSortedByList?: number } = {}) {
     this.db = db;
+    this.maxValuesSortedByList = options.maxValuesSortedByList ?? MAX_VALUES_SORTED_BY_LIST;
   }
 
   /** Loads (or reloads) the snapshot of the stored data version unless it is already current, with the default order. */
@@ -134,13 +142,6 @@ export class MemorySearch {
 
   private async read(version: string | null): Promise<Snapshot> {
     const db = this.db;
-    const coded = async (column: string): Promise<Map<string, number>> => {
-      const rows = await db.selectFrom(GRANTS_TABLE).select(sql.ref(column).as('v')).distinct().where(sql.ref(column), 'is not', null).orderBy('v').execute();
-      return new Map(rows.map((r, i) => [String(r.v), i + 1]));
-    };
-    const [province, fiscalYear, recipientType, start, end] = await Promise.all(
-      ['recipient_province', 'fiscal_year', 'recipient_type', 'agreement_start_date', 'agreement_end_date'].map(coded),
-    );
     const size = num((await db.selectFrom(GRANTS_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const maxText = num((await db.selectFrom(GRANTS_TEXTS_TABLE).select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m ?? 0);
     const s: Snapshot = {
@@ -149,11 +150,11 @@ export class MemorySearch {
       ids: new Float64Array(size),
       valueCents: new Float64Array(size),
       notable: new Uint8Array(size),
-      province: { codes: new Uint32Array(size), codeOf: province },
-      fiscalYear: { codes: new Uint32Array(size), codeOf: fiscalYear },
-      recipientType: { codes: new Uint32Array(size), codeOf: recipientType },
-      start: { codes: new Uint32Array(size), codeOf: start },
-      end: { codes: new Uint32Array(size), codeOf: end },
+      province: { codes: new Uint32Array(size), codeOf: new Map() },
+      fiscalYear: { codes: new Uint32Array(size), codeOf: new Map() },
+      recipientType: { codes: new Uint32Array(size), codeOf: new Map() },
+      start: { codes: new Uint32Array(size), codeOf: new Map() },
+      end: { codes: new Uint32Array(size), codeOf: new Map() },
       recipientTextId: new Uint32Array(size),
       programTextId: new Uint32Array(size),
       offsets: new Uint32Array(maxText + 2),
@@ -161,7 +162,14 @@ export class MemorySearch {
       orderings: new Map(),
     };
     const textIds = SEARCHED_COLUMNS.map(() => new Uint32Array(size));
-    const code = (c: CodedColumn, v: unknown) => (v === null || v === undefined ? 0 : (c.codeOf.get(String(v)) ?? 0));
+    // Codes in order of first appearance while reading; renumbered below in the database's order of the values.
+    const code = (c: CodedColumn, v: unknown): number => {
+      if (v === null || v === undefined) return 0;
+      const text = String(v);
+      let k = c.codeOf.get(text);
+      if (k === undefined) c.codeOf.set(text, (k = c.codeOf.size + 1));
+      return k;
+    };
     let i = 0;
     let after = -Infinity;
     for (;;) {
@@ -199,6 +207,15 @@ export class MemorySearch {
       // rows deleted meanwhile: the version check after the read repeats it
       s.size = i;
     }
+    for (const [c, column] of [
+      [s.province, 'recipient_province'],
+      [s.fiscalYear, 'fiscal_year'],
+      [s.recipientType, 'recipient_type'],
+      [s.start, 'agreement_start_date'],
+      [s.end, 'agreement_end_date'],
+    ] as const) {
+      await this.orderCodes(c, column, s.size);
+    }
     s.recipientTextId = textIds[SEARCHED_COLUMNS.findIndex((c) => c.textId === 'recipient_text_id')];
     s.programTextId = textIds[SEARCHED_COLUMNS.findIndex((c) => c.textId === 'program_text_id')];
     // Inverted lists by counting sort: count the uses of each text, then place each agreement.
@@ -208,6 +225,35 @@ export class MemorySearch {
     const fill = s.offsets.slice(0, -1);
     for (const column of textIds) for (let a = 0; a < s.size; a++) s.postings[fill[column[a]]++] = a;
     return s;
+  }
+
+  /**
+   * Renumbers a column's codes so that they follow the database's order of its distinct values (its collation
+   * for text): the database sorts the distinct values themselves, a few thousand at most for these columns.
+   */
+  private async orderCodes(c: CodedColumn, column: string, size: number): Promise<void> {
+    const values = [...c.codeOf.keys()];
+    let ordered: string[];
+    if (values.length === 0) ordered = [];
+    else if (values.length <= this.maxValuesSortedByList) {
+      const list = sql.join(values.map((v) => sql`(${v})`));
+      const rows = await sql<{ v: string }>`select column1 as v from (values ${list}) as t order by column1`.execute(this.db);
+      ordered = rows.rows.map((r) => String(r.v));
+    } else {
+      const rows = await this.db.selectFrom(GRANTS_TABLE).select(sql.ref(column).as('v')).distinct().where(sql.ref(column), 'is not', null).orderBy('v').execute();
+      ordered = rows.map((r) => String(r.v));
+    }
+    const renumber = new Uint32Array(values.length + 1);
+    const codeOf = new Map<string, number>();
+    ordered.forEach((v, i) => {
+      const old = c.codeOf.get(v);
+      if (old !== undefined && !codeOf.has(v)) {
+        renumber[old] = i + 1;
+        codeOf.set(v, i + 1);
+      }
+    });
+    for (let a = 0; a < size; a++) c.codes[a] = renumber[c.codes[a]];
+    c.codeOf = codeOf;
   }
 
   /** Ranks of every agreement in the ascending order of a sort field (the descending order is its reverse). */
@@ -247,18 +293,17 @@ export class MemorySearch {
       case 'recipient_legal_name':
       case 'program_name_en': {
         const textIds = field === 'recipient_legal_name' ? s.recipientTextId : s.programTextId;
-        const column = field === 'recipient_legal_name' ? 'recipient_text_id' : 'program_text_id';
-        const rows = await this.db
-          .selectFrom(GRANTS_TEXTS_TABLE)
-          .select('id')
-          .where('id', 'in', this.db.selectFrom(GRANTS_TABLE).select(column))
-          .orderBy('text')
-          .execute();
-        const textRank = new Uint32Array(s.offsets.length);
-        rows.forEach((r, k) => {
-          const t = Number(r.id);
-          if (t < textRank.length) textRank[t] = k + 1;
-        });
+        // the rank of each dictionary text in the database's order (the same strings as the columns)
+        if (!s.textRank) {
+          const rows = await this.db.selectFrom(GRANTS_TEXTS_TABLE).select('id').orderBy('text').orderBy('id').execute();
+          const textRank = new Uint32Array(s.offsets.length);
+          rows.forEach((r, k) => {
+            const t = Number(r.id);
+            if (t < textRank.length) textRank[t] = k + 1;
+          });
+          s.textRank = textRank;
+        }
+        const textRank = s.textRank;
         key = textIds.map((t) => textRank[t]);
         break;
       }
