@@ -145,6 +145,28 @@ describeEachDatabase(
       await importGrantsCsv(t.db, generated); // back to the generated file for the next tests
     });
 
+    if (t.kind === 'sqlite') it('on SQLite writes with a rollback journal when alone, through the WAL while another connection reads, and leaves WAL on', async () => {
+      const journal = async () => (await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(db())).rows[0].journal_mode;
+      assert.equal(await journal(), 'wal');
+      const file = t.url.replace(/^sqlite:/, '');
+      const reader = new Database(file, { readonly: true });
+      try {
+        reader.prepare(`select count(*) as n from ${GRANTS_TABLE}`).get();
+        const report = await importGrantsCsv(t.db, generated);
+        assert.ok(report.rows_read > 0);
+        const timeout = (await sql<{ timeout: number }>`PRAGMA busy_timeout`.execute(db())).rows[0].timeout;
+        assert.equal(timeout, 10_000, 'the busy timeout, set to 0 for the refused switch, is back');
+        assert.equal(await journal(), 'wal', 'the import could not leave WAL with a reader on the file');
+        const stored = await db().selectFrom(GRANTS_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+        assert.equal((reader.prepare(`select count(*) as n from ${GRANTS_TABLE}`).get() as { n: number }).n, Number(stored.n));
+      } finally {
+        reader.close();
+      }
+      assert.equal(await journal(), 'wal');
+      await importGrantsCsv(t.db, generated);
+      assert.equal(await journal(), 'wal', 'back to WAL after an import alone');
+    });
+
     it('leaves the old data served when reading fails midway', async () => {
       const beforeRows = await stored();
       const beforeStats = await stats();

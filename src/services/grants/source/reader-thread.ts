@@ -13,6 +13,7 @@ import type { GrantRecord, SkipReason } from './record.ts';
 const BATCH_ROWS = 1000;
 const MAX_BATCHES_IN_FLIGHT = 4;
 const WORKER_KIND = 'pdi-grants-csv-reader';
+const READER_HEAP_MB = 128;
 
 type FromWorker =
   | { type: 'header'; mapping: ColumnMapping }
@@ -24,7 +25,12 @@ type FromWorker =
 export function readGrantsCsvThreaded(input: string | Readable, onRow: GrantRowHandler, options: ReadGrantsOptions = {}): Promise<ReadSummary> {
   if (typeof input !== 'string' || options.notable !== undefined) return readGrantsCsv(input, onRow, options);
   return new Promise<ReadSummary>((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { kind: WORKER_KIND, file: input, progressEveryRows: options.progressEveryRows } });
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: { kind: WORKER_KIND, file: input, progressEveryRows: options.progressEveryRows },
+      // The thread holds one parsed chunk and a few batches (a few MB); without a cap its heap grows with its
+      // garbage to ~250 MB and the import passes 600 MB of RSS.
+      resourceLimits: { maxOldGenerationSizeMb: READER_HEAP_MB },
+    });
     let settled = false;
     const fail = (error: unknown): void => {
       if (settled) return;
