@@ -7,12 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { sql } from 'kysely';
 import Papa from 'papaparse';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
 import { getAggregate, listDataVersions } from '../../core/db/datasets.ts';
 import { grantsService } from './service.ts';
-import { importGrantsCsv, SUPERSEDED_REASON, TextDictionary } from './import.ts';
+import { importGrantsCsv, SUPERSEDED_REASON } from './import.ts';
+import { TextDictionary } from './import-rows.ts';
 import { searchGrants } from './repository.ts';
 import type { GrantsStats, GrantsComprehensiveStats } from './statistics.ts';
 import { SCHEMA_2025_COLUMNS } from './source/index.ts';
@@ -218,18 +219,16 @@ describeEachDatabase(
   { migrations: grantsService.migrations },
 );
 
-test('the text dictionary gives one id per distinct text, also when fingerprints collide', async () => {
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-  try {
-    const texts = ['', 'a', 'b', 'ab', 'ba', 'Community centre', 'community centre', 'é', 'e\u0301'];
-    for (const fingerprintOf of [undefined, () => [7, 1] as [number, number], (t: string) => [1, t.length] as [number, number]]) {
-      const dictionary = new TextDictionary(db, fingerprintOf);
-      const ids = texts.map((t) => dictionary.idOf(t));
-      assert.equal(new Set(ids).size, texts.length, 'distinct texts, distinct ids');
-      assert.deepEqual(texts.map((t) => dictionary.idOf(t)), ids, 'the same text, the same id');
-      assert.equal(dictionary.size, texts.length);
-    }
-  } finally {
-    await db.destroy();
+test('the text dictionary gives one id per distinct text, also when fingerprints collide', () => {
+  const texts = ['', 'a', 'b', 'ab', 'ba', 'Community centre', 'community centre', 'é', 'e\u0301'];
+  for (const fingerprintOf of [undefined, () => [7, 1] as [number, number], (t: string) => [1, t.length] as [number, number]]) {
+    const dictionary = new TextDictionary(fingerprintOf);
+    const ids = texts.map((t) => dictionary.idOf(t));
+    assert.equal(new Set(ids).size, texts.length, 'distinct texts, distinct ids');
+    assert.deepEqual(texts.map((t) => dictionary.idOf(t)), ids, 'the same text, the same id');
+    assert.equal(dictionary.size, texts.length);
+    const added = dictionary.takeNew();
+    assert.deepEqual(added, ids.flatMap((id, i) => [id, texts[i]]), 'each new text once, with its id');
+    assert.deepEqual(dictionary.takeNew(), []);
   }
 });

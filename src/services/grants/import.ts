@@ -4,52 +4,40 @@
 // longer has are deleted), with every aggregate of the API recomputed in the same transaction.
 //
 // How the 1.3-million-row file stays fast and small:
-//  - rows are written as multi-row upserts (one statement text per batch size, prepared once and reused),
-//    whose conflict clause applies the amendment rule (`supersedes`) in the database, so memory holds one
-//    batch, never the file;
+//  - a worker thread reads, maps and cuts the file into ready-to-bind batches (import-reader.ts,
+//    import-rows.ts) while this thread writes them as multi-row upserts (one statement text per batch size,
+//    prepared once and reused), whose conflict clause applies the amendment rule (`supersedes`) in the
+//    database, so memory holds a few batches, never the file;
 //  - the table has no secondary index to maintain (searches are answered in memory: memory-search.ts);
 //  - on SQLite (and on an empty PostgreSQL table) the text dictionary's substring index is dropped for the
 //    load and rebuilt once at the end, inside the transaction; readers keep the old snapshot. A PostgreSQL
 //    dictionary that holds data keeps its index (dropping it would lock readers out until commit).
 import fs from 'node:fs';
 import path from 'node:path';
-import { hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { CompiledQuery, sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
-import { dbBool, dialectOf, num } from '../../core/db/dialect.ts';
+import { dialectOf, num } from '../../core/db/dialect.ts';
 import type { DialectName } from '../../core/db/dialect.ts';
 import { putAggregate } from '../../core/db/datasets.ts';
 import { resumeSubstringIndex, suspendSubstringIndex } from '../../core/db/search-index.ts';
 import { runImport } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
-import { amendmentKey, supersedes, NOTABLE_RULES_VERSION } from './source/index.ts';
-import { readGrantsCsvThreaded } from './source/reader-thread.ts';
-import type { GrantRecord, NotableMatcher } from './source/index.ts';
+import { readAgreementBatches } from './import-reader.ts';
+import { upsertStatement } from './import-rows.ts';
+import type { RowBatch } from './import-rows.ts';
+import { NOTABLE_RULES_VERSION } from './source/index.ts';
+import type { NotableMatcher } from './source/index.ts';
 import { computeAggregates, AGGREGATE_NAMES } from './statistics.ts';
 import type { DataSource } from './statistics.ts';
-import {
-  DATA_COLUMNS,
-  GRANTS_SEARCH,
-  GRANTS_TABLE,
-  GRANTS_TEXTS_TABLE,
-  SEARCHED_COLUMNS,
-  TEXT_ID_COLUMNS,
-} from './tables.ts';
-import type { DataColumn } from './tables.ts';
+import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE } from './tables.ts';
 
 export const GRANTS_DATASET = 'agreements';
 
 /** Rows a file row is merged into when a later amendment of the same agreement is current. */
 export const SUPERSEDED_REASON = 'superseded by a later amendment of the same agreement';
-
-/** Rows per upsert statement: 32 parameters a row stays below both databases' parameter limits. */
-const BATCH_ROWS = 500;
-
-// Every stored data column is the GrantRecord field of the same name (checked by the compiler here).
-const RECORD_FIELDS: readonly (DataColumn & keyof GrantRecord)[] = DATA_COLUMNS;
 
 export interface GrantsImportOptions {
   isDemo?: boolean;
@@ -64,211 +52,41 @@ export interface GrantsImportOptions {
   currentYear?: number;
 }
 
-/** The conditional upsert of `rows` agreements: the later row wins where `supersedes` says so. */
-function upsertStatement(dialect: DialectName, rows: number): string {
-  const stored = [...DATA_COLUMNS, ...TEXT_ID_COLUMNS];
-  const columns = [...stored, 'content_hash', 'previous_hash', 'import_version'];
-  const perRow = stored.length + 2; // previous_hash is a literal NULL
-  let p = 0;
-  const placeholder = dialect === 'sqlite' ? () => '?' : () => `$${++p}`;
-  const tuples: string[] = [];
-  for (let r = 0; r < rows; r++) {
-    const cells: string[] = [];
-    for (let c = 0; c < perRow; c++) cells.push(placeholder());
-    cells.splice(stored.length + 1, 0, 'NULL');
-    tuples.push(`(${cells.join(',')})`);
-  }
-  const t = GRANTS_TABLE;
-  const set = stored.map((c) => `${c} = excluded.${c}`);
-  set.push(
-    'content_hash = excluded.content_hash',
-    // the values before this import touched the row: what "unchanged" is measured against
-    `previous_hash = CASE WHEN ${t}.import_version <> excluded.import_version THEN ${t}.content_hash ELSE ${t}.previous_hash END`,
-    'import_version = excluded.import_version',
-  );
-  // The first row of this import for an agreement replaces what an earlier import stored; later rows of the
-  // same import replace it when they supersede it (higher amendment_number; equal: later amendment_date,
-  // a date beats none; still equal: the later row). '' sorts before every date, so coalesce says "no date".
-  const wins =
-    `${t}.import_version <> excluded.import_version` +
-    ` OR excluded.amendment_number > ${t}.amendment_number` +
-    ` OR (excluded.amendment_number = ${t}.amendment_number AND coalesce(excluded.amendment_date, '') >= coalesce(${t}.amendment_date, ''))`;
-  return (
-    `INSERT INTO ${t} (${columns.join(', ')}) VALUES ${tuples.join(',')} ` +
-    `ON CONFLICT (owner_org, reference_number) DO UPDATE SET ${set.join(', ')} WHERE ${wins}`
-  );
-}
-
-/** A 32-bit finaliser: spreads every input bit over the whole word. */
-function mix32(x: number): number {
-  x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
-  x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
-  return (x ^ (x >>> 16)) >>> 0;
-}
-
-/**
- * Three 32-bit multiplicative hashes of a text's UTF-16 code units (distinct odd multipliers and seeds):
- * the first two make the 53-bit key, the third is the check.
- */
-function fingerprint(text: string): [number, number] {
-  let a = 0x811c9dc5;
-  let b = 0x9e3779b9;
-  let c = 0x27d4eb2f;
-  for (let i = 0; i < text.length; i++) {
-    const u = text.charCodeAt(i);
-    a = Math.imul(a ^ u, 0x01000193);
-    b = Math.imul(b ^ u, 0x5bd1e995);
-    c = Math.imul(c ^ u, 0xcc9e2d51);
-  }
-  return [(mix32(b) & 0x1fffff) * 4294967296 + mix32(a), mix32(c ^ text.length)];
-}
-
 /** Rows per insert into the text dictionary (2 parameters a row). */
 const TEXT_BATCH_ROWS = 2000;
 
-/**
- * The text dictionary of this import: each distinct searched text gets an id the first time a stored
- * agreement uses it, and is written once. The dictionary is rebuilt by every import (it starts empty), so it
- * holds the texts of the file's current agreements only.
- *
- * Memory: holding the distinct texts as keys cost 86 MB of strings on the 1.3-million-row file (and the
- * heap's growth around them pushed the import past 600 MB), so a text is known by an 85-bit fingerprint
- * instead (a 53-bit hash as the key; a second, independent 32-bit hash and the length checked on every hit).
- * A hit whose check differs is a collision of the first hash: that text is then kept exactly, in a map of
- * its own. Two distinct texts agreeing on all 85 bits and the length is the only way to confuse them:
- * about 10⁻¹⁴ for a million texts.
- */
-export class TextDictionary {
+/** Writes RowBatches: the new dictionary texts, then the agreements (one prepared statement per batch size). */
+class BatchWriter {
   private readonly trx: Kysely<any>;
-  private readonly fingerprintOf: (text: string) => [number, number];
   private readonly dialect: DialectName;
-  private readonly byHash = new Map<number, number>();
-  /** Texts whose first hash collided with another text's. */
-  private readonly exact = new Map<string, number>();
-  private checks = new Uint32Array(1 << 16);
-  private lengths = new Uint32Array(1 << 16);
-  private count = 0;
-  private pending: unknown[] = [];
-  private readonly statements = new Map<number, string>();
+  private readonly statements = new Map<string, string>();
 
-  /** `fingerprintOf` is for tests (a colliding one); the default is `fingerprint`. */
-  constructor(trx: Kysely<any>, fingerprintOf = fingerprint) {
+  constructor(trx: Kysely<any>) {
     this.trx = trx;
     this.dialect = dialectOf(trx);
-    this.fingerprintOf = fingerprintOf;
   }
 
-  idOf(text: string): number {
-    const [key, check] = this.fingerprintOf(text);
-    const known = this.byHash.get(key);
-    if (known !== undefined && this.checks[known] === check && this.lengths[known] === text.length) return known;
-    if (known !== undefined) {
-      const id = this.exact.get(text);
-      if (id !== undefined) return id;
-    }
-    const id = this.add(text, check);
-    if (known === undefined) this.byHash.set(key, id);
-    else this.exact.set(Buffer.from(text).toString(), id); // a copy: see below
-    return id;
-  }
-
-  private add(text: string, check: number): number {
-    const id = ++this.count;
-    if (id >= this.checks.length) {
-      const grow = (a: Uint32Array) => {
-        const b = new Uint32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.checks = grow(this.checks);
-      this.lengths = grow(this.lengths);
-    }
-    this.checks[id] = check;
-    this.lengths[id] = text.length;
-    // A parsed cell is a slice of the parser's whole input chunk, which holding it would keep alive until
-    // the flush: a copy (through UTF-8, one byte a character for ASCII) frees the chunk at once.
-    this.pending.push(id, Buffer.from(text).toString());
-    return id;
-  }
-
-  get size(): number {
-    return this.count;
-  }
-
-  /** Writes the texts seen since the last call. */
-  async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const params = this.pending.splice(0, TEXT_BATCH_ROWS * 2);
-      const n = params.length / 2;
-      let text = this.statements.get(n);
-      if (!text) {
+  private statement(kind: 'texts' | 'agreements', rows: number): string {
+    const key = `${kind}:${rows}`;
+    let text = this.statements.get(key);
+    if (!text) {
+      if (kind === 'agreements') text = upsertStatement(this.dialect, rows);
+      else {
         let p = 0;
         const placeholder = this.dialect === 'sqlite' ? () => '?' : () => `$${++p}`;
-        const tuples = Array.from({ length: n }, () => `(${placeholder()},${placeholder()})`);
-        text = `INSERT INTO ${GRANTS_TEXTS_TABLE} (id, text) VALUES ${tuples.join(',')}`;
-        this.statements.set(n, text);
+        text = `INSERT INTO ${GRANTS_TEXTS_TABLE} (id, text) VALUES ${Array.from({ length: rows }, () => `(${placeholder()},${placeholder()})`).join(',')}`;
       }
-      await this.trx.executeQuery(CompiledQuery.raw(text, params));
+      this.statements.set(key, text);
     }
-  }
-}
-
-/**
- * Collects rows and writes them in statements of BATCH_ROWS agreements. Rows of an agreement already waiting
- * are merged by the amendment rule first (a statement may not touch a row twice on PostgreSQL), so statements
- * have one size (and one prepared statement) until the last. Only the winners' texts enter the dictionary.
- */
-class AgreementWriter {
-  private readonly trx: Kysely<any>;
-  private readonly dialect: DialectName;
-  private readonly importVersion: string;
-  private readonly statements = new Map<number, string>();
-  private pending = new Map<string, GrantRecord>();
-  private readonly trueValue: boolean | number;
-  private readonly falseValue: boolean | number;
-  readonly texts: TextDictionary;
-
-  constructor(trx: Kysely<any>, importVersion: string) {
-    this.trx = trx;
-    this.dialect = dialectOf(trx);
-    this.importVersion = importVersion;
-    this.trueValue = dbBool(this.dialect, true);
-    this.falseValue = dbBool(this.dialect, false);
-    this.texts = new TextDictionary(trx);
+    return text;
   }
 
-  /** Returns a promise only when a statement is written, so the reader pauses only then. */
-  add(record: GrantRecord): Promise<void> | undefined {
-    const key = amendmentKey(record);
-    const current = this.pending.get(key);
-    if (!current || supersedes(record, current)) this.pending.set(key, record);
-    return this.pending.size >= BATCH_ROWS ? this.flush() : undefined;
-  }
-
-  async flush(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const winners = this.pending;
-    this.pending = new Map();
-    const params: unknown[] = [];
-    for (const record of winners.values()) {
-      const start = params.length;
-      for (const column of RECORD_FIELDS) {
-        const value = record[column];
-        params.push(typeof value === 'boolean' ? (value ? this.trueValue : this.falseValue) : value);
-      }
-      // the hash covers the record's values, not the dictionary ids (which another file order would change)
-      const contentHash = hash('sha1', params.slice(start).join('\u001f'), 'base64');
-      for (const { column } of SEARCHED_COLUMNS) params.push(this.texts.idOf(record[column]));
-      params.push(contentHash, this.importVersion);
+  async write(batch: RowBatch): Promise<void> {
+    for (let i = 0; i < batch.texts.length; i += TEXT_BATCH_ROWS * 2) {
+      const params = batch.texts.slice(i, i + TEXT_BATCH_ROWS * 2);
+      await this.trx.executeQuery(CompiledQuery.raw(this.statement('texts', params.length / 2), params));
     }
-    await this.texts.flush();
-    const n = winners.size;
-    let text = this.statements.get(n);
-    if (!text) {
-      text = upsertStatement(this.dialect, n);
-      this.statements.set(n, text);
-    }
-    await this.trx.executeQuery(CompiledQuery.raw(text, params));
+    await this.trx.executeQuery(CompiledQuery.raw(this.statement('agreements', batch.rows), batch.params));
   }
 }
 
@@ -335,28 +153,23 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
       await trx.deleteFrom(GRANTS_TEXTS_TABLE).execute();
 
       log('loading rows');
-      const writer = new AgreementWriter(trx, dataVersion);
-      let mapped = 0;
-      const summary = await readGrantsCsvThreaded(
+      const writer = new BatchWriter(trx);
+      const summary = await readAgreementBatches(
         input,
-        (record) => {
-          tally.read();
-          mapped++;
-          return writer.add(record);
-        },
         {
+          dialect,
+          importVersion: dataVersion,
           notable: options.notable,
-          onSkip: (reason) => {
-            tally.read();
-            tally.skip(reason);
-          },
+          onSkip: (reason) => tally.skip(reason),
           onProgress: (p) => {
             if (p.totalBytes !== null) progress.setTotal(p.totalBytes);
             progress.update(p.bytesRead);
           },
         },
+        (batch) => writer.write(batch),
       );
-      await writer.flush();
+      tally.read(summary.rowsRead);
+      const mapped = summary.recordsMapped;
       log('counting and deleting');
       if (mapped === 0) {
         throw new Error(`${source}: no valid grant rows (${summary.rowsRead} rows read, ${summary.skipped} skipped); the stored data is unchanged`);

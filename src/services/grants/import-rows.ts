@@ -1,0 +1,205 @@
+// The importer's rows, database-free: records → batches of statement parameters, ready to bind. Pure and
+// synchronous, so the CSV reader's worker thread can run it beside the thread that writes (import.ts).
+//  - Amendments: rows of an agreement already waiting are merged by the amendment rule (`supersedes`) before a
+//    batch is cut, so one statement never touches an agreement twice (PostgreSQL refuses that); merging across
+//    batches is the upsert's own WHERE clause.
+//  - The text dictionary: each distinct searched text gets an id the first time a stored agreement uses it;
+//    a batch carries the new (id, text) pairs with its rows.
+import { hash } from 'node:crypto';
+import { dbBool } from '../../core/db/dialect.ts';
+import type { DialectName } from '../../core/db/dialect.ts';
+import { amendmentKey, supersedes } from './source/index.ts';
+import type { GrantRecord } from './source/index.ts';
+import { DATA_COLUMNS, GRANTS_TABLE, SEARCHED_COLUMNS, TEXT_ID_COLUMNS } from './tables.ts';
+import type { DataColumn } from './tables.ts';
+
+/** Agreements per upsert statement: 38 parameters a row stays below both databases' parameter limits. */
+export const BATCH_ROWS = 500;
+
+// Every stored data column is the GrantRecord field of the same name (checked by the compiler here).
+const RECORD_FIELDS: readonly (DataColumn & keyof GrantRecord)[] = DATA_COLUMNS;
+
+/** One statement's worth: `rows` agreements as `params` of upsertStatement(rows), and the texts they add. */
+export interface RowBatch {
+  rows: number;
+  params: unknown[];
+  /** New dictionary entries, flat: id, text, id, text, … */
+  texts: unknown[];
+}
+
+/** The conditional upsert of `rows` agreements: the later row wins where `supersedes` says so. */
+export function upsertStatement(dialect: DialectName, rows: number): string {
+  const stored = [...DATA_COLUMNS, ...TEXT_ID_COLUMNS];
+  const columns = [...stored, 'content_hash', 'previous_hash', 'import_version'];
+  const perRow = stored.length + 2; // previous_hash is a literal NULL
+  let p = 0;
+  const placeholder = dialect === 'sqlite' ? () => '?' : () => `$${++p}`;
+  const tuples: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    const cells: string[] = [];
+    for (let c = 0; c < perRow; c++) cells.push(placeholder());
+    cells.splice(stored.length + 1, 0, 'NULL');
+    tuples.push(`(${cells.join(',')})`);
+  }
+  const t = GRANTS_TABLE;
+  const set = stored.map((c) => `${c} = excluded.${c}`);
+  set.push(
+    'content_hash = excluded.content_hash',
+    // the values before this import touched the row: what "unchanged" is measured against
+    `previous_hash = CASE WHEN ${t}.import_version <> excluded.import_version THEN ${t}.content_hash ELSE ${t}.previous_hash END`,
+    'import_version = excluded.import_version',
+  );
+  // The first row of this import for an agreement replaces what an earlier import stored; later rows of the
+  // same import replace it when they supersede it (higher amendment_number; equal: later amendment_date,
+  // a date beats none; still equal: the later row). '' sorts before every date, so coalesce says "no date".
+  const wins =
+    `${t}.import_version <> excluded.import_version` +
+    ` OR excluded.amendment_number > ${t}.amendment_number` +
+    ` OR (excluded.amendment_number = ${t}.amendment_number AND coalesce(excluded.amendment_date, '') >= coalesce(${t}.amendment_date, ''))`;
+  return (
+    `INSERT INTO ${t} (${columns.join(', ')}) VALUES ${tuples.join(',')} ` +
+    `ON CONFLICT (owner_org, reference_number) DO UPDATE SET ${set.join(', ')} WHERE ${wins}`
+  );
+}
+
+/** A 32-bit finaliser: spreads every input bit over the whole word. */
+function mix32(x: number): number {
+  x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
+  x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/**
+ * Three 32-bit multiplicative hashes of a text's UTF-16 code units (distinct odd multipliers and seeds):
+ * the first two make the 53-bit key, the third is the check.
+ */
+function fingerprint(text: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  let c = 0x27d4eb2f;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    a = Math.imul(a ^ u, 0x01000193);
+    b = Math.imul(b ^ u, 0x5bd1e995);
+    c = Math.imul(c ^ u, 0xcc9e2d51);
+  }
+  return [(mix32(b) & 0x1fffff) * 4294967296 + mix32(a), mix32(c ^ text.length)];
+}
+
+/**
+ * The text dictionary of one import: each distinct searched text gets an id the first time a stored
+ * agreement uses it. The dictionary is rebuilt by every import (it starts empty), so it holds the texts of
+ * the file's current agreements only.
+ *
+ * Memory: holding the distinct texts as keys cost 86 MB of strings on the 1.3-million-row file (and the
+ * heap's growth around them pushed the import past 600 MB), so a text is known by an 85-bit fingerprint
+ * instead (a 53-bit hash as the key; a second, independent 32-bit hash and the length checked on every hit).
+ * A hit whose check differs is a collision of the first hash: that text is then kept exactly, in a map of
+ * its own. Two distinct texts agreeing on all 85 bits and the length is the only way to confuse them:
+ * about 10⁻¹⁴ for a million texts.
+ */
+export class TextDictionary {
+  private readonly fingerprintOf: (text: string) => [number, number];
+  private readonly byHash = new Map<number, number>();
+  /** Texts whose first hash collided with another text's. */
+  private readonly exact = new Map<string, number>();
+  private checks = new Uint32Array(1 << 16);
+  private lengths = new Uint32Array(1 << 16);
+  private count = 0;
+  private pending: unknown[] = [];
+
+  /** `fingerprintOf` is for tests (a colliding one); the default is `fingerprint`. */
+  constructor(fingerprintOf = fingerprint) {
+    this.fingerprintOf = fingerprintOf;
+  }
+
+  idOf(text: string): number {
+    const [key, check] = this.fingerprintOf(text);
+    const known = this.byHash.get(key);
+    if (known !== undefined && this.checks[known] === check && this.lengths[known] === text.length) return known;
+    if (known !== undefined) {
+      const id = this.exact.get(text);
+      if (id !== undefined) return id;
+    }
+    const id = this.add(text, check);
+    if (known === undefined) this.byHash.set(key, id);
+    else this.exact.set(Buffer.from(text).toString(), id); // a copy: see below
+    return id;
+  }
+
+  private add(text: string, check: number): number {
+    const id = ++this.count;
+    if (id >= this.checks.length) {
+      const grow = (a: Uint32Array) => {
+        const b = new Uint32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.checks = grow(this.checks);
+      this.lengths = grow(this.lengths);
+    }
+    this.checks[id] = check;
+    this.lengths[id] = text.length;
+    // A parsed cell is a slice of the parser's whole input chunk, which holding it would keep alive until
+    // it is written: a copy (through UTF-8, one byte a character for ASCII) frees the chunk at once.
+    this.pending.push(id, Buffer.from(text).toString());
+    return id;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The (id, text) pairs added since the last call, flat. */
+  takeNew(): unknown[] {
+    const taken = this.pending;
+    this.pending = [];
+    return taken;
+  }
+}
+
+/** Records in file order → RowBatches of BATCH_ROWS agreements (the last one smaller). */
+export class AgreementBatcher {
+  private readonly importVersion: string;
+  private pending = new Map<string, GrantRecord>();
+  private readonly trueValue: boolean | number;
+  private readonly falseValue: boolean | number;
+  readonly texts = new TextDictionary();
+
+  constructor(dialect: DialectName, importVersion: string) {
+    this.importVersion = importVersion;
+    this.trueValue = dbBool(dialect, true);
+    this.falseValue = dbBool(dialect, false);
+  }
+
+  /** A batch when BATCH_ROWS agreements are waiting, else null. */
+  add(record: GrantRecord): RowBatch | null {
+    const key = amendmentKey(record);
+    const current = this.pending.get(key);
+    if (!current || supersedes(record, current)) this.pending.set(key, record);
+    return this.pending.size >= BATCH_ROWS ? this.cut() : null;
+  }
+
+  /** The agreements still waiting (at the end of the file), or null. */
+  finish(): RowBatch | null {
+    return this.pending.size > 0 ? this.cut() : null;
+  }
+
+  private cut(): RowBatch {
+    const winners = this.pending;
+    this.pending = new Map();
+    const params: unknown[] = [];
+    for (const record of winners.values()) {
+      const start = params.length;
+      for (const column of RECORD_FIELDS) {
+        const value = record[column];
+        params.push(typeof value === 'boolean' ? (value ? this.trueValue : this.falseValue) : value);
+      }
+      // the hash covers the record's values, not the dictionary ids (which another file order would change)
+      const contentHash = hash('sha1', params.slice(start).join('\u001f'), 'base64');
+      for (const { column } of SEARCHED_COLUMNS) params.push(this.texts.idOf(record[column]));
+      params.push(contentHash, this.importVersion);
+    }
+    return { rows: winners.size, params, texts: this.texts.takeNew() };
+  }
+}
