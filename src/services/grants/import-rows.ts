@@ -3,8 +3,8 @@
 //  - Amendments: rows of an agreement already waiting are merged by the amendment rule (`supersedes`) before a
 //    batch is cut, so one statement never touches an agreement twice (PostgreSQL refuses that); merging across
 //    batches is the upsert's own WHERE clause.
-//  - The text dictionary: each distinct searched text gets an id the first time a stored agreement uses it;
-//    a batch carries the new (id, text) pairs with its rows.
+//  - The text dictionary: each distinct searched text gets an id the first time a stored agreement uses it
+//    (`assignTextIds`, on the writing thread).
 import { hash } from 'node:crypto';
 import { dbBool } from '../../core/db/dialect.ts';
 import type { DialectName } from '../../core/db/dialect.ts';
@@ -19,12 +19,29 @@ export const BATCH_ROWS = 500;
 // Every stored data column is the GrantRecord field of the same name (checked by the compiler here).
 const RECORD_FIELDS: readonly (DataColumn & keyof GrantRecord)[] = DATA_COLUMNS;
 
-/** One statement's worth: `rows` agreements as `params` of upsertStatement(rows), and the texts they add. */
+/**
+ * One statement's worth: `rows` agreements as `params` of upsertStatement(rows), each row PARAMS_PER_ROW
+ * values; the text-id slots are 0 until `assignTextIds` fills them.
+ */
 export interface RowBatch {
   rows: number;
   params: unknown[];
-  /** New dictionary entries, flat: id, text, id, text, … */
-  texts: unknown[];
+}
+
+export const PARAMS_PER_ROW = DATA_COLUMNS.length + TEXT_ID_COLUMNS.length + 2;
+const TEXT_SLOTS = SEARCHED_COLUMNS.map(({ column }, k) => ({ text: DATA_COLUMNS.indexOf(column), id: DATA_COLUMNS.length + k }));
+
+/**
+ * Fills a batch's text-id slots from `dictionary` and returns the new (id, text) pairs, flat. Done by the
+ * thread that writes (the reading thread is the busier one).
+ */
+export function assignTextIds(batch: RowBatch, dictionary: TextDictionary): unknown[] {
+  const { params } = batch;
+  for (let row = 0; row < batch.rows; row++) {
+    const base = row * PARAMS_PER_ROW;
+    for (const slot of TEXT_SLOTS) params[base + slot.id] = dictionary.idOf(params[base + slot.text] as string);
+  }
+  return dictionary.takeNew();
 }
 
 /** The conditional upsert of `rows` agreements: the later row wins where `supersedes` says so. */
@@ -164,7 +181,6 @@ export class AgreementBatcher {
   private pending = new Map<string, GrantRecord>();
   private readonly trueValue: boolean | number;
   private readonly falseValue: boolean | number;
-  readonly texts = new TextDictionary();
 
   constructor(dialect: DialectName, importVersion: string) {
     this.importVersion = importVersion;
@@ -197,9 +213,9 @@ export class AgreementBatcher {
       }
       // the hash covers the record's values, not the dictionary ids (which another file order would change)
       const contentHash = hash('sha1', params.slice(start).join('\u001f'), 'base64');
-      for (const { column } of SEARCHED_COLUMNS) params.push(this.texts.idOf(record[column]));
+      for (let k = 0; k < TEXT_ID_COLUMNS.length; k++) params.push(0);
       params.push(contentHash, this.importVersion);
     }
-    return { rows: winners.size, params, texts: this.texts.takeNew() };
+    return { rows: winners.size, params };
   }
 }

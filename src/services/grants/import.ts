@@ -26,7 +26,7 @@ import { runImport } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { readAgreementBatches } from './import-reader.ts';
-import { upsertStatement } from './import-rows.ts';
+import { TextDictionary, assignTextIds, upsertStatement } from './import-rows.ts';
 import type { RowBatch } from './import-rows.ts';
 import { NOTABLE_RULES_VERSION } from './source/index.ts';
 import type { NotableMatcher } from './source/index.ts';
@@ -55,11 +55,15 @@ export interface GrantsImportOptions {
 /** Rows per insert into the text dictionary (2 parameters a row). */
 const TEXT_BATCH_ROWS = 2000;
 
-/** Writes RowBatches: the new dictionary texts, then the agreements (one prepared statement per batch size). */
+/**
+ * Writes RowBatches: gives the texts their dictionary ids, writes the new texts, then the agreements (one
+ * prepared statement per batch size). Only the texts of rows that reach a statement enter the dictionary.
+ */
 class BatchWriter {
   private readonly trx: Kysely<any>;
   private readonly dialect: DialectName;
   private readonly statements = new Map<string, string>();
+  private readonly dictionary = new TextDictionary();
 
   constructor(trx: Kysely<any>) {
     this.trx = trx;
@@ -82,8 +86,9 @@ class BatchWriter {
   }
 
   async write(batch: RowBatch): Promise<void> {
-    for (let i = 0; i < batch.texts.length; i += TEXT_BATCH_ROWS * 2) {
-      const params = batch.texts.slice(i, i + TEXT_BATCH_ROWS * 2);
+    const texts = assignTextIds(batch, this.dictionary);
+    for (let i = 0; i < texts.length; i += TEXT_BATCH_ROWS * 2) {
+      const params = texts.slice(i, i + TEXT_BATCH_ROWS * 2);
       await this.trx.executeQuery(CompiledQuery.raw(this.statement('texts', params.length / 2), params));
     }
     await this.trx.executeQuery(CompiledQuery.raw(this.statement('agreements', batch.rows), batch.params));
