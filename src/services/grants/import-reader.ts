@@ -38,7 +38,7 @@ export function readAgreementBatches(input: string | Readable, options: BatchRea
   return new Promise<ReadSummary>((resolve, reject) => {
     const worker = new Worker(new URL(import.meta.url), {
       workerData: { kind: WORKER_KIND, file: input, dialect: options.dialect, importVersion: options.importVersion, progressEveryRows: options.progressEveryRows },
-      resourceLimits: { maxOldGenerationSizeMb: READER_HEAP_MB, maxYoungGenerationSizeMb: 96 },
+      resourceLimits: { maxOldGenerationSizeMb: READER_HEAP_MB, maxYoungGenerationSizeMb: 48 },
     });
     let settled = false;
     const fail = (error: unknown): void => {

@@ -23,7 +23,9 @@ export interface DataSource {
 export const TOP_PROGRAMS_IN_STATS = 20;
 export const TOP_RECIPIENTS = 50;
 export const TOP_PROGRAMS_IN_ANALYSIS = 50;
-const PAGE_ROWS = 20_000;
+// Rows read per query. Small pages keep few row objects alive at once: with 20,000 the heap grew by ~100 MB
+// over the pass and the import of 1.3 million rows peaked above 600 MB of RSS (512 MB with 2,000).
+const PAGE_ROWS = 2_000;
 
 /** Half-open value ranges [min, max) of comprehensive-stats, in cents (null: unbounded). */
 export const VALUE_RANGES: ReadonlyArray<{ range: string; min: number | null; max: number | null }> = [
