@@ -99,7 +99,7 @@ export class MemorySearch {
     total += s.recipientTextId.byteLength + s.programTextId.byteLength;
     for (const c of [s.province, s.fiscalYear, s.recipientType, s.start, s.end]) total += c.codes.byteLength;
     for (const o of s.orderings.values()) total += o.rank.byteLength + o.order.byteLength;
-    return total;
+    return total + (s.textRank?.byteLength ?? 0);
   }
 
   async search(filters: SearchFilters, order: SearchOrder, page: { limit: number; offset: number }): Promise<MemorySearchResult> {
