@@ -146,7 +146,7 @@ try {
     const memory = new MemorySearch(kysely);
     await memory.ready();
     const loaded = performance.now() - t0;
-    await searchGrants(kysely, { text: 'health' }, { field: 'agreement_value', descending: true }, { limit: 1, offset: 0 }, memory);
+    await searchGrants(kysely, memory, { text: 'health' }, { field: 'agreement_value', descending: true }, { limit: 1, offset: 0 });
     console.log(
       `\nin-memory search: snapshot with the default order loaded in ${(loaded / 1000).toFixed(2)} s, then a first text search in ${((performance.now() - t0 - loaded) / 1000).toFixed(3)} s; ` +
         `${(memory.bytes / 2 ** 20).toFixed(0)} MiB of arrays (RSS +${((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(0)} MiB)`,

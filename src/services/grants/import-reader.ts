@@ -117,17 +117,13 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: { file: str
     }
   };
   try {
-    const batcher = new AgreementBatcher(data.dialect, data.importVersion);
-    const summary = await readGrantsCsv(
+    const summary = await readInThread(
       data.file,
-      (record) => {
-        const batch = batcher.add(record);
-        return batch ? post(batch) : undefined;
-      },
-      { progressEveryRows: data.progressEveryRows, onSkip: (reason, rowNumber) => skips.push([reason, rowNumber]), onProgress: (p) => (progress = p) },
+      { ...data, onSkip: (reason, rowNumber) => skips.push([reason, rowNumber]), onProgress: (p) => (progress = p) },
+      (batch) => post(batch),
     );
-    const last = batcher.finish();
-    if (last || skips.length > 0 || progress !== null) await post(last);
+    // the skips and the last progress after the last batch
+    if (skips.length > 0 || progress !== null) await post(null);
     port.postMessage({ type: 'done', summary } satisfies FromWorker);
   } catch (error) {
     const e = error as Error & { missing?: string[] };

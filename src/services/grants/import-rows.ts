@@ -13,7 +13,7 @@ import type { GrantRecord } from './source/index.ts';
 import { DATA_COLUMNS, GRANTS_TABLE, SEARCHED_COLUMNS, TEXT_ID_COLUMNS } from './tables.ts';
 import type { DataColumn } from './tables.ts';
 
-/** Agreements per upsert statement: 38 parameters a row stays below both databases' parameter limits. */
+/** Agreements per upsert statement: PARAMS_PER_ROW (37) parameters a row stay below both databases' limits. */
 export const BATCH_ROWS = 500;
 
 // Every stored data column is the GrantRecord field of the same name (checked by the compiler here).
@@ -31,11 +31,14 @@ export interface RowBatch {
 export const PARAMS_PER_ROW = DATA_COLUMNS.length + TEXT_ID_COLUMNS.length + 2;
 const TEXT_SLOTS = SEARCHED_COLUMNS.map(({ column }, k) => ({ text: DATA_COLUMNS.indexOf(column), id: DATA_COLUMNS.length + k }));
 
+/** A row of the text dictionary. */
+export type DictionaryText = { id: number; text: string };
+
 /**
- * Fills a batch's text-id slots from `dictionary` and returns the new (id, text) pairs, flat. Done by the
- * thread that writes (the reading thread is the busier one).
+ * Fills a batch's text-id slots from `dictionary` and returns the texts it added. Done by the thread that
+ * writes (the reading thread is the busier one).
  */
-export function assignTextIds(batch: RowBatch, dictionary: TextDictionary): unknown[] {
+export function assignTextIds(batch: RowBatch, dictionary: TextDictionary): DictionaryText[] {
   const { params } = batch;
   for (let row = 0; row < batch.rows; row++) {
     const base = row * PARAMS_PER_ROW;
@@ -123,7 +126,7 @@ export class TextDictionary {
   private checks = new Uint32Array(1 << 16);
   private lengths = new Uint32Array(1 << 16);
   private count = 0;
-  private pending: unknown[] = [];
+  private pending: DictionaryText[] = [];
 
   /** `fingerprintOf` is for tests (a colliding one); the default is `fingerprint`. */
   constructor(fingerprintOf = fingerprint) {
@@ -159,7 +162,7 @@ export class TextDictionary {
     this.lengths[id] = text.length;
     // A parsed cell is a slice of the parser's whole input chunk, which holding it would keep alive until
     // it is written: a copy (through UTF-8, one byte a character for ASCII) frees the chunk at once.
-    this.pending.push(id, Buffer.from(text).toString());
+    this.pending.push({ id, text: Buffer.from(text).toString() });
     return id;
   }
 
@@ -167,8 +170,8 @@ export class TextDictionary {
     return this.count;
   }
 
-  /** The (id, text) pairs added since the last call, flat. */
-  takeNew(): unknown[] {
+  /** The texts added since the last call. */
+  takeNew(): DictionaryText[] {
     const taken = this.pending;
     this.pending = [];
     return taken;

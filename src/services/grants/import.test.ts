@@ -14,10 +14,9 @@ import { getAggregate, listDataVersions } from '../../core/db/datasets.ts';
 import { grantsService } from './service.ts';
 import { importGrantsCsv, SUPERSEDED_REASON } from './import.ts';
 import { TextDictionary } from './import-rows.ts';
-import { searchGrants } from './repository.ts';
 import type { GrantsStats, GrantsComprehensiveStats } from './statistics.ts';
 import { SCHEMA_2025_COLUMNS } from './source/index.ts';
-import { expectedAgreements, handCsv, handRow, tempDir, writeGenerated } from './test-support.ts';
+import { expectedAgreements, handCsv, handRow, searchGrantsInSql, tempDir, writeGenerated } from './test-support.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE } from './tables.ts';
 
 describeEachDatabase(
@@ -72,7 +71,7 @@ describeEachDatabase(
       const s = await stats();
       assert.equal(s.total_grants, 4);
       assert.equal(s.total_value, 3500.25 + 10 + 500 + 80, 'the amended agreement counts once, at its latest value');
-      const search = await searchGrants(db(), { text: 'test agreement' }, { field: 'agreement_value', descending: true }, { limit: 10, offset: 0 });
+      const search = await searchGrantsInSql(db(), { text: 'test agreement' }, { field: 'agreement_value', descending: true }, { limit: 10, offset: 0 });
       assert.equal(search.count, 4, 'the substring index was rebuilt with the data');
     });
 
@@ -172,7 +171,7 @@ describeEachDatabase(
       const beforeRows = await stored();
       const beforeStats = await stats();
       const beforeVersions = await listDataVersions(db(), 'grants');
-      const search = () => searchGrants(db(), { text: 'community' }, { field: 'agreement_value', descending: true }, { limit: 1000, offset: 0 });
+      const search = () => searchGrantsInSql(db(), { text: 'community' }, { field: 'agreement_value', descending: true }, { limit: 1000, offset: 0 });
       const beforeSearch = await search();
       assert.ok(beforeSearch.count > 0);
       const bytes = fs.readFileSync(generated);
@@ -228,7 +227,7 @@ test('the text dictionary gives one id per distinct text, also when fingerprints
     assert.deepEqual(texts.map((t) => dictionary.idOf(t)), ids, 'the same text, the same id');
     assert.equal(dictionary.size, texts.length);
     const added = dictionary.takeNew();
-    assert.deepEqual(added, ids.flatMap((id, i) => [id, texts[i]]), 'each new text once, with its id');
+    assert.deepEqual(added, ids.map((id, i) => ({ id, text: texts[i] })), 'each new text once, with its id');
     assert.deepEqual(dictionary.takeNew(), []);
   }
 });

@@ -18,7 +18,7 @@ import type { Readable } from 'node:stream';
 import { CompiledQuery, sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
-import { dialectOf, num } from '../../core/db/dialect.ts';
+import { dialectOf, insertMany, num } from '../../core/db/dialect.ts';
 import type { DialectName } from '../../core/db/dialect.ts';
 import { putAggregate } from '../../core/db/datasets.ts';
 import { resumeSubstringIndex, suspendSubstringIndex } from '../../core/db/search-index.ts';
@@ -52,9 +52,6 @@ export interface GrantsImportOptions {
   currentYear?: number;
 }
 
-/** Rows per insert into the text dictionary (2 parameters a row). */
-const TEXT_BATCH_ROWS = 2000;
-
 /**
  * Writes RowBatches: gives the texts their dictionary ids, writes the new texts, then the agreements (one
  * prepared statement per batch size). Only the texts of rows that reach a statement enter the dictionary.
@@ -62,7 +59,7 @@ const TEXT_BATCH_ROWS = 2000;
 class BatchWriter {
   private readonly trx: Kysely<any>;
   private readonly dialect: DialectName;
-  private readonly statements = new Map<string, string>();
+  private readonly statements = new Map<number, string>();
   private readonly dictionary = new TextDictionary();
 
   constructor(trx: Kysely<any>) {
@@ -70,28 +67,14 @@ class BatchWriter {
     this.dialect = dialectOf(trx);
   }
 
-  private statement(kind: 'texts' | 'agreements', rows: number): string {
-    const key = `${kind}:${rows}`;
-    let text = this.statements.get(key);
-    if (!text) {
-      if (kind === 'agreements') text = upsertStatement(this.dialect, rows);
-      else {
-        let p = 0;
-        const placeholder = this.dialect === 'sqlite' ? () => '?' : () => `$${++p}`;
-        text = `INSERT INTO ${GRANTS_TEXTS_TABLE} (id, text) VALUES ${Array.from({ length: rows }, () => `(${placeholder()},${placeholder()})`).join(',')}`;
-      }
-      this.statements.set(key, text);
-    }
-    return text;
-  }
-
   async write(batch: RowBatch): Promise<void> {
-    const texts = assignTextIds(batch, this.dictionary);
-    for (let i = 0; i < texts.length; i += TEXT_BATCH_ROWS * 2) {
-      const params = texts.slice(i, i + TEXT_BATCH_ROWS * 2);
-      await this.trx.executeQuery(CompiledQuery.raw(this.statement('texts', params.length / 2), params));
+    await insertMany(this.trx, GRANTS_TEXTS_TABLE, assignTextIds(batch, this.dictionary));
+    let text = this.statements.get(batch.rows);
+    if (!text) {
+      text = upsertStatement(this.dialect, batch.rows);
+      this.statements.set(batch.rows, text);
     }
-    await this.trx.executeQuery(CompiledQuery.raw(this.statement('agreements', batch.rows), batch.params));
+    await this.trx.executeQuery(CompiledQuery.raw(text, batch.params));
   }
 }
 

@@ -11,7 +11,7 @@ import { MemorySearch } from './memory-search.ts';
 import { SORT_FIELDS, searchGrants } from './repository.ts';
 import type { SearchFilters, SortField } from './repository.ts';
 import { GRANTS_TABLE } from './tables.ts';
-import { handCsv, handRow, tempDir, writeGenerated } from './test-support.ts';
+import { handCsv, handRow, searchGrantsInSql, tempDir, writeGenerated } from './test-support.ts';
 
 describeEachDatabase(
   'grants in-memory search',
@@ -64,15 +64,15 @@ describeEachDatabase(
           async (f: SearchFilters, field: SortField, descending: boolean, limit: number, offset: number) => {
             const order = { field, descending };
             const page = { limit, offset };
-            const bySql = await searchGrants(db, f, order, page);
-            const inMemory = await searchGrants(db, f, order, page, memory);
+            const bySql = await searchGrantsInSql(db, f, order, page);
+            const inMemory = await searchGrants(db, memory, f, order, page);
             assert.equal(inMemory.count, bySql.count);
             assert.deepEqual(
               inMemory.rows.map((r) => r.id),
               bySql.rows.map((r) => r.id),
             );
             assert.deepEqual(inMemory.rows[0], bySql.rows[0]);
-            const other = await searchGrants(db, f, order, page, ordersByDistinctQuery);
+            const other = await searchGrants(db, ordersByDistinctQuery, f, order, page);
             assert.deepEqual(other.rows.map((r) => r.id), inMemory.rows.map((r) => r.id), 'codes ordered by a DISTINCT query');
             if (bySql.rows.length > 1) withMatches++;
             if (bySql.rows.length > 0 && offset > 0) deepPages++;
@@ -84,11 +84,11 @@ describeEachDatabase(
       // bounds equal to a matching agreement's value keep it (both bounds are inclusive)
       const word = titleWords[0];
       const order = { field: 'agreement_value' as const, descending: false };
-      const some = (await searchGrants(db, { text: word }, order, { limit: 1, offset: 0 }, memory)).rows[0];
+      const some = (await searchGrants(db, memory, { text: word }, order, { limit: 1, offset: 0 })).rows[0];
       const cents = Math.round(some.agreement_value * 100);
       for (const f of [{ minCents: cents }, { maxCents: cents }, { minCents: cents, maxCents: cents }]) {
-        const inMemory = await searchGrants(db, { text: word, ...f }, order, { limit: 1000, offset: 0 }, memory);
-        const bySql = await searchGrants(db, { text: word, ...f }, order, { limit: 1000, offset: 0 });
+        const inMemory = await searchGrants(db, memory, { text: word, ...f }, order, { limit: 1000, offset: 0 });
+        const bySql = await searchGrantsInSql(db, { text: word, ...f }, order, { limit: 1000, offset: 0 });
         assert.ok(inMemory.rows.some((r) => r.id === some.id), JSON.stringify(f));
         assert.deepEqual(inMemory.rows.map((r) => r.id), bySql.rows.map((r) => r.id));
       }
@@ -100,7 +100,7 @@ describeEachDatabase(
       const memory = new MemorySearch(db);
       const order = { field: 'agreement_value' as const, descending: true };
       const page = { limit: 10, offset: 0 };
-      const before = await searchGrants(db, { text: 'Quokka' }, order, page, memory);
+      const before = await searchGrants(db, memory, { text: 'Quokka' }, order, page);
       assert.equal(before.count, 0);
       const file = `${dir}/small.csv`;
       fs.writeFileSync(
@@ -112,7 +112,7 @@ describeEachDatabase(
         ]),
       );
       await importGrantsCsv(t.db, file);
-      const after = await searchGrants(db, { text: 'quokka' }, order, page, memory);
+      const after = await searchGrants(db, memory, { text: 'quokka' }, order, page);
       assert.equal(after.count, 2);
       assert.deepEqual(
         after.rows.map((r) => r.agreement_value),

@@ -23,6 +23,7 @@ import { serviceDataVersion } from '../../core/db/datasets.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
+import { SORT_ORDERS } from './repository.ts';
 import type { SearchFilters, SearchOrder, SortField } from './repository.ts';
 
 /** Rows read per query while loading (other requests run between two reads). */
@@ -256,43 +257,55 @@ export class MemorySearch {
     c.codeOf = codeOf;
   }
 
-  /** Ranks of every agreement in the ascending order of a sort field (the descending order is its reverse). */
+  /**
+   * Ranks of every agreement in the ascending order of a sort field (the descending order is its reverse):
+   * SORT_ORDERS' first column as a key (a code in the database's order of the column's values), then the value
+   * rank where the order continues by value (fiscal year, province), else the position (ids ascending).
+   * key × n + tie-break is unique and exact.
+   */
   private async buildOrdering(s: Snapshot, field: SortField): Promise<void> {
     const n = s.size;
     const byValue = (): Ordering => {
-      const existing = s.orderings.get('agreement_value');
-      if (existing) return existing;
-      const order = Int32Array.from({ length: n }, (_, i) => i);
-      order.sort((a, b) => s.valueCents[a] - s.valueCents[b] || a - b);
-      const ordering = { rank: inverse(order), order };
-      s.orderings.set('agreement_value', ordering);
+      let ordering = s.orderings.get('agreement_value');
+      if (!ordering) {
+        const order = Int32Array.from({ length: n }, (_, i) => i);
+        order.sort((a, b) => s.valueCents[a] - s.valueCents[b] || a - b);
+        ordering = { rank: inverse(order), order };
+        s.orderings.set('agreement_value', ordering);
+      }
       return ordering;
     };
-    if (field === 'agreement_value') {
+    const [first, then]: readonly string[] = SORT_ORDERS[field].columns;
+    if (first === 'agreement_value_cents') {
       byValue();
       return;
     }
-    // A key per agreement (a code in the database's order of the column's values), then the value rank (fiscal
-    // year, province) or the position (ids ascending) breaks ties: key × n + tie-break is unique and exact.
-    let key: Uint32Array;
-    let tie: (i: number) => number = (i) => i;
-    switch (field) {
+    const key = await this.sortKey(s, first);
+    const byValueAfter = then === 'agreement_value_cents' ? byValue() : null;
+    const composite = new Float64Array(n);
+    for (let i = 0; i < n; i++) composite[i] = key[i] * n + (byValueAfter ? byValueAfter.rank[i] : i);
+    composite.sort();
+    const order = new Int32Array(n);
+    for (let r = 0; r < n; r++) {
+      const tie = composite[r] % n;
+      order[r] = byValueAfter ? byValueAfter.order[tie] : tie;
+    }
+    s.orderings.set(field, { rank: inverse(order), order });
+  }
+
+  /** Each agreement's code for a sort column, in the database's order of the column's values (0: NULL). */
+  private async sortKey(s: Snapshot, column: string): Promise<Uint32Array> {
+    switch (column) {
       case 'agreement_start_date':
-        key = s.start.codes;
-        break;
+        return s.start.codes;
       case 'agreement_end_date':
-        key = s.end.codes;
-        break;
+        return s.end.codes;
       case 'fiscal_year':
-      case 'recipient_province': {
-        key = field === 'fiscal_year' ? s.fiscalYear.codes : s.province.codes;
-        const valueRank = byValue().rank;
-        tie = (i) => valueRank[i];
-        break;
-      }
+        return s.fiscalYear.codes;
+      case 'recipient_province':
+        return s.province.codes;
       case 'recipient_legal_name':
       case 'program_name_en': {
-        const textIds = field === 'recipient_legal_name' ? s.recipientTextId : s.programTextId;
         // the rank of each dictionary text in the database's order (the same strings as the columns)
         if (!s.textRank) {
           const rows = await this.db.selectFrom(GRANTS_TEXTS_TABLE).select('id').orderBy('text').orderBy('id').execute();
@@ -304,23 +317,11 @@ export class MemorySearch {
           s.textRank = textRank;
         }
         const textRank = s.textRank;
-        key = textIds.map((t) => textRank[t]);
-        break;
+        return (column === 'recipient_legal_name' ? s.recipientTextId : s.programTextId).map((t) => textRank[t]);
       }
       default:
-        throw new Error(`no in-memory order for ${field}`);
+        throw new Error(`no in-memory sort key for ${column}`);
     }
-    const composite = new Float64Array(n);
-    for (let i = 0; i < n; i++) composite[i] = key[i] * n + tie(i);
-    composite.sort();
-    const order = new Int32Array(n);
-    if (field === 'fiscal_year' || field === 'recipient_province') {
-      const valueOrder = byValue().order;
-      for (let r = 0; r < n; r++) order[r] = valueOrder[composite[r] % n];
-    } else {
-      for (let r = 0; r < n; r++) order[r] = composite[r] % n;
-    }
-    s.orderings.set(field, { rank: inverse(order), order });
   }
 }
 

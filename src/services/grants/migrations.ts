@@ -62,22 +62,18 @@ export const grantsMigrations: Record<string, Migration> = {
       await createSubstringIndex(db, RETIRED_SEARCH);
     },
   },
+  // Migrations 2 and 3 dropped and created secondary indexes; migration 5 drops every one of them.
   grants_0002_orders_share_filter_indexes: {
-    async up(db) {
-      for (const name of RETIRED_INDEXES) await sql.raw(`DROP INDEX IF EXISTS ${name}`).execute(db);
-    },
+    async up() {},
   },
   grants_0003_id_value_index: {
-    async up() {
-      // created an index that migration 4 dropped again
-    },
+    async up() {},
   },
   // The searched texts move to a dictionary (see tables.ts); rows already stored are converted in place.
   grants_0004_text_dictionary: {
     async up(db) {
       const d = dialectOf(db);
       await dropSubstringIndex(db, RETIRED_SEARCH);
-      for (const name of RETIRED_INDEXES) await sql.raw(`DROP INDEX IF EXISTS ${name}`).execute(db);
       await db.schema
         .createTable(GRANTS_TEXTS_TABLE)
         .addColumn('id', columnType.id(d), idConstraint(d))
@@ -85,7 +81,7 @@ export const grantsMigrations: Record<string, Migration> = {
         .execute();
       for (const { textId } of SEARCHED_COLUMNS) await db.schema.alterTable(GRANTS_TABLE).addColumn(textId, 'integer').execute();
       const union = SEARCHED_COLUMNS.map(({ column }) => `SELECT ${column} AS text FROM ${GRANTS_TABLE}`).join(' UNION ');
-      await sql.raw(`INSERT INTO ${GRANTS_TEXTS_TABLE} (text) SELECT text FROM (${union}) AS u ORDER BY text`).execute(db);
+      await sql.raw(`INSERT INTO ${GRANTS_TEXTS_TABLE} (text) SELECT text FROM (${union}) AS u`).execute(db);
       await sql.raw(`CREATE INDEX grants_texts_by_text ON ${GRANTS_TEXTS_TABLE} (text)`).execute(db);
       for (const { column, textId } of SEARCHED_COLUMNS) {
         await sql

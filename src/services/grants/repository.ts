@@ -1,15 +1,12 @@
 // Every read of Service C: the search with its filters and orders, one grant by id, and the aggregates
 // stored at import. Framework-free: routes, benchmarks and tests share it.
-import { CompiledQuery, sql } from 'kysely';
-import type { Compilable, Kysely } from 'kysely';
-import { dbBool, dialectOf, num } from '../../core/db/dialect.ts';
+import type { Kysely } from 'kysely';
+import { num } from '../../core/db/dialect.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import type { StoredAggregate } from '../../core/db/datasets.ts';
-import { substringMatch } from '../../core/db/search-index.ts';
-import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
 import type { AggregateName, GrantsAggregates } from './statistics.ts';
 import type { MemorySearch } from './memory-search.ts';
-import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
+import { GRANTS_TABLE } from './tables.ts';
 
 /**
  * Sort fields of /api/search/ (each also with a leading "-" for descending): the columns each orders by, then
@@ -130,52 +127,20 @@ export interface SearchResult {
   rows: GrantRow[];
 }
 
-/**
- * A search. The server answers every search with `memory` (see memory-search.ts) and reads only the page's
- * rows; without it the whole search is one SQL query over the table, the reference the tests compare with.
- */
+/** A search: counted and paged in memory (see memory-search.ts), then the page's rows read by id. */
 export async function searchGrants(
   db: Kysely<any>,
+  memory: MemorySearch,
   filters: SearchFilters,
   order: SearchOrder,
   page: { limit: number; offset: number },
-  memory: MemorySearch | null = null,
 ): Promise<SearchResult> {
-  if (memory) {
-    const { count, ids } = await memory.search(filters, order, page);
-    return { count, rows: await grantsByIds(db, ids) };
-  }
-  let base = db.selectFrom(`${GRANTS_TABLE} as g`);
-  if (filters.text !== undefined) {
-    // the agreements one of whose searched columns is a dictionary text containing the string
-    const texts = db.selectFrom(GRANTS_TEXTS_TABLE).select('id').where(substringMatch(db, GRANTS_SEARCH, filters.text));
-    base = base.where((eb) => eb.or(SEARCHED_COLUMNS.map((c) => eb(`g.${c.textId}`, 'in', texts))));
-  }
-  if (filters.province !== undefined) base = base.where('g.recipient_province', '=', filters.province);
-  if (filters.fiscalYear !== undefined) base = base.where('g.fiscal_year', '=', filters.fiscalYear);
-  if (filters.recipientType !== undefined) base = base.where('g.recipient_type', '=', filters.recipientType);
-  if (filters.minCents !== undefined) base = base.where('g.agreement_value_cents', '>=', filters.minCents);
-  if (filters.maxCents !== undefined) base = base.where('g.agreement_value_cents', '<=', filters.maxCents);
-  // is_major_funding is exactly "value over $1,000,000"
-  if (filters.isMajor !== undefined) base = base.where('g.agreement_value_cents', filters.isMajor ? '>' : '<=', MAJOR_FUNDING_THRESHOLD_CENTS);
-  if (filters.isNotable !== undefined) base = base.where('g.is_notable', '=', dbBool(db, filters.isNotable));
-
-  const count = num((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  if (count === 0 || page.offset >= count) return { count, rows: [] };
-
-  const direction = order.descending ? 'desc' : 'asc';
-  let query = base.select(RECORD_COLUMNS.map((c) => `g.${c}` as const));
-  for (const column of SORT_ORDERS[order.field].columns) {
-    // NULLs (end dates only) sort as the lowest value on both databases, as SQLite does by itself.
-    const nulls = column === 'agreement_end_date' && dialectOf(db) === 'postgres' ? (order.descending ? ' nulls last' : ' nulls first') : '';
-    query = query.orderBy(sql.raw(`g.${column} ${direction}${nulls}`));
-  }
-  const rows = await query.orderBy('g.id', direction).limit(page.limit).offset(page.offset).execute();
-  return { count, rows: rows.map(grantRow) };
+  const { count, ids } = await memory.search(filters, order, page);
+  return { count, rows: await grantsByIds(db, ids) };
 }
 
 /** Rows by id, in the order of `ids`. */
-async function grantsByIds(db: Kysely<any>, ids: number[]): Promise<GrantRow[]> {
+export async function grantsByIds(db: Kysely<any>, ids: number[]): Promise<GrantRow[]> {
   if (ids.length === 0) return [];
   const rows = await db.selectFrom(GRANTS_TABLE).select([...RECORD_COLUMNS]).where('id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [Number(r.id), r]));

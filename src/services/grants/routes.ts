@@ -56,7 +56,7 @@ function boundCents(value: number | undefined, name: string, bound: 'min' | 'max
 export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
   const db = ctx.db.kysely;
   // Searches count and order their matches in memory (memory-search.ts): loaded in the background when the
-  // server is ready (about 2 s for 1.1 million agreements), else by the first search; closing waits for it.
+  // server is ready (about 3 s for 1.1 million agreements), else by the first search; closing waits for it.
   const memory = new MemorySearch(db);
   let warming: Promise<void> | null = null;
   app.addHook('onReady', async () => {
@@ -132,7 +132,7 @@ export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promis
           throw badRequest('min_value must not be greater than max_value');
         }
         const limit = clampLimit(q.limit, S.MAX_LIMIT);
-        const result = await searchGrants(db, filters, order, { limit, offset: q.offset }, memory);
+        const result = await searchGrants(db, memory, filters, order, { limit, offset: q.offset });
         return { count: result.count, limit, offset: q.offset, results: result.rows };
       },
     );

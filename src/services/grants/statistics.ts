@@ -137,7 +137,6 @@ export interface GrantsComprehensiveStats {
 /** The calculator's aggregates, or why none could be built (e.g. no year of the data has a revenue figure). */
 export type StoredCalculator = { ok: true; aggregates: CalculatorAggregates; data_source: DataSource } | { ok: false; error: string; data_source: DataSource };
 
-
 export const AGGREGATE_NAMES = ['stats', 'recipients', 'comprehensive', 'calculator'] as const;
 export type AggregateName = (typeof AGGREGATE_NAMES)[number];
 
@@ -331,7 +330,6 @@ export async function computeAggregates(db: Kysely<any>, dataSource: DataSource,
     },
     data_source: dataSource,
   };
-
 
   return { stats, recipients: recipientStats, comprehensive, calculator: stored };
 }

@@ -3,8 +3,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { dbBool, dialectOf, num } from '../../core/db/dialect.ts';
+import { substringMatch } from '../../core/db/search-index.ts';
 import { writeGrantsCsv } from './generator/index.ts';
-import { AmendmentResolver, PRE_2025_COLUMNS, readGrantsCsv } from './source/index.ts';
+import { SORT_ORDERS, grantsByIds } from './repository.ts';
+import type { SearchFilters, SearchOrder, SearchResult } from './repository.ts';
+import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
+import { AmendmentResolver, MAJOR_FUNDING_THRESHOLD_CENTS, PRE_2025_COLUMNS, readGrantsCsv } from './source/index.ts';
 import type { GrantRecord } from './source/index.ts';
 
 export function tempDir(prefix = 'pdi-grants-'): string {
@@ -66,4 +73,35 @@ export function compareText(a: string, b: string): number {
   const y = [...b].map((c) => c.codePointAt(0)!);
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
   return x.length - y.length;
+}
+
+/**
+ * A search as one SQL query over the table (a scan: the table has no secondary index): the reference the
+ * in-memory search is compared with.
+ */
+export async function searchGrantsInSql(db: Kysely<any>, filters: SearchFilters, order: SearchOrder, page: { limit: number; offset: number }): Promise<SearchResult> {
+  let base = db.selectFrom(`${GRANTS_TABLE} as g`);
+  if (filters.text !== undefined) {
+    // the agreements one of whose searched columns is a dictionary text containing the string
+    const texts = db.selectFrom(GRANTS_TEXTS_TABLE).select('id').where(substringMatch(db, GRANTS_SEARCH, filters.text));
+    base = base.where((eb) => eb.or(SEARCHED_COLUMNS.map((c) => eb(`g.${c.textId}`, 'in', texts))));
+  }
+  if (filters.province !== undefined) base = base.where('g.recipient_province', '=', filters.province);
+  if (filters.fiscalYear !== undefined) base = base.where('g.fiscal_year', '=', filters.fiscalYear);
+  if (filters.recipientType !== undefined) base = base.where('g.recipient_type', '=', filters.recipientType);
+  if (filters.minCents !== undefined) base = base.where('g.agreement_value_cents', '>=', filters.minCents);
+  if (filters.maxCents !== undefined) base = base.where('g.agreement_value_cents', '<=', filters.maxCents);
+  if (filters.isMajor !== undefined) base = base.where('g.agreement_value_cents', filters.isMajor ? '>' : '<=', MAJOR_FUNDING_THRESHOLD_CENTS);
+  if (filters.isNotable !== undefined) base = base.where('g.is_notable', '=', dbBool(db, filters.isNotable));
+
+  const count = num((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const direction = order.descending ? 'desc' : 'asc';
+  let query = base.select('g.id');
+  for (const column of SORT_ORDERS[order.field].columns) {
+    // NULLs (end dates only) sort as the lowest value on both databases, as SQLite does by itself.
+    const nulls = column === 'agreement_end_date' && dialectOf(db) === 'postgres' ? (order.descending ? ' nulls last' : ' nulls first') : '';
+    query = query.orderBy(sql.raw(`g.${column} ${direction}${nulls}`));
+  }
+  const ids = await query.orderBy('g.id', direction).limit(page.limit).offset(page.offset).execute();
+  return { count, rows: await grantsByIds(db, ids.map((r) => Number(r.id))) };
 }
