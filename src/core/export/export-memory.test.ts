@@ -3,19 +3,10 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { FormatFigures } from './memory-probe.ts';
 
 const ROWS = 200_000;
 const BOUND_MB = 50;
-
-interface FormatFigures {
-  baselineMB: number;
-  peakGrowthMB: number;
-  finalGrowthMB: number;
-  bytesWritten: number;
-  rows: number;
-  samples: number;
-  seconds: number;
-}
 
 // The probe runs in its own process with --expose-gc: a forced GC before each sample measures live memory
 // only, so the check does not depend on when the collector happens to run (no flakiness from timing).

@@ -29,7 +29,7 @@ function liveHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
-interface FormatFigures {
+export interface FormatFigures {
   baselineMB: number;
   peakGrowthMB: number;
   finalGrowthMB: number;

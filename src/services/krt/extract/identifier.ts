@@ -134,8 +134,11 @@ export function parseIdentifierText(text: string, options: ParseIdentifierOption
   return spans.map((s) => s.part);
 }
 
-/** Splits at ';', ', ' and ' | ' but not inside parentheses or brackets. */
-function splitOutsideParentheses(text: string): string[] {
+/**
+ * Splits `text` at the characters where `isSeparator(i, part)` holds (`part`: what the current part holds so
+ * far), never inside parentheses or brackets. Separators are dropped; parts are kept as they are.
+ */
+export function splitOutsideBrackets(text: string, isSeparator: (i: number, part: string) => boolean): string[] {
   const out: string[] = [];
   let depth = 0;
   let current = '';
@@ -143,11 +146,21 @@ function splitOutsideParentheses(text: string): string[] {
     const c = text[i];
     if (c === '(' || c === '[') depth++;
     else if ((c === ')' || c === ']') && depth > 0) depth--;
-    const split = depth === 0 && (c === ';' || (c === ',' && /\s/.test(text[i + 1] ?? '')) || (c === '|' && text[i - 1] === ' '));
-    if (split) { out.push(current); current = ''; } else current += c;
+    if (depth === 0 && isSeparator(i, current)) {
+      out.push(current);
+      current = '';
+    } else current += c;
   }
   out.push(current);
   return out;
+}
+
+/** Splits at ';', ', ' and ' | ' but not inside parentheses or brackets. */
+function splitOutsideParentheses(text: string): string[] {
+  return splitOutsideBrackets(text, (i) => {
+    const c = text[i];
+    return c === ';' || (c === ',' && /\s/.test(text[i + 1] ?? '')) || (c === '|' && text[i - 1] === ' ');
+  });
 }
 
 function databaseOf(id: string): string {

@@ -11,7 +11,7 @@ import { isElement, textOf, type XmlElement } from '../jats/tree.ts';
 import { findAccessions } from './accessions.ts';
 import { genericTableRows } from './author-table.ts';
 import { typeByContent, typeOfCategory } from './classify.ts';
-import { formatIdentifier, identifierKeys, parseIdentifierText, type IdentifierPart } from './identifier.ts';
+import { formatIdentifier, identifierKeys, parseIdentifierText, splitOutsideBrackets, type IdentifierPart } from './identifier.ts';
 import { makeRow, type KrtRow, type ResourceType } from './krt-row.ts';
 import { CELL_LINE, SOFTWARE, STRAIN_BACKGROUND } from './lexicon.ts';
 import { findVendor, vendorKey } from './vendors.ts';
@@ -109,19 +109,9 @@ function parentheticals(text: string, nested = false): { start: number; end: num
 }
 
 function splitTop(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '(' || c === '[') depth++;
-    if ((c === ')' || c === ']') && depth > 0) depth--;
-    // "1:10,000" and "1,000" keep their comma.
-    const comma = c === ',' && !(/\d/.test(current.slice(-1)) && /\d/.test(text[i + 1] ?? ''));
-    if (depth === 0 && (c === ';' || comma)) { out.push(current.trim()); current = ''; } else current += c;
-  }
-  out.push(current.trim());
-  return out.filter(Boolean);
+  // "1:10,000" and "1,000" keep their comma.
+  const parts = splitOutsideBrackets(text, (i, part) => text[i] === ';' || (text[i] === ',' && !(/\d/.test(part.slice(-1)) && /\d/.test(text[i + 1] ?? ''))));
+  return parts.map((p) => p.trim()).filter(Boolean);
 }
 
 const NOT_A_CODE = /^(?:\d+\s*[x×]|\d+\s*:\s*\d+|1\/\d+|\d+(?:\.\d+)?\s*(?:%|[µμu]?[gmlL]|mg|µg|μg|ng|ml|mL|µl|μl|mM|µM|μM|nM|pM|kDa|h|min|s|sec|°C|rpm|x\s?g|×\s?g|U|IU)\b.*|(?:19|20)\d\d[a-z]?|p\s*[<=>]\s*.*|n\s*=\s*.*|(?:fig|figure|table|supplementary|suppl|ref|eq)\.?\s.*|v?\d+(?:\.\d+){1,3}[a-z]?)$/i;

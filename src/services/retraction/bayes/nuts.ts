@@ -7,18 +7,13 @@
 import type { Random } from '../../../core/random.ts';
 import { logAddExp } from './special.ts';
 import type { Target } from './target.ts';
-import type { AdaptationSettings } from './types.ts';
+import type { AdaptationSettings, SamplerSettings } from './types.ts';
 
-export interface NutsSettings {
-  warmup: number;
-  draws: number;
-  maxTreeDepth: number;
-  targetAcceptance: number;
-  maxEnergyError: number;
-  initRadius: number;
-  initialMetric: 'unit' | 'curvature';
-  adaptation: AdaptationSettings;
-}
+/** The sampler settings one chain runs with (the model's SamplerSettings less chains, seed and threads). */
+export type NutsSettings = Pick<
+  SamplerSettings,
+  'warmup' | 'draws' | 'maxTreeDepth' | 'targetAcceptance' | 'maxEnergyError' | 'initRadius' | 'initialMetric' | 'adaptation'
+>;
 
 export interface ChainOutput {
   dim: number;
