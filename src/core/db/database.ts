@@ -14,6 +14,13 @@ export interface Db {
   readonly description: string;
   /** A cheap round trip; throws when the database is unreachable. */
   ping(): Promise<void>;
+  /**
+   * SQLite only: runs one statement once for each parameter row, synchronously, on the connection Kysely
+   * uses (so inside the transaction it has open). For bulk loads: a statement through Kysely costs more than
+   * the row it inserts, and SQLite runs a one-row statement per row faster than one statement of many rows
+   * (the grants upsert: 10.0 µs a row against 13.3 for 500 rows a statement).
+   */
+  runEach?(text: string, rows: readonly unknown[][]): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +73,10 @@ function openSqlite(file: string, options: OpenOptions): Db {
     description: `sqlite:${file}`,
     async ping() {
       raw.prepare('select 1').get();
+    },
+    runEach(text: string, rows: readonly unknown[][]) {
+      const statement = database.prepare(text);
+      for (const row of rows) statement.run(row);
     },
     async close() {
       await kysely.destroy();

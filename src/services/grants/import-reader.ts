@@ -21,7 +21,6 @@ const READER_HEAP_MB = 128;
 
 export interface BatchReadOptions extends Pick<ReadGrantsOptions, 'onProgress' | 'onSkip' | 'progressEveryRows'> {
   dialect: DialectName;
-  importVersion: string;
   notable?: NotableMatcher;
   /** Read on the caller's thread even for a file (tests compare both ways). */
   inThread?: boolean;
@@ -37,7 +36,7 @@ export function readAgreementBatches(input: string | Readable, options: BatchRea
   if (typeof input !== 'string' || options.notable !== undefined || options.inThread) return readInThread(input, options, onBatch);
   return new Promise<ReadSummary>((resolve, reject) => {
     const worker = new Worker(new URL(import.meta.url), {
-      workerData: { kind: WORKER_KIND, file: input, dialect: options.dialect, importVersion: options.importVersion, progressEveryRows: options.progressEveryRows },
+      workerData: { kind: WORKER_KIND, file: input, dialect: options.dialect, progressEveryRows: options.progressEveryRows },
       resourceLimits: { maxOldGenerationSizeMb: READER_HEAP_MB, maxYoungGenerationSizeMb: 48 },
     });
     let settled = false;
@@ -79,7 +78,7 @@ export function readAgreementBatches(input: string | Readable, options: BatchRea
 }
 
 async function readInThread(input: string | Readable, options: BatchReadOptions, onBatch: (batch: RowBatch) => Promise<void>): Promise<ReadSummary> {
-  const batcher = new AgreementBatcher(options.dialect, options.importVersion);
+  const batcher = new AgreementBatcher(options.dialect);
   const summary = await readGrantsCsv(
     input,
     (record) => {
@@ -94,7 +93,7 @@ async function readInThread(input: string | Readable, options: BatchReadOptions,
 }
 
 /** The worker's side: read, cut batches, post them, wait for acknowledgements when too many are in flight. */
-async function runWorker(port: NonNullable<typeof parentPort>, data: { file: string; dialect: DialectName; importVersion: string; progressEveryRows?: number }): Promise<void> {
+async function runWorker(port: NonNullable<typeof parentPort>, data: { file: string; dialect: DialectName; progressEveryRows?: number }): Promise<void> {
   let inFlight = 0;
   let wake: (() => void) | null = null;
   port.on('message', () => {
@@ -133,5 +132,5 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: { file: str
 }
 
 if (!isMainThread && parentPort && (workerData as { kind?: string } | null)?.kind === WORKER_KIND) {
-  void runWorker(parentPort, workerData as { file: string; dialect: DialectName; importVersion: string; progressEveryRows?: number });
+  void runWorker(parentPort, workerData as { file: string; dialect: DialectName; progressEveryRows?: number });
 }

@@ -13,22 +13,21 @@ import type { GrantRecord } from './source/index.ts';
 import { DATA_COLUMNS, GRANTS_TABLE, SEARCHED_COLUMNS, TEXT_ID_COLUMNS } from './tables.ts';
 import type { DataColumn } from './tables.ts';
 
-/** Agreements per upsert statement: PARAMS_PER_ROW (37) parameters a row stay below both databases' limits. */
+/** Agreements per batch (and per upsert statement on PostgreSQL: PARAMS_PER_ROW (35) parameters a row stay below its limit). */
 export const BATCH_ROWS = 500;
 
 // Every stored data column is the GrantRecord field of the same name (checked by the compiler here).
 const RECORD_FIELDS: readonly (DataColumn & keyof GrantRecord)[] = DATA_COLUMNS;
 
 /**
- * One statement's worth: `rows` agreements as `params` of upsertStatement(rows), each row PARAMS_PER_ROW
- * values; the text-id slots are 0 until `assignTextIds` fills them.
+ * One statement's worth of agreements, each row PARAMS_PER_ROW values in the order of upsertStatement;
+ * the text-id slots are 0 until `assignTextIds` fills them.
  */
 export interface RowBatch {
-  rows: number;
-  params: unknown[];
+  rows: unknown[][];
 }
 
-export const PARAMS_PER_ROW = DATA_COLUMNS.length + TEXT_ID_COLUMNS.length + 2;
+export const PARAMS_PER_ROW = DATA_COLUMNS.length + TEXT_ID_COLUMNS.length + 1;
 const TEXT_SLOTS = SEARCHED_COLUMNS.map(({ column }, k) => ({ text: DATA_COLUMNS.indexOf(column), id: DATA_COLUMNS.length + k }));
 
 /** A row of the text dictionary. */
@@ -39,26 +38,28 @@ export type DictionaryText = { id: number; text: string };
  * writes (the reading thread is the busier one).
  */
 export function assignTextIds(batch: RowBatch, dictionary: TextDictionary): DictionaryText[] {
-  const { params } = batch;
-  for (let row = 0; row < batch.rows; row++) {
-    const base = row * PARAMS_PER_ROW;
-    for (const slot of TEXT_SLOTS) params[base + slot.id] = dictionary.idOf(params[base + slot.text] as string);
+  for (const row of batch.rows) {
+    for (const slot of TEXT_SLOTS) row[slot.id] = dictionary.idOf(row[slot.text] as string);
   }
   return dictionary.takeNew();
 }
 
-/** The conditional upsert of `rows` agreements: the later row wins where `supersedes` says so. */
-export function upsertStatement(dialect: DialectName, rows: number): string {
+/**
+ * The conditional upsert of `rows` agreements (parameters: the rows one after another) by the import
+ * `importVersion` (a literal of the statement: one parameter a row fewer to bind); the later row wins where
+ * `supersedes` says so.
+ */
+export function upsertStatement(dialect: DialectName, rows: number, importVersion: string): string {
   const stored = [...DATA_COLUMNS, ...TEXT_ID_COLUMNS];
   const columns = [...stored, 'content_hash', 'previous_hash', 'import_version'];
-  const perRow = stored.length + 2; // previous_hash is a literal NULL
+  const version = `'${importVersion.replaceAll("'", "''")}'`;
   let p = 0;
   const placeholder = dialect === 'sqlite' ? () => '?' : () => `$${++p}`;
   const tuples: string[] = [];
   for (let r = 0; r < rows; r++) {
     const cells: string[] = [];
-    for (let c = 0; c < perRow; c++) cells.push(placeholder());
-    cells.splice(stored.length + 1, 0, 'NULL');
+    for (let c = 0; c < PARAMS_PER_ROW; c++) cells.push(placeholder());
+    cells.push('NULL', version); // previous_hash, import_version
     tuples.push(`(${cells.join(',')})`);
   }
   const t = GRANTS_TABLE;
@@ -180,13 +181,11 @@ export class TextDictionary {
 
 /** Records in file order → RowBatches of BATCH_ROWS agreements (the last one smaller). */
 export class AgreementBatcher {
-  private readonly importVersion: string;
   private pending = new Map<string, GrantRecord>();
   private readonly trueValue: boolean | number;
   private readonly falseValue: boolean | number;
 
-  constructor(dialect: DialectName, importVersion: string) {
-    this.importVersion = importVersion;
+  constructor(dialect: DialectName) {
     this.trueValue = dbBool(dialect, true);
     this.falseValue = dbBool(dialect, false);
   }
@@ -207,18 +206,19 @@ export class AgreementBatcher {
   private cut(): RowBatch {
     const winners = this.pending;
     this.pending = new Map();
-    const params: unknown[] = [];
+    const rows: unknown[][] = [];
     for (const record of winners.values()) {
-      const start = params.length;
+      const row: unknown[] = [];
       for (const column of RECORD_FIELDS) {
         const value = record[column];
-        params.push(typeof value === 'boolean' ? (value ? this.trueValue : this.falseValue) : value);
+        row.push(typeof value === 'boolean' ? (value ? this.trueValue : this.falseValue) : value);
       }
       // the hash covers the record's values, not the dictionary ids (which another file order would change)
-      const contentHash = hash('sha1', params.slice(start).join('\u001f'), 'base64');
-      for (let k = 0; k < TEXT_ID_COLUMNS.length; k++) params.push(0);
-      params.push(contentHash, this.importVersion);
+      const contentHash = hash('sha1', row.join('\u001f'), 'base64');
+      for (let k = 0; k < TEXT_ID_COLUMNS.length; k++) row.push(0);
+      row.push(contentHash);
+      rows.push(row);
     }
-    return { rows: winners.size, params };
+    return { rows };
   }
 }

@@ -5,8 +5,8 @@
 //
 // How the 1.3-million-row file stays fast and small:
 //  - a worker thread reads, maps and cuts the file into ready-to-bind batches (import-reader.ts,
-//    import-rows.ts) while this thread writes them as multi-row upserts (one statement text per batch size,
-//    prepared once and reused), whose conflict clause applies the amendment rule (`supersedes`) in the
+//    import-rows.ts) while this thread writes them as upserts (SQLite: a prepared one-row statement run per
+//    row; PostgreSQL: one statement per batch), whose conflict clause applies the amendment rule (`supersedes`) in the
 //    database, so memory holds a few batches, never the file;
 //  - the table has no secondary index to maintain (searches are answered in memory: memory-search.ts);
 //  - on SQLite (and on an empty PostgreSQL table) the text dictionary's substring index is dropped for the
@@ -19,7 +19,6 @@ import { CompiledQuery, sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
 import { dialectOf, insertMany, num } from '../../core/db/dialect.ts';
-import type { DialectName } from '../../core/db/dialect.ts';
 import { putAggregate } from '../../core/db/datasets.ts';
 import { resumeSubstringIndex, suspendSubstringIndex } from '../../core/db/search-index.ts';
 import { runImport } from '../../core/import.ts';
@@ -58,23 +57,32 @@ export interface GrantsImportOptions {
  */
 class BatchWriter {
   private readonly trx: Kysely<any>;
-  private readonly dialect: DialectName;
+  private readonly db: Db;
+  private readonly importVersion: string;
   private readonly statements = new Map<number, string>();
   private readonly dictionary = new TextDictionary();
 
-  constructor(trx: Kysely<any>) {
+  constructor(trx: Kysely<any>, db: Db, importVersion: string) {
     this.trx = trx;
-    this.dialect = dialectOf(trx);
+    this.db = db;
+    this.importVersion = importVersion;
+  }
+
+  private statement(rows: number): string {
+    let text = this.statements.get(rows);
+    if (!text) {
+      text = upsertStatement(this.db.dialect, rows, this.importVersion);
+      this.statements.set(rows, text);
+    }
+    return text;
   }
 
   async write(batch: RowBatch): Promise<void> {
     await insertMany(this.trx, GRANTS_TEXTS_TABLE, assignTextIds(batch, this.dictionary));
-    let text = this.statements.get(batch.rows);
-    if (!text) {
-      text = upsertStatement(this.dialect, batch.rows);
-      this.statements.set(batch.rows, text);
-    }
-    await this.trx.executeQuery(CompiledQuery.raw(text, batch.params));
+    // SQLite: a one-row statement per row (see Db.runEach); PostgreSQL: the batch in one statement (a round
+    // trip a row would cost more than the row)
+    if (this.db.runEach) this.db.runEach(this.statement(1), batch.rows);
+    else await this.trx.executeQuery(CompiledQuery.raw(this.statement(batch.rows.length), batch.rows.flat()));
   }
 }
 
@@ -141,12 +149,11 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
       await trx.deleteFrom(GRANTS_TEXTS_TABLE).execute();
 
       log('loading rows');
-      const writer = new BatchWriter(trx);
+      const writer = new BatchWriter(trx, db, dataVersion);
       const summary = await readAgreementBatches(
         input,
         {
           dialect,
-          importVersion: dataVersion,
           notable: options.notable,
           onSkip: (reason) => tally.skip(reason),
           onProgress: (p) => {
