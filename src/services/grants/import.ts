@@ -25,7 +25,7 @@ import { runImport } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { readAgreementBatches } from './import-reader.ts';
-import { TextDictionary, assignTextIds, upsertStatement } from './import-rows.ts';
+import { TextDictionary, completeRows, upsertStatement } from './import-rows.ts';
 import type { RowBatch } from './import-rows.ts';
 import { NOTABLE_RULES_VERSION } from './source/index.ts';
 import type { NotableMatcher } from './source/index.ts';
@@ -78,7 +78,7 @@ class BatchWriter {
   }
 
   async write(batch: RowBatch): Promise<void> {
-    await insertMany(this.trx, GRANTS_TEXTS_TABLE, assignTextIds(batch, this.dictionary));
+    await insertMany(this.trx, GRANTS_TEXTS_TABLE, completeRows(batch, this.dictionary));
     // SQLite: a one-row statement per row (see Db.runEach); PostgreSQL: the batch in one statement (a round
     // trip a row would cost more than the row)
     if (this.db.runEach) this.db.runEach(this.statement(1), batch.rows);

@@ -50,17 +50,23 @@ const WORD_CHAR = (() => {
   return table;
 })();
 
-/** Lower-case words of a text: maximal runs of letters, digits and underscores. */
-function words(text: string): string[] {
+/** End of the word starting at `i` of `text` (a run of word characters). */
+function wordEnd(text: string, i: number): number {
+  let j = i + 1;
+  while (j < text.length && WORD_CHAR[text.charCodeAt(j)] === 1) j++;
+  return j;
+}
+
+/** Lower-case words of a text: maximal runs of letters, digits and underscores (at most `limit`). */
+function words(text: string, limit = Infinity): string[] {
   const lower = text.toLowerCase();
   const out: string[] = [];
   const n = lower.length;
   let i = 0;
-  while (i < n) {
+  while (i < n && out.length < limit) {
     while (i < n && WORD_CHAR[lower.charCodeAt(i)] === 0) i++;
     if (i >= n) break;
-    let j = i + 1;
-    while (j < n && WORD_CHAR[lower.charCodeAt(j)] === 1) j++;
+    const j = wordEnd(lower, i);
     out.push(lower.slice(i, j));
     i = j;
   }
@@ -76,7 +82,11 @@ export class NotableMatcher {
   readonly version: string;
   /** First word → keywords starting with it, longest first. */
   private readonly byFirstWord = new Map<string, KeywordEntry[]>();
-  private readonly firstWordLengths = new Set<number>();
+  // Cheap filters before a word is cut out of an ASCII text and looked up: 1 where some keyword's first word
+  // has this length (255: that long or longer), or starts with this ASCII character in either case. Most
+  // words fail them, so an ASCII text is scanned as it is, without a lower-case copy or a word list.
+  private readonly firstWordLength = new Uint8Array(256);
+  private readonly firstWordAscii = new Uint8Array(128);
 
   constructor(rules: NotableRules = NOTABLE_RULES) {
     if (!rules.version) throw new Error('notable rules: a version is required');
@@ -94,16 +104,46 @@ export class NotableMatcher {
         list.push({ category, keyword, tokens });
         list.sort((a, b) => b.tokens.length - a.tokens.length);
         this.byFirstWord.set(tokens[0], list);
-        this.firstWordLengths.add(tokens[0].length);
+        this.firstWordLength[Math.min(tokens[0].length, 255)] = 1;
+        const unit = tokens[0].charCodeAt(0);
+        if (unit < 128) this.firstWordAscii[unit] = this.firstWordAscii[String.fromCharCode(unit).toUpperCase().charCodeAt(0)] = 1;
       }
     }
   }
 
+  /** The keyword that matches first in `text`, or null. */
   private first(text: string): KeywordEntry | null {
-    const w = words(text);
-    for (let i = 0; i < w.length; i++) {
-      if (!this.firstWordLengths.has(w[i].length)) continue;
-      const candidates = this.byFirstWord.get(w[i]);
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      let unit = text.charCodeAt(i);
+      while (WORD_CHAR[unit] === 0) {
+        if (unit >= 128) return this.firstInWords(words(text));
+        if (++i >= n) return null;
+        unit = text.charCodeAt(i);
+      }
+      const start = i;
+      while (i < n && WORD_CHAR[(unit = text.charCodeAt(i))] === 1) {
+        if (unit >= 128) return this.firstInWords(words(text));
+        i++;
+      }
+      // an ASCII word: lower-casing keeps its bounds, so it can be checked here
+      if (this.firstWordAscii[text.charCodeAt(start)] === 1 && this.firstWordLength[Math.min(i - start, 255)] === 1) {
+        const candidates = this.byFirstWord.get(text.slice(start, i).toLowerCase());
+        if (candidates) {
+          const entry = this.firstInWords([candidates[0].tokens[0], ...words(text.slice(i), candidates[0].tokens.length - 1)], candidates);
+          if (entry) return entry;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The first keyword matching in a word list; `at0`: only the keywords starting at its first word. */
+  private firstInWords(w: readonly string[], at0?: readonly KeywordEntry[]): KeywordEntry | null {
+    for (let i = 0; i < (at0 ? 1 : w.length); i++) {
+      if (this.firstWordLength[Math.min(w[i].length, 255)] === 0) continue;
+      const candidates = at0 ?? this.byFirstWord.get(w[i]);
       if (!candidates) continue;
       for (const entry of candidates) {
         const t = entry.tokens;
