@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { rowHash } from './import-rows.ts';
+import { PARAMS_PER_ROW, TextDictionary, completeRows, rowHash } from './import-rows.ts';
+import { DATA_COLUMNS, TEXT_ID_COLUMNS } from './tables.ts';
 
 test('rowHash: equal rows hash equally; a changed value, a moved boundary or null against "" changes the hash', () => {
   // a column holds one type (a number column numbers): the rows here are texts and nulls, numbers below
@@ -18,5 +19,25 @@ test('rowHash: equal rows hash equally; a changed value, a moved boundary or nul
   assert.notEqual(rowHash([1, 20], 2), rowHash([12, 0], 2));
   assert.notEqual(rowHash([150000000], 1), rowHash([150000001], 1));
   assert.equal(rowHash(['x', 1, 'ignored'], 2), rowHash(['x', 1, 'other'], 2));
-  assert.match(rowHash(['x'], 1), /^[0-9a-f]{24}$/);
+  assert.match(rowHash(['x'], 1), /^[A-Za-z0-9_-]{16}$/);
+});
+
+test('completeRows: the content hash follows the values, not the dictionary ids they were given', () => {
+  const row = (title: string) => {
+    const values: unknown[] = DATA_COLUMNS.map((c) => (c === 'agreement_title_en' ? title : c === 'agreement_value_cents' ? 100 : `${c} value`));
+    return [...values, ...TEXT_ID_COLUMNS.map(() => 0), ''];
+  };
+  const fresh = new TextDictionary();
+  const used = new TextDictionary();
+  completeRows({ rows: [row('another title'), row('a third')] }, used); // other texts took the first ids
+  const a = { rows: [row('a title')] };
+  const b = { rows: [row('a title')] };
+  completeRows(a, fresh);
+  completeRows(b, used);
+  const hashSlot = PARAMS_PER_ROW - 1;
+  assert.notDeepEqual(a.rows[0].slice(DATA_COLUMNS.length, hashSlot), b.rows[0].slice(DATA_COLUMNS.length, hashSlot));
+  assert.equal(a.rows[0][hashSlot], b.rows[0][hashSlot]);
+  const c = { rows: [row('a title!')] };
+  completeRows(c, fresh);
+  assert.notEqual(c.rows[0][hashSlot], a.rows[0][hashSlot]);
 });
