@@ -104,12 +104,17 @@ class TopK<T extends { id: number }> {
   private better(score: number, id: number, than: { score: number; item: T }): boolean {
     return score > than.score || (score === than.score && id < than.item.id);
   }
-  offer(score: number, id: number, make: () => T): void {
+  /** Whether an item of this score and id would be kept (check before building the item: most are not). */
+  accepts(score: number, id: number): boolean {
     const items = this.items;
-    if (items.length === this.k && !this.better(score, id, items[items.length - 1])) return;
+    return items.length < this.k || this.better(score, id, items[items.length - 1]);
+  }
+  offer(score: number, item: T): void {
+    if (!this.accepts(score, item.id)) return;
+    const items = this.items;
     let at = items.length;
-    while (at > 0 && this.better(score, id, items[at - 1])) at--;
-    items.splice(at, 0, { score, item: make() });
+    while (at > 0 && this.better(score, item.id, items[at - 1])) at--;
+    items.splice(at, 0, { score, item });
     if (items.length > this.k) items.pop();
   }
 }
@@ -158,6 +163,8 @@ export class CalculatorAggregateBuilder {
   /** pairs[si][ci]: top grants by score over [revenueYears[si], revenueYears[ci]], ci ≥ si. */
   private readonly pairs: Array<Array<TopK<RankedGrant> | null>>;
   private count = 0;
+  /** add()'s working array (one per builder, not one per grant) */
+  private readonly prefix: Float64Array;
   private minDataYear = Infinity;
   private maxDataYear = -Infinity;
   private finished = false;
@@ -171,6 +178,7 @@ export class CalculatorAggregateBuilder {
       this.revenueDollars.push(r.dollars);
     }
     const n = this.revenueYears.length;
+    this.prefix = new Float64Array(n + 1);
     this.pairs = [];
     for (let si = 0; si < n; si++) {
       const row: Array<TopK<RankedGrant> | null> = [];
@@ -206,7 +214,7 @@ export class CalculatorAggregateBuilder {
       const annual = parts[k];
       state.running += annual;
       state.count++;
-      state.top.offer(annual, grant.id, () => ({ id: grant.id, title: grant.title, recipient: grant.recipient, annual_value_cents: annual }));
+      if (state.top.accepts(annual, grant.id)) state.top.offer(annual, { id: grant.id, title: grant.title, recipient: grant.recipient, annual_value_cents: annual });
     }
     const firstState = this.year(first);
     firstState.newValue += parts[0];
@@ -218,7 +226,7 @@ export class CalculatorAggregateBuilder {
     if (lo > hi) return;
     const n = this.revenueYears.length;
     // prefix[i] = Σ weights of revenue years before index i
-    const prefix = new Float64Array(n + 1);
+    const prefix = this.prefix;
     for (let i = 0; i < n; i++) {
       const y = this.revenueYears[i];
       const w = y >= first && y <= last ? parts[y - first] / this.revenueDollars[i] : 0;
@@ -231,7 +239,8 @@ export class CalculatorAggregateBuilder {
       for (let ci = Math.max(si, firstIdx); ci < n; ci++) {
         const score = prefix[Math.min(ci, lastIdx) + 1] - prefix[si];
         if (score <= 0) continue;
-        row[ci]!.offer(score, grant.id, () => ({ id: grant.id, title: grant.title, recipient: grant.recipient, total_value_cents: grant.value_cents, score }));
+        const top = row[ci]!;
+        if (top.accepts(score, grant.id)) top.offer(score, { id: grant.id, title: grant.title, recipient: grant.recipient, total_value_cents: grant.value_cents, score });
       }
     }
   }

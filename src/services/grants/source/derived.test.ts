@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { deriveFiscalYear, fiscalYearFromReference, fiscalYearLabel, fiscalYearOfDate, parseFiscalYearLabel, parseIsoDate } from './fiscal-year.ts';
 import { NAICS_SECTORS, naicsSectorOf } from './naics.ts';
@@ -43,6 +44,20 @@ test('dates are validated as calendar dates', () => {
   assert.equal(parseIsoDate('2021-04-01T12:00:00Z'), '2021-04-01');
   assert.equal(parseIsoDate('01/04/2021'), null);
   assert.equal(parseIsoDate(''), null);
+  // the YYYY-MM-DD fast path against the calendar: every form of ten characters with dashes in place
+  const ch = fc.constantFrom('0', '1', '2', '3', '9', 'a', '/'); // (a trailing space is a separate rule: the time part)
+  fc.assert(
+    fc.property(fc.tuple(fc.integer({ min: 1850, max: 3050 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), ch, fc.integer({ min: 0, max: 9 }), fc.boolean()), ([y, m, d, junk, at, spoil]) => {
+      let text = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+      if (spoil && at !== 4 && at !== 7) text = text.slice(0, at) + junk + text.slice(at + 1);
+      const [ty, tm, td] = [text.slice(0, 4), text.slice(5, 7), text.slice(8, 10)].map((x) => (/^\d+$/.test(x) ? Number(x) : NaN));
+      const date = new Date(Date.UTC(ty, tm - 1, td));
+      const valid = ty >= 1900 && ty <= 2999 && date.getUTCFullYear() === ty && date.getUTCMonth() === tm - 1 && date.getUTCDate() === td;
+      assert.equal(parseIsoDate(text), valid ? text : null, text);
+      if (valid) assert.equal(fiscalYearOfDate(text), tm >= 4 ? ty : ty - 1);
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 test('NAICS sectors from the two-digit prefix, including the 31-33, 44-45 and 48-49 ranges', () => {
