@@ -147,16 +147,17 @@ const fingerprint: Fingerprinter = (text, out) => {
 
 // Markers fed between and for values: above every UTF-16 code unit, so no text can imitate them.
 const END_OF_VALUE = 0x10001;
-const BASE64URL = Uint8Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', (ch) => ch.charCodeAt(0));
 const NULL_VALUE = 0x10002;
+const BASE64URL = Uint8Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', (ch) => ch.charCodeAt(0));
 
 /**
- * The content hash of a row's first `count` values (96 bits in 16 base64url characters): what an import compares to tell
- * an unchanged agreement from an updated one. With `prints`, the searched texts' columns enter as their
- * fingerprints (the k-th text's at 3k, 3k + 1, 3k + 2). Not cryptographic, and need not be: two different rows of one
- * agreement agreeing on 96 bits would only count an update as unchanged (the row is written either way).
- * A sha1 of the joined values cost the writing thread 1.3 s for 400,000 rows; this about 0.9 s, with no allocation but the result. (Rows stored
- * before it carry sha1 hashes: the first import after the change counts them as updated.)
+ * The content hash of a row's first `count` values (96 bits in 16 base64url characters): what an import
+ * compares to tell an unchanged agreement from an updated one. With `prints`, the searched texts' columns
+ * enter as their fingerprints (the k-th text's at 3k, 3k + 1, 3k + 2). Not cryptographic, and need not be:
+ * two different rows of one agreement agreeing on 96 bits would only count an update as unchanged (the row is
+ * written either way). A sha1 of the joined values cost the writing thread 1.3 s for 400,000 rows; this
+ * 0.5 s, allocating only its result. (Rows stored before it carry sha1 hashes: the first import after the
+ * change counts them as updated.)
  */
 export function rowHash(values: readonly unknown[], count: number, prints?: Uint32Array): string {
   startLanes();
