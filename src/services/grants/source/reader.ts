@@ -4,7 +4,6 @@
 import { createReadStream, statSync } from 'node:fs';
 import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 import { resolveColumns } from './columns.ts';
 import type { ColumnMapping, GrantsSchema } from './columns.ts';
@@ -71,10 +70,30 @@ interface RowSource {
   totalBytes: number | null;
 }
 
+// The file is parsed as Latin-1 (one character a byte) and only the cells holding a byte above 127 are
+// decoded as UTF-8 afterwards: the CSV's own characters (comma, quote, line breaks) are ASCII, and no byte of
+// a multi-byte UTF-8 character is, so the cells come out the same. Decoded as UTF-8 at once, a chunk with a
+// single character above U+00FF (a typographic apostrophe: one every 2 KB or so of the generated file)
+// becomes a two-byte string, and so does every cell cut from it. The 1.3-million-row file, 64 KiB chunks:
+// parsed in 4.6 s against 5.6 s, imported in 24.5 s against 24.9 s, at a peak RSS of 374 MB against 448 MB.
+const NON_ASCII = /[\x80-\xff]/;
+
+// Bytes read (and rows parsed) at a time. The rows of a parsed chunk stay alive until the last of them is
+// handled, so every collection of the young generation meanwhile copies them: with 1 MiB chunks the reading
+// thread spent a fifth of its time in the collector. The import of 400,000 rows took 8.8 s with 1 MiB chunks,
+// 7.6 s with 128 KiB, 7.1–7.9 s with 64 KiB, 7.4 s with 32 KiB and 8.2 s with 16 KiB (papaparse's own cost
+// per chunk grows).
+const CHUNK_BYTES = 1 << 16;
+
+/** A cell parsed from Latin-1 text → its UTF-8 reading (ASCII cells, nearly all, are returned as they are). */
+function utf8Cell(cell: string): string {
+  return NON_ASCII.test(cell) ? Buffer.from(cell, 'latin1').toString('utf8') : cell;
+}
+
 /**
- * Bytes → text (multi-byte characters split across chunks are kept whole) → papaparse in chunk mode.
- * Each parsed chunk is one batch of rows; while the consumer still holds a batch, the text stream is
- * paused, so at most a couple of chunks (about 1 MiB each) are ever in memory.
+ * Bytes → Latin-1 text → papaparse in chunk mode → cells read as UTF-8. Each parsed chunk is one batch of
+ * rows; while the consumer still holds a batch, the text stream is paused, so at most a couple of chunks are
+ * ever in memory.
  */
 function openRows(input: string | Readable): RowSource {
   let source: Readable;
@@ -84,27 +103,21 @@ function openRows(input: string | Readable): RowSource {
   if (typeof input === 'string') {
     // stat before opening, so that a missing file fails here and leaves no stream behind
     totalBytes = statSync(input).size;
-    const file = createReadStream(input, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    const file = createReadStream(input, { encoding: 'latin1', highWaterMark: CHUNK_BYTES });
     source = file;
     text = file;
     bytesRead = () => file.bytesRead;
   } else {
     let bytes = 0;
-    const decoder = new StringDecoder('utf8');
     source = input;
+    // Latin-1 maps every byte to one character, so a multi-byte character split across chunks needs no care.
+    // A stream of text (not bytes) is turned back into its UTF-8 bytes first.
     const decode = new Transform({
       decodeStrings: false,
       transform(chunk: Buffer | string, _encoding, callback) {
-        if (typeof chunk === 'string') {
-          bytes += Buffer.byteLength(chunk);
-          callback(null, chunk);
-        } else {
-          bytes += chunk.length;
-          callback(null, decoder.write(chunk));
-        }
-      },
-      flush(callback) {
-        callback(null, decoder.end());
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+        bytes += buffer.length;
+        callback(null, buffer.toString('latin1'));
       },
     });
     source.on('error', (error) => decode.destroy(error));
@@ -146,6 +159,7 @@ function openRows(input: string | Readable): RowSource {
         const batch = queue.shift();
         if (batch) {
           if (queue.length < 2 && text.isPaused()) text.resume();
+          for (const row of batch) for (let i = 0; i < row.length; i++) row[i] = utf8Cell(row[i]);
           yield batch;
           continue;
         }
