@@ -101,3 +101,33 @@ test('a path is read with its size known; parseOnly counts the same rows', async
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('characters beyond Latin-1 come out whole, also across the file reader’s chunk boundaries, and invalid bytes as U+FFFD', async () => {
+  const titles = ['L’été – “quoted”', 'Emoji 🌲 and 中文', 'plain ASCII'];
+  const lines = [HEADER];
+  // enough rows that the file's 64 KiB chunk boundaries fall inside multi-byte characters somewhere
+  for (let i = 1; i <= 3000; i++) lines.push(`001-2020-2021-Q2-${String(i).padStart(5, '0')},0,tc,R${i},Ottawa,"${titles[i % 3]}",D,${i},2020-07-01,`);
+  const text = `${lines.join('\r\n')}\r\n`;
+  const expected = Array.from({ length: 3000 }, (_, i) => titles[(i + 1) % 3]);
+  const dir = mkdtempSync(join(tmpdir(), 'grants-reader-'));
+  try {
+    const file = join(dir, 'g.csv');
+    writeFileSync(file, text);
+    for (const input of [file, chunked(text, 5), Readable.from([text])]) {
+      const got: string[] = [];
+      await readGrantsCsv(input, (r) => {
+        got.push(r.agreement_title_en);
+      });
+      assert.deepEqual(got, expected);
+    }
+    // a byte that starts no UTF-8 character: replaced, as a UTF-8 decoder does
+    const bad = Buffer.concat([Buffer.from(`${HEADER}\r\nX-1,0,tc,R,Ottawa,"a`), Buffer.from([0xff]), Buffer.from('b",D,1,2020-07-01,\r\n')]);
+    const one: string[] = [];
+    await readGrantsCsv(Readable.from([bad]), (r) => {
+      one.push(r.agreement_title_en);
+    });
+    assert.deepEqual(one, ['a\uFFFDb']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
