@@ -5,9 +5,10 @@
 //
 // How the 1.3-million-row file stays fast and small:
 //  - a worker thread reads, maps and cuts the file into ready-to-bind batches (import-reader.ts,
-//    import-rows.ts) while this thread writes them as upserts (SQLite: a prepared one-row statement run per
-//    row; PostgreSQL: one statement per batch), whose conflict clause applies the amendment rule (`supersedes`) in the
-//    database, so memory holds a few batches, never the file;
+//    import-rows.ts) while this thread gives the texts their dictionary ids and writes the rows as upserts
+//    (SQLite: a prepared one-row statement run per row; PostgreSQL: one statement per batch), whose conflict
+//    clause applies the amendment rule (`supersedes`) in the database, so memory holds a few batches, never
+//    the file;
 //  - the table has no secondary index to maintain (searches are answered in memory: memory-search.ts);
 //  - on SQLite (and on an empty PostgreSQL table) the text dictionary's substring index is dropped for the
 //    load and rebuilt once at the end, inside the transaction; readers keep the old snapshot. A PostgreSQL
