@@ -231,7 +231,8 @@ export class TextDictionary {
         const known = this.exact.get(text);
         if (known !== undefined) return known;
         const added = this.add(text);
-        this.exact.set(Buffer.from(text).toString(), added); // a copy: see add
+        // kept for the whole import: a copy, not a slice holding a parser chunk alive (the in-thread reader)
+        this.exact.set(Buffer.from(text).toString(), added);
         return added;
       }
       slot = (slot + 1) & mask;
@@ -259,9 +260,7 @@ export class TextDictionary {
     this.keyHigh[id] = this.lastPrint[1];
     this.checks[id] = this.lastPrint[2];
     this.lengths[id] = text.length;
-    // A parsed cell is a slice of the parser's whole input chunk, which holding it would keep alive until
-    // it is written: a copy (through UTF-8, one byte a character for ASCII) frees the chunk at once.
-    this.pending.push({ id, text: Buffer.from(text).toString() });
+    this.pending.push({ id, text }); // written with the batch that brought it (takeNew)
     return id;
   }
 

@@ -53,8 +53,8 @@ export interface GrantsImportOptions {
 }
 
 /**
- * Writes RowBatches: gives the texts their dictionary ids, writes the new texts, then the agreements (one
- * prepared statement per batch size). Only the texts of rows that reach a statement enter the dictionary.
+ * Writes RowBatches: completes their rows (dictionary ids, content hash), writes the new texts, then the
+ * agreements. Only the texts of rows that reach a statement enter the dictionary.
  */
 class BatchWriter {
   private readonly trx: Kysely<any>;

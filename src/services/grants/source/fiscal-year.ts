@@ -33,17 +33,24 @@ const MIN_YEAR = 1900;
 const MAX_YEAR = 2999;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** The number written by `count` decimal digits of `text` from `at` (NaN when one is not a digit): no slices. */
+function digitsAt(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (!(d >= 0 && d <= 9)) return NaN;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
 export function parseIsoDate(text: string | null | undefined): string | null {
   if (!text) return null;
   // fast path for the common exact form YYYY-MM-DD (millions of rows): digits read as code units, no slices
   if (text.length === 10 && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45) {
-    const digit = (i: number): number => {
-      const d = text.charCodeAt(i) - 48;
-      return d >= 0 && d <= 9 ? d : NaN;
-    };
-    const y = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
-    const mo = digit(5) * 10 + digit(6);
-    const d = digit(8) * 10 + digit(9);
+    const y = digitsAt(text, 0, 4);
+    const mo = digitsAt(text, 5, 2);
+    const d = digitsAt(text, 8, 2);
     if (!Number.isNaN(y + mo + d)) {
       if (y < MIN_YEAR || y > MAX_YEAR || mo < 1 || mo > 12 || d < 1) return null;
       const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -64,9 +71,8 @@ export function parseIsoDate(text: string | null | undefined): string | null {
 
 /** Fiscal year (start year) containing an ISO date: April 1 starts a new fiscal year. */
 export function fiscalYearOfDate(isoDate: string): number {
-  const digit = (i: number): number => isoDate.charCodeAt(i) - 48;
-  const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
-  const month = digit(5) * 10 + digit(6);
+  const year = digitsAt(isoDate, 0, 4);
+  const month = digitsAt(isoDate, 5, 2);
   return month >= 4 ? year : year - 1;
 }
 

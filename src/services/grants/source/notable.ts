@@ -73,6 +73,18 @@ function words(text: string, limit = Infinity): string[] {
   return out;
 }
 
+/** The first (longest) of `candidates`, keywords sharing a first word, whose other words are w[from…]. */
+function matchAt(candidates: readonly KeywordEntry[], w: readonly string[], from: number): KeywordEntry | null {
+  for (const entry of candidates) {
+    const t = entry.tokens;
+    if (from + t.length - 1 > w.length) continue;
+    let k = 1;
+    while (k < t.length && w[from + k - 1] === t[k]) k++;
+    if (k === t.length) return entry;
+  }
+  return null;
+}
+
 /**
  * Matching compares words, not characters: a keyword matches where its words appear consecutively in the
  * text (any spaces or punctuation between them), so "gala" never matches inside "galaxy" or "gala2024",
@@ -130,28 +142,21 @@ export class NotableMatcher {
       // an ASCII word: lower-casing keeps its bounds, so it can be checked here
       if (this.firstWordAscii[text.charCodeAt(start)] === 1 && this.firstWordLength[Math.min(i - start, 255)] === 1) {
         const candidates = this.byFirstWord.get(text.slice(start, i).toLowerCase());
-        if (candidates) {
-          const entry = this.firstInWords([candidates[0].tokens[0], ...words(text.slice(i), candidates[0].tokens.length - 1)], candidates);
-          if (entry) return entry;
-        }
+        // the words after this one, as many as the longest candidate needs (candidates are rare)
+        const entry = candidates && matchAt(candidates, words(text.slice(i), candidates[0].tokens.length - 1), 0);
+        if (entry) return entry;
       }
     }
     return null;
   }
 
-  /** The first keyword matching in a word list; `at0`: only the keywords starting at its first word. */
-  private firstInWords(w: readonly string[], at0?: readonly KeywordEntry[]): KeywordEntry | null {
-    for (let i = 0; i < (at0 ? 1 : w.length); i++) {
+  /** The first keyword matching in a list of lower-case words. */
+  private firstInWords(w: readonly string[]): KeywordEntry | null {
+    for (let i = 0; i < w.length; i++) {
       if (this.firstWordLength[Math.min(w[i].length, 255)] === 0) continue;
-      const candidates = at0 ?? this.byFirstWord.get(w[i]);
-      if (!candidates) continue;
-      for (const entry of candidates) {
-        const t = entry.tokens;
-        if (i + t.length > w.length) continue;
-        let k = 1;
-        while (k < t.length && w[i + k] === t[k]) k++;
-        if (k === t.length) return entry;
-      }
+      const candidates = this.byFirstWord.get(w[i]);
+      const entry = candidates && matchAt(candidates, w, i + 1);
+      if (entry) return entry;
     }
     return null;
   }
