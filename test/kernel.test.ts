@@ -153,6 +153,30 @@ describeEachDatabase('HTTP kernel', (t) => {
     assert.equal(big.json().success, false);
   });
 
+  it('refuses text no database column holds alike (a lone surrogate, NUL) with a 400 naming where it is', async () => {
+    const json = (payload: string) => app.inject({ method: 'POST', url: '/api/echo/', headers: { 'content-type': 'application/json' }, payload });
+    const lone = await json('{"text":"RRID:AB_\\ud800"}');
+    assert.equal(lone.statusCode, 400);
+    assert.equal(lone.json().error, 'body.text: text is not valid Unicode (it holds a lone UTF-16 surrogate)');
+    const nested = await json('{"text":"ok","more":[{"deep":"\\udc00x"}]}');
+    assert.equal(nested.statusCode, 400);
+    assert.equal(nested.json().error, 'body.more[0].deep: text is not valid Unicode (it holds a lone UTF-16 surrogate)');
+    const key = await json('{"text":"ok","\\ud800":1}');
+    assert.equal(key.statusCode, 400);
+    assert.match(key.json().error, /^body: a name is not valid Unicode/);
+    // a surrogate pair is one valid character
+    const pair = await json('{"text":"\\ud83c\\udf32"}');
+    assert.deepEqual(pair.json(), { echoed: '🌲' });
+    const nul = await json('{"text":"a\\u0000b"}');
+    assert.equal(nul.statusCode, 400);
+    assert.equal(nul.json().error, 'body.text: text holds a NUL character (U+0000)');
+    const query = await app.inject('/api/items/?q=a%00');
+    assert.equal(query.statusCode, 400);
+    assert.equal(query.json().error, 'query parameter q: text holds a NUL character (U+0000)');
+    const path = await app.inject('/api/items/%00/');
+    assert.equal(path.statusCode, 400);
+  });
+
   it('hides internals of unexpected failures behind a generic 500 naming the operation', async () => {
     const res = await app.inject('/api/boom/');
     assert.equal(res.statusCode, 500);

@@ -113,6 +113,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     cache: ctx.config.responseCacheEntries > 0 ? new ResponseCache(ctx.config.responseCacheEntries) : null,
     dataVersion: ctx.dataVersion,
   };
+  app.addHook('preValidation', usableText);
   app.addHook('preValidation', strictNumbers);
   app.addHook('preHandler', serveFromCache.bind(caching));
   app.addHook('onSend', finishCaching.bind(caching));
@@ -170,6 +171,37 @@ async function strictNumbers(request: FastifyRequest): Promise<void> {
 }
 
 type JsonSchema = { properties?: Record<string, { type?: string }> };
+
+/** Why a client's text cannot be used, or null: a lone UTF-16 surrogate (JSON may spell one "\ud800"), or NUL. */
+function textProblem(text: string): string | null {
+  if (!text.isWellFormed()) return 'is not valid Unicode (it holds a lone UTF-16 surrogate)';
+  if (text.includes('\u0000')) return 'holds a NUL character (U+0000)';
+  return null;
+}
+
+/**
+ * Client text that no database column can hold the same way (PostgreSQL refuses NUL in text and lone
+ * surrogates in json; SQLite takes both) is refused with a 400 naming where it is, before any handler stores
+ * or compares it, so both databases answer alike.
+ */
+async function usableText(request: FastifyRequest): Promise<void> {
+  const pending: Array<[unknown, string]> = [[request.query, 'query parameter '], [request.params, 'path parameter '], [request.body, 'body']];
+  while (pending.length > 0) {
+    const [value, where] = pending.pop()!;
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
+      if (problem) throw new HttpError(400, `${where}: text ${problem}`, 'INVALID_PARAMETER');
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => pending.push([item, `${where}[${i}]`]));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        const problem = textProblem(key);
+        if (problem) throw new HttpError(400, `${where.trim()}: a name ${problem}`, 'INVALID_PARAMETER');
+        pending.push([item, where.endsWith(' ') ? `${where}${key}` : `${where}.${key}`]);
+      }
+    }
+  }
+}
 
 /** Registers the same routes at the specification's address and at old addresses kept as aliases (hidden from OpenAPI). */
 export async function withAliases(app: ServiceApp, addresses: { spec: string; aliases: string[] }, routes: (scope: ServiceApp, isAlias: boolean) => Promise<void> | void): Promise<void> {
