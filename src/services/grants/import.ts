@@ -52,6 +52,8 @@ export interface GrantsImportOptions {
   currentYear?: number;
 }
 
+const INSERT_TEXT = `INSERT INTO ${GRANTS_TEXTS_TABLE} (id, text) VALUES (?, ?)`;
+
 /**
  * Writes RowBatches: completes their rows (dictionary ids, content hash), writes the new texts, then the
  * agreements. Only the texts of rows that reach a statement enter the dictionary.
@@ -79,11 +81,17 @@ class BatchWriter {
   }
 
   async write(batch: RowBatch): Promise<void> {
-    await insertMany(this.trx, GRANTS_TEXTS_TABLE, completeRows(batch, this.dictionary));
-    // SQLite: a one-row statement per row (see Db.runEach); PostgreSQL: the batch in one statement (a round
-    // trip a row would cost more than the row)
-    if (this.db.runEach) this.db.runEach(this.statement(1), batch.rows);
-    else await this.trx.executeQuery(CompiledQuery.raw(this.statement(batch.rows.length), batch.rows.flat()));
+    const texts = completeRows(batch, this.dictionary);
+    // SQLite: one-row statements (see Db.runEach; for the texts 0.6 s less than Kysely's multi-row inserts on
+    // the 1.3-million-row file); PostgreSQL: the batch in one statement (a round trip a row would cost more
+    // than the row)
+    if (this.db.runEach) {
+      this.db.runEach(INSERT_TEXT, texts.map((t) => [t.id, t.text]));
+      this.db.runEach(this.statement(1), batch.rows);
+    } else {
+      await insertMany(this.trx, GRANTS_TEXTS_TABLE, texts);
+      await this.trx.executeQuery(CompiledQuery.raw(this.statement(batch.rows.length), batch.rows.flat()));
+    }
   }
 }
 
