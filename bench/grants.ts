@@ -159,9 +159,9 @@ try {
   const quantiles = (list: number[]) => {
     const s = [...list].sort((a, b) => a - b);
     const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-    return { p50: q(0.5), p95: q(0.95) };
+    return { p50: q(0.5), p95: q(0.95), p99: q(0.99), max: s[s.length - 1] };
   };
-  async function time(n: number, fn: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  async function time(n: number, fn: () => Promise<unknown>): Promise<{ p50: number; p95: number; p99: number; max: number }> {
     await fn(); // warm-up
     const list: number[] = [];
     for (let i = 0; i < n; i++) {
@@ -243,18 +243,23 @@ try {
   }
   console.log(`worst search p95: ${fmt(worstP95)} ms (target ≤ 50 on SQLite); load average ${load()}`);
 
-  console.log(`\naggregates through the HTTP app, response cache off (${reps} requests each):`);
+  // Reads take well under a millisecond, so a garbage-collection pause of the process (up to ~9 ms here)
+  // decides the tail: 40 requests made p95 the second-slowest; 400 estimate it, and p99 and max still show the pauses.
+  const aggregateReps = Math.max(reps, 400);
+  console.log(`\naggregates through the HTTP app, response cache off (${aggregateReps} requests each):`);
   let worstAggregate = 0;
+  const readLine = (label: string, t: { p50: number; p95: number; p99: number; max: number }) =>
+    console.log(`${label.padEnd(40)} p50 ${fmt(t.p50)} ms, p95 ${fmt(t.p95)} ms, p99 ${fmt(t.p99)} ms, max ${fmt(t.max)} ms`);
   for (const name of ['stats', 'recipients', 'comprehensive-stats']) {
-    const t = await time(reps, () => getJson(`/api/api/${name}/`));
+    const t = await time(aggregateReps, () => getJson(`/api/api/${name}/`));
     worstAggregate = Math.max(worstAggregate, t.p95);
-    console.log(`${`GET /api/api/${name}/`.padEnd(40)} p50 ${fmt(t.p50)} ms, p95 ${fmt(t.p95)} ms`);
+    readLine(`GET /api/api/${name}/`, t);
   }
-  const calc = await time(reps, async () => {
+  const calc = await time(aggregateReps, async () => {
     const res = await app.inject({ method: 'POST', url: '/api/api/calculate/', payload: { annual_income: 75000, gst_eligible_spending: 25000 } });
     if (res.statusCode !== 200) throw new Error(res.body);
   });
-  console.log(`${'POST /api/api/calculate/'.padEnd(40)} p50 ${fmt(calc.p50)} ms, p95 ${fmt(calc.p95)} ms`);
+  readLine('POST /api/api/calculate/', calc);
   const source: DataSource = { kind: 'import', is_demo: false, description: 'bench', source: csv, schema: 'pre2025', data_version: 'bench', imported_at: '', notable_rules_version: '' };
   const perRequest = await time(1, () => kysely.transaction().execute((trx) => computeAggregates(trx, source)));
   console.log(`baseline: computing all the aggregates per request: ${fmt(perRequest.p50)} ms; ratio to the slowest stored read (p95 ${fmt(worstAggregate)} ms): ${(perRequest.p50 / worstAggregate).toFixed(0)}× (target ≤ 5 ms per read)`);

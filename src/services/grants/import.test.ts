@@ -214,6 +214,14 @@ describeEachDatabase(
       assert.equal(s.total_value, 84);
       assert.equal(s.data_source.schema, '2025');
     });
+
+    it('stores a NUL character of the file as U+FFFD on both databases (PostgreSQL refuses NUL in text)', async () => {
+      const file = write('nul.csv', handCsv([handRow({ ref_number: 'N-1', recipient_legal_name: 'Bad\u0000Name', description_en: 'x\u0000y' })]));
+      const report = await importGrantsCsv(t.db, file);
+      assert.equal(report.inserted, 1);
+      const row = await db().selectFrom(GRANTS_TABLE).select(['recipient_legal_name', 'description_en']).executeTakeFirstOrThrow();
+      assert.deepEqual(row, { recipient_legal_name: 'Bad\uFFFDName', description_en: 'x\uFFFDy' });
+    });
   },
   { migrations: grantsService.migrations },
 );

@@ -102,7 +102,7 @@ test('a path is read with its size known; parseOnly counts the same rows', async
   }
 });
 
-test('characters beyond Latin-1 come out whole, also across the file reader’s chunk boundaries, and invalid bytes as U+FFFD', async () => {
+test('characters beyond Latin-1 come out whole, also across the file reader’s chunk boundaries, and invalid bytes and NUL as U+FFFD', async () => {
   const titles = ['L’été – “quoted”', 'Emoji 🌲 and 中文', 'plain ASCII'];
   const lines = [HEADER];
   // enough rows that the file's 64 KiB chunk boundaries fall inside multi-byte characters somewhere
@@ -127,6 +127,13 @@ test('characters beyond Latin-1 come out whole, also across the file reader’s 
       one.push(r.agreement_title_en);
     });
     assert.deepEqual(one, ['a\uFFFDb']);
+    // NUL too (PostgreSQL holds no NUL in text), in an ASCII cell and beside a multi-byte character
+    const nul = Buffer.from(`${HEADER}\r\nX-1,0,tc,R,Ottawa,"a\u0000b",D,1,2020-07-01,\r\nX-2,0,tc,R,Ottawa,"é\u0000",D,1,2020-07-01,\r\n`);
+    const two: string[] = [];
+    await readGrantsCsv(Readable.from([nul]), (r) => {
+      two.push(r.agreement_title_en);
+    });
+    assert.deepEqual(two, ['a\uFFFDb', 'é\uFFFD']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
