@@ -247,4 +247,13 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     const ids = new Map((await t.db.kysely.selectFrom('draws_draws').select(['id', 'round_number']).execute()).map((r) => [r.round_number, Number(r.id)]));
     for (const d of before.draws) if (d.round_number !== '387') assert.equal(ids.get(d.round_number as string), d.id);
   });
+
+  it('stores a NUL of the feed (the JSON escape \\u0000) as U+FFFD on both databases', async () => {
+    const damaged = readFeed();
+    damaged.rounds[0].drawName = `${damaged.rounds[0].drawName}\u0000`;
+    await importRounds(ctx, tempFile('nul.json', JSON.stringify(damaged)));
+    const row = await t.db.kysely.selectFrom('draws_draws').select('draw_name').where('round_number', '=', damaged.rounds[0].drawNumber).executeTakeFirstOrThrow();
+    assert.equal(row.draw_name, damaged.rounds[0].drawName.replace('\u0000', '\uFFFD'));
+    await importSnapshot(ctx);
+  });
 });

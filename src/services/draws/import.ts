@@ -21,6 +21,7 @@ import { computeForecasts, ROUNDS_DATASET, SERVICE, writeForecasts } from './for
 import type { CategoryDraws } from './forecasts.ts';
 import { categoryStatistics, daysSinceLastDraw, overallStatistics } from './summary.ts';
 import type { CategoryStatistics, OverallStatistics } from './summary.ts';
+import { parseSourceJson } from '../../core/source-text.ts';
 
 /** Top-level key of a feed file written by `generate draws`: its presence marks the data as generated. */
 export const GENERATED_MARKER = 'pdiGenerated';
@@ -50,7 +51,7 @@ function isUrl(source: string): boolean {
 function parseDocument(text: string, source: string): { rounds: ParsedRound[]; generated: boolean } {
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    document = parseSourceJson(text);
   } catch (error) {
     throw new RoundsFeedError([{ round: '-', field: '(document)', message: `${source} is not JSON: ${(error as Error).message}` }]);
   }

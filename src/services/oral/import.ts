@@ -13,6 +13,7 @@ import { computeStats } from './repository.ts';
 import { deleteOtherGuidelines, deleteOtherReviews, storeGuideline, storeReview } from './store.ts';
 import { readCochraneReviews, readCochraneTitles, readSign, readToolkit } from './sources/index.ts';
 import type { GuidelineInput, GuidelineParse, ReviewInput, SourceIssue } from './sources/index.ts';
+import { parseSourceJson } from '../../core/source-text.ts';
 
 export const BUNDLE_FORMAT = 'pdi-oral-bundle';
 
@@ -80,7 +81,7 @@ export async function importCochrane(db: Db, dir: string, options: Options = {})
 
 /** A bundle file: its guidelines and reviews replace the previous contents of the bundle's dataset. */
 export async function importBundle(db: Db, file: string, options: Options = {}): Promise<ImportReport> {
-  const bundle = JSON.parse(fs.readFileSync(file, 'utf8')) as OralBundle;
+  const bundle = parseSourceJson(fs.readFileSync(file, 'utf8')) as OralBundle;
   if (bundle.format !== BUNDLE_FORMAT || !Array.isArray(bundle.guidelines) || !Array.isArray(bundle.reviews)) {
     throw new Error(`${file} is not a ${BUNDLE_FORMAT} file`);
   }

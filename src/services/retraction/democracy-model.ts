@@ -16,6 +16,7 @@ import type { DeepPartial, DemocracyModelConfig, FitResult, ParameterSummary, Pr
 import { DEMOCRACY_PREDICTOR, PANEL_AGGREGATES, modelPanel, readPanel } from './democracy.ts';
 import type { PanelSummary } from './democracy.ts';
 import { readFile } from 'node:fs/promises';
+import { parseSourceJson } from '../../core/source-text.ts';
 
 export const MODEL_SOURCES = ['fitted', 'imported'] as const;
 export type ModelSource = (typeof MODEL_SOURCES)[number];
@@ -118,7 +119,7 @@ export function looksLikePublishedFit(json: unknown): boolean {
 }
 
 export async function importPublishedFit(db: Db, file: string, options: { isDemo?: boolean } = {}): Promise<ImportReport> {
-  const raw = JSON.parse(await readFile(file, 'utf8')) as unknown;
+  const raw = parseSourceJson(await readFile(file, 'utf8'));
   const fit = parsePublishedFit(raw);
   return runImport(db, { service: 'retraction', importer: 'published-fit', dataset: 'democracy-published-fit', source: file, isDemo: options.isDemo }, async (trx, { tally, dataVersion }) => {
     tally.read(fit.summaries.length);

@@ -245,4 +245,10 @@ describeEachDatabase('retraction importers', (t) => {
     const again = await importPublishedFit(t.db, file);
     assert.deepEqual([again.inserted, again.updated, again.unchanged], [0, 0, 11]);
   });
+
+  it('stores a NUL of the file as U+FFFD on both databases (PostgreSQL refuses NUL in text)', async () => {
+    await importRetractionWatch(t.db, writeRwCsv(path.join(dir, 'nul.csv'), [simpleRow(9001, { Title: 'Bad\u0000title' })]));
+    const row = await db().selectFrom('retraction_papers').select('title').where('record_id', '=', '9001').executeTakeFirstOrThrow();
+    assert.equal(row.title, 'Bad\uFFFDtitle');
+  });
 }, { migrations: retractionService.migrations });

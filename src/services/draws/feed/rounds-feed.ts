@@ -3,6 +3,7 @@
 // cannot be read is an error naming the round and the field, never a silently dropped round.
 import { dayNumber, isValidIsoDate, parseIrccDate, parseIrccTimestamp } from './ircc-dates.ts';
 import { buildPoolDistribution, POOL_BANDS, type PoolDistribution } from './pool-distribution.ts';
+import { parseSourceJson } from '../../../core/source-text.ts';
 
 /** The official address of the feed. */
 export const IRCC_ROUNDS_FEED_URL = 'https://www.canada.ca/content/dam/ircc/documents/json/ee_rounds_123_en.json';
@@ -113,7 +114,7 @@ export function parseRoundsFeed(json: unknown): ParsedRound[] {
   let document = json;
   if (typeof document === 'string') {
     try {
-      document = JSON.parse(document);
+      document = parseSourceJson(document);
     } catch (error) {
       throw new RoundsFeedError([{ round: '-', field: '(document)', message: `not JSON: ${(error as Error).message}` }]);
     }
@@ -246,7 +247,7 @@ export async function fetchRoundsFeed(
   }
   let json: unknown;
   try {
-    json = JSON.parse(body);
+    json = parseSourceJson(body);
   } catch (error) {
     throw new FeedFetchError(`The rounds feed at ${url} is not JSON: ${(error as Error).message}`, url, { cause: error });
   }

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { decodeText, type TextEncodingUsed } from './decode.ts';
 import type { Certainty, DowngradesInput, OutcomeInput, ReviewInput, SourceIssue } from './types.ts';
+import { storableText } from '../../../core/source-text.ts';
 
 const CERTAINTY_RANK: Record<Certainty, number> = { very_low: 1, low: 2, moderate: 3, high: 4 };
 const CERTAINTY_BY_FILLED_SYMBOLS: Record<number, Certainty> = { 1: 'very_low', 2: 'low', 3: 'moderate', 4: 'high' };
@@ -170,7 +171,7 @@ export interface SofParse {
 
 /** One summary-of-findings CSV (already decoded) → its outcomes. `location` names the file in issues. */
 export function parseSofCsv(text: string, location: string): SofParse {
-  const parsed = Papa.parse<string[]>(text, { header: false, skipEmptyLines: false, delimiter: ',' });
+  const parsed = Papa.parse<string[]>(storableText(text), { header: false, skipEmptyLines: false, delimiter: ',' });
   const rows = parsed.data;
   const issues: SourceIssue[] = [];
   for (const error of parsed.errors) {
@@ -298,7 +299,7 @@ export function groupVersions(files: readonly VersionFile[]): { latest: VersionF
 /** Review id → title, from cochrane_titles.csv (columns review_code, title), titles kept as written. */
 export async function readCochraneTitles(path: string): Promise<Map<string, string>> {
   const { text } = decodeText(await readFile(path));
-  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true, delimiter: ',' });
+  const parsed = Papa.parse<Record<string, string>>(storableText(text), { header: true, skipEmptyLines: true, delimiter: ',' });
   const titles = new Map<string, string>();
   for (const row of parsed.data) {
     const id = row.review_code?.trim().toUpperCase();

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { GuidelineInput, RecommendationInput, SourceIssue } from './types.ts';
 import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS, type Vocabulary } from './vocabulary.ts';
+import { parseSourceJson } from '../../../core/source-text.ts';
 
 export interface GuidelineParse {
   guideline: GuidelineInput;
@@ -13,7 +14,7 @@ export interface GuidelineParse {
 }
 
 export async function readJsonFile(path: string | URL): Promise<unknown> {
-  return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  return parseSourceJson(await readFile(path, 'utf8'));
 }
 
 export type JsonObject = Record<string, unknown>;

@@ -4,6 +4,7 @@
 // after it cannot be trusted); a row with the wrong number of fields is reported to the caller.
 import fs from 'node:fs';
 import Papa from 'papaparse';
+import { storableText } from '../../../core/source-text.ts';
 
 export interface CsvRow {
   /** 1 for the first data row after the header. */
@@ -68,7 +69,9 @@ export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatche
         header = result.data;
       } else {
         rowNumber++;
-        queue.push({ rowNumber, cells: result.data });
+        const cells = result.data;
+        for (let i = 0; i < cells.length; i++) cells[i] = storableText(cells[i]);
+        queue.push({ rowNumber, cells });
         if (queue.length >= batchSize && !paused) {
           paused = true;
           p.pause();

@@ -3,6 +3,7 @@
 // JSON Lines (one object per line, as in the OpenAlex snapshot). A scanner tracks strings and nesting to find
 // where each element ends and hands its text to JSON.parse, so only one element is held at a time.
 import fs from 'node:fs';
+import { parseSourceJson } from '../../../core/source-text.ts';
 
 /** Keys of a wrapper object whose array holds the elements (OpenAlex API pages use "results"). */
 const WRAPPER_KEYS = new Set(['results', 'works', 'citations', 'data', 'items']);
@@ -48,7 +49,7 @@ export async function* jsonElements(file: string | AsyncIterable<string>): Async
 
   const parse = (text: string) => {
     try {
-      return JSON.parse(text);
+      return parseSourceJson(text);
     } catch (error) {
       throw new JsonFormatError(`${name}: an element is not valid JSON (${(error as Error).message})`);
     }

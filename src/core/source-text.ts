@@ -1,0 +1,26 @@
+// Text of a source file made storable. A NUL (U+0000) cannot be stored in a PostgreSQL text column (the whole
+// import failed with "invalid byte sequence for encoding UTF8: 0x00", naming no row) while SQLite keeps it, so
+// the two databases would differ; no real source means one. Every importer reads it as U+FFFD, as a byte that
+// is not UTF-8 is read, so an import stores the same text on both databases and shows where the damage was.
+
+const NUL = '\u0000';
+const REPLACEMENT = '\uFFFD';
+
+/** Raw text (a CSV cell, a whole CSV): every NUL as U+FFFD. */
+export function storableText(text: string): string {
+  return text.includes(NUL) ? text.replaceAll(NUL, REPLACEMENT) : text;
+}
+
+// The escape \u0000 inside a JSON string, not preceded by an odd number of backslashes (`\\u0000` is a
+// backslash followed by the letters u0000).
+const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
+/**
+ * JSON text parsed with every NUL of its strings as U+FFFD: the escape `\u0000` and a raw NUL (which JSON does
+ * not allow in a string: read as the damaged character it is rather than failing the file).
+ */
+export function parseSourceJson(text: string): unknown {
+  let clean = storableText(text);
+  if (clean.includes('\\u0000')) clean = clean.replace(NUL_ESCAPE, '$1\\uFFFD');
+  return JSON.parse(clean);
+}
