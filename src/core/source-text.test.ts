@@ -15,6 +15,7 @@ test('parseSourceJson reads the escape \\u0000 and a raw NUL as U+FFFD, and an e
   // `\\u0000` is a backslash and the letters u0000; `\\\u0000` a backslash and a NUL
   assert.deepEqual(parseSourceJson('["\\\\u0000", "\\\\\\u0000"]'), ['\\u0000', '\\\uFFFD']);
   assert.throws(() => parseSourceJson('{"a":'), SyntaxError);
+  assert.throws(() => parseSourceJson('{"a":', 'feed.json'), { name: 'SyntaxError', message: /^feed\.json is not valid JSON: / });
 });
 
 test('parseSourceJson equals JSON.parse on any JSON text, but for NUL read as U+FFFD', () => {

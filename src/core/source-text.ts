@@ -17,10 +17,16 @@ const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
 
 /**
  * JSON text parsed with every NUL of its strings as U+FFFD: the escape `\u0000` and a raw NUL (which JSON does
- * not allow in a string: read as the damaged character it is rather than failing the file).
+ * not allow in a string: read as the damaged character it is rather than failing the file). With `source`, a
+ * syntax error names it ("x.json is not valid JSON: Unexpected end of JSON input").
  */
-export function parseSourceJson(text: string): unknown {
+export function parseSourceJson(text: string, source?: string): unknown {
   let clean = storableText(text);
   if (clean.includes('\\u0000')) clean = clean.replace(NUL_ESCAPE, '$1\\uFFFD');
-  return JSON.parse(clean);
+  try {
+    return JSON.parse(clean);
+  } catch (error) {
+    if (source === undefined || !(error instanceof SyntaxError)) throw error;
+    throw new SyntaxError(`${source} is not valid JSON: ${error.message}`);
+  }
 }

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describeEachDatabase, needsSharedData, sharedData } from '../../../test/support/databases.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import { oralService } from './service.ts';
-import { importBundle, importCochrane, importSign, importToolkit, BUNDLE_FORMAT } from './import.ts';
+import { importBundle, importCochrane, importPath, importSign, importToolkit, BUNDLE_FORMAT } from './import.ts';
+import { testContext } from '../../../test/support/app.ts';
 import type { OralBundle } from './import.ts';
 import { listRecommendations } from './repository.ts';
 import type { OralStats } from './repository.ts';
@@ -101,6 +102,12 @@ describeEachDatabase('oral importers on the real files', (t) => {
     (broken.guidelines[2].recommendations[0] as { text: unknown }).text = null;
     fs.writeFileSync(path.join(dir, 'broken.pdi-oral.json'), JSON.stringify(broken));
     await assert.rejects(importBundle(t.db, path.join(dir, 'broken.pdi-oral.json')));
+    assert.deepEqual(await snapshot(), before);
+    // a file that is not JSON, and a directory given to a one-file importer: errors that name the path
+    fs.writeFileSync(path.join(dir, 'cut.pdi-oral.json'), JSON.stringify(good).slice(0, 100));
+    await assert.rejects(importBundle(t.db, path.join(dir, 'cut.pdi-oral.json')), { message: new RegExp(`^${path.join(dir, 'cut.pdi-oral.json')} is not valid JSON: `) });
+    const ctx = testContext(oralService, t.db, { dataDir: dir });
+    await assert.rejects(importPath(ctx, dir, 'toolkit'), { message: `${dir} is a directory; the toolkit importer reads one JSON file` });
     assert.deepEqual(await snapshot(), before);
     fs.rmSync(dir, { recursive: true, force: true });
   });

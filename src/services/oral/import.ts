@@ -81,7 +81,7 @@ export async function importCochrane(db: Db, dir: string, options: Options = {})
 
 /** A bundle file: its guidelines and reviews replace the previous contents of the bundle's dataset. */
 export async function importBundle(db: Db, file: string, options: Options = {}): Promise<ImportReport> {
-  const bundle = parseSourceJson(fs.readFileSync(file, 'utf8')) as OralBundle;
+  const bundle = parseSourceJson(fs.readFileSync(file, 'utf8'), file) as OralBundle;
   if (bundle.format !== BUNDLE_FORMAT || !Array.isArray(bundle.guidelines) || !Array.isArray(bundle.reviews)) {
     throw new Error(`${file} is not a ${BUNDLE_FORMAT} file`);
   }
@@ -112,7 +112,11 @@ export async function importPath(ctx: ServiceContext, target: string, kind?: str
     }
   };
   const reports: ImportReport[] = [];
-  if (kind && kind !== 'auto') reports.push(await run(kind, target));
+  if (kind && kind !== 'auto') {
+    // the file kinds read one JSON file: a directory would fail with a bare EISDIR
+    if ((kind === 'toolkit' || kind === 'sign' || kind === 'bundle') && fs.statSync(target).isDirectory()) throw new Error(`${target} is a directory; the ${kind} importer reads one JSON file`);
+    reports.push(await run(kind, target));
+  }
   else if (fs.statSync(target).isDirectory()) {
     const found: [string, string][] = [];
     for (const [name, k] of [['uk_guidelines.json', 'toolkit'], ['sign138_recommendations.json', 'sign'], ['cochrane_sof', 'cochrane']] as const) {

@@ -119,7 +119,7 @@ export function looksLikePublishedFit(json: unknown): boolean {
 }
 
 export async function importPublishedFit(db: Db, file: string, options: { isDemo?: boolean } = {}): Promise<ImportReport> {
-  const raw = parseSourceJson(await readFile(file, 'utf8'));
+  const raw = parseSourceJson(await readFile(file, 'utf8'), file);
   const fit = parsePublishedFit(raw);
   return runImport(db, { service: 'retraction', importer: 'published-fit', dataset: 'democracy-published-fit', source: file, isDemo: options.isDemo }, async (trx, { tally, dataVersion }) => {
     tally.read(fit.summaries.length);

@@ -14,7 +14,7 @@ export interface GuidelineParse {
 }
 
 export async function readJsonFile(path: string | URL): Promise<unknown> {
-  return parseSourceJson(await readFile(path, 'utf8'));
+  return parseSourceJson(await readFile(path, 'utf8'), String(path));
 }
 
 export type JsonObject = Record<string, unknown>;
