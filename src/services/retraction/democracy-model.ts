@@ -120,7 +120,14 @@ export function looksLikePublishedFit(json: unknown): boolean {
 
 export async function importPublishedFit(db: Db, file: string, options: { isDemo?: boolean } = {}): Promise<ImportReport> {
   const raw = parseSourceJson(await readFile(file, 'utf8'), file);
-  const fit = parsePublishedFit(raw);
+  let fit: FitResult;
+  try {
+    fit = parsePublishedFit(raw);
+  } catch (error) {
+    // its messages name what is missing; the operator also needs to know which file
+    if (error instanceof TypeError) throw new TypeError(`${file}: ${error.message}`);
+    throw error;
+  }
   return runImport(db, { service: 'retraction', importer: 'published-fit', dataset: 'democracy-published-fit', source: file, isDemo: options.isDemo }, async (trx, { tally, dataVersion }) => {
     tally.read(fit.summaries.length);
     const previous = await getAggregate<StoredModel>(trx, 'retraction', aggregateName('imported'));

@@ -244,6 +244,13 @@ describeEachDatabase('retraction importers', (t) => {
     assert.equal(democracy.mean, raw.negbin_multivariate_democracy.coefficient[0]);
     const again = await importPublishedFit(t.db, file);
     assert.deepEqual([again.inserted, again.updated, again.unchanged], [0, 0, 11]);
+    // another JSON file, or not JSON at all: the error names the file, and the served fit stays
+    const other = sharedData('retraction', 'record_4036.json');
+    await assert.rejects(importPublishedFit(t.db, other), { message: `${other}: published fit has no negbin_multivariate_* entries` });
+    const cut = path.join(dir, 'cut-fit.json');
+    fs.writeFileSync(cut, fs.readFileSync(file, 'utf8').slice(0, 50));
+    await assert.rejects(importPublishedFit(t.db, cut), { name: 'SyntaxError', message: new RegExp(`^${cut} is not valid JSON: `) });
+    assert.equal((await servedModel(db())).fit!.summaries.find((s) => s.name === 'democracy')!.mean, democracy.mean);
   });
 
   it('stores a NUL of the file as U+FFFD on both databases (PostgreSQL refuses NUL in text)', async () => {
