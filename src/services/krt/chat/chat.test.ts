@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { makeRow } from '../extract/krt-row.ts';
 import { RridKnowledgeBase } from '../rrid/knowledge-base.ts';
 import { chat, newChatState, type ChatState, type ChatTurn } from './engine.ts';
@@ -113,4 +114,43 @@ test('intents and entities', () => {
     ['Antibody', 'mouse', 'cd3', 'OKT3', 'BioLegend', '317302', 'AB_571927', 'dilution 1:200']);
   assert.equal(chat(null, 'hello there').intent, 'help');
   assert.deepEqual(newChatState().entries, []);
+});
+
+test('any conversation: no exception, well-formed rows and question, and no RRID that neither the user nor the knowledge base gave', () => {
+  const fragments = [
+    'Add', 'add a', 'rabbit anti-GFP antibody', 'mouse monoclonal anti-actin', 'HeLa cell line', 'ImageJ software', 'plasmid pX330',
+    'from Abcam', 'from Thermo Fisher', 'vendor Sigma', 'catalog ab290', 'cat# A1978', 'RRID:AB_303395', 'RRID: AB 12345', 'RRID:SCR_003070',
+    'AB303395', 'RRID:CVCL_0030', 'RRID:XYZ_1', 'clone 9E10', 'new', 'reuse', 'this study', 'remove', 'delete row', 'row 1', 'row 2', 'row 0',
+    'row -1', 'row 99999999999999999999', 'the GFP antibody', 'change the vendor of', 'set the RRID of', 'to', 'Bio-Rad', 'list', 'show the table',
+    'export as csv', 'export excel', 'help', 'yes', 'no', 'it', 'type antibody', 'name', '', '   ', '!!!', '🌲', 'é', '"', "'", '\\', 'x'.repeat(300),
+  ];
+  const message = fc.array(fc.constantFrom(...fragments), { minLength: 0, maxLength: 8 }).map((parts) => parts.join(' '));
+  const alnum = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const kb = knowledgeBase();
+  const known = alnum('AB_303395'); // the only RRID the base holds
+  fc.assert(
+    fc.property(fc.array(message, { minLength: 1, maxLength: 12 }), fc.boolean(), (messages, withBase) => {
+      const turns = conversation(messages, withBase ? kb : null);
+      const said = alnum(messages.join(' '));
+      for (const turn of turns) {
+        assert.equal(typeof turn.response, 'string');
+        assert.ok(turn.response.length > 0);
+        for (const row of turn.krt_entries) {
+          assert.deepEqual(Object.keys(row), ['RESOURCE TYPE', 'RESOURCE NAME', 'SOURCE', 'IDENTIFIER', 'NEW/REUSE', 'ADDITIONAL INFORMATION']);
+          for (const value of Object.values(row)) assert.equal(typeof value, 'string');
+          assert.ok(row['RESOURCE NAME'].trim() !== '', 'a row has a name');
+          for (const [, rrid] of row.IDENTIFIER.matchAll(/RRID:\s*([A-Za-z][\w:.-]*)/g)) {
+            const canonical = alnum(rrid);
+            assert.ok(said.includes(canonical) || (withBase && canonical === known), `RRID:${rrid} came from nowhere (${JSON.stringify(messages)})`);
+          }
+        }
+        const pending = turn.state.pending;
+        if (pending) {
+          assert.ok(['add', 'complete', 'modify', 'remove'].includes(pending.action));
+          assert.ok(pending.index === null || (Number.isInteger(pending.index) && pending.index >= 0 && pending.index < turn.state.entries.length), `pending row ${pending.index} of ${turn.state.entries.length}`);
+        }
+      }
+    }),
+    { seed: 20261121, numRuns: 400 },
+  );
 });
