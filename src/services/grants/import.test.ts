@@ -215,6 +215,21 @@ describeEachDatabase(
       assert.equal(s.data_source.schema, '2025');
     });
 
+    it('two imports at once into an empty table: the table ends as one file left it, not as their union', async () => {
+      await db().deleteFrom(GRANTS_TABLE).execute();
+      const file = (name: string, prefix: string) => write(name, handCsv(Array.from({ length: 300 }, (_, i) => handRow({ ref_number: `${prefix}-${i}` }))));
+      const a = file('concurrent-a.csv', 'CA');
+      const b = file('concurrent-b.csv', 'CB');
+      const reports = await Promise.all([importGrantsCsv(t.db, a), importGrantsCsv(t.db, b)]);
+      const refs = (await db().selectFrom(GRANTS_TABLE).select('reference_number').execute()).map((r) => r.reference_number as string);
+      const prefixes = [...new Set(refs.map((r) => r.split('-')[0]))];
+      assert.equal(prefixes.length, 1, `stored: ${prefixes.join(', ')}`);
+      assert.equal(refs.length, 300);
+      // the import that committed second deleted the other's agreements
+      assert.deepEqual(reports.map((r) => r.deleted).sort(), [0, 300]);
+      assert.equal((await stats()).total_grants, 300);
+    });
+
     it('stores a NUL character of the file as U+FFFD on both databases (PostgreSQL refuses NUL in text)', async () => {
       const file = write('nul.csv', handCsv([handRow({ ref_number: 'N-1', recipient_legal_name: 'Bad\u0000Name', description_en: 'x\u0000y' })]));
       const report = await importGrantsCsv(t.db, file);
