@@ -1,6 +1,7 @@
 // Every operation of every service, as its own OpenAPI document lists it, called with hostile input (odd
-// numbers, broken dates, quotes, NUL, lone surrogates, 5,000-character strings, repeated parameters, broken
-// or mistyped JSON bodies): the answer is never a 5xx, and every error is a JSON body. Runs on each service's
+// numbers, broken dates, quotes, NUL, lone surrogates, 5,000-character strings, repeated parameters, JSON
+// bodies shaped by the operation's schema with odd values, broken or mistyped JSON): the answer is never a 5xx,
+// every error is a JSON body, and some requests succeed and some are refused as invalid. Runs on each service's
 // demo data (small sizes), on SQLite and PostgreSQL, with a fixed fast-check seed (a failure prints the
 // request that caused it).
 import { after, before, it } from 'node:test';
