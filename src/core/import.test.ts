@@ -51,4 +51,18 @@ describeEachDatabase('import runner', (t) => {
     assert.deepEqual(runs.map((r) => r.status), ['succeeded', 'failed']);
     assert.equal(runs[1].error, 'row 2: unreadable');
   });
+
+  it('runs one import of a service at a time: two at once each see what the other committed', async () => {
+    await t.db.kysely.insertInto('things').values({ name: 'count:0' }).execute();
+    // read the count, take a while, write count + 1: run side by side without the lock, both read 0
+    const increment = () =>
+      runImport(t.db, { service: 'oral', importer: 'test', dataset: 'counter', source: 'memory' }, async (trx) => {
+        const row = await trx.selectFrom('things').select('name').where('name', 'like', 'count:%').executeTakeFirstOrThrow();
+        const n = Number(String(row.name).slice('count:'.length));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await trx.updateTable('things').set({ name: `count:${n + 1}` }).where('name', '=', row.name).execute();
+      });
+    await Promise.all([increment(), increment()]);
+    assert.deepEqual((await names()).filter((n) => n.startsWith('count:')), ['count:2']);
+  });
 });

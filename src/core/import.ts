@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from './db/database.ts';
 import { newDataVersion, recordDataVersion } from './db/datasets.ts';
-import { dbJson } from './db/dialect.ts';
+import { dbJson, lockForTransaction } from './db/dialect.ts';
 import { createProgress } from './progress.ts';
 import type { Progress, ProgressOptions } from './progress.ts';
 
@@ -108,6 +108,9 @@ export async function runImport(
   });
   try {
     await db.kysely.transaction().execute(async (trx) => {
+      // One import of a service at a time: two at once could each take the tables for what they were before
+      // the other committed (on PostgreSQL the second failed on a unique key, or kept the first file's rows).
+      await lockForTransaction(trx, `import:${options.service}`);
       await work(trx, { tally, progress, dataVersion });
       await recordDataVersion(trx, {
         service: options.service,

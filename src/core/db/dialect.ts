@@ -104,6 +104,22 @@ export async function insertMany(
   }
 }
 
+/** The first key of pdi's advisory locks ("pdi" in ASCII), so that other users of the database pick others. */
+const PDI_LOCK_NAMESPACE = 0x706469;
+
+/**
+ * Makes the transaction `trx` the only one holding `name` until it ends: a second one asking waits here.
+ * PostgreSQL: a transaction-level advisory lock (readers are not held). SQLite needs none: it has one writer
+ * at a time, and a transaction whose snapshot went stale cannot write.
+ */
+export async function lockForTransaction(trx: Kysely<any>, name: string): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  // a stable 32-bit key of the name (FNV-1a), under a namespace of pdi's own
+  let key = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) key = Math.imul(key ^ name.charCodeAt(i), 0x01000193);
+  await sql`SELECT pg_advisory_xact_lock(${PDI_LOCK_NAMESPACE}, ${key | 0})`.execute(trx);
+}
+
 /** Number from an aggregate (PostgreSQL's bigint/numeric arrive as numbers through our type parser). */
 export function num(value: unknown): number {
   if (value === null || value === undefined) return 0;

@@ -150,10 +150,8 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
     { service: 'grants', importer: 'csv', dataset: GRANTS_DATASET, source, isDemo, progress: { unit: 'bytes', enabled: options.progress } },
     async (trx, { tally, progress, dataVersion }) => {
       const dialect = dialectOf(trx);
-      // PostgreSQL: one import at a time (a second one waits here until the first commits; readers are not
-      // held), so what this import sees of the table (empty or not) stays true until it commits. On SQLite a
-      // transaction whose snapshot went stale cannot write at all.
-      if (dialect === 'postgres') await sql.raw(`LOCK TABLE ${GRANTS_TABLE} IN SHARE ROW EXCLUSIVE MODE`).execute(trx);
+      // (runImport lets one import of the service run at a time: what this one sees of the table, empty or
+      // not, stays true until it commits)
       const hadRows = (await trx.selectFrom(GRANTS_TABLE).select('id').limit(1).executeTakeFirst()) !== undefined;
       // Bulk mode: rebuild the substring index once instead of maintaining it row by row (see the file comment).
       const bulk = dialect === 'sqlite' || !hadRows;
