@@ -114,9 +114,13 @@ const PDI_LOCK_NAMESPACE = 0x706469;
  */
 export async function lockForTransaction(trx: Kysely<any>, name: string): Promise<void> {
   if (dialectOf(trx) !== 'postgres') return;
+  // Advisory locks belong to the whole database: the schema is part of the name, so that deployments (and
+  // test suites) in other schemas of it do not wait for each other.
+  const schema = (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(trx)).rows[0]?.s ?? '';
+  const scoped = `${schema}:${name}`;
   // a stable 32-bit key of the name (FNV-1a), under a namespace of pdi's own
   let key = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) key = Math.imul(key ^ name.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < scoped.length; i++) key = Math.imul(key ^ scoped.charCodeAt(i), 0x01000193);
   await sql`SELECT pg_advisory_xact_lock(${PDI_LOCK_NAMESPACE}, ${key | 0})`.execute(trx);
 }
 
