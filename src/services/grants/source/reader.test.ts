@@ -102,7 +102,7 @@ test('a path is read with its size known; parseOnly counts the same rows', async
   }
 });
 
-test('characters beyond Latin-1 come out whole, also across the file reader’s chunk boundaries, and invalid bytes and NUL as U+FFFD', async () => {
+test('characters beyond Latin-1 come out whole, also across the file reader’s chunk boundaries, bytes that are not UTF-8 as Windows-1252, and NUL as U+FFFD', async () => {
   const titles = ['L’été – “quoted”', 'Emoji 🌲 and 中文', 'plain ASCII'];
   const lines = [HEADER];
   // enough rows that the file's 64 KiB chunk boundaries fall inside multi-byte characters somewhere
@@ -120,13 +120,17 @@ test('characters beyond Latin-1 come out whole, also across the file reader’s 
       });
       assert.deepEqual(got, expected);
     }
-    // a byte that starts no UTF-8 character: replaced, as a UTF-8 decoder does
-    const bad = Buffer.concat([Buffer.from(`${HEADER}\r\nX-1,0,tc,R,Ottawa,"a`), Buffer.from([0xff]), Buffer.from('b",D,1,2020-07-01,\r\n')]);
+    // bytes that are not UTF-8: read as Windows-1252 (a file saved by a spreadsheet program), also beside
+    // UTF-8 characters in the same cell; the bytes Windows-1252 leaves undefined as U+FFFD
+    const cp1252 = Buffer.concat([
+      Buffer.from(`${HEADER}\r\nX-1,0,tc,R,Ottawa,"Montr`), Buffer.from([0xe9]), Buffer.from('al ', 'latin1'), Buffer.from([0x96]), Buffer.from(' 5 ', 'latin1'), Buffer.from([0xb5]), Buffer.from('m",D,1,2020-07-01,\r\n'),
+      Buffer.from('X-2,0,tc,R,Ottawa,"Qu'), Buffer.from([0xe9]), Buffer.from('bec — ', 'utf8'), Buffer.from([0xe9]), Buffer.from([0x81]), Buffer.from('t\uFFFD",D,1,2020-07-01,\r\n', 'utf8'),
+    ]);
     const one: string[] = [];
-    await readGrantsCsv(Readable.from([bad]), (r) => {
+    await readGrantsCsv(Readable.from([cp1252]), (r) => {
       one.push(r.agreement_title_en);
     });
-    assert.deepEqual(one, ['a\uFFFDb']);
+    assert.deepEqual(one, ['Montréal – 5 µm', 'Québec — é\uFFFDt\uFFFD']);
     // NUL too (PostgreSQL holds no NUL in text), in an ASCII cell and beside a multi-byte character
     const nul = Buffer.from(`${HEADER}\r\nX-1,0,tc,R,Ottawa,"a\u0000b",D,1,2020-07-01,\r\nX-2,0,tc,R,Ottawa,"é\u0000",D,1,2020-07-01,\r\n`);
     const two: string[] = [];

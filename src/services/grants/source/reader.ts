@@ -11,6 +11,7 @@ import type { NotableMatcher } from './notable.ts';
 import { mapRow } from './record.ts';
 import type { GrantRecord, SkipReason } from './record.ts';
 import { storableText } from '../../../core/source-text.ts';
+import { decodeText } from '../../../core/text-decoding.ts';
 
 export class GrantsCsvHeaderError extends Error {
   readonly missing: string[];
@@ -77,6 +78,9 @@ interface RowSource {
 // single character above U+00FF (a typographic apostrophe: one every 2 KB or so of the generated file)
 // becomes a two-byte string, and so does every cell cut from it. The 1.3-million-row file, 64 KiB chunks:
 // parsed in 4.6 s against 5.6 s, imported in 24.5 s against 24.9 s, at a peak RSS of 374 MB against 448 MB.
+// A cell whose bytes are not all UTF-8 (a file saved as Windows-1252, as spreadsheet programs do, or a
+// stray byte in a UTF-8 file) is read as oral's Cochrane files are (core/text-decoding.ts): its UTF-8
+// sequences as UTF-8, every other byte as Windows-1252 — "Montréal" from E9, not "Montr\uFFFDal".
 // The same test finds the cells holding a NUL, read as U+FFFD like every importer's (core/source-text.ts).
 const NEEDS_DECODING = /[\x00\x80-\xff]/;
 
@@ -87,10 +91,16 @@ const NEEDS_DECODING = /[\x00\x80-\xff]/;
 // per chunk grows).
 const CHUNK_BYTES = 1 << 16;
 
-/** A cell parsed from Latin-1 text → its UTF-8 reading, NUL as U+FFFD (other ASCII cells, nearly all, are returned as they are). */
+/**
+ * A cell parsed from Latin-1 text → its reading as UTF-8 (stray bytes as Windows-1252), NUL as U+FFFD; other
+ * ASCII cells, nearly all, are returned as they are.
+ */
 function utf8Cell(cell: string): string {
   if (!NEEDS_DECODING.test(cell)) return cell;
-  return storableText(Buffer.from(cell, 'latin1').toString('utf8'));
+  const bytes = Buffer.from(cell, 'latin1');
+  const text = bytes.toString('utf8');
+  // U+FFFD marks a byte that is not UTF-8 (or a U+FFFD of the file, which the strict decoding keeps)
+  return storableText(text.includes('\uFFFD') ? decodeText(bytes).text : text);
 }
 
 /**

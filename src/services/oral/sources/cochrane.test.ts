@@ -18,7 +18,7 @@ import {
   parseVersionFileName,
   readCochraneFromDataDir,
 } from './cochrane.ts';
-import { decodeText } from './decode.ts';
+import { decodeText } from '../../../core/text-decoding.ts';
 import { oralDataDir, skipWithoutData } from './test-data.ts';
 import type { Certainty } from './types.ts';
 

@@ -2,7 +2,7 @@
 // review, from the latest version (highest PUB number, compared as numbers: PUB10 > PUB9; a file without
 // a PUB number is the first version).
 //
-// Files are decoded by decode.ts (UTF-8, else Windows-1252). Cells "NA", "NR", "None reported",
+// Files are decoded by core/text-decoding.ts (UTF-8, else Windows-1252). Cells "NA", "NR", "None reported",
 // "Not measured", "Not reported…" and empty cells are null. Numbers are parsed; booleans are TRUE/FALSE.
 // GRADE labels are normalised by normalizeCertainty. Header names are matched after folding case and
 // punctuation, with the aliases in COLUMN_ALIASES; the variants seen in the 201 files are the standard
@@ -14,7 +14,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import { decodeText, type TextEncodingUsed } from './decode.ts';
+import { decodeText, type TextEncodingUsed } from '../../../core/text-decoding.ts';
 import type { Certainty, DowngradesInput, OutcomeInput, ReviewInput, SourceIssue } from './types.ts';
 import { storableText } from '../../../core/source-text.ts';
 

@@ -44,6 +44,6 @@ export {
   type CochraneReadOptions,
   type CochraneReviewRead,
 } from './cochrane.ts';
-export { decodeText, type DecodedText, type TextEncodingUsed } from './decode.ts';
+export { decodeText, type DecodedText, type TextEncodingUsed } from '../../../core/text-decoding.ts';
 export { DEMO_DEFAULTS, DEMO_KEY_PREFIX, generateDemo, type DemoData, type DemoOptions } from './demo.ts';
 export { deriveKeywords, deriveTitle, splitReferences } from './text.ts';

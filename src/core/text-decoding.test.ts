@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeText, utf8SequenceLength } from './decode.ts';
+import { decodeText, utf8SequenceLength } from './text-decoding.ts';
 
 const bytes = (...parts: (string | number[])[]): Uint8Array =>
   Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p, 'latin1')] : p)));

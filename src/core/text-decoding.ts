@@ -1,5 +1,5 @@
-// Decoding of source files whose encoding is not declared. UTF-8 is tried first (strictly); a file that is
-// not valid UTF-8 falls back to Windows-1252.
+// Decoding of source text whose encoding is not declared (oral's Cochrane files, grants CSV cells). UTF-8 is
+// tried first (strictly); text that is not valid UTF-8 falls back to Windows-1252.
 //
 // Some Cochrane files are mixed: mostly UTF-8 ("aerosol‐generating" as E2 80 90) with a few single
 // Windows-1252 bytes ("5 µm" as B5, "4–8 years" as 96). Decoding the whole file as Windows-1252 would turn
