@@ -12,6 +12,8 @@
 // hyphen U+2010 (E2 80 90) such files use throughout ("age\x90matched" beside "age‐matched") and is read as
 // "‐". Any other byte Windows-1252 leaves undefined becomes U+FFFD.
 
+import { storableText } from './source-text.ts';
+
 export type TextEncodingUsed = 'utf-8' | 'windows-1252' | 'utf-8+windows-1252';
 
 export interface DecodedText {
@@ -84,4 +86,21 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   if (runStart < bytes.length) parts.push(UTF8.decode(bytes.subarray(runStart)));
   const text = parts.join('');
   return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, encoding: 'utf-8+windows-1252' };
+}
+
+// Cells that need more than returning: a byte above 127, or a NUL.
+const NEEDS_DECODING = /[\x00\x80-\xff]/;
+
+/**
+ * A CSV cell parsed from bytes read as Latin-1 (one character a byte: the CSV's own characters are ASCII, and
+ * no byte of a multi-byte UTF-8 character is, so the cells are cut as from the decoded text) → its text: UTF-8,
+ * bytes that are not UTF-8 as Windows-1252 ("Montréal" from E9, not "Montr\uFFFDal": a file saved by a
+ * spreadsheet program), NUL as U+FFFD (storableText). ASCII cells, nearly all, are returned as they are.
+ */
+export function decodeByteCell(cell: string): string {
+  if (!NEEDS_DECODING.test(cell)) return cell;
+  const bytes = Buffer.from(cell, 'latin1');
+  const text = bytes.toString('utf8');
+  // U+FFFD marks a byte that is not UTF-8 (or a U+FFFD of the file, which the strict decoding keeps)
+  return storableText(text.includes('\uFFFD') ? decodeText(bytes).text : text);
 }

@@ -253,9 +253,14 @@ describeEachDatabase('retraction importers', (t) => {
     assert.equal((await servedModel(db())).fit!.summaries.find((s) => s.name === 'democracy')!.mean, democracy.mean);
   });
 
-  it('stores a NUL of the file as U+FFFD on both databases (PostgreSQL refuses NUL in text)', async () => {
-    await importRetractionWatch(t.db, writeRwCsv(path.join(dir, 'nul.csv'), [simpleRow(9001, { Title: 'Bad\u0000title' })]));
-    const row = await db().selectFrom('retraction_papers').select('title').where('record_id', '=', '9001').executeTakeFirstOrThrow();
-    assert.equal(row.title, 'Bad\uFFFDtitle');
+  it('stores a NUL of the file as U+FFFD (PostgreSQL refuses NUL in text), and reads bytes that are not UTF-8 as Windows-1252', async () => {
+    const file = writeRwCsv(path.join(dir, 'nul.csv'), [simpleRow(9001, { Title: 'Bad\u0000title' }), simpleRow(9002, { Title: 'Caf@@ in Qu@@bec – ok' })]);
+    // "é" as the single Windows-1252 byte E9 (a file saved by a spreadsheet program), beside a UTF-8 dash
+    const bytes = fs.readFileSync(file);
+    fs.writeFileSync(file, Buffer.from(bytes.toString('latin1').replaceAll('@@', '\u00e9'), 'latin1'));
+    await importRetractionWatch(t.db, file);
+    const title = async (id: string) => (await db().selectFrom('retraction_papers').select('title').where('record_id', '=', id).executeTakeFirstOrThrow()).title;
+    assert.equal(await title('9001'), 'Bad\uFFFDtitle');
+    assert.equal(await title('9002'), 'Café in Québec – ok');
   });
 }, { migrations: retractionService.migrations });

@@ -10,8 +10,7 @@ import type { ColumnMapping, GrantsSchema } from './columns.ts';
 import type { NotableMatcher } from './notable.ts';
 import { mapRow } from './record.ts';
 import type { GrantRecord, SkipReason } from './record.ts';
-import { storableText } from '../../../core/source-text.ts';
-import { decodeText } from '../../../core/text-decoding.ts';
+import { decodeByteCell } from '../../../core/text-decoding.ts';
 
 export class GrantsCsvHeaderError extends Error {
   readonly missing: string[];
@@ -78,11 +77,7 @@ interface RowSource {
 // single character above U+00FF (a typographic apostrophe: one every 2 KB or so of the generated file)
 // becomes a two-byte string, and so does every cell cut from it. The 1.3-million-row file, 64 KiB chunks:
 // parsed in 4.6 s against 5.6 s, imported in 24.5 s against 24.9 s, at a peak RSS of 374 MB against 448 MB.
-// A cell whose bytes are not all UTF-8 (a file saved as Windows-1252, as spreadsheet programs do, or a
-// stray byte in a UTF-8 file) is read as oral's Cochrane files are (core/text-decoding.ts): its UTF-8
-// sequences as UTF-8, every other byte as Windows-1252 — "Montréal" from E9, not "Montr\uFFFDal".
-// The same test finds the cells holding a NUL, read as U+FFFD like every importer's (core/source-text.ts).
-const NEEDS_DECODING = /[\x00\x80-\xff]/;
+// Each cell is then read by decodeByteCell (core/text-decoding.ts): UTF-8, stray bytes as Windows-1252, NUL as U+FFFD.
 
 // Bytes read (and rows parsed) at a time. The rows of a parsed chunk stay alive until the last of them is
 // handled, so every collection of the young generation meanwhile copies them: with 1 MiB chunks the reading
@@ -90,18 +85,6 @@ const NEEDS_DECODING = /[\x00\x80-\xff]/;
 // 7.6 s with 128 KiB, 7.1–7.9 s with 64 KiB, 7.4 s with 32 KiB and 8.2 s with 16 KiB (papaparse's own cost
 // per chunk grows).
 const CHUNK_BYTES = 1 << 16;
-
-/**
- * A cell parsed from Latin-1 text → its reading as UTF-8 (stray bytes as Windows-1252), NUL as U+FFFD; other
- * ASCII cells, nearly all, are returned as they are.
- */
-function utf8Cell(cell: string): string {
-  if (!NEEDS_DECODING.test(cell)) return cell;
-  const bytes = Buffer.from(cell, 'latin1');
-  const text = bytes.toString('utf8');
-  // U+FFFD marks a byte that is not UTF-8 (or a U+FFFD of the file, which the strict decoding keeps)
-  return storableText(text.includes('\uFFFD') ? decodeText(bytes).text : text);
-}
 
 /**
  * Bytes → Latin-1 text → papaparse in chunk mode → cells read as UTF-8. Each parsed chunk is one batch of
@@ -172,7 +155,7 @@ function openRows(input: string | Readable): RowSource {
         const batch = queue.shift();
         if (batch) {
           if (queue.length < 2 && text.isPaused()) text.resume();
-          for (const row of batch) for (let i = 0; i < row.length; i++) row[i] = utf8Cell(row[i]);
+          for (const row of batch) for (let i = 0; i < row.length; i++) row[i] = decodeByteCell(row[i]);
           yield batch;
           continue;
         }

@@ -4,7 +4,7 @@
 // after it cannot be trusted); a row with the wrong number of fields is reported to the caller.
 import fs from 'node:fs';
 import Papa from 'papaparse';
-import { storableText } from '../../../core/source-text.ts';
+import { decodeByteCell } from '../../../core/text-decoding.ts';
 
 export interface CsvRow {
   /** 1 for the first data row after the header. */
@@ -48,7 +48,8 @@ export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatche
     w?.();
   };
 
-  const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  // bytes as Latin-1, each cell then read as text by decodeByteCell (UTF-8, stray bytes as Windows-1252, NUL as U+FFFD)
+  const input = fs.createReadStream(file, { encoding: 'latin1', highWaterMark: 256 * 1024 });
   input.on('error', (error) => {
     failure ??= error;
     done = true;
@@ -65,12 +66,12 @@ export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatche
         p.abort();
         return;
       }
+      const cells = result.data;
+      for (let i = 0; i < cells.length; i++) cells[i] = decodeByteCell(cells[i]);
       if (header === null) {
-        header = result.data;
+        header = cells;
       } else {
         rowNumber++;
-        const cells = result.data;
-        for (let i = 0; i < cells.length; i++) cells[i] = storableText(cells[i]);
         queue.push({ rowNumber, cells });
         if (queue.length >= batchSize && !paused) {
           paused = true;
