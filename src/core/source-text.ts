@@ -1,7 +1,7 @@
 // Text of a source file made storable. A NUL (U+0000) cannot be stored in a PostgreSQL text column (the whole
 // import failed with "invalid byte sequence for encoding UTF8: 0x00", naming no row) while SQLite keeps it, so
-// the two databases would differ; no real source means one. Every importer reads it as U+FFFD, as a byte that
-// is not UTF-8 is read, so an import stores the same text on both databases and shows where the damage was.
+// the two databases would differ; no real source means one. Every importer reads it as U+FFFD, the replacement
+// character, so an import stores the same text on both databases and shows where the damage was.
 
 const NUL = '\u0000';
 const REPLACEMENT = '\uFFFD';
