@@ -143,7 +143,7 @@ try {
   {
     const rss0 = process.memoryUsage().rss;
     const t0 = performance.now();
-    const memory = new MemorySearch(kysely);
+    const memory = new MemorySearch(kysely, ctx.dataVersion);
     await memory.ready();
     const loaded = performance.now() - t0;
     await searchGrants(kysely, memory, { text: 'health' }, { field: 'agreement_value', descending: true }, { limit: 1, offset: 0 });

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
 import { grantsService } from './service.ts';
 import { importGrantsCsv } from './import.ts';
+import { DataVersionWatcher } from '../../core/service.ts';
 import { MemorySearch } from './memory-search.ts';
 import { SORT_FIELDS, searchGrants } from './repository.ts';
 import type { SearchFilters, SortField } from './repository.ts';
@@ -20,6 +21,8 @@ describeEachDatabase(
     let titleWords: string[];
     let years: string[];
     let values: number[];
+    // the data version re-read by every search (ttl 0): an import is seen at once, as by another process after the server's ttl
+    const versions = () => new DataVersionWatcher(t.db, 'grants', 0);
 
     before(async () => {
       dir = tempDir();
@@ -33,8 +36,8 @@ describeEachDatabase(
 
     it('gives the count and the page of the SQL search for random texts, filters, orders and pages', async () => {
       const db = t.db.kysely;
-      const memory = new MemorySearch(db);
-      const ordersByDistinctQuery = new MemorySearch(db, { maxValuesSortedByList: 0 });
+      const memory = new MemorySearch(db, versions());
+      const ordersByDistinctQuery = new MemorySearch(db, versions(), { maxValuesSortedByList: 0 });
       let withMatches = 0;
       let deepPages = 0;
       const text = fc.oneof(
@@ -97,7 +100,7 @@ describeEachDatabase(
 
     it('reloads after another import changed the data', async () => {
       const db = t.db.kysely;
-      const memory = new MemorySearch(db);
+      const memory = new MemorySearch(db, versions());
       const order = { field: 'agreement_value' as const, descending: true };
       const page = { limit: 10, offset: 0 };
       const before = await searchGrants(db, memory, { text: 'Quokka' }, order, page);

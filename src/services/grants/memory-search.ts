@@ -15,12 +15,13 @@
 //
 // A page is taken either by walking the order from its start and keeping matches (cheap when matches are
 // dense) or by sorting the matches' ranks (cheap when they are few), whichever costs fewer steps.
-// The snapshot belongs to one data version; a search that finds another version stored rebuilds it first.
+// The snapshot belongs to one data version; a search that finds another version stored rebuilds it first
+// (the version through the service's DataVersionWatcher: a search costs no query for it).
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { num } from '../../core/db/dialect.ts';
-import { serviceDataVersion } from '../../core/db/datasets.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
+import type { DataVersionWatcher } from '../../core/service.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
 import { SORT_ORDERS } from './repository.ts';
@@ -75,14 +76,16 @@ export interface MemorySearchResult {
 
 export class MemorySearch {
   private readonly db: Kysely<any>;
+  private readonly versions: DataVersionWatcher;
   private snapshot: Snapshot | null = null;
   private loading: Promise<Snapshot> | null = null;
 
   private readonly maxValuesSortedByList: number;
 
   /** `maxValuesSortedByList` is for tests (0: always the DISTINCT query). */
-  constructor(db: Kysely<any>, options: { maxValuesSortedByList?: number } = {}) {
+  constructor(db: Kysely<any>, versions: DataVersionWatcher, options: { maxValuesSortedByList?: number } = {}) {
     this.db = db;
+    this.versions = versions;
     this.maxValuesSortedByList = options.maxValuesSortedByList ?? MAX_VALUES_SORTED_BY_LIST;
   }
 
@@ -118,7 +121,7 @@ export class MemorySearch {
   }
 
   private async current(): Promise<Snapshot> {
-    const version = await serviceDataVersion(this.db, 'grants');
+    const version = await this.versions.current();
     if (this.snapshot && this.snapshot.version === version) return this.snapshot;
     this.loading ??= this.load().finally(() => {
       this.loading = null;
@@ -129,12 +132,17 @@ export class MemorySearch {
   }
 
   private async load(): Promise<Snapshot> {
+    // the version as stored now, not as cached (the watcher then holds the version the snapshot has)
+    const fresh = (): Promise<string | null> => {
+      this.versions.invalidate();
+      return this.versions.current();
+    };
     for (let attempt = 1; ; attempt++) {
-      const version = await serviceDataVersion(this.db, 'grants');
+      const version = await fresh();
       const snapshot = await this.read(version);
       // Reads are not one transaction (that would hold SQLite's only connection for seconds): an import that
       // committed meanwhile changes the version, and the snapshot is read again.
-      if ((await serviceDataVersion(this.db, 'grants')) === version || attempt === MAX_LOAD_ATTEMPTS) {
+      if ((await fresh()) === version || attempt === MAX_LOAD_ATTEMPTS) {
         this.snapshot = snapshot;
         return snapshot;
       }
@@ -340,7 +348,7 @@ function filterTest(s: Snapshot, filters: SearchFilters): ((a: number) => boolea
   if (province === -1 || fiscalYear === -1 || recipientType === -1) return null;
   let min = filters.minCents ?? -Infinity;
   let max = filters.maxCents ?? Infinity;
-  // is_major_funding is exactly "value over $1,000,000" (as in the SQL search)
+  // is_major_funding is exactly "value over $1,000,000" (MAJOR_FUNDING_THRESHOLD_CENTS, as the importer stores it)
   if (filters.isMajor === true) min = Math.max(min, MAJOR_FUNDING_THRESHOLD_CENTS + 1);
   if (filters.isMajor === false) max = Math.min(max, MAJOR_FUNDING_THRESHOLD_CENTS);
   const notable = filters.isNotable === undefined ? -1 : filters.isNotable ? 1 : 0;

@@ -57,7 +57,7 @@ export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promis
   const db = ctx.db.kysely;
   // Searches count and order their matches in memory (memory-search.ts): loaded in the background when the
   // server is ready (about 3 s for 1.1 million agreements), else by the first search; closing waits for it.
-  const memory = new MemorySearch(db);
+  const memory = new MemorySearch(db, ctx.dataVersion);
   let warming: Promise<void> | null = null;
   app.addHook('onReady', async () => {
     warming = memory.ready().catch((error) => ctx.log.warn({ err: error }, 'in-memory search not loaded; the first search will load it'));
