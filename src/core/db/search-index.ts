@@ -19,6 +19,8 @@ export interface SubstringIndex {
 }
 
 const MIN_INDEXED_LENGTH = 3; // a trigram index cannot narrow shorter strings
+const REBUILD_HASH_BYTES = 16 << 20;
+const FTS5_DEFAULT_HASH_BYTES = 1 << 20;
 
 export async function createSubstringIndex(db: Kysely<any>, index: SubstringIndex): Promise<void> {
   if (dialectOf(db) === 'sqlite') {
@@ -60,9 +62,13 @@ export async function resumeSubstringIndex(db: Kysely<any>, index: SubstringInde
   if (dialectOf(db) === 'sqlite') {
     // Without automatic merging during the rebuild: 25% faster for the grants dictionary (2.7 s against 3.6 s
     // for 335,000 texts) and queries as fast (1.60 against 1.63 ms for a four-trigram count); merging is back
-    // on (FTS5's default, 4) for the triggers' incremental writes.
+    // on (FTS5's default, 4) for the triggers' incremental writes. And with 16 MiB of terms gathered in
+    // memory before each segment is written instead of FTS5's 1 MiB: the same dictionary 2.55–2.77 s against
+    // 3.38–3.49 s, rebuild and commit, queries 1.6–1.7 ms against 2.0–2.3 ms; back to 1 MiB afterwards.
     await sql.raw(`INSERT INTO ${index.name}(${index.name}, rank) VALUES ('automerge', 0)`).execute(db);
+    await sql.raw(`INSERT INTO ${index.name}(${index.name}, rank) VALUES ('hashsize', ${REBUILD_HASH_BYTES})`).execute(db);
     await sql.raw(`INSERT INTO ${index.name}(${index.name}) VALUES ('rebuild')`).execute(db);
+    await sql.raw(`INSERT INTO ${index.name}(${index.name}, rank) VALUES ('hashsize', ${FTS5_DEFAULT_HASH_BYTES})`).execute(db);
     await sql.raw(`INSERT INTO ${index.name}(${index.name}, rank) VALUES ('automerge', 4)`).execute(db);
     await createSqliteTriggers(db, index);
   } else {

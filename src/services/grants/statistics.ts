@@ -1,6 +1,7 @@
-// Every aggregate the API serves, computed inside the import transaction in one pass over the stored
-// agreements (read in id order, in pages), so a request reads one stored result. Sums are exact integer
-// cents; dollars appear only in the output.
+// Every aggregate the API serves, computed inside the import transaction in one pass over the agreements
+// (the stored rows, read in id order, in pages; or, for a first import on SQLite, the agreements as the
+// importer's reading thread resolved them: import-aggregates.ts), so a request reads one stored result.
+// Sums are exact integer cents; dollars appear only in the output.
 import type { Kysely } from 'kysely';
 import { num } from '../../core/db/dialect.ts';
 import { AggregateBuildError, CalculatorAggregateBuilder } from './calculator/index.ts';
@@ -154,182 +155,241 @@ export interface AggregateOptions {
   currentYear?: number;
 }
 
+/** The columns of a stored agreement the aggregates read (the importer's reading thread gives the same). */
+export interface AggregateRow {
+  id: number;
+  recipient_legal_name: string;
+  recipient_province: string;
+  recipient_type: string;
+  program_name_en: string;
+  naics_sector_en: string;
+  fiscal_year: string;
+  fiscal_year_start: number;
+  agreement_value_cents: number;
+  agreement_start_date: string;
+  agreement_end_date: string | null;
+  agreement_title_en: string;
+  is_major_funding: boolean;
+  is_notable: boolean;
+  notable_category: string;
+}
+
+export const AGGREGATE_COLUMNS = [
+  'id', 'recipient_legal_name', 'recipient_province', 'recipient_type', 'program_name_en', 'naics_sector_en', 'fiscal_year', 'fiscal_year_start',
+  'agreement_value_cents', 'agreement_start_date', 'agreement_end_date', 'agreement_title_en', 'is_major_funding', 'is_notable', 'notable_category',
+] as const satisfies ReadonlyArray<keyof AggregateRow>;
+
+/**
+ * Every aggregate, accumulated one agreement at a time (each agreement once, at its current amendment; in
+ * id order, which the calculator's ties follow), then built by `finish`. Used by `computeAggregates` over
+ * the stored rows and by the importer's reading thread over the agreements it resolved (import-aggregates.ts).
+ */
+export class GrantsAggregator {
+  private readonly values: Float64Array;
+  private count = 0;
+  private total = 0;
+  private min = Infinity;
+  private max = -Infinity;
+  private readonly major = new Bucket();
+  private readonly notable = new Bucket();
+  private readonly provinces = new Map<string, ProvinceBucket>();
+  private readonly years = new Map<string, YearBucket>();
+  private readonly programs = new Map<string, Bucket>();
+  private readonly types = new Map<string, Bucket>();
+  private readonly sectors = new Map<string, Bucket>();
+  private readonly recipients = new Map<string, Bucket>();
+  private readonly reasons = new Map<string, Bucket>();
+  private readonly ranges = VALUE_RANGES.map(() => new Bucket());
+  private readonly calculator: CalculatorAggregateBuilder;
+  private calculatorError: string | null = null;
+
+  /** `rows`: how many agreements will be added (the median's array). */
+  constructor(rows: number, options: AggregateOptions = {}) {
+    this.values = new Float64Array(rows);
+    this.calculator = new CalculatorAggregateBuilder({ currentYear: options.currentYear });
+  }
+
+  get added(): number {
+    return this.count;
+  }
+
+  add(r: AggregateRow): void {
+    const cents = r.agreement_value_cents;
+    if (this.count < this.values.length) this.values[this.count] = cents;
+    this.count++;
+    this.total += cents;
+    if (cents < this.min) this.min = cents;
+    if (cents > this.max) this.max = cents;
+    const isMajor = r.is_major_funding;
+    const isNotable = r.is_notable;
+    if (isMajor) this.major.add(cents);
+    if (isNotable) {
+      this.notable.add(cents);
+      bucketOf(this.reasons, r.notable_category, newBucket).add(cents);
+    }
+    const province = bucketOf(this.provinces, r.recipient_province, () => new ProvinceBucket());
+    province.add(cents);
+    province.recipients.add(r.recipient_legal_name);
+    const year = bucketOf(this.years, r.fiscal_year, () => new YearBucket());
+    year.add(cents);
+    if (isMajor) year.major++;
+    if (isNotable) year.notable++;
+    bucketOf(this.programs, r.program_name_en, newBucket).add(cents);
+    bucketOf(this.types, r.recipient_type, newBucket).add(cents);
+    bucketOf(this.sectors, r.naics_sector_en, newBucket).add(cents);
+    bucketOf(this.recipients, r.recipient_legal_name, newBucket).add(cents);
+    for (let i = 0; i < VALUE_RANGES.length; i++) {
+      const { min: lo, max: hi } = VALUE_RANGES[i];
+      if ((lo === null || cents >= lo) && (hi === null || cents < hi)) {
+        this.ranges[i].add(cents);
+        break;
+      }
+    }
+    if (this.calculatorError === null) {
+      try {
+        this.calculator.add({
+          id: r.id,
+          title: r.agreement_title_en,
+          recipient: r.recipient_legal_name,
+          value_cents: cents,
+          start_date: r.agreement_start_date,
+          end_date: r.agreement_end_date,
+          fiscal_year_start: r.fiscal_year_start,
+        });
+      } catch (error) {
+        if (!(error instanceof AggregateBuildError)) throw error;
+        this.calculatorError = error.message;
+      }
+    }
+  }
+
+  finish(dataSource: DataSource): GrantsAggregates {
+    const { values, count, total, major, notable, provinces, years, programs, types, sectors, recipients, reasons, ranges, calculator, calculatorError } = this;
+    let { min, max } = this;
+    if (count !== values.length) throw new Error(`grants changed while their aggregates were computed (${count} rows read, ${values.length} counted)`);
+    if (!Number.isSafeInteger(total)) throw new Error('the total value exceeds the exact integer range of cents');
+    if (count === 0) {
+      min = 0;
+      max = 0;
+    }
+
+    values.sort();
+    const mid = count >> 1;
+    const medianCents = count === 0 ? 0 : count % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+
+    let stored: StoredCalculator;
+    if (calculatorError !== null) stored = { ok: false, error: calculatorError, data_source: dataSource };
+    else {
+      try {
+        stored = { ok: true, aggregates: calculator.finish(), data_source: dataSource };
+      } catch (error) {
+        if (!(error instanceof AggregateBuildError)) throw error;
+        stored = { ok: false, error: error.message, data_source: dataSource };
+      }
+    }
+
+    const provinceRows = byValue(provinces);
+    const programRows = byValue(programs);
+    const yearRows = byKey(years);
+    const typeLabel = (code: string): string => (RECIPIENT_TYPES as Record<string, string>)[code] ?? 'Not given';
+
+    const stats: GrantsStats = {
+      total_grants: count,
+      total_value: dollars(total),
+      avg_value: averageDollars(total, count),
+      major_funding_count: major.count,
+      notable_count: notable.count,
+      by_province: provinceRows.map(([p, b]) => ({ recipient_province: p, count: b.count, total_value: dollars(b.cents) })),
+      by_year: yearRows.map(([y, b]) => ({ fiscal_year: y, count: b.count, total_value: dollars(b.cents) })),
+      top_programs: programRows.slice(0, TOP_PROGRAMS_IN_STATS).map(([p, b]) => ({ program_name_en: p, count: b.count, total_value: dollars(b.cents) })),
+      data_source: dataSource,
+    };
+
+    const recipientStats: GrantsRecipients = {
+      top_recipients: byValue(recipients)
+        .slice(0, TOP_RECIPIENTS)
+        .map(([name, b]) => ({ recipient_legal_name: name, total_value: dollars(b.cents), grant_count: b.count, avg_value: averageDollars(b.cents, b.count) })),
+      by_type: byValue(types).map(([t, b]) => ({ recipient_type: t, label: typeLabel(t), count: b.count, total_value: dollars(b.cents), avg_value: averageDollars(b.cents, b.count) })),
+      by_province: provinceRows.map(([p, b]) => ({ recipient_province: p, count: b.count, total_value: dollars(b.cents), unique_recipients: b.recipients.size })),
+      data_source: dataSource,
+    };
+
+    const comprehensive: GrantsComprehensiveStats = {
+      basic_stats: {
+        total_grants: count,
+        total_value: dollars(total),
+        average_value: averageDollars(total, count),
+        median_value: medianCents / 100,
+        minimum_value: dollars(min),
+        maximum_value: dollars(max),
+        major_funding_count: major.count,
+        notable_count: notable.count,
+      },
+      yearly_analysis: yearRows.map(([y, b]) => ({
+        fiscal_year: y,
+        count: b.count,
+        total_value: dollars(b.cents),
+        avg_value: averageDollars(b.cents, b.count),
+        major_count: b.major,
+        notable_count: b.notable,
+      })),
+      provincial_analysis: provinceRows.map(([p, b]) => ({
+        recipient_province: p,
+        count: b.count,
+        total_value: dollars(b.cents),
+        avg_value: averageDollars(b.cents, b.count),
+        unique_recipients: b.recipients.size,
+        value_per_recipient: averageDollars(b.cents, b.recipients.size),
+      })),
+      sector_analysis: byValue(sectors).map(([s, b]) => ({ naics_sector_en: s, count: b.count, total_value: dollars(b.cents) })),
+      program_analysis: programRows.slice(0, TOP_PROGRAMS_IN_ANALYSIS).map(([p, b]) => ({ program_name_en: p, count: b.count, total_value: dollars(b.cents) })),
+      value_distribution: VALUE_RANGES.map((r, i) => ({
+        range: r.range,
+        min: dollarsOrNull(r.min),
+        max: dollarsOrNull(r.max),
+        count: ranges[i].count,
+        total_value: dollars(ranges[i].cents),
+        percentage: count === 0 ? 0 : round2((ranges[i].count / count) * 100),
+      })),
+      notable_breakdown: {
+        notable: { count: notable.count, total_value: dollars(notable.cents) },
+        major_funding: { count: major.count, total_value: dollars(major.cents) },
+        by_reason: byValue(reasons).map(([c, b]) => ({ category: c, label: CATEGORY_LABELS.get(c) ?? c, count: b.count, total_value: dollars(b.cents) })),
+      },
+      data_source: dataSource,
+    };
+
+    return { stats, recipients: recipientStats, comprehensive, calculator: stored };
+  }
+}
+
 export async function computeAggregates(db: Kysely<any>, dataSource: DataSource, options: AggregateOptions = {}): Promise<GrantsAggregates> {
   const { n } = await db.selectFrom(GRANTS_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  const values = new Float64Array(num(n));
-  let count = 0;
-  let total = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  const major = new Bucket();
-  const notable = new Bucket();
-  const provinces = new Map<string, ProvinceBucket>();
-  const years = new Map<string, YearBucket>();
-  const programs = new Map<string, Bucket>();
-  const types = new Map<string, Bucket>();
-  const sectors = new Map<string, Bucket>();
-  const recipients = new Map<string, Bucket>();
-  const reasons = new Map<string, Bucket>();
-  const ranges = VALUE_RANGES.map(() => new Bucket());
-  const calculator = new CalculatorAggregateBuilder({ currentYear: options.currentYear });
-  let calculatorError: string | null = null;
-
+  const aggregator = new GrantsAggregator(num(n), options);
   let after = 0;
   for (;;) {
-    const rows = await db
-      .selectFrom(GRANTS_TABLE)
-      .select([
-        'id', 'recipient_legal_name', 'recipient_province', 'recipient_type', 'program_name_en', 'naics_sector_en', 'fiscal_year', 'fiscal_year_start',
-        'agreement_value_cents', 'agreement_start_date', 'agreement_end_date', 'agreement_title_en', 'is_major_funding', 'is_notable', 'notable_category',
-      ])
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(PAGE_ROWS)
-      .execute();
+    const rows = await db.selectFrom(GRANTS_TABLE).select(AGGREGATE_COLUMNS).where('id', '>', after).orderBy('id').limit(PAGE_ROWS).execute();
     if (rows.length === 0) break;
     for (const r of rows) {
-      const cents = num(r.agreement_value_cents);
-      if (count < values.length) values[count] = cents;
-      count++;
-      total += cents;
-      if (cents < min) min = cents;
-      if (cents > max) max = cents;
-      const isMajor = Boolean(r.is_major_funding);
-      const isNotable = Boolean(r.is_notable);
-      if (isMajor) major.add(cents);
-      if (isNotable) {
-        notable.add(cents);
-        bucketOf(reasons, r.notable_category as string, newBucket).add(cents);
-      }
-      const province = bucketOf(provinces, r.recipient_province as string, () => new ProvinceBucket());
-      province.add(cents);
-      province.recipients.add(r.recipient_legal_name);
-      const year = bucketOf(years, r.fiscal_year as string, () => new YearBucket());
-      year.add(cents);
-      if (isMajor) year.major++;
-      if (isNotable) year.notable++;
-      bucketOf(programs, r.program_name_en as string, newBucket).add(cents);
-      bucketOf(types, r.recipient_type as string, newBucket).add(cents);
-      bucketOf(sectors, r.naics_sector_en as string, newBucket).add(cents);
-      bucketOf(recipients, r.recipient_legal_name as string, newBucket).add(cents);
-      for (let i = 0; i < VALUE_RANGES.length; i++) {
-        const { min: lo, max: hi } = VALUE_RANGES[i];
-        if ((lo === null || cents >= lo) && (hi === null || cents < hi)) {
-          ranges[i].add(cents);
-          break;
-        }
-      }
-      if (calculatorError === null) {
-        try {
-          calculator.add({
-            id: Number(r.id),
-            title: r.agreement_title_en,
-            recipient: r.recipient_legal_name,
-            value_cents: cents,
-            start_date: r.agreement_start_date,
-            end_date: r.agreement_end_date,
-            fiscal_year_start: Number(r.fiscal_year_start),
-          });
-        } catch (error) {
-          if (!(error instanceof AggregateBuildError)) throw error;
-          calculatorError = error.message;
-        }
-      }
+      aggregator.add({
+        id: Number(r.id),
+        recipient_legal_name: r.recipient_legal_name,
+        recipient_province: r.recipient_province,
+        recipient_type: r.recipient_type,
+        program_name_en: r.program_name_en,
+        naics_sector_en: r.naics_sector_en,
+        fiscal_year: r.fiscal_year,
+        fiscal_year_start: Number(r.fiscal_year_start),
+        agreement_value_cents: num(r.agreement_value_cents),
+        agreement_start_date: r.agreement_start_date,
+        agreement_end_date: r.agreement_end_date,
+        agreement_title_en: r.agreement_title_en,
+        is_major_funding: Boolean(r.is_major_funding), // SQLite: 0/1
+        is_notable: Boolean(r.is_notable),
+        notable_category: r.notable_category,
+      });
     }
     after = Number(rows[rows.length - 1].id);
   }
-  if (count !== values.length) throw new Error(`grants changed while their aggregates were computed (${count} rows read, ${values.length} counted)`);
-  if (!Number.isSafeInteger(total)) throw new Error('the total value exceeds the exact integer range of cents');
-  if (count === 0) {
-    min = 0;
-    max = 0;
-  }
-
-  values.sort();
-  const mid = count >> 1;
-  const medianCents = count === 0 ? 0 : count % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-
-  let stored: StoredCalculator;
-  if (calculatorError !== null) stored = { ok: false, error: calculatorError, data_source: dataSource };
-  else {
-    try {
-      stored = { ok: true, aggregates: calculator.finish(), data_source: dataSource };
-    } catch (error) {
-      if (!(error instanceof AggregateBuildError)) throw error;
-      stored = { ok: false, error: error.message, data_source: dataSource };
-    }
-  }
-
-  const provinceRows = byValue(provinces);
-  const programRows = byValue(programs);
-  const yearRows = byKey(years);
-  const typeLabel = (code: string): string => (RECIPIENT_TYPES as Record<string, string>)[code] ?? 'Not given';
-
-  const stats: GrantsStats = {
-    total_grants: count,
-    total_value: dollars(total),
-    avg_value: averageDollars(total, count),
-    major_funding_count: major.count,
-    notable_count: notable.count,
-    by_province: provinceRows.map(([p, b]) => ({ recipient_province: p, count: b.count, total_value: dollars(b.cents) })),
-    by_year: yearRows.map(([y, b]) => ({ fiscal_year: y, count: b.count, total_value: dollars(b.cents) })),
-    top_programs: programRows.slice(0, TOP_PROGRAMS_IN_STATS).map(([p, b]) => ({ program_name_en: p, count: b.count, total_value: dollars(b.cents) })),
-    data_source: dataSource,
-  };
-
-  const recipientStats: GrantsRecipients = {
-    top_recipients: byValue(recipients)
-      .slice(0, TOP_RECIPIENTS)
-      .map(([name, b]) => ({ recipient_legal_name: name, total_value: dollars(b.cents), grant_count: b.count, avg_value: averageDollars(b.cents, b.count) })),
-    by_type: byValue(types).map(([t, b]) => ({ recipient_type: t, label: typeLabel(t), count: b.count, total_value: dollars(b.cents), avg_value: averageDollars(b.cents, b.count) })),
-    by_province: provinceRows.map(([p, b]) => ({ recipient_province: p, count: b.count, total_value: dollars(b.cents), unique_recipients: b.recipients.size })),
-    data_source: dataSource,
-  };
-
-  const comprehensive: GrantsComprehensiveStats = {
-    basic_stats: {
-      total_grants: count,
-      total_value: dollars(total),
-      average_value: averageDollars(total, count),
-      median_value: medianCents / 100,
-      minimum_value: dollars(min),
-      maximum_value: dollars(max),
-      major_funding_count: major.count,
-      notable_count: notable.count,
-    },
-    yearly_analysis: yearRows.map(([y, b]) => ({
-      fiscal_year: y,
-      count: b.count,
-      total_value: dollars(b.cents),
-      avg_value: averageDollars(b.cents, b.count),
-      major_count: b.major,
-      notable_count: b.notable,
-    })),
-    provincial_analysis: provinceRows.map(([p, b]) => ({
-      recipient_province: p,
-      count: b.count,
-      total_value: dollars(b.cents),
-      avg_value: averageDollars(b.cents, b.count),
-      unique_recipients: b.recipients.size,
-      value_per_recipient: averageDollars(b.cents, b.recipients.size),
-    })),
-    sector_analysis: byValue(sectors).map(([s, b]) => ({ naics_sector_en: s, count: b.count, total_value: dollars(b.cents) })),
-    program_analysis: programRows.slice(0, TOP_PROGRAMS_IN_ANALYSIS).map(([p, b]) => ({ program_name_en: p, count: b.count, total_value: dollars(b.cents) })),
-    value_distribution: VALUE_RANGES.map((r, i) => ({
-      range: r.range,
-      min: dollarsOrNull(r.min),
-      max: dollarsOrNull(r.max),
-      count: ranges[i].count,
-      total_value: dollars(ranges[i].cents),
-      percentage: count === 0 ? 0 : round2((ranges[i].count / count) * 100),
-    })),
-    notable_breakdown: {
-      notable: { count: notable.count, total_value: dollars(notable.cents) },
-      major_funding: { count: major.count, total_value: dollars(major.cents) },
-      by_reason: byValue(reasons).map(([c, b]) => ({ category: c, label: CATEGORY_LABELS.get(c) ?? c, count: b.count, total_value: dollars(b.cents) })),
-    },
-    data_source: dataSource,
-  };
-
-  return { stats, recipients: recipientStats, comprehensive, calculator: stored };
+  return aggregator.finish(dataSource);
 }

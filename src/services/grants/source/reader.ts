@@ -56,9 +56,9 @@ export interface ReadGrantsOptions {
 /** Row number is 1 for the first data row (the line after the header, counting quoted newlines as one row). */
 export type GrantRowHandler = (record: GrantRecord, rowNumber: number) => void | Promise<void>;
 
-/** A line of only spaces or tabs: not a row. */
+/** A line of only white space: not a row (cells as parsed: decoded here). */
 function isBlankRow(cells: readonly string[]): boolean {
-  return cells.length === 1 && cells[0].trim() === '';
+  return cells.length === 1 && decodeByteCell(cells[0]).trim() === '';
 }
 
 function isPromise(value: unknown): value is Promise<void> {
@@ -77,7 +77,10 @@ interface RowSource {
 // single character above U+00FF (a typographic apostrophe: one every 2 KB or so of the generated file)
 // becomes a two-byte string, and so does every cell cut from it. The 1.3-million-row file, 64 KiB chunks:
 // parsed in 4.6 s against 5.6 s, imported in 24.5 s against 24.9 s, at a peak RSS of 374 MB against 448 MB.
-// Each cell is then read by decodeByteCell (core/text-decoding.ts): UTF-8, stray bytes as Windows-1252, NUL as U+FFFD.
+// A cell is then read by decodeByteCell (core/text-decoding.ts): UTF-8, stray bytes as Windows-1252, NUL as
+// U+FFFD. The importer decodes only the cells a record is made of (mapRow's decodeCell): the French columns,
+// a third of the file's bytes and nearly all its non-ASCII cells, are never decoded (the reading thread of the
+// 1.3-million-row import: 2.6 s of decoding → NN s). parseOnly, the benchmark's baseline, decodes every cell.
 
 // Bytes read (and rows parsed) at a time. The rows of a parsed chunk stay alive until the last of them is
 // handled, so every collection of the young generation meanwhile copies them: with 1 MiB chunks the reading
@@ -87,11 +90,11 @@ interface RowSource {
 const CHUNK_BYTES = 1 << 16;
 
 /**
- * Bytes → Latin-1 text → papaparse in chunk mode → cells read as UTF-8. Each parsed chunk is one batch of
+ * Bytes → Latin-1 text → papaparse in chunk mode → (with `decodeCells`) cells read as UTF-8. Each parsed chunk is one batch of
  * rows; while the consumer still holds a batch, the text stream is paused, so at most a couple of chunks are
  * ever in memory.
  */
-function openRows(input: string | Readable): RowSource {
+function openRows(input: string | Readable, decodeCells: boolean): RowSource {
   let source: Readable;
   let text: Readable;
   let bytesRead: () => number;
@@ -155,7 +158,7 @@ function openRows(input: string | Readable): RowSource {
         const batch = queue.shift();
         if (batch) {
           if (queue.length < 2 && text.isPaused()) text.resume();
-          for (const row of batch) for (let i = 0; i < row.length; i++) row[i] = decodeByteCell(row[i]);
+          if (decodeCells) for (const row of batch) for (let i = 0; i < row.length; i++) row[i] = decodeByteCell(row[i]);
           yield batch;
           continue;
         }
@@ -181,7 +184,7 @@ function openRows(input: string | Readable): RowSource {
  * GrantsCsvHeaderError naming the missing column when the header lacks a required one.
  */
 export async function readGrantsCsv(input: string | Readable, onRow: GrantRowHandler, options: ReadGrantsOptions = {}): Promise<ReadSummary> {
-  const { batches, bytesRead, totalBytes } = openRows(input);
+  const { batches, bytesRead, totalBytes } = openRows(input, false);
   const every = Math.max(1, options.progressEveryRows ?? 10_000);
   const skipReasons = new Map<string, number>();
   let mapping: ColumnMapping | null = null;
@@ -195,14 +198,14 @@ export async function readGrantsCsv(input: string | Readable, onRow: GrantRowHan
     for (const cells of batch) {
       if (isBlankRow(cells)) continue;
       if (mapping === null) {
-        const resolved = resolveColumns(cells);
+        const resolved = resolveColumns(cells.map(decodeByteCell));
         if (!resolved.ok) throw new GrantsCsvHeaderError(resolved.error, resolved.missing);
         mapping = resolved.mapping;
         options.onHeader?.(mapping);
         continue;
       }
       rowsRead++;
-      const mapped = mapRow(cells, mapping, { notable: options.notable });
+      const mapped = mapRow(cells, mapping, { notable: options.notable, decodeCell: decodeByteCell });
       if (mapped.ok) {
         recordsMapped++;
         const pending = onRow(mapped.record, rowsRead);
@@ -238,7 +241,7 @@ export interface ParseSummary {
 
 /** The same decode-and-parse path as readGrantsCsv without mapping: the baseline for import benchmarks. */
 export async function parseOnly(input: string | Readable): Promise<ParseSummary> {
-  const { batches, bytesRead } = openRows(input);
+  const { batches, bytesRead } = openRows(input, true);
   let count = -1;
   let headerColumns = 0;
   for await (const batch of batches) {

@@ -77,15 +77,23 @@ export type MappedRow = { ok: true; record: GrantRecord } | { ok: false; reason:
 
 export interface MapRowOptions {
   notable?: NotableMatcher;
+  /**
+   * Turns a cell as parsed into its text, applied to the cells the record is made of (and only those): the
+   * reader parses bytes as Latin-1 and decodes here (decodeByteCell), so the columns no record holds (the
+   * French texts, the largest cells of the file) are never decoded. Default: the cells are text already.
+   */
+  decodeCell?: (cell: string) => string;
 }
 
 let defaultMatcher: NotableMatcher | null = null;
 
-function cell(cells: readonly string[], mapping: ColumnMapping, field: SourceField): string {
+const asText = (cell: string): string => cell;
+
+function cell(cells: readonly string[], mapping: ColumnMapping, field: SourceField, decode: (cell: string) => string): string {
   const i = mapping.index[field];
   if (i < 0) return '';
   const v = cells[i];
-  return v === undefined ? '' : v.trim();
+  return v === undefined ? '' : decode(v).trim();
 }
 
 /** "ACME Ltd.|ACME Ltée" → "ACME Ltd." (bilingual cells are written "English|French"). */
@@ -141,25 +149,26 @@ export function parseAmendmentNumber(raw: string): number | null {
  * Empty optional cells become '' (dates: null).
  */
 export function mapRow(cells: readonly string[], mapping: ColumnMapping, options: MapRowOptions = {}): MappedRow {
-  const reference = cell(cells, mapping, 'reference');
+  const decode = options.decodeCell ?? asText;
+  const reference = cell(cells, mapping, 'reference', decode);
   if (reference === '') return { ok: false, reason: SKIP_REASONS.referenceEmpty };
-  const ownerOrg = cell(cells, mapping, 'owner_org').toLowerCase();
+  const ownerOrg = cell(cells, mapping, 'owner_org', decode).toLowerCase();
   if (ownerOrg === '') return { ok: false, reason: SKIP_REASONS.ownerOrgEmpty };
-  const amendmentNumber = parseAmendmentNumber(cell(cells, mapping, 'amendment_number'));
+  const amendmentNumber = parseAmendmentNumber(cell(cells, mapping, 'amendment_number', decode));
   if (amendmentNumber === null) return { ok: false, reason: SKIP_REASONS.amendmentNumberInvalid };
-  const money = parseMoneyToCents(cell(cells, mapping, 'agreement_value'));
+  const money = parseMoneyToCents(cell(cells, mapping, 'agreement_value', decode));
   if (!money.ok) {
     const reason =
       money.reason === 'empty' ? SKIP_REASONS.valueEmpty : money.reason === 'not_a_number' ? SKIP_REASONS.valueNotNumber : SKIP_REASONS.valueOutOfRange;
     return { ok: false, reason };
   }
-  const startDate = parseIsoDate(cell(cells, mapping, 'agreement_start_date'));
+  const startDate = parseIsoDate(cell(cells, mapping, 'agreement_start_date', decode));
   if (startDate === null) return { ok: false, reason: SKIP_REASONS.startDateInvalid };
 
-  const title = cell(cells, mapping, 'agreement_title_en');
-  const description = cell(cells, mapping, 'description_en');
-  const program = cell(cells, mapping, 'prog_name_en');
-  const naics = cell(cells, mapping, 'naics_identifier');
+  const title = cell(cells, mapping, 'agreement_title_en', decode);
+  const description = cell(cells, mapping, 'description_en', decode);
+  const program = cell(cells, mapping, 'prog_name_en', decode);
+  const naics = cell(cells, mapping, 'naics_identifier', decode);
   const fiscal = deriveFiscalYear(reference, startDate);
   const matcher = options.notable ?? (defaultMatcher ??= new NotableMatcher());
   const notable = matcher.match({ title, description, program });
@@ -168,28 +177,28 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
     ok: true,
     record: {
       owner_org: ownerOrg,
-      owner_org_title: englishPart(cell(cells, mapping, 'owner_org_title')),
+      owner_org_title: englishPart(cell(cells, mapping, 'owner_org_title', decode)),
       reference_number: reference,
       amendment_number: amendmentNumber,
-      amendment_date: parseIsoDate(cell(cells, mapping, 'amendment_date')),
-      agreement_type: normaliseAgreementType(cell(cells, mapping, 'agreement_type')),
-      recipient_type: normaliseRecipientType(cell(cells, mapping, 'recipient_type')),
-      recipient_legal_name: englishPart(cell(cells, mapping, 'recipient_legal_name')),
-      recipient_operating_name: englishPart(cell(cells, mapping, 'recipient_operating_name')),
-      recipient_country: normaliseCountry(cell(cells, mapping, 'recipient_country')),
-      recipient_province: normaliseProvince(cell(cells, mapping, 'recipient_province')),
-      recipient_city_en: englishPart(cell(cells, mapping, 'recipient_city')),
-      recipient_postal_code: normalisePostalCode(cell(cells, mapping, 'recipient_postal_code')),
+      amendment_date: parseIsoDate(cell(cells, mapping, 'amendment_date', decode)),
+      agreement_type: normaliseAgreementType(cell(cells, mapping, 'agreement_type', decode)),
+      recipient_type: normaliseRecipientType(cell(cells, mapping, 'recipient_type', decode)),
+      recipient_legal_name: englishPart(cell(cells, mapping, 'recipient_legal_name', decode)),
+      recipient_operating_name: englishPart(cell(cells, mapping, 'recipient_operating_name', decode)),
+      recipient_country: normaliseCountry(cell(cells, mapping, 'recipient_country', decode)),
+      recipient_province: normaliseProvince(cell(cells, mapping, 'recipient_province', decode)),
+      recipient_city_en: englishPart(cell(cells, mapping, 'recipient_city', decode)),
+      recipient_postal_code: normalisePostalCode(cell(cells, mapping, 'recipient_postal_code', decode)),
       program_name_en: program,
-      program_purpose_en: cell(cells, mapping, 'prog_purpose_en'),
+      program_purpose_en: cell(cells, mapping, 'prog_purpose_en', decode),
       agreement_title_en: title,
       agreement_value_cents: money.cents,
       agreement_start_date: startDate,
-      agreement_end_date: parseIsoDate(cell(cells, mapping, 'agreement_end_date')),
+      agreement_end_date: parseIsoDate(cell(cells, mapping, 'agreement_end_date', decode)),
       description_en: description,
       naics_identifier: naics,
       naics_sector_en: naicsSectorOf(naics)?.name ?? '',
-      expected_results_en: cell(cells, mapping, 'expected_results_en'),
+      expected_results_en: cell(cells, mapping, 'expected_results_en', decode),
       fiscal_year: fiscal.label,
       fiscal_year_start: fiscal.startYear,
       fiscal_year_source: fiscal.source,
