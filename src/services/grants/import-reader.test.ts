@@ -12,19 +12,25 @@ import type { RowBatch } from './import-rows.ts';
 import { GrantsCsvHeaderError } from './source/index.ts';
 import type { ReadProgress } from './source/index.ts';
 
-async function read(file: string, inThread: boolean) {
+async function read(file: string, inThread: boolean, firstId?: number) {
   const batches: RowBatch[] = [];
   const skips: Array<[string, number]> = [];
   let last = null as ReadProgress | null;
-  const summary = await readAgreementBatches(
+  const { summary, aggregates } = await readAgreementBatches(
     file,
-    { dialect: 'sqlite', inThread, onSkip: (reason, row) => skips.push([reason, row]), onProgress: (p) => (last = p) },
+    {
+      dialect: 'sqlite',
+      inThread,
+      onSkip: (reason, row) => skips.push([reason, row]),
+      onProgress: (p) => (last = p),
+      aggregates: firstId === undefined ? undefined : { firstId },
+    },
     async (batch) => {
       batches.push(batch);
       if (batches.length % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 2)); // a slow writer now and then
     },
   );
-  return { batches, skips, summary, last };
+  return { batches, skips, summary, last, aggregates: await aggregates };
 }
 
 test('the reader thread gives the batches, skips, summary and progress of reading on this thread', async () => {
@@ -43,6 +49,17 @@ test('the reader thread gives the batches, skips, summary and progress of readin
     // every agreement once: the rows of all batches equal the mapped records less the merged amendments
     const rows = here.batches.reduce((n, b) => n + b.rows.length, 0);
     assert.ok(rows <= here.summary.recordsMapped && rows > 0);
+    assert.equal(here.aggregates, null);
+    // a first import: ids from firstId on, in order of first appearance, and the aggregates, both ways alike
+    const numbered = await read(file, true, 7);
+    const numberedThreaded = await read(file, false, 7);
+    assert.deepEqual(numberedThreaded.batches, numbered.batches);
+    assert.deepEqual(numberedThreaded.aggregates, numbered.aggregates);
+    const ids = numbered.batches.flatMap((b) => b.rows.map((r) => r[r.length - 1] as number));
+    const firstSeen = [...new Set(ids)];
+    assert.deepEqual(firstSeen, Array.from({ length: firstSeen.length }, (_, i) => 7 + i));
+    assert.equal(numbered.aggregates?.stats.total_grants, firstSeen.length);
+    assert.ok(ids.length > firstSeen.length, 'some agreement is amended in a later batch');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

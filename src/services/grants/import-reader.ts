@@ -7,7 +7,9 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
 import type { DialectName } from '../../core/db/dialect.ts';
+import { AgreementTracker, SOURCE_TO_COME } from './import-aggregates.ts';
 import { AgreementBatcher } from './import-rows.ts';
+import type { AggregateOptions, GrantsAggregates } from './statistics.ts';
 import type { RowBatch } from './import-rows.ts';
 import { GrantsCsvHeaderError, readGrantsCsv } from './source/index.ts';
 import type { NotableMatcher, ReadGrantsOptions, ReadProgress, ReadSummary } from './source/index.ts';
@@ -28,23 +30,63 @@ export interface BatchReadOptions extends Pick<ReadGrantsOptions, 'onProgress' |
   notable?: NotableMatcher;
   /** Read on the caller's thread even for a file (tests compare both ways). */
   inThread?: boolean;
+  /**
+   * A first import on SQLite: the agreements get their ids from `firstId` on, and their aggregates are
+   * accumulated while reading (import-aggregates.ts).
+   */
+  aggregates?: { firstId: number; options?: AggregateOptions };
 }
+
+export interface BatchReadResult {
+  summary: ReadSummary;
+  /**
+   * With `options.aggregates`: the aggregates of the agreements read, computed after the last batch (in the
+   * reading thread, beside the writing); their data source and calculator titles are to be filled in
+   * (withDataSource, fillTitles). Null otherwise.
+   */
+  aggregates: Promise<GrantsAggregates> | null;
+}
+
+type WorkerData = { kind: string; file: string; dialect: DialectName; progressEveryRows?: number; aggregates?: BatchReadOptions['aggregates'] };
 
 type FromWorker =
   | { type: 'batch'; batch: RowBatch | null; skips: Array<[SkipReason, number]>; progress: ReadProgress | null }
   | { type: 'done'; summary: ReadSummary }
+  | { type: 'aggregates'; aggregates: GrantsAggregates }
   | { type: 'error'; name: string; message: string; missing?: string[] };
 
 /** Reads `input` and hands each batch to `onBatch` (awaited before the next). */
-export function readAgreementBatches(input: string | Readable, options: BatchReadOptions, onBatch: (batch: RowBatch) => Promise<void>): Promise<ReadSummary> {
+export function readAgreementBatches(input: string | Readable, options: BatchReadOptions, onBatch: (batch: RowBatch) => Promise<void>): Promise<BatchReadResult> {
   if (typeof input !== 'string' || options.notable !== undefined || options.inThread) return readInThread(input, options, onBatch);
-  return new Promise<ReadSummary>((resolve, reject) => {
+  return new Promise<BatchReadResult>((resolve, reject) => {
     const worker = new Worker(new URL(import.meta.url), {
-      workerData: { kind: WORKER_KIND, file: input, dialect: options.dialect, progressEveryRows: options.progressEveryRows },
+      workerData: {
+        kind: WORKER_KIND,
+        file: input,
+        dialect: options.dialect,
+        progressEveryRows: options.progressEveryRows,
+        aggregates: options.aggregates,
+      } satisfies WorkerData,
       resourceLimits: { maxOldGenerationSizeMb: READER_HEAP_MB, maxYoungGenerationSizeMb: READER_YOUNG_MB },
     });
     let settled = false;
+    // after the summary, the worker still owes the aggregates (when asked for)
+    let aggregatesSettled = !options.aggregates;
+    let resolveAggregates: (a: GrantsAggregates) => void = () => {};
+    let rejectAggregates: (e: unknown) => void = () => {};
+    const aggregates = options.aggregates
+      ? new Promise<GrantsAggregates>((res, rej) => {
+          resolveAggregates = res;
+          rejectAggregates = rej;
+        })
+      : null;
+    // (a rejection nobody awaits, after a failed read, is not an unhandled one)
+    aggregates?.catch(() => {});
     const fail = (error: unknown): void => {
+      if (!aggregatesSettled) {
+        aggregatesSettled = true;
+        rejectAggregates(error);
+      }
       if (settled) return;
       settled = true;
       void worker.terminate();
@@ -55,6 +97,11 @@ export function readAgreementBatches(input: string | Readable, options: BatchRea
     worker.on('message', (message: FromWorker) => {
       chain = chain
         .then(async () => {
+          if (message.type === 'aggregates') {
+            aggregatesSettled = true;
+            resolveAggregates(message.aggregates);
+            return;
+          }
           if (settled) return;
           if (message.type === 'batch') {
             for (const [reason, rowNumber] of message.skips) options.onSkip?.(reason, rowNumber);
@@ -63,7 +110,7 @@ export function readAgreementBatches(input: string | Readable, options: BatchRea
             worker.postMessage('ack');
           } else if (message.type === 'done') {
             settled = true;
-            resolve(message.summary);
+            resolve({ summary: message.summary, aggregates });
           } else {
             fail(
               message.name === 'GrantsCsvHeaderError'
@@ -76,13 +123,28 @@ export function readAgreementBatches(input: string | Readable, options: BatchRea
     });
     worker.on('error', fail);
     worker.on('exit', (code) => {
-      void chain.then(() => fail(new Error(`the CSV reader thread stopped (exit code ${code}) before the end of the file`)));
+      void chain.then(() => fail(new Error(`the CSV reader thread stopped (exit code ${code}) before ${settled ? 'its aggregates' : 'the end of the file'}`)));
     });
   });
 }
 
-async function readInThread(input: string | Readable, options: BatchReadOptions, onBatch: (batch: RowBatch) => Promise<void>): Promise<ReadSummary> {
-  const batcher = new AgreementBatcher(options.dialect);
+async function readInThread(input: string | Readable, options: BatchReadOptions, onBatch: (batch: RowBatch) => Promise<void>): Promise<BatchReadResult> {
+  const { summary, tracker } = await readRows(input, options, onBatch);
+  let aggregates: Promise<GrantsAggregates> | null = null;
+  if (tracker) {
+    aggregates = new Promise((resolve) => resolve(tracker.aggregate(SOURCE_TO_COME, options.aggregates?.options)));
+    aggregates.catch(() => {}); // awaited by the caller, or not at all after a failure
+  }
+  return { summary, aggregates };
+}
+
+async function readRows(
+  input: string | Readable,
+  options: BatchReadOptions,
+  onBatch: (batch: RowBatch) => Promise<void>,
+): Promise<{ summary: ReadSummary; tracker: AgreementTracker | null }> {
+  const tracker = options.aggregates ? new AgreementTracker(options.aggregates.firstId) : null;
+  const batcher = new AgreementBatcher(options.dialect, tracker);
   const summary = await readGrantsCsv(
     input,
     (record) => {
@@ -93,11 +155,11 @@ async function readInThread(input: string | Readable, options: BatchReadOptions,
   );
   const last = batcher.finish();
   if (last) await onBatch(last);
-  return summary;
+  return { summary, tracker };
 }
 
 /** The worker's side: read, cut batches, post them, wait for acknowledgements when too many are in flight. */
-async function runWorker(port: NonNullable<typeof parentPort>, data: { file: string; dialect: DialectName; progressEveryRows?: number }): Promise<void> {
+async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData): Promise<void> {
   let inFlight = 0;
   let wake: (() => void) | null = null;
   port.on('message', () => {
@@ -120,7 +182,7 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: { file: str
     }
   };
   try {
-    const summary = await readInThread(
+    const { summary, tracker } = await readRows(
       data.file,
       { ...data, onSkip: (reason, rowNumber) => skips.push([reason, rowNumber]), onProgress: (p) => (progress = p) },
       (batch) => post(batch),
@@ -128,6 +190,8 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: { file: str
     // the skips and the last progress after the last batch
     if (skips.length > 0 || progress !== null) await post(null);
     port.postMessage({ type: 'done', summary } satisfies FromWorker);
+    // then the aggregates, while the writing thread finishes
+    if (tracker) port.postMessage({ type: 'aggregates', aggregates: tracker.aggregate(SOURCE_TO_COME, data.aggregates?.options) } satisfies FromWorker);
   } catch (error) {
     const e = error as Error & { missing?: string[] };
     port.postMessage({ type: 'error', name: e.name ?? 'Error', message: e.message ?? String(error), missing: e.missing } satisfies FromWorker);
@@ -136,5 +200,5 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: { file: str
 }
 
 if (!isMainThread && parentPort && (workerData as { kind?: string } | null)?.kind === WORKER_KIND) {
-  void runWorker(parentPort, workerData as { file: string; dialect: DialectName; progressEveryRows?: number });
+  void runWorker(parentPort, workerData as WorkerData);
 }

@@ -10,6 +10,7 @@ import type { DialectName } from '../../core/db/dialect.ts';
 import { amendmentKey, supersedes } from './source/index.ts';
 import type { GrantRecord } from './source/index.ts';
 import { DATA_COLUMNS, GRANTS_TABLE, SEARCHED_COLUMNS, TEXT_ID_COLUMNS } from './tables.ts';
+import type { AgreementTracker } from './import-aggregates.ts';
 import type { DataColumn } from './tables.ts';
 
 /** Agreements per batch (and per upsert statement on PostgreSQL: PARAMS_PER_ROW (35) parameters a row stay below its limit). */
@@ -19,7 +20,7 @@ export const BATCH_ROWS = 500;
 const RECORD_FIELDS: readonly (DataColumn & keyof GrantRecord)[] = DATA_COLUMNS;
 
 /**
- * One statement's worth of agreements, each row PARAMS_PER_ROW values in the order of upsertStatement;
+ * One statement's worth of agreements, each row PARAMS_PER_ROW values (SQLite: and the id) in the order of upsertStatement;
  * the text-id slots and the content hash are filled by `completeRows`.
  */
 export interface RowBatch {
@@ -63,14 +64,15 @@ export function completeRows(batch: RowBatch, dictionary: TextDictionary): Dicti
  */
 export function upsertStatement(dialect: DialectName, rows: number, importVersion: string): string {
   const stored = [...DATA_COLUMNS, ...TEXT_ID_COLUMNS];
-  const columns = [...stored, 'content_hash', 'previous_hash', 'import_version'];
+  const withId = hasIdParameter(dialect);
+  const columns = [...stored, 'content_hash', ...(withId ? ['id'] : []), 'previous_hash', 'import_version'];
   const version = `'${importVersion.replaceAll("'", "''")}'`;
   let p = 0;
   const placeholder = dialect === 'sqlite' ? () => '?' : () => `$${++p}`;
   const tuples: string[] = [];
   for (let r = 0; r < rows; r++) {
     const cells: string[] = [];
-    for (let c = 0; c < PARAMS_PER_ROW; c++) cells.push(placeholder());
+    for (let c = 0; c < PARAMS_PER_ROW + (withId ? 1 : 0); c++) cells.push(placeholder());
     cells.push('NULL', version); // previous_hash, import_version
     tuples.push(`(${cells.join(',')})`);
   }
@@ -94,6 +96,15 @@ export function upsertStatement(dialect: DialectName, rows: number, importVersio
     `INSERT INTO ${t} (${columns.join(', ')}) VALUES ${tuples.join(',')} ` +
     `ON CONFLICT (owner_org, reference_number) DO UPDATE SET ${set.join(', ')} WHERE ${wins}`
   );
+}
+
+/**
+ * Whether a row ends with the agreement's id (a conflict keeps the stored one). SQLite only: there a null
+ * id is numbered by the table; a PostgreSQL identity column would take a null as a value, and its sequence
+ * would not follow given ids.
+ */
+function hasIdParameter(dialect: DialectName): boolean {
+  return dialect === 'sqlite';
 }
 
 /** A 32-bit finaliser: spreads every input bit over the whole word. */
@@ -212,9 +223,15 @@ export class TextDictionary {
   /** The fingerprint (key low, key high, check) of the text of the last `idOf`. */
   readonly lastPrint = new Uint32Array(3);
 
-  /** `fingerprintOf` is for tests (a colliding one); the default is `fingerprint`. */
-  constructor(fingerprintOf: Fingerprinter = fingerprint) {
+  private readonly keepTexts: boolean;
+
+  /**
+   * `fingerprintOf` is for tests (a colliding one); the default is `fingerprint`. Without `keepTexts`, the
+   * dictionary only numbers texts (`takeNew` gives nothing).
+   */
+  constructor(fingerprintOf: Fingerprinter = fingerprint, keepTexts = true) {
     this.fingerprintOf = fingerprintOf;
+    this.keepTexts = keepTexts;
   }
 
   idOf(text: string): number {
@@ -260,7 +277,7 @@ export class TextDictionary {
     this.keyHigh[id] = this.lastPrint[1];
     this.checks[id] = this.lastPrint[2];
     this.lengths[id] = text.length;
-    this.pending.push({ id, text }); // written with the batch that brought it (takeNew)
+    if (this.keepTexts) this.pending.push({ id, text }); // written with the batch that brought it (takeNew)
     return id;
   }
 
@@ -288,22 +305,39 @@ export class TextDictionary {
   }
 }
 
-/** Records in file order → RowBatches of BATCH_ROWS agreements (the last one smaller). */
+/** An agreement waiting in a batch: its current record, and its id when the tracker gives ids. */
+interface Waiting {
+  record: GrantRecord;
+  id: number | null;
+}
+
+/**
+ * Records in file order → RowBatches of BATCH_ROWS agreements (the last one smaller). On SQLite a row ends
+ * with the agreement's id: the `tracker`'s (a first import: import-aggregates.ts), or null (SQLite numbers it).
+ */
 export class AgreementBatcher {
-  private pending = new Map<string, GrantRecord>();
+  /** By agreement: its id when the tracker numbers agreements (a number hashes faster), else its key. */
+  private pending = new Map<string | number, Waiting>();
   private readonly trueValue: boolean | number;
   private readonly falseValue: boolean | number;
+  private readonly withId: boolean;
+  private readonly tracker: AgreementTracker | null;
 
-  constructor(dialect: DialectName) {
+  constructor(dialect: DialectName, tracker: AgreementTracker | null = null) {
     this.trueValue = dbBool(dialect, true);
     this.falseValue = dbBool(dialect, false);
+    this.withId = hasIdParameter(dialect);
+    if (tracker && !this.withId) throw new Error(`${dialect}: the importer does not give agreements their ids`);
+    this.tracker = tracker;
   }
 
   /** A batch when BATCH_ROWS agreements are waiting, else null. */
   add(record: GrantRecord): RowBatch | null {
-    const key = amendmentKey(record);
+    const id = this.tracker ? this.tracker.add(record) : null;
+    const key = id ?? amendmentKey(record);
     const current = this.pending.get(key);
-    if (!current || supersedes(record, current)) this.pending.set(key, record);
+    if (!current) this.pending.set(key, { record, id });
+    else if (supersedes(record, current.record)) current.record = record;
     return this.pending.size >= BATCH_ROWS ? this.cut() : null;
   }
 
@@ -316,7 +350,7 @@ export class AgreementBatcher {
     const winners = this.pending;
     this.pending = new Map();
     const rows: unknown[][] = [];
-    for (const record of winners.values()) {
+    for (const { record, id } of winners.values()) {
       const row: unknown[] = [];
       for (const column of RECORD_FIELDS) {
         const value = record[column];
@@ -324,6 +358,7 @@ export class AgreementBatcher {
       }
       for (let k = 0; k < TEXT_ID_COLUMNS.length; k++) row.push(0);
       row.push(''); // the content hash (completeRows)
+      if (this.withId) row.push(id);
       rows.push(row);
     }
     return { rows };

@@ -30,8 +30,9 @@ import { TextDictionary, completeRows, upsertStatement } from './import-rows.ts'
 import type { RowBatch } from './import-rows.ts';
 import { NOTABLE_RULES_VERSION } from './source/index.ts';
 import type { NotableMatcher } from './source/index.ts';
+import { calculatorIds, fillTitles, withDataSource } from './import-aggregates.ts';
 import { computeAggregates, AGGREGATE_NAMES } from './statistics.ts';
-import type { DataSource } from './statistics.ts';
+import type { DataSource, GrantsAggregates } from './statistics.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE } from './tables.ts';
 
 export const GRANTS_DATASET = 'agreements';
@@ -159,9 +160,17 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
       // The dictionary is rebuilt from this file's agreements (every row gets its new text ids).
       await trx.deleteFrom(GRANTS_TEXTS_TABLE).execute();
 
+      // A first import on SQLite: the reading thread numbers the agreements and accumulates their aggregates
+      // (import-aggregates.ts), so that they are ready when the index is (AUTOINCREMENT: after every id used before).
+      let tracking: { firstId: number } | undefined;
+      if (dialect === 'sqlite' && !hadRows) {
+        const used = await sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = ${GRANTS_TABLE}`.execute(trx);
+        tracking = { firstId: Number(used.rows[0]?.seq ?? 0) + 1 };
+      }
+
       log('loading rows');
       const writer = new BatchWriter(trx, db, dataVersion);
-      const summary = await readAgreementBatches(
+      const { summary, aggregates: aggregatesRead } = await readAgreementBatches(
         input,
         {
           dialect,
@@ -171,6 +180,7 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
             if (p.totalBytes !== null) progress.setTotal(p.totalBytes);
             progress.update(p.bytesRead);
           },
+          aggregates: tracking && { firstId: tracking.firstId, options: { currentYear: options.currentYear } },
         },
         (batch) => writer.write(batch),
       );
@@ -230,10 +240,33 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
         imported_at: new Date().toISOString(),
         notable_rules_version: NOTABLE_RULES_VERSION,
       };
-      const aggregates = await computeAggregates(trx, dataSource, { currentYear: options.currentYear });
+      const aggregates = aggregatesRead
+        ? await completeAggregates(trx, await aggregatesRead, dataSource, agreements)
+        : await computeAggregates(trx, dataSource, { currentYear: options.currentYear });
       for (const name of AGGREGATE_NAMES) await putAggregate(trx, 'grants', name, dataVersion, aggregates[name]);
     },
   );
+}
+
+/**
+ * The reading thread's aggregates with this import's data source and the calculator's titles (read by id),
+ * after checking that they cover the agreements stored.
+ */
+async function completeAggregates(trx: Kysely<any>, read: GrantsAggregates, dataSource: DataSource, agreements: number): Promise<GrantsAggregates> {
+  if (read.stats.total_grants !== agreements) {
+    throw new Error(`grants aggregates: the reading thread resolved ${read.stats.total_grants} agreements, the table holds ${agreements}`);
+  }
+  const complete = withDataSource(read, dataSource);
+  if (complete.calculator.ok) {
+    const ids = calculatorIds(complete.calculator.aggregates);
+    const titles = new Map<number, string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await trx.selectFrom(GRANTS_TABLE).select(['id', 'agreement_title_en']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) titles.set(Number(r.id), r.agreement_title_en);
+    }
+    fillTitles(complete.calculator.aggregates, titles);
+  }
+  return complete;
 }
 
 /** A path as the CLI gets it: a CSV file, or a directory holding exactly one (generate writes grants.csv). */

@@ -96,10 +96,17 @@ function cell(cells: readonly string[], mapping: ColumnMapping, field: SourceFie
   return v === undefined ? '' : decode(v).trim();
 }
 
-/** "ACME Ltd.|ACME Ltée" → "ACME Ltd." (bilingual cells are written "English|French"). */
-function englishPart(text: string): string {
-  const bar = text.indexOf('|');
-  return bar < 0 ? text : text.slice(0, bar).trim();
+/**
+ * "ACME Ltd.|ACME Ltée" → "ACME Ltd." (bilingual cells are written "English|French"). Cut before decoding:
+ * the bar is ASCII, so the English part decodes alike, and the French part (most of the accents) is not decoded.
+ */
+function englishCell(cells: readonly string[], mapping: ColumnMapping, field: SourceField, decode: (cell: string) => string): string {
+  const i = mapping.index[field];
+  if (i < 0) return '';
+  const v = cells[i];
+  if (v === undefined) return '';
+  const bar = v.indexOf('|');
+  return decode(bar < 0 ? v : v.slice(0, bar)).trim();
 }
 
 const RECIPIENT_TYPE_BY_LABEL = new Map<string, RecipientType>(
@@ -177,17 +184,17 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
     ok: true,
     record: {
       owner_org: ownerOrg,
-      owner_org_title: englishPart(cell(cells, mapping, 'owner_org_title', decode)),
+      owner_org_title: englishCell(cells, mapping, 'owner_org_title', decode),
       reference_number: reference,
       amendment_number: amendmentNumber,
       amendment_date: parseIsoDate(cell(cells, mapping, 'amendment_date', decode)),
       agreement_type: normaliseAgreementType(cell(cells, mapping, 'agreement_type', decode)),
       recipient_type: normaliseRecipientType(cell(cells, mapping, 'recipient_type', decode)),
-      recipient_legal_name: englishPart(cell(cells, mapping, 'recipient_legal_name', decode)),
-      recipient_operating_name: englishPart(cell(cells, mapping, 'recipient_operating_name', decode)),
+      recipient_legal_name: englishCell(cells, mapping, 'recipient_legal_name', decode),
+      recipient_operating_name: englishCell(cells, mapping, 'recipient_operating_name', decode),
       recipient_country: normaliseCountry(cell(cells, mapping, 'recipient_country', decode)),
       recipient_province: normaliseProvince(cell(cells, mapping, 'recipient_province', decode)),
-      recipient_city_en: englishPart(cell(cells, mapping, 'recipient_city', decode)),
+      recipient_city_en: englishCell(cells, mapping, 'recipient_city', decode),
       recipient_postal_code: normalisePostalCode(cell(cells, mapping, 'recipient_postal_code', decode)),
       program_name_en: program,
       program_purpose_en: cell(cells, mapping, 'prog_purpose_en', decode),
