@@ -30,3 +30,12 @@ export function parseSourceJson(text: string, source?: string): unknown {
     throw new SyntaxError(`${source} is not valid JSON: ${error.message}`);
   }
 }
+
+/**
+ * A string that holds no other, to keep: a cell cut from a parsed chunk of a file is a slice of the chunk, and
+ * keeping the slice (in a map, a cache) keeps the whole chunk alive. V8 copies strings under 13 characters
+ * when slicing; a longer one is copied here, exactly (lone surrogates included).
+ */
+export function ownCopy(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}

@@ -13,6 +13,7 @@
 // agreement would cost ~90 MB); the writing thread reads them by id afterwards (`fillTitles`).
 //
 // Equal to computeAggregates over the stored rows: import-aggregates.test.ts.
+import { ownCopy } from '../../core/source-text.ts';
 import { amendmentKey, fiscalYearLabel, supersedes } from './source/index.ts';
 import type { GrantRecord } from './source/index.ts';
 import type { CalculatorAggregates } from './calculator/index.ts';
@@ -35,14 +36,6 @@ class Interner {
     }
     return code;
   }
-}
-
-/**
- * A string that holds no other: a cell cut from a parsed chunk of the file is a slice of it, and keeping the
- * slice would keep the whole chunk (64 KiB) alive. V8 copies strings under 13 characters when slicing.
- */
-function ownCopy(value: string): string {
-  return value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
 }
 
 const NO_DATE = 0;

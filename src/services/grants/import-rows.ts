@@ -6,6 +6,7 @@
 //  - The text dictionary: each distinct searched text gets an id the first time a stored agreement uses it
 //    (`completeRows`, on the writing thread).
 import { dbBool } from '../../core/db/dialect.ts';
+import { ownCopy } from '../../core/source-text.ts';
 import type { DialectName } from '../../core/db/dialect.ts';
 import { amendmentKey, supersedes } from './source/index.ts';
 import type { GrantRecord } from './source/index.ts';
@@ -248,8 +249,8 @@ export class TextDictionary {
         const known = this.exact.get(text);
         if (known !== undefined) return known;
         const added = this.add(text);
-        // kept for the whole import: a copy, not a slice holding a parser chunk alive (the in-thread reader)
-        this.exact.set(Buffer.from(text).toString(), added);
+        // kept for the whole import: not a slice holding a parser chunk alive (the in-thread reader)
+        this.exact.set(ownCopy(text), added);
         return added;
       }
       slot = (slot + 1) & mask;

@@ -1,5 +1,6 @@
 // Provinces and territories as the standard 2-letter codes (the grants schema's controlled list), from
 // codes, English or French names and common abbreviations. Anything ambiguous or unknown maps to ''.
+import { ownCopy } from '../../../core/source-text.ts';
 
 export const PROVINCE_CODES = ['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT'] as const;
 export type ProvinceCode = (typeof PROVINCE_CODES)[number];
@@ -55,7 +56,16 @@ function fold(text: string): string {
 /** 'ON' for "ON", "on", "Ontario", "Ont."; 'QC' for "Québec"; '' when empty, unknown or ambiguous. */
 export function normaliseProvince(raw: string | null | undefined): ProvinceCode | '' {
   if (!raw) return '';
-  const key = fold(raw);
-  if (key === '') return '';
-  return LOOKUP.get(key) ?? LOOKUP.get(key.replace(/ /g, '')) ?? '';
+  // a file spells its provinces a few dozen ways, a million times over: each spelling is folded once
+  let code = SEEN.get(raw);
+  if (code === undefined) {
+    const key = fold(raw);
+    code = key === '' ? '' : (LOOKUP.get(key) ?? LOOKUP.get(key.replace(/ /g, '')) ?? '');
+    if (SEEN.size >= MAX_SEEN) SEEN.clear();
+    SEEN.set(ownCopy(raw), code);
+  }
+  return code;
 }
+
+const SEEN = new Map<string, ProvinceCode | ''>();
+const MAX_SEEN = 1000;
