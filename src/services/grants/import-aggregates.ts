@@ -77,20 +77,20 @@ export class AgreementTracker {
   private amendment = new Int32Array(0);
   private amendmentDate = new Int32Array(0);
   private cents = new Float64Array(0);
-  private fiscalYearStart = new Int32Array(0);
+  private fiscalYearStart = new Uint16Array(0);
   private flags = new Uint8Array(0);
   private recipient = new Int32Array(0);
   private program = new Int32Array(0);
   private startDate = new Int32Array(0); // dates: dateNumber
   private endDate = new Int32Array(0);
-  private province = new Uint16Array(0);
-  private recipientType = new Uint16Array(0);
-  private sector = new Uint16Array(0);
-  private category = new Uint16Array(0);
+  private province = new Uint8Array(0);
+  private recipientType = new Uint8Array(0);
+  private sector = new Uint8Array(0);
+  private category = new Uint8Array(0);
   private readonly recipients = new Interner();
   private readonly programs = new Interner();
   private readonly dates = new DateTexts();
-  private readonly small = new Interner(); // provinces, types, sectors, categories: a few dozen values
+  private readonly small = new Interner(); // provinces, types, sectors, categories: a few dozen values (controlled lists)
 
   constructor(firstId: number) {
     this.firstId = firstId;
@@ -132,31 +132,32 @@ export class AgreementTracker {
     this.recipientType[n] = this.small.code(r.recipient_type);
     this.sector[n] = this.small.code(r.naics_sector_en);
     this.category[n] = this.small.code(r.notable_category);
-    if (this.small.values.length > 0xffff) throw new Error('too many distinct short values for the import aggregates');
+    if (this.small.values.length > 0xff) throw new Error('too many distinct provinces, types, sectors and categories for the import aggregates');
   }
 
   private grow(): void {
-    const capacity = Math.max(1024, this.capacity * 2);
+    // by half: the arrays of the 1.3-million-row file hold ~45 MB, and while growing the old ones too
+    const capacity = Math.max(1024, Math.ceil(this.capacity * 1.5));
     const grow = <T extends Int32Array | Uint16Array | Uint8Array | Float64Array>(a: T, make: (n: number) => T): T => {
       const b = make(capacity);
       b.set(a as never);
       return b;
     };
     const i32 = (n: number) => new Int32Array(n);
-    const u16 = (n: number) => new Uint16Array(n);
+    const u8 = (n: number) => new Uint8Array(n);
     this.amendment = grow(this.amendment, i32);
     this.amendmentDate = grow(this.amendmentDate, i32);
     this.cents = grow(this.cents, (n) => new Float64Array(n));
-    this.fiscalYearStart = grow(this.fiscalYearStart, i32);
-    this.flags = grow(this.flags, (n) => new Uint8Array(n));
+    this.fiscalYearStart = grow(this.fiscalYearStart, (n) => new Uint16Array(n));
+    this.flags = grow(this.flags, u8);
     this.recipient = grow(this.recipient, i32);
     this.program = grow(this.program, i32);
     this.startDate = grow(this.startDate, i32);
     this.endDate = grow(this.endDate, i32);
-    this.province = grow(this.province, u16);
-    this.recipientType = grow(this.recipientType, u16);
-    this.sector = grow(this.sector, u16);
-    this.category = grow(this.category, u16);
+    this.province = grow(this.province, u8);
+    this.recipientType = grow(this.recipientType, u8);
+    this.sector = grow(this.sector, u8);
+    this.category = grow(this.category, u8);
     this.capacity = capacity;
   }
 
