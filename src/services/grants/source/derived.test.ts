@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { deriveFiscalYear, fiscalYearFromReference, fiscalYearLabel, fiscalYearOfDate, parseFiscalYearLabel, parseIsoDate } from './fiscal-year.ts';
 import { NAICS_SECTORS, naicsSectorOf } from './naics.ts';
-import { NOTABLE_RULES_VERSION, NotableMatcher } from './notable.ts';
+import { NOTABLE_RULES, NOTABLE_RULES_VERSION, NotableMatcher } from './notable.ts';
 import { dollarsToCents, formatCents, formatDollars, parseMoneyToCents } from './money.ts';
 import { normaliseProvince } from './provinces.ts';
 import { AmendmentResolver, amendmentKey, supersedes } from './amendments.ts';
@@ -94,6 +94,40 @@ test('notable keywords match whole words only, case-insensitively, and the reaso
   const titleFirst = only('Mural on Main Street', 'Includes a gala.', '');
   assert.equal(titleFirst?.keyword, 'mural', 'title is checked before description');
   assert.equal(titleFirst?.reason, 'Public art: "mural" in title');
+});
+
+test('the notable matcher agrees with a plain word-by-word reading of the rules (property)', () => {
+  const m = new NotableMatcher();
+  // the reference: lower-case the text, cut it into runs of letters, digits and underscores, and at each word
+  // take the longest keyword whose words follow; fields in the order title, description, program
+  const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const entries = NOTABLE_RULES.categories.flatMap((c) => c.keywords.map((keyword) => ({ categoryId: c.id, keyword, tokens: wordsOf(keyword) })));
+  const inText = (text: string) => {
+    const w = wordsOf(text);
+    for (let i = 0; i < w.length; i++) {
+      const fits = entries.filter((e) => e.tokens.every((t, k) => w[i + k] === t)).sort((a, b) => b.tokens.length - a.tokens.length);
+      if (fits.length > 0) return fits[0];
+    }
+    return null;
+  };
+  const keywordWords = [...new Set(entries.flatMap((e) => e.tokens))];
+  // keyword words in any case, near-misses, words with letters beyond ASCII (Basic Multilingual Plane: the
+  // matcher's word table covers it), and separators
+  const word = fc.oneof(
+    fc.constantFrom(...keywordWords).chain((w) => fc.constantFrom(w, w.toUpperCase(), w[0].toUpperCase() + w.slice(1))),
+    fc.constantFrom('galaxy', 'oily', 'arts', 'trade2', 'coalition', 'Ärt', 'ÉTÉ', 'façade', 'naïve', 'straße', 'İstanbul', '\u212Aelvin', 'x'),
+  );
+  const separator = fc.constantFrom(' ', '  ', '-', '.', ', ', '\n', '’', '/', '_', '');
+  const text = fc.array(fc.tuple(word, separator), { maxLength: 12 }).map((parts) => parts.map(([w, s]) => w + s).join(''));
+  fc.assert(
+    fc.property(text, text, text, (title, description, program) => {
+      const got = m.match({ title, description, program });
+      const want = inText(title) ?? inText(description) ?? inText(program);
+      assert.equal(got?.keyword ?? null, want?.keyword ?? null);
+      assert.equal(got?.categoryId ?? null, want?.categoryId ?? null);
+    }),
+    { numRuns: 3000, seed: 20261121 },
+  );
 });
 
 test('the rule file is versioned and a keyword cannot sit in two categories', () => {
