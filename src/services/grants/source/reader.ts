@@ -78,9 +78,10 @@ interface RowSource {
 // becomes a two-byte string, and so does every cell cut from it. The 1.3-million-row file, 64 KiB chunks:
 // parsed in 4.6 s against 5.6 s, imported in 24.5 s against 24.9 s, at a peak RSS of 374 MB against 448 MB.
 // A cell is then read by decodeByteCell (core/text-decoding.ts): UTF-8, stray bytes as Windows-1252, NUL as
-// U+FFFD. The importer decodes only the cells a record is made of (mapRow's decodeCell): the French columns,
-// a third of the file's bytes and nearly all its non-ASCII cells, are never decoded (the reading thread of the
-// 1.3-million-row import: 2.6 s of decoding → NN s). parseOnly, the benchmark's baseline, decodes every cell.
+// U+FFFD. The importer decodes only the cells a record is made of (mapRow's decodeCell), so the French
+// columns are never decoded (the reading thread of the 1.3-million-row import: 2.6 s of decoding → 1.6 s, in
+// profiles, with the French halves of bilingual cells cut off before decoding: record.ts). parseOnly, the
+// benchmark's baseline, decodes every cell, as a parse does.
 
 // Bytes read (and rows parsed) at a time. The rows of a parsed chunk stay alive until the last of them is
 // handled, so every collection of the young generation meanwhile copies them: with 1 MiB chunks the reading
