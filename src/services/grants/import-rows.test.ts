@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { PARAMS_PER_ROW, TextDictionary, completeRows, rowHash } from './import-rows.ts';
-import { DATA_COLUMNS, TEXT_ID_COLUMNS } from './tables.ts';
+import { PARAMS_PER_ROW, ROW_COLUMNS, TextDictionary, completeRows, rowHash } from './import-rows.ts';
+import { DATA_COLUMNS, SEARCHED_COLUMNS } from './tables.ts';
 
 test('rowHash: equal rows hash equally; a changed value, a moved boundary or null against "" changes the hash', () => {
   // a column holds one type (a number column numbers): the rows here are texts and nulls, numbers below
@@ -22,11 +22,9 @@ test('rowHash: equal rows hash equally; a changed value, a moved boundary or nul
   assert.match(rowHash(['x'], 1), /^[A-Za-z0-9_-]{16}$/);
 });
 
-test('completeRows: the content hash follows the values, not the dictionary ids they were given', () => {
-  const row = (title: string) => {
-    const values: unknown[] = DATA_COLUMNS.map((c) => (c === 'agreement_title_en' ? title : c === 'agreement_value_cents' ? 100 : `${c} value`));
-    return [...values, ...TEXT_ID_COLUMNS.map(() => 0), ''];
-  };
+test('completeRows: the content hash follows the values, not the dictionary ids they were given, nor the row layout', () => {
+  const valueOf = (title: string) => (c: string) => (c === 'agreement_title_en' ? title : c === 'agreement_value_cents' ? 100 : `${c} value`);
+  const row = (title: string) => [...ROW_COLUMNS.map(valueOf(title)), ''];
   const fresh = new TextDictionary();
   const used = new TextDictionary();
   completeRows({ rows: [row('another title'), row('a third')] }, used); // other texts took the first ids
@@ -35,9 +33,20 @@ test('completeRows: the content hash follows the values, not the dictionary ids 
   completeRows(a, fresh);
   completeRows(b, used);
   const hashSlot = PARAMS_PER_ROW - 1;
-  assert.notDeepEqual(a.rows[0].slice(DATA_COLUMNS.length, hashSlot), b.rows[0].slice(DATA_COLUMNS.length, hashSlot));
+  const idSlots = [hashSlot - SEARCHED_COLUMNS.length, hashSlot] as const;
+  assert.ok(a.rows[0].slice(...idSlots).every((id) => typeof id === 'number'), 'the texts are replaced by their ids');
+  assert.notDeepEqual(a.rows[0].slice(...idSlots), b.rows[0].slice(...idSlots));
   assert.equal(a.rows[0][hashSlot], b.rows[0][hashSlot]);
   const c = { rows: [row('a title!')] };
   completeRows(c, fresh);
   assert.notEqual(c.rows[0][hashSlot], a.rows[0][hashSlot]);
+  // the hash of the values in DATA_COLUMNS order, the texts as their fingerprints: what rows stored before the
+  // texts moved to the end of a row (and out of the table) carry, so that a re-import finds them unchanged
+  const prints = new Uint32Array(3 * SEARCHED_COLUMNS.length);
+  const printer = new TextDictionary();
+  SEARCHED_COLUMNS.forEach(({ column }, j) => {
+    printer.idOf(String(valueOf('a title')(column)));
+    prints.set(printer.lastPrint, 3 * j);
+  });
+  assert.equal(a.rows[0][hashSlot], rowHash(DATA_COLUMNS.map(valueOf('a title')), DATA_COLUMNS.length, prints));
 });

@@ -10,36 +10,42 @@ import { ownCopy } from '../../core/source-text.ts';
 import type { DialectName } from '../../core/db/dialect.ts';
 import { amendmentKey, supersedes } from './source/index.ts';
 import type { GrantRecord } from './source/index.ts';
-import { DATA_COLUMNS, GRANTS_TABLE, SEARCHED_COLUMNS, TEXT_ID_COLUMNS } from './tables.ts';
+import { DATA_COLUMNS, GRANTS_TABLE, SEARCHED_COLUMNS, STORED_COLUMNS, TEXT_ID_COLUMNS } from './tables.ts';
 import type { AgreementTracker } from './import-aggregates.ts';
 import type { DataColumn } from './tables.ts';
 
-/** Agreements per batch (and per upsert statement on PostgreSQL: PARAMS_PER_ROW (35) parameters a row stay below its limit). */
+/** Agreements per batch (and per upsert statement on PostgreSQL: PARAMS_PER_ROW (31) parameters a row stay below its limit). */
 export const BATCH_ROWS = 500;
 
-// Every stored data column is the GrantRecord field of the same name (checked by the compiler here).
-const RECORD_FIELDS: readonly (DataColumn & keyof GrantRecord)[] = DATA_COLUMNS;
+/**
+ * A batch row's values: the stored data columns, then the searched texts (replaced by their dictionary ids
+ * in `completeRows`), the content hash and, on SQLite, the id. (Each data column is the GrantRecord field of
+ * the same name: checked by the compiler here.)
+ */
+export const ROW_COLUMNS: readonly (DataColumn & keyof GrantRecord)[] = [...STORED_COLUMNS, ...SEARCHED_COLUMNS.map((c) => c.column)];
 
 /**
- * One statement's worth of agreements, each row PARAMS_PER_ROW values (SQLite: and the id) in the order of upsertStatement;
- * the text-id slots and the content hash are filled by `completeRows`.
+ * One statement's worth of agreements, each row PARAMS_PER_ROW values (SQLite: and the id) in the order of
+ * upsertStatement (ROW_COLUMNS); the text ids and the content hash are filled by `completeRows`.
  */
 export interface RowBatch {
   rows: unknown[][];
 }
 
-export const PARAMS_PER_ROW = DATA_COLUMNS.length + TEXT_ID_COLUMNS.length + 1;
-const TEXT_SLOTS = SEARCHED_COLUMNS.map(({ column }, k) => ({ text: DATA_COLUMNS.indexOf(column), id: DATA_COLUMNS.length + k }));
+export const PARAMS_PER_ROW = ROW_COLUMNS.length + 1;
+/** Where the searched texts (then their ids) sit in a row, in SEARCHED_COLUMNS order. */
+const TEXT_SLOTS = SEARCHED_COLUMNS.map((_, k) => STORED_COLUMNS.length + k);
+const HASH_SLOT = ROW_COLUMNS.length;
+/** The row position of each data column (DATA_COLUMNS order): the content hash reads the values in that order. */
+const DATA_POSITIONS = Uint8Array.from(DATA_COLUMNS, (c) => ROW_COLUMNS.indexOf(c));
 
 /** A row of the text dictionary. */
 export type DictionaryText = { id: number; text: string };
 
-const HASH_SLOT = DATA_COLUMNS.length + TEXT_ID_COLUMNS.length;
-
 /** Where the searched texts sit among the data columns: the text's number (1-based), 0 for another column. */
 const TEXT_NUMBER_OF_COLUMN = new Uint8Array(DATA_COLUMNS.length);
-TEXT_SLOTS.forEach((slot, j) => (TEXT_NUMBER_OF_COLUMN[slot.text] = j + 1));
-const textPrints = new Uint32Array(TEXT_SLOTS.length * 3);
+SEARCHED_COLUMNS.forEach(({ column }, j) => (TEXT_NUMBER_OF_COLUMN[DATA_COLUMNS.indexOf(column)] = j + 1));
+const textPrints = new Uint32Array(SEARCHED_COLUMNS.length * 3);
 
 /**
  * Completes a batch's rows: the text-id slots from `dictionary`, and the content hash (of the record's
@@ -50,10 +56,10 @@ const textPrints = new Uint32Array(TEXT_SLOTS.length * 3);
 export function completeRows(batch: RowBatch, dictionary: TextDictionary): DictionaryText[] {
   for (const row of batch.rows) {
     for (let j = 0; j < TEXT_SLOTS.length; j++) {
-      row[TEXT_SLOTS[j].id] = dictionary.idOf(row[TEXT_SLOTS[j].text] as string);
+      row[TEXT_SLOTS[j]] = dictionary.idOf(row[TEXT_SLOTS[j]] as string);
       textPrints.set(dictionary.lastPrint, 3 * j);
     }
-    row[HASH_SLOT] = rowHash(row, DATA_COLUMNS.length, textPrints);
+    row[HASH_SLOT] = rowHash(row, DATA_COLUMNS.length, textPrints, DATA_POSITIONS);
   }
   return dictionary.takeNew();
 }
@@ -64,7 +70,7 @@ export function completeRows(batch: RowBatch, dictionary: TextDictionary): Dicti
  * `supersedes` says so.
  */
 export function upsertStatement(dialect: DialectName, rows: number, importVersion: string): string {
-  const stored = [...DATA_COLUMNS, ...TEXT_ID_COLUMNS];
+  const stored = [...STORED_COLUMNS, ...TEXT_ID_COLUMNS];
   const withId = hasIdParameter(dialect);
   const columns = [...stored, 'content_hash', ...(withId ? ['id'] : []), 'previous_hash', 'import_version'];
   const version = `'${importVersion.replaceAll("'", "''")}'`;
@@ -164,17 +170,18 @@ const BASE64URL = Uint8Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrs
 
 /**
  * The content hash of a row's first `count` values (96 bits in 16 base64url characters): what an import
- * compares to tell an unchanged agreement from an updated one. With `prints`, the searched texts' columns
- * enter as their fingerprints (the k-th text's at 3k, 3k + 1, 3k + 2). Not cryptographic, and need not be:
+ * compares to tell an unchanged agreement from an updated one. With `prints`, the values are the data
+ * columns (DATA_COLUMNS order; the k-th at `positions[k]` when given) and the searched texts' columns enter as
+ * their fingerprints (the k-th text's at 3k, 3k + 1, 3k + 2). Not cryptographic, and need not be:
  * two different rows of one agreement agreeing on 96 bits would only count an update as unchanged (the row is
  * written either way). A sha1 of the joined values cost the writing thread 1.3 s for 400,000 rows; this
  * 0.5 s, allocating only its result. (Rows stored before it carry sha1 hashes: the first import after the
  * change counts them as updated.)
  */
-export function rowHash(values: readonly unknown[], count: number, prints?: Uint32Array): string {
+export function rowHash(values: readonly unknown[], count: number, prints?: Uint32Array, positions?: Uint8Array): string {
   startLanes();
   for (let k = 0; k < count; k++) {
-    const value = values[k];
+    const value = values[positions ? positions[k] : k];
     const text = prints ? TEXT_NUMBER_OF_COLUMN[k] : 0;
     if (text > 0) {
       for (let w = 3 * text - 3; w < 3 * text; w++) feedUnit(prints![w]);
@@ -353,11 +360,10 @@ export class AgreementBatcher {
     const rows: unknown[][] = [];
     for (const { record, id } of winners.values()) {
       const row: unknown[] = [];
-      for (const column of RECORD_FIELDS) {
+      for (const column of ROW_COLUMNS) {
         const value = record[column];
         row.push(typeof value === 'boolean' ? (value ? this.trueValue : this.falseValue) : value);
       }
-      for (let k = 0; k < TEXT_ID_COLUMNS.length; k++) row.push(0);
       row.push(''); // the content hash (completeRows)
       if (this.withId) row.push(id);
       rows.push(row);

@@ -14,6 +14,7 @@ import { getAggregate, listDataVersions } from '../../core/db/datasets.ts';
 import { grantsService } from './service.ts';
 import { importGrantsCsv, SUPERSEDED_REASON } from './import.ts';
 import { TextDictionary } from './import-rows.ts';
+import { agreementsWithTexts } from './repository.ts';
 import type { GrantsStats, GrantsComprehensiveStats } from './statistics.ts';
 import { SCHEMA_2025_COLUMNS } from './source/index.ts';
 import { expectedAgreements, handCsv, handRow, searchGrantsInSql, tempDir, writeGenerated } from './test-support.ts';
@@ -234,7 +235,8 @@ describeEachDatabase(
       const file = write('nul.csv', handCsv([handRow({ ref_number: 'N-1', recipient_legal_name: 'Bad\u0000Name', description_en: 'x\u0000y' })]));
       const report = await importGrantsCsv(t.db, file);
       assert.equal(report.inserted, 1);
-      const row = await db().selectFrom(GRANTS_TABLE).select(['recipient_legal_name', 'description_en']).executeTakeFirstOrThrow();
+      const { query, texts } = agreementsWithTexts(db(), ['recipient_legal_name', 'description_en']);
+      const row = await query.select(texts).executeTakeFirstOrThrow();
       assert.deepEqual(row, { recipient_legal_name: 'Bad\uFFFDName', description_en: 'x\uFFFDy' });
     });
   },

@@ -31,6 +31,7 @@ import type { RowBatch } from './import-rows.ts';
 import { NOTABLE_RULES_VERSION } from './source/index.ts';
 import type { NotableMatcher } from './source/index.ts';
 import { calculatorIds, fillTitles, withDataSource } from './import-aggregates.ts';
+import { agreementsWithTexts } from './repository.ts';
 import { computeAggregates, AGGREGATE_NAMES } from './statistics.ts';
 import type { DataSource, GrantsAggregates } from './statistics.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE } from './tables.ts';
@@ -261,7 +262,8 @@ async function completeAggregates(trx: Kysely<any>, read: GrantsAggregates, data
     const ids = calculatorIds(complete.calculator.aggregates);
     const titles = new Map<number, string>();
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await trx.selectFrom(GRANTS_TABLE).select(['id', 'agreement_title_en']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      const { query, texts } = agreementsWithTexts(trx, ['agreement_title_en']);
+      const rows = await query.select(['g.id', ...texts]).where('g.id', 'in', ids.slice(i, i + 500)).execute();
       for (const r of rows) titles.set(Number(r.id), r.agreement_title_en);
     }
     fillTitles(complete.calculator.aggregates, titles);

@@ -9,9 +9,8 @@ import { grantsService } from './service.ts';
 import { importGrantsCsv } from './import.ts';
 import { DataVersionWatcher } from '../../core/service.ts';
 import { MemorySearch } from './memory-search.ts';
-import { SORT_FIELDS, searchGrants } from './repository.ts';
+import { SORT_FIELDS, agreementsWithTexts, searchGrants } from './repository.ts';
 import type { SearchFilters, SortField } from './repository.ts';
-import { GRANTS_TABLE } from './tables.ts';
 import { handCsv, handRow, searchGrantsInSql, tempDir, writeGenerated } from './test-support.ts';
 
 describeEachDatabase(
@@ -27,7 +26,8 @@ describeEachDatabase(
     before(async () => {
       dir = tempDir();
       await importGrantsCsv(t.db, await writeGenerated(dir, 2500, 'memory-search-test'));
-      const rows = await t.db.kysely.selectFrom(GRANTS_TABLE).select(['agreement_title_en', 'fiscal_year', 'agreement_value_cents']).execute();
+      const { query, texts } = agreementsWithTexts(t.db.kysely, ['agreement_title_en']);
+      const rows = await query.select(['g.fiscal_year', 'g.agreement_value_cents', ...texts]).execute();
       titleWords = [...new Set(rows.flatMap((r) => String(r.agreement_title_en).split(/\s+/)).filter((w) => w.length >= 3))].slice(0, 40);
       years = [...new Set(rows.map((r) => String(r.fiscal_year)))];
       values = rows.slice(0, 50).map((r) => Number(r.agreement_value_cents)); // bounds equal to stored values

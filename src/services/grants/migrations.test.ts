@@ -1,6 +1,7 @@
 // Upgrading a database that holds agreements from before the text dictionary (migrations 1–3) to the latest
 // schema, on SQLite and PostgreSQL: every searched text lands in the dictionary, each agreement points at its
-// own texts, the dictionary's substring index finds them, and the secondary indexes are gone.
+// own texts (which the table no longer holds), the dictionary's substring index finds them, and the secondary
+// indexes are gone.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
@@ -11,7 +12,7 @@ import { grantsMigrations } from './migrations.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, RETIRED_INDEXES, SEARCHED_COLUMNS } from './tables.ts';
 
 describeEachDatabase('grants migrations', (t) => {
-  it('converts stored agreements to the text dictionary and drops the secondary indexes', async () => {
+  it('converts stored agreements to the text dictionary, drops their text columns and the secondary indexes', async () => {
     const db = t.db.kysely;
     const early = Object.fromEntries(Object.entries(grantsMigrations).filter(([name]) => name < 'grants_0004'));
     await migrateToLatest(db, early);
@@ -34,7 +35,8 @@ describeEachDatabase('grants migrations', (t) => {
       content_hash: `h${n}`,
       import_version: 'v0',
     });
-    await db.insertInto(GRANTS_TABLE).values([row(1, 'Wetland survey', 'Society A'), row(2, 'Shared Program', 'Society A'), row(3, 'Trail repair', 'Society B')]).execute();
+    const sources = [row(1, 'Wetland survey', 'Society A'), row(2, 'Shared Program', 'Society A'), row(3, 'Trail repair', 'Society B')];
+    await db.insertInto(GRANTS_TABLE).values(sources).execute();
 
     await migrateToLatest(db, grantsMigrations);
 
@@ -43,8 +45,15 @@ describeEachDatabase('grants migrations', (t) => {
     assert.deepEqual(new Set(texts.map((r) => r.text)), expected);
     assert.equal(texts.length, expected.size, 'each text once');
     const textOf = new Map(texts.map((r) => [Number(r.id), r.text]));
-    for (const stored of await db.selectFrom(GRANTS_TABLE).selectAll().execute()) {
-      for (const { column, textId } of SEARCHED_COLUMNS) assert.equal(textOf.get(Number(stored[textId])), stored[column], `${stored.reference_number} ${column}`);
+    const inserted = new Map(sources.map((r) => [r.reference_number, r as Record<string, unknown>]));
+    const stored = await db.selectFrom(GRANTS_TABLE).selectAll().execute();
+    assert.equal(stored.length, 3);
+    for (const row of stored) {
+      // the texts are the dictionary's only (migration 6): the row points at its own
+      for (const { column, textId } of SEARCHED_COLUMNS) {
+        assert.ok(!(column in row), `${column} is no longer a column`);
+        assert.equal(textOf.get(Number(row[textId])), inserted.get(row.reference_number)![column], `${row.reference_number} ${column}`);
+      }
     }
     const found = await db.selectFrom(GRANTS_TEXTS_TABLE).select('text').where(substringMatch(db, GRANTS_SEARCH, 'quokka')).execute();
     assert.deepEqual(found.map((r) => r.text), ['Quokka habitat']);

@@ -100,4 +100,10 @@ export const grantsMigrations: Record<string, Migration> = {
       await db.deleteFrom('aggregates').where('service', '=', 'grants').where('name', '=', 'filter_counts').execute();
     },
   },
+  // The searched texts are held by the dictionary only; the rows keep their ids (see STORED_COLUMNS).
+  grants_0006_texts_in_dictionary_only: {
+    async up(db) {
+      for (const { column } of SEARCHED_COLUMNS) await db.schema.alterTable(GRANTS_TABLE).dropColumn(column).execute();
+    },
+  },
 };

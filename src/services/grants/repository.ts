@@ -1,12 +1,13 @@
 // Every read of Service C: the search with its filters and orders, one grant by id, and the aggregates
 // stored at import. Framework-free: routes, benchmarks and tests share it.
-import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { AliasedRawBuilder, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
 import { num } from '../../core/db/dialect.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import type { StoredAggregate } from '../../core/db/datasets.ts';
 import type { AggregateName, GrantsAggregates } from './statistics.ts';
 import type { MemorySearch } from './memory-search.ts';
-import { GRANTS_TABLE } from './tables.ts';
+import { GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
 
 /**
  * Sort fields of /api/search/ (each also with a leading "-" for descending): the columns each orders by, then
@@ -82,12 +83,44 @@ export interface GrantRow {
   notable_reason: string;
 }
 
+export type SearchedColumn = (typeof SEARCHED_COLUMNS)[number]['column'];
+const ALL_TEXTS = SEARCHED_COLUMNS.map((c) => c.column);
+
+/**
+ * The agreements table (as `g`) with the dictionary's texts of `columns` joined by their ids, and the select
+ * expressions naming each text after its column ('' for a missing text).
+ */
+export function agreementsWithTexts(
+  db: Kysely<any>,
+  columns: readonly SearchedColumn[] = ALL_TEXTS,
+): { query: SelectQueryBuilder<any, any, {}>; texts: Array<AliasedRawBuilder<string, SearchedColumn>> } {
+  let query = db.selectFrom(`${GRANTS_TABLE} as g`) as SelectQueryBuilder<any, any, {}>;
+  const texts = columns.map((column) => {
+    const alias = textAlias(column);
+    query = query.leftJoin(`${GRANTS_TEXTS_TABLE} as ${alias}`, `${alias}.id`, `g.${SEARCHED_COLUMNS.find((c) => c.column === column)!.textId}`);
+    return textOf(column).as(column);
+  });
+  return { query, texts };
+}
+
+const textAlias = (column: SearchedColumn): string => `text_of_${column}`;
+
+/** The text of `column` in a query of agreementsWithTexts that joined it (to order by, say). */
+export function textOf(column: SearchedColumn): RawBuilder<string> {
+  return sql<string>`coalesce(${sql.ref(`${textAlias(column)}.text`)}, '')`;
+}
+
 const RECORD_COLUMNS = [
   'id', 'reference_number', 'owner_org', 'owner_org_title', 'amendment_number', 'amendment_date', 'agreement_type', 'recipient_type',
-  'recipient_legal_name', 'recipient_operating_name', 'recipient_country', 'recipient_province', 'recipient_city_en', 'recipient_postal_code',
-  'agreement_title_en', 'agreement_value_cents', 'description_en', 'agreement_start_date', 'agreement_end_date', 'program_name_en',
+  'recipient_operating_name', 'recipient_country', 'recipient_province', 'recipient_city_en', 'recipient_postal_code',
+  'agreement_value_cents', 'agreement_start_date', 'agreement_end_date',
   'program_purpose_en', 'naics_identifier', 'naics_sector_en', 'expected_results_en', 'fiscal_year', 'is_major_funding', 'is_notable', 'notable_reason',
-] as const;
+].map((c) => `g.${c}`);
+
+function selectRecords(db: Kysely<any>): SelectQueryBuilder<any, any, Record<string, any>> {
+  const { query, texts } = agreementsWithTexts(db);
+  return query.select([...RECORD_COLUMNS, ...texts] as any);
+}
 
 function grantRow(r: Record<string, any>): GrantRow {
   return {
@@ -142,7 +175,7 @@ export async function searchGrants(
 /** Rows by id, in the order of `ids`. */
 export async function grantsByIds(db: Kysely<any>, ids: number[]): Promise<GrantRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom(GRANTS_TABLE).select([...RECORD_COLUMNS]).where('id', 'in', ids).execute();
+  const rows = await selectRecords(db).where('g.id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -151,7 +184,7 @@ export async function grantsByIds(db: Kysely<any>, ids: number[]): Promise<Grant
 }
 
 export async function getGrant(db: Kysely<any>, id: number): Promise<GrantRow | null> {
-  const row = await db.selectFrom(GRANTS_TABLE).select([...RECORD_COLUMNS]).where('id', '=', id).executeTakeFirst();
+  const row = await selectRecords(db).where('g.id', '=', id).executeTakeFirst();
   return row ? grantRow(row) : null;
 }
 

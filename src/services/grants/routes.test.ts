@@ -13,16 +13,18 @@ import type { ServiceApp } from '../../core/service.ts';
 import { grantsService } from './service.ts';
 import { importGrantsCsv } from './import.ts';
 import { loadGrantsDemo } from './demo.ts';
-import { SORT_FIELDS, SORT_ORDERS } from './repository.ts';
+import { SORT_FIELDS, SORT_ORDERS, agreementsWithTexts } from './repository.ts';
 import type { SortField } from './repository.ts';
 import { VALUE_RANGES } from './statistics.ts';
 import { LAST_REVENUE_YEAR, publishedRevenue } from './calculator/index.ts';
 import { fiscalYearOfDate, formatDollars } from './source/index.ts';
-import { compareText, tempDir, writeGenerated } from './test-support.ts';
+import { compareText, expectedAgreements, tempDir, writeGenerated } from './test-support.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
 
 interface Row {
   id: number;
+  owner_org: string;
+  reference_number: string;
   recipient_legal_name: string;
   recipient_province: string;
   recipient_type: string;
@@ -48,13 +50,15 @@ describeEachDatabase(
     let app: ServiceApp;
     let dir: string;
     let rows: Row[];
+    let file: string;
     let textCollationIsCodePoint = true;
 
     before(async () => {
       dir = tempDir();
-      const file = await writeGenerated(dir, 3000, 'routes-test');
+      file = await writeGenerated(dir, 3000, 'routes-test');
       await importGrantsCsv(t.db, file);
-      rows = (await t.db.kysely.selectFrom(GRANTS_TABLE).selectAll().orderBy('id').execute()).map((r) => ({
+      const { query, texts } = agreementsWithTexts(t.db.kysely);
+      rows = (await query.selectAll('g').select(texts).orderBy('g.id').execute()).map((r) => ({
         ...(r as Row),
         id: Number(r.id),
         agreement_value_cents: Number(r.agreement_value_cents),
@@ -477,9 +481,15 @@ describeEachDatabase(
         });
       }
       // every searched value of every agreement is in the dictionary, under the id the agreement holds
-      for (const { column, textId } of SEARCHED_COLUMNS) {
-        const { rows: bad } = await sql<{ n: number }>`select count(*) as n from ${sql.table(GRANTS_TABLE)} g left join ${sql.table(GRANTS_TEXTS_TABLE)} x on x.id = g.${sql.raw(textId)} where x.text is null or x.text <> g.${sql.raw(column)}`.execute(db);
-        assert.equal(Number(bad[0].n), 0, column);
+      const expected = await expectedAgreements(file);
+      assert.equal(rows.length, expected.size);
+      for (const r of rows) {
+        const want = expected.get(`${r.owner_org}|${r.reference_number}`)!;
+        for (const { column } of SEARCHED_COLUMNS) assert.equal(r[column], want[column], `${r.reference_number} ${column}`);
+      }
+      for (const { textId } of SEARCHED_COLUMNS) {
+        const { rows: missing } = await sql<{ n: number }>`select count(*) as n from ${sql.table(GRANTS_TABLE)} g left join ${sql.table(GRANTS_TEXTS_TABLE)} x on x.id = g.${sql.raw(textId)} where x.text is null`.execute(db);
+        assert.equal(Number(missing[0].n), 0, textId);
       }
     });
 

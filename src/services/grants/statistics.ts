@@ -7,6 +7,7 @@ import { num } from '../../core/db/dialect.ts';
 import { AggregateBuildError, CalculatorAggregateBuilder } from './calculator/index.ts';
 import type { CalculatorAggregates } from './calculator/index.ts';
 import { NOTABLE_RULES, RECIPIENT_TYPES } from './source/index.ts';
+import { agreementsWithTexts } from './repository.ts';
 import { GRANTS_TABLE } from './tables.ts';
 
 /** Where the data came from; generated data says so (kind "demo", is_demo true). */
@@ -174,10 +175,14 @@ export interface AggregateRow {
   notable_category: string;
 }
 
-export const AGGREGATE_COLUMNS = [
-  'id', 'recipient_legal_name', 'recipient_province', 'recipient_type', 'program_name_en', 'naics_sector_en', 'fiscal_year', 'fiscal_year_start',
-  'agreement_value_cents', 'agreement_start_date', 'agreement_end_date', 'agreement_title_en', 'is_major_funding', 'is_notable', 'notable_category',
-] as const satisfies ReadonlyArray<keyof AggregateRow>;
+// the aggregates' columns: of the table, and of the text dictionary
+const STORED_AGGREGATE_COLUMNS = (
+  [
+    'id', 'recipient_province', 'recipient_type', 'naics_sector_en', 'fiscal_year', 'fiscal_year_start',
+    'agreement_value_cents', 'agreement_start_date', 'agreement_end_date', 'is_major_funding', 'is_notable', 'notable_category',
+  ] as const satisfies ReadonlyArray<keyof AggregateRow>
+).map((c) => `g.${c}`);
+const AGGREGATE_TEXTS = ['recipient_legal_name', 'program_name_en', 'agreement_title_en'] as const satisfies ReadonlyArray<keyof AggregateRow>;
 
 /**
  * Every aggregate, accumulated one agreement at a time (each agreement once, at its current amendment; in
@@ -366,9 +371,15 @@ export class GrantsAggregator {
 export async function computeAggregates(db: Kysely<any>, dataSource: DataSource, options: AggregateOptions = {}): Promise<GrantsAggregates> {
   const { n } = await db.selectFrom(GRANTS_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   const aggregator = new GrantsAggregator(num(n), options);
+  const { query, texts } = agreementsWithTexts(db, AGGREGATE_TEXTS);
   let after = 0;
   for (;;) {
-    const rows = await db.selectFrom(GRANTS_TABLE).select(AGGREGATE_COLUMNS).where('id', '>', after).orderBy('id').limit(PAGE_ROWS).execute();
+    const rows = (await query
+      .select([...STORED_AGGREGATE_COLUMNS, ...texts] as any)
+      .where('g.id', '>', after)
+      .orderBy('g.id')
+      .limit(PAGE_ROWS)
+      .execute()) as Array<Record<string, any>>;
     if (rows.length === 0) break;
     for (const r of rows) {
       aggregator.add({

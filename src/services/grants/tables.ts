@@ -75,6 +75,13 @@ export const SEARCHED_COLUMNS = [
 ] as const satisfies ReadonlyArray<{ column: DataColumn; textId: string }>;
 export const TEXT_ID_COLUMNS = SEARCHED_COLUMNS.map((c) => c.textId);
 
+const SEARCHED = new Set<string>(SEARCHED_COLUMNS.map((c) => c.column));
+/**
+ * The data columns the agreements table holds: all but the searched texts, which only the dictionary holds
+ * (the rows keep their ids; migration 6). The importer's upsert of 1.3 million rows writes a third fewer bytes.
+ */
+export const STORED_COLUMNS = DATA_COLUMNS.filter((c) => !SEARCHED.has(c));
+
 /** `search`: a case-insensitive substring of one text of the dictionary. */
 export const GRANTS_SEARCH: SubstringIndex = {
   name: 'grants_texts_search',

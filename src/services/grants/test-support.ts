@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { dbBool, dialectOf, num } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { writeGrantsCsv } from './generator/index.ts';
-import { SORT_ORDERS, grantsByIds } from './repository.ts';
+import { SORT_ORDERS, agreementsWithTexts, grantsByIds, textOf } from './repository.ts';
 import type { SearchFilters, SearchOrder, SearchResult } from './repository.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
 import { AmendmentResolver, MAJOR_FUNDING_THRESHOLD_CENTS, PRE_2025_COLUMNS, readGrantsCsv } from './source/index.ts';
@@ -80,7 +80,8 @@ export function compareText(a: string, b: string): number {
  * in-memory search is compared with.
  */
 export async function searchGrantsInSql(db: Kysely<any>, filters: SearchFilters, order: SearchOrder, page: { limit: number; offset: number }): Promise<SearchResult> {
-  let base = db.selectFrom(`${GRANTS_TABLE} as g`);
+  // (the recipient and program orders are the order of their texts, which the dictionary holds)
+  let base = agreementsWithTexts(db, ['recipient_legal_name', 'program_name_en']).query;
   if (filters.text !== undefined) {
     // the agreements one of whose searched columns is a dictionary text containing the string
     const texts = db.selectFrom(GRANTS_TEXTS_TABLE).select('id').where(substringMatch(db, GRANTS_SEARCH, filters.text));
@@ -100,7 +101,8 @@ export async function searchGrantsInSql(db: Kysely<any>, filters: SearchFilters,
   for (const column of SORT_ORDERS[order.field].columns) {
     // NULLs (end dates only) sort as the lowest value on both databases, as SQLite does by itself.
     const nulls = column === 'agreement_end_date' && dialectOf(db) === 'postgres' ? (order.descending ? ' nulls last' : ' nulls first') : '';
-    query = query.orderBy(sql.raw(`g.${column} ${direction}${nulls}`));
+    const ref = column === 'recipient_legal_name' || column === 'program_name_en' ? textOf(column) : sql.ref(`g.${column}`);
+    query = query.orderBy(sql`${ref} ${sql.raw(`${direction}${nulls}`)}`);
   }
   const ids = await query.orderBy('g.id', direction).limit(page.limit).offset(page.offset).execute();
   return { count, rows: await grantsByIds(db, ids.map((r) => Number(r.id))) };
