@@ -9,7 +9,10 @@
 //    (SQLite: a prepared one-row statement run per row; PostgreSQL: one statement per batch), whose conflict
 //    clause applies the amendment rule (`supersedes`) in the database, so memory holds a few batches, never
 //    the file;
-//  - the table has no secondary index to maintain (searches are answered in memory: memory-search.ts);
+//  - the table has no secondary index to maintain (searches are answered in memory: memory-search.ts), and
+//    the searched texts are written once each, to the dictionary (the rows hold their ids);
+//  - a first import on SQLite gets its aggregates from the worker, which accumulates them while this thread
+//    writes and builds the index (import-aggregates.ts), instead of a pass over the stored rows afterwards;
 //  - on SQLite (and on an empty PostgreSQL table) the text dictionary's substring index is dropped for the
 //    load and rebuilt once at the end, inside the transaction; readers keep the old snapshot. A PostgreSQL
 //    dictionary that holds data keeps its index (dropping it would lock readers out until commit).
