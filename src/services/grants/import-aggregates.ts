@@ -10,7 +10,7 @@
 // The agreements' ids: the tracker numbers agreements in the order of their first record, from `firstId`,
 // and the rows carry those ids into the table (a conflict keeps the stored id), so the calculator's ids and
 // ties are the stored ones. The calculator's top lists need titles, which are not kept here (a title per
-// agreement would cost ~90 MB); the writing thread reads them by id afterwards (`fillTitles`).
+// agreement: an estimated 90 MB more); the writing thread reads them by id afterwards (`fillTitles`).
 //
 // Equal to computeAggregates over the stored rows: import-aggregates.test.ts.
 import { ownCopy } from '../../core/source-text.ts';
