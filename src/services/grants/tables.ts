@@ -60,10 +60,10 @@ export const RETIRED_INDEXES: readonly string[] = [
 /**
  * `search` looks in four columns. Their distinct values are kept once each in a text dictionary
  * (grants_texts), which carries the substring index; each agreement holds the dictionary id of each of its
- * four values. The federal file repeats these texts heavily (program names, recipients, boilerplate
- * descriptions): on the generated 1.3-million-row file the dictionary holds 335,000 texts, 63 MB, against
- * 329 MB in the rows, so the index is five times smaller and faster to build, and a match is checked once per
- * distinct text instead of once per agreement.
+ * four values (and, since migration 6, the rows hold only the ids). The federal file repeats these texts
+ * heavily (program names, recipients, boilerplate descriptions): on the generated 1.3-million-row file the
+ * dictionary holds 335,000 texts, 63 MB, against 329 MB of them in the rows, so the index is five times
+ * smaller and faster to build, and a match is checked once per distinct text instead of once per agreement.
  */
 export const GRANTS_TEXTS_TABLE = 'grants_texts';
 
@@ -78,7 +78,8 @@ export const TEXT_ID_COLUMNS = SEARCHED_COLUMNS.map((c) => c.textId);
 const SEARCHED = new Set<string>(SEARCHED_COLUMNS.map((c) => c.column));
 /**
  * The data columns the agreements table holds: all but the searched texts, which only the dictionary holds
- * (the rows keep their ids; migration 6). The importer's upsert of 1.3 million rows writes a third fewer bytes.
+ * (the rows keep their ids; migration 6): the database of the generated 1.3-million-row file is 641 MB
+ * instead of 937 MB, and the importer's upserts bind and write that much less.
  */
 export const STORED_COLUMNS = DATA_COLUMNS.filter((c) => !SEARCHED.has(c));
 
