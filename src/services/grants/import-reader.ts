@@ -100,23 +100,23 @@ export function readAgreementBatches(input: string | Readable, options: BatchRea
           if (message.type === 'aggregates') {
             aggregatesSettled = true;
             resolveAggregates(message.aggregates);
-            return;
-          }
-          if (settled) return;
-          if (message.type === 'batch') {
-            for (const [reason, rowNumber] of message.skips) options.onSkip?.(reason, rowNumber);
-            if (message.batch) await onBatch(message.batch);
-            if (message.progress) options.onProgress?.(message.progress);
-            worker.postMessage('ack');
-          } else if (message.type === 'done') {
-            settled = true;
-            resolve({ summary: message.summary, aggregates });
-          } else {
+          } else if (message.type === 'error') {
+            // (after the summary: a failure of the aggregates, which rejects them)
             fail(
               message.name === 'GrantsCsvHeaderError'
                 ? new GrantsCsvHeaderError(message.message, message.missing ?? [])
                 : Object.assign(new Error(message.message), { name: message.name }),
             );
+          } else if (settled) {
+            return;
+          } else if (message.type === 'batch') {
+            for (const [reason, rowNumber] of message.skips) options.onSkip?.(reason, rowNumber);
+            if (message.batch) await onBatch(message.batch);
+            if (message.progress) options.onProgress?.(message.progress);
+            worker.postMessage('ack');
+          } else {
+            settled = true;
+            resolve({ summary: message.summary, aggregates });
           }
         })
         .catch(fail);
