@@ -96,10 +96,6 @@ export class AgreementTracker {
     this.firstId = firstId;
   }
 
-  get agreements(): number {
-    return this.count;
-  }
-
   /** Takes a record in file order (`key`: its amendmentKey); returns its agreement's id. */
   add(record: GrantRecord, key: string = amendmentKey(record)): number {
     const n = this.keys.idOf(key);

@@ -264,8 +264,8 @@ async function completeAggregates(trx: Kysely<any>, read: GrantsAggregates, data
   if (complete.calculator.ok) {
     const ids = calculatorIds(complete.calculator.aggregates);
     const titles = new Map<number, string>();
+    const { query, texts } = agreementsWithTexts(trx, ['agreement_title_en']);
     for (let i = 0; i < ids.length; i += 500) {
-      const { query, texts } = agreementsWithTexts(trx, ['agreement_title_en']);
       const rows = await query.select(['g.id', ...texts]).where('g.id', 'in', ids.slice(i, i + 500)).execute();
       for (const r of rows) titles.set(Number(r.id), r.agreement_title_en);
     }

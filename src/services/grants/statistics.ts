@@ -213,10 +213,6 @@ export class GrantsAggregator {
     this.calculator = new CalculatorAggregateBuilder({ currentYear: options.currentYear });
   }
 
-  get added(): number {
-    return this.count;
-  }
-
   add(r: AggregateRow): void {
     const cents = r.agreement_value_cents;
     if (this.count < this.values.length) this.values[this.count] = cents;

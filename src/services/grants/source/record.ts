@@ -89,11 +89,14 @@ let defaultMatcher: NotableMatcher | null = null;
 
 const asText = (cell: string): string => cell;
 
-function cell(cells: readonly string[], mapping: ColumnMapping, field: SourceField, decode: (cell: string) => string): string {
+/** A cell as parsed ('' for a column the file lacks). */
+function rawCell(cells: readonly string[], mapping: ColumnMapping, field: SourceField): string {
   const i = mapping.index[field];
-  if (i < 0) return '';
-  const v = cells[i];
-  return v === undefined ? '' : decode(v).trim();
+  return i < 0 ? '' : (cells[i] ?? '');
+}
+
+function cell(cells: readonly string[], mapping: ColumnMapping, field: SourceField, decode: (cell: string) => string): string {
+  return decode(rawCell(cells, mapping, field)).trim();
 }
 
 /**
@@ -101,12 +104,9 @@ function cell(cells: readonly string[], mapping: ColumnMapping, field: SourceFie
  * the bar is ASCII, so the English part decodes alike, and the French part (most of the accents) is not decoded.
  */
 function englishCell(cells: readonly string[], mapping: ColumnMapping, field: SourceField, decode: (cell: string) => string): string {
-  const i = mapping.index[field];
-  if (i < 0) return '';
-  const v = cells[i];
-  if (v === undefined) return '';
-  const bar = v.indexOf('|');
-  return decode(bar < 0 ? v : v.slice(0, bar)).trim();
+  const raw = rawCell(cells, mapping, field);
+  const bar = raw.indexOf('|');
+  return decode(bar < 0 ? raw : raw.slice(0, bar)).trim();
 }
 
 const RECIPIENT_TYPE_BY_LABEL = new Map<string, RecipientType>(
