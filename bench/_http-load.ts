@@ -11,7 +11,10 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function runLoad(url: string, options: { connections?: number; seconds?: number; warmupSeconds?: number } = {}): Promise<LoadResult> {
+export async function runLoad(
+  url: string,
+  options: { connections?: number; seconds?: number; warmupSeconds?: number } = {},
+): Promise<LoadResult> {
   const connections = options.connections ?? 16;
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
@@ -20,7 +23,9 @@ export async function runLoad(url: string, options: { connections?: number; seco
       const started = performance.now();
       const req = http.get({ host: target.hostname, port: target.port, path: target.pathname + target.search, agent }, (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`status ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`status ${res.statusCode}`)),
+        );
       });
       req.on('error', reject);
     });

@@ -32,8 +32,20 @@ if (!fs.existsSync(feedFile)) {
 }
 
 function context(db: Db, cacheEntries: number): ServiceContext {
-  const config = loadConfig({ ...process.env, PDI_DATABASE_URL: '', PDI_DRAWS_AS_OF: SNAPSHOT_AS_OF, PDI_RESPONSE_CACHE_ENTRIES: String(cacheEntries) });
-  return { name: 'draws', db, config, log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, redis: null, dataVersion: new DataVersionWatcher(db, 'draws') };
+  const config = loadConfig({
+    ...process.env,
+    PDI_DATABASE_URL: '',
+    PDI_DRAWS_AS_OF: SNAPSHOT_AS_OF,
+    PDI_RESPONSE_CACHE_ENTRIES: String(cacheEntries),
+  });
+  return {
+    name: 'draws',
+    db,
+    config,
+    log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
+    redis: null,
+    dataVersion: new DataVersionWatcher(db, 'draws'),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -45,7 +57,14 @@ for (let i = 0; i < REPEATS; i++) {
   const t0 = performance.now();
   const rounds = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
   const groups = categoriseRounds(rounds);
-  computeForecasts(groups.map((g, k) => ({ id: k + 1, slug: g.category.slug, draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })) })), SNAPSHOT_AS_OF);
+  computeForecasts(
+    groups.map((g, k) => ({
+      id: k + 1,
+      slug: g.category.slug,
+      draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
+    })),
+    SNAPSHOT_AS_OF,
+  );
   inMemory.push(performance.now() - t0);
 }
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-draws-'));
@@ -85,7 +104,9 @@ async function timeRequests(cacheEntries: number, url: string): Promise<number> 
 for (const url of ['/api/predict/', '/api/draws/', '/api/stats/']) {
   const computed = await timeRequests(0, url);
   const cached = await timeRequests(2000, url);
-  console.log(`GET ${url} × ${REQUESTS}: computed each time ${computed.toFixed(3)} ms/request (baseline); from the response cache ${cached.toFixed(3)} ms/request; ${(computed / cached).toFixed(1)}× faster`);
+  console.log(
+    `GET ${url} × ${REQUESTS}: computed each time ${computed.toFixed(3)} ms/request (baseline); from the response cache ${cached.toFixed(3)} ms/request; ${(computed / cached).toFixed(1)}× faster`,
+  );
 }
 await db.close();
 fs.rmSync(dir, { recursive: true, force: true });

@@ -52,11 +52,18 @@ const database = values.database;
 if (!['sqlite', 'postgres'].includes(database!)) throw new Error('--database must be sqlite or postgres');
 // (PostgreSQL: one run, into the database made for it)
 const importRuns = Number(values['import-runs'] ?? (database === 'sqlite' ? 3 : 1));
-if (!(Number.isInteger(importRuns) && importRuns >= 1) || (database !== 'sqlite' && importRuns !== 1)) throw new Error('--import-runs: a whole number ≥ 1 (1 on PostgreSQL)');
+if (!(Number.isInteger(importRuns) && importRuns >= 1) || (database !== 'sqlite' && importRuns !== 1))
+  throw new Error('--import-runs: a whole number ≥ 1 (1 on PostgreSQL)');
 
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
-console.log(`Service C (grants) at ${rows.toLocaleString('en-CA')} rows on ${database}; Node ${process.version}, ${os.cpus().length} CPUs; load average ${load()}`);
+console.log(
+  `Service C (grants) at ${rows.toLocaleString('en-CA')} rows on ${database}; Node ${process.version}, ${os.cpus().length} CPUs; load average ${load()}`,
+);
 
 // ------------------------------------------------------------------ the file
 const outDir = path.join(import.meta.dirname, 'out');
@@ -65,7 +72,9 @@ const csv = path.join(outDir, `grants-${rows}.csv`);
 if (values['fresh-csv'] || !fs.existsSync(csv)) {
   const t = performance.now();
   const summary = await writeGrantsCsv(csv, { rows, seed: 'bench-grants' });
-  console.log(`generated ${csv}: ${(summary.bytesWritten / 2 ** 20).toFixed(0)} MiB, ${summary.agreements} agreements, ${summary.amendmentRows} amendment rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${csv}: ${(summary.bytesWritten / 2 ** 20).toFixed(0)} MiB, ${summary.agreements} agreements, ${summary.amendmentRows} amendment rows in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
 } else {
   console.log(`reusing ${csv} (${(fs.statSync(csv).size / 2 ** 20).toFixed(0)} MiB; --fresh-csv to regenerate)`);
 }
@@ -134,7 +143,9 @@ try {
   const ratios = pairs.map((p) => p.imported.seconds / p.parse.seconds);
   const median = [...ratios].sort((a, b) => a - b)[(ratios.length - 1) >> 1];
   const { parse, imported } = pairs[ratios.indexOf(median)];
-  console.log(`\nthe median run: parse only (baseline): ${parse.seconds.toFixed(1)} s wall, ${parse.cpuSeconds.toFixed(1)} s CPU, peak RSS ${parse.peakRssMb.toFixed(0)} MB`);
+  console.log(
+    `\nthe median run: parse only (baseline): ${parse.seconds.toFixed(1)} s wall, ${parse.cpuSeconds.toFixed(1)} s CPU, peak RSS ${parse.peakRssMb.toFixed(0)} MB`,
+  );
   const report = imported.result as ImportReport;
   console.log(
     `import:                ${imported.seconds.toFixed(1)} s wall, ${imported.cpuSeconds.toFixed(1)} s CPU (this process; the database server's own time is not in it on PostgreSQL), ` +
@@ -142,14 +153,24 @@ try {
   );
   let previous = 0;
   for (const s of imported.stages) {
-    console.log(`    ${s.stage.padEnd(36)} begins at ${s.seconds.toFixed(1).padStart(6)} s (previous stage ${(s.seconds - previous).toFixed(1)} s); RSS ${s.rssMb.toFixed(0)} MB`);
+    console.log(
+      `    ${s.stage.padEnd(36)} begins at ${s.seconds.toFixed(1).padStart(6)} s (previous stage ${(s.seconds - previous).toFixed(1)} s); RSS ${s.rssMb.toFixed(0)} MB`,
+    );
     previous = s.seconds;
   }
-  console.log(`    ${'end (committed)'.padEnd(36)}     at ${(report.duration_ms / 1000).toFixed(1).padStart(6)} s (previous stage ${(report.duration_ms / 1000 - previous).toFixed(1)} s)`);
-  console.log(`    read ${report.rows_read}, inserted ${report.inserted}, skipped ${report.skipped} (${Object.entries(report.skip_reasons).map(([r, n]) => `${n} ${r}`).join('; ')})`);
+  console.log(
+    `    ${'end (committed)'.padEnd(36)}     at ${(report.duration_ms / 1000).toFixed(1).padStart(6)} s (previous stage ${(report.duration_ms / 1000 - previous).toFixed(1)} s)`,
+  );
+  console.log(
+    `    read ${report.rows_read}, inserted ${report.inserted}, skipped ${report.skipped} (${Object.entries(report.skip_reasons)
+      .map(([r, n]) => `${n} ${r}`)
+      .join('; ')})`,
+  );
   console.log(
     `ratio import/parse: ${median.toFixed(2)} wall (target ≤ 4), ${(imported.cpuSeconds / parse.cpuSeconds).toFixed(2)} CPU` +
-      (pairs.length > 1 ? `; median of ${pairs.length} runs (${ratios.map((r) => r.toFixed(2)).join(', ')}); peak RSS of any import ${Math.max(...pairs.map((p) => p.imported.peakRssMb)).toFixed(0)} MB` : ''),
+      (pairs.length > 1
+        ? `; median of ${pairs.length} runs (${ratios.map((r) => r.toFixed(2)).join(', ')}); peak RSS of any import ${Math.max(...pairs.map((p) => p.imported.peakRssMb)).toFixed(0)} MB`
+        : ''),
   );
 
   // ---------------------------------------------------------------- queries
@@ -212,17 +233,42 @@ try {
     order: string;
   }
   const queries: Query[] = [
-    { label: 'text "mental health"', url: 'search=mental%20health', text: 'mental health', where: [], order: 'agreement_value_cents desc, id desc' },
+    {
+      label: 'text "mental health"',
+      url: 'search=mental%20health',
+      text: 'mental health',
+      where: [],
+      order: 'agreement_value_cents desc, id desc',
+    },
     { label: 'text "hospital" (rarer)', url: 'search=hospital', text: 'hospital', where: [], order: 'agreement_value_cents desc, id desc' },
-    { label: 'text "university" + province QC', url: 'search=university&province=QC', text: 'university', where: [['recipient_province = ?', 'QC']], order: 'agreement_value_cents desc, id desc' },
+    {
+      label: 'text "university" + province QC',
+      url: 'search=university&province=QC',
+      text: 'university',
+      where: [['recipient_province = ?', 'QC']],
+      order: 'agreement_value_cents desc, id desc',
+    },
     {
       label: 'value $100K–$500K, sort -start date',
       url: 'min_value=100000&max_value=500000&sort=-agreement_start_date',
-      where: [['agreement_value_cents >= ?', 10_000_000], ['agreement_value_cents <= ?', 50_000_000]],
+      where: [
+        ['agreement_value_cents >= ?', 10_000_000],
+        ['agreement_value_cents <= ?', 50_000_000],
+      ],
       order: 'agreement_start_date desc, id desc',
     },
-    { label: 'fiscal year 2019-20', url: 'fiscal_year=2019-20', where: [['fiscal_year = ?', '2019-20']], order: 'agreement_value_cents desc, id desc' },
-    { label: 'recipient type F', url: 'recipient_type=F', where: [['recipient_type = ?', 'F']], order: 'agreement_value_cents desc, id desc' },
+    {
+      label: 'fiscal year 2019-20',
+      url: 'fiscal_year=2019-20',
+      where: [['fiscal_year = ?', '2019-20']],
+      order: 'agreement_value_cents desc, id desc',
+    },
+    {
+      label: 'recipient type F',
+      url: 'recipient_type=F',
+      where: [['recipient_type = ?', 'F']],
+      order: 'agreement_value_cents desc, id desc',
+    },
   ];
   const pgDb = dialectOf(kysely) === 'postgres';
   async function scan(q: Query, trx: Kysely<any>) {
@@ -261,8 +307,12 @@ try {
     });
   }
 
-  console.log(`\nsearch through the HTTP app, limit 100, response cache off (${reps} requests each) vs a plain scan (${baselineReps} each):`);
-  console.log(`${'query'.padEnd(40)} ${'count'.padStart(8)}  ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)}   ${'scan p50'.padStart(9)}  speed-up (p50)`);
+  console.log(
+    `\nsearch through the HTTP app, limit 100, response cache off (${reps} requests each) vs a plain scan (${baselineReps} each):`,
+  );
+  console.log(
+    `${'query'.padEnd(40)} ${'count'.padStart(8)}  ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)}   ${'scan p50'.padStart(9)}  speed-up (p50)`,
+  );
   let worstP95 = 0;
   for (const q of queries) {
     const body = await getJson(`/api/api/search/?${q.url}`);
@@ -288,13 +338,28 @@ try {
     readLine(`GET /api/api/${name}/`, t);
   }
   const calc = await time(aggregateReps, async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/api/calculate/', payload: { annual_income: 75000, gst_eligible_spending: 25000 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/api/calculate/',
+      payload: { annual_income: 75000, gst_eligible_spending: 25000 },
+    });
     if (res.statusCode !== 200) throw new Error(res.body);
   });
   readLine('POST /api/api/calculate/', calc);
-  const source: DataSource = { kind: 'import', is_demo: false, description: 'bench', source: csv, schema: 'pre2025', data_version: 'bench', imported_at: '', notable_rules_version: '' };
+  const source: DataSource = {
+    kind: 'import',
+    is_demo: false,
+    description: 'bench',
+    source: csv,
+    schema: 'pre2025',
+    data_version: 'bench',
+    imported_at: '',
+    notable_rules_version: '',
+  };
   const perRequest = await time(1, () => kysely.transaction().execute((trx) => computeAggregates(trx, source)));
-  console.log(`baseline: computing all the aggregates per request: ${fmt(perRequest.p50)} ms; ratio to the slowest stored read (p95 ${fmt(worstAggregate)} ms): ${(perRequest.p50 / worstAggregate).toFixed(0)}× (target ≤ 5 ms per read)`);
+  console.log(
+    `baseline: computing all the aggregates per request: ${fmt(perRequest.p50)} ms; ratio to the slowest stored read (p95 ${fmt(worstAggregate)} ms): ${(perRequest.p50 / worstAggregate).toFixed(0)}× (target ≤ 5 ms per read)`,
+  );
   console.log(`load average at the end: ${load()}`);
   await app.close();
   await db.close();

@@ -19,7 +19,9 @@ import { migrateToLatest } from '../src/core/db/migrations.ts';
 import { krtService } from '../src/services/krt/service.ts';
 import { importStore } from '../src/services/krt/import.ts';
 
-const { values } = parseArgs({ options: { workers: { type: 'string' }, limit: { type: 'string' }, import: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { workers: { type: 'string' }, limit: { type: 'string' }, import: { type: 'boolean', default: false } },
+});
 const workers = Number(values.workers ?? os.availableParallelism());
 const all = corpusFiles();
 if (all.length === 0) {
@@ -33,21 +35,30 @@ const gc = (globalThis as { gc?: () => void }).gc;
 async function phase<T>(label: string, work: () => Promise<T> | T): Promise<{ seconds: number; peakMiB: number; result: T }> {
   gc?.();
   let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 25);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
   const start = performance.now();
   try {
     const result = await work();
     const seconds = (performance.now() - start) / 1000;
     peak = Math.max(peak, process.memoryUsage().rss);
     const peakMiB = peak / 1024 / 1024;
-    console.log(`${label.padEnd(34)} ${seconds.toFixed(2).padStart(8)} s   ${(1000 * seconds / files.length).toFixed(1).padStart(6)} ms/file   peak RSS ${peakMiB.toFixed(0)} MiB`);
+    console.log(
+      `${label.padEnd(34)} ${seconds.toFixed(2).padStart(8)} s   ${((1000 * seconds) / files.length).toFixed(1).padStart(6)} ms/file   peak RSS ${peakMiB.toFixed(0)} MiB`,
+    );
     return { seconds, peakMiB, result };
   } finally {
     clearInterval(timer);
   }
 }
 
-console.log(`${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB; Node ${process.version}; ${os.cpus().length} CPUs; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB; Node ${process.version}; ${os.cpus().length} CPUs; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 
 const parse = await phase('baseline: read + parse, 1 thread', () => {
   let authors = 0;
@@ -64,14 +75,19 @@ let tables = 0;
 for (let i = 0; i < files.length; i++) {
   const a = single.result[i];
   const b = parallel.result[i];
-  if (a.ok !== b.ok || (a.ok && b.ok && JSON.stringify(a.extraction.rows) !== JSON.stringify(b.extraction.rows))) throw new Error(`1-thread and worker results differ for ${files[i]}`);
+  if (a.ok !== b.ok || (a.ok && b.ok && JSON.stringify(a.extraction.rows) !== JSON.stringify(b.extraction.rows)))
+    throw new Error(`1-thread and worker results differ for ${files[i]}`);
   if (a.ok) {
     rows += a.extraction.rows.length;
     if (a.extraction.provider === 'jats-table') tables++;
   }
 }
-console.log(`extracted ${files.length - failures} papers (${failures} failures): ${tables} author tables, ${rows} rows; identical in 1 thread and ${workers} workers`);
-console.log(`ratio extract/parse (1 thread): ${(single.seconds / parse.seconds).toFixed(2)}; speed-up of ${workers} workers over 1 thread: ${(single.seconds / parallel.seconds).toFixed(2)}`);
+console.log(
+  `extracted ${files.length - failures} papers (${failures} failures): ${tables} author tables, ${rows} rows; identical in 1 thread and ${workers} workers`,
+);
+console.log(
+  `ratio extract/parse (1 thread): ${(single.seconds / parse.seconds).toFixed(2)}; speed-up of ${workers} workers over 1 thread: ${(single.seconds / parallel.seconds).toFixed(2)}`,
+);
 
 if (values.import) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-krt-'));
@@ -86,7 +102,9 @@ if (values.import) {
     await migrateToLatest(db.kysely, krtService.migrations);
     const first = await phase(`import krt (SQLite, ${workers} workers)`, () => importStore(db, store, { workers, progress: false }));
     const again = await phase('import krt again (nothing changed)', () => importStore(db, store, { workers, progress: false }));
-    console.log(`import: ${first.result.inserted} inserted; re-import: ${again.result.unchanged} unchanged, ${again.result.inserted + again.result.updated + again.result.deleted} changed`);
+    console.log(
+      `import: ${first.result.inserted} inserted; re-import: ${again.result.unchanged} unchanged, ${again.result.inserted + again.result.updated + again.result.deleted} changed`,
+    );
     await db.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -32,7 +32,10 @@ const env = { ...process.env, PDI_DATA_DIR: dir, PDI_DATABASE_URL: `sqlite:${pat
 }
 
 async function serve(mode: 'service' | 'bare', port: number, extraEnv: Record<string, string> = {}, bodyFile = '') {
-  const child = fork(path.join(import.meta.dirname, '_oral-server.ts'), [mode, String(port), bodyFile], { env: { ...env, ...extraEnv }, stdio: 'inherit' });
+  const child = fork(path.join(import.meta.dirname, '_oral-server.ts'), [mode, String(port), bodyFile], {
+    env: { ...env, ...extraEnv },
+    stdio: 'inherit',
+  });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -40,12 +43,20 @@ async function serve(mode: 'service' | 'bare', port: number, extraEnv: Record<st
   return child;
 }
 
-async function measure(label: string, mode: 'service' | 'bare', port: number, extraEnv: Record<string, string> = {}, bodyFile = ''): Promise<LoadResult & { body: string }> {
+async function measure(
+  label: string,
+  mode: 'service' | 'bare',
+  port: number,
+  extraEnv: Record<string, string> = {},
+  bodyFile = '',
+): Promise<LoadResult & { body: string }> {
   const child = await serve(mode, port, extraEnv, bodyFile);
   try {
     const body = await (await fetch(`http://127.0.0.1:${port}${PATH}`)).text();
     const result = await runLoad(`http://127.0.0.1:${port}${PATH}`, { connections, seconds });
-    console.log(`${label.padEnd(44)} ${result.rps.toFixed(0).padStart(7)} req/s   p50 ${result.p50Ms.toFixed(2)} ms   p99 ${result.p99Ms.toFixed(2)} ms   (${result.requests} requests, ${result.errors} errors)`);
+    console.log(
+      `${label.padEnd(44)} ${result.rps.toFixed(0).padStart(7)} req/s   p50 ${result.p50Ms.toFixed(2)} ms   p99 ${result.p99Ms.toFixed(2)} ms   (${result.requests} requests, ${result.errors} errors)`,
+    );
     return { ...result, body };
   } finally {
     child.kill();
@@ -59,6 +70,10 @@ fs.writeFileSync(bodyFile, cached.body);
 const uncached = await measure('Service A (response cache off)', 'service', 18102, { PDI_RESPONSE_CACHE_ENTRIES: '0' });
 const bare = await measure('bare Fastify route, same bytes (baseline)', 'bare', 18103, {}, bodyFile);
 if (uncached.body !== cached.body) throw new Error('cached and uncached bodies differ');
-console.log(`body: ${Buffer.byteLength(cached.body)} bytes, ${JSON.parse(cached.body).data.length} records of ${JSON.parse(cached.body).pagination.total_results}`);
-console.log(`ratio service/bare: ${(cached.rps / bare.rps).toFixed(2)} with the response cache (target ≥ 0.5), ${(uncached.rps / bare.rps).toFixed(2)} without`);
+console.log(
+  `body: ${Buffer.byteLength(cached.body)} bytes, ${JSON.parse(cached.body).data.length} records of ${JSON.parse(cached.body).pagination.total_results}`,
+);
+console.log(
+  `ratio service/bare: ${(cached.rps / bare.rps).toFixed(2)} with the response cache (target ≥ 0.5), ${(uncached.rps / bare.rps).toFixed(2)} without`,
+);
 fs.rmSync(dir, { recursive: true, force: true });

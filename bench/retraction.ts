@@ -105,18 +105,34 @@ async function peakLive(work: (probe: () => void) => Promise<unknown>): Promise<
 }
 
 try {
-  console.log(`Service E benchmark — ${PAPERS} papers, ~${CITATIONS_PER_PAPER} citations per paper, ${values.database}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `Service E benchmark — ${PAPERS} papers, ~${CITATIONS_PER_PAPER} citations per paper, ${values.database}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   await migrateToLatest(db.kysely, retractionService.migrations);
   let t = performance.now();
   const files = await writeGenerated(path.join(dir, 'data'), { size: PAPERS, citationsPerPaper: CITATIONS_PER_PAPER, seed: 42 });
-  console.log(`generated ${files.counts.papers} records and ${files.counts.citations} citations in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${files.counts.papers} records and ${files.counts.citations} citations in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   const papersReport = await importRetractionWatch(db, files.retractionWatch, { isDemo: true });
   const citationsReport = await importCitations(db, files.citations, { isDemo: true });
-  console.log(`imported papers in ${(papersReport.duration_ms / 1000).toFixed(1)} s, citations (${citationsReport.inserted}) in ${(citationsReport.duration_ms / 1000).toFixed(1)} s`);
+  console.log(
+    `imported papers in ${(papersReport.duration_ms / 1000).toFixed(1)} s, citations (${citationsReport.inserted}) in ${(citationsReport.duration_ms / 1000).toFixed(1)} s`,
+  );
 
   // ---------------------------------------------------------------- exports
   const config = { ...loadConfig({ ...process.env, PDI_DATABASE_URL: '' }), dataDir: dir, responseCacheEntries: 0, logLevel: 'silent' };
-  const ctx = { name: 'retraction' as const, db, config, log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, redis: null, dataVersion: new DataVersionWatcher(db, 'retraction') };
+  const ctx = {
+    name: 'retraction' as const,
+    db,
+    config,
+    log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
+    redis: null,
+    dataVersion: new DataVersionWatcher(db, 'retraction'),
+  };
   const app = await buildServiceApp(retractionService, ctx, { logger: false });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -157,7 +173,10 @@ try {
     },
     excel: async (probe) => {
       const rows = await loadAll();
-      const data = [EXPORT_COLUMNS.map((c) => ({ value: c, fontWeight: 'bold' as const })), ...rows.map((r) => EXPORT_COLUMNS.map((c) => ({ value: r[c] as string | number | null })))];
+      const data = [
+        EXPORT_COLUMNS.map((c) => ({ value: c, fontWeight: 'bold' as const })),
+        ...rows.map((r) => EXPORT_COLUMNS.map((c) => ({ value: r[c] as string | number | null }))),
+      ];
       const buffer = await writeXlsxFile(data as never).toBuffer();
       held = [rows, data, buffer];
       probe?.();
@@ -166,8 +185,12 @@ try {
     },
   };
   await download('csv'); // warm-up: statement caches, JIT
-  console.log(`\n1. export of ${Math.min(EXPORT_ROWS, PAPERS)} rows: streamed over HTTP from keyset pages vs all rows in memory then the whole file built (baseline)`);
-  console.log('format   streamed: time   live peak   rss peak       bytes | in memory: time   live peak   rss peak |  time ratio  live-memory ratio');
+  console.log(
+    `\n1. export of ${Math.min(EXPORT_ROWS, PAPERS)} rows: streamed over HTTP from keyset pages vs all rows in memory then the whole file built (baseline)`,
+  );
+  console.log(
+    'format   streamed: time   live peak   rss peak       bytes | in memory: time   live peak   rss peak |  time ratio  live-memory ratio',
+  );
   for (const format of ['json', 'csv', 'excel']) {
     const streamed = await timed(() => download(format));
     const baseline = await timed(() => baselines[format]());
@@ -179,13 +202,23 @@ try {
         `${(streamed.ms / baseline.ms).toFixed(2).padStart(11)} ${(streamedLive / Math.max(1, baselineLive)).toFixed(3).padStart(18)}`,
     );
   }
-  console.log('(live peak: heap + array buffers after a forced collection, the highest of the probes taken while the export runs (every 4th chunk for the');
-  console.log(' stream; with all rows and the whole file alive for the baseline), above the level before; server and client share this process.');
-  console.log(' rss peak: resident-set growth sampled every 2 ms in the timed run. Streamed time includes the HTTP transfer; the baseline only builds the file. 7 exports in all: the export limit is 10 a minute.)');
+  console.log(
+    '(live peak: heap + array buffers after a forced collection, the highest of the probes taken while the export runs (every 4th chunk for the',
+  );
+  console.log(
+    ' stream; with all rows and the whole file alive for the baseline), above the level before; server and client share this process.',
+  );
+  console.log(
+    ' rss peak: resident-set growth sampled every 2 ms in the timed run. Streamed time includes the HTTP transfer; the baseline only builds the file. 7 exports in all: the export limit is 10 a minute.)',
+  );
 
   // ---------------------------------------------------------------- autocomplete
   const rng = new Random(7);
-  const sampleRows = await db.kysely.selectFrom('retraction_papers').select(['title', 'author', 'original_paper_doi']).orderBy('id').execute();
+  const sampleRows = await db.kysely
+    .selectFrom('retraction_papers')
+    .select(['title', 'author', 'original_paper_doi'])
+    .orderBy('id')
+    .execute();
   const fragment = (text: string, min: number, max: number) => {
     const length = rng.int(min, Math.min(max, text.length));
     const start = rng.int(0, Math.max(0, text.length - length));
@@ -199,7 +232,8 @@ try {
     let kind: string;
     if (pick < 0.4) [q, kind] = [fragment(row.title, 4, 12), 'title'];
     else if (pick < 0.7) [q, kind] = [fragment(row.author.split('; ')[0], 4, 10), 'author'];
-    else if (pick < 0.9 && row.original_paper_doi) [q, kind] = [row.original_paper_doi.slice(0, rng.int(10, row.original_paper_doi.length)), 'doi'];
+    else if (pick < 0.9 && row.original_paper_doi)
+      [q, kind] = [row.original_paper_doi.slice(0, rng.int(10, row.original_paper_doi.length)), 'doi'];
     else [q, kind] = [`${rng.pick(['xq', 'zzv', 'qwj', 'vvk'])}${rng.int(100, 999)}`, 'absent'];
     if ([...q].length >= 3) queries.push({ q, kind });
   }
@@ -221,7 +255,10 @@ try {
   let client = 0;
   for (const { q } of queries) {
     const t0 = performance.now();
-    const res = await app.inject({ url: `/api/search-autocomplete/?q=${encodeURIComponent(q)}`, remoteAddress: `10.9.${client >> 8}.${client++ & 255}` });
+    const res = await app.inject({
+      url: `/api/search-autocomplete/?q=${encodeURIComponent(q)}`,
+      remoteAddress: `10.9.${client >> 8}.${client++ & 255}`,
+    });
     if (res.statusCode !== 200) throw new Error(`autocomplete ${q}: ${res.statusCode}`);
     http.push(performance.now() - t0);
   }
@@ -229,21 +266,32 @@ try {
     const s = [...xs].sort((a, b) => a - b);
     return { p50: quantile(s, 0.5), p95: quantile(s, 0.95) };
   };
-  console.log(`\n2. autocomplete over ${sampleRows.length} papers, ${queries.length} queries (title, author and DOI fragments, and absent strings)`);
+  console.log(
+    `\n2. autocomplete over ${sampleRows.length} papers, ${queries.length} queries (title, author and DOI fragments, and absent strings)`,
+  );
   console.log('queries        n   indexed+ranked p50 / p95        unindexed LIKE scan p50 / p95     p50 ratio (indexed/scan)');
   const kinds = ['title', 'author', 'doi', 'absent', 'all'];
   for (const kind of kinds) {
-    const a = kind === 'all' ? Object.values(indexed).flat() : indexed[kind] ?? [];
-    const b = kind === 'all' ? Object.values(scan).flat() : scan[kind] ?? [];
+    const a = kind === 'all' ? Object.values(indexed).flat() : (indexed[kind] ?? []);
+    const b = kind === 'all' ? Object.values(scan).flat() : (scan[kind] ?? []);
     if (a.length === 0) continue;
     const x = stats(a);
     const y = stats(b);
-    console.log(`${kind.padEnd(10)} ${String(a.length).padStart(5)}   ${fmtMs(x.p50).padStart(9)} / ${fmtMs(x.p95).padStart(9)}         ${fmtMs(y.p50).padStart(9)} / ${fmtMs(y.p95).padStart(9)}          ${(x.p50 / y.p50).toFixed(2)}`);
+    console.log(
+      `${kind.padEnd(10)} ${String(a.length).padStart(5)}   ${fmtMs(x.p50).padStart(9)} / ${fmtMs(x.p95).padStart(9)}         ${fmtMs(y.p50).padStart(9)} / ${fmtMs(y.p95).padStart(9)}          ${(x.p50 / y.p50).toFixed(2)}`,
+    );
   }
   const h = stats(http);
   console.log(`through HTTP (inject, response cache off): p50 ${fmtMs(h.p50)}, p95 ${fmtMs(h.p95)}`);
-  console.log('(the scan stops at its first 10 matches in row order and does not rank; the indexed query ranks every match — common fragments favour the scan, rare ones the index)');
-  console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    '(the scan stops at its first 10 matches in row order and does not rank; the indexed query ranks every match — common fragments favour the scan, rare ones the index)',
+  );
+  console.log(
+    `load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   await app.close();
 } finally {
   await db.close();

@@ -5,7 +5,10 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const [name, ...rest] = process.argv.slice(2);
-const available = fs.readdirSync(import.meta.dirname).filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('_')).map((f) => f.replace(/\.ts$/, ''));
+const available = fs
+  .readdirSync(import.meta.dirname)
+  .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('_'))
+  .map((f) => f.replace(/\.ts$/, ''));
 if (!name || !available.includes(name)) {
   console.error(`usage: npm run bench -- <${available.join('|')}> [options]`);
   process.exit(name ? 1 : 0);

@@ -89,7 +89,7 @@ program
 
 program
   .command('generate')
-  .description('write generated data in the sources\' own formats (clearly marked as generated)')
+  .description("write generated data in the sources' own formats (clearly marked as generated)")
   .argument('<service>')
   .option('--size <n>', 'number of records', (v) => Number(v))
   .option('--seed <n>', 'random seed', (v) => Number(v))
@@ -125,7 +125,7 @@ program
 
 program
   .command('fit')
-  .description('recompute a service\'s stored models from its imported data (draws: forecasts; retraction: the Bayesian model)')
+  .description("recompute a service's stored models from its imported data (draws: forecasts; retraction: the Bayesian model)")
   .argument('<service>')
   .addOption(new Option('--seed <n>', 'random seed').argParser((v) => Number(v)))
   .action(async (name: string, opts: Record<string, unknown>) => {

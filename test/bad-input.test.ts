@@ -23,24 +23,104 @@ const RUNS_PER_SERVICE = Number(process.env.PDI_FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.PDI_FUZZ_SEED ?? 20261121);
 
 const HOSTILE_VALUES = [
-  '', ' ', '0', '-1', '1', '7', '101', '-0', '0.5', '1e309', '999999999999999999999999', 'NaN', 'Infinity', '0x10', '1,2',
-  'abc', 'true', 'false', 'yes', 'null', 'undefined', '[]', '{}', "'", '"', '\\', '%', '_', '*', '%%', "' OR 1=1 --",
-  '\u0000', 'line\nbreak', '\ud800', '🌲', 'é', ' a ', 'x'.repeat(5000), '2024-13-45', '2024-02-30', '2019-20', '2019',
-  '1900-01-01', '../../etc/passwd', 'QC', 'qc', 'F', 'all', '-agreement_value', 'id', '10.1101/2020.01.01.000001',
-  'csv', 'json', 'xlsx', 'xml', 'pdf', 'RRID:AB_2138153', 'antibody',
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1',
+  '7',
+  '101',
+  '-0',
+  '0.5',
+  '1e309',
+  '999999999999999999999999',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '1,2',
+  'abc',
+  'true',
+  'false',
+  'yes',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  "'",
+  '"',
+  '\\',
+  '%',
+  '_',
+  '*',
+  '%%',
+  "' OR 1=1 --",
+  '\u0000',
+  'line\nbreak',
+  '\ud800',
+  '🌲',
+  'é',
+  ' a ',
+  'x'.repeat(5000),
+  '2024-13-45',
+  '2024-02-30',
+  '2019-20',
+  '2019',
+  '1900-01-01',
+  '../../etc/passwd',
+  'QC',
+  'qc',
+  'F',
+  'all',
+  '-agreement_value',
+  'id',
+  '10.1101/2020.01.01.000001',
+  'csv',
+  'json',
+  'xlsx',
+  'xml',
+  'pdf',
+  'RRID:AB_2138153',
+  'antibody',
 ];
 
 const JSON_KEYS = [
-  'doi', 'dois', 'q', 'text', 'resource_name', 'resource_type', 'vendor', 'catalog_number', 'rrid', 'message', 'messages',
-  'session_id', 'annual_income', 'monthly_income', 'income_mode', 'gst_eligible_spending', 'rows', 'table', 'history',
-  'content', 'role', 'title', 'abstract', 'format', 'context',
+  'doi',
+  'dois',
+  'q',
+  'text',
+  'resource_name',
+  'resource_type',
+  'vendor',
+  'catalog_number',
+  'rrid',
+  'message',
+  'messages',
+  'session_id',
+  'annual_income',
+  'monthly_income',
+  'income_mode',
+  'gst_eligible_spending',
+  'rows',
+  'table',
+  'history',
+  'content',
+  'role',
+  'title',
+  'abstract',
+  'format',
+  'context',
 ];
 
 const hostile = fc.constantFrom(...HOSTILE_VALUES);
 
 const jsonValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   leaf: fc.oneof(hostile, fc.constantFrom<unknown>(0, -5, 1.5, 1e308, -1e308, true, false, null, 'x'.repeat(20_000))),
-  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.oneof(fc.constantFrom(...JSON_KEYS), hostile), tie('node'), { maxKeys: 5 })),
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    tie('leaf'),
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(fc.constantFrom(...JSON_KEYS), hostile), tie('node'), { maxKeys: 5 }),
+  ),
 })).node;
 
 /** The part of a JSON schema this test reads. */
@@ -83,10 +163,16 @@ function bodyFor(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
   const names = Object.keys(properties);
   if (names.length === 0) return jsonValue;
   const model = Object.fromEntries(names.map((name) => [name, valueFor(properties[name], depth)]));
-  return fc.oneof(fc.record(model, { requiredKeys: [] }), fc.record(model, { requiredKeys: (schema.required ?? []).filter((r) => r in model) }));
+  return fc.oneof(
+    fc.record(model, { requiredKeys: [] }),
+    fc.record(model, { requiredKeys: (schema.required ?? []).filter((r) => r in model) }),
+  );
 }
 
-type OpenApiOperation = { parameters?: Array<{ in: string; name: string }>; requestBody?: { content?: Record<string, { schema?: Schema }> } };
+type OpenApiOperation = {
+  parameters?: Array<{ in: string; name: string }>;
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+};
 
 function operationsOf(document: { paths: Record<string, Record<string, OpenApiOperation>> }): Operation[] {
   const operations: Operation[] = [];
@@ -121,14 +207,20 @@ function requestArbitrary(operations: Operation[]): fc.Arbitrary<Request> {
     fc.record({
       operation: fc.constant(operation),
       pathValues: fc.array(hostile, { minLength: 4, maxLength: 4 }),
-      query: operation.query.length === 0 ? fc.constant([]) : fc.array(fc.tuple(fc.constantFrom(...operation.query), hostile), { maxLength: 5 }),
+      query:
+        operation.query.length === 0 ? fc.constant([]) : fc.array(fc.tuple(fc.constantFrom(...operation.query), hostile), { maxLength: 5 }),
       body:
         operation.method !== 'POST'
           ? fc.constant(null)
           : fc.oneof(
               { weight: 6, arbitrary: bodyFor(operation.body ?? {}).map((value) => ({ kind: 'json' as const, value })) },
               { weight: 2, arbitrary: jsonValue.map((value) => ({ kind: 'json' as const, value })) },
-              { weight: 1, arbitrary: fc.constantFrom('{not json', '', '[', '{"a":1}{"b":2}', '\u0000').map((text) => ({ kind: 'raw' as const, text, contentType: 'application/json' })) },
+              {
+                weight: 1,
+                arbitrary: fc
+                  .constantFrom('{not json', '', '[', '{"a":1}{"b":2}', '\u0000')
+                  .map((text) => ({ kind: 'raw' as const, text, contentType: 'application/json' })),
+              },
               { weight: 1, arbitrary: fc.constant({ kind: 'raw' as const, text: 'doi=10.1/x', contentType: 'text/plain' }) },
             ),
     }),
@@ -194,9 +286,18 @@ function suite(service: ServiceModule): void {
           { numRuns: RUNS_PER_SERVICE, seed: SEED, endOnFailure: true },
         );
         // not vacuous: the requests reached the handlers, and some hostile input was accepted and answered
-        const tally = [...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ');
-        assert.ok([...statuses.keys()].some((s) => s < 300), `no request succeeded: ${tally}`);
-        assert.ok([...statuses.keys()].some((s) => s === 400 || s === 422), `no request was refused as invalid: ${tally}`);
+        const tally = [...statuses]
+          .sort((a, b) => a[0] - b[0])
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ');
+        assert.ok(
+          [...statuses.keys()].some((s) => s < 300),
+          `no request succeeded: ${tally}`,
+        );
+        assert.ok(
+          [...statuses.keys()].some((s) => s === 400 || s === 422),
+          `no request was refused as invalid: ${tally}`,
+        );
       });
     },
     { migrations: service.migrations },

@@ -30,7 +30,13 @@ const kernelService: ServiceModule = {
       '/api/items/',
       {
         schema: {
-          querystring: Type.Object({ page: pageParam(), limit: limitParam(20, 100), flag: Type.Optional(booleanParam('A flag.')), since: Type.Optional(dateParam('A date.')), q: Type.Optional(Type.String({ maxLength: 10 })) }),
+          querystring: Type.Object({
+            page: pageParam(),
+            limit: limitParam(20, 100),
+            flag: Type.Optional(booleanParam('A flag.')),
+            since: Type.Optional(dateParam('A date.')),
+            q: Type.Optional(Type.String({ maxLength: 10 })),
+          }),
         },
         config: { responseCache: true },
       },
@@ -39,7 +45,13 @@ const kernelService: ServiceModule = {
         const q = request.query;
         parseDate(q.since, 'since');
         const row = await sql<{ one: number }>`select 1 as one`.execute(ctx.db.kysely);
-        return { success: true, page: q.page, limit: clampLimit(q.limit, 100), flag: parseBoolean(q.flag) ?? null, one: Number(row.rows[0].one) };
+        return {
+          success: true,
+          page: q.page,
+          limit: clampLimit(q.limit, 100),
+          flag: parseBoolean(q.flag) ?? null,
+          one: Number(row.rows[0].one),
+        };
       },
     );
     app.get('/api/items/:id/', { schema: { params: Type.Object({ id: Type.Integer({ minimum: 1 }) }) } }, async (request) => {
@@ -143,7 +155,12 @@ describeEachDatabase('HTTP kernel', (t) => {
     const missing = await app.inject({ method: 'POST', url: '/api/echo/', payload: {} });
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.json().error, 'text is required');
-    const broken = await app.inject({ method: 'POST', url: '/api/echo/', headers: { 'content-type': 'application/json' }, payload: '{"text":' });
+    const broken = await app.inject({
+      method: 'POST',
+      url: '/api/echo/',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"text":',
+    });
     assert.equal(broken.statusCode, 400);
     assert.equal(broken.json().error, 'request body is not valid JSON');
     const plain = await app.inject({ method: 'POST', url: '/api/echo/', headers: { 'content-type': 'text/plain' }, payload: 'hi' });
@@ -154,7 +171,8 @@ describeEachDatabase('HTTP kernel', (t) => {
   });
 
   it('refuses text no database column holds alike (a lone surrogate, NUL) with a 400 naming where it is', async () => {
-    const json = (payload: string) => app.inject({ method: 'POST', url: '/api/echo/', headers: { 'content-type': 'application/json' }, payload });
+    const json = (payload: string) =>
+      app.inject({ method: 'POST', url: '/api/echo/', headers: { 'content-type': 'application/json' }, payload });
     const lone = await json('{"text":"RRID:AB_\\ud800"}');
     assert.equal(lone.statusCode, 400);
     assert.equal(lone.json().error, 'body.text: text is not valid Unicode (it holds a lone UTF-16 surrogate)');

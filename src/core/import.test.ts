@@ -7,19 +7,26 @@ import { describeEachDatabase } from '../../test/support/databases.ts';
 
 describeEachDatabase('import runner', (t) => {
   before(async () => {
-    await t.db.kysely.schema.createTable('things').addColumn('name', 'text', (c) => c.primaryKey()).execute();
+    await t.db.kysely.schema
+      .createTable('things')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .execute();
   });
 
   const names = async () => (await t.db.kysely.selectFrom('things').select('name').orderBy('name').execute()).map((r) => r.name);
 
   it('commits the rows, the data version and the aggregates together, with counts', async () => {
-    const report = await runImport(t.db, { service: 'oral', importer: 'test', dataset: 'things', source: 'memory' }, async (trx, { tally, dataVersion }) => {
-      await insertMany(trx, 'things', [{ name: 'a' }, { name: 'b' }]);
-      tally.read(3);
-      tally.inserted(2);
-      tally.skip('empty name');
-      await putAggregate(trx, 'oral', 'count', dataVersion, { n: 2 });
-    });
+    const report = await runImport(
+      t.db,
+      { service: 'oral', importer: 'test', dataset: 'things', source: 'memory' },
+      async (trx, { tally, dataVersion }) => {
+        await insertMany(trx, 'things', [{ name: 'a' }, { name: 'b' }]);
+        tally.read(3);
+        tally.inserted(2);
+        tally.skip('empty name');
+        await putAggregate(trx, 'oral', 'count', dataVersion, { n: 2 });
+      },
+    );
     assert.deepEqual(await names(), ['a', 'b']);
     assert.equal(report.rows_read, 3);
     assert.equal(report.inserted, 2);
@@ -48,7 +55,10 @@ describeEachDatabase('import runner', (t) => {
     assert.deepEqual(await listDataVersions(t.db.kysely, 'oral'), before);
     assert.deepEqual((await getAggregate<{ n: number }>(t.db.kysely, 'oral', 'count'))?.value, { n: 2 });
     const runs = await t.db.kysely.selectFrom('import_runs').select(['status', 'error']).orderBy('id').execute();
-    assert.deepEqual(runs.map((r) => r.status), ['succeeded', 'failed']);
+    assert.deepEqual(
+      runs.map((r) => r.status),
+      ['succeeded', 'failed'],
+    );
     assert.equal(runs[1].error, 'row 2: unreadable');
   });
 
@@ -60,9 +70,16 @@ describeEachDatabase('import runner', (t) => {
         const row = await trx.selectFrom('things').select('name').where('name', 'like', 'count:%').executeTakeFirstOrThrow();
         const n = Number(String(row.name).slice('count:'.length));
         await new Promise((resolve) => setTimeout(resolve, 100));
-        await trx.updateTable('things').set({ name: `count:${n + 1}` }).where('name', '=', row.name).execute();
+        await trx
+          .updateTable('things')
+          .set({ name: `count:${n + 1}` })
+          .where('name', '=', row.name)
+          .execute();
       });
     await Promise.all([increment(), increment()]);
-    assert.deepEqual((await names()).filter((n) => n.startsWith('count:')), ['count:2']);
+    assert.deepEqual(
+      (await names()).filter((n) => n.startsWith('count:')),
+      ['count:2'],
+    );
   });
 });

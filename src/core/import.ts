@@ -84,7 +84,13 @@ export async function runImport(
   const started = new Date();
   const run = await db.kysely
     .insertInto('import_runs')
-    .values({ service: options.service, importer: options.importer, source: options.source, status: 'running', started_at: started.toISOString() })
+    .values({
+      service: options.service,
+      importer: options.importer,
+      source: options.source,
+      status: 'running',
+      started_at: started.toISOString(),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const tally = new ImportTally();
@@ -125,7 +131,12 @@ export async function runImport(
     progress.stop();
     await db.kysely
       .updateTable('import_runs')
-      .set({ status: 'failed', finished_at: new Date().toISOString(), report: dbJson(db.kysely, report()), error: error instanceof Error ? error.message : String(error) })
+      .set({
+        status: 'failed',
+        finished_at: new Date().toISOString(),
+        report: dbJson(db.kysely, report()),
+        error: error instanceof Error ? error.message : String(error),
+      })
       .where('id', '=', run.id)
       .execute()
       .catch(() => {}); // the database itself may be what failed; the original error matters more

@@ -19,8 +19,14 @@ test('same seed gives the same stream; different seeds differ', () => {
   const b = new Random(42);
   const c = new Random(43);
   const sa = Array.from({ length: 5 }, () => a.next());
-  assert.deepEqual(sa, Array.from({ length: 5 }, () => b.next()));
-  assert.notDeepEqual(sa, Array.from({ length: 5 }, () => c.next()));
+  assert.deepEqual(
+    sa,
+    Array.from({ length: 5 }, () => b.next()),
+  );
+  assert.notDeepEqual(
+    sa,
+    Array.from({ length: 5 }, () => c.next()),
+  );
   assert.deepEqual(new Random('x').next(), new Random('x').next());
 });
 
@@ -31,7 +37,11 @@ test('uniform, normal, gamma, poisson and negative binomial have the right first
   assert.ok(Math.abs(u.mean - 0.5) < 0.005 && Math.abs(u.variance - 1 / 12) < 0.002);
   const z = moments(() => r.normal(3, 2), n);
   assert.ok(Math.abs(z.mean - 3) < 0.02 && Math.abs(z.variance - 4) < 0.06);
-  for (const [shape, rate] of [[0.5, 2], [2, 0.1], [9, 3]]) {
+  for (const [shape, rate] of [
+    [0.5, 2],
+    [2, 0.1],
+    [9, 3],
+  ]) {
     const g = moments(() => r.gamma(shape, rate), n);
     assert.ok(Math.abs(g.mean / (shape / rate) - 1) < 0.02, `gamma mean ${shape},${rate}`);
     assert.ok(Math.abs(g.variance / (shape / rate ** 2) - 1) < 0.05, `gamma variance ${shape},${rate}`);
@@ -54,5 +64,8 @@ test('int covers both ends and weightedIndex follows the weights', () => {
   const counts = [0, 0, 0];
   for (let i = 0; i < 30_000; i++) counts[r.weightedIndex([1, 2, 7])]++;
   assert.ok(Math.abs(counts[2] / 30_000 - 0.7) < 0.015);
-  assert.equal(counts.reduce((a, b) => a + b), 30_000);
+  assert.equal(
+    counts.reduce((a, b) => a + b),
+    30_000,
+  );
 });

@@ -48,7 +48,10 @@ export class Random {
     this.a ^= this.d;
     this.c ^= t;
     this.d = rotl(this.d, 11);
-    this.a >>>= 0; this.b >>>= 0; this.c >>>= 0; this.d >>>= 0;
+    this.a >>>= 0;
+    this.b >>>= 0;
+    this.c >>>= 0;
+    this.d >>>= 0;
     return result;
   }
 

@@ -19,14 +19,25 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Config, services: readonly ServiceModule[], options: { log?: FastifyBaseLogger; db?: Db } = {}): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  services: readonly ServiceModule[],
+  options: { log?: FastifyBaseLogger; db?: Db } = {},
+): Promise<Runtime> {
   const log = options.log ?? (pino({ level: config.logLevel }) as unknown as FastifyBaseLogger);
   const db = options.db ?? openDatabase(config.databaseUrl);
   await migrateToLatest(db.kysely, Object.assign({}, ...services.map((s) => s.migrations)));
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : null;
   const contexts = new Map<string, ServiceContext>();
   for (const service of services) {
-    contexts.set(service.name, { name: service.name, db, config, log: log.child({ service: service.name }), redis, dataVersion: new DataVersionWatcher(db, service.name) });
+    contexts.set(service.name, {
+      name: service.name,
+      db,
+      config,
+      log: log.child({ service: service.name }),
+      redis,
+      dataVersion: new DataVersionWatcher(db, service.name),
+    });
   }
   return {
     db,

@@ -22,7 +22,8 @@ test('parseSourceJson equals JSON.parse on any JSON text, but for NUL read as U+
   const nulAsReplacement = (value: unknown): unknown => {
     if (typeof value === 'string') return value.replaceAll('\u0000', '\uFFFD');
     if (Array.isArray(value)) return value.map(nulAsReplacement);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [nulAsReplacement(k), nulAsReplacement(v)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [nulAsReplacement(k), nulAsReplacement(v)]));
     return value;
   };
   fc.assert(

@@ -6,7 +6,10 @@ const bytes = (...parts: (string | number[])[]): Uint8Array =>
   Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p, 'latin1')] : p)));
 
 test('valid UTF-8 is decoded as UTF-8, without a byte-order mark', () => {
-  assert.deepEqual(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from('Behçet ≥ 1', 'utf8')])), { text: 'Behçet ≥ 1', encoding: 'utf-8' });
+  assert.deepEqual(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from('Behçet ≥ 1', 'utf8')])), {
+    text: 'Behçet ≥ 1',
+    encoding: 'utf-8',
+  });
 });
 
 test('a file with no UTF-8 sequence at all is Windows-1252', () => {
@@ -29,7 +32,10 @@ test('in a mixed file, a lone C2 before a space (a damaged no-break space) is dr
 });
 
 test('in a mixed file, a stray 90 is the rest of a UTF-8 hyphen; other undefined bytes are U+FFFD', () => {
-  assert.equal(decodeText(bytes('follow', [0xe2, 0x80, 0x90], 'up; age', [0x90], 'matched; ', [0x8d])).text, 'follow‐up; age‐matched; \uFFFD');
+  assert.equal(
+    decodeText(bytes('follow', [0xe2, 0x80, 0x90], 'up; age', [0x90], 'matched; ', [0x8d])).text,
+    'follow‐up; age‐matched; \uFFFD',
+  );
 });
 
 test('UTF-8 sequence lengths follow RFC 3629 (no overlongs, surrogates or code points above U+10FFFF)', () => {

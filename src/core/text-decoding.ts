@@ -61,7 +61,7 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     // not valid UTF-8: fall through to the Windows-1252 fallback
   }
   let multiByteSequences = 0;
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const length = utf8SequenceLength(bytes, i);
     if (length > 1) multiByteSequences++;
     i += Math.max(length, 1);

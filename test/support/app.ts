@@ -21,7 +21,11 @@ export function testContext(service: ServiceModule, db: Db, overrides: Partial<C
   };
 }
 
-export async function buildTestApp(service: ServiceModule, ctxOrDb: ServiceContext | Db, overrides: Partial<Config> = {}): Promise<ServiceApp> {
+export async function buildTestApp(
+  service: ServiceModule,
+  ctxOrDb: ServiceContext | Db,
+  overrides: Partial<Config> = {},
+): Promise<ServiceApp> {
   const ctx = 'kysely' in ctxOrDb ? testContext(service, ctxOrDb, overrides) : ctxOrDb;
   const app = await buildServiceApp(service, ctx, { logger: false });
   await app.ready();

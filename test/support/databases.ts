@@ -46,7 +46,11 @@ export function skipUnlessAvailable(problem: string | null): { skip?: string; pr
   return { skip: problem, problem };
 }
 
-export function describeEachDatabase(title: string, body: (t: TestDatabase) => void, options: { migrations?: Record<string, Migration> } = {}): void {
+export function describeEachDatabase(
+  title: string,
+  body: (t: TestDatabase) => void,
+  options: { migrations?: Record<string, Migration> } = {},
+): void {
   for (const kind of ['sqlite', 'postgres'] as const) {
     const gate = skipUnlessAvailable(kind === 'postgres' ? postgresProblem : null);
     describe(`${title} [${kind}]`, gate.skip ? { skip: gate.skip } : {}, () => {
@@ -72,7 +76,7 @@ class DatabaseHandle implements TestDatabase {
   }
 
   get db(): Db {
-    if (!this.current) throw new Error('the test database is opened in the suite\'s before hook');
+    if (!this.current) throw new Error("the test database is opened in the suite's before hook");
     return this.current;
   }
 

@@ -13,7 +13,10 @@ export interface DataVersion {
 }
 
 export function newDataVersion(now = new Date()): string {
-  return `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(4).toString('hex')}`;
+  return `${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${randomBytes(4).toString('hex')}`;
 }
 
 export async function recordDataVersion(
@@ -32,13 +35,24 @@ export async function recordDataVersion(
   await db
     .insertInto('data_versions')
     .values(row)
-    .onConflict((oc) => oc.columns(['service', 'dataset']).doUpdateSet({ version: row.version, source: row.source, is_demo: row.is_demo, imported_at: row.imported_at, report: row.report }))
+    .onConflict((oc) =>
+      oc
+        .columns(['service', 'dataset'])
+        .doUpdateSet({ version: row.version, source: row.source, is_demo: row.is_demo, imported_at: row.imported_at, report: row.report }),
+    )
     .execute();
 }
 
 export async function listDataVersions(db: Kysely<any>, service: string): Promise<DataVersion[]> {
   const rows = await db.selectFrom('data_versions').selectAll().where('service', '=', service).orderBy('dataset').execute();
-  return rows.map((r) => ({ service: r.service, dataset: r.dataset, version: r.version, source: r.source, is_demo: Boolean(r.is_demo), imported_at: r.imported_at }));
+  return rows.map((r) => ({
+    service: r.service,
+    dataset: r.dataset,
+    version: r.version,
+    source: r.source,
+    is_demo: Boolean(r.is_demo),
+    imported_at: r.imported_at,
+  }));
 }
 
 /** One string that changes whenever any dataset of the service changes; null when it has no data. */
@@ -53,7 +67,9 @@ export async function putAggregate(db: Kysely<any>, service: string, name: strin
   await db
     .insertInto('aggregates')
     .values(row)
-    .onConflict((oc) => oc.columns(['service', 'name']).doUpdateSet({ data_version: row.data_version, computed_at: row.computed_at, value: row.value }))
+    .onConflict((oc) =>
+      oc.columns(['service', 'name']).doUpdateSet({ data_version: row.data_version, computed_at: row.computed_at, value: row.value }),
+    )
     .execute();
 }
 

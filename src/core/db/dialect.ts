@@ -52,7 +52,11 @@ export function readJson<T>(value: unknown): T {
 }
 
 /** 1-based position of `needle` in `haystack` (0 when absent): SQLite's instr, PostgreSQL's strpos. */
-export function textPosition(db: Kysely<any>, haystack: Expression<any> | RawBuilder<any>, needle: Expression<any> | RawBuilder<any> | string): RawBuilder<number> {
+export function textPosition(
+  db: Kysely<any>,
+  haystack: Expression<any> | RawBuilder<any>,
+  needle: Expression<any> | RawBuilder<any> | string,
+): RawBuilder<number> {
   return dialectOf(db) === 'sqlite' ? sql<number>`instr(${haystack}, ${needle})` : sql<number>`strpos(${haystack}, ${needle})`;
 }
 

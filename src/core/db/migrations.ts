@@ -57,7 +57,10 @@ export const coreMigrations: Record<string, Migration> = {
 export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration>): Promise<MigrationResultSet> {
   // Kysely looks for its bookkeeping tables in every schema it can see; name ours, or a second schema on the
   // same server (parallel test suites, several deployments) would make it skip creating them here.
-  const schema = dialectOf(db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
+  const schema =
+    dialectOf(db) === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema
+      : undefined;
   const migrator = new Migrator({
     db,
     ...(schema ? { migrationTableSchema: schema } : {}),

@@ -19,14 +19,24 @@ const ROWS = [
 describeEachDatabase('substring index', (t) => {
   before(async () => {
     const db = t.db.kysely;
-    await db.schema.createTable('docs').addColumn('id', columnType.id(dialectOf(db)), idConstraint(dialectOf(db))).addColumn('title', 'text').addColumn('body', 'text').execute();
+    await db.schema
+      .createTable('docs')
+      .addColumn('id', columnType.id(dialectOf(db)), idConstraint(dialectOf(db)))
+      .addColumn('title', 'text')
+      .addColumn('body', 'text')
+      .execute();
     await createSubstringIndex(db, index);
     await insertMany(db, 'docs', ROWS);
   });
 
   const search = async (q: string) => {
     const db = t.db.kysely;
-    const rows = await db.selectFrom('docs').select('title').where(substringMatch(db, index, q)).orderBy('id').execute();
+    const rows = await db
+      .selectFrom('docs')
+      .select('title')
+      .where(substringMatch(db, index, q))
+      .orderBy('id')
+      .execute();
     return rows.map((r) => r.title as string);
   };
 
@@ -77,7 +87,10 @@ describeEachDatabase('substring index', (t) => {
 
   it('rejects rows that hold every indexed trigram of a long query but not the query itself', async () => {
     const db = t.db.kysely;
-    await insertMany(db, 'docs', [{ title: 'Mental Health services', body: null }, { title: 'mental al health', body: 'the health of mental models' }]);
+    await insertMany(db, 'docs', [
+      { title: 'Mental Health services', body: null },
+      { title: 'mental al health', body: 'the health of mental models' },
+    ]);
     assert.deepEqual(await search('mental health'), ['Mental Health services']);
     assert.deepEqual(await search('ental healt'), ['Mental Health services']);
   });
@@ -86,13 +99,27 @@ describeEachDatabase('substring index', (t) => {
     const db = t.db.kysely;
     await db.deleteFrom('docs').execute();
     const alphabet = ['a', 'b', 'A', 'B', 'é', 'É', ' ', '%', '_'];
-    const texts = fc.sample(fc.array(fc.constantFrom(...alphabet), { minLength: 0, maxLength: 12 }).map((a) => a.join('')), { numRuns: 60, seed: 11 });
-    await insertMany(db, 'docs', texts.map((title) => ({ title, body: null })));
-    const queries = fc.sample(fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 4 }).map((a) => a.join('')), { numRuns: 40, seed: 12 });
+    const texts = fc.sample(
+      fc.array(fc.constantFrom(...alphabet), { minLength: 0, maxLength: 12 }).map((a) => a.join('')),
+      { numRuns: 60, seed: 11 },
+    );
+    await insertMany(
+      db,
+      'docs',
+      texts.map((title) => ({ title, body: null })),
+    );
+    const queries = fc.sample(
+      fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 4 }).map((a) => a.join('')),
+      { numRuns: 40, seed: 12 },
+    );
     for (const q of queries) {
       if (q.trim() === '') continue;
       const expected = texts.filter((x) => x.toLowerCase().includes(q.trim().toLowerCase())).length;
-      const got = await db.selectFrom('docs').select((eb) => eb.fn.countAll().as('n')).where(substringMatch(db, index, q)).executeTakeFirstOrThrow();
+      const got = await db
+        .selectFrom('docs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where(substringMatch(db, index, q))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(got.n), expected, `query ${JSON.stringify(q)}`);
     }
   });

@@ -107,7 +107,10 @@ function trigramQuery(needle: string): string {
   const chars = [...foldCase(needle)];
   const grams = [...new Set(chars.slice(0, chars.length - 2).map((_, i) => chars.slice(i, i + 3).join('')))];
   // Spread the kept trigrams over the whole text so that long queries still constrain every part of it.
-  const kept = grams.length <= MAX_TRIGRAMS ? grams : Array.from({ length: MAX_TRIGRAMS }, (_, i) => grams[Math.round((i * (grams.length - 1)) / (MAX_TRIGRAMS - 1))]);
+  const kept =
+    grams.length <= MAX_TRIGRAMS
+      ? grams
+      : Array.from({ length: MAX_TRIGRAMS }, (_, i) => grams[Math.round((i * (grams.length - 1)) / (MAX_TRIGRAMS - 1))]);
   return kept.map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
 }
 

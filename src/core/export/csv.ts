@@ -41,10 +41,7 @@ const STRINGIFY_OPTIONS = {
   quoted_match: ['\r', '\n'],
 };
 
-export async function* csvChunks<Row>(
-  rows: RowSource<Row>,
-  options: CsvOptions<Row>,
-): AsyncGenerator<Buffer, void, undefined> {
+export async function* csvChunks<Row>(rows: RowSource<Row>, options: CsvOptions<Row>): AsyncGenerator<Buffer, void, undefined> {
   const columns = resolveColumns(options.columns);
   const guard = options.formulaGuard ?? true;
   const text = (value: unknown): string => {

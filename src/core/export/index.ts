@@ -33,7 +33,10 @@ function encodeExtValue(text: string): string {
  * control characters are replaced in both forms, so a name can never point at a directory.
  */
 export function attachmentDisposition(filename: string): string {
-  let name = filename.toWellFormed().replace(/[\x00-\x1F\x7F/\\]/g, '_').trim();
+  let name = filename
+    .toWellFormed()
+    .replace(/[\x00-\x1F\x7F/\\]/g, '_')
+    .trim();
   if (name === '' || name === '.' || name === '..') name = 'download';
   const ascii = name
     .normalize('NFKD')

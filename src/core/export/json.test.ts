@@ -21,7 +21,7 @@ test('tricky strings, as values and as keys, parse back exactly', async () => {
 });
 
 test('output is exactly JSON.stringify of the whole document, compact and pretty', async () => {
-  const head = { title: 'KRT', session_id: 'abc', skipped: undefined, nested: { a: [1, { b: null }], e: {} , f: [] } };
+  const head = { title: 'KRT', session_id: 'abc', skipped: undefined, nested: { a: [1, { b: null }], e: {}, f: [] } };
   const rows = [{ x: 1, y: ['a', { z: 'deep\nline' }] }, { x: -2.5, y: [] }, 'scalar', null];
   const tail = { analytics: { total: 4, by_year: { '2020': 1 } } };
   const whole = { ...head, rows, ...tail };
@@ -60,7 +60,12 @@ test('duplicate keys are refused instead of producing ambiguous JSON', async () 
 
 test('10,000 rows x 16 columns streamed from an async source', async () => {
   const chunks: Buffer[] = [];
-  for await (const chunk of jsonReadable({ head: { format: 'json' }, arrayKey: 'papers', rows: seededRowsAsync(10_000, 'json-10k'), tail: ({ rowCount }) => ({ count: rowCount }) })) {
+  for await (const chunk of jsonReadable({
+    head: { format: 'json' },
+    arrayKey: 'papers',
+    rows: seededRowsAsync(10_000, 'json-10k'),
+    tail: ({ rowCount }) => ({ count: rowCount }),
+  })) {
     chunks.push(chunk as Buffer);
   }
   assert.ok(chunks.length > 10, `output arrives in many chunks (${chunks.length})`);

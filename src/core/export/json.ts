@@ -26,7 +26,8 @@ export interface JsonDocumentOptions<Row> {
 }
 
 export async function* jsonChunks<Row>(options: JsonDocumentOptions<Row>): AsyncGenerator<Buffer, void, undefined> {
-  const indent = options.pretty === true ? 2 : typeof options.pretty === 'number' ? Math.max(0, Math.min(10, Math.floor(options.pretty))) : 0;
+  const indent =
+    options.pretty === true ? 2 : typeof options.pretty === 'number' ? Math.max(0, Math.min(10, Math.floor(options.pretty))) : 0;
   // Structural whitespace exactly as JSON.stringify(value, null, indent) lays it out.
   const nl1 = indent > 0 ? '\n' + ' '.repeat(indent) : '';
   const nl2 = indent > 0 ? '\n' + ' '.repeat(2 * indent) : '';

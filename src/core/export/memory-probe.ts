@@ -39,7 +39,10 @@ export interface FormatFigures {
   seconds: number;
 }
 
-async function probe(format: string, makeStream: (rows: AsyncIterable<Record<string, unknown>>, onRows: (n: number) => void) => Readable): Promise<FormatFigures> {
+async function probe(
+  format: string,
+  makeStream: (rows: AsyncIterable<Record<string, unknown>>, onRows: (n: number) => void) => Readable,
+): Promise<FormatFigures> {
   const baseline = liveHeap();
   let peak = baseline;
   let samples = 0;
@@ -62,7 +65,10 @@ async function probe(format: string, makeStream: (rows: AsyncIterable<Record<str
     },
   });
   const started = process.hrtime.bigint();
-  await pipeline(makeStream(sampled(), (n) => (counted = n)), sink);
+  await pipeline(
+    makeStream(sampled(), (n) => (counted = n)),
+    sink,
+  );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const final = liveHeap();
   peak = Math.max(peak, final);

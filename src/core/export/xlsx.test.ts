@@ -164,7 +164,11 @@ test('cell types: numbers, booleans, dates as date cells, empty values, bigints,
 test('title rows, bold header, frozen panes, column widths and sheet name', async () => {
   const rows = [{ type: 'Antibody', name: 'anti-GFP', id: 'RRID:AB_1' }];
   const zip = await xlsxBuffer(rows, {
-    columns: [{ key: 'type', header: 'RESOURCE TYPE', width: 25 }, { key: 'name', header: 'RESOURCE NAME' }, { key: 'id', header: 'IDENTIFIER' }],
+    columns: [
+      { key: 'type', header: 'RESOURCE TYPE', width: 25 },
+      { key: 'name', header: 'RESOURCE NAME' },
+      { key: 'id', header: 'IDENTIFIER' },
+    ],
     titleRows: [['Key Resources Table'], ['DOI', '10.1101/2024.01.01.000001'], []],
     sheetName: 'KRT: 10.1101/x?',
   });
@@ -218,7 +222,11 @@ test("text is cut at Excel's 32,767-character limit, counted, never splitting a 
 test('10,000 rows x 16 columns from an async source: counted and equal cell by cell', async () => {
   let stats: XlsxStats | undefined;
   const chunks: Buffer[] = [];
-  for await (const chunk of xlsxReadable(seededRowsAsync(10_000, 'xlsx-10k'), { columns: TEST_COLUMNS, titleRows: [['Export'], []], onFinish: (s) => (stats = s) })) {
+  for await (const chunk of xlsxReadable(seededRowsAsync(10_000, 'xlsx-10k'), {
+    columns: TEST_COLUMNS,
+    titleRows: [['Export'], []],
+    onFinish: (s) => (stats = s),
+  })) {
     chunks.push(chunk as Buffer);
   }
   assert.deepEqual(stats, { rows: 10_000, truncatedCells: 0 });

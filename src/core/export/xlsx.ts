@@ -211,7 +211,12 @@ function defaultWidth(header: string): number {
   return Math.min(50, Math.max(10, header.length + 2));
 }
 
-async function* sheetXml<Row>(rows: RowSource<Row>, options: XlsxOptions<Row>, columns: ResolvedColumn<Row>[], stats: XlsxStats): AsyncGenerator<string, void, undefined> {
+async function* sheetXml<Row>(
+  rows: RowSource<Row>,
+  options: XlsxOptions<Row>,
+  columns: ResolvedColumn<Row>[],
+  stats: XlsxStats,
+): AsyncGenerator<string, void, undefined> {
   const writer = new SheetWriter(columns);
   const titleRows = options.titleRows ?? [];
   const headerRow = titleRows.length + 1;
@@ -236,7 +241,11 @@ async function* sheetXml<Row>(rows: RowSource<Row>, options: XlsxOptions<Row>, c
   titleRows.forEach((values, i) => {
     xml += writer.plainRow(i + 1, values, i === 0 ? STYLE_TITLE : 0);
   });
-  xml += writer.plainRow(headerRow, columns.map((c) => c.header), STYLE_HEADER);
+  xml += writer.plainRow(
+    headerRow,
+    columns.map((c) => c.header),
+    STYLE_HEADER,
+  );
 
   let rowNumber = headerRow;
   for await (const row of rows) {

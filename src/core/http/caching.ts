@@ -88,7 +88,12 @@ export async function serveFromCache(this: CachingOptions, request: FastifyReque
 }
 
 /** onSend: ETag, 304 and Cache-Control for successful GETs; fill the response cache. */
-export async function finishCaching(this: CachingOptions, request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export async function finishCaching(
+  this: CachingOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
   if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload; // streams (exports) are not tagged
   const seconds = request.routeOptions.config?.cacheSeconds ?? this.defaultCacheSeconds;
@@ -98,7 +103,12 @@ export async function finishCaching(this: CachingOptions, request: FastifyReques
     etag = strongEtag(payload);
     reply.header('etag', etag);
     if (this.cache && request.pdiCacheVersion !== undefined && typeof payload === 'string') {
-      this.cache.set(request.url, { version: request.pdiCacheVersion, body: payload, etag, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') });
+      this.cache.set(request.url, {
+        version: request.pdiCacheVersion,
+        body: payload,
+        etag,
+        contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+      });
     }
   }
   if (etagMatches(request.headers['if-none-match'], etag)) {

@@ -46,8 +46,12 @@ function prose(text: string | undefined): string {
     .split(/\n{2,}/)
     .map((block) => {
       const lines = block.split('\n');
-      const inline = (s: string) => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>').replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
-      if (lines.every((l) => /^\s*[-*] /.test(l))) return `<ul>${lines.map((l) => `<li>${inline(l.replace(/^\s*[-*] /, ''))}</li>`).join('')}</ul>`;
+      const inline = (s: string) =>
+        esc(s)
+          .replace(/`([^`]+)`/g, '<code>$1</code>')
+          .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+      if (lines.every((l) => /^\s*[-*] /.test(l)))
+        return `<ul>${lines.map((l) => `<li>${inline(l.replace(/^\s*[-*] /, ''))}</li>`).join('')}</ul>`;
       return `<p>${lines.map(inline).join('<br>')}</p>`;
     })
     .join('');
@@ -61,7 +65,10 @@ export function renderDocsPage(doc: Json): string {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const params = (op.parameters ?? []) as Json[];
       const paramRows = params
-        .map((p) => `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${esc(typeOf(p.schema))}</td><td>${esc(p.description ?? p.schema?.description ?? '')}</td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${esc(typeOf(p.schema))}</td><td>${esc(p.description ?? p.schema?.description ?? '')}</td></tr>`,
+        )
         .join('');
       const body = op.requestBody?.content?.['application/json']?.schema as Json | undefined;
       const responses = Object.entries((op.responses ?? {}) as Record<string, Json>)
@@ -74,7 +81,9 @@ export function renderDocsPage(doc: Json): string {
         `<section id="${esc(method + path)}"><h3><span class="method ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h3>` +
           (op.summary ? `<p><strong>${esc(op.summary)}</strong></p>` : '') +
           prose(op.description) +
-          (paramRows ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Required</th><th>Type</th><th>Description</th></tr></thead><tbody>${paramRows}</tbody></table>` : '') +
+          (paramRows
+            ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Required</th><th>Type</th><th>Description</th></tr></thead><tbody>${paramRows}</tbody></table>`
+            : '') +
           (body ? `<h4>Request body (application/json)</h4>${schemaOutline(body)}` : '') +
           (responses ? `<h4>Responses</h4>${responses}` : '') +
           `</section>`,

@@ -47,7 +47,7 @@ export interface ErrorInfo {
 /** Ajv errors (Fastify's `error.validation`) turned into one message naming the parameter. */
 export function validationMessage(errors: readonly AjvError[], context: string | undefined): { message: string; code: string } {
   const error = errors[0];
-  const where = context === 'body' ? 'body' : context ?? 'request';
+  const where = context === 'body' ? 'body' : (context ?? 'request');
   if (!error) return { message: `invalid ${where}`, code: 'INVALID_PARAMETER' };
   if (error.keyword === 'required') {
     const name = String(error.params.missingProperty ?? '').replace(/^\//, '');
@@ -103,8 +103,11 @@ export function isUnavailableError(error: unknown): boolean {
   const e = error as { code?: string; message?: string; errno?: string } | null;
   if (!e) return false;
   const code = String(e.code ?? e.errno ?? '');
-  if (['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE', 'SQLITE_BUSY', 'SQLITE_CANTOPEN'].includes(code)) return true;
+  if (['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE', 'SQLITE_BUSY', 'SQLITE_CANTOPEN'].includes(code))
+    return true;
   if (/^(08|57P0)/.test(code)) return true; // PostgreSQL connection exception / admin shutdown classes
   const message = e.message ?? '';
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|database is locked/i.test(message);
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|database is locked/i.test(
+    message,
+  );
 }

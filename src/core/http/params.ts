@@ -21,7 +21,11 @@ export function pageParam(description = 'Page number, from 1.') {
 
 /** `limit`: a whole number ≥ 1; values above `max` are clamped by `clampLimit`, not refused. */
 export function limitParam(defaultValue: number, max: number, what = 'results per page') {
-  return Type.Integer({ minimum: 1, default: defaultValue, description: `Number of ${what} (default ${defaultValue}; values above ${max} are reduced to ${max}).` });
+  return Type.Integer({
+    minimum: 1,
+    default: defaultValue,
+    description: `Number of ${what} (default ${defaultValue}; values above ${max} are reduced to ${max}).`,
+  });
 }
 
 export function offsetParam() {
@@ -35,7 +39,10 @@ export function clampLimit(limit: number, max: number): number {
 const BOOLEAN_PATTERN = '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$';
 
 export function booleanParam(description: string) {
-  return withError(Type.String({ pattern: BOOLEAN_PATTERN, description: `${description} One of true, false, 1, 0 (any case).` }), 'must be true, false, 1 or 0');
+  return withError(
+    Type.String({ pattern: BOOLEAN_PATTERN, description: `${description} One of true, false, 1, 0 (any case).` }),
+    'must be true, false, 1 or 0',
+  );
 }
 
 export function parseBoolean(value: string | undefined): boolean | undefined {
@@ -47,7 +54,10 @@ export function parseBoolean(value: string | undefined): boolean | undefined {
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
 export function dateParam(description: string) {
-  return withError(Type.String({ pattern: DATE_PATTERN, description: `${description} Format YYYY-MM-DD.` }), 'must be a date in the form YYYY-MM-DD');
+  return withError(
+    Type.String({ pattern: DATE_PATTERN, description: `${description} Format YYYY-MM-DD.` }),
+    'must be a date in the form YYYY-MM-DD',
+  );
 }
 
 /** Checks that a YYYY-MM-DD string is a real calendar date (the pattern alone accepts 2024-02-31). */

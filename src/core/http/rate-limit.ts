@@ -13,7 +13,12 @@ export interface RateLimitGroup {
   windowMs?: number;
 }
 
-export async function rateLimitedGroup(app: ServiceApp, ctx: ServiceContext, group: RateLimitGroup, routes: (scope: ServiceApp) => Promise<void> | void): Promise<void> {
+export async function rateLimitedGroup(
+  app: ServiceApp,
+  ctx: ServiceContext,
+  group: RateLimitGroup,
+  routes: (scope: ServiceApp) => Promise<void> | void,
+): Promise<void> {
   const windowMs = group.windowMs ?? 60_000;
   await app.register(async (scope) => {
     await scope.register(rateLimit, {
@@ -27,7 +32,11 @@ export async function rateLimitedGroup(app: ServiceApp, ctx: ServiceContext, gro
       addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
       addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
       errorResponseBuilder: (_request, context) =>
-        new HttpError(429, `rate limit exceeded for ${group.name}: ${context.max} requests per ${Math.round(windowMs / 1000)} seconds; retry in ${context.after}`, 'RATE_LIMITED'),
+        new HttpError(
+          429,
+          `rate limit exceeded for ${group.name}: ${context.max} requests per ${Math.round(windowMs / 1000)} seconds; retry in ${context.after}`,
+          'RATE_LIMITED',
+        ),
     });
     await routes(scope as ServiceApp);
   });

@@ -43,10 +43,25 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     // Errors Fastify raises before routing (a URL that is not valid percent-encoding) get the service's body too.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       reply.code(400).header('content-type', 'application/json; charset=utf-8');
-      reply.send(JSON.stringify(service.errorBody({ status: 400, message: `invalid URL: ${error.message.replace(/^'.*' is /, 'it is ')}`, code: 'INVALID_PARAMETER' })));
+      reply.send(
+        JSON.stringify(
+          service.errorBody({
+            status: 400,
+            message: `invalid URL: ${error.message.replace(/^'.*' is /, 'it is ')}`,
+            code: 'INVALID_PARAMETER',
+          }),
+        ),
+      );
     },
     ajv: {
-      customOptions: { coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false, verbose: true, keywords: ['x-error'] },
+      customOptions: {
+        coerceTypes: true,
+        useDefaults: true,
+        removeAdditional: false,
+        allErrors: false,
+        verbose: true,
+        keywords: ['x-error'],
+      },
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ServiceApp;
 
@@ -81,14 +96,21 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
         FST_ERR_CTP_INVALID_JSON_BODY: 'request body is not valid JSON',
       };
       const message = messages[fe.code] ?? (fe instanceof SyntaxError ? 'request body is not valid JSON' : fe.message);
-      return sendError(reply, status, message, status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_PARAMETER');
+      return sendError(
+        reply,
+        status,
+        message,
+        status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_PARAMETER',
+      );
     }
     request.log.error({ err: error }, 'unexpected failure');
     const operation = request.routeOptions.config?.operation ?? 'request';
     return sendError(reply, 500, `${operation} error: unexpected failure`, 'INTERNAL_ERROR');
   });
 
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `no such endpoint: ${request.method} ${request.url.split('?')[0]}`, 'NOT_FOUND'));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, `no such endpoint: ${request.method} ${request.url.split('?')[0]}`, 'NOT_FOUND'),
+  );
 
   // Remember every route's methods, to answer the other methods with 405 and an Allow header.
   const routes = new Map<string, { methods: Set<string>; cors: boolean }>();
@@ -159,13 +181,17 @@ const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 async function strictNumbers(request: FastifyRequest): Promise<void> {
   const schema = request.routeOptions.schema as { querystring?: JsonSchema; params?: JsonSchema } | undefined;
   if (!schema) return;
-  for (const [part, values] of [[schema.querystring, request.query], [schema.params, request.params]] as const) {
+  for (const [part, values] of [
+    [schema.querystring, request.query],
+    [schema.params, request.params],
+  ] as const) {
     const properties = part?.properties;
     if (!properties || !values) continue;
     for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
       const type = properties[name]?.type;
       if (typeof value !== 'string' || (type !== 'integer' && type !== 'number')) continue;
-      if (!(type === 'integer' ? INTEGER_TEXT : NUMBER_TEXT).test(value)) throw new HttpError(400, `${name} must be ${type === 'integer' ? 'an integer' : 'a number'}`, 'INVALID_PARAMETER');
+      if (!(type === 'integer' ? INTEGER_TEXT : NUMBER_TEXT).test(value))
+        throw new HttpError(400, `${name} must be ${type === 'integer' ? 'an integer' : 'a number'}`, 'INVALID_PARAMETER');
     }
   }
 }
@@ -185,7 +211,11 @@ function textProblem(text: string): string | null {
  * or compares it, so both databases answer alike.
  */
 async function usableText(request: FastifyRequest): Promise<void> {
-  const pending: Array<[unknown, string]> = [[request.query, 'query parameter '], [request.params, 'path parameter '], [request.body, 'body']];
+  const pending: Array<[unknown, string]> = [
+    [request.query, 'query parameter '],
+    [request.params, 'path parameter '],
+    [request.body, 'body'],
+  ];
   while (pending.length > 0) {
     const [value, where] = pending.pop()!;
     if (typeof value === 'string') {
@@ -204,7 +234,11 @@ async function usableText(request: FastifyRequest): Promise<void> {
 }
 
 /** Registers the same routes at the specification's address and at old addresses kept as aliases (hidden from OpenAPI). */
-export async function withAliases(app: ServiceApp, addresses: { spec: string; aliases: string[] }, routes: (scope: ServiceApp, isAlias: boolean) => Promise<void> | void): Promise<void> {
+export async function withAliases(
+  app: ServiceApp,
+  addresses: { spec: string; aliases: string[] },
+  routes: (scope: ServiceApp, isAlias: boolean) => Promise<void> | void,
+): Promise<void> {
   await app.register(async (scope) => routes(scope as ServiceApp, false), { prefix: addresses.spec });
   for (const prefix of addresses.aliases) {
     await app.register(

@@ -16,20 +16,36 @@ import { parseRoundsFeed } from './feed/rounds-feed.ts';
 import { GENERATED_MARKER } from './import.ts';
 import { drawsService } from './service.ts';
 
-test('the generator writes the feed\'s own format, reproducibly from its seed', () => {
+test("the generator writes the feed's own format, reproducibly from its seed", () => {
   const a = generateRoundsFeed({ size: 300, seed: 7, endDate: '2025-12-17' });
   assert.deepEqual(generateRoundsFeed({ size: 300, seed: 7, endDate: '2025-12-17' }), a);
   assert.notDeepEqual(generateRoundsFeed({ size: 300, seed: 8, endDate: '2025-12-17' }).rounds, a.rounds);
   assert.ok(a[GENERATED_MARKER].note.includes('NOT real'));
-  assert.ok(a.rounds.every((r) => Object.values(r).every((v) => typeof v === 'string')), 'every value a string, as IRCC writes them');
+  assert.ok(
+    a.rounds.every((r) => Object.values(r).every((v) => typeof v === 'string')),
+    'every value a string, as IRCC writes them',
+  );
   const rounds = parseRoundsFeed(JSON.parse(JSON.stringify(a)));
   assert.equal(rounds.length, 300);
   // Newest first; the newest on a weekday within a week of the end date.
   assert.ok(rounds.every((r, i) => i === 0 || r.date <= rounds[i - 1].date));
   assert.ok(dayNumber('2025-12-17') - dayNumber(rounds[0].date) <= 7);
-  assert.ok(rounds.every((r) => ![0, 6].includes(new Date(`${r.date}T00:00:00Z`).getUTCDay())), 'draws fall on weekdays');
-  assert.deepEqual(rounds.filter((r) => /[a-z]$/.test(r.roundNumber)).map((r) => r.roundNumber.slice(-1)).sort(), ['a', 'b'], 'one lettered pair, as 91a/91b');
-  assert.ok(rounds.every((r) => r.url === null), 'no links to canada.ca: these rounds do not exist');
+  assert.ok(
+    rounds.every((r) => ![0, 6].includes(new Date(`${r.date}T00:00:00Z`).getUTCDay())),
+    'draws fall on weekdays',
+  );
+  assert.deepEqual(
+    rounds
+      .filter((r) => /[a-z]$/.test(r.roundNumber))
+      .map((r) => r.roundNumber.slice(-1))
+      .sort(),
+    ['a', 'b'],
+    'one lettered pair, as 91a/91b',
+  );
+  assert.ok(
+    rounds.every((r) => r.url === null),
+    'no links to canada.ca: these rounds do not exist',
+  );
   assert.ok(rounds.filter((r) => r.poolDistribution.published).every((r) => r.poolDistribution.consistent));
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   const gaps = rounds.slice(1).map((r, i) => dayNumber(rounds[i].date) - dayNumber(r.date));
@@ -39,7 +55,10 @@ test('the generator writes the feed\'s own format, reproducibly from its seed', 
 test('generated categories are the real families, with plausible cut-offs', () => {
   const rounds = parseRoundsFeed(JSON.parse(JSON.stringify(generateRoundsFeed({ size: 400, seed: 3, endDate: '2025-06-30' }))));
   const groups = categoriseRounds(rounds);
-  assert.ok(groups.every((g) => g.category.known), 'no name falls outside the canonical families');
+  assert.ok(
+    groups.every((g) => g.category.known),
+    'no name falls outside the canonical families',
+  );
   const slugs = groups.map((g) => g.category.slug);
   for (const slug of ['general', 'cec', 'pnp', 'french', 'healthcare']) assert.ok(slugs.includes(slug), slug);
   const healthcareNames = groups.find((g) => g.category.slug === 'healthcare')!.rawNames.map((n) => n.rawName);
@@ -51,7 +70,11 @@ test('generated categories are the real families, with plausible cut-offs', () =
     assert.ok(g.rounds.every((r) => r.invitations >= 50 && r.invitations <= 20_000));
   }
   // Program rounds come first, category-based rounds later.
-  const first = (slug: string) => groups.find((g) => g.category.slug === slug)!.rounds.map((r) => r.date).sort()[0];
+  const first = (slug: string) =>
+    groups
+      .find((g) => g.category.slug === slug)!
+      .rounds.map((r) => r.date)
+      .sort()[0];
   assert.ok(first('general') < first('pnp') && first('pnp') < first('french'));
 });
 
@@ -74,7 +97,15 @@ describeEachDatabase(
     });
 
     it('loads through the importer and says "demo" in every body that has room', async () => {
-      for (const url of ['/api/draws/', '/api/draws/recent/', '/api/predict/', '/api/stats/', '/api/models/', '/api/categories/2/statistics/', '/api/categories/2/predictions/']) {
+      for (const url of [
+        '/api/draws/',
+        '/api/draws/recent/',
+        '/api/predict/',
+        '/api/stats/',
+        '/api/models/',
+        '/api/categories/2/statistics/',
+        '/api/categories/2/predictions/',
+      ]) {
         const body = (await app.inject(url)).json();
         assert.equal(body.data_source.kind, 'demo', url);
         assert.match(body.data_source.description, /NOT real/, url);
@@ -85,7 +116,8 @@ describeEachDatabase(
     it('gives forecasts for the current categories', async () => {
       const predict = (await app.inject('/api/predict/')).json();
       assert.ok(predict.total_categories >= 2, `${predict.total_categories} predicted categories`);
-      for (const entry of predict.data) assert.ok(entry.predictions.every((p: { predicted_date: string }) => p.predicted_date > '2025-12-17'));
+      for (const entry of predict.data)
+        assert.ok(entry.predictions.every((p: { predicted_date: string }) => p.predicted_date > '2025-12-17'));
       const draws = (await app.inject('/api/draws/')).json();
       assert.equal(draws.count, 250);
       assert.ok(draws.data.every((d: { url: string | null }) => d.url === null));
@@ -99,7 +131,11 @@ describeEachDatabase(
       const [report] = await drawsService.importers.rounds.run(ctx, out, {});
       assert.equal(report.is_demo, true);
       assert.equal(report.rows_read, 120);
-      assert.equal((await app.inject('/api/draws/')).json().count, 120, 'the feed is the whole history: the 250 earlier rounds are replaced');
+      assert.equal(
+        (await app.inject('/api/draws/')).json().count,
+        120,
+        'the feed is the whole history: the 250 earlier rounds are replaced',
+      );
     });
   },
   { migrations: drawsService.migrations },

@@ -30,23 +30,154 @@ interface Family {
   invitationSd: number;
 }
 
-const ALL_PROGRAMS = 'Federal Skilled Worker Program, Canadian Experience Class, Federal Skilled Trades Program and Provincial Nominee Program';
+const ALL_PROGRAMS =
+  'Federal Skilled Worker Program, Canadian Experience Class, Federal Skilled Trades Program and Provincial Nominee Program';
 const FEDERAL_PROGRAMS = 'Federal Skilled Worker Program, Canadian Experience Class and Federal Skilled Trades Program';
 
 const FAMILIES: readonly Family[] = [
-  { name: 'No Program Specified', programs: ALL_PROGRAMS, from: 0, to: 0.62, weight: 6, crsLevel: 462, crsSd: 9, invitationLevel: 3300, invitationSd: 900 },
-  { name: 'Federal Skilled Trades', programs: 'Federal Skilled Trades Program', from: 0.15, to: 0.45, weight: 0.4, crsLevel: 320, crsSd: 25, invitationLevel: 450, invitationSd: 120 },
-  { name: 'Provincial Nominee Program', programs: 'Provincial Nominee Program', from: 0.3, to: 1, weight: 2.5, crsLevel: 735, crsSd: 20, invitationLevel: 900, invitationSd: 350 },
-  { name: 'Canadian Experience Class', programs: 'Canadian Experience Class', from: 0.45, to: 1, weight: 2, crsLevel: 505, crsSd: 14, invitationLevel: 2600, invitationSd: 1100 },
-  { name: 'General', programs: ALL_PROGRAMS, from: 0.64, to: 0.8, weight: 3, crsLevel: 535, crsSd: 12, invitationLevel: 2800, invitationSd: 900 },
-  { name: 'French language proficiency (Version 1)', programs: FEDERAL_PROGRAMS, from: 0.7, to: 1, weight: 1.4, crsLevel: 420, crsSd: 22, invitationLevel: 3000, invitationSd: 1500 },
-  { name: 'Healthcare occupations (Version 1)', programs: FEDERAL_PROGRAMS, from: 0.7, to: 0.86, weight: 0.7, crsLevel: 455, crsSd: 15, invitationLevel: 1800, invitationSd: 800 },
-  { name: 'Healthcare and social services occupations (Version 2)', programs: FEDERAL_PROGRAMS, from: 0.86, to: 1, weight: 0.9, crsLevel: 470, crsSd: 14, invitationLevel: 2500, invitationSd: 900 },
-  { name: 'STEM occupations (Version 1)', programs: FEDERAL_PROGRAMS, from: 0.7, to: 0.8, weight: 0.3, crsLevel: 490, crsSd: 8, invitationLevel: 4000, invitationSd: 1500 },
-  { name: 'Trade occupations (Version 1)', programs: FEDERAL_PROGRAMS, from: 0.72, to: 1, weight: 0.4, crsLevel: 445, crsSd: 15, invitationLevel: 1600, invitationSd: 500 },
-  { name: 'Transport occupations (Version 1)', programs: FEDERAL_PROGRAMS, from: 0.72, to: 0.8, weight: 0.2, crsLevel: 430, crsSd: 10, invitationLevel: 900, invitationSd: 300 },
-  { name: 'Agriculture and agri-food occupations (Version 1)', programs: FEDERAL_PROGRAMS, from: 0.72, to: 0.78, weight: 0.15, crsLevel: 390, crsSd: 15, invitationLevel: 400, invitationSd: 150 },
-  { name: 'Education occupations (Version 1)', programs: FEDERAL_PROGRAMS, from: 0.9, to: 1, weight: 0.3, crsLevel: 475, crsSd: 10, invitationLevel: 1500, invitationSd: 500 },
+  {
+    name: 'No Program Specified',
+    programs: ALL_PROGRAMS,
+    from: 0,
+    to: 0.62,
+    weight: 6,
+    crsLevel: 462,
+    crsSd: 9,
+    invitationLevel: 3300,
+    invitationSd: 900,
+  },
+  {
+    name: 'Federal Skilled Trades',
+    programs: 'Federal Skilled Trades Program',
+    from: 0.15,
+    to: 0.45,
+    weight: 0.4,
+    crsLevel: 320,
+    crsSd: 25,
+    invitationLevel: 450,
+    invitationSd: 120,
+  },
+  {
+    name: 'Provincial Nominee Program',
+    programs: 'Provincial Nominee Program',
+    from: 0.3,
+    to: 1,
+    weight: 2.5,
+    crsLevel: 735,
+    crsSd: 20,
+    invitationLevel: 900,
+    invitationSd: 350,
+  },
+  {
+    name: 'Canadian Experience Class',
+    programs: 'Canadian Experience Class',
+    from: 0.45,
+    to: 1,
+    weight: 2,
+    crsLevel: 505,
+    crsSd: 14,
+    invitationLevel: 2600,
+    invitationSd: 1100,
+  },
+  {
+    name: 'General',
+    programs: ALL_PROGRAMS,
+    from: 0.64,
+    to: 0.8,
+    weight: 3,
+    crsLevel: 535,
+    crsSd: 12,
+    invitationLevel: 2800,
+    invitationSd: 900,
+  },
+  {
+    name: 'French language proficiency (Version 1)',
+    programs: FEDERAL_PROGRAMS,
+    from: 0.7,
+    to: 1,
+    weight: 1.4,
+    crsLevel: 420,
+    crsSd: 22,
+    invitationLevel: 3000,
+    invitationSd: 1500,
+  },
+  {
+    name: 'Healthcare occupations (Version 1)',
+    programs: FEDERAL_PROGRAMS,
+    from: 0.7,
+    to: 0.86,
+    weight: 0.7,
+    crsLevel: 455,
+    crsSd: 15,
+    invitationLevel: 1800,
+    invitationSd: 800,
+  },
+  {
+    name: 'Healthcare and social services occupations (Version 2)',
+    programs: FEDERAL_PROGRAMS,
+    from: 0.86,
+    to: 1,
+    weight: 0.9,
+    crsLevel: 470,
+    crsSd: 14,
+    invitationLevel: 2500,
+    invitationSd: 900,
+  },
+  {
+    name: 'STEM occupations (Version 1)',
+    programs: FEDERAL_PROGRAMS,
+    from: 0.7,
+    to: 0.8,
+    weight: 0.3,
+    crsLevel: 490,
+    crsSd: 8,
+    invitationLevel: 4000,
+    invitationSd: 1500,
+  },
+  {
+    name: 'Trade occupations (Version 1)',
+    programs: FEDERAL_PROGRAMS,
+    from: 0.72,
+    to: 1,
+    weight: 0.4,
+    crsLevel: 445,
+    crsSd: 15,
+    invitationLevel: 1600,
+    invitationSd: 500,
+  },
+  {
+    name: 'Transport occupations (Version 1)',
+    programs: FEDERAL_PROGRAMS,
+    from: 0.72,
+    to: 0.8,
+    weight: 0.2,
+    crsLevel: 430,
+    crsSd: 10,
+    invitationLevel: 900,
+    invitationSd: 300,
+  },
+  {
+    name: 'Agriculture and agri-food occupations (Version 1)',
+    programs: FEDERAL_PROGRAMS,
+    from: 0.72,
+    to: 0.78,
+    weight: 0.15,
+    crsLevel: 390,
+    crsSd: 15,
+    invitationLevel: 400,
+    invitationSd: 150,
+  },
+  {
+    name: 'Education occupations (Version 1)',
+    programs: FEDERAL_PROGRAMS,
+    from: 0.9,
+    to: 1,
+    weight: 0.3,
+    crsLevel: 475,
+    crsSd: 10,
+    invitationLevel: 1500,
+    invitationSd: 500,
+  },
 ];
 
 /** Days between consecutive rounds and their weights (mean about ten days, as in the real feed). */
@@ -55,7 +186,20 @@ const GAP_WEIGHTS = [0.04, 0.2, 0.1, 0.04, 0.12, 0.03, 0.08, 0.23, 0.06, 0.06, 0
 /** Mean-reversion of a family's cut-off from one of its draws to the next. */
 const CRS_PERSISTENCE = 0.75;
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 function longDate(iso: string): string {
   const [y, m, d] = iso.split('-').map(Number);
@@ -79,7 +223,9 @@ function toWeekday(day: number): number {
 /** dd1…dd18 of a plausible pool: the breakdowns add up to their bands and the bands to the total. */
 function poolCounts(rng: Random, total: number): number[] {
   const shares = { dd1: 0.002, dd2: 0.08, dd3: 0.28, dd9: 0.25, dd15: 0.22, dd16: 0.11, dd17: 0.058 } as const;
-  const top = Object.fromEntries(Object.entries(shares).map(([k, s]) => [k, Math.max(0, Math.round(total * s * rng.uniform(0.85, 1.15)))])) as Record<keyof typeof shares, number>;
+  const top = Object.fromEntries(
+    Object.entries(shares).map(([k, s]) => [k, Math.max(0, Math.round(total * s * rng.uniform(0.85, 1.15)))]),
+  ) as Record<keyof typeof shares, number>;
   const split = (sum: number, parts: number): number[] => {
     const weights = Array.from({ length: parts }, () => rng.uniform(0.7, 1.3));
     const w = weights.reduce((s, x) => s + x, 0);
@@ -127,7 +273,8 @@ export function generateRoundsFeed(options: { size?: number; seed?: number; endD
     const active = FAMILIES.filter((f) => position >= f.from && position <= f.to);
     const family = active[rng.weightedIndex(active.map((f) => f.weight))];
     const previous = state.get(family.name) ?? family.crsLevel + rng.normal(0, family.crsSd);
-    const x = family.crsLevel + CRS_PERSISTENCE * (previous - family.crsLevel) + rng.normal(0, family.crsSd * Math.sqrt(1 - CRS_PERSISTENCE ** 2));
+    const x =
+      family.crsLevel + CRS_PERSISTENCE * (previous - family.crsLevel) + rng.normal(0, family.crsSd * Math.sqrt(1 - CRS_PERSISTENCE ** 2));
     state.set(family.name, x);
     const crs = Math.round(Math.min(1200, Math.max(60, x)));
     let invitations = Math.max(50, Math.round(rng.normal(family.invitationLevel, family.invitationSd)));
@@ -141,7 +288,8 @@ export function generateRoundsFeed(options: { size?: number; seed?: number; endD
     const date = isoFromDayNumber(days[i]);
     const drawTime = `${pad2(rng.int(12, 17))}:${pad2(rng.int(0, 59))}:${pad2(rng.int(0, 59))}`;
     const cutOffDay = isoFromDayNumber(days[i] - rng.int(1, 90));
-    const cutOff = position >= 0.2 ? `${longDate(cutOffDay)} at ${pad2(rng.int(0, 23))}:${pad2(rng.int(0, 59))}:${pad2(rng.int(0, 59))} UTC` : '';
+    const cutOff =
+      position >= 0.2 ? `${longDate(cutOffDay)} at ${pad2(rng.int(0, 23))}:${pad2(rng.int(0, 59))}:${pad2(rng.int(0, 59))} UTC` : '';
     const distribution = position >= 0.5 ? poolCounts(rng, rng.int(180_000, 260_000)) : POOL_BANDS.map(() => 0);
     const record: Record<string, string> = {
       drawNumber: roundNumber,

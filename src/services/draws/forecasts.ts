@@ -106,7 +106,9 @@ export function computeForecasts(categories: readonly CategoryDraws[], asOf: str
     category,
     forecast: forecastCategory(category.draws, asOf),
   }));
-  const predictions = forecasts.flatMap(({ category, forecast }) => forecast.predictions.map((prediction) => ({ categoryId: category.id, prediction })));
+  const predictions = forecasts.flatMap(({ category, forecast }) =>
+    forecast.predictions.map((prediction) => ({ categoryId: category.id, prediction })),
+  );
   const models: StoredModelPerformance[] = MODEL_NAMES.map((name) => {
     const crs: ModelBacktest[] = [];
     const invitations: ModelBacktest[] = [];
@@ -122,7 +124,9 @@ export function computeForecasts(categories: readonly CategoryDraws[], asOf: str
     }
     return {
       name,
-      selected_for: forecasts.filter(({ forecast }) => forecast.status === 'predicted' && forecast.chosenModels.crs === name).map(({ category }) => category.id),
+      selected_for: forecasts
+        .filter(({ forecast }) => forecast.status === 'predicted' && forecast.chosenModels.crs === name)
+        .map(({ category }) => category.id),
       crs: poolBacktests(crs, DEFAULT_MAX_HORIZON),
       invitations: poolBacktests(invitations, DEFAULT_MAX_HORIZON),
       categories_backtested: backtested,
@@ -151,7 +155,12 @@ export function computeForecasts(categories: readonly CategoryDraws[], asOf: str
 }
 
 /** Replaces the stored predictions and the forecasts aggregate (inside the caller's transaction). */
-export async function writeForecasts(trx: Kysely<any>, computed: ComputedForecasts, roundsVersion: string, dataVersion: string): Promise<void> {
+export async function writeForecasts(
+  trx: Kysely<any>,
+  computed: ComputedForecasts,
+  roundsVersion: string,
+  dataVersion: string,
+): Promise<void> {
   await trx.deleteFrom('draws_predictions').execute();
   await insertMany(
     trx,
@@ -178,8 +187,18 @@ export async function writeForecasts(trx: Kysely<any>, computed: ComputedForecas
 
 /** Every active category's draws, from the database (what `fit` forecasts from). */
 export async function loadCategoryDraws(db: Kysely<any>): Promise<CategoryDraws[]> {
-  const categories = await db.selectFrom('draws_categories').select(['id', 'slug']).where('is_active', '=', dbBool(db, true)).orderBy('id').execute();
-  const rows = await db.selectFrom('draws_draws').select(['category_id', 'date', 'crs', 'invitations', 'round_sort_key']).orderBy('date').orderBy('round_sort_key').execute();
+  const categories = await db
+    .selectFrom('draws_categories')
+    .select(['id', 'slug'])
+    .where('is_active', '=', dbBool(db, true))
+    .orderBy('id')
+    .execute();
+  const rows = await db
+    .selectFrom('draws_draws')
+    .select(['category_id', 'date', 'crs', 'invitations', 'round_sort_key'])
+    .orderBy('date')
+    .orderBy('round_sort_key')
+    .execute();
   const byCategory = new Map<number, DrawObservation[]>();
   for (const r of rows) {
     const list = byCategory.get(Number(r.category_id)) ?? [];
@@ -189,7 +208,9 @@ export async function loadCategoryDraws(db: Kysely<any>): Promise<CategoryDraws[
   return categories.map((c) => ({ id: Number(c.id), slug: c.slug, draws: byCategory.get(Number(c.id)) ?? [] }));
 }
 
-export async function readForecasts(db: Kysely<any>): Promise<{ value: StoredForecasts; computed_at: string; data_version: string } | null> {
+export async function readForecasts(
+  db: Kysely<any>,
+): Promise<{ value: StoredForecasts; computed_at: string; data_version: string } | null> {
   return getAggregate<StoredForecasts>(db, SERVICE, FORECASTS_AGGREGATE);
 }
 

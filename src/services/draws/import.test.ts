@@ -52,8 +52,20 @@ async function state(db: Kysely<any>) {
   const categories = await db.selectFrom('draws_categories').selectAll().orderBy('id').execute();
   const predictions = await db.selectFrom('draws_predictions').selectAll().orderBy('category_id').orderBy('rank').execute();
   const normalise = (rows: Record<string, unknown>[]) =>
-    rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'pool_distribution' ? readJson(v) : typeof v === 'bigint' || (typeof v === 'string' && k === 'id') ? Number(v) : v])));
-  return { draws: normalise(draws), categories: normalise(categories), predictions: normalise(predictions), versions: await listDataVersions(db, 'draws') };
+    rows.map((r) =>
+      Object.fromEntries(
+        Object.entries(r).map(([k, v]) => [
+          k,
+          k === 'pool_distribution' ? readJson(v) : typeof v === 'bigint' || (typeof v === 'string' && k === 'id') ? Number(v) : v,
+        ]),
+      ),
+    );
+  return {
+    draws: normalise(draws),
+    categories: normalise(categories),
+    predictions: normalise(predictions),
+    versions: await listDataVersions(db, 'draws'),
+  };
 }
 
 describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
@@ -74,8 +86,14 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     const rows = await t.db.kysely.selectFrom('draws_draws').select(['round_number', 'round_sort_key']).execute();
     assert.equal(rows.length, 389);
     assert.deepEqual(new Set(rows.map((r) => r.round_number)), new Set(feed().rounds.map((r) => r.drawNumber)));
-    const lettered = rows.filter((r) => /[a-z]$/.test(r.round_number)).map((r) => [r.round_number, Number(r.round_sort_key)]).sort();
-    assert.deepEqual(lettered, [['91a', 9101], ['91b', 9102]]);
+    const lettered = rows
+      .filter((r) => /[a-z]$/.test(r.round_number))
+      .map((r) => [r.round_number, Number(r.round_sort_key)])
+      .sort();
+    assert.deepEqual(lettered, [
+      ['91a', 9101],
+      ['91b', 9102],
+    ]);
   });
 
   it('keeps every raw draw name verbatim on its draw', async () => {
@@ -128,11 +146,15 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     assert.equal(row.drawn_at, '2025-12-17T12:26:48Z');
     assert.match(row.url, /^https:\/\/www\.canada\.ca\/.*invitations\.html\?q=388$/);
     assert.equal(row.programs, 'Federal Skilled Worker Program, Canadian Experience Class and Federal Skilled Trades Program');
-    const early = await t.db.kysely.selectFrom('draws_draws').select('tie_break_at').where('round_number', '=', '1').executeTakeFirstOrThrow();
+    const early = await t.db.kysely
+      .selectFrom('draws_draws')
+      .select('tie_break_at')
+      .where('round_number', '=', '1')
+      .executeTakeFirstOrThrow();
     assert.equal(early.tie_break_at, null);
   });
 
-  it('stores statistics and forecasts with the import\'s data version', async () => {
+  it("stores statistics and forecasts with the import's data version", async () => {
     const forecasts = await readForecasts(t.db.kysely);
     assert.ok(forecasts);
     assert.equal(forecasts.data_version, first.data_version);
@@ -141,12 +163,28 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     assert.equal((await getAggregate(t.db.kysely, 'draws', 'statistics'))?.data_version, first.data_version);
     const status = Object.fromEntries(forecasts.value.categories.map((c) => [c.slug, c.status]));
     assert.deepEqual(status, {
-      general: 'dormant', cec: 'predicted', pnp: 'predicted', fsw: 'dormant', fst: 'dormant', french: 'predicted', healthcare: 'predicted',
-      stem: 'dormant', trade: 'predicted', transport: 'dormant', agriculture: 'dormant', education: 'insufficient_history',
+      general: 'dormant',
+      cec: 'predicted',
+      pnp: 'predicted',
+      fsw: 'dormant',
+      fst: 'dormant',
+      french: 'predicted',
+      healthcare: 'predicted',
+      stem: 'dormant',
+      trade: 'predicted',
+      transport: 'dormant',
+      agriculture: 'dormant',
+      education: 'insufficient_history',
     });
-    const predictions = await t.db.kysely.selectFrom('draws_predictions').select(['category_id', 'rank', 'as_of', 'predicted_date']).execute();
+    const predictions = await t.db.kysely
+      .selectFrom('draws_predictions')
+      .select(['category_id', 'rank', 'as_of', 'predicted_date'])
+      .execute();
     const predicted = new Set(predictions.map((p) => Number(p.category_id)));
-    assert.deepEqual([...predicted].sort((a, b) => a - b), [2, 3, 6, 7, 9]);
+    assert.deepEqual(
+      [...predicted].sort((a, b) => a - b),
+      [2, 3, 6, 7, 9],
+    );
     assert.ok(predictions.every((p) => p.as_of === SNAPSHOT_AS_OF && p.predicted_date > SNAPSHOT_AS_OF));
   });
 
@@ -154,7 +192,10 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     const before = await state(t.db.kysely);
     const forecastsBefore = await readForecasts(t.db.kysely);
     const again = await importSnapshot(ctx);
-    assert.deepEqual([again.rows_read, again.inserted, again.updated, again.unchanged, again.deleted, again.skipped], [389, 0, 0, 389, 0, 0]);
+    assert.deepEqual(
+      [again.rows_read, again.inserted, again.updated, again.unchanged, again.deleted, again.skipped],
+      [389, 0, 0, 389, 0, 0],
+    );
     const after = await state(t.db.kysely);
     assert.deepEqual(after.draws, before.draws);
     assert.deepEqual(after.categories, before.categories);
@@ -170,7 +211,10 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     await assert.rejects(importRounds(ctx, tempFile('truncated.json', text.slice(0, 5000))), /is not JSON/);
     const bad = readFeed();
     bad.rounds[3].drawCRS = 'four hundred';
-    await assert.rejects(importRounds(ctx, tempFile('bad.json', JSON.stringify(bad))), new RegExp(`round ${bad.rounds[3].drawNumber}, field drawCRS`));
+    await assert.rejects(
+      importRounds(ctx, tempFile('bad.json', JSON.stringify(bad))),
+      new RegExp(`round ${bad.rounds[3].drawNumber}, field drawCRS`),
+    );
     await assert.rejects(importRounds(ctx, path.join(os.tmpdir(), 'no-such-feed.json')), /no such file/);
     assert.deepEqual(await state(t.db.kysely), before);
   });
@@ -188,7 +232,10 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
       server.close();
     }
     const before = await state(t.db.kysely);
-    await assert.rejects(importRounds(ctx, 'http://127.0.0.1:1/ee_rounds_123_en.json', { timeoutMs: 2000 }), /Could not reach the rounds feed/);
+    await assert.rejects(
+      importRounds(ctx, 'http://127.0.0.1:1/ee_rounds_123_en.json', { timeoutMs: 2000 }),
+      /Could not reach the rounds feed/,
+    );
     assert.deepEqual(await state(t.db.kysely), before);
   });
 
@@ -217,7 +264,15 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     const r388 = changed.rounds.find((r) => r.drawNumber === '388')!;
     r388.drawCRS = '401';
     changed.rounds = changed.rounds.filter((r) => r.drawNumber !== '387');
-    changed.rounds.unshift({ ...r388, drawNumber: '389', drawDate: '2025-12-17', drawName: 'Physicians with Canadian work experience (Version 1)', drawCRS: '455', drawSize: '1,000', drawNumberURL: '' });
+    changed.rounds.unshift({
+      ...r388,
+      drawNumber: '389',
+      drawDate: '2025-12-17',
+      drawName: 'Physicians with Canadian work experience (Version 1)',
+      drawCRS: '455',
+      drawSize: '1,000',
+      drawNumberURL: '',
+    });
     const report = await importRounds(ctx, tempFile('changed.json', JSON.stringify(changed)));
     assert.deepEqual([report.rows_read, report.inserted, report.updated, report.unchanged, report.deleted], [389, 1, 1, 387, 1]);
     const added = await t.db.kysely
@@ -232,7 +287,11 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     assert.equal(Boolean(added.is_known), false);
     assert.equal(added.draw_name, 'Physicians with Canadian work experience (Version 1)');
     assert.equal(added.url, null);
-    const kept = await t.db.kysely.selectFrom('draws_draws').select(['id', 'crs']).where('round_number', '=', '388').executeTakeFirstOrThrow();
+    const kept = await t.db.kysely
+      .selectFrom('draws_draws')
+      .select(['id', 'crs'])
+      .where('round_number', '=', '388')
+      .executeTakeFirstOrThrow();
     assert.equal(Number(kept.crs), 401);
     assert.equal(Number(kept.id), before.draws.find((d) => d.round_number === '388')!.id, 'an updated round keeps its id');
 
@@ -240,11 +299,13 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     const restored = await importSnapshot(ctx);
     assert.deepEqual([restored.inserted, restored.updated, restored.deleted], [1, 1, 1]);
     const categories = await t.db.kysely.selectFrom('draws_categories').select(['id', 'slug', 'is_active']).orderBy('id').execute();
-    assert.deepEqual(categories.map((c) => [Number(c.id), c.slug, Boolean(c.is_active)]), [
-      ...EXPECTED_CATEGORIES.map(([id, slug]) => [id, slug, true]),
-      [Number(added.id), 'physicians-with-canadian-work-experience', false],
-    ]);
-    const ids = new Map((await t.db.kysely.selectFrom('draws_draws').select(['id', 'round_number']).execute()).map((r) => [r.round_number, Number(r.id)]));
+    assert.deepEqual(
+      categories.map((c) => [Number(c.id), c.slug, Boolean(c.is_active)]),
+      [...EXPECTED_CATEGORIES.map(([id, slug]) => [id, slug, true]), [Number(added.id), 'physicians-with-canadian-work-experience', false]],
+    );
+    const ids = new Map(
+      (await t.db.kysely.selectFrom('draws_draws').select(['id', 'round_number']).execute()).map((r) => [r.round_number, Number(r.id)]),
+    );
     for (const d of before.draws) if (d.round_number !== '387') assert.equal(ids.get(d.round_number as string), d.id);
   });
 
@@ -252,7 +313,11 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     const damaged = readFeed();
     damaged.rounds[0].drawName = `${damaged.rounds[0].drawName}\u0000`;
     await importRounds(ctx, tempFile('nul.json', JSON.stringify(damaged)));
-    const row = await t.db.kysely.selectFrom('draws_draws').select('draw_name').where('round_number', '=', damaged.rounds[0].drawNumber).executeTakeFirstOrThrow();
+    const row = await t.db.kysely
+      .selectFrom('draws_draws')
+      .select('draw_name')
+      .where('round_number', '=', damaged.rounds[0].drawNumber)
+      .executeTakeFirstOrThrow();
     assert.equal(row.draw_name, damaged.rounds[0].drawName.replace('\u0000', '\uFFFD'));
     await importSnapshot(ctx);
   });

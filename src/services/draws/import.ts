@@ -136,22 +136,40 @@ async function syncCategories(trx: Kysely<any>, categories: readonly CanonicalCa
   for (const c of categories) {
     const row = bySlug.get(c.slug);
     const wanted = { name: c.name, description: c.description, is_active: true, is_known: c.known, sort_order: c.sortOrder };
-    const stored = (values: typeof wanted) => ({ ...values, is_active: dbBool(trx, values.is_active), is_known: dbBool(trx, values.is_known) });
+    const stored = (values: typeof wanted) => ({
+      ...values,
+      is_active: dbBool(trx, values.is_active),
+      is_known: dbBool(trx, values.is_known),
+    });
     if (!row) {
       const id = c.known && !usedIds.has(c.sortOrder) ? c.sortOrder : nextNewId++;
       usedIds.add(id);
-      await trx.insertInto('draws_categories').values({ id, slug: c.slug, ...stored(wanted), created_at: now }).execute();
+      await trx
+        .insertInto('draws_categories')
+        .values({ id, slug: c.slug, ...stored(wanted), created_at: now })
+        .execute();
       ids.set(c.slug, id);
       continue;
     }
-    const current = { name: row.name, description: row.description, is_active: Boolean(row.is_active), is_known: Boolean(row.is_known), sort_order: Number(row.sort_order) };
-    if (!isDeepStrictEqual(current, wanted)) await trx.updateTable('draws_categories').set(stored(wanted)).where('id', '=', row.id).execute();
+    const current = {
+      name: row.name,
+      description: row.description,
+      is_active: Boolean(row.is_active),
+      is_known: Boolean(row.is_known),
+      sort_order: Number(row.sort_order),
+    };
+    if (!isDeepStrictEqual(current, wanted))
+      await trx.updateTable('draws_categories').set(stored(wanted)).where('id', '=', row.id).execute();
     ids.set(c.slug, Number(row.id));
   }
   const present = new Set(categories.map((c) => c.slug));
   for (const row of existing) {
     if (!present.has(row.slug) && Boolean(row.is_active)) {
-      await trx.updateTable('draws_categories').set({ is_active: dbBool(trx, false) }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('draws_categories')
+        .set({ is_active: dbBool(trx, false) })
+        .where('id', '=', row.id)
+        .execute();
     }
   }
   return ids;
@@ -172,12 +190,23 @@ export async function importRounds(ctx: ServiceContext, source: string, options:
   const isDemo = options.isDemo === true || feed.generated;
   const report = await runImport(
     ctx.db,
-    { service: SERVICE, importer: 'rounds', dataset: ROUNDS_DATASET, source: feed.source, isDemo, progress: { total: feed.rounds.length, unit: 'rounds' } },
+    {
+      service: SERVICE,
+      importer: 'rounds',
+      dataset: ROUNDS_DATASET,
+      source: feed.source,
+      isDemo,
+      progress: { total: feed.rounds.length, unit: 'rounds' },
+    },
     async (trx, { tally, progress, dataVersion }) => {
       const now = new Date().toISOString();
       tally.read(feed.rounds.length);
       const groups = categoriseRounds(feed.rounds);
-      const categoryIds = await syncCategories(trx, groups.map((g) => g.category), now);
+      const categoryIds = await syncCategories(
+        trx,
+        groups.map((g) => g.category),
+        now,
+      );
 
       const desired = new Map<string, DrawRow>();
       for (const group of groups) {
@@ -221,13 +250,21 @@ export async function importRounds(ctx: ServiceContext, source: string, options:
         }
         progress.tick();
       }
-      for (let i = 0; i < stale.length; i += 500) await trx.deleteFrom('draws_draws').where('id', 'in', stale.slice(i, i + 500)).execute();
+      for (let i = 0; i < stale.length; i += 500)
+        await trx
+          .deleteFrom('draws_draws')
+          .where('id', 'in', stale.slice(i, i + 500))
+          .execute();
       tally.deleted(stale.length);
       // New rounds oldest first, so ids follow the order of the rounds.
       const fresh = [...desired.values()]
         .filter((r) => !seen.has(r.round_number))
         .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || a.round_sort_key - b.round_sort_key);
-      await insertMany(trx, 'draws_draws', fresh.map((r) => writableDrawRow(trx, r)));
+      await insertMany(
+        trx,
+        'draws_draws',
+        fresh.map((r) => writableDrawRow(trx, r)),
+      );
       tally.inserted(fresh.length);
       progress.tick(fresh.length);
 

@@ -47,7 +47,11 @@ export const drawsMigrations: Record<string, Migration> = {
         .addColumn('days_since_last_draw', 'integer')
         .execute();
       await db.schema.createIndex('draws_draws_date_idx').on('draws_draws').columns(['date', 'round_sort_key']).execute();
-      await db.schema.createIndex('draws_draws_category_date_idx').on('draws_draws').columns(['category_id', 'date', 'round_sort_key']).execute();
+      await db.schema
+        .createIndex('draws_draws_category_date_idx')
+        .on('draws_draws')
+        .columns(['category_id', 'date', 'round_sort_key'])
+        .execute();
       await db.schema
         .createTable('draws_predictions')
         .addColumn('category_id', 'integer', (c) => c.notNull().references('draws_categories.id'))

@@ -23,7 +23,14 @@ export async function modelsReport(source: string, asOf: string): Promise<string
   const db = openDatabase('sqlite::memory:');
   const config = loadConfig({ ...process.env, PDI_DATABASE_URL: '', [AS_OF_VARIABLE]: asOf });
   await migrateToLatest(db.kysely, drawsService.migrations);
-  const ctx: ServiceContext = { name: 'draws', db, config, log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, redis: null, dataVersion: new DataVersionWatcher(db, 'draws') };
+  const ctx: ServiceContext = {
+    name: 'draws',
+    db,
+    config,
+    log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
+    redis: null,
+    dataVersion: new DataVersionWatcher(db, 'draws'),
+  };
   const report = await importRounds(ctx, source);
   const app = await buildServiceApp(drawsService, ctx, { logger: false });
   try {
@@ -35,7 +42,9 @@ export async function modelsReport(source: string, asOf: string): Promise<string
     lines.push(`Express Entry CRS cut-off forecasts: ${report.rows_read} rounds from ${path.basename(source)}, as of ${asOf}`);
     lines.push('');
     lines.push('/api/models/: rolling-origin backtest (expanding window), errors pooled over every category with enough history');
-    lines.push(`${'model'.padEnd(13)}${'h'.padStart(2)}${'n'.padStart(6)}${'MAE'.padStart(8)}${'RMSE'.padStart(8)}${'MASE'.padStart(7)}${'bias'.padStart(8)}${'cov95'.padStart(8)}  selected for`);
+    lines.push(
+      `${'model'.padEnd(13)}${'h'.padStart(2)}${'n'.padStart(6)}${'MAE'.padStart(8)}${'RMSE'.padStart(8)}${'MASE'.padStart(7)}${'bias'.padStart(8)}${'cov95'.padStart(8)}  selected for`,
+    );
     for (const m of models.data) {
       const names = m.selected_for.map((id: number) => categories.find((c) => c.id === id)?.name ?? id).join(', ') || '—';
       for (const row of m.performance.by_horizon) {
@@ -46,10 +55,12 @@ export async function modelsReport(source: string, asOf: string): Promise<string
       }
     }
     lines.push('(damped_trend is a candidate only for series of at least 20 draws and is backtested from the 10th draw on, so its');
-    lines.push(' pooled errors cover fewer and later targets than the other models\'; the per-category comparison below is like for like.)');
+    lines.push(" pooled errors cover fewer and later targets than the other models'; the per-category comparison below is like for like.)");
     lines.push('');
     lines.push('Chosen model against naive at h = 1, on the targets common to all candidates (the comparison the choice is made on)');
-    lines.push(`${'category'.padEnd(46)}${'draws'.padStart(6)}  ${'status'.padEnd(21)}${'chosen'.padEnd(13)}${'n'.padStart(4)}${'MAE'.padStart(8)}${'naive'.padStart(8)}  verdict`);
+    lines.push(
+      `${'category'.padEnd(46)}${'draws'.padStart(6)}  ${'status'.padEnd(21)}${'chosen'.padEnd(13)}${'n'.padStart(4)}${'MAE'.padStart(8)}${'naive'.padStart(8)}  verdict`,
+    );
     const bySize = [...categories].sort((a, b) => b.total_draws - a.total_draws || a.id - b.id);
     for (const c of bySize) {
       const fc = models.categories.find((x: Json) => x.category_id === c.id);
@@ -58,14 +69,19 @@ export async function modelsReport(source: string, asOf: string): Promise<string
       const naive = fc.mae_h1.naive ?? null;
       let verdict: string;
       // With a tie the chosen model is not the lowest: name the model it was tied with.
-      const best = Object.entries(fc.mae_h1 as Record<string, number>).filter(([name]) => name !== fc.crs_model).sort((a, b) => a[1] - b[1])[0] ?? ['—', null];
+      const best = Object.entries(fc.mae_h1 as Record<string, number>)
+        .filter(([name]) => name !== fc.crs_model)
+        .sort((a, b) => a[1] - b[1])[0] ?? ['—', null];
       if (fc.crs_model === 'naive') {
         verdict =
-          fc.selection_reason === 'thin_data' ? 'naive: fewer than 10 common errors'
-          : fc.selection_reason === 'tie_simpler' ? `naive: within 2% of the best (${best[0]} ${f(best[1], 3)}), the simpler model kept`
-          : 'naive: the lowest MAE of all candidates';
+          fc.selection_reason === 'thin_data'
+            ? 'naive: fewer than 10 common errors'
+            : fc.selection_reason === 'tie_simpler'
+              ? `naive: within 2% of the best (${best[0]} ${f(best[1], 3)}), the simpler model kept`
+              : 'naive: the lowest MAE of all candidates';
       } else if (chosen !== null && naive !== null) {
-        verdict = `${chosen < naive ? 'beats' : 'does not beat'} naive by ${(((naive - chosen) / naive) * 100).toFixed(1)}%` +
+        verdict =
+          `${chosen < naive ? 'beats' : 'does not beat'} naive by ${(((naive - chosen) / naive) * 100).toFixed(1)}%` +
           (fc.selection_reason === 'tie_simpler' ? ` (tied within 2% with ${best[0]} ${f(best[1], 3)}; simpler model kept)` : '');
       } else verdict = '—';
       lines.push(
@@ -83,7 +99,7 @@ export async function modelsReport(source: string, asOf: string): Promise<string
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const asOfAt = args.indexOf('--as-of');
-  const asOf = asOfAt >= 0 ? args.splice(asOfAt, 2)[1] : process.env[AS_OF_VARIABLE] ?? SNAPSHOT_AS_OF;
+  const asOf = asOfAt >= 0 ? args.splice(asOfAt, 2)[1] : (process.env[AS_OF_VARIABLE] ?? SNAPSHOT_AS_OF);
   const source = args[0] ?? path.join(loadConfig().sharedDataDir, 'draws', SNAPSHOT_NAME);
   console.log(await modelsReport(source, asOf));
 }

@@ -46,11 +46,22 @@ export interface DrawFilter {
 }
 
 function categoryRow(r: Record<string, any>): CategoryRow {
-  return { id: Number(r.id), slug: r.slug, name: r.name, description: r.description ?? null, is_active: Boolean(r.is_active), created_at: r.created_at };
+  return {
+    id: Number(r.id),
+    slug: r.slug,
+    name: r.name,
+    description: r.description ?? null,
+    is_active: Boolean(r.is_active),
+    created_at: r.created_at,
+  };
 }
 
 export async function listCategories(db: Kysely<any>, options: { activeOnly: boolean }): Promise<CategoryRow[]> {
-  let query = db.selectFrom('draws_categories').select(['id', 'slug', 'name', 'description', 'is_active', 'created_at']).orderBy('sort_order').orderBy('id');
+  let query = db
+    .selectFrom('draws_categories')
+    .select(['id', 'slug', 'name', 'description', 'is_active', 'created_at'])
+    .orderBy('sort_order')
+    .orderBy('id');
   if (options.activeOnly) query = query.where('is_active', '=', dbBool(db, true));
   return (await query.execute()).map(categoryRow);
 }
@@ -58,7 +69,11 @@ export async function listCategories(db: Kysely<any>, options: { activeOnly: boo
 export async function findCategory(db: Kysely<any>, id: number): Promise<CategoryRow | null> {
   // Ids are 32-bit integer columns: a larger number names no category (and must not reach PostgreSQL as one).
   if (!Number.isInteger(id) || id < 0 || id > 2_147_483_647) return null;
-  const row = await db.selectFrom('draws_categories').select(['id', 'slug', 'name', 'description', 'is_active', 'created_at']).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('draws_categories')
+    .select(['id', 'slug', 'name', 'description', 'is_active', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ? categoryRow(row) : null;
 }
 
@@ -67,8 +82,17 @@ export async function listDraws(db: Kysely<any>, filter: DrawFilter = {}): Promi
     .selectFrom('draws_draws as d')
     .innerJoin('draws_categories as c', 'c.id', 'd.category_id')
     .select([
-      'd.id', 'd.round_number', 'd.date', 'd.category_id', 'c.name as category_name', 'd.draw_name', 'd.invitations',
-      'd.crs', 'd.tie_break_at', 'd.days_since_last_draw', 'd.url',
+      'd.id',
+      'd.round_number',
+      'd.date',
+      'd.category_id',
+      'c.name as category_name',
+      'd.draw_name',
+      'd.invitations',
+      'd.crs',
+      'd.tie_break_at',
+      'd.days_since_last_draw',
+      'd.url',
     ]);
   if (filter.categoryId !== undefined) query = query.where('d.category_id', '=', filter.categoryId);
   if (filter.after !== undefined) query = query.where('d.date', '>', filter.after);
@@ -114,7 +138,12 @@ export async function listPredictions(db: Kysely<any>, categoryId?: number): Pro
       predicted_invitations: Number(r.predicted_invitations),
       confidence_score: Number(r.confidence_score),
       model_used: r.model_used as ModelName,
-      uncertainty_range: { min: Number(r.range_min), max: Number(r.range_max), confidence_level: 95, margin_of_error: Number(r.margin_of_error) },
+      uncertainty_range: {
+        min: Number(r.range_min),
+        max: Number(r.range_max),
+        confidence_level: 95,
+        margin_of_error: Number(r.margin_of_error),
+      },
       date_range: { earliest: r.date_earliest, latest: r.date_latest },
     });
     result.set(id, list);
@@ -135,9 +164,19 @@ export interface RowCounts {
 
 export async function countRows(db: Kysely<any>): Promise<RowCounts> {
   const [draws, categories, predictions] = await Promise.all([
-    db.selectFrom('draws_draws').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-    db.selectFrom('draws_categories').select((eb) => eb.fn.countAll().as('n')).where('is_active', '=', dbBool(db, true)).executeTakeFirstOrThrow(),
-    db.selectFrom('draws_predictions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('draws_draws')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('draws_categories')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('is_active', '=', dbBool(db, true))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('draws_predictions')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { draws: num(draws.n), categories: num(categories.n), predictions: num(predictions.n) };
 }
@@ -162,7 +201,15 @@ export async function dataSource(db: Kysely<any>, asOf: string, forecastsAsOf?: 
   const rounds = versions.find((v) => v.dataset === ROUNDS_DATASET);
   const forecasts = versions.find((v) => v.dataset === FORECASTS_DATASET);
   if (!rounds) {
-    return { kind: 'none', description: 'No draws imported yet (import draws <file or URL>).', source: null, imported_at: null, data_version: null, as_of: asOf, forecasts_as_of: null };
+    return {
+      kind: 'none',
+      description: 'No draws imported yet (import draws <file or URL>).',
+      source: null,
+      imported_at: null,
+      data_version: null,
+      as_of: asOf,
+      forecasts_as_of: null,
+    };
   }
   return {
     kind: rounds.is_demo ? 'demo' : 'ircc',

@@ -10,8 +10,29 @@ import { dayNumber } from './feed/ircc-dates.ts';
 import { drawsService } from './service.ts';
 import { describeWithSnapshot, drawsContext, importSnapshot, SNAPSHOT_AS_OF } from './test-support.ts';
 
-const DRAW_KEYS = ['category_id', 'category_name', 'date', 'days_since_last_draw', 'draw_name', 'id', 'invitations_issued', 'lowest_crs_score', 'round_number', 'tie_break_at', 'url'];
-const PREDICTION_KEYS = ['confidence_score', 'date_range', 'model_used', 'predicted_crs_score', 'predicted_date', 'predicted_invitations', 'rank', 'uncertainty_range'];
+const DRAW_KEYS = [
+  'category_id',
+  'category_name',
+  'date',
+  'days_since_last_draw',
+  'draw_name',
+  'id',
+  'invitations_issued',
+  'lowest_crs_score',
+  'round_number',
+  'tie_break_at',
+  'url',
+];
+const PREDICTION_KEYS = [
+  'confidence_score',
+  'date_range',
+  'model_used',
+  'predicted_crs_score',
+  'predicted_date',
+  'predicted_invitations',
+  'rank',
+  'uncertainty_range',
+];
 const CATEGORY_KEYS = ['avg_crs_score', 'created_at', 'description', 'id', 'is_active', 'latest_draw_date', 'name', 'total_draws'];
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
@@ -27,7 +48,12 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 
 function checkDraw(d: Json): void {
   assert.deepEqual(keys(d), DRAW_KEYS);
-  assert.ok(Number.isInteger(d.id) && Number.isInteger(d.category_id) && Number.isInteger(d.invitations_issued) && Number.isInteger(d.lowest_crs_score));
+  assert.ok(
+    Number.isInteger(d.id) &&
+      Number.isInteger(d.category_id) &&
+      Number.isInteger(d.invitations_issued) &&
+      Number.isInteger(d.lowest_crs_score),
+  );
   assert.match(d.date, ISO_DATE);
   assert.equal(typeof d.round_number, 'string');
   assert.equal(typeof d.draw_name, 'string');
@@ -79,7 +105,7 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
   });
   after(async () => app?.close());
 
-  it('GET /api/health/: the spec\'s shape with real counts, never cached', async () => {
+  it("GET /api/health/: the spec's shape with real counts, never cached", async () => {
     const { status, body, headers } = await get('/api/health/');
     assert.equal(status, 200);
     assert.deepEqual(keys(body), ['database', 'endpoints', 'status', 'timestamp', 'version']);
@@ -88,11 +114,17 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
     assert.match(body.timestamp, ISO_TIMESTAMP);
     const predictions = (await get('/api/stats/')).body.total_predictions;
     assert.deepEqual(body.database, { connected: true, draws_count: 389, categories_count: 12, predictions_count: predictions });
-    assert.deepEqual(body.endpoints, { predictions: '/api/predict/', categories: '/api/categories/', draws: '/api/draws/', statistics: '/api/stats/', documentation: '/docs' });
+    assert.deepEqual(body.endpoints, {
+      predictions: '/api/predict/',
+      categories: '/api/categories/',
+      draws: '/api/draws/',
+      statistics: '/api/stats/',
+      documentation: '/docs',
+    });
     assert.equal(headers['cache-control'], 'no-cache');
   });
 
-  it('GET /api/draws/: all 389 draws newest first, each of the contract\'s shape', async () => {
+  it("GET /api/draws/: all 389 draws newest first, each of the contract's shape", async () => {
     const { status, body } = await get('/api/draws/');
     assert.equal(status, 200);
     assert.deepEqual(keys(body), ['count', 'data', 'data_source', 'success']);
@@ -125,17 +157,29 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
     const cec = (await get('/api/draws/?category=2')).body;
     assert.equal(cec.count, 53);
     assert.ok(cec.data.every((d: Json) => d.category_id === 2 && d.category_name === 'Canadian Experience Class'));
-    assert.deepEqual(cec.data, all.filter((d) => d.category_id === 2));
+    assert.deepEqual(
+      cec.data,
+      all.filter((d) => d.category_id === 2),
+    );
     // 2025-12-16 has one draw (round 387): excluded by either bound when equal to it.
     const after16 = (await get('/api/draws/?start_date=2025-12-16')).body;
-    assert.deepEqual(after16.data.map((d: Json) => d.round_number), ['388']);
+    assert.deepEqual(
+      after16.data.map((d: Json) => d.round_number),
+      ['388'],
+    );
     const before16 = (await get('/api/draws/?end_date=2025-12-16')).body;
     assert.equal(before16.count, all.filter((d) => d.date < '2025-12-16').length);
     assert.ok(before16.data.every((d: Json) => d.date < '2025-12-16'));
     const between = (await get('/api/draws/?start_date=2025-12-15&end_date=2025-12-17')).body;
-    assert.deepEqual(between.data.map((d: Json) => [d.round_number, d.date]), [['387', '2025-12-16']]);
+    assert.deepEqual(
+      between.data.map((d: Json) => [d.round_number, d.date]),
+      [['387', '2025-12-16']],
+    );
     const year = (await get('/api/draws/?category=3&start_date=2024-12-31&end_date=2026-01-01')).body;
-    assert.deepEqual(year.data, all.filter((d) => d.category_id === 3 && d.date > '2024-12-31' && d.date < '2026-01-01'));
+    assert.deepEqual(
+      year.data,
+      all.filter((d) => d.category_id === 3 && d.date > '2024-12-31' && d.date < '2026-01-01'),
+    );
     assert.ok(year.count > 10);
   });
 
@@ -146,14 +190,20 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
     assert.deepEqual(body.data, expected);
     assert.equal(body.count, expected.length);
     assert.ok(body.count > 0);
-    assert.ok(all.some((d) => d.date === '2025-11-14'), 'a draw just outside the window exists and is left out');
+    assert.ok(
+      all.some((d) => d.date === '2025-11-14'),
+      'a draw just outside the window exists and is left out',
+    );
   });
 
   it('GET /api/categories/: a bare array of the active categories with their figures', async () => {
     const { status, body } = await get('/api/categories/');
     assert.equal(status, 200);
     assert.ok(Array.isArray(body));
-    assert.deepEqual(body.map((c: Json) => c.id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    assert.deepEqual(
+      body.map((c: Json) => c.id),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+    );
     for (const c of body) {
       assert.deepEqual(keys(c), CATEGORY_KEYS);
       assert.equal(c.is_active, true);
@@ -164,10 +214,13 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
       assert.equal(c.latest_draw_date, mine[0].date);
       assert.ok(mine.every((d) => d.category_name === c.name));
     }
-    assert.deepEqual(body.map((c: Json) => c.total_draws), [178, 53, 95, 1, 7, 26, 13, 3, 5, 3, 3, 2]);
+    assert.deepEqual(
+      body.map((c: Json) => c.total_draws),
+      [178, 53, 95, 1, 7, 26, 13, 3, 5, 3, 3, 2],
+    );
   });
 
-  it('GET /api/categories/{id}/statistics/: figures recomputed from the category\'s draws', async () => {
+  it("GET /api/categories/{id}/statistics/: figures recomputed from the category's draws", async () => {
     for (const id of [1, 2, 4, 7]) {
       const { status, body } = await get(`/api/categories/${id}/statistics/`);
       assert.equal(status, 200);
@@ -203,15 +256,28 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
     assert.equal(body.success, true);
     assert.match(body.generated_at, ISO_TIMESTAMP);
     assert.equal(body.total_categories, body.data.length);
-    assert.deepEqual(body.data.map((e: Json) => e.category_id), [2, 3, 6, 7, 9]);
+    assert.deepEqual(
+      body.data.map((e: Json) => e.category_id),
+      [2, 3, 6, 7, 9],
+    );
     for (const entry of body.data) {
-      assert.deepEqual(keys(entry), ['category_description', 'category_id', 'category_name', 'last_updated', 'predictions', 'recent_draws']);
+      assert.deepEqual(keys(entry), [
+        'category_description',
+        'category_id',
+        'category_name',
+        'last_updated',
+        'predictions',
+        'recent_draws',
+      ]);
       const mine = all.filter((d) => d.category_id === entry.category_id);
       assert.equal(entry.category_name, mine[0].category_name);
       assert.equal(typeof entry.category_description, 'string');
       assert.match(entry.last_updated, ISO_TIMESTAMP);
       assert.equal(entry.last_updated.slice(0, 10), mine[0].date);
-      assert.deepEqual(entry.recent_draws, mine.slice(0, 5).map((d) => ({ date: d.date, crs_score: d.lowest_crs_score, invitations: d.invitations_issued })));
+      assert.deepEqual(
+        entry.recent_draws,
+        mine.slice(0, 5).map((d) => ({ date: d.date, crs_score: d.lowest_crs_score, invitations: d.invitations_issued })),
+      );
       // Five ranks unless later ones would fall more than a year after the as-of date (trade: a draw every few months).
       assert.ok(entry.predictions.length >= 1 && entry.predictions.length <= 5);
       if (entry.category_id !== 9) assert.equal(entry.predictions.length, 5);
@@ -242,17 +308,30 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
     assert.deepEqual((await get('/api/categories/1/predictions/')).body.data.predictions, []);
   });
 
-  it('GET /api/stats/: the spec\'s keys, recomputed from the draws and the predictions', async () => {
+  it("GET /api/stats/: the spec's keys, recomputed from the draws and the predictions", async () => {
     const { status, body } = await get('/api/stats/');
     assert.equal(status, 200);
     assert.deepEqual(keys(body), [
-      'avg_crs_score', 'avg_invitations', 'categories_count', 'data_source', 'last_updated', 'max_crs_score', 'min_crs_score',
-      'next_predictions', 'recent_draws', 'success', 'total_draws', 'total_predictions',
+      'avg_crs_score',
+      'avg_invitations',
+      'categories_count',
+      'data_source',
+      'last_updated',
+      'max_crs_score',
+      'min_crs_score',
+      'next_predictions',
+      'recent_draws',
+      'success',
+      'total_draws',
+      'total_predictions',
     ]);
     const predict = (await get('/api/predict/')).body;
     assert.equal(body.total_draws, 389);
     assert.equal(body.categories_count, 12);
-    assert.equal(body.total_predictions, predict.data.reduce((s: number, e: Json) => s + e.predictions.length, 0));
+    assert.equal(
+      body.total_predictions,
+      predict.data.reduce((s: number, e: Json) => s + e.predictions.length, 0),
+    );
     assert.equal(body.avg_crs_score, round2(mean(all.map((d) => d.lowest_crs_score))));
     assert.equal(body.avg_invitations, round2(mean(all.map((d) => d.invitations_issued))));
     assert.equal(body.min_crs_score, Math.min(...all.map((d) => d.lowest_crs_score)));
@@ -268,7 +347,10 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
   it('GET /api/models/: every model with measured backtest errors by horizon and where it is used', async () => {
     const { status, body } = await get('/api/models/');
     assert.equal(status, 200);
-    assert.deepEqual(body.data.map((m: Json) => m.name), ['naive', 'window_mean', 'ses', 'damped_trend']);
+    assert.deepEqual(
+      body.data.map((m: Json) => m.name),
+      ['naive', 'window_mean', 'ses', 'damped_trend'],
+    );
     const predict = (await get('/api/predict/')).body;
     const categories = (await get('/api/categories/')).body;
     // Each backtest starts after three draws (the damped trend after ten, and only for series of at least twenty).
@@ -276,7 +358,10 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
     for (const model of body.data) {
       assert.deepEqual(keys(model), ['confidence_definition', 'description', 'name', 'parameters', 'performance', 'selected_for']);
       assert.equal(model.performance.method, 'rolling-origin backtest');
-      assert.deepEqual(model.performance.by_horizon.map((m: Json) => m.h), [1, 2, 3, 4, 5]);
+      assert.deepEqual(
+        model.performance.by_horizon.map((m: Json) => m.h),
+        [1, 2, 3, 4, 5],
+      );
       for (const m of model.performance.by_horizon) {
         assert.deepEqual(keys(m), ['bias', 'coverage_95', 'h', 'mae', 'mase', 'n', 'rmse']);
         assert.ok(m.n > 0, `${model.name} h${m.h}`);
@@ -292,12 +377,15 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
       }
     }
     const selected = body.data.flatMap((m: Json) => m.selected_for).sort((a: number, b: number) => a - b);
-    assert.deepEqual(selected, predict.data.map((e: Json) => e.category_id));
+    assert.deepEqual(
+      selected,
+      predict.data.map((e: Json) => e.category_id),
+    );
     assert.equal(body.categories.find((c: Json) => c.category_id === 1).status, 'dormant');
     assert.match(body.methodology.dormant, /max\(365, 3 ×/);
   });
 
-  it('answers the error table with the service\'s JSON error body', async () => {
+  it("answers the error table with the service's JSON error body", async () => {
     const cases: [string, string, number, RegExp][] = [
       ['GET', '/api/predict/999/', 404, /category 999 not found/],
       ['GET', '/api/predict/999999999999999/', 404, /category 999999999999999 not found/],
@@ -333,7 +421,17 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
   });
 
   it('caches: max-age 3600, a strong ETag, 304 on If-None-Match, HEAD, and no trailing slash needed', async () => {
-    for (const url of ['/api/predict/', '/api/predict/2/', '/api/categories/', '/api/categories/2/statistics/', '/api/categories/2/predictions/', '/api/draws/', '/api/draws/recent/', '/api/stats/', '/api/models/']) {
+    for (const url of [
+      '/api/predict/',
+      '/api/predict/2/',
+      '/api/categories/',
+      '/api/categories/2/statistics/',
+      '/api/categories/2/predictions/',
+      '/api/draws/',
+      '/api/draws/recent/',
+      '/api/stats/',
+      '/api/models/',
+    ]) {
       const res = await app.inject(url);
       assert.equal(res.statusCode, 200, url);
       assert.equal(res.headers['cache-control'], 'public, max-age=3600', url);
@@ -350,7 +448,18 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
 
   it('publishes every endpoint in OpenAPI', async () => {
     const doc = (await app.inject('/openapi.json')).json();
-    for (const path of ['/api/health/', '/api/predict/', '/api/predict/{category_id}/', '/api/categories/', '/api/categories/{id}/statistics/', '/api/categories/{id}/predictions/', '/api/draws/', '/api/draws/recent/', '/api/stats/', '/api/models/']) {
+    for (const path of [
+      '/api/health/',
+      '/api/predict/',
+      '/api/predict/{category_id}/',
+      '/api/categories/',
+      '/api/categories/{id}/statistics/',
+      '/api/categories/{id}/predictions/',
+      '/api/draws/',
+      '/api/draws/recent/',
+      '/api/stats/',
+      '/api/models/',
+    ]) {
       assert.ok(doc.paths[path]?.get, path);
     }
   });
@@ -359,7 +468,10 @@ describeWithSnapshot('draws HTTP API on the real snapshot', (t) => {
     const later = await buildTestApp(drawsService, drawsContext(t.db, '2025-12-31'));
     try {
       const recent = (await later.inject('/api/draws/recent/')).json();
-      assert.deepEqual(recent.data, all.filter((d) => d.date >= '2025-12-01'));
+      assert.deepEqual(
+        recent.data,
+        all.filter((d) => d.date >= '2025-12-01'),
+      );
       assert.equal(recent.data_source.as_of, '2025-12-31');
       const predict = (await later.inject('/api/predict/')).json();
       assert.equal(predict.data_source.forecasts_as_of, '2025-12-31');
@@ -400,7 +512,10 @@ describe('draws configuration', () => {
   it('refuses to start with a malformed PDI_DRAWS_AS_OF, naming the variable', async () => {
     const db = openDatabase('sqlite::memory:');
     try {
-      await assert.rejects(buildTestApp(drawsService, db, { env: { PDI_DRAWS_AS_OF: '2025-13-01' } }), /PDI_DRAWS_AS_OF must be a date in the form YYYY-MM-DD, got "2025-13-01"/);
+      await assert.rejects(
+        buildTestApp(drawsService, db, { env: { PDI_DRAWS_AS_OF: '2025-13-01' } }),
+        /PDI_DRAWS_AS_OF must be a date in the form YYYY-MM-DD, got "2025-13-01"/,
+      );
     } finally {
       await db.close();
     }

@@ -35,7 +35,15 @@ function round(x: number | null, digits: number): number | null {
 }
 
 function horizonRow(m: HorizonMetrics) {
-  return { h: m.h, n: m.n, mae: round(m.mae, 3), rmse: round(m.rmse, 3), mase: round(m.mase, 3), bias: round(m.bias, 3), coverage_95: round(m.coverage_95, 4) };
+  return {
+    h: m.h,
+    n: m.n,
+    mae: round(m.mae, 3),
+    rmse: round(m.rmse, 3),
+    mase: round(m.mase, 3),
+    bias: round(m.bias, 3),
+    coverage_95: round(m.coverage_95, 4),
+  };
 }
 
 function categoryId(raw: string, name: string): number {
@@ -81,7 +89,13 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
       config: { operation: 'health', cacheSeconds: 0 },
     },
     async (request, reply: FastifyReply) => {
-      const endpoints = { predictions: '/api/predict/', categories: '/api/categories/', draws: '/api/draws/', statistics: '/api/stats/', documentation: '/docs' };
+      const endpoints = {
+        predictions: '/api/predict/',
+        categories: '/api/categories/',
+        draws: '/api/draws/',
+        statistics: '/api/stats/',
+        documentation: '/docs',
+      };
       const timestamp = new Date().toISOString();
       try {
         await ctx.db.ping();
@@ -90,7 +104,12 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
           status: 'healthy',
           timestamp,
           version: API_VERSION,
-          database: { connected: true, draws_count: counts.draws, categories_count: counts.categories, predictions_count: counts.predictions },
+          database: {
+            connected: true,
+            draws_count: counts.draws,
+            categories_count: counts.categories,
+            predictions_count: counts.predictions,
+          },
           endpoints,
         };
       } catch (error) {
@@ -116,20 +135,31 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
     {
       schema: {
         summary: 'Next draws of every predicted category',
-        description: 'Five predictions per active, non-dormant category with enough history (see /api/models/ for the method), with its last five draws.',
+        description:
+          'Five predictions per active, non-dormant category with enough history (see /api/models/ for the method), with its last five draws.',
         response: { 200: S.PredictResponse },
       },
       config: { operation: 'predictions', responseCache: true },
     },
     async () => {
-      const [categories, predictions, forecasts] = await Promise.all([listCategories(db, { activeOnly: true }), listPredictions(db), readForecasts(db)]);
+      const [categories, predictions, forecasts] = await Promise.all([
+        listCategories(db, { activeOnly: true }),
+        listPredictions(db),
+        readForecasts(db),
+      ]);
       const through = forecasts?.value.as_of ?? asOf();
       const data = [];
       for (const category of categories) {
         const list = predictions.get(category.id);
         if (list && list.length > 0) data.push(await predictEntry(category, list, through));
       }
-      return { success: true, total_categories: data.length, generated_at: forecasts?.computed_at ?? new Date().toISOString(), data, data_source: await source(forecasts?.value.as_of ?? null) };
+      return {
+        success: true,
+        total_categories: data.length,
+        generated_at: forecasts?.computed_at ?? new Date().toISOString(),
+        data,
+        data_source: await source(forecasts?.value.as_of ?? null),
+      };
     },
   );
 
@@ -138,7 +168,8 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
     {
       schema: {
         summary: 'Next draws of one category',
-        description: 'The same envelope as /api/predict/ with one entry; its predictions are empty when the category is dormant or has too little history.',
+        description:
+          'The same envelope as /api/predict/ with one entry; its predictions are empty when the category is dormant or has too little history.',
         params: S.CategoryIdParams,
         response: { 200: S.PredictResponse },
       },
@@ -149,21 +180,40 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
       const [predictions, forecasts] = await Promise.all([listPredictions(db, category.id), readForecasts(db)]);
       const through = forecasts?.value.as_of ?? asOf();
       const entry = await predictEntry(category, predictions.get(category.id) ?? [], through);
-      return { success: true, total_categories: 1, generated_at: forecasts?.computed_at ?? new Date().toISOString(), data: [entry], data_source: await source(forecasts?.value.as_of ?? null) };
+      return {
+        success: true,
+        total_categories: 1,
+        generated_at: forecasts?.computed_at ?? new Date().toISOString(),
+        data: [entry],
+        data_source: await source(forecasts?.value.as_of ?? null),
+      };
     },
   );
 
   app.get(
     '/api/categories/',
     {
-      schema: { summary: 'Active categories', description: 'A bare JSON array of every active category (one with draws in the current feed).', response: { 200: S.CategoriesResponse } },
+      schema: {
+        summary: 'Active categories',
+        description: 'A bare JSON array of every active category (one with draws in the current feed).',
+        response: { 200: S.CategoriesResponse },
+      },
       config: { operation: 'categories', responseCache: true },
     },
     async () => {
       const [categories, statistics] = await Promise.all([listCategories(db, { activeOnly: true }), readStatistics(db)]);
       return categories.map((c) => {
         const s = statistics?.categories[String(c.id)] ?? categoryStatistics([]);
-        return { id: c.id, name: c.name, description: c.description, is_active: c.is_active, created_at: c.created_at, total_draws: s.total_draws, avg_crs_score: s.avg_crs_score, latest_draw_date: s.latest_draw_date };
+        return {
+          id: c.id,
+          name: c.name,
+          description: c.description,
+          is_active: c.is_active,
+          created_at: c.created_at,
+          total_draws: s.total_draws,
+          avg_crs_score: s.avg_crs_score,
+          latest_draw_date: s.latest_draw_date,
+        };
       });
     },
   );
@@ -171,7 +221,12 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
   app.get(
     '/api/categories/:id/statistics/',
     {
-      schema: { summary: 'Statistics of one category', description: 'Scores, invitations and gaps between draw dates over all of the category\'s draws.', params: S.IdParams, response: { 200: S.CategoryStatisticsResponse } },
+      schema: {
+        summary: 'Statistics of one category',
+        description: "Scores, invitations and gaps between draw dates over all of the category's draws.",
+        params: S.IdParams,
+        response: { 200: S.CategoryStatisticsResponse },
+      },
       config: { operation: 'statistics', responseCache: true },
     },
     async (request) => {
@@ -180,7 +235,11 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
       const s = statistics?.categories[String(category.id)] ?? categoryStatistics([]);
       const [latest] = await listDraws(db, { categoryId: category.id, limit: 1 });
       const { latest_round_number: _, ...numbers } = s;
-      return { success: true, data: { category_id: category.id, category_name: category.name, ...numbers, latest_draw: latest ?? null }, data_source: await source() };
+      return {
+        success: true,
+        data: { category_id: category.id, category_name: category.name, ...numbers, latest_draw: latest ?? null },
+        data_source: await source(),
+      };
     },
   );
 
@@ -230,7 +289,8 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
     {
       schema: {
         summary: 'Draws of the last 30 days',
-        description: 'Draws dated from 30 days before the as-of date through the as-of date (PDI_DRAWS_AS_OF, else today in America/Toronto), newest first.',
+        description:
+          'Draws dated from 30 days before the as-of date through the as-of date (PDI_DRAWS_AS_OF, else today in America/Toronto), newest first.',
         response: { 200: S.DrawsResponse },
       },
       config: { operation: 'draws', responseCache: true },
@@ -245,7 +305,11 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
   app.get(
     '/api/stats/',
     {
-      schema: { summary: 'Overall statistics', description: 'Totals over every draw, the last ten draws and the next predicted draw of each category.', response: { 200: S.StatsResponse } },
+      schema: {
+        summary: 'Overall statistics',
+        description: 'Totals over every draw, the last ten draws and the next predicted draw of each category.',
+        response: { 200: S.StatsResponse },
+      },
       config: { operation: 'statistics', responseCache: true },
     },
     async () => {
@@ -262,7 +326,10 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
       const next = [...predictions.entries()]
         .filter(([, list]) => list.length > 0)
         .map(([id, list]) => ({ category_id: id, category_name: names.get(id) ?? '', ...list[0] }))
-        .sort((a, b) => (a.predicted_date < b.predicted_date ? -1 : a.predicted_date > b.predicted_date ? 1 : 0) || a.category_id - b.category_id);
+        .sort(
+          (a, b) =>
+            (a.predicted_date < b.predicted_date ? -1 : a.predicted_date > b.predicted_date ? 1 : 0) || a.category_id - b.category_id,
+        );
       const overall = statistics?.overall;
       const ds = await source(forecasts?.value.as_of ?? null);
       return {
@@ -287,7 +354,8 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
     {
       schema: {
         summary: 'Prediction models and their measured performance',
-        description: 'Each candidate model, where it is used, and its rolling-origin backtest errors of CRS cut-offs pooled over the categories, by horizon.',
+        description:
+          'Each candidate model, where it is used, and its rolling-origin backtest errors of CRS cut-offs pooled over the categories, by horizon.',
         response: { 200: S.ModelsResponse },
       },
       config: { operation: 'models', responseCache: true },
@@ -318,7 +386,13 @@ export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise
         mae_h1: Object.fromEntries(Object.entries(c.crs?.selection.maeH1 ?? {}).map(([k, v]) => [k, round(v as number, 3)!])),
         invitations_model: c.invitations?.model ?? null,
       }));
-      return { success: true, data, methodology: { ...FORECAST_METHOD }, categories: categoryForecasts, data_source: await source(stored?.as_of ?? null) };
+      return {
+        success: true,
+        data,
+        methodology: { ...FORECAST_METHOD },
+        categories: categoryForecasts,
+        data_source: await source(stored?.as_of ?? null),
+      };
     },
   );
 }
@@ -332,7 +406,8 @@ export function keepForecastsCurrent(app: ServiceApp, ctx: ServiceContext): void
   let closed = false;
   const check = async (): Promise<void> => {
     try {
-      if (await refreshForecastsIfStale(ctx)) ctx.log.info({ as_of: resolveAsOf(ctx.config.env) }, 'forecasts recomputed for the new as-of date');
+      if (await refreshForecastsIfStale(ctx))
+        ctx.log.info({ as_of: resolveAsOf(ctx.config.env) }, 'forecasts recomputed for the new as-of date');
     } catch (error) {
       ctx.log.error({ err: error }, 'forecast refresh failed; retrying in five minutes');
       schedule(5 * 60_000);

@@ -11,14 +11,21 @@ export const CategoryIdParams = Type.Object({ category_id: integerPathParam('Cat
 export const IdParams = Type.Object({ id: integerPathParam('Category id (see /api/categories/).') });
 
 export const DrawsQuery = Type.Object({
-  category: Type.Optional(withError(Type.String({ pattern: '^[0-9]{1,15}$', description: 'Only draws of this category id.' }), 'must be a category id (a positive whole number)')),
+  category: Type.Optional(
+    withError(
+      Type.String({ pattern: '^[0-9]{1,15}$', description: 'Only draws of this category id.' }),
+      'must be a category id (a positive whole number)',
+    ),
+  ),
   start_date: Type.Optional(dateParam('Only draws after this date (exclusive).')),
   end_date: Type.Optional(dateParam('Only draws before this date (exclusive).')),
 });
 
 export const DataSourceSchema = Type.Object(
   {
-    kind: Type.Union([Type.Literal('ircc'), Type.Literal('demo'), Type.Literal('none')], { description: '"demo" marks generated data that is not real.' }),
+    kind: Type.Union([Type.Literal('ircc'), Type.Literal('demo'), Type.Literal('none')], {
+      description: '"demo" marks generated data that is not real.',
+    }),
     description: Type.String(),
     source: Nullable(Type.String()),
     imported_at: Nullable(timestamp('When the draws were imported')),
@@ -35,12 +42,14 @@ export const DrawSchema = Type.Object({
   date: isoDate('Date of the round'),
   category_id: Type.Integer(),
   category_name: Type.String({ description: 'Canonical category name.' }),
-  draw_name: Type.String({ description: 'The round\'s name exactly as IRCC publishes it.' }),
+  draw_name: Type.String({ description: "The round's name exactly as IRCC publishes it." }),
   invitations_issued: Type.Integer(),
   lowest_crs_score: Type.Integer({ description: 'CRS score of the lowest-ranked candidate invited.' }),
-  tie_break_at: Nullable(timestamp('The tie-breaking rule\'s profile submission cut-off')),
-  days_since_last_draw: Nullable(Type.Integer({ minimum: 0, description: 'Days since the previous draw of the same category (0: same day); null for its first draw.' })),
-  url: Nullable(Type.String({ description: 'The round\'s page on canada.ca.' })),
+  tie_break_at: Nullable(timestamp("The tie-breaking rule's profile submission cut-off")),
+  days_since_last_draw: Nullable(
+    Type.Integer({ minimum: 0, description: 'Days since the previous draw of the same category (0: same day); null for its first draw.' }),
+  ),
+  url: Nullable(Type.String({ description: "The round's page on canada.ca." })),
 });
 
 export const PredictionSchema = Type.Object({
@@ -48,23 +57,33 @@ export const PredictionSchema = Type.Object({
   predicted_date: isoDate('Predicted draw date'),
   predicted_crs_score: Type.Number(),
   predicted_invitations: Type.Integer(),
-  confidence_score: Type.Number({ description: 'Backtest hit rate (|error| ≤ 10 points) of the chosen model at this horizon, smoothed; 0–100. See /api/models/.' }),
+  confidence_score: Type.Number({
+    description: 'Backtest hit rate (|error| ≤ 10 points) of the chosen model at this horizon, smoothed; 0–100. See /api/models/.',
+  }),
   model_used: Type.String(),
-  uncertainty_range: Type.Object({
-    min: Type.Number(),
-    max: Type.Number(),
-    confidence_level: Type.Number({ description: 'Always 95.' }),
-    margin_of_error: Type.Number(),
-  }, { description: '95% prediction interval of the cut-off score.' }),
-  date_range: Type.Object({ earliest: isoDate('Earliest plausible date'), latest: isoDate('Latest plausible date') }, { description: 'Central 95% range of the draw date.' }),
+  uncertainty_range: Type.Object(
+    {
+      min: Type.Number(),
+      max: Type.Number(),
+      confidence_level: Type.Number({ description: 'Always 95.' }),
+      margin_of_error: Type.Number(),
+    },
+    { description: '95% prediction interval of the cut-off score.' },
+  ),
+  date_range: Type.Object(
+    { earliest: isoDate('Earliest plausible date'), latest: isoDate('Latest plausible date') },
+    { description: 'Central 95% range of the draw date.' },
+  ),
 });
 
 export const PredictEntrySchema = Type.Object({
   category_id: Type.Integer(),
   category_name: Type.String(),
   category_description: Nullable(Type.String()),
-  last_updated: Nullable(timestamp('Time of the category\'s latest draw (drawDateTime)')),
-  recent_draws: Type.Array(Type.Object({ date: isoDate('Draw date'), crs_score: Type.Number(), invitations: Type.Integer() }), { description: 'The last five draws, newest first.' }),
+  last_updated: Nullable(timestamp("Time of the category's latest draw (drawDateTime)")),
+  recent_draws: Type.Array(Type.Object({ date: isoDate('Draw date'), crs_score: Type.Number(), invitations: Type.Integer() }), {
+    description: 'The last five draws, newest first.',
+  }),
   predictions: Type.Array(PredictionSchema),
 });
 
@@ -139,7 +158,9 @@ export const StatsResponse = Type.Object({
   min_crs_score: Nullable(Type.Number()),
   max_crs_score: Nullable(Type.Number()),
   recent_draws: Type.Array(DrawSchema, { description: 'The last 10 draws up to the as-of date, newest first.' }),
-  next_predictions: Type.Array(NextPredictionSchema, { description: 'The next predicted draw (rank 1) of each predicted category, by date.' }),
+  next_predictions: Type.Array(NextPredictionSchema, {
+    description: 'The next predicted draw (rank 1) of each predicted category, by date.',
+  }),
   last_updated: Nullable(timestamp('When the draws were imported')),
   data_source: DataSourceSchema,
 });
@@ -161,7 +182,9 @@ export const ModelSchema = Type.Object({
   selected_for: Type.Array(Type.Integer(), { description: 'Ids of the predicted categories whose CRS forecasts use this model.' }),
   performance: Type.Object({
     method: Type.String({ description: '"rolling-origin backtest": expanding window, horizons 1–5.' }),
-    by_horizon: Type.Array(HorizonSchema, { description: 'Errors of CRS cut-off forecasts, pooled over every category with enough history.' }),
+    by_horizon: Type.Array(HorizonSchema, {
+      description: 'Errors of CRS cut-off forecasts, pooled over every category with enough history.',
+    }),
   }),
   confidence_definition: Type.String(),
 });

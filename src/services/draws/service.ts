@@ -45,6 +45,15 @@ export const drawsService: ServiceModule = {
   },
   async fit(ctx, options) {
     const result = await fitForecasts(ctx, { asOf: typeof options.asOf === 'string' ? options.asOf : undefined });
-    return result.message + '\n' + result.categories.map((c) => `  ${c.slug.padEnd(14)} ${c.status.padEnd(22)} ${String(c.predictions).padStart(2)} predictions  CRS model ${c.crs_model ?? '—'}`).join('\n');
+    return (
+      result.message +
+      '\n' +
+      result.categories
+        .map(
+          (c) =>
+            `  ${c.slug.padEnd(14)} ${c.status.padEnd(22)} ${String(c.predictions).padStart(2)} predictions  CRS model ${c.crs_model ?? '—'}`,
+        )
+        .join('\n')
+    );
   },
 };

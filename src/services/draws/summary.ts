@@ -49,9 +49,18 @@ export function chronological<T extends { date: string; roundSortKey: number }>(
 export function categoryStatistics(draws: readonly DrawFact[]): CategoryStatistics {
   if (draws.length === 0) {
     return {
-      total_draws: 0, avg_crs_score: null, median_crs_score: null, min_crs_score: null, max_crs_score: null,
-      total_invitations: 0, avg_invitations: null, first_draw_date: null, latest_draw_date: null,
-      avg_days_between_draws: null, median_days_between_draws: null, latest_round_number: null,
+      total_draws: 0,
+      avg_crs_score: null,
+      median_crs_score: null,
+      min_crs_score: null,
+      max_crs_score: null,
+      total_invitations: 0,
+      avg_invitations: null,
+      first_draw_date: null,
+      latest_draw_date: null,
+      avg_days_between_draws: null,
+      median_days_between_draws: null,
+      latest_round_number: null,
     };
   }
   const sorted = chronological(draws);

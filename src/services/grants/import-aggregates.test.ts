@@ -55,7 +55,8 @@ describeEachDatabase(
     it('equal those computed from the stored rows, from a file and from a stream, ids after the ones used', async () => {
       // and a file whose later batches hold earlier amendments (out of order, equal numbers with and without dates)
       const rows: Array<Record<string, string>> = [];
-      const filler = (i: number) => handRow({ ref_number: `F-${i}`, agreement_value: `${1000 + i}.00`, recipient_legal_name: `Recipient ${i % 97}` });
+      const filler = (i: number) =>
+        handRow({ ref_number: `F-${i}`, agreement_value: `${1000 + i}.00`, recipient_legal_name: `Recipient ${i % 97}` });
       rows.push(
         handRow({ ref_number: 'X-1', amendment_number: '2', agreement_value: '900000.00' }),
         handRow({ ref_number: 'X-2', amendment_number: '1', amendment_date: '2021-05-01', agreement_value: '5000000.00' }),
@@ -72,15 +73,25 @@ describeEachDatabase(
       const outOfOrder = path.join(dir, 'out-of-order.csv');
       fs.writeFileSync(outOfOrder, handCsv(rows));
       const db = t.db.kysely;
-      for (const [input, csv] of [['file', file], ['stream', file], ['file', outOfOrder]] as const) {
+      for (const [input, csv] of [
+        ['file', file],
+        ['stream', file],
+        ['file', outOfOrder],
+      ] as const) {
         const resolver = new AmendmentResolver();
         await readGrantsCsv(csv, (r) => resolver.add(r));
-        const before = await db.selectFrom(GRANTS_TABLE).select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow();
+        const before = await db
+          .selectFrom(GRANTS_TABLE)
+          .select((eb) => eb.fn.max('id').as('max'))
+          .executeTakeFirstOrThrow();
         await db.deleteFrom(GRANTS_TABLE).execute();
         await importGrantsCsv(t.db, input === 'file' ? csv : fs.createReadStream(csv), { sourceLabel: 'grants.csv' });
         const computed = await storedEqualComputed();
         assert.equal(computed.stats.total_grants, resolver.size);
-        const ids = await db.selectFrom(GRANTS_TABLE).select([(eb) => eb.fn.min('id').as('min'), (eb) => eb.fn.max('id').as('max')]).executeTakeFirstOrThrow();
+        const ids = await db
+          .selectFrom(GRANTS_TABLE)
+          .select([(eb) => eb.fn.min('id').as('min'), (eb) => eb.fn.max('id').as('max')])
+          .executeTakeFirstOrThrow();
         // no id is used twice, first import or not
         if (before.max !== null) assert.ok(Number(ids.min) > Number(before.max), `${input}: ids ${ids.min}… after ${before.max}`);
         // SQLite: numbered by the reading thread, one id an agreement (a PostgreSQL sequence also spends ids on conflicts)

@@ -128,7 +128,8 @@ export class AgreementTracker {
     this.recipientType[n] = this.small.code(r.recipient_type);
     this.sector[n] = this.small.code(r.naics_sector_en);
     this.category[n] = this.small.code(r.notable_category);
-    if (this.small.values.length > 0xff) throw new Error('too many distinct provinces, types, sectors and categories for the import aggregates');
+    if (this.small.values.length > 0xff)
+      throw new Error('too many distinct provinces, types, sectors and categories for the import aggregates');
   }
 
   private grow(): void {

@@ -57,7 +57,10 @@ test('the reader thread gives the batches, skips, summary and progress of readin
     assert.deepEqual(numberedThreaded.aggregates, numbered.aggregates);
     const ids = numbered.batches.flatMap((b) => b.rows.map((r) => r[r.length - 1] as number));
     const firstSeen = [...new Set(ids)];
-    assert.deepEqual(firstSeen, Array.from({ length: firstSeen.length }, (_, i) => 7 + i));
+    assert.deepEqual(
+      firstSeen,
+      Array.from({ length: firstSeen.length }, (_, i) => 7 + i),
+    );
     assert.equal(numbered.aggregates?.stats.total_grants, firstSeen.length);
     assert.ok(ids.length > firstSeen.length, 'some agreement is amended in a later batch');
   } finally {
@@ -78,7 +81,10 @@ test('the reader thread rejects as reading here does: a missing column by name, 
     assert.ok(error instanceof GrantsCsvHeaderError);
     assert.match(error.message, /agreement_value/);
     assert.ok(error.missing.includes('agreement_value'));
-    await assert.rejects(readAgreementBatches(join(dir, 'missing.csv'), options, async () => {}), /ENOENT/);
+    await assert.rejects(
+      readAgreementBatches(join(dir, 'missing.csv'), options, async () => {}),
+      /ENOENT/,
+    );
     const good = join(dir, 'g.csv');
     await writeGrantsCsv(good, { rows: 3000, seed: 'import-reader' });
     let seen = 0;

@@ -47,7 +47,13 @@ export interface BatchReadResult {
   aggregates: Promise<GrantsAggregates> | null;
 }
 
-type WorkerData = { kind: string; file: string; dialect: DialectName; progressEveryRows?: number; aggregates?: BatchReadOptions['aggregates'] };
+type WorkerData = {
+  kind: string;
+  file: string;
+  dialect: DialectName;
+  progressEveryRows?: number;
+  aggregates?: BatchReadOptions['aggregates'];
+};
 
 type FromWorker =
   | { type: 'batch'; batch: RowBatch | null; skips: Array<[SkipReason, number]>; progress: ReadProgress | null }
@@ -56,7 +62,11 @@ type FromWorker =
   | { type: 'error'; name: string; message: string; missing?: string[] };
 
 /** Reads `input` and hands each batch to `onBatch` (awaited before the next). */
-export function readAgreementBatches(input: string | Readable, options: BatchReadOptions, onBatch: (batch: RowBatch) => Promise<void>): Promise<BatchReadResult> {
+export function readAgreementBatches(
+  input: string | Readable,
+  options: BatchReadOptions,
+  onBatch: (batch: RowBatch) => Promise<void>,
+): Promise<BatchReadResult> {
   if (typeof input !== 'string' || options.notable !== undefined || options.inThread) return readInThread(input, options, onBatch);
   return new Promise<BatchReadResult>((resolve, reject) => {
     const worker = new Worker(new URL(import.meta.url), {
@@ -123,12 +133,18 @@ export function readAgreementBatches(input: string | Readable, options: BatchRea
     });
     worker.on('error', fail);
     worker.on('exit', (code) => {
-      void chain.then(() => fail(new Error(`the CSV reader thread stopped (exit code ${code}) before ${settled ? 'its aggregates' : 'the end of the file'}`)));
+      void chain.then(() =>
+        fail(new Error(`the CSV reader thread stopped (exit code ${code}) before ${settled ? 'its aggregates' : 'the end of the file'}`)),
+      );
     });
   });
 }
 
-async function readInThread(input: string | Readable, options: BatchReadOptions, onBatch: (batch: RowBatch) => Promise<void>): Promise<BatchReadResult> {
+async function readInThread(
+  input: string | Readable,
+  options: BatchReadOptions,
+  onBatch: (batch: RowBatch) => Promise<void>,
+): Promise<BatchReadResult> {
   const { summary, tracker } = await readRows(input, options, onBatch);
   let aggregates: Promise<GrantsAggregates> | null = null;
   if (tracker) {
@@ -191,10 +207,19 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
     if (skips.length > 0 || progress !== null) await post(null);
     port.postMessage({ type: 'done', summary } satisfies FromWorker);
     // then the aggregates, while the writing thread finishes
-    if (tracker) port.postMessage({ type: 'aggregates', aggregates: tracker.aggregate(SOURCE_TO_COME, data.aggregates?.options) } satisfies FromWorker);
+    if (tracker)
+      port.postMessage({
+        type: 'aggregates',
+        aggregates: tracker.aggregate(SOURCE_TO_COME, data.aggregates?.options),
+      } satisfies FromWorker);
   } catch (error) {
     const e = error as Error & { missing?: string[] };
-    port.postMessage({ type: 'error', name: e.name ?? 'Error', message: e.message ?? String(error), missing: e.missing } satisfies FromWorker);
+    port.postMessage({
+      type: 'error',
+      name: e.name ?? 'Error',
+      message: e.message ?? String(error),
+      missing: e.missing,
+    } satisfies FromWorker);
   }
   port.close();
 }

@@ -23,7 +23,8 @@ test('rowHash: equal rows hash equally; a changed value, a moved boundary or nul
 });
 
 test('completeRows: the content hash follows the values, not the dictionary ids they were given, nor the row layout', () => {
-  const valueOf = (title: string) => (c: string) => (c === 'agreement_title_en' ? title : c === 'agreement_value_cents' ? 100 : `${c} value`);
+  const valueOf = (title: string) => (c: string) =>
+    c === 'agreement_title_en' ? title : c === 'agreement_value_cents' ? 100 : `${c} value`;
   const row = (title: string) => [...ROW_COLUMNS.map(valueOf(title)), ''];
   const fresh = new TextDictionary();
   const used = new TextDictionary();
@@ -34,7 +35,10 @@ test('completeRows: the content hash follows the values, not the dictionary ids 
   completeRows(b, used);
   const hashSlot = PARAMS_PER_ROW - 1;
   const idSlots = [hashSlot - SEARCHED_COLUMNS.length, hashSlot] as const;
-  assert.ok(a.rows[0].slice(...idSlots).every((id) => typeof id === 'number'), 'the texts are replaced by their ids');
+  assert.ok(
+    a.rows[0].slice(...idSlots).every((id) => typeof id === 'number'),
+    'the texts are replaced by their ids',
+  );
   assert.notDeepEqual(a.rows[0].slice(...idSlots), b.rows[0].slice(...idSlots));
   assert.equal(a.rows[0][hashSlot], b.rows[0][hashSlot]);
   const c = { rows: [row('a title!')] };

@@ -36,7 +36,12 @@ describeEachDatabase(
       fs.writeFileSync(file, text);
       return file;
     };
-    const stored = () => db().selectFrom(GRANTS_TABLE).select(['id', 'owner_org', 'reference_number', 'amendment_number', 'agreement_value_cents', 'content_hash']).orderBy('id').execute();
+    const stored = () =>
+      db()
+        .selectFrom(GRANTS_TABLE)
+        .select(['id', 'owner_org', 'reference_number', 'amendment_number', 'agreement_value_cents', 'content_hash'])
+        .orderBy('id')
+        .execute();
     const stats = async () => (await getAggregate<GrantsStats>(db(), 'grants', 'stats'))!.value;
 
     it('keeps one grant per agreement at its highest amendment, whatever the row order, and counts it once', async () => {
@@ -72,7 +77,12 @@ describeEachDatabase(
       const s = await stats();
       assert.equal(s.total_grants, 4);
       assert.equal(s.total_value, 3500.25 + 10 + 500 + 80, 'the amended agreement counts once, at its latest value');
-      const search = await searchGrantsInSql(db(), { text: 'test agreement' }, { field: 'agreement_value', descending: true }, { limit: 10, offset: 0 });
+      const search = await searchGrantsInSql(
+        db(),
+        { text: 'test agreement' },
+        { field: 'agreement_value', descending: true },
+        { limit: 10, offset: 0 },
+      );
       assert.equal(search.count, 4, 'the substring index was rebuilt with the data');
     });
 
@@ -106,7 +116,10 @@ describeEachDatabase(
       assert.equal(comprehensive.basic_stats.median_value, median / 100);
       assert.equal(comprehensive.basic_stats.minimum_value, values[0] / 100);
       assert.equal(comprehensive.basic_stats.maximum_value, values[values.length - 1] / 100);
-      assert.equal(comprehensive.value_distribution.reduce((n, r) => n + r.count, 0), expected.size);
+      assert.equal(
+        comprehensive.value_distribution.reduce((n, r) => n + r.count, 0),
+        expected.size,
+      );
     });
 
     it('changes nothing when the same file is imported again: same ids, everything unchanged', async () => {
@@ -125,7 +138,9 @@ describeEachDatabase(
       const column = (name: string) => header.indexOf(name);
       const victim = before[10];
       const raised = before[20];
-      const kept = parsed.slice(1).filter((row) => !(row[column('ref_number')] === victim.reference_number && row[column('owner_org')] === victim.owner_org));
+      const kept = parsed
+        .slice(1)
+        .filter((row) => !(row[column('ref_number')] === victim.reference_number && row[column('owner_org')] === victim.owner_org));
       const extra = [
         handRow({ ref_number: 'NEW-1', owner_org: 'new-org', agreement_value: '123.45' }),
         handRow({ ref_number: raised.reference_number, owner_org: raised.owner_org, amendment_number: '99', agreement_value: '999999.99' }),
@@ -146,33 +161,38 @@ describeEachDatabase(
       await importGrantsCsv(t.db, generated); // back to the generated file for the next tests
     });
 
-    if (t.kind === 'sqlite') it('on SQLite writes with a rollback journal when alone, through the WAL while another connection reads, and leaves WAL on', async () => {
-      const journal = async () => (await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(db())).rows[0].journal_mode;
-      assert.equal(await journal(), 'wal');
-      const file = t.url.replace(/^sqlite:/, '');
-      const reader = new Database(file, { readonly: true });
-      try {
-        reader.prepare(`select count(*) as n from ${GRANTS_TABLE}`).get();
-        const report = await importGrantsCsv(t.db, generated);
-        assert.ok(report.rows_read > 0);
-        const timeout = (await sql<{ timeout: number }>`PRAGMA busy_timeout`.execute(db())).rows[0].timeout;
-        assert.equal(timeout, 10_000, 'the busy timeout, set to 0 for the refused switch, is back');
-        assert.equal(await journal(), 'wal', 'the import could not leave WAL with a reader on the file');
-        const stored = await db().selectFrom(GRANTS_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-        assert.equal((reader.prepare(`select count(*) as n from ${GRANTS_TABLE}`).get() as { n: number }).n, Number(stored.n));
-      } finally {
-        reader.close();
-      }
-      assert.equal(await journal(), 'wal');
-      await importGrantsCsv(t.db, generated);
-      assert.equal(await journal(), 'wal', 'back to WAL after an import alone');
-    });
+    if (t.kind === 'sqlite')
+      it('on SQLite writes with a rollback journal when alone, through the WAL while another connection reads, and leaves WAL on', async () => {
+        const journal = async () => (await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(db())).rows[0].journal_mode;
+        assert.equal(await journal(), 'wal');
+        const file = t.url.replace(/^sqlite:/, '');
+        const reader = new Database(file, { readonly: true });
+        try {
+          reader.prepare(`select count(*) as n from ${GRANTS_TABLE}`).get();
+          const report = await importGrantsCsv(t.db, generated);
+          assert.ok(report.rows_read > 0);
+          const timeout = (await sql<{ timeout: number }>`PRAGMA busy_timeout`.execute(db())).rows[0].timeout;
+          assert.equal(timeout, 10_000, 'the busy timeout, set to 0 for the refused switch, is back');
+          assert.equal(await journal(), 'wal', 'the import could not leave WAL with a reader on the file');
+          const stored = await db()
+            .selectFrom(GRANTS_TABLE)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow();
+          assert.equal((reader.prepare(`select count(*) as n from ${GRANTS_TABLE}`).get() as { n: number }).n, Number(stored.n));
+        } finally {
+          reader.close();
+        }
+        assert.equal(await journal(), 'wal');
+        await importGrantsCsv(t.db, generated);
+        assert.equal(await journal(), 'wal', 'back to WAL after an import alone');
+      });
 
     it('leaves the old data served when reading fails midway', async () => {
       const beforeRows = await stored();
       const beforeStats = await stats();
       const beforeVersions = await listDataVersions(db(), 'grants');
-      const search = () => searchGrantsInSql(db(), { text: 'community' }, { field: 'agreement_value', descending: true }, { limit: 1000, offset: 0 });
+      const search = () =>
+        searchGrantsInSql(db(), { text: 'community' }, { field: 'agreement_value', descending: true }, { limit: 1000, offset: 0 });
       const beforeSearch = await search();
       assert.ok(beforeSearch.count > 0);
       const bytes = fs.readFileSync(generated);
@@ -185,11 +205,19 @@ describeEachDatabase(
       assert.deepEqual(await stats(), beforeStats);
       assert.deepEqual(await listDataVersions(db(), 'grants'), beforeVersions);
       assert.deepEqual(await search(), beforeSearch, 'the substring index is intact');
-      const failed = await db().selectFrom('import_runs').select(['status', 'error']).where('source', '=', 'broken stream').executeTakeFirstOrThrow();
+      const failed = await db()
+        .selectFrom('import_runs')
+        .select(['status', 'error'])
+        .where('source', '=', 'broken stream')
+        .executeTakeFirstOrThrow();
       assert.equal(failed.status, 'failed');
       if (t.kind === 'sqlite') {
         // the import suspended the dictionary's substring index (its triggers); the rollback brought them back
-        const triggers = (await sql<{ name: string }>`select name from sqlite_master where type = 'trigger' and tbl_name = ${GRANTS_TEXTS_TABLE}`.execute(db())).rows;
+        const triggers = (
+          await sql<{ name: string }>`select name from sqlite_master where type = 'trigger' and tbl_name = ${GRANTS_TEXTS_TABLE}`.execute(
+            db(),
+          )
+        ).rows;
         assert.deepEqual(triggers.map((r) => r.name).sort(), ['ai', 'ad', 'au'].map((x) => `${GRANTS_SEARCH.name}_${x}`).sort());
       }
     });
@@ -207,7 +235,13 @@ describeEachDatabase(
     it('reads the December 2025 schema (agreement_number) by header name', async () => {
       const file = write(
         'schema2025.csv',
-        handCsv([handRow({ agreement_number: '2025-A', agreement_value: '42.00' }), handRow({ agreement_number: '2025-A', amendment_number: '1', agreement_value: '84.00' })], [...SCHEMA_2025_COLUMNS].reverse()),
+        handCsv(
+          [
+            handRow({ agreement_number: '2025-A', agreement_value: '42.00' }),
+            handRow({ agreement_number: '2025-A', amendment_number: '1', agreement_value: '84.00' }),
+          ],
+          [...SCHEMA_2025_COLUMNS].reverse(),
+        ),
       );
       const report = await importGrantsCsv(t.db, file);
       assert.equal(report.inserted, 1);
@@ -218,7 +252,8 @@ describeEachDatabase(
 
     it('two imports at once into an empty table: the table ends as one file left it, not as their union', async () => {
       await db().deleteFrom(GRANTS_TABLE).execute();
-      const file = (name: string, prefix: string) => write(name, handCsv(Array.from({ length: 300 }, (_, i) => handRow({ ref_number: `${prefix}-${i}` }))));
+      const file = (name: string, prefix: string) =>
+        write(name, handCsv(Array.from({ length: 300 }, (_, i) => handRow({ ref_number: `${prefix}-${i}` }))));
       const a = file('concurrent-a.csv', 'CA');
       const b = file('concurrent-b.csv', 'CB');
       const reports = await Promise.all([importGrantsCsv(t.db, a), importGrantsCsv(t.db, b)]);
@@ -232,7 +267,10 @@ describeEachDatabase(
     });
 
     it('stores a NUL character of the file as U+FFFD on both databases (PostgreSQL refuses NUL in text)', async () => {
-      const file = write('nul.csv', handCsv([handRow({ ref_number: 'N-1', recipient_legal_name: 'Bad\u0000Name', description_en: 'x\u0000y' })]));
+      const file = write(
+        'nul.csv',
+        handCsv([handRow({ ref_number: 'N-1', recipient_legal_name: 'Bad\u0000Name', description_en: 'x\u0000y' })]),
+      );
       const report = await importGrantsCsv(t.db, file);
       assert.equal(report.inserted, 1);
       const { query, texts } = agreementsWithTexts(db(), ['recipient_legal_name', 'description_en']);
@@ -246,14 +284,26 @@ describeEachDatabase(
 test('the text dictionary gives one id per distinct text, also when fingerprints collide', () => {
   const texts = ['', 'a', 'b', 'ab', 'ba', 'Community centre', 'community centre', 'é', 'e\u0301'];
   // one fingerprint for every text (all but the first then live in the exact map), or one key and the length as the check
-  for (const fingerprintOf of [undefined, (_: string, out: Uint32Array) => out.set([7, 0, 1]), (t: string, out: Uint32Array) => out.set([1, 2, t.length])]) {
+  for (const fingerprintOf of [
+    undefined,
+    (_: string, out: Uint32Array) => out.set([7, 0, 1]),
+    (t: string, out: Uint32Array) => out.set([1, 2, t.length]),
+  ]) {
     const dictionary = new TextDictionary(fingerprintOf);
     const ids = texts.map((t) => dictionary.idOf(t));
     assert.equal(new Set(ids).size, texts.length, 'distinct texts, distinct ids');
-    assert.deepEqual(texts.map((t) => dictionary.idOf(t)), ids, 'the same text, the same id');
+    assert.deepEqual(
+      texts.map((t) => dictionary.idOf(t)),
+      ids,
+      'the same text, the same id',
+    );
     assert.equal(dictionary.size, texts.length);
     const added = dictionary.takeNew();
-    assert.deepEqual(added, ids.map((id, i) => ({ id, text: texts[i] })), 'each new text once, with its id');
+    assert.deepEqual(
+      added,
+      ids.map((id, i) => ({ id, text: texts[i] })),
+      'each new text once, with its id',
+    );
     assert.deepEqual(dictionary.takeNew(), []);
   }
 });

@@ -91,7 +91,10 @@ class BatchWriter {
     // the 1.3-million-row file); PostgreSQL: the batch in one statement (a round trip a row would cost more
     // than the row)
     if (this.db.runEach) {
-      this.db.runEach(INSERT_TEXT, texts.map((t) => [t.id, t.text]));
+      this.db.runEach(
+        INSERT_TEXT,
+        texts.map((t) => [t.id, t.text]),
+      );
       this.db.runEach(this.statement(1), batch.rows);
     } else {
       await insertMany(this.trx, GRANTS_TEXTS_TABLE, texts);
@@ -192,7 +195,9 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
       const mapped = summary.recordsMapped;
       log('counting and deleting');
       if (mapped === 0) {
-        throw new Error(`${source}: no valid grant rows (${summary.rowsRead} rows read, ${summary.skipped} skipped); the stored data is unchanged`);
+        throw new Error(
+          `${source}: no valid grant rows (${summary.rowsRead} rows read, ${summary.skipped} skipped); the stored data is unchanged`,
+        );
       }
 
       let agreements: number;
@@ -215,7 +220,10 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
       } else {
         // into an empty table every agreement is new and nothing is deleted: a count needs no row decoded
         // (1.3 million rows: 0.03 s against 0.5 s for the delete scan and the sums)
-        const counts = await trx.selectFrom(GRANTS_TABLE).select((eb) => eb.fn.countAll().as('agreements')).executeTakeFirstOrThrow();
+        const counts = await trx
+          .selectFrom(GRANTS_TABLE)
+          .select((eb) => eb.fn.countAll().as('agreements'))
+          .executeTakeFirstOrThrow();
         agreements = inserted = num(counts.agreements);
         unchanged = 0;
       }
@@ -256,7 +264,12 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
  * The reading thread's aggregates with this import's data source and the calculator's titles (read by id),
  * after checking that they cover the agreements stored.
  */
-async function completeAggregates(trx: Kysely<any>, read: GrantsAggregates, dataSource: DataSource, agreements: number): Promise<GrantsAggregates> {
+async function completeAggregates(
+  trx: Kysely<any>,
+  read: GrantsAggregates,
+  dataSource: DataSource,
+  agreements: number,
+): Promise<GrantsAggregates> {
   if (read.stats.total_grants !== agreements) {
     throw new Error(`grants aggregates: the reading thread resolved ${read.stats.total_grants} agreements, the table holds ${agreements}`);
   }
@@ -266,7 +279,10 @@ async function completeAggregates(trx: Kysely<any>, read: GrantsAggregates, data
     const titles = new Map<number, string>();
     const { query, texts } = agreementsWithTexts(trx, ['agreement_title_en']);
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await query.select(['g.id', ...texts]).where('g.id', 'in', ids.slice(i, i + 500)).execute();
+      const rows = await query
+        .select(['g.id', ...texts])
+        .where('g.id', 'in', ids.slice(i, i + 500))
+        .execute();
       for (const r of rows) titles.set(Number(r.id), r.agreement_title_en);
     }
     fillTitles(complete.calculator.aggregates, titles);

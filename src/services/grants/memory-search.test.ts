@@ -46,7 +46,8 @@ describeEachDatabase(
         fc.constantFrom(...titleWords).map((w) => w.slice(1, 5)),
       );
       // each filter is absent three times in four, so that many runs have pages of matches
-      const sometimes = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: arb, weight: 1 });
+      const sometimes = <T>(arb: fc.Arbitrary<T>) =>
+        fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: arb, weight: 1 });
       const filters = fc.record({
         text: fc.oneof({ arbitrary: text, weight: 3 }, { arbitrary: fc.constant(undefined), weight: 1 }),
         province: sometimes(fc.constantFrom('ON', 'QC', 'BC', 'NU', 'ZZ')),
@@ -76,7 +77,11 @@ describeEachDatabase(
             );
             assert.deepEqual(inMemory.rows[0], bySql.rows[0]);
             const other = await searchGrants(db, ordersByDistinctQuery, f, order, page);
-            assert.deepEqual(other.rows.map((r) => r.id), inMemory.rows.map((r) => r.id), 'codes ordered by a DISTINCT query');
+            assert.deepEqual(
+              other.rows.map((r) => r.id),
+              inMemory.rows.map((r) => r.id),
+              'codes ordered by a DISTINCT query',
+            );
             if (bySql.rows.length > 1) withMatches++;
             if (bySql.rows.length > 0 && offset > 0) deepPages++;
           },
@@ -92,8 +97,14 @@ describeEachDatabase(
       for (const f of [{ minCents: cents }, { maxCents: cents }, { minCents: cents, maxCents: cents }]) {
         const inMemory = await searchGrants(db, memory, { text: word, ...f }, order, { limit: 1000, offset: 0 });
         const bySql = await searchGrantsInSql(db, { text: word, ...f }, order, { limit: 1000, offset: 0 });
-        assert.ok(inMemory.rows.some((r) => r.id === some.id), JSON.stringify(f));
-        assert.deepEqual(inMemory.rows.map((r) => r.id), bySql.rows.map((r) => r.id));
+        assert.ok(
+          inMemory.rows.some((r) => r.id === some.id),
+          JSON.stringify(f),
+        );
+        assert.deepEqual(
+          inMemory.rows.map((r) => r.id),
+          bySql.rows.map((r) => r.id),
+        );
       }
       assert.ok(withMatches >= 30 && deepPages >= 10, `runs with pages of matches: ${withMatches}, beyond the first row: ${deepPages}`);
     });

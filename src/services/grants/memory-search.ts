@@ -110,7 +110,11 @@ export class MemorySearch {
     const s = await this.current();
     let textIds: number[] | null = null;
     if (filters.text !== undefined) {
-      const rows = await this.db.selectFrom(GRANTS_TEXTS_TABLE).select('id').where(substringMatch(this.db, GRANTS_SEARCH, filters.text)).execute();
+      const rows = await this.db
+        .selectFrom(GRANTS_TEXTS_TABLE)
+        .select('id')
+        .where(substringMatch(this.db, GRANTS_SEARCH, filters.text))
+        .execute();
       textIds = rows.map((r) => Number(r.id));
     }
     if (order.field !== 'id' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);
@@ -151,8 +155,22 @@ export class MemorySearch {
 
   private async read(version: string | null): Promise<Snapshot> {
     const db = this.db;
-    const size = num((await db.selectFrom(GRANTS_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    const maxText = num((await db.selectFrom(GRANTS_TEXTS_TABLE).select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m ?? 0);
+    const size = num(
+      (
+        await db
+          .selectFrom(GRANTS_TABLE)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const maxText = num(
+      (
+        await db
+          .selectFrom(GRANTS_TEXTS_TABLE)
+          .select((eb) => eb.fn.max('id').as('m'))
+          .executeTakeFirstOrThrow()
+      ).m ?? 0,
+    );
     const s: Snapshot = {
       version,
       size,
@@ -185,7 +203,14 @@ export class MemorySearch {
       let q = db
         .selectFrom(GRANTS_TABLE)
         .select([
-          'id', 'agreement_value_cents', 'is_notable', 'recipient_province', 'fiscal_year', 'recipient_type', 'agreement_start_date', 'agreement_end_date',
+          'id',
+          'agreement_value_cents',
+          'is_notable',
+          'recipient_province',
+          'fiscal_year',
+          'recipient_type',
+          'agreement_start_date',
+          'agreement_end_date',
           ...SEARCHED_COLUMNS.map((c) => c.textId),
         ])
         .orderBy('id')
@@ -249,7 +274,13 @@ export class MemorySearch {
       const rows = await sql<{ v: string }>`select column1 as v from (values ${list}) as t order by column1`.execute(this.db);
       ordered = rows.rows.map((r) => String(r.v));
     } else {
-      const rows = await this.db.selectFrom(GRANTS_TABLE).select(sql.ref(column).as('v')).distinct().where(sql.ref(column), 'is not', null).orderBy('v').execute();
+      const rows = await this.db
+        .selectFrom(GRANTS_TABLE)
+        .select(sql.ref(column).as('v'))
+        .distinct()
+        .where(sql.ref(column), 'is not', null)
+        .orderBy('v')
+        .execute();
       ordered = rows.map((r) => String(r.v));
     }
     const renumber = new Uint32Array(values.length + 1);
@@ -341,7 +372,8 @@ function inverse(order: Int32Array): Int32Array {
 
 /** The test of every filter but the text on agreement `a` (snapshot position), or null when nothing can pass. */
 function filterTest(s: Snapshot, filters: SearchFilters): ((a: number) => boolean) | null {
-  const codeFilter = (c: CodedColumn, value: string | undefined): number | null => (value === undefined ? null : (c.codeOf.get(value) ?? -1));
+  const codeFilter = (c: CodedColumn, value: string | undefined): number | null =>
+    value === undefined ? null : (c.codeOf.get(value) ?? -1);
   const province = codeFilter(s.province, filters.province);
   const fiscalYear = codeFilter(s.fiscalYear, filters.fiscalYear);
   const recipientType = codeFilter(s.recipientType, filters.recipientType);

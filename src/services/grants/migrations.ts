@@ -6,14 +6,7 @@ import type { Migration } from 'kysely/migration';
 import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
 import { createSubstringIndex, dropSubstringIndex } from '../../core/db/search-index.ts';
 import { sql } from 'kysely';
-import {
-  GRANTS_SEARCH,
-  GRANTS_TABLE,
-  GRANTS_TEXTS_TABLE,
-  RETIRED_INDEXES,
-  RETIRED_SEARCH,
-  SEARCHED_COLUMNS,
-} from './tables.ts';
+import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, RETIRED_INDEXES, RETIRED_SEARCH, SEARCHED_COLUMNS } from './tables.ts';
 
 export const grantsMigrations: Record<string, Migration> = {
   grants_0001_agreements: {

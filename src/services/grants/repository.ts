@@ -97,7 +97,11 @@ export function agreementsWithTexts(
   let query = db.selectFrom(`${GRANTS_TABLE} as g`) as SelectQueryBuilder<any, any, {}>;
   const texts = columns.map((column) => {
     const alias = textAlias(column);
-    query = query.leftJoin(`${GRANTS_TEXTS_TABLE} as ${alias}`, `${alias}.id`, `g.${SEARCHED_COLUMNS.find((c) => c.column === column)!.textId}`);
+    query = query.leftJoin(
+      `${GRANTS_TEXTS_TABLE} as ${alias}`,
+      `${alias}.id`,
+      `g.${SEARCHED_COLUMNS.find((c) => c.column === column)!.textId}`,
+    );
     return textOf(column).as(column);
   });
   return { query, texts };
@@ -111,10 +115,30 @@ export function textOf(column: SearchedColumn): RawBuilder<string> {
 }
 
 const RECORD_COLUMNS = [
-  'id', 'reference_number', 'owner_org', 'owner_org_title', 'amendment_number', 'amendment_date', 'agreement_type', 'recipient_type',
-  'recipient_operating_name', 'recipient_country', 'recipient_province', 'recipient_city_en', 'recipient_postal_code',
-  'agreement_value_cents', 'agreement_start_date', 'agreement_end_date',
-  'program_purpose_en', 'naics_identifier', 'naics_sector_en', 'expected_results_en', 'fiscal_year', 'is_major_funding', 'is_notable', 'notable_reason',
+  'id',
+  'reference_number',
+  'owner_org',
+  'owner_org_title',
+  'amendment_number',
+  'amendment_date',
+  'agreement_type',
+  'recipient_type',
+  'recipient_operating_name',
+  'recipient_country',
+  'recipient_province',
+  'recipient_city_en',
+  'recipient_postal_code',
+  'agreement_value_cents',
+  'agreement_start_date',
+  'agreement_end_date',
+  'program_purpose_en',
+  'naics_identifier',
+  'naics_sector_en',
+  'expected_results_en',
+  'fiscal_year',
+  'is_major_funding',
+  'is_notable',
+  'notable_reason',
 ].map((c) => `g.${c}`);
 
 function selectRecords(db: Kysely<any>): SelectQueryBuilder<any, any, Record<string, any>> {
@@ -188,6 +212,9 @@ export async function getGrant(db: Kysely<any>, id: number): Promise<GrantRow | 
   return row ? grantRow(row) : null;
 }
 
-export async function readAggregate<N extends AggregateName>(db: Kysely<any>, name: N): Promise<StoredAggregate<GrantsAggregates[N]> | null> {
+export async function readAggregate<N extends AggregateName>(
+  db: Kysely<any>,
+  name: N,
+): Promise<StoredAggregate<GrantsAggregates[N]> | null> {
   return getAggregate<GrantsAggregates[N]>(db, 'grants', name);
 }

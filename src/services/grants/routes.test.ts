@@ -66,7 +66,9 @@ describeEachDatabase(
         is_notable: Boolean(r.is_notable),
       }));
       if (t.kind === 'postgres') {
-        const { rows: c } = await sql<{ collate: string }>`select datcollate as collate from pg_database where datname = current_database()`.execute(t.db.kysely);
+        const { rows: c } = await sql<{
+          collate: string;
+        }>`select datcollate as collate from pg_database where datname = current_database()`.execute(t.db.kysely);
         textCollationIsCodePoint = /^(C|POSIX|C\.UTF-?8)$/i.test(c[0].collate);
       }
       app = await buildTestApp(grantsService, t.db);
@@ -124,15 +126,24 @@ describeEachDatabase(
         assert.equal(p.count, mine.length);
         assert.equal(p.total_value, dollars(sumCents(mine)));
       }
-      assert.equal(body.by_province.reduce((n: number, p: { count: number }) => n + p.count, 0), rows.length);
+      assert.equal(
+        body.by_province.reduce((n: number, p: { count: number }) => n + p.count, 0),
+        rows.length,
+      );
       for (let i = 1; i < body.by_province.length; i++) assert.ok(body.by_province[i - 1].total_value >= body.by_province[i].total_value);
       const years = body.by_year.map((y: { fiscal_year: string }) => y.fiscal_year);
       assert.deepEqual(years, [...new Set(rows.map((r) => r.fiscal_year))].sort());
       assert.ok(body.top_programs.length <= 20 && body.top_programs.length > 0);
       const programTotals = new Map<string, number>();
       for (const r of rows) programTotals.set(r.program_name_en, (programTotals.get(r.program_name_en) ?? 0) + r.agreement_value_cents);
-      const best = [...programTotals.values()].sort((a, b) => b - a).slice(0, 20).map(dollars);
-      assert.deepEqual(body.top_programs.map((p: { total_value: number }) => p.total_value), best);
+      const best = [...programTotals.values()]
+        .sort((a, b) => b - a)
+        .slice(0, 20)
+        .map(dollars);
+      assert.deepEqual(
+        body.top_programs.map((p: { total_value: number }) => p.total_value),
+        best,
+      );
     });
 
     it('recipients: top 50 by value, by type with averages, provinces with unique recipients', async () => {
@@ -145,8 +156,11 @@ describeEachDatabase(
         expected.map(([name, list]) => [name, list.length]),
       );
       const top = body.top_recipients[0];
-      assert.equal(top.avg_value, Math.round(top.total_value * 100 / top.grant_count) / 100);
-      assert.equal(body.by_type.reduce((n: number, x: { count: number }) => n + x.count, 0), rows.length);
+      assert.equal(top.avg_value, Math.round((top.total_value * 100) / top.grant_count) / 100);
+      assert.equal(
+        body.by_type.reduce((n: number, x: { count: number }) => n + x.count, 0),
+        rows.length,
+      );
       for (const x of body.by_type) assert.equal(x.count, rows.filter((r) => r.recipient_type === x.recipient_type).length);
       assert.equal(body.by_type.find((x: { recipient_type: string }) => x.recipient_type === 'S')?.label, 'Academia');
       for (const p of body.by_province) {
@@ -167,23 +181,37 @@ describeEachDatabase(
       assert.equal(b.average_value, Math.round(sumCents(rows) / rows.length) / 100);
       for (const y of body.yearly_analysis) {
         const mine = rows.filter((r) => r.fiscal_year === y.fiscal_year);
-        assert.deepEqual([y.count, y.major_count, y.notable_count], [mine.length, mine.filter((r) => r.is_major_funding).length, mine.filter((r) => r.is_notable).length]);
+        assert.deepEqual(
+          [y.count, y.major_count, y.notable_count],
+          [mine.length, mine.filter((r) => r.is_major_funding).length, mine.filter((r) => r.is_notable).length],
+        );
       }
       for (const p of body.provincial_analysis) {
         assert.equal(p.value_per_recipient, Math.round((p.total_value * 100) / p.unique_recipients) / 100);
       }
-      assert.equal(body.sector_analysis.reduce((n: number, s: { count: number }) => n + s.count, 0), rows.length);
-      assert.deepEqual(body.value_distribution.map((r: { range: string }) => r.range), VALUE_RANGES.map((r) => r.range));
+      assert.equal(
+        body.sector_analysis.reduce((n: number, s: { count: number }) => n + s.count, 0),
+        rows.length,
+      );
+      assert.deepEqual(
+        body.value_distribution.map((r: { range: string }) => r.range),
+        VALUE_RANGES.map((r) => r.range),
+      );
       for (const [i, range] of body.value_distribution.entries()) {
         const { min, max } = VALUE_RANGES[i];
-        const mine = rows.filter((r) => (min === null || r.agreement_value_cents >= min) && (max === null || r.agreement_value_cents < max));
+        const mine = rows.filter(
+          (r) => (min === null || r.agreement_value_cents >= min) && (max === null || r.agreement_value_cents < max),
+        );
         assert.equal(range.count, mine.length, range.range);
         assert.equal(range.total_value, dollars(sumCents(mine)));
         assert.equal(range.percentage, Math.round((mine.length / rows.length) * 10000) / 100);
       }
       const notable = rows.filter((r) => r.is_notable);
       assert.deepEqual(body.notable_breakdown.notable, { count: notable.length, total_value: dollars(sumCents(notable)) });
-      assert.equal(body.notable_breakdown.by_reason.reduce((n: number, x: { count: number }) => n + x.count, 0), notable.length);
+      assert.equal(
+        body.notable_breakdown.by_reason.reduce((n: number, x: { count: number }) => n + x.count, 0),
+        notable.length,
+      );
       assert.ok(body.notable_breakdown.by_reason.every((x: { label: string }) => x.label.length > 0));
     });
 
@@ -194,11 +222,29 @@ describeEachDatabase(
       assert.equal(body.offset, 0);
       assert.equal(body.results.length, 100);
       const expected = [...rows].sort((a, b) => b.agreement_value_cents - a.agreement_value_cents || b.id - a.id).slice(0, 100);
-      assert.deepEqual(body.results.map((r: { id: number }) => r.id), expected.map((r) => r.id));
+      assert.deepEqual(
+        body.results.map((r: { id: number }) => r.id),
+        expected.map((r) => r.id),
+      );
       const record = body.results[0];
       for (const field of [
-        'id', 'reference_number', 'recipient_legal_name', 'recipient_province', 'recipient_city_en', 'recipient_type', 'agreement_title_en', 'agreement_value',
-        'description_en', 'agreement_start_date', 'agreement_end_date', 'program_name_en', 'naics_sector_en', 'fiscal_year', 'is_major_funding', 'is_notable', 'notable_reason',
+        'id',
+        'reference_number',
+        'recipient_legal_name',
+        'recipient_province',
+        'recipient_city_en',
+        'recipient_type',
+        'agreement_title_en',
+        'agreement_value',
+        'description_en',
+        'agreement_start_date',
+        'agreement_end_date',
+        'program_name_en',
+        'naics_sector_en',
+        'fiscal_year',
+        'is_major_funding',
+        'is_notable',
+        'notable_reason',
       ]) {
         assert.ok(field in record, field);
       }
@@ -233,17 +279,31 @@ describeEachDatabase(
         [`search=${encodeURIComponent('a"b')}`, (r) => matchesText(r, 'a"b')],
         [`search=${encodeURIComponent("seniors' day")}`, (r) => matchesText(r, "seniors' day")],
         [`search=${encodeURIComponent('SENIORS’ DAY')}`, (r) => matchesText(r, 'seniors’ day')],
-        ['search=community&province=ON&is_major=false&recipient_type=N', (r) => matchesText(r, 'community') && r.recipient_province === 'ON' && r.agreement_value_cents <= 100_000_000 && r.recipient_type === 'N'],
+        [
+          'search=community&province=ON&is_major=false&recipient_type=N',
+          (r) =>
+            matchesText(r, 'community') &&
+            r.recipient_province === 'ON' &&
+            r.agreement_value_cents <= 100_000_000 &&
+            r.recipient_type === 'N',
+        ],
       ];
       for (const [query, keep] of cases) {
-        const expected = rows.filter(keep).map((r) => r.id).sort((a, b) => a - b);
+        const expected = rows
+          .filter(keep)
+          .map((r) => r.id)
+          .sort((a, b) => a - b);
         const { status, body } = await get(`${SPEC}/search/?${query}&limit=1000`);
         assert.equal(status, 200, query);
         assert.equal(body.count, expected.length, `count for ${query}`);
         const ids = (await allIds(query)).sort((a, b) => a - b);
         assert.deepEqual(ids, expected, query);
       }
-      assert.ok(rows.some((r) => r.recipient_province === 'ON') && rows.some((r) => r.is_notable) && rows.some((r) => r.agreement_value_cents > 100_000_000));
+      assert.ok(
+        rows.some((r) => r.recipient_province === 'ON') &&
+          rows.some((r) => r.is_notable) &&
+          rows.some((r) => r.agreement_value_cents > 100_000_000),
+      );
       // search wins over q, fiscal_year over year
       const both = await get(`${SPEC}/search/?search=community&q=zzzzzz&fiscal_year=${year}&year=1999-00`);
       assert.equal(both.body.count, rows.filter((r) => matchesText(r, 'community') && r.fiscal_year === year).length);
@@ -272,9 +332,14 @@ describeEachDatabase(
             const mine = rows.filter(keep);
             assert.equal(ids.length, mine.length, `${sort} ${filter}`);
             const columns: readonly string[] = SORT_ORDERS[field].columns;
-            const textual = columns.some((c) => ['recipient_legal_name', 'program_name_en', 'fiscal_year', 'recipient_province'].includes(c));
+            const textual = columns.some((c) =>
+              ['recipient_legal_name', 'program_name_en', 'fiscal_year', 'recipient_province'].includes(c),
+            );
             if (textual && !textCollationIsCodePoint) {
-              assert.deepEqual([...ids].sort((a, b) => a - b), mine.map((r) => r.id)); // the collation decides the order
+              assert.deepEqual(
+                [...ids].sort((a, b) => a - b),
+                mine.map((r) => r.id),
+              ); // the collation decides the order
               continue;
             }
             const expected = [...mine].sort((a, b) => {
@@ -283,7 +348,11 @@ describeEachDatabase(
               c ||= a.id - b.id;
               return descending ? -c : c;
             });
-            assert.deepEqual(ids, expected.map((r) => r.id), `${sort} ${filter}`);
+            assert.deepEqual(
+              ids,
+              expected.map((r) => r.id),
+              `${sort} ${filter}`,
+            );
           }
         }
       }
@@ -302,7 +371,10 @@ describeEachDatabase(
         assert.equal(body.results.length, Math.min(7, whole.body.count - offset));
         seen.push(...body.results.map((r: { id: number }) => r.id));
       }
-      assert.deepEqual(seen, whole.body.results.map((r: { id: number }) => r.id));
+      assert.deepEqual(
+        seen,
+        whole.body.results.map((r: { id: number }) => r.id),
+      );
       assert.equal(new Set(seen).size, seen.length);
       const past = await get(`${SPEC}/search/?${query}&offset=${whole.body.count + 5}`);
       assert.deepEqual([past.body.count, past.body.results], [whole.body.count, []]);
@@ -319,7 +391,10 @@ describeEachDatabase(
         ['min_value=abc', /^min_value must be a number$/],
         ['max_value=1e', /^max_value must be a number$/],
         ['min_value=10&max_value=5', /min_value must not be greater than max_value/],
-        ['sort=amount', /^sort must be one of agreement_value, agreement_start_date, agreement_end_date, recipient_legal_name, fiscal_year, recipient_province, program_name_en, id.*got "amount"/],
+        [
+          'sort=amount',
+          /^sort must be one of agreement_value, agreement_start_date, agreement_end_date, recipient_legal_name, fiscal_year, recipient_province, program_name_en, id.*got "amount"/,
+        ],
         ['sort=--id', /sort must be one of/],
         ['is_major=yes', /^is_major must be true, false, 1 or 0$/],
         ['is_notable=maybe', /^is_notable must be true, false, 1 or 0$/],
@@ -368,7 +443,12 @@ describeEachDatabase(
         assert.deepEqual(res.body, { error: 'POST method required' });
         assert.match(String(res.headers.allow), /POST/);
       }
-      const text = await app.inject({ method: 'POST', url: `${SPEC}/calculate/`, payload: 'annual_income=5', headers: { 'content-type': 'text/plain' } });
+      const text = await app.inject({
+        method: 'POST',
+        url: `${SPEC}/calculate/`,
+        payload: 'annual_income=5',
+        headers: { 'content-type': 'text/plain' },
+      });
       assert.equal(text.statusCode, 415);
     });
 
@@ -391,7 +471,10 @@ describeEachDatabase(
         let cents = 0;
         for (const r of rows) {
           const first = fiscalYearOfDate(r.agreement_start_date);
-          const last = r.agreement_end_date && r.agreement_end_date >= r.agreement_start_date ? Math.min(fiscalYearOfDate(r.agreement_end_date), first + 99) : first;
+          const last =
+            r.agreement_end_date && r.agreement_end_date >= r.agreement_start_date
+              ? Math.min(fiscalYearOfDate(r.agreement_end_date), first + 99)
+              : first;
           if (year < first || year > last) continue;
           const n = last - first + 1;
           const abs = Math.abs(r.agreement_value_cents);
@@ -471,13 +554,25 @@ describeEachDatabase(
     it('serves text search from the substring index over the text dictionary, not a table scan', async () => {
       const db = t.db.kysely;
       if (t.kind === 'sqlite') {
-        const plan = await sql<{ detail: string }>`explain query plan select id from ${sql.table(GRANTS_TEXTS_TABLE)} where id in (select rowid from ${sql.table(GRANTS_SEARCH.name)} where ${sql.table(GRANTS_SEARCH.name)} match '"community"')`.execute(db);
-        assert.ok(plan.rows.some((r) => /VIRTUAL TABLE INDEX/.test(r.detail)), JSON.stringify(plan.rows));
+        const plan = await sql<{
+          detail: string;
+        }>`explain query plan select id from ${sql.table(GRANTS_TEXTS_TABLE)} where id in (select rowid from ${sql.table(GRANTS_SEARCH.name)} where ${sql.table(GRANTS_SEARCH.name)} match '"community"')`.execute(
+          db,
+        );
+        assert.ok(
+          plan.rows.some((r) => /VIRTUAL TABLE INDEX/.test(r.detail)),
+          JSON.stringify(plan.rows),
+        );
       } else {
         await db.transaction().execute(async (trx) => {
           await sql`set local enable_seqscan = off`.execute(trx);
-          const plan = await sql<{ 'QUERY PLAN': string }>`explain select id from ${sql.table(GRANTS_TEXTS_TABLE)} where (coalesce(text, '')) ilike '%community%'`.execute(trx);
-          assert.ok(plan.rows.some((r) => r['QUERY PLAN'].includes(GRANTS_SEARCH.name)), JSON.stringify(plan.rows));
+          const plan = await sql<{
+            'QUERY PLAN': string;
+          }>`explain select id from ${sql.table(GRANTS_TEXTS_TABLE)} where (coalesce(text, '')) ilike '%community%'`.execute(trx);
+          assert.ok(
+            plan.rows.some((r) => r['QUERY PLAN'].includes(GRANTS_SEARCH.name)),
+            JSON.stringify(plan.rows),
+          );
         });
       }
       // every searched value of every agreement is in the dictionary, under the id the agreement holds
@@ -488,7 +583,11 @@ describeEachDatabase(
         for (const { column } of SEARCHED_COLUMNS) assert.equal(r[column], want[column], `${r.reference_number} ${column}`);
       }
       for (const { textId } of SEARCHED_COLUMNS) {
-        const { rows: missing } = await sql<{ n: number }>`select count(*) as n from ${sql.table(GRANTS_TABLE)} g left join ${sql.table(GRANTS_TEXTS_TABLE)} x on x.id = g.${sql.raw(textId)} where x.text is null`.execute(db);
+        const { rows: missing } = await sql<{
+          n: number;
+        }>`select count(*) as n from ${sql.table(GRANTS_TABLE)} g left join ${sql.table(GRANTS_TEXTS_TABLE)} x on x.id = g.${sql.raw(textId)} where x.text is null`.execute(
+          db,
+        );
         assert.equal(Number(missing[0].n), 0, textId);
       }
     });
@@ -504,7 +603,10 @@ describeEachDatabase(
       assert.equal((await get(`${SPEC}/recipients/`)).body.data_source.is_demo, true);
       assert.equal((await get(`${SPEC}/comprehensive-stats/`)).body.data_source.kind, 'demo');
       assert.equal((await post(`${SPEC}/calculate/`, { annual_income: 1 })).body.data_source.is_demo, true);
-      assert.deepEqual((await listDataVersions(t.db.kysely, 'grants')).map((v) => v.is_demo), [true]);
+      assert.deepEqual(
+        (await listDataVersions(t.db.kysely, 'grants')).map((v) => v.is_demo),
+        [true],
+      );
     });
   },
   { migrations: grantsService.migrations },

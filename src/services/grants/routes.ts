@@ -6,7 +6,14 @@ import { clampLimit, cleanText, parseBoolean } from '../../core/http/params.ts';
 import { withAliases } from '../../core/http/service-app.ts';
 import type { ServiceApp, ServiceContext } from '../../core/service.ts';
 import { CALCULATOR_FORMULAS_MARKDOWN, CalculatorInputError, calculateTaxpayerShare } from './calculator/index.ts';
-import { PROVINCE_CODES, RECIPIENT_TYPES, dollarsToCents, fiscalYearLabel, normaliseProvince, parseFiscalYearLabel } from './source/index.ts';
+import {
+  PROVINCE_CODES,
+  RECIPIENT_TYPES,
+  dollarsToCents,
+  fiscalYearLabel,
+  normaliseProvince,
+  parseFiscalYearLabel,
+} from './source/index.ts';
 import { DEFAULT_SORT, SORT_FIELDS, getGrant, parseSort, readAggregate, searchGrants } from './repository.ts';
 import type { SearchFilters } from './repository.ts';
 import { MemorySearch } from './memory-search.ts';
@@ -35,7 +42,8 @@ function parseRecipientType(value: string | undefined): string | undefined {
   const text = cleanText(value);
   if (text === undefined) return undefined;
   const code = text.toUpperCase();
-  if (!(code in RECIPIENT_TYPES)) throw badRequest(`recipient_type must be one of ${Object.keys(RECIPIENT_TYPES).join(', ')}, got "${text}"`);
+  if (!(code in RECIPIENT_TYPES))
+    throw badRequest(`recipient_type must be one of ${Object.keys(RECIPIENT_TYPES).join(', ')}, got "${text}"`);
   return code;
 }
 
@@ -75,7 +83,12 @@ export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promis
   // The calculator's aggregates are parsed once per data version (POST responses are not cached).
   let calculatorMemo: { version: string; value: StoredCalculator } | null = null;
   async function calculatorAggregates(): Promise<StoredCalculator> {
-    const row = await db.selectFrom('aggregates').select('data_version').where('service', '=', 'grants').where('name', '=', 'calculator').executeTakeFirst();
+    const row = await db
+      .selectFrom('aggregates')
+      .select('data_version')
+      .where('service', '=', 'grants')
+      .where('name', '=', 'calculator')
+      .executeTakeFirst();
     if (!row) throw new HttpError(503, NO_DATA);
     const memo = calculatorMemo;
     if (memo !== null && memo.version === row.data_version) return memo.value;
@@ -117,7 +130,10 @@ export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promis
         const q = request.query;
         const sortText = cleanText(q.sort) ?? DEFAULT_SORT;
         const order = parseSort(sortText);
-        if (!order) throw badRequest(`sort must be one of ${SORT_FIELDS.join(', ')}, each optionally prefixed with - for descending; got "${sortText}"`);
+        if (!order)
+          throw badRequest(
+            `sort must be one of ${SORT_FIELDS.join(', ')}, each optionally prefixed with - for descending; got "${sortText}"`,
+          );
         const filters: SearchFilters = {
           text: cleanText(q.search !== undefined ? q.search : q.q),
           province: parseProvince(q.province),

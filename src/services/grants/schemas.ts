@@ -16,9 +16,18 @@ const RECIPIENT_TYPE_LIST = Object.entries(RECIPIENT_TYPES)
 export const SearchQuery = Type.Object({
   search: Type.Optional(textParam('Substring searched in agreement title, recipient legal name, description and program name.')),
   q: Type.Optional(textParam('Alias of `search` (old clients); `search` wins when both are given.')),
-  province: Type.Optional(Type.String({ maxLength: 60, description: `Province or territory: ${PROVINCE_CODES.join(', ')} (any case; names such as "Ontario" are accepted too).` })),
-  fiscal_year: Type.Optional(Type.String({ maxLength: 20, description: 'Federal fiscal year (April 1 to March 31), e.g. `2018-19` (also `2018-2019` or `2018`).' })),
-  year: Type.Optional(Type.String({ maxLength: 20, description: 'Alias of `fiscal_year` (old clients); `fiscal_year` wins when both are given.' })),
+  province: Type.Optional(
+    Type.String({
+      maxLength: 60,
+      description: `Province or territory: ${PROVINCE_CODES.join(', ')} (any case; names such as "Ontario" are accepted too).`,
+    }),
+  ),
+  fiscal_year: Type.Optional(
+    Type.String({ maxLength: 20, description: 'Federal fiscal year (April 1 to March 31), e.g. `2018-19` (also `2018-2019` or `2018`).' }),
+  ),
+  year: Type.Optional(
+    Type.String({ maxLength: 20, description: 'Alias of `fiscal_year` (old clients); `fiscal_year` wins when both are given.' }),
+  ),
   min_value: Type.Optional(Type.Number({ description: 'Smallest agreement value in dollars (inclusive).' })),
   max_value: Type.Optional(Type.Number({ description: 'Largest agreement value in dollars (inclusive).' })),
   recipient_type: Type.Optional(
@@ -99,9 +108,13 @@ export const StatsBody = Type.Object({
   avg_value: money('Rounded half up to the cent.'),
   major_funding_count: Type.Integer(),
   notable_count: Type.Integer(),
-  by_province: Type.Array(Type.Object({ recipient_province: Type.String(), ...countValue }), { description: 'By total value, descending.' }),
+  by_province: Type.Array(Type.Object({ recipient_province: Type.String(), ...countValue }), {
+    description: 'By total value, descending.',
+  }),
   by_year: Type.Array(Type.Object({ fiscal_year: Type.String(), ...countValue }), { description: 'By fiscal year, ascending.' }),
-  top_programs: Type.Array(Type.Object({ program_name_en: Type.String(), ...countValue }), { description: 'The 20 programs with the largest total value.' }),
+  top_programs: Type.Array(Type.Object({ program_name_en: Type.String(), ...countValue }), {
+    description: 'The 20 programs with the largest total value.',
+  }),
   data_source: DataSourceSchema,
 });
 
@@ -110,8 +123,12 @@ export const RecipientsBody = Type.Object({
     Type.Object({ recipient_legal_name: Type.String(), total_value: money(), grant_count: Type.Integer(), avg_value: money() }),
     { description: 'The 50 recipients (by legal name as published) with the largest total value.' },
   ),
-  by_type: Type.Array(Type.Object({ recipient_type: Type.String(), label: Type.String(), ...countValue, avg_value: money() }), { description: 'By total value, descending.' }),
-  by_province: Type.Array(Type.Object({ recipient_province: Type.String(), ...countValue, unique_recipients: Type.Integer() }), { description: 'By total value, descending.' }),
+  by_type: Type.Array(Type.Object({ recipient_type: Type.String(), label: Type.String(), ...countValue, avg_value: money() }), {
+    description: 'By total value, descending.',
+  }),
+  by_province: Type.Array(Type.Object({ recipient_province: Type.String(), ...countValue, unique_recipients: Type.Integer() }), {
+    description: 'By total value, descending.',
+  }),
   data_source: DataSourceSchema,
 });
 
@@ -127,13 +144,29 @@ export const ComprehensiveBody = Type.Object({
     notable_count: Type.Integer(),
   }),
   yearly_analysis: Type.Array(
-    Type.Object({ fiscal_year: Type.String(), ...countValue, avg_value: money(), major_count: Type.Integer(), notable_count: Type.Integer() }),
+    Type.Object({
+      fiscal_year: Type.String(),
+      ...countValue,
+      avg_value: money(),
+      major_count: Type.Integer(),
+      notable_count: Type.Integer(),
+    }),
   ),
   provincial_analysis: Type.Array(
-    Type.Object({ recipient_province: Type.String(), ...countValue, avg_value: money(), unique_recipients: Type.Integer(), value_per_recipient: money() }),
+    Type.Object({
+      recipient_province: Type.String(),
+      ...countValue,
+      avg_value: money(),
+      unique_recipients: Type.Integer(),
+      value_per_recipient: money(),
+    }),
   ),
-  sector_analysis: Type.Array(Type.Object({ naics_sector_en: Type.String(), ...countValue }), { description: 'NAICS sectors by total value ("" = not given).' }),
-  program_analysis: Type.Array(Type.Object({ program_name_en: Type.String(), ...countValue }), { description: 'The 50 programs with the largest total value.' }),
+  sector_analysis: Type.Array(Type.Object({ naics_sector_en: Type.String(), ...countValue }), {
+    description: 'NAICS sectors by total value ("" = not given).',
+  }),
+  program_analysis: Type.Array(Type.Object({ program_name_en: Type.String(), ...countValue }), {
+    description: 'The 50 programs with the largest total value.',
+  }),
   value_distribution: Type.Array(
     Type.Object({
       range: Type.String(),
@@ -152,10 +185,23 @@ export const ComprehensiveBody = Type.Object({
 });
 
 export const CalculateRequest = Type.Object({
-  annual_income: Type.Number({ minimum: 0, maximum: MAX_AMOUNT_DOLLARS, description: 'Dollars per year (per month with input_mode "monthly"). Required.' }),
-  gst_eligible_spending: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_AMOUNT_DOLLARS, description: 'Spending subject to GST, dollars (default 0).' })),
-  input_mode: Type.Optional(Type.String({ enum: ['annual', 'monthly'], description: '"annual" (default) or "monthly": amounts are per month and multiplied by 12.' })),
-  taxpayer_since_year: Type.Optional(Type.Integer({ description: 'First fiscal year (start year) counted; default 2018, within the years of the data.' })),
+  annual_income: Type.Number({
+    minimum: 0,
+    maximum: MAX_AMOUNT_DOLLARS,
+    description: 'Dollars per year (per month with input_mode "monthly"). Required.',
+  }),
+  gst_eligible_spending: Type.Optional(
+    Type.Number({ minimum: 0, maximum: MAX_AMOUNT_DOLLARS, description: 'Spending subject to GST, dollars (default 0).' }),
+  ),
+  input_mode: Type.Optional(
+    Type.String({
+      enum: ['annual', 'monthly'],
+      description: '"annual" (default) or "monthly": amounts are per month and multiplied by 12.',
+    }),
+  ),
+  taxpayer_since_year: Type.Optional(
+    Type.Integer({ description: 'First fiscal year (start year) counted; default 2018, within the years of the data.' }),
+  ),
 });
 
 const ShareEntry = {
@@ -188,14 +234,28 @@ export const CalculateBody = Type.Object({
     revenue_share_percentage: Type.Number(),
   }),
   grant_shares: Type.Array(
-    Type.Object({ id: Type.Integer(), title: Type.String(), total_value: money(), user_share: money(), user_share_formatted: Type.String(), recipient: Type.String() }),
+    Type.Object({
+      id: Type.Integer(),
+      title: Type.String(),
+      total_value: money(),
+      user_share: money(),
+      user_share_formatted: Type.String(),
+      recipient: Type.String(),
+    }),
   ),
   yearly_breakdown: Type.Array(
     Type.Object({
       ...ShareEntry,
       federal_revenue: money(),
       top_projects: Type.Array(
-        Type.Object({ id: Type.Integer(), title: Type.String(), recipient: Type.String(), annual_value: money(), user_share: money(), user_share_formatted: Type.String() }),
+        Type.Object({
+          id: Type.Integer(),
+          title: Type.String(),
+          recipient: Type.String(),
+          annual_value: money(),
+          user_share: money(),
+          user_share_formatted: Type.String(),
+        }),
       ),
     }),
   ),

@@ -23,7 +23,8 @@ export const grantsService: ServiceModule = {
   routes: grantsRoutes,
   importers: {
     csv: {
-      description: 'the federal grants and contributions CSV (pre-2025 or December 2025 schema), or a directory holding one (generate writes grants.csv)',
+      description:
+        'the federal grants and contributions CSV (pre-2025 or December 2025 schema), or a directory holding one (generate writes grants.csv)',
       run: async (ctx, source, options) => [
         await importGrantsPath(ctx, source, { isDemo: options.generated === true, currentYear: currentYearSetting(ctx.config.env) }),
       ],

@@ -123,11 +123,32 @@ export interface GrantsComprehensiveStats {
     major_funding_count: number;
     notable_count: number;
   };
-  yearly_analysis: Array<{ fiscal_year: string; count: number; total_value: number; avg_value: number; major_count: number; notable_count: number }>;
-  provincial_analysis: Array<{ recipient_province: string; count: number; total_value: number; avg_value: number; unique_recipients: number; value_per_recipient: number }>;
+  yearly_analysis: Array<{
+    fiscal_year: string;
+    count: number;
+    total_value: number;
+    avg_value: number;
+    major_count: number;
+    notable_count: number;
+  }>;
+  provincial_analysis: Array<{
+    recipient_province: string;
+    count: number;
+    total_value: number;
+    avg_value: number;
+    unique_recipients: number;
+    value_per_recipient: number;
+  }>;
   sector_analysis: Array<{ naics_sector_en: string; count: number; total_value: number }>;
   program_analysis: Array<{ program_name_en: string; count: number; total_value: number }>;
-  value_distribution: Array<{ range: string; min: number | null; max: number | null; count: number; total_value: number; percentage: number }>;
+  value_distribution: Array<{
+    range: string;
+    min: number | null;
+    max: number | null;
+    count: number;
+    total_value: number;
+    percentage: number;
+  }>;
   notable_breakdown: {
     notable: { count: number; total_value: number };
     major_funding: { count: number; total_value: number };
@@ -137,7 +158,8 @@ export interface GrantsComprehensiveStats {
 }
 
 /** The calculator's aggregates, or why none could be built (e.g. no year of the data has a revenue figure). */
-export type StoredCalculator = { ok: true; aggregates: CalculatorAggregates; data_source: DataSource } | { ok: false; error: string; data_source: DataSource };
+export type StoredCalculator =
+  { ok: true; aggregates: CalculatorAggregates; data_source: DataSource } | { ok: false; error: string; data_source: DataSource };
 
 export const AGGREGATE_NAMES = ['stats', 'recipients', 'comprehensive', 'calculator'] as const;
 export type AggregateName = (typeof AGGREGATE_NAMES)[number];
@@ -177,10 +199,22 @@ export interface AggregateRow {
 
 // the aggregates' columns: of the table, and the ids of their texts in the dictionary
 const STORED_AGGREGATE_COLUMNS = [
-  'id', 'recipient_province', 'recipient_type', 'naics_sector_en', 'fiscal_year', 'fiscal_year_start',
-  'agreement_value_cents', 'agreement_start_date', 'agreement_end_date', 'is_major_funding', 'is_notable', 'notable_category',
+  'id',
+  'recipient_province',
+  'recipient_type',
+  'naics_sector_en',
+  'fiscal_year',
+  'fiscal_year_start',
+  'agreement_value_cents',
+  'agreement_start_date',
+  'agreement_end_date',
+  'is_major_funding',
+  'is_notable',
+  'notable_category',
 ] as const satisfies ReadonlyArray<keyof AggregateRow>;
-const AGGREGATE_TEXT_IDS = ['recipient_text_id', 'program_text_id', 'title_text_id'] as const satisfies ReadonlyArray<(typeof SEARCHED_COLUMNS)[number]['textId']>;
+const AGGREGATE_TEXT_IDS = ['recipient_text_id', 'program_text_id', 'title_text_id'] as const satisfies ReadonlyArray<
+  (typeof SEARCHED_COLUMNS)[number]['textId']
+>;
 const TEXTS_PER_QUERY = 1000;
 
 /**
@@ -264,9 +298,26 @@ export class GrantsAggregator {
   }
 
   finish(dataSource: DataSource): GrantsAggregates {
-    const { values, count, total, major, notable, provinces, years, programs, types, sectors, recipients, reasons, ranges, calculator, calculatorError } = this;
+    const {
+      values,
+      count,
+      total,
+      major,
+      notable,
+      provinces,
+      years,
+      programs,
+      types,
+      sectors,
+      recipients,
+      reasons,
+      ranges,
+      calculator,
+      calculatorError,
+    } = this;
     let { min, max } = this;
-    if (count !== values.length) throw new Error(`grants changed while their aggregates were computed (${count} rows read, ${values.length} counted)`);
+    if (count !== values.length)
+      throw new Error(`grants changed while their aggregates were computed (${count} rows read, ${values.length} counted)`);
     if (!Number.isSafeInteger(total)) throw new Error('the total value exceeds the exact integer range of cents');
     if (count === 0) {
       min = 0;
@@ -301,16 +352,34 @@ export class GrantsAggregator {
       notable_count: notable.count,
       by_province: provinceRows.map(([p, b]) => ({ recipient_province: p, count: b.count, total_value: dollars(b.cents) })),
       by_year: yearRows.map(([y, b]) => ({ fiscal_year: y, count: b.count, total_value: dollars(b.cents) })),
-      top_programs: programRows.slice(0, TOP_PROGRAMS_IN_STATS).map(([p, b]) => ({ program_name_en: p, count: b.count, total_value: dollars(b.cents) })),
+      top_programs: programRows
+        .slice(0, TOP_PROGRAMS_IN_STATS)
+        .map(([p, b]) => ({ program_name_en: p, count: b.count, total_value: dollars(b.cents) })),
       data_source: dataSource,
     };
 
     const recipientStats: GrantsRecipients = {
       top_recipients: byValue(recipients)
         .slice(0, TOP_RECIPIENTS)
-        .map(([name, b]) => ({ recipient_legal_name: name, total_value: dollars(b.cents), grant_count: b.count, avg_value: averageDollars(b.cents, b.count) })),
-      by_type: byValue(types).map(([t, b]) => ({ recipient_type: t, label: typeLabel(t), count: b.count, total_value: dollars(b.cents), avg_value: averageDollars(b.cents, b.count) })),
-      by_province: provinceRows.map(([p, b]) => ({ recipient_province: p, count: b.count, total_value: dollars(b.cents), unique_recipients: b.recipients.size })),
+        .map(([name, b]) => ({
+          recipient_legal_name: name,
+          total_value: dollars(b.cents),
+          grant_count: b.count,
+          avg_value: averageDollars(b.cents, b.count),
+        })),
+      by_type: byValue(types).map(([t, b]) => ({
+        recipient_type: t,
+        label: typeLabel(t),
+        count: b.count,
+        total_value: dollars(b.cents),
+        avg_value: averageDollars(b.cents, b.count),
+      })),
+      by_province: provinceRows.map(([p, b]) => ({
+        recipient_province: p,
+        count: b.count,
+        total_value: dollars(b.cents),
+        unique_recipients: b.recipients.size,
+      })),
       data_source: dataSource,
     };
 
@@ -342,7 +411,9 @@ export class GrantsAggregator {
         value_per_recipient: averageDollars(b.cents, b.recipients.size),
       })),
       sector_analysis: byValue(sectors).map(([s, b]) => ({ naics_sector_en: s, count: b.count, total_value: dollars(b.cents) })),
-      program_analysis: programRows.slice(0, TOP_PROGRAMS_IN_ANALYSIS).map(([p, b]) => ({ program_name_en: p, count: b.count, total_value: dollars(b.cents) })),
+      program_analysis: programRows
+        .slice(0, TOP_PROGRAMS_IN_ANALYSIS)
+        .map(([p, b]) => ({ program_name_en: p, count: b.count, total_value: dollars(b.cents) })),
       value_distribution: VALUE_RANGES.map((r, i) => ({
         range: r.range,
         min: dollarsOrNull(r.min),
@@ -354,7 +425,12 @@ export class GrantsAggregator {
       notable_breakdown: {
         notable: { count: notable.count, total_value: dollars(notable.cents) },
         major_funding: { count: major.count, total_value: dollars(major.cents) },
-        by_reason: byValue(reasons).map(([c, b]) => ({ category: c, label: CATEGORY_LABELS.get(c) ?? c, count: b.count, total_value: dollars(b.cents) })),
+        by_reason: byValue(reasons).map(([c, b]) => ({
+          category: c,
+          label: CATEGORY_LABELS.get(c) ?? c,
+          count: b.count,
+          total_value: dollars(b.cents),
+        })),
       },
       data_source: dataSource,
     };
@@ -363,8 +439,15 @@ export class GrantsAggregator {
   }
 }
 
-export async function computeAggregates(db: Kysely<any>, dataSource: DataSource, options: AggregateOptions = {}): Promise<GrantsAggregates> {
-  const { n } = await db.selectFrom(GRANTS_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+export async function computeAggregates(
+  db: Kysely<any>,
+  dataSource: DataSource,
+  options: AggregateOptions = {},
+): Promise<GrantsAggregates> {
+  const { n } = await db
+    .selectFrom(GRANTS_TABLE)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   const aggregator = new GrantsAggregator(num(n), options);
   // The texts by their dictionary ids, read once each for the pages that need them: joining them row by row
   // cost SQLite three index look-ups an agreement (the 1.3-million-row file, runs side by side on a slow hour
@@ -375,7 +458,11 @@ export async function computeAggregates(db: Kysely<any>, dataSource: DataSource,
     for (const r of rows) for (const c of AGGREGATE_TEXT_IDS) if (!texts.has(Number(r[c]))) missing.add(Number(r[c]));
     const ids = [...missing];
     for (let i = 0; i < ids.length; i += TEXTS_PER_QUERY) {
-      const found = await db.selectFrom(GRANTS_TEXTS_TABLE).select(['id', 'text']).where('id', 'in', ids.slice(i, i + TEXTS_PER_QUERY)).execute();
+      const found = await db
+        .selectFrom(GRANTS_TEXTS_TABLE)
+        .select(['id', 'text'])
+        .where('id', 'in', ids.slice(i, i + TEXTS_PER_QUERY))
+        .execute();
       for (const t of found) texts.set(Number(t.id), t.text);
     }
   };

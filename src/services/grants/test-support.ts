@@ -79,12 +79,20 @@ export function compareText(a: string, b: string): number {
  * A search as one SQL query over the table (a scan: the table has no secondary index): the reference the
  * in-memory search is compared with.
  */
-export async function searchGrantsInSql(db: Kysely<any>, filters: SearchFilters, order: SearchOrder, page: { limit: number; offset: number }): Promise<SearchResult> {
+export async function searchGrantsInSql(
+  db: Kysely<any>,
+  filters: SearchFilters,
+  order: SearchOrder,
+  page: { limit: number; offset: number },
+): Promise<SearchResult> {
   // (the recipient and program orders are the order of their texts, which the dictionary holds)
   let base = agreementsWithTexts(db, ['recipient_legal_name', 'program_name_en']).query;
   if (filters.text !== undefined) {
     // the agreements one of whose searched columns is a dictionary text containing the string
-    const texts = db.selectFrom(GRANTS_TEXTS_TABLE).select('id').where(substringMatch(db, GRANTS_SEARCH, filters.text));
+    const texts = db
+      .selectFrom(GRANTS_TEXTS_TABLE)
+      .select('id')
+      .where(substringMatch(db, GRANTS_SEARCH, filters.text));
     base = base.where((eb) => eb.or(SEARCHED_COLUMNS.map((c) => eb(`g.${c.textId}`, 'in', texts))));
   }
   if (filters.province !== undefined) base = base.where('g.recipient_province', '=', filters.province);
@@ -92,7 +100,8 @@ export async function searchGrantsInSql(db: Kysely<any>, filters: SearchFilters,
   if (filters.recipientType !== undefined) base = base.where('g.recipient_type', '=', filters.recipientType);
   if (filters.minCents !== undefined) base = base.where('g.agreement_value_cents', '>=', filters.minCents);
   if (filters.maxCents !== undefined) base = base.where('g.agreement_value_cents', '<=', filters.maxCents);
-  if (filters.isMajor !== undefined) base = base.where('g.agreement_value_cents', filters.isMajor ? '>' : '<=', MAJOR_FUNDING_THRESHOLD_CENTS);
+  if (filters.isMajor !== undefined)
+    base = base.where('g.agreement_value_cents', filters.isMajor ? '>' : '<=', MAJOR_FUNDING_THRESHOLD_CENTS);
   if (filters.isNotable !== undefined) base = base.where('g.is_notable', '=', dbBool(db, filters.isNotable));
 
   const count = num((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
@@ -100,10 +109,17 @@ export async function searchGrantsInSql(db: Kysely<any>, filters: SearchFilters,
   let query = base.select('g.id');
   for (const column of SORT_ORDERS[order.field].columns) {
     // NULLs (end dates only) sort as the lowest value on both databases, as SQLite does by itself.
-    const nulls = column === 'agreement_end_date' && dialectOf(db) === 'postgres' ? (order.descending ? ' nulls last' : ' nulls first') : '';
+    const nulls =
+      column === 'agreement_end_date' && dialectOf(db) === 'postgres' ? (order.descending ? ' nulls last' : ' nulls first') : '';
     const ref = column === 'recipient_legal_name' || column === 'program_name_en' ? textOf(column) : sql.ref(`g.${column}`);
     query = query.orderBy(sql`${ref} ${sql.raw(`${direction}${nulls}`)}`);
   }
   const ids = await query.orderBy('g.id', direction).limit(page.limit).offset(page.offset).execute();
-  return { count, rows: await grantsByIds(db, ids.map((r) => Number(r.id))) };
+  return {
+    count,
+    rows: await grantsByIds(
+      db,
+      ids.map((r) => Number(r.id)),
+    ),
+  };
 }

@@ -33,62 +33,82 @@ async function ask(serviceUrl) {
 window.ask = ask;
 </script></body></html>`;
 
-describeEachDatabase('krt browser extension route in a real browser', (t) => {
-  let app: ServiceApp;
-  let page: http.Server;
-  let context: BrowserContext | undefined;
-  let dir: string;
-  const seen: string[] = [];
-  let pageOrigin = '';
-  let serviceOrigin = '';
+describeEachDatabase(
+  'krt browser extension route in a real browser',
+  (t) => {
+    let app: ServiceApp;
+    let page: http.Server;
+    let context: BrowserContext | undefined;
+    let dir: string;
+    const seen: string[] = [];
+    let pageOrigin = '';
+    let serviceOrigin = '';
 
-  before(async () => {
-    if (browserGate.problem) throw new Error(browserGate.problem);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'krt-browser-'));
-    const ctx = testContext(krtService, t.db, { dataDir: dir });
-    await loadKrtDemo(ctx, {});
-    app = await buildTestApp(krtService, ctx);
-    // Both IPv4 and IPv6 where the machine has them, so "localhost" reaches the service either way.
-    const address = await app.listen({ port: 0, host: '::' }).catch(() => app.listen({ port: 0, host: '127.0.0.1' }));
-    serviceOrigin = `http://localhost:${new URL(address).port}`;
-    app.server.on('request', (req: http.IncomingMessage) => seen.push(`${req.method} ${req.url}`));
-    page = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
-    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-    pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-    context = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(dir, 'profile-')), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      timeout: 60_000,
+    before(async () => {
+      if (browserGate.problem) throw new Error(browserGate.problem);
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'krt-browser-'));
+      const ctx = testContext(krtService, t.db, { dataDir: dir });
+      await loadKrtDemo(ctx, {});
+      app = await buildTestApp(krtService, ctx);
+      // Both IPv4 and IPv6 where the machine has them, so "localhost" reaches the service either way.
+      const address = await app.listen({ port: 0, host: '::' }).catch(() => app.listen({ port: 0, host: '127.0.0.1' }));
+      serviceOrigin = `http://localhost:${new URL(address).port}`;
+      app.server.on('request', (req: http.IncomingMessage) => seen.push(`${req.method} ${req.url}`));
+      page = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
+      await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+      pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+      context = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(dir, 'profile-')), {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+        timeout: 60_000,
+      });
     });
-  });
-  after(async () => {
-    await context?.close();
-    await app?.close();
-    await new Promise<void>((resolve) => (page ? page.close(() => resolve()) : resolve()));
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+    after(async () => {
+      await context?.close();
+      await app?.close();
+      await new Promise<void>((resolve) => (page ? page.close(() => resolve()) : resolve()));
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
 
-  it('a page on another origin reads the suggestions after a preflight', { skip: browserGate.skip, timeout: 90_000 }, async () => {
-    const tab = await context!.newPage();
-    await tab.goto(`${pageOrigin}/extension.html`);
-    const result = await tab.evaluate(async (url) => (globalThis as unknown as { ask(u: string): Promise<{ status: number; body: any }> }).ask(url), serviceOrigin);
-    assert.equal(result.status, 200);
-    assert.equal(result.body.status, 'success');
-    assert.equal(result.body.suggestions[0].rrid, 'RRID:AB_0000101');
-    assert.equal(result.body.suggestions[0].additional_info && typeof result.body.suggestions[0].additional_info, 'object');
-    assert.ok(seen.includes('OPTIONS /api/api/browser/suggest-rrid/'), `a preflight was sent: ${seen.join(', ')}`);
-    assert.ok(seen.includes('POST /api/api/browser/suggest-rrid/'));
-    assert.ok(seen.indexOf('OPTIONS /api/api/browser/suggest-rrid/') < seen.indexOf('POST /api/api/browser/suggest-rrid/'));
-    // The same page cannot read a route without CORS: the browser blocks it.
-    const blocked = await tab.evaluate(async (url) => {
-      try {
-        await fetch(`${url}/api/api/ai/suggest-rrid/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"resource_name":"x"}' });
-        return 'readable';
-      } catch (error) {
-        return `blocked: ${(error as Error).name}`;
-      }
-    }, serviceOrigin);
-    assert.equal(blocked, 'blocked: TypeError');
-  });
-}, { migrations: krtService.migrations });
+    it('a page on another origin reads the suggestions after a preflight', { skip: browserGate.skip, timeout: 90_000 }, async () => {
+      const tab = await context!.newPage();
+      await tab.goto(`${pageOrigin}/extension.html`);
+      const result = await tab.evaluate(
+        async (url) => (globalThis as unknown as { ask(u: string): Promise<{ status: number; body: any }> }).ask(url),
+        serviceOrigin,
+      );
+      assert.equal(result.status, 200);
+      assert.equal(result.body.status, 'success');
+      assert.equal(result.body.suggestions[0].rrid, 'RRID:AB_0000101');
+      assert.equal(result.body.suggestions[0].additional_info && typeof result.body.suggestions[0].additional_info, 'object');
+      assert.ok(seen.includes('OPTIONS /api/api/browser/suggest-rrid/'), `a preflight was sent: ${seen.join(', ')}`);
+      assert.ok(seen.includes('POST /api/api/browser/suggest-rrid/'));
+      assert.ok(seen.indexOf('OPTIONS /api/api/browser/suggest-rrid/') < seen.indexOf('POST /api/api/browser/suggest-rrid/'));
+      // The same page cannot read a route without CORS: the browser blocks it.
+      const blocked = await tab.evaluate(async (url) => {
+        try {
+          await fetch(`${url}/api/api/ai/suggest-rrid/`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: '{"resource_name":"x"}',
+          });
+          return 'readable';
+        } catch (error) {
+          return `blocked: ${(error as Error).name}`;
+        }
+      }, serviceOrigin);
+      assert.equal(blocked, 'blocked: TypeError');
+    });
+  },
+  { migrations: krtService.migrations },
+);

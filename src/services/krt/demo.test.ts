@@ -10,7 +10,10 @@ import { parseRrid } from './rrid/index.ts';
 test('demo articles are deterministic, labelled, and cover the STAR table, the eLife table and the text extractor', () => {
   const a = demoArticles(9, 3);
   assert.deepEqual(demoArticles(9, 3), a);
-  assert.notDeepEqual(demoArticles(9, 4).map((x) => x.xml), a.map((x) => x.xml));
+  assert.notDeepEqual(
+    demoArticles(9, 4).map((x) => x.xml),
+    a.map((x) => x.xml),
+  );
   const providers = new Set<string>();
   for (const article of a) {
     assert.equal(doiOfStorePath(article.file), article.doi, 'the DOI is the file name, as for real store files');

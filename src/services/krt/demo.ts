@@ -45,18 +45,91 @@ const ANTIBODIES: DemoResource[] = [
 }));
 
 const OTHER_RESOURCES: DemoResource[] = [
-  { category: 'Chemicals, peptides, and recombinant proteins', elifeType: 'Chemical compound, drug', name: 'Demo compound DX-1 (generated demo)', source: 'Placeholder Reagents (demo)', identifier: 'Cat# DEMO-CH-0201', mention: 'demo compound DX-1 (Placeholder Reagents (demo), Cat# DEMO-CH-0201)' },
-  { category: 'Chemicals, peptides, and recombinant proteins', elifeType: 'Peptide, recombinant protein', name: 'Recombinant demo protein RP-2 (generated demo)', source: 'Placeholder Reagents (demo)', identifier: 'Cat# DEMO-CH-0202', mention: 'recombinant demo protein RP-2 (Placeholder Reagents (demo), Cat# DEMO-CH-0202)' },
-  { category: 'Critical commercial assays', elifeType: 'Commercial assay or kit', name: 'Demo RNA extraction kit (generated demo)', source: 'Example Biosciences (demo)', identifier: 'Cat# DEMO-KT-0301', mention: 'the demo RNA extraction kit (Example Biosciences (demo), Cat# DEMO-KT-0301)' },
-  { category: 'Experimental models: Cell lines', elifeType: 'Cell line (Homo sapiens)', name: 'DEMO-1 cells (generated demo cell line)', source: 'Example Cell Bank (demo)', identifier: 'Cat# DEMO-CL-0401', mention: 'DEMO-1 cells (Example Cell Bank (demo), Cat# DEMO-CL-0401)' },
-  { category: 'Experimental models: Organisms/strains', elifeType: 'Strain, strain background (Mus musculus)', name: 'Mouse: demo strain DMO/1 (generated demo)', source: 'Example Animal Facility (demo)', identifier: 'Stock# DEMO-0501', mention: 'demo strain DMO/1 mice (Example Animal Facility (demo), Stock# DEMO-0501)' },
-  { category: 'Oligonucleotides', elifeType: 'Sequence-based reagent', name: 'Demo primer F1 (generated demo)', source: 'This paper', identifier: 'N/A', mention: 'the primer 5′-ACGTTGCAACGTTGCAACGT-3′', additional: 'ACGTTGCAACGTTGCAACGT' },
-  { category: 'Recombinant DNA', elifeType: 'Recombinant DNA reagent', name: 'pDEMO-1 plasmid (generated demo)', source: 'This paper', identifier: 'N/A', mention: 'the pDEMO-1 plasmid made for this demo' },
-  { category: 'Deposited data', elifeType: 'Other', name: 'Demo sequencing data (generated demo; not deposited)', source: 'This paper', identifier: 'N/A', mention: 'the generated demo sequencing data (not deposited anywhere)' },
-  { category: 'Software and algorithms', elifeType: 'Software, algorithm', name: 'DemoStat v1.2 (generated demo software)', source: 'Example Software Group (demo)', identifier: 'N/A', mention: 'DemoStat v1.2 (Example Software Group (demo))' },
+  {
+    category: 'Chemicals, peptides, and recombinant proteins',
+    elifeType: 'Chemical compound, drug',
+    name: 'Demo compound DX-1 (generated demo)',
+    source: 'Placeholder Reagents (demo)',
+    identifier: 'Cat# DEMO-CH-0201',
+    mention: 'demo compound DX-1 (Placeholder Reagents (demo), Cat# DEMO-CH-0201)',
+  },
+  {
+    category: 'Chemicals, peptides, and recombinant proteins',
+    elifeType: 'Peptide, recombinant protein',
+    name: 'Recombinant demo protein RP-2 (generated demo)',
+    source: 'Placeholder Reagents (demo)',
+    identifier: 'Cat# DEMO-CH-0202',
+    mention: 'recombinant demo protein RP-2 (Placeholder Reagents (demo), Cat# DEMO-CH-0202)',
+  },
+  {
+    category: 'Critical commercial assays',
+    elifeType: 'Commercial assay or kit',
+    name: 'Demo RNA extraction kit (generated demo)',
+    source: 'Example Biosciences (demo)',
+    identifier: 'Cat# DEMO-KT-0301',
+    mention: 'the demo RNA extraction kit (Example Biosciences (demo), Cat# DEMO-KT-0301)',
+  },
+  {
+    category: 'Experimental models: Cell lines',
+    elifeType: 'Cell line (Homo sapiens)',
+    name: 'DEMO-1 cells (generated demo cell line)',
+    source: 'Example Cell Bank (demo)',
+    identifier: 'Cat# DEMO-CL-0401',
+    mention: 'DEMO-1 cells (Example Cell Bank (demo), Cat# DEMO-CL-0401)',
+  },
+  {
+    category: 'Experimental models: Organisms/strains',
+    elifeType: 'Strain, strain background (Mus musculus)',
+    name: 'Mouse: demo strain DMO/1 (generated demo)',
+    source: 'Example Animal Facility (demo)',
+    identifier: 'Stock# DEMO-0501',
+    mention: 'demo strain DMO/1 mice (Example Animal Facility (demo), Stock# DEMO-0501)',
+  },
+  {
+    category: 'Oligonucleotides',
+    elifeType: 'Sequence-based reagent',
+    name: 'Demo primer F1 (generated demo)',
+    source: 'This paper',
+    identifier: 'N/A',
+    mention: 'the primer 5′-ACGTTGCAACGTTGCAACGT-3′',
+    additional: 'ACGTTGCAACGTTGCAACGT',
+  },
+  {
+    category: 'Recombinant DNA',
+    elifeType: 'Recombinant DNA reagent',
+    name: 'pDEMO-1 plasmid (generated demo)',
+    source: 'This paper',
+    identifier: 'N/A',
+    mention: 'the pDEMO-1 plasmid made for this demo',
+  },
+  {
+    category: 'Deposited data',
+    elifeType: 'Other',
+    name: 'Demo sequencing data (generated demo; not deposited)',
+    source: 'This paper',
+    identifier: 'N/A',
+    mention: 'the generated demo sequencing data (not deposited anywhere)',
+  },
+  {
+    category: 'Software and algorithms',
+    elifeType: 'Software, algorithm',
+    name: 'DemoStat v1.2 (generated demo software)',
+    source: 'Example Software Group (demo)',
+    identifier: 'N/A',
+    mention: 'DemoStat v1.2 (Example Software Group (demo))',
+  },
 ];
 
-const TOPICS = ['cell migration', 'protein turnover', 'stress granules', 'neurite outgrowth', 'mitochondrial fission', 'membrane repair', 'gene silencing', 'axon guidance'];
+const TOPICS = [
+  'cell migration',
+  'protein turnover',
+  'stress granules',
+  'neurite outgrowth',
+  'mitochondrial fission',
+  'membrane repair',
+  'gene silencing',
+  'axon guidance',
+];
 const LAYOUTS = ['star', 'elife', 'text'] as const;
 
 function escapeXml(text: string): string {
@@ -64,10 +137,12 @@ function escapeXml(text: string): string {
 }
 
 function front(doi: string, title: string, date: { y: number; m: number; d: number }, authors: string[]): string {
-  const contribs = authors.map((a) => {
-    const [given, surname] = a.split(' ');
-    return `<contrib contrib-type="author"><name><surname>${escapeXml(surname)}</surname><given-names>${escapeXml(given)}</given-names></name></contrib>`;
-  }).join('');
+  const contribs = authors
+    .map((a) => {
+      const [given, surname] = a.split(' ');
+      return `<contrib contrib-type="author"><name><surname>${escapeXml(surname)}</surname><given-names>${escapeXml(given)}</given-names></name></contrib>`;
+    })
+    .join('');
   return `<front><journal-meta><journal-id journal-id-type="publisher-id">pdi-demo</journal-id><journal-title-group><journal-title>pdi demo data (generated)</journal-title></journal-title-group></journal-meta>
 <article-meta><article-id pub-id-type="doi">${doi}</article-id><article-version article-version-type="number">1</article-version>
 <title-group><article-title>${escapeXml(title)}</article-title></title-group>
@@ -84,13 +159,19 @@ function starTable(resources: DemoResource[]): string {
   let rows = '';
   for (const [category, list] of groups) {
     rows += `<tr><td colspan="3"><bold>${escapeXml(category)}</bold></td></tr>`;
-    for (const r of list) rows += `<tr><td>${escapeXml(r.name)}</td><td>${escapeXml(r.source)}</td><td>${escapeXml(r.identifier)}</td></tr>`;
+    for (const r of list)
+      rows += `<tr><td>${escapeXml(r.name)}</td><td>${escapeXml(r.source)}</td><td>${escapeXml(r.identifier)}</td></tr>`;
   }
   return `<sec><title>Key resources table</title><table-wrap id="krt1"><label>Key resources table</label><table><thead><tr><th>REAGENT or RESOURCE</th><th>SOURCE</th><th>IDENTIFIER</th></tr></thead><tbody>${rows}</tbody></table></table-wrap></sec>`;
 }
 
 function elifeTable(resources: DemoResource[]): string {
-  const rows = resources.map((r) => `<tr><td>${escapeXml(r.elifeType)}</td><td>${escapeXml(r.name)}</td><td>${escapeXml(r.source)}</td><td>${escapeXml(r.identifier)}</td><td>${escapeXml(r.additional ?? '')}</td></tr>`).join('');
+  const rows = resources
+    .map(
+      (r) =>
+        `<tr><td>${escapeXml(r.elifeType)}</td><td>${escapeXml(r.name)}</td><td>${escapeXml(r.source)}</td><td>${escapeXml(r.identifier)}</td><td>${escapeXml(r.additional ?? '')}</td></tr>`,
+    )
+    .join('');
   return `<floats-group><table-wrap id="keyresource"><label>Key resources table</label><table><thead><tr><th>Reagent type (species) or resource</th><th>Designation</th><th>Source or reference</th><th>Identifiers</th><th>Additional information</th></tr></thead><tbody>${rows}</tbody></table></table-wrap></floats-group>`;
 }
 
@@ -129,11 +210,12 @@ export function demoArticles(size = DEMO_DEFAULTS.articles, seed = DEMO_DEFAULTS
     const authors = ['Alex Example', 'Sam Sample', 'Robin Placeholder'].slice(0, 2 + (i % 2));
     const date = { y: year, m: 1 + random.int(0, 11), d: 1 + random.int(0, 27) };
     const methods = `<sec sec-type="methods"><title>Methods</title><sec><title>Reagents</title>${methodsText(resources)}</sec></sec>`;
-    const body = layout === 'star'
-      ? `<body><sec><title>Introduction</title><p>This generated article is demo data.</p></sec><sec sec-type="methods"><title>STAR Methods</title>${starTable(resources)}</sec></body>`
-      : layout === 'elife'
-        ? `<body><sec><title>Introduction</title><p>This generated article is demo data.</p></sec>${methods}</body>${elifeTable(resources)}`
-        : `<body><sec><title>Introduction</title><p>This generated article is demo data.</p></sec>${methods}</body>`;
+    const body =
+      layout === 'star'
+        ? `<body><sec><title>Introduction</title><p>This generated article is demo data.</p></sec><sec sec-type="methods"><title>STAR Methods</title>${starTable(resources)}</sec></body>`
+        : layout === 'elife'
+          ? `<body><sec><title>Introduction</title><p>This generated article is demo data.</p></sec>${methods}</body>${elifeTable(resources)}`
+          : `<body><sec><title>Introduction</title><p>This generated article is demo data.</p></sec>${methods}</body>`;
     const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<article article-type="research-article" xmlns:xlink="http://www.w3.org/1999/xlink">${front(doi, title, date, authors)}\n${body}\n<back><ack><p>No funding: generated data.</p></ack></back></article>\n`;
     out.push({ file: path.join(String(year), `${suffix}.xml`), doi, layout, xml });
   }

@@ -110,9 +110,16 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
 
   // What is already stored: content hashes of articles, and which have a session of the current extractors.
   const k = db.kysely;
-  const storedHash = new Map((await k.selectFrom('krt_articles').select(['doi', 'content_hash']).execute()).map((a) => [a.doi as string, a.content_hash as string]));
+  const storedHash = new Map(
+    (await k.selectFrom('krt_articles').select(['doi', 'content_hash']).execute()).map((a) => [a.doi as string, a.content_hash as string]),
+  );
   const current = new Set<string>();
-  for (const s of await k.selectFrom('krt_sessions').select(['doi', 'provider', 'model', 'content_hash']).where('provider', 'in', [...BUILTIN_PROVIDERS]).where('status', '=', 'completed').execute()) {
+  for (const s of await k
+    .selectFrom('krt_sessions')
+    .select(['doi', 'provider', 'model', 'content_hash'])
+    .where('provider', 'in', [...BUILTIN_PROVIDERS])
+    .where('status', '=', 'completed')
+    .execute()) {
     if (CURRENT_MODELS[s.provider] === s.model) current.add(`${s.doi}\n${s.content_hash}`);
   }
 
@@ -136,10 +143,13 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
   if (toExtract.length) {
     const bar = createProgress({ label: 'krt extract', total: toExtract.length, unit: 'articles', enabled: options.progress });
     try {
-      const results = await extractMany(toExtract.map((f) => f.file), {
-        workers: workerCount(options.workers, toExtract.length),
-        onProgress: () => bar.tick(),
-      });
+      const results = await extractMany(
+        toExtract.map((f) => f.file),
+        {
+          workers: workerCount(options.workers, toExtract.length),
+          onProgress: () => bar.tick(),
+        },
+      );
       for (const r of results) extracted.set(r.file, r);
     } finally {
       bar.stop();
@@ -147,51 +157,94 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
   }
   options.onExtracted?.({ files: files.length, extracted: toExtract.length, seconds: (performance.now() - extractStart) / 1000 });
 
-  return runImport(db, { service: 'krt', importer: 'store', dataset, source: root, isDemo, progress: { enabled: false } }, async (trx, { tally, dataVersion }) => {
-    const now = new Date().toISOString();
-    const keep = new Set<string>();
-    for (const f of files) {
-      tally.read();
-      if (f.skip) {
-        tally.skip(f.skip);
-        continue;
+  return runImport(
+    db,
+    { service: 'krt', importer: 'store', dataset, source: root, isDemo, progress: { enabled: false } },
+    async (trx, { tally, dataVersion }) => {
+      const now = new Date().toISOString();
+      const keep = new Set<string>();
+      for (const f of files) {
+        tally.read();
+        if (f.skip) {
+          tally.skip(f.skip);
+          continue;
+        }
+        const doi = f.doi!;
+        keep.add(doi);
+        if (!f.extract) {
+          tally[await relocate(trx, doi, f, root, dataset, isDemo, now)]();
+          continue;
+        }
+        const result = extracted.get(f.file)!;
+        if (!result.ok) {
+          tally.skip('not a well-formed JATS document');
+          continue;
+        }
+        const x = result.extraction;
+        const article = await upsertArticle(trx, articleInput(x, f, root, dataset, isDemo), now);
+        const session = await storeSession(
+          trx,
+          article.id,
+          {
+            session_id: sessionIdOf(doi, x.provider, x.model, f.hash),
+            doi,
+            title: x.metadata.title,
+            status: 'completed',
+            provider: x.provider,
+            model: x.model,
+            content_hash: f.hash,
+            processing_time: x.processingTime,
+            error: null,
+            rows: x.rows,
+            is_demo: isDemo,
+            deterministic: true,
+          },
+          now,
+        );
+        tally[article.change === 'unchanged' && session.change !== 'unchanged' ? 'updated' : article.change]();
       }
-      const doi = f.doi!;
-      keep.add(doi);
-      if (!f.extract) {
-        tally[await relocate(trx, doi, f, root, dataset, isDemo, now)]();
-        continue;
-      }
-      const result = extracted.get(f.file)!;
-      if (!result.ok) {
-        tally.skip('not a well-formed JATS document');
-        continue;
-      }
-      const x = result.extraction;
-      const article = await upsertArticle(trx, articleInput(x, f, root, dataset, isDemo), now);
-      const session = await storeSession(trx, article.id, {
-        session_id: sessionIdOf(doi, x.provider, x.model, f.hash),
-        doi, title: x.metadata.title, status: 'completed', provider: x.provider, model: x.model, content_hash: f.hash,
-        processing_time: x.processingTime, error: null, rows: x.rows, is_demo: isDemo, deterministic: true,
-      }, now);
-      tally[article.change === 'unchanged' && session.change !== 'unchanged' ? 'updated' : article.change]();
-    }
-    tally.deleted(await deleteArticlesNotIn(trx, root, keep));
-    const changed = tally.insertedCount + tally.updatedCount + tally.deletedCount > 0;
-    if (changed || !(await getAggregate(trx, 'krt', KB_AGGREGATE))) await rebuildKnowledgeBase(trx, dataVersion);
-    else await carryKnowledgeBase(trx, dataVersion);
-  });
+      tally.deleted(await deleteArticlesNotIn(trx, root, keep));
+      const changed = tally.insertedCount + tally.updatedCount + tally.deletedCount > 0;
+      if (changed || !(await getAggregate(trx, 'krt', KB_AGGREGATE))) await rebuildKnowledgeBase(trx, dataVersion);
+      else await carryKnowledgeBase(trx, dataVersion);
+    },
+  );
 }
 
 /** An unchanged file: only where it lives (root, path, size, time, dataset) may differ from the stored row. */
-async function relocate(trx: Kysely<any>, doi: string, f: StoreFile, root: string, dataset: string, isDemo: boolean, now: string): Promise<Change> {
-  const stored = await trx.selectFrom('krt_articles').select(['id', 'store_root', 'file_path', 'file_size', 'downloaded_at', 'dataset', 'is_demo']).where('doi', '=', doi).executeTakeFirstOrThrow();
+async function relocate(
+  trx: Kysely<any>,
+  doi: string,
+  f: StoreFile,
+  root: string,
+  dataset: string,
+  isDemo: boolean,
+  now: string,
+): Promise<Change> {
+  const stored = await trx
+    .selectFrom('krt_articles')
+    .select(['id', 'store_root', 'file_path', 'file_size', 'downloaded_at', 'dataset', 'is_demo'])
+    .where('doi', '=', doi)
+    .executeTakeFirstOrThrow();
   const wanted = { store_root: root, file_path: f.relative.split(path.sep).join('/'), file_size: f.size, downloaded_at: f.mtime, dataset };
-  const same = stored.store_root === wanted.store_root && stored.file_path === wanted.file_path && Number(stored.file_size) === wanted.file_size &&
-    stored.downloaded_at === wanted.downloaded_at && stored.dataset === dataset && Boolean(stored.is_demo) === isDemo;
+  const same =
+    stored.store_root === wanted.store_root &&
+    stored.file_path === wanted.file_path &&
+    Number(stored.file_size) === wanted.file_size &&
+    stored.downloaded_at === wanted.downloaded_at &&
+    stored.dataset === dataset &&
+    Boolean(stored.is_demo) === isDemo;
   if (same) return 'unchanged';
-  await trx.updateTable('krt_articles').set({ ...wanted, is_demo: dbBool(trx, isDemo), updated_at: now }).where('id', '=', stored.id).execute();
-  await trx.updateTable('krt_sessions').set({ is_demo: dbBool(trx, isDemo) }).where('doi', '=', doi).execute();
+  await trx
+    .updateTable('krt_articles')
+    .set({ ...wanted, is_demo: dbBool(trx, isDemo), updated_at: now })
+    .where('id', '=', stored.id)
+    .execute();
+  await trx
+    .updateTable('krt_sessions')
+    .set({ is_demo: dbBool(trx, isDemo) })
+    .where('doi', '=', doi)
+    .execute();
   return 'updated';
 }
 
@@ -252,11 +305,20 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
   const wanted = options.all ? articles.map((a) => a.doi) : dois;
   for (const raw of wanted) {
     const doi = normalizeDoi(raw);
-    if (!doi) { errors.push({ doi: raw, error: 'not a DOI' }); continue; }
+    if (!doi) {
+      errors.push({ doi: raw, error: 'not a DOI' });
+      continue;
+    }
     const article = options.all ? byDoi.get(doi)! : await getArticle(db.kysely, doi);
-    if (!article) { errors.push({ doi, error: 'not in the local store (import it first: pdi import krt <dir>)' }); continue; }
+    if (!article) {
+      errors.push({ doi, error: 'not in the local store (import it first: pdi import krt <dir>)' });
+      continue;
+    }
     const file = path.join(article.store_root, article.file_path);
-    if (!fs.existsSync(file)) { errors.push({ doi, error: `the article's file is missing (${file})` }); continue; }
+    if (!fs.existsSync(file)) {
+      errors.push({ doi, error: `the article's file is missing (${file})` });
+      continue;
+    }
     if (!seen.has(doi)) targets.push({ doi, article, file, hash: contentHashOf(fs.readFileSync(file)) });
     seen.add(doi);
   }
@@ -266,13 +328,20 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
   if (provider !== 'llm') {
     const bar = createProgress({ label: 'krt extract', total: targets.length, unit: 'articles', enabled: options.progress });
     try {
-      const results = await extractMany(targets.map((t) => t.file), { workers: workerCount(options.workers, targets.length), onProgress: () => bar.tick() });
+      const results = await extractMany(
+        targets.map((t) => t.file),
+        { workers: workerCount(options.workers, targets.length), onProgress: () => bar.tick() },
+      );
       for (const r of results) builtin.set(r.file, r);
     } finally {
       bar.stop();
     }
   }
-  interface LlmOutcome { rows: KrtRow[]; error: string | null; seconds: number }
+  interface LlmOutcome {
+    rows: KrtRow[];
+    error: string | null;
+    seconds: number;
+  }
   const modelResults = new Map<string, LlmOutcome>();
   if (provider !== 'builtin' && llm) {
     const bar = createProgress({ label: 'krt llm', total: targets.length, unit: 'articles', enabled: options.progress });
@@ -291,46 +360,113 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
   }
 
   const sessions: ExtractedSession[] = [];
-  const report = await runImport(db, { service: 'krt', importer: 'extract', dataset: 'extractions', source: `${options.source}:${targets.length} article(s)`, progress: { enabled: false } }, async (trx, { tally, dataVersion }) => {
-    const now = new Date().toISOString();
-    for (const t of targets) {
-      const hash = t.hash;
-      let articleId = t.article.id;
-      const record = (s: Omit<ExtractedSession, 'doi'>) => {
-        sessions.push({ doi: t.doi, ...s });
-        tally.read();
-        tally[s.change]();
-      };
-      const result = builtin.get(t.file);
-      if (result && !result.ok) {
-        tally.read();
-        tally.skip('not a well-formed JATS document');
-        errors.push({ doi: t.doi, error: `the built-in extractor failed: ${result.error}` });
-      } else if (result?.ok) {
-        const x = result.extraction;
-        const file: StoreFile = { file: t.file, relative: t.article.file_path, doi: t.doi, hash, size: x.fileSize, mtime: fs.statSync(t.file).mtime.toISOString(), skip: null, extract: true };
-        articleId = (await upsertArticle(trx, articleInput(x, file, t.article.store_root, t.article.dataset, t.article.is_demo), now)).id;
-        const id = sessionIdOf(t.doi, x.provider, x.model, hash);
-        const written = await storeSession(trx, articleId, {
-          session_id: id, doi: t.doi, title: x.metadata.title, status: 'completed', provider: x.provider, model: x.model, content_hash: hash,
-          processing_time: x.processingTime, error: null, rows: x.rows, is_demo: t.article.is_demo, deterministic: true,
-        }, now);
-        record({ session_id: id, provider: x.provider, model: x.model, status: 'completed', error: null, total_resources: x.rows.length, processing_time: round(x.processingTime), change: written.change });
+  const report = await runImport(
+    db,
+    {
+      service: 'krt',
+      importer: 'extract',
+      dataset: 'extractions',
+      source: `${options.source}:${targets.length} article(s)`,
+      progress: { enabled: false },
+    },
+    async (trx, { tally, dataVersion }) => {
+      const now = new Date().toISOString();
+      for (const t of targets) {
+        const hash = t.hash;
+        let articleId = t.article.id;
+        const record = (s: Omit<ExtractedSession, 'doi'>) => {
+          sessions.push({ doi: t.doi, ...s });
+          tally.read();
+          tally[s.change]();
+        };
+        const result = builtin.get(t.file);
+        if (result && !result.ok) {
+          tally.read();
+          tally.skip('not a well-formed JATS document');
+          errors.push({ doi: t.doi, error: `the built-in extractor failed: ${result.error}` });
+        } else if (result?.ok) {
+          const x = result.extraction;
+          const file: StoreFile = {
+            file: t.file,
+            relative: t.article.file_path,
+            doi: t.doi,
+            hash,
+            size: x.fileSize,
+            mtime: fs.statSync(t.file).mtime.toISOString(),
+            skip: null,
+            extract: true,
+          };
+          articleId = (await upsertArticle(trx, articleInput(x, file, t.article.store_root, t.article.dataset, t.article.is_demo), now)).id;
+          const id = sessionIdOf(t.doi, x.provider, x.model, hash);
+          const written = await storeSession(
+            trx,
+            articleId,
+            {
+              session_id: id,
+              doi: t.doi,
+              title: x.metadata.title,
+              status: 'completed',
+              provider: x.provider,
+              model: x.model,
+              content_hash: hash,
+              processing_time: x.processingTime,
+              error: null,
+              rows: x.rows,
+              is_demo: t.article.is_demo,
+              deterministic: true,
+            },
+            now,
+          );
+          record({
+            session_id: id,
+            provider: x.provider,
+            model: x.model,
+            status: 'completed',
+            error: null,
+            total_resources: x.rows.length,
+            processing_time: round(x.processingTime),
+            change: written.change,
+          });
+        }
+        const model = modelResults.get(t.doi);
+        if (model && llm) {
+          const id = sessionIdOf(t.doi, LLM_PROVIDER, llm.model, hash);
+          const status = model.error ? 'failed' : 'completed';
+          const written = await storeSession(
+            trx,
+            articleId,
+            {
+              session_id: id,
+              doi: t.doi,
+              title: t.article.title,
+              status,
+              provider: LLM_PROVIDER,
+              model: llm.model,
+              content_hash: hash,
+              processing_time: model.seconds,
+              error: model.error,
+              rows: model.rows,
+              is_demo: t.article.is_demo,
+              deterministic: false,
+            },
+            now,
+          );
+          record({
+            session_id: id,
+            provider: LLM_PROVIDER,
+            model: llm.model,
+            status,
+            error: model.error,
+            total_resources: model.rows.length,
+            processing_time: round(model.seconds),
+            change: written.change,
+          });
+        }
       }
-      const model = modelResults.get(t.doi);
-      if (model && llm) {
-        const id = sessionIdOf(t.doi, LLM_PROVIDER, llm.model, hash);
-        const status = model.error ? 'failed' : 'completed';
-        const written = await storeSession(trx, articleId, {
-          session_id: id, doi: t.doi, title: t.article.title, status, provider: LLM_PROVIDER, model: llm.model, content_hash: hash,
-          processing_time: model.seconds, error: model.error, rows: model.rows, is_demo: t.article.is_demo, deterministic: false,
-        }, now);
-        record({ session_id: id, provider: LLM_PROVIDER, model: llm.model, status, error: model.error, total_resources: model.rows.length, processing_time: round(model.seconds), change: written.change });
-      }
-    }
-    if (options.source === 'cli') await rebuildKnowledgeBase(trx, dataVersion);
-    else for (const t of targets) await updateKnowledgeBasePaper(trx, dataVersion, t.doi);
-  });
+      if (options.source === 'cli') await rebuildKnowledgeBase(trx, dataVersion);
+      else for (const t of targets) await updateKnowledgeBasePaper(trx, dataVersion, t.doi);
+    },
+  );
   ctx.dataVersion.invalidate();
   return { requested: wanted.length, sessions, errors, report };
 }
@@ -348,7 +484,9 @@ export async function importPath(ctx: ServiceContext, source: string, options: R
     isDemo: options.generated === true || options.isDemo === true,
     workers: typeof options.workers === 'number' ? options.workers : undefined,
     onExtracted: ({ files, extracted, seconds }) =>
-      ctx.log.info(`krt: ${files} files hashed, ${extracted} new or changed extracted in ${seconds.toFixed(1)} s (before the import transaction)`),
+      ctx.log.info(
+        `krt: ${files} files hashed, ${extracted} new or changed extracted in ${seconds.toFixed(1)} s (before the import transaction)`,
+      ),
   });
   ctx.dataVersion.invalidate();
   return [report];
@@ -357,7 +495,11 @@ export async function importPath(ctx: ServiceContext, source: string, options: R
 /** `extract` as the CLI calls it: a compact summary for many DOIs, every session for a few. */
 export async function extractCommand(ctx: ServiceContext, dois: string[], options: Record<string, unknown>): Promise<unknown> {
   if (!options.all && dois.length === 0) throw new Error('name one or more DOIs, or pass --all');
-  const run = await runExtraction(ctx, dois, { all: options.all === true, workers: typeof options.workers === 'number' ? options.workers : undefined, source: 'cli' });
+  const run = await runExtraction(ctx, dois, {
+    all: options.all === true,
+    workers: typeof options.workers === 'number' ? options.workers : undefined,
+    source: 'cli',
+  });
   const byStatus: Record<string, number> = {};
   const byChange: Record<string, number> = {};
   for (const s of run.sessions) {

@@ -79,10 +79,11 @@ export async function updateKnowledgeBasePaper(trx: Kysely<any>, dataVersion: st
   const demo = new Set(previous?.value.demo_dois ?? []);
   const builtin = (await sessionsOfDoi(trx, doi)).filter((s) => (BUILTIN_PROVIDERS as readonly string[]).includes(s.provider));
   const best = pickBestSession(builtin);
-  const rows = best ? (await rowsOfSessions(trx, [best.session_id])).get(best.session_id) ?? [] : [];
+  const rows = best ? ((await rowsOfSessions(trx, [best.session_id])).get(best.session_id) ?? []) : [];
   if (best && rows.length) {
     kb.addPaper(doi, rows, best.provider);
-    if (best.is_demo) demo.add(doi); else demo.delete(doi);
+    if (best.is_demo) demo.add(doi);
+    else demo.delete(doi);
   } else {
     kb.removePaper(doi);
     demo.delete(doi);
@@ -119,7 +120,9 @@ export class KnowledgeBaseHolder {
 
   private async load(key: string): Promise<LoadedKnowledgeBase | null> {
     const found = await getAggregate<StoredKnowledgeBase>(this.ctx.db.kysely, 'krt', KB_AGGREGATE);
-    const value = found ? { kb: RridKnowledgeBase.fromJSON(found.value.snapshot), demo: new Set(found.value.demo_dois), version: found.value.built_at } : null;
+    const value = found
+      ? { kb: RridKnowledgeBase.fromJSON(found.value.snapshot), demo: new Set(found.value.demo_dois), version: found.value.built_at }
+      : null;
     this.loaded = { key, value };
     return value;
   }
@@ -161,7 +164,9 @@ export function labelDemoValidation(validation: RridValidation, loaded: LoadedKn
     recommendations: validation.recommendations.map((text) => {
       const m = /^RRID:(\S+) is written by \d+ papers? of the local store\.$/.exec(text);
       const known = m ? loaded.kb.entryByRrid(m[1]) : undefined;
-      return known && demoOnly(known.papers.keys(), loaded.demo) ? text.replace(/\.$/, ' (generated demo articles only, not real papers).') : text;
+      return known && demoOnly(known.papers.keys(), loaded.demo)
+        ? text.replace(/\.$/, ' (generated demo articles only, not real papers).')
+        : text;
     }),
   };
 }
@@ -172,7 +177,10 @@ export function labelDemoSuggestions(suggestions: RridSuggestion[], loaded: Load
   return suggestions.map((s) => {
     const entry = loaded.kb.entryById(s.id);
     if (!entry || !demoOnly(entry.papers.keys(), loaded.demo)) return s;
-    return { ...s, reasoning: `${s.reasoning} Evidence comes only from generated demo articles of this installation, not from real papers.` };
+    return {
+      ...s,
+      reasoning: `${s.reasoning} Evidence comes only from generated demo articles of this installation, not from real papers.`,
+    };
   });
 }
 

@@ -9,7 +9,15 @@
 // the article's text is removed from the row (and counted in `dropped`).
 import { parseJats, textOf, findAll, findFirst } from './jats/index.ts';
 import type { XmlElement } from './jats/index.ts';
-import { formatIdentifier, isNewSource, isResourceType, makeRow, normalizeIdentifier, parseIdentifierText, resourceTypeFromText } from './extract/index.ts';
+import {
+  formatIdentifier,
+  isNewSource,
+  isResourceType,
+  makeRow,
+  normalizeIdentifier,
+  parseIdentifierText,
+  resourceTypeFromText,
+} from './extract/index.ts';
 import type { KrtRow } from './extract/index.ts';
 
 export const LLM_PROVIDER = 'llm';
@@ -74,14 +82,19 @@ function squash(text: string): string {
 
 /** Rows from the model's reply, checked against the vocabularies and the article text. */
 export function rowsFromReply(content: string, articleText: string): { rows: KrtRow[]; dropped: number } {
-  const json = content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const json = content
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
   } catch {
     throw new LlmError(`the model's reply is not JSON (${json.slice(0, 80).replace(/\s+/g, ' ')}…)`);
   }
-  const list = Array.isArray(parsed) ? parsed : (parsed as Record<string, unknown> | null)?.rows ?? (parsed as Record<string, unknown> | null)?.krt_data;
+  const list = Array.isArray(parsed)
+    ? parsed
+    : ((parsed as Record<string, unknown> | null)?.rows ?? (parsed as Record<string, unknown> | null)?.krt_data);
   if (!Array.isArray(list)) throw new LlmError('the model\'s reply has no "rows" array');
   const haystack = squash(articleText);
   const rows: KrtRow[] = [];
@@ -93,7 +106,7 @@ export function rowsFromReply(content: string, articleText: string): { rows: Krt
     const name = text('RESOURCE NAME');
     if (!name) continue;
     const typeText = text('RESOURCE TYPE');
-    const type = isResourceType(typeText) ? typeText : resourceTypeFromText(typeText) ?? 'Other';
+    const type = isResourceType(typeText) ? typeText : (resourceTypeFromText(typeText) ?? 'Other');
     const source = text('SOURCE');
     const parts = parseIdentifierText(normalizeIdentifier(text('IDENTIFIER')));
     const kept = parts.filter((p) => {
@@ -104,14 +117,16 @@ export function rowsFromReply(content: string, articleText: string): { rows: Krt
       return present;
     });
     const newReuse = /^new$/i.test(text('NEW/REUSE')) || isNewSource(source) ? 'new' : 'reuse';
-    rows.push(makeRow({
-      'RESOURCE TYPE': type,
-      'RESOURCE NAME': name,
-      SOURCE: source,
-      IDENTIFIER: formatIdentifier(kept),
-      'NEW/REUSE': newReuse,
-      'ADDITIONAL INFORMATION': text('ADDITIONAL INFORMATION'),
-    }));
+    rows.push(
+      makeRow({
+        'RESOURCE TYPE': type,
+        'RESOURCE NAME': name,
+        SOURCE: source,
+        IDENTIFIER: formatIdentifier(kept),
+        'NEW/REUSE': newReuse,
+        'ADDITIONAL INFORMATION': text('ADDITIONAL INFORMATION'),
+      }),
+    );
   }
   return { rows, dropped };
 }
@@ -155,17 +170,19 @@ export async function extractWithLlm(config: LlmConfig, xml: string, fetchImpl: 
     let detail = body.slice(0, 200);
     try {
       const parsed = JSON.parse(body) as { error?: { message?: string } | string };
-      detail = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message ?? detail;
-    } catch { /* not JSON */ }
+      detail = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? detail);
+    } catch {
+      /* not JSON */
+    }
     throw new LlmError(`HTTP ${response.status}${detail ? `: ${detail.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`);
   }
   let content: unknown;
   try {
     content = (JSON.parse(body) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
   } catch {
-    throw new LlmError('the provider\'s answer is not JSON');
+    throw new LlmError("the provider's answer is not JSON");
   }
-  if (typeof content !== 'string' || !content.trim()) throw new LlmError('the provider\'s answer has no message content');
+  if (typeof content !== 'string' || !content.trim()) throw new LlmError("the provider's answer has no message content");
   const { rows, dropped } = rowsFromReply(content, `${article.title}\n${article.text}`);
   return { rows, dropped, seconds: (performance.now() - started) / 1000 };
 }

@@ -38,29 +38,78 @@ export interface SessionRecord {
 }
 
 const ARTICLE_COLUMNS = [
-  'id', 'doi', 'title', 'authors', 'publication_date', 'journal', 'is_preprint', 'version', 'store_root', 'file_path', 'file_size',
-  'content_hash', 'downloaded_at', 'imported_at', 'dataset', 'is_demo',
+  'id',
+  'doi',
+  'title',
+  'authors',
+  'publication_date',
+  'journal',
+  'is_preprint',
+  'version',
+  'store_root',
+  'file_path',
+  'file_size',
+  'content_hash',
+  'downloaded_at',
+  'imported_at',
+  'dataset',
+  'is_demo',
 ] as const;
 
 const SESSION_COLUMNS = [
-  'session_id', 'article_id', 'doi', 'title', 'status', 'provider', 'model', 'content_hash', 'processing_time', 'created_at', 'error',
-  'total_resources', 'new_resources', 'is_demo',
+  'session_id',
+  'article_id',
+  'doi',
+  'title',
+  'status',
+  'provider',
+  'model',
+  'content_hash',
+  'processing_time',
+  'created_at',
+  'error',
+  'total_resources',
+  'new_resources',
+  'is_demo',
 ] as const;
 
 function toArticle(r: Record<string, any>): ArticleRecord {
   return {
-    id: Number(r.id), doi: r.doi, title: r.title, authors: r.authors, publication_date: r.publication_date ?? null, journal: r.journal,
-    is_preprint: Boolean(r.is_preprint), version: r.version === null || r.version === undefined ? null : Number(r.version),
-    store_root: r.store_root, file_path: r.file_path, file_size: num(r.file_size), content_hash: r.content_hash,
-    downloaded_at: r.downloaded_at, imported_at: r.imported_at, dataset: r.dataset, is_demo: Boolean(r.is_demo),
+    id: Number(r.id),
+    doi: r.doi,
+    title: r.title,
+    authors: r.authors,
+    publication_date: r.publication_date ?? null,
+    journal: r.journal,
+    is_preprint: Boolean(r.is_preprint),
+    version: r.version === null || r.version === undefined ? null : Number(r.version),
+    store_root: r.store_root,
+    file_path: r.file_path,
+    file_size: num(r.file_size),
+    content_hash: r.content_hash,
+    downloaded_at: r.downloaded_at,
+    imported_at: r.imported_at,
+    dataset: r.dataset,
+    is_demo: Boolean(r.is_demo),
   };
 }
 
 function toSession(r: Record<string, any>): SessionRecord {
   return {
-    session_id: r.session_id, article_id: Number(r.article_id), doi: r.doi, title: r.title, status: r.status, provider: r.provider, model: r.model,
-    content_hash: r.content_hash, processing_time: Number(r.processing_time), created_at: r.created_at, error: r.error ?? null,
-    total_resources: Number(r.total_resources), new_resources: Number(r.new_resources), is_demo: Boolean(r.is_demo),
+    session_id: r.session_id,
+    article_id: Number(r.article_id),
+    doi: r.doi,
+    title: r.title,
+    status: r.status,
+    provider: r.provider,
+    model: r.model,
+    content_hash: r.content_hash,
+    processing_time: Number(r.processing_time),
+    created_at: r.created_at,
+    error: r.error ?? null,
+    total_resources: Number(r.total_resources),
+    new_resources: Number(r.new_resources),
+    is_demo: Boolean(r.is_demo),
   };
 }
 
@@ -88,14 +137,36 @@ export interface SuggestionItem {
  * first. The substring index narrows the candidates to articles containing every word of q; the ranking then
  * decides exactly, so `total` is the number of articles the ranking accepts.
  */
-export async function suggestArticles(db: Kysely<any>, q: string | undefined, limit: number): Promise<{ items: SuggestionItem[]; total: number }> {
+export async function suggestArticles(
+  db: Kysely<any>,
+  q: string | undefined,
+  limit: number,
+): Promise<{ items: SuggestionItem[]; total: number }> {
   const columns = ['doi', 'title', 'authors', 'publication_date', 'file_size', 'is_demo'] as const;
   const item = (r: Record<string, any>): SuggestionItem => ({
-    doi: r.doi, title: r.title, authors: r.authors, publication_date: r.publication_date ?? null, file_size: num(r.file_size), is_demo: Boolean(r.is_demo),
+    doi: r.doi,
+    title: r.title,
+    authors: r.authors,
+    publication_date: r.publication_date ?? null,
+    file_size: num(r.file_size),
+    is_demo: Boolean(r.is_demo),
   });
   if (!q) {
-    const total = num((await db.selectFrom('krt_articles').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    const rows = await db.selectFrom('krt_articles').select(columns).orderBy(sql`coalesce(publication_date, '')`, 'desc').orderBy('doi').limit(limit).execute();
+    const total = num(
+      (
+        await db
+          .selectFrom('krt_articles')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const rows = await db
+      .selectFrom('krt_articles')
+      .select(columns)
+      .orderBy(sql`coalesce(publication_date, '')`, 'desc')
+      .orderBy('doi')
+      .limit(limit)
+      .execute();
     return { items: rows.map(item), total };
   }
   // A DOI in any of its written forms (URL, doi: prefix, version suffix) is looked up as the store's DOI.
@@ -141,46 +212,84 @@ export async function rowsOfSessions(db: Kysely<any>, sessionIds: readonly strin
   const out = new Map<string, KrtRow[]>(sessionIds.map((id) => [id, []]));
   for (let i = 0; i < sessionIds.length; i += 500) {
     const chunk = sessionIds.slice(i, i + 500);
-    const rows = await db.selectFrom('krt_session_rows').selectAll().where('session_id', 'in', chunk).orderBy('session_id').orderBy('position').execute();
+    const rows = await db
+      .selectFrom('krt_session_rows')
+      .selectAll()
+      .where('session_id', 'in', chunk)
+      .orderBy('session_id')
+      .orderBy('position')
+      .execute();
     for (const r of rows) out.get(r.session_id)!.push(toRow(r));
   }
   return out;
 }
 
 export async function countSessions(db: Kysely<any>, doi: string): Promise<number> {
-  return num((await db.selectFrom('krt_sessions').select((eb) => eb.fn.countAll().as('n')).where('doi', '=', doi).executeTakeFirstOrThrow()).n);
+  return num(
+    (
+      await db
+        .selectFrom('krt_sessions')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('doi', '=', doi)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 export async function sessionsOfDoi(db: Kysely<any>, doi: string): Promise<SessionRecord[]> {
-  return (await db.selectFrom('krt_sessions').select(SESSION_COLUMNS).where('doi', '=', doi).orderBy('created_at', 'desc').orderBy('session_id').execute()).map(toSession);
+  return (
+    await db
+      .selectFrom('krt_sessions')
+      .select(SESSION_COLUMNS)
+      .where('doi', '=', doi)
+      .orderBy('created_at', 'desc')
+      .orderBy('session_id')
+      .execute()
+  ).map(toSession);
 }
 
 /**
  * The best table of a paper among its completed sessions: an author table if there is one, else the session with
  * the most rows; ties go to the newest, then to the smaller session id (deterministic).
  */
-export function pickBestSession<T extends Pick<SessionRecord, 'status' | 'provider' | 'total_resources' | 'created_at' | 'session_id'>>(sessions: readonly T[]): T | null {
+export function pickBestSession<T extends Pick<SessionRecord, 'status' | 'provider' | 'total_resources' | 'created_at' | 'session_id'>>(
+  sessions: readonly T[],
+): T | null {
   let best: T | null = null;
   const rank = (s: T) => [s.provider === 'jats-table' ? 1 : 0, s.total_resources] as const;
   for (const s of sessions) {
     if (s.status !== 'completed') continue;
-    if (!best) { best = s; continue; }
+    if (!best) {
+      best = s;
+      continue;
+    }
     const [a1, a2] = rank(s);
     const [b1, b2] = rank(best);
-    if (a1 !== b1 ? a1 > b1 : a2 !== b2 ? a2 > b2 : s.created_at !== best.created_at ? s.created_at > best.created_at : s.session_id < best.session_id) best = s;
+    if (
+      a1 !== b1
+        ? a1 > b1
+        : a2 !== b2
+          ? a2 > b2
+          : s.created_at !== best.created_at
+            ? s.created_at > best.created_at
+            : s.session_id < best.session_id
+    )
+      best = s;
   }
   return best;
 }
 
 /** For the knowledge base: every article's best table among the built-in extractors' completed sessions. */
 export async function bestBuiltinTables(db: Kysely<any>): Promise<{ doi: string; provider: string; is_demo: boolean; rows: KrtRow[] }[]> {
-  const sessions = (await db
-    .selectFrom('krt_sessions')
-    .select(SESSION_COLUMNS)
-    .where('provider', 'in', [...BUILTIN_PROVIDERS])
-    .where('status', '=', 'completed')
-    .orderBy('doi')
-    .execute()).map(toSession);
+  const sessions = (
+    await db
+      .selectFrom('krt_sessions')
+      .select(SESSION_COLUMNS)
+      .where('provider', 'in', [...BUILTIN_PROVIDERS])
+      .where('status', '=', 'completed')
+      .orderBy('doi')
+      .execute()
+  ).map(toSession);
   const byDoi = new Map<string, SessionRecord[]>();
   for (const s of sessions) {
     const list = byDoi.get(s.doi) ?? [];
@@ -188,14 +297,21 @@ export async function bestBuiltinTables(db: Kysely<any>): Promise<{ doi: string;
     byDoi.set(s.doi, list);
   }
   const best = [...byDoi.values()].map((list) => pickBestSession(list)!).filter(Boolean);
-  const rows = await rowsOfSessions(db, best.map((s) => s.session_id));
+  const rows = await rowsOfSessions(
+    db,
+    best.map((s) => s.session_id),
+  );
   return best.map((s) => ({ doi: s.doi, provider: s.provider, is_demo: s.is_demo, rows: rows.get(s.session_id) ?? [] }));
 }
 
 // ---- chat sessions ------------------------------------------------------------------------------------------------
 
 /** A chat session active since `notBefore` (older ones have expired), or null. */
-export async function loadChatSession(db: Kysely<any>, id: string, notBefore: string): Promise<{ state: ChatState; updated_at: string } | null> {
+export async function loadChatSession(
+  db: Kysely<any>,
+  id: string,
+  notBefore: string,
+): Promise<{ state: ChatState; updated_at: string } | null> {
   const row = await db.selectFrom('krt_chat_sessions').select(['state', 'updated_at']).where('id', '=', id).executeTakeFirst();
   if (!row || row.updated_at < notBefore) return null;
   return { state: readJson<ChatState>(row.state), updated_at: row.updated_at };
@@ -219,7 +335,11 @@ export async function purgeChatStates(db: Kysely<any>, notBefore: string): Promi
 // ---- validation cache ---------------------------------------------------------------------------------------------
 
 export async function cachedValidation(db: Kysely<any>, key: string, kbVersion: string, notBefore: string): Promise<RridValidation | null> {
-  const row = await db.selectFrom('krt_validation_cache').select(['value', 'kb_version', 'checked_at']).where('cache_key', '=', key).executeTakeFirst();
+  const row = await db
+    .selectFrom('krt_validation_cache')
+    .select(['value', 'kb_version', 'checked_at'])
+    .where('cache_key', '=', key)
+    .executeTakeFirst();
   if (!row || row.kb_version !== kbVersion || row.checked_at < notBefore) return null;
   return readJson<RridValidation>(row.value);
 }

@@ -31,7 +31,11 @@ export const KrtRow = Type.Object(
 // ---- DOI check and suggestions ------------------------------------------------------------------------------------
 
 export const DoiQuery = Type.Object({
-  doi: Type.String({ maxLength: MAX_TEXT, description: 'DOI in any usual form: 10.1101/…, doi:10.1101/…, https://doi.org/…, a bioRxiv URL, with or without a version suffix (vN); case-insensitive.' }),
+  doi: Type.String({
+    maxLength: MAX_TEXT,
+    description:
+      'DOI in any usual form: 10.1101/…, doi:10.1101/…, https://doi.org/…, a bioRxiv URL, with or without a version suffix (vN); case-insensitive.',
+  }),
 });
 export const DoiBodyIn = Type.Object({ doi: text('DOI, as for the GET form.') });
 
@@ -58,20 +62,24 @@ export const CheckDoiResponse = Type.Object({
 });
 
 export const SuggestionsQuery = Type.Object({
-  q: Type.Optional(text('Text matched in DOIs and titles (case- and accent-insensitive). A DOI in any form is matched as the store\'s DOI.', 200)),
+  q: Type.Optional(
+    text("Text matched in DOIs and titles (case- and accent-insensitive). A DOI in any form is matched as the store's DOI.", 200),
+  ),
   limit: limitParam(SUGGESTIONS_DEFAULT_LIMIT, SUGGESTIONS_MAX_LIMIT, 'suggestions'),
 });
 
 export const SuggestionsResponse = Type.Object({
   success: Type.Literal(true),
-  suggestions: Type.Array(Type.Object({
-    doi: Type.String(),
-    title: Type.String(),
-    authors: Type.String(),
-    publication_date: Nullable(Type.String()),
-    file_size: Type.Integer(),
-    is_demo: Type.Boolean(),
-  })),
+  suggestions: Type.Array(
+    Type.Object({
+      doi: Type.String(),
+      title: Type.String(),
+      authors: Type.String(),
+      publication_date: Nullable(Type.String()),
+      file_size: Type.Integer(),
+      is_demo: Type.Boolean(),
+    }),
+  ),
   total_available: Type.Integer({ description: 'Articles matching q (all articles when q is absent).' }),
   query: Type.String({ description: 'q as received (trimmed), or "".' }),
   limit: Type.Integer({ description: 'The limit applied (after clamping to 50).' }),
@@ -102,7 +110,10 @@ export const SessionResponse = Type.Object({
 });
 
 export const DoiPathParams = Type.Object({
-  '*': Type.String({ maxLength: MAX_TEXT, description: 'The DOI (e.g. 10.1101/2021.09.08.459408), its slash raw or written %2F; any form check-doi-local accepts.' }),
+  '*': Type.String({
+    maxLength: MAX_TEXT,
+    description: 'The DOI (e.g. 10.1101/2021.09.08.459408), its slash raw or written %2F; any form check-doi-local accepts.',
+  }),
 });
 
 export const DoiTableResponse = Type.Object({
@@ -145,14 +156,20 @@ export const ExportJson = Type.Object(
     resources_found: Type.Integer(),
     krt_data: Type.Array(KrtRow),
   },
-  { description: 'json: this document (pretty-printed); csv: the six KRT columns with a header row; excel: an .xlsx with title rows, then the header row and the rows.' },
+  {
+    description:
+      'json: this document (pretty-printed); csv: the six KRT columns with a header row; excel: an .xlsx with title rows, then the header row and the rows.',
+  },
 );
 
 export const ExtractBody = Type.Object({
   doi: text('DOI of a stored article.'),
-  provider: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('builtin'), Type.Literal('llm')], {
-    description: 'builtin: the JATS/text extractor; llm: the configured language model; all (default): both (the model only when configured).',
-  })),
+  provider: Type.Optional(
+    Type.Union([Type.Literal('all'), Type.Literal('builtin'), Type.Literal('llm')], {
+      description:
+        'builtin: the JATS/text extractor; llm: the configured language model; all (default): both (the model only when configured).',
+    }),
+  ),
 });
 
 const ExtractedSession = Type.Object({
@@ -179,7 +196,12 @@ export const SuggestBody = Type.Object({
   resource_type: Type.Optional(text('Resource type, loosely written ("antibody", "cell line", "software") or one of the 14.')),
   vendor: Type.Optional(text('Vendor or supplier.')),
   catalog_number: Type.Optional(text('Catalog number ("ab290", "Cat# ab290").')),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: `Suggestions to return (default ${RRID_SUGGESTIONS_DEFAULT}; above ${RRID_SUGGESTIONS_MAX} reduced to ${RRID_SUGGESTIONS_MAX}).` })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: `Suggestions to return (default ${RRID_SUGGESTIONS_DEFAULT}; above ${RRID_SUGGESTIONS_MAX} reduced to ${RRID_SUGGESTIONS_MAX}).`,
+    }),
+  ),
 });
 
 export const SuggestQuery = Type.Object({
@@ -212,13 +234,15 @@ export const SuggestResponse = Type.Object({ ...suggestionList, suggestions: Typ
 export const BrowserSuggestResponse = Type.Object({
   ...suggestionList,
   status: Type.Literal('success'),
-  suggestions: Type.Array(Type.Object({
-    ...suggestionFields,
-    rrid: Type.String({ description: 'Same as suggested_rrid (the browser extension reads this name).' }),
-    confidence: Type.Number({ description: 'Same as confidence_score.' }),
-    catalog: Type.String({ description: 'Same as catalog_number.' }),
-    additional_info: Type.Object({}, { description: 'Always {} (kept for the extension).' }),
-  })),
+  suggestions: Type.Array(
+    Type.Object({
+      ...suggestionFields,
+      rrid: Type.String({ description: 'Same as suggested_rrid (the browser extension reads this name).' }),
+      confidence: Type.Number({ description: 'Same as confidence_score.' }),
+      catalog: Type.String({ description: 'Same as catalog_number.' }),
+      additional_info: Type.Object({}, { description: 'Always {} (kept for the extension).' }),
+    }),
+  ),
 });
 
 export const ValidateBody = Type.Object({ rrid: text('RRID, with or without the "RRID:" label.', 200) });
@@ -226,7 +250,10 @@ export const ValidateBody = Type.Object({ rrid: text('RRID, with or without the 
 const Validation = Type.Object({
   rrid: Type.String({ description: 'Normalised ("RRID:AB_303395") when well-formed; else as received, without the label.' }),
   is_valid: Type.Boolean(),
-  status: Type.String({ description: 'valid (well-formed and written by a paper of the store), unverified (well-formed, not attested), invalid (malformed or unknown registry).' }),
+  status: Type.String({
+    description:
+      'valid (well-formed and written by a paper of the store), unverified (well-formed, not attested), invalid (malformed or unknown registry).',
+  }),
   confidence_score: Type.Number(),
   recommendations: Type.Array(Type.String()),
   last_checked: Type.String(),
@@ -236,47 +263,61 @@ const Validation = Type.Object({
 });
 
 export const ValidateResponse = Type.Object({ success: Type.Literal(true), validation: Validation });
-export const BrowserValidateResponse = Type.Object({ success: Type.Literal(true), status: Type.Literal('success'), validation: Validation });
+export const BrowserValidateResponse = Type.Object({
+  success: Type.Literal(true),
+  status: Type.Literal('success'),
+  validation: Validation,
+});
 
 export const RecommendBody = Type.Object({
   resource_name: text('Name of the resource to find alternatives for.'),
   resource_type: Type.Optional(text('Resource type.')),
-  context: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form context; vendor and catalog_number are used when present.' })),
+  context: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form context; vendor and catalog_number are used when present.' }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Alternatives to return (default 10, at most 50).' })),
 });
 
 export const RecommendResponse = Type.Object({
   success: Type.Literal(true),
-  recommendations: Type.Array(Type.Object({
-    id: Type.Integer(),
-    recommended_resource: Type.String(),
-    recommended_vendor: Type.String(),
-    recommended_catalog: Type.String(),
-    recommended_rrid: Nullable(Type.String()),
-    recommendation_type: Type.String({ description: 'functional_equivalent, alternative_vendor, alternative_clone or updated_version.' }),
-    confidence_score: Type.Number(),
-    reasoning: Type.String(),
-    availability_status: Type.String({ description: 'unknown: no source of stock levels is consulted.' }),
-    resource_type: Type.String(),
-    papers: Type.Integer(),
-  })),
+  recommendations: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      recommended_resource: Type.String(),
+      recommended_vendor: Type.String(),
+      recommended_catalog: Type.String(),
+      recommended_rrid: Nullable(Type.String()),
+      recommendation_type: Type.String({ description: 'functional_equivalent, alternative_vendor, alternative_clone or updated_version.' }),
+      confidence_score: Type.Number(),
+      reasoning: Type.String(),
+      availability_status: Type.String({ description: 'unknown: no source of stock levels is consulted.' }),
+      resource_type: Type.String(),
+      papers: Type.Integer(),
+    }),
+  ),
   total_found: Type.Integer(),
   response_time: Type.Number(),
 });
 
 export const ChatBody = Type.Object({
   message: text('What to do, e.g. "Add rabbit anti-GFP antibody from Abcam, catalog ab290".', MAX_MESSAGE),
-  session_id: Type.Optional(Type.String({ maxLength: 100, pattern: '^[A-Za-z0-9._:-]*$', description: 'A previous reply\'s session_id; omitted: a new session.' })),
+  session_id: Type.Optional(
+    Type.String({ maxLength: 100, pattern: '^[A-Za-z0-9._:-]*$', description: "A previous reply's session_id; omitted: a new session." }),
+  ),
 });
 
 export const ChatResponse = Type.Object({
   success: Type.Literal(true),
   session_id: Type.String(),
   response: Type.String(),
-  intent: Type.String({ description: 'add_resource, remove_resource, modify_resource, list_resources, export, help or clarification_answer.' }),
+  intent: Type.String({
+    description: 'add_resource, remove_resource, modify_resource, list_resources, export, help or clarification_answer.',
+  }),
   krt_entries: Type.Array(KrtRow, { description: 'The whole table of the session.' }),
   needs_clarification: Type.Boolean(),
   clarifications: Type.Array(Type.String()),
   response_time: Type.Number(),
-  export: Nullable(Type.Object({ format: Type.String(), url: Type.String() }, { description: 'For the export intent: where to download the table.' })),
+  export: Nullable(
+    Type.Object({ format: Type.String(), url: Type.String() }, { description: 'For the export intent: where to download the table.' }),
+  ),
 });

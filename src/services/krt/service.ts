@@ -21,7 +21,8 @@ export const krtService: ServiceModule = {
   routes: krtRoutes,
   importers: {
     store: {
-      description: 'a directory of JATS XML files laid out as <dir>/<year>/<doi-suffix>.xml (DOI = 10.1101/<file name>), e.g. ../shared/data/krt/xml',
+      description:
+        'a directory of JATS XML files laid out as <dir>/<year>/<doi-suffix>.xml (DOI = 10.1101/<file name>), e.g. ../shared/data/krt/xml',
       run: (ctx, source, options) => importPath(ctx, source, options),
     },
   },

@@ -27,8 +27,19 @@ export interface ArticleInput {
 export type Change = 'inserted' | 'updated' | 'unchanged';
 
 const ARTICLE_FIELDS = [
-  'title', 'authors', 'publication_date', 'journal', 'is_preprint', 'version', 'store_root', 'file_path', 'file_size', 'content_hash',
-  'downloaded_at', 'dataset', 'is_demo',
+  'title',
+  'authors',
+  'publication_date',
+  'journal',
+  'is_preprint',
+  'version',
+  'store_root',
+  'file_path',
+  'file_size',
+  'content_hash',
+  'downloaded_at',
+  'dataset',
+  'is_demo',
 ] as const;
 
 /** Inserts or updates the article of `input.doi`; returns its id and what happened. */
@@ -41,7 +52,11 @@ export async function upsertArticle(trx: Kysely<any>, input: ArticleInput, now: 
     search_text: foldSearchText(`${input.doi} ${input.title}`),
   };
   if (!existing) {
-    const row = await trx.insertInto('krt_articles').values({ ...values, imported_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('krt_articles')
+      .values({ ...values, imported_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return { id: Number(row.id), change: 'inserted' };
   }
   const same = ARTICLE_FIELDS.every((field) => {
@@ -52,7 +67,11 @@ export async function upsertArticle(trx: Kysely<any>, input: ArticleInput, now: 
     return (stored ?? null) === (wanted ?? null);
   });
   if (same) return { id: Number(existing.id), change: 'unchanged' };
-  await trx.updateTable('krt_articles').set({ ...values, updated_at: now }).where('id', '=', existing.id).execute();
+  await trx
+    .updateTable('krt_articles')
+    .set({ ...values, updated_at: now })
+    .where('id', '=', existing.id)
+    .execute();
   return { id: Number(existing.id), change: 'updated' };
 }
 
@@ -82,7 +101,11 @@ export interface SessionWrite {
 }
 
 export async function storeSession(trx: Kysely<any>, articleId: number, input: SessionInput, now: string): Promise<SessionWrite> {
-  const existing = await trx.selectFrom('krt_sessions').select(['session_id', 'status', 'error']).where('session_id', '=', input.session_id).executeTakeFirst();
+  const existing = await trx
+    .selectFrom('krt_sessions')
+    .select(['session_id', 'status', 'error'])
+    .where('session_id', '=', input.session_id)
+    .executeTakeFirst();
   const summary = summarizeRows(input.rows);
   const header = {
     article_id: articleId,
@@ -101,11 +124,18 @@ export async function storeSession(trx: Kysely<any>, articleId: number, input: S
   };
   let change: Change;
   if (!existing) {
-    await trx.insertInto('krt_sessions').values({ session_id: input.session_id, ...header }).execute();
+    await trx
+      .insertInto('krt_sessions')
+      .values({ session_id: input.session_id, ...header })
+      .execute();
     change = 'inserted';
   } else if (input.deterministic && existing.status === 'completed' && input.status === 'completed') {
     // Same file, same extractor version: the stored table is the table. Keep its creation time.
-    await trx.updateTable('krt_sessions').set({ article_id: articleId, title: input.title, is_demo: header.is_demo }).where('session_id', '=', input.session_id).execute();
+    await trx
+      .updateTable('krt_sessions')
+      .set({ article_id: articleId, title: input.title, is_demo: header.is_demo })
+      .where('session_id', '=', input.session_id)
+      .execute();
     change = 'unchanged';
   } else {
     await trx.updateTable('krt_sessions').set(header).where('session_id', '=', input.session_id).execute();
@@ -136,7 +166,11 @@ export async function storeSession(trx: Kysely<any>, articleId: number, input: S
     .where('model', '=', input.model)
     .where('content_hash', '<>', input.content_hash)
     .execute();
-  if (stale.length) await deleteSessions(trx, stale.map((s) => s.session_id));
+  if (stale.length)
+    await deleteSessions(
+      trx,
+      stale.map((s) => s.session_id),
+    );
   return { change, replaced: stale.length };
 }
 
@@ -154,7 +188,9 @@ export async function deleteArticlesNotIn(trx: Kysely<any>, storeRoot: string, k
   const gone = stored.filter((a) => !keep.has(a.doi));
   for (let i = 0; i < gone.length; i += 500) {
     const ids = gone.slice(i, i + 500).map((a) => Number(a.id));
-    const sessions = (await trx.selectFrom('krt_sessions').select('session_id').where('article_id', 'in', ids).execute()).map((s) => s.session_id);
+    const sessions = (await trx.selectFrom('krt_sessions').select('session_id').where('article_id', 'in', ids).execute()).map(
+      (s) => s.session_id,
+    );
     await deleteSessions(trx, sessions);
     await trx.deleteFrom('krt_articles').where('id', 'in', ids).execute();
   }

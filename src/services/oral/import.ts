@@ -32,7 +32,13 @@ interface Options {
   warn?: (issue: SourceIssue) => void;
 }
 
-function oralImport(db: Db, dataset: string, source: string, options: Options, work: (trx: Kysely<any>, ic: ImportContext) => Promise<void>): Promise<ImportReport> {
+function oralImport(
+  db: Db,
+  dataset: string,
+  source: string,
+  options: Options,
+  work: (trx: Kysely<any>, ic: ImportContext) => Promise<void>,
+): Promise<ImportReport> {
   return runImport(db, { service: 'oral', importer: dataset, dataset, source, isDemo: options.isDemo }, async (trx, ic) => {
     await work(trx, ic);
     await putAggregate(trx, 'oral', 'stats', ic.dataVersion, await computeStats(trx, ic.dataVersion));
@@ -47,7 +53,13 @@ function reportIssues(issues: SourceIssue[], ic: ImportContext, options: Options
 }
 
 /** A guideline JSON file (toolkit or SIGN): the dataset is the guideline's own source. */
-async function importGuidelineFile(db: Db, file: string, dataset: string, read: (file: string) => Promise<GuidelineParse>, options: Options): Promise<ImportReport> {
+async function importGuidelineFile(
+  db: Db,
+  file: string,
+  dataset: string,
+  read: (file: string) => Promise<GuidelineParse>,
+  options: Options,
+): Promise<ImportReport> {
   const parsed = await read(file);
   return oralImport(db, dataset, file, options, async (trx, ic) => {
     reportIssues(parsed.issues, ic, options);
@@ -56,7 +68,8 @@ async function importGuidelineFile(db: Db, file: string, dataset: string, read: 
   });
 }
 
-export const importToolkit = (db: Db, file: string, options: Options = {}) => importGuidelineFile(db, file, 'toolkit', readToolkit, options);
+export const importToolkit = (db: Db, file: string, options: Options = {}) =>
+  importGuidelineFile(db, file, 'toolkit', readToolkit, options);
 export const importSign = (db: Db, file: string, options: Options = {}) => importGuidelineFile(db, file, 'sign138', readSign, options);
 
 /** The Cochrane folder: `cochrane_sof/<review>/<review>.PUBn.csv`, titles from `cochrane_titles.csv` beside it. */
@@ -88,9 +101,19 @@ export async function importBundle(db: Db, file: string, options: Options = {}):
   const dataset = bundle.generated ? 'demo' : 'bundle';
   return oralImport(db, dataset, file, { ...options, isDemo: options.isDemo ?? bundle.generated }, async (trx, ic) => {
     for (const guideline of bundle.guidelines) await storeGuideline(trx, guideline, dataset, ic.tally);
-    await deleteOtherGuidelines(trx, dataset, bundle.guidelines.map((g) => g.source_key), ic.tally);
+    await deleteOtherGuidelines(
+      trx,
+      dataset,
+      bundle.guidelines.map((g) => g.source_key),
+      ic.tally,
+    );
     for (const review of bundle.reviews) await storeReview(trx, review, dataset, ic.tally);
-    await deleteOtherReviews(trx, dataset, bundle.reviews.map((r) => r.review_id), ic.tally);
+    await deleteOtherReviews(
+      trx,
+      dataset,
+      bundle.reviews.map((r) => r.review_id),
+      ic.tally,
+    );
   });
 }
 
@@ -114,20 +137,35 @@ export async function importPath(ctx: ServiceContext, target: string, kind?: str
   const reports: ImportReport[] = [];
   if (kind && kind !== 'auto') {
     // the file kinds read one JSON file: a directory would fail with a bare EISDIR
-    if ((kind === 'toolkit' || kind === 'sign' || kind === 'bundle') && fs.statSync(target).isDirectory()) throw new Error(`${target} is a directory; the ${kind} importer reads one JSON file`);
+    if ((kind === 'toolkit' || kind === 'sign' || kind === 'bundle') && fs.statSync(target).isDirectory())
+      throw new Error(`${target} is a directory; the ${kind} importer reads one JSON file`);
     reports.push(await run(kind, target));
-  }
-  else if (fs.statSync(target).isDirectory()) {
+  } else if (fs.statSync(target).isDirectory()) {
     const found: [string, string][] = [];
-    for (const [name, k] of [['uk_guidelines.json', 'toolkit'], ['sign138_recommendations.json', 'sign'], ['cochrane_sof', 'cochrane']] as const) {
+    for (const [name, k] of [
+      ['uk_guidelines.json', 'toolkit'],
+      ['sign138_recommendations.json', 'sign'],
+      ['cochrane_sof', 'cochrane'],
+    ] as const) {
       if (fs.existsSync(path.join(target, name))) found.push([k, k === 'cochrane' ? target : path.join(target, name)]);
     }
-    for (const name of fs.readdirSync(target).filter((f) => f.endsWith('.pdi-oral.json')).sort()) found.push(['bundle', path.join(target, name)]);
-    if (found.length === 0) throw new Error(`${target} holds none of uk_guidelines.json, sign138_recommendations.json, cochrane_sof/ or *.pdi-oral.json`);
+    for (const name of fs
+      .readdirSync(target)
+      .filter((f) => f.endsWith('.pdi-oral.json'))
+      .sort())
+      found.push(['bundle', path.join(target, name)]);
+    if (found.length === 0)
+      throw new Error(`${target} holds none of uk_guidelines.json, sign138_recommendations.json, cochrane_sof/ or *.pdi-oral.json`);
     for (const [k, p] of found) reports.push(await run(k, p));
   } else {
     const name = path.basename(target);
-    const k = name.endsWith('.pdi-oral.json') ? 'bundle' : /sign/i.test(name) ? 'sign' : /toolkit|uk_guidelines/i.test(name) ? 'toolkit' : null;
+    const k = name.endsWith('.pdi-oral.json')
+      ? 'bundle'
+      : /sign/i.test(name)
+        ? 'sign'
+        : /toolkit|uk_guidelines/i.test(name)
+          ? 'toolkit'
+          : null;
     if (!k) throw new Error(`cannot tell the kind of ${name}; pass --kind toolkit|sign|cochrane|bundle`);
     reports.push(await run(k, target));
   }

@@ -63,15 +63,27 @@ export const oralMigrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addUniqueConstraint('oral_recommendations_key', ['guideline_id', 'source_key'])
         .execute();
-      await db.schema.createIndex('oral_recommendations_order').on('oral_recommendations').columns(['publication_year desc', 'id']).execute();
-      await db.schema.createIndex('oral_recommendations_country').on('oral_recommendations').columns(['country', 'publication_year desc', 'id']).execute();
+      await db.schema
+        .createIndex('oral_recommendations_order')
+        .on('oral_recommendations')
+        .columns(['publication_year desc', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('oral_recommendations_country')
+        .on('oral_recommendations')
+        .columns(['country', 'publication_year desc', 'id'])
+        .execute();
       await db.schema
         .createTable('oral_recommendation_topics')
         .addColumn('recommendation_id', 'bigint', (c) => c.notNull().references('oral_recommendations.id').onDelete('cascade'))
         .addColumn('topic_id', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('oral_recommendation_topics_pk', ['recommendation_id', 'topic_id'])
         .execute();
-      await db.schema.createIndex('oral_recommendation_topics_topic').on('oral_recommendation_topics').columns(['topic_id', 'recommendation_id']).execute();
+      await db.schema
+        .createIndex('oral_recommendation_topics_topic')
+        .on('oral_recommendation_topics')
+        .columns(['topic_id', 'recommendation_id'])
+        .execute();
       await db.schema
         .createTable('oral_reviews')
         .addColumn('id', columnType.id(d), idConstraint(d))

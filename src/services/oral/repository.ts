@@ -27,7 +27,8 @@ function countryObject(code: string) {
   return { code: country.code, name: country.name, flag_emoji: country.flag_emoji, display_name: countryDisplayName(country) };
 }
 
-const vocabularyRef = (entry: VocabularyEntry | undefined) => (entry ? { id: entry.id, name: entry.name, description: entry.description } : null);
+const vocabularyRef = (entry: VocabularyEntry | undefined) =>
+  entry ? { id: entry.id, name: entry.name, description: entry.description } : null;
 
 // ---------------------------------------------------------------- recommendations
 
@@ -39,7 +40,11 @@ export interface RecommendationFilters {
   evidenceQualityId?: number;
 }
 
-export async function listRecommendations(db: Kysely<any>, filters: RecommendationFilters, page: Page): Promise<PageOf<Static<typeof Recommendation>>> {
+export async function listRecommendations(
+  db: Kysely<any>,
+  filters: RecommendationFilters,
+  page: Page,
+): Promise<PageOf<Static<typeof Recommendation>>> {
   let base = db.selectFrom('oral_recommendations as r');
   if (filters.q) base = base.where(substringMatch(db, RECOMMENDATION_SEARCH, filters.q, 'r'));
   if (filters.country) base = base.where('r.country', '=', filters.country);
@@ -47,15 +52,36 @@ export async function listRecommendations(db: Kysely<any>, filters: Recommendati
   if (filters.evidenceQualityId !== undefined) base = base.where('r.evidence_quality_id', '=', filters.evidenceQualityId);
   if (filters.topicId !== undefined) {
     const topicId = filters.topicId;
-    base = base.where('r.id', 'in', (eb: any) => eb.selectFrom('oral_recommendation_topics').select('recommendation_id').where('topic_id', '=', topicId));
+    base = base.where('r.id', 'in', (eb: any) =>
+      eb.selectFrom('oral_recommendation_topics').select('recommendation_id').where('topic_id', '=', topicId),
+    );
   }
   const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
   const rows = await base
     .innerJoin('oral_guidelines as g', 'g.id', 'r.guideline_id')
     .select([
-      'r.id', 'r.title', 'r.text', 'r.keywords', 'r.target_population', 'r.clinical_context', 'r.source_url', 'r.page_number',
-      'r.strength_id', 'r.evidence_quality_id', 'r.grade', 'r.recommendation_number', 'r.references', 'r.created_at',
-      'g.id as guideline_id', 'g.title as guideline_title', 'g.organization_name', 'g.country', 'g.region', 'g.publication_year', 'g.url as guideline_url', 'g.is_demo',
+      'r.id',
+      'r.title',
+      'r.text',
+      'r.keywords',
+      'r.target_population',
+      'r.clinical_context',
+      'r.source_url',
+      'r.page_number',
+      'r.strength_id',
+      'r.evidence_quality_id',
+      'r.grade',
+      'r.recommendation_number',
+      'r.references',
+      'r.created_at',
+      'g.id as guideline_id',
+      'g.title as guideline_title',
+      'g.organization_name',
+      'g.country',
+      'g.region',
+      'g.publication_year',
+      'g.url as guideline_url',
+      'g.is_demo',
     ])
     .orderBy(sql`r.publication_year desc nulls last`)
     .orderBy('r.id')
@@ -64,7 +90,17 @@ export async function listRecommendations(db: Kysely<any>, filters: Recommendati
     .execute();
   const topics = new Map<number, number[]>();
   if (rows.length) {
-    const links = await db.selectFrom('oral_recommendation_topics').select(['recommendation_id', 'topic_id']).where('recommendation_id', 'in', rows.map((r) => r.id)).orderBy('recommendation_id').orderBy('topic_id').execute();
+    const links = await db
+      .selectFrom('oral_recommendation_topics')
+      .select(['recommendation_id', 'topic_id'])
+      .where(
+        'recommendation_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('recommendation_id')
+      .orderBy('topic_id')
+      .execute();
     for (const link of links) {
       const id = Number(link.recommendation_id);
       topics.set(id, [...(topics.get(id) ?? []), Number(link.topic_id)]);
@@ -93,7 +129,10 @@ export async function listRecommendations(db: Kysely<any>, filters: Recommendati
         url: r.guideline_url,
         is_demo: Boolean(r.is_demo),
       },
-      topics: (topics.get(Number(r.id)) ?? []).map((id) => TOPICS.byId(id)).filter((t) => t !== undefined).map((t) => ({ id: t.id, name: t.name, slug: t.slug })),
+      topics: (topics.get(Number(r.id)) ?? [])
+        .map((id) => TOPICS.byId(id))
+        .filter((t) => t !== undefined)
+        .map((t) => ({ id: t.id, name: t.name, slug: t.slug })),
       strength: vocabularyRef(r.strength_id === null ? undefined : STRENGTHS.byId(r.strength_id)),
       evidence_quality: vocabularyRef(r.evidence_quality_id === null ? undefined : EVIDENCE_QUALITIES.byId(r.evidence_quality_id)),
       references: readJson<Static<typeof Recommendation>['references']>(r.references),
@@ -104,14 +143,33 @@ export async function listRecommendations(db: Kysely<any>, filters: Recommendati
 
 // ---------------------------------------------------------------- guidelines
 
-export async function listGuidelines(db: Kysely<any>, filters: { q?: string; country?: CountryCode }, page: Page): Promise<PageOf<Static<typeof Guideline>>> {
+export async function listGuidelines(
+  db: Kysely<any>,
+  filters: { q?: string; country?: CountryCode },
+  page: Page,
+): Promise<PageOf<Static<typeof Guideline>>> {
   let base = db.selectFrom('oral_guidelines as g');
   if (filters.q) base = base.where(substringMatch(db, GUIDELINE_SEARCH, filters.q, 'g'));
   if (filters.country) base = base.where('g.country', '=', filters.country);
   const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
   const rows = await base
     .innerJoin('oral_organizations as o', 'o.id', 'g.organization_id')
-    .select(['g.id', 'g.title', 'g.description', 'g.region', 'g.publication_year', 'g.url', 'g.is_active', 'g.is_demo', 'g.recommendation_count', 'g.created_at', 'g.country', 'o.id as organization_id', 'o.name as organization_name', 'o.website'])
+    .select([
+      'g.id',
+      'g.title',
+      'g.description',
+      'g.region',
+      'g.publication_year',
+      'g.url',
+      'g.is_active',
+      'g.is_demo',
+      'g.recommendation_count',
+      'g.created_at',
+      'g.country',
+      'o.id as organization_id',
+      'o.name as organization_name',
+      'o.website',
+    ])
     .orderBy(sql`g.publication_year desc nulls last`)
     .orderBy('g.id')
     .limit(page.limit)
@@ -137,7 +195,23 @@ export async function listGuidelines(db: Kysely<any>, filters: { q?: string; cou
 
 // ---------------------------------------------------------------- reviews
 
-const REVIEW_COLUMNS = ['id', 'review_id', 'version', 'title', 'url', 'doi', 'publication_date', 'authors', 'abstract', 'is_demo', 'outcome_count', 'certainty_high', 'certainty_moderate', 'certainty_low', 'certainty_very_low'] as const;
+const REVIEW_COLUMNS = [
+  'id',
+  'review_id',
+  'version',
+  'title',
+  'url',
+  'doi',
+  'publication_date',
+  'authors',
+  'abstract',
+  'is_demo',
+  'outcome_count',
+  'certainty_high',
+  'certainty_moderate',
+  'certainty_low',
+  'certainty_very_low',
+] as const;
 
 function reviewRecord(r: Record<string, any>) {
   return {
@@ -160,12 +234,22 @@ export async function listReviews(db: Kysely<any>, filters: { q?: string }, page
   let base = db.selectFrom('oral_reviews');
   if (filters.q) base = base.where(substringMatch(db, REVIEW_SEARCH, filters.q));
   const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-  const rows = await base.select([...REVIEW_COLUMNS]).orderBy('review_id').orderBy('id').limit(page.limit).offset((page.page - 1) * page.limit).execute();
+  const rows = await base
+    .select([...REVIEW_COLUMNS])
+    .orderBy('review_id')
+    .orderBy('id')
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit)
+    .execute();
   return { total: num(total), rows: rows.map(reviewRecord) };
 }
 
 export async function getReview(db: Kysely<any>, reviewId: string): Promise<Static<typeof ReviewDetail> | null> {
-  const row = await db.selectFrom('oral_reviews').select([...REVIEW_COLUMNS]).where('review_id', '=', reviewId.toUpperCase()).executeTakeFirst();
+  const row = await db
+    .selectFrom('oral_reviews')
+    .select([...REVIEW_COLUMNS])
+    .where('review_id', '=', reviewId.toUpperCase())
+    .executeTakeFirst();
   if (!row) return null;
   const outcomes = await db.selectFrom('oral_outcomes').selectAll().where('review_pk', '=', row.id).orderBy('position').execute();
   return {
@@ -194,10 +278,15 @@ export async function getReview(db: Kysely<any>, reviewId: string): Promise<Stat
 
 export async function computeStats(db: Kysely<any>, dataVersion: string) {
   const countBy = async (table: string, column: string) => {
-    const rows = await db.selectFrom(table).select([column, (eb) => eb.fn.countAll().as('n')]).groupBy(column).execute();
+    const rows = await db
+      .selectFrom(table)
+      .select([column, (eb) => eb.fn.countAll().as('n')])
+      .groupBy(column)
+      .execute();
     return new Map(rows.map((r) => [r[column] === null ? null : String(r[column]), num(r.n)]));
   };
-  const byCountry = (counts: Map<string | null, number>) => COUNTRIES.map((c) => ({ code: c.code, name: c.name, flag_emoji: c.flag_emoji, count: counts.get(c.code) ?? 0 }));
+  const byCountry = (counts: Map<string | null, number>) =>
+    COUNTRIES.map((c) => ({ code: c.code, name: c.name, flag_emoji: c.flag_emoji, count: counts.get(c.code) ?? 0 }));
   const byVocabulary = (entries: readonly VocabularyEntry[], counts: Map<string | null, number>) =>
     entries.map((e) => ({ id: e.id, name: e.name, slug: e.slug, count: counts.get(String(e.id)) ?? 0 }));
 
@@ -208,7 +297,14 @@ export async function computeStats(db: Kysely<any>, dataVersion: string) {
   const qualityCounts = await countBy('oral_recommendations', 'evidence_quality_id');
   const guidelineCountries = await countBy('oral_guidelines', 'country');
   const certaintyCounts = await countBy('oral_outcomes', 'certainty');
-  const reviewTotal = num((await db.selectFrom('oral_reviews').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const reviewTotal = num(
+    (
+      await db
+        .selectFrom('oral_reviews')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const outcomeTotal = [...certaintyCounts.values()].reduce((a, b) => a + b, 0);
 
   return {
@@ -229,7 +325,10 @@ export async function computeStats(db: Kysely<any>, dataVersion: string) {
     reviews: {
       total: reviewTotal,
       total_outcomes: outcomeTotal,
-      by_certainty: [...CERTAINTIES.map((c) => ({ certainty: c, count: certaintyCounts.get(c) ?? 0 })), { certainty: 'not_rated', count: certaintyCounts.get(null) ?? 0 }],
+      by_certainty: [
+        ...CERTAINTIES.map((c) => ({ certainty: c, count: certaintyCounts.get(c) ?? 0 })),
+        { certainty: 'not_rated', count: certaintyCounts.get(null) ?? 0 },
+      ],
     },
     generated_at: new Date().toISOString(),
     data_version: dataVersion,
@@ -239,5 +338,11 @@ export async function computeStats(db: Kysely<any>, dataVersion: string) {
 export type OralStats = Awaited<ReturnType<typeof computeStats>>;
 
 export async function dataSources(db: Kysely<any>) {
-  return (await listDataVersions(db, 'oral')).map((v) => ({ dataset: v.dataset, source: v.source, is_demo: v.is_demo, imported_at: v.imported_at, data_version: v.version }));
+  return (await listDataVersions(db, 'oral')).map((v) => ({
+    dataset: v.dataset,
+    source: v.source,
+    is_demo: v.is_demo,
+    imported_at: v.imported_at,
+    data_version: v.version,
+  }));
 }

@@ -4,7 +4,16 @@ import type { ServiceApp, ServiceContext } from '../../core/service.ts';
 import { badRequest, notFound } from '../../core/http/errors.ts';
 import { clampLimit, cleanText } from '../../core/http/params.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
-import { CERTAINTIES, COUNTRIES, COUNTRY_CODES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS, countryFilterLabel, findCountry } from './sources/index.ts';
+import {
+  CERTAINTIES,
+  COUNTRIES,
+  COUNTRY_CODES,
+  EVIDENCE_QUALITIES,
+  STRENGTHS,
+  TOPICS,
+  countryFilterLabel,
+  findCountry,
+} from './sources/index.ts';
 import type { Country, Vocabulary, VocabularyEntry } from './sources/index.ts';
 import { dataSources, getReview, listGuidelines, listRecommendations, listReviews } from './repository.ts';
 import type { OralStats, Page, PageOf } from './repository.ts';
@@ -24,7 +33,10 @@ function parseCountry(value: string | undefined): Country | undefined {
 function parseVocabulary(vocabulary: Vocabulary, name: string, value: string | undefined): VocabularyEntry | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const entry = vocabulary.resolve(value);
-  if (!entry) throw badRequest(`${name} must be an id or slug listed by /api/metadata/ (${vocabulary.entries.map((e) => e.slug).join(', ')}), got "${value}"`);
+  if (!entry)
+    throw badRequest(
+      `${name} must be an id or slug listed by /api/metadata/ (${vocabulary.entries.map((e) => e.slug).join(', ')}), got "${value}"`,
+    );
   return entry;
 }
 
@@ -71,7 +83,11 @@ export async function oralRoutes(app: ServiceApp, ctx: ServiceContext): Promise<
       const quality = parseVocabulary(EVIDENCE_QUALITIES, 'evidence_quality', q.evidence_quality);
       const text = cleanText(q.q);
       const page = { page: q.page, limit: clampLimit(q.limit, S.MAX_LIMIT) };
-      const result = await listRecommendations(db, { q: text, country: country?.code, topicId: topic?.id, strengthId: strength?.id, evidenceQualityId: quality?.id }, page);
+      const result = await listRecommendations(
+        db,
+        { q: text, country: country?.code, topicId: topic?.id, strengthId: strength?.id, evidenceQualityId: quality?.id },
+        page,
+      );
       return envelope(result, page, {
         query: text ?? '',
         country: country ? countryFilterLabel(country) : '',
@@ -87,7 +103,8 @@ export async function oralRoutes(app: ServiceApp, ctx: ServiceContext): Promise<
     {
       schema: {
         summary: 'Search and filter clinical practice guidelines',
-        description: 'Guidelines, newest first (publication year descending, then id). `q` matches title, description and organization name.',
+        description:
+          'Guidelines, newest first (publication year descending, then id). `q` matches title, description and organization name.',
         querystring: S.GuidelineQuery,
         response: { 200: S.envelope(S.Guideline, ['query', 'country']) },
       },
@@ -146,7 +163,8 @@ export async function oralRoutes(app: ServiceApp, ctx: ServiceContext): Promise<
     {
       schema: {
         summary: 'Database statistics',
-        description: 'Recommendation counts by country, topic, strength and evidence quality; guideline counts by country; review and outcome counts by certainty. Computed when data is imported.',
+        description:
+          'Recommendation counts by country, topic, strength and evidence quality; guideline counts by country; review and outcome counts by certainty. Computed when data is imported.',
         response: { 200: S.StatsBody },
       },
       config: { operation: 'statistics', cacheSeconds: STATS_CACHE_SECONDS, responseCache: true },
@@ -163,7 +181,8 @@ export async function oralRoutes(app: ServiceApp, ctx: ServiceContext): Promise<
     {
       schema: {
         summary: 'Vocabularies and data sources',
-        description: 'The ids and slugs that the topic, strength and evidence_quality filters accept, the countries, and the imported datasets (is_demo marks generated data).',
+        description:
+          'The ids and slugs that the topic, strength and evidence_quality filters accept, the countries, and the imported datasets (is_demo marks generated data).',
         response: { 200: S.MetadataBody },
       },
       config: { operation: 'metadata', cacheSeconds: STATS_CACHE_SECONDS, responseCache: true },

@@ -7,7 +7,9 @@ import { Nullable } from '../../core/http/schema.ts';
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
 
-const country = Type.String({ description: 'Country code: UK, US, CA, AU or NZ (any case). UK includes its nations (England, Scotland, …).' });
+const country = Type.String({
+  description: 'Country code: UK, US, CA, AU or NZ (any case). UK includes its nations (England, Scotland, …).',
+});
 const vocabularyFilter = (what: string) => Type.String({ maxLength: 100, description: `${what} id or slug, as listed by /api/metadata/.` });
 
 export const RecommendationQuery = Type.Object({
@@ -48,7 +50,12 @@ const Pagination = Type.Object({
 
 const CountryRef = Type.Object({ code: Type.String(), name: Type.String(), flag_emoji: Type.String(), display_name: Type.String() });
 const VocabularyRef = Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String() });
-const Reference = Type.Object({ text: Type.String(), url: Nullable(Type.String()), doi: Nullable(Type.String()), pmid: Nullable(Type.String()) });
+const Reference = Type.Object({
+  text: Type.String(),
+  url: Nullable(Type.String()),
+  doi: Nullable(Type.String()),
+  pmid: Nullable(Type.String()),
+});
 
 export const Recommendation = Type.Object({
   id: Type.Integer(),
@@ -184,7 +191,13 @@ export const MetadataBody = Type.Object({
     evidence_qualities: Type.Array(VocabularyEntry),
     certainties: Type.Array(Type.String()),
     data_sources: Type.Array(
-      Type.Object({ dataset: Type.String(), source: Nullable(Type.String()), is_demo: Type.Boolean(), imported_at: Type.String(), data_version: Type.String() }),
+      Type.Object({
+        dataset: Type.String(),
+        source: Nullable(Type.String()),
+        is_demo: Type.Boolean(),
+        imported_at: Type.String(),
+        data_version: Type.String(),
+      }),
       { description: 'Imported datasets; is_demo marks generated data.' },
     ),
   }),

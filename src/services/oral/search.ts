@@ -2,10 +2,25 @@
 import type { SubstringIndex } from '../../core/db/search-index.ts';
 
 /** `q` of /api/recommendations/: title, text and keywords. */
-export const RECOMMENDATION_SEARCH: SubstringIndex = { name: 'oral_recommendations_search', table: 'oral_recommendations', idColumn: 'id', columns: ['title', 'text', 'keywords_text'] };
+export const RECOMMENDATION_SEARCH: SubstringIndex = {
+  name: 'oral_recommendations_search',
+  table: 'oral_recommendations',
+  idColumn: 'id',
+  columns: ['title', 'text', 'keywords_text'],
+};
 
 /** `q` of /api/guidelines/: title, description and organization name. */
-export const GUIDELINE_SEARCH: SubstringIndex = { name: 'oral_guidelines_search', table: 'oral_guidelines', idColumn: 'id', columns: ['title', 'description', 'organization_name'] };
+export const GUIDELINE_SEARCH: SubstringIndex = {
+  name: 'oral_guidelines_search',
+  table: 'oral_guidelines',
+  idColumn: 'id',
+  columns: ['title', 'description', 'organization_name'],
+};
 
 /** `q` of /api/reviews/: review id, title and abstract. */
-export const REVIEW_SEARCH: SubstringIndex = { name: 'oral_reviews_search', table: 'oral_reviews', idColumn: 'id', columns: ['review_id', 'title', 'abstract'] };
+export const REVIEW_SEARCH: SubstringIndex = {
+  name: 'oral_reviews_search',
+  table: 'oral_reviews',
+  idColumn: 'id',
+  columns: ['review_id', 'title', 'abstract'],
+};

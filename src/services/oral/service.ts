@@ -18,13 +18,23 @@ export const oralService: ServiceModule = {
   routes: oralRoutes,
   importers: {
     auto: {
-      description: 'a directory laid out like ../shared/data/oral (toolkit, SIGN 138, Cochrane), or one file (--kind toolkit|sign|cochrane|bundle)',
+      description:
+        'a directory laid out like ../shared/data/oral (toolkit, SIGN 138, Cochrane), or one file (--kind toolkit|sign|cochrane|bundle)',
       run: (ctx, source, options) => importPath(ctx, source, options.kind as string | undefined),
     },
-    toolkit: { description: "England's Delivering better oral health toolkit JSON", run: (ctx, source) => importPath(ctx, source, 'toolkit') },
+    toolkit: {
+      description: "England's Delivering better oral health toolkit JSON",
+      run: (ctx, source) => importPath(ctx, source, 'toolkit'),
+    },
     sign: { description: 'SIGN 138 recommendations JSON', run: (ctx, source) => importPath(ctx, source, 'sign') },
-    cochrane: { description: 'Cochrane summary-of-findings folder (cochrane_sof/<review>/<review>.PUBn.csv)', run: (ctx, source) => importPath(ctx, source, 'cochrane') },
-    bundle: { description: "pdi's own bundle (*.pdi-oral.json, written by generate oral)", run: (ctx, source) => importPath(ctx, source, 'bundle') },
+    cochrane: {
+      description: 'Cochrane summary-of-findings folder (cochrane_sof/<review>/<review>.PUBn.csv)',
+      run: (ctx, source) => importPath(ctx, source, 'cochrane'),
+    },
+    bundle: {
+      description: "pdi's own bundle (*.pdi-oral.json, written by generate oral)",
+      run: (ctx, source) => importPath(ctx, source, 'bundle'),
+    },
   },
   loadDemo: loadOralDemo,
   generate: async ({ out, size, seed }) => [await writeDemoBundle(out, size, seed)],

@@ -14,12 +14,21 @@ function contentHash(value: unknown): string {
 
 async function organizationId(trx: Kysely<any>, guideline: GuidelineInput): Promise<number> {
   const { name, website } = guideline.organization;
-  const existing = await trx.selectFrom('oral_organizations').select(['id', 'website']).where('name', '=', name).where('country', '=', guideline.country).executeTakeFirst();
+  const existing = await trx
+    .selectFrom('oral_organizations')
+    .select(['id', 'website'])
+    .where('name', '=', name)
+    .where('country', '=', guideline.country)
+    .executeTakeFirst();
   if (existing) {
     if (existing.website !== website) await trx.updateTable('oral_organizations').set({ website }).where('id', '=', existing.id).execute();
     return Number(existing.id);
   }
-  const row = await trx.insertInto('oral_organizations').values({ name, website, country: guideline.country }).returning('id').executeTakeFirstOrThrow();
+  const row = await trx
+    .insertInto('oral_organizations')
+    .values({ name, website, country: guideline.country })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
@@ -70,18 +79,35 @@ export async function storeGuideline(trx: Kysely<any>, input: GuidelineInput, da
     recommendation_count: input.recommendations.length,
   };
   const headerHash = contentHash(header);
-  const existing = await trx.selectFrom('oral_guidelines').select(['id', 'content_hash']).where('source_key', '=', input.source_key).executeTakeFirst();
+  const existing = await trx
+    .selectFrom('oral_guidelines')
+    .select(['id', 'content_hash'])
+    .where('source_key', '=', input.source_key)
+    .executeTakeFirst();
   let guidelineId: number;
   if (!existing) {
-    const row = await trx.insertInto('oral_guidelines').values({ source_key: input.source_key, ...header, content_hash: headerHash, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('oral_guidelines')
+      .values({ source_key: input.source_key, ...header, content_hash: headerHash, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     guidelineId = Number(row.id);
   } else {
     guidelineId = Number(existing.id);
-    if (existing.content_hash !== headerHash) await trx.updateTable('oral_guidelines').set({ ...header, content_hash: headerHash }).where('id', '=', guidelineId).execute();
+    if (existing.content_hash !== headerHash)
+      await trx
+        .updateTable('oral_guidelines')
+        .set({ ...header, content_hash: headerHash })
+        .where('id', '=', guidelineId)
+        .execute();
   }
 
   const stored = new Map<string, { id: number; content_hash: string }>();
-  for (const r of await trx.selectFrom('oral_recommendations').select(['id', 'source_key', 'content_hash']).where('guideline_id', '=', guidelineId).execute()) {
+  for (const r of await trx
+    .selectFrom('oral_recommendations')
+    .select(['id', 'source_key', 'content_hash'])
+    .where('guideline_id', '=', guidelineId)
+    .execute()) {
     stored.set(r.source_key, { id: Number(r.id), content_hash: r.content_hash });
   }
   const seen = new Set<string>();
@@ -99,7 +125,11 @@ export async function storeGuideline(trx: Kysely<any>, input: GuidelineInput, da
     const old = stored.get(rec.source_key);
     let id: number;
     if (!old) {
-      const inserted = await trx.insertInto('oral_recommendations').values({ guideline_id: guidelineId, ...values, created_at: now }).returning('id').executeTakeFirstOrThrow();
+      const inserted = await trx
+        .insertInto('oral_recommendations')
+        .values({ guideline_id: guidelineId, ...values, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       id = Number(inserted.id);
       tally.inserted();
     } else if (old.content_hash !== hash) {
@@ -111,7 +141,11 @@ export async function storeGuideline(trx: Kysely<any>, input: GuidelineInput, da
       tally.unchanged();
       continue;
     }
-    await insertMany(trx, 'oral_recommendation_topics', topics.map((topic_id) => ({ recommendation_id: id, topic_id })));
+    await insertMany(
+      trx,
+      'oral_recommendation_topics',
+      topics.map((topic_id) => ({ recommendation_id: id, topic_id })),
+    );
   }
   const gone = [...stored.entries()].filter(([key]) => !seen.has(key)).map(([, v]) => v.id);
   if (gone.length) {
@@ -127,7 +161,9 @@ export async function deleteOtherGuidelines(trx: Kysely<any>, dataset: string, k
   if (keep.length) query = query.where('source_key', 'not in', keep);
   const ids = (await query.execute()).map((r) => Number(r.id));
   if (!ids.length) return;
-  const recs = (await trx.selectFrom('oral_recommendations').select('id').where('guideline_id', 'in', ids).execute()).map((r) => Number(r.id));
+  const recs = (await trx.selectFrom('oral_recommendations').select('id').where('guideline_id', 'in', ids).execute()).map((r) =>
+    Number(r.id),
+  );
   if (recs.length) await trx.deleteFrom('oral_recommendation_topics').where('recommendation_id', 'in', recs).execute();
   await trx.deleteFrom('oral_recommendations').where('guideline_id', 'in', ids).execute();
   await trx.deleteFrom('oral_guidelines').where('id', 'in', ids).execute();
@@ -156,15 +192,27 @@ export async function storeReview(trx: Kysely<any>, input: ReviewInput, dataset:
     certainty_very_low: counts.very_low,
   };
   const hash = contentHash({ header, outcomes: input.outcomes });
-  const existing = await trx.selectFrom('oral_reviews').select(['id', 'content_hash']).where('review_id', '=', input.review_id).executeTakeFirst();
+  const existing = await trx
+    .selectFrom('oral_reviews')
+    .select(['id', 'content_hash'])
+    .where('review_id', '=', input.review_id)
+    .executeTakeFirst();
   let id: number;
   if (!existing) {
-    const row = await trx.insertInto('oral_reviews').values({ review_id: input.review_id, ...header, content_hash: hash, created_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('oral_reviews')
+      .values({ review_id: input.review_id, ...header, content_hash: hash, created_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     id = Number(row.id);
     tally.inserted();
   } else if (existing.content_hash !== hash) {
     id = Number(existing.id);
-    await trx.updateTable('oral_reviews').set({ ...header, content_hash: hash }).where('id', '=', id).execute();
+    await trx
+      .updateTable('oral_reviews')
+      .set({ ...header, content_hash: hash })
+      .where('id', '=', id)
+      .execute();
     await trx.deleteFrom('oral_outcomes').where('review_pk', '=', id).execute();
     tally.updated();
   } else {

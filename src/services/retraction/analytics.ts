@@ -39,7 +39,11 @@ export function timeWindow(filter: TimeFilter, asOf: string | null): { from: str
 
 /** The reference day of the time filters: the latest citing date, capped at `today`. */
 export async function citationsAsOf(db: Kysely<any>, today = new Date().toISOString().slice(0, 10)): Promise<string | null> {
-  const row = await db.selectFrom('retraction_citations').select((eb) => eb.fn.max('citing_date').as('latest')).where('citing_date', '<=', today).executeTakeFirst();
+  const row = await db
+    .selectFrom('retraction_citations')
+    .select((eb) => eb.fn.max('citing_date').as('latest'))
+    .where('citing_date', '<=', today)
+    .executeTakeFirst();
   return (row?.latest as string | null | undefined) ?? null;
 }
 
@@ -53,7 +57,14 @@ export interface TopPaper {
 }
 
 export interface PostRetractionAnalytics {
-  filters: { time_filter: TimeFilter; journal: string | null; subject: string | null; as_of: string | null; citing_date_from: string | null; citing_date_to: string | null };
+  filters: {
+    time_filter: TimeFilter;
+    journal: string | null;
+    subject: string | null;
+    as_of: string | null;
+    citing_date_from: string | null;
+    citing_date_to: string | null;
+  };
   totals: { papers: number; citations: number; post_retraction_citations: number; post_retraction_rate: number };
   timing_distribution: { bucket: TimingBucket; count: number }[];
   top_papers: TopPaper[];
@@ -80,7 +91,11 @@ export function monthsEnding(date: string, count: number): string[] {
 
 export const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10000) / 10000 : 0);
 
-export async function postRetractionAnalytics(db: Kysely<any>, filters: AnalyticsFilters, asOf: string | null): Promise<PostRetractionAnalytics> {
+export async function postRetractionAnalytics(
+  db: Kysely<any>,
+  filters: AnalyticsFilters,
+  asOf: string | null,
+): Promise<PostRetractionAnalytics> {
   const window = timeWindow(filters.timeFilter, asOf);
   const paperFilter = (alias: string): Expression<SqlBool>[] => {
     const out: Expression<SqlBool>[] = [];
@@ -110,12 +125,19 @@ export async function postRetractionAnalytics(db: Kysely<any>, filters: Analytic
   const post = num(totalsRow.post);
 
   const buckets = new Map<string, number>();
-  for (const row of await citations(true).select([BUCKET_SQL.as('bucket'), (eb) => eb.fn.countAll().as('n')]).groupBy(BUCKET_SQL).execute()) {
+  for (const row of await citations(true)
+    .select([BUCKET_SQL.as('bucket'), (eb) => eb.fn.countAll().as('n')])
+    .groupBy(BUCKET_SQL)
+    .execute()) {
     buckets.set(row.bucket as string, num(row.n));
   }
 
   const topRows = await citations(false)
-    .select(['c.paper_id', (eb) => eb.fn.countAll().as('total'), (eb) => eb.fn.count(sql`CASE WHEN c.days_after > 0 THEN 1 END`).as('post')])
+    .select([
+      'c.paper_id',
+      (eb) => eb.fn.countAll().as('total'),
+      (eb) => eb.fn.count(sql`CASE WHEN c.days_after > 0 THEN 1 END`).as('post'),
+    ])
     .groupBy('c.paper_id')
     .having(sql`count(CASE WHEN c.days_after > 0 THEN 1 END)`, '>', 0)
     .orderBy(sql`count(CASE WHEN c.days_after > 0 THEN 1 END)`, 'desc')
@@ -124,29 +146,67 @@ export async function postRetractionAnalytics(db: Kysely<any>, filters: Analytic
     .execute();
   const details = new Map<number, { record_id: string; title: string; journal: string | null; retraction_date: string | null }>();
   if (topRows.length) {
-    for (const p of await db.selectFrom('retraction_papers').select(['id', 'record_id', 'title', 'journal', 'retraction_date']).where('id', 'in', topRows.map((r) => r.paper_id)).execute()) {
+    for (const p of await db
+      .selectFrom('retraction_papers')
+      .select(['id', 'record_id', 'title', 'journal', 'retraction_date'])
+      .where(
+        'id',
+        'in',
+        topRows.map((r) => r.paper_id),
+      )
+      .execute()) {
       details.set(Number(p.id), p);
     }
   }
   const top_papers = topRows.map((r) => {
     const p = details.get(Number(r.paper_id))!;
-    return { record_id: p.record_id, title: p.title, journal: p.journal, retraction_date: p.retraction_date, post_retraction_citations: num(r.post), total_citations: num(r.total) };
+    return {
+      record_id: p.record_id,
+      title: p.title,
+      journal: p.journal,
+      retraction_date: p.retraction_date,
+      post_retraction_citations: num(r.post),
+      total_citations: num(r.total),
+    };
   });
 
   // Journals: post-retraction citations in the window, and the number of (filtered) papers of each journal.
-  let journalPapers = db.selectFrom('retraction_papers as p').select(['p.journal', (eb) => eb.fn.countAll().as('n')]).where('p.journal', 'is not', null).groupBy('p.journal');
+  let journalPapers = db
+    .selectFrom('retraction_papers as p')
+    .select(['p.journal', (eb) => eb.fn.countAll().as('n')])
+    .where('p.journal', 'is not', null)
+    .groupBy('p.journal');
   for (const condition of paperFilter('p')) journalPapers = journalPapers.where(condition);
   const journalCounts = new Map((await journalPapers.execute()).map((r) => [r.journal as string, num(r.n)]));
-  let journalPost = db.selectFrom('retraction_citations as c').innerJoin('retraction_papers as p', 'p.id', 'c.paper_id').select(['p.journal', (eb) => eb.fn.countAll().as('n')]).where('c.days_after', '>', 0).where('p.journal', 'is not', null).groupBy('p.journal');
+  let journalPost = db
+    .selectFrom('retraction_citations as c')
+    .innerJoin('retraction_papers as p', 'p.id', 'c.paper_id')
+    .select(['p.journal', (eb) => eb.fn.countAll().as('n')])
+    .where('c.days_after', '>', 0)
+    .where('p.journal', 'is not', null)
+    .groupBy('p.journal');
   for (const condition of paperFilter('p')) journalPost = journalPost.where(condition);
   if (window === 'empty') journalPost = journalPost.where(sql<SqlBool>`1 = 0`);
   else if (window) journalPost = journalPost.where('c.citing_date', '>', window.from).where('c.citing_date', '<=', window.to);
   const top_journals = (await journalPost.execute())
-    .map((r) => ({ journal: r.journal as string, papers: journalCounts.get(r.journal as string) ?? 0, post_retraction_citations: num(r.n) }))
-    .sort((a, b) => b.post_retraction_citations - a.post_retraction_citations || b.papers - a.papers || (a.journal < b.journal ? -1 : a.journal > b.journal ? 1 : 0))
+    .map((r) => ({
+      journal: r.journal as string,
+      papers: journalCounts.get(r.journal as string) ?? 0,
+      post_retraction_citations: num(r.n),
+    }))
+    .sort(
+      (a, b) =>
+        b.post_retraction_citations - a.post_retraction_citations ||
+        b.papers - a.papers ||
+        (a.journal < b.journal ? -1 : a.journal > b.journal ? 1 : 0),
+    )
     .slice(0, TOP_N);
 
-  let subjectPapers = db.selectFrom('retraction_paper_subjects as s').innerJoin('retraction_papers as p', 'p.id', 's.paper_id').select(['s.subject', (eb) => eb.fn.countAll().as('n')]).groupBy('s.subject');
+  let subjectPapers = db
+    .selectFrom('retraction_paper_subjects as s')
+    .innerJoin('retraction_papers as p', 'p.id', 's.paper_id')
+    .select(['s.subject', (eb) => eb.fn.countAll().as('n')])
+    .groupBy('s.subject');
   for (const condition of paperFilter('p')) subjectPapers = subjectPapers.where(condition);
   const subjectCounts = new Map((await subjectPapers.execute()).map((r) => [r.subject as string, num(r.n)]));
   let subjectPost = db
@@ -160,14 +220,28 @@ export async function postRetractionAnalytics(db: Kysely<any>, filters: Analytic
   if (window === 'empty') subjectPost = subjectPost.where(sql<SqlBool>`1 = 0`);
   else if (window) subjectPost = subjectPost.where('c.citing_date', '>', window.from).where('c.citing_date', '<=', window.to);
   const top_subjects = (await subjectPost.execute())
-    .map((r) => ({ subject: r.subject as string, papers: subjectCounts.get(r.subject as string) ?? 0, post_retraction_citations: num(r.n) }))
-    .sort((a, b) => b.post_retraction_citations - a.post_retraction_citations || b.papers - a.papers || (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0))
+    .map((r) => ({
+      subject: r.subject as string,
+      papers: subjectCounts.get(r.subject as string) ?? 0,
+      post_retraction_citations: num(r.n),
+    }))
+    .sort(
+      (a, b) =>
+        b.post_retraction_citations - a.post_retraction_citations ||
+        b.papers - a.papers ||
+        (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0),
+    )
     .slice(0, TOP_N);
 
   const months = asOf ? monthsEnding(asOf, TREND_MONTHS) : [];
   const perMonth = new Map<string, number>();
   if (months.length) {
-    for (const row of await citations(true).select(['c.citing_month', (eb) => eb.fn.countAll().as('n')]).where('c.citing_month', '>=', months[0]).where('c.citing_month', '<=', months[months.length - 1]).groupBy('c.citing_month').execute()) {
+    for (const row of await citations(true)
+      .select(['c.citing_month', (eb) => eb.fn.countAll().as('n')])
+      .where('c.citing_month', '>=', months[0])
+      .where('c.citing_month', '<=', months[months.length - 1])
+      .groupBy('c.citing_month')
+      .execute()) {
       perMonth.set(row.citing_month as string, num(row.n));
     }
   }
@@ -253,9 +327,22 @@ export async function computeAnalyticsTables(db: Kysely<any>, asOf: string | nul
       eb.fn.max('retraction_date').as('last'),
     ])
     .executeTakeFirstOrThrow();
-  const distinct = async (table: string, column: string) => num((await db.selectFrom(table).select((eb) => eb.fn.count(column).distinct().as('n')).executeTakeFirstOrThrow()).n);
+  const distinct = async (table: string, column: string) =>
+    num(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.count(column).distinct().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const timing = new Map<string, number>();
-  for (const row of await db.selectFrom('retraction_citations as c').select([BUCKET_SQL.as('bucket'), (eb) => eb.fn.countAll().as('n')]).where('c.days_after', '>', 0).groupBy(BUCKET_SQL).execute()) {
+  for (const row of await db
+    .selectFrom('retraction_citations as c')
+    .select([BUCKET_SQL.as('bucket'), (eb) => eb.fn.countAll().as('n')])
+    .where('c.days_after', '>', 0)
+    .groupBy(BUCKET_SQL)
+    .execute()) {
     timing.set(row.bucket as string, num(row.n));
   }
   const natures = await db
@@ -288,7 +375,15 @@ export async function computeAnalyticsTables(db: Kysely<any>, asOf: string | nul
   };
 
   const year = sql<string>`substr(retraction_date, 1, 4)`;
-  const trends = (await db.selectFrom('retraction_papers').select([year.as('year'), (eb) => eb.fn.countAll().as('n')]).where('retraction_date', 'is not', null).groupBy(year).orderBy(year).execute()).map((r) => ({
+  const trends = (
+    await db
+      .selectFrom('retraction_papers')
+      .select([year.as('year'), (eb) => eb.fn.countAll().as('n')])
+      .where('retraction_date', 'is not', null)
+      .groupBy(year)
+      .orderBy(year)
+      .execute()
+  ).map((r) => ({
     year: Number(r.year),
     retractions: num(r.n),
   }));
@@ -307,18 +402,34 @@ export async function computeAnalyticsTables(db: Kysely<any>, asOf: string | nul
       .groupBy('citing_year')
       .orderBy('citing_year')
       .execute()
-  ).map((r) => ({ year: Number(r.citing_year), total: num(r.total), pre_retraction: num(r.pre), same_day: num(r.same_day), post_retraction: num(r.post) }));
+  ).map((r) => ({
+    year: Number(r.citing_year),
+    total: num(r.total),
+    pre_retraction: num(r.pre),
+    same_day: num(r.same_day),
+    post_retraction: num(r.post),
+  }));
 
   const grouped = async (table: string, column: string) =>
     (
       await db
         .selectFrom(`${table} as g`)
         .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
-        .select([`g.${column} as name`, (eb) => eb.fn.countAll().as('papers'), (eb) => eb.fn.sum('k.total').as('total'), (eb) => eb.fn.sum('k.post').as('post')])
+        .select([
+          `g.${column} as name`,
+          (eb) => eb.fn.countAll().as('papers'),
+          (eb) => eb.fn.sum('k.total').as('total'),
+          (eb) => eb.fn.sum('k.post').as('post'),
+        ])
         .groupBy(`g.${column}`)
         .execute()
     )
-      .map((r) => ({ name: r.name as string, papers: num(r.papers), total_citations: num(r.total), post_retraction_citations: num(r.post) }))
+      .map((r) => ({
+        name: r.name as string,
+        papers: num(r.papers),
+        total_citations: num(r.total),
+        post_retraction_citations: num(r.post),
+      }))
       .sort((a, b) => b.papers - a.papers || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const subjects = (await grouped('retraction_paper_subjects', 'subject')).map(({ name, ...rest }) => ({ subject: name, ...rest }));
   const geographic = (await grouped('retraction_paper_countries', 'country')).map(({ name, ...rest }) => ({ country: name, ...rest }));
@@ -348,6 +459,12 @@ export async function recomputeAggregates(trx: Kysely<any>, dataVersion: string)
   const asOf = await citationsAsOf(trx);
   await putAggregate(trx, 'retraction', AGGREGATES.tables, dataVersion, await computeAnalyticsTables(trx, asOf));
   for (const filter of TIME_FILTERS) {
-    await putAggregate(trx, 'retraction', AGGREGATES.postRetraction(filter), dataVersion, await postRetractionAnalytics(trx, { timeFilter: filter }, asOf));
+    await putAggregate(
+      trx,
+      'retraction',
+      AGGREGATES.postRetraction(filter),
+      dataVersion,
+      await postRetractionAnalytics(trx, { timeFilter: filter }, asOf),
+    );
   }
 }

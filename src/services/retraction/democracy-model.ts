@@ -55,7 +55,8 @@ async function panelVersion(db: Kysely<any>) {
 export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<{ report: ImportReport; fit: FitResult }> {
   const version = await panelVersion(db.kysely);
   const summary = await getAggregate<PanelSummary>(db.kysely, 'retraction', PANEL_AGGREGATES.summary);
-  if (!version || !summary) throw new Error('no democracy panel imported yet: import one first (pdi import retraction <panel.csv> --kind panel)');
+  if (!version || !summary)
+    throw new Error('no democracy panel imported yet: import one first (pdi import retraction <panel.csv> --kind panel)');
   const { rows, predictors } = modelPanel(await readPanel(db.kysely), summary.value.covariates);
   const source = version.source ? path.basename(version.source) : 'democracy panel';
   const overrides: DeepPartial<DemocracyModelConfig> = {
@@ -70,12 +71,23 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
     },
     ...(options.loo !== undefined ? { loo: options.loo } : {}),
     variables: {
-      [DEMOCRACY_PREDICTOR]: { label: 'democracy index', definition: 'Democracy index of the country-year as supplied in the panel (column democracy_index).', source },
+      [DEMOCRACY_PREDICTOR]: {
+        label: 'democracy index',
+        definition: 'Democracy index of the country-year as supplied in the panel (column democracy_index).',
+        source,
+      },
       ...Object.fromEntries(predictors.slice(1).map((p) => [p, { definition: `Covariate ${p} as supplied in the panel.`, source }])),
       retractions: { source },
       publications: { source },
     },
-    dataSources: [{ name: source, description: version.is_demo ? 'GENERATED demo panel (simulated from the model; not real data)' : 'democracy country-year panel imported from CSV' }],
+    dataSources: [
+      {
+        name: source,
+        description: version.is_demo
+          ? 'GENERATED demo panel (simulated from the model; not real data)'
+          : 'democracy country-year panel imported from CSV',
+      },
+    ],
   };
   // A progress bar on a terminal: iterations done over all chains.
   const progress = createProgress({ label: 'retraction fit (MCMC iterations)', unit: 'iterations' });
@@ -94,13 +106,25 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
   }
   const report = await runImport(
     db,
-    { service: 'retraction', importer: 'fit', dataset: 'democracy-model-fit', source: `fit of ${source} (seed ${String(fit.config?.sampler.seed)})`, isDemo: version.is_demo },
+    {
+      service: 'retraction',
+      importer: 'fit',
+      dataset: 'democracy-model-fit',
+      source: `fit of ${source} (seed ${String(fit.config?.sampler.seed)})`,
+      isDemo: version.is_demo,
+    },
     async (trx, { tally, dataVersion }) => {
       tally.read(rows.length);
       tally.inserted(1);
       const stored: StoredModel = {
         fit,
-        provenance: { source: 'fitted', stored_at: new Date().toISOString(), panel_data_version: version.version, panel_is_demo: version.is_demo, imported_from: null },
+        provenance: {
+          source: 'fitted',
+          stored_at: new Date().toISOString(),
+          panel_data_version: version.version,
+          panel_is_demo: version.is_demo,
+          imported_from: null,
+        },
       };
       await putAggregate(trx, 'retraction', aggregateName('fitted'), dataVersion, stored);
     },
@@ -110,7 +134,11 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
 
 /** JSON with object keys sorted at every level. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+  return JSON.stringify(value, (_key, v) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }
 
 /** True when the JSON text is a published fit (it has negbin_multivariate_* entries). */
@@ -128,20 +156,33 @@ export async function importPublishedFit(db: Db, file: string, options: { isDemo
     if (error instanceof TypeError) throw new TypeError(`${file}: ${error.message}`);
     throw error;
   }
-  return runImport(db, { service: 'retraction', importer: 'published-fit', dataset: 'democracy-published-fit', source: file, isDemo: options.isDemo }, async (trx, { tally, dataVersion }) => {
-    tally.read(fit.summaries.length);
-    const previous = await getAggregate<StoredModel>(trx, 'retraction', aggregateName('imported'));
-    // Compared in a canonical form: PostgreSQL's jsonb does not keep key order.
-    const same = previous !== null && canonicalJson(previous.value.fit) === canonicalJson(fit) && previous.value.provenance.imported_from === path.basename(file);
-    if (same) tally.unchanged(fit.summaries.length);
-    else if (previous) tally.updated(fit.summaries.length);
-    else tally.inserted(fit.summaries.length);
-    const stored: StoredModel = {
-      fit,
-      provenance: { source: 'imported', stored_at: same ? previous.value.provenance.stored_at : new Date().toISOString(), panel_data_version: null, panel_is_demo: null, imported_from: path.basename(file) },
-    };
-    await putAggregate(trx, 'retraction', aggregateName('imported'), dataVersion, stored);
-  });
+  return runImport(
+    db,
+    { service: 'retraction', importer: 'published-fit', dataset: 'democracy-published-fit', source: file, isDemo: options.isDemo },
+    async (trx, { tally, dataVersion }) => {
+      tally.read(fit.summaries.length);
+      const previous = await getAggregate<StoredModel>(trx, 'retraction', aggregateName('imported'));
+      // Compared in a canonical form: PostgreSQL's jsonb does not keep key order.
+      const same =
+        previous !== null &&
+        canonicalJson(previous.value.fit) === canonicalJson(fit) &&
+        previous.value.provenance.imported_from === path.basename(file);
+      if (same) tally.unchanged(fit.summaries.length);
+      else if (previous) tally.updated(fit.summaries.length);
+      else tally.inserted(fit.summaries.length);
+      const stored: StoredModel = {
+        fit,
+        provenance: {
+          source: 'imported',
+          stored_at: same ? previous.value.provenance.stored_at : new Date().toISOString(),
+          panel_data_version: null,
+          panel_is_demo: null,
+          imported_from: path.basename(file),
+        },
+      };
+      await putAggregate(trx, 'retraction', aggregateName('imported'), dataVersion, stored);
+    },
+  );
 }
 
 // ---------------------------------------------------------------- serving
@@ -180,7 +221,14 @@ export async function servedModel(db: Kysely<any>, requested?: ModelSource): Pro
     return {
       fit: null,
       info: {
-        status: 'not_fitted', source: null, model: null, stored_at: null, data_version: null, panel_data_version: null, describes_current_panel: false, imported_from: null,
+        status: 'not_fitted',
+        source: null,
+        model: null,
+        stored_at: null,
+        data_version: null,
+        panel_data_version: null,
+        describes_current_panel: false,
+        imported_from: null,
         available_sources: available,
         note: `${what}: run \`pdi fit retraction\` to fit it to the imported panel (MCMC, minutes), or import a published fit with \`pdi import retraction democracy_model_results.json --kind published-fit\`.`,
       },
@@ -248,7 +296,8 @@ export function parameterBody(s: ParameterSummary) {
   };
 }
 
-export const SCALE_NOTE = 'Coefficients are on the log scale of the retraction rate per publication, per one standard deviation of the predictor across countries within a year; rate ratios are exp(coefficient).';
+export const SCALE_NOTE =
+  'Coefficients are on the log scale of the retraction rate per publication, per one standard deviation of the predictor across countries within a year; rate ratios are exp(coefficient).';
 
 /** Conventional thresholds the diagnostics are compared with (Vehtari et al. 2021). */
 export const DIAGNOSTIC_THRESHOLDS = { rhat_max: 1.01, ess_bulk_min: 400, ess_tail_min: 400, pareto_k_ok: 0.7 } as const;
@@ -274,7 +323,13 @@ export function diagnosticsBody(fit: FitResult) {
       draws: d.draws,
       divergences: d.divergences,
       warmup_divergences: d.warmupDivergences,
-      tree_depth_saturation: d.treeDepthSaturation ? { count: d.treeDepthSaturation.count, fraction: d.treeDepthSaturation.fraction, max_tree_depth: d.treeDepthSaturation.maxTreeDepth } : null,
+      tree_depth_saturation: d.treeDepthSaturation
+        ? {
+            count: d.treeDepthSaturation.count,
+            fraction: d.treeDepthSaturation.fraction,
+            max_tree_depth: d.treeDepthSaturation.maxTreeDepth,
+          }
+        : null,
       mean_accept_stat: d.meanAcceptStat,
       ebfmi_min: d.ebfmiMin,
       step_sizes: d.stepSizes,
@@ -289,7 +344,9 @@ export function diagnosticsBody(fit: FitResult) {
           p_loo_se: d.loo.pLooSe,
           looic: d.loo.looic,
           looic_se: d.loo.looicSe,
-          pareto_k: d.loo.paretoK ? { good: d.loo.paretoK.good, ok: d.loo.paretoK.ok, bad: d.loo.paretoK.bad, very_bad: d.loo.paretoK.veryBad } : null,
+          pareto_k: d.loo.paretoK
+            ? { good: d.loo.paretoK.good, ok: d.loo.paretoK.ok, bad: d.loo.paretoK.bad, very_bad: d.loo.paretoK.veryBad }
+            : null,
           max_pareto_k: d.loo.maxParetoK,
         }
       : null,
@@ -319,7 +376,12 @@ export function diagnosticsBody(fit: FitResult) {
 export function methodologyBody(fit: FitResult) {
   const m = fit.methodology;
   return {
-    model: { family: m.model.family, formula: m.model.formula, parameterisation: m.model.parameterisation, description: m.model.description },
+    model: {
+      family: m.model.family,
+      formula: m.model.formula,
+      parameterisation: m.model.parameterisation,
+      description: m.model.description,
+    },
     priors: m.priors ? m.priors.map((p) => ({ parameter: p.parameter, distribution: p.distribution, text: p.text })) : null,
     priors_description: m.priorsDescription,
     sampler: {

@@ -16,7 +16,12 @@ export const DEMOCRACY_PREDICTOR = 'democracy_index';
 export type StoredPanelRow = PanelRecord;
 
 export async function readPanel(db: Kysely<any>): Promise<StoredPanelRow[]> {
-  const rows = await db.selectFrom('retraction_panel').select(['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions', 'covariates']).orderBy('country').orderBy('year').execute();
+  const rows = await db
+    .selectFrom('retraction_panel')
+    .select(['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions', 'covariates'])
+    .orderBy('country')
+    .orderBy('year')
+    .execute();
   return rows.map((r) => ({
     country: r.country,
     iso3: r.iso3,
@@ -54,7 +59,9 @@ export function pearson(x: readonly number[], y: readonly number[]): number | nu
   if (n < 3) return null;
   const mx = x.reduce((a, b) => a + b, 0) / n;
   const my = y.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
   for (let i = 0; i < n; i++) {
     sxy += (x[i] - mx) * (y[i] - my);
     sxx += (x[i] - mx) ** 2;
@@ -67,7 +74,7 @@ export function pearson(x: readonly number[], y: readonly number[]): number | nu
 export function ranks(values: readonly number[]): number[] {
   const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
   const out = new Array<number>(values.length);
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i;
     while (j + 1 < order.length && order[j + 1][0] === order[i][0]) j++;
     for (let k = i; k <= j; k++) out[order[k][1]] = (i + j) / 2 + 1;
@@ -102,14 +109,22 @@ export function summarisePanel(rows: readonly StoredPanelRow[], covariates: stri
   const predictors = [DEMOCRACY_PREDICTOR, ...covariates];
   const years = [...new Set(rows.map((r) => r.year))].sort((a, b) => a - b);
   const democracy = rows.map((r) => r.democracy_index).filter((v): v is number => v !== null);
-  let publications = 0, retractions = 0;
+  let publications = 0,
+    retractions = 0;
   for (const r of rows) {
     if (r.publications !== null && r.retractions !== null) {
       publications += r.publications;
       retractions += r.retractions;
     }
   }
-  const complete = rows.filter((r) => r.publications !== null && r.publications > 0 && r.retractions !== null && r.democracy_index !== null && covariates.every((c) => r.covariates[c] !== null && r.covariates[c] !== undefined)).length;
+  const complete = rows.filter(
+    (r) =>
+      r.publications !== null &&
+      r.publications > 0 &&
+      r.retractions !== null &&
+      r.democracy_index !== null &&
+      covariates.every((c) => r.covariates[c] !== null && r.covariates[c] !== undefined),
+  ).length;
   return {
     rows: rows.length,
     countries: new Set(rows.map((r) => r.country)).size,
@@ -121,19 +136,60 @@ export function summarisePanel(rows: readonly StoredPanelRow[], covariates: stri
     total_publications: publications,
     total_retractions: retractions,
     retractions_per_1000_publications: per1000(retractions, publications),
-    democracy_index: { mean: round(mean(democracy)), min: democracy.length ? Math.min(...democracy) : null, max: democracy.length ? Math.max(...democracy) : null },
+    democracy_index: {
+      mean: round(mean(democracy)),
+      min: democracy.length ? Math.min(...democracy) : null,
+      max: democracy.length ? Math.max(...democracy) : null,
+    },
   };
 }
 
 export interface DemocracyVisualizations {
   scatter: {
     description: string;
-    points: { country: string; iso3: string | null; region: string | null; democracy_index: number; retraction_rate: number; publications: number; retractions: number; years: number }[];
-    correlation: { pearson_r: number | null; pearson_95ci: { lower: number; upper: number } | null; spearman_rho: number | null; n: number };
+    points: {
+      country: string;
+      iso3: string | null;
+      region: string | null;
+      democracy_index: number;
+      retraction_rate: number;
+      publications: number;
+      retractions: number;
+      years: number;
+    }[];
+    correlation: {
+      pearson_r: number | null;
+      pearson_95ci: { lower: number; upper: number } | null;
+      spearman_rho: number | null;
+      n: number;
+    };
   };
-  temporal_trends: { year: number; countries: number; publications: number; retractions: number; retraction_rate: number | null; mean_democracy_index: number | null }[];
-  regional_summary: { region: string; countries: number; publications: number; retractions: number; retraction_rate: number | null; mean_democracy_index: number | null }[];
-  world_map: { iso3: string; country: string; region: string | null; latest_year: number; democracy_index: number | null; publications: number; retractions: number; retraction_rate: number | null }[];
+  temporal_trends: {
+    year: number;
+    countries: number;
+    publications: number;
+    retractions: number;
+    retraction_rate: number | null;
+    mean_democracy_index: number | null;
+  }[];
+  regional_summary: {
+    region: string;
+    countries: number;
+    publications: number;
+    retractions: number;
+    retraction_rate: number | null;
+    mean_democracy_index: number | null;
+  }[];
+  world_map: {
+    iso3: string;
+    country: string;
+    region: string | null;
+    latest_year: number;
+    democracy_index: number | null;
+    publications: number;
+    retractions: number;
+    retraction_rate: number | null;
+  }[];
 }
 
 /** Rates are retractions per 1,000 publications, pooled over the rows where both counts are known. */
@@ -141,7 +197,8 @@ export function computeVisualizations(rows: readonly StoredPanelRow[]): Democrac
   const byCountry = new Map<string, StoredPanelRow[]>();
   for (const r of rows) byCountry.set(r.country, [...(byCountry.get(r.country) ?? []), r]);
   const counted = (list: readonly StoredPanelRow[]) => {
-    let publications = 0, retractions = 0;
+    let publications = 0,
+      retractions = 0;
     for (const r of list) {
       if (r.publications !== null && r.retractions !== null) {
         publications += r.publications;
@@ -157,11 +214,29 @@ export function computeVisualizations(rows: readonly StoredPanelRow[]): Democrac
     const { publications, retractions } = counted(list);
     const first = list[0];
     if (democracy !== null && publications > 0) {
-      points.push({ country, iso3: first.iso3, region: first.region, democracy_index: round(democracy)!, retraction_rate: per1000(retractions, publications)!, publications, retractions, years: list.length });
+      points.push({
+        country,
+        iso3: first.iso3,
+        region: first.region,
+        democracy_index: round(democracy)!,
+        retraction_rate: per1000(retractions, publications)!,
+        publications,
+        retractions,
+        years: list.length,
+      });
     }
     if (first.iso3) {
       const latest = list.reduce((a, b) => (b.year > a.year ? b : a));
-      world.push({ iso3: first.iso3, country, region: first.region, latest_year: latest.year, democracy_index: latest.democracy_index, publications, retractions, retraction_rate: per1000(retractions, publications) });
+      world.push({
+        iso3: first.iso3,
+        country,
+        region: first.region,
+        latest_year: latest.year,
+        democracy_index: latest.democracy_index,
+        publications,
+        retractions,
+        retraction_rate: per1000(retractions, publications),
+      });
     }
   }
   const x = points.map((p) => p.democracy_index);
@@ -170,23 +245,47 @@ export function computeVisualizations(rows: readonly StoredPanelRow[]): Democrac
 
   const byYear = new Map<number, StoredPanelRow[]>();
   for (const row of rows) byYear.set(row.year, [...(byYear.get(row.year) ?? []), row]);
-  const temporal_trends = [...byYear.entries()].sort((a, b) => a[0] - b[0]).map(([year, list]) => {
-    const { publications, retractions } = counted(list);
-    return { year, countries: new Set(list.map((l) => l.country)).size, publications, retractions, retraction_rate: per1000(retractions, publications), mean_democracy_index: round(mean(list.map((l) => l.democracy_index).filter((v): v is number => v !== null))) };
-  });
+  const temporal_trends = [...byYear.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([year, list]) => {
+      const { publications, retractions } = counted(list);
+      return {
+        year,
+        countries: new Set(list.map((l) => l.country)).size,
+        publications,
+        retractions,
+        retraction_rate: per1000(retractions, publications),
+        mean_democracy_index: round(mean(list.map((l) => l.democracy_index).filter((v): v is number => v !== null))),
+      };
+    });
 
   const byRegion = new Map<string, StoredPanelRow[]>();
   for (const row of rows) byRegion.set(row.region ?? 'not stated', [...(byRegion.get(row.region ?? 'not stated') ?? []), row]);
-  const regional_summary = [...byRegion.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([region, list]) => {
-    const { publications, retractions } = counted(list);
-    return { region, countries: new Set(list.map((l) => l.country)).size, publications, retractions, retraction_rate: per1000(retractions, publications), mean_democracy_index: round(mean(list.map((l) => l.democracy_index).filter((v): v is number => v !== null))) };
-  });
+  const regional_summary = [...byRegion.entries()]
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([region, list]) => {
+      const { publications, retractions } = counted(list);
+      return {
+        region,
+        countries: new Set(list.map((l) => l.country)).size,
+        publications,
+        retractions,
+        retraction_rate: per1000(retractions, publications),
+        mean_democracy_index: round(mean(list.map((l) => l.democracy_index).filter((v): v is number => v !== null))),
+      };
+    });
 
   return {
     scatter: {
-      description: 'One point per country: mean democracy index over its years against retractions per 1,000 publications pooled over its years. Pearson r with a Fisher-z 95% interval, and Spearman rank correlation; a descriptive association, not adjusted for covariates or year (see statistical-results for the model).',
+      description:
+        'One point per country: mean democracy index over its years against retractions per 1,000 publications pooled over its years. Pearson r with a Fisher-z 95% interval, and Spearman rank correlation; a descriptive association, not adjusted for covariates or year (see statistical-results for the model).',
       points,
-      correlation: { pearson_r: round(r), pearson_95ci: r === null ? null : fisherInterval(r, points.length), spearman_rho: round(pearson(ranks(x), ranks(y))), n: points.length },
+      correlation: {
+        pearson_r: round(r),
+        pearson_95ci: r === null ? null : fisherInterval(r, points.length),
+        spearman_rho: round(pearson(ranks(x), ranks(y))),
+        n: points.length,
+      },
     },
     temporal_trends,
     regional_summary,

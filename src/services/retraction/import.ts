@@ -25,7 +25,16 @@ import { mapPanelHeader, parsePanelRow } from './sources/panel.ts';
 import type { PanelRecord } from './sources/panel.ts';
 import { mapRwHeader, parseRwRow } from './sources/retraction-watch.ts';
 import type { RetractionRecord } from './sources/retraction-watch.ts';
-import { CitationStaging, deletePanelRowsNotIn, dropPaperStaging, deletePapersNotIn, recomputeDaysAfter, refreshPaperCounts, storePanelBatch, storePaperBatch } from './store.ts';
+import {
+  CitationStaging,
+  deletePanelRowsNotIn,
+  dropPaperStaging,
+  deletePapersNotIn,
+  recomputeDaysAfter,
+  refreshPaperCounts,
+  storePanelBatch,
+  storePaperBatch,
+} from './store.ts';
 import type { StagedCitation } from './store.ts';
 
 export interface ImportOptions {
@@ -45,43 +54,55 @@ const bump = (map: Map<string, number>, key: string, n = 1) => map.set(key, (map
 export async function importRetractionWatch(db: Db, file: string, options: ImportOptions = {}): Promise<ImportReport> {
   const isDemo = options.isDemo ?? false;
   const problems = new Map<string, number>();
-  const report = await runImport(db, { service: 'retraction', importer: 'retraction-watch', dataset: 'papers', source: file, isDemo, progress: { unit: 'rows' } }, async (trx, ic) => {
-    const { header, batches } = await openCsv(file);
-    const map = mapRwHeader(header);
-    for (const column of map.missing) bump(problems, `no ${column} column in the file`);
-    const wasEmpty = num((await trx.selectFrom('retraction_papers').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n) === 0;
-    // A first load builds the search index once at the end instead of row by row.
-    if (wasEmpty) await suspendSubstringIndex(trx, PAPER_SEARCH);
-    const seen = new Set<string>();
-    const dateChanged: number[] = [];
-    for await (const batch of batches) {
-      const records: RetractionRecord[] = [];
-      for (const row of batch) {
-        ic.tally.read();
-        const result = parseRwRow(row.cells, map);
-        for (const p of result.problems) bump(problems, p);
-        if (!result.record) {
-          ic.tally.skip(result.skip!);
-          continue;
+  const report = await runImport(
+    db,
+    { service: 'retraction', importer: 'retraction-watch', dataset: 'papers', source: file, isDemo, progress: { unit: 'rows' } },
+    async (trx, ic) => {
+      const { header, batches } = await openCsv(file);
+      const map = mapRwHeader(header);
+      for (const column of map.missing) bump(problems, `no ${column} column in the file`);
+      const wasEmpty =
+        num(
+          (
+            await trx
+              .selectFrom('retraction_papers')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ) === 0;
+      // A first load builds the search index once at the end instead of row by row.
+      if (wasEmpty) await suspendSubstringIndex(trx, PAPER_SEARCH);
+      const seen = new Set<string>();
+      const dateChanged: number[] = [];
+      for await (const batch of batches) {
+        const records: RetractionRecord[] = [];
+        for (const row of batch) {
+          ic.tally.read();
+          const result = parseRwRow(row.cells, map);
+          for (const p of result.problems) bump(problems, p);
+          if (!result.record) {
+            ic.tally.skip(result.skip!);
+            continue;
+          }
+          if (seen.has(result.record.record_id)) {
+            ic.tally.skip('duplicate Record ID (first kept)');
+            continue;
+          }
+          seen.add(result.record.record_id);
+          records.push(result.record);
         }
-        if (seen.has(result.record.record_id)) {
-          ic.tally.skip('duplicate Record ID (first kept)');
-          continue;
-        }
-        seen.add(result.record.record_id);
-        records.push(result.record);
+        dateChanged.push(...(await storePaperBatch(trx, records, isDemo, ic.tally)).retractionDateChanged);
+        ic.progress.tick(batch.length);
       }
-      dateChanged.push(...(await storePaperBatch(trx, records, isDemo, ic.tally)).retractionDateChanged);
-      ic.progress.tick(batch.length);
-    }
-    if (seen.size === 0) throw new Error(`${file}: no Retraction Watch records (an empty file would delete every paper)`);
-    await dropPaperStaging(trx);
-    await deletePapersNotIn(trx, seen, ic.tally);
-    if (dateChanged.length) await recomputeDaysAfter(trx, dateChanged);
-    if (wasEmpty) await resumeSubstringIndex(trx, PAPER_SEARCH);
-    await refreshPaperCounts(trx);
-    await recomputeAggregates(trx, ic.dataVersion);
-  });
+      if (seen.size === 0) throw new Error(`${file}: no Retraction Watch records (an empty file would delete every paper)`);
+      await dropPaperStaging(trx);
+      await deletePapersNotIn(trx, seen, ic.tally);
+      if (dateChanged.length) await recomputeDaysAfter(trx, dateChanged);
+      if (wasEmpty) await resumeSubstringIndex(trx, PAPER_SEARCH);
+      await refreshPaperCounts(trx);
+      await recomputeAggregates(trx, ic.dataVersion);
+    },
+  );
   reportProblems(problems, options);
   return report;
 }
@@ -92,7 +113,11 @@ type PaperRef = { id: number; retraction_date: string | null };
 
 async function papersByDoi(trx: Kysely<any>): Promise<Map<string, PaperRef[]>> {
   const map = new Map<string, PaperRef[]>();
-  for (const row of await trx.selectFrom('retraction_papers').select(['id', 'doi_key', 'retraction_date']).where('doi_key', 'is not', null).execute()) {
+  for (const row of await trx
+    .selectFrom('retraction_papers')
+    .select(['id', 'doi_key', 'retraction_date'])
+    .where('doi_key', 'is not', null)
+    .execute()) {
     const list = map.get(row.doi_key) ?? [];
     list.push({ id: Number(row.id), retraction_date: row.retraction_date });
     map.set(row.doi_key, list);
@@ -120,7 +145,12 @@ export function stagedRow(edge: CitationEdge, paper: PaperRef): StagedCitation {
 const NOT_RETRACTED = 'cited DOI is not a retracted paper in the database';
 
 /** Edges of one citation file, in file order, with skip reasons for rows that are not usable. */
-async function* citationEdges(file: string, format: CitationFormat, papers: Map<string, PaperRef[]>, ic: ImportContext): AsyncGenerator<CitationEdge[], void, undefined> {
+async function* citationEdges(
+  file: string,
+  format: CitationFormat,
+  papers: Map<string, PaperRef[]>,
+  ic: ImportContext,
+): AsyncGenerator<CitationEdge[], void, undefined> {
   if (format === 'opencitations-csv') {
     const { header, batches } = await openCsv(file, 2000);
     const keys = header.map(headerKey);
@@ -128,7 +158,8 @@ async function* citationEdges(file: string, format: CitationFormat, papers: Map<
     const citing = at('citing');
     const cited = at('cited');
     const creation = at('creation') >= 0 ? at('creation') : at('date');
-    if (citing < 0 || cited < 0) throw new Error(`${file}: an OpenCitations CSV needs citing and cited columns (found: ${header.join(', ')})`);
+    if (citing < 0 || cited < 0)
+      throw new Error(`${file}: an OpenCitations CSV needs citing and cited columns (found: ${header.join(', ')})`);
     for await (const batch of batches) {
       const edges: CitationEdge[] = [];
       for (const row of batch) {
@@ -208,33 +239,37 @@ export async function importCitations(db: Db, files: string | string[], options:
   const formats = new Map<string, CitationFormat>();
   for (const file of list) formats.set(file, await detectCitationFormat(file));
   const source = list.length === 1 ? list[0] : `${path.dirname(list[0])}/{${list.map((f) => path.basename(f)).join(',')}}`;
-  return runImport(db, { service: 'retraction', importer: 'citations', dataset: 'citations', source, isDemo: options.isDemo }, async (trx, ic) => {
-    const papers = await papersByDoi(trx);
-    if (papers.size === 0) throw new Error('no retracted papers with a DOI in the database: import the Retraction Watch CSV first');
-    const staging = new CitationStaging(trx, ic.dataVersion);
-    await staging.clear();
-    let attempted = 0;
-    for (const file of list) {
-      for await (const edges of citationEdges(file, formats.get(file)!, papers, ic)) {
-        const rows: StagedCitation[] = [];
-        for (const edge of edges) {
-          const targets = papers.get(edge.citedDoiKey);
-          if (!targets) {
-            ic.tally.skip(NOT_RETRACTED);
-            continue;
+  return runImport(
+    db,
+    { service: 'retraction', importer: 'citations', dataset: 'citations', source, isDemo: options.isDemo },
+    async (trx, ic) => {
+      const papers = await papersByDoi(trx);
+      if (papers.size === 0) throw new Error('no retracted papers with a DOI in the database: import the Retraction Watch CSV first');
+      const staging = new CitationStaging(trx, ic.dataVersion);
+      await staging.clear();
+      let attempted = 0;
+      for (const file of list) {
+        for await (const edges of citationEdges(file, formats.get(file)!, papers, ic)) {
+          const rows: StagedCitation[] = [];
+          for (const edge of edges) {
+            const targets = papers.get(edge.citedDoiKey);
+            if (!targets) {
+              ic.tally.skip(NOT_RETRACTED);
+              continue;
+            }
+            for (const paper of targets) rows.push(stagedRow(edge, paper));
           }
-          for (const paper of targets) rows.push(stagedRow(edge, paper));
+          attempted += rows.length;
+          await staging.add(rows);
         }
-        attempted += rows.length;
-        await staging.add(rows);
       }
-    }
-    const duplicates = attempted - (await staging.count());
-    if (duplicates > 0) ic.tally.skip('duplicate citation of the same paper by the same work (first kept)', duplicates);
-    await staging.merge(ic.tally);
-    await refreshPaperCounts(trx);
-    await recomputeAggregates(trx, ic.dataVersion);
-  });
+      const duplicates = attempted - (await staging.count());
+      if (duplicates > 0) ic.tally.skip('duplicate citation of the same paper by the same work (first kept)', duplicates);
+      await staging.merge(ic.tally);
+      await refreshPaperCounts(trx);
+      await recomputeAggregates(trx, ic.dataVersion);
+    },
+  );
 }
 
 // ---------------------------------------------------------------- democracy panel
@@ -242,35 +277,43 @@ export async function importCitations(db: Db, files: string | string[], options:
 export async function importPanel(db: Db, file: string, options: ImportOptions = {}): Promise<ImportReport> {
   const isDemo = options.isDemo ?? false;
   const problems = new Map<string, number>();
-  const report = await runImport(db, { service: 'retraction', importer: 'democracy-panel', dataset: PANEL_DATASET, source: file, isDemo }, async (trx, ic) => {
-    const { header, batches } = await openCsv(file);
-    const map = mapPanelHeader(header);
-    const seen = new Set<string>();
-    for await (const batch of batches) {
-      const records: PanelRecord[] = [];
-      for (const row of batch) {
-        ic.tally.read();
-        const result = parsePanelRow(row.cells, map);
-        for (const column of result.nonNumeric) bump(problems, `non-numeric or invalid ${column}`);
-        if (!result.record) {
-          ic.tally.skip(result.skip!);
-          continue;
+  const report = await runImport(
+    db,
+    { service: 'retraction', importer: 'democracy-panel', dataset: PANEL_DATASET, source: file, isDemo },
+    async (trx, ic) => {
+      const { header, batches } = await openCsv(file);
+      const map = mapPanelHeader(header);
+      const seen = new Set<string>();
+      for await (const batch of batches) {
+        const records: PanelRecord[] = [];
+        for (const row of batch) {
+          ic.tally.read();
+          const result = parsePanelRow(row.cells, map);
+          for (const column of result.nonNumeric) bump(problems, `non-numeric or invalid ${column}`);
+          if (!result.record) {
+            ic.tally.skip(result.skip!);
+            continue;
+          }
+          const key = `${result.record.country}\u0000${result.record.year}`;
+          if (seen.has(key)) {
+            ic.tally.skip('duplicate country and year (first kept)');
+            continue;
+          }
+          seen.add(key);
+          records.push(result.record);
         }
-        const key = `${result.record.country}\u0000${result.record.year}`;
-        if (seen.has(key)) {
-          ic.tally.skip('duplicate country and year (first kept)');
-          continue;
-        }
-        seen.add(key);
-        records.push(result.record);
+        await storePanelBatch(trx, records, isDemo, ic.tally);
+        ic.progress.tick(batch.length);
       }
-      await storePanelBatch(trx, records, isDemo, ic.tally);
-      ic.progress.tick(batch.length);
-    }
-    if (seen.size === 0) throw new Error(`${file}: no panel rows`);
-    await deletePanelRowsNotIn(trx, seen, ic.tally);
-    await recomputePanelAggregates(trx, ic.dataVersion, map.covariates.map(([name]) => name));
-  });
+      if (seen.size === 0) throw new Error(`${file}: no panel rows`);
+      await deletePanelRowsNotIn(trx, seen, ic.tally);
+      await recomputePanelAggregates(
+        trx,
+        ic.dataVersion,
+        map.covariates.map(([name]) => name),
+      );
+    },
+  );
   reportProblems(problems, options);
   return report;
 }
@@ -317,7 +360,12 @@ export async function detectKind(file: string): Promise<Exclude<ImportKind, 'aut
  * A path as the CLI gets it. A directory is imported in dependency order: the Retraction Watch CSV, then
  * every citation file as one set, then the panel, then a published fit.
  */
-export async function importPath(ctx: ServiceContext, target: string, kind: ImportKind = 'auto', options: ImportOptions = {}): Promise<ImportReport[]> {
+export async function importPath(
+  ctx: ServiceContext,
+  target: string,
+  kind: ImportKind = 'auto',
+  options: ImportOptions = {},
+): Promise<ImportReport[]> {
   const opts: ImportOptions = { warn: (message) => ctx.log.warn(message), ...options };
   const reports: ImportReport[] = [];
   const run = async (k: Exclude<ImportKind, 'auto'>, files: string[]) => {

@@ -33,7 +33,14 @@ export function doiQuery(q: string): string | null {
 const SUGGESTION_COLUMNS = ['p.record_id', 'p.title', 'p.journal', 'p.author', 'p.retraction_date'] as const;
 
 function suggestion(r: Record<string, any>): Suggestion {
-  return { record_id: r.record_id, title: r.title, journal: r.journal, author: r.author, retraction_date: r.retraction_date, post_retraction_citations: num(r.post) };
+  return {
+    record_id: r.record_id,
+    title: r.title,
+    journal: r.journal,
+    author: r.author,
+    retraction_date: r.retraction_date,
+    post_retraction_citations: num(r.post),
+  };
 }
 
 /**
@@ -135,7 +142,14 @@ export interface PaperCitations {
   citations_by_year: Record<string, number>;
   post_retraction_by_year: Record<string, number>;
   post_retraction_timing: Record<TimingBucket, number>;
-  paper: { title: string; journal: string | null; retraction_date: string | null; original_paper_date: string | null; doi: string | null; is_demo: boolean };
+  paper: {
+    title: string;
+    journal: string | null;
+    retraction_date: string | null;
+    original_paper_date: string | null;
+    doi: string | null;
+    is_demo: boolean;
+  };
 }
 
 export async function paperCitations(db: Kysely<any>, recordId: string): Promise<PaperCitations | null> {
@@ -163,7 +177,14 @@ export async function paperCitations(db: Kysely<any>, recordId: string): Promise
     citations_by_year: {},
     post_retraction_by_year: {},
     post_retraction_timing: Object.fromEntries(TIMING_BUCKETS.map((b) => [b, 0])) as Record<TimingBucket, number>,
-    paper: { title: paper.title, journal: paper.journal, retraction_date: paper.retraction_date, original_paper_date: paper.original_paper_date, doi: paper.original_paper_doi, is_demo: Boolean(paper.is_demo) },
+    paper: {
+      title: paper.title,
+      journal: paper.journal,
+      retraction_date: paper.retraction_date,
+      original_paper_date: paper.original_paper_date,
+      doi: paper.original_paper_doi,
+      is_demo: Boolean(paper.is_demo),
+    },
   };
   const byYear = new Map<number, number>();
   const postByYear = new Map<number, number>();
@@ -181,7 +202,8 @@ export async function paperCitations(db: Kysely<any>, recordId: string): Promise
       if (g.citing_year !== null) postByYear.set(Number(g.citing_year), (postByYear.get(Number(g.citing_year)) ?? 0) + n);
     }
   }
-  const asObject = (m: Map<number, number>) => Object.fromEntries([...m.entries()].sort((a, b) => a[0] - b[0]).map(([y, n]) => [String(y), n]));
+  const asObject = (m: Map<number, number>) =>
+    Object.fromEntries([...m.entries()].sort((a, b) => a[0] - b[0]).map(([y, n]) => [String(y), n]));
   result.citations_by_year = asObject(byYear);
   result.post_retraction_by_year = asObject(postByYear);
   return result;
@@ -190,11 +212,33 @@ export async function paperCitations(db: Kysely<any>, recordId: string): Promise
 // ---------------------------------------------------------------- export
 
 export const EXPORT_COLUMNS = [
-  'record_id', 'title', 'authors', 'journal', 'publisher', 'country', 'subject', 'article_type', 'original_paper_date', 'retraction_date',
-  'retraction_nature', 'reason', 'doi', 'total_citations', 'post_retraction_citations', 'post_retraction_percentage',
+  'record_id',
+  'title',
+  'authors',
+  'journal',
+  'publisher',
+  'country',
+  'subject',
+  'article_type',
+  'original_paper_date',
+  'retraction_date',
+  'retraction_nature',
+  'reason',
+  'doi',
+  'total_citations',
+  'post_retraction_citations',
+  'post_retraction_percentage',
 ] as const;
 
-export type ExportPaper = { [K in (typeof EXPORT_COLUMNS)[number]]: K extends 'total_citations' | 'post_retraction_citations' ? number : K extends 'post_retraction_percentage' ? number | null : K extends 'record_id' | 'title' | 'authors' | 'country' | 'subject' ? string : string | null };
+export type ExportPaper = {
+  [K in (typeof EXPORT_COLUMNS)[number]]: K extends 'total_citations' | 'post_retraction_citations'
+    ? number
+    : K extends 'post_retraction_percentage'
+      ? number | null
+      : K extends 'record_id' | 'title' | 'authors' | 'country' | 'subject'
+        ? string
+        : string | null;
+};
 
 export const EXPORT_ORDER = 'retraction date, newest first (papers without one last), then by row id';
 
@@ -210,15 +254,32 @@ export async function* exportPapers(db: Kysely<any>, limit: number, pageSize = 5
       .selectFrom('retraction_papers as p')
       .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
       .select([
-        'p.id', 'p.record_id', 'p.title', 'p.author', 'p.journal', 'p.publisher', 'p.country', 'p.subject', 'p.article_type', 'p.original_paper_date',
-        'p.retraction_date', 'p.retraction_sort', 'p.retraction_nature', 'p.reason', 'p.original_paper_doi', 'k.total', 'k.post',
+        'p.id',
+        'p.record_id',
+        'p.title',
+        'p.author',
+        'p.journal',
+        'p.publisher',
+        'p.country',
+        'p.subject',
+        'p.article_type',
+        'p.original_paper_date',
+        'p.retraction_date',
+        'p.retraction_sort',
+        'p.retraction_nature',
+        'p.reason',
+        'p.original_paper_doi',
+        'k.total',
+        'k.post',
       ])
       .orderBy('p.retraction_sort', 'desc')
       .orderBy('p.id')
       .limit(Math.min(pageSize, remaining));
     if (after) {
       const { sort, id } = after;
-      query = query.where((eb) => eb.or([eb('p.retraction_sort', '<', sort), eb.and([eb('p.retraction_sort', '=', sort), eb('p.id', '>', id)])]));
+      query = query.where((eb) =>
+        eb.or([eb('p.retraction_sort', '<', sort), eb.and([eb('p.retraction_sort', '=', sort), eb('p.id', '>', id)])]),
+      );
     }
     const page = await query.execute();
     for (const r of page) {
@@ -251,7 +312,14 @@ export async function* exportPapers(db: Kysely<any>, limit: number, pageSize = 5
 }
 
 export async function countPapers(db: Kysely<any>): Promise<number> {
-  return num((await db.selectFrom('retraction_papers').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  return num(
+    (
+      await db
+        .selectFrom('retraction_papers')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 // ---------------------------------------------------------------- democracy raw data
@@ -292,7 +360,8 @@ export async function panelRows(db: Kysely<any>, query: PanelQuery) {
         democracy_index: r.democracy_index === null ? null : Number(r.democracy_index),
         publications,
         retractions,
-        retractions_per_1000_publications: publications && retractions !== null ? Math.round((1e7 * retractions) / publications) / 1e4 : null,
+        retractions_per_1000_publications:
+          publications && retractions !== null ? Math.round((1e7 * retractions) / publications) / 1e4 : null,
         covariates: readJson<Record<string, number | null>>(r.covariates),
         is_demo: Boolean(r.is_demo),
       };

@@ -7,14 +7,39 @@ import { badRequest, notFound } from '../../core/http/errors.ts';
 import { clampLimit, cleanText } from '../../core/http/params.ts';
 import { rateLimitedGroup } from '../../core/http/rate-limit.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
-import { EXPORT_CONTENT_TYPES, attachmentDisposition, csvReadable, csvChunks, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
+import {
+  EXPORT_CONTENT_TYPES,
+  attachmentDisposition,
+  csvReadable,
+  csvChunks,
+  jsonReadable,
+  xlsxReadable,
+} from '../../core/export/index.ts';
 import { AGGREGATES, ANALYTICS_CSV_COLUMNS, analyticsCsvRows, postRetractionAnalytics, rate } from './analytics.ts';
 import type { AnalyticsTables, AnalyticsType, PostRetractionAnalytics, TimeFilter } from './analytics.ts';
 import { PANEL_AGGREGATES } from './democracy.ts';
 import type { DemocracyVisualizations, PanelSummary } from './democracy.ts';
-import { PANEL_DATASET, SCALE_NOTE, diagnosticsBody, methodologyBody, parameterBody, predictorBody, servedModel } from './democracy-model.ts';
+import {
+  PANEL_DATASET,
+  SCALE_NOTE,
+  diagnosticsBody,
+  methodologyBody,
+  parameterBody,
+  predictorBody,
+  servedModel,
+} from './democracy-model.ts';
 import type { ModelSource } from './democracy-model.ts';
-import { EXPORT_COLUMNS, EXPORT_ORDER, autocomplete, countPapers, dataSource, exportPapers, panelRows, paperCitations, recentImports } from './repository.ts';
+import {
+  EXPORT_COLUMNS,
+  EXPORT_ORDER,
+  autocomplete,
+  countPapers,
+  dataSource,
+  exportPapers,
+  panelRows,
+  paperCitations,
+  recentImports,
+} from './repository.ts';
 import type { ExportPaper } from './repository.ts';
 import * as S from './schemas.ts';
 
@@ -57,7 +82,8 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
       async (request) => {
         const q = cleanText(request.query.q) ?? '';
         const length = [...q].length;
-        if (length < MIN_QUERY_LENGTH) throw badRequest(`q must be at least ${MIN_QUERY_LENGTH} characters long after trimming spaces (got ${length})`);
+        if (length < MIN_QUERY_LENGTH)
+          throw badRequest(`q must be at least ${MIN_QUERY_LENGTH} characters long after trimming spaces (got ${length})`);
         return { suggestions: await autocomplete(db, q) };
       },
     );
@@ -68,7 +94,7 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
         schema: {
           summary: "A retracted paper's citations, before and after its retraction",
           description:
-            'A citation is post-retraction when the citing work\'s date is after the retraction date; the same day is not post. Citing dates known only to the month or year ' +
+            "A citation is post-retraction when the citing work's date is after the retraction date; the same day is not post. Citing dates known only to the month or year " +
             'stand for the first day of that period, so post-retraction citations are never over-counted. Timing buckets (days after the retraction): within_30_days 1–30, ' +
             'within_1_year 31–365, within_2_years 366–730, after_2_years over 730. Unknown record → 404 PAPER_NOT_FOUND.',
           params: S.PaperParams,
@@ -104,9 +130,23 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
         const limit = clampLimit(request.query.limit, S.EXPORT_MAX_LIMIT);
         const day = new Date().toISOString().slice(0, 10);
         const base = `retracted-papers-${day}-${limit}`;
-        if (format === 'csv') return sendDownload(reply, EXPORT_CONTENT_TYPES.csv, `${base}.csv`, csvReadable(exportPapers(db, limit), { columns: [...EXPORT_COLUMNS] }));
+        if (format === 'csv')
+          return sendDownload(
+            reply,
+            EXPORT_CONTENT_TYPES.csv,
+            `${base}.csv`,
+            csvReadable(exportPapers(db, limit), { columns: [...EXPORT_COLUMNS] }),
+          );
         if (format === 'excel') {
-          return sendDownload(reply, EXPORT_CONTENT_TYPES.xlsx, `${base}.xlsx`, xlsxReadable(exportPapers(db, limit), { columns: EXPORT_COLUMNS.map((key) => ({ key, width: key === 'title' ? 60 : 18 })), sheetName: 'Retracted papers' }));
+          return sendDownload(
+            reply,
+            EXPORT_CONTENT_TYPES.xlsx,
+            `${base}.xlsx`,
+            xlsxReadable(exportPapers(db, limit), {
+              columns: EXPORT_COLUMNS.map((key) => ({ key, width: key === 'title' ? 60 : 18 })),
+              sheetName: 'Retracted papers',
+            }),
+          );
         }
         const totals = { total: 0, post: 0 };
         async function* counted(): AsyncGenerator<ExportPaper> {
@@ -189,13 +229,17 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
       },
       async (request, reply) => {
         const { type, chart } = request.query;
-        if (type && chart && type !== chart) throw badRequest(`type and chart (its old name) disagree: "${type}" and "${chart}"; send one of them`);
+        if (type && chart && type !== chart)
+          throw badRequest(`type and chart (its old name) disagree: "${type}" and "${chart}"; send one of them`);
         const which: AnalyticsType = type ?? chart ?? 'overview';
         const tables = await stored<AnalyticsTables>(db, AGGREGATES.tables);
         if (request.query.format === 'csv') {
           const chunks: Buffer[] = [];
-          for await (const chunk of csvChunks(analyticsCsvRows(tables.value, which), { columns: ANALYTICS_CSV_COLUMNS[which] })) chunks.push(chunk);
-          reply.header('content-type', EXPORT_CONTENT_TYPES.csv).header('content-disposition', `inline; filename="retraction-analytics-${which}.csv"`);
+          for await (const chunk of csvChunks(analyticsCsvRows(tables.value, which), { columns: ANALYTICS_CSV_COLUMNS[which] }))
+            chunks.push(chunk);
+          reply
+            .header('content-type', EXPORT_CONTENT_TYPES.csv)
+            .header('content-disposition', `inline; filename="retraction-analytics-${which}.csv"`);
           return reply.send(Buffer.concat(chunks) as never); // bytes are sent as they are, not serialised
         }
         return {
@@ -214,7 +258,8 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
       {
         schema: {
           summary: 'Dashboard figures: totals, recent imports, citation timing',
-          description: 'Totals and the citation timing split (as of the last import), the import runs of the last 24 hours and when the data last changed. Cached for 60 seconds.',
+          description:
+            'Totals and the citation timing split (as of the last import), the import runs of the last 24 hours and when the data last changed. Cached for 60 seconds.',
           response: { 200: S.RealtimeBody },
         },
         config: { operation: 'realtime analytics', cacheSeconds: REALTIME_CACHE_SECONDS },
@@ -224,10 +269,26 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
         const o = tables.value.overview;
         const runs = await recentImports(db, new Date(Date.now() - 24 * 3600 * 1000).toISOString());
         const source = await dataSource(db);
-        const last = source.datasets.map((d) => d.imported_at).sort().pop() ?? null;
+        const last =
+          source.datasets
+            .map((d) => d.imported_at)
+            .sort()
+            .pop() ?? null;
         return {
-          totals: { papers: o.total_papers, citations: o.total_citations, post_retraction_citations: o.post_retraction_citations, post_retraction_rate: rate(o.post_retraction_citations, o.total_citations), journals: o.journals, countries: o.countries },
-          imports_last_24_hours: { count: runs.length, succeeded: runs.filter((r) => r.status === 'succeeded').length, failed: runs.filter((r) => r.status === 'failed').length, runs },
+          totals: {
+            papers: o.total_papers,
+            citations: o.total_citations,
+            post_retraction_citations: o.post_retraction_citations,
+            post_retraction_rate: rate(o.post_retraction_citations, o.total_citations),
+            journals: o.journals,
+            countries: o.countries,
+          },
+          imports_last_24_hours: {
+            count: runs.length,
+            succeeded: runs.filter((r) => r.status === 'succeeded').length,
+            failed: runs.filter((r) => r.status === 'failed').length,
+            runs,
+          },
           citation_timing: {
             pre_retraction: o.pre_retraction_citations,
             same_day: o.same_day_citations,
@@ -249,7 +310,8 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
       {
         schema: {
           summary: 'Democracy and retractions: the panel and the headline result',
-          description: 'The imported country-year panel in brief, which model is served (fitted by this service, imported, or not fitted yet) and its democracy coefficient.',
+          description:
+            'The imported country-year panel in brief, which model is served (fitted by this service, imported, or not fitted yet) and its democracy coefficient.',
           response: { 200: S.OverviewBody },
         },
         config: modelConfig('democracy overview'),
@@ -289,7 +351,14 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
         const country = cleanText(request.query.country);
         const limit = clampLimit(request.query.limit, S.RAW_DATA_MAX_LIMIT);
         const { rows, total } = await panelRows(db, { country, year: request.query.year, limit });
-        return { count: rows.length, total, limit, filters: { country: country ?? null, year: request.query.year ?? null }, data: rows, data_source: await dataSource(db, PANEL_DATASETS) };
+        return {
+          count: rows.length,
+          total,
+          limit,
+          filters: { country: country ?? null, year: request.query.year ?? null },
+          data: rows,
+          data_source: await dataSource(db, PANEL_DATASETS),
+        };
       },
     );
 
@@ -359,7 +428,8 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
       {
         schema: {
           summary: 'How the model is specified and fitted',
-          description: 'Model, priors, sampler settings, variables, data sources, data accounting, diagnostics and limitations, rendered from the configuration the stored fit used.',
+          description:
+            'Model, priors, sampler settings, variables, data sources, data accounting, diagnostics and limitations, rendered from the configuration the stored fit used.',
           querystring: S.ModelQuery,
           response: { 200: S.MethodologyBody },
         },

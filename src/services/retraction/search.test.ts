@@ -18,58 +18,75 @@ import type { RwRow } from './test-support.ts';
 const gate = needsSharedData('retraction', 'calibration_corpus.csv');
 type CorpusRow = { label: string; title: string; year: string; author: string; doi: string };
 
-describeEachDatabase('retraction autocomplete on the calibration corpus', (t) => {
-  let dir: string;
-  let corpus: CorpusRow[];
-  before(async () => {
-    if (gate.problem) throw new Error(gate.problem);
-    corpus = Papa.parse<CorpusRow>(fs.readFileSync(sharedData('retraction', 'calibration_corpus.csv'), 'utf8'), { header: true, skipEmptyLines: true }).data;
-    dir = tempDir('corpus');
-    const rows: RwRow[] = corpus
-      .filter((r) => r.label === 'retracted')
-      .map((r, i) => ({ 'Record ID': String(i + 1), Title: r.title, Author: r.author, OriginalPaperDOI: r.doi, OriginalPaperDate: `1/1/${r.year} 0:00`, Journal: 'unknown' }));
-    const report = await importRetractionWatch(t.db, writeRwCsv(path.join(dir, 'corpus.csv'), rows));
-    assert.equal(report.inserted, 200);
-  });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+describeEachDatabase(
+  'retraction autocomplete on the calibration corpus',
+  (t) => {
+    let dir: string;
+    let corpus: CorpusRow[];
+    before(async () => {
+      if (gate.problem) throw new Error(gate.problem);
+      corpus = Papa.parse<CorpusRow>(fs.readFileSync(sharedData('retraction', 'calibration_corpus.csv'), 'utf8'), {
+        header: true,
+        skipEmptyLines: true,
+      }).data;
+      dir = tempDir('corpus');
+      const rows: RwRow[] = corpus
+        .filter((r) => r.label === 'retracted')
+        .map((r, i) => ({
+          'Record ID': String(i + 1),
+          Title: r.title,
+          Author: r.author,
+          OriginalPaperDOI: r.doi,
+          OriginalPaperDate: `1/1/${r.year} 0:00`,
+          Journal: 'unknown',
+        }));
+      const report = await importRetractionWatch(t.db, writeRwCsv(path.join(dir, 'corpus.csv'), rows));
+      assert.equal(report.inserted, 200);
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('finds every paper first by its DOI, in any case', async () => {
-    const retracted = corpus.filter((r) => r.label === 'retracted' && r.doi.startsWith('10.'));
-    assert.ok(retracted.length > 150);
-    for (const r of retracted) {
-      const [first] = await autocomplete(t.db.kysely, r.doi.toUpperCase());
-      assert.equal(foldCase(first?.title ?? ''), foldCase(r.title), r.doi);
-    }
-  });
-
-  it('finds every paper first by its exact title', async () => {
-    for (const r of corpus.filter((c) => c.label === 'retracted' && [...c.title].length >= 3).slice(0, 200)) {
-      const [first] = await autocomplete(t.db.kysely, r.title);
-      assert.equal(first?.title, r.title.trim());
-    }
-  });
-
-  it('matches names in other scripts and with diacritics case-insensitively', async () => {
-    const cyrillic = corpus.find((r) => /[Ѐ-ӿ]/.test(r.author))!;
-    const name = cyrillic.author.match(/[Ѐ-ӿ]{4,}/)![0];
-    for (const q of [name, name.toLowerCase(), name.toUpperCase()]) {
-      assert.ok((await autocomplete(t.db.kysely, q)).some((s) => s.title === cyrillic.title), q);
-    }
-    const accented = corpus.find((r) => r.label === 'retracted' && /É/.test(r.author))!;
-    assert.ok((await autocomplete(t.db.kysely, 'édouard')).some((s) => s.title === accented.title));
-  });
-
-  it('never suggests a paper that does not contain the query (perturbed titles)', async () => {
-    let answered = 0;
-    for (const r of corpus.filter((c) => c.label === 'retracted_fuzzy')) {
-      const q = r.title.slice(0, 24).trim();
-      if ([...q].length < 3) continue;
-      const suggestions = await autocomplete(t.db.kysely, q);
-      if (suggestions.length) answered++;
-      for (const s of suggestions) {
-        assert.ok(foldCase(`${s.title}\u0000${s.author}`).includes(foldCase(q)), `${q} → ${s.title}`);
+    it('finds every paper first by its DOI, in any case', async () => {
+      const retracted = corpus.filter((r) => r.label === 'retracted' && r.doi.startsWith('10.'));
+      assert.ok(retracted.length > 150);
+      for (const r of retracted) {
+        const [first] = await autocomplete(t.db.kysely, r.doi.toUpperCase());
+        assert.equal(foldCase(first?.title ?? ''), foldCase(r.title), r.doi);
       }
-    }
-    assert.ok(answered > 20, `only ${answered} perturbed beginnings found anything`);
-  });
-}, { migrations: retractionService.migrations });
+    });
+
+    it('finds every paper first by its exact title', async () => {
+      for (const r of corpus.filter((c) => c.label === 'retracted' && [...c.title].length >= 3).slice(0, 200)) {
+        const [first] = await autocomplete(t.db.kysely, r.title);
+        assert.equal(first?.title, r.title.trim());
+      }
+    });
+
+    it('matches names in other scripts and with diacritics case-insensitively', async () => {
+      const cyrillic = corpus.find((r) => /[Ѐ-ӿ]/.test(r.author))!;
+      const name = cyrillic.author.match(/[Ѐ-ӿ]{4,}/)![0];
+      for (const q of [name, name.toLowerCase(), name.toUpperCase()]) {
+        assert.ok(
+          (await autocomplete(t.db.kysely, q)).some((s) => s.title === cyrillic.title),
+          q,
+        );
+      }
+      const accented = corpus.find((r) => r.label === 'retracted' && /É/.test(r.author))!;
+      assert.ok((await autocomplete(t.db.kysely, 'édouard')).some((s) => s.title === accented.title));
+    });
+
+    it('never suggests a paper that does not contain the query (perturbed titles)', async () => {
+      let answered = 0;
+      for (const r of corpus.filter((c) => c.label === 'retracted_fuzzy')) {
+        const q = r.title.slice(0, 24).trim();
+        if ([...q].length < 3) continue;
+        const suggestions = await autocomplete(t.db.kysely, q);
+        if (suggestions.length) answered++;
+        for (const s of suggestions) {
+          assert.ok(foldCase(`${s.title}\u0000${s.author}`).includes(foldCase(q)), `${q} → ${s.title}`);
+        }
+      }
+      assert.ok(answered > 20, `only ${answered} perturbed beginnings found anything`);
+    });
+  },
+  { migrations: retractionService.migrations },
+);

@@ -30,11 +30,23 @@ export const retractionService: ServiceModule = {
   migrations: retractionMigrations,
   routes: retractionRoutes,
   importers: {
-    auto: importer('auto', 'a file or directory: the Retraction Watch CSV, citation files (OpenCitations CSV/JSON, OpenAlex works JSON/JSONL), the democracy panel CSV and a published fit, detected by their columns'),
+    auto: importer(
+      'auto',
+      'a file or directory: the Retraction Watch CSV, citation files (OpenCitations CSV/JSON, OpenAlex works JSON/JSONL), the democracy panel CSV and a published fit, detected by their columns',
+    ),
     'retraction-watch': importer('retraction-watch', 'the Retraction Watch database CSV (20 columns)'),
-    citations: importer('citations', 'citations: OpenCitations-style CSV/JSON (citing, cited, creation) or OpenAlex works JSON (id, doi, publication_date, referenced_works); a directory imports all as one set'),
-    panel: importer('panel', 'the democracy country-year panel CSV (country, iso3, region, year, democracy_index, publications, retractions, covariates…)'),
-    'published-fit': importer('published-fit', 'a published fit of the democracy model (democracy_model_results.json), served as-is and marked as imported'),
+    citations: importer(
+      'citations',
+      'citations: OpenCitations-style CSV/JSON (citing, cited, creation) or OpenAlex works JSON (id, doi, publication_date, referenced_works); a directory imports all as one set',
+    ),
+    panel: importer(
+      'panel',
+      'the democracy country-year panel CSV (country, iso3, region, year, democracy_index, publications, retractions, covariates…)',
+    ),
+    'published-fit': importer(
+      'published-fit',
+      'a published fit of the democracy model (democracy_model_results.json), served as-is and marked as imported',
+    ),
   } satisfies Record<(typeof IMPORT_KINDS)[number], unknown>,
   loadDemo: loadRetractionDemo,
   async generate({ out, size, seed }) {
@@ -42,7 +54,8 @@ export const retractionService: ServiceModule = {
     return [files.retractionWatch, files.citations, files.panel, files.panelTruth];
   },
   async fit(ctx, options) {
-    const number = (key: string) => (typeof options[key] === 'number' && Number.isFinite(options[key]) ? (options[key] as number) : undefined);
+    const number = (key: string) =>
+      typeof options[key] === 'number' && Number.isFinite(options[key]) ? (options[key] as number) : undefined;
     const fitOptions: FitOptions = { seed: number('seed'), warmup: number('warmup'), draws: number('draws'), chains: number('chains') };
     const { report, fit } = await fitStoredPanel(ctx.db, fitOptions);
     ctx.dataVersion.invalidate();
@@ -50,7 +63,10 @@ export const retractionService: ServiceModule = {
     return [
       `fitted ${fit.predictors.length} predictors on ${d.sampleSize} country-years (${d.countries} countries) in ${fit.timing?.totalSeconds.toFixed(1)} s; data version ${report.data_version}`,
       `R-hat max ${d.rhatMax?.toFixed(4)} (${d.rhatMaxParameter}), bulk ESS min ${d.essBulkMin?.toFixed(0)}, tail ESS min ${d.essTailMin?.toFixed(0)}, divergences ${d.divergences}`,
-      ...fit.summaries.map((s) => `  ${s.name.padEnd(28)} β ${s.mean.toFixed(4).padStart(8)}  95% [${s.ciLower?.toFixed(4)}, ${s.ciUpper?.toFixed(4)}]  RR ${s.rateRatio.toFixed(4)}`),
+      ...fit.summaries.map(
+        (s) =>
+          `  ${s.name.padEnd(28)} β ${s.mean.toFixed(4).padStart(8)}  95% [${s.ciLower?.toFixed(4)}, ${s.ciUpper?.toFixed(4)}]  RR ${s.rateRatio.toFixed(4)}`,
+      ),
     ].join('\n');
   },
 };

@@ -53,14 +53,24 @@ export interface PaperBatchResult {
 }
 
 /** Upserts one batch of (already de-duplicated) records. */
-export async function storePaperBatch(trx: Kysely<any>, records: RetractionRecord[], isDemo: boolean, tally: ImportTally): Promise<PaperBatchResult> {
+export async function storePaperBatch(
+  trx: Kysely<any>,
+  records: RetractionRecord[],
+  isDemo: boolean,
+  tally: ImportTally,
+): Promise<PaperBatchResult> {
   const result: PaperBatchResult = { retractionDateChanged: [] };
   if (records.length === 0) return result;
   const existing = new Map<string, { id: number; content_hash: string; retraction_date: string | null }>();
   const ids = records.map((r) => r.record_id);
   for (let i = 0; i < ids.length; i += 900) {
-    const rows = await trx.selectFrom('retraction_papers').select(['id', 'record_id', 'content_hash', 'retraction_date']).where('record_id', 'in', ids.slice(i, i + 900)).execute();
-    for (const row of rows) existing.set(row.record_id, { id: Number(row.id), content_hash: row.content_hash, retraction_date: row.retraction_date });
+    const rows = await trx
+      .selectFrom('retraction_papers')
+      .select(['id', 'record_id', 'content_hash', 'retraction_date'])
+      .where('record_id', 'in', ids.slice(i, i + 900))
+      .execute();
+    for (const row of rows)
+      existing.set(row.record_id, { id: Number(row.id), content_hash: row.content_hash, retraction_date: row.retraction_date });
   }
   const now = new Date().toISOString();
   const fresh: RetractionRecord[] = [];
@@ -68,7 +78,12 @@ export async function storePaperBatch(trx: Kysely<any>, records: RetractionRecor
   const toRow = (record: RetractionRecord) => {
     const columns = paperColumns(record, isDemo);
     const content_hash = hash({ columns, subjects: record.subjects, countries: record.countries });
-    return { ...columns, paywalled: columns.paywalled === null ? null : dbBool(trx, columns.paywalled), is_demo: dbBool(trx, isDemo), content_hash };
+    return {
+      ...columns,
+      paywalled: columns.paywalled === null ? null : dbBool(trx, columns.paywalled),
+      is_demo: dbBool(trx, isDemo),
+      content_hash,
+    };
   };
   const rows = new Map<string, ReturnType<typeof toRow>>();
   for (const record of records) {
@@ -82,16 +97,28 @@ export async function storePaperBatch(trx: Kysely<any>, records: RetractionRecor
     } else tally.unchanged();
   }
   if (fresh.length) {
-    await insertMany(trx, 'retraction_papers', fresh.map((r) => ({ record_id: r.record_id, ...rows.get(r.record_id)!, imported_at: now })));
+    await insertMany(
+      trx,
+      'retraction_papers',
+      fresh.map((r) => ({ record_id: r.record_id, ...rows.get(r.record_id)!, imported_at: now })),
+    );
     tally.inserted(fresh.length);
   }
-  if (changed.length) await updatePapers(trx, changed.map(({ id, record }) => ({ id, ...rows.get(record.record_id)!, imported_at: now })));
+  if (changed.length)
+    await updatePapers(
+      trx,
+      changed.map(({ id, record }) => ({ id, ...rows.get(record.record_id)!, imported_at: now })),
+    );
   tally.updated(changed.length);
   const touched = [...fresh.map((r) => r.record_id), ...changed.map((c) => c.record.record_id)];
   if (touched.length === 0) return result;
   const idOf = new Map<string, number>();
   for (let i = 0; i < touched.length; i += 900) {
-    for (const row of await trx.selectFrom('retraction_papers').select(['id', 'record_id']).where('record_id', 'in', touched.slice(i, i + 900)).execute()) {
+    for (const row of await trx
+      .selectFrom('retraction_papers')
+      .select(['id', 'record_id'])
+      .where('record_id', 'in', touched.slice(i, i + 900))
+      .execute()) {
       idOf.set(row.record_id, Number(row.id));
     }
   }
@@ -116,7 +143,37 @@ export async function storePaperBatch(trx: Kysely<any>, records: RetractionRecor
 }
 
 const PAPER_CHANGES = 'retraction_paper_changes';
-const UPDATED_COLUMNS = [...Object.keys(paperColumns({ record_id: '', title: '', subjects: [], institutions: [], journal: null, publisher: null, countries: [], authors: [], urls: [], article_types: [], retraction_date: null, retraction_doi: null, retraction_pubmed_id: null, original_paper_date: null, original_paper_doi: null, original_paper_pubmed_id: null, retraction_nature: null, reasons: [], paywalled: null, notes: null }, false)), 'content_hash', 'imported_at'];
+const UPDATED_COLUMNS = [
+  ...Object.keys(
+    paperColumns(
+      {
+        record_id: '',
+        title: '',
+        subjects: [],
+        institutions: [],
+        journal: null,
+        publisher: null,
+        countries: [],
+        authors: [],
+        urls: [],
+        article_types: [],
+        retraction_date: null,
+        retraction_doi: null,
+        retraction_pubmed_id: null,
+        original_paper_date: null,
+        original_paper_doi: null,
+        original_paper_pubmed_id: null,
+        retraction_nature: null,
+        reasons: [],
+        paywalled: null,
+        notes: null,
+      },
+      false,
+    ),
+  ),
+  'content_hash',
+  'imported_at',
+];
 
 /**
  * Rewrites changed papers with one statement per batch (staged in a temporary table, then UPDATE … FROM)
@@ -124,7 +181,11 @@ const UPDATED_COLUMNS = [...Object.keys(paperColumns({ record_id: '', title: '',
  */
 async function updatePapers(trx: Kysely<any>, rows: Record<string, unknown>[]): Promise<void> {
   const d = dialectOf(trx);
-  let builder = trx.schema.createTable(PAPER_CHANGES).temporary().ifNotExists().addColumn('id', 'bigint', (c) => c.primaryKey());
+  let builder = trx.schema
+    .createTable(PAPER_CHANGES)
+    .temporary()
+    .ifNotExists()
+    .addColumn('id', 'bigint', (c) => c.primaryKey());
   for (const column of UPDATED_COLUMNS) {
     const type = column === 'paywalled' || column === 'is_demo' ? columnType.boolean(d) : 'text';
     builder = builder.addColumn(column, type);
@@ -170,7 +231,11 @@ export async function recomputeDaysAfter(trx: Kysely<any>, paperIds: number[]): 
         days_after: (eb: any) =>
           eb
             .selectFrom('retraction_papers as p')
-            .select(sql`CASE WHEN p.retraction_date IS NULL OR retraction_citations.citing_date IS NULL THEN NULL ELSE ${daysBetweenColumns(trx, 'p.retraction_date', 'retraction_citations.citing_date')} END`.as('d'))
+            .select(
+              sql`CASE WHEN p.retraction_date IS NULL OR retraction_citations.citing_date IS NULL THEN NULL ELSE ${daysBetweenColumns(trx, 'p.retraction_date', 'retraction_citations.citing_date')} END`.as(
+                'd',
+              ),
+            )
             .whereRef('p.id', '=', 'retraction_citations.paper_id'),
       } as any)
       .where('paper_id', 'in', slice)
@@ -218,7 +283,15 @@ export class CitationStaging {
   }
 
   async count(): Promise<number> {
-    return num((await this.trx.selectFrom(STAGING_TABLE).select((eb) => eb.fn.countAll().as('n')).where('import_id', '=', this.importId).executeTakeFirstOrThrow()).n);
+    return num(
+      (
+        await this.trx
+          .selectFrom(STAGING_TABLE)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('import_id', '=', this.importId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   }
 
   /** Makes the citations table equal to the staged set, counting what changed, and empties the staging area. */
@@ -226,14 +299,21 @@ export class CitationStaging {
     const id = this.importId;
     const staged = await this.count();
     const match = sql`s.import_id = ${id} AND s.paper_id = retraction_citations.paper_id AND s.citing_key = retraction_citations.citing_key`;
-    const deleted = await sql`DELETE FROM retraction_citations WHERE NOT EXISTS (SELECT 1 FROM ${sql.table(STAGING_TABLE)} s WHERE ${match})`.execute(this.trx);
-    const updated = await sql`UPDATE retraction_citations SET citing_doi = s.citing_doi, citing_date = s.citing_date, citing_precision = s.citing_precision,
+    const deleted =
+      await sql`DELETE FROM retraction_citations WHERE NOT EXISTS (SELECT 1 FROM ${sql.table(STAGING_TABLE)} s WHERE ${match})`.execute(
+        this.trx,
+      );
+    const updated =
+      await sql`UPDATE retraction_citations SET citing_doi = s.citing_doi, citing_date = s.citing_date, citing_precision = s.citing_precision,
       citing_year = s.citing_year, citing_month = s.citing_month, days_after = s.days_after, fingerprint = s.fingerprint
       FROM ${sql.table(STAGING_TABLE)} s WHERE ${match} AND s.fingerprint <> retraction_citations.fingerprint`.execute(this.trx);
-    const inserted = await sql`INSERT INTO retraction_citations (paper_id, citing_key, citing_doi, citing_date, citing_precision, citing_year, citing_month, days_after, fingerprint)
+    const inserted =
+      await sql`INSERT INTO retraction_citations (paper_id, citing_key, citing_doi, citing_date, citing_precision, citing_year, citing_month, days_after, fingerprint)
       SELECT s.paper_id, s.citing_key, s.citing_doi, s.citing_date, s.citing_precision, s.citing_year, s.citing_month, s.days_after, s.fingerprint
       FROM ${sql.table(STAGING_TABLE)} s WHERE s.import_id = ${id}
-      AND NOT EXISTS (SELECT 1 FROM retraction_citations c WHERE c.paper_id = s.paper_id AND c.citing_key = s.citing_key)`.execute(this.trx);
+      AND NOT EXISTS (SELECT 1 FROM retraction_citations c WHERE c.paper_id = s.paper_id AND c.citing_key = s.citing_key)`.execute(
+        this.trx,
+      );
     tally.deleted(affected(deleted));
     tally.updated(affected(updated));
     tally.inserted(affected(inserted));
@@ -265,7 +345,11 @@ export async function storePanelBatch(trx: Kysely<any>, records: PanelRecord[], 
   const existing = new Map<string, { id: number; content_hash: string }>();
   const countries = [...new Set(records.map((r) => r.country))];
   for (let i = 0; i < countries.length; i += 900) {
-    for (const row of await trx.selectFrom('retraction_panel').select(['id', 'country', 'year', 'content_hash']).where('country', 'in', countries.slice(i, i + 900)).execute()) {
+    for (const row of await trx
+      .selectFrom('retraction_panel')
+      .select(['id', 'country', 'year', 'content_hash'])
+      .where('country', 'in', countries.slice(i, i + 900))
+      .execute()) {
       existing.set(`${row.country}\u0000${row.year}`, { id: Number(row.id), content_hash: row.content_hash });
     }
   }
@@ -288,7 +372,11 @@ export async function storePanelBatch(trx: Kysely<any>, records: PanelRecord[], 
     if (!old) {
       fresh.push({ ...values, content_hash });
     } else if (old.content_hash !== content_hash) {
-      await trx.updateTable('retraction_panel').set({ ...values, content_hash }).where('id', '=', old.id).execute();
+      await trx
+        .updateTable('retraction_panel')
+        .set({ ...values, content_hash })
+        .where('id', '=', old.id)
+        .execute();
       tally.updated();
     } else tally.unchanged();
   }
@@ -301,6 +389,10 @@ export async function deletePanelRowsNotIn(trx: Kysely<any>, keep: ReadonlySet<s
   for (const row of await trx.selectFrom('retraction_panel').select(['id', 'country', 'year']).execute()) {
     if (!keep.has(`${row.country}\u0000${row.year}`)) gone.push(Number(row.id));
   }
-  for (let i = 0; i < gone.length; i += 900) await trx.deleteFrom('retraction_panel').where('id', 'in', gone.slice(i, i + 900)).execute();
+  for (let i = 0; i < gone.length; i += 900)
+    await trx
+      .deleteFrom('retraction_panel')
+      .where('id', 'in', gone.slice(i, i + 900))
+      .execute();
   tally.deleted(gone.length);
 }

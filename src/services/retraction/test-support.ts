@@ -15,7 +15,10 @@ export function tempDir(label: string): string {
 }
 
 export function writeRwCsv(file: string, rows: RwRow[], columns: readonly string[] = RW_COLUMNS): string {
-  fs.writeFileSync(file, stringify([columns as string[], ...rows.map((r) => columns.map((c) => r[c as RwColumn] ?? ''))], { record_delimiter: '\r\n' }));
+  fs.writeFileSync(
+    file,
+    stringify([columns as string[], ...rows.map((r) => columns.map((c) => r[c as RwColumn] ?? ''))], { record_delimiter: '\r\n' }),
+  );
   return file;
 }
 
@@ -119,7 +122,14 @@ const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * OpenCitations rows citing `citedDoi`: `pre` before the retraction, `post` after it, `sameDay` on it; some
  * dates written with month or year precision where that cannot move them across the retraction date.
  */
-export function citationRows(citedDoi: string, retraction: string, published: string, counts: { pre: number; post: number; sameDay: number }, seed: string, until = '2025-12-31'): string[][] {
+export function citationRows(
+  citedDoi: string,
+  retraction: string,
+  published: string,
+  counts: { pre: number; post: number; sameDay: number },
+  seed: string,
+  until = '2025-12-31',
+): string[][] {
   const rng = new Random(seed);
   const r = Date.parse(retraction.slice(0, 10));
   const p = Date.parse(published.slice(0, 10));

@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CANONICAL_CATEGORIES, CATEGORY_RULES, categoriseDrawName, categoriseRounds, foldDrawName, groupDrawNames, stripVersionSuffix } from './categories.ts';
+import {
+  CANONICAL_CATEGORIES,
+  CATEGORY_RULES,
+  categoriseDrawName,
+  categoriseRounds,
+  foldDrawName,
+  groupDrawNames,
+  stripVersionSuffix,
+} from './categories.ts';
 import { parseRoundsFeed } from './rounds-feed.ts';
 import { loadSnapshot } from './test-snapshot.ts';
 
@@ -32,11 +40,21 @@ test('every drawName of the real snapshot maps to the expected canonical categor
     groups.map((g) => [g.category.slug, { draws: g.draws, rawNames: Object.fromEntries(g.rawNames.map((n) => [n.rawName, n.draws])) }]),
   );
   assert.deepEqual(actual, expected);
-  assert.equal(groups.reduce((s, g) => s + g.draws, 0), 389, 'no round is dropped');
+  assert.equal(
+    groups.reduce((s, g) => s + g.draws, 0),
+    389,
+    'no round is dropped',
+  );
   const withRounds = categoriseRounds(rounds);
-  assert.deepEqual(withRounds.map((g) => [g.category.slug, g.rounds.length]), groups.map((g) => [g.category.slug, g.draws]));
+  assert.deepEqual(
+    withRounds.map((g) => [g.category.slug, g.rounds.length]),
+    groups.map((g) => [g.category.slug, g.draws]),
+  );
   assert.equal(new Set(withRounds.flatMap((g) => g.rounds.map((r) => r.roundNumber))).size, 389, 'each round in exactly one group');
-  assert.ok(groups.every((g) => g.category.known), 'every name of the snapshot belongs to a known family');
+  assert.ok(
+    groups.every((g) => g.category.known),
+    'every name of the snapshot belongs to a known family',
+  );
   // Raw names are kept: each round's own name, untouched, is among its category's raw names.
   for (const round of rounds) {
     const { category, rawName } = categoriseDrawName(round.drawName);
@@ -79,11 +97,14 @@ test('a genuinely new name becomes its own category, never General', () => {
   const b = categoriseDrawName('Physicians with Canadian work experience 2026-Version 2');
   assert.equal(b.category.slug, a.category.slug, 'versions of a new name still group together');
   const groups = groupDrawNames(['General', 'Physicians with Canadian work experience (Version 1)', 'Senior managers', 'General']);
-  assert.deepEqual(groups.map((g) => [g.category.slug, g.draws]), [
-    ['general', 2],
-    ['physicians-with-canadian-work-experience', 1],
-    ['senior-managers', 1],
-  ]);
+  assert.deepEqual(
+    groups.map((g) => [g.category.slug, g.draws]),
+    [
+      ['general', 2],
+      ['physicians-with-canadian-work-experience', 1],
+      ['senior-managers', 1],
+    ],
+  );
   // Words that merely contain a known word are not captured by it.
   assert.equal(categoriseDrawName('General practitioners').category.slug, 'general-practitioners');
   assert.equal(categoriseDrawName('French teachers').category.slug, 'french-teachers');
@@ -92,7 +113,20 @@ test('a genuinely new name becomes its own category, never General', () => {
 test('the canonical list has unique stable slugs, names and descriptions', () => {
   const slugs = CANONICAL_CATEGORIES.map((c) => c.slug);
   assert.equal(new Set(slugs).size, slugs.length);
-  assert.deepEqual(slugs, ['general', 'cec', 'pnp', 'fsw', 'fst', 'french', 'healthcare', 'stem', 'trade', 'transport', 'agriculture', 'education']);
+  assert.deepEqual(slugs, [
+    'general',
+    'cec',
+    'pnp',
+    'fsw',
+    'fst',
+    'french',
+    'healthcare',
+    'stem',
+    'trade',
+    'transport',
+    'agriculture',
+    'education',
+  ]);
   for (const c of CANONICAL_CATEGORIES) {
     assert.match(c.slug, /^[a-z0-9-]+$/);
     assert.ok(c.name.length > 0 && c.description.length > 20, c.slug);

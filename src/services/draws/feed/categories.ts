@@ -121,7 +121,7 @@ const YEAR_SUFFIX = /\s*\(?\s*\b(?:19|20)\d{2}\s*\)?\s*$/;
 
 function stripSuffixes(text: string): string {
   let stripped = text;
-  for (let previous = ''; previous !== stripped; ) {
+  for (let previous = ''; previous !== stripped;) {
     previous = stripped;
     stripped = stripped.replace(VERSION_SUFFIX, '').replace(YEAR_SUFFIX, '');
   }
@@ -149,7 +149,10 @@ export function foldDrawName(rawName: string): string {
     .replace(/[-‐‑‒–—_/]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return stripSuffixes(key).replace(/[^\p{L}\p{N}]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  return stripSuffixes(key)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function slugify(key: string): string {
@@ -212,12 +215,13 @@ export function groupDrawNames(rawNames: Iterable<string>): CategoryGroup[] {
   return [...groups.values()]
     .map((g) => ({
       category: g.category,
-      rawNames: [...g.counts.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([rawName, draws]) => ({ rawName, draws })),
+      rawNames: [...g.counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([rawName, draws]) => ({ rawName, draws })),
       draws: [...g.counts.values()].reduce((s, n) => s + n, 0),
     }))
-    .sort((a, b) => a.category.sortOrder - b.category.sortOrder || (a.category.slug < b.category.slug ? -1 : a.category.slug > b.category.slug ? 1 : 0));
+    .sort(
+      (a, b) =>
+        a.category.sortOrder - b.category.sortOrder || (a.category.slug < b.category.slug ? -1 : a.category.slug > b.category.slug ? 1 : 0),
+    );
 }
 
 export interface CategorisedRounds<T> extends CategoryGroup {

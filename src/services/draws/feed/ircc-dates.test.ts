@@ -36,8 +36,15 @@ test('a timestamp without a year takes the latest year not after its round', () 
 });
 
 test('malformed timestamps and dates are errors, not guesses', () => {
-  for (const bad of ['', 'yesterday', 'Octember 7, 2021 at 10:00:00 UTC', 'February 30, 2023 at 10:00:00 UTC',
-    'March 1, 2023 at 24:00:00 UTC', 'March 1, 2023 at 10:61:00 UTC', 'January 23, 2025 at 2025-01-24 15:30:04 UTC']) {
+  for (const bad of [
+    '',
+    'yesterday',
+    'Octember 7, 2021 at 10:00:00 UTC',
+    'February 30, 2023 at 10:00:00 UTC',
+    'March 1, 2023 at 24:00:00 UTC',
+    'March 1, 2023 at 10:61:00 UTC',
+    'January 23, 2025 at 2025-01-24 15:30:04 UTC',
+  ]) {
     assert.throws(() => parseIrccTimestamp(bad, '2025-01-30'), RangeError, bad);
   }
   assert.equal(parseIrccDate('December 14, 2025'), '2025-12-14');

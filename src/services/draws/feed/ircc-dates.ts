@@ -4,8 +4,18 @@
 // 24-hour time, no "UTC", no year. Each spelling seen is accepted; anything else is an error.
 
 const MONTHS = [
-  'january', 'february', 'march', 'april', 'may', 'june',
-  'july', 'august', 'september', 'october', 'november', 'december',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
 ] as const;
 
 /** Days since 1970-01-01 of an ISO calendar date; the project's unit for date arithmetic. */

@@ -16,8 +16,17 @@ test('rolling-origin backtest of the naive model, by hand', () => {
   // h = 1: from [1,3,2] forecast 2 for 5 → error 3; from [1,3,2,5] forecast 5 for 4 → error −1.
   // h = 2: from [1,3,2] forecast 2 for 4 → error 2.
   const b = rollingOriginBacktest([1, 3, 2, 5, 4], naive, { firstOrigin: 3, maxHorizon: 3, bounds: wide, window: 6 });
-  assert.deepEqual(b.records[0].map((r) => [r.origin, r.error]), [[3, 3], [4, -1]]);
-  assert.deepEqual(b.records[1].map((r) => [r.origin, r.error]), [[3, 2]]);
+  assert.deepEqual(
+    b.records[0].map((r) => [r.origin, r.error]),
+    [
+      [3, 3],
+      [4, -1],
+    ],
+  );
+  assert.deepEqual(
+    b.records[1].map((r) => [r.origin, r.error]),
+    [[3, 2]],
+  );
   assert.equal(b.records[2].length, 0);
   const [h1, h2, h3] = b.byHorizon;
   assert.equal(h1.n, 2);
@@ -36,12 +45,27 @@ test('rolling-origin backtest of the naive model, by hand', () => {
 });
 
 test('clipping applies to backtest forecasts too', () => {
-  const b = rollingOriginBacktest([1190, 1210, 1230, 1200], naive, { firstOrigin: 3, maxHorizon: 1, bounds: { min: 0, max: 1200 }, window: 6 });
+  const b = rollingOriginBacktest([1190, 1210, 1230, 1200], naive, {
+    firstOrigin: 3,
+    maxHorizon: 1,
+    bounds: { min: 0, max: 1200 },
+    window: 6,
+  });
   assert.equal(b.records[0][0].forecast, 1200);
 });
 
 function fakeBacktest(model: ModelBacktest['model'], firstOrigin: number, errors: number[]): ModelBacktest {
-  const records = [errors.map((e, i) => ({ origin: firstOrigin + i, actual: e, forecast: 0, error: e, analyticHalfWidth: 1, covered: true, analyticCovered: true }))];
+  const records = [
+    errors.map((e, i) => ({
+      origin: firstOrigin + i,
+      actual: e,
+      forecast: 0,
+      error: e,
+      analyticHalfWidth: 1,
+      covered: true,
+      analyticCovered: true,
+    })),
+  ];
   return { model, firstOrigin, scale: 1, records, byHorizon: [] };
 }
 
@@ -50,7 +74,11 @@ test('selection: lowest MAE on common targets, simpler model within 2%, naive on
   let s = selectModel([fakeBacktest('naive', 3, twelve(10)), fakeBacktest('ses', 3, twelve(8))]);
   assert.equal(s.model, 'ses');
   assert.equal(s.reason, 'lowest_mae');
-  s = selectModel([fakeBacktest('naive', 3, twelve(10)), fakeBacktest('window_mean', 3, twelve(10.15)), fakeBacktest('ses', 3, twelve(9.95))]);
+  s = selectModel([
+    fakeBacktest('naive', 3, twelve(10)),
+    fakeBacktest('window_mean', 3, twelve(10.15)),
+    fakeBacktest('ses', 3, twelve(9.95)),
+  ]);
   assert.equal(s.model, 'naive', 'ses is better by 0.5%, within the tolerance');
   assert.equal(s.reason, 'tie_simpler');
   s = selectModel([fakeBacktest('naive', 3, twelve(10)), fakeBacktest('ses', 3, twelve(9.7))]);
@@ -65,7 +93,7 @@ test('selection: lowest MAE on common targets, simpler model within 2%, naive on
   assert.equal(s.model, 'naive');
 });
 
-test('intervals: conformal from the chosen model\'s errors at ≥ 20, analytic below, clipped to bounds', () => {
+test("intervals: conformal from the chosen model's errors at ≥ 20, analytic below, clipped to bounds", () => {
   const rng = new Random(7);
   const y = Array.from({ length: 40 }, () => 450 + rng.normal(0, 10));
   const f = forecastSeries(y, { bounds: { min: 0, max: 1200 }, maxHorizon: 5 })!;

@@ -50,8 +50,20 @@ test(`h = 1 intervals of the full method cover 93–97% of next values over ${SE
     count(fc.intervalMethod, covered);
     count(`model ${f.selection.model}`, covered);
   }
-  const order = ['all', 'local_level', 'ar1', 'conformal', 'analytic', 'model naive', 'model window_mean', 'model ses', 'model damped_trend'];
-  const lines = [...tally.entries()].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)).map(([k, t]) => `  ${k.padEnd(20)} n=${String(t.n).padStart(5)}  coverage ${((100 * t.covered) / t.n).toFixed(1)}%`);
+  const order = [
+    'all',
+    'local_level',
+    'ar1',
+    'conformal',
+    'analytic',
+    'model naive',
+    'model window_mean',
+    'model ses',
+    'model damped_trend',
+  ];
+  const lines = [...tally.entries()]
+    .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
+    .map(([k, t]) => `  ${k.padEnd(20)} n=${String(t.n).padStart(5)}  coverage ${((100 * t.covered) / t.n).toFixed(1)}%`);
   console.log(`\nEmpirical coverage of the served 95% interval at h = 1:\n${lines.join('\n')}\n`);
   const all = tally.get('all')!;
   const coverage = all.covered / all.n;

@@ -31,7 +31,10 @@ test('the step is the median of the last six gaps; predictions step from the las
   const last = dates.at(-1)!; // 2025-06-24, a Tuesday
   const p = predictDrawDates(dates, last, 5);
   assert.equal(p.stepDays, 14);
-  assert.deepEqual(p.dates.map((d) => d.date), [1, 2, 3, 4, 5].map((h) => isoFromDayNumber(iso(last) + 14 * h)));
+  assert.deepEqual(
+    p.dates.map((d) => d.date),
+    [1, 2, 3, 4, 5].map((h) => isoFromDayNumber(iso(last) + 14 * h)),
+  );
   // Median of an even count: (14 + 21)/2 = 17.5 rounds up to 18.
   const uneven = cadence('2025-06-03', 14, 4).concat(['2025-06-24', '2025-07-15', '2025-08-05']);
   assert.deepEqual(gapsBetweenDates(uneven).slice(-6), [14, 14, 14, 21, 21, 21]);
@@ -42,7 +45,10 @@ test('weekend predictions move to Monday and ranks stay in order', () => {
   // Weekly Saturday draws: every stepped date is a Saturday.
   const dates = cadence('2025-12-20', 7, 8);
   const p = predictDrawDates(dates, '2025-12-20', 5);
-  assert.deepEqual(p.dates.map((d) => d.date), ['2025-12-29', '2026-01-05', '2026-01-12', '2026-01-19', '2026-01-26']);
+  assert.deepEqual(
+    p.dates.map((d) => d.date),
+    ['2025-12-29', '2026-01-05', '2026-01-12', '2026-01-19', '2026-01-26'],
+  );
   for (const d of p.dates) {
     assert.ok(![0, 6].includes(weekday(iso(d.date))), d.date);
     assert.ok(![0, 6].includes(weekday(iso(d.earliest))) && ![0, 6].includes(weekday(iso(d.latest))));
@@ -59,7 +65,10 @@ test('a date already past the as-of date is replaced by the next one on the cade
   const dates = cadence('2025-01-01', 14, 8); // last draw Wednesday 2025-01-01
   const asOf = '2025-03-01'; // 59 days later: steps 1–4 are past, the 5th (2025-03-12) is next
   const p = predictDrawDates(dates, asOf, 3);
-  assert.deepEqual(p.dates.map((d) => d.date), ['2025-03-12', '2025-03-26', '2025-04-09']);
+  assert.deepEqual(
+    p.dates.map((d) => d.date),
+    ['2025-03-12', '2025-03-26', '2025-04-09'],
+  );
   for (const d of p.dates) {
     assert.ok(iso(d.date) > iso(asOf));
     assert.ok(iso(d.earliest) > iso(asOf), 'the range is conditioned on no draw before the as-of date');
@@ -87,25 +96,50 @@ test('never beyond a year ahead: ranks past the cap are not produced', () => {
   assert.equal(predictDrawDates(saturdays, '2025-06-07', 2).dates.length, 0);
   // As of a day later the cap is Monday 2026-06-08 itself, exactly 365 days ahead: rank 1 is kept.
   const q = predictDrawDates(saturdays, '2025-06-08', 2);
-  assert.deepEqual(q.dates.map((d) => d.date), ['2026-06-08']);
+  assert.deepEqual(
+    q.dates.map((d) => d.date),
+    ['2026-06-08'],
+  );
   assert.equal(q.dates[0].latest, '2026-06-08');
 });
 
 test('date_range: exact gap-sum distribution, conditioned on the elapsed time', () => {
   // Gaps 10 and 20, equally likely. Nothing elapsed: S1 ∈ {10, 20}; S2 ∈ {20, 30, 30, 40}.
   let d = gapSumDistributions([10, 20], 0, 2);
-  assert.deepEqual([...d[0].entries()].sort(), [[10, 1], [20, 1]]);
-  assert.deepEqual([...d[1].entries()].sort((a, b) => a[0] - b[0]), [[20, 1], [30, 2], [40, 1]]);
+  assert.deepEqual([...d[0].entries()].sort(), [
+    [10, 1],
+    [20, 1],
+  ]);
+  assert.deepEqual(
+    [...d[1].entries()].sort((a, b) => a[0] - b[0]),
+    [
+      [20, 1],
+      [30, 2],
+      [40, 1],
+    ],
+  );
   assert.equal(distributionQuantile(d[1], 0.025), 20);
   assert.equal(distributionQuantile(d[1], 0.5), 30);
   assert.equal(distributionQuantile(d[1], 0.975), 40);
   // 15 days elapsed without a draw: the first gap must exceed 15 → 20; S2 ∈ {30, 40}.
   d = gapSumDistributions([10, 20], 15, 2);
   assert.deepEqual([...d[0].entries()], [[20, 1]]);
-  assert.deepEqual([...d[1].entries()].sort((a, b) => a[0] - b[0]), [[30, 1], [40, 1]]);
+  assert.deepEqual(
+    [...d[1].entries()].sort((a, b) => a[0] - b[0]),
+    [
+      [30, 1],
+      [40, 1],
+    ],
+  );
   // 25 days elapsed, longer than any gap: the clock restarts at the as-of date.
   d = gapSumDistributions([10, 20], 25, 1);
-  assert.deepEqual([...d[0].entries()].sort((a, b) => a[0] - b[0]), [[35, 1], [45, 1]]);
+  assert.deepEqual(
+    [...d[0].entries()].sort((a, b) => a[0] - b[0]),
+    [
+      [35, 1],
+      [45, 1],
+    ],
+  );
 });
 
 test('dormancy: max(365 days, 3 × the 95th-percentile gap)', () => {

@@ -16,7 +16,7 @@ export const DORMANT_MIN_DAYS = 365;
 export const DORMANT_GAP_MULTIPLE = 3;
 
 export const DATE_METHOD =
-  'predicted_date: step = the median of the last six gaps between the category\'s draw dates (whole days, ' +
+  "predicted_date: step = the median of the last six gaps between the category's draw dates (whole days, " +
   'half rounded up, at least one); rank h is the h-th step after the last draw that falls after the as-of ' +
   'date, so a date already past is replaced by the next one on the same cadence; a Saturday or Sunday moves ' +
   'to the following Monday, and each rank falls after the previous one. Ranks more than 365 days after the ' +

@@ -58,7 +58,11 @@ test('a regular category is predicted: five ranks, well-formed', () => {
     const m = chosen.byHorizon[p.rank - 1];
     assert.equal(p.confidence_score, Math.round(((m.hits + 1) / (m.n + 2)) * 1000) / 10);
   }
-  assert.deepEqual(f.backtests.crs.map((b) => b.model), [...MODEL_NAMES], 'all four candidates with 40 draws');
+  assert.deepEqual(
+    f.backtests.crs.map((b) => b.model),
+    [...MODEL_NAMES],
+    'all four candidates with 40 draws',
+  );
   assert.equal(f.chosenModels.invitations, f.invitations!.model);
 });
 
@@ -96,7 +100,10 @@ test('deterministic: the same draws in any order and the same as-of date give th
 });
 
 test('the model catalogue describes every model and the confidence score', () => {
-  assert.deepEqual(MODEL_CATALOGUE.map((m) => m.name), [...MODEL_NAMES]);
+  assert.deepEqual(
+    MODEL_CATALOGUE.map((m) => m.name),
+    [...MODEL_NAMES],
+  );
   for (const m of MODEL_CATALOGUE) {
     assert.ok(m.description.length > 40);
     assert.equal(m.confidence_definition, CONFIDENCE_DEFINITION);
@@ -111,14 +118,22 @@ test('the real snapshot: every category forecast; table of chosen model vs naive
   if (json === null) return;
   const rounds = parseRoundsFeed(json);
   const byCategory = new Map<string, DrawObservation[]>(
-    categoriseRounds(rounds).map((g) => [g.category.slug, g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey }))]),
+    categoriseRounds(rounds).map((g) => [
+      g.category.slug,
+      g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
+    ]),
   );
-  assert.equal([...byCategory.values()].reduce((s, d) => s + d.length, 0), 389);
+  assert.equal(
+    [...byCategory.values()].reduce((s, d) => s + d.length, 0),
+    389,
+  );
   const rows: string[] = [];
   const pad = (s: string | number, n: number): string => String(s).padEnd(n);
   const num = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : x.toFixed(1));
   const pct = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(0)}%`);
-  rows.push(`${pad('category', 12)}${pad('draws', 6)}${pad('status', 21)}${pad('CRS model', 13)}${pad('why', 12)}${pad('n(cmp)', 7)}${pad('MAE ch', 8)}${pad('MAE nv', 8)}${pad('n(ch)', 6)}${pad('MAE ch', 8)}${pad('cov95', 6)}${pad('naive n', 8)}${pad('MAE nv', 8)}cov95`);
+  rows.push(
+    `${pad('category', 12)}${pad('draws', 6)}${pad('status', 21)}${pad('CRS model', 13)}${pad('why', 12)}${pad('n(cmp)', 7)}${pad('MAE ch', 8)}${pad('MAE nv', 8)}${pad('n(ch)', 6)}${pad('MAE ch', 8)}${pad('cov95', 6)}${pad('naive n', 8)}${pad('MAE nv', 8)}cov95`,
+  );
   for (const category of CANONICAL_CATEGORIES) {
     const draws = byCategory.get(category.slug) ?? [];
     const f = forecastCategory(draws, SNAPSHOT_AS_OF);
@@ -133,7 +148,8 @@ test('the real snapshot: every category forecast; table of chosen model vs naive
           // n is the number of origins with a target h steps on.
           assert.equal(m.n, Math.max(0, draws.length - b.firstOrigin - (m.h - 1)), `${category.slug} ${b.model} h${m.h}`);
           if (m.n > 0) {
-            for (const v of [m.mae, m.rmse, m.bias, m.coverage_95, m.analytic_coverage_95]) assert.ok(Number.isFinite(v), `${category.slug} ${b.model}`);
+            for (const v of [m.mae, m.rmse, m.bias, m.coverage_95, m.analytic_coverage_95])
+              assert.ok(Number.isFinite(v), `${category.slug} ${b.model}`);
             assert.ok(m.coverage_95! >= 0 && m.coverage_95! <= 1);
           }
         }
@@ -143,12 +159,24 @@ test('the real snapshot: every category forecast; table of chosen model vs naive
     const chosen = crs?.backtests.find((b) => b.model === crs.model)?.byHorizon[0];
     const naive = crs?.backtests.find((b) => b.model === 'naive')?.byHorizon[0];
     rows.push(
-      pad(category.slug, 12) + pad(draws.length, 6) + pad(f.status, 21) + pad(crs?.model ?? '—', 13) + pad(crs?.selection.reason ?? '—', 12) +
-        pad(crs?.selection.comparedOn ?? '—', 7) + pad(num(crs?.selection.maeH1[crs.model]), 8) + pad(num(crs?.selection.maeH1.naive), 8) +
-        pad(chosen?.n ?? '—', 6) + pad(num(chosen?.mae), 8) + pad(pct(chosen?.coverage_95), 6) +
-        pad(naive?.n ?? '—', 8) + pad(num(naive?.mae), 8) + pct(naive?.coverage_95),
+      pad(category.slug, 12) +
+        pad(draws.length, 6) +
+        pad(f.status, 21) +
+        pad(crs?.model ?? '—', 13) +
+        pad(crs?.selection.reason ?? '—', 12) +
+        pad(crs?.selection.comparedOn ?? '—', 7) +
+        pad(num(crs?.selection.maeH1[crs.model]), 8) +
+        pad(num(crs?.selection.maeH1.naive), 8) +
+        pad(chosen?.n ?? '—', 6) +
+        pad(num(chosen?.mae), 8) +
+        pad(pct(chosen?.coverage_95), 6) +
+        pad(naive?.n ?? '—', 8) +
+        pad(num(naive?.mae), 8) +
+        pct(naive?.coverage_95),
     );
   }
-  console.log(`\nCRS cut-off forecasts as of ${SNAPSHOT_AS_OF}, h = 1 (n(cmp): targets common to all candidates, on which the choice is made; ` +
-    `then the chosen and the naive model on all their own backtest targets; cov95: coverage of the interval served at each origin)\n${rows.join('\n')}\n`);
+  console.log(
+    `\nCRS cut-off forecasts as of ${SNAPSHOT_AS_OF}, h = 1 (n(cmp): targets common to all candidates, on which the choice is made; ` +
+      `then the chosen and the naive model on all their own backtest targets; cov95: coverage of the interval served at each origin)\n${rows.join('\n')}\n`,
+  );
 });

@@ -99,13 +99,21 @@ function validateDraws(draws: readonly DrawObservation[], asOf: string): void {
   if (!isValidIsoDate(asOf)) throw new RangeError(`asOf must be a YYYY-MM-DD date, got ${JSON.stringify(asOf)}`);
   draws.forEach((d, i) => {
     if (!isValidIsoDate(d.date)) throw new RangeError(`draw ${i}: date must be YYYY-MM-DD, got ${JSON.stringify(d.date)}`);
-    if (!Number.isFinite(d.crs) || d.crs < CRS_BOUNDS.min || d.crs > CRS_BOUNDS.max) throw new RangeError(`draw ${i} (${d.date}): crs ${d.crs} is not a score in 0–1200`);
-    if (!Number.isInteger(d.invitations) || d.invitations < 1) throw new RangeError(`draw ${i} (${d.date}): invitations ${d.invitations} is not a positive integer`);
+    if (!Number.isFinite(d.crs) || d.crs < CRS_BOUNDS.min || d.crs > CRS_BOUNDS.max)
+      throw new RangeError(`draw ${i} (${d.date}): crs ${d.crs} is not a score in 0–1200`);
+    if (!Number.isInteger(d.invitations) || d.invitations < 1)
+      throw new RangeError(`draw ${i} (${d.date}): invitations ${d.invitations} is not a positive integer`);
   });
 }
 
 function summarise(forecast: SeriesForecast): SeriesSummary {
-  return { model: forecast.selection.model, selection: forecast.selection, parameters: forecast.parameters, backtests: forecast.backtests, forecast };
+  return {
+    model: forecast.selection.model,
+    selection: forecast.selection,
+    parameters: forecast.parameters,
+    backtests: forecast.backtests,
+    forecast,
+  };
 }
 
 export function forecastCategory(draws: readonly DrawObservation[], asOf: string, options: ForecastOptions = {}): CategoryForecast {
@@ -118,7 +126,13 @@ export function forecastCategory(draws: readonly DrawObservation[], asOf: string
   // Only what was known on the as-of date; a canonical order so input order cannot change the result.
   const known = draws
     .filter((d) => dayNumber(d.date) <= today)
-    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.roundSortKey ?? 0) - (b.roundSortKey ?? 0) || a.crs - b.crs || a.invitations - b.invitations);
+    .sort(
+      (a, b) =>
+        (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
+        (a.roundSortKey ?? 0) - (b.roundSortKey ?? 0) ||
+        a.crs - b.crs ||
+        a.invitations - b.invitations,
+    );
   const dates = known.map((d) => d.date);
   const gaps = gapsBetweenDates(dates);
   const lastDate = dates.at(-1) ?? null;
@@ -139,8 +153,14 @@ export function forecastCategory(draws: readonly DrawObservation[], asOf: string
   };
   const enoughHistory = known.length >= minDraws && gaps.length >= 1;
   if (enoughHistory) {
-    const crs = forecastSeries(known.map((d) => d.crs), { bounds: crsBounds, maxHorizon: horizons })!;
-    const invitations = forecastSeries(known.map((d) => d.invitations), { bounds: invitationBounds, maxHorizon: horizons })!;
+    const crs = forecastSeries(
+      known.map((d) => d.crs),
+      { bounds: crsBounds, maxHorizon: horizons },
+    )!;
+    const invitations = forecastSeries(
+      known.map((d) => d.invitations),
+      { bounds: invitationBounds, maxHorizon: horizons },
+    )!;
     result.crs = summarise(crs);
     result.invitations = summarise(invitations);
     result.backtests = { crs: crs.backtests, invitations: invitations.backtests };

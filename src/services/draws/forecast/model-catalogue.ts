@@ -45,8 +45,7 @@ export interface ModelDescription {
 export const MODEL_CATALOGUE: readonly ModelDescription[] = [
   {
     name: 'naive',
-    description:
-      'Random walk: the next values equal the last one. Analytic h-step sd = σ̂·√h, σ̂ from one-step changes.',
+    description: 'Random walk: the next values equal the last one. Analytic h-step sd = σ̂·√h, σ̂ from one-step changes.',
     parameters: {},
     confidence_definition: CONFIDENCE_DEFINITION,
   },

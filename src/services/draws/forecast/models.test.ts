@@ -85,7 +85,8 @@ test('damped trend fit: parameters in range and SSE no worse than the starting g
   const { alpha, beta, phi } = m.parameters;
   assert.ok(alpha >= 0.01 && alpha <= 1 && beta >= 0 && beta <= alpha + 1e-12 && phi >= 0.8 && phi <= 0.98, JSON.stringify(m.parameters));
   const fittedSse = dampedFilter(y, alpha, beta, phi).sse;
-  for (const a of [0.1, 0.5, 1]) for (const b of [0, 0.1]) for (const p of [0.8, 0.98]) assert.ok(fittedSse <= dampedFilter(y, a, a * b, p).sse + 1e-9);
+  for (const a of [0.1, 0.5, 1])
+    for (const b of [0, 0.1]) for (const p of [0.8, 0.98]) assert.ok(fittedSse <= dampedFilter(y, a, a * b, p).sse + 1e-9);
   // On a steadily rising series the trend carries the forecast upwards.
   assert.ok(m.point(1) > y.at(-1)!, `${m.point(1)}`);
   assert.equal(m.df, y.length - 1 - 3);

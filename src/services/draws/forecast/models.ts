@@ -112,11 +112,17 @@ export function fitSesAlpha(y: readonly number[]): number {
   let fd = sesFilter(y, d).sse;
   for (let i = 0; i < 40 && b - a > 1e-7; i++) {
     if (fc <= fd) {
-      b = d; d = c; fd = fc;
-      c = b - g * (b - a); fc = sesFilter(y, c).sse;
+      b = d;
+      d = c;
+      fd = fc;
+      c = b - g * (b - a);
+      fc = sesFilter(y, c).sse;
     } else {
-      a = c; c = d; fc = fd;
-      d = a + g * (b - a); fd = sesFilter(y, d).sse;
+      a = c;
+      c = d;
+      fc = fd;
+      d = a + g * (b - a);
+      fd = sesFilter(y, d).sse;
     }
   }
   for (const candidate of [(a + b) / 2, lo, hi]) {
@@ -153,7 +159,12 @@ export function fitSes(y: readonly number[]): FittedModel {
  * Additive damped trend in error-correction form (ETS(A,Ad,N)): with ŷ = ℓ + φb and e = y − ŷ,
  * ℓ ← ℓ + φb + αe and b ← φb + βe (β = α·β* of Holt's form). Started at ℓ = y[0], b = 0.
  */
-export function dampedFilter(y: readonly number[], alpha: number, beta: number, phi: number): { sse: number; level: number; trend: number } {
+export function dampedFilter(
+  y: readonly number[],
+  alpha: number,
+  beta: number,
+  phi: number,
+): { sse: number; level: number; trend: number } {
   let level = y[0];
   let trend = 0;
   let sse = 0;
@@ -170,7 +181,13 @@ export function dampedFilter(y: readonly number[], alpha: number, beta: number, 
 export const DAMPED_PHI_RANGE = [0.8, 0.98] as const;
 
 /** Damped trend with given parameters: point ℓ + (φ+…+φ^h)b, sd(h)² = σ̂²(1 + Σ_{j<h} (α + β(φ+…+φ^j))²). */
-export function dampedWithParameters(y: readonly number[], alpha: number, beta: number, phi: number, fittedParameters: number): FittedModel {
+export function dampedWithParameters(
+  y: readonly number[],
+  alpha: number,
+  beta: number,
+  phi: number,
+  fittedParameters: number,
+): FittedModel {
   const { sse, level, trend } = dampedFilter(y, alpha, beta, phi);
   const df = y.length - 1 - fittedParameters;
   const sigma = df >= 1 ? Math.sqrt(sse / df) : NaN;
@@ -212,7 +229,12 @@ function dampedParameters(u: readonly number[]): [number, number, number] {
 }
 
 /** Nelder–Mead minimisation (standard coefficients), deterministic, at most maxEvaluations calls. */
-export function nelderMead(f: (x: number[]) => number, start: readonly number[], step: number, maxEvaluations: number): { x: number[]; value: number } {
+export function nelderMead(
+  f: (x: number[]) => number,
+  start: readonly number[],
+  step: number,
+  maxEvaluations: number,
+): { x: number[]; value: number } {
   const n = start.length;
   let evaluations = 0;
   const evaluate = (x: number[]): number => {
@@ -278,10 +300,15 @@ export function fitDampedParameters(y: readonly number[]): [number, number, numb
     logit(best[0] > 0 ? best[1] / best[0] : 0),
     logit((best[2] - DAMPED_PHI_RANGE[0]) / (DAMPED_PHI_RANGE[1] - DAMPED_PHI_RANGE[0])),
   ];
-  const result = nelderMead((u) => {
-    const [a, b, p] = dampedParameters(u);
-    return dampedFilter(y, a, b, p).sse;
-  }, start, 1, 120);
+  const result = nelderMead(
+    (u) => {
+      const [a, b, p] = dampedParameters(u);
+      return dampedFilter(y, a, b, p).sse;
+    },
+    start,
+    1,
+    120,
+  );
   return result.value < bestSse ? dampedParameters(result.x) : best;
 }
 

@@ -1,12 +1,6 @@
 // One series (CRS cut-offs or invitation counts of a category, oldest first): backtest the candidate
 // models, choose one, and forecast h = 1…H with a 95% interval.
-import {
-  CONFORMAL_MIN_ERRORS,
-  INTERVAL_LEVEL,
-  rollingOriginBacktest,
-  type Bounds,
-  type ModelBacktest,
-} from './backtest.ts';
+import { CONFORMAL_MIN_ERRORS, INTERVAL_LEVEL, rollingOriginBacktest, type Bounds, type ModelBacktest } from './backtest.ts';
 import { analyticHalfWidth, MODELS, type ModelDefinition, type ModelName } from './models.ts';
 import { clamp, conformalHalfWidth, mean } from './statistics.ts';
 
@@ -74,7 +68,10 @@ export function candidateModels(length: number): ModelDefinition[] {
 export function selectModel(backtests: readonly ModelBacktest[]): ModelSelection {
   const complexity = (name: ModelName): number => MODELS.find((m) => m.name === name)!.complexity;
   const firstCommon = Math.max(...backtests.map((b) => b.firstOrigin));
-  const common = backtests.map((b) => ({ model: b.model, errors: b.records[0].filter((r) => r.origin >= firstCommon).map((r) => Math.abs(r.error)) }));
+  const common = backtests.map((b) => ({
+    model: b.model,
+    errors: b.records[0].filter((r) => r.origin >= firstCommon).map((r) => Math.abs(r.error)),
+  }));
   const comparedOn = common[0]?.errors.length ?? 0;
   const maeH1: Partial<Record<ModelName, number>> = {};
   if (comparedOn > 0) for (const c of common) maeH1[c.model] = mean(c.errors);
@@ -82,7 +79,9 @@ export function selectModel(backtests: readonly ModelBacktest[]): ModelSelection
   if (comparedOn < THIN_DATA_MIN_ERRORS && hasNaive) {
     return { model: 'naive', reason: 'thin_data', comparedOn, maeH1, tolerance: SELECTION_TIE_TOLERANCE };
   }
-  const ranked = common.map((c) => ({ model: c.model, mae: maeH1[c.model]! })).sort((a, b) => a.mae - b.mae || complexity(a.model) - complexity(b.model));
+  const ranked = common
+    .map((c) => ({ model: c.model, mae: maeH1[c.model]! }))
+    .sort((a, b) => a.mae - b.mae || complexity(a.model) - complexity(b.model));
   const best = ranked[0];
   const tied = ranked.filter((r) => r.mae <= best.mae * (1 + SELECTION_TIE_TOLERANCE) + 1e-12);
   const chosen = tied.sort((a, b) => complexity(a.model) - complexity(b.model))[0];

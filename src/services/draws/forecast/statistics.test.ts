@@ -7,7 +7,16 @@ const close = (actual: number, expected: number, tolerance: number, label = ''):
 
 test('Student t 97.5% quantiles match the printed tables', () => {
   // Standard two-sided 95% critical values (e.g. any statistics table).
-  const table: [number, number][] = [[1, 12.7062047], [2, 4.30265273], [3, 3.18244631], [4, 2.77644511], [5, 2.57058184], [10, 2.22813885], [30, 2.04227246], [100, 1.98397152]];
+  const table: [number, number][] = [
+    [1, 12.7062047],
+    [2, 4.30265273],
+    [3, 3.18244631],
+    [4, 2.77644511],
+    [5, 2.57058184],
+    [10, 2.22813885],
+    [30, 2.04227246],
+    [100, 1.98397152],
+  ];
   for (const [df, t] of table) close(studentTQuantile(0.975, df), t, 1e-6, `df ${df}`);
   close(studentTQuantile(0.975, 100000), 1.959964, 1e-4, 'large df → normal');
 });

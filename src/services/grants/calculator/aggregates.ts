@@ -198,7 +198,8 @@ export class CalculatorAggregateBuilder {
 
   add(grant: CalculatorGrantInput): void {
     if (this.finished) throw new AggregateBuildError('add() after finish()');
-    if (!Number.isSafeInteger(grant.value_cents)) throw new AggregateBuildError(`grant ${grant.id}: value_cents must be a whole number of cents`);
+    if (!Number.isSafeInteger(grant.value_cents))
+      throw new AggregateBuildError(`grant ${grant.id}: value_cents must be a whole number of cents`);
     const start = parseIsoDate(grant.start_date);
     if (!start) throw new AggregateBuildError(`grant ${grant.id}: start_date is not a date`);
     const end = grant.end_date ? parseIsoDate(grant.end_date) : null;
@@ -214,7 +215,8 @@ export class CalculatorAggregateBuilder {
       const annual = parts[k];
       state.running += annual;
       state.count++;
-      if (state.top.accepts(annual, grant.id)) state.top.offer(annual, { id: grant.id, title: grant.title, recipient: grant.recipient, annual_value_cents: annual });
+      if (state.top.accepts(annual, grant.id))
+        state.top.offer(annual, { id: grant.id, title: grant.title, recipient: grant.recipient, annual_value_cents: annual });
     }
     const firstState = this.year(first);
     firstState.newValue += parts[0];
@@ -240,7 +242,8 @@ export class CalculatorAggregateBuilder {
         const score = prefix[Math.min(ci, lastIdx) + 1] - prefix[si];
         if (score <= 0) continue;
         const top = row[ci]!;
-        if (top.accepts(score, grant.id)) top.offer(score, { id: grant.id, title: grant.title, recipient: grant.recipient, total_value_cents: grant.value_cents, score });
+        if (top.accepts(score, grant.id))
+          top.offer(score, { id: grant.id, title: grant.title, recipient: grant.recipient, total_value_cents: grant.value_cents, score });
       }
     }
   }

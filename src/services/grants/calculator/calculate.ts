@@ -125,7 +125,8 @@ export function validateCalculatorRequest(body: unknown, aggregates: CalculatorA
   let inputMode: InputMode = 'annual';
   if (b.input_mode !== undefined && b.input_mode !== null) {
     const mode = typeof b.input_mode === 'string' ? b.input_mode.trim().toLowerCase() : '';
-    if (mode !== 'annual' && mode !== 'monthly') throw new CalculatorInputError('input_mode', `input_mode must be one of: ${INPUT_MODES.join(', ')}`);
+    if (mode !== 'annual' && mode !== 'monthly')
+      throw new CalculatorInputError('input_mode', `input_mode must be one of: ${INPUT_MODES.join(', ')}`);
     inputMode = mode;
   }
   const factor = inputMode === 'monthly' ? 12 : 1;
@@ -140,7 +141,8 @@ export function validateCalculatorRequest(body: unknown, aggregates: CalculatorA
   } else {
     const raw = b.taxpayer_since_year;
     const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d{4}\s*$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isInteger(n)) throw new CalculatorInputError('taxpayer_since_year', 'taxpayer_since_year must be an integer year, e.g. 2018');
+    if (!Number.isInteger(n))
+      throw new CalculatorInputError('taxpayer_since_year', 'taxpayer_since_year must be an integer year, e.g. 2018');
     if (n < min || n > max) throw new CalculatorInputError('taxpayer_since_year', `taxpayer_since_year must be between ${min} and ${max}`);
     sinceYear = n;
   }
@@ -169,7 +171,11 @@ export interface CalculateOptions {
  * The calculator: validates the body (throws CalculatorInputError naming the parameter) and returns the
  * taxpayer's share of grants, in O(years + 10).
  */
-export function calculateTaxpayerShare(body: unknown, aggregates: CalculatorAggregates, options: CalculateOptions = {}): CalculatorResponse {
+export function calculateTaxpayerShare(
+  body: unknown,
+  aggregates: CalculatorAggregates,
+  options: CalculateOptions = {},
+): CalculatorResponse {
   const request = validateCalculatorRequest(body, aggregates);
   const current = aggregates.current_year;
   const taxYear = options.taxYear ?? Math.min(LAST_TAX_YEAR, Math.max(FIRST_TAX_YEAR, current));
@@ -200,7 +206,14 @@ export function calculateTaxpayerShare(body: unknown, aggregates: CalculatorAggr
       federal_revenue: revenue,
       top_projects: (agg?.top_projects ?? []).map((p) => {
         const ps = share(p.annual_value_cents, contribution, revenue);
-        return { id: p.id, title: p.title, recipient: p.recipient, annual_value: p.annual_value_cents / 100, user_share: ps, user_share_formatted: formatDollars(ps) };
+        return {
+          id: p.id,
+          title: p.title,
+          recipient: p.recipient,
+          annual_value: p.annual_value_cents / 100,
+          user_share: ps,
+          user_share_formatted: formatDollars(ps),
+        };
       }),
     });
   }
@@ -215,15 +228,37 @@ export function calculateTaxpayerShare(body: unknown, aggregates: CalculatorAggr
     const revenue = revenueFor(y);
     const s = share(agg?.running_value_cents ?? 0, contribution, revenue.dollars);
     const count = agg?.running_count ?? 0;
-    continuing.push({ year: y, fiscal_year: fiscalYearLabel(y), user_share: s, user_share_formatted: formatDollars(s), grant_count: count, federal_revenue: revenue.dollars, revenue_is_projected: revenue.projected });
+    continuing.push({
+      year: y,
+      fiscal_year: fiscalYearLabel(y),
+      user_share: s,
+      user_share_formatted: formatDollars(s),
+      grant_count: count,
+      federal_revenue: revenue.dollars,
+      revenue_is_projected: revenue.projected,
+    });
     const sn = s + historicalAverage;
-    withNew.push({ year: y, fiscal_year: fiscalYearLabel(y), user_share: sn, user_share_formatted: formatDollars(sn), grant_count: count, expected_new_grants: averageNewCount });
+    withNew.push({
+      year: y,
+      fiscal_year: fiscalYearLabel(y),
+      user_share: sn,
+      user_share_formatted: formatDollars(sn),
+      grant_count: count,
+      expected_new_grants: averageNewCount,
+    });
   }
 
   const ranked: RankedGrant[] = aggregates.top_grants_by_since[String(request.sinceYear)] ?? [];
   const grantShares: GrantShare[] = ranked.map((g) => {
     const s = (g.score * contribution) / 10_000;
-    return { id: g.id, title: g.title, total_value: g.total_value_cents / 100, user_share: s, user_share_formatted: formatDollars(s), recipient: g.recipient };
+    return {
+      id: g.id,
+      title: g.title,
+      total_value: g.total_value_cents / 100,
+      user_share: s,
+      user_share_formatted: formatDollars(s),
+      recipient: g.recipient,
+    };
   });
 
   const currentRevenue = revenueFor(current).dollars;
@@ -247,7 +282,7 @@ export function calculateTaxpayerShare(body: unknown, aggregates: CalculatorAggr
       federal_revenue: currentRevenue,
       grants_portion_of_taxes: currentShare,
       grants_portion_of_taxes_formatted: formatDollars(currentShare),
-      revenue_share_percentage: ((contribution / 100) / currentRevenue) * 100,
+      revenue_share_percentage: (contribution / 100 / currentRevenue) * 100,
     },
     grant_shares: grantShares,
     yearly_breakdown: yearly,

@@ -103,7 +103,11 @@ test('aggregates: running totals, counts and new grants per fiscal year; current
   for (const year of [2025, 2026, 2027, 2028]) assert.equal(y(year).running_value_cents, 200_000_000);
   assert.equal(y(2029).running_value_cents, 0);
   assert.deepEqual([y(2022).new_value_cents, y(2023).new_value_cents, y(2024).new_value_cents], [125_000_000, 0, 300_000_000]);
-  assert.deepEqual(y(2024).top_projects.map((p) => p.id), [4, 1, 2], 'by annual value, ties by id');
+  assert.deepEqual(
+    y(2024).top_projects.map((p) => p.id),
+    [4, 1, 2],
+    'by annual value, ties by id',
+  );
   assert.equal(y(2024).fiscal_year, '2024-25');
 });
 
@@ -117,26 +121,42 @@ test('calculation: income 75,000 with 25,000 of GST spending', () => {
   assert.equal(r.calculation.tax_year, 2024);
   // C = 11,196.57; revenue 2022-23 447,815,000,000; 2023-24 459,549,000,000; 2024-25 511,000,000,000
   const C = 11_196.57;
-  const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) <= 1e-12 * Math.max(1, Math.abs(expected)), `${actual} ≠ ${expected}`);
+  const close = (actual: number, expected: number) =>
+    assert.ok(Math.abs(actual - expected) <= 1e-12 * Math.max(1, Math.abs(expected)), `${actual} ≠ ${expected}`);
   // share(2024) = C × 4,000,000 / 511,000,000,000 = 0.0876443835…
   close(r.calculation.grants_portion_of_taxes, 0.08764438356164383);
   assert.equal(r.calculation.grants_portion_of_taxes_formatted, '$0.09');
   close(r.calculation.revenue_share_percentage, (C / 511_000_000_000) * 100);
-  assert.deepEqual(r.yearly_breakdown.map((e) => e.year), [2022, 2023, 2024]);
+  assert.deepEqual(
+    r.yearly_breakdown.map((e) => e.year),
+    [2022, 2023, 2024],
+  );
   close(r.yearly_breakdown[0].user_share, 0.031253335640833824); // C × 1,250,000 / 447,815,000,000
   close(r.yearly_breakdown[1].user_share, 0.030455321412950525); // C × 1,250,000 / 459,549,000,000
-  assert.deepEqual(r.yearly_breakdown.map((e) => e.user_share_formatted), ['$0.03', '$0.03', '$0.09']);
-  assert.deepEqual(r.yearly_breakdown.map((e) => e.grant_count), [2, 2, 3]);
+  assert.deepEqual(
+    r.yearly_breakdown.map((e) => e.user_share_formatted),
+    ['$0.03', '$0.03', '$0.09'],
+  );
+  assert.deepEqual(
+    r.yearly_breakdown.map((e) => e.grant_count),
+    [2, 2, 3],
+  );
   close(r.total_grants_share, 0.14935304061542817);
   assert.equal(r.total_grants_share_formatted, '$0.15');
   // per grant over 2022-2024: g1 = C × (1M/R22 + 1M/R23 + 1M/R24); g4 = C × 2M/R24; g2 = C × 1M/R24; g3 = C × (250k/R22 + 250k/R23)
-  assert.deepEqual(r.grant_shares.map((g) => g.id), [1, 4, 2, 3]);
+  assert.deepEqual(
+    r.grant_shares.map((g) => g.id),
+    [1, 4, 2, 3],
+  );
   close(r.grant_shares[0].user_share, 0.07127802153343844);
   close(r.grant_shares[3].user_share, 0.01234173141075687);
   assert.equal(r.grant_shares[0].total_value, 3_000_000);
   assert.equal(r.grant_shares[0].recipient, 'University A');
   // projections: g4 runs 2025-2028 at $2M; revenue after 2024-25 = the latest published figure
-  assert.deepEqual(r.future_projections.continuing_only.map((e) => e.year), [2025, 2026, 2027, 2028, 2029]);
+  assert.deepEqual(
+    r.future_projections.continuing_only.map((e) => e.year),
+    [2025, 2026, 2027, 2028, 2029],
+  );
   close(r.future_projections.continuing_only[0].user_share, 0.04382219178082192);
   assert.equal(r.future_projections.continuing_only[4].user_share, 0);
   assert.equal(r.future_projections.continuing_only[0].revenue_is_projected, true);
@@ -148,7 +168,10 @@ test('calculation: income 75,000 with 25,000 of GST spending', () => {
 
 test('monthly input mode multiplies income and spending by 12', () => {
   const a = handAggregates();
-  const monthly = calculateTaxpayerShare({ annual_income: 6_250, gst_eligible_spending: 2_000, input_mode: 'monthly', taxpayer_since_year: 2023 }, a);
+  const monthly = calculateTaxpayerShare(
+    { annual_income: 6_250, gst_eligible_spending: 2_000, input_mode: 'monthly', taxpayer_since_year: 2023 },
+    a,
+  );
   const annual = calculateTaxpayerShare({ annual_income: 75_000, gst_eligible_spending: 24_000, taxpayer_since_year: 2023 }, a);
   assert.equal(monthly.calculation.annual_income, 75_000);
   assert.equal(monthly.calculation.gst_eligible_spending, 24_000);
@@ -173,7 +196,11 @@ test('bad requests raise a typed error naming the parameter', () => {
   const fails = (body: unknown, parameter: string, message?: RegExp) =>
     assert.throws(
       () => calculateTaxpayerShare(body, a),
-      (e: unknown) => e instanceof CalculatorInputError && e.parameter === parameter && e.message.includes(parameter) && (!message || message.test(e.message)),
+      (e: unknown) =>
+        e instanceof CalculatorInputError &&
+        e.parameter === parameter &&
+        e.message.includes(parameter) &&
+        (!message || message.test(e.message)),
     );
   fails({ annual_income: -1 }, 'annual_income', /greater than or equal to 0/);
   fails({ annual_income: 'abc' }, 'annual_income', /must be a number/);
@@ -250,7 +277,11 @@ test('top 10 grants and yearly totals match a brute-force computation over every
     assert.equal(agg.running_count, count, `running count ${year}`);
   }
 
-  for (const [income, since] of [[75_000, 2018], [250_000, 2014], [40_000, 2024]] as const) {
+  for (const [income, since] of [
+    [75_000, 2018],
+    [250_000, 2014],
+    [40_000, 2024],
+  ] as const) {
     const r = calculateTaxpayerShare({ annual_income: income, taxpayer_since_year: since }, a);
     const C = r.calculation.total_tax_contribution;
     const shares = perGrant.map(({ g, years }) => {
@@ -259,12 +290,19 @@ test('top 10 grants and yearly totals match a brute-force computation over every
       return { id: g.id, s };
     });
     shares.sort((x, y) => y.s - x.s || x.id - y.id);
-    assert.deepEqual(r.grant_shares.map((g) => g.id), shares.slice(0, 10).map((x) => x.id), `top 10 since ${since}`);
+    assert.deepEqual(
+      r.grant_shares.map((g) => g.id),
+      shares.slice(0, 10).map((x) => x.id),
+      `top 10 since ${since}`,
+    );
     r.grant_shares.forEach((g, i) => assert.ok(Math.abs(g.user_share - shares[i].s) < 1e-9, `share of grant ${g.id}`));
   }
   // the ranking is the same for every contribution (it factors out)
   const low = calculateTaxpayerShare({ annual_income: 20_000, taxpayer_since_year: 2016 }, a).grant_shares.map((g) => g.id);
-  const high = calculateTaxpayerShare({ annual_income: 900_000, gst_eligible_spending: 50_000, taxpayer_since_year: 2016 }, a).grant_shares.map((g) => g.id);
+  const high = calculateTaxpayerShare(
+    { annual_income: 900_000, gst_eligible_spending: 50_000, taxpayer_since_year: 2016 },
+    a,
+  ).grant_shares.map((g) => g.id);
   assert.deepEqual(low, high);
   // the contract's default since year
   assert.equal(calculateTaxpayerShare({ annual_income: 1 }, a).calculation.taxpayer_since_year, 2018);
@@ -310,7 +348,15 @@ test('constants: contiguous years, increasing brackets, and a source for every e
 });
 
 test('the formulas are written out for the API description', () => {
-  for (const fragment of ['federal_income_tax', 'rate(y) = C / federal_revenue(y)', 'user_share(g)', 'historical_average', 'with_new_projects', '$1,234.56', 'monthly']) {
+  for (const fragment of [
+    'federal_income_tax',
+    'rate(y) = C / federal_revenue(y)',
+    'user_share(g)',
+    'historical_average',
+    'with_new_projects',
+    '$1,234.56',
+    'monthly',
+  ]) {
     assert.ok(CALCULATOR_FORMULAS_MARKDOWN.includes(fragment), fragment);
   }
 });
@@ -336,7 +382,11 @@ test('pipeline: generated CSV → reader → amendment resolution → aggregates
   const a = builder.finish();
   assert.equal(a.grants, gen.agreements);
   assert.equal(a.current_year, 2024, 'the generated data runs to 2024-25');
-  assert.equal(a.years.reduce((sum, y) => sum + y.running_value_cents, 0), total, 'spreading keeps every cent');
+  assert.equal(
+    a.years.reduce((sum, y) => sum + y.running_value_cents, 0),
+    total,
+    'spreading keeps every cent',
+  );
   assert.equal(a.years.reduce((sum, y) => sum + y.new_value_cents, 0) > 0, true);
   const r = calculateTaxpayerShare({ annual_income: 75_000, gst_eligible_spending: 25_000 }, a);
   assert.equal(r.calculation.taxpayer_since_year, 2018);

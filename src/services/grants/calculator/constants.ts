@@ -40,7 +40,8 @@ export interface TaxYear {
 const CRA_RATES_PAGE =
   'https://www.canada.ca/en/revenue-agency/services/tax/individuals/frequently-asked-questions-individuals/canadian-income-tax-rates-individuals-current-previous-years.html';
 
-const brackets = (rates: number[], lowers: number[]): TaxBracket[] => rates.map((ratePerMille, i) => ({ lowerDollars: lowers[i], ratePerMille }));
+const brackets = (rates: number[], lowers: number[]): TaxBracket[] =>
+  rates.map((ratePerMille, i) => ({ lowerDollars: lowers[i], ratePerMille }));
 const fivebrackets = (lowest: number, t1: number, t2: number, t3: number, t4: number): TaxBracket[] =>
   brackets([lowest, 205, 260, 290, 330], [0, t1, t2, t3, t4]);
 const craSource = (year: number, note?: string): Source => ({
@@ -50,16 +51,51 @@ const craSource = (year: number, note?: string): Source => ({
 });
 
 export const FEDERAL_TAX_YEARS: readonly TaxYear[] = [
-  { year: 2015, brackets: brackets([150, 220, 260, 290], [0, 44_701, 89_401, 138_586]), bpa: { maxDollars: 11_327 }, source: craSource(2015) },
-  { year: 2016, brackets: fivebrackets(150, 45_282, 90_563, 140_388, 200_000), bpa: { maxDollars: 11_474 }, source: craSource(2016, 'The 33% bracket and the 20.5% second rate start in 2016.') },
+  {
+    year: 2015,
+    brackets: brackets([150, 220, 260, 290], [0, 44_701, 89_401, 138_586]),
+    bpa: { maxDollars: 11_327 },
+    source: craSource(2015),
+  },
+  {
+    year: 2016,
+    brackets: fivebrackets(150, 45_282, 90_563, 140_388, 200_000),
+    bpa: { maxDollars: 11_474 },
+    source: craSource(2016, 'The 33% bracket and the 20.5% second rate start in 2016.'),
+  },
   { year: 2017, brackets: fivebrackets(150, 45_916, 91_831, 142_353, 202_800), bpa: { maxDollars: 11_635 }, source: craSource(2017) },
   { year: 2018, brackets: fivebrackets(150, 46_605, 93_208, 144_489, 205_842), bpa: { maxDollars: 11_809 }, source: craSource(2018) },
   { year: 2019, brackets: fivebrackets(150, 47_630, 95_259, 147_667, 210_371), bpa: { maxDollars: 12_069 }, source: craSource(2019) },
-  { year: 2020, brackets: fivebrackets(150, 48_535, 97_069, 150_473, 214_368), bpa: { maxDollars: 13_229, minDollars: 12_298 }, source: craSource(2020, 'First year of the enhanced BPA (Notice of Ways and Means Motion, Department of Finance, December 9, 2019).') },
-  { year: 2021, brackets: fivebrackets(150, 49_020, 98_040, 151_978, 216_511), bpa: { maxDollars: 13_808, minDollars: 12_421 }, source: craSource(2021) },
-  { year: 2022, brackets: fivebrackets(150, 50_197, 100_392, 155_625, 221_708), bpa: { maxDollars: 14_398, minDollars: 12_719 }, source: craSource(2022) },
-  { year: 2023, brackets: fivebrackets(150, 53_359, 106_717, 165_430, 235_675), bpa: { maxDollars: 15_000, minDollars: 13_521 }, source: craSource(2023) },
-  { year: 2024, brackets: fivebrackets(150, 55_867, 111_733, 173_205, 246_752), bpa: { maxDollars: 15_705, minDollars: 14_156 }, source: craSource(2024) },
+  {
+    year: 2020,
+    brackets: fivebrackets(150, 48_535, 97_069, 150_473, 214_368),
+    bpa: { maxDollars: 13_229, minDollars: 12_298 },
+    source: craSource(2020, 'First year of the enhanced BPA (Notice of Ways and Means Motion, Department of Finance, December 9, 2019).'),
+  },
+  {
+    year: 2021,
+    brackets: fivebrackets(150, 49_020, 98_040, 151_978, 216_511),
+    bpa: { maxDollars: 13_808, minDollars: 12_421 },
+    source: craSource(2021),
+  },
+  {
+    year: 2022,
+    brackets: fivebrackets(150, 50_197, 100_392, 155_625, 221_708),
+    bpa: { maxDollars: 14_398, minDollars: 12_719 },
+    source: craSource(2022),
+  },
+  {
+    year: 2023,
+    brackets: fivebrackets(150, 53_359, 106_717, 165_430, 235_675),
+    bpa: { maxDollars: 15_000, minDollars: 13_521 },
+    source: craSource(2023),
+  },
+  {
+    year: 2024,
+    brackets: fivebrackets(150, 55_867, 111_733, 173_205, 246_752),
+    bpa: { maxDollars: 15_705, minDollars: 14_156 },
+    source: craSource(2024),
+  },
   {
     year: 2025,
     brackets: fivebrackets(145, 57_375, 114_750, 177_882, 253_414),
@@ -93,81 +129,114 @@ export const FEDERAL_REVENUE_TABLE_VERSION = '2025-11.1';
 
 export const FEDERAL_REVENUES: readonly FederalRevenue[] = [
   {
-    fiscalYear: 2014, label: '2014-15', dollars: 282_300_000_000,
+    fiscalYear: 2014,
+    label: '2014-15',
+    dollars: 282_300_000_000,
     source: {
-      publication: 'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2014–2015 (revenues $282.3 billion)',
+      publication:
+        'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2014–2015 (revenues $282.3 billion)',
       url: 'https://www.fin.gc.ca/afr-rfa/2015/report-rapport-eng.asp',
       note: 'Figure as reported from that report (rounded to $0.1 billion); the same report gives +3.9% over 2013-14.',
     },
   },
   {
-    fiscalYear: 2015, label: '2015-16', dollars: 295_452_700_000,
+    fiscalYear: 2015,
+    label: '2015-16',
+    dollars: 295_452_700_000,
     source: {
-      publication: 'Public Accounts of Canada 2016, Volume II, Section 1, Table 1 "Consolidated statement of revenues and expenses": total revenues $295,452,700 thousand',
+      publication:
+        'Public Accounts of Canada 2016, Volume II, Section 1, Table 1 "Consolidated statement of revenues and expenses": total revenues $295,452,700 thousand',
       url: 'http://www.tpsgc-pwgsc.gc.ca/recgen/cpc-pac/2016/vol2/s1/ecrc-csre-eng.html',
     },
   },
   {
-    fiscalYear: 2016, label: '2016-17', dollars: 293_500_000_000,
+    fiscalYear: 2016,
+    label: '2016-17',
+    dollars: 293_500_000_000,
     source: {
-      publication: 'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2016–2017, Table 1 "Financial Highlights": revenues $293.5 billion',
+      publication:
+        'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2016–2017, Table 1 "Financial Highlights": revenues $293.5 billion',
       url: 'https://www.canada.ca/en/department-finance/services/publications/annual-financial-report/2017/report.html',
     },
   },
   {
-    fiscalYear: 2017, label: '2017-18', dollars: 313_606_243_000,
+    fiscalYear: 2017,
+    label: '2017-18',
+    dollars: 313_606_243_000,
     source: {
-      publication: 'Public Accounts of Canada 2018, Volume II, Section 1, Table 1 "Consolidated statement of revenues and expenses": total revenues $313,606,243 thousand',
+      publication:
+        'Public Accounts of Canada 2018, Volume II, Section 1, Table 1 "Consolidated statement of revenues and expenses": total revenues $313,606,243 thousand',
       url: 'https://www.tpsgc-pwgsc.gc.ca/recgen/cpc-pac/2018/vol2/s1/ecrc-csre-eng.html',
       note: 'The Annual Financial Report 2018–2019 restates 2017-18 revenues as $311.2 billion.',
     },
   },
   {
-    fiscalYear: 2018, label: '2018-19', dollars: 332_200_000_000,
+    fiscalYear: 2018,
+    label: '2018-19',
+    dollars: 332_200_000_000,
     source: {
-      publication: 'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2019–2020, Table 1 "Financial Highlights": 2018-19 revenues $332.2 billion',
+      publication:
+        'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2019–2020, Table 1 "Financial Highlights": 2018-19 revenues $332.2 billion',
       url: 'https://www.canada.ca/en/department-finance/services/publications/annual-financial-report/2020/report.html',
     },
   },
   {
-    fiscalYear: 2019, label: '2019-20', dollars: 334_100_000_000,
+    fiscalYear: 2019,
+    label: '2019-20',
+    dollars: 334_100_000_000,
     source: {
-      publication: 'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2019–2020, Table 1 "Financial Highlights": revenues $334.1 billion',
+      publication:
+        'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2019–2020, Table 1 "Financial Highlights": revenues $334.1 billion',
       url: 'https://www.canada.ca/en/department-finance/services/publications/annual-financial-report/2020/report.html',
     },
   },
   {
-    fiscalYear: 2020, label: '2020-21', dollars: 316_400_000_000,
+    fiscalYear: 2020,
+    label: '2020-21',
+    dollars: 316_400_000_000,
     source: {
-      publication: 'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2021–2022, Table 1 "Financial Highlights": 2020-21 revenues $316.4 billion',
+      publication:
+        'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2021–2022, Table 1 "Financial Highlights": 2020-21 revenues $316.4 billion',
       url: 'https://www.canada.ca/en/department-finance/services/publications/annual-financial-report/2022/report.html',
     },
   },
   {
-    fiscalYear: 2021, label: '2021-22', dollars: 413_300_000_000,
+    fiscalYear: 2021,
+    label: '2021-22',
+    dollars: 413_300_000_000,
     source: {
-      publication: 'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2021–2022, Table 1 "Financial Highlights": revenues $413.3 billion',
+      publication:
+        'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2021–2022, Table 1 "Financial Highlights": revenues $413.3 billion',
       url: 'https://www.canada.ca/en/department-finance/services/publications/annual-financial-report/2022/report.html',
     },
   },
   {
-    fiscalYear: 2022, label: '2022-23', dollars: 447_815_000_000,
+    fiscalYear: 2022,
+    label: '2022-23',
+    dollars: 447_815_000_000,
     source: {
-      publication: 'Public Accounts of Canada 2024, Volume I, Section 2, Table 1 "Consolidated Statement of Operations and Accumulated Operating Deficit": 2023 actual total revenues $447,815 million',
+      publication:
+        'Public Accounts of Canada 2024, Volume I, Section 2, Table 1 "Consolidated Statement of Operations and Accumulated Operating Deficit": 2023 actual total revenues $447,815 million',
       url: 'https://tpsgc-pwgsc.gc.ca/recgen/cpc-pac/2024/vol1/s2/efc-cfs-eng.html',
     },
   },
   {
-    fiscalYear: 2023, label: '2023-24', dollars: 459_549_000_000,
+    fiscalYear: 2023,
+    label: '2023-24',
+    dollars: 459_549_000_000,
     source: {
-      publication: 'Public Accounts of Canada 2024, Volume I, Section 2, Table 1 "Consolidated Statement of Operations and Accumulated Operating Deficit": 2024 actual total revenues $459,549 million',
+      publication:
+        'Public Accounts of Canada 2024, Volume I, Section 2, Table 1 "Consolidated Statement of Operations and Accumulated Operating Deficit": 2024 actual total revenues $459,549 million',
       url: 'https://tpsgc-pwgsc.gc.ca/recgen/cpc-pac/2024/vol1/s2/efc-cfs-eng.html',
     },
   },
   {
-    fiscalYear: 2024, label: '2024-25', dollars: 511_000_000_000,
+    fiscalYear: 2024,
+    label: '2024-25',
+    dollars: 511_000_000_000,
     source: {
-      publication: 'Treasury Board of Canada Secretariat, backgrounder "Public Accounts of Canada 2025" (November 2025): revenues totalled $511.0 billion in 2025',
+      publication:
+        'Treasury Board of Canada Secretariat, backgrounder "Public Accounts of Canada 2025" (November 2025): revenues totalled $511.0 billion in 2025',
       url: 'https://www.canada.ca/en/treasury-board-secretariat/news/2025/11/public-accounts-of-canada-2025.html',
     },
   },

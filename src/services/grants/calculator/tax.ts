@@ -76,6 +76,7 @@ export function federalIncomeTax(incomeCents: number, year: number): FederalTaxB
 
 /** GST paid on eligible spending: 5%, rounded half up to the cent. */
 export function gstCents(spendingCents: number): number {
-  if (!Number.isSafeInteger(spendingCents) || spendingCents < 0) throw new RangeError('spending must be a non-negative whole number of cents');
+  if (!Number.isSafeInteger(spendingCents) || spendingCents < 0)
+    throw new RangeError('spending must be a non-negative whole number of cents');
   return Number(roundHalfUp(BigInt(spendingCents) * BigInt(GST_RATE_PER_MILLE), 1000n));
 }

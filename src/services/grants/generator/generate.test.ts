@@ -62,7 +62,11 @@ test('round trip: 20,000 generated rows read back with the same counts, amendmen
     // amendment groups: one agreement per original row; amendments numbered 1, 2, … after their original
     assert.equal(resolver.size, gen.agreements);
     for (const [key, numbers] of perKey) {
-      assert.deepEqual(numbers, numbers.map((_, i) => i), `amendments of ${key} are 0, 1, 2, … in file order`);
+      assert.deepEqual(
+        numbers,
+        numbers.map((_, i) => i),
+        `amendments of ${key} are 0, 1, 2, … in file order`,
+      );
     }
     let total = 0;
     for (const g of resolver.values()) total += g.agreement_value_cents;
@@ -85,7 +89,10 @@ test('the December 2025 schema is written keyed by agreement_number, and resolve
   try {
     const file = join(dir, 'grants-2025.csv');
     const gen = await writeGrantsCsv(file, { rows: 3_000, seed: 5, schema: '2025' });
-    const header = readFileSync(file, 'utf8').split('\r\n', 1)[0].replace(/^\uFEFF/, '').split(',');
+    const header = readFileSync(file, 'utf8')
+      .split('\r\n', 1)[0]
+      .replace(/^\uFEFF/, '')
+      .split(',');
     assert.deepEqual(header, [...columnsOf('2025')]);
     assert.ok(!header.includes('ref_number'));
     const resolver = new AmendmentResolver();

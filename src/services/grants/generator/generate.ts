@@ -12,8 +12,17 @@ import { PROVINCE_NAMES_EN } from '../source/provinces.ts';
 import type { ProvinceCode } from '../source/provinces.ts';
 import type { RecipientType } from '../source/record.ts';
 import {
-  CITIES, DEPARTMENTS, DESCRIPTION_SENTENCES, EXPECTED_RESULTS, FOREIGN_CITIES, NAME_WORDS, POSTAL_PREFIX,
-  TITLE_ACTIONS, TITLE_OBJECTS, TITLE_OBJECTS_NEAR_MISS, TITLE_OBJECTS_NOTABLE,
+  CITIES,
+  DEPARTMENTS,
+  DESCRIPTION_SENTENCES,
+  EXPECTED_RESULTS,
+  FOREIGN_CITIES,
+  NAME_WORDS,
+  POSTAL_PREFIX,
+  TITLE_ACTIONS,
+  TITLE_OBJECTS,
+  TITLE_OBJECTS_NEAR_MISS,
+  TITLE_OBJECTS_NOTABLE,
 } from './vocabulary.ts';
 import type { Department, Program } from './vocabulary.ts';
 
@@ -193,7 +202,10 @@ class GrantsGenerator {
     const city = CITIES[this.cities.sample(r)];
     const cityName = r.bool(0.15) && city.nameFr ? `${city.nameEn}|${city.nameFr}` : city.nameEn;
     const fill = (template: string): string =>
-      template.replace('{city}', city.nameEn).replace('{province}', PROVINCE_NAMES_EN[city.province]).replace('{provinceName}', PROVINCE_NAMES_EN[city.province]);
+      template
+        .replace('{city}', city.nameEn)
+        .replace('{province}', PROVINCE_NAMES_EN[city.province])
+        .replace('{provinceName}', PROVINCE_NAMES_EN[city.province]);
     let legalName: string;
     switch (type) {
       case 'F':
@@ -227,7 +239,18 @@ class GrantsGenerator {
     }
     if (type === 'I') {
       const foreign = r.pick(FOREIGN_CITIES);
-      return { type, legalName, operatingName: '', businessNumber: '', country: foreign.country, province: '', city: foreign.city, postalCode: '', naics: r.pick(NAICS_BY_TYPE.I), riding: 0 };
+      return {
+        type,
+        legalName,
+        operatingName: '',
+        businessNumber: '',
+        country: foreign.country,
+        province: '',
+        city: foreign.city,
+        postalCode: '',
+        naics: r.pick(NAICS_BY_TYPE.I),
+        riding: 0,
+      };
     }
     const letters = 'ABCEGHJKLMNPRSTVWXYZ';
     const prefixes = POSTAL_PREFIX[city.province];
@@ -296,7 +319,8 @@ class GrantsGenerator {
     const parts: string[] = [];
     for (let i = 0; i < count; i++) {
       parts.push(
-        r.pick(DESCRIPTION_SENTENCES)
+        r
+          .pick(DESCRIPTION_SENTENCES)
           .replace('{n}', String(r.int(20, 5_000)))
           .replace('{k}', String(r.int(2, 12)))
           .replace('{program}', program.nameEn)
@@ -316,7 +340,7 @@ class GrantsGenerator {
     const recipient = this.pickRecipient(deptIndex);
     const fiscalYear = this.firstYear + this.years.sample(r);
     const start = addDays(new Date(Date.UTC(fiscalYear, 3, 1)), r.int(0, 364));
-    const quarter = Math.min(4, Math.floor((((start.getUTCMonth() + 12 - 3) % 12) / 3)) + 1);
+    const quarter = Math.min(4, Math.floor(((start.getUTCMonth() + 12 - 3) % 12) / 3) + 1);
     const months = r.next() < 0.35 ? r.int(1, 12) : r.next() < 0.7 ? r.int(13, 36) : r.next() < 0.85 ? r.int(37, 60) : r.int(61, 120);
     const end = r.bool(0.03) ? null : addDays(addMonths(start, months), -1);
     const valueCents = this.valueCents();
@@ -357,7 +381,9 @@ class GrantsGenerator {
       naics_identifier: blank(0.3, recipient.naics),
       expected_results_en: blank(0.2, r.pick(EXPECTED_RESULTS)),
       expected_results_fr: '',
-      additional_information_en: r.bool(0.03) ? 'Recipient reallocates part of the funding to third parties, as permitted by the agreement.' : '',
+      additional_information_en: r.bool(0.03)
+        ? 'Recipient reallocates part of the funding to third parties, as permitted by the agreement.'
+        : '',
       additional_information_fr: '',
       owner_org: dept.ownerOrg,
       owner_org_title: `${dept.titleEn} | ${dept.titleFr}`,
@@ -405,7 +431,10 @@ class GrantsGenerator {
   }
 
   /** The next row and its bookkeeping. */
-  next(amendmentRate: number, malformedRate: number): { line: string; kind: 'original' | 'amendment' | 'malformed'; valueDelta: number; amendment: number } {
+  next(
+    amendmentRate: number,
+    malformedRate: number,
+  ): { line: string; kind: 'original' | 'amendment' | 'malformed'; valueDelta: number; amendment: number } {
     const r = this.rng;
     if (this.open.length > 0 && r.bool(amendmentRate)) {
       const i = r.int(0, this.open.length - 1);
@@ -512,4 +541,3 @@ export async function writeGrantsCsv(target: string | Writable, options: Generat
     header,
   };
 }
-

@@ -39,7 +39,15 @@ const SAMPLE: Record<string, string> = {
 };
 
 function rowFor(header: readonly string[], values: Record<string, string> = SAMPLE): string[] {
-  return header.map((h) => values[h.replace(/^\uFEFF/, '').trim().toLowerCase()] ?? '');
+  return header.map(
+    (h) =>
+      values[
+        h
+          .replace(/^\uFEFF/, '')
+          .trim()
+          .toLowerCase()
+      ] ?? '',
+  );
 }
 
 test('the pre-2025 header resolves to the pre-2025 schema, keyed by ref_number', () => {
@@ -116,7 +124,11 @@ test('a missing required column is an error that names it', () => {
   }
   const two = resolveColumns(SCHEMA_2025_COLUMNS.filter((h) => h !== 'owner_org' && h !== 'agreement_start_date'));
   assert.equal(two.ok, false);
-  if (!two.ok) assert.match(two.error, /missing required columns: .*agreement_start_date.*owner_org|missing required columns: .*owner_org.*agreement_start_date/);
+  if (!two.ok)
+    assert.match(
+      two.error,
+      /missing required columns: .*agreement_start_date.*owner_org|missing required columns: .*owner_org.*agreement_start_date/,
+    );
 });
 
 test('a header with neither ref_number nor agreement_number names both', () => {
@@ -134,7 +146,11 @@ test('optional columns may be absent: their fields are empty', () => {
   assert.equal(r.record.agreement_end_date, null);
   assert.equal(r.record.naics_sector_en, '');
   assert.equal(r.record.recipient_province, '');
-  assert.equal(r.record.fiscal_year, '2009-10', 'no pattern in the reference: from the start date (January is in the previous fiscal year)');
+  assert.equal(
+    r.record.fiscal_year,
+    '2009-10',
+    'no pattern in the reference: from the start date (January is in the previous fiscal year)',
+  );
 });
 
 test('rows that cannot be imported are skipped with a fixed reason', () => {

@@ -9,28 +9,87 @@ export type GrantsSchema = 'pre2025' | '2025';
 
 /** Column order of the published pre-2025 file (as written by the generator). */
 export const PRE_2025_COLUMNS: readonly string[] = [
-  'ref_number', 'amendment_number', 'amendment_date', 'agreement_type', 'recipient_type',
-  'recipient_business_number', 'recipient_legal_name', 'recipient_operating_name', 'research_organization_name',
-  'recipient_country', 'recipient_province', 'recipient_city', 'recipient_postal_code',
-  'federal_riding_name_en', 'federal_riding_name_fr', 'federal_riding_number',
-  'prog_name_en', 'prog_name_fr', 'prog_purpose_en', 'prog_purpose_fr',
-  'agreement_title_en', 'agreement_title_fr', 'agreement_number', 'agreement_value',
-  'foreign_currency_type', 'foreign_currency_value', 'agreement_start_date', 'agreement_end_date', 'coverage',
-  'description_en', 'description_fr', 'naics_identifier', 'expected_results_en', 'expected_results_fr',
-  'additional_information_en', 'additional_information_fr', 'owner_org', 'owner_org_title',
+  'ref_number',
+  'amendment_number',
+  'amendment_date',
+  'agreement_type',
+  'recipient_type',
+  'recipient_business_number',
+  'recipient_legal_name',
+  'recipient_operating_name',
+  'research_organization_name',
+  'recipient_country',
+  'recipient_province',
+  'recipient_city',
+  'recipient_postal_code',
+  'federal_riding_name_en',
+  'federal_riding_name_fr',
+  'federal_riding_number',
+  'prog_name_en',
+  'prog_name_fr',
+  'prog_purpose_en',
+  'prog_purpose_fr',
+  'agreement_title_en',
+  'agreement_title_fr',
+  'agreement_number',
+  'agreement_value',
+  'foreign_currency_type',
+  'foreign_currency_value',
+  'agreement_start_date',
+  'agreement_end_date',
+  'coverage',
+  'description_en',
+  'description_fr',
+  'naics_identifier',
+  'expected_results_en',
+  'expected_results_fr',
+  'additional_information_en',
+  'additional_information_fr',
+  'owner_org',
+  'owner_org_title',
 ];
 
 /** Column order of the December 2025 template (plus owner_org, owner_org_title). */
 export const SCHEMA_2025_COLUMNS: readonly string[] = [
-  'agreement_number', 'amendment_number', 'amendment_date', 'agreement_type', 'agreement_title_en', 'agreement_title_fr',
-  'recipient_type', 'recipient_business_number', 'recipient_legal_name', 'recipient_operating_name',
-  'research_organization_name', 'recipient_country', 'recipient_province', 'recipient_city', 'recipient_postal_code',
-  'federal_riding_name_en', 'federal_riding_name_fr', 'federal_riding_number',
-  'prog_name_en', 'prog_name_fr', 'prog_purpose_en', 'prog_purpose_fr', 'alternate_agreement_number',
-  'agreement_value', 'foreign_currency_type', 'foreign_currency_value', 'agreement_start_date', 'agreement_end_date',
-  'agreement_termination_date', 'coverage', 'description_en', 'description_fr', 'naics_identifier',
-  'expected_results_en', 'expected_results_fr', 'additional_information_en', 'additional_information_fr',
-  'owner_org', 'owner_org_title',
+  'agreement_number',
+  'amendment_number',
+  'amendment_date',
+  'agreement_type',
+  'agreement_title_en',
+  'agreement_title_fr',
+  'recipient_type',
+  'recipient_business_number',
+  'recipient_legal_name',
+  'recipient_operating_name',
+  'research_organization_name',
+  'recipient_country',
+  'recipient_province',
+  'recipient_city',
+  'recipient_postal_code',
+  'federal_riding_name_en',
+  'federal_riding_name_fr',
+  'federal_riding_number',
+  'prog_name_en',
+  'prog_name_fr',
+  'prog_purpose_en',
+  'prog_purpose_fr',
+  'alternate_agreement_number',
+  'agreement_value',
+  'foreign_currency_type',
+  'foreign_currency_value',
+  'agreement_start_date',
+  'agreement_end_date',
+  'agreement_termination_date',
+  'coverage',
+  'description_en',
+  'description_fr',
+  'naics_identifier',
+  'expected_results_en',
+  'expected_results_fr',
+  'additional_information_en',
+  'additional_information_fr',
+  'owner_org',
+  'owner_org_title',
 ];
 
 export function columnsOf(schema: GrantsSchema): readonly string[] {
@@ -39,17 +98,39 @@ export function columnsOf(schema: GrantsSchema): readonly string[] {
 
 /** The logical fields the service reads; `reference` is ref_number or agreement_number by schema. */
 export const SOURCE_FIELDS = [
-  'reference', 'amendment_number', 'amendment_date', 'agreement_type', 'recipient_type',
-  'recipient_legal_name', 'recipient_operating_name', 'recipient_country', 'recipient_province', 'recipient_city',
-  'recipient_postal_code', 'prog_name_en', 'prog_purpose_en', 'agreement_title_en', 'agreement_value',
-  'agreement_start_date', 'agreement_end_date', 'description_en', 'naics_identifier', 'expected_results_en',
-  'owner_org', 'owner_org_title',
+  'reference',
+  'amendment_number',
+  'amendment_date',
+  'agreement_type',
+  'recipient_type',
+  'recipient_legal_name',
+  'recipient_operating_name',
+  'recipient_country',
+  'recipient_province',
+  'recipient_city',
+  'recipient_postal_code',
+  'prog_name_en',
+  'prog_purpose_en',
+  'agreement_title_en',
+  'agreement_value',
+  'agreement_start_date',
+  'agreement_end_date',
+  'description_en',
+  'naics_identifier',
+  'expected_results_en',
+  'owner_org',
+  'owner_org_title',
 ] as const;
 export type SourceField = (typeof SOURCE_FIELDS)[number];
 
 /** A file without one of these cannot be imported (the amendment key, the money, the date, the recipient). */
 export const REQUIRED_FIELDS: readonly SourceField[] = [
-  'reference', 'amendment_number', 'owner_org', 'recipient_legal_name', 'agreement_value', 'agreement_start_date',
+  'reference',
+  'amendment_number',
+  'owner_org',
+  'recipient_legal_name',
+  'agreement_value',
+  'agreement_start_date',
 ];
 
 /** Header names accepted for each field other than `reference`, in order of preference. */
@@ -88,12 +169,13 @@ export interface ColumnMapping {
   columnCount: number;
 }
 
-export type ColumnResolution =
-  | { ok: true; mapping: ColumnMapping }
-  | { ok: false; missing: string[]; error: string };
+export type ColumnResolution = { ok: true; mapping: ColumnMapping } | { ok: false; missing: string[]; error: string };
 
 function normaliseHeader(cell: string): string {
-  return cell.replace(/^\uFEFF/, '').trim().toLowerCase();
+  return cell
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase();
 }
 
 /**
@@ -142,6 +224,9 @@ export function resolveColumns(header: readonly string[]): ColumnResolution {
     return { ok: false, missing, error };
   }
   const used = new Set(Object.values(index).filter((i) => i >= 0));
-  const ignoredColumns = header.filter((_, i) => !used.has(i)).map(normaliseHeader).filter((n) => n !== '');
+  const ignoredColumns = header
+    .filter((_, i) => !used.has(i))
+    .map(normaliseHeader)
+    .filter((n) => n !== '');
   return { ok: true, mapping: { schema, referenceColumn, index, ignoredColumns, columnCount: header.length } };
 }

@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
-import { deriveFiscalYear, fiscalYearFromReference, fiscalYearLabel, fiscalYearOfDate, parseFiscalYearLabel, parseIsoDate } from './fiscal-year.ts';
+import {
+  deriveFiscalYear,
+  fiscalYearFromReference,
+  fiscalYearLabel,
+  fiscalYearOfDate,
+  parseFiscalYearLabel,
+  parseIsoDate,
+} from './fiscal-year.ts';
 import { NAICS_SECTORS, naicsSectorOf } from './naics.ts';
 import { NOTABLE_RULES, NOTABLE_RULES_VERSION, NotableMatcher } from './notable.ts';
 import { dollarsToCents, formatCents, formatDollars, parseMoneyToCents } from './money.ts';
@@ -47,15 +54,25 @@ test('dates are validated as calendar dates', () => {
   // the YYYY-MM-DD fast path against the calendar: every form of ten characters with dashes in place
   const ch = fc.constantFrom('0', '1', '2', '3', '9', 'a', '/'); // (a trailing space is a separate rule: the time part)
   fc.assert(
-    fc.property(fc.tuple(fc.integer({ min: 1850, max: 3050 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), ch, fc.integer({ min: 0, max: 9 }), fc.boolean()), ([y, m, d, junk, at, spoil]) => {
-      let text = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-      if (spoil && at !== 4 && at !== 7) text = text.slice(0, at) + junk + text.slice(at + 1);
-      const [ty, tm, td] = [text.slice(0, 4), text.slice(5, 7), text.slice(8, 10)].map((x) => (/^\d+$/.test(x) ? Number(x) : NaN));
-      const date = new Date(Date.UTC(ty, tm - 1, td));
-      const valid = ty >= 1900 && ty <= 2999 && date.getUTCFullYear() === ty && date.getUTCMonth() === tm - 1 && date.getUTCDate() === td;
-      assert.equal(parseIsoDate(text), valid ? text : null, text);
-      if (valid) assert.equal(fiscalYearOfDate(text), tm >= 4 ? ty : ty - 1);
-    }),
+    fc.property(
+      fc.tuple(
+        fc.integer({ min: 1850, max: 3050 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        ch,
+        fc.integer({ min: 0, max: 9 }),
+        fc.boolean(),
+      ),
+      ([y, m, d, junk, at, spoil]) => {
+        let text = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+        if (spoil && at !== 4 && at !== 7) text = text.slice(0, at) + junk + text.slice(at + 1);
+        const [ty, tm, td] = [text.slice(0, 4), text.slice(5, 7), text.slice(8, 10)].map((x) => (/^\d+$/.test(x) ? Number(x) : NaN));
+        const date = new Date(Date.UTC(ty, tm - 1, td));
+        const valid = ty >= 1900 && ty <= 2999 && date.getUTCFullYear() === ty && date.getUTCMonth() === tm - 1 && date.getUTCDate() === td;
+        assert.equal(parseIsoDate(text), valid ? text : null, text);
+        if (valid) assert.equal(fiscalYearOfDate(text), tm >= 4 ? ty : ty - 1);
+      },
+    ),
     { numRuns: 3000 },
   );
 });
@@ -67,7 +84,10 @@ test('NAICS sectors from the two-digit prefix, including the 31-33, 44-45 and 48
   for (const code of ['484110', '493']) assert.deepEqual(naicsSectorOf(code), { code: '48-49', name: 'Transportation and warehousing' });
   assert.equal(naicsSectorOf('41')?.name, 'Wholesale trade');
   assert.equal(naicsSectorOf('42'), null, 'the United States wholesale code is not a NAICS Canada sector');
-  assert.equal(naicsSectorOf('5417 - Scientific research and development services')?.name, 'Professional, scientific and technical services');
+  assert.equal(
+    naicsSectorOf('5417 - Scientific research and development services')?.name,
+    'Professional, scientific and technical services',
+  );
   assert.equal(naicsSectorOf(' 91 ')?.name, 'Public administration');
   assert.equal(naicsSectorOf('9'), null);
   assert.equal(naicsSectorOf(''), null);
@@ -101,7 +121,9 @@ test('the notable matcher agrees with a plain word-by-word reading of the rules 
   // the reference: lower-case the text, cut it into runs of letters, digits and underscores, and at each word
   // take the longest keyword whose words follow; fields in the order title, description, program
   const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-  const entries = NOTABLE_RULES.categories.flatMap((c) => c.keywords.map((keyword) => ({ categoryId: c.id, keyword, tokens: wordsOf(keyword) })));
+  const entries = NOTABLE_RULES.categories.flatMap((c) =>
+    c.keywords.map((keyword) => ({ categoryId: c.id, keyword, tokens: wordsOf(keyword) })),
+  );
   const inText = (text: string) => {
     const w = wordsOf(text);
     for (let i = 0; i < w.length; i++) {
@@ -115,7 +137,21 @@ test('the notable matcher agrees with a plain word-by-word reading of the rules 
   // matcher's word table covers it), and separators
   const word = fc.oneof(
     fc.constantFrom(...keywordWords).chain((w) => fc.constantFrom(w, w.toUpperCase(), w[0].toUpperCase() + w.slice(1))),
-    fc.constantFrom('galaxy', 'oily', 'arts', 'trade2', 'coalition', 'Ärt', 'ÉTÉ', 'façade', 'naïve', 'straße', 'İstanbul', '\u212Aelvin', 'x'),
+    fc.constantFrom(
+      'galaxy',
+      'oily',
+      'arts',
+      'trade2',
+      'coalition',
+      'Ärt',
+      'ÉTÉ',
+      'façade',
+      'naïve',
+      'straße',
+      'İstanbul',
+      '\u212Aelvin',
+      'x',
+    ),
   );
   const separator = fc.constantFrom(' ', '  ', '-', '.', ', ', '\n', '’', '/', '_', '');
   const text = fc.array(fc.tuple(word, separator), { maxLength: 12 }).map((parts) => parts.map(([w, s]) => w + s).join(''));
@@ -135,7 +171,14 @@ test('the rule file is versioned and a keyword cannot sit in two categories', ()
   assert.equal(NOTABLE_RULES_VERSION, file.version);
   assert.ok(NOTABLE_RULES_VERSION.length > 0);
   assert.throws(
-    () => new NotableMatcher({ version: 't', categories: [{ id: 'a', label: 'A', keywords: ['x'] }, { id: 'b', label: 'B', keywords: ['X'] }] }),
+    () =>
+      new NotableMatcher({
+        version: 't',
+        categories: [
+          { id: 'a', label: 'A', keywords: ['x'] },
+          { id: 'b', label: 'B', keywords: ['X'] },
+        ],
+      }),
     /in both a and b/,
   );
   const custom = new NotableMatcher({ version: 'test-1', categories: [{ id: 'c', label: 'Custom', keywords: ['foo.bar'] }] });
@@ -208,7 +251,14 @@ test('provinces normalise to 2-letter codes where unambiguous', () => {
 });
 
 function rec(fields: Partial<GrantRecord>): GrantRecord {
-  return { owner_org: 'tc', reference_number: 'R-1', amendment_number: 0, amendment_date: null, agreement_value_cents: 0, ...fields } as GrantRecord;
+  return {
+    owner_org: 'tc',
+    reference_number: 'R-1',
+    amendment_number: 0,
+    amendment_date: null,
+    agreement_value_cents: 0,
+    ...fields,
+  } as GrantRecord;
 }
 
 test('amendments: one grant per (owner_org, reference); the highest amendment number wins, compared as numbers', () => {
@@ -220,16 +270,29 @@ test('amendments: one grant per (owner_org, reference); the highest amendment nu
   assert.equal(r.size, 2, 'the same reference in another department is another agreement');
   assert.equal(r.rowsAdded, 4);
   const byKey = new Map([...r.values()].map((g) => [amendmentKey(g), g]));
-  assert.equal(byKey.get(amendmentKey({ owner_org: 'tc', reference_number: 'R-1' }))?.agreement_value_cents, 1000, '10 beats 9 (not string order)');
+  assert.equal(
+    byKey.get(amendmentKey({ owner_org: 'tc', reference_number: 'R-1' }))?.agreement_value_cents,
+    1000,
+    '10 beats 9 (not string order)',
+  );
   assert.equal(byKey.get(amendmentKey({ owner_org: 'esdc-edsc', reference_number: 'R-1' }))?.agreement_value_cents, 7);
 });
 
 test('amendment ties: later amendment_date, then a dated row, then the later row in the file', () => {
-  assert.equal(supersedes({ amendment_number: 2, amendment_date: '2021-05-01' }, { amendment_number: 2, amendment_date: '2021-06-01' }), false);
-  assert.equal(supersedes({ amendment_number: 2, amendment_date: '2021-07-01' }, { amendment_number: 2, amendment_date: '2021-06-01' }), true);
+  assert.equal(
+    supersedes({ amendment_number: 2, amendment_date: '2021-05-01' }, { amendment_number: 2, amendment_date: '2021-06-01' }),
+    false,
+  );
+  assert.equal(
+    supersedes({ amendment_number: 2, amendment_date: '2021-07-01' }, { amendment_number: 2, amendment_date: '2021-06-01' }),
+    true,
+  );
   assert.equal(supersedes({ amendment_number: 2, amendment_date: null }, { amendment_number: 2, amendment_date: '2021-06-01' }), false);
   assert.equal(supersedes({ amendment_number: 2, amendment_date: '2021-06-01' }, { amendment_number: 2, amendment_date: null }), true);
-  assert.equal(supersedes({ amendment_number: 2, amendment_date: '2021-06-01' }, { amendment_number: 2, amendment_date: '2021-06-01' }), true);
+  assert.equal(
+    supersedes({ amendment_number: 2, amendment_date: '2021-06-01' }, { amendment_number: 2, amendment_date: '2021-06-01' }),
+    true,
+  );
   assert.equal(supersedes({ amendment_number: 1, amendment_date: '2030-01-01' }, { amendment_number: 2, amendment_date: null }), false);
   // re-importing: a republished identical row keeps the same state
   const r = new AmendmentResolver();
@@ -239,7 +302,18 @@ test('amendment ties: later amendment_date, then a dated row, then the later row
 });
 
 test('the fast and the general date paths agree', () => {
-  for (const d of ['2000-02-29', '1900-02-29', '2024-02-29', '2023-02-29', '2023-04-31', '2023-12-31', '2023-13-01', '2023-00-10', '2023-01-00', '0000-01-01']) {
+  for (const d of [
+    '2000-02-29',
+    '1900-02-29',
+    '2024-02-29',
+    '2023-02-29',
+    '2023-04-31',
+    '2023-12-31',
+    '2023-13-01',
+    '2023-00-10',
+    '2023-01-00',
+    '0000-01-01',
+  ]) {
     assert.equal(parseIsoDate(d), parseIsoDate(`${d} 00:00`), d);
   }
   assert.equal(parseIsoDate('1900-02-29'), null);

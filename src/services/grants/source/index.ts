@@ -4,7 +4,14 @@ export type { ColumnMapping, ColumnResolution, GrantsSchema, SourceField } from 
 export { mapRow, parseAmendmentNumber, RECIPIENT_TYPES, AGREEMENT_TYPES, MAJOR_FUNDING_THRESHOLD_CENTS, SKIP_REASONS } from './record.ts';
 export type { GrantRecord, MappedRow, RecipientType, AgreementType, SkipReason } from './record.ts';
 export { amendmentKey, supersedes, AmendmentResolver } from './amendments.ts';
-export { deriveFiscalYear, fiscalYearFromReference, fiscalYearOfDate, fiscalYearLabel, parseFiscalYearLabel, parseIsoDate } from './fiscal-year.ts';
+export {
+  deriveFiscalYear,
+  fiscalYearFromReference,
+  fiscalYearOfDate,
+  fiscalYearLabel,
+  parseFiscalYearLabel,
+  parseIsoDate,
+} from './fiscal-year.ts';
 export { naicsSectorOf, NAICS_SECTORS } from './naics.ts';
 export type { NaicsSector } from './naics.ts';
 export { normaliseProvince, PROVINCE_CODES, PROVINCE_NAMES_EN } from './provinces.ts';

@@ -8,7 +8,8 @@ import { GrantsCsvHeaderError, parseOnly, readGrantsCsv } from './reader.ts';
 import type { ReadProgress } from './reader.ts';
 import type { GrantRecord } from './record.ts';
 
-const HEADER = 'ref_number,amendment_number,owner_org,recipient_legal_name,recipient_city,agreement_title_en,description_en,agreement_value,agreement_start_date,extra_column';
+const HEADER =
+  'ref_number,amendment_number,owner_org,recipient_legal_name,recipient_city,agreement_title_en,description_en,agreement_value,agreement_start_date,extra_column';
 const ROWS = [
   '001-2018-2019-Q1-00001,0,aafc-aac,"Café Québécois, Inc.|Café Québécois inc.",Montréal,"The ""Green"" barn",Line one,"12,500.00",2018-05-01,x',
   '001-2018-2019-Q1-00002,0,aafc-aac,Ferme Élan,Lévis,Multi-line,"First line\r\nsecond, with a comma\nthird",$99.99,2018-06-01,',
@@ -53,9 +54,15 @@ test('a header without a required column rejects with an error naming it', async
   const bad = 'ref_number,amendment_number,owner_org,recipient_legal_name,agreement_start_date\r\nA,0,tc,X,2020-01-01\r\n';
   await assert.rejects(
     readGrantsCsv(Readable.from([bad]), () => {}),
-    (error: unknown) => error instanceof GrantsCsvHeaderError && error.message === 'missing required column: agreement_value' && error.missing[0] === 'agreement_value',
+    (error: unknown) =>
+      error instanceof GrantsCsvHeaderError &&
+      error.message === 'missing required column: agreement_value' &&
+      error.missing[0] === 'agreement_value',
   );
-  await assert.rejects(readGrantsCsv(Readable.from(['']), () => {}), GrantsCsvHeaderError);
+  await assert.rejects(
+    readGrantsCsv(Readable.from(['']), () => {}),
+    GrantsCsvHeaderError,
+  );
 });
 
 test('an async row handler is awaited in order (backpressure), and progress is reported', async () => {
@@ -76,9 +83,19 @@ test('an async row handler is awaited in order (backpressure), and progress is r
     },
     { progressEveryRows: 100, onProgress: (p) => progress.push(p) },
   );
-  assert.deepEqual(seen, Array.from({ length: 250 }, (_, i) => i + 1));
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 250 }, (_, i) => i + 1),
+  );
   assert.equal(summary.recordsMapped, 250);
-  assert.deepEqual(progress.map((p) => [p.rowsRead, p.done]), [[100, false], [200, false], [250, true]]);
+  assert.deepEqual(
+    progress.map((p) => [p.rowsRead, p.done]),
+    [
+      [100, false],
+      [200, false],
+      [250, true],
+    ],
+  );
   assert.equal(progress[2].totalBytes, null, 'unknown for a stream');
 });
 
@@ -96,7 +113,10 @@ test('a path is read with its size known; parseOnly counts the same rows', async
     assert.equal(parsed.rows, 4);
     assert.equal(parsed.headerColumns, 10);
     assert.equal(parsed.bytesRead, Buffer.byteLength(CSV));
-    await assert.rejects(readGrantsCsv(join(dir, 'missing.csv'), () => {}), /ENOENT/);
+    await assert.rejects(
+      readGrantsCsv(join(dir, 'missing.csv'), () => {}),
+      /ENOENT/,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -106,7 +126,8 @@ test('characters beyond Latin-1 come out whole, also across the file reader’s 
   const titles = ['L’été – “quoted”', 'Emoji 🌲 and 中文', 'plain ASCII'];
   const lines = [HEADER];
   // enough rows that the file's 64 KiB chunk boundaries fall inside multi-byte characters somewhere
-  for (let i = 1; i <= 3000; i++) lines.push(`001-2020-2021-Q2-${String(i).padStart(5, '0')},0,tc,R${i},Ottawa,"${titles[i % 3]}",D,${i},2020-07-01,`);
+  for (let i = 1; i <= 3000; i++)
+    lines.push(`001-2020-2021-Q2-${String(i).padStart(5, '0')},0,tc,R${i},Ottawa,"${titles[i % 3]}",D,${i},2020-07-01,`);
   const text = `${lines.join('\r\n')}\r\n`;
   const expected = Array.from({ length: 3000 }, (_, i) => titles[(i + 1) % 3]);
   const dir = mkdtempSync(join(tmpdir(), 'grants-reader-'));
@@ -123,8 +144,19 @@ test('characters beyond Latin-1 come out whole, also across the file reader’s 
     // bytes that are not UTF-8: read as Windows-1252 (a file saved by a spreadsheet program), also beside
     // UTF-8 characters in the same cell; the bytes Windows-1252 leaves undefined as U+FFFD
     const cp1252 = Buffer.concat([
-      Buffer.from(`${HEADER}\r\nX-1,0,tc,R,Ottawa,"Montr`), Buffer.from([0xe9]), Buffer.from('al ', 'latin1'), Buffer.from([0x96]), Buffer.from(' 5 ', 'latin1'), Buffer.from([0xb5]), Buffer.from('m",D,1,2020-07-01,\r\n'),
-      Buffer.from('X-2,0,tc,R,Ottawa,"Qu'), Buffer.from([0xe9]), Buffer.from('bec — ', 'utf8'), Buffer.from([0xe9]), Buffer.from([0x81]), Buffer.from('t\uFFFD",D,1,2020-07-01,\r\n', 'utf8'),
+      Buffer.from(`${HEADER}\r\nX-1,0,tc,R,Ottawa,"Montr`),
+      Buffer.from([0xe9]),
+      Buffer.from('al ', 'latin1'),
+      Buffer.from([0x96]),
+      Buffer.from(' 5 ', 'latin1'),
+      Buffer.from([0xb5]),
+      Buffer.from('m",D,1,2020-07-01,\r\n'),
+      Buffer.from('X-2,0,tc,R,Ottawa,"Qu'),
+      Buffer.from([0xe9]),
+      Buffer.from('bec — ', 'utf8'),
+      Buffer.from([0xe9]),
+      Buffer.from([0x81]),
+      Buffer.from('t\uFFFD",D,1,2020-07-01,\r\n', 'utf8'),
     ]);
     const one: string[] = [];
     await readGrantsCsv(Readable.from([cp1252]), (r) => {

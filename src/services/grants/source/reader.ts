@@ -184,7 +184,11 @@ function openRows(input: string | Readable, decodeCells: boolean): RowSource {
  * and calls onRow for every row that maps to a record; skipped rows are counted by reason. Rejects with a
  * GrantsCsvHeaderError naming the missing column when the header lacks a required one.
  */
-export async function readGrantsCsv(input: string | Readable, onRow: GrantRowHandler, options: ReadGrantsOptions = {}): Promise<ReadSummary> {
+export async function readGrantsCsv(
+  input: string | Readable,
+  onRow: GrantRowHandler,
+  options: ReadGrantsOptions = {},
+): Promise<ReadSummary> {
   const { batches, bytesRead, totalBytes } = openRows(input, false);
   const every = Math.max(1, options.progressEveryRows ?? 10_000);
   const skipReasons = new Map<string, number>();
@@ -193,7 +197,15 @@ export async function readGrantsCsv(input: string | Readable, onRow: GrantRowHan
   let recordsMapped = 0;
   let skipped = 0;
   const progress = (done: boolean): void =>
-    options.onProgress?.({ rowsRead, recordsMapped, skipped, skipReasons: Object.fromEntries(skipReasons), bytesRead: bytesRead(), totalBytes, done });
+    options.onProgress?.({
+      rowsRead,
+      recordsMapped,
+      skipped,
+      skipReasons: Object.fromEntries(skipReasons),
+      bytesRead: bytesRead(),
+      totalBytes,
+      done,
+    });
 
   for await (const batch of batches) {
     for (const cells of batch) {

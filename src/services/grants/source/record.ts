@@ -166,7 +166,11 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
   const money = parseMoneyToCents(cell(cells, mapping, 'agreement_value', decode));
   if (!money.ok) {
     const reason =
-      money.reason === 'empty' ? SKIP_REASONS.valueEmpty : money.reason === 'not_a_number' ? SKIP_REASONS.valueNotNumber : SKIP_REASONS.valueOutOfRange;
+      money.reason === 'empty'
+        ? SKIP_REASONS.valueEmpty
+        : money.reason === 'not_a_number'
+          ? SKIP_REASONS.valueNotNumber
+          : SKIP_REASONS.valueOutOfRange;
     return { ok: false, reason };
   }
   const startDate = parseIsoDate(cell(cells, mapping, 'agreement_start_date', decode));

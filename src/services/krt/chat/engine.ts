@@ -64,7 +64,14 @@ export function newChatState(): ChatState {
 }
 
 const NO_SUPPLIER_NEEDED: ReadonlySet<ResourceType> = new Set(['Software/code', 'Dataset', 'Protocol', 'Biological sample']);
-const NO_IDENTIFIER_NEEDED: ReadonlySet<ResourceType> = new Set(['Software/code', 'Dataset', 'Protocol', 'Biological sample', 'Oligonucleotide', 'Other']);
+const NO_IDENTIFIER_NEEDED: ReadonlySet<ResourceType> = new Set([
+  'Software/code',
+  'Dataset',
+  'Protocol',
+  'Biological sample',
+  'Oligonucleotide',
+  'Other',
+]);
 
 function missingOf(d: Draft): MissingField[] {
   const missing: MissingField[] = [];
@@ -79,12 +86,20 @@ function missingOf(d: Draft): MissingField[] {
 function question(field: MissingField, d: Draft): string {
   const what = d.name ? `the ${d.name}` : 'it';
   switch (field) {
-    case 'name': return d.type ? `Which ${d.type.toLowerCase()} is it (its name, e.g. "rabbit anti-GFP")?` : 'Which resource should I add (e.g. "rabbit anti-GFP antibody from Abcam, catalog ab290")?';
-    case 'type': return `What type of resource is ${what} (antibody, cell line, organism/strain, plasmid, chemical, kit, software, oligonucleotide, …)?`;
-    case 'vendor': return `Who supplies ${what}: a vendor or repository, or "this study" if you made it?`;
-    case 'identifier': return `What is the catalog number or RRID of ${what}?`;
-    case 'row': return 'Which row do you mean (its number, or its name)?';
-    case 'change': return 'What should I change: the name, type, vendor, catalog number, RRID, or new/reuse?';
+    case 'name':
+      return d.type
+        ? `Which ${d.type.toLowerCase()} is it (its name, e.g. "rabbit anti-GFP")?`
+        : 'Which resource should I add (e.g. "rabbit anti-GFP antibody from Abcam, catalog ab290")?';
+    case 'type':
+      return `What type of resource is ${what} (antibody, cell line, organism/strain, plasmid, chemical, kit, software, oligonucleotide, …)?`;
+    case 'vendor':
+      return `Who supplies ${what}: a vendor or repository, or "this study" if you made it?`;
+    case 'identifier':
+      return `What is the catalog number or RRID of ${what}?`;
+    case 'row':
+      return 'Which row do you mean (its number, or its name)?';
+    case 'change':
+      return 'What should I change: the name, type, vendor, catalog number, RRID, or new/reuse?';
   }
 }
 
@@ -107,11 +122,13 @@ function draftOf(row: KrtRow): Draft {
   const parts = parseIdentifierText(row.IDENTIFIER);
   const clone = /\bclone\s+(\S+)/.exec(row['ADDITIONAL INFORMATION'])?.[1];
   return {
-    type: row['RESOURCE TYPE'], name: row['RESOURCE NAME'] || undefined,
+    type: row['RESOURCE TYPE'],
+    name: row['RESOURCE NAME'] || undefined,
     vendor: row.SOURCE && !isNewSource(row.SOURCE) ? row.SOURCE : undefined,
     catalogNumber: parts.find((p) => p.kind === 'catalog')?.value,
     rrid: parts.find((p) => p.kind === 'rrid')?.value,
-    clone, newReuse: row['NEW/REUSE'],
+    clone,
+    newReuse: row['NEW/REUSE'],
     additional: row['ADDITIONAL INFORMATION'].replace(/(^|;\s*)clone\s+\S+/, '').replace(/^;\s*/, '') || undefined,
   };
 }
@@ -119,9 +136,14 @@ function draftOf(row: KrtRow): Draft {
 function merge(d: Draft, e: ChatEntities): Draft {
   return {
     ...d,
-    type: e.type ?? d.type, name: e.name ?? d.name, vendor: e.vendor ?? d.vendor,
-    catalogNumber: e.catalogNumber ?? d.catalogNumber, rrid: e.rrid ?? d.rrid, clone: e.clone ?? d.clone,
-    newReuse: e.newReuse ?? d.newReuse, additional: e.additional ?? d.additional,
+    type: e.type ?? d.type,
+    name: e.name ?? d.name,
+    vendor: e.vendor ?? d.vendor,
+    catalogNumber: e.catalogNumber ?? d.catalogNumber,
+    rrid: e.rrid ?? d.rrid,
+    clone: e.clone ?? d.clone,
+    newReuse: e.newReuse ?? d.newReuse,
+    additional: e.additional ?? d.additional,
   };
 }
 
@@ -132,7 +154,10 @@ function knownRrid(kb: RridKnowledgeBase | null | undefined, d: Draft): { rrid: 
   if (hits.length === 0) return null;
   const best = hits[0];
   const others = hits.length > 1 ? ` (${hits.length - 1} other RRID${hits.length > 2 ? 's' : ''} with fewer papers)` : '';
-  return { rrid: best.rrid, note: `RRID:${best.rrid} from the knowledge base: ${best.papers} paper${best.papers === 1 ? '' : 's'} list ${d.vendor} ${d.catalogNumber} with it${others}` };
+  return {
+    rrid: best.rrid,
+    note: `RRID:${best.rrid} from the knowledge base: ${best.papers} paper${best.papers === 1 ? '' : 's'} list ${d.vendor} ${d.catalogNumber} with it${others}`,
+  };
 }
 
 function describe(row: KrtRow, index?: number): string {
@@ -149,7 +174,31 @@ function resolveRow(entries: readonly KrtRow[], e: ChatEntities, message: string
   if (typeof e.rowRef === 'number') return e.rowRef >= 0 && e.rowRef < entries.length ? e.rowRef : null;
   if (e.rowRef === 'last') return entries.length ? entries.length - 1 : null;
   const wanted = nameTokens([e.name, e.target, message].filter(Boolean).join(' '));
-  const generic = new Set(['antibody', 'row', 'entry', 'resource', 'remove', 'delete', 'change', 'set', 'update', 'modify', 'vendor', 'catalog', 'rrid', 'name', 'type', 'number', 'source', 'supplier', 'new', 'reuse', 'mark', 'as', 'it']);
+  const generic = new Set([
+    'antibody',
+    'row',
+    'entry',
+    'resource',
+    'remove',
+    'delete',
+    'change',
+    'set',
+    'update',
+    'modify',
+    'vendor',
+    'catalog',
+    'rrid',
+    'name',
+    'type',
+    'number',
+    'source',
+    'supplier',
+    'new',
+    'reuse',
+    'mark',
+    'as',
+    'it',
+  ]);
   const useful = wanted.filter((t) => !generic.has(t));
   if (useful.length === 0) return entries.length === 1 ? 0 : null;
   let best = 0;
@@ -157,7 +206,10 @@ function resolveRow(entries: readonly KrtRow[], e: ChatEntities, message: string
   entries.forEach((row, i) => {
     const tokens = new Set(nameTokens(`${row['RESOURCE NAME']} ${row.SOURCE} ${row.IDENTIFIER}`));
     const score = useful.filter((t) => tokens.has(t)).length;
-    if (score > best) { best = score; hits = [i]; } else if (score === best && score > 0) hits.push(i);
+    if (score > best) {
+      best = score;
+      hits = [i];
+    } else if (score === best && score > 0) hits.push(i);
   });
   if (best === 0) return null;
   return hits.length === 1 ? hits[0] : 'ambiguous';
@@ -180,8 +232,14 @@ export function chat(previous: ChatState | null | undefined, message: string, op
   const intent = classifyIntent(text, state.pending !== null);
   const entities = parseEntities(text);
   const reply = (response: string, clarifications: string[] = [], exportFormat: ChatTurn['export'] = null): ChatTurn => ({
-    state, response, intent, krt_entries: state.entries.map((r) => ({ ...r })),
-    needs_clarification: clarifications.length > 0, clarifications, entities, export: exportFormat,
+    state,
+    response,
+    intent,
+    krt_entries: state.entries.map((r) => ({ ...r })),
+    needs_clarification: clarifications.length > 0,
+    clarifications,
+    entities,
+    export: exportFormat,
   });
   if (intent !== 'clarification_answer') state.pending = null;
 
@@ -190,14 +248,20 @@ export function chat(previous: ChatState | null | undefined, message: string, op
       return reply(HELP);
 
     case 'list_resources':
-      return reply(state.entries.length === 0
-        ? 'The table is empty. Add a resource, e.g. "Add rabbit anti-GFP antibody from Abcam, catalog ab290".'
-        : `${state.entries.map((r, i) => describe(r, i)).join('\n')}\n${tableSize(state.entries)}`);
+      return reply(
+        state.entries.length === 0
+          ? 'The table is empty. Add a resource, e.g. "Add rabbit anti-GFP antibody from Abcam, catalog ab290".'
+          : `${state.entries.map((r, i) => describe(r, i)).join('\n')}\n${tableSize(state.entries)}`,
+      );
 
     case 'export': {
       const format = entities.exportFormat ?? 'csv';
       if (state.entries.length === 0) return reply('The table is empty, so there is nothing to export yet.');
-      return reply(`Your table of ${state.entries.length} resource${state.entries.length === 1 ? '' : 's'} is ready to export as ${format.toUpperCase()}.`, [], { format });
+      return reply(
+        `Your table of ${state.entries.length} resource${state.entries.length === 1 ? '' : 's'} is ready to export as ${format.toUpperCase()}.`,
+        [],
+        { format },
+      );
     }
 
     case 'add_resource':
@@ -217,7 +281,9 @@ export function chat(previous: ChatState | null | undefined, message: string, op
       if (index === null || index === 'ambiguous') {
         state.pending = { action: 'remove', index: null, draft: {}, missing: ['row'] };
         const list = state.entries.map((r, i) => describe(r, i)).join('\n');
-        return reply(`${index === 'ambiguous' ? 'Several rows match.' : 'I could not tell which row to remove.'}\n${list}`, [question('row', {})]);
+        return reply(`${index === 'ambiguous' ? 'Several rows match.' : 'I could not tell which row to remove.'}\n${list}`, [
+          question('row', {}),
+        ]);
       }
       const [removed] = state.entries.splice(index, 1);
       return reply(`Removed ${describe(removed)}. ${tableSize(state.entries)}`);
@@ -240,20 +306,30 @@ type Reply = (response: string, clarifications?: string[], exportFormat?: ChatTu
 function addResource(state: ChatState, base: Draft, e: ChatEntities, options: ChatOptions, reply: Reply): ChatTurn {
   let draft = merge(base, e);
   const notes: string[] = [];
-  if (e.rridProblem) notes.push(e.rrid ? `I corrected the RRID: ${e.rridProblem}.` : `That RRID is not valid: ${e.rridProblem}; I left it out.`);
+  if (e.rridProblem)
+    notes.push(e.rrid ? `I corrected the RRID: ${e.rridProblem}.` : `That RRID is not valid: ${e.rridProblem}; I left it out.`);
   const known = knownRrid(options.kb, draft);
-  if (known) { draft = { ...draft, rrid: known.rrid }; notes.push(`${known.note}.`); }
+  if (known) {
+    draft = { ...draft, rrid: known.rrid };
+    notes.push(`${known.note}.`);
+  }
   const missing = missingOf(draft);
   if (missing.includes('name') || missing.includes('type')) {
     state.pending = { action: 'add', index: null, draft, missing };
-    return reply(['I need a little more before adding it.', ...notes].join(' '), missing.map((m) => question(m, draft)));
+    return reply(
+      ['I need a little more before adding it.', ...notes].join(' '),
+      missing.map((m) => question(m, draft)),
+    );
   }
   const row = rowOf(draft);
   state.entries.push(row);
   const index = state.entries.length - 1;
   if (missing.length) state.pending = { action: 'complete', index, draft, missing };
   const text = [`Added ${describe(row)}.`, ...notes, tableSize(state.entries)].join(' ');
-  return reply(text, missing.map((m) => question(m, draft)));
+  return reply(
+    text,
+    missing.map((m) => question(m, draft)),
+  );
 }
 
 function answer(state: ChatState, text: string, e: ChatEntities, options: ChatOptions, reply: Reply): ChatTurn {
@@ -282,7 +358,10 @@ function answer(state: ChatState, text: string, e: ChatEntities, options: ChatOp
   if (pending.missing.includes('type') && !fill.type) fill.type = resourceTypeFromText(text) ?? undefined;
   const answersName = pending.missing.includes('name') && (fill.name || resourcePhrase(text));
   if (pending.missing.includes('vendor') && !answersName && !fill.vendor && fill.newReuse !== 'new' && !fill.catalogNumber && !fill.rrid) {
-    const candidate = text.replace(/^(it'?s|from|by|the vendor is|vendor:?)\s+/i, '').replace(/[.!]+$/, '').trim();
+    const candidate = text
+      .replace(/^(it'?s|from|by|the vendor is|vendor:?)\s+/i, '')
+      .replace(/[.!]+$/, '')
+      .trim();
     if (candidate && candidate.split(/\s+/).length <= 6 && /\p{L}/u.test(candidate)) fill.vendor = candidate;
   }
   if (pending.missing.includes('name') && !fill.name) fill.name = resourcePhrase(text) || undefined;
@@ -293,13 +372,20 @@ function answer(state: ChatState, text: string, e: ChatEntities, options: ChatOp
   const index = pending.index!;
   let draft = merge(pending.draft, fill);
   const notes: string[] = [];
-  if (fill.rridProblem) notes.push(fill.rrid ? `I corrected the RRID: ${fill.rridProblem}.` : `That RRID is not valid: ${fill.rridProblem}.`);
+  if (fill.rridProblem)
+    notes.push(fill.rrid ? `I corrected the RRID: ${fill.rridProblem}.` : `That RRID is not valid: ${fill.rridProblem}.`);
   const known = knownRrid(options.kb, draft);
-  if (known) { draft = { ...draft, rrid: known.rrid }; notes.push(`${known.note}.`); }
+  if (known) {
+    draft = { ...draft, rrid: known.rrid };
+    notes.push(`${known.note}.`);
+  }
   state.entries[index] = rowOf(draft);
   const missing = missingOf(draft);
   if (missing.length) state.pending = { action: 'complete', index, draft, missing };
-  return reply([`Updated ${describe(state.entries[index], index)}.`, ...notes].join(' '), missing.map((m) => question(m, draft)));
+  return reply(
+    [`Updated ${describe(state.entries[index], index)}.`, ...notes].join(' '),
+    missing.map((m) => question(m, draft)),
+  );
 }
 
 function modify(state: ChatState, index: number, e: ChatEntities, options: ChatOptions, reply: Reply): ChatTurn {
@@ -307,38 +393,95 @@ function modify(state: ChatState, index: number, e: ChatEntities, options: ChatO
   let draft = draftOf(before);
   const changes: string[] = [];
   const value = e.value?.trim();
-  const set = (what: string, apply: () => void) => { apply(); changes.push(what); };
+  const set = (what: string, apply: () => void) => {
+    apply();
+    changes.push(what);
+  };
   switch (e.field) {
-    case 'vendor': if (value || e.vendor) set('vendor', () => { draft.vendor = e.vendor ?? value; }); break;
-    case 'catalog': if (value || e.catalogNumber) set('catalog number', () => { draft.catalogNumber = (e.catalogNumber ?? bareIdentifier(value ?? '').catalogNumber ?? value)?.replace(/^#/, ''); draft.rrid = draft.rrid; }); break;
+    case 'vendor':
+      if (value || e.vendor)
+        set('vendor', () => {
+          draft.vendor = e.vendor ?? value;
+        });
+      break;
+    case 'catalog':
+      if (value || e.catalogNumber)
+        set('catalog number', () => {
+          draft.catalogNumber = (e.catalogNumber ?? bareIdentifier(value ?? '').catalogNumber ?? value)?.replace(/^#/, '');
+          draft.rrid = draft.rrid;
+        });
+      break;
     case 'rrid': {
       const raw = value ?? e.rrid;
       if (raw) {
         const parsed = parseRrid(raw);
         const rrid = parsed.normalized ?? parsed.corrected;
-        if (rrid) set(`RRID${parsed.corrected ? ` (corrected to RRID:${rrid})` : ''}`, () => { draft.rrid = rrid; });
+        if (rrid)
+          set(`RRID${parsed.corrected ? ` (corrected to RRID:${rrid})` : ''}`, () => {
+            draft.rrid = rrid;
+          });
         else return reply(`"${raw}" is not a valid RRID (${parsed.problem}); nothing changed.`);
       }
       break;
     }
-    case 'name': if (value) set('name', () => { draft.name = value; }); break;
+    case 'name':
+      if (value)
+        set('name', () => {
+          draft.name = value;
+        });
+      break;
     case 'type': {
       const type = value ? resourceTypeFromText(value) : e.type;
-      if (type) set('type', () => { draft.type = type; });
+      if (type)
+        set('type', () => {
+          draft.type = type;
+        });
       break;
     }
-    case 'newReuse': if (e.newReuse) set('new/reuse', () => { draft.newReuse = e.newReuse; }); break;
-    case 'clone': if (value || e.clone) set('clone', () => { draft.clone = e.clone ?? value; }); break;
-    case 'additional': if (value) set('additional information', () => { draft.additional = value; }); break;
-    default: break;
+    case 'newReuse':
+      if (e.newReuse)
+        set('new/reuse', () => {
+          draft.newReuse = e.newReuse;
+        });
+      break;
+    case 'clone':
+      if (value || e.clone)
+        set('clone', () => {
+          draft.clone = e.clone ?? value;
+        });
+      break;
+    case 'additional':
+      if (value)
+        set('additional information', () => {
+          draft.additional = value;
+        });
+      break;
+    default:
+      break;
   }
   if (changes.length === 0) {
     // No field named: take whatever details the message carries.
-    if (e.vendor) set('vendor', () => { draft.vendor = e.vendor; });
-    if (e.catalogNumber) set('catalog number', () => { draft.catalogNumber = e.catalogNumber; });
-    if (e.rrid) set('RRID', () => { draft.rrid = e.rrid; });
-    if (e.newReuse) set('new/reuse', () => { draft.newReuse = e.newReuse; if (e.newReuse === 'new' && !draft.vendor) draft.vendor = undefined; });
-    if (e.clone) set('clone', () => { draft.clone = e.clone; });
+    if (e.vendor)
+      set('vendor', () => {
+        draft.vendor = e.vendor;
+      });
+    if (e.catalogNumber)
+      set('catalog number', () => {
+        draft.catalogNumber = e.catalogNumber;
+      });
+    if (e.rrid)
+      set('RRID', () => {
+        draft.rrid = e.rrid;
+      });
+    if (e.newReuse)
+      set('new/reuse', () => {
+        draft.newReuse = e.newReuse;
+        if (e.newReuse === 'new' && !draft.vendor) draft.vendor = undefined;
+      });
+    if (e.clone)
+      set('clone', () => {
+        draft.clone = e.clone;
+      });
   }
   if (changes.length === 0) {
     state.pending = { action: 'complete', index, draft, missing: missingOf(draft) };
@@ -349,7 +492,10 @@ function modify(state: ChatState, index: number, e: ChatEntities, options: ChatO
     // A new catalog number or vendor may make the old RRID wrong: keep it only if the user gave it now.
     if (!changes.some((c) => c.startsWith('RRID'))) draft = { ...draft, rrid: undefined };
     const known = knownRrid(options.kb, draft);
-    if (known) { draft = { ...draft, rrid: known.rrid }; notes.push(`${known.note}.`); }
+    if (known) {
+      draft = { ...draft, rrid: known.rrid };
+      notes.push(`${known.note}.`);
+    }
   }
   state.entries[index] = rowOf(draft);
   return reply([`Changed the ${changes.join(', ')} of row ${index + 1}: ${describe(state.entries[index])}.`, ...notes].join(' '));

@@ -9,7 +9,13 @@ import { parseRrid } from '../rrid/registry.ts';
 import { antibodyAttributes } from '../rrid/similarity.ts';
 
 export const CHAT_INTENTS = [
-  'add_resource', 'remove_resource', 'modify_resource', 'list_resources', 'export', 'help', 'clarification_answer',
+  'add_resource',
+  'remove_resource',
+  'modify_resource',
+  'list_resources',
+  'export',
+  'help',
+  'clarification_answer',
 ] as const;
 export type ChatIntent = (typeof CHAT_INTENTS)[number];
 
@@ -65,7 +71,10 @@ export function classifyIntent(message: string, pendingQuestion: boolean): ChatI
 const TYPE_WORDS: readonly [RegExp, ResourceType][] = [
   [/\b(antibod(y|ies)|antiserum|nanobod(y|ies)|igg|mab)\b|\banti-\w/i, 'Antibody'],
   [/\bcell[\s-]?lines?\b|\b\w+\s+cells\b/i, 'Experimental model: Cell line'],
-  [/\b(mouse|mice|rat|rats|fly|flies|zebrafish|worms?|strain|line of mice|knock-?out mice|transgenic)\b/i, 'Experimental model: Organism/strain'],
+  [
+    /\b(mouse|mice|rat|rats|fly|flies|zebrafish|worms?|strain|line of mice|knock-?out mice|transgenic)\b/i,
+    'Experimental model: Organism/strain',
+  ],
   [/\b(aav|lentivir\w*|retrovir\w*|adenovir\w*|viral vector|virus)\b/i, 'Viral vector'],
   [/\b(bacterial strain|e\.?\s?coli|bacteri\w*)\b/i, 'Bacterial strain'],
   [/\b(plasmids?|constructs?|vectors?|cdna clone)\b/i, 'Recombinant DNA'],
@@ -75,11 +84,16 @@ const TYPE_WORDS: readonly [RegExp, ResourceType][] = [
   [/\b(data ?sets?|deposited data|accession|geo|sra)\b/i, 'Dataset'],
   [/\b(protocols?)\b/i, 'Protocol'],
   [/\b(samples?|tissues?|biops(y|ies)|specimens?|serum|plasma)\b/i, 'Biological sample'],
-  [/\b(chemicals?|compounds?|drugs?|inhibitors?|reagents?|peptides?|proteins?|enzymes?|dyes?|media|medium)\b/i, 'Chemical, peptide, or recombinant protein'],
+  [
+    /\b(chemicals?|compounds?|drugs?|inhibitors?|reagents?|peptides?|proteins?|enzymes?|dyes?|media|medium)\b/i,
+    'Chemical, peptide, or recombinant protein',
+  ],
 ];
 
-const CATALOG = /\b(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|no\.?|nr\.?|number)?|product(?:\s+(?:#|no\.?|number|code))?|item|stock(?:\s+(?:#|no\.?|number))?)\s*[:#]?\s*([A-Za-z0-9][\w.\/-]*\d[\w.\/-]*|\d[\w.\/-]*)/i;
-const FROM_VENDOR = /\b(?:from|by|supplied by|purchased from|bought from|ordered from|obtained from|made by|vendor(?: is)?|supplier(?: is)?|source(?: is)?)\s+([A-Z][\w&.'-]*(?:\s+(?:[A-Z][\w&.'-]*|&|and|of))*)/;
+const CATALOG =
+  /\b(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|no\.?|nr\.?|number)?|product(?:\s+(?:#|no\.?|number|code))?|item|stock(?:\s+(?:#|no\.?|number))?)\s*[:#]?\s*([A-Za-z0-9][\w.\/-]*\d[\w.\/-]*|\d[\w.\/-]*)/i;
+const FROM_VENDOR =
+  /\b(?:from|by|supplied by|purchased from|bought from|ordered from|obtained from|made by|vendor(?: is)?|supplier(?: is)?|source(?: is)?)\s+([A-Z][\w&.'-]*(?:\s+(?:[A-Z][\w&.'-]*|&|and|of))*)/;
 
 /** Resource details written in a message. */
 export function parseEntities(message: string): ChatEntities {
@@ -87,12 +101,16 @@ export function parseEntities(message: string): ChatEntities {
   const e: ChatEntities = {};
 
   // RRID (validated; an obvious correction is taken, a malformed one reported).
-  const rridMatch = /\bRRID\s*[:#]?\s*([A-Za-z][\w:.-]*(?:\s\d+)?)/i.exec(text) ?? /\b((?:AB|SCR|CVCL|Addgene|BDSC|IMSR_JAX|MGI|MMRRC|ZFIN|RGD)[_:-]\S+)/i.exec(text);
+  const rridMatch =
+    /\bRRID\s*[:#]?\s*([A-Za-z][\w:.-]*(?:\s\d+)?)/i.exec(text) ??
+    /\b((?:AB|SCR|CVCL|Addgene|BDSC|IMSR_JAX|MGI|MMRRC|ZFIN|RGD)[_:-]\S+)/i.exec(text);
   if (rridMatch) {
     const parsed = parseRrid(rridMatch[1]);
     if (parsed.normalized) e.rrid = parsed.normalized;
-    else if (parsed.corrected) { e.rrid = parsed.corrected; e.rridProblem = `${rridMatch[1]} → RRID:${parsed.corrected}`; }
-    else e.rridProblem = `${rridMatch[1]} (${parsed.problem})`;
+    else if (parsed.corrected) {
+      e.rrid = parsed.corrected;
+      e.rridProblem = `${rridMatch[1]} → RRID:${parsed.corrected}`;
+    } else e.rridProblem = `${rridMatch[1]} (${parsed.problem})`;
   }
   const catalog = CATALOG.exec(text);
   if (catalog) e.catalogNumber = catalog[1].replace(/[.,;:]+$/, '');
@@ -108,24 +126,49 @@ export function parseEntities(message: string): ChatEntities {
   // Vendor: a known supplier anywhere, else "from <Capitalised Name>".
   const known = findVendor(text);
   const fromVendor = FROM_VENDOR.exec(text);
-  if (known && !/\bthis (study|paper|work)\b/i.test(text.slice(Math.max(0, known.index - 12), known.index + known.length + 12))) e.vendor = known.vendor.name;
-  else if (fromVendor && !/^(This|The|Our|My|We|Row|Entry)\b/.test(fromVendor[1])) e.vendor = fromVendor[1].replace(/\s+(and|of|&)$/, '').trim();
+  if (known && !/\bthis (study|paper|work)\b/i.test(text.slice(Math.max(0, known.index - 12), known.index + known.length + 12)))
+    e.vendor = known.vendor.name;
+  else if (fromVendor && !/^(This|The|Our|My|We|Row|Entry)\b/.test(fromVendor[1]))
+    e.vendor = fromVendor[1].replace(/\s+(and|of|&)$/, '').trim();
 
-  if (/\b(this (study|paper|work)|we (made|generated|created|produced|cloned|designed)|(generated|made|created) (here|by us|in[- ]house|in this)|new(ly)? (made|generated|created)|(mark|set)\b.*\bnew\b|\bas new\b|is new\b)/i.test(text)) e.newReuse = 'new';
+  if (
+    /\b(this (study|paper|work)|we (made|generated|created|produced|cloned|designed)|(generated|made|created) (here|by us|in[- ]house|in this)|new(ly)? (made|generated|created)|(mark|set)\b.*\bnew\b|\bas new\b|is new\b)/i.test(
+      text,
+    )
+  )
+    e.newReuse = 'new';
   else if (/\b(reuse|reused|commercial|purchased|bought|ordered|(mark|set)\b.*\breuse\b)/i.test(text)) e.newReuse = 'reuse';
 
   // Row reference.
-  const rowNumber = /\b(?:row|entry|item|resource|line|number|#)\s*(\d{1,3})\b/i.exec(text) ?? /\b(\d{1,3})(?:st|nd|rd|th)\s+(?:row|entry|item|resource|one)\b/i.exec(text);
+  const rowNumber =
+    /\b(?:row|entry|item|resource|line|number|#)\s*(\d{1,3})\b/i.exec(text) ??
+    /\b(\d{1,3})(?:st|nd|rd|th)\s+(?:row|entry|item|resource|one)\b/i.exec(text);
   if (rowNumber) e.rowRef = Number(rowNumber[1]) - 1;
   else if (/\b(last|latest|previous|that one|it)\b/i.test(text) && !/\blast name\b/i.test(text)) e.rowRef = 'last';
   if (/\b(all|everything|every (row|entry|resource))\b/i.test(text) && /\b(remove|delete|clear|drop)\b/i.test(text)) e.rowRef = 'all';
 
   // Field and new value for modifications: "change the vendor of row 1 to Sigma", "set catalog to ab1234".
-  const fieldMatch = /\b(name|type|vendor|supplier|source|catalog(?:ue)?(?:\s+number)?|cat(?:\.|alog)?\s*(?:#|no\.?)|identifier|rrid|clone|dilution|note|additional information|new\/reuse|status)\b/i.exec(text);
+  const fieldMatch =
+    /\b(name|type|vendor|supplier|source|catalog(?:ue)?(?:\s+number)?|cat(?:\.|alog)?\s*(?:#|no\.?)|identifier|rrid|clone|dilution|note|additional information|new\/reuse|status)\b/i.exec(
+      text,
+    );
   if (fieldMatch) {
     const f = fieldMatch[1].toLowerCase();
-    e.field = /vendor|supplier|source/.test(f) ? 'vendor' : /cat|identifier/.test(f) ? 'catalog' : f === 'rrid' ? 'rrid'
-      : f === 'name' ? 'name' : f === 'type' ? 'type' : f === 'clone' ? 'clone' : /new|status/.test(f) ? 'newReuse' : 'additional';
+    e.field = /vendor|supplier|source/.test(f)
+      ? 'vendor'
+      : /cat|identifier/.test(f)
+        ? 'catalog'
+        : f === 'rrid'
+          ? 'rrid'
+          : f === 'name'
+            ? 'name'
+            : f === 'type'
+              ? 'type'
+              : f === 'clone'
+                ? 'clone'
+                : /new|status/.test(f)
+                  ? 'newReuse'
+                  : 'additional';
   }
   const toValue = /\b(?:to|as|=|:)\s+["“]?([^"”]+?)["”]?\s*[.!]?\s*$/i.exec(text);
   if (toValue) e.value = toValue[1].trim();
@@ -143,7 +186,9 @@ export function parseEntities(message: string): ChatEntities {
     if (guessed !== 'Other') e.type = guessed;
   }
   if (e.rrid && !e.type) {
-    const fromRegistry = resourceTypeFromText(e.rrid.startsWith('AB_') ? 'antibody' : e.rrid.startsWith('SCR_') ? 'software' : e.rrid.startsWith('CVCL_') ? 'cell line' : '');
+    const fromRegistry = resourceTypeFromText(
+      e.rrid.startsWith('AB_') ? 'antibody' : e.rrid.startsWith('SCR_') ? 'software' : e.rrid.startsWith('CVCL_') ? 'cell line' : '',
+    );
     if (fromRegistry) e.type = fromRegistry;
   }
   if (e.type === 'Antibody' && e.name) {
@@ -160,15 +205,25 @@ export function parseEntities(message: string): ChatEntities {
  */
 export function resourcePhrase(message: string): string {
   let t = message.trim().replace(/[.!?]+$/, '');
-  t = t.replace(/^(please\s+)?(can you\s+|could you\s+)?(add|include|insert|append|put|register|record|log|we used|i used|also used|used)\s+/i, '');
+  t = t.replace(
+    /^(please\s+)?(can you\s+|could you\s+)?(add|include|insert|append|put|register|record|log|we used|i used|also used|used)\s+/i,
+    '',
+  );
   t = t.replace(/^(an?|the|one|another|new|some)\s+/i, '');
   // Cut at the first detail.
-  const cut = t.search(/\s*(?:,|;|\(|\bfrom\b|\bby\b|\bsupplied\b|\bpurchased\b|\bbought\b|\bordered\b|\bobtained\b|\bmade by\b|\bcat(?:alog(?:ue)?)?\b|\bproduct\b|\bRRID\b|\bclone\b|#|\b1\s*:\s*\d|\bto the table\b|\bto my table\b|\bwith\b|\bat\b|\bdiluted\b|\bused (for|at|in)\b)/i);
+  const cut = t.search(
+    /\s*(?:,|;|\(|\bfrom\b|\bby\b|\bsupplied\b|\bpurchased\b|\bbought\b|\bordered\b|\bobtained\b|\bmade by\b|\bcat(?:alog(?:ue)?)?\b|\bproduct\b|\bRRID\b|\bclone\b|#|\b1\s*:\s*\d|\bto the table\b|\bto my table\b|\bwith\b|\bat\b|\bdiluted\b|\bused (for|at|in)\b)/i,
+  );
   if (cut >= 0) t = t.slice(0, cut);
   t = t.replace(/\s+(to (the|my) (table|list|krt))$/i, '').trim();
   if (!/\p{L}/u.test(t) || t.split(/\s+/).length > 14) return '';
   // A bare type word is not a name ("an antibody", "a plasmid").
-  if (/^(antibod(y|ies)|cell lines?|plasmids?|kits?|software|reagents?|resources?|chemicals?|strains?|mice|primers?|oligos?|viruses?|samples?|datasets?|protocols?)$/i.test(t)) return '';
+  if (
+    /^(antibod(y|ies)|cell lines?|plasmids?|kits?|software|reagents?|resources?|chemicals?|strains?|mice|primers?|oligos?|viruses?|samples?|datasets?|protocols?)$/i.test(
+      t,
+    )
+  )
+    return '';
   // "rabbit anti-GFP" → "Rabbit anti-GFP"; "pX330", "mCherry", "siRNA" keep their case.
   return /^[a-z]+\b/.test(t) && !/^[a-z]+[A-Z0-9]/.test(t) ? t.charAt(0).toUpperCase() + t.slice(1) : t;
 }

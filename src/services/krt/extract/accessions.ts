@@ -38,8 +38,18 @@ export const ACCESSION_PATTERNS: readonly AccessionPattern[] = [
   { repository: 'OSF', re: /\bosf\.io\/([a-z0-9]{5})\b/gi, kind: 'dataset', standalone: true },
   { repository: 'protocols.io', re: /\b(10\.17504\/protocols\.io\.[a-z0-9]+)\b/gi, kind: 'protocol', standalone: true },
   // Too generic without a label: "PDB 6VXX", "GenBank: MN908947".
-  { repository: 'PDB', re: /\bPDB(?:\s*(?:ID|code|entry|accession))?s?\s*[:#]?\s*(\d[A-Za-z0-9]{3})\b/g, kind: 'dataset', standalone: true },
-  { repository: 'GenBank', re: /\b(?:GenBank|ENA|DDBJ|INSDC)(?:\s*(?:accession|acc\.?|ID|no\.?|number))?\s*[:#]?\s*([A-Z]{1,2}\d{5,8}(?:\.\d{1,2})?)\b/g, kind: 'sequence', standalone: true },
+  {
+    repository: 'PDB',
+    re: /\bPDB(?:\s*(?:ID|code|entry|accession))?s?\s*[:#]?\s*(\d[A-Za-z0-9]{3})\b/g,
+    kind: 'dataset',
+    standalone: true,
+  },
+  {
+    repository: 'GenBank',
+    re: /\b(?:GenBank|ENA|DDBJ|INSDC)(?:\s*(?:accession|acc\.?|ID|no\.?|number))?\s*[:#]?\s*([A-Z]{1,2}\d{5,8}(?:\.\d{1,2})?)\b/g,
+    kind: 'sequence',
+    standalone: true,
+  },
 ];
 
 export interface FoundAccession {
@@ -63,7 +73,8 @@ export function findAccessions(text: string): FoundAccession[] {
     }
   }
   // Lists after one label: "PDB IDs 7KDG, 7KDH and 7KDK".
-  const pdbList = /\bPDB(?:\s*(?:IDs?|codes?|entr(?:y|ies)|accession(?:\s+(?:codes?|numbers?))?))?\s*[:#]?\s*(\d[A-Za-z0-9]{3}(?:\s*(?:,|and|&)\s*\d[A-Za-z0-9]{3}\b)+)/g;
+  const pdbList =
+    /\bPDB(?:\s*(?:IDs?|codes?|entr(?:y|ies)|accession(?:\s+(?:codes?|numbers?))?))?\s*[:#]?\s*(\d[A-Za-z0-9]{3}(?:\s*(?:,|and|&)\s*\d[A-Za-z0-9]{3}\b)+)/g;
   for (let m = pdbList.exec(text); m; m = pdbList.exec(text)) {
     const listStart = m.index + m[0].length - m[1].length;
     for (const id of m[1].matchAll(/\d[A-Za-z0-9]{3}\b/g)) {

@@ -28,8 +28,18 @@ test('STAR table: spanning category rows map to types, "This paper" is new, iden
   const result = extractAuthorTables(parseXml(xml));
   assert.ok(result);
   const rows = result.rows;
-  assert.deepEqual(rows.map((r) => r['RESOURCE TYPE']), ['Antibody', 'Bacterial strain', 'Viral vector', 'Dataset', 'Experimental model: Organism/strain', 'Software/code']);
-  assert.deepEqual(rows[0], { 'RESOURCE TYPE': 'Antibody', 'RESOURCE NAME': 'Rabbit anti-GFP', SOURCE: 'Abcam', IDENTIFIER: 'Cat# ab290; RRID:AB_303395', 'NEW/REUSE': 'reuse', 'ADDITIONAL INFORMATION': '' });
+  assert.deepEqual(
+    rows.map((r) => r['RESOURCE TYPE']),
+    ['Antibody', 'Bacterial strain', 'Viral vector', 'Dataset', 'Experimental model: Organism/strain', 'Software/code'],
+  );
+  assert.deepEqual(rows[0], {
+    'RESOURCE TYPE': 'Antibody',
+    'RESOURCE NAME': 'Rabbit anti-GFP',
+    SOURCE: 'Abcam',
+    IDENTIFIER: 'Cat# ab290; RRID:AB_303395',
+    'NEW/REUSE': 'reuse',
+    'ADDITIONAL INFORMATION': '',
+  });
   assert.equal(rows[1]['RESOURCE NAME'], 'E. coli BL21(DE3)');
   assert.equal(rows[3]['NEW/REUSE'], 'new');
   assert.equal(rows[3].IDENTIFIER, 'GEO: GSE123456');
@@ -51,7 +61,10 @@ test('eLife table (5 columns) in floats-group, with a rowspan carrying the type 
   assert.ok(result);
   assert.equal(result.parts[0].layout, 'elife');
   assert.equal(result.parts[0].table.location, 'floats-group');
-  assert.deepEqual(result.rows.map((r) => r['RESOURCE TYPE']), ['Antibody', 'Antibody', 'Experimental model: Cell line', 'Bacterial strain', 'Recombinant DNA', 'Oligonucleotide', 'Software/code']);
+  assert.deepEqual(
+    result.rows.map((r) => r['RESOURCE TYPE']),
+    ['Antibody', 'Antibody', 'Experimental model: Cell line', 'Bacterial strain', 'Recombinant DNA', 'Oligonucleotide', 'Software/code'],
+  );
   assert.equal(result.rows[1]['RESOURCE NAME'], 'anti-HA (rat monoclonal)');
   assert.equal(result.rows[0]['ADDITIONAL INFORMATION'], 'WB (1:1000)');
   assert.equal(result.rows[4]['NEW/REUSE'], 'new');
@@ -61,12 +74,26 @@ test('eLife table (5 columns) in floats-group, with a rowspan carrying the type 
 test('grid expands rowspan and colspan', () => {
   const table = parseXml('<table><tr><td rowspan="2">a</td><td colspan="2">b</td></tr><tr><td>c</td><td>d</td></tr></table>');
   const grid = tableGrid(table);
-  assert.deepEqual(grid.map((r) => r.cells.map((c) => c.text)), [['a', 'b', 'b'], ['a', 'c', 'd']]);
-  assert.deepEqual(grid.map((r) => r.cells.map((c) => c.copiedBy)), [[null, null, 'col'], ['row', null, null]]);
+  assert.deepEqual(
+    grid.map((r) => r.cells.map((c) => c.text)),
+    [
+      ['a', 'b', 'b'],
+      ['a', 'c', 'd'],
+    ],
+  );
+  assert.deepEqual(
+    grid.map((r) => r.cells.map((c) => c.copiedBy)),
+    [
+      [null, null, 'col'],
+      ['row', null, null],
+    ],
+  );
 });
 
 test('a non-KRT table (numbers) is not taken for one', () => {
-  const xml = wrap('<table-wrap><table><tr><th>Gene</th><th>Fold change</th><th>p</th></tr><tr><td>ACE2</td><td>2.1</td><td>0.01</td></tr></table></table-wrap>');
+  const xml = wrap(
+    '<table-wrap><table><tr><th>Gene</th><th>Fold change</th><th>p</th></tr><tr><td>ACE2</td><td>2.1</td><td>0.01</td></tr></table></table-wrap>',
+  );
   assert.equal(extractAuthorTables(parseXml(xml)), null);
 });
 
@@ -97,20 +124,32 @@ function countDataRowsInXml(xml: string, tableIndex: number): number {
   let n = 0;
   for (const [tr] of wraps[tableIndex].matchAll(/<tr\b[\s\S]*?<\/tr>/g)) {
     if (/<\/th>|<th\b[^>]*\/>/.test(tr)) continue;
-    const cells = [...tr.matchAll(/<t[dh]\b[^>]*?(?:\/>|>([\s\S]*?)<\/t[dh]>)/g)]
-      .map((m) => (m[1] ?? '').replace(/<[^>]+>/g, ' ').replace(/&[#\w]+;/g, 'x').replace(/\s+/g, ' ').trim());
+    const cells = [...tr.matchAll(/<t[dh]\b[^>]*?(?:\/>|>([\s\S]*?)<\/t[dh]>)/g)].map((m) =>
+      (m[1] ?? '')
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/&[#\w]+;/g, 'x')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
     const filled = cells.filter(Boolean);
     if (filled.length < 2 || !cells[0]) continue;
-    const titles = filled.filter((c) => /^(reagent|resource|source|identifiers?|designation|reagent type|additional information|name|supplier|company|catalog|catalogue|reference|rrid)\b/i.test(c));
+    const titles = filled.filter((c) =>
+      /^(reagent|resource|source|identifiers?|designation|reagent type|additional information|name|supplier|company|catalog|catalogue|reference|rrid)\b/i.test(
+        c,
+      ),
+    );
     if (titles.length >= 2) continue;
     n++;
   }
   return n;
 }
 
-test('the corpus\'s 84 author tables: rows per paper equal the XML\'s own data-row count', (t) => {
+test("the corpus's 84 author tables: rows per paper equal the XML's own data-row count", (t) => {
   const skip = corpusMissing();
-  if (skip) { t.skip(skip); return; }
+  if (skip) {
+    t.skip(skip);
+    return;
+  }
   const found: { file: string; rows: KrtRow[]; expected: number }[] = [];
   const layouts = new Map<string, number>();
   const locations = new Map<string, number>();
@@ -127,7 +166,9 @@ test('the corpus\'s 84 author tables: rows per paper equal the XML\'s own data-r
     }
   }
   const rows = found.reduce((sum, f) => sum + f.rows.length, 0);
-  t.diagnostic(`${found.length} papers with an author table, ${rows} rows; table parts by layout ${JSON.stringify(Object.fromEntries(layouts))}, by location ${JSON.stringify(Object.fromEntries(locations))}`);
+  t.diagnostic(
+    `${found.length} papers with an author table, ${rows} rows; table parts by layout ${JSON.stringify(Object.fromEntries(layouts))}, by location ${JSON.stringify(Object.fromEntries(locations))}`,
+  );
   assert.equal(found.length, 84);
   for (const f of found) {
     assert.equal(f.rows.length, f.expected, `${f.file}: parser ${f.rows.length} rows, XML ${f.expected}`);

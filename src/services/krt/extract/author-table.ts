@@ -79,10 +79,17 @@ export function listTableWraps(article: XmlElement): TableWrapInfo[] {
         headingGap = 0;
         continue;
       }
-      if (child.name === 'fig' || child.name === 'ref-list' || child.name === 'fn-group') { gap++; headingGap++; continue; }
+      if (child.name === 'fig' || child.name === 'ref-list' || child.name === 'fn-group') {
+        gap++;
+        headingGap++;
+        continue;
+      }
       if (child.name === 'p' || child.name === 'list') {
         const own = textOf(child, { skip: new Set(['table-wrap', 'fig']) });
-        if (own) { gap++; headingGap++; }
+        if (own) {
+          gap++;
+          headingGap++;
+        }
       }
       visit(child, loc);
     }
@@ -94,11 +101,14 @@ export function listTableWraps(article: XmlElement): TableWrapInfo[] {
 // ---------------------------------------------------------------------------------------------------------
 // Header and table recognition
 
-const KRT_TITLE = /key\s+resources?(\s+table)?|\bresources?\s+table|reagents?\s+and\s+(tools|resources)|key\s+reagents|table\s+of\s+(key\s+)?(reagents|resources)/i;
-const KRT_NAME_HEADER = /reagent\s*(or|of|\/|and)\s*resource|reagent\s+or\s+tool|reagent\s+type|resource\s+type|^designation$|^resources?$/i;
+const KRT_TITLE =
+  /key\s+resources?(\s+table)?|\bresources?\s+table|reagents?\s+and\s+(tools|resources)|key\s+reagents|table\s+of\s+(key\s+)?(reagents|resources)/i;
+const KRT_NAME_HEADER =
+  /reagent\s*(or|of|\/|and)\s*resource|reagent\s+or\s+tool|reagent\s+type|resource\s+type|^designation$|^resources?$/i;
 
 // STAR Methods category vocabulary (Cell Press "STAR Methods" KRT template), and common variants.
-const STAR_CATEGORY = /^(antibodies|bacterial and virus strains|biological samples|chemicals, peptides,? and recombinant proteins|critical commercial assays|deposited data|experimental models?:?\s*(cell lines|organisms\/strains|organisms?|strains)|oligonucleotides|recombinant dna|software and algorithms|other|cell lines|viruses|virus strains|bacterial strains|plasmids|primers|software)$/i;
+const STAR_CATEGORY =
+  /^(antibodies|bacterial and virus strains|biological samples|chemicals, peptides,? and recombinant proteins|critical commercial assays|deposited data|experimental models?:?\s*(cell lines|organisms\/strains|organisms?|strains)|oligonucleotides|recombinant dna|software and algorithms|other|cell lines|viruses|virus strains|bacterial strains|plasmids|primers|software)$/i;
 
 const IDENTIFIER_HEADER = /identifier|catalog|catalogue|cat\.? ?(#|no)|product (number|no|code)|^rrid|accession|^ref(\.|erence)? ?(#|no)/;
 
@@ -107,7 +117,8 @@ function roleOfHeader(text: string, column: number, taken: Set<Role>, identifier
   if (!h) return null;
   if (/reagent type|resource type|^type$|^category$/.test(h)) return 'type';
   // "Reference" is the identifier column of some STAR tables, and a literature source next to an RRID column.
-  if (/^references?$/.test(h)) return identifierColumnExists || taken.has('identifier') ? (taken.has('source') ? 'additional' : 'source') : 'identifier';
+  if (/^references?$/.test(h))
+    return identifierColumnExists || taken.has('identifier') ? (taken.has('source') ? 'additional' : 'source') : 'identifier';
   if (IDENTIFIER_HEADER.test(h)) return 'identifier';
   if (/\bsources?\b|supplier|company|vendor|manufacturer|provider|^origin|obtained from/.test(h)) return 'source';
   if (/additional|notes?\b|comments?|information|dilution|application|details|description|remarks/.test(h)) return 'additional';
@@ -117,7 +128,13 @@ function roleOfHeader(text: string, column: number, taken: Set<Role>, identifier
   return null;
 }
 
-interface HeaderMatch { roles: Role[]; headerRows: number; krtVocabulary: boolean; starColumns: boolean; categoryHeader: string }
+interface HeaderMatch {
+  roles: Role[];
+  headerRows: number;
+  krtVocabulary: boolean;
+  starColumns: boolean;
+  categoryHeader: string;
+}
 
 /** Finds the header row among the first rows (after a title row such as "Key Resources Table"). */
 function matchHeader(grid: GridRow[]): HeaderMatch | null {
@@ -139,7 +156,9 @@ function matchHeader(grid: GridRow[]): HeaderMatch | null {
       continue;
     }
     // Unlabelled first column in a STAR table ("  | SOURCE | IDENTIFIER").
-    const finalRoles: Role[] = roles.map((role, i) => role ?? (i === roles.findIndex((x) => x === null) && !taken.has('name') ? 'name' : 'additional'));
+    const finalRoles: Role[] = roles.map(
+      (role, i) => role ?? (i === roles.findIndex((x) => x === null) && !taken.has('name') ? 'name' : 'additional'),
+    );
     if (!finalRoles.includes('name')) {
       const firstFree = finalRoles.findIndex((x) => x === 'type') === 0 ? 1 : 0;
       finalRoles[firstFree] = 'name';
@@ -169,7 +188,7 @@ function categoryOfRow(row: GridRow, roles: Role[]): string | null {
   const texts = row.cells.map((c) => c.text.trim().toLowerCase());
   const sourceCol = roles.indexOf('source');
   const idCol = roles.indexOf('identifier');
-  if ((sourceCol >= 0 && /^sources?$/.test(texts[sourceCol] ?? '')) && (idCol < 0 || /^identifiers?$/.test(texts[idCol] ?? ''))) {
+  if (sourceCol >= 0 && /^sources?$/.test(texts[sourceCol] ?? '') && (idCol < 0 || /^identifiers?$/.test(texts[idCol] ?? ''))) {
     return row.cells[roles.indexOf('name')]?.text.trim() ?? '';
   }
   return null;
@@ -216,15 +235,24 @@ function candidateOf(info: TableWrapInfo, grid: GridRow[], previous: Candidate |
   if (width < 2 || grid.length < 1) return null;
   const used = usedWidth(grid);
   const header = matchHeader(grid);
-  const titled = KRT_TITLE.test(`${info.label} ${info.caption}`) || (KRT_TITLE.test(info.heading) && info.headingGap <= 2) ||
+  const titled =
+    KRT_TITLE.test(`${info.label} ${info.caption}`) ||
+    (KRT_TITLE.test(info.heading) && info.headingGap <= 2) ||
     grid.slice(0, 1).some((row) => filledCells(row).length === 1 && KRT_TITLE.test(filledCells(row)[0].text));
   const base = { info, grid };
   if (header) {
     const { roles, headerRows } = header;
     const designation = roles.some((r, i) => r === 'name' && /designation/i.test(grid[headerRows - 1].cells[i].text));
     const layout: TableLayout = roles.includes('type') ? (designation ? 'elife' : 'typed') : 'star';
-    const make = (reason: string, strong: boolean, initialCategory = header.categoryHeader): Candidate =>
-      ({ ...base, layout, roles, headerRows, reason, initialCategory, strong });
+    const make = (reason: string, strong: boolean, initialCategory = header.categoryHeader): Candidate => ({
+      ...base,
+      layout,
+      roles,
+      headerRows,
+      reason,
+      initialCategory,
+      strong,
+    });
     if (header.krtVocabulary) return make('key resources header', true, '');
     if (header.starColumns && used === 3) return make('SOURCE and IDENTIFIER columns', true);
     if (titled && roles.includes('name') && used >= 3) return make('key resources title', true);
@@ -246,11 +274,27 @@ function candidateOf(info: TableWrapInfo, grid: GridRow[], previous: Candidate |
     const roles = (previous.roles.length >= width ? previous.roles : DEFAULT_STAR_ROLES).slice(0, width);
     const headingCategory = typeOfCategory(info.heading) ? info.heading : '';
     if ((firstCategory && typeOfCategory(firstCategory)) || headingCategory) {
-      return { ...base, layout: previous.layout, roles, headerRows: 0, reason: 'continues the previous key resources table', initialCategory: firstCategory ? '' : headingCategory, strong: false };
+      return {
+        ...base,
+        layout: previous.layout,
+        roles,
+        headerRows: 0,
+        reason: 'continues the previous key resources table',
+        initialCategory: firstCategory ? '' : headingCategory,
+        strong: false,
+      };
     }
   }
   if (titled && used === 3 && grid.length >= 3) {
-    return { ...base, layout: 'star', roles: DEFAULT_STAR_ROLES, headerRows: 0, reason: 'key resources title', initialCategory: '', strong: true };
+    return {
+      ...base,
+      layout: 'star',
+      roles: DEFAULT_STAR_ROLES,
+      headerRows: 0,
+      reason: 'key resources title',
+      initialCategory: '',
+      strong: true,
+    };
   }
   return null;
 }
@@ -271,7 +315,12 @@ function resolveType(category: CategoryType | null, name: string, source: string
   return typeByContent(name, source, identifier, category?.choices ?? []);
 }
 
-function rowsOfTable(grid: GridRow[], roles: Role[], headerRows: number, initialCategory: string): { rows: KrtRow[]; sourceRows: number[] } {
+function rowsOfTable(
+  grid: GridRow[],
+  roles: Role[],
+  headerRows: number,
+  initialCategory: string,
+): { rows: KrtRow[]; sourceRows: number[] } {
   const rows: KrtRow[] = [];
   const sourceRows: number[] = [];
   let category: CategoryType | null = initialCategory ? typeOfCategory(initialCategory) : null;
@@ -295,16 +344,18 @@ function rowsOfTable(grid: GridRow[], roles: Role[], headerRows: number, initial
     const identifierText = cellText(row, roles, 'identifier');
     const additional = cellText(row, roles, 'additional');
     const typeText = cellText(row, roles, 'type');
-    const rowCategory = typeText ? typeOfCategory(typeText) ?? category : category;
+    const rowCategory = typeText ? (typeOfCategory(typeText) ?? category) : category;
     const type = resolveType(rowCategory, `${name} ${typeText}`, source, identifierText);
-    rows.push(makeRow({
-      'RESOURCE TYPE': type,
-      'RESOURCE NAME': name,
-      SOURCE: source,
-      IDENTIFIER: normalizeIdentifier(identifierText),
-      'NEW/REUSE': isNewSource(source) || isNewSource(identifierText) ? 'new' : 'reuse',
-      'ADDITIONAL INFORMATION': [typeText && !typeOfCategory(typeText)?.type ? typeText : '', additional].filter(Boolean).join('; '),
-    }));
+    rows.push(
+      makeRow({
+        'RESOURCE TYPE': type,
+        'RESOURCE NAME': name,
+        SOURCE: source,
+        IDENTIFIER: normalizeIdentifier(identifierText),
+        'NEW/REUSE': isNewSource(source) || isNewSource(identifierText) ? 'new' : 'reuse',
+        'ADDITIONAL INFORMATION': [typeText && !typeOfCategory(typeText)?.type ? typeText : '', additional].filter(Boolean).join('; '),
+      }),
+    );
     sourceRows.push(r);
   }
   return { rows, sourceRows };

@@ -11,29 +11,50 @@ export interface CategoryType {
   choices: readonly ResourceType[];
 }
 
-const MODEL_CHOICES: readonly ResourceType[] = ['Experimental model: Cell line', 'Experimental model: Organism/strain', 'Bacterial strain', 'Viral vector'];
+const MODEL_CHOICES: readonly ResourceType[] = [
+  'Experimental model: Cell line',
+  'Experimental model: Organism/strain',
+  'Bacterial strain',
+  'Viral vector',
+];
 const STRAIN_CHOICES: readonly ResourceType[] = ['Bacterial strain', 'Viral vector', 'Experimental model: Organism/strain'];
 
 /** Maps a category label or eLife reagent type to a resource type (or to choices for the content). */
 export function typeOfCategory(label: string): CategoryType | null {
-  const t = label.toLowerCase().replace(/\s+/g, ' ').replace(/[:.]+$/, '').trim();
+  const t = label
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[:.]+$/, '')
+    .trim();
   if (!t) return null;
   const decided = (type: ResourceType): CategoryType => ({ type, choices: [] });
   if (/antibod|antisera|antiserum|nanobod/.test(t)) return decided('Antibody');
-  if (/bacteri\w* and vir|vir\w* and bacteri|bacterial and viral|viruses? and bacteri/.test(t)) return { type: null, choices: ['Bacterial strain', 'Viral vector'] };
+  if (/bacteri\w* and vir|vir\w* and bacteri|bacterial and viral|viruses? and bacteri/.test(t))
+    return { type: null, choices: ['Bacterial strain', 'Viral vector'] };
   if (/^strain, strain background|^strains?\b|strain background/.test(t)) return { type: null, choices: STRAIN_CHOICES };
-  if (/genetic reagent|transgenic (construct|line|animal)|^animals?\b|organism|mice\b|mouse\b|^rats?\b|^fly|flies|drosophila|zebrafish|^worms?\b|c\. ?elegans|yeast|arabidopsis|^plants?\b/.test(t)) {
+  if (
+    /genetic reagent|transgenic (construct|line|animal)|^animals?\b|organism|mice\b|mouse\b|^rats?\b|^fly|flies|drosophila|zebrafish|^worms?\b|c\. ?elegans|yeast|arabidopsis|^plants?\b/.test(
+      t,
+    )
+  ) {
     return decided('Experimental model: Organism/strain');
   }
   if (/bacteri/.test(t)) return decided('Bacterial strain');
   if (/\bvir(us|uses|al)\b|aav|lentivir|phage(?! display)/.test(t)) return decided('Viral vector');
   if (/cell lines?|^cells?\b|cell culture|primary cells/.test(t)) return decided('Experimental model: Cell line');
   if (/experimental models?/.test(t)) return { type: null, choices: MODEL_CHOICES };
-  if (/biological samples?|human (subjects|samples|tissue)|patient|specimen|tissue samples?|clinical samples?/.test(t)) return decided('Biological sample');
-  if (/sequence[- ]based|oligo|primer|sirna|shrna|sgrna|guide rna|grna|probes?\b|mirna|morpholino/.test(t)) return decided('Oligonucleotide');
-  if (/recombinant dna|plasmid|transfected construct|^constructs?\b|vectors?\b|\bdna reagent|cdna|bac clone/.test(t)) return decided('Recombinant DNA');
+  if (/biological samples?|human (subjects|samples|tissue)|patient|specimen|tissue samples?|clinical samples?/.test(t))
+    return decided('Biological sample');
+  if (/sequence[- ]based|oligo|primer|sirna|shrna|sgrna|guide rna|grna|probes?\b|mirna|morpholino/.test(t))
+    return decided('Oligonucleotide');
+  if (/recombinant dna|plasmid|transfected construct|^constructs?\b|vectors?\b|\bdna reagent|cdna|bac clone/.test(t))
+    return decided('Recombinant DNA');
   if (/commercial assay|assay or kit|\bkits?\b|assays?\b/.test(t)) return decided('Critical commercial assay');
-  if (/chemical|peptide|recombinant protein|proteins?\b|drugs?\b|compounds?|enzymes?|reagents?|media\b|medium|buffers?|dyes?\b|stains?\b|inhibitor|lipid|small molecule/.test(t)) {
+  if (
+    /chemical|peptide|recombinant protein|proteins?\b|drugs?\b|compounds?|enzymes?|reagents?|media\b|medium|buffers?|dyes?\b|stains?\b|inhibitor|lipid|small molecule/.test(
+      t,
+    )
+  ) {
     return decided('Chemical, peptide, or recombinant protein');
   }
   if (/deposit|data ?sets?|\bdata\b|databases?|accession/.test(t)) return decided('Dataset');
@@ -44,19 +65,30 @@ export function typeOfCategory(label: string): CategoryType | null {
 }
 
 const RE = {
-  viral: /\b(r?aav\d*|aav[\w./-]*|lentivir\w*|retrovir\w*|adenovir\w*|vir(us|uses|al)|phage|bacteriophage|sars-cov-2?|hiv-?1?|vsv|influenza|sendai|baculovirus|pseudovirus|pseudotyped|h\d+n\d+)\b/i,
-  bacterial: /\b(e\.\s?coli|escherichia|bacillus|salmonella|staphylococcus|pseudomonas|mycobacteri\w*|streptococcus|listeria|klebsiella|vibrio|agrobacterium|bl21|dh5(α|a|alpha)|top10|stbl3|xl1|xl10|rosetta|bacteri\w*|lucigen|neb 5-alpha|one ?shot)\b/i,
-  cellLine: /\b(cell lines?|hek-?\s?293\w*|293t|hela|u-?2\s?os|cos-?7|vero(\s?e6)?|mdck|cho(-k1)?|jurkat|thp-?1|ipscs?|hescs?|escs?|mefs?|a549|hct-?116|mcf-?7|ptk2|sf9|sf21|high five|expi293\w*|hepg2|huh-?7|caco-?2|k562|raw\s?264\.7|nih\s?3t3|3t3|imr-?90|rpe-?1|hap1|h9|wtc-?11|kc167|s2r?\+?|calu-?3|sh-sy5y|pc-?12|cells)\b/i,
-  organism: /\b(mouse|mice|mus musculus|rats?|rattus|drosophila|d\.\s?melanogaster|c\.\s?elegans|caenorhabditis|zebrafish|danio|xenopus|arabidopsis|yeast|saccharomyces|s\.\s?cerevisiae|s\.\s?pombe|c57bl\/?\d*\w*|balb\/c|sprague|wistar|gal4|gal80|uas[-.]|lexa|\w+\/j\b|tm\d\(|tg\(|knock-?in|knock-?out|flox|cre\b|canton[- ]s|w1118|oregon-?r|n2\b|strain)\b/i,
-  antibody: /(?:\b|^|\s)(anti-|anti\s[A-Z]|α-|antibod\w*|igg\d?\w*|igm|igy|mab\b|monoclonal|polyclonal|clone\s|f\(ab'?\)2|nanobod\w*|antiserum|isotype)/i,
-  software: /\b(software|version|package|script|python|matlab|imagej|fiji|graphpad|prism|r studio|rstudio|bioconductor|github|plug-?in|algorithm|pipeline|toolbox)\b|\bv\d+(\.\d+)+/i,
-  oligo: /\b(primers?|sirna|shrna|sgrna|grna|guide rna|oligo\w*|probes?|morpholino|mirna mimic|crrna|tracrrna|forward|reverse)\b|5['′’]-|^[ACGTUacgtu\s-]{15,}$/,
-  plasmid: /\b(plasmids?|vectors?|constructs?|pcdna\w*|plko\w*|px\d{3}\w*|pet-?\d+\w*|pgex\w*|pegfp\w*|pmscv\w*|plenti\w*|pcmv\w*|pcag\w*|pac\w*|addgene|cdna|orf\b|bac\b)/i,
+  viral:
+    /\b(r?aav\d*|aav[\w./-]*|lentivir\w*|retrovir\w*|adenovir\w*|vir(us|uses|al)|phage|bacteriophage|sars-cov-2?|hiv-?1?|vsv|influenza|sendai|baculovirus|pseudovirus|pseudotyped|h\d+n\d+)\b/i,
+  bacterial:
+    /\b(e\.\s?coli|escherichia|bacillus|salmonella|staphylococcus|pseudomonas|mycobacteri\w*|streptococcus|listeria|klebsiella|vibrio|agrobacterium|bl21|dh5(α|a|alpha)|top10|stbl3|xl1|xl10|rosetta|bacteri\w*|lucigen|neb 5-alpha|one ?shot)\b/i,
+  cellLine:
+    /\b(cell lines?|hek-?\s?293\w*|293t|hela|u-?2\s?os|cos-?7|vero(\s?e6)?|mdck|cho(-k1)?|jurkat|thp-?1|ipscs?|hescs?|escs?|mefs?|a549|hct-?116|mcf-?7|ptk2|sf9|sf21|high five|expi293\w*|hepg2|huh-?7|caco-?2|k562|raw\s?264\.7|nih\s?3t3|3t3|imr-?90|rpe-?1|hap1|h9|wtc-?11|kc167|s2r?\+?|calu-?3|sh-sy5y|pc-?12|cells)\b/i,
+  organism:
+    /\b(mouse|mice|mus musculus|rats?|rattus|drosophila|d\.\s?melanogaster|c\.\s?elegans|caenorhabditis|zebrafish|danio|xenopus|arabidopsis|yeast|saccharomyces|s\.\s?cerevisiae|s\.\s?pombe|c57bl\/?\d*\w*|balb\/c|sprague|wistar|gal4|gal80|uas[-.]|lexa|\w+\/j\b|tm\d\(|tg\(|knock-?in|knock-?out|flox|cre\b|canton[- ]s|w1118|oregon-?r|n2\b|strain)\b/i,
+  antibody:
+    /(?:\b|^|\s)(anti-|anti\s[A-Z]|α-|antibod\w*|igg\d?\w*|igm|igy|mab\b|monoclonal|polyclonal|clone\s|f\(ab'?\)2|nanobod\w*|antiserum|isotype)/i,
+  software:
+    /\b(software|version|package|script|python|matlab|imagej|fiji|graphpad|prism|r studio|rstudio|bioconductor|github|plug-?in|algorithm|pipeline|toolbox)\b|\bv\d+(\.\d+)+/i,
+  oligo:
+    /\b(primers?|sirna|shrna|sgrna|grna|guide rna|oligo\w*|probes?|morpholino|mirna mimic|crrna|tracrrna|forward|reverse)\b|5['′’]-|^[ACGTUacgtu\s-]{15,}$/,
+  plasmid:
+    /\b(plasmids?|vectors?|constructs?|pcdna\w*|plko\w*|px\d{3}\w*|pet-?\d+\w*|pgex\w*|pegfp\w*|pmscv\w*|plenti\w*|pcmv\w*|pcag\w*|pac\w*|addgene|cdna|orf\b|bac\b)/i,
   kit: /\b(kits?|assay|elisa|reagent system|microbeads?|isolation kit|library prep)\b/i,
-  dataset: /\b(data ?sets?|raw data|sequencing data|deposited|accession|geo|sra|pride|zenodo|figshare|dryad|mendeley data|proteomexchange|emdb|pdb)\b/i,
+  dataset:
+    /\b(data ?sets?|raw data|sequencing data|deposited|accession|geo|sra|pride|zenodo|figshare|dryad|mendeley data|proteomexchange|emdb|pdb)\b/i,
   protocol: /\b(protocols?\.io|protocol)\b/i,
-  sample: /\b(patients?|donors?|biops(y|ies)|plasma|whole blood|blood samples?|csf|cerebrospinal|tissue samples?|specimens?|autopsy|post-?mortem|pbmcs?)\b/i,
-  chemical: /\b(acid|chloride|sulfate|sulphate|hydrochloride|bromide|sodium|potassium|calcium|inhibitor|agonist|antagonist|dmso|ethanol|methanol|paraformaldehyde|pfa|formaldehyde|glutaraldehyde|triton|tween|bsa|serum|fbs|dmem|rpmi|medium|media|buffer|trypsin|collagenase|dnase|rnase|proteinase|polymerase|ligase|enzyme|recombinant|protein|peptide|cytokine|growth factor|insulin|dapi|hoechst|phalloidin|streptavidin|puromycin|blasticidin|hygromycin|g418|doxycycline|tamoxifen|drug|compound|reagent|solution|dye|stain|lipofectamine|fugene|polyethylenimine|pei|matrigel|agarose)\b/i,
+  sample:
+    /\b(patients?|donors?|biops(y|ies)|plasma|whole blood|blood samples?|csf|cerebrospinal|tissue samples?|specimens?|autopsy|post-?mortem|pbmcs?)\b/i,
+  chemical:
+    /\b(acid|chloride|sulfate|sulphate|hydrochloride|bromide|sodium|potassium|calcium|inhibitor|agonist|antagonist|dmso|ethanol|methanol|paraformaldehyde|pfa|formaldehyde|glutaraldehyde|triton|tween|bsa|serum|fbs|dmem|rpmi|medium|media|buffer|trypsin|collagenase|dnase|rnase|proteinase|polymerase|ligase|enzyme|recombinant|protein|peptide|cytokine|growth factor|insulin|dapi|hoechst|phalloidin|streptavidin|puromycin|blasticidin|hygromycin|g418|doxycycline|tamoxifen|drug|compound|reagent|solution|dye|stain|lipofectamine|fugene|polyethylenimine|pei|matrigel|agarose)\b/i,
 };
 
 function rridTypes(identifier: string): ResourceType[] {
@@ -79,7 +111,8 @@ export function typeByContent(name: string, source: string, identifier: string, 
   const add = (type: ResourceType, w: number) => scores.set(type, (scores.get(type) ?? 0) + w);
   for (const type of rridTypes(identifier)) add(type, 5);
   if (/\bCVCL_|ATCC\s*(CRL|HTB|CCL)|ECACC|DSMZ\s*ACC/i.test(identifier)) add('Experimental model: Cell line', 3);
-  if (/IMSR|JAX|BDSC|Bloomington|VDRC|MMRRC|CGC|ZIRC|FBst|WBStrain/i.test(`${identifier} ${source}`)) add('Experimental model: Organism/strain', 3);
+  if (/IMSR|JAX|BDSC|Bloomington|VDRC|MMRRC|CGC|ZIRC|FBst|WBStrain/i.test(`${identifier} ${source}`))
+    add('Experimental model: Organism/strain', 3);
   if (/GEO|GSE\d|SRA|SRR\d|PRJNA|PXD\d|EMD-|EMPIAR|zenodo|figshare|dryad|osf\.io/i.test(identifier)) add('Dataset', 3);
   if (/github\.com|gitlab|bitbucket|SCR_\d/i.test(identifier)) add('Software/code', 3);
   if (/protocols\.io/i.test(identifier)) add('Protocol', 3);
@@ -101,7 +134,10 @@ export function typeByContent(name: string, source: string, identifier: string, 
   let bestScore = 0;
   for (const [type, score] of scores) {
     if (choices.length && !choices.includes(type)) continue;
-    if (score > bestScore) { best = type; bestScore = score; }
+    if (score > bestScore) {
+      best = type;
+      bestScore = score;
+    }
   }
   if (best) return best;
   return choices[0] ?? 'Other';

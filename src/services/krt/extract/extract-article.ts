@@ -51,8 +51,12 @@ export function extractArticle(xml: string, options: ExtractOptions = {}): Paper
   const t1 = performance.now();
   const authored = extractAuthorTables(root);
   const authorTables: AuthorTableInfo[] = (authored?.parts ?? []).map((part) => ({
-    id: part.table.id, index: part.table.index, location: part.table.location, layout: part.layout,
-    label: part.table.label || part.table.caption.slice(0, 80), rows: part.rows.length,
+    id: part.table.id,
+    index: part.table.index,
+    location: part.table.location,
+    layout: part.layout,
+    label: part.table.label || part.table.caption.slice(0, 80),
+    rows: part.rows.length,
   }));
   let provider: ExtractionProvider;
   let rows: KrtRow[];

@@ -8,7 +8,10 @@ import { corpusFiles, corpusMissing } from './test-corpus.ts';
 
 test('worker threads and the single-thread mode give the same results, in input order, with per-file errors', async (t) => {
   const skip = corpusMissing();
-  if (skip) { t.skip(skip); return; }
+  if (skip) {
+    t.skip(skip);
+    return;
+  }
   const all = corpusFiles();
   // A spread of papers (every 60th) plus two that carry author tables, a malformed file and a missing one.
   const sample = all.filter((_f, i) => i % 60 === 0);
@@ -21,9 +24,15 @@ test('worker threads and the single-thread mode give the same results, in input 
     const progress: number[] = [];
     const single = await extractMany(files, { workers: 1, onProgress: (done) => progress.push(done) });
     const parallel = await extractMany(files, { workers: 2 });
-    assert.deepEqual(progress, files.map((_f, i) => i + 1));
+    assert.deepEqual(
+      progress,
+      files.map((_f, i) => i + 1),
+    );
     assert.equal(single.length, files.length);
-    assert.deepEqual(parallel.map((r) => r.file), files);
+    assert.deepEqual(
+      parallel.map((r) => r.file),
+      files,
+    );
     for (let i = 0; i < files.length; i++) {
       const a = single[i];
       const b = parallel[i];
@@ -43,7 +52,9 @@ test('worker threads and the single-thread mode give the same results, in input 
     assert.ok(!brokenResult.ok && /not well-formed/.test(brokenResult.error));
     assert.equal(byFile.get(join(dir, 'missing.xml'))!.ok, false);
     const text = single.filter((r) => r.ok && r.extraction.provider === 'text-pattern').length;
-    t.diagnostic(`${files.length} files: ${single.filter((r) => r.ok).length} extracted (${text} by text), ${single.filter((r) => !r.ok).length} errors; identical in 1 and 2 workers`);
+    t.diagnostic(
+      `${files.length} files: ${single.filter((r) => r.ok).length} extracted (${text} by text), ${single.filter((r) => !r.ok).length} errors; identical in 1 and 2 workers`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

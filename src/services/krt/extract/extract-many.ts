@@ -49,26 +49,39 @@ export async function extractMany(files: readonly string[], options: ExtractMany
       live++;
       let current = -1;
       const feed = () => {
-        if (next >= total) { current = -1; void worker.terminate(); return; }
+        if (next >= total) {
+          current = -1;
+          void worker.terminate();
+          return;
+        }
         current = next++;
         const request: WorkerRequest = { seq: current, file: files[current], mode };
         worker.postMessage(request);
       };
       worker.on('message', (reply: WorkerReply) => {
-        finish(reply.seq, reply.ok
-          ? { file: files[reply.seq], ok: true, extraction: reply.result }
-          : { file: files[reply.seq], ok: false, error: reply.error });
+        finish(
+          reply.seq,
+          reply.ok
+            ? { file: files[reply.seq], ok: true, extraction: reply.result }
+            : { file: files[reply.seq], ok: false, error: reply.error },
+        );
         feed();
       });
       worker.on('error', (err) => {
         // The worker died (e.g. out of memory on one paper): record that paper, carry on with a new worker.
-        if (current >= 0 && results[current] === undefined) finish(current, { file: files[current], ok: false, error: `worker failed: ${err.message}` });
+        if (current >= 0 && results[current] === undefined)
+          finish(current, { file: files[current], ok: false, error: `worker failed: ${err.message}` });
         current = -1;
       });
       worker.on('exit', () => {
         live--;
         if (next < total && live < workers) {
-          try { start(); } catch (err) { reject(err as Error); return; }
+          try {
+            start();
+          } catch (err) {
+            reject(err as Error);
+            return;
+          }
         }
         if (live === 0) resolve();
       });

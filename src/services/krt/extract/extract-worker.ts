@@ -3,10 +3,12 @@
 import { parentPort } from 'node:worker_threads';
 import { extractFile, type ExtractionMode } from './extract-article.ts';
 
-export interface WorkerRequest { seq: number; file: string; mode: ExtractionMode }
-export type WorkerReply =
-  | { seq: number; ok: true; result: ReturnType<typeof extractFile> }
-  | { seq: number; ok: false; error: string };
+export interface WorkerRequest {
+  seq: number;
+  file: string;
+  mode: ExtractionMode;
+}
+export type WorkerReply = { seq: number; ok: true; result: ReturnType<typeof extractFile> } | { seq: number; ok: false; error: string };
 
 if (!parentPort) throw new Error('extract-worker.ts must run as a worker thread');
 const port = parentPort;

@@ -19,23 +19,37 @@ export interface IdentifierPart {
 }
 
 // RRIDs written without the "RRID:" label, specific enough to recognise in an identifier cell.
-const BARE_RRID = /\b(AB_\d{4,10}|SCR_\d{6}|CVCL_[A-Z0-9]{4}|Addgene_\d{3,7}|BDSC_\d{1,6}|IMSR_[A-Z]{2,6}:[\w.-]+|MMRRC_\d{6}-[A-Z]{2,5}|Fly[Bb]ase_FBst\d{7}|ZFIN_ZDB-[A-Z]{3,5}-\d{6}-\d+|RGD_\d{5,8}|WB-STRAIN:\w+|DGRC_\d{1,6}|MGI:\d{4,8})\b/g;
+const BARE_RRID =
+  /\b(AB_\d{4,10}|SCR_\d{6}|CVCL_[A-Z0-9]{4}|Addgene_\d{3,7}|BDSC_\d{1,6}|IMSR_[A-Z]{2,6}:[\w.-]+|MMRRC_\d{6}-[A-Z]{2,5}|Fly[Bb]ase_FBst\d{7}|ZFIN_ZDB-[A-Z]{3,5}-\d{6}-\d+|RGD_\d{5,8}|WB-STRAIN:\w+|DGRC_\d{1,6}|MGI:\d{4,8})\b/g;
 const RRID_LABEL = /\bRRID\s*[:#]?\s*/gi;
 
 const NONE = /^(n\/?a\.?|none|not applicable|not available|na|nd|n\.a\.|[-–—]+|\/|unknown)$/i;
-const CATALOG_LABEL = /^(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|nos?\.?|nr\.?|numbers?|num\.?|code|id)?|product\s*(?:code|number|no\.?|#|id)|prod\.?\s*#|order\s*(?:no\.?|number|#)|item\s*(?:no\.?|number|#)|art(?:icle)?\.?\s*(?:no\.?|#)|ref(?:erence)?\.?\s*(?:no\.?|#)|part\s*(?:no\.?|number|#)|#)\s*[:#.]?\s*/i;
+const CATALOG_LABEL =
+  /^(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|nos?\.?|nr\.?|numbers?|num\.?|code|id)?|product\s*(?:code|number|no\.?|#|id)|prod\.?\s*#|order\s*(?:no\.?|number|#)|item\s*(?:no\.?|number|#)|art(?:icle)?\.?\s*(?:no\.?|#)|ref(?:erence)?\.?\s*(?:no\.?|#)|part\s*(?:no\.?|number|#)|#)\s*[:#.]?\s*/i;
 // Stock and repository numbers: written with the repository's name; kept with it.
 const REPOSITORY_LABELS: readonly [RegExp, string][] = [
   [/^(?:the\s+)?jackson\s+lab(?:oratory|s)?|^jax(?:\s*mice)?/i, 'JAX'],
   [/^bloomington(?:\s+drosophila\s+stock\s+center)?|^bdsc/i, 'BDSC'],
   [/^vienna\s+drosophila\s+resource\s+cent(?:er|re)|^vdrc/i, 'VDRC'],
   [/^kyoto(?:\s+dggr)?|^dggr/i, 'DGGR'],
-  [/^atcc/i, 'ATCC'], [/^dshb/i, 'DSHB'], [/^dgrc/i, 'DGRC'], [/^cgc/i, 'CGC'], [/^zirc/i, 'ZIRC'], [/^nig/i, 'NIG'],
-  [/^emma/i, 'EMMA'], [/^mmrrc/i, 'MMRRC'], [/^riken(?:\s+brc)?/i, 'RIKEN BRC'], [/^ecacc/i, 'ECACC'],
-  [/^dsmz/i, 'DSMZ'], [/^addgene(?:\s+plasmid)?/i, 'Addgene'], [/^coriell/i, 'Coriell'], [/^nxr/i, 'NXR'],
+  [/^atcc/i, 'ATCC'],
+  [/^dshb/i, 'DSHB'],
+  [/^dgrc/i, 'DGRC'],
+  [/^cgc/i, 'CGC'],
+  [/^zirc/i, 'ZIRC'],
+  [/^nig/i, 'NIG'],
+  [/^emma/i, 'EMMA'],
+  [/^mmrrc/i, 'MMRRC'],
+  [/^riken(?:\s+brc)?/i, 'RIKEN BRC'],
+  [/^ecacc/i, 'ECACC'],
+  [/^dsmz/i, 'DSMZ'],
+  [/^addgene(?:\s+plasmid)?/i, 'Addgene'],
+  [/^coriell/i, 'Coriell'],
+  [/^nxr/i, 'NXR'],
   [/^(?:strain|stock|line|plasmid)/i, ''],
 ];
-const OTHER_LABEL = /^(lot|batch|cas(?:\s*(?:no\.?|number|#))?|pmid|pmcid|doi|version|ver\.|v\.|clone|conc(?:entration)?|dilution|uniprot|ensembl|ncbi\s+gene|gene\s*id|taxid|ec)\b/i;
+const OTHER_LABEL =
+  /^(lot|batch|cas(?:\s*(?:no\.?|number|#))?|pmid|pmcid|doi|version|ver\.|v\.|clone|conc(?:entration)?|dilution|uniprot|ensembl|ncbi\s+gene|gene\s*id|taxid|ec)\b/i;
 // Database identifiers that are accessions in all but name.
 const DATABASE_ID = /\b(FB(?:al|ba|bt|gn|st|ti|tp|sn|tc|rf|ab)\d{7}|ZDB-[A-Z]{3,5}-\d{6}-\d+|WBStrain\d{8}|MGI:\d{4,8})\b/g;
 
@@ -44,7 +58,11 @@ export interface ParseIdentifierOptions {
   bareCodesAreCatalog?: boolean;
 }
 
-interface Span { start: number; end: number; part: IdentifierPart }
+interface Span {
+  start: number;
+  end: number;
+  part: IdentifierPart;
+}
 
 /** Splits an identifier text into typed parts, in the order written. */
 export function parseIdentifierText(text: string, options: ParseIdentifierOptions = {}): IdentifierPart[] {
@@ -60,10 +78,17 @@ export function parseIdentifierText(text: string, options: ParseIdentifierOption
   RRID_LABEL.lastIndex = 0;
   for (let m = RRID_LABEL.exec(work); m; m = RRID_LABEL.exec(work)) {
     const after = m.index + m[0].length;
-    const tokens = work.slice(after).match(/^[^\s;,()\[\]]+(?: [^\s;,()\[\]]+){0,2}/)?.[0].split(' ') ?? [];
+    const tokens =
+      work
+        .slice(after)
+        .match(/^[^\s;,()\[\]]+(?: [^\s;,()\[\]]+){0,2}/)?.[0]
+        .split(' ') ?? [];
     let matched = false;
     for (let n = 1; n <= tokens.length && !matched; n++) {
-      const candidate = tokens.slice(0, n).join(' ').replace(/[.:]+$/, '');
+      const candidate = tokens
+        .slice(0, n)
+        .join(' ')
+        .replace(/[.:]+$/, '');
       const rrid = normalizeRrid(candidate);
       if (rrid) {
         const end = after + candidate.length;
@@ -95,7 +120,8 @@ export function parseIdentifierText(text: string, options: ParseIdentifierOption
       const url = m[0];
       const inner = findAccessions(url)[0];
       spans.push({
-        start: m.index, end: m.index + url.length,
+        start: m.index,
+        end: m.index + url.length,
         part: inner ? { kind: 'accession', value: inner.accession, label: inner.repository, url } : { kind: 'url', value: url, label: '' },
       });
       blank(m.index, m.index + url.length);
@@ -120,12 +146,18 @@ export function parseIdentifierText(text: string, options: ParseIdentifierOption
   }
   takeUrls(/(?<![\w.\/])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:org|com|net|edu|io|ch|de|uk|gov|fr|jp)(?:\/[^\s;,]*[^\s;,.)])?/gi);
   // 5. What is left: segments split at ';', ', ', and before labels that start a new item.
-  const rest = work.replace(/\b(?=cat(?:alog(?:ue)?)?\.?\s*(?:#|no\b|number)|lot\s*[#:]|cas\s*(?:no\.?|number)?\s*[:#]|product\s*(?:code|number|no))/gi, ';');
+  const rest = work.replace(
+    /\b(?=cat(?:alog(?:ue)?)?\.?\s*(?:#|no\b|number)|lot\s*[#:]|cas\s*(?:no\.?|number)?\s*[:#]|product\s*(?:code|number|no))/gi,
+    ';',
+  );
   let offset = 0;
   for (const raw of splitOutsideParentheses(rest)) {
     const start = work.indexOf(raw, offset);
     offset = start >= 0 ? start + raw.length : offset;
-    const segment = raw.trim().replace(/^[\s,.:]+|[\s,]+$/g, '').trim();
+    const segment = raw
+      .trim()
+      .replace(/^[\s,.:]+|[\s,]+$/g, '')
+      .trim();
     if (!segment) continue;
     const part = classifySegment(segment, bare);
     if (part) spans.push({ start: Math.max(0, start), end: Math.max(0, start) + raw.length, part });
@@ -218,11 +250,17 @@ function firstCode(text: string): string {
 export function formatIdentifier(parts: readonly IdentifierPart[]): string {
   const out: string[] = [];
   const seen = new Set<string>();
-  const push = (text: string) => { if (!seen.has(text)) { seen.add(text); out.push(text); } };
+  const push = (text: string) => {
+    if (!seen.has(text)) {
+      seen.add(text);
+      out.push(text);
+    }
+  };
   for (const p of parts) if (p.kind === 'catalog') push(p.label ? `${p.label}: ${p.value}` : `Cat# ${p.value}`);
   for (const p of parts) {
     if (p.kind === 'accession' && p.url) push(p.url);
-    else if (p.kind === 'accession') push(p.label && !p.value.toUpperCase().includes(p.label.toUpperCase()) ? `${p.label}: ${p.value}` : p.value);
+    else if (p.kind === 'accession')
+      push(p.label && !p.value.toUpperCase().includes(p.label.toUpperCase()) ? `${p.label}: ${p.value}` : p.value);
     else if (p.kind === 'url' || p.kind === 'other') push(p.value);
   }
   for (const p of parts) if (p.kind === 'rrid') push(`RRID:${p.value}`);
@@ -278,12 +316,18 @@ export function identifierKeys(text: string, options: KeyOptions = {}): Set<stri
   const sourceLabel = stockLabelOfSource(options.source);
   for (const part of parseIdentifierText(text, options)) {
     if (part.kind === 'rrid') {
-      const stock = STOCK_OF_RRID.map(([re, centre, norm]) => { const m = re.exec(part.value); return m ? `STOCK:${centre}:${norm(m[1])}` : null; }).find(Boolean);
+      const stock = STOCK_OF_RRID.map(([re, centre, norm]) => {
+        const m = re.exec(part.value);
+        return m ? `STOCK:${centre}:${norm(m[1])}` : null;
+      }).find(Boolean);
       keys.add(stock ?? `RRID:${part.value}`);
     } else if (part.kind === 'catalog') {
       const stockLabel = STOCK_OF_LABEL[part.label] ?? (part.label === '' && sourceLabel ? STOCK_OF_LABEL[sourceLabel] : undefined);
       const digits = /^\d+/.exec(part.value)?.[0];
-      if (stockLabel && digits) { keys.add(`STOCK:${stockLabel[0]}:${stockLabel[1](digits)}`); continue; }
+      if (stockLabel && digits) {
+        keys.add(`STOCK:${stockLabel[0]}:${stockLabel[1](digits)}`);
+        continue;
+      }
       const key = catalogKey(part.value);
       if (key.length >= 2) keys.add(`CAT:${key}`);
     } else if (part.kind === 'accession') keys.add(`ACC:${accessionKey(part.value)}`);

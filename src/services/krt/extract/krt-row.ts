@@ -32,7 +32,12 @@ export interface KrtRow {
 
 /** Column order of exports and of the contract. */
 export const KRT_COLUMNS = [
-  'RESOURCE TYPE', 'RESOURCE NAME', 'SOURCE', 'IDENTIFIER', 'NEW/REUSE', 'ADDITIONAL INFORMATION',
+  'RESOURCE TYPE',
+  'RESOURCE NAME',
+  'SOURCE',
+  'IDENTIFIER',
+  'NEW/REUSE',
+  'ADDITIONAL INFORMATION',
 ] as const satisfies readonly (keyof KrtRow)[];
 
 const TYPE_SET: ReadonlySet<string> = new Set(RESOURCE_TYPES);
@@ -78,8 +83,7 @@ export function makeRow(partial: Partial<KrtRow> & Pick<KrtRow, 'RESOURCE TYPE' 
 
 /** SOURCE "This study", "this paper", "this work" (also "generated in this study", "present study") → new. */
 export function isNewSource(source: string): boolean {
-  return /\bthis (study|paper|work|manuscript|article|report|publication)\b|\b(present|current) (study|work|paper)\b/i
-    .test(source.trim());
+  return /\bthis (study|paper|work|manuscript|article|report|publication)\b|\b(present|current) (study|work|paper)\b/i.test(source.trim());
 }
 
 export function summarizeRows(rows: readonly KrtRow[]): { total_resources: number; new_resources: number; reused_resources: number } {

@@ -34,7 +34,10 @@ function isWhollyBold(cell: XmlElement): boolean {
   if (!text) return false;
   const boldText = cell.children
     .filter((c): c is XmlElement => typeof c !== 'string' && (c.name === 'bold' || c.name === 'b'))
-    .map((c) => textOf(c)).join(' ').replace(/\s+/g, ' ').trim();
+    .map((c) => textOf(c))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return boldText.length > 0 && boldText.length >= text.length - 1;
 }
 
@@ -77,7 +80,11 @@ export function tableGrid(table: XmlElement): GridRow[] {
       const colspan = spanOf(cellEl.attrs.colspan);
       const rowspan = spanOf(cellEl.attrs.rowspan);
       const cell: GridCell = {
-        text: textOf(cellEl), origin: true, copiedBy: null, colspan, rowspan,
+        text: textOf(cellEl),
+        origin: true,
+        copiedBy: null,
+        colspan,
+        rowspan,
         header: cellEl.name === 'th' || isWhollyBold(cellEl),
         lead: leadingBold(cellEl),
       };

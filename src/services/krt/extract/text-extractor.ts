@@ -26,10 +26,22 @@ interface TextUnit {
 
 // Parts of an article that never describe the resources used (or describe them in someone else's paper).
 const SKIP_ELEMENTS = new Set([
-  'front', 'ref-list', 'ack', 'fn-group', 'author-notes', 'funding-group', 'glossary', 'contrib-group',
-  'permissions', 'history', 'notes', 'bio', 'table-wrap-foot',
+  'front',
+  'ref-list',
+  'ack',
+  'fn-group',
+  'author-notes',
+  'funding-group',
+  'glossary',
+  'contrib-group',
+  'permissions',
+  'history',
+  'notes',
+  'bio',
+  'table-wrap-foot',
 ]);
-const SKIP_SECTIONS = /acknowledg|funding|author contributions?|competing interests?|conflicts? of interest|declaration of interests?|references|abbreviations|supplementary (figure|table) legends?|ethics declarations?/i;
+const SKIP_SECTIONS =
+  /acknowledg|funding|author contributions?|competing interests?|conflicts? of interest|declaration of interests?|references|abbreviations|supplementary (figure|table) legends?|ethics declarations?/i;
 
 /** Paragraph-like units of text plus the generic reagent tables of an article. */
 function collectUnits(article: XmlElement, skipTables: ReadonlySet<XmlElement>): { units: TextUnit[]; tables: XmlElement[] } {
@@ -43,7 +55,11 @@ function collectUnits(article: XmlElement, skipTables: ReadonlySet<XmlElement>):
         here = [...sections, textOf(child)];
         continue;
       }
-      if ((child.name === 'sec' || child.name === 'app') && SKIP_SECTIONS.test(textOf(child.children.find((c) => isElement(c) && c.name === 'title')))) continue;
+      if (
+        (child.name === 'sec' || child.name === 'app') &&
+        SKIP_SECTIONS.test(textOf(child.children.find((c) => isElement(c) && c.name === 'title')))
+      )
+        continue;
       if (child.name === 'table-wrap') {
         if (!skipTables.has(child)) tables.push(child);
         continue;
@@ -62,7 +78,8 @@ function collectUnits(article: XmlElement, skipTables: ReadonlySet<XmlElement>):
 // ---------------------------------------------------------------------------------------------------------
 // Small text helpers
 
-const STOP_BEFORE = /\s(?:and|or|with|using|against|by|from|in|on|into|onto|to|for|at|via|per|as|were|was|is|are|be|been|being|used|purchased|obtained|incubated|stained|treated|cultured|transfected|transduced|infected|diluted|added|containing|including|such as|e\.g\.|i\.e\.|then|after|before|following|under|over|through|between|within|where|which|that|this|these|those|each|all|both|either|of the|we|our|they|their)\s/i;
+const STOP_BEFORE =
+  /\s(?:and|or|with|using|against|by|from|in|on|into|onto|to|for|at|via|per|as|were|was|is|are|be|been|being|used|purchased|obtained|incubated|stained|treated|cultured|transfected|transduced|infected|diluted|added|containing|including|such as|e\.g\.|i\.e\.|then|after|before|following|under|over|through|between|within|where|which|that|this|these|those|each|all|both|either|of the|we|our|they|their)\s/i;
 
 /** The noun phrase a resource mention ends with, just before `index` ("… stained with rabbit anti-GFP" → "rabbit anti-GFP"). */
 function nameBefore(text: string, index: number): string {
@@ -84,11 +101,22 @@ function nameBefore(text: string, index: number): string {
   const pieces = clause.split(STOP_BEFORE);
   let name = pieces.pop() ?? '';
   // "antibody to Keap1", "antibodies against GFP": the stop word belongs to the name.
-  const lastStop = clause.slice(0, clause.length - name.length).match(/((?:[\w-]+\s+){0,3}(?:antibod(?:y|ies)|antiserum|antisera|nanobod(?:y|ies))\s+(?:to|against)\s)$/i);
+  const lastStop = clause
+    .slice(0, clause.length - name.length)
+    .match(/((?:[\w-]+\s+){0,3}(?:antibod(?:y|ies)|antiserum|antisera|nanobod(?:y|ies))\s+(?:to|against)\s)$/i);
   if (lastStop) name = lastStop[1] + name;
-  clause = name.trim().replace(/^(?:(?:the|a|an|some|each|all|fresh|final|we|first|then|\d+(?:[.,]\d+)?\s*(?:%|[µμunpm]?[gGlLM]|U|units?|x|×|ml|mL|µl|μl|mg|µg|μg|ng|mM|µM|μM|nM|pM|mol|mmol|kDa|v\/v|w\/v)(?:\/\w+)?|\d+:\d+(?:,\d+)?)\s+)+/gi, '').trim();
+  clause = name
+    .trim()
+    .replace(
+      /^(?:(?:the|a|an|some|each|all|fresh|final|we|first|then|\d+(?:[.,]\d+)?\s*(?:%|[µμunpm]?[gGlLM]|U|units?|x|×|ml|mL|µl|μl|mg|µg|μg|ng|mM|µM|μM|nM|pM|mol|mmol|kDa|v\/v|w\/v)(?:\/\w+)?|\d+:\d+(?:,\d+)?)\s+)+/gi,
+      '',
+    )
+    .trim();
   const words = clause.split(/\s+/).filter(Boolean);
-  const kept = words.slice(-8).join(' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})\]+]+$/gu, '');
+  const kept = words
+    .slice(-8)
+    .join(' ')
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})\]+]+$/gu, '');
   if (/^(?:table|tables|fig|figs|figure|figures|supplementary|suppl|extended data|data|refs?|reference)\b/i.test(kept)) return '';
   return /\p{L}/u.test(kept) ? kept : '';
 }
@@ -110,12 +138,17 @@ function parentheticals(text: string, nested = false): { start: number; end: num
 
 function splitTop(text: string): string[] {
   // "1:10,000" and "1,000" keep their comma.
-  const parts = splitOutsideBrackets(text, (i, part) => text[i] === ';' || (text[i] === ',' && !(/\d/.test(part.slice(-1)) && /\d/.test(text[i + 1] ?? ''))));
+  const parts = splitOutsideBrackets(
+    text,
+    (i, part) => text[i] === ';' || (text[i] === ',' && !(/\d/.test(part.slice(-1)) && /\d/.test(text[i + 1] ?? ''))),
+  );
   return parts.map((p) => p.trim()).filter(Boolean);
 }
 
-const NOT_A_CODE = /^(?:\d+\s*[x×]|\d+\s*:\s*\d+|1\/\d+|\d+(?:\.\d+)?\s*(?:%|[µμu]?[gmlL]|mg|µg|μg|ng|ml|mL|µl|μl|mM|µM|μM|nM|pM|kDa|h|min|s|sec|°C|rpm|x\s?g|×\s?g|U|IU)\b.*|(?:19|20)\d\d[a-z]?|p\s*[<=>]\s*.*|n\s*=\s*.*|(?:fig|figure|table|supplementary|suppl|ref|eq)\.?\s.*|v?\d+(?:\.\d+){1,3}[a-z]?)$/i;
-const LOCATION = /^(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|Germany|France|Japan|China|Canada|Switzerland|Netherlands|The Netherlands|Denmark|Sweden|Belgium|Italy|Spain|Austria|Australia|Israel|Korea|South Korea|Singapore|India|Ireland|Norway|Finland|[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?,?\s?[A-Z]{2}|St\.?\s+Louis|Carlsbad|Waltham|Burlington|Darmstadt|Cambridge|San Diego|Danvers|Hercules|Madison|Rockford|Eugene|Mannheim|Basel|Hilden|Ipswich|Foster City|Mountain View|Redwood City|Santa Clara|Tokyo|Shanghai|Beijing)$/;
+const NOT_A_CODE =
+  /^(?:\d+\s*[x×]|\d+\s*:\s*\d+|1\/\d+|\d+(?:\.\d+)?\s*(?:%|[µμu]?[gmlL]|mg|µg|μg|ng|ml|mL|µl|μl|mM|µM|μM|nM|pM|kDa|h|min|s|sec|°C|rpm|x\s?g|×\s?g|U|IU)\b.*|(?:19|20)\d\d[a-z]?|p\s*[<=>]\s*.*|n\s*=\s*.*|(?:fig|figure|table|supplementary|suppl|ref|eq)\.?\s.*|v?\d+(?:\.\d+){1,3}[a-z]?)$/i;
+const LOCATION =
+  /^(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|Germany|France|Japan|China|Canada|Switzerland|Netherlands|The Netherlands|Denmark|Sweden|Belgium|Italy|Spain|Austria|Australia|Israel|Korea|South Korea|Singapore|India|Ireland|Norway|Finland|[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?,?\s?[A-Z]{2}|St\.?\s+Louis|Carlsbad|Waltham|Burlington|Darmstadt|Cambridge|San Diego|Danvers|Hercules|Madison|Rockford|Eugene|Mannheim|Basel|Hilden|Ipswich|Foster City|Mountain View|Redwood City|Santa Clara|Tokyo|Shanghai|Beijing)$/;
 const CLONE_LABEL = /^clone\s|^clone:/i;
 
 function looksLikeCatalog(token: string): boolean {
@@ -142,14 +175,18 @@ interface Mention {
 // A catalog number that is unmistakable even without a label: letters and digits mixed ("ab290", "sc-5989",
 // "11558-1-AP", "A-21244", "9706S"), not a cell line or gene symbol ("HEK293", "CD45") — those have a short
 // letter prefix glued to at most three digits or sit in a list of names.
-const STRONG_CODE = /^(?:[A-Za-z]{1,4}-?\d{4,}[A-Za-z0-9-]*|\d{3,}-\d+(?:-[A-Za-z0-9]+)*|\d{4,}[A-Za-z]{1,4}|[A-Za-z]{2,4}-\d{3,}[A-Za-z0-9-]*|\d{5,})$/;
+const STRONG_CODE =
+  /^(?:[A-Za-z]{1,4}-?\d{4,}[A-Za-z0-9-]*|\d{3,}-\d+(?:-[A-Za-z0-9]+)*|\d{4,}[A-Za-z]{1,4}|[A-Za-z]{2,4}-\d{3,}[A-Za-z0-9-]*|\d{5,})$/;
 // Catalog number formats specific to one supplier (Abcam ab…, Santa Cruz sc-…, Atlas HPA/CAB…, Proteintech
 // …-AP, Thermo MA/PA…-…, Alexa secondaries A-…, Jackson ImmunoResearch NNN-NNN-NNN, R&D AF/MAB…, Novus NB…).
-const VENDOR_FORMAT = /^(?:ab\d{3,7}|sc-\d{3,7}(?:-[A-Z]+)?|HPA\d{6}|CAB\d{6}|\d{4,6}-\d-(?:AP|Ig)|(?:MA|PA)\d-\d{3,6}|A-?\d{5}|\d{3}-\d{3}-\d{3}|AF\d{3,5}|MAB\d{3,6}|NBP?\d-\d{4,6})$/i;
+const VENDOR_FORMAT =
+  /^(?:ab\d{3,7}|sc-\d{3,7}(?:-[A-Z]+)?|HPA\d{6}|CAB\d{6}|\d{4,6}-\d-(?:AP|Ig)|(?:MA|PA)\d-\d{3,6}|A-?\d{5}|\d{3}-\d{3}-\d{3}|AF\d{3,5}|MAB\d{3,6}|NBP?\d-\d{4,6})$/i;
 
 // An organisation written in a parenthetical without being in the vendor list ("Swant", "Frontier Institute").
-const ORGANISATION = /^(?:[A-Z][\w&.'-]*)(?:\s+(?:[A-Z][\w&.'-]*|of|and|for|&))*(?:\s+(?:Inc|Ltd|LLC|GmbH|Co|Corp|AG|SA|BV|Institute|Laboratories|Labs?|Company|Biotech|Bio|Scientific|Biosciences|Biotechnology|Technologies))?\.?$/;
-const NOT_ORGANISATION = /^(?:Fig|Figure|Table|Supplementary|Suppl|Extended|Data|See|Ref|Refs|Eq|Methods|Materials|Results|Discussion|Reviewed|Unpublished|Personal|Data not shown|Gift|Kind gift|Courtesy|Mouse|Rabbit|Rat|Goat|Donkey|Chicken|Sheep|Guinea pig|Human|Monoclonal|Polyclonal|IgG\w*|Clone|Lot|Batch|Mean|SD|SEM|Median|Total|Wild type|WT|Control)\b/i;
+const ORGANISATION =
+  /^(?:[A-Z][\w&.'-]*)(?:\s+(?:[A-Z][\w&.'-]*|of|and|for|&))*(?:\s+(?:Inc|Ltd|LLC|GmbH|Co|Corp|AG|SA|BV|Institute|Laboratories|Labs?|Company|Biotech|Bio|Scientific|Biosciences|Biotechnology|Technologies))?\.?$/;
+const NOT_ORGANISATION =
+  /^(?:Fig|Figure|Table|Supplementary|Suppl|Extended|Data|See|Ref|Refs|Eq|Methods|Materials|Results|Discussion|Reviewed|Unpublished|Personal|Data not shown|Gift|Kind gift|Courtesy|Mouse|Rabbit|Rat|Goat|Donkey|Chicken|Sheep|Guinea pig|Human|Monoclonal|Polyclonal|IgG\w*|Clone|Lot|Batch|Mean|SD|SEM|Median|Total|Wild type|WT|Control)\b/i;
 
 /** Vendor/catalog/RRID parentheticals: "(Abcam, ab290, RRID:AB_303395, 1:1000)", "(25B6, ab18465, Abcam)". */
 function fromParentheticals(unit: TextUnit, found: Mention[]): void {
@@ -165,30 +202,47 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
     let vendorSegment = -1;
     segments.forEach((segment, i) => {
       const vendor = findVendor(segment);
-      if (vendor && !vendorText && vendor.index <= 2) { vendorText = vendor.vendor.name; vendorSegment = i; }
+      if (vendor && !vendorText && vendor.index <= 2) {
+        vendorText = vendor.vendor.name;
+        vendorSegment = i;
+      }
     });
     const justBefore = text.slice(Math.max(0, group.start - 40), group.start);
     const vendorBefore = findVendor(justBefore);
-    const adjacentVendor = vendorBefore && !justBefore.slice(vendorBefore.index + vendorBefore.length).trim() ? vendorBefore.vendor.name : '';
+    const adjacentVendor =
+      vendorBefore && !justBefore.slice(vendorBefore.index + vendorBefore.length).trim() ? vendorBefore.vendor.name : '';
     // 2. Identifiers.
     const codeSegments: string[] = [];
     segments.forEach((segment, i) => {
-      const labelled = parseIdentifierText(segment, { bareCodesAreCatalog: false }).filter((p) => p.kind !== 'other' && p.kind !== 'none' && p.kind !== 'url');
+      const labelled = parseIdentifierText(segment, { bareCodesAreCatalog: false }).filter(
+        (p) => p.kind !== 'other' && p.kind !== 'none' && p.kind !== 'url',
+      );
       if (i === vendorSegment) {
         // "Sigma cat. no. E1510", "Invitrogen A11008": a code after the vendor in the same segment.
         const vendor = findVendor(segment)!;
-        const rest = segment.slice(vendor.index + vendor.length).trim().replace(/^#\s*/, '');
+        const rest = segment
+          .slice(vendor.index + vendor.length)
+          .trim()
+          .replace(/^#\s*/, '');
         if (labelled.length) parts.push(...labelled);
         else if (looksLikeCatalog(rest)) parts.push({ kind: 'catalog', value: rest, label: '' });
         return;
       }
-      if (labelled.length) { parts.push(...labelled); return; }
-      if (CLONE_LABEL.test(segment) || /^\d+\s*:\s*\d+/.test(segment) || /dilution|\blot\b/i.test(segment)) { additional.push(segment); return; }
+      if (labelled.length) {
+        parts.push(...labelled);
+        return;
+      }
+      if (CLONE_LABEL.test(segment) || /^\d+\s*:\s*\d+/.test(segment) || /dilution|\blot\b/i.test(segment)) {
+        additional.push(segment);
+        return;
+      }
       codeSegments.push(segment.replace(/^#\s*/, ''));
     });
     let vendor = vendorText || adjacentVendor;
     if (!vendor) {
-      const organisation = codeSegments.find((seg) => ORGANISATION.test(seg) && !/\d/.test(seg) && !NOT_ORGANISATION.test(seg) && !LOCATION.test(seg) && seg.length <= 40);
+      const organisation = codeSegments.find(
+        (seg) => ORGANISATION.test(seg) && !/\d/.test(seg) && !NOT_ORGANISATION.test(seg) && !LOCATION.test(seg) && seg.length <= 40,
+      );
       if (organisation && codeSegments.some((seg) => STRONG_CODE.test(seg))) vendor = organisation;
     }
     for (const seg of codeSegments) {
@@ -208,7 +262,8 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
 /** RRIDs and labelled catalog numbers anywhere (those not inside a parenthetical seen above). */
 function fromLabelledIdentifiers(unit: TextUnit, found: Mention[]): void {
   const text = unit.text;
-  const re = /\bRRID\s*[:#]?\s*[A-Za-z][\w:.-]*(?:\s\d+)?|\b(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|no\.?|nr\.?|number)|product\s+(?:no\.?|number|code))\s*[:#.]?\s*[A-Za-z0-9][\w.\/-]*\d[\w.\/-]*|(?<=\b(?:[Kk]it|[Rr]eagent|[Bb]uffer|[Mm]edium|[Aa]ntibody)\s)#\s?\d{4,7}\b/g;
+  const re =
+    /\bRRID\s*[:#]?\s*[A-Za-z][\w:.-]*(?:\s\d+)?|\b(?:cat(?:alog(?:ue)?)?\.?\s*(?:#|no\.?|nr\.?|number)|product\s+(?:no\.?|number|code))\s*[:#.]?\s*[A-Za-z0-9][\w.\/-]*\d[\w.\/-]*|(?<=\b(?:[Kk]it|[Rr]eagent|[Bb]uffer|[Mm]edium|[Aa]ntibody)\s)#\s?\d{4,7}\b/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const parts = parseIdentifierText(m[0], { bareCodesAreCatalog: false }).filter((p) => p.kind === 'rrid' || p.kind === 'catalog');
     if (!parts.length) continue;
@@ -224,14 +279,54 @@ function fromLabelledIdentifiers(unit: TextUnit, found: Mention[]): void {
 function fromStockNumbers(unit: TextUnit, found: Mention[]): void {
   const text = unit.text;
   const patterns: { re: RegExp; label: string; source: string; type: ResourceType }[] = [
-    { re: /\b(?:JAX|Jackson\s+Lab(?:oratory|oratories|s)?)\b[^.;)]{0,40}?(?:stock|strain|cat(?:alog)?)\.?\s*(?:#|no\.?|number)?\s*:?\s*(\d{6})\b/gi, label: 'JAX', source: 'The Jackson Laboratory', type: 'Experimental model: Organism/strain' },
-    { re: /\bJAX\s*(?:#|no\.?|:)?\s*(\d{6})\b/g, label: 'JAX', source: 'The Jackson Laboratory', type: 'Experimental model: Organism/strain' },
-    { re: /\b(?:BDSC|Bloomington(?:\s+Drosophila)?(?:\s+Stock\s+Cent(?:er|re))?)\b\s*(?:stock\s*)?(?:#|no\.?|number|ID)?\s*[:#]?\s*(\d{2,6})\b/gi, label: 'BDSC', source: 'Bloomington Drosophila Stock Center', type: 'Experimental model: Organism/strain' },
-    { re: /\bVDRC\s*(?:stock\s*)?(?:#|no\.?|ID)?\s*[:#]?\s*(v?\d{4,6})\b/g, label: 'VDRC', source: 'Vienna Drosophila Resource Center', type: 'Experimental model: Organism/strain' },
-    { re: /\b(?:Kyoto(?:\s+(?:Drosophila|DGGR))?(?:\s+Stock\s+Cent(?:er|re))?|DGGR)\s*(?:stock\s*)?(?:#|no\.?|ID)?\s*[:#]?\s*(\d{5,6})\b/g, label: 'DGGR', source: 'Kyoto Stock Center', type: 'Experimental model: Organism/strain' },
-    { re: /\bFlyORF\s*(?:#|no\.?|ID)?\s*[:#]?\s*(F\d{6})\b/g, label: 'FlyORF', source: 'FlyORF', type: 'Experimental model: Organism/strain' },
-    { re: /\bAddgene\b[^.;)]{0,20}?(?:plasmid\s*)?(?:#|no\.?|ID)\s*:?\s*(\d{4,6})\b/gi, label: 'Addgene', source: 'Addgene', type: 'Recombinant DNA' },
-    { re: /\bATCC\b[\s:#,]*((?:CRL|CCL|HTB|PTA|TIB|BAA|VR)[-\s]?\d{2,5}(?:\.\d)?)\b/g, label: 'ATCC', source: 'ATCC', type: 'Experimental model: Cell line' },
+    {
+      re: /\b(?:JAX|Jackson\s+Lab(?:oratory|oratories|s)?)\b[^.;)]{0,40}?(?:stock|strain|cat(?:alog)?)\.?\s*(?:#|no\.?|number)?\s*:?\s*(\d{6})\b/gi,
+      label: 'JAX',
+      source: 'The Jackson Laboratory',
+      type: 'Experimental model: Organism/strain',
+    },
+    {
+      re: /\bJAX\s*(?:#|no\.?|:)?\s*(\d{6})\b/g,
+      label: 'JAX',
+      source: 'The Jackson Laboratory',
+      type: 'Experimental model: Organism/strain',
+    },
+    {
+      re: /\b(?:BDSC|Bloomington(?:\s+Drosophila)?(?:\s+Stock\s+Cent(?:er|re))?)\b\s*(?:stock\s*)?(?:#|no\.?|number|ID)?\s*[:#]?\s*(\d{2,6})\b/gi,
+      label: 'BDSC',
+      source: 'Bloomington Drosophila Stock Center',
+      type: 'Experimental model: Organism/strain',
+    },
+    {
+      re: /\bVDRC\s*(?:stock\s*)?(?:#|no\.?|ID)?\s*[:#]?\s*(v?\d{4,6})\b/g,
+      label: 'VDRC',
+      source: 'Vienna Drosophila Resource Center',
+      type: 'Experimental model: Organism/strain',
+    },
+    {
+      re: /\b(?:Kyoto(?:\s+(?:Drosophila|DGGR))?(?:\s+Stock\s+Cent(?:er|re))?|DGGR)\s*(?:stock\s*)?(?:#|no\.?|ID)?\s*[:#]?\s*(\d{5,6})\b/g,
+      label: 'DGGR',
+      source: 'Kyoto Stock Center',
+      type: 'Experimental model: Organism/strain',
+    },
+    {
+      re: /\bFlyORF\s*(?:#|no\.?|ID)?\s*[:#]?\s*(F\d{6})\b/g,
+      label: 'FlyORF',
+      source: 'FlyORF',
+      type: 'Experimental model: Organism/strain',
+    },
+    {
+      re: /\bAddgene\b[^.;)]{0,20}?(?:plasmid\s*)?(?:#|no\.?|ID)\s*:?\s*(\d{4,6})\b/gi,
+      label: 'Addgene',
+      source: 'Addgene',
+      type: 'Recombinant DNA',
+    },
+    {
+      re: /\bATCC\b[\s:#,]*((?:CRL|CCL|HTB|PTA|TIB|BAA|VR)[-\s]?\d{2,5}(?:\.\d)?)\b/g,
+      label: 'ATCC',
+      source: 'ATCC',
+      type: 'Experimental model: Cell line',
+    },
   ];
   for (const { re, label, source, type } of patterns) {
     for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -240,15 +335,26 @@ function fromStockNumbers(unit: TextUnit, found: Mention[]): void {
       const name = nameBefore(text, nameAt);
       if (!name) continue;
       const resolvedType = label === 'Addgene' && /\b(aav|lentivir|virus)/i.test(name) ? 'Viral vector' : type;
-      found.push({ index: m.index, name, source, parts: [{ kind: 'catalog', value: m[1].replace(/\s+/, '-'), label }], additional: [], type: resolvedType });
+      found.push({
+        index: m.index,
+        name,
+        source,
+        parts: [{ kind: 'catalog', value: m[1].replace(/\s+/, '-'), label }],
+        additional: [],
+        type: resolvedType,
+      });
     }
   }
 }
 
-const VERSION_AFTER = /^\s*(?:\(\s*|,\s*)?(?:(?:version|ver\.|v\.?)\s*(\d+(?:\.\d+){0,3}[a-z]?)|(R20\d\d[ab])|(\d+(?:\.\d+){1,3}[a-z]?)|(\d{1,2})(?=\s*(?:\)|software|,|;|\.\s|$)|\s+(?:and|or|for|to|with|was|were|is|in|\()\b))/i;
+const VERSION_AFTER =
+  /^\s*(?:\(\s*|,\s*)?(?:(?:version|ver\.|v\.?)\s*(\d+(?:\.\d+){0,3}[a-z]?)|(R20\d\d[ab])|(\d+(?:\.\d+){1,3}[a-z]?)|(\d{1,2})(?=\s*(?:\)|software|,|;|\.\s|$)|\s+(?:and|or|for|to|with|was|were|is|in|\()\b))/i;
 
 /** Software by name, with its version when one is written right after. */
-const SOFTWARE_GLOBAL = SOFTWARE.map((entry) => ({ entry, re: new RegExp(entry.pattern.source, `${entry.pattern.flags.replace('g', '')}g`) }));
+const SOFTWARE_GLOBAL = SOFTWARE.map((entry) => ({
+  entry,
+  re: new RegExp(entry.pattern.source, `${entry.pattern.flags.replace('g', '')}g`),
+}));
 
 function fromSoftware(unit: TextUnit, found: Mention[]): void {
   const text = unit.text;
@@ -261,10 +367,16 @@ function fromSoftware(unit: TextUnit, found: Mention[]): void {
       const v = VERSION_AFTER.exec(after);
       const version = v ? (v[1] ?? v[2] ?? v[3] ?? v[4]) : '';
       // Names that are also words (R, STAR, Prism …) count only with a version or "software" next to them.
-      const ambiguous = /^(R|STAR|Salmon|Harmony|STRING|Galaxy|SAS|Julia|Rosetta|AMBER|Coot|MEGA|BEAST|pandas|Pangolin|Excel|ZEN|JMP|MUSCLE|HOMER|DAVID|NEURON|FSL|AFNI|SPM|VMD|Fiji)$/.test(entry.name);
+      const ambiguous =
+        /^(R|STAR|Salmon|Harmony|STRING|Galaxy|SAS|Julia|Rosetta|AMBER|Coot|MEGA|BEAST|pandas|Pangolin|Excel|ZEN|JMP|MUSCLE|HOMER|DAVID|NEURON|FSL|AFNI|SPM|VMD|Fiji)$/.test(
+          entry.name,
+        );
       if (ambiguous && !version && !/^\s*(software|package|program|\(RRID)/i.test(after)) continue;
       const paren = parentheticals(text.slice(m.index + m[0].length, m.index + m[0].length + 200))[0];
-      const parts = paren && paren.start < 3 ? parseIdentifierText(paren.content, { bareCodesAreCatalog: false }).filter((p) => p.kind === 'rrid' || p.kind === 'url') : [];
+      const parts =
+        paren && paren.start < 3
+          ? parseIdentifierText(paren.content, { bareCodesAreCatalog: false }).filter((p) => p.kind === 'rrid' || p.kind === 'url')
+          : [];
       const vendor = paren && paren.start < 3 ? findVendor(paren.content) : null;
       found.push({
         index: m.index,
@@ -296,19 +408,37 @@ function fromModels(unit: TextUnit, found: Mention[]): void {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 60);
     if (!/^\s*(?:-\w+\s+)?(?:cells?|cell line|line|\()/i.test(after)) continue;
     const paren = parentheticals(after)[0];
-    const parts = paren && paren.start < 3 ? parseIdentifierText(paren.content, { bareCodesAreCatalog: false }).filter((p) => p.kind !== 'other' && p.kind !== 'none') : [];
+    const parts =
+      paren && paren.start < 3
+        ? parseIdentifierText(paren.content, { bareCodesAreCatalog: false }).filter((p) => p.kind !== 'other' && p.kind !== 'none')
+        : [];
     const atcc = /ATCC[\s:#,]*((?:CRL|CCL|HTB|ACS)[-\s]?\d{2,5})/.exec(after);
     if (atcc && !parts.length) parts.push({ kind: 'catalog', value: atcc[1].replace(/\s+/, '-'), label: 'ATCC' });
     const vendor = paren && paren.start < 3 ? findVendor(paren.content) : null;
-    found.push({ index: m.index, name: m[0], source: vendor?.vendor.name ?? (atcc ? 'ATCC' : ''), parts, additional: [], type: 'Experimental model: Cell line' });
+    found.push({
+      index: m.index,
+      name: m[0],
+      source: vendor?.vendor.name ?? (atcc ? 'ATCC' : ''),
+      parts,
+      additional: [],
+      type: 'Experimental model: Cell line',
+    });
   }
   const strainRe = new RegExp(STRAIN_BACKGROUND.source, 'gi');
   for (let m = strainRe.exec(text); m; m = strainRe.exec(text)) {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40);
-    const organism = /^\s*(?:\(\w+\)\s*)?(?:background\s+)?(mice|mouse|rats?|flies|fly|zebrafish|fish|worms?|strains?|plants|yeast)\b/i.exec(after);
-    if (!organism || /^(AB|TU|Lewis|ICR|yw|Ler)$/i.test(m[0]) && !/strain|fish|flies/i.test(organism[1])) continue;
+    const organism =
+      /^\s*(?:\(\w+\)\s*)?(?:background\s+)?(mice|mouse|rats?|flies|fly|zebrafish|fish|worms?|strains?|plants|yeast)\b/i.exec(after);
+    if (!organism || (/^(AB|TU|Lewis|ICR|yw|Ler)$/i.test(m[0]) && !/strain|fish|flies/i.test(organism[1]))) continue;
     const vendor = findVendor(text.slice(m.index, m.index + 120));
-    found.push({ index: m.index, name: `${m[0]} ${organism[1]}`, source: vendor?.vendor.name ?? '', parts: [], additional: [], type: 'Experimental model: Organism/strain' });
+    found.push({
+      index: m.index,
+      name: `${m[0]} ${organism[1]}`,
+      source: vendor?.vendor.name ?? '',
+      parts: [],
+      additional: [],
+      type: 'Experimental model: Organism/strain',
+    });
   }
 }
 
@@ -321,8 +451,10 @@ function fromOligos(unit: TextUnit, found: Mention[]): void {
   }
 }
 
-const DEPOSITED = /\b(deposited|have been (?:submitted|uploaded|made available)|are (?:publicly )?available (?:at|in|from|under|via|through)|(?:generated|produced|reported) (?:in|by) this (?:study|work|paper)|this study|accession (?:code|number)s? (?:for|of) the (?:data|sequencing|structure)|data availability|will be (?:made )?(?:publicly )?available)\b/i;
-const REUSED = /\b(previously (?:published|described|reported|deposited)|publicly available|downloaded|obtained from|retrieved from|were (?:re)?analy[sz]ed|from (?:the )?(?:GEO|SRA|PDB|EMDB|ArrayExpress)|published (?:data|dataset)|reference (?:genome|structure))\b/i;
+const DEPOSITED =
+  /\b(deposited|have been (?:submitted|uploaded|made available)|are (?:publicly )?available (?:at|in|from|under|via|through)|(?:generated|produced|reported) (?:in|by) this (?:study|work|paper)|this study|accession (?:code|number)s? (?:for|of) the (?:data|sequencing|structure)|data availability|will be (?:made )?(?:publicly )?available)\b/i;
+const REUSED =
+  /\b(previously (?:published|described|reported|deposited)|publicly available|downloaded|obtained from|retrieved from|were (?:re)?analy[sz]ed|from (?:the )?(?:GEO|SRA|PDB|EMDB|ArrayExpress)|published (?:data|dataset)|reference (?:genome|structure))\b/i;
 
 /** Data and protocol accessions. */
 function fromAccessions(unit: TextUnit, found: Mention[]): void {
@@ -332,13 +464,20 @@ function fromAccessions(unit: TextUnit, found: Mention[]): void {
     const sentenceEnd = text.indexOf('. ', acc.index);
     const sentence = text.slice(sentenceStart, sentenceEnd < 0 ? text.length : sentenceEnd);
     const named = nameBefore(text, text.lastIndexOf('(', acc.index) > sentenceStart ? text.lastIndexOf('(', acc.index) : acc.index);
-    const name = named && /data|seq|structure|map|model|coordinates|reads|proteom|genom|transcriptom|sequence|atlas|protocol|spectra|images?/i.test(named)
-      ? named : `${acc.repository} ${acc.kind === 'protocol' ? 'protocol' : 'record'} ${acc.accession}`;
+    const name =
+      named &&
+      /data|seq|structure|map|model|coordinates|reads|proteom|genom|transcriptom|sequence|atlas|protocol|spectra|images?/i.test(named)
+        ? named
+        : `${acc.repository} ${acc.kind === 'protocol' ? 'protocol' : 'record'} ${acc.accession}`;
     const fresh = DEPOSITED.test(sentence) && !REUSED.test(sentence);
     found.push({
-      index: acc.index, name, source: fresh ? 'This study' : acc.repository,
-      parts: [{ kind: 'accession', value: acc.accession, label: acc.repository }], additional: [],
-      type: acc.kind === 'protocol' ? 'Protocol' : 'Dataset', fresh,
+      index: acc.index,
+      name,
+      source: fresh ? 'This study' : acc.repository,
+      parts: [{ kind: 'accession', value: acc.accession, label: acc.repository }],
+      additional: [],
+      type: acc.kind === 'protocol' ? 'Protocol' : 'Dataset',
+      fresh,
     });
   }
 }
@@ -346,7 +485,8 @@ function fromAccessions(unit: TextUnit, found: Mention[]): void {
 // ---------------------------------------------------------------------------------------------------------
 // Assembly
 
-const EQUIPMENT = /\b(microscopes?|spectrophotometer|centrifuges?|cytometers?|sequencers?|cameras?|objectives?|lens|plate reader|reader|incubators?|scanners?|instruments?|machines?|nanodrop|qubit|thermocyclers?|cyclers?|pumps?|amplifiers?|electrodes?|lasers?|detectors?|robots?|vitrobot|orbitrap|mass spectrometer|hplc|uplc|columns?|sonicator|homogenizer|bioanalyzer|tapestation|luminometer|fluorometer|imager|chambers?|slides?|plates?|dishes?|tubes?|filters?|membranes?|grids?)\b/i;
+const EQUIPMENT =
+  /\b(microscopes?|spectrophotometer|centrifuges?|cytometers?|sequencers?|cameras?|objectives?|lens|plate reader|reader|incubators?|scanners?|instruments?|machines?|nanodrop|qubit|thermocyclers?|cyclers?|pumps?|amplifiers?|electrodes?|lasers?|detectors?|robots?|vitrobot|orbitrap|mass spectrometer|hplc|uplc|columns?|sonicator|homogenizer|bioanalyzer|tapestation|luminometer|fluorometer|imager|chambers?|slides?|plates?|dishes?|tubes?|filters?|membranes?|grids?)\b/i;
 
 function typeOf(m: Mention, unit: TextUnit): ResourceType {
   if (m.type) return m.type;
@@ -399,7 +539,10 @@ export function mergeRows(rows: readonly KrtRow[]): KrtRow[] {
     const kept = out[hit];
     if (!kept.SOURCE && row.SOURCE) kept.SOURCE = row.SOURCE;
     // Keep the more specific name ("DESeq2 v1.26.0" over "DESeq2").
-    if (row['RESOURCE NAME'].length > kept['RESOURCE NAME'].length && row['RESOURCE NAME'].toLowerCase().startsWith(kept['RESOURCE NAME'].toLowerCase())) {
+    if (
+      row['RESOURCE NAME'].length > kept['RESOURCE NAME'].length &&
+      row['RESOURCE NAME'].toLowerCase().startsWith(kept['RESOURCE NAME'].toLowerCase())
+    ) {
       kept['RESOURCE NAME'] = row['RESOURCE NAME'];
     }
     const mergedParts = parseIdentifierText(`${kept.IDENTIFIER}; ${row.IDENTIFIER}`);

@@ -15,8 +15,16 @@ export const VENDORS: readonly Vendor[] = [
   { name: 'Abcam', aliases: /\babcam\b/i },
   { name: 'Cell Signaling Technology', aliases: /\bcell signa(l|ll)ing( technolog(y|ies))?\b|\bCST\b/i },
   { name: 'Sigma-Aldrich', group: 'Merck', aliases: /\bsigma[\s-]*(aldrich)?\b|\bmillipore\s*sigma\b|\baldrich\b/i },
-  { name: 'Merck Millipore', group: 'Merck', aliases: /\bmerck(\s+millipore)?\b|\bmillipore\b|\bemd millipore\b|\bcalbiochem\b|\bnovagen\b/i },
-  { name: 'Thermo Fisher Scientific', group: 'Thermo Fisher Scientific', aliases: /\bthermo[\s-]*(fisher|scientific)?(\s+scientific)?\b|\bfisher\s+scientific\b|\bpierce\b|\bthermofisher\b/i },
+  {
+    name: 'Merck Millipore',
+    group: 'Merck',
+    aliases: /\bmerck(\s+millipore)?\b|\bmillipore\b|\bemd millipore\b|\bcalbiochem\b|\bnovagen\b/i,
+  },
+  {
+    name: 'Thermo Fisher Scientific',
+    group: 'Thermo Fisher Scientific',
+    aliases: /\bthermo[\s-]*(fisher|scientific)?(\s+scientific)?\b|\bfisher\s+scientific\b|\bpierce\b|\bthermofisher\b/i,
+  },
   { name: 'Invitrogen', group: 'Thermo Fisher Scientific', aliases: /\binvitrogen\b/i },
   { name: 'Gibco', group: 'Thermo Fisher Scientific', aliases: /\bgibco\b/i },
   { name: 'Life Technologies', group: 'Thermo Fisher Scientific', aliases: /\blife\s+technologies\b/i },
@@ -24,7 +32,10 @@ export const VENDORS: readonly Vendor[] = [
   { name: 'Applied Biosystems', group: 'Thermo Fisher Scientific', aliases: /\bapplied\s+biosystems\b|\bABI\b/i },
   { name: 'eBioscience', group: 'Thermo Fisher Scientific', aliases: /\bebioscience\b/i },
   { name: 'BioLegend', aliases: /\bbiolegend\b/i },
-  { name: 'BD Biosciences', aliases: /\bBD(\s+(biosciences|pharmingen|bioscience|horizon|falcon))?\b|\bbecton[\s,]+dickinson\b|\bpharmingen\b/i },
+  {
+    name: 'BD Biosciences',
+    aliases: /\bBD(\s+(biosciences|pharmingen|bioscience|horizon|falcon))?\b|\bbecton[\s,]+dickinson\b|\bpharmingen\b/i,
+  },
   { name: 'Santa Cruz Biotechnology', aliases: /\bsanta\s+cruz(\s+biotechnology)?\b|\bSCBT\b/i },
   { name: 'Proteintech', aliases: /\bproteintech\b/i },
   { name: 'Jackson ImmunoResearch', aliases: /\bjackson\s+immuno\s*research\b|\bjackson\s+(lab(s|oratories)?\s+)?immuno/i },
@@ -162,5 +173,10 @@ export function canonicalVendor(source: string): string {
 export function vendorKey(source: string): string {
   const found = findVendor(source);
   const name = found ? (found.vendor.group ?? found.vendor.name) : source;
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').replace(/\b(inc|ltd|llc|gmbh|co|corp|corporation|company|plc|ag|sa|bv)\b/g, '').replace(/\s+/g, ' ').trim();
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .replace(/\b(inc|ltd|llc|gmbh|co|corp|corporation|company|plc|ag|sa|bv)\b/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -10,7 +10,11 @@ export interface SuggestableArticle {
   fileSize: number;
 }
 
-const fold = (text: string) => text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const fold = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 /**
  * Match score of an article for a query (0 = no match): 100 exact DOI, 80 DOI prefix, 60 DOI substring,
@@ -33,14 +37,19 @@ export function doiMatchScore(article: SuggestableArticle, query: string): numbe
 }
 
 /** Matching articles, best first, then newest, then by DOI; with the total number that match. */
-export function rankDoiSuggestions<T extends SuggestableArticle>(articles: Iterable<T>, query: string, limit: number): { items: T[]; total: number } {
+export function rankDoiSuggestions<T extends SuggestableArticle>(
+  articles: Iterable<T>,
+  query: string,
+  limit: number,
+): { items: T[]; total: number } {
   const scored: { article: T; score: number }[] = [];
   for (const article of articles) {
     const score = doiMatchScore(article, query);
     if (score > 0) scored.push({ article, score });
   }
-  scored.sort((a, b) => b.score - a.score
-    || b.article.publicationDate.localeCompare(a.article.publicationDate)
-    || a.article.doi.localeCompare(b.article.doi));
+  scored.sort(
+    (a, b) =>
+      b.score - a.score || b.article.publicationDate.localeCompare(a.article.publicationDate) || a.article.doi.localeCompare(b.article.doi),
+  );
   return { items: scored.slice(0, Math.max(0, limit)).map((s) => s.article), total: scored.length };
 }

@@ -11,7 +11,11 @@ export function normalizeDoi(input: string | null | undefined): string | null {
   let text = input.trim();
   if (!text || text.length > 500) return null;
   if (/%2f/i.test(text)) {
-    try { text = decodeURIComponent(text); } catch { return null; }
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      return null;
+    }
   }
   text = text.replace(/^doi:\s*/i, '');
   // Any URL: keep what follows the first "10.NNNN/" (doi.org, dx.doi.org, biorxiv.org/content/…).
@@ -23,7 +27,9 @@ export function normalizeDoi(input: string | null | undefined): string | null {
   text = text.toLowerCase();
   if (BIORXIV_SUFFIX.test(text)) text = `10.1101/${text}`;
   // Page suffixes of preprint servers: .full, .full.pdf, .abstract, .article-info, .supplementary-material …
-  text = text.replace(/\/+$/, '').replace(/\.(full(-text)?|full\.pdf|abstract|article-info|article-metrics|supplementary-material|pdf)$/, '');
+  text = text
+    .replace(/\/+$/, '')
+    .replace(/\.(full(-text)?|full\.pdf|abstract|article-info|article-metrics|supplementary-material|pdf)$/, '');
   // Version suffix of a bioRxiv/medRxiv DOI ("…269738v2"): the store keeps one text per DOI.
   if (text.startsWith('10.1101/')) text = text.replace(/v\d{1,3}$/, '');
   return DOI_SHAPE.test(text) ? text : null;

@@ -3,5 +3,16 @@ export { parseJats, readJatsFile, type JatsArticle, type JatsFile } from './arti
 export { readArticleMetadata, initialsOf, type ArticleMetadata, type ArticleAuthor } from './metadata.ts';
 export { normalizeDoi, storePathOfDoi, doiOfStorePath } from './doi.ts';
 export { rankDoiSuggestions, doiMatchScore, type SuggestableArticle } from './doi-search.ts';
-export { parseXml, textOf, findAll, findFirst, firstChild, childElements, removeAll, XmlParseError, type XmlElement, type XmlNode } from './tree.ts';
+export {
+  parseXml,
+  textOf,
+  findAll,
+  findFirst,
+  firstChild,
+  childElements,
+  removeAll,
+  XmlParseError,
+  type XmlElement,
+  type XmlNode,
+} from './tree.ts';
 export { prepareXml, stripDoctype } from './entities.ts';

@@ -15,7 +15,9 @@ import { rankDoiSuggestions } from './doi-search.ts';
 import { corpusFiles, corpusMissing } from '../extract/test-corpus.ts';
 
 test('named and numeric entities are decoded; XML-special ones stay escaped; unknown ones stay visible', () => {
-  const xml = prepareXml('<p a="x&quot;y">&alpha;&beta; 5&nbsp;&micro;M &mdash; &#x3B3;&#946; &#60;tag&#62; &amp; &undefinedthing; &#0;</p>');
+  const xml = prepareXml(
+    '<p a="x&quot;y">&alpha;&beta; 5&nbsp;&micro;M &mdash; &#x3B3;&#946; &#60;tag&#62; &amp; &undefinedthing; &#0;</p>',
+  );
   const root = parseXml(xml);
   assert.equal(root.attrs.a, 'x"y');
   assert.equal(textOf(root), 'αβ 5\u00a0µM — γβ <tag> & &undefinedthing; \uFFFD'.replace(/\s+/g, ' '));
@@ -27,7 +29,9 @@ test('entities inside CDATA and comments are left alone', () => {
 });
 
 test('text after inline elements (tail text) is kept, blocks are separated, citation marks are not glued on', () => {
-  const root = parseXml('<sec><p>Strain <italic>E. coli</italic> K-12 (Sigma<sup><xref ref-type="bibr" rid="R1">12</xref></sup>, ab290<sup><xref ref-type="bibr" rid="R2">3</xref></sup>)</p><p>Ca<sup>2+</sup> next</p><table><tr><td>a</td><td>b<break/>c</td></tr></table></sec>');
+  const root = parseXml(
+    '<sec><p>Strain <italic>E. coli</italic> K-12 (Sigma<sup><xref ref-type="bibr" rid="R1">12</xref></sup>, ab290<sup><xref ref-type="bibr" rid="R2">3</xref></sup>)</p><p>Ca<sup>2+</sup> next</p><table><tr><td>a</td><td>b<break/>c</td></tr></table></sec>',
+  );
   assert.equal(textOf(root), 'Strain E. coli K-12 (Sigma , ab290 ) Ca2+ next a b c');
 });
 
@@ -48,15 +52,26 @@ test('XML safety: external entities and DOCTYPE SYSTEM cause no file or network 
   const canary = 'CANARY-7f3a9c';
   writeFileSync(secretPath, canary);
   let hits = 0;
-  const server = http.createServer((_req, res) => { hits++; res.end(`<!ENTITY leak "${canary}">`); });
+  const server = http.createServer((_req, res) => {
+    hits++;
+    res.end(`<!ENTITY leak "${canary}">`);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
   // Spies on every way the process could read a file or open a connection during parsing.
   const spies = [
-    mock.method(fs, 'readFileSync'), mock.method(fs, 'openSync'), mock.method(fs, 'readFile'), mock.method(fs, 'open'),
-    mock.method(fs, 'createReadStream'), mock.method(fs.promises, 'readFile'), mock.method(fs.promises, 'open'),
-    mock.method(http, 'request'), mock.method(http, 'get'), mock.method(net, 'connect'), mock.method(net, 'createConnection'),
+    mock.method(fs, 'readFileSync'),
+    mock.method(fs, 'openSync'),
+    mock.method(fs, 'readFile'),
+    mock.method(fs, 'open'),
+    mock.method(fs, 'createReadStream'),
+    mock.method(fs.promises, 'readFile'),
+    mock.method(fs.promises, 'open'),
+    mock.method(http, 'request'),
+    mock.method(http, 'get'),
+    mock.method(net, 'connect'),
+    mock.method(net, 'createConnection'),
     mock.method(globalThis, 'fetch'),
   ];
   try {
@@ -109,9 +124,18 @@ test('JATS metadata: DOI, title, "Surname Initials" authors, preferred date, jou
 
 test('DOI normalisation: prefixes, URLs, versions, case, encoding; malformed is null', () => {
   const doi = '10.1101/2020.08.27.269738';
-  for (const input of [doi, 'doi:10.1101/2020.08.27.269738', 'https://doi.org/10.1101/2020.08.27.269738', 'http://dx.doi.org/10.1101/2020.08.27.269738',
-    'https://www.biorxiv.org/content/10.1101/2020.08.27.269738v2', 'https://www.biorxiv.org/content/10.1101/2020.08.27.269738v1.full.pdf',
-    '10.1101/2020.08.27.269738V3', '10.1101%2F2020.08.27.269738', ' DOI: 10.1101/2020.08.27.269738 ', '2020.08.27.269738']) {
+  for (const input of [
+    doi,
+    'doi:10.1101/2020.08.27.269738',
+    'https://doi.org/10.1101/2020.08.27.269738',
+    'http://dx.doi.org/10.1101/2020.08.27.269738',
+    'https://www.biorxiv.org/content/10.1101/2020.08.27.269738v2',
+    'https://www.biorxiv.org/content/10.1101/2020.08.27.269738v1.full.pdf',
+    '10.1101/2020.08.27.269738V3',
+    '10.1101%2F2020.08.27.269738',
+    ' DOI: 10.1101/2020.08.27.269738 ',
+    '2020.08.27.269738',
+  ]) {
     assert.equal(normalizeDoi(input), doi, input);
   }
   for (const bad of ['', 'hello', '10.1101', '11.1101/x', 'https://example.org/page', '10.1/x']) assert.equal(normalizeDoi(bad), null, bad);
@@ -121,20 +145,42 @@ test('DOI normalisation: prefixes, URLs, versions, case, encoding; malformed is 
 
 test('DOI suggestions: best match first, then newest, then DOI; total counts all matches', () => {
   const a = (doi: string, title: string, date: string) => ({ doi, title, authors: '', publicationDate: date, fileSize: 1 });
-  const articles = [a('10.1101/2021.01.01.000001', 'Spike protein of SARS-CoV-2', '2021-01-01'), a('10.1101/2022.01.01.000002', 'Spike antibodies in mice', '2022-01-01'),
-    a('10.1101/2020.05.05.000003', 'Zebrafish fins', '2020-05-05'), a('10.1101/2023.01.01.000004', 'Protéine spike', '2023-01-01')];
-  assert.deepEqual(rankDoiSuggestions(articles, 'spike', 10).items.map((x) => x.doi.slice(-1)), ['4', '2', '1']);
+  const articles = [
+    a('10.1101/2021.01.01.000001', 'Spike protein of SARS-CoV-2', '2021-01-01'),
+    a('10.1101/2022.01.01.000002', 'Spike antibodies in mice', '2022-01-01'),
+    a('10.1101/2020.05.05.000003', 'Zebrafish fins', '2020-05-05'),
+    a('10.1101/2023.01.01.000004', 'Protéine spike', '2023-01-01'),
+  ];
+  assert.deepEqual(
+    rankDoiSuggestions(articles, 'spike', 10).items.map((x) => x.doi.slice(-1)),
+    ['4', '2', '1'],
+  );
   assert.equal(rankDoiSuggestions(articles, 'spike', 1).total, 3);
-  assert.deepEqual(rankDoiSuggestions(articles, '2020.05.05', 10).items.map((x) => x.doi.slice(-1)), ['3']);
-  assert.deepEqual(rankDoiSuggestions(articles, 'https://doi.org/10.1101/2021.01.01.000001', 10).items.map((x) => x.doi.slice(-1)), ['1']);
-  assert.deepEqual(rankDoiSuggestions(articles, 'proteine', 10).items.map((x) => x.doi.slice(-1)), ['4']);
+  assert.deepEqual(
+    rankDoiSuggestions(articles, '2020.05.05', 10).items.map((x) => x.doi.slice(-1)),
+    ['3'],
+  );
+  assert.deepEqual(
+    rankDoiSuggestions(articles, 'https://doi.org/10.1101/2021.01.01.000001', 10).items.map((x) => x.doi.slice(-1)),
+    ['1'],
+  );
+  assert.deepEqual(
+    rankDoiSuggestions(articles, 'proteine', 10).items.map((x) => x.doi.slice(-1)),
+    ['4'],
+  );
   assert.equal(rankDoiSuggestions(articles, '', 10).total, 4);
-  assert.deepEqual(rankDoiSuggestions(articles, '', 2).items.map((x) => x.doi.slice(-1)), ['4', '2']);
+  assert.deepEqual(
+    rankDoiSuggestions(articles, '', 2).items.map((x) => x.doi.slice(-1)),
+    ['4', '2'],
+  );
 });
 
 test('every corpus file parses, with DOI matching its file name, a title and a date', (t) => {
   const skip = corpusMissing();
-  if (skip) { t.skip(skip); return; }
+  if (skip) {
+    t.skip(skip);
+    return;
+  }
   const files = corpusFiles();
   let withAuthors = 0;
   let parseMs = 0;
@@ -145,7 +191,10 @@ test('every corpus file parses, with DOI matching its file name, a title and a d
     assert.equal(article.metadata.doi, doiOfStorePath(file), file);
     assert.ok(article.metadata.title.length > 0, file);
     assert.match(article.metadata.publicationDate, /^\d{4}-\d{2}-\d{2}$/, file);
-    assert.ok(findFirst(article.root, (el) => el.name === 'body'), file);
+    assert.ok(
+      findFirst(article.root, (el) => el.name === 'body'),
+      file,
+    );
     if (article.metadata.authors) withAuthors++;
   }
   t.diagnostic(`${files.length} files parsed in ${(parseMs / 1000).toFixed(1)} s; ${withAuthors} with authors`);

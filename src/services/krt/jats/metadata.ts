@@ -68,8 +68,7 @@ function dateOf(el: XmlElement): string {
 }
 
 function monthFromName(text: string): number {
-  const i = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
-    .indexOf(text.slice(0, 3).toLowerCase());
+  const i = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].indexOf(text.slice(0, 3).toLowerCase());
   return i + 1;
 }
 
@@ -107,10 +106,15 @@ export function readArticleMetadata(article: XmlElement): ArticleMetadata {
     }
   }
 
-  const journal = textOf(pathOf(journalMeta, 'journal-title-group', 'journal-title')) ||
-    textOf(firstChild(journalMeta, 'journal-id'));
-  const versionEl = meta ? findAll(meta, (el) => el.name === 'article-version' &&
-    (el.attrs['article-version-type'] === 'number' || el.attrs['article-version-type'] === 'publisher-id'))[0] : undefined;
+  const journal = textOf(pathOf(journalMeta, 'journal-title-group', 'journal-title')) || textOf(firstChild(journalMeta, 'journal-id'));
+  const versionEl = meta
+    ? findAll(
+        meta,
+        (el) =>
+          el.name === 'article-version' &&
+          (el.attrs['article-version-type'] === 'number' || el.attrs['article-version-type'] === 'publisher-id'),
+      )[0]
+    : undefined;
   const versionNumber = Number.parseInt(textOf(versionEl), 10);
   const serverJournal = /biorxiv|medrxiv|arxiv|preprint/i.test(journal);
 
@@ -124,7 +128,15 @@ export function readArticleMetadata(article: XmlElement): ArticleMetadata {
     version: Number.isInteger(versionNumber) ? versionNumber : null,
     isPreprint: article.attrs['article-type'] === 'preprint' || serverJournal || doi.startsWith('10.1101/'),
     abstract: textOf(firstChild(meta, 'abstract')),
-    keywords: meta ? findAll(meta, (el) => el.name === 'kwd').map((el) => textOf(el)).filter(Boolean) : [],
-    subjects: meta ? findAll(meta, (el) => el.name === 'subject').map((el) => textOf(el)).filter(Boolean) : [],
+    keywords: meta
+      ? findAll(meta, (el) => el.name === 'kwd')
+          .map((el) => textOf(el))
+          .filter(Boolean)
+      : [],
+    subjects: meta
+      ? findAll(meta, (el) => el.name === 'subject')
+          .map((el) => textOf(el))
+          .filter(Boolean)
+      : [],
   };
 }

@@ -28,7 +28,9 @@ export function parseXml(xml: string, fileName?: string): XmlElement {
   const root: XmlElement = { name: '#document', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
   let failure: Error | null = null;
-  parser.on('error', (err) => { failure ??= err; });
+  parser.on('error', (err) => {
+    failure ??= err;
+  });
   parser.on('opentag', (tag) => {
     const element: XmlElement = { name: tag.name, attrs: tag.attributes as Record<string, string>, children: [] };
     stack[stack.length - 1].children.push(element);
@@ -60,9 +62,33 @@ export function parseXml(xml: string, fileName?: string): XmlElement {
 // Elements rendered inside the running text. Everything else is a block: its text is separated from its
 // neighbours by a space, so "<td>a</td><td>b</td>" reads "a b", while "<sup>2+</sup>" stays glued to "Ca".
 const INLINE = new Set([
-  'italic', 'bold', 'sup', 'sub', 'sc', 'underline', 'overline', 'strike', 'monospace', 'roman', 'sans-serif',
-  'xref', 'ext-link', 'uri', 'email', 'named-content', 'styled-content', 'abbrev', 'inline-formula',
-  'inline-graphic', 'private-char', 'span', 'font', 'target', 'ruby', 'num', 'alternatives',
+  'italic',
+  'bold',
+  'sup',
+  'sub',
+  'sc',
+  'underline',
+  'overline',
+  'strike',
+  'monospace',
+  'roman',
+  'sans-serif',
+  'xref',
+  'ext-link',
+  'uri',
+  'email',
+  'named-content',
+  'styled-content',
+  'abbrev',
+  'inline-formula',
+  'inline-graphic',
+  'private-char',
+  'span',
+  'font',
+  'target',
+  'ruby',
+  'num',
+  'alternatives',
 ]);
 // Elements whose text is never prose (duplicated TeX of a formula, MathML annotations, object ids).
 const SKIPPED = new Set(['tex-math', 'mml:annotation', 'mml:annotation-xml', 'object-id']);
@@ -81,9 +107,15 @@ export function textOf(node: XmlNode | undefined, options: TextOptions = {}): st
 }
 
 function collectText(node: XmlNode, parts: string[], skip: ReadonlySet<string> | undefined): void {
-  if (typeof node === 'string') { parts.push(node); return; }
+  if (typeof node === 'string') {
+    parts.push(node);
+    return;
+  }
   if (SKIPPED.has(node.name) || skip?.has(node.name)) return;
-  if (node.name === 'break') { parts.push(' '); return; }
+  if (node.name === 'break') {
+    parts.push(' ');
+    return;
+  }
   if (node.name.startsWith('mml:')) {
     // MathML: text of token elements only, no separators between tokens (x<sub>i</sub>, 10^-3).
     for (const child of node.children) collectText(child, parts, skip);
@@ -94,12 +126,19 @@ function collectText(node: XmlNode, parts: string[], skip: ReadonlySet<string> |
     for (const child of node.children) {
       const sub: string[] = [];
       collectText(child, sub, skip);
-      if (sub.join('').trim()) { parts.push(...sub); break; }
+      if (sub.join('').trim()) {
+        parts.push(...sub);
+        break;
+      }
     }
     return;
   }
-  const superscriptLink = node.name === 'xref' && node.children.length === 1 && typeof node.children[0] !== 'string' &&
-    node.children[0].name === 'sup' && /^[\s\d,–—-]*$/.test(textOf(node.children[0]));
+  const superscriptLink =
+    node.name === 'xref' &&
+    node.children.length === 1 &&
+    typeof node.children[0] !== 'string' &&
+    node.children[0].name === 'sup' &&
+    /^[\s\d,–—-]*$/.test(textOf(node.children[0]));
   if ((node.name === 'sup' && isCitationMark(node)) || superscriptLink) {
     // "Gulati et al. 2020<sup>42</sup>" and "ab290<sup>12</sup>": the mark is not part of the words it
     // follows, and gluing it on would forge a year "202042" or a catalog number "ab29012".
@@ -182,7 +221,10 @@ export function removeAll(root: XmlElement, match: (el: XmlElement) => boolean):
   const walk = (el: XmlElement) => {
     const kept: XmlNode[] = [];
     for (const child of el.children) {
-      if (typeof child !== 'string' && match(child)) { removed++; continue; }
+      if (typeof child !== 'string' && match(child)) {
+        removed++;
+        continue;
+      }
       if (typeof child !== 'string') walk(child);
       kept.push(child);
     }

@@ -33,9 +33,17 @@ export interface Calibration {
   top1Rate: number;
 }
 
-export interface ScorePair { score: number; right: boolean }
+export interface ScorePair {
+  score: number;
+  right: boolean;
+}
 
-interface Block { from: number; to: number; right: number; total: number }
+interface Block {
+  from: number;
+  to: number;
+  right: number;
+  total: number;
+}
 
 /** Pool-adjacent-violators: merges neighbouring blocks until `value` is non-decreasing in the score. */
 function pav(blocks: readonly Block[], value: (b: Block) => number): Block[] {
@@ -62,8 +70,10 @@ export function fitIsotonic(pairs: readonly ScorePair[]): CalibrationBin[] {
   const initial: Block[] = [];
   for (const p of sorted) {
     const last = initial[initial.length - 1];
-    if (last && last.to === p.score) { last.total++; last.right += p.right ? 1 : 0; }
-    else initial.push({ from: p.score, to: p.score, right: p.right ? 1 : 0, total: 1 });
+    if (last && last.to === p.score) {
+      last.total++;
+      last.right += p.right ? 1 : 0;
+    } else initial.push({ from: p.score, to: p.score, right: p.right ? 1 : 0, total: 1 });
   }
   // Fit on raw shares, then pool again wherever smoothing (which pulls small steps towards 1/2) breaks the order.
   const steps = pav(pav(initial, share), smoothedShare);
@@ -122,7 +132,11 @@ export function leaveOnePaperOut(kb: RridKnowledgeBase, options: LopoOptions = {
       for (const o of queries) {
         const scored = scoreCandidates(kb, { resourceName: o.name, vendor: o.vendor, catalogNumber: o.catalogs[0], resourceType: o.type });
         results.push({
-          paper: doi, rrid: o.rrid!, name: o.name, vendor: o.vendor, catalog: o.catalogs[0] ?? '',
+          paper: doi,
+          rrid: o.rrid!,
+          name: o.name,
+          vendor: o.vendor,
+          catalog: o.catalogs[0] ?? '',
           returned: scored.slice(0, limit).map((c) => ({ rrid: c.entry.rrid!, score: c.raw })),
         });
       }
@@ -147,7 +161,8 @@ export function calibrate(kb: RridKnowledgeBase, options: LopoOptions = {}): Cal
   const queries = leaveOnePaperOut(kb, options);
   const pairs = pairsOf(queries);
   const calibration: Calibration = {
-    method: 'isotonic regression (pool-adjacent-violators) of suggestion correctness on raw score, leave-one-paper-out, Laplace-smoothed steps',
+    method:
+      'isotonic regression (pool-adjacent-violators) of suggestion correctness on raw score, leave-one-paper-out, Laplace-smoothed steps',
     bins: fitIsotonic(pairs),
     queries: queries.length,
     pairs: pairs.length,
@@ -183,7 +198,9 @@ export function crossCheckCalibration(queries: readonly LopoQuery[], seed = 1): 
     const y = pair.right ? 1 : 0;
     brier += (p - y) ** 2;
     const b = bins[Math.min(9, Math.floor(p * 10))];
-    b.n++; b.p += p; b.y += y;
+    b.n++;
+    b.p += p;
+    b.y += y;
   }
   const n = testPairs.length || 1;
   const ece = bins.reduce((sum, b) => sum + (b.n ? (b.n / n) * Math.abs(b.p / b.n - b.y / b.n) : 0), 0);

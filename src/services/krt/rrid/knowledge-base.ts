@@ -57,20 +57,31 @@ export interface KbSnapshot {
 
 function bump<K>(map: Map<K, number>, key: K, delta: number): void {
   const next = (map.get(key) ?? 0) + delta;
-  if (next <= 0) map.delete(key); else map.set(key, next);
+  if (next <= 0) map.delete(key);
+  else map.set(key, next);
 }
 
 function majority<K>(map: Map<K, number>): K | undefined {
   let best: K | undefined;
   let bestCount = -1;
-  for (const [key, count] of map) if (count > bestCount) { best = key; bestCount = count; }
+  for (const [key, count] of map)
+    if (count > bestCount) {
+      best = key;
+      bestCount = count;
+    }
   return best;
 }
 
 /** SOURCE text that names a supplier (not "This study", a citation or a URL). */
 function supplierOf(source: string): string {
   const s = source.trim();
-  if (!s || !/\p{L}{2}/u.test(s) || isNewSource(s) || /et al|\b(19|20)\d\d\b|^\(|^ref|https?:|www\.|\bgift\b|\bkindly\b|\blab(oratory)?\s+of\b|^n\/?a$/i.test(s)) return '';
+  if (
+    !s ||
+    !/\p{L}{2}/u.test(s) ||
+    isNewSource(s) ||
+    /et al|\b(19|20)\d\d\b|^\(|^ref|https?:|www\.|\bgift\b|\bkindly\b|\blab(oratory)?\s+of\b|^n\/?a$/i.test(s)
+  )
+    return '';
   return canonicalVendor(s);
 }
 
@@ -155,10 +166,22 @@ export class RridKnowledgeBase {
     if (!entry) {
       if (delta < 0) return;
       let id = this.ids.get(o.key);
-      if (id === undefined) { id = this.nextId++; this.ids.set(o.key, id); }
+      if (id === undefined) {
+        id = this.nextId++;
+        this.ids.set(o.key, id);
+      }
       entry = {
-        id, key: o.key, rrid: o.rrid, type: o.type, names: new Map(), vendors: new Map(), catalogs: new Map(),
-        types: new Map(), papers: new Map(), mentions: 0, tokens: new Set(),
+        id,
+        key: o.key,
+        rrid: o.rrid,
+        type: o.type,
+        names: new Map(),
+        vendors: new Map(),
+        catalogs: new Map(),
+        types: new Map(),
+        papers: new Map(),
+        mentions: 0,
+        tokens: new Set(),
       };
       this.entriesByKey.set(o.key, entry);
       this.entriesById.set(id, entry);
@@ -171,8 +194,10 @@ export class RridKnowledgeBase {
       const set = this.catalogIndex.get(key) ?? new Set<number>();
       // A catalog number stays indexed while any spelling of it is left in the entry.
       const stillThere = [...entry.catalogs.keys()].some((k) => catalogKey(k) === key);
-      if (stillThere) set.add(entry.id); else set.delete(entry.id);
-      if (set.size) this.catalogIndex.set(key, set); else this.catalogIndex.delete(key);
+      if (stillThere) set.add(entry.id);
+      else set.delete(entry.id);
+      if (set.size) this.catalogIndex.set(key, set);
+      else this.catalogIndex.delete(key);
     }
     bump(entry.types, o.type, delta);
     bump(entry.papers, doi, delta);
@@ -200,7 +225,10 @@ export class RridKnowledgeBase {
       this.tokenIndex.set(t, set);
     }
     entry.tokens = next;
-    if (next.size > 0) { this.tokenStats.add(next, +1); this.counted.add(entry.id); } else this.counted.delete(entry.id);
+    if (next.size > 0) {
+      this.tokenStats.add(next, +1);
+      this.counted.add(entry.id);
+    } else this.counted.delete(entry.id);
   }
 
   private unindexToken(token: string, id: number): void {
@@ -212,15 +240,33 @@ export class RridKnowledgeBase {
 
   // ---- reading --------------------------------------------------------------------------------------------
 
-  get size(): number { return this.entriesById.size; }
-  get paperCount(): number { return this.paperData.size; }
-  papers(): IterableIterator<string> { return this.paperData.keys(); }
-  paper(doi: string): KbPaper | undefined { return this.paperData.get(doi); }
-  hasPaper(doi: string): boolean { return this.paperData.has(doi); }
-  entries(): IterableIterator<KbEntry> { return this.entriesById.values(); }
-  entryById(id: number): KbEntry | undefined { return this.entriesById.get(id); }
-  entryByRrid(rrid: string): KbEntry | undefined { return this.entriesByKey.get(`RRID:${rrid.replace(/^RRID:\s*/i, '')}`); }
-  hasRrid(rrid: string): boolean { return this.entryByRrid(rrid) !== undefined; }
+  get size(): number {
+    return this.entriesById.size;
+  }
+  get paperCount(): number {
+    return this.paperData.size;
+  }
+  papers(): IterableIterator<string> {
+    return this.paperData.keys();
+  }
+  paper(doi: string): KbPaper | undefined {
+    return this.paperData.get(doi);
+  }
+  hasPaper(doi: string): boolean {
+    return this.paperData.has(doi);
+  }
+  entries(): IterableIterator<KbEntry> {
+    return this.entriesById.values();
+  }
+  entryById(id: number): KbEntry | undefined {
+    return this.entriesById.get(id);
+  }
+  entryByRrid(rrid: string): KbEntry | undefined {
+    return this.entriesByKey.get(`RRID:${rrid.replace(/^RRID:\s*/i, '')}`);
+  }
+  hasRrid(rrid: string): boolean {
+    return this.entryByRrid(rrid) !== undefined;
+  }
 
   /** Entries that list this catalog number (any spelling: "A-11039" = "A11039"). */
   entriesWithCatalog(catalog: string): KbEntry[] {
@@ -243,7 +289,9 @@ export class RridKnowledgeBase {
     return this.entriesWithCatalog(catalog)
       .filter((e) => e.rrid)
       .map((entry) => ({
-        rrid: entry.rrid!, entry, papers: entry.papers.size,
+        rrid: entry.rrid!,
+        entry,
+        papers: entry.papers.size,
         vendorMatches: !wanted || [...entry.vendors.keys()].some((v) => vendorKey(v) === wanted),
       }))
       .filter((x) => x.vendorMatches)
@@ -255,7 +303,14 @@ export class RridKnowledgeBase {
   toJSON(): KbSnapshot {
     const papers: Record<string, KbPaper> = {};
     for (const [doi, paper] of [...this.paperData].sort(([a], [b]) => a.localeCompare(b))) papers[doi] = paper;
-    return { format: 'krt-rrid-kb', version: 1, nextId: this.nextId, ids: Object.fromEntries(this.ids), papers, calibration: this.calibration };
+    return {
+      format: 'krt-rrid-kb',
+      version: 1,
+      nextId: this.nextId,
+      ids: Object.fromEntries(this.ids),
+      papers,
+      calibration: this.calibration,
+    };
   }
 
   static fromJSON(snapshot: KbSnapshot): RridKnowledgeBase {

@@ -44,7 +44,11 @@ export interface Recommendation {
 function top<K>(map: Map<K, number>): K | undefined {
   let best: K | undefined;
   let count = -1;
-  for (const [k, c] of map) if (c > count) { best = k; count = c; }
+  for (const [k, c] of map)
+    if (c > count) {
+      best = k;
+      count = c;
+    }
   return best;
 }
 
@@ -78,7 +82,12 @@ function newer(a: number[], b: number[]): boolean {
 const evidence = (entry: KbEntry) => entry.papers.size / (entry.papers.size + 1);
 const papersText = (entry: KbEntry) => `used in ${entry.papers.size} paper${entry.papers.size === 1 ? '' : 's'} of the store`;
 
-interface Candidate { entry: KbEntry; type: RecommendationType; agreement: number; why: string }
+interface Candidate {
+  entry: KbEntry;
+  type: RecommendationType;
+  agreement: number;
+  why: string;
+}
 
 /** Alternatives of the same type as the described resource; [] when the base has none. */
 export function recommendAlternatives(kb: RridKnowledgeBase, query: RecommendQuery, options: { limit?: number } = {}): Recommendation[] {
@@ -89,8 +98,7 @@ export function recommendAlternatives(kb: RridKnowledgeBase, query: RecommendQue
   const type: ResourceType = (query.resourceType ? resourceTypeFromText(query.resourceType) : null) ?? inferred;
   const queryVendor = textOfContext(query.context, 'vendor', 'source', 'supplier');
   const queryCatalog = catalogKey(textOfContext(query.context, 'catalog_number', 'catalogNumber', 'catalog'));
-  const isQueryItself = (entry: KbEntry) =>
-    queryCatalog !== '' && [...entry.catalogs.keys()].some((c) => catalogKey(c) === queryCatalog);
+  const isQueryItself = (entry: KbEntry) => queryCatalog !== '' && [...entry.catalogs.keys()].some((c) => catalogKey(c) === queryCatalog);
   const sameVendor = (entry: KbEntry) =>
     queryVendor !== '' && [...entry.vendors.keys()].some((v) => vendorKey(v) === vendorKey(queryVendor));
   const ofType = [...kb.entries()].filter((e) => e.type === type && !isQueryItself(e));
@@ -110,13 +118,22 @@ export function recommendAlternatives(kb: RridKnowledgeBase, query: RecommendQue
       cache.set(entry.id, attrs);
       const sameHost = q.host !== '' && attrs.host === q.host;
       const hostConflict = q.host !== '' && attrs.host !== '' && attrs.host !== q.host;
-      const agreement = 0.6 + (sameHost ? 0.2 : 0) + (q.clonality && attrs.clonality === q.clonality ? 0.1 : 0) +
+      const agreement =
+        0.6 +
+        (sameHost ? 0.2 : 0) +
+        (q.clonality && attrs.clonality === q.clonality ? 0.1 : 0) +
         (q.conjugate ? (attrs.conjugate === q.conjugate ? 0.1 : -0.1) : 0);
       let recType: RecommendationType = 'functional_equivalent';
       if (!hostConflict && q.clone && attrs.clone && attrs.clone !== q.clone) recType = 'alternative_clone';
       else if (!hostConflict && queryVendor && !sameVendor(entry)) recType = 'alternative_vendor';
-      const details = [`target ${q.target}`, sameHost ? `host ${q.host}` : attrs.host ? `host ${attrs.host}` : '', attrs.clone ? `clone ${attrs.clone}` : '', attrs.conjugate ? `conjugate ${attrs.conjugate}` : '']
-        .filter(Boolean).join(', ');
+      const details = [
+        `target ${q.target}`,
+        sameHost ? `host ${q.host}` : attrs.host ? `host ${attrs.host}` : '',
+        attrs.clone ? `clone ${attrs.clone}` : '',
+        attrs.conjugate ? `conjugate ${attrs.conjugate}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
       candidates.push({ entry, type: recType, agreement: Math.min(1, agreement), why: `Same ${details}` });
     }
   } else if (type === 'Software/code') {
@@ -129,7 +146,12 @@ export function recommendAlternatives(kb: RridKnowledgeBase, query: RecommendQue
       if (same) {
         const v = versionOf(entryName);
         if (qVersion && v && newer(v, qVersion)) {
-          candidates.push({ entry, type: 'updated_version', agreement: 0.9, why: `Newer version of the same tool (${v.join('.')} vs ${qVersion.join('.')})` });
+          candidates.push({
+            entry,
+            type: 'updated_version',
+            agreement: 0.9,
+            why: `Newer version of the same tool (${v.join('.')} vs ${qVersion.join('.')})`,
+          });
         }
         continue;
       }
@@ -147,7 +169,9 @@ export function recommendAlternatives(kb: RridKnowledgeBase, query: RecommendQue
       if (b !== background) continue;
       const sameName = weightedDice(nameTokens(name), nameTokens(entryName), (t) => kb.tokenStats.weight(t)) >= 0.9;
       candidates.push({
-        entry, type: sameName ? 'alternative_vendor' : 'functional_equivalent', agreement: sameName ? 0.9 : 0.6,
+        entry,
+        type: sameName ? 'alternative_vendor' : 'functional_equivalent',
+        agreement: sameName ? 0.9 : 0.6,
         why: sameName ? 'Same strain from another source' : `Same strain background (${STRAIN_BACKGROUND.exec(entryName)?.[0]})`,
       });
     }
@@ -157,17 +181,30 @@ export function recommendAlternatives(kb: RridKnowledgeBase, query: RecommendQue
   return finish(candidates, limit);
 }
 
-function genericAlternatives(kb: RridKnowledgeBase, name: string, ofType: KbEntry[], queryVendor: string,
-  sameVendor: (e: KbEntry) => boolean, limit: number, type: ResourceType): Recommendation[] {
+function genericAlternatives(
+  kb: RridKnowledgeBase,
+  name: string,
+  ofType: KbEntry[],
+  queryVendor: string,
+  sameVendor: (e: KbEntry) => boolean,
+  limit: number,
+  type: ResourceType,
+): Recommendation[] {
   const qTokens = nameTokens(name, { dropVersions: type === 'Software/code' });
   const candidates: Candidate[] = [];
   for (const entry of ofType) {
     let best = 0;
-    for (const n of entry.names.keys()) best = Math.max(best, weightedDice(qTokens, nameTokens(n), (t) => kb.tokenStats.weight(t)));
+    for (const n of entry.names.keys())
+      best = Math.max(
+        best,
+        weightedDice(qTokens, nameTokens(n), (t) => kb.tokenStats.weight(t)),
+      );
     if (best < 0.7) continue;
     const otherVendor = queryVendor !== '' && entry.vendors.size > 0 && !sameVendor(entry);
     candidates.push({
-      entry, type: otherVendor || best >= 0.95 ? 'alternative_vendor' : 'functional_equivalent', agreement: best,
+      entry,
+      type: otherVendor || best >= 0.95 ? 'alternative_vendor' : 'functional_equivalent',
+      agreement: best,
       why: `Name similarity ${best.toFixed(2)}${otherVendor ? `, from ${top(entry.vendors)} instead of ${queryVendor}` : ''}`,
     });
   }
@@ -179,7 +216,11 @@ function genericAlternatives(kb: RridKnowledgeBase, name: string, ofType: KbEntr
 function productKey(entry: KbEntry): string {
   const vendor = vendorKey(top(entry.vendors) ?? '');
   const catalog = top(entry.catalogs);
-  return catalog ? `${vendor}|${catalogKey(catalog)}` : `${vendor}|${nameTokens(top(entry.names) ?? '', { dropVersions: entry.type === 'Software/code' }).sort().join(' ')}`;
+  return catalog
+    ? `${vendor}|${catalogKey(catalog)}`
+    : `${vendor}|${nameTokens(top(entry.names) ?? '', { dropVersions: entry.type === 'Software/code' })
+        .sort()
+        .join(' ')}`;
 }
 
 function finish(candidates: Candidate[], limit: number): Recommendation[] {

@@ -20,24 +20,132 @@ export interface RridRegistry {
 export const RRID_REGISTRIES: readonly RridRegistry[] = [
   { key: 'AB', authority: 'Antibody Registry', canonical: /^AB_\d{3,10}$/, resourceType: 'Antibody', example: 'AB_2107436' },
   { key: 'SCR', authority: 'SciCrunch Registry', canonical: /^SCR_\d{6}$/, resourceType: 'Software/code', example: 'SCR_002285' },
-  { key: 'SCR-legacy', authority: 'SciCrunch Registry (legacy NIF id)', canonical: /^(nif-\d{4}-\d{5}|nlx_\d{3,7}|OMICS_\d{4,6}|SciRes_\d{6}|birnlex_\d{3,5}|rid_\d{6})$/, resourceType: 'Software/code', example: 'nif-0000-30467' },
-  { key: 'CVCL', authority: 'Cellosaurus', canonical: /^CVCL_[A-Z0-9]{4}$/, resourceType: 'Experimental model: Cell line', example: 'CVCL_0030' },
-  { key: 'Addgene', authority: 'Addgene', canonical: /^Addgene_\d{3,7}(-(AAV[0-9A-Za-z.]{1,8}|LV|Ad\d?))?$/, resourceType: 'Recombinant DNA', example: 'Addgene_12260' },
-  { key: 'IMSR', authority: 'International Mouse Strain Resource', canonical: /^IMSR_(JAX:\d{6}|[A-Z]{2,6}:[A-Za-z0-9][A-Za-z0-9._-]{0,30})$/, resourceType: 'Experimental model: Organism/strain', example: 'IMSR_JAX:000664' },
-  { key: 'MGI', authority: 'Mouse Genome Informatics', canonical: /^MGI:\d{4,8}$/, resourceType: 'Experimental model: Organism/strain', example: 'MGI:5558070' },
-  { key: 'MMRRC', authority: 'Mutant Mouse Resource and Research Centers', canonical: /^MMRRC_\d{6}-[A-Z]{2,5}$/, resourceType: 'Experimental model: Organism/strain', example: 'MMRRC_036227-UNC' },
-  { key: 'BDSC', authority: 'Bloomington Drosophila Stock Center', canonical: /^BDSC_\d{1,6}$/, resourceType: 'Experimental model: Organism/strain', example: 'BDSC_5137' },
-  { key: 'FlyBase', authority: 'FlyBase', canonical: /^FlyBase_FBst\d{7}$/, resourceType: 'Experimental model: Organism/strain', example: 'FlyBase_FBst0000040' },
-  { key: 'DGRC', authority: 'Drosophila Genomics Resource Center', canonical: /^DGRC_\d{1,6}$/, resourceType: 'Experimental model: Organism/strain', example: 'DGRC_101428' },
-  { key: 'TSC', authority: 'National Drosophila Species Stock Center', canonical: /^TSC_\d{5}-\d{4}\.\d{2}$/, resourceType: 'Experimental model: Organism/strain', example: 'TSC_14021-0224.01' },
-  { key: 'ZFIN', authority: 'Zebrafish Information Network', canonical: /^ZFIN_ZDB-[A-Z]{3,5}-\d{6}-\d{1,6}$/, resourceType: 'Experimental model: Organism/strain', example: 'ZFIN_ZDB-ALT-980203-1091' },
-  { key: 'ZIRC', authority: 'Zebrafish International Resource Center', canonical: /^ZIRC_(ZL\d{1,6}|ZDB-[A-Z]{3,5}-\d{6}-\d{1,6})$/, resourceType: 'Experimental model: Organism/strain', example: 'ZIRC_ZL1' },
-  { key: 'RGD', authority: 'Rat Genome Database', canonical: /^RGD_\d{5,8}$/, resourceType: 'Experimental model: Organism/strain', example: 'RGD_734476' },
-  { key: 'WB-STRAIN', authority: 'WormBase', canonical: /^WB-STRAIN:(WBStrain\d{8}|[A-Z]{1,4}\d{0,6})$/, resourceType: 'Experimental model: Organism/strain', example: 'WB-STRAIN:WBStrain00000001' },
-  { key: 'NXR', authority: 'National Xenopus Resource', canonical: /^NXR_\d{1,5}$/, resourceType: 'Experimental model: Organism/strain', example: 'NXR_0031' },
-  { key: 'EXRC', authority: 'European Xenopus Resource Centre', canonical: /^EXRC_\d{1,5}$/, resourceType: 'Experimental model: Organism/strain', example: 'EXRC_0001' },
-  { key: 'NSRRC', authority: 'National Swine Resource and Research Center', canonical: /^NSRRC_\d{4}$/, resourceType: 'Experimental model: Organism/strain', example: 'NSRRC_0001' },
-  { key: 'AGSC', authority: 'Ambystoma Genetic Stock Center', canonical: /^AGSC_\d{3,6}[A-Z]?$/, resourceType: 'Experimental model: Organism/strain', example: 'AGSC_100E' },
+  {
+    key: 'SCR-legacy',
+    authority: 'SciCrunch Registry (legacy NIF id)',
+    canonical: /^(nif-\d{4}-\d{5}|nlx_\d{3,7}|OMICS_\d{4,6}|SciRes_\d{6}|birnlex_\d{3,5}|rid_\d{6})$/,
+    resourceType: 'Software/code',
+    example: 'nif-0000-30467',
+  },
+  {
+    key: 'CVCL',
+    authority: 'Cellosaurus',
+    canonical: /^CVCL_[A-Z0-9]{4}$/,
+    resourceType: 'Experimental model: Cell line',
+    example: 'CVCL_0030',
+  },
+  {
+    key: 'Addgene',
+    authority: 'Addgene',
+    canonical: /^Addgene_\d{3,7}(-(AAV[0-9A-Za-z.]{1,8}|LV|Ad\d?))?$/,
+    resourceType: 'Recombinant DNA',
+    example: 'Addgene_12260',
+  },
+  {
+    key: 'IMSR',
+    authority: 'International Mouse Strain Resource',
+    canonical: /^IMSR_(JAX:\d{6}|[A-Z]{2,6}:[A-Za-z0-9][A-Za-z0-9._-]{0,30})$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'IMSR_JAX:000664',
+  },
+  {
+    key: 'MGI',
+    authority: 'Mouse Genome Informatics',
+    canonical: /^MGI:\d{4,8}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'MGI:5558070',
+  },
+  {
+    key: 'MMRRC',
+    authority: 'Mutant Mouse Resource and Research Centers',
+    canonical: /^MMRRC_\d{6}-[A-Z]{2,5}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'MMRRC_036227-UNC',
+  },
+  {
+    key: 'BDSC',
+    authority: 'Bloomington Drosophila Stock Center',
+    canonical: /^BDSC_\d{1,6}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'BDSC_5137',
+  },
+  {
+    key: 'FlyBase',
+    authority: 'FlyBase',
+    canonical: /^FlyBase_FBst\d{7}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'FlyBase_FBst0000040',
+  },
+  {
+    key: 'DGRC',
+    authority: 'Drosophila Genomics Resource Center',
+    canonical: /^DGRC_\d{1,6}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'DGRC_101428',
+  },
+  {
+    key: 'TSC',
+    authority: 'National Drosophila Species Stock Center',
+    canonical: /^TSC_\d{5}-\d{4}\.\d{2}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'TSC_14021-0224.01',
+  },
+  {
+    key: 'ZFIN',
+    authority: 'Zebrafish Information Network',
+    canonical: /^ZFIN_ZDB-[A-Z]{3,5}-\d{6}-\d{1,6}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'ZFIN_ZDB-ALT-980203-1091',
+  },
+  {
+    key: 'ZIRC',
+    authority: 'Zebrafish International Resource Center',
+    canonical: /^ZIRC_(ZL\d{1,6}|ZDB-[A-Z]{3,5}-\d{6}-\d{1,6})$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'ZIRC_ZL1',
+  },
+  {
+    key: 'RGD',
+    authority: 'Rat Genome Database',
+    canonical: /^RGD_\d{5,8}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'RGD_734476',
+  },
+  {
+    key: 'WB-STRAIN',
+    authority: 'WormBase',
+    canonical: /^WB-STRAIN:(WBStrain\d{8}|[A-Z]{1,4}\d{0,6})$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'WB-STRAIN:WBStrain00000001',
+  },
+  {
+    key: 'NXR',
+    authority: 'National Xenopus Resource',
+    canonical: /^NXR_\d{1,5}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'NXR_0031',
+  },
+  {
+    key: 'EXRC',
+    authority: 'European Xenopus Resource Centre',
+    canonical: /^EXRC_\d{1,5}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'EXRC_0001',
+  },
+  {
+    key: 'NSRRC',
+    authority: 'National Swine Resource and Research Center',
+    canonical: /^NSRRC_\d{4}$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'NSRRC_0001',
+  },
+  {
+    key: 'AGSC',
+    authority: 'Ambystoma Genetic Stock Center',
+    canonical: /^AGSC_\d{3,6}[A-Z]?$/,
+    resourceType: 'Experimental model: Organism/strain',
+    example: 'AGSC_100E',
+  },
   { key: 'SAMN', authority: 'NCBI BioSample', canonical: /^SAMN\d{8}$/, resourceType: 'Biological sample', example: 'SAMN04327544' },
 ];
 
@@ -89,7 +197,12 @@ export function registryOf(canonicalId: string): RridRegistry | null {
 
 /** Strips an "RRID:" / "RRID" / "rrid " label and surrounding punctuation. */
 export function stripRridLabel(text: string): string {
-  return text.trim().replace(/^RRID\s*[:#]?\s*/i, '').replace(/[\s.;,)\]]+$/, '').replace(/^[(\[]+/, '').trim();
+  return text
+    .trim()
+    .replace(/^RRID\s*[:#]?\s*/i, '')
+    .replace(/[\s.;,)\]]+$/, '')
+    .replace(/^[(\[]+/, '')
+    .trim();
 }
 
 /**
@@ -140,11 +253,27 @@ function exampleFor(prefix: string): string {
 }
 
 const CASE_PREFIXES: readonly [RegExp, string][] = [
-  [/^ab_/i, 'AB_'], [/^scr_/i, 'SCR_'], [/^cvcl_/i, 'CVCL_'], [/^addgene_/i, 'Addgene_'], [/^bdsc_/i, 'BDSC_'],
-  [/^imsr_/i, 'IMSR_'], [/^mgi:/i, 'MGI:'], [/^mmrrc_/i, 'MMRRC_'], [/^flybase_fbst/i, 'FlyBase_FBst'],
-  [/^dgrc_/i, 'DGRC_'], [/^zfin_zdb-/i, 'ZFIN_ZDB-'], [/^zirc_/i, 'ZIRC_'], [/^rgd_/i, 'RGD_'],
-  [/^wb-strain:wbstrain/i, 'WB-STRAIN:WBStrain'], [/^wb-strain:/i, 'WB-STRAIN:'], [/^nxr_/i, 'NXR_'],
-  [/^exrc_/i, 'EXRC_'], [/^nsrrc_/i, 'NSRRC_'], [/^agsc_/i, 'AGSC_'], [/^tsc_/i, 'TSC_'], [/^samn/i, 'SAMN'],
+  [/^ab_/i, 'AB_'],
+  [/^scr_/i, 'SCR_'],
+  [/^cvcl_/i, 'CVCL_'],
+  [/^addgene_/i, 'Addgene_'],
+  [/^bdsc_/i, 'BDSC_'],
+  [/^imsr_/i, 'IMSR_'],
+  [/^mgi:/i, 'MGI:'],
+  [/^mmrrc_/i, 'MMRRC_'],
+  [/^flybase_fbst/i, 'FlyBase_FBst'],
+  [/^dgrc_/i, 'DGRC_'],
+  [/^zfin_zdb-/i, 'ZFIN_ZDB-'],
+  [/^zirc_/i, 'ZIRC_'],
+  [/^rgd_/i, 'RGD_'],
+  [/^wb-strain:wbstrain/i, 'WB-STRAIN:WBStrain'],
+  [/^wb-strain:/i, 'WB-STRAIN:'],
+  [/^nxr_/i, 'NXR_'],
+  [/^exrc_/i, 'EXRC_'],
+  [/^nsrrc_/i, 'NSRRC_'],
+  [/^agsc_/i, 'AGSC_'],
+  [/^tsc_/i, 'TSC_'],
+  [/^samn/i, 'SAMN'],
 ];
 
 function fixPrefixCase(id: string): string {

@@ -22,11 +22,18 @@ function changeLastDigit(id: string): string {
 
 test('validation statuses for well-formed known, well-formed unknown and malformed RRIDs of every registry', () => {
   const kb = new RridKnowledgeBase();
-  kb.addPaper('10.1101/known', RRID_REGISTRIES.map((r) => row(r.resourceType, `resource ${r.key}`, 'Vendor', `RRID:${r.example}`)));
+  kb.addPaper(
+    '10.1101/known',
+    RRID_REGISTRIES.map((r) => row(r.resourceType, `resource ${r.key}`, 'Vendor', `RRID:${r.example}`)),
+  );
   const now = new Date('2025-01-02T03:04:05Z');
   for (const registry of RRID_REGISTRIES) {
     const known = validateRrid(kb, `RRID:${registry.example}`, now);
-    assert.deepEqual([known.status, known.is_valid, known.rrid, known.confidence_score], ['valid', true, `RRID:${registry.example}`, 1], registry.key);
+    assert.deepEqual(
+      [known.status, known.is_valid, known.rrid, known.confidence_score],
+      ['valid', true, `RRID:${registry.example}`, 1],
+      registry.key,
+    );
     assert.equal(known.last_checked, '2025-01-02T03:04:05.000Z');
     assert.equal(known.source, 'fresh');
     const unknownId = changeLastDigit(registry.example);
@@ -34,14 +41,21 @@ test('validation statuses for well-formed known, well-formed unknown and malform
     assert.deepEqual([unknown.status, unknown.is_valid, unknown.rrid], ['unverified', false, `RRID:${unknownId}`], registry.key);
     assert.match(unknown.recommendations.join(' '), /scicrunch\.org\/resolver\/RRID:/, registry.key);
     // Malformed: the first separator replaced by a hyphen (or a space where the canonical one is a hyphen).
-    const malformedId = /[_:]/.test(registry.example) ? registry.example.replace(/[_:]/, (c) => (c === '_' ? '-' : ' '))
-      : registry.example.includes('-') ? registry.example.replace('-', '_') : registry.example.replace(/^([A-Z]+)/, '$1-');
+    const malformedId = /[_:]/.test(registry.example)
+      ? registry.example.replace(/[_:]/, (c) => (c === '_' ? '-' : ' '))
+      : registry.example.includes('-')
+        ? registry.example.replace('-', '_')
+        : registry.example.replace(/^([A-Z]+)/, '$1-');
     const malformed = validateRrid(kb, `RRID:${malformedId}`, now);
     assert.deepEqual([malformed.status, malformed.is_valid], ['invalid', false], `${registry.key} ${malformedId}`);
     const correctable = !['SCR-legacy', 'SAMN'].includes(registry.key);
     if (correctable) {
       assert.equal(parseRrid(malformedId).corrected, registry.example, registry.key);
-      assert.match(malformed.recommendations[0], new RegExp(`Did you mean RRID:${registry.example.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\?`), registry.key);
+      assert.match(
+        malformed.recommendations[0],
+        new RegExp(`Did you mean RRID:${registry.example.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\?`),
+        registry.key,
+      );
       assert.match(malformed.recommendations[1], /written by 1 paper/);
     }
   }
@@ -62,13 +76,22 @@ test('knowledge base: incremental, idempotent, removable, serialisable; conflict
   kb.addPaper('p3', [gfp('AB_999999')]); // one paper disagrees
   kb.addPaper('p3', [gfp('AB_999999')]); // again: idempotent
   const hits = kb.rridsForCatalog('AB-290', 'abcam');
-  assert.deepEqual(hits.map((h) => [h.rrid, h.papers]), [['AB_303395', 2], ['AB_999999', 1]]);
+  assert.deepEqual(
+    hits.map((h) => [h.rrid, h.papers]),
+    [
+      ['AB_303395', 2],
+      ['AB_999999', 1],
+    ],
+  );
   const entry = kb.entryByRrid('AB_303395')!;
   assert.deepEqual([...entry.papers.keys()], ['p1', 'p2']);
   assert.deepEqual([...entry.names.keys()], ['Rabbit anti-GFP']);
   assert.equal(kb.entryByRrid('SCR_002285')!.vendors.size, 0, 'a citation is not a vendor');
   const suggestions = suggestRrids(kb, { resourceName: 'GFP antibody', vendor: 'Abcam', catalogNumber: 'ab290' });
-  assert.deepEqual(suggestions.map((s) => s.suggested_rrid), ['RRID:AB_303395', 'RRID:AB_999999']);
+  assert.deepEqual(
+    suggestions.map((s) => s.suggested_rrid),
+    ['RRID:AB_303395', 'RRID:AB_999999'],
+  );
   assert.match(suggestions[0].reasoning, /catalog number ab290 is listed/);
   assert.match(suggestions[0].reasoning, /1 other RRID/);
   // Serialise, reload: same answers and the same entry ids.
@@ -87,7 +110,10 @@ test('knowledge base: incremental, idempotent, removable, serialisable; conflict
 
 test('suggestions: synonym-aware names, never an RRID that is not in the base', () => {
   const kb = new RridKnowledgeBase();
-  kb.addPaper('a', [row('Antibody', 'anti-GFP antibody', 'Abcam', 'RRID:AB_303395'), row('Antibody', 'Mouse anti-beta-Actin', 'Sigma-Aldrich', 'Cat# A5441; RRID:AB_476744')]);
+  kb.addPaper('a', [
+    row('Antibody', 'anti-GFP antibody', 'Abcam', 'RRID:AB_303395'),
+    row('Antibody', 'Mouse anti-beta-Actin', 'Sigma-Aldrich', 'Cat# A5441; RRID:AB_476744'),
+  ]);
   kb.addPaper('b', [row('Software/code', 'ImageJ v1.53', '', 'RRID:SCR_003070')]);
   assert.equal(suggestRrids(kb, { resourceName: 'GFP antibody' })[0]?.suggested_rrid, 'RRID:AB_303395');
   assert.equal(suggestRrids(kb, { resourceName: 'anti-β-actin' })[0]?.suggested_rrid, 'RRID:AB_476744');
@@ -112,7 +138,10 @@ function baseFromAuthorTables(): RridKnowledgeBase {
 
 test('leave-one-paper-out on the 84 author tables: the right RRID comes first', (t) => {
   const skip = corpusMissing();
-  if (skip) { t.skip(skip); return; }
+  if (skip) {
+    t.skip(skip);
+    return;
+  }
   const kb = baseFromAuthorTables();
   const shared = [...kb.entries()].filter((e) => e.rrid && e.papers.size >= 2).length;
   const before = JSON.stringify(kb.toJSON());
@@ -122,9 +151,15 @@ test('leave-one-paper-out on the 84 author tables: the right RRID comes first', 
   const inTop5 = queries.filter((q) => q.returned.some((r) => r.rrid === q.rrid)).length / queries.length;
   const check = crossCheckCalibration(queries, 7);
   const calibration = calibrate(kb);
-  t.diagnostic(`${kb.paperCount} papers, ${kb.size} entries, ${[...kb.entries()].filter((e) => e.rrid).length} RRIDs, ${shared} in 2+ papers; ${queries.length} queries: right RRID first ${(100 * rate).toFixed(1)}%, in top 5 ${(100 * inTop5).toFixed(1)}%`);
-  t.diagnostic(`calibration: ${calibration.bins.map((b) => `[${b.from.toFixed(2)}, ${b.to.toFixed(2)}] ${b.right}/${b.total} → ${b.probability}`).join('; ')}`);
-  t.diagnostic(`held-out check (half the papers fit, half measured): ECE ${check.ece.toFixed(3)}, Brier ${check.brier.toFixed(3)} on ${check.testPairs} pairs`);
+  t.diagnostic(
+    `${kb.paperCount} papers, ${kb.size} entries, ${[...kb.entries()].filter((e) => e.rrid).length} RRIDs, ${shared} in 2+ papers; ${queries.length} queries: right RRID first ${(100 * rate).toFixed(1)}%, in top 5 ${(100 * inTop5).toFixed(1)}%`,
+  );
+  t.diagnostic(
+    `calibration: ${calibration.bins.map((b) => `[${b.from.toFixed(2)}, ${b.to.toFixed(2)}] ${b.right}/${b.total} → ${b.probability}`).join('; ')}`,
+  );
+  t.diagnostic(
+    `held-out check (half the papers fit, half measured): ECE ${check.ece.toFixed(3)}, Brier ${check.brier.toFixed(3)} on ${check.testPairs} pairs`,
+  );
   assert.ok(queries.length >= 100);
   assert.ok(rate > 0.5, `top-1 rate ${rate}`);
   for (let i = 1; i < calibration.bins.length; i++) assert.ok(calibration.bins[i].probability >= calibration.bins[i - 1].probability);
@@ -132,7 +167,10 @@ test('leave-one-paper-out on the 84 author tables: the right RRID comes first', 
 
 test('property: every suggested RRID is in the base, with paper evidence; confidence in [0, 1]', (t) => {
   const skip = corpusMissing();
-  if (skip) { t.skip(skip); return; }
+  if (skip) {
+    t.skip(skip);
+    return;
+  }
   const kb = baseFromAuthorTables();
   const entries = [...kb.entries()];
   const names = entries.flatMap((e) => [...e.names.keys()]).slice(0, 3000);
@@ -140,27 +178,40 @@ test('property: every suggested RRID is in the base, with paper evidence; confid
   const vendors = [...new Set(entries.flatMap((e) => [...e.vendors.keys()]))];
   const word = fc.stringMatching(/^[A-Za-z0-9 -]{0,24}$/);
   const query = fc.record({
-    resourceName: fc.oneof(fc.constantFrom(...names), word, fc.constantFrom(...names).chain((n) => word.map((w) => `${n} ${w}`))),
+    resourceName: fc.oneof(
+      fc.constantFrom(...names),
+      word,
+      fc.constantFrom(...names).chain((n) => word.map((w) => `${n} ${w}`)),
+    ),
     vendor: fc.option(fc.oneof(fc.constantFrom(...vendors), word), { nil: undefined }),
     catalogNumber: fc.option(fc.oneof(fc.constantFrom(...catalogs), word), { nil: undefined }),
     resourceType: fc.option(fc.constantFrom('antibody', 'software', 'cell line', 'chemical', 'nonsense'), { nil: undefined }),
   });
-  fc.assert(fc.property(query, (q) => {
-    for (const s of suggestRrids(kb, q, { limit: 10 })) {
-      const entry = kb.entryByRrid(s.suggested_rrid.replace(/^RRID:/, ''));
-      if (!entry || entry.id !== s.id || entry.papers.size === 0) return false;
-      if (!(s.confidence_score >= 0 && s.confidence_score <= 1)) return false;
-      // The RRID was written by a paper of the base.
-      const written = [...entry.papers.keys()].some((doi) => kb.paper(doi)!.observations.some((o) => o.rrid === entry.rrid));
-      if (!written) return false;
-    }
-    return true;
-  }), { numRuns: 300, seed: 42 });
+  fc.assert(
+    fc.property(query, (q) => {
+      for (const s of suggestRrids(kb, q, { limit: 10 })) {
+        const entry = kb.entryByRrid(s.suggested_rrid.replace(/^RRID:/, ''));
+        if (!entry || entry.id !== s.id || entry.papers.size === 0) return false;
+        if (!(s.confidence_score >= 0 && s.confidence_score <= 1)) return false;
+        // The RRID was written by a paper of the base.
+        const written = [...entry.papers.keys()].some((doi) => kb.paper(doi)!.observations.some((o) => o.rrid === entry.rrid));
+        if (!written) return false;
+      }
+      return true;
+    }),
+    { numRuns: 300, seed: 42 },
+  );
 });
 
 test('isotonic calibration: monotone steps, smoothed, 1/2 without data', () => {
   assert.equal(calibratedProbability(null, 3), 0.5);
-  const bins = fitIsotonic([{ score: 1, right: false }, { score: 2, right: true }, { score: 3, right: false }, { score: 4, right: true }, { score: 5, right: true }]);
+  const bins = fitIsotonic([
+    { score: 1, right: false },
+    { score: 2, right: true },
+    { score: 3, right: false },
+    { score: 4, right: true },
+    { score: 5, right: true },
+  ]);
   for (let i = 1; i < bins.length; i++) assert.ok(bins[i].probability >= bins[i - 1].probability);
   const cal = { method: 't', bins, queries: 0, pairs: 5, top1Rate: 0 };
   assert.ok(calibratedProbability(cal, 0) < calibratedProbability(cal, 10));
@@ -184,6 +235,9 @@ test('recommendations: same target and host, other vendor or clone, newer versio
   assert.equal(abs.find((r) => r.recommended_rrid === 'RRID:AB_390913')!.recommendation_type, 'functional_equivalent');
   assert.ok(abs.every((r) => r.availability_status === 'unknown' && r.confidence_score > 0 && r.confidence_score <= 1));
   const sw = recommendAlternatives(kb, { resourceName: 'ImageJ 1.52', resourceType: 'software' });
-  assert.deepEqual(sw.map((r) => [r.recommended_resource, r.recommendation_type]).sort(), [['CellProfiler v4.2', 'functional_equivalent'], ['ImageJ v1.54f', 'updated_version']]);
+  assert.deepEqual(sw.map((r) => [r.recommended_resource, r.recommendation_type]).sort(), [
+    ['CellProfiler v4.2', 'functional_equivalent'],
+    ['ImageJ v1.54f', 'updated_version'],
+  ]);
   assert.deepEqual(recommendAlternatives(kb, { resourceName: 'anti-tubulin antibody' }), []);
 });

@@ -88,19 +88,23 @@ export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): Scored
     const names = [...entry.names].sort((a, b) => b[1] - a[1]).slice(0, 6);
     for (const [n] of names) {
       const sim = weightedDice(qTokens, nameTokens(n, { dropVersions: software || entry.type === 'Software/code' }), weight);
-      if (sim > nameSimilarity) { nameSimilarity = sim; bestName = n; }
+      if (sim > nameSimilarity) {
+        nameSimilarity = sim;
+        bestName = n;
+      }
     }
     if (!bestName) bestName = names[0]?.[0] ?? '';
     if (!catalogMatch && nameSimilarity < MIN_NAME_SIMILARITY) continue;
     let vendorMatch: boolean | null = null;
     if (qVendor && entry.vendors.size > 0) vendorMatch = [...entry.vendors.keys()].some((v) => vendorKey(v) === qVendor);
     const typeAgreement = type ? (entry.type === type ? 1 : -1) : 0;
-    const raw = 3.0 * nameSimilarity
-      + (catalogMatch ? 2.0 : 0)
-      + (catalogMatch && vendorMatch === true ? 1.0 : 0)
-      + (vendorMatch === true ? 0.8 : vendorMatch === false ? -0.8 : 0)
-      + 0.3 * typeAgreement
-      + 0.15 * Math.log1p(entry.papers.size);
+    const raw =
+      3.0 * nameSimilarity +
+      (catalogMatch ? 2.0 : 0) +
+      (catalogMatch && vendorMatch === true ? 1.0 : 0) +
+      (vendorMatch === true ? 0.8 : vendorMatch === false ? -0.8 : 0) +
+      0.3 * typeAgreement +
+      0.15 * Math.log1p(entry.papers.size);
     scored.push({ entry, raw, catalogMatch, vendorMatch, nameSimilarity, bestName });
   }
   scored.sort((a, b) => b.raw - a.raw || b.entry.papers.size - a.entry.papers.size || a.entry.id - b.entry.id);
@@ -110,7 +114,11 @@ export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): Scored
 function topKey<K>(map: Map<K, number>): K | undefined {
   let best: K | undefined;
   let count = -1;
-  for (const [k, c] of map) if (c > count) { best = k; count = c; }
+  for (const [k, c] of map)
+    if (c > count) {
+      best = k;
+      count = c;
+    }
   return best;
 }
 
@@ -121,8 +129,11 @@ function reasoningOf(c: ScoredCandidate, query: RridQuery, competitors: number):
   if (c.vendorMatch === true) bits.push(`vendor ${query.vendor?.trim()} matches`);
   if (c.vendorMatch === false) bits.push(`vendor differs (papers name ${[...e.vendors.keys()].slice(0, 2).join(', ')})`);
   if (c.nameSimilarity > 0) bits.push(`name similarity ${c.nameSimilarity.toFixed(2)} to "${c.bestName}"`);
-  bits.push(`RRID:${e.rrid} written in ${e.papers.size} paper${e.papers.size === 1 ? '' : 's'} (${e.mentions} mention${e.mentions === 1 ? '' : 's'})`);
-  if (competitors > 0) bits.push(`${competitors} other RRID${competitors === 1 ? '' : 's'} share this catalog number in the base, with fewer papers`);
+  bits.push(
+    `RRID:${e.rrid} written in ${e.papers.size} paper${e.papers.size === 1 ? '' : 's'} (${e.mentions} mention${e.mentions === 1 ? '' : 's'})`,
+  );
+  if (competitors > 0)
+    bits.push(`${competitors} other RRID${competitors === 1 ? '' : 's'} share this catalog number in the base, with fewer papers`);
   return `${bits.join('; ')}.`;
 }
 

@@ -35,34 +35,69 @@ export function validateRrid(kb: RridKnowledgeBase | null, input: string, now: D
     const rrid = `RRID:${parsed.normalized}`;
     if (entry) {
       const consistent = entry.types.size <= 1;
-      const names = [...entry.names].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([n]) => `"${n}"`).join(', ');
-      const recommendations = [`${rrid} is written by ${entry.papers.size} paper${entry.papers.size === 1 ? '' : 's'} of the local store (as ${names}).`];
-      if (!consistent) recommendations.push(`Papers disagree on its resource type (${[...entry.types.keys()].join(', ')}); confirm at ${resolverUrl(parsed.normalized)}.`);
+      const names = [...entry.names]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 2)
+        .map(([n]) => `"${n}"`)
+        .join(', ');
+      const recommendations = [
+        `${rrid} is written by ${entry.papers.size} paper${entry.papers.size === 1 ? '' : 's'} of the local store (as ${names}).`,
+      ];
+      if (!consistent)
+        recommendations.push(
+          `Papers disagree on its resource type (${[...entry.types.keys()].join(', ')}); confirm at ${resolverUrl(parsed.normalized)}.`,
+        );
       return {
-        rrid, is_valid: true, status: 'valid', confidence_score: consistent ? 1 : 0.75, recommendations,
-        last_checked: lastChecked, source: 'fresh', registry: parsed.registry?.authority ?? null, papers: entry.papers.size,
+        rrid,
+        is_valid: true,
+        status: 'valid',
+        confidence_score: consistent ? 1 : 0.75,
+        recommendations,
+        last_checked: lastChecked,
+        source: 'fresh',
+        registry: parsed.registry?.authority ?? null,
+        papers: entry.papers.size,
       };
     }
     return {
-      rrid, is_valid: false, status: 'unverified', confidence_score: 0.5,
-      recommendations: [`${rrid} is well-formed (${parsed.registry?.authority ?? 'registry'}) but no paper of the local store writes it; check it at ${resolverUrl(parsed.normalized)}.`],
-      last_checked: lastChecked, source: 'fresh', registry: parsed.registry?.authority ?? null, papers: 0,
+      rrid,
+      is_valid: false,
+      status: 'unverified',
+      confidence_score: 0.5,
+      recommendations: [
+        `${rrid} is well-formed (${parsed.registry?.authority ?? 'registry'}) but no paper of the local store writes it; check it at ${resolverUrl(parsed.normalized)}.`,
+      ],
+      last_checked: lastChecked,
+      source: 'fresh',
+      registry: parsed.registry?.authority ?? null,
+      papers: 0,
     };
   }
   const recommendations: string[] = [];
   if (parsed.corrected) {
     const known = kb?.entryByRrid(parsed.corrected);
     recommendations.push(`Did you mean RRID:${parsed.corrected}? (${parsed.problem})`);
-    recommendations.push(known
-      ? `RRID:${parsed.corrected} is written by ${known.papers.size} paper${known.papers.size === 1 ? '' : 's'} of the local store.`
-      : `Check RRID:${parsed.corrected} at ${resolverUrl(parsed.corrected)}.`);
+    recommendations.push(
+      known
+        ? `RRID:${parsed.corrected} is written by ${known.papers.size} paper${known.papers.size === 1 ? '' : 's'} of the local store.`
+        : `Check RRID:${parsed.corrected} at ${resolverUrl(parsed.corrected)}.`,
+    );
   } else {
-    recommendations.push(`Not a valid RRID: ${parsed.problem}. RRIDs look like RRID:AB_2107436 (antibodies), RRID:SCR_002285 (software), RRID:CVCL_0030 (cell lines), RRID:Addgene_12260 (plasmids), RRID:IMSR_JAX:000664 (mice).`);
+    recommendations.push(
+      `Not a valid RRID: ${parsed.problem}. RRIDs look like RRID:AB_2107436 (antibodies), RRID:SCR_002285 (software), RRID:CVCL_0030 (cell lines), RRID:Addgene_12260 (plasmids), RRID:IMSR_JAX:000664 (mice).`,
+    );
   }
   const registryKnown = parsed.corrected !== null || (parsed.problem !== null && !/unknown registry|empty/.test(parsed.problem));
   return {
-    rrid: parsed.input, is_valid: false, status: 'invalid', confidence_score: registryKnown ? 0.25 : 0,
-    recommendations, last_checked: lastChecked, source: 'fresh', registry: parsed.registry?.authority ?? null, papers: 0,
+    rrid: parsed.input,
+    is_valid: false,
+    status: 'invalid',
+    confidence_score: registryKnown ? 0.25 : 0,
+    recommendations,
+    last_checked: lastChecked,
+    source: 'fresh',
+    registry: parsed.registry?.authority ?? null,
+    papers: 0,
   };
 }
 
@@ -81,7 +116,10 @@ export class ValidationCache {
   }
 
   validate(kb: RridKnowledgeBase | null, input: string, now: Date = new Date()): RridValidation {
-    const key = (input ?? '').trim().replace(/^RRID\s*:?\s*/i, '').toUpperCase();
+    const key = (input ?? '')
+      .trim()
+      .replace(/^RRID\s*:?\s*/i, '')
+      .toUpperCase();
     const hit = this.entries.get(key);
     if (hit && now.getTime() - hit.at < this.ttlMs) return { ...hit.value, source: 'cache' };
     const value = validateRrid(kb, input, now);
@@ -90,5 +128,7 @@ export class ValidationCache {
     return value;
   }
 
-  clear(): void { this.entries.clear(); }
+  clear(): void {
+    this.entries.clear();
+  }
 }

@@ -46,18 +46,40 @@ async function allFiles(): Promise<{ path: string; bytes: Uint8Array }[]> {
 
 test('GRADE labels: case, spacing, notes, ranges and symbols', () => {
   const table: [string | null, Certainty | null][] = [
-    ['High', 'high'], ['MODERATE', 'moderate'], ['low', 'low'], ['Very Low', 'very_low'], [' very low', 'very_low'],
-    ['very-low', 'very_low'], ['VERY_LOW', 'very_low'], ['Low (downgraded twice for imprecision)', 'low'],
-    ['Moderate¹', 'moderate'], ['LOW a', 'low'], ['Low to very low', 'very_low'], ['Low to moderate', 'low'],
-    ['Moderate–high', 'moderate'], ['⊕⊕⊕⊕', 'high'], ['⊕⊕⊕⊝', 'moderate'], ['⊕⊕⊝⊝', 'low'], ['⊕⊝⊝⊝', 'very_low'],
-    ['⨁⨁◯◯ LOW', 'low'], ['⊕⊕⊕⊝ Moderate due to imprecision', 'moderate'], ['NA', null], ['NR', null], ['', null],
-    ['Not measured', null], ['None reported', null], [null, null], ['lower than expected', null], ['⊕⊕', null],
+    ['High', 'high'],
+    ['MODERATE', 'moderate'],
+    ['low', 'low'],
+    ['Very Low', 'very_low'],
+    [' very low', 'very_low'],
+    ['very-low', 'very_low'],
+    ['VERY_LOW', 'very_low'],
+    ['Low (downgraded twice for imprecision)', 'low'],
+    ['Moderate¹', 'moderate'],
+    ['LOW a', 'low'],
+    ['Low to very low', 'very_low'],
+    ['Low to moderate', 'low'],
+    ['Moderate–high', 'moderate'],
+    ['⊕⊕⊕⊕', 'high'],
+    ['⊕⊕⊕⊝', 'moderate'],
+    ['⊕⊕⊝⊝', 'low'],
+    ['⊕⊝⊝⊝', 'very_low'],
+    ['⨁⨁◯◯ LOW', 'low'],
+    ['⊕⊕⊕⊝ Moderate due to imprecision', 'moderate'],
+    ['NA', null],
+    ['NR', null],
+    ['', null],
+    ['Not measured', null],
+    ['None reported', null],
+    [null, null],
+    ['lower than expected', null],
+    ['⊕⊕', null],
   ];
   for (const [raw, expected] of table) assert.equal(normalizeCertainty(raw), expected, String(raw));
 });
 
 test('cells: missing values, numbers, counts and booleans', () => {
-  for (const cell of ['NA', ' na ', '', 'NR', 'None reported', 'Not measured', 'Not reported in any studies']) assert.ok(isMissing(cell), cell);
+  for (const cell of ['NA', ' na ', '', 'NR', 'None reported', 'Not measured', 'Not reported in any studies'])
+    assert.ok(isMissing(cell), cell);
   assert.equal(isMissing('0'), false);
   assert.equal(parseNumber('-0.7'), -0.7);
   assert.equal(parseNumber('1e-3'), 0.001);
@@ -80,30 +102,57 @@ test('versions: the highest PUB number wins, compared as numbers; a bare file is
   assert.deepEqual(parseVersionFileName('CD000978.PUB5.csv'), { reviewId: 'CD000978', version: 5 });
   assert.deepEqual(parseVersionFileName('CD012744.csv'), { reviewId: 'CD012744', version: 1 });
   assert.equal(parseVersionFileName('titles.csv'), null);
-  const files = ['CD1.csv', 'CD1.PUB9.csv', 'CD1.PUB10.csv', 'CD1.PUB2.csv', 'CD2.PUB3.csv'].map((path) => ({ ...parseVersionFileName(path)!, path }));
+  const files = ['CD1.csv', 'CD1.PUB9.csv', 'CD1.PUB10.csv', 'CD1.PUB2.csv', 'CD2.PUB3.csv'].map((path) => ({
+    ...parseVersionFileName(path)!,
+    path,
+  }));
   const groups = groupVersions(files);
-  assert.deepEqual(groups.map((g) => [g.latest.path, g.older.map((o) => o.version)]), [
-    ['CD1.PUB10.csv', [9, 2, 1]],
-    ['CD2.PUB3.csv', []],
-  ]);
+  assert.deepEqual(
+    groups.map((g) => [g.latest.path, g.older.map((o) => o.version)]),
+    [
+      ['CD1.PUB10.csv', [9, 2, 1]],
+      ['CD2.PUB3.csv', []],
+    ],
+  );
   assert.equal(cochraneDoi('CD000978', 5), '10.1002/14651858.CD000978.pub5');
   assert.equal(cochraneDoi('CD012744', 1), '10.1002/14651858.CD012744');
   assert.equal(cochraneUrl('CD000978', 5), 'https://www.cochranelibrary.com/cdsr/doi/10.1002/14651858.CD000978.pub5/full');
 });
 
 test('parseSofCsv: headers matched by alias, accuracy folded into measure, blank rows skipped', () => {
-  const csv = 'population,Intervention ,COMPARATOR,Outcome,accuracy,Effect measure,Effect,CI lower,CI upper,Significant,' +
+  const csv =
+    'population,Intervention ,COMPARATOR,Outcome,accuracy,Effect measure,Effect,CI lower,CI upper,Significant,' +
     'Participants,Studies,Quality of the evidence (GRADE),Reasons,Risk of bias,Imprecision,Inconsistency,Indirectness,Publication bias,Extra\r\n' +
     'Adults,Test A,Biopsy,Cancer,Sensitivity,Proportion,0.84,0.74,0.9,TRUE,"1,248",14,⊕⊕⊝⊝,NA,TRUE,NA,FALSE,FALSE,FALSE,x\r\n' +
     ',,,,,,,,,,,,,,,,,,,\r\n';
   const { outcomes, rowsRead, issues } = parseSofCsv(csv, 'x.csv');
   assert.equal(rowsRead, 2);
-  assert.deepEqual(outcomes, [{
-    population: 'Adults', intervention: 'Test A', comparison: 'Biopsy', outcome: 'Cancer', measure: 'Sensitivity (Proportion)',
-    effect: 0.84, ci_lower: 0.74, ci_upper: 0.9, significant: true, participants: 1248, studies: 14, certainty: 'low',
-    certainty_raw: '⊕⊕⊝⊝', reasons: null,
-    downgrades: { risk_of_bias: true, imprecision: null, inconsistency: false, indirectness: false, publication_bias: false, incoherence: null },
-  }]);
+  assert.deepEqual(outcomes, [
+    {
+      population: 'Adults',
+      intervention: 'Test A',
+      comparison: 'Biopsy',
+      outcome: 'Cancer',
+      measure: 'Sensitivity (Proportion)',
+      effect: 0.84,
+      ci_lower: 0.74,
+      ci_upper: 0.9,
+      significant: true,
+      participants: 1248,
+      studies: 14,
+      certainty: 'low',
+      certainty_raw: '⊕⊕⊝⊝',
+      reasons: null,
+      downgrades: {
+        risk_of_bias: true,
+        imprecision: null,
+        inconsistency: false,
+        indirectness: false,
+        publication_bias: false,
+        incoherence: null,
+      },
+    },
+  ]);
   assert.deepEqual(issues, [
     { kind: 'warning', location: 'x.csv', reason: 'column "Extra" not recognised; ignored' },
     { kind: 'skipped', location: 'x.csv row 3', reason: 'empty row' },
@@ -114,8 +163,15 @@ test('Cochrane: 141 reviews, each from its latest version, 1995 outcomes', { ski
   const reads = await allReviews();
   assert.equal(reads.length, 141);
   assert.equal(new Set(reads.map((r) => r.review.review_id)).size, 141);
-  assert.equal(reads.reduce((n, r) => n + r.review.outcomes.length, 0), 1995);
-  assert.equal(reads.reduce((n, r) => n + r.olderVersions.length, 0), 60, '201 files for 141 reviews');
+  assert.equal(
+    reads.reduce((n, r) => n + r.review.outcomes.length, 0),
+    1995,
+  );
+  assert.equal(
+    reads.reduce((n, r) => n + r.olderVersions.length, 0),
+    60,
+    '201 files for 141 reviews',
+  );
   const byId = new Map(reads.map((r) => [r.review.review_id, r]));
   // CD007859 has PUB2 to PUB5; CD008397 has a bare first version and PUB2.
   assert.equal(byId.get('CD007859')!.file, 'CD007859/CD007859.PUB5.csv');
@@ -157,7 +213,15 @@ test('Cochrane: "NA" and other missing markers become null; numbers and booleans
   );
   const mucositis = (await allReviews()).find((r) => r.review.review_id === 'CD000978')!.review.outcomes[0];
   assert.deepEqual(
-    [mucositis.measure, mucositis.effect, mucositis.ci_lower, mucositis.ci_upper, mucositis.significant, mucositis.participants, mucositis.studies],
+    [
+      mucositis.measure,
+      mucositis.effect,
+      mucositis.ci_lower,
+      mucositis.ci_upper,
+      mucositis.significant,
+      mucositis.participants,
+      mucositis.studies,
+    ],
     ['RR', 0.74, 0.57, 0.95, true, 472, 5],
   );
   const alignment = (await allReviews()).find((r) => r.review.review_id === 'CD007859')!.review.outcomes[0];
@@ -165,13 +229,17 @@ test('Cochrane: "NA" and other missing markers become null; numbers and booleans
   const accuracy = (await allReviews()).find((r) => r.review.review_id === 'CD010276')!.review.outcomes[0];
   assert.equal(accuracy.measure, 'Sensitivity (Proportion)');
   const skipped = (await allReviews()).flatMap((r) => r.issues);
-  assert.ok(skipped.every((i) => i.kind === 'skipped' && i.reason === 'empty row'), JSON.stringify(skipped.find((i) => i.reason !== 'empty row')));
+  assert.ok(
+    skipped.every((i) => i.kind === 'skipped' && i.reason === 'empty row'),
+    JSON.stringify(skipped.find((i) => i.reason !== 'empty row')),
+  );
   assert.equal(skipped.length, 49);
 });
 
 test('Cochrane: certainty distribution of the latest versions', { skip }, async () => {
   const counts: Record<string, number> = {};
-  for (const o of (await allReviews()).flatMap((r) => r.review.outcomes)) counts[String(o.certainty)] = (counts[String(o.certainty)] ?? 0) + 1;
+  for (const o of (await allReviews()).flatMap((r) => r.review.outcomes))
+    counts[String(o.certainty)] = (counts[String(o.certainty)] ?? 0) + 1;
   assert.deepEqual(counts, { high: 27, moderate: 133, low: 383, very_low: 688, null: 764 });
 });
 
@@ -188,12 +256,27 @@ test('Cochrane: every header of all 201 files is recognised (3 variants)', { ski
 
 test('GRADE normalisation covers every raw label in all 201 files', { skip }, async () => {
   const expected: Record<string, Certainty | null> = {
-    '': null, NA: null, NR: null, 'None reported': null, 'Not measured': null,
-    High: 'high', high: 'high',
-    Moderate: 'moderate', MODERATE: 'moderate', moderate: 'moderate',
-    Low: 'low', LOW: 'low', low: 'low',
-    'Very low': 'very_low', 'Very Low': 'very_low', 'very low': 'very_low', 'VERY LOW': 'very_low', ' very low': 'very_low',
-    'Low to very low': 'very_low', 'Moderate to very low': 'very_low', 'Low to moderate': 'low',
+    '': null,
+    NA: null,
+    NR: null,
+    'None reported': null,
+    'Not measured': null,
+    High: 'high',
+    high: 'high',
+    Moderate: 'moderate',
+    MODERATE: 'moderate',
+    moderate: 'moderate',
+    Low: 'low',
+    LOW: 'low',
+    low: 'low',
+    'Very low': 'very_low',
+    'Very Low': 'very_low',
+    'very low': 'very_low',
+    'VERY LOW': 'very_low',
+    ' very low': 'very_low',
+    'Low to very low': 'very_low',
+    'Moderate to very low': 'very_low',
+    'Low to moderate': 'low',
   };
   const seen = new Set<string>();
   for (const file of await allFiles()) {

@@ -22,7 +22,18 @@ const CERTAINTY_RANK: Record<Certainty, number> = { very_low: 1, low: 2, moderat
 const CERTAINTY_BY_FILLED_SYMBOLS: Record<number, Certainty> = { 1: 'very_low', 2: 'low', 3: 'moderate', 4: 'high' };
 
 // Cell values that mean "no value".
-const MISSING = new Set(['', 'na', 'n/a', 'nr', 'none reported', 'not reported', 'not reported in any studies', 'not measured', 'not estimable', '-']);
+const MISSING = new Set([
+  '',
+  'na',
+  'n/a',
+  'nr',
+  'none reported',
+  'not reported',
+  'not reported in any studies',
+  'not measured',
+  'not estimable',
+  '-',
+]);
 
 export function isMissing(cell: string | null | undefined): boolean {
   return cell == null || MISSING.has(cell.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase());
@@ -60,7 +71,11 @@ export function normalizeCertainty(raw: string | null | undefined): Certainty | 
   const folded = raw.normalize('NFKC').toLowerCase();
   const filled = (folded.match(FILLED_SYMBOLS) ?? []).length;
   const empty = (folded.match(EMPTY_SYMBOLS) ?? []).length;
-  const words = folded.replace(FILLED_SYMBOLS, ' ').replace(EMPTY_SYMBOLS, ' ').replace(/^[\s:;,.()\-–]+/u, '').trim();
+  const words = folded
+    .replace(FILLED_SYMBOLS, ' ')
+    .replace(EMPTY_SYMBOLS, ' ')
+    .replace(/^[\s:;,.()\-–]+/u, '')
+    .trim();
   const first = leadingLevel(words);
   if (first) {
     const range = /^\s*(?:to|-|–|—|\/)\s*/u.exec(first.rest);
@@ -73,9 +88,26 @@ export function normalizeCertainty(raw: string | null | undefined): Certainty | 
 }
 
 type Column =
-  | 'population' | 'intervention' | 'comparison' | 'outcome' | 'accuracy' | 'measure' | 'effect' | 'ci_lower'
-  | 'ci_upper' | 'significant' | 'participants' | 'studies' | 'certainty' | 'reasons' | 'risk_of_bias'
-  | 'imprecision' | 'inconsistency' | 'indirectness' | 'publication_bias' | 'incoherence';
+  | 'population'
+  | 'intervention'
+  | 'comparison'
+  | 'outcome'
+  | 'accuracy'
+  | 'measure'
+  | 'effect'
+  | 'ci_lower'
+  | 'ci_upper'
+  | 'significant'
+  | 'participants'
+  | 'studies'
+  | 'certainty'
+  | 'reasons'
+  | 'risk_of_bias'
+  | 'imprecision'
+  | 'inconsistency'
+  | 'indirectness'
+  | 'publication_bias'
+  | 'incoherence';
 
 /** Header names (folded: lower case, punctuation as spaces) accepted for each column. */
 const COLUMN_ALIASES: Record<Column, readonly string[]> = {
@@ -92,8 +124,13 @@ const COLUMN_ALIASES: Record<Column, readonly string[]> = {
   participants: ['number of participants', 'participants', 'no of participants', 'n participants', 'number of participants studies'],
   studies: ['number of studies', 'studies', 'no of studies', 'n studies'],
   certainty: [
-    'certainty of the evidence grade', 'certainty of the evidence', 'certainty', 'quality of the evidence grade',
-    'quality of the evidence', 'grade', 'certainty grade',
+    'certainty of the evidence grade',
+    'certainty of the evidence',
+    'certainty',
+    'quality of the evidence grade',
+    'quality of the evidence',
+    'grade',
+    'certainty grade',
   ],
   reasons: ['reasons for grade if not high', 'reasons for grade', 'reasons', 'grade reasons', 'comments'],
   risk_of_bias: ['risk of bias', 'rob', 'study limitations'],
@@ -110,7 +147,12 @@ for (const [column, aliases] of Object.entries(COLUMN_ALIASES) as [Column, reado
 }
 
 export function foldHeader(header: string): string {
-  return header.normalize('NFKC').replace(/^\uFEFF/, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return header
+    .normalize('NFKC')
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 export interface HeaderMap {
@@ -288,12 +330,10 @@ export function groupVersions(files: readonly VersionFile[]): { latest: VersionF
     list.push(file);
     byReview.set(file.reviewId, list);
   }
-  return [...byReview.keys()]
-    .sort()
-    .map((reviewId) => {
-      const versions = byReview.get(reviewId)!.sort((a, b) => b.version - a.version);
-      return { latest: versions[0], older: versions.slice(1) };
-    });
+  return [...byReview.keys()].sort().map((reviewId) => {
+    const versions = byReview.get(reviewId)!.sort((a, b) => b.version - a.version);
+    return { latest: versions[0], older: versions.slice(1) };
+  });
 }
 
 /** Review id → title, from cochrane_titles.csv (columns review_code, title), titles kept as written. */
@@ -327,11 +367,16 @@ export async function listVersionFiles(sofDir: string, issues: SourceIssue[] = [
   const consider = (relative: string, name: string, folder: string | null): void => {
     const parsed = parseVersionFileName(name);
     if (!parsed) {
-      if (name.toLowerCase().endsWith('.csv')) issues.push({ kind: 'skipped', location: relative, reason: 'name is neither <review>.PUB<n>.csv nor <review>.csv' });
+      if (name.toLowerCase().endsWith('.csv'))
+        issues.push({ kind: 'skipped', location: relative, reason: 'name is neither <review>.PUB<n>.csv nor <review>.csv' });
       return;
     }
     if (folder !== null && folder.toUpperCase() !== parsed.reviewId) {
-      issues.push({ kind: 'warning', location: relative, reason: `file of ${parsed.reviewId} in folder ${folder}; filed under ${parsed.reviewId}` });
+      issues.push({
+        kind: 'warning',
+        location: relative,
+        reason: `file of ${parsed.reviewId} in folder ${folder}; filed under ${parsed.reviewId}`,
+      });
     }
     files.push({ ...parsed, path: relative });
   };

@@ -12,7 +12,10 @@ test('demo: the same seed gives the same data, another seed other data', () => {
 test('demo: default sizes, all five countries, UK guidelines with a nation as region', () => {
   const { guidelines, reviews } = generateDemo();
   assert.equal(guidelines.length, 12);
-  assert.equal(guidelines.reduce((n, g) => n + g.recommendations.length, 0), 150);
+  assert.equal(
+    guidelines.reduce((n, g) => n + g.recommendations.length, 0),
+    150,
+  );
   assert.equal(reviews.length, 20);
   assert.deepEqual([...new Set(guidelines.map((g) => g.country))].sort(), [...COUNTRY_CODES].sort());
   for (const g of guidelines) {
@@ -79,7 +82,13 @@ test('demo: outcomes are internally consistent', () => {
     assert.ok(o.ci_lower! <= o.effect! && o.effect! <= o.ci_upper!, JSON.stringify(o));
     const noEffect = o.measure === 'RR' || o.measure === 'OR' ? 1 : 0;
     assert.equal(o.significant, o.ci_upper! < noEffect || o.ci_lower! > noEffect);
-    const downgraded = [o.downgrades.risk_of_bias, o.downgrades.imprecision, o.downgrades.inconsistency, o.downgrades.indirectness, o.downgrades.publication_bias].filter(Boolean).length;
+    const downgraded = [
+      o.downgrades.risk_of_bias,
+      o.downgrades.imprecision,
+      o.downgrades.inconsistency,
+      o.downgrades.indirectness,
+      o.downgrades.publication_bias,
+    ].filter(Boolean).length;
     assert.equal(downgraded, { high: 0, moderate: 1, low: 2, very_low: 3 }[o.certainty!]);
     assert.equal(o.reasons === null, o.certainty === 'high');
     assert.ok(Number.isInteger(o.participants) && o.participants! >= o.studies!);
@@ -89,8 +98,14 @@ test('demo: outcomes are internally consistent', () => {
 test('demo: sizes are configurable and the streams independent', () => {
   const small = generateDemo({ guidelines: 3, recommendations: 7, reviews: 0 });
   assert.equal(small.guidelines.length, 3);
-  assert.deepEqual(small.guidelines.map((g) => g.country), ['UK', 'US', 'CA']);
-  assert.equal(small.guidelines.reduce((n, g) => n + g.recommendations.length, 0), 7);
+  assert.deepEqual(
+    small.guidelines.map((g) => g.country),
+    ['UK', 'US', 'CA'],
+  );
+  assert.equal(
+    small.guidelines.reduce((n, g) => n + g.recommendations.length, 0),
+    7,
+  );
   assert.deepEqual(small.reviews, []);
   // More reviews do not change the guidelines.
   assert.deepEqual(generateDemo({ reviews: 5 }).guidelines, generateDemo({ reviews: 50 }).guidelines);

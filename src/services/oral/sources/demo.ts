@@ -45,7 +45,10 @@ const ORGANIZATIONS: Record<Country['code'], string> = {
 const THEMES: readonly (readonly [theme: string, topics: readonly string[]])[] = [
   ['Preventing dental caries in children', ['fluoride', 'fissure-sealants', 'diet-and-nutrition', 'prevention']],
   ['Fluoride use in clinical and community settings', ['fluoride', 'prevention']],
-  ['Oral health for older adults in residential care', ['toothbrushing', 'saliva-and-dry-mouth', 'fluoride', 'assessment-and-care-planning']],
+  [
+    'Oral health for older adults in residential care',
+    ['toothbrushing', 'saliva-and-dry-mouth', 'fluoride', 'assessment-and-care-planning'],
+  ],
   ['Periodontal health in adults', ['periodontal-health', 'interdental-cleaning', 'toothbrushing']],
   ['Fissure sealant programmes in schools', ['fissure-sealants', 'prevention', 'patient-education']],
   ['Diet, sugar and oral health', ['diet-and-nutrition', 'patient-education']],
@@ -75,8 +78,10 @@ type Template = (rng: Random, population: string) => string;
 // Recommendation texts by topic slug. They read like guidance but are written for this demo only.
 const TEMPLATES: Record<string, readonly Template[]> = {
   fluoride: [
-    (rng, p) => `Brush teeth twice daily with a fluoride toothpaste containing ${rng.pick(['1,000', '1,450', '1,500'])} ppm fluoride for ${p}.`,
-    (rng, p) => `Apply fluoride varnish (2.26% NaF) ${rng.pick(['twice a year', 'two or more times a year', 'every three months'])} for ${p} at increased risk of caries.`,
+    (rng, p) =>
+      `Brush teeth twice daily with a fluoride toothpaste containing ${rng.pick(['1,000', '1,450', '1,500'])} ppm fluoride for ${p}.`,
+    (rng, p) =>
+      `Apply fluoride varnish (2.26% NaF) ${rng.pick(['twice a year', 'two or more times a year', 'every three months'])} for ${p} at increased risk of caries.`,
     (_rng, p) => `Consider a daily fluoride mouth rinse, used at a different time from toothbrushing, for ${p} with active caries.`,
     (_rng, p) => `Advise ${p} to spit out after brushing and not to rinse, so that fluoride stays on the teeth.`,
   ],
@@ -94,11 +99,10 @@ const TEMPLATES: Record<string, readonly Template[]> = {
     (_rng, p) => `Supervise toothbrushing for ${p} until they can brush effectively on their own.`,
     () => 'Use a small-headed manual or powered toothbrush and brush all tooth surfaces for about two minutes.',
   ],
-  'interdental-cleaning': [
-    (_rng, p) => `Clean between the teeth daily with interdental brushes or floss for ${p} with gum inflammation.`,
-  ],
+  'interdental-cleaning': [(_rng, p) => `Clean between the teeth daily with interdental brushes or floss for ${p} with gum inflammation.`],
   'assessment-and-care-planning': [
-    (rng, p) => `Set a recall interval of ${rng.pick(['3 to 12', '6 to 12', '3 to 24'])} months for ${p}, based on caries and periodontal risk.`,
+    (rng, p) =>
+      `Set a recall interval of ${rng.pick(['3 to 12', '6 to 12', '3 to 24'])} months for ${p}, based on caries and periodontal risk.`,
     (_rng, p) => `Record a caries risk assessment for ${p} at every examination and agree a personal care plan.`,
   ],
   'behaviour-change': [
@@ -110,39 +114,49 @@ const TEMPLATES: Record<string, readonly Template[]> = {
   'saliva-and-dry-mouth': [
     (_rng, p) => `For ${p} with dry mouth, suggest saliva substitutes and a high-fluoride toothpaste to prevent root caries.`,
   ],
-  'patient-education': [
-    () => 'Give parents and carers consistent advice on caries prevention, fluoride toothpaste and sugar.',
-  ],
+  'patient-education': [() => 'Give parents and carers consistent advice on caries prevention, fluoride toothpaste and sugar.'],
   prevention: [
     (_rng, p) => `Identify ${p} at increased risk of caries early and offer enhanced prevention with fluoride varnish and sealants.`,
   ],
-  general: [
-    (_rng, p) => `Make sure ${p} can reach a dental team for regular preventive care.`,
-  ],
-  'periodontal-health': [
-    (_rng, p) => `Remove plaque and calculus for ${p} with gingivitis and review gum health at each recall.`,
-  ],
-  'tobacco-and-alcohol': [
-    (_rng, p) => `Ask ${p} about tobacco and alcohol use and give brief advice on stopping smoking.`,
-  ],
-  'dental-trauma': [
-    (_rng, p) => `Recommend a custom-made mouthguard for ${p} who play contact sports, to prevent dental trauma.`,
-  ],
+  general: [(_rng, p) => `Make sure ${p} can reach a dental team for regular preventive care.`],
+  'periodontal-health': [(_rng, p) => `Remove plaque and calculus for ${p} with gingivitis and review gum health at each recall.`],
+  'tobacco-and-alcohol': [(_rng, p) => `Ask ${p} about tobacco and alcohol use and give brief advice on stopping smoking.`],
+  'dental-trauma': [(_rng, p) => `Recommend a custom-made mouthguard for ${p} who play contact sports, to prevent dental trauma.`],
 };
 
 // Fluoride, sealants and diet are the most common topics of real oral-health guidance; weight them so.
 const TOPIC_WEIGHTS: Record<string, number> = {
-  fluoride: 6, 'fissure-sealants': 4, 'diet-and-nutrition': 4, toothbrushing: 3, 'interdental-cleaning': 2,
-  'assessment-and-care-planning': 2, 'behaviour-change': 1, 'oral-cancer-screening': 1, 'saliva-and-dry-mouth': 1,
-  'patient-education': 1, prevention: 2, general: 1, 'periodontal-health': 2, 'tobacco-and-alcohol': 1, 'dental-trauma': 1,
+  fluoride: 6,
+  'fissure-sealants': 4,
+  'diet-and-nutrition': 4,
+  toothbrushing: 3,
+  'interdental-cleaning': 2,
+  'assessment-and-care-planning': 2,
+  'behaviour-change': 1,
+  'oral-cancer-screening': 1,
+  'saliva-and-dry-mouth': 1,
+  'patient-education': 1,
+  prevention: 2,
+  general: 1,
+  'periodontal-health': 2,
+  'tobacco-and-alcohol': 1,
+  'dental-trauma': 1,
 };
 const TOPIC_SLUGS = Object.keys(TOPIC_WEIGHTS);
 
 const STRENGTH_WEIGHTS: readonly (readonly [string, number])[] = [
-  ['strong', 4], ['moderate', 3], ['conditional', 3], ['weak', 1], ['good-practice-point', 1],
+  ['strong', 4],
+  ['moderate', 3],
+  ['conditional', 3],
+  ['weak', 1],
+  ['good-practice-point', 1],
 ];
 const QUALITY_WEIGHTS: readonly (readonly [string, number])[] = [
-  ['high', 1], ['moderate', 4], ['low', 3], ['very-low', 2], ['expert-opinion', 1],
+  ['high', 1],
+  ['moderate', 4],
+  ['low', 3],
+  ['very-low', 2],
+  ['expert-opinion', 1],
 ];
 
 function weighted<T>(rng: Random, items: readonly (readonly [T, number])[]): T {
@@ -178,9 +192,7 @@ function demoReferences(rng: Random, guidelineTitle: string): ReferenceInput[] {
 
 function generateRecommendation(rng: Random, guidelineTitle: string, themeTopics: readonly string[], number: number): RecommendationInput {
   // Mostly the theme's own topics; now and then any topic, weighted towards the common ones.
-  const topic = rng.bool(0.8)
-    ? rng.pick(themeTopics)
-    : TOPIC_SLUGS[rng.weightedIndex(TOPIC_SLUGS.map((slug) => TOPIC_WEIGHTS[slug]))];
+  const topic = rng.bool(0.8) ? rng.pick(themeTopics) : TOPIC_SLUGS[rng.weightedIndex(TOPIC_SLUGS.map((slug) => TOPIC_WEIGHTS[slug]))];
   const topics = [topic];
   if (rng.bool(0.3)) {
     const second = rng.pick(TOPIC_SLUGS);
@@ -249,37 +261,117 @@ interface ReviewSubject {
 }
 
 const REVIEW_SUBJECTS: readonly ReviewSubject[] = [
-  { intervention: 'Fluoride varnish', condition: 'preventing caries in children', population: 'Children aged 2 to 12 years',
-    comparisons: ['placebo', 'no treatment'], ratioOutcomes: ['Children with new caries'], differenceOutcomes: ['Caries increment (DMFS)', 'Caries increment (dmfs)'] },
-  { intervention: 'Resin-based fissure sealants', condition: 'preventing caries in permanent molars', population: 'Children and adolescents',
-    comparisons: ['no sealant', 'fluoride varnish'], ratioOutcomes: ['Sealed teeth with new caries', 'Sealant retention failure'], differenceOutcomes: ['Caries increment (DFS)'] },
-  { intervention: 'Powered toothbrushes', condition: 'plaque and gingivitis', population: 'Adults and children who brush their own teeth',
-    comparisons: ['manual toothbrush'], ratioOutcomes: ['Adverse events'], differenceOutcomes: ['Plaque index', 'Gingival index'] },
-  { intervention: 'Interdental brushes', condition: 'gingivitis in adults', population: 'Adults with gingivitis',
-    comparisons: ['toothbrushing alone', 'dental floss'], ratioOutcomes: ['Bleeding on probing'], differenceOutcomes: ['Gingival index', 'Plaque index'] },
-  { intervention: 'Sugar reduction advice', condition: 'caries in young children', population: 'Parents of children under 5 years',
-    comparisons: ['usual care'], ratioOutcomes: ['Children with new caries'], differenceOutcomes: ['Sugar intake (g per day)', 'Caries increment (dmfs)'] },
-  { intervention: 'Silver diamine fluoride', condition: 'arresting caries in primary teeth', population: 'Children with caries in primary teeth',
-    comparisons: ['fluoride varnish', 'placebo'], ratioOutcomes: ['Arrested caries lesions', 'Tooth discolouration'], differenceOutcomes: ['Number of arrested lesions'] },
-  { intervention: 'Chlorhexidine mouth rinse', condition: 'plaque control', population: 'Adults with plaque-induced gingivitis',
-    comparisons: ['placebo rinse'], ratioOutcomes: ['Tooth staining'], differenceOutcomes: ['Plaque index', 'Gingival index'] },
-  { intervention: 'Xylitol products', condition: 'preventing caries', population: 'Children and adults',
-    comparisons: ['no xylitol', 'sorbitol products'], ratioOutcomes: ['Participants with new caries', 'Adverse events'], differenceOutcomes: ['Caries increment (DMFS)'] },
-  { intervention: 'Custom-made mouthguards', condition: 'preventing dental trauma in sport', population: 'Athletes in contact sports',
-    comparisons: ['no mouthguard', 'boil-and-bite mouthguard'], ratioOutcomes: ['Participants with dental injuries'], differenceOutcomes: ['Comfort score'] },
-  { intervention: 'Saliva substitutes', condition: 'dry mouth', population: 'Adults with dry mouth',
-    comparisons: ['placebo', 'water'], ratioOutcomes: ['Adverse events'], differenceOutcomes: ['Dry mouth symptom score', 'Saliva flow (mL per minute)'] },
-  { intervention: 'Brief smoking cessation advice in dental settings', condition: 'stopping tobacco use', population: 'Adult smokers attending dental care',
-    comparisons: ['usual care'], ratioOutcomes: ['Abstinence at 6 months', 'Quit attempts'], differenceOutcomes: ['Cigarettes per day'] },
-  { intervention: 'Community water fluoridation', condition: 'caries in populations', population: 'Whole communities',
-    comparisons: ['no fluoridation'], ratioOutcomes: ['Children free of caries', 'Dental fluorosis'], differenceOutcomes: ['Change in dmft'] },
+  {
+    intervention: 'Fluoride varnish',
+    condition: 'preventing caries in children',
+    population: 'Children aged 2 to 12 years',
+    comparisons: ['placebo', 'no treatment'],
+    ratioOutcomes: ['Children with new caries'],
+    differenceOutcomes: ['Caries increment (DMFS)', 'Caries increment (dmfs)'],
+  },
+  {
+    intervention: 'Resin-based fissure sealants',
+    condition: 'preventing caries in permanent molars',
+    population: 'Children and adolescents',
+    comparisons: ['no sealant', 'fluoride varnish'],
+    ratioOutcomes: ['Sealed teeth with new caries', 'Sealant retention failure'],
+    differenceOutcomes: ['Caries increment (DFS)'],
+  },
+  {
+    intervention: 'Powered toothbrushes',
+    condition: 'plaque and gingivitis',
+    population: 'Adults and children who brush their own teeth',
+    comparisons: ['manual toothbrush'],
+    ratioOutcomes: ['Adverse events'],
+    differenceOutcomes: ['Plaque index', 'Gingival index'],
+  },
+  {
+    intervention: 'Interdental brushes',
+    condition: 'gingivitis in adults',
+    population: 'Adults with gingivitis',
+    comparisons: ['toothbrushing alone', 'dental floss'],
+    ratioOutcomes: ['Bleeding on probing'],
+    differenceOutcomes: ['Gingival index', 'Plaque index'],
+  },
+  {
+    intervention: 'Sugar reduction advice',
+    condition: 'caries in young children',
+    population: 'Parents of children under 5 years',
+    comparisons: ['usual care'],
+    ratioOutcomes: ['Children with new caries'],
+    differenceOutcomes: ['Sugar intake (g per day)', 'Caries increment (dmfs)'],
+  },
+  {
+    intervention: 'Silver diamine fluoride',
+    condition: 'arresting caries in primary teeth',
+    population: 'Children with caries in primary teeth',
+    comparisons: ['fluoride varnish', 'placebo'],
+    ratioOutcomes: ['Arrested caries lesions', 'Tooth discolouration'],
+    differenceOutcomes: ['Number of arrested lesions'],
+  },
+  {
+    intervention: 'Chlorhexidine mouth rinse',
+    condition: 'plaque control',
+    population: 'Adults with plaque-induced gingivitis',
+    comparisons: ['placebo rinse'],
+    ratioOutcomes: ['Tooth staining'],
+    differenceOutcomes: ['Plaque index', 'Gingival index'],
+  },
+  {
+    intervention: 'Xylitol products',
+    condition: 'preventing caries',
+    population: 'Children and adults',
+    comparisons: ['no xylitol', 'sorbitol products'],
+    ratioOutcomes: ['Participants with new caries', 'Adverse events'],
+    differenceOutcomes: ['Caries increment (DMFS)'],
+  },
+  {
+    intervention: 'Custom-made mouthguards',
+    condition: 'preventing dental trauma in sport',
+    population: 'Athletes in contact sports',
+    comparisons: ['no mouthguard', 'boil-and-bite mouthguard'],
+    ratioOutcomes: ['Participants with dental injuries'],
+    differenceOutcomes: ['Comfort score'],
+  },
+  {
+    intervention: 'Saliva substitutes',
+    condition: 'dry mouth',
+    population: 'Adults with dry mouth',
+    comparisons: ['placebo', 'water'],
+    ratioOutcomes: ['Adverse events'],
+    differenceOutcomes: ['Dry mouth symptom score', 'Saliva flow (mL per minute)'],
+  },
+  {
+    intervention: 'Brief smoking cessation advice in dental settings',
+    condition: 'stopping tobacco use',
+    population: 'Adult smokers attending dental care',
+    comparisons: ['usual care'],
+    ratioOutcomes: ['Abstinence at 6 months', 'Quit attempts'],
+    differenceOutcomes: ['Cigarettes per day'],
+  },
+  {
+    intervention: 'Community water fluoridation',
+    condition: 'caries in populations',
+    population: 'Whole communities',
+    comparisons: ['no fluoridation'],
+    ratioOutcomes: ['Children free of caries', 'Dental fluorosis'],
+    differenceOutcomes: ['Change in dmft'],
+  },
 ];
-const CERTAINTY_WEIGHTS: readonly (readonly [Certainty, number])[] = [['high', 1], ['moderate', 2.5], ['low', 3.5], ['very_low', 3]];
+const CERTAINTY_WEIGHTS: readonly (readonly [Certainty, number])[] = [
+  ['high', 1],
+  ['moderate', 2.5],
+  ['low', 3.5],
+  ['very_low', 3],
+];
 const CERTAINTY_LABELS: Record<Certainty, string> = { high: 'High', moderate: 'Moderate', low: 'Low', very_low: 'Very low' };
 const DOWNGRADE_DOMAINS = ['risk_of_bias', 'imprecision', 'inconsistency', 'indirectness', 'publication_bias'] as const;
 const DOMAIN_WORDS: Record<(typeof DOWNGRADE_DOMAINS)[number], string> = {
-  risk_of_bias: 'risk of bias', imprecision: 'imprecision', inconsistency: 'inconsistency',
-  indirectness: 'indirectness', publication_bias: 'publication bias',
+  risk_of_bias: 'risk of bias',
+  imprecision: 'imprecision',
+  inconsistency: 'inconsistency',
+  indirectness: 'indirectness',
+  publication_bias: 'publication bias',
 };
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
@@ -320,9 +412,12 @@ function generateOutcome(rng: Random, subject: ReviewSubject): OutcomeInput {
     studies,
     certainty,
     certainty_raw: CERTAINTY_LABELS[certainty],
-    reasons: downgraded.size === 0
-      ? null
-      : `Demo: downgraded for ${DOWNGRADE_DOMAINS.filter((d) => downgraded.has(d)).map((d) => DOMAIN_WORDS[d]).join(' and ')}.`,
+    reasons:
+      downgraded.size === 0
+        ? null
+        : `Demo: downgraded for ${DOWNGRADE_DOMAINS.filter((d) => downgraded.has(d))
+            .map((d) => DOMAIN_WORDS[d])
+            .join(' and ')}.`,
     downgrades,
   };
 }

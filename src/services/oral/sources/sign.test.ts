@@ -28,10 +28,20 @@ test('SIGN 138: 15 recommendations for Scotland with grade, strength, quality an
   assert.deepEqual(tally(recs.map((r) => r.strength)), { strong: 7, moderate: 8 });
   assert.deepEqual(tally(recs.map((r) => r.evidence_quality)), { high: 5, moderate: 5, low: 5 });
   assert.deepEqual(tally(recs.flatMap((r) => r.topics)), {
-    fluoride: 6, 'fissure-sealants': 3, 'diet-and-nutrition': 2, 'patient-education': 2, prevention: 2,
+    fluoride: 6,
+    'fissure-sealants': 3,
+    'diet-and-nutrition': 2,
+    'patient-education': 2,
+    prevention: 2,
   });
-  assert.deepEqual(recs.map((r) => r.recommendation_number), Array.from({ length: 15 }, (_, i) => String(i + 1)));
-  assert.deepEqual(recs.map((r) => r.source_key), Array.from({ length: 15 }, (_, i) => `rec-${i + 1}`));
+  assert.deepEqual(
+    recs.map((r) => r.recommendation_number),
+    Array.from({ length: 15 }, (_, i) => String(i + 1)),
+  );
+  assert.deepEqual(
+    recs.map((r) => r.source_key),
+    Array.from({ length: 15 }, (_, i) => `rec-${i + 1}`),
+  );
   for (const r of recs) {
     assert.equal(r.target_population, 'Children');
     assert.equal(r.references.length, 1);
@@ -48,7 +58,11 @@ test('SIGN: country and region from a UK nation; unknown values reported, not gu
   assert.equal(populationFromTitle('Dental interventions to prevent caries in children'), 'Children');
   assert.equal(populationFromTitle('Oral health toolkit'), null);
   const parsed = parseSign({
-    country: 'Scotland', guideline_title: 'T', organization: 'O', guideline_number: 'SIGN 1', year: 2020,
+    country: 'Scotland',
+    guideline_title: 'T',
+    organization: 'O',
+    guideline_number: 'SIGN 1',
+    year: 2020,
     recommendations: [
       { text: 'Use fluoride.', strength: 'Mighty', evidence_quality: 'High', topic: 'Fluoride', recommendation_number: '1', grade: 'A' },
       { text: '', recommendation_number: '2' },
@@ -57,6 +71,9 @@ test('SIGN: country and region from a UK nation; unknown values reported, not gu
   });
   assert.equal(parsed.guideline.recommendations.length, 1);
   assert.equal(parsed.guideline.recommendations[0].strength, null);
-  assert.deepEqual(parsed.issues.map((i) => i.kind), ['warning', 'skipped', 'skipped']);
+  assert.deepEqual(
+    parsed.issues.map((i) => i.kind),
+    ['warning', 'skipped', 'skipped'],
+  );
   assert.match(parsed.issues[0].reason, /unknown strength "Mighty"/);
 });

@@ -61,7 +61,9 @@ export function parseSign(json: unknown): GuidelineParse {
     issues,
     (row) => {
       const recommendationNumber = optionalString(row, 'recommendation_number');
-      return recommendationNumber === null ? { skip: 'no recommendation_number to key the row by' } : { key: `rec-${recommendationNumber}` };
+      return recommendationNumber === null
+        ? { skip: 'no recommendation_number to key the row by' }
+        : { key: `rec-${recommendationNumber}` };
     },
     (row, text, sourceKey, where) => {
       const referenceText = optionalString(row, 'reference');

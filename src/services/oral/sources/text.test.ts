@@ -8,7 +8,10 @@ test('title: the first sentence, without its full stop; decimals do not end it',
     deriveTitle('Apply fluoride varnish (2.26% NaF) to teeth 2 times a year. Repeat as needed.'),
     'Apply fluoride varnish (2.26% NaF) to teeth 2 times a year',
   );
-  assert.equal(deriveTitle('Maintain standard oral hygiene practices.Brush teeth at least twice daily'), 'Maintain standard oral hygiene practices');
+  assert.equal(
+    deriveTitle('Maintain standard oral hygiene practices.Brush teeth at least twice daily'),
+    'Maintain standard oral hygiene practices',
+  );
   assert.equal(deriveTitle('• daily, effective plaque removal is critical'), 'Daily, effective plaque removal is critical');
   assert.equal(deriveTitle('Professional intervention - Very Brief Advice (VBA)'), 'Professional intervention - Very Brief Advice (VBA)');
 });
@@ -25,7 +28,8 @@ test('title: a lead-in to a bulleted list takes its first item', () => {
 });
 
 test('title: long text is cut at a word boundary with an ellipsis, never mid-parenthesis', () => {
-  const text = 'Consider recommending daily fluoride mouth rinse for those with active caries and a history of ' +
+  const text =
+    'Consider recommending daily fluoride mouth rinse for those with active caries and a history of ' +
     'restorations in the last two years (0.05% NaF; 230 ppm F) at a different time to toothbrushing';
   const title = deriveTitle(text);
   assert.ok(title.length <= TITLE_MAX_LENGTH + 1, title);
@@ -46,18 +50,24 @@ test('references: split on ";" after a full stop only', () => {
     'World Health Organization. Guideline. Geneva: WHO; 2017.; Public Health England. Health matters. London: PHE; 2017.; ' +
       'Moynihan P, et al. Systematic review. Community Dent Oral Epidemiol. 2019;47(3):217-225.',
   );
-  assert.deepEqual(refs.map((r) => r.text), [
-    'World Health Organization. Guideline. Geneva: WHO; 2017.',
-    'Public Health England. Health matters. London: PHE; 2017.',
-    'Moynihan P, et al. Systematic review. Community Dent Oral Epidemiol. 2019;47(3):217-225.',
-  ]);
+  assert.deepEqual(
+    refs.map((r) => r.text),
+    [
+      'World Health Organization. Guideline. Geneva: WHO; 2017.',
+      'Public Health England. Health matters. London: PHE; 2017.',
+      'Moynihan P, et al. Systematic review. Community Dent Oral Epidemiol. 2019;47(3):217-225.',
+    ],
+  );
   assert.deepEqual(splitReferences(''), []);
   assert.deepEqual(splitReferences(null), []);
 });
 
 test('reference identifiers come only from the text', () => {
   assert.deepEqual(parseReference('Marinho VC. Fluoride toothpastes. Cochrane Database Syst Rev. 2003;(1):CD002278.'), {
-    text: 'Marinho VC. Fluoride toothpastes. Cochrane Database Syst Rev. 2003;(1):CD002278.', url: null, doi: null, pmid: null,
+    text: 'Marinho VC. Fluoride toothpastes. Cochrane Database Syst Rev. 2003;(1):CD002278.',
+    url: null,
+    doi: null,
+    pmid: null,
   });
   const withIds = parseReference('Smith J. Title. J Dent. 2020. doi:10.1000/xyz.123. PMID: 12345678. https://example.org/a.');
   assert.equal(withIds.doi, '10.1000/xyz.123');

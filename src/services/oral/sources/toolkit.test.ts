@@ -22,20 +22,52 @@ test('toolkit: every one of the 90 rows is kept, with its strength, quality and 
   assert.deepEqual(issues, []);
   const recs = guideline.recommendations;
   assert.equal(recs.length, 90);
-  assert.deepEqual(count(recs, (r) => [r.strength!]), { moderate: 41, conditional: 28, strong: 21 });
-  assert.deepEqual(count(recs, (r) => [r.evidence_quality!]), { moderate: 64, low: 23, high: 3 });
-  assert.deepEqual(count(recs, (r) => r.topics), {
-    'diet-and-nutrition': 20, fluoride: 20, general: 18, 'assessment-and-care-planning': 16, 'interdental-cleaning': 5,
-    toothbrushing: 4, 'behaviour-change': 3, 'oral-cancer-screening': 2, 'fissure-sealants': 1, 'saliva-and-dry-mouth': 1,
-  });
-  assert.deepEqual(count(recs, (r) => [r.clinical_context!]), {
-    General: 65, 'Dental Caries': 8, 'Periodontal Diseases': 6, 'Oral Cancer': 6, 'Tooth Wear': 5,
-  });
+  assert.deepEqual(
+    count(recs, (r) => [r.strength!]),
+    { moderate: 41, conditional: 28, strong: 21 },
+  );
+  assert.deepEqual(
+    count(recs, (r) => [r.evidence_quality!]),
+    { moderate: 64, low: 23, high: 3 },
+  );
+  assert.deepEqual(
+    count(recs, (r) => r.topics),
+    {
+      'diet-and-nutrition': 20,
+      fluoride: 20,
+      general: 18,
+      'assessment-and-care-planning': 16,
+      'interdental-cleaning': 5,
+      toothbrushing: 4,
+      'behaviour-change': 3,
+      'oral-cancer-screening': 2,
+      'fissure-sealants': 1,
+      'saliva-and-dry-mouth': 1,
+    },
+  );
+  assert.deepEqual(
+    count(recs, (r) => [r.clinical_context!]),
+    {
+      General: 65,
+      'Dental Caries': 8,
+      'Periodontal Diseases': 6,
+      'Oral Cancer': 6,
+      'Tooth Wear': 5,
+    },
+  );
 });
 
-test('toolkit: each record carries its own row\'s values, keyed by chapter, table and row', { skip }, async () => {
+test("toolkit: each record carries its own row's values, keyed by chapter, table and row", { skip }, async () => {
   const raw = JSON.parse(readFileSync(join(dir!, 'uk_guidelines.json'), 'utf8')) as {
-    recommendations: { text: string; strength: string; evidence_quality: string; topic: string; chapter_number: number; table_index: number; row_index: number }[];
+    recommendations: {
+      text: string;
+      strength: string;
+      evidence_quality: string;
+      topic: string;
+      chapter_number: number;
+      table_index: number;
+      row_index: number;
+    }[];
   };
   const { guideline } = await readToolkit(join(dir!, 'uk_guidelines.json'));
   const byKey = new Map(guideline.recommendations.map((r) => [r.source_key, r]));
@@ -56,9 +88,13 @@ test('toolkit: identical texts in different tables stay separate records with th
   for (const r of guideline.recommendations) byText.set(r.text, [...(byText.get(r.text) ?? []), r]);
   const repeated = [...byText.values()].filter((group) => group.length > 1);
   assert.equal(repeated.length, 7);
-  assert.equal(repeated.reduce((n, g) => n + g.length, 0), 18);
-  const bedtime = byText.get('Avoid sugar-containing foods and drinks at bedtime when saliva flow is reduced and buffering capacity is lost.')
-    ?? [...byText.entries()].find(([text]) => text.startsWith('Avoid sugar-containing foods and drinks at bedtime'))![1];
+  assert.equal(
+    repeated.reduce((n, g) => n + g.length, 0),
+    18,
+  );
+  const bedtime =
+    byText.get('Avoid sugar-containing foods and drinks at bedtime when saliva flow is reduced and buffering capacity is lost.') ??
+    [...byText.entries()].find(([text]) => text.startsWith('Avoid sugar-containing foods and drinks at bedtime'))![1];
   assert.equal(bedtime.length, 4);
   assert.deepEqual(bedtime.map((r) => r.source_key).sort(), ['ch2-t1-r8', 'ch2-t2-r5', 'ch2-t4-r4', 'ch2-t6-r3']);
   assert.deepEqual(bedtime.map((r) => r.clinical_context).sort(), ['Dental Caries', 'General', 'Periodontal Diseases', 'Tooth Wear']);
@@ -67,14 +103,20 @@ test('toolkit: identical texts in different tables stay separate records with th
 test('toolkit: references split, no identifier invented', { skip }, async () => {
   const { guideline } = await readToolkit(join(dir!, 'uk_guidelines.json'));
   const recs = guideline.recommendations;
-  assert.equal(recs.reduce((n, r) => n + r.references.length, 0), 112);
+  assert.equal(
+    recs.reduce((n, r) => n + r.references.length, 0),
+    112,
+  );
   assert.equal(recs.filter((r) => r.references.length === 0).length, 17);
   const first = recs.find((r) => r.source_key === 'ch2-t1-r2')!;
-  assert.deepEqual(first.references.map((r) => r.text), [
-    'World Health Organization. Guideline: Protecting, promoting and supporting breastfeeding in facilities providing maternity and newborn services. Geneva: WHO; 2017.',
-    'Public Health England. Health matters: child dental health. London: PHE; 2017.',
-    'Department of Health. Breastfeeding and introducing solid foods: consumer guidance. London: DH; 2018.',
-  ]);
+  assert.deepEqual(
+    first.references.map((r) => r.text),
+    [
+      'World Health Organization. Guideline: Protecting, promoting and supporting breastfeeding in facilities providing maternity and newborn services. Geneva: WHO; 2017.',
+      'Public Health England. Health matters: child dental health. London: PHE; 2017.',
+      'Department of Health. Breastfeeding and introducing solid foods: consumer guidance. London: DH; 2018.',
+    ],
+  );
   // The file has no DOIs, PMIDs or URLs in its references, so none may appear.
   for (const ref of recs.flatMap((r) => r.references)) {
     assert.deepEqual([ref.url, ref.doi, ref.pmid], [null, null, null], ref.text);

@@ -48,7 +48,8 @@ export function parseToolkit(json: unknown): GuidelineParse {
       const chapter = optionalInteger(row, 'chapter_number');
       const table = optionalInteger(row, 'table_index');
       const rowIndex = optionalInteger(row, 'row_index');
-      if (chapter === null || table === null || rowIndex === null) return { skip: 'no chapter_number, table_index or row_index to key the row by' };
+      if (chapter === null || table === null || rowIndex === null)
+        return { skip: 'no chapter_number, table_index or row_index to key the row by' };
       return { key: `ch${chapter}-t${table}-r${rowIndex}` };
     },
     (row, text, sourceKey, where) => ({

@@ -16,9 +16,20 @@ test('ids are stable: the published id → slug mapping does not change', () => 
   assert.deepEqual(map(STRENGTHS), { 1: 'strong', 2: 'moderate', 3: 'conditional', 4: 'weak', 5: 'good-practice-point' });
   assert.deepEqual(map(EVIDENCE_QUALITIES), { 1: 'high', 2: 'moderate', 3: 'low', 4: 'very-low', 5: 'expert-opinion' });
   assert.deepEqual(map(TOPICS), {
-    1: 'fluoride', 2: 'diet-and-nutrition', 3: 'toothbrushing', 4: 'interdental-cleaning', 5: 'fissure-sealants',
-    6: 'assessment-and-care-planning', 7: 'behaviour-change', 8: 'oral-cancer-screening', 9: 'saliva-and-dry-mouth',
-    10: 'patient-education', 11: 'prevention', 12: 'general', 13: 'periodontal-health', 14: 'tobacco-and-alcohol',
+    1: 'fluoride',
+    2: 'diet-and-nutrition',
+    3: 'toothbrushing',
+    4: 'interdental-cleaning',
+    5: 'fissure-sealants',
+    6: 'assessment-and-care-planning',
+    7: 'behaviour-change',
+    8: 'oral-cancer-screening',
+    9: 'saliva-and-dry-mouth',
+    10: 'patient-education',
+    11: 'prevention',
+    12: 'general',
+    13: 'periodontal-health',
+    14: 'tobacco-and-alcohol',
     15: 'dental-trauma',
   });
 });

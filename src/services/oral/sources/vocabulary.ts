@@ -86,13 +86,21 @@ export const STRENGTHS = makeVocabulary([
   [2, 'Moderate', 'The benefits probably outweigh the harms; the recommendation applies to most people, with some uncertainty.'],
   [3, 'Conditional', 'The balance of benefits and harms depends on the person or setting; discuss the options and decide together.'],
   [4, 'Weak', 'The balance of benefits and harms is uncertain; the course of action may be considered.'],
-  [5, 'Good practice point', 'Recommended best practice based on the clinical experience of the guideline group, without formal evidence grading.'],
+  [
+    5,
+    'Good practice point',
+    'Recommended best practice based on the clinical experience of the guideline group, without formal evidence grading.',
+  ],
 ]);
 
 // Evidence quality follows the GRADE levels; the descriptions paraphrase GRADE's definitions
 // (Balshem H et al., J Clin Epidemiol 2011;64:401-406), plus expert opinion for consensus-only statements.
 export const EVIDENCE_QUALITIES = makeVocabulary([
-  [1, 'High', 'Further research is very unlikely to change confidence in the estimate of effect: the true effect is close to the estimate.'],
+  [
+    1,
+    'High',
+    'Further research is very unlikely to change confidence in the estimate of effect: the true effect is close to the estimate.',
+  ],
   [2, 'Moderate', 'Further research is likely to have an important impact on confidence in the estimate and may change it.'],
   [3, 'Low', 'Further research is very likely to change the estimate: the true effect may be substantially different.'],
   [4, 'Very low', 'Any estimate of effect is very uncertain: the true effect is likely to be substantially different.'],

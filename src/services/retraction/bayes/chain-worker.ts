@@ -21,8 +21,14 @@ port.on('message', (job: ChainJob) => {
     const output = runNutsChain(target, job.settings, chainRandom(job.seed, job.chain), job.init ?? undefined, listener);
     const reply: ChainReply = { type: 'done', chain: job.chain, output };
     const buffers = [
-      output.samples, output.logDensity, output.acceptStat, output.treeDepth, output.leapfrogSteps,
-      output.divergent, output.energy, output.inverseMetric,
+      output.samples,
+      output.logDensity,
+      output.acceptStat,
+      output.treeDepth,
+      output.leapfrogSteps,
+      output.divergent,
+      output.energy,
+      output.inverseMetric,
     ].map((a) => a.buffer as ArrayBuffer);
     port.postMessage(reply, buffers);
   } catch (error) {

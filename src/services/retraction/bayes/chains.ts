@@ -63,7 +63,9 @@ export function sampleChainsInThread(makeTarget: () => Target, options: Omit<Cha
   const report = options.onProgress;
   for (let c = 0; c < options.chains; c++) {
     const listener = report
-      ? (completed: number, total: number) => { if (completed % PROGRESS_EVERY === 0 || completed === total) report({ chain: c, completed, total }); }
+      ? (completed: number, total: number) => {
+          if (completed % PROGRESS_EVERY === 0 || completed === total) report({ chain: c, completed, total });
+        }
       : undefined;
     chains.push(runNutsChain(makeTarget(), options.settings, chainRandom(options.seed, c), options.inits?.[c], listener));
   }
@@ -96,7 +98,14 @@ export async function sampleChains(spec: TargetSpec, options: ChainsOptions): Pr
           init = options.inits[chain].slice();
           transfer.push(init.buffer as ArrayBuffer);
         }
-        const job: ChainJob = { chain, seed: options.seed, settings: options.settings, spec: copy, init, reportProgress: options.onProgress !== undefined };
+        const job: ChainJob = {
+          chain,
+          seed: options.seed,
+          settings: options.settings,
+          spec: copy,
+          init,
+          reportProgress: options.onProgress !== undefined,
+        };
         worker.postMessage(job, transfer);
       };
       for (let w = 0; w < poolSize; w++) {

@@ -67,7 +67,8 @@ export function resolveConfig(overrides: DeepPartial<DemocracyModelConfig> = {})
   if (!effects.includes(config.parameterisation.countryEffects) || !effects.includes(config.parameterisation.yearEffects)) {
     throw new RangeError("parameterisation.countryEffects and yearEffects must be 'centred' or 'non-centred'");
   }
-  if (typeof config.parameterisation.shiftedCoefficients !== 'boolean') throw new RangeError('parameterisation.shiftedCoefficients must be a boolean');
+  if (typeof config.parameterisation.shiftedCoefficients !== 'boolean')
+    throw new RangeError('parameterisation.shiftedCoefficients must be a boolean');
   if (!Number.isFinite(p.intercept.mean) || !Number.isFinite(p.coefficients.mean)) {
     throw new RangeError('prior means must be finite numbers');
   }
@@ -89,7 +90,8 @@ export function validateSampler(s: SamplerSettings): void {
   if (!(s.targetAcceptance > 0 && s.targetAcceptance < 1)) throw new RangeError('sampler.targetAcceptance must be in (0, 1)');
   if (!(s.maxEnergyError > 0)) throw new RangeError('sampler.maxEnergyError must be positive');
   if (!(s.initRadius >= 0)) throw new RangeError('sampler.initRadius must be ≥ 0');
-  if (s.initialMetric !== 'unit' && s.initialMetric !== 'curvature') throw new RangeError("sampler.initialMetric must be 'unit' or 'curvature'");
+  if (s.initialMetric !== 'unit' && s.initialMetric !== 'curvature')
+    throw new RangeError("sampler.initialMetric must be 'unit' or 'curvature'");
   if (s.parallelism !== 'workers' && s.parallelism !== 'single') throw new RangeError("sampler.parallelism must be 'workers' or 'single'");
   if (s.maxWorkers !== null) checkInt('maxWorkers', s.maxWorkers, 1);
 }

@@ -6,8 +6,12 @@ import type { PanelRow } from './types.ts';
 
 test('predictors are standardised within each year (mean 0, sample sd 1)', () => {
   const { rows } = simulatePanel({
-    countries: 25, firstYear: 2000, years: 4, predictors: ['p', 'q'],
-    truth: { alpha: -5, beta: { p: 0.1, q: -0.1 }, sigmaCountry: 0.5, sigmaYear: 0.2, phi: 3 }, seed: 'design',
+    countries: 25,
+    firstYear: 2000,
+    years: 4,
+    predictors: ['p', 'q'],
+    truth: { alpha: -5, beta: { p: 0.1, q: -0.1 }, sigmaCountry: 0.5, sigmaYear: 0.2, phi: 3 },
+    seed: 'design',
   });
   const design = buildDesign(rows);
   assert.deepEqual(design.predictors, ['p', 'q']);
@@ -32,10 +36,17 @@ test('predictors are standardised within each year (mean 0, sample sd 1)', () =>
 
 test('incomplete rows are excluded and counted by reason; constant predictor-years are reported', () => {
   const row = (country: string, year: number, p: number | null, extra: Partial<PanelRow> = {}): PanelRow => ({
-    country, year, publications: 100, retractions: 2, predictors: { p, c: 5 }, ...extra,
+    country,
+    year,
+    publications: 100,
+    retractions: 2,
+    predictors: { p, c: 5 },
+    ...extra,
   });
   const rows: PanelRow[] = [
-    row('A', 2001, 1), row('B', 2001, 2), row('C', 2001, 4),
+    row('A', 2001, 1),
+    row('B', 2001, 2),
+    row('C', 2001, 4),
     row('D', 2001, null),
     row('E', 2001, 3, { publications: 0 }),
     row('F', 2001, 3, { retractions: 1.5 }),

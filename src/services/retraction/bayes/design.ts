@@ -85,22 +85,45 @@ export function buildDesign(rows: readonly PanelRow[], explicitPredictors: strin
   const predictors = predictorNames(rows, explicitPredictors);
   const k = predictors.length;
   const reasons: Record<string, number> = {};
-  const bump = (reason: string) => { reasons[reason] = (reasons[reason] ?? 0) + 1; };
+  const bump = (reason: string) => {
+    reasons[reason] = (reasons[reason] ?? 0) + 1;
+  };
   const kept: PanelRow[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
-    if (typeof row.country !== 'string' || row.country.trim() === '') { bump(EXCLUSION.country); continue; }
-    if (!Number.isInteger(row.year)) { bump(EXCLUSION.year); continue; }
-    if (!(Number.isFinite(row.publications) && row.publications > 0)) { bump(EXCLUSION.publications); continue; }
-    if (!(Number.isInteger(row.retractions) && row.retractions >= 0)) { bump(EXCLUSION.retractions); continue; }
+    if (typeof row.country !== 'string' || row.country.trim() === '') {
+      bump(EXCLUSION.country);
+      continue;
+    }
+    if (!Number.isInteger(row.year)) {
+      bump(EXCLUSION.year);
+      continue;
+    }
+    if (!(Number.isFinite(row.publications) && row.publications > 0)) {
+      bump(EXCLUSION.publications);
+      continue;
+    }
+    if (!(Number.isInteger(row.retractions) && row.retractions >= 0)) {
+      bump(EXCLUSION.retractions);
+      continue;
+    }
     let complete = true;
     for (const name of predictors) {
       const value = row.predictors[name];
-      if (typeof value !== 'number' || !Number.isFinite(value)) { complete = false; break; }
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        complete = false;
+        break;
+      }
     }
-    if (!complete) { bump(EXCLUSION.predictor); continue; }
+    if (!complete) {
+      bump(EXCLUSION.predictor);
+      continue;
+    }
     const key = `${row.country}\u0000${row.year}`;
-    if (seen.has(key)) { bump(EXCLUSION.duplicate); continue; }
+    if (seen.has(key)) {
+      bump(EXCLUSION.duplicate);
+      continue;
+    }
     seen.add(key);
     kept.push(row);
   }

@@ -42,7 +42,13 @@ test('R̂ is clearly above 1 when one chain sits elsewhere', () => {
 });
 
 test('folded R̂ catches chains that differ in scale, not location', () => {
-  const chains = iidChains('scale', 4, 1000, () => 0, (c) => (c === 0 ? 3 : 1));
+  const chains = iidChains(
+    'scale',
+    4,
+    1000,
+    () => 0,
+    (c) => (c === 0 ? 3 : 1),
+  );
   const split = chains.flatMap((c) => [c.subarray(0, 500), c.subarray(500)]);
   const bulkOnly = rhatBasic(rankNormalise(split));
   assert.ok(bulkOnly < 1.02, `bulk R̂ ${bulkOnly}`);
@@ -51,12 +57,18 @@ test('folded R̂ catches chains that differ in scale, not location', () => {
 
 test('splitting catches a chain that drifts within itself', () => {
   const rng = new Random('drift');
-  const chains = Array.from({ length: 4 }, (_, c) => Float64Array.from({ length: 1000 }, (_, t) => rng.normal() + (c === 0 ? (2 * t) / 1000 : 0)));
+  const chains = Array.from({ length: 4 }, (_, c) =>
+    Float64Array.from({ length: 1000 }, (_, t) => rng.normal() + (c === 0 ? (2 * t) / 1000 : 0)),
+  );
   assert.ok(splitRhat(chains) > 1.05);
 });
 
 test('ESS of AR(1) chains is near n(1−ρ)/(1+ρ), including antithetic chains', () => {
-  for (const [rho, tolerance] of [[0.5, 0.12], [0.9, 0.2], [-0.3, 0.12]]) {
+  for (const [rho, tolerance] of [
+    [0.5, 0.12],
+    [0.9, 0.2],
+    [-0.3, 0.12],
+  ]) {
     const chains = ar1Chains(`ar1-${rho}`, rho, 4, 5000);
     const expected = (4 * 5000 * (1 - rho)) / (1 + rho);
     const ess = essBasic(chains);

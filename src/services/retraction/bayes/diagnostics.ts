@@ -12,8 +12,12 @@ function fft(re: Float64Array, im: Float64Array, inverse: boolean): void {
     for (; j & bit; bit >>= 1) j ^= bit;
     j ^= bit;
     if (i < j) {
-      let t = re[i]; re[i] = re[j]; re[j] = t;
-      t = im[i]; im[i] = im[j]; im[j] = t;
+      let t = re[i];
+      re[i] = re[j];
+      re[j] = t;
+      t = im[i];
+      im[i] = im[j];
+      im[j] = t;
     }
   }
   for (let len = 2; len <= n; len <<= 1) {
@@ -186,7 +190,10 @@ export function essBasic(chains: readonly Float64Array[]): number {
 function pooled(chains: readonly Float64Array[]): Float64Array {
   const out = new Float64Array(chains.reduce((sum, c) => sum + c.length, 0));
   let o = 0;
-  for (const c of chains) { out.set(c, o); o += c.length; }
+  for (const c of chains) {
+    out.set(c, o);
+    o += c.length;
+  }
   return out;
 }
 
@@ -216,7 +223,10 @@ export function rankNormalise(chains: readonly Float64Array[]): Float64Array[] {
   }
   const out: Float64Array[] = [];
   let o = 0;
-  for (const c of chains) { out.push(z.subarray(o, o + c.length)); o += c.length; }
+  for (const c of chains) {
+    out.push(z.subarray(o, o + c.length));
+    o += c.length;
+  }
   return out;
 }
 

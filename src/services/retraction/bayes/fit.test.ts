@@ -7,7 +7,10 @@ import { simulatePanel } from './simulate.ts';
 
 // A small panel keeps this end-to-end check quick; parameter recovery at full size is recovery.test.ts.
 const { rows } = simulatePanel({
-  countries: 24, firstYear: 2010, years: 5, predictors: ['openness', 'wealth'],
+  countries: 24,
+  firstYear: 2010,
+  years: 5,
+  predictors: ['openness', 'wealth'],
   truth: { alpha: -5.5, beta: { openness: -0.4, wealth: 0.2 }, sigmaCountry: 0.7, sigmaYear: 0.2, phi: 8 },
   seed: 'fit-small',
 });
@@ -15,7 +18,10 @@ const panel = [...rows, { country: 'Nowhere', year: 2010, publications: 0, retra
 const sampler = { warmup: 200, draws: 200, chains: 2 };
 
 test('fitDemocracyModel returns a complete, JSON-serialisable fitted result', async () => {
-  const fit = await fitDemocracyModel(panel, { sampler: { ...sampler, parallelism: 'single' }, variables: { openness: { label: 'press openness', source: 'test source' } } });
+  const fit = await fitDemocracyModel(panel, {
+    sampler: { ...sampler, parallelism: 'single' },
+    variables: { openness: { label: 'press openness', source: 'test source' } },
+  });
   assert.equal(fit.source, 'fitted');
   assert.deepEqual(fit.predictors, ['openness', 'wealth']);
   assert.deepEqual(JSON.parse(JSON.stringify(fit)), fit);
@@ -28,7 +34,10 @@ test('fitDemocracyModel returns a complete, JSON-serialisable fitted result', as
     assert.ok(typeof s.rhat === 'number' && typeof s.essBulk === 'number' && typeof s.essTail === 'number');
   }
   assert.ok(fit.summaries[0].interpretation.includes('press openness'), 'the configured label is used');
-  assert.deepEqual(fit.hyperparameters.map((h) => h.name), ['alpha', 'sigma_country', 'sigma_year', 'phi']);
+  assert.deepEqual(
+    fit.hyperparameters.map((h) => h.name),
+    ['alpha', 'sigma_country', 'sigma_year', 'phi'],
+  );
 
   const d = fit.diagnostics;
   assert.equal(d.chains, 2);
@@ -38,7 +47,16 @@ test('fitDemocracyModel returns a complete, JSON-serialisable fitted result', as
   assert.equal(d.sampleSize, 120);
   assert.equal(d.countries, 24);
   assert.deepEqual(d.years, { first: 2010, last: 2014, count: 5 });
-  for (const key of ['rhatMax', 'essBulkMin', 'essTailMin', 'essRatioMin', 'essPerSecond', 'divergences', 'meanAcceptStat', 'samplerSeconds'] as const) {
+  for (const key of [
+    'rhatMax',
+    'essBulkMin',
+    'essTailMin',
+    'essRatioMin',
+    'essPerSecond',
+    'divergences',
+    'meanAcceptStat',
+    'samplerSeconds',
+  ] as const) {
     assert.equal(typeof d[key], 'number', key);
   }
   assert.ok(d.rhatMax! >= 1 - 1e-9 && d.rhatMax! < 1.1);
@@ -66,7 +84,11 @@ test('worker threads give the same fit as one thread for the same seed, and repo
   const small = { ...sampler, warmup: 100, draws: 100 };
   const single = await fitDemocracyModel(rows, { sampler: { ...small, parallelism: 'single' }, loo: false });
   const progress: { chain: number; completed: number; total: number }[] = [];
-  const workers = await fitDemocracyModel(rows, { sampler: { ...small, parallelism: 'workers', maxWorkers: 2 }, loo: false }, { onProgress: (p) => progress.push(p) });
+  const workers = await fitDemocracyModel(
+    rows,
+    { sampler: { ...small, parallelism: 'workers', maxWorkers: 2 }, loo: false },
+    { onProgress: (p) => progress.push(p) },
+  );
   for (const chain of [0, 1]) {
     const mine = progress.filter((p) => p.chain === chain).map((p) => p.completed);
     assert.deepEqual(mine, [25, 50, 75, 100, 125, 150, 175, 200]);

@@ -12,8 +12,15 @@ import type { DeepPartial, DemocracyModelConfig, Diagnostics, FitResult, LooSumm
 
 export function panelData(design: PanelDesign): NegBinPanelData {
   return {
-    n: design.n, k: design.k, nCountries: design.nCountries, nYears: design.nYears,
-    y: design.y, logExposure: design.logExposure, x: design.x, country: design.country, year: design.year,
+    n: design.n,
+    k: design.k,
+    nCountries: design.nCountries,
+    nYears: design.nYears,
+    y: design.y,
+    logExposure: design.logExposure,
+    x: design.x,
+    country: design.country,
+    year: design.year,
   };
 }
 
@@ -65,11 +72,15 @@ function strongestCorrelation(design: PanelDesign): { a: string; b: string; r: n
   let best: { a: string; b: string; r: number } | null = null;
   for (let a = 0; a < k; a++) {
     for (let b = a + 1; b < k; b++) {
-      let sab = 0, saa = 0, sbb = 0;
+      let sab = 0,
+        saa = 0,
+        sbb = 0;
       for (let i = 0; i < n; i++) {
         const da = x[i * k + a] - mean[a];
         const db = x[i * k + b] - mean[b];
-        sab += da * db; saa += da * da; sbb += db * db;
+        sab += da * db;
+        saa += da * da;
+        sbb += db * db;
       }
       const r = saa > 0 && sbb > 0 ? sab / Math.sqrt(saa * sbb) : 0;
       if (!best || Math.abs(r) > Math.abs(best.r)) best = { a: design.predictors[a], b: design.predictors[b], r };
@@ -123,19 +134,35 @@ export async function fitDemocracyModel(
   );
 
   // Convergence over every quantity, the country and year effects included.
-  let rhatMax = -Infinity, rhatArg = '';
-  let bulkMin = Infinity, bulkArg = '';
-  let tailMin = Infinity, tailArg = '';
+  let rhatMax = -Infinity,
+    rhatArg = '';
+  let bulkMin = Infinity,
+    bulkArg = '';
+  let tailMin = Infinity,
+    tailArg = '';
   draws.byChain.forEach((chains, q) => {
     const d = diagnoseQuantity(chains);
-    if (d.rhat > rhatMax) { rhatMax = d.rhat; rhatArg = draws.names[q]; }
-    if (d.essBulk < bulkMin) { bulkMin = d.essBulk; bulkArg = draws.names[q]; }
-    if (d.essTail < tailMin) { tailMin = d.essTail; tailArg = draws.names[q]; }
+    if (d.rhat > rhatMax) {
+      rhatMax = d.rhat;
+      rhatArg = draws.names[q];
+    }
+    if (d.essBulk < bulkMin) {
+      bulkMin = d.essBulk;
+      bulkArg = draws.names[q];
+    }
+    if (d.essTail < tailMin) {
+      tailMin = d.essTail;
+      tailArg = draws.names[q];
+    }
   });
 
   const chains = chainsResult.chains;
   const totalDraws = sampler.chains * sampler.draws;
-  let divergences = 0, saturated = 0, acceptSum = 0, depthSum = 0, warmupDivergences = 0;
+  let divergences = 0,
+    saturated = 0,
+    acceptSum = 0,
+    depthSum = 0,
+    warmupDivergences = 0;
   for (const chain of chains) {
     warmupDivergences += chain.warmupDivergences;
     for (let s = 0; s < chain.draws; s++) {

@@ -18,7 +18,10 @@ test('the published fit loads into the FitResult shape, marked imported', { skip
   assert.equal(names.length, 11);
   assert.equal(fit.source, 'imported');
   assert.deepEqual(fit.predictors, names);
-  assert.deepEqual(fit.summaries.map((s) => s.name), names);
+  assert.deepEqual(
+    fit.summaries.map((s) => s.name),
+    names,
+  );
 
   // Values as the file states them (negbin_multivariate_democracy).
   const democracy = fit.summaries.find((s) => s.name === 'democracy')!;

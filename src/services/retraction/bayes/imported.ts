@@ -27,7 +27,9 @@ function str(value: unknown): string | null {
 /** Predictor names of a published file, in file order. */
 export function publishedPredictorNames(json: unknown): string[] {
   if (json === null || typeof json !== 'object') throw new TypeError('published fit must be a JSON object');
-  return Object.keys(json).filter((k) => k.startsWith(PREFIX)).map((k) => k.slice(PREFIX.length));
+  return Object.keys(json)
+    .filter((k) => k.startsWith(PREFIX))
+    .map((k) => k.slice(PREFIX.length));
 }
 
 function parseYears(value: unknown): { first: number; last: number; count: number } | null {
@@ -136,7 +138,12 @@ export function parsePublishedFit(json: unknown): FitResult {
       seed: null,
       text: `As published: ${chains ?? '?'} chains, ${iterations ?? '?'} iterations, ${warmup ?? '?'} warmup.`,
     },
-    variables: names.map((name) => ({ name, role: 'predictor' as const, definition: 'Predictor of the published model; the file gives no definition.', source: null })),
+    variables: names.map((name) => ({
+      name,
+      role: 'predictor' as const,
+      definition: 'Predictor of the published model; the file gives no definition.',
+      source: null,
+    })),
     dataSources: [],
     data: {
       observations: diagnostics.sampleSize,
@@ -150,7 +157,9 @@ export function parsePublishedFit(json: unknown): FitResult {
     limitations: [
       'Imported as published: no posterior draws are available, so per-parameter R-hat and ESS, divergences, Pareto k counts and sampler timing cannot be computed here.',
       'Observational data: the coefficients are associations, not causal effects.',
-      ...(missingDataMethod ? [`The published fit handled missing data by ${missingDataMethod}; the service's own fits use complete cases.`] : []),
+      ...(missingDataMethod
+        ? [`The published fit handled missing data by ${missingDataMethod}; the service's own fits use complete cases.`]
+        : []),
     ],
   };
 

@@ -5,7 +5,8 @@ import type { DataSummary, DemocracyModelConfig, Methodology, MethodologyPrior, 
 
 const fmt = (v: number) => String(v);
 
-export const MODEL_FAMILY = 'Negative binomial (NB2: variance μ + μ²/φ) with log link, exposure offset, and country and year random intercepts';
+export const MODEL_FAMILY =
+  'Negative binomial (NB2: variance μ + μ²/φ) with log link, exposure offset, and country and year random intercepts';
 
 export function modelFormula(): string[] {
   return [
@@ -20,7 +21,11 @@ export function modelFormula(): string[] {
 export function describePriors(p: ModelPriors): MethodologyPrior[] {
   return [
     { parameter: 'alpha', distribution: 'normal', text: `alpha ~ Normal(${fmt(p.intercept.mean)}, ${fmt(p.intercept.sd)})` },
-    { parameter: 'beta_k', distribution: 'normal', text: `beta_k ~ Normal(${fmt(p.coefficients.mean)}, ${fmt(p.coefficients.sd)}) for every predictor k` },
+    {
+      parameter: 'beta_k',
+      distribution: 'normal',
+      text: `beta_k ~ Normal(${fmt(p.coefficients.mean)}, ${fmt(p.coefficients.sd)}) for every predictor k`,
+    },
     { parameter: 'sigma_country', distribution: 'exponential', text: `sigma_country ~ Exponential(rate ${fmt(p.sigmaCountry.rate)})` },
     { parameter: 'sigma_year', distribution: 'exponential', text: `sigma_year ~ Exponential(rate ${fmt(p.sigmaYear.rate)})` },
     { parameter: 'phi', distribution: 'gamma', text: `phi ~ Gamma(shape ${fmt(p.dispersion.shape)}, rate ${fmt(p.dispersion.rate)})` },
@@ -29,9 +34,10 @@ export function describePriors(p: ModelPriors): MethodologyPrior[] {
 
 export function describeSampler(s: SamplerSettings): Methodology['sampler'] {
   const a = s.adaptation;
-  const start = s.initialMetric === 'curvature'
-    ? 'starting from the inverse diagonal curvature at the initial point (capped at 1)'
-    : 'starting from the identity';
+  const start =
+    s.initialMetric === 'curvature'
+      ? 'starting from the inverse diagonal curvature at the initial point (capped at 1)'
+      : 'starting from the identity';
   const adaptation =
     `dual-averaging step size toward a mean acceptance statistic of ${fmt(s.targetAcceptance)}; diagonal metric ` +
     `${start}, then estimated from warmup draws in windows (initial buffer ${a.initBuffer}, first window ${a.baseWindow} doubling, ` +
@@ -41,7 +47,8 @@ export function describeSampler(s: SamplerSettings): Methodology['sampler'] {
       ? `chains run in parallel worker threads (${s.maxWorkers === null ? 'as many at a time as there are cores' : `at most ${s.maxWorkers} at a time`})`
       : 'chains run one after another on one thread';
   return {
-    algorithm: 'No-U-Turn sampler (Hamiltonian Monte Carlo with multinomial trajectory sampling and the generalised no-U-turn criterion), analytic gradients',
+    algorithm:
+      'No-U-Turn sampler (Hamiltonian Monte Carlo with multinomial trajectory sampling and the generalised no-U-turn criterion), analytic gradients',
     chains: s.chains,
     warmup: s.warmup,
     draws: s.draws,
@@ -96,7 +103,12 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
         source: given?.source ?? null,
       };
     }),
-    { name: 'country', role: 'grouping', definition: `Country; ${data.countries} countries, each with its own intercept u[c].`, source: null },
+    {
+      name: 'country',
+      role: 'grouping',
+      definition: `Country; ${data.countries} countries, each with its own intercept u[c].`,
+      source: null,
+    },
     {
       name: 'year',
       role: 'grouping',
@@ -111,7 +123,11 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
     'Observational data: the coefficients are associations conditional on the other predictors and the country and year effects, not causal effects.',
     'A coefficient is per one cross-country standard deviation of its predictor within a year; that unit differs between predictors and years, so coefficients compare standardised contrasts, not raw units.',
     `Complete cases only, no imputation: ${data.excludedRows} of ${data.observations + data.excludedRows} rows were excluded` +
-      (data.excludedRows > 0 ? ` (${Object.entries(data.exclusionReasons).map(([r, n]) => `${r}: ${n}`).join('; ')}).` : '.'),
+      (data.excludedRows > 0
+        ? ` (${Object.entries(data.exclusionReasons)
+            .map(([r, n]) => `${r}: ${n}`)
+            .join('; ')}).`
+        : '.'),
     'Country and year effects are exchangeable normal intercepts; dependence beyond them (for example serial correlation within a country, or country-specific trends) is not modelled.',
     'Retraction counts depend on how retractions are detected, recorded and attributed to countries, which may differ between countries and over time; the model takes the counts as given.',
   ];
@@ -132,7 +148,10 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
     'bulk and tail effective sample size (Vehtari et al. 2021)',
     'divergent transitions, tree-depth saturation and E-BFMI of the sampler',
   ];
-  if (config.loo) diagnosticsUsed.push('PSIS-LOO: expected log predictive density with Pareto k diagnostics (Vehtari, Gelman & Gabry 2017; Vehtari et al. 2024)');
+  if (config.loo)
+    diagnosticsUsed.push(
+      'PSIS-LOO: expected log predictive density with Pareto k diagnostics (Vehtari, Gelman & Gabry 2017; Vehtari et al. 2024)',
+    );
 
   return {
     model: {

@@ -31,7 +31,12 @@ test('special functions match known values', () => {
   assert.ok(Math.abs(logGamma(0.5) - 0.5 * Math.log(Math.PI)) < 1e-13);
   assert.ok(Math.abs(logGamma(7) - Math.log(720)) < 1e-13);
   // Reference values from Python's math.lgamma.
-  for (const [x, expected] of [[1e-3, 6.907178885383854], [3.7, 1.4280723266653883], [25.25, 55.58568604486943], [150.5, 602.5139548705855]]) {
+  for (const [x, expected] of [
+    [1e-3, 6.907178885383854],
+    [3.7, 1.4280723266653883],
+    [25.25, 55.58568604486943],
+    [150.5, 602.5139548705855],
+  ]) {
     assert.ok(Math.abs(logGamma(x) - expected) < 1e-13 * Math.max(1, expected), `logGamma(${x})`);
   }
   const euler = 0.5772156649015329;
@@ -47,7 +52,11 @@ test('special functions match known values', () => {
 });
 
 test('NB2 log pmf sums to 1 and has mean μ', () => {
-  for (const [mu, phi] of [[3.2, 0.7], [40, 5], [0.05, 20]]) {
+  for (const [mu, phi] of [
+    [3.2, 0.7],
+    [40, 5],
+    [0.05, 20],
+  ]) {
     let total = 0;
     let mean = 0;
     for (let y = 0; y < 5000; y++) {
@@ -142,7 +151,10 @@ for (const variant of naiveVariants) {
       const phi = Math.exp(q[L.logPhi]);
       // Year coordinates w: v = s B w; the prior of v is on w (B orthogonal): N(0, 1) non-centred, N(0, σ_t) centred.
       const w = Array.from({ length: nYears }, (_, j) => q[L.yearBlock + j]);
-      const v = Array.from({ length: nYears }, (_, t) => (variant.yearEffects === 'centred' ? 1 : st) * w.reduce((sum, wj, j) => sum + B[t * nYears + j] * wj, 0));
+      const v = Array.from(
+        { length: nYears },
+        (_, t) => (variant.yearEffects === 'centred' ? 1 : st) * w.reduce((sum, wj, j) => sum + B[t * nYears + j] * wj, 0),
+      );
       const vMean = v.reduce((a, b) => a + b, 0) / nYears;
       const alpha = variant.countryEffects === 'centred' && variant.shiftedCoefficients ? q[0] - vMean : q[0];
       // Centred countries sample a_c = α + x̄_c·β + u_c + v̄.
@@ -164,7 +176,8 @@ for (const variant of naiveVariants) {
       lp += Math.log(priors.sigmaYear.rate) - priors.sigmaYear.rate * st + Math.log(st);
       const { shape, rate } = priors.dispersion;
       lp += shape * Math.log(rate) - logGamma(shape) + (shape - 1) * Math.log(phi) - rate * phi + Math.log(phi);
-      for (let c = 0; c < nCountries; c++) lp += variant.countryEffects === 'centred' ? normal(u[c], 0, sc) : normal(q[L.countryBlock + c], 0, 1);
+      for (let c = 0; c < nCountries; c++)
+        lp += variant.countryEffects === 'centred' ? normal(u[c], 0, sc) : normal(q[L.countryBlock + c], 0, 1);
       for (let j = 0; j < nYears; j++) lp += variant.yearEffects === 'centred' ? normal(w[j], 0, st) : normal(w[j], 0, 1);
       return lp;
     };
@@ -179,7 +192,11 @@ for (const variant of naiveVariants) {
     target.constrain(q1, out);
     const sc = Math.exp(q1[L.logSigmaCountry]);
     if (variant.countryEffects === 'non-centred') assert.ok(Math.abs(out[L.countryBlock] - sc * q1[L.countryBlock]) < 1e-12);
-    else assert.ok(Math.abs(out[0] - (variant.shiftedCoefficients ? q1[0] - out.subarray(L.yearBlock).reduce((a, b) => a + b, 0) / nYears : q1[0])) < 1e-12);
+    else
+      assert.ok(
+        Math.abs(out[0] - (variant.shiftedCoefficients ? q1[0] - out.subarray(L.yearBlock).reduce((a, b) => a + b, 0) / nYears : q1[0])) <
+          1e-12,
+      );
   });
 }
 

@@ -121,7 +121,10 @@ export function countryProjection(data: NegBinPanelData): Float64Array | null {
         let sum = G[a * m + b] + (a === b ? ridge * trace : 0);
         for (let t = 0; t < b; t++) sum -= L[a * m + t] * L[b * m + t];
         if (a === b) {
-          if (!(sum > 1e-12 * Math.max(trace, 1e-300))) { ok = false; break; }
+          if (!(sum > 1e-12 * Math.max(trace, 1e-300))) {
+            ok = false;
+            break;
+          }
           L[a * m + a] = Math.sqrt(sum);
         } else {
           L[a * m + b] = sum / L[b * m + b];
@@ -367,7 +370,11 @@ export class NegBinPanelTarget implements Target {
     const dgPhi = digamma(phi);
     for (let u = 0; u < distinctY.length; u++) {
       const yu = distinctY[u];
-      if (yu === 0) { lgd[u] = 0; dgd[u] = 0; continue; }
+      if (yu === 0) {
+        lgd[u] = 0;
+        dgd[u] = 0;
+        continue;
+      }
       lgd[u] = logGamma(yu + phi) - lgPhi;
       dgd[u] = digamma(yu + phi) - dgPhi;
     }

@@ -23,7 +23,10 @@ function correlatedNormal(scales: number[], r: number): { covariance: Float64Arr
   const d = scales.length;
   const covariance = new Float64Array(d * d);
   for (let i = 0; i < d; i++) for (let j = 0; j < d; j++) covariance[i * d + j] = scales[i] * scales[j] * r ** Math.abs(i - j);
-  const a = Array.from({ length: d }, (_, i) => [...covariance.slice(i * d, i * d + d), ...Array.from({ length: d }, (_, j) => (i === j ? 1 : 0))]);
+  const a = Array.from({ length: d }, (_, i) => [
+    ...covariance.slice(i * d, i * d + d),
+    ...Array.from({ length: d }, (_, j) => (i === j ? 1 : 0)),
+  ]);
   for (let c = 0; c < d; c++) {
     let p = c;
     for (let row = c + 1; row < d; row++) if (Math.abs(a[row][c]) > Math.abs(a[p][c])) p = row;
@@ -50,8 +53,15 @@ function column(result: ChainsResult, index: number, transform: (v: number) => n
 }
 
 function moments(chains: Float64Array[]): { mean: number; sd: number } {
-  let n = 0, sum = 0, sum2 = 0;
-  for (const c of chains) for (const v of c) { n++; sum += v; sum2 += v * v; }
+  let n = 0,
+    sum = 0,
+    sum2 = 0;
+  for (const c of chains)
+    for (const v of c) {
+      n++;
+      sum += v;
+      sum2 += v * v;
+    }
   const mean = sum / n;
   return { mean, sd: Math.sqrt((sum2 - n * mean * mean) / (n - 1)) };
 }
@@ -67,31 +77,45 @@ function assertMatches(chains: Float64Array[], mean: number, sd: number, label: 
   assert.ok(Math.abs(m.sd - sd) < (4 * sd) / Math.sqrt(2 * ess), `${label}: sd ${m.sd} vs ${sd} (ESS ${ess.toFixed(0)})`);
 }
 
-for (const initialMetric of ['unit', 'curvature'] as const) test(`correlated multivariate normal (${initialMetric} start metric): means, sds and a correlation within Monte Carlo error; R̂ < 1.01`, () => {
-  const scales = [0.1, 0.5, 1, 3, 10, 30];
-  const { covariance, precision } = correlatedNormal(scales, 0.9);
-  const mean = Float64Array.from([1, -2, 0.5, 10, -20, 3]);
-  const result = sampleChainsInThread(() => new GaussianTarget(mean, precision), { chains: 4, seed: `mvn-${initialMetric}`, settings: { ...settings, initialMetric } });
-  for (let i = 0; i < scales.length; i++) assertMatches(column(result, i), mean[i], scales[i], `x${i}`);
-  // Correlation of x2 and x3 (true 0.9).
-  const a = column(result, 2).flatMap((c) => Array.from(c));
-  const b = column(result, 3).flatMap((c) => Array.from(c));
-  const ma = a.reduce((s, v) => s + v, 0) / a.length;
-  const mb = b.reduce((s, v) => s + v, 0) / b.length;
-  let sab = 0, saa = 0, sbb = 0;
-  for (let i = 0; i < a.length; i++) { sab += (a[i] - ma) * (b[i] - mb); saa += (a[i] - ma) ** 2; sbb += (b[i] - mb) ** 2; }
-  assert.ok(Math.abs(sab / Math.sqrt(saa * sbb) - covariance[2 * 6 + 3] / (scales[2] * scales[3])) < 0.03);
-  // Adaptation: no divergences, acceptance near its target, metric near the marginal variances.
-  for (const chain of result.chains) {
-    assert.equal(chain.divergent.reduce((s, v) => s + v, 0), 0);
-    const accept = chain.acceptStat.reduce((s, v) => s + v, 0) / chain.draws;
-    assert.ok(accept > 0.7 && accept < 0.97, `mean acceptance ${accept}`);
-    for (let i = 0; i < scales.length; i++) {
-      const ratio = chain.inverseMetric[i] / scales[i] ** 2;
-      assert.ok(ratio > 0.6 && ratio < 1.6, `inverse metric ${i}: ${ratio} of the variance`);
+for (const initialMetric of ['unit', 'curvature'] as const)
+  test(`correlated multivariate normal (${initialMetric} start metric): means, sds and a correlation within Monte Carlo error; R̂ < 1.01`, () => {
+    const scales = [0.1, 0.5, 1, 3, 10, 30];
+    const { covariance, precision } = correlatedNormal(scales, 0.9);
+    const mean = Float64Array.from([1, -2, 0.5, 10, -20, 3]);
+    const result = sampleChainsInThread(() => new GaussianTarget(mean, precision), {
+      chains: 4,
+      seed: `mvn-${initialMetric}`,
+      settings: { ...settings, initialMetric },
+    });
+    for (let i = 0; i < scales.length; i++) assertMatches(column(result, i), mean[i], scales[i], `x${i}`);
+    // Correlation of x2 and x3 (true 0.9).
+    const a = column(result, 2).flatMap((c) => Array.from(c));
+    const b = column(result, 3).flatMap((c) => Array.from(c));
+    const ma = a.reduce((s, v) => s + v, 0) / a.length;
+    const mb = b.reduce((s, v) => s + v, 0) / b.length;
+    let sab = 0,
+      saa = 0,
+      sbb = 0;
+    for (let i = 0; i < a.length; i++) {
+      sab += (a[i] - ma) * (b[i] - mb);
+      saa += (a[i] - ma) ** 2;
+      sbb += (b[i] - mb) ** 2;
     }
-  }
-});
+    assert.ok(Math.abs(sab / Math.sqrt(saa * sbb) - covariance[2 * 6 + 3] / (scales[2] * scales[3])) < 0.03);
+    // Adaptation: no divergences, acceptance near its target, metric near the marginal variances.
+    for (const chain of result.chains) {
+      assert.equal(
+        chain.divergent.reduce((s, v) => s + v, 0),
+        0,
+      );
+      const accept = chain.acceptStat.reduce((s, v) => s + v, 0) / chain.draws;
+      assert.ok(accept > 0.7 && accept < 0.97, `mean acceptance ${accept}`);
+      for (let i = 0; i < scales.length; i++) {
+        const ratio = chain.inverseMetric[i] / scales[i] ** 2;
+        assert.ok(ratio > 0.6 && ratio < 1.6, `inverse metric ${i}: ${ratio} of the variance`);
+      }
+    }
+  });
 
 test('the curvature start metric is the inverse diagonal precision, capped at 1', () => {
   const precision = Float64Array.from([4, 1, 0, 1, 0.25, 0, 0, 0, 100]);
@@ -153,7 +177,11 @@ class FunnelTarget implements Target {
 }
 
 test('divergent transitions are detected and counted (centred funnel)', () => {
-  const result = sampleChainsInThread(() => new FunnelTarget(), { chains: 2, seed: 'funnel', settings: { ...settings, warmup: 300, draws: 500 } });
+  const result = sampleChainsInThread(() => new FunnelTarget(), {
+    chains: 2,
+    seed: 'funnel',
+    settings: { ...settings, warmup: 300, draws: 500 },
+  });
   const total = result.chains.reduce((s, c) => s + c.warmupDivergences + c.divergent.reduce((t, v) => t + v, 0), 0);
   assert.ok(total > 0, 'the funnel neck should produce divergences');
 });

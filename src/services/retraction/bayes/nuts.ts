@@ -145,9 +145,18 @@ export class NutsSampler {
     this.zSample = new PhasePoint(dim);
     this.zPropose = new PhasePoint(dim);
     const v = () => new Float64Array(dim);
-    this.pFwdFwd = v(); this.pSharpFwdFwd = v(); this.pFwdBck = v(); this.pSharpFwdBck = v();
-    this.pBckFwd = v(); this.pSharpBckFwd = v(); this.pBckBck = v(); this.pSharpBckBck = v();
-    this.rho = v(); this.rhoFwd = v(); this.rhoBck = v(); this.rhoExtended = v();
+    this.pFwdFwd = v();
+    this.pSharpFwdFwd = v();
+    this.pFwdBck = v();
+    this.pSharpFwdBck = v();
+    this.pBckFwd = v();
+    this.pSharpBckFwd = v();
+    this.pBckBck = v();
+    this.pSharpBckBck = v();
+    this.rho = v();
+    this.rhoFwd = v();
+    this.rhoBck = v();
+    this.rhoExtended = v();
     this.levels = [];
     for (let d = 0; d <= maxTreeDepth; d++) this.levels.push(new TreeLevel(dim));
   }
@@ -308,7 +317,8 @@ export class NutsSampler {
     if (!this.buildTree(depth - 1, propose, pSharpBeg, level.pSharpInitEnd, level.rhoInit, pBeg, level.pInitEnd, sign)) return false;
     const logWeightInit = this.lastLogWeight;
     level.rhoFinal.fill(0);
-    if (!this.buildTree(depth - 1, level.proposeFinal, level.pSharpFinalBeg, pSharpEnd, level.rhoFinal, level.pFinalBeg, pEnd, sign)) return false;
+    if (!this.buildTree(depth - 1, level.proposeFinal, level.pSharpFinalBeg, pSharpEnd, level.rhoFinal, level.pFinalBeg, pEnd, sign))
+      return false;
     const logWeightFinal = this.lastLogWeight;
     const logWeightSubtree = logAddExp(logWeightInit, logWeightFinal);
     // Uniform progressive sampling inside a subtree.
@@ -474,7 +484,13 @@ export class MetricWindows {
 }
 
 /** Draws an initial point where the density and gradient are finite (up to 100 tries, as Stan does). */
-function initialPoint(target: Target, rng: Random, radius: number, point: { q: Float64Array; g: Float64Array; lp: number }, given?: Float64Array): void {
+function initialPoint(
+  target: Target,
+  rng: Random,
+  radius: number,
+  point: { q: Float64Array; g: Float64Array; lp: number },
+  given?: Float64Array,
+): void {
   for (let attempt = 0; attempt < 100; attempt++) {
     if (given && attempt === 0) point.q.set(given);
     else target.initialise(rng, radius, point.q);
@@ -509,7 +525,13 @@ export function curvatureInverseMetric(target: Target, q: Float64Array, out: Flo
 export type IterationListener = (completed: number, total: number) => void;
 
 /** Runs one chain: warmup with adaptation, then `draws` kept transitions at the adapted step size and metric. */
-export function runNutsChain(target: Target, settings: NutsSettings, rng: Random, init?: Float64Array, onIteration?: IterationListener): ChainOutput {
+export function runNutsChain(
+  target: Target,
+  settings: NutsSettings,
+  rng: Random,
+  init?: Float64Array,
+  onIteration?: IterationListener,
+): ChainOutput {
   const totalIterations = settings.warmup + settings.draws;
   const dim = target.dim;
   const sampler = new NutsSampler(target, rng, settings.maxTreeDepth, settings.maxEnergyError);

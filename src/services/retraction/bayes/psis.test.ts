@@ -72,7 +72,7 @@ test('PSIS-LOO equals exact leave-one-out for a conjugate normal mean', () => {
   const full = post(y);
   const S = 4000;
   const mu = Float64Array.from({ length: S }, () => rng.normal(full.mean, Math.sqrt(full.variance)));
-  const logNormal = (x: number, m: number, v: number) => -0.5 * Math.log(2 * Math.PI * v) - ((x - m) ** 2) / (2 * v);
+  const logNormal = (x: number, m: number, v: number) => -0.5 * Math.log(2 * Math.PI * v) - (x - m) ** 2 / (2 * v);
   const { summary, pointwise } = psisLoo(n, S, 4, (i, out) => {
     for (let s = 0; s < S; s++) out[s] = logNormal(y[i], mu[s], 1);
   });
@@ -97,7 +97,7 @@ test('an outlier stands out with a larger Pareto k', () => {
   const S = 4000;
   const mu = Float64Array.from({ length: S }, () => rng.normal(mean, Math.sqrt(1 / precision)));
   const { pointwise } = psisLoo(y.length, S, 4, (i, out) => {
-    for (let s = 0; s < S; s++) out[s] = -0.5 * Math.log(2 * Math.PI) - ((y[i] - mu[s]) ** 2) / 2;
+    for (let s = 0; s < S; s++) out[s] = -0.5 * Math.log(2 * Math.PI) - (y[i] - mu[s]) ** 2 / 2;
   });
   const others = Math.max(...Array.from(pointwise.paretoK.subarray(0, 19)));
   assert.ok(pointwise.paretoK[19] > others, `outlier k ${pointwise.paretoK[19]} vs others ≤ ${others}`);

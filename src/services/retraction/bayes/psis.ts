@@ -79,9 +79,17 @@ function selectKth(a: Float64Array, k: number): number {
   while (hi > lo) {
     const mid = (lo + hi) >>> 1;
     // Median of three as the pivot.
-    let x = a[lo], y = a[mid], z = a[hi];
-    if (x > y) { const t = x; x = y; y = t; }
-    if (y > z) { y = z; }
+    let x = a[lo],
+      y = a[mid],
+      z = a[hi];
+    if (x > y) {
+      const t = x;
+      x = y;
+      y = t;
+    }
+    if (y > z) {
+      y = z;
+    }
     const pivot = x > y ? x : y;
     let i = lo;
     let j = hi;
@@ -89,7 +97,9 @@ function selectKth(a: Float64Array, k: number): number {
       while (a[i] < pivot) i++;
       while (a[j] > pivot) j--;
       if (i <= j) {
-        const t = a[i]; a[i] = a[j]; a[j] = t;
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
         i++;
         j--;
       }
@@ -178,7 +188,12 @@ export function countParetoK(k: ArrayLike<number>): ParetoKCounts {
  * PSIS-LOO from per-observation log-likelihoods. `logLik(i, out)` writes log p(y_i | θ_s) for all S draws,
  * chain-major with `chains` chains of S / chains draws (used for the relative efficiency of each ratio).
  */
-export function psisLoo(nObservations: number, nDraws: number, chains: number, logLik: (i: number, out: Float64Array) => void): { summary: LooSummary; pointwise: PointwiseLoo } {
+export function psisLoo(
+  nObservations: number,
+  nDraws: number,
+  chains: number,
+  logLik: (i: number, out: Float64Array) => void,
+): { summary: LooSummary; pointwise: PointwiseLoo } {
   const ll = new Float64Array(nDraws);
   const negLl = new Float64Array(nDraws);
   const expLl = new Float64Array(nDraws);

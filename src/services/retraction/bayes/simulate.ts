@@ -81,13 +81,22 @@ export function simulatePanel(options: PanelSimulationOptions): SimulatedPanel {
   for (let c = 0; c < countries; c++) {
     for (let t = 0; t < years; t++) {
       const i = c * years + t;
-      const publications = Math.max(1, Math.round(Math.exp(countryLogPubs[c] + pubs.growthPerYear * t + pubs.logSdWithinCountry * rngPublications.normal())));
+      const publications = Math.max(
+        1,
+        Math.round(Math.exp(countryLogPubs[c] + pubs.growthPerYear * t + pubs.logSdWithinCountry * rngPublications.normal())),
+      );
       let eta = Math.log(publications) + truth.alpha + countryEffects[c] + yearEffects[t];
       for (let j = 0; j < k; j++) eta += standardised[i * k + j] * truth.beta[predictors[j]];
       const retractions = rngCounts.negBinomial(Math.exp(eta), truth.phi);
       const values: Record<string, number> = {};
       for (let j = 0; j < k; j++) values[predictors[j]] = raw[i * k + j];
-      rows.push({ country: `Country ${String(c + 1).padStart(width, '0')}`, year: options.firstYear + t, publications, retractions, predictors: values });
+      rows.push({
+        country: `Country ${String(c + 1).padStart(width, '0')}`,
+        year: options.firstYear + t,
+        publications,
+        retractions,
+        predictors: values,
+      });
     }
   }
   return { rows, truth, countryEffects, yearEffects };

@@ -33,8 +33,28 @@ test('predictor summary: rate ratio and its interval are exp of the coefficient 
 });
 
 test('interpretation follows the numbers: positive, uncertain, and unchanged effects', () => {
-  const up = interpretPredictor({ name: 'rnd', rateRatio: 1.0784, rateRatioLower: 0.9889, rateRatioUpper: 1.1801, probPositive: 0.952, probNegative: 0.048 });
-  assert.ok(up.includes('7.8% higher') && up.includes('0.989 to 1.180') && up.includes('includes a rate ratio of 1') && up.includes('positive: 95.2%'), up);
-  const flat = interpretPredictor({ name: 'x', rateRatio: 1.0002, rateRatioLower: null, rateRatioUpper: null, probPositive: null, probNegative: null });
+  const up = interpretPredictor({
+    name: 'rnd',
+    rateRatio: 1.0784,
+    rateRatioLower: 0.9889,
+    rateRatioUpper: 1.1801,
+    probPositive: 0.952,
+    probNegative: 0.048,
+  });
+  assert.ok(
+    up.includes('7.8% higher') &&
+      up.includes('0.989 to 1.180') &&
+      up.includes('includes a rate ratio of 1') &&
+      up.includes('positive: 95.2%'),
+    up,
+  );
+  const flat = interpretPredictor({
+    name: 'x',
+    rateRatio: 1.0002,
+    rateRatioLower: null,
+    rateRatioUpper: null,
+    probPositive: null,
+    probNegative: null,
+  });
   assert.ok(flat.includes('essentially unchanged') && !flat.includes('interval'), flat);
 });

@@ -46,7 +46,10 @@ export function finiteOrNull(value: number): number | null {
 function concat(chains: readonly Float64Array[]): Float64Array {
   const out = new Float64Array(chains.reduce((s, c) => s + c.length, 0));
   let o = 0;
-  for (const c of chains) { out.set(c, o); o += c.length; }
+  for (const c of chains) {
+    out.set(c, o);
+    o += c.length;
+  }
   return out;
 }
 
@@ -119,7 +122,8 @@ export function interpretPredictor(
   else sentence += ')';
   sentence += '.';
   if (lo !== null && hi !== null) {
-    sentence += lo > 1 || hi < 1 ? ' The 95% interval excludes a rate ratio of 1.' : ' The 95% interval includes a rate ratio of 1 (no association).';
+    sentence +=
+      lo > 1 || hi < 1 ? ' The 95% interval excludes a rate ratio of 1.' : ' The 95% interval includes a rate ratio of 1 (no association).';
   }
   if (s.probNegative !== null && s.probPositive !== null) {
     const towardLower = s.probNegative >= s.probPositive;

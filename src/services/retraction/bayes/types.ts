@@ -10,9 +10,17 @@ export interface PanelRow {
   predictors: Record<string, number | null | undefined>;
 }
 
-export interface NormalPrior { mean: number; sd: number }
-export interface ExponentialPrior { rate: number }
-export interface GammaPrior { shape: number; rate: number }
+export interface NormalPrior {
+  mean: number;
+  sd: number;
+}
+export interface ExponentialPrior {
+  rate: number;
+}
+export interface GammaPrior {
+  shape: number;
+  rate: number;
+}
 
 export interface ModelPriors {
   /** α, the intercept of the log rate per publication. */
@@ -70,7 +78,11 @@ export interface VariableDescription {
   source?: string;
 }
 
-export interface DataSource { name: string; description?: string; url?: string }
+export interface DataSource {
+  name: string;
+  description?: string;
+  url?: string;
+}
 
 /** Coordinates the sampler moves in; every choice gives the same posterior (see model.ts). */
 export interface ParameterisationSettings {
@@ -195,7 +207,11 @@ export interface Timing {
   postprocessSeconds: number;
 }
 
-export interface MethodologyPrior { parameter: string; distribution: string; text: string }
+export interface MethodologyPrior {
+  parameter: string;
+  distribution: string;
+  text: string;
+}
 
 export interface Methodology {
   model: {

@@ -116,8 +116,12 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
     const original = Math.max(start - 3650, retraction - lag);
     const countries = [...new Set(Array.from({ length: rng.bool(0.15) ? 2 : 1 }, () => V.COUNTRIES[rng.weightedIndex(countryWeights)][0]))];
     const authors = Array.from({ length: rng.int(1, 8) }, () => personName(rng));
-    const subjects = sample(rng, V.SUBJECTS, rng.int(1, 3)).map(([code, name]) => `(${code}) ${name};`).join('');
-    const reasons = sample(rng, V.REASONS, rng.int(1, 4)).map((r) => `+${r};`).join('');
+    const subjects = sample(rng, V.SUBJECTS, rng.int(1, 3))
+      .map(([code, name]) => `(${code}) ${name};`)
+      .join('');
+    const reasons = sample(rng, V.REASONS, rng.int(1, 4))
+      .map((r) => `+${r};`)
+      .join('');
     const hasDoi = rng.bool(0.95);
     const doi = hasDoi ? `${GENERATED_DOI_PREFIX}/demo.${i}` : null;
     const institution = countries.map((c) => `${rng.pick(V.DEPARTMENTS)}, ${rng.pick(V.PLACE_WORDS)} University, ${c}`).join('; ') + ';';
@@ -169,7 +173,8 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
       }
       if (!work) {
         let day: number;
-        if (cr.bool(0.003)) day = paper.retraction; // same day as the retraction: not post-retraction
+        if (cr.bool(0.003))
+          day = paper.retraction; // same day as the retraction: not post-retraction
         else {
           day = paper.original + 20 + Math.round(cr.gamma(1.5, 1 / 800));
           if (day > end) day = paper.original + 20 + cr.int(0, Math.max(0, end - paper.original - 20));
@@ -189,7 +194,12 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
   }
   // A few citations of works that are not retracted, which the importer skips with a reason.
   for (let k = 0; k < Math.ceil(papers.length / 100); k++) {
-    await citations.add([`gen-other-${k}`, `${GENERATED_DOI_PREFIX}/citing.${nextWork++}`, `${GENERATED_DOI_PREFIX}/not-retracted.${k}`, isoOf(end - cr.int(0, 3000))]);
+    await citations.add([
+      `gen-other-${k}`,
+      `${GENERATED_DOI_PREFIX}/citing.${nextWork++}`,
+      `${GENERATED_DOI_PREFIX}/not-retracted.${k}`,
+      isoOf(end - cr.int(0, 3000)),
+    ]);
   }
   await citations.close();
 
@@ -206,10 +216,32 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
     rnd_spending: [1.6, 0.6],
     english_proficiency: [52, 8],
   };
-  const truth = { alpha: -6.6, beta: { democracy_index: -0.3, gdp_per_capita_log: -0.05, press_freedom: -0.05, rnd_spending: 0.08, english_proficiency: -0.05 }, sigmaCountry: 0.8, sigmaYear: 0.15, phi: 6 };
-  const simulated = simulatePanel({ countries: countries.length, firstYear: spec.firstYear, years: spec.years, predictors, truth, seed: `${String(options.seed)}-panel` });
+  const truth = {
+    alpha: -6.6,
+    beta: { democracy_index: -0.3, gdp_per_capita_log: -0.05, press_freedom: -0.05, rnd_spending: 0.08, english_proficiency: -0.05 },
+    sigmaCountry: 0.8,
+    sigmaYear: 0.15,
+    phi: 6,
+  };
+  const simulated = simulatePanel({
+    countries: countries.length,
+    firstYear: spec.firstYear,
+    years: spec.years,
+    predictors,
+    truth,
+    seed: `${String(options.seed)}-panel`,
+  });
   const panelFile = path.join(options.out, 'democracy_panel.csv');
-  const panel = new CsvFile(panelFile, ['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions', ...predictors.slice(1)]);
+  const panel = new CsvFile(panelFile, [
+    'country',
+    'iso3',
+    'region',
+    'year',
+    'democracy_index',
+    'publications',
+    'retractions',
+    ...predictors.slice(1),
+  ]);
   for (const row of simulated.rows) {
     const index = Number(row.country.replace('Country ', '')) - 1;
     const [name, iso3, region] = countries[index];
@@ -217,13 +249,37 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
       const [centre, spread] = scales[p];
       return (centre + spread * (row.predictors[p] as number)).toFixed(4);
     };
-    await panel.add([name, iso3, region, String(row.year), value('democracy_index'), String(row.publications), String(row.retractions), ...predictors.slice(1).map(value)]);
+    await panel.add([
+      name,
+      iso3,
+      region,
+      String(row.year),
+      value('democracy_index'),
+      String(row.publications),
+      String(row.retractions),
+      ...predictors.slice(1).map(value),
+    ]);
   }
   await panel.close();
   const panelTruth = path.join(options.out, 'democracy_panel.truth.json');
   fs.writeFileSync(
     panelTruth,
-    JSON.stringify({ description: 'The coefficients the GENERATED democracy panel was drawn with (per one within-year SD of each predictor).', ...truth, country_effects: simulated.countryEffects, year_effects: simulated.yearEffects }, null, 2),
+    JSON.stringify(
+      {
+        description: 'The coefficients the GENERATED democracy panel was drawn with (per one within-year SD of each predictor).',
+        ...truth,
+        country_effects: simulated.countryEffects,
+        year_effects: simulated.yearEffects,
+      },
+      null,
+      2,
+    ),
   );
-  return { retractionWatch: rwFile, citations: citationsFile, panel: panelFile, panelTruth, counts: { papers: options.papers, citations: citations.rows, panelRows: panel.rows } };
+  return {
+    retractionWatch: rwFile,
+    citations: citationsFile,
+    panel: panelFile,
+    panelTruth,
+    counts: { papers: options.papers, citations: citations.rows, panelRows: panel.rows },
+  };
 }

@@ -32,11 +32,7 @@ export function parseIdentifier(text: string | undefined | null): { doi: string 
 
 export type EdgeResult = { edge: CitationEdge } | { skip: CitationSkip };
 
-export type CitationSkip =
-  | 'citing work has no identifier'
-  | 'cited work has no DOI'
-  | 'unreadable citing date'
-  | 'not a citation record';
+export type CitationSkip = 'citing work has no identifier' | 'cited work has no DOI' | 'unreadable citing date' | 'not a citation record';
 
 /** One OpenCitations-style record (`creation` is the citing work's publication date). */
 export function openCitationsEdge(citing: string | undefined, cited: string | undefined, creation: string | undefined): EdgeResult {
@@ -84,7 +80,8 @@ export type CitationFormat = 'opencitations-csv' | 'opencitations-json' | 'opena
 export async function detectCitationFormat(file: string): Promise<CitationFormat> {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.csv') return 'opencitations-csv';
-  if (ext !== '.json' && ext !== '.jsonl' && ext !== '.ndjson') throw new Error(`${file}: citation files are .csv, .json, .jsonl or .ndjson`);
+  if (ext !== '.json' && ext !== '.jsonl' && ext !== '.ndjson')
+    throw new Error(`${file}: citation files are .csv, .json, .jsonl or .ndjson`);
   for await (const first of jsonElements(file)) {
     const record = (first ?? {}) as Record<string, unknown>;
     if ('referenced_works' in record) return 'openalex-json';

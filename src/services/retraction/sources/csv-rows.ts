@@ -26,7 +26,11 @@ export interface CsvBatches {
 
 /** Header cells compared case-insensitively, whitespace and a byte-order mark ignored. */
 export function headerKey(cell: string): string {
-  return cell.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/\s+/g, ' ');
+  return cell
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
 }
 
 /**
@@ -91,9 +95,10 @@ export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatche
     },
   });
 
-  const waitForData = () => new Promise<void>((resolve) => {
-    wake = resolve;
-  });
+  const waitForData = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+    });
   // The header is the first row; wait for it (or for the end of an empty file).
   while (header === null && !done && !failure) await waitForData();
   if (failure) throw failure;

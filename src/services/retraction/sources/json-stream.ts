@@ -29,7 +29,8 @@ const CLOSE_ARRAY = 0x5d;
  */
 export async function* jsonElements(file: string | AsyncIterable<string>): AsyncGenerator<unknown, void, undefined> {
   const name = typeof file === 'string' ? file : 'JSON input';
-  const input: AsyncIterable<string> = typeof file === 'string' ? fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 }) : file;
+  const input: AsyncIterable<string> =
+    typeof file === 'string' ? fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 }) : file;
   let depth = 0;
   let inString = false;
   let escaped = false;

@@ -12,7 +12,12 @@ export interface PanelColumnMap {
   covariates: [string, number][];
 }
 
-const normalise = (cell: string) => cell.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/[\s-]+/g, '_');
+const normalise = (cell: string) =>
+  cell
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 export function mapPanelHeader(header: readonly string[]): PanelColumnMap {
   const fixed: Record<string, number> = {};
@@ -56,7 +61,8 @@ export function parsePanelRow(cells: readonly string[], map: PanelColumnMap): Pa
   const country = (cell('country') ?? '').trim();
   if (country === '') return { skip: 'missing country', nonNumeric };
   const year = parseNumber(cell('year'));
-  if (typeof year !== 'number' || !Number.isInteger(year) || year < 1800 || year > 2200) return { skip: 'year not a whole number between 1800 and 2200', nonNumeric };
+  if (typeof year !== 'number' || !Number.isInteger(year) || year < 1800 || year > 2200)
+    return { skip: 'year not a whole number between 1800 and 2200', nonNumeric };
   const number = (name: string, text: string | undefined) => {
     const value = parseNumber(text);
     if (value === undefined) {

@@ -4,9 +4,26 @@
 import { cleanDoi, cleanPubMedId, parseRecordDate, parseYesNo, splitMulti } from './fields.ts';
 
 export const RW_COLUMNS = [
-  'Record ID', 'Title', 'Subject', 'Institution', 'Journal', 'Publisher', 'Country', 'Author', 'URLS', 'ArticleType',
-  'RetractionDate', 'RetractionDOI', 'RetractionPubMedID', 'OriginalPaperDate', 'OriginalPaperDOI', 'OriginalPaperPubMedID',
-  'RetractionNature', 'Reason', 'Paywalled', 'Notes',
+  'Record ID',
+  'Title',
+  'Subject',
+  'Institution',
+  'Journal',
+  'Publisher',
+  'Country',
+  'Author',
+  'URLS',
+  'ArticleType',
+  'RetractionDate',
+  'RetractionDOI',
+  'RetractionPubMedID',
+  'OriginalPaperDate',
+  'OriginalPaperDOI',
+  'OriginalPaperPubMedID',
+  'RetractionNature',
+  'Reason',
+  'Paywalled',
+  'Notes',
 ] as const;
 export type RwColumn = (typeof RW_COLUMNS)[number];
 
@@ -41,7 +58,11 @@ export interface RetractionRecord {
   notes: string | null;
 }
 
-const compact = (name: string) => name.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+const compact = (name: string) =>
+  name
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 
 export interface RwColumnMap {
   index: Partial<Record<RwColumn, number>>;
@@ -140,7 +161,11 @@ export function parseRwRow(cells: readonly string[], map: RwColumnMap): RwRowRes
       original_paper_doi: cleanDoi(cell('OriginalPaperDOI')),
       original_paper_pubmed_id: cleanPubMedId(cell('OriginalPaperPubMedID')),
       retraction_nature: text(cell('RetractionNature')),
-      reasons: unique(splitMulti(cell('Reason')).map((r) => r.replace(/^\+\s*/, '')).filter((r) => r !== '')),
+      reasons: unique(
+        splitMulti(cell('Reason'))
+          .map((r) => r.replace(/^\+\s*/, ''))
+          .filter((r) => r !== ''),
+      ),
       paywalled: parseYesNo(cell('Paywalled')),
       notes: text(cell('Notes')),
     },

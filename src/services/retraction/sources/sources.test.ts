@@ -70,8 +70,16 @@ describe('Retraction Watch fields', () => {
     assert.deepEqual(map.missing, []);
     const cells = header.map((h) => {
       const values: Record<string, string> = {
-        'RECORD ID': '77', TITLE: ' A title ', AUTHOR: 'X Y;Z W;', COUNTRY: 'China;China;Peru', REASON: '+Fake Peer Review;+Paper Mill;',
-        RETRACTIONDATE: '1/2/2003 0:00', ORIGINALPAPERDATE: 'someday', PAYWALLED: 'Yes', ORIGINALPAPERDOI: 'unavailable', RETRACTIONPUBMEDID: '0',
+        'RECORD ID': '77',
+        TITLE: ' A title ',
+        AUTHOR: 'X Y;Z W;',
+        COUNTRY: 'China;China;Peru',
+        REASON: '+Fake Peer Review;+Paper Mill;',
+        RETRACTIONDATE: '1/2/2003 0:00',
+        ORIGINALPAPERDATE: 'someday',
+        PAYWALLED: 'Yes',
+        ORIGINALPAPERDOI: 'unavailable',
+        RETRACTIONPUBMEDID: '0',
       };
       return values[h] ?? '';
     });
@@ -88,7 +96,13 @@ describe('Retraction Watch fields', () => {
     assert.equal(record!.paywalled, true);
     assert.deepEqual(problems, ['unreadable OriginalPaperDate']);
     assert.throws(() => mapRwHeader(['Title', 'Journal']), /no Record ID column/);
-    assert.equal(parseRwRow(cells.map(() => ''), map).skip, 'missing Record ID');
+    assert.equal(
+      parseRwRow(
+        cells.map(() => ''),
+        map,
+      ).skip,
+      'missing Record ID',
+    );
   });
 });
 
@@ -99,14 +113,24 @@ describe('citation sources', () => {
     assert.deepEqual(parseIdentifier('omid:br/0612'), { doi: null, key: 'omid:br/0612' });
     const ok = openCitationsEdge('doi:10.9999/citing', 'https://doi.org/10.1000/CITED', '2011-03');
     assert.ok('edge' in ok);
-    assert.deepEqual(ok.edge, { citingKey: 'doi:10.9999/citing', citingDoi: '10.9999/citing', date: { date: '2011-03-01', precision: 'month' }, citedDoiKey: '10.1000/cited' });
+    assert.deepEqual(ok.edge, {
+      citingKey: 'doi:10.9999/citing',
+      citingDoi: '10.9999/citing',
+      date: { date: '2011-03-01', precision: 'month' },
+      citedDoiKey: '10.1000/cited',
+    });
     assert.deepEqual(openCitationsEdge('doi:10.9999/a', 'omid:br/1', '2011'), { skip: 'cited work has no DOI' });
     assert.deepEqual(openCitationsEdge('', '10.1000/a', '2011'), { skip: 'citing work has no identifier' });
     assert.deepEqual(openCitationsEdge('10.9999/a', '10.1000/a', 'soon'), { skip: 'unreadable citing date' });
   });
 
   it('reads OpenAlex works', () => {
-    const work = openAlexWork({ id: 'https://openalex.org/W123', doi: 'https://doi.org/10.5555/Q', publication_date: '2020-01-02', referenced_works: ['https://openalex.org/W9', 'W8'] });
+    const work = openAlexWork({
+      id: 'https://openalex.org/W123',
+      doi: 'https://doi.org/10.5555/Q',
+      publication_date: '2020-01-02',
+      referenced_works: ['https://openalex.org/W9', 'W8'],
+    });
     assert.deepEqual(work, { id: 'W123', doi: '10.5555/Q', date: { date: '2020-01-02', precision: 'day' }, referencedWorks: ['W9', 'W8'] });
     assert.equal(openAlexWork({ doi: 'x' }), null);
   });
@@ -164,10 +188,32 @@ describe('streamed CSV', () => {
 
 describe('democracy panel rows', () => {
   it('keeps covariates in file order and turns bad cells into nulls or skips', () => {
-    const map = mapPanelHeader(['Country', 'ISO3', 'Region', 'Year', 'Democracy_Index', 'Publications', 'Retractions', 'gdp', 'press freedom']);
-    assert.deepEqual(map.covariates.map(([n]) => n), ['gdp', 'press_freedom']);
+    const map = mapPanelHeader([
+      'Country',
+      'ISO3',
+      'Region',
+      'Year',
+      'Democracy_Index',
+      'Publications',
+      'Retractions',
+      'gdp',
+      'press freedom',
+    ]);
+    assert.deepEqual(
+      map.covariates.map(([n]) => n),
+      ['gdp', 'press_freedom'],
+    );
     const ok = parsePanelRow(['Chile', 'chl', 'LatAm', '2010', '7.5', '1200', '3', 'NA', 'abc'], map);
-    assert.deepEqual(ok.record, { country: 'Chile', iso3: 'CHL', region: 'LatAm', year: 2010, democracy_index: 7.5, publications: 1200, retractions: 3, covariates: { gdp: null, press_freedom: null } });
+    assert.deepEqual(ok.record, {
+      country: 'Chile',
+      iso3: 'CHL',
+      region: 'LatAm',
+      year: 2010,
+      democracy_index: 7.5,
+      publications: 1200,
+      retractions: 3,
+      covariates: { gdp: null, press_freedom: null },
+    });
     assert.deepEqual(ok.nonNumeric, ['press_freedom']);
     assert.equal(parsePanelRow(['', '', '', '2010', '1', '1', '1', '', ''], map).skip, 'missing country');
     assert.equal(parsePanelRow(['X', '', '', '20.5', '1', '1', '1', '', ''], map).skip, 'year not a whole number between 1800 and 2200');
