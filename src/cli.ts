@@ -75,15 +75,22 @@ program
   .argument('<service>')
   .argument('<path>', 'file or directory (or URL where the importer accepts one)')
   .option('--kind <kind>', 'which importer, when a service has several')
-  .action(async (name: string, source: string, opts: { kind?: string }) => {
+  .option('--allow-shrink', 'accept an import that deletes more than PDI_IMPORT_MAX_SHRINK (10%) of the stored records')
+  .option('--allow-skips', 'accept an import that cannot read more than PDI_IMPORT_MAX_UNREADABLE (5%) of its rows')
+  .action(async (name: string, source: string, opts: { kind?: string; allowShrink?: boolean; allowSkips?: boolean }) => {
     const service = findService(name);
     const kinds = Object.keys(service.importers);
     const kind = opts.kind ?? kinds[0];
     const importer = service.importers[kind];
     if (!importer) throw new Error(`unknown importer "${kind}" for ${service.name}; available: ${kinds.join(', ')}`);
     await withRuntime([service], async (runtime) => {
-      const reports = await importer.run(runtime.contexts.get(service.name)!, /^https?:/.test(source) ? source : path.resolve(source), {});
-      for (const report of reports) console.log(formatImportReport(report));
+      const options = { allowShrink: opts.allowShrink === true, allowSkips: opts.allowSkips === true };
+      const reports = await importer.run(runtime.contexts.get(service.name)!, /^https?:/.test(source) ? source : path.resolve(source), options);
+      for (const report of reports) {
+        console.log(formatImportReport(report));
+        for (const warning of report.warning_samples) console.log(`  warning: ${warning}`);
+        if (report.warnings > report.warning_samples.length) console.log(`  … and ${report.warnings - report.warning_samples.length} more warnings`);
+      }
     });
   });
 

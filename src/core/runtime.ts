@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import type { Db } from './db/database.ts';
-import { migrateToLatest } from './db/migrations.ts';
+import { prepareDatabase } from './db/migrations.ts';
 import { connectRedis } from './redis.ts';
 import { DataVersionWatcher } from './service.ts';
 import type { ServiceContext, ServiceModule } from './service.ts';
@@ -26,7 +26,7 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const log = options.log ?? (pino({ level: config.logLevel }) as unknown as FastifyBaseLogger);
   const db = options.db ?? openDatabase(config.databaseUrl);
-  await migrateToLatest(db.kysely, Object.assign({}, ...services.map((s) => s.migrations)));
+  await prepareDatabase(db, Object.assign({}, ...services.map((s) => s.migrations)));
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : null;
   const contexts = new Map<string, ServiceContext>();
   for (const service of services) {

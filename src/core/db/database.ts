@@ -6,10 +6,14 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { foldCase } from './dialect.ts';
 import type { DialectName } from './dialect.ts';
+import type { CoreTables } from './tables.ts';
 
 export interface Db {
-  readonly kysely: Kysely<any>;
+  /** Core's tables; a service adds its own with `kysely.withTables<ServiceTables>()`. */
+  readonly kysely: Kysely<CoreTables>;
   readonly dialect: DialectName;
+  /** PostgreSQL: the schema named by `?schema=` (created by `prepareDatabase`), else null. */
+  readonly schema: string | null;
   /** Where the data lives, without credentials (for logs and health output). */
   readonly description: string;
   /** A cheap round trip; throws when the database is unreachable. */
@@ -66,10 +70,11 @@ function openSqlite(file: string, options: OpenOptions): Db {
       return statement;
     },
   };
-  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database }) });
+  const kysely = new Kysely<CoreTables>({ dialect: new SqliteDialect({ database }) });
   return {
     kysely,
     dialect: 'sqlite',
+    schema: null,
     description: `sqlite:${file}`,
     async ping() {
       raw.prepare('select 1').get();
@@ -88,11 +93,11 @@ function openSqlite(file: string, options: OpenOptions): Db {
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 const PG_DATE = 1082;
-function pgTypeParser(oid: number, format?: any): any {
+const pgTypeParser = ((oid: number, format?: 'text' | 'binary') => {
   if (oid === PG_INT8 || oid === PG_NUMERIC) return (v: string) => (v === null ? null : Number(v));
   if (oid === PG_DATE) return (v: string) => v; // keep YYYY-MM-DD, never a local-time Date
-  return pg.types.getTypeParser(oid, format);
-}
+  return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+}) as typeof pg.types.getTypeParser; // pg declares the parser by overloads a plain function cannot spell
 
 function openPostgres(url: string, options: OpenOptions): Db {
   const parsed = new URL(url);
@@ -103,15 +108,16 @@ function openPostgres(url: string, options: OpenOptions): Db {
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
-    types: { getTypeParser: pgTypeParser as any },
+    types: { getTypeParser: pgTypeParser },
     ...(schema ? { options: `-c search_path=${quoteIdent(schema)},public` } : {}),
   });
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<CoreTables>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely,
     dialect: 'postgres',
+    schema,
     description: redact(url),
     async ping() {
       await sql`select 1`.execute(kysely);
@@ -123,7 +129,10 @@ function openPostgres(url: string, options: OpenOptions): Db {
 }
 
 function quoteIdent(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid schema name "${name}"`);
+  // Lower case only: PostgreSQL folds an unquoted search_path entry to lower case, so "Data" would name "data".
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
+    throw new Error(`invalid schema name "${name}" in PDI_DATABASE_URL: use lower-case letters, digits and _ (at most 63)`);
+  }
   return name;
 }
 

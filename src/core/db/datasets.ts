@@ -1,6 +1,8 @@
 // Data versions and precomputed aggregates, shared by every service.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { coreTables } from './tables.ts';
+import type { AnyDatabase } from './tables.ts';
 import { dbBool, dbJson, readJson } from './dialect.ts';
 
 export interface DataVersion {
@@ -20,9 +22,10 @@ export function newDataVersion(now = new Date()): string {
 }
 
 export async function recordDataVersion(
-  db: Kysely<any>,
+  database: AnyDatabase,
   entry: { service: string; dataset: string; version: string; source: string | null; isDemo: boolean; report: unknown },
 ): Promise<void> {
+  const db = coreTables(database);
   const row = {
     service: entry.service,
     dataset: entry.dataset,
@@ -43,7 +46,8 @@ export async function recordDataVersion(
     .execute();
 }
 
-export async function listDataVersions(db: Kysely<any>, service: string): Promise<DataVersion[]> {
+export async function listDataVersions(database: AnyDatabase, service: string): Promise<DataVersion[]> {
+  const db = coreTables(database);
   const rows = await db.selectFrom('data_versions').selectAll().where('service', '=', service).orderBy('dataset').execute();
   return rows.map((r) => ({
     service: r.service,
@@ -56,13 +60,21 @@ export async function listDataVersions(db: Kysely<any>, service: string): Promis
 }
 
 /** One string that changes whenever any dataset of the service changes; null when it has no data. */
-export async function serviceDataVersion(db: Kysely<any>, service: string): Promise<string | null> {
+export async function serviceDataVersion(database: AnyDatabase, service: string): Promise<string | null> {
+  const db = coreTables(database);
   const rows = await listDataVersions(db, service);
   if (rows.length === 0) return null;
   return rows.map((r) => `${r.dataset}:${r.version}`).join('|');
 }
 
-export async function putAggregate(db: Kysely<any>, service: string, name: string, dataVersion: string, value: unknown): Promise<void> {
+export async function putAggregate(
+  database: AnyDatabase,
+  service: string,
+  name: string,
+  dataVersion: string,
+  value: unknown,
+): Promise<void> {
+  const db = coreTables(database);
   const row = { service, name, data_version: dataVersion, computed_at: new Date().toISOString(), value: dbJson(db, value) };
   await db
     .insertInto('aggregates')
@@ -79,7 +91,8 @@ export interface StoredAggregate<T> {
   computed_at: string;
 }
 
-export async function getAggregate<T>(db: Kysely<any>, service: string, name: string): Promise<StoredAggregate<T> | null> {
+export async function getAggregate<T>(database: AnyDatabase, service: string, name: string): Promise<StoredAggregate<T> | null> {
+  const db = coreTables(database);
   const row = await db.selectFrom('aggregates').selectAll().where('service', '=', service).where('name', '=', name).executeTakeFirst();
   if (!row) return null;
   return { value: readJson<T>(row.value), data_version: row.data_version, computed_at: row.computed_at };

@@ -1,12 +1,22 @@
 // Every difference between SQLite and PostgreSQL that query code must know about lives here:
 // column types, booleans, case-insensitive matching, bulk inserts and upserts.
 import { sql } from 'kysely';
-import type { ColumnDefinitionBuilder, Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type {
+  ColumnDefinitionBuilder,
+  Expression,
+  Insertable,
+  Kysely,
+  QueryExecutorProvider,
+  RawBuilder,
+  SqlBool,
+  Transaction,
+} from 'kysely';
+import { untypedTables } from './tables.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 /** The dialect behind a Kysely instance or transaction. */
-export function dialectOf(db: Kysely<any>): DialectName {
+export function dialectOf(db: QueryExecutorProvider): DialectName {
   const adapter = db.getExecutor().adapter.constructor.name;
   if (adapter.startsWith('Sqlite')) return 'sqlite';
   if (adapter.startsWith('Postgres')) return 'postgres';
@@ -35,13 +45,13 @@ export function idConstraint(d: DialectName) {
 }
 
 /** A boolean value as the column stores it (SQLite has no boolean type; better-sqlite3 binds no booleans). */
-export function dbBool(db: Kysely<any> | DialectName, value: boolean): boolean | number {
+export function dbBool(db: QueryExecutorProvider | DialectName, value: boolean): boolean | number {
   const d = typeof db === 'string' ? db : dialectOf(db);
   return d === 'sqlite' ? (value ? 1 : 0) : value;
 }
 
 /** JSON to store in a `columnType.json` column. */
-export function dbJson(db: Kysely<any> | DialectName, value: unknown): string {
+export function dbJson(db: QueryExecutorProvider | DialectName, value: unknown): string {
   void db; // both dialects accept JSON text (jsonb casts it on insert)
   return JSON.stringify(value);
 }
@@ -53,22 +63,26 @@ export function readJson<T>(value: unknown): T {
 
 /** 1-based position of `needle` in `haystack` (0 when absent): SQLite's instr, PostgreSQL's strpos. */
 export function textPosition(
-  db: Kysely<any>,
-  haystack: Expression<any> | RawBuilder<any>,
-  needle: Expression<any> | RawBuilder<any> | string,
+  db: QueryExecutorProvider,
+  haystack: Expression<unknown> | RawBuilder<unknown>,
+  needle: Expression<unknown> | RawBuilder<unknown> | string,
 ): RawBuilder<number> {
   return dialectOf(db) === 'sqlite' ? sql<number>`instr(${haystack}, ${needle})` : sql<number>`strpos(${haystack}, ${needle})`;
 }
 
 /** Case-insensitive, Unicode-aware "column contains text" without an index (small tables, short queries). */
-export function containsText(db: Kysely<any>, column: Expression<any> | RawBuilder<any>, text: string): RawBuilder<SqlBool> {
+export function containsText(
+  db: QueryExecutorProvider,
+  column: Expression<unknown> | RawBuilder<unknown>,
+  text: string,
+): RawBuilder<SqlBool> {
   const folded = foldCase(text);
   const haystack = dialectOf(db) === 'sqlite' ? sql`pdi_fold(${column})` : sql`lower(${column})`;
   return sql<SqlBool>`${textPosition(db, haystack, folded)} > 0`;
 }
 
 /** Whole days from one `YYYY-MM-DD` column to another. */
-export function daysBetweenColumns(db: Kysely<any>, from: string, to: string): RawBuilder<number> {
+export function daysBetweenColumns(db: QueryExecutorProvider, from: string, to: string): RawBuilder<number> {
   return dialectOf(db) === 'sqlite'
     ? sql<number>`CAST(julianday(${sql.ref(to)}) - julianday(${sql.ref(from)}) AS INTEGER)`
     : sql<number>`(${sql.ref(to)}::date - ${sql.ref(from)}::date)`;
@@ -86,22 +100,25 @@ const MAX_PARAMETERS = 30000;
  * Inserts rows in multi-row statements sized to the parameter limit. `conflict` turns it into an upsert
  * on the given key columns (updating `update` columns, or doing nothing when `update` is empty).
  */
-export async function insertMany(
-  db: Kysely<any>,
-  table: string,
-  rows: readonly Record<string, unknown>[],
-  conflict?: { columns: string[]; update: string[] },
+export async function insertMany<DB, T extends keyof DB & string>(
+  db: Kysely<DB> | Transaction<DB>,
+  table: T,
+  rows: readonly Insertable<DB[T]>[],
+  conflict?: { columns: readonly (keyof DB[T] & string)[]; update: readonly (keyof DB[T] & string)[] },
 ): Promise<void> {
   if (rows.length === 0) return;
-  const width = Object.keys(rows[0]).length || 1;
+  const width = Object.keys(rows[0] as object).length || 1;
   const chunk = Math.max(1, Math.floor(MAX_PARAMETERS / width));
+  const untyped = untypedTables(db);
   for (let start = 0; start < rows.length; start += chunk) {
-    let query = db.insertInto(table).values(rows.slice(start, start + chunk) as any);
+    let query = untyped.insertInto(table as string).values(rows.slice(start, start + chunk) as Record<string, unknown>[]);
     if (conflict) {
       query = query.onConflict((oc) => {
-        const target = oc.columns(conflict.columns as any);
+        const target = oc.columns(conflict.columns);
         if (conflict.update.length === 0) return target.doNothing();
-        return target.doUpdateSet(Object.fromEntries(conflict.update.map((c) => [c, (eb: any) => eb.ref(`excluded.${c}`)])) as any);
+        const excluded: Record<string, RawBuilder<unknown>> = {};
+        for (const c of conflict.update) excluded[c] = sql.ref(`excluded.${c}`);
+        return target.doUpdateSet(excluded);
       });
     }
     await query.execute();
@@ -116,7 +133,7 @@ const PDI_LOCK_NAMESPACE = 0x706469;
  * PostgreSQL: a transaction-level advisory lock (readers are not held). SQLite needs none: it has one writer
  * at a time, and a transaction whose snapshot went stale cannot write.
  */
-export async function lockForTransaction(trx: Kysely<any>, name: string): Promise<void> {
+export async function lockForTransaction(trx: QueryExecutorProvider, name: string): Promise<void> {
   if (dialectOf(trx) !== 'postgres') return;
   // Advisory locks belong to the whole database: the schema is part of the name, so that deployments (and
   // test suites) in other schemas of it do not wait for each other.

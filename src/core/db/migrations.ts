@@ -4,6 +4,7 @@ import { Migrator } from 'kysely/migration';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Migration, MigrationResultSet } from 'kysely/migration';
+import type { Db } from './database.ts';
 import { columnType, dialectOf, idConstraint } from './dialect.ts';
 
 export const coreMigrations: Record<string, Migration> = {
@@ -52,9 +53,36 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.dropTable('data_versions').execute();
     },
   },
+  // Who runs an import, so that a run whose process died is marked aborted instead of "running" forever.
+  '0000_core_0002_import_run_holders': {
+    async up(db) {
+      await db.schema.alterTable('import_runs').addColumn('holder_host', 'text').execute();
+      await db.schema.alterTable('import_runs').addColumn('holder_pid', 'integer').execute();
+      await db.schema.alterTable('import_runs').addColumn('backend_pid', 'integer').execute();
+    },
+    async down(db) {
+      for (const column of ['backend_pid', 'holder_pid', 'holder_host'])
+        await db.schema.alterTable('import_runs').dropColumn(column).execute();
+    },
+  },
 };
 
-export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration>): Promise<MigrationResultSet> {
+/**
+ * Makes the database ready to use: on PostgreSQL with `?schema=name`, creates the schema when it does not
+ * exist and checks that it is where tables go (never `public` instead); then applies every migration.
+ */
+export async function prepareDatabase(db: Db, migrations: Record<string, Migration>): Promise<MigrationResultSet> {
+  if (db.dialect === 'postgres' && db.schema) {
+    await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(db.schema)}`.execute(db.kysely);
+    const current = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0]?.schema;
+    if (current !== db.schema) {
+      throw new Error(`PDI_DATABASE_URL names schema "${db.schema}", but tables would go to "${current}"; nothing was written`);
+    }
+  }
+  return migrateToLatest(db.kysely, migrations);
+}
+
+export async function migrateToLatest<DB>(db: Kysely<DB>, migrations: Record<string, Migration>): Promise<MigrationResultSet> {
   // Kysely looks for its bookkeeping tables in every schema it can see; name ours, or a second schema on the
   // same server (parallel test suites, several deployments) would make it skip creating them here.
   const schema =

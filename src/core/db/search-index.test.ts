@@ -4,7 +4,10 @@ import fc from 'fast-check';
 import { columnType, idConstraint, dialectOf, insertMany } from './dialect.ts';
 import { createSubstringIndex, resumeSubstringIndex, substringMatch, suspendSubstringIndex } from './search-index.ts';
 import type { SubstringIndex } from './search-index.ts';
+import type { Generated } from 'kysely';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
+
+type DocsTables = { docs: { id: Generated<number>; title: string; body: string | null } };
 
 const index: SubstringIndex = { name: 'docs_search', table: 'docs', idColumn: 'id', columns: ['title', 'body'] };
 
@@ -18,7 +21,7 @@ const ROWS = [
 
 describeEachDatabase('substring index', (t) => {
   before(async () => {
-    const db = t.db.kysely;
+    const db = t.db.kysely.withTables<DocsTables>();
     await db.schema
       .createTable('docs')
       .addColumn('id', columnType.id(dialectOf(db)), idConstraint(dialectOf(db)))
@@ -30,7 +33,7 @@ describeEachDatabase('substring index', (t) => {
   });
 
   const search = async (q: string) => {
-    const db = t.db.kysely;
+    const db = t.db.kysely.withTables<DocsTables>();
     const rows = await db
       .selectFrom('docs')
       .select('title')
@@ -72,7 +75,7 @@ describeEachDatabase('substring index', (t) => {
   });
 
   it('follows updates and deletes, and survives a bulk-load suspension', async () => {
-    const db = t.db.kysely;
+    const db = t.db.kysely.withTables<DocsTables>();
     await db.updateTable('docs').set({ title: 'Pit and fissure sealants' }).where('title', '=', 'Sealants').execute();
     assert.deepEqual(await search('fissure'), ['Pit and fissure sealants']);
     await db.transaction().execute(async (trx) => {
@@ -86,7 +89,7 @@ describeEachDatabase('substring index', (t) => {
   });
 
   it('rejects rows that hold every indexed trigram of a long query but not the query itself', async () => {
-    const db = t.db.kysely;
+    const db = t.db.kysely.withTables<DocsTables>();
     await insertMany(db, 'docs', [
       { title: 'Mental Health services', body: null },
       { title: 'mental al health', body: 'the health of mental models' },
@@ -96,7 +99,7 @@ describeEachDatabase('substring index', (t) => {
   });
 
   it('agrees with a plain in-memory substring test on random text', async () => {
-    const db = t.db.kysely;
+    const db = t.db.kysely.withTables<DocsTables>();
     await db.deleteFrom('docs').execute();
     const alphabet = ['a', 'b', 'A', 'B', 'é', 'É', ' ', '%', '_'];
     const texts = fc.sample(

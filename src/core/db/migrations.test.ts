@@ -1,0 +1,50 @@
+import { it, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase } from './database.ts';
+import { prepareDatabase } from './migrations.ts';
+import { PG_URL, skipUnlessAvailable } from '../../../test/support/databases.ts';
+
+const pgProblem = await (async () => {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    return null;
+  } catch (error) {
+    return `PostgreSQL not reachable at ${PG_URL} (${(error as Error).message})`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+})();
+const gate = skipUnlessAvailable(pgProblem);
+
+describe('PDI_DATABASE_URL with ?schema= [postgres]', gate.skip ? { skip: gate.skip } : {}, () => {
+  it('creates the named schema and puts every table there, none in public', async () => {
+    if (gate.problem) throw new Error(`required in CI: ${gate.problem}`);
+    const schema = `pdi_schema_${randomBytes(4).toString('hex')}`;
+    const url = new URL(PG_URL);
+    url.searchParams.set('schema', schema);
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    const db = openDatabase(url.toString());
+    try {
+      const publicBefore = (await admin.query(`select count(*)::int as n from information_schema.tables where table_schema = 'public'`))
+        .rows[0].n;
+      await prepareDatabase(db, {});
+      const tables = await admin.query(`select table_name from information_schema.tables where table_schema = $1 order by 1`, [schema]);
+      assert.ok(tables.rows.map((r) => r.table_name).includes('import_runs'));
+      const publicAfter = (await admin.query(`select count(*)::int as n from information_schema.tables where table_schema = 'public'`))
+        .rows[0].n;
+      assert.equal(publicAfter, publicBefore);
+    } finally {
+      await db.close();
+      await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    }
+  });
+
+  it('refuses a schema name PostgreSQL would read differently', () => {
+    assert.throws(() => openDatabase(`${PG_URL}?schema=Data`), /invalid schema name "Data".*lower-case/);
+  });
+});
