@@ -24,4 +24,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
+  {
+    // Test helpers live where production code cannot reach them (issue 18).
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/test/**', '**/test-support*', '**/test-*.ts', '**/*.test.ts'], message: 'production code must not import test helpers' }] },
+      ],
+    },
+  },
 );
