@@ -13,7 +13,7 @@ import { connectRedis } from '../../core/redis.ts';
 import type { ServiceApp } from '../../core/service.ts';
 import { retractionService } from './service.ts';
 import { importRetractionWatch } from './import.ts';
-import { RATE_LIMITS } from './routes.ts';
+import { RATE_LIMITS } from './routes/index.ts';
 import { simpleRow, tempDir, writeRwCsv } from './test-support.ts';
 
 async function probeRedis(): Promise<string | null> {

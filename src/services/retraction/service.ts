@@ -3,7 +3,7 @@
 // e-retraction.md). Port 8005 by default.
 import type { ServiceModule } from '../../core/service.ts';
 import { retractionMigrations } from './migrations.ts';
-import { retractionRoutes } from './routes.ts';
+import { retractionRoutes } from './routes/index.ts';
 import { IMPORT_KINDS, importPath } from './import.ts';
 import type { ImportKind } from './import.ts';
 import { loadRetractionDemo, writeGenerated } from './demo.ts';

@@ -1,0 +1,111 @@
+// The analytics endpoints on SQLite and PostgreSQL: post-retraction analytics across filters, every
+// analytics-data type as JSON and CSV, the realtime figures, the shared analytics budget and the bad inputs.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import Papa from 'papaparse';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
+import { ANALYTICS_CSV_COLUMNS, ANALYTICS_TYPES } from '../analytics.ts';
+import { retractionService } from '../service.ts';
+
+describeEachDatabase(
+  'retraction routes: analytics',
+  (t) => {
+    const fx = retractionHttpFixture(t);
+
+    it('reports post-retraction analytics consistent across time filters and with the filters applied', async () => {
+      const all = (await fx.get('/api/post-retraction-analytics/')).body;
+      assert.equal(all.filters.time_filter, 'all');
+      assert.equal(all.totals.papers, fx.paperCount);
+      assert.equal(all.data_source.kind, 'generated');
+      assert.equal(
+        all.timing_distribution.reduce((a: number, b: { count: number }) => a + b.count, 0),
+        all.totals.post_retraction_citations,
+      );
+      assert.equal(all.monthly_trend.length, 24);
+      const months = all.monthly_trend.map((m: { month: string }) => m.month);
+      assert.deepEqual(months, [...months].sort());
+      assert.equal(months[23], all.filters.as_of.slice(0, 7));
+      for (let i = 1; i < all.top_papers.length; i++)
+        assert.ok(all.top_papers[i - 1].post_retraction_citations >= all.top_papers[i].post_retraction_citations);
+      const overview = (await fx.get('/api/analytics-data/?type=overview')).body.data;
+      assert.equal(all.totals.citations, overview.total_citations);
+      assert.equal(all.totals.post_retraction_citations, overview.post_retraction_citations);
+      let previous = 0;
+      for (const filter of ['1y', '3y', '5y', 'all']) {
+        const body = (await fx.get(`/api/post-retraction-analytics/?time_filter=${filter}`)).body;
+        assert.ok(body.totals.citations >= previous, filter);
+        previous = body.totals.citations;
+        if (filter !== 'all') assert.ok(body.filters.citing_date_from < body.filters.citing_date_to);
+      }
+      const filtered = (await fx.get('/api/post-retraction-analytics/?journal=LETTERS&subject=biology&time_filter=5y')).body;
+      assert.deepEqual([filtered.filters.journal, filtered.filters.subject], ['LETTERS', 'biology']);
+      assert.ok(filtered.totals.papers > 0 && filtered.totals.papers < fx.paperCount);
+      for (const j of filtered.top_journals) assert.match(j.journal, /letters/i);
+      assert.ok(filtered.totals.citations <= (await fx.get('/api/post-retraction-analytics/?time_filter=5y')).body.totals.citations);
+    });
+
+    it('serves every analytics-data type as JSON and as the documented flat CSV; chart is an alias', async () => {
+      for (const type of ANALYTICS_TYPES) {
+        const json = await fx.get(`/api/analytics-data/?type=${type}`);
+        assert.equal(json.status, 200);
+        assert.deepEqual(json.body.columns, ANALYTICS_CSV_COLUMNS[type]);
+        assert.deepEqual((await fx.get(`/api/analytics-data/?chart=${type}`)).body, json.body);
+        const csv = await fx.get(`/api/analytics-data/?type=${type}&format=csv`);
+        assert.match(String(csv.headers['content-type']), /^text\/csv/);
+        const parsed = Papa.parse<Record<string, string>>(csv.text.trim(), { header: true });
+        assert.deepEqual(parsed.meta.fields, ANALYTICS_CSV_COLUMNS[type]);
+        if (type !== 'overview') assert.equal(parsed.data.length, json.body.data.length);
+      }
+      const trends = (await fx.get('/api/analytics-data/?type=trends')).body.data;
+      assert.equal(
+        trends.reduce((a: number, r: { retractions: number }) => a + r.retractions, 0),
+        fx.paperCount,
+      );
+      const overviewCsv = Papa.parse<Record<string, string>>((await fx.get('/api/analytics-data/?format=csv')).text.trim(), {
+        header: true,
+      }).data;
+      assert.equal(overviewCsv.find((r) => r.metric === 'total_papers')?.value, String(fx.paperCount));
+    });
+
+    it('gives realtime dashboard figures, cached for 60 seconds', async () => {
+      const { body, headers } = await fx.get('/api/analytics-realtime/');
+      assert.equal(headers['cache-control'], 'public, max-age=60');
+      assert.equal(headers['x-ratelimit-limit'], '50');
+      assert.equal(body.totals.papers, fx.paperCount);
+      assert.equal(body.imports_last_24_hours.count, 3);
+      assert.equal(body.imports_last_24_hours.succeeded, 3);
+      const timing = body.citation_timing;
+      assert.equal(timing.pre_retraction + timing.same_day + timing.post_retraction + timing.undated, body.totals.citations);
+      assert.ok(body.last_updated <= body.generated_at);
+    });
+
+    it('limits analytics to 50 per minute, democracy endpoints included', async () => {
+      const urls = [
+        '/api/analytics-data/',
+        '/api/post-retraction-analytics/',
+        '/api/analytics-realtime/',
+        '/api/democracy/overview/',
+        '/api/democracy/raw-data/',
+      ];
+      const statuses: number[] = [];
+      for (let i = 0; i < 51; i++)
+        statuses.push((await fx.app.inject({ url: urls[i % urls.length], remoteAddress: '192.0.2.50' })).statusCode);
+      assert.deepEqual(statuses, [...Array(50).fill(200), 429]);
+    });
+
+    errorCases(fx, [
+      ['GET', '/api/post-retraction-analytics/?time_filter=2y', 400, 'INVALID_PARAMETER', /^time_filter must be one of: all, 1y, 3y, 5y$/],
+      [
+        'GET',
+        '/api/analytics-data/?type=map',
+        400,
+        'INVALID_PARAMETER',
+        /^type must be one of: overview, trends, citations, subjects, geographic$/,
+      ],
+      ['GET', '/api/analytics-data/?format=xml', 400, 'INVALID_PARAMETER', /^format must be one of: json, csv$/],
+      ['GET', '/api/analytics-data/?type=trends&chart=subjects', 400, 'INVALID_PARAMETER', /^type and chart/],
+    ]);
+  },
+  { migrations: retractionService.migrations },
+);

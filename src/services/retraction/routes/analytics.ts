@@ -1,0 +1,46 @@
+// GET /api/post-retraction-analytics/, /api/analytics-data/ and /api/analytics-realtime/ (rate-limit group
+// "analytics", shared with the democracy endpoints).
+import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { badRequest } from '../../../core/http/errors.ts';
+import { cleanText } from '../../../core/http/params.ts';
+import { EXPORT_CONTENT_TYPES } from '../../../core/export/index.ts';
+import { analyticsDataCsv, analyticsDataReport, postRetractionReport, realtimeReport } from '../reports.ts';
+import { REALTIME_CACHE_SECONDS, analyticsDataSchema, postRetractionSchema, realtimeSchema } from '../schemas/analytics.ts';
+
+export function analyticsRoutes(scope: ServiceApp, ctx: ServiceContext): void {
+  const db = ctx.db.kysely;
+
+  scope.get(
+    '/api/post-retraction-analytics/',
+    { schema: postRetractionSchema, config: { operation: 'post-retraction analytics', responseCache: true } },
+    async (request) =>
+      postRetractionReport(db, {
+        timeFilter: request.query.time_filter ?? 'all',
+        journal: cleanText(request.query.journal),
+        subject: cleanText(request.query.subject),
+      }),
+  );
+
+  scope.get(
+    '/api/analytics-data/',
+    { schema: analyticsDataSchema, config: { operation: 'analytics data', responseCache: true } },
+    async (request, reply) => {
+      const { type, chart } = request.query;
+      if (type && chart && type !== chart)
+        throw badRequest(`type and chart (its old name) disagree: "${type}" and "${chart}"; send one of them`);
+      const which = type ?? chart ?? 'overview';
+      if (request.query.format !== 'csv') return analyticsDataReport(db, which);
+      const csv = await analyticsDataCsv(db, which);
+      reply
+        .header('content-type', EXPORT_CONTENT_TYPES.csv)
+        .header('content-disposition', `inline; filename="retraction-analytics-${which}.csv"`);
+      return reply.send(csv as never); // bytes are sent as they are, not serialised
+    },
+  );
+
+  scope.get(
+    '/api/analytics-realtime/',
+    { schema: realtimeSchema, config: { operation: 'realtime analytics', cacheSeconds: REALTIME_CACHE_SECONDS } },
+    async () => realtimeReport(db),
+  );
+}

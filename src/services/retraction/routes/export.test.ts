@@ -1,0 +1,99 @@
+// GET /api/export/ on SQLite and PostgreSQL: JSON, CSV and xlsx read back, keyset paging, the export budget and
+// the bad inputs.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import Papa from 'papaparse';
+import readXlsxFile from 'read-excel-file/node';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { TOKEN, errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
+import { EXPORT_COLUMNS, exportPapers } from '../repository.ts';
+import { retractionService } from '../service.ts';
+
+describeEachDatabase(
+  'retraction routes: export',
+  (t) => {
+    const fx = retractionHttpFixture(t);
+
+    it('exports JSON with the contract columns and analytics, streamed as an attachment', async () => {
+      const res = await fx.get('/api/export/');
+      assert.equal(res.status, 200);
+      assert.match(String(res.headers['content-disposition']), /^attachment; filename="retracted-papers-\d{4}-\d{2}-\d{2}-1000\.json"$/);
+      assert.equal(res.headers['x-ratelimit-limit'], '10');
+      const body = JSON.parse(res.text);
+      assert.equal(body.papers.length, fx.paperCount);
+      assert.deepEqual(Object.keys(body.papers[0]), [...EXPORT_COLUMNS]);
+      assert.equal(body.analytics.exported_papers, fx.paperCount);
+      assert.equal(body.analytics.limit, 1000);
+      assert.equal(
+        body.analytics.total_citations,
+        body.papers.reduce((a: number, p: { total_citations: number }) => a + p.total_citations, 0),
+      );
+      assert.equal(body.analytics.data_source.kind, 'generated');
+      const dates = body.papers.map((p: { retraction_date: string | null }) => p.retraction_date ?? '');
+      for (let i = 1; i < dates.length; i++) assert.ok(dates[i - 1] >= dates[i], 'newest retraction first');
+      const clamped = JSON.parse((await fx.get('/api/export/?limit=20000')).text);
+      assert.equal(clamped.analytics.limit, 10000);
+    });
+
+    it('exports CSV with formula-like titles escaped, and xlsx that read-excel-file opens', async () => {
+      const csv = await fx.get('/api/export/?format=csv&limit=6');
+      assert.match(String(csv.headers['content-type']), /^text\/csv/);
+      assert.match(String(csv.headers['content-disposition']), /^attachment; filename="retracted-papers-.*-6\.csv"$/);
+      const parsed = Papa.parse<string[]>(csv.text.trim(), { header: false });
+      assert.deepEqual(parsed.data[0], [...EXPORT_COLUMNS]);
+      assert.equal(parsed.data.length, 7);
+      const titles = parsed.data.slice(1).map((r) => r[1]);
+      assert.deepEqual(titles.slice(0, 4), [`'=HYPERLINK("http://evil.example","click")`, `'+SUM(1,2)`, `'-2+3 results`, `'@cmd trouble`]);
+
+      const xlsx = await fx.get('/api/export/?format=excel&limit=25');
+      assert.equal(xlsx.headers['content-type'], 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      assert.match(String(xlsx.headers['content-disposition']), /\.xlsx"$/);
+      const [sheet] = await readXlsxFile(xlsx.raw, { trim: false });
+      assert.equal(sheet.data.length, 26);
+      assert.deepEqual(sheet.data[0], [...EXPORT_COLUMNS]);
+      assert.equal(
+        sheet.data[1][1],
+        '=HYPERLINK("http://evil.example","click")',
+        'xlsx keeps the text exact: a string cell is never a formula',
+      );
+      assert.equal(sheet.data[1][0], '900011');
+    });
+
+    it('pages the export by keyset without overlap or gap, whatever the page size', async () => {
+      const all: string[] = [];
+      for await (const p of exportPapers(t.db.kysely, 10000, 100000)) all.push(p.record_id);
+      const small: string[] = [];
+      for await (const p of exportPapers(t.db.kysely, 10000, 7)) small.push(p.record_id);
+      assert.equal(all.length, fx.paperCount);
+      assert.deepEqual(small, all);
+      const limited: string[] = [];
+      for await (const p of exportPapers(t.db.kysely, 50, 7)) limited.push(p.record_id);
+      assert.deepEqual(limited, all.slice(0, 50));
+    });
+
+    it('answers the 11th export within a minute with 429, Retry-After and the error body', async () => {
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 11; i++) {
+        last = await fx.app.inject({ url: '/api/export/?format=csv&limit=1', remoteAddress: '192.0.2.11' });
+        statuses.push(last.statusCode);
+      }
+      assert.deepEqual(statuses, [...Array(10).fill(200), 429]);
+      assert.ok(Number(last!.headers['retry-after']) > 0);
+      assert.equal(last!.headers['x-ratelimit-remaining'], '0');
+      assert.deepEqual(Object.keys(last!.json()), ['error', 'code']);
+      assert.equal(last!.json().code, 'RATE_LIMITED');
+      // The export budget is its own: the same client can still search and read analytics.
+      assert.equal((await fx.app.inject({ url: `/api/search-autocomplete/?q=${TOKEN}`, remoteAddress: '192.0.2.11' })).statusCode, 200);
+      assert.equal((await fx.app.inject({ url: '/api/analytics-realtime/', remoteAddress: '192.0.2.11' })).statusCode, 200);
+    });
+
+    errorCases(fx, [
+      ['GET', '/api/export/?format=pdf', 400, 'INVALID_PARAMETER', /^format must be one of: json, csv, excel$/],
+      ['GET', '/api/export/?limit=0', 400, 'INVALID_PARAMETER', /^limit must be at least 1$/],
+      ['GET', '/api/export/?limit=ten', 400, 'INVALID_PARAMETER', /^limit must be an integer$/],
+      ['POST', '/api/export/', 405, 'METHOD_NOT_ALLOWED', /^GET method required$/],
+    ]);
+  },
+  { migrations: retractionService.migrations },
+);

@@ -1,0 +1,25 @@
+// Service E routes: the five endpoints of the specification and the seven further ones of the contract, one
+// small plugin per endpoint group, in three rate-limit groups (general 100, export 10, analytics 50 requests
+// per client per minute; the democracy endpoints share the analytics budget). Registration order is the order
+// of the OpenAPI document.
+import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
+import { searchRoutes } from './search.ts';
+import { paperRoutes } from './papers.ts';
+import { exportRoutes } from './export.ts';
+import { analyticsRoutes } from './analytics.ts';
+import { democracyRoutes } from './democracy.ts';
+
+export const RATE_LIMITS = { general: 100, export: 10, analytics: 50 } as const;
+
+export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
+  await rateLimitedGroup(app, ctx, { name: 'general', max: RATE_LIMITS.general }, (scope) => {
+    searchRoutes(scope, ctx);
+    paperRoutes(scope, ctx);
+  });
+  await rateLimitedGroup(app, ctx, { name: 'export', max: RATE_LIMITS.export }, (scope) => exportRoutes(scope, ctx));
+  await rateLimitedGroup(app, ctx, { name: 'analytics', max: RATE_LIMITS.analytics }, (scope) => {
+    analyticsRoutes(scope, ctx);
+    democracyRoutes(scope, ctx);
+  });
+}

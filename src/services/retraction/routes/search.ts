@@ -1,0 +1,21 @@
+// GET /api/search-autocomplete/ (rate-limit group "general").
+import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { badRequest } from '../../../core/http/errors.ts';
+import { cleanText } from '../../../core/http/params.ts';
+import { autocomplete } from '../repository.ts';
+import { MIN_QUERY_LENGTH, autocompleteSchema } from '../schemas/search.ts';
+
+export function searchRoutes(scope: ServiceApp, ctx: ServiceContext): void {
+  const db = ctx.db.kysely;
+  scope.get(
+    '/api/search-autocomplete/',
+    { schema: autocompleteSchema, config: { operation: 'search autocomplete', responseCache: true } },
+    async (request) => {
+      const q = cleanText(request.query.q) ?? '';
+      const length = [...q].length;
+      if (length < MIN_QUERY_LENGTH)
+        throw badRequest(`q must be at least ${MIN_QUERY_LENGTH} characters long after trimming spaces (got ${length})`);
+      return { suggestions: await autocomplete(db, q) };
+    },
+  );
+}

@@ -1,0 +1,31 @@
+// The export endpoint: query, body and documentation.
+import { Type } from 'typebox';
+import { limitParam } from '../../../core/http/params.ts';
+import { EXPORT_COLUMNS, EXPORT_ORDER } from '../repository.ts';
+import { oneOf } from './common.ts';
+
+export const EXPORT_DEFAULT_LIMIT = 1000;
+export const EXPORT_MAX_LIMIT = 10000;
+
+export const ExportQuery = Type.Object({
+  format: Type.Optional(oneOf(['json', 'csv', 'excel'] as const, 'json (default), csv or excel (.xlsx).')),
+  limit: limitParam(EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, 'papers'),
+});
+
+export const ExportBody = Type.Object(
+  {
+    papers: Type.Array(Type.Object(Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, Type.Any()])))),
+    analytics: Type.Any(),
+  },
+  { description: 'json format; csv and excel carry the same columns as the papers here.' },
+);
+
+export const exportSchema = {
+  summary: 'Download retracted papers with their citation counts',
+  description:
+    `Streamed download of up to \`limit\` papers (default ${EXPORT_DEFAULT_LIMIT}; values above ${EXPORT_MAX_LIMIT} are reduced to ${EXPORT_MAX_LIMIT}), ${EXPORT_ORDER}. ` +
+    `json: {papers:[…], analytics:{…}}; csv and excel (.xlsx): one row per paper. Columns: ${EXPORT_COLUMNS.join(', ')}. ` +
+    'post_retraction_percentage is 100 × post / total (empty when a paper has no citations). CSV cells that begin with =, +, -, @, tab or CR get a leading apostrophe.',
+  querystring: ExportQuery,
+  response: { 200: ExportBody },
+};
