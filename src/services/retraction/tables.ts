@@ -1,0 +1,128 @@
+// Service E's tables as Kysely sees them (`RetractionTables`), beside migrations.ts which creates them. Row types
+// elsewhere are derived from these (`Selectable<PapersTable>`, `Insertable<CitationsTable>`), never restated.
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Db } from '../../core/db/database.ts';
+import type { CoreTables, DbBoolean, DbId, DbInteger, DbJson } from '../../core/db/tables.ts';
+
+/** One Retraction Watch record. Multi-valued fields are joined with "; " (their parts are also child rows). */
+export interface PapersTable {
+  id: DbId;
+  record_id: string;
+  title: string;
+  /** Lower-cased (Unicode) copies used to rank autocomplete matches. */
+  title_fold: string;
+  author: string;
+  author_fold: string;
+  subject: string;
+  institution: string | null;
+  journal: string | null;
+  publisher: string | null;
+  country: string;
+  urls: string | null;
+  article_type: string | null;
+  retraction_date: string | null;
+  /** retraction_date or '' so that "newest first" keyset pages need no NULL handling. */
+  retraction_sort: string;
+  retraction_doi: string | null;
+  retraction_pubmed_id: string | null;
+  original_paper_date: string | null;
+  original_paper_doi: string | null;
+  /** The original paper's DOI as citations name it (lower case, no URL prefix). */
+  doi_key: string | null;
+  original_paper_pubmed_id: string | null;
+  retraction_nature: string | null;
+  reason: string | null;
+  paywalled: DbBoolean | null;
+  notes: string | null;
+  is_demo: DbBoolean;
+  content_hash: string;
+  imported_at: string;
+}
+
+export interface PaperSubjectsTable {
+  paper_id: DbInteger;
+  subject: string;
+  /** The subject's Retraction Watch code, e.g. BLS. */
+  code: string | null;
+}
+
+export interface PaperCountriesTable {
+  paper_id: DbInteger;
+  country: string;
+}
+
+/** One citation of a paper by a citing work (keyed by paper and citing work). */
+export interface CitationsTable {
+  paper_id: DbInteger;
+  citing_key: string;
+  citing_doi: string | null;
+  /** YYYY-MM-DD; a month- or year-only date stands for the first day of its period. */
+  citing_date: string | null;
+  /** day, month or year: how much of citing_date the source gave. */
+  citing_precision: string | null;
+  citing_year: number | null;
+  /** YYYY-MM, null for a year-only date. */
+  citing_month: string | null;
+  /** citing date − retraction date in days (> 0: post-retraction; 0: same day); null when either is unknown. */
+  days_after: number | null;
+  /** What the row says, to tell a changed citation from an unchanged one on re-import. */
+  fingerprint: string;
+}
+
+/** Where a citations import stages its set before merging (rows tagged with the import's data version). */
+export interface CitationStagingTable extends CitationsTable {
+  import_id: string;
+}
+
+/** Per-paper citation counts, refreshed after every import that changes papers or citations. */
+export interface PaperCountsTable {
+  paper_id: DbInteger;
+  total: number;
+  pre: number;
+  same_day: number;
+  post: number;
+  undated: number;
+}
+
+/** One country-year of the democracy panel. */
+export interface PanelTable {
+  id: DbId;
+  country: string;
+  country_fold: string;
+  iso3: string | null;
+  region: string | null;
+  year: number;
+  democracy_index: number | null;
+  publications: number | null;
+  retractions: number | null;
+  /** Covariate name → value (null when the file's cell was empty or unreadable). */
+  covariates: DbJson;
+  is_demo: DbBoolean;
+  content_hash: string;
+}
+
+// A type alias, not an interface: Kysely's `withTables` needs it.
+export type RetractionTables = {
+  retraction_papers: PapersTable;
+  retraction_paper_subjects: PaperSubjectsTable;
+  retraction_paper_countries: PaperCountriesTable;
+  retraction_citations: CitationsTable;
+  retraction_citation_staging: CitationStagingTable;
+  retraction_paper_counts: PaperCountsTable;
+  retraction_panel: PanelTable;
+};
+
+export type RetractionDatabase = CoreTables & RetractionTables;
+/** What every read and write of Service E takes: the service's database or a transaction on it. */
+export type RetractionDb = Kysely<RetractionDatabase>;
+
+export type PaperRow = Selectable<PapersTable>;
+export type NewPaper = Insertable<PapersTable>;
+export type CitationRow = Selectable<CitationsTable>;
+export type NewCitation = Insertable<CitationsTable>;
+export type PanelRow = Selectable<PanelTable>;
+
+/** Service E's view of a pdi database. */
+export function retractionDb(db: Db): RetractionDb {
+  return db.kysely.withTables<RetractionTables>();
+}
