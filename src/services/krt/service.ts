@@ -2,7 +2,7 @@
 // RRID suggestion, validation, recommendation and a table-building chat, also for a browser extension.
 import type { ServiceModule } from '../../core/service.ts';
 import { krtMigrations } from './migrations.ts';
-import { krtRoutes } from './routes.ts';
+import { krtRoutes } from './routes/index.ts';
 import { extractCommand, importPath } from './import.ts';
 import { DEMO_DEFAULTS, loadKrtDemo, writeDemoStore } from './demo.ts';
 

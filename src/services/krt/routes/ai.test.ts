@@ -1,0 +1,158 @@
+// RRID validation, suggestion and recommendation over HTTP, on SQLite and PostgreSQL: the validation statuses and
+// the cache, suggestions only from the store with calibrated confidences, demo evidence labelled, honest empty
+// answers without data; then the table of error cases.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Static } from 'typebox';
+import { describeKrtHttp, itAnswersErrors, real, realFile } from '../../../../test/support/krt/http.ts';
+import { domainExtraction } from '../test-support.ts';
+import type { RecommendResponse, SuggestResponse, ValidateResponse } from '../schemas/ai.ts';
+
+type Validate = Static<typeof ValidateResponse>;
+type Suggest = Static<typeof SuggestResponse>;
+type Recommend = Static<typeof RecommendResponse>;
+
+describeKrtHttp('krt AI routes', (h) => {
+  const { post } = h;
+
+  it('validate-rrid: valid (written by a paper of the store), unverified, invalid with the obvious correction, then from the cache', async () => {
+    const table = domainExtraction(realFile('459408')).extraction.rows;
+    const known = /RRID:(AB_\d+)/.exec(table.map((r) => r.IDENTIFIER).join(' '))![1];
+    const all = real.flatMap((f) => domainExtraction(f).extraction.rows.map((r) => r.IDENTIFIER)).join(' ');
+    let unknown = known.replace(/\d$/, (d) => String((Number(d) + 1) % 10));
+    while (all.includes(unknown)) unknown = unknown.replace(/\d$/, (d) => String((Number(d) + 1) % 10));
+    const valid = await post<Validate>('/api/api/ai/validate-rrid/', { rrid: `rrid: ${known}` });
+    assert.equal(valid.status, 200);
+    assert.deepEqual(Object.keys(valid.body.validation), [
+      'rrid',
+      'is_valid',
+      'status',
+      'confidence_score',
+      'recommendations',
+      'last_checked',
+      'source',
+      'registry',
+      'papers',
+    ]);
+    assert.deepEqual(
+      [valid.body.validation.rrid, valid.body.validation.status, valid.body.validation.is_valid, valid.body.validation.source],
+      [`RRID:${known}`, 'valid', true, 'fresh'],
+    );
+    assert.ok(valid.body.validation.papers >= 1);
+    const again = await post<Validate>('/api/ai/validate-rrid/', { rrid: `rrid: ${known}` });
+    assert.equal(again.body.validation.source, 'cache');
+    assert.equal(again.body.validation.status, 'valid');
+    const unverified = (await post<Validate>('/api/ai/validate-rrid/', { rrid: `RRID:${unknown}` })).body.validation;
+    assert.deepEqual([unverified.status, unverified.is_valid], ['unverified', false]);
+    assert.match(unverified.recommendations[0], /scicrunch\.org\/resolver\/RRID:/);
+    const invalid = (await post<Validate>('/api/ai/validate-rrid/', { rrid: 'AB-123' })).body.validation;
+    assert.deepEqual([invalid.status, invalid.is_valid], ['invalid', false]);
+    assert.match(invalid.recommendations[0], /^Did you mean RRID:AB_123\?/);
+    assert.equal((await post<Validate>('/api/ai/validate-rrid/', { rrid: 'XYZ:42' })).body.validation.confidence_score, 0);
+    // Demo RRIDs are written only by generated articles: never reported as valid.
+    const demo = (await post<Validate>('/api/ai/validate-rrid/', { rrid: 'RRID:AB_0000101' })).body.validation;
+    assert.deepEqual([demo.status, demo.is_valid], ['unverified', false]);
+    assert.match(demo.recommendations[0], /only in generated demo articles/);
+  });
+
+  it('suggest-rrid and recommend: RRIDs only from the store, calibrated confidence, empty when nothing matches', async () => {
+    const table = domainExtraction(realFile('459408')).extraction.rows;
+    const row = table.find((r) => /RRID:AB_/.test(r.IDENTIFIER) && /Cat#/.test(r.IDENTIFIER))!;
+    const catalog = /Cat# ([^;]+)/.exec(row.IDENTIFIER)![1];
+    const res = await post<Suggest>('/api/api/ai/suggest-rrid/', {
+      resource_name: row['RESOURCE NAME'],
+      resource_type: 'antibody',
+      vendor: row.SOURCE,
+      catalog_number: catalog,
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body), ['success', 'total_found', 'response_time', 'suggestions']);
+    const top = res.body.suggestions[0];
+    assert.equal(top.suggested_rrid, /RRID:AB_\d+/.exec(row.IDENTIFIER)![0]);
+    assert.deepEqual(Object.keys(top), [
+      'id',
+      'suggested_rrid',
+      'confidence_score',
+      'reasoning',
+      'vendor',
+      'catalog_number',
+      'resource_name',
+      'resource_type',
+      'papers',
+    ]);
+    assert.ok(top.confidence_score > 0 && top.confidence_score < 1);
+    assert.notEqual(top.confidence_score, 0.5, 'calibrated, not the uncalibrated 1/2');
+    assert.match(top.reasoning, /catalog number .* is listed with this RRID/);
+    assert.equal(res.body.total_found, res.body.suggestions.length);
+    const all = real.flatMap((f) => domainExtraction(f).extraction.rows.map((r) => r.IDENTIFIER)).join(' ') + ' AB_00001';
+    for (const s of res.body.suggestions) assert.ok(all.includes(s.suggested_rrid.replace('RRID:', '')), s.suggested_rrid);
+    const none = await post<Suggest>('/api/ai/suggest-rrid/', { resource_name: 'quantum flux capacitor widget' });
+    assert.deepEqual([none.status, none.body.suggestions, none.body.total_found], [200, [], 0]);
+    const demo = await post<Suggest>('/api/ai/suggest-rrid/', { resource_name: 'rabbit anti-histone H3 (generated demo)', limit: 1 });
+    assert.equal(demo.body.suggestions.length, 1);
+    assert.match(demo.body.suggestions[0].reasoning, /generated demo articles/);
+
+    const rec = await post<Recommend>('/api/api/ai/recommend/', {
+      resource_name: 'rabbit anti-histone H3 antibody',
+      context: { vendor: 'Example Biosciences (demo)' },
+    });
+    assert.equal(rec.status, 200);
+    assert.deepEqual(Object.keys(rec.body), ['success', 'recommendations', 'total_found', 'response_time']);
+    for (const r of rec.body.recommendations) {
+      assert.equal(r.availability_status, 'unknown');
+      assert.ok(['functional_equivalent', 'alternative_vendor', 'alternative_clone', 'updated_version'].includes(r.recommendation_type));
+      assert.ok(r.confidence_score > 0 && r.confidence_score <= 1);
+    }
+    assert.deepEqual(
+      (await post<Recommend>('/api/ai/recommend/', { resource_name: 'anti-nonexistentprotein999 antibody' })).body.recommendations,
+      [],
+    );
+  });
+
+  itAnswersErrors(h, [
+    { name: 'validate-rrid without an RRID', url: '/api/ai/validate-rrid/', payload: {}, status: 400, error: /^rrid is required$/ },
+    {
+      name: 'validate-rrid with a blank RRID',
+      url: '/api/ai/validate-rrid/',
+      payload: { rrid: '  ' },
+      status: 400,
+      error: /^rrid must not be empty$/,
+    },
+    {
+      name: 'suggest-rrid without a resource name',
+      url: '/api/ai/suggest-rrid/',
+      payload: { vendor: 'Abcam' },
+      status: 400,
+      error: /^resource_name is required$/,
+    },
+    {
+      name: 'suggest-rrid with limit 0',
+      url: '/api/ai/suggest-rrid/',
+      payload: { resource_name: 'x', limit: 0 },
+      status: 400,
+      error: /^limit must be at least 1$/,
+    },
+    {
+      name: 'recommend with a context that is no object',
+      url: '/api/ai/recommend/',
+      payload: { resource_name: 'x', context: 'text' },
+      status: 400,
+      error: /^context must be of type object/,
+    },
+  ]);
+});
+
+describeKrtHttp(
+  'krt AI routes with no data',
+  (h) => {
+    it('with no data at all, the AI routes answer honestly: nothing to suggest, nothing verified', async () => {
+      const none = await h.post<Suggest>('/api/api/ai/suggest-rrid/', { resource_name: 'anti-GFP' });
+      assert.deepEqual([none.status, none.body.suggestions], [200, []]);
+      assert.equal(
+        (await h.post<Validate>('/api/api/ai/validate-rrid/', { rrid: 'RRID:AB_2107436' })).body.validation.status,
+        'unverified',
+      );
+    });
+  },
+  { data: false, env: { PDI_KRT_ADMIN_TOKEN: '' } },
+);

@@ -1,0 +1,24 @@
+// Service B routes: one small plugin per endpoint group, each in its own rate-limit group(s) per client and
+// minute (spec §8; the two addresses of a route share their group's counter). Base = host/api: every route is
+// served at the specification's address (base + path, e.g. /api/check-doi-local/, /api/api/krt/{id}/) and at the
+// old host-root address (/check-doi-local/, /api/krt/{id}/), which existing clients call. Registration order is
+// the order of the OpenAPI document.
+import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { KrtAnswers } from '../answers.ts';
+import type { KrtRoutePlugin } from './common.ts';
+import { doiRoutes } from './doi.ts';
+import { tableRoutes } from './tables.ts';
+import { exportRoutes } from './export.ts';
+import { aiRoutes } from './ai.ts';
+import { chatRoutes } from './chat.ts';
+import { browserRoutes } from './browser.ts';
+import { extractionRoutes } from './extraction.ts';
+
+export { RATE_LIMITS } from './common.ts';
+
+const PLUGINS: readonly KrtRoutePlugin[] = [doiRoutes, tableRoutes, exportRoutes, aiRoutes, chatRoutes, browserRoutes, extractionRoutes];
+
+export async function krtRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
+  const options = { ctx, answers: new KrtAnswers(ctx) };
+  for (const plugin of PLUGINS) await plugin(app, options);
+}

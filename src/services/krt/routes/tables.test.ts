@@ -1,0 +1,96 @@
+// Key resources tables by session and by DOI over HTTP, on SQLite and PostgreSQL: both addresses, DOI slashes
+// raw or %2F, the author table as the best table, the text extractor's table; then the table of error cases.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Static } from 'typebox';
+import { TABLE_DOI, describeKrtHttp, itAnswersErrors, real, realFile } from '../../../../test/support/krt/http.ts';
+import type { ErrorCase } from '../../../../test/support/krt/http.ts';
+import { domainExtraction } from '../test-support.ts';
+import { KRT_COLUMNS, RESOURCE_TYPES } from '../extract/index.ts';
+import type { DoiTableResponse, SessionResponse } from '../schemas/tables.ts';
+
+type DoiTable = Static<typeof DoiTableResponse>;
+type SessionTable = Static<typeof SessionResponse>;
+
+const BASES = ['/api/api/krt', '/api/krt'];
+
+describeKrtHttp('krt tables by session and by DOI', (h) => {
+  const { get } = h;
+
+  it('krt by session and by DOI (slashes raw or %2F) at both addresses; the author table is the best table', async () => {
+    const expected = domainExtraction(realFile('459408')).extraction;
+    for (const base of BASES) {
+      for (const form of [TABLE_DOI, encodeURIComponent(TABLE_DOI), `https://doi.org/${TABLE_DOI}`.replace(/\//g, '%2F')]) {
+        const res = await get<DoiTable>(`${base}/doi/${form}/`);
+        assert.equal(res.status, 200, form);
+        assert.deepEqual(Object.keys(res.body), ['success', 'doi', 'session_id', 'krt_data', 'summary', 'article_info']);
+        assert.equal(res.body.doi, TABLE_DOI);
+        assert.deepEqual(res.body.krt_data, expected.rows);
+        const fresh = expected.rows.filter((r) => r['NEW/REUSE'] === 'new').length;
+        assert.deepEqual(res.body.summary, {
+          total_resources: expected.rows.length,
+          new_resources: fresh,
+          reused_resources: expected.rows.length - fresh,
+          total_sessions: 1,
+          provider: 'jats-table',
+          model: 'krt-table-1',
+        });
+        assert.deepEqual(res.body.article_info, {
+          title: expected.metadata.title,
+          authors: expected.metadata.authors,
+          publication_date: expected.metadata.publicationDate,
+          journal: expected.metadata.journal,
+          is_preprint_paper: true,
+          is_biorxiv_paper: true,
+          is_demo: false,
+        });
+      }
+      const noSlash = await get<DoiTable>(`${base}/doi/${TABLE_DOI}`);
+      assert.equal(noSlash.status, 200);
+      const id = noSlash.body.session_id;
+      const session = await get<SessionTable>(`${base}/${id}/`);
+      assert.equal(session.status, 200);
+      assert.deepEqual(Object.keys(session.body), [
+        'success',
+        'session_id',
+        'doi',
+        'title',
+        'status',
+        'error',
+        'created_at',
+        'krt_data',
+        'summary',
+      ]);
+      assert.deepEqual(session.body.krt_data, expected.rows);
+      assert.equal(session.body.status, 'completed');
+      assert.equal(session.body.summary.total_resources, expected.rows.length);
+      assert.equal(session.body.summary.provider, 'jats-table');
+      assert.equal(session.body.summary.model, 'krt-table-1');
+      assert.equal(typeof session.body.summary.processing_time, 'number');
+      for (const row of session.body.krt_data) {
+        assert.deepEqual(Object.keys(row), [...KRT_COLUMNS]);
+        assert.ok((RESOURCE_TYPES as readonly string[]).includes(row['RESOURCE TYPE']));
+      }
+    }
+    const text = real.find((f) => domainExtraction(f).extraction.provider === 'text-pattern')!;
+    const textDoi = domainExtraction(text).doi;
+    const textTable = await get<DoiTable>(`/api/api/krt/doi/${textDoi}/`);
+    assert.equal(textTable.body.summary.provider, 'text-pattern');
+    assert.deepEqual(textTable.body.krt_data, domainExtraction(text).extraction.rows);
+  });
+
+  itAnswersErrors(
+    h,
+    BASES.flatMap((base): ErrorCase[] => [
+      { name: `${base}: an unknown session`, url: `${base}/00000000-0000-5000-8000-000000000000/`, status: 404, error: /not found/ },
+      {
+        name: `${base}: a DOI with no session`,
+        url: `${base}/doi/10.1101/2099.01.01.000001/`,
+        status: 404,
+        error: /no extraction session/,
+      },
+      { name: `${base}: text that is no DOI`, url: `${base}/doi/not-a-doi/`, status: 400, error: /^doi must be a DOI/ },
+      { name: `${base}: doi/ without a DOI`, url: `${base}/doi/`, status: 400, error: /^doi is required$/ },
+    ]),
+  );
+});

@@ -1,0 +1,130 @@
+// RRID suggestion, validation and recommendation: request, response and route schemas.
+import { Type } from 'typebox';
+import { Nullable } from '../../../core/http/schema.ts';
+import { text } from './common.ts';
+
+export const RRID_SUGGESTIONS_DEFAULT = 5;
+export const RRID_SUGGESTIONS_MAX = 20;
+export const RECOMMENDATIONS_DEFAULT = 10;
+export const RECOMMENDATIONS_MAX = 50;
+
+/** How suggestion confidences are computed (the AI and browser suggestion routes say it). */
+export const CONFIDENCE_NOTE =
+  'confidence_score is calibrated: the share of right answers among suggestions with that ranking score in a leave-one-paper-out experiment on the ' +
+  'knowledge base (isotonic regression, recomputed at every import). Only RRIDs written by papers of the store are ever suggested; no match gives [].';
+
+export const SuggestBody = Type.Object({
+  resource_name: text('Name of the resource, e.g. "rabbit anti-GFP".'),
+  resource_type: Type.Optional(text('Resource type, loosely written ("antibody", "cell line", "software") or one of the 14.')),
+  vendor: Type.Optional(text('Vendor or supplier.')),
+  catalog_number: Type.Optional(text('Catalog number ("ab290", "Cat# ab290").')),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: `Suggestions to return (default ${RRID_SUGGESTIONS_DEFAULT}; above ${RRID_SUGGESTIONS_MAX} reduced to ${RRID_SUGGESTIONS_MAX}).`,
+    }),
+  ),
+});
+
+export const SuggestQuery = Type.Object({
+  resource_name: text('Name of the resource.'),
+  resource_type: Type.Optional(text('Resource type.')),
+  vendor: Type.Optional(text('Vendor or supplier.')),
+  catalog_number: Type.Optional(text('Catalog number.')),
+});
+
+export const suggestionFields = {
+  id: Type.Integer({ description: 'Knowledge-base entry id (stable across imports).' }),
+  suggested_rrid: Type.String(),
+  confidence_score: Type.Number({ description: 'Calibrated probability that the RRID is the right one (see the service description).' }),
+  reasoning: Type.String(),
+  vendor: Type.String(),
+  catalog_number: Type.String(),
+  resource_name: Type.String(),
+  resource_type: Type.String(),
+  papers: Type.Integer({ description: 'Papers of the store that write this RRID.' }),
+};
+
+export const suggestionList = {
+  success: Type.Literal(true),
+  total_found: Type.Integer({ description: 'Suggestions returned.' }),
+  response_time: Type.Number({ description: 'Seconds spent.' }),
+};
+
+export const SuggestResponse = Type.Object({ ...suggestionList, suggestions: Type.Array(Type.Object(suggestionFields)) });
+
+export const ValidateBody = Type.Object({ rrid: text('RRID, with or without the "RRID:" label.', 200) });
+
+export const Validation = Type.Object({
+  rrid: Type.String({ description: 'Normalised ("RRID:AB_303395") when well-formed; else as received, without the label.' }),
+  is_valid: Type.Boolean(),
+  status: Type.String({
+    description:
+      'valid (well-formed and written by a paper of the store), unverified (well-formed, not attested), invalid (malformed or unknown registry).',
+  }),
+  confidence_score: Type.Number(),
+  recommendations: Type.Array(Type.String()),
+  last_checked: Type.String(),
+  source: Type.String({ description: 'fresh, or cache (served from the 24-hour validation cache).' }),
+  registry: Nullable(Type.String()),
+  papers: Type.Integer(),
+});
+
+export const ValidateResponse = Type.Object({ success: Type.Literal(true), validation: Validation });
+
+export const RecommendBody = Type.Object({
+  resource_name: text('Name of the resource to find alternatives for.'),
+  resource_type: Type.Optional(text('Resource type.')),
+  context: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form context; vendor and catalog_number are used when present.' }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Alternatives to return (default 10, at most 50).' })),
+});
+
+export const RecommendResponse = Type.Object({
+  success: Type.Literal(true),
+  recommendations: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      recommended_resource: Type.String(),
+      recommended_vendor: Type.String(),
+      recommended_catalog: Type.String(),
+      recommended_rrid: Nullable(Type.String()),
+      recommendation_type: Type.String({ description: 'functional_equivalent, alternative_vendor, alternative_clone or updated_version.' }),
+      confidence_score: Type.Number(),
+      reasoning: Type.String(),
+      availability_status: Type.String({ description: 'unknown: no source of stock levels is consulted.' }),
+      resource_type: Type.String(),
+      papers: Type.Integer(),
+    }),
+  ),
+  total_found: Type.Integer(),
+  response_time: Type.Number(),
+});
+
+export const suggestSchema = {
+  summary: 'Suggest RRIDs for a resource',
+  description: `Ranks knowledge-base entries by catalog number (exact, normalised), vendor and name similarity (token and synonym aware). ${CONFIDENCE_NOTE}`,
+  body: SuggestBody,
+  response: { 200: SuggestResponse },
+};
+
+export const validateSchema = {
+  summary: 'Validate an RRID',
+  description:
+    'status valid: well-formed and written by a paper of the store; unverified: well-formed but not in the store (is_valid false; check at the RRID resolver); ' +
+    'invalid: malformed or of an unknown registry, with the corrected form when it is obvious (AB-123 → AB_123). confidence_score is the share of four ' +
+    'checks passed (well-formed, known registry, attested, attested consistently). source is cache when the answer comes from the 24-hour cache.',
+  body: ValidateBody,
+  response: { 200: ValidateResponse },
+};
+
+export const recommendSchema = {
+  summary: 'Alternatives to a resource',
+  description:
+    'Resources of the same type from the knowledge base: same target and host for antibodies, same function (or a newer version) for software, same ' +
+    'strain background for organisms, another supplier of the same product. confidence_score = attribute agreement × n/(n+1) for n papers using the ' +
+    'alternative (a ranking, not a probability). availability_status is unknown: no stock source is consulted.',
+  body: RecommendBody,
+  response: { 200: RecommendResponse },
+};

@@ -1,0 +1,40 @@
+// Downloads of a key resources table (json, csv, excel): request, response and route schemas.
+import { Type } from 'typebox';
+import { Nullable } from '../../../core/http/schema.ts';
+import { KrtRow } from './common.ts';
+
+export const EXPORT_FORMATS = ['json', 'csv', 'excel'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const ExportParams = Type.Object({
+  session_id: Type.String({ maxLength: 200, description: 'Extraction session id (or a chat session id).' }),
+  format: Type.String({ maxLength: 20, description: 'json, csv or excel.' }),
+});
+
+export const ExportJson = Type.Object(
+  {
+    title: Type.String(),
+    session_id: Type.String(),
+    doi: Nullable(Type.String()),
+    processing_date: Type.String(),
+    provider: Type.String(),
+    model: Type.String(),
+    resources_found: Type.Integer(),
+    krt_data: Type.Array(KrtRow),
+  },
+  {
+    description:
+      'json: this document (pretty-printed); csv: the six KRT columns with a header row; excel: an .xlsx with title rows, then the header row and the rows.',
+  },
+);
+
+export const exportSchema = {
+  summary: 'Download a key resources table',
+  description:
+    'format json: {title, session_id, doi, processing_date, provider, model, resources_found, krt_data, is_demo}, pretty-printed; csv: UTF-8, header row, ' +
+    "the six KRT columns in order, RFC 4180 quoting, formula-like cells prefixed with '; excel: .xlsx with title rows (title, DOI, session, extractor, date), " +
+    'then the header row and the rows. `Content-Disposition: attachment; filename="krt_<id>.<json|csv|xlsx>"`. A chat session id exports its table too. ' +
+    'Unknown session: 404; other formats: 400; a failed session: 409.',
+  params: ExportParams,
+  response: { 200: ExportJson },
+};

@@ -1,0 +1,75 @@
+// Key resources tables by extraction session and by DOI: request, response and route schemas.
+import { Type } from 'typebox';
+import { Nullable } from '../../../core/http/schema.ts';
+import { KrtRow, MAX_TEXT } from './common.ts';
+
+export const SessionParams = Type.Object({ session_id: Type.String({ maxLength: 200, description: 'Extraction session id.' }) });
+
+export const SessionResponse = Type.Object({
+  success: Type.Literal(true),
+  session_id: Type.String(),
+  doi: Type.String(),
+  title: Type.String(),
+  status: Type.String({ description: 'completed, or failed (then `error` says why and krt_data is empty).' }),
+  error: Nullable(Type.String()),
+  created_at: Type.String(),
+  krt_data: Type.Array(KrtRow),
+  summary: Type.Object({
+    total_resources: Type.Integer(),
+    new_resources: Type.Integer(),
+    reused_resources: Type.Integer(),
+    processing_time: Type.Number({ description: 'Seconds the extraction took.' }),
+    provider: Type.String({ description: 'jats-table (author table), text-pattern (text extractor) or llm.' }),
+    model: Type.String({ description: 'Extractor name and version (krt-table-1, krt-text-1) or the language model.' }),
+    is_demo: Type.Boolean(),
+  }),
+});
+
+export const DoiPathParams = Type.Object({
+  '*': Type.String({
+    maxLength: MAX_TEXT,
+    description: 'The DOI (e.g. 10.1101/2021.09.08.459408), its slash raw or written %2F; any form check-doi-local accepts.',
+  }),
+});
+
+export const DoiTableResponse = Type.Object({
+  success: Type.Literal(true),
+  doi: Type.String(),
+  session_id: Type.String(),
+  krt_data: Type.Array(KrtRow),
+  summary: Type.Object({
+    total_resources: Type.Integer(),
+    new_resources: Type.Integer(),
+    reused_resources: Type.Integer(),
+    total_sessions: Type.Integer(),
+    provider: Type.String(),
+    model: Type.String(),
+  }),
+  article_info: Type.Object({
+    title: Type.String(),
+    authors: Type.String(),
+    publication_date: Nullable(Type.String()),
+    journal: Type.String(),
+    is_preprint_paper: Type.Boolean(),
+    is_biorxiv_paper: Type.Boolean({ description: 'Old name of is_preprint_paper (same value).' }),
+    is_demo: Type.Boolean(),
+  }),
+});
+
+export const sessionTableSchema = {
+  summary: 'The key resources table of an extraction session',
+  description:
+    'Rows in table order. A failed session (e.g. the language-model provider answered with an error) has status `failed`, its `error`, and no rows. Unknown id: 404.',
+  params: SessionParams,
+  response: { 200: SessionResponse },
+};
+
+export const doiTableSchema = {
+  summary: 'The best key resources table of a paper',
+  description:
+    "The DOI follows `doi/` with its slash written as is or as %2F (any form /check-doi-local/ accepts). The best table is the author's own " +
+    'key resources table when the paper has one, else the completed session with the most rows (ties: the newest). ' +
+    '`total_sessions` counts every session of the paper. No completed session: 404.',
+  params: DoiPathParams,
+  response: { 200: DoiTableResponse },
+};

@@ -1,0 +1,95 @@
+// Service B's tables as Kysely sees them (created by migrations.ts). The repository, the store, the importer and
+// the aggregates take `Kysely<KrtDatabase>`; row types elsewhere are derived from these (Selectable / Insertable),
+// never restated.
+import type { Insertable, Selectable } from 'kysely';
+import type { CoreTables, DbBoolean, DbId, DbInteger, DbJson } from '../../core/db/tables.ts';
+
+/** One stored article per DOI; the file stays where it was imported from (`store_root`/`file_path`). */
+export interface ArticlesTable {
+  id: DbId;
+  doi: string;
+  title: string;
+  authors: string;
+  publication_date: string | null;
+  journal: string;
+  is_preprint: DbBoolean;
+  version: number | null;
+  /** The directory the file was imported from, and the file's path inside it. */
+  store_root: string;
+  file_path: string;
+  file_size: DbInteger;
+  content_hash: string;
+  downloaded_at: string;
+  imported_at: string;
+  updated_at: string;
+  /** `store` (a real import) or `demo` (generated articles). */
+  dataset: string;
+  is_demo: DbBoolean;
+  /** DOI and title folded (search.ts) for the substring index of DOI suggestions. */
+  search_text: string;
+}
+
+export type SessionStatus = 'completed' | 'failed';
+
+/** An extraction session: one extractor's table of one version of an article (id: session-id.ts). */
+export interface SessionsTable {
+  session_id: string;
+  article_id: DbInteger;
+  doi: string;
+  title: string;
+  status: SessionStatus;
+  provider: string;
+  model: string;
+  content_hash: string;
+  processing_time: number;
+  created_at: string;
+  error: string | null;
+  total_resources: number;
+  new_resources: number;
+  is_demo: DbBoolean;
+}
+
+/** A row of a session's table, in table order (`position`). */
+export interface SessionRowsTable {
+  session_id: string;
+  position: number;
+  resource_type: string;
+  resource_name: string;
+  source: string;
+  identifier: string;
+  new_reuse: string;
+  additional_information: string;
+}
+
+export interface ChatSessionsTable {
+  id: string;
+  /** chat/ ChatState */
+  state: DbJson;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ValidationCacheTable {
+  cache_key: string;
+  /** The knowledge base the answer was computed from: a newer base makes the entry stale. */
+  kb_version: string;
+  /** rrid/ RridValidation */
+  value: DbJson;
+  checked_at: string;
+}
+
+// A type alias, not an interface: Kysely's `withTables` needs an object type with an implicit index signature.
+export type KrtTables = {
+  krt_articles: ArticlesTable;
+  krt_sessions: SessionsTable;
+  krt_session_rows: SessionRowsTable;
+  krt_chat_sessions: ChatSessionsTable;
+  krt_validation_cache: ValidationCacheTable;
+};
+
+export type KrtDatabase = CoreTables & KrtTables;
+
+export type ArticleRow = Selectable<ArticlesTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type SessionRowRow = Selectable<SessionRowsTable>;
+export type NewSessionRow = Insertable<SessionRowsTable>;
