@@ -16,10 +16,11 @@ import { DataVersionWatcher } from '../src/core/service.ts';
 import type { ServiceContext } from '../src/core/service.ts';
 import { categoriseRounds } from '../src/services/draws/feed/categories.ts';
 import { parseRoundsFeed } from '../src/services/draws/feed/rounds-feed.ts';
-import { SNAPSHOT_AS_OF, SNAPSHOT_NAME } from '../src/services/draws/feed/test-snapshot.ts';
-import { computeForecasts } from '../src/services/draws/forecasts.ts';
+import { computeForecasts } from '../src/services/draws/aggregates.ts';
+import { SNAPSHOT_AS_OF, SNAPSHOT_NAME } from '../src/services/draws/feed/reference-snapshot.ts';
 import { importRounds } from '../src/services/draws/import.ts';
 import { drawsService } from '../src/services/draws/service.ts';
+import type { DrawsTables } from '../src/services/draws/tables.ts';
 
 const args = process.argv.slice(2);
 const requestsAt = args.indexOf('--requests');
@@ -73,8 +74,8 @@ await migrateToLatest(db.kysely, drawsService.migrations);
 const first: number[] = [];
 const again: number[] = [];
 for (let i = 0; i < REPEATS; i++) {
-  await db.kysely.deleteFrom('draws_predictions').execute();
-  await db.kysely.deleteFrom('draws_draws').execute();
+  await db.kysely.withTables<DrawsTables>().deleteFrom('draws_predictions').execute();
+  await db.kysely.withTables<DrawsTables>().deleteFrom('draws_draws').execute();
   let t0 = performance.now();
   await importRounds(context(db, 0), feedFile);
   first.push(performance.now() - t0);

@@ -17,9 +17,11 @@ import { categoriseDrawName } from './feed/categories.ts';
 import { dayNumber } from './feed/ircc-dates.ts';
 import { parseRoundsFeed } from './feed/rounds-feed.ts';
 import type { PoolDistribution } from './feed/pool-distribution.ts';
-import { fitForecasts, readForecasts } from './forecasts.ts';
+import { describeWithSnapshot, drawsContext, importSnapshot, SNAPSHOT_AS_OF, SNAPSHOT_FILE } from '../../../test/support/draws/context.ts';
+import { fitForecasts } from './fit.ts';
 import { importRounds } from './import.ts';
-import { describeWithSnapshot, drawsContext, importSnapshot, SNAPSHOT_AS_OF, SNAPSHOT_FILE } from './test-support.ts';
+import { readForecasts } from './repository.ts';
+import type { DrawsDatabase, DrawsTables } from './tables.ts';
 
 type FeedJson = { rounds: Record<string, string>[] };
 const readFeed = (): FeedJson => JSON.parse(fs.readFileSync(SNAPSHOT_FILE, 'utf8'));
@@ -47,7 +49,7 @@ const EXPECTED_CATEGORIES: [number, string, number, Record<string, number>][] = 
   [12, 'education', 2, { 'Education occupations (Version 1)': 2 }],
 ];
 
-async function state(db: Kysely<any>) {
+async function state(db: Kysely<DrawsDatabase>) {
   const draws = await db.selectFrom('draws_draws').selectAll().orderBy('id').execute();
   const categories = await db.selectFrom('draws_categories').selectAll().orderBy('id').execute();
   const predictions = await db.selectFrom('draws_predictions').selectAll().orderBy('category_id').orderBy('rank').execute();
@@ -71,6 +73,7 @@ async function state(db: Kysely<any>) {
 describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
   let ctx: ServiceContext;
   let first: ImportReport;
+  const db = () => t.db.kysely.withTables<DrawsTables>();
   const feed = () => readFeed();
 
   before(async () => {
@@ -83,7 +86,7 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     assert.equal(first.inserted, 389);
     assert.equal(first.skipped, 0);
     assert.equal(first.is_demo, false);
-    const rows = await t.db.kysely.selectFrom('draws_draws').select(['round_number', 'round_sort_key']).execute();
+    const rows = await db().selectFrom('draws_draws').select(['round_number', 'round_sort_key']).execute();
     assert.equal(rows.length, 389);
     assert.deepEqual(new Set(rows.map((r) => r.round_number)), new Set(feed().rounds.map((r) => r.drawNumber)));
     const lettered = rows
@@ -97,14 +100,14 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
   });
 
   it('keeps every raw draw name verbatim on its draw', async () => {
-    const rows = await t.db.kysely.selectFrom('draws_draws').select(['round_number', 'draw_name']).execute();
+    const rows = await db().selectFrom('draws_draws').select(['round_number', 'draw_name']).execute();
     const byRound = new Map(rows.map((r) => [r.round_number, r.draw_name]));
     for (const round of feed().rounds) assert.equal(byRound.get(round.drawNumber), round.drawName, `round ${round.drawNumber}`);
   });
 
   it('normalises names into the canonical categories with stable ids and the right draw counts', async () => {
-    const categories = await t.db.kysely.selectFrom('draws_categories').selectAll().orderBy('id').execute();
-    const draws = await t.db.kysely.selectFrom('draws_draws').select(['category_id', 'draw_name']).execute();
+    const categories = await db().selectFrom('draws_categories').selectAll().orderBy('id').execute();
+    const draws = await db().selectFrom('draws_draws').select(['category_id', 'draw_name']).execute();
     const actual = categories.map((c) => {
       const mine = draws.filter((d) => Number(d.category_id) === Number(c.id));
       const names: Record<string, number> = {};
@@ -117,7 +120,7 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
   });
 
   it('computes days_since_last_draw within each category (0 on the same day, null for the first)', async () => {
-    const rows = await t.db.kysely.selectFrom('draws_draws').select(['round_number', 'days_since_last_draw']).execute();
+    const rows = await db().selectFrom('draws_draws').select(['round_number', 'days_since_last_draw']).execute();
     const stored = new Map(rows.map((r) => [r.round_number, r.days_since_last_draw === null ? null : Number(r.days_since_last_draw)]));
     // Independently: walk each category's rounds in date order.
     const rounds = parseRoundsFeed(feed()).sort((a, b) => a.date.localeCompare(b.date) || a.roundSortKey - b.roundSortKey);
@@ -136,7 +139,7 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
   });
 
   it('keeps the pool distribution, cut-off, draw time and link of each round', async () => {
-    const row = await t.db.kysely.selectFrom('draws_draws').selectAll().where('round_number', '=', '388').executeTakeFirstOrThrow();
+    const row = await db().selectFrom('draws_draws').selectAll().where('round_number', '=', '388').executeTakeFirstOrThrow();
     const pool = readJson<PoolDistribution>(row.pool_distribution);
     assert.equal(pool.asOn, '2025-12-14');
     assert.equal(pool.total, 237302);
@@ -144,23 +147,19 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     assert.equal(pool.bands.find((b) => b.label === '451-500')!.candidates, 68700);
     assert.equal(row.tie_break_at, '2025-08-24T23:43:05Z');
     assert.equal(row.drawn_at, '2025-12-17T12:26:48Z');
-    assert.match(row.url, /^https:\/\/www\.canada\.ca\/.*invitations\.html\?q=388$/);
+    assert.match(row.url ?? '', /^https:\/\/www\.canada\.ca\/.*invitations\.html\?q=388$/);
     assert.equal(row.programs, 'Federal Skilled Worker Program, Canadian Experience Class and Federal Skilled Trades Program');
-    const early = await t.db.kysely
-      .selectFrom('draws_draws')
-      .select('tie_break_at')
-      .where('round_number', '=', '1')
-      .executeTakeFirstOrThrow();
+    const early = await db().selectFrom('draws_draws').select('tie_break_at').where('round_number', '=', '1').executeTakeFirstOrThrow();
     assert.equal(early.tie_break_at, null);
   });
 
   it("stores statistics and forecasts with the import's data version", async () => {
-    const forecasts = await readForecasts(t.db.kysely);
+    const forecasts = await readForecasts(db());
     assert.ok(forecasts);
     assert.equal(forecasts.data_version, first.data_version);
     assert.equal(forecasts.value.rounds_version, first.data_version);
     assert.equal(forecasts.value.as_of, SNAPSHOT_AS_OF);
-    assert.equal((await getAggregate(t.db.kysely, 'draws', 'statistics'))?.data_version, first.data_version);
+    assert.equal((await getAggregate(db(), 'draws', 'statistics'))?.data_version, first.data_version);
     const status = Object.fromEntries(forecasts.value.categories.map((c) => [c.slug, c.status]));
     assert.deepEqual(status, {
       general: 'dormant',
@@ -176,10 +175,7 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
       agriculture: 'dormant',
       education: 'insufficient_history',
     });
-    const predictions = await t.db.kysely
-      .selectFrom('draws_predictions')
-      .select(['category_id', 'rank', 'as_of', 'predicted_date'])
-      .execute();
+    const predictions = await db().selectFrom('draws_predictions').select(['category_id', 'rank', 'as_of', 'predicted_date']).execute();
     const predicted = new Set(predictions.map((p) => Number(p.category_id)));
     assert.deepEqual(
       [...predicted].sort((a, b) => a - b),
@@ -189,24 +185,24 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
   });
 
   it('re-importing the same feed changes nothing: every round unchanged, same ids, same forecasts', async () => {
-    const before = await state(t.db.kysely);
-    const forecastsBefore = await readForecasts(t.db.kysely);
+    const before = await state(db());
+    const forecastsBefore = await readForecasts(db());
     const again = await importSnapshot(ctx);
     assert.deepEqual(
       [again.rows_read, again.inserted, again.updated, again.unchanged, again.deleted, again.skipped],
       [389, 0, 0, 389, 0, 0],
     );
-    const after = await state(t.db.kysely);
+    const after = await state(db());
     assert.deepEqual(after.draws, before.draws);
     assert.deepEqual(after.categories, before.categories);
     assert.deepEqual(after.predictions, before.predictions);
-    const forecastsAfter = await readForecasts(t.db.kysely);
+    const forecastsAfter = await readForecasts(db());
     assert.deepEqual({ ...forecastsAfter!.value, rounds_version: null }, { ...forecastsBefore!.value, rounds_version: null });
     assert.notEqual(after.versions[0].version, before.versions[0].version, 'a new data version is recorded');
   });
 
   it('a broken file fails with a clear error and leaves the old data', async () => {
-    const before = await state(t.db.kysely);
+    const before = await state(db());
     const text = fs.readFileSync(SNAPSHOT_FILE, 'utf8');
     await assert.rejects(importRounds(ctx, tempFile('truncated.json', text.slice(0, 5000))), /is not JSON/);
     const bad = readFeed();
@@ -216,7 +212,7 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
       new RegExp(`round ${bad.rounds[3].drawNumber}, field drawCRS`),
     );
     await assert.rejects(importRounds(ctx, path.join(os.tmpdir(), 'no-such-feed.json')), /no such file/);
-    assert.deepEqual(await state(t.db.kysely), before);
+    assert.deepEqual(await state(db()), before);
   });
 
   it('reads the feed from a URL, and says so clearly when the address cannot be reached', async () => {
@@ -231,35 +227,35 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     } finally {
       server.close();
     }
-    const before = await state(t.db.kysely);
+    const before = await state(db());
     await assert.rejects(
       importRounds(ctx, 'http://127.0.0.1:1/ee_rounds_123_en.json', { timeoutMs: 2000 }),
       /Could not reach the rounds feed/,
     );
-    assert.deepEqual(await state(t.db.kysely), before);
+    assert.deepEqual(await state(db()), before);
   });
 
   it('fit recomputes exactly the same forecasts for the same as-of date, and moves them on for a later one', async () => {
-    const stored = await readForecasts(t.db.kysely);
-    const predictions = (await state(t.db.kysely)).predictions;
+    const stored = await readForecasts(db());
+    const predictions = (await state(db())).predictions;
     const same = await fitForecasts(ctx, { asOf: SNAPSHOT_AS_OF });
     assert.equal(same.as_of, SNAPSHOT_AS_OF);
-    assert.deepEqual((await state(t.db.kysely)).predictions, predictions);
-    const refit = await readForecasts(t.db.kysely);
+    assert.deepEqual((await state(db())).predictions, predictions);
+    const refit = await readForecasts(db());
     assert.deepEqual(refit!.value, stored!.value, 'same data and as-of date: same stored forecasts, backtests and model scores');
     assert.notEqual(refit!.data_version, stored!.data_version, 'the refit is a new version of the forecasts');
-    assert.ok((await listDataVersions(t.db.kysely, 'draws')).some((v) => v.dataset === 'forecasts'));
+    assert.ok((await listDataVersions(db(), 'draws')).some((v) => v.dataset === 'forecasts'));
 
     const later = await fitForecasts(ctx, { asOf: '2026-01-20' });
     assert.equal(later.as_of, '2026-01-20');
-    const moved = (await state(t.db.kysely)).predictions;
+    const moved = (await state(db())).predictions;
     assert.ok(moved.length > 0 && moved.every((p) => p.as_of === '2026-01-20' && String(p.predicted_date) > '2026-01-20'));
     await fitForecasts(ctx, { asOf: SNAPSHOT_AS_OF });
-    assert.deepEqual((await state(t.db.kysely)).predictions, predictions);
+    assert.deepEqual((await state(db())).predictions, predictions);
   });
 
   it('a changed feed: one round updated, one removed, one added under a new name that gets its own category', async () => {
-    const before = await state(t.db.kysely);
+    const before = await state(db());
     const changed = readFeed();
     const r388 = changed.rounds.find((r) => r.drawNumber === '388')!;
     r388.drawCRS = '401';
@@ -275,7 +271,7 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     });
     const report = await importRounds(ctx, tempFile('changed.json', JSON.stringify(changed)));
     assert.deepEqual([report.rows_read, report.inserted, report.updated, report.unchanged, report.deleted], [389, 1, 1, 387, 1]);
-    const added = await t.db.kysely
+    const added = await db()
       .selectFrom('draws_draws as d')
       .innerJoin('draws_categories as c', 'c.id', 'd.category_id')
       .select(['c.id', 'c.slug', 'c.name', 'c.is_known', 'd.draw_name', 'd.url'])
@@ -287,24 +283,20 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     assert.equal(Boolean(added.is_known), false);
     assert.equal(added.draw_name, 'Physicians with Canadian work experience (Version 1)');
     assert.equal(added.url, null);
-    const kept = await t.db.kysely
-      .selectFrom('draws_draws')
-      .select(['id', 'crs'])
-      .where('round_number', '=', '388')
-      .executeTakeFirstOrThrow();
+    const kept = await db().selectFrom('draws_draws').select(['id', 'crs']).where('round_number', '=', '388').executeTakeFirstOrThrow();
     assert.equal(Number(kept.crs), 401);
     assert.equal(Number(kept.id), before.draws.find((d) => d.round_number === '388')!.id, 'an updated round keeps its id');
 
     // Back to the snapshot: the new category stays (inactive, same id), every other id is unchanged.
     const restored = await importSnapshot(ctx);
     assert.deepEqual([restored.inserted, restored.updated, restored.deleted], [1, 1, 1]);
-    const categories = await t.db.kysely.selectFrom('draws_categories').select(['id', 'slug', 'is_active']).orderBy('id').execute();
+    const categories = await db().selectFrom('draws_categories').select(['id', 'slug', 'is_active']).orderBy('id').execute();
     assert.deepEqual(
       categories.map((c) => [Number(c.id), c.slug, Boolean(c.is_active)]),
       [...EXPECTED_CATEGORIES.map(([id, slug]) => [id, slug, true]), [Number(added.id), 'physicians-with-canadian-work-experience', false]],
     );
     const ids = new Map(
-      (await t.db.kysely.selectFrom('draws_draws').select(['id', 'round_number']).execute()).map((r) => [r.round_number, Number(r.id)]),
+      (await db().selectFrom('draws_draws').select(['id', 'round_number']).execute()).map((r) => [r.round_number, Number(r.id)]),
     );
     for (const d of before.draws) if (d.round_number !== '387') assert.equal(ids.get(d.round_number as string), d.id);
   });
@@ -313,7 +305,7 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     const damaged = readFeed();
     damaged.rounds[0].drawName = `${damaged.rounds[0].drawName}\u0000`;
     await importRounds(ctx, tempFile('nul.json', JSON.stringify(damaged)));
-    const row = await t.db.kysely
+    const row = await db()
       .selectFrom('draws_draws')
       .select('draw_name')
       .where('round_number', '=', damaged.rounds[0].drawNumber)

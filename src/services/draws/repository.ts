@@ -2,36 +2,23 @@
 // comparison orders them; draws are ordered newest first with round number and id as tie-breaks.
 import type { Kysely } from 'kysely';
 import { getAggregate, listDataVersions } from '../../core/db/datasets.ts';
+import type { StoredAggregate } from '../../core/db/datasets.ts';
 import { dbBool, num } from '../../core/db/dialect.ts';
+import { FORECASTS_AGGREGATE, FORECASTS_DATASET, ROUNDS_DATASET, SERVICE, STATISTICS_AGGREGATE } from './aggregates.ts';
+import type { CategoryDraws, StoredForecasts, StoredStatistics } from './aggregates.ts';
 import { dayNumber, isoFromDayNumber } from './feed/ircc-dates.ts';
-import type { Prediction } from './forecast/forecast-category.ts';
+import type { DrawObservation, Prediction } from './forecast/forecast-category.ts';
 import type { ModelName } from './forecast/models.ts';
-import { FORECASTS_DATASET, readForecasts, ROUNDS_DATASET, SERVICE } from './forecasts.ts';
-import { STATISTICS_AGGREGATE } from './import.ts';
-import type { StoredStatistics } from './import.ts';
+import type { CategoryRow, DrawRow, DrawsDatabase } from './tables.ts';
 
-export interface CategoryRow {
-  id: number;
-  slug: string;
-  name: string;
-  description: string | null;
-  is_active: boolean;
-  created_at: string;
-}
+/** A category as the routes use it. */
+export type CategoryRecord = Pick<CategoryRow, 'id' | 'slug' | 'name' | 'description' | 'created_at'> & { is_active: boolean };
 
-export interface DrawRecord {
-  id: number;
-  round_number: string;
-  date: string;
-  category_id: number;
-  category_name: string;
-  draw_name: string;
-  invitations_issued: number;
-  lowest_crs_score: number;
-  tie_break_at: string | null;
-  days_since_last_draw: number | null;
-  url: string | null;
-}
+/** A draw as the API serves it (the contract's names: invitations_issued, lowest_crs_score). */
+export type DrawRecord = Pick<
+  DrawRow,
+  'id' | 'round_number' | 'date' | 'category_id' | 'draw_name' | 'tie_break_at' | 'days_since_last_draw' | 'url'
+> & { category_name: string; invitations_issued: number; lowest_crs_score: number };
 
 export interface DrawFilter {
   categoryId?: number;
@@ -45,39 +32,26 @@ export interface DrawFilter {
   limit?: number;
 }
 
-function categoryRow(r: Record<string, any>): CategoryRow {
-  return {
-    id: Number(r.id),
-    slug: r.slug,
-    name: r.name,
-    description: r.description ?? null,
-    is_active: Boolean(r.is_active),
-    created_at: r.created_at,
-  };
+const CATEGORY_COLUMNS = ['id', 'slug', 'name', 'description', 'is_active', 'created_at'] as const;
+
+function categoryRecord(r: Pick<CategoryRow, (typeof CATEGORY_COLUMNS)[number]>): CategoryRecord {
+  return { ...r, is_active: Boolean(r.is_active) };
 }
 
-export async function listCategories(db: Kysely<any>, options: { activeOnly: boolean }): Promise<CategoryRow[]> {
-  let query = db
-    .selectFrom('draws_categories')
-    .select(['id', 'slug', 'name', 'description', 'is_active', 'created_at'])
-    .orderBy('sort_order')
-    .orderBy('id');
+export async function listCategories(db: Kysely<DrawsDatabase>, options: { activeOnly: boolean }): Promise<CategoryRecord[]> {
+  let query = db.selectFrom('draws_categories').select(CATEGORY_COLUMNS).orderBy('sort_order').orderBy('id');
   if (options.activeOnly) query = query.where('is_active', '=', dbBool(db, true));
-  return (await query.execute()).map(categoryRow);
+  return (await query.execute()).map(categoryRecord);
 }
 
-export async function findCategory(db: Kysely<any>, id: number): Promise<CategoryRow | null> {
+export async function findCategory(db: Kysely<DrawsDatabase>, id: number): Promise<CategoryRecord | null> {
   // Ids are 32-bit integer columns: a larger number names no category (and must not reach PostgreSQL as one).
   if (!Number.isInteger(id) || id < 0 || id > 2_147_483_647) return null;
-  const row = await db
-    .selectFrom('draws_categories')
-    .select(['id', 'slug', 'name', 'description', 'is_active', 'created_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row ? categoryRow(row) : null;
+  const row = await db.selectFrom('draws_categories').select(CATEGORY_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row ? categoryRecord(row) : null;
 }
 
-export async function listDraws(db: Kysely<any>, filter: DrawFilter = {}): Promise<DrawRecord[]> {
+export async function listDraws(db: Kysely<DrawsDatabase>, filter: DrawFilter = {}): Promise<DrawRecord[]> {
   let query = db
     .selectFrom('draws_draws as d')
     .innerJoin('draws_categories as c', 'c.id', 'd.category_id')
@@ -101,18 +75,18 @@ export async function listDraws(db: Kysely<any>, filter: DrawFilter = {}): Promi
   if (filter.through !== undefined) query = query.where('d.date', '<=', filter.through);
   query = query.orderBy('d.date', 'desc').orderBy('d.round_sort_key', 'desc').orderBy('d.id', 'desc');
   if (filter.limit !== undefined) query = query.limit(filter.limit);
-  return (await query.execute()).map((r) => ({
-    id: Number(r.id),
+  return (await query.execute()).map(({ invitations, crs, ...r }) => ({
+    id: r.id,
     round_number: r.round_number,
     date: r.date,
-    category_id: Number(r.category_id),
+    category_id: r.category_id,
     category_name: r.category_name,
     draw_name: r.draw_name,
-    invitations_issued: Number(r.invitations),
-    lowest_crs_score: Number(r.crs),
-    tie_break_at: r.tie_break_at ?? null,
-    days_since_last_draw: r.days_since_last_draw === null || r.days_since_last_draw === undefined ? null : Number(r.days_since_last_draw),
-    url: r.url ?? null,
+    invitations_issued: invitations,
+    lowest_crs_score: crs,
+    tie_break_at: r.tie_break_at,
+    days_since_last_draw: r.days_since_last_draw,
+    url: r.url,
   }));
 }
 
@@ -124,25 +98,25 @@ export function recentWindow(asOf: string): { from: string; through: string } {
 }
 
 /** Stored predictions by category id, ranks in order. */
-export async function listPredictions(db: Kysely<any>, categoryId?: number): Promise<Map<number, Prediction[]>> {
+export async function listPredictions(db: Kysely<DrawsDatabase>, categoryId?: number): Promise<Map<number, Prediction[]>> {
   let query = db.selectFrom('draws_predictions').selectAll().orderBy('category_id').orderBy('rank');
   if (categoryId !== undefined) query = query.where('category_id', '=', categoryId);
   const result = new Map<number, Prediction[]>();
   for (const r of await query.execute()) {
-    const id = Number(r.category_id);
+    const id = r.category_id;
     const list = result.get(id) ?? [];
     list.push({
-      rank: Number(r.rank),
+      rank: r.rank,
       predicted_date: r.predicted_date,
-      predicted_crs_score: Number(r.predicted_crs_score),
-      predicted_invitations: Number(r.predicted_invitations),
-      confidence_score: Number(r.confidence_score),
-      model_used: r.model_used as ModelName,
+      predicted_crs_score: r.predicted_crs_score,
+      predicted_invitations: r.predicted_invitations,
+      confidence_score: r.confidence_score,
+      model_used: r.model_used as ModelName, // written from a ModelName by the store
       uncertainty_range: {
-        min: Number(r.range_min),
-        max: Number(r.range_max),
+        min: r.range_min,
+        max: r.range_max,
         confidence_level: 95,
-        margin_of_error: Number(r.margin_of_error),
+        margin_of_error: r.margin_of_error,
       },
       date_range: { earliest: r.date_earliest, latest: r.date_latest },
     });
@@ -151,7 +125,34 @@ export async function listPredictions(db: Kysely<any>, categoryId?: number): Pro
   return result;
 }
 
-export async function readStatistics(db: Kysely<any>): Promise<StoredStatistics | null> {
+/** Every active category's draws, from the database (what `fit` forecasts from). */
+export async function loadCategoryDraws(db: Kysely<DrawsDatabase>): Promise<CategoryDraws[]> {
+  const categories = await db
+    .selectFrom('draws_categories')
+    .select(['id', 'slug'])
+    .where('is_active', '=', dbBool(db, true))
+    .orderBy('id')
+    .execute();
+  const rows = await db
+    .selectFrom('draws_draws')
+    .select(['category_id', 'date', 'crs', 'invitations', 'round_sort_key'])
+    .orderBy('date')
+    .orderBy('round_sort_key')
+    .execute();
+  const byCategory = new Map<number, DrawObservation[]>();
+  for (const r of rows) {
+    const list = byCategory.get(r.category_id) ?? [];
+    list.push({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.round_sort_key });
+    byCategory.set(r.category_id, list);
+  }
+  return categories.map((c) => ({ id: c.id, slug: c.slug, draws: byCategory.get(c.id) ?? [] }));
+}
+
+export async function readForecasts(db: Kysely<DrawsDatabase>): Promise<StoredAggregate<StoredForecasts> | null> {
+  return getAggregate<StoredForecasts>(db, SERVICE, FORECASTS_AGGREGATE);
+}
+
+export async function readStatistics(db: Kysely<DrawsDatabase>): Promise<StoredStatistics | null> {
   return (await getAggregate<StoredStatistics>(db, SERVICE, STATISTICS_AGGREGATE))?.value ?? null;
 }
 
@@ -162,7 +163,7 @@ export interface RowCounts {
   predictions: number;
 }
 
-export async function countRows(db: Kysely<any>): Promise<RowCounts> {
+export async function countRows(db: Kysely<DrawsDatabase>): Promise<RowCounts> {
   const [draws, categories, predictions] = await Promise.all([
     db
       .selectFrom('draws_draws')
@@ -195,7 +196,7 @@ export interface DataSource {
 }
 
 /** What a response's data_source says; `forecastsAsOf` is read from the stored forecasts unless given. */
-export async function dataSource(db: Kysely<any>, asOf: string, forecastsAsOf?: string | null): Promise<DataSource> {
+export async function dataSource(db: Kysely<DrawsDatabase>, asOf: string, forecastsAsOf?: string | null): Promise<DataSource> {
   if (forecastsAsOf === undefined) forecastsAsOf = (await readForecasts(db))?.value.as_of ?? null;
   const versions = await listDataVersions(db, SERVICE);
   const rounds = versions.find((v) => v.dataset === ROUNDS_DATASET);
@@ -225,7 +226,11 @@ export async function dataSource(db: Kysely<any>, asOf: string, forecastsAsOf?: 
 }
 
 /** drawDateTime of each category's newest draw on or before `through`. */
-export async function latestDrawTimes(db: Kysely<any>, categoryIds: readonly number[], through: string): Promise<Map<number, string>> {
+export async function latestDrawTimes(
+  db: Kysely<DrawsDatabase>,
+  categoryIds: readonly number[],
+  through: string,
+): Promise<Map<number, string>> {
   const result = new Map<number, string>();
   for (const id of categoryIds) {
     const row = await db

@@ -5,10 +5,11 @@ import type { ServiceModule } from '../../core/service.ts';
 import { resolveAsOf } from './as-of.ts';
 import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeed } from './demo.ts';
 import { IRCC_ROUNDS_FEED_URL } from './feed/rounds-feed.ts';
-import { fitForecasts } from './forecasts.ts';
+import { fitForecasts, keepForecastsCurrent } from './fit.ts';
 import { importRounds } from './import.ts';
 import { drawsMigrations } from './migrations.ts';
-import { API_VERSION, drawsRoutes, keepForecastsCurrent } from './routes.ts';
+import { drawsRoutes } from './routes/index.ts';
+import { API_VERSION } from './schemas/common.ts';
 
 export const drawsService: ServiceModule = {
   name: 'draws',

@@ -10,7 +10,7 @@ import {
   stripVersionSuffix,
 } from './categories.ts';
 import { parseRoundsFeed } from './rounds-feed.ts';
-import { loadSnapshot } from './test-snapshot.ts';
+import { loadSnapshot } from '../../../../test/support/draws/snapshot.ts';
 
 test('every drawName of the real snapshot maps to the expected canonical category', (t) => {
   const json = loadSnapshot(t);

@@ -10,7 +10,7 @@ import {
   roundSortKey,
   sortRoundsChronologically,
 } from './rounds-feed.ts';
-import { loadSnapshot } from './test-snapshot.ts';
+import { loadSnapshot } from '../../../../test/support/draws/snapshot.ts';
 
 function clone<T>(value: T): T {
   return structuredClone(value);

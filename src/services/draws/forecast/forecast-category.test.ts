@@ -4,7 +4,7 @@ import { Random } from '../../../core/random.ts';
 import { categoriseRounds, CANONICAL_CATEGORIES } from '../feed/categories.ts';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { parseRoundsFeed } from '../feed/rounds-feed.ts';
-import { loadSnapshot, SNAPSHOT_AS_OF } from '../feed/test-snapshot.ts';
+import { loadSnapshot, SNAPSHOT_AS_OF } from '../../../../test/support/draws/snapshot.ts';
 import { weekday } from './draw-dates.ts';
 import { forecastCategory, type CategoryForecast, type DrawObservation } from './forecast-category.ts';
 import { CONFIDENCE_DEFINITION, FORECAST_METHOD, MODEL_CATALOGUE } from './model-catalogue.ts';

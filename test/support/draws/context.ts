@@ -2,19 +2,18 @@
 // ctx.config.env, as in production), and suites that need the real IRCC snapshot (skipped with a message
 // outside CI when ../shared/data is absent, failed in CI).
 import { before, describe } from 'node:test';
-import type { Db } from '../../core/db/database.ts';
-import type { ImportReport } from '../../core/import.ts';
-import type { ServiceContext } from '../../core/service.ts';
-import { describeEachDatabase, needsSharedData, sharedData } from '../../../test/support/databases.ts';
-import type { TestDatabase } from '../../../test/support/databases.ts';
-import { testContext } from '../../../test/support/app.ts';
-import { AS_OF_VARIABLE } from './as-of.ts';
-import { SNAPSHOT_AS_OF, SNAPSHOT_NAME } from './feed/test-snapshot.ts';
-import { importRounds } from './import.ts';
-import { drawsService } from './service.ts';
+import type { Db } from '../../../src/core/db/database.ts';
+import type { ImportReport } from '../../../src/core/import.ts';
+import type { ServiceContext } from '../../../src/core/service.ts';
+import { AS_OF_VARIABLE } from '../../../src/services/draws/as-of.ts';
+import { importRounds } from '../../../src/services/draws/import.ts';
+import { drawsService } from '../../../src/services/draws/service.ts';
+import { testContext } from '../app.ts';
+import { describeEachDatabase, needsSharedData } from '../databases.ts';
+import type { TestDatabase } from '../databases.ts';
+import { SNAPSHOT_AS_OF, SNAPSHOT_FILE, SNAPSHOT_NAME } from './snapshot.ts';
 
-export { SNAPSHOT_AS_OF, SNAPSHOT_NAME };
-export const SNAPSHOT_FILE = sharedData('draws', SNAPSHOT_NAME);
+export { SNAPSHOT_AS_OF, SNAPSHOT_FILE, SNAPSHOT_NAME };
 
 /** A service context whose as-of date is `asOf`. */
 export function drawsContext(db: Db, asOf: string = SNAPSHOT_AS_OF): ServiceContext {

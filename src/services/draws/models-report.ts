@@ -1,10 +1,11 @@
 // Prints what /api/models/ reports for the real IRCC snapshot: every model's pooled rolling-origin backtest
 // of CRS cut-offs by horizon, and, for the largest categories, whether the chosen model beats the naive
 // one at h = 1. Everything is computed here, through the service's own importer and routes.
-//   node src/services/draws/report.ts [feed file or URL] [--as-of YYYY-MM-DD]
+//   node src/services/draws/models-report.ts [feed file or URL] [--as-of YYYY-MM-DD]
 // Defaults: the 2025-12-17 snapshot in the shared data, as of 2025-12-17.
 import path from 'node:path';
 import pino from 'pino';
+import type { Static } from 'typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from '../../core/config.ts';
 import { openDatabase } from '../../core/db/database.ts';
@@ -13,11 +14,11 @@ import { buildServiceApp } from '../../core/http/service-app.ts';
 import { DataVersionWatcher } from '../../core/service.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { AS_OF_VARIABLE } from './as-of.ts';
-import { SNAPSHOT_AS_OF, SNAPSHOT_NAME } from './feed/test-snapshot.ts';
+import { SNAPSHOT_AS_OF, SNAPSHOT_NAME } from './feed/reference-snapshot.ts';
 import { importRounds } from './import.ts';
+import type { CategoriesResponse } from './schemas/categories.ts';
+import type { ModelsResponse } from './schemas/models.ts';
 import { drawsService } from './service.ts';
-
-type Json = any;
 
 export async function modelsReport(source: string, asOf: string): Promise<string> {
   const db = openDatabase('sqlite::memory:');
@@ -34,8 +35,8 @@ export async function modelsReport(source: string, asOf: string): Promise<string
   const report = await importRounds(ctx, source);
   const app = await buildServiceApp(drawsService, ctx, { logger: false });
   try {
-    const models = (await app.inject('/api/models/')).json() as Json;
-    const categories = (await app.inject('/api/categories/')).json() as Json[];
+    const models = (await app.inject('/api/models/')).json<Static<typeof ModelsResponse>>();
+    const categories = (await app.inject('/api/categories/')).json<Static<typeof CategoriesResponse>>();
     const lines: string[] = [];
     const f = (x: number | null, digits = 1) => (x === null ? '—' : x.toFixed(digits));
     const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
@@ -46,7 +47,7 @@ export async function modelsReport(source: string, asOf: string): Promise<string
       `${'model'.padEnd(13)}${'h'.padStart(2)}${'n'.padStart(6)}${'MAE'.padStart(8)}${'RMSE'.padStart(8)}${'MASE'.padStart(7)}${'bias'.padStart(8)}${'cov95'.padStart(8)}  selected for`,
     );
     for (const m of models.data) {
-      const names = m.selected_for.map((id: number) => categories.find((c) => c.id === id)?.name ?? id).join(', ') || '—';
+      const names = m.selected_for.map((id) => categories.find((c) => c.id === id)?.name ?? id).join(', ') || '—';
       for (const row of m.performance.by_horizon) {
         lines.push(
           `${(row.h === 1 ? m.name : '').padEnd(13)}${String(row.h).padStart(2)}${String(row.n).padStart(6)}${f(row.mae, 2).padStart(8)}${f(row.rmse, 2).padStart(8)}` +
@@ -63,13 +64,13 @@ export async function modelsReport(source: string, asOf: string): Promise<string
     );
     const bySize = [...categories].sort((a, b) => b.total_draws - a.total_draws || a.id - b.id);
     for (const c of bySize) {
-      const fc = models.categories.find((x: Json) => x.category_id === c.id);
+      const fc = models.categories.find((x) => x.category_id === c.id);
       if (!fc || fc.crs_model === null) continue;
       const chosen = fc.mae_h1[fc.crs_model] ?? null;
       const naive = fc.mae_h1.naive ?? null;
       let verdict: string;
       // With a tie the chosen model is not the lowest: name the model it was tied with.
-      const best = Object.entries(fc.mae_h1 as Record<string, number>)
+      const best = Object.entries(fc.mae_h1)
         .filter(([name]) => name !== fc.crs_model)
         .sort((a, b) => a[1] - b[1])[0] ?? ['—', null];
       if (fc.crs_model === 'naive') {

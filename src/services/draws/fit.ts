@@ -1,0 +1,100 @@
+// `fit draws` and the daily refresh: the forecasts recomputed from the draws already stored, for an as-of
+// date, as a new version of the `forecasts` dataset (so that caches and ETags change). Requests never compute.
+import { listDataVersions } from '../../core/db/datasets.ts';
+import { runImport } from '../../core/import.ts';
+import type { ImportReport } from '../../core/import.ts';
+import type { ServiceApp, ServiceContext } from '../../core/service.ts';
+import { computeForecasts, FORECASTS_DATASET, ROUNDS_DATASET, SERVICE } from './aggregates.ts';
+import type { ComputedForecasts } from './aggregates.ts';
+import { asOfIsFixed, msUntilNextTorontoDay, resolveAsOf } from './as-of.ts';
+import type { ForecastStatus } from './forecast/forecast-category.ts';
+import type { ModelName } from './forecast/models.ts';
+import { loadCategoryDraws, readForecasts } from './repository.ts';
+import { writeForecasts } from './store.ts';
+import type { DrawsTables } from './tables.ts';
+
+export interface FitResult {
+  as_of: string;
+  report: ImportReport | null;
+  categories: { category_id: number; slug: string; status: ForecastStatus; predictions: number; crs_model: ModelName | null }[];
+  message: string;
+}
+
+/**
+ * `fit draws`: recomputes the forecasts from the draws already imported, for `asOf` (default: the
+ * configured as-of date), as a new version of the `forecasts` dataset so that caches and ETags change.
+ */
+export async function fitForecasts(ctx: ServiceContext, options: { asOf?: string } = {}): Promise<FitResult> {
+  const asOf = options.asOf ?? resolveAsOf(ctx.config.env);
+  const versions = await listDataVersions(ctx.db.kysely, SERVICE);
+  const rounds = versions.find((v) => v.dataset === ROUNDS_DATASET);
+  if (!rounds) return { as_of: asOf, report: null, categories: [], message: 'no draws imported yet: nothing to fit' };
+  const fitted: { computed?: ComputedForecasts } = {};
+  const report = await runImport(
+    ctx.db,
+    { service: SERVICE, importer: 'fit', dataset: FORECASTS_DATASET, source: `forecasts as of ${asOf}`, isDemo: rounds.is_demo },
+    async (core, { tally, dataVersion }) => {
+      const trx = core.withTables<DrawsTables>();
+      const categories = await loadCategoryDraws(trx);
+      tally.read(categories.reduce((s, c) => s + c.draws.length, 0));
+      const computed = computeForecasts(categories, asOf);
+      await writeForecasts(trx, computed, rounds.version, dataVersion);
+      tally.inserted(computed.predictions.length);
+      fitted.computed = computed;
+    },
+  );
+  ctx.dataVersion.invalidate();
+  const { value, predictions } = fitted.computed!; // set by the import, which succeeded
+  return {
+    as_of: asOf,
+    report,
+    categories: value.categories.map((c) => ({
+      category_id: c.category_id,
+      slug: c.slug,
+      status: c.status,
+      predictions: predictions.filter((p) => p.categoryId === c.category_id).length,
+      crs_model: c.crs?.model ?? null,
+    })),
+    message: `forecasts as of ${asOf} for ${value.categories.length} categories; data version ${report.data_version}`,
+  };
+}
+
+/** Refits when the stored forecasts were made for another as-of date than the current one. True if it refitted. */
+export async function refreshForecastsIfStale(ctx: ServiceContext): Promise<boolean> {
+  const asOf = resolveAsOf(ctx.config.env);
+  const stored = await readForecasts(ctx.db.kysely.withTables<DrawsTables>());
+  if (stored === null || stored.value.as_of === asOf) return false;
+  await fitForecasts(ctx, { asOf });
+  return true;
+}
+
+/**
+ * Keeps the stored forecasts made for the current as-of date: checked when the app starts and, unless
+ * PDI_DRAWS_AS_OF fixes the date, again just after each midnight in Toronto. Requests never compute.
+ */
+export function keepForecastsCurrent(app: ServiceApp, ctx: ServiceContext): void {
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+  const check = async (): Promise<void> => {
+    try {
+      if (await refreshForecastsIfStale(ctx))
+        ctx.log.info({ as_of: resolveAsOf(ctx.config.env) }, 'forecasts recomputed for the new as-of date');
+    } catch (error) {
+      ctx.log.error({ err: error }, 'forecast refresh failed; retrying in five minutes');
+      schedule(5 * 60_000);
+      return;
+    }
+    if (!asOfIsFixed(ctx.config.env)) schedule(msUntilNextTorontoDay() + 60_000);
+  };
+  const schedule = (ms: number): void => {
+    if (closed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void check(), ms);
+    timer.unref();
+  };
+  app.addHook('onReady', check);
+  app.addHook('onClose', async () => {
+    closed = true;
+    if (timer) clearTimeout(timer);
+  });
+}

@@ -1,0 +1,59 @@
+// GET /api/categories/ (a bare array, as the spec says), /api/categories/{id}/statistics/ and
+// /api/categories/{id}/predictions/.
+import type { ServiceApp } from '../../../core/service.ts';
+import { categoryStatistics } from '../aggregates.ts';
+import { listCategories, listDraws, listPredictions, readForecasts, readStatistics } from '../repository.ts';
+import { categoriesRoute, categoryPredictionsRoute, categoryStatisticsRoute } from '../schemas/categories.ts';
+import type { DrawsRouteContext } from './context.ts';
+
+export async function categoryRoutes(app: ServiceApp, routes: DrawsRouteContext): Promise<void> {
+  const { db } = routes;
+
+  app.get('/api/categories/', { schema: categoriesRoute, config: { operation: 'categories', responseCache: true } }, async () => {
+    const [categories, statistics] = await Promise.all([listCategories(db, { activeOnly: true }), readStatistics(db)]);
+    return categories.map((c) => {
+      const s = statistics?.categories[String(c.id)] ?? categoryStatistics([]);
+      return {
+        id: c.id,
+        name: c.name,
+        description: c.description,
+        is_active: c.is_active,
+        created_at: c.created_at,
+        total_draws: s.total_draws,
+        avg_crs_score: s.avg_crs_score,
+        latest_draw_date: s.latest_draw_date,
+      };
+    });
+  });
+
+  app.get(
+    '/api/categories/:id/statistics/',
+    { schema: categoryStatisticsRoute, config: { operation: 'statistics', responseCache: true } },
+    async (request) => {
+      const category = await routes.requireCategory(request.params.id, 'id');
+      const statistics = await readStatistics(db);
+      const s = statistics?.categories[String(category.id)] ?? categoryStatistics([]);
+      const [latest] = await listDraws(db, { categoryId: category.id, limit: 1 });
+      const { latest_round_number: _, ...numbers } = s;
+      return {
+        success: true,
+        data: { category_id: category.id, category_name: category.name, ...numbers, latest_draw: latest ?? null },
+        data_source: await routes.source(),
+      };
+    },
+  );
+
+  app.get(
+    '/api/categories/:id/predictions/',
+    { schema: categoryPredictionsRoute, config: { operation: 'predictions', responseCache: true } },
+    async (request) => {
+      const category = await routes.requireCategory(request.params.id, 'id');
+      const [predictions, forecasts] = await Promise.all([listPredictions(db, category.id), readForecasts(db)]);
+      return {
+        success: true,
+        data: { category_id: category.id, category_name: category.name, predictions: predictions.get(category.id) ?? [] },
+        data_source: await routes.source(forecasts?.value.as_of ?? null),
+      };
+    },
+  );
+}

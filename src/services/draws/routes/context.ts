@@ -1,0 +1,44 @@
+// What every endpoint group of Service D shares: the typed database, the as-of date, the data_source of a
+// body, and the category named by a path or query parameter (400 when it is not a whole number, 404 when
+// no category has it).
+import type { Kysely } from 'kysely';
+import { badRequest, notFound } from '../../../core/http/errors.ts';
+import type { ServiceContext } from '../../../core/service.ts';
+import { resolveAsOf } from '../as-of.ts';
+import { dataSource, findCategory } from '../repository.ts';
+import type { CategoryRecord, DataSource } from '../repository.ts';
+import type { DrawsDatabase, DrawsTables } from '../tables.ts';
+
+export interface DrawsRouteContext {
+  ctx: ServiceContext;
+  db: Kysely<DrawsDatabase>;
+  /** The as-of date now (PDI_DRAWS_AS_OF, else today in Toronto). */
+  asOf(): string;
+  /** data_source of a response; `forecastsAsOf` is read from the stored forecasts unless given. */
+  source(forecastsAsOf?: string | null): Promise<DataSource>;
+  /** The category a parameter names: 400 for a value that is not a whole number, 404 for an unknown id. */
+  requireCategory(raw: string, parameter: string): Promise<CategoryRecord>;
+}
+
+function categoryId(raw: string, parameter: string): number {
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id)) throw badRequest(`${parameter} must be a positive whole number`);
+  return id;
+}
+
+export function drawsRouteContext(ctx: ServiceContext): DrawsRouteContext {
+  const db = ctx.db.kysely.withTables<DrawsTables>();
+  const asOf = () => resolveAsOf(ctx.config.env);
+  return {
+    ctx,
+    db,
+    asOf,
+    source: async (forecastsAsOf) => dataSource(db, asOf(), forecastsAsOf),
+    async requireCategory(raw, parameter) {
+      const id = categoryId(raw, parameter);
+      const category = await findCategory(db, id);
+      if (!category) throw notFound(`category ${id} not found; see /api/categories/ for the ids`);
+      return category;
+    },
+  };
+}

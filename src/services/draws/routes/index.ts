@@ -1,0 +1,27 @@
+// Service D's endpoints (spec §4.4, contract d-draws.md), one plugin per group. Read-only: every number comes
+// from the rows and aggregates stored at import; the routes only select and shape them.
+import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { categoryRoutes } from './categories.ts';
+import { drawsRouteContext } from './context.ts';
+import type { DrawsRouteContext } from './context.ts';
+import { drawRoutes } from './draws.ts';
+import { healthRoutes } from './health.ts';
+import { modelRoutes } from './models.ts';
+import { predictRoutes } from './predict.ts';
+import { statsRoutes } from './stats.ts';
+
+/** In the order of the OpenAPI document. */
+const GROUPS: readonly ((app: ServiceApp, routes: DrawsRouteContext) => Promise<void>)[] = [
+  healthRoutes,
+  predictRoutes,
+  categoryRoutes,
+  drawRoutes,
+  statsRoutes,
+  modelRoutes,
+];
+
+export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
+  const routes = drawsRouteContext(ctx);
+  routes.asOf(); // a malformed PDI_DRAWS_AS_OF stops the start with its message instead of failing every request
+  for (const group of GROUPS) await app.register(async (scope) => group(scope, routes));
+}

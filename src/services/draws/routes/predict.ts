@@ -1,0 +1,66 @@
+// GET /api/predict/ and /api/predict/{category_id}/: the stored predictions of each category with its
+// last five draws up to the forecasts' as-of date.
+import type { ServiceApp } from '../../../core/service.ts';
+import type { Prediction } from '../forecast/forecast-category.ts';
+import { latestDrawTimes, listCategories, listDraws, listPredictions, readForecasts } from '../repository.ts';
+import type { CategoryRecord } from '../repository.ts';
+import { predictAllRoute, predictOneRoute } from '../schemas/predict.ts';
+import type { DrawsRouteContext } from './context.ts';
+
+const RECENT_DRAWS_PER_CATEGORY = 5;
+
+export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext): Promise<void> {
+  const { db } = routes;
+
+  async function predictEntry(category: CategoryRecord, predictions: Prediction[], through: string) {
+    const recent = await listDraws(db, { categoryId: category.id, through, limit: RECENT_DRAWS_PER_CATEGORY });
+    const times = await latestDrawTimes(db, [category.id], through);
+    return {
+      category_id: category.id,
+      category_name: category.name,
+      category_description: category.description,
+      last_updated: times.get(category.id) ?? null,
+      recent_draws: recent.map((d) => ({ date: d.date, crs_score: d.lowest_crs_score, invitations: d.invitations_issued })),
+      predictions,
+    };
+  }
+
+  app.get('/api/predict/', { schema: predictAllRoute, config: { operation: 'predictions', responseCache: true } }, async () => {
+    const [categories, predictions, forecasts] = await Promise.all([
+      listCategories(db, { activeOnly: true }),
+      listPredictions(db),
+      readForecasts(db),
+    ]);
+    const through = forecasts?.value.as_of ?? routes.asOf();
+    const data = [];
+    for (const category of categories) {
+      const list = predictions.get(category.id);
+      if (list && list.length > 0) data.push(await predictEntry(category, list, through));
+    }
+    return {
+      success: true,
+      total_categories: data.length,
+      generated_at: forecasts?.computed_at ?? new Date().toISOString(),
+      data,
+      data_source: await routes.source(forecasts?.value.as_of ?? null),
+    };
+  });
+
+  app.get(
+    '/api/predict/:category_id/',
+    { schema: predictOneRoute, config: { operation: 'predictions', responseCache: true } },
+    async (request) => {
+      const category = await routes.requireCategory(request.params.category_id, 'category_id');
+      const [predictions, forecasts] = await Promise.all([listPredictions(db, category.id), readForecasts(db)]);
+      const through = forecasts?.value.as_of ?? routes.asOf();
+      const entry = await predictEntry(category, predictions.get(category.id) ?? [], through);
+      return {
+        success: true,
+        total_categories: 1,
+        generated_at: forecasts?.computed_at ?? new Date().toISOString(),
+        data: [entry],
+        data_source: await routes.source(forecasts?.value.as_of ?? null),
+      };
+    },
+  );
+}

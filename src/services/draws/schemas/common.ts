@@ -1,0 +1,70 @@
+// Service D's TypeBox schemas shared by several endpoint groups: they validate requests, serialise responses
+// and make the OpenAPI document. Response schemas are complete (the serialiser drops properties a schema
+// does not name). Each group's own schemas, with its summaries and descriptions, are in schemas/<group>.ts.
+import { Type } from 'typebox';
+import { integerPathParam } from '../../../core/http/params.ts';
+import { Nullable } from '../../../core/http/schema.ts';
+
+/** The API version every body that carries one reports (health). */
+export const API_VERSION = '1.0';
+
+export const isoDate = (description: string) => Type.String({ description: `${description} (YYYY-MM-DD).` });
+export const timestamp = (description: string) => Type.String({ description: `${description} (ISO 8601 UTC).` });
+
+export const CategoryIdParams = Type.Object({ category_id: integerPathParam('Category id (see /api/categories/).') });
+export const IdParams = Type.Object({ id: integerPathParam('Category id (see /api/categories/).') });
+
+export const DataSourceSchema = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('ircc'), Type.Literal('demo'), Type.Literal('none')], {
+      description: '"demo" marks generated data that is not real.',
+    }),
+    description: Type.String(),
+    source: Nullable(Type.String()),
+    imported_at: Nullable(timestamp('When the draws were imported')),
+    data_version: Nullable(Type.String()),
+    as_of: isoDate('The date "recent" and the forecasts are measured from: PDI_DRAWS_AS_OF, else today in America/Toronto'),
+    forecasts_as_of: Nullable(isoDate('The as-of date of the stored forecasts')),
+  },
+  { description: 'Where the data comes from; generated demo data says so here.' },
+);
+
+export const DrawSchema = Type.Object({
+  id: Type.Integer(),
+  round_number: Type.String({ description: 'Round number as IRCC publishes it ("388", "91a").' }),
+  date: isoDate('Date of the round'),
+  category_id: Type.Integer(),
+  category_name: Type.String({ description: 'Canonical category name.' }),
+  draw_name: Type.String({ description: "The round's name exactly as IRCC publishes it." }),
+  invitations_issued: Type.Integer(),
+  lowest_crs_score: Type.Integer({ description: 'CRS score of the lowest-ranked candidate invited.' }),
+  tie_break_at: Nullable(timestamp("The tie-breaking rule's profile submission cut-off")),
+  days_since_last_draw: Nullable(
+    Type.Integer({ minimum: 0, description: 'Days since the previous draw of the same category (0: same day); null for its first draw.' }),
+  ),
+  url: Nullable(Type.String({ description: "The round's page on canada.ca." })),
+});
+
+export const PredictionSchema = Type.Object({
+  rank: Type.Integer({ description: 'h: 1 is the next draw.' }),
+  predicted_date: isoDate('Predicted draw date'),
+  predicted_crs_score: Type.Number(),
+  predicted_invitations: Type.Integer(),
+  confidence_score: Type.Number({
+    description: 'Backtest hit rate (|error| ≤ 10 points) of the chosen model at this horizon, smoothed; 0–100. See /api/models/.',
+  }),
+  model_used: Type.String(),
+  uncertainty_range: Type.Object(
+    {
+      min: Type.Number(),
+      max: Type.Number(),
+      confidence_level: Type.Number({ description: 'Always 95.' }),
+      margin_of_error: Type.Number(),
+    },
+    { description: '95% prediction interval of the cut-off score.' },
+  ),
+  date_range: Type.Object(
+    { earliest: isoDate('Earliest plausible date'), latest: isoDate('Latest plausible date') },
+    { description: 'Central 95% range of the draw date.' },
+  ),
+});

@@ -1,0 +1,38 @@
+// GET /api/predict/ and /api/predict/{category_id}/.
+import { Type } from 'typebox';
+import { Nullable } from '../../../core/http/schema.ts';
+import { CategoryIdParams, DataSourceSchema, isoDate, PredictionSchema, timestamp } from './common.ts';
+
+export const PredictEntrySchema = Type.Object({
+  category_id: Type.Integer(),
+  category_name: Type.String(),
+  category_description: Nullable(Type.String()),
+  last_updated: Nullable(timestamp("Time of the category's latest draw (drawDateTime)")),
+  recent_draws: Type.Array(Type.Object({ date: isoDate('Draw date'), crs_score: Type.Number(), invitations: Type.Integer() }), {
+    description: 'The last five draws, newest first.',
+  }),
+  predictions: Type.Array(PredictionSchema),
+});
+
+export const PredictResponse = Type.Object({
+  success: Type.Boolean(),
+  total_categories: Type.Integer(),
+  generated_at: timestamp('When the forecasts were computed'),
+  data: Type.Array(PredictEntrySchema),
+  data_source: DataSourceSchema,
+});
+
+export const predictAllRoute = {
+  summary: 'Next draws of every predicted category',
+  description:
+    'Five predictions per active, non-dormant category with enough history (see /api/models/ for the method), with its last five draws.',
+  response: { 200: PredictResponse },
+};
+
+export const predictOneRoute = {
+  summary: 'Next draws of one category',
+  description:
+    'The same envelope as /api/predict/ with one entry; its predictions are empty when the category is dormant or has too little history.',
+  params: CategoryIdParams,
+  response: { 200: PredictResponse },
+};
