@@ -1,0 +1,382 @@
+// Charts rendered to SVG on the server with Apache ECharts (its SSR renderer): the chart is part of the HTML,
+// needs no script, and each figure carries a title, a description and the data as a table beside it, so a
+// screen reader and a test can read what is plotted. Every plotted element carries ECharts' own
+// `ecmeta_series_index` / `ecmeta_data_index` attributes (tests count them against the rows behind the chart).
+import * as echarts from 'echarts';
+import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts';
+import { escapeHtml, html, trustedHtml } from './html.ts';
+import type { SafeHtml } from './html.ts';
+
+/** Colours with at least 3:1 contrast on white, distinguishable in the common colour-vision deficiencies (Okabe–Ito). */
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'] as const;
+
+export interface ChartTable {
+  columns: string[];
+  rows: Array<Array<string | number | null>>;
+}
+
+export interface ChartSpec {
+  /** Stable id within the page (element ids are derived from it). */
+  id: string;
+  title: string;
+  /** One or two sentences saying what the chart shows (read by screen readers). */
+  description: string;
+  option: EChartsOption;
+  /** The numbers behind the chart, shown as a table beside it. */
+  table: ChartTable;
+  width?: number;
+  height?: number;
+}
+
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+
+/** The SVG alone (with role, title and description), for callers that place it themselves. */
+export function renderChartSvg(spec: ChartSpec): string {
+  const width = spec.width ?? 720;
+  const height = spec.height ?? 320;
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
+  try {
+    chart.setOption({
+      animation: false,
+      color: [...PALETTE],
+      textStyle: { fontFamily: FONT, color: '#222' },
+      ...spec.option,
+    });
+    const svg = chart.renderToSVGString();
+    const titleId = `${spec.id}-title`;
+    const descId = `${spec.id}-desc`;
+    return svg
+      .replace(
+        /^<svg /,
+        `<svg role="img" aria-labelledby="${titleId} ${descId}" class="chart-svg" ` +
+          `preserveAspectRatio="xMidYMid meet" style="max-width:100%;height:auto" `,
+      )
+      .replace(
+        /(<svg[^>]*>)/,
+        `$1<title id="${titleId}">${escapeHtml(spec.title)}</title><desc id="${descId}">${escapeHtml(spec.description)}</desc>`,
+      );
+  } finally {
+    chart.dispose();
+  }
+}
+
+/** A figure: the chart, its caption, and its data table (collapsed) beside it. */
+export function chartFigure(spec: ChartSpec, svg = renderChartSvg(spec)): SafeHtml {
+  return html`<figure class="chart" id="${spec.id}">
+    <figcaption><strong>${spec.title}</strong> <span class="muted">${spec.description}</span></figcaption>
+    ${trustedHtml(svg)}
+    <details class="chart-data">
+      <summary>Data behind “${spec.title}”</summary>
+      ${dataTable(spec.table, `${spec.title}: data`)}
+    </details>
+  </figure>`;
+}
+
+export function dataTable(table: ChartTable, caption: string): SafeHtml {
+  return html`<table class="data">
+    <caption>
+      ${caption}
+    </caption>
+    <thead>
+      <tr>
+        ${table.columns.map((c) => html`<th scope="col">${c}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${table.rows.map(
+        (row) =>
+          html`<tr>
+            ${row.map((cell) => html`<td>${formatCell(cell)}</td>`)}
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function formatCell(value: string | number | null): string {
+  if (value === null) return '—';
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? value.toLocaleString('en-CA') : value.toLocaleString('en-CA', { maximumFractionDigits: 3 });
+  return value;
+}
+
+export interface BarSeries {
+  name: string;
+  values: Array<number | null>;
+}
+
+/** Bars by category (several series side by side, or stacked); horizontal for long category names. */
+export function barChart(options: {
+  id: string;
+  title: string;
+  description: string;
+  categories: string[];
+  series: BarSeries[];
+  stacked?: boolean;
+  horizontal?: boolean;
+  valueName?: string;
+  width?: number;
+  height?: number;
+}): ChartSpec {
+  const categoryAxis = { type: 'category' as const, data: options.categories, axisLabel: { interval: 0, hideOverlap: true } };
+  const valueAxis = { type: 'value' as const, name: options.valueName };
+  const height = options.height ?? (options.horizontal ? Math.max(200, 60 + 26 * options.categories.length) : 320);
+  return {
+    id: options.id,
+    title: options.title,
+    description: options.description,
+    width: options.width,
+    height,
+    option: {
+      grid: { left: options.horizontal ? 180 : 64, right: 24, top: options.series.length > 1 ? 40 : 24, bottom: 48, containLabel: false },
+      legend: options.series.length > 1 ? { top: 0 } : undefined,
+      xAxis: options.horizontal ? valueAxis : categoryAxis,
+      yAxis: options.horizontal ? { ...categoryAxis, inverse: true, axisLabel: { width: 170, overflow: 'truncate' } } : valueAxis,
+      series: options.series.map((s) => ({
+        name: s.name,
+        type: 'bar' as const,
+        data: s.values,
+        stack: options.stacked ? 'total' : undefined,
+      })),
+    },
+    table: {
+      columns: ['', ...options.series.map((s) => s.name)],
+      rows: options.categories.map((c, i) => [c, ...options.series.map((s) => s.values[i] ?? null)]),
+    },
+  };
+}
+
+export interface LineSeries {
+  name: string;
+  /** [x, y] points; x is a date (YYYY-MM-DD) or a number. */
+  points: Array<[string | number, number | null]>;
+  /** Dashed (forecasts). */
+  dashed?: boolean;
+}
+
+export interface IntervalBand {
+  name: string;
+  /** [x, lower, upper] */
+  points: Array<[string | number, number, number]>;
+}
+
+/** Lines over time, with optional shaded interval bands (a forecast fan: the band from lower to upper). */
+export function lineChart(options: {
+  id: string;
+  title: string;
+  description: string;
+  series: LineSeries[];
+  bands?: IntervalBand[];
+  timeAxis?: boolean;
+  valueName?: string;
+  width?: number;
+  height?: number;
+}): ChartSpec {
+  const bands = options.bands ?? [];
+  const bandSeries = bands.flatMap((band, i) => [
+    {
+      name: `${band.name} (lower)`,
+      type: 'line' as const,
+      data: band.points.map(([x, lo]) => [x, lo]),
+      stack: `band${i}`,
+      lineStyle: { opacity: 0 },
+      symbol: 'none',
+      silent: true,
+    },
+    {
+      name: band.name,
+      type: 'line' as const,
+      data: band.points.map(([x, lo, hi]) => [x, hi - lo]),
+      stack: `band${i}`,
+      lineStyle: { opacity: 0 },
+      areaStyle: { color: PALETTE[(i + 1) % PALETTE.length], opacity: 0.25 },
+      symbol: 'none',
+      silent: true,
+    },
+  ]);
+  const columns = ['x', ...options.series.map((s) => s.name), ...bands.flatMap((b) => [`${b.name}: lower`, `${b.name}: upper`])];
+  const xs = [
+    ...new Set([...options.series.flatMap((s) => s.points.map((p) => p[0])), ...bands.flatMap((b) => b.points.map((p) => p[0]))]),
+  ].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const lookup = (points: Array<[string | number, ...unknown[]]>, x: string | number) => points.find((p) => p[0] === x);
+  return {
+    id: options.id,
+    title: options.title,
+    description: options.description,
+    width: options.width,
+    height: options.height,
+    option: {
+      grid: { left: 64, right: 24, top: 40, bottom: 48 },
+      legend: { top: 0, data: [...options.series.map((s) => s.name), ...bands.map((b) => b.name)] },
+      xAxis: { type: options.timeAxis === false ? 'value' : 'time' },
+      yAxis: { type: 'value', name: options.valueName, scale: true },
+      series: [
+        ...bandSeries,
+        ...options.series.map((s) => ({
+          name: s.name,
+          type: 'line' as const,
+          data: s.points,
+          showSymbol: s.points.length <= 60,
+          lineStyle: s.dashed ? { type: 'dashed' as const } : undefined,
+          connectNulls: false,
+        })),
+      ],
+    },
+    table: {
+      columns,
+      rows: xs.map((x) => [
+        x,
+        ...options.series.map((s) => (lookup(s.points, x)?.[1] as number | null | undefined) ?? null),
+        ...bands.flatMap((b) => {
+          const p = lookup(b.points, x);
+          return [(p?.[1] as number | undefined) ?? null, (p?.[2] as number | undefined) ?? null];
+        }),
+      ]),
+    },
+  };
+}
+
+export interface ForestRow {
+  label: string;
+  estimate: number;
+  lower: number;
+  upper: number;
+  /** Colour group (e.g. GRADE certainty); the legend lists the groups. */
+  group?: string;
+}
+
+/**
+ * A forest plot: one row per estimate with its interval, a reference line (1 for ratios on a log axis, 0 for
+ * differences), colours by group.
+ */
+export function forestPlot(options: {
+  id: string;
+  title: string;
+  description: string;
+  rows: ForestRow[];
+  logScale?: boolean;
+  reference?: number;
+  valueName?: string;
+  groupColours?: Record<string, string>;
+  width?: number;
+}): ChartSpec {
+  const reference = options.reference ?? (options.logScale ? 1 : 0);
+  const groups = [...new Set(options.rows.map((r) => r.group ?? ''))];
+  const colourOf = (group: string) => options.groupColours?.[group] ?? PALETTE[groups.indexOf(group) % PALETTE.length];
+  const labels = options.rows.map((r) => r.label);
+  const positive = options.rows
+    .flatMap((r) => [r.lower, r.upper, r.estimate])
+    .filter((v) => Number.isFinite(v) && (!options.logScale || v > 0));
+  const min = Math.min(reference, ...positive);
+  const max = Math.max(reference, ...positive);
+  const series = groups.map((group) => {
+    const rows = options.rows.map((r, index) => ({ ...r, index })).filter((r) => (r.group ?? '') === group);
+    const pair: SeriesOption[] = [
+      {
+        name: group ? `${group} (95% interval)` : '95% interval',
+        type: 'custom' as const,
+        renderItem: ((_params, api) => {
+          const start = api.coord([api.value(0), api.value(2)]);
+          const end = api.coord([api.value(1), api.value(2)]);
+          const [x1, y] = start;
+          const [x2] = end;
+          const stroke = { stroke: colourOf(group), lineWidth: 2 };
+          return {
+            type: 'group',
+            children: [
+              { type: 'line', shape: { x1, y1: y, x2, y2: y }, style: stroke },
+              { type: 'line', shape: { x1, y1: y - 5, x2: x1, y2: y + 5 }, style: stroke },
+              { type: 'line', shape: { x1: x2, y1: y - 5, x2, y2: y + 5 }, style: stroke },
+            ],
+          };
+        }) satisfies CustomSeriesRenderItem,
+        encode: { x: [0, 1], y: 2 },
+        data: rows.map((r) => [r.lower, r.upper, r.index]),
+        z: 2,
+      },
+      {
+        name: group || 'estimate',
+        type: 'scatter' as const,
+        symbol: 'diamond',
+        symbolSize: 11,
+        itemStyle: { color: colourOf(group) },
+        data: rows.map((r) => [r.estimate, r.index]),
+        z: 3,
+      },
+    ];
+    return pair;
+  });
+  return {
+    id: options.id,
+    title: options.title,
+    description: options.description,
+    width: options.width,
+    height: Math.max(160, 70 + 30 * options.rows.length),
+    option: {
+      grid: { left: 220, right: 32, top: groups.length > 1 || groups[0] ? 36 : 16, bottom: 44 },
+      legend: groups.length > 1 || groups[0] ? { top: 0, data: groups.filter(Boolean).map((g) => g) } : undefined,
+      xAxis: options.logScale
+        ? { type: 'log', name: options.valueName, nameLocation: 'middle', nameGap: 28, min: niceLogFloor(min), max: niceLogCeil(max) }
+        : { type: 'value', name: options.valueName, nameLocation: 'middle', nameGap: 28, scale: true },
+      yAxis: {
+        type: 'category',
+        data: labels,
+        inverse: true,
+        axisLabel: { width: 210, overflow: 'truncate' },
+        axisTick: { show: false },
+      },
+      series: series.flat().map((item, i) =>
+        // the reference line (no effect) is drawn once, with the first series
+        i === 0
+          ? {
+              ...item,
+              markLine: {
+                silent: true,
+                symbol: 'none',
+                label: { show: false },
+                lineStyle: { color: '#555', type: 'dashed' as const, width: 1 },
+                data: [{ xAxis: reference }],
+              },
+            }
+          : item,
+      ) as SeriesOption[],
+    },
+    table: {
+      columns: ['', 'estimate', '95% lower', '95% upper', ...(groups[0] || groups.length > 1 ? ['group'] : [])],
+      rows: options.rows.map((r) => [r.label, r.estimate, r.lower, r.upper, ...(groups[0] || groups.length > 1 ? [r.group ?? ''] : [])]),
+    },
+  };
+}
+
+function niceLogFloor(value: number): number {
+  return 10 ** Math.floor(Math.log10(Math.max(value, 1e-6)));
+}
+function niceLogCeil(value: number): number {
+  return 10 ** Math.ceil(Math.log10(Math.max(value, 1e-6)));
+}
+
+/**
+ * Rendered SVGs keyed by what they show (a data version plus the chart's parameters): a chart costs 10–30 ms
+ * to lay out, so pages render each chart once per data version.
+ */
+export class ChartCache {
+  private readonly entries = new Map<string, string>();
+  private readonly maxEntries: number;
+  constructor(maxEntries = 500) {
+    this.maxEntries = maxEntries;
+  }
+  svg(key: string, build: () => ChartSpec): { spec: ChartSpec; svg: string } {
+    const spec = build();
+    let svg = this.entries.get(key);
+    if (svg === undefined) {
+      svg = renderChartSvg(spec);
+      this.entries.set(key, svg);
+      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    }
+    return { spec, svg };
+  }
+  figure(key: string, build: () => ChartSpec): SafeHtml {
+    const { spec, svg } = this.svg(key, build);
+    return chartFigure(spec, svg);
+  }
+}

@@ -1,0 +1,85 @@
+// The one layout the five services' pages share: a header naming the service, navigation to the others
+// through their configured addresses, the page, and a footer with the data version, the sources and the
+// demo label when the data is generated. No inline script (the content security policy forbids it); the
+// scripts a page needs are assets loaded with `defer`.
+import { html } from './html.ts';
+import type { HtmlValue, SafeHtml } from './html.ts';
+import type { AssetRegistry } from './assets.ts';
+
+export interface ServiceLink {
+  name: string;
+  title: string;
+  url: string;
+  current: boolean;
+}
+
+export interface DataFooter {
+  dataVersion: string | null;
+  /** Where the data came from, in a few words each (file names, publishers). */
+  sources: string[];
+  isDemo: boolean;
+  /** When the data was imported (ISO time), if known. */
+  importedAt?: string | null;
+}
+
+export interface PageOptions {
+  /** The page's own title (the service's title is appended). */
+  title: string;
+  /** One sentence for search engines and link previews. */
+  description?: string;
+  serviceTitle: string;
+  /** Links inside this service (e.g. Search, Statistics), with the current one marked. */
+  sections: Array<{ label: string; href: string; current?: boolean }>;
+  services: ServiceLink[];
+  footer: DataFooter;
+  body: HtmlValue;
+  /** Asset names of scripts to load (deferred). */
+  scripts?: string[];
+  assets: AssetRegistry;
+}
+
+export function renderDocument(options: PageOptions): SafeHtml {
+  const { footer } = options;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${options.title} · ${options.serviceTitle}</title>
+        ${options.description ? html`<meta name="description" content="${options.description}" />` : ''}
+        <link rel="stylesheet" href="${options.assets.url('pdi.css')}" />
+        <script src="${options.assets.url('pdi.js')}" defer></script>
+        ${(options.scripts ?? []).map((name) => html`<script src="${options.assets.url(name)}" defer></script>`)}
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="site">
+          <div class="brand"><a href="/">${options.serviceTitle}</a></div>
+          <nav aria-label="${options.serviceTitle}">
+            <ul>
+              ${options.sections.map((s) => html`<li><a href="${s.href}" ${s.current ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}
+            </ul>
+          </nav>
+          <nav aria-label="Other services" class="services">
+            <ul>
+              ${options.services.map(
+                (s) => html`<li><a href="${s.url}" ${s.current ? html` aria-current="true"` : ''}>${s.title}</a></li>`,
+              )}
+            </ul>
+          </nav>
+        </header>
+        ${footer.isDemo ? html`<p class="demo-banner" role="note"><strong>Demo data.</strong> What this service shows now is generated for demonstration; no figure on these pages is real.</p>` : ''}
+        <main id="main">${options.body}</main>
+        <footer class="site">
+          <p>
+            ${footer.isDemo ? html`<strong>Generated demo data.</strong> ` : ''}Data version
+            <code>${footer.dataVersion ?? 'none (no data imported)'}</code>${
+              footer.importedAt ? html`, imported ${footer.importedAt.slice(0, 10)}` : ''
+            }.
+          </p>
+          ${footer.sources.length > 0 ? html`<p>Sources: ${footer.sources.join('; ')}.</p>` : ''}
+          <p><a href="/docs">API documentation</a> · <a href="/openapi.json">OpenAPI</a></p>
+        </footer>
+      </body>
+    </html>`;
+}

@@ -1,0 +1,139 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { html, joinHtml, queryString, trustedHtml } from './html.ts';
+import { barChart, chartFigure, forestPlot, lineChart, renderChartSvg } from './charts.ts';
+import { AssetRegistry, coreAssets } from './assets.ts';
+import { renderDocument } from './layout.ts';
+
+/** Data elements ECharts drew for one series (it marks each with its series and data index; legend icons are not data). */
+function plotted(svg: string, series: number): number {
+  return new Set(
+    [...svg.matchAll(new RegExp(`ecmeta_series_index="${series}" ecmeta_data_index="(\\d+)" ecmeta_ssr_type="chart"`, 'g'))].map(
+      (m) => m[1],
+    ),
+  ).size;
+}
+
+describe('html templates', () => {
+  it('escape every interpolated text, keep nested fragments, print nothing for null/undefined/false', () => {
+    const name = '<script>alert("x")</script> & \'';
+    const out = html`<p title="${name}">${name}${html`<b>${name}</b>`}${null}${undefined}${false}${[1, 'a<', html`<i>ok</i>`]}</p>`;
+    assert.equal(
+      out.text,
+      '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;' +
+        '<b>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;</b>1a&lt;<i>ok</i></p>',
+    );
+    assert.equal(joinHtml(['a<', trustedHtml('<br>')], html`, `).text, 'a&lt;, <br>');
+    assert.equal(queryString({ q: 'a b', page: 2, empty: '', none: undefined }), '?q=a+b&page=2');
+  });
+
+  it('no text can open a tag or close an attribute (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('<', '>', '"', "'", '&', 'a', ' ', 'é', '/', '='), maxLength: 64 }), (text) => {
+        const out = html`<a href="${text}">${text}</a>`.text;
+        const inner = out.slice('<a href="'.length, out.length - '</a>'.length);
+        assert.ok(!/[<>]/.test(inner.replace('">', '')));
+        assert.equal(out.split('"').length, 3); // only the attribute's own quotes
+      }),
+      { numRuns: 500, seed: 17 },
+    );
+  });
+});
+
+describe('server-rendered charts', () => {
+  it('a bar chart draws one bar per category and series, with title, description and its data table', () => {
+    const spec = barChart({
+      id: 'per-year',
+      title: 'Retractions per year',
+      description: 'Count of retraction notices by year.',
+      categories: ['2021', '2022', '2023', '2024'],
+      series: [
+        { name: 'Retractions', values: [5, 8, 3, 0] },
+        { name: 'Corrections', values: [1, 2, 0, 4] },
+      ],
+    });
+    const svg = renderChartSvg(spec);
+    assert.equal(plotted(svg, 0), 4);
+    assert.equal(plotted(svg, 1), 4);
+    assert.match(svg, /^<svg role="img" aria-labelledby="per-year-title per-year-desc"/);
+    assert.match(
+      svg,
+      /<title id="per-year-title">Retractions per year<\/title><desc id="per-year-desc">Count of retraction notices by year.<\/desc>/,
+    );
+    const figure = chartFigure(spec, svg).text;
+    assert.equal((figure.match(/<tr>/g) ?? []).length, 1 + 4); // header + one row per category
+    assert.match(figure, /<td>2023<\/td><td>3<\/td><td>0<\/td>/);
+  });
+
+  it('a forest plot draws one estimate and one interval per row, on a log axis for ratios', () => {
+    const rows = [
+      { label: 'Caries (RR)', estimate: 0.72, lower: 0.61, upper: 0.85, group: 'High' },
+      { label: 'Gingivitis (RR)', estimate: 1.1, lower: 0.8, upper: 1.6, group: 'Low' },
+      { label: 'Pain (RR)', estimate: 0.9, lower: 0.5, upper: 1.4, group: 'High' },
+    ];
+    const spec = forestPlot({ id: 'forest', title: 'Effects', description: 'Risk ratios with 95% CIs.', rows, logScale: true });
+    const svg = renderChartSvg(spec);
+    // per group: series 2g is the intervals, 2g+1 the estimates; group High has 2 rows, Low 1
+    assert.equal(plotted(svg, 1), 2);
+    assert.equal(plotted(svg, 3), 1);
+    assert.equal(spec.table.rows.length, 3);
+    assert.deepEqual(spec.table.rows[0], ['Caries (RR)', 0.72, 0.61, 0.85, 'High']);
+    assert.match(svg, /Caries \(RR\)/);
+  });
+
+  it('a line chart with a band plots every point and lists lower and upper bounds in its table', () => {
+    const spec = lineChart({
+      id: 'crs',
+      title: 'Lowest CRS',
+      description: 'Cut-off scores and forecasts with 95% intervals.',
+      series: [
+        {
+          name: 'Lowest CRS',
+          points: [
+            ['2025-01-01', 500],
+            ['2025-02-01', 505],
+            ['2025-03-01', 498],
+          ],
+        },
+        { name: 'Forecast', points: [['2025-04-01', 502]], dashed: true },
+      ],
+      bands: [{ name: '95% interval', points: [['2025-04-01', 490, 514]] }],
+    });
+    const svg = renderChartSvg(spec);
+    assert.equal(plotted(svg, 2), 3); // series 0–1 are the band's two stacked halves
+    assert.equal(plotted(svg, 3), 1);
+    assert.deepEqual(spec.table.rows.at(-1), ['2025-04-01', null, 502, 490, 514]);
+  });
+});
+
+describe('layout and assets', () => {
+  it('assets get content-hashed addresses; the same bytes the same address', () => {
+    const registry = new AssetRegistry();
+    const a = registry.add('x.css', 'body{}');
+    assert.match(a.url, /^\/assets\/x\.[0-9a-f]{10}\.css$/);
+    assert.equal(new AssetRegistry().add('x.css', 'body{}').url, a.url);
+    assert.notEqual(new AssetRegistry().add('x.css', 'body{ }').url, a.url);
+    assert.equal(registry.find(a.url)?.contentType, 'text/css; charset=utf-8');
+  });
+
+  it('a page names its service, links the others, labels demo data, and has no inline script', () => {
+    const page = renderDocument({
+      title: 'Search',
+      serviceTitle: 'Oral health evidence',
+      sections: [{ label: 'Search', href: '/', current: true }],
+      services: [
+        { name: 'oral', title: 'Oral health evidence', url: 'http://127.0.0.1:8001/', current: true },
+        { name: 'krt', title: 'Key resources tables', url: 'http://127.0.0.1:8002/', current: false },
+      ],
+      footer: { dataVersion: 'v1', sources: ['toolkit.json'], isDemo: true },
+      body: html`<h1>Search</h1>`,
+      assets: coreAssets(),
+    }).text;
+    assert.match(page, /<title>Search · Oral health evidence<\/title>/);
+    assert.match(page, /href="http:\/\/127.0.0.1:8002\/">Key resources tables/);
+    assert.match(page, /Demo data\./);
+    assert.match(page, /Data version <code>v1<\/code>/);
+    assert.equal((page.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? []).length, 0);
+  });
+});
