@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from '../src/core/config.ts';
 import { openDatabase } from '../src/core/db/database.ts';
 import type { Db } from '../src/core/db/database.ts';
@@ -43,7 +42,7 @@ function context(db: Db, cacheEntries: number): ServiceContext {
     name: 'draws',
     db,
     config,
-    log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
+    log: pino({ level: 'silent' }),
     redis: null,
     dataVersion: new DataVersionWatcher(db, 'draws'),
   };

@@ -6,7 +6,6 @@
 import path from 'node:path';
 import pino from 'pino';
 import type { Static } from 'typebox';
-import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from '../../core/config.ts';
 import { openDatabase } from '../../core/db/database.ts';
 import { migrateToLatest } from '../../core/db/migrations.ts';
@@ -28,7 +27,7 @@ export async function modelsReport(source: string, asOf: string): Promise<string
     name: 'draws',
     db,
     config,
-    log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
+    log: pino({ level: 'silent' }),
     redis: null,
     dataVersion: new DataVersionWatcher(db, 'draws'),
   };
