@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../core/service.ts';
 import { HttpError, badRequest, notFound } from '../../core/http/errors.ts';
 import { EXPORT_CONTENT_TYPES, csvReadable, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
@@ -28,10 +29,11 @@ import {
   storeValidation,
   suggestArticles,
 } from './repository.ts';
-import { KnowledgeBaseHolder, demoEvidence, labelDemoSuggestions, labelDemoValidation } from './knowledge.ts';
+import { KnowledgeBaseHolder, labelDemoRecommendations, labelDemoSuggestions, labelDemoValidation } from './served-knowledge.ts';
 import { LlmNotConfiguredError, runExtraction } from './import.ts';
 import type { ProviderChoice } from './import.ts';
 import type { ExportFormat } from './schemas/export.ts';
+import type { KrtDatabase, KrtTables } from './tables.ts';
 
 /** Chat sessions expire after this long without a message. */
 export const CHAT_TTL_MS = 24 * 3600 * 1000;
@@ -86,15 +88,13 @@ const EXCEL_WIDTHS: Record<string, number> = {
 export class KrtAnswers {
   readonly knowledge: KnowledgeBaseHolder;
   private readonly ctx: ServiceContext;
+  private readonly db: Kysely<KrtDatabase>;
   private lastPurge = 0;
 
   constructor(ctx: ServiceContext) {
     this.ctx = ctx;
+    this.db = ctx.db.kysely.withTables<KrtTables>();
     this.knowledge = new KnowledgeBaseHolder(ctx);
-  }
-
-  private get db() {
-    return this.ctx.db.kysely;
   }
 
   /** Expired chat sessions and validations are removed at most once an hour, by the request that notices. */
@@ -306,19 +306,14 @@ export class KrtAnswers {
     const started = performance.now();
     const loaded = await this.knowledge.get();
     const recommendations = loaded
-      ? recommendAlternatives(
-          loaded.kb,
-          { resourceName: query.resourceName, resourceType: query.resourceType, context: query.context },
-          { limit: query.limit },
-        ).map((r) => {
-          const entry = loaded.kb.entryById(r.id);
-          return entry && demoEvidence(entry.papers.keys(), loaded)
-            ? {
-                ...r,
-                reasoning: `${r.reasoning} Evidence comes only from generated demo articles of this installation, not from real papers.`,
-              }
-            : r;
-        })
+      ? labelDemoRecommendations(
+          recommendAlternatives(
+            loaded.kb,
+            { resourceName: query.resourceName, resourceType: query.resourceType, context: query.context },
+            { limit: query.limit },
+          ),
+          loaded,
+        )
       : [];
     return { success: true as const, recommendations, total_found: recommendations.length, response_time: seconds(started) };
   }

@@ -11,11 +11,15 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import type { BrowserContext } from 'playwright-core';
+import type { Static } from 'typebox';
 import { describeEachDatabase, skipUnlessAvailable } from '../../../test/support/databases.ts';
 import { buildTestApp, testContext } from '../../../test/support/app.ts';
 import type { ServiceApp } from '../../core/service.ts';
 import { krtService } from './service.ts';
 import { loadKrtDemo } from './demo.ts';
+import type { BrowserSuggestResponse } from './schemas/browser.ts';
+
+type BrowserSuggest = Static<typeof BrowserSuggestResponse>;
 
 const CHROMIUM = '/usr/bin/chromium';
 const browserGate = skipUnlessAvailable(fs.existsSync(CHROMIUM) ? null : `${CHROMIUM} not found (apt-get install chromium)`);
@@ -84,7 +88,7 @@ describeEachDatabase(
       const tab = await context!.newPage();
       await tab.goto(`${pageOrigin}/extension.html`);
       const result = await tab.evaluate(
-        async (url) => (globalThis as unknown as { ask(u: string): Promise<{ status: number; body: any }> }).ask(url),
+        async (url) => (globalThis as unknown as { ask(u: string): Promise<{ status: number; body: BrowserSuggest }> }).ask(url),
         serviceOrigin,
       );
       assert.equal(result.status, 200);

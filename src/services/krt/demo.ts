@@ -6,7 +6,7 @@
 // Identifiers are demo forms that name no real resource: vendors "… (demo)", catalog numbers DEMO-…, and
 // antibody RRIDs with leading zeros (RRID:AB_00001xx; the Antibody Registry numbers its entries without leading
 // zeros). The service reports such RRIDs as `unverified` with a note that only generated articles write them
-// (knowledge.ts), so a demo identifier is never presented as a validated one.
+// (served-knowledge.ts), so a demo identifier is never presented as a validated one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Random } from '../../core/random.ts';

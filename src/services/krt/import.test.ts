@@ -14,12 +14,13 @@ import { testContext } from '../../../test/support/app.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import { krtService } from './service.ts';
 import { importStore, listStoreFiles } from './import.ts';
-import { KB_AGGREGATE } from './knowledge.ts';
-import type { StoredKnowledgeBase } from './knowledge.ts';
+import { KB_AGGREGATE } from './aggregates.ts';
+import type { StoredKnowledgeBase } from './aggregates.ts';
 import { rowsOfSessions } from './repository.ts';
 import { corpusSubset, domainExtraction, linkStore } from './test-support.ts';
 import { corpusFiles } from './extract/test-corpus.ts';
 import { RridKnowledgeBase } from './rrid/index.ts';
+import type { KrtTables } from './tables.ts';
 import { TABLE_EXTRACTOR_MODEL } from './extract/index.ts';
 import { contentHashOf, sessionIdOf } from './session-id.ts';
 
@@ -37,7 +38,7 @@ describeEachDatabase(
     after(() => {
       if (store) fs.rmSync(store, { recursive: true, force: true });
     });
-    const db = () => t.db.kysely;
+    const db = () => t.db.kysely.withTables<KrtTables>();
     const sessionsByDoi = async () => {
       const rows = await db()
         .selectFrom('krt_sessions')
@@ -285,7 +286,11 @@ if (process.env.PDI_KRT_FULL === '1') {
         try {
           const report = await importStore(t.db, store, { progress: false });
           assert.equal(report.inserted, 1200);
-          const sessions = await t.db.kysely.selectFrom('krt_sessions').select(['doi', 'provider', 'total_resources']).execute();
+          const sessions = await t.db.kysely
+            .withTables<KrtTables>()
+            .selectFrom('krt_sessions')
+            .select(['doi', 'provider', 'total_resources'])
+            .execute();
           assert.equal(sessions.filter((s) => s.provider === 'jats-table').length, 84);
           const byDoi = new Map(sessions.map((s) => [s.doi, Number(s.total_resources)]));
           for (const file of files) {

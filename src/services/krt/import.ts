@@ -28,9 +28,10 @@ import { deleteArticlesNotIn, storeSession, upsertArticle } from './store.ts';
 import type { ArticleInput, Change } from './store.ts';
 import { getArticle, listArticles, BUILTIN_PROVIDERS } from './repository.ts';
 import type { ArticleRecord } from './repository.ts';
-import { KB_AGGREGATE, carryKnowledgeBase, rebuildKnowledgeBase, updateKnowledgeBasePaper } from './knowledge.ts';
+import { KB_AGGREGATE, carryKnowledgeBase, rebuildKnowledgeBase, updateKnowledgeBasePaper } from './aggregates.ts';
 import { LLM_PROVIDER, LlmError, extractWithLlm, llmConfigFrom } from './llm.ts';
 import type { LlmConfig } from './llm.ts';
+import type { KrtDatabase, KrtTables, SessionStatus } from './tables.ts';
 
 const CURRENT_MODELS: Record<string, string> = { 'jats-table': TABLE_EXTRACTOR_MODEL, 'text-pattern': TEXT_EXTRACTOR_MODEL };
 
@@ -109,9 +110,9 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
   if (paths.length === 0) throw new Error(`no .xml files under ${root} (expected <dir>/<year>/<doi-suffix>.xml)`);
 
   // What is already stored: content hashes of articles, and which have a session of the current extractors.
-  const k = db.kysely;
+  const k = db.kysely.withTables<KrtTables>();
   const storedHash = new Map(
-    (await k.selectFrom('krt_articles').select(['doi', 'content_hash']).execute()).map((a) => [a.doi as string, a.content_hash as string]),
+    (await k.selectFrom('krt_articles').select(['doi', 'content_hash']).execute()).map((a) => [a.doi, a.content_hash]),
   );
   const current = new Set<string>();
   for (const s of await k
@@ -160,7 +161,8 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
   return runImport(
     db,
     { service: 'krt', importer: 'store', dataset, source: root, isDemo, progress: { enabled: false } },
-    async (trx, { tally, dataVersion }) => {
+    async (core, { tally, dataVersion }) => {
+      const trx = core.withTables<KrtTables>();
       const now = new Date().toISOString();
       const keep = new Set<string>();
       for (const f of files) {
@@ -213,7 +215,7 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
 
 /** An unchanged file: only where it lives (root, path, size, time, dataset) may differ from the stored row. */
 async function relocate(
-  trx: Kysely<any>,
+  trx: Kysely<KrtDatabase>,
   doi: string,
   f: StoreFile,
   root: string,
@@ -257,7 +259,7 @@ export interface ExtractionRunOptions {
   workers?: number;
   /** builtin: the JATS/text extractor; llm: the configured model only; all (default): both, the model when configured. */
   provider?: ProviderChoice;
-  /** `cli` recalibrates the knowledge base; `api` updates the paper's observations only (see knowledge.ts). */
+  /** `cli` recalibrates the knowledge base; `api` updates the paper's observations only (see aggregates.ts). */
   source: 'cli' | 'api';
   progress?: boolean;
   llm?: LlmConfig | null;
@@ -269,7 +271,7 @@ export interface ExtractedSession {
   session_id: string;
   provider: string;
   model: string;
-  status: 'completed' | 'failed';
+  status: SessionStatus;
   error: string | null;
   total_resources: number;
   processing_time: number;
@@ -300,7 +302,8 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
   const errors: { doi: string; error: string }[] = [];
   const targets: Target[] = [];
   const seen = new Set<string>();
-  const articles = options.all ? await listArticles(db.kysely) : [];
+  const krt = db.kysely.withTables<KrtTables>();
+  const articles = options.all ? await listArticles(krt) : [];
   const byDoi = new Map(articles.map((a) => [a.doi, a]));
   const wanted = options.all ? articles.map((a) => a.doi) : dois;
   for (const raw of wanted) {
@@ -309,7 +312,7 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
       errors.push({ doi: raw, error: 'not a DOI' });
       continue;
     }
-    const article = options.all ? byDoi.get(doi)! : await getArticle(db.kysely, doi);
+    const article = options.all ? byDoi.get(doi)! : await getArticle(krt, doi);
     if (!article) {
       errors.push({ doi, error: 'not in the local store (import it first: pdi import krt <dir>)' });
       continue;
@@ -369,7 +372,8 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
       source: `${options.source}:${targets.length} article(s)`,
       progress: { enabled: false },
     },
-    async (trx, { tally, dataVersion }) => {
+    async (core, { tally, dataVersion }) => {
+      const trx = core.withTables<KrtTables>();
       const now = new Date().toISOString();
       for (const t of targets) {
         const hash = t.hash;

@@ -17,6 +17,7 @@ import { importStore, runExtraction } from './import.ts';
 import { writeDemoStore } from './demo.ts';
 import { LlmError, llmConfigFrom, rowsFromReply } from './llm.ts';
 import type { LlmConfig } from './llm.ts';
+import type { KrtTables } from './tables.ts';
 
 test('a model reply becomes rows: vocabularies enforced, code fences tolerated, identifiers absent from the article dropped', () => {
   const reply =
@@ -74,14 +75,20 @@ test('the provider is configured from the environment only, base URL and model b
 
 type Mode = 'error' | 'garbage' | 'hang' | 'ok';
 
+/** What the service sends to the provider (the part the tests read). */
+interface ChatCompletionRequest {
+  model: string;
+  messages: { role: string; content: string }[];
+}
+
 /** A fake OpenAI-compatible chat-completions server; `mode` decides its next answers. */
 async function fakeProvider() {
-  const state = { mode: 'error' as Mode, requests: [] as { auth: string | undefined; body: any }[] };
+  const state = { mode: 'error' as Mode, requests: [] as { auth: string | undefined; body: ChatCompletionRequest | null }[] };
   const server = http.createServer((req, res) => {
     let data = '';
     req.on('data', (c) => (data += c));
     req.on('end', () => {
-      state.requests.push({ auth: req.headers.authorization, body: data ? JSON.parse(data) : null });
+      state.requests.push({ auth: req.headers.authorization, body: data ? (JSON.parse(data) as ChatCompletionRequest) : null });
       if (req.url !== '/v1/chat/completions') {
         res.writeHead(404).end();
         return;
@@ -93,7 +100,7 @@ async function fakeProvider() {
           .end(JSON.stringify({ error: { message: 'The model is overloaded', type: 'server_error' } }));
         return;
       }
-      const user = state.requests.at(-1)!.body.messages[1].content as string;
+      const user = state.requests.at(-1)!.body!.messages[1].content;
       const content =
         state.mode === 'garbage'
           ? 'I cannot help with that.'
@@ -182,8 +189,8 @@ describeEachDatabase(
       assert.equal(model.error, 'LLM provider error: HTTP 500: The model is overloaded');
       const request = provider.state.requests.at(-1)!;
       assert.equal(request.auth, `Bearer ${SECRET}`);
-      assert.equal(request.body.model, 'fake-model-1');
-      assert.match(request.body.messages[1].content, /Generated demo/);
+      assert.equal(request.body!.model, 'fake-model-1');
+      assert.match(request.body!.messages[1].content, /Generated demo/);
       const stored = await session(model.session_id);
       assert.deepEqual([stored.status, stored.error, stored.krt_data, stored.summary.provider], ['failed', model.error, [], 'llm']);
       assert.ok(!JSON.stringify(stored).includes(SECRET));
@@ -205,6 +212,7 @@ describeEachDatabase(
       assert.equal(run.sessions[0].status, 'failed');
       assert.equal(run.sessions[0].error, 'LLM provider error: no answer within 400 ms');
       const count = await t.db.kysely
+        .withTables<KrtTables>()
         .selectFrom('krt_sessions')
         .select((eb) => eb.fn.countAll().as('n'))
         .where('doi', '=', doi)

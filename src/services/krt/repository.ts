@@ -1,5 +1,6 @@
 // Every query of Service B, framework-free: articles, DOI suggestions, sessions and their rows, the best table
-// of a paper, chat sessions and the validation cache. Writes of the importer live in store.ts.
+// of a paper, chat sessions and the validation cache. Writes live in store.ts; the RRID knowledge base, stored as
+// an aggregate, in aggregates.ts.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { dbJson, num, readJson } from '../../core/db/dialect.ts';
@@ -8,34 +9,11 @@ import { normalizeDoi, rankDoiSuggestions } from './jats/index.ts';
 import type { KrtRow, NewReuse, ResourceType } from './extract/index.ts';
 import { ARTICLE_SEARCH, foldSearchText } from './search.ts';
 import type { ChatState } from './chat/index.ts';
-import type { ArticleInput } from './store.ts';
 import type { RridValidation } from './rrid/index.ts';
+import type { ArticleFields, ArticleRow, KrtDatabase, SessionRow, SessionRowRow, WithBooleans } from './tables.ts';
 
 /** Extractors that read the article itself (their tables feed the knowledge base). */
 export const BUILTIN_PROVIDERS = ['jats-table', 'text-pattern'] as const;
-
-/** A stored article: what the importer wrote (store.ts ArticleInput) plus its id and import time. */
-export interface ArticleRecord extends ArticleInput {
-  id: number;
-  imported_at: string;
-}
-
-export interface SessionRecord {
-  session_id: string;
-  article_id: number;
-  doi: string;
-  title: string;
-  status: 'completed' | 'failed';
-  provider: string;
-  model: string;
-  content_hash: string;
-  processing_time: number;
-  created_at: string;
-  error: string | null;
-  total_resources: number;
-  new_resources: number;
-  is_demo: boolean;
-}
 
 const ARTICLE_COLUMNS = [
   'id',
@@ -54,7 +32,7 @@ const ARTICLE_COLUMNS = [
   'imported_at',
   'dataset',
   'is_demo',
-] as const;
+] as const satisfies readonly (keyof ArticleRecord)[];
 
 const SESSION_COLUMNS = [
   'session_id',
@@ -71,41 +49,30 @@ const SESSION_COLUMNS = [
   'total_resources',
   'new_resources',
   'is_demo',
-] as const;
+] as const satisfies readonly (keyof SessionRow)[];
 
-function toArticle(r: Record<string, any>): ArticleRecord {
+/** A stored article: what the importer wrote (store.ts) plus its id and import time. */
+export type ArticleRecord = ArticleFields & Pick<ArticleRow, 'id' | 'imported_at'>;
+
+export type SessionRecord = WithBooleans<Pick<SessionRow, (typeof SESSION_COLUMNS)[number]>, 'is_demo'>;
+
+function toArticle(r: Pick<ArticleRow, (typeof ARTICLE_COLUMNS)[number]>): ArticleRecord {
   return {
+    ...r,
     id: Number(r.id),
-    doi: r.doi,
-    title: r.title,
-    authors: r.authors,
     publication_date: r.publication_date ?? null,
-    journal: r.journal,
     is_preprint: Boolean(r.is_preprint),
     version: r.version === null || r.version === undefined ? null : Number(r.version),
-    store_root: r.store_root,
-    file_path: r.file_path,
     file_size: num(r.file_size),
-    content_hash: r.content_hash,
-    downloaded_at: r.downloaded_at,
-    imported_at: r.imported_at,
-    dataset: r.dataset,
     is_demo: Boolean(r.is_demo),
   };
 }
 
-function toSession(r: Record<string, any>): SessionRecord {
+function toSession(r: Pick<SessionRow, (typeof SESSION_COLUMNS)[number]>): SessionRecord {
   return {
-    session_id: r.session_id,
+    ...r,
     article_id: Number(r.article_id),
-    doi: r.doi,
-    title: r.title,
-    status: r.status,
-    provider: r.provider,
-    model: r.model,
-    content_hash: r.content_hash,
     processing_time: Number(r.processing_time),
-    created_at: r.created_at,
     error: r.error ?? null,
     total_resources: Number(r.total_resources),
     new_resources: Number(r.new_resources),
@@ -113,23 +80,19 @@ function toSession(r: Record<string, any>): SessionRecord {
   };
 }
 
-export async function getArticle(db: Kysely<any>, doi: string): Promise<ArticleRecord | null> {
+export async function getArticle(db: Kysely<KrtDatabase>, doi: string): Promise<ArticleRecord | null> {
   const row = await db.selectFrom('krt_articles').select(ARTICLE_COLUMNS).where('doi', '=', doi).executeTakeFirst();
   return row ? toArticle(row) : null;
 }
 
-export async function listArticles(db: Kysely<any>): Promise<ArticleRecord[]> {
+export async function listArticles(db: Kysely<KrtDatabase>): Promise<ArticleRecord[]> {
   return (await db.selectFrom('krt_articles').select(ARTICLE_COLUMNS).orderBy('doi').execute()).map(toArticle);
 }
 
-export interface SuggestionItem {
-  doi: string;
-  title: string;
-  authors: string;
-  publication_date: string | null;
-  file_size: number;
-  is_demo: boolean;
-}
+export type SuggestionItem = WithBooleans<
+  Pick<ArticleRow, 'doi' | 'title' | 'authors' | 'publication_date' | 'file_size' | 'is_demo'>,
+  'is_demo'
+>;
 
 /**
  * DOI suggestions: with `q`, articles whose DOI or title matches (ranked by jats/doi-search.ts: exact DOI, DOI
@@ -138,12 +101,12 @@ export interface SuggestionItem {
  * decides exactly, so `total` is the number of articles the ranking accepts.
  */
 export async function suggestArticles(
-  db: Kysely<any>,
+  db: Kysely<KrtDatabase>,
   q: string | undefined,
   limit: number,
 ): Promise<{ items: SuggestionItem[]; total: number }> {
   const columns = ['doi', 'title', 'authors', 'publication_date', 'file_size', 'is_demo'] as const;
-  const item = (r: Record<string, any>): SuggestionItem => ({
+  const item = (r: Pick<ArticleRow, (typeof columns)[number]>): SuggestionItem => ({
     doi: r.doi,
     title: r.title,
     authors: r.authors,
@@ -186,12 +149,12 @@ export async function suggestArticles(
 
 // ---- sessions -------------------------------------------------------------------------------------------------
 
-export async function getSession(db: Kysely<any>, sessionId: string): Promise<SessionRecord | null> {
+export async function getSession(db: Kysely<KrtDatabase>, sessionId: string): Promise<SessionRecord | null> {
   const row = await db.selectFrom('krt_sessions').select(SESSION_COLUMNS).where('session_id', '=', sessionId).executeTakeFirst();
   return row ? toSession(row) : null;
 }
 
-function toRow(r: Record<string, any>): KrtRow {
+function toRow(r: SessionRowRow): KrtRow {
   return {
     'RESOURCE TYPE': r.resource_type as ResourceType,
     'RESOURCE NAME': r.resource_name,
@@ -202,13 +165,13 @@ function toRow(r: Record<string, any>): KrtRow {
   };
 }
 
-export async function sessionRows(db: Kysely<any>, sessionId: string): Promise<KrtRow[]> {
+export async function sessionRows(db: Kysely<KrtDatabase>, sessionId: string): Promise<KrtRow[]> {
   const rows = await db.selectFrom('krt_session_rows').selectAll().where('session_id', '=', sessionId).orderBy('position').execute();
   return rows.map(toRow);
 }
 
 /** Rows of many sessions at once, by session id, in table order. */
-export async function rowsOfSessions(db: Kysely<any>, sessionIds: readonly string[]): Promise<Map<string, KrtRow[]>> {
+export async function rowsOfSessions(db: Kysely<KrtDatabase>, sessionIds: readonly string[]): Promise<Map<string, KrtRow[]>> {
   const out = new Map<string, KrtRow[]>(sessionIds.map((id) => [id, []]));
   for (let i = 0; i < sessionIds.length; i += 500) {
     const chunk = sessionIds.slice(i, i + 500);
@@ -224,7 +187,7 @@ export async function rowsOfSessions(db: Kysely<any>, sessionIds: readonly strin
   return out;
 }
 
-export async function countSessions(db: Kysely<any>, doi: string): Promise<number> {
+export async function countSessions(db: Kysely<KrtDatabase>, doi: string): Promise<number> {
   return num(
     (
       await db
@@ -236,7 +199,7 @@ export async function countSessions(db: Kysely<any>, doi: string): Promise<numbe
   );
 }
 
-export async function sessionsOfDoi(db: Kysely<any>, doi: string): Promise<SessionRecord[]> {
+export async function sessionsOfDoi(db: Kysely<KrtDatabase>, doi: string): Promise<SessionRecord[]> {
   return (
     await db
       .selectFrom('krt_sessions')
@@ -280,7 +243,9 @@ export function pickBestSession<T extends Pick<SessionRecord, 'status' | 'provid
 }
 
 /** For the knowledge base: every article's best table among the built-in extractors' completed sessions. */
-export async function bestBuiltinTables(db: Kysely<any>): Promise<{ doi: string; provider: string; is_demo: boolean; rows: KrtRow[] }[]> {
+export async function bestBuiltinTables(
+  db: Kysely<KrtDatabase>,
+): Promise<{ doi: string; provider: string; is_demo: boolean; rows: KrtRow[] }[]> {
   const sessions = (
     await db
       .selectFrom('krt_sessions')
@@ -308,7 +273,7 @@ export async function bestBuiltinTables(db: Kysely<any>): Promise<{ doi: string;
 
 /** A chat session active since `notBefore` (older ones have expired), or null. */
 export async function loadChatSession(
-  db: Kysely<any>,
+  db: Kysely<KrtDatabase>,
   id: string,
   notBefore: string,
 ): Promise<{ state: ChatState; updated_at: string } | null> {
@@ -317,7 +282,7 @@ export async function loadChatSession(
   return { state: readJson<ChatState>(row.state), updated_at: row.updated_at };
 }
 
-export async function saveChatState(db: Kysely<any>, id: string, state: ChatState, now: string): Promise<void> {
+export async function saveChatState(db: Kysely<KrtDatabase>, id: string, state: ChatState, now: string): Promise<void> {
   const state_ = dbJson(db, state);
   await db
     .insertInto('krt_chat_sessions')
@@ -327,14 +292,19 @@ export async function saveChatState(db: Kysely<any>, id: string, state: ChatStat
 }
 
 /** Removes chat sessions inactive since before `notBefore`; returns how many. */
-export async function purgeChatStates(db: Kysely<any>, notBefore: string): Promise<number> {
+export async function purgeChatStates(db: Kysely<KrtDatabase>, notBefore: string): Promise<number> {
   const result = await db.deleteFrom('krt_chat_sessions').where('updated_at', '<', notBefore).executeTakeFirst();
   return Number(result.numDeletedRows ?? 0);
 }
 
 // ---- validation cache ---------------------------------------------------------------------------------------------
 
-export async function cachedValidation(db: Kysely<any>, key: string, kbVersion: string, notBefore: string): Promise<RridValidation | null> {
+export async function cachedValidation(
+  db: Kysely<KrtDatabase>,
+  key: string,
+  kbVersion: string,
+  notBefore: string,
+): Promise<RridValidation | null> {
   const row = await db
     .selectFrom('krt_validation_cache')
     .select(['value', 'kb_version', 'checked_at'])
@@ -344,7 +314,7 @@ export async function cachedValidation(db: Kysely<any>, key: string, kbVersion: 
   return readJson<RridValidation>(row.value);
 }
 
-export async function storeValidation(db: Kysely<any>, key: string, kbVersion: string, value: RridValidation): Promise<void> {
+export async function storeValidation(db: Kysely<KrtDatabase>, key: string, kbVersion: string, value: RridValidation): Promise<void> {
   const json = dbJson(db, value);
   await db
     .insertInto('krt_validation_cache')
@@ -353,7 +323,7 @@ export async function storeValidation(db: Kysely<any>, key: string, kbVersion: s
     .execute();
 }
 
-export async function purgeValidations(db: Kysely<any>, notBefore: string): Promise<number> {
+export async function purgeValidations(db: Kysely<KrtDatabase>, notBefore: string): Promise<number> {
   const result = await db.deleteFrom('krt_validation_cache').where('checked_at', '<', notBefore).executeTakeFirst();
   return Number(result.numDeletedRows ?? 0);
 }

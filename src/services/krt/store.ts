@@ -6,23 +6,10 @@ import { dbBool, insertMany } from '../../core/db/dialect.ts';
 import { summarizeRows } from './extract/index.ts';
 import type { KrtRow } from './extract/index.ts';
 import { foldSearchText } from './search.ts';
+import type { ArticleFields, KrtDatabase, SessionStatus } from './tables.ts';
 
-export interface ArticleInput {
-  doi: string;
-  title: string;
-  authors: string;
-  publication_date: string | null;
-  journal: string;
-  is_preprint: boolean;
-  version: number | null;
-  store_root: string;
-  file_path: string;
-  file_size: number;
-  content_hash: string;
-  downloaded_at: string;
-  dataset: string;
-  is_demo: boolean;
-}
+/** What the importer writes of an article (its id, times and search text are the store's). */
+export type ArticleInput = ArticleFields;
 
 export type Change = 'inserted' | 'updated' | 'unchanged';
 
@@ -40,10 +27,10 @@ const ARTICLE_FIELDS = [
   'downloaded_at',
   'dataset',
   'is_demo',
-] as const;
+] as const satisfies readonly (keyof ArticleInput)[];
 
 /** Inserts or updates the article of `input.doi`; returns its id and what happened. */
-export async function upsertArticle(trx: Kysely<any>, input: ArticleInput, now: string): Promise<{ id: number; change: Change }> {
+export async function upsertArticle(trx: Kysely<KrtDatabase>, input: ArticleInput, now: string): Promise<{ id: number; change: Change }> {
   const existing = await trx.selectFrom('krt_articles').selectAll().where('doi', '=', input.doi).executeTakeFirst();
   const values = {
     ...input,
@@ -79,7 +66,7 @@ export interface SessionInput {
   session_id: string;
   doi: string;
   title: string;
-  status: 'completed' | 'failed';
+  status: SessionStatus;
   provider: string;
   model: string;
   content_hash: string;
@@ -100,7 +87,7 @@ export interface SessionWrite {
   replaced: number;
 }
 
-export async function storeSession(trx: Kysely<any>, articleId: number, input: SessionInput, now: string): Promise<SessionWrite> {
+export async function storeSession(trx: Kysely<KrtDatabase>, articleId: number, input: SessionInput, now: string): Promise<SessionWrite> {
   const existing = await trx
     .selectFrom('krt_sessions')
     .select(['session_id', 'status', 'error'])
@@ -174,7 +161,7 @@ export async function storeSession(trx: Kysely<any>, articleId: number, input: S
   return { change, replaced: stale.length };
 }
 
-export async function deleteSessions(trx: Kysely<any>, ids: readonly string[]): Promise<void> {
+export async function deleteSessions(trx: Kysely<KrtDatabase>, ids: readonly string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     await trx.deleteFrom('krt_session_rows').where('session_id', 'in', chunk).execute();
@@ -183,7 +170,7 @@ export async function deleteSessions(trx: Kysely<any>, ids: readonly string[]): 
 }
 
 /** Deletes articles (and their sessions) imported from `storeRoot` whose DOIs are not in `keep`; returns how many. */
-export async function deleteArticlesNotIn(trx: Kysely<any>, storeRoot: string, keep: ReadonlySet<string>): Promise<number> {
+export async function deleteArticlesNotIn(trx: Kysely<KrtDatabase>, storeRoot: string, keep: ReadonlySet<string>): Promise<number> {
   const stored = await trx.selectFrom('krt_articles').select(['id', 'doi']).where('store_root', '=', storeRoot).execute();
   const gone = stored.filter((a) => !keep.has(a.doi));
   for (let i = 0; i < gone.length; i += 500) {

@@ -89,7 +89,12 @@ export type KrtTables = {
 
 export type KrtDatabase = CoreTables & KrtTables;
 
+/** Booleans as the code reads and writes them (SQLite stores 0/1: `dbBool` writes, `Boolean()` reads). */
+export type WithBooleans<T, K extends keyof T> = Omit<T, K> & { [P in K]: boolean };
+
 export type ArticleRow = Selectable<ArticlesTable>;
+/** An article's own fields: what the importer writes (store.ts) and reads back (repository.ts), without the id and bookkeeping. */
+export type ArticleFields = WithBooleans<Omit<ArticleRow, 'id' | 'imported_at' | 'updated_at' | 'search_text'>, 'is_preprint' | 'is_demo'>;
 export type SessionRow = Selectable<SessionsTable>;
 export type SessionRowRow = Selectable<SessionRowsTable>;
 export type NewSessionRow = Insertable<SessionRowsTable>;

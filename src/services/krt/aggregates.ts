@@ -1,0 +1,107 @@
+// What Service B computes at import and stores with the data version: the RRID knowledge base (the pure base is
+// rrid/knowledge-base.ts). It is built from the best built-in table of every article in the store (author tables,
+// else the text extractor; tables written by a language model are left out, so that no RRID enters the base that a
+// paper did not write), calibrated (rrid/calibration.ts), and stored as the aggregate `rrid_kb` with the data
+// version it was built from. Serving processes keep one copy in memory (served-knowledge.ts).
+import type { Kysely } from 'kysely';
+import { getAggregate, putAggregate } from '../../core/db/datasets.ts';
+import { RridKnowledgeBase, calibrate } from './rrid/index.ts';
+import type { KbSnapshot } from './rrid/index.ts';
+import { bestBuiltinTables, rowsOfSessions, sessionsOfDoi, pickBestSession, BUILTIN_PROVIDERS } from './repository.ts';
+import type { KrtDatabase } from './tables.ts';
+
+export const KB_AGGREGATE = 'rrid_kb';
+
+export interface StoredKnowledgeBase {
+  snapshot: KbSnapshot;
+  /** Papers of the base that are generated demo articles (their evidence is labelled as such). */
+  demo_dois: string[];
+  built_at: string;
+  papers: number;
+  entries: number;
+  rrids: number;
+  /** False after an incremental update (one paper re-extracted): the calibration is the last full build's. */
+  calibrated_on_current_papers: boolean;
+}
+
+/** The base as a serving process holds it. */
+export interface LoadedKnowledgeBase {
+  kb: RridKnowledgeBase;
+  demo: ReadonlySet<string>;
+  /** When the base was built (keys the validation cache; an import that changes nothing keeps it). */
+  version: string;
+}
+
+function stored(kb: RridKnowledgeBase, demo: Iterable<string>, calibrated: boolean): StoredKnowledgeBase {
+  let rrids = 0;
+  for (const entry of kb.entries()) if (entry.rrid) rrids++;
+  return {
+    snapshot: kb.toJSON(),
+    demo_dois: [...new Set(demo)].sort(),
+    built_at: new Date().toISOString(),
+    papers: kb.paperCount,
+    entries: kb.size,
+    rrids,
+    calibrated_on_current_papers: calibrated,
+  };
+}
+
+/** The stored base, or null when nothing has been imported. */
+export async function readKnowledgeBase(db: Kysely<KrtDatabase>): Promise<LoadedKnowledgeBase | null> {
+  const found = await getAggregate<StoredKnowledgeBase>(db, 'krt', KB_AGGREGATE);
+  if (!found) return null;
+  return { kb: RridKnowledgeBase.fromJSON(found.value.snapshot), demo: new Set(found.value.demo_dois), version: found.value.built_at };
+}
+
+/** A base that keeps the entry ids of the previous one (ids are part of the API), with no papers yet. */
+async function emptyBaseKeepingIds(db: Kysely<KrtDatabase>): Promise<RridKnowledgeBase> {
+  const previous = await getAggregate<StoredKnowledgeBase>(db, 'krt', KB_AGGREGATE);
+  if (!previous) return new RridKnowledgeBase();
+  return RridKnowledgeBase.fromJSON({ ...previous.value.snapshot, papers: {}, calibration: null });
+}
+
+/** Rebuilds the base from every article's best built-in table and calibrates it (call inside the import transaction). */
+export async function rebuildKnowledgeBase(trx: Kysely<KrtDatabase>, dataVersion: string): Promise<StoredKnowledgeBase> {
+  const kb = await emptyBaseKeepingIds(trx);
+  const demo: string[] = [];
+  for (const table of await bestBuiltinTables(trx)) {
+    if (table.rows.length === 0) continue;
+    kb.addPaper(table.doi, table.rows, table.provider);
+    if (table.is_demo) demo.push(table.doi);
+  }
+  // Without calibration every confidence would be 1/2 (rrid/calibration.ts).
+  calibrate(kb);
+  const value = stored(kb, demo, true);
+  await putAggregate(trx, 'krt', KB_AGGREGATE, dataVersion, value);
+  return value;
+}
+
+/** Stores the previous base again under a new data version (an import that changed nothing). */
+export async function carryKnowledgeBase(trx: Kysely<KrtDatabase>, dataVersion: string): Promise<StoredKnowledgeBase | null> {
+  const previous = await getAggregate<StoredKnowledgeBase>(trx, 'krt', KB_AGGREGATE);
+  if (!previous) return null;
+  await putAggregate(trx, 'krt', KB_AGGREGATE, dataVersion, previous.value);
+  return previous.value;
+}
+
+/**
+ * After one paper was re-extracted over HTTP: its observations are replaced in the stored base without a new
+ * calibration (leave-one-paper-out over the whole base takes seconds; the next import or `extract` recalibrates).
+ */
+export async function updateKnowledgeBasePaper(trx: Kysely<KrtDatabase>, dataVersion: string, doi: string): Promise<void> {
+  const previous = await getAggregate<StoredKnowledgeBase>(trx, 'krt', KB_AGGREGATE);
+  const kb = previous ? RridKnowledgeBase.fromJSON(previous.value.snapshot) : new RridKnowledgeBase();
+  const demo = new Set(previous?.value.demo_dois ?? []);
+  const builtin = (await sessionsOfDoi(trx, doi)).filter((s) => (BUILTIN_PROVIDERS as readonly string[]).includes(s.provider));
+  const best = pickBestSession(builtin);
+  const rows = best ? ((await rowsOfSessions(trx, [best.session_id])).get(best.session_id) ?? []) : [];
+  if (best && rows.length) {
+    kb.addPaper(doi, rows, best.provider);
+    if (best.is_demo) demo.add(doi);
+    else demo.delete(doi);
+  } else {
+    kb.removePaper(doi);
+    demo.delete(doi);
+  }
+  await putAggregate(trx, 'krt', KB_AGGREGATE, dataVersion, stored(kb, demo, false));
+}
