@@ -14,7 +14,7 @@ const wrap = (body: string) => `<article><body><sec><title>Key resources table</
 test('STAR table: spanning category rows map to types, "This paper" is new, identifiers normalised', () => {
   const xml = wrap(`<table-wrap id="T1"><table><thead><tr><th>REAGENT or RESOURCE</th><th>SOURCE</th><th>IDENTIFIER</th></tr></thead><tbody>
     <tr><td colspan="3"><bold>Antibodies</bold></td></tr>
-    <tr><td>Rabbit anti-GFP</td><td>Abcam</td><td>Cat #ab290, RRID: AB 303395</td></tr>
+    <tr><td>Rabbit anti-GFP</td><td>Abcam</td><td>Cat #ab290, RRID: AB_303395</td></tr>
     <tr><td colspan="3">Bacterial and virus strains</td></tr>
     <tr><td><italic>E. coli</italic> BL21(DE3)</td><td>NEB</td><td>C2527</td></tr>
     <tr><td>AAV9-hSyn-GCaMP6s</td><td>Addgene</td><td>100843-AAV9</td></tr>
@@ -99,7 +99,9 @@ test('a non-KRT table (numbers) is not taken for one', () => {
 
 test('IDENTIFIER normal form', () => {
   const cases: [string, string][] = [
-    ['Cat#715-035-150; RRID: AB 2340770', 'Cat# 715-035-150; RRID:AB_2340770'],
+    // A broken RRID is written back as written (issue 15: identifiers are facts), its label normalised.
+    ['Cat#715-035-150; RRID: AB 2340770', 'Cat# 715-035-150; RRID:AB 2340770'],
+    ['Cat#715-035-150; RRID: AB_2340770', 'Cat# 715-035-150; RRID:AB_2340770'],
     ['RRID: AB_2687817 Cat # BE0297', 'Cat# BE0297; RRID:AB_2687817'],
     ['MN1020, RRID: AB_223647', 'Cat# MN1020; RRID:AB_223647'],
     ['Product code: MA5-33050', 'Cat# MA5-33050'],

@@ -2,21 +2,41 @@
 // written back in the contract's normal form, "Cat# G8795; RRID:AB_1078991" (catalog numbers first, then
 // other identifiers as written, RRIDs last). The same parse gives the comparison keys used by the knowledge
 // base and the evaluation, so "Cat #ab290", "ab290" and "AB-290" are one catalog number.
+//
+// Identifiers are facts: only labels and separators between items are normalised. An RRID is an `rrid` part
+// only when it is written exactly in its registry's shape (letter case aside); one written broken ("RRID: A
+// B_2127 260", "RRID:SCR_0030 70", "RRID: ab28364") is an `unresolved-rrid` part that keeps what was written,
+// with the form it would have if only its spaces and separators were fixed (`repair`). Nothing here shortens,
+// pads or completes an identifier; whether a repair is right is decided with the whole corpus
+// (rrid/knowledge-base.ts).
 
-import { normalizeRrid } from '../rrid/registry.ts';
+import { parseRrid } from '../rrid/registry.ts';
 import { accessionKey, findAccessions } from './accessions.ts';
 
-export type IdentifierPartKind = 'catalog' | 'rrid' | 'accession' | 'url' | 'none' | 'other';
+export type IdentifierPartKind = 'catalog' | 'rrid' | 'unresolved-rrid' | 'accession' | 'url' | 'none' | 'other';
 
 export interface IdentifierPart {
   kind: IdentifierPartKind;
-  /** The identifier proper: catalog number, canonical RRID (no "RRID:"), accession, URL, or the text. */
+  /**
+   * The identifier proper: catalog number, RRID as written in its canonical shape (no "RRID:"), a broken RRID as
+   * written (no "RRID:", whitespace runs as one space), accession, URL, or the text.
+   */
   value: string;
   /** Repository or label written with a catalog/stock number ("JAX", "BDSC", "ATCC"); '' for Cat#. */
   label: string;
   /** The URL an accession was written as, kept for display. */
   url?: string;
+  /** unresolved-rrid: the canonical form with only spaces, separators and letter case fixed, when there is one. */
+  repair?: string;
 }
+
+/** An RRID written exactly in a registry's shape (up to letter case): its canonical spelling, else null. */
+export function verbatimRrid(written: string): string | null {
+  return parseRrid(written).normalized;
+}
+
+// A token after "RRID:" that may continue a broken identifier ("260" of "A B_2127 260", "B_2127" of "A B_2127").
+const FRAGMENT = /^(?:[A-Za-z]{0,3}[_:-]?\d[\w:.-]*|[A-Za-z][_:-][\w:.-]*\d[\w:.-]*|[A-Za-z]{1,2})$/;
 
 // RRIDs written without the "RRID:" label, specific enough to recognise in an identifier cell.
 const BARE_RRID =
@@ -74,7 +94,8 @@ export function parseIdentifierText(text: string, options: ParseIdentifierOption
     work = work.slice(0, start) + ';'.padEnd(end - start, ' ') + work.slice(end);
   };
 
-  // 1. RRIDs after an "RRID" label: try one, two, then three whitespace tokens ("AB 2340770", "A B_2340770").
+  // 1. RRIDs after an "RRID" label. One token in its registry's shape is the RRID as written. Otherwise up to three
+  //    tokens that read as one broken identifier ("AB 2340770", "A B_2127 260") are kept together, as written.
   RRID_LABEL.lastIndex = 0;
   for (let m = RRID_LABEL.exec(work); m; m = RRID_LABEL.exec(work)) {
     const after = m.index + m[0].length;
@@ -83,32 +104,48 @@ export function parseIdentifierText(text: string, options: ParseIdentifierOption
         .slice(after)
         .match(/^[^\s;,()\[\]]+(?: [^\s;,()\[\]]+){0,2}/)?.[0]
         .split(' ') ?? [];
-    let matched = false;
-    for (let n = 1; n <= tokens.length && !matched; n++) {
-      const candidate = tokens
-        .slice(0, n)
-        .join(' ')
-        .replace(/[.:]+$/, '');
-      const rrid = normalizeRrid(candidate);
-      if (rrid) {
-        const end = after + candidate.length;
-        spans.push({ start: m.index, end, part: { kind: 'rrid', value: rrid, label: '' } });
-        blank(m.index, end);
-        matched = true;
+    const clean = (t: string) => t.replace(/[.:]+$/, '');
+    const first = tokens[0] ? clean(tokens[0]) : '';
+    const exact = first ? verbatimRrid(first) : null;
+    if (exact) {
+      const end = after + first.length;
+      spans.push({ start: m.index, end, part: { kind: 'rrid', value: exact, label: '' } });
+      blank(m.index, end);
+      continue;
+    }
+    // The longest run of fragments whose spaces and separators, fixed, give a well-formed identifier.
+    let taken = 0;
+    let repair: string | undefined;
+    for (let n = 1; n <= tokens.length; n++) {
+      if (n > 1 && !FRAGMENT.test(clean(tokens[n - 1]))) break;
+      const joined = tokens.slice(0, n).map(clean).join(' ');
+      const parsed = parseRrid(joined);
+      const fixed = parsed.normalized ?? parsed.corrected;
+      if (fixed) {
+        taken = n;
+        repair = fixed;
       }
     }
-    if (!matched) {
-      // Labelled as an RRID but not one ("RRID: 44609G", "RRID:AB_"): kept as written, never as a catalog number.
-      const end = after + (tokens[0]?.length ?? 0);
-      const written = work.slice(m.index, end).trim();
-      spans.push({ start: m.index, end, part: { kind: 'other', value: written.replace(/\s*:\s*/, ':'), label: '' } });
-      blank(m.index, Math.max(end, m.index + 1));
+    if (taken === 0) taken = 1;
+    const written = tokens
+      .slice(0, taken)
+      .map((t, i) => (i === taken - 1 ? clean(t) : t))
+      .join(' ');
+    const end = after + written.length;
+    if (written) {
+      // Labelled as an RRID but not written as one ("RRID: AB 2340770", "RRID: 44609G", "RRID:AB_"): kept as
+      // written, never as a catalog number.
+      const part: IdentifierPart = repair
+        ? { kind: 'unresolved-rrid', value: written, label: '', repair }
+        : { kind: 'unresolved-rrid', value: written, label: '' };
+      spans.push({ start: m.index, end, part });
     }
+    blank(m.index, Math.max(end, m.index + 1));
   }
   // 2. Bare RRIDs.
   BARE_RRID.lastIndex = 0;
   for (let m = BARE_RRID.exec(work); m; m = BARE_RRID.exec(work)) {
-    const rrid = normalizeRrid(m[1]);
+    const rrid = verbatimRrid(m[1]);
     if (!rrid) continue;
     spans.push({ start: m.index, end: m.index + m[0].length, part: { kind: 'rrid', value: rrid, label: '' } });
     blank(m.index, m.index + m[0].length);
@@ -263,7 +300,7 @@ export function formatIdentifier(parts: readonly IdentifierPart[]): string {
       push(p.label && !p.value.toUpperCase().includes(p.label.toUpperCase()) ? `${p.label}: ${p.value}` : p.value);
     else if (p.kind === 'url' || p.kind === 'other') push(p.value);
   }
-  for (const p of parts) if (p.kind === 'rrid') push(`RRID:${p.value}`);
+  for (const p of parts) if (p.kind === 'rrid' || p.kind === 'unresolved-rrid') push(`RRID:${p.value}`);
   if (out.length === 0 && parts.some((p) => p.kind === 'none')) out.push('N/A');
   return out.join('; ');
 }
@@ -315,12 +352,16 @@ export function identifierKeys(text: string, options: KeyOptions = {}): Set<stri
   const keys = new Set<string>();
   const sourceLabel = stockLabelOfSource(options.source);
   for (const part of parseIdentifierText(text, options)) {
-    if (part.kind === 'rrid') {
+    // For comparing tables only: a broken RRID and the same one written correctly are one identifier.
+    const rrid = part.kind === 'rrid' ? part.value : part.kind === 'unresolved-rrid' ? part.repair : undefined;
+    if (rrid) {
       const stock = STOCK_OF_RRID.map(([re, centre, norm]) => {
-        const m = re.exec(part.value);
+        const m = re.exec(rrid);
         return m ? `STOCK:${centre}:${norm(m[1])}` : null;
       }).find(Boolean);
-      keys.add(stock ?? `RRID:${part.value}`);
+      keys.add(stock ?? `RRID:${rrid}`);
+    } else if (part.kind === 'unresolved-rrid') {
+      keys.add(`RRID?:${part.value.toUpperCase().replace(/\s+/g, '')}`);
     } else if (part.kind === 'catalog') {
       const stockLabel = STOCK_OF_LABEL[part.label] ?? (part.label === '' && sourceLabel ? STOCK_OF_LABEL[sourceLabel] : undefined);
       const digits = /^\d+/.exec(part.value)?.[0];

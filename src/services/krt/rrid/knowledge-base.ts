@@ -6,6 +6,11 @@
 // Storage-agnostic and incremental: addPaper() replaces a paper's observations (idempotent), removePaper()
 // takes them out, toJSON()/fromJSON() give a plain serialisable snapshot (papers' observations, stable entry
 // ids, calibration) from which the indexes are rebuilt.
+//
+// Identifiers are facts. An entry's RRID is one that a paper wrote in its registry's shape. An RRID written
+// broken ("RRID: A B_2127 260") is an unresolved mention: it joins the entry of its repaired form
+// ("AB_2127260", spaces and separators fixed, nothing cut or padded) only while some paper of the base writes
+// that form verbatim; otherwise it stays with the row's catalog number, or alone, and is never suggested.
 
 import { catalogKey, parseIdentifierText } from '../extract/identifier.ts';
 import { isNewSource, isResourceType, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
@@ -14,9 +19,17 @@ import type { Calibration } from './calibration.ts';
 import { nameTokens, TokenStats } from './similarity.ts';
 
 export interface KbObservation {
-  /** Entry key: `RRID:<id>`, `CAT:<vendor key>:<catalog key>` or `NAME:software:<name key>`. */
+  /**
+   * Entry key: `RRID:<id>`, `CAT:<vendor key>:<catalog key>`, `NAME:software:<name key>` or
+   * `UNRESOLVED:<as written>`. A repaired mention is counted under `RRID:<repair>` instead (see above).
+   */
   key: string;
+  /** An RRID the source wrote in its registry's shape. */
   rrid: string | null;
+  /** An RRID the source wrote broken, as written (without "RRID:"). */
+  written?: string;
+  /** Its form with spaces and separators fixed, used only when a paper writes that form verbatim. */
+  repair?: string;
   name: string;
   vendor: string;
   catalogs: string[];
@@ -27,6 +40,8 @@ export interface KbPaper {
   /** Where the observations come from: `jats-table`, `text-pattern`, … */
   provider: string;
   observations: KbObservation[];
+  /** RRIDs the paper writes verbatim elsewhere than in its observations (e.g. its methods text): evidence for repairs. */
+  attested?: string[];
 }
 
 export interface KbEntry {
@@ -41,6 +56,8 @@ export interface KbEntry {
   types: Map<ResourceType, number>;
   /** DOI → mentions in that paper. */
   papers: Map<string, number>;
+  /** Broken spellings repaired into this entry (as written → mentions). */
+  repairedFrom: Map<string, number>;
   mentions: number;
   /** Union of name tokens (for retrieval). */
   tokens: Set<string>;
@@ -48,7 +65,8 @@ export interface KbEntry {
 
 export interface KbSnapshot {
   format: 'krt-rrid-kb';
-  version: 1;
+  /** 2: observations keep broken RRIDs as written (version 1 stored repaired, cut or padded forms). */
+  version: 2;
   nextId: number;
   ids: Record<string, number>;
   papers: Record<string, KbPaper>;
@@ -103,19 +121,25 @@ function softwareNameKey(name: string): string {
 export function observationsOfRow(row: KrtRow): KbObservation[] {
   const parts = parseIdentifierText(row.IDENTIFIER);
   const rrids = [...new Set(parts.filter((p) => p.kind === 'rrid').map((p) => p.value))];
+  const broken = parts.filter((p) => p.kind === 'unresolved-rrid');
   const catalogs = [...new Set(parts.filter((p) => p.kind === 'catalog').map((p) => p.value))];
   const vendor = supplierOf(row.SOURCE) || [...new Set(parts.filter((p) => p.kind === 'catalog' && p.label).map((p) => p.label))][0] || '';
   const name = cleanResourceName(row['RESOURCE NAME']);
   const type = row['RESOURCE TYPE'];
   if (!name) return [];
-  if (rrids.length > 0) {
-    // Several RRIDs in one row usually mean several resources written together; the catalog numbers then
-    // cannot be attributed, so they are kept only when there is one RRID.
-    return rrids.map((rrid) => ({ key: `RRID:${rrid}`, rrid, name, vendor, catalogs: rrids.length === 1 ? catalogs : [], type }));
+  // Several RRIDs in one row usually mean several resources written together; the catalog numbers then
+  // cannot be attributed, so they are kept only when there is one RRID.
+  const one = rrids.length + broken.length === 1;
+  const catalogKeyed = catalogs.length > 0 ? `CAT:${vendorKey(vendor)}:${catalogKey(catalogs[0])}` : '';
+  const out: KbObservation[] = rrids.map((rrid) => ({ key: `RRID:${rrid}`, rrid, name, vendor, catalogs: one ? catalogs : [], type }));
+  for (const part of broken) {
+    const key = one && catalogKeyed ? catalogKeyed : `UNRESOLVED:${part.value}`;
+    const o: KbObservation = { key, rrid: null, written: part.value, name, vendor, catalogs: one ? catalogs : [], type };
+    if (part.repair) o.repair = part.repair;
+    out.push(o);
   }
-  if (catalogs.length > 0) {
-    return [{ key: `CAT:${vendorKey(vendor)}:${catalogKey(catalogs[0])}`, rrid: null, name, vendor, catalogs, type }];
-  }
+  if (out.length > 0) return out;
+  if (catalogs.length > 0) return [{ key: catalogKeyed, rrid: null, name, vendor, catalogs, type }];
   if (type === 'Software/code') {
     const key = softwareNameKey(name);
     if (key) return [{ key: `NAME:software:${key}`, rrid: null, name, vendor, catalogs: [], type }];
@@ -132,16 +156,25 @@ export class RridKnowledgeBase {
   private readonly catalogIndex = new Map<string, Set<number>>();
   private readonly tokenIndex = new Map<string, Set<number>>();
   private readonly counted = new Set<number>();
+  /** RRID → verbatim writings in the papers of the base (observations and `attested` lists). */
+  private readonly attested = new Map<string, number>();
+  /** Repair → the broken mentions that would join it, with the paper they come from. */
+  private readonly pendingRepairs = new Map<string, Set<{ doi: string; o: KbObservation }>>();
+  /** The key each applied observation was counted under (a repaired mention moves when attestation changes). */
+  private readonly appliedKey = new Map<KbObservation, string>();
   readonly tokenStats = new TokenStats();
   /** Maps raw suggestion scores to probabilities; null until calibrate() (see calibration.ts). */
   calibration: Calibration | null = null;
 
   // ---- building -------------------------------------------------------------------------------------------
 
-  /** Adds (or replaces) a paper's rows. Returns the number of observations taken from them. */
-  addPaper(doi: string, rows: readonly KrtRow[], provider = 'jats-table'): number {
+  /**
+   * Adds (or replaces) a paper's rows, with the RRIDs its text writes verbatim elsewhere (`attested`, optional).
+   * Returns the number of observations taken from the rows.
+   */
+  addPaper(doi: string, rows: readonly KrtRow[], provider = 'jats-table', attested: readonly string[] = []): number {
     const observations = rows.flatMap((row) => observationsOfRow(row));
-    this.addObservations(doi, { provider, observations });
+    this.addObservations(doi, attested.length ? { provider, observations, attested: [...attested] } : { provider, observations });
     return observations.length;
   }
 
@@ -149,45 +182,115 @@ export class RridKnowledgeBase {
   addObservations(doi: string, paper: KbPaper): void {
     if (this.paperData.has(doi)) this.removePaper(doi);
     const observations = paper.observations.filter((o) => isResourceType(o.type) && o.name && o.key);
-    this.paperData.set(doi, { provider: paper.provider, observations });
-    for (const o of observations) this.apply(doi, o, +1);
+    const stored: KbPaper = { provider: paper.provider, observations };
+    if (paper.attested?.length) stored.attested = [...new Set(paper.attested)].sort();
+    this.paperData.set(doi, stored);
+    for (const rrid of this.verbatimOf(stored)) this.attest(rrid, +1);
+    for (const o of observations) {
+      if (o.repair && !o.rrid) {
+        const set = this.pendingRepairs.get(o.repair) ?? new Set();
+        set.add({ doi, o });
+        this.pendingRepairs.set(o.repair, set);
+        // Both places the mention can be counted get their ids now, so that moving it never makes new ids.
+        this.idOf(o.key);
+        this.idOf(`RRID:${o.repair}`);
+      }
+      this.applyAt(doi, o, this.effectiveKey(o), +1);
+    }
   }
 
   removePaper(doi: string): boolean {
     const paper = this.paperData.get(doi);
     if (!paper) return false;
-    for (const o of paper.observations) this.apply(doi, o, -1);
+    for (const o of paper.observations) {
+      const key = this.appliedKey.get(o);
+      if (key) this.applyAt(doi, o, key, -1);
+      if (o.repair && !o.rrid) {
+        const set = this.pendingRepairs.get(o.repair);
+        for (const item of set ?? []) if (item.o === o) set!.delete(item);
+        if (set?.size === 0) this.pendingRepairs.delete(o.repair);
+      }
+    }
     this.paperData.delete(doi);
+    for (const rrid of this.verbatimOf(paper)) this.attest(rrid, -1);
     return true;
   }
 
-  private apply(doi: string, o: KbObservation, delta: 1 | -1): void {
-    let entry = this.entriesByKey.get(o.key);
+  /** RRIDs a paper writes verbatim: those of its observations and its `attested` list. */
+  private verbatimOf(paper: KbPaper): string[] {
+    const out: string[] = [];
+    for (const o of paper.observations) if (o.rrid) out.push(o.rrid);
+    for (const rrid of paper.attested ?? []) out.push(rrid);
+    return out;
+  }
+
+  /** Counts a verbatim writing; when an RRID becomes (un)attested, the broken mentions of it move. */
+  private attest(rrid: string, delta: 1 | -1): void {
+    const before = this.attested.get(rrid) ?? 0;
+    const after = before + delta;
+    if (after > 0) this.attested.set(rrid, after);
+    else this.attested.delete(rrid);
+    if (before > 0 === after > 0) return;
+    for (const { doi, o } of this.pendingRepairs.get(rrid) ?? []) {
+      const from = this.appliedKey.get(o);
+      const to = this.effectiveKey(o);
+      if (from === to) continue;
+      if (from) this.applyAt(doi, o, from, -1);
+      this.applyAt(doi, o, to, +1);
+    }
+  }
+
+  /** Whether some paper of the base writes this RRID verbatim. */
+  isAttested(rrid: string): boolean {
+    return (this.attested.get(rrid) ?? 0) > 0;
+  }
+
+  private effectiveKey(o: KbObservation): string {
+    if (!o.rrid && o.repair && this.isAttested(o.repair)) return `RRID:${o.repair}`;
+    return o.key;
+  }
+
+  /** The stable id of an entry key (allocated on first use, kept in snapshots). */
+  private idOf(key: string): number {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+
+  private applyAt(doi: string, o: KbObservation, key: string, delta: 1 | -1): void {
+    if (delta > 0) this.appliedKey.set(o, key);
+    else this.appliedKey.delete(o);
+    this.apply(doi, o, key, delta);
+  }
+
+  private apply(doi: string, o: KbObservation, key: string, delta: 1 | -1): void {
+    let entry = this.entriesByKey.get(key);
     if (!entry) {
       if (delta < 0) return;
-      let id = this.ids.get(o.key);
-      if (id === undefined) {
-        id = this.nextId++;
-        this.ids.set(o.key, id);
-      }
+      const id = this.idOf(key);
       entry = {
         id,
-        key: o.key,
-        rrid: o.rrid,
+        key,
+        rrid: key.startsWith('RRID:') ? key.slice(5) : null,
         type: o.type,
         names: new Map(),
         vendors: new Map(),
         catalogs: new Map(),
         types: new Map(),
         papers: new Map(),
+        repairedFrom: new Map(),
         mentions: 0,
         tokens: new Set(),
       };
-      this.entriesByKey.set(o.key, entry);
+      this.entriesByKey.set(key, entry);
       this.entriesById.set(id, entry);
     }
     bump(entry.names, o.name, delta);
     if (o.vendor) bump(entry.vendors, o.vendor, delta);
+    if (o.written && entry.rrid) bump(entry.repairedFrom, o.written, delta);
     for (const c of o.catalogs) {
       bump(entry.catalogs, c, delta);
       const key = catalogKey(c);
@@ -305,7 +408,7 @@ export class RridKnowledgeBase {
     for (const [doi, paper] of [...this.paperData].sort(([a], [b]) => a.localeCompare(b))) papers[doi] = paper;
     return {
       format: 'krt-rrid-kb',
-      version: 1,
+      version: 2,
       nextId: this.nextId,
       ids: Object.fromEntries(this.ids),
       papers,
@@ -314,7 +417,7 @@ export class RridKnowledgeBase {
   }
 
   static fromJSON(snapshot: KbSnapshot): RridKnowledgeBase {
-    if (snapshot?.format !== 'krt-rrid-kb' || snapshot.version !== 1) throw new Error('not a krt-rrid-kb version 1 snapshot');
+    if (!isCurrentSnapshot(snapshot)) throw new Error('not a krt-rrid-kb version 2 snapshot');
     const kb = new RridKnowledgeBase();
     for (const [key, id] of Object.entries(snapshot.ids)) kb.ids.set(key, id);
     let maxId = 0;
@@ -324,4 +427,10 @@ export class RridKnowledgeBase {
     kb.calibration = snapshot.calibration;
     return kb;
   }
+}
+
+/** Whether a stored snapshot can be loaded (older versions kept repaired identifiers; they are rebuilt instead). */
+export function isCurrentSnapshot(snapshot: unknown): snapshot is KbSnapshot {
+  const s = snapshot as Partial<KbSnapshot> | null;
+  return s?.format === 'krt-rrid-kb' && s.version === 2;
 }

@@ -180,9 +180,15 @@ const PREFIXES: readonly { re: RegExp; canonical: string; sep: string }[] = [
 export interface ParsedRrid {
   /** What was examined, with any "RRID:" label removed. */
   input: string;
-  /** Canonical form (without "RRID:") when the input is well-formed, else null. */
+  /** Canonical form (without "RRID:") when the input is well-formed (exactly the registry's shape, up to letter
+   *  case), else null. Never longer or shorter than what was written. */
   normalized: string | null;
-  /** A corrected canonical form when the input is malformed but its intent is obvious. */
+  /**
+   * The form a malformed input obviously means, when the only faults are letter case, whitespace inside the
+   * identifier, a wrong separator ("AB-123", "AB 123", "SCR002285") or a registry's other name ("JAX:000664",
+   * "Bloomington 5137"). Every letter and digit of the input is kept, in order: a correction never drops,
+   * adds or pads a digit. A correction is a guess about what the writer meant, not a fact (see knowledge-base.ts).
+   */
   corrected: string | null;
   registry: RridRegistry | null;
   wellFormed: boolean;
@@ -206,11 +212,11 @@ export function stripRridLabel(text: string): string {
 }
 
 /**
- * Parses an RRID as a client or author wrote it. Well-formed means: after removing the "RRID:" label,
- * the identifier is exactly a registry's canonical shape, allowing only letter case in the prefix
- * ("Flybase_", "addgene_"), which is unambiguous. Wrong separators ("AB-123", "AB 123", "SCR002285"),
- * missing zero padding (SCR_2285, IMSR_JAX:664) or a wrong prefix ("JAX:000664") are malformed, and the
- * canonical form they obviously mean is returned as `corrected`.
+ * Parses an RRID as a client or author wrote it. Well-formed means: after removing the "RRID:" label, the
+ * identifier is exactly a registry's canonical shape, allowing only letter case ("Flybase_", "addgene_",
+ * "cvcl_0030"). Anything else is malformed, with the reason; `corrected` is set only when the intended form
+ * keeps every letter and digit written (see ParsedRrid.corrected). A number with too few digits
+ * ("SCR_2285", "IMSR_JAX:664") is malformed and gets no correction: padding it would be a guess.
  */
 export function parseRrid(raw: string): ParsedRrid {
   const input = stripRridLabel(raw);
@@ -221,7 +227,7 @@ export function parseRrid(raw: string): ParsedRrid {
   if (!input) return fail('empty identifier');
   if (input.length > 80) return fail('too long to be an RRID');
 
-  // Exact canonical (possibly with prefix case differences).
+  // Exact canonical (possibly with letter-case differences).
   const casefixed = fixPrefixCase(input);
   const exact = registryOf(casefixed);
   if (exact) return { input, normalized: casefixed, corrected: null, registry: exact, wellFormed: true, problem: null };
@@ -231,20 +237,41 @@ export function parseRrid(raw: string): ParsedRrid {
     if (!m) continue;
     let rest = input.slice(m[0].length).replace(/\s+/g, '');
     if (!rest) return fail(`missing the identifier after ${prefix.canonical}`);
-    if (prefix.canonical === 'SCR' && /^\d{1,5}$/.test(rest)) rest = rest.padStart(6, '0');
-    if (prefix.canonical === 'IMSR_JAX' && /^\d{1,5}$/.test(rest)) rest = rest.padStart(6, '0');
-    if (prefix.canonical === 'FlyBase' && /^fbst\d+$/i.test(rest)) rest = `FBst${rest.slice(4).padStart(7, '0')}`;
+    if (prefix.canonical === 'FlyBase' && /^fbst\d+$/i.test(rest)) rest = `FBst${rest.slice(4)}`;
     if (prefix.canonical === 'ZFIN' || prefix.canonical === 'ZIRC') rest = rest.toUpperCase().replace(/^ZDB[\s_:-]*/, 'ZDB-');
     if (prefix.canonical === 'WB-STRAIN' && /^wbstrain\d{8}$/i.test(rest)) rest = `WBStrain${rest.slice(8)}`;
     if (prefix.canonical === 'CVCL') rest = rest.toUpperCase();
     const candidate = `${prefix.canonical}${prefix.sep}${rest}`;
-    if (registryOf(candidate)) return fail(`not in the registry's canonical form`, candidate);
-    return fail(`does not match the ${prefix.canonical} identifier pattern (e.g. ${exampleFor(prefix.canonical)})`);
+    // Only case, whitespace, the separator and the prefix's spelling changed: every digit is kept.
+    if (registryOf(candidate)) return fail(faultOf(input, m[0], prefix.canonical, prefix.sep), candidate);
+    return fail(shapeProblem(prefix.canonical, rest));
   }
   const prefixOnly = /^([A-Za-z][A-Za-z-]*?)[\s_:-]*$/.exec(input)?.[1]?.toUpperCase();
   const known = prefixOnly ? PREFIXES.find((p) => p.canonical.toUpperCase() === prefixOnly) : undefined;
   if (known) return fail(`missing the identifier after ${known.canonical}${known.sep} (e.g. ${exampleFor(known.canonical)})`);
   return fail('unknown registry prefix');
+}
+
+/** What is wrong with an input whose intended form is obvious. */
+function faultOf(input: string, writtenPrefix: string, canonical: string, sep: string): string {
+  const faults: string[] = [];
+  if (/\s/.test(input)) faults.push('it contains a space');
+  const letters = writtenPrefix.replace(/[^A-Za-z]/g, '').toUpperCase();
+  if (letters !== canonical.replace(/[^A-Za-z]/g, '').toUpperCase()) faults.push(`the registry prefix is ${canonical}, not ${letters}`);
+  const separator = (/[^A-Za-z]*$/.exec(writtenPrefix)?.[0] ?? '').replace(/\s+/g, '');
+  if (separator !== sep && !(canonical === 'IMSR_JAX' && separator === ':'))
+    faults.push(separator ? `the separator is "${separator}", not "${sep}"` : `"${sep}" is missing after ${canonical}`);
+  return faults.length ? faults.join('; ') : "not in the registry's canonical form";
+}
+
+/** Why the part after a recognised prefix is not an identifier of that registry. */
+function shapeProblem(prefix: string, rest: string): string {
+  const digits = /^\d+$/.test(rest) ? rest.length : null;
+  const expected: Record<string, number> = { SCR: 6, IMSR_JAX: 6, FlyBase: 7 };
+  const wanted = expected[prefix];
+  if (digits !== null && wanted && digits !== wanted)
+    return `${prefix} identifiers have ${wanted} digits (e.g. ${exampleFor(prefix)}); this one has ${digits}`;
+  return `does not match the ${prefix} identifier pattern (e.g. ${exampleFor(prefix)})`;
 }
 
 function exampleFor(prefix: string): string {
@@ -290,8 +317,9 @@ function fixPrefixCase(id: string): string {
 }
 
 /**
- * Lenient normalisation for identifiers found in tables and text: the canonical form, or the obvious
- * correction of a near-miss ("AB 2340770" → "AB_2340770"); null when nothing sensible can be made of it.
+ * The canonical form, or the obvious correction of a near-miss ("AB 2340770" → "AB_2340770"); null when nothing
+ * sensible can be made of it. For guessing a resource type only: a correction is never stored or served as an
+ * identifier (extract/identifier.ts keeps what was written).
  */
 export function normalizeRrid(raw: string): string | null {
   const parsed = parseRrid(raw);

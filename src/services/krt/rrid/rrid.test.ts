@@ -51,12 +51,14 @@ test('validation statuses for well-formed known, well-formed unknown and malform
     const correctable = !['SCR-legacy', 'SAMN'].includes(registry.key);
     if (correctable) {
       assert.equal(parseRrid(malformedId).corrected, registry.example, registry.key);
+      assert.match(malformed.recommendations[0], /is malformed: /, registry.key);
       assert.match(
-        malformed.recommendations[0],
+        malformed.recommendations[1],
         new RegExp(`Did you mean RRID:${registry.example.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\?`),
         registry.key,
       );
-      assert.match(malformed.recommendations[1], /written by 1 paper/);
+      assert.match(malformed.recommendations[2], /written by 1 paper/);
+      assert.equal(malformed.rrid, malformedId, 'what the client sent, unchanged');
     }
   }
   assert.equal(parseRrid('AB-123').corrected, 'AB_123');

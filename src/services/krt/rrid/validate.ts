@@ -2,8 +2,10 @@
 //   valid       well-formed and written by at least one paper of the base
 //   unverified  well-formed, but no paper of the base writes it: is_valid false, and the recommendation says
 //               where to check it (the RRID portal's resolver)
-//   invalid     malformed or of an unknown registry; when the intended form is obvious ("AB-123" → "AB_123")
-//               the recommendation gives it
+//   invalid     malformed or of an unknown registry, with the reason; when the intended form is obvious
+//               ("AB-123" → "AB_123", "AB 303395" → "AB_303395") a recommendation offers it
+// What the client sent is never shortened or padded: `rrid` is the input (without its "RRID:" label, letter
+// case of a well-formed one aside), and a status is always about that input, never about a corrected form.
 // confidence_score is the share of four checks passed: well-formed, registry known, attested by a paper of the
 // base, attested consistently (every paper naming it agrees on one resource type). It is a rule, not a fitted
 // probability: the base cannot tell how many unattested identifiers are real.
@@ -73,10 +75,10 @@ export function validateRrid(kb: RridKnowledgeBase | null, input: string, now: D
       papers: 0,
     };
   }
-  const recommendations: string[] = [];
+  const recommendations: string[] = [`"${parsed.input}" is malformed: ${parsed.problem}.`];
   if (parsed.corrected) {
     const known = kb?.entryByRrid(parsed.corrected);
-    recommendations.push(`Did you mean RRID:${parsed.corrected}? (${parsed.problem})`);
+    recommendations.push(`Did you mean RRID:${parsed.corrected}? (the same letters and digits, written in the registry's form)`);
     recommendations.push(
       known
         ? `RRID:${parsed.corrected} is written by ${known.papers.size} paper${known.papers.size === 1 ? '' : 's'} of the local store.`
@@ -84,7 +86,7 @@ export function validateRrid(kb: RridKnowledgeBase | null, input: string, now: D
     );
   } else {
     recommendations.push(
-      `Not a valid RRID: ${parsed.problem}. RRIDs look like RRID:AB_2107436 (antibodies), RRID:SCR_002285 (software), RRID:CVCL_0030 (cell lines), RRID:Addgene_12260 (plasmids), RRID:IMSR_JAX:000664 (mice).`,
+      'RRIDs look like RRID:AB_2107436 (antibodies), RRID:SCR_002285 (software), RRID:CVCL_0030 (cell lines), RRID:Addgene_12260 (plasmids), RRID:IMSR_JAX:000664 (mice).',
     );
   }
   const registryKnown = parsed.corrected !== null || (parsed.problem !== null && !/unknown registry|empty/.test(parsed.problem));
