@@ -17,7 +17,7 @@ import { importStore, listStoreFiles } from './import.ts';
 import { KB_AGGREGATE } from './aggregates.ts';
 import type { StoredKnowledgeBase } from './aggregates.ts';
 import { rowsOfSessions } from './repository.ts';
-import { corpusSubset, domainExtraction, linkStore } from './test-support.ts';
+import { corpusSubset, domainExtraction, linkStore } from '../../../test/support/krt/corpus.ts';
 import { corpusFiles } from './extract/test-corpus.ts';
 import { RridKnowledgeBase } from './rrid/index.ts';
 import type { KrtTables } from './tables.ts';

@@ -14,14 +14,14 @@ import { krtService } from '../../../src/services/krt/service.ts';
 import { importStore } from '../../../src/services/krt/import.ts';
 import { loadKrtDemo } from '../../../src/services/krt/demo.ts';
 import { corpusDir } from '../../../src/services/krt/extract/test-corpus.ts';
-import { linkStore } from '../../../src/services/krt/test-support.ts';
+import { linkStore } from './corpus.ts';
 
 /** The paper with an author table that most assertions read. */
 export const TABLE_DOI = '10.1101/2021.09.08.459408';
 
 /**
  * Real papers, relative to the corpus directory: the two the domain tests name, then the first five others with an
- * author table and the first five without one, in the order of the corpus subset (test-support.ts corpusSubset).
+ * author table and the first five without one, in the order of the corpus subset (corpus.ts corpusSubset).
  * Listed rather than searched for (the search reads the whole corpus, ten seconds per test file); every expectation
  * is still computed from the domain extractor.
  */

@@ -5,7 +5,7 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Static } from 'typebox';
 import { describeKrtHttp, itAnswersErrors, real, realFile } from '../../../../test/support/krt/http.ts';
-import { domainExtraction } from '../test-support.ts';
+import { domainExtraction } from '../../../../test/support/krt/corpus.ts';
 import type { RecommendResponse, SuggestResponse, ValidateResponse } from '../schemas/ai.ts';
 
 type Validate = Static<typeof ValidateResponse>;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { Static } from 'typebox';
 import { TABLE_DOI, bothAddresses, describeKrtHttp, itAnswersErrors, real, realFile } from '../../../../test/support/krt/http.ts';
-import { domainExtraction } from '../test-support.ts';
+import { domainExtraction } from '../../../../test/support/krt/corpus.ts';
 import type { CheckDoiResponse, SuggestionsResponse } from '../schemas/doi.ts';
 
 type CheckDoi = Static<typeof CheckDoiResponse>;

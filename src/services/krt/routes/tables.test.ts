@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Static } from 'typebox';
 import { TABLE_DOI, describeKrtHttp, itAnswersErrors, real, realFile } from '../../../../test/support/krt/http.ts';
 import type { ErrorCase } from '../../../../test/support/krt/http.ts';
-import { domainExtraction } from '../test-support.ts';
+import { domainExtraction } from '../../../../test/support/krt/corpus.ts';
 import { KRT_COLUMNS, RESOURCE_TYPES } from '../extract/index.ts';
 import type { DoiTableResponse, SessionResponse } from '../schemas/tables.ts';
 

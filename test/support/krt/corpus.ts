@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { extractArticle } from './extract/index.ts';
-import type { PaperExtraction } from './extract/index.ts';
-import { corpusDir, corpusFiles } from './extract/test-corpus.ts';
-import { doiOfStorePath } from './jats/index.ts';
+import { extractArticle } from '../../../src/services/krt/extract/index.ts';
+import type { PaperExtraction } from '../../../src/services/krt/extract/index.ts';
+import { corpusDir, corpusFiles } from '../../../src/services/krt/extract/test-corpus.ts';
+import { doiOfStorePath } from '../../../src/services/krt/jats/index.ts';
 
 /**
  * Every corpus file whose text announces a key resources table (the STAR heading, its column title, or the eLife
