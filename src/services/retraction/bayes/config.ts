@@ -1,9 +1,10 @@
 import { DEFAULT_PARAMETERISATION } from './model.ts';
-import type { DeepPartial, DemocracyModelConfig, SamplerSettings } from './types.ts';
+import type { DeepPartial, DemocracyModelConfig, ModelChoice, SamplerSettings } from './types.ts';
 
 /** The model's priors as the contract states them (e-retraction.md, "The Bayesian analysis"). */
 export const DEFAULT_CONFIG: DemocracyModelConfig = {
   predictors: null,
+  family: 'negbinomial2',
   priors: {
     intercept: { mean: 0, sd: 3 },
     coefficients: { mean: 0, sd: 1 },
@@ -28,9 +29,30 @@ export const DEFAULT_CONFIG: DemocracyModelConfig = {
     maxWorkers: null,
   },
   loo: true,
+  posteriorPredictive: { replicates: 1000 },
+  kfoldByCountry: 0,
   variables: {},
   dataSources: [],
 };
+
+/** Dotted paths of the settings of `config` that differ from DEFAULT_CONFIG (the model choices made). */
+export function configChoices(config: DemocracyModelConfig): ModelChoice[] {
+  const choices: ModelChoice[] = [];
+  // Data-derived parts (which predictors, their descriptions, the sources) are not modelling choices.
+  const skip = new Set(['predictors', 'variables', 'dataSources']);
+  const walk = (path: string, value: unknown, base: unknown) => {
+    if (isPlainObject(value) && isPlainObject(base)) {
+      for (const key of Object.keys(value)) walk(path ? `${path}.${key}` : key, value[key], base[key]);
+      return;
+    }
+    if (JSON.stringify(value) !== JSON.stringify(base))
+      choices.push({ setting: path, value: structuredClone(value), default: structuredClone(base) ?? null });
+  };
+  for (const key of Object.keys(config) as (keyof DemocracyModelConfig)[]) {
+    if (!skip.has(key)) walk(key, config[key], DEFAULT_CONFIG[key]);
+  }
+  return choices;
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -72,6 +94,11 @@ export function resolveConfig(overrides: DeepPartial<DemocracyModelConfig> = {})
   if (!Number.isFinite(p.intercept.mean) || !Number.isFinite(p.coefficients.mean)) {
     throw new RangeError('prior means must be finite numbers');
   }
+  if (config.family !== 'negbinomial2' && config.family !== 'poisson') throw new RangeError("family must be 'negbinomial2' or 'poisson'");
+  const replicates = config.posteriorPredictive.replicates;
+  if (!Number.isInteger(replicates) || replicates < 0) throw new RangeError('posteriorPredictive.replicates must be an integer ≥ 0');
+  const folds = config.kfoldByCountry;
+  if (!Number.isInteger(folds) || folds < 0 || folds === 1) throw new RangeError('kfoldByCountry must be 0 (off) or an integer ≥ 2');
   return config;
 }
 

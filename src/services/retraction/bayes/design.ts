@@ -10,6 +10,11 @@ export interface PanelDesign extends NegBinPanelData {
   exclusionReasons: Record<string, number>;
   /** Predictor-years where every country had the same value (standardised values set to 0). */
   constantWithinYear: { predictor: string; year: number }[];
+  /** The predictors as supplied, row-major n × k. */
+  raw: Float64Array;
+  /** The standardisation per year index and predictor (nYears × k): x = (raw − yearMean) · yearScale. */
+  yearMean: Float64Array;
+  yearScale: Float64Array;
 }
 
 export const EXCLUSION = {
@@ -32,7 +37,7 @@ export function standardiseWithinYear(
   k: number,
   yearIndex: Int32Array,
   nYears: number,
-): { standardised: Float64Array; constant: { predictor: number; year: number }[] } {
+): { standardised: Float64Array; constant: { predictor: number; year: number }[]; mean: Float64Array; scale: Float64Array } {
   const n = yearIndex.length;
   const sum = new Float64Array(nYears * k);
   const count = new Float64Array(nYears);
@@ -67,7 +72,7 @@ export function standardiseWithinYear(
     const t = yearIndex[i];
     for (let j = 0; j < k; j++) standardised[i * k + j] = (raw[i * k + j] - mean[t * k + j]) * scale[t * k + j];
   }
-  return { standardised, constant };
+  return { standardised, constant, mean, scale };
 }
 
 /** Names of the predictors: the explicit list, or the keys of the first row in their order. */
@@ -144,7 +149,7 @@ export function buildDesign(rows: readonly PanelRow[], explicitPredictors: strin
     year[i] = yearIndexOf.get(row.year)!;
     for (let j = 0; j < k; j++) raw[i * k + j] = row.predictors[predictors[j]] as number;
   });
-  const { standardised, constant } = standardiseWithinYear(raw, k, year, years.length);
+  const { standardised, constant, mean, scale } = standardiseWithinYear(raw, k, year, years.length);
   return {
     n,
     k,
@@ -161,6 +166,9 @@ export function buildDesign(rows: readonly PanelRow[], explicitPredictors: strin
     excludedRows: rows.length - n,
     exclusionReasons: reasons,
     constantWithinYear: constant.map((c) => ({ predictor: predictors[c.predictor], year: years[c.year] })),
+    raw,
+    yearMean: mean,
+    yearScale: scale,
   };
 }
 

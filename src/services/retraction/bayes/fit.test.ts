@@ -78,6 +78,35 @@ test('fitDemocracyModel returns a complete, JSON-serialisable fitted result', as
   assert.equal(openness.source, 'test source');
   assert.equal(fit.config!.sampler.parallelism, 'single');
   assert.ok(fit.timing!.samplerSeconds > 0 && fit.timing!.warmupSecondsPerChain.length === 2);
+
+  // CPU time of the chains' threads beside the wall clock (Node 24 measures it), and what the machine was doing.
+  const timing = fit.timing!;
+  assert.equal(timing.warmupCpuSecondsPerChain.length, 2);
+  assert.ok(timing.samplingCpuSecondsPerChain.every((v) => typeof v === 'number' && v > 0));
+  const cpuSum = [...timing.warmupCpuSecondsPerChain, ...timing.samplingCpuSecondsPerChain].reduce((a, v) => a! + v!, 0)!;
+  assert.ok(Math.abs(timing.samplerCpuSeconds! - cpuSum) < 1e-9);
+  assert.equal(d.samplerCpuSeconds, timing.samplerCpuSeconds);
+  assert.ok(Math.abs(d.essPerCpuSecond! - d.essBulkMin! / timing.samplerCpuSeconds!) < 1e-9);
+  assert.equal(timing.workers, 0, 'single: chains on the calling thread');
+  assert.ok(timing.availableCores >= 1 && timing.loadAverageBefore >= 0);
+
+  // Monte Carlo standard errors next to R̂ and ESS, for coefficients, hyperparameters and effects alike.
+  for (const s of [...fit.summaries, ...fit.hyperparameters, ...fit.effects!.country, ...fit.effects!.year]) {
+    for (const key of ['mean', 'sd', 'median', 'ciLower', 'ciUpper'] as const) assert.ok(s.mcse![key]! > 0, `${s.name} mcse.${key}`);
+  }
+  assert.ok(fit.summaries.every((s) => s.mcse!.probPositive! >= 0 && s.mcse!.rateRatio! > 0));
+  // Country and year effects with their intervals, one per level, counted rows.
+  assert.equal(fit.effects!.country.length, 24);
+  assert.deepEqual(
+    fit.effects!.year.map((e) => e.level),
+    ['2010', '2011', '2012', '2013', '2014'],
+  );
+  assert.ok(fit.effects!.year.every((e) => e.observations === 24 && e.name === `v[${e.level}]` && e.ciLower! < e.ciUpper!));
+  // WAIC beside PSIS-LOO; posterior predictive checks by default.
+  assert.ok(Math.abs(d.waic!.elpdWaic - d.loo!.elpdLoo!) < 0.05 * Math.abs(d.loo!.elpdLoo!));
+  assert.equal(fit.posteriorPredictive!.replicates, 400, 'at most one replicate per draw');
+  // The choices made: what differs from the defaults.
+  assert.deepEqual(fit.choices!.map((c) => c.setting).sort(), ['sampler.chains', 'sampler.draws', 'sampler.parallelism', 'sampler.warmup']);
 });
 
 test('worker threads give the same fit as one thread for the same seed, and report progress', async () => {

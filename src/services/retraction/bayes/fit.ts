@@ -1,68 +1,36 @@
-// Entry point: fit the democracy model to a panel and return summaries, diagnostics and methodology.
-import { sampleChains, type ChainProgress, type ChainsResult } from './chains.ts';
-import { resolveConfig } from './config.ts';
+// Entry point: fit the democracy model to a panel and return summaries, diagnostics, checks and methodology.
+import { availableParallelism, loadavg } from 'node:os';
+import type { ChainProgress } from './chains.ts';
+import { configChoices, resolveConfig } from './config.ts';
 import { buildDesign, summariseDesign, type PanelDesign } from './design.ts';
 import { diagnoseQuantity, ebfmi } from './diagnostics.ts';
+import { encodeDraws, type StoredDraws } from './draws.ts';
+import { kfoldByCountry } from './kfold.ts';
 import { buildMethodology } from './methodology.ts';
-import { constrainedNames, NegBinPanelTarget, parameterLayout, PointwiseLogLik, type NegBinPanelData } from './model.ts';
-import type { NutsSettings } from './nuts.ts';
+import { PointwiseLogLik } from './model.ts';
+import { samplePosterior } from './posterior.ts';
+import { posteriorPredictiveCheck } from './ppc.ts';
 import { psisLoo } from './psis.ts';
 import { finiteOrNull, summariseParameter, summarisePredictor } from './summary.ts';
-import type { DeepPartial, DemocracyModelConfig, Diagnostics, FitResult, LooSummary, PanelRow } from './types.ts';
+import type {
+  DeepPartial,
+  DemocracyModelConfig,
+  Diagnostics,
+  FitResult,
+  FlaggedObservation,
+  GroupEffectSummary,
+  KFoldSummary,
+  LooSummary,
+  PanelRow,
+  PosteriorPredictiveCheck,
+  WaicSummary,
+} from './types.ts';
 
-export function panelData(design: PanelDesign): NegBinPanelData {
-  return {
-    n: design.n,
-    k: design.k,
-    nCountries: design.nCountries,
-    nYears: design.nYears,
-    y: design.y,
-    logExposure: design.logExposure,
-    x: design.x,
-    country: design.country,
-    year: design.year,
-  };
-}
+// The sampling helpers moved to posterior.ts; re-exported for the callers that import them from here.
+export { constrainDraws, nutsSettings, panelData, type ConstrainedDraws } from './posterior.ts';
 
-export function nutsSettings(config: DemocracyModelConfig): NutsSettings {
-  const s = config.sampler;
-  return {
-    warmup: s.warmup,
-    draws: s.draws,
-    maxTreeDepth: s.maxTreeDepth,
-    targetAcceptance: s.targetAcceptance,
-    maxEnergyError: s.maxEnergyError,
-    initRadius: s.initRadius,
-    initialMetric: s.initialMetric,
-    adaptation: { ...s.adaptation },
-  };
-}
-
-/** Constrained draws per quantity: one array of all draws (chain-major) and a view per chain. */
-export interface ConstrainedDraws {
-  names: string[];
-  all: Float64Array[];
-  byChain: Float64Array[][];
-}
-
-export function constrainDraws(design: PanelDesign, target: NegBinPanelTarget, result: ChainsResult): ConstrainedDraws {
-  const names = constrainedNames(design.predictors, design.countries, design.years);
-  const layout = target.layout;
-  const chains = result.chains;
-  const perChain = chains[0].draws;
-  const total = perChain * chains.length;
-  const all = names.map(() => new Float64Array(total));
-  const row = new Float64Array(layout.dim);
-  chains.forEach((chain, c) => {
-    for (let s = 0; s < chain.draws; s++) {
-      target.constrain(chain.samples.subarray(s * layout.dim, (s + 1) * layout.dim), row);
-      const at = c * perChain + s;
-      for (let q = 0; q < names.length; q++) all[q][at] = row[q];
-    }
-  });
-  const byChain = all.map((a) => chains.map((_, c) => a.subarray(c * perChain, (c + 1) * perChain)));
-  return { names, all, byChain };
-}
+/** At most this many flagged observations are listed (all are counted). */
+export const FLAGGED_LIMIT = 100;
 
 function strongestCorrelation(design: PanelDesign): { a: string; b: string; r: number } | null {
   const { n, k, x } = design;
@@ -93,45 +61,78 @@ function strongestCorrelation(design: PanelDesign): { a: string; b: string; r: n
 export interface FitHooks {
   /** Per-chain progress, every few iterations (for a progress bar). */
   onProgress?: (progress: ChainProgress) => void;
+  /** Called as each k-fold refit starts. */
+  onFold?: (fold: number, folds: number) => void;
 }
 
+function groupEffects(design: PanelDesign, names: string[], byChain: Float64Array[][], first: number): GroupEffectSummary[][] {
+  const rowsPerCountry = new Array<number>(design.nCountries).fill(0);
+  const rowsPerYear = new Array<number>(design.nYears).fill(0);
+  for (let i = 0; i < design.n; i++) {
+    rowsPerCountry[design.country[i]]++;
+    rowsPerYear[design.year[i]]++;
+  }
+  const country = design.countries.map((level, c) => ({
+    ...summariseParameter(names[first + c], byChain[first + c]),
+    group: 'country' as const,
+    level,
+    observations: rowsPerCountry[c],
+  }));
+  const yearFirst = first + design.nCountries;
+  const year = design.years.map((level, t) => ({
+    ...summariseParameter(names[yearFirst + t], byChain[yearFirst + t]),
+    group: 'year' as const,
+    level: String(level),
+    observations: rowsPerYear[t],
+  }));
+  return [country, year];
+}
+
+const sumOrNull = (values: (number | null)[]) => (values.some((v) => v === null) ? null : (values as number[]).reduce((a, b) => a + b, 0));
+
 /**
- * Fits retractions ~ NegBinomial2 with exposure log(publications), standardised predictors and country and
- * year effects by NUTS. Throws RangeError for an unusable panel or configuration.
+ * Fits retractions ~ NegBinomial2 (or Poisson) with exposure log(publications), standardised predictors and
+ * country and year effects by NUTS; then summaries with Monte Carlo standard errors, convergence diagnostics,
+ * PSIS-LOO and WAIC, posterior predictive checks and, when configured, k-fold cross-validation by country.
+ * Throws RangeError for an unusable panel or configuration.
  */
 export async function fitDemocracyModel(
   panel: readonly PanelRow[],
   overrides: DeepPartial<DemocracyModelConfig> = {},
   hooks: FitHooks = {},
 ): Promise<FitResult> {
+  return (await fitWithDraws(panel, overrides, hooks)).fit;
+}
+
+/** fitDemocracyModel, and the posterior draws of every quantity in their stored form. */
+export async function fitWithDraws(
+  panel: readonly PanelRow[],
+  overrides: DeepPartial<DemocracyModelConfig> = {},
+  hooks: FitHooks = {},
+): Promise<{ fit: FitResult; draws: StoredDraws }> {
   const startedAt = new Date();
   const t0 = performance.now();
   const config = resolveConfig(overrides);
   const design = buildDesign(panel, config.predictors);
   if (design.n === 0) throw new RangeError('the panel has no complete rows to fit');
-  const data = panelData(design);
+  if (config.kfoldByCountry > design.nCountries)
+    throw new RangeError(`kfoldByCountry (${config.kfoldByCountry}) exceeds the number of countries (${design.nCountries})`);
   const sampler = config.sampler;
-  const chainsResult = await sampleChains(
-    { kind: 'negbin-panel', data, priors: config.priors, parameterisation: config.parameterisation },
-    {
-      chains: sampler.chains,
-      seed: sampler.seed,
-      settings: nutsSettings(config),
-      parallelism: sampler.parallelism,
-      maxWorkers: sampler.maxWorkers,
-      onProgress: hooks.onProgress,
-    },
-  );
+  const loadBefore = loadavg()[0];
+  const sample = await samplePosterior(design, config, hooks.onProgress);
+  const loadAfter = loadavg()[0];
   const t1 = performance.now();
+  const { data, draws, target } = sample;
+  const chainsResult = sample.chains;
+  const layout = target.layout;
 
-  const draws = constrainDraws(design, new NegBinPanelTarget(data, config.priors, config.parameterisation), chainsResult);
-  const layout = parameterLayout(design.k, design.nCountries, design.nYears);
   const summaries = design.predictors.map((name, j) =>
     summarisePredictor(name, draws.byChain[layout.beta + j], config.variables[name]?.label),
   );
-  const hyperparameters = [layout.alpha, layout.logSigmaCountry, layout.logSigmaYear, layout.logPhi].map((q) =>
-    summariseParameter(draws.names[q], draws.byChain[q]),
-  );
+  const hyperparameters = [layout.alpha, layout.logSigmaCountry, layout.logSigmaYear, layout.logPhi]
+    .filter((q) => q >= 0)
+    .map((q) => summariseParameter(draws.names[q], draws.byChain[q]));
+  const [countryEffects, yearEffects] = groupEffects(design, draws.names, draws.byChain, layout.countryBlock);
 
   // Convergence over every quantity, the country and year effects included.
   let rhatMax = -Infinity,
@@ -173,10 +174,26 @@ export async function fitDemocracyModel(
     }
   }
 
+  const pointwise = new PointwiseLogLik(data, draws.all, config.family);
   let loo: LooSummary | null = null;
+  let waic: WaicSummary | null = null;
   if (config.loo) {
-    const pointwise = new PointwiseLogLik(data, draws.all);
-    const raw = psisLoo(design.n, totalDraws, sampler.chains, (i, out) => pointwise.compute(i, out)).summary;
+    const result = psisLoo(design.n, totalDraws, sampler.chains, (i, out) => pointwise.compute(i, out));
+    const raw = result.summary;
+    const flagged: FlaggedObservation[] = [];
+    result.pointwise.paretoK.forEach((k, i) => {
+      if (k > 0.7) {
+        flagged.push({
+          country: design.countries[design.country[i]],
+          year: design.years[design.year[i]],
+          retractions: design.y[i],
+          publications: Math.round(Math.exp(design.logExposure[i])),
+          paretoK: k,
+          elpdLoo: result.pointwise.elpd[i],
+        });
+      }
+    });
+    flagged.sort((a, b) => b.paretoK - a.paretoK);
     loo = {
       elpdLoo: finiteOrNull(raw.elpdLoo ?? NaN),
       elpdLooSe: finiteOrNull(raw.elpdLooSe ?? NaN),
@@ -186,11 +203,34 @@ export async function fitDemocracyModel(
       looicSe: finiteOrNull(raw.looicSe ?? NaN),
       paretoK: raw.paretoK,
       maxParetoK: finiteOrNull(raw.maxParetoK ?? NaN),
+      flagged: flagged.slice(0, FLAGGED_LIMIT),
+      flaggedCount: flagged.length,
     };
+    waic = result.waic;
+  }
+
+  let posteriorPredictive: PosteriorPredictiveCheck | null = null;
+  if (config.posteriorPredictive.replicates > 0) {
+    posteriorPredictive = posteriorPredictiveCheck({
+      data,
+      years: design.years,
+      pointwise,
+      chains: sampler.chains,
+      replicates: config.posteriorPredictive.replicates,
+      seed: sampler.seed,
+    });
+  }
+
+  let kfold: KFoldSummary | null = null;
+  if (config.kfoldByCountry > 0) {
+    kfold = await kfoldByCountry(panel, config, config.kfoldByCountry, { full: { design, draws }, onFold: hooks.onFold });
   }
 
   const dataSummary = summariseDesign(design);
   const samplerSeconds = chainsResult.wallSeconds;
+  const warmupCpu = chains.map((c) => c.warmupCpuSeconds);
+  const samplingCpu = chains.map((c) => c.samplingCpuSeconds);
+  const samplerCpuSeconds = sumOrNull([...warmupCpu, ...samplingCpu]);
   const diagnostics: Diagnostics = {
     rhatMax: finiteOrNull(rhatMax),
     rhatMaxParameter: rhatArg || null,
@@ -200,6 +240,7 @@ export async function fitDemocracyModel(
     essTailMinParameter: tailArg || null,
     essRatioMin: finiteOrNull(bulkMin / totalDraws),
     essPerSecond: finiteOrNull(bulkMin / samplerSeconds),
+    essPerCpuSecond: samplerCpuSeconds === null ? null : finiteOrNull(bulkMin / samplerCpuSeconds),
     divergences,
     warmupDivergences,
     treeDepthSaturation: { count: saturated, fraction: saturated / totalDraws, maxTreeDepth: sampler.maxTreeDepth },
@@ -212,10 +253,13 @@ export async function fitDemocracyModel(
     warmup: sampler.warmup,
     draws: sampler.draws,
     loo,
+    waic,
+    kfold,
     sampleSize: design.n,
     countries: design.nCountries,
     years: dataSummary.years,
     samplerSeconds,
+    samplerCpuSeconds,
   };
 
   const methodology = buildMethodology(config, {
@@ -225,12 +269,14 @@ export async function fitDemocracyModel(
     strongestCorrelation: strongestCorrelation(design),
   });
   const t2 = performance.now();
-  return {
+  const fit: FitResult = {
     source: 'fitted',
-    model: 'negbinomial2-country-year',
+    model: config.family === 'poisson' ? 'poisson-country-year' : 'negbinomial2-country-year',
     predictors: [...design.predictors],
     summaries,
     hyperparameters,
+    effects: { country: countryEffects, year: yearEffects },
+    posteriorPredictive,
     diagnostics,
     methodology,
     timing: {
@@ -240,9 +286,19 @@ export async function fitDemocracyModel(
       samplerSeconds,
       warmupSecondsPerChain: chains.map((c) => c.warmupSeconds),
       samplingSecondsPerChain: chains.map((c) => c.samplingSeconds),
-      postprocessSeconds: (t2 - t1) / 1000,
+      samplerCpuSeconds,
+      warmupCpuSecondsPerChain: warmupCpu,
+      samplingCpuSecondsPerChain: samplingCpu,
+      // Post-processing excludes the k-fold refits, which report their own time.
+      postprocessSeconds: (t2 - t1) / 1000 - (kfold?.wallSeconds ?? 0),
+      workers: chainsResult.workers,
+      availableCores: availableParallelism(),
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadAfter,
     },
     data: dataSummary,
     config,
+    choices: configChoices(config),
   };
+  return { fit, draws: encodeDraws(draws, sampler.chains, sampler.warmup) };
 }

@@ -69,6 +69,8 @@ export function parsePublishedFit(json: unknown): FitResult {
       rhat: null,
       essBulk: null,
       essTail: null,
+      // No draws in the file: no Monte Carlo standard errors.
+      mcse: null,
       interpretation: '',
     };
     summary.interpretation = interpretPredictor(summary);
@@ -92,6 +94,7 @@ export function parsePublishedFit(json: unknown): FitResult {
     essTailMinParameter: null,
     essRatioMin: num(d.min_ess_ratio),
     essPerSecond: null,
+    essPerCpuSecond: null,
     divergences: null,
     warmupDivergences: null,
     treeDepthSaturation: null,
@@ -110,10 +113,13 @@ export function parsePublishedFit(json: unknown): FitResult {
       looEstimate === null
         ? null
         : { elpdLoo: null, elpdLooSe: null, pLoo: null, pLooSe: null, looic: looEstimate, looicSe: null, paretoK: null, maxParetoK: null },
+    waic: null,
+    kfold: null,
     sampleSize: num(d.sample_size),
     countries: num(d.countries),
     years,
     samplerSeconds: null,
+    samplerCpuSeconds: null,
   };
 
   const missingDataMethod = str(d.missing_data_method);
@@ -173,11 +179,14 @@ export function parsePublishedFit(json: unknown): FitResult {
     predictors: names,
     summaries,
     hyperparameters: [],
+    effects: null,
+    posteriorPredictive: null,
     diagnostics,
     methodology,
     timing: null,
     data: null,
     config: null,
+    choices: null,
     importedExtras: extras,
   };
 }

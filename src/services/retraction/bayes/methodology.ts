@@ -1,16 +1,30 @@
 // The methodology is rendered from the configuration object the fit ran with and from the data it saw,
 // so the published description cannot drift from what was computed.
 import { describeParameterisation } from './model.ts';
-import type { DataSummary, DemocracyModelConfig, Methodology, MethodologyPrior, ModelPriors, SamplerSettings } from './types.ts';
+import type {
+  CountFamily,
+  DataSummary,
+  DemocracyModelConfig,
+  Methodology,
+  MethodologyPrior,
+  ModelPriors,
+  SamplerSettings,
+} from './types.ts';
 
 const fmt = (v: number) => String(v);
 
 export const MODEL_FAMILY =
   'Negative binomial (NB2: variance μ + μ²/φ) with log link, exposure offset, and country and year random intercepts';
+export const POISSON_FAMILY =
+  'Poisson (variance μ: no overdispersion beyond the effects) with log link, exposure offset, and country and year random intercepts';
 
-export function modelFormula(): string[] {
+export function familyDescription(family: CountFamily): string {
+  return family === 'poisson' ? POISSON_FAMILY : MODEL_FAMILY;
+}
+
+export function modelFormula(family: CountFamily = 'negbinomial2'): string[] {
   return [
-    'retractions[c,t] ~ NegativeBinomial2(mu[c,t], phi)',
+    family === 'poisson' ? 'retractions[c,t] ~ Poisson(mu[c,t])' : 'retractions[c,t] ~ NegativeBinomial2(mu[c,t], phi)',
     'log(mu[c,t]) = log(publications[c,t]) + alpha + sum_k beta_k * x_k[c,t] + u[c] + v[t]',
     'x_k[c,t] = (raw_k[c,t] - mean_k[t]) / sd_k[t]   (standardised across countries within year t)',
     'u[c] ~ Normal(0, sigma_country)',
@@ -18,8 +32,8 @@ export function modelFormula(): string[] {
   ];
 }
 
-export function describePriors(p: ModelPriors): MethodologyPrior[] {
-  return [
+export function describePriors(p: ModelPriors, family: CountFamily = 'negbinomial2'): MethodologyPrior[] {
+  const all: MethodologyPrior[] = [
     { parameter: 'alpha', distribution: 'normal', text: `alpha ~ Normal(${fmt(p.intercept.mean)}, ${fmt(p.intercept.sd)})` },
     {
       parameter: 'beta_k',
@@ -30,6 +44,7 @@ export function describePriors(p: ModelPriors): MethodologyPrior[] {
     { parameter: 'sigma_year', distribution: 'exponential', text: `sigma_year ~ Exponential(rate ${fmt(p.sigmaYear.rate)})` },
     { parameter: 'phi', distribution: 'gamma', text: `phi ~ Gamma(shape ${fmt(p.dispersion.shape)}, rate ${fmt(p.dispersion.rate)})` },
   ];
+  return family === 'poisson' ? all.filter((prior) => prior.parameter !== 'phi') : all;
 }
 
 export function describeSampler(s: SamplerSettings): Methodology['sampler'] {
@@ -148,21 +163,37 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
     'bulk and tail effective sample size (Vehtari et al. 2021)',
     'divergent transitions, tree-depth saturation and E-BFMI of the sampler',
   ];
-  if (config.loo)
+  diagnosticsUsed.push(
+    'Monte Carlo standard errors of every reported mean, sd, median, interval end and probability (Vehtari et al. 2021, as the R package posterior)',
+  );
+  if (config.loo) {
     diagnosticsUsed.push(
-      'PSIS-LOO: expected log predictive density with Pareto k diagnostics (Vehtari, Gelman & Gabry 2017; Vehtari et al. 2024)',
+      'PSIS-LOO: expected log predictive density with Pareto k diagnostics, observations with k > 0.7 listed (Vehtari, Gelman & Gabry 2017; Vehtari et al. 2024)',
+      'WAIC from the same pointwise log-likelihoods (Watanabe 2010), with the count of pointwise p_waic above 0.4',
     );
+  }
+  if (config.posteriorPredictive.replicates > 0) {
+    diagnosticsUsed.push(
+      `posterior predictive checks on ${config.posteriorPredictive.replicates} replicated panels: share of zeros, mean, sd, maximum and per-year totals with ` +
+        'posterior predictive p-values P(T(y_rep) ≥ T(y)) (Gelman, Meng & Stern 1996), and a rootogram of the counts (Kleiber & Zeileis 2016)',
+    );
+  }
+  if (config.kfoldByCountry > 0) {
+    diagnosticsUsed.push(
+      `${config.kfoldByCountry}-fold cross-validation by country (each fold's countries predicted as new countries by a refit without them)`,
+    );
+  }
 
   return {
     model: {
-      family: MODEL_FAMILY,
-      formula: modelFormula(),
-      parameterisation: describeParameterisation(config.parameterisation),
+      family: familyDescription(config.family),
+      formula: modelFormula(config.family),
+      parameterisation: describeParameterisation(config.parameterisation, config.family),
       description:
-        `Retractions per country-year are modelled as negative binomial counts whose rate per publication depends on ${context.predictors.length} ` +
+        `Retractions per country-year are modelled as ${config.family === 'poisson' ? 'Poisson' : 'negative binomial'} counts whose rate per publication depends on ${context.predictors.length} ` +
         `standardised predictors (${context.predictors.join(', ')}), a country effect and a year effect.`,
     },
-    priors: describePriors(config.priors),
+    priors: describePriors(config.priors, config.family),
     priorsDescription: null,
     sampler: describeSampler(config.sampler),
     variables,

@@ -15,10 +15,12 @@
 // prior a_c ~ N(α + x̄_c·β + mean v, σ_c); then log μ_ct = log(pub_ct) + a_c + (x_ct − x̄_c)·β + v_t − mean v.
 // Each a_c is pinned by its country's data and α, β by the spread of the a_c, so strong country data mixes
 // best in this form, weak data in the non-centred one. With shifted coefficients α' = α + mean v here.
+//
+// The Poisson family (y_ct ~ Poisson(μ_ct), no φ) shares everything else; its layout has no log φ coordinate.
 import type { Random } from '../../../core/random.ts';
 import { digamma, logGamma } from './special.ts';
 import type { Target } from './target.ts';
-import type { ModelPriors, ParameterisationSettings } from './types.ts';
+import type { CountFamily, ModelPriors, ParameterisationSettings } from './types.ts';
 
 /** The numeric part of a PanelDesign: what a worker needs, all typed arrays (transferable). */
 export interface NegBinPanelData {
@@ -42,32 +44,39 @@ export interface ParameterLayout {
   beta: number;
   logSigmaCountry: number;
   logSigmaYear: number;
+  /** −1 for the Poisson, which has no φ. */
   logPhi: number;
   countryBlock: number;
   yearBlock: number;
 }
 
-export function parameterLayout(k: number, nCountries: number, nYears: number): ParameterLayout {
+export function parameterLayout(k: number, nCountries: number, nYears: number, family: CountFamily = 'negbinomial2'): ParameterLayout {
+  const scalars = family === 'negbinomial2' ? 4 : 3;
   return {
-    dim: k + 4 + nCountries + nYears,
+    dim: k + scalars + nCountries + nYears,
     alpha: 0,
     beta: 1,
     logSigmaCountry: k + 1,
     logSigmaYear: k + 2,
-    logPhi: k + 3,
-    countryBlock: k + 4,
-    yearBlock: k + 4 + nCountries,
+    logPhi: family === 'negbinomial2' ? k + 3 : -1,
+    countryBlock: k + scalars,
+    yearBlock: k + scalars + nCountries,
   };
 }
 
 /** Names of the constrained quantities, in the order `constrain` writes them. */
-export function constrainedNames(predictors: string[], countries: string[], years: number[]): string[] {
+export function constrainedNames(
+  predictors: string[],
+  countries: string[],
+  years: number[],
+  family: CountFamily = 'negbinomial2',
+): string[] {
   return [
     'alpha',
     ...predictors.map((p) => `beta[${p}]`),
     'sigma_country',
     'sigma_year',
-    'phi',
+    ...(family === 'negbinomial2' ? ['phi'] : []),
     ...countries.map((c) => `u[${c}]`),
     ...years.map((y) => `v[${y}]`),
   ];
@@ -78,6 +87,11 @@ export function negBinomial2LogPmf(y: number, eta: number, phi: number): number 
   const logPhi = Math.log(phi);
   const logPhiPlusMu = eta > logPhi ? eta + Math.log1p(Math.exp(logPhi - eta)) : logPhi + Math.log1p(Math.exp(eta - logPhi));
   return logGamma(y + phi) - logGamma(phi) - logGamma(y + 1) + phi * logPhi + y * eta - (phi + y) * logPhiPlusMu;
+}
+
+/** log p(y | μ) of the Poisson with log μ = eta. */
+export function poissonLogPmf(y: number, eta: number): number {
+  return y * eta - Math.exp(eta) - logGamma(y + 1);
 }
 
 /** Country means of the (standardised) predictors, row-major nCountries × k. */
@@ -170,7 +184,7 @@ export function yearBasis(nYears: number): Float64Array {
   return B;
 }
 
-export function describeParameterisation(p: Parameterisation): string {
+export function describeParameterisation(p: Parameterisation, family: CountFamily = 'negbinomial2'): string {
   const parts: string[] = [];
   if (p.countryEffects === 'centred') {
     parts.push(
@@ -193,14 +207,20 @@ export function describeParameterisation(p: Parameterisation): string {
       : 'year effects non-centred (v = sigma_year * B z, z ~ Normal(0, 1))') +
       ', sampled in an orthonormal basis B of the years: their scaled mean and Helmert contrasts',
   );
-  parts.push('sigma_country, sigma_year and phi sampled on the log scale');
+  parts.push(
+    family === 'poisson'
+      ? 'sigma_country and sigma_year sampled on the log scale'
+      : 'sigma_country, sigma_year and phi sampled on the log scale',
+  );
   return `${parts.join('; ')}. Every change of coordinates is linear with unit Jacobian (the log scales add their Jacobians), so the posterior is the model's.`;
 }
 
+/** The panel model's log density in the sampler's coordinates; NB2 by default, or the Poisson. */
 export class NegBinPanelTarget implements Target {
   readonly dim: number;
   readonly layout: ParameterLayout;
   readonly parameterisation: Parameterisation;
+  readonly family: CountFamily;
   private readonly data: NegBinPanelData;
   private readonly priors: ModelPriors;
   private readonly centredCountries: boolean;
@@ -234,14 +254,22 @@ export class NegBinPanelTarget implements Target {
   private readonly gradCountry: Float64Array;
   private readonly gradYear: Float64Array;
   private readonly pooledLogRate: number;
+  /** ∂/∂ log φ of the NB2 likelihood at the last evaluation. */
+  private gradLogPhi = 0;
 
-  constructor(data: NegBinPanelData, priors: ModelPriors, parameterisation: Partial<Parameterisation> = {}) {
+  constructor(
+    data: NegBinPanelData,
+    priors: ModelPriors,
+    parameterisation: Partial<Parameterisation> = {},
+    family: CountFamily = 'negbinomial2',
+  ) {
     this.data = data;
     this.priors = priors;
+    this.family = family;
     this.parameterisation = { ...DEFAULT_PARAMETERISATION, ...parameterisation };
     this.centredCountries = this.parameterisation.countryEffects === 'centred';
     this.centredYears = this.parameterisation.yearEffects === 'centred';
-    this.layout = parameterLayout(data.k, data.nCountries, data.nYears);
+    this.layout = parameterLayout(data.k, data.nCountries, data.nYears, family);
     this.dim = this.layout.dim;
     this.projection = !this.centredCountries && this.parameterisation.shiftedCoefficients ? countryProjection(data) : null;
     this.means = countryMeans(data);
@@ -342,27 +370,24 @@ export class NegBinPanelTarget implements Target {
     for (let a = 0; a <= k; a++) out[a] = this.theta[a];
     out[L.logSigmaCountry] = sigmaC;
     out[L.logSigmaYear] = sigmaT;
-    out[L.logPhi] = Math.exp(q[L.logPhi]);
+    if (L.logPhi >= 0) out[L.logPhi] = Math.exp(q[L.logPhi]);
     for (let c = 0; c < nCountries; c++) out[L.countryBlock + c] = this.countryEffect[c];
     for (let t = 0; t < nYears; t++) out[L.yearBlock + t] = this.yearEffect[t];
   }
 
-  logDensityGradient(q: Float64Array, grad: Float64Array): number {
-    const { n, k, nCountries, nYears, y, logExposure, x, country, year } = this.data;
-    const L = this.layout;
-    const pr = this.priors;
-    const logSigmaC = q[L.logSigmaCountry];
-    const logSigmaT = q[L.logSigmaYear];
-    const rho = q[L.logPhi];
-    const sigmaC = Math.exp(logSigmaC);
-    const sigmaT = Math.exp(logSigmaT);
-    const phi = Math.exp(rho);
-    this.unpack(q, sigmaC, sigmaT);
+  /**
+   * NB2 log-likelihood (without the constant −Σ log y!) at the unpacked parameters and log φ = rho; fills the
+   * likelihood parts of gradTheta, gradCountry, gradYear and gradLogPhi.
+   */
+  private negBinomialLikelihood(rho: number): number {
+    const { n, k, y, logExposure, x, country, year } = this.data;
     const theta = this.theta;
     const gTheta = this.gradTheta;
+    const gC = this.gradCountry;
+    const gT = this.gradYear;
     const countryTerm = this.countryTerm;
     const yearTerm = this.yearTerm;
-
+    const phi = Math.exp(rho);
     const distinctY = this.distinctY;
     const lgd = this.lgammaDiff;
     const dgd = this.digammaDiff;
@@ -379,10 +404,8 @@ export class NegBinPanelTarget implements Target {
       dgd[u] = digamma(yu + phi) - dgPhi;
     }
 
-    // Likelihood: one pass over the rows. gTheta[1..k] collects Σ g x, the country and year sums collect Σ g.
+    // One pass over the rows. gTheta[1..k] collects Σ g x, the country and year sums collect Σ g.
     gTheta.fill(0);
-    const gC = this.gradCountry;
-    const gT = this.gradYear;
     gC.fill(0);
     gT.fill(0);
     let lp = n * phi * rho;
@@ -417,6 +440,53 @@ export class NegBinPanelTarget implements Target {
       // ∂/∂ log φ = φ[ψ(y+φ) - ψ(φ) + log φ - log(φ+μ) + 1 - (φ+y)/(φ+μ)], rearranged with s.
       gRho += phi * (dgd[u] + rho - logPhiPlusMu) + phi * s - yi * (1 - s);
     }
+    this.gradLogPhi = gRho;
+    return lp;
+  }
+
+  /** Poisson log-likelihood (without −Σ log y!) at the unpacked parameters; fills the same gradient parts. */
+  private poissonLikelihood(): number {
+    const { n, k, y, logExposure, x, country, year } = this.data;
+    const theta = this.theta;
+    const gTheta = this.gradTheta;
+    const gC = this.gradCountry;
+    const gT = this.gradYear;
+    const countryTerm = this.countryTerm;
+    const yearTerm = this.yearTerm;
+    gTheta.fill(0);
+    gC.fill(0);
+    gT.fill(0);
+    let lp = 0;
+    for (let i = 0; i < n; i++) {
+      const c = country[i];
+      const t = year[i];
+      let eta = logExposure[i] + countryTerm[c] + yearTerm[t];
+      const row = i * k;
+      for (let j = 0; j < k; j++) eta += x[row + j] * theta[1 + j];
+      const mu = Math.exp(eta);
+      lp += y[i] * eta - mu;
+      const g = y[i] - mu;
+      for (let j = 0; j < k; j++) gTheta[1 + j] += g * x[row + j];
+      gC[c] += g;
+      gT[t] += g;
+    }
+    return lp;
+  }
+
+  logDensityGradient(q: Float64Array, grad: Float64Array): number {
+    const { k, nCountries, nYears } = this.data;
+    const L = this.layout;
+    const pr = this.priors;
+    const logSigmaC = q[L.logSigmaCountry];
+    const logSigmaT = q[L.logSigmaYear];
+    const sigmaC = Math.exp(logSigmaC);
+    const sigmaT = Math.exp(logSigmaT);
+    this.unpack(q, sigmaC, sigmaT);
+    const theta = this.theta;
+    const gTheta = this.gradTheta;
+    const gC = this.gradCountry;
+    const gT = this.gradYear;
+    let lp = this.family === 'poisson' ? this.poissonLikelihood() : this.negBinomialLikelihood(q[L.logPhi]);
 
     // Priors on the model's (α, β).
     const alpha = theta[0];
@@ -508,52 +578,61 @@ export class NegBinPanelTarget implements Target {
     gLogSc += -pr.sigmaCountry.rate * sigmaC + 1;
     lp += -pr.sigmaYear.rate * sigmaT + logSigmaT;
     gLogSt += -pr.sigmaYear.rate * sigmaT + 1;
-    // Gamma(shape a, rate b) on φ: (a - 1) log φ - b φ, plus the Jacobian log φ.
-    lp += pr.dispersion.shape * rho - pr.dispersion.rate * phi;
-    gRho += pr.dispersion.shape - pr.dispersion.rate * phi;
+    if (L.logPhi >= 0) {
+      // Gamma(shape a, rate b) on φ: (a - 1) log φ - b φ, plus the Jacobian log φ.
+      const rho = q[L.logPhi];
+      const phi = Math.exp(rho);
+      lp += pr.dispersion.shape * rho - pr.dispersion.rate * phi;
+      grad[L.logPhi] = this.gradLogPhi + pr.dispersion.shape - pr.dispersion.rate * phi;
+    }
 
     grad[L.logSigmaCountry] = gLogSc;
     grad[L.logSigmaYear] = gLogSt;
-    grad[L.logPhi] = gRho;
     return lp;
   }
 }
 
 /**
- * Per-observation log-likelihoods over posterior draws, for PSIS-LOO. `columns` holds the constrained
- * draws (constrainedNames order), one array of all draws per quantity.
+ * Per-observation log-likelihoods over posterior draws, for PSIS-LOO, WAIC and the predictive checks.
+ * `columns` holds the constrained draws (constrainedNames order), one array of all draws per quantity.
  */
 export class PointwiseLogLik {
+  readonly family: CountFamily;
   private readonly data: NegBinPanelData;
   private readonly columns: Float64Array[];
   private readonly layout: ParameterLayout;
-  private readonly phi: Float64Array;
-  private readonly logPhi: Float64Array;
-  private readonly logGammaPhi: Float64Array;
-  private readonly phiLogPhi: Float64Array;
+  /** NB2 only (null for the Poisson): φ per draw and what the pmf needs of it. */
+  readonly phi: Float64Array | null;
+  private readonly logPhi: Float64Array | null;
+  private readonly logGammaPhi: Float64Array | null;
+  private readonly phiLogPhi: Float64Array | null;
   readonly draws: number;
 
-  constructor(data: NegBinPanelData, columns: Float64Array[]) {
+  constructor(data: NegBinPanelData, columns: Float64Array[], family: CountFamily = 'negbinomial2') {
     this.data = data;
     this.columns = columns;
-    this.layout = parameterLayout(data.k, data.nCountries, data.nYears);
-    this.phi = columns[this.layout.logPhi];
-    this.draws = this.phi.length;
-    this.logPhi = this.phi.map(Math.log);
-    this.logGammaPhi = this.phi.map(logGamma);
-    this.phiLogPhi = this.phi.map((p) => p * Math.log(p));
+    this.family = family;
+    this.layout = parameterLayout(data.k, data.nCountries, data.nYears, family);
+    this.draws = columns[this.layout.alpha].length;
+    if (this.layout.logPhi >= 0) {
+      const phi = columns[this.layout.logPhi];
+      this.phi = phi;
+      this.logPhi = phi.map(Math.log);
+      this.logGammaPhi = phi.map(logGamma);
+      this.phiLogPhi = phi.map((p) => p * Math.log(p));
+    } else {
+      this.phi = this.logPhi = this.logGammaPhi = this.phiLogPhi = null;
+    }
   }
 
-  /** Writes log p(y_i | θ_s) for every draw s into out. */
-  compute(i: number, out: Float64Array): void {
-    const { k, y, logExposure, x, country, year } = this.data;
+  /** Writes log μ_is = η_is for every draw s into out. */
+  linearPredictor(i: number, out: Float64Array): void {
+    const { k, logExposure, x, country, year } = this.data;
     const L = this.layout;
     const S = this.draws;
     const alpha = this.columns[L.alpha];
     const u = this.columns[L.countryBlock + country[i]];
     const v = this.columns[L.yearBlock + year[i]];
-    const yi = y[i];
-    const lfy = logGamma(yi + 1);
     for (let s = 0; s < S; s++) out[s] = logExposure[i] + alpha[s] + u[s] + v[s];
     for (let j = 0; j < k; j++) {
       const xij = x[i * k + j];
@@ -561,10 +640,22 @@ export class PointwiseLogLik {
       const beta = this.columns[L.beta + j];
       for (let s = 0; s < S; s++) out[s] += xij * beta[s];
     }
+  }
+
+  /** Writes log p(y_i | θ_s) for every draw s into out. */
+  compute(i: number, out: Float64Array): void {
+    const S = this.draws;
+    const yi = this.data.y[i];
+    const lfy = logGamma(yi + 1);
+    this.linearPredictor(i, out);
     const phi = this.phi;
     const logPhi = this.logPhi;
     const lgPhi = this.logGammaPhi;
     const phiLogPhi = this.phiLogPhi;
+    if (!phi || !logPhi || !lgPhi || !phiLogPhi) {
+      for (let s = 0; s < S; s++) out[s] = yi * out[s] - Math.exp(out[s]) - lfy;
+      return;
+    }
     for (let s = 0; s < S; s++) {
       const eta = out[s];
       const rho = logPhi[s];

@@ -30,9 +30,21 @@ export interface ChainOutput {
   stepSize: number;
   inverseMetric: Float64Array;
   warmupDivergences: number;
+  /** Wall clock. */
   warmupSeconds: number;
   samplingSeconds: number;
+  /** CPU time (user + system) of the thread that ran the chain; null where Node cannot measure it. */
+  warmupCpuSeconds: number | null;
+  samplingCpuSeconds: number | null;
 }
+
+/** CPU seconds (user + system) this thread has used, or null on a Node without process.threadCpuUsage (< 23.9). */
+export function threadCpuSeconds(): number | null {
+  const usage = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : null;
+  return usage ? (usage.user + usage.system) / 1e6 : null;
+}
+
+const elapsed = (from: number | null, to: number | null) => (from === null || to === null ? null : to - from);
 
 class PhasePoint {
   readonly q: Float64Array;
@@ -549,6 +561,7 @@ export function runNutsChain(
   const newMetric = new Float64Array(dim);
 
   const t0 = performance.now();
+  const c0 = threadCpuSeconds();
   let warmupDivergences = 0;
   for (let iter = 0; iter < settings.warmup; iter++) {
     const info = sampler.transition(current);
@@ -563,6 +576,7 @@ export function runNutsChain(
   }
   if (settings.warmup > 0) sampler.stepSize = stepAdapter.final();
   const t1 = performance.now();
+  const c1 = threadCpuSeconds();
 
   const n = settings.draws;
   const samples = new Float64Array(n * dim);
@@ -584,6 +598,7 @@ export function runNutsChain(
     onIteration?.(settings.warmup + iter + 1, totalIterations);
   }
   const t2 = performance.now();
+  const c2 = threadCpuSeconds();
   return {
     dim,
     draws: n,
@@ -599,5 +614,7 @@ export function runNutsChain(
     warmupDivergences,
     warmupSeconds: (t1 - t0) / 1000,
     samplingSeconds: (t2 - t1) / 1000,
+    warmupCpuSeconds: elapsed(c0, c1),
+    samplingCpuSeconds: elapsed(c1, c2),
   };
 }

@@ -73,7 +73,7 @@ test('PSIS-LOO equals exact leave-one-out for a conjugate normal mean', () => {
   const S = 4000;
   const mu = Float64Array.from({ length: S }, () => rng.normal(full.mean, Math.sqrt(full.variance)));
   const logNormal = (x: number, m: number, v: number) => -0.5 * Math.log(2 * Math.PI * v) - (x - m) ** 2 / (2 * v);
-  const { summary, pointwise } = psisLoo(n, S, 4, (i, out) => {
+  const { summary, pointwise, waic } = psisLoo(n, S, 4, (i, out) => {
     for (let s = 0; s < S; s++) out[s] = logNormal(y[i], mu[s], 1);
   });
   let exact = 0;
@@ -87,6 +87,22 @@ test('PSIS-LOO equals exact leave-one-out for a conjugate normal mean', () => {
   assert.ok(Math.abs(summary.pLoo! - 1) < 0.3, `p_loo ${summary.pLoo}`);
   assert.equal(summary.paretoK!.good, n);
   assert.ok(pointwise.paretoK.every((k) => k < 0.5));
+
+  // WAIC from the same pass: the pointwise formula by hand, and close to exact LOO for this regular model.
+  let lppd = 0;
+  let pWaic = 0;
+  for (let i = 0; i < n; i++) {
+    const ll = Array.from(mu, (m) => logNormal(y[i], m, 1));
+    const max = Math.max(...ll);
+    lppd += max + Math.log(ll.reduce((a, v) => a + Math.exp(v - max), 0) / S);
+    const mean = ll.reduce((a, v) => a + v, 0) / S;
+    pWaic += ll.reduce((a, v) => a + (v - mean) ** 2, 0) / (S - 1);
+  }
+  assert.ok(Math.abs(waic.elpdWaic - (lppd - pWaic)) < 1e-9, `elpd_waic ${waic.elpdWaic} vs ${lppd - pWaic}`);
+  assert.ok(Math.abs(waic.pWaic - pWaic) < 1e-9);
+  assert.ok(Math.abs(waic.waic + 2 * waic.elpdWaic) < 1e-12 && Math.abs(waic.waicSe - 2 * waic.elpdWaicSe) < 1e-12);
+  assert.ok(Math.abs(waic.elpdWaic - exact) < 0.1, `WAIC ${waic.elpdWaic} vs exact LOO ${exact}`);
+  assert.equal(waic.pWaicAbove04, 0);
 });
 
 test('an outlier stands out with a larger Pareto k', () => {

@@ -3,7 +3,7 @@
 // the profile-likelihood estimator of Zhang & Stephens (2009, Technometrics 51) with the weakly
 // informative shrinkage of k toward 0.5 that the PSIS paper uses.
 import { essBasic } from './diagnostics.ts';
-import type { LooSummary, ParetoKCounts } from './types.ts';
+import type { LooSummary, ParetoKCounts, WaicSummary } from './types.ts';
 
 export interface GeneralisedParetoFit {
   /** Shape ξ (the Pareto k diagnostic). */
@@ -170,6 +170,8 @@ export interface PointwiseLoo {
   /** log of the posterior mean of p(y_i | θ): the in-sample log predictive density. */
   lpd: Float64Array;
   paretoK: Float64Array;
+  /** Posterior variance of log p(y_i | θ) (sample variance over draws): WAIC's pointwise p_waic. */
+  pWaic: Float64Array;
 }
 
 export function countParetoK(k: ArrayLike<number>): ParetoKCounts {
@@ -184,16 +186,40 @@ export function countParetoK(k: ArrayLike<number>): ParetoKCounts {
   return counts;
 }
 
+/** Sum and standard error √(n · var) of pointwise terms, as `loo` reports them. */
+function total(a: Float64Array): { sum: number; se: number } {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i];
+  const m = sum / a.length;
+  let v = 0;
+  for (let i = 0; i < a.length; i++) v += (a[i] - m) * (a[i] - m);
+  return { sum, se: Math.sqrt((a.length * v) / Math.max(1, a.length - 1)) };
+}
+
 /**
- * PSIS-LOO from per-observation log-likelihoods. `logLik(i, out)` writes log p(y_i | θ_s) for all S draws,
- * chain-major with `chains` chains of S / chains draws (used for the relative efficiency of each ratio).
+ * WAIC from the pointwise in-sample log predictive densities and posterior variances of the log-likelihood:
+ * elpd_waic = Σ (lpd_i − p_waic_i), waic = −2 elpd_waic, standard errors from the pointwise terms.
+ */
+export function waicFromPointwise(lpd: Float64Array, pWaic: Float64Array): WaicSummary {
+  const elpd = lpd.map((v, i) => v - pWaic[i]);
+  const e = total(elpd);
+  const p = total(pWaic);
+  let large = 0;
+  for (let i = 0; i < pWaic.length; i++) if (pWaic[i] > 0.4) large++;
+  return { elpdWaic: e.sum, elpdWaicSe: e.se, pWaic: p.sum, pWaicSe: p.se, waic: -2 * e.sum, waicSe: 2 * e.se, pWaicAbove04: large };
+}
+
+/**
+ * PSIS-LOO (and WAIC, from the same pass) from per-observation log-likelihoods. `logLik(i, out)` writes
+ * log p(y_i | θ_s) for all S draws, chain-major with `chains` chains of S / chains draws (used for the
+ * relative efficiency of each ratio).
  */
 export function psisLoo(
   nObservations: number,
   nDraws: number,
   chains: number,
   logLik: (i: number, out: Float64Array) => void,
-): { summary: LooSummary; pointwise: PointwiseLoo } {
+): { summary: LooSummary; waic: WaicSummary; pointwise: PointwiseLoo } {
   const ll = new Float64Array(nDraws);
   const negLl = new Float64Array(nDraws);
   const expLl = new Float64Array(nDraws);
@@ -201,10 +227,19 @@ export function psisLoo(
   const elpd = new Float64Array(nObservations);
   const lpd = new Float64Array(nObservations);
   const paretoK = new Float64Array(nObservations);
+  const pWaic = new Float64Array(nObservations);
   for (let i = 0; i < nObservations; i++) {
     logLik(i, ll);
     let maxLl = -Infinity;
-    for (let s = 0; s < nDraws; s++) if (ll[s] > maxLl) maxLl = ll[s];
+    let meanLl = 0;
+    for (let s = 0; s < nDraws; s++) {
+      if (ll[s] > maxLl) maxLl = ll[s];
+      meanLl += ll[s];
+    }
+    meanLl /= nDraws;
+    let ssLl = 0;
+    for (let s = 0; s < nDraws; s++) ssLl += (ll[s] - meanLl) * (ll[s] - meanLl);
+    pWaic[i] = ssLl / Math.max(1, nDraws - 1);
     let sumExp = 0;
     for (let s = 0; s < nDraws; s++) {
       negLl[s] = -ll[s];
@@ -231,29 +266,23 @@ export function psisLoo(
     elpd[i] = maxTerm + Math.log(sum);
     paretoK[i] = k;
   }
-  const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0);
-  const se = (a: Float64Array) => {
-    const m = sum(a) / a.length;
-    let v = 0;
-    for (let i = 0; i < a.length; i++) v += (a[i] - m) * (a[i] - m);
-    return Math.sqrt((a.length * v) / Math.max(1, a.length - 1));
-  };
   const pLooPointwise = lpd.map((v, i) => v - elpd[i]);
-  const elpdLoo = sum(elpd);
-  const elpdLooSe = se(elpd);
+  const { sum: elpdLoo, se: elpdLooSe } = total(elpd);
+  const p = total(pLooPointwise);
   let maxK = -Infinity;
   for (let i = 0; i < paretoK.length; i++) if (paretoK[i] > maxK) maxK = paretoK[i];
   return {
     summary: {
       elpdLoo,
       elpdLooSe,
-      pLoo: sum(pLooPointwise),
-      pLooSe: se(pLooPointwise),
+      pLoo: p.sum,
+      pLooSe: p.se,
       looic: -2 * elpdLoo,
       looicSe: 2 * elpdLooSe,
       paretoK: countParetoK(paretoK),
       maxParetoK: nObservations > 0 ? maxK : null,
     },
-    pointwise: { elpd, lpd, paretoK },
+    waic: waicFromPointwise(lpd, pWaic),
+    pointwise: { elpd, lpd, paretoK, pWaic },
   };
 }

@@ -128,3 +128,113 @@ export function quantileSorted(sorted: ArrayLike<number>, prob: number): number 
   const hi = Math.min(lo + 1, n - 1);
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
+
+/** log B(a, b) = log Γ(a) + log Γ(b) − log Γ(a + b). */
+export function logBeta(a: number, b: number): number {
+  return logGamma(a) + logGamma(b) - logGamma(a + b);
+}
+
+/**
+ * Continued fraction of the incomplete beta function (the even/odd terms of its standard expansion),
+ * evaluated by the modified Lentz method; converges quickly for x < (a + 1) / (a + b + 2).
+ */
+function betaContinuedFraction(x: number, a: number, b: number): number {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let f = d;
+  for (let m = 1; m <= 10000; m++) {
+    const m2 = 2 * m;
+    // Even step: d_{2m} = m (b − m) x / ((a + 2m − 1)(a + 2m)).
+    let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 + term * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + term / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    f *= d * c;
+    // Odd step: d_{2m+1} = −(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)).
+    term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 + term * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + term / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-15) break;
+  }
+  return f;
+}
+
+/** Regularised incomplete beta function I_x(a, b), the Beta(a, b) distribution function at x. */
+export function betaCdf(x: number, a: number, b: number): number {
+  if (!(a > 0 && b > 0) || Number.isNaN(x)) return NaN;
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const logFront = a * Math.log(x) + b * Math.log1p(-x) - logBeta(a, b);
+  // The fraction converges fast on one side of the mean; the symmetry I_x(a, b) = 1 − I_{1−x}(b, a) covers the other.
+  if (x < (a + 1) / (a + b + 2)) return (Math.exp(logFront) * betaContinuedFraction(x, a, b)) / a;
+  return 1 - (Math.exp(logFront) * betaContinuedFraction(1 - x, b, a)) / b;
+}
+
+/** Quantile of Beta(a, b) by bisection on the distribution function (monotone; 1e-14 absolute in x). */
+export function betaQuantile(p: number, a: number, b: number): number {
+  if (!(a > 0 && b > 0) || !(p >= 0 && p <= 1)) return NaN;
+  if (p === 0) return 0;
+  if (p === 1) return 1;
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 200 && hi - lo > 1e-14; i++) {
+    const mid = (lo + hi) / 2;
+    if (betaCdf(mid, a, b) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * Nodes and weights of n-point Gauss–Hermite quadrature (∫ f(x) e^{−x²} dx ≈ Σ w_j f(x_j)): the roots of
+ * the orthonormal Hermite function of order n, bracketed on a fine grid and polished by Newton steps,
+ * with w_j = 2 / h_n'(x_j)² in that normalisation.
+ */
+export function gaussHermite(n: number): { nodes: Float64Array; weights: Float64Array } {
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new RangeError('Gauss–Hermite order must be an integer in 1..100');
+  // Orthonormal recurrence: h_0 = π^{−1/4}, h_j = x √(2/j) h_{j−1} − √((j−1)/j) h_{j−2}; h_n' = √(2n) h_{n−1}.
+  const evaluate = (x: number): { value: number; derivative: number } => {
+    let previous = 0;
+    let current = Math.pow(Math.PI, -0.25);
+    for (let j = 1; j <= n; j++) {
+      const next = x * Math.sqrt(2 / j) * current - Math.sqrt((j - 1) / j) * previous;
+      previous = current;
+      current = next;
+    }
+    return { value: current, derivative: Math.sqrt(2 * n) * previous };
+  };
+  const nodes: number[] = [];
+  const limit = Math.sqrt(2 * n + 1) + 1;
+  const step = 1e-3;
+  let x0 = -limit;
+  let f0 = evaluate(x0).value;
+  for (let x1 = -limit + step; x1 <= limit && nodes.length < n; x1 += step) {
+    const f1 = evaluate(x1).value;
+    if (f0 === 0 || f0 * f1 < 0) {
+      let x = f0 === 0 ? x0 : (x0 + x1) / 2;
+      for (let it = 0; it < 50; it++) {
+        const { value, derivative } = evaluate(x);
+        const dx = value / derivative;
+        x -= dx;
+        if (Math.abs(dx) < 1e-15 * Math.max(1, Math.abs(x))) break;
+      }
+      nodes.push(x);
+      if (f0 === 0) f0 = f1;
+    }
+    x0 = x1;
+    f0 = f1;
+  }
+  if (nodes.length !== n) throw new Error(`Gauss–Hermite: found ${nodes.length} of ${n} roots`);
+  const weights = nodes.map((x) => 2 / evaluate(x).derivative ** 2);
+  return { nodes: Float64Array.from(nodes), weights: Float64Array.from(weights) };
+}

@@ -1,7 +1,8 @@
 // Posterior summaries of the coefficients and the plain-language sentence derived from them.
 import { diagnoseQuantity } from './diagnostics.ts';
 import { quantileSorted } from './special.ts';
-import type { ParameterSummary, PredictorSummary } from './types.ts';
+import { mcseMean, mcseProbability, mcseQuantile, mcseSd } from './mcse.ts';
+import type { ParameterSummary, PredictorSummary, SummaryMcse } from './types.ts';
 
 export interface DrawSummary {
   mean: number;
@@ -53,9 +54,26 @@ function concat(chains: readonly Float64Array[]): Float64Array {
   return out;
 }
 
-export function summariseParameter(name: string, chains: readonly Float64Array[]): ParameterSummary {
-  const s = summariseDraws(concat(chains));
+/** Summary, convergence diagnostics and Monte Carlo standard errors of one quantity's chains. */
+function summariseChains(chains: readonly Float64Array[]) {
+  const all = concat(chains);
+  const s = summariseDraws(all);
   const d = diagnoseQuantity(chains);
+  const sorted = all.slice().sort();
+  const lower = mcseQuantile(chains, 0.025, sorted);
+  const upper = mcseQuantile(chains, 0.975, sorted);
+  const mcse: SummaryMcse = {
+    mean: finiteOrNull(mcseMean(chains)),
+    sd: finiteOrNull(mcseSd(chains)),
+    median: finiteOrNull(mcseQuantile(chains, 0.5, sorted).mcse),
+    ciLower: finiteOrNull(lower.mcse),
+    ciUpper: finiteOrNull(upper.mcse),
+  };
+  return { s, d, mcse, lower, upper };
+}
+
+export function summariseParameter(name: string, chains: readonly Float64Array[]): ParameterSummary {
+  const { s, d, mcse } = summariseChains(chains);
   return {
     name,
     mean: s.mean,
@@ -66,12 +84,13 @@ export function summariseParameter(name: string, chains: readonly Float64Array[]
     rhat: finiteOrNull(d.rhat),
     essBulk: finiteOrNull(d.essBulk),
     essTail: finiteOrNull(d.essTail),
+    mcse,
   };
 }
 
 export function summarisePredictor(name: string, chains: readonly Float64Array[], label?: string): PredictorSummary {
-  const s = summariseDraws(concat(chains));
-  const d = diagnoseQuantity(chains);
+  const { s, d, mcse, lower, upper } = summariseChains(chains);
+  const rateRatio = Math.exp(s.mean);
   const summary: PredictorSummary = {
     name,
     mean: s.mean,
@@ -79,7 +98,7 @@ export function summarisePredictor(name: string, chains: readonly Float64Array[]
     median: s.median,
     ciLower: s.q025,
     ciUpper: s.q975,
-    rateRatio: Math.exp(s.mean),
+    rateRatio,
     rateRatioLower: Math.exp(s.q025),
     rateRatioUpper: Math.exp(s.q975),
     probPositive: s.probPositive,
@@ -87,6 +106,14 @@ export function summarisePredictor(name: string, chains: readonly Float64Array[]
     rhat: finiteOrNull(d.rhat),
     essBulk: finiteOrNull(d.essBulk),
     essTail: finiteOrNull(d.essTail),
+    mcse: {
+      ...mcse,
+      // exp(mean of β): first-order delta method; the interval ends: exp is monotone, so the bracketing draws carry over.
+      rateRatio: mcse.mean === null ? null : rateRatio * mcse.mean,
+      rateRatioLower: finiteOrNull((Math.exp(lower.upper) - Math.exp(lower.lower)) / 2),
+      rateRatioUpper: finiteOrNull((Math.exp(upper.upper) - Math.exp(upper.lower)) / 2),
+      probPositive: finiteOrNull(mcseProbability(chains, (v) => v > 0)),
+    },
     interpretation: '',
   };
   summary.interpretation = interpretPredictor(summary, label);
@@ -100,7 +127,8 @@ function percent(p: number): string {
 }
 
 /**
- * One sentence per coefficient, every number in it taken from the summary. The scale is one standard
+ * One sentence per coefficient, every number in it taken from the summary, then the posterior probability
+ * of the association's more probable sign. The scale is one standard
  * deviation of the predictor across countries within a year, because that is how predictors enter.
  */
 export function interpretPredictor(
@@ -121,10 +149,8 @@ export function interpretPredictor(
   if (lo !== null && hi !== null) sentence += `, 95% credible interval ${lo.toFixed(3)} to ${hi.toFixed(3)})`;
   else sentence += ')';
   sentence += '.';
-  if (lo !== null && hi !== null) {
-    sentence +=
-      lo > 1 || hi < 1 ? ' The 95% interval excludes a rate ratio of 1.' : ' The 95% interval includes a rate ratio of 1 (no association).';
-  }
+  // The probability of the sign, not whether the interval excludes 1: an interval end at 0.9999 or 1.0001
+  // would flip such a sentence, while the probability moves by a hair.
   if (s.probNegative !== null && s.probPositive !== null) {
     const towardLower = s.probNegative >= s.probPositive;
     sentence += ` Posterior probability that the association is ${towardLower ? 'negative' : 'positive'}: ${percent(towardLower ? s.probNegative : s.probPositive)}.`;

@@ -3,10 +3,10 @@
 import type { Random } from '../../../core/random.ts';
 import { NegBinPanelTarget, type NegBinPanelData, type Parameterisation } from './model.ts';
 import type { Target } from './target.ts';
-import type { ModelPriors } from './types.ts';
+import type { CountFamily, ModelPriors } from './types.ts';
 
 export type TargetSpec =
-  | { kind: 'negbin-panel'; data: NegBinPanelData; priors: ModelPriors; parameterisation: Parameterisation }
+  | { kind: 'negbin-panel'; data: NegBinPanelData; priors: ModelPriors; parameterisation: Parameterisation; family?: CountFamily }
   | { kind: 'gaussian'; mean: Float64Array; precision: Float64Array };
 
 /** A multivariate normal N(mean, precision⁻¹); precision is row-major dim × dim. */
@@ -47,7 +47,7 @@ export class GaussianTarget implements Target {
 export function buildTarget(spec: TargetSpec): Target {
   switch (spec.kind) {
     case 'negbin-panel':
-      return new NegBinPanelTarget(spec.data, spec.priors, spec.parameterisation);
+      return new NegBinPanelTarget(spec.data, spec.priors, spec.parameterisation, spec.family);
     case 'gaussian':
       return new GaussianTarget(spec.mean, spec.precision);
   }
@@ -70,6 +70,7 @@ export function transferableCopy(spec: TargetSpec): { spec: TargetSpec; transfer
       kind: 'negbin-panel',
       priors: structuredClone(spec.priors),
       parameterisation: { ...spec.parameterisation },
+      ...(spec.family ? { family: spec.family } : {}),
       data: {
         n: d.n,
         k: d.k,

@@ -84,6 +84,17 @@ export interface DataSource {
   url?: string;
 }
 
+/**
+ * The count distribution of retractions given the rate: the model's negative binomial (NB2), or the Poisson,
+ * which has no overdispersion (kept as an alternative to compare against, by LOO and posterior predictive checks).
+ */
+export type CountFamily = 'negbinomial2' | 'poisson';
+
+export interface PosteriorPredictiveSettings {
+  /** Replicated data sets drawn, one per evenly spaced posterior draw (at most one per draw); 0 = no check. */
+  replicates: number;
+}
+
 /** Coordinates the sampler moves in; every choice gives the same posterior (see model.ts). */
 export interface ParameterisationSettings {
   countryEffects: 'centred' | 'non-centred';
@@ -94,11 +105,18 @@ export interface ParameterisationSettings {
 export interface DemocracyModelConfig {
   /** Predictor keys to use, in this order; null = every key of the first row, in its order. */
   predictors: string[] | null;
+  family: CountFamily;
   priors: ModelPriors;
   parameterisation: ParameterisationSettings;
   sampler: SamplerSettings;
-  /** Compute PSIS-LOO from the per-observation log-likelihoods. */
+  /** Compute PSIS-LOO and WAIC from the per-observation log-likelihoods. */
   loo: boolean;
+  posteriorPredictive: PosteriorPredictiveSettings;
+  /**
+   * K-fold cross-validation by country: K refits, each leaving out a K-th of the countries (0 = not run).
+   * Costs K fits; the alternative to PSIS-LOO when Pareto k flags observations.
+   */
+  kfoldByCountry: number;
   /** Optional text the importer supplies about each predictor; echoed into the methodology. */
   variables: Record<string, VariableDescription>;
   dataSources: DataSource[];
@@ -106,6 +124,26 @@ export interface DemocracyModelConfig {
 
 /** Recursive partial, for callers that override only a few settings. */
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
+
+/**
+ * Monte Carlo standard errors of the reported summaries (mcse.ts): how far each could move if the sampler
+ * ran again with another seed. Null when not computable (an imported fit, a constant quantity).
+ */
+export interface SummaryMcse {
+  mean: number | null;
+  sd: number | null;
+  median: number | null;
+  ciLower: number | null;
+  ciUpper: number | null;
+}
+
+export interface PredictorMcse extends SummaryMcse {
+  rateRatio: number | null;
+  rateRatioLower: number | null;
+  rateRatioUpper: number | null;
+  /** Of P(β > 0), which is also that of P(β < 0) when no draw is exactly 0. */
+  probPositive: number | null;
+}
 
 export interface PredictorSummary {
   name: string;
@@ -123,6 +161,7 @@ export interface PredictorSummary {
   rhat: number | null;
   essBulk: number | null;
   essTail: number | null;
+  mcse: PredictorMcse | null;
   interpretation: string;
   /** The text an imported source gave, kept verbatim. */
   sourceInterpretation?: string;
@@ -138,6 +177,14 @@ export interface ParameterSummary {
   rhat: number | null;
   essBulk: number | null;
   essTail: number | null;
+  mcse: SummaryMcse | null;
+}
+
+/** A country effect u[c] or a year effect v[t], with the panel rows it rests on. */
+export interface GroupEffectSummary extends ParameterSummary {
+  group: 'country' | 'year';
+  level: string;
+  observations: number;
 }
 
 export interface ParetoKCounts {
@@ -151,6 +198,16 @@ export interface ParetoKCounts {
   veryBad: number;
 }
 
+/** An observation whose Pareto k exceeds 0.7: its PSIS-LOO term is unreliable. */
+export interface FlaggedObservation {
+  country: string;
+  year: number;
+  retractions: number;
+  publications: number;
+  paretoK: number;
+  elpdLoo: number;
+}
+
 export interface LooSummary {
   elpdLoo: number | null;
   elpdLooSe: number | null;
@@ -160,6 +217,44 @@ export interface LooSummary {
   looicSe: number | null;
   paretoK: ParetoKCounts | null;
   maxParetoK: number | null;
+  /** Observations with k > 0.7, largest k first (at most FLAGGED_LIMIT; flaggedCount has them all). */
+  flagged?: FlaggedObservation[];
+  flaggedCount?: number;
+}
+
+/** WAIC (Watanabe 2010) from the same pointwise log-likelihoods, as the R package `loo` reports it. */
+export interface WaicSummary {
+  elpdWaic: number;
+  elpdWaicSe: number;
+  pWaic: number;
+  pWaicSe: number;
+  waic: number;
+  waicSe: number;
+  /** Observations whose pointwise p_waic exceeds 0.4, where WAIC is known to be unreliable. */
+  pWaicAbove04: number;
+}
+
+/** Leave-countries-out cross-validation: each fold's countries predicted by a fit without them. */
+export interface KFoldSummary {
+  folds: number;
+  /** Σ over countries of log p(y_country | data without its fold), the country's rows predicted jointly. */
+  elpdKfold: number;
+  elpdKfoldSe: number;
+  /** −2 elpd_kfold. */
+  kfoldic: number;
+  /** Log predictive density of the full-data fit over the same countries (jointly); minus elpd_kfold = p_kfold. */
+  pKfold: number | null;
+  countries: number;
+  observations: number;
+  foldCountries: string[][];
+  perCountry: { country: string; fold: number; observations: number; elpd: number }[];
+  /** Largest R̂ and smallest bulk ESS over the refits' parameters, to judge the refits themselves. */
+  refitRhatMax: number | null;
+  refitEssBulkMin: number | null;
+  refitDivergences: number;
+  wallSeconds: number;
+  cpuSeconds: number | null;
+  method: string;
 }
 
 export interface Diagnostics {
@@ -172,8 +267,10 @@ export interface Diagnostics {
   essTailMinParameter: string | null;
   /** essBulkMin / total kept draws. */
   essRatioMin: number | null;
-  /** essBulkMin / sampler wall time (warmup included). */
+  /** essBulkMin / sampler wall-clock seconds (warmup included), under whatever load the machine had. */
   essPerSecond: number | null;
+  /** essBulkMin / CPU seconds the sampling threads used (warmup included). */
+  essPerCpuSecond: number | null;
   divergences: number | null;
   warmupDivergences: number | null;
   treeDepthSaturation: { count: number; fraction: number; maxTreeDepth: number } | null;
@@ -189,22 +286,42 @@ export interface Diagnostics {
   /** Kept draws per chain. */
   draws: number | null;
   loo: LooSummary | null;
+  waic: WaicSummary | null;
+  kfold: KFoldSummary | null;
   sampleSize: number | null;
   countries: number | null;
   years: { first: number; last: number; count: number } | null;
+  /** Wall-clock seconds of all chains (see Timing). */
   samplerSeconds: number | null;
+  samplerCpuSeconds: number | null;
 }
 
+/**
+ * What the clocks measured. `…Seconds` are wall-clock (elapsed real) time: they include waiting for a core
+ * when the machine is busy, and chains overlap when they run in parallel. `…CpuSeconds` are the CPU time
+ * (user + system) of the thread that ran each chain (process.threadCpuUsage), null where Node cannot tell.
+ */
 export interface Timing {
   startedAt: string;
   finishedAt: string;
+  /** Wall clock, the whole fit: sampling, summaries, diagnostics, LOO, checks. */
   totalSeconds: number;
-  /** Wall time of all chains (warmup and sampling). */
+  /** Wall clock from the first chain's start to the last chain's end (warmup and sampling). */
   samplerSeconds: number;
   warmupSecondsPerChain: number[];
   samplingSecondsPerChain: number[];
-  /** Summaries, diagnostics and LOO after sampling. */
+  /** CPU seconds of all chains' threads together (warmup and sampling). */
+  samplerCpuSeconds: number | null;
+  warmupCpuSecondsPerChain: (number | null)[];
+  samplingCpuSecondsPerChain: (number | null)[];
+  /** Wall clock: summaries, diagnostics, LOO, WAIC and posterior predictive checks after sampling. */
   postprocessSeconds: number;
+  /** Threads that ran chains (0: all on the calling thread) and the cores Node reported. */
+  workers: number;
+  availableCores: number;
+  /** 1-minute load average of the machine before and after sampling (os.loadavg; 0 on Windows). */
+  loadAverageBefore: number;
+  loadAverageAfter: number;
 }
 
 export interface MethodologyPrior {
@@ -256,19 +373,76 @@ export interface DataSummary {
   exclusionReasons: Record<string, number>;
 }
 
+/** One test statistic of the posterior predictive check. */
+export interface PredictiveStatistic {
+  name: string;
+  description: string;
+  observed: number;
+  replicatedMean: number;
+  replicatedSd: number;
+  /** 2.5% and 97.5% quantiles of the statistic over the replicated data sets. */
+  replicatedLower: number;
+  replicatedUpper: number;
+  /** P(T(y_rep) ≥ T(y)), the conventional posterior predictive p-value. */
+  pValue: number;
+  /** P(T(y_rep) > T(y)) + ½ P(T(y_rep) = T(y)): the same with ties split, for discrete statistics. */
+  pValueMid: number;
+  mcsePValue: number | null;
+  /** min(p_mid, 1 − p_mid) < 0.025: the data are more extreme than 95% of what the model replicates. */
+  extreme: boolean;
+}
+
+export interface RootogramBin {
+  label: string;
+  lower: number;
+  /** Inclusive; null = and above. */
+  upper: number | null;
+  observed: number;
+  /** Mean number of replicated observations in the bin, and the 2.5% and 97.5% quantiles of that number. */
+  expected: number;
+  expectedLower: number;
+  expectedUpper: number;
+  sqrtObserved: number;
+  sqrtExpected: number;
+  /** Hanging rootogram: the observed bar hangs from √expected, so its bottom is √expected − √observed. */
+  hangingBottom: number;
+}
+
+export interface PosteriorPredictiveCheck {
+  replicates: number;
+  seed: string;
+  statistics: PredictiveStatistic[];
+  yearTotals: (PredictiveStatistic & { year: number })[];
+  rootogram: RootogramBin[];
+  /** Names of the statistics flagged extreme. */
+  flagged: string[];
+}
+
+/** A setting the fit ran with that differs from the default configuration. */
+export interface ModelChoice {
+  setting: string;
+  value: unknown;
+  default: unknown;
+}
+
 export interface FitResult {
   source: 'fitted' | 'imported';
-  model: 'negbinomial2-country-year';
+  model: 'negbinomial2-country-year' | 'poisson-country-year';
   predictors: string[];
   summaries: PredictorSummary[];
-  /** α, σ_country, σ_year, φ. Empty for an imported fit that does not report them. */
+  /** α, σ_country, σ_year, φ (no φ for the Poisson). Empty for an imported fit that does not report them. */
   hyperparameters: ParameterSummary[];
+  /** Country and year effects u[c], v[t]; null for an imported fit. */
+  effects: { country: GroupEffectSummary[]; year: GroupEffectSummary[] } | null;
+  posteriorPredictive: PosteriorPredictiveCheck | null;
   diagnostics: Diagnostics;
   methodology: Methodology;
   timing: Timing | null;
   data: DataSummary | null;
   /** The configuration the fit ran with (null when imported). */
   config: DemocracyModelConfig | null;
+  /** The settings of `config` that differ from the defaults (empty: the defaults; null when imported). */
+  choices: ModelChoice[] | null;
   /** Imported only: the remaining sections of the source file, scalars unwrapped. */
   importedExtras?: Record<string, unknown>;
 }
