@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseJats } from '../src/services/krt/jats/index.ts';
 import { extractMany } from '../src/services/krt/extract/index.ts';
-import { corpusFiles, corpusDir } from '../src/services/krt/extract/test-corpus.ts';
+import { corpusFiles, corpusDir } from '../test/support/krt/corpus.ts';
 import { openDatabase } from '../src/core/db/database.ts';
 import { migrateToLatest } from '../src/core/db/migrations.ts';
 import { krtService } from '../src/services/krt/service.ts';

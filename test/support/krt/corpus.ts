@@ -1,13 +1,39 @@
-// Shared by Service B's database tests: a representative subset of the shared corpus laid out as a store (symbolic
-// links in a temporary directory), and what the domain extractor makes of each file, computed once per process so
-// that the SQLite and PostgreSQL suites compare against the same expectations.
+// The shared bioRxiv corpus for Service B's tests and benchmark: where it is, which files, and the skip/fail rule
+// when it is absent (skipped with a message outside CI, a failure with CI=true); a representative subset laid out as
+// a store (symbolic links in a temporary directory), and what the domain extractor makes of each file, computed
+// once per process so that the SQLite and PostgreSQL suites compare against the same expectations.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { extractArticle } from '../../../src/services/krt/extract/index.ts';
 import type { PaperExtraction } from '../../../src/services/krt/extract/index.ts';
-import { corpusDir, corpusFiles } from '../../../src/services/krt/extract/test-corpus.ts';
 import { doiOfStorePath } from '../../../src/services/krt/jats/index.ts';
+
+export function corpusDir(): string {
+  const base = process.env.PDI_SHARED_DATA ?? fileURLToPath(new URL('../../../../shared/data', import.meta.url));
+  return path.join(base, 'krt', 'xml');
+}
+
+/** All corpus files, sorted by path; [] when the corpus is absent. */
+export function corpusFiles(): string[] {
+  const dir = corpusDir();
+  if (!fs.existsSync(dir)) return [];
+  const files: string[] = [];
+  for (const year of fs.readdirSync(dir).sort()) {
+    const yearDir = path.join(dir, year);
+    for (const name of fs.readdirSync(yearDir).sort()) if (name.endsWith('.xml')) files.push(path.join(yearDir, name));
+  }
+  return files;
+}
+
+/** The reason to skip when the corpus is missing (throws in CI), or false when it is there. */
+export function corpusMissing(): string | false {
+  if (corpusFiles().length > 0) return false;
+  const message = `shared KRT corpus not found at ${corpusDir()} (set PDI_SHARED_DATA)`;
+  if (process.env.CI === 'true') throw new Error(message);
+  return message;
+}
 
 /**
  * Every corpus file whose text announces a key resources table (the STAR heading, its column title, or the eLife

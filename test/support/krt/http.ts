@@ -13,8 +13,7 @@ import type { ServiceApp } from '../../../src/core/service.ts';
 import { krtService } from '../../../src/services/krt/service.ts';
 import { importStore } from '../../../src/services/krt/import.ts';
 import { loadKrtDemo } from '../../../src/services/krt/demo.ts';
-import { corpusDir } from '../../../src/services/krt/extract/test-corpus.ts';
-import { linkStore } from './corpus.ts';
+import { corpusDir, linkStore } from './corpus.ts';
 
 /** The paper with an author table that most assertions read. */
 export const TABLE_DOI = '10.1101/2021.09.08.459408';

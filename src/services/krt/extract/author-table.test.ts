@@ -7,7 +7,7 @@ import { extractArticle } from './extract-article.ts';
 import { identifierKeys, normalizeIdentifier } from './identifier.ts';
 import { RESOURCE_TYPES, type KrtRow } from './krt-row.ts';
 import { tableGrid } from './table-grid.ts';
-import { corpusFiles, corpusMissing } from './test-corpus.ts';
+import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 
 const wrap = (body: string) => `<article><body><sec><title>Key resources table</title>${body}</sec></body></article>`;
 

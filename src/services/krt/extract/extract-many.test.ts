@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractMany } from './extract-many.ts';
-import { corpusFiles, corpusMissing } from './test-corpus.ts';
+import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 
 test('worker threads and the single-thread mode give the same results, in input order, with per-file errors', async (t) => {
   const skip = corpusMissing();

@@ -5,7 +5,7 @@ import { parseXml } from '../jats/tree.ts';
 import { extractArticle } from './extract-article.ts';
 import { identifierKeys } from './identifier.ts';
 import { extractFromText } from './text-extractor.ts';
-import { corpusFiles, corpusMissing } from './test-corpus.ts';
+import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 
 const METHODS = `<article><body><sec sec-type="methods"><title>Methods</title>
 <sec><title>Immunostaining</title><p>Sections were stained with rabbit anti-GFP (Abcam, ab290, RRID:AB_303395, 1:1000) and

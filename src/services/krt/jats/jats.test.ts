@@ -12,7 +12,7 @@ import { parseJats, readJatsFile } from './article.ts';
 import { doiOfStorePath, normalizeDoi, storePathOfDoi } from './doi.ts';
 import { initialsOf } from './metadata.ts';
 import { rankDoiSuggestions } from './doi-search.ts';
-import { corpusFiles, corpusMissing } from '../extract/test-corpus.ts';
+import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 
 test('named and numeric entities are decoded; XML-special ones stay escaped; unknown ones stay visible', () => {
   const xml = prepareXml(

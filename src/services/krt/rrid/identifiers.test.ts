@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { extractArticle } from '../extract/extract-article.ts';
 import { formatIdentifier, parseIdentifierText } from '../extract/identifier.ts';
 import { makeRow, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
-import { corpusFiles, corpusMissing } from '../extract/test-corpus.ts';
+import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 import { parseXml, textOf } from '../jats/tree.ts';
 import { rridsWrittenIn } from './attestation.ts';
 import { RridKnowledgeBase } from './knowledge-base.ts';

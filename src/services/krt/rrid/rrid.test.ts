@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { extractArticle } from '../extract/extract-article.ts';
 import { makeRow, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
-import { corpusFiles, corpusMissing } from '../extract/test-corpus.ts';
+import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 import { calibrate, calibratedProbability, crossCheckCalibration, fitIsotonic, leaveOnePaperOut, top1Rate } from './calibration.ts';
 import { RridKnowledgeBase } from './knowledge-base.ts';
 import { recommendAlternatives } from './recommend.ts';
