@@ -5,7 +5,7 @@
 // version it was built from. Serving processes keep one copy in memory (served-knowledge.ts).
 import type { Kysely } from 'kysely';
 import { getAggregate, putAggregate } from '../../core/db/datasets.ts';
-import { RridKnowledgeBase, calibrate } from './rrid/index.ts';
+import { RridKnowledgeBase, calibrate, isCurrentSnapshot } from './rrid/index.ts';
 import type { KbSnapshot } from './rrid/index.ts';
 import { bestBuiltinTables, rowsOfSessions, sessionsOfDoi, pickBestSession, BUILTIN_PROVIDERS } from './repository.ts';
 import type { KrtDatabase } from './tables.ts';
@@ -49,7 +49,8 @@ function stored(kb: RridKnowledgeBase, demo: Iterable<string>, calibrated: boole
 /** The stored base, or null when nothing has been imported. */
 export async function readKnowledgeBase(db: Kysely<KrtDatabase>): Promise<LoadedKnowledgeBase | null> {
   const found = await getAggregate<StoredKnowledgeBase>(db, 'krt', KB_AGGREGATE);
-  if (!found) return null;
+  // A base stored by an older version (which kept repaired identifiers) is not served; the next import rebuilds it.
+  if (!found || !isCurrentSnapshot(found.value.snapshot)) return null;
   return { kb: RridKnowledgeBase.fromJSON(found.value.snapshot), demo: new Set(found.value.demo_dois), version: found.value.built_at };
 }
 
@@ -57,7 +58,8 @@ export async function readKnowledgeBase(db: Kysely<KrtDatabase>): Promise<Loaded
 async function emptyBaseKeepingIds(db: Kysely<KrtDatabase>): Promise<RridKnowledgeBase> {
   const previous = await getAggregate<StoredKnowledgeBase>(db, 'krt', KB_AGGREGATE);
   if (!previous) return new RridKnowledgeBase();
-  return RridKnowledgeBase.fromJSON({ ...previous.value.snapshot, papers: {}, calibration: null });
+  // Only the ids are kept, so an older snapshot's ids serve as well.
+  return RridKnowledgeBase.fromJSON({ ...previous.value.snapshot, format: 'krt-rrid-kb', version: 2, papers: {}, calibration: null });
 }
 
 /** Rebuilds the base from every article's best built-in table and calibrates it (call inside the import transaction). */
@@ -76,10 +78,13 @@ export async function rebuildKnowledgeBase(trx: Kysely<KrtDatabase>, dataVersion
   return value;
 }
 
-/** Stores the previous base again under a new data version (an import that changed nothing). */
+/**
+ * Stores the previous base again under a new data version (an import that changed nothing); null when there is
+ * none, or when it was stored by an older version of the base (the caller rebuilds it then).
+ */
 export async function carryKnowledgeBase(trx: Kysely<KrtDatabase>, dataVersion: string): Promise<StoredKnowledgeBase | null> {
   const previous = await getAggregate<StoredKnowledgeBase>(trx, 'krt', KB_AGGREGATE);
-  if (!previous) return null;
+  if (!previous || !isCurrentSnapshot(previous.value.snapshot)) return null;
   await putAggregate(trx, 'krt', KB_AGGREGATE, dataVersion, previous.value);
   return previous.value;
 }
@@ -90,6 +95,10 @@ export async function carryKnowledgeBase(trx: Kysely<KrtDatabase>, dataVersion: 
  */
 export async function updateKnowledgeBasePaper(trx: Kysely<KrtDatabase>, dataVersion: string, doi: string): Promise<void> {
   const previous = await getAggregate<StoredKnowledgeBase>(trx, 'krt', KB_AGGREGATE);
+  if (previous && !isCurrentSnapshot(previous.value.snapshot)) {
+    await rebuildKnowledgeBase(trx, dataVersion);
+    return;
+  }
   const kb = previous ? RridKnowledgeBase.fromJSON(previous.value.snapshot) : new RridKnowledgeBase();
   const demo = new Set(previous?.value.demo_dois ?? []);
   const builtin = (await sessionsOfDoi(trx, doi)).filter((s) => (BUILTIN_PROVIDERS as readonly string[]).includes(s.provider));

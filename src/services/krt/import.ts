@@ -14,7 +14,6 @@ import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
-import { getAggregate } from '../../core/db/datasets.ts';
 import { dbBool } from '../../core/db/dialect.ts';
 import { runImport } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
@@ -28,7 +27,7 @@ import { deleteArticlesNotIn, storeSession, upsertArticle } from './store.ts';
 import type { ArticleInput, Change } from './store.ts';
 import { getArticle, listArticles, BUILTIN_PROVIDERS } from './repository.ts';
 import type { ArticleRecord } from './repository.ts';
-import { KB_AGGREGATE, carryKnowledgeBase, rebuildKnowledgeBase, updateKnowledgeBasePaper } from './aggregates.ts';
+import { carryKnowledgeBase, rebuildKnowledgeBase, updateKnowledgeBasePaper } from './aggregates.ts';
 import { LLM_PROVIDER, LlmError, extractWithLlm, llmConfigFrom } from './llm.ts';
 import type { LlmConfig } from './llm.ts';
 import type { KrtDatabase, KrtTables, SessionStatus } from './tables.ts';
@@ -207,8 +206,8 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
       }
       tally.deleted(await deleteArticlesNotIn(trx, root, keep));
       const changed = tally.insertedCount + tally.updatedCount + tally.deletedCount > 0;
-      if (changed || !(await getAggregate(trx, 'krt', KB_AGGREGATE))) await rebuildKnowledgeBase(trx, dataVersion);
-      else await carryKnowledgeBase(trx, dataVersion);
+      // Rebuilt when the store changed, or when there is no base of the current version to carry over.
+      if (changed || !(await carryKnowledgeBase(trx, dataVersion))) await rebuildKnowledgeBase(trx, dataVersion);
     },
   );
 }

@@ -2,6 +2,7 @@
 export { RRID_REGISTRIES, parseRrid, normalizeRrid, registryOf, resolverUrl, type ParsedRrid, type RridRegistry } from './registry.ts';
 export {
   RridKnowledgeBase,
+  isCurrentSnapshot,
   observationsOfRow,
   cleanResourceName,
   type KbEntry,
@@ -21,5 +22,6 @@ export {
   type CalibrationBin,
   type LopoQuery,
 } from './calibration.ts';
+export { rridsWrittenIn } from './attestation.ts';
 export { validateRrid, ValidationCache, type RridValidation, type RridStatus } from './validate.ts';
 export { recommendAlternatives, type Recommendation, type RecommendQuery, type RecommendationType } from './recommend.ts';
