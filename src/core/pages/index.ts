@@ -1,0 +1,148 @@
+// What a service's pages get from core: the shared layout filled in for this service and request (navigation
+// to the other services, the data footer), the assets, the chart cache, and an HTML reply. Pages read through
+// the same repository functions as the API; nothing here queries a service's tables.
+import path from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DEFAULT_PORTS, SERVICE_NAMES } from '../config.ts';
+import type { ServiceName } from '../config.ts';
+import { listDataVersions } from '../db/datasets.ts';
+import type { DataVersion } from '../db/datasets.ts';
+import type { ServiceApp, ServiceContext } from '../service.ts';
+import { coreAssets } from './assets.ts';
+import type { AssetRegistry } from './assets.ts';
+import { ChartCache } from './charts.ts';
+import { renderDocument } from './layout.ts';
+import type { DataFooter, ServiceLink } from './layout.ts';
+import type { HtmlValue, SafeHtml } from './html.ts';
+
+export { html, joinHtml, queryString, trustedHtml, escapeHtml, SafeHtml } from './html.ts';
+export type { HtmlValue } from './html.ts';
+export { barChart, chartFigure, dataTable, forestPlot, lineChart, renderChartSvg, PALETTE } from './charts.ts';
+export type { ChartSpec, ChartTable, ForestRow, IntervalBand, LineSeries, BarSeries } from './charts.ts';
+
+/** The short titles used in the navigation between services. */
+export const SERVICE_TITLES: Record<ServiceName, string> = {
+  oral: 'Oral health evidence',
+  krt: 'Key resources tables',
+  grants: 'Federal grants',
+  draws: 'Express Entry draws',
+  retraction: 'Retracted papers',
+};
+
+export interface PageSection {
+  label: string;
+  href: string;
+}
+
+export interface PageRequest {
+  title: string;
+  description?: string;
+  /** The href of the section this page belongs to (marked current in the navigation). */
+  section?: string;
+  body: HtmlValue;
+  /** Extra script assets (names registered with `kit.assets`). */
+  scripts?: string[];
+}
+
+export class PageKit {
+  readonly assets: AssetRegistry;
+  readonly charts = new ChartCache();
+  private readonly ctx: ServiceContext;
+  private readonly serviceTitle: string;
+  private readonly sections: PageSection[];
+  private footerCache: { version: string | null; footer: DataFooter } | null = null;
+
+  constructor(ctx: ServiceContext, options: { serviceTitle: string; sections: PageSection[]; assets?: AssetRegistry }) {
+    this.ctx = ctx;
+    this.serviceTitle = options.serviceTitle;
+    this.sections = options.sections;
+    this.assets = options.assets ?? coreAssets();
+  }
+
+  /** The data version pages key their cached charts on ('none' without data). */
+  async dataVersion(): Promise<string> {
+    return (await this.ctx.dataVersion.current()) ?? 'none';
+  }
+
+  /** Data version, source file names (never server paths) and the demo label, re-read when the data changes. */
+  async footer(): Promise<DataFooter> {
+    const version = await this.ctx.dataVersion.current();
+    if (this.footerCache && this.footerCache.version === version) return this.footerCache.footer;
+    const versions = await listDataVersions(this.ctx.db.kysely, this.ctx.name);
+    const footer = footerOf(version, versions);
+    this.footerCache = { version, footer };
+    return footer;
+  }
+
+  /** Links to the five services: PDI_PUBLIC_URL_<NAME> when set, else this host at the service's port. */
+  serviceLinks(request: FastifyRequest): ServiceLink[] {
+    const host = (request.hostname || '127.0.0.1').replace(/:\d+$/, '');
+    return SERVICE_NAMES.map((name) => {
+      const configured = this.ctx.config.env[`PDI_PUBLIC_URL_${name.toUpperCase()}`];
+      const port = this.ctx.config.ports[name] ?? DEFAULT_PORTS[name];
+      return {
+        name,
+        title: SERVICE_TITLES[name],
+        url: configured || `${request.protocol}://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`,
+        current: name === this.ctx.name,
+      };
+    });
+  }
+
+  async render(request: FastifyRequest, page: PageRequest): Promise<SafeHtml> {
+    return renderDocument({
+      title: page.title,
+      description: page.description,
+      serviceTitle: this.serviceTitle,
+      sections: this.sections.map((s) => ({ ...s, current: s.href === page.section })),
+      services: this.serviceLinks(request),
+      footer: await this.footer(),
+      body: page.body,
+      scripts: page.scripts,
+      assets: this.assets,
+    });
+  }
+
+  /** Renders and sends a page (text/html; the kernel adds ETag and Cache-Control). */
+  async send(request: FastifyRequest, reply: FastifyReply, page: PageRequest): Promise<string> {
+    reply.type('text/html; charset=utf-8');
+    return (await this.render(request, page)).text;
+  }
+}
+
+function footerOf(version: string | null, versions: DataVersion[]): DataFooter {
+  const latest =
+    versions
+      .map((v) => v.imported_at)
+      .sort()
+      .at(-1) ?? null;
+  return {
+    dataVersion: version,
+    isDemo: versions.some((v) => v.is_demo),
+    importedAt: latest,
+    sources: [...new Set(versions.map((v) => (v.source ? `${v.dataset}: ${sourceName(v.source)}` : v.dataset)))],
+  };
+}
+
+/** A file's name or a URL's host and file: never an absolute path of the server. */
+export function sourceName(source: string): string {
+  if (/^https?:\/\//.test(source)) {
+    try {
+      const url = new URL(source);
+      return `${url.host}/…/${path.posix.basename(url.pathname)}`;
+    } catch {
+      return source;
+    }
+  }
+  return path.basename(source);
+}
+
+/** Serves the kit's assets at their hashed addresses with a year-long immutable cache (hidden from OpenAPI). */
+export function registerAssets(app: ServiceApp, kit: PageKit): void {
+  for (const asset of kit.assets.all()) {
+    app.get(asset.url, { schema: { hide: true }, config: { cacheSeconds: 31536000 } }, async (_request, reply) => {
+      reply.header('content-type', asset.contentType).header('cache-control', 'public, max-age=31536000, immutable');
+      return asset.body;
+    });
+  }
+}
