@@ -13,7 +13,7 @@ import { simulatePanel } from './bayes/simulate.ts';
 import { retractionService } from './service.ts';
 import { importPanel } from './import.ts';
 import { fitStoredPanel, importPublishedFit } from './democracy-model.ts';
-import { tempDir, writeCsv } from './test-support.ts';
+import { tempDir, writeCsv } from '../../../test/support/retraction/fixtures.ts';
 
 const publishedGate = needsSharedData('retraction', 'democracy_model_results.json');
 const SMALL_FIT = { warmup: 150, draws: 150, chains: 2, parallelism: 'single' as const, seed: 'service-test' };

@@ -5,14 +5,13 @@
 // recomputed in the same transaction and stored with the new data version.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
 import { num } from '../../core/db/dialect.ts';
 import { resumeSubstringIndex, suspendSubstringIndex } from '../../core/db/search-index.ts';
 import { runImport } from '../../core/import.ts';
 import type { ImportContext, ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
-import { recomputeAggregates } from './analytics.ts';
+import { recomputeAggregates } from './aggregates.ts';
 import { recomputePanelAggregates } from './democracy.ts';
 import { PANEL_DATASET, importPublishedFit, looksLikePublishedFit } from './democracy-model.ts';
 import { PAPER_SEARCH } from './search.ts';
@@ -36,6 +35,7 @@ import {
   storePaperBatch,
 } from './store.ts';
 import type { StagedCitation } from './store.ts';
+import type { RetractionDb, RetractionTables } from './tables.ts';
 
 export interface ImportOptions {
   isDemo?: boolean;
@@ -57,7 +57,8 @@ export async function importRetractionWatch(db: Db, file: string, options: Impor
   const report = await runImport(
     db,
     { service: 'retraction', importer: 'retraction-watch', dataset: 'papers', source: file, isDemo, progress: { unit: 'rows' } },
-    async (trx, ic) => {
+    async (coreTrx, ic) => {
+      const trx = coreTrx.withTables<RetractionTables>();
       const { header, batches } = await openCsv(file);
       const map = mapRwHeader(header);
       for (const column of map.missing) bump(problems, `no ${column} column in the file`);
@@ -111,12 +112,13 @@ export async function importRetractionWatch(db: Db, file: string, options: Impor
 
 type PaperRef = { id: number; retraction_date: string | null };
 
-async function papersByDoi(trx: Kysely<any>): Promise<Map<string, PaperRef[]>> {
+async function papersByDoi(trx: RetractionDb): Promise<Map<string, PaperRef[]>> {
   const map = new Map<string, PaperRef[]>();
   for (const row of await trx
     .selectFrom('retraction_papers')
     .select(['id', 'doi_key', 'retraction_date'])
     .where('doi_key', 'is not', null)
+    .$narrowType<{ doi_key: string }>()
     .execute()) {
     const list = map.get(row.doi_key) ?? [];
     list.push({ id: Number(row.id), retraction_date: row.retraction_date });
@@ -242,7 +244,8 @@ export async function importCitations(db: Db, files: string | string[], options:
   return runImport(
     db,
     { service: 'retraction', importer: 'citations', dataset: 'citations', source, isDemo: options.isDemo },
-    async (trx, ic) => {
+    async (coreTrx, ic) => {
+      const trx = coreTrx.withTables<RetractionTables>();
       const papers = await papersByDoi(trx);
       if (papers.size === 0) throw new Error('no retracted papers with a DOI in the database: import the Retraction Watch CSV first');
       const staging = new CitationStaging(trx, ic.dataVersion);
@@ -280,7 +283,8 @@ export async function importPanel(db: Db, file: string, options: ImportOptions =
   const report = await runImport(
     db,
     { service: 'retraction', importer: 'democracy-panel', dataset: PANEL_DATASET, source: file, isDemo },
-    async (trx, ic) => {
+    async (coreTrx, ic) => {
+      const trx = coreTrx.withTables<RetractionTables>();
       const { header, batches } = await openCsv(file);
       const map = mapPanelHeader(header);
       const seen = new Set<string>();

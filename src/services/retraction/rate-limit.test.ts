@@ -14,7 +14,7 @@ import type { ServiceApp } from '../../core/service.ts';
 import { retractionService } from './service.ts';
 import { importRetractionWatch } from './import.ts';
 import { RATE_LIMITS } from './routes/index.ts';
-import { simpleRow, tempDir, writeRwCsv } from './test-support.ts';
+import { simpleRow, tempDir, writeRwCsv } from '../../../test/support/retraction/fixtures.ts';
 
 async function probeRedis(): Promise<string | null> {
   const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });

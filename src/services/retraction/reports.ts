@@ -1,12 +1,12 @@
 // What the analytics and export endpoints answer, composed from the aggregates stored at import and the
 // repository's reads. Framework-free: the routes parse the request, call one of these and return the result.
-import type { Kysely } from 'kysely';
+import type { RetractionDb } from './tables.ts';
 import type { Readable } from 'node:stream';
 import { notFound } from '../../core/http/errors.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import { EXPORT_CONTENT_TYPES, csvChunks, csvReadable, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
-import { AGGREGATES, ANALYTICS_CSV_COLUMNS, analyticsCsvRows, postRetractionAnalytics, rate } from './analytics.ts';
-import type { AnalyticsTables, AnalyticsType, PostRetractionAnalytics, TimeFilter } from './analytics.ts';
+import { AGGREGATES, ANALYTICS_CSV_COLUMNS, analyticsCsvRows, postRetractionAnalytics, rate } from './aggregates.ts';
+import type { AnalyticsTables, AnalyticsType, PostRetractionAnalytics, TimeFilter } from './aggregates.ts';
 import { EXPORT_COLUMNS, EXPORT_ORDER, countPapers, dataSource, exportPapers, recentImports } from './repository.ts';
 import type { ExportPaper } from './repository.ts';
 
@@ -14,7 +14,7 @@ import type { ExportPaper } from './repository.ts';
 export const PAPER_DATASETS = ['papers', 'citations'];
 
 /** A stored aggregate of the current data version, or 404 NO_DATA before the first import. */
-export async function storedAggregate<T>(db: Kysely<any>, name: string): Promise<{ value: T; data_version: string; computed_at: string }> {
+export async function storedAggregate<T>(db: RetractionDb, name: string): Promise<{ value: T; data_version: string; computed_at: string }> {
   const found = await getAggregate<T>(db, 'retraction', name);
   if (!found) throw notFound('no data imported yet: import the Retraction Watch CSV first', 'NO_DATA');
   return found;
@@ -27,7 +27,7 @@ export interface PostRetractionRequest {
 }
 
 /** The unfiltered result is the one stored at import; a journal or subject filter is computed now. */
-export async function postRetractionReport(db: Kysely<any>, request: PostRetractionRequest) {
+export async function postRetractionReport(db: RetractionDb, request: PostRetractionRequest) {
   const { timeFilter, journal, subject } = request;
   const precomputed = await storedAggregate<PostRetractionAnalytics>(db, AGGREGATES.postRetraction(timeFilter));
   let body = precomputed.value;
@@ -39,7 +39,7 @@ export async function postRetractionReport(db: Kysely<any>, request: PostRetract
   return { ...body, computed_at: computedAt, data_source: await dataSource(db, PAPER_DATASETS) };
 }
 
-export async function analyticsDataReport(db: Kysely<any>, type: AnalyticsType) {
+export async function analyticsDataReport(db: RetractionDb, type: AnalyticsType) {
   const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables);
   return {
     type,
@@ -52,14 +52,14 @@ export async function analyticsDataReport(db: Kysely<any>, type: AnalyticsType) 
 }
 
 /** The flat CSV of one analytics-data type, whole (the tables are small). */
-export async function analyticsDataCsv(db: Kysely<any>, type: AnalyticsType): Promise<Buffer> {
+export async function analyticsDataCsv(db: RetractionDb, type: AnalyticsType): Promise<Buffer> {
   const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables);
   const chunks: Buffer[] = [];
   for await (const chunk of csvChunks(analyticsCsvRows(tables.value, type), { columns: ANALYTICS_CSV_COLUMNS[type] })) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 
-export async function realtimeReport(db: Kysely<any>, now = new Date()) {
+export async function realtimeReport(db: RetractionDb, now = new Date()) {
   const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables);
   const o = tables.value.overview;
   const runs = await recentImports(db, new Date(now.getTime() - 24 * 3600 * 1000).toISOString());
@@ -107,7 +107,7 @@ export interface Download {
 }
 
 /** The export as a stream: papers read in keyset pages while the client downloads. */
-export async function exportDownload(db: Kysely<any>, format: ExportFormat, limit: number, day = new Date()): Promise<Download> {
+export async function exportDownload(db: RetractionDb, format: ExportFormat, limit: number, day = new Date()): Promise<Download> {
   const base = `retracted-papers-${day.toISOString().slice(0, 10)}-${limit}`;
   if (format === 'csv')
     return {

@@ -1,28 +1,25 @@
 // Every read of Service E that is not a precomputed aggregate: the autocomplete, one paper's citations, the
 // export's keyset pages, the democracy raw data, recent imports and the data-source label. Framework-free.
 import { sql } from 'kysely';
-import type { Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { SqlBool } from 'kysely';
+import type { Static } from 'typebox';
 import path from 'node:path';
 import { dialectOf, escapeLike, foldCase, num, readJson, textPosition } from '../../core/db/dialect.ts';
 import { listDataVersions } from '../../core/db/datasets.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { PAPER_SEARCH } from './search.ts';
 import { doiKey } from './sources/fields.ts';
-import { TIMING_BUCKETS } from './analytics.ts';
-import type { TimingBucket } from './analytics.ts';
+import { zeroTiming } from './aggregates.ts';
+import type { TimingBucket } from './aggregates.ts';
+import type { RetractionDb } from './tables.ts';
+import type { Suggestion as SuggestionSchema } from './schemas/search.ts';
+import type { PaperCitationsBody } from './schemas/papers.ts';
 
 // ---------------------------------------------------------------- autocomplete
 
 export const AUTOCOMPLETE_LIMIT = 10;
 
-export interface Suggestion {
-  record_id: string;
-  title: string;
-  journal: string | null;
-  author: string;
-  retraction_date: string | null;
-  post_retraction_citations: number;
-}
+export type Suggestion = Static<typeof SuggestionSchema>;
 
 /** A query written as a DOI (or a DOI's beginning): `10.` and a registrant code, with any URL or `doi:` prefix removed. */
 export function doiQuery(q: string): string | null {
@@ -31,8 +28,9 @@ export function doiQuery(q: string): string | null {
 }
 
 const SUGGESTION_COLUMNS = ['p.record_id', 'p.title', 'p.journal', 'p.author', 'p.retraction_date'] as const;
+type SuggestionRow = Omit<Suggestion, 'post_retraction_citations'> & { post: number | string | bigint };
 
-function suggestion(r: Record<string, any>): Suggestion {
+function suggestion(r: SuggestionRow): Suggestion {
   return {
     record_id: r.record_id,
     title: r.title,
@@ -54,7 +52,7 @@ function suggestion(r: Record<string, any>): Suggestion {
  * only: the DOI equal to q, then DOIs starting with q in alphabetical order (an index range), then DOIs
  * containing q — so that a common prefix such as "10.1016/j." does not rank thousands of papers.
  */
-export async function autocomplete(db: Kysely<any>, q: string, limit = AUTOCOMPLETE_LIMIT): Promise<Suggestion[]> {
+export async function autocomplete(db: RetractionDb, q: string, limit = AUTOCOMPLETE_LIMIT): Promise<Suggestion[]> {
   const doi = doiQuery(q);
   if (doi) return doiSuggestions(db, doi, limit);
   const needle = foldCase(q.trim());
@@ -85,7 +83,7 @@ export async function autocomplete(db: Kysely<any>, q: string, limit = AUTOCOMPL
 }
 
 /** DOI-shaped queries: exact and prefix matches by index range, then other DOIs containing q. */
-async function doiSuggestions(db: Kysely<any>, doi: string, limit: number): Promise<Suggestion[]> {
+async function doiSuggestions(db: RetractionDb, doi: string, limit: number): Promise<Suggestion[]> {
   const sqlite = dialectOf(db) === 'sqlite';
   // SQLite: a range on the (binary-collated) index; PostgreSQL: LIKE 'prefix%' on its text_pattern_ops index.
   const prefix = sqlite
@@ -117,7 +115,7 @@ async function doiSuggestions(db: Kysely<any>, doi: string, limit: number): Prom
 }
 
 /** The baseline the benchmark compares with: the same three columns scanned with LIKE, no index, no ranking. */
-export async function unindexedScan(db: Kysely<any>, q: string, limit = AUTOCOMPLETE_LIMIT): Promise<string[]> {
+export async function unindexedScan(db: RetractionDb, q: string, limit = AUTOCOMPLETE_LIMIT): Promise<string[]> {
   const pattern = `%${foldCase(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const like = (column: string) => sql<SqlBool>`lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
   const rows = await db
@@ -132,34 +130,18 @@ export async function unindexedScan(db: Kysely<any>, q: string, limit = AUTOCOMP
 
 // ---------------------------------------------------------------- one paper
 
-export interface PaperCitations {
-  record_id: string;
-  total_citations: number;
-  post_retraction_count: number;
-  pre_retraction_count: number;
-  same_day_count: number;
-  undated_count: number;
-  citations_by_year: Record<string, number>;
-  post_retraction_by_year: Record<string, number>;
-  post_retraction_timing: Record<TimingBucket, number>;
-  paper: {
-    title: string;
-    journal: string | null;
-    retraction_date: string | null;
-    original_paper_date: string | null;
-    doi: string | null;
-    is_demo: boolean;
-  };
-}
+export type PaperCitations = Static<typeof PaperCitationsBody>;
 
-export async function paperCitations(db: Kysely<any>, recordId: string): Promise<PaperCitations | null> {
+export async function paperCitations(db: RetractionDb, recordId: string): Promise<PaperCitations | null> {
   const paper = await db
     .selectFrom('retraction_papers')
     .select(['id', 'record_id', 'title', 'journal', 'retraction_date', 'original_paper_date', 'original_paper_doi', 'is_demo'])
     .where('record_id', '=', recordId)
     .executeTakeFirst();
   if (!paper) return null;
-  const kind = sql<string>`CASE WHEN days_after IS NULL THEN 'undated' WHEN days_after < 0 THEN 'pre' WHEN days_after = 0 THEN 'same_day'
+  const kind = sql<
+    'undated' | 'pre' | 'same_day' | TimingBucket
+  >`CASE WHEN days_after IS NULL THEN 'undated' WHEN days_after < 0 THEN 'pre' WHEN days_after = 0 THEN 'same_day'
     WHEN days_after <= 30 THEN 'within_30_days' WHEN days_after <= 365 THEN 'within_1_year' WHEN days_after <= 730 THEN 'within_2_years' ELSE 'after_2_years' END`;
   const groups = await db
     .selectFrom('retraction_citations')
@@ -176,7 +158,7 @@ export async function paperCitations(db: Kysely<any>, recordId: string): Promise
     undated_count: 0,
     citations_by_year: {},
     post_retraction_by_year: {},
-    post_retraction_timing: Object.fromEntries(TIMING_BUCKETS.map((b) => [b, 0])) as Record<TimingBucket, number>,
+    post_retraction_timing: zeroTiming(),
     paper: {
       title: paper.title,
       journal: paper.journal,
@@ -190,7 +172,7 @@ export async function paperCitations(db: Kysely<any>, recordId: string): Promise
   const postByYear = new Map<number, number>();
   for (const g of groups) {
     const n = num(g.n);
-    const k = g.kind as string;
+    const k = g.kind;
     result.total_citations += n;
     if (g.citing_year !== null) byYear.set(Number(g.citing_year), (byYear.get(Number(g.citing_year)) ?? 0) + n);
     if (k === 'undated') result.undated_count += n;
@@ -198,7 +180,7 @@ export async function paperCitations(db: Kysely<any>, recordId: string): Promise
     else if (k === 'same_day') result.same_day_count += n;
     else {
       result.post_retraction_count += n;
-      result.post_retraction_timing[k as TimingBucket] += n;
+      result.post_retraction_timing[k] += n;
       if (g.citing_year !== null) postByYear.set(Number(g.citing_year), (postByYear.get(Number(g.citing_year)) ?? 0) + n);
     }
   }
@@ -246,7 +228,7 @@ export const EXPORT_ORDER = 'retraction date, newest first (papers without one l
  * Up to `limit` papers in export order, read in keyset pages of `pageSize` rows, so at most one page is in
  * memory whatever the limit; a slow consumer holds the next page back.
  */
-export async function* exportPapers(db: Kysely<any>, limit: number, pageSize = 500): AsyncGenerator<ExportPaper, void, undefined> {
+export async function* exportPapers(db: RetractionDb, limit: number, pageSize = 500): AsyncGenerator<ExportPaper, void, undefined> {
   let after: { sort: string; id: number } | null = null;
   let remaining = limit;
   while (remaining > 0) {
@@ -311,7 +293,7 @@ export async function* exportPapers(db: Kysely<any>, limit: number, pageSize = 5
   }
 }
 
-export async function countPapers(db: Kysely<any>): Promise<number> {
+export async function countPapers(db: RetractionDb): Promise<number> {
   return num(
     (
       await db
@@ -331,7 +313,7 @@ export interface PanelQuery {
 }
 
 /** `country` matches an ISO3 code exactly or the country name as a case-insensitive substring. */
-export async function panelRows(db: Kysely<any>, query: PanelQuery) {
+export async function panelRows(db: RetractionDb, query: PanelQuery) {
   let base = db.selectFrom('retraction_panel');
   if (query.country) {
     const folded = foldCase(query.country);
@@ -353,9 +335,9 @@ export async function panelRows(db: Kysely<any>, query: PanelQuery) {
       const publications = r.publications === null ? null : Number(r.publications);
       const retractions = r.retractions === null ? null : Number(r.retractions);
       return {
-        country: r.country as string,
-        iso3: r.iso3 as string | null,
-        region: r.region as string | null,
+        country: r.country,
+        iso3: r.iso3,
+        region: r.region,
         year: Number(r.year),
         democracy_index: r.democracy_index === null ? null : Number(r.democracy_index),
         publications,
@@ -379,7 +361,7 @@ export interface DataSourceLabel {
   datasets: { dataset: string; source: string | null; is_demo: boolean; imported_at: string; data_version: string }[];
 }
 
-export async function dataSource(db: Kysely<any>, datasets?: readonly string[]): Promise<DataSourceLabel> {
+export async function dataSource(db: RetractionDb, datasets?: readonly string[]): Promise<DataSourceLabel> {
   const versions = (await listDataVersions(db, 'retraction')).filter((v) => !datasets || datasets.includes(v.dataset));
   const list = versions.map((v) => ({
     dataset: v.dataset,
@@ -400,7 +382,7 @@ export async function dataSource(db: Kysely<any>, datasets?: readonly string[]):
   return { kind, is_demo: demo > 0, description, datasets: list };
 }
 
-export async function recentImports(db: Kysely<any>, since: string) {
+export async function recentImports(db: RetractionDb, since: string) {
   const rows = await db
     .selectFrom('import_runs')
     .select(['importer', 'source', 'status', 'started_at', 'finished_at', 'report'])
@@ -414,12 +396,12 @@ export async function recentImports(db: Kysely<any>, since: string) {
     const report = r.report === null ? null : readJson<Record<string, unknown>>(r.report);
     const n = (key: string) => (report && typeof report[key] === 'number' ? (report[key] as number) : null);
     return {
-      importer: r.importer as string,
+      importer: r.importer,
       dataset: report && typeof report.dataset === 'string' ? report.dataset : null,
-      source: r.source === null ? null : path.basename(r.source as string),
-      status: r.status as string,
-      started_at: r.started_at as string,
-      finished_at: r.finished_at as string | null,
+      source: r.source === null ? null : path.basename(r.source),
+      status: r.status,
+      started_at: r.started_at,
+      finished_at: r.finished_at,
       rows_read: n('rows_read'),
       inserted: n('inserted'),
       updated: n('updated'),

@@ -10,10 +10,11 @@ import Papa from 'papaparse';
 import { describeEachDatabase, needsSharedData, sharedData } from '../../../test/support/databases.ts';
 import { foldCase } from '../../core/db/dialect.ts';
 import { retractionService } from './service.ts';
+import { retractionDb } from './tables.ts';
 import { importRetractionWatch } from './import.ts';
 import { autocomplete } from './repository.ts';
-import { tempDir, writeRwCsv } from './test-support.ts';
-import type { RwRow } from './test-support.ts';
+import { tempDir, writeRwCsv } from '../../../test/support/retraction/fixtures.ts';
+import type { RwRow } from '../../../test/support/retraction/fixtures.ts';
 
 const gate = needsSharedData('retraction', 'calibration_corpus.csv');
 type CorpusRow = { label: string; title: string; year: string; author: string; doi: string };
@@ -49,14 +50,14 @@ describeEachDatabase(
       const retracted = corpus.filter((r) => r.label === 'retracted' && r.doi.startsWith('10.'));
       assert.ok(retracted.length > 150);
       for (const r of retracted) {
-        const [first] = await autocomplete(t.db.kysely, r.doi.toUpperCase());
+        const [first] = await autocomplete(retractionDb(t.db), r.doi.toUpperCase());
         assert.equal(foldCase(first?.title ?? ''), foldCase(r.title), r.doi);
       }
     });
 
     it('finds every paper first by its exact title', async () => {
       for (const r of corpus.filter((c) => c.label === 'retracted' && [...c.title].length >= 3).slice(0, 200)) {
-        const [first] = await autocomplete(t.db.kysely, r.title);
+        const [first] = await autocomplete(retractionDb(t.db), r.title);
         assert.equal(first?.title, r.title.trim());
       }
     });
@@ -66,12 +67,12 @@ describeEachDatabase(
       const name = cyrillic.author.match(/[Ѐ-ӿ]{4,}/)![0];
       for (const q of [name, name.toLowerCase(), name.toUpperCase()]) {
         assert.ok(
-          (await autocomplete(t.db.kysely, q)).some((s) => s.title === cyrillic.title),
+          (await autocomplete(retractionDb(t.db), q)).some((s) => s.title === cyrillic.title),
           q,
         );
       }
       const accented = corpus.find((r) => r.label === 'retracted' && /É/.test(r.author))!;
-      assert.ok((await autocomplete(t.db.kysely, 'édouard')).some((s) => s.title === accented.title));
+      assert.ok((await autocomplete(retractionDb(t.db), 'édouard')).some((s) => s.title === accented.title));
     });
 
     it('never suggests a paper that does not contain the query (perturbed titles)', async () => {
@@ -79,7 +80,7 @@ describeEachDatabase(
       for (const r of corpus.filter((c) => c.label === 'retracted_fuzzy')) {
         const q = r.title.slice(0, 24).trim();
         if ([...q].length < 3) continue;
-        const suggestions = await autocomplete(t.db.kysely, q);
+        const suggestions = await autocomplete(retractionDb(t.db), q);
         if (suggestions.length) answered++;
         for (const s of suggestions) {
           assert.ok(foldCase(`${s.title}\u0000${s.author}`).includes(foldCase(q)), `${q} → ${s.title}`);

@@ -4,7 +4,7 @@
 import type { ServiceModule } from '../../core/service.ts';
 import { retractionMigrations } from './migrations.ts';
 import { retractionRoutes } from './routes/index.ts';
-import { IMPORT_KINDS, importPath } from './import.ts';
+import { importPath } from './import.ts';
 import type { ImportKind } from './import.ts';
 import { loadRetractionDemo, writeGenerated } from './demo.ts';
 import { fitStoredPanel } from './democracy-model.ts';
@@ -47,7 +47,7 @@ export const retractionService: ServiceModule = {
       'published-fit',
       'a published fit of the democracy model (democracy_model_results.json), served as-is and marked as imported',
     ),
-  } satisfies Record<(typeof IMPORT_KINDS)[number], unknown>,
+  } satisfies Record<ImportKind, unknown>,
   loadDemo: loadRetractionDemo,
   async generate({ out, size, seed }) {
     const files = await writeGenerated(out, { size, seed });

@@ -3,12 +3,21 @@
 // set-based statements; the panel is matched by (country, year). Used by every importer, the demo included.
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Insertable } from 'kysely';
 import { columnType, dbBool, dbJson, dialectOf, foldCase, insertMany, num, daysBetweenColumns } from '../../core/db/dialect.ts';
 import type { ImportTally } from '../../core/import.ts';
 import { doiKey } from './sources/fields.ts';
 import type { RetractionRecord } from './sources/retraction-watch.ts';
 import type { PanelRecord } from './sources/panel.ts';
+import type {
+  CitationsTable,
+  NewPaper,
+  PaperChangesTable,
+  PaperCountriesTable,
+  PaperSubjectsTable,
+  PanelTable,
+  RetractionDb,
+} from './tables.ts';
 
 export const LIST_JOIN = '; ';
 
@@ -54,7 +63,7 @@ export interface PaperBatchResult {
 
 /** Upserts one batch of (already de-duplicated) records. */
 export async function storePaperBatch(
-  trx: Kysely<any>,
+  trx: RetractionDb,
   records: RetractionRecord[],
   isDemo: boolean,
   tally: ImportTally,
@@ -75,7 +84,7 @@ export async function storePaperBatch(
   const now = new Date().toISOString();
   const fresh: RetractionRecord[] = [];
   const changed: { id: number; record: RetractionRecord }[] = [];
-  const toRow = (record: RetractionRecord) => {
+  const toRow = (record: RetractionRecord): Omit<NewPaper, 'record_id' | 'imported_at'> => {
     const columns = paperColumns(record, isDemo);
     const content_hash = hash({ columns, subjects: record.subjects, countries: record.countries });
     return {
@@ -85,7 +94,7 @@ export async function storePaperBatch(
       content_hash,
     };
   };
-  const rows = new Map<string, ReturnType<typeof toRow>>();
+  const rows = new Map<string, Omit<NewPaper, 'record_id' | 'imported_at'>>();
   for (const record of records) {
     const row = toRow(record);
     rows.set(record.record_id, row);
@@ -129,8 +138,8 @@ export async function storePaperBatch(
     await trx.deleteFrom('retraction_paper_countries').where('paper_id', 'in', slice).execute();
   }
   const byRecord = new Map(records.map((r) => [r.record_id, r]));
-  const subjects: Record<string, unknown>[] = [];
-  const countries: Record<string, unknown>[] = [];
+  const subjects: Insertable<PaperSubjectsTable>[] = [];
+  const countries: Insertable<PaperCountriesTable>[] = [];
   for (const recordId of touched) {
     const paperId = idOf.get(recordId)!;
     const record = byRecord.get(recordId)!;
@@ -142,7 +151,7 @@ export async function storePaperBatch(
   return result;
 }
 
-const PAPER_CHANGES = 'retraction_paper_changes';
+const PAPER_CHANGES = 'retraction_paper_changes' as const;
 const UPDATED_COLUMNS = [
   ...Object.keys(
     paperColumns(
@@ -179,7 +188,7 @@ const UPDATED_COLUMNS = [
  * Rewrites changed papers with one statement per batch (staged in a temporary table, then UPDATE … FROM)
  * rather than one UPDATE per row, which made a large re-import several times slower on PostgreSQL.
  */
-async function updatePapers(trx: Kysely<any>, rows: Record<string, unknown>[]): Promise<void> {
+async function updatePapers(trx: RetractionDb, rows: Insertable<PaperChangesTable>[]): Promise<void> {
   const d = dialectOf(trx);
   let builder = trx.schema
     .createTable(PAPER_CHANGES)
@@ -199,12 +208,12 @@ async function updatePapers(trx: Kysely<any>, rows: Record<string, unknown>[]): 
 }
 
 /** Drops the import's temporary tables (PostgreSQL drops them at commit anyway; SQLite keeps them per connection). */
-export async function dropPaperStaging(trx: Kysely<any>): Promise<void> {
+export async function dropPaperStaging(trx: RetractionDb): Promise<void> {
   await sql.raw(`DROP TABLE IF EXISTS ${PAPER_CHANGES}`).execute(trx);
 }
 
 /** Deletes the papers a complete file no longer has (their citations and child rows go with them). */
-export async function deletePapersNotIn(trx: Kysely<any>, keep: ReadonlySet<string>, tally: ImportTally): Promise<void> {
+export async function deletePapersNotIn(trx: RetractionDb, keep: ReadonlySet<string>, tally: ImportTally): Promise<void> {
   const gone: number[] = [];
   for (const row of await trx.selectFrom('retraction_papers').select(['id', 'record_id']).execute()) {
     if (!keep.has(row.record_id)) gone.push(Number(row.id));
@@ -222,22 +231,23 @@ export async function deletePapersNotIn(trx: Kysely<any>, keep: ReadonlySet<stri
 }
 
 /** After a paper's retraction date changed: its citations' day distances follow. */
-export async function recomputeDaysAfter(trx: Kysely<any>, paperIds: number[]): Promise<void> {
+export async function recomputeDaysAfter(trx: RetractionDb, paperIds: number[]): Promise<void> {
   for (let i = 0; i < paperIds.length; i += 900) {
     const slice = paperIds.slice(i, i + 900);
     await trx
       .updateTable('retraction_citations')
-      .set({
-        days_after: (eb: any) =>
-          eb
-            .selectFrom('retraction_papers as p')
-            .select(
-              sql`CASE WHEN p.retraction_date IS NULL OR retraction_citations.citing_date IS NULL THEN NULL ELSE ${daysBetweenColumns(trx, 'p.retraction_date', 'retraction_citations.citing_date')} END`.as(
-                'd',
-              ),
-            )
-            .whereRef('p.id', '=', 'retraction_citations.paper_id'),
-      } as any)
+      .set((eb) => ({
+        days_after: eb
+          .selectFrom('retraction_papers as p')
+          .select(
+            sql<
+              number | null
+            >`CASE WHEN p.retraction_date IS NULL OR retraction_citations.citing_date IS NULL THEN NULL ELSE ${daysBetweenColumns(trx, 'p.retraction_date', 'retraction_citations.citing_date')} END`.as(
+              'd',
+            ),
+          )
+          .whereRef('p.id', '=', 'retraction_citations.paper_id'),
+      }))
       .where('paper_id', 'in', slice)
       .execute();
   }
@@ -245,25 +255,15 @@ export async function recomputeDaysAfter(trx: Kysely<any>, paperIds: number[]): 
 
 // ---------------------------------------------------------------- citations
 
-export interface StagedCitation {
-  paper_id: number;
-  citing_key: string;
-  citing_doi: string | null;
-  citing_date: string | null;
-  citing_precision: string | null;
-  citing_year: number | null;
-  citing_month: string | null;
-  days_after: number | null;
-  fingerprint: string;
-}
+export type StagedCitation = Insertable<CitationsTable>;
 
-export const STAGING_TABLE = 'retraction_citation_staging';
+export const STAGING_TABLE = 'retraction_citation_staging' as const;
 
 /** A citations import's staging area: the rows tagged with its id (its data version). */
 export class CitationStaging {
-  private readonly trx: Kysely<any>;
+  private readonly trx: RetractionDb;
   private readonly importId: string;
-  constructor(trx: Kysely<any>, importId: string) {
+  constructor(trx: RetractionDb, importId: string) {
     this.trx = trx;
     this.importId = importId;
   }
@@ -325,7 +325,7 @@ export class CitationStaging {
 const affected = (result: { numAffectedRows?: bigint }) => Number(result.numAffectedRows ?? 0n);
 
 /** Per-paper citation counts, recomputed from the citations (one grouped pass). */
-export async function refreshPaperCounts(trx: Kysely<any>): Promise<void> {
+export async function refreshPaperCounts(trx: RetractionDb): Promise<void> {
   await trx.deleteFrom('retraction_paper_counts').execute();
   await sql
     .raw(
@@ -340,7 +340,7 @@ export async function refreshPaperCounts(trx: Kysely<any>): Promise<void> {
 
 // ---------------------------------------------------------------- panel
 
-export async function storePanelBatch(trx: Kysely<any>, records: PanelRecord[], isDemo: boolean, tally: ImportTally): Promise<void> {
+export async function storePanelBatch(trx: RetractionDb, records: PanelRecord[], isDemo: boolean, tally: ImportTally): Promise<void> {
   if (records.length === 0) return;
   const existing = new Map<string, { id: number; content_hash: string }>();
   const countries = [...new Set(records.map((r) => r.country))];
@@ -353,7 +353,7 @@ export async function storePanelBatch(trx: Kysely<any>, records: PanelRecord[], 
       existing.set(`${row.country}\u0000${row.year}`, { id: Number(row.id), content_hash: row.content_hash });
     }
   }
-  const fresh: Record<string, unknown>[] = [];
+  const fresh: Insertable<PanelTable>[] = [];
   for (const record of records) {
     const values = {
       country: record.country,
@@ -384,7 +384,7 @@ export async function storePanelBatch(trx: Kysely<any>, records: PanelRecord[], 
   tally.inserted(fresh.length);
 }
 
-export async function deletePanelRowsNotIn(trx: Kysely<any>, keep: ReadonlySet<string>, tally: ImportTally): Promise<void> {
+export async function deletePanelRowsNotIn(trx: RetractionDb, keep: ReadonlySet<string>, tally: ImportTally): Promise<void> {
   const gone: number[] = [];
   for (const row of await trx.selectFrom('retraction_panel').select(['id', 'country', 'year']).execute()) {
     if (!keep.has(`${row.country}\u0000${row.year}`)) gone.push(Number(row.id));

@@ -74,6 +74,14 @@ export interface CitationStagingTable extends CitationsTable {
   import_id: string;
 }
 
+/**
+ * A temporary table of one papers import: the new values of changed papers, applied with one UPDATE … FROM
+ * per batch (store.ts).
+ */
+export interface PaperChangesTable extends Omit<PapersTable, 'id' | 'record_id'> {
+  id: number;
+}
+
 /** Per-paper citation counts, refreshed after every import that changes papers or citations. */
 export interface PaperCountsTable {
   paper_id: DbInteger;
@@ -108,6 +116,7 @@ export type RetractionTables = {
   retraction_paper_countries: PaperCountriesTable;
   retraction_citations: CitationsTable;
   retraction_citation_staging: CitationStagingTable;
+  retraction_paper_changes: PaperChangesTable;
   retraction_paper_counts: PaperCountsTable;
   retraction_panel: PanelTable;
 };

@@ -12,7 +12,7 @@ import { retractionService } from '../../../src/services/retraction/service.ts';
 import { writeGenerated } from '../../../src/services/retraction/demo.ts';
 import { importCitations, importPanel, importRetractionWatch } from '../../../src/services/retraction/import.ts';
 import { RW_COLUMNS } from '../../../src/services/retraction/sources/retraction-watch.ts';
-import { simpleRow, tempDir } from '../../../src/services/retraction/test-support.ts';
+import { simpleRow, tempDir } from './fixtures.ts';
 
 export const TOKEN = 'zqxvorn';
 // Hand-made rows: one per ranking rule of the autocomplete, formula-like titles (newest, so first in exports)

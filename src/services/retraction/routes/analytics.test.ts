@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import Papa from 'papaparse';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
-import { ANALYTICS_CSV_COLUMNS, ANALYTICS_TYPES } from '../analytics.ts';
+import { ANALYTICS_CSV_COLUMNS, ANALYTICS_TYPES } from '../aggregates.ts';
 import { retractionService } from '../service.ts';
 
 describeEachDatabase(

@@ -1,6 +1,7 @@
 // GET /api/post-retraction-analytics/, /api/analytics-data/ and /api/analytics-realtime/ (rate-limit group
 // "analytics", shared with the democracy endpoints).
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { retractionDb } from '../tables.ts';
 import { badRequest } from '../../../core/http/errors.ts';
 import { cleanText } from '../../../core/http/params.ts';
 import { EXPORT_CONTENT_TYPES } from '../../../core/export/index.ts';
@@ -8,7 +9,7 @@ import { analyticsDataCsv, analyticsDataReport, postRetractionReport, realtimeRe
 import { REALTIME_CACHE_SECONDS, analyticsDataSchema, postRetractionSchema, realtimeSchema } from '../schemas/analytics.ts';
 
 export function analyticsRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = ctx.db.kysely;
+  const db = retractionDb(ctx.db);
 
   scope.get(
     '/api/post-retraction-analytics/',

@@ -1,6 +1,7 @@
 // GET /api/democracy/… (rate-limit group "analytics"): the country-year panel, its descriptive charts and the
 // Bayesian model's results, diagnostics and methodology.
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { retractionDb } from '../tables.ts';
 import { notFound } from '../../../core/http/errors.ts';
 import { clampLimit, cleanText } from '../../../core/http/params.ts';
 import { getAggregate } from '../../../core/db/datasets.ts';
@@ -31,7 +32,7 @@ const PANEL_DATASETS = [PANEL_DATASET];
 const modelConfig = (operation: string) => ({ operation, responseCache: true });
 
 export function democracyRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = ctx.db.kysely;
+  const db = retractionDb(ctx.db);
 
   scope.get('/api/democracy/overview/', { schema: overviewSchema, config: modelConfig('democracy overview') }, async () => {
     const summary = await getAggregate<PanelSummary>(db, 'retraction', PANEL_AGGREGATES.summary);

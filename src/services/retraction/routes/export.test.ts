@@ -8,6 +8,7 @@ import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { TOKEN, errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
 import { EXPORT_COLUMNS, exportPapers } from '../repository.ts';
 import { retractionService } from '../service.ts';
+import { retractionDb } from '../tables.ts';
 
 describeEachDatabase(
   'retraction routes: export',
@@ -61,13 +62,13 @@ describeEachDatabase(
 
     it('pages the export by keyset without overlap or gap, whatever the page size', async () => {
       const all: string[] = [];
-      for await (const p of exportPapers(t.db.kysely, 10000, 100000)) all.push(p.record_id);
+      for await (const p of exportPapers(retractionDb(t.db), 10000, 100000)) all.push(p.record_id);
       const small: string[] = [];
-      for await (const p of exportPapers(t.db.kysely, 10000, 7)) small.push(p.record_id);
+      for await (const p of exportPapers(retractionDb(t.db), 10000, 7)) small.push(p.record_id);
       assert.equal(all.length, fx.paperCount);
       assert.deepEqual(small, all);
       const limited: string[] = [];
-      for await (const p of exportPapers(t.db.kysely, 50, 7)) limited.push(p.record_id);
+      for await (const p of exportPapers(retractionDb(t.db), 50, 7)) limited.push(p.record_id);
       assert.deepEqual(limited, all.slice(0, 50));
     });
 

@@ -1,12 +1,13 @@
 // GET /api/export/ (rate-limit group "export"): a streamed download.
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { retractionDb } from '../tables.ts';
 import { clampLimit } from '../../../core/http/params.ts';
 import { attachmentDisposition } from '../../../core/export/index.ts';
 import { exportDownload } from '../reports.ts';
 import { EXPORT_MAX_LIMIT, exportSchema } from '../schemas/export.ts';
 
 export function exportRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = ctx.db.kysely;
+  const db = retractionDb(ctx.db);
   scope.get('/api/export/', { schema: exportSchema, config: { operation: 'export' } }, async (request, reply) => {
     const download = await exportDownload(db, request.query.format ?? 'json', clampLimit(request.query.limit, EXPORT_MAX_LIMIT));
     reply

@@ -1,12 +1,13 @@
 // GET /api/search-autocomplete/ (rate-limit group "general").
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { retractionDb } from '../tables.ts';
 import { badRequest } from '../../../core/http/errors.ts';
 import { cleanText } from '../../../core/http/params.ts';
 import { autocomplete } from '../repository.ts';
 import { MIN_QUERY_LENGTH, autocompleteSchema } from '../schemas/search.ts';
 
 export function searchRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = ctx.db.kysely;
+  const db = retractionDb(ctx.db);
   scope.get(
     '/api/search-autocomplete/',
     { schema: autocompleteSchema, config: { operation: 'search autocomplete', responseCache: true } },

@@ -2,7 +2,7 @@
 // documentation.
 import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
-import { ANALYTICS_TYPES, TIME_FILTERS } from '../analytics.ts';
+import { ANALYTICS_TYPES, TIME_FILTERS } from '../aggregates.ts';
 import { DataSource, Num, NullableInteger, NullableString, Timing, oneOf } from './common.ts';
 
 export const REALTIME_CACHE_SECONDS = 60;

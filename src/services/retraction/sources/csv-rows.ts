@@ -59,6 +59,7 @@ export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatche
     done = true;
     notify();
   });
+  // papaparse reads Node streams, but its types only name the browser File.
   Papa.parse<string[]>(input as unknown as File, {
     header: false,
     skipEmptyLines: 'greedy',

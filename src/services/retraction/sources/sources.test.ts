@@ -10,7 +10,7 @@ import { openAlexWork, openCitationsEdge, parseIdentifier } from './citations.ts
 import { jsonElements } from './json-stream.ts';
 import { openCsv, CsvFormatError } from './csv-rows.ts';
 import { mapPanelHeader, parsePanelRow } from './panel.ts';
-import { tempDir } from '../test-support.ts';
+import { tempDir } from '../../../../test/support/retraction/fixtures.ts';
 
 describe('Retraction Watch fields', () => {
   it('reads M/D/YYYY H:MM, M/D/YYYY and ISO dates, and refuses impossible ones', () => {

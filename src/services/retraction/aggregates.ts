@@ -10,16 +10,32 @@
 // - time_filter keeps citations whose citing date lies in (as_of − N years, as_of]; as_of is the latest citing
 //   date in the data, capped at the day of import, so a re-import of the same file gives the same windows.
 import { sql } from 'kysely';
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
 import { containsText, num } from '../../core/db/dialect.ts';
 import { putAggregate } from '../../core/db/datasets.ts';
 import { yearsBefore } from './sources/fields.ts';
+import type { PaperRow, RetractionDb } from './tables.ts';
 
 export const TIME_FILTERS = ['all', '1y', '3y', '5y'] as const;
 export type TimeFilter = (typeof TIME_FILTERS)[number];
 export const TIMING_BUCKETS = ['within_30_days', 'within_1_year', 'within_2_years', 'after_2_years'] as const;
 export type TimingBucket = (typeof TIMING_BUCKETS)[number];
 export const TREND_MONTHS = 24;
+
+/** The timing buckets from counts by bucket (absent: 0). */
+export function timingOf(counts: ReadonlyMap<TimingBucket, number>): Record<TimingBucket, number> {
+  return {
+    within_30_days: counts.get('within_30_days') ?? 0,
+    within_1_year: counts.get('within_1_year') ?? 0,
+    within_2_years: counts.get('within_2_years') ?? 0,
+    after_2_years: counts.get('after_2_years') ?? 0,
+  };
+}
+
+/** Every timing bucket at zero. */
+export function zeroTiming(): Record<TimingBucket, number> {
+  return { within_30_days: 0, within_1_year: 0, within_2_years: 0, after_2_years: 0 };
+}
 export const TOP_N = 10;
 
 export interface AnalyticsFilters {
@@ -28,7 +44,7 @@ export interface AnalyticsFilters {
   subject?: string;
 }
 
-const BUCKET_SQL = sql<string>`CASE WHEN c.days_after <= 30 THEN 'within_30_days' WHEN c.days_after <= 365 THEN 'within_1_year' WHEN c.days_after <= 730 THEN 'within_2_years' ELSE 'after_2_years' END`;
+const BUCKET_SQL = sql<TimingBucket>`CASE WHEN c.days_after <= 30 THEN 'within_30_days' WHEN c.days_after <= 365 THEN 'within_1_year' WHEN c.days_after <= 730 THEN 'within_2_years' ELSE 'after_2_years' END`;
 
 /** The citing-date window of a time filter, or null for all time. */
 export function timeWindow(filter: TimeFilter, asOf: string | null): { from: string; to: string } | null | 'empty' {
@@ -38,13 +54,13 @@ export function timeWindow(filter: TimeFilter, asOf: string | null): { from: str
 }
 
 /** The reference day of the time filters: the latest citing date, capped at `today`. */
-export async function citationsAsOf(db: Kysely<any>, today = new Date().toISOString().slice(0, 10)): Promise<string | null> {
+export async function citationsAsOf(db: RetractionDb, today = new Date().toISOString().slice(0, 10)): Promise<string | null> {
   const row = await db
     .selectFrom('retraction_citations')
     .select((eb) => eb.fn.max('citing_date').as('latest'))
     .where('citing_date', '<=', today)
     .executeTakeFirst();
-  return (row?.latest as string | null | undefined) ?? null;
+  return row?.latest ?? null;
 }
 
 export interface TopPaper {
@@ -92,7 +108,7 @@ export function monthsEnding(date: string, count: number): string[] {
 export const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10000) / 10000 : 0);
 
 export async function postRetractionAnalytics(
-  db: Kysely<any>,
+  db: RetractionDb,
   filters: AnalyticsFilters,
   asOf: string | null,
 ): Promise<PostRetractionAnalytics> {
@@ -124,12 +140,12 @@ export async function postRetractionAnalytics(
   const totalCitations = num(totalsRow.citations);
   const post = num(totalsRow.post);
 
-  const buckets = new Map<string, number>();
+  const buckets = new Map<TimingBucket, number>();
   for (const row of await citations(true)
     .select([BUCKET_SQL.as('bucket'), (eb) => eb.fn.countAll().as('n')])
     .groupBy(BUCKET_SQL)
     .execute()) {
-    buckets.set(row.bucket as string, num(row.n));
+    buckets.set(row.bucket, num(row.n));
   }
 
   const topRows = await citations(false)
@@ -144,7 +160,7 @@ export async function postRetractionAnalytics(
     .orderBy('c.paper_id')
     .limit(TOP_N)
     .execute();
-  const details = new Map<number, { record_id: string; title: string; journal: string | null; retraction_date: string | null }>();
+  const details = new Map<number, Pick<PaperRow, 'record_id' | 'title' | 'journal' | 'retraction_date'>>();
   if (topRows.length) {
     for (const p of await db
       .selectFrom('retraction_papers')
@@ -177,21 +193,22 @@ export async function postRetractionAnalytics(
     .where('p.journal', 'is not', null)
     .groupBy('p.journal');
   for (const condition of paperFilter('p')) journalPapers = journalPapers.where(condition);
-  const journalCounts = new Map((await journalPapers.execute()).map((r) => [r.journal as string, num(r.n)]));
+  const journalCounts = new Map((await journalPapers.execute()).map((r) => [r.journal, num(r.n)]));
   let journalPost = db
     .selectFrom('retraction_citations as c')
     .innerJoin('retraction_papers as p', 'p.id', 'c.paper_id')
     .select(['p.journal', (eb) => eb.fn.countAll().as('n')])
     .where('c.days_after', '>', 0)
     .where('p.journal', 'is not', null)
+    .$narrowType<{ journal: string }>()
     .groupBy('p.journal');
   for (const condition of paperFilter('p')) journalPost = journalPost.where(condition);
   if (window === 'empty') journalPost = journalPost.where(sql<SqlBool>`1 = 0`);
   else if (window) journalPost = journalPost.where('c.citing_date', '>', window.from).where('c.citing_date', '<=', window.to);
   const top_journals = (await journalPost.execute())
     .map((r) => ({
-      journal: r.journal as string,
-      papers: journalCounts.get(r.journal as string) ?? 0,
+      journal: r.journal,
+      papers: journalCounts.get(r.journal) ?? 0,
       post_retraction_citations: num(r.n),
     }))
     .sort(
@@ -208,7 +225,7 @@ export async function postRetractionAnalytics(
     .select(['s.subject', (eb) => eb.fn.countAll().as('n')])
     .groupBy('s.subject');
   for (const condition of paperFilter('p')) subjectPapers = subjectPapers.where(condition);
-  const subjectCounts = new Map((await subjectPapers.execute()).map((r) => [r.subject as string, num(r.n)]));
+  const subjectCounts = new Map((await subjectPapers.execute()).map((r) => [r.subject, num(r.n)]));
   let subjectPost = db
     .selectFrom('retraction_citations as c')
     .innerJoin('retraction_papers as p', 'p.id', 'c.paper_id')
@@ -221,8 +238,8 @@ export async function postRetractionAnalytics(
   else if (window) subjectPost = subjectPost.where('c.citing_date', '>', window.from).where('c.citing_date', '<=', window.to);
   const top_subjects = (await subjectPost.execute())
     .map((r) => ({
-      subject: r.subject as string,
-      papers: subjectCounts.get(r.subject as string) ?? 0,
+      subject: r.subject,
+      papers: subjectCounts.get(r.subject) ?? 0,
       post_retraction_citations: num(r.n),
     }))
     .sort(
@@ -242,7 +259,7 @@ export async function postRetractionAnalytics(
       .where('c.citing_month', '<=', months[months.length - 1])
       .groupBy('c.citing_month')
       .execute()) {
-      perMonth.set(row.citing_month as string, num(row.n));
+      if (row.citing_month !== null) perMonth.set(row.citing_month, num(row.n));
     }
   }
   return {
@@ -305,7 +322,7 @@ export const ANALYTICS_CSV_COLUMNS: Record<AnalyticsType, string[]> = {
   geographic: ['country', 'papers', 'total_citations', 'post_retraction_citations'],
 };
 
-export async function computeAnalyticsTables(db: Kysely<any>, asOf: string | null): Promise<AnalyticsTables> {
+export async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Promise<AnalyticsTables> {
   const counts = await db
     .selectFrom('retraction_paper_counts')
     .select((eb) => [
@@ -327,23 +344,22 @@ export async function computeAnalyticsTables(db: Kysely<any>, asOf: string | nul
       eb.fn.max('retraction_date').as('last'),
     ])
     .executeTakeFirstOrThrow();
-  const distinct = async (table: string, column: string) =>
-    num(
-      (
-        await db
-          .selectFrom(table)
-          .select((eb) => eb.fn.count(column).distinct().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const timing = new Map<string, number>();
+  const countries = await db
+    .selectFrom('retraction_paper_countries')
+    .select((eb) => eb.fn.count('country').distinct().as('n'))
+    .executeTakeFirstOrThrow();
+  const subjectCount = await db
+    .selectFrom('retraction_paper_subjects')
+    .select((eb) => eb.fn.count('subject').distinct().as('n'))
+    .executeTakeFirstOrThrow();
+  const timing = new Map<TimingBucket, number>();
   for (const row of await db
     .selectFrom('retraction_citations as c')
     .select([BUCKET_SQL.as('bucket'), (eb) => eb.fn.countAll().as('n')])
     .where('c.days_after', '>', 0)
     .groupBy(BUCKET_SQL)
     .execute()) {
-    timing.set(row.bucket as string, num(row.n));
+    timing.set(row.bucket, num(row.n));
   }
   const natures = await db
     .selectFrom('retraction_papers')
@@ -361,16 +377,16 @@ export async function computeAnalyticsTables(db: Kysely<any>, asOf: string | nul
     post_retraction_citations: post,
     undated_citations: num(counts.undated),
     post_retraction_rate: rate(post, total),
-    post_retraction_timing: Object.fromEntries(TIMING_BUCKETS.map((b) => [b, timing.get(b) ?? 0])) as Record<TimingBucket, number>,
+    post_retraction_timing: timingOf(timing),
     journals: num(papers.journals),
     publishers: num(papers.publishers),
-    countries: await distinct('retraction_paper_countries', 'country'),
-    subjects: await distinct('retraction_paper_subjects', 'subject'),
-    first_retraction_date: (papers.first as string | null) ?? null,
-    last_retraction_date: (papers.last as string | null) ?? null,
+    countries: num(countries.n),
+    subjects: num(subjectCount.n),
+    first_retraction_date: papers.first ?? null,
+    last_retraction_date: papers.last ?? null,
     citations_as_of: asOf,
     by_retraction_nature: natures
-      .map((r) => ({ retraction_nature: (r.retraction_nature as string | null) ?? 'not stated', papers: num(r.n) }))
+      .map((r) => ({ retraction_nature: r.retraction_nature ?? 'not stated', papers: num(r.n) }))
       .sort((a, b) => b.papers - a.papers || (a.retraction_nature < b.retraction_nature ? -1 : 1)),
   };
 
@@ -410,35 +426,51 @@ export async function computeAnalyticsTables(db: Kysely<any>, asOf: string | nul
     post_retraction: num(r.post),
   }));
 
-  const grouped = async (table: string, column: string) =>
-    (
-      await db
-        .selectFrom(`${table} as g`)
-        .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
-        .select([
-          `g.${column} as name`,
-          (eb) => eb.fn.countAll().as('papers'),
-          (eb) => eb.fn.sum('k.total').as('total'),
-          (eb) => eb.fn.sum('k.post').as('post'),
-        ])
-        .groupBy(`g.${column}`)
-        .execute()
-    )
+  type Group = {
+    name: string;
+    papers: number | string | bigint;
+    total: number | string | bigint | null;
+    post: number | string | bigint | null;
+  };
+  const ranked = (rows: Group[]) =>
+    rows
       .map((r) => ({
-        name: r.name as string,
+        name: r.name,
         papers: num(r.papers),
         total_citations: num(r.total),
         post_retraction_citations: num(r.post),
       }))
       .sort((a, b) => b.papers - a.papers || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const subjects = (await grouped('retraction_paper_subjects', 'subject')).map(({ name, ...rest }) => ({ subject: name, ...rest }));
-  const geographic = (await grouped('retraction_paper_countries', 'country')).map(({ name, ...rest }) => ({ country: name, ...rest }));
+  const subjectGroups = await db
+    .selectFrom('retraction_paper_subjects as g')
+    .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
+    .select([
+      'g.subject as name',
+      (eb) => eb.fn.countAll().as('papers'),
+      (eb) => eb.fn.sum('k.total').as('total'),
+      (eb) => eb.fn.sum('k.post').as('post'),
+    ])
+    .groupBy('g.subject')
+    .execute();
+  const countryGroups = await db
+    .selectFrom('retraction_paper_countries as g')
+    .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
+    .select([
+      'g.country as name',
+      (eb) => eb.fn.countAll().as('papers'),
+      (eb) => eb.fn.sum('k.total').as('total'),
+      (eb) => eb.fn.sum('k.post').as('post'),
+    ])
+    .groupBy('g.country')
+    .execute();
+  const subjects = ranked(subjectGroups).map(({ name, ...rest }) => ({ subject: name, ...rest }));
+  const geographic = ranked(countryGroups).map(({ name, ...rest }) => ({ country: name, ...rest }));
   return { overview, trends, citations, subjects, geographic };
 }
 
 /** Rows of the flat CSV form of one analytics-data type. */
-export function analyticsCsvRows(tables: AnalyticsTables, type: AnalyticsType): Record<string, unknown>[] {
-  if (type !== 'overview') return tables[type] as unknown as Record<string, unknown>[];
+export function analyticsCsvRows(tables: AnalyticsTables, type: AnalyticsType): object[] {
+  if (type !== 'overview') return tables[type];
   const o = tables.overview;
   const rows: Record<string, unknown>[] = [];
   for (const [metric, value] of Object.entries(o)) {
@@ -455,7 +487,7 @@ export const AGGREGATES = {
 } as const;
 
 /** Everything derived from papers and citations, stored with the data version (called by both importers). */
-export async function recomputeAggregates(trx: Kysely<any>, dataVersion: string): Promise<void> {
+export async function recomputeAggregates(trx: RetractionDb, dataVersion: string): Promise<void> {
   const asOf = await citationsAsOf(trx);
   await putAggregate(trx, 'retraction', AGGREGATES.tables, dataVersion, await computeAnalyticsTables(trx, asOf));
   for (const filter of TIME_FILTERS) {

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { Random } from '../../core/random.ts';
-import { RW_COLUMNS } from './sources/retraction-watch.ts';
-import type { RwColumn } from './sources/retraction-watch.ts';
+import { Random } from '../../../src/core/random.ts';
+import { RW_COLUMNS } from '../../../src/services/retraction/sources/retraction-watch.ts';
+import type { RwColumn } from '../../../src/services/retraction/sources/retraction-watch.ts';
 
 export type RwRow = Partial<Record<RwColumn, string>>;
 
