@@ -11,8 +11,10 @@ import { importBundle, importCochrane, importPath, importSign, importToolkit, BU
 import { testContext } from '../../../test/support/app.ts';
 import type { OralBundle } from './import.ts';
 import { listRecommendations } from './repository.ts';
-import type { OralStats } from './repository.ts';
+import type { OralStats } from './schemas/index.ts';
 import { generateDemo } from './sources/index.ts';
+import { oralDatabase } from './tables.ts';
+import type { OralTables } from './tables.ts';
 
 const gate = needsSharedData('oral');
 const ORAL = sharedData('oral');
@@ -23,14 +25,16 @@ describeEachDatabase(
     before(() => {
       if (gate.problem) throw new Error(gate.problem);
     });
-    const db = () => t.db.kysely;
-    const count = async (table: string, where?: [string, unknown]) => {
-      let q = db()
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll().as('n'));
-      if (where) q = q.where(where[0], '=', where[1]);
-      return Number((await q.executeTakeFirstOrThrow()).n);
-    };
+    const db = () => oralDatabase(t.db);
+    const count = async (table: keyof OralTables) =>
+      Number(
+        (
+          await db()
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('keeps every toolkit row with its strength, quality, topic and table context', async () => {
       const report = await importToolkit(t.db, path.join(ORAL, 'uk_guidelines.json'));
@@ -77,7 +81,9 @@ describeEachDatabase(
         .where('g.dataset', '=', 'sign138')
         .execute();
       assert.equal(sign.length, 15);
-      assert.ok(sign.every((r) => r.country === 'UK' && r.region === 'Scotland' && /^[ABC]$/.test(r.grade) && r.recommendation_number));
+      assert.ok(
+        sign.every((r) => r.country === 'UK' && r.region === 'Scotland' && /^[ABC]$/.test(r.grade ?? '') && r.recommendation_number),
+      );
       const uk = await listRecommendations(db(), { country: 'UK' }, { page: 1, limit: 100 });
       assert.equal(uk.total, 105, 'country=UK includes England and Scotland');
       assert.ok(uk.rows.some((r) => r.guideline.region === 'Scotland'));

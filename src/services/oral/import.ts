@@ -5,11 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
-import { putAggregate } from '../../core/db/datasets.ts';
 import { runImport } from '../../core/import.ts';
 import type { ImportContext, ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
-import { computeStats } from './repository.ts';
+import { storeStats } from './aggregates.ts';
+import type { OralDatabase, OralTables } from './tables.ts';
 import { deleteOtherGuidelines, deleteOtherReviews, storeGuideline, storeReview } from './store.ts';
 import { readCochraneReviews, readCochraneTitles, readSign, readToolkit } from './sources/index.ts';
 import type { GuidelineInput, GuidelineParse, ReviewInput, SourceIssue } from './sources/index.ts';
@@ -37,11 +37,12 @@ function oralImport(
   dataset: string,
   source: string,
   options: Options,
-  work: (trx: Kysely<any>, ic: ImportContext) => Promise<void>,
+  work: (trx: Kysely<OralDatabase>, ic: ImportContext) => Promise<void>,
 ): Promise<ImportReport> {
-  return runImport(db, { service: 'oral', importer: dataset, dataset, source, isDemo: options.isDemo }, async (trx, ic) => {
+  return runImport(db, { service: 'oral', importer: dataset, dataset, source, isDemo: options.isDemo }, async (coreTrx, ic) => {
+    const trx = coreTrx.withTables<OralTables>();
     await work(trx, ic);
-    await putAggregate(trx, 'oral', 'stats', ic.dataVersion, await computeStats(trx, ic.dataVersion));
+    await storeStats(trx, ic.dataVersion);
   });
 }
 

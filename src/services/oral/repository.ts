@@ -1,15 +1,17 @@
-// Every read of Service A: list queries with their filters and the contract's ordering, single reviews,
-// and the statistics computed at import. Framework-free: routes, importers and tests share it.
+// Every read of Service A: list queries with their filters and the contract's ordering, single reviews and
+// the imported datasets. Framework-free: routes, importers and tests share it. (The statistics computed at
+// import are in aggregates.ts.)
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
 import { num, readJson } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { listDataVersions } from '../../core/db/datasets.ts';
-import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS, CERTAINTIES, countryDisplayName } from './sources/index.ts';
+import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS, countryDisplayName } from './sources/index.ts';
 import type { CountryCode, VocabularyEntry } from './sources/index.ts';
-import type { Static } from 'typebox';
-import type { Guideline, Recommendation, ReviewDetail } from './schemas.ts';
+import type { DataSourceItem, Guideline, Recommendation, Review, ReviewDetail } from './schemas/index.ts';
 import { GUIDELINE_SEARCH, RECOMMENDATION_SEARCH, REVIEW_SEARCH } from './search.ts';
+import type { OralDatabase, ReviewRow } from './tables.ts';
 
 export interface Page {
   page: number;
@@ -20,6 +22,8 @@ export interface PageOf<T> {
   rows: T[];
   total: number;
 }
+
+const offsetOf = (page: Page) => (page.page - 1) * page.limit;
 
 function countryObject(code: string) {
   const country = COUNTRIES.find((c) => c.code === code);
@@ -40,11 +44,13 @@ export interface RecommendationFilters {
   evidenceQualityId?: number;
 }
 
+type RecommendationItem = Static<typeof Recommendation>;
+
 export async function listRecommendations(
-  db: Kysely<any>,
+  db: Kysely<OralDatabase>,
   filters: RecommendationFilters,
   page: Page,
-): Promise<PageOf<Static<typeof Recommendation>>> {
+): Promise<PageOf<RecommendationItem>> {
   let base = db.selectFrom('oral_recommendations as r');
   if (filters.q) base = base.where(substringMatch(db, RECOMMENDATION_SEARCH, filters.q, 'r'));
   if (filters.country) base = base.where('r.country', '=', filters.country);
@@ -52,7 +58,7 @@ export async function listRecommendations(
   if (filters.evidenceQualityId !== undefined) base = base.where('r.evidence_quality_id', '=', filters.evidenceQualityId);
   if (filters.topicId !== undefined) {
     const topicId = filters.topicId;
-    base = base.where('r.id', 'in', (eb: any) =>
+    base = base.where('r.id', 'in', (eb) =>
       eb.selectFrom('oral_recommendation_topics').select('recommendation_id').where('topic_id', '=', topicId),
     );
   }
@@ -86,7 +92,7 @@ export async function listRecommendations(
     .orderBy(sql`r.publication_year desc nulls last`)
     .orderBy('r.id')
     .limit(page.limit)
-    .offset((page.page - 1) * page.limit)
+    .offset(offsetOf(page))
     .execute();
   const topics = new Map<number, number[]>();
   if (rows.length) {
@@ -135,7 +141,7 @@ export async function listRecommendations(
         .map((t) => ({ id: t.id, name: t.name, slug: t.slug })),
       strength: vocabularyRef(r.strength_id === null ? undefined : STRENGTHS.byId(r.strength_id)),
       evidence_quality: vocabularyRef(r.evidence_quality_id === null ? undefined : EVIDENCE_QUALITIES.byId(r.evidence_quality_id)),
-      references: readJson<Static<typeof Recommendation>['references']>(r.references),
+      references: readJson<RecommendationItem['references']>(r.references),
       created_at: r.created_at,
     })),
   };
@@ -144,7 +150,7 @@ export async function listRecommendations(
 // ---------------------------------------------------------------- guidelines
 
 export async function listGuidelines(
-  db: Kysely<any>,
+  db: Kysely<OralDatabase>,
   filters: { q?: string; country?: CountryCode },
   page: Page,
 ): Promise<PageOf<Static<typeof Guideline>>> {
@@ -173,7 +179,7 @@ export async function listGuidelines(
     .orderBy(sql`g.publication_year desc nulls last`)
     .orderBy('g.id')
     .limit(page.limit)
-    .offset((page.page - 1) * page.limit)
+    .offset(offsetOf(page))
     .execute();
   return {
     total: num(total),
@@ -211,9 +217,11 @@ const REVIEW_COLUMNS = [
   'certainty_moderate',
   'certainty_low',
   'certainty_very_low',
-] as const;
+] as const satisfies readonly (keyof ReviewRow)[];
 
-function reviewRecord(r: Record<string, any>) {
+type ReviewColumns = Pick<ReviewRow, (typeof REVIEW_COLUMNS)[number]>;
+
+function reviewItem(r: ReviewColumns): Static<typeof Review> {
   return {
     id: Number(r.id),
     review_id: r.review_id,
@@ -230,30 +238,22 @@ function reviewRecord(r: Record<string, any>) {
   };
 }
 
-export async function listReviews(db: Kysely<any>, filters: { q?: string }, page: Page): Promise<PageOf<ReturnType<typeof reviewRecord>>> {
+export async function listReviews(db: Kysely<OralDatabase>, filters: { q?: string }, page: Page): Promise<PageOf<Static<typeof Review>>> {
   let base = db.selectFrom('oral_reviews');
   if (filters.q) base = base.where(substringMatch(db, REVIEW_SEARCH, filters.q));
   const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-  const rows = await base
-    .select([...REVIEW_COLUMNS])
-    .orderBy('review_id')
-    .orderBy('id')
-    .limit(page.limit)
-    .offset((page.page - 1) * page.limit)
-    .execute();
-  return { total: num(total), rows: rows.map(reviewRecord) };
+  const rows = await base.select(REVIEW_COLUMNS).orderBy('review_id').orderBy('id').limit(page.limit).offset(offsetOf(page)).execute();
+  return { total: num(total), rows: rows.map(reviewItem) };
 }
 
-export async function getReview(db: Kysely<any>, reviewId: string): Promise<Static<typeof ReviewDetail> | null> {
-  const row = await db
-    .selectFrom('oral_reviews')
-    .select([...REVIEW_COLUMNS])
-    .where('review_id', '=', reviewId.toUpperCase())
-    .executeTakeFirst();
+type ReviewDetailItem = Static<typeof ReviewDetail>;
+
+export async function getReview(db: Kysely<OralDatabase>, reviewId: string): Promise<ReviewDetailItem | null> {
+  const row = await db.selectFrom('oral_reviews').select(REVIEW_COLUMNS).where('review_id', '=', reviewId.toUpperCase()).executeTakeFirst();
   if (!row) return null;
   const outcomes = await db.selectFrom('oral_outcomes').selectAll().where('review_pk', '=', row.id).orderBy('position').execute();
   return {
-    ...reviewRecord(row),
+    ...reviewItem(row),
     outcomes: outcomes.map((o) => ({
       population: o.population,
       intervention: o.intervention,
@@ -269,75 +269,14 @@ export async function getReview(db: Kysely<any>, reviewId: string): Promise<Stat
       certainty: o.certainty,
       certainty_raw: o.certainty_raw,
       reasons: o.reasons,
-      downgrades: readJson<Static<typeof ReviewDetail>['outcomes'][number]['downgrades']>(o.downgrades),
+      downgrades: readJson<ReviewDetailItem['outcomes'][number]['downgrades']>(o.downgrades),
     })),
   };
 }
 
-// ---------------------------------------------------------------- statistics (computed at import)
+// ---------------------------------------------------------------- datasets
 
-export async function computeStats(db: Kysely<any>, dataVersion: string) {
-  const countBy = async (table: string, column: string) => {
-    const rows = await db
-      .selectFrom(table)
-      .select([column, (eb) => eb.fn.countAll().as('n')])
-      .groupBy(column)
-      .execute();
-    return new Map(rows.map((r) => [r[column] === null ? null : String(r[column]), num(r.n)]));
-  };
-  const byCountry = (counts: Map<string | null, number>) =>
-    COUNTRIES.map((c) => ({ code: c.code, name: c.name, flag_emoji: c.flag_emoji, count: counts.get(c.code) ?? 0 }));
-  const byVocabulary = (entries: readonly VocabularyEntry[], counts: Map<string | null, number>) =>
-    entries.map((e) => ({ id: e.id, name: e.name, slug: e.slug, count: counts.get(String(e.id)) ?? 0 }));
-
-  const recCountries = await countBy('oral_recommendations', 'country');
-  const recTotal = [...recCountries.values()].reduce((a, b) => a + b, 0);
-  const topicCounts = await countBy('oral_recommendation_topics', 'topic_id');
-  const strengthCounts = await countBy('oral_recommendations', 'strength_id');
-  const qualityCounts = await countBy('oral_recommendations', 'evidence_quality_id');
-  const guidelineCountries = await countBy('oral_guidelines', 'country');
-  const certaintyCounts = await countBy('oral_outcomes', 'certainty');
-  const reviewTotal = num(
-    (
-      await db
-        .selectFrom('oral_reviews')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-  const outcomeTotal = [...certaintyCounts.values()].reduce((a, b) => a + b, 0);
-
-  return {
-    recommendations: {
-      total: recTotal,
-      by_country: byCountry(recCountries),
-      // Every topic with its count, most frequent first, then by name.
-      by_topic: byVocabulary(TOPICS.entries, topicCounts).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
-      by_strength: byVocabulary(STRENGTHS.entries, strengthCounts),
-      by_evidence_quality: byVocabulary(EVIDENCE_QUALITIES.entries, qualityCounts),
-      without_strength: strengthCounts.get(null) ?? 0,
-      without_evidence_quality: qualityCounts.get(null) ?? 0,
-    },
-    guidelines: {
-      total: [...guidelineCountries.values()].reduce((a, b) => a + b, 0),
-      by_country: byCountry(guidelineCountries),
-    },
-    reviews: {
-      total: reviewTotal,
-      total_outcomes: outcomeTotal,
-      by_certainty: [
-        ...CERTAINTIES.map((c) => ({ certainty: c, count: certaintyCounts.get(c) ?? 0 })),
-        { certainty: 'not_rated', count: certaintyCounts.get(null) ?? 0 },
-      ],
-    },
-    generated_at: new Date().toISOString(),
-    data_version: dataVersion,
-  };
-}
-
-export type OralStats = Awaited<ReturnType<typeof computeStats>>;
-
-export async function dataSources(db: Kysely<any>) {
+export async function dataSources(db: Kysely<OralDatabase>): Promise<DataSourceItem[]> {
   return (await listDataVersions(db, 'oral')).map((v) => ({
     dataset: v.dataset,
     source: v.source,

@@ -1,7 +1,7 @@
 // Service A: oral health evidence (recommendations, guidelines, systematic reviews, statistics).
 import type { ServiceModule } from '../../core/service.ts';
 import { oralMigrations } from './migrations.ts';
-import { oralRoutes } from './routes.ts';
+import { oralRoutes } from './routes/index.ts';
 import { importPath } from './import.ts';
 import { loadOralDemo, writeDemoBundle } from './demo.ts';
 

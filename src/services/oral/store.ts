@@ -7,12 +7,13 @@ import { dbBool, dbJson, insertMany } from '../../core/db/dialect.ts';
 import type { ImportTally } from '../../core/import.ts';
 import type { GuidelineInput, RecommendationInput, ReviewInput } from './sources/index.ts';
 import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from './sources/index.ts';
+import type { NewRecommendation, OralDatabase } from './tables.ts';
 
 function contentHash(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('hex');
 }
 
-async function organizationId(trx: Kysely<any>, guideline: GuidelineInput): Promise<number> {
+async function organizationId(trx: Kysely<OralDatabase>, guideline: GuidelineInput): Promise<number> {
   const { name, website } = guideline.organization;
   const existing = await trx
     .selectFrom('oral_organizations')
@@ -32,7 +33,11 @@ async function organizationId(trx: Kysely<any>, guideline: GuidelineInput): Prom
   return Number(row.id);
 }
 
-function recommendationRow(guideline: GuidelineInput, rec: RecommendationInput) {
+/** The stored columns of a recommendation that its content hash covers (JSON columns as values, not yet encoded). */
+type RecommendationValues = Omit<NewRecommendation, 'guideline_id' | 'content_hash' | 'created_at' | 'keywords' | 'references'> &
+  Pick<RecommendationInput, 'keywords' | 'references'>;
+
+function recommendationRow(guideline: GuidelineInput, rec: RecommendationInput): RecommendationValues {
   const strength = rec.strength ? STRENGTHS.bySlug(rec.strength) : undefined;
   const quality = rec.evidence_quality ? EVIDENCE_QUALITIES.bySlug(rec.evidence_quality) : undefined;
   return {
@@ -61,7 +66,7 @@ function topicIds(rec: RecommendationInput): number[] {
 }
 
 /** Stores one guideline with all its recommendations; the guideline's recommendations become exactly `input`'s. */
-export async function storeGuideline(trx: Kysely<any>, input: GuidelineInput, dataset: string, tally: ImportTally): Promise<void> {
+export async function storeGuideline(trx: Kysely<OralDatabase>, input: GuidelineInput, dataset: string, tally: ImportTally): Promise<void> {
   const now = new Date().toISOString();
   const orgId = await organizationId(trx, input);
   const header = {
@@ -156,7 +161,7 @@ export async function storeGuideline(trx: Kysely<any>, input: GuidelineInput, da
 }
 
 /** Removes guidelines of `dataset` whose source keys are not in `keep` (a source that dropped a guideline). */
-export async function deleteOtherGuidelines(trx: Kysely<any>, dataset: string, keep: string[], tally: ImportTally): Promise<void> {
+export async function deleteOtherGuidelines(trx: Kysely<OralDatabase>, dataset: string, keep: string[], tally: ImportTally): Promise<void> {
   let query = trx.selectFrom('oral_guidelines').select('id').where('dataset', '=', dataset);
   if (keep.length) query = query.where('source_key', 'not in', keep);
   const ids = (await query.execute()).map((r) => Number(r.id));
@@ -171,7 +176,7 @@ export async function deleteOtherGuidelines(trx: Kysely<any>, dataset: string, k
 }
 
 /** Stores one review with its outcomes (replaced as a whole when anything changed). */
-export async function storeReview(trx: Kysely<any>, input: ReviewInput, dataset: string, tally: ImportTally): Promise<void> {
+export async function storeReview(trx: Kysely<OralDatabase>, input: ReviewInput, dataset: string, tally: ImportTally): Promise<void> {
   tally.read();
   const counts = { high: 0, moderate: 0, low: 0, very_low: 0 };
   for (const o of input.outcomes) if (o.certainty) counts[o.certainty]++;
@@ -244,7 +249,7 @@ export async function storeReview(trx: Kysely<any>, input: ReviewInput, dataset:
   );
 }
 
-export async function deleteOtherReviews(trx: Kysely<any>, dataset: string, keep: string[], tally: ImportTally): Promise<void> {
+export async function deleteOtherReviews(trx: Kysely<OralDatabase>, dataset: string, keep: string[], tally: ImportTally): Promise<void> {
   let query = trx.selectFrom('oral_reviews').select('id').where('dataset', '=', dataset);
   if (keep.length) query = query.where('review_id', 'not in', keep);
   const ids = (await query.execute()).map((r) => Number(r.id));

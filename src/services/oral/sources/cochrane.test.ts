@@ -19,7 +19,7 @@ import {
   readCochraneFromDataDir,
 } from './cochrane.ts';
 import { decodeText } from '../../../core/text-decoding.ts';
-import { oralDataDir, skipWithoutData } from './test-data.ts';
+import { oralDataDir, skipWithoutData } from '../../../../test/support/oral/data.ts';
 import type { Certainty } from './types.ts';
 
 const dir = oralDataDir();

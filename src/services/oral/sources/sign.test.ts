@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { countryAndRegion, parseSign, populationFromTitle, readSign } from './sign.ts';
-import { oralDataDir, skipWithoutData } from './test-data.ts';
+import { oralDataDir, skipWithoutData } from '../../../../test/support/oral/data.ts';
 
 const dir = oralDataDir();
 const skip = skipWithoutData(dir);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { oralDataDir, skipWithoutData } from './test-data.ts';
+import { oralDataDir, skipWithoutData } from '../../../../test/support/oral/data.ts';
 import { readToolkit } from './toolkit.ts';
 import type { RecommendationInput } from './types.ts';
 import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from './vocabulary.ts';

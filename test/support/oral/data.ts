@@ -1,13 +1,11 @@
-// Where the tests find ../shared/data/oral. Outside CI a missing folder skips the data tests (with the
+// Where the oral tests find ../shared/data/oral. Outside CI a missing folder skips the data tests (with the
 // reason shown); with CI=true it is an error, so a CI run never passes by skipping.
-
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { sharedData } from '../databases.ts';
 
 export function oralDataDir(): string | null {
-  const base = process.env.PDI_SHARED_DATA ?? fileURLToPath(new URL('../../../../../shared/data', import.meta.url));
-  const dir = join(base, 'oral');
+  const dir = sharedData('oral');
   if (existsSync(join(dir, 'uk_guidelines.json'))) return dir;
   if (process.env.CI === 'true') throw new Error(`oral test data not found at ${dir} (set PDI_SHARED_DATA)`);
   return null;
