@@ -87,6 +87,7 @@ describeEachDatabase(
     it('a page on another origin reads the suggestions after a preflight', { skip: browserGate.skip, timeout: 90_000 }, async () => {
       const tab = await context!.newPage();
       await tab.goto(`${pageOrigin}/extension.html`);
+      // `ask` is the page's own function (PAGE's script): TypeScript cannot know the page's globals.
       const result = await tab.evaluate(
         async (url) => (globalThis as unknown as { ask(u: string): Promise<{ status: number; body: BrowserSuggest }> }).ask(url),
         serviceOrigin,
