@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { foldCase } from './dialect.ts';
+import { resilientPool } from './pg-pool.ts';
 import type { DialectName } from './dialect.ts';
 import type { CoreTables } from './tables.ts';
 
@@ -111,9 +112,8 @@ function openPostgres(url: string, options: OpenOptions): Db {
     types: { getTypeParser: pgTypeParser },
     ...(schema ? { options: `-c search_path=${quoteIdent(schema)},public` } : {}),
   });
-  // An idle client losing its server must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  const kysely = new Kysely<CoreTables>({ dialect: new PostgresDialect({ pool }) });
+  // A lost connection never crashes the process, and a read it was running is answered by another (pg-pool.ts).
+  const kysely = new Kysely<CoreTables>({ dialect: new PostgresDialect({ pool: resilientPool(pool) }) });
   return {
     kysely,
     dialect: 'postgres',
