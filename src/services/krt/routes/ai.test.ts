@@ -47,7 +47,9 @@ describeKrtHttp('krt AI routes', (h) => {
     assert.match(unverified.recommendations[0], /scicrunch\.org\/resolver\/RRID:/);
     const invalid = (await post<Validate>('/api/ai/validate-rrid/', { rrid: 'AB-123' })).body.validation;
     assert.deepEqual([invalid.status, invalid.is_valid], ['invalid', false]);
-    assert.match(invalid.recommendations[0], /^Did you mean RRID:AB_123\?/);
+    // Malformed, with the reason first (issue 15: what the client sent is reported as it is), then the obvious form.
+    assert.match(invalid.recommendations[0], /^"AB-123" is malformed: /);
+    assert.match(invalid.recommendations[1], /^Did you mean RRID:AB_123\?/);
     assert.equal((await post<Validate>('/api/ai/validate-rrid/', { rrid: 'XYZ:42' })).body.validation.confidence_score, 0);
     // Demo RRIDs are written only by generated articles: never reported as valid.
     const demo = (await post<Validate>('/api/ai/validate-rrid/', { rrid: 'RRID:AB_0000101' })).body.validation;
@@ -88,7 +90,13 @@ describeKrtHttp('krt AI routes', (h) => {
     for (const s of res.body.suggestions) assert.ok(all.includes(s.suggested_rrid.replace('RRID:', '')), s.suggested_rrid);
     const none = await post<Suggest>('/api/ai/suggest-rrid/', { resource_name: 'quantum flux capacitor widget' });
     assert.deepEqual([none.status, none.body.suggestions, none.body.total_found], [200, [], 0]);
-    const demo = await post<Suggest>('/api/ai/suggest-rrid/', { resource_name: 'rabbit anti-histone H3 (generated demo)', limit: 1 });
+    // A name alone is too weak to show a suggestion (abstention, issue 15); the demo catalog number is not.
+    const demo = await post<Suggest>('/api/ai/suggest-rrid/', {
+      resource_name: 'rabbit anti-histone H3 (generated demo)',
+      vendor: 'Example Biosciences (demo)',
+      catalog_number: 'DEMO-AB-0104',
+      limit: 1,
+    });
     assert.equal(demo.body.suggestions.length, 1);
     assert.match(demo.body.suggestions[0].reasoning, /generated demo articles/);
 

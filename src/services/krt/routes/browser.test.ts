@@ -20,7 +20,7 @@ describeKrtHttp('krt browser routes', (h) => {
       const res = await request<BrowserSuggest>({
         method: 'POST',
         url,
-        payload: { resource_name: 'rabbit anti-GFP (generated demo)' },
+        payload: { resource_name: 'rabbit anti-GFP (generated demo)', vendor: 'Demo Antibody Co. (demo)', catalog_number: 'DEMO-AB-0101' },
         headers: origin,
       });
       assert.equal(res.status, 200);

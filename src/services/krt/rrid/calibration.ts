@@ -1,97 +1,21 @@
-// Calibration of RRID suggestion scores, so that confidence_score means "share of suggestions with this score
-// that were right".
+// The calibration experiment for RRID suggestions, so that confidence_score means "share of suggestions with this
+// score that were right" — measured on papers the base did not contain.
 //
-// How: leave-one-paper-out on the knowledge base itself. For every paper and every RRID it writes that at least
-// one other paper also writes, the paper is taken out of the base, the base is asked for suggestions given that
-// paper's resource name, vendor, catalog number and type, and every returned suggestion (top 5) is labelled
-// right (it is the RRID the paper wrote) or wrong. Isotonic regression (pool-adjacent-violators) of the label
-// on the raw score gives a non-decreasing step function; each step's probability is its Laplace-smoothed share
-// of right suggestions, (right + 1) / (n + 2), made monotone again by a weighted second pass. With no data the
-// estimate is 1/2 everywhere: nothing is known.
+// Leave-one-paper-out: for every paper and every RRID it writes, the paper is taken out of the base, the base is
+// asked for suggestions given that paper's resource name, vendor, catalog number and type, and every returned
+// suggestion (top 5) is labelled right (it is the RRID the paper wrote) or wrong. RRIDs that no other paper writes
+// are asked about too: nothing can be right for them, which is what abstaining is for, and clients ask about such
+// resources as well. Isotonic regression of right on the rank score (calibration-map.ts) gives the map the service
+// uses. How well the map is calibrated is measured by cross-validation by paper (crossValidateSuggestions): the
+// map is fitted on the other folds' papers and checked on the held-out fold's.
 
 import { Random } from '../../../core/random.ts';
+import { calibratedProbability, fitIsotonic, reliability, type Calibration, type Reliability, type ScorePair } from './calibration-map.ts';
 import type { RridKnowledgeBase } from './knowledge-base.ts';
-import { scoreCandidates } from './suggest.ts';
+import { ABSTAIN_BELOW, scoreCandidates } from './suggest.ts';
 
-export interface CalibrationBin {
-  /** Raw-score range of the step (inclusive). */
-  from: number;
-  to: number;
-  right: number;
-  total: number;
-  /** Smoothed share of right suggestions in the step. */
-  probability: number;
-}
-
-export interface Calibration {
-  method: string;
-  bins: CalibrationBin[];
-  /** Leave-one-paper-out queries and (score, right) pairs the fit used. */
-  queries: number;
-  pairs: number;
-  /** Share of queries whose first suggestion was the paper's RRID. */
-  top1Rate: number;
-}
-
-export interface ScorePair {
-  score: number;
-  right: boolean;
-}
-
-interface Block {
-  from: number;
-  to: number;
-  right: number;
-  total: number;
-}
-
-/** Pool-adjacent-violators: merges neighbouring blocks until `value` is non-decreasing in the score. */
-function pav(blocks: readonly Block[], value: (b: Block) => number): Block[] {
-  const out: Block[] = [];
-  for (const b of blocks) {
-    out.push({ ...b });
-    while (out.length > 1 && value(out[out.length - 2]) > value(out[out.length - 1])) {
-      const last = out.pop()!;
-      const prev = out.pop()!;
-      out.push({ from: prev.from, to: last.to, right: prev.right + last.right, total: prev.total + last.total });
-    }
-  }
-  return out;
-}
-
-const share = (b: Block) => b.right / b.total;
-const smoothedShare = (b: Block) => (b.right + 1) / (b.total + 2);
-
-/** Isotonic (non-decreasing) fit of P(right | score), as steps with smoothed probabilities. */
-export function fitIsotonic(pairs: readonly ScorePair[]): CalibrationBin[] {
-  if (pairs.length === 0) return [];
-  const sorted = [...pairs].sort((a, b) => a.score - b.score);
-  // Equal scores form one initial block (ties must get one probability).
-  const initial: Block[] = [];
-  for (const p of sorted) {
-    const last = initial[initial.length - 1];
-    if (last && last.to === p.score) {
-      last.total++;
-      last.right += p.right ? 1 : 0;
-    } else initial.push({ from: p.score, to: p.score, right: p.right ? 1 : 0, total: 1 });
-  }
-  // Fit on raw shares, then pool again wherever smoothing (which pulls small steps towards 1/2) breaks the order.
-  const steps = pav(pav(initial, share), smoothedShare);
-  return steps.map((b) => ({ from: b.from, to: b.to, right: b.right, total: b.total, probability: Number(smoothedShare(b).toFixed(4)) }));
-}
-
-/** Probability for a raw score: the step containing it, or the nearest step. 0.5 without calibration data. */
-export function calibratedProbability(calibration: Calibration | null, raw: number): number {
-  const bins = calibration?.bins ?? [];
-  if (bins.length === 0) return 0.5;
-  if (raw <= bins[0].to) return bins[0].probability;
-  for (let i = 1; i < bins.length; i++) {
-    // Between two steps the lower one applies until the next step's first observed score.
-    if (raw < bins[i].from) return bins[i - 1].probability;
-    if (raw <= bins[i].to) return bins[i].probability;
-  }
-  return bins[bins.length - 1].probability;
-}
+export type { Calibration, CalibrationBin, ScorePair } from './calibration-map.ts';
+export { calibratedProbability, fitIsotonic } from './calibration-map.ts';
 
 export interface LopoQuery {
   paper: string;
@@ -99,12 +23,14 @@ export interface LopoQuery {
   name: string;
   vendor: string;
   catalog: string;
-  /** RRIDs returned, best first (top `limit`), with raw scores. */
+  /** Whether another paper of the base writes the RRID (else no suggestion can be right). */
+  answerable: boolean;
+  /** RRIDs returned, best first (top `limit`), with rank scores. */
   returned: { rrid: string; score: number }[];
 }
 
 export interface LopoOptions {
-  /** Minimum number of papers (including the one left out) that write the RRID. Default 2. */
+  /** Minimum number of papers (including the one left out) that write the RRID. Default 1: every RRID. */
   minPapers?: number;
   /** Suggestions looked at per query. Default 5. */
   limit?: number;
@@ -114,7 +40,7 @@ export interface LopoOptions {
 
 /** The leave-one-paper-out experiment (see the file comment). The base is restored afterwards. */
 export function leaveOnePaperOut(kb: RridKnowledgeBase, options: LopoOptions = {}): LopoQuery[] {
-  const minPapers = options.minPapers ?? 2;
+  const minPapers = options.minPapers ?? 1;
   const limit = options.limit ?? 5;
   const results: LopoQuery[] = [];
   for (const doi of [...kb.papers()].sort()) {
@@ -137,7 +63,8 @@ export function leaveOnePaperOut(kb: RridKnowledgeBase, options: LopoOptions = {
           name: o.name,
           vendor: o.vendor,
           catalog: o.catalogs[0] ?? '',
-          returned: scored.slice(0, limit).map((c) => ({ rrid: c.entry.rrid!, score: c.raw })),
+          answerable: kb.hasRrid(o.rrid!),
+          returned: scored.slice(0, limit).map((c) => ({ rrid: c.entry.rrid!, score: c.rankScore })),
         });
       }
     } finally {
@@ -151,6 +78,7 @@ export function pairsOf(queries: readonly LopoQuery[]): ScorePair[] {
   return queries.flatMap((q) => q.returned.map((r) => ({ score: r.score, right: r.rrid === q.rrid })));
 }
 
+/** Share of queries whose first candidate is the paper's RRID (no abstention). */
 export function top1Rate(queries: readonly LopoQuery[]): number {
   if (queries.length === 0) return 0;
   return queries.filter((q) => q.returned[0]?.rrid === q.rrid).length / queries.length;
@@ -162,14 +90,72 @@ export function calibrate(kb: RridKnowledgeBase, options: LopoOptions = {}): Cal
   const pairs = pairsOf(queries);
   const calibration: Calibration = {
     method:
-      'isotonic regression (pool-adjacent-violators) of suggestion correctness on raw score, leave-one-paper-out, Laplace-smoothed steps',
+      'isotonic regression (pool-adjacent-violators) of suggestion correctness on rank score, leave-one-paper-out over every RRID of every paper, Laplace-smoothed steps',
     bins: fitIsotonic(pairs),
     queries: queries.length,
     pairs: pairs.length,
-    top1Rate: Number(top1Rate(queries).toFixed(4)),
+    top1Rate: Number(top1Rate(queries.filter((q) => q.answerable)).toFixed(4)),
   };
   kb.calibration = calibration;
   return calibration;
+}
+
+/** Papers split into `folds` groups (seeded shuffle, then round robin), each paper in exactly one. */
+export function foldsByPaper(papers: Iterable<string>, folds: number, seed: number): Map<string, number> {
+  const list = [...new Set(papers)].sort();
+  new Random(seed).shuffle(list);
+  return new Map(list.map((paper, i) => [paper, i % folds]));
+}
+
+/** One query of the cross-validation, as the service would have answered it. */
+export interface HeldOutAnswer {
+  paper: string;
+  answerable: boolean;
+  /** The first candidate was the paper's RRID. */
+  firstRight: boolean;
+  /** Calibrated probability of the first candidate (fitted without this paper's fold); null when there was none. */
+  firstConfidence: number | null;
+  /** The service would show a first suggestion (its confidence is at least ABSTAIN_BELOW). */
+  answered: boolean;
+}
+
+export interface SuggestionCrossValidation {
+  folds: number;
+  answers: HeldOutAnswer[];
+  /** Every returned candidate's held-out probability and whether it was right: for the reliability table. */
+  predictions: { p: number; right: boolean; paper: string }[];
+  reliability: Reliability;
+}
+
+/**
+ * Cross-validation by paper of the calibration and of abstention: for each fold, the map is fitted on the other
+ * folds' pairs and applied to this fold's queries.
+ */
+export function crossValidateSuggestions(queries: readonly LopoQuery[], folds = 5, seed = 15): SuggestionCrossValidation {
+  const fold = foldsByPaper(
+    queries.map((q) => q.paper),
+    folds,
+    seed,
+  );
+  const answers: HeldOutAnswer[] = [];
+  const predictions: { p: number; right: boolean; paper: string }[] = [];
+  for (let k = 0; k < folds; k++) {
+    const map = { bins: fitIsotonic(pairsOf(queries.filter((q) => fold.get(q.paper) !== k))) };
+    for (const q of queries) {
+      if (fold.get(q.paper) !== k) continue;
+      for (const r of q.returned) predictions.push({ p: calibratedProbability(map, r.score), right: r.rrid === q.rrid, paper: q.paper });
+      const first = q.returned[0];
+      const firstConfidence = first ? calibratedProbability(map, first.score) : null;
+      answers.push({
+        paper: q.paper,
+        answerable: q.answerable,
+        firstRight: first?.rrid === q.rrid,
+        firstConfidence,
+        answered: firstConfidence !== null && firstConfidence >= ABSTAIN_BELOW,
+      });
+    }
+  }
+  return { folds, answers, predictions, reliability: reliability(predictions) };
 }
 
 export interface CalibrationCheck {
@@ -180,29 +166,16 @@ export interface CalibrationCheck {
   testPairs: number;
 }
 
-/**
- * Honest check of the calibration: papers split in two halves (seeded), steps fitted on one half's queries,
- * measured on the other's.
- */
+/** Two-fold version of the check (half the papers fit, half measured), kept for quick diagnostics. */
 export function crossCheckCalibration(queries: readonly LopoQuery[], seed = 1): CalibrationCheck {
-  const papers = [...new Set(queries.map((q) => q.paper))].sort();
-  new Random(seed).shuffle(papers);
-  const train = new Set(papers.slice(0, Math.ceil(papers.length / 2)));
-  const trainPairs = pairsOf(queries.filter((q) => train.has(q.paper)));
-  const testPairs = pairsOf(queries.filter((q) => !train.has(q.paper)));
-  const fitted: Calibration = { method: 'cross-check', bins: fitIsotonic(trainPairs), queries: 0, pairs: trainPairs.length, top1Rate: 0 };
-  let brier = 0;
-  const bins = Array.from({ length: 10 }, () => ({ n: 0, p: 0, y: 0 }));
-  for (const pair of testPairs) {
-    const p = calibratedProbability(fitted, pair.score);
-    const y = pair.right ? 1 : 0;
-    brier += (p - y) ** 2;
-    const b = bins[Math.min(9, Math.floor(p * 10))];
-    b.n++;
-    b.p += p;
-    b.y += y;
-  }
-  const n = testPairs.length || 1;
-  const ece = bins.reduce((sum, b) => sum + (b.n ? (b.n / n) * Math.abs(b.p / b.n - b.y / b.n) : 0), 0);
-  return { ece, brier: brier / n, trainPairs: trainPairs.length, testPairs: testPairs.length };
+  const fold = foldsByPaper(
+    queries.map((q) => q.paper),
+    2,
+    seed,
+  );
+  const trainPairs = pairsOf(queries.filter((q) => fold.get(q.paper) === 0));
+  const testPairs = pairsOf(queries.filter((q) => fold.get(q.paper) === 1));
+  const map = { bins: fitIsotonic(trainPairs) };
+  const check = reliability(testPairs.map((pair) => ({ p: calibratedProbability(map, pair.score), right: pair.right })));
+  return { ece: check.ece, brier: check.brier, trainPairs: trainPairs.length, testPairs: testPairs.length };
 }

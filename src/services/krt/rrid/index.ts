@@ -10,17 +10,26 @@ export {
   type KbPaper,
   type KbSnapshot,
 } from './knowledge-base.ts';
-export { suggestRrids, scoreCandidates, type RridQuery, type RridSuggestion } from './suggest.ts';
+export { suggestRrids, scoreCandidates, ABSTAIN_BELOW, type RridQuery, type RridSuggestion } from './suggest.ts';
+export {
+  calibratedProbability,
+  fitIsotonic,
+  reliability,
+  type Calibration,
+  type CalibrationBin,
+  type Reliability,
+  type ReliabilityRow,
+} from './calibration-map.ts';
 export {
   calibrate,
   leaveOnePaperOut,
   crossCheckCalibration,
-  calibratedProbability,
-  fitIsotonic,
+  crossValidateSuggestions,
+  foldsByPaper,
   top1Rate,
-  type Calibration,
-  type CalibrationBin,
   type LopoQuery,
+  type HeldOutAnswer,
+  type SuggestionCrossValidation,
 } from './calibration.ts';
 export { rridsWrittenIn } from './attestation.ts';
 export { validateRrid, ValidationCache, type RridValidation, type RridStatus } from './validate.ts';

@@ -15,7 +15,7 @@
 import { catalogKey, parseIdentifierText } from '../extract/identifier.ts';
 import { isNewSource, isResourceType, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
 import { canonicalVendor, vendorKey } from '../extract/vendors.ts';
-import type { Calibration } from './calibration.ts';
+import type { Calibration } from './calibration-map.ts';
 import { nameTokens, TokenStats } from './similarity.ts';
 
 export interface KbObservation {

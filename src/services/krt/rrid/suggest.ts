@@ -1,20 +1,28 @@
 // RRID suggestions: knowledge-base entries that carry an RRID, ranked by how well they match what the client
 // knows about a resource (catalog number, vendor, name, type). Only RRIDs that papers in the base actually
-// wrote are ever returned; nothing matches → no suggestions.
+// wrote are ever returned; nothing matches, or nothing is likely enough to be right → no suggestions.
 //
-// Ranking score (raw, unbounded): a weighted sum of
+// Ranking, in tiers (a higher tier always comes first):
+//   2  the catalog number is equal (normalised: case, spaces and dashes ignored) and the vendor is the same
+//      (or the same company group: Invitrogen = Thermo Fisher)
+//   1  the catalog number is equal and one side names no vendor
+//   0  everything else (a name match; an equal catalog number from another vendor)
+// so an exact catalog-number match with a compatible vendor outranks any name similarity. Within a tier, a raw
+// score, a weighted sum of
 //   3.0 × name similarity (IDF-weighted Dice of name tokens, synonym-aware, best of the entry's names)
-//   2.0 × catalog number equal (normalised: case, spaces and dashes ignored)
-//   1.0 × catalog equal and vendor equal, 0.8 × vendor equal, −0.8 × vendor different
+//   2.0 × catalog number equal, 1.0 × catalog and vendor equal, 0.8 × vendor equal, −0.8 × vendor different
 //   0.3 × type agreement (−0.3 when the client's type differs), 0.15 × ln(1 + papers)
+// then more papers, then the older entry. Ties on tier and raw score are said in `reasoning`.
 // A candidate needs an equal catalog number or a name similarity of at least 0.35.
-// confidence_score is that raw score mapped through the base's calibration (calibration.ts): the observed
-// share of correct suggestions at that score in a leave-one-paper-out experiment, isotonic in the score.
+// confidence_score is the rank score (10 × tier + raw) mapped through the base's calibration (calibration.ts):
+// the share of right suggestions at that score when each paper in turn is left out of the base and asked about.
+// Suggestions below 1/2 are not shown (a wrong suggestion is then likelier than a right one): abstaining is
+// better than a wrong first suggestion.
 
 import { catalogKey, parseIdentifierText } from '../extract/identifier.ts';
 import { resourceTypeFromText, type ResourceType } from '../extract/krt-row.ts';
 import { vendorKey } from '../extract/vendors.ts';
-import { calibratedProbability } from './calibration.ts';
+import { calibratedProbability } from './calibration-map.ts';
 import { cleanResourceName, type KbEntry, type RridKnowledgeBase } from './knowledge-base.ts';
 import { nameTokens, weightedDice } from './similarity.ts';
 
@@ -35,15 +43,20 @@ export interface RridSuggestion {
   catalog_number: string;
   resource_name: string;
   resource_type: ResourceType;
-  /** The ranking score before calibration. */
+  /** The rank score before calibration (10 × tier + raw). */
   raw_score: number;
   papers: number;
   mentions: number;
 }
 
+export type MatchTier = 0 | 1 | 2;
+
 export interface ScoredCandidate {
   entry: KbEntry;
+  tier: MatchTier;
   raw: number;
+  /** 10 × tier + raw: one number that orders candidates as the ranking does (raw stays within (−2, 10)). */
+  rankScore: number;
   catalogMatch: boolean;
   vendorMatch: boolean | null;
   nameSimilarity: number;
@@ -51,6 +64,8 @@ export interface ScoredCandidate {
 }
 
 const MIN_NAME_SIMILARITY = 0.35;
+/** Suggestions whose calibrated probability of being right is below this are not shown. */
+export const ABSTAIN_BELOW = 0.5;
 
 /** The catalog number in what a client sent ("Cat# ab290", "ab290", "#9706S"). */
 export function queryCatalogKey(catalogNumber: string | undefined): string {
@@ -60,7 +75,7 @@ export function queryCatalogKey(catalogNumber: string | undefined): string {
   return catalogKey(catalog);
 }
 
-/** Candidates with their raw scores, best first (no calibration, no cut-off but eligibility). */
+/** Candidates with their scores, best first (no calibration, no cut-off but eligibility). */
 export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): ScoredCandidate[] {
   const type = query.resourceType ? resourceTypeFromText(query.resourceType) : null;
   const software = type === 'Software/code';
@@ -105,9 +120,10 @@ export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): Scored
       (vendorMatch === true ? 0.8 : vendorMatch === false ? -0.8 : 0) +
       0.3 * typeAgreement +
       0.15 * Math.log1p(entry.papers.size);
-    scored.push({ entry, raw, catalogMatch, vendorMatch, nameSimilarity, bestName });
+    const tier: MatchTier = catalogMatch ? (vendorMatch === true ? 2 : vendorMatch === null ? 1 : 0) : 0;
+    scored.push({ entry, tier, raw, rankScore: 10 * tier + raw, catalogMatch, vendorMatch, nameSimilarity, bestName });
   }
-  scored.sort((a, b) => b.raw - a.raw || b.entry.papers.size - a.entry.papers.size || a.entry.id - b.entry.id);
+  scored.sort((a, b) => b.tier - a.tier || b.raw - a.raw || b.entry.papers.size - a.entry.papers.size || a.entry.id - b.entry.id);
   return scored;
 }
 
@@ -122,46 +138,83 @@ function topKey<K>(map: Map<K, number>): K | undefined {
   return best;
 }
 
-function reasoningOf(c: ScoredCandidate, query: RridQuery, competitors: number): string {
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const TIER_TEXT: Record<MatchTier, string> = {
+  2: 'catalog number and vendor match',
+  1: 'catalog number matches (no vendor to compare)',
+  0: 'name similarity',
+};
+
+function reasoningOf(c: ScoredCandidate, query: RridQuery, rank: number, all: readonly ScoredCandidate[]): string {
   const e = c.entry;
   const bits: string[] = [];
   if (c.catalogMatch) bits.push(`catalog number ${query.catalogNumber?.trim()} is listed with this RRID`);
   if (c.vendorMatch === true) bits.push(`vendor ${query.vendor?.trim()} matches`);
   if (c.vendorMatch === false) bits.push(`vendor differs (papers name ${[...e.vendors.keys()].slice(0, 2).join(', ')})`);
   if (c.nameSimilarity > 0) bits.push(`name similarity ${c.nameSimilarity.toFixed(2)} to "${c.bestName}"`);
-  bits.push(
-    `RRID:${e.rrid} written in ${e.papers.size} paper${e.papers.size === 1 ? '' : 's'} (${e.mentions} mention${e.mentions === 1 ? '' : 's'})`,
-  );
-  if (competitors > 0)
-    bits.push(`${competitors} other RRID${competitors === 1 ? '' : 's'} share this catalog number in the base, with fewer papers`);
+  bits.push(`RRID:${e.rrid} written in ${plural(e.papers.size, 'paper')} (${plural(e.mentions, 'mention')})`);
+  if (e.repairedFrom.size > 0)
+    bits.push(
+      `also written broken as ${[...e.repairedFrom.keys()].map((w) => `"${w}"`).join(', ')}, read as RRID:${e.rrid} because papers write it so`,
+    );
+  if (rank === 0) {
+    const sameCatalog = c.catalogMatch ? all.filter((o) => o !== c && o.catalogMatch).length : 0;
+    if (sameCatalog > 0)
+      bits.push(`${plural(sameCatalog, 'other RRID')} share this catalog number in the base, with fewer papers or another vendor`);
+    // A better-named candidate ranked lower: say why.
+    const betterNamed = all.find((o) => o.tier < c.tier && o.nameSimilarity > c.nameSimilarity);
+    if (betterNamed)
+      bits.push(
+        `ranked above RRID:${betterNamed.entry.rrid} (name similarity ${betterNamed.nameSimilarity.toFixed(2)}) because the ${TIER_TEXT[c.tier]}`,
+      );
+  }
+  // Ties on everything the ranking weighs: say what decided the order.
+  const tiedWith = all.filter((o) => o !== c && o.tier === c.tier && Math.abs(o.raw - c.raw) < 1e-9);
+  if (tiedWith.length > 0) {
+    const other = tiedWith[0].entry;
+    const why =
+      other.papers.size !== e.papers.size
+        ? `${e.papers.size > other.papers.size ? 'more' : 'fewer'} papers write it (${e.papers.size} vs ${other.papers.size})`
+        : `no evidence separates them; the older knowledge-base entry comes first`;
+    bits.push(
+      `tied with ${tiedWith.map((o) => `RRID:${o.entry.rrid}`).join(', ')} on catalog number, vendor, name and type; order: ${why}`,
+    );
+  }
   return `${bits.join('; ')}.`;
 }
 
 export interface SuggestOptions {
   limit?: number;
+  /** Suggestions with a lower calibrated probability are left out (default ABSTAIN_BELOW; 0 shows every candidate). */
+  minConfidence?: number;
 }
 
-/** Ranked RRID suggestions with calibrated confidence; [] when nothing in the base matches. */
+/** Ranked RRID suggestions with calibrated confidence; [] when nothing in the base matches well enough. */
 export function suggestRrids(kb: RridKnowledgeBase, query: RridQuery, options: SuggestOptions = {}): RridSuggestion[] {
   const limit = Math.max(1, Math.min(options.limit ?? 5, 50));
-  const scored = scoreCandidates(kb, query).slice(0, limit);
-  const catalogHits = scored.filter((c) => c.catalogMatch).length;
-  return scored.map((c, rank) => {
+  const minConfidence = options.minConfidence ?? ABSTAIN_BELOW;
+  const all = scoreCandidates(kb, query);
+  const out: RridSuggestion[] = [];
+  for (const [rank, c] of all.entries()) {
+    if (out.length >= limit) break;
+    const confidence = calibratedProbability(kb.calibration, c.rankScore);
+    if (confidence < minConfidence) continue;
     const e = c.entry;
     const catalogs = [...e.catalogs].sort((a, b) => b[1] - a[1]).map(([k]) => k);
     const matchingCatalog = c.catalogMatch ? catalogs.find((k) => catalogKey(k) === queryCatalogKey(query.catalogNumber)) : undefined;
-    return {
+    out.push({
       id: e.id,
       suggested_rrid: `RRID:${e.rrid}`,
-      confidence_score: calibratedProbability(kb.calibration, c.raw),
-      reasoning: reasoningOf(c, query, c.catalogMatch && rank === 0 ? catalogHits - 1 : 0),
+      confidence_score: confidence,
+      reasoning: reasoningOf(c, query, rank, all.slice(0, Math.max(limit, 10))),
       vendor: topKey(e.vendors) ?? '',
       catalog_number: matchingCatalog ?? catalogs[0] ?? '',
       resource_name: topKey(e.names) ?? c.bestName,
       resource_type: e.type,
-      raw_score: Number(c.raw.toFixed(4)),
+      raw_score: Number(c.rankScore.toFixed(4)),
       papers: e.papers.size,
       mentions: e.mentions,
-    };
-  });
+    });
+  }
+  return out;
 }

@@ -10,8 +10,10 @@ export const RECOMMENDATIONS_MAX = 50;
 
 /** How suggestion confidences are computed (the AI and browser suggestion routes say it). */
 export const CONFIDENCE_NOTE =
+  'An equal catalog number with the same vendor (or company group) always ranks above name similarity; ties are explained in reasoning. ' +
   'confidence_score is calibrated: the share of right answers among suggestions with that ranking score in a leave-one-paper-out experiment on the ' +
-  'knowledge base (isotonic regression, recomputed at every import). Only RRIDs written by papers of the store are ever suggested; no match gives [].';
+  'knowledge base (isotonic regression, recomputed at every import). Suggestions below 0.5 are not shown: no suggestion is better than a likely wrong one. ' +
+  'Only RRIDs written verbatim by papers of the store are ever suggested; no match gives [].';
 
 export const SuggestBody = Type.Object({
   resource_name: text('Name of the resource, e.g. "rabbit anti-GFP".'),
