@@ -135,6 +135,15 @@ program
   .description("recompute a service's stored models from its imported data (draws: forecasts; retraction: the Bayesian model)")
   .argument('<service>')
   .addOption(new Option('--seed <n>', 'random seed').argParser((v) => Number(v)))
+  // Model choices for retraction's Bayesian model (other services ignore them); each is recorded with the fit.
+  .option('--iter <n>', 'MCMC iterations per chain, warmup included (warmup defaults to half)')
+  .option('--warmup <n>', 'warmup iterations per chain')
+  .option('--chains <n>', 'number of chains')
+  .option('--adapt-delta <x>', 'target acceptance statistic of step-size adaptation, in (0, 1)')
+  .option('--max-treedepth <n>', 'maximum NUTS tree depth')
+  .option('--prior <spec...>', 'a prior, e.g. beta=normal(0,0.5) sigma_country=exponential(2) phi=gamma(2,0.1) (repeatable)')
+  .option('--family <name>', 'count distribution: negbinomial2 (default) or poisson')
+  .option('--kfold <k>', 'also run k-fold cross-validation by country (k refits)')
   .action(async (name: string, opts: Record<string, unknown>) => {
     const service = findService(name);
     if (!service.fit) throw new Error(`${service.name} has no models to fit`);
