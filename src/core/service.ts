@@ -10,8 +10,20 @@ import type { Db } from './db/database.ts';
 import type { ErrorInfo } from './http/errors.ts';
 import type { ImportReport } from './import.ts';
 import { serviceDataVersion } from './db/datasets.ts';
+import type { PageKit } from './pages/index.ts';
 
 export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** A service's pages: its page routes, and what the layout needs to know (title, sections of the navigation). */
+export interface ServicePages {
+  /** The service's name as people read it in the page header. */
+  title: string;
+  /** Links in the header (e.g. Search, Statistics). */
+  sections: Array<{ label: string; href: string }>;
+  /** Script assets of the service's own (name → file path), served beside the core assets. */
+  scripts?: Record<string, string>;
+  routes(app: ServiceApp, ctx: ServiceContext, kit: PageKit): Promise<void>;
+}
 
 export interface ServiceContext {
   name: ServiceName;
@@ -40,6 +52,11 @@ export interface ServiceModule {
   cacheSeconds: number;
   migrations: Record<string, Migration>;
   routes(app: ServiceApp, ctx: ServiceContext): Promise<void>;
+  /**
+   * The service's web pages (HTML, hidden from OpenAPI), built on the same repository functions as the API.
+   * `kit` renders the shared layout; the kernel serves the kit's assets.
+   */
+  pages?: ServicePages;
   /** `import <service> <path> [--kind k]`; the first is the default kind. */
   importers: Record<string, ImporterDefinition>;
   /** Writes demo data in the sources' own formats and imports it through the same importers. */

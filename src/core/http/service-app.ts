@@ -1,7 +1,10 @@
 // One way to build a service's HTTP listener: the service supplies routes and its error body; the kernel
 // supplies validation messages, HEAD, 405 with Allow, JSON 404, optional trailing slash, route aliases,
-// ETag/304, Cache-Control, the response cache, OpenAPI at /openapi.json, a /docs page, request logging,
-// /metrics and 503 while the database is unreachable.
+// ETag/304, Cache-Control, the response cache, OpenAPI 3.1 at /openapi.json and 3.0.3 at /openapi-3.0.json, a
+// /docs page, a / that names the service, security headers, request logging, /metrics, 503 while the database is
+// unreachable, timeouts for slow clients and a client-address rule that proxies cannot be forged past.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -9,10 +12,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServiceApp, ServiceContext, ServiceModule } from '../service.ts';
 import { HttpError, isUnavailableError, validationMessage } from './errors.ts';
 import type { AjvError } from './errors.ts';
+import { OPENAPI_30_PATH, openApiOptions } from './openapi.ts';
+import { registerHome } from './home.ts';
+import { registerSecurityHeaders } from './security.ts';
+import type { Config } from '../config.ts';
 import { ResponseCache, finishCaching, serveFromCache } from './caching.ts';
 import type { CachingOptions } from './caching.ts';
 import { renderDocsPage } from './docs.ts';
 import { registerMetrics } from './metrics.ts';
+import { registerPages } from '../pages/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,6 +32,10 @@ declare module 'fastify' {
     responseCache?: boolean;
     /** The route answers CORS preflights itself (OPTIONS is not turned into 405). */
     cors?: boolean;
+    /** Error statuses this route answers beyond the kernel's (e.g. 409), documented with the service's error body. */
+    errors?: number[];
+    /** Set by rateLimitedGroup: the route's rate-limit group (its OpenAPI entry documents 429). */
+    limitGroup?: string;
   }
 }
 
@@ -34,12 +46,27 @@ export interface BuildOptions {
 }
 
 export async function buildServiceApp(service: ServiceModule, ctx: ServiceContext, options: BuildOptions = {}): Promise<ServiceApp> {
+  const limits = ctx.config.http;
   const app = Fastify({
     logger: options.logger ?? { level: ctx.config.logLevel, base: { service: service.name } },
-    trustProxy: ctx.config.trustProxy as boolean,
+    trustProxy: trustProxyRule(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
-    return503OnClosing: true,
+    // Slow clients: a request must arrive whole within requestTimeoutMs (its headers within headersTimeoutMs),
+    // else 408 and the connection is closed; Node checks every connectionsCheckingInterval.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: checkingInterval(limits.requestTimeoutMs, limits.headersTimeoutMs),
+    },
+    // While stopping, a request that still arrives on an open connection is served (with Connection: close),
+    // not refused: the listener is already closed to new connections, and the grace period bounds the rest.
+    return503OnClosing: false,
+    clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+      answerClientError(service, limits.requestTimeoutMs, error, socket);
+    },
     // Errors Fastify raises before routing (a URL that is not valid percent-encoding) get the service's body too.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       reply.code(400).header('content-type', 'application/json; charset=utf-8');
@@ -123,12 +150,9 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     routes.set(url, entry);
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: service.title, description: service.description, version: service.version },
-    },
-  });
+  await registerSecurityHeaders(app);
+  await app.register(swagger, openApiOptions(service, '3.1.0', 'swagger'));
+  await app.register(swagger, openApiOptions(service, '3.0.3', 'swagger30'));
 
   const caching: CachingOptions = {
     defaultCacheSeconds: service.cacheSeconds,
@@ -141,14 +165,19 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
   app.addHook('onSend', finishCaching.bind(caching));
 
   app.get('/openapi.json', { schema: { hide: true }, config: { cacheSeconds: 300 } }, async () => app.swagger());
-  app.get('/docs', { schema: { hide: true }, config: { cacheSeconds: 300 } }, async (_request, reply) => {
+  app.get(OPENAPI_30_PATH, { schema: { hide: true }, config: { cacheSeconds: 300 } }, async () => app.swagger30());
+  app.get('/docs', { schema: { hide: true }, config: { cacheSeconds: 300 } }, async (request, reply) => {
     reply.header('content-type', 'text/html; charset=utf-8');
-    return renderDocsPage(app.swagger() as Record<string, any>);
+    // Relative links, so the page works behind a proxy that serves the service under a path prefix.
+    const base = request.url.split('?')[0].endsWith('/') ? '../' : './';
+    return renderDocsPage(app.swagger() as Record<string, any>, base);
   });
   registerMetrics(app, service.name);
 
   await app.register(async (scope) => service.routes(scope as ServiceApp, ctx));
+  if (service.pages) await registerPages(app, service.pages, ctx);
 
+  if (!routes.has('/')) registerHome(app, service); // unless the service has a page of its own there
   await app.register(async (scope) => {
     for (const [url, { methods, cors }] of routes) {
       if (url === '*' || url.endsWith('*')) continue;
@@ -251,4 +280,40 @@ export async function withAliases(
       { prefix },
     );
   }
+}
+
+/** Fastify's rule for which peers may tell the client's address. */
+function trustProxyRule(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  // Fastify 5 refuses a bare hop count (it cannot check the immediate peer); a count here means the service is
+  // reachable only through that many proxies, so the nearest `setting` hops (hop 0 is the socket's peer) are them.
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting;
+}
+
+/** How often Node looks for requests past their deadline: often enough that a timeout fires near its time. */
+function checkingInterval(requestTimeoutMs: number, headersTimeoutMs: number): number {
+  const shortest = Math.min(...[requestTimeoutMs, headersTimeoutMs].filter((ms) => ms > 0), 30_000);
+  return Math.max(50, Math.min(1000, Math.floor(shortest / 4)));
+}
+
+/**
+ * A request the HTTP parser gave up on (its headers or body did not arrive in time, or it is not HTTP) gets the
+ * service's JSON error body, like every other error, and its connection is closed.
+ */
+function answerClientError(service: ServiceModule, requestTimeoutMs: number, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message, code] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, `the request did not arrive in time (the limit is ${requestTimeoutMs / 1000} s)`, 'REQUEST_TIMEOUT']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'the request headers are too large', 'HEADERS_TOO_LARGE']
+        : [400, 'the request is not valid HTTP', 'BAD_REQUEST'];
+  const body = JSON.stringify(service.errorBody({ status, message, code }));
+  if (socket.writable && !(socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

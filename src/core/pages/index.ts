@@ -7,7 +7,7 @@ import { DEFAULT_PORTS, SERVICE_NAMES } from '../config.ts';
 import type { ServiceName } from '../config.ts';
 import { listDataVersions } from '../db/datasets.ts';
 import type { DataVersion } from '../db/datasets.ts';
-import type { ServiceApp, ServiceContext } from '../service.ts';
+import type { ServiceApp, ServiceContext, ServicePages } from '../service.ts';
 import { coreAssets } from './assets.ts';
 import type { AssetRegistry } from './assets.ts';
 import { ChartCache } from './charts.ts';
@@ -135,6 +135,20 @@ export function sourceName(source: string): string {
     }
   }
   return path.basename(source);
+}
+
+/** Registers a service's pages and the assets they use (core's and the service's own scripts), hidden from OpenAPI. */
+export async function registerPages(app: ServiceApp, pages: ServicePages, ctx: ServiceContext): Promise<void> {
+  const assets = coreAssets();
+  for (const [name, file] of Object.entries(pages.scripts ?? {})) assets.addFile(file, name);
+  const kit = new PageKit(ctx, { serviceTitle: pages.title, sections: pages.sections, assets });
+  registerAssets(app, kit);
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    await pages.routes(scope as ServiceApp, ctx, kit);
+  });
 }
 
 /** Serves the kit's assets at their hashed addresses with a year-long immutable cache (hidden from OpenAPI). */
