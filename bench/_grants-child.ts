@@ -4,7 +4,7 @@
 // Answers the parent with one message: wall time, CPU time, peak RSS and, for an import, its report.
 import { openDatabase } from '../src/core/db/database.ts';
 import { migrateToLatest } from '../src/core/db/migrations.ts';
-import { importGrantsCsv } from '../src/services/grants/import.ts';
+import { importGrantsCsv } from '../src/services/grants/import/importer.ts';
 import { grantsService } from '../src/services/grants/service.ts';
 import { parseOnly } from '../src/services/grants/source/index.ts';
 

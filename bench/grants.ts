@@ -25,13 +25,13 @@ import type { ServiceContext } from '../src/core/service.ts';
 import type { ImportReport } from '../src/core/import.ts';
 import { grantsService } from '../src/services/grants/service.ts';
 import { writeGrantsCsv } from '../src/services/grants/generator/index.ts';
-import { computeAggregates } from '../src/services/grants/statistics.ts';
+import { computeAggregates } from '../src/services/grants/aggregates.ts';
+import type { DataSource } from '../src/services/grants/aggregates.ts';
 import { MemorySearch } from '../src/services/grants/memory-search.ts';
 import { searchGrants } from '../src/services/grants/repository.ts';
-import type { DataSource } from '../src/services/grants/statistics.ts';
 import { GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from '../src/services/grants/tables.ts';
+import type { GrantsDatabase, GrantsTables } from '../src/services/grants/tables.ts';
 import pino from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
 
 const { values } = parseArgs({
   options: {
@@ -175,17 +175,17 @@ try {
 
   // ---------------------------------------------------------------- queries
   const db = openDatabase(url);
-  const kysely = db.kysely;
+  const kysely = db.kysely.withTables<GrantsTables>();
   const config = { ...loadConfig({ ...process.env, PDI_RESPONSE_CACHE_ENTRIES: '0' }), logLevel: 'silent' };
   const ctx: ServiceContext = {
     name: 'grants',
     db,
     config,
-    log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
+    log: pino({ level: 'silent' }),
     redis: null,
     dataVersion: new DataVersionWatcher(db, 'grants'),
   };
-  // Searches are counted and ordered in memory (memory-search.ts): what loading that costs, once per data
+  // Searches are counted and ordered in memory (src/services/grants/memory-search.ts): what loading that costs, once per data
   // version, measured alone (the app's own copy then loads in the background when it is ready).
   {
     const rss0 = process.memoryUsage().rss;
@@ -271,7 +271,7 @@ try {
     },
   ];
   const pgDb = dialectOf(kysely) === 'postgres';
-  async function scan(q: Query, trx: Kysely<any>) {
+  async function scan(q: Query, trx: Kysely<GrantsDatabase>) {
     const parts: string[] = [];
     const params: unknown[] = [];
     let prefix = '';

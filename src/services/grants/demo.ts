@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { writeGrantsCsv } from './generator/index.ts';
-import { importGrantsCsv } from './import.ts';
+import { importGrantsCsv } from './import/importer.ts';
 import { currentYearSetting } from './settings.ts';
 
 export const DEMO_ROWS = 50_000;

@@ -5,13 +5,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
-import { grantsService } from './service.ts';
-import { importGrantsCsv } from './import.ts';
+import { handCsv, handRow, tempDir, writeGenerated } from '../../../test/support/grants/files.ts';
+import { searchGrantsInSql } from '../../../test/support/grants/sql-search.ts';
 import { DataVersionWatcher } from '../../core/service.ts';
+import { importGrantsCsv } from './import/importer.ts';
 import { MemorySearch } from './memory-search.ts';
-import { SORT_FIELDS, agreementsWithTexts, searchGrants } from './repository.ts';
-import type { SearchFilters, SortField } from './repository.ts';
-import { handCsv, handRow, searchGrantsInSql, tempDir, writeGenerated } from './test-support.ts';
+import { agreementsWithTexts, searchGrants, textsOf } from './repository.ts';
+import { SORT_FIELDS } from './search.ts';
+import type { SearchFilters, SortField } from './search.ts';
+import { grantsService } from './service.ts';
+import type { GrantsTables } from './tables.ts';
 
 describeEachDatabase(
   'grants in-memory search',
@@ -22,12 +25,14 @@ describeEachDatabase(
     let values: number[];
     // the data version re-read by every search (ttl 0): an import is seen at once, as by another process after the server's ttl
     const versions = () => new DataVersionWatcher(t.db, 'grants', 0);
+    const db = () => t.db.kysely.withTables<GrantsTables>();
 
     before(async () => {
       dir = tempDir();
       await importGrantsCsv(t.db, await writeGenerated(dir, 2500, 'memory-search-test'));
-      const { query, texts } = agreementsWithTexts(t.db.kysely, ['agreement_title_en']);
-      const rows = await query.select(['g.fiscal_year', 'g.agreement_value_cents', ...texts]).execute();
+      const rows = await agreementsWithTexts(db())
+        .select(['g.fiscal_year', 'g.agreement_value_cents', ...textsOf(['agreement_title_en'])])
+        .execute();
       titleWords = [...new Set(rows.flatMap((r) => String(r.agreement_title_en).split(/\s+/)).filter((w) => w.length >= 3))].slice(0, 40);
       years = [...new Set(rows.map((r) => String(r.fiscal_year)))];
       values = rows.slice(0, 50).map((r) => Number(r.agreement_value_cents)); // bounds equal to stored values
@@ -35,7 +40,7 @@ describeEachDatabase(
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     it('gives the count and the page of the SQL search for random texts, filters, orders and pages', async () => {
-      const db = t.db.kysely;
+      const db = t.db.kysely.withTables<GrantsTables>();
       const memory = new MemorySearch(db, versions());
       const ordersByDistinctQuery = new MemorySearch(db, versions(), { maxValuesSortedByList: 0 });
       let withMatches = 0;
@@ -110,7 +115,7 @@ describeEachDatabase(
     });
 
     it('reloads after another import changed the data', async () => {
-      const db = t.db.kysely;
+      const db = t.db.kysely.withTables<GrantsTables>();
       const memory = new MemorySearch(db, versions());
       const order = { field: 'agreement_value' as const, descending: true };
       const page = { limit: 10, offset: 0 };

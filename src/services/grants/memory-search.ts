@@ -22,10 +22,11 @@ import type { Kysely } from 'kysely';
 import { num } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import type { DataVersionWatcher } from '../../core/service.ts';
+import { SORT_ORDERS } from './search.ts';
+import type { SearchFilters, SearchOrder, SearchPage, SortColumn, SortField } from './search.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
-import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from './tables.ts';
-import { SORT_ORDERS } from './repository.ts';
-import type { SearchFilters, SearchOrder, SortField } from './repository.ts';
+import { GRANTS_SEARCH, SEARCHED_COLUMNS } from './tables.ts';
+import type { GrantsDatabase, StoredColumn } from './tables.ts';
 
 /** Rows read per query while loading (other requests run between two reads). */
 const LOAD_CHUNK_ROWS = 10_000;
@@ -75,7 +76,7 @@ export interface MemorySearchResult {
 }
 
 export class MemorySearch {
-  private readonly db: Kysely<any>;
+  private readonly db: Kysely<GrantsDatabase>;
   private readonly versions: DataVersionWatcher;
   private snapshot: Snapshot | null = null;
   private loading: Promise<Snapshot> | null = null;
@@ -83,7 +84,7 @@ export class MemorySearch {
   private readonly maxValuesSortedByList: number;
 
   /** `maxValuesSortedByList` is for tests (0: always the DISTINCT query). */
-  constructor(db: Kysely<any>, versions: DataVersionWatcher, options: { maxValuesSortedByList?: number } = {}) {
+  constructor(db: Kysely<GrantsDatabase>, versions: DataVersionWatcher, options: { maxValuesSortedByList?: number } = {}) {
     this.db = db;
     this.versions = versions;
     this.maxValuesSortedByList = options.maxValuesSortedByList ?? MAX_VALUES_SORTED_BY_LIST;
@@ -106,12 +107,12 @@ export class MemorySearch {
     return total + (s.textRank?.byteLength ?? 0);
   }
 
-  async search(filters: SearchFilters, order: SearchOrder, page: { limit: number; offset: number }): Promise<MemorySearchResult> {
+  async search(filters: SearchFilters, order: SearchOrder, page: SearchPage): Promise<MemorySearchResult> {
     const s = await this.current();
     let textIds: number[] | null = null;
     if (filters.text !== undefined) {
       const rows = await this.db
-        .selectFrom(GRANTS_TEXTS_TABLE)
+        .selectFrom('grants_texts')
         .select('id')
         .where(substringMatch(this.db, GRANTS_SEARCH, filters.text))
         .execute();
@@ -158,7 +159,7 @@ export class MemorySearch {
     const size = num(
       (
         await db
-          .selectFrom(GRANTS_TABLE)
+          .selectFrom('grants_agreements')
           .select((eb) => eb.fn.countAll().as('n'))
           .executeTakeFirstOrThrow()
       ).n,
@@ -166,7 +167,7 @@ export class MemorySearch {
     const maxText = num(
       (
         await db
-          .selectFrom(GRANTS_TEXTS_TABLE)
+          .selectFrom('grants_texts')
           .select((eb) => eb.fn.max('id').as('m'))
           .executeTakeFirstOrThrow()
       ).m ?? 0,
@@ -201,7 +202,7 @@ export class MemorySearch {
     let after = -Infinity;
     for (;;) {
       let q = db
-        .selectFrom(GRANTS_TABLE)
+        .selectFrom('grants_agreements')
         .select([
           'id',
           'agreement_value_cents',
@@ -222,14 +223,14 @@ export class MemorySearch {
         if (i === size) break;
         s.ids[i] = Number(r.id);
         s.valueCents[i] = num(r.agreement_value_cents);
-        s.notable[i] = r.is_notable === true || r.is_notable === 1 ? 1 : 0;
+        s.notable[i] = r.is_notable ? 1 : 0;
         s.province.codes[i] = code(s.province, r.recipient_province);
         s.fiscalYear.codes[i] = code(s.fiscalYear, r.fiscal_year);
         s.recipientType.codes[i] = code(s.recipientType, r.recipient_type);
         s.start.codes[i] = code(s.start, r.agreement_start_date);
         s.end.codes[i] = code(s.end, r.agreement_end_date);
         SEARCHED_COLUMNS.forEach((c, k) => {
-          const t = Number(r[c.textId] ?? 0);
+          const t = r[c.textId] ?? 0;
           textIds[k][i] = t >= 0 && t <= maxText ? t : 0;
         });
         i++;
@@ -265,7 +266,7 @@ export class MemorySearch {
    * Renumbers a column's codes so that they follow the database's order of its distinct values (its collation
    * for text): the database sorts the distinct values themselves, a few thousand at most for these columns.
    */
-  private async orderCodes(c: CodedColumn, column: string, size: number): Promise<void> {
+  private async orderCodes(c: CodedColumn, column: StoredColumn, size: number): Promise<void> {
     const values = [...c.codeOf.keys()];
     let ordered: string[];
     if (values.length === 0) ordered = [];
@@ -275,10 +276,10 @@ export class MemorySearch {
       ordered = rows.rows.map((r) => String(r.v));
     } else {
       const rows = await this.db
-        .selectFrom(GRANTS_TABLE)
-        .select(sql.ref(column).as('v'))
+        .selectFrom('grants_agreements')
+        .select(sql.ref<string>(column).as('v'))
         .distinct()
-        .where(sql.ref(column), 'is not', null)
+        .where(column, 'is not', null)
         .orderBy('v')
         .execute();
       ordered = rows.map((r) => String(r.v));
@@ -314,7 +315,7 @@ export class MemorySearch {
       }
       return ordering;
     };
-    const [first, then]: readonly string[] = SORT_ORDERS[field].columns;
+    const [first, then]: readonly SortColumn[] = SORT_ORDERS[field].columns;
     if (first === 'agreement_value_cents') {
       byValue();
       return;
@@ -333,7 +334,7 @@ export class MemorySearch {
   }
 
   /** Each agreement's code for a sort column, in the database's order of the column's values (0: NULL). */
-  private async sortKey(s: Snapshot, column: string): Promise<Uint32Array> {
+  private async sortKey(s: Snapshot, column: Exclude<SortColumn, 'agreement_value_cents'>): Promise<Uint32Array> {
     switch (column) {
       case 'agreement_start_date':
         return s.start.codes;
@@ -347,7 +348,7 @@ export class MemorySearch {
       case 'program_name_en': {
         // the rank of each dictionary text in the database's order (the same strings as the columns)
         if (!s.textRank) {
-          const rows = await this.db.selectFrom(GRANTS_TEXTS_TABLE).select('id').orderBy('text').orderBy('id').execute();
+          const rows = await this.db.selectFrom('grants_texts').select('id').orderBy('text').orderBy('id').execute();
           const textRank = new Uint32Array(s.offsets.length);
           rows.forEach((r, k) => {
             const t = Number(r.id);
@@ -420,7 +421,7 @@ function collect(s: Snapshot, textIds: number[] | null, filters: SearchFilters):
   return out.subarray(0, count);
 }
 
-function pageIds(s: Snapshot, matched: Uint32Array, order: SearchOrder, page: { limit: number; offset: number }): number[] {
+function pageIds(s: Snapshot, matched: Uint32Array, order: SearchOrder, page: SearchPage): number[] {
   const count = matched.length;
   const wanted = Math.min(count, page.offset + page.limit);
   const byRank = order.field === 'id' ? null : s.orderings.get(order.field)!;

@@ -8,14 +8,16 @@ import { sql } from 'kysely';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
 import { migrateToLatest } from '../../core/db/migrations.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
+import { untypedTables } from '../../core/db/tables.ts';
 import { grantsMigrations } from './migrations.ts';
-import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, RETIRED_INDEXES, SEARCHED_COLUMNS } from './tables.ts';
+import { GRANTS_SEARCH, GRANTS_TABLE, RETIRED_INDEXES, SEARCHED_COLUMNS } from './tables.ts';
+import type { GrantsTables } from './tables.ts';
 
 describeEachDatabase(
   'grants migrations',
   (t) => {
     it('converts stored agreements to the text dictionary, drops their text columns and the secondary indexes', async () => {
-      const db = t.db.kysely;
+      const db = t.db.kysely.withTables<GrantsTables>();
       const early = Object.fromEntries(Object.entries(grantsMigrations).filter(([name]) => name < 'grants_0004'));
       await migrateToLatest(db, early);
       // a database that ran the earlier migrations before they stopped creating secondary indexes has them
@@ -38,17 +40,18 @@ describeEachDatabase(
         import_version: 'v0',
       });
       const sources = [row(1, 'Wetland survey', 'Society A'), row(2, 'Shared Program', 'Society A'), row(3, 'Trail repair', 'Society B')];
-      await db.insertInto(GRANTS_TABLE).values(sources).execute();
+      // (the agreements as migrations 1–3 stored them: the columns of that time)
+      await untypedTables(db).insertInto(GRANTS_TABLE).values(sources).execute();
 
       await migrateToLatest(db, grantsMigrations);
 
-      const texts = await db.selectFrom(GRANTS_TEXTS_TABLE).select(['id', 'text']).execute();
+      const texts = await db.selectFrom('grants_texts').select(['id', 'text']).execute();
       const expected = new Set(['Wetland survey', 'Shared Program', 'Trail repair', 'Society A', 'Society B', 'Quokka habitat', '']);
       assert.deepEqual(new Set(texts.map((r) => r.text)), expected);
       assert.equal(texts.length, expected.size, 'each text once');
       const textOf = new Map(texts.map((r) => [Number(r.id), r.text]));
       const inserted = new Map(sources.map((r) => [r.reference_number, r as Record<string, unknown>]));
-      const stored = await db.selectFrom(GRANTS_TABLE).selectAll().execute();
+      const stored = await db.selectFrom('grants_agreements').selectAll().execute();
       assert.equal(stored.length, 3);
       for (const row of stored) {
         // the texts are the dictionary's only (migration 6): the row points at its own
@@ -58,7 +61,7 @@ describeEachDatabase(
         }
       }
       const found = await db
-        .selectFrom(GRANTS_TEXTS_TABLE)
+        .selectFrom('grants_texts')
         .select('text')
         .where(substringMatch(db, GRANTS_SEARCH, 'quokka'))
         .execute();

@@ -1,18 +1,20 @@
-// Service C schema: one row per agreement (owner_org, reference), holding its current amendment. Money is
-// integer cents; dates are YYYY-MM-DD text. Bookkeeping columns make the import idempotent and countable:
-// content_hash (the stored values), previous_hash (the values before the running import touched the row)
-// and import_version (the data version of the last import that saw the agreement).
+// Service C schema, as each migration left it (the current tables: tables.ts). One row per agreement
+// (owner_org, reference), holding its current amendment. Money is integer cents; dates are YYYY-MM-DD text.
+// Bookkeeping columns make the import idempotent and countable: content_hash (the stored values),
+// previous_hash (the values before the running import touched the row) and import_version (the data version
+// of the last import that saw the agreement).
+import { sql } from 'kysely';
+import type { ColumnDefinitionBuilder } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
 import { createSubstringIndex, dropSubstringIndex } from '../../core/db/search-index.ts';
-import { sql } from 'kysely';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, RETIRED_INDEXES, RETIRED_SEARCH, SEARCHED_COLUMNS } from './tables.ts';
 
 export const grantsMigrations: Record<string, Migration> = {
   grants_0001_agreements: {
     async up(db) {
       const d = dialectOf(db);
-      const text = (c: any) => c.notNull().defaultTo('');
+      const text = (c: ColumnDefinitionBuilder) => c.notNull().defaultTo('');
       await db.schema
         .createTable(GRANTS_TABLE)
         .addColumn('id', columnType.id(d), idConstraint(d))

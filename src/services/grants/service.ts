@@ -4,9 +4,9 @@
 // for existing clients, at /api/stats/.
 import type { ServiceModule } from '../../core/service.ts';
 import { loadGrantsDemo, writeGeneratedCsv } from './demo.ts';
-import { importGrantsPath } from './import.ts';
+import { importGrantsPath } from './import/importer.ts';
 import { grantsMigrations } from './migrations.ts';
-import { grantsRoutes } from './routes.ts';
+import { grantsRoutes } from './routes/index.ts';
 import { currentYearSetting } from './settings.ts';
 
 export const grantsService: ServiceModule = {

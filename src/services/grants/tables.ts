@@ -1,9 +1,16 @@
-// The grants tables in one place: the stored columns, the text dictionary and its substring index.
+// The grants tables in one place, as Kysely sees them (`GrantsTables`): the agreements, derived from the record
+// the importer reads (source/record.ts), the text dictionary and its substring index.
+import type { Selectable } from 'kysely';
 import type { SubstringIndex } from '../../core/db/search-index.ts';
+import type { CoreTables, DbBoolean, DbId, DbInteger } from '../../core/db/tables.ts';
+import type { GrantRecord } from './source/index.ts';
 
 export const GRANTS_TABLE = 'grants_agreements';
 
-/** Data columns written by the importer, in statement order (the table adds id and bookkeeping). */
+/**
+ * The record's fields the importer writes, in statement order (the table adds id and bookkeeping). The
+ * content hash reads the values in this order: reordering it would count every stored agreement as updated.
+ */
 export const DATA_COLUMNS = [
   'owner_org',
   'reference_number',
@@ -35,7 +42,7 @@ export const DATA_COLUMNS = [
   'notable_reason',
   'notable_category',
   'notable_keyword',
-] as const;
+] as const satisfies ReadonlyArray<keyof GrantRecord>;
 export type DataColumn = (typeof DATA_COLUMNS)[number];
 
 /**
@@ -73,15 +80,56 @@ export const SEARCHED_COLUMNS = [
   { column: 'description_en', textId: 'description_text_id' },
   { column: 'program_name_en', textId: 'program_text_id' },
 ] as const satisfies ReadonlyArray<{ column: DataColumn; textId: string }>;
-export const TEXT_ID_COLUMNS = SEARCHED_COLUMNS.map((c) => c.textId);
+export type SearchedColumn = (typeof SEARCHED_COLUMNS)[number]['column'];
+export type TextIdColumn = (typeof SEARCHED_COLUMNS)[number]['textId'];
+export const TEXT_ID_COLUMNS: readonly TextIdColumn[] = SEARCHED_COLUMNS.map((c) => c.textId);
 
-const SEARCHED = new Set<string>(SEARCHED_COLUMNS.map((c) => c.column));
+/** The data columns the agreements table holds: all but the searched texts. */
+export type StoredColumn = Exclude<DataColumn, SearchedColumn>;
+const SEARCHED = new Set<DataColumn>(SEARCHED_COLUMNS.map((c) => c.column));
 /**
- * The data columns the agreements table holds: all but the searched texts, which only the dictionary holds
- * (the rows keep their ids; migration 6): the database of the generated 1.3-million-row file is 641 MB
- * instead of 937 MB, and the importer's upserts bind and write that much less.
+ * The searched texts are held by the dictionary only (the rows keep their ids; migration 6): the database of
+ * the generated 1.3-million-row file is 641 MB instead of 937 MB, and the importer's upserts bind and write
+ * that much less.
  */
-export const STORED_COLUMNS = DATA_COLUMNS.filter((c) => !SEARCHED.has(c));
+export const STORED_COLUMNS: readonly StoredColumn[] = DATA_COLUMNS.filter((c): c is StoredColumn => !SEARCHED.has(c));
+
+/**
+ * A record's value as stored: booleans as 0/1 on SQLite, codes as text (the column holds what any importer
+ * wrote, not only today's codes), cents as an integer both databases return as a number.
+ */
+type StoredValue<T> = T extends boolean ? DbBoolean : T extends string ? string : T;
+
+/**
+ * One row per agreement (owner_org, reference_number), holding its current amendment. Bookkeeping columns
+ * make the import idempotent and countable: content_hash (the stored values), previous_hash (the values
+ * before the running import touched the row) and import_version (the data version of the last import that
+ * saw the agreement).
+ */
+export type AgreementsTable = { [C in StoredColumn]: C extends 'agreement_value_cents' ? DbInteger : StoredValue<GrantRecord[C]> } & {
+  [C in TextIdColumn]: number | null;
+} & {
+  id: DbId;
+  content_hash: string;
+  previous_hash: string | null;
+  import_version: string;
+};
+
+/** The text dictionary: each distinct searched text once. */
+export interface TextsTable {
+  id: DbId;
+  text: string;
+}
+
+// A type alias, not an interface: Kysely's `withTables` needs an object type with an implicit index signature.
+export type GrantsTables = {
+  grants_agreements: AgreementsTable;
+  grants_texts: TextsTable;
+};
+export type GrantsDatabase = CoreTables & GrantsTables;
+
+/** A stored agreement as read. */
+export type StoredAgreement = Selectable<AgreementsTable>;
 
 /** `search`: a case-insensitive substring of one text of the dictionary. */
 export const GRANTS_SEARCH: SubstringIndex = {

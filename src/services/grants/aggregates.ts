@@ -1,26 +1,17 @@
 // Every aggregate the API serves, computed inside the import transaction in one pass over the agreements
 // (the stored rows, read in id order, in pages; or, for a first import on SQLite, the agreements as the
-// importer's reading thread resolved them: import-aggregates.ts), so a request reads one stored result.
-// Sums are exact integer cents; dollars appear only in the output.
+// importer's reading thread resolved them: import/tracker.ts), so a request reads one stored result.
+// Sums are exact integer cents; dollars appear only in the output. The shapes are the response schemas'.
 import type { Kysely } from 'kysely';
-import { num } from '../../core/db/dialect.ts';
 import { AggregateBuildError, CalculatorAggregateBuilder } from './calculator/index.ts';
 import type { CalculatorAggregates } from './calculator/index.ts';
+import type { DataSource } from './schemas/common.ts';
+import type { GrantsRecipients } from './schemas/recipients.ts';
+import type { GrantsComprehensiveStats, GrantsStats } from './schemas/stats.ts';
 import { NOTABLE_RULES, RECIPIENT_TYPES } from './source/index.ts';
-import { GRANTS_TABLE, GRANTS_TEXTS_TABLE } from './tables.ts';
-import type { SEARCHED_COLUMNS } from './tables.ts';
+import type { GrantsDatabase, StoredAgreement, TextIdColumn } from './tables.ts';
 
-/** Where the data came from; generated data says so (kind "demo", is_demo true). */
-export interface DataSource {
-  kind: 'demo' | 'import';
-  is_demo: boolean;
-  description: string;
-  source: string;
-  schema: string;
-  data_version: string;
-  imported_at: string;
-  notable_rules_version: string;
-}
+export type { DataSource, GrantsComprehensiveStats, GrantsRecipients, GrantsStats };
 
 export const TOP_PROGRAMS_IN_STATS = 20;
 export const TOP_RECIPIENTS = 50;
@@ -93,70 +84,6 @@ class ProvinceBucket extends Bucket {
   readonly recipients = new Set<string>();
 }
 
-export interface GrantsStats {
-  total_grants: number;
-  total_value: number;
-  avg_value: number;
-  major_funding_count: number;
-  notable_count: number;
-  by_province: Array<{ recipient_province: string; count: number; total_value: number }>;
-  by_year: Array<{ fiscal_year: string; count: number; total_value: number }>;
-  top_programs: Array<{ program_name_en: string; count: number; total_value: number }>;
-  data_source: DataSource;
-}
-
-export interface GrantsRecipients {
-  top_recipients: Array<{ recipient_legal_name: string; total_value: number; grant_count: number; avg_value: number }>;
-  by_type: Array<{ recipient_type: string; label: string; count: number; total_value: number; avg_value: number }>;
-  by_province: Array<{ recipient_province: string; count: number; total_value: number; unique_recipients: number }>;
-  data_source: DataSource;
-}
-
-export interface GrantsComprehensiveStats {
-  basic_stats: {
-    total_grants: number;
-    total_value: number;
-    average_value: number;
-    median_value: number;
-    minimum_value: number;
-    maximum_value: number;
-    major_funding_count: number;
-    notable_count: number;
-  };
-  yearly_analysis: Array<{
-    fiscal_year: string;
-    count: number;
-    total_value: number;
-    avg_value: number;
-    major_count: number;
-    notable_count: number;
-  }>;
-  provincial_analysis: Array<{
-    recipient_province: string;
-    count: number;
-    total_value: number;
-    avg_value: number;
-    unique_recipients: number;
-    value_per_recipient: number;
-  }>;
-  sector_analysis: Array<{ naics_sector_en: string; count: number; total_value: number }>;
-  program_analysis: Array<{ program_name_en: string; count: number; total_value: number }>;
-  value_distribution: Array<{
-    range: string;
-    min: number | null;
-    max: number | null;
-    count: number;
-    total_value: number;
-    percentage: number;
-  }>;
-  notable_breakdown: {
-    notable: { count: number; total_value: number };
-    major_funding: { count: number; total_value: number };
-    by_reason: Array<{ category: string; label: string; count: number; total_value: number }>;
-  };
-  data_source: DataSource;
-}
-
 /** The calculator's aggregates, or why none could be built (e.g. no year of the data has a revenue figure). */
 export type StoredCalculator =
   { ok: true; aggregates: CalculatorAggregates; data_source: DataSource } | { ok: false; error: string; data_source: DataSource };
@@ -211,16 +138,14 @@ const STORED_AGGREGATE_COLUMNS = [
   'is_major_funding',
   'is_notable',
   'notable_category',
-] as const satisfies ReadonlyArray<keyof AggregateRow>;
-const AGGREGATE_TEXT_IDS = ['recipient_text_id', 'program_text_id', 'title_text_id'] as const satisfies ReadonlyArray<
-  (typeof SEARCHED_COLUMNS)[number]['textId']
->;
+] as const satisfies ReadonlyArray<keyof AggregateRow & keyof StoredAgreement>;
+const AGGREGATE_TEXT_IDS = ['recipient_text_id', 'program_text_id', 'title_text_id'] as const satisfies ReadonlyArray<TextIdColumn>;
 const TEXTS_PER_QUERY = 1000;
 
 /**
  * Every aggregate, accumulated one agreement at a time (each agreement once, at its current amendment; in
  * id order, which the calculator's ties follow), then built by `finish`. Used by `computeAggregates` over
- * the stored rows and by the importer's reading thread over the agreements it resolved (import-aggregates.ts).
+ * the stored rows and by the importer's reading thread over the agreements it resolved (import/tracker.ts).
  */
 export class GrantsAggregator {
   private readonly values: Float64Array;
@@ -440,37 +365,37 @@ export class GrantsAggregator {
 }
 
 export async function computeAggregates(
-  db: Kysely<any>,
+  db: Kysely<GrantsDatabase>,
   dataSource: DataSource,
   options: AggregateOptions = {},
 ): Promise<GrantsAggregates> {
   const { n } = await db
-    .selectFrom(GRANTS_TABLE)
-    .select((eb) => eb.fn.countAll().as('n'))
+    .selectFrom('grants_agreements')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const aggregator = new GrantsAggregator(num(n), options);
+  const aggregator = new GrantsAggregator(Number(n), options);
   // The texts by their dictionary ids, read once each for the pages that need them: joining them row by row
   // cost SQLite three index look-ups an agreement (the 1.3-million-row file, runs side by side on a slow hour
   // of the machine: 5.8–6.5 s joined, 3.4–5.9 s so).
   const texts = new Map<number, string>();
-  const readTexts = async (rows: Array<Record<string, any>>): Promise<void> => {
+  const readTexts = async (rows: ReadonlyArray<Pick<StoredAgreement, (typeof AGGREGATE_TEXT_IDS)[number]>>): Promise<void> => {
     const missing = new Set<number>();
     for (const r of rows) for (const c of AGGREGATE_TEXT_IDS) if (!texts.has(Number(r[c]))) missing.add(Number(r[c]));
     const ids = [...missing];
     for (let i = 0; i < ids.length; i += TEXTS_PER_QUERY) {
       const found = await db
-        .selectFrom(GRANTS_TEXTS_TABLE)
+        .selectFrom('grants_texts')
         .select(['id', 'text'])
         .where('id', 'in', ids.slice(i, i + TEXTS_PER_QUERY))
         .execute();
       for (const t of found) texts.set(Number(t.id), t.text);
     }
   };
-  const textOf = (id: unknown): string => texts.get(Number(id)) ?? '';
+  const textOf = (id: number | null): string => texts.get(Number(id)) ?? '';
   let after = 0;
   for (;;) {
     const rows = await db
-      .selectFrom(GRANTS_TABLE)
+      .selectFrom('grants_agreements')
       .select([...STORED_AGGREGATE_COLUMNS, ...AGGREGATE_TEXT_IDS])
       .where('id', '>', after)
       .orderBy('id')
@@ -480,15 +405,15 @@ export async function computeAggregates(
     await readTexts(rows);
     for (const r of rows) {
       aggregator.add({
-        id: Number(r.id),
+        id: r.id,
         recipient_legal_name: textOf(r.recipient_text_id),
         recipient_province: r.recipient_province,
         recipient_type: r.recipient_type,
         program_name_en: textOf(r.program_text_id),
         naics_sector_en: r.naics_sector_en,
         fiscal_year: r.fiscal_year,
-        fiscal_year_start: Number(r.fiscal_year_start),
-        agreement_value_cents: num(r.agreement_value_cents),
+        fiscal_year_start: r.fiscal_year_start,
+        agreement_value_cents: r.agreement_value_cents,
         agreement_start_date: r.agreement_start_date,
         agreement_end_date: r.agreement_end_date,
         agreement_title_en: textOf(r.title_text_id),
@@ -497,7 +422,7 @@ export async function computeAggregates(
         notable_category: r.notable_category,
       });
     }
-    after = Number(rows[rows.length - 1].id);
+    after = rows[rows.length - 1].id;
   }
   return aggregator.finish(dataSource);
 }

@@ -1,4 +1,4 @@
-// The aggregates a first import stores (on SQLite accumulated by the reading thread: import-aggregates.ts)
+// The aggregates a first import stores (on SQLite accumulated by the reading thread: tracker.ts)
 // equal the aggregates computed from the stored rows (computeAggregates), field for field: from a file (the
 // worker thread) and from a stream (the caller's thread), into a table emptied after an earlier import (the
 // ids then continue after the ones used), with amendments of an agreement in later batches.
@@ -6,16 +6,16 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeEachDatabase } from '../../../test/support/databases.ts';
-import { getAggregate } from '../../core/db/datasets.ts';
-import { grantsService } from './service.ts';
-import { importGrantsCsv } from './import.ts';
-import { BATCH_ROWS } from './import-rows.ts';
-import { AGGREGATE_NAMES, computeAggregates } from './statistics.ts';
-import type { DataSource, GrantsStats } from './statistics.ts';
-import { AmendmentResolver, amendmentKey, readGrantsCsv } from './source/index.ts';
-import { GRANTS_TABLE } from './tables.ts';
-import { handCsv, handRow, tempDir, writeGenerated } from './test-support.ts';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { handCsv, handRow, tempDir, writeGenerated } from '../../../../test/support/grants/files.ts';
+import { getAggregate } from '../../../core/db/datasets.ts';
+import { AGGREGATE_NAMES, computeAggregates } from '../aggregates.ts';
+import type { DataSource, GrantsStats } from '../aggregates.ts';
+import { grantsService } from '../service.ts';
+import { AmendmentResolver, amendmentKey, readGrantsCsv } from '../source/index.ts';
+import type { GrantsTables } from '../tables.ts';
+import { importGrantsCsv } from './importer.ts';
+import { BATCH_ROWS } from './rows.ts';
 
 describeEachDatabase(
   'grants aggregates of a first import',
@@ -29,7 +29,7 @@ describeEachDatabase(
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     const storedEqualComputed = async () => {
-      const db = t.db.kysely;
+      const db = t.db.kysely.withTables<GrantsTables>();
       const stored = new Map<string, unknown>();
       for (const name of AGGREGATE_NAMES) stored.set(name, (await getAggregate(db, 'grants', name))!.value);
       const dataSource = (stored.get('stats') as GrantsStats).data_source as DataSource;
@@ -72,7 +72,7 @@ describeEachDatabase(
       );
       const outOfOrder = path.join(dir, 'out-of-order.csv');
       fs.writeFileSync(outOfOrder, handCsv(rows));
-      const db = t.db.kysely;
+      const db = t.db.kysely.withTables<GrantsTables>();
       for (const [input, csv] of [
         ['file', file],
         ['stream', file],
@@ -81,15 +81,15 @@ describeEachDatabase(
         const resolver = new AmendmentResolver();
         await readGrantsCsv(csv, (r) => resolver.add(r));
         const before = await db
-          .selectFrom(GRANTS_TABLE)
+          .selectFrom('grants_agreements')
           .select((eb) => eb.fn.max('id').as('max'))
           .executeTakeFirstOrThrow();
-        await db.deleteFrom(GRANTS_TABLE).execute();
+        await db.deleteFrom('grants_agreements').execute();
         await importGrantsCsv(t.db, input === 'file' ? csv : fs.createReadStream(csv), { sourceLabel: 'grants.csv' });
         const computed = await storedEqualComputed();
         assert.equal(computed.stats.total_grants, resolver.size);
         const ids = await db
-          .selectFrom(GRANTS_TABLE)
+          .selectFrom('grants_agreements')
           .select([(eb) => eb.fn.min('id').as('min'), (eb) => eb.fn.max('id').as('max')])
           .executeTakeFirstOrThrow();
         // no id is used twice, first import or not

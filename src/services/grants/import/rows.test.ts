@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { PARAMS_PER_ROW, ROW_COLUMNS, TextDictionary, completeRows, rowHash } from './import-rows.ts';
-import { DATA_COLUMNS, SEARCHED_COLUMNS } from './tables.ts';
+import { DATA_COLUMNS, SEARCHED_COLUMNS } from '../tables.ts';
+import { rowHash } from './hashing.ts';
+import { PARAMS_PER_ROW, ROW_COLUMNS, completeRows } from './rows.ts';
+import { TextDictionary } from './text-dictionary.ts';
 
 test('rowHash: equal rows hash equally; a changed value, a moved boundary or null against "" changes the hash', () => {
   // a column holds one type (a number column numbers): the rows here are texts and nulls, numbers below

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeGrantsCsv } from './generator/index.ts';
-import { readAgreementBatches } from './import-reader.ts';
-import type { RowBatch } from './import-rows.ts';
-import { GrantsCsvHeaderError } from './source/index.ts';
-import type { ReadProgress } from './source/index.ts';
+import { writeGrantsCsv } from '../generator/index.ts';
+import { GrantsCsvHeaderError } from '../source/index.ts';
+import type { ReadProgress } from '../source/index.ts';
+import { readAgreementBatches } from './reader.ts';
+import type { RowBatch } from './rows.ts';
 
 async function read(file: string, inThread: boolean, firstId?: number) {
   const batches: RowBatch[] = [];

@@ -4,40 +4,42 @@
 // longer has are deleted), with every aggregate of the API recomputed in the same transaction.
 //
 // How the 1.3-million-row file stays fast and small:
-//  - a worker thread reads, maps and cuts the file into ready-to-bind batches (import-reader.ts,
-//    import-rows.ts) while this thread gives the texts their dictionary ids and writes the rows as upserts
+//  - a worker thread reads, maps and cuts the file into ready-to-bind batches (reader.ts, batcher.ts,
+//    rows.ts) while this thread gives the texts their dictionary ids and writes the rows as upserts (writer.ts)
 //    (SQLite: a prepared one-row statement run per row; PostgreSQL: one statement per batch), whose conflict
 //    clause applies the amendment rule (`supersedes`) in the database, so memory holds a few batches, never
 //    the file;
-//  - the table has no secondary index to maintain (searches are answered in memory: memory-search.ts), and
+//  - the table has no secondary index to maintain (searches are answered in memory: ../memory-search.ts), and
 //    the searched texts are written once each, to the dictionary (the rows hold their ids);
 //  - a first import on SQLite gets its aggregates from the worker, which accumulates them while this thread
-//    writes and builds the index (import-aggregates.ts), instead of a pass over the stored rows afterwards;
+//    writes and builds the index (tracker.ts), instead of a pass over the stored rows afterwards;
 //  - on SQLite (and on an empty PostgreSQL table) the text dictionary's substring index is dropped for the
 //    load and rebuilt once at the end, inside the transaction; readers keep the old snapshot. A PostgreSQL
-//    dictionary that holds data keeps its index (dropping it would lock readers out until commit).
+//    dictionary that holds data keeps its index (dropping it would lock readers out until commit);
+//  - on SQLite the import writes with a rollback journal when it is alone on the file (sqlite-journal.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { Db } from '../../core/db/database.ts';
-import { dialectOf, insertMany, num } from '../../core/db/dialect.ts';
-import { putAggregate } from '../../core/db/datasets.ts';
-import { resumeSubstringIndex, suspendSubstringIndex } from '../../core/db/search-index.ts';
-import { runImport } from '../../core/import.ts';
-import type { ImportReport } from '../../core/import.ts';
-import type { ServiceContext } from '../../core/service.ts';
-import { readAgreementBatches } from './import-reader.ts';
-import { TextDictionary, completeRows, upsertStatement } from './import-rows.ts';
-import type { RowBatch } from './import-rows.ts';
-import { NOTABLE_RULES_VERSION } from './source/index.ts';
-import type { NotableMatcher } from './source/index.ts';
-import { calculatorIds, fillTitles, withDataSource } from './import-aggregates.ts';
-import { agreementsWithTexts } from './repository.ts';
-import { computeAggregates, AGGREGATE_NAMES } from './statistics.ts';
-import type { DataSource, GrantsAggregates } from './statistics.ts';
-import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE } from './tables.ts';
+import type { Db } from '../../../core/db/database.ts';
+import { dialectOf } from '../../../core/db/dialect.ts';
+import { putAggregate } from '../../../core/db/datasets.ts';
+import { resumeSubstringIndex, suspendSubstringIndex } from '../../../core/db/search-index.ts';
+import { runImport } from '../../../core/import.ts';
+import type { ImportReport } from '../../../core/import.ts';
+import type { ServiceContext } from '../../../core/service.ts';
+import { AGGREGATE_NAMES, computeAggregates } from '../aggregates.ts';
+import type { DataSource, GrantsAggregates } from '../aggregates.ts';
+import { agreementsWithTexts, textsOf } from '../repository.ts';
+import { NOTABLE_RULES_VERSION } from '../source/index.ts';
+import type { NotableMatcher } from '../source/index.ts';
+import { GRANTS_SEARCH, GRANTS_TABLE } from '../tables.ts';
+import type { GrantsDatabase, GrantsTables } from '../tables.ts';
+import { readAgreementBatches } from './reader.ts';
+import { withSqliteImportSettings } from './sqlite-journal.ts';
+import { calculatorIds, fillTitles, withDataSource } from './tracker.ts';
+import { BatchWriter } from './writer.ts';
 
 export const GRANTS_DATASET = 'agreements';
 
@@ -57,52 +59,6 @@ export interface GrantsImportOptions {
   currentYear?: number;
 }
 
-const INSERT_TEXT = `INSERT INTO ${GRANTS_TEXTS_TABLE} (id, text) VALUES (?, ?)`;
-
-/**
- * Writes RowBatches: completes their rows (dictionary ids, content hash), writes the new texts, then the
- * agreements. Only the texts of rows that reach a statement enter the dictionary.
- */
-class BatchWriter {
-  private readonly trx: Kysely<any>;
-  private readonly db: Db;
-  private readonly importVersion: string;
-  private readonly statements = new Map<number, string>();
-  private readonly dictionary = new TextDictionary();
-
-  constructor(trx: Kysely<any>, db: Db, importVersion: string) {
-    this.trx = trx;
-    this.db = db;
-    this.importVersion = importVersion;
-  }
-
-  private statement(rows: number): string {
-    let text = this.statements.get(rows);
-    if (!text) {
-      text = upsertStatement(this.db.dialect, rows, this.importVersion);
-      this.statements.set(rows, text);
-    }
-    return text;
-  }
-
-  async write(batch: RowBatch): Promise<void> {
-    const texts = completeRows(batch, this.dictionary);
-    // SQLite: one-row statements (see Db.runEach; for the texts 0.6 s less than Kysely's multi-row inserts on
-    // the 1.3-million-row file); PostgreSQL: the batch in one statement (a round trip a row would cost more
-    // than the row)
-    if (this.db.runEach) {
-      this.db.runEach(
-        INSERT_TEXT,
-        texts.map((t) => [t.id, t.text]),
-      );
-      this.db.runEach(this.statement(1), batch.rows);
-    } else {
-      await insertMany(this.trx, GRANTS_TEXTS_TABLE, texts);
-      await this.trx.executeQuery(CompiledQuery.raw(this.statement(batch.rows.length), batch.rows.flat()));
-    }
-  }
-}
-
 function describeSource(input: string | Readable, options: GrantsImportOptions): string {
   return options.sourceLabel ?? (typeof input === 'string' ? input : 'stream');
 }
@@ -115,39 +71,7 @@ function describeSource(input: string | Readable, options: GrantsImportOptions):
 export async function importGrantsCsv(db: Db, input: string | Readable, options: GrantsImportOptions = {}): Promise<ImportReport> {
   const source = describeSource(input, options);
   if (db.dialect !== 'sqlite') return importInTransaction(db, input, source, options);
-  // Two SQLite settings wrap the import (neither can change inside a transaction):
-  //  - temporary storage (sorts) spills to files instead of growing the process by hundreds of MB;
-  //  - when no other connection has the database open, the import writes with a rollback journal instead of
-  //    the WAL: new pages then need no journal at all, where the WAL writes every page twice (the upsert of
-  //    300,000 rows: 8.8 µs a row against 14.0). SQLite refuses the switch while another connection has the
-  //    file open (a running server, say); the import then writes through the WAL, and readers keep the old
-  //    snapshot until it commits.
-  const previousTemp = (await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(db.kysely)).rows[0]?.temp_store ?? 0;
-  await sql`PRAGMA temp_store = FILE`.execute(db.kysely);
-  const journalMode = async (set?: string): Promise<string> => {
-    const rows = (await sql.raw(`PRAGMA journal_mode${set ? ` = ${set}` : ''}`).execute(db.kysely)).rows as Array<Record<string, unknown>>;
-    return String(rows[0]?.journal_mode ?? '').toLowerCase();
-  };
-  let switched = false;
-  if ((await journalMode()) === 'wal') {
-    // another connection on the file makes the switch fail with "database is locked": at once, not after the
-    // connection's busy timeout
-    const timeout = Number((await sql<{ timeout: number }>`PRAGMA busy_timeout`.execute(db.kysely)).rows[0]?.timeout ?? 0);
-    await sql`PRAGMA busy_timeout = 0`.execute(db.kysely);
-    try {
-      switched = (await journalMode('DELETE')) === 'delete';
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
-    } finally {
-      await sql.raw(`PRAGMA busy_timeout = ${timeout}`).execute(db.kysely);
-    }
-  }
-  try {
-    return await importInTransaction(db, input, source, options);
-  } finally {
-    if (switched) await journalMode('WAL');
-    await sql.raw(`PRAGMA temp_store = ${Number(previousTemp)}`).execute(db.kysely);
-  }
+  return withSqliteImportSettings(db, () => importInTransaction(db, input, source, options));
 }
 
 function importInTransaction(db: Db, input: string | Readable, source: string, options: GrantsImportOptions): Promise<ImportReport> {
@@ -156,19 +80,20 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
   return runImport(
     db,
     { service: 'grants', importer: 'csv', dataset: GRANTS_DATASET, source, isDemo, progress: { unit: 'bytes', enabled: options.progress } },
-    async (trx, { tally, progress, dataVersion }) => {
+    async (core, { tally, progress, dataVersion }) => {
+      const trx = core.withTables<GrantsTables>();
       const dialect = dialectOf(trx);
       // (runImport lets one import of the service run at a time: what this one sees of the table, empty or
       // not, stays true until it commits)
-      const hadRows = (await trx.selectFrom(GRANTS_TABLE).select('id').limit(1).executeTakeFirst()) !== undefined;
+      const hadRows = (await trx.selectFrom('grants_agreements').select('id').limit(1).executeTakeFirst()) !== undefined;
       // Bulk mode: rebuild the substring index once instead of maintaining it row by row (see the file comment).
       const bulk = dialect === 'sqlite' || !hadRows;
       if (bulk) await suspendSubstringIndex(trx, GRANTS_SEARCH);
       // The dictionary is rebuilt from this file's agreements (every row gets its new text ids).
-      await trx.deleteFrom(GRANTS_TEXTS_TABLE).execute();
+      await trx.deleteFrom('grants_texts').execute();
 
       // A first import on SQLite: the reading thread numbers the agreements and accumulates their aggregates
-      // (import-aggregates.ts), so that they are ready when the index is (AUTOINCREMENT: after every id used before).
+      // (tracker.ts), so that they are ready when the index is (AUTOINCREMENT: after every id used before).
       let tracking: { firstId: number } | undefined;
       if (dialect === 'sqlite' && !hadRows) {
         const used = await sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = ${GRANTS_TABLE}`.execute(trx);
@@ -204,27 +129,28 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
       let inserted: number;
       let unchanged: number;
       if (hadRows) {
-        const deleted = await trx.deleteFrom(GRANTS_TABLE).where('import_version', '<>', dataVersion).executeTakeFirst();
+        const deleted = await trx.deleteFrom('grants_agreements').where('import_version', '<>', dataVersion).executeTakeFirst();
         tally.deleted(Number(deleted.numDeletedRows));
         const counts = await trx
-          .selectFrom(GRANTS_TABLE)
+          .selectFrom('grants_agreements')
           .select([
-            (eb) => eb.fn.countAll().as('agreements'),
-            sql<number>`sum(case when previous_hash is null then 1 else 0 end)`.as('inserted'),
-            sql<number>`sum(case when previous_hash = content_hash then 1 else 0 end)`.as('unchanged'),
+            (eb) => eb.fn.countAll<number>().as('agreements'),
+            sql<number | null>`sum(case when previous_hash is null then 1 else 0 end)`.as('inserted'),
+            sql<number | null>`sum(case when previous_hash = content_hash then 1 else 0 end)`.as('unchanged'),
           ])
           .executeTakeFirstOrThrow();
-        agreements = num(counts.agreements);
-        inserted = num(counts.inserted);
-        unchanged = num(counts.unchanged);
+        // (sums of no rows are null)
+        agreements = Number(counts.agreements);
+        inserted = Number(counts.inserted ?? 0);
+        unchanged = Number(counts.unchanged ?? 0);
       } else {
         // into an empty table every agreement is new and nothing is deleted: a count needs no row decoded
         // (1.3 million rows: 0.03 s against 0.5 s for the delete scan and the sums)
         const counts = await trx
-          .selectFrom(GRANTS_TABLE)
-          .select((eb) => eb.fn.countAll().as('agreements'))
+          .selectFrom('grants_agreements')
+          .select((eb) => eb.fn.countAll<number>().as('agreements'))
           .executeTakeFirstOrThrow();
-        agreements = inserted = num(counts.agreements);
+        agreements = inserted = Number(counts.agreements);
         unchanged = 0;
       }
       tally.inserted(inserted);
@@ -237,7 +163,7 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
         await resumeSubstringIndex(trx, GRANTS_SEARCH);
       }
       // PostgreSQL plans by cost: give it statistics of the new data. (SQLite's searches choose their index
-      // themselves from the match count; see repository.ts.)
+      // themselves from the match count.)
       if (dialect === 'postgres') await sql.raw(`ANALYZE ${GRANTS_TABLE}`).execute(trx);
       log('computing aggregates');
       const dataSource: DataSource = {
@@ -265,7 +191,7 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
  * after checking that they cover the agreements stored.
  */
 async function completeAggregates(
-  trx: Kysely<any>,
+  trx: Kysely<GrantsDatabase>,
   read: GrantsAggregates,
   dataSource: DataSource,
   agreements: number,
@@ -277,13 +203,10 @@ async function completeAggregates(
   if (complete.calculator.ok) {
     const ids = calculatorIds(complete.calculator.aggregates);
     const titles = new Map<number, string>();
-    const { query, texts } = agreementsWithTexts(trx, ['agreement_title_en']);
+    const query = agreementsWithTexts(trx).select(['g.id', ...textsOf(['agreement_title_en'])]);
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await query
-        .select(['g.id', ...texts])
-        .where('g.id', 'in', ids.slice(i, i + 500))
-        .execute();
-      for (const r of rows) titles.set(Number(r.id), r.agreement_title_en);
+      const rows = await query.where('g.id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) titles.set(r.id, r.agreement_title_en);
     }
     fillTitles(complete.calculator.aggregates, titles);
   }

@@ -1,19 +1,18 @@
 // The importer's reading side: the CSV decoded, parsed, mapped and cut into ready-to-bind batches of
-// agreements (import-rows.ts), in a worker thread when the input is a file with the default notable rules
+// agreements (batcher.ts, rows.ts), in a worker thread when the input is a file with the default notable rules
 // (about 15 s of CPU for the 1.3-million-row file, beside the thread that writes), else on the caller's
 // thread. Either way the caller gets the same batches in the same order, the same skips, progress and summary,
 // and header errors naming the missing column. At most a few batches are in flight: a slow writer holds the
 // reading back.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
-import type { DialectName } from '../../core/db/dialect.ts';
-import { AgreementTracker, SOURCE_TO_COME } from './import-aggregates.ts';
-import { AgreementBatcher } from './import-rows.ts';
-import type { AggregateOptions, GrantsAggregates } from './statistics.ts';
-import type { RowBatch } from './import-rows.ts';
-import { GrantsCsvHeaderError, readGrantsCsv } from './source/index.ts';
-import type { NotableMatcher, ReadGrantsOptions, ReadProgress, ReadSummary } from './source/index.ts';
-import type { SkipReason } from './source/record.ts';
+import type { DialectName } from '../../../core/db/dialect.ts';
+import type { AggregateOptions, GrantsAggregates } from '../aggregates.ts';
+import { GrantsCsvHeaderError, readGrantsCsv } from '../source/index.ts';
+import type { NotableMatcher, ReadGrantsOptions, ReadProgress, ReadSummary, SkipReason } from '../source/index.ts';
+import { AgreementBatcher } from './batcher.ts';
+import type { RowBatch } from './rows.ts';
+import { AgreementTracker, SOURCE_TO_COME } from './tracker.ts';
 
 const MAX_BATCHES_IN_FLIGHT = 4;
 const WORKER_KIND = 'pdi-grants-import-reader';
@@ -32,7 +31,7 @@ export interface BatchReadOptions extends Pick<ReadGrantsOptions, 'onProgress' |
   inThread?: boolean;
   /**
    * A first import on SQLite: the agreements get their ids from `firstId` on, and their aggregates are
-   * accumulated while reading (import-aggregates.ts).
+   * accumulated while reading (tracker.ts).
    */
   aggregates?: { firstId: number; options?: AggregateOptions };
 }

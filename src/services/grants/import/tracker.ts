@@ -12,14 +12,14 @@
 // ties are the stored ones. The calculator's top lists need titles, which are not kept here (a title per
 // agreement: an estimated 90 MB more); the writing thread reads them by id afterwards (`fillTitles`).
 //
-// Equal to computeAggregates over the stored rows: import-aggregates.test.ts.
-import { ownCopy } from '../../core/source-text.ts';
-import { amendmentKey, fiscalYearLabel, supersedes } from './source/index.ts';
-import type { GrantRecord } from './source/index.ts';
-import type { CalculatorAggregates } from './calculator/index.ts';
-import { TextDictionary } from './import-rows.ts';
-import { GrantsAggregator } from './statistics.ts';
-import type { AggregateOptions, AggregateRow, DataSource, GrantsAggregates } from './statistics.ts';
+// Equal to computeAggregates over the stored rows: tracker.test.ts.
+import { ownCopy } from '../../../core/source-text.ts';
+import { GrantsAggregator } from '../aggregates.ts';
+import type { AggregateOptions, AggregateRow, DataSource, GrantsAggregates } from '../aggregates.ts';
+import type { CalculatorAggregates } from '../calculator/index.ts';
+import { amendmentKey, fiscalYearLabel, supersedes } from '../source/index.ts';
+import type { GrantRecord } from '../source/index.ts';
+import { TextDictionary } from './text-dictionary.ts';
 
 /** Distinct values of a column, numbered from 0 (values kept as their own copies: see `ownCopy`). */
 class Interner {

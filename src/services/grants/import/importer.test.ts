@@ -1,7 +1,7 @@
 // The grants importer on SQLite and PostgreSQL: amendments resolved once at the latest value, idempotent
 // re-imports with stable ids, a newer file's changes counted, atomic failure (the old data stays served),
 // header errors naming the column, and the stored aggregates matching an independent reading of the file.
-import { after, before, it, test } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,16 +9,17 @@ import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import Papa from 'papaparse';
-import { describeEachDatabase } from '../../../test/support/databases.ts';
-import { getAggregate, listDataVersions } from '../../core/db/datasets.ts';
-import { grantsService } from './service.ts';
-import { importGrantsCsv, SUPERSEDED_REASON } from './import.ts';
-import { TextDictionary } from './import-rows.ts';
-import { agreementsWithTexts } from './repository.ts';
-import type { GrantsStats, GrantsComprehensiveStats } from './statistics.ts';
-import { SCHEMA_2025_COLUMNS } from './source/index.ts';
-import { expectedAgreements, handCsv, handRow, searchGrantsInSql, tempDir, writeGenerated } from './test-support.ts';
-import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE } from './tables.ts';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { expectedAgreements, handCsv, handRow, tempDir, writeGenerated } from '../../../../test/support/grants/files.ts';
+import { searchGrantsInSql } from '../../../../test/support/grants/sql-search.ts';
+import { getAggregate, listDataVersions } from '../../../core/db/datasets.ts';
+import type { GrantsComprehensiveStats, GrantsStats } from '../aggregates.ts';
+import { agreementsWithTexts, textsOf } from '../repository.ts';
+import { grantsService } from '../service.ts';
+import { SCHEMA_2025_COLUMNS } from '../source/index.ts';
+import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE } from '../tables.ts';
+import type { GrantsTables } from '../tables.ts';
+import { SUPERSEDED_REASON, importGrantsCsv } from './importer.ts';
 
 describeEachDatabase(
   'grants importer',
@@ -30,7 +31,7 @@ describeEachDatabase(
       generated = await writeGenerated(dir, 2500, 'import-test');
     });
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const db = () => t.db.kysely;
+    const db = () => t.db.kysely.withTables<GrantsTables>();
     const write = (name: string, text: string) => {
       const file = path.join(dir, name);
       fs.writeFileSync(file, text);
@@ -38,7 +39,7 @@ describeEachDatabase(
     };
     const stored = () =>
       db()
-        .selectFrom(GRANTS_TABLE)
+        .selectFrom('grants_agreements')
         .select(['id', 'owner_org', 'reference_number', 'amendment_number', 'agreement_value_cents', 'content_hash'])
         .orderBy('id')
         .execute();
@@ -175,7 +176,7 @@ describeEachDatabase(
           assert.equal(timeout, 10_000, 'the busy timeout, set to 0 for the refused switch, is back');
           assert.equal(await journal(), 'wal', 'the import could not leave WAL with a reader on the file');
           const stored = await db()
-            .selectFrom(GRANTS_TABLE)
+            .selectFrom('grants_agreements')
             .select((eb) => eb.fn.countAll().as('n'))
             .executeTakeFirstOrThrow();
           assert.equal((reader.prepare(`select count(*) as n from ${GRANTS_TABLE}`).get() as { n: number }).n, Number(stored.n));
@@ -251,13 +252,13 @@ describeEachDatabase(
     });
 
     it('two imports at once into an empty table: the table ends as one file left it, not as their union', async () => {
-      await db().deleteFrom(GRANTS_TABLE).execute();
+      await db().deleteFrom('grants_agreements').execute();
       const file = (name: string, prefix: string) =>
         write(name, handCsv(Array.from({ length: 300 }, (_, i) => handRow({ ref_number: `${prefix}-${i}` }))));
       const a = file('concurrent-a.csv', 'CA');
       const b = file('concurrent-b.csv', 'CB');
       const reports = await Promise.all([importGrantsCsv(t.db, a), importGrantsCsv(t.db, b)]);
-      const refs = (await db().selectFrom(GRANTS_TABLE).select('reference_number').execute()).map((r) => r.reference_number as string);
+      const refs = (await db().selectFrom('grants_agreements').select('reference_number').execute()).map((r) => r.reference_number);
       const prefixes = [...new Set(refs.map((r) => r.split('-')[0]))];
       assert.equal(prefixes.length, 1, `stored: ${prefixes.join(', ')}`);
       assert.equal(refs.length, 300);
@@ -273,37 +274,11 @@ describeEachDatabase(
       );
       const report = await importGrantsCsv(t.db, file);
       assert.equal(report.inserted, 1);
-      const { query, texts } = agreementsWithTexts(db(), ['recipient_legal_name', 'description_en']);
-      const row = await query.select(texts).executeTakeFirstOrThrow();
+      const row = await agreementsWithTexts(db())
+        .select(textsOf(['recipient_legal_name', 'description_en']))
+        .executeTakeFirstOrThrow();
       assert.deepEqual(row, { recipient_legal_name: 'Bad\uFFFDName', description_en: 'x\uFFFDy' });
     });
   },
   { migrations: grantsService.migrations },
 );
-
-test('the text dictionary gives one id per distinct text, also when fingerprints collide', () => {
-  const texts = ['', 'a', 'b', 'ab', 'ba', 'Community centre', 'community centre', 'é', 'e\u0301'];
-  // one fingerprint for every text (all but the first then live in the exact map), or one key and the length as the check
-  for (const fingerprintOf of [
-    undefined,
-    (_: string, out: Uint32Array) => out.set([7, 0, 1]),
-    (t: string, out: Uint32Array) => out.set([1, 2, t.length]),
-  ]) {
-    const dictionary = new TextDictionary(fingerprintOf);
-    const ids = texts.map((t) => dictionary.idOf(t));
-    assert.equal(new Set(ids).size, texts.length, 'distinct texts, distinct ids');
-    assert.deepEqual(
-      texts.map((t) => dictionary.idOf(t)),
-      ids,
-      'the same text, the same id',
-    );
-    assert.equal(dictionary.size, texts.length);
-    const added = dictionary.takeNew();
-    assert.deepEqual(
-      added,
-      ids.map((id, i) => ({ id, text: texts[i] })),
-      'each new text once, with its id',
-    );
-    assert.deepEqual(dictionary.takeNew(), []);
-  }
-});

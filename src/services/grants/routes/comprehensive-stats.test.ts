@@ -1,0 +1,64 @@
+// GET /api/comprehensive-stats/ on SQLite and PostgreSQL: every statistic recomputed from the stored rows.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { SPEC, dollars, grantsHttp, sumCents } from '../../../../test/support/grants/http.ts';
+import { grantsService } from '../service.ts';
+import { VALUE_RANGES } from '../aggregates.ts';
+
+describeEachDatabase(
+  'grants comprehensive-stats route',
+  (t) => {
+    const h = grantsHttp(t);
+    const { get } = h;
+
+    describe('answers', () => {
+      it('comprehensive-stats: median, extremes, years, provinces, sectors, half-open value ranges, notable breakdown', async () => {
+        const { body } = await get(`${SPEC}/comprehensive-stats/`);
+        const values = h.rows.map((r) => r.agreement_value_cents).sort((a, b) => a - b);
+        const mid = values.length >> 1;
+        const b = body.basic_stats;
+        assert.equal(b.total_grants, h.rows.length);
+        assert.equal(b.median_value, (values.length % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2) / 100);
+        assert.equal(b.minimum_value, values[0] / 100);
+        assert.equal(b.maximum_value, values[values.length - 1] / 100);
+        assert.equal(b.average_value, Math.round(sumCents(h.rows) / h.rows.length) / 100);
+        for (const y of body.yearly_analysis) {
+          const mine = h.rows.filter((r) => r.fiscal_year === y.fiscal_year);
+          assert.deepEqual(
+            [y.count, y.major_count, y.notable_count],
+            [mine.length, mine.filter((r) => r.is_major_funding).length, mine.filter((r) => r.is_notable).length],
+          );
+        }
+        for (const p of body.provincial_analysis) {
+          assert.equal(p.value_per_recipient, Math.round((p.total_value * 100) / p.unique_recipients) / 100);
+        }
+        assert.equal(
+          body.sector_analysis.reduce((n: number, s: { count: number }) => n + s.count, 0),
+          h.rows.length,
+        );
+        assert.deepEqual(
+          body.value_distribution.map((r: { range: string }) => r.range),
+          VALUE_RANGES.map((r) => r.range),
+        );
+        for (const [i, range] of body.value_distribution.entries()) {
+          const { min, max } = VALUE_RANGES[i];
+          const mine = h.rows.filter(
+            (r) => (min === null || r.agreement_value_cents >= min) && (max === null || r.agreement_value_cents < max),
+          );
+          assert.equal(range.count, mine.length, range.range);
+          assert.equal(range.total_value, dollars(sumCents(mine)));
+          assert.equal(range.percentage, Math.round((mine.length / h.rows.length) * 10000) / 100);
+        }
+        const notable = h.rows.filter((r) => r.is_notable);
+        assert.deepEqual(body.notable_breakdown.notable, { count: notable.length, total_value: dollars(sumCents(notable)) });
+        assert.equal(
+          body.notable_breakdown.by_reason.reduce((n: number, x: { count: number }) => n + x.count, 0),
+          notable.length,
+        );
+        assert.ok(body.notable_breakdown.by_reason.every((x: { label: string }) => x.label.length > 0));
+      });
+    });
+  },
+  { migrations: grantsService.migrations },
+);

@@ -1,0 +1,65 @@
+// What every grants route plugin gets: the typed database, the in-memory search, and the aggregates stored
+// at import (a 503 saying how to load data when there are none).
+import type { Kysely } from 'kysely';
+import { getAggregate } from '../../../core/db/datasets.ts';
+import { HttpError } from '../../../core/http/errors.ts';
+import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import type { GrantsAggregates, StoredCalculator } from '../aggregates.ts';
+import { MemorySearch } from '../memory-search.ts';
+import { readAggregate } from '../repository.ts';
+import type { GrantsDatabase, GrantsTables } from '../tables.ts';
+
+const NO_DATA = 'no grants data has been imported yet; run `pdi import grants <csv>` (or start the server with demo data)';
+
+// A type alias: Fastify's plugin options must be an object type with an index signature.
+export type GrantsRoutes = {
+  db: Kysely<GrantsDatabase>;
+  memory: MemorySearch;
+  /** A stored aggregate served as it is. */
+  aggregate<N extends ServedAggregate>(name: N): Promise<GrantsAggregates[N]>;
+  /** The calculator's aggregates, parsed once per data version (POST responses are not cached). */
+  calculatorAggregates(): Promise<StoredCalculator>;
+};
+
+/** The aggregates a GET serves as they are stored. */
+type ServedAggregate = 'stats' | 'recipients' | 'comprehensive';
+
+async function storedValue<N extends ServedAggregate>(db: Kysely<GrantsDatabase>, name: N): Promise<GrantsAggregates[N]> {
+  const stored = await readAggregate(db, name);
+  if (!stored) throw new HttpError(503, NO_DATA);
+  return stored.value;
+}
+
+/** The routes' shared state, for the app `app` (the in-memory search loads when it is ready). */
+export function routeContext(app: ServiceApp, ctx: ServiceContext): GrantsRoutes {
+  const db = ctx.db.kysely.withTables<GrantsTables>();
+  // Searches count and order their matches in memory (memory-search.ts): loaded in the background when the
+  // server is ready (about 3 s for 1.1 million agreements), else by the first search; closing waits for it.
+  const memory = new MemorySearch(db, ctx.dataVersion);
+  let warming: Promise<void> | null = null;
+  app.addHook('onReady', async () => {
+    warming = memory.ready().catch((error) => ctx.log.warn({ err: error }, 'in-memory search not loaded; the first search will load it'));
+  });
+  app.addHook('onClose', async () => {
+    await warming;
+  });
+
+  let calculatorMemo: { version: string; value: StoredCalculator } | null = null;
+  async function calculatorAggregates(): Promise<StoredCalculator> {
+    const row = await db
+      .selectFrom('aggregates')
+      .select('data_version')
+      .where('service', '=', 'grants')
+      .where('name', '=', 'calculator')
+      .executeTakeFirst();
+    if (!row) throw new HttpError(503, NO_DATA);
+    const memo = calculatorMemo;
+    if (memo !== null && memo.version === row.data_version) return memo.value;
+    const stored = await getAggregate<StoredCalculator>(db, 'grants', 'calculator');
+    if (!stored) throw new HttpError(503, NO_DATA);
+    calculatorMemo = { version: stored.data_version, value: stored.value };
+    return stored.value;
+  }
+
+  return { db, memory, aggregate: (name) => storedValue(db, name), calculatorAggregates };
+}

@@ -1,0 +1,24 @@
+// Service C routes: the five endpoints of the specification plus GET /api/grants/{id}/, served at the spec's
+// address (host/api + /api/<x>/ = /api/api/<x>/) and at the old address /api/<x>/ that clients still call.
+// One plugin per endpoint group, registered in the order the OpenAPI document lists them.
+import { withAliases } from '../../../core/http/service-app.ts';
+import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { calculatorRoutes } from './calculator.ts';
+import { comprehensiveStatsRoutes } from './comprehensive-stats.ts';
+import { routeContext } from './context.ts';
+import { grantRoutes } from './grants.ts';
+import { recipientsRoutes } from './recipients.ts';
+import { searchRoutes } from './search.ts';
+import { statsRoutes } from './stats.ts';
+
+export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
+  const shared = routeContext(app, ctx);
+  await withAliases(app, { spec: '/api/api', aliases: ['/api'] }, async (scope) => {
+    await scope.register(statsRoutes, shared);
+    await scope.register(searchRoutes, shared);
+    await scope.register(grantRoutes, shared);
+    await scope.register(recipientsRoutes, shared);
+    await scope.register(comprehensiveStatsRoutes, shared);
+    await scope.register(calculatorRoutes, shared);
+  });
+}

@@ -1,0 +1,92 @@
+// POST /api/calculate/: a taxpayer's share of federal grants (the formulas: calculator/formulas.ts).
+import { Type } from 'typebox';
+import { CALCULATOR_FORMULAS_MARKDOWN, MAX_AMOUNT_DOLLARS } from '../calculator/index.ts';
+import { DataSourceSchema, money } from './common.ts';
+
+export const CALCULATE_DOCS = { summary: "A taxpayer's share of federal grants", description: CALCULATOR_FORMULAS_MARKDOWN };
+
+export const CalculateRequest = Type.Object({
+  annual_income: Type.Number({
+    minimum: 0,
+    maximum: MAX_AMOUNT_DOLLARS,
+    description: 'Dollars per year (per month with input_mode "monthly"). Required.',
+  }),
+  gst_eligible_spending: Type.Optional(
+    Type.Number({ minimum: 0, maximum: MAX_AMOUNT_DOLLARS, description: 'Spending subject to GST, dollars (default 0).' }),
+  ),
+  input_mode: Type.Optional(
+    Type.String({
+      enum: ['annual', 'monthly'],
+      description: '"annual" (default) or "monthly": amounts are per month and multiplied by 12.',
+    }),
+  ),
+  taxpayer_since_year: Type.Optional(
+    Type.Integer({ description: 'First fiscal year (start year) counted; default 2018, within the years of the data.' }),
+  ),
+});
+
+const ShareEntry = {
+  year: Type.Integer({ description: 'Fiscal year by its start year.' }),
+  fiscal_year: Type.String(),
+  user_share: money(),
+  user_share_formatted: Type.String(),
+  grant_count: Type.Integer(),
+};
+
+export const CalculateBody = Type.Object({
+  success: Type.Boolean(),
+  calculation: Type.Object({
+    annual_income: money(),
+    gst_eligible_spending: money(),
+    input_mode: Type.String(),
+    taxpayer_since_year: Type.Integer(),
+    tax_year: Type.Integer(),
+    current_year: Type.Integer(),
+    current_fiscal_year: Type.String(),
+    federal_income_tax: money(),
+    federal_income_tax_formatted: Type.String(),
+    gst_paid: money(),
+    gst_paid_formatted: Type.String(),
+    total_tax_contribution: money(),
+    total_tax_contribution_formatted: Type.String(),
+    federal_revenue: money(),
+    grants_portion_of_taxes: money(),
+    grants_portion_of_taxes_formatted: Type.String(),
+    revenue_share_percentage: Type.Number(),
+  }),
+  grant_shares: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      title: Type.String(),
+      total_value: money(),
+      user_share: money(),
+      user_share_formatted: Type.String(),
+      recipient: Type.String(),
+    }),
+  ),
+  yearly_breakdown: Type.Array(
+    Type.Object({
+      ...ShareEntry,
+      federal_revenue: money(),
+      top_projects: Type.Array(
+        Type.Object({
+          id: Type.Integer(),
+          title: Type.String(),
+          recipient: Type.String(),
+          annual_value: money(),
+          user_share: money(),
+          user_share_formatted: Type.String(),
+        }),
+      ),
+    }),
+  ),
+  future_projections: Type.Object({
+    continuing_only: Type.Array(Type.Object({ ...ShareEntry, federal_revenue: money(), revenue_is_projected: Type.Boolean() })),
+    with_new_projects: Type.Array(Type.Object({ ...ShareEntry, expected_new_grants: Type.Number() })),
+    historical_average: money(),
+    historical_average_formatted: Type.String(),
+  }),
+  total_grants_share: money(),
+  total_grants_share_formatted: Type.String(),
+  data_source: DataSourceSchema,
+});

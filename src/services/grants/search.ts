@@ -1,0 +1,57 @@
+// The vocabulary of a grants search, shared by the route, the in-memory search (memory-search.ts) and the
+// repository: the filters, the sort fields and the page.
+import type { DataColumn } from './tables.ts';
+
+/**
+ * Sort fields of /api/search/ (each also with a leading "-" for descending): the columns each orders by, then
+ * id in the same direction. Fiscal year and province order by value within a year or province.
+ */
+export const SORT_ORDERS = {
+  agreement_value: { columns: ['agreement_value_cents'] },
+  agreement_start_date: { columns: ['agreement_start_date'] },
+  agreement_end_date: { columns: ['agreement_end_date'] },
+  recipient_legal_name: { columns: ['recipient_legal_name'] },
+  fiscal_year: { columns: ['fiscal_year', 'agreement_value_cents'] },
+  recipient_province: { columns: ['recipient_province', 'agreement_value_cents'] },
+  program_name_en: { columns: ['program_name_en'] },
+  id: { columns: [] },
+} as const satisfies Record<string, { columns: readonly DataColumn[] }>;
+export type SortField = keyof typeof SORT_ORDERS;
+/** A column a sort field orders by. */
+export type SortColumn = (typeof SORT_ORDERS)[SortField]['columns'][number];
+export const SORT_FIELDS = Object.keys(SORT_ORDERS) as SortField[]; // (Object.keys is typed string[])
+export const DEFAULT_SORT = '-agreement_value';
+
+export interface SearchOrder {
+  field: SortField;
+  descending: boolean;
+}
+
+/** "-agreement_value" → {agreement_value, descending}; null for an unknown field. */
+export function parseSort(text: string): SearchOrder | null {
+  const descending = text.startsWith('-');
+  const field = descending ? text.slice(1) : text;
+  return isSortField(field) ? { field, descending } : null;
+}
+
+function isSortField(field: string): field is SortField {
+  return Object.hasOwn(SORT_ORDERS, field);
+}
+
+export interface SearchFilters {
+  /** Substring of title, recipient, description or program (case-insensitive). */
+  text?: string;
+  province?: string;
+  fiscalYear?: string;
+  /** Inclusive bounds in cents. */
+  minCents?: number;
+  maxCents?: number;
+  recipientType?: string;
+  isMajor?: boolean;
+  isNotable?: boolean;
+}
+
+export interface SearchPage {
+  limit: number;
+  offset: number;
+}
