@@ -151,7 +151,7 @@ try {
   };
   const loadAll = async () => {
     const rows: Record<string, unknown>[] = [];
-    for await (const row of exportPapers(retractionDb(db), EXPORT_ROWS, EXPORT_ROWS)) rows.push(row);
+    for await (const row of exportPapers(retractionDb(db), EXPORT_ROWS, { pageSize: EXPORT_ROWS })) rows.push(row);
     return rows;
   };
   // The baseline holds every row and the whole file at once; `probe` is called while both are alive.

@@ -1,288 +1,35 @@
-// Citation analytics of Service E, framework-free. The unfiltered results (every time filter, the
-// analytics-data tables, the overview) are computed when data is imported and stored with the data version
-// (`recomputeAggregates`); requests with a journal or subject filter run the same function on demand.
+// What Service E computes when papers or citations are imported and stores with the data version
+// (`recomputeAggregates`, called inside both importers' transactions): the per-paper window figures
+// (windows.ts), the post-retraction analytics of every time filter and kind of notice, and the analytics-data
+// tables of every kind of notice. Requests with a journal or subject filter are answered from the in-memory
+// index of the same figures (analytics-index.ts).
 //
-// Definitions (documented in the API description):
-// - A citation is post-retraction when the citing work's date is after the retraction date (days_after > 0);
-//   same day (0) is not post. Partial citing dates stand for the first day of their period.
-// - Timing buckets of post-retraction citations, by days after the retraction: within_30_days 1–30,
-//   within_1_year 31–365, within_2_years 366–730, after_2_years > 730 (disjoint; they sum to the post count).
-// - time_filter keeps citations whose citing date lies in (as_of − N years, as_of]; as_of is the latest citing
-//   date in the data, capped at the day of import, so a re-import of the same file gives the same windows.
+// Retractions are retractions: "retracted papers" are the notices of nature Retraction (nature.ts). Every
+// table is computed per kind of notice (`nature`, default retraction) and reports the other kinds beside it.
+// A citation is post-retraction when the citing work's date is after the notice's date (days_after > 0); same
+// day (0) is not post. Partial citing dates stand for the first day of their period.
 import { sql } from 'kysely';
-import type { Expression, SqlBool } from 'kysely';
-import { containsText, num } from '../../core/db/dialect.ts';
-import { putAggregate } from '../../core/db/datasets.ts';
-import { yearsBefore } from './sources/fields.ts';
-import type { PaperRow, RetractionDb } from './tables.ts';
+import { num, lockForTransaction } from '../../core/db/dialect.ts';
+import { getAggregate, listDataVersions, putAggregate } from '../../core/db/datasets.ts';
+import { AnalyticsIndex, INDEX_AGGREGATE } from './analytics-index.ts';
+import type { IndexMeta, PostRetractionAnalytics } from './analytics-index.ts';
+import { rate } from './analytics-index.ts';
+import { NATURES, NATURE_FILTERS } from './nature.ts';
+import type { Nature, NatureFilter } from './nature.ts';
+import type { RetractionDb } from './tables.ts';
+import { TIME_FILTERS, citationsAsOf, refreshPaperWindows, zeroTiming } from './windows.ts';
+import type { TimeFilter, TimingBucket } from './windows.ts';
 
-export const TIME_FILTERS = ['all', '1y', '3y', '5y'] as const;
-export type TimeFilter = (typeof TIME_FILTERS)[number];
-export const TIMING_BUCKETS = ['within_30_days', 'within_1_year', 'within_2_years', 'after_2_years'] as const;
-export type TimingBucket = (typeof TIMING_BUCKETS)[number];
-export const TREND_MONTHS = 24;
-
-/** The timing buckets from counts by bucket (absent: 0). */
-export function timingOf(counts: ReadonlyMap<TimingBucket, number>): Record<TimingBucket, number> {
-  return {
-    within_30_days: counts.get('within_30_days') ?? 0,
-    within_1_year: counts.get('within_1_year') ?? 0,
-    within_2_years: counts.get('within_2_years') ?? 0,
-    after_2_years: counts.get('after_2_years') ?? 0,
-  };
-}
-
-/** Every timing bucket at zero. */
-export function zeroTiming(): Record<TimingBucket, number> {
-  return { within_30_days: 0, within_1_year: 0, within_2_years: 0, after_2_years: 0 };
-}
-export const TOP_N = 10;
-
-export interface AnalyticsFilters {
-  timeFilter: TimeFilter;
-  journal?: string;
-  subject?: string;
-}
-
-const BUCKET_SQL = sql<TimingBucket>`CASE WHEN c.days_after <= 30 THEN 'within_30_days' WHEN c.days_after <= 365 THEN 'within_1_year' WHEN c.days_after <= 730 THEN 'within_2_years' ELSE 'after_2_years' END`;
-
-/** The citing-date window of a time filter, or null for all time. */
-export function timeWindow(filter: TimeFilter, asOf: string | null): { from: string; to: string } | null | 'empty' {
-  if (filter === 'all') return null;
-  if (asOf === null) return 'empty';
-  return { from: yearsBefore(asOf, Number(filter.slice(0, -1))), to: asOf };
-}
-
-/** The reference day of the time filters: the latest citing date, capped at `today`. */
-export async function citationsAsOf(db: RetractionDb, today = new Date().toISOString().slice(0, 10)): Promise<string | null> {
-  const row = await db
-    .selectFrom('retraction_citations')
-    .select((eb) => eb.fn.max('citing_date').as('latest'))
-    .where('citing_date', '<=', today)
-    .executeTakeFirst();
-  return row?.latest ?? null;
-}
-
-export interface TopPaper {
-  record_id: string;
-  title: string;
-  journal: string | null;
-  retraction_date: string | null;
-  post_retraction_citations: number;
+export interface NatureTotals {
+  nature: Nature;
+  papers: number;
   total_citations: number;
+  post_retraction_citations: number;
 }
-
-export interface PostRetractionAnalytics {
-  filters: {
-    time_filter: TimeFilter;
-    journal: string | null;
-    subject: string | null;
-    as_of: string | null;
-    citing_date_from: string | null;
-    citing_date_to: string | null;
-  };
-  totals: { papers: number; citations: number; post_retraction_citations: number; post_retraction_rate: number };
-  timing_distribution: { bucket: TimingBucket; count: number }[];
-  top_papers: TopPaper[];
-  top_journals: { journal: string; papers: number; post_retraction_citations: number }[];
-  top_subjects: { subject: string; papers: number; post_retraction_citations: number }[];
-  monthly_trend: { month: string; count: number }[];
-}
-
-/** Months YYYY-MM ending with the month of `date`, oldest first. */
-export function monthsEnding(date: string, count: number): string[] {
-  let y = Number(date.slice(0, 4));
-  let m = Number(date.slice(5, 7));
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    out.push(`${y}-${String(m).padStart(2, '0')}`);
-    m--;
-    if (m === 0) {
-      m = 12;
-      y--;
-    }
-  }
-  return out.reverse();
-}
-
-export const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10000) / 10000 : 0);
-
-export async function postRetractionAnalytics(
-  db: RetractionDb,
-  filters: AnalyticsFilters,
-  asOf: string | null,
-): Promise<PostRetractionAnalytics> {
-  const window = timeWindow(filters.timeFilter, asOf);
-  const paperFilter = (alias: string): Expression<SqlBool>[] => {
-    const out: Expression<SqlBool>[] = [];
-    if (filters.journal) out.push(containsText(db, sql.ref(`${alias}.journal`), filters.journal));
-    if (filters.subject) out.push(containsText(db, sql.ref(`${alias}.subject`), filters.subject));
-    return out;
-  };
-  const filtered = paperFilter('p').length > 0;
-  // Citations of the filtered papers within the window; `post` restricts to post-retraction ones.
-  const citations = (post: boolean) => {
-    let q = db.selectFrom('retraction_citations as c');
-    if (filtered) q = q.innerJoin('retraction_papers as p', 'p.id', 'c.paper_id');
-    for (const condition of paperFilter('p')) q = q.where(condition);
-    if (window === 'empty') q = q.where(sql<SqlBool>`1 = 0`);
-    else if (window) q = q.where('c.citing_date', '>', window.from).where('c.citing_date', '<=', window.to);
-    if (post) q = q.where('c.days_after', '>', 0);
-    return q;
-  };
-  let papersQuery = db.selectFrom('retraction_papers as p').select((eb) => eb.fn.countAll().as('n'));
-  for (const condition of paperFilter('p')) papersQuery = papersQuery.where(condition);
-  const papers = num((await papersQuery.executeTakeFirstOrThrow()).n);
-
-  const totalsRow = await citations(false)
-    .select((eb) => [eb.fn.countAll().as('citations'), eb.fn.count(sql`CASE WHEN c.days_after > 0 THEN 1 END`).as('post')])
-    .executeTakeFirstOrThrow();
-  const totalCitations = num(totalsRow.citations);
-  const post = num(totalsRow.post);
-
-  const buckets = new Map<TimingBucket, number>();
-  for (const row of await citations(true)
-    .select([BUCKET_SQL.as('bucket'), (eb) => eb.fn.countAll().as('n')])
-    .groupBy(BUCKET_SQL)
-    .execute()) {
-    buckets.set(row.bucket, num(row.n));
-  }
-
-  const topRows = await citations(false)
-    .select([
-      'c.paper_id',
-      (eb) => eb.fn.countAll().as('total'),
-      (eb) => eb.fn.count(sql`CASE WHEN c.days_after > 0 THEN 1 END`).as('post'),
-    ])
-    .groupBy('c.paper_id')
-    .having(sql`count(CASE WHEN c.days_after > 0 THEN 1 END)`, '>', 0)
-    .orderBy(sql`count(CASE WHEN c.days_after > 0 THEN 1 END)`, 'desc')
-    .orderBy('c.paper_id')
-    .limit(TOP_N)
-    .execute();
-  const details = new Map<number, Pick<PaperRow, 'record_id' | 'title' | 'journal' | 'retraction_date'>>();
-  if (topRows.length) {
-    for (const p of await db
-      .selectFrom('retraction_papers')
-      .select(['id', 'record_id', 'title', 'journal', 'retraction_date'])
-      .where(
-        'id',
-        'in',
-        topRows.map((r) => r.paper_id),
-      )
-      .execute()) {
-      details.set(Number(p.id), p);
-    }
-  }
-  const top_papers = topRows.map((r) => {
-    const p = details.get(Number(r.paper_id))!;
-    return {
-      record_id: p.record_id,
-      title: p.title,
-      journal: p.journal,
-      retraction_date: p.retraction_date,
-      post_retraction_citations: num(r.post),
-      total_citations: num(r.total),
-    };
-  });
-
-  // Journals: post-retraction citations in the window, and the number of (filtered) papers of each journal.
-  let journalPapers = db
-    .selectFrom('retraction_papers as p')
-    .select(['p.journal', (eb) => eb.fn.countAll().as('n')])
-    .where('p.journal', 'is not', null)
-    .groupBy('p.journal');
-  for (const condition of paperFilter('p')) journalPapers = journalPapers.where(condition);
-  const journalCounts = new Map((await journalPapers.execute()).map((r) => [r.journal, num(r.n)]));
-  let journalPost = db
-    .selectFrom('retraction_citations as c')
-    .innerJoin('retraction_papers as p', 'p.id', 'c.paper_id')
-    .select(['p.journal', (eb) => eb.fn.countAll().as('n')])
-    .where('c.days_after', '>', 0)
-    .where('p.journal', 'is not', null)
-    .$narrowType<{ journal: string }>()
-    .groupBy('p.journal');
-  for (const condition of paperFilter('p')) journalPost = journalPost.where(condition);
-  if (window === 'empty') journalPost = journalPost.where(sql<SqlBool>`1 = 0`);
-  else if (window) journalPost = journalPost.where('c.citing_date', '>', window.from).where('c.citing_date', '<=', window.to);
-  const top_journals = (await journalPost.execute())
-    .map((r) => ({
-      journal: r.journal,
-      papers: journalCounts.get(r.journal) ?? 0,
-      post_retraction_citations: num(r.n),
-    }))
-    .sort(
-      (a, b) =>
-        b.post_retraction_citations - a.post_retraction_citations ||
-        b.papers - a.papers ||
-        (a.journal < b.journal ? -1 : a.journal > b.journal ? 1 : 0),
-    )
-    .slice(0, TOP_N);
-
-  let subjectPapers = db
-    .selectFrom('retraction_paper_subjects as s')
-    .innerJoin('retraction_papers as p', 'p.id', 's.paper_id')
-    .select(['s.subject', (eb) => eb.fn.countAll().as('n')])
-    .groupBy('s.subject');
-  for (const condition of paperFilter('p')) subjectPapers = subjectPapers.where(condition);
-  const subjectCounts = new Map((await subjectPapers.execute()).map((r) => [r.subject, num(r.n)]));
-  let subjectPost = db
-    .selectFrom('retraction_citations as c')
-    .innerJoin('retraction_papers as p', 'p.id', 'c.paper_id')
-    .innerJoin('retraction_paper_subjects as s', 's.paper_id', 'c.paper_id')
-    .select(['s.subject', (eb) => eb.fn.countAll().as('n')])
-    .where('c.days_after', '>', 0)
-    .groupBy('s.subject');
-  for (const condition of paperFilter('p')) subjectPost = subjectPost.where(condition);
-  if (window === 'empty') subjectPost = subjectPost.where(sql<SqlBool>`1 = 0`);
-  else if (window) subjectPost = subjectPost.where('c.citing_date', '>', window.from).where('c.citing_date', '<=', window.to);
-  const top_subjects = (await subjectPost.execute())
-    .map((r) => ({
-      subject: r.subject,
-      papers: subjectCounts.get(r.subject) ?? 0,
-      post_retraction_citations: num(r.n),
-    }))
-    .sort(
-      (a, b) =>
-        b.post_retraction_citations - a.post_retraction_citations ||
-        b.papers - a.papers ||
-        (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0),
-    )
-    .slice(0, TOP_N);
-
-  const months = asOf ? monthsEnding(asOf, TREND_MONTHS) : [];
-  const perMonth = new Map<string, number>();
-  if (months.length) {
-    for (const row of await citations(true)
-      .select(['c.citing_month', (eb) => eb.fn.countAll().as('n')])
-      .where('c.citing_month', '>=', months[0])
-      .where('c.citing_month', '<=', months[months.length - 1])
-      .groupBy('c.citing_month')
-      .execute()) {
-      if (row.citing_month !== null) perMonth.set(row.citing_month, num(row.n));
-    }
-  }
-  return {
-    filters: {
-      time_filter: filters.timeFilter,
-      journal: filters.journal ?? null,
-      subject: filters.subject ?? null,
-      as_of: asOf,
-      citing_date_from: window && window !== 'empty' ? window.from : null,
-      citing_date_to: window && window !== 'empty' ? window.to : null,
-    },
-    totals: { papers, citations: totalCitations, post_retraction_citations: post, post_retraction_rate: rate(post, totalCitations) },
-    timing_distribution: TIMING_BUCKETS.map((bucket) => ({ bucket, count: buckets.get(bucket) ?? 0 })),
-    top_papers,
-    top_journals,
-    top_subjects,
-    monthly_trend: months.map((month) => ({ month, count: perMonth.get(month) ?? 0 })),
-  };
-}
-
-// ---------------------------------------------------------------- analytics-data tables and the overview
 
 export interface Overview {
+  /** The kind of notice the figures below count (`all`: every record). */
+  nature: NatureFilter;
   total_papers: number;
   papers_with_citations: number;
   total_citations: number;
@@ -299,15 +46,50 @@ export interface Overview {
   first_retraction_date: string | null;
   last_retraction_date: string | null;
   citations_as_of: string | null;
+  /** Citations of papers a later papers import no longer had: kept aside, not counted above. */
+  citations_set_aside: number;
+  /** Every kind of notice, whatever `nature` is. */
+  by_nature: NatureTotals[];
+  /** The RetractionNature cells as written, every record. */
   by_retraction_nature: { retraction_nature: string; papers: number }[];
+}
+
+/** Notices per year of the notice, one column per kind (`retractions`: nature Retraction only). */
+export interface TrendRow {
+  year: number;
+  retractions: number;
+  expressions_of_concern: number;
+  corrections: number;
+  reinstatements: number;
+  other_notices: number;
+}
+const TREND_COLUMN: Record<Nature, Exclude<keyof TrendRow, 'year'>> = {
+  retraction: 'retractions',
+  expression_of_concern: 'expressions_of_concern',
+  correction: 'corrections',
+  reinstatement: 'reinstatements',
+  other: 'other_notices',
+};
+
+export interface CitationYearRow {
+  year: number;
+  total: number;
+  pre_retraction: number;
+  same_day: number;
+  post_retraction: number;
+}
+export interface GroupRow {
+  papers: number;
+  total_citations: number;
+  post_retraction_citations: number;
 }
 
 export interface AnalyticsTables {
   overview: Overview;
-  trends: { year: number; retractions: number }[];
-  citations: { year: number; total: number; pre_retraction: number; same_day: number; post_retraction: number }[];
-  subjects: { subject: string; papers: number; total_citations: number; post_retraction_citations: number }[];
-  geographic: { country: string; papers: number; total_citations: number; post_retraction_citations: number }[];
+  trends: TrendRow[];
+  citations: CitationYearRow[];
+  subjects: ({ subject: string } & GroupRow)[];
+  geographic: ({ country: string } & GroupRow)[];
 }
 
 export const ANALYTICS_TYPES = ['overview', 'trends', 'citations', 'subjects', 'geographic'] as const;
@@ -316,187 +98,335 @@ export type AnalyticsType = (typeof ANALYTICS_TYPES)[number];
 /** The flat CSV columns of each analytics-data type (documented in the API description). */
 export const ANALYTICS_CSV_COLUMNS: Record<AnalyticsType, string[]> = {
   overview: ['metric', 'value'],
-  trends: ['year', 'retractions'],
+  trends: ['year', 'retractions', 'expressions_of_concern', 'corrections', 'reinstatements', 'other_notices'],
   citations: ['year', 'total', 'pre_retraction', 'same_day', 'post_retraction'],
   subjects: ['subject', 'papers', 'total_citations', 'post_retraction_citations'],
   geographic: ['country', 'papers', 'total_citations', 'post_retraction_citations'],
 };
 
-export async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Promise<AnalyticsTables> {
-  const counts = await db
-    .selectFrom('retraction_paper_counts')
+type Count = number | string | bigint | null;
+const byNatureKey = <T>(make: () => T) => new Map<NatureFilter, T>(NATURE_FILTERS.map((n) => [n, make()]));
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Adds a row counted for one kind to that kind's and to `all`'s accumulator. */
+function addTo<T>(map: Map<NatureFilter, T>, nature: Nature, add: (target: T) => void): void {
+  add(map.get(nature)!);
+  add(map.get('all')!);
+}
+
+/** The analytics-data tables of every kind of notice (and of every record), from a few grouped queries. */
+export async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Promise<Record<NatureFilter, AnalyticsTables>> {
+  // Papers and their per-paper counts, grouped by kind; distinct counts need their own pass for `all`.
+  const paperGroups = await db
+    .selectFrom('retraction_papers as p')
+    .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
+    .leftJoin('retraction_paper_windows as w', 'w.paper_id', 'p.id')
     .select((eb) => [
-      eb.fn.sum('total').as('total'),
-      eb.fn.sum('pre').as('pre'),
-      eb.fn.sum('same_day').as('same_day'),
-      eb.fn.sum('post').as('post'),
-      eb.fn.sum('undated').as('undated'),
-      eb.fn.count(sql`CASE WHEN total > 0 THEN 1 END`).as('cited'),
+      'p.nature',
+      eb.fn.countAll().as('papers'),
+      eb.fn.count(sql`CASE WHEN k.total > 0 THEN 1 END`).as('cited'),
+      eb.fn.sum('k.total').as('total'),
+      eb.fn.sum('k.pre').as('pre'),
+      eb.fn.sum('k.same_day').as('same_day'),
+      eb.fn.sum('k.post').as('post'),
+      eb.fn.sum('k.undated').as('undated'),
+      eb.fn.sum('w.d30_all').as('d30'),
+      eb.fn.sum('w.d365_all').as('d365'),
+      eb.fn.sum('w.d730_all').as('d730'),
+      eb.fn.sum('w.dover_all').as('dover'),
+      eb.fn.min('p.retraction_date').as('first'),
+      eb.fn.max('p.retraction_date').as('last'),
     ])
-    .executeTakeFirstOrThrow();
-  const papers = await db
+    .groupBy('p.nature')
+    .execute();
+  const distinctPerNature = await db
     .selectFrom('retraction_papers')
-    .select((eb) => [
-      eb.fn.countAll().as('n'),
-      eb.fn.count('journal').distinct().as('journals'),
-      eb.fn.count('publisher').distinct().as('publishers'),
-      eb.fn.min('retraction_date').as('first'),
-      eb.fn.max('retraction_date').as('last'),
-    ])
+    .select((eb) => ['nature', eb.fn.count('journal').distinct().as('journals'), eb.fn.count('publisher').distinct().as('publishers')])
+    .groupBy('nature')
+    .execute();
+  const distinctAll = await db
+    .selectFrom('retraction_papers')
+    .select((eb) => [eb.fn.count('journal').distinct().as('journals'), eb.fn.count('publisher').distinct().as('publishers')])
     .executeTakeFirstOrThrow();
-  const countries = await db
+  const countriesPerNature = await db
+    .selectFrom('retraction_paper_countries as g')
+    .innerJoin('retraction_papers as p', 'p.id', 'g.paper_id')
+    .select((eb) => ['p.nature', eb.fn.count('g.country').distinct().as('n')])
+    .groupBy('p.nature')
+    .execute();
+  const countriesAll = await db
     .selectFrom('retraction_paper_countries')
     .select((eb) => eb.fn.count('country').distinct().as('n'))
     .executeTakeFirstOrThrow();
-  const subjectCount = await db
+  const subjectsPerNature = await db
+    .selectFrom('retraction_paper_subjects as g')
+    .innerJoin('retraction_papers as p', 'p.id', 'g.paper_id')
+    .select((eb) => ['p.nature', eb.fn.count('g.subject').distinct().as('n')])
+    .groupBy('p.nature')
+    .execute();
+  const subjectsAll = await db
     .selectFrom('retraction_paper_subjects')
     .select((eb) => eb.fn.count('subject').distinct().as('n'))
     .executeTakeFirstOrThrow();
-  const timing = new Map<TimingBucket, number>();
-  for (const row of await db
-    .selectFrom('retraction_citations as c')
-    .select([BUCKET_SQL.as('bucket'), (eb) => eb.fn.countAll().as('n')])
-    .where('c.days_after', '>', 0)
-    .groupBy(BUCKET_SQL)
-    .execute()) {
-    timing.set(row.bucket, num(row.n));
-  }
-  const natures = await db
+  const rawNatures = await db
     .selectFrom('retraction_papers')
     .select(['retraction_nature', (eb) => eb.fn.countAll().as('n')])
     .groupBy('retraction_nature')
     .execute();
-  const total = num(counts.total);
-  const post = num(counts.post);
-  const overview: Overview = {
-    total_papers: num(papers.n),
-    papers_with_citations: num(counts.cited),
-    total_citations: total,
-    pre_retraction_citations: num(counts.pre),
-    same_day_citations: num(counts.same_day),
-    post_retraction_citations: post,
-    undated_citations: num(counts.undated),
-    post_retraction_rate: rate(post, total),
-    post_retraction_timing: timingOf(timing),
-    journals: num(papers.journals),
-    publishers: num(papers.publishers),
-    countries: num(countries.n),
-    subjects: num(subjectCount.n),
-    first_retraction_date: papers.first ?? null,
-    last_retraction_date: papers.last ?? null,
-    citations_as_of: asOf,
-    by_retraction_nature: natures
-      .map((r) => ({ retraction_nature: r.retraction_nature ?? 'not stated', papers: num(r.n) }))
-      .sort((a, b) => b.papers - a.papers || (a.retraction_nature < b.retraction_nature ? -1 : 1)),
-  };
+  const setAside = await db
+    .selectFrom('retraction_citations_set_aside')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
 
+  interface Sums {
+    papers: number;
+    cited: number;
+    total: number;
+    pre: number;
+    same_day: number;
+    post: number;
+    undated: number;
+    timing: Record<TimingBucket, number>;
+    first: string | null;
+    last: string | null;
+  }
+  const sums = byNatureKey<Sums>(() => ({
+    papers: 0,
+    cited: 0,
+    total: 0,
+    pre: 0,
+    same_day: 0,
+    post: 0,
+    undated: 0,
+    timing: zeroTiming(),
+    first: null,
+    last: null,
+  }));
+  for (const g of paperGroups) {
+    addTo(sums, g.nature, (s) => {
+      for (const key of ['papers', 'cited', 'total', 'pre', 'same_day', 'post', 'undated'] as const) s[key] += num(g[key]);
+      s.timing.within_30_days += num(g.d30);
+      s.timing.within_1_year += num(g.d365);
+      s.timing.within_2_years += num(g.d730);
+      s.timing.after_2_years += num(g.dover);
+      if (g.first !== null && (s.first === null || g.first < s.first)) s.first = g.first;
+      if (g.last !== null && (s.last === null || g.last > s.last)) s.last = g.last;
+    });
+  }
+  const distinct = (rows: { nature: Nature; n: Count }[], all: Count) => {
+    const map = new Map<NatureFilter, number>(NATURE_FILTERS.map((n) => [n, 0]));
+    for (const r of rows) map.set(r.nature, num(r.n));
+    map.set('all', num(all));
+    return map;
+  };
+  const journals = distinct(
+    distinctPerNature.map((r) => ({ nature: r.nature, n: r.journals })),
+    distinctAll.journals,
+  );
+  const publishers = distinct(
+    distinctPerNature.map((r) => ({ nature: r.nature, n: r.publishers })),
+    distinctAll.publishers,
+  );
+  const countries = distinct(countriesPerNature, countriesAll.n);
+  const subjectCounts = distinct(subjectsPerNature, subjectsAll.n);
+  const byNature: NatureTotals[] = NATURES.map((nature) => {
+    const s = sums.get(nature)!;
+    return { nature, papers: s.papers, total_citations: s.total, post_retraction_citations: s.post };
+  });
+  const byRetractionNature = rawNatures
+    .map((r) => ({ retraction_nature: r.retraction_nature ?? 'not stated', papers: num(r.n) }))
+    .sort((a, b) => b.papers - a.papers || compare(a.retraction_nature, b.retraction_nature));
+
+  // Notices per year of the notice, one column per kind (the same table for every `nature`).
   const year = sql<string>`substr(retraction_date, 1, 4)`;
-  const trends = (
-    await db
-      .selectFrom('retraction_papers')
-      .select([year.as('year'), (eb) => eb.fn.countAll().as('n')])
-      .where('retraction_date', 'is not', null)
-      .groupBy(year)
-      .orderBy(year)
-      .execute()
-  ).map((r) => ({
-    year: Number(r.year),
-    retractions: num(r.n),
-  }));
+  const trendRows = new Map<number, TrendRow>();
+  for (const r of await db
+    .selectFrom('retraction_papers')
+    .select([year.as('year'), 'nature', (eb) => eb.fn.countAll().as('n')])
+    .where('retraction_date', 'is not', null)
+    .groupBy([year, 'nature'])
+    .execute()) {
+    const y = Number(r.year);
+    const row = trendRows.get(y) ?? {
+      year: y,
+      retractions: 0,
+      expressions_of_concern: 0,
+      corrections: 0,
+      reinstatements: 0,
+      other_notices: 0,
+    };
+    row[TREND_COLUMN[r.nature]] += num(r.n);
+    trendRows.set(y, row);
+  }
+  const trends = [...trendRows.values()].sort((a, b) => a.year - b.year);
 
-  const citations = (
-    await db
-      .selectFrom('retraction_citations')
-      .select([
-        'citing_year',
-        (eb) => eb.fn.countAll().as('total'),
-        (eb) => eb.fn.count(sql`CASE WHEN days_after < 0 THEN 1 END`).as('pre'),
-        (eb) => eb.fn.count(sql`CASE WHEN days_after = 0 THEN 1 END`).as('same_day'),
-        (eb) => eb.fn.count(sql`CASE WHEN days_after > 0 THEN 1 END`).as('post'),
-      ])
-      .where('citing_year', 'is not', null)
-      .groupBy('citing_year')
-      .orderBy('citing_year')
-      .execute()
-  ).map((r) => ({
-    year: Number(r.citing_year),
-    total: num(r.total),
-    pre_retraction: num(r.pre),
-    same_day: num(r.same_day),
-    post_retraction: num(r.post),
-  }));
+  // Citations per citing year: one pass over the citations, grouped by year and kind.
+  const citationYears = byNatureKey(() => new Map<number, CitationYearRow>());
+  for (const r of await db
+    .selectFrom('retraction_citations as c')
+    .innerJoin('retraction_papers as p', 'p.id', 'c.paper_id')
+    .select([
+      'c.citing_year',
+      'p.nature',
+      (eb) => eb.fn.countAll().as('total'),
+      (eb) => eb.fn.count(sql`CASE WHEN c.days_after < 0 THEN 1 END`).as('pre'),
+      (eb) => eb.fn.count(sql`CASE WHEN c.days_after = 0 THEN 1 END`).as('same_day'),
+      (eb) => eb.fn.count(sql`CASE WHEN c.days_after > 0 THEN 1 END`).as('post'),
+    ])
+    .where('c.citing_year', 'is not', null)
+    .groupBy(['c.citing_year', 'p.nature'])
+    .execute()) {
+    const y = Number(r.citing_year);
+    addTo(citationYears, r.nature, (map) => {
+      const row = map.get(y) ?? { year: y, total: 0, pre_retraction: 0, same_day: 0, post_retraction: 0 };
+      row.total += num(r.total);
+      row.pre_retraction += num(r.pre);
+      row.same_day += num(r.same_day);
+      row.post_retraction += num(r.post);
+      map.set(y, row);
+    });
+  }
 
-  type Group = {
-    name: string;
-    papers: number | string | bigint;
-    total: number | string | bigint | null;
-    post: number | string | bigint | null;
+  // Per subject and per country: a paper with several counts in each.
+  const groups = async (which: 'subjects' | 'countries') => {
+    const rows =
+      which === 'subjects'
+        ? await db
+            .selectFrom('retraction_paper_subjects as g')
+            .innerJoin('retraction_papers as p', 'p.id', 'g.paper_id')
+            .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
+            .select([
+              'g.subject as name',
+              'p.nature',
+              (eb) => eb.fn.countAll().as('papers'),
+              (eb) => eb.fn.sum('k.total').as('total'),
+              (eb) => eb.fn.sum('k.post').as('post'),
+            ])
+            .groupBy(['g.subject', 'p.nature'])
+            .execute()
+        : await db
+            .selectFrom('retraction_paper_countries as g')
+            .innerJoin('retraction_papers as p', 'p.id', 'g.paper_id')
+            .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
+            .select([
+              'g.country as name',
+              'p.nature',
+              (eb) => eb.fn.countAll().as('papers'),
+              (eb) => eb.fn.sum('k.total').as('total'),
+              (eb) => eb.fn.sum('k.post').as('post'),
+            ])
+            .groupBy(['g.country', 'p.nature'])
+            .execute();
+    const out = byNatureKey(() => new Map<string, GroupRow>());
+    for (const r of rows) {
+      addTo(out, r.nature, (map) => {
+        const row = map.get(r.name) ?? { papers: 0, total_citations: 0, post_retraction_citations: 0 };
+        row.papers += num(r.papers);
+        row.total_citations += num(r.total);
+        row.post_retraction_citations += num(r.post);
+        map.set(r.name, row);
+      });
+    }
+    return out;
   };
-  const ranked = (rows: Group[]) =>
-    rows
-      .map((r) => ({
-        name: r.name,
-        papers: num(r.papers),
-        total_citations: num(r.total),
-        post_retraction_citations: num(r.post),
-      }))
-      .sort((a, b) => b.papers - a.papers || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const subjectGroups = await db
-    .selectFrom('retraction_paper_subjects as g')
-    .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
-    .select([
-      'g.subject as name',
-      (eb) => eb.fn.countAll().as('papers'),
-      (eb) => eb.fn.sum('k.total').as('total'),
-      (eb) => eb.fn.sum('k.post').as('post'),
-    ])
-    .groupBy('g.subject')
-    .execute();
-  const countryGroups = await db
-    .selectFrom('retraction_paper_countries as g')
-    .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
-    .select([
-      'g.country as name',
-      (eb) => eb.fn.countAll().as('papers'),
-      (eb) => eb.fn.sum('k.total').as('total'),
-      (eb) => eb.fn.sum('k.post').as('post'),
-    ])
-    .groupBy('g.country')
-    .execute();
-  const subjects = ranked(subjectGroups).map(({ name, ...rest }) => ({ subject: name, ...rest }));
-  const geographic = ranked(countryGroups).map(({ name, ...rest }) => ({ country: name, ...rest }));
-  return { overview, trends, citations, subjects, geographic };
+  const ranked = (map: Map<string, GroupRow>) => [...map.entries()].sort((a, b) => b[1].papers - a[1].papers || compare(a[0], b[0]));
+  const subjectGroups = await groups('subjects');
+  const countryGroups = await groups('countries');
+
+  const tablesOf = (nature: NatureFilter): AnalyticsTables => {
+    const s = sums.get(nature)!;
+    return {
+      overview: {
+        nature,
+        total_papers: s.papers,
+        papers_with_citations: s.cited,
+        total_citations: s.total,
+        pre_retraction_citations: s.pre,
+        same_day_citations: s.same_day,
+        post_retraction_citations: s.post,
+        undated_citations: s.undated,
+        post_retraction_rate: rate(s.post, s.total),
+        post_retraction_timing: s.timing,
+        journals: journals.get(nature)!,
+        publishers: publishers.get(nature)!,
+        countries: countries.get(nature)!,
+        subjects: subjectCounts.get(nature)!,
+        first_retraction_date: s.first,
+        last_retraction_date: s.last,
+        citations_as_of: asOf,
+        citations_set_aside: num(setAside.n),
+        by_nature: byNature,
+        by_retraction_nature: byRetractionNature,
+      },
+      trends,
+      citations: [...citationYears.get(nature)!.values()].sort((a, b) => a.year - b.year),
+      subjects: ranked(subjectGroups.get(nature)!).map(([subject, g]) => ({ subject, ...g })),
+      geographic: ranked(countryGroups.get(nature)!).map(([country, g]) => ({ country, ...g })),
+    };
+  };
+  return {
+    retraction: tablesOf('retraction'),
+    expression_of_concern: tablesOf('expression_of_concern'),
+    correction: tablesOf('correction'),
+    reinstatement: tablesOf('reinstatement'),
+    other: tablesOf('other'),
+    all: tablesOf('all'),
+  };
 }
 
 /** Rows of the flat CSV form of one analytics-data type. */
 export function analyticsCsvRows(tables: AnalyticsTables, type: AnalyticsType): object[] {
   if (type !== 'overview') return tables[type];
   const o = tables.overview;
-  const rows: Record<string, unknown>[] = [];
+  const rows: { metric: string; value: unknown }[] = [];
   for (const [metric, value] of Object.entries(o)) {
     if (value === null || typeof value !== 'object') rows.push({ metric, value });
   }
   for (const [bucket, value] of Object.entries(o.post_retraction_timing)) rows.push({ metric: `post_retraction_${bucket}`, value });
+  for (const n of o.by_nature) {
+    rows.push({ metric: `papers_nature:${n.nature}`, value: n.papers });
+    rows.push({ metric: `total_citations_nature:${n.nature}`, value: n.total_citations });
+    rows.push({ metric: `post_retraction_citations_nature:${n.nature}`, value: n.post_retraction_citations });
+  }
   for (const n of o.by_retraction_nature) rows.push({ metric: `papers_retraction_nature:${n.retraction_nature}`, value: n.papers });
   return rows;
 }
 
 export const AGGREGATES = {
-  tables: 'analytics_tables',
-  postRetraction: (filter: TimeFilter) => `post_retraction_analytics:${filter}`,
+  tables: (nature: NatureFilter) => `analytics_tables:${nature}`,
+  postRetraction: (filter: TimeFilter, nature: NatureFilter) => `post_retraction_analytics:${filter}:${nature}`,
 } as const;
 
 /** Everything derived from papers and citations, stored with the data version (called by both importers). */
 export async function recomputeAggregates(trx: RetractionDb, dataVersion: string): Promise<void> {
   const asOf = await citationsAsOf(trx);
-  await putAggregate(trx, 'retraction', AGGREGATES.tables, dataVersion, await computeAnalyticsTables(trx, asOf));
+  const months = await refreshPaperWindows(trx, asOf);
+  const meta: IndexMeta = { as_of: asOf, months };
+  await putAggregate(trx, 'retraction', INDEX_AGGREGATE, dataVersion, meta);
+  const tables = await computeAnalyticsTables(trx, asOf);
+  for (const nature of NATURE_FILTERS) await putAggregate(trx, 'retraction', AGGREGATES.tables(nature), dataVersion, tables[nature]);
+  const index = await AnalyticsIndex.load(trx);
   for (const filter of TIME_FILTERS) {
-    await putAggregate(
-      trx,
-      'retraction',
-      AGGREGATES.postRetraction(filter),
-      dataVersion,
-      await postRetractionAnalytics(trx, { timeFilter: filter }, asOf),
-    );
+    for (const nature of NATURE_FILTERS) {
+      const value: PostRetractionAnalytics = await index.analytics(trx, { timeFilter: filter, nature });
+      await putAggregate(trx, 'retraction', AGGREGATES.postRetraction(filter, nature), dataVersion, value);
+    }
   }
+}
+
+/**
+ * A database whose papers were imported before these aggregates existed (an older version of pdi) has data
+ * but not them: compute them once, under the import lock, with the data version the data already has.
+ * Returns false when there is no data.
+ */
+export async function ensureAggregates(db: RetractionDb): Promise<boolean> {
+  if (await getAggregate(db, 'retraction', INDEX_AGGREGATE)) return true;
+  const versions = (await listDataVersions(db, 'retraction')).filter((v) => v.dataset === 'papers' || v.dataset === 'citations');
+  if (versions.length === 0) return false;
+  const version = versions.map((v) => v.version).sort()[versions.length - 1];
+  await db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, 'import:retraction');
+    if (!(await getAggregate(trx, 'retraction', INDEX_AGGREGATE))) await recomputeAggregates(trx, version);
+  });
+  return true;
 }

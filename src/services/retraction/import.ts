@@ -9,15 +9,17 @@ import type { Db } from '../../core/db/database.ts';
 import { num } from '../../core/db/dialect.ts';
 import { resumeSubstringIndex, suspendSubstringIndex } from '../../core/db/search-index.ts';
 import { runImport } from '../../core/import.ts';
-import type { ImportContext, ImportReport } from '../../core/import.ts';
+import type { ImportContext, ImportGuard, ImportReport } from '../../core/import.ts';
+import { listDataVersions } from '../../core/db/datasets.ts';
+import type { Insertable } from 'kysely';
 import type { ServiceContext } from '../../core/service.ts';
 import { recomputeAggregates } from './aggregates.ts';
 import { recomputePanelAggregates } from './democracy.ts';
 import { PANEL_DATASET, importPublishedFit, looksLikePublishedFit } from './democracy-model.ts';
 import { PAPER_SEARCH } from './search.ts';
 import { openCsv, headerKey } from './sources/csv-rows.ts';
-import { detectCitationFormat, openAlexWork, openCitationsEdge } from './sources/citations.ts';
-import type { CitationEdge, CitationFormat } from './sources/citations.ts';
+import { EXCLUDED_CITATION_SKIPS, detectCitationFormat, openAlexWork, openCitationsEdge } from './sources/citations.ts';
+import type { CitationEdge, CitationFormat, CitationSkip } from './sources/citations.ts';
 import { daysBetween } from './sources/fields.ts';
 import { jsonElements } from './sources/json-stream.ts';
 import { mapPanelHeader, parsePanelRow } from './sources/panel.ts';
@@ -26,7 +28,11 @@ import { mapRwHeader, parseRwRow } from './sources/retraction-watch.ts';
 import type { RetractionRecord } from './sources/retraction-watch.ts';
 import {
   CitationStaging,
+  citationFingerprint,
   deletePanelRowsNotIn,
+  rejoinSetAside,
+  removeDemoPapers,
+  replaceSetAside,
   dropPaperStaging,
   deletePapersNotIn,
   recomputeDaysAfter,
@@ -35,10 +41,14 @@ import {
   storePaperBatch,
 } from './store.ts';
 import type { StagedCitation } from './store.ts';
-import type { RetractionDb, RetractionTables } from './tables.ts';
+import type { CitationsSetAsideTable, RetractionDb, RetractionTables } from './tables.ts';
+import { csvFileIsGenerated } from './sources/generated.ts';
 
 export interface ImportOptions {
+  /** Store the data as generated demo data (a file with the generated marker is so whatever this says). */
   isDemo?: boolean;
+  /** Limits on deletions and unreadable rows (the CLI's --allow-shrink / --allow-skips); core defaults apply. */
+  guard?: ImportGuard;
   /** Problems that did not stop a row (an unreadable date kept as null), once per kind with its count. */
   warn?: (message: string) => void;
 }
@@ -49,28 +59,43 @@ function reportProblems(problems: Map<string, number>, options: ImportOptions): 
 
 const bump = (map: Map<string, number>, key: string, n = 1) => map.set(key, (map.get(key) ?? 0) + n);
 
+/** How many rows a dataset holds (the guard's shrink share is counted against it). */
+async function countRows(trx: RetractionDb, table: 'retraction_papers' | 'retraction_panel'): Promise<number> {
+  return num(
+    (
+      await trx
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+}
+
 // ---------------------------------------------------------------- Retraction Watch
 
+const DUPLICATE_RECORD = 'duplicate Record ID (first kept)';
+
 export async function importRetractionWatch(db: Db, file: string, options: ImportOptions = {}): Promise<ImportReport> {
-  const isDemo = options.isDemo ?? false;
+  const isDemo = (options.isDemo ?? false) || (await csvFileIsGenerated(file));
   const problems = new Map<string, number>();
   const report = await runImport(
     db,
-    { service: 'retraction', importer: 'retraction-watch', dataset: 'papers', source: file, isDemo, progress: { unit: 'rows' } },
+    {
+      service: 'retraction',
+      importer: 'retraction-watch',
+      dataset: 'papers',
+      source: file,
+      isDemo,
+      guard: options.guard,
+      progress: { unit: 'rows' },
+    },
     async (coreTrx, ic) => {
       const trx = coreTrx.withTables<RetractionTables>();
       const { header, batches } = await openCsv(file);
       const map = mapRwHeader(header);
       for (const column of map.missing) bump(problems, `no ${column} column in the file`);
-      const wasEmpty =
-        num(
-          (
-            await trx
-              .selectFrom('retraction_papers')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        ) === 0;
+      if (!isDemo) await removeDemoPapers(trx, ic.tally);
+      const wasEmpty = (await countRows(trx, 'retraction_papers')) === 0;
       // A first load builds the search index once at the end instead of row by row.
       if (wasEmpty) await suspendSubstringIndex(trx, PAPER_SEARCH);
       const seen = new Set<string>();
@@ -81,12 +106,16 @@ export async function importRetractionWatch(db: Db, file: string, options: Impor
           ic.tally.read();
           const result = parseRwRow(row.cells, map);
           for (const p of result.problems) bump(problems, p);
+          for (const column of result.unreadable) {
+            const raw = row.cells[map.index[column]!] ?? '';
+            ic.tally.warn(`line ${row.line}, record ${result.record?.record_id ?? '?'}: ${column} "${raw}" is not a date; stored as null`);
+          }
           if (!result.record) {
             ic.tally.skip(result.skip!);
             continue;
           }
           if (seen.has(result.record.record_id)) {
-            ic.tally.skip('duplicate Record ID (first kept)');
+            ic.tally.exclude(DUPLICATE_RECORD);
             continue;
           }
           seen.add(result.record.record_id);
@@ -99,6 +128,7 @@ export async function importRetractionWatch(db: Db, file: string, options: Impor
       await dropPaperStaging(trx);
       await deletePapersNotIn(trx, seen, ic.tally);
       if (dateChanged.length) await recomputeDaysAfter(trx, dateChanged);
+      await rejoinSetAside(trx);
       if (wasEmpty) await resumeSubstringIndex(trx, PAPER_SEARCH);
       await refreshPaperCounts(trx);
       await recomputeAggregates(trx, ic.dataVersion);
@@ -127,11 +157,11 @@ async function papersByDoi(trx: RetractionDb): Promise<Map<string, PaperRef[]>> 
   return map;
 }
 
-export function stagedRow(edge: CitationEdge, paper: PaperRef): StagedCitation {
+/** A citation edge as stored, without its paper (the set-aside form, keyed by the cited DOI). */
+function setAsideRow(edge: CitationEdge): Insertable<CitationsSetAsideTable> {
   const date = edge.date;
-  const days = date && paper.retraction_date ? daysBetween(paper.retraction_date, date.date) : null;
   return {
-    paper_id: paper.id,
+    doi_key: edge.citedDoiKey,
     citing_key: edge.citingKey,
     citing_doi: edge.citingDoi,
     citing_date: date?.date ?? null,
@@ -139,12 +169,27 @@ export function stagedRow(edge: CitationEdge, paper: PaperRef): StagedCitation {
     citing_year: date ? Number(date.date.slice(0, 4)) : null,
     // A year-only date says nothing about the month.
     citing_month: date && date.precision !== 'year' ? date.date.slice(0, 7) : null,
+  };
+}
+
+export function stagedRow(edge: CitationEdge, paper: PaperRef): StagedCitation {
+  const { doi_key: _cited, ...row } = setAsideRow(edge);
+  const days = row.citing_date && paper.retraction_date ? daysBetween(paper.retraction_date, row.citing_date) : null;
+  return {
+    paper_id: paper.id,
+    ...row,
     days_after: days,
-    fingerprint: [edge.citingDoi ?? '', date?.date ?? '', date?.precision ?? '', days ?? ''].join('|'),
+    fingerprint: citationFingerprint(row.citing_doi ?? null, row.citing_date ?? null, row.citing_precision ?? null, days),
   };
 }
 
 const NOT_RETRACTED = 'cited DOI is not a retracted paper in the database';
+const DUPLICATE_CITATION = 'duplicate citation of the same paper by the same work (first kept)';
+
+function skipCitation(ic: ImportContext, reason: CitationSkip): void {
+  if (EXCLUDED_CITATION_SKIPS.has(reason)) ic.tally.exclude(reason);
+  else ic.tally.skip(reason);
+}
 
 /** Edges of one citation file, in file order, with skip reasons for rows that are not usable. */
 async function* citationEdges(
@@ -167,7 +212,7 @@ async function* citationEdges(
       for (const row of batch) {
         ic.tally.read();
         const result = openCitationsEdge(row.cells[citing], row.cells[cited], creation >= 0 ? row.cells[creation] : undefined);
-        if ('skip' in result) ic.tally.skip(result.skip);
+        if ('skip' in result) skipCitation(ic, result.skip);
         else edges.push(result.edge);
       }
       ic.progress.tick(batch.length);
@@ -182,7 +227,7 @@ async function* citationEdges(
       const record = (element ?? {}) as Record<string, unknown>;
       const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
       const result = openCitationsEdge(str(record.citing), str(record.cited), str(record.creation) ?? str(record.date));
-      if ('skip' in result) ic.tally.skip(result.skip);
+      if ('skip' in result) skipCitation(ic, result.skip);
       else edges.push(result.edge);
       if (edges.length >= 2000) {
         yield edges;
@@ -209,7 +254,7 @@ async function* citationEdges(
     }
     const cited = [...new Set(work.referencedWorks.map((id) => retractedIds.get(id)).filter((d): d is string => d !== undefined))];
     if (cited.length === 0) {
-      ic.tally.skip('work cites no retracted paper in the database');
+      ic.tally.exclude('work cites no retracted paper in the database');
       continue;
     }
     const citingKey = work.doi ? `doi:${work.doi.toLowerCase()}` : `openalex:${work.id}`;
@@ -241,13 +286,23 @@ export async function importCitations(db: Db, files: string | string[], options:
   const formats = new Map<string, CitationFormat>();
   for (const file of list) formats.set(file, await detectCitationFormat(file));
   const source = list.length === 1 ? list[0] : `${path.dirname(list[0])}/{${list.map((f) => path.basename(f)).join(',')}}`;
+  let generated = false;
+  for (const file of list) if (formats.get(file) === 'opencitations-csv' && (await csvFileIsGenerated(file))) generated = true;
+  const isDemo = (options.isDemo ?? false) || generated;
   return runImport(
     db,
-    { service: 'retraction', importer: 'citations', dataset: 'citations', source, isDemo: options.isDemo },
+    { service: 'retraction', importer: 'citations', dataset: 'citations', source, isDemo, guard: options.guard },
     async (coreTrx, ic) => {
       const trx = coreTrx.withTables<RetractionTables>();
       const papers = await papersByDoi(trx);
       if (papers.size === 0) throw new Error('no retracted papers with a DOI in the database: import the Retraction Watch CSV first');
+      const storedIsDemo = (await listDataVersions(trx, 'retraction')).some((v) => v.dataset === 'citations' && v.is_demo);
+      // Citations of papers a papers import set aside stay set aside (by DOI) until their paper is back.
+      const setAsideDois = new Set(
+        (await trx.selectFrom('retraction_citations_set_aside').select('doi_key').distinct().execute()).map((r) => r.doi_key),
+      );
+      const setAside = new Map<string, Insertable<CitationsSetAsideTable>>();
+      let setAsideAttempts = 0;
       const staging = new CitationStaging(trx, ic.dataVersion);
       await staging.clear();
       let attempted = 0;
@@ -256,19 +311,29 @@ export async function importCitations(db: Db, files: string | string[], options:
           const rows: StagedCitation[] = [];
           for (const edge of edges) {
             const targets = papers.get(edge.citedDoiKey);
-            if (!targets) {
-              ic.tally.skip(NOT_RETRACTED);
-              continue;
+            if (targets) {
+              for (const paper of targets) rows.push(stagedRow(edge, paper));
+            } else if (setAsideDois.has(edge.citedDoiKey)) {
+              setAsideAttempts++;
+              const row = setAsideRow(edge);
+              const key = `${row.doi_key}\u0000${row.citing_key}`;
+              if (!setAside.has(key)) setAside.set(key, row);
+            } else {
+              ic.tally.exclude(NOT_RETRACTED);
             }
-            for (const paper of targets) rows.push(stagedRow(edge, paper));
           }
           attempted += rows.length;
           await staging.add(rows);
         }
       }
-      const duplicates = attempted - (await staging.count());
-      if (duplicates > 0) ic.tally.skip('duplicate citation of the same paper by the same work (first kept)', duplicates);
-      await staging.merge(ic.tally);
+      const duplicates = attempted - (await staging.count()) + (setAsideAttempts - setAside.size);
+      if (duplicates > 0) ic.tally.exclude(DUPLICATE_CITATION, duplicates);
+      await staging.merge(ic.tally, storedIsDemo);
+      await replaceSetAside(trx, [...setAside.values()], ic.tally, storedIsDemo);
+      if (setAside.size > 0)
+        ic.tally.warn(
+          `${setAside.size} citation(s) cite papers a papers import set aside: kept aside until those papers are imported again`,
+        );
       await refreshPaperCounts(trx);
       await recomputeAggregates(trx, ic.dataVersion);
     },
@@ -278,11 +343,11 @@ export async function importCitations(db: Db, files: string | string[], options:
 // ---------------------------------------------------------------- democracy panel
 
 export async function importPanel(db: Db, file: string, options: ImportOptions = {}): Promise<ImportReport> {
-  const isDemo = options.isDemo ?? false;
+  const isDemo = (options.isDemo ?? false) || (await csvFileIsGenerated(file));
   const problems = new Map<string, number>();
   const report = await runImport(
     db,
-    { service: 'retraction', importer: 'democracy-panel', dataset: PANEL_DATASET, source: file, isDemo },
+    { service: 'retraction', importer: 'democracy-panel', dataset: PANEL_DATASET, source: file, isDemo, guard: options.guard },
     async (coreTrx, ic) => {
       const trx = coreTrx.withTables<RetractionTables>();
       const { header, batches } = await openCsv(file);
@@ -300,7 +365,7 @@ export async function importPanel(db: Db, file: string, options: ImportOptions =
           }
           const key = `${result.record.country}\u0000${result.record.year}`;
           if (seen.has(key)) {
-            ic.tally.skip('duplicate country and year (first kept)');
+            ic.tally.exclude('duplicate country and year (first kept)');
             continue;
           }
           seen.add(key);

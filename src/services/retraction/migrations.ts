@@ -7,6 +7,7 @@ import type { Migration } from 'kysely/migration';
 import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
 import { createSubstringIndex } from '../../core/db/search-index.ts';
 import { PAPER_SEARCH } from './search.ts';
+import { NATURE_SQL } from './nature.ts';
 
 export const retractionMigrations: Record<string, Migration> = {
   retraction_0001_papers_citations_panel: {
@@ -166,6 +167,54 @@ export const retractionMigrations: Record<string, Migration> = {
         .on('retraction_citations')
         .columns(['citing_date', 'paper_id', 'days_after', 'citing_month'])
         .execute();
+    },
+  },
+  retraction_0005_nature_windows_set_aside: {
+    async up(db) {
+      // Written out rather than imported, so that this migration stays what it was if the code's lists change.
+      const timeFilters = ['all', '1y', '3y', '5y'];
+      const measures = ['total', 'post', 'd30', 'd365', 'd730', 'dover'];
+      // What a notice is (nature.ts): only "retraction" is a retracted paper. Filled for the rows already stored.
+      await db.schema
+        .alterTable('retraction_papers')
+        .addColumn('nature', 'text', (c) => c.notNull().defaultTo('other'))
+        .execute();
+      await sql.raw(`UPDATE retraction_papers SET nature = ${NATURE_SQL}`).execute(db);
+      // The export's keyset pages of one kind.
+      await db.schema
+        .createIndex('retraction_papers_nature_newest')
+        .on('retraction_papers')
+        .columns(['nature', 'retraction_sort desc', 'id'])
+        .execute();
+
+      // Citations of papers a later papers import no longer had: kept by the cited DOI, not deleted, and joined
+      // to the paper again when a papers import brings it back (a papers import never deletes citations).
+      await db.schema
+        .createTable('retraction_citations_set_aside')
+        .addColumn('doi_key', 'text', (c) => c.notNull())
+        .addColumn('citing_key', 'text', (c) => c.notNull())
+        .addColumn('citing_doi', 'text')
+        .addColumn('citing_date', 'text')
+        .addColumn('citing_precision', 'text')
+        .addColumn('citing_year', 'integer')
+        .addColumn('citing_month', 'text')
+        .addPrimaryKeyConstraint('retraction_citations_set_aside_pk', ['doi_key', 'citing_key'])
+        .execute();
+
+      // Per paper and time window, computed at import: citations, post-retraction citations and the timing
+      // buckets, so that filtered analytics never read the citations (windows.ts).
+      let windows = db.schema
+        .createTable('retraction_paper_windows')
+        .addColumn('paper_id', 'bigint', (c) => c.primaryKey().references('retraction_papers.id').onDelete('cascade'));
+      for (const w of timeFilters) for (const m of measures) windows = windows.addColumn(`${m}_${w}`, 'integer', (c) => c.notNull());
+      await windows.execute();
+      // Post-retraction citations per paper and citing month, the trend months only, per time window.
+      let months = db.schema
+        .createTable('retraction_paper_months')
+        .addColumn('paper_id', 'bigint', (c) => c.notNull().references('retraction_papers.id').onDelete('cascade'))
+        .addColumn('month', 'text', (c) => c.notNull());
+      for (const w of timeFilters) months = months.addColumn(`post_${w}`, 'integer', (c) => c.notNull());
+      await months.addPrimaryKeyConstraint('retraction_paper_months_pk', ['paper_id', 'month']).execute();
     },
   },
 };

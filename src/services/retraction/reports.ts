@@ -5,44 +5,64 @@ import type { Readable } from 'node:stream';
 import { notFound } from '../../core/http/errors.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import { EXPORT_CONTENT_TYPES, csvChunks, csvReadable, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
-import { AGGREGATES, ANALYTICS_CSV_COLUMNS, analyticsCsvRows, postRetractionAnalytics, rate } from './aggregates.ts';
-import type { AnalyticsTables, AnalyticsType, PostRetractionAnalytics, TimeFilter } from './aggregates.ts';
+import { AGGREGATES, ANALYTICS_CSV_COLUMNS, analyticsCsvRows, ensureAggregates } from './aggregates.ts';
+import type { AnalyticsTables, AnalyticsType } from './aggregates.ts';
+import { AnalyticsIndexCache, INDEX_AGGREGATE, rate } from './analytics-index.ts';
+import type { PostRetractionAnalytics } from './analytics-index.ts';
+import { NATURES, natureOf } from './nature.ts';
+import type { Nature, NatureFilter } from './nature.ts';
+import type { TimeFilter } from './windows.ts';
 import { EXPORT_COLUMNS, EXPORT_ORDER, countPapers, dataSource, exportPapers, recentImports } from './repository.ts';
 import type { ExportPaper } from './repository.ts';
 
 /** The datasets behind the paper analytics and exports (the democracy panel is apart). */
 export const PAPER_DATASETS = ['papers', 'citations'];
 
-/** A stored aggregate of the current data version, or 404 NO_DATA before the first import. */
+/**
+ * A stored aggregate of the current data version, or 404 NO_DATA before the first import. Data imported by an
+ * older pdi has its aggregates computed on first use.
+ */
 export async function storedAggregate<T>(db: RetractionDb, name: string): Promise<{ value: T; data_version: string; computed_at: string }> {
-  const found = await getAggregate<T>(db, 'retraction', name);
+  const found =
+    (await getAggregate<T>(db, 'retraction', name)) ??
+    ((await ensureAggregates(db)) ? await getAggregate<T>(db, 'retraction', name) : null);
   if (!found) throw notFound('no data imported yet: import the Retraction Watch CSV first', 'NO_DATA');
   return found;
 }
 
 export interface PostRetractionRequest {
   timeFilter: TimeFilter;
+  nature: NatureFilter;
   journal?: string;
   subject?: string;
 }
 
-/** The unfiltered result is the one stored at import; a journal or subject filter is computed now. */
+/** The index of the stored data version, shared by the requests of this process. */
+const indexCache = new AnalyticsIndexCache();
+
+/** Unfiltered results were stored at import; a journal or subject filter is answered from the in-memory index. */
 export async function postRetractionReport(db: RetractionDb, request: PostRetractionRequest) {
-  const { timeFilter, journal, subject } = request;
-  const precomputed = await storedAggregate<PostRetractionAnalytics>(db, AGGREGATES.postRetraction(timeFilter));
-  let body = precomputed.value;
-  let computedAt = precomputed.computed_at;
+  const { timeFilter, nature, journal, subject } = request;
+  let body: PostRetractionAnalytics;
+  let computedAt: string;
   if (journal || subject) {
-    body = await postRetractionAnalytics(db, { timeFilter, journal, subject }, precomputed.value.filters.as_of);
+    const meta = await storedAggregate<unknown>(db, INDEX_AGGREGATE);
+    const index = await indexCache.get(db, meta.data_version);
+    body = await index.analytics(db, { timeFilter, nature, journal, subject });
     computedAt = new Date().toISOString();
+  } else {
+    const precomputed = await storedAggregate<PostRetractionAnalytics>(db, AGGREGATES.postRetraction(timeFilter, nature));
+    body = precomputed.value;
+    computedAt = precomputed.computed_at;
   }
   return { ...body, computed_at: computedAt, data_source: await dataSource(db, PAPER_DATASETS) };
 }
 
-export async function analyticsDataReport(db: RetractionDb, type: AnalyticsType) {
-  const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables);
+export async function analyticsDataReport(db: RetractionDb, type: AnalyticsType, nature: NatureFilter) {
+  const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables(nature));
   return {
     type,
+    nature,
     columns: ANALYTICS_CSV_COLUMNS[type],
     data: tables.value[type],
     computed_at: tables.computed_at,
@@ -52,15 +72,16 @@ export async function analyticsDataReport(db: RetractionDb, type: AnalyticsType)
 }
 
 /** The flat CSV of one analytics-data type, whole (the tables are small). */
-export async function analyticsDataCsv(db: RetractionDb, type: AnalyticsType): Promise<Buffer> {
-  const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables);
+export async function analyticsDataCsv(db: RetractionDb, type: AnalyticsType, nature: NatureFilter): Promise<Buffer> {
+  const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables(nature));
   const chunks: Buffer[] = [];
   for await (const chunk of csvChunks(analyticsCsvRows(tables.value, type), { columns: ANALYTICS_CSV_COLUMNS[type] })) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 
+/** Totals count retracted papers (nature Retraction) and their citations; by_nature gives every kind. */
 export async function realtimeReport(db: RetractionDb, now = new Date()) {
-  const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables);
+  const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables('retraction'));
   const o = tables.value.overview;
   const runs = await recentImports(db, new Date(now.getTime() - 24 * 3600 * 1000).toISOString());
   const source = await dataSource(db);
@@ -78,6 +99,7 @@ export async function realtimeReport(db: RetractionDb, now = new Date()) {
       journals: o.journals,
       countries: o.countries,
     },
+    by_nature: o.by_nature,
     imports_last_24_hours: {
       count: runs.length,
       succeeded: runs.filter((r) => r.status === 'succeeded').length,
@@ -106,35 +128,51 @@ export interface Download {
   body: Readable;
 }
 
+export interface ExportRequest {
+  format: ExportFormat;
+  limit: number;
+  /** Which kind of notice (`all`: every record, each with its retraction_nature). */
+  nature: NatureFilter;
+}
+
 /** The export as a stream: papers read in keyset pages while the client downloads. */
-export async function exportDownload(db: RetractionDb, format: ExportFormat, limit: number, day = new Date()): Promise<Download> {
-  const base = `retracted-papers-${day.toISOString().slice(0, 10)}-${limit}`;
+export async function exportDownload(db: RetractionDb, request: ExportRequest, day = new Date()): Promise<Download> {
+  const { format, limit, nature } = request;
+  const base = `retracted-papers-${day.toISOString().slice(0, 10)}${nature === 'all' ? '' : `-${nature}`}-${limit}`;
+  const papers = () => exportPapers(db, limit, { nature });
   if (format === 'csv')
     return {
       contentType: EXPORT_CONTENT_TYPES.csv,
       filename: `${base}.csv`,
-      body: csvReadable(exportPapers(db, limit), { columns: [...EXPORT_COLUMNS] }),
+      body: csvReadable(papers(), { columns: [...EXPORT_COLUMNS] }),
     };
   if (format === 'excel') {
     return {
       contentType: EXPORT_CONTENT_TYPES.xlsx,
       filename: `${base}.xlsx`,
-      body: xlsxReadable(exportPapers(db, limit), {
+      body: xlsxReadable(papers(), {
         columns: EXPORT_COLUMNS.map((key) => ({ key, width: key === 'title' ? 60 : 18 })),
         sheetName: 'Retracted papers',
       }),
     };
   }
   const totals = { total: 0, post: 0 };
+  const perNature = new Map<Nature, { papers: number; total: number; post: number }>(
+    NATURES.map((n) => [n, { papers: 0, total: 0, post: 0 }]),
+  );
   async function* counted(): AsyncGenerator<ExportPaper> {
-    for await (const paper of exportPapers(db, limit)) {
+    for await (const paper of papers()) {
       totals.total += paper.total_citations;
       totals.post += paper.post_retraction_citations;
+      const kind = perNature.get(natureOf(paper.retraction_nature))!;
+      kind.papers++;
+      kind.total += paper.total_citations;
+      kind.post += paper.post_retraction_citations;
       yield paper;
     }
   }
   const source = await dataSource(db, PAPER_DATASETS);
-  const available = await countPapers(db);
+  const available = await countPapers(db, nature);
   return {
     contentType: EXPORT_CONTENT_TYPES.json,
     filename: `${base}.json`,
@@ -145,11 +183,16 @@ export async function exportDownload(db: RetractionDb, format: ExportFormat, lim
         analytics: {
           exported_papers: rowCount,
           limit,
+          nature,
           papers_available: available,
           order: EXPORT_ORDER,
           total_citations: totals.total,
           post_retraction_citations: totals.post,
           post_retraction_percentage: totals.total > 0 ? Math.round((10000 * totals.post) / totals.total) / 100 : null,
+          by_nature: NATURES.map((n) => {
+            const k = perNature.get(n)!;
+            return { nature: n, papers: k.papers, total_citations: k.total, post_retraction_citations: k.post };
+          }),
           generated_at: new Date().toISOString(),
           data_source: source,
         },

@@ -9,8 +9,9 @@ import { listDataVersions } from '../../core/db/datasets.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { PAPER_SEARCH } from './search.ts';
 import { doiKey } from './sources/fields.ts';
-import { zeroTiming } from './aggregates.ts';
-import type { TimingBucket } from './aggregates.ts';
+import type { NatureFilter } from './nature.ts';
+import { zeroTiming } from './windows.ts';
+import type { TimingBucket } from './windows.ts';
 import type { RetractionDb } from './tables.ts';
 import type { Suggestion as SuggestionSchema } from './schemas/search.ts';
 import type { PaperCitationsBody } from './schemas/papers.ts';
@@ -135,7 +136,18 @@ export type PaperCitations = Static<typeof PaperCitationsBody>;
 export async function paperCitations(db: RetractionDb, recordId: string): Promise<PaperCitations | null> {
   const paper = await db
     .selectFrom('retraction_papers')
-    .select(['id', 'record_id', 'title', 'journal', 'retraction_date', 'original_paper_date', 'original_paper_doi', 'is_demo'])
+    .select([
+      'id',
+      'record_id',
+      'title',
+      'journal',
+      'retraction_date',
+      'original_paper_date',
+      'original_paper_doi',
+      'retraction_nature',
+      'nature',
+      'is_demo',
+    ])
     .where('record_id', '=', recordId)
     .executeTakeFirst();
   if (!paper) return null;
@@ -165,6 +177,8 @@ export async function paperCitations(db: RetractionDb, recordId: string): Promis
       retraction_date: paper.retraction_date,
       original_paper_date: paper.original_paper_date,
       doi: paper.original_paper_doi,
+      retraction_nature: paper.retraction_nature,
+      nature: paper.nature,
       is_demo: Boolean(paper.is_demo),
     },
   };
@@ -228,7 +242,13 @@ export const EXPORT_ORDER = 'retraction date, newest first (papers without one l
  * Up to `limit` papers in export order, read in keyset pages of `pageSize` rows, so at most one page is in
  * memory whatever the limit; a slow consumer holds the next page back.
  */
-export async function* exportPapers(db: RetractionDb, limit: number, pageSize = 500): AsyncGenerator<ExportPaper, void, undefined> {
+export async function* exportPapers(
+  db: RetractionDb,
+  limit: number,
+  options: { pageSize?: number; nature?: NatureFilter } = {},
+): AsyncGenerator<ExportPaper, void, undefined> {
+  const pageSize = options.pageSize ?? 500;
+  const nature = options.nature ?? 'all';
   let after: { sort: string; id: number } | null = null;
   let remaining = limit;
   while (remaining > 0) {
@@ -257,6 +277,7 @@ export async function* exportPapers(db: RetractionDb, limit: number, pageSize = 
       .orderBy('p.retraction_sort', 'desc')
       .orderBy('p.id')
       .limit(Math.min(pageSize, remaining));
+    if (nature !== 'all') query = query.where('p.nature', '=', nature);
     if (after) {
       const { sort, id } = after;
       query = query.where((eb) =>
@@ -293,15 +314,10 @@ export async function* exportPapers(db: RetractionDb, limit: number, pageSize = 
   }
 }
 
-export async function countPapers(db: RetractionDb): Promise<number> {
-  return num(
-    (
-      await db
-        .selectFrom('retraction_papers')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+export async function countPapers(db: RetractionDb, nature: NatureFilter = 'all'): Promise<number> {
+  let query = db.selectFrom('retraction_papers').select((eb) => eb.fn.countAll().as('n'));
+  if (nature !== 'all') query = query.where('nature', '=', nature);
+  return num((await query.executeTakeFirstOrThrow()).n);
 }
 
 // ---------------------------------------------------------------- democracy raw data

@@ -4,7 +4,9 @@
 import type { ServiceModule } from '../../core/service.ts';
 import { retractionMigrations } from './migrations.ts';
 import { retractionRoutes } from './routes/index.ts';
+import { importGuard } from '../../core/import.ts';
 import { importPath } from './import.ts';
+import { ErrorBody } from './schemas/common.ts';
 import type { ImportKind } from './import.ts';
 import { loadRetractionDemo, writeGenerated } from './demo.ts';
 import { fitStoredPanel } from './democracy-model.ts';
@@ -13,7 +15,7 @@ import type { FitOptions } from './democracy-model.ts';
 const importer = (kind: ImportKind, description: string) => ({
   description,
   run: (ctx: Parameters<typeof importPath>[0], source: string, options: Record<string, unknown>) =>
-    importPath(ctx, source, kind, { isDemo: options.generated === true || options.isDemo === true }),
+    importPath(ctx, source, kind, { isDemo: options.generated === true || options.isDemo === true, guard: importGuard(options) }),
 });
 
 export const retractionService: ServiceModule = {
@@ -27,6 +29,7 @@ export const retractionService: ServiceModule = {
   version: '1.0',
   cacheSeconds: 300,
   errorBody: ({ message, code }) => ({ error: message, code }),
+  errorSchema: ErrorBody,
   migrations: retractionMigrations,
   routes: retractionRoutes,
   importers: {

@@ -6,12 +6,13 @@ import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import { columnType, dbBool, dbJson, dialectOf, foldCase, insertMany, num, daysBetweenColumns } from '../../core/db/dialect.ts';
 import type { ImportTally } from '../../core/import.ts';
-import { doiKey } from './sources/fields.ts';
+import { natureOf } from './nature.ts';
+import { daysBetween, doiKey } from './sources/fields.ts';
 import type { RetractionRecord } from './sources/retraction-watch.ts';
 import type { PanelRecord } from './sources/panel.ts';
 import type {
+  CitationsSetAsideTable,
   CitationsTable,
-  NewPaper,
   PaperChangesTable,
   PaperCountriesTable,
   PaperSubjectsTable,
@@ -49,12 +50,16 @@ export function paperColumns(record: RetractionRecord, isDemo: boolean) {
     doi_key: record.original_paper_doi ? doiKey(record.original_paper_doi) : null,
     original_paper_pubmed_id: record.original_paper_pubmed_id,
     retraction_nature: record.retraction_nature,
+    nature: natureOf(record.retraction_nature),
     reason: record.reasons.length ? record.reasons.join(LIST_JOIN) : null,
     paywalled: record.paywalled,
     notes: record.notes,
     is_demo: isDemo,
   };
 }
+
+/** A paper's stored values as one import writes them (ids and the import time are added where they are known). */
+type PaperValues = Omit<Insertable<PaperChangesTable>, 'id' | 'imported_at'>;
 
 export interface PaperBatchResult {
   /** Papers whose retraction date changed: their citations' day counts must be recomputed. */
@@ -84,7 +89,7 @@ export async function storePaperBatch(
   const now = new Date().toISOString();
   const fresh: RetractionRecord[] = [];
   const changed: { id: number; record: RetractionRecord }[] = [];
-  const toRow = (record: RetractionRecord): Omit<NewPaper, 'record_id' | 'imported_at'> => {
+  const toRow = (record: RetractionRecord): PaperValues => {
     const columns = paperColumns(record, isDemo);
     const content_hash = hash({ columns, subjects: record.subjects, countries: record.countries });
     return {
@@ -94,7 +99,7 @@ export async function storePaperBatch(
       content_hash,
     };
   };
-  const rows = new Map<string, Omit<NewPaper, 'record_id' | 'imported_at'>>();
+  const rows = new Map<string, PaperValues>();
   for (const record of records) {
     const row = toRow(record);
     rows.set(record.record_id, row);
@@ -212,22 +217,158 @@ export async function dropPaperStaging(trx: RetractionDb): Promise<void> {
   await sql.raw(`DROP TABLE IF EXISTS ${PAPER_CHANGES}`).execute(trx);
 }
 
-/** Deletes the papers a complete file no longer has (their citations and child rows go with them). */
+/**
+ * Deletes the papers a complete file no longer has, with their child rows. Their citations are not deleted (a
+ * papers file says nothing about citations): they are set aside by the cited DOI, reported, and join the paper
+ * again when a later papers import brings it back. Generated demo papers are removed without counting as
+ * deletions (tally.demoRemoved), and their generated citations with them.
+ */
 export async function deletePapersNotIn(trx: RetractionDb, keep: ReadonlySet<string>, tally: ImportTally): Promise<void> {
-  const gone: number[] = [];
-  for (const row of await trx.selectFrom('retraction_papers').select(['id', 'record_id']).execute()) {
-    if (!keep.has(row.record_id)) gone.push(Number(row.id));
+  const gone: { id: number; demo: boolean; doi_key: string | null; record_id: string }[] = [];
+  for (const row of await trx.selectFrom('retraction_papers').select(['id', 'record_id', 'is_demo', 'doi_key']).execute()) {
+    if (!keep.has(row.record_id))
+      gone.push({ id: Number(row.id), demo: Boolean(row.is_demo), doi_key: row.doi_key, record_id: row.record_id });
   }
+  let setAside = 0;
+  let setAsidePapers = 0;
+  let demoCitations = 0;
+  const examples: string[] = [];
   for (let i = 0; i < gone.length; i += 900) {
     const slice = gone.slice(i, i + 900);
+    const real = slice.filter((p) => !p.demo && p.doi_key !== null);
+    for (const paper of real) {
+      const moved =
+        await sql`INSERT INTO retraction_citations_set_aside (doi_key, citing_key, citing_doi, citing_date, citing_precision, citing_year, citing_month)
+        SELECT ${paper.doi_key}, citing_key, citing_doi, citing_date, citing_precision, citing_year, citing_month FROM retraction_citations WHERE paper_id = ${paper.id}
+        ON CONFLICT (doi_key, citing_key) DO NOTHING`.execute(trx);
+      const n = affected(moved);
+      if (n > 0) {
+        setAside += n;
+        setAsidePapers++;
+        if (examples.length < 3) examples.push(`record ${paper.record_id} (DOI ${paper.doi_key}): ${n}`);
+      }
+    }
+    const ids = slice.map((p) => p.id);
+    const demoIds = slice.filter((p) => p.demo).map((p) => p.id);
+    if (demoIds.length) {
+      const counted = await trx
+        .selectFrom('retraction_citations')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('paper_id', 'in', demoIds)
+        .executeTakeFirstOrThrow();
+      demoCitations += num(counted.n);
+    }
     // Explicit deletes rather than relying on ON DELETE CASCADE being enabled on every connection.
-    await trx.deleteFrom('retraction_citations').where('paper_id', 'in', slice).execute();
+    await trx.deleteFrom('retraction_citations').where('paper_id', 'in', ids).execute();
+    await trx.deleteFrom('retraction_paper_counts').where('paper_id', 'in', ids).execute();
+    await trx.deleteFrom('retraction_paper_windows').where('paper_id', 'in', ids).execute();
+    await trx.deleteFrom('retraction_paper_months').where('paper_id', 'in', ids).execute();
+    await trx.deleteFrom('retraction_paper_subjects').where('paper_id', 'in', ids).execute();
+    await trx.deleteFrom('retraction_paper_countries').where('paper_id', 'in', ids).execute();
+    await trx.deleteFrom('retraction_papers').where('id', 'in', ids).execute();
+  }
+  const demo = gone.filter((p) => p.demo).length;
+  tally.deleted(gone.length - demo);
+  tally.demoRemoved(demo);
+  if (setAside > 0)
+    tally.warn(
+      `${setAside} citation(s) of ${setAsidePapers} paper(s) this file no longer has were set aside, not deleted; ` +
+        `they rejoin their papers when a papers file holds them again (${examples.join('; ')})`,
+    );
+  if (demoCitations > 0) tally.warn(`${demoCitations} generated citation(s) of the ${demo} removed demo paper(s) were removed with them`);
+}
+
+/**
+ * A real papers import first removes every generated demo paper with its generated citations (Record IDs of
+ * the demo are small numbers that real records also use: updating them in place would keep generated
+ * citations on real papers). Counted as demo rows removed; when no citation is left, the generated citations
+ * dataset goes too, so that nothing is labelled as partly generated.
+ */
+export async function removeDemoPapers(trx: RetractionDb, tally: ImportTally): Promise<void> {
+  const ids = (await trx.selectFrom('retraction_papers').select('id').where('is_demo', '=', dbBool(trx, true)).execute()).map((r) =>
+    Number(r.id),
+  );
+  if (ids.length === 0) return;
+  let citations = 0;
+  for (let i = 0; i < ids.length; i += 900) {
+    const slice = ids.slice(i, i + 900);
+    citations += Number((await trx.deleteFrom('retraction_citations').where('paper_id', 'in', slice).executeTakeFirst()).numDeletedRows);
     await trx.deleteFrom('retraction_paper_counts').where('paper_id', 'in', slice).execute();
+    await trx.deleteFrom('retraction_paper_windows').where('paper_id', 'in', slice).execute();
+    await trx.deleteFrom('retraction_paper_months').where('paper_id', 'in', slice).execute();
     await trx.deleteFrom('retraction_paper_subjects').where('paper_id', 'in', slice).execute();
     await trx.deleteFrom('retraction_paper_countries').where('paper_id', 'in', slice).execute();
     await trx.deleteFrom('retraction_papers').where('id', 'in', slice).execute();
   }
-  tally.deleted(gone.length);
+  tally.demoRemoved(ids.length);
+  tally.warn(`${ids.length} generated demo paper(s) and their ${citations} generated citation(s) removed: real data replaces the demo`);
+  const left = await trx
+    .selectFrom('retraction_citations')
+    .select('paper_id')
+    .union(trx.selectFrom('retraction_citations_set_aside').select(sql<number>`0`.as('paper_id')))
+    .limit(1)
+    .execute();
+  if (left.length === 0)
+    await trx
+      .deleteFrom('data_versions')
+      .where('service', '=', 'retraction')
+      .where('dataset', '=', 'citations')
+      .where('is_demo', '=', dbBool(trx, true))
+      .execute();
+}
+
+/**
+ * Citations set aside by an earlier papers import whose paper is back (matched by DOI): they rejoin it, with
+ * their days after its retraction. Returns how many rejoined.
+ */
+export async function rejoinSetAside(trx: RetractionDb): Promise<number> {
+  const rows = await trx
+    .selectFrom('retraction_citations_set_aside as s')
+    .innerJoin('retraction_papers as p', 'p.doi_key', 's.doi_key')
+    .select([
+      'p.id',
+      'p.retraction_date',
+      's.doi_key',
+      's.citing_key',
+      's.citing_doi',
+      's.citing_date',
+      's.citing_precision',
+      's.citing_year',
+      's.citing_month',
+    ])
+    .execute();
+  if (rows.length === 0) return 0;
+  await insertMany(
+    trx,
+    'retraction_citations',
+    rows.map((r) => {
+      const days = r.citing_date && r.retraction_date ? daysBetween(r.retraction_date, r.citing_date) : null;
+      return {
+        paper_id: Number(r.id),
+        citing_key: r.citing_key,
+        citing_doi: r.citing_doi,
+        citing_date: r.citing_date,
+        citing_precision: r.citing_precision,
+        citing_year: r.citing_year,
+        citing_month: r.citing_month,
+        days_after: days,
+        fingerprint: citationFingerprint(r.citing_doi, r.citing_date, r.citing_precision, days),
+      };
+    }),
+    { columns: ['paper_id', 'citing_key'], update: [] },
+  );
+  const keys = [...new Set(rows.map((r) => r.doi_key))];
+  for (let i = 0; i < keys.length; i += 900)
+    await trx
+      .deleteFrom('retraction_citations_set_aside')
+      .where('doi_key', 'in', keys.slice(i, i + 900))
+      .execute();
+  return rows.length;
+}
+
+/** What a citation row says, to tell a changed citation from an unchanged one on re-import. */
+export function citationFingerprint(citingDoi: string | null, date: string | null, precision: string | null, days: number | null): string {
+  return [citingDoi ?? '', date ?? '', precision ?? '', days ?? ''].join('|');
 }
 
 /** After a paper's retraction date changed: its citations' day distances follow. */
@@ -294,8 +435,11 @@ export class CitationStaging {
     );
   }
 
-  /** Makes the citations table equal to the staged set, counting what changed, and empties the staging area. */
-  async merge(tally: ImportTally): Promise<void> {
+  /**
+   * Makes the citations table equal to the staged set, counting what changed, and empties the staging area.
+   * Citations replaced while the stored set was generated demo data count as demo rows removed, not deletions.
+   */
+  async merge(tally: ImportTally, storedIsDemo = false): Promise<void> {
     const id = this.importId;
     const staged = await this.count();
     const match = sql`s.import_id = ${id} AND s.paper_id = retraction_citations.paper_id AND s.citing_key = retraction_citations.citing_key`;
@@ -314,7 +458,8 @@ export class CitationStaging {
       AND NOT EXISTS (SELECT 1 FROM retraction_citations c WHERE c.paper_id = s.paper_id AND c.citing_key = s.citing_key)`.execute(
         this.trx,
       );
-    tally.deleted(affected(deleted));
+    if (storedIsDemo) tally.demoRemoved(affected(deleted));
+    else tally.deleted(affected(deleted));
     tally.updated(affected(updated));
     tally.inserted(affected(inserted));
     tally.unchanged(staged - affected(updated) - affected(inserted));
@@ -323,6 +468,30 @@ export class CitationStaging {
 }
 
 const affected = (result: { numAffectedRows?: bigint }) => Number(result.numAffectedRows ?? 0n);
+
+/**
+ * A citations import replaces the set-aside citations too: those of its rows that cite a set-aside DOI (a
+ * paper a papers import no longer has) stay set aside; the others go. Counted like the attached citations.
+ */
+export async function replaceSetAside(
+  trx: RetractionDb,
+  rows: Insertable<CitationsSetAsideTable>[],
+  tally: ImportTally,
+  storedIsDemo = false,
+): Promise<void> {
+  const key = (r: { doi_key: string; citing_key: string }) => `${r.doi_key}\u0000${r.citing_key}`;
+  const before = new Set((await trx.selectFrom('retraction_citations_set_aside').select(['doi_key', 'citing_key']).execute()).map(key));
+  const after = new Map(rows.map((r) => [key(r), r]));
+  let kept = 0;
+  for (const k of after.keys()) if (before.has(k)) kept++;
+  await trx.deleteFrom('retraction_citations_set_aside').execute();
+  await insertMany(trx, 'retraction_citations_set_aside', [...after.values()]);
+  const removed = before.size - kept;
+  if (storedIsDemo) tally.demoRemoved(removed);
+  else tally.deleted(removed);
+  tally.inserted(after.size - kept);
+  tally.unchanged(kept);
+}
 
 /** Per-paper citation counts, recomputed from the citations (one grouped pass). */
 export async function refreshPaperCounts(trx: RetractionDb): Promise<void> {
@@ -384,15 +553,22 @@ export async function storePanelBatch(trx: RetractionDb, records: PanelRecord[],
   tally.inserted(fresh.length);
 }
 
+/** Deletes the country-years a complete panel file no longer has (generated ones count as demo rows removed). */
 export async function deletePanelRowsNotIn(trx: RetractionDb, keep: ReadonlySet<string>, tally: ImportTally): Promise<void> {
-  const gone: number[] = [];
-  for (const row of await trx.selectFrom('retraction_panel').select(['id', 'country', 'year']).execute()) {
-    if (!keep.has(`${row.country}\u0000${row.year}`)) gone.push(Number(row.id));
+  const gone: { id: number; demo: boolean }[] = [];
+  for (const row of await trx.selectFrom('retraction_panel').select(['id', 'country', 'year', 'is_demo']).execute()) {
+    if (!keep.has(`${row.country}\u0000${row.year}`)) gone.push({ id: Number(row.id), demo: Boolean(row.is_demo) });
   }
   for (let i = 0; i < gone.length; i += 900)
     await trx
       .deleteFrom('retraction_panel')
-      .where('id', 'in', gone.slice(i, i + 900))
+      .where(
+        'id',
+        'in',
+        gone.slice(i, i + 900).map((g) => g.id),
+      )
       .execute();
-  tally.deleted(gone.length);
+  const demo = gone.filter((g) => g.demo).length;
+  tally.deleted(gone.length - demo);
+  tally.demoRemoved(demo);
 }

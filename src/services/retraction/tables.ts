@@ -1,8 +1,10 @@
 // Service E's tables as Kysely sees them (`RetractionTables`), beside migrations.ts which creates them. Row types
 // elsewhere are derived from these (`Selectable<PapersTable>`, `Insertable<CitationsTable>`), never restated.
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
 import type { CoreTables, DbBoolean, DbId, DbInteger, DbJson } from '../../core/db/tables.ts';
+import type { Nature } from './nature.ts';
+import type { TimeFilter } from './windows.ts';
 
 /** One Retraction Watch record. Multi-valued fields are joined with "; " (their parts are also child rows). */
 export interface PapersTable {
@@ -31,6 +33,8 @@ export interface PapersTable {
   doi_key: string | null;
   original_paper_pubmed_id: string | null;
   retraction_nature: string | null;
+  /** retraction_nature read as one of five kinds (nature.ts): only `retraction` is a retracted paper. */
+  nature: ColumnType<Nature, Nature | undefined, Nature>;
   reason: string | null;
   paywalled: DbBoolean | null;
   notes: string | null;
@@ -78,7 +82,8 @@ export interface CitationStagingTable extends CitationsTable {
  * A temporary table of one papers import: the new values of changed papers, applied with one UPDATE … FROM
  * per batch (store.ts).
  */
-export interface PaperChangesTable extends Omit<PapersTable, 'id' | 'record_id'> {
+export interface PaperChangesTable extends Omit<PapersTable, 'id' | 'record_id' | 'nature'> {
+  nature: Nature;
   id: number;
 }
 
@@ -91,6 +96,26 @@ export interface PaperCountsTable {
   post: number;
   undated: number;
 }
+
+/** A citation of a paper a later papers import no longer had, kept by the cited DOI until the paper returns. */
+export interface CitationsSetAsideTable {
+  doi_key: string;
+  citing_key: string;
+  citing_doi: string | null;
+  citing_date: string | null;
+  citing_precision: string | null;
+  citing_year: number | null;
+  citing_month: string | null;
+}
+
+/** What is counted per paper and time window: citations, post-retraction ones, and the four timing buckets. */
+export type WindowMeasure = 'total' | 'post' | 'd30' | 'd365' | 'd730' | 'dover';
+
+/** Per paper with citations, per time window (`total_all`, `post_1y`, `d30_5y`, …), computed at import. */
+export type PaperWindowsTable = { paper_id: DbInteger } & { [K in `${WindowMeasure}_${TimeFilter}`]: number };
+
+/** Post-retraction citations per paper and citing month (the trend months only), per time window. */
+export type PaperMonthsTable = { paper_id: DbInteger; month: string } & { [K in `post_${TimeFilter}`]: number };
 
 /** One country-year of the democracy panel. */
 export interface PanelTable {
@@ -118,6 +143,9 @@ export type RetractionTables = {
   retraction_citation_staging: CitationStagingTable;
   retraction_paper_changes: PaperChangesTable;
   retraction_paper_counts: PaperCountsTable;
+  retraction_citations_set_aside: CitationsSetAsideTable;
+  retraction_paper_windows: PaperWindowsTable;
+  retraction_paper_months: PaperMonthsTable;
   retraction_panel: PanelTable;
 };
 

@@ -12,6 +12,7 @@ import { retractionService } from '../../../src/services/retraction/service.ts';
 import { writeGenerated } from '../../../src/services/retraction/demo.ts';
 import { importCitations, importPanel, importRetractionWatch } from '../../../src/services/retraction/import.ts';
 import { RW_COLUMNS } from '../../../src/services/retraction/sources/retraction-watch.ts';
+import { GENERATED_MARKER } from '../../../src/services/retraction/sources/generated.ts';
 import { simpleRow, tempDir } from './fixtures.ts';
 
 export const TOKEN = 'zqxvorn';
@@ -62,18 +63,18 @@ export function retractionHttpFixture(t: TestDatabase): HttpFixture {
   before(async () => {
     dir = tempDir('routes');
     const files = await writeGenerated(dir, { size: GENERATED_PAPERS, seed: 7, citationsPerPaper: 6 });
-    // Append the hand-made rows to the generated files.
+    // Append the hand-made rows to the generated files (with their generated marker: the data is demo data).
     fs.appendFileSync(
       files.retractionWatch,
       stringify(
-        SPECIAL.map((r) => RW_COLUMNS.map((c) => r[c] ?? '')),
+        SPECIAL.map((r) => [...RW_COLUMNS.map((c) => r[c] ?? ''), GENERATED_MARKER.value]),
         { record_delimiter: '\r\n' },
       ),
     );
     const extra = [
-      ['s1', 'doi:10.5555/c.1', 'doi:10.5555/special.4', '2021-01-01'],
-      ['s2', 'doi:10.5555/c.2', 'doi:10.5555/special.4', '2021-02-01'],
-      ['s3', 'doi:10.5555/c.3', 'doi:10.5555/special.4', '2019-01-01'],
+      ['s1', 'doi:10.5555/c.1', 'doi:10.5555/special.4', '2021-01-01', GENERATED_MARKER.value],
+      ['s2', 'doi:10.5555/c.2', 'doi:10.5555/special.4', '2021-02-01', GENERATED_MARKER.value],
+      ['s3', 'doi:10.5555/c.3', 'doi:10.5555/special.4', '2019-01-01', GENERATED_MARKER.value],
     ];
     fs.appendFileSync(files.citations, stringify(extra, { record_delimiter: '\r\n' }));
     ctx = testContext(retractionService, t.db, { dataDir: dir });

@@ -1,8 +1,10 @@
 // Seeded generators of Service E's source formats, for the demo and for scale tests: a Retraction Watch CSV
 // (the real 20 columns), an OpenCitations-style citations CSV and a democracy country-year panel CSV. Every
 // title, name, journal and count is generated; the DOIs use Crossref's test prefix 10.5555, PubMed ids are
-// left as Retraction Watch's "0", and every record's Notes says it is generated. Files are written in
-// batches, so 2 million citations never sit in memory.
+// left as Retraction Watch's "0", and every record's Notes says it is generated. Every file carries the
+// generated marker (a `data_kind` column reading `generated`, sources/generated.ts), so that a generated file
+// imported by hand is stored and served as generated data. Files are written in batches, so 2 million
+// citations never sit in memory.
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
@@ -10,6 +12,7 @@ import { stringify } from 'csv-stringify/sync';
 import { Random } from '../../../core/random.ts';
 import { simulatePanel } from '../bayes/simulate.ts';
 import { RW_COLUMNS } from '../sources/retraction-watch.ts';
+import { GENERATED_MARKER } from '../sources/generated.ts';
 import * as V from './vocabulary.ts';
 
 export const GENERATED_NOTE = 'GENERATED record (pdi demo data): not a real retraction.';
@@ -36,16 +39,17 @@ export interface GeneratedFiles {
   counts: { papers: number; citations: number; panelRows: number };
 }
 
+/** A CSV written in batches, with the generated marker as its last column. */
 class CsvFile {
   private readonly stream: fs.WriteStream;
   private pending: string[][] = [];
   rows = 0;
   constructor(file: string, header: readonly string[]) {
     this.stream = fs.createWriteStream(file, { encoding: 'utf8' });
-    this.pending.push([...header]);
+    this.pending.push([...header, GENERATED_MARKER.column]);
   }
   async add(row: string[]): Promise<void> {
-    this.pending.push(row);
+    this.pending.push([...row, GENERATED_MARKER.value]);
     this.rows++;
     if (this.pending.length >= 5000) await this.flush();
   }

@@ -6,6 +6,11 @@ import Papa from 'papaparse';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
 import { ANALYTICS_CSV_COLUMNS, ANALYTICS_TYPES } from '../aggregates.ts';
+import { AnalyticsIndex } from '../analytics-index.ts';
+import { postRetractionAnalyticsByQuery } from '../analytics-query.ts';
+import { natureOf } from '../nature.ts';
+import { retractionDb } from '../tables.ts';
+import { TIME_FILTERS } from '../windows.ts';
 import { retractionService } from '../service.ts';
 
 describeEachDatabase(
@@ -16,7 +21,8 @@ describeEachDatabase(
     it('reports post-retraction analytics consistent across time filters and with the filters applied', async () => {
       const all = (await fx.get('/api/post-retraction-analytics/')).body;
       assert.equal(all.filters.time_filter, 'all');
-      assert.equal(all.totals.papers, fx.paperCount);
+      // Every record counts with nature=all (the meaning papers had before retractions were told apart).
+      assert.equal((await fx.get('/api/post-retraction-analytics/?nature=all')).body.totals.papers, fx.paperCount);
       assert.equal(all.data_source.kind, 'generated');
       assert.equal(
         all.timing_distribution.reduce((a: number, b: { count: number }) => a + b.count, 0),
@@ -58,11 +64,21 @@ describeEachDatabase(
         if (type !== 'overview') assert.equal(parsed.data.length, json.body.data.length);
       }
       const trends = (await fx.get('/api/analytics-data/?type=trends')).body.data;
+      type TrendRow = {
+        retractions: number;
+        expressions_of_concern: number;
+        corrections: number;
+        reinstatements: number;
+        other_notices: number;
+      };
       assert.equal(
-        trends.reduce((a: number, r: { retractions: number }) => a + r.retractions, 0),
+        trends.reduce(
+          (a: number, r: TrendRow) => a + r.retractions + r.expressions_of_concern + r.corrections + r.reinstatements + r.other_notices,
+          0,
+        ),
         fx.paperCount,
       );
-      const overviewCsv = Papa.parse<Record<string, string>>((await fx.get('/api/analytics-data/?format=csv')).text.trim(), {
+      const overviewCsv = Papa.parse<Record<string, string>>((await fx.get('/api/analytics-data/?format=csv&nature=all')).text.trim(), {
         header: true,
       }).data;
       assert.equal(overviewCsv.find((r) => r.metric === 'total_papers')?.value, String(fx.paperCount));
@@ -72,7 +88,12 @@ describeEachDatabase(
       const { body, headers } = await fx.get('/api/analytics-realtime/');
       assert.equal(headers['cache-control'], 'public, max-age=60');
       assert.equal(headers['x-ratelimit-limit'], '50');
-      assert.equal(body.totals.papers, fx.paperCount);
+      // Totals count retracted papers; every record is in by_nature.
+      assert.equal(
+        body.by_nature.reduce((a: number, n: { papers: number }) => a + n.papers, 0),
+        fx.paperCount,
+      );
+      assert.equal(body.totals.papers, body.by_nature.find((n: { nature: string }) => n.nature === 'retraction').papers);
       assert.equal(body.imports_last_24_hours.count, 3);
       assert.equal(body.imports_last_24_hours.succeeded, 3);
       const timing = body.citation_timing;
@@ -94,6 +115,70 @@ describeEachDatabase(
       assert.deepEqual(statuses, [...Array(50).fill(200), 429]);
     });
 
+    it('counts retractions as retractions: other kinds of notice apart in by_nature, nature= selects (before: every record counted)', async () => {
+      const papers = JSON.parse((await fx.get('/api/export/?limit=10000')).text).papers as { retraction_nature: string | null }[];
+      const expected = new Map<string, number>();
+      for (const p of papers) {
+        const kind = natureOf(p.retraction_nature);
+        expected.set(kind, (expected.get(kind) ?? 0) + 1);
+      }
+      assert.ok((expected.get('expression_of_concern') ?? 0) > 0 && (expected.get('correction') ?? 0) > 0, 'the data holds other kinds');
+      const body = (await fx.get('/api/post-retraction-analytics/')).body;
+      assert.equal(body.filters.nature, 'retraction');
+      assert.equal(body.totals.papers, expected.get('retraction'));
+      for (const n of body.by_nature) assert.equal(n.papers, expected.get(n.nature) ?? 0, n.nature);
+      const concern = (await fx.get('/api/post-retraction-analytics/?nature=expression_of_concern&time_filter=5y')).body;
+      assert.equal(concern.totals.papers, expected.get('expression_of_concern'));
+      const fiveYears = (await fx.get('/api/post-retraction-analytics/?time_filter=5y')).body;
+      assert.deepEqual(concern.by_nature, fiveYears.by_nature, 'the breakdown ignores the nature filter');
+      assert.equal(
+        concern.totals.citations,
+        fiveYears.by_nature.find((n: { nature: string }) => n.nature === 'expression_of_concern').citations,
+      );
+
+      const overview = (await fx.get('/api/analytics-data/?type=overview')).body;
+      assert.equal(overview.nature, 'retraction');
+      assert.equal(overview.data.total_papers, expected.get('retraction'));
+      const everything = (await fx.get('/api/analytics-data/?type=overview&nature=all')).body.data;
+      assert.equal(everything.total_papers, fx.paperCount);
+      assert.equal(
+        overview.data.by_nature.reduce((a: number, n: { total_citations: number }) => a + n.total_citations, 0),
+        everything.total_citations,
+      );
+      const trends = (await fx.get('/api/analytics-data/?type=trends')).body.data;
+      assert.equal(
+        trends.reduce((a: number, r: { retractions: number }) => a + r.retractions, 0),
+        expected.get('retraction'),
+      );
+      const subjects = (await fx.get('/api/analytics-data/?type=subjects&nature=correction')).body.data;
+      assert.ok(subjects.reduce((a: number, r: { papers: number }) => a + r.papers, 0) >= (expected.get('correction') ?? 0));
+    });
+
+    it('answers every filter combination from the precomputed index exactly as the per-request computation', async () => {
+      const db = retractionDb(t.db);
+      const index = await AnalyticsIndex.load(db);
+      let compared = 0;
+      for (const timeFilter of TIME_FILTERS)
+        for (const nature of ['retraction', 'all', 'correction'] as const)
+          for (const [journal, subject] of [
+            [undefined, undefined],
+            ['LETTERS', undefined],
+            [undefined, 'biology'],
+            ['journal', 'medicine - '],
+            ['no such journal', undefined],
+            [undefined, 'ÉTUDE'],
+          ] as const) {
+            const filters = { timeFilter, nature, journal, subject };
+            assert.deepEqual(
+              await index.analytics(db, filters),
+              await postRetractionAnalyticsByQuery(db, filters, index.asOf),
+              JSON.stringify(filters),
+            );
+            compared++;
+          }
+      assert.equal(compared, 72);
+    });
+
     errorCases(fx, [
       ['GET', '/api/post-retraction-analytics/?time_filter=2y', 400, 'INVALID_PARAMETER', /^time_filter must be one of: all, 1y, 3y, 5y$/],
       [
@@ -105,6 +190,13 @@ describeEachDatabase(
       ],
       ['GET', '/api/analytics-data/?format=xml', 400, 'INVALID_PARAMETER', /^format must be one of: json, csv$/],
       ['GET', '/api/analytics-data/?type=trends&chart=subjects', 400, 'INVALID_PARAMETER', /^type and chart/],
+      [
+        'GET',
+        '/api/post-retraction-analytics/?nature=retracted',
+        400,
+        'INVALID_PARAMETER',
+        /^nature must be one of: retraction, expression_of_concern, correction, reinstatement, other, all$/,
+      ],
     ]);
   },
   { migrations: retractionService.migrations },

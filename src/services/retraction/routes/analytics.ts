@@ -17,6 +17,7 @@ export function analyticsRoutes(scope: ServiceApp, ctx: ServiceContext): void {
     async (request) =>
       postRetractionReport(db, {
         timeFilter: request.query.time_filter ?? 'all',
+        nature: request.query.nature ?? 'retraction',
         journal: cleanText(request.query.journal),
         subject: cleanText(request.query.subject),
       }),
@@ -30,8 +31,9 @@ export function analyticsRoutes(scope: ServiceApp, ctx: ServiceContext): void {
       if (type && chart && type !== chart)
         throw badRequest(`type and chart (its old name) disagree: "${type}" and "${chart}"; send one of them`);
       const which = type ?? chart ?? 'overview';
-      if (request.query.format !== 'csv') return analyticsDataReport(db, which);
-      const csv = await analyticsDataCsv(db, which);
+      const nature = request.query.nature ?? 'retraction';
+      if (request.query.format !== 'csv') return analyticsDataReport(db, which, nature);
+      const csv = await analyticsDataCsv(db, which, nature);
       reply
         .header('content-type', EXPORT_CONTENT_TYPES.csv)
         .header('content-disposition', `inline; filename="retraction-analytics-${which}.csv"`);

@@ -7,6 +7,7 @@ import readXlsxFile from 'read-excel-file/node';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { TOKEN, errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
 import { EXPORT_COLUMNS, exportPapers } from '../repository.ts';
+import { natureOf } from '../nature.ts';
 import { retractionService } from '../service.ts';
 import { retractionDb } from '../tables.ts';
 
@@ -62,14 +63,32 @@ describeEachDatabase(
 
     it('pages the export by keyset without overlap or gap, whatever the page size', async () => {
       const all: string[] = [];
-      for await (const p of exportPapers(retractionDb(t.db), 10000, 100000)) all.push(p.record_id);
+      for await (const p of exportPapers(retractionDb(t.db), 10000, { pageSize: 100000 })) all.push(p.record_id);
       const small: string[] = [];
-      for await (const p of exportPapers(retractionDb(t.db), 10000, 7)) small.push(p.record_id);
+      for await (const p of exportPapers(retractionDb(t.db), 10000, { pageSize: 7 })) small.push(p.record_id);
       assert.equal(all.length, fx.paperCount);
       assert.deepEqual(small, all);
       const limited: string[] = [];
-      for await (const p of exportPapers(retractionDb(t.db), 50, 7)) limited.push(p.record_id);
+      for await (const p of exportPapers(retractionDb(t.db), 50, { pageSize: 7 })) limited.push(p.record_id);
       assert.deepEqual(limited, all.slice(0, 50));
+    });
+
+    it('exports one kind of notice with nature=, and gives the exported rows by kind in the JSON analytics', async () => {
+      const all = JSON.parse((await fx.get('/api/export/?limit=10000')).text);
+      assert.equal(all.analytics.nature, 'all');
+      assert.equal(
+        all.analytics.by_nature.reduce((a: number, n: { papers: number }) => a + n.papers, 0),
+        fx.paperCount,
+      );
+      const res = await fx.get('/api/export/?limit=10000&nature=correction');
+      assert.match(String(res.headers['content-disposition']), /retracted-papers-\d{4}-\d{2}-\d{2}-correction-10000\.json/);
+      const corrections = JSON.parse(res.text);
+      assert.ok(corrections.papers.length > 0);
+      assert.equal(corrections.papers.length, all.analytics.by_nature.find((n: { nature: string }) => n.nature === 'correction').papers);
+      assert.ok(corrections.papers.every((p: { retraction_nature: string }) => natureOf(p.retraction_nature) === 'correction'));
+      assert.equal(corrections.analytics.papers_available, corrections.papers.length);
+      const csv = Papa.parse<string[]>((await fx.get('/api/export/?format=csv&limit=10000&nature=correction')).text.trim()).data;
+      assert.equal(csv.length - 1, corrections.papers.length);
     });
 
     it('answers the 11th export within a minute with 429, Retry-After and the error body', async () => {
@@ -93,6 +112,7 @@ describeEachDatabase(
       ['GET', '/api/export/?format=pdf', 400, 'INVALID_PARAMETER', /^format must be one of: json, csv, excel$/],
       ['GET', '/api/export/?limit=0', 400, 'INVALID_PARAMETER', /^limit must be at least 1$/],
       ['GET', '/api/export/?limit=ten', 400, 'INVALID_PARAMETER', /^limit must be an integer$/],
+      ['GET', '/api/export/?nature=retractions', 400, 'INVALID_PARAMETER', /^nature must be one of: /],
       ['POST', '/api/export/', 405, 'METHOD_NOT_ALLOWED', /^GET method required$/],
     ]);
   },

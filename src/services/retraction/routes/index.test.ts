@@ -42,7 +42,7 @@ describeEachDatabase(
     it('loads the demo through the importers, labelled as generated', async () => {
       const reports = await loadRetractionDemo(fx.ctx, { size: 150 });
       assert.ok(reports.slice(0, 3).every((r) => r.is_demo));
-      const body = (await fx.get('/api/post-retraction-analytics/')).body;
+      const body = (await fx.get('/api/post-retraction-analytics/?nature=all')).body;
       assert.equal(body.totals.papers, 150);
       assert.equal(body.data_source.kind, 'generated');
       assert.match(body.data_source.description, /GENERATED/);

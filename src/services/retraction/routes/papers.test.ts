@@ -19,6 +19,7 @@ describeEachDatabase(
       assert.deepEqual(body.post_retraction_timing, { within_30_days: 0, within_1_year: 2, within_2_years: 0, after_2_years: 0 }); // 292 and 323 days after
       assert.equal(body.paper.doi, '10.5555/special.4');
       assert.equal(body.paper.is_demo, true);
+      assert.deepEqual([body.paper.retraction_nature, body.paper.nature], ['Retraction', 'retraction']);
       const sameWithoutSlash = await fx.get('/api/paper/900004/citations');
       assert.deepEqual(sameWithoutSlash.body, body);
       for (let id = 1; id <= 30; id++) {

@@ -2,8 +2,10 @@
 // documentation.
 import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
-import { ANALYTICS_TYPES, TIME_FILTERS } from '../aggregates.ts';
-import { DataSource, Num, NullableInteger, NullableString, Timing, oneOf } from './common.ts';
+import { ANALYTICS_TYPES } from '../aggregates.ts';
+import { NATURES } from '../nature.ts';
+import { TIME_FILTERS } from '../windows.ts';
+import { ByNature, DataSource, NATURE_NOTE, Num, NullableInteger, NullableString, Timing, natureParam, oneOf } from './common.ts';
 
 export const REALTIME_CACHE_SECONDS = 60;
 
@@ -11,6 +13,7 @@ export const PostRetractionQuery = Type.Object({
   time_filter: Type.Optional(oneOf(TIME_FILTERS, 'Citing-date window: all (default), or the last 1, 3 or 5 years up to as_of.')),
   journal: Type.Optional(Type.String({ maxLength: 200, description: 'Journal name contains this text (case-insensitive).' })),
   subject: Type.Optional(Type.String({ maxLength: 200, description: 'A subject contains this text (case-insensitive).' })),
+  nature: natureParam('retraction', 'the figures count'),
 });
 
 const TopPaper = Type.Object({
@@ -25,6 +28,7 @@ const TopPaper = Type.Object({
 export const PostRetractionBody = Type.Object({
   filters: Type.Object({
     time_filter: Type.String(),
+    nature: Type.String({ description: 'The kind of notice the figures count (all: every record).' }),
     journal: NullableString,
     subject: NullableString,
     as_of: Nullable(Type.String({ description: 'Reference day of the windows: the latest citing date, capped at the import day.' })),
@@ -32,7 +36,7 @@ export const PostRetractionBody = Type.Object({
     citing_date_to: Nullable(Type.String({ description: 'Window end (inclusive).' })),
   }),
   totals: Type.Object({
-    papers: Type.Integer({ description: 'Papers matching journal and subject.' }),
+    papers: Type.Integer({ description: 'Papers of the selected kind of notice matching journal and subject.' }),
     citations: Type.Integer({ description: 'Their citations within the window.' }),
     post_retraction_citations: Type.Integer(),
     post_retraction_rate: Type.Number({ description: 'post_retraction_citations / citations (0 when there are none), a fraction.' }),
@@ -50,6 +54,7 @@ export const PostRetractionBody = Type.Object({
   monthly_trend: Type.Array(Type.Object({ month: Type.String(), count: Type.Integer() }), {
     description: 'Post-retraction citations per citing month, the 24 months ending with as_of (zeros included; year-only dates excluded).',
   }),
+  by_nature: ByNature,
   computed_at: Type.String(),
   data_source: DataSource,
 });
@@ -58,7 +63,8 @@ export const postRetractionSchema = {
   summary: 'How retracted papers go on being cited',
   description:
     '`time_filter` keeps citations whose citing date lies within the last 1, 3 or 5 years up to as_of (the latest citing date in the data, capped at the import day); ' +
-    '`journal` and `subject` keep papers whose journal or one of whose subjects contains the text (case-insensitive). Unfiltered results are computed at import.',
+    '`journal` and `subject` keep papers whose journal or one of whose subjects contains the text (case-insensitive). ' +
+    `${NATURE_NOTE} Results without journal and subject are computed at import; with them, from per-paper figures computed at import.`,
   querystring: PostRetractionQuery,
   response: { 200: PostRetractionBody },
 };
@@ -67,10 +73,12 @@ export const AnalyticsDataQuery = Type.Object({
   type: Type.Optional(oneOf(ANALYTICS_TYPES, 'Which table (default overview).')),
   chart: Type.Optional(oneOf(ANALYTICS_TYPES, 'Old name of `type`, still accepted.')),
   format: Type.Optional(oneOf(['json', 'csv'] as const, 'json (default) or a flat CSV.')),
+  nature: natureParam('retraction', 'overview, citations, subjects and geographic count'),
 });
 
 export const AnalyticsDataBody = Type.Object({
   type: Type.String(),
+  nature: Type.String({ description: 'The kind of notice counted (all: every record); trends has a column per kind whatever it is.' }),
   columns: Type.Array(Type.String(), { description: 'The columns of the CSV form of this type.' }),
   data: Type.Any({ description: 'overview: an object of totals; the other types: an array of rows with the columns listed.' }),
   computed_at: Type.String(),
@@ -81,22 +89,36 @@ export const AnalyticsDataBody = Type.Object({
 export const analyticsDataSchema = {
   summary: 'Analytics tables for charts, as JSON or CSV',
   description:
-    'type overview: totals (CSV: metric,value); trends: retractions per year of retraction (year,retractions); citations: citations per citing year ' +
+    'type overview: totals, with by_nature (CSV: metric,value); trends: notices per year of the notice, one column per kind ' +
+    '(year,retractions,expressions_of_concern,corrections,reinstatements,other_notices; retractions counts nature Retraction only); citations: citations per citing year ' +
     '(year,total,pre_retraction,same_day,post_retraction); subjects: per subject (subject,papers,total_citations,post_retraction_citations); geographic: per country ' +
-    '(country,papers,total_citations,post_retraction_citations). A paper with several subjects or countries counts in each. `chart` is the old name of `type`. Computed at import.',
+    '(country,papers,total_citations,post_retraction_citations). A paper with several subjects or countries counts in each. `chart` is the old name of `type`. Computed at import. ' +
+    NATURE_NOTE,
   querystring: AnalyticsDataQuery,
   response: { 200: AnalyticsDataBody },
 };
 
 export const RealtimeBody = Type.Object({
-  totals: Type.Object({
-    papers: Type.Integer(),
-    citations: Type.Integer(),
-    post_retraction_citations: Type.Integer(),
-    post_retraction_rate: Num,
-    journals: Type.Integer(),
-    countries: Type.Integer(),
-  }),
+  totals: Type.Object(
+    {
+      papers: Type.Integer(),
+      citations: Type.Integer(),
+      post_retraction_citations: Type.Integer(),
+      post_retraction_rate: Num,
+      journals: Type.Integer(),
+      countries: Type.Integer(),
+    },
+    { description: 'Retracted papers (nature Retraction) and their citations.' },
+  ),
+  by_nature: Type.Array(
+    Type.Object({
+      nature: oneOf(NATURES, 'The kind of notice.'),
+      papers: Type.Integer(),
+      total_citations: Type.Integer(),
+      post_retraction_citations: Type.Integer(),
+    }),
+    { description: 'Every kind of notice: only retraction counts retracted papers.' },
+  ),
   imports_last_24_hours: Type.Object({
     count: Type.Integer(),
     succeeded: Type.Integer(),
@@ -132,6 +154,7 @@ export const RealtimeBody = Type.Object({
 export const realtimeSchema = {
   summary: 'Dashboard figures: totals, recent imports, citation timing',
   description:
-    'Totals and the citation timing split (as of the last import), the import runs of the last 24 hours and when the data last changed. Cached for 60 seconds.',
+    'Totals of retracted papers (nature Retraction) and the citation timing split of their citations (as of the last import), every kind of notice in by_nature, ' +
+    'the import runs of the last 24 hours and when the data last changed. Cached for 60 seconds. (Before this version the totals counted every record.)',
   response: { 200: RealtimeBody },
 };

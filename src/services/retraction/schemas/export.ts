@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { limitParam } from '../../../core/http/params.ts';
 import { EXPORT_COLUMNS, EXPORT_ORDER } from '../repository.ts';
-import { oneOf } from './common.ts';
+import { natureParam, oneOf } from './common.ts';
 
 export const EXPORT_DEFAULT_LIMIT = 1000;
 export const EXPORT_MAX_LIMIT = 10000;
@@ -10,6 +10,7 @@ export const EXPORT_MAX_LIMIT = 10000;
 export const ExportQuery = Type.Object({
   format: Type.Optional(oneOf(['json', 'csv', 'excel'] as const, 'json (default), csv or excel (.xlsx).')),
   limit: limitParam(EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, 'papers'),
+  nature: natureParam('all', 'to export'),
 });
 
 export const ExportBody = Type.Object(
@@ -25,7 +26,9 @@ export const exportSchema = {
   description:
     `Streamed download of up to \`limit\` papers (default ${EXPORT_DEFAULT_LIMIT}; values above ${EXPORT_MAX_LIMIT} are reduced to ${EXPORT_MAX_LIMIT}), ${EXPORT_ORDER}. ` +
     `json: {papers:[…], analytics:{…}}; csv and excel (.xlsx): one row per paper. Columns: ${EXPORT_COLUMNS.join(', ')}. ` +
-    'post_retraction_percentage is 100 × post / total (empty when a paper has no citations). CSV cells that begin with =, +, -, @, tab or CR get a leading apostrophe.',
+    'post_retraction_percentage is 100 × post / total (empty when a paper has no citations). CSV cells that begin with =, +, -, @, tab or CR get a leading apostrophe. ' +
+    '`nature` keeps one kind of notice (default all, each row with its retraction_nature); for a notice that is not a retraction, post_retraction means after the notice. ' +
+    'The json analytics count the exported rows and give them by kind of notice (by_nature).',
   querystring: ExportQuery,
   response: { 200: ExportBody },
 };

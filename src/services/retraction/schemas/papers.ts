@@ -1,6 +1,8 @@
 // One paper's citations: path parameter, body and documentation.
 import { Type } from 'typebox';
-import { NullableString, Timing, YearCounts } from './common.ts';
+import { Nullable } from '../../../core/http/schema.ts';
+import { NATURES } from '../nature.ts';
+import { NullableString, Timing, YearCounts, oneOf } from './common.ts';
 
 export const PaperParams = Type.Object({
   record_id: Type.String({ minLength: 1, maxLength: 64, description: 'Retraction Watch Record ID (a string).' }),
@@ -22,6 +24,11 @@ export const PaperCitationsBody = Type.Object({
     retraction_date: NullableString,
     original_paper_date: NullableString,
     doi: NullableString,
+    retraction_nature: Nullable(Type.String({ description: "The notice's RetractionNature as Retraction Watch writes it." })),
+    nature: oneOf(
+      NATURES,
+      'The kind of notice: only retraction is a retracted paper; for the other kinds "post-retraction" means after the notice.',
+    ),
     is_demo: Type.Boolean(),
   }),
 });

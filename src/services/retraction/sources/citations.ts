@@ -32,13 +32,21 @@ export function parseIdentifier(text: string | undefined | null): { doi: string 
 
 export type EdgeResult = { edge: CitationEdge } | { skip: CitationSkip };
 
-export type CitationSkip = 'citing work has no identifier' | 'cited work has no DOI' | 'unreadable citing date' | 'not a citation record';
+export type CitationSkip =
+  'citing work has no identifier' | 'cited work missing' | 'cited work has no DOI' | 'unreadable citing date' | 'not a citation record';
+
+/**
+ * Rows the dataset does not keep although they were read (tally.exclude): a cited work without a DOI cannot be
+ * a paper of the database. The other reasons are rows that could not be read (tally.skip, the guard's 5%).
+ */
+export const EXCLUDED_CITATION_SKIPS: ReadonlySet<CitationSkip> = new Set<CitationSkip>(['cited work has no DOI']);
 
 /** One OpenCitations-style record (`creation` is the citing work's publication date). */
 export function openCitationsEdge(citing: string | undefined, cited: string | undefined, creation: string | undefined): EdgeResult {
   const from = parseIdentifier(citing);
   if (!from.key) return { skip: 'citing work has no identifier' };
   const to = parseIdentifier(cited);
+  if (!to.key) return { skip: 'cited work missing' };
   if (!to.doi) return { skip: 'cited work has no DOI' };
   const date = parsePartialDate(creation);
   if (date === null && (creation ?? '').trim() !== '') return { skip: 'unreadable citing date' };

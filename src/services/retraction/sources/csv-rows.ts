@@ -1,14 +1,19 @@
 // Streamed CSV reading on papaparse's step mode: rows arrive in batches through an async generator, and the
 // parser is paused while the consumer (a database write) still holds a full batch, so memory stays bounded
 // by the batch size whatever the file size. Malformed quoting is an error (the file is damaged and the rows
-// after it cannot be trusted); a row with the wrong number of fields is reported to the caller.
+// after it cannot be trusted); a file whose last record is cut (a quoted field that never closes, or fewer
+// cells than the records before it) is refused as truncated, naming the line; a row with the wrong number of
+// fields elsewhere is reported to the caller.
 import fs from 'node:fs';
 import Papa from 'papaparse';
+import { TruncatedSourceError } from '../../../core/import.ts';
 import { decodeByteCell } from '../../../core/text-decoding.ts';
 
 export interface CsvRow {
   /** 1 for the first data row after the header. */
   rowNumber: number;
+  /** The file's line on which the record starts (the header is line 1; quoted line breaks count). */
+  line: number;
   cells: string[];
 }
 
@@ -33,14 +38,23 @@ export function headerKey(cell: string): string {
     .replace(/\s+/g, ' ');
 }
 
+/** Line breaks inside a row's (quoted) cells. */
+function innerLineBreaks(cells: readonly string[]): number {
+  let n = 0;
+  for (const cell of cells) for (let i = cell.indexOf('\n'); i >= 0; i = cell.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 /**
  * Opens `file` and reads its header; the returned generator yields the data rows in batches of up to
- * `batchSize`. Blank lines are skipped.
+ * `batchSize`. Blank lines are skipped. The last row is held back until the end of the file is known, so
+ * that a cut last record is refused (TruncatedSourceError) before any row of the batch holding it is used.
  */
 export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatches> {
   const queue: CsvRow[] = [];
   let header: string[] | null = null;
   let rowNumber = 0;
+  let line = 1;
   let failure: Error | null = null;
   let done = false;
   let parser: Papa.Parser | null = null;
@@ -62,23 +76,38 @@ export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatche
   // papaparse reads Node streams, but its types only name the browser File.
   Papa.parse<string[]>(input as unknown as File, {
     header: false,
-    skipEmptyLines: 'greedy',
+    // Every source this reads is comma-separated; guessing the delimiter from a first chunk can pick another.
+    delimiter: ',',
+    // Blank lines come through (and are dropped below) so that line numbers stay those of the file.
+    skipEmptyLines: false,
     step(result, p) {
       parser = p;
-      const quoteError = result.errors.find((e) => e.type === 'Quotes');
-      if (quoteError) {
-        failure ??= new CsvFormatError(`${file}: malformed CSV near data row ${rowNumber + 1}: ${quoteError.message}`);
+      const start = line;
+      const cells = result.data;
+      line += 1 + innerLineBreaks(cells);
+      const invalid = result.errors.find((e) => e.code === 'InvalidQuotes');
+      const unterminated = result.errors.find((e) => e.code === 'MissingQuotes');
+      if (invalid || (unterminated && header === null)) {
+        failure ??= new CsvFormatError(
+          `${file}: malformed CSV near data row ${rowNumber + 1} (line ${start}): ${(invalid ?? unterminated)!.message}`,
+        );
         p.abort();
         return;
       }
-      const cells = result.data;
+      if (unterminated) {
+        // A quoted field that never closes runs to the end of the file: the file stops inside its last record.
+        failure ??= new TruncatedSourceError(file, `line ${start}: the last record's quoted field is not closed`);
+        p.abort();
+        return;
+      }
+      if (cells.length === 1 && cells[0] === '') return; // a blank line
       for (let i = 0; i < cells.length; i++) cells[i] = decodeByteCell(cells[i]);
       if (header === null) {
         header = cells;
       } else {
         rowNumber++;
-        queue.push({ rowNumber, cells });
-        if (queue.length >= batchSize && !paused) {
+        queue.push({ rowNumber, line: start, cells });
+        if (queue.length > batchSize && !paused) {
           paused = true;
           p.pause();
         }
@@ -105,11 +134,33 @@ export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatche
   if (failure) throw failure;
   if (header === null) throw new CsvFormatError(`${file}: the file is empty (no header row)`);
 
+  // header is assigned in the parser callback, which TypeScript's narrowing does not follow.
+  const width = (header as string[]).length;
+  let previousWidth = width;
+  /** The last record of a file must be as wide as the records before it (or the header): else it was cut. */
+  const checkLast = () => {
+    const last = queue[queue.length - 1];
+    if (last && last.cells.length < Math.min(width, previousWidth))
+      throw new TruncatedSourceError(
+        file,
+        `line ${last.line}: the last record has ${last.cells.length} of the ${Math.min(width, previousWidth)} fields of the records before it`,
+      );
+  };
   async function* batches(): AsyncGenerator<CsvRow[], void, undefined> {
     try {
       while (true) {
         if (failure) throw failure;
-        if (queue.length >= batchSize || (done && queue.length > 0)) {
+        // Until the end is known, one row stays behind: it may be the last one.
+        if (queue.length > batchSize) {
+          const batch = queue.splice(0, batchSize);
+          previousWidth = batch[batch.length - 1].cells.length;
+          yield batch;
+          continue;
+        }
+        if (done && queue.length > 0) {
+          if (failure) throw failure;
+          if (queue.length > 1) previousWidth = queue[queue.length - 2].cells.length;
+          checkLast();
           yield queue.splice(0, batchSize);
           continue;
         }

@@ -3,6 +3,7 @@
 // JSON Lines (one object per line, as in the OpenAlex snapshot). A scanner tracks strings and nesting to find
 // where each element ends and hands its text to JSON.parse, so only one element is held at a time.
 import fs from 'node:fs';
+import { TruncatedSourceError } from '../../../core/import.ts';
 import { parseSourceJson } from '../../../core/source-text.ts';
 
 /** Keys of a wrapper object whose array holds the elements (OpenAlex API pages use "results"). */
@@ -21,11 +22,13 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
+const NEWLINE = 0x0a;
 
 /**
  * Yields each object element of the file: the objects of a top-level array or of a wrapper object's array
  * (keys results, works, citations, data, items), or else every top-level object (JSON Lines, or one object).
- * Throws JsonFormatError on text that is not JSON.
+ * Throws JsonFormatError on text that is not JSON, and TruncatedSourceError (naming the last line) when the
+ * file ends inside a value: a document that does not close was cut short.
  */
 export async function* jsonElements(file: string | AsyncIterable<string>): AsyncGenerator<unknown, void, undefined> {
   const name = typeof file === 'string' ? file : 'JSON input';
@@ -46,6 +49,7 @@ export async function* jsonElements(file: string | AsyncIterable<string>): Async
   let keyParts: string[] = [];
   let keyStart = 0;
   let lastKey = '';
+  let line = 1;
   const ready: unknown[] = [];
 
   const parse = (text: string) => {
@@ -61,6 +65,7 @@ export async function* jsonElements(file: string | AsyncIterable<string>): Async
     keyStart = 0;
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i);
+      if (c === NEWLINE) line++;
       if (inString) {
         if (escaped) escaped = false;
         else if (c === BACKSLASH) escaped = true;
@@ -134,5 +139,6 @@ export async function* jsonElements(file: string | AsyncIterable<string>): Async
     if (keyCapture) keyParts.push(chunk.slice(keyStart));
     while (ready.length) yield ready.shift();
   }
-  if (depth !== 0 || inString) throw new JsonFormatError(`${name}: the JSON ends in the middle of a value`);
+  if (depth !== 0 || inString)
+    throw new TruncatedSourceError(name, `line ${line}: the JSON ends inside ${inString ? 'a string' : `${depth} unclosed bracket(s)`}`);
 }

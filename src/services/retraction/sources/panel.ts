@@ -25,7 +25,8 @@ export function mapPanelHeader(header: readonly string[]): PanelColumnMap {
   const seen = new Set<string>();
   header.forEach((cell, i) => {
     const name = normalise(cell);
-    if (name === '' || seen.has(name)) return;
+    // The generated-data marker (generated.ts) labels the file; it is not a covariate.
+    if (name === '' || seen.has(name) || name === 'data_kind') return;
     seen.add(name);
     if ((PANEL_FIXED_COLUMNS as readonly string[]).includes(name)) fixed[name] = i;
     else covariates.push([name, i]);

@@ -121,6 +121,8 @@ export interface RwRowResult {
   skip?: RwSkipReason;
   /** Cells kept as null because their text was in no known form (e.g. an unreadable date). */
   problems: string[];
+  /** The columns of those cells. */
+  unreadable: RwColumn[];
 }
 
 export function parseRwRow(cells: readonly string[], map: RwColumnMap): RwRowResult {
@@ -129,20 +131,23 @@ export function parseRwRow(cells: readonly string[], map: RwColumnMap): RwRowRes
     return i === undefined ? undefined : cells[i];
   };
   const problems: string[] = [];
+  const unreadable: RwColumn[] = [];
   const recordId = (cell('Record ID') ?? '').trim();
-  if (recordId === '') return { skip: 'missing Record ID', problems };
+  if (recordId === '') return { skip: 'missing Record ID', problems, unreadable };
   const title = (cell('Title') ?? '').trim();
-  if (title === '') return { skip: 'missing title', problems };
+  if (title === '') return { skip: 'missing title', problems, unreadable };
   const date = (column: RwColumn) => {
     const value = parseRecordDate(cell(column));
     if (value === undefined) {
       problems.push(`unreadable ${column}`);
+      unreadable.push(column);
       return null;
     }
     return value;
   };
   return {
     problems,
+    unreadable,
     record: {
       record_id: recordId,
       title,

@@ -156,7 +156,7 @@ describe('citation sources', () => {
     }
     await assert.rejects(async () => {
       for await (const _ of jsonElements(broken())) void _;
-    }, /ends in the middle/);
+    }, /^TruncatedSourceError: JSON input is truncated: line 1: the JSON ends inside 2 unclosed bracket\(s\)/);
   });
 });
 
@@ -177,11 +177,25 @@ describe('streamed CSV', () => {
     assert.equal(rows, 2345);
     assert.ok(largest <= 100);
     const bad = path.join(dir, 'bad.csv');
-    fs.writeFileSync(bad, 'a,b\n1,2\n3,"unterminated\n4,5\n');
+    fs.writeFileSync(bad, 'a,b\n1,2\n3,"ab"c\n4,5\n');
     const opened = await openCsv(bad, 100);
     await assert.rejects(async () => {
       for await (const _ of opened.batches) void _;
     }, CsvFormatError);
+    // A file that ends inside its last record is truncated, named by the line the record starts on.
+    const cuts: [string, RegExp][] = [
+      ['a,b\n1,2\n3,"unterminated\n4,5\n', /bad\.csv is truncated: line 3: the last record's quoted field is not closed/],
+      ['a,b,c\n1,2,3\n\n4,"x\ny",6\n7,8', /bad\.csv is truncated: line 6: the last record has 2 of the 3 fields of the records before it/],
+    ];
+    for (const [text, message] of cuts) {
+      fs.writeFileSync(bad, text);
+      for (const size of [1, 100]) {
+        const cut = await openCsv(bad, size);
+        await assert.rejects(async () => {
+          for await (const _ of cut.batches) void _;
+        }, message);
+      }
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
