@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { getAggregate, putAggregate } from '../../core/db/datasets.ts';
 import { RridKnowledgeBase, calibrate, isCurrentSnapshot } from './rrid/index.ts';
-import type { KbSnapshot } from './rrid/index.ts';
+import type { KbPaper, KbSnapshot } from './rrid/index.ts';
 import { bestBuiltinTables, rowsOfSessions, sessionsOfDoi, pickBestSession, BUILTIN_PROVIDERS } from './repository.ts';
 import type { KrtDatabase } from './tables.ts';
 
@@ -55,18 +55,37 @@ export async function readKnowledgeBase(db: Kysely<KrtDatabase>): Promise<Loaded
 }
 
 /** A base that keeps the entry ids of the previous one (ids are part of the API), with no papers yet. */
-async function emptyBaseKeepingIds(db: Kysely<KrtDatabase>): Promise<RridKnowledgeBase> {
+async function emptyBaseKeepingIds(db: Kysely<KrtDatabase>, keepDemoIds: boolean): Promise<RridKnowledgeBase> {
   const previous = await getAggregate<StoredKnowledgeBase>(db, 'krt', KB_AGGREGATE);
   if (!previous) return new RridKnowledgeBase();
+  const ids = keepDemoIds ? previous.value.snapshot.ids : withoutDemoKeys(previous.value);
   // Only the ids are kept, so an older snapshot's ids serve as well.
-  return RridKnowledgeBase.fromJSON({ ...previous.value.snapshot, format: 'krt-rrid-kb', version: 2, papers: {}, calibration: null });
+  return RridKnowledgeBase.fromJSON({ ...previous.value.snapshot, ids, format: 'krt-rrid-kb', version: 2, papers: {}, calibration: null });
+}
+
+/**
+ * The ids of a stored base without the keys that only its generated demo papers used: when real data replaces the
+ * demo data, nothing of the demo stays in the base (the next id is kept, so a dropped id is never given again).
+ */
+function withoutDemoKeys(previous: StoredKnowledgeBase): Record<string, number> {
+  const demo = new Set(previous.demo_dois);
+  const keysOf = (paper: KbPaper) => paper.observations.flatMap((o) => (o.repair ? [o.key, `RRID:${o.repair}`] : [o.key]));
+  const real = new Set<string>();
+  const demoOnly = new Set<string>();
+  for (const [doi, paper] of Object.entries(previous.snapshot.papers))
+    for (const key of keysOf(paper)) (demo.has(doi) ? demoOnly : real).add(key);
+  return Object.fromEntries(Object.entries(previous.snapshot.ids).filter(([key]) => !demoOnly.has(key) || real.has(key)));
 }
 
 /** Rebuilds the base from every article's best built-in table and calibrates it (call inside the import transaction). */
 export async function rebuildKnowledgeBase(trx: Kysely<KrtDatabase>, dataVersion: string): Promise<StoredKnowledgeBase> {
-  const kb = await emptyBaseKeepingIds(trx);
+  const tables = await bestBuiltinTables(trx);
+  const kb = await emptyBaseKeepingIds(
+    trx,
+    tables.some((t) => t.is_demo),
+  );
   const demo: string[] = [];
-  for (const table of await bestBuiltinTables(trx)) {
+  for (const table of tables) {
     if (table.rows.length === 0) continue;
     kb.addPaper(table.doi, table.rows, table.provider);
     if (table.is_demo) demo.push(table.doi);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../core/service.ts';
+import { ImportRefusedError, importGuard } from '../../core/import.ts';
 import { HttpError, badRequest, notFound } from '../../core/http/errors.ts';
 import { EXPORT_CONTENT_TYPES, csvReadable, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
 import { KRT_COLUMNS, summarizeRows } from './extract/index.ts';
@@ -348,9 +349,16 @@ export class KrtAnswers {
     if (!(await getArticle(this.db, doi))) throw notFound(`DOI ${doi} is not in the local store`, 'DOI_NOT_FOUND');
     let run;
     try {
-      run = await runExtraction(this.ctx, [doi], { source: 'api', provider, workers: 1, progress: false });
+      run = await runExtraction(this.ctx, [doi], {
+        source: 'api',
+        provider,
+        workers: 1,
+        progress: false,
+        guard: importGuard({}, this.ctx.config.env),
+      });
     } catch (error) {
       if (error instanceof LlmNotConfiguredError) throw badRequest(error.message);
+      if (error instanceof ImportRefusedError) throw new HttpError(409, `cannot extract ${doi}: ${error.message}`, 'CANNOT_EXTRACT');
       throw error;
     }
     if (run.sessions.length === 0)

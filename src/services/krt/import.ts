@@ -15,22 +15,32 @@ import { availableParallelism } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
 import { dbBool } from '../../core/db/dialect.ts';
-import { runImport } from '../../core/import.ts';
-import type { ImportReport } from '../../core/import.ts';
+import { ImportRefusedError, importGuard, runImport } from '../../core/import.ts';
+import type { ImportGuard, ImportReport } from '../../core/import.ts';
 import { createProgress } from '../../core/progress.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { doiOfStorePath, normalizeDoi } from './jats/index.ts';
 import { extractMany, TABLE_EXTRACTOR_MODEL, TEXT_EXTRACTOR_MODEL } from './extract/index.ts';
 import type { FileExtraction, KrtRow, ManyResult } from './extract/index.ts';
 import { contentHashOf, sessionIdOf } from './session-id.ts';
-import { deleteArticlesNotIn, storeSession, upsertArticle } from './store.ts';
+import { DEMO_DATASET, STORE_DATASET, deleteArticlesNotIn, deleteDemoArticles, storeSession, upsertArticle } from './store.ts';
 import type { ArticleInput, Change } from './store.ts';
-import { getArticle, listArticles, BUILTIN_PROVIDERS } from './repository.ts';
+import { countArticlesOf, countRealArticles, getArticle, listArticles, BUILTIN_PROVIDERS } from './repository.ts';
 import type { ArticleRecord } from './repository.ts';
 import { carryKnowledgeBase, rebuildKnowledgeBase, updateKnowledgeBasePaper } from './aggregates.ts';
 import { LLM_PROVIDER, LlmError, extractWithLlm, llmConfigFrom } from './llm.ts';
 import type { LlmConfig } from './llm.ts';
 import type { KrtDatabase, KrtTables, SessionStatus } from './tables.ts';
+
+/**
+ * What `generate krt` and the demo data write into every generated article (a JATS custom-meta): the importer
+ * reads it, so generated files are demo data however they are imported.
+ */
+export const GENERATED_MARKER = '<custom-meta><meta-name>generated</meta-name><meta-value>pdi demo data</meta-value></custom-meta>';
+
+export function isGeneratedArticle(xml: Buffer | string): boolean {
+  return xml.includes(GENERATED_MARKER);
+}
 
 const CURRENT_MODELS: Record<string, string> = { 'jats-table': TABLE_EXTRACTOR_MODEL, 'text-pattern': TEXT_EXTRACTOR_MODEL };
 
@@ -53,7 +63,10 @@ export function listStoreFiles(dir: string): string[] {
 }
 
 export interface StoreImportOptions {
+  /** The files are generated demo data (loadDemo, `generate --import`); files carrying the marker are, anyway. */
   isDemo?: boolean;
+  /** Limits on deletions and unreadable files (`importGuard(options)`; the runner's defaults when omitted). */
+  guard?: ImportGuard;
   /** Told how many files were extracted and how long that took (it happens before the import transaction). */
   onExtracted?: (info: { files: number; extracted: number; seconds: number }) => void;
   /** Worker threads for extraction (default: available parallelism; 0 or 1 = this thread). */
@@ -70,6 +83,10 @@ interface StoreFile {
   size: number;
   mtime: string;
   skip: string | null;
+  /** A duplicate the store does not keep (excluded), rather than a file that cannot be read. */
+  excluded: boolean;
+  /** Carries the generated-data marker. */
+  generated: boolean;
   extract: boolean;
 }
 
@@ -103,8 +120,6 @@ function articleInput(extraction: FileExtraction, file: StoreFile, root: string,
 export async function importStore(db: Db, dir: string, options: StoreImportOptions = {}): Promise<ImportReport> {
   const root = path.resolve(dir);
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new Error(`${root} is not a directory`);
-  const isDemo = options.isDemo ?? false;
-  const dataset = isDemo ? 'demo' : 'store';
   const paths = listStoreFiles(root);
   if (paths.length === 0) throw new Error(`no .xml files under ${root} (expected <dir>/<year>/<doi-suffix>.xml)`);
 
@@ -130,12 +145,56 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
     const doi = doiOfStorePath(file);
     const hash = contentHashOf(bytes);
     let skip: string | null = null;
+    let excluded = false;
     if (!doi) skip = 'file name is not a DOI suffix (expected <doi-suffix>.xml)';
-    else if (seenDois.has(doi)) skip = 'same DOI as an earlier file of the store';
+    else if (seenDois.has(doi)) [skip, excluded] = ['same DOI as an earlier file of the store', true];
     if (doi) seenDois.add(doi);
     const extract = !skip && !(storedHash.get(doi!) === hash && current.has(`${doi}\n${hash}`));
-    return { file, relative: path.relative(root, file), doi, hash, size: bytes.length, mtime: stat.mtime.toISOString(), skip, extract };
+    const generated = isGeneratedArticle(bytes);
+    return {
+      file,
+      relative: path.relative(root, file),
+      doi,
+      hash,
+      size: bytes.length,
+      mtime: stat.mtime.toISOString(),
+      skip,
+      excluded,
+      generated,
+      extract,
+    };
   });
+
+  // Demo data never mixes with real data: generated files are demo data however they are imported, a store of
+  // both kinds is refused, and demo data is not added to a store that holds real articles.
+  const generated = files.filter((f) => f.generated).length;
+  const isDemo = options.isDemo === true || generated === files.length;
+  const dataset = isDemo ? DEMO_DATASET : STORE_DATASET;
+  const realArticles = isDemo ? await countRealArticles(k) : 0;
+  const refusal =
+    generated > 0 && generated < files.length
+      ? `${root}: refused: ${generated} of the ${files.length} files are generated demo articles (pdi generate); demo data is not mixed with real data, so nothing was imported. Import the two kinds from separate directories.`
+      : isDemo && generated < files.length
+        ? `${root}: refused: ${files.length - generated} of the ${files.length} files are not generated demo articles; only generated files are imported as demo data.`
+        : realArticles > 0
+          ? `${root}: refused: the store holds ${realArticles} real articles: generated demo data is not mixed with them (a real import replaces demo data, never the other way round).`
+          : null;
+  const runOptions = {
+    service: 'krt',
+    importer: 'store',
+    dataset,
+    source: root,
+    isDemo,
+    // Generated data can be generated again: a smaller demo set may replace a larger one.
+    guard: isDemo ? { ...options.guard, allowShrink: true } : options.guard,
+    progress: { enabled: false },
+  };
+  if (refusal) {
+    // Through the runner, so that the attempt is logged as refused in import_runs; nothing is read or changed.
+    return runImport(db, runOptions, async () => {
+      throw new ImportRefusedError(refusal);
+    });
+  }
 
   const toExtract = files.filter((f) => f.extract);
   const extracted = new Map<string, ManyResult>();
@@ -157,59 +216,59 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
   }
   options.onExtracted?.({ files: files.length, extracted: toExtract.length, seconds: (performance.now() - extractStart) / 1000 });
 
-  return runImport(
-    db,
-    { service: 'krt', importer: 'store', dataset, source: root, isDemo, progress: { enabled: false } },
-    async (core, { tally, dataVersion }) => {
-      const trx = core.withTables<KrtTables>();
-      const now = new Date().toISOString();
-      const keep = new Set<string>();
-      for (const f of files) {
-        tally.read();
-        if (f.skip) {
-          tally.skip(f.skip);
-          continue;
-        }
-        const doi = f.doi!;
-        keep.add(doi);
-        if (!f.extract) {
-          tally[await relocate(trx, doi, f, root, dataset, isDemo, now)]();
-          continue;
-        }
-        const result = extracted.get(f.file)!;
-        if (!result.ok) {
-          tally.skip('not a well-formed JATS document');
-          continue;
-        }
-        const x = result.extraction;
-        const article = await upsertArticle(trx, articleInput(x, f, root, dataset, isDemo), now);
-        const session = await storeSession(
-          trx,
-          article.id,
-          {
-            session_id: sessionIdOf(doi, x.provider, x.model, f.hash),
-            doi,
-            title: x.metadata.title,
-            status: 'completed',
-            provider: x.provider,
-            model: x.model,
-            content_hash: f.hash,
-            processing_time: x.processingTime,
-            error: null,
-            rows: x.rows,
-            is_demo: isDemo,
-            deterministic: true,
-          },
-          now,
-        );
-        tally[article.change === 'unchanged' && session.change !== 'unchanged' ? 'updated' : article.change]();
+  return runImport(db, runOptions, async (core, { tally, dataVersion }) => {
+    const trx = core.withTables<KrtTables>();
+    const now = new Date().toISOString();
+    tally.storedBefore(await countArticlesOf(trx, root));
+    // A real import takes the place of the generated demo articles, in this transaction (not counted as deleted).
+    if (!isDemo) tally.demoRemoved(await deleteDemoArticles(trx));
+    const keep = new Set<string>();
+    for (const f of files) {
+      tally.read();
+      if (f.skip) {
+        if (f.excluded) tally.exclude(f.skip);
+        else tally.skip(f.skip);
+        continue;
       }
-      tally.deleted(await deleteArticlesNotIn(trx, root, keep));
-      const changed = tally.insertedCount + tally.updatedCount + tally.deletedCount > 0;
-      // Rebuilt when the store changed, or when there is no base of the current version to carry over.
-      if (changed || !(await carryKnowledgeBase(trx, dataVersion))) await rebuildKnowledgeBase(trx, dataVersion);
-    },
-  );
+      const doi = f.doi!;
+      keep.add(doi);
+      if (!f.extract) {
+        tally[await relocate(trx, doi, f, root, dataset, isDemo, now)]();
+        continue;
+      }
+      const result = extracted.get(f.file)!;
+      if (!result.ok) {
+        tally.skip('not a well-formed JATS document');
+        continue;
+      }
+      const x = result.extraction;
+      const article = await upsertArticle(trx, articleInput(x, f, root, dataset, isDemo), now);
+      const session = await storeSession(
+        trx,
+        article.id,
+        {
+          session_id: sessionIdOf(doi, x.provider, x.model, f.hash),
+          doi,
+          title: x.metadata.title,
+          status: 'completed',
+          provider: x.provider,
+          model: x.model,
+          content_hash: f.hash,
+          processing_time: x.processingTime,
+          error: null,
+          rows: x.rows,
+          is_demo: isDemo,
+          deterministic: true,
+        },
+        now,
+      );
+      tally[article.change === 'unchanged' && session.change !== 'unchanged' ? 'updated' : article.change]();
+    }
+    tally.deleted(await deleteArticlesNotIn(trx, root, keep));
+    const changed = tally.insertedCount + tally.updatedCount + tally.deletedCount + tally.demoRowsRemoved > 0;
+    // Rebuilt when the store changed, or when there is no base of the current version to carry over.
+    if (changed || !(await carryKnowledgeBase(trx, dataVersion))) await rebuildKnowledgeBase(trx, dataVersion);
+  });
 }
 
 /** An unchanged file: only where it lives (root, path, size, time, dataset) may differ from the stored row. */
@@ -263,6 +322,8 @@ export interface ExtractionRunOptions {
   progress?: boolean;
   llm?: LlmConfig | null;
   fetchImpl?: typeof fetch;
+  /** Limits on unreadable articles (`importGuard(options)`; the runner's defaults when omitted). */
+  guard?: ImportGuard;
 }
 
 export interface ExtractedSession {
@@ -369,6 +430,7 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
       importer: 'extract',
       dataset: 'extractions',
       source: `${options.source}:${targets.length} article(s)`,
+      guard: options.guard,
       progress: { enabled: false },
     },
     async (core, { tally, dataVersion }) => {
@@ -397,6 +459,8 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
             size: x.fileSize,
             mtime: fs.statSync(t.file).mtime.toISOString(),
             skip: null,
+            excluded: false,
+            generated: false,
             extract: true,
           };
           articleId = (await upsertArticle(trx, articleInput(x, file, t.article.store_root, t.article.dataset, t.article.is_demo), now)).id;
@@ -485,6 +549,7 @@ export class LlmNotConfiguredError extends Error {
 export async function importPath(ctx: ServiceContext, source: string, options: Record<string, unknown> = {}): Promise<ImportReport[]> {
   const report = await importStore(ctx.db, source, {
     isDemo: options.generated === true || options.isDemo === true,
+    guard: importGuard(options, ctx.config.env),
     workers: typeof options.workers === 'number' ? options.workers : undefined,
     onExtracted: ({ files, extracted, seconds }) =>
       ctx.log.info(
@@ -502,6 +567,7 @@ export async function extractCommand(ctx: ServiceContext, dois: string[], option
     all: options.all === true,
     workers: typeof options.workers === 'number' ? options.workers : undefined,
     source: 'cli',
+    guard: importGuard(options, ctx.config.env),
   });
   const byStatus: Record<string, number> = {};
   const byChange: Record<string, number> = {};

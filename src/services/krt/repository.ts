@@ -3,7 +3,7 @@
 // an aggregate, in aggregates.ts.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { dbJson, num, readJson } from '../../core/db/dialect.ts';
+import { dbBool, dbJson, num, readJson } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { normalizeDoi, rankDoiSuggestions } from './jats/index.ts';
 import type { KrtRow, NewReuse, ResourceType } from './extract/index.ts';
@@ -83,6 +83,26 @@ function toSession(r: Pick<SessionRow, (typeof SESSION_COLUMNS)[number]>): Sessi
 export async function getArticle(db: Kysely<KrtDatabase>, doi: string): Promise<ArticleRecord | null> {
   const row = await db.selectFrom('krt_articles').select(ARTICLE_COLUMNS).where('doi', '=', doi).executeTakeFirst();
   return row ? toArticle(row) : null;
+}
+
+/** Articles of the store that are real (not generated demo articles). */
+export async function countRealArticles(db: Kysely<KrtDatabase>): Promise<number> {
+  const row = await db
+    .selectFrom('krt_articles')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('is_demo', '=', dbBool(db, false))
+    .executeTakeFirstOrThrow();
+  return num(row.n);
+}
+
+/** Articles imported from the store directory `storeRoot`. */
+export async function countArticlesOf(db: Kysely<KrtDatabase>, storeRoot: string): Promise<number> {
+  const row = await db
+    .selectFrom('krt_articles')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('store_root', '=', storeRoot)
+    .executeTakeFirstOrThrow();
+  return num(row.n);
 }
 
 export async function listArticles(db: Kysely<KrtDatabase>): Promise<ArticleRecord[]> {

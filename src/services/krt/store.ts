@@ -8,6 +8,10 @@ import type { KrtRow } from './extract/index.ts';
 import { foldSearchText } from './search.ts';
 import type { ArticleFields, KrtDatabase, SessionStatus } from './tables.ts';
 
+/** The dataset of generated demo articles (a real store's is `store`). */
+export const DEMO_DATASET = 'demo';
+export const STORE_DATASET = 'store';
+
 /** What the importer writes of an article (its id, times and search text are the store's). */
 export type ArticleInput = ArticleFields;
 
@@ -169,17 +173,39 @@ export async function deleteSessions(trx: Kysely<KrtDatabase>, ids: readonly str
   }
 }
 
+/** Deletes the articles of `ids` with their sessions and rows. */
+async function deleteArticles(trx: Kysely<KrtDatabase>, ids: readonly number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const sessions = (await trx.selectFrom('krt_sessions').select('session_id').where('article_id', 'in', chunk).execute()).map(
+      (s) => s.session_id,
+    );
+    await deleteSessions(trx, sessions);
+    await trx.deleteFrom('krt_articles').where('id', 'in', chunk).execute();
+  }
+}
+
 /** Deletes articles (and their sessions) imported from `storeRoot` whose DOIs are not in `keep`; returns how many. */
 export async function deleteArticlesNotIn(trx: Kysely<KrtDatabase>, storeRoot: string, keep: ReadonlySet<string>): Promise<number> {
   const stored = await trx.selectFrom('krt_articles').select(['id', 'doi']).where('store_root', '=', storeRoot).execute();
   const gone = stored.filter((a) => !keep.has(a.doi));
-  for (let i = 0; i < gone.length; i += 500) {
-    const ids = gone.slice(i, i + 500).map((a) => Number(a.id));
-    const sessions = (await trx.selectFrom('krt_sessions').select('session_id').where('article_id', 'in', ids).execute()).map(
-      (s) => s.session_id,
-    );
-    await deleteSessions(trx, sessions);
-    await trx.deleteFrom('krt_articles').where('id', 'in', ids).execute();
-  }
+  await deleteArticles(
+    trx,
+    gone.map((a) => Number(a.id)),
+  );
   return gone.length;
+}
+
+/**
+ * Deletes every generated demo article with its sessions (a real import does, in its transaction, so that demo
+ * data never sits beside real data) and the demo dataset's data version; returns how many articles.
+ */
+export async function deleteDemoArticles(trx: Kysely<KrtDatabase>): Promise<number> {
+  const demo = await trx.selectFrom('krt_articles').select('id').where('is_demo', '=', dbBool(trx, true)).execute();
+  await deleteArticles(
+    trx,
+    demo.map((a) => Number(a.id)),
+  );
+  await trx.deleteFrom('data_versions').where('service', '=', 'krt').where('dataset', '=', DEMO_DATASET).execute();
+  return demo.length;
 }

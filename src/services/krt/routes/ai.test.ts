@@ -1,6 +1,6 @@
 // RRID validation, suggestion and recommendation over HTTP, on SQLite and PostgreSQL: the validation statuses and
-// the cache, suggestions only from the store with calibrated confidences, demo evidence labelled, honest empty
-// answers without data; then the table of error cases.
+// the cache, suggestions only from the store with calibrated confidences, and the table of error cases (real
+// papers); demo evidence labelled (the generated demo articles); honest empty answers without data.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Static } from 'typebox';
@@ -51,10 +51,6 @@ describeKrtHttp('krt AI routes', (h) => {
     assert.match(invalid.recommendations[0], /^"AB-123" is malformed: /);
     assert.match(invalid.recommendations[1], /^Did you mean RRID:AB_123\?/);
     assert.equal((await post<Validate>('/api/ai/validate-rrid/', { rrid: 'XYZ:42' })).body.validation.confidence_score, 0);
-    // Demo RRIDs are written only by generated articles: never reported as valid.
-    const demo = (await post<Validate>('/api/ai/validate-rrid/', { rrid: 'RRID:AB_0000101' })).body.validation;
-    assert.deepEqual([demo.status, demo.is_valid], ['unverified', false]);
-    assert.match(demo.recommendations[0], /only in generated demo articles/);
   });
 
   it('suggest-rrid and recommend: RRIDs only from the store, calibrated confidence, empty when nothing matches', async () => {
@@ -86,31 +82,10 @@ describeKrtHttp('krt AI routes', (h) => {
     assert.notEqual(top.confidence_score, 0.5, 'calibrated, not the uncalibrated 1/2');
     assert.match(top.reasoning, /catalog number .* is listed with this RRID/);
     assert.equal(res.body.total_found, res.body.suggestions.length);
-    const all = real.flatMap((f) => domainExtraction(f).extraction.rows.map((r) => r.IDENTIFIER)).join(' ') + ' AB_00001';
+    const all = real.flatMap((f) => domainExtraction(f).extraction.rows.map((r) => r.IDENTIFIER)).join(' ');
     for (const s of res.body.suggestions) assert.ok(all.includes(s.suggested_rrid.replace('RRID:', '')), s.suggested_rrid);
     const none = await post<Suggest>('/api/ai/suggest-rrid/', { resource_name: 'quantum flux capacitor widget' });
     assert.deepEqual([none.status, none.body.suggestions, none.body.total_found], [200, [], 0]);
-    // A name alone is too weak to show a suggestion (abstention, issue 15); the demo catalog number is not.
-    const demo = await post<Suggest>('/api/ai/suggest-rrid/', {
-      resource_name: 'rabbit anti-histone H3 (generated demo)',
-      vendor: 'Example Biosciences (demo)',
-      catalog_number: 'DEMO-AB-0104',
-      limit: 1,
-    });
-    assert.equal(demo.body.suggestions.length, 1);
-    assert.match(demo.body.suggestions[0].reasoning, /generated demo articles/);
-
-    const rec = await post<Recommend>('/api/api/ai/recommend/', {
-      resource_name: 'rabbit anti-histone H3 antibody',
-      context: { vendor: 'Example Biosciences (demo)' },
-    });
-    assert.equal(rec.status, 200);
-    assert.deepEqual(Object.keys(rec.body), ['success', 'recommendations', 'total_found', 'response_time']);
-    for (const r of rec.body.recommendations) {
-      assert.equal(r.availability_status, 'unknown');
-      assert.ok(['functional_equivalent', 'alternative_vendor', 'alternative_clone', 'updated_version'].includes(r.recommendation_type));
-      assert.ok(r.confidence_score > 0 && r.confidence_score <= 1);
-    }
     assert.deepEqual(
       (await post<Recommend>('/api/ai/recommend/', { resource_name: 'anti-nonexistentprotein999 antibody' })).body.recommendations,
       [],
@@ -151,6 +126,42 @@ describeKrtHttp('krt AI routes', (h) => {
 });
 
 describeKrtHttp(
+  'krt AI routes on the generated demo articles',
+  (h) => {
+    const { post } = h;
+
+    it('demo evidence is labelled: a demo RRID is never valid, demo suggestions say where they come from', async () => {
+      // Demo RRIDs are written only by generated articles: never reported as valid.
+      const demo = (await post<Validate>('/api/ai/validate-rrid/', { rrid: 'RRID:AB_0000101' })).body.validation;
+      assert.deepEqual([demo.status, demo.is_valid], ['unverified', false]);
+      assert.match(demo.recommendations[0], /only in generated demo articles/);
+      // A name alone is too weak to show a suggestion (abstention, issue 15); the demo catalog number is not.
+      const suggested = await post<Suggest>('/api/ai/suggest-rrid/', {
+        resource_name: 'rabbit anti-histone H3 (generated demo)',
+        vendor: 'Example Biosciences (demo)',
+        catalog_number: 'DEMO-AB-0104',
+        limit: 1,
+      });
+      assert.equal(suggested.body.suggestions.length, 1);
+      assert.match(suggested.body.suggestions[0].reasoning, /generated demo articles/);
+
+      const rec = await post<Recommend>('/api/api/ai/recommend/', {
+        resource_name: 'rabbit anti-histone H3 antibody',
+        context: { vendor: 'Example Biosciences (demo)' },
+      });
+      assert.equal(rec.status, 200);
+      assert.deepEqual(Object.keys(rec.body), ['success', 'recommendations', 'total_found', 'response_time']);
+      for (const r of rec.body.recommendations) {
+        assert.equal(r.availability_status, 'unknown');
+        assert.ok(['functional_equivalent', 'alternative_vendor', 'alternative_clone', 'updated_version'].includes(r.recommendation_type));
+        assert.ok(r.confidence_score > 0 && r.confidence_score <= 1);
+      }
+    });
+  },
+  { data: 'demo' },
+);
+
+describeKrtHttp(
   'krt AI routes with no data',
   (h) => {
     it('with no data at all, the AI routes answer honestly: nothing to suggest, nothing verified', async () => {
@@ -162,5 +173,5 @@ describeKrtHttp(
       );
     });
   },
-  { data: false, env: { PDI_KRT_ADMIN_TOKEN: '' } },
+  { data: 'none', env: { PDI_KRT_ADMIN_TOKEN: '' } },
 );

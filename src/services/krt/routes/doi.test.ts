@@ -1,5 +1,6 @@
 // DOI checks and DOI suggestions over HTTP, on SQLite and PostgreSQL: every usual DOI form normalised at both
-// addresses, absent DOIs, ranking, limits, totals and the response cache; then the table of error cases.
+// addresses, absent DOIs, ranking, limits, totals and the table of error cases (real papers); demo labels, prefix
+// ranking and the response cache (the generated demo articles).
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -12,7 +13,7 @@ type CheckDoi = Static<typeof CheckDoiResponse>;
 type Suggestions = Static<typeof SuggestionsResponse>;
 
 describeKrtHttp('krt DOI checks and suggestions', (h) => {
-  const { get, post, request } = h;
+  const { get, post } = h;
 
   it('check-doi-local: GET and POST at both addresses, every usual DOI form normalised, absent DOIs available:false', async () => {
     const forms = [
@@ -75,9 +76,6 @@ describeKrtHttp('krt DOI checks and suggestions', (h) => {
         total_sessions: 0,
         metadata: null,
       });
-      const demo = await get<CheckDoi>(`${url}?doi=10.1101/demo.2021.0001`);
-      assert.equal(demo.body.metadata!.is_demo, true);
-      assert.match(demo.body.title!, /Generated demo/);
     }
   });
 
@@ -85,7 +83,7 @@ describeKrtHttp('krt DOI checks and suggestions', (h) => {
     for (const url of bothAddresses('/doi-suggestions/')) {
       const all = await get<Suggestions>(url);
       assert.equal(all.status, 200);
-      assert.equal(all.body.total_available, real.length + 6);
+      assert.equal(all.body.total_available, real.length);
       assert.equal(all.body.suggestions.length, 10);
       assert.deepEqual([all.body.query, all.body.limit], ['', 10]);
       const dates = all.body.suggestions.map((s) => s.publication_date);
@@ -94,7 +92,7 @@ describeKrtHttp('krt DOI checks and suggestions', (h) => {
         assert.deepEqual(Object.keys(s), ['doi', 'title', 'authors', 'publication_date', 'file_size', 'is_demo']);
       const clamped = await get<Suggestions>(`${url}?limit=500`);
       assert.equal(clamped.body.limit, 50);
-      assert.equal(clamped.body.suggestions.length, real.length + 6);
+      assert.equal(clamped.body.suggestions.length, real.length);
       const byDoi = await get<Suggestions>(`${url}?q=${encodeURIComponent(`https://doi.org/${TABLE_DOI}v1`)}`);
       assert.equal(byDoi.body.suggestions[0].doi, TABLE_DOI, 'a DOI in any form is looked up as the DOI');
       assert.equal(byDoi.body.total_available, 1);
@@ -111,24 +109,7 @@ describeKrtHttp('krt DOI checks and suggestions', (h) => {
         byWords.body.suggestions.some((s) => s.doi === TABLE_DOI),
         words,
       );
-      const demo = await get<Suggestions>(`${url}?q=fictional%20study&limit=3`);
-      assert.equal(demo.body.total_available, 6);
-      assert.equal(demo.body.suggestions.length, 3);
-      assert.ok(demo.body.suggestions.every((s) => s.is_demo));
-      const prefix = await get<Suggestions>(`${url}?q=10.1101/demo.2022`);
-      assert.deepEqual(prefix.body.suggestions.map((s) => s.doi).sort(), ['10.1101/demo.2022.0002', '10.1101/demo.2022.0006']);
-      const prefixDates = prefix.body.suggestions.map((s) => s.publication_date!);
-      assert.ok(prefixDates[0] > prefixDates[1], 'both match the prefix equally: newest first');
-      const exact = await get<Suggestions>(`${url}?q=10.1101/demo.2022.0006`);
-      assert.equal(exact.body.suggestions[0].doi, '10.1101/demo.2022.0006', 'the exact DOI first');
-      const none = await get<Suggestions>(`${url}?q=zzzqqqxxx`);
-      assert.deepEqual([none.body.suggestions, none.body.total_available], [[], 0]);
-      assert.deepEqual((await get(`${url}?q=fictional&limit=4`)).body, (await get(`${url}?q=fictional&limit=4`)).body, 'deterministic');
     }
-    const first = await get('/api/doi-suggestions/?q=fictional');
-    assert.equal(first.headers['cache-control'], 'public, max-age=60');
-    const cached = await request({ url: '/api/doi-suggestions/?q=fictional', headers: { 'if-none-match': String(first.headers.etag) } });
-    assert.equal(cached.status, 304);
   });
 
   itAnswersErrors(h, [
@@ -191,3 +172,44 @@ describeKrtHttp('krt DOI checks and suggestions', (h) => {
     },
   ]);
 });
+
+describeKrtHttp(
+  'krt DOI checks and suggestions on the generated demo articles',
+  (h) => {
+    const { get, request } = h;
+
+    it('check-doi-local: a generated article is labelled demo', async () => {
+      for (const url of bothAddresses('/check-doi-local/')) {
+        const demo = await get<CheckDoi>(`${url}?doi=10.1101/demo.2021.0001`);
+        assert.equal(demo.body.metadata!.is_demo, true);
+        assert.match(demo.body.title!, /Generated demo/);
+      }
+    });
+
+    it('doi-suggestions: title words, DOI prefixes (newest first among equals), the exact DOI first, deterministic, cached', async () => {
+      for (const url of bothAddresses('/doi-suggestions/')) {
+        const all = await get<Suggestions>(url);
+        assert.equal(all.body.total_available, 6);
+        assert.ok(all.body.suggestions.every((s) => s.is_demo));
+        const demo = await get<Suggestions>(`${url}?q=fictional%20study&limit=3`);
+        assert.equal(demo.body.total_available, 6);
+        assert.equal(demo.body.suggestions.length, 3);
+        assert.ok(demo.body.suggestions.every((s) => s.is_demo));
+        const prefix = await get<Suggestions>(`${url}?q=10.1101/demo.2022`);
+        assert.deepEqual(prefix.body.suggestions.map((s) => s.doi).sort(), ['10.1101/demo.2022.0002', '10.1101/demo.2022.0006']);
+        const prefixDates = prefix.body.suggestions.map((s) => s.publication_date!);
+        assert.ok(prefixDates[0] > prefixDates[1], 'both match the prefix equally: newest first');
+        const exact = await get<Suggestions>(`${url}?q=10.1101/demo.2022.0006`);
+        assert.equal(exact.body.suggestions[0].doi, '10.1101/demo.2022.0006', 'the exact DOI first');
+        const none = await get<Suggestions>(`${url}?q=zzzqqqxxx`);
+        assert.deepEqual([none.body.suggestions, none.body.total_available], [[], 0]);
+        assert.deepEqual((await get(`${url}?q=fictional&limit=4`)).body, (await get(`${url}?q=fictional&limit=4`)).body, 'deterministic');
+      }
+      const first = await get('/api/doi-suggestions/?q=fictional');
+      assert.equal(first.headers['cache-control'], 'public, max-age=60');
+      const cached = await request({ url: '/api/doi-suggestions/?q=fictional', headers: { 'if-none-match': String(first.headers.etag) } });
+      assert.equal(cached.status, 304);
+    });
+  },
+  { data: 'demo' },
+);

@@ -64,5 +64,5 @@ describeKrtHttp(
       });
     });
   },
-  { data: false, env: { PDI_KRT_ADMIN_TOKEN: '' } },
+  { data: 'none', env: { PDI_KRT_ADMIN_TOKEN: '' } },
 );
