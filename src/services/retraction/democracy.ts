@@ -4,7 +4,6 @@
 import { putAggregate } from '../../core/db/datasets.ts';
 import { readJson } from '../../core/db/dialect.ts';
 import type { PanelRow } from './bayes/types.ts';
-import { headerKey, openCsv } from './sources/csv-rows.ts';
 import type { PanelRecord } from './sources/panel.ts';
 import type { RetractionDb } from './tables.ts';
 
@@ -14,25 +13,6 @@ export const DEMOCRACY_PREDICTOR = 'democracy_index';
 
 /** A panel row as stored: the importer's record. */
 export type StoredPanelRow = PanelRecord;
-
-/**
- * How a panel file says it is generated: a `data_kind` column whose cells read `generated` (the generator
- * writes it in every row, so the label travels with the file; `pdi import` of such a file stores it as
- * generated data and every democracy response says so).
- */
-export const GENERATED_PANEL_MARKER = { column: 'data_kind', value: 'generated' } as const;
-
-/** True when any row of the panel CSV carries the generated marker. */
-export async function panelFileIsGenerated(file: string): Promise<boolean> {
-  const { header, batches } = await openCsv(file);
-  const column = header.findIndex((cell) => headerKey(cell) === GENERATED_PANEL_MARKER.column);
-  let generated = false;
-  // Read to the end either way: the reader holds the file open until its generator finishes.
-  for await (const batch of batches) {
-    if (column >= 0 && !generated) generated = batch.some((row) => headerKey(row.cells[column] ?? '') === GENERATED_PANEL_MARKER.value);
-  }
-  return generated;
-}
 
 export async function readPanel(db: RetractionDb): Promise<StoredPanelRow[]> {
   const rows = await db
