@@ -21,6 +21,7 @@ const kernelService: ServiceModule = {
   version: '1.0',
   cacheSeconds: 900,
   errorBody: ({ message, code }) => ({ success: false, error: message, code }),
+  errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String(), code: Type.String() }),
   migrations: {},
   importers: {},
   loadDemo: async () => [],

@@ -20,12 +20,39 @@ export interface Config {
   redisUrl: string | null;
   host: string;
   ports: Record<ServiceName, number>;
-  /** Fastify's trustProxy: false, true, a hop count or a list of addresses. */
-  trustProxy: boolean | number | string;
+  /**
+   * Which proxies may tell the client's address (X-Forwarded-For): false (none: the peer is the client), true
+   * (every hop: only behind a proxy that overwrites the header), a hop count, or addresses/CIDRs (comma-separated).
+   */
+  trustProxy: boolean | number | string[];
   logLevel: string;
   /** Server-side response cache entries per service (0 disables it). */
   responseCacheEntries: number;
+  http: HttpLimits;
+  redisLimits: RedisLimits;
   env: NodeJS.ProcessEnv;
+}
+
+/** How long the listener waits for slow clients, and for itself when it stops (milliseconds; 0: no limit). */
+export interface HttpLimits {
+  /** The whole request (headers and body) must arrive within this time; then 408 and the connection is closed. */
+  requestTimeoutMs: number;
+  /** The request's headers must arrive within this time (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this time. */
+  keepAliveTimeoutMs: number;
+  /** On SIGTERM/SIGINT: how long requests in flight may take to finish before every connection is closed. */
+  shutdownGraceMs: number;
+}
+
+/** Bounds on the shared Redis, so a Redis that hangs costs requests almost nothing. */
+export interface RedisLimits {
+  /** A rate-limit command that has not answered within this time counts as failed (the request is let through). */
+  commandTimeoutMs: number;
+  /** After this many failures in a row the circuit opens: Redis is not asked at all … */
+  circuitFailures: number;
+  /** … until this time has passed; then one request probes it again. */
+  circuitRetryMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -35,6 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const raw = env[`PDI_PORT_${name.toUpperCase()}`];
     if (raw !== undefined) ports[name] = parsePort(raw, `PDI_PORT_${name.toUpperCase()}`);
   }
+  const requestTimeoutMs = milliseconds(env, 'PDI_REQUEST_TIMEOUT_MS', 30_000);
+  const headersTimeoutMs = milliseconds(env, 'PDI_HEADERS_TIMEOUT_MS', 10_000);
   return {
     databaseUrl: env.PDI_DATABASE_URL || `sqlite:${path.join(dataDir, 'pdi.sqlite')}`,
     dataDir,
@@ -45,8 +74,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.PDI_TRUST_PROXY),
     logLevel: env.PDI_LOG_LEVEL ?? 'info',
     responseCacheEntries: env.PDI_RESPONSE_CACHE_ENTRIES === undefined ? 2000 : Number(env.PDI_RESPONSE_CACHE_ENTRIES),
+    http: {
+      requestTimeoutMs,
+      headersTimeoutMs: requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs,
+      keepAliveTimeoutMs: milliseconds(env, 'PDI_KEEP_ALIVE_TIMEOUT_MS', 72_000),
+      shutdownGraceMs: milliseconds(env, 'PDI_SHUTDOWN_GRACE_MS', 10_000),
+    },
+    redisLimits: {
+      commandTimeoutMs: milliseconds(env, 'PDI_REDIS_COMMAND_TIMEOUT_MS', 50),
+      circuitFailures: Math.max(1, milliseconds(env, 'PDI_REDIS_CIRCUIT_FAILURES', 3)),
+      circuitRetryMs: milliseconds(env, 'PDI_REDIS_CIRCUIT_RETRY_MS', 5_000),
+    },
     env,
   };
+}
+
+/** A whole number ≥ 0 from the environment, or the default; anything else stops the process with a clear message. */
+function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new Error(`${name} must be a whole number (milliseconds, or a count), got "${raw}"`);
+  return Number(raw.trim());
 }
 
 export function parsePort(raw: string, name: string): number {
@@ -55,9 +103,14 @@ export function parsePort(raw: string, name: string): number {
   return port;
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | number | string {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw; // comma-separated addresses or CIDRs
+export function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
+  const text = (raw ?? '').trim();
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  // Addresses, CIDRs or proxy-addr's names (loopback, linklocal, uniquelocal), comma-separated.
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 }

@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from 'typebox';
 import type { Migration } from 'kysely/migration';
 import type { Redis } from 'ioredis';
 import type { Config, ServiceName } from './config.ts';
@@ -48,6 +49,8 @@ export interface ServiceModule {
   version: string;
   /** The body of every error response of this service. */
   errorBody(error: ErrorInfo): Record<string, unknown>;
+  /** The JSON schema of `errorBody`'s result: the kernel documents every route's error responses with it. */
+  errorSchema: TSchema;
   /** Default `Cache-Control: public, max-age=N` for successful JSON GETs (a route may override). */
   cacheSeconds: number;
   migrations: Record<string, Migration>;

@@ -1,17 +1,51 @@
 // A readable API page rendered on the server from the service's OpenAPI document: no scripts, no
 // external assets, so it works offline and in any browser.
 
-type Json = Record<string, any>;
+/** The parts of an OpenAPI document (and of its JSON schemas) the page reads. */
+export interface OpenApiSchema {
+  $ref?: string;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: OpenApiSchema[];
+  type?: string | string[];
+  items?: OpenApiSchema;
+  properties?: Record<string, OpenApiSchema>;
+  required?: string[];
+  description?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+interface OpenApiResponse {
+  description?: string;
+  content?: Record<string, { schema?: OpenApiSchema }>;
+}
+interface OpenApiOperation {
+  summary?: string;
+  description?: string;
+  parameters?: Array<{ name: string; in: string; required?: boolean; description?: string; schema?: OpenApiSchema }>;
+  requestBody?: { content?: Record<string, { schema?: OpenApiSchema }> };
+  responses?: Record<string, OpenApiResponse>;
+}
+export interface OpenApiDocument {
+  openapi?: string;
+  info?: { title?: string; version?: string; description?: string };
+  paths?: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, OpenApiSchema> };
+}
 
 const esc = (text: unknown): string =>
   String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
-function typeOf(schema: Json | undefined): string {
+function typeOf(schema: OpenApiSchema | undefined): string {
   if (!schema) return '';
   if (schema.$ref) return String(schema.$ref).split('/').pop() ?? '';
   if (schema.enum) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' | ');
+  if (schema.anyOf) return schema.anyOf.map((member) => typeOf(member)).join(' | ');
   if (schema.type === 'array') return `array of ${typeOf(schema.items)}`;
   const type = Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? 'any');
   const bounds = [
@@ -25,12 +59,19 @@ function typeOf(schema: Json | undefined): string {
   return bounds.length ? `${type} (${bounds.join(', ')})` : type;
 }
 
-function schemaOutline(schema: Json | undefined, depth = 0): string {
+/** A schema that is a reference to one of the document's components: the component. */
+function resolve(doc: OpenApiDocument, schema: OpenApiSchema | undefined): OpenApiSchema | undefined {
+  const ref = schema?.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/components/schemas/')) return schema;
+  return doc.components?.schemas?.[ref.slice('#/components/schemas/'.length)] ?? schema;
+}
+
+function schemaOutline(schema: OpenApiSchema | undefined, depth = 0): string {
   if (!schema || depth > 4) return '';
   if (schema.type === 'array') return schemaOutline(schema.items, depth);
   if (schema.type !== 'object' || !schema.properties) return '';
   const required = new Set<string>(schema.required ?? []);
-  const rows = Object.entries(schema.properties as Record<string, Json>)
+  const rows = Object.entries(schema.properties)
     .map(([name, prop]) => {
       const nested = schemaOutline(prop, depth + 1);
       return `<li><code>${esc(name)}</code>${required.has(name) ? '' : ' <span class="opt">optional</span>'} <span class="type">${esc(typeOf(prop))}</span>${prop.description ? ` — ${esc(prop.description)}` : ''}${nested}</li>`;
@@ -57,24 +98,30 @@ function prose(text: string | undefined): string {
     .join('');
 }
 
-export function renderDocsPage(doc: Json): string {
+/** `base`: the way from the page's address to the service's root ('./' at /docs, '../' at /docs/). */
+export function renderDocsPage(doc: OpenApiDocument, base = './'): string {
   const info = doc.info ?? {};
   const sections: string[] = [];
-  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
-    for (const [method, op] of Object.entries(item) as [string, Json][]) {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-      const params = (op.parameters ?? []) as Json[];
+      const params = op.parameters ?? [];
       const paramRows = params
         .map(
           (p) =>
             `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${esc(typeOf(p.schema))}</td><td>${esc(p.description ?? p.schema?.description ?? '')}</td></tr>`,
         )
         .join('');
-      const body = op.requestBody?.content?.['application/json']?.schema as Json | undefined;
-      const responses = Object.entries((op.responses ?? {}) as Record<string, Json>)
+      const body = resolve(doc, op.requestBody?.content?.['application/json']?.schema);
+      const responses = Object.entries(op.responses ?? {})
         .map(([status, r]) => {
-          const schema = r.content?.['application/json']?.schema as Json | undefined;
-          return `<details><summary><strong>${esc(status)}</strong> ${esc(r.description ?? '')}</summary>${schemaOutline(schema)}</details>`;
+          const types = Object.keys(r.content ?? {});
+          const schema = resolve(doc, r.content?.['application/json']?.schema);
+          const typeNote =
+            types.length > 1 || (types.length === 1 && types[0] !== 'application/json')
+              ? ` <span class="type">(${esc(types.join(', '))})</span>`
+              : '';
+          return `<details><summary><strong>${esc(status)}</strong> ${esc(r.description ?? '')}${typeNote}</summary>${schemaOutline(schema)}</details>`;
         })
         .join('');
       sections.push(
@@ -104,7 +151,8 @@ table{border-collapse:collapse;width:100%;font-size:14px}td,th{border:1px solid 
 </style></head><body>
 <h1>${esc(info.title)} <small>v${esc(info.version)}</small></h1>
 ${prose(info.description)}
-<p>Machine-readable description: <a href="openapi.json">openapi.json</a> (OpenAPI ${esc(doc.openapi)}).</p>
+<p>Machine-readable description: <a href="${esc(base)}openapi.json">openapi.json</a> (OpenAPI ${esc(doc.openapi)}),
+also as <a href="${esc(base)}openapi-3.0.json">OpenAPI 3.0.3</a> for tools that read only 3.0.</p>
 ${sections.join('\n')}
 </body></html>`;
 }

@@ -21,6 +21,10 @@ export async function rateLimitedGroup(
 ): Promise<void> {
   const windowMs = group.windowMs ?? 60_000;
   await app.register(async (scope) => {
+    // The kernel documents 429 and the rate-limit headers for the routes of a group.
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), limitGroup: group.name };
+    });
     await scope.register(rateLimit, {
       global: true,
       max: group.max,

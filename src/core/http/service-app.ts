@@ -19,6 +19,7 @@ import type { Config } from '../config.ts';
 import { ResponseCache, finishCaching, serveFromCache } from './caching.ts';
 import type { CachingOptions } from './caching.ts';
 import { renderDocsPage } from './docs.ts';
+import type { OpenApiDocument } from './docs.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerPages } from '../pages/index.ts';
 
@@ -170,7 +171,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     reply.header('content-type', 'text/html; charset=utf-8');
     // Relative links, so the page works behind a proxy that serves the service under a path prefix.
     const base = request.url.split('?')[0].endsWith('/') ? '../' : './';
-    return renderDocsPage(app.swagger() as Record<string, any>, base);
+    return renderDocsPage(app.swagger() as OpenApiDocument, base);
   });
   registerMetrics(app, service.name);
 
