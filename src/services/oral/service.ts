@@ -4,6 +4,7 @@ import { oralMigrations } from './migrations.ts';
 import { oralRoutes } from './routes/index.ts';
 import { importPath } from './import.ts';
 import { loadOralDemo, writeDemoBundle } from './demo.ts';
+import { ErrorBody } from './schemas/index.ts';
 
 export const oralService: ServiceModule = {
   name: 'oral',
@@ -14,6 +15,7 @@ export const oralService: ServiceModule = {
   version: '1.0',
   cacheSeconds: 900,
   errorBody: ({ message }) => ({ success: false, error: message }),
+  errorSchema: ErrorBody,
   migrations: oralMigrations,
   routes: oralRoutes,
   importers: {
