@@ -1,5 +1,6 @@
 // Service B: key resource tables (KRT) for preprints: a local JATS article store, table extraction, exports, and
 // RRID suggestion, validation, recommendation and a table-building chat, also for a browser extension.
+import { Type } from 'typebox';
 import type { ServiceModule } from '../../core/service.ts';
 import { krtMigrations } from './migrations.ts';
 import { krtRoutes } from './routes/index.ts';
@@ -17,6 +18,7 @@ export const krtService: ServiceModule = {
   version: '1.0',
   cacheSeconds: 60,
   errorBody: ({ message }) => ({ success: false, error: message }),
+  errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String() }),
   migrations: krtMigrations,
   routes: krtRoutes,
   importers: {
