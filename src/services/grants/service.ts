@@ -2,6 +2,7 @@
 // agreements, recipients, and a taxpayer's-share calculator (spec §2.3, §4.3, §7.3, §8; contract c-grants.md).
 // Port 8003 by default; base address host/api, so the spec's /api/stats/ is served at /api/api/stats/ and,
 // for existing clients, at /api/stats/.
+import { Type } from 'typebox';
 import type { ServiceModule } from '../../core/service.ts';
 import { loadGrantsDemo, writeGeneratedCsv } from './demo.ts';
 import { importGrantsPath } from './import/importer.ts';
@@ -19,6 +20,7 @@ export const grantsService: ServiceModule = {
   version: '1.0',
   cacheSeconds: 300,
   errorBody: ({ message }) => ({ error: message }),
+  errorSchema: Type.Object({ error: Type.String() }),
   migrations: grantsMigrations,
   routes: grantsRoutes,
   importers: {
