@@ -1,6 +1,7 @@
 // Service D: Canada's Express Entry draws — history, statistics and forecasts of the next draws with 95%
 // intervals (spec §2.4, §4.4; contract d-draws.md). Port 8004 by default.
 import path from 'node:path';
+import { Type } from 'typebox';
 import type { ServiceModule } from '../../core/service.ts';
 import { resolveAsOf } from './as-of.ts';
 import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeed } from './demo.ts';
@@ -20,6 +21,7 @@ export const drawsService: ServiceModule = {
   version: API_VERSION,
   cacheSeconds: 3600,
   errorBody: ({ message }) => ({ success: false, error: message, data: [] }),
+  errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String(), data: Type.Array(Type.Unknown(), { maxItems: 0 }) }),
   migrations: drawsMigrations,
   async routes(app, ctx) {
     keepForecastsCurrent(app, ctx);
