@@ -1,6 +1,7 @@
 // Service E: retracted papers — search suggestions, citations before and after retraction, analytics,
 // exports, and a Bayesian analysis of democracy against retractions (spec §2.5, §4.5; contract
 // e-retraction.md). Port 8005 by default.
+import { Type } from 'typebox';
 import type { ServiceModule } from '../../core/service.ts';
 import { retractionMigrations } from './migrations.ts';
 import { retractionRoutes } from './routes/index.ts';
@@ -29,6 +30,7 @@ export const retractionService: ServiceModule = {
   version: '1.0',
   cacheSeconds: 300,
   errorBody: ({ message, code }) => ({ error: message, code }),
+  errorSchema: Type.Object({ error: Type.String(), code: Type.String() }),
   errorSchema: ErrorBody,
   migrations: retractionMigrations,
   routes: retractionRoutes,
