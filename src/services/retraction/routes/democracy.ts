@@ -1,34 +1,46 @@
 // GET /api/democracy/… (rate-limit group "analytics"): the country-year panel, its descriptive charts and the
-// Bayesian model's results, diagnostics and methodology.
+// Bayesian model's results, effects, diagnostics, posterior predictive checks and methodology; and
+// GET /api/democracy/draws/ (rate-limit group "export"): the posterior draws, streamed.
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import { retractionDb } from '../tables.ts';
-import { notFound } from '../../../core/http/errors.ts';
+import { badRequest, notFound } from '../../../core/http/errors.ts';
+import { attachmentDisposition, csvReadable, EXPORT_CONTENT_TYPES, jsonReadable } from '../../../core/export/index.ts';
+import { selectParameters } from '../bayes/draws.ts';
 import { clampLimit, cleanText } from '../../../core/http/params.ts';
 import { getAggregate } from '../../../core/db/datasets.ts';
 import { PANEL_AGGREGATES } from '../democracy.ts';
 import type { DemocracyVisualizations, PanelSummary } from '../democracy.ts';
 import {
-  PANEL_DATASET,
+  DRAW_INDEX_COLUMNS,
+  EFFECTS_NOTE,
+  MCSE_NOTE,
+  PANEL_DATASETS,
+  PREDICTIVE_NOTE,
   SCALE_NOTE,
   diagnosticsBody,
+  drawRows,
+  effectBody,
   methodologyBody,
   parameterBody,
+  predictiveBody,
   predictorBody,
   servedModel,
+  storedDraws,
 } from '../democracy-model.ts';
-import type { ModelSource } from '../democracy-model.ts';
 import { dataSource, panelRows } from '../repository.ts';
 import {
   RAW_DATA_MAX_LIMIT,
+  drawsSchema,
+  effectsSchema,
   methodologySchema,
   modelDiagnosticsSchema,
   overviewSchema,
+  posteriorPredictiveSchema,
   rawDataSchema,
   statisticalResultsSchema,
   visualizationsSchema,
 } from '../schemas/democracy.ts';
 
-const PANEL_DATASETS = [PANEL_DATASET];
 const modelConfig = (operation: string) => ({ operation, responseCache: true });
 
 export function democracyRoutes(scope: ServiceApp, ctx: ServiceContext): void {
@@ -46,8 +58,11 @@ export function democracyRoutes(scope: ServiceApp, ctx: ServiceContext): void {
         raw_data: '/api/democracy/raw-data/',
         visualizations: '/api/democracy/visualizations/',
         statistical_results: '/api/democracy/statistical-results/',
+        effects: '/api/democracy/effects/',
         model_diagnostics: '/api/democracy/model-diagnostics/',
+        posterior_predictive: '/api/democracy/posterior-predictive/',
         methodology: '/api/democracy/methodology/',
+        draws: '/api/democracy/draws/',
       },
       data_source: await dataSource(db, [...PANEL_DATASETS, 'democracy-model-fit', 'democracy-published-fit']),
     };
@@ -81,28 +96,139 @@ export function democracyRoutes(scope: ServiceApp, ctx: ServiceContext): void {
     '/api/democracy/statistical-results/',
     { schema: statisticalResultsSchema, config: modelConfig('statistical results') },
     async (request) => {
-      const model = await servedModel(db, request.query.source as ModelSource | undefined);
+      const model = await servedModel(db, request.query.source);
       return {
         model: model.info,
         scale: SCALE_NOTE,
+        uncertainty: MCSE_NOTE,
         predictors: model.fit ? model.fit.summaries.map(predictorBody) : [],
         hyperparameters: model.fit ? model.fit.hyperparameters.map(parameterBody) : [],
+        effects: '/api/democracy/effects/',
+        data_source: await dataSource(db, model.datasets),
       };
     },
   );
+
+  scope.get('/api/democracy/effects/', { schema: effectsSchema, config: modelConfig('model effects') }, async (request) => {
+    const model = await servedModel(db, request.query.source);
+    const effects = model.fit?.effects ?? null;
+    const group = request.query.group;
+    return {
+      model: model.info,
+      description:
+        effects || !model.fit ? EFFECTS_NOTE : `${EFFECTS_NOTE} This model does not report its effects (an imported published fit).`,
+      country_effects: effects && group !== 'year' ? effects.country.map(effectBody) : [],
+      year_effects: effects && group !== 'country' ? effects.year.map(effectBody) : [],
+      data_source: await dataSource(db, model.datasets),
+    };
+  });
 
   scope.get(
     '/api/democracy/model-diagnostics/',
     { schema: modelDiagnosticsSchema, config: modelConfig('model diagnostics') },
     async (request) => {
-      const model = await servedModel(db, request.query.source as ModelSource | undefined);
-      if (!model.fit) return { model: model.info, convergence: null, sampler: null, loo: null, data: null, checks: null, timing: null };
-      return { model: model.info, ...diagnosticsBody(model.fit) };
+      const model = await servedModel(db, request.query.source);
+      const data_source = await dataSource(db, model.datasets);
+      if (!model.fit)
+        return {
+          model: model.info,
+          convergence: null,
+          sampler: null,
+          loo: null,
+          waic: null,
+          kfold: null,
+          posterior_predictive: null,
+          data: null,
+          checks: null,
+          timing: null,
+          data_source,
+        };
+      return { model: model.info, ...diagnosticsBody(model.fit), data_source };
+    },
+  );
+
+  scope.get(
+    '/api/democracy/posterior-predictive/',
+    { schema: posteriorPredictiveSchema, config: modelConfig('posterior predictive checks') },
+    async (request) => {
+      const model = await servedModel(db, request.query.source);
+      const ppc = model.fit?.posteriorPredictive ?? null;
+      return {
+        model: model.info,
+        description:
+          model.fit && !ppc
+            ? `${PREDICTIVE_NOTE} This model has no posterior predictive check (an imported fit has no draws).`
+            : PREDICTIVE_NOTE,
+        check: ppc ? predictiveBody(ppc) : null,
+        data_source: await dataSource(db, model.datasets),
+      };
     },
   );
 
   scope.get('/api/democracy/methodology/', { schema: methodologySchema, config: modelConfig('methodology') }, async (request) => {
-    const model = await servedModel(db, request.query.source as ModelSource | undefined);
-    return { model: model.info, methodology: model.fit ? methodologyBody(model.fit) : null };
+    const model = await servedModel(db, request.query.source);
+    return {
+      model: model.info,
+      data_source: await dataSource(db, model.datasets),
+      methodology: model.fit ? methodologyBody(model.fit) : null,
+    };
+  });
+}
+
+/**
+ * GET /api/democracy/draws/: registered in the export rate-limit group (a draws file is an export). Streams the
+ * stored draws of the service's own fit as CSV or JSON; never cached (the kernel's response cache is for JSON).
+ */
+export function democracyDrawsRoutes(scope: ServiceApp, ctx: ServiceContext): void {
+  const db = retractionDb(ctx.db);
+  scope.get('/api/democracy/draws/', { schema: drawsSchema, config: { operation: 'democracy draws' } }, async (request, reply) => {
+    const format = request.query.format ?? 'json';
+    const requested = (request.query.parameters ?? 'population').split(',');
+    const model = await servedModel(db, 'fitted');
+    const stored = model.fit ? await storedDraws(db) : null;
+    // The draws and the fit are stored in one transaction with one data version; anything else is an older fit.
+    if (!stored || stored.data_version !== model.info.data_version) {
+      throw notFound(
+        model.fit
+          ? 'the stored fit has no draws (it was stored before draws were kept): run `pdi fit retraction` again'
+          : 'no fitted model: run `pdi fit retraction` to fit the model to the imported panel',
+        'NO_DRAWS',
+      );
+    }
+    let indices: number[];
+    try {
+      indices = selectParameters(stored.table.names, requested);
+    } catch (error) {
+      throw badRequest(`parameters: ${(error as Error).message}`);
+    }
+    if (indices.length === 0) throw badRequest('parameters: name at least one parameter or group');
+    const names = indices.map((i) => stored.table.names[i]);
+    const generated = model.info.panel_generated === true;
+    const filename = `democracy-draws${generated ? '-generated' : ''}-${stored.data_version}.${format}`;
+    reply
+      .header('content-type', EXPORT_CONTENT_TYPES[format])
+      .header('content-disposition', attachmentDisposition(filename))
+      .header('cache-control', 'no-store')
+      .header('x-data-kind', generated ? 'generated' : 'imported');
+    const rows = drawRows(stored.table, indices);
+    if (format === 'csv') {
+      const columns = [...DRAW_INDEX_COLUMNS, ...names].map((header, j) => ({ key: header, value: (row: number[]) => row[j] }));
+      return reply.send(csvReadable(rows, { columns }) as never); // piped as it is
+    }
+    return reply.send(
+      jsonReadable({
+        head: {
+          model: model.info,
+          data_source: await dataSource(db, model.datasets),
+          parameters: names,
+          chains: stored.table.chains,
+          draws_per_chain: stored.table.drawsPerChain,
+          warmup: stored.table.warmup,
+          columns: [...DRAW_INDEX_COLUMNS, ...names],
+        },
+        arrayKey: 'draws',
+        rows,
+      }) as never,
+    );
   });
 }

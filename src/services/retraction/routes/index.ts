@@ -8,7 +8,7 @@ import { searchRoutes } from './search.ts';
 import { paperRoutes } from './papers.ts';
 import { exportRoutes } from './export.ts';
 import { analyticsRoutes } from './analytics.ts';
-import { democracyRoutes } from './democracy.ts';
+import { democracyDrawsRoutes, democracyRoutes } from './democracy.ts';
 
 export const RATE_LIMITS = { general: 100, export: 10, analytics: 50 } as const;
 
@@ -17,7 +17,11 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
     searchRoutes(scope, ctx);
     paperRoutes(scope, ctx);
   });
-  await rateLimitedGroup(app, ctx, { name: 'export', max: RATE_LIMITS.export }, (scope) => exportRoutes(scope, ctx));
+  await rateLimitedGroup(app, ctx, { name: 'export', max: RATE_LIMITS.export }, (scope) => {
+    exportRoutes(scope, ctx);
+    // The posterior draws are a download too: same budget as the exports.
+    democracyDrawsRoutes(scope, ctx);
+  });
   await rateLimitedGroup(app, ctx, { name: 'analytics', max: RATE_LIMITS.analytics }, (scope) => {
     analyticsRoutes(scope, ctx);
     democracyRoutes(scope, ctx);

@@ -3,7 +3,8 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { limitParam, withError } from '../../../core/http/params.ts';
-import { MODEL_SOURCES, SCALE_NOTE } from '../democracy-model.ts';
+import { CLOCK_NOTE, EFFECTS_NOTE, MCSE_NOTE, MODEL_SOURCES, PREDICTIVE_NOTE, SCALE_NOTE } from '../democracy-model.ts';
+import { PARAMETER_GROUPS } from '../bayes/draws.ts';
 import { DataSource, Num, NullableInteger, NullableNumber, NullableString, oneOf } from './common.ts';
 
 export const RAW_DATA_DEFAULT_LIMIT = 100;
@@ -65,10 +66,26 @@ export const ModelInfo = Type.Object({
   data_version: NullableString,
   panel_data_version: NullableString,
   describes_current_panel: Type.Boolean(),
+  panel_generated: Nullable(
+    Type.Boolean({
+      description:
+        'true: the stored fit was fitted to a GENERATED (demo or simulated) panel and describes simulated data; false: to imported real data; null: an imported published fit, or nothing stored.',
+    }),
+  ),
   imported_from: NullableString,
   available_sources: Type.Array(Type.String()),
   note: Type.String(),
 });
+
+const mcseFields = {
+  posterior_mean: NullableNumber,
+  posterior_sd: NullableNumber,
+  posterior_median: NullableNumber,
+  credible_interval_95: Interval,
+};
+const Mcse = Nullable(
+  Type.Object(mcseFields, { description: 'Monte Carlo standard errors of the numbers beside; null for an imported fit.' }),
+);
 
 const PredictorResult = Type.Object({
   predictor: Type.String(),
@@ -80,13 +97,29 @@ const PredictorResult = Type.Object({
   rate_ratio_interval_95: Interval,
   prob_positive: NullableNumber,
   prob_negative: NullableNumber,
+  sign: Type.Object(
+    {
+      direction: Nullable(Type.String({ description: 'negative or positive' })),
+      probability: NullableNumber,
+      mcse: NullableNumber,
+    },
+    { description: 'The more probable sign of the coefficient and its posterior probability, with the MCSE of that probability.' },
+  ),
   rhat: NullableNumber,
   ess_bulk: NullableNumber,
   ess_tail: NullableNumber,
+  mcse: Nullable(
+    Type.Object({
+      ...mcseFields,
+      rate_ratio: NullableNumber,
+      rate_ratio_interval_95: Interval,
+      prob_positive: NullableNumber,
+    }),
+  ),
   interpretation: Type.String(),
   source_interpretation: NullableString,
 });
-const ParameterResult = Type.Object({
+const parameterFields = {
   parameter: Type.String(),
   posterior_mean: NullableNumber,
   posterior_sd: NullableNumber,
@@ -95,13 +128,94 @@ const ParameterResult = Type.Object({
   rhat: NullableNumber,
   ess_bulk: NullableNumber,
   ess_tail: NullableNumber,
+  mcse: Mcse,
+};
+const ParameterResult = Type.Object(parameterFields);
+const EffectResult = Type.Object({
+  group: Type.String({ enum: ['country', 'year'] }),
+  level: Type.String(),
+  observations: Type.Integer(),
+  ...parameterFields,
 });
 
 export const StatisticalResultsBody = Type.Object({
   model: ModelInfo,
   scale: Type.String(),
+  uncertainty: Type.String(),
   predictors: Type.Array(PredictorResult),
   hyperparameters: Type.Array(ParameterResult),
+  effects: Type.String({ description: 'Where the country and year effects are served.' }),
+  data_source: DataSource,
+});
+
+export const EffectsQuery = Type.Object({
+  ...ModelQuery.properties,
+  group: Type.Optional(oneOf(['country', 'year'] as const, 'Only the country effects or only the year effects; default both.')),
+});
+
+export const EffectsBody = Type.Object({
+  model: ModelInfo,
+  description: Type.String(),
+  country_effects: Type.Array(EffectResult),
+  year_effects: Type.Array(EffectResult),
+  data_source: DataSource,
+});
+
+const PredictiveStatisticFields = {
+  name: Type.String(),
+  description: Type.String(),
+  observed: Num,
+  replicated_mean: Num,
+  replicated_sd: Num,
+  replicated_interval_95: Type.Object({ lower: Num, upper: Num }),
+  p_value: Num,
+  p_value_mid: Num,
+  mcse_p_value: NullableNumber,
+  extreme: Type.Boolean(),
+};
+
+export const PosteriorPredictiveBody = Type.Object({
+  model: ModelInfo,
+  description: Type.String(),
+  check: Nullable(
+    Type.Object({
+      replicates: Type.Integer(),
+      seed: Type.String(),
+      statistics: Type.Array(Type.Object(PredictiveStatisticFields)),
+      year_totals: Type.Array(Type.Object({ year: Type.Integer(), ...PredictiveStatisticFields })),
+      rootogram: Type.Array(
+        Type.Object({
+          label: Type.String(),
+          lower: Type.Integer(),
+          upper: NullableInteger,
+          observed: Type.Integer(),
+          expected: Num,
+          expected_interval_95: Type.Object({ lower: Num, upper: Num }),
+          sqrt_observed: Num,
+          sqrt_expected: Num,
+          hanging_bottom: Num,
+        }),
+      ),
+      flagged: Type.Array(Type.String()),
+    }),
+  ),
+  data_source: DataSource,
+});
+
+export const DRAWS_FORMATS = ['json', 'csv'] as const;
+export const DrawsQuery = Type.Object({
+  format: Type.Optional(oneOf(DRAWS_FORMATS, 'json (default) or csv.')),
+  parameters: Type.Optional(
+    Type.String({
+      maxLength: 20000,
+      description:
+        'Comma-separated parameter names (alpha, beta[democracy_index], sigma_country, sigma_year, phi, u[<country>], v[<year>]) or groups: ' +
+        Object.entries(PARAMETER_GROUPS)
+          .map(([k, v]) => `${k} (${v})`)
+          .join(', ') +
+        '. Default: population.',
+    }),
+  ),
 });
 
 export const DiagnosticsBody = Type.Object({
@@ -115,7 +229,8 @@ export const DiagnosticsBody = Type.Object({
       ess_tail_min: NullableNumber,
       ess_tail_min_parameter: NullableString,
       ess_ratio_min: NullableNumber,
-      ess_per_second: NullableNumber,
+      ess_per_second: Nullable(Type.Number({ description: 'Bulk ESS min per wall-clock second of sampling (see timing.clock).' })),
+      ess_per_cpu_second: Nullable(Type.Number({ description: 'Bulk ESS min per CPU-second of the sampling threads.' })),
     }),
   ),
   sampler: Nullable(
@@ -131,7 +246,8 @@ export const DiagnosticsBody = Type.Object({
       ebfmi_min: NullableNumber,
       step_sizes: Nullable(Type.Array(Num)),
       mean_tree_depth: NullableNumber,
-      sampler_seconds: NullableNumber,
+      sampler_seconds: Nullable(Type.Number({ description: 'Wall-clock seconds of all chains (see timing.clock).' })),
+      sampler_cpu_seconds: Nullable(Type.Number({ description: 'CPU seconds of the threads that ran the chains.' })),
     }),
   ),
   loo: Nullable(
@@ -144,8 +260,52 @@ export const DiagnosticsBody = Type.Object({
       looic_se: NullableNumber,
       pareto_k: Nullable(Type.Object({ good: Type.Integer(), ok: Type.Integer(), bad: Type.Integer(), very_bad: Type.Integer() })),
       max_pareto_k: NullableNumber,
+      flagged_count: NullableInteger,
+      flagged_observations: Type.Array(
+        Type.Object({
+          country: Type.String(),
+          year: Type.Integer(),
+          retractions: Type.Integer(),
+          publications: Num,
+          pareto_k: Num,
+          elpd_loo: Num,
+        }),
+        { description: 'Observations with Pareto k > 0.7 (PSIS-LOO unreliable there), largest k first, at most 100.' },
+      ),
+      alternative: NullableString,
     }),
   ),
+  waic: Nullable(
+    Type.Object({
+      elpd_waic: Num,
+      elpd_waic_se: Num,
+      p_waic: Num,
+      p_waic_se: Num,
+      waic: Num,
+      waic_se: Num,
+      p_waic_above_0_4: Type.Integer(),
+    }),
+  ),
+  kfold: Nullable(
+    Type.Object({
+      folds: Type.Integer(),
+      elpd_kfold: Num,
+      elpd_kfold_se: Num,
+      kfoldic: Num,
+      p_kfold: NullableNumber,
+      countries: Type.Integer(),
+      observations: Type.Integer(),
+      fold_countries: Type.Array(Type.Array(Type.String())),
+      per_country: Type.Array(Type.Object({ country: Type.String(), fold: Type.Integer(), observations: Type.Integer(), elpd: Num })),
+      refit_rhat_max: NullableNumber,
+      refit_ess_bulk_min: NullableNumber,
+      refit_divergences: Type.Integer(),
+      wall_seconds: Num,
+      cpu_seconds: NullableNumber,
+      method: Type.String(),
+    }),
+  ),
+  posterior_predictive: Nullable(Type.Object({ replicates: Type.Integer(), flagged: Type.Array(Type.String()), details: Type.String() })),
   data: Nullable(Type.Object({ sample_size: NullableInteger, countries: NullableInteger, years: YearsRange })),
   checks: Nullable(
     Type.Object({
@@ -155,13 +315,16 @@ export const DiagnosticsBody = Type.Object({
       ess_tail_above_threshold: Nullable(Type.Boolean()),
       no_divergences: Nullable(Type.Boolean()),
       pareto_k_all_ok: Nullable(Type.Boolean()),
+      posterior_predictive_none_extreme: Nullable(Type.Boolean()),
     }),
   ),
-  timing: Type.Any(),
+  timing: Type.Any({ description: CLOCK_NOTE }),
+  data_source: DataSource,
 });
 
 export const MethodologyBody = Type.Object({
   model: ModelInfo,
+  data_source: DataSource,
   methodology: Type.Any({
     description:
       'Model, priors, sampler, variables, data sources, data accounting, diagnostics used, limitations and the configuration, generated from the configuration the fit ran with; null when no model is stored.',
@@ -212,7 +375,7 @@ export const visualizationsSchema = {
 
 export const statisticalResultsSchema = {
   summary: 'Posterior summaries of the model coefficients',
-  description: `Per predictor: posterior mean, sd, median, 95% credible interval, rate ratio with its interval, P(β>0), P(β<0) and a plain-language interpretation. ${SCALE_NOTE}`,
+  description: `Per predictor: posterior mean, sd, median, 95% credible interval, rate ratio with its interval, P(β>0), P(β<0), the probability of the more probable sign, R-hat, ESS, Monte Carlo standard errors and a plain-language interpretation. ${SCALE_NOTE} ${MCSE_NOTE}`,
   querystring: ModelQuery,
   response: { 200: StatisticalResultsBody },
 };
@@ -220,8 +383,9 @@ export const statisticalResultsSchema = {
 export const modelDiagnosticsSchema = {
   summary: 'Convergence and fit diagnostics of the model',
   description:
-    'Rank-normalised split R-hat (max), bulk and tail ESS (min), ESS ratio, divergences, chains, iterations, warmup, PSIS-LOO (elpd, p_loo, looic, Pareto k counts), ' +
-    'sample size, countries, years and sampler time, as numbers (null where an imported fit does not report them).',
+    'Rank-normalised split R-hat (max), bulk and tail ESS (min), ESS ratio, divergences, chains, iterations, warmup, PSIS-LOO (elpd, p_loo, looic, Pareto k counts, ' +
+    'the observations with k > 0.7 and what to do about them), WAIC, k-fold cross-validation by country when it was run, the posterior predictive checks flagged, ' +
+    'sample size, countries, years and sampler time (wall-clock and CPU seconds, labelled), as numbers (null where an imported fit does not report them).',
   querystring: ModelQuery,
   response: { 200: DiagnosticsBody },
 };
@@ -232,4 +396,41 @@ export const methodologySchema = {
     'Model, priors, sampler settings, variables, data sources, data accounting, diagnostics and limitations, rendered from the configuration the stored fit used.',
   querystring: ModelQuery,
   response: { 200: MethodologyBody },
+};
+
+export const effectsSchema = {
+  summary: 'Country and year effects of the model',
+  description: `${EFFECTS_NOTE} ${MCSE_NOTE}`,
+  querystring: EffectsQuery,
+  response: { 200: EffectsBody },
+};
+
+export const posteriorPredictiveSchema = {
+  summary: 'Posterior predictive checks of the model, with a rootogram',
+  description: PREDICTIVE_NOTE,
+  querystring: ModelQuery,
+  response: { 200: PosteriorPredictiveBody },
+};
+
+export const DrawsBody = Type.Object({
+  model: ModelInfo,
+  data_source: DataSource,
+  parameters: Type.Array(Type.String()),
+  chains: Type.Integer(),
+  draws_per_chain: Type.Integer(),
+  warmup: Type.Integer(),
+  columns: Type.Array(Type.String()),
+  draws: Type.Array(Type.Array(Num), { description: 'One array per draw, in the order of columns.' }),
+});
+
+export const drawsSchema = {
+  summary: 'Posterior draws of the model (streamed)',
+  description:
+    "The posterior draws of the service's own fit, one row per draw: .chain, .iteration (post-warmup, from 1), .draw (from 1), then the selected parameters, " +
+    'as posterior::as_draws_df reads them. CSV (text/csv) or JSON ({model, data_source, parameters, chains, draws_per_chain, warmup, columns, draws: [[…], …]}), ' +
+    'streamed as an attachment; rate-limited with the exports (10 requests per client per minute). 404 NO_DRAWS when no fit with draws is stored; 400 for an unknown parameter. ' +
+    'A CSV of a fit to GENERATED data says so in its file name and in the X-Data-Kind header.',
+  querystring: DrawsQuery,
+  // Documentation of the JSON form; the body is streamed, not serialised through this schema.
+  response: { 200: DrawsBody },
 };
