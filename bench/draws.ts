@@ -55,7 +55,7 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
 const inMemory: number[] = [];
 for (let i = 0; i < REPEATS; i++) {
   const t0 = performance.now();
-  const rounds = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
+  const { rounds } = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
   const groups = categoriseRounds(rounds);
   computeForecasts(
     groups.map((g, k) => ({

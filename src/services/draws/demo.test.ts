@@ -7,13 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ServiceApp } from '../../core/service.ts';
 import { buildTestApp, testContext } from '../../../test/support/app.ts';
-import { describeEachDatabase } from '../../../test/support/databases.ts';
+import { describeEachDatabase, needsSharedData, sharedData } from '../../../test/support/databases.ts';
 import { AS_OF_VARIABLE } from './as-of.ts';
 import { generateRoundsFeed } from './demo.ts';
 import { categoriseRounds } from './feed/categories.ts';
 import { dayNumber } from './feed/ircc-dates.ts';
 import { parseRoundsFeed } from './feed/rounds-feed.ts';
 import { GENERATED_MARKER } from './import.ts';
+import { SNAPSHOT_NAME } from './feed/reference-snapshot.ts';
 import { drawsService } from './service.ts';
 
 test("the generator writes the feed's own format, reproducibly from its seed", () => {
@@ -25,7 +26,7 @@ test("the generator writes the feed's own format, reproducibly from its seed", (
     a.rounds.every((r) => Object.values(r).every((v) => typeof v === 'string')),
     'every value a string, as IRCC writes them',
   );
-  const rounds = parseRoundsFeed(JSON.parse(JSON.stringify(a)));
+  const { rounds } = parseRoundsFeed(JSON.parse(JSON.stringify(a)));
   assert.equal(rounds.length, 300);
   // Newest first; the newest on a weekday within a week of the end date.
   assert.ok(rounds.every((r, i) => i === 0 || r.date <= rounds[i - 1].date));
@@ -46,14 +47,15 @@ test("the generator writes the feed's own format, reproducibly from its seed", (
     rounds.every((r) => r.url === null),
     'no links to canada.ca: these rounds do not exist',
   );
-  assert.ok(rounds.filter((r) => r.poolDistribution.published).every((r) => r.poolDistribution.consistent));
+  assert.ok(rounds.every((r) => r.poolDistribution !== null));
+  assert.ok(rounds.filter((r) => r.poolDistribution!.published).every((r) => r.poolDistribution!.consistent));
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   const gaps = rounds.slice(1).map((r, i) => dayNumber(rounds[i].date) - dayNumber(r.date));
   assert.ok(mean(gaps) > 5 && mean(gaps) < 15, `mean gap ${mean(gaps)} days`);
 });
 
 test('generated categories are the real families, with plausible cut-offs', () => {
-  const rounds = parseRoundsFeed(JSON.parse(JSON.stringify(generateRoundsFeed({ size: 400, seed: 3, endDate: '2025-06-30' }))));
+  const { rounds } = parseRoundsFeed(JSON.parse(JSON.stringify(generateRoundsFeed({ size: 400, seed: 3, endDate: '2025-06-30' }))));
   const groups = categoriseRounds(rounds);
   assert.ok(
     groups.every((g) => g.category.known),
@@ -131,11 +133,24 @@ describeEachDatabase(
       const [report] = await drawsService.importers.rounds.run(ctx, out, {});
       assert.equal(report.is_demo, true);
       assert.equal(report.rows_read, 120);
+      // Generated rounds replacing generated rounds: removed as demo rows, not deleted data (the guard's shrink limit does not apply).
+      assert.deepEqual([report.demo_rows_removed, report.deleted, report.inserted, report.stored_before], [250, 0, 120, 0]);
       assert.equal(
         (await app.inject('/api/draws/')).json().count,
         120,
         'the feed is the whole history: the 250 earlier rounds are replaced',
       );
+    });
+
+    it('the real feed replaces the demo rounds in one import: demo rows removed (not deleted data), nothing generated left', async (c) => {
+      const gate = needsSharedData('draws', SNAPSHOT_NAME);
+      if (gate.skip) return c.skip(gate.skip);
+      const ctx = testContext(drawsService, t.db, { dataDir: dir, env: { ...process.env, [AS_OF_VARIABLE]: '2025-12-17' } });
+      const [report] = await drawsService.importers.rounds.run(ctx, sharedData('draws', SNAPSHOT_NAME), {});
+      assert.deepEqual([report.is_demo, report.demo_rows_removed, report.deleted, report.inserted], [false, 120, 0, 389]);
+      const draws = (await app.inject('/api/draws/')).json<{ count: number; data_source: { kind: string; source: string } }>();
+      assert.equal(draws.count, 389);
+      assert.deepEqual([draws.data_source.kind, draws.data_source.source], ['ircc', SNAPSHOT_NAME]);
     });
   },
   { migrations: drawsService.migrations },

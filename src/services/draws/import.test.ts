@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Kysely } from 'kysely';
 import { getAggregate, listDataVersions } from '../../core/db/datasets.ts';
 import { readJson } from '../../core/db/dialect.ts';
+import { TruncatedSourceError } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { categoriseDrawName } from './feed/categories.ts';
@@ -18,20 +18,11 @@ import { dayNumber } from './feed/ircc-dates.ts';
 import { parseRoundsFeed } from './feed/rounds-feed.ts';
 import type { PoolDistribution } from './feed/pool-distribution.ts';
 import { describeWithSnapshot, drawsContext, importSnapshot, SNAPSHOT_AS_OF, SNAPSHOT_FILE } from '../../../test/support/draws/context.ts';
+import { readFeed, storedState, tempFile } from '../../../test/support/draws/files.ts';
 import { fitForecasts } from './fit.ts';
 import { importRounds } from './import.ts';
 import { readForecasts } from './repository.ts';
-import type { DrawsDatabase, DrawsTables } from './tables.ts';
-
-type FeedJson = { rounds: Record<string, string>[] };
-const readFeed = (): FeedJson => JSON.parse(fs.readFileSync(SNAPSHOT_FILE, 'utf8'));
-
-function tempFile(name: string, content: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-draws-'));
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, content);
-  return file;
-}
+import type { DrawsTables } from './tables.ts';
 
 /** The categories of the snapshot: id, slug, draws, and every raw name with its count. Counted by hand from the feed. */
 const EXPECTED_CATEGORIES: [number, string, number, Record<string, number>][] = [
@@ -48,27 +39,6 @@ const EXPECTED_CATEGORIES: [number, string, number, Record<string, number>][] = 
   [11, 'agriculture', 3, { 'Agriculture and agri-food occupations (Version 1)': 3 }],
   [12, 'education', 2, { 'Education occupations (Version 1)': 2 }],
 ];
-
-async function state(db: Kysely<DrawsDatabase>) {
-  const draws = await db.selectFrom('draws_draws').selectAll().orderBy('id').execute();
-  const categories = await db.selectFrom('draws_categories').selectAll().orderBy('id').execute();
-  const predictions = await db.selectFrom('draws_predictions').selectAll().orderBy('category_id').orderBy('rank').execute();
-  const normalise = (rows: Record<string, unknown>[]) =>
-    rows.map((r) =>
-      Object.fromEntries(
-        Object.entries(r).map(([k, v]) => [
-          k,
-          k === 'pool_distribution' ? readJson(v) : typeof v === 'bigint' || (typeof v === 'string' && k === 'id') ? Number(v) : v,
-        ]),
-      ),
-    );
-  return {
-    draws: normalise(draws),
-    categories: normalise(categories),
-    predictions: normalise(predictions),
-    versions: await listDataVersions(db, 'draws'),
-  };
-}
 
 describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
   let ctx: ServiceContext;
@@ -123,7 +93,7 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     const rows = await db().selectFrom('draws_draws').select(['round_number', 'days_since_last_draw']).execute();
     const stored = new Map(rows.map((r) => [r.round_number, r.days_since_last_draw === null ? null : Number(r.days_since_last_draw)]));
     // Independently: walk each category's rounds in date order.
-    const rounds = parseRoundsFeed(feed()).sort((a, b) => a.date.localeCompare(b.date) || a.roundSortKey - b.roundSortKey);
+    const rounds = parseRoundsFeed(feed()).rounds.sort((a, b) => a.date.localeCompare(b.date) || a.roundSortKey - b.roundSortKey);
     const last = new Map<string, string>();
     let nulls = 0;
     for (const r of rounds) {
@@ -185,14 +155,14 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
   });
 
   it('re-importing the same feed changes nothing: every round unchanged, same ids, same forecasts', async () => {
-    const before = await state(db());
+    const before = await storedState(db());
     const forecastsBefore = await readForecasts(db());
     const again = await importSnapshot(ctx);
     assert.deepEqual(
       [again.rows_read, again.inserted, again.updated, again.unchanged, again.deleted, again.skipped],
       [389, 0, 0, 389, 0, 0],
     );
-    const after = await state(db());
+    const after = await storedState(db());
     assert.deepEqual(after.draws, before.draws);
     assert.deepEqual(after.categories, before.categories);
     assert.deepEqual(after.predictions, before.predictions);
@@ -202,17 +172,17 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
   });
 
   it('a broken file fails with a clear error and leaves the old data', async () => {
-    const before = await state(db());
+    const before = await storedState(db());
     const text = fs.readFileSync(SNAPSHOT_FILE, 'utf8');
-    await assert.rejects(importRounds(ctx, tempFile('truncated.json', text.slice(0, 5000))), /is not JSON/);
-    const bad = readFeed();
-    bad.rounds[3].drawCRS = 'four hundred';
     await assert.rejects(
-      importRounds(ctx, tempFile('bad.json', JSON.stringify(bad))),
-      new RegExp(`round ${bad.rounds[3].drawNumber}, field drawCRS`),
+      importRounds(ctx, tempFile('truncated.json', text.slice(0, 5000))),
+      (e: unknown) =>
+        e instanceof TruncatedSourceError &&
+        /truncated\.json is truncated: line \d+: the JSON document ends before it closes/.test(e.message),
     );
+    await assert.rejects(importRounds(ctx, tempFile('other.json', '{"items": []}')), /other\.json is not the rounds feed/);
     await assert.rejects(importRounds(ctx, path.join(os.tmpdir(), 'no-such-feed.json')), /no such file/);
-    assert.deepEqual(await state(db()), before);
+    assert.deepEqual(await storedState(db()), before);
   });
 
   it('reads the feed from a URL, and says so clearly when the address cannot be reached', async () => {
@@ -227,20 +197,20 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
     } finally {
       server.close();
     }
-    const before = await state(db());
+    const before = await storedState(db());
     await assert.rejects(
       importRounds(ctx, 'http://127.0.0.1:1/ee_rounds_123_en.json', { timeoutMs: 2000 }),
       /Could not reach the rounds feed/,
     );
-    assert.deepEqual(await state(db()), before);
+    assert.deepEqual(await storedState(db()), before);
   });
 
   it('fit recomputes exactly the same forecasts for the same as-of date, and moves them on for a later one', async () => {
     const stored = await readForecasts(db());
-    const predictions = (await state(db())).predictions;
+    const predictions = (await storedState(db())).predictions;
     const same = await fitForecasts(ctx, { asOf: SNAPSHOT_AS_OF });
     assert.equal(same.as_of, SNAPSHOT_AS_OF);
-    assert.deepEqual((await state(db())).predictions, predictions);
+    assert.deepEqual((await storedState(db())).predictions, predictions);
     const refit = await readForecasts(db());
     assert.deepEqual(refit!.value, stored!.value, 'same data and as-of date: same stored forecasts, backtests and model scores');
     assert.notEqual(refit!.data_version, stored!.data_version, 'the refit is a new version of the forecasts');
@@ -248,14 +218,14 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
 
     const later = await fitForecasts(ctx, { asOf: '2026-01-20' });
     assert.equal(later.as_of, '2026-01-20');
-    const moved = (await state(db())).predictions;
+    const moved = (await storedState(db())).predictions;
     assert.ok(moved.length > 0 && moved.every((p) => p.as_of === '2026-01-20' && String(p.predicted_date) > '2026-01-20'));
     await fitForecasts(ctx, { asOf: SNAPSHOT_AS_OF });
-    assert.deepEqual((await state(db())).predictions, predictions);
+    assert.deepEqual((await storedState(db())).predictions, predictions);
   });
 
   it('a changed feed: one round updated, one removed, one added under a new name that gets its own category', async () => {
-    const before = await state(db());
+    const before = await storedState(db());
     const changed = readFeed();
     const r388 = changed.rounds.find((r) => r.drawNumber === '388')!;
     r388.drawCRS = '401';

@@ -1,24 +1,28 @@
 // `import draws <file | directory | URL>`: IRCC's rounds feed in, every round kept. One transaction (a
 // failure leaves the old data); upsert by round number so ids stay stable and a second import of the same
 // feed reports every round unchanged; rounds the feed no longer has are deleted (the feed is the whole
-// history). Categories are normalised by the feed domain and keep their ids; statistics and forecasts are
-// computed in the same transaction and stored with the new data version.
+// history), within the import guard (more than 10% of the stored rounds refused unless --allow-shrink).
+// A round the feed still lists but whose primary fields cannot be read is skipped with its reason, and its
+// stored copy is kept; a secondary field that cannot be read is stored as null with a warning. Generated
+// demo rounds are removed, not counted as deleted, when a feed replaces them. Categories are normalised by
+// the feed domain and keep their ids; statistics and forecasts are computed from the stored draws in the
+// same transaction and kept with the new data version.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { putAggregate } from '../../core/db/datasets.ts';
+import type { Kysely } from 'kysely';
+import { listDataVersions, putAggregate } from '../../core/db/datasets.ts';
 import { runImport } from '../../core/import.ts';
-import type { ImportReport } from '../../core/import.ts';
+import type { ImportGuard, ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
-import { parseSourceJson } from '../../core/source-text.ts';
 import { computeForecasts, computeStatistics, daysSinceLastDraw, ROUNDS_DATASET, SERVICE, STATISTICS_AGGREGATE } from './aggregates.ts';
-import type { CategoryDraws } from './aggregates.ts';
+import type { CategoryDraws, DrawFact } from './aggregates.ts';
 import { resolveAsOf } from './as-of.ts';
 import { categoriseRounds } from './feed/categories.ts';
-import { fetchRoundsFeed, parseRoundsFeed, RoundsFeedError } from './feed/rounds-feed.ts';
-import type { ParsedRound } from './feed/rounds-feed.ts';
-import { replaceDraws, syncCategories, writeForecasts } from './store.ts';
+import { fetchRoundsFeed, parseFeedText, parseRoundsFeed } from './feed/rounds-feed.ts';
+import type { ParsedFeed } from './feed/rounds-feed.ts';
+import { deleteAllDraws, replaceDraws, storedDrawValues, syncCategories, writeForecasts } from './store.ts';
 import type { DrawValues } from './store.ts';
-import type { DrawsTables } from './tables.ts';
+import type { DrawsDatabase, DrawsTables } from './tables.ts';
 
 /** Top-level key of a feed file written by `generate draws`: its presence marks the data as generated. */
 export const GENERATED_MARKER = 'pdiGenerated';
@@ -27,7 +31,7 @@ export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 export interface LoadedFeed {
   /** What was read: the file's absolute path or the URL. */
   source: string;
-  rounds: ParsedRound[];
+  feed: ParsedFeed;
   /** True when the file carries the generator's marker. */
   generated: boolean;
 }
@@ -36,15 +40,8 @@ function isUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
 }
 
-function parseDocument(text: string, source: string): { rounds: ParsedRound[]; generated: boolean } {
-  let document: unknown;
-  try {
-    document = parseSourceJson(text);
-  } catch (error) {
-    throw new RoundsFeedError([{ round: '-', field: '(document)', message: `${source} is not JSON: ${(error as Error).message}` }]);
-  }
-  const generated = typeof document === 'object' && document !== null && (document as Record<string, unknown>)[GENERATED_MARKER] != null;
-  return { rounds: parseRoundsFeed(document), generated };
+function isGenerated(document: unknown): boolean {
+  return typeof document === 'object' && document !== null && (document as Record<string, unknown>)[GENERATED_MARKER] != null;
 }
 
 /** A directory holds one feed file (`generate draws` writes exactly one). */
@@ -58,22 +55,21 @@ async function feedFileIn(dir: string): Promise<string> {
 
 /**
  * Reads and parses a feed from a file, a directory holding one, or an http(s) URL (IRCC's official
- * address: IRCC_ROUNDS_FEED_URL). Throws FeedFetchError (offline, timeout, HTTP error) or RoundsFeedError
- * (a round that cannot be read), before anything is written.
+ * address: IRCC_ROUNDS_FEED_URL), before anything is written. Throws FeedFetchError (offline, timeout,
+ * HTTP error), TruncatedSourceError (a document cut short) or RoundsFeedError (not the feed).
  */
 export async function loadRoundsFeed(source: string, options: { timeoutMs?: number } = {}): Promise<LoadedFeed> {
   if (isUrl(source)) {
     const fetched = await fetchRoundsFeed(source, { timeoutMs: options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS });
-    const { generated } = parseDocument(fetched.body, source);
-    return { source, rounds: fetched.rounds, generated };
+    return { source, feed: fetched.feed, generated: isGenerated(fetched.document) };
   }
   let file = path.resolve(source);
   const stat = await fs.stat(file).catch((error: NodeJS.ErrnoException) => {
     throw new Error(error.code === 'ENOENT' ? `no such file or directory: ${file}` : `cannot read ${file}: ${error.message}`);
   });
   if (stat.isDirectory()) file = await feedFileIn(file);
-  const text = await fs.readFile(file, 'utf8');
-  return { source: file, ...parseDocument(text, file) };
+  const document = parseFeedText(await fs.readFile(file, 'utf8'), file);
+  return { source: file, feed: parseRoundsFeed(document, file), generated: isGenerated(document) };
 }
 
 export interface ImportRoundsOptions {
@@ -82,73 +78,120 @@ export interface ImportRoundsOptions {
   /** As-of date of the forecasts (default: PDI_DRAWS_AS_OF, else today in Toronto). */
   asOf?: string;
   timeoutMs?: number;
+  /** Limits on deletions and unreadable rounds (`importGuard(options)` of the CLI's flags); the defaults apply when omitted. */
+  guard?: ImportGuard;
+}
+
+/** The draw of a round as stored, without days_since_last_draw (set per category once every draw is known). */
+function drawValues(feed: ParsedFeed, categoryIds: ReadonlyMap<string, number>): Map<string, DrawValues> {
+  const desired = new Map<string, DrawValues>();
+  for (const group of categoriseRounds(feed.rounds)) {
+    const categoryId = categoryIds.get(group.category.slug)!;
+    for (const r of group.rounds) {
+      desired.set(r.roundNumber, {
+        round_number: r.roundNumber,
+        round_sort_key: r.roundSortKey,
+        date: r.date,
+        category_id: categoryId,
+        draw_name: r.drawName,
+        invitations: r.invitations,
+        crs: r.crs,
+        drawn_at: r.drawnAt,
+        tie_break_at: r.tieBreakAt,
+        programs: r.programs,
+        pool_distribution: r.poolDistribution,
+        url: r.url,
+        days_since_last_draw: null,
+      });
+    }
+  }
+  return desired;
+}
+
+function fact(v: DrawValues): DrawFact {
+  return { roundNumber: v.round_number, roundSortKey: v.round_sort_key, date: v.date, crs: v.crs, invitations: v.invitations };
+}
+
+/** Stored rows of rounds the feed lists but could not read: kept as they are. */
+async function storedCopies(trx: Kysely<DrawsDatabase>, roundNumbers: readonly string[]): Promise<DrawValues[]> {
+  if (roundNumbers.length === 0) return [];
+  const rows = await trx.selectFrom('draws_draws').selectAll().where('round_number', 'in', roundNumbers).execute();
+  return rows.map(storedDrawValues);
 }
 
 /** Imports a rounds feed; see the file comment. */
 export async function importRounds(ctx: ServiceContext, source: string, options: ImportRoundsOptions = {}): Promise<ImportReport> {
   const asOf = options.asOf ?? resolveAsOf(ctx.config.env);
-  const feed = await loadRoundsFeed(source, options);
-  const isDemo = options.isDemo === true || feed.generated;
+  const loaded = await loadRoundsFeed(source, options);
+  const { feed } = loaded;
+  const isDemo = options.isDemo === true || loaded.generated;
+  for (const s of feed.skipped) ctx.log.warn({ source: loaded.source, round: s.round, field: s.field }, `round skipped: ${s.message}`);
   const report = await runImport(
     ctx.db,
     {
       service: SERVICE,
       importer: 'rounds',
       dataset: ROUNDS_DATASET,
-      source: feed.source,
+      source: loaded.source,
       isDemo,
-      progress: { total: feed.rounds.length, unit: 'rounds' },
+      guard: options.guard,
+      progress: { total: feed.total, unit: 'rounds' },
     },
     async (core, { tally, progress, dataVersion }) => {
       const trx = core.withTables<DrawsTables>();
       const now = new Date().toISOString();
-      tally.read(feed.rounds.length);
-      const groups = categoriseRounds(feed.rounds);
+      tally.read(feed.total);
+      for (const s of feed.skipped) {
+        if (s.duplicate) tally.exclude(s.reason);
+        else tally.skip(s.reason);
+      }
+      for (const w of feed.warnings) tally.warn(w.message);
+
+      // Generated rounds make way for the feed: removed, and not counted as deleted data.
+      const previous = (await listDataVersions(trx, SERVICE)).find((v) => v.dataset === ROUNDS_DATASET);
+      if (previous?.is_demo) tally.demoRemoved(await deleteAllDraws(trx));
+
+      const readable = new Set(feed.rounds.map((r) => r.roundNumber));
+      const unreadable = [
+        ...new Set(feed.skipped.flatMap((s) => (s.roundNumber !== null && !readable.has(s.roundNumber) ? [s.roundNumber] : []))),
+      ];
+      const kept = await storedCopies(trx, unreadable);
+      for (const k of kept) tally.warn(`round ${k.round_number}: unreadable in the feed; the stored copy is kept`);
+
       const categoryIds = await syncCategories(
         trx,
-        groups.map((g) => g.category),
+        categoriseRounds(feed.rounds).map((g) => g.category),
         now,
+        new Set(kept.map((k) => k.category_id)),
       );
-
-      const desired = new Map<string, DrawValues>();
-      for (const group of groups) {
-        const categoryId = categoryIds.get(group.category.slug)!;
-        const days = daysSinceLastDraw(group.rounds);
-        for (const r of group.rounds) {
-          desired.set(r.roundNumber, {
-            round_number: r.roundNumber,
-            round_sort_key: r.roundSortKey,
-            date: r.date,
-            category_id: categoryId,
-            draw_name: r.drawName,
-            invitations: r.invitations,
-            crs: r.crs,
-            drawn_at: r.drawnAt,
-            tie_break_at: r.tieBreakAt,
-            programs: r.programs,
-            pool_distribution: r.poolDistribution,
-            url: r.url,
-            days_since_last_draw: days.get(r.roundNumber) ?? null,
-          });
-        }
+      const desired = drawValues(feed, categoryIds);
+      for (const k of kept) desired.set(k.round_number, k);
+      const byCategory = new Map<number, DrawValues[]>();
+      for (const v of desired.values()) byCategory.set(v.category_id, [...(byCategory.get(v.category_id) ?? []), v]);
+      for (const draws of byCategory.values()) {
+        const days = daysSinceLastDraw(draws.map(fact));
+        for (const v of draws) v.days_since_last_draw = days.get(v.round_number) ?? null;
       }
+
       const changes = await replaceDraws(trx, desired, () => progress.tick());
+      tally.storedBefore(changes.storedBefore);
       tally.unchanged(changes.unchanged);
       tally.updated(changes.updated);
       tally.deleted(changes.deleted);
       tally.inserted(changes.inserted);
       progress.tick(changes.inserted);
 
-      const byCategory = new Map(groups.map((g) => [categoryIds.get(g.category.slug)!, g.rounds]));
-      await putAggregate(trx, SERVICE, STATISTICS_AGGREGATE, dataVersion, computeStatistics(feed.rounds, byCategory));
+      const ids = [...byCategory.keys()].sort((a, b) => a - b);
+      const facts = new Map(ids.map((id) => [id, byCategory.get(id)!.map(fact)]));
+      const statistics = computeStatistics([...desired.values()].map(fact), facts);
+      await putAggregate(trx, SERVICE, STATISTICS_AGGREGATE, dataVersion, statistics);
 
-      const forecastInput: CategoryDraws[] = groups
-        .map((g) => ({
-          id: categoryIds.get(g.category.slug)!,
-          slug: g.category.slug,
-          draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
-        }))
-        .sort((a, b) => a.id - b.id);
+      const slugs = new Map((await trx.selectFrom('draws_categories').select(['id', 'slug']).execute()).map((c) => [c.id, c.slug]));
+      const forecastInput: CategoryDraws[] = ids.map((id) => ({
+        id,
+        slug: slugs.get(id)!,
+        draws: facts.get(id)!.map((d) => ({ date: d.date, crs: d.crs, invitations: d.invitations, roundSortKey: d.roundSortKey })),
+      }));
       await writeForecasts(trx, computeForecasts(forecastInput, asOf), dataVersion, dataVersion);
     },
   );

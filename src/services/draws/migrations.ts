@@ -2,8 +2,61 @@
 // known families keep their place in the canonical list); draws are found again by round number; the
 // stored predictions are replaced whenever the forecasts are recomputed (by import, `fit draws` or the
 // daily as-of refresh). The full forecast details (status, backtests, model performance) are an aggregate.
+import { sql } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
+
+const SECONDARY_COLUMNS = ['drawn_at', 'programs', 'pool_distribution'] as const;
+
+/**
+ * SQLite cannot drop or add NOT NULL on a column: the draws table is rebuilt with the same columns in the
+ * same order (so rows copy as they are), and its AUTOINCREMENT counter carried over (ids are never reused).
+ */
+async function rebuildSqliteDraws(db: Kysely<unknown>, secondaryNullable: boolean): Promise<void> {
+  const nullable = (name: string) => secondaryNullable && (SECONDARY_COLUMNS as readonly string[]).includes(name);
+  const text = (name: string) => (c: ColumnDefinitionBuilder) => (nullable(name) ? c : c.notNull());
+  await db.schema
+    .createTable('draws_draws_next')
+    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('round_number', 'text', (c) => c.notNull().unique())
+    .addColumn('round_sort_key', 'integer', (c) => c.notNull())
+    .addColumn('date', 'text', (c) => c.notNull())
+    .addColumn('category_id', 'integer', (c) => c.notNull().references('draws_categories.id'))
+    .addColumn('draw_name', 'text', (c) => c.notNull())
+    .addColumn('invitations', 'integer', (c) => c.notNull())
+    .addColumn('crs', 'integer', (c) => c.notNull())
+    .addColumn('drawn_at', 'text', text('drawn_at'))
+    .addColumn('tie_break_at', 'text')
+    .addColumn('programs', 'text', text('programs'))
+    .addColumn('pool_distribution', 'text', text('pool_distribution'))
+    .addColumn('url', 'text')
+    .addColumn('days_since_last_draw', 'integer')
+    .execute();
+  await sql`INSERT INTO draws_draws_next SELECT * FROM draws_draws`.execute(db);
+  const sequence = (await sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = 'draws_draws'`.execute(db)).rows[0]?.seq ?? 0;
+  await db.schema.dropTable('draws_draws').execute();
+  await sql`ALTER TABLE draws_draws_next RENAME TO draws_draws`.execute(db);
+  await sql`DELETE FROM sqlite_sequence WHERE name = 'draws_draws'`.execute(db);
+  await sql`INSERT INTO sqlite_sequence (name, seq) VALUES ('draws_draws', (SELECT max(${sequence}, coalesce(max(id), 0)) FROM draws_draws))`.execute(
+    db,
+  );
+  await db.schema.createIndex('draws_draws_date_idx').on('draws_draws').columns(['date', 'round_sort_key']).execute();
+  await db.schema
+    .createIndex('draws_draws_category_date_idx')
+    .on('draws_draws')
+    .columns(['category_id', 'date', 'round_sort_key'])
+    .execute();
+}
+
+async function secondaryColumnsNullable(db: Kysely<unknown>, nullable: boolean): Promise<void> {
+  if (dialectOf(db) === 'sqlite') return rebuildSqliteDraws(db, nullable);
+  for (const column of SECONDARY_COLUMNS)
+    await db.schema
+      .alterTable('draws_draws')
+      .alterColumn(column, (c) => (nullable ? c.dropNotNull() : c.setNotNull()))
+      .execute();
+}
 
 export const drawsMigrations: Record<string, Migration> = {
   draws_0001_tables: {
@@ -75,5 +128,13 @@ export const drawsMigrations: Record<string, Migration> = {
       await db.schema.dropTable('draws_draws').execute();
       await db.schema.dropTable('draws_categories').execute();
     },
+  },
+  /**
+   * Issue 13: a secondary field of the feed that cannot be read (draw time, programs, pool distribution) is
+   * stored as null instead of refusing the whole feed. Down fails while such nulls exist.
+   */
+  draws_0002_nullable_secondary_fields: {
+    up: async (db) => secondaryColumnsNullable(db, true),
+    down: async (db) => secondaryColumnsNullable(db, false),
   },
 };

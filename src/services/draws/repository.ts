@@ -1,6 +1,8 @@
 // Every query of Service D's routes, free of the HTTP framework. Dates are YYYY-MM-DD text, so string
 // comparison orders them; draws are ordered newest first with round number and id as tie-breaks.
+import path from 'node:path';
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
 import { getAggregate, listDataVersions } from '../../core/db/datasets.ts';
 import type { StoredAggregate } from '../../core/db/datasets.ts';
 import { dbBool, num } from '../../core/db/dialect.ts';
@@ -9,6 +11,7 @@ import type { CategoryDraws, StoredForecasts, StoredStatistics } from './aggrega
 import { dayNumber, isoFromDayNumber } from './feed/ircc-dates.ts';
 import type { DrawObservation, Prediction } from './forecast/forecast-category.ts';
 import type { ModelName } from './forecast/models.ts';
+import type { DataSourceSchema } from './schemas/common.ts';
 import type { CategoryRow, DrawRow, DrawsDatabase } from './tables.ts';
 
 /** A category as the routes use it. */
@@ -182,17 +185,12 @@ export async function countRows(db: Kysely<DrawsDatabase>): Promise<RowCounts> {
   return { draws: num(draws.n), categories: num(categories.n), predictions: num(predictions.n) };
 }
 
-export interface DataSource {
-  /** "ircc": imported from IRCC's feed; "demo": generated, not real draws; "none": nothing imported yet. */
-  kind: 'ircc' | 'demo' | 'none';
-  description: string;
-  source: string | null;
-  imported_at: string | null;
-  data_version: string | null;
-  /** The date "recent" is measured to. */
-  as_of: string;
-  /** The as-of date the stored forecasts were computed for. */
-  forecasts_as_of: string | null;
+/** data_source of a body (described in the schema). */
+export type DataSource = Static<typeof DataSourceSchema>;
+
+/** What a body may say about where the draws came from: a URL as it is, a file by its name (never a server path). */
+export function publicSourceName(source: string): string {
+  return /^https?:\/\//i.test(source) ? source : path.basename(source);
 }
 
 /** What a response's data_source says; `forecastsAsOf` is read from the stored forecasts unless given. */
@@ -217,7 +215,7 @@ export async function dataSource(db: Kysely<DrawsDatabase>, asOf: string, foreca
     description: rounds.is_demo
       ? 'Generated demo data (pdi generate draws): NOT real Express Entry rounds; for trying the service offline.'
       : "Imported from IRCC's Express Entry rounds feed (ee_rounds_123_en.json).",
-    source: rounds.source,
+    source: rounds.source === null ? null : publicSourceName(rounds.source),
     imported_at: rounds.imported_at,
     data_version: forecasts && forecasts.imported_at > rounds.imported_at ? `${rounds.version}+${forecasts.version}` : rounds.version,
     as_of: asOf,
@@ -242,7 +240,7 @@ export async function latestDrawTimes(
       .orderBy('round_sort_key', 'desc')
       .limit(1)
       .executeTakeFirst();
-    if (row) result.set(id, row.drawn_at);
+    if (row?.drawn_at) result.set(id, row.drawn_at);
   }
   return result;
 }

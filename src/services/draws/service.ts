@@ -1,6 +1,7 @@
 // Service D: Canada's Express Entry draws — history, statistics and forecasts of the next draws with 95%
 // intervals (spec §2.4, §4.4; contract d-draws.md). Port 8004 by default.
 import path from 'node:path';
+import { importGuard } from '../../core/import.ts';
 import { Type } from 'typebox';
 import type { ServiceModule } from '../../core/service.ts';
 import { resolveAsOf } from './as-of.ts';
@@ -10,7 +11,7 @@ import { fitForecasts, keepForecastsCurrent } from './fit.ts';
 import { importRounds } from './import.ts';
 import { drawsMigrations } from './migrations.ts';
 import { drawsRoutes } from './routes/index.ts';
-import { API_VERSION } from './schemas/common.ts';
+import { API_VERSION, ErrorBody } from './schemas/common.ts';
 
 export const drawsService: ServiceModule = {
   name: 'draws',
@@ -22,6 +23,7 @@ export const drawsService: ServiceModule = {
   cacheSeconds: 3600,
   errorBody: ({ message }) => ({ success: false, error: message, data: [] }),
   errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String(), data: Type.Array(Type.Unknown(), { maxItems: 0 }) }),
+  errorSchema: ErrorBody,
   migrations: drawsMigrations,
   async routes(app, ctx) {
     keepForecastsCurrent(app, ctx);
@@ -31,7 +33,9 @@ export const drawsService: ServiceModule = {
     rounds: {
       description: `IRCC's Express Entry rounds feed (ee_rounds_123_en.json): a file, a directory holding one, or a URL such as ${IRCC_ROUNDS_FEED_URL}`,
       async run(ctx, source, options) {
-        return [await importRounds(ctx, source, { isDemo: options.generated === true || options.isDemo === true })];
+        return [
+          await importRounds(ctx, source, { isDemo: options.generated === true || options.isDemo === true, guard: importGuard(options) }),
+        ];
       },
     },
   },

@@ -15,22 +15,27 @@ import type { DrawRow, DrawsDatabase } from './tables.ts';
 export const FIRST_NEW_CATEGORY_ID = 101;
 
 /** A draw as the importer wants it stored (the row without its id, the pool distribution decoded). */
-export type DrawValues = Omit<DrawRow, 'id' | 'pool_distribution'> & { pool_distribution: PoolDistribution };
+export type DrawValues = Omit<DrawRow, 'id' | 'pool_distribution'> & { pool_distribution: PoolDistribution | null };
 
-function storedValues(row: DrawRow): DrawValues {
+/** A stored row as the importer's values (what a round of the feed is compared with). */
+export function storedDrawValues(row: DrawRow): DrawValues {
   const { id: _id, pool_distribution, ...rest } = row;
-  return { ...rest, pool_distribution: readJson<PoolDistribution>(pool_distribution) };
+  return { ...rest, pool_distribution: pool_distribution === null ? null : readJson<PoolDistribution>(pool_distribution) };
 }
 
 function writable(db: Kysely<DrawsDatabase>, values: DrawValues) {
-  return { ...values, pool_distribution: dbJson(db, values.pool_distribution) };
+  return { ...values, pool_distribution: values.pool_distribution === null ? null : dbJson(db, values.pool_distribution) };
 }
 
-/** Inserts new categories with stable ids, updates changed ones, marks those without draws inactive; slug → id. */
+/**
+ * Inserts new categories with stable ids, updates changed ones, marks those without draws inactive (except
+ * `stillActive`: categories of stored rounds the import keeps); slug → id.
+ */
 export async function syncCategories(
   trx: Kysely<DrawsDatabase>,
   categories: readonly CanonicalCategory[],
   now: string,
+  stillActive: ReadonlySet<number> = new Set(),
 ): Promise<Map<string, number>> {
   const existing = await trx.selectFrom('draws_categories').selectAll().execute();
   const bySlug = new Map(existing.map((r) => [r.slug, r]));
@@ -68,7 +73,7 @@ export async function syncCategories(
   }
   const present = new Set(categories.map((c) => c.slug));
   for (const row of existing) {
-    if (!present.has(row.slug) && Boolean(row.is_active)) {
+    if (!present.has(row.slug) && !stillActive.has(row.id) && Boolean(row.is_active)) {
       await trx
         .updateTable('draws_categories')
         .set({ is_active: dbBool(trx, false) })
@@ -110,7 +115,7 @@ export async function replaceDraws(
     }
     seen.add(row.round_number);
     // JSON comparison by structure: PostgreSQL's jsonb does not keep key order.
-    if (isDeepStrictEqual(storedValues(row), JSON.parse(JSON.stringify(wanted)))) {
+    if (isDeepStrictEqual(storedDrawValues(row), JSON.parse(JSON.stringify(wanted)))) {
       changes.unchanged++;
     } else {
       await trx.updateTable('draws_draws').set(writable(trx, wanted)).where('id', '=', row.id).execute();
@@ -134,6 +139,12 @@ export async function replaceDraws(
   );
   changes.inserted = fresh.length;
   return changes;
+}
+
+/** Deletes every stored draw (generated demo rounds a feed replaces); how many there were. */
+export async function deleteAllDraws(trx: Kysely<DrawsDatabase>): Promise<number> {
+  const result = await trx.deleteFrom('draws_draws').executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** Replaces the stored predictions and the forecasts aggregate (inside the caller's transaction). */

@@ -29,13 +29,14 @@ export interface DrawsTable {
   draw_name: string;
   invitations: number;
   crs: number;
-  drawn_at: string;
+  /** drawDateTime as ISO 8601 UTC; null when it cannot be read. */
+  drawn_at: string | null;
   /** drawCutOff as ISO 8601 UTC; null where the feed leaves it empty or it cannot be read. */
   tie_break_at: string | null;
-  /** drawText2. */
-  programs: string;
-  /** PoolDistribution as JSON. */
-  pool_distribution: DbJson;
+  /** drawText2; null when missing. */
+  programs: string | null;
+  /** PoolDistribution as JSON; null when a count cannot be read. */
+  pool_distribution: DbJson | null;
   url: string | null;
   days_since_last_draw: number | null;
 }

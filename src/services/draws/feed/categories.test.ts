@@ -15,7 +15,7 @@ import { loadSnapshot } from '../../../../test/support/draws/snapshot.ts';
 test('every drawName of the real snapshot maps to the expected canonical category', (t) => {
   const json = loadSnapshot(t);
   if (json === null) return;
-  const rounds = parseRoundsFeed(json);
+  const { rounds } = parseRoundsFeed(json);
   assert.equal(rounds.length, 389);
   // Checked by hand against the 15 distinct raw names of the snapshot and their counts.
   const expected: Record<string, { draws: number; rawNames: Record<string, number> }> = {

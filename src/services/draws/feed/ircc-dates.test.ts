@@ -59,3 +59,63 @@ test('day numbers round-trip and know the calendar', () => {
   assert.equal(isoFromDayNumber(dayNumber('2025-12-17')), '2025-12-17');
   assert.throws(() => dayNumber('2023-02-29'), RangeError);
 });
+
+test('the live feed\'s new spellings: ordinal days, abbreviated months, no "at", odd spaces, time zone words', () => {
+  const cases: [string, string | undefined, string][] = [
+    ['July 3rd 2026 at 21:35:13 UTC', undefined, '2026-07-03T21:35:13Z'],
+    ['July 1st, 2026 at 21:35:13 UTC', undefined, '2026-07-01T21:35:13Z'],
+    ['June 22nd 2026 21:35:13 UTC', undefined, '2026-06-22T21:35:13Z'],
+    ['August 21st, 2026 at 08:00:00', undefined, '2026-08-21T08:00:00Z'],
+    ['Sept. 21, 2025 at 21:35:13 UTC', undefined, '2025-09-21T21:35:13Z'],
+    ['Sep 2 2025 21:35:13', undefined, '2025-09-02T21:35:13Z'],
+    ['Jan. 5th 2026 at 9:05 p.m. UTC', undefined, '2026-01-05T21:05:00Z'],
+    ['July\u00a03rd,\u00a02026\u00a0at\u00a021:35:13\u00a0UTC', undefined, '2026-07-03T21:35:13Z'],
+    ['July  3rd  2026   at 21:35:13\u202fUTC', undefined, '2026-07-03T21:35:13Z'],
+    ['\u200bJuly 3, 2026 at 21:35:13 UTC\t', undefined, '2026-07-03T21:35:13Z'],
+    ['July 3, 2026 at 21:35:13 GMT', undefined, '2026-07-03T21:35:13Z'],
+    ['July 3, 2026 at 21:35:13 (UTC)', undefined, '2026-07-03T21:35:13Z'],
+    ['July 3, 2026 at 21:35:13 Coordinated Universal Time', undefined, '2026-07-03T21:35:13Z'],
+    ['July 3, 2026 at 17:35:13 EDT', undefined, '2026-07-03T21:35:13Z'],
+    ['January 3, 2026 at 16:35:13 EST', undefined, '2026-01-03T21:35:13Z'],
+    ['July 3, 2026 at 17:35:13 Eastern Time', undefined, '2026-07-03T21:35:13Z'],
+    ['January 3, 2026 at 4:35:13 PM ET', undefined, '2026-01-03T21:35:13Z'],
+    ['July 3, 2026 at 21:35:13 +00:00', undefined, '2026-07-03T21:35:13Z'],
+    ['July 3, 2026 at 23:35:13 UTC+2', undefined, '2026-07-03T21:35:13Z'],
+    ['Friday, July 3rd, 2026 at 21:35:13 UTC', undefined, '2026-07-03T21:35:13Z'],
+    ['3 July 2026 21:35:13 UTC', undefined, '2026-07-03T21:35:13Z'],
+    ['2026-07-03T21:35:13Z', undefined, '2026-07-03T21:35:13Z'],
+    ['2026-07-03 21:35:13.000 UTC', undefined, '2026-07-03T21:35:13Z'],
+    ['July 3rd at 21:35:13 UTC', '2026-07-10', '2026-07-03T21:35:13Z'],
+    // Eastern time across midnight UTC, and the day the clocks change (2026-03-08: 2 a.m. EST → 3 a.m. EDT).
+    ['December 31, 2025 at 11:30:00 PM ET', undefined, '2026-01-01T04:30:00Z'],
+    ['March 8, 2026 at 1:30:00 AM ET', undefined, '2026-03-08T06:30:00Z'],
+    ['March 8, 2026 at 3:30:00 AM ET', undefined, '2026-03-08T07:30:00Z'],
+  ];
+  for (const [text, reference, expected] of cases) assert.equal(parseIrccTimestamp(text, reference), expected, JSON.stringify(text));
+  for (const [text, expected] of [
+    ['Dec. 14th, 2025', '2025-12-14'],
+    ['Sept 14 2025', '2025-09-14'],
+    ['14 December 2025', '2025-12-14'],
+    ['December\u00a014,\u00a02025', '2025-12-14'],
+    ['2025-12-14', '2025-12-14'],
+  ]) {
+    assert.equal(parseIrccDate(text), expected, JSON.stringify(text));
+  }
+  assert.equal(parseIrccDate('December 14', '2026-01-02'), '2025-12-14', 'a missing year from the round');
+});
+
+test('still errors, not guesses: unknown words and zones, two dates that disagree, impossible days', () => {
+  for (const bad of [
+    'July 3rd 2026 at 21:35:13 CEST',
+    'Ju 3 2026 at 21:35:13 UTC',
+    'July 32nd 2026 at 21:35:13 UTC',
+    'July 3rd 2026 at 21:35:13 UTC and some',
+    'July 3 2026 August 4 at 10:00:00',
+    'July 3 2026 at 10:00:00 11:00:00',
+    'July 3 2026',
+    '21:35:13 UTC',
+  ]) {
+    assert.throws(() => parseIrccTimestamp(bad, '2026-07-10'), RangeError, bad);
+  }
+  assert.throws(() => parseIrccDate('December 14, 2025 at 10:00:00'), /with a time/);
+});

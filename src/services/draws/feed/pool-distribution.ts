@@ -42,8 +42,8 @@ export interface PoolBand extends PoolBandDefinition {
 }
 
 export interface PoolDistribution {
-  /** drawDistributionAsOn as YYYY-MM-DD. */
-  asOn: string;
+  /** drawDistributionAsOn as YYYY-MM-DD; null when the feed's date cannot be read. */
+  asOn: string | null;
   /** False when the feed gives eighteen zeros (no distribution published for that round). */
   published: boolean;
   /** All eighteen fields in feed order, labelled; the total is the last. */
@@ -53,7 +53,7 @@ export interface PoolDistribution {
   consistent: boolean;
 }
 
-export function buildPoolDistribution(asOn: string, counts: readonly number[]): PoolDistribution {
+export function buildPoolDistribution(asOn: string | null, counts: readonly number[]): PoolDistribution {
   if (counts.length !== POOL_BANDS.length) throw new RangeError(`expected ${POOL_BANDS.length} counts, got ${counts.length}`);
   const bands = POOL_BANDS.map((band, i) => ({ ...band, candidates: counts[i] }));
   const byField = new Map(bands.map((b) => [b.field, b.candidates]));

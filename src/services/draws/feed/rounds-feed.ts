@@ -1,9 +1,16 @@
 // IRCC's Express Entry rounds feed (ee_rounds_123_en.json): {"rounds":[…]}, newest first, every value a
-// string. parseRoundsFeed turns it into typed rounds, keeping every round and every raw name; a value that
-// cannot be read is an error naming the round and the field, never a silently dropped round.
+// string. parseRoundsFeed reads it leniently, because the feed is typed by hand and a deployment that
+// refreshes from IRCC must never freeze on one odd value:
+// - a primary field (drawNumber, drawDate, drawName, drawSize, drawCRS) that cannot be read skips its round,
+//   with the reason; the importer keeps a stored copy of that round;
+// - a secondary field (drawDateTime, drawCutOff, drawText2, drawDistributionAsOn, dd1…dd18, drawNumberURL)
+//   that cannot be read is null, with a warning naming the round, the field and the raw value;
+// - only a document that is not the feed (not JSON, no "rounds" array, no rounds) is refused, and a JSON
+//   document cut short is refused as truncated (TruncatedSourceError, naming the line).
+import { ImportRefusedError, TruncatedSourceError } from '../../../core/import.ts';
+import { parseSourceJson } from '../../../core/source-text.ts';
 import { dayNumber, isValidIsoDate, parseIrccDate, parseIrccTimestamp } from './ircc-dates.ts';
 import { buildPoolDistribution, POOL_BANDS, type PoolDistribution } from './pool-distribution.ts';
-import { parseSourceJson } from '../../../core/source-text.ts';
 
 /** The official address of the feed. */
 export const IRCC_ROUNDS_FEED_URL = 'https://www.canada.ca/content/dam/ircc/documents/json/ee_rounds_123_en.json';
@@ -16,7 +23,7 @@ export interface ParsedRound {
   roundNumber: string;
   /** Integer that orders rounds: number × 100 + letter position ("91" → 9100, "91a" → 9101, "91b" → 9102). */
   roundSortKey: number;
-  /** drawDate, YYYY-MM-DD. */
+  /** drawDate (or, when it cannot be read, drawDateFull), YYYY-MM-DD. */
   date: string;
   /** drawName exactly as published. */
   drawName: string;
@@ -24,42 +31,78 @@ export interface ParsedRound {
   invitations: number;
   /** drawCRS: the lowest score invited. */
   crs: number;
-  /** drawText2: the programs the round covered, as published. */
-  programs: string;
-  /** drawDateTime as ISO 8601 UTC. */
-  drawnAt: string;
-  /** drawCutOff (the tie-breaking rule's profile submission time) as ISO 8601 UTC; null where the feed leaves it empty (rounds before late 2017). */
+  /** drawText2: the programs the round covered, as published; null when missing. */
+  programs: string | null;
+  /** drawDateTime as ISO 8601 UTC; null when it cannot be read. */
+  drawnAt: string | null;
+  /** drawCutOff (the tie-breaking rule's profile submission time) as ISO 8601 UTC; null where the feed leaves it empty (rounds before late 2017) or it cannot be read. */
   tieBreakAt: string | null;
-  /** drawDistributionAsOn with dd1…dd18, labelled. */
-  poolDistribution: PoolDistribution;
+  /** drawDistributionAsOn with dd1…dd18, labelled; null when a count cannot be read. */
+  poolDistribution: PoolDistribution | null;
   /** The round's public page, from drawNumberURL; null if the feed gives no link. */
   url: string | null;
 }
 
-export interface FeedProblem {
+/** The primary fields: a round without any one of them cannot be placed or forecast, and is skipped. */
+export const PRIMARY_FIELDS = ['drawNumber', 'drawDate', 'drawName', 'drawSize', 'drawCRS'] as const;
+/** The secondary fields: stored as null, with a warning, when they cannot be read. */
+export const SECONDARY_FIELDS = [
+  'drawDateTime',
+  'drawCutOff',
+  'drawText2',
+  'drawDistributionAsOn',
+  ...POOL_BANDS.map((b) => b.field),
+  'drawNumberURL',
+] as const;
+
+export interface SkippedRound {
   /** drawNumber, or "#<index>" when the round has none. */
   round: string;
+  /** The readable round number, if any: the importer keeps the stored copy of that round. */
+  roundNumber: string | null;
   field: string;
+  /** Counted in the import report: free of round-specific text ("unreadable drawCRS"). */
+  reason: string;
+  /** What was wrong, with the raw value. */
+  message: string;
+  /** A second copy of a round already read, identical to it: not an error of the data. */
+  duplicate: boolean;
+}
+
+export interface FeedWarning {
+  round: string;
+  field: string;
+  /** "round 388: drawCutOff: not a timestamp …: \"TBD\" …; stored as null" */
   message: string;
 }
 
-export class RoundsFeedError extends Error {
-  readonly problems: FeedProblem[];
-  constructor(problems: FeedProblem[]) {
-    const shown = problems.slice(0, 5).map((p) => `round ${p.round}, field ${p.field}: ${p.message}`);
-    const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-    super(`Rounds feed is not usable: ${shown.join('; ')}${more}`);
-    this.name = 'RoundsFeedError';
-    this.problems = problems;
-  }
+export interface ParsedFeed {
+  /** Readable rounds, in feed order (newest first). */
+  rounds: ParsedRound[];
+  skipped: SkippedRound[];
+  warnings: FeedWarning[];
+  /** Entries of the "rounds" array. */
+  total: number;
 }
 
-const INTEGER_WITH_COMMAS = /^(?:\d{1,3}(?:,\d{3})+|\d+)$/;
+/** A document that is not the rounds feed at all: refused, nothing is imported. */
+export class RoundsFeedError extends ImportRefusedError {
+  override name = 'RoundsFeedError';
+}
 
-function parseCount(text: string): number {
-  const t = text.trim();
-  if (!INTEGER_WITH_COMMAS.test(t)) throw new RangeError(`not a whole number: ${JSON.stringify(text)}`);
-  return Number(t.replace(/,/g, ''));
+const THOUSANDS = /^(?:\d{1,3}(?:[,\u00a0\u202f ]\d{3})+|\d+)$/;
+
+/** "4,000", "4 000", " 4000 ", or the number 4000 itself. */
+function parseCount(value: unknown): number {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`not a whole number: ${value}`);
+    return value;
+  }
+  const t = String(value)
+    .normalize('NFKC')
+    .replace(/^[\s\u00a0\u202f]+|[\s\u00a0\u202f]+$/g, '');
+  if (!THOUSANDS.test(t)) throw new RangeError(`not a whole number: ${JSON.stringify(value)}`);
+  return Number(t.replace(/[^\d]/g, ''));
 }
 
 /** "91a" → 9101. */
@@ -77,117 +120,206 @@ function roundUrl(html: string): string | null {
   return href.startsWith('/') ? CANADA_CA + href : href;
 }
 
-/** Reads one round; throws RangeError/TypeError on the first bad field, tagged with the field's name. */
-class FieldReader {
-  readonly record: Record<string, unknown>;
-  readonly problems: FeedProblem[] = [];
-  readonly round: string;
-  constructor(record: Record<string, unknown>, round: string) {
-    this.record = record;
-    this.round = round;
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+type Reading<T> = { ok: true; value: T } | { ok: false; missing: boolean; message: string };
+
+/** One field of one round: absent/empty, or read by `parse` (which throws on what it cannot read). */
+function readField<T>(record: Record<string, unknown>, field: string, parse: (value: string | number) => T): Reading<T> {
+  const value = record[field];
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+    return { ok: false, missing: true, message: value === undefined ? 'missing' : 'empty' };
   }
-  read<T>(field: string, parse: (text: string) => T, options: { optional?: boolean } = {}): T | null {
-    const value = this.record[field];
-    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-      if (options.optional) return null;
-      this.problems.push({ round: this.round, field, message: value === undefined ? 'missing' : 'empty' });
-      return null;
-    }
-    if (typeof value !== 'string') {
-      this.problems.push({ round: this.round, field, message: `expected a string, got ${typeof value}` });
-      return null;
-    }
-    try {
-      return parse(value);
-    } catch (error) {
-      this.problems.push({ round: this.round, field, message: (error as Error).message });
-      return null;
-    }
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    return { ok: false, missing: false, message: `${show(value)} is not text` };
+  }
+  try {
+    return { ok: true, value: parse(value) };
+  } catch (error) {
+    const why = (error as Error).message;
+    // Say the raw value once: most readers' messages quote it already.
+    return { ok: false, missing: false, message: why.includes(JSON.stringify(value)) ? why : `${show(value)}: ${why}` };
   }
 }
 
+const text = (v: string | number) => String(v);
+
+function readRoundNumber(v: string | number): string {
+  const t = String(v).trim();
+  roundSortKey(t);
+  return t;
+}
+
+function readIsoDate(v: string | number): string {
+  const t = String(v).trim();
+  if (isValidIsoDate(t)) return t;
+  return parseIrccDate(t);
+}
+
+function readInvitations(v: string | number): number {
+  const n = parseCount(v);
+  if (n < 1) throw new RangeError(`a round invites at least one candidate, got ${n}`);
+  return n;
+}
+
+function readCrs(v: string | number): number {
+  const n = parseCount(v);
+  if (n > 1200) throw new RangeError(`CRS scores run from 0 to 1200, got ${n}`);
+  return n;
+}
+
 /**
- * Parses the feed (the decoded JSON, or its text). Rounds come back in feed order (newest first).
- * Throws RoundsFeedError listing every unreadable field and every duplicate round number.
+ * Reads the feed (the decoded JSON, or its text). Throws RoundsFeedError only when the document is not the
+ * feed, and TruncatedSourceError when its text stops before the document closes; every other problem is a
+ * skipped round or a warning (see the file comment).
  */
-export function parseRoundsFeed(json: unknown): ParsedRound[] {
+export function parseRoundsFeed(json: unknown, source = 'the rounds feed'): ParsedFeed {
   let document = json;
-  if (typeof document === 'string') {
-    try {
-      document = parseSourceJson(document);
-    } catch (error) {
-      throw new RoundsFeedError([{ round: '-', field: '(document)', message: `not JSON: ${(error as Error).message}` }]);
-    }
-  }
+  if (typeof document === 'string') document = parseFeedText(document, source);
   const rounds = (document as { rounds?: unknown } | null)?.rounds;
   if (typeof document !== 'object' || document === null || !Array.isArray(rounds)) {
-    throw new RoundsFeedError([{ round: '-', field: 'rounds', message: 'the document has no "rounds" array' }]);
+    throw new RoundsFeedError(`${source} is not the rounds feed: the document has no "rounds" array; nothing was imported`);
   }
-  const problems: FeedProblem[] = [];
+  if (rounds.length === 0) throw new RoundsFeedError(`${source} is not the rounds feed: its "rounds" array is empty; nothing was imported`);
   const parsed: ParsedRound[] = [];
-  const seen = new Map<string, number>();
+  const skipped: SkippedRound[] = [];
+  const warnings: FeedWarning[] = [];
+  const seen = new Map<string, { index: number; record: Record<string, unknown> }>();
   rounds.forEach((item: unknown, index: number) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      problems.push({ round: `#${index}`, field: '(round)', message: 'not an object' });
+      skipped.push({
+        round: `#${index}`,
+        roundNumber: null,
+        field: '(round)',
+        reason: 'not a round object',
+        message: `${show(item)} is not an object`,
+        duplicate: false,
+      });
       return;
     }
     const record = item as Record<string, unknown>;
-    const label = typeof record.drawNumber === 'string' && record.drawNumber.trim() ? record.drawNumber.trim() : `#${index}`;
-    const r = new FieldReader(record, label);
-    const roundNumber = r.read('drawNumber', (t) => {
-      roundSortKey(t);
-      return t.trim();
-    });
-    const date = r.read('drawDate', (t) => {
-      if (!isValidIsoDate(t.trim())) throw new RangeError(`not a YYYY-MM-DD date: ${JSON.stringify(t)}`);
-      return t.trim();
-    });
-    const drawName = r.read('drawName', (t) => t);
-    const invitations = r.read('drawSize', (t) => {
-      const n = parseCount(t);
-      if (n < 1) throw new RangeError(`a round invites at least one candidate, got ${n}`);
-      return n;
-    });
-    const crs = r.read('drawCRS', (t) => {
-      const n = parseCount(t);
-      if (n > 1200) throw new RangeError(`CRS scores run from 0 to 1200, got ${n}`);
-      return n;
-    });
-    const programs = r.read('drawText2', (t) => t.trim());
-    const reference = date ?? undefined;
-    const drawnAt = r.read('drawDateTime', (t) => parseIrccTimestamp(t, reference));
-    const tieBreakAt = r.read('drawCutOff', (t) => parseIrccTimestamp(t, reference), { optional: true });
-    const asOn = r.read('drawDistributionAsOn', parseIrccDate);
-    const counts = POOL_BANDS.map((band) => r.read(band.field, parseCount));
-    const urlHtml = r.read('drawNumberURL', (t) => t, { optional: true });
-    if (roundNumber !== null) {
-      const firstIndex = seen.get(roundNumber);
-      if (firstIndex !== undefined) {
-        r.problems.push({ round: label, field: 'drawNumber', message: `duplicate round number (also at position ${firstIndex})` });
-      } else {
-        seen.set(roundNumber, index);
-      }
-    }
-    if (r.problems.length > 0) {
-      problems.push(...r.problems);
+    const number = readField(record, 'drawNumber', readRoundNumber);
+    const label = number.ok ? number.value : `#${index}`;
+    const roundNumber = number.ok ? number.value : null;
+    const skip = (field: string, reading: { missing: boolean; message: string }) => {
+      skipped.push({
+        round: label,
+        roundNumber,
+        field,
+        reason: `${reading.missing ? 'missing' : 'unreadable'} ${field}`,
+        message: `round ${label}, field ${field}: ${reading.message}`,
+        duplicate: false,
+      });
+    };
+    if (!number.ok) return skip('drawNumber', number);
+    const earlier = seen.get(number.value);
+    if (earlier !== undefined) {
+      const same = JSON.stringify(earlier.record) === JSON.stringify(record);
+      skipped.push({
+        round: label,
+        roundNumber: null, // the first copy is the one kept
+        field: 'drawNumber',
+        reason: same ? 'duplicate round (identical copy)' : 'duplicate round number (differing copy)',
+        message: `round ${label} appears again at position ${index} (first at ${earlier.index})${same ? '' : ' with different values'}; the first is kept`,
+        duplicate: same,
+      });
       return;
     }
+    seen.set(number.value, { index, record });
+
+    const warn = (field: string, message: string) =>
+      warnings.push({ round: label, field, message: `round ${label}: ${field}: ${message}` });
+    // drawDate, else drawDateFull (the same day in words).
+    let date = readField(record, 'drawDate', readIsoDate);
+    if (!date.ok) {
+      const full = readField(record, 'drawDateFull', (v) => parseIrccDate(String(v)));
+      if (full.ok) {
+        warn('drawDate', `${date.message}; the date is taken from drawDateFull (${show(record.drawDateFull)})`);
+        date = full;
+      }
+    }
+    if (!date.ok) return skip('drawDate', date);
+    const name = readField(record, 'drawName', text);
+    if (!name.ok) return skip('drawName', name);
+    const invitations = readField(record, 'drawSize', readInvitations);
+    if (!invitations.ok) return skip('drawSize', invitations);
+    const crs = readField(record, 'drawCRS', readCrs);
+    if (!crs.ok) return skip('drawCRS', crs);
+
+    /** A secondary field: its value, or null with a warning (an empty optional field is null without one). */
+    const secondary = <T>(field: string, parse: (v: string | number) => T, optional = false): T | null => {
+      const reading = readField(record, field, parse);
+      if (reading.ok) return reading.value;
+      if (!(optional && reading.missing)) warn(field, `${reading.message}; stored as null`);
+      return null;
+    };
+    const reference = date.value;
+    const drawnAt = secondary('drawDateTime', (v) => parseIrccTimestamp(String(v), reference));
+    const tieBreakAt = secondary('drawCutOff', (v) => parseIrccTimestamp(String(v), reference), true);
+    const programs = secondary('drawText2', (v) => String(v).trim());
+    const asOn = secondary('drawDistributionAsOn', (v) => parseIrccDate(String(v), reference));
+    const counts = POOL_BANDS.map((band) => secondary(band.field, parseCount));
+    const urlHtml = secondary('drawNumberURL', text, true);
     parsed.push({
-      roundNumber: roundNumber!,
-      roundSortKey: roundSortKey(roundNumber!),
-      date: date!,
-      drawName: drawName!,
-      invitations: invitations!,
-      crs: crs!,
-      programs: programs!,
-      drawnAt: drawnAt!,
+      roundNumber: number.value,
+      roundSortKey: roundSortKey(number.value),
+      date: date.value,
+      drawName: name.value,
+      invitations: invitations.value,
+      crs: crs.value,
+      programs,
+      drawnAt,
       tieBreakAt,
-      poolDistribution: buildPoolDistribution(asOn!, counts as number[]),
+      poolDistribution: counts.every((c) => c !== null) ? buildPoolDistribution(asOn, counts as number[]) : null,
       url: urlHtml === null ? null : roundUrl(urlHtml),
     });
   });
-  if (problems.length > 0) throw new RoundsFeedError(problems);
-  return parsed;
+  return { rounds: parsed, skipped, warnings, total: rounds.length };
+}
+
+/**
+ * Where a JSON text that fails to parse was cut short, or null when it is malformed instead: the parser
+ * stopped at the very end of the text (V8: "Unexpected end of JSON input", or an error at the last position)
+ * of a document that had begun ({ or [). Says the line and what was left open.
+ */
+export function jsonTruncation(body: string, error: Error): string | null {
+  const trimmed = body.trimEnd();
+  if (!/^\s*[[{]/.test(trimmed)) return null;
+  const position = /at position (\d+)/.exec(error.message);
+  const atEnd = /end of JSON input/i.test(error.message) || (position !== null && Number(position[1]) >= trimmed.length);
+  if (!atEnd) return null;
+  let open = 0;
+  let inString = false;
+  let escaped = false;
+  let line = 1;
+  for (const c of trimmed) {
+    if (c === '\n') line++;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === '\\') escaped = true;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') open++;
+    else if (c === '}' || c === ']') open--;
+  }
+  const left = [inString ? 'inside a string' : '', open > 0 ? `with ${open} bracket${open === 1 ? '' : 's'} still open` : '']
+    .filter(Boolean)
+    .join(', ');
+  return `line ${line.toLocaleString('en-US')}: the JSON document ends before it closes${left ? ` (${left})` : ''}`;
+}
+
+/** JSON text of the feed → its document; a text cut short is TruncatedSourceError, other bad JSON RoundsFeedError. */
+export function parseFeedText(body: string, source: string): unknown {
+  try {
+    return parseSourceJson(body);
+  } catch (error) {
+    const truncated = error instanceof Error ? jsonTruncation(body, error) : null;
+    if (truncated !== null) throw new TruncatedSourceError(source, truncated);
+    throw new RoundsFeedError(`${source} is not the rounds feed: it is not JSON (${(error as Error).message}); nothing was imported`);
+  }
 }
 
 /** Rounds oldest first (date, then round number): the order series and gaps are built in. */
@@ -210,12 +342,15 @@ export interface FetchedRoundsFeed {
   fetchedAt: string;
   /** The body as received, for hashing into a data version. */
   body: string;
-  rounds: ParsedRound[];
+  /** The decoded JSON. */
+  document: unknown;
+  feed: ParsedFeed;
 }
 
 /**
  * Downloads and parses the feed. Errors: FeedFetchError for a timeout, an unreachable host (offline), a
- * non-2xx status or a body that is not JSON; RoundsFeedError for a feed with unreadable rounds.
+ * non-2xx status or a body that is not JSON; TruncatedSourceError for a body cut short; RoundsFeedError for
+ * a JSON document that is not the feed.
  */
 export async function fetchRoundsFeed(
   url: string = IRCC_ROUNDS_FEED_URL,
@@ -245,11 +380,12 @@ export async function fetchRoundsFeed(
       { cause: error },
     );
   }
-  let json: unknown;
+  let document: unknown;
   try {
-    json = parseSourceJson(body);
+    document = parseFeedText(body, url);
   } catch (error) {
+    if (error instanceof TruncatedSourceError) throw error;
     throw new FeedFetchError(`The rounds feed at ${url} is not JSON: ${(error as Error).message}`, url, { cause: error });
   }
-  return { url, fetchedAt: new Date().toISOString(), body, rounds: parseRoundsFeed(json) };
+  return { url, fetchedAt: new Date().toISOString(), body, document, feed: parseRoundsFeed(document, url) };
 }

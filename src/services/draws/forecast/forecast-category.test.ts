@@ -116,7 +116,7 @@ test('the model catalogue describes every model and the confidence score', () =>
 test('the real snapshot: every category forecast; table of chosen model vs naive', (t) => {
   const json = loadSnapshot(t);
   if (json === null) return;
-  const rounds = parseRoundsFeed(json);
+  const { rounds } = parseRoundsFeed(json);
   const byCategory = new Map<string, DrawObservation[]>(
     categoriseRounds(rounds).map((g) => [
       g.category.slug,

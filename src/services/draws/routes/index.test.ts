@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Static } from 'typebox';
 import { openDatabase } from '../../../core/db/database.ts';
 import { buildTestApp } from '../../../../test/support/app.ts';
-import { describeWithSnapshot, drawsContext } from '../../../../test/support/draws/context.ts';
+import { describeWithSnapshot, drawsContext, SNAPSHOT_NAME } from '../../../../test/support/draws/context.ts';
 import { assertErrorCases, checkPrediction, useSnapshotApp } from '../../../../test/support/draws/http.ts';
 import type { DrawsResponse } from '../schemas/draws.ts';
 import type { PredictResponse } from '../schemas/predict.ts';
@@ -43,6 +43,22 @@ describeWithSnapshot('draws HTTP API', (t) => {
       assert.equal(head.statusCode, 200, url);
       assert.equal(head.body, '');
       assert.equal((await app.inject(url.replace(/\/$/, ''))).body, res.body, url);
+    }
+  });
+
+  it('every data_source names the feed file, never a path on the server', async () => {
+    for (const url of [
+      '/api/predict/',
+      '/api/predict/2/',
+      '/api/categories/2/statistics/',
+      '/api/categories/2/predictions/',
+      '/api/draws/',
+      '/api/draws/recent/',
+      '/api/stats/',
+      '/api/models/',
+    ]) {
+      const body = (await s.app.inject(url)).json<{ data_source: { source: string | null } }>();
+      assert.equal(body.data_source.source, SNAPSHOT_NAME, url);
     }
   });
 

@@ -11,6 +11,16 @@ export const API_VERSION = '1.0';
 export const isoDate = (description: string) => Type.String({ description: `${description} (YYYY-MM-DD).` });
 export const timestamp = (description: string) => Type.String({ description: `${description} (ISO 8601 UTC).` });
 
+/** Every error response of the service (errorBody in service.ts). */
+export const ErrorBody = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String({ description: 'What went wrong, in words.' }),
+    data: Type.Array(Type.Unknown(), { maxItems: 0, description: 'Always empty.' }),
+  },
+  { description: "The service's error body." },
+);
+
 export const CategoryIdParams = Type.Object({ category_id: integerPathParam('Category id (see /api/categories/).') });
 export const IdParams = Type.Object({ id: integerPathParam('Category id (see /api/categories/).') });
 
@@ -20,7 +30,7 @@ export const DataSourceSchema = Type.Object(
       description: '"demo" marks generated data that is not real.',
     }),
     description: Type.String(),
-    source: Nullable(Type.String()),
+    source: Nullable(Type.String({ description: "The feed's file name or URL (never a path on the server)." })),
     imported_at: Nullable(timestamp('When the draws were imported')),
     data_version: Nullable(Type.String()),
     as_of: isoDate('The date "recent" and the forecasts are measured from: PDI_DRAWS_AS_OF, else today in America/Toronto'),
