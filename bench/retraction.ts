@@ -1,11 +1,19 @@
-// npm run bench -- retraction [--papers 60000] [--citations-per-paper 5] [--queries 200] [--database sqlite|postgres]
-// Service E at scale: generated Retraction Watch records (60,000 by default) and citations, imported through
-// the service's importers. Measures, in one run:
+// npm run bench -- retraction [--papers 60000] [--citations-per-paper 35.1] [--queries 200] [--analytics-queries 120]
+//                               [--baseline-queries 8] [--seconds 10] [--database sqlite|postgres]
+// Service E at scale: generated Retraction Watch records (60,000 by default) and about 2 million citations,
+// imported through the service's importers. Measures, in one run:
 //  1. a 10,000-row export in each format (json, csv, excel) over HTTP — wall time and peak memory while the
 //     body streams to a client that discards it — beside a baseline that loads the same 10,000 rows in one
 //     query and builds the whole file in memory (JSON.stringify, csv-stringify, write-excel-file);
 //  2. the autocomplete (ranked, through the substring index) at that size — p50/p95 over a fixed query set —
-//     beside a plain unindexed scan (LIKE over title, author and DOI of the table), same queries, interleaved.
+//     beside a plain unindexed scan (LIKE over title, author and DOI of the table), same queries, interleaved;
+//  3. every analytics endpoint through HTTP (response cache off) — p50/p95 per filter kind of
+//     post-retraction-analytics (none, journal, subject, both; random time filters and kinds of notice) —
+//     beside the per-request computation from the citations (how filtered requests were answered before),
+//     for the same filters, in the same run; analytics-data and analytics-realtime; the index's cold load;
+//  4. CSV export throughput at 50 connections (autocannon, each request from its own X-Forwarded-For so that
+//     the export rate limit does not answer) at 1,000 and 10,000 rows: the stored CSV lines beside the
+//     previous pipeline (keyset pages of the joined rows through the core CSV writer), same app, same run.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,22 +32,64 @@ import { buildServiceApp } from '../src/core/http/service-app.ts';
 import { DataVersionWatcher } from '../src/core/service.ts';
 import { Random } from '../src/core/random.ts';
 import { retractionService } from '../src/services/retraction/service.ts';
-import { writeGenerated } from '../src/services/retraction/demo.ts';
+import { SCALE_DEFAULTS, writeGenerated } from '../src/services/retraction/demo.ts';
 import { importCitations, importRetractionWatch } from '../src/services/retraction/import.ts';
 import { EXPORT_COLUMNS, autocomplete, exportPapers, unindexedScan } from '../src/services/retraction/repository.ts';
 import { retractionDb } from '../src/services/retraction/tables.ts';
+import { AnalyticsIndex } from '../src/services/retraction/analytics-index.ts';
+import { postRetractionAnalyticsByQuery } from '../src/services/retraction/analytics-query.ts';
+import { ANALYTICS_TYPES } from '../src/services/retraction/aggregates.ts';
+import { NATURE_FILTERS } from '../src/services/retraction/nature.ts';
+import { TIME_FILTERS } from '../src/services/retraction/windows.ts';
+import { rateLimitedGroup } from '../src/core/http/rate-limit.ts';
+import { csvReadable } from '../src/core/export/index.ts';
+import { num } from '../src/core/db/dialect.ts';
+import type { ServiceModule } from '../src/core/service.ts';
+import { createRequire } from 'node:module';
+
+/** The part of autocannon's programmatic interface used here (the package ships no types). */
+interface AutocannonRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  setupRequest?: (request: { headers?: Record<string, string> } & Record<string, unknown>) => Record<string, unknown>;
+}
+interface AutocannonOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: AutocannonRequest[];
+}
+interface Histogram {
+  average: number;
+  p50: number;
+  p97_5: number;
+}
+interface AutocannonResult {
+  requests: Histogram;
+  latency: Histogram;
+  throughput: Histogram;
+  non2xx: number;
+  errors: number;
+}
 
 const { values } = parseArgs({
   options: {
     papers: { type: 'string', default: '60000' },
-    'citations-per-paper': { type: 'string', default: '5' },
+    'citations-per-paper': { type: 'string', default: String(SCALE_DEFAULTS.citationsPerPaper) },
     queries: { type: 'string', default: '200' },
+    'analytics-queries': { type: 'string', default: '120' },
+    'baseline-queries': { type: 'string', default: '8' },
+    seconds: { type: 'string', default: '10' },
     database: { type: 'string', default: 'sqlite' },
   },
 });
 const PAPERS = Number(values.papers);
 const CITATIONS_PER_PAPER = Number(values['citations-per-paper']);
 const QUERIES = Number(values.queries);
+const ANALYTICS_QUERIES = Number(values['analytics-queries']);
+const BASELINE_QUERIES = Number(values['baseline-queries']);
+const LOAD_SECONDS = Number(values.seconds);
 const EXPORT_ROWS = 10000;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
@@ -125,7 +175,14 @@ try {
   );
 
   // ---------------------------------------------------------------- exports
-  const config = { ...loadConfig({ ...process.env, PDI_DATABASE_URL: '' }), dataDir: dir, responseCacheEntries: 0, logLevel: 'silent' };
+  // Response cache off (every request computes); client addresses from X-Forwarded-For (section 4).
+  const config = {
+    ...loadConfig({ ...process.env, PDI_DATABASE_URL: '' }),
+    dataDir: dir,
+    responseCacheEntries: 0,
+    logLevel: 'silent',
+    trustProxy: true,
+  };
   const ctx = {
     name: 'retraction' as const,
     db,
@@ -134,7 +191,22 @@ try {
     redis: null,
     dataVersion: new DataVersionWatcher(db, 'retraction'),
   };
-  const app = await buildServiceApp(retractionService, ctx, { logger: false });
+  // The service, plus the CSV export as it was streamed before the lines were stored (the baseline of section 4),
+  // behind the same kernel and the same kind of rate-limited group.
+  const benchService: ServiceModule = {
+    ...retractionService,
+    async routes(scope, context) {
+      await retractionService.routes(scope, context);
+      await rateLimitedGroup(scope, context, { name: 'bench-baseline', max: 10 }, (group) => {
+        group.get('/bench/export-baseline/', async (request, reply) => {
+          const limit = Number((request.query as { limit?: string }).limit ?? 1000);
+          reply.header('content-type', 'text/csv; charset=utf-8').header('cache-control', 'no-store');
+          return reply.send(csvReadable(exportPapers(retractionDb(db), limit), { columns: [...EXPORT_COLUMNS] }));
+        });
+      });
+    },
+  };
+  const app = await buildServiceApp(benchService, ctx, { logger: false });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
   const download = async (format: string, probe?: () => void) => {
@@ -288,6 +360,134 @@ try {
   console.log(
     '(the scan stops at its first 10 matches in row order and does not rank; the indexed query ranks every match — common fragments favour the scan, rare ones the index)',
   );
+  // ---------------------------------------------------------------- analytics
+  const rdb = retractionDb(db);
+  const cold = performance.now();
+  const index = await AnalyticsIndex.load(rdb);
+  const indexLoadMs = performance.now() - cold;
+  const journals = (await rdb.selectFrom('retraction_papers').select('journal').distinct().where('journal', 'is not', null).execute()).map(
+    (r) => r.journal!,
+  );
+  const subjects = (await rdb.selectFrom('retraction_paper_subjects').select('subject').distinct().execute()).map((r) => r.subject);
+  const arng = new Random(19);
+  const word = (text: string) => {
+    const words = text.split(/[\s,;()-]+/).filter((w) => w.length >= 4);
+    const w = words.length ? arng.pick(words) : text;
+    return w.slice(0, arng.int(4, Math.max(4, w.length)));
+  };
+  const filterKinds = ['none', 'journal', 'subject', 'journal+subject'] as const;
+  type Kind = (typeof filterKinds)[number];
+  const filtersOf = (kind: Kind) => ({
+    timeFilter: arng.pick(TIME_FILTERS),
+    nature: arng.pick(['retraction', 'retraction', 'all', 'expression_of_concern'] as const),
+    journal: kind === 'journal' || kind === 'journal+subject' ? word(arng.pick(journals)) : undefined,
+    subject: kind === 'subject' || kind === 'journal+subject' ? word(arng.pick(subjects)) : undefined,
+  });
+  const urlOf = (f: ReturnType<typeof filtersOf>) => {
+    const q = new URLSearchParams({ time_filter: f.timeFilter, nature: f.nature });
+    if (f.journal) q.set('journal', f.journal);
+    if (f.subject) q.set('subject', f.subject);
+    return `/api/post-retraction-analytics/?${q}`;
+  };
+  let analyticsClient = 0;
+  const timedGet = async (url: string) => {
+    const t0 = performance.now();
+    const res = await app.inject({ url, remoteAddress: `10.7.${(analyticsClient >> 8) & 255}.${analyticsClient++ & 255}` });
+    const ms = performance.now() - t0;
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    return ms;
+  };
+  await timedGet('/api/post-retraction-analytics/?journal=a'); // first filtered request: loads the index in the app
+  const served: Record<string, number[]> = {};
+  const computed: Record<string, number[]> = {};
+  for (const kind of filterKinds) {
+    for (let i = 0; i < ANALYTICS_QUERIES; i++) (served[kind] ??= []).push(await timedGet(urlOf(filtersOf(kind))));
+    for (let i = 0; i < BASELINE_QUERIES; i++) {
+      const f = filtersOf(kind);
+      const t0 = performance.now();
+      await postRetractionAnalyticsByQuery(rdb, f, index.asOf);
+      (computed[kind] ??= []).push(performance.now() - t0);
+    }
+  }
+  const others: Record<string, number[]> = {};
+  for (let i = 0; i < ANALYTICS_QUERIES; i++) {
+    const type = arng.pick(ANALYTICS_TYPES);
+    const nature = arng.pick(NATURE_FILTERS);
+    (others[`analytics-data json`] ??= []).push(await timedGet(`/api/analytics-data/?type=${type}&nature=${nature}`));
+    (others[`analytics-data csv`] ??= []).push(await timedGet(`/api/analytics-data/?type=${type}&nature=${nature}&format=csv`));
+    (others['analytics-realtime'] ??= []).push(await timedGet('/api/analytics-realtime/'));
+  }
+  const citationCount = num(
+    (
+      await rdb
+        .selectFrom('retraction_citations')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  console.log(
+    `\n3. analytics over ${index.size} papers and ${citationCount} citations, through HTTP (inject, response cache off); the index loads cold in ${fmtMs(indexLoadMs)}`,
+  );
+  console.log(
+    'post-retraction-analytics     served: n   p50 / p95             per-request computation: n   p50 / p95        p50 ratio (computed/served)',
+  );
+  for (const kind of filterKinds) {
+    const a = stats(served[kind]);
+    const b = stats(computed[kind]);
+    console.log(
+      `  filters ${kind.padEnd(17)} ${String(served[kind].length).padStart(5)}   ${fmtMs(a.p50).padStart(8)} / ${fmtMs(a.p95).padStart(8)}   ${String(computed[kind].length).padStart(24)}   ${fmtMs(b.p50).padStart(8)} / ${fmtMs(b.p95).padStart(8)}   ${(b.p50 / a.p50).toFixed(0).padStart(10)}`,
+    );
+  }
+  for (const [name, xs] of Object.entries(others)) {
+    const a = stats(xs);
+    console.log(`  ${name.padEnd(26)} ${String(xs.length).padStart(5)}   ${fmtMs(a.p50).padStart(8)} / ${fmtMs(a.p95).padStart(8)}`);
+  }
+  console.log(
+    '(filters: random time_filter and nature; journal and subject are 4+-letter pieces of real journal and subject names. "none" is stored at import; the others',
+  );
+  console.log(
+    ' are summed from the per-paper figures of the in-memory index. The per-request computation is the previous code path, run directly on the database.)',
+  );
+
+  // ---------------------------------------------------------------- export throughput
+  const autocannon: (options: AutocannonOptions) => Promise<AutocannonResult> = createRequire(import.meta.url)('autocannon');
+  let forwarded = 0;
+  const load = async (path: string) => {
+    const result = await autocannon({
+      url: address,
+      connections: 50,
+      duration: LOAD_SECONDS,
+      requests: [
+        {
+          method: 'GET',
+          path,
+          setupRequest: (request) => ({
+            ...request,
+            headers: {
+              ...request.headers,
+              'x-forwarded-for': `10.${(forwarded >> 16) & 255}.${(forwarded >> 8) & 255}.${forwarded++ & 255}`,
+            },
+          }),
+        },
+      ],
+    });
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+    return result;
+  };
+  console.log(`\n4. CSV export throughput, 50 connections for ${LOAD_SECONDS} s each (autocannon in this process)`);
+  console.log(
+    'rows     stored lines: req/s   p50 / p97.5 latency   MB/s |  previous pipeline: req/s   p50 / p97.5 latency   MB/s |  req/s ratio',
+  );
+  for (const rows of [1000, 10000]) {
+    await load(`/api/export/?format=csv&limit=${rows}`); // warm-up and JIT, not counted
+    const now = await load(`/api/export/?format=csv&limit=${rows}`);
+    const before = await load(`/bench/export-baseline/?limit=${rows}`);
+    const row = (r: AutocannonResult) =>
+      `${r.requests.average.toFixed(1).padStart(8)}   ${fmtMs(r.latency.p50).padStart(8)} / ${fmtMs(r.latency.p97_5).padStart(8)}   ${(r.throughput.average / 1048576).toFixed(1).padStart(6)}`;
+    console.log(
+      `${String(rows).padEnd(6)} ${row(now)}          | ${row(before)}          | ${(now.requests.average / before.requests.average).toFixed(2).padStart(10)}`,
+    );
+  }
   console.log(
     `load average after: ${os
       .loadavg()

@@ -14,6 +14,7 @@ import { listDataVersions } from '../../core/db/datasets.ts';
 import type { Insertable } from 'kysely';
 import type { ServiceContext } from '../../core/service.ts';
 import { recomputeAggregates } from './aggregates.ts';
+import { refreshExportLines } from './export-lines.ts';
 import { recomputePanelAggregates } from './democracy.ts';
 import { PANEL_DATASET, importPublishedFit, looksLikePublishedFit } from './democracy-model.ts';
 import { PAPER_SEARCH } from './search.ts';
@@ -131,6 +132,7 @@ export async function importRetractionWatch(db: Db, file: string, options: Impor
       await rejoinSetAside(trx);
       if (wasEmpty) await resumeSubstringIndex(trx, PAPER_SEARCH);
       await refreshPaperCounts(trx);
+      await refreshExportLines(trx);
       await recomputeAggregates(trx, ic.dataVersion);
     },
   );
@@ -335,6 +337,7 @@ export async function importCitations(db: Db, files: string | string[], options:
           `${setAside.size} citation(s) cite papers a papers import set aside: kept aside until those papers are imported again`,
         );
       await refreshPaperCounts(trx);
+      await refreshExportLines(trx);
       await recomputeAggregates(trx, ic.dataVersion);
     },
   );

@@ -217,4 +217,26 @@ export const retractionMigrations: Record<string, Migration> = {
       await months.addPrimaryKeyConstraint('retraction_paper_months_pk', ['paper_id', 'month']).execute();
     },
   },
+  retraction_0006_export_lines: {
+    async up(db) {
+      // The CSV export's finished lines, stored at import in export order (export-lines.ts).
+      await db.schema
+        .createTable('retraction_export_lines')
+        .addColumn('paper_id', 'bigint', (c) => c.primaryKey().references('retraction_papers.id').onDelete('cascade'))
+        .addColumn('retraction_sort', 'text', (c) => c.notNull())
+        .addColumn('nature', 'text', (c) => c.notNull())
+        .addColumn('line', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('retraction_export_lines_order')
+        .on('retraction_export_lines')
+        .columns(['retraction_sort desc', 'paper_id'])
+        .execute();
+      await db.schema
+        .createIndex('retraction_export_lines_nature_order')
+        .on('retraction_export_lines')
+        .columns(['nature', 'retraction_sort desc', 'paper_id'])
+        .execute();
+    },
+  },
 };

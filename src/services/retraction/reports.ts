@@ -1,10 +1,11 @@
 // What the analytics and export endpoints answer, composed from the aggregates stored at import and the
 // repository's reads. Framework-free: the routes parse the request, call one of these and return the result.
 import type { RetractionDb } from './tables.ts';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { notFound } from '../../core/http/errors.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
-import { EXPORT_CONTENT_TYPES, csvChunks, csvReadable, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
+import { EXPORT_CONTENT_TYPES, csvChunks, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
+import { ensureExportLines, exportCsvChunks } from './export-lines.ts';
 import { AGGREGATES, ANALYTICS_CSV_COLUMNS, analyticsCsvRows, ensureAggregates } from './aggregates.ts';
 import type { AnalyticsTables, AnalyticsType } from './aggregates.ts';
 import { AnalyticsIndexCache, INDEX_AGGREGATE, rate } from './analytics-index.ts';
@@ -140,12 +141,14 @@ export async function exportDownload(db: RetractionDb, request: ExportRequest, d
   const { format, limit, nature } = request;
   const base = `retracted-papers-${day.toISOString().slice(0, 10)}${nature === 'all' ? '' : `-${nature}`}-${limit}`;
   const papers = () => exportPapers(db, limit, { nature });
-  if (format === 'csv')
+  if (format === 'csv') {
+    await ensureExportLines(db);
     return {
       contentType: EXPORT_CONTENT_TYPES.csv,
       filename: `${base}.csv`,
-      body: csvReadable(papers(), { columns: [...EXPORT_COLUMNS] }),
+      body: Readable.from(exportCsvChunks(db, limit, { nature }), { objectMode: false }),
     };
+  }
   if (format === 'excel') {
     return {
       contentType: EXPORT_CONTENT_TYPES.xlsx,

@@ -9,7 +9,7 @@ import { listDataVersions } from '../../core/db/datasets.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { PAPER_SEARCH } from './search.ts';
 import { doiKey } from './sources/fields.ts';
-import type { NatureFilter } from './nature.ts';
+import type { Nature, NatureFilter } from './nature.ts';
 import { zeroTiming } from './windows.ts';
 import type { TimingBucket } from './windows.ts';
 import type { RetractionDb } from './tables.ts';
@@ -238,15 +238,23 @@ export type ExportPaper = {
 
 export const EXPORT_ORDER = 'retraction date, newest first (papers without one last), then by row id';
 
+/** A paper in export order, with where it sits in that order (for keyset pages and the stored CSV lines). */
+export interface ExportRow {
+  id: number;
+  sort: string;
+  nature: Nature;
+  paper: ExportPaper;
+}
+
 /**
  * Up to `limit` papers in export order, read in keyset pages of `pageSize` rows, so at most one page is in
  * memory whatever the limit; a slow consumer holds the next page back.
  */
-export async function* exportPapers(
+export async function* exportRows(
   db: RetractionDb,
   limit: number,
   options: { pageSize?: number; nature?: NatureFilter } = {},
-): AsyncGenerator<ExportPaper, void, undefined> {
+): AsyncGenerator<ExportRow, void, undefined> {
   const pageSize = options.pageSize ?? 500;
   const nature = options.nature ?? 'all';
   let after: { sort: string; id: number } | null = null;
@@ -269,6 +277,7 @@ export async function* exportPapers(
         'p.retraction_date',
         'p.retraction_sort',
         'p.retraction_nature',
+        'p.nature',
         'p.reason',
         'p.original_paper_doi',
         'k.total',
@@ -289,22 +298,27 @@ export async function* exportPapers(
       const total = num(r.total);
       const post = num(r.post);
       yield {
-        record_id: r.record_id,
-        title: r.title,
-        authors: r.author,
-        journal: r.journal,
-        publisher: r.publisher,
-        country: r.country,
-        subject: r.subject,
-        article_type: r.article_type,
-        original_paper_date: r.original_paper_date,
-        retraction_date: r.retraction_date,
-        retraction_nature: r.retraction_nature,
-        reason: r.reason,
-        doi: r.original_paper_doi,
-        total_citations: total,
-        post_retraction_citations: post,
-        post_retraction_percentage: total > 0 ? Math.round((10000 * post) / total) / 100 : null,
+        id: Number(r.id),
+        sort: r.retraction_sort,
+        nature: r.nature,
+        paper: {
+          record_id: r.record_id,
+          title: r.title,
+          authors: r.author,
+          journal: r.journal,
+          publisher: r.publisher,
+          country: r.country,
+          subject: r.subject,
+          article_type: r.article_type,
+          original_paper_date: r.original_paper_date,
+          retraction_date: r.retraction_date,
+          retraction_nature: r.retraction_nature,
+          reason: r.reason,
+          doi: r.original_paper_doi,
+          total_citations: total,
+          post_retraction_citations: post,
+          post_retraction_percentage: total > 0 ? Math.round((10000 * post) / total) / 100 : null,
+        },
       };
     }
     remaining -= page.length;
@@ -312,6 +326,15 @@ export async function* exportPapers(
     const last = page[page.length - 1];
     after = { sort: last.retraction_sort, id: Number(last.id) };
   }
+}
+
+/** Up to `limit` papers in export order (see exportRows). */
+export async function* exportPapers(
+  db: RetractionDb,
+  limit: number,
+  options: { pageSize?: number; nature?: NatureFilter } = {},
+): AsyncGenerator<ExportPaper, void, undefined> {
+  for await (const row of exportRows(db, limit, options)) yield row.paper;
 }
 
 export async function countPapers(db: RetractionDb, nature: NatureFilter = 'all'): Promise<number> {

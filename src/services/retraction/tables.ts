@@ -117,6 +117,15 @@ export type PaperWindowsTable = { paper_id: DbInteger } & { [K in `${WindowMeasu
 /** Post-retraction citations per paper and citing month (the trend months only), per time window. */
 export type PaperMonthsTable = { paper_id: DbInteger; month: string } & { [K in `post_${TimeFilter}`]: number };
 
+/** A paper's finished CSV export line, in export order (export-lines.ts), rewritten by every import. */
+export interface ExportLinesTable {
+  paper_id: DbInteger;
+  retraction_sort: string;
+  nature: Nature;
+  /** The CSV record, CRLF-terminated. */
+  line: string;
+}
+
 /** One country-year of the democracy panel. */
 export interface PanelTable {
   id: DbId;
@@ -146,6 +155,7 @@ export type RetractionTables = {
   retraction_citations_set_aside: CitationsSetAsideTable;
   retraction_paper_windows: PaperWindowsTable;
   retraction_paper_months: PaperMonthsTable;
+  retraction_export_lines: ExportLinesTable;
   retraction_panel: PanelTable;
 };
 

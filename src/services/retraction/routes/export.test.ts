@@ -8,6 +8,8 @@ import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { TOKEN, errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
 import { EXPORT_COLUMNS, exportPapers } from '../repository.ts';
 import { natureOf } from '../nature.ts';
+import { exportCsvChunks } from '../export-lines.ts';
+import { csvChunks } from '../../../core/export/index.ts';
 import { retractionService } from '../service.ts';
 import { retractionDb } from '../tables.ts';
 
@@ -89,6 +91,26 @@ describeEachDatabase(
       assert.equal(corrections.analytics.papers_available, corrections.papers.length);
       const csv = Papa.parse<string[]>((await fx.get('/api/export/?format=csv&limit=10000&nature=correction')).text.trim()).data;
       assert.equal(csv.length - 1, corrections.papers.length);
+    });
+
+    it('streams the CSV from the lines stored at import, byte for byte what the CSV writer makes of the rows', async () => {
+      const db = retractionDb(t.db);
+      const written = async (nature: 'all' | 'correction', limit: number) => {
+        const parts: Buffer[] = [];
+        for await (const chunk of csvChunks(exportPapers(db, limit, { nature }), { columns: [...EXPORT_COLUMNS] })) parts.push(chunk);
+        return Buffer.concat(parts);
+      };
+      for (const [nature, limit, pageSize] of [
+        ['all', 10000, 2000],
+        ['all', 37, 5],
+        ['correction', 10000, 3],
+      ] as const) {
+        const parts: Buffer[] = [];
+        for await (const chunk of exportCsvChunks(db, limit, { nature, pageSize })) parts.push(chunk);
+        assert.ok(Buffer.concat(parts).equals(await written(nature, limit)), `${nature} ${limit} ${pageSize}`);
+      }
+      const res = await fx.get('/api/export/?format=csv&limit=10000');
+      assert.ok(res.raw.equals(await written('all', 10000)));
     });
 
     it('answers the 11th export within a minute with 429, Retry-After and the error body', async () => {
