@@ -1,7 +1,8 @@
 // npm run bench -- oral [--seconds 8] [--connections 16]
-// Requests per second of GET /api/recommendations/?q=fluoride&limit=20 on Service A (real data + demo,
-// SQLite), with and without the server-side response cache, beside a bare Fastify route returning the same
-// bytes, measured in the same run. Server in a child process, load generated here (one core each).
+// Requests per second of GET /api/recommendations/?q=fluoride&limit=20 on Service A (the real files on SQLite; a
+// real import replaces demo data, so none is loaded), with and without the server-side response cache, beside a
+// bare Fastify route returning the same bytes, measured in the same run. Server in a child process, load
+// generated here (one core each).
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +11,6 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/core/config.ts';
 import { openRuntime } from '../src/core/runtime.ts';
 import { importPath } from '../src/services/oral/import.ts';
-import { loadOralDemo } from '../src/services/oral/demo.ts';
 import { oralService } from '../src/services/oral/service.ts';
 import { runLoad } from './_http-load.ts';
 import type { LoadResult } from './_http-load.ts';
@@ -26,7 +26,6 @@ const env = { ...process.env, PDI_DATA_DIR: dir, PDI_DATABASE_URL: `sqlite:${pat
   const config = loadConfig(env);
   const runtime = await openRuntime({ ...config, logLevel: 'silent' }, [oralService]);
   const ctx = runtime.contexts.get('oral')!;
-  await loadOralDemo(ctx, {});
   await importPath(ctx, path.join(config.sharedDataDir, 'oral'));
   await runtime.close();
 }

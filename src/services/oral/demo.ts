@@ -6,7 +6,10 @@ import { generateDemo, DEMO_DEFAULTS } from './sources/index.ts';
 import { BUNDLE_FORMAT, importBundle } from './import.ts';
 import type { OralBundle } from './import.ts';
 import type { ServiceContext } from '../../core/service.ts';
+import { importGuard } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
+import { holdsRealData } from './store.ts';
+import { oralDatabase } from './tables.ts';
 
 /** Writes a generated bundle; `size` is the number of recommendations (guidelines and reviews scale with it). */
 export async function writeDemoBundle(out: string, size?: number, seed?: number): Promise<string> {
@@ -32,9 +35,19 @@ export async function writeDemoBundle(out: string, size?: number, seed?: number)
   return file;
 }
 
+/**
+ * Generates the demo bundle and imports it as demo data (replacing an earlier demo). A service that holds real
+ * data gets none: demo data is never served beside real data (`serve` asks only services without data, but a
+ * direct call must not mix them either).
+ */
 export async function loadOralDemo(ctx: ServiceContext, options: { size?: number; seed?: number }): Promise<ImportReport[]> {
+  if (await holdsRealData(oralDatabase(ctx.db))) {
+    ctx.log.info('oral holds real data: no demo data loaded');
+    return [];
+  }
   const file = await writeDemoBundle(path.join(ctx.config.dataDir, 'demo', 'oral'), options.size, options.seed);
-  const report = await importBundle(ctx.db, file, { isDemo: true });
+  // A demo of another size replaces the last one: generated rows may all go (the deletion limit guards real data).
+  const report = await importBundle(ctx.db, file, { isDemo: true, guard: { ...importGuard(), allowShrink: true } });
   ctx.dataVersion.invalidate();
   return [report];
 }

@@ -2,10 +2,17 @@
 // reviews → summary-of-findings outcomes. Vocabulary ids (topics, strengths, qualities) are the stable ids of
 // sources/vocabulary.ts; the country and publication year are copied onto recommendations so that filtering
 // and the contract's ordering need no join.
+import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
-import { createSubstringIndex } from '../../core/db/search-index.ts';
+import { columnType, dbBool, dialectOf, idConstraint } from '../../core/db/dialect.ts';
+import { createSubstringIndex, dropSubstringIndex } from '../../core/db/search-index.ts';
+import type { SubstringIndex } from '../../core/db/search-index.ts';
 import { GUIDELINE_SEARCH, RECOMMENDATION_SEARCH, REVIEW_SEARCH } from './search.ts';
+import { reviewTitles } from './sources/index.ts';
+import type { OralDatabase } from './tables.ts';
+
+// The review index as migration 1 created it (a migration keeps the definitions it was written with).
+const REVIEW_SEARCH_1: SubstringIndex = { ...REVIEW_SEARCH, columns: ['review_id', 'title', 'abstract'] };
 
 export const oralMigrations: Record<string, Migration> = {
   oral_0001_evidence: {
@@ -127,7 +134,49 @@ export const oralMigrations: Record<string, Migration> = {
         .addColumn('downgrades', columnType.json(d), (c) => c.notNull())
         .execute();
       await db.schema.createIndex('oral_outcomes_review').on('oral_outcomes').columns(['review_pk', 'position']).execute();
-      for (const index of [RECOMMENDATION_SEARCH, GUIDELINE_SEARCH, REVIEW_SEARCH]) await createSubstringIndex(db, index);
+      for (const index of [RECOMMENDATION_SEARCH, GUIDELINE_SEARCH, REVIEW_SEARCH_1]) await createSubstringIndex(db, index);
+    },
+  },
+  // Listed review titles are checked against the review's rows (sources/review-title.ts): the listed title is
+  // kept apart, the description built from the rows is stored and searched, and `title` is the listed title
+  // only where the rows confirm it. Reviews already stored are brought up to date here.
+  oral_0002_review_titles: {
+    async up(db) {
+      const d = dialectOf(db);
+      await db.schema.alterTable('oral_reviews').addColumn('listed_title', 'text').execute();
+      await db.schema
+        .alterTable('oral_reviews')
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema
+        .alterTable('oral_reviews')
+        .addColumn('title_verified', columnType.boolean(d), (c) => c.notNull().defaultTo(dbBool(d, false)))
+        .execute();
+      const oral: Kysely<OralDatabase> = db; // the tables as they are after the columns above
+      const reviews = await oral.selectFrom('oral_reviews').select(['id', 'review_id', 'title', 'is_demo']).execute();
+      for (const review of reviews) {
+        const outcomes = await oral
+          .selectFrom('oral_outcomes')
+          .select(['population', 'intervention', 'comparison', 'outcome'])
+          .where('review_pk', '=', review.id)
+          .orderBy('position')
+          .execute();
+        // Before this migration `title` held the listed title, or "Cochrane review <id>" when the file listed none.
+        const listed = review.title === `Cochrane review ${review.review_id}` ? null : review.title;
+        const titles = reviewTitles({ review_id: review.review_id, title: listed, is_demo: Boolean(review.is_demo), outcomes });
+        await oral
+          .updateTable('oral_reviews')
+          .set({
+            title: titles.title,
+            listed_title: titles.listed_title,
+            description: titles.description,
+            title_verified: dbBool(d, titles.verified),
+          })
+          .where('id', '=', review.id)
+          .execute();
+      }
+      await dropSubstringIndex(db, REVIEW_SEARCH_1);
+      await createSubstringIndex(db, REVIEW_SEARCH);
     },
   },
 };

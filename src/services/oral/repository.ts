@@ -1,6 +1,7 @@
 // Every read of Service A: list queries with their filters and the contract's ordering, single reviews and
 // the imported datasets. Framework-free: routes, importers and tests share it. (The statistics computed at
 // import are in aggregates.ts.)
+import path from 'node:path';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
@@ -206,6 +207,9 @@ const REVIEW_COLUMNS = [
   'review_id',
   'version',
   'title',
+  'listed_title',
+  'title_verified',
+  'description',
   'url',
   'doi',
   'publication_date',
@@ -227,6 +231,9 @@ function reviewItem(r: ReviewColumns): Static<typeof Review> {
     review_id: r.review_id,
     version: r.version,
     title: r.title,
+    listed_title: r.listed_title,
+    title_verified: Boolean(r.title_verified),
+    description: r.description,
     url: r.url,
     doi: r.doi,
     publication_date: r.publication_date,
@@ -276,10 +283,11 @@ export async function getReview(db: Kysely<OralDatabase>, reviewId: string): Pro
 
 // ---------------------------------------------------------------- datasets
 
+/** The imported datasets; `source` is the file or folder name only (the server's paths are not the client's business). */
 export async function dataSources(db: Kysely<OralDatabase>): Promise<DataSourceItem[]> {
   return (await listDataVersions(db, 'oral')).map((v) => ({
     dataset: v.dataset,
-    source: v.source,
+    source: v.source === null ? null : path.basename(v.source),
     is_demo: v.is_demo,
     imported_at: v.imported_at,
     data_version: v.version,

@@ -17,10 +17,14 @@ export const GUIDELINE_SEARCH: SubstringIndex = {
   columns: ['title', 'description', 'organization_name'],
 };
 
-/** `q` of /api/reviews/: review id, title and abstract. */
+/**
+ * `q` of /api/reviews/: review id, title, description and abstract. The listed title is not searched where the
+ * review's rows do not confirm it (then `title` is the description): a topic search must not find a review by a
+ * title that belongs to another.
+ */
 export const REVIEW_SEARCH: SubstringIndex = {
   name: 'oral_reviews_search',
   table: 'oral_reviews',
   idColumn: 'id',
-  columns: ['review_id', 'title', 'abstract'],
+  columns: ['review_id', 'title', 'description', 'abstract'],
 };

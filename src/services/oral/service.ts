@@ -22,20 +22,23 @@ export const oralService: ServiceModule = {
     auto: {
       description:
         'a directory laid out like ../shared/data/oral (toolkit, SIGN 138, Cochrane), or one file (--kind toolkit|sign|cochrane|bundle)',
-      run: (ctx, source, options) => importPath(ctx, source, options.kind as string | undefined),
+      run: (ctx, source, options) => importPath(ctx, source, options),
     },
     toolkit: {
       description: "England's Delivering better oral health toolkit JSON",
-      run: (ctx, source) => importPath(ctx, source, 'toolkit'),
+      run: (ctx, source, options) => importPath(ctx, source, { ...options, kind: 'toolkit' }),
     },
-    sign: { description: 'SIGN 138 recommendations JSON', run: (ctx, source) => importPath(ctx, source, 'sign') },
+    sign: {
+      description: 'SIGN 138 recommendations JSON',
+      run: (ctx, source, options) => importPath(ctx, source, { ...options, kind: 'sign' }),
+    },
     cochrane: {
       description: 'Cochrane summary-of-findings folder (cochrane_sof/<review>/<review>.PUBn.csv)',
-      run: (ctx, source) => importPath(ctx, source, 'cochrane'),
+      run: (ctx, source, options) => importPath(ctx, source, { ...options, kind: 'cochrane' }),
     },
     bundle: {
-      description: "pdi's own bundle (*.pdi-oral.json, written by generate oral)",
-      run: (ctx, source) => importPath(ctx, source, 'bundle'),
+      description: "pdi's own bundle (*.pdi-oral.json, written by generate oral; generated data is always demo data)",
+      run: (ctx, source, options) => importPath(ctx, source, { ...options, kind: 'bundle' }),
     },
   },
   loadDemo: loadOralDemo,

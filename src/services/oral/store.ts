@@ -1,12 +1,13 @@
 // Writing normalised source records into the database, idempotently: rows keep their ids across imports
 // (matched by natural key), unchanged rows are left alone (compared by a content hash), rows a source no
-// longer has are deleted. Used by every importer, the demo included.
+// longer has are deleted. Used by every importer, the demo included. The records the tally counts are
+// recommendations and reviews (guidelines and outcomes are their parts); the importer counts the rows read.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { dbBool, dbJson, insertMany } from '../../core/db/dialect.ts';
+import { dbBool, dbJson, insertMany, num } from '../../core/db/dialect.ts';
 import type { ImportTally } from '../../core/import.ts';
 import type { GuidelineInput, RecommendationInput, ReviewInput } from './sources/index.ts';
-import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from './sources/index.ts';
+import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS, reviewTitles } from './sources/index.ts';
 import type { NewRecommendation, OralDatabase } from './tables.ts';
 
 function contentHash(value: unknown): string {
@@ -117,9 +118,8 @@ export async function storeGuideline(trx: Kysely<OralDatabase>, input: Guideline
   }
   const seen = new Set<string>();
   for (const rec of input.recommendations) {
-    tally.read();
     if (seen.has(rec.source_key)) {
-      tally.skip('duplicate source key within the guideline');
+      tally.exclude('repeats the key of an earlier recommendation of the guideline (the first is kept)');
       continue;
     }
     seen.add(rec.source_key);
@@ -172,18 +172,21 @@ export async function deleteOtherGuidelines(trx: Kysely<OralDatabase>, dataset: 
   if (recs.length) await trx.deleteFrom('oral_recommendation_topics').where('recommendation_id', 'in', recs).execute();
   await trx.deleteFrom('oral_recommendations').where('guideline_id', 'in', ids).execute();
   await trx.deleteFrom('oral_guidelines').where('id', 'in', ids).execute();
-  tally.deleted(ids.length + recs.length);
+  tally.deleted(recs.length);
 }
 
 /** Stores one review with its outcomes (replaced as a whole when anything changed). */
 export async function storeReview(trx: Kysely<OralDatabase>, input: ReviewInput, dataset: string, tally: ImportTally): Promise<void> {
-  tally.read();
   const counts = { high: 0, moderate: 0, low: 0, very_low: 0 };
   for (const o of input.outcomes) if (o.certainty) counts[o.certainty]++;
+  const titles = reviewTitles(input);
   const header = {
     dataset,
     version: input.version,
-    title: input.title,
+    title: titles.title,
+    listed_title: titles.listed_title,
+    description: titles.description,
+    title_verified: dbBool(trx, titles.verified),
     url: input.url,
     doi: input.doi,
     publication_date: input.publication_date,
@@ -257,4 +260,61 @@ export async function deleteOtherReviews(trx: Kysely<OralDatabase>, dataset: str
   await trx.deleteFrom('oral_outcomes').where('review_pk', 'in', ids).execute();
   await trx.deleteFrom('oral_reviews').where('id', 'in', ids).execute();
   tally.deleted(ids.length);
+}
+
+/** Records (recommendations and reviews) a dataset holds: what the import guard's share of deletions is taken of. */
+export async function countDatasetRecords(trx: Kysely<OralDatabase>, dataset: string): Promise<number> {
+  const recommendations = await trx
+    .selectFrom('oral_recommendations as r')
+    .innerJoin('oral_guidelines as g', 'g.id', 'r.guideline_id')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('g.dataset', '=', dataset)
+    .executeTakeFirstOrThrow();
+  const reviews = await trx
+    .selectFrom('oral_reviews')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('dataset', '=', dataset)
+    .executeTakeFirstOrThrow();
+  return num(recommendations.n) + num(reviews.n);
+}
+
+/** Whether the service holds records that are not generated demo data. */
+export async function holdsRealData(trx: Kysely<OralDatabase>): Promise<boolean> {
+  const no = dbBool(trx, false);
+  const guideline = await trx.selectFrom('oral_guidelines').select('id').where('is_demo', '=', no).limit(1).executeTakeFirst();
+  const review = await trx.selectFrom('oral_reviews').select('id').where('is_demo', '=', no).limit(1).executeTakeFirst();
+  return guideline !== undefined || review !== undefined;
+}
+
+/**
+ * Removes every generated demo row of the service (guidelines with their recommendations, reviews with their
+ * outcomes, organizations left without a guideline, the demo data version) and counts the recommendations and
+ * reviews removed with `tally.demoRemoved`: real data replaces demo data, and they are never served together.
+ */
+export async function removeDemoRows(trx: Kysely<OralDatabase>, tally: ImportTally): Promise<void> {
+  const yes = dbBool(trx, true);
+  const guidelines = (await trx.selectFrom('oral_guidelines').select('id').where('is_demo', '=', yes).execute()).map((g) => g.id);
+  const reviews = (await trx.selectFrom('oral_reviews').select('id').where('is_demo', '=', yes).execute()).map((r) => r.id);
+  let recommendations = 0;
+  if (guidelines.length) {
+    const recs = (await trx.selectFrom('oral_recommendations').select('id').where('guideline_id', 'in', guidelines).execute()).map(
+      (r) => r.id,
+    );
+    recommendations = recs.length;
+    if (recs.length) await trx.deleteFrom('oral_recommendation_topics').where('recommendation_id', 'in', recs).execute();
+    await trx.deleteFrom('oral_recommendations').where('guideline_id', 'in', guidelines).execute();
+    await trx.deleteFrom('oral_guidelines').where('id', 'in', guidelines).execute();
+    await trx
+      .deleteFrom('oral_organizations')
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('oral_guidelines as g').select('g.id').whereRef('g.organization_id', '=', 'oral_organizations.id'))),
+      )
+      .execute();
+  }
+  if (reviews.length) {
+    await trx.deleteFrom('oral_outcomes').where('review_pk', 'in', reviews).execute();
+    await trx.deleteFrom('oral_reviews').where('id', 'in', reviews).execute();
+  }
+  await trx.deleteFrom('data_versions').where('service', '=', 'oral').where('is_demo', '=', yes).execute();
+  if (recommendations + reviews.length) tally.demoRemoved(recommendations + reviews.length);
 }

@@ -69,7 +69,13 @@ export interface ReviewsTable {
   review_id: string;
   dataset: string;
   version: number;
+  /** What is shown as the title: `listed_title` when the review's rows confirm it (`title_verified`), else `description`. */
   title: string;
+  /** The title as the source lists it (null when it lists none), whether or not it matches. */
+  listed_title: string | null;
+  /** Built from the review's own rows: "<population>: <interventions> vs <comparisons>". */
+  description: string;
+  title_verified: DbBoolean;
   url: string | null;
   doi: string | null;
   publication_date: string | null;

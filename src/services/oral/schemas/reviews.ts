@@ -6,7 +6,9 @@ import { Nullable } from '../../../core/http/schema.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, envelope } from './common.ts';
 
 export const ReviewQuery = Type.Object({
-  q: Type.Optional(textParam('Text searched in review id, title and abstract.')),
+  q: Type.Optional(
+    textParam('Text searched in review id, title, description and abstract (not in a listed title the review does not confirm).'),
+  ),
   page: pageParam(),
   limit: limitParam(DEFAULT_LIMIT, MAX_LIMIT),
 });
@@ -21,7 +23,22 @@ export const Review = Type.Object({
   id: Type.Integer(),
   review_id: Type.String(),
   version: Type.Integer({ description: 'Cochrane PUB number of the version the outcomes come from.' }),
-  title: Type.String(),
+  title: Type.String({
+    description: 'The listed title where the review’s own outcomes confirm it (`title_verified`); otherwise the `description`.',
+  }),
+  listed_title: Nullable(
+    Type.String({
+      description: 'The title as the source’s titles file lists it (null when it lists none), kept even when it does not match.',
+    }),
+  ),
+  title_verified: Type.Boolean({
+    description:
+      'True when more than half of the listed title’s content words, and of its subject (the part before "for"), occur in the ' +
+      'review’s populations, interventions, comparisons and outcomes (after stemming and folding synonyms).',
+  }),
+  description: Type.String({
+    description: 'Built from the review’s own summary-of-findings rows: "<population>: <interventions> vs <comparisons>".',
+  }),
   url: Nullable(Type.String()),
   doi: Nullable(Type.String()),
   publication_date: Nullable(Type.String()),
@@ -62,8 +79,10 @@ export const ReviewDetail = Type.Object({ ...Review.properties, outcomes: Type.A
 export const listReviewsSchema = {
   summary: 'Search systematic reviews',
   description:
-    'Systematic reviews (Cochrane summary-of-findings tables), by review id. `q` matches review id, title and abstract. ' +
-    '`certainty_summary` counts the outcomes by GRADE certainty. `/api/cochrane/` is the old address of this endpoint.',
+    'Systematic reviews (Cochrane summary-of-findings tables), by review id. `q` matches review id, title, description and abstract. ' +
+    '`certainty_summary` counts the outcomes by GRADE certainty. `/api/cochrane/` is the old address of this endpoint. ' +
+    'The titles file names the wrong review for most ids: a listed title is the `title` only where the review’s own outcomes confirm it ' +
+    '(`title_verified`); otherwise `title` is the `description` built from those outcomes and the listed title stays in `listed_title`.',
   querystring: ReviewQuery,
   // Reviews have no country; the key is kept so that every list envelope has the same filters_applied shape.
   response: { 200: envelope(Review, ['query', 'country']) },

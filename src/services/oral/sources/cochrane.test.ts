@@ -155,7 +155,7 @@ test('parseSofCsv: headers matched by alias, accuracy folded into measure, blank
   ]);
   assert.deepEqual(issues, [
     { kind: 'warning', location: 'x.csv', reason: 'column "Extra" not recognised; ignored' },
-    { kind: 'skipped', location: 'x.csv row 3', reason: 'empty row' },
+    { kind: 'excluded', location: 'x.csv row 3', reason: 'empty row' },
   ]);
 });
 
@@ -230,7 +230,7 @@ test('Cochrane: "NA" and other missing markers become null; numbers and booleans
   assert.equal(accuracy.measure, 'Sensitivity (Proportion)');
   const skipped = (await allReviews()).flatMap((r) => r.issues);
   assert.ok(
-    skipped.every((i) => i.kind === 'skipped' && i.reason === 'empty row'),
+    skipped.every((i) => i.kind === 'excluded' && i.reason === 'empty row'),
     JSON.stringify(skipped.find((i) => i.reason !== 'empty row')),
   );
   assert.equal(skipped.length, 49);

@@ -8,8 +8,8 @@
 // punctuation, with the aliases in COLUMN_ALIASES; the variants seen in the 201 files are the standard
 // 18 columns, the same plus "incoherence" (a network meta-analysis), and the same plus "accuracy"
 // (diagnostic test accuracy reviews: Sensitivity or Specificity, folded into `measure` as
-// "Sensitivity (Proportion)"). Titles come from cochrane_titles.csv as they are. Authors, abstract and
-// publication date are not in these files and stay null.
+// "Sensitivity (Proportion)"). Titles come from cochrane_titles.csv as they are (checked against the outcomes
+// at import, review-title.ts). Authors, abstract and publication date are not in these files and stay null.
 
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ import Papa from 'papaparse';
 import { decodeText, type TextEncodingUsed } from '../../../core/text-decoding.ts';
 import type { Certainty, DowngradesInput, OutcomeInput, ReviewInput, SourceIssue } from './types.ts';
 import { storableText } from '../../../core/source-text.ts';
+import { TruncatedSourceError } from '../../../core/import.ts';
+import { csvTruncation } from './truncation.ts';
 
 const CERTAINTY_RANK: Record<Certainty, number> = { very_low: 1, low: 2, moderate: 3, high: 4 };
 const CERTAINTY_BY_FILLED_SYMBOLS: Record<number, Certainty> = { 1: 'very_low', 2: 'low', 3: 'moderate', 4: 'high' };
@@ -205,6 +207,8 @@ export function parseBoolean(cell: string | undefined): boolean | null {
 }
 
 export interface SofParse {
+  /** False when the file has none of the columns that make a summary of findings (its rows are unreadable). */
+  readable: boolean;
   outcomes: OutcomeInput[];
   /** Data rows in the file (after the header), including skipped ones. */
   rowsRead: number;
@@ -220,14 +224,14 @@ export function parseSofCsv(text: string, location: string): SofParse {
     issues.push({ kind: 'warning', location: `${location} row ${(error.row ?? 0) + 1}`, reason: `CSV: ${error.message}` });
   }
   if (rows.length === 0) {
-    issues.push({ kind: 'skipped', location, reason: 'empty file' });
-    return { outcomes: [], rowsRead: 0, issues };
+    issues.push({ kind: 'unreadable', location, reason: 'empty file' });
+    return { readable: false, outcomes: [], rowsRead: 0, issues };
   }
   const { index, unknown } = mapHeader(rows[0]);
   for (const header of unknown) issues.push({ kind: 'warning', location, reason: `column "${header}" not recognised; ignored` });
   if (index.outcome === undefined && index.population === undefined && index.intervention === undefined) {
-    issues.push({ kind: 'skipped', location, reason: 'no Population, Intervention or Outcome column' });
-    return { outcomes: [], rowsRead: rows.length - 1, issues };
+    issues.push({ kind: 'unreadable', location, reason: 'no Population, Intervention or Outcome column' });
+    return { readable: false, outcomes: [], rowsRead: rows.length - 1, issues };
   }
 
   const outcomes: OutcomeInput[] = [];
@@ -239,7 +243,7 @@ export function parseSofCsv(text: string, location: string): SofParse {
     rowsRead++;
     const where = `${location} row ${r + 1}`;
     if (row.every((cell) => isMissing(cell))) {
-      issues.push({ kind: 'skipped', location: where, reason: 'empty row' });
+      issues.push({ kind: 'excluded', location: where, reason: 'empty row' });
       continue;
     }
     if (row.length !== rows[0].length) {
@@ -293,7 +297,7 @@ export function parseSofCsv(text: string, location: string): SofParse {
       downgrades,
     });
   }
-  return { outcomes, rowsRead, issues };
+  return { readable: true, outcomes, rowsRead, issues };
 }
 
 /** 10.1002/14651858.CD000978.pub5; the first version of a review has no ".pub" suffix. */
@@ -336,9 +340,14 @@ export function groupVersions(files: readonly VersionFile[]): { latest: VersionF
   });
 }
 
-/** Review id → title, from cochrane_titles.csv (columns review_code, title), titles kept as written. */
+/**
+ * Review id → title, from cochrane_titles.csv (columns review_code, title), titles kept as written (whether a
+ * title matches its review is checked at import: review-title.ts). A file cut mid-record is refused.
+ */
 export async function readCochraneTitles(path: string): Promise<Map<string, string>> {
   const { text } = decodeText(await readFile(path));
+  const truncated = csvTruncation(text);
+  if (truncated) throw new TruncatedSourceError(path, truncated);
   const parsed = Papa.parse<Record<string, string>>(storableText(text), { header: true, skipEmptyLines: true, delimiter: ',' });
   const titles = new Map<string, string>();
   for (const row of parsed.data) {
@@ -357,6 +366,8 @@ export interface CochraneReviewRead {
   encoding: TextEncodingUsed;
   /** PUB numbers of the older files of the same review, which are not read. */
   olderVersions: number[];
+  /** False when the file is no summary-of-findings table: the review is not stored (a stored version is kept). */
+  readable: boolean;
   rowsRead: number;
   issues: SourceIssue[];
 }
@@ -368,7 +379,7 @@ export async function listVersionFiles(sofDir: string, issues: SourceIssue[] = [
     const parsed = parseVersionFileName(name);
     if (!parsed) {
       if (name.toLowerCase().endsWith('.csv'))
-        issues.push({ kind: 'skipped', location: relative, reason: 'name is neither <review>.PUB<n>.csv nor <review>.csv' });
+        issues.push({ kind: 'excluded', location: relative, reason: 'name is neither <review>.PUB<n>.csv nor <review>.csv' });
       return;
     }
     if (folder !== null && folder.toUpperCase() !== parsed.reviewId) {
@@ -392,7 +403,7 @@ export async function listVersionFiles(sofDir: string, issues: SourceIssue[] = [
 }
 
 export interface CochraneReadOptions {
-  /** Review id → title; reviews without one get "Cochrane review <id>" and a warning. */
+  /** Review id → listed title; a review without one gets a null title and a warning. */
   titles?: Map<string, string>;
   /** Issues about the folder itself (unexpected file names) are added here. */
   issues?: SourceIssue[];
@@ -400,18 +411,17 @@ export interface CochraneReadOptions {
 
 /**
  * Reads reviews one at a time, in review-id order, from the latest PUB file of each review, so memory holds
- * one review's outcomes at a time.
+ * one review's outcomes at a time. A latest file cut mid-record stops the reading with a TruncatedSourceError.
  */
 export async function* readCochraneReviews(sofDir: string, options: CochraneReadOptions = {}): AsyncGenerator<CochraneReviewRead> {
   const groups = groupVersions(await listVersionFiles(sofDir, options.issues));
   for (const { latest, older } of groups) {
     const { text, encoding } = decodeText(await readFile(join(sofDir, latest.path)));
+    const truncated = csvTruncation(text);
+    if (truncated) throw new TruncatedSourceError(join(sofDir, latest.path), truncated);
     const parsed = parseSofCsv(text, latest.path);
-    let title = options.titles?.get(latest.reviewId);
-    if (title === undefined) {
-      title = `Cochrane review ${latest.reviewId}`;
-      parsed.issues.push({ kind: 'warning', location: latest.path, reason: 'no title in the titles file' });
-    }
+    const title = options.titles?.get(latest.reviewId) ?? null;
+    if (title === null) parsed.issues.push({ kind: 'warning', location: latest.path, reason: 'no title in the titles file' });
     yield {
       review: {
         review_id: latest.reviewId,
@@ -428,6 +438,7 @@ export async function* readCochraneReviews(sofDir: string, options: CochraneRead
       file: latest.path,
       encoding,
       olderVersions: older.map((file) => file.version),
+      readable: parsed.readable,
       rowsRead: parsed.rowsRead,
       issues: parsed.issues,
     };

@@ -49,7 +49,7 @@ test('demo: every record is marked as demo and carries no real-looking identifie
   for (const r of reviews) {
     assert.equal(r.is_demo, true);
     assert.match(r.review_id, /^DEMO-\d{3}$/);
-    assert.match(r.title, /^Demo review: /);
+    assert.match(r.title ?? '', /^Demo review: /);
     assert.match(r.abstract!, /demo/i);
     assert.deepEqual([r.url, r.doi], [null, null]);
   }

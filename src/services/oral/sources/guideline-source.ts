@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { GuidelineInput, RecommendationInput, SourceIssue } from './types.ts';
 import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS, type Vocabulary } from './vocabulary.ts';
-import { parseSourceJson } from '../../../core/source-text.ts';
+import { parseSourceJsonFile } from './truncation.ts';
 
 export interface GuidelineParse {
   guideline: GuidelineInput;
@@ -13,8 +13,9 @@ export interface GuidelineParse {
   issues: SourceIssue[];
 }
 
+/** A source JSON file, parsed; a file that ends before its document closes is refused as truncated (TruncatedSourceError). */
 export async function readJsonFile(path: string | URL): Promise<unknown> {
-  return parseSourceJson(await readFile(path, 'utf8'), String(path));
+  return parseSourceJsonFile(await readFile(path, 'utf8'), String(path));
 }
 
 export type JsonObject = Record<string, unknown>;
@@ -77,7 +78,8 @@ export function topicSlugs(label: string | null, location: string, issues: Sourc
 
 /**
  * The rows of a guideline file, each turned into a recommendation by `build`. A row that is not an object, has
- * no text, has no key (`keyOf` returns a reason instead) or repeats a key is skipped with an issue.
+ * no text or has no key (`keyOf` returns a reason instead) is unreadable; a row that repeats the key of an
+ * earlier row is excluded (the first is kept). Reasons are the same for every row (the tally counts them).
  */
 export function recommendationRows(
   rows: readonly unknown[],
@@ -92,22 +94,26 @@ export function recommendationRows(
     let row: JsonObject;
     try {
       row = asObject(value, location);
-    } catch (error) {
-      issues.push({ kind: 'skipped', location, reason: (error as Error).message });
+    } catch {
+      issues.push({ kind: 'unreadable', location, reason: 'not an object' });
       return;
     }
     const text = optionalString(row, 'text');
     if (text === null) {
-      issues.push({ kind: 'skipped', location, reason: 'no text' });
+      issues.push({ kind: 'unreadable', location, reason: 'no text' });
       return;
     }
     const key = keyOf(row);
     if ('skip' in key) {
-      issues.push({ kind: 'skipped', location, reason: key.skip });
+      issues.push({ kind: 'unreadable', location, reason: key.skip });
       return;
     }
     if (seenKeys.has(key.key)) {
-      issues.push({ kind: 'skipped', location, reason: `duplicate key ${key.key}` });
+      issues.push({
+        kind: 'excluded',
+        location: `${location} (${key.key})`,
+        reason: 'repeats the key of an earlier row (the first is kept)',
+      });
       return;
     }
     seenKeys.add(key.key);

@@ -1,6 +1,7 @@
 // Public API of the Service A source parsers: plain, normalised records for the importer and the demo.
 // toolkit.ts, sign.ts and cochrane.ts read the real files; demo.ts generates labelled demo data;
-// vocabulary.ts holds the controlled vocabularies with their stable ids.
+// vocabulary.ts holds the controlled vocabularies with their stable ids; review-title.ts checks listed review
+// titles against the outcomes; truncation.ts tells a file cut short from a malformed one.
 
 export type {
   Certainty,
@@ -47,3 +48,13 @@ export {
 export { decodeText, type DecodedText, type TextEncodingUsed } from '../../../core/text-decoding.ts';
 export { DEMO_DEFAULTS, DEMO_KEY_PREFIX, generateDemo, type DemoData, type DemoOptions } from './demo.ts';
 export { deriveKeywords, deriveTitle, splitReferences } from './text.ts';
+export {
+  checkReviewTitle,
+  contentStems,
+  reviewDescription,
+  reviewTitles,
+  TITLE_MATCH_THRESHOLD,
+  titleSubject,
+  type TitleCheck,
+} from './review-title.ts';
+export { csvTruncation, jsonTruncation, parseSourceJsonFile } from './truncation.ts';

@@ -91,7 +91,8 @@ export interface ReviewInput {
   review_id: string;
   /** The PUB number of the version the outcomes come from (Cochrane `.pub5` → 5). */
   version: number;
-  title: string;
+  /** The title as the source lists it (cochrane_titles.csv), null when it lists none; checked against the outcomes at import. */
+  title: string | null;
   url: string | null;
   doi: string | null;
   publication_date: string | null;
@@ -101,9 +102,13 @@ export interface ReviewInput {
   outcomes: OutcomeInput[];
 }
 
-/** Something the importer should report: a row skipped, or a value it could not map. */
+/**
+ * Something the importer should report: a row it could not read (`unreadable`: counts toward the import guard's
+ * limit), a row the dataset does not keep (`excluded`: a blank row, a repeated key whose first row was kept, a
+ * file that is not a source file), or a value kept as null or without a mapping (`warning`).
+ */
 export interface SourceIssue {
-  kind: 'skipped' | 'warning';
+  kind: 'unreadable' | 'excluded' | 'warning';
   /** Where in the source: a file, row or source key. */
   location: string;
   reason: string;
