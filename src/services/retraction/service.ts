@@ -1,7 +1,6 @@
 // Service E: retracted papers — search suggestions, citations before and after retraction, analytics,
 // exports, and a Bayesian analysis of democracy against retractions (spec §2.5, §4.5; contract
 // e-retraction.md). Port 8005 by default.
-import { Type } from 'typebox';
 import type { ServiceModule } from '../../core/service.ts';
 import { retractionMigrations } from './migrations.ts';
 import { retractionRoutes } from './routes/index.ts';
@@ -10,8 +9,7 @@ import { importPath } from './import.ts';
 import { ErrorBody } from './schemas/common.ts';
 import type { ImportKind } from './import.ts';
 import { loadRetractionDemo, writeGenerated } from './demo.ts';
-import { fitStoredPanel } from './democracy-model.ts';
-import type { FitOptions } from './democracy-model.ts';
+import { fitOptionsFromCli, fitReport, fitStoredPanel } from './democracy-model.ts';
 
 const importer = (kind: ImportKind, description: string) => ({
   description,
@@ -30,7 +28,6 @@ export const retractionService: ServiceModule = {
   version: '1.0',
   cacheSeconds: 300,
   errorBody: ({ message, code }) => ({ error: message, code }),
-  errorSchema: Type.Object({ error: Type.String(), code: Type.String() }),
   errorSchema: ErrorBody,
   migrations: retractionMigrations,
   routes: retractionRoutes,
@@ -59,19 +56,9 @@ export const retractionService: ServiceModule = {
     return [files.retractionWatch, files.citations, files.panel, files.panelTruth];
   },
   async fit(ctx, options) {
-    const number = (key: string) =>
-      typeof options[key] === 'number' && Number.isFinite(options[key]) ? (options[key] as number) : undefined;
-    const fitOptions: FitOptions = { seed: number('seed'), warmup: number('warmup'), draws: number('draws'), chains: number('chains') };
-    const { report, fit } = await fitStoredPanel(ctx.db, fitOptions);
+    // The command line's model choices (--iter, --prior, …) are parsed and validated before any sampling.
+    const { report, fit } = await fitStoredPanel(ctx.db, fitOptionsFromCli(options));
     ctx.dataVersion.invalidate();
-    const d = fit.diagnostics;
-    return [
-      `fitted ${fit.predictors.length} predictors on ${d.sampleSize} country-years (${d.countries} countries) in ${fit.timing?.totalSeconds.toFixed(1)} s; data version ${report.data_version}`,
-      `R-hat max ${d.rhatMax?.toFixed(4)} (${d.rhatMaxParameter}), bulk ESS min ${d.essBulkMin?.toFixed(0)}, tail ESS min ${d.essTailMin?.toFixed(0)}, divergences ${d.divergences}`,
-      ...fit.summaries.map(
-        (s) =>
-          `  ${s.name.padEnd(28)} β ${s.mean.toFixed(4).padStart(8)}  95% [${s.ciLower?.toFixed(4)}, ${s.ciUpper?.toFixed(4)}]  RR ${s.rateRatio.toFixed(4)}`,
-      ),
-    ].join('\n');
+    return fitReport(fit, report);
   },
 };
