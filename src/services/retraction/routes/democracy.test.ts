@@ -1,11 +1,20 @@
 // The democracy endpoints on SQLite and PostgreSQL: the panel, its visualisations, the model endpoints before
-// any fit, and the bad inputs.
-import { it } from 'node:test';
+// any fit, and the bad inputs; then a small fit of a generated panel and what is served from it.
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { buildTestApp, testContext } from '../../../../test/support/app.ts';
 import { errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
+import { tempDir, writeCsv } from '../../../../test/support/retraction/fixtures.ts';
+import type { ServiceApp } from '../../../core/service.ts';
+import { simulatePanel } from '../bayes/simulate.ts';
 import { pearson } from '../democracy.ts';
+import { fitStoredPanel } from '../democracy-model.ts';
+import { importPanel } from '../import.ts';
 import { retractionService } from '../service.ts';
+import { GENERATED_MARKER } from '../sources/generated.ts';
 
 describeEachDatabase(
   'retraction routes: democracy',
@@ -58,6 +67,218 @@ describeEachDatabase(
       ['GET', '/api/democracy/statistical-results/?source=guess', 400, 'INVALID_PARAMETER', /^source must be one of: fitted, imported$/],
       ['DELETE', '/api/democracy/overview/', 405, 'METHOD_NOT_ALLOWED', /^GET method required$/],
     ]);
+  },
+  { migrations: retractionService.migrations },
+);
+
+// A simulated panel imported by hand (not through the demo) carries the generator's marker column: every
+// democracy response labels it generated. Fitted small; the model endpoints, the effects, the predictive
+// checks and the streamed draws are read from the stored fit.
+describeEachDatabase(
+  'retraction routes: democracy model, effects, predictive checks and draws of a fit to a generated panel',
+  (t) => {
+    let dir: string;
+    let app: ServiceApp;
+    let client = 0;
+    const address = () => `10.77.${(client >> 8) & 255}.${client++ & 255}`;
+    const get = async (url: string, remoteAddress = address()) => {
+      const res = await app.inject({ url, remoteAddress });
+      const json = String(res.headers['content-type']).startsWith('application/json') ? res.json() : null;
+      return { status: res.statusCode, body: json, text: res.body, headers: res.headers };
+    };
+    before(async () => {
+      dir = tempDir('democracy-fit');
+      const { rows } = simulatePanel({
+        countries: 16,
+        firstYear: 2012,
+        years: 4,
+        predictors: ['democracy_index', 'gdp'],
+        truth: { alpha: -6, beta: { democracy_index: -0.4, gdp: 0.1 }, sigmaCountry: 0.5, sigmaYear: 0.1, phi: 6 },
+        seed: 'routes-fit',
+      });
+      const file = writeCsv(
+        path.join(dir, 'simulated_panel.csv'),
+        ['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions', 'gdp', GENERATED_MARKER.column],
+        rows.map((r) => [
+          r.country,
+          '',
+          'Test region',
+          r.year,
+          (r.predictors.democracy_index as number).toFixed(6),
+          r.publications,
+          r.retractions,
+          (r.predictors.gdp as number).toFixed(6),
+          GENERATED_MARKER.value,
+        ]),
+      );
+      await importPanel(t.db, file); // no isDemo: the file itself says it is generated
+      app = await buildTestApp(retractionService, testContext(retractionService, t.db, { dataDir: dir }));
+    });
+    after(async () => {
+      await app?.close();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('has no draws to serve before a fit', async () => {
+      const res = await get('/api/democracy/draws/');
+      assert.equal(res.status, 404);
+      assert.equal(res.body.code, 'NO_DRAWS');
+      assert.match(res.body.error, /pdi fit retraction/);
+    });
+
+    it('serves MCSEs, sign probabilities, effects, checks and labelled clocks, all labelled generated', async () => {
+      await fitStoredPanel(t.db, {
+        warmup: 150,
+        draws: 150,
+        chains: 2,
+        parallelism: 'single',
+        seed: 'routes-fit',
+        posteriorPredictiveReplicates: 200,
+        priors: { coefficients: { mean: 0, sd: 2 } },
+      });
+
+      const results = (await get('/api/democracy/statistical-results/')).body;
+      assert.equal(results.model.panel_generated, true);
+      assert.match(results.model.note, /GENERATED/);
+      assert.match(results.uncertainty, /Monte Carlo standard error/);
+      for (const p of results.predictors) {
+        assert.ok(!/excludes|includes a rate ratio/.test(p.interpretation), p.interpretation);
+        assert.equal(p.sign.probability, Math.max(p.prob_positive, p.prob_negative));
+        assert.equal(p.sign.direction, p.prob_negative >= p.prob_positive ? 'negative' : 'positive');
+        assert.match(p.interpretation, new RegExp(`association is ${p.sign.direction}`));
+        for (const value of [
+          p.mcse.posterior_mean,
+          p.mcse.posterior_sd,
+          p.mcse.posterior_median,
+          p.mcse.credible_interval_95.lower,
+          p.mcse.credible_interval_95.upper,
+          p.mcse.rate_ratio,
+          p.sign.mcse,
+        ]) {
+          assert.ok(typeof value === 'number' && value >= 0, JSON.stringify(p.mcse));
+        }
+        // An MCSE is small against the posterior sd it refers to (about sd/√ESS).
+        assert.ok(p.mcse.posterior_mean < 0.2 * p.posterior_sd);
+      }
+      assert.ok(results.hyperparameters.every((h: { mcse: { posterior_mean: number } }) => h.mcse.posterior_mean > 0));
+
+      const effects = (await get('/api/democracy/effects/')).body;
+      assert.equal(effects.country_effects.length, 16);
+      assert.deepEqual(
+        effects.year_effects.map((e: { level: string }) => e.level),
+        ['2012', '2013', '2014', '2015'],
+      );
+      for (const e of [...effects.country_effects, ...effects.year_effects]) {
+        assert.ok(e.credible_interval_95.lower < e.posterior_mean && e.posterior_mean < e.credible_interval_95.upper);
+        assert.equal(e.parameter, `${e.group === 'country' ? 'u' : 'v'}[${e.level}]`);
+        assert.ok(e.mcse.posterior_mean > 0 && typeof e.rhat === 'number');
+      }
+      assert.equal((await get('/api/democracy/effects/?group=year')).body.country_effects.length, 0);
+
+      const diagnostics = (await get('/api/democracy/model-diagnostics/')).body;
+      assert.equal(typeof diagnostics.waic.elpd_waic, 'number');
+      assert.ok(Math.abs(diagnostics.waic.waic + 2 * diagnostics.waic.elpd_waic) < 1e-9);
+      assert.ok(Array.isArray(diagnostics.loo.flagged_observations));
+      assert.equal(diagnostics.loo.flagged_count, diagnostics.loo.pareto_k.bad + diagnostics.loo.pareto_k.very_bad);
+      assert.equal(diagnostics.kfold, null);
+      assert.match(diagnostics.timing.clock, /wall-clock/i);
+      assert.ok(
+        diagnostics.timing.cpu.sampler_seconds > 0 && diagnostics.sampler.sampler_cpu_seconds === diagnostics.timing.cpu.sampler_seconds,
+      );
+      assert.equal(diagnostics.timing.cpu.sampling_seconds_per_chain.length, 2);
+      assert.equal(diagnostics.timing.machine.worker_threads, 0);
+      assert.equal(typeof diagnostics.convergence.ess_per_cpu_second, 'number');
+      assert.deepEqual(diagnostics.posterior_predictive.details, '/api/democracy/posterior-predictive/');
+
+      const ppc = (await get('/api/democracy/posterior-predictive/')).body;
+      assert.equal(ppc.check.replicates, 200);
+      assert.deepEqual(
+        ppc.check.statistics.map((s: { name: string }) => s.name),
+        ['share_of_zeros', 'mean', 'sd', 'max'],
+      );
+      assert.equal(ppc.check.year_totals.length, 4);
+      assert.equal(
+        ppc.check.rootogram.reduce((a: number, b: { observed: number }) => a + b.observed, 0),
+        64,
+      );
+      assert.ok(ppc.check.statistics.every((s: { p_value: number; mcse_p_value: number }) => s.p_value >= 0 && s.p_value <= 1));
+      assert.deepEqual(ppc.check.flagged, diagnostics.posterior_predictive.flagged);
+
+      const methodology = (await get('/api/democracy/methodology/')).body;
+      assert.deepEqual(
+        methodology.methodology.choices.find((c: { setting: string }) => c.setting === 'priors.coefficients.sd'),
+        { setting: 'priors.coefficients.sd', value: 2, default: 1 },
+      );
+      assert.ok(methodology.methodology.diagnostics_used.some((d: string) => d.startsWith('WAIC')));
+
+      // Every democracy response says the data are generated.
+      for (const url of [
+        '/api/democracy/overview/',
+        '/api/democracy/raw-data/',
+        '/api/democracy/visualizations/',
+        '/api/democracy/statistical-results/',
+        '/api/democracy/effects/',
+        '/api/democracy/model-diagnostics/',
+        '/api/democracy/posterior-predictive/',
+        '/api/democracy/methodology/',
+        '/api/democracy/draws/',
+      ]) {
+        const body = (await get(url)).body;
+        assert.equal(body.data_source.kind, 'generated', url);
+        assert.equal(body.data_source.is_demo, true, url);
+      }
+    });
+
+    it('streams the draws as JSON and CSV, by parameter name or group', async () => {
+      const json = await get('/api/democracy/draws/');
+      assert.equal(json.status, 200);
+      assert.match(String(json.headers['content-disposition']), /attachment; filename="democracy-draws-generated-.*\.json"/);
+      assert.equal(json.headers['x-data-kind'], 'generated');
+      const body = json.body;
+      assert.deepEqual(body.parameters, ['alpha', 'beta[democracy_index]', 'beta[gdp]', 'sigma_country', 'sigma_year', 'phi']);
+      assert.deepEqual(body.columns.slice(0, 3), ['.chain', '.iteration', '.draw']);
+      assert.equal(body.draws.length, 300);
+      assert.deepEqual(body.draws[150].slice(0, 3), [2, 1, 151]);
+      // The served draws are the ones the summaries were computed from.
+      const results = (await get('/api/democracy/statistical-results/')).body;
+      const column = body.columns.indexOf('beta[democracy_index]');
+      const mean = body.draws.reduce((a: number, row: number[]) => a + row[column], 0) / body.draws.length;
+      assert.ok(Math.abs(mean - results.predictors[0].posterior_mean) < 1e-12);
+
+      const csv = await get('/api/democracy/draws/?format=csv&parameters=u,v[2013]');
+      assert.equal(csv.status, 200);
+      assert.match(String(csv.headers['content-type']), /^text\/csv/);
+      const lines = csv.text.trim().split('\r\n');
+      assert.equal(lines.length, 301);
+      const header = lines[0].split(',');
+      assert.equal(header.length, 3 + 16 + 1);
+      assert.ok(header[3].startsWith('u[') && header[header.length - 1] === 'v[2013]');
+      assert.ok(
+        lines[1]
+          .split(',')
+          .slice(3)
+          .every((cell) => Number.isFinite(Number(cell))),
+      );
+    });
+
+    it('refuses unknown parameters and formats', async () => {
+      const unknown = await get('/api/democracy/draws/?parameters=alpha,gamma');
+      assert.equal(unknown.status, 400);
+      assert.deepEqual(unknown.body, { error: 'parameters: unknown parameter: gamma', code: 'INVALID_PARAMETER' });
+      const format = await get('/api/democracy/draws/?format=xml');
+      assert.equal(format.status, 400);
+      assert.equal(format.body.code, 'INVALID_PARAMETER');
+    });
+
+    it('limits the draws with the exports: 10 downloads a minute per client, one budget', async () => {
+      const me = '10.78.0.1';
+      for (let i = 0; i < 9; i++) assert.equal((await get('/api/democracy/draws/?parameters=alpha', me)).status, 200);
+      assert.equal((await get('/api/export/?limit=1', me)).status, 200);
+      const over = await get('/api/democracy/draws/?parameters=alpha', me);
+      assert.equal(over.status, 429);
+      assert.equal(over.body.code, 'RATE_LIMITED');
+      assert.match(over.body.error, /export/);
+    });
   },
   { migrations: retractionService.migrations },
 );
