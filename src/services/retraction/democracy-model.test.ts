@@ -1,7 +1,7 @@
 // The democracy model as the service runs it: `fit retraction` on an imported panel (a small one, drawn from
 // the model with known coefficients), stored with the data version and served by the three model endpoints;
 // a changed panel marks the stored fit as describing an earlier panel.
-import { after, before, it } from 'node:test';
+import { after, before, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { listDataVersions } from '../../core/db/datasets.ts';
 import { simulatePanel } from './bayes/simulate.ts';
 import { retractionService } from './service.ts';
 import { importPanel } from './import.ts';
-import { fitStoredPanel, importPublishedFit } from './democracy-model.ts';
+import { fitOptionsFromCli, fitOverrides, fitReport, fitStoredPanel, importPublishedFit } from './democracy-model.ts';
 import { tempDir, writeCsv } from '../../../test/support/retraction/fixtures.ts';
 
 const publishedGate = needsSharedData('retraction', 'democracy_model_results.json');
@@ -65,6 +65,12 @@ describeEachDatabase(
     it('fits the imported panel on command and serves the stored fit as numbers', async () => {
       const { report, fit } = await fitStoredPanel(t.db, SMALL_FIT);
       assert.equal(report.dataset, 'democracy-model-fit');
+      // What the command prints: the settings, both clocks, and the checks.
+      const printed = fitReport(fit, report);
+      assert.match(printed, /2 chains × \(150 warmup \+ 150 draws\)/);
+      assert.match(printed, /wall-clock, [\d.]+ CPU-seconds in 1 thread/);
+      assert.match(printed, /PSIS-LOO elpd .*; WAIC elpd/);
+      assert.match(printed, /posterior predictive checks \(300 replicates\)/);
       assert.equal(fit.source, 'fitted');
       assert.deepEqual(fit.predictors, ['democracy_index', 'gdp']);
 
@@ -149,3 +155,40 @@ describeEachDatabase(
   },
   { migrations: retractionService.migrations },
 );
+
+test('fit options from the command line: Stan-style iterations, priors, adapt delta, family, k-fold', () => {
+  assert.deepEqual(fitOptionsFromCli({ iter: '3000', chains: '4', adaptDelta: '0.95', seed: 7 }), {
+    seed: 7,
+    warmup: 1500,
+    draws: 1500,
+    chains: 4,
+    adaptDelta: 0.95,
+  });
+  assert.deepEqual(fitOptionsFromCli({ iter: '2000', warmup: '500' }), { warmup: 500, draws: 1500 });
+  const priors = fitOptionsFromCli({ prior: ['beta=normal(0, 0.5)', 'sigma_country=exponential(2)', 'phi=gamma(2,0.05)'] }).priors;
+  assert.deepEqual(priors, { coefficients: { mean: 0, sd: 0.5 }, sigmaCountry: { rate: 2 }, dispersion: { shape: 2, rate: 0.05 } });
+  assert.deepEqual(fitOptionsFromCli({ family: 'poisson', kfold: '10', maxTreedepth: '12' }), {
+    family: 'poisson',
+    kfold: 10,
+    maxTreeDepth: 12,
+  });
+  // The overrides reach the configuration, and only what was given.
+  assert.deepEqual(fitOverrides(fitOptionsFromCli({ iter: '400', adaptDelta: '0.9', prior: 'alpha=normal(-6,2)' })), {
+    priors: { intercept: { mean: -6, sd: 2 } },
+    sampler: { warmup: 200, draws: 200, targetAcceptance: 0.9 },
+  });
+  for (const [options, message] of [
+    [{ iter: '10', warmup: '10' }, /--warmup \(10\) must be less than --iter \(10\)/],
+    [{ iter: 'many' }, /--iter must be a whole number/],
+    [{ chains: '0' }, /--chains must be a whole number ≥ 1/],
+    [{ adaptDelta: '1.2' }, /--adapt-delta/],
+    [{ seed: Number.NaN }, /--seed must be a whole number/],
+    [{ family: 'gaussian' }, /--family must be negbinomial2 or poisson/],
+    [{ prior: 'beta=cauchy(0,1)' }, /prior for beta is normal\(mean, sd\), not cauchy/],
+    [{ prior: 'gamma=normal(0,1)' }, /unknown parameter "gamma"/],
+    [{ prior: 'phi=gamma(2)' }, /gamma takes 2 number\(s\): shape, rate/],
+    [{ prior: 'beta normal 0 1' }, /expected name=distribution\(parameters\)/],
+  ] as const) {
+    assert.throws(() => fitOptionsFromCli(options), message);
+  }
+});
