@@ -7,6 +7,7 @@ import type { ServiceName } from './core/config.ts';
 import { openRuntime } from './core/runtime.ts';
 import type { Runtime } from './core/runtime.ts';
 import { buildServiceApp } from './core/http/service-app.ts';
+import { closeListeners, stopOnSignals } from './core/http/lifecycle.ts';
 import { formatImportReport } from './core/import.ts';
 import type { ServiceApp, ServiceModule } from './core/service.ts';
 import { listDataVersions } from './core/db/datasets.ts';
@@ -44,17 +45,12 @@ program
     }
     const runtime = await openRuntime(config, SERVICES);
     const apps: ServiceApp[] = [];
-    let closing = false;
-    const shutdown = async (signal: string) => {
-      if (closing) return;
-      closing = true;
-      runtime.log.info({ signal }, 'shutting down');
-      await Promise.allSettled(apps.map((a) => a.close()));
+    // SIGTERM/SIGINT: stop accepting, let requests in flight finish within PDI_SHUTDOWN_GRACE_MS, then close the
+    // rest; the database and Redis close after the last answer.
+    stopOnSignals(async () => {
+      await closeListeners(apps, config.http.shutdownGraceMs, runtime.log);
       await runtime.close();
-      process.exit(0);
-    };
-    process.on('SIGINT', () => void shutdown('SIGINT'));
-    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    }, runtime.log);
     for (const service of services) {
       const ctx = runtime.contexts.get(service.name)!;
       if (opts.demo && (await listDataVersions(runtime.db.kysely, service.name)).length === 0) {
@@ -85,11 +81,16 @@ program
     if (!importer) throw new Error(`unknown importer "${kind}" for ${service.name}; available: ${kinds.join(', ')}`);
     await withRuntime([service], async (runtime) => {
       const options = { allowShrink: opts.allowShrink === true, allowSkips: opts.allowSkips === true };
-      const reports = await importer.run(runtime.contexts.get(service.name)!, /^https?:/.test(source) ? source : path.resolve(source), options);
+      const reports = await importer.run(
+        runtime.contexts.get(service.name)!,
+        /^https?:/.test(source) ? source : path.resolve(source),
+        options,
+      );
       for (const report of reports) {
         console.log(formatImportReport(report));
         for (const warning of report.warning_samples) console.log(`  warning: ${warning}`);
-        if (report.warnings > report.warning_samples.length) console.log(`  … and ${report.warnings - report.warning_samples.length} more warnings`);
+        if (report.warnings > report.warning_samples.length)
+          console.log(`  … and ${report.warnings - report.warning_samples.length} more warnings`);
       }
     });
   });
