@@ -11,7 +11,7 @@
 import { sql } from 'kysely';
 import { num, lockForTransaction } from '../../core/db/dialect.ts';
 import { getAggregate, listDataVersions, putAggregate } from '../../core/db/datasets.ts';
-import { AnalyticsIndex, INDEX_AGGREGATE } from './analytics-index.ts';
+import { AnalyticsIndex, INDEX_AGGREGATE, storeIndexSnapshot } from './analytics-index.ts';
 import type { IndexMeta, PostRetractionAnalytics } from './analytics-index.ts';
 import { rate } from './analytics-index.ts';
 import { NATURES, NATURE_FILTERS } from './nature.ts';
@@ -406,6 +406,7 @@ export async function recomputeAggregates(trx: RetractionDb, dataVersion: string
   const tables = await computeAnalyticsTables(trx, asOf);
   for (const nature of NATURE_FILTERS) await putAggregate(trx, 'retraction', AGGREGATES.tables(nature), dataVersion, tables[nature]);
   const index = await AnalyticsIndex.load(trx);
+  await storeIndexSnapshot(trx, index, dataVersion);
   for (const filter of TIME_FILTERS) {
     for (const nature of NATURE_FILTERS) {
       const value: PostRetractionAnalytics = await index.analytics(trx, { timeFilter: filter, nature });

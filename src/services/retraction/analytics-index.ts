@@ -8,6 +8,7 @@
 // It answers exactly what `postRetractionAnalyticsByQuery` (aggregates.ts) computes from the citations
 // (tested on both databases): journal and subject filters are case-insensitive substring matches of the
 // paper's journal and of its subject text, as containsText does in SQL.
+import v8 from 'node:v8';
 import { foldCase, num } from '../../core/db/dialect.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import { NATURES } from './nature.ts';
@@ -77,6 +78,11 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 class Dictionary {
   readonly values: string[] = [];
   private readonly ids = new Map<string, number>();
+  static of(values: readonly string[]): Dictionary {
+    const dictionary = new Dictionary();
+    for (const v of values) dictionary.id(v);
+    return dictionary;
+  }
   id(value: string): number {
     let id = this.ids.get(value);
     if (id === undefined) {
@@ -130,6 +136,27 @@ export class AnalyticsIndex {
   /** monthPost[w][k]: post-retraction citations of trend entry k in time filter w. */
   private readonly monthPost: Int32Array[];
 
+  /** The index in a compact binary form (stored with the data version by the importers). */
+  toBytes(): Buffer {
+    return v8.serialize({
+      format: SNAPSHOT_FORMAT,
+      meta: { as_of: this.asOf, months: this.months },
+      paperIds: this.paperIds,
+      natures: this.natures,
+      journals: this.journals.values,
+      journal: this.journal,
+      subjectTexts: this.subjectTexts.values,
+      subjectText: this.subjectText,
+      subjects: this.subjects.values,
+      subjectStart: this.subjectStart,
+      subjectIds: this.subjectIds,
+      counts: this.counts,
+      monthStart: this.monthStart,
+      monthIndex: this.monthIndex,
+      monthPost: this.monthPost,
+    });
+  }
+
   private constructor(parts: IndexParts) {
     this.asOf = parts.meta.as_of;
     this.months = parts.meta.months;
@@ -156,6 +183,17 @@ export class AnalyticsIndex {
   static async load(db: RetractionDb): Promise<AnalyticsIndex> {
     for (let attempt = 0; ; attempt++) {
       const before = await getAggregate<IndexMeta>(db, 'retraction', INDEX_AGGREGATE);
+      if (before) {
+        // The snapshot the importer stored with this data version: one row instead of four tables.
+        const snapshot = await db
+          .selectFrom('retraction_analytics_snapshots')
+          .select('bytes')
+          .where('name', '=', SNAPSHOT)
+          .where('data_version', '=', before.data_version)
+          .executeTakeFirst();
+        const parts = snapshot ? partsFromBytes(snapshot.bytes) : null;
+        if (parts) return new AnalyticsIndex(parts);
+      }
       const parts = await readParts(db, before?.value ?? { as_of: null, months: [] });
       const after = await getAggregate<IndexMeta>(db, 'retraction', INDEX_AGGREGATE);
       if (before?.data_version === after?.data_version || attempt === 2) return new AnalyticsIndex(parts);
@@ -294,6 +332,46 @@ export class AnalyticsIndex {
   }
 }
 
+const SNAPSHOT = 'analytics_index';
+const SNAPSHOT_FORMAT = 1;
+
+/**
+ * The parts of a stored snapshot, or null when it cannot be read (written by another Node version's
+ * serializer, or another format): the index is then read from the tables.
+ */
+function partsFromBytes(bytes: Buffer): IndexParts | null {
+  try {
+    const raw: Omit<IndexParts, 'journals' | 'subjectTexts' | 'subjects'> & {
+      format: number;
+      journals: string[];
+      subjectTexts: string[];
+      subjects: string[];
+    } = v8.deserialize(bytes);
+    if (raw.format !== SNAPSHOT_FORMAT) return null;
+    return {
+      ...raw,
+      journals: Dictionary.of(raw.journals),
+      subjectTexts: Dictionary.of(raw.subjectTexts),
+      subjects: Dictionary.of(raw.subjects),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Stores the index of `dataVersion` (inside the importer's transaction), replacing the one before. */
+export async function storeIndexSnapshot(trx: RetractionDb, index: AnalyticsIndex, dataVersion: string): Promise<void> {
+  await trx.deleteFrom('retraction_analytics_snapshots').where('name', '=', SNAPSHOT).execute();
+  await trx
+    .insertInto('retraction_analytics_snapshots')
+    .values({ name: SNAPSHOT, data_version: dataVersion, bytes: index.toBytes() })
+    .execute();
+}
+
+// The stored column names of each window and trend value, built once (not per row and value).
+const WINDOW_COLUMNS = TIME_FILTERS.map((filter) => WINDOW_MEASURES.map((measure) => `${measure}_${filter}` as const));
+const MONTH_COLUMNS = TIME_FILTERS.map((filter) => `post_${filter}` as const);
+
 async function readParts(db: RetractionDb, meta: IndexMeta): Promise<IndexParts> {
   const papers = await db.selectFrom('retraction_papers').select(['id', 'journal', 'subject', 'nature']).orderBy('id').execute();
   const n = papers.length;
@@ -331,11 +409,11 @@ async function readParts(db: RetractionDb, meta: IndexMeta): Promise<IndexParts>
   for (const row of await db.selectFrom('retraction_paper_windows').selectAll().execute()) {
     const i = slot.get(Number(row.paper_id));
     if (i === undefined) continue;
-    TIME_FILTERS.forEach((filter, w) => {
-      WINDOW_MEASURES.forEach((measure, m) => {
-        counts[w][i * MEASURES + m] = num(row[`${measure}_${filter}`]);
-      });
-    });
+    for (let w = 0; w < WINDOW_COLUMNS.length; w++) {
+      const columns = WINDOW_COLUMNS[w];
+      const target = counts[w];
+      for (let m = 0; m < MEASURES; m++) target[i * MEASURES + m] = num(row[columns[m]]);
+    }
   }
 
   const monthOf = new Map(meta.months.map((month, k) => [month, k]));
@@ -351,7 +429,7 @@ async function readParts(db: RetractionDb, meta: IndexMeta): Promise<IndexParts>
   for (const r of kept) {
     const k = at[slot.get(Number(r.paper_id))!]++;
     monthIndex[k] = monthOf.get(r.month)!;
-    TIME_FILTERS.forEach((filter, w) => (monthPost[w][k] = num(r[`post_${filter}`])));
+    for (let w = 0; w < MONTH_COLUMNS.length; w++) monthPost[w][k] = num(r[MONTH_COLUMNS[w]]);
   }
   return {
     meta,

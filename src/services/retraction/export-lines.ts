@@ -26,6 +26,7 @@ export async function csvHeader(): Promise<Buffer> {
   for await (const chunk of csvChunks([], { columns: COLUMNS })) parts.push(chunk);
   return Buffer.concat(parts);
 }
+const HEADER = csvHeader();
 
 /** Rewrites every paper's stored CSV line (after the papers or their citation counts changed). */
 export async function refreshExportLines(trx: RetractionDb): Promise<void> {
@@ -65,7 +66,7 @@ export async function* exportCsvChunks(
 ): AsyncGenerator<Buffer, void, undefined> {
   const nature = options.nature ?? 'all';
   const pageSize = options.pageSize ?? 2000;
-  yield await csvHeader();
+  yield await HEADER;
   let after: { sort: string; id: number } | null = null;
   let remaining = limit;
   while (remaining > 0) {
@@ -78,9 +79,9 @@ export async function* exportCsvChunks(
     if (nature !== 'all') query = query.where('nature', '=', nature);
     if (after) {
       const { sort, id } = after;
-      query = query.where((eb) =>
-        eb.or([eb('retraction_sort', '<', sort), eb.and([eb('retraction_sort', '=', sort), eb('paper_id', '>', id)])]),
-      );
+      // sort ≤ last bounds an index range (the scan starts at the last page's end, not at the top); the rest
+      // skips the rows of that same day already sent.
+      query = query.where('retraction_sort', '<=', sort).where((eb) => eb.or([eb('retraction_sort', '<', sort), eb('paper_id', '>', id)]));
     }
     const page = await query.execute();
     if (page.length === 0) return;

@@ -239,4 +239,16 @@ export const retractionMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  retraction_0007_analytics_snapshots: {
+    async up(db) {
+      // The in-memory analytics index of a data version, serialised by the importer, so that a serving process
+      // loads one row instead of reading four tables (analytics-index.ts).
+      await db.schema
+        .createTable('retraction_analytics_snapshots')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('data_version', 'text', (c) => c.notNull())
+        .addColumn('bytes', dialectOf(db) === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

@@ -289,9 +289,9 @@ export async function* exportRows(
     if (nature !== 'all') query = query.where('p.nature', '=', nature);
     if (after) {
       const { sort, id } = after;
-      query = query.where((eb) =>
-        eb.or([eb('p.retraction_sort', '<', sort), eb.and([eb('p.retraction_sort', '=', sort), eb('p.id', '>', id)])]),
-      );
+      // sort ≤ last bounds an index range (the scan starts at the last page's end, not at the top); the rest
+      // skips the rows of that same day already sent.
+      query = query.where('p.retraction_sort', '<=', sort).where((eb) => eb.or([eb('p.retraction_sort', '<', sort), eb('p.id', '>', id)]));
     }
     const page = await query.execute();
     for (const r of page) {

@@ -126,6 +126,13 @@ export interface ExportLinesTable {
   line: string;
 }
 
+/** The analytics index of a data version in binary form (analytics-index.ts), stored by the importers. */
+export interface AnalyticsSnapshotsTable {
+  name: string;
+  data_version: string;
+  bytes: Buffer;
+}
+
 /** One country-year of the democracy panel. */
 export interface PanelTable {
   id: DbId;
@@ -156,6 +163,7 @@ export type RetractionTables = {
   retraction_paper_windows: PaperWindowsTable;
   retraction_paper_months: PaperMonthsTable;
   retraction_export_lines: ExportLinesTable;
+  retraction_analytics_snapshots: AnalyticsSnapshotsTable;
   retraction_panel: PanelTable;
 };
 
