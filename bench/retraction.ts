@@ -1,5 +1,5 @@
 // npm run bench -- retraction [--papers 60000] [--citations-per-paper 35.1] [--queries 200] [--analytics-queries 120]
-//                               [--baseline-queries 8] [--seconds 10] [--database sqlite|postgres]
+//                               [--baseline-queries 5] [--seconds 10] [--database sqlite|postgres]
 // Service E at scale: generated Retraction Watch records (60,000 by default) and about 2 million citations,
 // imported through the service's importers. Measures, in one run:
 //  1. a 10,000-row export in each format (json, csv, excel) over HTTP — wall time and peak memory while the
@@ -13,7 +13,9 @@
 //     for the same filters, in the same run; analytics-data and analytics-realtime; the index's cold load;
 //  4. CSV export throughput at 50 connections (autocannon, each request from its own X-Forwarded-For so that
 //     the export rate limit does not answer) at 1,000 and 10,000 rows: the stored CSV lines beside the
-//     previous pipeline (keyset pages of the joined rows through the core CSV writer), same app, same run.
+//     previous pipeline (keyset pages of the joined rows through the core CSV writer), same app, same run;
+//  5. the democracy model's fit: bulk ESS per CPU-second (bench/_retraction-fit.ts), beside the textbook
+//     parameterisation in the same run. `--only fit` runs this section alone [--fit-countries 60] [--fit-years 18].
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +48,7 @@ import { csvReadable } from '../src/core/export/index.ts';
 import { num } from '../src/core/db/dialect.ts';
 import type { ServiceModule } from '../src/core/service.ts';
 import { createRequire } from 'node:module';
+import { benchmarkFit } from './_retraction-fit.ts';
 
 /** The part of autocannon's programmatic interface used here (the package ships no types). */
 interface AutocannonRequest {
@@ -79,11 +82,19 @@ const { values } = parseArgs({
     'citations-per-paper': { type: 'string', default: String(SCALE_DEFAULTS.citationsPerPaper) },
     queries: { type: 'string', default: '200' },
     'analytics-queries': { type: 'string', default: '120' },
-    'baseline-queries': { type: 'string', default: '8' },
+    'baseline-queries': { type: 'string', default: '5' },
     seconds: { type: 'string', default: '10' },
     database: { type: 'string', default: 'sqlite' },
+    only: { type: 'string' },
+    'fit-countries': { type: 'string', default: '60' },
+    'fit-years': { type: 'string', default: '18' },
   },
 });
+const FIT_BENCH = { countries: Number(values['fit-countries']), years: Number(values['fit-years']), seed: 'bench-fit' };
+if (values.only === 'fit') {
+  await benchmarkFit(FIT_BENCH);
+  process.exit(0);
+}
 const PAPERS = Number(values.papers);
 const CITATIONS_PER_PAPER = Number(values['citations-per-paper']);
 const QUERIES = Number(values.queries);
@@ -191,6 +202,71 @@ try {
     redis: null,
     dataVersion: new DataVersionWatcher(db, 'retraction'),
   };
+  /** The export's rows as they were read before (keyset pages of 500 joined rows, the page condition as an OR). */
+  async function* previousExportPapers(limit: number): AsyncGenerator<Record<string, unknown>> {
+    let after: { sort: string; id: number } | null = null;
+    let remaining = limit;
+    while (remaining > 0) {
+      let query = retractionDb(db)
+        .selectFrom('retraction_papers as p')
+        .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
+        .select([
+          'p.id',
+          'p.record_id',
+          'p.title',
+          'p.author',
+          'p.journal',
+          'p.publisher',
+          'p.country',
+          'p.subject',
+          'p.article_type',
+          'p.original_paper_date',
+          'p.retraction_date',
+          'p.retraction_sort',
+          'p.retraction_nature',
+          'p.reason',
+          'p.original_paper_doi',
+          'k.total',
+          'k.post',
+        ])
+        .orderBy('p.retraction_sort', 'desc')
+        .orderBy('p.id')
+        .limit(Math.min(500, remaining));
+      if (after) {
+        const { sort, id } = after;
+        query = query.where((eb) =>
+          eb.or([eb('p.retraction_sort', '<', sort), eb.and([eb('p.retraction_sort', '=', sort), eb('p.id', '>', id)])]),
+        );
+      }
+      const page = await query.execute();
+      for (const r of page) {
+        const total = num(r.total);
+        const post = num(r.post);
+        yield {
+          record_id: r.record_id,
+          title: r.title,
+          authors: r.author,
+          journal: r.journal,
+          publisher: r.publisher,
+          country: r.country,
+          subject: r.subject,
+          article_type: r.article_type,
+          original_paper_date: r.original_paper_date,
+          retraction_date: r.retraction_date,
+          retraction_nature: r.retraction_nature,
+          reason: r.reason,
+          doi: r.original_paper_doi,
+          total_citations: total,
+          post_retraction_citations: post,
+          post_retraction_percentage: total > 0 ? Math.round((10000 * post) / total) / 100 : null,
+        };
+      }
+      remaining -= page.length;
+      if (page.length === 0) return;
+      const last = page[page.length - 1];
+      after = { sort: last.retraction_sort, id: Number(last.id) };
+    }
+  }
   // The service, plus the CSV export as it was streamed before the lines were stored (the baseline of section 4),
   // behind the same kernel and the same kind of rate-limited group.
   const benchService: ServiceModule = {
@@ -201,7 +277,7 @@ try {
         group.get('/bench/export-baseline/', async (request, reply) => {
           const limit = Number((request.query as { limit?: string }).limit ?? 1000);
           reply.header('content-type', 'text/csv; charset=utf-8').header('cache-control', 'no-store');
-          return reply.send(csvReadable(exportPapers(retractionDb(db), limit), { columns: [...EXPORT_COLUMNS] }));
+          return reply.send(csvReadable(previousExportPapers(limit), { columns: [...EXPORT_COLUMNS] }));
         });
       });
     },
@@ -495,6 +571,7 @@ try {
       .join(' ')}`,
   );
   await app.close();
+  await benchmarkFit(FIT_BENCH);
 } finally {
   await db.close();
   await dropSchema?.();
