@@ -1,12 +1,22 @@
-// The shared Redis connection (rate limits and caches across instances). Commands fail fast while the
-// server is unreachable so that callers can fail open instead of queueing requests behind a dead link.
+// The shared Redis connection (rate limits and caches across instances) and what keeps a sick Redis from slowing
+// requests down: commands fail fast while the server is unreachable (no offline queue), every command is bounded
+// (PDI_REDIS_COMMAND_TIMEOUT_MS), and after repeated failures a circuit stops asking Redis at all until a probe,
+// PDI_REDIS_CIRCUIT_RETRY_MS later, finds it answering again. Callers fail open meanwhile.
 import { Redis } from 'ioredis';
+import type { RedisLimits } from './config.ts';
 
-export function connectRedis(url: string, log: { warn(obj: unknown, msg?: string): void }): Redis {
+interface Log {
+  warn(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+}
+
+const DEFAULT_LIMITS: RedisLimits = { commandTimeoutMs: 50, circuitFailures: 3, circuitRetryMs: 5000 };
+
+export function connectRedis(url: string, log: Log, limits: RedisLimits = DEFAULT_LIMITS): Redis {
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: 500,
+    commandTimeout: limits.commandTimeoutMs > 0 ? limits.commandTimeoutMs : undefined,
     connectTimeout: 2000,
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5000),
@@ -19,5 +29,67 @@ export function connectRedis(url: string, log: { warn(obj: unknown, msg?: string
   client.on('ready', () => {
     down = false;
   });
+  circuits.set(client, new RedisCircuit(limits, log));
   return client;
+}
+
+/**
+ * Closed: commands go to Redis. After `circuitFailures` failures in a row (an error or no answer in time) it opens:
+ * no command is sent for `circuitRetryMs`; then one command probes Redis (half-open), and its outcome closes the
+ * circuit or opens it for another period.
+ */
+export class RedisCircuit {
+  private failures = 0;
+  private openUntil = 0;
+  private probing = false;
+  readonly limits: RedisLimits;
+  private readonly log: Log;
+
+  constructor(limits: RedisLimits, log: Log) {
+    this.limits = limits;
+    this.log = log;
+  }
+
+  get isOpen(): boolean {
+    return this.failures >= this.limits.circuitFailures;
+  }
+
+  /** May a command be sent now? (While open, true once per retry period: the probe.) */
+  allow(): boolean {
+    if (!this.isOpen) return true;
+    if (this.probing || Date.now() < this.openUntil) return false;
+    this.probing = true;
+    return true;
+  }
+
+  success(): void {
+    if (this.isOpen) this.log.info({}, 'redis answers again: the circuit is closed');
+    this.failures = 0;
+    this.probing = false;
+  }
+
+  failure(error: unknown): void {
+    const wasOpen = this.isOpen;
+    this.failures++;
+    this.probing = false;
+    if (!this.isOpen) return;
+    this.openUntil = Date.now() + this.limits.circuitRetryMs;
+    if (!wasOpen)
+      this.log.warn(
+        { err: error instanceof Error ? error.message : String(error), retryMs: this.limits.circuitRetryMs },
+        `redis failed ${this.failures} times in a row: not asked until a probe finds it answering (requests are let through meanwhile)`,
+      );
+  }
+}
+
+const circuits = new WeakMap<Redis, RedisCircuit>();
+
+/** The circuit of a Redis connection (one per connection, shared by every rate-limit group that uses it). */
+export function circuitFor(redis: Redis, limits: RedisLimits, log: Log): RedisCircuit {
+  let circuit = circuits.get(redis);
+  if (!circuit) {
+    circuit = new RedisCircuit(limits, log);
+    circuits.set(redis, circuit);
+  }
+  return circuit;
 }
