@@ -21,7 +21,7 @@ import type { BrowserSuggestResponse } from './schemas/browser.ts';
 
 type BrowserSuggest = Static<typeof BrowserSuggestResponse>;
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = process.env.PDI_CHROMIUM ?? '/usr/bin/chromium';
 const browserGate = skipUnlessAvailable(fs.existsSync(CHROMIUM) ? null : `${CHROMIUM} not found (apt-get install chromium)`);
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>extension page</title></head><body><pre id="out">pending</pre>
@@ -50,6 +50,7 @@ describeEachDatabase(
     let serviceOrigin = '';
 
     before(async () => {
+      if (browserGate.skip) return; // outside CI without chromium: the test below is reported as skipped
       if (browserGate.problem) throw new Error(browserGate.problem);
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'krt-browser-'));
       const ctx = testContext(krtService, t.db, { dataDir: dir });
