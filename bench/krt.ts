@@ -1,5 +1,6 @@
-// npm run bench -- krt [--workers N] [--limit N] [--import]
-// Extraction of key resources tables from the shared corpus (../shared/data/krt/xml, 1,200 JATS files):
+// npm run bench -- krt [--workers N] [--limit N] [--import] [--only timing,identifiers,accuracy,suggestions,coldstart]
+// Sections (all by default):
+// timing — extraction of key resources tables from the shared corpus (../shared/data/krt/xml, 1,200 JATS files):
 //   baseline  read + parse every file (safe JATS parse and metadata, no extraction), one thread;
 //   1 thread  read + parse + extract (author table, else the text extractor), in this thread;
 //   workers   the same in N worker threads (default: available parallelism), as `import krt` and `extract --all` run it.
@@ -7,12 +8,31 @@
 // phase (sampled every 25 ms; worker threads live in this process, so their memory is included).
 // --import also times `import krt` of the same files into a fresh SQLite database (extraction in workers, the
 // transaction, the knowledge base and its calibration).
+// identifiers — the knowledge base built from every paper's best table, as the importer builds it: its RRIDs that no
+//   corpus document writes verbatim (up to "RRID:" and case) — must be 0 — and the broken mentions kept unresolved.
+// accuracy — the learned text extractor (krt-text-2) beside the rule extractor (krt-text-1) by cross-validation by
+//   paper on the held-out author-table papers (extract/evaluation.ts, extract/learned/cross-validation.ts), and the
+//   calibration of the extracted rows' confidences on those papers.
+// suggestions — RRID suggestions, leave-one-paper-out over that knowledge base with the calibration fitted by
+//   5-fold cross-validation by paper: right first, shown, abstained, reliability table and ECE.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseJats } from '../src/services/krt/jats/index.ts';
-import { extractMany } from '../src/services/krt/extract/index.ts';
+import { extractMany, type ManyResult } from '../src/services/krt/extract/index.ts';
+import { formatEstimate, formatReport, pooledEstimate } from '../src/services/krt/extract/evaluation.ts';
+import { evaluateHeldOut } from '../src/services/krt/extract/learned/cross-validation.ts';
+import { loadAuthorTablePapers } from '../src/services/krt/extract/learned/papers.ts';
+import { parseXml, textOf } from '../src/services/krt/jats/tree.ts';
+import {
+  RridKnowledgeBase,
+  crossValidateSuggestions,
+  leaveOnePaperOut,
+  rridsWrittenIn,
+  top1Rate,
+  type Reliability,
+} from '../src/services/krt/rrid/index.ts';
 import { corpusFiles, corpusDir } from '../test/support/krt/corpus.ts';
 import { openDatabase } from '../src/core/db/database.ts';
 import { migrateToLatest } from '../src/core/db/migrations.ts';
@@ -20,8 +40,17 @@ import { krtService } from '../src/services/krt/service.ts';
 import { importStore } from '../src/services/krt/import.ts';
 
 const { values } = parseArgs({
-  options: { workers: { type: 'string' }, limit: { type: 'string' }, import: { type: 'boolean', default: false } },
+  options: {
+    workers: { type: 'string' },
+    limit: { type: 'string' },
+    import: { type: 'boolean', default: false },
+    only: { type: 'string' },
+  },
 });
+const SECTIONS = ['timing', 'identifiers', 'accuracy', 'suggestions', 'coldstart'] as const;
+const only = new Set((values.only ?? SECTIONS.join(',')).split(',').map((x) => x.trim()));
+for (const name of only)
+  if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`unknown section ${name} (${SECTIONS.join(', ')})`);
 const workers = Number(values.workers ?? os.availableParallelism());
 const all = corpusFiles();
 if (all.length === 0) {
@@ -60,34 +89,38 @@ console.log(
     .join(' ')}`,
 );
 
-const parse = await phase('baseline: read + parse, 1 thread', () => {
-  let authors = 0;
-  for (const file of files) authors += parseJats(fs.readFileSync(file, 'utf8'), file).metadata.authorList.length;
-  return authors;
-});
-const single = await phase('extract, 1 thread', () => extractMany(files, { workers: 1 }));
-const parallel = await phase(`extract, ${workers} worker threads`, () => extractMany(files, { workers }));
+let extracted: ManyResult[] | null = null;
+if (only.has('timing')) {
+  const parse = await phase('baseline: read + parse, 1 thread', () => {
+    let authors = 0;
+    for (const file of files) authors += parseJats(fs.readFileSync(file, 'utf8'), file).metadata.authorList.length;
+    return authors;
+  });
+  const single = await phase('extract, 1 thread', () => extractMany(files, { workers: 1 }));
+  const parallel = await phase(`extract, ${workers} worker threads`, () => extractMany(files, { workers }));
 
-// Both runs must agree, or the timing compares different work.
-const failures = single.result.filter((r) => !r.ok).length;
-let rows = 0;
-let tables = 0;
-for (let i = 0; i < files.length; i++) {
-  const a = single.result[i];
-  const b = parallel.result[i];
-  if (a.ok !== b.ok || (a.ok && b.ok && JSON.stringify(a.extraction.rows) !== JSON.stringify(b.extraction.rows)))
-    throw new Error(`1-thread and worker results differ for ${files[i]}`);
-  if (a.ok) {
-    rows += a.extraction.rows.length;
-    if (a.extraction.provider === 'jats-table') tables++;
+  // Both runs must agree, or the timing compares different work.
+  const failures = single.result.filter((r) => !r.ok).length;
+  let rows = 0;
+  let tables = 0;
+  for (let i = 0; i < files.length; i++) {
+    const a = single.result[i];
+    const b = parallel.result[i];
+    if (a.ok !== b.ok || (a.ok && b.ok && JSON.stringify(a.extraction.rows) !== JSON.stringify(b.extraction.rows)))
+      throw new Error(`1-thread and worker results differ for ${files[i]}`);
+    if (a.ok) {
+      rows += a.extraction.rows.length;
+      if (a.extraction.provider === 'jats-table') tables++;
+    }
   }
+  console.log(
+    `extracted ${files.length - failures} papers (${failures} failures): ${tables} author tables, ${rows} rows; identical in 1 thread and ${workers} workers`,
+  );
+  console.log(
+    `ratio extract/parse (1 thread): ${(single.seconds / parse.seconds).toFixed(2)}; speed-up of ${workers} workers over 1 thread: ${(single.seconds / parallel.seconds).toFixed(2)}`,
+  );
+  extracted = parallel.result;
 }
-console.log(
-  `extracted ${files.length - failures} papers (${failures} failures): ${tables} author tables, ${rows} rows; identical in 1 thread and ${workers} workers`,
-);
-console.log(
-  `ratio extract/parse (1 thread): ${(single.seconds / parse.seconds).toFixed(2)}; speed-up of ${workers} workers over 1 thread: ${(single.seconds / parallel.seconds).toFixed(2)}`,
-);
 
 if (values.import) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-krt-'));
@@ -109,4 +142,102 @@ if (values.import) {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Every file's extraction (the timing section's when it ran). */
+async function extractions(): Promise<ManyResult[]> {
+  extracted ??= await extractMany(files, { workers });
+  return extracted;
+}
+
+function printReliability(title: string, r: Reliability): void {
+  console.log(`  ${title}: expected calibration error ${r.ece.toFixed(3)}, Brier ${r.brier.toFixed(3)}, ${r.n} predictions`);
+  console.log('    predicted      n   mean predicted   observed');
+  for (const row of r.rows)
+    if (row.n)
+      console.log(
+        `    [${row.from.toFixed(1)}, ${row.to.toFixed(1)})  ${String(row.n).padStart(5)}   ${row.predicted.toFixed(3).padStart(14)}   ${row.observed.toFixed(3).padStart(8)}`,
+      );
+}
+
+let base: { kb: RridKnowledgeBase; texts: Map<string, string> } | null = null;
+/** The knowledge base as the importer builds it (every paper's best built-in table, with the RRIDs its text writes). */
+async function knowledgeBase(): Promise<{ kb: RridKnowledgeBase; texts: Map<string, string> }> {
+  if (base) return base;
+  const kb = new RridKnowledgeBase();
+  const texts = new Map<string, string>();
+  const results = await extractions();
+  results.forEach((r, i) => {
+    if (!r.ok) return;
+    const text = textOf(parseXml(fs.readFileSync(files[i], 'utf8')));
+    texts.set(r.extraction.metadata.doi, text.toLowerCase());
+    if (r.extraction.rows.length) kb.addPaper(r.extraction.metadata.doi, r.extraction.rows, r.extraction.provider, rridsWrittenIn(text));
+  });
+  base = { kb, texts };
+  return base;
+}
+
+if (only.has('identifiers')) {
+  console.log('\n== identifiers are facts ==');
+  const { kb, texts } = await knowledgeBase();
+  const all = [...texts.values()];
+  const writes = (id: string) => {
+    const needle = id.toLowerCase();
+    return all.some((text) => {
+      for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1))
+        if (!/[a-z0-9_]/.test(text[i - 1] ?? ' ') && !/[a-z0-9_]/.test(text[i + needle.length] ?? ' ')) return true;
+      return false;
+    });
+  };
+  const served = [...kb.entries()].filter((e) => e.rrid);
+  const unattested = served.filter((e) => !writes(e.rrid!));
+  const repaired = served.filter((e) => e.repairedFrom.size > 0);
+  let unresolved = 0;
+  for (const doi of kb.papers())
+    for (const o of kb.paper(doi)!.observations) if (o.written && !(o.repair && kb.isAttested(o.repair))) unresolved++;
+  console.log(
+    `knowledge base of ${kb.paperCount} papers: ${served.length} RRIDs, of which not written verbatim by any of the ${texts.size} corpus documents: ${unattested.length}` +
+      `${unattested.length ? ` (${unattested.map((e) => e.rrid).join(', ')})` : ''}; ${repaired.length} also written broken and repaired with verbatim evidence; ${unresolved} broken mentions kept unresolved`,
+  );
+}
+
+if (only.has('accuracy')) {
+  console.log('\n== text extractors: cross-validation by paper on the held-out author-table papers ==');
+  const started = performance.now();
+  const papers = loadAuthorTablePapers(files);
+  const evaluation = evaluateHeldOut(papers, {
+    onFold: (k, s) => console.log(`  fold ${k + 1}: trained on the other papers and extracted in ${s.toFixed(1)} s`),
+  });
+  console.log(
+    `${papers.length} author-table papers; ${evaluation.papers} held out in ${evaluation.folds} folds (author tables removed from the input); thresholds ${evaluation.thresholds.join(', ')}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  for (const line of formatReport('krt-text-2 (learned)', evaluation.learned)) console.log(line);
+  for (const line of formatReport('krt-text-1 (rules, the current extractor)', evaluation.rules)) console.log(line);
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '–');
+  console.log(
+    `ratio learned/rules: recall ${ratio(evaluation.learned.resources.recall.value, evaluation.rules.resources.recall.value)}, precision ${ratio(evaluation.learned.resources.precision.value, evaluation.rules.resources.precision.value)}; targets recall >= 0.45 with precision >= 0.65`,
+  );
+  printReliability("confidence of the rows krt-text-2 kept (right = names a row of the paper's own table)", evaluation.confidence);
+}
+
+if (only.has('suggestions')) {
+  console.log('\n== RRID suggestions: leave one paper out, calibration by 5-fold cross-validation by paper ==');
+  const { kb } = await knowledgeBase();
+  const started = performance.now();
+  const queries = leaveOnePaperOut(kb);
+  const cv = crossValidateSuggestions(queries, 5, 15);
+  const answerable = cv.answers.filter((a) => a.answerable);
+  const unanswerable = cv.answers.filter((a) => !a.answerable);
+  const est = (items: { paper: string; hit: boolean }[]) => formatEstimate(pooledEstimate(items));
+  console.log(
+    `${queries.length} queries from ${new Set(queries.map((q) => q.paper)).size} papers (${answerable.length} whose RRID another paper writes); ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  console.log(`  answerable: right RRID first (no abstention)   ${est(answerable.map((a) => ({ paper: a.paper, hit: a.firstRight })))}`);
+  console.log(`  answerable: a suggestion shown                 ${est(answerable.map((a) => ({ paper: a.paper, hit: a.answered })))}`);
+  console.log(
+    `  answerable: right when shown                   ${est(answerable.filter((a) => a.answered).map((a) => ({ paper: a.paper, hit: a.firstRight })))}`,
+  );
+  console.log(`  unanswerable: abstained (nothing shown)        ${est(unanswerable.map((a) => ({ paper: a.paper, hit: !a.answered })))}`);
+  console.log(`  in-sample top-1 of the answerable, for comparison: ${top1Rate(queries.filter((q) => q.answerable)).toFixed(3)}`);
+  printReliability("confidence of every returned candidate, fitted without its paper's fold", cv.reliability);
 }

@@ -1,14 +1,23 @@
 // One paper in, one key resources table out: the author table when the paper has one (provider `jats-table`),
-// else the text extractor (provider `text-pattern`). What the importer, the CLI and the routes call.
+// else the text extractor (provider `text-pattern`): the learned extractor (`krt-text-2`, extract/learned/) when
+// its shipped model is present, else the rule extractor (`krt-text-1`). What the importer, the CLI and the routes
+// call. Rows from text carry the sentence they came from and a calibrated confidence (`evidence`).
 
 import { readFileSync, statSync } from 'node:fs';
 import { parseJats } from '../jats/article.ts';
 import type { ArticleMetadata } from '../jats/metadata.ts';
 import { extractAuthorTables, type TableLayout } from './author-table.ts';
 import type { KrtRow } from './krt-row.ts';
-import { extractFromText, TEXT_EXTRACTOR_MODEL } from './text-extractor.ts';
+import { extractFromText, TEXT_EXTRACTOR_MODEL as RULE_EXTRACTOR_MODEL } from './text-extractor.ts';
+import { articleText } from './learned/sentences.ts';
+import { shippedExtractor, shippedModelPresent } from './learned/shipped.ts';
+import { LEARNED_EXTRACTOR_MODEL } from './learned/model.ts';
 
-export const TABLE_EXTRACTOR_MODEL = 'krt-table-1';
+/** The text extractor in use: the learned one when its model ships, else the rules. */
+export const TEXT_EXTRACTOR_MODEL = shippedModelPresent() ? LEARNED_EXTRACTOR_MODEL : RULE_EXTRACTOR_MODEL;
+
+// 2: broken RRIDs are written back as written (issue 15); other table layouts.
+export const TABLE_EXTRACTOR_MODEL = 'krt-table-2';
 export type ExtractionProvider = 'jats-table' | 'text-pattern';
 /** auto: the author table if any, else the text; table / text: only that extractor (text skips author tables). */
 export type ExtractionMode = 'auto' | 'table' | 'text';
@@ -30,12 +39,20 @@ export interface PaperExtraction {
   /** Extractor name and version, e.g. `krt-table-1`. */
   model: string;
   rows: KrtRow[];
+  /** For rows from text: the sentence each came from and its calibrated confidence (same order as rows). */
+  evidence: RowEvidence[] | null;
   /** Author tables found (also in `text` mode, where they are skipped). */
   authorTables: AuthorTableInfo[];
   /** Seconds spent parsing, extracting, and in total (the session's processing_time). */
   parseSeconds: number;
   extractSeconds: number;
   processingTime: number;
+}
+
+export interface RowEvidence {
+  sentence: string;
+  /** Calibrated probability that the row names a resource the authors would list (extract/learned/). */
+  confidence: number;
 }
 
 export interface ExtractOptions {
@@ -60,6 +77,7 @@ export function extractArticle(xml: string, options: ExtractOptions = {}): Paper
   }));
   let provider: ExtractionProvider;
   let rows: KrtRow[];
+  let evidence: RowEvidence[] | null = null;
   if (mode !== 'text' && authored) {
     provider = 'jats-table';
     rows = authored.rows;
@@ -68,7 +86,13 @@ export function extractArticle(xml: string, options: ExtractOptions = {}): Paper
     rows = [];
   } else {
     provider = 'text-pattern';
-    rows = extractFromText(root, { skipTables: new Set(authored?.parts.map((p) => p.table.element) ?? []) });
+    const skipTables = new Set(authored?.parts.map((p) => p.table.element) ?? []);
+    const learned = shippedExtractor();
+    if (learned) {
+      const found = learned.extract(articleText(root, skipTables));
+      rows = found.map((f) => f.row);
+      evidence = found.map((f) => ({ sentence: f.sentence, confidence: f.confidence }));
+    } else rows = extractFromText(root, { skipTables });
   }
   const t2 = performance.now();
   return {
@@ -76,6 +100,7 @@ export function extractArticle(xml: string, options: ExtractOptions = {}): Paper
     provider,
     model: provider === 'jats-table' ? TABLE_EXTRACTOR_MODEL : TEXT_EXTRACTOR_MODEL,
     rows,
+    evidence,
     authorTables,
     parseSeconds: (t1 - t0) / 1000,
     extractSeconds: (t2 - t1) / 1000,

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractMany } from './extract-many.ts';
+import { TABLE_EXTRACTOR_MODEL } from './extract-article.ts';
 import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 
 test('worker threads and the single-thread mode give the same results, in input order, with per-file errors', async (t) => {
@@ -47,7 +48,7 @@ test('worker threads and the single-thread mode give the same results, in input 
     }
     const byFile = new Map(single.map((r) => [r.file, r]));
     const tableResult = byFile.get(sample.find((f) => f.includes('459408'))!)!;
-    assert.ok(tableResult.ok && tableResult.extraction.provider === 'jats-table' && tableResult.extraction.model === 'krt-table-1');
+    assert.ok(tableResult.ok && tableResult.extraction.provider === 'jats-table' && tableResult.extraction.model === TABLE_EXTRACTOR_MODEL);
     const brokenResult = byFile.get(broken)!;
     assert.ok(!brokenResult.ok && /not well-formed/.test(brokenResult.error));
     assert.equal(byFile.get(join(dir, 'missing.xml'))!.ok, false);

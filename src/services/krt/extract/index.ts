@@ -15,6 +15,8 @@ export {
   extractArticle,
   extractFile,
   TABLE_EXTRACTOR_MODEL,
+  TEXT_EXTRACTOR_MODEL,
+  type RowEvidence,
   type PaperExtraction,
   type FileExtraction,
   type ExtractionMode,
@@ -30,7 +32,9 @@ export {
   type AuthorTablePart,
   type TableLayout,
 } from './author-table.ts';
-export { extractFromText, mergeRows, TEXT_EXTRACTOR_MODEL } from './text-extractor.ts';
+export { extractFromText, mergeRows, TEXT_EXTRACTOR_MODEL as RULE_TEXT_EXTRACTOR_MODEL } from './text-extractor.ts';
+export { LearnedExtractor, trainExtractor, LEARNED_EXTRACTOR_MODEL, type ExtractorModel, type ScoredRow } from './learned/model.ts';
+export { shippedExtractor } from './learned/shipped.ts';
 export {
   parseIdentifierText,
   formatIdentifier,

@@ -18,7 +18,7 @@ import { findVendor, vendorKey } from './vendors.ts';
 
 export const TEXT_EXTRACTOR_MODEL = 'krt-text-1';
 
-interface TextUnit {
+export interface TextUnit {
   text: string;
   /** Titles of the enclosing sections, innermost last. */
   sections: string[];
@@ -44,7 +44,7 @@ const SKIP_SECTIONS =
   /acknowledg|funding|author contributions?|competing interests?|conflicts? of interest|declaration of interests?|references|abbreviations|supplementary (figure|table) legends?|ethics declarations?/i;
 
 /** Paragraph-like units of text plus the generic reagent tables of an article. */
-function collectUnits(article: XmlElement, skipTables: ReadonlySet<XmlElement>): { units: TextUnit[]; tables: XmlElement[] } {
+export function collectUnits(article: XmlElement, skipTables: ReadonlySet<XmlElement>): { units: TextUnit[]; tables: XmlElement[] } {
   const units: TextUnit[] = [];
   const tables: XmlElement[] = [];
   const visit = (el: XmlElement, sections: string[]) => {
@@ -159,8 +159,13 @@ function looksLikeCatalog(token: string): boolean {
   return !NOT_A_CODE.test(t);
 }
 
-interface Mention {
+export type MentionRule = 'parenthetical' | 'labelled-identifier' | 'stock-number' | 'software' | 'model' | 'oligo' | 'accession';
+
+export interface Mention {
+  /** Where the mention's identifier or name is in the unit's text (the name ends before it). */
   index: number;
+  /** Which finder made it. */
+  rule?: MentionRule;
   name: string;
   source: string;
   parts: IdentifierPart[];
@@ -504,7 +509,7 @@ function typeOf(m: Mention, unit: TextUnit): ResourceType {
   return 'Other';
 }
 
-function mentionRow(m: Mention, unit: TextUnit): KrtRow {
+export function mentionRow(m: Mention, unit: TextUnit): KrtRow {
   return makeRow({
     'RESOURCE TYPE': typeOf(m, unit),
     'RESOURCE NAME': m.name,
@@ -555,6 +560,24 @@ export function mergeRows(rows: readonly KrtRow[]): KrtRow[] {
   return out;
 }
 
+/** Every rule's mentions in one unit of text, in order of position. */
+export function mentionsOfUnit(unit: TextUnit): Mention[] {
+  const mentions: Mention[] = [];
+  const run = (finder: (unit: TextUnit, found: Mention[]) => void, rule: MentionRule) => {
+    const before = mentions.length;
+    finder(unit, mentions);
+    for (let i = before; i < mentions.length; i++) mentions[i].rule = rule;
+  };
+  run(fromParentheticals, 'parenthetical');
+  run(fromLabelledIdentifiers, 'labelled-identifier');
+  run(fromStockNumbers, 'stock-number');
+  run(fromSoftware, 'software');
+  run(fromModels, 'model');
+  run(fromOligos, 'oligo');
+  run(fromAccessions, 'accession');
+  return mentions.sort((a, b) => a.index - b.index);
+}
+
 export interface TextExtractionOptions {
   /** Table-wraps to leave out (an author table already parsed, or one removed for evaluation). */
   skipTables?: ReadonlySet<XmlElement>;
@@ -564,18 +587,7 @@ export interface TextExtractionOptions {
 export function extractFromText(article: XmlElement, options: TextExtractionOptions = {}): KrtRow[] {
   const { units, tables } = collectUnits(article, options.skipTables ?? new Set());
   const rows: KrtRow[] = [];
-  for (const unit of units) {
-    const mentions: Mention[] = [];
-    fromParentheticals(unit, mentions);
-    fromLabelledIdentifiers(unit, mentions);
-    fromStockNumbers(unit, mentions);
-    fromSoftware(unit, mentions);
-    fromModels(unit, mentions);
-    fromOligos(unit, mentions);
-    fromAccessions(unit, mentions);
-    mentions.sort((a, b) => a.index - b.index);
-    for (const m of mentions) rows.push(mentionRow(m, unit));
-  }
+  for (const unit of units) for (const m of mentionsOfUnit(unit)) rows.push(mentionRow(m, unit));
   for (const table of tables) rows.push(...genericTableRows(table));
   return mergeRows(rows.filter((r) => r['RESOURCE NAME'].length <= 200));
 }

@@ -23,7 +23,7 @@ export const VENDORS: readonly Vendor[] = [
   {
     name: 'Thermo Fisher Scientific',
     group: 'Thermo Fisher Scientific',
-    aliases: /\bthermo[\s-]*(fisher|scientific)?(\s+scientific)?\b|\bfisher\s+scientific\b|\bpierce\b|\bthermofisher\b/i,
+    aliases: /\bthermo[\s-]*(fisher|scientific)?(\s+scientific)?\b|\bfisher(\s+scientific)?\b|\bpierce\b|\bthermofisher\b/i,
   },
   { name: 'Invitrogen', group: 'Thermo Fisher Scientific', aliases: /\binvitrogen\b/i },
   { name: 'Gibco', group: 'Thermo Fisher Scientific', aliases: /\bgibco\b/i },

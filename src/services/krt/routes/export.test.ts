@@ -8,7 +8,7 @@ import type { Static } from 'typebox';
 import { TABLE_DOI, describeKrtHttp, itAnswersErrors } from '../../../../test/support/krt/http.ts';
 import type { ErrorCase, KrtHttp } from '../../../../test/support/krt/http.ts';
 import { guardFormula } from '../../../core/export/index.ts';
-import { KRT_COLUMNS } from '../extract/index.ts';
+import { KRT_COLUMNS, TABLE_EXTRACTOR_MODEL } from '../extract/index.ts';
 import type { ExportJson } from '../schemas/export.ts';
 import type { DoiTableResponse } from '../schemas/tables.ts';
 
@@ -43,7 +43,7 @@ describeKrtHttp('krt exports', (h) => {
       ]);
       assert.deepEqual(
         [json.body.session_id, json.body.doi, json.body.provider, json.body.model, json.body.resources_found],
-        [id, TABLE_DOI, 'jats-table', 'krt-table-1', table.krt_data.length],
+        [id, TABLE_DOI, 'jats-table', TABLE_EXTRACTOR_MODEL, table.krt_data.length],
       );
       assert.deepEqual(json.body.krt_data, table.krt_data);
 

@@ -6,7 +6,7 @@ import type { Static } from 'typebox';
 import { TABLE_DOI, describeKrtHttp, itAnswersErrors, real, realFile } from '../../../../test/support/krt/http.ts';
 import type { ErrorCase } from '../../../../test/support/krt/http.ts';
 import { domainExtraction } from '../../../../test/support/krt/corpus.ts';
-import { KRT_COLUMNS, RESOURCE_TYPES } from '../extract/index.ts';
+import { KRT_COLUMNS, RESOURCE_TYPES, TABLE_EXTRACTOR_MODEL } from '../extract/index.ts';
 import type { DoiTableResponse, SessionResponse } from '../schemas/tables.ts';
 
 type DoiTable = Static<typeof DoiTableResponse>;
@@ -33,7 +33,7 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
           reused_resources: expected.rows.length - fresh,
           total_sessions: 1,
           provider: 'jats-table',
-          model: 'krt-table-1',
+          model: TABLE_EXTRACTOR_MODEL,
         });
         assert.deepEqual(res.body.article_info, {
           title: expected.metadata.title,
@@ -65,7 +65,7 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
       assert.equal(session.body.status, 'completed');
       assert.equal(session.body.summary.total_resources, expected.rows.length);
       assert.equal(session.body.summary.provider, 'jats-table');
-      assert.equal(session.body.summary.model, 'krt-table-1');
+      assert.equal(session.body.summary.model, TABLE_EXTRACTOR_MODEL);
       assert.equal(typeof session.body.summary.processing_time, 'number');
       for (const row of session.body.krt_data) {
         assert.deepEqual(Object.keys(row), [...KRT_COLUMNS]);
