@@ -1,7 +1,9 @@
 // Demo and scale data for Service C: a generated CSV in the real federal schema (self-written vocabularies,
-// amendments included), imported through the same importer as a real file and labelled as generated.
+// amendments included) with the generated-data marker column, imported through the same importer as a real
+// file and labelled as generated.
 import fs from 'node:fs';
 import path from 'node:path';
+import { importGuard } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { writeGrantsCsv } from './generator/index.ts';
@@ -21,7 +23,12 @@ export async function writeGeneratedCsv(out: string, size = DEMO_ROWS, seed: num
 
 export async function loadGrantsDemo(ctx: ServiceContext, options: { size?: number; seed?: number }): Promise<ImportReport[]> {
   const file = await writeGeneratedCsv(path.join(ctx.config.dataDir, 'demo', 'grants'), options.size, options.seed);
-  const report = await importGrantsCsv(ctx.db, file, { isDemo: true, progress: false, currentYear: currentYearSetting(ctx.config.env) });
+  const report = await importGrantsCsv(ctx.db, file, {
+    isDemo: true,
+    guard: importGuard({}, ctx.config.env),
+    progress: false,
+    currentYear: currentYearSetting(ctx.config.env),
+  });
   ctx.dataVersion.invalidate();
   return [report];
 }

@@ -2,12 +2,13 @@
 // agreements, recipients, and a taxpayer's-share calculator (spec §2.3, §4.3, §7.3, §8; contract c-grants.md).
 // Port 8003 by default; base address host/api, so the spec's /api/stats/ is served at /api/api/stats/ and,
 // for existing clients, at /api/stats/.
-import { Type } from 'typebox';
+import { importGuard } from '../../core/import.ts';
 import type { ServiceModule } from '../../core/service.ts';
 import { loadGrantsDemo, writeGeneratedCsv } from './demo.ts';
 import { importGrantsPath } from './import/importer.ts';
 import { grantsMigrations } from './migrations.ts';
 import { grantsRoutes } from './routes/index.ts';
+import { ErrorBody } from './schemas/common.ts';
 import { currentYearSetting } from './settings.ts';
 
 export const grantsService: ServiceModule = {
@@ -20,7 +21,7 @@ export const grantsService: ServiceModule = {
   version: '1.0',
   cacheSeconds: 300,
   errorBody: ({ message }) => ({ error: message }),
-  errorSchema: Type.Object({ error: Type.String() }),
+  errorSchema: ErrorBody,
   migrations: grantsMigrations,
   routes: grantsRoutes,
   importers: {
@@ -28,7 +29,11 @@ export const grantsService: ServiceModule = {
       description:
         'the federal grants and contributions CSV (pre-2025 or December 2025 schema), or a directory holding one (generate writes grants.csv)',
       run: async (ctx, source, options) => [
-        await importGrantsPath(ctx, source, { isDemo: options.generated === true, currentYear: currentYearSetting(ctx.config.env) }),
+        await importGrantsPath(ctx, source, {
+          isDemo: options.generated === true,
+          guard: importGuard(options, ctx.config.env),
+          currentYear: currentYearSetting(ctx.config.env),
+        }),
       ],
     },
   },

@@ -3,8 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Papa from 'papaparse';
 import { writeGrantsCsv } from '../../../src/services/grants/generator/index.ts';
-import { AmendmentResolver, PRE_2025_COLUMNS, readGrantsCsv } from '../../../src/services/grants/source/index.ts';
+import { AmendmentResolver, GENERATED_MARKER_COLUMN, PRE_2025_COLUMNS, readGrantsCsv } from '../../../src/services/grants/source/index.ts';
 import type { GrantRecord } from '../../../src/services/grants/source/index.ts';
 
 export function tempDir(prefix = 'pdi-grants-'): string {
@@ -45,10 +46,25 @@ export function handRow(overrides: Record<string, string>): Record<string, strin
   };
 }
 
+/**
+ * A generated file without its generated-data marker column: a stand-in for a real file (imported, its data
+ * is labelled imported, not demo). `writeGrantsCsv` itself gives the marked file `generate grants` writes.
+ */
 export async function writeGenerated(dir: string, rows: number, seed: string, name = 'grants.csv'): Promise<string> {
   const file = path.join(dir, name);
   await writeGrantsCsv(file, { rows, seed });
+  removeGeneratedMarker(file);
   return file;
+}
+
+/** Rewrites a generated CSV without its marker column (the last one; its cells are empty). */
+export function removeGeneratedMarker(file: string): void {
+  const text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  const rows = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+  const marker = rows[0].indexOf(GENERATED_MARKER_COLUMN);
+  if (marker < 0) throw new Error(`${file} has no ${GENERATED_MARKER_COLUMN} column`);
+  const kept = rows.map((row) => row.filter((_, i) => i !== marker));
+  fs.writeFileSync(file, `\uFEFF${Papa.unparse(kept, { newline: '\r\n' })}\r\n`);
 }
 
 /** The agreements a file resolves to, in memory (the domain's AmendmentResolver): what the database must hold. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { writeGrantsCsv } from './generate.ts';
-import { columnsOf } from '../source/columns.ts';
+import { GENERATED_MARKER_COLUMN, columnsOf } from '../source/columns.ts';
 import { readGrantsCsv } from '../source/reader.ts';
 import { AmendmentResolver } from '../source/amendments.ts';
 import type { GrantRecord } from '../source/record.ts';
@@ -56,8 +56,9 @@ test('round trip: 20,000 generated rows read back with the same counts, amendmen
     assert.equal(summary.skipped, gen.malformedRows);
     assert.deepEqual(summary.skipReasons, { 'agreement_value is empty': gen.malformedRows });
     assert.equal(summary.bytesRead, gen.bytesWritten);
-    assert.deepEqual(gen.header, columnsOf('pre2025'));
+    assert.deepEqual(gen.header, [...columnsOf('pre2025'), GENERATED_MARKER_COLUMN], 'the schema, then the generated-data marker');
     assert.ok(headerColumns.includes('recipient_business_number'));
+    assert.ok(headerColumns.includes(GENERATED_MARKER_COLUMN), 'the marker is no field of a record');
 
     // amendment groups: one agreement per original row; amendments numbered 1, 2, … after their original
     assert.equal(resolver.size, gen.agreements);
@@ -93,7 +94,7 @@ test('the December 2025 schema is written keyed by agreement_number, and resolve
       .split('\r\n', 1)[0]
       .replace(/^\uFEFF/, '')
       .split(',');
-    assert.deepEqual(header, [...columnsOf('2025')]);
+    assert.deepEqual(header, [...columnsOf('2025'), GENERATED_MARKER_COLUMN]);
     assert.ok(!header.includes('ref_number'));
     const resolver = new AmendmentResolver();
     const summary = await readGrantsCsv(file, (r) => resolver.add(r));

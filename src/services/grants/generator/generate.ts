@@ -1,4 +1,5 @@
-// Generates a grants CSV in the real schema (pre-2025 or December 2025), of any size, seeded and streamed:
+// Generates a grants CSV in the real schema (pre-2025 or December 2025) plus a last column that marks it
+// generated (GENERATED_MARKER_COLUMN: the importer labels its data demo), of any size, seeded and streamed:
 // rows are written in batches that wait for 'drain', and the only state kept is bounded (the recipient
 // pool, the open agreements that may still be amended, and reference counters), so 1.3 million rows take
 // the same memory as 50,000.
@@ -6,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
 import { Random } from '../../../core/random.ts';
-import { columnsOf } from '../source/columns.ts';
+import { GENERATED_MARKER_COLUMN, columnsOf } from '../source/columns.ts';
 import type { GrantsSchema } from '../source/columns.ts';
 import { PROVINCE_NAMES_EN } from '../source/provinces.ts';
 import type { ProvinceCode } from '../source/provinces.ts';
@@ -169,7 +170,8 @@ class GrantsGenerator {
   constructor(seed: number | string, schema: GrantsSchema, firstYear: number, lastYear: number, rows: number) {
     this.rng = new Random(seed);
     this.schema = schema;
-    this.columns = columnsOf(schema);
+    // the schema's columns, then the marker that labels the file generated (its cells are empty)
+    this.columns = [...columnsOf(schema), GENERATED_MARKER_COLUMN];
     this.firstYear = firstYear;
     // Disclosure volume grew over time: each year ~6% more agreements than the one before.
     const yearWeights: number[] = [];

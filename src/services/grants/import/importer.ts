@@ -24,15 +24,15 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../core/db/database.ts';
 import { dialectOf } from '../../../core/db/dialect.ts';
-import { putAggregate } from '../../../core/db/datasets.ts';
+import { listDataVersions, putAggregate } from '../../../core/db/datasets.ts';
 import { resumeSubstringIndex, suspendSubstringIndex } from '../../../core/db/search-index.ts';
-import { runImport } from '../../../core/import.ts';
-import type { ImportReport } from '../../../core/import.ts';
+import { TruncatedSourceError, runImport } from '../../../core/import.ts';
+import type { ImportGuard, ImportReport } from '../../../core/import.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { AGGREGATE_NAMES, computeAggregates } from '../aggregates.ts';
 import type { DataSource, GrantsAggregates } from '../aggregates.ts';
 import { agreementsWithTexts, textsOf } from '../repository.ts';
-import { NOTABLE_RULES_VERSION } from '../source/index.ts';
+import { GrantsCsvTruncatedError, NOTABLE_RULES_VERSION, isGeneratedHeader, peekHeader } from '../source/index.ts';
 import type { NotableMatcher } from '../source/index.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE } from '../tables.ts';
 import type { GrantsDatabase, GrantsTables } from '../tables.ts';
@@ -43,11 +43,14 @@ import { BatchWriter } from './writer.ts';
 
 export const GRANTS_DATASET = 'agreements';
 
-/** Rows a file row is merged into when a later amendment of the same agreement is current. */
+/** Rows a file row is merged into when a later amendment of the same agreement is current (excluded, not unreadable). */
 export const SUPERSEDED_REASON = 'superseded by a later amendment of the same agreement';
 
 export interface GrantsImportOptions {
+  /** Label the data generated demo data (a file written by `generate grants` is labelled so by its marker column anyway). */
   isDemo?: boolean;
+  /** What the import may delete or leave unread before it is refused (core's ImportGuard; the CLI: importGuard(options)). */
+  guard?: ImportGuard;
   /** Label of the source in reports (default: the path, or "stream"). */
   sourceLabel?: string;
   /** Show a progress bar (default: when stderr is a terminal). */
@@ -65,27 +68,46 @@ function describeSource(input: string | Readable, options: GrantsImportOptions):
 
 /**
  * Imports one grants CSV (a path, or a readable stream of its bytes). Rejects, leaving the stored data as it
- * was, when a required column is missing (the message names it), when the file has no valid row, or when
- * reading fails midway.
+ * was, when a required column is missing (the message names it), when the file has no valid row, when it is
+ * cut short (TruncatedSourceError naming the line of the cut record), when reading fails midway, or when the
+ * guard refuses it (more than 10% of the stored agreements deleted, more than 5% of the rows unreadable).
+ * Data from a file written by `generate grants` (its marker column) is labelled generated demo data.
  */
 export async function importGrantsCsv(db: Db, input: string | Readable, options: GrantsImportOptions = {}): Promise<ImportReport> {
   const source = describeSource(input, options);
-  if (db.dialect !== 'sqlite') return importInTransaction(db, input, source, options);
-  return withSqliteImportSettings(db, () => importInTransaction(db, input, source, options));
+  const peeked = await peekHeader(input);
+  const isDemo = options.isDemo === true || isGeneratedHeader(peeked.header);
+  const run = () => importInTransaction(db, peeked.input, source, isDemo, options);
+  return db.dialect === 'sqlite' ? withSqliteImportSettings(db, run) : run();
 }
 
-function importInTransaction(db: Db, input: string | Readable, source: string, options: GrantsImportOptions): Promise<ImportReport> {
-  const isDemo = options.isDemo ?? false;
+function importInTransaction(
+  db: Db,
+  input: string | Readable,
+  source: string,
+  isDemo: boolean,
+  options: GrantsImportOptions,
+): Promise<ImportReport> {
   const log = options.log ?? (() => {});
   return runImport(
     db,
-    { service: 'grants', importer: 'csv', dataset: GRANTS_DATASET, source, isDemo, progress: { unit: 'bytes', enabled: options.progress } },
+    {
+      service: 'grants',
+      importer: 'csv',
+      dataset: GRANTS_DATASET,
+      source,
+      isDemo,
+      guard: options.guard,
+      progress: { unit: 'bytes', enabled: options.progress },
+    },
     async (core, { tally, progress, dataVersion }) => {
       const trx = core.withTables<GrantsTables>();
       const dialect = dialectOf(trx);
       // (runImport lets one import of the service run at a time: what this one sees of the table, empty or
       // not, stays true until it commits)
       const hadRows = (await trx.selectFrom('grants_agreements').select('id').limit(1).executeTakeFirst()) !== undefined;
+      // Generated demo data that this import removes is reported apart (the shrink guard counts real data only).
+      const storedIsDemo = (await listDataVersions(trx, 'grants')).some((v) => v.dataset === GRANTS_DATASET && v.is_demo);
       // Bulk mode: rebuild the substring index once instead of maintaining it row by row (see the file comment).
       const bulk = dialect === 'sqlite' || !hadRows;
       if (bulk) await suspendSubstringIndex(trx, GRANTS_SEARCH);
@@ -115,7 +137,9 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
           aggregates: tracking && { firstId: tracking.firstId, options: { currentYear: options.currentYear } },
         },
         (batch) => writer.write(batch),
-      );
+      ).catch((error: unknown) => {
+        throw error instanceof GrantsCsvTruncatedError ? new TruncatedSourceError(source, error.message) : error;
+      });
       tally.read(summary.rowsRead);
       const mapped = summary.recordsMapped;
       log('counting and deleting');
@@ -130,7 +154,8 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
       let unchanged: number;
       if (hadRows) {
         const deleted = await trx.deleteFrom('grants_agreements').where('import_version', '<>', dataVersion).executeTakeFirst();
-        tally.deleted(Number(deleted.numDeletedRows));
+        if (storedIsDemo) tally.demoRemoved(Number(deleted.numDeletedRows));
+        else tally.deleted(Number(deleted.numDeletedRows));
         const counts = await trx
           .selectFrom('grants_agreements')
           .select([
@@ -156,7 +181,7 @@ function importInTransaction(db: Db, input: string | Readable, source: string, o
       tally.inserted(inserted);
       tally.unchanged(unchanged);
       tally.updated(agreements - inserted - unchanged);
-      if (mapped > agreements) tally.skip(SUPERSEDED_REASON, mapped - agreements);
+      if (mapped > agreements) tally.exclude(SUPERSEDED_REASON, mapped - agreements);
 
       if (bulk) {
         log('building the substring index');

@@ -8,7 +8,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import type { Readable } from 'node:stream';
 import type { DialectName } from '../../../core/db/dialect.ts';
 import type { AggregateOptions, GrantsAggregates } from '../aggregates.ts';
-import { GrantsCsvHeaderError, readGrantsCsv } from '../source/index.ts';
+import { GrantsCsvHeaderError, GrantsCsvTruncatedError, readGrantsCsv } from '../source/index.ts';
 import type { NotableMatcher, ReadGrantsOptions, ReadProgress, ReadSummary, SkipReason } from '../source/index.ts';
 import { AgreementBatcher } from './batcher.ts';
 import type { RowBatch } from './rows.ts';
@@ -58,7 +58,7 @@ type FromWorker =
   | { type: 'batch'; batch: RowBatch | null; skips: Array<[SkipReason, number]>; progress: ReadProgress | null }
   | { type: 'done'; summary: ReadSummary }
   | { type: 'aggregates'; aggregates: GrantsAggregates }
-  | { type: 'error'; name: string; message: string; missing?: string[] };
+  | { type: 'error'; name: string; message: string; missing?: string[]; line?: number; reason?: string };
 
 /** Reads `input` and hands each batch to `onBatch` (awaited before the next). */
 export function readAgreementBatches(
@@ -111,11 +111,7 @@ export function readAgreementBatches(
             resolveAggregates(message.aggregates);
           } else if (message.type === 'error') {
             // (after the summary: a failure of the aggregates, which rejects them)
-            fail(
-              message.name === 'GrantsCsvHeaderError'
-                ? new GrantsCsvHeaderError(message.message, message.missing ?? [])
-                : Object.assign(new Error(message.message), { name: message.name }),
-            );
+            fail(errorFromWorker(message));
           } else if (settled) {
             return;
           } else if (message.type === 'batch') {
@@ -137,6 +133,13 @@ export function readAgreementBatches(
       );
     });
   });
+}
+
+/** The worker's error as the same error read on this thread would be (header and truncation errors by class). */
+function errorFromWorker(message: Extract<FromWorker, { type: 'error' }>): Error {
+  if (message.name === 'GrantsCsvHeaderError') return new GrantsCsvHeaderError(message.message, message.missing ?? []);
+  if (message.name === 'GrantsCsvTruncatedError') return new GrantsCsvTruncatedError(message.line ?? 0, message.reason ?? message.message);
+  return Object.assign(new Error(message.message), { name: message.name });
 }
 
 async function readInThread(
@@ -212,12 +215,14 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
         aggregates: tracker.aggregate(SOURCE_TO_COME, data.aggregates?.options),
       } satisfies FromWorker);
   } catch (error) {
-    const e = error as Error & { missing?: string[] };
+    const e = error as Error & { missing?: string[]; line?: number; reason?: string };
     port.postMessage({
       type: 'error',
       name: e.name ?? 'Error',
       message: e.message ?? String(error),
       missing: e.missing,
+      line: e.line,
+      reason: e.reason,
     } satisfies FromWorker);
   }
   port.close();

@@ -92,6 +92,18 @@ export const SCHEMA_2025_COLUMNS: readonly string[] = [
   'owner_org_title',
 ];
 
+/**
+ * The column `generate grants` appends to the schema's columns (its cells are empty): a CSV has no place for
+ * a file-level field, and a header cell survives what users do to a CSV (filtering and re-saving rows,
+ * renaming or moving the file). The importer labels the data of a file with this column generated demo data.
+ */
+export const GENERATED_MARKER_COLUMN = 'pdi_generated';
+
+/** Whether a header row (cells as read) is a generated file's. */
+export function isGeneratedHeader(header: readonly string[]): boolean {
+  return header.some((cell) => normaliseHeader(cell) === GENERATED_MARKER_COLUMN);
+}
+
 export function columnsOf(schema: GrantsSchema): readonly string[] {
   return schema === 'pre2025' ? PRE_2025_COLUMNS : SCHEMA_2025_COLUMNS;
 }

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GrantsCsvHeaderError, parseOnly, readGrantsCsv } from './reader.ts';
+import { GrantsCsvHeaderError, GrantsCsvTruncatedError, parseOnly, readGrantsCsv } from './reader.ts';
 import type { ReadProgress } from './reader.ts';
 import type { GrantRecord } from './record.ts';
 
@@ -170,6 +170,57 @@ test('characters beyond Latin-1 come out whole, also across the file reader’s 
       two.push(r.agreement_title_en);
     });
     assert.deepEqual(two, ['a\uFFFDb', 'é\uFFFD']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a text that ends inside its last record is refused as truncated, naming the line where that record starts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'grants-reader-'));
+  try {
+    // rows 1 and 2 of ROWS start on lines 2 and 3; row 2 spans lines 3–5 (its description has two line breaks)
+    const whole = `${HEADER}\r\n${ROWS[0]}\r\n${ROWS[1]}\r\n${ROWS[2]}`;
+    const cases: Array<[string, string, RegExp | null]> = [
+      ['complete, no line break at the end', whole, null],
+      ['complete, with one', `${whole}\r\n`, null],
+      [
+        'the last record cut between cells',
+        whole.slice(0, whole.lastIndexOf(',Ottawa')),
+        /^line 6: the last record has 4 of the header's 10 cells/,
+      ],
+      [
+        'the last record cut inside a cell',
+        whole.slice(0, whole.lastIndexOf('Empty') + 3),
+        /^line 6: the last record has 6 of the header's 10 cells/,
+      ],
+      ['a short last line ended by a line break: a short row, not a cut', `${whole.slice(0, whole.lastIndexOf(',Ottawa'))}\r\n`, null],
+      [
+        'cut inside a quoted field that spans lines',
+        whole.slice(0, whole.indexOf('second, with')),
+        /^line 3: the file ends inside a quoted field/,
+      ],
+      [
+        'a quote never closed, lines before the end',
+        `${HEADER}\r\n${ROWS[0]}\r\n001,0,org,"never closed\r\n${ROWS[2]}\r\n`,
+        /^line 3: the file ends inside a quoted field/,
+      ],
+      ['\\n line breaks', whole.replaceAll('\r\n', '\n').slice(0, whole.replaceAll('\r\n', '\n').lastIndexOf(',Ottawa')), /^line 6: /],
+    ];
+    for (const [label, text, expected] of cases) {
+      const file = join(dir, 'cut.csv');
+      writeFileSync(file, text);
+      for (const input of [file, chunked(text, 11)]) {
+        const outcome = await readGrantsCsv(input, () => {}).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        if (expected === null) assert.equal(outcome, null, `${label}: ${String(outcome)}`);
+        else {
+          assert.ok(outcome instanceof GrantsCsvTruncatedError, `${label}: ${String(outcome)}`);
+          assert.match(outcome.message, expected, label);
+        }
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

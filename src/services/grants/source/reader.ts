@@ -1,9 +1,8 @@
 // Streaming reader of the grants CSV on papaparse's streaming parser (chunk mode): the file is decoded and
 // parsed chunk by chunk and rows are handed over one at a time, so memory does not grow with the file, and
 // an async onRow (a database write) holds the reading back (backpressure) instead of buffering rows.
-import { createReadStream, statSync } from 'node:fs';
-import { Transform } from 'node:stream';
-import type { Readable } from 'node:stream';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
 import Papa from 'papaparse';
 import { resolveColumns } from './columns.ts';
 import type { ColumnMapping, GrantsSchema } from './columns.ts';
@@ -18,6 +17,22 @@ export class GrantsCsvHeaderError extends Error {
     super(message);
     this.name = 'GrantsCsvHeaderError';
     this.missing = missing;
+  }
+}
+
+/**
+ * A file that ends inside its last record: a quoted field never closed, or a last line with fewer cells than
+ * the header and no line break after it (a file cut short). `line` is where that record starts (1-based,
+ * the header is line 1).
+ */
+export class GrantsCsvTruncatedError extends Error {
+  readonly line: number;
+  readonly reason: string;
+  constructor(line: number, reason: string) {
+    super(`line ${line.toLocaleString('en-CA')}: ${reason}`);
+    this.name = 'GrantsCsvTruncatedError';
+    this.line = line;
+    this.reason = reason;
   }
 }
 
@@ -69,6 +84,54 @@ interface RowSource {
   batches: AsyncIterable<string[][]>;
   bytesRead: () => number;
   totalBytes: number | null;
+  /** After the last batch: how the text ended (see TextEnd). */
+  end: () => TextEnd;
+}
+
+/** What the end of a parsed text says about its last record. */
+interface TextEnd {
+  /** The parser reached the end inside a quoted field. */
+  unterminatedQuote: boolean;
+  /** The text ends with a line break (its last record is complete). */
+  endsWithLineBreak: boolean;
+  /** Line breaks in the whole text (the file's are counted only when asked: a second pass over it). */
+  lineBreaks: () => number;
+  /** The line break the parser found ("\r\n", "\n" or "\r"). */
+  linebreak: string;
+}
+
+/** Occurrences of the line break's last character ("\n" of "\r\n") in `text`. */
+function countLineBreaks(text: string, linebreak: string): number {
+  const mark = linebreak.endsWith('\r') ? '\r' : '\n';
+  let n = 0;
+  for (let i = text.indexOf(mark); i !== -1; i = text.indexOf(mark, i + 1)) n++;
+  return n;
+}
+
+/** Line breaks in a file (read in 1 MiB blocks as Latin-1: line breaks are ASCII). */
+function countFileLineBreaks(file: string, linebreak: string): number {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(1 << 20);
+    let n = 0;
+    for (let read; (read = readSync(fd, buffer, 0, buffer.length, null)) > 0;)
+      n += countLineBreaks(buffer.toString('latin1', 0, read), linebreak);
+    return n;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The last `n` bytes of a file as Latin-1. */
+function fileTail(file: string, size: number, n: number): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.min(n, size));
+    const read = readSync(fd, buffer, 0, buffer.length, size - buffer.length);
+    return buffer.toString('latin1', 0, read);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 // The file is parsed as Latin-1 (one character a byte) and only the cells holding a byte above 127 are
@@ -100,6 +163,9 @@ function openRows(input: string | Readable, decodeCells: boolean): RowSource {
   let text: Readable;
   let bytesRead: () => number;
   let totalBytes: number | null = null;
+  // a stream's end and line breaks are noted as it passes (a file's are read from the file when asked)
+  let tail = '';
+  let streamLineBreaks = { n: 0, r: 0 };
   if (typeof input === 'string') {
     // stat before opening, so that a missing file fails here and leaves no stream behind
     totalBytes = statSync(input).size;
@@ -117,7 +183,15 @@ function openRows(input: string | Readable, decodeCells: boolean): RowSource {
       transform(chunk: Buffer | string, _encoding, callback) {
         const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
         bytes += buffer.length;
-        callback(null, buffer.toString('latin1'));
+        const latin1 = buffer.toString('latin1');
+        if (latin1.length > 0) {
+          tail = (tail + latin1).slice(-2);
+          streamLineBreaks = {
+            n: streamLineBreaks.n + countLineBreaks(latin1, '\n'),
+            r: streamLineBreaks.r + countLineBreaks(latin1, '\r'),
+          };
+        }
+        callback(null, latin1);
       },
     });
     source.on('error', (error) => decode.destroy(error));
@@ -126,6 +200,8 @@ function openRows(input: string | Readable, decodeCells: boolean): RowSource {
     bytesRead = () => bytes;
   }
 
+  let unterminatedQuote = false;
+  let linebreak = '\n';
   async function* batches(): AsyncGenerator<string[][]> {
     const queue: string[][][] = [];
     let finished = false;
@@ -142,6 +218,9 @@ function openRows(input: string | Readable, decodeCells: boolean): RowSource {
       skipEmptyLines: true, // 'greedy' (whitespace-only lines) doubles the parse time; see isBlankRow
       chunk(results) {
         if (results.data.length > 0) queue.push(results.data as string[][]);
+        if (results.meta.linebreak) linebreak = results.meta.linebreak;
+        // (only at the end: the parser takes everything after an unclosed quote into that field)
+        for (const e of results.errors) if (e.code === 'MissingQuotes') unterminatedQuote = true;
         if (queue.length >= 2) text.pause();
         notify();
       },
@@ -176,7 +255,34 @@ function openRows(input: string | Readable, decodeCells: boolean): RowSource {
       }
     }
   }
-  return { batches: batches(), bytesRead, totalBytes };
+  const end = (): TextEnd => {
+    const file = typeof input === 'string' ? input : null;
+    const last = file !== null ? fileTail(file, totalBytes ?? 0, 2) : tail;
+    return {
+      unterminatedQuote,
+      endsWithLineBreak: last.endsWith('\n') || last.endsWith('\r'),
+      lineBreaks: () =>
+        file !== null ? countFileLineBreaks(file, linebreak) : linebreak.endsWith('\r') ? streamLineBreaks.r : streamLineBreaks.n,
+      linebreak,
+    };
+  };
+  return { batches: batches(), bytesRead, totalBytes, end };
+}
+
+/**
+ * Throws GrantsCsvTruncatedError when the text ended inside its last record (`last`, its cells as parsed):
+ * inside a quoted field, or on a line with fewer cells than the header and no line break after it.
+ */
+function checkLastRecord(end: TextEnd, last: readonly string[] | null, headerCells: number): void {
+  if (last === null) return;
+  let reason: string | null = null;
+  if (end.unterminatedQuote) reason = 'the file ends inside a quoted field of the last record (an unterminated quote)';
+  else if (!end.endsWithLineBreak && last.length < headerCells)
+    reason = `the last record has ${last.length} of the header's ${headerCells} cells and no line break after it`;
+  if (reason === null) return;
+  let inRecord = 0;
+  for (const cell of last) inRecord += countLineBreaks(cell, end.linebreak);
+  throw new GrantsCsvTruncatedError(end.lineBreaks() - inRecord + 1, reason);
 }
 
 /**
@@ -189,10 +295,11 @@ export async function readGrantsCsv(
   onRow: GrantRowHandler,
   options: ReadGrantsOptions = {},
 ): Promise<ReadSummary> {
-  const { batches, bytesRead, totalBytes } = openRows(input, false);
+  const { batches, bytesRead, totalBytes, end } = openRows(input, false);
   const every = Math.max(1, options.progressEveryRows ?? 10_000);
   const skipReasons = new Map<string, number>();
   let mapping: ColumnMapping | null = null;
+  let lastRecord: string[] | null = null;
   let rowsRead = 0;
   let recordsMapped = 0;
   let skipped = 0;
@@ -218,6 +325,7 @@ export async function readGrantsCsv(
         continue;
       }
       rowsRead++;
+      lastRecord = cells;
       const mapped = mapRow(cells, mapping, { notable: options.notable, decodeCell: decodeByteCell });
       if (mapped.ok) {
         recordsMapped++;
@@ -232,6 +340,7 @@ export async function readGrantsCsv(
     }
   }
   if (mapping === null) throw new GrantsCsvHeaderError('the file is empty: no header row', ['header']);
+  checkLastRecord(end(), lastRecord, mapping.columnCount);
   progress(true);
   return {
     schema: mapping.schema,
@@ -243,6 +352,54 @@ export async function readGrantsCsv(
     skipReasons: Object.fromEntries(skipReasons),
     bytesRead: bytesRead(),
   };
+}
+
+/** Bytes read ahead for the header row (the federal header is about 1 KB). */
+const HEADER_PEEK_BYTES = 1 << 18;
+
+/**
+ * The header row's cells, read ahead of the import (to tell a generated file by its marker column before the
+ * import starts). A stream is read up to its first line break and given back with those bytes in front.
+ */
+export async function peekHeader(input: string | Readable): Promise<{ header: string[]; input: string | Readable }> {
+  let head: Buffer;
+  let rest: string | Readable = input;
+  if (typeof input === 'string') {
+    const fd = openSync(input, 'r');
+    try {
+      const buffer = Buffer.alloc(HEADER_PEEK_BYTES);
+      head = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } else {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const iterator: AsyncIterator<Buffer | string> = input[Symbol.asyncIterator]();
+    let done = false;
+    while (length < HEADER_PEEK_BYTES && !chunks.some((c) => c.includes(0x0a))) {
+      const next = await iterator.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      const chunk = typeof next.value === 'string' ? Buffer.from(next.value, 'utf8') : next.value;
+      chunks.push(chunk);
+      length += chunk.length;
+    }
+    head = Buffer.concat(chunks);
+    rest = Readable.from(
+      (async function* () {
+        yield head;
+        if (done) return;
+        for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+      })(),
+      { objectMode: false },
+    );
+  }
+  const text = head.toString('utf8');
+  const firstRow = Papa.parse<string[]>(text, { delimiter: ',', preview: 1 }).data[0] ?? [];
+  return { header: firstRow, input: rest };
 }
 
 export interface ParseSummary {
