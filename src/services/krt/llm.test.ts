@@ -152,7 +152,14 @@ describeEachDatabase(
     let doi: string;
     let file: string;
     const SECRET = 'sk-test-secret-123';
-    const config = (): LlmConfig => ({ baseUrl: provider.url, model: 'fake-model-1', apiKey: SECRET, timeoutMs: 400, maxChars: 20_000 });
+    // Answers get ten seconds (the machine may be busy); only the provider that never answers is waited for 400 ms.
+    const config = (timeoutMs = 10_000): LlmConfig => ({
+      baseUrl: provider.url,
+      model: 'fake-model-1',
+      apiKey: SECRET,
+      timeoutMs,
+      maxChars: 20_000,
+    });
 
     before(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'krt-llm-'));
@@ -166,7 +173,7 @@ describeEachDatabase(
         PDI_KRT_LLM_BASE_URL: provider.url,
         PDI_KRT_LLM_MODEL: 'fake-model-1',
         PDI_KRT_LLM_API_KEY: SECRET,
-        PDI_KRT_LLM_TIMEOUT_MS: '400',
+        PDI_KRT_LLM_TIMEOUT_MS: '10000',
         PDI_KRT_ADMIN_TOKEN: 'admin-token',
       };
       ctx = testContext(krtService, t.db, { dataDir: dir, env });
@@ -208,7 +215,7 @@ describeEachDatabase(
       assert.equal(run.sessions[0].status, 'failed');
       assert.match(run.sessions[0].error!, /^LLM provider error: the model's reply is not JSON/);
       provider.state.mode = 'hang';
-      run = await runExtraction(ctx, [doi], { source: 'cli', provider: 'llm', llm: config(), progress: false });
+      run = await runExtraction(ctx, [doi], { source: 'cli', provider: 'llm', llm: config(400), progress: false });
       assert.equal(run.sessions[0].status, 'failed');
       assert.equal(run.sessions[0].error, 'LLM provider error: no answer within 400 ms');
       const count = await t.db.kysely

@@ -18,6 +18,7 @@ import {
   parseIdentifierText,
   resourceTypeFromText,
 } from './extract/index.ts';
+import type { IdentifierPart } from './extract/index.ts';
 import type { KrtRow } from './extract/index.ts';
 
 export const LLM_PROVIDER = 'llm';
@@ -80,6 +81,12 @@ function squash(text: string): string {
   return text.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
+/** Whether `text` writes the identifier as it is (letter case aside), not as part of a longer one. */
+function writesVerbatim(text: string, identifier: string): boolean {
+  const escaped = identifier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`, 'i').test(text);
+}
+
 /** Rows from the model's reply, checked against the vocabularies and the article text. */
 export function rowsFromReply(content: string, articleText: string): { rows: KrtRow[]; dropped: number } {
   const json = content
@@ -109,12 +116,18 @@ export function rowsFromReply(content: string, articleText: string): { rows: Krt
     const type = isResourceType(typeText) ? typeText : (resourceTypeFromText(typeText) ?? 'Other');
     const source = text('SOURCE');
     const parts = parseIdentifierText(normalizeIdentifier(text('IDENTIFIER')));
-    const kept = parts.filter((p) => {
-      if (p.kind !== 'rrid' && p.kind !== 'catalog' && p.kind !== 'accession') return true;
-      const written = squash(p.value.replace(/^(AB|SCR|CVCL)_/, '$1'));
-      const present = written.length > 0 && haystack.includes(written);
-      if (!present) dropped++;
-      return present;
+    const present = (value: string) => {
+      const written = squash(value.replace(/^(AB|SCR|CVCL)_/, '$1'));
+      return written.length > 0 && haystack.includes(written);
+    };
+    const kept = parts.flatMap((p): IdentifierPart[] => {
+      // A broken RRID becomes the RRID only when the article writes that form (identifiers are facts, issue 15).
+      if (p.kind === 'unresolved-rrid' && p.repair && writesVerbatim(articleText, p.repair))
+        return [{ kind: 'rrid', value: p.repair, label: p.label }];
+      if (p.kind !== 'rrid' && p.kind !== 'unresolved-rrid' && p.kind !== 'catalog' && p.kind !== 'accession') return [p];
+      if (present(p.value)) return [p];
+      dropped++;
+      return [];
     });
     const newReuse = /^new$/i.test(text('NEW/REUSE')) || isNewSource(source) ? 'new' : 'reuse';
     rows.push(
