@@ -1,7 +1,10 @@
-// Service D: (1) importing the real IRCC snapshot (parse, upsert, statistics, forecasts, one transaction)
-// against a baseline of the same domain work in memory; (2) GET /api/predict/ and /api/draws/ served from the
-// response cache against the same requests computed each time. Prints what it measured and the ratios.
-//   npm run bench -- draws [--requests n]
+// Service D: (1) the rolling-origin benchmark of the forecasts (issue 14): every draw from 2023-01-01 to the end
+// of the real snapshot is an origin, the served forecasts are made the day before it from what was known then,
+// and compared with the naive forecast and the window mean, per category and pooled, h = 1…3, with the coverage
+// and widths of the served 95% intervals and the issue's targets; (2) importing the snapshot against a baseline
+// of the same domain work in memory; (3) GET /api/predict/, /api/draws/ and /api/stats/ served from the response
+// cache against the same requests computed each time. Prints what it measured and the ratios.
+//   npm run bench -- draws [--requests n] [--only forecasts|import]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +19,8 @@ import type { ServiceContext } from '../src/core/service.ts';
 import { categoriseRounds } from '../src/services/draws/feed/categories.ts';
 import { parseRoundsFeed } from '../src/services/draws/feed/rounds-feed.ts';
 import { computeForecasts } from '../src/services/draws/aggregates.ts';
+import { benchmarkTable, checkTargets, rollingOriginRecords } from '../src/services/draws/forecast/rolling-origin.ts';
+import type { BenchmarkRow } from '../src/services/draws/forecast/rolling-origin.ts';
 import { SNAPSHOT_AS_OF, SNAPSHOT_NAME } from '../src/services/draws/feed/reference-snapshot.ts';
 import { importRounds } from '../src/services/draws/import.ts';
 import { drawsService } from '../src/services/draws/service.ts';
@@ -24,6 +29,8 @@ import type { DrawsTables } from '../src/services/draws/tables.ts';
 const args = process.argv.slice(2);
 const requestsAt = args.indexOf('--requests');
 const REQUESTS = requestsAt >= 0 ? Number(args[requestsAt + 1]) : 500;
+const onlyAt = args.indexOf('--only');
+const ONLY = onlyAt >= 0 ? args[onlyAt + 1] : null;
 const REPEATS = 3;
 const feedFile = path.join(loadConfig().sharedDataDir, 'draws', SNAPSHOT_NAME);
 if (!fs.existsSync(feedFile)) {
@@ -51,7 +58,46 @@ function context(db: Db, cacheEntries: number): ServiceContext {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-// (1) Import against the in-memory domain work it contains.
+// (1) The rolling-origin benchmark of the served forecasts.
+if (ONLY === null || ONLY === 'forecasts') {
+  const FROM = '2023-01-01';
+  const { rounds } = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
+  const categories = categoriseRounds(rounds).map((g, k) => ({
+    id: k + 1,
+    slug: g.category.slug,
+    draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
+  }));
+  const t0 = performance.now();
+  const records = rollingOriginRecords(categories, FROM);
+  const elapsed = performance.now() - t0;
+  const rows = benchmarkTable(records);
+  const f = (x: number | null, d = 1) => (x === null ? '—' : x.toFixed(d));
+  const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
+  const origins = new Set(records.filter((r) => r.h === 1).map((r) => `${r.category}@${r.asOf}`)).size;
+  console.log(
+    `Rolling-origin benchmark of the served forecasts on ${SNAPSHOT_NAME}: ${origins} origins (each draw from ${FROM} on, ` +
+      `forecast the day before from what was known then), ${records.length} (origin, horizon) targets; ${ms(elapsed)} on ${os.availableParallelism()} cores, load ${os.loadavg()[0].toFixed(2)}`,
+  );
+  console.log('MAE columns compare served, naive (last value) and window mean (last six) on the origins where a forecast was served.');
+  console.log(
+    `${'group'.padEnd(12)}${'h'.padStart(2)}${'n'.padStart(5)}${'srv'.padStart(5)} | ${'CRS MAE srv'.padStart(11)}${'naive'.padStart(7)}${'wmean'.padStart(7)}${'srv/nv'.padStart(7)} | ` +
+      `${'INV MAE srv'.padStart(11)}${'naive'.padStart(7)}${'wmean'.padStart(7)} | ${'cov CRS'.padStart(8)}${'INV'.padStart(7)}${'date'.padStart(7)} | ${'med ½CRS'.padStart(9)}${'INV ×÷'.padStart(7)}${'days'.padStart(6)}`,
+  );
+  const line = (r: BenchmarkRow) =>
+    `${r.group.padEnd(12)}${String(r.h).padStart(2)}${String(r.n).padStart(5)}${String(r.served).padStart(5)} | ` +
+    `${f(r.mae.crs.served, 2).padStart(11)}${f(r.mae.crs.naive, 2).padStart(7)}${f(r.mae.crs.windowMean, 2).padStart(7)}` +
+    `${(r.mae.crs.served !== null && r.mae.crs.naive ? (r.mae.crs.served / r.mae.crs.naive).toFixed(3) : '—').padStart(7)} | ` +
+    `${f(r.mae.invitations.served, 0).padStart(11)}${f(r.mae.invitations.naive, 0).padStart(7)}${f(r.mae.invitations.windowMean, 0).padStart(7)} | ` +
+    `${pct(r.coverage.crs).padStart(8)}${pct(r.coverage.invitations).padStart(7)}${pct(r.coverage.date).padStart(7)} | ` +
+    `${f(r.medianWidth.crsHalf).padStart(9)}${f(r.medianWidth.invitationsFactor, 2).padStart(7)}${f(r.medianWidth.dateDays, 0).padStart(6)}`;
+  for (const r of rows) console.log(line(r));
+  console.log('(INV ×÷: the median interval of invitations is the forecast ×÷ this factor; days: median latest − earliest of date_range.)');
+  console.log('Targets (issue 14):');
+  for (const t of checkTargets(rows)) console.log(`  ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'} ${t.target}: ${t.figure}`);
+}
+if (ONLY === 'forecasts') process.exit(0);
+
+// (2) Import against the in-memory domain work it contains.
 const inMemory: number[] = [];
 for (let i = 0; i < REPEATS; i++) {
   const t0 = performance.now();
@@ -87,7 +133,7 @@ console.log(`  baseline, the same parsing, categorising and forecasting in memor
 console.log(`  import into an empty database:   ${ms(median(first))}  (${(median(first) / median(inMemory)).toFixed(2)}× the baseline)`);
 console.log(`  re-import, every round unchanged: ${ms(median(again))}  (${(median(again) / median(inMemory)).toFixed(2)}× the baseline)`);
 
-// (2) Requests with and without the response cache.
+// (3) Requests with and without the response cache.
 async function timeRequests(cacheEntries: number, url: string): Promise<number> {
   const app = await buildServiceApp(drawsService, context(db, cacheEntries), { logger: false });
   await app.ready();

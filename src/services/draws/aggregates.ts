@@ -3,15 +3,19 @@
 // forecasts of every category with the backtests behind them and the models' pooled performance.
 import { dayNumber } from './feed/ircc-dates.ts';
 import { sortRoundsChronologically } from './feed/rounds-feed.ts';
-import type { HorizonMetrics, ModelBacktest } from './forecast/backtest.ts';
-import { poolBacktests } from './forecast/backtest.ts';
 import { gapsBetweenDates } from './forecast/draw-dates.ts';
-import { forecastCategory } from './forecast/forecast-category.ts';
-import type { CategoryForecast, DrawObservation, ForecastStatus, Prediction, SeriesSummary } from './forecast/forecast-category.ts';
-import { MODEL_NAMES } from './forecast/models.ts';
-import type { ModelName } from './forecast/models.ts';
-import type { ModelSelection } from './forecast/series-forecast.ts';
-import { DEFAULT_MAX_HORIZON } from './forecast/series-forecast.ts';
+import { forecastPanel, SERVED_MODELS } from './forecast/forecast-panel.ts';
+import type {
+  CategoryDrawsInput,
+  CategoryForecast,
+  ForecastStatus,
+  IntervalCalibration,
+  ModelName,
+  Prediction,
+  SeriesSummary,
+} from './forecast/forecast-panel.ts';
+import type { MemberName } from './forecast/members.ts';
+import type { HorizonMetrics } from './forecast/metrics.ts';
 import { mean, median } from './forecast/statistics.ts';
 
 export const SERVICE = 'draws';
@@ -124,41 +128,29 @@ export function daysSinceLastDraw(draws: readonly DrawFact[]): Map<string, numbe
 }
 
 export interface StoredStatistics {
+  /** Only draws on or before this date are counted (the as-of date of the import or the latest fit). */
+  as_of: string;
   overall: OverallStatistics;
   /** By category id, for categories with draws. */
   categories: Record<string, CategoryStatistics>;
 }
 
-/** The statistics aggregate of all draws and of each category's (category id → its draws). */
-export function computeStatistics(all: readonly DrawFact[], byCategory: ReadonlyMap<number, readonly DrawFact[]>): StoredStatistics {
+/** The statistics aggregate of every category's draws (category id → its draws) on or before `asOf`. */
+export function computeStatistics(byCategory: ReadonlyMap<number, readonly DrawFact[]>, asOf: string): StoredStatistics {
+  const known = new Map([...byCategory].map(([id, draws]) => [id, draws.filter((d) => d.date <= asOf)]));
   return {
-    overall: overallStatistics(all),
-    categories: Object.fromEntries([...byCategory].map(([id, draws]) => [String(id), categoryStatistics(draws)])),
+    as_of: asOf,
+    overall: overallStatistics([...known.values()].flat()),
+    categories: Object.fromEntries(
+      [...known].filter(([, draws]) => draws.length > 0).map(([id, draws]) => [String(id), categoryStatistics(draws)]),
+    ),
   };
 }
 
-export interface CategoryDraws {
-  id: number;
-  slug: string;
-  draws: DrawObservation[];
-}
+export type CategoryDraws = CategoryDrawsInput;
 
-export interface StoredBacktest {
-  model: ModelName;
-  first_origin: number;
-  by_horizon: HorizonMetrics[];
-}
-
-export interface StoredSeries {
-  model: ModelName;
-  selection: ModelSelection;
-  /** The chosen model's parameters fitted to the whole series. */
-  parameters: Record<string, number>;
-  /** Every candidate's backtest metrics (per-origin records are not kept). */
-  backtests: StoredBacktest[];
-  /** How each horizon's interval was made. */
-  intervals: { h: number; method: 'conformal' | 'analytic'; half_width: number | null; backtest_errors: number }[];
-}
+/** Bumped when the stored forecasts change shape: a serving process refits forecasts of another format. */
+export const FORECASTS_FORMAT = 2;
 
 export interface StoredCategoryForecast {
   category_id: number;
@@ -169,29 +161,31 @@ export interface StoredCategoryForecast {
   last_draw_date: string | null;
   days_since_last_draw: number | null;
   dormant_after_days: number | null;
+  dormant_since: string | null;
   step_days: number | null;
-  crs: StoredSeries | null;
-  invitations: StoredSeries | null;
+  crs: SeriesSummary | null;
+  invitations: SeriesSummary | null;
+  backtest_h1: CategoryForecast['backtestH1'];
 }
 
 export interface StoredModelPerformance {
   name: ModelName;
-  /** Predicted categories whose CRS forecasts use this model. */
+  /** Categories whose served CRS forecasts use this model (members: with a weight in the combination). */
   selected_for: number[];
-  /** Pooled over the CRS backtests of every category with enough history. */
+  /** Rolling-origin backtest of CRS cut-offs over the report window, by horizon. */
   crs: HorizonMetrics[];
-  /** The same for invitation counts. */
+  /** The same for invitations (log scale). */
   invitations: HorizonMetrics[];
-  /** Categories whose backtests are pooled. */
-  categories_backtested: number[];
 }
 
 export interface StoredForecasts {
+  format: typeof FORECASTS_FORMAT;
   as_of: string;
   /** Version of the draws the forecasts were computed from. */
   rounds_version: string;
   categories: StoredCategoryForecast[];
   models: StoredModelPerformance[];
+  calibration: IntervalCalibration;
 }
 
 export interface ComputedForecasts {
@@ -199,71 +193,40 @@ export interface ComputedForecasts {
   predictions: { categoryId: number; prediction: Prediction }[];
 }
 
-function storeSeries(series: SeriesSummary | null): StoredSeries | null {
-  if (series === null) return null;
-  return {
-    model: series.model,
-    selection: series.selection,
-    parameters: series.parameters,
-    backtests: series.backtests.map((b) => ({ model: b.model, first_origin: b.firstOrigin, by_horizon: b.byHorizon })),
-    intervals: series.forecast.forecasts.map((f) => ({
-      h: f.h,
-      method: f.intervalMethod,
-      half_width: Number.isFinite(f.halfWidth) ? f.halfWidth : null,
-      backtest_errors: f.backtestErrors,
-    })),
-  };
-}
-
 /** Forecasts of every category for one as-of date. Pure and deterministic; categories in the order given. */
 export function computeForecasts(categories: readonly CategoryDraws[], asOf: string): ComputedForecasts {
-  const forecasts: { category: CategoryDraws; forecast: CategoryForecast }[] = categories.map((category) => ({
-    category,
-    forecast: forecastCategory(category.draws, asOf),
-  }));
-  const predictions = forecasts.flatMap(({ category, forecast }) =>
-    forecast.predictions.map((prediction) => ({ categoryId: category.id, prediction })),
-  );
-  const models: StoredModelPerformance[] = MODEL_NAMES.map((name) => {
-    const crs: ModelBacktest[] = [];
-    const invitations: ModelBacktest[] = [];
-    const backtested: number[] = [];
-    for (const { category, forecast } of forecasts) {
-      const c = forecast.backtests.crs.find((b) => b.model === name);
-      const i = forecast.backtests.invitations.find((b) => b.model === name);
-      if (c) {
-        crs.push(c);
-        backtested.push(category.id);
-      }
-      if (i) invitations.push(i);
-    }
-    return {
-      name,
-      selected_for: forecasts
-        .filter(({ forecast }) => forecast.status === 'predicted' && forecast.chosenModels.crs === name)
-        .map(({ category }) => category.id),
-      crs: poolBacktests(crs, DEFAULT_MAX_HORIZON),
-      invitations: poolBacktests(invitations, DEFAULT_MAX_HORIZON),
-      categories_backtested: backtested,
-    };
-  });
+  const panel = forecastPanel(categories, asOf);
+  const predictions = panel.categories.flatMap((c) => c.predictions.map((prediction) => ({ categoryId: c.id, prediction })));
+  const servedBy = (model: ModelName) =>
+    panel.categories.filter((c) => c.predictions.length > 0 && c.predictions[0].model_used === model).map((c) => c.id);
+  const weighted = (member: ModelName) =>
+    panel.categories.filter((c) => c.predictions.length > 0 && (c.crs?.weights[member as MemberName] ?? 0) > 0).map((c) => c.id);
   return {
     value: {
+      format: FORECASTS_FORMAT,
       as_of: asOf,
-      categories: forecasts.map(({ category, forecast }) => ({
-        category_id: category.id,
-        slug: category.slug,
-        status: forecast.status,
-        status_reason: forecast.statusReason,
-        draws: forecast.history.draws,
-        last_draw_date: forecast.history.lastDate,
-        days_since_last_draw: forecast.history.dormancy?.daysSinceLastDraw ?? null,
-        dormant_after_days: forecast.history.dormancy?.thresholdDays ?? null,
-        step_days: forecast.stepDays,
-        crs: storeSeries(forecast.crs),
-        invitations: storeSeries(forecast.invitations),
+      categories: panel.categories.map((c) => ({
+        category_id: c.id,
+        slug: c.slug,
+        status: c.status,
+        status_reason: c.statusReason,
+        draws: c.draws,
+        last_draw_date: c.lastDate,
+        days_since_last_draw: c.dormancy?.daysSinceLastDraw ?? null,
+        dormant_after_days: c.dormancy?.thresholdDays ?? null,
+        dormant_since: c.dormantSince,
+        step_days: c.stepDays,
+        crs: c.crs,
+        invitations: c.invitations,
+        backtest_h1: c.backtestH1,
       })),
-      models,
+      models: panel.models!.map((m) => ({
+        name: m.name,
+        selected_for: (SERVED_MODELS as readonly string[]).includes(m.name) ? servedBy(m.name) : weighted(m.name),
+        crs: m.crs,
+        invitations: m.invitations,
+      })),
+      calibration: panel.calibration!,
     },
     predictions,
   };

@@ -4,12 +4,20 @@ import { listDataVersions } from '../../core/db/datasets.ts';
 import { runImport } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
 import type { ServiceApp, ServiceContext } from '../../core/service.ts';
-import { computeForecasts, FORECASTS_DATASET, ROUNDS_DATASET, SERVICE } from './aggregates.ts';
+import { putAggregate } from '../../core/db/datasets.ts';
+import {
+  computeForecasts,
+  computeStatistics,
+  FORECASTS_DATASET,
+  FORECASTS_FORMAT,
+  ROUNDS_DATASET,
+  SERVICE,
+  STATISTICS_AGGREGATE,
+} from './aggregates.ts';
 import type { ComputedForecasts } from './aggregates.ts';
 import { asOfIsFixed, msUntilNextTorontoDay, resolveAsOf } from './as-of.ts';
-import type { ForecastStatus } from './forecast/forecast-category.ts';
-import type { ModelName } from './forecast/models.ts';
-import { loadCategoryDraws, readForecasts } from './repository.ts';
+import type { ForecastStatus, ModelName } from './forecast/forecast-panel.ts';
+import { loadCategoryDraws, loadDrawFacts, readForecasts } from './repository.ts';
 import { writeForecasts } from './store.ts';
 import type { DrawsTables } from './tables.ts';
 
@@ -39,6 +47,8 @@ export async function fitForecasts(ctx: ServiceContext, options: { asOf?: string
       tally.read(categories.reduce((s, c) => s + c.draws.length, 0));
       const computed = computeForecasts(categories, asOf);
       await writeForecasts(trx, computed, rounds.version, dataVersion);
+      // Statistics follow the as-of date too: no endpoint counts a draw after it.
+      await putAggregate(trx, SERVICE, STATISTICS_AGGREGATE, dataVersion, computeStatistics(await loadDrawFacts(trx), asOf));
       tally.inserted(computed.predictions.length);
       fitted.computed = computed;
     },
@@ -53,28 +63,34 @@ export async function fitForecasts(ctx: ServiceContext, options: { asOf?: string
       slug: c.slug,
       status: c.status,
       predictions: predictions.filter((p) => p.categoryId === c.category_id).length,
-      crs_model: c.crs?.model ?? null,
+      crs_model: predictions.find((p) => p.categoryId === c.category_id)?.prediction.model_used ?? null,
     })),
     message: `forecasts as of ${asOf} for ${value.categories.length} categories; data version ${report.data_version}`,
   };
 }
 
-/** Refits when the stored forecasts were made for another as-of date than the current one. True if it refitted. */
+/**
+ * Refits when the stored forecasts were made for another as-of date than the current one, or by an earlier
+ * version of the method (another FORECASTS_FORMAT). True if it refitted.
+ */
 export async function refreshForecastsIfStale(ctx: ServiceContext): Promise<boolean> {
   const asOf = resolveAsOf(ctx.config.env);
   const stored = await readForecasts(ctx.db.kysely.withTables<DrawsTables>());
-  if (stored === null || stored.value.as_of === asOf) return false;
+  if (stored === null || (stored.value.as_of === asOf && stored.value.format === FORECASTS_FORMAT)) return false;
   await fitForecasts(ctx, { asOf });
   return true;
 }
 
 /**
  * Keeps the stored forecasts made for the current as-of date: checked when the app starts and, unless
- * PDI_DRAWS_AS_OF fixes the date, again just after each midnight in Toronto. Requests never compute.
+ * PDI_DRAWS_AS_OF fixes the date, again just after each midnight in Toronto. Requests never compute: a request
+ * that arrives while a refit runs waits for it (health excepted), so no body mixes two as-of dates. The start is
+ * not held up by the refit (a few seconds; longer than the framework's start-up limit on a loaded machine).
  */
 export function keepForecastsCurrent(app: ServiceApp, ctx: ServiceContext): void {
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  let running: Promise<void> | null = null;
   const check = async (): Promise<void> => {
     try {
       if (await refreshForecastsIfStale(ctx))
@@ -89,12 +105,21 @@ export function keepForecastsCurrent(app: ServiceApp, ctx: ServiceContext): void
   const schedule = (ms: number): void => {
     if (closed) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void check(), ms);
+    timer = setTimeout(start, ms);
     timer.unref();
   };
-  app.addHook('onReady', check);
+  const start = (): void => {
+    running = check().finally(() => {
+      running = null;
+    });
+  };
+  app.addHook('onReady', async () => start());
+  app.addHook('onRequest', async (request) => {
+    if (running !== null && !request.url.startsWith('/api/health')) await running;
+  });
   app.addHook('onClose', async () => {
     closed = true;
     if (timer) clearTimeout(timer);
+    await running; // the database must outlive a refit in flight
   });
 }

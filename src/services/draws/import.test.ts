@@ -143,13 +143,13 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
       trade: 'predicted',
       transport: 'dormant',
       agriculture: 'dormant',
-      education: 'insufficient_history',
+      education: 'young',
     });
     const predictions = await db().selectFrom('draws_predictions').select(['category_id', 'rank', 'as_of', 'predicted_date']).execute();
     const predicted = new Set(predictions.map((p) => Number(p.category_id)));
     assert.deepEqual(
       [...predicted].sort((a, b) => a - b),
-      [2, 3, 6, 7, 9],
+      [2, 3, 6, 7, 9, 12],
     );
     assert.ok(predictions.every((p) => p.as_of === SNAPSHOT_AS_OF && p.predicted_date > SNAPSHOT_AS_OF));
   });

@@ -183,7 +183,7 @@ export async function importRounds(ctx: ServiceContext, source: string, options:
 
       const ids = [...byCategory.keys()].sort((a, b) => a - b);
       const facts = new Map(ids.map((id) => [id, byCategory.get(id)!.map(fact)]));
-      const statistics = computeStatistics([...desired.values()].map(fact), facts);
+      const statistics = computeStatistics(facts, asOf);
       await putAggregate(trx, SERVICE, STATISTICS_AGGREGATE, dataVersion, statistics);
 
       const slugs = new Map((await trx.selectFrom('draws_categories').select(['id', 'slug']).execute()).map((c) => [c.id, c.slug]));

@@ -137,4 +137,15 @@ export const drawsMigrations: Record<string, Migration> = {
     up: async (db) => secondaryColumnsNullable(db, true),
     down: async (db) => secondaryColumnsNullable(db, false),
   },
+  /** Issue 14: every prediction carries a 95% interval of the invitations too. */
+  draws_0003_invitation_intervals: {
+    async up(db) {
+      await db.schema.alterTable('draws_predictions').addColumn('invitations_min', 'integer').execute();
+      await db.schema.alterTable('draws_predictions').addColumn('invitations_max', 'integer').execute();
+    },
+    async down(db) {
+      await db.schema.alterTable('draws_predictions').dropColumn('invitations_max').execute();
+      await db.schema.alterTable('draws_predictions').dropColumn('invitations_min').execute();
+    },
+  },
 };

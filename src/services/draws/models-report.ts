@@ -1,6 +1,6 @@
 // Prints what /api/models/ reports for the real IRCC snapshot: every model's pooled rolling-origin backtest
-// of CRS cut-offs by horizon, and, for the largest categories, whether the chosen model beats the naive
-// one at h = 1. Everything is computed here, through the service's own importer and routes.
+// of CRS cut-offs by horizon, the served forecast against naive and the window mean per category at h = 1, and
+// the coverage of the served intervals. Everything is computed here, through the service's own importer and routes.
 //   node src/services/draws/models-report.ts [feed file or URL] [--as-of YYYY-MM-DD]
 // Defaults: the 2025-12-17 snapshot in the shared data, as of 2025-12-17.
 import path from 'node:path';
@@ -41,7 +41,7 @@ export async function modelsReport(source: string, asOf: string): Promise<string
     const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
     lines.push(`Express Entry CRS cut-off forecasts: ${report.rows_read} rounds from ${path.basename(source)}, as of ${asOf}`);
     lines.push('');
-    lines.push('/api/models/: rolling-origin backtest (expanding window), errors pooled over every category with enough history');
+    lines.push('/api/models/: rolling-origin backtest (walk-forward, expanding window) of CRS cut-offs, pooled over the categories');
     lines.push(
       `${'model'.padEnd(13)}${'h'.padStart(2)}${'n'.padStart(6)}${'MAE'.padStart(8)}${'RMSE'.padStart(8)}${'MASE'.padStart(7)}${'bias'.padStart(8)}${'cov95'.padStart(8)}  selected for`,
     );
@@ -54,41 +54,31 @@ export async function modelsReport(source: string, asOf: string): Promise<string
         );
       }
     }
-    lines.push('(damped_trend is a candidate only for series of at least 20 draws and is backtested from the 10th draw on, so its');
-    lines.push(" pooled errors cover fewer and later targets than the other models'; the per-category comparison below is like for like.)");
+    lines.push('(window: the forecasts whose targets fell in the 730 days up to the as-of date; pooled_young: every young forecast.)');
     lines.push('');
-    lines.push('Chosen model against naive at h = 1, on the targets common to all candidates (the comparison the choice is made on)');
+    lines.push('Served forecast (combination) against naive and the window mean at h = 1, per category, over the same window');
     lines.push(
-      `${'category'.padEnd(46)}${'draws'.padStart(6)}  ${'status'.padEnd(21)}${'chosen'.padEnd(13)}${'n'.padStart(4)}${'MAE'.padStart(8)}${'naive'.padStart(8)}  verdict`,
+      `${'category'.padEnd(46)}${'draws'.padStart(6)}  ${'status'.padEnd(12)}${'n'.padStart(4)}${'served'.padStart(8)}${'naive'.padStart(8)}${'wmean'.padStart(8)}  weights naive/ses/damped/reversion`,
     );
     const bySize = [...categories].sort((a, b) => b.total_draws - a.total_draws || a.id - b.id);
     for (const c of bySize) {
       const fc = models.categories.find((x) => x.category_id === c.id);
-      if (!fc || fc.crs_model === null) continue;
-      const chosen = fc.mae_h1[fc.crs_model] ?? null;
-      const naive = fc.mae_h1.naive ?? null;
-      let verdict: string;
-      // With a tie the chosen model is not the lowest: name the model it was tied with.
-      const best = Object.entries(fc.mae_h1)
-        .filter(([name]) => name !== fc.crs_model)
-        .sort((a, b) => a[1] - b[1])[0] ?? ['—', null];
-      if (fc.crs_model === 'naive') {
-        verdict =
-          fc.selection_reason === 'thin_data'
-            ? 'naive: fewer than 10 common errors'
-            : fc.selection_reason === 'tie_simpler'
-              ? `naive: within 2% of the best (${best[0]} ${f(best[1], 3)}), the simpler model kept`
-              : 'naive: the lowest MAE of all candidates';
-      } else if (chosen !== null && naive !== null) {
-        verdict =
-          `${chosen < naive ? 'beats' : 'does not beat'} naive by ${(((naive - chosen) / naive) * 100).toFixed(1)}%` +
-          (fc.selection_reason === 'tie_simpler' ? ` (tied within 2% with ${best[0]} ${f(best[1], 3)}; simpler model kept)` : '');
-      } else verdict = '—';
+      if (!fc) continue;
+      const w = fc.crs_weights;
+      const weights =
+        Object.keys(w).length > 0 ? ['naive', 'ses', 'damped_trend', 'pooled_reversion'].map((k) => f(w[k] ?? 0, 2)).join('/') : '—';
       lines.push(
-        `${c.name.slice(0, 45).padEnd(46)}${String(c.total_draws).padStart(6)}  ${fc.status.padEnd(21)}${fc.crs_model.padEnd(13)}${String(fc.compared_on).padStart(4)}` +
-          `${f(chosen, 2).padStart(8)}${f(naive, 2).padStart(8)}  ${verdict}`,
+        `${c.name.slice(0, 45).padEnd(46)}${String(c.total_draws).padStart(6)}  ${fc.status.padEnd(12)}${String(fc.compared_on ?? 0).padStart(4)}` +
+          `${f(fc.mae_h1.combination ?? null, 2).padStart(8)}${f(fc.mae_h1.naive ?? null, 2).padStart(8)}${f(fc.mae_h1.window_mean ?? null, 2).padStart(8)}  ${weights}`,
       );
     }
+    lines.push('');
+    lines.push('Coverage of the served 95% intervals (same window)');
+    for (const family of ['crs', 'invitations'] as const)
+      lines.push(`  ${family.padEnd(12)}${models.intervals[family].map((r) => `h${r.h} ${pct(r.coverage_95)} (n=${r.n})`).join('  ')}`);
+    lines.push(
+      `  ${'dates'.padEnd(12)}${models.intervals.dates.map((r) => `h${r.h} ${pct(r.coverage_95)} at level ${r.level}`).join('  ')}`,
+    );
     return lines.join('\n');
   } finally {
     await app.close();

@@ -7,10 +7,9 @@ import { getAggregate, listDataVersions } from '../../core/db/datasets.ts';
 import type { StoredAggregate } from '../../core/db/datasets.ts';
 import { dbBool, num } from '../../core/db/dialect.ts';
 import { FORECASTS_AGGREGATE, FORECASTS_DATASET, ROUNDS_DATASET, SERVICE, STATISTICS_AGGREGATE } from './aggregates.ts';
-import type { CategoryDraws, StoredForecasts, StoredStatistics } from './aggregates.ts';
+import type { CategoryDraws, DrawFact, StoredForecasts, StoredStatistics } from './aggregates.ts';
 import { dayNumber, isoFromDayNumber } from './feed/ircc-dates.ts';
-import type { DrawObservation, Prediction } from './forecast/forecast-category.ts';
-import type { ModelName } from './forecast/models.ts';
+import type { DrawObservation, Prediction, ServedModel } from './forecast/forecast-panel.ts';
 import type { DataSourceSchema } from './schemas/common.ts';
 import type { CategoryRow, DrawRow, DrawsDatabase } from './tables.ts';
 
@@ -114,13 +113,18 @@ export async function listPredictions(db: Kysely<DrawsDatabase>, categoryId?: nu
       predicted_crs_score: r.predicted_crs_score,
       predicted_invitations: r.predicted_invitations,
       confidence_score: r.confidence_score,
-      model_used: r.model_used as ModelName, // written from a ModelName by the store
+      model_used: r.model_used as ServedModel, // written from a ServedModel by the store
       uncertainty_range: {
         min: r.range_min,
         max: r.range_max,
         confidence_level: 95,
         margin_of_error: r.margin_of_error,
       },
+      // Null only in rows stored before invitations had intervals (refitted when the service starts).
+      invitations_range:
+        r.invitations_min === null || r.invitations_max === null
+          ? null
+          : { min: r.invitations_min, max: r.invitations_max, confidence_level: 95 },
       date_range: { earliest: r.date_earliest, latest: r.date_latest },
     });
     result.set(id, list);
@@ -149,6 +153,23 @@ export async function loadCategoryDraws(db: Kysely<DrawsDatabase>): Promise<Cate
     byCategory.set(r.category_id, list);
   }
   return categories.map((c) => ({ id: c.id, slug: c.slug, draws: byCategory.get(c.id) ?? [] }));
+}
+
+/** Every stored draw as a DrawFact, by category id (the statistics are recomputed from these for an as-of date). */
+export async function loadDrawFacts(db: Kysely<DrawsDatabase>): Promise<Map<number, DrawFact[]>> {
+  const rows = await db
+    .selectFrom('draws_draws')
+    .select(['category_id', 'round_number', 'round_sort_key', 'date', 'crs', 'invitations'])
+    .orderBy('date')
+    .orderBy('round_sort_key')
+    .execute();
+  const byCategory = new Map<number, DrawFact[]>();
+  for (const r of rows) {
+    const list = byCategory.get(r.category_id) ?? [];
+    list.push({ roundNumber: r.round_number, roundSortKey: r.round_sort_key, date: r.date, crs: r.crs, invitations: r.invitations });
+    byCategory.set(r.category_id, list);
+  }
+  return new Map([...byCategory].sort((a, b) => a[0] - b[0]));
 }
 
 export async function readForecasts(db: Kysely<DrawsDatabase>): Promise<StoredAggregate<StoredForecasts> | null> {

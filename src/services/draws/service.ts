@@ -2,7 +2,6 @@
 // intervals (spec §2.4, §4.4; contract d-draws.md). Port 8004 by default.
 import path from 'node:path';
 import { importGuard } from '../../core/import.ts';
-import { Type } from 'typebox';
 import type { ServiceModule } from '../../core/service.ts';
 import { resolveAsOf } from './as-of.ts';
 import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeed } from './demo.ts';
@@ -22,7 +21,6 @@ export const drawsService: ServiceModule = {
   version: API_VERSION,
   cacheSeconds: 3600,
   errorBody: ({ message }) => ({ success: false, error: message, data: [] }),
-  errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String(), data: Type.Array(Type.Unknown(), { maxItems: 0 }) }),
   errorSchema: ErrorBody,
   migrations: drawsMigrations,
   async routes(app, ctx) {

@@ -169,6 +169,8 @@ export async function writeForecasts(
       range_min: p.uncertainty_range.min,
       range_max: p.uncertainty_range.max,
       margin_of_error: p.uncertainty_range.margin_of_error,
+      invitations_min: p.invitations_range?.min ?? null,
+      invitations_max: p.invitations_range?.max ?? null,
       date_earliest: p.date_range.earliest,
       date_latest: p.date_range.latest,
       as_of: computed.value.as_of,

@@ -52,6 +52,9 @@ export interface PredictionsTable {
   range_min: number;
   range_max: number;
   margin_of_error: number;
+  /** 95% interval of the invitations (migration 0003; null in rows stored before it). */
+  invitations_min: number | null;
+  invitations_max: number | null;
   date_earliest: string;
   date_latest: string;
   as_of: string;

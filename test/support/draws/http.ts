@@ -34,15 +34,16 @@ export const PREDICTION_KEYS = [
   'model_used',
   'predicted_crs_score',
   'predicted_date',
+  'invitations_range',
   'predicted_invitations',
   'rank',
   'uncertainty_range',
-];
+].sort();
 export const CATEGORY_KEYS = ['avg_crs_score', 'created_at', 'description', 'id', 'is_active', 'latest_draw_date', 'name', 'total_draws'];
 export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
-/** Every model a prediction may name. */
-export const MODEL_NAMES = ['naive', 'window_mean', 'ses', 'damped_trend'];
+/** Every model a prediction may name: the combination (established categories) and the pooled model (young ones). */
+export const SERVED_MODEL_NAMES = ['combination', 'pooled_young'];
 
 export const keys = (o: object) => Object.keys(o).sort();
 export const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -78,12 +79,18 @@ export function checkPrediction(p: PredictionBody, asOf: string): void {
   assert.ok(Number.isInteger(p.predicted_invitations) && p.predicted_invitations >= 1);
   assert.ok(typeof p.predicted_crs_score === 'number' && p.predicted_crs_score >= 0 && p.predicted_crs_score <= 1200);
   assert.ok(p.confidence_score > 0 && p.confidence_score < 100);
-  assert.ok(MODEL_NAMES.includes(p.model_used));
+  assert.ok(SERVED_MODEL_NAMES.includes(p.model_used));
   assert.deepEqual(keys(p.uncertainty_range), ['confidence_level', 'margin_of_error', 'max', 'min']);
   assert.equal(p.uncertainty_range.confidence_level, 95);
   assert.ok(p.uncertainty_range.min <= p.predicted_crs_score && p.predicted_crs_score <= p.uncertainty_range.max);
   assert.ok(p.uncertainty_range.min >= 0 && p.uncertainty_range.max <= 1200 && p.uncertainty_range.margin_of_error >= 0);
   assert.ok(p.date_range.earliest <= p.predicted_date && p.predicted_date <= p.date_range.latest);
+  assert.ok(p.date_range.earliest > asOf, 'the date range starts after the as-of date');
+  const inv = p.invitations_range!;
+  assert.deepEqual(keys(inv), ['confidence_level', 'max', 'min']);
+  assert.equal(inv.confidence_level, 95);
+  assert.ok(Number.isInteger(inv.min) && Number.isInteger(inv.max) && inv.min >= 1);
+  assert.ok(inv.min <= p.predicted_invitations && p.predicted_invitations <= inv.max, JSON.stringify(p));
 }
 
 /** Newest first: date, then round number (numeric part, then letter). */

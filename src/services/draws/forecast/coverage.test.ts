@@ -1,72 +1,86 @@
-// Does the full method (backtests, model choice, conformal or analytic interval) deliver 95% intervals?
-// Simulated series with known noise: a random walk observed with Gaussian noise, and AR(1) around a level.
+// Are the served 95% intervals calibrated? Simulated panels with known dynamics (mean-reverting cut-offs of
+// different noise levels, invitations varying on the log scale, irregular gaps between draws): the walk-forward
+// coverage of every interval family (CRS, invitations, draw date) at h = 1…3 over the report window. And an
+// outlier years before the as-of date does not widen today's interval.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Random } from '../../../core/random.ts';
-import { forecastSeries } from './series-forecast.ts';
+import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
+import { weekendToMonday } from './draw-dates.ts';
+import { forecastPanel } from './forecast-panel.ts';
+import type { CategoryDrawsInput } from './forecast-panel.ts';
 
-const SERIES = 1200;
+const END = '2025-12-17';
 
-function simulate(rng: Random, kind: 'local_level' | 'ar1', length: number): number[] {
-  const y: number[] = [];
-  if (kind === 'local_level') {
-    const levelSd = rng.uniform(0.5, 8);
-    const noiseSd = rng.uniform(1, 15);
-    let level = 470;
-    for (let t = 0; t < length; t++) {
-      level += rng.normal(0, levelSd);
-      y.push(level + rng.normal(0, noiseSd));
-    }
-  } else {
-    const phi = rng.uniform(0, 0.9);
-    const sd = rng.uniform(2, 20);
-    let x = 470 + rng.normal(0, sd / Math.sqrt(1 - phi * phi));
-    for (let t = 0; t < length; t++) {
-      x = 470 + phi * (x - 470) + rng.normal(0, sd);
-      y.push(x);
-    }
+/** A category: AR(1) cut-offs around `level` with noise `sd`, log-invitations AR(1), gaps drawn from `gaps`. */
+function simulate(rng: Random, id: number, level: number, sd: number, gaps: readonly number[], count: number): CategoryDrawsInput {
+  const days: number[] = [];
+  let day = dayNumber(END) - 3;
+  for (let i = 0; i < count; i++) {
+    days.unshift(weekendToMonday(day) > dayNumber(END) ? day - 2 : weekendToMonday(day));
+    day -= rng.pick(gaps);
   }
-  return y;
+  let x = 0;
+  let u = 0;
+  const draws = days.map((d) => {
+    x = 0.6 * x + rng.normal(0, sd);
+    u = 0.5 * u + rng.normal(0, 0.35);
+    return {
+      date: isoFromDayNumber(d),
+      crs: Math.round(Math.min(1200, Math.max(0, level + x))),
+      invitations: Math.max(1, Math.round(3000 * Math.exp(u))),
+    };
+  });
+  return { id, slug: `c${id}`, draws };
 }
 
-test(`h = 1 intervals of the full method cover 93–97% of next values over ${SERIES} simulated series`, () => {
-  const rng = new Random('draws-forecast-coverage');
-  const tally = new Map<string, { n: number; covered: number }>();
-  const count = (key: string, covered: boolean): void => {
-    const t = tally.get(key) ?? { n: 0, covered: 0 };
-    t.n++;
-    if (covered) t.covered++;
-    tally.set(key, t);
-  };
-  for (let i = 0; i < SERIES; i++) {
-    const kind = i % 2 === 0 ? 'local_level' : 'ar1';
-    const length = rng.int(10, 80);
-    const y = simulate(rng, kind, length + 1);
-    const f = forecastSeries(y.slice(0, length), { bounds: { min: 0, max: 1200 }, maxHorizon: 1 })!;
-    const fc = f.forecasts[0];
-    const covered = y[length] >= fc.lower && y[length] <= fc.upper;
-    count('all', covered);
-    count(kind, covered);
-    count(fc.intervalMethod, covered);
-    count(`model ${f.selection.model}`, covered);
-  }
-  const order = [
-    'all',
-    'local_level',
-    'ar1',
-    'conformal',
-    'analytic',
-    'model naive',
-    'model window_mean',
-    'model ses',
-    'model damped_trend',
+function simulatedPanel(seed: string): CategoryDrawsInput[] {
+  const rng = new Random(seed);
+  return [
+    simulate(rng, 1, 480, 6, [14, 14, 14, 7, 21], 120),
+    simulate(rng, 2, 520, 12, [14, 14, 28], 90),
+    simulate(rng, 3, 740, 30, [14, 14, 13, 15], 120),
+    simulate(rng, 4, 430, 20, [21, 28, 30, 35, 60], 60),
+    simulate(rng, 5, 470, 9, [7, 14, 14, 14, 21, 28], 110),
   ];
-  const lines = [...tally.entries()]
-    .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
-    .map(([k, t]) => `  ${k.padEnd(20)} n=${String(t.n).padStart(5)}  coverage ${((100 * t.covered) / t.n).toFixed(1)}%`);
-  console.log(`\nEmpirical coverage of the served 95% interval at h = 1:\n${lines.join('\n')}\n`);
-  const all = tally.get('all')!;
-  const coverage = all.covered / all.n;
-  assert.equal(all.n, SERIES);
-  assert.ok(coverage >= 0.93 && coverage <= 0.97, `coverage ${(coverage * 100).toFixed(1)}% outside 93–97%`);
+}
+
+test('every family of served 95% intervals covers 90–98% in the walk-forward of simulated panels (h = 1…3)', () => {
+  const lines: string[] = [];
+  for (const seed of ['coverage-a', 'coverage-b']) {
+    const f = forecastPanel(simulatedPanel(seed), END);
+    const c = f.calibration!;
+    for (let h = 1; h <= 3; h++) {
+      const crs = c.crs[h - 1];
+      const invitations = c.invitations[h - 1];
+      const dates = c.dates[h - 1];
+      lines.push(
+        `  ${seed} h=${h}: CRS ${(100 * crs.coverage_95!).toFixed(1)}% (n=${crs.n}), invitations ${(100 * invitations.coverage_95!).toFixed(1)}% (n=${invitations.n}), dates ${(100 * dates.coverage!).toFixed(1)}% (n=${dates.n}, level ${dates.level})`,
+      );
+      for (const [family, coverage, n] of [
+        ['CRS', crs.coverage_95!, crs.n],
+        ['invitations', invitations.coverage_95!, invitations.n],
+        ['dates', dates.coverage!, dates.n],
+      ] as const) {
+        assert.ok(n >= 150, `${seed} h${h} ${family}: ${n} scored forecasts`);
+        assert.ok(coverage >= 0.9 && coverage <= 0.98, `${seed} h${h} ${family}: coverage ${(100 * coverage).toFixed(1)}% outside 90–98%`);
+      }
+    }
+  }
+  console.log(`\nWalk-forward coverage of the served 95% intervals on simulated panels:\n${lines.join('\n')}\n`);
+});
+
+test('an outlier far in the past does not widen today’s interval', () => {
+  const panel = simulatedPanel('outlier');
+  const target = panel[0];
+  // A CRS-75-like draw three years before the as-of date.
+  const index = target.draws.findIndex((d) => d.date >= '2022-12-01');
+  const withOutlier = panel.map((c) => (c === target ? { ...c, draws: c.draws.map((d, i) => (i === index ? { ...d, crs: 75 } : d)) } : c));
+  const half = (p: CategoryDrawsInput[]) =>
+    forecastPanel(p, END, { report: false })
+      .categories.find((c) => c.slug === target.slug)!
+      .predictions.map((p) => p.uncertainty_range.margin_of_error);
+  const clean = half(panel);
+  const outlier = half(withOutlier);
+  for (let i = 0; i < clean.length; i++) assert.ok(outlier[i] <= clean[i] * 1.05, `rank ${i + 1}: ${outlier[i]} vs ${clean[i]}`);
 });

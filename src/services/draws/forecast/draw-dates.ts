@@ -17,15 +17,15 @@ export const DORMANT_GAP_MULTIPLE = 3;
 
 export const DATE_METHOD =
   "predicted_date: step = the median of the last six gaps between the category's draw dates (whole days, " +
-  'half rounded up, at least one); rank h is the h-th step after the last draw that falls after the as-of ' +
-  'date, so a date already past is replaced by the next one on the same cadence; a Saturday or Sunday moves ' +
-  'to the following Monday, and each rank falls after the previous one. Ranks more than 365 days after the ' +
-  'as-of date are not predicted. date_range: the last twelve gaps (or all, if fewer) form an empirical gap ' +
-  'distribution; the first gap is conditioned on exceeding the days already elapsed since the last draw ' +
-  '(if no recorded gap is that long, the clock restarts at the as-of date), the h-th draw is the sum of that ' +
-  'first gap and h − 1 further independent gaps, computed exactly by convolution; earliest and latest are ' +
-  'the 2.5% and 97.5% quantiles of that sum, moved off weekends, widened to include predicted_date and ' +
-  'capped at 365 days after the as-of date.';
+  "half rounded up, at least one; a young category with one draw date: the median of every category's recent " +
+  'gaps); rank h is the h-th step after the last draw that falls after the as-of date, so a date already past is ' +
+  'replaced by the next one on the same cadence; a Saturday or Sunday moves to the following Monday, and each rank ' +
+  'falls after the previous one. Ranks more than 365 days after the as-of date are not predicted. date_range: a ' +
+  'renewal model of the gaps: the first gap is conditioned on exceeding the days already elapsed since the last ' +
+  'draw (if no gap in the distribution is that long, the clock restarts at the as-of date), the h-th draw is the ' +
+  'sum of that first gap and h − 1 further independent gaps, computed exactly by convolution; the range is the ' +
+  'central interval of that sum (weekends moved to Monday), widened to include predicted_date and capped at 365 ' +
+  'days after the as-of date.';
 
 export const DORMANT_RULE =
   'A category is dormant, and not predicted, when its last draw is more than max(365, 3 × the 95th percentile ' +
@@ -65,10 +65,15 @@ export interface DormancyCheck {
   dormant: boolean;
 }
 
+/** Days without a draw after which a category with these gaps is dormant: max(365, 3 × their 95th percentile). */
+export function dormancyThreshold(gaps: readonly number[]): number {
+  return Math.max(DORMANT_MIN_DAYS, gaps.length > 0 ? DORMANT_GAP_MULTIPLE * quantile(gaps, 0.95) : 0);
+}
+
 export function checkDormancy(lastDrawDate: string, gaps: readonly number[], asOf: string): DormancyCheck {
   const daysSinceLastDraw = dayNumber(asOf) - dayNumber(lastDrawDate);
   const gapP95 = gaps.length > 0 ? quantile(gaps, 0.95) : null;
-  const thresholdDays = Math.max(DORMANT_MIN_DAYS, gapP95 === null ? 0 : DORMANT_GAP_MULTIPLE * gapP95);
+  const thresholdDays = dormancyThreshold(gaps);
   return { daysSinceLastDraw, thresholdDays, gapP95, dormant: daysSinceLastDraw > thresholdDays };
 }
 
@@ -88,13 +93,45 @@ export interface DatePrediction {
   dates: PredictedDate[];
 }
 
-/**
- * Integer weights of offsets (days after the last draw) of the h-th next draw, h = 1…horizons, under the
- * renewal model described in DATE_METHOD. Weights are counts of gap combinations, so quantiles are exact.
- */
-export function gapSumDistributions(gaps: readonly number[], elapsedDays: number, horizons: number): Map<number, number>[] {
-  const base = new Map<number, number>();
+/** Weights of gap lengths (days): counts, or smoothed weights (see smoothGaps). */
+export type GapWeights = Map<number, number>;
+
+/** Each gap as one count (the exact empirical distribution). */
+export function gapCounts(gaps: readonly number[]): GapWeights {
+  const base: GapWeights = new Map();
   for (const g of gaps) base.set(g, (base.get(g) ?? 0) + 1);
+  return base;
+}
+
+/**
+ * Each gap spread over g − w … g + w days with triangular weights, w = max(1, round(GAP_SMOOTHING × g)): a draw
+ * a day or two later than any seen before is possible, not impossible. Every gap keeps a total weight of one.
+ */
+export function smoothGaps(gaps: readonly number[], weights?: readonly number[]): GapWeights {
+  const out: GapWeights = new Map();
+  gaps.forEach((g, i) => {
+    const w = Math.max(1, Math.round(GAP_SMOOTHING * g));
+    const total = (w + 1) ** 2; // Σ_{d=−w..w} (w + 1 − |d|)
+    for (let d = -w; d <= w; d++) {
+      const day = g + d;
+      if (day < 1) continue;
+      out.set(day, (out.get(day) ?? 0) + ((weights?.[i] ?? 1) * (w + 1 - Math.abs(d))) / total);
+    }
+  });
+  return out;
+}
+
+/** Half-width of the smoothing kernel as a share of the gap. */
+export const GAP_SMOOTHING = 0.1;
+
+/**
+ * Weights of offsets (days after the last draw) of the h-th next draw, h = 1…horizons, under the renewal
+ * model described in DATE_METHOD: the first gap conditioned on exceeding `elapsedDays` (if no gap is that long,
+ * the clock restarts at the as-of date), then h − 1 further independent gaps, by exact convolution. With counts
+ * as `gaps` the weights are counts of gap combinations, so quantiles are exact.
+ */
+export function gapSumDistributions(gaps: readonly number[] | GapWeights, elapsedDays: number, horizons: number): Map<number, number>[] {
+  const base = gaps instanceof Map ? gaps : gapCounts(gaps);
   let first = new Map<number, number>();
   for (const [g, w] of base) if (g > elapsedDays) first.set(g, w);
   if (first.size === 0) {
@@ -123,33 +160,130 @@ export function distributionQuantile(distribution: Map<number, number>, p: numbe
   return entries[entries.length - 1][0];
 }
 
-/** Predicted draw dates of a category from its sorted draw dates (at least two distinct) and the as-of date. */
-export function predictDrawDates(sortedDates: readonly string[], asOf: string, horizons: number): DatePrediction {
+/** The distribution of draw days (day numbers) of offsets from `lastDay`, weekends moved to the Monday after. */
+export function businessDays(lastDay: number, offsets: Map<number, number>): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [offset, w] of offsets) {
+    const day = weekendToMonday(lastDay + offset);
+    out.set(day, (out.get(day) ?? 0) + w);
+  }
+  return out;
+}
+
+/** Central interval [lo, hi] of a day distribution at `level` (quantiles (1 − level)/2 and (1 + level)/2). */
+export function centralInterval(days: Map<number, number>, level: number): [number, number] {
+  const tail = (1 - level) / 2;
+  return [distributionQuantile(days, tail), distributionQuantile(days, 1 - tail)];
+}
+
+export interface DatePredictionOptions {
+  /** Central level of date_range for rank h (default DATE_RANGE_LEVEL; the served forecasts pass the calibrated levels). */
+  levelFor?: (h: number) => number;
+  /** The gap distribution (default: the last RANGE_GAP_COUNT gaps, counted exactly). */
+  gapWeights?: GapWeights;
+  /** Days between predicted draws when the dates hold fewer than two distinct days (a young category). */
+  stepDays?: number;
+}
+
+/**
+ * Predicted draw dates of a category from its sorted draw dates and the as-of date. Without options: at least
+ * two distinct dates, date_range from the exact distribution of the last twelve gaps at 95%.
+ */
+export function predictDrawDates(
+  sortedDates: readonly string[],
+  asOf: string,
+  horizons: number,
+  options: DatePredictionOptions = {},
+): DatePrediction {
   const gaps = gapsBetweenDates(sortedDates);
-  if (gaps.length === 0) throw new RangeError('date prediction needs at least two distinct draw dates');
+  if (sortedDates.length === 0) throw new RangeError('date prediction needs at least one draw date');
+  if (gaps.length === 0 && (options.stepDays === undefined || options.gapWeights === undefined))
+    throw new RangeError('date prediction needs at least two distinct draw dates, or a step and a gap distribution');
   const last = dayNumber(sortedDates[sortedDates.length - 1]);
   const today = dayNumber(asOf);
   if (last > today) throw new RangeError(`last draw ${sortedDates[sortedDates.length - 1]} is after the as-of date ${asOf}`);
   const cap = today + MAX_DAYS_AHEAD;
   const capBusiness = weekendToFriday(cap);
-  const stepDays = Math.max(1, Math.floor(median(gaps.slice(-STEP_GAP_COUNT)) + 0.5));
+  const stepDays = Math.max(1, Math.floor((gaps.length > 0 ? median(gaps.slice(-STEP_GAP_COUNT)) : options.stepDays!) + 0.5));
   const elapsed = today - last;
   const firstStep = Math.floor(elapsed / stepDays) + 1;
-  const distributions = gapSumDistributions(gaps.slice(-RANGE_GAP_COUNT), elapsed, horizons);
-  const tail = (1 - DATE_RANGE_LEVEL) / 2;
+  const levels = Array.from({ length: horizons }, (_, i) => (options.levelFor ?? (() => DATE_RANGE_LEVEL))(i + 1));
+  const intervals = dateIntervals(options.gapWeights ?? gapCounts(gaps.slice(-RANGE_GAP_COUNT)), last, elapsed, horizons, levels);
   const dates: PredictedDate[] = [];
   let previous = today;
   for (let h = 1; h <= horizons; h++) {
     let day = weekendToMonday(last + (firstStep + h - 1) * stepDays);
     if (day <= previous) day = weekendToMonday(previous + 1);
     if (day > cap) break;
-    const distribution = distributions[h - 1];
-    let earliest = weekendToMonday(last + distributionQuantile(distribution, tail));
-    let latest = weekendToMonday(last + distributionQuantile(distribution, 1 - tail));
+    let [earliest, latest] = intervals[h - 1][h - 1];
     earliest = Math.min(earliest, day);
     latest = Math.min(Math.max(latest, day), capBusiness);
     dates.push({ rank: h, date: isoFromDayNumber(day), earliest: isoFromDayNumber(earliest), latest: isoFromDayNumber(latest) });
     previous = day;
   }
   return { stepDays, capDate: isoFromDayNumber(cap), dates };
+}
+
+/**
+ * The same distributions as gapSumDistributions, dense (index = offset in days) and moved to business days
+ * from `lastDay`, with the central interval at each of `levels` for every horizon: the fast form the
+ * walk-forward uses for every draw of every category.
+ */
+export function dateIntervals(
+  base: GapWeights,
+  lastDay: number,
+  elapsedDays: number,
+  horizons: number,
+  levels: readonly number[],
+): [number, number][][] {
+  const entries = [...base.entries()];
+  const gs = Int32Array.from(entries.map(([g]) => g));
+  const gw = Float64Array.from(entries.map(([, w]) => w));
+  let maxGap = 0;
+  for (const g of gs) maxGap = Math.max(maxGap, g);
+  let first = entries.filter(([g]) => g > elapsedDays);
+  if (first.length === 0) first = entries.map(([g, w]) => [elapsedDays + g, w]);
+  let current = new Float64Array(Math.max(...first.map(([g]) => g)) + 1);
+  for (const [g, w] of first) current[g] += w;
+  const result: [number, number][][] = [];
+  for (let h = 1; h <= horizons; h++) {
+    if (h > 1) {
+      const next = new Float64Array(current.length + maxGap);
+      const n = gs.length;
+      for (let s = 0; s < current.length; s++) {
+        const ws = current[s];
+        if (ws === 0) continue;
+        for (let j = 0; j < n; j++) next[s + gs[j]] += ws * gw[j];
+      }
+      current = next;
+    }
+    // Weekend mass moves to the Monday after; then one cumulative pass finds every level's bounds.
+    const days = new Float64Array(current.length + 2);
+    let total = 0;
+    for (let o = 0; o < current.length; o++) {
+      if (current[o] === 0) continue;
+      const w = weekday(lastDay + o);
+      days[o + (w === 6 ? 2 : w === 0 ? 1 : 0)] += current[o];
+      total += current[o];
+    }
+    const bounds = levels.map((level): [number, number] => {
+      const lo = ((1 - level) / 2) * total - 1e-9 * total;
+      const hi = (1 - (1 - level) / 2) * total - 1e-9 * total;
+      let cumulative = 0;
+      let a = -1;
+      let b = -1;
+      for (let o = 0; o < days.length; o++) {
+        if (days[o] === 0) continue;
+        cumulative += days[o];
+        if (a < 0 && cumulative >= lo) a = o;
+        if (cumulative >= hi) {
+          b = o;
+          break;
+        }
+      }
+      return [lastDay + a, lastDay + (b < 0 ? days.length - 1 : b)];
+    });
+    result.push(bounds);
+  }
+  return result;
 }

@@ -1,43 +1,67 @@
 // What /api/models/ says about each model and about the numbers the forecasts report. Kept next to the
 // code that implements them so that the description and the behaviour change together.
-import { CONFORMAL_MIN_ERRORS, HIT_TOLERANCE } from './backtest.ts';
 import { DATE_METHOD, DORMANT_RULE } from './draw-dates.ts';
-import { DAMPED_PHI_RANGE, SES_ALPHA_RANGE, type ModelName } from './models.ts';
+import type { ModelName } from './forecast-panel.ts';
+import { DAMPED_MIN_OBSERVATIONS, REVERSION_WINDOW, SES_MIN_OBSERVATIONS, WINDOW } from './members.ts';
+import { FALLBACK_QUANTILE, HIT_TOLERANCE } from './metrics.ts';
+import { DAMPED_PHI_RANGE, SES_ALPHA_RANGE } from './models.ts';
+import { REVERSION_RIDGE, REVERSION_SHRINKAGE, REVERSION_YEARS } from './pooling.ts';
 import {
-  BACKTEST_FIRST_ORIGIN,
-  DAMPED_FIRST_ORIGIN,
-  DAMPED_MIN_SERIES_LENGTH,
-  DEFAULT_MAX_HORIZON,
-  DEFAULT_WINDOW,
-  SELECTION_TIE_TOLERANCE,
-  THIN_DATA_MIN_ERRORS,
-} from './series-forecast.ts';
+  DATE_GAPS,
+  DATE_LEVELS,
+  DATE_POOLED_SHARE,
+  ESTABLISHED_DRAWS,
+  RECENT_DAYS,
+  SCALE_CHANGES,
+  WEIGHT_ERRORS,
+  WEIGHT_PRIOR_ERRORS,
+} from './walk-forward.ts';
 
 export const CONFIDENCE_DEFINITION =
-  `confidence_score (0–100) is the chosen CRS model's rolling-origin backtest hit rate at that horizon, where a ` +
-  `hit is a forecast within ${HIT_TOLERANCE} CRS points of the actual cut-off, smoothed with a uniform Beta(1,1) ` +
-  `prior (Laplace's rule): (hits + 1) / (n + 2) × 100, rounded to one decimal. With no backtest errors it is 50.`;
+  `confidence_score (0–100) is the hit rate of the served CRS forecasts at that horizon in the walk-forward ` +
+  `backtest (the category's own forecasts; for a young category every young category's), where a hit is a forecast ` +
+  `within ${HIT_TOLERANCE} CRS points of the actual cut-off, smoothed with a uniform Beta(1,1) prior (Laplace's rule): ` +
+  `(hits + 1) / (n + 2) × 100, rounded to one decimal. With no scored forecast it is 50.`;
+
+export const BACKTEST_DEFINITION =
+  `Walk-forward (rolling origin, expanding window): after every draw of every category, each model forecasts the ` +
+  `category's next five draws from what was known that day only (its own draws, and pooled quantities estimated ` +
+  `from every category's draws up to that day). Errors are actual − forecast. The tables report the forecasts whose ` +
+  `targets fell in the ${RECENT_DAYS} days up to the as-of date, for established categories (${ESTABLISHED_DRAWS}+ draws ` +
+  `when the forecast was made); pooled_young reports every young forecast ever scored. mase = mean |error| / the ` +
+  `category's scale when the forecast was made (its mean absolute change over the last ${SCALE_CHANGES} draws). ` +
+  `coverage_95 is the share of actuals inside the interval that was served at the time, sized from errors known then.`;
+
+export const COMBINATION_DEFINITION =
+  `The served forecast of an established category is a weighted mean of naive, SES, damped trend and pooled ` +
+  `reversion (the window mean is reported as a baseline only): ŷ = Σ_m w_m ŷ_m with w_m ∝ 1/S_m and ` +
+  `S_m = (Σ_{last ${WEIGHT_ERRORS} own h = 1 errors} e² + ${WEIGHT_PRIOR_ERRORS} · s² · mean over every category of (e/s)²) / (n_own + ${WEIGHT_PRIOR_ERRORS}), ` +
+  `using only errors whose targets were known (within ${RECENT_DAYS} days) when the forecast was made; s is the ` +
+  `category's scale. The same weights apply at every horizon. Invitations are forecast the same way on log(invitations) ` +
+  `and served as exp(ŷ), rounded.`;
 
 export const INTERVAL_DEFINITION =
-  `uncertainty_range is a 95% prediction interval for the cut-off score. Where the chosen model has at least ` +
-  `${CONFORMAL_MIN_ERRORS} backtest errors at that horizon, its half-width (margin_of_error) is their empirical ` +
-  `95% quantile of absolute error (conformal: the k-th smallest with k = ⌈(n + 1) × 0.95⌉); otherwise it is the ` +
-  `model's analytic interval, Student-t quantile with the residual degrees of freedom times the model's h-step ` +
-  `forecast standard deviation. The range is clipped to the feasible scores 0–1200 (invitations: at least 1).`;
+  `uncertainty_range (CRS) and invitations_range (on the log scale) are split-conformal 95% intervals from recent ` +
+  `out-of-sample errors: half-width = q_h × u, where u is the category's error unit (the mean |error| of its last ` +
+  `${WEIGHT_ERRORS} served h = 1 forecasts, shrunk toward s × the pooled mean |e|/s with the weight of ` +
+  `${WEIGHT_PRIOR_ERRORS} errors) and q_h is the k-th smallest |e|/u, k = ⌈(n + 1) × 0.95⌉, among the served h-step ` +
+  `forecasts of every established category whose targets fell in the ${RECENT_DAYS} days up to the as-of date ` +
+  `(every such forecast if that is too few; ${FALLBACK_QUANTILE} if still too few). An outlier older than two years ` +
+  `therefore never sizes today's interval. A young category's half-width is the same quantile of the absolute errors ` +
+  `of every young forecast ever scored, and never narrower than an established category's would be at the pooled ` +
+  `scale. The CRS range is clipped to 0–1200 (margin_of_error is the half-width before clipping); invitations are at least 1.`;
 
-export const SELECTION_DEFINITION =
-  `Per category and series (CRS cut-offs, invitations), every candidate model is backtested by rolling origin ` +
-  `with an expanding window (first training length ${BACKTEST_FIRST_ORIGIN}; ${DAMPED_FIRST_ORIGIN} for the damped ` +
-  `trend, which is a candidate only for series of at least ${DAMPED_MIN_SERIES_LENGTH} draws) at horizons ` +
-  `1–${DEFAULT_MAX_HORIZON}. The chosen model has the lowest h = 1 mean absolute error on the targets common to ` +
-  `all candidates; models within ${SELECTION_TIE_TOLERANCE * 100}% of that MAE count as tied and the simplest ` +
-  `(naive < window mean < SES < damped trend) wins; with fewer than ${THIN_DATA_MIN_ERRORS} common errors the ` +
-  `naive model is used.`;
+export const YOUNG_DEFINITION =
+  `A category with 1–${ESTABLISHED_DRAWS - 1} draws is young: it is forecast by the pooled reversion model on its own ` +
+  `draws (with one draw, that draw), with the pooled φ, and served with wider intervals (see interval); ` +
+  `model_used is "pooled_young" and its status says so. Its dates borrow every category's recent gaps.`;
+
+export const SELECTION_DEFINITION = COMBINATION_DEFINITION;
 
 export interface ModelDescription {
   name: ModelName;
   description: string;
-  /** Fixed settings and how fitted parameters are found; fitted values per category are in each forecast. */
+  /** Fixed settings and how fitted parameters are found; fitted values per category are in each category's entry. */
   parameters: Record<string, string | number>;
   confidence_definition: string;
 }
@@ -45,32 +69,29 @@ export interface ModelDescription {
 export const MODEL_CATALOGUE: readonly ModelDescription[] = [
   {
     name: 'naive',
-    description: 'Random walk: the next values equal the last one. Analytic h-step sd = σ̂·√h, σ̂ from one-step changes.',
+    description: 'Random walk: ŷ_{T+h} = y_T, the last value. The baseline every model must beat.',
     parameters: {},
     confidence_definition: CONFIDENCE_DEFINITION,
   },
   {
     name: 'window_mean',
-    description:
-      `Mean of the last ${DEFAULT_WINDOW} values, for a level with independent noise; analytic sd is the root ` +
-      'mean squared one-step error of the rolling window mean, the same at every horizon.',
-    parameters: { window: DEFAULT_WINDOW },
+    description: `Mean of the last ${WINDOW} values: ŷ_{T+h} = (1/${WINDOW}) Σ_{i<${WINDOW}} y_{T−i}. A baseline, not combined (where the old method chose it, it lost to naive).`,
+    parameters: { window: WINDOW },
     confidence_definition: CONFIDENCE_DEFINITION,
   },
   {
     name: 'ses',
     description:
-      'Simple exponential smoothing (ETS(A,N,N)): level ℓ ← ℓ + α(y − ℓ), started at the first value; forecast ' +
-      'ℓ at every horizon; analytic sd = σ̂·√(1 + (h − 1)α²).',
-    parameters: { alpha: `fitted per series: minimises the one-step SSE over [${SES_ALPHA_RANGE[0]}, ${SES_ALPHA_RANGE[1]}]` },
+      'Simple exponential smoothing (ETS(A,N,N)): ℓ_t = ℓ_{t−1} + α(y_t − ℓ_{t−1}), ℓ_1 = y_1; ŷ_{T+h} = ℓ_T. ' +
+      `α minimises the one-step squared error. With fewer than ${SES_MIN_OBSERVATIONS} values: the last value.`,
+    parameters: { alpha: `fitted per series and origin over [${SES_ALPHA_RANGE[0]}, ${SES_ALPHA_RANGE[1]}]` },
     confidence_definition: CONFIDENCE_DEFINITION,
   },
   {
     name: 'damped_trend',
     description:
-      'Additive damped trend (ETS(A,Ad,N)), level started at the first value and trend at 0; forecast ' +
-      'ℓ + (φ + … + φ^h)b; analytic sd = σ̂·√(1 + Σ_{j<h}(α + β(φ + … + φ^j))²). Only for series of at least ' +
-      `${DAMPED_MIN_SERIES_LENGTH} draws.`,
+      'Additive damped trend (ETS(A,Ad,N)): ŷ = ℓ + φb, e = y − ŷ, ℓ ← ŷ + αe, b ← φb + βe, started at ℓ = y_1, b = 0; ' +
+      `ŷ_{T+h} = ℓ_T + (φ + … + φ^h) b_T. With fewer than ${DAMPED_MIN_OBSERVATIONS} values: SES.`,
     parameters: {
       alpha: 'fitted: [0.01, 1]',
       beta: 'fitted: [0, alpha]',
@@ -79,14 +100,45 @@ export const MODEL_CATALOGUE: readonly ModelDescription[] = [
     },
     confidence_definition: CONFIDENCE_DEFINITION,
   },
+  {
+    name: 'pooled_reversion',
+    description:
+      `Cross-category pooling: ŷ_{T+h} = m_T + (y_T − m_T)(1 − φ_c)^h, m_T the median of the last ${REVERSION_WINDOW} values. ` +
+      'φ is how far scores move back toward their recent level between draws, shared by the categories: least squares ' +
+      'through the origin of z = (y_{t+1} − y_t)/s on x = (m_t − y_t)/s over every category\u2019s pairs of the last ' +
+      `${REVERSION_YEARS} years (ridge ${REVERSION_RIDGE} toward 0), then shrunk per category: φ_c = (n_c φ̂_c + ${REVERSION_SHRINKAGE} φ)/(n_c + ${REVERSION_SHRINKAGE}), clipped to [0, 1].`,
+    parameters: { window: REVERSION_WINDOW, years: REVERSION_YEARS, shrinkage_pairs: REVERSION_SHRINKAGE, ridge: REVERSION_RIDGE },
+    confidence_definition: CONFIDENCE_DEFINITION,
+  },
+  {
+    name: 'combination',
+    description: `The served forecast of established categories (${ESTABLISHED_DRAWS}+ draws). ${COMBINATION_DEFINITION}`,
+    parameters: { own_errors: WEIGHT_ERRORS, prior_errors: WEIGHT_PRIOR_ERRORS, window_days: RECENT_DAYS },
+    confidence_definition: CONFIDENCE_DEFINITION,
+  },
+  {
+    name: 'pooled_young',
+    description: `The served forecast of young categories. ${YOUNG_DEFINITION}`,
+    parameters: { draws: `1–${ESTABLISHED_DRAWS - 1}` },
+    confidence_definition: CONFIDENCE_DEFINITION,
+  },
 ];
+
+export const DATE_CALIBRATION =
+  `${DATE_METHOD} The gap distribution is the category's last ${DATE_GAPS} gaps, each spread over ±10% of its ` +
+  `length (triangular), mixed with every category's gaps of the last ${RECENT_DAYS} days (${DATE_POOLED_SHARE * 100}% ` +
+  `of the weight; a category with fewer than three gaps borrows enough to count as three). The central level is ` +
+  `calibrated: the smallest of ${DATE_LEVELS.join(', ')} whose intervals, in the walk-forward, held at least 95% of ` +
+  `the actual draw dates of the last ${RECENT_DAYS} days (ranks 4–5 use rank 3's level).`;
 
 /** Every rule a client may want explained, for /api/models/ and the documentation page. */
 export const FORECAST_METHOD = {
   selection: SELECTION_DEFINITION,
   interval: INTERVAL_DEFINITION,
   confidence: CONFIDENCE_DEFINITION,
-  dates: DATE_METHOD,
+  dates: DATE_CALIBRATION,
   dormant: DORMANT_RULE,
   backtest: 'rolling-origin backtest',
+  backtest_definition: BACKTEST_DEFINITION,
+  young: YOUNG_DEFINITION,
 } as const;

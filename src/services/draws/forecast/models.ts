@@ -4,11 +4,11 @@
 // estimated σ; σ̂² = SSE / df.
 import { studentTQuantile } from './statistics.ts';
 
-export const MODEL_NAMES = ['naive', 'window_mean', 'ses', 'damped_trend'] as const;
-export type ModelName = (typeof MODEL_NAMES)[number];
+/** The models with a fitted form here (members.ts combines them with the pooled reversion model). */
+export type FittedModelName = 'naive' | 'window_mean' | 'ses' | 'damped_trend';
 
 export interface FittedModel {
-  model: ModelName;
+  model: FittedModelName;
   /** Fitted or fixed parameters (alpha, beta, phi, window). */
   parameters: Record<string, number>;
   /** Residual degrees of freedom of σ̂. */
@@ -18,15 +18,6 @@ export interface FittedModel {
   point(h: number): number;
   /** Standard deviation of the h-step forecast error under the model. */
   sd(h: number): number;
-}
-
-export interface ModelDefinition {
-  name: ModelName;
-  /** Rank used to prefer the simpler model: lower is simpler. */
-  complexity: number;
-  /** Fewest observations the model is fitted to. */
-  minObservations: number;
-  fit(y: readonly number[], options: { window: number }): FittedModel;
 }
 
 /** Half-width of the model's analytic central interval at the given level (default 95%). */
@@ -320,16 +311,3 @@ export function fitDamped(y: readonly number[]): FittedModel {
 
 /** Fewest observations a damped trend is fitted to (at a backtest origin). */
 export const DAMPED_MIN_OBSERVATIONS = 10;
-
-export const MODELS: readonly ModelDefinition[] = [
-  { name: 'naive', complexity: 0, minObservations: 2, fit: (y) => fitNaive(y) },
-  { name: 'window_mean', complexity: 1, minObservations: 2, fit: (y, o) => fitWindowMean(y, o.window) },
-  { name: 'ses', complexity: 2, minObservations: 3, fit: (y) => fitSes(y) },
-  { name: 'damped_trend', complexity: 3, minObservations: DAMPED_MIN_OBSERVATIONS, fit: (y) => fitDamped(y) },
-];
-
-export function modelDefinition(name: ModelName): ModelDefinition {
-  const m = MODELS.find((d) => d.name === name);
-  if (!m) throw new RangeError(`unknown model ${name}`);
-  return m;
-}

@@ -11,7 +11,9 @@ export async function categoryRoutes(app: ServiceApp, routes: DrawsRouteContext)
 
   app.get('/api/categories/', { schema: categoriesRoute, config: { operation: 'categories', responseCache: true } }, async () => {
     const [categories, statistics] = await Promise.all([listCategories(db, { activeOnly: true }), readStatistics(db)]);
-    return categories.map((c) => {
+    // A category whose first draw is after the as-of date is not listed yet.
+    const known = statistics === null ? categories : categories.filter((c) => statistics.categories[String(c.id)] !== undefined);
+    return known.map((c) => {
       const s = statistics?.categories[String(c.id)] ?? categoryStatistics([]);
       return {
         id: c.id,
@@ -33,7 +35,7 @@ export async function categoryRoutes(app: ServiceApp, routes: DrawsRouteContext)
       const category = await routes.requireCategory(request.params.id, 'id');
       const statistics = await readStatistics(db);
       const s = statistics?.categories[String(category.id)] ?? categoryStatistics([]);
-      const [latest] = await listDraws(db, { categoryId: category.id, limit: 1 });
+      const [latest] = await listDraws(db, { categoryId: category.id, limit: 1, through: routes.asOf() });
       const { latest_round_number: _, ...numbers } = s;
       return {
         success: true,

@@ -17,7 +17,7 @@ export async function drawRoutes(app: ServiceApp, routes: DrawsRouteContext): Pr
       throw badRequest(`end_date must be after start_date (both are exclusive), got start_date ${after} and end_date ${before}`);
     }
     const category = q.category === undefined ? undefined : await routes.requireCategory(q.category, 'category');
-    const data = await listDraws(db, { categoryId: category?.id, after, before });
+    const data = await listDraws(db, { categoryId: category?.id, after, before, through: routes.asOf() });
     return { success: true, count: data.length, data, data_source: await routes.source() };
   });
 

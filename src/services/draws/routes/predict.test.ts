@@ -22,20 +22,29 @@ describeWithSnapshot('draws GET /api/predict/', (t) => {
     assert.equal(body.success, true);
     assert.match(body.generated_at, ISO_TIMESTAMP);
     assert.equal(body.total_categories, body.data.length);
+    // Education (12) has two draws: young, forecast by the pooled model.
     assert.deepEqual(
       body.data.map((e) => e.category_id),
-      [2, 3, 6, 7, 9],
+      [2, 3, 6, 7, 9, 12],
     );
     for (const entry of body.data) {
       assert.deepEqual(keys(entry), [
         'category_description',
         'category_id',
         'category_name',
+        'dormant_since',
+        'last_draw_date',
         'last_updated',
         'predictions',
         'recent_draws',
+        'status',
+        'status_reason',
       ]);
       const mine = s.all.filter((d) => d.category_id === entry.category_id);
+      assert.equal(entry.status, entry.category_id === 12 ? 'young' : 'predicted');
+      assert.equal(entry.dormant_since, null);
+      assert.equal(entry.last_draw_date, mine[0].date);
+      if (entry.status === 'young') assert.match(entry.status_reason, /young, forecast by the pooled model with wider intervals/);
       assert.equal(entry.category_name, mine[0].category_name);
       assert.equal(typeof entry.category_description, 'string');
       assert.match(entry.last_updated!, ISO_TIMESTAMP);
@@ -44,9 +53,10 @@ describeWithSnapshot('draws GET /api/predict/', (t) => {
         entry.recent_draws,
         mine.slice(0, 5).map((d) => ({ date: d.date, crs_score: d.lowest_crs_score, invitations: d.invitations_issued })),
       );
-      // Five ranks unless later ones would fall more than a year after the as-of date (trade: a draw every few months).
+      // Five ranks unless later ones would fall more than a year after the as-of date (trade and education: a draw every few months).
       assert.ok(entry.predictions.length >= 1 && entry.predictions.length <= 5);
-      if (entry.category_id !== 9) assert.equal(entry.predictions.length, 5);
+      if (![9, 12].includes(entry.category_id)) assert.equal(entry.predictions.length, 5);
+      assert.ok(entry.predictions.every((p) => p.model_used === (entry.status === 'young' ? 'pooled_young' : 'combination')));
       entry.predictions.forEach((p, i) => {
         checkPrediction(p, SNAPSHOT_AS_OF);
         assert.equal(p.rank, i + 1);
@@ -66,10 +76,14 @@ describeWithSnapshot('draws GET /api/predict/', (t) => {
       const { body } = await s.get<Static<typeof CategoryPredictionsResponse>>(`/api/categories/${entry.category_id}/predictions/`);
       assert.deepEqual(body.data, { category_id: entry.category_id, category_name: entry.category_name, predictions: entry.predictions });
     }
-    // A dormant category: known, so 200, with no predictions.
+    // A dormant category: known, so 200, with no predictions; it says it is dormant and since when.
     const general = (await s.get<Predict>('/api/predict/1/')).body;
     assert.equal(general.data[0].category_name, 'General');
     assert.deepEqual(general.data[0].predictions, []);
+    assert.equal(general.data[0].status, 'dormant');
+    assert.equal(general.data[0].last_draw_date, '2024-04-23');
+    assert.equal(general.data[0].dormant_since, '2025-04-24', 'the last draw + 365 days + 1');
+    assert.match(general.data[0].status_reason, /^dormant since 2025-04-24: last draw 2024-04-23/);
     assert.equal(general.data[0].recent_draws.length, 5);
     assert.deepEqual((await s.get<Static<typeof CategoryPredictionsResponse>>('/api/categories/1/predictions/')).body.data.predictions, []);
   });

@@ -31,7 +31,7 @@ export async function statsRoutes(app: ServiceApp, routes: DrawsRouteContext): P
     const ds = await routes.source(forecasts?.value.as_of ?? null);
     return {
       success: true,
-      total_draws: counts.draws,
+      total_draws: overall?.total_draws ?? counts.draws,
       categories_count: counts.categories,
       total_predictions: counts.predictions,
       avg_crs_score: overall?.avg_crs_score ?? null,

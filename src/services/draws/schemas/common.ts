@@ -61,20 +61,36 @@ export const PredictionSchema = Type.Object({
   predicted_crs_score: Type.Number(),
   predicted_invitations: Type.Integer(),
   confidence_score: Type.Number({
-    description: 'Backtest hit rate (|error| ≤ 10 points) of the chosen model at this horizon, smoothed; 0–100. See /api/models/.',
+    description:
+      "Backtest hit rate (|error| ≤ 10 points) of the served forecasts at this horizon (the category's own; a young category's: every young forecast), smoothed; 0–100. See /api/models/.",
   }),
-  model_used: Type.String(),
+  model_used: Type.String({
+    description:
+      '"combination" (weighted by recent backtest errors) for an established category, "pooled_young" for one with 1–4 draws. See /api/models/.',
+  }),
   uncertainty_range: Type.Object(
     {
       min: Type.Number(),
       max: Type.Number(),
       confidence_level: Type.Number({ description: 'Always 95.' }),
-      margin_of_error: Type.Number(),
+      margin_of_error: Type.Number({ description: 'Half-width before clipping to 0–1200.' }),
     },
-    { description: '95% prediction interval of the cut-off score.' },
+    {
+      description:
+        '95% prediction interval of the cut-off score, sized from recent out-of-sample errors (conformal); wider for a young category. See /api/models/ methodology.interval.',
+    },
+  ),
+  invitations_range: Nullable(
+    Type.Object(
+      { min: Type.Integer(), max: Type.Integer(), confidence_level: Type.Number({ description: 'Always 95.' }) },
+      { description: '95% prediction interval of the invitations (conformal on the log scale).' },
+    ),
   ),
   date_range: Type.Object(
     { earliest: isoDate('Earliest plausible date'), latest: isoDate('Latest plausible date') },
-    { description: 'Central 95% range of the draw date.' },
+    {
+      description:
+        'Calibrated 95% range of the draw date: from the distribution of gaps between draws, conditioned on the days already elapsed, at the level whose backtested coverage reached 95%.',
+    },
   ),
 });

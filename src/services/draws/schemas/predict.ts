@@ -7,6 +7,13 @@ export const PredictEntrySchema = Type.Object({
   category_id: Type.Integer(),
   category_name: Type.String(),
   category_description: Nullable(Type.String()),
+  status: Type.String({
+    description:
+      'predicted (five or more draws), young (1–4 draws: the pooled model, wider intervals), dormant (no predictions; see dormant_since) or insufficient_history.',
+  }),
+  status_reason: Type.String(),
+  last_draw_date: Nullable(isoDate('Latest draw of the category on or before the as-of date')),
+  dormant_since: Nullable(isoDate('First day the category counted as dormant (null unless dormant)')),
   last_updated: Nullable(timestamp("Time of the category's latest draw (drawDateTime)")),
   recent_draws: Type.Array(Type.Object({ date: isoDate('Draw date'), crs_score: Type.Number(), invitations: Type.Integer() }), {
     description: 'The last five draws, newest first.',

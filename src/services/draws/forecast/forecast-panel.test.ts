@@ -1,0 +1,163 @@
+// The served forecasts of a panel of categories (forecastPanel): shapes, the young and dormant cases, bad input,
+// determinism, the catalogue, and the walk-forward reuse the benchmark relies on.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Random } from '../../../core/random.ts';
+import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
+import { weekday } from './draw-dates.ts';
+import { forecastPanel, MODEL_NAMES } from './forecast-panel.ts';
+import type { CategoryDrawsInput, CategoryForecast, DrawObservation } from './forecast-panel.ts';
+import { CONFIDENCE_DEFINITION, FORECAST_METHOD, MODEL_CATALOGUE } from './model-catalogue.ts';
+import { walkForward } from './walk-forward.ts';
+
+/** A synthetic category: a draw every `step` days up to `last`, CRS a noisy walk around `level`, invitations around 3,000. */
+function syntheticDraws(seed: number, count: number, last: string, step: number, level = 480): DrawObservation[] {
+  const rng = new Random(seed);
+  let crs = level;
+  return Array.from({ length: count }, (_, i) => {
+    crs += rng.normal(0, 6);
+    return {
+      date: isoFromDayNumber(dayNumber(last) - (count - 1 - i) * step),
+      crs: Math.round(crs),
+      invitations: Math.max(1, Math.round(3000 + rng.normal(0, 400))),
+    };
+  });
+}
+
+function panel(): CategoryDrawsInput[] {
+  return [
+    { id: 1, slug: 'steady', draws: syntheticDraws(1, 40, '2025-12-10', 14) },
+    { id: 2, slug: 'other', draws: syntheticDraws(2, 60, '2025-12-12', 10, 520) },
+    { id: 3, slug: 'old', draws: syntheticDraws(3, 30, '2024-01-10', 14) },
+    { id: 4, slug: 'young', draws: syntheticDraws(4, 2, '2025-11-20', 30, 450) },
+    { id: 5, slug: 'empty', draws: [] },
+  ];
+}
+
+function checkPredictions(f: CategoryForecast, asOf: string): void {
+  const today = dayNumber(asOf);
+  f.predictions.forEach((p, i) => {
+    assert.equal(p.rank, i + 1);
+    const day = dayNumber(p.predicted_date);
+    assert.ok(day > today && day - today <= 365, p.predicted_date);
+    assert.ok(![0, 6].includes(weekday(day)), `${p.predicted_date} is a weekday`);
+    if (i > 0) assert.ok(day > dayNumber(f.predictions[i - 1].predicted_date));
+    assert.ok(dayNumber(p.date_range.earliest) <= day && day <= dayNumber(p.date_range.latest));
+    assert.ok(dayNumber(p.date_range.earliest) > today);
+    const u = p.uncertainty_range;
+    assert.equal(u.confidence_level, 95);
+    assert.ok(u.min >= 0 && u.max <= 1200 && u.min <= p.predicted_crs_score && p.predicted_crs_score <= u.max, JSON.stringify(u));
+    assert.ok(Number.isFinite(u.margin_of_error) && u.margin_of_error > 0);
+    const inv = p.invitations_range!;
+    assert.ok(inv.min >= 1 && inv.min <= p.predicted_invitations && p.predicted_invitations <= inv.max);
+    assert.ok(p.confidence_score > 0 && p.confidence_score < 100);
+    assert.ok(Number.isInteger(p.predicted_invitations) && p.predicted_invitations >= 1);
+  });
+}
+
+test('an established category is predicted by the combination: five ranks, well-formed, weights summing to one', () => {
+  const f = forecastPanel(panel(), '2025-12-17');
+  const steady = f.categories.find((c) => c.slug === 'steady')!;
+  assert.equal(steady.status, 'predicted');
+  assert.equal(steady.predictions.length, 5);
+  assert.equal(steady.stepDays, 14);
+  assert.equal(steady.predictions[0].predicted_date, '2025-12-24');
+  checkPredictions(steady, '2025-12-17');
+  assert.ok(steady.predictions.every((p) => p.model_used === 'combination'));
+  const weights = Object.values(steady.crs!.weights);
+  assert.equal(weights.length, 4);
+  assert.ok(Math.abs(weights.reduce((a, b) => a + b, 0) - 1) < 1e-9);
+  assert.ok(steady.crs!.phi.used >= 0 && steady.crs!.phi.used <= 1);
+  // Wider intervals further ahead (more errors accumulate), never narrower than the error unit allows.
+  assert.ok(steady.crs!.intervals.every((i) => i.half_width > 0 && i.errors > 0));
+});
+
+test('a young category (1–4 draws) is forecast by the pooled model, with wider intervals, and says so', () => {
+  const f = forecastPanel(panel(), '2025-12-17');
+  const young = f.categories.find((c) => c.slug === 'young')!;
+  const steady = f.categories.find((c) => c.slug === 'steady')!;
+  assert.equal(young.status, 'young');
+  assert.match(young.statusReason, /2 draw\(s\): young, forecast by the pooled model with wider intervals/);
+  assert.ok(young.predictions.length > 0);
+  checkPredictions(young, '2025-12-17');
+  assert.ok(young.predictions.every((p) => p.model_used === 'pooled_young'));
+  assert.ok(young.predictions[0].uncertainty_range.margin_of_error > steady.predictions[0].uncertainty_range.margin_of_error, 'wider');
+  // With one draw, the forecast is that draw.
+  const one = forecastPanel(
+    [...panel(), { id: 6, slug: 'one', draws: [{ date: '2025-12-01', crs: 463, invitations: 1200 }] }],
+    '2025-12-17',
+  );
+  const p = one.categories.find((c) => c.slug === 'one')!;
+  assert.equal(p.status, 'young');
+  assert.equal(p.predictions[0].predicted_crs_score, 463);
+  assert.equal(p.predictions[0].predicted_invitations, 1200);
+});
+
+test('a dormant category is not predicted and says since when; no draws is insufficient history', () => {
+  const f = forecastPanel(panel(), '2025-12-17');
+  const old = f.categories.find((c) => c.slug === 'old')!;
+  assert.equal(old.status, 'dormant');
+  assert.equal(old.predictions.length, 0);
+  // Last draw 2024-01-10, gaps of 14 days: dormant after 365 days, from 2025-01-10.
+  assert.equal(old.dormantSince, '2025-01-10');
+  assert.match(old.statusReason, /^dormant since 2025-01-10: last draw 2024-01-10/);
+  assert.equal(f.categories.find((c) => c.slug === 'empty')!.status, 'insufficient_history');
+  // Draws after the as-of date are not known yet (these ten run from 2026-01-26 to 2026-06-01).
+  const future = forecastPanel([{ id: 1, slug: 'future', draws: syntheticDraws(4, 10, '2026-06-01', 14) }], '2025-12-17');
+  assert.deepEqual([future.categories[0].draws, future.categories[0].status], [0, 'insufficient_history']);
+});
+
+test('a category that comes back after a pause is forecast from its draws since, as a young one', () => {
+  const before = syntheticDraws(7, 30, '2021-06-01', 14, 420);
+  const after = syntheticDraws(8, 3, '2025-12-01', 14, 530);
+  const f = forecastPanel([...panel(), { id: 7, slug: 'back', draws: [...before, ...after] }], '2025-12-17');
+  const back = f.categories.find((c) => c.slug === 'back')!;
+  assert.equal(back.status, 'young');
+  assert.match(back.statusReason, /since it resumed on 2025-11-03 after a pause of/);
+  assert.ok(Math.abs(back.predictions[0].predicted_crs_score - after.at(-1)!.crs) < 40, 'the level of 2021 is not the forecast');
+});
+
+test('bad input is refused with a clear error', () => {
+  const ok = syntheticDraws(5, 6, '2025-12-01', 14);
+  assert.throws(() => forecastPanel([{ id: 1, slug: 'x', draws: ok }], '17/12/2025'), /asOf/);
+  assert.throws(() => forecastPanel([{ id: 1, slug: 'x', draws: [{ ...ok[0], crs: 1300 }, ...ok] }], '2025-12-17'), /crs 1300/);
+  assert.throws(() => forecastPanel([{ id: 1, slug: 'x', draws: [{ ...ok[0], invitations: 0 }, ...ok] }], '2025-12-17'), /invitations 0/);
+  assert.throws(() => forecastPanel([{ id: 1, slug: 'x', draws: [{ ...ok[0], date: '2025-02-30' }, ...ok] }], '2025-12-17'), /date/);
+});
+
+test('deterministic: the same draws in any order give the same result; a reused walk-forward gives it too', () => {
+  const a = forecastPanel(panel(), '2025-12-17');
+  const shuffled = panel().map((c) => ({ ...c, draws: new Random(99).shuffle([...c.draws]) }));
+  assert.deepEqual(JSON.parse(JSON.stringify(forecastPanel(shuffled, '2025-12-17'))), JSON.parse(JSON.stringify(a)));
+  // The benchmark replays many as-of dates from one walk-forward over all the data: the same as computing afresh.
+  const all = panel();
+  const walk = walkForward(
+    all.map((c) => ({
+      id: c.id,
+      slug: c.slug,
+      draws: [...c.draws]
+        .sort((x, y) => x.date.localeCompare(y.date))
+        .map((d) => ({ day: dayNumber(d.date), crs: d.crs, invitations: d.invitations })),
+    })),
+  );
+  for (const asOf of ['2024-06-30', '2025-03-01', '2025-12-17']) {
+    const fresh = forecastPanel(all, asOf, { report: false });
+    const reused = forecastPanel(all, asOf, { report: false, walk });
+    assert.deepEqual(JSON.parse(JSON.stringify(reused)), JSON.parse(JSON.stringify(fresh)), asOf);
+  }
+});
+
+test('the model catalogue describes every model, with its formula, and the confidence score', () => {
+  assert.deepEqual(
+    MODEL_CATALOGUE.map((m) => m.name),
+    [...MODEL_NAMES],
+  );
+  for (const m of MODEL_CATALOGUE) {
+    assert.ok(m.description.length > 40);
+    assert.equal(m.confidence_definition, CONFIDENCE_DEFINITION);
+  }
+  assert.match(CONFIDENCE_DEFINITION, /\(hits \+ 1\) \/ \(n \+ 2\)/);
+  assert.match(FORECAST_METHOD.interval, /⌈\(n \+ 1\) × 0\.95⌉/);
+  assert.match(FORECAST_METHOD.dormant, /max\(365, 3 ×/);
+  assert.match(FORECAST_METHOD.selection, /w_m ∝ 1\/S_m/);
+});

@@ -1,0 +1,338 @@
+// The entry point: every category's draws and an as-of date in; each category's status, its predictions (date,
+// CRS cut-off and invitations with 95% intervals) and the backtests behind them out. Only draws on or before
+// the as-of date are used. Pure and deterministic: the same draws and as-of date give the same result.
+import { dayNumber, isoFromDayNumber, isValidIsoDate } from '../feed/ircc-dates.ts';
+import { checkDormancy, gapsBetweenDates, predictDrawDates, type DormancyCheck } from './draw-dates.ts';
+import { COMBINED_MEMBERS, MEMBER_NAMES } from './members.ts';
+import type { MemberName } from './members.ts';
+import { dateCoverage, dateLevel, HIT_TOLERANCE, horizonMetrics, intervalQuantile, reportWindow, servedHalfWidth } from './metrics.ts';
+import type { Forecaster, HorizonMetrics } from './metrics.ts';
+import { reversionEstimate } from './pooling.ts';
+import { clamp, median } from './statistics.ts';
+import {
+  dateGapWeights,
+  ESTABLISHED_DRAWS,
+  knownAt,
+  pooledScale,
+  RECORD_HORIZONS,
+  regimeStart,
+  recentGaps,
+  SERIES_KINDS,
+  seriesPoint,
+  truncateWalk,
+  walkForward,
+} from './walk-forward.ts';
+import type { PanelCategory, SeriesKind, SeriesPoint, WalkForward, WalkPoint } from './walk-forward.ts';
+
+export interface DrawObservation {
+  /** YYYY-MM-DD. */
+  date: string;
+  /** Lowest CRS score invited. */
+  crs: number;
+  invitations: number;
+  /** Orders same-day draws (ParsedRound.roundSortKey); optional. */
+  roundSortKey?: number;
+}
+
+export interface CategoryDrawsInput {
+  id: number;
+  slug: string;
+  draws: readonly DrawObservation[];
+}
+
+export const CRS_BOUNDS = { min: 0, max: 1200 } as const;
+export const DEFAULT_HORIZONS = 5;
+/** The served models: the combination for established categories, the pooled model for young ones. */
+export const SERVED_MODELS = ['combination', 'pooled_young'] as const;
+export type ServedModel = (typeof SERVED_MODELS)[number];
+export type ModelName = MemberName | ServedModel;
+export const MODEL_NAMES: readonly ModelName[] = [...MEMBER_NAMES, ...SERVED_MODELS];
+
+export interface Range {
+  min: number;
+  max: number;
+  confidence_level: 95;
+}
+
+export interface Prediction {
+  /** h: 1 is the next draw. */
+  rank: number;
+  predicted_date: string;
+  predicted_crs_score: number;
+  predicted_invitations: number;
+  confidence_score: number;
+  model_used: ServedModel;
+  uncertainty_range: Range & { margin_of_error: number };
+  /** Always set by forecastPanel; null only when read back from rows stored before invitations had intervals. */
+  invitations_range: Range | null;
+  date_range: { earliest: string; latest: string };
+}
+
+/** predicted: established and active; young: 1–4 draws (pooled model, wider intervals); dormant; insufficient_history: no draws. */
+export type ForecastStatus = 'predicted' | 'young' | 'dormant' | 'insufficient_history';
+
+export interface CategoryForecast {
+  id: number;
+  slug: string;
+  status: ForecastStatus;
+  statusReason: string;
+  draws: number;
+  lastDate: string | null;
+  dormancy: DormancyCheck | null;
+  /** First day the category counted as dormant (last draw + the dormancy threshold); null unless dormant. */
+  dormantSince: string | null;
+  stepDays: number | null;
+  predictions: Prediction[];
+  /** Combination weights and the pooled coefficient at the as-of date; null without a forecast. */
+  crs: SeriesSummary | null;
+  invitations: SeriesSummary | null;
+  /** h = 1 backtest of this category over the report window: served, naive and window mean. */
+  backtestH1: { n: number; served: number | null; naive: number | null; window_mean: number | null };
+}
+
+export interface SeriesSummary {
+  weights: Partial<Record<MemberName, number>>;
+  phi: { pooled: number; own: number | null; own_pairs: number; used: number };
+  /** Mean |change| of the last twelve changes (young: the established categories' median). */
+  scale: number;
+  /** Intervals' unit (see SeriesPoint.errorScale). */
+  error_scale: number;
+  /** Half-width by h (CRS points; log invitations), the quantile it came from and how many errors that quantile rests on. */
+  intervals: { h: number; half_width: number; quantile: number; errors: number }[];
+}
+
+export interface ModelPerformance {
+  name: ModelName;
+  crs: HorizonMetrics[];
+  invitations: HorizonMetrics[];
+}
+
+export interface IntervalCalibration {
+  /** Served 95% intervals of the report window: coverage and median half-width by horizon. */
+  crs: HorizonMetrics[];
+  invitations: HorizonMetrics[];
+  /** Date intervals: the calibrated level at the as-of date and the coverage of the window. */
+  dates: { h: number; level: number; n: number; coverage: number | null }[];
+}
+
+export interface PanelForecast {
+  asOf: string;
+  categories: CategoryForecast[];
+  /** Null when `report` is false. */
+  models: ModelPerformance[] | null;
+  calibration: IntervalCalibration | null;
+}
+
+export interface PanelForecastOptions {
+  horizons?: number;
+  /** A walk-forward of these categories over at least the as-of date (truncated to it here): saves recomputing it. */
+  walk?: WalkForward;
+  /** Compute the model tables of /api/models/ (the benchmark leaves them out). Default true. */
+  report?: boolean;
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+function validate(categories: readonly CategoryDrawsInput[], asOf: string): void {
+  if (!isValidIsoDate(asOf)) throw new RangeError(`asOf must be a YYYY-MM-DD date, got ${JSON.stringify(asOf)}`);
+  for (const c of categories) {
+    c.draws.forEach((d, i) => {
+      if (!isValidIsoDate(d.date)) throw new RangeError(`${c.slug} draw ${i}: date must be YYYY-MM-DD, got ${JSON.stringify(d.date)}`);
+      if (!Number.isFinite(d.crs) || d.crs < CRS_BOUNDS.min || d.crs > CRS_BOUNDS.max)
+        throw new RangeError(`${c.slug} draw ${i} (${d.date}): crs ${d.crs} is not a score in 0–1200`);
+      if (!Number.isInteger(d.invitations) || d.invitations < 1)
+        throw new RangeError(`${c.slug} draw ${i} (${d.date}): invitations ${d.invitations} is not a positive integer`);
+    });
+  }
+}
+
+/** Only what was known on the as-of date, in a canonical order so that input order cannot change the result. */
+function panelOf(categories: readonly CategoryDrawsInput[], asOf: string): PanelCategory[] {
+  const today = dayNumber(asOf);
+  return categories.map((c) => ({
+    id: c.id,
+    slug: c.slug,
+    draws: c.draws
+      .filter((d) => dayNumber(d.date) <= today)
+      .sort(
+        (a, b) =>
+          (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
+          (a.roundSortKey ?? 0) - (b.roundSortKey ?? 0) ||
+          a.crs - b.crs ||
+          a.invitations - b.invitations,
+      )
+      .map((d) => ({ day: dayNumber(d.date), crs: d.crs, invitations: d.invitations })),
+  }));
+}
+
+/** confidence_score: Laplace-smoothed hit rate (hits + 1)/(n + 2) × 100 of the served CRS forecasts at h. */
+function confidenceScore(points: readonly WalkPoint[], h: number): number {
+  const scored = points.filter((p) => p.targets[h - 1] !== null);
+  const hits = scored.filter((p) => Math.abs(p.targets[h - 1]!.crs - p.series.crs.served[h - 1]) <= HIT_TOLERANCE).length;
+  return round1(((hits + 1) / (scored.length + 2)) * 100);
+}
+
+function summary(
+  point: SeriesPoint,
+  kind: SeriesKind,
+  wf: WalkForward,
+  category: number,
+  day: number,
+  young: boolean,
+  horizons: number,
+): SeriesSummary {
+  const phi = reversionEstimate(wf.pairs[kind], category, day);
+  return {
+    weights: point.weights,
+    phi: { pooled: phi.pooled, own: phi.own, own_pairs: phi.ownPairs, used: phi.shrunk },
+    scale: point.scale,
+    error_scale: point.errorScale,
+    intervals: Array.from({ length: horizons }, (_, i) => {
+      const h = i + 1;
+      const q = intervalQuantile(wf.points, kind, h, day, young);
+      return {
+        h,
+        half_width: servedHalfWidth(wf.points, { young, series: { [kind]: point } as Record<SeriesKind, SeriesPoint> }, kind, h, day),
+        quantile: q.q,
+        errors: q.n,
+      };
+    }),
+  };
+}
+
+export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: string, options: PanelForecastOptions = {}): PanelForecast {
+  validate(categories, asOf);
+  const horizons = Math.min(options.horizons ?? DEFAULT_HORIZONS, RECORD_HORIZONS);
+  const today = dayNumber(asOf);
+  const panel = panelOf(categories, asOf);
+  const wf = options.walk ? truncateWalk(options.walk, today) : walkForward(panel);
+  const known1 = knownAt(wf.points, today, 1);
+  const levels = Array.from({ length: horizons }, (_, i) => dateLevel(wf.points, i + 1, today).level);
+  const pooledGaps = recentGaps(panel, today);
+
+  const results = panel.map((c, ci): CategoryForecast => {
+    const dates = c.draws.map((d) => isoFromDayNumber(d.day));
+    const gaps = gapsBetweenDates(dates);
+    const lastDate = dates.at(-1) ?? null;
+    const dormancy = lastDate === null ? null : checkDormancy(lastDate, gaps, asOf);
+    const window = reportWindow(wf.byCategory[ci], today, 1).filter((p) => !p.young);
+    const h1 = (who: Forecaster) => horizonMetrics(wf.points, window, 'crs', who, 1).mae;
+    const result: CategoryForecast = {
+      id: c.id,
+      slug: c.slug,
+      status: 'insufficient_history',
+      statusReason: `no draws on or before ${asOf}`,
+      draws: c.draws.length,
+      lastDate,
+      dormancy,
+      dormantSince: null,
+      stepDays: null,
+      predictions: [],
+      crs: null,
+      invitations: null,
+      backtestH1: { n: window.length, served: h1('served'), naive: h1('naive'), window_mean: h1('window_mean') },
+    };
+    if (dormancy === null || lastDate === null) return result;
+    if (dormancy.dormant) {
+      result.status = 'dormant';
+      result.dormantSince = isoFromDayNumber(dayNumber(lastDate) + Math.floor(dormancy.thresholdDays) + 1);
+      result.statusReason = `dormant since ${result.dormantSince}: last draw ${lastDate}, ${dormancy.daysSinceLastDraw} days before ${asOf}; dormant after ${round1(dormancy.thresholdDays)} days without a draw`;
+      return result;
+    }
+    const start = regimeStart(c.draws, c.draws.length);
+    const regime = c.draws.length - start;
+    const young = regime < ESTABLISHED_DRAWS;
+    result.status = young ? 'young' : 'predicted';
+    const points = Object.fromEntries(
+      SERIES_KINDS.map((kind) => [
+        kind,
+        seriesPoint(
+          kind,
+          c.draws,
+          c.draws.length,
+          ci,
+          reversionEstimate(wf.pairs[kind], ci, today).shrunk,
+          known1,
+          pooledScale(kind, panel, today),
+          horizons,
+        ),
+      ]),
+    ) as Record<SeriesKind, SeriesPoint>;
+    result.crs = summary(points.crs, 'crs', wf, ci, today, young, horizons);
+    result.invitations = summary(points.invitations, 'invitations', wf, ci, today, young, horizons);
+    const datePrediction = predictDrawDates(dates.slice(start), asOf, horizons, {
+      levelFor: (h) => levels[h - 1],
+      gapWeights: dateGapWeights(gapsBetweenDates(dates.slice(start)), pooledGaps),
+      stepDays: pooledGaps.length > 0 ? median(pooledGaps) : 14,
+    });
+    result.stepDays = datePrediction.stepDays;
+    const ranks = datePrediction.dates.length;
+    const resumed =
+      start > 0 ? ` since it resumed on ${dates[start]} after a pause of ${c.draws[start].day - c.draws[start - 1].day} days` : '';
+    result.statusReason =
+      (young
+        ? `${regime} draw(s)${resumed}: young, forecast by the pooled model with wider intervals`
+        : `${c.draws.length} draws${resumed ? ` (${regime}${resumed})` : ''}; last ${lastDate}`) +
+      (ranks === horizons ? '' : `; only ${ranks} of ${horizons} ranks fall within a year of ${asOf}`);
+    // Confidence from the category's own served forecasts; a young category's from every young forecast.
+    const confidencePoints = young ? knownAt(wf.points, today, 1, null).filter((p) => p.young) : wf.byCategory[ci].filter((p) => !p.young);
+    for (const date of datePrediction.dates) {
+      const h = date.rank;
+      const crs = clamp(points.crs.served[h - 1], CRS_BOUNDS.min, CRS_BOUNDS.max);
+      const crsHalf = result.crs.intervals[h - 1].half_width;
+      const logInvitations = points.invitations.served[h - 1];
+      const invHalf = result.invitations.intervals[h - 1].half_width;
+      result.predictions.push({
+        rank: h,
+        predicted_date: date.date,
+        predicted_crs_score: round1(crs),
+        predicted_invitations: Math.max(1, Math.round(Math.exp(logInvitations))),
+        confidence_score: confidenceScore(
+          confidencePoints.filter((p) => p.targets[h - 1] !== null && p.targets[h - 1]!.day <= today),
+          h,
+        ),
+        model_used: young ? 'pooled_young' : 'combination',
+        uncertainty_range: {
+          // Outward to one decimal, so rounding never narrows the interval.
+          min: Math.floor(clamp(crs - crsHalf, CRS_BOUNDS.min, CRS_BOUNDS.max) * 10) / 10,
+          max: Math.ceil(clamp(crs + crsHalf, CRS_BOUNDS.min, CRS_BOUNDS.max) * 10) / 10,
+          confidence_level: 95,
+          margin_of_error: round1(crsHalf),
+        },
+        invitations_range: {
+          min: Math.max(1, Math.floor(Math.exp(logInvitations - invHalf))),
+          max: Math.max(1, Math.ceil(Math.exp(logInvitations + invHalf))),
+          confidence_level: 95,
+        },
+        date_range: { earliest: date.earliest, latest: date.latest },
+      });
+    }
+    return result;
+  });
+
+  if (options.report === false) return { asOf, categories: results, models: null, calibration: null };
+
+  const established = (h: number) => reportWindow(wf.points, today, h).filter((p) => !p.young);
+  const youngWindow = (h: number) => knownAt(wf.points, today, h, null).filter((p) => p.young);
+  const table = (kind: SeriesKind, who: Forecaster, pick: (h: number) => WalkPoint[]) =>
+    Array.from({ length: horizons }, (_, i) => horizonMetrics(wf.points, pick(i + 1), kind, who, i + 1));
+  const models: ModelPerformance[] = [
+    ...MEMBER_NAMES.map((name) => ({ name, crs: table('crs', name, established), invitations: table('invitations', name, established) })),
+    { name: 'combination' as const, crs: table('crs', 'served', established), invitations: table('invitations', 'served', established) },
+    { name: 'pooled_young' as const, crs: table('crs', 'served', youngWindow), invitations: table('invitations', 'served', youngWindow) },
+  ];
+  const calibration: IntervalCalibration = {
+    crs: models.find((m) => m.name === 'combination')!.crs,
+    invitations: models.find((m) => m.name === 'combination')!.invitations,
+    dates: Array.from({ length: horizons }, (_, i) => {
+      const h = i + 1;
+      const cov = dateCoverage(wf.points, reportWindow(wf.points, today, h), h);
+      return { h, level: levels[i], n: cov.n, coverage: cov.coverage };
+    }),
+  };
+  return { asOf, categories: results, models, calibration };
+}
+
+export { COMBINED_MEMBERS, MEMBER_NAMES };

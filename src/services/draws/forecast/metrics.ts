@@ -1,0 +1,192 @@
+// Backtest metrics of the walk-forward: errors of a model at one horizon over a set of points, and whether the
+// interval served at each point (sized only from errors known then) held the actual value or date.
+import { conformalHalfWidth, mean } from './statistics.ts';
+import type { MemberName } from './members.ts';
+import { DATE_HORIZONS, DATE_LEVELS, INTERVAL_DAYS, knownAt, RECENT_DAYS, seriesValue } from './walk-forward.ts';
+import type { SeriesKind, WalkPoint } from './walk-forward.ts';
+
+export const INTERVAL_LEVEL = 0.95;
+/** Scaled-error quantile used while fewer than ⌈(n + 1) × 0.95⌉ errors are known (a wide, stated default). */
+export const FALLBACK_QUANTILE = 4;
+/** Young forecasts of the last three years size a young category's interval (all of them while too few). */
+export const YOUNG_DAYS = 3 * 365;
+/** Young categories' half-width while no young forecast has been scored (CRS points; log invitations). */
+export const YOUNG_FALLBACK: Record<SeriesKind, number> = { crs: 100, invitations: 1.5 };
+
+/** Results that depend only on (the points, kind, h, day): memoised per points array. */
+const memo = new WeakMap<readonly WalkPoint[], Map<string, unknown>>();
+function remember<T>(points: readonly WalkPoint[], key: string, compute: () => T): T {
+  let cache = memo.get(points);
+  if (!cache) memo.set(points, (cache = new Map()));
+  if (!cache.has(key)) cache.set(key, compute());
+  return cache.get(key) as T;
+}
+/** |error| within this many CRS points counts as a hit for confidence_score. */
+export const HIT_TOLERANCE = 10;
+
+/** The served forecast of a point, or one member's. */
+export type Forecaster = MemberName | 'served';
+
+export interface HorizonMetrics {
+  h: number;
+  n: number;
+  mae: number | null;
+  rmse: number | null;
+  /** Mean of |error| / the category's scale when the forecast was made (its mean absolute change). */
+  mase: number | null;
+  /** Mean of actual − forecast. */
+  bias: number | null;
+  /** Share of actuals inside the 95% interval served then (served forecasts only; null for the members). */
+  coverage_95: number | null;
+  /** Median half-width of those intervals (CRS points; log invitations for invitations). */
+  median_half_width: number | null;
+  /** Errors with |error| ≤ HIT_TOLERANCE (CRS). */
+  hits: number;
+}
+
+export function forecastOf(p: WalkPoint, kind: SeriesKind, who: Forecaster, h: number): number {
+  const s = p.series[kind];
+  return who === 'served' ? s.served[h - 1] : s.members[who][h - 1];
+}
+
+/** |actual − served| / errorScale of the points, at horizon h (young points: the absolute error). */
+export function scaledErrors(points: readonly WalkPoint[], kind: SeriesKind, h: number): number[] {
+  return points.map((p) => Math.abs(seriesValue(kind, p.targets[h - 1]!) - p.series[kind].served[h - 1]) / p.series[kind].errorScale);
+}
+
+/**
+ * The half-width of the served 95% interval at `day`, in units of errorScale: the conformal quantile (k-th
+ * smallest with k = ⌈(n + 1) × 0.95⌉) of the scaled errors of the established categories' served forecasts whose
+ * targets are known by `day`, over the last INTERVAL_DAYS (RECENT_DAYS, then all of them, while too few); FALLBACK_QUANTILE
+ * if even that is too few. Young categories (absolute units): the same over the young forecasts of the last
+ * YOUNG_DAYS (every one ever scored when there is none), 1.5 × the largest of them while they are too few for the
+ * rank (YOUNG_FALLBACK with none at all).
+ */
+export function intervalQuantile(
+  points: readonly WalkPoint[],
+  kind: SeriesKind,
+  h: number,
+  day: number,
+  young: boolean,
+): { q: number; n: number } {
+  return remember(points, `q|${kind}|${h}|${day}|${young}`, () => {
+    const pick = (window: number | null) => knownAt(points, day, h, window).filter((p) => p.young === young);
+    if (young) {
+      // Young forecasts are few: the last three years', else every one's; 1.5 × the largest while too few for the rank.
+      for (const window of [YOUNG_DAYS, null]) {
+        const errors = scaledErrors(pick(window), kind, h);
+        if (errors.length === 0) continue;
+        const q = conformalHalfWidth(errors, INTERVAL_LEVEL);
+        return { q: Number.isFinite(q) ? q : 1.5 * Math.max(...errors), n: errors.length };
+      }
+      return { q: YOUNG_FALLBACK[kind], n: 0 };
+    }
+    for (const window of [INTERVAL_DAYS, RECENT_DAYS, null]) {
+      const known = pick(window);
+      const q = conformalHalfWidth(scaledErrors(known, kind, h), INTERVAL_LEVEL);
+      if (Number.isFinite(q)) return { q, n: known.length };
+    }
+    return { q: FALLBACK_QUANTILE, n: 0 };
+  });
+}
+
+/** The half-width a point is served (value units): errorScale × its family's quantile; a young one never narrower than an established one would be. */
+export function servedHalfWidth(
+  points: readonly WalkPoint[],
+  p: Pick<WalkPoint, 'young' | 'series'>,
+  kind: SeriesKind,
+  h: number,
+  day: number,
+): number {
+  const s = p.series[kind];
+  if (!p.young) return intervalQuantile(points, kind, h, day, false).q * s.errorScale;
+  return Math.max(intervalQuantile(points, kind, h, day, true).q, intervalQuantile(points, kind, h, day, false).q * s.scale);
+}
+
+/**
+ * The calibrated level of the date interval at `day` for horizon h: the smallest of DATE_LEVELS whose intervals (served on three days of each gap: see WalkPoint.dateBounds)
+ * held at least 95% of the draw dates known by then (last RECENT_DAYS, every category); the largest level if
+ * none did, 0.95 with nothing known.
+ */
+export function dateLevel(points: readonly WalkPoint[], horizon: number, day: number): { level: number; index: number; n: number } {
+  const h = Math.min(horizon, DATE_HORIZONS);
+  return remember(points, `date|${h}|${day}`, () => calibrateDates(points, h, day));
+}
+
+/** Whether the h-th next draw of each known point fell inside its date intervals at level index i, over its three as-of days. */
+function dateHits(points: readonly WalkPoint[], h: number, level: (p: WalkPoint) => number): { n: number; held: number } {
+  let n = 0;
+  let held = 0;
+  for (const p of points) {
+    const actual = p.targets[h - 1]!.day;
+    const index = level(p);
+    for (const at of p.dateBounds) {
+      const [lo, hi] = at.bounds[h - 1][index];
+      n++;
+      if (actual >= lo && actual <= hi) held++;
+    }
+  }
+  return { n, held };
+}
+
+function calibrateDates(points: readonly WalkPoint[], h: number, day: number): { level: number; index: number; n: number } {
+  const known = knownAt(points, day, h).filter((p) => p.dateBounds.length > 0);
+  if (known.length === 0) return { level: INTERVAL_LEVEL, index: DATE_LEVELS.indexOf(INTERVAL_LEVEL), n: 0 };
+  for (let i = 0; i < DATE_LEVELS.length; i++) {
+    const { n, held } = dateHits(known, h, () => i);
+    if (held >= INTERVAL_LEVEL * n) return { level: DATE_LEVELS[i], index: i, n: known.length };
+  }
+  return { level: DATE_LEVELS[DATE_LEVELS.length - 1], index: DATE_LEVELS.length - 1, n: known.length };
+}
+
+/** Errors, and for the served forecasts the coverage of the intervals served then, of `points` at horizon h. */
+export function horizonMetrics(
+  all: readonly WalkPoint[],
+  points: readonly WalkPoint[],
+  kind: SeriesKind,
+  who: Forecaster,
+  h: number,
+): HorizonMetrics {
+  const scored = points.filter((p) => p.targets[h - 1] !== null);
+  const n = scored.length;
+  if (n === 0) return { h, n, mae: null, rmse: null, mase: null, bias: null, coverage_95: null, median_half_width: null, hits: 0 };
+  const errors = scored.map((p) => seriesValue(kind, p.targets[h - 1]!) - forecastOf(p, kind, who, h));
+  let coverage: number | null = null;
+  let medianHalfWidth: number | null = null;
+  if (who === 'served') {
+    const halves = scored.map((p) => servedHalfWidth(all, p, kind, h, p.day));
+    coverage = errors.filter((e, i) => Math.abs(e) <= halves[i]).length / n;
+    const sorted = [...halves].sort((a, b) => a - b);
+    medianHalfWidth = n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+  return {
+    h,
+    n,
+    mae: mean(errors.map(Math.abs)),
+    rmse: Math.sqrt(mean(errors.map((e) => e * e))),
+    mase: mean(scored.map((p, i) => Math.abs(errors[i]) / p.series[kind].scale)),
+    bias: mean(errors),
+    coverage_95: coverage,
+    median_half_width: medianHalfWidth,
+    hits: errors.filter((e) => Math.abs(e) <= HIT_TOLERANCE).length,
+  };
+}
+
+/**
+ * Share of the points' h-th draw dates inside the date interval served then (the level calibrated at the point's
+ * day), over the three as-of days of each gap.
+ */
+export function dateCoverage(all: readonly WalkPoint[], points: readonly WalkPoint[], h: number): { n: number; coverage: number | null } {
+  if (h > DATE_HORIZONS) return { n: 0, coverage: null };
+  const scored = points.filter((p) => p.targets[h - 1] !== null && p.dateBounds.length > 0);
+  if (scored.length === 0) return { n: 0, coverage: null };
+  const { n, held } = dateHits(scored, h, (p) => dateLevel(all, h, p.day).index);
+  return { n, coverage: held / n };
+}
+
+/** Points whose h-th target is known by `day`, within the last RECENT_DAYS: the window /api/models/ reports. */
+export function reportWindow(points: readonly WalkPoint[], day: number, h: number): WalkPoint[] {
+  return knownAt(points, day, h, RECENT_DAYS);
+}
+
+export { RECENT_DAYS };
