@@ -705,6 +705,7 @@ export function diagnosticsBody(fit: FitResult) {
             sampler_seconds: fit.timing.samplerCpuSeconds ?? null,
             warmup_seconds_per_chain: fit.timing.warmupCpuSecondsPerChain ?? null,
             sampling_seconds_per_chain: fit.timing.samplingCpuSecondsPerChain ?? null,
+            postprocess_seconds: fit.timing.postprocessCpuSeconds ?? null,
           },
           machine: {
             worker_threads: fit.timing.workers ?? null,

@@ -3,11 +3,12 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { ChainProgress } from './chains.ts';
 import { configChoices, resolveConfig } from './config.ts';
 import { buildDesign, summariseDesign, type PanelDesign } from './design.ts';
-import { diagnoseQuantity, ebfmi } from './diagnostics.ts';
+import { ebfmi } from './diagnostics.ts';
 import { encodeDraws, type StoredDraws } from './draws.ts';
 import { kfoldByCountry } from './kfold.ts';
 import { buildMethodology } from './methodology.ts';
 import { PointwiseLogLik } from './model.ts';
+import { threadCpuSeconds } from './nuts.ts';
 import { samplePosterior } from './posterior.ts';
 import { posteriorPredictiveCheck } from './ppc.ts';
 import { psisLoo } from './psis.ts';
@@ -122,6 +123,7 @@ export async function fitWithDraws(
   const sample = await samplePosterior(design, config, hooks.onProgress);
   const loadAfter = loadavg()[0];
   const t1 = performance.now();
+  const cpu1 = threadCpuSeconds();
   const { data, draws, target } = sample;
   const chainsResult = sample.chains;
   const layout = target.layout;
@@ -134,28 +136,31 @@ export async function fitWithDraws(
     .map((q) => summariseParameter(draws.names[q], draws.byChain[q]));
   const [countryEffects, yearEffects] = groupEffects(design, draws.names, draws.byChain, layout.countryBlock);
 
-  // Convergence over every quantity, the country and year effects included.
+  // Convergence over every quantity, the country and year effects included: the summaries above hold each
+  // quantity's R̂ and ESS (null where not finite, e.g. a constant), so nothing is computed twice.
   let rhatMax = -Infinity,
     rhatArg = '';
   let bulkMin = Infinity,
     bulkArg = '';
   let tailMin = Infinity,
     tailArg = '';
-  draws.byChain.forEach((chains, q) => {
-    const d = diagnoseQuantity(chains);
-    if (d.rhat > rhatMax) {
+  const byName = new Map([...summaries, ...hyperparameters, ...countryEffects, ...yearEffects].map((s) => [s.name, s]));
+  for (const name of draws.names) {
+    const d = byName.get(name);
+    if (!d) continue;
+    if (d.rhat !== null && d.rhat > rhatMax) {
       rhatMax = d.rhat;
-      rhatArg = draws.names[q];
+      rhatArg = name;
     }
-    if (d.essBulk < bulkMin) {
+    if (d.essBulk !== null && d.essBulk < bulkMin) {
       bulkMin = d.essBulk;
-      bulkArg = draws.names[q];
+      bulkArg = name;
     }
-    if (d.essTail < tailMin) {
+    if (d.essTail !== null && d.essTail < tailMin) {
       tailMin = d.essTail;
-      tailArg = draws.names[q];
+      tailArg = name;
     }
-  });
+  }
 
   const chains = chainsResult.chains;
   const totalDraws = sampler.chains * sampler.draws;
@@ -269,6 +274,7 @@ export async function fitWithDraws(
     strongestCorrelation: strongestCorrelation(design),
   });
   const t2 = performance.now();
+  const cpu2 = threadCpuSeconds();
   const fit: FitResult = {
     source: 'fitted',
     model: config.family === 'poisson' ? 'poisson-country-year' : 'negbinomial2-country-year',
@@ -291,6 +297,8 @@ export async function fitWithDraws(
       samplingCpuSecondsPerChain: samplingCpu,
       // Post-processing excludes the k-fold refits, which report their own time.
       postprocessSeconds: (t2 - t1) / 1000 - (kfold?.wallSeconds ?? 0),
+      // The k-fold refits' chains run in worker threads (their CPU is reported with them); their quadrature runs here.
+      postprocessCpuSeconds: cpu1 === null || cpu2 === null ? null : cpu2 - cpu1,
       workers: chainsResult.workers,
       availableCores: availableParallelism(),
       loadAverageBefore: loadBefore,

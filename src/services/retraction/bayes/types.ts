@@ -314,8 +314,10 @@ export interface Timing {
   samplerCpuSeconds: number | null;
   warmupCpuSecondsPerChain: (number | null)[];
   samplingCpuSecondsPerChain: (number | null)[];
-  /** Wall clock: summaries, diagnostics, LOO, WAIC and posterior predictive checks after sampling. */
+  /** Wall clock: summaries, diagnostics, LOO, WAIC and posterior predictive checks after sampling (k-fold excluded). */
   postprocessSeconds: number;
+  /** CPU seconds of the calling thread for the same work. */
+  postprocessCpuSeconds: number | null;
   /** Threads that ran chains (0: all on the calling thread) and the cores Node reported. */
   workers: number;
   availableCores: number;
