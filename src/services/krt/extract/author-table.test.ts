@@ -68,7 +68,8 @@ test('eLife table (5 columns) in floats-group, with a rowspan carrying the type 
   assert.equal(result.rows[1]['RESOURCE NAME'], 'anti-HA (rat monoclonal)');
   assert.equal(result.rows[0]['ADDITIONAL INFORMATION'], 'WB (1:1000)');
   assert.equal(result.rows[4]['NEW/REUSE'], 'new');
-  assert.equal(result.rows[2].IDENTIFIER, 'Cat# CRL-3216');
+  // A number from a stock centre is that centre's identifier, not a catalog number (issue 15).
+  assert.equal(result.rows[2].IDENTIFIER, 'ATCC: CRL-3216');
 });
 
 test('grid expands rowspan and colspan', () => {
@@ -159,7 +160,8 @@ test("the corpus's 84 author tables: rows per paper equal the XML's own data-row
     const xml = readFileSync(file, 'utf8');
     if (!xml.includes('<table-wrap')) continue;
     const extraction = extractArticle(xml, { mode: 'table', fileName: file });
-    if (extraction.authorTables.length === 0) continue;
+    // The STAR/eLife key resources tables (single-kind resource tables are checked below).
+    if (extraction.authorTables.length === 0 || extraction.authorTables.some((table) => table.layout === 'resource')) continue;
     const expected = extraction.authorTables.reduce((sum, table) => sum + countDataRowsInXml(xml, table.index), 0);
     found.push({ file, rows: extraction.rows, expected });
     for (const table of extraction.authorTables) {
@@ -186,4 +188,187 @@ test("the corpus's 84 author tables: rows per paper equal the XML's own data-row
   t.diagnostic(`rows by type: ${JSON.stringify(Object.fromEntries([...types].sort((a, b) => b[1] - a[1])))}`);
   // Every category of a STAR table lands somewhere sensible: antibodies, chemicals and software dominate.
   assert.ok((types.get('Antibody') ?? 0) > 500 && (types.get('Software/code') ?? 0) > 300);
+});
+
+test('resource tables in other layouts (issue 15): columns in any order, labels from the header, title row or caption', () => {
+  const table = (caption: string, head: string[], rows: string[][], title = '') =>
+    `<table-wrap><label>${caption}</label><table>${title ? `<tr><td colspan="${head.length}">${title}</td></tr>` : ''}<tr>${head
+      .map((h) => `<th>${h}</th>`)
+      .join('')}</tr>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table></table-wrap>`;
+  const article = (...tables: string[]) =>
+    `<article><body><sec><title>Methods</title><p>Text.</p>${tables.join('<p>Between.</p>')}</sec></body></article>`;
+  // Antibody | Host | Dilution | Supplier | Catalogue no. | RRID (an RRID column whose values have no label).
+  const antibodies = extractAuthorTables(
+    parseXml(
+      article(
+        table(
+          'Table 1 Antibodies used in this study',
+          ['Antibody', 'Host', 'Dilution', 'Supplier', 'Catalogue no.', 'RRID'],
+          [
+            ['GFP', 'Chicken', '1:1000', 'Aves Labs', 'GFP-1020', 'AB_10000240'],
+            ['NeuN', 'Mouse', '1:500', 'Merck Millipore', 'MAB377', 'AB 2298772'],
+            ['Antibody', 'Host', 'Dilution', 'Supplier', 'Catalogue no.', 'RRID'],
+          ],
+        ),
+      ),
+    ),
+  );
+  assert.ok(antibodies);
+  assert.equal(antibodies.parts[0].layout, 'resource');
+  assert.deepEqual(
+    antibodies.rows.map((r) => [r['RESOURCE TYPE'], r['RESOURCE NAME'], r.SOURCE, r.IDENTIFIER]),
+    [
+      ['Antibody', 'GFP', 'Aves Labs', 'Cat# GFP-1020; RRID:AB_10000240'],
+      // A broken RRID stays as written, labelled as the column says.
+      ['Antibody', 'NeuN', 'Merck Millipore', 'Cat# MAB377; RRID:AB 2298772'],
+    ],
+    'the header written again inside the table is not a row',
+  );
+  // Name | Species | Vendor (Catalog #) under a title row; the supplier and the code written in one cell.
+  const titled = extractAuthorTables(
+    parseXml(
+      article(
+        table(
+          ' ',
+          ['Name', 'Species', 'Vendor/Catalog #'],
+          [
+            ['Strep-Tag II', 'Mouse', 'Sigma (71590-M)'],
+            ['beta-Actin', 'Rabbit', 'Abcam, ab8227'],
+          ],
+          'Primary Antibodies',
+        ),
+      ),
+    ),
+  );
+  assert.deepEqual(
+    titled?.rows.map((r) => [r['RESOURCE TYPE'], r['RESOURCE NAME'], r.IDENTIFIER]),
+    [
+      ['Antibody', 'Strep-Tag II', 'Cat# 71590-M'],
+      ['Antibody', 'beta-Actin', 'Cat# ab8227'],
+    ],
+  );
+  const split = extractAuthorTables(
+    parseXml(
+      article(
+        table(
+          'Table 2 Plasmids used',
+          ['Plasmid', 'Use', 'Source'],
+          [
+            ['pLJM1-Puro', 'Empty vector', 'Addgene, 19319'],
+            ['psPAX2', 'Packaging', 'Addgene 12260'],
+          ],
+        ),
+      ),
+    ),
+  );
+  assert.deepEqual(
+    split?.rows.map((r) => [r['RESOURCE TYPE'], r.SOURCE, r.IDENTIFIER]),
+    [
+      ['Recombinant DNA', 'Addgene', 'Addgene: 19319'],
+      ['Recombinant DNA', 'Addgene', 'Addgene: 12260'],
+    ],
+    'an Addgene number is an Addgene identifier',
+  );
+  // Two name columns, the first holding the kind: the kind is the type, never part of the name.
+  const kinds = extractAuthorTables(
+    parseXml(
+      article(
+        table(
+          'Table 3 Key reagents',
+          ['Resource', 'Name', 'Source', 'Identifier'],
+          [
+            ['Antibody', 'anti-GFP', 'Abcam', 'ab290'],
+            ['Mouse', 'C57BL/6J', 'The Jackson Laboratory', '000664'],
+            ['Mouse', 'Ai14', 'MGI', 'MGI 3809524'],
+            ['Zebrafish', 'casper', 'ZFIN', 'ZDB-ALT-070316-1'],
+            ['Cell line', 'HEK293T', 'NCBI', 'NCBI Taxonomy 9606'],
+          ],
+        ),
+      ),
+    ),
+  );
+  assert.deepEqual(
+    kinds?.rows.map((r) => [r['RESOURCE TYPE'], r['RESOURCE NAME'], r.IDENTIFIER]),
+    [
+      ['Antibody', 'anti-GFP', 'Cat# ab290'],
+      ['Experimental model: Organism/strain', 'C57BL/6J', 'JAX: 000664'],
+      ['Experimental model: Organism/strain', 'Ai14', 'MGI: 3809524'],
+      ['Experimental model: Organism/strain', 'casper', 'ZFIN: ZDB-ALT-070316-1'],
+      ['Experimental model: Cell line', 'HEK293T', 'NCBI: 9606'],
+    ],
+  );
+  // Not resource tables: parameters with a source column; a list of genes with identifiers.
+  assert.equal(
+    extractAuthorTables(
+      parseXml(
+        article(
+          table(
+            'Table 1 Model parameters',
+            ['Name', 'Description', 'Value', 'Units', 'Source'],
+            [
+              ['k1', 'degradation rate', '36.5', 'd-1', 'inferred from [7]'],
+              ['k2', 'production rate', '2.1', 'd-1', '[12]'],
+            ],
+          ),
+          table(
+            'Table 2 Genes',
+            ['Name', 'Gene identifier', 'Clade'],
+            [
+              ['PP2C12', 'At1g47380', 'H'],
+              ['PP2C15', 'At1g68410', 'H'],
+            ],
+          ),
+        ),
+      ),
+    ),
+    null,
+  );
+});
+
+test('resource tables of every other layout in the corpus: names without types, stock numbers as themselves', (t) => {
+  const skip = corpusMissing();
+  if (skip) {
+    t.skip(skip);
+    return;
+  }
+  let papers = 0;
+  let tables = 0;
+  let rowsSeen = 0;
+  let stocks = 0;
+  for (const file of corpusFiles()) {
+    const xml = readFileSync(file, 'utf8');
+    if (!xml.includes('<table-wrap')) continue;
+    const extraction = extractArticle(xml, { mode: 'table', fileName: file });
+    const parts = extraction.authorTables;
+    if (parts.length === 0) continue;
+    // A number from The Jackson Laboratory, Addgene or ATCC is labelled by it; "Cat#" only where the authors
+    // wrote a catalog label themselves.
+    for (const row of extraction.rows) {
+      if (!/^(The Jackson Laboratory|Addgene|ATCC)$/.test(row.SOURCE.trim())) continue;
+      const catalog = /^Cat# (\d+)$/.exec(row.IDENTIFIER)?.[1];
+      if (catalog)
+        assert.match(xml, new RegExp(`cat[a-z]*\\.?\\s*(?:#|no\\.?)\\s*${catalog}`, 'i'), `${file}: ${row.SOURCE} ${row.IDENTIFIER}`);
+      stocks++;
+    }
+    const resource = parts.filter((p) => p.layout === 'resource');
+    // A paper's STAR/eLife table is its key resources table: other resource tables are not mixed into it.
+    assert.ok(resource.length === 0 || resource.length === parts.length, file);
+    if (resource.length === 0) continue;
+    papers++;
+    tables += resource.length;
+    for (const part of resource) assert.ok(part.rows > 0, `${file}: table ${part.index}`);
+    for (const row of extraction.rows) {
+      rowsSeen++;
+      assert.ok(row['RESOURCE NAME'].length > 0, file);
+      assert.doesNotMatch(
+        row['RESOURCE NAME'],
+        /^(antibod\w*|cell lines?|plasmids?|strains?|chemicals?|software)\s*;/i,
+        `${file}: ${row['RESOURCE NAME']}`,
+      );
+    }
+  }
+  t.diagnostic(`${papers} papers whose resource tables are in other layouts: ${tables} tables, ${rowsSeen} rows`);
+  assert.ok(papers >= 30, `${papers} papers`);
+  t.diagnostic(`${stocks} rows from The Jackson Laboratory, Addgene or ATCC`);
+  assert.ok(stocks > 20);
 });

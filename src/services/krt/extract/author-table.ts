@@ -5,11 +5,17 @@
 
 import { firstChild, isElement, textOf, type XmlElement } from '../jats/tree.ts';
 import { typeByContent, typeOfCategory, type CategoryType } from './classify.ts';
-import { normalizeIdentifier } from './identifier.ts';
+import { normalizeIdentifier, parseIdentifierText } from './identifier.ts';
 import { isNewSource, makeRow, type KrtRow, type ResourceType } from './krt-row.ts';
 import { filledCells, tableGrid, type GridRow } from './table-grid.ts';
+import { findVendor } from './vendors.ts';
 
-export type TableLayout = 'star' | 'elife' | 'typed';
+/** star, elife, typed (a type column): key resources tables; resource: a table of one kind of resource whose header
+ * names resource, source and identifier columns in any order ("Antibody | Host | Supplier | Catalogue no. | Dilution"). */
+export type TableLayout = 'star' | 'elife' | 'typed' | 'resource';
+
+/** Why a table of the `resource` layout was taken (tables the STAR/eLife rules take have other reasons). */
+export const RESOURCE_COLUMNS_REASON = 'resource, source and identifier columns';
 type Role = 'type' | 'name' | 'source' | 'identifier' | 'additional';
 
 export interface TableWrapInfo {
@@ -131,6 +137,9 @@ function roleOfHeader(text: string, column: number, taken: Set<Role>, identifier
 interface HeaderMatch {
   roles: Role[];
   headerRows: number;
+  /** The header cells' texts, and a one-cell title row above them ("Primary antibodies"), if any. */
+  texts: string[];
+  titleRow: string;
   krtVocabulary: boolean;
   starColumns: boolean;
   categoryHeader: string;
@@ -139,8 +148,10 @@ interface HeaderMatch {
 /** Finds the header row among the first rows (after a title row such as "Key Resources Table"). */
 function matchHeader(grid: GridRow[]): HeaderMatch | null {
   const width = grid[0]?.cells.length ?? 0;
+  let titleRow = '';
   for (let r = 0; r < Math.min(3, grid.length); r++) {
     const filled = filledCells(grid[r]);
+    if (filled.length === 1) titleRow ||= filled[0].text;
     if (filled.length === 1 && KRT_TITLE.test(filled[0].text)) continue; // title row
     const texts = grid[r].cells.map((c) => (c.copiedBy === 'col' ? '' : c.text));
     const taken = new Set<Role>();
@@ -166,7 +177,7 @@ function matchHeader(grid: GridRow[]): HeaderMatch | null {
     const krtVocabulary = texts.some((t) => KRT_NAME_HEADER.test(t.trim()));
     const starColumns = width >= 3 && /^sources?$/i.test(texts[1]?.trim() ?? '') && /^identifiers?$/i.test(texts[2]?.trim() ?? '');
     const categoryHeader = typeOfCategory(texts[0] ?? '') && !KRT_NAME_HEADER.test(texts[0] ?? '') ? texts[0] : '';
-    return { roles: finalRoles, headerRows: r + 1, krtVocabulary, starColumns, categoryHeader };
+    return { roles: finalRoles, headerRows: r + 1, texts, titleRow, krtVocabulary, starColumns, categoryHeader };
   }
   return null;
 }
@@ -229,6 +240,45 @@ function distinctStarCategories(grid: GridRow[], roles: Role[]): number {
   return seen.size;
 }
 
+const CATALOG_HEADER = /catalog|catalogue|cat\.?\s*(#|no)|product|order|rrid|research resource identifier/i;
+const LIST_CAPTION =
+  /\bused\b|\blist of\b|\bantibod|\breagents?\b|\bplasmids?\b|\bstrains?\b|\bstocks?\b|\blines?\b|\bprimers?\b|\boligo|\bcompounds?\b|\bchemicals?\b|\bkits?\b|\bconstructs?\b|\bviruses\b|\bsoftware\b/i;
+
+/** The one kind of resource a text names ("Antibodies used in this study" → Antibody), '' when none or several. */
+function kindOf(text: string): string {
+  // Words that say "a resource" without saying which kind.
+  if (/^\s*(?:reagents?|resources?|materials?|names?|items?|products?)\s*$/i.test(text)) return '';
+  const chunks = text
+    .split(/,|;|\band\b|&|\//)
+    .map((c) => c.trim())
+    .filter(Boolean);
+  const kinds = new Set(chunks.map((c) => typeOfCategory(c)?.type ?? null).filter((t) => t !== null));
+  return kinds.size === 1 ? [...kinds][0] : '';
+}
+
+/**
+ * A table of resources in another layout (issue 15): the header names a resource column and a source column and an
+ * identifier column, in any order; or a resource column and a catalog/identifier column, or a source column, in a
+ * table whose header or caption says which kind of resource it lists. Returns the category its rows take ('' when
+ * the rows' content decides), or null when the table is not one.
+ */
+function resourceColumns(info: TableWrapInfo, grid: GridRow[], header: HeaderMatch): string | null {
+  const { roles, texts, headerRows } = header;
+  const dataRows = grid.slice(headerRows).filter((row) => row.section !== 'tfoot' && filledCells(row).length >= 2).length;
+  if (dataRows < 2 || !roles.includes('name')) return null;
+  const nameHeader = texts.filter((_, i) => roles[i] === 'name').join(' ');
+  const caption = `${info.label} ${info.caption}`;
+  const ownKind = kindOf(header.titleRow) || kindOf(nameHeader);
+  const kind = ownKind || kindOf(info.caption);
+  const hasSource = roles.includes('source');
+  const identifierHeaders = texts.filter((_, i) => roles[i] === 'identifier');
+  const catalogColumn = identifierHeaders.some((t) => CATALOG_HEADER.test(t));
+  if (hasSource && identifierHeaders.length > 0) return kind;
+  if (catalogColumn && (kind || LIST_CAPTION.test(caption))) return kind;
+  if (hasSource && ownKind && LIST_CAPTION.test(`${caption} ${header.titleRow} ${nameHeader}`)) return ownKind;
+  return null;
+}
+
 /** Whether a table-wrap is, or may be part of, a key resources table. */
 function candidateOf(info: TableWrapInfo, grid: GridRow[], previous: Candidate | null): Candidate | null {
   const width = grid[0]?.cells.length ?? 0;
@@ -258,9 +308,17 @@ function candidateOf(info: TableWrapInfo, grid: GridRow[], previous: Candidate |
     if (titled && roles.includes('name') && used >= 3) return make('key resources title', true);
     const complete = roles.includes('name') && roles.includes('source') && roles.includes('identifier');
     if (header.categoryHeader && complete && used === 3) return make('category-headed table', false);
-    if (previous && info.gapBefore === 0 && header.categoryHeader && (roles.includes('source') || roles.includes('identifier'))) {
+    if (
+      previous &&
+      previous.layout !== 'resource' &&
+      info.gapBefore === 0 &&
+      header.categoryHeader &&
+      (roles.includes('source') || roles.includes('identifier'))
+    ) {
       return make('continues the previous key resources table', false);
     }
+    const resource = resourceColumns(info, grid, header);
+    if (resource !== null) return { ...make(RESOURCE_COLUMNS_REASON, true, resource), layout: 'resource' };
     return null;
   }
   // No header row: a STAR table made of category rows, or a continuation of the previous table.
@@ -270,7 +328,8 @@ function candidateOf(info: TableWrapInfo, grid: GridRow[], previous: Candidate |
     const strong = titled || distinctStarCategories(grid, DEFAULT_STAR_ROLES) >= 2;
     return { ...base, layout: 'star', roles: DEFAULT_STAR_ROLES, headerRows: 0, reason: 'STAR category rows', initialCategory: '', strong };
   }
-  if (previous && info.gapBefore === 0 && width <= Math.max(previous.roles.length, 3)) {
+  // A table of one kind of resource is complete with its own header: what follows it is not its continuation.
+  if (previous && previous.layout !== 'resource' && info.gapBefore === 0 && width <= Math.max(previous.roles.length, 3)) {
     const roles = (previous.roles.length >= width ? previous.roles : DEFAULT_STAR_ROLES).slice(0, width);
     const headingCategory = typeOfCategory(info.heading) ? info.heading : '';
     if ((firstCategory && typeOfCategory(firstCategory)) || headingCategory) {
@@ -315,6 +374,20 @@ function resolveType(category: CategoryType | null, name: string, source: string
   return typeByContent(name, source, identifier, category?.choices ?? []);
 }
 
+/** A supplier and a product code written in one cell, either order: [supplier, code], or null. */
+function vendorAndCode(text: string): [string, string] | null {
+  const t = text.trim();
+  const after =
+    /^(.*?[A-Za-z].*?)\s*(?:,|;|\(|\s)\s*((?:cat(?:alog(?:ue)?)?\.?\s*(?:#|no\.?|number)?\s*[:#]?\s*|#\s*)?[A-Za-z]{0,5}-?\d[\w.\/-]*)\)?$/i.exec(
+      t,
+    );
+  if (after && (findVendor(after[1]) || /^[A-Z][\w&.'-]*(?:\s+[A-Z&][\w&.'-]*){0,4}$/.test(after[1])) && /\d/.test(after[2]))
+    return [after[1].replace(/[\s,;]+$/, ''), after[2]];
+  const before = /^((?:[A-Za-z]{0,5}-?)?\d[\w.\/-]*)\s*[,;]\s*(.*[A-Za-z].*)$/.exec(t);
+  if (before && findVendor(before[2])) return [before[2].trim(), before[1]];
+  return null;
+}
+
 function rowsOfTable(
   grid: GridRow[],
   roles: Role[],
@@ -323,6 +396,8 @@ function rowsOfTable(
 ): { rows: KrtRow[]; sourceRows: number[] } {
   const rows: KrtRow[] = [];
   const sourceRows: number[] = [];
+  const headerTexts = headerRows > 0 ? grid[headerRows - 1].cells.map((cell) => cell.text.trim().toLowerCase()) : [];
+  const rridColumns = new Set(headerTexts.flatMap((text, i) => (/\brrid|research resource identif/.test(text) ? [i] : [])));
   let category: CategoryType | null = initialCategory ? typeOfCategory(initialCategory) : null;
   for (let r = headerRows; r < grid.length; r++) {
     const row = grid[r];
@@ -338,12 +413,40 @@ function rowsOfTable(
     // A row with a single written cell is a heading or a note ("Plasmids are listed in Table S2"), never a
     // resource: a resource row carries at least a source, an identifier or a type besides its name.
     if (filledCells(row).length < 2) continue;
-    const name = cellText(row, roles, 'name');
+    // Two name columns whose first holds a kind ("Antibody | anti-GFP"): the kind is a type, never part of the name.
+    const nameCells = row.cells.filter((cell, i) => roles[i] === 'name' && cell.text && cell.copiedBy !== 'col').map((cell) => cell.text);
+    const kindCell =
+      nameCells.length > 1 && typeOfCategory(nameCells[0])?.type && nameCells[0].split(/\s+/).length <= 6 ? nameCells[0] : '';
+    const name = (kindCell ? nameCells.slice(1) : nameCells).join('; ');
     if (!name || /^(n\/?a|-+|none)$/i.test(name)) continue; // template guidance or an empty line
-    const source = cellText(row, roles, 'source');
-    const identifierText = cellText(row, roles, 'identifier');
+    // The header written again inside the table ("Antibody | Company | Catalogue#"): not a resource.
+    if (headerTexts.length && row.cells.every((cell, i) => !cell.text || cell.text.trim().toLowerCase() === headerTexts[i])) continue;
+    let source = cellText(row, roles, 'source');
+    // In a column headed "RRID", a value written without its label is still an RRID ("AB 272I036").
+    let identifierText = row.cells
+      .map((cell, i) =>
+        roles[i] === 'identifier' && cell.text && cell.copiedBy !== 'col'
+          ? rridColumns.has(i) && !/\brrid\b/i.test(cell.text) && !/^(?:n\/?a|none|-+)$/i.test(cell.text.trim())
+            ? `RRID:${cell.text}`
+            : cell.text
+          : '',
+      )
+      .filter(Boolean)
+      .join('; ');
+    // "Abcam, ab290" or "Sigma (T9026)" in the source column, with no catalog number in an identifier column; or in
+    // an identifier column headed "Vendor/Catalog #" with no source column.
+    if (source && !parseIdentifierText(identifierText).some((p) => p.kind === 'catalog')) {
+      const split = vendorAndCode(source);
+      if (split) {
+        source = split[0];
+        identifierText = [split[1], identifierText].filter(Boolean).join('; ');
+      }
+    } else if (!source && identifierText) {
+      const split = vendorAndCode(identifierText);
+      if (split) [source, identifierText] = split;
+    }
     const additional = cellText(row, roles, 'additional');
-    const typeText = cellText(row, roles, 'type');
+    const typeText = [kindCell, cellText(row, roles, 'type')].filter(Boolean).join('; ');
     const rowCategory = typeText ? (typeOfCategory(typeText) ?? category) : category;
     const type = resolveType(rowCategory, `${name} ${typeText}`, source, identifierText);
     rows.push(
@@ -351,7 +454,7 @@ function rowsOfTable(
         'RESOURCE TYPE': type,
         'RESOURCE NAME': name,
         SOURCE: source,
-        IDENTIFIER: normalizeIdentifier(identifierText),
+        IDENTIFIER: normalizeIdentifier(identifierText, { source }),
         'NEW/REUSE': isNewSource(source) || isNewSource(identifierText) ? 'new' : 'reuse',
         'ADDITIONAL INFORMATION': [typeText && !typeOfCategory(typeText)?.type ? typeText : '', additional].filter(Boolean).join('; '),
       }),
@@ -385,8 +488,11 @@ export function extractAuthorTables(article: XmlElement): AuthorTableResult | nu
       if (rows.length > 0) parts.push({ table: c.info, layout: c.layout, roles: c.roles, reason: c.reason, rows, sourceRows });
     }
   }
-  if (parts.length === 0) return null;
-  return { parts, rows: parts.flatMap((p) => p.rows) };
+  // Where the authors wrote a key resources table, that is their table; single-kind resource tables stand in only
+  // for papers without one.
+  const kept = parts.some((p) => p.layout !== 'resource') ? parts.filter((p) => p.layout !== 'resource') : parts;
+  if (kept.length === 0) return null;
+  return { parts: kept, rows: kept.flatMap((p) => p.rows) };
 }
 
 function firstTableOf(wrap: XmlElement): XmlElement | undefined {

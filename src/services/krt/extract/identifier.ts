@@ -66,6 +66,19 @@ const REPOSITORY_LABELS: readonly [RegExp, string][] = [
   [/^addgene(?:\s+plasmid)?/i, 'Addgene'],
   [/^coriell/i, 'Coriell'],
   [/^nxr/i, 'NXR'],
+  // Databases and registries whose numbers are identifiers in their own right, never catalog numbers.
+  [/^mgi(?=[\s:#]|$)/i, 'MGI'],
+  [/^zfin(?:\s+id)?(?=[\s:#]|$)/i, 'ZFIN'],
+  [/^ncbi(?:\s+(?:gene|taxonomy|taxon|nucleotide|protein|refseq|genbank))?(?:\s+id)?(?=[\s:#]|$)/i, 'NCBI'],
+  [/^ensembl(?=[\s:#]|$)/i, 'Ensembl'],
+  [/^uniprot(?:kb)?(?=[\s:#]|$)/i, 'UniProt'],
+  [/^flybase(?=[\s:#]|$)/i, 'FlyBase'],
+  [/^wormbase(?=[\s:#]|$)/i, 'WormBase'],
+  [/^rgd(?=[\s:#]|$)/i, 'RGD'],
+  [/^imsr(?=[\s:#]|$)/i, 'IMSR'],
+  [/^komp(?=[\s:#]|$)/i, 'KOMP'],
+  [/^(?:nbrp|yrc)(?=[\s:#]|$)/i, 'NBRP'],
+  [/^cellosaurus(?=[\s:#]|$)/i, 'Cellosaurus'],
   [/^(?:strain|stock|line|plasmid)/i, ''],
 ];
 const OTHER_LABEL =
@@ -76,6 +89,22 @@ const DATABASE_ID = /\b(FB(?:al|ba|bt|gn|st|ti|tp|sn|tc|rf|ab)\d{7}|ZDB-[A-Z]{3,
 export interface ParseIdentifierOptions {
   /** Whether a lone code ("ab290", "15140-122") counts as a catalog number (true in identifier columns). */
   bareCodesAreCatalog?: boolean;
+  /**
+   * The row's SOURCE: a lone number from a stock centre or database (The Jackson Laboratory, Addgene, ATCC,
+   * Bloomington, MGI, ZFIN, NCBI …) is that centre's identifier ("JAX: 000664"), not a catalog number.
+   */
+  source?: string;
+}
+
+/** The stock centre or database a SOURCE names, as the label its numbers are written with; null for a supplier. */
+export function repositoryLabelOfSource(source: string | undefined): string | null {
+  const text = source?.trim() ?? '';
+  if (!text) return null;
+  if (/jackson\s+lab|JAX/i.test(text) && !/immuno/i.test(text)) return 'JAX';
+  for (const [re, label] of REPOSITORY_LABELS) if (label && re.test(text)) return label;
+  if (/bloomington/i.test(text)) return 'BDSC';
+  if (/vienna\s+drosophila/i.test(text)) return 'VDRC';
+  return null;
 }
 
 interface Span {
@@ -87,6 +116,7 @@ interface Span {
 /** Splits an identifier text into typed parts, in the order written. */
 export function parseIdentifierText(text: string, options: ParseIdentifierOptions = {}): IdentifierPart[] {
   const bare = options.bareCodesAreCatalog ?? true;
+  const sourceLabel = repositoryLabelOfSource(options.source);
   let work = text.replace(/\s+/g, ' ').trim();
   if (!work) return [];
   const spans: Span[] = [];
@@ -196,7 +226,16 @@ export function parseIdentifierText(text: string, options: ParseIdentifierOption
       .replace(/^[\s,.:]+|[\s,]+$/g, '')
       .trim();
     if (!segment) continue;
-    const part = classifySegment(segment, bare);
+    let part = classifySegment(segment, bare);
+    // A lone number in the row of a stock centre or database is that centre's identifier (written as-is).
+    // ("#12260" or "Plasmid #12260" in Addgene's row is Addgene 12260; "Cat# 12260" written so stays a catalog number.)
+    if (
+      part?.kind === 'catalog' &&
+      part.label === '' &&
+      sourceLabel &&
+      /^(?:(?:strain|stock|line|plasmid)\s*)?(?:#|no\.?|number)?\s*[:#]?\s*$/i.test(segment.slice(0, segment.length - part.value.length))
+    )
+      part = { ...part, label: sourceLabel };
     if (part) spans.push({ start: Math.max(0, start), end: Math.max(0, start) + raw.length, part });
   }
   spans.sort((a, b) => a.start - b.start);
