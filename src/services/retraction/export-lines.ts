@@ -1,23 +1,29 @@
 // The CSV export's rows, written once per import rather than once per request. Profiling the CSV export of
-// 1,000 rows showed the time going to building each row from the database (two keyset pages of a join) and to
-// turning 16,000 values into CSV text (csv-stringify) on every request. The importers now store each paper's
-// finished CSV line (made by the core CSV writer itself, so the bytes are exactly those it would stream) in
-// export order; a request reads the lines in keyset pages and streams them as they come.
+// 1,000 rows showed the time going to building each row from the database (two keyset pages of a join, the
+// second scanned from the top of the index) and to turning 16,000 values into CSV text (csv-stringify) on
+// every request; then, with stored lines, to reading and decoding 1,000 rows. The importers now store the
+// finished CSV lines (made by the core CSV writer itself, so the bytes are exactly those it would stream) in
+// export order, in blocks of BLOCK_LINES lines with the end offset of each line: a request reads the blocks it
+// needs in pages, cuts the last one at its limit, and streams them as they come. One series of blocks per
+// `nature=` value (every record, and each kind of notice).
 import type { Insertable } from 'kysely';
 import { insertMany, lockForTransaction } from '../../core/db/dialect.ts';
 import { csvChunks } from '../../core/export/index.ts';
+import { NATURES } from './nature.ts';
 import type { NatureFilter } from './nature.ts';
 import { EXPORT_COLUMNS, exportRows } from './repository.ts';
 import type { ExportPaper } from './repository.ts';
-import type { ExportLinesTable, RetractionDb } from './tables.ts';
+import type { ExportBlocksTable, RetractionDb } from './tables.ts';
 
 const COLUMNS = [...EXPORT_COLUMNS];
+/** Lines per stored block: a 1,000-row export reads 16 rows. */
+export const BLOCK_LINES = 64;
 
 /** The CSV text of one paper (one record, CRLF-terminated), as the core writer writes it. */
-async function csvLine(paper: ExportPaper): Promise<string> {
+async function csvLine(paper: ExportPaper): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of csvChunks([paper], { columns: COLUMNS, header: false })) parts.push(chunk);
-  return Buffer.concat(parts).toString('utf8');
+  return Buffer.concat(parts);
 }
 
 /** The header record of the CSV export. */
@@ -28,68 +34,110 @@ export async function csvHeader(): Promise<Buffer> {
 }
 const HEADER = csvHeader();
 
-/** Rewrites every paper's stored CSV line (after the papers or their citation counts changed). */
-export async function refreshExportLines(trx: RetractionDb): Promise<void> {
-  await trx.deleteFrom('retraction_export_lines').execute();
-  let batch: Insertable<ExportLinesTable>[] = [];
-  for await (const row of exportRows(trx, Number.MAX_SAFE_INTEGER, { pageSize: 5000 })) {
-    batch.push({ paper_id: row.id, retraction_sort: row.sort, nature: row.nature, line: await csvLine(row.paper) });
-    if (batch.length >= 5000) {
-      await insertMany(trx, 'retraction_export_lines', batch);
-      batch = [];
-    }
+/** Collects the lines of one series into blocks. */
+class BlockWriter {
+  private lines: Buffer[] = [];
+  private next = 0;
+  readonly done: Insertable<ExportBlocksTable>[] = [];
+  private readonly series: NatureFilter;
+  constructor(series: NatureFilter) {
+    this.series = series;
   }
-  await insertMany(trx, 'retraction_export_lines', batch);
+  add(line: Buffer): void {
+    this.lines.push(line);
+    if (this.lines.length === BLOCK_LINES) this.close();
+  }
+  close(): void {
+    if (this.lines.length === 0) return;
+    const ends = new Uint32Array(this.lines.length);
+    let at = 0;
+    this.lines.forEach((l, i) => (ends[i] = at += l.length));
+    this.done.push({
+      series: this.series,
+      block: this.next++,
+      lines: this.lines.length,
+      bytes: Buffer.concat(this.lines),
+      ends: Buffer.from(ends.buffer, ends.byteOffset, ends.byteLength),
+    });
+    this.lines = [];
+  }
+}
+
+/** Rewrites the stored CSV blocks (after the papers or their citation counts changed). */
+export async function refreshExportLines(trx: RetractionDb): Promise<void> {
+  await trx.deleteFrom('retraction_export_blocks').execute();
+  const writers = new Map<NatureFilter, BlockWriter>([
+    ['all', new BlockWriter('all')],
+    ...NATURES.map((n) => [n, new BlockWriter(n)] as const),
+  ]);
+  const flush = async (force: boolean) => {
+    for (const writer of writers.values()) {
+      if (force) writer.close();
+      if (writer.done.length >= 64 || (force && writer.done.length > 0))
+        await insertMany(trx, 'retraction_export_blocks', writer.done.splice(0));
+    }
+  };
+  for await (const row of exportRows(trx, Number.MAX_SAFE_INTEGER, { pageSize: 5000 })) {
+    const line = await csvLine(row.paper);
+    writers.get('all')!.add(line);
+    writers.get(row.nature)!.add(line);
+    await flush(false);
+  }
+  await flush(true);
 }
 
 /**
- * Data imported by an older pdi has papers but no stored lines: write them once, under the import lock.
+ * Data imported by an older pdi has papers but no stored blocks: write them once, under the import lock.
  * (One indexed probe per export otherwise.)
  */
 export async function ensureExportLines(db: RetractionDb): Promise<void> {
-  if (await db.selectFrom('retraction_export_lines').select('paper_id').limit(1).executeTakeFirst()) return;
+  if (await db.selectFrom('retraction_export_blocks').select('block').limit(1).executeTakeFirst()) return;
   if (!(await db.selectFrom('retraction_papers').select('id').limit(1).executeTakeFirst())) return;
   await db.transaction().execute(async (trx) => {
     await lockForTransaction(trx, 'import:retraction');
-    if (!(await trx.selectFrom('retraction_export_lines').select('paper_id').limit(1).executeTakeFirst())) await refreshExportLines(trx);
+    if (!(await trx.selectFrom('retraction_export_blocks').select('block').limit(1).executeTakeFirst())) await refreshExportLines(trx);
   });
 }
 
 /**
- * The CSV export: the header, then up to `limit` stored lines in export order (retraction date newest first,
- * then row id), read in keyset pages of `pageSize` and handed on one page per chunk.
+ * The CSV export: the header, then the first `limit` stored lines of the series in export order (retraction
+ * date newest first, then row id), read `pageBlocks` blocks at a time and handed on one page per chunk.
  */
 export async function* exportCsvChunks(
   db: RetractionDb,
   limit: number,
-  options: { nature?: NatureFilter; pageSize?: number } = {},
+  options: { nature?: NatureFilter; pageBlocks?: number } = {},
 ): AsyncGenerator<Buffer, void, undefined> {
-  const nature = options.nature ?? 'all';
-  const pageSize = options.pageSize ?? 2000;
+  const series = options.nature ?? 'all';
+  const pageBlocks = options.pageBlocks ?? 32;
   yield await HEADER;
-  let after: { sort: string; id: number } | null = null;
   let remaining = limit;
+  let next = 0;
   while (remaining > 0) {
-    let query = db
-      .selectFrom('retraction_export_lines')
-      .select(['paper_id', 'retraction_sort', 'line'])
-      .orderBy('retraction_sort', 'desc')
-      .orderBy('paper_id')
-      .limit(Math.min(pageSize, remaining));
-    if (nature !== 'all') query = query.where('nature', '=', nature);
-    if (after) {
-      const { sort, id } = after;
-      // sort ≤ last bounds an index range (the scan starts at the last page's end, not at the top); the rest
-      // skips the rows of that same day already sent.
-      query = query.where('retraction_sort', '<=', sort).where((eb) => eb.or([eb('retraction_sort', '<', sort), eb('paper_id', '>', id)]));
-    }
-    const page = await query.execute();
+    const wanted = Math.min(pageBlocks, Math.ceil(remaining / BLOCK_LINES));
+    const page = await db
+      .selectFrom('retraction_export_blocks')
+      .select(['lines', 'bytes', 'ends'])
+      .where('series', '=', series)
+      .where('block', '>=', next)
+      .orderBy('block')
+      .limit(wanted)
+      .execute();
     if (page.length === 0) return;
-    let text = '';
-    for (const r of page) text += r.line;
-    yield Buffer.from(text, 'utf8');
-    remaining -= page.length;
-    const last = page[page.length - 1];
-    after = { sort: last.retraction_sort, id: Number(last.paper_id) };
+    const parts: Buffer[] = [];
+    for (const b of page) {
+      if (remaining >= b.lines) {
+        parts.push(b.bytes);
+        remaining -= b.lines;
+      } else {
+        // The limit ends inside this block: its line ends say where.
+        parts.push(b.bytes.subarray(0, b.ends.readUInt32LE(4 * (remaining - 1))));
+        remaining = 0;
+        break;
+      }
+    }
+    yield parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    if (page.length < wanted) return;
+    next += page.length;
   }
 }

@@ -251,4 +251,21 @@ export const retractionMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  retraction_0008_export_blocks: {
+    async up(db) {
+      // The CSV export's lines in blocks (one row per 64 lines, with the line ends) rather than one row per line:
+      // a 1,000-row export reads 16 rows instead of 1,000 (export-lines.ts). One series per nature= value.
+      const blob = dialectOf(db) === 'postgres' ? 'bytea' : 'blob';
+      await db.schema.dropTable('retraction_export_lines').execute();
+      await db.schema
+        .createTable('retraction_export_blocks')
+        .addColumn('series', 'text', (c) => c.notNull())
+        .addColumn('block', 'integer', (c) => c.notNull())
+        .addColumn('lines', 'integer', (c) => c.notNull())
+        .addColumn('bytes', blob, (c) => c.notNull())
+        .addColumn('ends', blob, (c) => c.notNull())
+        .addPrimaryKeyConstraint('retraction_export_blocks_pk', ['series', 'block'])
+        .execute();
+    },
+  },
 };

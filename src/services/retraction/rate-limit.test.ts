@@ -31,7 +31,7 @@ async function probeRedis(): Promise<string | null> {
 }
 
 const redisGate = skipUnlessAvailable(await probeRedis());
-const silentLog = { warn() {} };
+const silentLog = { warn() {}, info() {} };
 
 describeEachDatabase(
   'retraction rate limits across instances',

@@ -263,7 +263,6 @@ export async function deletePapersNotIn(trx: RetractionDb, keep: ReadonlySet<str
     await trx.deleteFrom('retraction_paper_counts').where('paper_id', 'in', ids).execute();
     await trx.deleteFrom('retraction_paper_windows').where('paper_id', 'in', ids).execute();
     await trx.deleteFrom('retraction_paper_months').where('paper_id', 'in', ids).execute();
-    await trx.deleteFrom('retraction_export_lines').where('paper_id', 'in', ids).execute();
     await trx.deleteFrom('retraction_paper_subjects').where('paper_id', 'in', ids).execute();
     await trx.deleteFrom('retraction_paper_countries').where('paper_id', 'in', ids).execute();
     await trx.deleteFrom('retraction_papers').where('id', 'in', ids).execute();
@@ -297,7 +296,6 @@ export async function removeDemoPapers(trx: RetractionDb, tally: ImportTally): P
     await trx.deleteFrom('retraction_paper_counts').where('paper_id', 'in', slice).execute();
     await trx.deleteFrom('retraction_paper_windows').where('paper_id', 'in', slice).execute();
     await trx.deleteFrom('retraction_paper_months').where('paper_id', 'in', slice).execute();
-    await trx.deleteFrom('retraction_export_lines').where('paper_id', 'in', slice).execute();
     await trx.deleteFrom('retraction_paper_subjects').where('paper_id', 'in', slice).execute();
     await trx.deleteFrom('retraction_paper_countries').where('paper_id', 'in', slice).execute();
     await trx.deleteFrom('retraction_papers').where('id', 'in', slice).execute();

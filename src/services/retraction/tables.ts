@@ -3,7 +3,7 @@
 import type { ColumnType, Insertable, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
 import type { CoreTables, DbBoolean, DbId, DbInteger, DbJson } from '../../core/db/tables.ts';
-import type { Nature } from './nature.ts';
+import type { Nature, NatureFilter } from './nature.ts';
 import type { TimeFilter } from './windows.ts';
 
 /** One Retraction Watch record. Multi-valued fields are joined with "; " (their parts are also child rows). */
@@ -117,13 +117,18 @@ export type PaperWindowsTable = { paper_id: DbInteger } & { [K in `${WindowMeasu
 /** Post-retraction citations per paper and citing month (the trend months only), per time window. */
 export type PaperMonthsTable = { paper_id: DbInteger; month: string } & { [K in `post_${TimeFilter}`]: number };
 
-/** A paper's finished CSV export line, in export order (export-lines.ts), rewritten by every import. */
-export interface ExportLinesTable {
-  paper_id: DbInteger;
-  retraction_sort: string;
-  nature: Nature;
-  /** The CSV record, CRLF-terminated. */
-  line: string;
+/**
+ * The CSV export's finished lines in export order, BLOCK_LINES per block (export-lines.ts), one series per
+ * `nature=` value; rewritten by every import.
+ */
+export interface ExportBlocksTable {
+  series: NatureFilter;
+  block: number;
+  lines: number;
+  /** The block's CSV records, CRLF-terminated, concatenated. */
+  bytes: Buffer;
+  /** The end offset of each line in `bytes`, little-endian 32-bit integers. */
+  ends: Buffer;
 }
 
 /** The analytics index of a data version in binary form (analytics-index.ts), stored by the importers. */
@@ -162,7 +167,7 @@ export type RetractionTables = {
   retraction_citations_set_aside: CitationsSetAsideTable;
   retraction_paper_windows: PaperWindowsTable;
   retraction_paper_months: PaperMonthsTable;
-  retraction_export_lines: ExportLinesTable;
+  retraction_export_blocks: ExportBlocksTable;
   retraction_analytics_snapshots: AnalyticsSnapshotsTable;
   retraction_panel: PanelTable;
 };

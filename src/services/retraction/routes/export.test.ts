@@ -8,6 +8,7 @@ import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { TOKEN, errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
 import { EXPORT_COLUMNS, exportPapers } from '../repository.ts';
 import { natureOf } from '../nature.ts';
+import type { NatureFilter } from '../nature.ts';
 import { exportCsvChunks } from '../export-lines.ts';
 import { csvChunks } from '../../../core/export/index.ts';
 import { retractionService } from '../service.ts';
@@ -95,19 +96,24 @@ describeEachDatabase(
 
     it('streams the CSV from the lines stored at import, byte for byte what the CSV writer makes of the rows', async () => {
       const db = retractionDb(t.db);
-      const written = async (nature: 'all' | 'correction', limit: number) => {
+      const written = async (nature: NatureFilter, limit: number) => {
         const parts: Buffer[] = [];
         for await (const chunk of csvChunks(exportPapers(db, limit, { nature }), { columns: [...EXPORT_COLUMNS] })) parts.push(chunk);
         return Buffer.concat(parts);
       };
-      for (const [nature, limit, pageSize] of [
-        ['all', 10000, 2000],
-        ['all', 37, 5],
-        ['correction', 10000, 3],
+      // Limits that end inside a block, on a block's end, and past the end; pages of one block and of many.
+      for (const [nature, limit, pageBlocks] of [
+        ['all', 10000, 32],
+        ['all', 37, 1],
+        ['all', 64, 1],
+        ['all', 65, 2],
+        ['all', 300, 1],
+        ['correction', 10000, 1],
+        ['correction', 5, 32],
       ] as const) {
         const parts: Buffer[] = [];
-        for await (const chunk of exportCsvChunks(db, limit, { nature, pageSize })) parts.push(chunk);
-        assert.ok(Buffer.concat(parts).equals(await written(nature, limit)), `${nature} ${limit} ${pageSize}`);
+        for await (const chunk of exportCsvChunks(db, limit, { nature, pageBlocks })) parts.push(chunk);
+        assert.ok(Buffer.concat(parts).equals(await written(nature, limit)), `${nature} ${limit} ${pageBlocks}`);
       }
       const res = await fx.get('/api/export/?format=csv&limit=10000');
       assert.ok(res.raw.equals(await written('all', 10000)));
