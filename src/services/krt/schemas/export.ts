@@ -1,6 +1,6 @@
 // Downloads of a key resources table (json, csv, excel): request, response and route schemas.
 import { Type } from 'typebox';
-import { Nullable } from '../../../core/http/schema.ts';
+import { Nullable, producesFormats } from '../../../core/http/schema.ts';
 import { KrtRow } from './common.ts';
 
 export const EXPORT_FORMATS = ['json', 'csv', 'excel'] as const;
@@ -21,6 +21,7 @@ export const ExportJson = Type.Object(
     model: Type.String(),
     resources_found: Type.Integer(),
     krt_data: Type.Array(KrtRow),
+    is_demo: Type.Boolean({ description: 'True when the article is generated demo data, not a real preprint.' }),
   },
   {
     description:
@@ -36,5 +37,6 @@ export const exportSchema = {
     'then the header row and the rows. `Content-Disposition: attachment; filename="krt_<id>.<json|csv|xlsx>"`. A chat session id exports its table too. ' +
     'Unknown session: 404; other formats: 400; a failed session: 409.',
   params: ExportParams,
+  produces: producesFormats('json', 'csv', 'xlsx'),
   response: { 200: ExportJson },
 };
