@@ -1,7 +1,7 @@
 // The analytics endpoints (post-retraction analytics, analytics-data, analytics-realtime): queries, bodies and
 // documentation.
 import { Type } from 'typebox';
-import { Nullable } from '../../../core/http/schema.ts';
+import { Nullable, producesFormats } from '../../../core/http/schema.ts';
 import { ANALYTICS_TYPES } from '../aggregates.ts';
 import { NATURES } from '../nature.ts';
 import { TIME_FILTERS } from '../windows.ts';
@@ -95,6 +95,7 @@ export const analyticsDataSchema = {
     '(country,papers,total_citations,post_retraction_citations). A paper with several subjects or countries counts in each. `chart` is the old name of `type`. Computed at import. ' +
     NATURE_NOTE,
   querystring: AnalyticsDataQuery,
+  produces: producesFormats('json', 'csv'),
   response: { 200: AnalyticsDataBody },
 };
 

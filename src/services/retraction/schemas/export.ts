@@ -1,6 +1,7 @@
 // The export endpoint: query, body and documentation.
 import { Type } from 'typebox';
 import { limitParam } from '../../../core/http/params.ts';
+import { producesFormats } from '../../../core/http/schema.ts';
 import { EXPORT_COLUMNS, EXPORT_ORDER } from '../repository.ts';
 import { natureParam, oneOf } from './common.ts';
 
@@ -30,5 +31,6 @@ export const exportSchema = {
     '`nature` keeps one kind of notice (default all, each row with its retraction_nature); for a notice that is not a retraction, post_retraction means after the notice. ' +
     'The json analytics count the exported rows and give them by kind of notice (by_nature).',
   querystring: ExportQuery,
+  produces: producesFormats('json', 'csv', 'xlsx'),
   response: { 200: ExportBody },
 };
