@@ -230,7 +230,7 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
   try {
     result = await fitWithDraws(rows, overrides, {
       onProgress: ({ chain, completed, total }) => {
-        if (perChain.size === 0) progress.setTotal(total * (options.chains ?? DEFAULT_CONFIG.sampler.chains));
+        if (perChain.size === 0) progress.setTotal(total * (options.chains ?? DEFAULT_CONFIG.sampler.chains) * (1 + (options.kfold ?? 0)));
         perChain.set(chain, completed);
         progress.update([...perChain.values()].reduce((a, b) => a + b, 0));
       },

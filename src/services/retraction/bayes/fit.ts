@@ -60,7 +60,7 @@ function strongestCorrelation(design: PanelDesign): { a: string; b: string; r: n
 
 /** Run-time hooks of a fit; not part of the configuration (they do not change the result). */
 export interface FitHooks {
-  /** Per-chain progress, every few iterations (for a progress bar). */
+  /** Per-chain progress, every few iterations (for a progress bar); k-fold refits' chains follow the fit's. */
   onProgress?: (progress: ChainProgress) => void;
   /** Called as each k-fold refit starts. */
   onFold?: (fold: number, folds: number) => void;
@@ -228,7 +228,11 @@ export async function fitWithDraws(
 
   let kfold: KFoldSummary | null = null;
   if (config.kfoldByCountry > 0) {
-    kfold = await kfoldByCountry(panel, config, config.kfoldByCountry, { full: { design, draws }, onFold: hooks.onFold });
+    kfold = await kfoldByCountry(panel, config, config.kfoldByCountry, {
+      full: { design, draws },
+      onFold: hooks.onFold,
+      onProgress: hooks.onProgress,
+    });
   }
 
   const dataSummary = summariseDesign(design);

@@ -58,6 +58,7 @@ test('k-fold by country runs with the fit: every country predicted once, reporte
     seed: 'kfold-small',
   });
   const folds: number[] = [];
+  const progressChains = new Set<number>();
   const fit = await fitDemocracyModel(
     rows,
     {
@@ -65,8 +66,10 @@ test('k-fold by country runs with the fit: every country predicted once, reporte
       sampler: { warmup: 150, draws: 150, chains: 2, parallelism: 'single', seed: 'kfold' },
       posteriorPredictive: { replicates: 0 },
     },
-    { onFold: (f) => folds.push(f) },
+    { onFold: (f) => folds.push(f), onProgress: (p) => progressChains.add(p.chain) },
   );
+  // The refits' chains report progress after the full fit's: 2 chains, then 3 folds × 2 chains.
+  assert.deepEqual([...progressChains].sort(), [0, 1, 2, 3, 4, 5, 6, 7]);
   const k = fit.diagnostics.kfold!;
   assert.deepEqual(folds, [0, 1, 2]);
   assert.equal(k.folds, 3);

@@ -12,6 +12,7 @@
 // it answers a different question (predicting a country not in the data), so its elpd is compared between
 // models, not with elpd_loo.
 import { Random } from '../../../core/random.ts';
+import type { ChainProgress } from './chains.ts';
 import { buildDesign, type PanelDesign } from './design.ts';
 import { diagnoseQuantity } from './diagnostics.ts';
 import { parameterLayout } from './model.ts';
@@ -161,6 +162,8 @@ export interface KFoldOptions {
   /** The full-data fit's design and draws, for p_kfold (the in-sample density of the same countries). */
   full?: { design: PanelDesign; draws: ConstrainedDraws };
   onFold?: (fold: number, folds: number) => void;
+  /** Progress of the refits' chains, numbered on after the full fit's: fold f's chain c is (f + 1) · chains + c. */
+  onProgress?: (progress: ChainProgress) => void;
 }
 
 export async function kfoldByCountry(
@@ -199,7 +202,12 @@ export async function kfoldByCountry(
       ...config,
       sampler: { ...config.sampler, seed: `${String(config.sampler.seed)}/kfold-${f}` },
     };
-    const sample = await samplePosterior(train, foldConfig);
+    const chains = config.sampler.chains;
+    const sample = await samplePosterior(
+      train,
+      foldConfig,
+      options.onProgress && ((p) => options.onProgress?.({ ...p, chain: (f + 1) * chains + p.chain })),
+    );
     for (const chain of sample.chains.chains) {
       for (let s = 0; s < chain.draws; s++) divergences += chain.divergent[s];
       const cpu =
