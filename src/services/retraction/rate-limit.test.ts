@@ -56,6 +56,9 @@ describeEachDatabase(
       const redisA = new Redis(REDIS_URL, { keyPrefix: namespace });
       const redisB = new Redis(REDIS_URL, { keyPrefix: namespace });
       const admin = new Redis(REDIS_URL);
+      // Connected before the first request: the rate limiter bounds each Redis command (50 ms by default) and
+      // fails open, so a command sent while the connection is still being made would not be counted.
+      await Promise.all([redisA.ping(), redisB.ping()]);
       const apps: ServiceApp[] = [];
       try {
         apps.push(await buildTestApp(retractionService, testContext(retractionService, t.db, { dataDir: dir }, redisA)));
