@@ -5,6 +5,7 @@ import { oralRoutes } from './routes/index.ts';
 import { importPath } from './import.ts';
 import { loadOralDemo, writeDemoBundle } from './demo.ts';
 import { ErrorBody } from './schemas/index.ts';
+import { oralPages } from './pages/index.ts';
 
 export const oralService: ServiceModule = {
   name: 'oral',
@@ -18,6 +19,7 @@ export const oralService: ServiceModule = {
   errorSchema: ErrorBody,
   migrations: oralMigrations,
   routes: oralRoutes,
+  pages: oralPages,
   importers: {
     auto: {
       description:
