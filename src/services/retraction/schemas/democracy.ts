@@ -1,7 +1,7 @@
 // The democracy endpoints (panel, visualisations, the model's results, diagnostics and methodology): queries,
 // bodies and documentation.
 import { Type } from 'typebox';
-import { Nullable } from '../../../core/http/schema.ts';
+import { Nullable, producesFormats } from '../../../core/http/schema.ts';
 import { limitParam, withError } from '../../../core/http/params.ts';
 import { CLOCK_NOTE, EFFECTS_NOTE, MCSE_NOTE, MODEL_SOURCES, PREDICTIVE_NOTE, SCALE_NOTE } from '../democracy-model.ts';
 import { PARAMETER_GROUPS } from '../bayes/draws.ts';
@@ -431,6 +431,7 @@ export const drawsSchema = {
     'streamed as an attachment; rate-limited with the exports (10 requests per client per minute). 404 NO_DRAWS when no fit with draws is stored; 400 for an unknown parameter. ' +
     'A CSV of a fit to GENERATED data says so in its file name and in the X-Data-Kind header.',
   querystring: DrawsQuery,
+  produces: producesFormats('json', 'csv'),
   // Documentation of the JSON form; the body is streamed, not serialised through this schema.
   response: { 200: DrawsBody },
 };
