@@ -25,7 +25,7 @@ function requireAdmin(request: FastifyRequest, configured: string | undefined): 
 export const extractionRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
   await rateLimitedGroup(app, ctx, { name: 'extraction', max: RATE_LIMITS.extraction }, (group) =>
     withAliases(group, ADDRESSES, (scope) => {
-      scope.post('/api/krt/extract/', { schema: extractSchema, config: { operation: 'extraction' } }, async (request) => {
+      scope.post('/api/krt/extract/', { schema: extractSchema, config: { operation: 'extraction', errors: [401, 403, 409] } }, async (request) => {
         requireAdmin(request, ctx.config.env.PDI_KRT_ADMIN_TOKEN);
         return answers.extract(parseDoi(request.body.doi), request.body.provider ?? 'all');
       });
