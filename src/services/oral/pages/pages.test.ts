@@ -126,7 +126,7 @@ describeEachDatabase(
           for (const s of seriesDrawn(f)) if (s % 2 === 0) assert.equal(plotted(f, s), plotted(f, s + 1), `${review_id} ${id} series ${s}`);
           if (isRatio) assert.match(f, /log scale/);
           for (const row of tableRows(f)) {
-            const n = Number(row[0].split('.')[0]);
+            const n = Number(row[0].split(' ')[0]);
             const o = detail.outcomes[n - 1];
             assert.deepEqual([Number(row[1]), Number(row[2]), Number(row[3])], [o.effect, o.ci_lower, o.ci_upper], `${review_id} row ${n}`);
           }

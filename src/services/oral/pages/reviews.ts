@@ -55,7 +55,7 @@ function certaintySummary(review: ReviewItem): SafeHtml {
   const s = review.certainty_summary;
   const rated = s.high + s.moderate + s.low + s.very_low;
   return html`<ul class="badges" aria-label="Outcomes by GRADE certainty">
-    ${(['high', 'moderate', 'low', 'very_low'] as const).map((c) => (s[c] > 0 ? html`<li>${certaintyBadge(c, `${s[c]} ×`)}</li>` : ''))}
+    ${(['high', 'moderate', 'low', 'very_low'] as const).map((c) => (s[c] > 0 ? html`<li>${certaintyBadge(c, `${s[c]} ×`, '')}</li>` : ''))}
     ${review.outcome_count > rated ? html`<li><span class="badge neutral">${review.outcome_count - rated} × not rated</span></li>` : ''}
   </ul>`;
 }
@@ -165,6 +165,22 @@ interface NumberedOutcome {
   outcome: Outcome;
 }
 
+// Axis labels longer than this are cut here: the chart's own cut measures text with the server's font metrics,
+// and a browser's wider font then overflowed the left edge.
+const LABEL_CHARACTERS = 26;
+
+/** "3 ⊕⊕◯◯ RR: Caries increment": the table row, the GRADE symbols (so colour is not alone), the measure of a ratio. */
+export function axisLabel(n: number, symbols: string, measure: string | null, outcome: string | null): string {
+  const text = `${n} ${symbols || '—'} ${measure ? `${measure}: ` : ''}${outcome ?? 'outcome not named'}`;
+  const chars = [...text];
+  return chars.length <= LABEL_CHARACTERS
+    ? text
+    : `${chars
+        .slice(0, LABEL_CHARACTERS - 1)
+        .join('')
+        .trimEnd()}…`;
+}
+
 /** The review's forest plots: one for every ratio (log axis), one per difference measure; and the rows not plotted. */
 export function forestPlots(review: ReviewDetailItem): {
   plots: ChartSpec[];
@@ -184,13 +200,13 @@ export function forestPlots(review: ReviewDetailItem): {
     const key = effect.kind.scale === 'ratio' ? 'ratio' : effect.kind.label;
     const group = groups.get(key) ?? { kind: effect.kind, rows: [] };
     groups.set(key, group);
-    const certainty = certaintyOf(outcome.certainty).label;
+    const certainty = certaintyOf(outcome.certainty);
     group.rows.push({
-      label: `${n}. [${certainty}] ${outcome.outcome ?? 'outcome not named'} (${effect.kind.label})`,
+      label: axisLabel(n, certainty.symbols, key === 'ratio' ? effect.kind.label : null, outcome.outcome),
       estimate: effect.estimate,
       lower: effect.lower,
       upper: effect.upper,
-      group: certainty,
+      group: certainty.label,
     });
     plotted.set(n, key === 'ratio' ? 'ratios' : effect.kind.label);
   });
@@ -202,7 +218,7 @@ export function forestPlots(review: ReviewDetailItem): {
           title: `Ratios (${rows.length} outcome${rows.length === 1 ? '' : 's'})`,
           description:
             'Each ratio (risk, odds, hazard or rate ratio) with its 95% confidence interval on a log scale; 1 means no difference between ' +
-            'the groups. Colours give the GRADE certainty, which each label also names.',
+            'the groups. Colour and the symbols ⊕ (one to four) give the GRADE certainty; the label starts with the table row.',
           rows,
           logScale: true,
           valueName: 'ratio (log scale; 1 = no difference)',
@@ -216,7 +232,7 @@ export function forestPlots(review: ReviewDetailItem): {
             (kind.label === 'MD'
               ? 'Mean differences are in each outcome’s own units: compare each row with 0, not rows with each other. '
               : '') +
-            'Colours give the GRADE certainty, which each label also names.',
+            'Colour and the symbols ⊕ (one to four) give the GRADE certainty; the label starts with the table row.',
           rows,
           valueName: kind.name,
           groupColours,
@@ -300,7 +316,8 @@ function reviewBody(review: ReviewDetailItem, kit: PageKit, version: string): Sa
                     estimate with an interval, and they are <a href="#not-plotted">listed below</a> with the reason.`
                 : ''
             }
-            Numbers in the labels are the rows of the summary-of-findings table.`
+            A label starts with the row of the summary-of-findings table and the GRADE certainty (⊕⊕⊕⊕ high, ⊕⊕⊕◯ moderate, ⊕⊕◯◯ low, ⊕◯◯◯
+            very low, — not rated).`
       }
     </p>
     ${figures}

@@ -114,10 +114,10 @@ export function certaintyOf(value: string | null) {
   return (value !== null && CERTAINTY[value]) || NOT_RATED;
 }
 
-export function certaintyBadge(value: string | null, prefix = 'Certainty'): SafeHtml {
+export function certaintyBadge(value: string | null, prefix = 'Certainty', separator = ':'): SafeHtml {
   const c = certaintyOf(value);
   return html`<span class="badge ${c.tone}"
-    >${prefix}: ${c.label}${c.symbols ? html` <span aria-hidden="true">${c.symbols}</span>` : ''}</span
+    >${prefix}${separator} ${c.label}${c.symbols ? html` <span aria-hidden="true">${c.symbols}</span>` : ''}</span
   >`;
 }
 
