@@ -4,6 +4,7 @@
 import type { ServiceModule } from '../../core/service.ts';
 import { retractionMigrations } from './migrations.ts';
 import { retractionRoutes } from './routes/index.ts';
+import { retractionPages } from './pages/index.ts';
 import { importGuard } from '../../core/import.ts';
 import { importPath } from './import.ts';
 import { ErrorBody } from './schemas/common.ts';
@@ -31,6 +32,7 @@ export const retractionService: ServiceModule = {
   errorSchema: ErrorBody,
   migrations: retractionMigrations,
   routes: retractionRoutes,
+  pages: retractionPages,
   importers: {
     auto: importer(
       'auto',

@@ -1,0 +1,131 @@
+// The democracy page on SQLite and PostgreSQL before and after a small fit to a generated panel: without a model it
+// says so and how to fit one; after the fit, the forest plot draws one estimate and one interval per predictor, the
+// table gives each sign's posterior probability, the diagnostics are the API's with their verdicts, the year effects
+// are drawn, the methodology is there, and the generated panel is labelled.
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildTestApp, testContext } from '../../../../test/support/app.ts';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { figures, plotted, tableRows, textOf } from '../../../../test/support/pages.ts';
+import { tempDir, writeCsv } from '../../../../test/support/retraction/fixtures.ts';
+import type { ServiceApp } from '../../../core/service.ts';
+import { simulatePanel } from '../bayes/simulate.ts';
+import { fitStoredPanel } from '../democracy-model.ts';
+import { importPanel } from '../import.ts';
+import { retractionService } from '../service.ts';
+import { GENERATED_MARKER } from '../sources/generated.ts';
+
+describeEachDatabase(
+  'retraction democracy page before and after a fit to a generated panel',
+  (t) => {
+    let dir: string;
+    let app: ServiceApp;
+    let client = 0;
+    const inject = (url: string) => app.inject({ url, remoteAddress: `10.98.${(client >> 8) & 255}.${client++ & 255}` });
+
+    before(async () => {
+      dir = tempDir('democracy-page');
+      const { rows } = simulatePanel({
+        countries: 12,
+        firstYear: 2015,
+        years: 4,
+        predictors: ['democracy_index', 'gdp'],
+        truth: { alpha: -6, beta: { democracy_index: -0.4, gdp: 0.1 }, sigmaCountry: 0.5, sigmaYear: 0.1, phi: 6 },
+        seed: 'pages-fit',
+      });
+      const file = writeCsv(
+        path.join(dir, 'simulated_panel.csv'),
+        ['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions', 'gdp', GENERATED_MARKER.column],
+        rows.map((r) => [
+          r.country,
+          '',
+          'Test region',
+          r.year,
+          (r.predictors.democracy_index as number).toFixed(6),
+          r.publications,
+          r.retractions,
+          (r.predictors.gdp as number).toFixed(6),
+          GENERATED_MARKER.value,
+        ]),
+      );
+      await importPanel(t.db, file);
+      app = await buildTestApp(retractionService, testContext(retractionService, t.db, { dataDir: dir }));
+    });
+    after(async () => {
+      await app?.close();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('without a model, says that none is fitted and how to fit one', async () => {
+      const res = await inject('/democracy');
+      assert.equal(res.statusCode, 200);
+      const text = textOf(res.body);
+      assert.match(text, /No model is fitted yet/);
+      assert.match(res.body, /<code>pdi fit retraction<\/code>/);
+      assert.match(text, /48 country-years: 12 countries, 2015–2018/);
+      assert.equal(figures(res.body).size, 0);
+    });
+
+    it('after a fit: forest plot, sign probabilities, diagnostics, year effects and methodology, all as the API serves them', async () => {
+      await fitStoredPanel(t.db, {
+        warmup: 150,
+        draws: 150,
+        chains: 2,
+        parallelism: 'single',
+        seed: 'pages-fit',
+        posteriorPredictiveReplicates: 100,
+        priors: { coefficients: { mean: 0, sd: 2 } },
+      });
+      const res = await inject('/democracy');
+      assert.equal(res.statusCode, 200);
+      const results = (await inject('/api/democracy/statistical-results/')).json();
+      const diagnostics = (await inject('/api/democracy/model-diagnostics/')).json();
+      const effects = (await inject('/api/democracy/effects/')).json();
+      const text = textOf(res.body);
+      assert.match(text, /fitted by this service/);
+      assert.match(text, /fitted to a GENERATED panel/);
+
+      const figs = figures(res.body);
+      const forest = figs.get('rate-ratios')!;
+      assert.equal(plotted(forest, 1), results.predictors.length); // the estimates
+      assert.equal(plotted(forest, 0), results.predictors.length); // the intervals
+      const rows = tableRows(forest);
+      assert.deepEqual(
+        rows.map((r) => r[0]),
+        results.predictors.map((p: { predictor: string }) => p.predictor),
+      );
+      for (const [i, p] of results.predictors.entries()) {
+        assert.ok(Math.abs(Number(rows[i][1]) - p.rate_ratio) < 5e-4, p.predictor);
+        assert.ok(Math.abs(Number(rows[i][2]) - p.rate_ratio_interval_95.lower) < 5e-4, p.predictor);
+        assert.ok(Math.abs(Number(rows[i][3]) - p.rate_ratio_interval_95.upper) < 5e-4, p.predictor);
+        const sign = p.sign.direction === 'negative' ? 'negative \\(lower rate\\)' : 'positive \\(higher rate\\)';
+        assert.match(text, new RegExp(`${p.predictor} [^]*?${sign}`));
+      }
+      assert.match(text, /Posterior probability of that sign/);
+      assert.match(text, /MCSE/);
+
+      // Diagnostics: the API's values, with their verdicts in words.
+      assert.match(text, new RegExp(`Largest R̂ ${diagnostics.convergence.rhat_max.toLocaleString('en-CA', { maximumFractionDigits: 4 })}`));
+      assert.match(text, /Divergent transitions after warmup/);
+      const verdicts = (res.body.match(/<span class="badge (good|bad|neutral)">(passes|fails|not reported)<\/span>/g) ?? []).length;
+      assert.equal(verdicts, 6);
+      assert.match(text, /PSIS-LOO elpd -?[\d,.]+ ± [\d,.]+/);
+      assert.match(text, /WAIC elpd -?[\d,.]+ ± [\d,.]+/);
+
+      const years = figs.get('year-effects')!;
+      assert.equal(plotted(years, 1), effects.year_effects.length);
+      assert.deepEqual(
+        tableRows(years).map((r) => r[0]),
+        ['2015', '2016', '2017', '2018'],
+      );
+
+      assert.match(text, /Methodology/);
+      assert.match(res.body, /<pre class="formula" aria-label="Model formula">[^<]*retractions/);
+      assert.match(text, /Priors/);
+      assert.match(text, /Limitations/);
+    });
+  },
+  { migrations: retractionService.migrations },
+);

@@ -1,0 +1,27 @@
+// Service E's pages (issue 17): search with suggestions as you type (/), a paper's citations split at its notice
+// (/papers/{record_id}), the analytics dashboard (/analytics) and the democracy analysis (/democracy). Built on the
+// functions the API's handlers call; every page works without JavaScript.
+import type { ServicePages } from '../../../core/service.ts';
+import { retractionDb } from '../tables.ts';
+import { analyticsPage } from './analytics.ts';
+import { democracyPage } from './democracy.ts';
+import { paperPage } from './paper.ts';
+import { searchPage } from './search.ts';
+import { pageErrors } from './shared.ts';
+
+export const retractionPages: ServicePages = {
+  title: 'Retracted papers',
+  sections: [
+    { label: 'Search', href: '/' },
+    { label: 'Analytics', href: '/analytics' },
+    { label: 'Democracy analysis', href: '/democracy' },
+  ],
+  async routes(app, ctx, kit) {
+    const db = retractionDb(ctx.db);
+    pageErrors(app, kit);
+    searchPage(app, db, kit);
+    paperPage(app, db, kit);
+    analyticsPage(app, db, kit);
+    democracyPage(app, db, kit);
+  },
+};

@@ -1,0 +1,167 @@
+// `/papers/{record_id}`: one Retraction Watch record with its citations per citing year split at the notice
+// (stacked bars: before or on the day of the notice, and after it), the timing of the citations after it, and the
+// record's descriptive fields. The figures are GET /api/paper/{record_id}/citations/'s (paperCitations).
+import { badRequest, notFound } from '../../../core/http/errors.ts';
+import { barChart, html } from '../../../core/pages/index.ts';
+import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import type { ServiceApp } from '../../../core/service.ts';
+import { paperCitations } from '../repository.ts';
+import type { PaperCitations } from '../repository.ts';
+import { TIMING_BUCKETS } from '../windows.ts';
+import type { RetractionDb } from '../tables.ts';
+import { recordDetails } from './reads.ts';
+import { afterWords, formatCount, natureBadge, sendPage } from './shared.ts';
+
+export const TIMING_LABELS: Record<(typeof TIMING_BUCKETS)[number], string> = {
+  within_30_days: '1–30 days',
+  within_1_year: '31–365 days',
+  within_2_years: '366–730 days',
+  after_2_years: 'over 2 years',
+};
+
+/** Every year from the first to the last citing year (years without citations are zeros, not gaps). */
+export function yearSpan(years: readonly string[]): string[] {
+  const numbers = years.map(Number).filter(Number.isFinite);
+  if (numbers.length === 0) return [];
+  const out: string[] = [];
+  for (let y = Math.min(...numbers); y <= Math.max(...numbers); y++) out.push(String(y));
+  return out;
+}
+
+/** The per-year split of a paper's citations: before or on the notice day, and after it (null without a notice date). */
+export function citationSplit(c: PaperCitations): { years: string[]; before: number[]; after: number[] } | null {
+  if (!c.paper.retraction_date) return null;
+  const years = yearSpan(Object.keys(c.citations_by_year));
+  return {
+    years,
+    before: years.map((y) => (c.citations_by_year[y] ?? 0) - (c.post_retraction_by_year[y] ?? 0)),
+    after: years.map((y) => c.post_retraction_by_year[y] ?? 0),
+  };
+}
+
+function field(label: string, value: string | null | undefined): SafeHtml {
+  return value
+    ? html`<dt>${label}</dt>
+        <dd>${value}</dd>`
+    : html``;
+}
+
+export function paperPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void {
+  app.get('/papers/:record_id', { config: { responseCache: true } }, async (request, reply) =>
+    sendPage(kit, request, reply, async () => {
+      const recordId = (request.params as { record_id: string }).record_id.trim();
+      if (!recordId || recordId.length > 64) throw badRequest('a record id is the Retraction Watch Record ID: 1 to 64 characters');
+      const c = await paperCitations(db, recordId);
+      const details = await recordDetails(db, recordId);
+      if (!c || !details) throw notFound(`paper ${recordId} not found`);
+      const version = await kit.dataVersion();
+      const nature = c.paper.nature;
+      const after = afterWords(nature);
+      const split = citationSplit(c);
+      let perYear: SafeHtml;
+      if (Object.keys(c.citations_by_year).length === 0) {
+        perYear = html`<p class="note">No citation of this paper has a known citing year.</p>`;
+      } else if (split) {
+        perYear = kit.charts.figure(`${version}:paper:${recordId}:per-year`, () =>
+          barChart({
+            id: 'citations-per-year',
+            title: 'Citations per year, before and after the notice',
+            description: `Citations of this paper per citing year, stacked: before or on the day of the notice (${c.paper.retraction_date}), and ${after}. Citations dated only to a month or year count from its first day.`,
+            categories: split.years,
+            series: [
+              { name: 'Before or on the notice day', values: split.before },
+              { name: `After the notice`, values: split.after },
+            ],
+            stacked: true,
+            valueName: 'citations',
+          }),
+        );
+      } else {
+        const years = yearSpan(Object.keys(c.citations_by_year));
+        perYear = html`<p class="note">The record has no notice date, so its citations cannot be split at the notice.</p>
+          ${kit.charts.figure(`${version}:paper:${recordId}:per-year-unsplit`, () =>
+            barChart({
+              id: 'citations-per-year',
+              title: 'Citations per year',
+              description: 'Citations of this paper per citing year (the notice date is unknown, so they are not split).',
+              categories: years,
+              series: [{ name: 'Citations', values: years.map((y) => c.citations_by_year[y] ?? 0) }],
+              valueName: 'citations',
+            }),
+          )}`;
+      }
+      const timing =
+        c.post_retraction_count > 0
+          ? kit.charts.figure(`${version}:paper:${recordId}:timing`, () =>
+              barChart({
+                id: 'citation-timing',
+                title: `How long ${after} the citations came`,
+                description: `Citations ${after}, by days between the notice and the citing work.`,
+                categories: TIMING_BUCKETS.map((b) => TIMING_LABELS[b]),
+                series: [{ name: `Citations ${after}`, values: TIMING_BUCKETS.map((b) => c.post_retraction_timing[b]) }],
+                valueName: 'citations',
+                height: 260,
+              }),
+            )
+          : html`<p>No citation came ${after}.</p>`;
+      return {
+        title: c.paper.title,
+        description: `Citations of “${c.paper.title}” before and after its ${nature === 'retraction' ? 'retraction' : 'notice'}.`,
+        section: '/',
+        body: html`<article>
+          <p class="muted"><a href="/">← Search</a></p>
+          <h1>${c.paper.title}</h1>
+          <ul class="badges">
+            <li>${natureBadge(nature)}</li>
+            ${c.paper.is_demo ? html`<li><span class="badge warn">generated demo record</span></li>` : ''}
+          </ul>
+          ${
+            nature !== 'retraction'
+              ? html`<p class="note">
+                  This notice is ${c.paper.retraction_nature ? html`an “${c.paper.retraction_nature}”` : 'not a retraction'}, not a
+                  retraction: the paper was not retracted, and “after” below means after this notice.
+                </p>`
+              : ''
+          }
+          <dl class="facts">
+            ${field('Authors', details.author.split('; ').join(', '))} ${field('Journal', c.paper.journal)}
+            ${field('Publisher', details.publisher)} ${field('Published', c.paper.original_paper_date)}
+            ${field(nature === 'retraction' ? 'Retracted' : 'Notice', c.paper.retraction_date ?? 'date unknown')}
+            ${
+              c.paper.doi
+                ? html`<dt>DOI</dt>
+                    <dd><a href="https://doi.org/${c.paper.doi}">${c.paper.doi}</a></dd>`
+                : ''
+            }
+            ${
+              details.retraction_doi
+                ? html`<dt>Notice DOI</dt>
+                    <dd><a href="https://doi.org/${details.retraction_doi}">${details.retraction_doi}</a></dd>`
+                : ''
+            }
+            ${field('Subjects', details.subject.split('; ').join(', '))} ${field('Countries', details.country.split('; ').join(', '))}
+            ${field('Article type', details.article_type)} ${field('Reasons', details.reason?.split('; ').join(', '))}
+          </dl>
+          <h2>Citations</h2>
+          <div class="stats-row">
+            <p><span class="stat">${formatCount(c.total_citations)}</span><br />citations in all</p>
+            <p><span class="stat">${formatCount(c.post_retraction_count)}</span><br />${after}</p>
+            <p><span class="stat">${formatCount(c.pre_retraction_count)}</span><br />before the notice</p>
+            <p><span class="stat">${formatCount(c.same_day_count)}</span><br />on the day of the notice</p>
+          </div>
+          ${
+            c.undated_count > 0
+              ? html`<p class="muted">
+                  ${formatCount(c.undated_count)} citations have no date to compare with the notice; they count in the total only.
+                </p>`
+              : ''
+          }
+          ${perYear} ${timing}
+          <p class="muted">
+            As JSON: <a href="/api/paper/${encodeURIComponent(recordId)}/citations/">/api/paper/${recordId}/citations/</a>
+          </p>
+        </article>`,
+      };
+    }),
+  );
+}

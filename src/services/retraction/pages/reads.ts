@@ -1,0 +1,40 @@
+// Reads the pages need beyond the API's functions, written here beside the pages on the service's typed database:
+// the kind of notice of search results (the autocomplete body does not carry it) and a record's descriptive fields
+// (the citations body carries the few the API contract names).
+import type { Nature } from '../nature.ts';
+import type { RetractionDb } from '../tables.ts';
+
+/** The kind of notice of each record id found. */
+export async function naturesOf(db: RetractionDb, recordIds: readonly string[]): Promise<Map<string, Nature>> {
+  const found = new Map<string, Nature>();
+  if (recordIds.length === 0) return found;
+  const rows = await db
+    .selectFrom('retraction_papers')
+    .select(['record_id', 'nature'])
+    .where('record_id', 'in', [...new Set(recordIds)])
+    .execute();
+  for (const r of rows) found.set(r.record_id, r.nature);
+  return found;
+}
+
+export interface RecordDetails {
+  author: string;
+  subject: string;
+  country: string;
+  institution: string | null;
+  publisher: string | null;
+  article_type: string | null;
+  reason: string | null;
+  retraction_doi: string | null;
+  notes: string | null;
+}
+
+/** A Retraction Watch record's descriptive fields, or null when the record does not exist. */
+export async function recordDetails(db: RetractionDb, recordId: string): Promise<RecordDetails | null> {
+  const row = await db
+    .selectFrom('retraction_papers')
+    .select(['author', 'subject', 'country', 'institution', 'publisher', 'article_type', 'reason', 'retraction_doi', 'notes'])
+    .where('record_id', '=', recordId)
+    .executeTakeFirst();
+  return row ?? null;
+}
