@@ -101,7 +101,8 @@ export async function ensureExportLines(db: RetractionDb): Promise<void> {
 
 /**
  * The CSV export: the header, then the first `limit` stored lines of the series in export order (retraction
- * date newest first, then row id), read `pageBlocks` blocks at a time and handed on one page per chunk.
+ * date newest first, then row id), read `pageBlocks` blocks at a time and handed on one block per chunk, so
+ * that what is held is one page (about 200 KB) and the chunks the client has not taken yet.
  */
 export async function* exportCsvChunks(
   db: RetractionDb,
@@ -109,7 +110,7 @@ export async function* exportCsvChunks(
   options: { nature?: NatureFilter; pageBlocks?: number } = {},
 ): AsyncGenerator<Buffer, void, undefined> {
   const series = options.nature ?? 'all';
-  const pageBlocks = options.pageBlocks ?? 32;
+  const pageBlocks = options.pageBlocks ?? 8;
   yield await HEADER;
   let remaining = limit;
   let next = 0;
@@ -123,20 +124,16 @@ export async function* exportCsvChunks(
       .orderBy('block')
       .limit(wanted)
       .execute();
-    if (page.length === 0) return;
-    const parts: Buffer[] = [];
     for (const b of page) {
       if (remaining >= b.lines) {
-        parts.push(b.bytes);
         remaining -= b.lines;
+        yield b.bytes;
       } else {
         // The limit ends inside this block: its line ends say where.
-        parts.push(b.bytes.subarray(0, b.ends.readUInt32LE(4 * (remaining - 1))));
-        remaining = 0;
-        break;
+        yield b.bytes.subarray(0, b.ends.readUInt32LE(4 * (remaining - 1)));
+        return;
       }
     }
-    yield parts.length === 1 ? parts[0] : Buffer.concat(parts);
     if (page.length < wanted) return;
     next += page.length;
   }
