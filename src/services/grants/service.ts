@@ -8,6 +8,7 @@ import { loadGrantsDemo, writeGeneratedCsv } from './demo.ts';
 import { importGrantsPath } from './import/importer.ts';
 import { grantsMigrations } from './migrations.ts';
 import { grantsRoutes } from './routes/index.ts';
+import { grantsPages } from './pages/index.ts';
 import { ErrorBody } from './schemas/common.ts';
 import { currentYearSetting } from './settings.ts';
 
@@ -24,6 +25,7 @@ export const grantsService: ServiceModule = {
   errorSchema: ErrorBody,
   migrations: grantsMigrations,
   routes: grantsRoutes,
+  pages: grantsPages,
   importers: {
     csv: {
       description:

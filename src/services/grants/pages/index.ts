@@ -1,0 +1,30 @@
+// Service C's pages (issue 17): the grant search at /, one agreement, the statistics dashboard, recipients
+// and one recipient, and the taxpayer calculator. Built on the repository, the stored aggregates and the API's
+// own search route; they work without JavaScript.
+import type { ServicePages } from '../../../core/service.ts';
+import type { GrantsTables } from '../tables.ts';
+import { AgreementIndex } from './agreement-index.ts';
+import { calculatorPage } from './calculator.ts';
+import { grantPage } from './grant.ts';
+import { recipientPages } from './recipients.ts';
+import { searchPage } from './search.ts';
+import { statisticsPage } from './statistics.ts';
+
+export const grantsPages: ServicePages = {
+  title: 'Federal grants',
+  sections: [
+    { label: 'Search', href: '/' },
+    { label: 'Statistics', href: '/statistics' },
+    { label: 'Recipients', href: '/recipients' },
+    { label: 'Calculator', href: '/calculator' },
+  ],
+  async routes(app, ctx, kit) {
+    const db = ctx.db.kysely.withTables<GrantsTables>();
+    const index = new AgreementIndex(db, ctx.dataVersion);
+    searchPage(app, db, kit);
+    grantPage(app, db, kit);
+    statisticsPage(app, db, kit, index);
+    recipientPages(app, db, kit, index);
+    calculatorPage(app, db, kit);
+  },
+};

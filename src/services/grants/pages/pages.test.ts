@@ -1,0 +1,240 @@
+// Service C's pages on SQLite and PostgreSQL over a generated (demo-labelled) file: every page, its numbers
+// against the API and against the stored rows read independently, every chart's bars against the rows behind
+// it, the calculator's form and answer, and bad input as pages with status 400 (or 404).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { SPEC, grantsHttp, sumCents } from '../../../../test/support/grants/http.ts';
+import type { Row } from '../../../../test/support/grants/http.ts';
+import { figures, plotted, tableRows, textOf } from '../../../../test/support/pages.ts';
+import { grantsService } from '../service.ts';
+import { AGREEMENTS_PER_PAGE } from './recipients.ts';
+import { TOP_DEPARTMENTS } from './statistics.ts';
+
+const money = (cents: number) =>
+  `$${(Math.round(cents) / 100).toLocaleString('en-CA', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const millions = (cents: number) => Math.round(cents / 1e7) / 10;
+const numberIn = (cell: string) => Number(cell.replace(/,/g, ''));
+
+describeEachDatabase(
+  'grants pages',
+  (t) => {
+    const h = grantsHttp(t, 2500, 'pages-test');
+    const page = async (url: string) => {
+      const res = await h.app.inject(url);
+      return { status: res.statusCode, body: res.body, type: String(res.headers['content-type']) };
+    };
+    const post = async (payload: string) => {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/calculator',
+        payload,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      return { status: res.statusCode, body: res.body };
+    };
+    const agreementRows = (body: string) => (/<tbody>([\s\S]*?)<\/tbody>/.exec(body)?.[1].match(/<tr>/g) ?? []).length;
+
+    it('/ has every filter, sort and page size, and shows the total and the page the API gives', async () => {
+      const all = await page('/');
+      assert.equal(all.status, 200);
+      assert.match(all.type, /^text\/html/);
+      for (const name of [
+        'search',
+        'province',
+        'fiscal_year',
+        'recipient_type',
+        'min_value',
+        'max_value',
+        'is_major',
+        'is_notable',
+        'sort',
+        'per_page',
+      ])
+        assert.match(all.body, new RegExp(`name="${name}"`), name);
+      assert.match(textOf(all.body), new RegExp(`${h.rows.length.toLocaleString('en-CA')} agreements match; showing 1–25\\.`));
+      assert.equal(agreementRows(all.body), 25);
+
+      const query = 'province=ON&sort=-agreement_start_date&min_value=10000&is_notable=false';
+      const api = (await h.get(`${SPEC}/search/?${query}&limit=50&offset=50`)).body;
+      const second = await page(`/?${query}&per_page=50&page=2`);
+      assert.equal(second.status, 200);
+      const expected = h.rows.filter((r) => r.recipient_province === 'ON' && r.agreement_value_cents >= 1_000_000 && !r.is_notable).length;
+      assert.equal(api.count, expected);
+      assert.match(textOf(second.body), new RegExp(`${expected.toLocaleString('en-CA')} agreements match; showing 51–`));
+      const ids = [...second.body.matchAll(/<th scope="row">\s*<a href="\/grants\/(\d+)">/g)].map((m) => Number(m[1]));
+      assert.deepEqual(
+        ids,
+        api.results.map((r: { id: number }) => r.id),
+      );
+      assert.match(second.body, /<option value="-agreement_start_date" selected>/);
+      assert.match(
+        second.body,
+        /rel="prev" href="\/\?province=ON&amp;min_value=10000&amp;is_notable=false&amp;sort=-agreement_start_date&amp;per_page=50"/,
+      );
+    });
+
+    it('answers bad parameters with the page, the message and status 400; unknown records with 404', async () => {
+      for (const [url, message] of [
+        ['/?province=ZZ', /province must be a province or territory code/],
+        ['/?min_value=abc', /min_value must be a number/],
+        ['/?min_value=10&max_value=5', /min_value must not be greater than max_value/],
+        ['/?per_page=7', /per_page must be one of 25, 50, 100/],
+        ['/?page=0', /page must be between 1 and/],
+        ['/grants/abc', /an agreement number is a positive whole number/],
+        ['/recipient', /name is required/],
+      ] as const) {
+        const res = await page(url);
+        assert.equal(res.status, 400, url);
+        assert.match(res.type, /^text\/html/, url);
+        assert.match(textOf(res.body), message, url);
+      }
+      for (const url of ['/grants/99999999', '/recipient?name=Nobody%20At%20All']) {
+        const res = await page(url);
+        assert.equal(res.status, 404, url);
+        assert.match(res.type, /^text\/html/, url);
+      }
+    });
+
+    it('/grants/:id shows the agreement as the API serves it', async () => {
+      const grant = (await h.get(`${SPEC}/grants/${h.rows[7].id}/`)).body;
+      const res = await page(`/grants/${grant.id}`);
+      assert.equal(res.status, 200);
+      const text = textOf(res.body);
+      assert.ok(text.includes(grant.agreement_title_en || grant.reference_number));
+      assert.ok(text.includes(money(Math.round(grant.agreement_value * 100))), 'the value to the cent');
+      assert.ok(text.includes(grant.owner_org_title));
+      assert.ok(res.body.includes(`/recipient?name=${encodeURIComponent(grant.recipient_legal_name).replace(/%20/g, '+')}`));
+    });
+
+    it('/statistics draws every fiscal year, province, type, value range and the top departments and recipients from the rows', async () => {
+      const res = await page('/statistics');
+      assert.equal(res.status, 200);
+      const charts = figures(res.body);
+      const group = (key: (r: Row) => string) => {
+        const m = new Map<string, Row[]>();
+        for (const r of h.rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
+        return m;
+      };
+      const years = [...group((r) => r.fiscal_year)].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      const byYear = charts.get('value-by-year')!;
+      assert.equal(plotted(byYear, 0), years.length);
+      assert.deepEqual(
+        tableRows(byYear).map((r) => [r[0], numberIn(r[1])]),
+        years.map(([y, rows]) => [y, millions(sumCents(rows))]),
+      );
+      const counts = charts.get('count-by-year')!;
+      assert.deepEqual(
+        tableRows(counts).map((r) => numberIn(r[1])),
+        years.map(([, rows]) => rows.length),
+      );
+      assert.equal(plotted(charts.get('value-by-province')!, 0), group((r) => r.recipient_province).size);
+      assert.equal(plotted(charts.get('value-by-recipient-type')!, 0), group((r) => r.recipient_type).size);
+      assert.equal(plotted(charts.get('count-by-value-range')!, 0), 7);
+      // departments: computed here from the rows (owner_org), the largest first
+      const departments = [...group((r) => r.owner_org)].map(([, rows]) => sumCents(rows)).sort((a, b) => b - a);
+      const byDepartment = charts.get('value-by-department')!;
+      assert.equal(plotted(byDepartment, 0), Math.min(TOP_DEPARTMENTS, departments.length));
+      assert.deepEqual(
+        tableRows(byDepartment).map((r) => numberIn(r[1])),
+        departments.slice(0, TOP_DEPARTMENTS).map(millions),
+      );
+      const recipients = [...group((r) => r.recipient_legal_name)].map(([, rows]) => sumCents(rows)).sort((a, b) => b - a);
+      assert.deepEqual(
+        tableRows(charts.get('largest-recipients')!).map((r) => numberIn(r[1])),
+        recipients.slice(0, 15).map(millions),
+      );
+      assert.match(textOf(res.body), new RegExp(`${h.rows.length.toLocaleString('en-CA')} agreements`));
+    });
+
+    it('/recipients links the largest recipients; a recipient page has its totals, every fiscal year and its agreements', async () => {
+      const list = await page('/recipients');
+      assert.equal(list.status, 200);
+      const api = (await h.get(`${SPEC}/recipients/`)).body;
+      const top = api.top_recipients[0].recipient_legal_name as string;
+      assert.ok(list.body.includes(`href="/recipient?name=${encodeURIComponent(top).replace(/%20/g, '+')}"`));
+      // the recipient with the most agreements, so that its list has pages
+      const byName = new Map<string, Row[]>();
+      for (const r of h.rows) byName.set(r.recipient_legal_name, [...(byName.get(r.recipient_legal_name) ?? []), r]);
+      const [name, mine] = [...byName].sort((a, b) => b[1].length - a[1].length)[0];
+      const res = await page(`/recipient?name=${encodeURIComponent(name)}`);
+      assert.equal(res.status, 200);
+      const text = textOf(res.body);
+      assert.match(text, new RegExp(`${mine.length.toLocaleString('en-CA')} agreements?`));
+      const chart = figures(res.body).get('recipient-by-year')!;
+      const years = new Map<string, number>();
+      for (const r of mine) years.set(r.fiscal_year, (years.get(r.fiscal_year) ?? 0) + r.agreement_value_cents);
+      assert.equal(plotted(chart, 0), years.size);
+      assert.deepEqual(
+        tableRows(chart).map((r) => [r[0], numberIn(r[1])]),
+        [...years].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([y, c]) => [y, millions(c)]),
+      );
+      const largest = [...mine].sort((a, b) => b.agreement_value_cents - a.agreement_value_cents || a.id - b.id);
+      const ids = [...res.body.matchAll(/<th scope="row"><a href="\/grants\/(\d+)">/g)].map((m) => Number(m[1]));
+      assert.deepEqual(
+        ids,
+        largest.slice(0, AGREEMENTS_PER_PAGE).map((r) => r.id),
+      );
+      if (mine.length > AGREEMENTS_PER_PAGE) {
+        const next = await page(`/recipient?name=${encodeURIComponent(name)}&page=2`);
+        const nextIds = [...next.body.matchAll(/<th scope="row"><a href="\/grants\/(\d+)">/g)].map((m) => Number(m[1]));
+        assert.deepEqual(
+          nextIds,
+          largest.slice(AGREEMENTS_PER_PAGE, 2 * AGREEMENTS_PER_PAGE).map((r) => r.id),
+        );
+      }
+    });
+
+    it('the calculator shows its form, and the API’s answer with the share by year as a chart and the sourced constants', async () => {
+      const form = await page('/calculator');
+      assert.equal(form.status, 200);
+      assert.match(form.body, /<form class="filters" method="post" action="\/calculator"/);
+      const answer = (await h.post(`${SPEC}/calculate/`, { annual_income: 75000, gst_eligible_spending: 25000, taxpayer_since_year: 2018 }))
+        .body;
+      const res = await post('annual_income=75000&gst_eligible_spending=25000&input_mode=annual&taxpayer_since_year=2018');
+      assert.equal(res.status, 200);
+      const text = textOf(res.body);
+      assert.ok(text.includes(`${answer.total_grants_share_formatted} to grants from 2018-19`), 'the total share');
+      assert.ok(text.includes(answer.calculation.federal_income_tax_formatted));
+      assert.ok(text.includes(answer.calculation.grants_portion_of_taxes_formatted));
+      const charts = figures(res.body);
+      const share = charts.get('share-by-year')!;
+      assert.equal(
+        plotted(share, 0),
+        answer.yearly_breakdown.filter((y: { user_share: number }) => Math.round(y.user_share * 100) !== 0).length,
+      );
+      assert.deepEqual(
+        tableRows(share).map((r) => r[0]),
+        answer.yearly_breakdown.map((y: { fiscal_year: string }) => y.fiscal_year),
+      );
+      const projection = charts.get('projected-share')!;
+      assert.equal(tableRows(projection).length, 5);
+      assert.match(text, /Federal income tax brackets, 2024/);
+      assert.match(res.body, /href="https:\/\/www\.canada\.ca\/en\/revenue-agency/);
+      assert.match(text, /Public Accounts of Canada|Annual Financial Report/);
+      const monthly = await post('annual_income=6250&gst_eligible_spending=2083.33&input_mode=monthly');
+      assert.equal(monthly.status, 200);
+      assert.match(monthly.body, /value="monthly" checked/);
+      for (const [payload, message] of [
+        ['annual_income=abc', /annual_income must be a number/],
+        ['annual_income=-5', /annual_income must be greater than or equal to 0/],
+        ['gst_eligible_spending=10', /annual_income is required/],
+        ['annual_income=1&taxpayer_since_year=1900', /taxpayer_since_year must be between/],
+      ] as const) {
+        const bad = await post(payload);
+        assert.equal(bad.status, 400, payload);
+        assert.match(textOf(bad.body), message, payload);
+      }
+    });
+  },
+  { migrations: grantsService.migrations },
+);
+
+describe('grants pages are registered', () => {
+  it('the service exports its pages with the four sections', () => {
+    assert.deepEqual(
+      grantsService.pages?.sections.map((s) => s.href),
+      ['/', '/statistics', '/recipients', '/calculator'],
+    );
+  });
+});
