@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { ServiceModule } from '../../core/service.ts';
 import { krtMigrations } from './migrations.ts';
 import { krtRoutes } from './routes/index.ts';
+import { krtPages } from './pages/index.ts';
 import { extractCommand, importPath } from './import.ts';
 import { DEMO_DEFAULTS, loadKrtDemo, writeDemoStore } from './demo.ts';
 
@@ -21,6 +22,7 @@ export const krtService: ServiceModule = {
   errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String() }),
   migrations: krtMigrations,
   routes: krtRoutes,
+  pages: krtPages,
   importers: {
     store: {
       description:

@@ -1,0 +1,30 @@
+// Service B's pages (issue 17): look up a paper by DOI (/), its key resources table with exports and the RRID check
+// of every row (/paper), and the table-building chat (/chat). Built on the answers the API gives (KrtAnswers); the
+// core of each page works without JavaScript, and krt-chat.js lets the chat update the table in place.
+import path from 'node:path';
+import type { ServicePages } from '../../../core/service.ts';
+import { KrtAnswers } from '../answers.ts';
+import type { KrtTables } from '../tables.ts';
+import { chatPages } from './chat.ts';
+import { lookupPage } from './lookup.ts';
+import { paperPage } from './paper.ts';
+import { acceptForms, pageErrors } from './shared.ts';
+
+export const krtPages: ServicePages = {
+  title: 'Key resources tables',
+  sections: [
+    { label: 'Look up a paper', href: '/' },
+    { label: 'Build a table', href: '/chat' },
+  ],
+  scripts: { 'krt-chat.js': path.join(import.meta.dirname, 'static', 'krt-chat.js') },
+  async routes(app, ctx, kit) {
+    // The pages' own answers object: the same code and database as the API's, with its own copy of the knowledge base.
+    const answers = new KrtAnswers(ctx);
+    const db = ctx.db.kysely.withTables<KrtTables>();
+    pageErrors(app, kit);
+    acceptForms(app);
+    lookupPage(app, answers, kit);
+    paperPage(app, answers, db, kit);
+    await chatPages(app, ctx, answers, db, kit);
+  },
+};

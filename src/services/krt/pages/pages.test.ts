@@ -1,0 +1,259 @@
+// Service B's pages on the generated demo articles, SQLite and PostgreSQL: the look-up (newest papers, words, a DOI
+// that redirects, one that is not stored), a paper's table with its exports and the RRID check of every row against
+// the API's own validation and suggestion answers, suggestions with their evidence, the chat without JavaScript
+// (POST, 303, the reply on the page it redirects to, exports), a chat opened from a paper's table, and 400/404 pages.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Static } from 'typebox';
+import { testContext } from '../../../../test/support/app.ts';
+import { describeKrtHttp } from '../../../../test/support/krt/http.ts';
+import { textOf } from '../../../../test/support/pages.ts';
+import { KrtAnswers } from '../answers.ts';
+import { parseIdentifierText } from '../extract/identifier.ts';
+import type { KrtRow } from '../extract/index.ts';
+import type { SuggestResponse, ValidateResponse } from '../schemas/ai.ts';
+import type { DoiTableResponse } from '../schemas/tables.ts';
+import type { SuggestionsResponse } from '../schemas/doi.ts';
+import { krtService } from '../service.ts';
+import { LOOKUP_RESULTS } from './lookup.ts';
+import { annotateRows, resourceTable } from './resource-table.ts';
+
+type DoiTable = Static<typeof DoiTableResponse>;
+type Suggestions = Static<typeof SuggestionsResponse>;
+type Validate = Static<typeof ValidateResponse>;
+type Suggest = Static<typeof SuggestResponse>;
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+describeKrtHttp(
+  'krt pages on the demo articles',
+  (h) => {
+    let client = 0;
+    const inject = (options: { method?: 'GET' | 'POST'; url: string; payload?: string; headers?: Record<string, string> }) =>
+      h.app.inject({ ...options, remoteAddress: `10.97.${(client >> 8) & 255}.${client++ & 255}` });
+    const newest = async () => (await h.get<Suggestions>('/api/doi-suggestions/?limit=50')).body;
+
+    it('/ lists the newest papers, with suggestions as you type from the API', async () => {
+      const res = await inject({ url: '/' });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/html/);
+      assert.match(res.body, /data-autocomplete="\/api\/doi-suggestions\/\?limit=10&amp;q="[^>]*data-autocomplete-items="suggestions"/s);
+      assert.match(res.body, /<datalist id="doi-suggestions">/);
+      const all = await newest();
+      const listed = [...res.body.matchAll(/<h3><a href="\/paper\?doi=([^"]+)">/g)].map((m) => decodeURIComponent(m[1]));
+      assert.deepEqual(
+        listed,
+        all.suggestions.slice(0, LOOKUP_RESULTS).map((s) => s.doi),
+      );
+      assert.match(textOf(res.body), new RegExp(`The store holds ${all.total_available} papers`));
+      assert.equal((res.body.match(/generated demo article/g) ?? []).length, listed.length);
+    });
+
+    it('a stored DOI in any form goes to its page; words list matches; an unknown DOI is a 404 page', async () => {
+      const doi = (await newest()).suggestions[0].doi;
+      for (const q of [doi, `https://doi.org/${doi}`, `doi:${doi.toUpperCase()}`]) {
+        const res = await inject({ url: `/?q=${encodeURIComponent(q)}` });
+        assert.equal(res.statusCode, 303, q);
+        assert.equal(res.headers.location, `/paper?doi=${encodeURIComponent(doi)}`);
+      }
+      const words = await inject({ url: '/?q=neurite+outgrowth' });
+      assert.equal(words.statusCode, 200);
+      const api = (await h.get<Suggestions>('/api/doi-suggestions/?q=neurite%20outgrowth')).body;
+      assert.ok(api.total_available > 0);
+      for (const s of api.suggestions) assert.ok(words.body.includes(`href="/paper?doi=${encodeURIComponent(s.doi)}"`));
+      const unknown = await inject({ url: '/?q=10.1101/2099.01.01.000001' });
+      assert.equal(unknown.statusCode, 404);
+      assert.match(textOf(unknown.body), /10\.1101\/2099\.01\.01\.000001 is not in the local store/);
+    });
+
+    it('a paper page shows its best table with export links, and every RRID check is the API’s answer', async () => {
+      const doi = (await newest()).suggestions[0].doi;
+      const table = (await h.get<DoiTable>(`/api/api/krt/doi/${doi}/`)).body;
+      const res = await inject({ url: `/paper?doi=${encodeURIComponent(doi)}` });
+      assert.equal(res.statusCode, 200);
+      const body = res.body;
+      assert.equal((body.match(/<td class="rrid-cell">/g) ?? []).length, table.krt_data.length);
+      assert.match(body, /generated demo article/);
+      for (const format of ['json', 'csv', 'excel']) {
+        const href = `/api/export/${table.session_id}/${format}/`;
+        assert.ok(body.includes(`href="${href}"`), href);
+        assert.equal((await inject({ url: href })).statusCode, 200, href);
+      }
+      // Validation badges: each RRID of a row, with the API's status and reason.
+      const rrids = table.krt_data.flatMap((r) => parseIdentifierText(r.IDENTIFIER).filter((p) => p.kind === 'rrid'));
+      assert.ok(rrids.length > 0);
+      for (const part of rrids) {
+        const v = (await h.post<Validate>('/api/api/ai/validate-rrid/', { rrid: `RRID:${part.value}` })).body.validation;
+        const badge = new RegExp(`${v.status}</span>\\s*<code>RRID:${part.value}</code>`);
+        assert.match(body, badge, part.value);
+        assert.ok(textOf(body).includes(v.recommendations[0]), part.value);
+      }
+      // Reused rows without an RRID: a suggestion exactly when the API suggests one, else the abstention said plainly.
+      const lookedUp = table.krt_data.filter(
+        (r) => r['NEW/REUSE'] === 'reuse' && !parseIdentifierText(r.IDENTIFIER).some((p) => p.kind === 'rrid'),
+      );
+      assert.ok(lookedUp.length > 0);
+      let abstained = 0;
+      for (const row of lookedUp) {
+        const catalog = parseIdentifierText(row.IDENTIFIER).find((p) => p.kind === 'catalog')?.value;
+        const api = (
+          await h.post<Suggest>('/api/api/ai/suggest-rrid/', {
+            resource_name: row['RESOURCE NAME'],
+            resource_type: row['RESOURCE TYPE'],
+            vendor: row.SOURCE || undefined,
+            catalog_number: catalog,
+            limit: 3,
+          })
+        ).body;
+        if (api.suggestions.length === 0) abstained++;
+      }
+      assert.equal((body.match(/The service abstains: no RRID reaches 50% confidence\./g) ?? []).length, abstained);
+      const fresh = table.krt_data.filter(
+        (r) => r['NEW/REUSE'] === 'new' && !parseIdentifierText(r.IDENTIFIER).some((p) => p.kind === 'rrid'),
+      );
+      assert.equal((body.match(/New resource of this paper/g) ?? []).length, fresh.length);
+      assert.match(body, /<form class="chat-start" method="post" action="\/chat\/start">/);
+      assert.match(body, new RegExp(`<strong aria-current="true">${table.session_id}</strong> \\(shown\\)`));
+    });
+
+    it('RRID suggestions carry their calibrated confidence and their evidence: the papers that write the RRID', async () => {
+      const answers = new KrtAnswers(testContext(krtService, h.t.db));
+      const row: KrtRow = {
+        'RESOURCE TYPE': 'Antibody',
+        'RESOURCE NAME': 'Rabbit anti-histone H3 (generated demo)',
+        SOURCE: 'Example Biosciences (demo)',
+        IDENTIFIER: 'Cat# DEMO-AB-0104',
+        'NEW/REUSE': 'reuse',
+        'ADDITIONAL INFORMATION': '',
+      };
+      const [annotated] = await annotateRows(answers, h.t.db.kysely.withTables(), [row]);
+      assert.equal(annotated.lookup.kind, 'suggested');
+      if (annotated.lookup.kind !== 'suggested') return;
+      const api = (
+        await h.post<Suggest>('/api/api/ai/suggest-rrid/', {
+          resource_name: row['RESOURCE NAME'],
+          resource_type: row['RESOURCE TYPE'],
+          vendor: row.SOURCE,
+          catalog_number: 'DEMO-AB-0104',
+          limit: 3,
+        })
+      ).body;
+      assert.deepEqual(
+        annotated.lookup.suggestions.map((s) => [s.rrid, s.confidence, s.papers]),
+        api.suggestions.map((s) => [s.suggested_rrid, s.confidence_score, s.papers]),
+      );
+      const best = annotated.lookup.suggestions[0];
+      assert.equal(best.rrid, 'RRID:AB_0000104');
+      assert.equal(best.evidence.length, Math.min(best.papers, 5));
+      for (const paper of best.evidence) {
+        const written = (await h.get<DoiTable>(`/api/api/krt/doi/${paper.doi}/`)).body.krt_data.map((r) => r.IDENTIFIER).join(' ');
+        assert.match(written, /RRID:AB_0000104\b/, paper.doi);
+        assert.equal(paper.is_demo, true);
+      }
+      const html = resourceTable([annotated], 'test').text;
+      assert.match(html, new RegExp(`confidence ${Math.round(best.confidence * 100)}%`));
+      assert.match(textOf(html), /Evidence: written by \d+ papers? of the store/);
+      assert.ok(html.includes(`href="/paper?doi=${encodeURIComponent(best.evidence[0].doi)}"`));
+      assert.match(html, /generated demo articles/); // the reasoning says where the evidence comes from
+    });
+
+    it('the chat works without JavaScript: POST, 303, the reply on the page, the table, and its export', async () => {
+      const first = await inject({
+        method: 'POST',
+        url: '/chat',
+        payload: form({ message: 'Add rabbit anti-histone H3 antibody from Example Biosciences (demo), catalog DEMO-AB-0104' }),
+        headers: FORM,
+      });
+      assert.equal(first.statusCode, 303);
+      const location = String(first.headers.location);
+      assert.match(location, /^\/chat\?session=[0-9a-f-]{36}$/);
+      const session = decodeURIComponent(location.split('=')[1]);
+      const cookie = String(first.headers['set-cookie']).split(';')[0];
+      assert.match(String(first.headers['set-cookie']), /HttpOnly; SameSite=Lax/);
+      const shown = await inject({ url: location, headers: { cookie } });
+      assert.equal(shown.statusCode, 200);
+      assert.equal(shown.headers['cache-control'], 'no-store');
+      assert.match(String(shown.headers['set-cookie']), /Max-Age=0/); // the reply is shown once
+      const text = textOf(shown.body);
+      assert.match(text, /You Add rabbit anti-histone H3 antibody/);
+      assert.match(text, /Table builder/);
+      assert.match(shown.body, new RegExp(`<input type="hidden" name="session_id" value="${session}" />`));
+      const api = (await h.get<{ krt_data: KrtRow[] }>(`/api/export/${session}/json/`)).body;
+      assert.equal(api.krt_data.length, 1);
+      assert.equal((shown.body.match(/<td class="rrid-cell">/g) ?? []).length, 1);
+      assert.ok(shown.body.includes(api.krt_data[0]['RESOURCE NAME'].replace(/&/g, '&amp;')));
+      assert.match(shown.body, /src="\/assets\/krt-chat\.[0-9a-f]{10}\.js" defer/);
+
+      const exported = await inject({
+        method: 'POST',
+        url: '/chat',
+        payload: form({ message: 'export as csv', session_id: session }),
+        headers: FORM,
+      });
+      assert.equal(exported.statusCode, 303);
+      const after = await inject({
+        url: String(exported.headers.location),
+        headers: { cookie: String(exported.headers['set-cookie']).split(';')[0] },
+      });
+      const link = `/api/export/${session}/csv/`;
+      assert.match(after.body, new RegExp(`<a class="button secondary" href="${link}" download>Download the table</a>`));
+      const csv = await inject({ url: link });
+      assert.equal(csv.statusCode, 200);
+      assert.match(csv.body, /RESOURCE TYPE/);
+
+      // The table alone, for the script.
+      const fragment = await inject({ url: `/chat/table?session=${session}` });
+      assert.equal(fragment.statusCode, 200);
+      assert.doesNotMatch(fragment.body, /<html/);
+      assert.match(fragment.body, /<table class="data krt">/);
+      // Without the cookie (a reload later), the page still has the table but no reply.
+      const reload = await inject({ url: location });
+      assert.doesNotMatch(textOf(reload.body), /Table builder [A-Z]/);
+      assert.equal((reload.body.match(/<td class="rrid-cell">/g) ?? []).length, 1);
+    });
+
+    it('a paper’s table opens in the chat as a copy', async () => {
+      const doi = (await newest()).suggestions[0].doi;
+      const table = (await h.get<DoiTable>(`/api/api/krt/doi/${doi}/`)).body;
+      const start = await inject({ method: 'POST', url: '/chat/start', payload: form({ doi, session: table.session_id }), headers: FORM });
+      assert.equal(start.statusCode, 303);
+      const location = String(start.headers.location);
+      const page = await inject({ url: location, headers: { cookie: String(start.headers['set-cookie']).split(';')[0] } });
+      assert.equal((page.body.match(/<td class="rrid-cell">/g) ?? []).length, table.krt_data.length);
+      assert.match(textOf(page.body), new RegExp(`starts from a copy of the table of “.*” \\(${table.krt_data.length} rows\\)`));
+      const session = decodeURIComponent(location.split('=')[1]);
+      const copy = (await h.get<{ krt_data: KrtRow[] }>(`/api/export/${session}/json/`)).body;
+      assert.deepEqual(copy.krt_data, table.krt_data);
+    });
+
+    it('bad input gives a page with the message (400), unknown things a 404 page, never JSON or a 500', async () => {
+      const doi = (await newest()).suggestions[0].doi;
+      for (const [method, url, payload, status, message] of [
+        ['GET', '/paper', null, 400, /doi is required/],
+        ['GET', '/paper?doi=bad', null, 400, /doi must be a DOI such as/],
+        ['GET', '/paper?doi=10.1101/2099.01.01.000001', null, 404, /is not in the local store/],
+        ['GET', `/paper?doi=${encodeURIComponent(doi)}&session=nope`, null, 404, /session nope is not a session of/],
+        ['GET', `/?q=${'a'.repeat(201)}`, null, 400, /q must be at most 200 characters long/],
+        ['GET', '/chat?session=not%20an%20id', null, 400, /session must be a session id/],
+        ['POST', '/chat', form({ message: '   ' }), 400, /message must not be empty/],
+        ['POST', '/chat', form({ message: 'x'.repeat(2001) }), 400, /message must be at most 2000 characters long/],
+        ['POST', '/chat/start', form({ doi: 'nothing' }), 400, /doi must be a DOI/],
+        ['POST', '/chat/start', form({ doi: '10.1101/2099.01.01.000001' }), 404, /no extraction session for DOI/],
+      ] as const) {
+        const res = await inject({ method, url, ...(payload === null ? {} : { payload, headers: FORM }) });
+        assert.equal(res.statusCode, status, `${method} ${url}`);
+        assert.match(String(res.headers['content-type']), /^text\/html/, url);
+        assert.match(textOf(res.body), message, url);
+        assert.match(res.body, /role="alert"/, url);
+      }
+      // A form posted to the chat that is too short keeps what was typed.
+      const empty = await inject({ method: 'POST', url: '/chat', payload: form({ message: '  ' }), headers: FORM });
+      assert.match(empty.body, /<textarea name="message"/);
+      const unknown = await inject({ url: '/chat?session=expired-or-unknown' });
+      assert.equal(unknown.statusCode, 200);
+      assert.match(textOf(unknown.body), /No table is stored under session expired-or-unknown/);
+    });
+  },
+  { data: 'demo' },
+);

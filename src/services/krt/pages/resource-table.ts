@@ -1,0 +1,272 @@
+// A key resources table as the pages show it (a paper's, or the one a chat session builds): every row with the
+// validation of the RRIDs it writes (valid / unverified / invalid, with the reason) and, for a reused resource
+// without an RRID, the service's RRID suggestions with their calibrated confidence and their evidence (the papers
+// of the store that write that RRID), or the plain statement that the service abstains. The same answers as
+// POST /api/ai/validate-rrid/ and /api/ai/suggest-rrid/ (KrtAnswers), so a page never says what the API would not.
+import type { Kysely } from 'kysely';
+import { html, joinHtml } from '../../../core/pages/index.ts';
+import type { SafeHtml } from '../../../core/pages/index.ts';
+import type { KrtAnswers } from '../answers.ts';
+import { parseIdentifierText } from '../extract/identifier.ts';
+import type { KrtRow } from '../extract/index.ts';
+import { ABSTAIN_BELOW, resolverUrl } from '../rrid/index.ts';
+import type { RridValidation } from '../rrid/index.ts';
+import type { KrtDatabase } from '../tables.ts';
+import { papersByDoi } from './reads.ts';
+import type { EvidencePaper } from './reads.ts';
+import { percent, plural } from './shared.ts';
+
+/** Suggestions shown per row, and evidence papers listed per suggestion. */
+export const SUGGESTIONS_PER_ROW = 3;
+export const EVIDENCE_PER_SUGGESTION = 5;
+
+export interface RowSuggestion {
+  rrid: string;
+  confidence: number;
+  reasoning: string;
+  resourceName: string;
+  vendor: string;
+  catalogNumber: string;
+  /** Papers of the store that write the RRID (all of them, counted by the knowledge base). */
+  papers: number;
+  /** The first of them (most mentions first), with their titles. */
+  evidence: EvidencePaper[];
+}
+
+export type RowLookup =
+  /** The row writes a well-formed RRID: it is validated, not looked up. */
+  | { kind: 'has-rrid' }
+  /** A resource the paper made: no earlier paper can attest an RRID for it. */
+  | { kind: 'new' }
+  | { kind: 'suggested'; suggestions: RowSuggestion[] }
+  /** Nothing reaches the calibrated confidence the service requires (ABSTAIN_BELOW). */
+  | { kind: 'abstained' };
+
+export interface AnnotatedRow {
+  row: KrtRow;
+  validations: RridValidation[];
+  lookup: RowLookup;
+}
+
+/**
+ * Validations and suggestions for each row. `exclude` is the paper the table belongs to: it is not listed as
+ * evidence for its own rows.
+ */
+export async function annotateRows(
+  answers: KrtAnswers,
+  db: Kysely<KrtDatabase>,
+  rows: readonly KrtRow[],
+  options: { exclude?: string } = {},
+): Promise<AnnotatedRow[]> {
+  const loaded = await answers.knowledge.get();
+  const annotated: Array<AnnotatedRow & { evidenceDois: string[][] }> = [];
+  for (const row of rows) {
+    const parts = parseIdentifierText(row.IDENTIFIER);
+    const validations: RridValidation[] = [];
+    for (const part of parts) {
+      if (part.kind === 'rrid') validations.push(await answers.validate(`RRID:${part.value}`));
+      else if (part.kind === 'unresolved-rrid') validations.push(await answers.validate(part.value));
+    }
+    const hasRrid = parts.some((p) => p.kind === 'rrid');
+    if (hasRrid || row['NEW/REUSE'] === 'new' || !row['RESOURCE NAME'].trim()) {
+      annotated.push({ row, validations, lookup: { kind: hasRrid ? 'has-rrid' : 'new' }, evidenceDois: [] });
+      continue;
+    }
+    const catalog = parts.find((p) => p.kind === 'catalog');
+    const { suggestions } = await answers.suggest({
+      resourceName: row['RESOURCE NAME'],
+      resourceType: row['RESOURCE TYPE'],
+      vendor: row.SOURCE.trim() || undefined,
+      catalogNumber: catalog?.value,
+      limit: SUGGESTIONS_PER_ROW,
+    });
+    const evidenceDois = suggestions.map((s) => {
+      const entry = loaded?.kb.entryById(s.id);
+      if (!entry) return [];
+      return [...entry.papers]
+        .filter(([doi]) => doi !== options.exclude)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, EVIDENCE_PER_SUGGESTION)
+        .map(([doi]) => doi);
+    });
+    annotated.push({
+      row,
+      validations,
+      lookup:
+        suggestions.length === 0
+          ? { kind: 'abstained' }
+          : {
+              kind: 'suggested',
+              suggestions: suggestions.map((s) => ({
+                rrid: s.suggested_rrid,
+                confidence: s.confidence_score,
+                reasoning: s.reasoning,
+                resourceName: s.resource_name,
+                vendor: s.vendor,
+                catalogNumber: s.catalog_number,
+                papers: s.papers,
+                evidence: [],
+              })),
+            },
+      evidenceDois,
+    });
+  }
+  const papers = await papersByDoi(
+    db,
+    annotated.flatMap((a) => a.evidenceDois.flat()),
+  );
+  return annotated.map(({ evidenceDois, ...a }) => {
+    if (a.lookup.kind !== 'suggested') return a;
+    const suggestions = a.lookup.suggestions.map((s, i) => ({
+      ...s,
+      evidence: (evidenceDois[i] ?? []).flatMap((doi) => papers.get(doi) ?? []),
+    }));
+    return { ...a, lookup: { kind: 'suggested' as const, suggestions } };
+  });
+}
+
+// ---- rendering ------------------------------------------------------------------------------------------------------
+
+const STATUS_BADGE: Record<string, { tone: string; icon: string; words: string }> = {
+  valid: { tone: 'good', icon: '✓', words: 'valid' },
+  unverified: { tone: 'warn', icon: '?', words: 'unverified' },
+  invalid: { tone: 'bad', icon: '✗', words: 'invalid' },
+};
+
+export function validationBadge(v: RridValidation): SafeHtml {
+  const badge = STATUS_BADGE[v.status] ?? { tone: 'neutral', icon: '', words: v.status };
+  return html`<div class="rrid-check">
+    <span class="badge ${badge.tone}"><span aria-hidden="true">${badge.icon}</span> ${badge.words}</span>
+    <code>${v.rrid}</code>${v.registry ? html` <span class="muted">(${v.registry})</span>` : ''}
+    ${v.recommendations.length > 0 ? html`<p class="reason">${v.recommendations.join(' ')}</p>` : ''}
+  </div>`;
+}
+
+function suggestionItem(s: RowSuggestion): SafeHtml {
+  const id = s.rrid.replace(/^RRID:/, '');
+  const more = s.papers - s.evidence.length;
+  return html`<li>
+    <strong><code>${s.rrid}</code></strong>
+    <span class="badge neutral" title="Calibrated probability that this RRID is the right one">confidence ${percent(s.confidence)}</span>
+    <a href="${resolverUrl(id)}">resolver</a>
+    <p class="reason">${s.reasoning}</p>
+    ${
+      s.evidence.length > 0
+        ? html`<p class="evidence-head">
+              Evidence: written by ${plural(s.papers, 'paper')} of the
+              store${more > 0 ? html`, the first ${s.evidence.length} listed` : ''}:
+            </p>
+            <ul class="evidence">
+              ${s.evidence.map(
+                (p) =>
+                  html`<li>
+                    <a href="/paper?doi=${encodeURIComponent(p.doi)}">${p.title}</a
+                    >${p.publication_date ? html` (${p.publication_date.slice(0, 4)})` : ''}
+                    ${p.is_demo ? html`<span class="badge warn">generated demo article</span>` : ''}
+                  </li>`,
+              )}
+            </ul>`
+        : html`<p class="evidence-head">Evidence: written by ${plural(s.papers, 'paper')} of the store.</p>`
+    }
+  </li>`;
+}
+
+function lookupCell(a: AnnotatedRow): SafeHtml {
+  const checks = joinHtml(a.validations.map(validationBadge));
+  switch (a.lookup.kind) {
+    case 'has-rrid':
+      return checks;
+    case 'new':
+      return html`${checks}
+        <p class="muted">New resource of this paper: no earlier paper can attest an RRID, so none is suggested.</p>`;
+    case 'abstained':
+      return html`${checks}
+        <p class="abstain">
+          <span class="badge neutral">no suggestion</span> The service abstains: no RRID reaches ${percent(ABSTAIN_BELOW)} confidence.
+        </p>`;
+    case 'suggested': {
+      const best = a.lookup.suggestions[0];
+      return html`${checks}
+        <details class="rrid-suggestions">
+          <summary>
+            ${plural(a.lookup.suggestions.length, 'RRID suggestion')}: best <code>${best.rrid}</code>, confidence
+            ${percent(best.confidence)}
+          </summary>
+          <ol>
+            ${a.lookup.suggestions.map(suggestionItem)}
+          </ol>
+        </details>`;
+    }
+  }
+}
+
+/** The annotated table; `caption` says whose table it is. Rows are numbered as the chat counts them (from 1). */
+export function resourceTable(rows: readonly AnnotatedRow[], caption: string, options: { id?: string } = {}): SafeHtml {
+  if (rows.length === 0) return html`<p class="note" id="${options.id ?? 'krt-table'}">The table has no rows yet.</p>`;
+  return html`<div class="table-scroll" id="${options.id ?? 'krt-table'}">
+    <table class="data krt">
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col" class="num">#</th>
+          <th scope="col">Resource type</th>
+          <th scope="col">Resource name</th>
+          <th scope="col">Source</th>
+          <th scope="col">Identifier</th>
+          <th scope="col">New / reuse</th>
+          <th scope="col">Additional information</th>
+          <th scope="col">RRID check</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map(
+          (a, i) =>
+            html`<tr>
+              <td class="num">${i + 1}</td>
+              <td>${a.row['RESOURCE TYPE']}</td>
+              <th scope="row">${a.row['RESOURCE NAME']}</th>
+              <td>${a.row.SOURCE}</td>
+              <td>${a.row.IDENTIFIER}</td>
+              <td>${a.row['NEW/REUSE']}</td>
+              <td>${a.row['ADDITIONAL INFORMATION']}</td>
+              <td class="rrid-cell">${lookupCell(a)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+/** Download links to the API's export routes (an extraction session's or a chat session's id). */
+export function exportButtons(sessionId: string): SafeHtml {
+  const base = `/api/export/${encodeURIComponent(sessionId)}`;
+  return html`<ul class="exports" aria-label="Download this table">
+    <li><a class="button secondary" href="${base}/json/" download>Download JSON</a></li>
+    <li><a class="button secondary" href="${base}/csv/" download>Download CSV</a></li>
+    <li><a class="button secondary" href="${base}/excel/" download>Download Excel (.xlsx)</a></li>
+  </ul>`;
+}
+
+/** How many rows had each outcome, for the line above the table. */
+export function rowSummary(rows: readonly AnnotatedRow[]): SafeHtml {
+  const count = (f: (a: AnnotatedRow) => boolean) => rows.filter(f).length;
+  const statuses = rows.flatMap((a) => a.validations.map((v) => v.status));
+  const parts = [
+    `${plural(statuses.filter((s) => s === 'valid').length, 'RRID')} valid`,
+    `${statuses.filter((s) => s === 'unverified').length} unverified`,
+    `${statuses.filter((s) => s === 'invalid').length} invalid`,
+    `${plural(
+      count((a) => a.lookup.kind === 'suggested'),
+      'row',
+    )} with RRID suggestions`,
+    `${count((a) => a.lookup.kind === 'abstained')} where the service abstains`,
+  ];
+  return html`<p class="muted">
+    RRID check: ${parts.join(', ')}. A valid RRID is written by a paper of the store; an unverified one is well-formed but no paper of the
+    store writes it (check it at the resolver). For a reused resource without an RRID the service suggests only RRIDs that papers of the
+    store write, with the calibrated probability of being right, and abstains below ${percent(ABSTAIN_BELOW)}: no suggestion is better than
+    a likely wrong one.
+  </p>`;
+}

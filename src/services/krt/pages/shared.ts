@@ -1,0 +1,98 @@
+// What Service B's pages share: reading a query or a form, the error page (a client error drawn as a page of its
+// status, never JSON and never a 500), and small formatting helpers.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, badRequest } from '../../../core/http/errors.ts';
+import { html } from '../../../core/pages/index.ts';
+import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import type { ServiceApp } from '../../../core/service.ts';
+
+/** A query or form as Fastify hands it over without a schema (a repeated name gives a list). */
+export type FormFields = Record<string, string | string[] | undefined>;
+
+/** The first value of a query or form field, untrimmed; undefined when absent. */
+export function field(fields: unknown, name: string): string | undefined {
+  const value = (fields as FormFields | undefined | null)?.[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Text a page accepts: at most `max` characters (the API's limits), else 400 naming the field. */
+export function limitedText(name: string, value: string | undefined, max: number): string | undefined {
+  if (value !== undefined && value.length > max) throw badRequest(`${name} must be at most ${max} characters long`);
+  return value;
+}
+
+/** A chat or extraction session id as the API accepts one (letters, digits and . _ : -, at most 100). */
+export function parseSessionId(name: string, value: string | undefined): string | undefined {
+  const id = value?.trim();
+  if (!id) return undefined;
+  if (!/^[A-Za-z0-9._:-]{1,100}$/.test(id))
+    throw badRequest(`${name} must be a session id (letters, digits, ".", "_", ":" or "-", at most 100)`);
+  return id;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-CA')} ${n === 1 ? one : many}`;
+}
+
+export function percent(p: number): string {
+  return `${Math.round(p * 100)}%`;
+}
+
+/** A message about the request, announced to screen readers. */
+export function errorNote(message: string): SafeHtml {
+  return html`<p class="note error" role="alert"><strong>Cannot use this request:</strong> ${message}</p>`;
+}
+
+function errorPage(title: string, message: string): SafeHtml {
+  return html`<h1>${title}</h1>
+    ${errorNote(message)}
+    <p><a href="/">Look up a paper</a> · <a href="/chat">Build a table in the chat</a></p>`;
+}
+
+/** Form bodies (application/x-www-form-urlencoded) for the page routes of this scope only; the API stays JSON-only. */
+export function acceptForms(app: ServiceApp): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+}
+
+/**
+ * Client errors of the page routes (a bad parameter, an unknown paper, a rate limit, a body too large) become a page
+ * of that status with the message; anything else goes on to the kernel's handler (a JSON 500 that logs the failure).
+ */
+export function pageErrors(app: ServiceApp, kit: PageKit): void {
+  app.setErrorHandler(async (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+    if (status >= 500 || status < 400) throw error;
+    if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    const message =
+      error instanceof HttpError
+        ? error.message
+        : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? 'the form is too large (at most 16 KiB)'
+          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'send the form as application/x-www-form-urlencoded'
+            : error.message;
+    const title = status === 404 ? 'Not found' : status === 429 ? 'Too many requests' : 'Cannot show this page';
+    reply.code(status).header('cache-control', 'no-store');
+    return kit.send(request, reply, { title, body: errorPage(title, message) });
+  });
+}
+
+/** Sends a page built by `build` (which may set a status, e.g. 404 for a DOI the store does not hold). */
+export async function sendPage(
+  kit: PageKit,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  build: () => Promise<PageRequest & { status?: number }>,
+): Promise<string> {
+  const page = await build();
+  if (page.status) reply.code(page.status).header('cache-control', 'no-store');
+  return kit.send(request, reply, page);
+}
+
+/** The 4xx of a query that cannot be used, as a status and message, so the page can draw its form beside it. */
+export function clientError(error: unknown): { status: number; message: string } {
+  if (error instanceof HttpError && error.statusCode < 500) return { status: error.statusCode, message: error.message };
+  throw error;
+}
