@@ -15,6 +15,9 @@
 //   calibration of the extracted rows' confidences on those papers.
 // suggestions — RRID suggestions, leave-one-paper-out over that knowledge base with the calibration fitted by
 //   5-fold cross-validation by paper: right first, shown, abstained, reliability table and ECE.
+// coldstart — `import krt` of the corpus into a fresh SQLite database, then, each on a fresh connection as after a
+//   start: the first RRID suggestion and the median of 50 later ones, from the suggestion index stored at import
+//   (what the routes do) beside the baseline, the knowledge base loaded into memory on the first request.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +33,7 @@ import {
   crossValidateSuggestions,
   leaveOnePaperOut,
   rridsWrittenIn,
+  suggestRrids,
   top1Rate,
   type Reliability,
 } from '../src/services/krt/rrid/index.ts';
@@ -38,6 +42,8 @@ import { openDatabase } from '../src/core/db/database.ts';
 import { migrateToLatest } from '../src/core/db/migrations.ts';
 import { krtService } from '../src/services/krt/service.ts';
 import { importStore } from '../src/services/krt/import.ts';
+import { KrtAnswers } from '../src/services/krt/answers.ts';
+import { testContext } from '../test/support/app.ts';
 
 const { values } = parseArgs({
   options: {
@@ -240,4 +246,74 @@ if (only.has('suggestions')) {
   console.log(`  unanswerable: abstained (nothing shown)        ${est(unanswerable.map((a) => ({ paper: a.paper, hit: !a.answered })))}`);
   console.log(`  in-sample top-1 of the answerable, for comparison: ${top1Rate(queries.filter((q) => q.answerable)).toFixed(3)}`);
   printReliability("confidence of every returned candidate, fitted without its paper's fold", cv.reliability);
+}
+
+if (only.has('coldstart')) {
+  console.log('\n== cold start of RRID suggestions ==');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-krt-cold-'));
+  try {
+    const store = path.join(dir, 'store');
+    for (const file of files) {
+      const target = path.join(store, path.relative(corpusDir(), file));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.symlinkSync(file, target);
+    }
+    const url = `sqlite:${path.join(dir, 'cold.sqlite')}`;
+    const setup = openDatabase(url);
+    await migrateToLatest(setup.kysely, krtService.migrations);
+    const imported = await phase(`import krt (SQLite, ${workers} workers)`, () => importStore(setup, store, { workers, progress: false }));
+    console.log(`imported ${imported.result.inserted} articles`);
+    const answersOf = (db: ReturnType<typeof openDatabase>) => new KrtAnswers(testContext(krtService, db));
+    // Queries as clients send them: names, vendors and catalog numbers of entries of the base.
+    const probe = answersOf(setup);
+    const loaded = await probe.knowledge.get();
+    const queries = [...(loaded?.kb.entries() ?? [])]
+      .filter((e) => e.rrid)
+      .slice(0, 51)
+      .map((e) => ({
+        resourceName: [...e.names.keys()][0],
+        vendor: [...e.vendors.keys()][0],
+        catalogNumber: [...e.catalogs.keys()][0],
+        limit: 5,
+      }));
+    await setup.close();
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const time = async (work: () => Promise<unknown>) => {
+      const start = performance.now();
+      await work();
+      return performance.now() - start;
+    };
+    // Baseline: the knowledge base loaded from its stored snapshot into memory by the first request.
+    const dbA = openDatabase(url);
+    const a = answersOf(dbA);
+    const memoryFirst = await time(async () => {
+      const kb = await a.knowledge.get();
+      suggestRrids(kb!.kb, queries[0], { limit: 5 });
+    });
+    const memoryLater: number[] = [];
+    for (const q of queries.slice(1))
+      memoryLater.push(
+        await time(async () => {
+          const kb = await a.knowledge.get();
+          suggestRrids(kb!.kb, q, { limit: 5 });
+        }),
+      );
+    await dbA.close();
+    // Now: the stored suggestion index, as the routes answer.
+    const dbB = openDatabase(url);
+    const b = answersOf(dbB);
+    const indexFirst = await time(() => b.suggest(queries[0]));
+    const indexLater: number[] = [];
+    for (const q of queries.slice(1)) indexLater.push(await time(() => b.suggest(q)));
+    await dbB.close();
+    console.log(
+      `baseline (base loaded into memory on first use): first ${memoryFirst.toFixed(1)} ms, later median ${median(memoryLater).toFixed(2)} ms, ratio ${(memoryFirst / median(memoryLater)).toFixed(1)}`,
+    );
+    console.log(
+      `stored index (what the routes do):              first ${indexFirst.toFixed(1)} ms, later median ${median(indexLater).toFixed(2)} ms, ratio ${(indexFirst / median(indexLater)).toFixed(1)}`,
+    );
+    console.log(`first suggestion, baseline / stored index: ${(memoryFirst / indexFirst).toFixed(1)}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -5,7 +5,8 @@
 // version it was built from. Serving processes keep one copy in memory (served-knowledge.ts).
 import type { Kysely } from 'kysely';
 import { getAggregate, putAggregate } from '../../core/db/datasets.ts';
-import { RridKnowledgeBase, calibrate, isCurrentSnapshot } from './rrid/index.ts';
+import { RridKnowledgeBase, calibrate, isCurrentSnapshot, suggestionIndexOf } from './rrid/index.ts';
+import { storeSuggestionIndex } from './store.ts';
 import type { KbPaper, KbSnapshot } from './rrid/index.ts';
 import { bestBuiltinTables, rowsOfSessions, sessionsOfDoi, pickBestSession, BUILTIN_PROVIDERS } from './repository.ts';
 import type { KrtDatabase } from './tables.ts';
@@ -94,6 +95,8 @@ export async function rebuildKnowledgeBase(trx: Kysely<KrtDatabase>, dataVersion
   calibrate(kb);
   const value = stored(kb, demo, true);
   await putAggregate(trx, 'krt', KB_AGGREGATE, dataVersion, value);
+  // What suggestion reads, stored now so that no request has to build it (rrid/suggestion-index.ts).
+  await storeSuggestionIndex(trx, suggestionIndexOf(kb, new Set(demo), value.built_at), dataVersion);
   return value;
 }
 
@@ -131,5 +134,7 @@ export async function updateKnowledgeBasePaper(trx: Kysely<KrtDatabase>, dataVer
     kb.removePaper(doi);
     demo.delete(doi);
   }
-  await putAggregate(trx, 'krt', KB_AGGREGATE, dataVersion, stored(kb, demo, false));
+  const value = stored(kb, demo, false);
+  await putAggregate(trx, 'krt', KB_AGGREGATE, dataVersion, value);
+  await storeSuggestionIndex(trx, suggestionIndexOf(kb, demo, value.built_at), dataVersion);
 }

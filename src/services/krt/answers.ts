@@ -12,7 +12,7 @@ import { HttpError, badRequest, notFound } from '../../core/http/errors.ts';
 import { EXPORT_CONTENT_TYPES, csvReadable, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
 import { KRT_COLUMNS, summarizeRows } from './extract/index.ts';
 import type { KrtRow } from './extract/index.ts';
-import { recommendAlternatives, suggestRrids, validateRrid } from './rrid/index.ts';
+import { recommendAlternatives, suggestFromIndex, suggestRrids, validateRrid } from './rrid/index.ts';
 import type { RridSuggestion, RridValidation } from './rrid/index.ts';
 import { chat } from './chat/index.ts';
 import {
@@ -29,8 +29,15 @@ import {
   sessionsOfDoi,
   storeValidation,
   suggestArticles,
+  suggestionIndexReader,
 } from './repository.ts';
-import { KnowledgeBaseHolder, labelDemoRecommendations, labelDemoSuggestions, labelDemoValidation } from './served-knowledge.ts';
+import {
+  DEMO_EVIDENCE_NOTE,
+  KnowledgeBaseHolder,
+  labelDemoRecommendations,
+  labelDemoSuggestions,
+  labelDemoValidation,
+} from './served-knowledge.ts';
 import { LlmNotConfiguredError, runExtraction } from './import.ts';
 import type { ProviderChoice } from './import.ts';
 import type { ExportFormat } from './schemas/export.ts';
@@ -254,22 +261,21 @@ export class KrtAnswers {
 
   async suggest(query: SuggestionQuery) {
     const started = performance.now();
-    const loaded = await this.knowledge.get();
-    const found = loaded
-      ? labelDemoSuggestions(
-          suggestRrids(
-            loaded.kb,
-            {
-              resourceName: query.resourceName,
-              resourceType: query.resourceType,
-              vendor: query.vendor,
-              catalogNumber: query.catalogNumber,
-            },
-            { limit: query.limit },
-          ),
-          loaded,
-        )
-      : [];
+    const rridQuery = {
+      resourceName: query.resourceName,
+      resourceType: query.resourceType,
+      vendor: query.vendor,
+      catalogNumber: query.catalogNumber,
+    };
+    // The index stored at import answers without loading the knowledge base (the same answers, issue 15.6); a
+    // store imported before it existed is answered from the base in memory until its next import.
+    const indexed = await suggestFromIndex(suggestionIndexReader(this.db), rridQuery, { limit: query.limit });
+    let found: RridSuggestion[];
+    if (indexed) found = indexed.map(({ demoOnly, ...s }) => (demoOnly ? { ...s, reasoning: `${s.reasoning} ${DEMO_EVIDENCE_NOTE}` } : s));
+    else {
+      const loaded = await this.knowledge.get();
+      found = loaded ? labelDemoSuggestions(suggestRrids(loaded.kb, rridQuery, { limit: query.limit }), loaded) : [];
+    }
     const suggestions = found.map(suggestionBody);
     return { success: true as const, suggestions, total_found: suggestions.length, response_time: seconds(started) };
   }

@@ -90,4 +90,33 @@ export const krtMigrations: Record<string, Migration> = {
       await db.schema.createIndex('krt_validation_cache_checked').on('krt_validation_cache').columns(['checked_at']).execute();
     },
   },
+  // What RRID suggestion reads (rrid/suggestion-index.ts), written with the knowledge base at import: entries with
+  // an RRID, the keys that retrieve them (catalog numbers, name tokens), and every token's document frequency.
+  krt_0002_rrid_suggestion_index: {
+    async up(db) {
+      const d = dialectOf(db);
+      await db.schema
+        .createTable('krt_rrid_entries')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('rrid', 'text', (c) => c.notNull())
+        .addColumn('resource_type', 'text', (c) => c.notNull())
+        .addColumn('papers', 'integer', (c) => c.notNull())
+        .addColumn('mentions', 'integer', (c) => c.notNull())
+        .addColumn('demo_only', columnType.boolean(d), (c) => c.notNull())
+        .addColumn('detail', columnType.json(d), (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('krt_rrid_keys')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('entry_id', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('krt_rrid_keys_pk', ['kind', 'key', 'entry_id'])
+        .execute();
+      await db.schema
+        .createTable('krt_rrid_token_stats')
+        .addColumn('token', 'text', (c) => c.primaryKey())
+        .addColumn('df', 'integer', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

@@ -9,7 +9,9 @@ import { normalizeDoi, rankDoiSuggestions } from './jats/index.ts';
 import type { KrtRow, NewReuse, ResourceType } from './extract/index.ts';
 import { ARTICLE_SEARCH, foldSearchText } from './search.ts';
 import type { ChatState } from './chat/index.ts';
-import type { RridValidation } from './rrid/index.ts';
+import type { RridValidation, StoredEntry, StoredEntryDetail, SuggestionIndexMeta, SuggestionIndexReader } from './rrid/index.ts';
+import { getAggregate } from '../../core/db/datasets.ts';
+import { SUGGESTION_INDEX_AGGREGATE } from './store.ts';
 import type { ArticleFields, ArticleRow, KrtDatabase, SessionRow, SessionRowRow, WithBooleans } from './tables.ts';
 
 /** Extractors that read the article itself (their tables feed the knowledge base). */
@@ -346,4 +348,52 @@ export async function storeValidation(db: Kysely<KrtDatabase>, key: string, kbVe
 export async function purgeValidations(db: Kysely<KrtDatabase>, notBefore: string): Promise<number> {
   const result = await db.deleteFrom('krt_validation_cache').where('checked_at', '<', notBefore).executeTakeFirst();
   return Number(result.numDeletedRows ?? 0);
+}
+
+// ---- the stored RRID suggestion index (rrid/suggestion-index.ts, written by store.ts) ----------------------------
+
+/** Reads the stored suggestion index: a handful of indexed queries per suggestion, nothing held in memory. */
+export function suggestionIndexReader(db: Kysely<KrtDatabase>): SuggestionIndexReader {
+  return {
+    async meta() {
+      const found = await getAggregate<SuggestionIndexMeta>(db, 'krt', SUGGESTION_INDEX_AGGREGATE);
+      return found?.value ?? null;
+    },
+    async documentFrequencies(tokens) {
+      if (tokens.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('krt_rrid_token_stats')
+        .select(['token', 'df'])
+        .where('token', 'in', [...tokens])
+        .execute();
+      return new Map(rows.map((r) => [r.token, num(r.df)]));
+    },
+    async entryIds(kind, keys) {
+      if (keys.length === 0) return [];
+      const rows = await db
+        .selectFrom('krt_rrid_keys')
+        .select('entry_id')
+        .where('kind', '=', kind)
+        .where('key', 'in', [...keys])
+        .execute();
+      return [...new Set(rows.map((r) => num(r.entry_id)))];
+    },
+    async entries(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('krt_rrid_entries')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute();
+      return rows.map((r): StoredEntry => ({
+        id: num(r.id),
+        rrid: r.rrid,
+        resource_type: r.resource_type as ResourceType,
+        papers: num(r.papers),
+        mentions: num(r.mentions),
+        demo_only: Boolean(r.demo_only),
+        detail: readJson<StoredEntryDetail>(r.detail),
+      }));
+    },
+  };
 }

@@ -36,7 +36,7 @@ export class KnowledgeBaseHolder {
 
 // ---- honesty about generated demo articles ------------------------------------------------------------------------
 
-const DEMO_EVIDENCE_NOTE = 'Evidence comes only from generated demo articles of this installation, not from real papers.';
+export const DEMO_EVIDENCE_NOTE = 'Evidence comes only from generated demo articles of this installation, not from real papers.';
 
 function demoOnly(papers: Iterable<string>, demo: ReadonlySet<string>): boolean {
   let found = false;

@@ -2,10 +2,12 @@
 // (session-id.ts), unchanged records are left alone, and a session of the same extractor on older content of the
 // same paper is replaced by the new one. Used by the importer, the `extract` command and the extraction route.
 import type { Kysely } from 'kysely';
-import { dbBool, insertMany } from '../../core/db/dialect.ts';
+import { putAggregate } from '../../core/db/datasets.ts';
+import { dbBool, dbJson, insertMany } from '../../core/db/dialect.ts';
 import { summarizeRows } from './extract/index.ts';
 import type { KrtRow } from './extract/index.ts';
 import { foldSearchText } from './search.ts';
+import type { SuggestionIndexRows } from './rrid/index.ts';
 import type { ArticleFields, KrtDatabase, SessionStatus } from './tables.ts';
 
 /** The dataset of generated demo articles (a real store's is `store`). */
@@ -208,4 +210,23 @@ export async function deleteDemoArticles(trx: Kysely<KrtDatabase>): Promise<numb
   );
   await trx.deleteFrom('data_versions').where('service', '=', 'krt').where('dataset', '=', DEMO_DATASET).execute();
   return demo.length;
+}
+
+// ---- the stored RRID suggestion index (rrid/suggestion-index.ts) ---------------------------------------------------
+
+export const SUGGESTION_INDEX_AGGREGATE = 'rrid_suggestion_index';
+
+/** Replaces the stored suggestion index (inside the transaction that stores the knowledge base). */
+export async function storeSuggestionIndex(trx: Kysely<KrtDatabase>, rows: SuggestionIndexRows, dataVersion: string): Promise<void> {
+  await trx.deleteFrom('krt_rrid_keys').execute();
+  await trx.deleteFrom('krt_rrid_entries').execute();
+  await trx.deleteFrom('krt_rrid_token_stats').execute();
+  await insertMany(
+    trx,
+    'krt_rrid_entries',
+    rows.entries.map((e) => ({ ...e, demo_only: dbBool(trx, e.demo_only), detail: dbJson(trx, e.detail) })),
+  );
+  await insertMany(trx, 'krt_rrid_keys', rows.keys);
+  await insertMany(trx, 'krt_rrid_token_stats', rows.tokenStats);
+  await putAggregate(trx, 'krt', SUGGESTION_INDEX_AGGREGATE, dataVersion, rows.meta);
 }

@@ -78,6 +78,31 @@ export interface ValidationCacheTable {
   checked_at: string;
 }
 
+/** An RRID of the knowledge base as suggestion reads it (rrid/suggestion-index.ts StoredEntry). */
+export interface RridEntriesTable {
+  id: number;
+  rrid: string;
+  resource_type: string;
+  papers: number;
+  mentions: number;
+  demo_only: DbBoolean;
+  /** rrid/ StoredEntryDetail: names, vendors, catalog numbers, repaired spellings, with counts */
+  detail: DbJson;
+}
+
+/** A key that retrieves an entry: `catalog` (normalised catalog number) or `token` (name token). */
+export interface RridKeysTable {
+  kind: string;
+  key: string;
+  entry_id: number;
+}
+
+/** In how many knowledge-base entries a name token occurs (IDF weights of name similarity). */
+export interface RridTokenStatsTable {
+  token: string;
+  df: number;
+}
+
 // A type alias, not an interface: Kysely's `withTables` needs an object type with an implicit index signature.
 export type KrtTables = {
   krt_articles: ArticlesTable;
@@ -85,6 +110,9 @@ export type KrtTables = {
   krt_session_rows: SessionRowsTable;
   krt_chat_sessions: ChatSessionsTable;
   krt_validation_cache: ValidationCacheTable;
+  krt_rrid_entries: RridEntriesTable;
+  krt_rrid_keys: RridKeysTable;
+  krt_rrid_token_stats: RridTokenStatsTable;
 };
 
 export type KrtDatabase = CoreTables & KrtTables;

@@ -34,3 +34,14 @@ export {
 export { rridsWrittenIn } from './attestation.ts';
 export { validateRrid, ValidationCache, type RridValidation, type RridStatus } from './validate.ts';
 export { recommendAlternatives, type Recommendation, type RecommendQuery, type RecommendationType } from './recommend.ts';
+export {
+  suggestionIndexOf,
+  suggestFromIndex,
+  rowsReader,
+  type SuggestionIndexRows,
+  type SuggestionIndexReader,
+  type SuggestionIndexMeta,
+  type StoredEntry,
+  type StoredEntryDetail,
+  type IndexedSuggestion,
+} from './suggestion-index.ts';

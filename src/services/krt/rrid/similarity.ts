@@ -153,6 +153,11 @@ export function nameTokens(name: string, options: TokenOptions = {}): string[] {
   return [...out];
 }
 
+/** IDF weight: log((N + 1) / (df + 1)) + 1 for a token in df of N documents; at least 1. */
+export function idfWeight(documents: number, documentFrequency: number): number {
+  return Math.log((documents + 1) / (documentFrequency + 1)) + 1;
+}
+
 /** Document frequencies of tokens over a collection of names, for IDF weights. */
 export class TokenStats {
   private df = new Map<string, number>();
@@ -167,9 +172,9 @@ export class TokenStats {
     }
   }
 
-  /** IDF weight: log((N + 1) / (df + 1)) + 1, at least 1 for unseen tokens' rarity. */
+  /** IDF weight of a token (idfWeight). */
   weight(token: string): number {
-    return Math.log((this.docs + 1) / ((this.df.get(token) ?? 0) + 1)) + 1;
+    return idfWeight(this.docs, this.df.get(token) ?? 0);
   }
 
   documentFrequency(token: string): number {

@@ -22,8 +22,8 @@
 import { catalogKey, parseIdentifierText } from '../extract/identifier.ts';
 import { resourceTypeFromText, type ResourceType } from '../extract/krt-row.ts';
 import { vendorKey } from '../extract/vendors.ts';
-import { calibratedProbability } from './calibration-map.ts';
-import { cleanResourceName, type KbEntry, type RridKnowledgeBase } from './knowledge-base.ts';
+import { calibratedProbability, type Calibration } from './calibration-map.ts';
+import { cleanResourceName, type RridKnowledgeBase } from './knowledge-base.ts';
 import { nameTokens, weightedDice } from './similarity.ts';
 
 export interface RridQuery {
@@ -51,8 +51,21 @@ export interface RridSuggestion {
 
 export type MatchTier = 0 | 1 | 2;
 
+/** What ranking reads of a knowledge-base entry (a KbEntry, or one read back from the stored index). */
+export interface SuggestableEntry {
+  id: number;
+  rrid: string | null;
+  type: ResourceType;
+  names: Map<string, number>;
+  vendors: Map<string, number>;
+  catalogs: Map<string, number>;
+  papers: { readonly size: number };
+  mentions: number;
+  repairedFrom: Map<string, number>;
+}
+
 export interface ScoredCandidate {
-  entry: KbEntry;
+  entry: SuggestableEntry;
   tier: MatchTier;
   raw: number;
   /** 10 × tier + raw: one number that orders candidates as the ranking does (raw stays within (−2, 10)). */
@@ -64,6 +77,8 @@ export interface ScoredCandidate {
 }
 
 const MIN_NAME_SIMILARITY = 0.35;
+/** Query tokens found in more entries than this do not retrieve candidates (they would pull in half the base). */
+export const MAX_RETRIEVAL_FREQUENCY = 2000;
 /** Suggestions whose calibrated probability of being right is below this are not shown. */
 export const ABSTAIN_BELOW = 0.5;
 
@@ -75,44 +90,61 @@ export function queryCatalogKey(catalogNumber: string | undefined): string {
   return catalogKey(catalog);
 }
 
-/** Candidates with their scores, best first (no calibration, no cut-off but eligibility). */
-export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): ScoredCandidate[] {
+/** A query as ranking reads it. */
+export interface QueryPlan {
+  type: ResourceType | null;
+  software: boolean;
+  tokens: string[];
+  catalog: string;
+  vendor: string;
+}
+
+export function planQuery(query: RridQuery): QueryPlan {
   const type = query.resourceType ? resourceTypeFromText(query.resourceType) : null;
   const software = type === 'Software/code';
-  const name = cleanResourceName(query.resourceName ?? '');
-  const qTokens = nameTokens(name, { dropVersions: software });
-  const qCatalog = queryCatalogKey(query.catalogNumber);
-  const qVendor = query.vendor?.trim() ? vendorKey(query.vendor) : '';
-  const weight = (t: string) => kb.tokenStats.weight(t);
+  return {
+    type,
+    software,
+    tokens: nameTokens(cleanResourceName(query.resourceName ?? ''), { dropVersions: software }),
+    catalog: queryCatalogKey(query.catalogNumber),
+    vendor: query.vendor?.trim() ? vendorKey(query.vendor) : '',
+  };
+}
 
-  const pool = new Map<number, KbEntry>();
-  if (qCatalog) for (const e of kb.entriesWithCatalog(qCatalog)) if (e.rrid) pool.set(e.id, e);
-  // Retrieval by the rarest query tokens (common ones such as "antibody" would pull in half the base).
-  const rare = [...qTokens].sort((a, b) => kb.tokenStats.documentFrequency(a) - kb.tokenStats.documentFrequency(b)).slice(0, 4);
-  for (const t of rare) {
-    const hits = kb.entriesWithToken(t);
-    if (hits.length > 2000) continue;
-    for (const e of hits) if (e.rrid) pool.set(e.id, e);
-  }
+/** The (up to four) rarest query tokens, which retrieve candidates by name. */
+export function retrievalTokens(plan: QueryPlan, documentFrequency: (token: string) => number): string[] {
+  return [...plan.tokens].sort((a, b) => documentFrequency(a) - documentFrequency(b)).slice(0, 4);
+}
 
+/** The names of an entry that ranking compares (its six most frequent) and their tokens. */
+export function comparedNames(entry: SuggestableEntry, plan: QueryPlan): { name: string; tokens: string[] }[] {
+  return [...entry.names]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([name]) => ({ name, tokens: nameTokens(name, { dropVersions: plan.software || entry.type === 'Software/code' }) }));
+}
+
+/** Ranks retrieved entries (those with an RRID): eligibility, tiers, raw scores; best first. */
+export function scorePool(pool: Iterable<SuggestableEntry>, plan: QueryPlan, weight: (token: string) => number): ScoredCandidate[] {
   const scored: ScoredCandidate[] = [];
-  for (const entry of pool.values()) {
-    const catalogMatch = qCatalog !== '' && [...entry.catalogs.keys()].some((c) => catalogKey(c) === qCatalog);
+  for (const entry of pool) {
+    if (!entry.rrid) continue;
+    const catalogMatch = plan.catalog !== '' && [...entry.catalogs.keys()].some((c) => catalogKey(c) === plan.catalog);
     let nameSimilarity = 0;
     let bestName = '';
-    const names = [...entry.names].sort((a, b) => b[1] - a[1]).slice(0, 6);
-    for (const [n] of names) {
-      const sim = weightedDice(qTokens, nameTokens(n, { dropVersions: software || entry.type === 'Software/code' }), weight);
+    const names = comparedNames(entry, plan);
+    for (const { name, tokens } of names) {
+      const sim = weightedDice(plan.tokens, tokens, weight);
       if (sim > nameSimilarity) {
         nameSimilarity = sim;
-        bestName = n;
+        bestName = name;
       }
     }
-    if (!bestName) bestName = names[0]?.[0] ?? '';
+    if (!bestName) bestName = names[0]?.name ?? '';
     if (!catalogMatch && nameSimilarity < MIN_NAME_SIMILARITY) continue;
     let vendorMatch: boolean | null = null;
-    if (qVendor && entry.vendors.size > 0) vendorMatch = [...entry.vendors.keys()].some((v) => vendorKey(v) === qVendor);
-    const typeAgreement = type ? (entry.type === type ? 1 : -1) : 0;
+    if (plan.vendor && entry.vendors.size > 0) vendorMatch = [...entry.vendors.keys()].some((v) => vendorKey(v) === plan.vendor);
+    const typeAgreement = plan.type ? (entry.type === plan.type ? 1 : -1) : 0;
     const raw =
       3.0 * nameSimilarity +
       (catalogMatch ? 2.0 : 0) +
@@ -125,6 +157,19 @@ export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): Scored
   }
   scored.sort((a, b) => b.tier - a.tier || b.raw - a.raw || b.entry.papers.size - a.entry.papers.size || a.entry.id - b.entry.id);
   return scored;
+}
+
+/** Candidates with their scores, best first (no calibration, no cut-off but eligibility). */
+export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): ScoredCandidate[] {
+  const plan = planQuery(query);
+  const pool = new Map<number, SuggestableEntry>();
+  if (plan.catalog) for (const e of kb.entriesWithCatalog(plan.catalog)) if (e.rrid) pool.set(e.id, e);
+  for (const t of retrievalTokens(plan, (token) => kb.tokenStats.documentFrequency(token))) {
+    const hits = kb.entriesWithToken(t);
+    if (hits.length > MAX_RETRIEVAL_FREQUENCY) continue;
+    for (const e of hits) if (e.rrid) pool.set(e.id, e);
+  }
+  return scorePool(pool.values(), plan, (t) => kb.tokenStats.weight(t));
 }
 
 function topKey<K>(map: Map<K, number>): K | undefined {
@@ -191,13 +236,22 @@ export interface SuggestOptions {
 
 /** Ranked RRID suggestions with calibrated confidence; [] when nothing in the base matches well enough. */
 export function suggestRrids(kb: RridKnowledgeBase, query: RridQuery, options: SuggestOptions = {}): RridSuggestion[] {
+  return suggestionsOf(scoreCandidates(kb, query), query, kb.calibration, options);
+}
+
+/** Suggestions from ranked candidates: calibrated, below-threshold ones withheld, reasoning written. */
+export function suggestionsOf(
+  all: readonly ScoredCandidate[],
+  query: RridQuery,
+  calibration: Pick<Calibration, 'bins'> | null,
+  options: SuggestOptions = {},
+): RridSuggestion[] {
   const limit = Math.max(1, Math.min(options.limit ?? 5, 50));
   const minConfidence = options.minConfidence ?? ABSTAIN_BELOW;
-  const all = scoreCandidates(kb, query);
   const out: RridSuggestion[] = [];
   for (const [rank, c] of all.entries()) {
     if (out.length >= limit) break;
-    const confidence = calibratedProbability(kb.calibration, c.rankScore);
+    const confidence = calibratedProbability(calibration, c.rankScore);
     if (confidence < minConfidence) continue;
     const e = c.entry;
     const catalogs = [...e.catalogs].sort((a, b) => b[1] - a[1]).map(([k]) => k);
