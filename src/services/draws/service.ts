@@ -9,6 +9,7 @@ import { IRCC_ROUNDS_FEED_URL } from './feed/rounds-feed.ts';
 import { fitForecasts, keepForecastsCurrent } from './fit.ts';
 import { importRounds } from './import.ts';
 import { drawsMigrations } from './migrations.ts';
+import { drawsPages } from './pages/index.ts';
 import { drawsRoutes } from './routes/index.ts';
 import { API_VERSION, ErrorBody } from './schemas/common.ts';
 
@@ -23,6 +24,7 @@ export const drawsService: ServiceModule = {
   errorBody: ({ message }) => ({ success: false, error: message, data: [] }),
   errorSchema: ErrorBody,
   migrations: drawsMigrations,
+  pages: drawsPages,
   async routes(app, ctx) {
     keepForecastsCurrent(app, ctx);
     await drawsRoutes(app, ctx);

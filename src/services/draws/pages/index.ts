@@ -1,0 +1,28 @@
+// Service D's pages (issue 17): the next draws of every category at /, a page per category with its draws over
+// time and the forecast fan, every draw, the models' backtest, and the "my score" tool. Built on the repository
+// functions the API handlers call; everything works without JavaScript.
+import type { ServicePages } from '../../../core/service.ts';
+import { drawsRouteContext } from '../routes/context.ts';
+import { categoryPage } from './category.ts';
+import { drawsListPage } from './draws-list.ts';
+import { modelsPage } from './models.ts';
+import { myScorePage } from './my-score.ts';
+import { overviewPage } from './overview.ts';
+
+export const drawsPages: ServicePages = {
+  title: 'Express Entry draws',
+  sections: [
+    { label: 'Next draws', href: '/' },
+    { label: 'Every draw', href: '/draws' },
+    { label: 'Models', href: '/models' },
+    { label: 'My score', href: '/my-score' },
+  ],
+  async routes(app, ctx, kit) {
+    const routes = drawsRouteContext(ctx);
+    overviewPage(app, routes, kit);
+    categoryPage(app, routes, kit);
+    drawsListPage(app, routes, kit);
+    modelsPage(app, routes, kit);
+    myScorePage(app, routes, kit);
+  },
+};

@@ -1,0 +1,406 @@
+// Service D's pages on SQLite and PostgreSQL: on the demo data (every page, its numbers against the API's, every
+// chart's drawn marks against the rows behind it, the "my score" answer against clearance(), 400/404 as pages),
+// and on the real snapshot (a young category says its forecast is pooled and wider; dormant ones say since when).
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildTestApp, testContext } from '../../../../test/support/app.ts';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { describeWithSnapshot, drawsContext, importSnapshot, SNAPSHOT_AS_OF } from '../../../../test/support/draws/context.ts';
+import { pageTour } from '../../../../test/support/draws/page-tour.ts';
+import { figures, plotted, seriesDrawn, tableRows, textOf } from '../../../../test/support/pages.ts';
+import type { ServiceApp } from '../../../core/service.ts';
+import { AS_OF_VARIABLE } from '../as-of.ts';
+import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
+import { MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
+import { drawsService } from '../service.ts';
+import { HISTORY_MIN_DRAWS, HISTORY_YEARS } from './category.ts';
+import { clearance } from './clearance.ts';
+import { DRAWS_PER_PAGE } from './draws-list.ts';
+import { CHART_HORIZONS, MODELS_CHART } from './models.ts';
+import { NEXT_DRAWS_CHART } from './overview.ts';
+import { percent } from './shared.ts';
+
+interface ApiPrediction {
+  rank: number;
+  predicted_date: string;
+  predicted_crs_score: number;
+  predicted_invitations: number;
+  uncertainty_range: { min: number; max: number; margin_of_error: number };
+  invitations_range: { min: number; max: number } | null;
+  date_range: { earliest: string; latest: string };
+}
+interface ApiPredictEntry {
+  category_id: number;
+  category_name: string;
+  status: string;
+  dormant_since: string | null;
+  predictions: ApiPrediction[];
+}
+interface ApiDraw {
+  date: string;
+  round_number: string;
+  lowest_crs_score: number;
+  invitations_issued: number;
+}
+interface ApiModelsCategory {
+  category_id: number;
+  category_name: string;
+  status: string;
+  dormant_since: string | null;
+}
+
+async function page(app: ServiceApp, url: string) {
+  const res = await app.inject(url);
+  return { status: res.statusCode, body: res.body, type: String(res.headers['content-type']), text: textOf(res.body) };
+}
+
+const numberOf = (cell: string) => Number(cell.replace(/,/g, ''));
+const crsText = (x: number) => x.toLocaleString('en-CA', { maximumFractionDigits: 1 });
+
+/** The rows of the table with this id. */
+function tableById(body: string, id: string): string[][] {
+  const table = new RegExp(`<table class="data" id="${id}">([\\s\\S]*?)</table>`).exec(body);
+  assert.ok(table, `table #${id}`);
+  return tableRows(table[1]);
+}
+
+/** Checks a forecast chart: marks of the draws, the forecasts and both ends of the band against its table. */
+function checkForecastChart(
+  figure: string,
+  draws: ApiDraw[],
+  predictions: { date: string; point: number; lower: number; upper: number }[],
+  what: string,
+) {
+  const rows = tableRows(figure);
+  const history = rows.filter((r) => !r[1].startsWith('next draw'));
+  const forecast = rows.filter((r) => r[1].startsWith('next draw'));
+  assert.equal(history.length, draws.length, `${what}: one table row per draw`);
+  assert.equal(forecast.length, predictions.length, `${what}: one table row per forecast draw`);
+  if (predictions.length > 0) {
+    assert.deepEqual(seriesDrawn(figure), [0, 1, 2, 3], what);
+    assert.equal(plotted(figure, 2), draws.length, `${what}: a mark per draw`);
+    assert.equal(plotted(figure, 3), predictions.length, `${what}: a mark per forecast`);
+    assert.equal(plotted(figure, 0), predictions.length, `${what}: the band's lower ends`);
+    assert.equal(plotted(figure, 1), predictions.length, `${what}: the band's upper ends`);
+  } else {
+    assert.deepEqual(seriesDrawn(figure), [0], what);
+    assert.equal(plotted(figure, 0), draws.length, `${what}: a mark per draw`);
+  }
+  const sortedDraws = [...draws].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  assert.deepEqual(
+    history.map((r) => r[0]),
+    sortedDraws.map((d) => d.date),
+  );
+  forecast.forEach((r, i) => {
+    const p = predictions[i];
+    assert.deepEqual(
+      [r[0], numberOf(r[3]), numberOf(r[4]), numberOf(r[5])],
+      [p.date, p.point, p.lower, p.upper],
+      `${what} forecast ${i + 1}`,
+    );
+  });
+}
+
+describeEachDatabase(
+  'draws pages on demo data',
+  (t) => {
+    let app: ServiceApp;
+    let predict: ApiPredictEntry[];
+    let modelsCategories: ApiModelsCategory[];
+    before(async () => {
+      const ctx = testContext(drawsService, t.db, {
+        dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-draws-pages-')),
+        env: { ...process.env, [AS_OF_VARIABLE]: SNAPSHOT_AS_OF },
+      });
+      await drawsService.loadDemo(ctx, {});
+      app = await buildTestApp(drawsService, ctx);
+      predict = (await app.inject('/api/predict/')).json().data;
+      modelsCategories = (await app.inject('/api/models/')).json().categories;
+    });
+    after(async () => app?.close());
+
+    it('/ lists the next draw of every forecast category with the API’s numbers, and charts each interval', async () => {
+      const res = await page(app, '/');
+      assert.equal(res.status, 200);
+      assert.match(res.type, /^text\/html/);
+      assert.match(res.body, /Demo data\./);
+      const rows = tableById(res.body, 'next-draws');
+      assert.ok(predict.length > 0);
+      assert.equal(rows.length, predict.length);
+      predict.forEach((entry, i) => {
+        const next = entry.predictions[0];
+        const [name, , date, dates, crs, crsRange, invitations, invitationsRange] = rows[i];
+        assert.equal(name, entry.category_name);
+        assert.equal(date, next.predicted_date);
+        assert.equal(dates, `${next.date_range.earliest} – ${next.date_range.latest}`);
+        assert.equal(crs, crsText(next.predicted_crs_score));
+        assert.equal(crsRange, `${crsText(next.uncertainty_range.min)} – ${crsText(next.uncertainty_range.max)}`);
+        assert.equal(numberOf(invitations), next.predicted_invitations);
+        assert.equal(
+          invitationsRange,
+          `${next.invitations_range!.min.toLocaleString('en-CA')} – ${next.invitations_range!.max.toLocaleString('en-CA')}`,
+        );
+      });
+      // every rank of every category
+      const all = tableById(res.body, 'all-forecast-draws');
+      assert.equal(
+        all.length,
+        predict.reduce((n, e) => n + e.predictions.length, 0),
+      );
+      // the chart: an interval and a diamond per category, each row of its table a category's next cut-off
+      const chart = figures(res.body).get(NEXT_DRAWS_CHART);
+      assert.ok(chart);
+      const drawn = seriesDrawn(chart);
+      const estimates = drawn.filter((s) => s % 2 === 1).reduce((n, s) => n + plotted(chart, s), 0);
+      const intervals = drawn.filter((s) => s % 2 === 0).reduce((n, s) => n + plotted(chart, s), 0);
+      assert.equal(estimates, predict.length);
+      assert.equal(intervals, predict.length);
+      const chartRows = tableRows(chart);
+      assert.deepEqual(
+        chartRows.map((r) => [r[0], Number(r[1]), Number(r[2]), Number(r[3])]),
+        predict.map((e) => [
+          e.category_name,
+          e.predictions[0].predicted_crs_score,
+          e.predictions[0].uncertainty_range.min,
+          e.predictions[0].uncertainty_range.max,
+        ]),
+      );
+      // categories that are not forecast say why; dormant ones since when
+      const dormant = modelsCategories.filter((c) => c.status === 'dormant');
+      assert.ok(dormant.length > 0, 'the demo data has dormant categories');
+      for (const c of dormant) assert.match(res.text, new RegExp(`${c.category_name}: dormant since ${c.dormant_since}`));
+      // the form, labelled, GET
+      assert.match(res.body, /<form class="filters" method="get" action="\/my-score"/);
+      assert.match(res.body, /<label\s*>Your CRS score\s*<input type="number" name="crs"/);
+    });
+
+    it('a forecast category’s page charts its draws and the forecast fan, with the next draw’s date range', async () => {
+      const entry = predict[0];
+      const draws: ApiDraw[] = (await app.inject(`/api/draws/?category=${entry.category_id}`)).json().data;
+      const since = isoFromDayNumber(dayNumber(SNAPSHOT_AS_OF) - Math.round(365.25 * HISTORY_YEARS));
+      const windowed = draws.filter((d, i) => d.date >= since || i < HISTORY_MIN_DRAWS);
+      assert.ok(windowed.length < draws.length, 'the demo category has draws before the window');
+      for (const [url, shown] of [
+        [`/categories/${entry.category_id}`, windowed],
+        [`/categories/${entry.category_id}?history=all`, draws],
+      ] as const) {
+        const res = await page(app, url);
+        assert.equal(res.status, 200, url);
+        assert.match(res.body, new RegExp(`<h1>${entry.category_name}</h1>`));
+        const next = entry.predictions[0];
+        assert.match(
+          res.text,
+          new RegExp(
+            `between ${next.date_range.earliest} and ${next.date_range.latest} \\(95% range\\); most likely ${next.predicted_date}`,
+          ),
+        );
+        const charts = figures(res.body);
+        checkForecastChart(
+          charts.get(`category-${entry.category_id}-crs`)!,
+          [...shown],
+          entry.predictions.map((p) => ({
+            date: p.predicted_date,
+            point: p.predicted_crs_score,
+            lower: p.uncertainty_range.min,
+            upper: p.uncertainty_range.max,
+          })),
+          `${url} CRS`,
+        );
+        const invitations = charts.get(`category-${entry.category_id}-invitations`)!;
+        assert.match(invitations, /log scale/);
+        checkForecastChart(
+          invitations,
+          [...shown],
+          entry.predictions.map((p) => ({
+            date: p.predicted_date,
+            point: p.predicted_invitations,
+            lower: p.invitations_range!.min,
+            upper: p.invitations_range!.max,
+          })),
+          `${url} invitations`,
+        );
+        assert.equal(tableById(res.body, 'forecast-draws').length, entry.predictions.length);
+        assert.equal(tableById(res.body, 'recent-draws').length, Math.min(10, draws.length));
+        assert.match(res.body, /<option value="\d+" selected>/);
+      }
+    });
+
+    it('every category’s page loads; a dormant one says since when and charts its draws without a forecast', async () => {
+      const categories = (await app.inject('/api/categories/')).json() as { id: number; name: string }[];
+      for (const c of categories) {
+        const res = await page(app, `/categories/${c.id}?history=all`);
+        assert.equal(res.status, 200, c.name);
+        const status = modelsCategories.find((m) => m.category_id === c.id);
+        if (status?.status !== 'dormant') continue;
+        assert.match(res.text, new RegExp(`Dormant since ${status.dormant_since}`), c.name);
+        const draws: ApiDraw[] = (await app.inject(`/api/draws/?category=${c.id}`)).json().data;
+        checkForecastChart(figures(res.body).get(`category-${c.id}-crs`)!, draws, [], `${c.name} CRS`);
+        assert.doesNotMatch(res.body, /id="forecast-draws"/);
+      }
+    });
+
+    it('/draws lists as many draws as the API finds, 50 a page, with its filters', async () => {
+      const total = (await app.inject('/api/draws/')).json().count as number;
+      const first = await page(app, '/draws');
+      assert.equal(first.status, 200);
+      assert.match(first.text, new RegExp(`${total.toLocaleString('en-CA')} draws match; showing 1–${DRAWS_PER_PAGE}`));
+      assert.equal(tableById(first.body, 'draws').length, Math.min(DRAWS_PER_PAGE, total));
+      const lastPage = Math.ceil(total / DRAWS_PER_PAGE);
+      const last = await page(app, `/draws?page=${lastPage}`);
+      assert.equal(tableById(last.body, 'draws').length, total - (lastPage - 1) * DRAWS_PER_PAGE);
+      const id = predict[0].category_id;
+      const query = `category=${id}&start_date=2024-01-01&end_date=2025-07-01`;
+      const api = (await app.inject(`/api/draws/?${query}`)).json();
+      const filtered = await page(app, `/draws?${query}`);
+      const rows = tableById(filtered.body, 'draws');
+      assert.equal(rows.length, Math.min(api.count, DRAWS_PER_PAGE));
+      assert.deepEqual(
+        rows.map((r) => [r[0], r[1], numberOf(r[4])]),
+        api.data.slice(0, DRAWS_PER_PAGE).map((d: ApiDraw) => [d.date, d.round_number, d.lowest_crs_score]),
+      );
+      assert.match(filtered.body, new RegExp(`<option value="${id}" selected>`));
+    });
+
+    it('/models shows every model’s backtest against naive with the numbers of /api/models/, and charts it', async () => {
+      const models = (await app.inject('/api/models/')).json();
+      const res = await page(app, '/models');
+      assert.equal(res.status, 200);
+      const rows = tableById(res.body, 'backtest-crs-h1');
+      assert.equal(rows.length, MODEL_CATALOGUE.length);
+      const naive = models.data.find((m: { name: string }) => m.name === 'naive').performance.by_horizon[0].mae;
+      for (const [i, m] of (models.data as { name: string; performance: { by_horizon: { n: number; mae: number }[] } }[]).entries()) {
+        const h1 = m.performance.by_horizon[0];
+        assert.match(rows[i][0], new RegExp(`^${m.name}`));
+        assert.equal(numberOf(rows[i][1]), h1.n, m.name);
+        assert.equal(rows[i][2], h1.mae.toFixed(1), m.name);
+        if (m.name !== 'pooled_young') assert.equal(rows[i][3], `${(h1.mae / naive).toFixed(3)}×`, m.name);
+      }
+      for (const m of MODEL_CATALOGUE) assert.match(res.body, new RegExp(`<dt id="model-${m.name}">`));
+      const chart = figures(res.body).get(MODELS_CHART)!;
+      const compared = MODEL_CATALOGUE.filter((m) => m.name !== 'pooled_young').length;
+      assert.deepEqual(
+        seriesDrawn(chart),
+        CHART_HORIZONS.map((_, i) => i),
+      );
+      for (const [s, h] of CHART_HORIZONS.entries()) {
+        assert.equal(plotted(chart, s), compared, `bars of h = ${h}`);
+        const apiMae = (models.data as { name: string; performance: { by_horizon: { h: number; mae: number }[] } }[])
+          .filter((m) => m.name !== 'pooled_young')
+          .map((m) => m.performance.by_horizon.find((r) => r.h === h)!.mae);
+        assert.deepEqual(
+          tableRows(chart).map((r) => Number(Number(r[s + 1]).toFixed(2))),
+          apiMae.map((x) => Number(x.toFixed(2))),
+        );
+      }
+      assert.equal(tableById(res.body, 'interval-coverage').length, models.intervals.crs.length);
+    });
+
+    it('/my-score answers with clearance() of the forecast, the split at equality, every rank and the caveats', async () => {
+      const entry = predict[0];
+      const next = entry.predictions[0];
+      const crs = Math.round(next.predicted_crs_score);
+      const res = await page(app, `/my-score?crs=${crs}&category=${entry.category_id}`);
+      assert.equal(res.status, 200);
+      const expected = clearance(crs, { point: next.predicted_crs_score, margin: next.uncertainty_range.margin_of_error });
+      assert.match(res.body, new RegExp(`<span class="stat" id="chance">${percent(expected.atOrBelow)}</span>`));
+      assert.match(res.body, new RegExp(`<strong id="chance-below">${percent(expected.below)}</strong>`));
+      assert.match(res.body, new RegExp(`<strong id="chance-equal">${percent(expected.equal)}</strong>`));
+      // near the forecast the answer is near even odds; far above it, near certain
+      assert.ok(expected.atOrBelow > 0.3 && expected.atOrBelow < 0.7);
+      const later = tableById(res.body, 'later-draws');
+      assert.equal(later.length, entry.predictions.length);
+      later.forEach((row, i) => {
+        const p = entry.predictions[i];
+        assert.equal(
+          row[4],
+          percent(clearance(crs, { point: p.predicted_crs_score, margin: p.uncertainty_range.margin_of_error }).atOrBelow),
+        );
+      });
+      for (const caveat of [/not a promise/, /size of a draw is not known in advance/, /tie-break/i, /eligible/])
+        assert.match(res.text, caveat);
+      assert.match(res.text, /Laplace/);
+      const high = await page(app, `/my-score?crs=1200&category=${entry.category_id}`);
+      assert.match(high.body, /<span class="stat" id="chance">over 99%<\/span>/);
+      // a dormant category has no chance to give, and says since when
+      const dormant = modelsCategories.find((c) => c.status === 'dormant')!;
+      const none = await page(app, `/my-score?crs=500&category=${dormant.category_id}`);
+      assert.equal(none.status, 200);
+      assert.match(none.text, new RegExp(`Dormant since ${dormant.dormant_since}`));
+      assert.match(none.text, /No next draw of this category is forecast/);
+      const empty = await page(app, '/my-score');
+      assert.equal(empty.status, 200);
+      assert.doesNotMatch(empty.body, /id="result"/);
+    });
+
+    it('bad input gives the page with the message and status 400 (unknown pages 404), never JSON or a 500', async () => {
+      const id = predict[0].category_id;
+      for (const [url, message] of [
+        [`/my-score?crs=abc&category=${id}`, /crs must be a whole number from 0 to 1200/],
+        [`/my-score?crs=1300&category=${id}`, /crs must be at most 1200/],
+        [`/my-score?crs=-5&category=${id}`, /crs must be a whole number/],
+        ['/my-score?crs=500&category=abc', /category must be a category id/],
+        ['/my-score?crs=500&category=99999', /no category has id 99999/],
+        ['/my-score?crs=500', /choose a category as well/],
+        [`/my-score?category=${id}`, /give a CRS score/],
+        ['/draws?start_date=2024-13-01', /start_date must be a real date/],
+        ['/draws?start_date=yesterday', /start_date must be a date in the form YYYY-MM-DD/],
+        ['/draws?start_date=2025-01-01&end_date=2024-01-01', /end_date must be after start_date/],
+        ['/draws?page=0', /page must be a whole number from 1/],
+        ['/draws?page=999', /past the last page/],
+        ['/draws?category=99999', /no category has id 99999/],
+        ['/categories/abc', /the category id must be a positive whole number/],
+        [`/categories/${id}?history=some`, /history must be "all"/],
+      ] as const) {
+        const res = await page(app, url);
+        assert.equal(res.status, 400, url);
+        assert.match(res.type, /^text\/html/, url);
+        assert.match(res.text, message, url);
+        assert.match(res.body, /role="alert"/, url);
+      }
+      const missing = await page(app, '/categories/99999');
+      assert.equal(missing.status, 404);
+      assert.match(missing.type, /^text\/html/);
+      assert.match(missing.text, /category 99999 not found/);
+    });
+
+    it('the page tour lists pages that all load', async () => {
+      const paths = await pageTour(app);
+      assert.ok(paths.length >= 8);
+      for (const url of paths) assert.equal((await app.inject(url)).statusCode, 200, url);
+    });
+  },
+  { migrations: drawsService.migrations },
+);
+
+describeWithSnapshot('draws pages on the real snapshot', (t) => {
+  let app: ServiceApp;
+  before(async () => {
+    const ctx = drawsContext(t.db);
+    await importSnapshot(ctx);
+    app = await buildTestApp(drawsService, ctx);
+  });
+  after(async () => app?.close());
+
+  it('a young category says its forecast is pooled and wider, on its page, on / and in the score tool', async () => {
+    const models = (await app.inject('/api/models/')).json().categories as ApiModelsCategory[];
+    const young = models.find((c) => c.status === 'young');
+    assert.ok(young, 'the snapshot has a young category (Education occupations)');
+    const one = await page(app, `/categories/${young.category_id}`);
+    assert.equal(one.status, 200);
+    assert.match(one.text, /Young category\. With \d+ draws? in its current run, its forecast is pooled/);
+    assert.match(one.text, /so they are wider/);
+    const home = await page(app, '/');
+    assert.match(home.text, new RegExp(`${young.category_name}: young .* forecast by the pooled model with wider intervals`));
+    const score = await page(app, `/my-score?crs=480&category=${young.category_id}`);
+    assert.match(score.text, /Young category\./);
+    for (const dormant of models.filter((c) => c.status === 'dormant')) {
+      assert.match(home.text, new RegExp(`${dormant.category_name}: dormant since ${dormant.dormant_since}`));
+    }
+    // real rounds link to their notices on canada.ca
+    const draws = await page(app, '/draws');
+    assert.match(draws.body, /<a href="https:\/\/www\.canada\.ca\/[^"]+">\d+[a-z]?<\/a>/);
+  });
+});
