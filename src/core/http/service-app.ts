@@ -151,7 +151,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     routes.set(url, entry);
   });
 
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await app.register(swagger, openApiOptions(service, '3.1.0', 'swagger'));
   await app.register(swagger, openApiOptions(service, '3.0.3', 'swagger30'));
 
