@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Command line: serve | import | generate | extract | fit | migrate.
+// Command line: serve | import | sync | fetch | generate | extract | fit | migrate.
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { loadConfig, parsePort } from './core/config.ts';
@@ -12,6 +12,11 @@ import { formatImportReport } from './core/import.ts';
 import type { ServiceApp, ServiceModule } from './core/service.ts';
 import { listDataVersions } from './core/db/datasets.ts';
 import { SERVICES, findService } from './services/registry.ts';
+import { SYNC_SOURCES, syncSourceOf } from './services/sync-sources.ts';
+import { parseDuration } from './core/sync/duration.ts';
+import { formatSyncReport, isSuccess, runSync } from './core/sync/run.ts';
+import { startSyncSchedules } from './core/sync/scheduler.ts';
+import { fetchArticles } from './services/krt/sync.ts';
 
 const program = new Command().name('pdi').description('Public Data Interfaces: five public data services');
 
@@ -36,8 +41,14 @@ program
   .option('--port <service=port...>', 'override a port, e.g. --port oral=9001', [])
   .option('--host <host>', 'address to listen on (default PDI_HOST or 127.0.0.1)')
   .option('--no-demo', 'do not load demo data into services that have no data')
-  .action(async (names: string[], opts: { port: string[]; host?: string; demo: boolean }) => {
+  .option(
+    '--sync-every <duration>',
+    'sync each served service from its official source on this schedule, e.g. 6h (default PDI_SYNC_EVERY; off)',
+  )
+  .action(async (names: string[], opts: { port: string[]; host?: string; demo: boolean; syncEvery?: string }) => {
     const config = loadConfig();
+    const syncEvery = opts.syncEvery ?? (config.env.PDI_SYNC_EVERY?.trim() || undefined);
+    const syncEveryMs = syncEvery ? parseDuration(syncEvery, opts.syncEvery ? '--sync-every' : 'PDI_SYNC_EVERY') : null;
     const services = pickServices(names);
     for (const spec of opts.port) {
       const [name, port] = spec.split('=');
@@ -45,10 +56,11 @@ program
     }
     const runtime = await openRuntime(config, SERVICES);
     const apps: ServiceApp[] = [];
+    let syncs: { stop(): Promise<void> } | null = null;
     // SIGTERM/SIGINT: stop accepting, let requests in flight finish within PDI_SHUTDOWN_GRACE_MS, then close the
-    // rest; the database and Redis close after the last answer.
+    // rest; the database and Redis close after the last answer (and after a scheduled import in progress).
     stopOnSignals(async () => {
-      await closeListeners(apps, config.http.shutdownGraceMs, runtime.log);
+      await Promise.all([closeListeners(apps, config.http.shutdownGraceMs, runtime.log), syncs?.stop()]);
       await runtime.close();
     }, runtime.log);
     for (const service of services) {
@@ -62,6 +74,12 @@ program
       const address = await app.listen({ port: config.ports[service.name], host: opts.host ?? config.host });
       runtime.log.info({ service: service.name, address, docs: `${address}/docs` }, `${service.title} listening`);
       apps.push(app);
+    }
+    if (syncEveryMs !== null) {
+      syncs = startSyncSchedules(
+        services.map((service) => ({ ctx: runtime.contexts.get(service.name)!, service, definition: SYNC_SOURCES[service.name] })),
+        { everyMs: syncEveryMs },
+      );
     }
   });
 
@@ -92,6 +110,56 @@ program
         if (report.warnings > report.warning_samples.length)
           console.log(`  … and ${report.warnings - report.warning_samples.length} more warnings`);
       }
+    });
+  });
+
+program
+  .command('sync')
+  .description("download a service's official source and import it if it changed (the same importer and guards as import)")
+  .argument('<service>', `any of: ${Object.keys(SYNC_SOURCES).join(', ')}`)
+  .option('--source <url>', 'fetch from this address instead of PDI_SYNC_URL_<SERVICE> or the official one')
+  .option('--force', 'download and import even when the source says nothing changed')
+  .option('--allow-shrink', 'accept an import that deletes more than PDI_IMPORT_MAX_SHRINK (10%) of the stored records')
+  .option('--allow-skips', 'accept an import that cannot read more than PDI_IMPORT_MAX_UNREADABLE (5%) of its rows')
+  .action(async (name: string, opts: { source?: string; force?: boolean; allowShrink?: boolean; allowSkips?: boolean }) => {
+    const service = findService(name);
+    const definition = syncSourceOf(service.name);
+    await withRuntime([service], async (runtime) => {
+      const report = await runSync(runtime.contexts.get(service.name)!, service, definition, {
+        source: opts.source,
+        force: opts.force === true,
+        allowShrink: opts.allowShrink === true,
+        allowSkips: opts.allowSkips === true,
+      });
+      for (const line of formatSyncReport(report)) console.log(line);
+      for (const r of report.files.flatMap((f) => f.reports)) console.log(`  ${formatImportReport(r)}`);
+      if (!isSuccess(report.result)) process.exitCode = 1;
+    });
+  });
+
+program
+  .command('fetch')
+  .description('krt: fetch papers by DOI from bioRxiv/medRxiv or Europe PMC, store them and extract their tables')
+  .argument('<service>', 'krt')
+  .argument('<dois...>')
+  .option('--allow-shrink', 'accept an import that deletes more than PDI_IMPORT_MAX_SHRINK (10%) of the stored records')
+  .option('--allow-skips', 'accept an import that cannot read more than PDI_IMPORT_MAX_UNREADABLE (5%) of its rows')
+  .action(async (name: string, dois: string[], opts: { allowShrink?: boolean; allowSkips?: boolean }) => {
+    const service = findService(name);
+    if (service.name !== 'krt')
+      throw new Error(`fetch is for krt (papers by DOI); to refresh ${service.name}, run: pdi sync ${service.name}`);
+    await withRuntime([service], async (runtime) => {
+      const run = await fetchArticles(runtime.contexts.get('krt')!, service.importers.store.run, dois, {
+        allowShrink: opts.allowShrink === true,
+        allowSkips: opts.allowSkips === true,
+      });
+      for (const p of run.papers)
+        console.log(
+          `${p.doi}: ${p.source} ${p.url} (${p.bytes} bytes): ${p.total_resources ?? 0} resources, session ${p.session_id ?? '—'}`,
+        );
+      for (const e of run.errors) console.error(`${e.doi}: ${e.error}`);
+      if (run.report) console.log(formatImportReport(run.report));
+      if (run.errors.length > 0) process.exitCode = 1;
     });
   });
 

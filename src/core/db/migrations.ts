@@ -65,6 +65,47 @@ export const coreMigrations: Record<string, Migration> = {
         await db.schema.alterTable('import_runs').dropColumn(column).execute();
     },
   },
+  // Keeping data current (issue 21): each service's sync schedule and lease, and what each source file was when
+  // last fetched (validators for conditional requests, checksum, the data versions its import made).
+  '0000_core_0003_sync_state': {
+    async up(db) {
+      const d = dialectOf(db);
+      await db.schema
+        .createTable('sync_state')
+        .addColumn('service', 'text', (c) => c.primaryKey())
+        .addColumn('last_attempt_at', 'text')
+        .addColumn('last_result', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('last_success_at', 'text')
+        .addColumn('last_change_at', 'text')
+        .addColumn('next_run_at', 'text')
+        .addColumn('every_seconds', 'integer')
+        .addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('lease_holder', 'text')
+        .addColumn('lease_since', 'text')
+        .addColumn('lease_until', 'text')
+        .execute();
+      await db.schema
+        .createTable('sync_files')
+        .addColumn('service', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('etag', 'text')
+        .addColumn('last_modified', 'text')
+        .addColumn('content_type', 'text')
+        .addColumn('sha256', 'text')
+        .addColumn('bytes', columnType.bigint(d))
+        .addColumn('datasets', columnType.json(d))
+        .addColumn('checked_at', 'text')
+        .addColumn('changed_at', 'text')
+        .addPrimaryKeyConstraint('sync_files_pk', ['service', 'name'])
+        .execute();
+    },
+    async down(db) {
+      await db.schema.dropTable('sync_files').execute();
+      await db.schema.dropTable('sync_state').execute();
+    },
+  },
 };
 
 /**

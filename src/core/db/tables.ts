@@ -47,11 +47,51 @@ export interface ImportRunsTable {
   backend_pid: number | null;
 }
 
+/** A service's sync (src/core/sync): its last attempt and success, its schedule, and the lease of the instance running it. */
+export interface SyncStateTable {
+  service: string;
+  last_attempt_at: string | null;
+  /** imported | unchanged | not-modified | refused | failed */
+  last_result: string | null;
+  last_error: string | null;
+  /** The last attempt that reached every source and left the data current (imported, unchanged or 304). */
+  last_success_at: string | null;
+  /** The last attempt that imported new data. */
+  last_change_at: string | null;
+  next_run_at: string | null;
+  /** The schedule's period, as the instance that set next_run_at had it. */
+  every_seconds: number | null;
+  consecutive_failures: ColumnType<number, number | undefined, number>;
+  /** The instance running a sync now ("host:pid:random"), and until when its lease holds unless renewed. */
+  lease_holder: string | null;
+  lease_since: string | null;
+  lease_until: string | null;
+}
+
+/** One source file of a service's sync, as it was when last fetched. */
+export interface SyncFilesTable {
+  service: string;
+  name: string;
+  /** The address fetched, without credentials. */
+  url: string;
+  etag: string | null;
+  last_modified: string | null;
+  content_type: string | null;
+  sha256: string | null;
+  bytes: DbInteger | null;
+  /** The data versions the file's import recorded ([{dataset, version}]): validators count only while these are current. */
+  datasets: DbJson | null;
+  checked_at: string | null;
+  changed_at: string | null;
+}
+
 // A type alias, not an interface: Kysely's `withTables` needs an object type with an implicit index signature.
 export type CoreTables = {
   data_versions: DataVersionsTable;
   aggregates: AggregatesTable;
   import_runs: ImportRunsTable;
+  sync_state: SyncStateTable;
+  sync_files: SyncFilesTable;
 };
 
 /** A Kysely instance or transaction of any pdi database (every one holds core's tables). */

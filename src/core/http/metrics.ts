@@ -1,11 +1,15 @@
-// Prometheus metrics per listener: request counts and durations by route and status, plus process metrics.
+// Prometheus metrics per listener: request counts and durations by route and status, process metrics, and the
+// freshness of the service's data (src/core/sync/status.ts).
 import client from 'prom-client';
-import type { ServiceApp } from '../service.ts';
+import type { ServiceApp, ServiceContext } from '../service.ts';
+import { registerSyncMetrics } from '../sync/status.ts';
 
-export function registerMetrics(app: ServiceApp, service: string): void {
+export function registerMetrics(app: ServiceApp, service: string, ctx?: ServiceContext): void {
   const registry = new client.Registry();
   registry.setDefaultLabels({ service });
   client.collectDefaultMetrics({ register: registry });
+  // How current the data is: pdi_sync_last_success_timestamp_seconds, pdi_data_stale and friends (issue 21).
+  if (ctx) registerSyncMetrics(registry, ctx);
   const duration = new client.Histogram({
     name: 'http_request_duration_seconds',
     help: 'Duration of HTTP requests in seconds',

@@ -2,7 +2,8 @@
 // supplies validation messages, HEAD, 405 with Allow, JSON 404, optional trailing slash, route aliases,
 // ETag/304, Cache-Control, the response cache, OpenAPI 3.1 at /openapi.json and 3.0.3 at /openapi-3.0.json, a
 // /docs page, a / that names the service, security headers, request logging, /metrics, 503 while the database is
-// unreachable, timeouts for slow clients and a client-address rule that proxies cannot be forged past.
+// unreachable, timeouts for slow clients, a client-address rule that proxies cannot be forged past, and
+// /api/sync-status/ (how current the data is; hidden from OpenAPI).
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify from 'fastify';
@@ -21,6 +22,7 @@ import type { CachingOptions } from './caching.ts';
 import { renderDocsPage } from './docs.ts';
 import type { OpenApiDocument } from './docs.ts';
 import { registerMetrics } from './metrics.ts';
+import { registerSyncStatus } from '../sync/status.ts';
 import { registerPages } from '../pages/index.ts';
 
 declare module 'fastify' {
@@ -173,7 +175,8 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     const base = request.url.split('?')[0].endsWith('/') ? '../' : './';
     return renderDocsPage(app.swagger() as OpenApiDocument, base);
   });
-  registerMetrics(app, service.name);
+  registerMetrics(app, service.name, ctx);
+  registerSyncStatus(app, ctx);
 
   await app.register(async (scope) => service.routes(scope as ServiceApp, ctx));
   if (service.pages) await registerPages(app, service.pages, ctx);

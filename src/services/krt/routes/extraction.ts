@@ -9,7 +9,7 @@ import { ADDRESSES, RATE_LIMITS, parseDoi } from './common.ts';
 import type { KrtRoutePlugin } from './common.ts';
 
 /** Enabled only with PDI_KRT_ADMIN_TOKEN: 404 without one on the server, 401 without one in the request, 403 when wrong. */
-function requireAdmin(request: FastifyRequest, configured: string | undefined): void {
+export function requireAdmin(request: FastifyRequest, configured: string | undefined): void {
   const token = configured?.trim();
   if (!token) throw notFound('extraction over HTTP is not enabled on this server (set PDI_KRT_ADMIN_TOKEN to enable it)', 'NOT_ENABLED');
   const auth = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
@@ -25,10 +25,14 @@ function requireAdmin(request: FastifyRequest, configured: string | undefined): 
 export const extractionRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
   await rateLimitedGroup(app, ctx, { name: 'extraction', max: RATE_LIMITS.extraction }, (group) =>
     withAliases(group, ADDRESSES, (scope) => {
-      scope.post('/api/krt/extract/', { schema: extractSchema, config: { operation: 'extraction', errors: [401, 403, 409] } }, async (request) => {
-        requireAdmin(request, ctx.config.env.PDI_KRT_ADMIN_TOKEN);
-        return answers.extract(parseDoi(request.body.doi), request.body.provider ?? 'all');
-      });
+      scope.post(
+        '/api/krt/extract/',
+        { schema: extractSchema, config: { operation: 'extraction', errors: [401, 403, 409] } },
+        async (request) => {
+          requireAdmin(request, ctx.config.env.PDI_KRT_ADMIN_TOKEN);
+          return answers.extract(parseDoi(request.body.doi), request.body.provider ?? 'all');
+        },
+      );
     }),
   );
 };

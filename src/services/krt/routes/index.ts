@@ -13,10 +13,20 @@ import { aiRoutes } from './ai.ts';
 import { chatRoutes } from './chat.ts';
 import { browserRoutes } from './browser.ts';
 import { extractionRoutes } from './extraction.ts';
+import { fetchRoutes } from './fetch.ts';
 
 export { RATE_LIMITS } from './common.ts';
 
-const PLUGINS: readonly KrtRoutePlugin[] = [doiRoutes, tableRoutes, exportRoutes, aiRoutes, chatRoutes, browserRoutes, extractionRoutes];
+const PLUGINS: readonly KrtRoutePlugin[] = [
+  doiRoutes,
+  tableRoutes,
+  exportRoutes,
+  aiRoutes,
+  chatRoutes,
+  browserRoutes,
+  extractionRoutes,
+  fetchRoutes,
+];
 
 export async function krtRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
   const options = { ctx, answers: new KrtAnswers(ctx) };
