@@ -128,12 +128,13 @@ export function analyticsPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
               barChart({
                 id: 'citations-per-year',
                 title: `Citations of ${what} per citing year`,
-                description: 'Citations per year of the citing work, stacked: before the notice, on its day, and after it.',
+                description:
+                  'Citations per year of the citing work, stacked: before the notice (Before), on its day (Same day), and after it (After).',
                 categories: citations.map((r) => String(r.year)),
                 series: [
-                  { name: 'Before the notice', values: citations.map((r) => r.pre_retraction) },
-                  { name: 'On the notice day', values: citations.map((r) => r.same_day) },
-                  { name: 'After the notice', values: citations.map((r) => r.post_retraction) },
+                  { name: 'Before', values: citations.map((r) => r.pre_retraction) },
+                  { name: 'Same day', values: citations.map((r) => r.same_day) },
+                  { name: 'After', values: citations.map((r) => r.post_retraction) },
                 ],
                 stacked: true,
                 valueName: 'citations',
@@ -212,13 +213,13 @@ export function analyticsPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
           ${filterForm(nature, time)} ${sourceNote(source)}
           <h2>Totals: ${what}</h2>
           <div class="stats-row">
-            <p><span class="stat">${formatCount(o.total_papers)}</span><br />${what}</p>
-            <p><span class="stat">${formatCount(o.total_citations)}</span><br />citations of them</p>
+            <p><span class="stat">${formatCount(o.total_papers)}</span>${what}</p>
+            <p><span class="stat">${formatCount(o.total_citations)}</span>citations of them</p>
             <p>
-              <span class="stat">${formatPercent(o.post_retraction_rate)}</span><br />of the citations came after the notice
+              <span class="stat">${formatPercent(o.post_retraction_rate)}</span>of the citations came after the notice
               (${formatCount(o.post_retraction_citations)})
             </p>
-            <p><span class="stat">${formatCount(o.journals)}</span><br />journals, ${formatCount(o.countries)} countries</p>
+            <p><span class="stat">${formatCount(o.journals)}</span>journals, ${formatCount(o.countries)} countries</p>
           </div>
           <p class="muted">
             Notices from ${o.first_retraction_date ?? '—'} to ${o.last_retraction_date ?? '—'}; citations as of ${o.citations_as_of ?? '—'}.

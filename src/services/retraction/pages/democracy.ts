@@ -131,6 +131,8 @@ function effectsTable(predictors: readonly Predictor[]): SafeHtml {
 }
 
 function convergenceTable(predictors: readonly Predictor[]): SafeHtml {
+  if (predictors.every((p) => p.rhat === null && p.ess_bulk === null && p.ess_tail === null && p.mcse === null))
+    return html`<p class="note">This model reports no R̂, ESS or MCSE per predictor (a published fit reports what its file holds).</p>`;
   return html`<div class="table-scroll">
     <table class="data">
       <caption>

@@ -66,11 +66,11 @@ export function paperPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void
           barChart({
             id: 'citations-per-year',
             title: 'Citations per year, before and after the notice',
-            description: `Citations of this paper per citing year, stacked: before or on the day of the notice (${c.paper.retraction_date}), and ${after}. Citations dated only to a month or year count from its first day.`,
+            description: `Citations of this paper per citing year, stacked: up to and including the day of the notice (${c.paper.retraction_date}), and ${after}. Citations dated only to a month or year count from its first day.`,
             categories: split.years,
             series: [
-              { name: 'Before or on the notice day', values: split.before },
-              { name: `After the notice`, values: split.after },
+              { name: 'Up to the notice day', values: split.before },
+              { name: 'After the notice', values: split.after },
             ],
             stacked: true,
             valueName: 'citations',
@@ -144,10 +144,10 @@ export function paperPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void
           </dl>
           <h2>Citations</h2>
           <div class="stats-row">
-            <p><span class="stat">${formatCount(c.total_citations)}</span><br />citations in all</p>
-            <p><span class="stat">${formatCount(c.post_retraction_count)}</span><br />${after}</p>
-            <p><span class="stat">${formatCount(c.pre_retraction_count)}</span><br />before the notice</p>
-            <p><span class="stat">${formatCount(c.same_day_count)}</span><br />on the day of the notice</p>
+            <p><span class="stat">${formatCount(c.total_citations)}</span>citations in all</p>
+            <p><span class="stat">${formatCount(c.post_retraction_count)}</span>${after}</p>
+            <p><span class="stat">${formatCount(c.pre_retraction_count)}</span>before the notice</p>
+            <p><span class="stat">${formatCount(c.same_day_count)}</span>on the day of the notice</p>
           </div>
           ${
             c.undated_count > 0

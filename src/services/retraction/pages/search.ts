@@ -113,10 +113,10 @@ export function searchPage(app: ServiceApp, db: RetractionDb, kit: PageKit): voi
         const report = await postRetractionReport(db, { timeFilter: 'all', nature: 'retraction' });
         landing = html`${sourceNote(report.data_source)}
           <div class="stats-row">
-            <p><span class="stat">${formatCount(report.totals.papers)}</span><br />retracted papers</p>
+            <p><span class="stat">${formatCount(report.totals.papers)}</span>retracted papers</p>
             <p>
-              <span class="stat">${formatPercent(report.totals.post_retraction_rate)}</span><br />of their
-              ${formatCount(report.totals.citations)} citations came after the retraction
+              <span class="stat">${formatPercent(report.totals.post_retraction_rate)}</span>of their ${formatCount(report.totals.citations)}
+              citations came after the retraction
             </p>
           </div>
           <h2>Most cited after their retraction</h2>
