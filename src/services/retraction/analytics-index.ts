@@ -92,10 +92,14 @@ class Dictionary {
     }
     return id;
   }
-  /** 1 for each value containing the folded needle. */
+  private folded: string[] | null = null;
+  /** 1 for each value containing the folded needle (values folded once, on first use). */
   matching(needle: string): Uint8Array {
     const folded = foldCase(needle);
-    return Uint8Array.from(this.values, (v) => (foldCase(v).includes(folded) ? 1 : 0));
+    this.folded ??= this.values.map(foldCase);
+    const out = new Uint8Array(this.folded.length);
+    for (let i = 0; i < out.length; i++) if (this.folded[i].includes(folded)) out[i] = 1;
+    return out;
   }
 }
 

@@ -101,8 +101,8 @@ export async function ensureExportLines(db: RetractionDb): Promise<void> {
 
 /**
  * The CSV export: the header, then the first `limit` stored lines of the series in export order (retraction
- * date newest first, then row id), read `pageBlocks` blocks at a time and handed on one block per chunk, so
- * that what is held is one page (about 200 KB) and the chunks the client has not taken yet.
+ * date newest first, then row id), read `pageBlocks` blocks at a time (about 400 KB; one read for 1,000 rows)
+ * and handed on one page per chunk: what is held is a page and the chunk the client has not taken yet.
  */
 export async function* exportCsvChunks(
   db: RetractionDb,
@@ -110,7 +110,7 @@ export async function* exportCsvChunks(
   options: { nature?: NatureFilter; pageBlocks?: number } = {},
 ): AsyncGenerator<Buffer, void, undefined> {
   const series = options.nature ?? 'all';
-  const pageBlocks = options.pageBlocks ?? 8;
+  const pageBlocks = options.pageBlocks ?? 16;
   yield await HEADER;
   let remaining = limit;
   let next = 0;
@@ -124,16 +124,19 @@ export async function* exportCsvChunks(
       .orderBy('block')
       .limit(wanted)
       .execute();
+    const parts: Buffer[] = [];
     for (const b of page) {
       if (remaining >= b.lines) {
+        parts.push(b.bytes);
         remaining -= b.lines;
-        yield b.bytes;
       } else {
         // The limit ends inside this block: its line ends say where.
-        yield b.bytes.subarray(0, b.ends.readUInt32LE(4 * (remaining - 1)));
-        return;
+        parts.push(b.bytes.subarray(0, b.ends.readUInt32LE(4 * (remaining - 1))));
+        remaining = 0;
+        break;
       }
     }
+    if (parts.length > 0) yield parts.length === 1 ? parts[0] : Buffer.concat(parts);
     if (page.length < wanted) return;
     next += page.length;
   }
