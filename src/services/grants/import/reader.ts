@@ -228,6 +228,7 @@ async function runWorker(port: NonNullable<typeof parentPort>, data: WorkerData)
   port.close();
 }
 
+// (Node types workerData as any: the kind says it is this module's WorkerData)
 if (!isMainThread && parentPort && (workerData as { kind?: string } | null)?.kind === WORKER_KIND) {
   void runWorker(parentPort, workerData as WorkerData);
 }

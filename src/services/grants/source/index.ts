@@ -28,5 +28,7 @@ export type { ProvinceCode } from './provinces.ts';
 export { NotableMatcher, NOTABLE_RULES, NOTABLE_RULES_VERSION } from './notable.ts';
 export type { NotableMatch, NotableRules, NotableCategory } from './notable.ts';
 export { parseMoneyToCents, formatCents, formatDollars, dollarsToCents, centsToDollars } from './money.ts';
-export { readGrantsCsv, parseOnly, peekHeader, GrantsCsvHeaderError, GrantsCsvTruncatedError } from './reader.ts';
+export { readGrantsCsv, parseOnly, GrantsCsvHeaderError } from './reader.ts';
+export { peekHeader } from './header.ts';
+export { GrantsCsvTruncatedError } from './truncation.ts';
 export type { ReadProgress, ReadSummary, ReadGrantsOptions, GrantRowHandler, ParseSummary } from './reader.ts';

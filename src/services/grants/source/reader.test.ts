@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GrantsCsvHeaderError, GrantsCsvTruncatedError, parseOnly, readGrantsCsv } from './reader.ts';
+import { GrantsCsvHeaderError, parseOnly, readGrantsCsv } from './reader.ts';
+import { GrantsCsvTruncatedError } from './truncation.ts';
 import type { ReadProgress } from './reader.ts';
 import type { GrantRecord } from './record.ts';
 

@@ -1,8 +1,9 @@
 // Streaming reader of the grants CSV on papaparse's streaming parser (chunk mode): the file is decoded and
 // parsed chunk by chunk and rows are handed over one at a time, so memory does not grow with the file, and
 // an async onRow (a database write) holds the reading back (backpressure) instead of buffering rows.
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
-import { Readable, Transform } from 'node:stream';
+import { createReadStream, statSync } from 'node:fs';
+import { Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import Papa from 'papaparse';
 import { resolveColumns } from './columns.ts';
 import type { ColumnMapping, GrantsSchema } from './columns.ts';
@@ -10,6 +11,8 @@ import type { NotableMatcher } from './notable.ts';
 import { mapRow } from './record.ts';
 import type { GrantRecord, SkipReason } from './record.ts';
 import { decodeByteCell } from '../../../core/text-decoding.ts';
+import { checkLastRecord, countFileLineBreaks, countLineBreaks, fileTail } from './truncation.ts';
+import type { TextEnd } from './truncation.ts';
 
 export class GrantsCsvHeaderError extends Error {
   readonly missing: string[];
@@ -17,22 +20,6 @@ export class GrantsCsvHeaderError extends Error {
     super(message);
     this.name = 'GrantsCsvHeaderError';
     this.missing = missing;
-  }
-}
-
-/**
- * A file that ends inside its last record: a quoted field never closed, or a last line with fewer cells than
- * the header and no line break after it (a file cut short). `line` is where that record starts (1-based,
- * the header is line 1).
- */
-export class GrantsCsvTruncatedError extends Error {
-  readonly line: number;
-  readonly reason: string;
-  constructor(line: number, reason: string) {
-    super(`line ${line.toLocaleString('en-CA')}: ${reason}`);
-    this.name = 'GrantsCsvTruncatedError';
-    this.line = line;
-    this.reason = reason;
   }
 }
 
@@ -86,52 +73,6 @@ interface RowSource {
   totalBytes: number | null;
   /** After the last batch: how the text ended (see TextEnd). */
   end: () => TextEnd;
-}
-
-/** What the end of a parsed text says about its last record. */
-interface TextEnd {
-  /** The parser reached the end inside a quoted field. */
-  unterminatedQuote: boolean;
-  /** The text ends with a line break (its last record is complete). */
-  endsWithLineBreak: boolean;
-  /** Line breaks in the whole text (the file's are counted only when asked: a second pass over it). */
-  lineBreaks: () => number;
-  /** The line break the parser found ("\r\n", "\n" or "\r"). */
-  linebreak: string;
-}
-
-/** Occurrences of the line break's last character ("\n" of "\r\n") in `text`. */
-function countLineBreaks(text: string, linebreak: string): number {
-  const mark = linebreak.endsWith('\r') ? '\r' : '\n';
-  let n = 0;
-  for (let i = text.indexOf(mark); i !== -1; i = text.indexOf(mark, i + 1)) n++;
-  return n;
-}
-
-/** Line breaks in a file (read in 1 MiB blocks as Latin-1: line breaks are ASCII). */
-function countFileLineBreaks(file: string, linebreak: string): number {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(1 << 20);
-    let n = 0;
-    for (let read; (read = readSync(fd, buffer, 0, buffer.length, null)) > 0;)
-      n += countLineBreaks(buffer.toString('latin1', 0, read), linebreak);
-    return n;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The last `n` bytes of a file as Latin-1. */
-function fileTail(file: string, size: number, n: number): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(Math.min(n, size));
-    const read = readSync(fd, buffer, 0, buffer.length, size - buffer.length);
-    return buffer.toString('latin1', 0, read);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 // The file is parsed as Latin-1 (one character a byte) and only the cells holding a byte above 127 are
@@ -270,22 +211,6 @@ function openRows(input: string | Readable, decodeCells: boolean): RowSource {
 }
 
 /**
- * Throws GrantsCsvTruncatedError when the text ended inside its last record (`last`, its cells as parsed):
- * inside a quoted field, or on a line with fewer cells than the header and no line break after it.
- */
-function checkLastRecord(end: TextEnd, last: readonly string[] | null, headerCells: number): void {
-  if (last === null) return;
-  let reason: string | null = null;
-  if (end.unterminatedQuote) reason = 'the file ends inside a quoted field of the last record (an unterminated quote)';
-  else if (!end.endsWithLineBreak && last.length < headerCells)
-    reason = `the last record has ${last.length} of the header's ${headerCells} cells and no line break after it`;
-  if (reason === null) return;
-  let inRecord = 0;
-  for (const cell of last) inRecord += countLineBreaks(cell, end.linebreak);
-  throw new GrantsCsvTruncatedError(end.lineBreaks() - inRecord + 1, reason);
-}
-
-/**
  * Reads a grants CSV (a path or a readable stream of bytes or text), resolves the columns by header name
  * and calls onRow for every row that maps to a record; skipped rows are counted by reason. Rejects with a
  * GrantsCsvHeaderError naming the missing column when the header lacks a required one.
@@ -352,54 +277,6 @@ export async function readGrantsCsv(
     skipReasons: Object.fromEntries(skipReasons),
     bytesRead: bytesRead(),
   };
-}
-
-/** Bytes read ahead for the header row (the federal header is about 1 KB). */
-const HEADER_PEEK_BYTES = 1 << 18;
-
-/**
- * The header row's cells, read ahead of the import (to tell a generated file by its marker column before the
- * import starts). A stream is read up to its first line break and given back with those bytes in front.
- */
-export async function peekHeader(input: string | Readable): Promise<{ header: string[]; input: string | Readable }> {
-  let head: Buffer;
-  let rest: string | Readable = input;
-  if (typeof input === 'string') {
-    const fd = openSync(input, 'r');
-    try {
-      const buffer = Buffer.alloc(HEADER_PEEK_BYTES);
-      head = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0));
-    } finally {
-      closeSync(fd);
-    }
-  } else {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const iterator: AsyncIterator<Buffer | string> = input[Symbol.asyncIterator]();
-    let done = false;
-    while (length < HEADER_PEEK_BYTES && !chunks.some((c) => c.includes(0x0a))) {
-      const next = await iterator.next();
-      if (next.done) {
-        done = true;
-        break;
-      }
-      const chunk = typeof next.value === 'string' ? Buffer.from(next.value, 'utf8') : next.value;
-      chunks.push(chunk);
-      length += chunk.length;
-    }
-    head = Buffer.concat(chunks);
-    rest = Readable.from(
-      (async function* () {
-        yield head;
-        if (done) return;
-        for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-      })(),
-      { objectMode: false },
-    );
-  }
-  const text = head.toString('utf8');
-  const firstRow = Papa.parse<string[]>(text, { delimiter: ',', preview: 1 }).data[0] ?? [];
-  return { header: firstRow, input: rest };
 }
 
 export interface ParseSummary {
