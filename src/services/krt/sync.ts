@@ -4,6 +4,7 @@
 // preprint record), write it into the fetched-papers store (<PDI_DATA_DIR>/krt/fetched/<year>/<doi-suffix>.xml)
 // and import that store through B's own importer, which extracts the key resources table of every new or changed
 // file with the same guards as `pdi import krt`. The endpoints are configurable and take no credentials.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportReport } from '../../core/import.ts';
@@ -124,11 +125,10 @@ export async function fetchJats(ctx: ServiceContext, raw: string, options: Fetch
   // 2. Europe PMC: records with the DOI, then the full text of the first that has one (PMC article or preprint).
   const searchUrl = `${endpoints.europePmc}/search?query=${encodeURIComponent(`DOI:"${doi}"`)}&format=json&resultType=lite&pageSize=10`;
   const search = await getJson(searchUrl, base('epmc-search'), 'a Europe PMC search answer');
-  const results = ((search as { resultList?: { result?: unknown[] } } | null)?.resultList?.result ?? []) as Array<{
-    id?: string;
-    source?: string;
-    pmcid?: string;
-  }>;
+  // Only records that carry this DOI (a search may match more loosely).
+  const results = (((search as { resultList?: { result?: unknown[] } } | null)?.resultList?.result ?? []) as EuropePmcRecord[]).filter(
+    (r) => typeof r.doi === 'string' && r.doi.toLowerCase() === doi,
+  );
   const ids = [
     ...new Set(
       results.flatMap((r) => [r.pmcid, r.source === 'PPR' ? r.id : undefined]).filter((x): x is string => !!x && /^[A-Z]+\d+$/.test(x)),
@@ -141,6 +141,13 @@ export async function fetchJats(ctx: ServiceContext, raw: string, options: Fetch
   }
   tried.push(`Europe PMC (${results.length === 0 ? 'no record with this DOI' : `${results.length} record(s), none with a full text`})`);
   throw new ArticleNotFoundError(`${doi} was not found with a full text: ${tried.join('; ')}`);
+}
+
+interface EuropePmcRecord {
+  id?: string;
+  source?: string;
+  pmcid?: string;
+  doi?: string;
 }
 
 /** A small JSON answer; null on 404 (not found); UpstreamError on anything else that fails. */
@@ -186,7 +193,10 @@ async function getJats(
     const head = (await fs.readFile(result.file)).subarray(0, 64 * 1024).toString('utf8');
     if (!/<article[\s>]/.test(head)) return null; // not JATS (an HTML page, an empty answer)
     await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.rename(result.file, target);
+    // The same text again leaves the stored file as it is (its time too), so the import finds it unchanged.
+    const existing = await fs.readFile(target).catch(() => null);
+    if (existing && createHash('sha256').update(existing).digest('hex') === result.sha256) await fs.rm(result.file);
+    else await fs.rename(result.file, target);
     return { url: redactUrl(url), file: target, bytes: result.bytes, sha256: result.sha256 };
   } catch (error) {
     if (error instanceof DownloadError && error.status !== null && error.status >= 400 && error.status < 500) return null;

@@ -1,0 +1,268 @@
+// Issue 21 end to end, without the internet: a source server on 127.0.0.1 serves IRCC's real rounds feed (from
+// ../shared/data/draws) and misbehaves on demand; `runSync` downloads it and imports it through D's own importer.
+// Asserted on SQLite and PostgreSQL: the data is imported once and left alone on a 304; a changed ETag brings the
+// new file; a 500 is retried and the file then imported; a body cut short, an HTML page and a file that would delete
+// most rounds are refused with nothing lost; two instances run the schedule once; /api/sync-status/ and /metrics
+// show when the data was last confirmed and whether it is stale.
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../src/core/db/database.ts';
+import type { Db } from '../src/core/db/database.ts';
+import { serviceDataVersion } from '../src/core/db/datasets.ts';
+import { Random } from '../src/core/random.ts';
+import type { ServiceContext } from '../src/core/service.ts';
+import { runSync } from '../src/core/sync/run.ts';
+import type { SyncRunOptions } from '../src/core/sync/run.ts';
+import { SyncScheduler } from '../src/core/sync/scheduler.ts';
+import { readSyncState } from '../src/core/sync/state.ts';
+import type { SyncStatus } from '../src/core/sync/status.ts';
+import { drawsService } from '../src/services/draws/service.ts';
+import { drawsSync } from '../src/services/draws/sync.ts';
+import type { DrawsTables } from '../src/services/draws/tables.ts';
+import { buildTestApp, testContext } from './support/app.ts';
+import { describeEachDatabase, needsSharedData, sharedData } from './support/databases.ts';
+import { startSourceServer } from './support/sync/source-server.ts';
+import type { SourceServer } from './support/sync/source-server.ts';
+
+const SNAPSHOT = 'ee_rounds_123_en.2025-12-17.json';
+const FEED_PATH = '/content/dam/ircc/documents/json/ee_rounds_123_en.json';
+const gate = needsSharedData('draws', SNAPSHOT);
+const feed = gate.skip || gate.problem ? Buffer.alloc(0) : fs.readFileSync(sharedData('draws', SNAPSHOT));
+
+/** The real feed with its rounds changed by `edit` (a new file, so a new ETag). */
+function feedWith(edit: (rounds: unknown[]) => unknown[]): Buffer {
+  const document = JSON.parse(feed.toString('utf8')) as { rounds: unknown[] };
+  return Buffer.from(JSON.stringify({ ...document, rounds: edit(document.rounds) }));
+}
+
+describeEachDatabase(
+  'sync of D from a local IRCC feed',
+  (t) => {
+    let server: SourceServer;
+    let dir: string;
+    let ctx: ServiceContext;
+    const env = () => ({ ...process.env, PDI_SYNC_URL_DRAWS: server.url(FEED_PATH), PDI_DRAWS_AS_OF: '2025-12-17' });
+    const runOptions: SyncRunOptions = {
+      download: { retries: 3, baseDelayMs: 5, maxDelayMs: 20, headersMs: 3000, idleMs: 3000, random: new Random(7) },
+    };
+    const sync = (extra: SyncRunOptions = {}) => runSync(ctx, drawsService, drawsSync, { ...runOptions, ...extra });
+    const feedRequests = () => server.requests.filter((r) => r.path === FEED_PATH);
+    const stored = async () => {
+      const draws = t.db.kysely.withTables<DrawsTables>();
+      const rounds = Number(
+        (
+          await draws
+            .selectFrom('draws_draws')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      const runs = await t.db.kysely.selectFrom('import_runs').select(['status', 'error']).orderBy('id').execute();
+      return { rounds, version: await serviceDataVersion(t.db.kysely, 'draws'), runs };
+    };
+
+    before(async () => {
+      if (gate.problem && !gate.skip) throw new Error(gate.problem);
+      server = await startSourceServer();
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-sync-'));
+      ctx = testContext(drawsService, t.db, { dataDir: dir, env: env() });
+    });
+    after(async () => {
+      await server?.close();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('imports the feed once (through a stalled first answer and a slow body), then a 304 changes nothing', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      server.put(FEED_PATH, { body: feed, contentType: 'application/json', lastModified: 'Wed, 17 Dec 2025 16:00:00 GMT' });
+      server.fault(FEED_PATH, { stallMs: 3500 }, { chunkDelayMs: 20, chunkBytes: 100_000 });
+      const first = await sync();
+      assert.equal(first.result, 'imported', first.files[0].error ?? '');
+      assert.equal(first.files[0].http?.attempts, 2, 'the stalled answer was given up and asked for again');
+      assert.equal(first.files[0].reports[0].inserted, 389);
+      const after1 = await stored();
+      assert.equal(after1.rounds, 389);
+      assert.deepEqual(
+        after1.runs.map((r) => r.status),
+        ['succeeded'],
+      );
+      const copies = fs.readdirSync(path.join(dir, 'sync', 'draws', 'versions'));
+      assert.equal(copies.length, 1);
+      assert.ok(fs.existsSync(path.join(dir, 'sync', 'draws', 'versions', copies[0], 'ee_rounds_123_en.json')));
+
+      const second = await sync();
+      assert.equal(second.result, 'not-modified');
+      const conditional = feedRequests().at(-1)!;
+      assert.equal(conditional.status, 304);
+      assert.equal(conditional.headers['if-none-match'], first.files[0].http?.etag);
+      assert.equal(conditional.headers['if-modified-since'], 'Wed, 17 Dec 2025 16:00:00 GMT');
+      const after2 = await stored();
+      assert.deepEqual(after2, after1, 'a 304 imports nothing: same rounds, same data version, no import run');
+    });
+
+    it('a changed ETag brings the new file, asked for with the old one', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      const before = await stored();
+      const oldEtag = (await t.db.kysely.selectFrom('sync_files').select('etag').executeTakeFirstOrThrow()).etag;
+      server.put(FEED_PATH, { body: feedWith((rounds) => rounds.slice(1)), contentType: 'application/json' });
+      const report = await sync();
+      assert.equal(report.result, 'imported', report.files[0].error ?? '');
+      assert.equal(feedRequests().at(-1)!.headers['if-none-match'], oldEtag);
+      assert.equal(report.files[0].reports[0].deleted, 1);
+      const after = await stored();
+      assert.equal(after.rounds, 388);
+      assert.notEqual(after.version, before.version);
+      const etag = (await t.db.kysely.selectFrom('sync_files').select('etag').executeTakeFirstOrThrow()).etag;
+      assert.notEqual(etag, oldEtag);
+    });
+
+    it('a 500 is retried, then the file is imported', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      server.put(FEED_PATH, { body: feed, contentType: 'application/json' });
+      server.fault(FEED_PATH, { status: 500 });
+      const count = feedRequests().length;
+      const report = await sync();
+      assert.equal(report.result, 'imported', report.files[0].error ?? '');
+      assert.equal(report.files[0].http?.attempts, 2);
+      assert.deepEqual(
+        feedRequests()
+          .slice(count)
+          .map((r) => r.status),
+        [500, 200],
+      );
+      assert.equal((await stored()).rounds, 389);
+    });
+
+    it('a body cut short is refused with nothing lost: a broken connection after the retries, a cut without length by the importer', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      const before = await stored();
+      // The publisher offers no ranges here: each attempt starts again and is cut again.
+      server.put(FEED_PATH, { body: feed, contentType: 'application/json', ranges: false });
+      server.fault(FEED_PATH, ...Array.from({ length: 4 }, () => ({ cutAfter: 200_000 })));
+      const broken = await sync({ force: true });
+      assert.equal(broken.result, 'failed');
+      assert.match(broken.files[0].error ?? '', /the connection broke after 200000 bytes .*\(after 4 attempts\); nothing was imported/);
+      assert.deepEqual(await stored(), before);
+      assert.ok(!fs.existsSync(path.join(dir, 'sync', 'draws', 'ee_rounds_123_en.json.part')));
+
+      // Cut without a Content-Length, the download cannot tell: the importer does (the JSON document does not close).
+      server.fault(FEED_PATH, { cutAfter: 300_000, chunked: true });
+      const cut = await sync({ force: true });
+      assert.equal(cut.result, 'refused');
+      assert.match(cut.files[0].error ?? '', /is truncated: line \d+/);
+      const after = await stored();
+      assert.deepEqual([after.rounds, after.version], [before.rounds, before.version]);
+      assert.deepEqual(after.runs, before.runs, 'refused before its import began');
+      assert.equal(fs.statSync(path.join(dir, 'sync', 'draws', 'refused', 'ee_rounds_123_en.json')).size, 300_000, 'kept for inspection');
+      const state = await readSyncState(t.db.kysely, 'draws');
+      assert.deepEqual([state?.last_result, state?.consecutive_failures], ['refused', 2]);
+    });
+
+    it('an HTML page served instead of the feed is refused at once', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      const before = await stored();
+      const count = feedRequests().length;
+      server.fault(FEED_PATH, { contentType: 'text/html; charset=utf-8' });
+      const report = await sync({ force: true });
+      assert.equal(report.result, 'failed');
+      assert.match(
+        report.files[0].error ?? '',
+        /^GET http:\/\/127\.0\.0\.1:\d+\/content\/dam\/ircc\/documents\/json\/ee_rounds_123_en\.json: the answer is text\/html/,
+      );
+      assert.equal(feedRequests().length - count, 1, 'not retried');
+      assert.deepEqual(await stored(), before);
+    });
+
+    it('a feed that would delete most rounds is refused by the import guard, with nothing lost', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      const before = await stored();
+      server.put(FEED_PATH, { body: feedWith((rounds) => rounds.slice(0, 10)), contentType: 'application/json' });
+      const report = await sync();
+      assert.equal(report.result, 'refused');
+      assert.match(report.files[0].error ?? '', /would delete 379 of the 389 stored draws\/rounds records/);
+      const after = await stored();
+      assert.deepEqual([after.rounds, after.version], [before.rounds, before.version]);
+      // The refused file's ETag is not kept: once the publisher fixes the file, the next sync asks for it again.
+      server.put(FEED_PATH, { body: feed, contentType: 'application/json', ranges: false });
+      const fixed = await sync();
+      assert.equal(fixed.result, 'not-modified', 'the fixed file is the one stored');
+    });
+
+    it('the schedule runs once across two instances on the same database', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      let second: Db | null = null;
+      try {
+        second = openDatabase(t.url);
+        const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-sync-b-'));
+        const ctxB = testContext(drawsService, second, { dataDir: otherDir, env: env() });
+        server.put(FEED_PATH, { body: feedWith((rounds) => rounds.slice(2)), contentType: 'application/json' });
+        const before = await stored();
+        const count = feedRequests().length;
+        const every = 3_600_000;
+        const a = new SyncScheduler(ctx, drawsService, drawsSync, { everyMs: every, random: new Random(1), run: runOptions });
+        const b = new SyncScheduler(ctxB, drawsService, drawsSync, { everyMs: every, random: new Random(2), run: runOptions });
+        const now = new Date();
+        const results = await Promise.all([a.tick(now), b.tick(now)]);
+        assert.equal(results.filter((r) => r === 'ran').length, 1, `one instance ran: ${results.join(', ')}`);
+        assert.equal(feedRequests().length - count, 1, 'one download');
+        const after = await stored();
+        assert.equal(
+          after.runs.filter((r) => r.status === 'succeeded').length - before.runs.filter((r) => r.status === 'succeeded').length,
+          1,
+        );
+        assert.equal(after.rounds, 387);
+        const state = await readSyncState(t.db.kysely, 'draws');
+        const next = Date.parse(state!.next_run_at!) - now.getTime();
+        assert.ok(next >= every && next <= every * 1.1, `next run in ${next} ms: the period plus at most 10% jitter`);
+        assert.equal(state!.lease_holder, null, 'the lease is let go');
+        assert.deepEqual(await Promise.all([a.tick(), b.tick()]), ['not-due', 'not-due']);
+        assert.equal(feedRequests().length - count, 1);
+        await Promise.all([a.stop(), b.stop()]);
+        fs.rmSync(otherDir, { recursive: true, force: true });
+      } finally {
+        await second?.close();
+      }
+    });
+
+    it('/api/sync-status/ and /metrics show the last sync, the source and whether the data is stale', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      const fresh = await buildTestApp(
+        drawsService,
+        testContext(drawsService, t.db, { dataDir: dir, env: { ...env(), PDI_SYNC_STALE_AFTER: '1d' } }),
+      );
+      const status = (await fresh.inject('/api/sync-status/')).json<SyncStatus>();
+      assert.equal(status.data.stale, false);
+      assert.equal(status.data.is_demo, false);
+      assert.equal(status.data.stale_after_seconds, 86_400);
+      assert.equal(status.sync.last_result, 'imported');
+      assert.equal(status.sync.state, 'idle');
+      assert.equal(status.sync.consecutive_failures, 0);
+      assert.equal(status.sync.sources[0].url, server.url(FEED_PATH));
+      assert.match(status.sync.sources[0].etag ?? '', /^"[0-9a-f]{40}"$/);
+      assert.equal(status.data.confirmed_at, status.sync.last_success_at);
+      assert.ok(status.sync.next_run_at, 'the schedule set the next run');
+      await fresh.close();
+
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const stale = await buildTestApp(
+        drawsService,
+        testContext(drawsService, t.db, { dataDir: dir, env: { ...env(), PDI_SYNC_STALE_AFTER_DRAWS: '10ms' } }),
+      );
+      const old = (await stale.inject('/api/sync-status/')).json<SyncStatus>();
+      assert.equal(old.data.stale, true);
+      assert.ok(old.data.age_seconds !== null && old.data.age_seconds >= 0);
+      const metrics = (await stale.inject('/metrics')).body;
+      assert.match(metrics, /pdi_data_stale\{service="draws"\} 1/);
+      const success = /pdi_sync_last_success_timestamp_seconds\{service="draws"\} ([\d.e+]+)/.exec(metrics);
+      assert.ok(success, 'the last success is exported');
+      assert.equal(Number(success[1]), Date.parse(old.sync.last_success_at!) / 1000);
+      assert.match(metrics, /pdi_sync_last_attempt_success\{service="draws"\} 1/);
+      assert.match(metrics, /pdi_sync_next_run_timestamp_seconds\{service="draws"\} /);
+      await stale.close();
+    });
+  },
+  { migrations: drawsService.migrations },
+);
