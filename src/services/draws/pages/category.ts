@@ -272,7 +272,7 @@ export function categoryPage(app: ServiceApp, routes: DrawsRouteContext, kit: Pa
           <h1>${category.name}</h1>
           ${category.description ? html`<p class="lead">${category.description}</p>` : ''}
           <p>${statusBadge(status, forecast?.dormant_since ?? null)}</p>
-          ${status === 'predicted' ? '' : statusNote(forecast, category, view.asOf)} ${statsRow(view, category)}
+          ${status === 'predicted' ? '' : statusNote(forecast, category, view.forecastsAsOf ?? view.asOf)} ${statsRow(view, category)}
           ${
             next
               ? html`<h2>Next draw</h2>

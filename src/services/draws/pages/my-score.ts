@@ -34,7 +34,7 @@ function answer(crs: number, category: CategoryRecord, view: ForecastView): Safe
   if (predictions.length === 0) {
     const last = view.statistics?.categories[String(category.id)];
     return html`<section class="card" id="result" aria-labelledby="result-heading">
-      ${heading} ${statusNote(forecast, category, view.asOf)}
+      ${heading} ${statusNote(forecast, category, view.forecastsAsOf ?? view.asOf)}
       <p>
         No next draw of this category is forecast, so no chance can be
         given.${last?.latest_draw_date ? html` Its last draw was on ${last.latest_draw_date}.` : ''}
@@ -61,7 +61,7 @@ function answer(crs: number, category: CategoryRecord, view: ForecastView): Safe
       ${range(next.uncertainty_range.min, next.uncertainty_range.max)}; half the time it should fall between
       ${score(Math.round(half.lower * 10) / 10)} and ${score(Math.round(half.upper * 10) / 10)}.
     </p>
-    ${forecast?.status === 'young' ? statusNote(forecast, category, view.asOf) : ''}
+    ${forecast?.status === 'young' ? statusNote(forecast, category, view.forecastsAsOf ?? view.asOf) : ''}
     ${
       later.length > 0
         ? html`<div class="table-scroll">

@@ -116,7 +116,7 @@ export function statusBadge(status: ForecastStatus | 'inactive', dormantSince: s
   }
 }
 
-/** What a category's status means for its forecast, in a sentence or two. */
+/** What a category's status means for its forecast, in a sentence or two (`asOf`: the date the forecasts were made for). */
 export function statusNote(forecast: StoredCategoryForecast | undefined, category: CategoryRecord, asOf: string): SafeHtml {
   if (!category.is_active) {
     return html`<p class="note">This category has no draws in the current feed, so it is not forecast.</p>`;
@@ -131,8 +131,13 @@ export function statusNote(forecast: StoredCategoryForecast | undefined, categor
       </p>`;
     case 'dormant':
       return html`<p class="note warn">
-        <strong>Dormant since ${forecast.dormant_since}.</strong> The last draw was on ${forecast.last_draw_date}; no draw came for longer
-        than the category's dormancy threshold, so it is not forecast. (${forecast.status_reason}.)
+        <strong>Dormant since ${forecast.dormant_since}.</strong> Its last draw was on
+        ${forecast.last_draw_date}${
+          forecast.days_since_last_draw !== null ? html`, ${forecast.days_since_last_draw} days before ${asOf}` : ''
+        };
+        a category counts as dormant after
+        ${forecast.dormant_after_days !== null ? html`${Math.round(forecast.dormant_after_days)} days` : 'a long time'} without a draw, so
+        it is not forecast until it draws again.
       </p>`;
     case 'insufficient_history':
       return html`<p class="note">No draws on or before ${asOf}: nothing to forecast from.</p>`;
