@@ -138,7 +138,7 @@ function forecastTable(category: CategoryRecord, predictions: readonly Predictio
           (p) =>
             html`<tr>
               <td class="num">${drawOrdinal(p.rank)}</td>
-              <td>${p.predicted_date}</td>
+              <td class="date">${p.predicted_date}</td>
               <td class="range">${dateRange(p.date_range.earliest, p.date_range.latest)}</td>
               <td class="num">${score(p.predicted_crs_score)}</td>
               <td class="num range">${range(p.uncertainty_range.min, p.uncertainty_range.max)}</td>
@@ -221,7 +221,7 @@ function recentDrawsTable(category: CategoryRecord, draws: readonly DrawRecord[]
           ${shown.map(
             (d) =>
               html`<tr>
-                <td>${d.date}</td>
+                <td class="date">${d.date}</td>
                 <td>${d.url ? html`<a href="${d.url}">${d.round_number}</a>` : d.round_number}</td>
                 <td class="num">${d.lowest_crs_score}</td>
                 <td class="num">${count(d.invitations_issued)}</td>

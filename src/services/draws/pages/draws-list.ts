@@ -63,7 +63,7 @@ function drawsTable(draws: readonly DrawRecord[], caption: string): SafeHtml {
         ${draws.map(
           (d) =>
             html`<tr>
-              <td>${d.date}</td>
+              <td class="date">${d.date}</td>
               <td>${d.url ? html`<a href="${d.url}">${d.round_number}</a>` : d.round_number}</td>
               <td><a href="/categories/${d.category_id}">${d.category_name}</a></td>
               <td>${d.draw_name}</td>

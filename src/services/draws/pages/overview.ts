@@ -66,7 +66,7 @@ function nextDrawsTable(view: ForecastView): SafeHtml {
             html`<tr>
               <th scope="row"><a href="/categories/${category.id}">${category.name}</a></th>
               <td>${statusBadge(young ? 'young' : 'predicted')}</td>
-              <td>${next.predicted_date}</td>
+              <td class="date">${next.predicted_date}</td>
               <td class="range">${dateRange(next.date_range.earliest, next.date_range.latest)}</td>
               <td class="num">${score(next.predicted_crs_score)}</td>
               <td class="num range">${range(next.uncertainty_range.min, next.uncertainty_range.max)}</td>
@@ -108,7 +108,7 @@ function allRanksTable(view: ForecastView): SafeHtml {
               html`<tr>
                 <th scope="row"><a href="/categories/${category.id}">${category.name}</a></th>
                 <td class="num">${p.rank}</td>
-                <td>${p.predicted_date}</td>
+                <td class="date">${p.predicted_date}</td>
                 <td class="range">${dateRange(p.date_range.earliest, p.date_range.latest)}</td>
                 <td class="num">${score(p.predicted_crs_score)}</td>
                 <td class="num range">${range(p.uncertainty_range.min, p.uncertainty_range.max)}</td>
