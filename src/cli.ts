@@ -130,6 +130,8 @@ program
         force: opts.force === true,
         allowShrink: opts.allowShrink === true,
         allowSkips: opts.allowSkips === true,
+        quiet: true,
+        onRetry: (r) => console.log(`${service.name}/${r.file}: ${r.reason}; retrying in ${(r.delayMs / 1000).toFixed(1)} s`),
       });
       for (const line of formatSyncReport(report)) console.log(line);
       for (const r of report.files.flatMap((f) => f.reports)) console.log(`  ${formatImportReport(r)}`);

@@ -63,9 +63,9 @@ export function validationMessage(errors: readonly AjvError[], context: string |
 export interface AjvError {
   keyword: string;
   instancePath?: string;
-  params: Record<string, any>;
+  params: Record<string, unknown>;
   message?: string;
-  parentSchema?: Record<string, any>;
+  parentSchema?: Record<string, unknown>;
 }
 
 function describe(error: AjvError): string {

@@ -67,6 +67,9 @@ export interface SyncRunOptions {
   /** Download settings (tests shorten the delays; the defaults come from syncSettings). */
   download?: Partial<Pick<DownloadOptions, 'headersMs' | 'idleMs' | 'retries' | 'baseDelayMs' | 'maxDelayMs' | 'random' | 'fetch'>>;
   leaseMs?: number;
+  /** The command line prints its own lines: no log lines for the outcome (retries go to onRetry when given). */
+  quiet?: boolean;
+  onRetry?: (info: { file: string; attempt: number; delayMs: number; reason: string }) => void;
 }
 
 /** Another instance (or command) is running this service's sync. */
@@ -173,7 +176,8 @@ async function syncFile(
   const current = new Map((await listDataVersions(ctx.db.kysely, service.name)).map((v) => [v.dataset, v.version]));
   const made = fileDatasets(stored);
   const stillCurrent = !options.force && stored?.url === url && made.length > 0 && made.every((d) => current.get(d.dataset) === d.version);
-  const log = ctx.log.child({ sync: file.name, url });
+  const child = ctx.log.child({ sync: file.name, url });
+  const log = options.quiet ? { info: () => {}, warn: () => {}, error: () => {} } : child;
 
   const part = path.join(dir, `${file.fileName}.part`);
   let fetched;
@@ -189,7 +193,10 @@ async function syncFile(
       retries: options.settings.retries,
       signal: options.signal,
       headers: { 'user-agent': USER_AGENT, accept: [...file.contentTypes, '*/*;q=0.1'].join(', ') },
-      onRetry: (info) => log.warn(info, 'sync: download failed; retrying'),
+      onRetry: (info) => {
+        if (options.onRetry) options.onRetry({ file: file.name, ...info });
+        else child.warn(info, 'sync: download failed; retrying');
+      },
       ...options.download,
     });
   } catch (error) {
@@ -287,7 +294,7 @@ export function formatSyncReport(report: SyncReport): string[] {
       imported: `imported (${f.http?.bytes ?? '?'} bytes, sha256 ${f.http?.sha256?.slice(0, 12) ?? '?'}${f.http && f.http.attempts > 1 ? `, ${f.http.attempts} attempts` : ''})`,
       unchanged: 'unchanged (same checksum as the stored copy): nothing imported',
       'not-modified': 'not modified (304): nothing to do',
-      refused: `refused: ${f.error}`,
+      refused: /\brefused\b/.test(f.error ?? '') ? (f.error ?? '') : `refused: ${f.error}`,
       failed: `failed: ${f.error}`,
     };
     return `${report.service}/${f.name} from ${f.url}: ${what[f.result]}`;
