@@ -44,6 +44,41 @@ describe('PDI_DATABASE_URL with ?schema= [postgres]', gate.skip ? { skip: gate.s
     }
   });
 
+  it('migrates while other schemas are created and dropped on the same server (parallel suites)', async () => {
+    if (gate.problem) throw new Error(`required in CI: ${gate.problem}`);
+    // Kysely's migrator reads every schema's tables; a schema dropped during that read failed it (seen in CI).
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    let churning = true;
+    const churn = (async () => {
+      while (churning) {
+        const other = `pdi_churn_${randomBytes(4).toString('hex')}`;
+        await admin.query(`create schema ${other}; create table ${other}.t (id serial primary key, a text, b text)`);
+        await admin.query(`drop schema ${other} cascade`);
+      }
+    })();
+    const schemas: string[] = [];
+    try {
+      for (let i = 0; i < 12; i++) {
+        const schema = `pdi_schema_${randomBytes(4).toString('hex')}`;
+        schemas.push(schema);
+        const url = new URL(PG_URL);
+        url.searchParams.set('schema', schema);
+        const db = openDatabase(url.toString());
+        try {
+          await prepareDatabase(db, {});
+        } finally {
+          await db.close();
+        }
+      }
+    } finally {
+      churning = false;
+      await churn;
+      for (const schema of schemas) await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    }
+  });
+
   it('refuses a schema name PostgreSQL would read differently', () => {
     assert.throws(() => openDatabase(`${PG_URL}?schema=Data`), /invalid schema name "Data".*lower-case/);
   });

@@ -137,11 +137,23 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, migrations: Record<str
     // Services add migrations independently; a later core or service migration may sort before an applied one.
     allowUnorderedMigrations: true,
   });
-  const result = await migrator.migrateToLatest();
+  let result = await migrator.migrateToLatest();
+  // Kysely's PostgreSQL introspection reads every schema's tables; a schema another process drops while it reads
+  // fails the query with 3F000 "schema does not exist" although ours is untouched. Nothing was migrated then: read again.
+  for (let attempt = 1; attempt < 10 && schema && isOtherSchemaGone(result.error, schema); attempt++) {
+    result = await migrator.migrateToLatest();
+  }
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error');
     const reason = result.error instanceof Error ? result.error.message : String(result.error);
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: result.error });
   }
   return result;
+}
+
+/** The error of a catalog read that raced with another schema being dropped (not ours). */
+function isOtherSchemaGone(error: unknown, ours: string): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = error instanceof Error ? error.message : '';
+  return code === '3F000' && !message.includes(`"${ours}"`);
 }
