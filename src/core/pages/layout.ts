@@ -38,6 +38,18 @@ export interface PageOptions {
   assets: AssetRegistry;
 }
 
+/** A navigation link; the current one carries aria-current (written whole, so no stray space is left when it is not). */
+function navLink(href: string, label: string, current: 'page' | 'true' | null): SafeHtml {
+  return current ? html`<a href="${href}" aria-current="${current}">${label}</a>` : html`<a href="${href}">${label}</a>`;
+}
+
+/** The footer's line on the data: demo label, data version and import date. */
+function dataLine(footer: DataFooter): SafeHtml {
+  const demo = footer.isDemo ? html`<strong>Generated demo data.</strong> ` : '';
+  const imported = footer.importedAt ? `, imported ${footer.importedAt.slice(0, 10)}` : '';
+  return html`${demo}Data version <code>${footer.dataVersion ?? 'none (no data imported)'}</code>${imported}.`;
+}
+
 export function renderDocument(options: PageOptions): SafeHtml {
   const { footer } = options;
   return html`<!doctype html>
@@ -57,26 +69,19 @@ export function renderDocument(options: PageOptions): SafeHtml {
           <div class="brand"><a href="/">${options.serviceTitle}</a></div>
           <nav aria-label="${options.serviceTitle}">
             <ul>
-              ${options.sections.map((s) => html`<li><a href="${s.href}" ${s.current ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}
+              ${options.sections.map((s) => html`<li>${navLink(s.href, s.label, s.current ? 'page' : null)}</li>`)}
             </ul>
           </nav>
           <nav aria-label="Other services" class="services">
             <ul>
-              ${options.services.map(
-                (s) => html`<li><a href="${s.url}" ${s.current ? html` aria-current="true"` : ''}>${s.title}</a></li>`,
-              )}
+              ${options.services.map((s) => html`<li>${navLink(s.url, s.title, s.current ? 'true' : null)}</li>`)}
             </ul>
           </nav>
         </header>
         ${footer.isDemo ? html`<p class="demo-banner" role="note"><strong>Demo data.</strong> What this service shows now is generated for demonstration; no figure on these pages is real.</p>` : ''}
         <main id="main">${options.body}</main>
         <footer class="site">
-          <p>
-            ${footer.isDemo ? html`<strong>Generated demo data.</strong> ` : ''}Data version
-            <code>${footer.dataVersion ?? 'none (no data imported)'}</code>${
-              footer.importedAt ? html`, imported ${footer.importedAt.slice(0, 10)}` : ''
-            }.
-          </p>
+          <p>${dataLine(footer)}</p>
           ${footer.sources.length > 0 ? html`<p>Sources: ${footer.sources.join('; ')}.</p>` : ''}
           <p><a href="/docs">API documentation</a> · <a href="/openapi.json">OpenAPI</a></p>
         </footer>
