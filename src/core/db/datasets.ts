@@ -1,6 +1,5 @@
 // Data versions and precomputed aggregates, shared by every service.
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { coreTables } from './tables.ts';
 import type { AnyDatabase } from './tables.ts';
 import { dbBool, dbJson, readJson } from './dialect.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Papa from 'papaparse';
 import { csvChunks, csvReadable } from './csv.ts';
-import { TEST_COLUMNS, TRICKY_STRINGS, collect, columnKind, seededRows, seededRowsAsync } from './test-support.ts';
+import { TEST_COLUMNS, TRICKY_STRINGS, collect, columnKind, seededRows, seededRowsAsync } from '../../../test/support/export/rows.ts';
 
 /** Parses our CSV (CRLF records, last one terminated) back into rows of strings. */
 function parseCsv(text: string): string[][] {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { FormatFigures } from './memory-probe.ts';
+import type { FormatFigures } from '../../../test/support/export/memory-probe.ts';
 
 const ROWS = 200_000;
 const BOUND_MB = 50;
@@ -14,7 +14,7 @@ test(
   `streaming ${ROWS.toLocaleString('en')} rows x 16 columns keeps the live heap within ${BOUND_MB} MB`,
   { timeout: 240_000 },
   async (t) => {
-    const probe = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
+    const probe = fileURLToPath(new URL('../../../test/support/export/memory-probe.ts', import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', probe, String(ROWS)], { maxBuffer: 1024 * 1024 });
     const figures = JSON.parse(stdout) as Record<'xlsx' | 'csv' | 'json', FormatFigures> & { heldRowsMBEstimate: number; maxRssMB: number };
     t.diagnostic(stdout.trim());

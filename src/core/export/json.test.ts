@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jsonChunks, jsonReadable } from './json.ts';
 import type { JsonDocumentOptions } from './json.ts';
-import { TRICKY_STRINGS, collect, seededRows, seededRowsAsync } from './test-support.ts';
+import { TRICKY_STRINGS, collect, seededRows, seededRowsAsync } from '../../../test/support/export/rows.ts';
 
 async function jsonText<Row>(options: JsonDocumentOptions<Row>): Promise<string> {
   const bytes = await collect(jsonChunks(options));

@@ -6,7 +6,7 @@ import { SaxesParser } from 'saxes';
 import { XLSX_MAX_CELL_CHARS, columnName, sanitizeSheetName, xlsxChunks, xlsxReadable } from './xlsx.ts';
 import type { XlsxOptions, XlsxStats } from './xlsx.ts';
 import { ZipLimitError, zipChunks } from './zip.ts';
-import { TEST_COLUMNS, TRICKY_STRINGS, collect, columnKind, seededRows, seededRowsAsync } from './test-support.ts';
+import { TEST_COLUMNS, TRICKY_STRINGS, collect, columnKind, seededRows, seededRowsAsync } from '../../../test/support/export/rows.ts';
 
 const FIXED_TIME = new Date(2024, 0, 2, 3, 4, 6);
 

@@ -1,6 +1,6 @@
 // Shared by the export tests and the memory probe: seeded rows full of awkward values, and a collector.
 
-import { Random } from '../random.ts';
+import { Random } from '../../../src/core/random.ts';
 
 /** Strings that break naive writers: quoting, line breaks, formulas, XML markup, Unicode edge cases. */
 export const TRICKY_STRINGS: readonly string[] = [

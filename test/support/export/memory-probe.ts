@@ -1,6 +1,6 @@
 // Memory probe for the streamed writers, run as its own process with --expose-gc by export-memory.test.ts
 // (a fresh process, so other tests' garbage does not blur the figures):
-//   node --expose-gc src/core/export/memory-probe.ts [rows]
+//   node --expose-gc test/support/export/memory-probe.ts [rows]
 // For each writer it streams `rows` seeded rows of 16 columns from an async generator into a sink that
 // discards the bytes (asynchronously, so back-pressure is exercised), forcing a GC every 10,000 rows and
 // recording the live heap. It prints one JSON object: per format the baseline, the peak growth over the
@@ -10,10 +10,10 @@
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { csvReadable } from './csv.ts';
-import { jsonReadable } from './json.ts';
-import { xlsxReadable } from './xlsx.ts';
-import { TEST_COLUMNS, seededRows, seededRowsAsync } from './test-support.ts';
+import { csvReadable } from '../../../src/core/export/csv.ts';
+import { jsonReadable } from '../../../src/core/export/json.ts';
+import { xlsxReadable } from '../../../src/core/export/xlsx.ts';
+import { TEST_COLUMNS, seededRows, seededRowsAsync } from './rows.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) {
