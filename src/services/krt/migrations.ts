@@ -119,4 +119,13 @@ export const krtMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Rows the text extractor found carry the sentence they came from and a calibrated confidence (extract/learned/);
+  // rows of author tables and language models have neither.
+  krt_0003_row_evidence: {
+    async up(db) {
+      const d = dialectOf(db);
+      await db.schema.alterTable('krt_session_rows').addColumn('sentence', 'text').execute();
+      await db.schema.alterTable('krt_session_rows').addColumn('confidence', columnType.double(d)).execute();
+    },
+  },
 };

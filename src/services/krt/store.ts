@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { putAggregate } from '../../core/db/datasets.ts';
 import { dbBool, dbJson, insertMany } from '../../core/db/dialect.ts';
 import { summarizeRows } from './extract/index.ts';
-import type { KrtRow } from './extract/index.ts';
+import type { KrtRow, RowEvidence } from './extract/index.ts';
 import { foldSearchText } from './search.ts';
 import type { SuggestionIndexRows } from './rrid/index.ts';
 import type { ArticleFields, KrtDatabase, SessionStatus } from './tables.ts';
@@ -79,6 +79,8 @@ export interface SessionInput {
   processing_time: number;
   error: string | null;
   rows: readonly KrtRow[];
+  /** For text-extracted rows: the sentence each came from and its confidence (same order as rows). */
+  evidence?: readonly RowEvidence[] | null;
   is_demo: boolean;
   /**
    * Deterministic extractors give the same rows for the same id, so an existing completed session is left as it
@@ -148,6 +150,8 @@ export async function storeSession(trx: Kysely<KrtDatabase>, articleId: number, 
         identifier: row.IDENTIFIER,
         new_reuse: row['NEW/REUSE'],
         additional_information: row['ADDITIONAL INFORMATION'],
+        sentence: input.evidence?.[position]?.sentence ?? null,
+        confidence: input.evidence?.[position]?.confidence ?? null,
       })),
     );
   }

@@ -59,6 +59,9 @@ export interface SessionRowsTable {
   identifier: string;
   new_reuse: string;
   additional_information: string;
+  /** The sentence a text-extracted row came from, and its calibrated confidence (null for table and model rows). */
+  sentence: string | null;
+  confidence: number | null;
 }
 
 export interface ChatSessionsTable {

@@ -14,6 +14,7 @@ import type { KrtRow } from '../extract/index.ts';
 import type { SuggestResponse, ValidateResponse } from '../schemas/ai.ts';
 import type { DoiTableResponse } from '../schemas/tables.ts';
 import type { SuggestionsResponse } from '../schemas/doi.ts';
+import { RATE_LIMITS } from '../routes/common.ts';
 import { krtService } from '../service.ts';
 import { LOOKUP_RESULTS } from './lookup.ts';
 import { annotateRows, resourceTable } from './resource-table.ts';
@@ -225,6 +226,22 @@ describeKrtHttp(
       const session = decodeURIComponent(location.split('=')[1]);
       const copy = (await h.get<{ krt_data: KrtRow[] }>(`/api/export/${session}/json/`)).body;
       assert.deepEqual(copy.krt_data, table.krt_data);
+    });
+
+    it('the chat form has a rate limit per client; over it, a 429 page says when to retry', async () => {
+      const remoteAddress = '10.96.0.1';
+      const post = () => h.app.inject({ method: 'POST', url: '/chat', payload: form({ message: 'list' }), headers: FORM, remoteAddress });
+      for (let i = 0; i < RATE_LIMITS.chat; i++) assert.equal((await post()).statusCode, 303);
+      const over = await post();
+      assert.equal(over.statusCode, 429);
+      assert.match(String(over.headers['content-type']), /^text\/html/);
+      assert.match(textOf(over.body), /rate limit exceeded for chat-page: 10 requests per 60 seconds; retry in/);
+      assert.ok(Number(over.headers['retry-after']) > 0);
+      // The API's chat counts apart.
+      assert.equal(
+        (await h.app.inject({ method: 'POST', url: '/api/api/ai/chat/', payload: { message: 'list' }, remoteAddress })).statusCode,
+        200,
+      );
     });
 
     it('bad input gives a page with the message (400), unknown things a 404 page, never JSON or a 500', async () => {

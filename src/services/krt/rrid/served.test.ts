@@ -12,6 +12,7 @@ import { KrtAnswers } from '../answers.ts';
 import { importStore } from '../import.ts';
 import { parseXml, textOf } from '../jats/tree.ts';
 import { krtService } from '../service.ts';
+import type { KrtTables } from '../tables.ts';
 import { suggestRrids } from './suggest.ts';
 
 const gate = needsSharedData('krt', 'xml');
@@ -89,6 +90,24 @@ describeEachDatabase(
         ),
         { numRuns: 60, seed: 15 },
       );
+    });
+
+    it('rows found in text are stored with their sentence and confidence; table rows without', { skip: gate.skip }, async () => {
+      const rows = await t.db.kysely
+        .withTables<KrtTables>()
+        .selectFrom('krt_session_rows')
+        .innerJoin('krt_sessions', 'krt_sessions.session_id', 'krt_session_rows.session_id')
+        .select(['krt_sessions.provider', 'krt_session_rows.resource_name', 'krt_session_rows.sentence', 'krt_session_rows.confidence'])
+        .execute();
+      const text = rows.filter((r) => r.provider === 'text-pattern');
+      const table = rows.filter((r) => r.provider === 'jats-table');
+      assert.ok(text.length > 0 && table.length > 0, `${text.length} text rows, ${table.length} table rows`);
+      for (const r of text) {
+        assert.ok(r.sentence && r.sentence.length > 0, r.resource_name);
+        const confidence = Number(r.confidence);
+        assert.ok(confidence >= 0 && confidence <= 1, `${r.resource_name}: ${r.confidence}`);
+      }
+      for (const r of table) assert.deepEqual([r.sentence, r.confidence], [null, null]);
     });
 
     it('the stored suggestion index answers as the base in memory', { skip: gate.skip }, async () => {
