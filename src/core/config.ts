@@ -26,8 +26,10 @@ export interface Config {
    */
   trustProxy: boolean | number | string[];
   logLevel: string;
-  /** Server-side response cache entries per service (0 disables it). */
+  /** Server-side response cache entries per service (0 disables it); a second bound beside the bytes. */
   responseCacheEntries: number;
+  /** Bytes each service's response cache may hold (0 disables it): PDI_RESPONSE_CACHE_BYTES[_<SERVICE>]. */
+  responseCacheBytes: Record<ServiceName, number>;
   http: HttpLimits;
   redisLimits: RedisLimits;
   env: NodeJS.ProcessEnv;
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.PDI_TRUST_PROXY),
     logLevel: env.PDI_LOG_LEVEL ?? 'info',
     responseCacheEntries: env.PDI_RESPONSE_CACHE_ENTRIES === undefined ? 2000 : Number(env.PDI_RESPONSE_CACHE_ENTRIES),
+    responseCacheBytes: responseCacheBytes(env),
     http: {
       requestTimeoutMs,
       headersTimeoutMs: requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs,
@@ -87,6 +90,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     env,
   };
+}
+
+/** Default bound of each service's response cache: 16 MiB (five services: at most 80 MiB per process). */
+export const DEFAULT_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** PDI_RESPONSE_CACHE_BYTES for every service (a number of bytes, or with a k/m/g suffix), PDI_RESPONSE_CACHE_BYTES_<SERVICE> for one. */
+function responseCacheBytes(env: NodeJS.ProcessEnv): Record<ServiceName, number> {
+  const all = byteSize(env, 'PDI_RESPONSE_CACHE_BYTES', DEFAULT_RESPONSE_CACHE_BYTES);
+  return Object.fromEntries(
+    SERVICE_NAMES.map((name) => [name, byteSize(env, `PDI_RESPONSE_CACHE_BYTES_${name.toUpperCase()}`, all)]),
+  ) as Record<ServiceName, number>;
+}
+
+function byteSize(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)i?b?$/i.exec(raw);
+  if (!match) throw new Error(`${name} must be a number of bytes (e.g. 16777216, 64k, 16m), got "${raw}"`);
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2].toLowerCase() as '' | 'k' | 'm' | 'g'];
+  return Math.floor(Number(match[1]) * unit);
 }
 
 /** A whole number ≥ 0 from the environment, or the default; anything else stops the process with a clear message. */

@@ -90,6 +90,17 @@ export class DataVersionWatcher {
     this.ttlMs = ttlMs;
   }
 
+  /**
+   * Called with the service's name whenever a watcher of this process is invalidated: `serve --workers n` tells
+   * the other workers (src/core/cluster.ts), so they do not wait for their next re-read.
+   */
+  static onInvalidate: ((service: string) => void) | null = null;
+
+  /** The value without a query: undefined when it is due for a re-read (then call `current()`). */
+  peek(): string | null | undefined {
+    return Date.now() - this.checkedAt < this.ttlMs ? this.value : undefined;
+  }
+
   async current(): Promise<string | null> {
     if (Date.now() - this.checkedAt < this.ttlMs) return this.value;
     this.pending ??= serviceDataVersion(this.db.kysely, this.service)
@@ -104,8 +115,14 @@ export class DataVersionWatcher {
     return this.pending;
   }
 
-  /** After an import in this process: forget the cached value. */
+  /** After an import in this process: forget the cached value (and tell the other workers, if any). */
   invalidate(): void {
+    this.checkedAt = 0;
+    DataVersionWatcher.onInvalidate?.(this.service);
+  }
+
+  /** Another worker imported: forget the cached value, telling no one. */
+  forget(): void {
     this.checkedAt = 0;
   }
 }

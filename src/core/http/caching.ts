@@ -1,8 +1,16 @@
-// HTTP caching of successful JSON GETs: a strong ETag over the exact bytes (If-None-Match → 304),
-// Cache-Control from the service or route, and an optional server-side cache of whole responses keyed
-// by URL and data version, so repeated identical requests skip the database until the data changes.
+// HTTP caching and compression of buffered answers: a strong ETag over the exact bytes of each representation
+// (If-None-Match → 304), Cache-Control from the service or route, compression (brotli or gzip, as the client
+// asks) of answers over 1 KB, and an optional server-side cache of whole responses keyed by URL and data version.
+//
+// The cache holds encoded bytes, not strings: a hit sends a Buffer as it is (a 37 KB string with characters above
+// U+00FF cost a UTF-8 encoding on every reply, and twice its length in memory), with its brotli or gzip variant
+// compressed once, on the first request that accepts it. It is bounded by bytes (PDI_RESPONSE_CACHE_BYTES), least
+// recently used first out. A hit is answered in the route's onRequest hook, after the app's and the route's scope
+// hooks (security headers, rate limits) and before parsing, validation and the handler: the same URL under the same
+// data version has the same answer, and only a 200 that passed validation is ever stored.
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { DataVersionWatcher } from '../service.ts';
 
 export function strongEtag(body: string | Buffer): string {
@@ -12,56 +20,190 @@ export function strongEtag(body: string | Buffer): string {
 /** RFC 9110 If-None-Match: a list of entity tags or `*`; weak comparison is used for GET. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
+  if (ifNoneMatch === etag) return true;
   if (ifNoneMatch.trim() === '*') return true;
   const bare = etag.replace(/^W\//, '');
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
 }
 
-interface CachedResponse {
-  version: string;
-  body: string;
-  etag: string;
-  contentType: string;
+// ------------------------------------------------------------------------------------------- compression
+
+export type Encoding = 'br' | 'gzip';
+
+/** Answers smaller than this are sent as they are (a compressed frame would save little or nothing). */
+export const COMPRESS_MIN_BYTES = 1024;
+/** Above this size a body is compressed on the thread pool, not on the event loop. */
+const SYNC_COMPRESS_MAX_BYTES = 64 * 1024;
+/** Brotli quality 4: most of quality 11's gain on JSON at a small fraction of its time (@fastify/compress's default too). */
+const BROTLI_OPTIONS: zlib.BrotliOptions = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+// The media types worth compressing (@fastify/compress's rule): text, JSON, XML.
+const COMPRESSIBLE_TYPE = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)/u;
+
+export function isCompressibleType(contentType: string): boolean {
+  return COMPRESSIBLE_TYPE.test(contentType);
 }
 
-/** A small LRU of response bodies. */
+const negotiated = new Map<string, Encoding | null>();
+
+/** The encoding to answer with for an Accept-Encoding header: brotli, else gzip, else none (identity). */
+export function preferredEncoding(acceptEncoding: string | undefined): Encoding | null {
+  if (!acceptEncoding) return null;
+  const known = negotiated.get(acceptEncoding);
+  if (known !== undefined) return known;
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.split(';');
+    const quality = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = quality === undefined ? 1 : Number(quality.slice(2));
+    q.set(name.trim().toLowerCase(), Number.isFinite(value) ? value : 0);
+  }
+  const accepts = (coding: string) => (q.get(coding) ?? q.get('*') ?? 0) > 0;
+  const choice: Encoding | null = accepts('br') ? 'br' : accepts('gzip') ? 'gzip' : null;
+  if (negotiated.size >= 256) negotiated.clear(); // a handful of distinct headers in practice; never unbounded
+  negotiated.set(acceptEncoding, choice);
+  return choice;
+}
+
+/** A Buffer that owns exactly its bytes (not a slice of a larger pool or zlib output buffer kept alive by it). */
+function exact(buffer: Buffer): Buffer {
+  if (buffer.byteOffset === 0 && buffer.buffer.byteLength === buffer.length) return buffer;
+  const copy = Buffer.allocUnsafeSlow(buffer.length);
+  buffer.copy(copy);
+  return copy;
+}
+
+function compressSync(body: Buffer, encoding: Encoding): Buffer {
+  return exact(encoding === 'br' ? zlib.brotliCompressSync(body, BROTLI_OPTIONS) : zlib.gzipSync(body));
+}
+
+function compressAsync(body: Buffer, encoding: Encoding, callback: (error: Error | null, result: Buffer) => void): void {
+  const done = (error: Error | null, result: Buffer) => callback(error, error ? result : exact(result));
+  if (encoding === 'br') zlib.brotliCompress(body, BROTLI_OPTIONS, done);
+  else zlib.gzip(body, done);
+}
+
+/** The tag of one encoding of a body whose identity tag is `etag`: strong tags differ between representations. */
+export function variantEtag(etag: string, encoding: Encoding | null): string {
+  return encoding === null ? etag : `${etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
+}
+
+// ------------------------------------------------------------------------------------------- the cache
+
+export interface CachedResponse {
+  version: string;
+  /** Tag of the identity bytes; the compressed variants' tags derive from it (variantEtag). */
+  etag: string;
+  contentType: string;
+  cacheControl: string;
+  /** The body is large enough and of a type to be compressed: answers carry `Vary: Accept-Encoding`. */
+  compressible: boolean;
+  identity: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/** Bytes an entry holds beyond its bodies: the key, the strings and the objects (an estimate, on the safe side). */
+const ENTRY_OVERHEAD_BYTES = 400;
+
+function entryBytes(key: string, entry: CachedResponse): number {
+  return (
+    ENTRY_OVERHEAD_BYTES +
+    key.length * 2 +
+    entry.identity.length +
+    (entry.br?.length ?? 0) +
+    (entry.gzip?.length ?? 0) +
+    entry.contentType.length +
+    entry.cacheControl.length
+  );
+}
+
+/** An LRU of encoded responses, bounded by the bytes it holds (and, optionally, by its number of entries). */
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
+  private readonly sizes = new Map<string, number>();
+  private held = 0;
+  readonly maxBytes: number;
   private readonly maxEntries: number;
-  private readonly maxBodyBytes: number;
+  /** One answer may take at most this share of the budget: a huge one would empty the cache for itself. */
+  private readonly maxEntryBytes: number;
 
-  constructor(maxEntries: number, maxBodyBytes = 2 * 1024 * 1024) {
+  constructor(maxBytes: number, maxEntries = Infinity) {
+    this.maxBytes = maxBytes;
     this.maxEntries = maxEntries;
-    this.maxBodyBytes = maxBodyBytes;
+    this.maxEntryBytes = Math.floor(maxBytes / 8);
+  }
+
+  /** Bytes held now (bodies and estimated overhead). */
+  get bytes(): number {
+    return this.held;
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 
   get(key: string, version: string): CachedResponse | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (entry === undefined) return undefined;
     if (entry.version !== version) {
-      this.entries.delete(key);
+      this.remove(key);
       return undefined;
     }
-    this.entries.delete(key); // refresh recency
+    // Refresh recency (a Map iterates in insertion order: the first key is the least recently used).
+    this.entries.delete(key);
     this.entries.set(key, entry);
     return entry;
   }
 
   set(key: string, entry: CachedResponse): void {
-    if (this.maxEntries <= 0 || entry.body.length > this.maxBodyBytes) return;
-    this.entries.delete(key);
+    this.remove(key);
+    const size = entryBytes(key, entry);
+    if (size > this.maxEntryBytes || this.maxEntries <= 0) return;
     this.entries.set(key, entry);
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.sizes.set(key, size);
+    this.held += size;
+    this.evict();
+  }
+
+  /** Adds a compressed variant to an entry still held (its bytes count from now on). */
+  addVariant(key: string, entry: CachedResponse, encoding: Encoding, body: Buffer): void {
+    if (this.entries.get(key) !== entry || entry[encoding] !== undefined) return;
+    entry[encoding] = body;
+    const size = entryBytes(key, entry);
+    this.held += size - (this.sizes.get(key) ?? 0);
+    this.sizes.set(key, size);
+    this.evict();
   }
 
   clear(): void {
     this.entries.clear();
+    this.sizes.clear();
+    this.held = 0;
+  }
+
+  private remove(key: string): void {
+    const size = this.sizes.get(key);
+    if (size === undefined) return;
+    this.entries.delete(key);
+    this.sizes.delete(key);
+    this.held -= size;
+  }
+
+  private evict(): void {
+    while ((this.held > this.maxBytes || this.entries.size > this.maxEntries) && this.entries.size > 0) {
+      this.remove(this.entries.keys().next().value as string);
+    }
   }
 }
 
+// ------------------------------------------------------------------------------------------- hooks
+
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The data version read before the handler ran: the answer is stored in the cache under it. */
     pdiCacheVersion?: string;
+    /** The answer came from the cache (onSend has nothing left to do). */
+    pdiCacheHit?: boolean;
   }
 }
 
@@ -71,50 +213,172 @@ export interface CachingOptions {
   dataVersion: DataVersionWatcher;
 }
 
-function cacheable(request: FastifyRequest): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && request.routeOptions.config?.responseCache === true;
+/** Adds Accept-Encoding to Vary, keeping what is there (CORS varies on Origin). */
+function varyOnEncoding(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) reply.header('vary', 'accept-encoding');
+  else if (!/accept-encoding|\*/i.test(String(vary))) reply.header('vary', `${String(vary)}, accept-encoding`);
 }
 
-/** preHandler: answer from the response cache when the data has not changed. */
-export async function serveFromCache(this: CachingOptions, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (!this.cache || !cacheable(request)) return;
-  const version = (await this.dataVersion.current()) ?? 'none';
-  request.pdiCacheVersion = version;
-  const hit = this.cache.get(request.url, version);
-  if (!hit) return;
-  reply.header('content-type', hit.contentType).header('etag', hit.etag);
-  reply.send(hit.body);
-  return reply as unknown as void;
+const cacheControlOf = (seconds: number) => (seconds > 0 ? `public, max-age=${seconds}` : 'no-cache');
+
+/**
+ * onRoute: a GET (and its HEAD) route with `responseCache: true` gets a route-level onRequest hook that answers from
+ * the cache. Route-level hooks run after the app's and the scope's (security headers, the rate limit of its group).
+ */
+export function cacheRoute(options: CachingOptions, route: RouteOptions): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (!options.cache || route.config?.responseCache !== true || !methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+  const hook = serveFromCache.bind(options);
+  route.onRequest =
+    route.onRequest === undefined ? [hook] : [...(Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]), hook];
 }
 
-/** onSend: ETag, 304 and Cache-Control for successful GETs; fill the response cache. */
-export async function finishCaching(
+/** Route onRequest: answer from the response cache when the data has not changed; else note the version for onSend. */
+function serveFromCache(this: CachingOptions, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const version = this.dataVersion.peek();
+  if (version === undefined) {
+    // The watcher's value is due for a re-read (at most once a second): ask the database, then look.
+    this.dataVersion.current().then(
+      (current) => answer(this, request, reply, done, current ?? 'none'),
+      (error: unknown) => done(error as Error),
+    );
+    return;
+  }
+  answer(this, request, reply, done, version ?? 'none');
+}
+
+function answer(
+  options: CachingOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+  version: string,
+): void {
+  const hit = options.cache!.get(request.url, version);
+  if (hit === undefined) {
+    request.pdiCacheVersion = version;
+    done();
+    return;
+  }
+  request.pdiCacheHit = true;
+  const encoding =
+    hit.compressible && request.headers['x-no-compression'] === undefined ? preferredEncoding(request.headers['accept-encoding']) : null;
+  const etag = variantEtag(hit.etag, encoding);
+  reply.header('content-type', hit.contentType).header('cache-control', hit.cacheControl).header('etag', etag);
+  if (hit.compressible) varyOnEncoding(reply);
+  if (etagMatches(request.headers['if-none-match'], etag)) {
+    reply.code(304).send();
+    return;
+  }
+  if (encoding === null) {
+    reply.send(hit.identity);
+    return;
+  }
+  const ready = hit[encoding];
+  if (ready !== undefined) {
+    reply.header('content-encoding', encoding).send(ready);
+    return;
+  }
+  // The first client that accepts this encoding: compress once, keep the variant with the entry.
+  compress(hit.identity, encoding, (error, body) => {
+    if (error) {
+      reply.send(hit.identity); // cannot happen with zlib on a Buffer; the identity bytes are always right
+      return;
+    }
+    options.cache!.addVariant(request.url, hit, encoding, body);
+    reply.header('content-encoding', encoding).send(body);
+  });
+}
+
+function compress(body: Buffer, encoding: Encoding, callback: (error: Error | null, result: Buffer) => void): void {
+  if (body.length <= SYNC_COMPRESS_MAX_BYTES) {
+    let result: Buffer;
+    try {
+      result = compressSync(body, encoding);
+    } catch (error) {
+      callback(error as Error, body);
+      return;
+    }
+    callback(null, result);
+  } else {
+    compressAsync(body, encoding, callback);
+  }
+}
+
+/**
+ * onSend, every route: for a buffered answer (string or Buffer; streams are left to @fastify/compress), encode it
+ * once, then for a successful GET add Cache-Control and the ETag, store it in the cache when its route asked for
+ * that, and answer 304 to a matching If-None-Match; compress it (brotli or gzip, as accepted) when it is over 1 KB.
+ */
+export function finishCaching(
   this: CachingOptions,
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
-): Promise<unknown> {
-  if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
-  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload; // streams (exports) are not tagged
-  const seconds = request.routeOptions.config?.cacheSeconds ?? this.defaultCacheSeconds;
-  if (!reply.hasHeader('cache-control')) reply.header('cache-control', seconds > 0 ? `public, max-age=${seconds}` : 'no-cache');
-  let etag = reply.getHeader('etag') as string | undefined;
-  if (!etag) {
-    etag = strongEtag(payload);
-    reply.header('etag', etag);
-    if (this.cache && request.pdiCacheVersion !== undefined && typeof payload === 'string') {
-      this.cache.set(request.url, {
-        version: request.pdiCacheVersion,
-        body: payload,
-        etag,
-        contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
-      });
-    }
+  done: (error: Error | null, payload?: unknown) => void,
+): void {
+  if (request.pdiCacheHit === true) {
+    done(null, payload);
+    return;
   }
-  if (etagMatches(request.headers['if-none-match'], etag)) {
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
+    done(null, payload); // streams (exports) and empty answers
+    return;
+  }
+  const status = reply.statusCode;
+  const isGet = request.method === 'GET' || request.method === 'HEAD';
+  const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+  const encodedAlready = reply.hasHeader('content-encoding');
+  const identity = typeof payload === 'string' ? exact(Buffer.from(payload)) : payload;
+  const compressible = !encodedAlready && identity.length >= COMPRESS_MIN_BYTES && status !== 206 && isCompressibleType(contentType);
+  const encoding =
+    compressible && request.headers['x-no-compression'] === undefined ? preferredEncoding(request.headers['accept-encoding']) : null;
+  if (compressible) varyOnEncoding(reply);
+
+  if (!isGet || status !== 200) {
+    if (encoding === null) done(null, identity);
+    else
+      compress(identity, encoding, (error, body) => (error ? done(error) : (reply.header('content-encoding', encoding), done(null, body))));
+    return;
+  }
+
+  const seconds = request.routeOptions.config?.cacheSeconds ?? this.defaultCacheSeconds;
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', cacheControlOf(seconds));
+  const given = reply.getHeader('etag') as string | undefined;
+  const etag = given ?? strongEtag(identity);
+  let entry: CachedResponse | undefined;
+  if (given === undefined && this.cache && request.pdiCacheVersion !== undefined && !encodedAlready) {
+    entry = {
+      version: request.pdiCacheVersion,
+      etag,
+      contentType,
+      cacheControl: String(reply.getHeader('cache-control')),
+      compressible,
+      identity,
+    };
+    this.cache.set(request.url, entry);
+  }
+  // A tag the route set itself is its own business (it names the representation it sends); ours differ by encoding.
+  const tag = given ?? variantEtag(etag, encoding);
+  reply.header('etag', tag);
+  if (etagMatches(request.headers['if-none-match'], tag)) {
     reply.code(304);
     reply.removeHeader('content-length');
-    return '';
+    done(null, '');
+    return;
   }
-  return payload;
+  if (encoding === null) {
+    done(null, identity);
+    return;
+  }
+  compress(identity, encoding, (error, body) => {
+    if (error) {
+      done(error);
+      return;
+    }
+    if (entry) this.cache!.addVariant(request.url, entry, encoding, body);
+    reply.header('content-encoding', encoding);
+    done(null, body);
+  });
 }

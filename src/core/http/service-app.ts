@@ -17,7 +17,8 @@ import { OPENAPI_30_PATH, openApiOptions } from './openapi.ts';
 import { registerHome } from './home.ts';
 import { registerSecurityHeaders } from './security.ts';
 import type { Config } from '../config.ts';
-import { ResponseCache, finishCaching, serveFromCache } from './caching.ts';
+import compress from '@fastify/compress';
+import { COMPRESS_MIN_BYTES, ResponseCache, cacheRoute, finishCaching } from './caching.ts';
 import type { CachingOptions } from './caching.ts';
 import { renderDocsPage } from './docs.ts';
 import type { OpenApiDocument } from './docs.ts';
@@ -153,18 +154,27 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     routes.set(url, entry);
   });
 
+  // Answers held in the server-side cache (per service, bounded by bytes); a route with `responseCache: true` answers
+  // a hit in its own onRequest hook (caching.ts). Buffered answers are compressed there too, so @fastify/compress is
+  // left only streams (exports) and skips the cached routes.
+  const cacheBytes = ctx.config.responseCacheBytes[service.name];
+  const caching: CachingOptions = {
+    defaultCacheSeconds: service.cacheSeconds,
+    cache: cacheBytes > 0 && ctx.config.responseCacheEntries > 0 ? new ResponseCache(cacheBytes, ctx.config.responseCacheEntries) : null,
+    dataVersion: ctx.dataVersion,
+  };
+  app.addHook('onRoute', (route) => {
+    cacheRoute(caching, route as RouteOptions);
+    if (route.config?.responseCache === true) route.compress = false;
+  });
+
   registerSecurityHeaders(app);
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: COMPRESS_MIN_BYTES, globalDecompression: false });
   await app.register(swagger, openApiOptions(service, '3.1.0', 'swagger'));
   await app.register(swagger, openApiOptions(service, '3.0.3', 'swagger30'));
 
-  const caching: CachingOptions = {
-    defaultCacheSeconds: service.cacheSeconds,
-    cache: ctx.config.responseCacheEntries > 0 ? new ResponseCache(ctx.config.responseCacheEntries) : null,
-    dataVersion: ctx.dataVersion,
-  };
   app.addHook('preValidation', usableText);
   app.addHook('preValidation', strictNumbers);
-  app.addHook('preHandler', serveFromCache.bind(caching));
   app.addHook('onSend', finishCaching.bind(caching));
 
   app.get('/openapi.json', { schema: { hide: true }, config: { cacheSeconds: 300 } }, async () => app.swagger());

@@ -1,0 +1,242 @@
+// The response cache and compression: encoded Buffers bounded by bytes, brotli/gzip variants with Vary, the same
+// bytes after decompression, a 304 per representation, and nothing but validated 200s stored (both databases).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import { Type } from 'typebox';
+import type { ServiceApp, ServiceModule } from '../service.ts';
+import { HttpError } from './errors.ts';
+import { recordDataVersion } from '../db/datasets.ts';
+import { ResponseCache, etagMatches, preferredEncoding, strongEtag, variantEtag } from './caching.ts';
+import type { CachedResponse } from './caching.ts';
+import { describeEachDatabase } from '../../../test/support/databases.ts';
+import { buildTestApp } from '../../../test/support/app.ts';
+
+function entry(bytes: number, version = 'v1'): CachedResponse {
+  const identity = Buffer.alloc(bytes, 'x');
+  return { version, etag: strongEtag(identity), contentType: 'application/json', cacheControl: 'no-cache', compressible: true, identity };
+}
+
+describe('ResponseCache', () => {
+  it('holds Buffers within its byte bound, evicting the least recently used first', () => {
+    const cache = new ResponseCache(64 * 1024);
+    for (let i = 0; i < 10; i++) cache.set(`/k${i}`, entry(7 * 1024));
+    assert.ok(cache.bytes <= cache.maxBytes, `${cache.bytes} bytes held, bound ${cache.maxBytes}`);
+    assert.ok(cache.size < 10 && cache.size >= 8, `${cache.size} entries`);
+    assert.equal(cache.get('/k0', 'v1'), undefined, 'the oldest entry went first');
+    assert.ok(cache.get('/k9', 'v1'));
+    // Touching an entry keeps it: the next one out is the least recently used.
+    const survivor = `/k${10 - cache.size}`;
+    assert.ok(cache.get(survivor, 'v1'));
+    cache.set('/new', entry(7 * 1024));
+    assert.ok(cache.get(survivor, 'v1'), 'a recently read entry survives');
+    assert.equal(cache.get(`/k${11 - cache.size}`, 'v1'), undefined);
+  });
+
+  it('counts compressed variants in its bytes and refuses one answer larger than an eighth of the bound', () => {
+    const cache = new ResponseCache(64 * 1024);
+    const e = entry(4 * 1024);
+    cache.set('/a', e);
+    const before = cache.bytes;
+    cache.addVariant('/a', e, 'gzip', Buffer.alloc(100));
+    assert.equal(cache.bytes, before + 100);
+    cache.set('/huge', entry(9 * 1024));
+    assert.equal(cache.get('/huge', 'v1'), undefined);
+    cache.set('/a', entry(1024));
+    assert.ok(cache.bytes < before, 'replacing an entry releases its bytes');
+  });
+
+  it('drops an entry of an older data version', () => {
+    const cache = new ResponseCache(64 * 1024);
+    cache.set('/a', entry(2048, 'v1'));
+    assert.equal(cache.get('/a', 'v2'), undefined);
+    assert.equal(cache.size, 0);
+    assert.equal(cache.bytes, 0);
+  });
+});
+
+describe('content negotiation', () => {
+  it('prefers brotli, then gzip, honouring q=0', () => {
+    assert.equal(preferredEncoding('gzip, deflate, br'), 'br');
+    assert.equal(preferredEncoding('gzip'), 'gzip');
+    assert.equal(preferredEncoding('br;q=0, gzip;q=0.5'), 'gzip');
+    assert.equal(preferredEncoding('identity'), null);
+    assert.equal(preferredEncoding('*'), 'br');
+    assert.equal(preferredEncoding('*, br;q=0'), 'gzip');
+    assert.equal(preferredEncoding(undefined), null);
+  });
+
+  it('gives each encoding its own strong tag', () => {
+    const tag = strongEtag('body');
+    assert.notEqual(variantEtag(tag, 'br'), tag);
+    assert.notEqual(variantEtag(tag, 'br'), variantEtag(tag, 'gzip'));
+    assert.equal(etagMatches(`${tag}, ${variantEtag(tag, 'gzip')}`, variantEtag(tag, 'gzip')), true);
+    assert.equal(etagMatches(tag, variantEtag(tag, 'br')), false);
+  });
+});
+
+let calls = 0;
+// 200 records with text above U+00FF: about 16 KB of JSON, worth compressing.
+const records = Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Fluorure — étude ${i} (Ελληνικά, 日本語)` }));
+
+const cachingService: ServiceModule = {
+  name: 'oral',
+  title: 'Caching test service',
+  description: 'A service used only by the caching tests.',
+  version: '1.0',
+  cacheSeconds: 60,
+  errorBody: ({ message, code }) => ({ success: false, error: message, code }),
+  errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String(), code: Type.String() }),
+  migrations: {},
+  importers: {},
+  loadDemo: async () => [],
+  generate: async () => [],
+  async routes(app: ServiceApp) {
+    app.get(
+      '/big/',
+      { schema: { querystring: Type.Object({ n: Type.Optional(Type.Integer({ minimum: 0 })) }) }, config: { responseCache: true } },
+      async (request) => {
+        calls++;
+        return { n: request.query.n ?? null, records };
+      },
+    );
+    app.get('/small/', { config: { responseCache: true } }, async () => {
+      calls++;
+      return { ok: true };
+    });
+    app.get('/missing/', { config: { responseCache: true } }, async () => {
+      calls++;
+      throw new HttpError(404, `not found ${'padding '.repeat(200)}`);
+    });
+  },
+};
+
+describeEachDatabase('response cache and compression over HTTP', (t) => {
+  let app: ServiceApp;
+  before(async () => {
+    app = await buildTestApp(cachingService, t.db);
+  });
+  after(async () => app.close());
+
+  it('answers a hit from the cache with the same bytes and tag, without the handler', async () => {
+    const first = await app.inject('/big/?n=1');
+    const before = calls;
+    const second = await app.inject('/big/?n=1');
+    assert.equal(calls, before, 'the handler did not run again');
+    assert.equal(second.statusCode, 200);
+    assert.ok(first.rawPayload.equals(second.rawPayload));
+    assert.equal(second.headers.etag, first.headers.etag);
+    assert.equal(second.headers['content-type'], first.headers['content-type']);
+    assert.equal(second.headers['cache-control'], 'public, max-age=60');
+    assert.equal(second.headers.vary, 'accept-encoding');
+    assert.equal(second.headers['content-encoding'], undefined);
+    assert.deepEqual(second.json(), { n: 1, records });
+  });
+
+  for (const [encoding, inflate] of [
+    ['br', zlib.brotliDecompressSync],
+    ['gzip', zlib.gunzipSync],
+  ] as const) {
+    it(`sends a ${encoding} variant with Vary: Accept-Encoding, identical after decompression, on a miss and on a hit`, async () => {
+      const url = `/big/?n=${encoding.length + 10}`;
+      const identity = await app.inject(url);
+      const miss = await app.inject({ url: `${url}&x=${encoding}`, headers: { 'accept-encoding': encoding } });
+      const hit = await app.inject({ url, headers: { 'accept-encoding': encoding } });
+      const again = await app.inject({ url, headers: { 'accept-encoding': encoding } });
+      for (const res of [miss, hit, again]) {
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.headers['content-encoding'], encoding);
+        assert.match(String(res.headers.vary), /accept-encoding/);
+        assert.ok(res.rawPayload.length < identity.rawPayload.length / 2, `${res.rawPayload.length} compressed bytes`);
+      }
+      assert.ok(inflate(hit.rawPayload).equals(identity.rawPayload), 'the same bytes after decompression');
+      assert.ok(again.rawPayload.equals(hit.rawPayload), 'the stored variant is sent again');
+      assert.equal(hit.headers.etag, variantEtag(identity.headers.etag as string, encoding));
+      assert.notEqual(hit.headers.etag, identity.headers.etag);
+    });
+  }
+
+  it('answers 304 only to the tag of the representation asked for', async () => {
+    const url = '/big/?n=30';
+    const identity = await app.inject(url);
+    const br = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+    const identityTag = identity.headers.etag as string;
+    const brTag = br.headers.etag as string;
+    const cases: [Record<string, string>, number, string][] = [
+      [{ 'if-none-match': identityTag }, 304, identityTag],
+      [{ 'if-none-match': brTag, 'accept-encoding': 'br' }, 304, brTag],
+      // The client holds the identity bytes but now accepts brotli: it must get the brotli body, not a 304.
+      [{ 'if-none-match': identityTag, 'accept-encoding': 'br' }, 200, brTag],
+      [{ 'if-none-match': brTag }, 200, identityTag],
+      [{ 'if-none-match': `"other", W/${brTag}`, 'accept-encoding': 'gzip, br' }, 304, brTag],
+    ];
+    for (const [headers, status, tag] of cases) {
+      const res = await app.inject({ url, headers });
+      assert.equal(res.statusCode, status, JSON.stringify(headers));
+      assert.equal(res.headers.etag, tag, JSON.stringify(headers));
+      if (status === 304) assert.equal(res.rawPayload.length, 0);
+    }
+    // The same on a miss (the first request of a URL): the tag compared is the representation's.
+    const fresh = await app.inject({ url: '/big/?n=31', headers: { 'if-none-match': identityTag, 'accept-encoding': 'br' } });
+    assert.equal(fresh.statusCode, 200);
+    const freshBr = await app.inject({ url: '/big/?n=32', headers: { 'accept-encoding': 'br' } });
+    const revalidated = await app.inject({
+      url: '/big/?n=32',
+      headers: { 'accept-encoding': 'br', 'if-none-match': freshBr.headers.etag as string },
+    });
+    assert.equal(revalidated.statusCode, 304);
+  });
+
+  it('leaves small answers uncompressed and without Vary', async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await app.inject({ url: '/small/', headers: { 'accept-encoding': 'br' } });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-encoding'], undefined);
+      assert.equal(res.headers.vary, undefined);
+      assert.deepEqual(res.json(), { ok: true });
+    }
+  });
+
+  it('never stores an answer other than 200: errors and invalid requests reach the handler or validation each time', async () => {
+    const before = calls;
+    for (let i = 0; i < 3; i++) {
+      const res = await app.inject('/missing/');
+      assert.equal(res.statusCode, 404);
+      assert.equal(res.headers.etag, undefined);
+    }
+    assert.equal(calls, before + 3);
+    for (let i = 0; i < 2; i++) assert.equal((await app.inject('/big/?n=-1')).statusCode, 400);
+    assert.equal(calls, before + 3);
+    // An error body over 1 KB is still compressed when asked, and still not stored.
+    const compressed = await app.inject({ url: '/missing/', headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(compressed.statusCode, 404);
+    assert.equal(compressed.headers['content-encoding'], 'gzip');
+    assert.match(JSON.parse(zlib.gunzipSync(compressed.rawPayload).toString()).error, /^not found/);
+    assert.equal(calls, before + 4);
+  });
+
+  it('forgets cached answers when the data version changes', async () => {
+    await app.inject('/big/?n=40');
+    const before = calls;
+    await app.inject('/big/?n=40');
+    assert.equal(calls, before);
+    await recordDataVersion(t.db.kysely, {
+      service: 'oral',
+      dataset: 'test',
+      version: `v-${Date.now()}`,
+      source: null,
+      isDemo: false,
+      report: {},
+    });
+    await app.inject('/big/?n=40');
+    assert.equal(calls, before + 1);
+  });
+
+  it('answers HEAD from the cache without a body', async () => {
+    await app.inject('/big/?n=50');
+    const head = await app.inject({ method: 'HEAD', url: '/big/?n=50' });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.rawPayload.length, 0);
+    assert.ok(head.headers.etag);
+  });
+});
