@@ -1,5 +1,6 @@
 // npm run bench -- retraction [--papers 60000] [--citations-per-paper 35.1] [--queries 200] [--analytics-queries 120]
-//                               [--baseline-queries 5] [--seconds 10] [--database sqlite|postgres]
+//                               [--baseline-queries 5] [--seconds 10] [--database sqlite|postgres] [--repeat 1]
+//                               [--only exports,autocomplete,analytics,throughput,fit]
 // Service E at scale: generated Retraction Watch records (60,000 by default) and about 2 million citations,
 // imported through the service's importers. Measures, in one run:
 //  1. a 10,000-row export in each format (json, csv, excel) over HTTP — wall time and peak memory while the
@@ -16,6 +17,8 @@
 //     previous pipeline (keyset pages of the joined rows through the core CSV writer), same app, same run;
 //  5. the democracy model's fit: bulk ESS per CPU-second (bench/_retraction-fit.ts), beside the textbook
 //     parameterisation in the same run. `--only fit` runs this section alone [--fit-countries 60] [--fit-years 18].
+// `--repeat N` runs sections 3 and 4 N times on the same data (imported once) and ends with their spread and the load
+// average after each run. `--only` names the sections to run (comma-separated).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,15 +92,21 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     database: { type: 'string', default: 'sqlite' },
     only: { type: 'string' },
+    repeat: { type: 'string', default: '1' },
     'fit-countries': { type: 'string', default: '60' },
     'fit-years': { type: 'string', default: '18' },
   },
 });
 const FIT_BENCH = { countries: Number(values['fit-countries']), years: Number(values['fit-years']), seed: 'bench-fit' };
-if (values.only === 'fit') {
+const SECTIONS = ['exports', 'autocomplete', 'analytics', 'throughput', 'fit'] as const;
+const sections = new Set<string>(values.only ? values.only.split(',') : SECTIONS);
+for (const name of sections)
+  if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section "${name}" (${SECTIONS.join(', ')})`);
+if (sections.size === 1 && sections.has('fit')) {
   await benchmarkFit(FIT_BENCH);
   process.exit(0);
 }
+const REPEATS = Math.max(1, Number(values.repeat));
 const PAPERS = Number(values.papers);
 const CITATIONS_PER_PAPER = Number(values['citations-per-paper']);
 const QUERIES = Number(values.queries);
@@ -337,270 +346,366 @@ try {
       return buffer.byteLength;
     },
   };
-  await download('csv'); // warm-up: statement caches, JIT
-  console.log(
-    `\n1. export of ${Math.min(EXPORT_ROWS, PAPERS)} rows: streamed over HTTP from keyset pages vs all rows in memory then the whole file built (baseline)`,
-  );
-  console.log(
-    'format   streamed: time   live peak   rss peak       bytes | in memory: time   live peak   rss peak |  time ratio  live-memory ratio',
-  );
-  for (const format of ['json', 'csv', 'excel']) {
-    const streamed = await timed(() => download(format));
-    const baseline = await timed(() => baselines[format]());
-    const streamedLive = await peakLive((probe) => download(format, probe));
-    const baselineLive = await peakLive((probe) => baselines[format](probe));
-    console.log(
-      `${format.padEnd(7)} ${fmtMs(streamed.ms).padStart(15)} ${fmtMiB(streamedLive).padStart(11)} ${fmtMiB(streamed.peakRss).padStart(10)} ${String(streamed.result).padStart(11)} | ` +
-        `${fmtMs(baseline.ms).padStart(15)} ${fmtMiB(baselineLive).padStart(11)} ${fmtMiB(baseline.peakRss).padStart(10)} | ` +
-        `${(streamed.ms / baseline.ms).toFixed(2).padStart(11)} ${(streamedLive / Math.max(1, baselineLive)).toFixed(3).padStart(18)}`,
-    );
-  }
-  console.log(
-    '(live peak: heap + array buffers after a forced collection, the highest of the probes taken while the export runs (every 4th chunk for the',
-  );
-  console.log(
-    ' stream; with all rows and the whole file alive for the baseline), above the level before; server and client share this process.',
-  );
-  console.log(
-    ' rss peak: resident-set growth sampled every 2 ms in the timed run. Streamed time includes the HTTP transfer; the baseline only builds the file. 7 exports in all: the export limit is 10 a minute.)',
-  );
-
-  // ---------------------------------------------------------------- autocomplete
-  const rng = new Random(7);
-  const sampleRows = await retractionDb(db)
-    .selectFrom('retraction_papers')
-    .select(['title', 'author', 'original_paper_doi'])
-    .orderBy('id')
-    .execute();
-  const fragment = (text: string, min: number, max: number) => {
-    const length = rng.int(min, Math.min(max, text.length));
-    const start = rng.int(0, Math.max(0, text.length - length));
-    return text.slice(start, start + length).trim();
-  };
-  const queries: { q: string; kind: string }[] = [];
-  while (queries.length < QUERIES) {
-    const row = sampleRows[rng.int(0, sampleRows.length - 1)];
-    const pick = rng.next();
-    let q: string;
-    let kind: string;
-    if (pick < 0.4) [q, kind] = [fragment(row.title, 4, 12), 'title'];
-    else if (pick < 0.7) [q, kind] = [fragment(row.author.split('; ')[0], 4, 10), 'author'];
-    else if (pick < 0.9 && row.original_paper_doi)
-      [q, kind] = [row.original_paper_doi.slice(0, rng.int(10, row.original_paper_doi.length)), 'doi'];
-    else [q, kind] = [`${rng.pick(['xq', 'zzv', 'qwj', 'vvk'])}${rng.int(100, 999)}`, 'absent'];
-    if ([...q].length >= 3) queries.push({ q, kind });
-  }
-  const indexed: Record<string, number[]> = {};
-  const scan: Record<string, number[]> = {};
-  for (const { q } of queries.slice(0, 20)) {
-    await autocomplete(retractionDb(db), q);
-    await unindexedScan(retractionDb(db), q);
-  }
-  for (const { q, kind } of queries) {
-    let t0 = performance.now();
-    await autocomplete(retractionDb(db), q);
-    (indexed[kind] ??= []).push(performance.now() - t0);
-    t0 = performance.now();
-    await unindexedScan(retractionDb(db), q);
-    (scan[kind] ??= []).push(performance.now() - t0);
-  }
-  const http: number[] = [];
-  let client = 0;
-  for (const { q } of queries) {
-    const t0 = performance.now();
-    const res = await app.inject({
-      url: `/api/search-autocomplete/?q=${encodeURIComponent(q)}`,
-      remoteAddress: `10.9.${client >> 8}.${client++ & 255}`,
-    });
-    if (res.statusCode !== 200) throw new Error(`autocomplete ${q}: ${res.statusCode}`);
-    http.push(performance.now() - t0);
-  }
   const stats = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     return { p50: quantile(s, 0.5), p95: quantile(s, 0.95) };
   };
-  console.log(
-    `\n2. autocomplete over ${sampleRows.length} papers, ${queries.length} queries (title, author and DOI fragments, and absent strings)`,
-  );
-  console.log('queries        n   indexed+ranked p50 / p95        unindexed LIKE scan p50 / p95     p50 ratio (indexed/scan)');
-  const kinds = ['title', 'author', 'doi', 'absent', 'all'];
-  for (const kind of kinds) {
-    const a = kind === 'all' ? Object.values(indexed).flat() : (indexed[kind] ?? []);
-    const b = kind === 'all' ? Object.values(scan).flat() : (scan[kind] ?? []);
-    if (a.length === 0) continue;
-    const x = stats(a);
-    const y = stats(b);
+  if (sections.has('exports')) await measureExports();
+  if (sections.has('autocomplete')) await measureAutocomplete();
+  async function measureExports() {
+    await download('csv'); // warm-up: statement caches, JIT
     console.log(
-      `${kind.padEnd(10)} ${String(a.length).padStart(5)}   ${fmtMs(x.p50).padStart(9)} / ${fmtMs(x.p95).padStart(9)}         ${fmtMs(y.p50).padStart(9)} / ${fmtMs(y.p95).padStart(9)}          ${(x.p50 / y.p50).toFixed(2)}`,
+      `\n1. export of ${Math.min(EXPORT_ROWS, PAPERS)} rows: streamed over HTTP from keyset pages vs all rows in memory then the whole file built (baseline)`,
     );
-  }
-  const h = stats(http);
-  console.log(`through HTTP (inject, response cache off): p50 ${fmtMs(h.p50)}, p95 ${fmtMs(h.p95)}`);
-  console.log(
-    '(the scan stops at its first 10 matches in row order and does not rank; the indexed query ranks every match — common fragments favour the scan, rare ones the index)',
-  );
-  // ---------------------------------------------------------------- analytics
-  const rdb = retractionDb(db);
-  const cold = performance.now();
-  const index = await AnalyticsIndex.load(rdb);
-  const indexLoadMs = performance.now() - cold;
-  const journals = (await rdb.selectFrom('retraction_papers').select('journal').distinct().where('journal', 'is not', null).execute()).map(
-    (r) => r.journal!,
-  );
-  const subjects = (await rdb.selectFrom('retraction_paper_subjects').select('subject').distinct().execute()).map((r) => r.subject);
-  const arng = new Random(19);
-  const word = (text: string) => {
-    const words = text.split(/[\s,;()-]+/).filter((w) => w.length >= 4);
-    const w = words.length ? arng.pick(words) : text;
-    return w.slice(0, arng.int(4, Math.max(4, w.length)));
-  };
-  const filterKinds = ['none', 'journal', 'subject', 'journal+subject'] as const;
-  type Kind = (typeof filterKinds)[number];
-  const filtersOf = (kind: Kind) => ({
-    timeFilter: arng.pick(TIME_FILTERS),
-    nature: arng.pick(['retraction', 'retraction', 'all', 'expression_of_concern'] as const),
-    journal: kind === 'journal' || kind === 'journal+subject' ? word(arng.pick(journals)) : undefined,
-    subject: kind === 'subject' || kind === 'journal+subject' ? word(arng.pick(subjects)) : undefined,
-  });
-  const urlOf = (f: ReturnType<typeof filtersOf>) => {
-    const q = new URLSearchParams({ time_filter: f.timeFilter, nature: f.nature });
-    if (f.journal) q.set('journal', f.journal);
-    if (f.subject) q.set('subject', f.subject);
-    return `/api/post-retraction-analytics/?${q}`;
-  };
-  let analyticsClient = 0;
-  const timedGet = async (url: string) => {
-    const t0 = performance.now();
-    const res = await app.inject({ url, remoteAddress: `10.7.${(analyticsClient >> 8) & 255}.${analyticsClient++ & 255}` });
-    const ms = performance.now() - t0;
-    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
-    return ms;
-  };
-  await timedGet('/api/post-retraction-analytics/?journal=a'); // first filtered request: loads the index in the app
-  const served: Record<string, number[]> = {};
-  const computed: Record<string, number[]> = {};
-  for (const kind of filterKinds) {
-    for (let i = 0; i < ANALYTICS_QUERIES; i++) (served[kind] ??= []).push(await timedGet(urlOf(filtersOf(kind))));
-    for (let i = 0; i < BASELINE_QUERIES; i++) {
-      const f = filtersOf(kind);
-      const t0 = performance.now();
-      await postRetractionAnalyticsByQuery(rdb, f, index.asOf);
-      (computed[kind] ??= []).push(performance.now() - t0);
+    console.log(
+      'format   streamed: time   live peak   rss peak       bytes | in memory: time   live peak   rss peak |  time ratio  live-memory ratio',
+    );
+    for (const format of ['json', 'csv', 'excel']) {
+      const streamed = await timed(() => download(format));
+      const baseline = await timed(() => baselines[format]());
+      const streamedLive = await peakLive((probe) => download(format, probe));
+      const baselineLive = await peakLive((probe) => baselines[format](probe));
+      console.log(
+        `${format.padEnd(7)} ${fmtMs(streamed.ms).padStart(15)} ${fmtMiB(streamedLive).padStart(11)} ${fmtMiB(streamed.peakRss).padStart(10)} ${String(streamed.result).padStart(11)} | ` +
+          `${fmtMs(baseline.ms).padStart(15)} ${fmtMiB(baselineLive).padStart(11)} ${fmtMiB(baseline.peakRss).padStart(10)} | ` +
+          `${(streamed.ms / baseline.ms).toFixed(2).padStart(11)} ${(streamedLive / Math.max(1, baselineLive)).toFixed(3).padStart(18)}`,
+      );
     }
-  }
-  const others: Record<string, number[]> = {};
-  for (let i = 0; i < ANALYTICS_QUERIES; i++) {
-    const type = arng.pick(ANALYTICS_TYPES);
-    const nature = arng.pick(NATURE_FILTERS);
-    (others[`analytics-data json`] ??= []).push(await timedGet(`/api/analytics-data/?type=${type}&nature=${nature}`));
-    (others[`analytics-data csv`] ??= []).push(await timedGet(`/api/analytics-data/?type=${type}&nature=${nature}&format=csv`));
-    (others['analytics-realtime'] ??= []).push(await timedGet('/api/analytics-realtime/'));
-  }
-  const citationCount = num(
-    (
-      await rdb
-        .selectFrom('retraction_citations')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-  console.log(
-    `\n3. analytics over ${index.size} papers and ${citationCount} citations, through HTTP (inject, response cache off); the index loads cold in ${fmtMs(indexLoadMs)}`,
-  );
-  console.log(
-    'post-retraction-analytics     served: n   p50 / p95             per-request computation: n   p50 / p95        p50 ratio (computed/served)',
-  );
-  for (const kind of filterKinds) {
-    const a = stats(served[kind]);
-    const b = stats(computed[kind]);
     console.log(
-      `  filters ${kind.padEnd(17)} ${String(served[kind].length).padStart(5)}   ${fmtMs(a.p50).padStart(8)} / ${fmtMs(a.p95).padStart(8)}   ${String(computed[kind].length).padStart(24)}   ${fmtMs(b.p50).padStart(8)} / ${fmtMs(b.p95).padStart(8)}   ${(b.p50 / a.p50).toFixed(0).padStart(10)}`,
+      '(live peak: heap + array buffers after a forced collection, the highest of the probes taken while the export runs (every 4th chunk for the',
+    );
+    console.log(
+      ' stream; with all rows and the whole file alive for the baseline), above the level before; server and client share this process.',
+    );
+    console.log(
+      ' rss peak: resident-set growth sampled every 2 ms in the timed run. Streamed time includes the HTTP transfer; the baseline only builds the file. 7 exports in all: the export limit is 10 a minute.)',
     );
   }
-  for (const [name, xs] of Object.entries(others)) {
-    const a = stats(xs);
-    console.log(`  ${name.padEnd(26)} ${String(xs.length).padStart(5)}   ${fmtMs(a.p50).padStart(8)} / ${fmtMs(a.p95).padStart(8)}`);
-  }
-  console.log(
-    '(filters: random time_filter and nature; journal and subject are 4+-letter pieces of real journal and subject names. "none" is stored at import; the others',
-  );
-  console.log(
-    ' are summed from the per-paper figures of the in-memory index. The per-request computation is the previous code path, run directly on the database.)',
-  );
-
-  // ---------------------------------------------------------------- export throughput
-  const autocannon: (options: AutocannonOptions) => Promise<AutocannonResult> = createRequire(import.meta.url)('autocannon');
-  let forwarded = 0;
-  /** Requests answered per second over the run, the latency, and this process's CPU time per request (server and client). */
-  const load = async (path: string, seconds: number) => {
-    const cpu0 = process.cpuUsage();
-    const result = await autocannon({
-      url: address,
-      connections: 50,
-      duration: seconds,
-      // A loaded machine can take longer than autocannon's default 10 s for a 10,000-row answer.
-      timeout: 120,
-      requests: [
-        {
-          method: 'GET',
-          path,
-          setupRequest: (request) => ({
-            ...request,
-            headers: {
-              ...request.headers,
-              'x-forwarded-for': `10.${(forwarded >> 16) & 255}.${(forwarded >> 8) & 255}.${forwarded++ & 255}`,
-            },
-          }),
-        },
-      ],
-    });
-    const cpu = process.cpuUsage(cpu0);
-    if (result.non2xx > 0) throw new Error(`${path}: ${result.non2xx} non-2xx answers`);
-    const answered = result.requests.total;
-    return {
-      rps: answered / result.duration,
-      p50: result.latency.p50,
-      p97_5: result.latency.p97_5,
-      mbps: result.throughput.total / 1048576 / result.duration,
-      cpuMs: answered > 0 ? (cpu.user + cpu.system) / 1000 / answered : NaN,
-      answered,
-      errors: result.errors,
+  // ---------------------------------------------------------------- autocomplete
+  async function measureAutocomplete() {
+    const rng = new Random(7);
+    const sampleRows = await retractionDb(db)
+      .selectFrom('retraction_papers')
+      .select(['title', 'author', 'original_paper_doi'])
+      .orderBy('id')
+      .execute();
+    const fragment = (text: string, min: number, max: number) => {
+      const length = rng.int(min, Math.min(max, text.length));
+      const start = rng.int(0, Math.max(0, text.length - length));
+      return text.slice(start, start + length).trim();
     };
-  };
-  console.log(
-    `\n4. CSV export throughput, 50 connections (autocannon in this process), ${LOAD_SECONDS} s per run at 1,000 rows, ${3 * LOAD_SECONDS} s at 10,000`,
-  );
-  console.log(
-    'rows     stored lines: req/s  p50 / p97.5 latency     MB/s  CPU ms/req |  previous pipeline: req/s  p50 / p97.5 latency     MB/s  CPU ms/req |  req/s ratio  CPU ratio',
-  );
-  for (const rows of [1000, 10000]) {
-    const seconds = rows > 1000 ? 3 * LOAD_SECONDS : LOAD_SECONDS;
-    await load(`/api/export/?format=csv&limit=${rows}`, Math.min(seconds, 5)); // warm-up and JIT, not counted
-    await load(`/bench/export-baseline/?limit=${rows}`, Math.min(seconds, 5));
-    const now = await load(`/api/export/?format=csv&limit=${rows}`, seconds);
-    const before = await load(`/bench/export-baseline/?limit=${rows}`, seconds);
-    const row = (r: Awaited<ReturnType<typeof load>>) =>
-      `${r.rps.toFixed(1).padStart(7)}  ${fmtMs(r.p50).padStart(8)} / ${fmtMs(r.p97_5).padStart(8)}  ${r.mbps.toFixed(1).padStart(7)}  ${r.cpuMs.toFixed(1).padStart(10)}`;
+    const queries: { q: string; kind: string }[] = [];
+    while (queries.length < QUERIES) {
+      const row = sampleRows[rng.int(0, sampleRows.length - 1)];
+      const pick = rng.next();
+      let q: string;
+      let kind: string;
+      if (pick < 0.4) [q, kind] = [fragment(row.title, 4, 12), 'title'];
+      else if (pick < 0.7) [q, kind] = [fragment(row.author.split('; ')[0], 4, 10), 'author'];
+      else if (pick < 0.9 && row.original_paper_doi)
+        [q, kind] = [row.original_paper_doi.slice(0, rng.int(10, row.original_paper_doi.length)), 'doi'];
+      else [q, kind] = [`${rng.pick(['xq', 'zzv', 'qwj', 'vvk'])}${rng.int(100, 999)}`, 'absent'];
+      if ([...q].length >= 3) queries.push({ q, kind });
+    }
+    const indexed: Record<string, number[]> = {};
+    const scan: Record<string, number[]> = {};
+    for (const { q } of queries.slice(0, 20)) {
+      await autocomplete(retractionDb(db), q);
+      await unindexedScan(retractionDb(db), q);
+    }
+    for (const { q, kind } of queries) {
+      let t0 = performance.now();
+      await autocomplete(retractionDb(db), q);
+      (indexed[kind] ??= []).push(performance.now() - t0);
+      t0 = performance.now();
+      await unindexedScan(retractionDb(db), q);
+      (scan[kind] ??= []).push(performance.now() - t0);
+    }
+    const http: number[] = [];
+    let client = 0;
+    for (const { q } of queries) {
+      const t0 = performance.now();
+      const res = await app.inject({
+        url: `/api/search-autocomplete/?q=${encodeURIComponent(q)}`,
+        remoteAddress: `10.9.${client >> 8}.${client++ & 255}`,
+      });
+      if (res.statusCode !== 200) throw new Error(`autocomplete ${q}: ${res.statusCode}`);
+      http.push(performance.now() - t0);
+    }
     console.log(
-      `${String(rows).padEnd(6)} ${row(now)}          | ${row(before)}          | ${(now.rps / before.rps).toFixed(2).padStart(11)}  ${(before.cpuMs / now.cpuMs).toFixed(2).padStart(9)}`,
+      `\n2. autocomplete over ${sampleRows.length} papers, ${queries.length} queries (title, author and DOI fragments, and absent strings)`,
     );
-    if (now.errors || before.errors)
-      console.log(`       (connection errors or timeouts: stored lines ${now.errors}, previous pipeline ${before.errors})`);
+    console.log('queries        n   indexed+ranked p50 / p95        unindexed LIKE scan p50 / p95     p50 ratio (indexed/scan)');
+    const kinds = ['title', 'author', 'doi', 'absent', 'all'];
+    for (const kind of kinds) {
+      const a = kind === 'all' ? Object.values(indexed).flat() : (indexed[kind] ?? []);
+      const b = kind === 'all' ? Object.values(scan).flat() : (scan[kind] ?? []);
+      if (a.length === 0) continue;
+      const x = stats(a);
+      const y = stats(b);
+      console.log(
+        `${kind.padEnd(10)} ${String(a.length).padStart(5)}   ${fmtMs(x.p50).padStart(9)} / ${fmtMs(x.p95).padStart(9)}         ${fmtMs(y.p50).padStart(9)} / ${fmtMs(y.p95).padStart(9)}          ${(x.p50 / y.p50).toFixed(2)}`,
+      );
+    }
+    const h = stats(http);
+    console.log(`through HTTP (inject, response cache off): p50 ${fmtMs(h.p50)}, p95 ${fmtMs(h.p95)}`);
+    console.log(
+      '(the scan stops at its first 10 matches in row order and does not rank; the indexed query ranks every match — common fragments favour the scan, rare ones the index)',
+    );
   }
-  console.log(
-    '(req/s: answers over the run; CPU ms/req: this process, server and autocannon together, per answer — steadier than req/s on a shared machine.',
-  );
-  console.log(
-    ' The previous pipeline: keyset pages of 500 joined rows (the page condition an OR, scanned from the top) through the core CSV writer.)',
-  );
-  console.log(
-    `load average after: ${os
+  // ---------------------------------------------------------------- analytics
+  const loadAverage = () =>
+    os
       .loadavg()
       .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+      .join(' ');
+  const range = (xs: number[], digits = 0) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length > 1 ? `${s[0].toFixed(digits)}–${s[s.length - 1].toFixed(digits)}` : (s[0]?.toFixed(digits) ?? '-');
+  };
+  const median = (xs: number[]) =>
+    quantile(
+      [...xs].sort((a, b) => a - b),
+      0.5,
+    );
+  const rdb = retractionDb(db);
+  const filterKinds = ['none', 'journal', 'subject', 'journal+subject'] as const;
+  type Kind = (typeof filterKinds)[number];
+  /** Per repeat: p50/p95 of each filter kind served and computed, of the other endpoints, and the load average after. */
+  const analyticsRuns: {
+    served: Record<string, { p50: number; p95: number }>;
+    computed: Record<string, { p50: number; p95: number }>;
+    load: string;
+  }[] = [];
+  if (sections.has('analytics')) {
+    const cold = performance.now();
+    const index = await AnalyticsIndex.load(rdb);
+    const indexLoadMs = performance.now() - cold;
+    const journals = (
+      await rdb.selectFrom('retraction_papers').select('journal').distinct().where('journal', 'is not', null).execute()
+    ).map((r) => r.journal!);
+    const subjects = (await rdb.selectFrom('retraction_paper_subjects').select('subject').distinct().execute()).map((r) => r.subject);
+    const arng = new Random(19);
+    const word = (text: string) => {
+      const words = text.split(/[\s,;()-]+/).filter((w) => w.length >= 4);
+      const w = words.length ? arng.pick(words) : text;
+      return w.slice(0, arng.int(4, Math.max(4, w.length)));
+    };
+    // Every filter the contract allows: time_filter, nature, journal, subject (each request draws the first two).
+    const filtersOf = (kind: Kind) => ({
+      timeFilter: arng.pick(TIME_FILTERS),
+      nature: arng.pick(['retraction', 'retraction', 'all', 'expression_of_concern', 'correction'] as const),
+      journal: kind === 'journal' || kind === 'journal+subject' ? word(arng.pick(journals)) : undefined,
+      subject: kind === 'subject' || kind === 'journal+subject' ? word(arng.pick(subjects)) : undefined,
+    });
+    const urlOf = (f: ReturnType<typeof filtersOf>) => {
+      const q = new URLSearchParams({ time_filter: f.timeFilter, nature: f.nature });
+      if (f.journal) q.set('journal', f.journal);
+      if (f.subject) q.set('subject', f.subject);
+      return `/api/post-retraction-analytics/?${q}`;
+    };
+    let analyticsClient = 0;
+    const timedGet = async (url: string) => {
+      const t0 = performance.now();
+      const res = await app.inject({ url, remoteAddress: `10.7.${(analyticsClient >> 8) & 255}.${analyticsClient++ & 255}` });
+      const ms = performance.now() - t0;
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      return ms;
+    };
+    await timedGet('/api/post-retraction-analytics/?journal=a'); // first filtered request: loads the index in the app
+    const citationCount = num(
+      (
+        await rdb
+          .selectFrom('retraction_citations')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    for (let run = 1; run <= REPEATS; run++) {
+      const served: Record<string, number[]> = {};
+      const computed: Record<string, number[]> = {};
+      // Interleaved per kind: served requests, then the per-request computation of fresh filters of the same kind.
+      for (const kind of filterKinds) {
+        for (let i = 0; i < ANALYTICS_QUERIES; i++) (served[kind] ??= []).push(await timedGet(urlOf(filtersOf(kind))));
+        for (let i = 0; i < BASELINE_QUERIES; i++) {
+          const f = filtersOf(kind);
+          const t0 = performance.now();
+          await postRetractionAnalyticsByQuery(rdb, f, index.asOf);
+          (computed[kind] ??= []).push(performance.now() - t0);
+        }
+      }
+      for (let i = 0; i < ANALYTICS_QUERIES; i++) {
+        const type = arng.pick(ANALYTICS_TYPES);
+        const nature = arng.pick(NATURE_FILTERS);
+        (served[`analytics-data json`] ??= []).push(await timedGet(`/api/analytics-data/?type=${type}&nature=${nature}`));
+        (served[`analytics-data csv`] ??= []).push(await timedGet(`/api/analytics-data/?type=${type}&nature=${nature}&format=csv`));
+        (served['analytics-realtime'] ??= []).push(await timedGet('/api/analytics-realtime/'));
+      }
+      const load = loadAverage();
+      console.log(
+        `\n3. analytics over ${index.size} papers and ${citationCount} citations, through HTTP (inject, response cache off), run ${run} of ${REPEATS}, load average after ${load}; the index loads cold in ${fmtMs(indexLoadMs)}`,
+      );
+      console.log(
+        'endpoint and filters               served: n   p50 / p95             per-request computation: n   p50 / p95        p50 ratio (computed/served)',
+      );
+      const summary: (typeof analyticsRuns)[number] = { served: {}, computed: {}, load };
+      for (const [name, xs] of Object.entries(served)) {
+        const a = stats(xs);
+        summary.served[name] = a;
+        const label = filterKinds.includes(name as Kind) ? `post-retraction ${name}` : name;
+        let line = `  ${label.padEnd(32)} ${String(xs.length).padStart(5)}   ${fmtMs(a.p50).padStart(8)} / ${fmtMs(a.p95).padStart(8)}`;
+        if (computed[name]) {
+          const b = stats(computed[name]);
+          summary.computed[name] = b;
+          line += `   ${String(computed[name].length).padStart(24)}   ${fmtMs(b.p50).padStart(8)} / ${fmtMs(b.p95).padStart(8)}   ${(b.p50 / a.p50).toFixed(0).padStart(10)}`;
+        }
+        console.log(line);
+      }
+      analyticsRuns.push(summary);
+    }
+    console.log(
+      '(filters: random time_filter (all, 1, 3, 5 years) and nature; journal and subject are 4+-letter pieces of real journal and subject names. "none" is',
+    );
+    console.log(
+      ' stored at import; the others are summed from the per-paper figures of the in-memory index. The per-request computation is the previous code path,',
+    );
+    console.log(' run directly on the database: analytics-query.ts, kept as the reference the index is tested against.)');
+  }
+
+  // ---------------------------------------------------------------- export throughput
+  type LoadResult = { rps: number; p50: number; p97_5: number; mbps: number; cpuMs: number; answered: number; errors: number };
+  const throughputRuns: { rows: number; now: LoadResult; before: LoadResult; load: string }[] = [];
+  if (sections.has('throughput')) {
+    const autocannon: (options: AutocannonOptions) => Promise<AutocannonResult> = createRequire(import.meta.url)('autocannon');
+    let forwarded = 0;
+    /** Requests answered per second over the run, the latency, and this process's CPU time per request (server and client). */
+    const load = async (path: string, seconds: number): Promise<LoadResult> => {
+      const cpu0 = process.cpuUsage();
+      const result = await autocannon({
+        url: address,
+        connections: 50,
+        duration: seconds,
+        // A loaded machine can take longer than autocannon's default 10 s for a 10,000-row answer.
+        timeout: 120,
+        requests: [
+          {
+            method: 'GET',
+            path,
+            setupRequest: (request) => ({
+              ...request,
+              headers: {
+                ...request.headers,
+                'x-forwarded-for': `10.${(forwarded >> 16) & 255}.${(forwarded >> 8) & 255}.${forwarded++ & 255}`,
+              },
+            }),
+          },
+        ],
+      });
+      const cpu = process.cpuUsage(cpu0);
+      if (result.non2xx > 0) throw new Error(`${path}: ${result.non2xx} non-2xx answers`);
+      const answered = result.requests.total;
+      return {
+        rps: answered / result.duration,
+        p50: result.latency.p50,
+        p97_5: result.latency.p97_5,
+        mbps: result.throughput.total / 1048576 / result.duration,
+        cpuMs: answered > 0 ? (cpu.user + cpu.system) / 1000 / answered : NaN,
+        answered,
+        errors: result.errors,
+      };
+    };
+    for (const rows of [1000, 10000]) {
+      const seconds = rows > 1000 ? 3 * LOAD_SECONDS : LOAD_SECONDS;
+      await load(`/api/export/?format=csv&limit=${rows}`, Math.min(seconds, 5)); // warm-up and JIT, not counted
+      await load(`/bench/export-baseline/?limit=${rows}`, Math.min(seconds, 5));
+    }
+    for (let run = 1; run <= REPEATS; run++) {
+      console.log(
+        `\n4. CSV export throughput, 50 connections (autocannon in this process), ${LOAD_SECONDS} s per run at 1,000 rows, ${3 * LOAD_SECONDS} s at 10,000; run ${run} of ${REPEATS}`,
+      );
+      console.log(
+        'rows     stored lines: req/s  p50 / p97.5 latency     MB/s  CPU ms/req |  previous pipeline: req/s  p50 / p97.5 latency     MB/s  CPU ms/req |  req/s ratio  CPU ratio  load average after',
+      );
+      for (const rows of [1000, 10000]) {
+        const seconds = rows > 1000 ? 3 * LOAD_SECONDS : LOAD_SECONDS;
+        const now = await load(`/api/export/?format=csv&limit=${rows}`, seconds);
+        const before = await load(`/bench/export-baseline/?limit=${rows}`, seconds);
+        const loadAfter = loadAverage();
+        throughputRuns.push({ rows, now, before, load: loadAfter });
+        const row = (r: LoadResult) =>
+          `${r.rps.toFixed(1).padStart(7)}  ${fmtMs(r.p50).padStart(8)} / ${fmtMs(r.p97_5).padStart(8)}  ${r.mbps.toFixed(1).padStart(7)}  ${r.cpuMs.toFixed(1).padStart(10)}`;
+        console.log(
+          `${String(rows).padEnd(6)} ${row(now)}          | ${row(before)}          | ${(now.rps / before.rps).toFixed(2).padStart(11)}  ${(before.cpuMs / now.cpuMs).toFixed(2).padStart(9)}  ${loadAfter}`,
+        );
+        if (now.errors || before.errors)
+          console.log(`       (connection errors or timeouts: stored lines ${now.errors}, previous pipeline ${before.errors})`);
+      }
+    }
+    console.log(
+      '(req/s: answers over the run; CPU ms/req: this process, server and autocannon together, per answer — steadier than req/s on a shared machine.',
+    );
+    console.log(
+      ' The previous pipeline: keyset pages of 500 joined rows (the page condition an OR, scanned from the top) through the core CSV writer.)',
+    );
+  }
+
+  // ---------------------------------------------------------------- spread over the repeats
+  if (REPEATS > 1 && (analyticsRuns.length > 0 || throughputRuns.length > 0)) {
+    console.log(`\nSpread over ${REPEATS} runs (lowest–highest; median in brackets)`);
+    if (analyticsRuns.length > 0) {
+      console.log('3. analytics                       served p95            computed p95 (per-request)   p50 ratio computed/served');
+      for (const name of Object.keys(analyticsRuns[0].served)) {
+        const p95 = analyticsRuns.map((r) => r.served[name].p95);
+        let line = `  ${(filterKinds.includes(name as Kind) ? `post-retraction ${name}` : name).padEnd(32)} ${`${range(p95, 1)} ms (${median(p95).toFixed(1)})`.padEnd(22)}`;
+        if (analyticsRuns[0].computed[name]) {
+          const c95 = analyticsRuns.map((r) => r.computed[name].p95);
+          const ratio = analyticsRuns.map((r) => r.computed[name].p50 / r.served[name].p50);
+          line += ` ${`${range(c95)} ms (${median(c95).toFixed(0)})`.padEnd(29)}${range(ratio)}`;
+        }
+        console.log(line);
+      }
+      console.log(`  load average after each run: ${analyticsRuns.map((r) => r.load).join(' | ')}`);
+    }
+    if (throughputRuns.length > 0) {
+      console.log(
+        '4. CSV export        stored req/s         stored p50            previous req/s       previous p50          req/s ratio   CPU ratio',
+      );
+      for (const rows of [1000, 10000]) {
+        const runs = throughputRuns.filter((r) => r.rows === rows);
+        const cell = (xs: number[], unit: string, digits: number) =>
+          `${range(xs, digits)}${unit} (${median(xs).toFixed(digits)})`.padEnd(21);
+        console.log(
+          `  ${String(rows).padEnd(6)} rows      ${cell(
+            runs.map((r) => r.now.rps),
+            '',
+            1,
+          )}${cell(
+            runs.map((r) => r.now.p50),
+            ' ms',
+            0,
+          )}${cell(
+            runs.map((r) => r.before.rps),
+            '',
+            1,
+          )}${cell(
+            runs.map((r) => r.before.p50),
+            ' ms',
+            0,
+          )}${range(
+            runs.map((r) => r.now.rps / r.before.rps),
+            2,
+          ).padEnd(14)}${range(
+            runs.map((r) => r.before.cpuMs / r.now.cpuMs),
+            2,
+          )}`,
+        );
+      }
+      console.log(`  load average after each run: ${throughputRuns.map((r) => `${r.rows}: ${r.load}`).join(' | ')}`);
+    }
+  }
+  console.log(`load average after: ${loadAverage()}`);
   await app.close();
-  await benchmarkFit(FIT_BENCH);
+  if (sections.has('fit')) await benchmarkFit(FIT_BENCH);
 } finally {
   await db.close();
   await dropSchema?.();
