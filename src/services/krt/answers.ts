@@ -26,6 +26,7 @@ import {
   purgeValidations,
   saveChatState,
   sessionRows,
+  sessionRowsWithEvidence,
   sessionsOfDoi,
   storeValidation,
   suggestArticles,
@@ -163,7 +164,7 @@ export class KrtAnswers {
   async sessionTable(id: string) {
     const session = await getSession(this.db, id);
     if (!session) throw notFound(`session ${id} not found`, 'SESSION_NOT_FOUND');
-    const rows = await sessionRows(this.db, id);
+    const { rows, evidence } = await sessionRowsWithEvidence(this.db, id);
     const summary = summarizeRows(rows);
     return {
       success: true as const,
@@ -174,6 +175,7 @@ export class KrtAnswers {
       error: session.error,
       created_at: session.created_at,
       krt_data: rows,
+      row_evidence: evidence,
       summary: {
         ...summary,
         processing_time: session.processing_time,
@@ -196,12 +198,13 @@ export class KrtAnswers {
       );
     }
     const article = await getArticle(this.db, doi);
-    const rows = await sessionRows(this.db, best.session_id);
+    const { rows, evidence } = await sessionRowsWithEvidence(this.db, best.session_id);
     return {
       success: true as const,
       doi,
       session_id: best.session_id,
       krt_data: rows,
+      row_evidence: evidence,
       summary: { ...summarizeRows(rows), total_sessions: sessions.length, provider: best.provider, model: best.model },
       article_info: {
         title: article?.title ?? best.title,

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { dbBool, dbJson, num, readJson } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { normalizeDoi, rankDoiSuggestions } from './jats/index.ts';
-import type { KrtRow, NewReuse, ResourceType } from './extract/index.ts';
+import type { KrtRow, NewReuse, ResourceType, RowEvidence } from './extract/index.ts';
 import { ARTICLE_SEARCH, foldSearchText } from './search.ts';
 import type { ChatState } from './chat/index.ts';
 import type { RridValidation, StoredEntry, StoredEntryDetail, SuggestionIndexMeta, SuggestionIndexReader } from './rrid/index.ts';
@@ -188,8 +188,25 @@ function toRow(r: SessionRowRow): KrtRow {
 }
 
 export async function sessionRows(db: Kysely<KrtDatabase>, sessionId: string): Promise<KrtRow[]> {
-  const rows = await db.selectFrom('krt_session_rows').selectAll().where('session_id', '=', sessionId).orderBy('position').execute();
-  return rows.map(toRow);
+  return (await sessionRowsWithEvidence(db, sessionId)).rows;
+}
+
+/**
+ * A session's rows in table order and, when every row was found in text (and stored since krt_0003), the sentence
+ * each came from with its calibrated confidence, in the same order; null for author tables, language models and
+ * sessions stored before the evidence was kept.
+ */
+export async function sessionRowsWithEvidence(
+  db: Kysely<KrtDatabase>,
+  sessionId: string,
+): Promise<{ rows: KrtRow[]; evidence: RowEvidence[] | null }> {
+  const stored = await db.selectFrom('krt_session_rows').selectAll().where('session_id', '=', sessionId).orderBy('position').execute();
+  const evidence: RowEvidence[] = [];
+  for (const r of stored) {
+    if (r.sentence === null || r.confidence === null) break;
+    evidence.push({ sentence: r.sentence, confidence: Number(r.confidence) });
+  }
+  return { rows: stored.map(toRow), evidence: stored.length > 0 && evidence.length === stored.length ? evidence : null };
 }
 
 /** Rows of many sessions at once, by session id, in table order. */

@@ -2,11 +2,13 @@
 // raw or %2F, the author table as the best table, the text extractor's table; then the table of error cases.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import type { Static } from 'typebox';
 import { TABLE_DOI, describeKrtHttp, itAnswersErrors, real, realFile } from '../../../../test/support/krt/http.ts';
 import type { ErrorCase } from '../../../../test/support/krt/http.ts';
 import { domainExtraction } from '../../../../test/support/krt/corpus.ts';
 import { KRT_COLUMNS, RESOURCE_TYPES, TABLE_EXTRACTOR_MODEL } from '../extract/index.ts';
+import { parseXml, textOf } from '../jats/tree.ts';
 import type { DoiTableResponse, SessionResponse } from '../schemas/tables.ts';
 
 type DoiTable = Static<typeof DoiTableResponse>;
@@ -23,9 +25,10 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
       for (const form of [TABLE_DOI, encodeURIComponent(TABLE_DOI), `https://doi.org/${TABLE_DOI}`.replace(/\//g, '%2F')]) {
         const res = await get<DoiTable>(`${base}/doi/${form}/`);
         assert.equal(res.status, 200, form);
-        assert.deepEqual(Object.keys(res.body), ['success', 'doi', 'session_id', 'krt_data', 'summary', 'article_info']);
+        assert.deepEqual(Object.keys(res.body), ['success', 'doi', 'session_id', 'krt_data', 'row_evidence', 'summary', 'article_info']);
         assert.equal(res.body.doi, TABLE_DOI);
         assert.deepEqual(res.body.krt_data, expected.rows);
+        assert.equal(res.body.row_evidence, null, "an author's table has no sentence evidence");
         const fresh = expected.rows.filter((r) => r['NEW/REUSE'] === 'new').length;
         assert.deepEqual(res.body.summary, {
           total_resources: expected.rows.length,
@@ -59,9 +62,11 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
         'error',
         'created_at',
         'krt_data',
+        'row_evidence',
         'summary',
       ]);
       assert.deepEqual(session.body.krt_data, expected.rows);
+      assert.equal(session.body.row_evidence, null);
       assert.equal(session.body.status, 'completed');
       assert.equal(session.body.summary.total_resources, expected.rows.length);
       assert.equal(session.body.summary.provider, 'jats-table');
@@ -77,6 +82,19 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
     const textTable = await get<DoiTable>(`/api/api/krt/doi/${textDoi}/`);
     assert.equal(textTable.body.summary.provider, 'text-pattern');
     assert.deepEqual(textTable.body.krt_data, domainExtraction(text).extraction.rows);
+    // Each row found in text is served with the sentence it came from and its confidence, in row order.
+    const evidence = domainExtraction(text).extraction.evidence;
+    assert.ok(evidence && evidence.length === textTable.body.krt_data.length, 'the text extractor keeps evidence for every row');
+    assert.deepEqual(textTable.body.row_evidence, evidence);
+    const textSession = await get<SessionTable>(`/api/krt/${textTable.body.session_id}/`);
+    assert.deepEqual(textSession.body.row_evidence, evidence);
+    // Each sentence is the paper's own text (letters and digits compared: inline markup splits spacing).
+    const squash = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    const paper = squash(textOf(parseXml(fs.readFileSync(text, 'utf8'))));
+    for (const e of evidence) {
+      assert.ok(e.sentence.length > 0 && e.confidence >= 0 && e.confidence <= 1, JSON.stringify(e));
+      assert.ok(paper.includes(squash(e.sentence)), e.sentence);
+    }
   });
 
   itAnswersErrors(

@@ -5,6 +5,27 @@ import { KrtRow, MAX_TEXT } from './common.ts';
 
 export const SessionParams = Type.Object({ session_id: Type.String({ maxLength: 200, description: 'Extraction session id.' }) });
 
+/**
+ * Where each row of a text-extracted table came from (not a KRT column: the row keeps exactly the six). The
+ * confidence is the extractor's probability, calibrated by cross-validation by paper (README, issue 15).
+ */
+export const RowEvidence = Type.Object({
+  sentence: Type.String({ description: 'The sentence of the methods text the row was found in.' }),
+  confidence: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description: 'Calibrated probability that the authors would list this row (cross-validated by paper).',
+  }),
+});
+
+const rowEvidence = Nullable(
+  Type.Array(RowEvidence, {
+    description:
+      'For a table found in the methods text (provider text-pattern): per row of krt_data, in the same order, the sentence it came from and its confidence. ' +
+      "null for an author's table, a language model's table, and sessions stored before this was kept.",
+  }),
+);
+
 export const SessionResponse = Type.Object({
   success: Type.Literal(true),
   session_id: Type.String(),
@@ -14,6 +35,7 @@ export const SessionResponse = Type.Object({
   error: Nullable(Type.String()),
   created_at: Type.String(),
   krt_data: Type.Array(KrtRow),
+  row_evidence: rowEvidence,
   summary: Type.Object({
     total_resources: Type.Integer(),
     new_resources: Type.Integer(),
@@ -37,6 +59,7 @@ export const DoiTableResponse = Type.Object({
   doi: Type.String(),
   session_id: Type.String(),
   krt_data: Type.Array(KrtRow),
+  row_evidence: rowEvidence,
   summary: Type.Object({
     total_resources: Type.Integer(),
     new_resources: Type.Integer(),
