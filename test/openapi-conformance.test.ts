@@ -18,8 +18,11 @@ import { openDatabase } from '../src/core/db/database.ts';
 import type { ServiceApp, ServiceModule } from '../src/core/service.ts';
 import { SERVICES } from '../src/services/registry.ts';
 import { AS_OF_VARIABLE } from '../src/services/draws/as-of.ts';
+import { demoArticles } from '../src/services/krt/demo.ts';
 import { buildTestApp, testContext } from './support/app.ts';
 import { describeEachDatabase, needsSharedData } from './support/databases.ts';
+import { startSourceServer } from './support/sync/source-server.ts';
+import type { SourceServer } from './support/sync/source-server.ts';
 
 // ajv-formats is CommonJS with `export default`; under Node's ESM loader the function is the module itself.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -99,6 +102,8 @@ const EXAMPLES: Record<string, Record<string, (found: Found) => Example>> = {
       body: doiBody(f('doi', 'GET /api/doi-suggestions/')),
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     }),
+    // Against the local bioRxiv of krtUpstream (below): a paper the demo store does not hold yet.
+    'POST /api/api/krt/fetch/': () => ({ body: { doi: KRT_FETCHED.doi }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
   },
   grants: {
     'POST /api/api/calculate/': () => ({ body: { annual_income: 65000 } }),
@@ -116,6 +121,26 @@ const EXAMPLES: Record<string, Record<string, (found: Found) => Example>> = {
     'GET /api/democracy/draws/': () => ({ expect: 404 }),
   },
 };
+
+// B's fetch route asks bioRxiv (then Europe PMC) over HTTP: here a local server plays both (as in the sync tests),
+// with bioRxiv's details record and JATS file of one more generated article; every other DOI is unknown there.
+const KRT_FETCHED = demoArticles(DEMO_SIZES.krt + 1, 7).at(-1)!;
+
+async function krtUpstream(): Promise<{ server: SourceServer; env: Record<string, string> }> {
+  const server = await startSourceServer();
+  const json = (value: unknown) => ({ body: Buffer.from(JSON.stringify(value)), contentType: 'application/json' });
+  const jatsPath = `/content/${KRT_FETCHED.doi.slice('10.1101/'.length)}v1.source.xml`;
+  server.put(
+    `/biorxiv/details/biorxiv/${KRT_FETCHED.doi}/na/json`,
+    json({ messages: [{ status: 'ok' }], collection: [{ doi: KRT_FETCHED.doi, version: '1', jatsxml: server.url(jatsPath) }] }),
+  );
+  server.put(jatsPath, { body: Buffer.from(KRT_FETCHED.xml), contentType: 'application/xml' });
+  server.put('/epmc/search', json({ hitCount: 0, resultList: { result: [] } }));
+  return {
+    server,
+    env: { PDI_SYNC_URL_KRT: server.url('/biorxiv'), PDI_SYNC_URL_KRT_EUROPEPMC: server.url('/epmc/'), PDI_SYNC_RETRIES: '1' },
+  };
+}
 
 /** Other formats of downloads, each called too. */
 const FORMATS: Record<string, string[]> = {
@@ -262,6 +287,7 @@ function suite(service: ServiceModule): void {
       let dir: string;
       let app: ServiceApp;
       let doc: Document;
+      let upstream: SourceServer | undefined;
       let client = 0;
       const nextAddress = () => {
         client++;
@@ -272,6 +298,11 @@ function suite(service: ServiceModule): void {
       before(async () => {
         if (gate.problem) throw new Error(gate.problem);
         dir = fs.mkdtempSync(path.join(os.tmpdir(), `pdi-conformance-${service.name}-`));
+        if (service.name === 'krt') {
+          const local = await krtUpstream();
+          upstream = local.server;
+          Object.assign(env, local.env);
+        }
         const ctx = testContext(service, t.db, { dataDir: dir, env });
         await service.loadDemo(ctx, { size: DEMO_SIZES[service.name], seed: 7 });
         app = await buildTestApp(service, ctx);
@@ -279,6 +310,7 @@ function suite(service: ServiceModule): void {
       });
       after(async () => {
         await app?.close();
+        await upstream?.close();
         if (dir) fs.rmSync(dir, { recursive: true, force: true });
       });
 
