@@ -7,6 +7,7 @@ import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredCategoryForecast } from '../aggregates.ts';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
+import { DEFAULT_HORIZONS } from '../forecast/forecast-panel.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import { listDraws } from '../repository.ts';
 import type { CategoryRecord, DrawRecord } from '../repository.ts';
@@ -197,7 +198,9 @@ function modelSection(forecast: StoredCategoryForecast): SafeHtml {
             ${f(b.served)} points; always repeating the last cut-off (naive) missed by ${f(b.naive)}, the mean of the last six by
             ${f(b.window_mean)}. <a href="/models">Every model’s backtest</a>.
           </p>`
-        : html`<p>No forecast of this category has been scored yet.</p>`
+        : forecast.status === 'young'
+          ? html`<p>Young categories’ forecasts are scored together: see pooled_young on <a href="/models">the models page</a>.</p>`
+          : html`<p>No forecast of this category was scored in the last two years.</p>`
     }`;
 }
 
@@ -272,7 +275,20 @@ export function categoryPage(app: ServiceApp, routes: DrawsRouteContext, kit: Pa
           <h1>${category.name}</h1>
           ${category.description ? html`<p class="lead">${category.description}</p>` : ''}
           <p>${statusBadge(status, forecast?.dormant_since ?? null)}</p>
-          ${status === 'predicted' ? '' : statusNote(forecast, category, view.forecastsAsOf ?? view.asOf)} ${statsRow(view, category)}
+          ${
+            status === 'predicted'
+              ? html`<p class="muted">${forecast?.status_reason}.</p>`
+              : statusNote(forecast, category, view.forecastsAsOf ?? view.asOf)
+          }
+          ${
+            predictions.length > 0 && predictions.length < DEFAULT_HORIZONS
+              ? html`<p class="muted">
+                  Only ${predictions.length} of its next ${DEFAULT_HORIZONS} draws are forecast: the others would fall more than a year
+                  after ${view.forecastsAsOf ?? view.asOf}.
+                </p>`
+              : ''
+          }
+          ${statsRow(view, category)}
           ${
             next
               ? html`<h2>Next draw</h2>

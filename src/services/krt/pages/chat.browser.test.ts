@@ -55,7 +55,7 @@ describeEachDatabase(
       await tab.focus('textarea[name="message"]');
       await tab.keyboard.type(message);
       await tab.keyboard.press('Tab');
-      assert.equal(await tab.evaluate(() => document.activeElement?.textContent?.trim()), 'Send');
+      assert.equal(await tab.evaluate<string | undefined>('document.activeElement?.textContent?.trim()'), 'Send');
       await tab.keyboard.press('Enter');
     }
 
@@ -93,10 +93,10 @@ describeEachDatabase(
         assert.equal(await tab.locator('#chat-table td.rrid-cell').count(), 1);
         assert.match(await tab.locator('ol.chat-log li.you').first().innerText(), /Add rabbit anti-histone H3/);
         assert.equal(await tab.inputValue('textarea[name="message"]'), '');
-        assert.equal(await tab.evaluate(() => document.activeElement?.getAttribute('name')), 'message');
+        assert.equal(await tab.evaluate<string | null | undefined>("document.activeElement?.getAttribute('name')"), 'message');
 
         await send(tab, 'remove row 1');
-        await tab.waitForFunction(() => document.querySelectorAll('ol.chat-log li.assistant').length === 2);
+        await tab.waitForFunction("document.querySelectorAll('ol.chat-log li.assistant').length === 2");
         await tab.waitForSelector('#chat-table p.note');
         assert.equal(await tab.locator('#chat-table td.rrid-cell').count(), 0);
         assert.deepEqual(problems, []);
