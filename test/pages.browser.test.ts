@@ -1,0 +1,284 @@
+// The pages of every service in a real browser (issue 17): Debian's chromium through playwright-core, one
+// browser, pages in sequence. For each service that has pages and a tour (test/support/<svc>/page-tour.ts),
+// on its demo data on SQLite and PostgreSQL:
+//  - every page of the tour loads with status 200, no console error, no uncaught script error and no failed
+//    or refused request (a content-security-policy violation is a console error), and axe-core finds no
+//    serious or critical violation; a full-page screenshot of each is written to test-artifacts/screenshots/;
+//  - with JavaScript disabled, every page has the same headings, charts, tables and forms;
+//  - the first form of a page that has a text field works with the keyboard alone: Tab reaches the field,
+//    typing and Enter submit it, and the answer is a page.
+// Services without pages or without a tour are reported as skipped by name. Without chromium the suite is
+// skipped outside CI and fails in CI. PDI_DOCS_SCREENSHOTS=1 also writes the README's screenshot of each
+// service (the tour's first page, SQLite, 1200×800) to docs/screenshots/<svc>.png; PDI_PAGES_SERVICES=a,b runs
+// those services only.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildTestApp, testContext } from './support/app.ts';
+import { describeEachDatabase, skipUnlessAvailable } from './support/databases.ts';
+import type { ServiceApp, ServiceModule } from '../src/core/service.ts';
+import { SERVICES } from '../src/services/registry.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CHROMIUM = process.env.PDI_CHROMIUM ?? '/usr/bin/chromium';
+const browserGate = skipUnlessAvailable(fs.existsSync(CHROMIUM) ? null : `${CHROMIUM} not found (apt-get install chromium)`);
+const AXE_SOURCE = path.join(ROOT, 'node_modules/axe-core/axe.min.js');
+const SCREENSHOTS = path.join(ROOT, 'test-artifacts/screenshots');
+const DOCS_SCREENSHOTS = process.env.PDI_DOCS_SCREENSHOTS === '1' ? path.join(ROOT, 'docs/screenshots') : null;
+/** Demo sizes that keep the suite's run time reasonable (the grants demo's default 50,000 rows take ~25 s to import per database). */
+const DEMO_OPTIONS: Partial<Record<string, { size?: number; seed?: number }>> = { grants: { size: 5000 } };
+
+let browser: Browser | undefined;
+before(async () => {
+  if (browserGate.skip) return;
+  if (browserGate.problem) throw new Error(browserGate.problem);
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    timeout: 60_000,
+  });
+});
+after(async () => browser?.close());
+
+/** What a page shows that must not depend on JavaScript. */
+interface Structure {
+  h1: string;
+  headings: number;
+  charts: number;
+  tables: number;
+  forms: number;
+}
+
+// Scripts that run in the page are written as text: this program's TypeScript has no DOM types.
+const STRUCTURE_SCRIPT = `(() => {
+  const main = document.querySelector('main');
+  return {
+    h1: document.querySelector('main h1')?.textContent?.trim() ?? '',
+    headings: main?.querySelectorAll('h1, h2, h3').length ?? 0,
+    charts: main?.querySelectorAll('figure.chart svg[role="img"]').length ?? 0,
+    tables: main?.querySelectorAll('table').length ?? 0,
+    forms: main?.querySelectorAll('form').length ?? 0,
+  };
+})()`;
+
+const AXE_SCRIPT = `(async () => {
+  const result = await axe.run(document, { resultTypes: ['violations'] });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.impact + ' ' + v.id + ' (' + v.help + ') at ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; '));
+})()`;
+
+/** Marks the first text field of the first form that has one; returns its name, type and the form's method. */
+const FORM_FIELD_SCRIPT = `(() => {
+  for (const form of document.querySelectorAll('main form')) {
+    const field = form.querySelector('input[type="search"], input[type="text"], input[type="number"], input:not([type])');
+    if (!field) continue;
+    field.setAttribute('data-keyboard-target', '');
+    return { name: field.name, type: field.type, method: form.method };
+  }
+  return null;
+})()`;
+
+const FOCUSED_SCRIPT = `document.activeElement?.hasAttribute('data-keyboard-target') ?? false`;
+
+const structureOf = (page: Page): Promise<Structure> => page.evaluate<Structure>(STRUCTURE_SCRIPT);
+
+/** Records what went wrong on a page while it is used: console errors, script errors, failed or refused requests. */
+function watch(page: Page, problems: string[], where: () => string): void {
+  // Browsers ask for /favicon.ico by themselves; the shared layout names no icon (reported; not a page's request).
+  const isFavicon = (url: string) => new URL(url).pathname === '/favicon.ico';
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const source = message.location().url || 'http://x/';
+    // The page's own status is checked where it is loaded (a form may rightly answer 404); its console line is not a second fault.
+    if (isFavicon(source) || (message.text().startsWith('Failed to load resource') && source === page.url())) return;
+    problems.push(`${where()}: console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`${where()}: script error: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    if (isFavicon(request.url())) return;
+    // A script's fetch cut short by the page itself (a newer keystroke, or the navigation a form submit starts) is not a failure.
+    const aborted = request.failure()?.errorText === 'net::ERR_ABORTED' && ['fetch', 'xhr'].includes(request.resourceType());
+    if (!aborted) problems.push(`${where()}: request failed: ${request.url()} (${request.failure()?.errorText})`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !isFavicon(response.url()) && response.request().resourceType() !== 'document')
+      problems.push(`${where()}: ${response.status()} for ${response.url()}`);
+  });
+}
+
+function screenshotName(service: string, kind: string, index: number, url: string): string {
+  const slug =
+    url
+      .replace(/^\//, '')
+      .replace(/[^a-z0-9]+/gi, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'home';
+  return `${service}-${kind}-${String(index + 1).padStart(2, '0')}-${slug}.png`;
+}
+
+function suiteFor(service: ServiceModule): void {
+  const tour = path.join(ROOT, 'test/support', service.name, 'page-tour.ts');
+  if (!service.pages) {
+    describe(`${service.name} pages in a real browser`, { skip: `${service.name} has no pages (ServiceModule.pages)` }, () => {});
+    return;
+  }
+  if (!fs.existsSync(tour)) {
+    describe(
+      `${service.name} pages in a real browser`,
+      { skip: `${service.name} has no page tour (test/support/${service.name}/page-tour.ts)` },
+      () => {},
+    );
+    return;
+  }
+  describeEachDatabase(
+    `${service.name} pages in a real browser`,
+    (t) => {
+      let app: ServiceApp | undefined;
+      let dir = '';
+      let origin = '';
+      let paths: string[] = [];
+      let context: BrowserContext | undefined;
+      const structures = new Map<string, Structure>();
+
+      before(async () => {
+        if (browserGate.skip) return;
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), `pdi-pages-${service.name}-`));
+        const ctx = testContext(service, t.db, { dataDir: dir });
+        await service.loadDemo(ctx, DEMO_OPTIONS[service.name] ?? {});
+        app = await buildTestApp(service, ctx);
+        origin = await app.listen({ port: 0, host: '127.0.0.1' });
+        const { pageTour } = (await import(tour)) as { pageTour(app: ServiceApp): Promise<string[]> };
+        paths = await pageTour(app);
+        context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+      });
+      after(async () => {
+        await context?.close();
+        await app?.close();
+        if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      });
+
+      it(
+        'every page loads with no console error or failed request, axe finds nothing serious, and is written as a screenshot',
+        { skip: browserGate.skip, timeout: 300_000 },
+        async () => {
+          assert.ok(paths.length > 0, 'the tour lists pages');
+          const axe = fs.readFileSync(AXE_SOURCE, 'utf8');
+          const problems: string[] = [];
+          const page = await context!.newPage();
+          let current = '';
+          watch(page, problems, () => current);
+          for (const [index, url] of paths.entries()) {
+            current = url;
+            const response = await page.goto(origin + url, { waitUntil: 'load' });
+            if (response?.status() !== 200) problems.push(`${url}: status ${response?.status()}`);
+            structures.set(url, await structureOf(page));
+            // Evaluated through the debugging protocol, so the page's content security policy does not block it.
+            await page.evaluate(axe);
+            const violations = await page.evaluate<string[]>(AXE_SCRIPT);
+            for (const v of violations) problems.push(`${url}: axe: ${v}`);
+            await page.screenshot({ path: path.join(SCREENSHOTS, screenshotName(service.name, t.kind, index, url)), fullPage: true });
+            if (DOCS_SCREENSHOTS && index === 0 && t.kind === 'sqlite') {
+              fs.mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
+              await page.setViewportSize({ width: 1200, height: 800 });
+              await page.screenshot({ path: path.join(DOCS_SCREENSHOTS, `${service.name}.png`) });
+              await page.setViewportSize({ width: 1280, height: 900 });
+            }
+          }
+          await page.close();
+          assert.deepEqual(problems, [], problems.join('\n'));
+        },
+      );
+
+      it(
+        'every page has the same headings, charts, tables and forms with JavaScript disabled',
+        { skip: browserGate.skip, timeout: 120_000 },
+        async () => {
+          const noScript = await browser!.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+          try {
+            const page = await noScript.newPage();
+            for (const url of paths) {
+              const response = await page.goto(origin + url, { waitUntil: 'load' });
+              assert.equal(response?.status(), 200, url);
+              const withScripts = structures.get(url);
+              assert.ok(withScripts, `${url} was loaded with JavaScript first`);
+              const without = await structureOf(page);
+              assert.deepEqual(without, withScripts, url);
+              assert.ok(without.h1.length > 0, `${url} has a heading`);
+            }
+          } finally {
+            await noScript.close();
+          }
+        },
+      );
+
+      it(
+        'the first form with a text field works with the keyboard alone: Tab to it, type, Enter',
+        { skip: browserGate.skip, timeout: 180_000 },
+        async () => {
+          const problems: string[] = [];
+          const page = await context!.newPage();
+          let current = '';
+          watch(page, problems, () => current);
+          let forms = 0;
+          for (const [index, url] of paths.entries()) {
+            current = `${url} (keyboard)`;
+            await page.goto(origin + url, { waitUntil: 'load' });
+            const target = await page.evaluate<{ name: string; type: string; method: string } | null>(FORM_FIELD_SCRIPT);
+            if (!target) continue;
+            forms++;
+            let reached = false;
+            for (let presses = 0; presses < 100 && !reached; presses++) {
+              await page.keyboard.press('Tab');
+              reached = await page.evaluate<boolean>(FOCUSED_SCRIPT);
+            }
+            if (!reached) {
+              problems.push(`${url}: Tab never reaches the field "${target.name}"`);
+              continue;
+            }
+            const typed = target.type === 'number' ? '50000' : 'care';
+            await page.keyboard.press('ControlOrMeta+A');
+            await page.keyboard.type(typed);
+            const [response] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.keyboard.press('Enter')]);
+            const status = response?.status();
+            // A search may rightly find nothing (a recipient named "care": 404); a refused request (4xx other than 404) or a failure is a fault.
+            if (status !== 200 && status !== 404) problems.push(`${url}: submitting "${target.name}" answered ${status}`);
+            if (target.method === 'get' && !new URL(page.url()).searchParams.getAll(target.name).includes(typed))
+              problems.push(`${url}: the submitted address ${page.url()} does not carry ${target.name}=${typed}`);
+            if (!(await page.locator('main h1').count())) problems.push(`${url}: the answer to the form has no heading`);
+            await page.screenshot({
+              path: path.join(SCREENSHOTS, screenshotName(service.name, `${t.kind}-keyboard`, index, url)),
+              fullPage: true,
+            });
+          }
+          await page.close();
+          assert.ok(forms > 0, 'the tour has at least one page with a form');
+          assert.deepEqual(problems, [], problems.join('\n'));
+        },
+      );
+    },
+    { migrations: service.migrations },
+  );
+}
+
+// PDI_PAGES_SERVICES=oral,grants runs those services only (the others are reported as skipped).
+const chosen = process.env.PDI_PAGES_SERVICES?.split(',').map((s) => s.trim());
+for (const service of SERVICES) {
+  if (chosen && !chosen.includes(service.name))
+    describe(`${service.name} pages in a real browser`, { skip: `not in PDI_PAGES_SERVICES (${chosen.join(', ')})` }, () => {});
+  else suiteFor(service);
+}
