@@ -118,6 +118,24 @@ describeKrtHttp(
       assert.match(body, new RegExp(`<strong aria-current="true">${table.session_id}</strong> \\(shown\\)`));
     });
 
+    it('a table found in the text shows, per row, the sentence it came from and its confidence (the API’s row_evidence)', async () => {
+      const tables = await Promise.all(
+        (await newest()).suggestions.map(async (s) => (await h.get<DoiTable>(`/api/api/krt/doi/${s.doi}/`)).body),
+      );
+      const text = tables.find((t) => t.summary.provider === 'text-pattern');
+      assert.ok(text?.row_evidence, 'a demo article without an author table, extracted from its text with evidence');
+      const page = textOf((await inject({ url: `/paper?doi=${encodeURIComponent(text.doi)}` })).body);
+      const shown = [...page.matchAll(/found in the text, confidence (\d+)%/g)].map((m) => Number(m[1]));
+      assert.deepEqual(
+        shown,
+        text.row_evidence.map((e) => Math.round(e.confidence * 100)),
+      );
+      for (const e of text.row_evidence) assert.ok(page.includes(textOf(e.sentence)), e.sentence);
+      // An author's table has no such line.
+      const authored = tables.find((t) => t.summary.provider === 'jats-table')!;
+      assert.doesNotMatch(textOf((await inject({ url: `/paper?doi=${encodeURIComponent(authored.doi)}` })).body), /found in the text/);
+    });
+
     it('RRID suggestions carry their calibrated confidence and their evidence: the papers that write the RRID', async () => {
       const answers = new KrtAnswers(testContext(krtService, h.t.db));
       const row: KrtRow = {

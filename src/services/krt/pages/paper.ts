@@ -9,7 +9,7 @@ import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { KrtAnswers } from '../answers.ts';
 import { summarizeRows } from '../extract/index.ts';
-import type { KrtRow } from '../extract/index.ts';
+import type { KrtRow, RowEvidence } from '../extract/index.ts';
 import { sessionsOfDoi } from '../repository.ts';
 import type { SessionRecord } from '../repository.ts';
 import { parseDoi } from '../routes/common.ts';
@@ -86,16 +86,28 @@ export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDa
       const meta = check.metadata;
       const sessions = await sessionsOfDoi(db, doi);
 
-      let table: { sessionId: string; rows: KrtRow[]; provider: string; model: string } | null = null;
+      let table: { sessionId: string; rows: KrtRow[]; found: RowEvidence[] | null; provider: string; model: string } | null = null;
       if (requested) {
         if (!sessions.some((s) => s.session_id === requested)) throw notFound(`session ${requested} is not a session of ${doi}`);
         const t = await answers.sessionTable(requested);
         if (t.status === 'completed')
-          table = { sessionId: t.session_id, rows: t.krt_data, provider: t.summary.provider, model: t.summary.model };
+          table = {
+            sessionId: t.session_id,
+            rows: t.krt_data,
+            found: t.row_evidence,
+            provider: t.summary.provider,
+            model: t.summary.model,
+          };
       } else {
         try {
           const best = await answers.bestTable(doi);
-          table = { sessionId: best.session_id, rows: best.krt_data, provider: best.summary.provider, model: best.summary.model };
+          table = {
+            sessionId: best.session_id,
+            rows: best.krt_data,
+            found: best.row_evidence,
+            provider: best.summary.provider,
+            model: best.summary.model,
+          };
         } catch (error) {
           if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
         }
@@ -103,7 +115,7 @@ export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDa
 
       let tableSection: SafeHtml;
       if (table) {
-        const annotated = await annotateRows(answers, db, table.rows, { exclude: doi });
+        const annotated = await annotateRows(answers, db, table.rows, { exclude: doi, found: table.found });
         const summary = summarizeRows(table.rows);
         tableSection = html`<section aria-labelledby="table-heading">
           <h2 id="table-heading">Key resources table</h2>

@@ -8,7 +8,7 @@ import { html, joinHtml } from '../../../core/pages/index.ts';
 import type { SafeHtml } from '../../../core/pages/index.ts';
 import type { KrtAnswers } from '../answers.ts';
 import { parseIdentifierText } from '../extract/identifier.ts';
-import type { KrtRow } from '../extract/index.ts';
+import type { KrtRow, RowEvidence } from '../extract/index.ts';
 import { ABSTAIN_BELOW, resolverUrl } from '../rrid/index.ts';
 import type { RridValidation } from '../rrid/index.ts';
 import type { KrtDatabase } from '../tables.ts';
@@ -46,21 +46,24 @@ export interface AnnotatedRow {
   row: KrtRow;
   validations: RridValidation[];
   lookup: RowLookup;
+  /** For a row the text extractor found: the sentence it came from and its calibrated confidence. */
+  found?: RowEvidence;
 }
 
 /**
  * Validations and suggestions for each row. `exclude` is the paper the table belongs to: it is not listed as
- * evidence for its own rows.
+ * evidence for its own rows. `found`: the text extractor's sentence and confidence per row (the API's row_evidence).
  */
 export async function annotateRows(
   answers: KrtAnswers,
   db: Kysely<KrtDatabase>,
   rows: readonly KrtRow[],
-  options: { exclude?: string } = {},
+  options: { exclude?: string; found?: readonly RowEvidence[] | null } = {},
 ): Promise<AnnotatedRow[]> {
   const loaded = await answers.knowledge.get();
   const annotated: Array<AnnotatedRow & { evidenceDois: string[][] }> = [];
-  for (const row of rows) {
+  for (const [position, row] of rows.entries()) {
+    const found = options.found?.[position];
     const parts = parseIdentifierText(row.IDENTIFIER);
     const validations: RridValidation[] = [];
     for (const part of parts) {
@@ -69,7 +72,7 @@ export async function annotateRows(
     }
     const hasRrid = parts.some((p) => p.kind === 'rrid');
     if (hasRrid || row['NEW/REUSE'] === 'new' || !row['RESOURCE NAME'].trim()) {
-      annotated.push({ row, validations, lookup: { kind: hasRrid ? 'has-rrid' : 'new' }, evidenceDois: [] });
+      annotated.push({ row, validations, lookup: { kind: hasRrid ? 'has-rrid' : 'new' }, evidenceDois: [], ...(found ? { found } : {}) });
       continue;
     }
     const catalog = parts.find((p) => p.kind === 'catalog');
@@ -109,6 +112,7 @@ export async function annotateRows(
               })),
             },
       evidenceDois,
+      ...(found ? { found } : {}),
     });
   }
   const papers = await papersByDoi(
@@ -200,6 +204,19 @@ function lookupCell(a: AnnotatedRow): SafeHtml {
   }
 }
 
+/** Where the text extractor read a row, and how sure it is (the confidence is calibrated out of sample). */
+function foundIn(found: RowEvidence): SafeHtml {
+  return html`<details class="found-in">
+    <summary class="muted">
+      found in the text,
+      <span title="Calibrated probability that the authors would list this row (cross-validated by paper)">
+        confidence ${percent(found.confidence)}</span
+      >
+    </summary>
+    <blockquote>${found.sentence}</blockquote>
+  </details>`;
+}
+
 /** The annotated table; `caption` says whose table it is. Rows are numbered as the chat counts them (from 1). */
 export function resourceTable(rows: readonly AnnotatedRow[], caption: string, options: { id?: string } = {}): SafeHtml {
   if (rows.length === 0) return html`<p class="note" id="${options.id ?? 'krt-table'}">The table has no rows yet.</p>`;
@@ -226,7 +243,7 @@ export function resourceTable(rows: readonly AnnotatedRow[], caption: string, op
             html`<tr>
               <td class="num">${i + 1}</td>
               <td>${a.row['RESOURCE TYPE']}</td>
-              <th scope="row">${a.row['RESOURCE NAME']}</th>
+              <th scope="row">${a.row['RESOURCE NAME']}${a.found ? foundIn(a.found) : ''}</th>
               <td>${a.row.SOURCE}</td>
               <td>${a.row.IDENTIFIER}</td>
               <td>${a.row['NEW/REUSE']}</td>
