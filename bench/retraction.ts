@@ -51,6 +51,7 @@ import { csvReadable } from '../src/core/export/index.ts';
 import { num } from '../src/core/db/dialect.ts';
 import type { ServiceModule } from '../src/core/service.ts';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { benchmarkFit } from './_retraction-fit.ts';
 
 /** The part of autocannon's programmatic interface used here (the package ships no types). */
@@ -93,6 +94,7 @@ const { values } = parseArgs({
     database: { type: 'string', default: 'sqlite' },
     only: { type: 'string' },
     repeat: { type: 'string', default: '1' },
+    before: { type: 'string' },
     'fit-countries': { type: 'string', default: '60' },
     'fit-years': { type: 'string', default: '18' },
   },
@@ -573,16 +575,54 @@ try {
   }
 
   // ---------------------------------------------------------------- export throughput
+  /**
+   * `--before <dir>`: a checkout of an earlier commit (`git worktree add <dir> d8065de^`, node_modules linked) whose own
+   * kernel and service answer the CSV export from the same database file, on a second port of this process — the export
+   * as the code of that commit streamed it, not a reconstruction. Its modules are loaded from the checkout; only
+   * the few entry points used here are typed.
+   */
+  const startBefore = async (checkout: string): Promise<{ address: string; close: () => Promise<void> }> => {
+    const load = (file: string) => import(pathToFileURL(path.join(path.resolve(checkout), file)).href) as Promise<Record<string, unknown>>;
+    const [database, configModule, serviceModule, appModule, retraction] = await Promise.all([
+      load('src/core/db/database.ts'),
+      load('src/core/config.ts'),
+      load('src/core/service.ts'),
+      load('src/core/http/service-app.ts'),
+      load('src/services/retraction/service.ts'),
+    ]);
+    const beforeDb = (database.openDatabase as (url: string) => { close(): Promise<void> })(`sqlite:${path.join(dir, 'bench.sqlite')}`);
+    const beforeConfig = {
+      ...(configModule.loadConfig as (env: NodeJS.ProcessEnv) => Record<string, unknown>)({ ...process.env, PDI_DATABASE_URL: '' }),
+      dataDir: dir,
+      responseCacheEntries: 0,
+      logLevel: 'silent',
+      trustProxy: true,
+    };
+    const Watcher = serviceModule.DataVersionWatcher as new (db: unknown, service: string) => unknown;
+    const beforeCtx = { ...ctx, db: beforeDb, config: beforeConfig, dataVersion: new Watcher(beforeDb, 'retraction') };
+    const beforeApp = await (appModule.buildServiceApp as (s: unknown, c: unknown, o: unknown) => Promise<typeof app>)(
+      retraction.retractionService,
+      beforeCtx,
+      { logger: false },
+    );
+    return {
+      address: await beforeApp.listen({ port: 0, host: '127.0.0.1' }),
+      close: async () => {
+        await beforeApp.close();
+        await beforeDb.close();
+      },
+    };
+  };
   type LoadResult = { rps: number; p50: number; p97_5: number; mbps: number; cpuMs: number; answered: number; errors: number };
-  const throughputRuns: { rows: number; now: LoadResult; before: LoadResult; load: string }[] = [];
+  const throughputRuns: { rows: number; now: LoadResult; before: LoadResult; commit: LoadResult | null; load: string }[] = [];
   if (sections.has('throughput')) {
     const autocannon: (options: AutocannonOptions) => Promise<AutocannonResult> = createRequire(import.meta.url)('autocannon');
     let forwarded = 0;
     /** Requests answered per second over the run, the latency, and this process's CPU time per request (server and client). */
-    const load = async (path: string, seconds: number): Promise<LoadResult> => {
+    const load = async (path: string, seconds: number, base = address): Promise<LoadResult> => {
       const cpu0 = process.cpuUsage();
       const result = await autocannon({
-        url: address,
+        url: base,
         connections: 50,
         duration: seconds,
         // A loaded machine can take longer than autocannon's default 10 s for a 10,000-row answer.
@@ -614,10 +654,12 @@ try {
         errors: result.errors,
       };
     };
+    const before = values.before ? await startBefore(values.before) : null;
     for (const rows of [1000, 10000]) {
       const seconds = rows > 1000 ? 3 * LOAD_SECONDS : LOAD_SECONDS;
       await load(`/api/export/?format=csv&limit=${rows}`, Math.min(seconds, 5)); // warm-up and JIT, not counted
       await load(`/bench/export-baseline/?limit=${rows}`, Math.min(seconds, 5));
+      if (before) await load(`/api/export/?format=csv&limit=${rows}`, Math.min(seconds, 5), before.address);
     }
     for (let run = 1; run <= REPEATS; run++) {
       console.log(
@@ -629,16 +671,23 @@ try {
       for (const rows of [1000, 10000]) {
         const seconds = rows > 1000 ? 3 * LOAD_SECONDS : LOAD_SECONDS;
         const now = await load(`/api/export/?format=csv&limit=${rows}`, seconds);
-        const before = await load(`/bench/export-baseline/?limit=${rows}`, seconds);
+        const previous = await load(`/bench/export-baseline/?limit=${rows}`, seconds);
+        const commit = before ? await load(`/api/export/?format=csv&limit=${rows}`, seconds, before.address) : null;
         const loadAfter = loadAverage();
-        throughputRuns.push({ rows, now, before, load: loadAfter });
+        throughputRuns.push({ rows, now, before: previous, commit, load: loadAfter });
         const row = (r: LoadResult) =>
           `${r.rps.toFixed(1).padStart(7)}  ${fmtMs(r.p50).padStart(8)} / ${fmtMs(r.p97_5).padStart(8)}  ${r.mbps.toFixed(1).padStart(7)}  ${r.cpuMs.toFixed(1).padStart(10)}`;
         console.log(
-          `${String(rows).padEnd(6)} ${row(now)}          | ${row(before)}          | ${(now.rps / before.rps).toFixed(2).padStart(11)}  ${(before.cpuMs / now.cpuMs).toFixed(2).padStart(9)}  ${loadAfter}`,
+          `${String(rows).padEnd(6)} ${row(now)}          | ${row(previous)}          | ${(now.rps / previous.rps).toFixed(2).padStart(11)}  ${(previous.cpuMs / now.cpuMs).toFixed(2).padStart(9)}  ${loadAfter}`,
         );
-        if (now.errors || before.errors)
-          console.log(`       (connection errors or timeouts: stored lines ${now.errors}, previous pipeline ${before.errors})`);
+        if (commit)
+          console.log(
+            `  ${values.before} (its own code): ${row(commit)} | req/s ratio stored/that commit ${(now.rps / commit.rps).toFixed(2)}, CPU ratio ${(commit.cpuMs / now.cpuMs).toFixed(2)}`,
+          );
+        if (now.errors || previous.errors || commit?.errors)
+          console.log(
+            `       (connection errors or timeouts: stored lines ${now.errors}, previous pipeline ${previous.errors}${commit ? `, ${values.before} ${commit.errors}` : ''})`,
+          );
       }
     }
     console.log(
@@ -647,6 +696,7 @@ try {
     console.log(
       ' The previous pipeline: keyset pages of 500 joined rows (the page condition an OR, scanned from the top) through the core CSV writer.)',
     );
+    await before?.close();
   }
 
   // ---------------------------------------------------------------- spread over the repeats
@@ -699,6 +749,25 @@ try {
             2,
           )}`,
         );
+        const commits = runs.flatMap((r) => (r.commit ? [{ now: r.now, commit: r.commit }] : []));
+        if (commits.length > 0)
+          console.log(
+            `    ${values.before} (its own code): req/s ${cell(
+              commits.map((r) => r.commit.rps),
+              '',
+              1,
+            )} p50 ${cell(
+              commits.map((r) => r.commit.p50),
+              ' ms',
+              0,
+            )} req/s ratio stored/that commit ${range(
+              commits.map((r) => r.now.rps / r.commit.rps),
+              2,
+            )}, CPU ratio ${range(
+              commits.map((r) => r.commit.cpuMs / r.now.cpuMs),
+              2,
+            )}`,
+          );
       }
       console.log(`  load average after each run: ${throughputRuns.map((r) => `${r.rows}: ${r.load}`).join(' | ')}`);
     }
