@@ -270,7 +270,8 @@ async function syncFile(
     await fs.mkdir(path.dirname(kept), { recursive: true });
     await fs.rename(copy, kept).catch(() => {});
     await fs.rm(path.dirname(copy), { recursive: true, force: true });
-    const message = (error as Error).message ?? String(error);
+    // The importer names the copy it read, which is gone now: name the copy kept for inspection instead.
+    const message = ((error as Error).message ?? String(error)).split(copy).join(kept);
     log.error(
       { err: message, kept },
       refused ? 'sync: import refused; the stored data is unchanged' : 'sync: import failed; the stored data is unchanged',
@@ -287,11 +288,16 @@ async function removeOlderCopies(versions: string, keep: string, fileName: strin
   }
 }
 
+/** A file read again (--force, a new checksum) whose records are all as they were. */
+function noRecordChanged(file: SyncFileReport): boolean {
+  return file.reports.length > 0 && file.reports.every((r) => r.inserted + r.updated + r.deleted + r.demo_rows_removed === 0);
+}
+
 /** One line per file, for the terminal. */
 export function formatSyncReport(report: SyncReport): string[] {
   return report.files.map((f) => {
     const what: Record<FileResult, string> = {
-      imported: `imported (${f.http?.bytes ?? '?'} bytes, sha256 ${f.http?.sha256?.slice(0, 12) ?? '?'}${f.http && f.http.attempts > 1 ? `, ${f.http.attempts} attempts` : ''})`,
+      imported: `imported (${f.http?.bytes ?? '?'} bytes, sha256 ${f.http?.sha256?.slice(0, 12) ?? '?'}${f.http && f.http.attempts > 1 ? `, ${f.http.attempts} attempts` : ''})${noRecordChanged(f) ? ': no record changed' : ''}`,
       unchanged: 'unchanged (same checksum as the stored copy): nothing imported',
       'not-modified': 'not modified (304): nothing to do',
       refused: /\brefused\b/.test(f.error ?? '') ? (f.error ?? '') : `refused: ${f.error}`,
