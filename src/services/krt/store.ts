@@ -95,6 +95,35 @@ export interface SessionWrite {
   replaced: number;
 }
 
+/**
+ * The same table stored before its rows kept their evidence (krt_0003): the sentence and confidence of each row are
+ * added to the stored rows (same extractor, same file, so the same rows in the same order). Whether any was added.
+ */
+async function addMissingEvidence(trx: Kysely<KrtDatabase>, input: SessionInput): Promise<boolean> {
+  const evidence = input.evidence;
+  if (!evidence || evidence.length !== input.rows.length) return false;
+  const missing = await trx
+    .selectFrom('krt_session_rows')
+    .select(['position', 'resource_name'])
+    .where('session_id', '=', input.session_id)
+    .where('sentence', 'is', null)
+    .execute();
+  let added = false;
+  for (const row of missing) {
+    const found = evidence[row.position];
+    // Only onto the row it belongs to: a stored row that is not this extraction's row keeps its nulls.
+    if (!found || input.rows[row.position]['RESOURCE NAME'] !== row.resource_name) continue;
+    await trx
+      .updateTable('krt_session_rows')
+      .set({ sentence: found.sentence, confidence: found.confidence })
+      .where('session_id', '=', input.session_id)
+      .where('position', '=', row.position)
+      .execute();
+    added = true;
+  }
+  return added;
+}
+
 export async function storeSession(trx: Kysely<KrtDatabase>, articleId: number, input: SessionInput, now: string): Promise<SessionWrite> {
   const existing = await trx
     .selectFrom('krt_sessions')
@@ -118,6 +147,7 @@ export async function storeSession(trx: Kysely<KrtDatabase>, articleId: number, 
     is_demo: dbBool(trx, input.is_demo),
   };
   let change: Change;
+  let writeRows = true;
   if (!existing) {
     await trx
       .insertInto('krt_sessions')
@@ -131,13 +161,14 @@ export async function storeSession(trx: Kysely<KrtDatabase>, articleId: number, 
       .set({ article_id: articleId, title: input.title, is_demo: header.is_demo })
       .where('session_id', '=', input.session_id)
       .execute();
-    change = 'unchanged';
+    writeRows = false;
+    change = (await addMissingEvidence(trx, input)) ? 'updated' : 'unchanged';
   } else {
     await trx.updateTable('krt_sessions').set(header).where('session_id', '=', input.session_id).execute();
     await trx.deleteFrom('krt_session_rows').where('session_id', '=', input.session_id).execute();
     change = 'updated';
   }
-  if (change !== 'unchanged') {
+  if (writeRows) {
     await insertMany(
       trx,
       'krt_session_rows',

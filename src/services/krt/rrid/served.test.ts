@@ -127,6 +127,33 @@ describeEachDatabase(
         );
       }
     });
+
+    it('text tables stored before their evidence was kept get it at the next import, once', { skip: gate.skip }, async () => {
+      const k = t.db.kysely.withTables<KrtTables>();
+      const textRows = () =>
+        k
+          .selectFrom('krt_session_rows')
+          .innerJoin('krt_sessions', 'krt_sessions.session_id', 'krt_session_rows.session_id')
+          .select(['krt_session_rows.session_id', 'krt_session_rows.position', 'krt_session_rows.sentence', 'krt_session_rows.confidence'])
+          .where('krt_sessions.provider', '=', 'text-pattern')
+          .orderBy('krt_session_rows.session_id')
+          .orderBy('krt_session_rows.position')
+          .execute();
+      const kept = await textRows();
+      const sessions = new Set(kept.map((r) => r.session_id));
+      assert.ok(sessions.size > 0);
+      // As a database migrated by krt_0003 holds them: the rows without sentence and confidence.
+      await k
+        .updateTable('krt_session_rows')
+        .set({ sentence: null, confidence: null })
+        .where('session_id', 'in', [...sessions])
+        .execute();
+      const again = await importStore(t.db, store, { workers: 2, progress: false });
+      assert.deepEqual([again.inserted, again.updated, again.deleted], [0, sessions.size, 0]);
+      assert.deepEqual(await textRows(), kept);
+      const third = await importStore(t.db, store, { workers: 2, progress: false });
+      assert.deepEqual([third.inserted, third.updated, third.deleted, third.unchanged], [0, 0, 0, files.length]);
+    });
   },
   { migrations: krtService.migrations },
 );
