@@ -2,12 +2,15 @@
 // Command line: serve | import | sync | fetch | generate | extract | fit | migrate.
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig, parsePort } from './core/config.ts';
 import type { ServiceName } from './core/config.ts';
 import { openRuntime } from './core/runtime.ts';
 import type { Runtime } from './core/runtime.ts';
 import { buildServiceApp } from './core/http/service-app.ts';
 import { closeListeners, stopOnSignals } from './core/http/lifecycle.ts';
+import { joinCluster, runPrimary, stopWhenAsked, workerCount, workerRole } from './core/cluster.ts';
 import { formatImportReport } from './core/import.ts';
 import type { ServiceApp, ServiceModule } from './core/service.ts';
 import { listDataVersions } from './core/db/datasets.ts';
@@ -45,7 +48,11 @@ program
     '--sync-every <duration>',
     'sync each served service from its official source on this schedule, e.g. 6h (default PDI_SYNC_EVERY; off)',
   )
-  .action(async (names: string[], opts: { port: string[]; host?: string; demo: boolean; syncEvery?: string }) => {
+  .option(
+    '--workers <n>',
+    'processes serving every service on the shared ports (default PDI_WORKERS, else one per core); 1 serves in this process',
+  )
+  .action(async (names: string[], opts: { port: string[]; host?: string; demo: boolean; syncEvery?: string; workers?: string }) => {
     const config = loadConfig();
     const syncEvery = opts.syncEvery ?? (config.env.PDI_SYNC_EVERY?.trim() || undefined);
     const syncEveryMs = syncEvery ? parseDuration(syncEvery, opts.syncEvery ? '--sync-every' : 'PDI_SYNC_EVERY') : null;
@@ -54,28 +61,50 @@ program
       const [name, port] = spec.split('=');
       config.ports[findService(name).name as ServiceName] = parsePort(port ?? '', `--port ${spec}`);
     }
+    const role = workerRole();
+    const workers = role === null ? workerCount(opts.workers ?? config.env.PDI_WORKERS) : 1;
+    if (workers > 1) {
+      runPrimary({
+        workers,
+        log: pino({ level: config.logLevel }) as unknown as FastifyBaseLogger,
+        stopTimeoutMs: config.http.shutdownGraceMs + 15_000,
+      });
+      return;
+    }
     const runtime = await openRuntime(config, SERVICES);
-    const apps: ServiceApp[] = [];
-    let syncs: { stop(): Promise<void> } | null = null;
-    // SIGTERM/SIGINT: stop accepting, let requests in flight finish within PDI_SHUTDOWN_GRACE_MS, then close the
-    // rest; the database and Redis close after the last answer (and after a scheduled import in progress).
-    stopOnSignals(async () => {
-      await Promise.all([closeListeners(apps, config.http.shutdownGraceMs, runtime.log), syncs?.stop()]);
-      await runtime.close();
-    }, runtime.log);
-    for (const service of services) {
-      const ctx = runtime.contexts.get(service.name)!;
-      if (opts.demo && (await listDataVersions(runtime.db.kysely, service.name)).length === 0) {
+    // Migrations (openRuntime) and demo data once, before any worker serves: a worker finds them done.
+    if (role !== 'sync' && role !== 'serve' && opts.demo) {
+      for (const service of services) {
+        const ctx = runtime.contexts.get(service.name)!;
+        if ((await listDataVersions(runtime.db.kysely, service.name)).length > 0) continue;
         runtime.log.info({ service: service.name }, 'no data yet: loading generated demo data');
         for (const report of await service.loadDemo(ctx, {})) runtime.log.info(formatImportReport(report));
         ctx.dataVersion.invalidate();
       }
-      const app = await buildServiceApp(service, ctx);
+    }
+    if (role === 'prepare') {
+      await runtime.close();
+      process.exit(0);
+    }
+    joinCluster(runtime.contexts);
+    const apps: ServiceApp[] = [];
+    let syncs: { stop(): Promise<void> } | null = null;
+    // SIGTERM/SIGINT (in a worker: the primary's request): stop accepting, let requests in flight finish within
+    // PDI_SHUTDOWN_GRACE_MS, then close the rest; the database and Redis close after the last answer (and after a
+    // scheduled import in progress).
+    const stop = async () => {
+      await Promise.all([closeListeners(apps, config.http.shutdownGraceMs, runtime.log), syncs?.stop()]);
+      await runtime.close();
+    };
+    if (role !== null) stopWhenAsked(stop, runtime.log);
+    else stopOnSignals(stop, runtime.log);
+    for (const service of services) {
+      const app = await buildServiceApp(service, runtime.contexts.get(service.name)!);
       const address = await app.listen({ port: config.ports[service.name], host: opts.host ?? config.host });
       runtime.log.info({ service: service.name, address, docs: `${address}/docs` }, `${service.title} listening`);
       apps.push(app);
     }
-    if (syncEveryMs !== null) {
+    if (syncEveryMs !== null && (role === null || role === 'sync')) {
       syncs = startSyncSchedules(
         services.map((service) => ({ ctx: runtime.contexts.get(service.name)!, service, definition: SYNC_SOURCES[service.name] })),
         { everyMs: syncEveryMs },

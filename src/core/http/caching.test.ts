@@ -4,8 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { Type } from 'typebox';
-import type { ServiceApp, ServiceModule } from '../service.ts';
+import type { ServiceApp, ServiceContext, ServiceModule } from '../service.ts';
 import { HttpError } from './errors.ts';
+import { rateLimitedGroup } from './rate-limit.ts';
 import { recordDataVersion } from '../db/datasets.ts';
 import { ResponseCache, etagMatches, preferredEncoding, strongEtag, variantEtag } from './caching.ts';
 import type { CachedResponse } from './caching.ts';
@@ -91,7 +92,7 @@ const cachingService: ServiceModule = {
   importers: {},
   loadDemo: async () => [],
   generate: async () => [],
-  async routes(app: ServiceApp) {
+  async routes(app: ServiceApp, ctx: ServiceContext) {
     app.get(
       '/big/',
       { schema: { querystring: Type.Object({ n: Type.Optional(Type.Integer({ minimum: 0 })) }) }, config: { responseCache: true } },
@@ -107,6 +108,12 @@ const cachingService: ServiceModule = {
     app.get('/missing/', { config: { responseCache: true } }, async () => {
       calls++;
       throw new HttpError(404, `not found ${'padding '.repeat(200)}`);
+    });
+    await rateLimitedGroup(app, ctx, { name: 'limited', max: 3 }, (scope) => {
+      scope.get('/limited/', { config: { responseCache: true } }, async () => {
+        calls++;
+        return { ok: true };
+      });
     });
   },
 };
@@ -230,6 +237,12 @@ describeEachDatabase('response cache and compression over HTTP', (t) => {
     });
     await app.inject('/big/?n=40');
     assert.equal(calls, before + 1);
+  });
+
+  it('counts a hit against the rate limit of its group', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await app.inject('/limited/')).statusCode);
+    assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
   });
 
   it('answers HEAD from the cache without a body', async () => {

@@ -5,12 +5,12 @@
 // The cache holds encoded bytes, not strings: a hit sends a Buffer as it is (a 37 KB string with characters above
 // U+00FF cost a UTF-8 encoding on every reply, and twice its length in memory), with its brotli or gzip variant
 // compressed once, on the first request that accepts it. It is bounded by bytes (PDI_RESPONSE_CACHE_BYTES), least
-// recently used first out. A hit is answered in the route's onRequest hook, after the app's and the route's scope
-// hooks (security headers, rate limits) and before parsing, validation and the handler: the same URL under the same
-// data version has the same answer, and only a 200 that passed validation is ever stored.
+// recently used first out. A hit is answered in the route's preParsing hook: after every onRequest hook (security
+// headers, the rate limit of its group, whichever scope added them) and before validation and the handler: the same
+// URL under the same data version has the same answer, and only a 200 that passed validation is ever stored.
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { DataVersionWatcher } from '../service.ts';
 
 export function strongEtag(body: string | Buffer): string {
@@ -223,19 +223,22 @@ function varyOnEncoding(reply: FastifyReply): void {
 const cacheControlOf = (seconds: number) => (seconds > 0 ? `public, max-age=${seconds}` : 'no-cache');
 
 /**
- * onRoute: a GET (and its HEAD) route with `responseCache: true` gets a route-level onRequest hook that answers from
- * the cache. Route-level hooks run after the app's and the scope's (security headers, the rate limit of its group).
+ * onRoute: a GET (and its HEAD) route with `responseCache: true` gets a route-level preParsing hook that answers from
+ * the cache. preParsing, not onRequest: a scope's onRoute hook (the rate limit's) adds its onRequest hook after this
+ * one, and a hit must still count against the client's limit.
  */
 export function cacheRoute(options: CachingOptions, route: RouteOptions): void {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   if (!options.cache || route.config?.responseCache !== true || !methods.every((m) => m === 'GET' || m === 'HEAD')) return;
   const hook = serveFromCache.bind(options);
-  route.onRequest =
-    route.onRequest === undefined ? [hook] : [...(Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]), hook];
+  route.preParsing =
+    route.preParsing === undefined ? [hook] : [...(Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing]), hook];
 }
 
-/** Route onRequest: answer from the response cache when the data has not changed; else note the version for onSend. */
-function serveFromCache(this: CachingOptions, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+type HookDone = (error?: Error | null) => void;
+
+/** Route preParsing: answer from the response cache when the data has not changed; else note the version for onSend. */
+function serveFromCache(this: CachingOptions, request: FastifyRequest, reply: FastifyReply, _payload: unknown, done: HookDone): void {
   const version = this.dataVersion.peek();
   if (version === undefined) {
     // The watcher's value is due for a re-read (at most once a second): ask the database, then look.
@@ -248,13 +251,7 @@ function serveFromCache(this: CachingOptions, request: FastifyRequest, reply: Fa
   answer(this, request, reply, done, version ?? 'none');
 }
 
-function answer(
-  options: CachingOptions,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  done: HookHandlerDoneFunction,
-  version: string,
-): void {
+function answer(options: CachingOptions, request: FastifyRequest, reply: FastifyReply, done: HookDone, version: string): void {
   const hit = options.cache!.get(request.url, version);
   if (hit === undefined) {
     request.pdiCacheVersion = version;

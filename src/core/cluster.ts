@@ -1,0 +1,159 @@
+// `serve --workers n`: a primary process forks n workers (node:cluster), each serving every service on the shared
+// ports (the primary accepts connections and hands them round-robin to the workers). The primary serves nothing: it
+// relays data-version news between workers, restarts a worker that dies, and on SIGTERM or SIGINT asks every worker
+// to stop gracefully and exits when the last one has (0 if all stopped cleanly).
+//
+// SQLite runs in WAL mode (src/core/db/database.ts): the workers read concurrently while one writer imports; only one
+// worker (the first) runs the sync schedule, so imports stay one at a time, and the others hear of a new data version
+// from the primary at once instead of at their next re-read.
+import cluster from 'node:cluster';
+import type { Worker } from 'node:cluster';
+import os from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import { DataVersionWatcher } from './service.ts';
+import type { ServiceContext } from './service.ts';
+
+/** A worker whose process ended within this time of its start did not start: the primary stops instead of retrying. */
+const STARTUP_MS = 15_000;
+
+type ClusterMessage = { pdi: 'data-version'; service: string } | { pdi: 'stop' };
+
+function isClusterMessage(value: unknown): value is ClusterMessage {
+  return typeof value === 'object' && value !== null && typeof (value as { pdi?: unknown }).pdi === 'string';
+}
+
+/** `--workers` (or PDI_WORKERS): a whole number ≥ 1, or absent for one per core. */
+export function workerCount(raw: string | undefined): number {
+  const text = raw?.trim();
+  if (text === undefined || text === '') return os.availableParallelism();
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new Error(`--workers must be a whole number of at least 1, got "${raw}"`);
+  return Number(text);
+}
+
+/**
+ * What this process is: `prepare` migrates and loads demo data, then ends; `sync` serves and runs the sync schedule;
+ * `serve` serves; null is not a worker (the primary, or the only process of `--workers 1`).
+ */
+export type WorkerRole = 'prepare' | 'sync' | 'serve';
+
+export function workerRole(): WorkerRole | null {
+  if (!cluster.isWorker) return null;
+  const role = process.env.PDI_WORKER_ROLE;
+  return role === 'prepare' || role === 'sync' ? role : 'serve';
+}
+
+/**
+ * The primary: forks one `prepare` worker (migrations, demo data) and, once it has ended, `workers` serving processes
+ * running this same command, and supervises them until a signal stops them; the process exits when they have
+ * stopped. The primary itself never opens the database, so it stays small.
+ */
+export function runPrimary(options: { workers: number; log: FastifyBaseLogger; stopTimeoutMs: number }): void {
+  const { log } = options;
+  const started = new Map<Worker, number>();
+  const roles = new Map<Worker, WorkerRole>();
+  let stopping = false;
+  let failed = false;
+
+  const fork = (role: WorkerRole) => {
+    const worker = cluster.fork({ PDI_WORKER_ROLE: role });
+    started.set(worker, Date.now());
+    roles.set(worker, role);
+    worker.on('message', (message: unknown) => {
+      if (!isClusterMessage(message) || message.pdi !== 'data-version') return;
+      for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send(message);
+    });
+    worker.on('exit', (code, signal) => {
+      const startedAt = started.get(worker) ?? 0;
+      started.delete(worker);
+      if (role === 'prepare' && !stopping) {
+        if (code === 0) {
+          for (let i = 0; i < options.workers; i++) fork(i === 0 ? 'sync' : 'serve');
+          log.info({ workers: options.workers }, `primary started ${options.workers} workers`);
+        } else {
+          log.error({ code, signal }, 'preparing the database failed: not serving');
+          process.exit(1);
+        }
+        return;
+      }
+      if (stopping) {
+        if (code !== 0) failed = true;
+        if (started.size === 0) process.exit(failed ? 1 : 0);
+        return;
+      }
+      log.error({ worker: worker.id, pid: worker.process.pid, code, signal }, 'worker ended unexpectedly');
+      if (Date.now() - startedAt < STARTUP_MS) {
+        log.error('a worker ended while starting: stopping the others');
+        failed = true;
+        stop('SIGTERM');
+        return;
+      }
+      fork(role); // its replacement takes over its role (the sync schedule included)
+    });
+  };
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.warn({ signal }, 'second signal: killing the workers without waiting');
+      for (const worker of started.keys()) worker.process.kill('SIGKILL');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal, workers: started.size }, 'shutting down: asking every worker to finish its requests and stop');
+    if (started.size === 0) process.exit(failed ? 1 : 0);
+    for (const worker of started.keys()) {
+      // The prepare worker has no stop handler: a SIGTERM ends it, its import rolled back.
+      if (roles.get(worker) === 'prepare' || !worker.isConnected()) worker.process.kill('SIGTERM');
+      else worker.send({ pdi: 'stop' } satisfies ClusterMessage);
+    }
+    setTimeout(() => {
+      log.error({ workers: started.size }, 'workers still running after the grace period: killing them');
+      for (const worker of started.keys()) worker.process.kill('SIGKILL');
+      process.exit(1);
+    }, options.stopTimeoutMs).unref();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+
+  fork('prepare');
+}
+
+/**
+ * In a worker: tell the other workers (through the primary) when this one changes a service's data, and forget the
+ * data version the others change. `contexts` are this worker's services.
+ */
+export function joinCluster(contexts: ReadonlyMap<string, ServiceContext>): void {
+  if (!cluster.isWorker) return;
+  DataVersionWatcher.onInvalidate = (service) => {
+    if (process.connected) process.send?.({ pdi: 'data-version', service } satisfies ClusterMessage);
+  };
+  process.on('message', (message: unknown) => {
+    if (isClusterMessage(message) && message.pdi === 'data-version') contexts.get(message.service)?.dataVersion.forget();
+  });
+}
+
+/**
+ * In a worker: run `stop` once, when the primary asks (its SIGTERM or SIGINT), on a SIGTERM sent to this worker, or
+ * when the primary is gone; then exit (0, or 1 if stopping failed). A terminal's Ctrl-C reaches every process of the
+ * group: the worker leaves SIGINT to the primary, which asks each worker in turn.
+ */
+export function stopWhenAsked(stop: () => Promise<void>, log: FastifyBaseLogger): void {
+  let stopping = false;
+  const onStop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ why }, 'worker shutting down: no new connections; requests in flight may finish');
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('message', (message: unknown) => {
+    if (isClusterMessage(message) && message.pdi === 'stop') onStop('asked by the primary');
+  });
+  process.on('SIGTERM', () => onStop('SIGTERM'));
+  process.on('SIGINT', () => {});
+  process.on('disconnect', () => onStop('the primary is gone'));
+}
