@@ -4,7 +4,6 @@ import type { ColumnType, Insertable, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
 import type { CoreTables, DbBoolean, DbId, DbInteger, DbJson } from '../../core/db/tables.ts';
 import type { Nature, NatureFilter } from './nature.ts';
-import type { TimeFilter } from './windows.ts';
 
 /** One Retraction Watch record. Multi-valued fields are joined with "; " (their parts are also child rows). */
 export interface PapersTable {
@@ -112,6 +111,10 @@ export interface CitationsSetAsideTable {
 export type WindowMeasure = 'total' | 'post' | 'd30' | 'd365' | 'd730' | 'dover';
 
 /** Per paper with citations, per time window (`total_all`, `post_1y`, `d30_5y`, …), computed at import. */
+/** The citing-date windows of the analytics (all time, the last 1, 3 and 5 years): stored columns carry their names. */
+export const TIME_FILTERS = ['all', '1y', '3y', '5y'] as const;
+export type TimeFilter = (typeof TIME_FILTERS)[number];
+
 export type PaperWindowsTable = { paper_id: DbInteger } & { [K in `${WindowMeasure}_${TimeFilter}`]: number };
 
 /** Post-retraction citations per paper and citing month (the trend months only), per time window. */

@@ -10,10 +10,12 @@
 import { sql } from 'kysely';
 import type { RawBuilder, SqlBool } from 'kysely';
 import { yearsBefore } from './sources/fields.ts';
-import type { RetractionDb, WindowMeasure } from './tables.ts';
+import { TIME_FILTERS } from './tables.ts';
+import type { RetractionDb, TimeFilter, WindowMeasure } from './tables.ts';
 
-export const TIME_FILTERS = ['all', '1y', '3y', '5y'] as const;
-export type TimeFilter = (typeof TIME_FILTERS)[number];
+// The time filters name stored columns, so they are declared with the tables (tables.ts), and used from here.
+export { TIME_FILTERS } from './tables.ts';
+export type { TimeFilter } from './tables.ts';
 export const TIMING_BUCKETS = ['within_30_days', 'within_1_year', 'within_2_years', 'after_2_years'] as const;
 export type TimingBucket = (typeof TIMING_BUCKETS)[number];
 /** Every timing bucket at zero. */
