@@ -1,0 +1,86 @@
+// `serve --workers n` as a real process tree: the primary forks its workers, they answer on the shared port, and a
+// SIGTERM to the primary stops every worker gracefully (exit 0, no worker left behind). SQLite only: the cluster
+// does not depend on the database kind.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { workerCount } from './cluster.ts';
+import { request, startServer } from '../../test/support/server-process.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+function childrenOf(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('workerCount', () => {
+  it('takes a whole number ≥ 1, and one per core when absent', () => {
+    assert.equal(workerCount('3'), 3);
+    assert.equal(workerCount(undefined), os.availableParallelism());
+    assert.equal(workerCount(' '), os.availableParallelism());
+    for (const bad of ['0', '-1', '1.5', 'two']) assert.throws(() => workerCount(bad), /--workers must be a whole number of at least 1/);
+  });
+});
+
+describe('serve --workers 2', { skip: process.platform !== 'linux' ? 'reads /proc' : undefined }, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-cluster-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const port = 20_000 + (process.pid % 5000);
+
+  it('serves from two workers on one port and stops them all on SIGTERM', async () => {
+    const server = await startServer({
+      args: ['oral', '--workers', '2', '--no-demo', '--port', `oral=${port}`],
+      env: { PDI_DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`, PDI_DATA_DIR: dir, PDI_LOG_LEVEL: 'info' },
+      port,
+      readyPath: '/openapi.json',
+    });
+    try {
+      const primary = server.child.pid!;
+      let workers: number[] = [];
+      for (let i = 0; i < 600 && workers.length < 2; i++) {
+        workers = childrenOf(primary);
+        if (workers.length < 2) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(workers.length, 2, 'two workers (the prepare worker has ended)');
+      // Both workers listen before the port is shared out to them; wait until each has said so.
+      for (let i = 0; i < 600 && (server.output().match(/listening/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      const answers = await Promise.all(Array.from({ length: 20 }, () => request({ port, path: '/openapi.json' })));
+      assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([200]));
+
+      server.child.kill('SIGTERM');
+      const code = await server.exited;
+      assert.equal(code, 0, server.output());
+      for (const pid of workers) assert.equal(alive(pid), false, `worker ${pid} has ended`);
+      assert.match(server.output(), /asked by the primary/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses a --workers that is not a whole number ≥ 1', () => {
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', 'oral', '--workers', '0', '--no-demo'], {
+      cwd: ROOT,
+      env: { ...process.env, PDI_DATABASE_URL: `sqlite:${path.join(dir, 'other.sqlite')}`, PDI_DATA_DIR: dir },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.notEqual(result.status, 0);
+    assert.match(result.stderr, /--workers must be a whole number of at least 1, got "0"/);
+  });
+});
