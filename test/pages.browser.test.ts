@@ -2,9 +2,12 @@
 // browser, pages in sequence. For each service that has pages and a tour (test/support/<svc>/page-tour.ts),
 // on its demo data on SQLite and PostgreSQL:
 //  - every page of the tour loads with status 200, no console error, no uncaught script error and no failed
-//    or refused request (a content-security-policy violation is a console error), and axe-core finds no
-//    serious or critical violation; a full-page screenshot of each is written to test-artifacts/screenshots/;
+//    or refused request (a content-security-policy violation is a console error);
 //  - with JavaScript disabled, every page has the same headings, charts, tables and forms;
+// and on SQLite (the markup is the same code on both databases; only the data path differs, which the two
+// checks above cover), to keep the run time reasonable:
+//  - axe-core finds no serious or critical violation, and a full-page screenshot of each page is written to
+//    test-artifacts/screenshots/;
 //  - the first form of a page that has a text field works with the keyboard alone: Tab reaches the field,
 //    typing and Enter submit it, and the answer is a page.
 // Services without pages or without a tour are reported as skipped by name. Without chromium the suite is
@@ -88,12 +91,18 @@ const FORM_FIELD_SCRIPT = `(() => {
     const field = form.querySelector('input[type="search"], input[type="text"], input[type="number"], input:not([type])');
     if (!field) continue;
     field.setAttribute('data-keyboard-target', '');
-    return { name: field.name, type: field.type, method: form.method };
+    return { name: field.name, type: field.type, method: form.method, min: field.min, max: field.max };
   }
   return null;
 })()`;
 
 const FOCUSED_SCRIPT = `document.activeElement?.hasAttribute('data-keyboard-target') ?? false`;
+
+/** A number a field accepts: the middle of its range when it has one (a browser does not submit a form whose value is out of range). */
+function numberWithin(min: string, max: string): string {
+  if (min !== '' && max !== '') return String(Math.round((Number(min) + Number(max)) / 2));
+  return String(Math.max(50000, min === '' ? 0 : Number(min)));
+}
 
 const structureOf = (page: Page): Promise<Structure> => page.evaluate<Structure>(STRUCTURE_SCRIPT);
 
@@ -172,12 +181,15 @@ function suiteFor(service: ServiceModule): void {
         if (dir) fs.rmSync(dir, { recursive: true, force: true });
       });
 
+      const full = t.kind === 'sqlite';
       it(
-        'every page loads with no console error or failed request, axe finds nothing serious, and is written as a screenshot',
+        full
+          ? 'every page loads with no console error or failed request, axe finds nothing serious, and is written as a screenshot'
+          : 'every page loads with no console error or failed request',
         { skip: browserGate.skip, timeout: 300_000 },
         async () => {
           assert.ok(paths.length > 0, 'the tour lists pages');
-          const axe = fs.readFileSync(AXE_SOURCE, 'utf8');
+          const axe = full ? fs.readFileSync(AXE_SOURCE, 'utf8') : '';
           const problems: string[] = [];
           const page = await context!.newPage();
           let current = '';
@@ -187,6 +199,7 @@ function suiteFor(service: ServiceModule): void {
             const response = await page.goto(origin + url, { waitUntil: 'load' });
             if (response?.status() !== 200) problems.push(`${url}: status ${response?.status()}`);
             structures.set(url, await structureOf(page));
+            if (!full) continue;
             // Evaluated through the debugging protocol, so the page's content security policy does not block it.
             await page.evaluate(axe);
             const violations = await page.evaluate<string[]>(AXE_SCRIPT);
@@ -228,7 +241,7 @@ function suiteFor(service: ServiceModule): void {
 
       it(
         'the first form with a text field works with the keyboard alone: Tab to it, type, Enter',
-        { skip: browserGate.skip, timeout: 180_000 },
+        { skip: browserGate.skip ?? (full ? undefined : 'checked on SQLite (the same markup)'), timeout: 180_000 },
         async () => {
           const problems: string[] = [];
           const page = await context!.newPage();
@@ -238,7 +251,9 @@ function suiteFor(service: ServiceModule): void {
           for (const [index, url] of paths.entries()) {
             current = `${url} (keyboard)`;
             await page.goto(origin + url, { waitUntil: 'load' });
-            const target = await page.evaluate<{ name: string; type: string; method: string } | null>(FORM_FIELD_SCRIPT);
+            const target = await page.evaluate<{ name: string; type: string; method: string; min: string; max: string } | null>(
+              FORM_FIELD_SCRIPT,
+            );
             if (!target) continue;
             forms++;
             let reached = false;
@@ -250,10 +265,19 @@ function suiteFor(service: ServiceModule): void {
               problems.push(`${url}: Tab never reaches the field "${target.name}"`);
               continue;
             }
-            const typed = target.type === 'number' ? '50000' : 'care';
+            const typed = target.type === 'number' ? numberWithin(target.min, target.max) : 'care';
             await page.keyboard.press('ControlOrMeta+A');
             await page.keyboard.type(typed);
-            const [response] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.keyboard.press('Enter')]);
+            let response;
+            try {
+              [response] = await Promise.all([
+                page.waitForNavigation({ waitUntil: 'load', timeout: 15_000 }),
+                page.keyboard.press('Enter'),
+              ]);
+            } catch {
+              problems.push(`${url}: Enter in "${target.name}" (${typed}) did not submit the form`);
+              continue;
+            }
             const status = response?.status();
             // A search may rightly find nothing (a recipient named "care": 404); a refused request (4xx other than 404) or a failure is a fault.
             if (status !== 200 && status !== 404) problems.push(`${url}: submitting "${target.name}" answered ${status}`);
