@@ -101,7 +101,7 @@ describe('/docs in a real browser', () => {
         });
         const res = await tab.goto(`${address}/docs/`);
         assert.equal(res?.status(), 200);
-        assert.equal(await tab.evaluate(() => getComputedStyle(document.body).maxWidth), '960px', 'the inline style applies');
+        assert.equal(await tab.evaluate<string>('getComputedStyle(document.body).maxWidth'), '960px', 'the inline style applies');
         assert.deepEqual(problems, []);
         await Promise.all([tab.waitForURL(/openapi\.json$/), tab.click('a[href$="openapi.json"]')]);
         assert.match((await tab.content()) ?? '', /"openapi":\s*"3\.1/);
