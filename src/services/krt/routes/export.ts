@@ -29,10 +29,14 @@ function sendFile(reply: FastifyReply, file: ExportFile) {
 export const exportRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
   await rateLimitedGroup(app, ctx, { name: 'exports', max: RATE_LIMITS.exports }, (group) =>
     withAliases(group, ADDRESSES, (scope) => {
-      scope.get('/export/:session_id/:format/', { schema: exportSchema, config: { operation: 'export', errors: [409] } }, async (request, reply) => {
-        const format = parseFormat(request.params.format);
-        return sendFile(reply, await answers.exportFile(request.params.session_id.trim(), format));
-      });
+      scope.get(
+        '/export/:session_id/:format/',
+        { schema: exportSchema, config: { operation: 'export', errors: [409] } },
+        async (request, reply) => {
+          const format = parseFormat(request.params.format);
+          return sendFile(reply, await answers.exportFile(request.params.session_id.trim(), format));
+        },
+      );
     }),
   );
 };
