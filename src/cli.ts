@@ -6,7 +6,7 @@ import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig, parsePort } from './core/config.ts';
 import type { ServiceName } from './core/config.ts';
-import { openRuntime } from './core/runtime.ts';
+import { collectStartupGarbage, openRuntime } from './core/runtime.ts';
 import type { Runtime } from './core/runtime.ts';
 import { buildServiceApp } from './core/http/service-app.ts';
 import { closeListeners, stopOnSignals } from './core/http/lifecycle.ts';
@@ -64,6 +64,7 @@ program
     const role = workerRole();
     const workers = role === null ? workerCount(opts.workers ?? config.env.PDI_WORKERS) : 1;
     if (workers > 1) {
+      collectStartupGarbage(); // the primary serves nothing: what loading the modules left is garbage
       runPrimary({
         workers,
         log: pino({ level: config.logLevel }) as unknown as FastifyBaseLogger,
@@ -104,6 +105,7 @@ program
       runtime.log.info({ service: service.name, address, docs: `${address}/docs` }, `${service.title} listening`);
       apps.push(app);
     }
+    collectStartupGarbage();
     if (syncEveryMs !== null && (role === null || role === 'sync')) {
       syncs = startSyncSchedules(
         services.map((service) => ({ ctx: runtime.contexts.get(service.name)!, service, definition: SYNC_SOURCES[service.name] })),

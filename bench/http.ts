@@ -1,0 +1,333 @@
+// npm run bench -- http [--seconds 3] [--repeats 3] [--workers N] [--only oral,krt,…]
+// Issue 20: req/s and p50/p99 latency of one endpoint per service, served by `pdi serve` (every service in each
+// worker, the real command line) with the response cache on and off, with 1 and N workers, beside the ceiling: a bare
+// Fastify route sending the same bytes as a Buffer, measured in the same run, interleaved with pdi's cells. Load from
+// autocannon in this process at 1 and 8 keep-alive connections; three repetitions (median, and min–max as the
+// spread); RSS of every process before and after the load. A's data is the real files (../shared/data/oral) when
+// present, the other services' the generated demo data. The load generator shares the machine's cores with the
+// servers (and with whatever else runs): the load average is printed beside each repetition.
+import { spawn, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/core/config.ts';
+import { openRuntime } from '../src/core/runtime.ts';
+import { importPath } from '../src/services/oral/import.ts';
+import { oralService } from '../src/services/oral/service.ts';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '3' },
+    repeats: { type: 'string', default: '3' },
+    workers: { type: 'string', default: String(os.availableParallelism()) },
+    only: { type: 'string', default: '' },
+  },
+});
+const SECONDS = Number(values.seconds);
+const REPEATS = Number(values.repeats);
+const WORKERS = Number(values.workers);
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+const SERVICES = ['oral', 'krt', 'grants', 'draws', 'retraction'] as const;
+type Service = (typeof SERVICES)[number];
+interface Endpoint {
+  service: Service;
+  label: string;
+  path: string;
+  /** The route is in a rate-limited group: each request comes from its own X-Forwarded-For address. */
+  limited: boolean;
+}
+const ENDPOINTS: Endpoint[] = [
+  { service: 'oral', label: 'A recommendations', path: '/api/recommendations/?q=fluoride&limit=20', limited: false },
+  { service: 'krt', label: 'B doi-suggestions', path: '/api/doi-suggestions/?q=cell', limited: true },
+  { service: 'grants', label: 'C stats', path: '/api/stats/', limited: false },
+  { service: 'draws', label: 'D predict', path: '/api/predict/', limited: false },
+  { service: 'retraction', label: 'E post-retraction analytics', path: '/api/post-retraction-analytics/', limited: true },
+].filter((e) => values.only === '' || values.only.split(',').includes(e.service)) as Endpoint[];
+
+/** The part of autocannon's programmatic interface used here (the package ships no types). */
+interface AutocannonResult {
+  requests: { total: number };
+  latency: { p50: number; p99: number };
+  duration: number;
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-http-'));
+const baseEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  PDI_DATA_DIR: dir,
+  PDI_DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`,
+  PDI_LOG_LEVEL: 'warn',
+  PDI_TRUST_PROXY: 'loopback', // the rate-limited groups count each X-Forwarded-For address on its own
+};
+const children: ChildProcess[] = [];
+const cleanUp = () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+};
+process.on('exit', cleanUp);
+process.on('SIGINT', () => process.exit(130));
+
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+console.log(
+  `bench http: ${ENDPOINTS.length} endpoints, ${SECONDS} s per cell, ${REPEATS} repetitions, Node ${process.version}, ` +
+    `${os.availableParallelism()} cores, load average ${load()} at the start`,
+);
+
+// Real A data when it is there (a real import keeps demo data out); the serve command loads demo data for the rest.
+{
+  const config = loadConfig(baseEnv);
+  const oralDir = path.join(config.sharedDataDir, 'oral');
+  if (fs.existsSync(oralDir)) {
+    const started = performance.now();
+    const runtime = await openRuntime({ ...config, logLevel: 'silent' }, [oralService]);
+    await importPath(runtime.contexts.get('oral')!, oralDir);
+    await runtime.close();
+    console.log(`A: imported the real files of ${oralDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } else console.log(`A: ${oralDir} is absent; demo data`);
+}
+
+interface Target {
+  name: string;
+  base: number;
+  process: ChildProcess;
+  kind: 'pdi' | 'ceiling';
+}
+
+function portOf(target: Target, service: Service): number {
+  return target.kind === 'ceiling' ? target.base : target.base + SERVICES.indexOf(service);
+}
+
+async function startPdi(name: string, base: number, workers: number, extraEnv: Record<string, string>): Promise<Target> {
+  const env: NodeJS.ProcessEnv = { ...baseEnv, ...extraEnv };
+  SERVICES.forEach((service, i) => (env[`PDI_PORT_${service.toUpperCase()}`] = String(base + i)));
+  const child = spawn(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', '--workers', String(workers)], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(child);
+  const target: Target = { name, base, process: child, kind: 'pdi' };
+  const deadline = Date.now() + 15 * 60_000;
+  for (const endpoint of ENDPOINTS) {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+      if (Date.now() > deadline) throw new Error(`${name} did not start in time`);
+      const status = await fetch(`http://127.0.0.1:${portOf(target, endpoint.service)}${endpoint.path}`).then(
+        (r) => r.arrayBuffer().then(() => r.status),
+        () => 0,
+      );
+      if (status === 200) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return target;
+}
+
+async function startCeiling(base: number, manifestFile: string): Promise<Target> {
+  const child = fork(path.join(import.meta.dirname, '_http-ceiling.ts'), [String(base), manifestFile], { env: baseEnv, stdio: 'inherit' });
+  children.push(child);
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the ceiling exited with ${code}`)));
+  });
+  return { name: 'ceiling', base, process: child, kind: 'ceiling' };
+}
+
+/** RSS in MB of a process and its children (a primary's workers), by pid. */
+function rss(pid: number): Array<{ pid: number; mb: number }> {
+  const read = (p: number) => {
+    try {
+      const status = fs.readFileSync(`/proc/${p}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+    } catch {
+      return NaN;
+    }
+  };
+  let kids: number[] = [];
+  try {
+    kids = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    kids = [];
+  }
+  return [pid, ...kids].map((p) => ({ pid: p, mb: read(p) }));
+}
+const formatRss = (list: Array<{ pid: number; mb: number }>) =>
+  list.length === 1
+    ? `${list[0].mb.toFixed(0)}`
+    : `primary ${list[0].mb.toFixed(0)}, workers ${list
+        .slice(1)
+        .map((x) => x.mb.toFixed(0))
+        .join(' / ')}`;
+
+let forwarded = 0;
+async function measure(target: Target, endpoint: Endpoint, connections: number, seconds: number) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${portOf(target, endpoint.service)}`,
+    connections,
+    duration: seconds,
+    timeout: 60,
+    requests: [
+      {
+        method: 'GET',
+        path: endpoint.path,
+        ...(endpoint.limited
+          ? {
+              setupRequest: (request: { headers?: Record<string, string> }) => ({
+                ...request,
+                headers: {
+                  ...request.headers,
+                  'x-forwarded-for': `10.${(forwarded >> 16) & 255}.${(forwarded >> 8) & 255}.${forwarded++ & 255}`,
+                },
+              }),
+            }
+          : {}),
+      },
+    ],
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${target.name} ${endpoint.path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+// ------------------------------------------------------------------------------------------- servers
+const startedAt = performance.now();
+const pdiTargets: Target[] = [];
+pdiTargets.push(await startPdi('1 worker, cache on', 18600, 1, {})); // loads the demo data
+const rest = await Promise.all([
+  startPdi('1 worker, cache off', 18610, 1, { PDI_RESPONSE_CACHE_BYTES: '0' }),
+  ...(WORKERS > 1
+    ? [
+        startPdi(`${WORKERS} workers, cache on`, 18620, WORKERS, {}),
+        startPdi(`${WORKERS} workers, cache off`, 18630, WORKERS, { PDI_RESPONSE_CACHE_BYTES: '0' }),
+      ]
+    : []),
+]);
+pdiTargets.push(...rest);
+
+// The ceiling sends the exact bytes pdi sends (identity encoding; autocannon asks for no compression).
+const manifest: Array<{ path: string; file: string; contentType: string }> = [];
+for (const [i, endpoint] of ENDPOINTS.entries()) {
+  const answers = await Promise.all(
+    pdiTargets.map(async (t) => {
+      const res = await fetch(`http://127.0.0.1:${portOf(t, endpoint.service)}${endpoint.path}`, {
+        headers: { 'accept-encoding': 'identity' },
+      });
+      return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? 'application/json' };
+    }),
+  );
+  for (const other of answers.slice(1))
+    if (!other.bytes.equals(answers[0].bytes)) throw new Error(`${endpoint.path}: the servers answer different bytes`);
+  const file = path.join(dir, `body-${i}`);
+  fs.writeFileSync(file, answers[0].bytes);
+  manifest.push({ path: endpoint.path, file, contentType: answers[0].contentType });
+  console.log(`${endpoint.label.padEnd(28)} ${endpoint.path}: ${answers[0].bytes.length} bytes`);
+}
+fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+const ceiling = await startCeiling(18690, path.join(dir, 'manifest.json'));
+console.log(`servers ready in ${((performance.now() - startedAt) / 1000).toFixed(0)} s; load average ${load()}`);
+const rssBefore = new Map(pdiTargets.map((t) => [t.name, rss(t.process.pid!)]));
+
+// ------------------------------------------------------------------------------------------- load
+interface Cell {
+  target: Target;
+  endpoint: Endpoint;
+  connections: number;
+}
+const cells: Cell[] = [];
+for (const endpoint of ENDPOINTS) {
+  for (const connections of [1, 8]) {
+    cells.push({ target: ceiling, endpoint, connections });
+    // One connection goes to one worker: N workers are measured at 8 connections only.
+    for (const target of pdiTargets)
+      if (connections === 8 || !target.name.startsWith(`${WORKERS} `)) cells.push({ target, endpoint, connections });
+  }
+}
+// Warm-up (JIT, the caches of every worker): not counted.
+for (const endpoint of ENDPOINTS) for (const target of [ceiling, ...pdiTargets]) await measure(target, endpoint, 8, 1);
+
+const results = new Map<Cell, Array<{ rps: number; p50: number; p99: number }>>(cells.map((c) => [c, []]));
+const loads: string[] = [];
+for (let repeat = 1; repeat <= REPEATS; repeat++) {
+  const before = load();
+  const t = performance.now();
+  for (const cell of cells) results.get(cell)!.push(await measure(cell.target, cell.endpoint, cell.connections, SECONDS));
+  loads.push(`repetition ${repeat}: load average ${before} → ${load()} (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+  console.log(loads.at(-1));
+}
+const rssAfter = new Map(pdiTargets.map((t) => [t.name, rss(t.process.pid!)]));
+
+// ------------------------------------------------------------------------------------------- report
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const spread = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
+const ceilingRps = (endpoint: Endpoint, connections: number) =>
+  median(
+    results.get(cells.find((c) => c.target === ceiling && c.endpoint === endpoint && c.connections === connections)!)!.map((r) => r.rps),
+  );
+
+console.log(
+  `\nreq/s: median of ${REPEATS} (min–max); p50/p99 ms: medians; ratio: median req/s over the ceiling's median at the same connections`,
+);
+console.log(`${'endpoint'.padEnd(28)} ${'server'.padEnd(22)} conn ${'req/s'.padStart(7)} ${'spread'.padStart(13)}   p50    p99   ratio`);
+for (const cell of cells) {
+  const runs = results.get(cell)!;
+  const rps = median(runs.map((r) => r.rps));
+  console.log(
+    `${cell.endpoint.label.padEnd(28)} ${cell.target.name.padEnd(22)} ${String(cell.connections).padStart(4)} ${rps.toFixed(0).padStart(7)} ${spread(runs.map((r) => r.rps)).padStart(13)} ` +
+      `${median(runs.map((r) => r.p50))
+        .toFixed(1)
+        .padStart(5)} ${median(runs.map((r) => r.p99))
+        .toFixed(1)
+        .padStart(6)}  ${(rps / ceilingRps(cell.endpoint, cell.connections)).toFixed(2).padStart(5)}`,
+  );
+}
+console.log('\nRSS MB (before the load → after):');
+for (const t of pdiTargets)
+  console.log(`  ${t.name.padEnd(22)} ${formatRss(rssBefore.get(t.name)!)} → ${formatRss(rssAfter.get(t.name)!)}`);
+
+const rpsOf = (label: string, name: string, connections: number) => {
+  const cell = cells.find((c) => c.endpoint.label === label && c.target.name === name && c.connections === connections);
+  return cell ? median(results.get(cell)!.map((r) => r.rps)) : NaN;
+};
+console.log('\ntargets (issue 20):');
+for (const endpoint of ENDPOINTS) {
+  const hits = [1, 8].map((c) => rpsOf(endpoint.label, '1 worker, cache on', c) / ceilingRps(endpoint, c));
+  console.log(`  cache hit ≥ 0.7× ceiling: ${endpoint.label}: ${hits.map((h) => h.toFixed(2)).join(' at 1, ')} at 8 connections`);
+}
+for (const label of ['A recommendations', 'B doi-suggestions']) {
+  const endpoint = ENDPOINTS.find((e) => e.label === label);
+  if (!endpoint) continue;
+  const ratios = [1, 8].map((c) => rpsOf(label, '1 worker, cache off', c) / ceilingRps(endpoint, c));
+  console.log(`  uncached ≥ 0.15× ceiling: ${label}: ${ratios.map((r) => r.toFixed(2)).join(' at 1, ')} at 8 connections`);
+}
+if (WORKERS > 1 && ENDPOINTS.some((e) => e.label === 'A recommendations')) {
+  const scale = rpsOf('A recommendations', `${WORKERS} workers, cache off`, 8) / rpsOf('A recommendations', '1 worker, cache off', 8);
+  console.log(
+    `  uncached A at 8 connections, ${WORKERS} workers over 1 ≥ 1.4: ${scale.toFixed(2)} (autocannon shares the ${os.availableParallelism()} cores)`,
+  );
+}
+for (const line of loads) console.log(`  ${line}`);
+
+// Graceful stop of every server (SIGTERM: the primary asks its workers), then the ceiling.
+await Promise.all(
+  [...pdiTargets, ceiling].map(
+    (t) =>
+      new Promise<void>((resolve) => {
+        if (t.process.exitCode !== null) return resolve();
+        t.process.once('exit', () => resolve());
+        t.process.kill('SIGTERM');
+      }),
+  ),
+);
+console.log(`stopped every server gracefully; ${((performance.now() - startedAt) / 1000).toFixed(0)} s in all`);
