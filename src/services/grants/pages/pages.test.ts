@@ -124,6 +124,7 @@ describeEachDatabase(
         years.map(([y, rows]) => [y, millions(sumCents(rows))]),
       );
       const counts = charts.get('count-by-year')!;
+      assert.equal(plotted(counts, 0), years.length);
       assert.deepEqual(
         tableRows(counts).map((r) => numberIn(r[1])),
         years.map(([, rows]) => rows.length),
@@ -140,10 +141,12 @@ describeEachDatabase(
         departments.slice(0, TOP_DEPARTMENTS).map(millions),
       );
       const recipients = [...group((r) => r.recipient_legal_name)].map(([, rows]) => sumCents(rows)).sort((a, b) => b - a);
+      assert.equal(plotted(charts.get('largest-recipients')!, 0), Math.min(15, recipients.length));
       assert.deepEqual(
         tableRows(charts.get('largest-recipients')!).map((r) => numberIn(r[1])),
         recipients.slice(0, 15).map(millions),
       );
+      assert.equal(charts.size, 7, 'every chart of the page is checked');
       assert.match(textOf(res.body), new RegExp(`${h.rows.length.toLocaleString('en-CA')} agreements`));
     });
 
@@ -209,6 +212,9 @@ describeEachDatabase(
       );
       const projection = charts.get('projected-share')!;
       assert.equal(tableRows(projection).length, 5);
+      const bars = (years: { user_share: number }[]) => years.filter((y) => Math.round(y.user_share * 100) !== 0).length;
+      assert.equal(plotted(projection, 0), bars(answer.future_projections.continuing_only));
+      assert.equal(plotted(projection, 1), bars(answer.future_projections.with_new_projects));
       assert.match(text, /Federal income tax brackets, 2024/);
       assert.match(res.body, /href="https:\/\/www\.canada\.ca\/en\/revenue-agency/);
       assert.match(text, /Public Accounts of Canada|Annual Financial Report/);

@@ -149,9 +149,14 @@ describeEachDatabase(
           ...stats.recommendations.by_strength.map((c: { count: number }) => c.count),
           stats.recommendations.without_strength,
         ],
+        'recommendations-by-evidence': [
+          ...stats.recommendations.by_evidence_quality.map((c: { count: number }) => c.count),
+          stats.recommendations.without_evidence_quality,
+        ],
         'guidelines-by-country': stats.guidelines.by_country.map((c: { count: number }) => c.count),
         'outcomes-by-certainty': stats.reviews.by_certainty.map((c: { count: number }) => c.count),
       };
+      assert.deepEqual([...charts.keys()].sort(), Object.keys(expected).sort(), 'every chart of the page is checked');
       for (const [id, values] of Object.entries(expected)) {
         const f = charts.get(id)!;
         assert.ok(f, id);

@@ -7,11 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildTestApp, testContext } from '../../../../test/support/app.ts';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
-import { figures, plotted, tableRows, textOf } from '../../../../test/support/pages.ts';
+import { figures, plotted, seriesDrawn, tableRows, textOf } from '../../../../test/support/pages.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { loadRetractionDemo } from '../demo.ts';
 import { retractionService } from '../service.ts';
+import type { RetractionTables } from '../tables.ts';
 import { TOP_GROUPS } from './analytics.ts';
+import { yearSpan } from './paper.ts';
 
 const DEMO_PAPERS = 600;
 /** A number as a data table writes it (1,100). */
@@ -188,6 +190,7 @@ describeEachDatabase(
       );
       assert.equal(plotted(figs.get('countries')!, 0), Math.min(TOP_GROUPS, countries.length));
       const timing = figs.get('citation-timing')!;
+      assert.equal(plotted(timing, 0), report.timing_distribution.length);
       assert.deepEqual(
         tableRows(timing).map((r) => n(r[1])),
         report.timing_distribution.map((b: { count: number }) => b.count),
@@ -243,6 +246,31 @@ describeEachDatabase(
       // The generated panel is labelled.
       assert.match(text, /The panel/);
       assert.match(text, /GENERATED/);
+    });
+
+    // Last: it changes a stored record.
+    it('a record without a notice date draws its citations per year unsplit, every year a bar', async () => {
+      const second = (await api('/api/post-retraction-analytics/')).top_papers[1];
+      await t.db.kysely
+        .withTables<RetractionTables>()
+        .updateTable('retraction_papers')
+        .set({ retraction_date: null, retraction_sort: '' })
+        .where('record_id', '=', second.record_id)
+        .execute();
+      const c = await api(`/api/paper/${second.record_id}/citations/`);
+      assert.equal(c.paper.retraction_date, null);
+      const res = await page(`/papers/${second.record_id}`);
+      assert.equal(res.status, 200);
+      assert.match(textOf(res.body), /The record has no notice date, so its citations cannot be split at the notice/);
+      const perYear = figures(res.body).get('citations-per-year')!;
+      const span = yearSpan(Object.keys(c.citations_by_year));
+      assert.ok(span.length > 0);
+      assert.equal(plotted(perYear, 0), span.filter((y) => (c.citations_by_year[y] ?? 0) > 0).length);
+      assert.equal(seriesDrawn(perYear).length, 1, 'one series: not split');
+      assert.deepEqual(
+        tableRows(perYear).map((r) => [r[0], n(r[1])]),
+        span.map((y) => [y, c.citations_by_year[y] ?? 0]),
+      );
     });
   },
   { migrations: retractionService.migrations },
