@@ -95,6 +95,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     repeat: { type: 'string', default: '1' },
     before: { type: 'string' },
+    'db-file': { type: 'string' },
     'fit-countries': { type: 'string', default: '60' },
     'fit-years': { type: 'string', default: '18' },
   },
@@ -119,6 +120,10 @@ const EXPORT_ROWS = 10000;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-retraction-'));
+// `--db-file <path>` (SQLite): the database is kept after the run, and a later run with the same file measures the
+// data it holds instead of generating and importing again.
+const dbFile = values['db-file'] ? path.resolve(values['db-file']) : path.join(dir, 'bench.sqlite');
+const reuse = values['db-file'] !== undefined && fs.existsSync(dbFile);
 let db: Db;
 let dropSchema: (() => Promise<void>) | null = null;
 if (values.database === 'postgres') {
@@ -136,7 +141,7 @@ if (values.database === 'postgres') {
     await c.end();
   };
 } else {
-  db = openDatabase(`sqlite:${path.join(dir, 'bench.sqlite')}`);
+  db = openDatabase(`sqlite:${dbFile}`);
 }
 
 const fmtMs = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 0)} ms`;
@@ -188,16 +193,20 @@ try {
       .join(' ')}`,
   );
   await migrateToLatest(db.kysely, retractionService.migrations);
-  let t = performance.now();
-  const files = await writeGenerated(path.join(dir, 'data'), { size: PAPERS, citationsPerPaper: CITATIONS_PER_PAPER, seed: 42 });
-  console.log(
-    `generated ${files.counts.papers} records and ${files.counts.citations} citations in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-  );
-  const papersReport = await importRetractionWatch(db, files.retractionWatch, { isDemo: true });
-  const citationsReport = await importCitations(db, files.citations, { isDemo: true });
-  console.log(
-    `imported papers in ${(papersReport.duration_ms / 1000).toFixed(1)} s, citations (${citationsReport.inserted}) in ${(citationsReport.duration_ms / 1000).toFixed(1)} s`,
-  );
+  if (reuse) console.log(`measuring the data already in ${dbFile} (--db-file)`);
+  else await generateAndImport();
+  async function generateAndImport() {
+    const t = performance.now();
+    const files = await writeGenerated(path.join(dir, 'data'), { size: PAPERS, citationsPerPaper: CITATIONS_PER_PAPER, seed: 42 });
+    console.log(
+      `generated ${files.counts.papers} records and ${files.counts.citations} citations in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+    const papersReport = await importRetractionWatch(db, files.retractionWatch, { isDemo: true });
+    const citationsReport = await importCitations(db, files.citations, { isDemo: true });
+    console.log(
+      `imported papers in ${(papersReport.duration_ms / 1000).toFixed(1)} s, citations (${citationsReport.inserted}) in ${(citationsReport.duration_ms / 1000).toFixed(1)} s`,
+    );
+  }
 
   // ---------------------------------------------------------------- exports
   // Response cache off (every request computes); client addresses from X-Forwarded-For (section 4).
@@ -475,7 +484,7 @@ try {
   type Kind = (typeof filterKinds)[number];
   /** Per repeat: p50/p95 of each filter kind served and computed, of the other endpoints, and the load average after. */
   const analyticsRuns: {
-    served: Record<string, { p50: number; p95: number }>;
+    served: Record<string, { p50: number; p95: number; cpu95: number }>;
     computed: Record<string, { p50: number; p95: number }>;
     load: string;
   }[] = [];
@@ -507,12 +516,15 @@ try {
       return `/api/post-retraction-analytics/?${q}`;
     };
     let analyticsClient = 0;
+    /** Wall time of one request, and this process's CPU time for it (on a loaded machine the wall time includes waiting for a core). */
     const timedGet = async (url: string) => {
+      const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const res = await app.inject({ url, remoteAddress: `10.7.${(analyticsClient >> 8) & 255}.${analyticsClient++ & 255}` });
       const ms = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
       if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
-      return ms;
+      return { ms, cpuMs: (cpu.user + cpu.system) / 1000 };
     };
     await timedGet('/api/post-retraction-analytics/?journal=a'); // first filtered request: loads the index in the app
     const citationCount = num(
@@ -525,10 +537,16 @@ try {
     );
     for (let run = 1; run <= REPEATS; run++) {
       const served: Record<string, number[]> = {};
+      const servedCpu: Record<string, number[]> = {};
+      const record = async (name: string, url: string) => {
+        const { ms, cpuMs } = await timedGet(url);
+        (served[name] ??= []).push(ms);
+        (servedCpu[name] ??= []).push(cpuMs);
+      };
       const computed: Record<string, number[]> = {};
       // Interleaved per kind: served requests, then the per-request computation of fresh filters of the same kind.
       for (const kind of filterKinds) {
-        for (let i = 0; i < ANALYTICS_QUERIES; i++) (served[kind] ??= []).push(await timedGet(urlOf(filtersOf(kind))));
+        for (let i = 0; i < ANALYTICS_QUERIES; i++) await record(kind, urlOf(filtersOf(kind)));
         for (let i = 0; i < BASELINE_QUERIES; i++) {
           const f = filtersOf(kind);
           const t0 = performance.now();
@@ -539,23 +557,24 @@ try {
       for (let i = 0; i < ANALYTICS_QUERIES; i++) {
         const type = arng.pick(ANALYTICS_TYPES);
         const nature = arng.pick(NATURE_FILTERS);
-        (served[`analytics-data json`] ??= []).push(await timedGet(`/api/analytics-data/?type=${type}&nature=${nature}`));
-        (served[`analytics-data csv`] ??= []).push(await timedGet(`/api/analytics-data/?type=${type}&nature=${nature}&format=csv`));
-        (served['analytics-realtime'] ??= []).push(await timedGet('/api/analytics-realtime/'));
+        await record('analytics-data json', `/api/analytics-data/?type=${type}&nature=${nature}`);
+        await record('analytics-data csv', `/api/analytics-data/?type=${type}&nature=${nature}&format=csv`);
+        await record('analytics-realtime', '/api/analytics-realtime/');
       }
       const load = loadAverage();
       console.log(
         `\n3. analytics over ${index.size} papers and ${citationCount} citations, through HTTP (inject, response cache off), run ${run} of ${REPEATS}, load average after ${load}; the index loads cold in ${fmtMs(indexLoadMs)}`,
       );
       console.log(
-        'endpoint and filters               served: n   p50 / p95             per-request computation: n   p50 / p95        p50 ratio (computed/served)',
+        'endpoint and filters               served: n   p50 / p95   CPU p95        per-request computation: n   p50 / p95        p50 ratio (computed/served)',
       );
       const summary: (typeof analyticsRuns)[number] = { served: {}, computed: {}, load };
       for (const [name, xs] of Object.entries(served)) {
         const a = stats(xs);
-        summary.served[name] = a;
+        const cpu95 = stats(servedCpu[name]).p95;
+        summary.served[name] = { ...a, cpu95 };
         const label = filterKinds.includes(name as Kind) ? `post-retraction ${name}` : name;
-        let line = `  ${label.padEnd(32)} ${String(xs.length).padStart(5)}   ${fmtMs(a.p50).padStart(8)} / ${fmtMs(a.p95).padStart(8)}`;
+        let line = `  ${label.padEnd(32)} ${String(xs.length).padStart(5)}   ${fmtMs(a.p50).padStart(8)} / ${fmtMs(a.p95).padStart(8)}  ${fmtMs(cpu95).padStart(8)}`;
         if (computed[name]) {
           const b = stats(computed[name]);
           summary.computed[name] = b;
@@ -590,7 +609,7 @@ try {
       load('src/core/http/service-app.ts'),
       load('src/services/retraction/service.ts'),
     ]);
-    const beforeDb = (database.openDatabase as (url: string) => { close(): Promise<void> })(`sqlite:${path.join(dir, 'bench.sqlite')}`);
+    const beforeDb = (database.openDatabase as (url: string) => { close(): Promise<void> })(`sqlite:${dbFile}`);
     const beforeConfig = {
       ...(configModule.loadConfig as (env: NodeJS.ProcessEnv) => Record<string, unknown>)({ ...process.env, PDI_DATABASE_URL: '' }),
       dataDir: dir,
@@ -703,10 +722,13 @@ try {
   if (REPEATS > 1 && (analyticsRuns.length > 0 || throughputRuns.length > 0)) {
     console.log(`\nSpread over ${REPEATS} runs (lowest–highest; median in brackets)`);
     if (analyticsRuns.length > 0) {
-      console.log('3. analytics                       served p95            computed p95 (per-request)   p50 ratio computed/served');
+      console.log(
+        '3. analytics                       served p95            CPU p95               computed p95 (per-request)   p50 ratio computed/served',
+      );
       for (const name of Object.keys(analyticsRuns[0].served)) {
         const p95 = analyticsRuns.map((r) => r.served[name].p95);
-        let line = `  ${(filterKinds.includes(name as Kind) ? `post-retraction ${name}` : name).padEnd(32)} ${`${range(p95, 1)} ms (${median(p95).toFixed(1)})`.padEnd(22)}`;
+        const cpu95 = analyticsRuns.map((r) => r.served[name].cpu95);
+        let line = `  ${(filterKinds.includes(name as Kind) ? `post-retraction ${name}` : name).padEnd(32)} ${`${range(p95, 1)} ms (${median(p95).toFixed(1)})`.padEnd(22)}${`${range(cpu95, 1)} ms (${median(cpu95).toFixed(1)})`.padEnd(22)}`;
         if (analyticsRuns[0].computed[name]) {
           const c95 = analyticsRuns.map((r) => r.computed[name].p95);
           const ratio = analyticsRuns.map((r) => r.computed[name].p50 / r.served[name].p50);
