@@ -4,10 +4,12 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import cluster from 'node:cluster';
+import type { Worker } from 'node:cluster';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { workerCount } from './cluster.ts';
+import { relayDataVersions, workerCount } from './cluster.ts';
 import { request, startServer } from '../../test/support/server-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -35,6 +37,34 @@ describe('workerCount', () => {
     assert.equal(workerCount(undefined), os.availableParallelism());
     assert.equal(workerCount(' '), os.availableParallelism());
     for (const bad of ['0', '-1', '1.5', 'two']) assert.throws(() => workerCount(bad), /--workers must be a whole number of at least 1/);
+  });
+});
+
+describe('data-version news across workers', () => {
+  it('reaches every other worker (through the primary), not the one that sent it', async () => {
+    cluster.setupPrimary({ exec: path.join(import.meta.dirname, 'cluster.test-worker.ts'), execArgv: [], silent: false });
+    const workers: Worker[] = [cluster.fork(), cluster.fork(), cluster.fork()];
+    const heard: number[] = [];
+    try {
+      await Promise.all(
+        workers.map(
+          (worker, i) =>
+            new Promise<void>((resolve) => {
+              relayDataVersions(worker);
+              worker.on('message', (message: { test?: string }) => {
+                if (message.test === 'ready') resolve();
+                if (message.test === 'forgot') heard.push(i);
+              });
+            }),
+        ),
+      );
+      workers[0].send({ test: 'invalidate' });
+      for (let i = 0; i < 200 && heard.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 200)); // time for a wrong echo to the sender to show
+      assert.deepEqual(heard.sort(), [1, 2]);
+    } finally {
+      for (const worker of workers) worker.process.kill('SIGKILL');
+    }
   });
 });
 

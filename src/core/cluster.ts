@@ -58,10 +58,7 @@ export function runPrimary(options: { workers: number; log: FastifyBaseLogger; s
     const worker = cluster.fork({ PDI_WORKER_ROLE: role });
     started.set(worker, Date.now());
     roles.set(worker, role);
-    worker.on('message', (message: unknown) => {
-      if (!isClusterMessage(message) || message.pdi !== 'data-version') return;
-      for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send(message);
-    });
+    relayDataVersions(worker);
     worker.on('exit', (code, signal) => {
       const startedAt = started.get(worker) ?? 0;
       started.delete(worker);
@@ -115,6 +112,14 @@ export function runPrimary(options: { workers: number; log: FastifyBaseLogger; s
   process.on('SIGINT', stop);
 
   fork('prepare');
+}
+
+/** In the primary: pass a worker's data-version news on to every other worker. */
+export function relayDataVersions(worker: Worker): void {
+  worker.on('message', (message: unknown) => {
+    if (!isClusterMessage(message) || message.pdi !== 'data-version') return;
+    for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send(message);
+  });
 }
 
 /**
