@@ -55,7 +55,8 @@ describeEachDatabase(
       await tab.focus('textarea[name="message"]');
       await tab.keyboard.type(message);
       await tab.keyboard.press('Tab');
-      assert.equal(await tab.evaluate<string | undefined>('document.activeElement?.textContent?.trim()'), 'Send');
+      // Locators, not evaluated strings: the page's CSP (script-src 'self') refuses string evaluation in the page.
+      assert.equal((await tab.locator(':focus').textContent())?.trim(), 'Send');
       await tab.keyboard.press('Enter');
     }
 
@@ -93,10 +94,11 @@ describeEachDatabase(
         assert.equal(await tab.locator('#chat-table td.rrid-cell').count(), 1);
         assert.match(await tab.locator('ol.chat-log li.you').first().innerText(), /Add rabbit anti-histone H3/);
         assert.equal(await tab.inputValue('textarea[name="message"]'), '');
-        assert.equal(await tab.evaluate<string | null | undefined>("document.activeElement?.getAttribute('name')"), 'message');
+        assert.equal(await tab.locator(':focus').getAttribute('name'), 'message');
 
         await send(tab, 'remove row 1');
-        await tab.waitForFunction("document.querySelectorAll('ol.chat-log li.assistant').length === 2");
+        await tab.locator('ol.chat-log li.assistant').nth(1).waitFor();
+        assert.equal(await tab.locator('ol.chat-log li.assistant').count(), 2);
         await tab.waitForSelector('#chat-table p.note');
         assert.equal(await tab.locator('#chat-table td.rrid-cell').count(), 0);
         assert.deepEqual(problems, []);
