@@ -86,12 +86,19 @@ export async function refreshExportLines(trx: RetractionDb): Promise<void> {
   await flush(true);
 }
 
+/** Databases whose blocks this process has seen: an import rewrites them in its transaction, so they stay. */
+const linesPresent = new WeakSet<RetractionDb>();
+
 /**
  * Data imported by an older pdi has papers but no stored blocks: write them once, under the import lock.
- * (One indexed probe per export otherwise.)
+ * (One probe per database and process once they exist.)
  */
 export async function ensureExportLines(db: RetractionDb): Promise<void> {
-  if (await db.selectFrom('retraction_export_blocks').select('block').limit(1).executeTakeFirst()) return;
+  if (linesPresent.has(db)) return;
+  if (await db.selectFrom('retraction_export_blocks').select('block').limit(1).executeTakeFirst()) {
+    linesPresent.add(db);
+    return;
+  }
   if (!(await db.selectFrom('retraction_papers').select('id').limit(1).executeTakeFirst())) return;
   await db.transaction().execute(async (trx) => {
     await lockForTransaction(trx, 'import:retraction');
@@ -99,15 +106,52 @@ export async function ensureExportLines(db: RetractionDb): Promise<void> {
   });
 }
 
+type Block = Pick<ExportBlocksTable, 'lines' | 'bytes' | 'ends'>;
+
+const readBlocks = (db: RetractionDb, series: NatureFilter, from: number, count: number): Promise<Block[]> =>
+  db
+    .selectFrom('retraction_export_blocks')
+    .select(['lines', 'bytes', 'ends'])
+    .where('series', '=', series)
+    .where('block', '>=', from)
+    .orderBy('block')
+    .limit(count)
+    .execute();
+
+/**
+ * The first page of each series, per database and data version. Every export starts at the top of its series
+ * (it takes a limit, never an offset), and profiling the 1,000-row export at 50 connections put about half of its
+ * CPU time in reading that same page again; it is read once per data version instead (at most one page, about
+ * 400 KB, per series). The version is the service's data version as the kernel sees it.
+ */
+const firstPages = new WeakMap<RetractionDb, { version: string; pages: Map<string, Promise<Block[]>> }>();
+
+function firstPage(db: RetractionDb, version: string, series: NatureFilter, pageBlocks: number): Promise<Block[]> {
+  let held = firstPages.get(db);
+  if (held?.version !== version) firstPages.set(db, (held = { version, pages: new Map() }));
+  const key = `${series} ${pageBlocks}`;
+  let page = held.pages.get(key);
+  if (!page) {
+    const pages = held.pages;
+    const read = readBlocks(db, series, 0, pageBlocks);
+    pages.set(key, (page = read));
+    read.catch(() => {
+      if (pages.get(key) === read) pages.delete(key); // a failed read is tried again by the next request
+    });
+  }
+  return page;
+}
+
 /**
  * The CSV export: the header, then the first `limit` stored lines of the series in export order (retraction
  * date newest first, then row id), read `pageBlocks` blocks at a time (about 400 KB; one read for 1,000 rows)
- * and handed on one page per chunk: what is held is a page and the chunk the client has not taken yet.
+ * and handed on one page per chunk: what is held is a page and the chunk the client has not taken yet. With
+ * `dataVersion`, the first page comes from the per-version copy (firstPage).
  */
 export async function* exportCsvChunks(
   db: RetractionDb,
   limit: number,
-  options: { nature?: NatureFilter; pageBlocks?: number } = {},
+  options: { nature?: NatureFilter; pageBlocks?: number; dataVersion?: string | null } = {},
 ): AsyncGenerator<Buffer, void, undefined> {
   const series = options.nature ?? 'all';
   const pageBlocks = options.pageBlocks ?? 16;
@@ -116,14 +160,10 @@ export async function* exportCsvChunks(
   let next = 0;
   while (remaining > 0) {
     const wanted = Math.min(pageBlocks, Math.ceil(remaining / BLOCK_LINES));
-    const page = await db
-      .selectFrom('retraction_export_blocks')
-      .select(['lines', 'bytes', 'ends'])
-      .where('series', '=', series)
-      .where('block', '>=', next)
-      .orderBy('block')
-      .limit(wanted)
-      .execute();
+    const page =
+      next === 0 && options.dataVersion
+        ? (await firstPage(db, options.dataVersion, series, pageBlocks)).slice(0, wanted)
+        : await readBlocks(db, series, next, wanted);
     const parts: Buffer[] = [];
     for (const b of page) {
       if (remaining >= b.lines) {

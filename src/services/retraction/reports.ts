@@ -137,7 +137,12 @@ export interface ExportRequest {
 }
 
 /** The export as a stream: papers read in keyset pages while the client downloads. */
-export async function exportDownload(db: RetractionDb, request: ExportRequest, day = new Date()): Promise<Download> {
+export async function exportDownload(
+  db: RetractionDb,
+  request: ExportRequest,
+  day = new Date(),
+  dataVersion: string | null = null,
+): Promise<Download> {
   const { format, limit, nature } = request;
   const base = `retracted-papers-${day.toISOString().slice(0, 10)}${nature === 'all' ? '' : `-${nature}`}-${limit}`;
   const papers = () => exportPapers(db, limit, { nature });
@@ -146,7 +151,7 @@ export async function exportDownload(db: RetractionDb, request: ExportRequest, d
     return {
       contentType: EXPORT_CONTENT_TYPES.csv,
       filename: `${base}.csv`,
-      body: Readable.from(exportCsvChunks(db, limit, { nature }), { objectMode: false }),
+      body: Readable.from(exportCsvChunks(db, limit, { nature, dataVersion }), { objectMode: false }),
     };
   }
   if (format === 'excel') {

@@ -111,12 +111,56 @@ describeEachDatabase(
         ['correction', 10000, 1],
         ['correction', 5, 32],
       ] as const) {
-        const parts: Buffer[] = [];
-        for await (const chunk of exportCsvChunks(db, limit, { nature, pageBlocks })) parts.push(chunk);
-        assert.ok(Buffer.concat(parts).equals(await written(nature, limit)), `${nature} ${limit} ${pageBlocks}`);
+        const expected = await written(nature, limit);
+        // Read from the tables, then twice through the first page held for a data version (filled, then reused).
+        for (const dataVersion of [null, 'v1', 'v1']) {
+          const parts: Buffer[] = [];
+          for await (const chunk of exportCsvChunks(db, limit, { nature, pageBlocks, dataVersion })) parts.push(chunk);
+          assert.ok(Buffer.concat(parts).equals(expected), `${nature} ${limit} ${pageBlocks} ${dataVersion}`);
+        }
       }
       const res = await fx.get('/api/export/?format=csv&limit=10000');
       assert.ok(res.raw.equals(await written('all', 10000)));
+    });
+
+    it('holds the first page for one data version only: another version reads the tables again', async () => {
+      const db = retractionDb(t.db);
+      const text = async (dataVersion: string) => {
+        const parts: Buffer[] = [];
+        for await (const chunk of exportCsvChunks(db, 5, { dataVersion })) parts.push(chunk);
+        return Buffer.concat(parts).toString();
+      };
+      const first = await db
+        .selectFrom('retraction_export_blocks')
+        .selectAll()
+        .where('series', '=', 'all')
+        .where('block', '=', 0)
+        .executeTakeFirstOrThrow();
+      const before = await text('held-a');
+      // The block changes under the held copy (as an import would rewrite it with a new data version).
+      const changed = Buffer.from(first.bytes.toString('latin1').replace(/^[^,]*/, 'CHANGED'), 'latin1');
+      const ends = Buffer.from(first.ends);
+      const shift = changed.length - first.bytes.length;
+      for (let i = 0; i < first.lines; i++) ends.writeUInt32LE(ends.readUInt32LE(4 * i) + shift, 4 * i);
+      await db
+        .updateTable('retraction_export_blocks')
+        .set({ bytes: changed, ends })
+        .where('series', '=', 'all')
+        .where('block', '=', 0)
+        .execute();
+      try {
+        assert.equal(await text('held-a'), before);
+        const after = await text('held-b');
+        assert.notEqual(after, before);
+        assert.match(after.split('\r\n')[1], /^CHANGED/);
+      } finally {
+        await db
+          .updateTable('retraction_export_blocks')
+          .set({ bytes: first.bytes, ends: first.ends })
+          .where('series', '=', 'all')
+          .where('block', '=', 0)
+          .execute();
+      }
     });
 
     it('answers the 11th export within a minute with 429, Retry-After and the error body', async () => {

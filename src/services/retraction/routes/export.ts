@@ -9,11 +9,16 @@ import { EXPORT_MAX_LIMIT, exportSchema } from '../schemas/export.ts';
 export function exportRoutes(scope: ServiceApp, ctx: ServiceContext): void {
   const db = retractionDb(ctx.db);
   scope.get('/api/export/', { schema: exportSchema, config: { operation: 'export' } }, async (request, reply) => {
-    const download = await exportDownload(db, {
-      format: request.query.format ?? 'json',
-      limit: clampLimit(request.query.limit, EXPORT_MAX_LIMIT),
-      nature: request.query.nature ?? 'all',
-    });
+    const download = await exportDownload(
+      db,
+      {
+        format: request.query.format ?? 'json',
+        limit: clampLimit(request.query.limit, EXPORT_MAX_LIMIT),
+        nature: request.query.nature ?? 'all',
+      },
+      new Date(),
+      await ctx.dataVersion.current(),
+    );
     reply
       .header('content-type', download.contentType)
       .header('content-disposition', attachmentDisposition(download.filename))
