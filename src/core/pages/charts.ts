@@ -6,6 +6,7 @@ import * as echarts from 'echarts';
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts';
 import { escapeHtml, html, trustedHtml } from './html.ts';
 import type { SafeHtml } from './html.ts';
+import { formatNumber } from './format.ts';
 
 /** Colours with at least 3:1 contrast on white, distinguishable in the common colour-vision deficiencies (Okabe–Ito). */
 export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'] as const;
@@ -95,8 +96,7 @@ export function dataTable(table: ChartTable, caption: string): SafeHtml {
 
 function formatCell(value: string | number | null): string {
   if (value === null) return '—';
-  if (typeof value === 'number')
-    return Number.isInteger(value) ? value.toLocaleString('en-CA') : value.toLocaleString('en-CA', { maximumFractionDigits: 3 });
+  if (typeof value === 'number') return formatNumber(value, Number.isInteger(value) ? 0 : 3);
   return value;
 }
 
@@ -356,27 +356,23 @@ function niceLogCeil(value: number): number {
 }
 
 /**
- * Rendered SVGs keyed by what they show (a data version plus the chart's parameters): a chart costs 10–30 ms
- * to lay out, so pages render each chart once per data version.
+ * Rendered figures (SVG, caption and data table) keyed by what they show (a data version plus the chart's
+ * parameters): a chart costs 10–30 ms to lay out and its table a few more, so pages render each figure once per
+ * data version; `build` runs only when the key is new.
  */
 export class ChartCache {
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, SafeHtml>();
   private readonly maxEntries: number;
   constructor(maxEntries = 500) {
     this.maxEntries = maxEntries;
   }
-  svg(key: string, build: () => ChartSpec): { spec: ChartSpec; svg: string } {
-    const spec = build();
-    let svg = this.entries.get(key);
-    if (svg === undefined) {
-      svg = renderChartSvg(spec);
-      this.entries.set(key, svg);
+  figure(key: string, build: () => ChartSpec): SafeHtml {
+    let figure = this.entries.get(key);
+    if (figure === undefined) {
+      figure = chartFigure(build());
+      this.entries.set(key, figure);
       if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     }
-    return { spec, svg };
-  }
-  figure(key: string, build: () => ChartSpec): SafeHtml {
-    const { spec, svg } = this.svg(key, build);
-    return chartFigure(spec, svg);
+    return figure;
   }
 }

@@ -17,6 +17,7 @@ import type { HtmlValue, SafeHtml } from './html.ts';
 
 export { html, joinHtml, queryString, trustedHtml, escapeHtml, SafeHtml } from './html.ts';
 export type { HtmlValue } from './html.ts';
+export { formatNumber } from './format.ts';
 export { barChart, chartFigure, dataTable, forestPlot, lineChart, renderChartSvg, PALETTE } from './charts.ts';
 export type { ChartSpec, ChartTable, ForestRow, IntervalBand, LineSeries, BarSeries } from './charts.ts';
 

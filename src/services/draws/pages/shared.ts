@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../../core/http/errors.ts';
 import { parseDate } from '../../../core/http/params.ts';
-import { html } from '../../../core/pages/index.ts';
+import { formatNumber, html } from '../../../core/pages/index.ts';
 import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
 import type { StoredCategoryForecast } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
@@ -79,7 +79,7 @@ export function count(n: number): string {
 
 /** A CRS score as served (one decimal where it has one). */
 export function score(x: number): string {
-  return x.toLocaleString('en-CA', { maximumFractionDigits: 1 });
+  return formatNumber(x, 1);
 }
 
 /** "484.1 – 569" */

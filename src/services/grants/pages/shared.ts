@@ -3,7 +3,7 @@
 // narrower than a browser's font, so its own cut overflowed the left edge).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../../core/http/errors.ts';
-import { barChart, html, queryString } from '../../../core/pages/index.ts';
+import { barChart, formatNumber, html, queryString } from '../../../core/pages/index.ts';
 import type { ChartSpec, HtmlValue, PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
 import { formatDollars } from '../source/index.ts';
 
@@ -63,8 +63,8 @@ export const dollars = (amount: number): string => formatDollars(amount);
 export function bigDollars(amount: number): string {
   const abs = Math.abs(amount);
   const sign = amount < 0 ? '-' : '';
-  if (abs >= 1e9) return `${sign}$${(abs / 1e9).toLocaleString('en-CA', { maximumFractionDigits: 1 })} billion`;
-  if (abs >= 1e6) return `${sign}$${(abs / 1e6).toLocaleString('en-CA', { maximumFractionDigits: 1 })} million`;
+  if (abs >= 1e9) return `${sign}$${formatNumber(abs / 1e9, 1)} billion`;
+  if (abs >= 1e6) return `${sign}$${formatNumber(abs / 1e6, 1)} million`;
   return `${sign}$${Math.round(abs).toLocaleString('en-CA')}`;
 }
 

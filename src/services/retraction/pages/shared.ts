@@ -2,7 +2,7 @@
 // JSON and never a 500), the kind-of-notice words, and number formats.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../../core/http/errors.ts';
-import { html } from '../../../core/pages/index.ts';
+import { formatNumber as numberText, html } from '../../../core/pages/index.ts';
 import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { NATURE_NAMES } from '../nature.ts';
@@ -32,7 +32,7 @@ export const formatPercent = (p: number, digits = 1) => `${(p * 100).toFixed(dig
 
 export function formatNumber(value: number | null | undefined, digits = 3): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  return value.toLocaleString('en-CA', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+  return numberText(value, digits);
 }
 
 /** The kind of notice in words, as a badge: a retraction is a retraction; the other kinds say what they are. */
