@@ -77,7 +77,7 @@ export function runPrimary(options: { workers: number; log: FastifyBaseLogger; s
         if (started.size === 0) process.exit(failed ? 1 : 0);
         return;
       }
-      log.error({ worker: worker.id, pid: worker.process.pid, code, signal }, 'worker ended unexpectedly');
+      log.error({ worker: worker.id, workerPid: worker.process.pid, code, signal }, 'worker ended unexpectedly');
       if (Date.now() - startedAt < STARTUP_MS) {
         log.error('a worker ended while starting: stopping the others');
         failed = true;
