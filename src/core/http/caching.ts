@@ -356,8 +356,8 @@ export function finishCaching(
     };
     this.cache.set(request.url, entry);
   }
-  // A tag the route set itself is its own business (it names the representation it sends); ours differ by encoding.
-  const tag = given ?? variantEtag(etag, encoding);
+  // A tag names one representation: a compressed answer gets its own, derived from the route's tag if it set one.
+  const tag = variantEtag(etag, encoding);
   reply.header('etag', tag);
   if (etagMatches(request.headers['if-none-match'], tag)) {
     reply.code(304);
