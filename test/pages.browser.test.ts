@@ -9,7 +9,7 @@
 //  - axe-core finds no serious or critical violation, and a full-page screenshot of each page is written to
 //    test-artifacts/screenshots/;
 //  - the first form of a page that has a text field works with the keyboard alone: Tab reaches the field,
-//    typing and Enter submit it, and the answer is a page.
+//    typing and Enter submit it, and the answer is a page (a form found on several pages is tried once).
 // Services without pages or without a tour are reported as skipped by name. Without chromium the suite is
 // skipped outside CI and fails in CI. PDI_DOCS_SCREENSHOTS=1 also writes the README's screenshot of each
 // service (the tour's first page, SQLite, 1200×800) to docs/screenshots/<svc>.png; PDI_PAGES_SERVICES=a,b runs
@@ -91,7 +91,7 @@ const FORM_FIELD_SCRIPT = `(() => {
     const field = form.querySelector('input[type="search"], input[type="text"], input[type="number"], input:not([type])');
     if (!field) continue;
     field.setAttribute('data-keyboard-target', '');
-    return { name: field.name, type: field.type, method: form.method, min: field.min, max: field.max };
+    return { name: field.name, type: field.type, method: form.method, action: form.getAttribute('action') ?? '', min: field.min, max: field.max };
   }
   return null;
 })()`;
@@ -248,13 +248,23 @@ function suiteFor(service: ServiceModule): void {
           let current = '';
           watch(page, problems, () => current);
           let forms = 0;
+          const triedForms = new Set<string>();
           for (const [index, url] of paths.entries()) {
             current = `${url} (keyboard)`;
             await page.goto(origin + url, { waitUntil: 'load' });
-            const target = await page.evaluate<{ name: string; type: string; method: string; min: string; max: string } | null>(
-              FORM_FIELD_SCRIPT,
-            );
+            const target = await page.evaluate<{
+              name: string;
+              type: string;
+              method: string;
+              action: string;
+              min: string;
+              max: string;
+            } | null>(FORM_FIELD_SCRIPT);
             if (!target) continue;
+            // The same form on several pages (a search box in every list) is tried once.
+            const form = `${target.method} ${target.action} ${target.name}`;
+            if (triedForms.has(form)) continue;
+            triedForms.add(form);
             forms++;
             let reached = false;
             for (let presses = 0; presses < 100 && !reached; presses++) {
