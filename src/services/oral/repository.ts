@@ -5,13 +5,13 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import { num, readJson } from '../../core/db/dialect.ts';
+import { foldCase, num, readJson } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
-import { listDataVersions } from '../../core/db/datasets.ts';
+import { listDataVersions, serviceDataVersion } from '../../core/db/datasets.ts';
 import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS, countryDisplayName } from './sources/index.ts';
 import type { CountryCode, VocabularyEntry } from './sources/index.ts';
 import type { DataSourceItem, Guideline, Recommendation, Review, ReviewDetail } from './schemas/index.ts';
-import { GUIDELINE_SEARCH, RECOMMENDATION_SEARCH, REVIEW_SEARCH } from './search.ts';
+import { GUIDELINE_SEARCH, REVIEW_SEARCH } from './search.ts';
 import type { OralDatabase, ReviewRow } from './tables.ts';
 
 export interface Page {
@@ -47,30 +47,47 @@ export interface RecommendationFilters {
 
 type RecommendationItem = Static<typeof Recommendation>;
 
-export async function listRecommendations(
-  db: Kysely<OralDatabase>,
-  filters: RecommendationFilters,
-  page: Page,
-): Promise<PageOf<RecommendationItem>> {
-  let base = db.selectFrom('oral_recommendations as r');
-  if (filters.q) base = base.where(substringMatch(db, RECOMMENDATION_SEARCH, filters.q, 'r'));
-  if (filters.country) base = base.where('r.country', '=', filters.country);
-  if (filters.strengthId !== undefined) base = base.where('r.strength_id', '=', filters.strengthId);
-  if (filters.evidenceQualityId !== undefined) base = base.where('r.evidence_quality_id', '=', filters.evidenceQualityId);
-  if (filters.topicId !== undefined) {
-    const topicId = filters.topicId;
-    base = base.where('r.id', 'in', (eb) =>
-      eb.selectFrom('oral_recommendation_topics').select('recommendation_id').where('topic_id', '=', topicId),
-    );
-  }
-  const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-  const rows = await base
+/** A recommendation as the API lists it, with what its filters and ordering read. */
+interface HeldRecommendation {
+  item: RecommendationItem;
+  /** title, text and keywords_text, each case-folded: `q` matches a substring of one of them. */
+  searchable: string[];
+  country: string;
+  strengthId: number | null;
+  evidenceQualityId: number | null;
+  topicIds: Set<number>;
+  publicationYear: number | null;
+  id: number;
+}
+
+/**
+ * Every recommendation, held in memory per data version (a few thousand at most; A's data changes only by import):
+ * a search costs one small query (the version) and a scan, instead of a count, a page and its topics in SQL.
+ */
+// Keyed by the query executor: each `withTables()` is a new Kysely object over the same database and executor.
+const heldRecommendations = new WeakMap<object, { version: string | null; rows: Promise<HeldRecommendation[]> }>();
+
+async function recommendationsHeld(db: Kysely<OralDatabase>): Promise<HeldRecommendation[]> {
+  const key = db.getExecutor();
+  const version = await serviceDataVersion(db, 'oral');
+  const held = heldRecommendations.get(key);
+  if (held && held.version === version) return held.rows;
+  const rows = loadRecommendations(db);
+  heldRecommendations.set(key, { version, rows });
+  rows.catch(() => heldRecommendations.delete(key)); // a failed read is tried again by the next request
+  return rows;
+}
+
+async function loadRecommendations(db: Kysely<OralDatabase>): Promise<HeldRecommendation[]> {
+  const rows = await db
+    .selectFrom('oral_recommendations as r')
     .innerJoin('oral_guidelines as g', 'g.id', 'r.guideline_id')
     .select([
       'r.id',
       'r.title',
       'r.text',
       'r.keywords',
+      'r.keywords_text',
       'r.target_population',
       'r.clinical_context',
       'r.source_url',
@@ -81,6 +98,8 @@ export async function listRecommendations(
       'r.recommendation_number',
       'r.references',
       'r.created_at',
+      'r.country as recommendation_country',
+      'r.publication_year as recommendation_year',
       'g.id as guideline_id',
       'g.title as guideline_title',
       'g.organization_name',
@@ -90,62 +109,87 @@ export async function listRecommendations(
       'g.url as guideline_url',
       'g.is_demo',
     ])
-    .orderBy(sql`r.publication_year desc nulls last`)
-    .orderBy('r.id')
-    .limit(page.limit)
-    .offset(offsetOf(page))
+    .execute();
+  const links = await db
+    .selectFrom('oral_recommendation_topics')
+    .select(['recommendation_id', 'topic_id'])
+    .orderBy('recommendation_id')
+    .orderBy('topic_id')
     .execute();
   const topics = new Map<number, number[]>();
-  if (rows.length) {
-    const links = await db
-      .selectFrom('oral_recommendation_topics')
-      .select(['recommendation_id', 'topic_id'])
-      .where(
-        'recommendation_id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .orderBy('recommendation_id')
-      .orderBy('topic_id')
-      .execute();
-    for (const link of links) {
-      const id = Number(link.recommendation_id);
-      topics.set(id, [...(topics.get(id) ?? []), Number(link.topic_id)]);
-    }
+  for (const link of links) {
+    const id = Number(link.recommendation_id);
+    topics.set(id, [...(topics.get(id) ?? []), Number(link.topic_id)]);
   }
-  return {
-    total: num(total),
-    rows: rows.map((r) => ({
-      id: Number(r.id),
-      title: r.title,
-      text: r.text,
-      keywords: readJson<string[]>(r.keywords),
-      target_population: r.target_population,
-      clinical_context: r.clinical_context,
-      source_url: r.source_url,
-      page_number: r.page_number,
-      grade: r.grade,
-      recommendation_number: r.recommendation_number,
-      guideline: {
-        id: Number(r.guideline_id),
-        title: r.guideline_title,
-        organization: r.organization_name,
-        country: countryObject(r.country),
-        region: r.region,
-        publication_year: r.publication_year,
-        url: r.guideline_url,
-        is_demo: Boolean(r.is_demo),
+  const held = rows.map((r): HeldRecommendation => {
+    const id = Number(r.id);
+    const topicIds = topics.get(id) ?? [];
+    return {
+      id,
+      searchable: [r.title, r.text, r.keywords_text].map((column) => foldCase(column ?? '')),
+      country: r.recommendation_country,
+      strengthId: r.strength_id === null ? null : Number(r.strength_id),
+      evidenceQualityId: r.evidence_quality_id === null ? null : Number(r.evidence_quality_id),
+      topicIds: new Set(topicIds),
+      publicationYear: r.recommendation_year === null ? null : Number(r.recommendation_year),
+      item: {
+        id,
+        title: r.title,
+        text: r.text,
+        keywords: readJson<string[]>(r.keywords),
+        target_population: r.target_population,
+        clinical_context: r.clinical_context,
+        source_url: r.source_url,
+        page_number: r.page_number,
+        grade: r.grade,
+        recommendation_number: r.recommendation_number,
+        guideline: {
+          id: Number(r.guideline_id),
+          title: r.guideline_title,
+          organization: r.organization_name,
+          country: countryObject(r.country),
+          region: r.region,
+          publication_year: r.publication_year,
+          url: r.guideline_url,
+          is_demo: Boolean(r.is_demo),
+        },
+        topics: topicIds
+          .map((topicId) => TOPICS.byId(topicId))
+          .filter((t) => t !== undefined)
+          .map((t) => ({ id: t.id, name: t.name, slug: t.slug })),
+        strength: vocabularyRef(r.strength_id === null ? undefined : STRENGTHS.byId(r.strength_id)),
+        evidence_quality: vocabularyRef(r.evidence_quality_id === null ? undefined : EVIDENCE_QUALITIES.byId(r.evidence_quality_id)),
+        references: readJson<RecommendationItem['references']>(r.references),
+        created_at: r.created_at,
       },
-      topics: (topics.get(Number(r.id)) ?? [])
-        .map((id) => TOPICS.byId(id))
-        .filter((t) => t !== undefined)
-        .map((t) => ({ id: t.id, name: t.name, slug: t.slug })),
-      strength: vocabularyRef(r.strength_id === null ? undefined : STRENGTHS.byId(r.strength_id)),
-      evidence_quality: vocabularyRef(r.evidence_quality_id === null ? undefined : EVIDENCE_QUALITIES.byId(r.evidence_quality_id)),
-      references: readJson<RecommendationItem['references']>(r.references),
-      created_at: r.created_at,
-    })),
-  };
+    };
+  });
+  // The contract's order: newest publication year first, unknown years last, then by id.
+  return held.sort(
+    (a, b) =>
+      (a.publicationYear === null ? 1 : 0) - (b.publicationYear === null ? 1 : 0) ||
+      (b.publicationYear ?? 0) - (a.publicationYear ?? 0) ||
+      a.id - b.id,
+  );
+}
+
+export async function listRecommendations(
+  db: Kysely<OralDatabase>,
+  filters: RecommendationFilters,
+  page: Page,
+): Promise<PageOf<RecommendationItem>> {
+  // `q` as substringMatch reads it (core/db/search-index.ts): trimmed, case-folded, a substring of one column.
+  const needle = filters.q ? foldCase(filters.q.trim()) : undefined;
+  const matches = (await recommendationsHeld(db)).filter(
+    (r) =>
+      (filters.country === undefined || r.country === filters.country) &&
+      (filters.strengthId === undefined || r.strengthId === filters.strengthId) &&
+      (filters.evidenceQualityId === undefined || r.evidenceQualityId === filters.evidenceQualityId) &&
+      (filters.topicId === undefined || r.topicIds.has(filters.topicId)) &&
+      (needle === undefined || r.searchable.some((column) => column.includes(needle))),
+  );
+  const from = offsetOf(page);
+  return { total: matches.length, rows: matches.slice(from, from + page.limit).map((r) => r.item) };
 }
 
 // ---------------------------------------------------------------- guidelines

@@ -1,0 +1,122 @@
+// listRecommendations answers from recommendations held in memory per data version: the same rows, total and order
+// as the SQL search (substringMatch, the filters, the contract's order) on both databases, and a new import is seen
+// at once.
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { describeEachDatabase } from '../../../test/support/databases.ts';
+import { oralAppWithData } from '../../../test/support/oral/app.ts';
+import type { ServiceApp } from '../../core/service.ts';
+import { substringMatch } from '../../core/db/search-index.ts';
+import { recordDataVersion } from '../../core/db/datasets.ts';
+import { listRecommendations } from './repository.ts';
+import type { RecommendationFilters } from './repository.ts';
+import { RECOMMENDATION_SEARCH } from './search.ts';
+import { oralService } from './service.ts';
+import type { OralDatabase, OralTables } from './tables.ts';
+
+/** The ids, in order, and the total that the SQL search finds (the query listRecommendations ran before). */
+async function sqlSearch(db: Kysely<OralDatabase>, filters: RecommendationFilters) {
+  let base = db.selectFrom('oral_recommendations as r');
+  if (filters.q) base = base.where(substringMatch(db, RECOMMENDATION_SEARCH, filters.q, 'r'));
+  if (filters.country) base = base.where('r.country', '=', filters.country);
+  if (filters.strengthId !== undefined) base = base.where('r.strength_id', '=', filters.strengthId);
+  if (filters.evidenceQualityId !== undefined) base = base.where('r.evidence_quality_id', '=', filters.evidenceQualityId);
+  if (filters.topicId !== undefined) {
+    const topicId = filters.topicId;
+    base = base.where('r.id', 'in', (eb) =>
+      eb.selectFrom('oral_recommendation_topics').select('recommendation_id').where('topic_id', '=', topicId),
+    );
+  }
+  const rows = await base
+    .innerJoin('oral_guidelines as g', 'g.id', 'r.guideline_id')
+    .select('r.id')
+    .orderBy(sql`r.publication_year desc nulls last`)
+    .orderBy('r.id')
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+const CASES: RecommendationFilters[] = [
+  {},
+  { q: 'fluoride' },
+  { q: 'FLUORIDE varnish' },
+  { q: ' caries ' },
+  { q: 'fl' },
+  { q: 'é' },
+  { q: 'children', country: 'UK' },
+  { q: 'no such text anywhere' },
+  { country: 'US' },
+  { topicId: 1 },
+  { topicId: 3, q: 'fluoride' },
+  { strengthId: 1 },
+  { evidenceQualityId: 2 },
+];
+
+describeEachDatabase(
+  'oral listRecommendations held in memory',
+  (t) => {
+    let app: ServiceApp;
+    before(async () => {
+      app = await oralAppWithData(t);
+    });
+    after(async () => app?.close());
+    const db = () => t.db.kysely.withTables<OralTables>();
+
+    it('finds the rows, total and order of the SQL search', async () => {
+      for (const filters of CASES) {
+        const expected = await sqlSearch(db(), filters);
+        for (const page of [
+          { page: 1, limit: 20 },
+          { page: 3, limit: 7 },
+          { page: 1000, limit: 50 },
+        ]) {
+          const found = await listRecommendations(db(), filters, page);
+          assert.equal(found.total, expected.length, JSON.stringify(filters));
+          const from = (page.page - 1) * page.limit;
+          assert.deepEqual(
+            found.rows.map((r) => r.id),
+            expected.slice(from, from + page.limit),
+            `${JSON.stringify(filters)} page ${page.page}`,
+          );
+        }
+      }
+      assert.ok((await sqlSearch(db(), { q: 'fluoride' })).length > 20, 'the data gives the search something to page through');
+      // Held, not read again: two calls (each through its own withTables()) give the very same objects.
+      const [a, b] = [
+        await listRecommendations(db(), {}, { page: 1, limit: 5 }),
+        await listRecommendations(db(), {}, { page: 1, limit: 5 }),
+      ];
+      assert.ok(a.rows.every((row, i) => row === b.rows[i]));
+    });
+
+    it('sees a new import at once (the data version changed)', async () => {
+      const before = await listRecommendations(db(), {}, { page: 1, limit: 1 });
+      // Remove one recommendation as an import would, and record a new data version as the import runner does.
+      const victim = before.rows[0].id;
+      await db().deleteFrom('oral_recommendation_topics').where('recommendation_id', '=', victim).execute();
+      await db().deleteFrom('oral_recommendations').where('id', '=', victim).execute();
+      const stale = await listRecommendations(db(), {}, { page: 1, limit: 100_000 });
+      assert.ok(
+        stale.rows.some((r) => r.id === victim),
+        'held until the data version changes',
+      );
+      await recordDataVersion(db(), {
+        service: 'oral',
+        dataset: 'test',
+        version: `test-${Date.now()}`,
+        source: null,
+        isDemo: false,
+        report: {},
+      });
+      const after = await listRecommendations(db(), {}, { page: 1, limit: 100_000 });
+      assert.equal(
+        after.rows.some((r) => r.id === victim),
+        false,
+      );
+      assert.equal(after.total, (await sqlSearch(db(), {})).length);
+    });
+  },
+  { migrations: oralService.migrations },
+);
