@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'bench/out/**', 'bench/scratch/**', '**/*.js'] },
+  { ignores: ['node_modules/**', 'data/**', 'bench/out/**', 'bench/scratch/**', '.scratch/**', 'test-artifacts/**', '**/*.js'] },
   {
     files: ['**/*.ts'],
     languageOptions: {
@@ -16,7 +16,9 @@ export default tseslint.config(
       // node:test's describe/it return promises that the runner itself awaits.
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after'] }] },
+        {
+          allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after'] }],
+        },
       ],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       '@typescript-eslint/no-explicit-any': 'error',
@@ -31,7 +33,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/test/**', '**/test-support*', '**/test-*.ts', '**/*.test.ts'], message: 'production code must not import test helpers' }] },
+        {
+          patterns: [
+            {
+              group: ['**/test/**', '**/test-support*', '**/test-*.ts', '**/*.test.ts'],
+              message: 'production code must not import test helpers',
+            },
+          ],
+        },
       ],
     },
   },
