@@ -27,7 +27,9 @@ export async function startServer(options: {
 }): Promise<ServerProcess> {
   const child = spawn(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', ...options.args], {
     cwd: ROOT,
-    env: { ...process.env, PDI_LOG_LEVEL: 'warn', ...options.env },
+    // One process unless a test asks for workers: a crashed worker would be replaced and the primary live on,
+    // so "the process did not crash" must be asked of the process that serves.
+    env: { ...process.env, PDI_LOG_LEVEL: 'warn', PDI_WORKERS: '1', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
