@@ -24,7 +24,7 @@ import { renderDocsPage } from './docs.ts';
 import type { OpenApiDocument } from './docs.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerSyncStatus } from '../sync/status.ts';
-import { registerPages } from '../pages/index.ts';
+import { registerPages } from '../pages/register.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -7,7 +7,8 @@ import { DEFAULT_PORTS, SERVICE_NAMES } from '../config.ts';
 import type { ServiceName } from '../config.ts';
 import { listDataVersions } from '../db/datasets.ts';
 import type { DataVersion } from '../db/datasets.ts';
-import type { ServiceApp, ServiceContext, ServicePages } from '../service.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
 import { coreAssets } from './assets.ts';
 import type { AssetRegistry } from './assets.ts';
 import { ChartCache } from './charts.ts';
@@ -30,6 +31,17 @@ export const SERVICE_TITLES: Record<ServiceName, string> = {
   retraction: 'Retracted papers',
 };
 
+/**
+ * What the kit reads of the service it draws for (a ServiceContext has all of it). Declared here, not imported from
+ * service.ts, because the service contract names the kit: core/service.ts ⇄ pages would be an import cycle.
+ */
+export interface PagesContext {
+  name: ServiceName;
+  db: Db;
+  config: Pick<Config, 'env' | 'ports'>;
+  dataVersion: { current(): Promise<string | null> };
+}
+
 export interface PageSection {
   label: string;
   href: string;
@@ -48,12 +60,12 @@ export interface PageRequest {
 export class PageKit {
   readonly assets: AssetRegistry;
   readonly charts = new ChartCache();
-  private readonly ctx: ServiceContext;
+  private readonly ctx: PagesContext;
   private readonly serviceTitle: string;
   private readonly sections: PageSection[];
   private footerCache: { version: string | null; footer: DataFooter } | null = null;
 
-  constructor(ctx: ServiceContext, options: { serviceTitle: string; sections: PageSection[]; assets?: AssetRegistry }) {
+  constructor(ctx: PagesContext, options: { serviceTitle: string; sections: PageSection[]; assets?: AssetRegistry }) {
     this.ctx = ctx;
     this.serviceTitle = options.serviceTitle;
     this.sections = options.sections;
@@ -136,28 +148,4 @@ export function sourceName(source: string): string {
     }
   }
   return path.basename(source);
-}
-
-/** Registers a service's pages and the assets they use (core's and the service's own scripts), hidden from OpenAPI. */
-export async function registerPages(app: ServiceApp, pages: ServicePages, ctx: ServiceContext): Promise<void> {
-  const assets = coreAssets();
-  for (const [name, file] of Object.entries(pages.scripts ?? {})) assets.addFile(file, name);
-  const kit = new PageKit(ctx, { serviceTitle: pages.title, sections: pages.sections, assets });
-  registerAssets(app, kit);
-  await app.register(async (scope) => {
-    scope.addHook('onRoute', (route) => {
-      route.schema = { ...(route.schema ?? {}), hide: true };
-    });
-    await pages.routes(scope as ServiceApp, ctx, kit);
-  });
-}
-
-/** Serves the kit's assets at their hashed addresses with a year-long immutable cache (hidden from OpenAPI). */
-export function registerAssets(app: ServiceApp, kit: PageKit): void {
-  for (const asset of kit.assets.all()) {
-    app.get(asset.url, { schema: { hide: true }, config: { cacheSeconds: 31536000 } }, async (_request, reply) => {
-      reply.header('content-type', asset.contentType).header('cache-control', 'public, max-age=31536000, immutable');
-      return asset.body;
-    });
-  }
 }

@@ -1,0 +1,29 @@
+// Registers a service's pages on its app: the page routes (hidden from OpenAPI) and the assets they use. Kept apart
+// from index.ts, which the service contract (core/service.ts) names: this file needs the contract, index.ts must not.
+import type { ServiceApp, ServiceContext, ServicePages } from '../service.ts';
+import { coreAssets } from './assets.ts';
+import { PageKit } from './index.ts';
+
+/** Registers a service's pages and the assets they use (core's and the service's own scripts), hidden from OpenAPI. */
+export async function registerPages(app: ServiceApp, pages: ServicePages, ctx: ServiceContext): Promise<void> {
+  const assets = coreAssets();
+  for (const [name, file] of Object.entries(pages.scripts ?? {})) assets.addFile(file, name);
+  const kit = new PageKit(ctx, { serviceTitle: pages.title, sections: pages.sections, assets });
+  registerAssets(app, kit);
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    await pages.routes(scope as ServiceApp, ctx, kit);
+  });
+}
+
+/** Serves the kit's assets at their hashed addresses with a year-long immutable cache (hidden from OpenAPI). */
+export function registerAssets(app: ServiceApp, kit: PageKit): void {
+  for (const asset of kit.assets.all()) {
+    app.get(asset.url, { schema: { hide: true }, config: { cacheSeconds: 31536000 } }, async (_request, reply) => {
+      reply.header('content-type', asset.contentType).header('cache-control', 'public, max-age=31536000, immutable');
+      return asset.body;
+    });
+  }
+}
