@@ -27,8 +27,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { stringify } from 'csv-stringify/sync';
 import writeXlsxFile from 'write-excel-file/node';
-import pino from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
+import { createLogger } from '../src/core/log.ts';
 import { loadConfig } from '../src/core/config.ts';
 import { openDatabase } from '../src/core/db/database.ts';
 import type { Db } from '../src/core/db/database.ts';
@@ -221,7 +220,7 @@ try {
     name: 'retraction' as const,
     db,
     config,
-    log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, // pino's Logger type differs from Fastify's in generics only
+    log: createLogger('silent'),
     redis: null,
     dataVersion: new DataVersionWatcher(db, 'retraction'),
   };

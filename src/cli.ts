@@ -2,8 +2,7 @@
 // Command line: serve | import | sync | fetch | generate | extract | fit | migrate.
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import pino from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
+import { createLogger } from './core/log.ts';
 import { loadConfig, parsePort } from './core/config.ts';
 import type { ServiceName } from './core/config.ts';
 import { collectStartupGarbage, openRuntime } from './core/runtime.ts';
@@ -67,7 +66,7 @@ program
       collectStartupGarbage(); // the primary serves nothing: what loading the modules left is garbage
       runPrimary({
         workers,
-        log: pino({ level: config.logLevel }) as unknown as FastifyBaseLogger,
+        log: createLogger(config.logLevel),
         stopTimeoutMs: config.http.shutdownGraceMs + 15_000,
       });
       return;

@@ -3,7 +3,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { FastifyBaseLogger } from 'fastify';
-import pino from 'pino';
+import { createLogger } from './log.ts';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
@@ -26,7 +26,7 @@ export async function openRuntime(
   services: readonly ServiceModule[],
   options: { log?: FastifyBaseLogger; db?: Db } = {},
 ): Promise<Runtime> {
-  const log = options.log ?? (pino({ level: config.logLevel }) as unknown as FastifyBaseLogger);
+  const log = options.log ?? createLogger(config.logLevel);
   const db = options.db ?? openDatabase(config.databaseUrl);
   await prepareDatabase(db, Object.assign({}, ...services.map((s) => s.migrations)));
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log, config.redisLimits) : null;

@@ -1,6 +1,5 @@
 // A service's real HTTP app on a test database, for fastify.inject.
-import pino from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
+import { createLogger } from '../../src/core/log.ts';
 import { loadConfig } from '../../src/core/config.ts';
 import type { Config } from '../../src/core/config.ts';
 import type { Db } from '../../src/core/db/database.ts';
@@ -15,7 +14,7 @@ export function testContext(service: ServiceModule, db: Db, overrides: Partial<C
     name: service.name,
     db,
     config,
-    log: pino({ level: process.env.PDI_TEST_LOG ?? 'silent' }) as unknown as FastifyBaseLogger,
+    log: createLogger(process.env.PDI_TEST_LOG ?? 'silent'),
     redis,
     dataVersion: new DataVersionWatcher(db, service.name, 0),
   };

@@ -65,6 +65,7 @@ export function resilientPool(pool: pg.Pool, retries = 2): PostgresPool {
       query: query as PostgresPoolClient['query'],
       release: (destroy?: boolean) => client.release(destroy),
       get processID() {
+        // pg's Client keeps the backend's pid as processID (Kysely reads it to cancel queries); @types/pg omits it.
         return (client as unknown as { processID?: number }).processID;
       },
     };

@@ -94,7 +94,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
         keywords: ['x-error'],
       },
     },
-  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ServiceApp;
+  }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only: without its text parser Fastify answers any other body type with 415.
   app.removeContentTypeParser('text/plain');
@@ -200,7 +200,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
       const missing = ALL_METHODS.filter((m) => !methods.has(m) && !(m === 'OPTIONS' && cors));
       if (missing.length === 0) continue;
       scope.route({
-        method: missing as unknown as string[],
+        method: [...missing],
         url,
         schema: { hide: true },
         handler: async (_request: FastifyRequest, reply: FastifyReply) => {
