@@ -54,6 +54,16 @@ describe('ResponseCache', () => {
     assert.equal(cache.size, 0);
     assert.equal(cache.bytes, 0);
   });
+
+  it('stops serving an entry after its expiry (pages), and keeps one without', () => {
+    const cache = new ResponseCache(64 * 1024);
+    cache.set('/page', { ...entry(2048), expiresAt: Date.now() - 1 });
+    cache.set('/fresh-page', { ...entry(2048), expiresAt: Date.now() + 60_000 });
+    cache.set('/api', entry(2048));
+    assert.equal(cache.get('/page', 'v1'), undefined);
+    assert.ok(cache.get('/fresh-page', 'v1'));
+    assert.ok(cache.get('/api', 'v1'));
+  });
 });
 
 describe('content negotiation', () => {

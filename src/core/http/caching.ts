@@ -100,7 +100,12 @@ export interface CachedResponse {
   identity: Buffer;
   br?: Buffer;
   gzip?: Buffer;
+  /** Epoch ms after which the entry is not served (pages: their notices change with time, not only with the data). */
+  expiresAt?: number;
 }
+
+/** A cached page (HTML) is served for at most this long: its stale-data notice depends on the clock. */
+export const PAGE_CACHE_MS = 60_000;
 
 /** Bytes an entry holds beyond its bodies: the key, the strings and the objects (an estimate, on the safe side). */
 const ENTRY_OVERHEAD_BYTES = 400;
@@ -145,7 +150,7 @@ export class ResponseCache {
   get(key: string, version: string): CachedResponse | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    if (entry.version !== version) {
+    if (entry.version !== version || (entry.expiresAt !== undefined && Date.now() > entry.expiresAt)) {
       this.remove(key);
       return undefined;
     }
@@ -353,6 +358,7 @@ export function finishCaching(
       cacheControl: String(reply.getHeader('cache-control')),
       compressible,
       identity,
+      ...(contentType.startsWith('text/html') ? { expiresAt: Date.now() + PAGE_CACHE_MS } : {}),
     };
     this.cache.set(request.url, entry);
   }

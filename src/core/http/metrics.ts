@@ -2,7 +2,7 @@
 // freshness of the service's data (src/core/sync/status.ts).
 import client from 'prom-client';
 import type { ServiceApp, ServiceContext } from '../service.ts';
-import { registerSyncMetrics } from '../sync/status.ts';
+import { registerSyncMetrics } from '../sync/publish.ts';
 
 export function registerMetrics(app: ServiceApp, service: string, ctx?: ServiceContext): void {
   const registry = new client.Registry();

@@ -23,7 +23,7 @@ import type { CachingOptions } from './caching.ts';
 import { renderDocsPage } from './docs.ts';
 import type { OpenApiDocument } from './docs.ts';
 import { registerMetrics } from './metrics.ts';
-import { registerSyncStatus } from '../sync/status.ts';
+import { registerSyncStatus } from '../sync/publish.ts';
 import { registerPages } from '../pages/register.ts';
 
 declare module 'fastify' {

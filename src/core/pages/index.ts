@@ -7,6 +7,7 @@ import { DEFAULT_PORTS, SERVICE_NAMES } from '../config.ts';
 import type { ServiceName } from '../config.ts';
 import { listDataVersions } from '../db/datasets.ts';
 import type { DataVersion } from '../db/datasets.ts';
+import { readSyncStatus } from '../sync/status.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { coreAssets } from './assets.ts';
@@ -57,6 +58,9 @@ export interface PageRequest {
   scripts?: string[];
 }
 
+/** How long a page may show a stale (or fresh) verdict before it is read again. */
+const STALE_RECHECK_MS = 60_000;
+
 export class PageKit {
   readonly assets: AssetRegistry;
   readonly charts = new ChartCache();
@@ -77,14 +81,29 @@ export class PageKit {
     return (await this.ctx.dataVersion.current()) ?? 'none';
   }
 
-  /** Data version, source file names (never server paths) and the demo label, re-read when the data changes. */
+  /**
+   * Data version, source file names (never server paths) and the demo label, re-read when the data changes; and
+   * whether the data is stale, which changes with time, not with the data: re-read at most once a minute.
+   */
   async footer(): Promise<DataFooter> {
     const version = await this.ctx.dataVersion.current();
-    if (this.footerCache && this.footerCache.version === version) return this.footerCache.footer;
-    const versions = await listDataVersions(this.ctx.db.kysely, this.ctx.name);
-    const footer = footerOf(version, versions);
-    this.footerCache = { version, footer };
-    return footer;
+    if (!this.footerCache || this.footerCache.version !== version) {
+      const versions = await listDataVersions(this.ctx.db.kysely, this.ctx.name);
+      this.footerCache = { version, footer: footerOf(version, versions) };
+    }
+    return { ...this.footerCache.footer, stale: await this.staleness() };
+  }
+
+  private staleCache: { at: number; value: DataFooter['stale'] } | null = null;
+
+  private async staleness(): Promise<DataFooter['stale']> {
+    const now = Date.now();
+    if (this.staleCache && now - this.staleCache.at < STALE_RECHECK_MS) return this.staleCache.value;
+    const status = await readSyncStatus(this.ctx.db.kysely, this.ctx.name, this.ctx.config.env, new Date(now));
+    const { stale, confirmed_at: confirmedAt, age_seconds: age } = status.data;
+    const value = stale && confirmedAt && age !== null ? { confirmedAt, ageDays: Math.floor(age / 86400) } : null;
+    this.staleCache = { at: now, value };
+    return value;
   }
 
   /** Links to the five services: PDI_PUBLIC_URL_<NAME> when set, else this host at the service's port. */

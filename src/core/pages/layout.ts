@@ -20,6 +20,8 @@ export interface DataFooter {
   isDemo: boolean;
   /** When the data was imported (ISO time), if known. */
   importedAt?: string | null;
+  /** Set when real data is older than the service's stale limit (PDI_SYNC_STALE_AFTER): when it was last confirmed. */
+  stale?: { confirmedAt: string; ageDays: number } | null;
 }
 
 export interface PageOptions {
@@ -50,6 +52,14 @@ function dataLine(footer: DataFooter): SafeHtml {
   return html`${demo}Data version <code>${footer.dataVersion ?? 'none (no data imported)'}</code>${imported}.`;
 }
 
+/** Said on every page while the data is older than its limit: the figures may have changed at the source. */
+function staleBanner(stale: { confirmedAt: string; ageDays: number }): SafeHtml {
+  return html`<p class="stale-banner" role="note">
+    <strong>Data may be out of date.</strong> It was last confirmed against its source on ${stale.confirmedAt.slice(0, 10)}
+    (${stale.ageDays === 1 ? '1 day' : `${stale.ageDays} days`} ago); the source may have changed since.
+  </p>`;
+}
+
 export function renderDocument(options: PageOptions): SafeHtml {
   const { footer } = options;
   return html`<!doctype html>
@@ -78,6 +88,7 @@ export function renderDocument(options: PageOptions): SafeHtml {
             </ul>
           </nav>
         </header>
+        ${footer.stale ? staleBanner(footer.stale) : ''}
         ${footer.isDemo ? html`<p class="demo-banner" role="note"><strong>Demo data.</strong> What this service shows now is generated for demonstration; no figure on these pages is real.</p>` : ''}
         <main id="main">${options.body}</main>
         <footer class="site">
