@@ -194,6 +194,45 @@ export async function listRecommendations(
 
 // ---------------------------------------------------------------- guidelines
 
+const GUIDELINE_COLUMNS = [
+  'g.id',
+  'g.title',
+  'g.description',
+  'g.region',
+  'g.publication_year',
+  'g.url',
+  'g.is_active',
+  'g.is_demo',
+  'g.recommendation_count',
+  'g.created_at',
+  'g.country',
+  'o.id as organization_id',
+  'o.name as organization_name',
+  'o.website',
+] as const;
+
+function guidelinesWithOrganization(db: Kysely<OralDatabase>) {
+  return db.selectFrom('oral_guidelines as g').innerJoin('oral_organizations as o', 'o.id', 'g.organization_id').select(GUIDELINE_COLUMNS);
+}
+
+type GuidelineColumns = Awaited<ReturnType<ReturnType<typeof guidelinesWithOrganization>['executeTakeFirstOrThrow']>>;
+
+function guidelineItem(g: GuidelineColumns): Static<typeof Guideline> {
+  return {
+    id: Number(g.id),
+    title: g.title,
+    description: g.description,
+    organization: { id: Number(g.organization_id), name: g.organization_name, website: g.website, country: countryObject(g.country) },
+    region: g.region,
+    publication_year: g.publication_year,
+    url: g.url,
+    is_active: Boolean(g.is_active),
+    is_demo: Boolean(g.is_demo),
+    recommendation_count: g.recommendation_count,
+    created_at: g.created_at,
+  };
+}
+
 export async function listGuidelines(
   db: Kysely<OralDatabase>,
   filters: { q?: string; country?: CountryCode },
@@ -205,43 +244,27 @@ export async function listGuidelines(
   const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
   const rows = await base
     .innerJoin('oral_organizations as o', 'o.id', 'g.organization_id')
-    .select([
-      'g.id',
-      'g.title',
-      'g.description',
-      'g.region',
-      'g.publication_year',
-      'g.url',
-      'g.is_active',
-      'g.is_demo',
-      'g.recommendation_count',
-      'g.created_at',
-      'g.country',
-      'o.id as organization_id',
-      'o.name as organization_name',
-      'o.website',
-    ])
+    .select(GUIDELINE_COLUMNS)
     .orderBy(sql`g.publication_year desc nulls last`)
     .orderBy('g.id')
     .limit(page.limit)
     .offset(offsetOf(page))
     .execute();
-  return {
-    total: num(total),
-    rows: rows.map((g) => ({
-      id: Number(g.id),
-      title: g.title,
-      description: g.description,
-      organization: { id: Number(g.organization_id), name: g.organization_name, website: g.website, country: countryObject(g.country) },
-      region: g.region,
-      publication_year: g.publication_year,
-      url: g.url,
-      is_active: Boolean(g.is_active),
-      is_demo: Boolean(g.is_demo),
-      recommendation_count: g.recommendation_count,
-      created_at: g.created_at,
-    })),
-  };
+  return { total: num(total), rows: rows.map(guidelineItem) };
+}
+
+/** One guideline as the API lists it (the guideline page; the API has no single-guideline endpoint). */
+export async function getGuideline(db: Kysely<OralDatabase>, id: number): Promise<Static<typeof Guideline> | null> {
+  const row = await guidelinesWithOrganization(db).where('g.id', '=', id).executeTakeFirst();
+  return row ? guidelineItem(row) : null;
+}
+
+/** A guideline's recommendations as the API lists them, in the order of the source (their ids follow it). */
+export async function guidelineRecommendations(db: Kysely<OralDatabase>, guidelineId: number): Promise<RecommendationItem[]> {
+  return (await recommendationsHeld(db))
+    .filter((r) => r.item.guideline.id === guidelineId)
+    .sort((a, b) => a.id - b.id)
+    .map((r) => r.item);
 }
 
 // ---------------------------------------------------------------- reviews

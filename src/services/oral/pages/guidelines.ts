@@ -7,12 +7,11 @@ import { cleanText } from '../../../core/http/params.ts';
 import { html } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
-import { listGuidelines } from '../repository.ts';
+import { getGuideline, guidelineRecommendations, listGuidelines } from '../repository.ts';
 import { parseCountry } from '../routes/common.ts';
 import type { Guideline, Recommendation } from '../schemas/index.ts';
 import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS } from '../sources/index.ts';
 import type { OralDatabase } from '../tables.ts';
-import { getGuideline, guidelineRecommendations } from './guideline-reads.ts';
 import {
   checkText,
   clientError,
@@ -106,7 +105,7 @@ export function guidelinePages(app: ServiceApp, db: Kysely<OralDatabase>, kit: P
       if (!/^\d{1,15}$/.test(raw)) throw badRequest(`a guideline id is a positive whole number, got "${raw}"`);
       const guideline = await getGuideline(db, Number(raw));
       if (!guideline) throw notFound(`guideline ${raw} not found`);
-      const recommendations = await guidelineRecommendations(db, guideline);
+      const recommendations = await guidelineRecommendations(db, guideline.id);
       const g = guideline;
       return {
         title: g.title,
