@@ -11,21 +11,13 @@ import { rateLimitedGroup } from '../src/core/http/rate-limit.ts';
 import { openDatabase } from '../src/core/db/database.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { buildTestApp, testContext } from './support/app.ts';
+import { testService } from './support/probe-service.ts';
 
 let handlerCalls = 0;
 
-const kernelService: ServiceModule = {
-  name: 'oral',
+const kernelService: ServiceModule = testService({
   title: 'Kernel test service',
-  description: 'A service used only by the kernel tests.',
-  version: '1.0',
   cacheSeconds: 900,
-  errorBody: ({ message, code }) => ({ success: false, error: message, code }),
-  errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String(), code: Type.String() }),
-  migrations: {},
-  importers: {},
-  loadDemo: async () => [],
-  generate: async () => [],
   async routes(app: ServiceApp, ctx: ServiceContext) {
     app.get(
       '/api/items/',
@@ -70,7 +62,7 @@ const kernelService: ServiceModule = {
       scope.get('/api/limited/', async () => ({ ok: true }));
     });
   },
-};
+});
 
 describeEachDatabase('HTTP kernel', (t) => {
   let app: ServiceApp;

@@ -7,18 +7,25 @@ import { rateLimitedGroup } from '../../src/core/http/rate-limit.ts';
 
 export const PROBE_LIMIT = 3;
 
-export const probeService: ServiceModule = {
-  name: 'oral',
+/** A service module for kernel tests: no data, no importers, the error body of the services; only its routes vary. */
+export function testService(options: Pick<ServiceModule, 'title' | 'cacheSeconds' | 'routes'>): ServiceModule {
+  return {
+    name: 'oral',
+    description: 'A service used only by tests.',
+    version: '1.0',
+    errorBody: ({ message, code }) => ({ success: false, error: message, code }),
+    errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String(), code: Type.String() }),
+    migrations: {},
+    importers: {},
+    loadDemo: async () => [],
+    generate: async () => [],
+    ...options,
+  };
+}
+
+export const probeService: ServiceModule = testService({
   title: 'Probe service',
-  description: 'A service used only by tests.',
-  version: '1.0',
   cacheSeconds: 60,
-  errorBody: ({ message, code }) => ({ success: false, error: message, code }),
-  errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String(), code: Type.String() }),
-  migrations: {},
-  importers: {},
-  loadDemo: async () => [],
-  generate: async () => [],
   async routes(app, ctx) {
     app.get('/api/one/', { schema: { response: { 200: Type.Object({ one: Type.Integer() }) } } }, async () => {
       const row = await sql<{ one: number }>`select 1 as one`.execute(ctx.db.kysely);
@@ -29,4 +36,4 @@ export const probeService: ServiceModule = {
       scope.get('/api/limited/', async (request) => ({ ip: request.ip }));
     });
   },
-};
+});

@@ -11,6 +11,7 @@ import { recordDataVersion } from '../db/datasets.ts';
 import { ResponseCache, etagMatches, preferredEncoding, strongEtag, variantEtag } from './caching.ts';
 import type { CachedResponse } from './caching.ts';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
+import { testService } from '../../../test/support/probe-service.ts';
 import { buildTestApp } from '../../../test/support/app.ts';
 
 function entry(bytes: number, version = 'v1'): CachedResponse {
@@ -90,18 +91,9 @@ let calls = 0;
 // 200 records with text above U+00FF: about 16 KB of JSON, worth compressing.
 const records = Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Fluorure — étude ${i} (Ελληνικά, 日本語)` }));
 
-const cachingService: ServiceModule = {
-  name: 'oral',
+const cachingService: ServiceModule = testService({
   title: 'Caching test service',
-  description: 'A service used only by the caching tests.',
-  version: '1.0',
   cacheSeconds: 60,
-  errorBody: ({ message, code }) => ({ success: false, error: message, code }),
-  errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String(), code: Type.String() }),
-  migrations: {},
-  importers: {},
-  loadDemo: async () => [],
-  generate: async () => [],
   async routes(app: ServiceApp, ctx: ServiceContext) {
     app.get(
       '/big/',
@@ -126,7 +118,7 @@ const cachingService: ServiceModule = {
       });
     });
   },
-};
+});
 
 describeEachDatabase('response cache and compression over HTTP', (t) => {
   let app: ServiceApp;
