@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { Random } from '../../../src/core/random.ts';
+import { simulatePanel } from '../../../src/services/retraction/bayes/simulate.ts';
+import { GENERATED_MARKER } from '../../../src/services/retraction/sources/generated.ts';
 import { RW_COLUMNS } from '../../../src/services/retraction/sources/retraction-watch.ts';
 import type { RwColumn } from '../../../src/services/retraction/sources/retraction-watch.ts';
 
@@ -153,4 +155,34 @@ export function citationRows(
   }
   for (let i = 0; i < counts.sameDay; i++) add(retraction.slice(0, 10));
   return rng.shuffle(rows);
+}
+
+/**
+ * A generated democracy panel (two predictors, known truth) written as the importer reads it, marked generated:
+ * `<dir>/simulated_panel.csv`, `countries` × 4 years from `firstYear`.
+ */
+export function writeGeneratedPanel(dir: string, options: { countries: number; firstYear: number; seed: string }): string {
+  const { rows } = simulatePanel({
+    countries: options.countries,
+    firstYear: options.firstYear,
+    years: 4,
+    predictors: ['democracy_index', 'gdp'],
+    truth: { alpha: -6, beta: { democracy_index: -0.4, gdp: 0.1 }, sigmaCountry: 0.5, sigmaYear: 0.1, phi: 6 },
+    seed: options.seed,
+  });
+  return writeCsv(
+    path.join(dir, 'simulated_panel.csv'),
+    ['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions', 'gdp', GENERATED_MARKER.column],
+    rows.map((r) => [
+      r.country,
+      '',
+      'Test region',
+      r.year,
+      (r.predictors.democracy_index as number).toFixed(6),
+      r.publications,
+      r.retractions,
+      (r.predictors.gdp as number).toFixed(6),
+      GENERATED_MARKER.value,
+    ]),
+  );
 }

@@ -10,6 +10,9 @@ import type { Prediction } from '../forecast/forecast-panel.ts';
 import { findCategory } from '../repository.ts';
 import type { CategoryRecord } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
+// One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
+import { errorNote } from '../../../core/pages/replies.ts';
+export { errorNote };
 
 /** A page's query as Fastify parses it without a schema (a repeated name gives a list). */
 export type PageQuery = Record<string, string | string[] | undefined>;
@@ -66,11 +69,6 @@ export async function sendPage(
         <p><a href="/">The next draws</a> · <a href="/draws">Every draw</a> · <a href="/my-score">My score</a></p>`,
     });
   }
-}
-
-/** A message about the request, announced to screen readers. */
-export function errorNote(message: string): SafeHtml {
-  return html`<p class="note error" role="alert"><strong>Cannot use this request:</strong> ${message}</p>`;
 }
 
 export function count(n: number): string {

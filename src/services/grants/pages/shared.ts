@@ -6,6 +6,9 @@ import { HttpError, badRequest } from '../../../core/http/errors.ts';
 import { barChart, formatNumber, html, queryString } from '../../../core/pages/index.ts';
 import type { ChartSpec, HtmlValue, PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
 import { formatDollars } from '../source/index.ts';
+// One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
+import { errorNote } from '../../../core/pages/replies.ts';
+export { errorNote };
 
 /** The first value of a query (or form) parameter. */
 export function param(query: unknown, name: string): string | undefined {
@@ -47,11 +50,6 @@ export async function sendPage(
         <p><a href="/">Search grants</a> · <a href="/statistics">Statistics</a> · <a href="/recipients">Recipients</a></p>`,
     });
   }
-}
-
-/** A message about the request, announced to screen readers. */
-export function errorNote(message: string): SafeHtml {
-  return html`<p class="note error" role="alert"><strong>Cannot use this request:</strong> ${message}</p>`;
 }
 
 export const count = (n: number): string => n.toLocaleString('en-CA');

@@ -3,8 +3,11 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../../core/http/errors.ts';
 import { html } from '../../../core/pages/index.ts';
-import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
+// One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
+import { errorNote, clientError, sendPageWithStatus } from '../../../core/pages/replies.ts';
+export { errorNote, clientError, sendPageWithStatus as sendPage };
 
 /** A query or form as Fastify hands it over without a schema (a repeated name gives a list). */
 export type FormFields = Record<string, string | string[] | undefined>;
@@ -36,11 +39,6 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 export function percent(p: number): string {
   return `${Math.round(p * 100)}%`;
-}
-
-/** A message about the request, announced to screen readers. */
-export function errorNote(message: string): SafeHtml {
-  return html`<p class="note error" role="alert"><strong>Cannot use this request:</strong> ${message}</p>`;
 }
 
 function errorPage(title: string, message: string): SafeHtml {
@@ -77,22 +75,4 @@ export function pageErrors(app: ServiceApp, kit: PageKit): void {
     reply.code(status).header('cache-control', 'no-store');
     return kit.send(request, reply, { title, body: errorPage(title, message) });
   });
-}
-
-/** Sends a page built by `build` (which may set a status, e.g. 404 for a DOI the store does not hold). */
-export async function sendPage(
-  kit: PageKit,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  build: () => Promise<PageRequest & { status?: number }>,
-): Promise<string> {
-  const page = await build();
-  if (page.status) reply.code(page.status).header('cache-control', 'no-store');
-  return kit.send(request, reply, page);
-}
-
-/** The 4xx of a query that cannot be used, as a status and message, so the page can draw its form beside it. */
-export function clientError(error: unknown): { status: number; message: string } {
-  if (error instanceof HttpError && error.statusCode < 500) return { status: error.statusCode, message: error.message };
-  throw error;
 }

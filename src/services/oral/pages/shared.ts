@@ -7,6 +7,9 @@ import { html, queryString } from '../../../core/pages/index.ts';
 import type { HtmlValue, PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
 import type { Static } from 'typebox';
 import type { Recommendation } from '../schemas/index.ts';
+// One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
+import { errorNote, clientError } from '../../../core/pages/replies.ts';
+export { errorNote, clientError };
 
 /** A page's query as Fastify parses it without a schema (a repeated name gives a list). */
 export type PageQuery = Record<string, string | string[] | undefined>;
@@ -58,17 +61,6 @@ export function errorBody(title: string, message: string): SafeHtml {
   return html`<h1>${title}</h1>
     ${errorNote(message)}
     <p><a href="/">Search the evidence</a> · <a href="/reviews">Systematic reviews</a> · <a href="/guidelines">Guidelines</a></p>`;
-}
-
-/** A message about the request, announced to screen readers. */
-export function errorNote(message: string): SafeHtml {
-  return html`<p class="note error" role="alert"><strong>Cannot use this request:</strong> ${message}</p>`;
-}
-
-/** The 400 of a bad query, as a status and the message (the page is still drawn with its form). */
-export function clientError(error: unknown): { status: number; message: string } {
-  if (error instanceof HttpError && error.statusCode < 500) return { status: error.statusCode, message: error.message };
-  throw error;
 }
 
 export function formatCount(n: number): string {

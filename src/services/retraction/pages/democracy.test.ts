@@ -5,17 +5,14 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { buildTestApp, testContext } from '../../../../test/support/app.ts';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { figures, plotted, tableRows, textOf } from '../../../../test/support/pages.ts';
-import { tempDir, writeCsv } from '../../../../test/support/retraction/fixtures.ts';
+import { tempDir, writeGeneratedPanel } from '../../../../test/support/retraction/fixtures.ts';
 import type { ServiceApp } from '../../../core/service.ts';
-import { simulatePanel } from '../bayes/simulate.ts';
 import { fitStoredPanel } from '../democracy-model.ts';
 import { importPanel } from '../import.ts';
 import { retractionService } from '../service.ts';
-import { GENERATED_MARKER } from '../sources/generated.ts';
 
 describeEachDatabase(
   'retraction democracy page before and after a fit to a generated panel',
@@ -27,29 +24,7 @@ describeEachDatabase(
 
     before(async () => {
       dir = tempDir('democracy-page');
-      const { rows } = simulatePanel({
-        countries: 12,
-        firstYear: 2015,
-        years: 4,
-        predictors: ['democracy_index', 'gdp'],
-        truth: { alpha: -6, beta: { democracy_index: -0.4, gdp: 0.1 }, sigmaCountry: 0.5, sigmaYear: 0.1, phi: 6 },
-        seed: 'pages-fit',
-      });
-      const file = writeCsv(
-        path.join(dir, 'simulated_panel.csv'),
-        ['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions', 'gdp', GENERATED_MARKER.column],
-        rows.map((r) => [
-          r.country,
-          '',
-          'Test region',
-          r.year,
-          (r.predictors.democracy_index as number).toFixed(6),
-          r.publications,
-          r.retractions,
-          (r.predictors.gdp as number).toFixed(6),
-          GENERATED_MARKER.value,
-        ]),
-      );
+      const file = writeGeneratedPanel(dir, { countries: 12, firstYear: 2015, seed: 'pages-fit' });
       await importPanel(t.db, file);
       app = await buildTestApp(retractionService, testContext(retractionService, t.db, { dataDir: dir }));
     });

@@ -3,10 +3,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../../core/http/errors.ts';
 import { formatNumber as numberText, html } from '../../../core/pages/index.ts';
-import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { NATURE_NAMES } from '../nature.ts';
 import type { Nature } from '../nature.ts';
+// One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
+import { errorNote, clientError, sendPageWithStatus } from '../../../core/pages/replies.ts';
+export { errorNote, clientError, sendPageWithStatus as sendPage };
 
 /** The first value of a query parameter; undefined when absent. */
 export function param(query: unknown, name: string): string | undefined {
@@ -46,11 +49,6 @@ export function afterWords(nature: Nature): string {
   return nature === 'retraction' ? 'after the retraction' : 'after the notice';
 }
 
-/** A message about the request, announced to screen readers. */
-export function errorNote(message: string): SafeHtml {
-  return html`<p class="note error" role="alert"><strong>Cannot use this request:</strong> ${message}</p>`;
-}
-
 /** Client errors of the page routes become a page of that status with the message; others go on to the kernel (JSON 500, logged). */
 export function pageErrors(app: ServiceApp, kit: PageKit): void {
   app.setErrorHandler(async (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
@@ -66,24 +64,6 @@ export function pageErrors(app: ServiceApp, kit: PageKit): void {
         <p><a href="/">Search retracted papers</a> · <a href="/analytics">Analytics</a> · <a href="/democracy">Democracy analysis</a></p>`,
     });
   });
-}
-
-/** Sends a page built by `build`, which may set a status (e.g. 400 with its form redrawn). */
-export async function sendPage(
-  kit: PageKit,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  build: () => Promise<PageRequest & { status?: number }>,
-): Promise<string> {
-  const page = await build();
-  if (page.status) reply.code(page.status).header('cache-control', 'no-store');
-  return kit.send(request, reply, page);
-}
-
-/** The 4xx of a query that cannot be used, so the page can draw its form beside the message. */
-export function clientError(error: unknown): { status: number; message: string } {
-  if (error instanceof HttpError && error.statusCode < 500) return { status: error.statusCode, message: error.message };
-  throw error;
 }
 
 /** A label for the data's origin, from the API's data_source description. */

@@ -3,18 +3,15 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { buildTestApp, testContext } from '../../../../test/support/app.ts';
 import { errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
-import { tempDir, writeCsv } from '../../../../test/support/retraction/fixtures.ts';
+import { tempDir, writeGeneratedPanel } from '../../../../test/support/retraction/fixtures.ts';
 import type { ServiceApp } from '../../../core/service.ts';
-import { simulatePanel } from '../bayes/simulate.ts';
 import { pearson } from '../democracy.ts';
 import { fitStoredPanel } from '../democracy-model.ts';
 import { importPanel } from '../import.ts';
 import { retractionService } from '../service.ts';
-import { GENERATED_MARKER } from '../sources/generated.ts';
 
 describeEachDatabase(
   'retraction routes: democracy',
@@ -88,29 +85,7 @@ describeEachDatabase(
     };
     before(async () => {
       dir = tempDir('democracy-fit');
-      const { rows } = simulatePanel({
-        countries: 16,
-        firstYear: 2012,
-        years: 4,
-        predictors: ['democracy_index', 'gdp'],
-        truth: { alpha: -6, beta: { democracy_index: -0.4, gdp: 0.1 }, sigmaCountry: 0.5, sigmaYear: 0.1, phi: 6 },
-        seed: 'routes-fit',
-      });
-      const file = writeCsv(
-        path.join(dir, 'simulated_panel.csv'),
-        ['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions', 'gdp', GENERATED_MARKER.column],
-        rows.map((r) => [
-          r.country,
-          '',
-          'Test region',
-          r.year,
-          (r.predictors.democracy_index as number).toFixed(6),
-          r.publications,
-          r.retractions,
-          (r.predictors.gdp as number).toFixed(6),
-          GENERATED_MARKER.value,
-        ]),
-      );
+      const file = writeGeneratedPanel(dir, { countries: 16, firstYear: 2012, seed: 'routes-fit' });
       await importPanel(t.db, file); // no isDemo: the file itself says it is generated
       app = await buildTestApp(retractionService, testContext(retractionService, t.db, { dataDir: dir }));
     });
