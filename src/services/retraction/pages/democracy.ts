@@ -5,6 +5,7 @@
 // stored model the page says so and how to fit one. Generated panels and imported fits are labelled.
 import { getAggregate } from '../../../core/db/datasets.ts';
 import { forestPlot, html, queryString } from '../../../core/pages/index.ts';
+import { recordTable } from '../../../core/pages/table.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { PANEL_AGGREGATES } from '../democracy.ts';
@@ -297,59 +298,21 @@ function methodologySection(m: ReturnType<typeof methodologyBody>): SafeHtml {
     <pre class="formula" aria-label="Model formula">${m.model.formula.join('\n')}</pre>
     ${
       m.priors
-        ? html`<div class="table-scroll">
-            <table class="data">
-              <caption>
-                Priors
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Parameter</th>
-                  <th scope="col">Prior</th>
-                  <th scope="col">Why</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${m.priors.map(
-                  (p) =>
-                    html`<tr>
-                      <th scope="row">${p.parameter}</th>
-                      <td>${p.distribution}</td>
-                      <td>${p.text}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
+        ? recordTable({
+            caption: 'Priors',
+            columns: ['Parameter', 'Prior', 'Why'],
+            rows: m.priors,
+            cells: (p) => [p.parameter, p.distribution, p.text],
+          })
         : html`<p><strong>Priors:</strong> ${m.priors_description ?? 'not stated'}.</p>`
     }
     <p><strong>Sampler:</strong> ${m.sampler.text}</p>
-    <div class="table-scroll">
-      <table class="data">
-        <caption>
-          Variables
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Variable</th>
-            <th scope="col">Role</th>
-            <th scope="col">Definition</th>
-            <th scope="col">Source</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${m.variables.map(
-            (v) =>
-              html`<tr>
-                <th scope="row">${v.name}</th>
-                <td>${v.role}</td>
-                <td>${v.definition}</td>
-                <td>${v.source ?? '—'}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    ${recordTable({
+      caption: 'Variables',
+      columns: ['Variable', 'Role', 'Definition', 'Source'],
+      rows: m.variables,
+      cells: (v) => [v.name, v.role, v.definition, v.source ?? '—'],
+    })}
     <p>
       <strong>Data:</strong>
       ${m.data.observations === null ? 'observations not stated' : `${formatCount(m.data.observations)} country-years`}${
