@@ -1,4 +1,4 @@
-// npm run bench -- krt [--workers N] [--limit N] [--import] [--only timing,identifiers,accuracy,suggestions,coldstart]
+// npm run bench -- krt [--workers N] [--limit N] [--import] [--only timing,identifiers,accuracy,suggestions,coldstart,doi] [--db URL]
 // Sections (all by default):
 // timing — extraction of key resources tables from the shared corpus (../shared/data/krt/xml, 1,200 JATS files):
 //   baseline  read + parse every file (safe JATS parse and metadata, no extraction), one thread;
@@ -18,8 +18,14 @@
 // coldstart — `import krt` of the corpus into a fresh SQLite database, then, each on a fresh connection as after a
 //   start: the first RRID suggestion and the median of 50 later ones, from the suggestion index stored at import
 //   (what the routes do) beside the baseline, the knowledge base loaded into memory on the first request.
+// doi — uncached DOI lookups over HTTP (issue 20.2): `serve krt --workers 1` with the response cache off on the corpus
+//   (imported into a fresh SQLite database, or the already imported database --db URL), then per endpoint
+//   (`/api/doi-suggestions/?q=cell`, `/api/check-doi-local/?doi=<a stored DOI>`) three repetitions of a sequential
+//   fetch loop (20 warm-up + 500 requests): req/s, p50/p95 latency, the server's CPU per request (/proc utime +
+//   stime) and the load average beside each figure.
 import fs from 'node:fs';
 import os from 'node:os';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseJats } from '../src/services/krt/jats/index.ts';
@@ -44,6 +50,7 @@ import { krtService } from '../src/services/krt/service.ts';
 import { importStore } from '../src/services/krt/import.ts';
 import { KrtAnswers } from '../src/services/krt/answers.ts';
 import { testContext } from '../test/support/app.ts';
+import type { KrtTables } from '../src/services/krt/tables.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,9 +58,10 @@ const { values } = parseArgs({
     limit: { type: 'string' },
     import: { type: 'boolean', default: false },
     only: { type: 'string' },
+    db: { type: 'string' },
   },
 });
-const SECTIONS = ['timing', 'identifiers', 'accuracy', 'suggestions', 'coldstart'] as const;
+const SECTIONS = ['timing', 'identifiers', 'accuracy', 'suggestions', 'coldstart', 'doi'] as const;
 const only = new Set((values.only ?? SECTIONS.join(',')).split(',').map((x) => x.trim()));
 for (const name of only)
   if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`unknown section ${name} (${SECTIONS.join(', ')})`);
@@ -314,6 +322,110 @@ if (only.has('coldstart')) {
     );
     console.log(`first suggestion, baseline / stored index: ${(memoryFirst / indexFirst).toFixed(1)}`);
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (only.has('doi')) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-krt-doi-'));
+  let server: ReturnType<typeof spawn> | null = null;
+  try {
+    let url = values.db;
+    if (!url) {
+      const store = path.join(dir, 'store');
+      for (const file of files) {
+        const target = path.join(store, path.relative(corpusDir(), file));
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.symlinkSync(file, target);
+      }
+      url = `sqlite:${path.join(dir, 'doi.sqlite')}`;
+      const setup = openDatabase(url);
+      await migrateToLatest(setup.kysely, krtService.migrations);
+      const imported = await phase(`import krt (SQLite, ${workers} workers)`, () =>
+        importStore(setup, store, { workers, progress: false }),
+      );
+      console.log(`imported ${imported.result.inserted} articles`);
+      await setup.close();
+    }
+    const probe = openDatabase(url);
+    const stored = await probe.kysely.withTables<KrtTables>().selectFrom('krt_articles').select(['doi']).orderBy('doi').execute();
+    await probe.close();
+    if (stored.length === 0) throw new Error(`${url} holds no articles`);
+    // A stored DOI from the middle of the store (deterministic).
+    const doi = stored[Math.floor(stored.length / 2)].doi;
+    const port = 20000 + (process.pid % 20000);
+    server = spawn(process.execPath, [path.resolve(import.meta.dirname, '../src/cli.ts'), 'serve', 'krt', '--workers', '1', '--no-demo'], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      env: {
+        ...process.env,
+        PDI_DATA_DIR: dir,
+        PDI_DATABASE_URL: url,
+        PDI_PORT_KRT: String(port),
+        PDI_WORKERS: '1',
+        PDI_RESPONSE_CACHE_BYTES: '0',
+        PDI_LOG_LEVEL: 'warn',
+        PDI_TRUST_PROXY: 'loopback', // each request from its own X-Forwarded-For address: the rate limits count per client
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const pid = server.pid!;
+    const base = `http://127.0.0.1:${port}`;
+    for (const started = Date.now(); ;) {
+      if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+      if (Date.now() - started > 120_000) throw new Error('the server did not start within 2 minutes');
+      const ok = await fetch(`${base}/api/check-doi-local/?doi=${doi}`).then(
+        (r) => r.arrayBuffer().then(() => r.ok),
+        () => false,
+      );
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // utime + stime of the server process in clock ticks (USER_HZ, 100 on Linux).
+    const cpuTicks = () => {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    };
+    let client = 0;
+    const get = async (address: string) => {
+      const n = client++;
+      const res = await fetch(address, { headers: { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${address}: ${res.status}`);
+    };
+    const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+    const endpoints = [`/api/doi-suggestions/?q=cell`, `/api/check-doi-local/?doi=${encodeURIComponent(doi)}`];
+    console.log(
+      `doi: serve krt, 1 worker, response cache off, ${stored.length} articles; sequential fetch, 20 warm-up + 500 requests, 3 repetitions`,
+    );
+    for (const endpoint of endpoints) {
+      for (let rep = 1; rep <= 3; rep++) {
+        for (let i = 0; i < 20; i++) await get(base + endpoint);
+        const times: number[] = [];
+        const ticks = cpuTicks();
+        const wall = performance.now();
+        for (let i = 0; i < 500; i++) {
+          const start = performance.now();
+          await get(base + endpoint);
+          times.push(performance.now() - start);
+        }
+        const seconds = (performance.now() - wall) / 1000;
+        const cpuMs = ((cpuTicks() - ticks) * 10) / 500;
+        times.sort((a, b) => a - b);
+        console.log(
+          `${endpoint.padEnd(60)} rep ${rep}: ${(500 / seconds).toFixed(0).padStart(5)} req/s  p50 ${quantile(times, 0.5).toFixed(2)} ms  ` +
+            `p95 ${quantile(times, 0.95).toFixed(2)} ms  server CPU ${cpuMs.toFixed(2)} ms/request  load ${os
+              .loadavg()
+              .map((l) => l.toFixed(2))
+              .join(' ')}`,
+        );
+      }
+    }
+  } finally {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((r) => server!.once('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

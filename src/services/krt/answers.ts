@@ -17,7 +17,6 @@ import type { RridSuggestion, RridValidation } from './rrid/index.ts';
 import { chat } from './chat/index.ts';
 import {
   cachedValidation,
-  countSessions,
   getArticle,
   getSession,
   loadChatSession,
@@ -29,7 +28,6 @@ import {
   sessionRowsWithEvidence,
   sessionsOfDoi,
   storeValidation,
-  suggestArticles,
   suggestionIndexReader,
 } from './repository.ts';
 import {
@@ -40,6 +38,8 @@ import {
   labelDemoValidation,
 } from './served-knowledge.ts';
 import { LlmNotConfiguredError, runExtraction } from './import.ts';
+import { heldArticlesOf } from './held-articles.ts';
+import type { HeldArticles } from './held-articles.ts';
 import type { ProviderChoice } from './import.ts';
 import type { ExportFormat } from './schemas/export.ts';
 import type { KrtDatabase, KrtTables } from './tables.ts';
@@ -96,6 +96,8 @@ const EXCEL_WIDTHS: Record<string, number> = {
 
 export class KrtAnswers {
   readonly knowledge: KnowledgeBaseHolder;
+  /** The articles' DOI lookups, held per data version (held-articles.ts). */
+  readonly articles: HeldArticles;
   private readonly ctx: ServiceContext;
   private readonly db: Kysely<KrtDatabase>;
   private lastPurge = 0;
@@ -104,6 +106,7 @@ export class KrtAnswers {
     this.ctx = ctx;
     this.db = ctx.db.kysely.withTables<KrtTables>();
     this.knowledge = new KnowledgeBaseHolder(ctx);
+    this.articles = heldArticlesOf(this.db, ctx.dataVersion);
   }
 
   /** Expired chat sessions and validations are removed at most once an hour, by the request that notices. */
@@ -117,7 +120,7 @@ export class KrtAnswers {
   // ---- the article store --------------------------------------------------------------------------------------
 
   async checkDoi(doi: string) {
-    const article = await getArticle(this.db, doi);
+    const article = await this.articles.article(doi);
     if (!article) {
       return {
         success: true as const,
@@ -142,7 +145,7 @@ export class KrtAnswers {
       downloaded_at: article.downloaded_at,
       local_file_available: present,
       can_extract_krt: present,
-      total_sessions: await countSessions(this.db, doi),
+      total_sessions: article.sessions,
       metadata: {
         title: article.title,
         authors: article.authors,
@@ -155,7 +158,7 @@ export class KrtAnswers {
   }
 
   async doiSuggestions(q: string | undefined, limit: number) {
-    const { items, total } = await suggestArticles(this.db, q, limit);
+    const { items, total } = await this.articles.suggest(q, limit);
     return { success: true as const, suggestions: items, total_available: total, query: q ?? '', limit };
   }
 

@@ -5,9 +5,9 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { dbBool, dbJson, num, readJson } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
-import { normalizeDoi, rankDoiSuggestions } from './jats/index.ts';
+import { rankDoiSuggestions } from './jats/index.ts';
 import type { KrtRow, NewReuse, ResourceType, RowEvidence } from './extract/index.ts';
-import { ARTICLE_SEARCH, foldSearchText } from './search.ts';
+import { ARTICLE_SEARCH, articleQuery } from './search.ts';
 import type { ChatState } from './chat/index.ts';
 import type { RridValidation, StoredEntry, StoredEntryDetail, SuggestionIndexMeta, SuggestionIndexReader } from './rrid/index.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
@@ -117,7 +117,8 @@ export type SuggestionItem = WithBooleans<
 >;
 
 /**
- * DOI suggestions: with `q`, articles whose DOI or title matches (ranked by jats/doi-search.ts: exact DOI, DOI
+ * DOI suggestions in SQL (the routes answer from memory: held-articles.ts, which must answer the same; this is the
+ * reference its test compares with): with `q`, articles whose DOI or title matches (ranked by jats/doi-search.ts: exact DOI, DOI
  * prefix, DOI substring, title phrase, all title words), newest first among equals; without, all articles, newest
  * first. The substring index narrows the candidates to articles containing every word of q; the ranking then
  * decides exactly, so `total` is the number of articles the ranking accepts.
@@ -154,10 +155,7 @@ export async function suggestArticles(
       .execute();
     return { items: rows.map(item), total };
   }
-  // A DOI in any of its written forms (URL, doi: prefix, version suffix) is looked up as the store's DOI.
-  const query = normalizeDoi(q) ?? q;
-  const folded = foldSearchText(query).replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/, '');
-  const words = [...new Set(folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1))];
+  const { query, words } = articleQuery(q);
   let candidatesQuery = db.selectFrom('krt_articles').select(columns);
   for (const word of words) candidatesQuery = candidatesQuery.where(substringMatch(db, ARTICLE_SEARCH, word));
   const candidates = (await candidatesQuery.execute()).map(item);

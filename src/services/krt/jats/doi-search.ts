@@ -10,30 +10,64 @@ export interface SuggestableArticle {
   fileSize: number;
 }
 
-const fold = (text: string) =>
+/** Lower case without diacritics: what titles and queries are compared in. */
+export const foldForMatching = (text: string): string =>
   text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
+
+/** A query prepared once for scoring many articles. */
+export interface PreparedDoiQuery {
+  /** The folded, trimmed query ('' matches every article with score 1). */
+  q: string;
+  /** q without a doi.org or `doi:` prefix, compared with DOIs. */
+  bareQuery: string;
+  /** Words of q (two characters or more) looked for in titles. */
+  words: string[];
+}
+
+export function prepareDoiQuery(query: string): PreparedDoiQuery {
+  const q = foldForMatching(query.trim());
+  return {
+    q,
+    bareQuery: q.replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/, ''),
+    words: q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1),
+  };
+}
 
 /**
  * Match score of an article for a query (0 = no match): 100 exact DOI, 80 DOI prefix, 60 DOI substring,
  * 40 title phrase, 20 + share of query words found in the title when all words are found.
  */
 export function doiMatchScore(article: SuggestableArticle, query: string): number {
-  const q = fold(query.trim());
+  return preparedMatchScore(article.doi.toLowerCase(), () => foldForMatching(article.title), prepareDoiQuery(query));
+}
+
+/**
+ * doiMatchScore with the query prepared and the article's DOI already in lower case; the folded title is a string
+ * (held in memory) or computed when the DOI alone does not decide.
+ */
+export function preparedMatchScore(doiLower: string, titleFolded: string | (() => string), query: PreparedDoiQuery): number {
+  const { q, bareQuery, words } = query;
   if (!q) return 1;
-  const doi = article.doi.toLowerCase();
-  const bareQuery = q.replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/, '');
+  const doi = doiLower;
   if (doi === bareQuery || doi === `10.1101/${bareQuery}`) return 100;
   if (doi.startsWith(bareQuery) || doi.startsWith(`10.1101/${bareQuery}`)) return 80;
   if (doi.includes(bareQuery)) return 60;
-  const title = fold(article.title);
+  const title = typeof titleFolded === 'string' ? titleFolded : titleFolded();
   if (title.includes(q)) return 40;
-  const words = q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1);
   if (words.length === 0) return 0;
   const found = words.filter((w) => title.includes(w)).length;
   return found === words.length ? 20 + found / words.length : 0;
+}
+
+/** Newest first (publication date, '' when unknown), then by DOI: the order among articles that match equally well. */
+export function newestFirst(
+  a: Pick<SuggestableArticle, 'publicationDate' | 'doi'>,
+  b: Pick<SuggestableArticle, 'publicationDate' | 'doi'>,
+): number {
+  return b.publicationDate.localeCompare(a.publicationDate) || a.doi.localeCompare(b.doi);
 }
 
 /** Matching articles, best first, then newest, then by DOI; with the total number that match. */
@@ -42,14 +76,12 @@ export function rankDoiSuggestions<T extends SuggestableArticle>(
   query: string,
   limit: number,
 ): { items: T[]; total: number } {
+  const prepared = prepareDoiQuery(query);
   const scored: { article: T; score: number }[] = [];
   for (const article of articles) {
-    const score = doiMatchScore(article, query);
+    const score = preparedMatchScore(article.doi.toLowerCase(), () => foldForMatching(article.title), prepared);
     if (score > 0) scored.push({ article, score });
   }
-  scored.sort(
-    (a, b) =>
-      b.score - a.score || b.article.publicationDate.localeCompare(a.article.publicationDate) || a.article.doi.localeCompare(b.article.doi),
-  );
+  scored.sort((a, b) => b.score - a.score || newestFirst(a.article, b.article));
   return { items: scored.slice(0, Math.max(0, limit)).map((s) => s.article), total: scored.length };
 }

@@ -2,7 +2,16 @@
 export { parseJats, readJatsFile, type JatsArticle, type JatsFile } from './article.ts';
 export { readArticleMetadata, initialsOf, type ArticleMetadata, type ArticleAuthor } from './metadata.ts';
 export { normalizeDoi, storePathOfDoi, doiOfStorePath } from './doi.ts';
-export { rankDoiSuggestions, doiMatchScore, type SuggestableArticle } from './doi-search.ts';
+export {
+  rankDoiSuggestions,
+  doiMatchScore,
+  foldForMatching,
+  prepareDoiQuery,
+  preparedMatchScore,
+  newestFirst,
+  type PreparedDoiQuery,
+  type SuggestableArticle,
+} from './doi-search.ts';
 export {
   parseXml,
   textOf,
