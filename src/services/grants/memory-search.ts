@@ -23,6 +23,7 @@ import { num } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import type { DataVersionWatcher } from '../../core/service.ts';
 import { SORT_ORDERS } from './search.ts';
+import { TextDictionary } from './text-match.ts';
 import type { SearchFilters, SearchOrder, SearchPage, SortColumn, SortField } from './search.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
 import { GRANTS_SEARCH, SEARCHED_COLUMNS } from './tables.ts';
@@ -67,7 +68,24 @@ interface Snapshot {
   orderings: Map<SortField, Ordering>;
   /** Rank of each dictionary text in the database's order of texts (built with the first text order). */
   textRank?: Uint32Array;
+  /** The dictionary's texts and their trigram index: which texts contain a search string (text-match.ts). */
+  texts: TextDictionary;
+  /** The text ids of recent search strings (most recent last). */
+  recentTexts: Map<string, Uint32Array>;
+  recentTextIds: number;
+  /**
+   * Per-search scratch, reused so that a search allocates nothing proportional to the table: `stamps[a]` is
+   * `epoch` once agreement a was seen and `epoch + 1` when it also passes the filters; `matches` holds the
+   * matches, then their ranks when a page is taken by sorting. A search uses them without awaiting.
+   */
+  stamps: Uint32Array;
+  epoch: number;
+  matches: Int32Array;
 }
+
+/** Recent search strings whose text ids are kept per snapshot, and the most ids kept in all (4 bytes each). */
+const RECENT_TEXTS = 64;
+const RECENT_TEXT_IDS = 1 << 20;
 
 export interface MemorySearchResult {
   count: number;
@@ -104,25 +122,52 @@ export class MemorySearch {
     total += s.recipientTextId.byteLength + s.programTextId.byteLength;
     for (const c of [s.province, s.fiscalYear, s.recipientType, s.start, s.end]) total += c.codes.byteLength;
     for (const o of s.orderings.values()) total += o.rank.byteLength + o.order.byteLength;
+    total += s.stamps.byteLength + s.matches.byteLength + s.texts.bytes + 4 * s.recentTextIds;
     return total + (s.textRank?.byteLength ?? 0);
   }
 
   async search(filters: SearchFilters, order: SearchOrder, page: SearchPage): Promise<MemorySearchResult> {
     const s = await this.current();
-    let textIds: number[] | null = null;
-    if (filters.text !== undefined) {
-      const rows = await this.db
-        .selectFrom('grants_texts')
-        .select('id')
-        .where(substringMatch(this.db, GRANTS_SEARCH, filters.text))
-        .execute();
-      textIds = rows.map((r) => Number(r.id));
-    }
+    const textIds = filters.text === undefined ? null : await this.textIds(s, filters.text);
     if (order.field !== 'id' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);
-    const matched = collect(s, textIds, filters);
-    const count = matched.length;
+    // from here on synchronous: the snapshot's scratch arrays are this search's until it returns
+    const count = collect(s, textIds, filters);
     if (count === 0 || page.offset >= count) return { count, ids: [] };
-    return { count, ids: pageIds(s, matched, order, page) };
+    return { count, ids: pageIds(s, count, filters, textIds !== null, order, page) };
+  }
+
+  /** The ids of the dictionary texts containing `text` (substringMatch's semantics): from memory when it can tell. */
+  private async textIds(s: Snapshot, text: string): Promise<Uint32Array> {
+    const recent = s.recentTexts.get(text);
+    if (recent) {
+      s.recentTexts.delete(text);
+      s.recentTexts.set(text, recent);
+      return recent;
+    }
+    const found = await s.texts.match(text, async (needle) => {
+      const r = await sql<{ l: string }>`select lower(${needle}) as l`.execute(this.db);
+      return r.rows[0].l;
+    });
+    const ids = Uint32Array.from(
+      found ??
+        (
+          await this.db
+            .selectFrom('grants_texts')
+            .select('id')
+            .where(substringMatch(this.db, GRANTS_SEARCH, text))
+            .execute()
+        ).map((r) => Number(r.id)),
+    );
+    if (this.snapshot === s && ids.length <= RECENT_TEXT_IDS / 4) {
+      s.recentTexts.set(text, ids);
+      s.recentTextIds += ids.length;
+      for (const [key, old] of s.recentTexts) {
+        if (s.recentTexts.size <= RECENT_TEXTS && s.recentTextIds <= RECENT_TEXT_IDS) break;
+        s.recentTexts.delete(key);
+        s.recentTextIds -= old.length;
+      }
+    }
+    return ids;
   }
 
   private async current(): Promise<Snapshot> {
@@ -188,6 +233,12 @@ export class MemorySearch {
       offsets: new Uint32Array(maxText + 2),
       postings: new Uint32Array(0),
       orderings: new Map(),
+      texts: await TextDictionary.load(db),
+      recentTexts: new Map(),
+      recentTextIds: 0,
+      stamps: new Uint32Array(size),
+      epoch: 0,
+      matches: new Int32Array(size),
     };
     const textIds = SEARCHED_COLUMNS.map(() => new Uint32Array(size));
     // Codes in order of first appearance while reading; renumbered below in the database's order of the values.
@@ -371,77 +422,115 @@ function inverse(order: Int32Array): Int32Array {
   return rank;
 }
 
-/** The test of every filter but the text on agreement `a` (snapshot position), or null when nothing can pass. */
-function filterTest(s: Snapshot, filters: SearchFilters): ((a: number) => boolean) | null {
+/** Every filter but the text as codes and bounds (-1: any), or null when nothing can pass. */
+interface FilterCodes {
+  province: number;
+  fiscalYear: number;
+  recipientType: number;
+  notable: number;
+  min: number;
+  max: number;
+  /** No filter at all: every agreement passes. */
+  none: boolean;
+}
+
+function filterCodes(s: Snapshot, filters: SearchFilters): FilterCodes | null {
   const codeFilter = (c: CodedColumn, value: string | undefined): number | null =>
-    value === undefined ? null : (c.codeOf.get(value) ?? -1);
+    value === undefined ? -1 : (c.codeOf.get(value) ?? null);
   const province = codeFilter(s.province, filters.province);
   const fiscalYear = codeFilter(s.fiscalYear, filters.fiscalYear);
   const recipientType = codeFilter(s.recipientType, filters.recipientType);
-  if (province === -1 || fiscalYear === -1 || recipientType === -1) return null;
+  if (province === null || fiscalYear === null || recipientType === null) return null;
   let min = filters.minCents ?? -Infinity;
   let max = filters.maxCents ?? Infinity;
   // is_major_funding is exactly "value over $1,000,000" (MAJOR_FUNDING_THRESHOLD_CENTS, as the importer stores it)
   if (filters.isMajor === true) min = Math.max(min, MAJOR_FUNDING_THRESHOLD_CENTS + 1);
   if (filters.isMajor === false) max = Math.min(max, MAJOR_FUNDING_THRESHOLD_CENTS);
   const notable = filters.isNotable === undefined ? -1 : filters.isNotable ? 1 : 0;
-  return (a) =>
-    (province === null || s.province.codes[a] === province) &&
-    (fiscalYear === null || s.fiscalYear.codes[a] === fiscalYear) &&
-    (recipientType === null || s.recipientType.codes[a] === recipientType) &&
-    (notable === -1 || s.notable[a] === notable) &&
-    s.valueCents[a] >= min &&
-    s.valueCents[a] <= max;
+  const none = province === -1 && fiscalYear === -1 && recipientType === -1 && notable === -1 && min === -Infinity && max === Infinity;
+  return { province, fiscalYear, recipientType, notable, min, max, none };
 }
 
-/** The matching agreements (snapshot positions), each once: through the texts' inverted lists, or all. */
-function collect(s: Snapshot, textIds: number[] | null, filters: SearchFilters): Uint32Array {
-  const passes = filterTest(s, filters);
-  if (passes === null) return new Uint32Array(0);
-  if (textIds === null) {
-    const out = new Uint32Array(s.size);
-    let count = 0;
-    for (let a = 0; a < s.size; a++) if (passes(a)) out[count++] = a;
-    return out.subarray(0, count);
+/** Starts a search's marks: returns the value "seen" (seen + 1: "passes"); the arrays are cleared once in 2^31 searches. */
+function nextEpoch(s: Snapshot): number {
+  if (s.epoch + 2 >= 0xffffffff) {
+    s.stamps.fill(0);
+    s.epoch = 0;
   }
-  const seen = new Uint8Array(s.size);
-  let total = 0;
-  for (const t of textIds) if (t + 1 < s.offsets.length) total += s.offsets[t + 1] - s.offsets[t];
-  const out = new Uint32Array(total);
+  s.epoch += 2;
+  return s.epoch;
+}
+
+/**
+ * Counts the matching agreements, each once (through the texts' inverted lists, or all agreements without a
+ * text), stamping each match `s.epoch + 1` and listing it in `s.matches`. No filter and no text: every
+ * agreement matches, and nothing is stamped.
+ */
+function collect(s: Snapshot, textIds: Uint32Array | null, filters: SearchFilters): number {
+  const f = filterCodes(s, filters);
+  if (f === null) return 0;
+  if (textIds === null && f.none) return s.size;
+  const seen = nextEpoch(s);
+  const passes = seen + 1;
+  const { stamps, matches, postings, offsets, valueCents, notable } = s;
+  const province = s.province.codes;
+  const fiscalYear = s.fiscalYear.codes;
+  const recipientType = s.recipientType.codes;
+  const test = (a: number): boolean =>
+    (f.province === -1 || province[a] === f.province) &&
+    (f.fiscalYear === -1 || fiscalYear[a] === f.fiscalYear) &&
+    (f.recipientType === -1 || recipientType[a] === f.recipientType) &&
+    (f.notable === -1 || notable[a] === f.notable) &&
+    valueCents[a] >= f.min &&
+    valueCents[a] <= f.max;
   let count = 0;
-  for (const t of textIds) {
-    if (t + 1 >= s.offsets.length) continue;
-    for (let p = s.offsets[t], end = s.offsets[t + 1]; p < end; p++) {
-      const a = s.postings[p];
-      if (seen[a]) continue;
-      seen[a] = 1;
-      if (passes(a)) out[count++] = a;
+  if (textIds === null) {
+    for (let a = 0; a < s.size; a++) {
+      if (test(a)) {
+        stamps[a] = passes;
+        matches[count++] = a;
+      }
+    }
+    return count;
+  }
+  for (let k = 0; k < textIds.length; k++) {
+    const t = textIds[k];
+    if (t + 1 >= offsets.length) continue;
+    for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
+      const a = postings[p];
+      const stamp = stamps[a];
+      if (stamp === seen || stamp === passes) continue;
+      if (f.none || test(a)) {
+        stamps[a] = passes;
+        matches[count++] = a;
+      } else stamps[a] = seen;
     }
   }
-  return out.subarray(0, count);
+  return count;
 }
 
-function pageIds(s: Snapshot, matched: Uint32Array, order: SearchOrder, page: SearchPage): number[] {
-  const count = matched.length;
+/** The page's ids of the `count` matches collect() found (every agreement when nothing was stamped). */
+function pageIds(s: Snapshot, count: number, filters: SearchFilters, hasText: boolean, order: SearchOrder, page: SearchPage): number[] {
+  const everything = !hasText && filterCodes(s, filters)?.none === true;
+  const passes = s.epoch + 1;
   const wanted = Math.min(count, page.offset + page.limit);
   const byRank = order.field === 'id' ? null : s.orderings.get(order.field)!;
   const at = (r: number) => (byRank === null ? r : byRank.order[r]); // the agreement at rank r (ids ascending: r)
   let positions: number[];
   // Walking the order visits about wanted × size / count agreements; sorting costs about count × log2(count).
-  if (wanted * (s.size / count) <= count * Math.log2(count + 1)) {
-    const isMatch = new Uint8Array(s.size);
-    for (let k = 0; k < count; k++) isMatch[matched[k]] = 1;
+  if (everything || wanted * (s.size / count) <= count * Math.log2(count + 1)) {
+    const stamps = s.stamps;
     positions = [];
     let skipped = 0;
     for (let step = 0; step < s.size && positions.length < page.limit; step++) {
       const a = at(order.descending ? s.size - 1 - step : step);
-      if (!isMatch[a]) continue;
+      if (!everything && stamps[a] !== passes) continue;
       if (skipped < page.offset) skipped++;
       else positions.push(a);
     }
   } else {
-    const ranks = new Int32Array(count);
-    for (let k = 0; k < count; k++) ranks[k] = byRank === null ? matched[k] : byRank.rank[matched[k]];
+    const ranks = s.matches.subarray(0, count);
+    if (byRank !== null) for (let k = 0; k < count; k++) ranks[k] = byRank.rank[ranks[k]];
     ranks.sort();
     const from = order.descending ? Math.max(0, count - page.offset - page.limit) : page.offset;
     const to = order.descending ? count - page.offset : Math.min(count, page.offset + page.limit);
