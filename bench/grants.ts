@@ -1,14 +1,20 @@
 // npm run bench -- grants [--rows 1300000] [--database sqlite|postgres] [--import-runs 3] [--reps 200] [--fresh-csv] [--keep]
+// npm run bench -- grants --url sqlite:/tmp/c13m/db.sqlite [--rounds 3]   (only the HTTP search, on a database built before)
 // Service C at scale, measured in one run on one generated file (rows in the real federal schema):
 //  - import: wall time and rows/s of `importGrantsCsv` beside the time to merely parse the same file
 //    (ratio; target ≤ 4×; on SQLite the median of three parse-then-import pairs), and the importing
 //    process's peak RSS (target ≤ 600 MB); each in a child process;
+//  - search over HTTP (issue 20: `q=health&limit=100`, p50 ≤ 10 ms and p95 ≤ 20, filters no slower): C served
+//    by a child process (one worker, response cache off), a `fetch` loop of 20 warm-up then --reps requests per
+//    URL, p50/p95, the server's CPU time per request (load-independent) and the ratio to the target, in
+//    --rounds rounds with the load average beside each; and the first request of strings not searched before;
 //  - search: p50/p95 of five representative queries through the HTTP app (response cache off) beside the
 //    same queries answered by a plain scan (LIKE for text, no index for the filters) on the same database;
 //  - stats, recipients, comprehensive-stats and calculate: latency through the HTTP app beside computing
 //    the aggregates per request (what the import-time precomputation saves).
 // The CSV is cached in bench/out/ (regenerated with --fresh-csv); the database is removed unless --keep.
 import { fork } from 'node:child_process';
+import type { ServeMessage } from './_grants-child.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +49,8 @@ const { values } = parseArgs({
     'fresh-csv': { type: 'boolean', default: false },
     'import-runs': { type: 'string' },
     keep: { type: 'boolean', default: false },
+    url: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
   },
 });
 const rows = Number(values.rows);
@@ -64,6 +72,119 @@ const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1
 console.log(
   `Service C (grants) at ${rows.toLocaleString('en-CA')} rows on ${database}; Node ${process.version}, ${os.cpus().length} CPUs; load average ${load()}`,
 );
+
+// ------------------------------------------------------------------ search over HTTP (issue 20)
+const SEARCH_TARGET = { p50: 10, p95: 20 };
+const SEARCH_URLS = [
+  'q=health&limit=100',
+  'q=health&limit=100&province=ON',
+  'q=health&limit=100&fiscal_year=2019-20',
+  'q=health&limit=100&recipient_type=F',
+  'q=health&limit=100&province=QC&fiscal_year=2019-20&recipient_type=F',
+];
+/** Strings no request searched before (the text ids of recent strings are kept): each one's first request is timed. */
+const NEW_STRINGS = [
+  'healt',
+  'mental',
+  'hospital',
+  'research',
+  'communit',
+  'universit',
+  'program',
+  'develop',
+  'support',
+  'indigenous',
+  'housing',
+  'training',
+  'innovation',
+  'youth',
+  'climate',
+  'agricultur',
+  'science',
+  'culture',
+  'infrastructure',
+  'employment',
+];
+
+async function searchOverHttp(dbUrl: string, rounds: number): Promise<void> {
+  const server = fork(path.join(import.meta.dirname, '_grants-child.ts'), ['serve', dbUrl], { stdio: 'inherit' });
+  const inbox: ServeMessage[] = [];
+  let wake: (() => void) | null = null;
+  server.on('message', (m) => {
+    inbox.push(m as ServeMessage);
+    wake?.();
+  });
+  const next = async (): Promise<ServeMessage> => {
+    while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    return inbox.shift()!;
+  };
+  const first = await next();
+  if (!('port' in first)) throw new Error('the server sent no port');
+  const ask = async <K extends 'cpuMs' | 'rssMb'>(question: 'cpu' | 'memory', key: K): Promise<number> => {
+    server.send(question);
+    const m = (await next()) as Record<string, number>;
+    return m[key];
+  };
+  const get = async (query: string): Promise<{ count: number }> => {
+    const res = await fetch(`http://127.0.0.1:${first.port}/api/api/search/?${query}`);
+    if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { count: number };
+  };
+  const quantile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(p * list.length))];
+  try {
+    let t = performance.now();
+    await get('limit=1');
+    console.log(
+      `\nsearch over HTTP (served by a child process, one worker, response cache off): the first search after start ${((performance.now() - t) / 1000).toFixed(1)} s; server RSS ${(await ask('memory', 'rssMb')).toFixed(0)} MiB; load average ${load()}`,
+    );
+    // first requests of new strings, with a page of 100 and without filters
+    const firsts: number[] = [];
+    for (const text of NEW_STRINGS) {
+      t = performance.now();
+      await get(`q=${encodeURIComponent(text)}&limit=100`);
+      firsts.push(performance.now() - t);
+    }
+    console.log(
+      `first request of ${NEW_STRINGS.length} strings not searched before: p50 ${fmt(quantile(firsts, 0.5))} ms, p95 ${fmt(quantile(firsts, 0.95))} ms, max ${fmt(Math.max(...firsts))} ms; load average ${load()}`,
+    );
+    t = performance.now();
+    const health = await get('q=health&limit=100');
+    console.log(`first request of q=health&limit=100: ${fmt(performance.now() - t)} ms (${health.count} matches)`);
+    console.log(
+      `${'URL (/api/api/search/?…)'.padEnd(66)} ${'count'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'CPU ms'.padStart(7)}  p50/10, p95/20  load average`,
+    );
+    for (let round = 1; round <= rounds; round++) {
+      console.log(`round ${round}/${rounds}`);
+      for (const query of SEARCH_URLS) {
+        let count = 0;
+        for (let i = 0; i < 20; i++) count = (await get(query)).count;
+        const times: number[] = [];
+        const cpu0 = await ask('cpu', 'cpuMs');
+        for (let i = 0; i < reps; i++) {
+          t = performance.now();
+          await get(query);
+          times.push(performance.now() - t);
+        }
+        const cpuPerRequest = ((await ask('cpu', 'cpuMs')) - cpu0) / reps;
+        const p50 = quantile(times, 0.5);
+        const p95 = quantile(times, 0.95);
+        console.log(
+          `${query.padEnd(66)} ${String(count).padStart(8)} ${fmt(p50).padStart(7)} ${fmt(p95).padStart(7)} ${fmt(cpuPerRequest).padStart(7)}  ` +
+            `${(p50 / SEARCH_TARGET.p50).toFixed(2).padStart(6)}× ${(p95 / SEARCH_TARGET.p95).toFixed(2).padStart(6)}×  ${load()}`,
+        );
+      }
+    }
+    console.log(`server RSS after the searches: ${(await ask('memory', 'rssMb')).toFixed(0)} MiB`);
+  } finally {
+    server.send('stop');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+}
+
+if (values.url !== undefined) {
+  await searchOverHttp(values.url, Number(values.rounds));
+  process.exit(0);
+}
 
 // ------------------------------------------------------------------ the file
 const outDir = path.join(import.meta.dirname, 'out');
