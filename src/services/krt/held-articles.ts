@@ -51,6 +51,8 @@ interface Entry {
   lowerText: string;
   /** SQLite: pdi_fold(search_text) (core/db/dialect.ts foldCase); PostgreSQL: unused (lowerText). */
   foldText: string;
+  /** searchText, lowerText and foldText are one string (every article of the shared corpus). */
+  plain: boolean;
 }
 
 interface Snapshot {
@@ -58,6 +60,8 @@ interface Snapshot {
   dialect: DialectName;
   /** In id order: the order in which the SQL path's candidates arrive and stable ties stay. */
   byId: Entry[];
+  /** byId's signatures (addSignature of the text a plain entry is searched in; all bits set for another). */
+  signatures: Uint32Array;
   /** Without q: `ORDER BY coalesce(publication_date, '') DESC, doi` as the database orders it. */
   newest: Entry[];
   byDoi: Map<string, Entry>;
@@ -87,15 +91,41 @@ export class HeldArticles {
     if (!q) return { items: s.newest.slice(0, limit).map((e) => e.item), total: s.newest.length };
     const { query, words } = articleQuery(q);
     const tests = words.map((word) => wordTest(s.dialect, word));
+    const sought = new Uint32Array(SIGNATURE_WORDS);
+    for (const t of tests) addSignature(t.sought, sought, 0);
+    const signatures = s.signatures;
     const prepared = prepareDoiQuery(query);
-    const scored: { entry: Entry; score: number }[] = [];
-    for (const entry of s.byId) {
-      if (!tests.every((test) => test(entry))) continue;
+    // The ranking's order (score, then newest, then the candidates' id order, as the stable sort of the SQL path
+    // leaves them) without a comparator: matches grouped by score, each group a numeric sort of recency·n + index.
+    const n = s.byId.length;
+    const byScore = new Map<number, number[]>();
+    let total = 0;
+    entries: for (let i = 0; i < n; i++) {
+      for (let w = 0; w < SIGNATURE_WORDS; w++) if ((sought[w] & ~signatures[i * SIGNATURE_WORDS + w]) !== 0) continue entries;
+      const entry = s.byId[i];
+      let candidate = true;
+      for (const { test } of tests)
+        if (!test(entry)) {
+          candidate = false;
+          break;
+        }
+      if (!candidate) continue;
       const score = preparedMatchScore(entry.doiLower, entry.titleFolded, prepared);
-      if (score > 0) scored.push({ entry, score });
+      if (score <= 0) continue;
+      total++;
+      const group = byScore.get(score);
+      if (group) group.push(entry.recency * n + i);
+      else byScore.set(score, [entry.recency * n + i]);
     }
-    scored.sort((a, b) => b.score - a.score || a.entry.recency - b.entry.recency);
-    return { items: scored.slice(0, Math.max(0, limit)).map((x) => x.entry.item), total: scored.length };
+    const items: SuggestionItem[] = [];
+    for (const score of [...byScore.keys()].sort((a, b) => b - a)) {
+      if (items.length >= limit) break;
+      for (const key of Float64Array.from(byScore.get(score)!).sort()) {
+        if (items.length >= limit) break;
+        items.push(s.byId[key % n].item);
+      }
+    }
+    return { items, total };
   }
 
   /**
@@ -117,9 +147,10 @@ export class HeldArticles {
       const a = e.article;
       for (const v of [a.doi, a.title, a.authors, a.publication_date, a.journal, a.store_root, a.file_path, a.downloaded_at]) str(v);
       for (const v of [e.doiLower, e.titleFolded, e.searchText, e.lowerText, e.foldText]) str(v);
-      total += (13 + 1) * 8 + (6 + 1) * 8 + (8 + 1) * 8; // article, item, entry: fields and header
+      total += (13 + 1) * 8 + (6 + 1) * 8 + (9 + 1) * 8; // article, item, entry: fields and header
     }
     total += s.byId.length * 8 * 2 + s.byDoi.size * 8 * 3; // the two arrays' slots; the map's key, value and chain
+    total += s.signatures.byteLength;
     return total;
   }
 
@@ -218,6 +249,7 @@ async function readSnapshot(db: Kysely<KrtDatabase>, version: string | null): Pr
       searchText: r.search_text,
       lowerText: same(r.lower_text),
       foldText: same(r.fold_text),
+      plain: r.lower_text === r.search_text && r.fold_text === r.search_text,
     };
     ids.set(entry, Number(r.id));
     return entry;
@@ -229,7 +261,12 @@ async function readSnapshot(db: Kysely<KrtDatabase>, version: string | null): Pr
   recent.forEach((e, i) => {
     e.recency = i > 0 && newestFirst(recencyKey(recent[i - 1]), recencyKey(e)) === 0 ? recent[i - 1].recency : i;
   });
-  return { version, dialect, byId, newest, byDoi: new Map(newest.map((e) => [e.article.doi, e])) };
+  const signatures = new Uint32Array(byId.length * SIGNATURE_WORDS);
+  byId.forEach((e, i) => {
+    if (e.plain) addSignature(e.searchText, signatures, i * SIGNATURE_WORDS);
+    else signatures.fill(0xffffffff, i * SIGNATURE_WORDS, (i + 1) * SIGNATURE_WORDS);
+  });
+  return { version, dialect, byId, newest, signatures, byDoi: new Map(newest.map((e) => [e.article.doi, e])) };
 }
 
 const recencyKey = (e: Entry) => ({ publicationDate: e.article.publication_date ?? '', doi: e.article.doi });
@@ -243,17 +280,42 @@ const recencyKey = (e: Entry) => ({ publicationDate: e.article.publication_date 
  * and holds letters and digits only, so no LIKE wildcard). The trigram test compares the stored text as it is:
  * both sides are lower case already (store.ts folds search_text, articleQuery folds the words).
  */
-function wordTest(dialect: DialectName, word: string): (e: Entry) => boolean {
+function wordTest(dialect: DialectName, word: string): WordTest {
   const needle = word.trim();
   const folded = foldCase(needle);
   const short = [...needle].length < 3;
-  if (dialect === 'postgres') return short ? (e) => e.lowerText.includes(folded) : (e) => e.lowerText.includes(needle);
-  if (short) return (e) => e.foldText.includes(folded);
+  if (dialect === 'postgres') {
+    const sought = short ? folded : needle;
+    return { sought, test: (e) => e.lowerText.includes(sought) };
+  }
+  if (short) return { sought: folded, test: (e) => e.foldText.includes(folded) };
   const grams = trigramsOf(folded);
   const ascii = /^[\x00-\x7f]*$/.test(folded);
   // Where foldCase shortens a word below three characters (composing Hangul jamo) the SQL path sends FTS5 an empty
   // query, which it rejects; here no trigram is required then.
-  return (e) => (ascii ? e.lowerText.includes(folded) : e.foldText.includes(folded)) && grams.every((g) => e.searchText.includes(g));
+  // An entry whose three texts are one string needs no trigram test: containing the word, it holds its trigrams.
+  return {
+    sought: folded,
+    test: (e) =>
+      (ascii ? e.lowerText.includes(folded) : e.foldText.includes(folded)) && (e.plain || grams.every((g) => e.searchText.includes(g))),
+  };
+}
+
+interface WordTest {
+  /** What a plain entry's text contains when the test passes. */
+  sought: string;
+  test: (e: Entry) => boolean;
+}
+
+// A signature of each text: the 256-bit set of its two-character pairs (hashed). A text that contains a word holds
+// all of the word's pairs, so most articles are passed over with eight integer tests before any string search.
+const SIGNATURE_WORDS = 8;
+
+function addSignature(text: string, into: Uint32Array, at: number): void {
+  for (let i = 0; i + 1 < text.length; i++) {
+    const bit = (Math.imul(text.charCodeAt(i), 0x9e3779b1) ^ Math.imul(text.charCodeAt(i + 1), 0x85ebca77)) >>> 24;
+    into[at + (bit >>> 5)] |= 1 << (bit & 31);
+  }
 }
 
 const MAX_TRIGRAMS = 6;

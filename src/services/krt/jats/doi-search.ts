@@ -23,15 +23,19 @@ export interface PreparedDoiQuery {
   q: string;
   /** q without a doi.org or `doi:` prefix, compared with DOIs. */
   bareQuery: string;
+  /** bareQuery as a bioRxiv DOI suffix: `10.1101/` + bareQuery. */
+  biorxivQuery: string;
   /** Words of q (two characters or more) looked for in titles. */
   words: string[];
 }
 
 export function prepareDoiQuery(query: string): PreparedDoiQuery {
   const q = foldForMatching(query.trim());
+  const bareQuery = q.replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/, '');
   return {
     q,
-    bareQuery: q.replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/, ''),
+    bareQuery,
+    biorxivQuery: `10.1101/${bareQuery}`,
     words: q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1),
   };
 }
@@ -49,11 +53,11 @@ export function doiMatchScore(article: SuggestableArticle, query: string): numbe
  * (held in memory) or computed when the DOI alone does not decide.
  */
 export function preparedMatchScore(doiLower: string, titleFolded: string | (() => string), query: PreparedDoiQuery): number {
-  const { q, bareQuery, words } = query;
+  const { q, bareQuery, biorxivQuery, words } = query;
   if (!q) return 1;
   const doi = doiLower;
-  if (doi === bareQuery || doi === `10.1101/${bareQuery}`) return 100;
-  if (doi.startsWith(bareQuery) || doi.startsWith(`10.1101/${bareQuery}`)) return 80;
+  if (doi === bareQuery || doi === biorxivQuery) return 100;
+  if (doi.startsWith(bareQuery) || doi.startsWith(biorxivQuery)) return 80;
   if (doi.includes(bareQuery)) return 60;
   const title = typeof titleFolded === 'string' ? titleFolded : titleFolded();
   if (title.includes(q)) return 40;
