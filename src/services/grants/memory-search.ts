@@ -147,10 +147,7 @@ export class MemorySearch {
       s.recentTexts.set(text, recent);
       return recent;
     }
-    const found = await s.texts.match(text, async (needle) => {
-      const r = await sql<{ l: string }>`select lower(${needle}) as l`.execute(this.db);
-      return r.rows[0].l;
-    });
+    const found = await s.texts.match(this.db, text);
     const ids = Uint32Array.from(
       found ??
         (

@@ -47,11 +47,13 @@ function asciiLower(text: string): string {
   return text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
-/** A text on which FTS5's trigram folding and foldCase agree character by character (see the file comment). */
-function isFtsSafe(text: string): boolean {
-  if (text.normalize('NFC') !== text) return false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+/**
+ * Whether FTS5's folding agrees with foldCase on these characters of a text (taken from its ASCII-lowered
+ * form, which keeps every other character as it is stored): Latin letters below U+0250 but İ and NUL.
+ */
+function isFtsSafe(lowered: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = lowered.charCodeAt(i);
     if (c === 0 || c >= FTS_SAFE_LIMIT || c === DOTTED_CAPITAL_I) return false;
   }
   return true;
@@ -164,20 +166,26 @@ export class TextDictionary {
   private readonly lowered: string[];
   /** SQLite: foldCase(text) where it differs from `lowered` (texts with other than ASCII characters). */
   private readonly folded: Map<number, string>;
-  /** SQLite: the texts with other than ASCII characters on which FTS5 may fold otherwise (see isFtsSafe). */
-  private readonly ftsUnsafe: Set<number>;
+  /**
+   * SQLite: texts whose folded form does not align with the stored characters (not NFC, or a letter that
+   * folds to more code units): where a match lies in the stored text is not known for them.
+   */
+  private readonly misaligned: Set<number>;
+  /** Ids below the highest that the dictionary does not hold (deleted texts): '' in `lowered`. */
+  private readonly absent: Set<number>;
   private readonly index: TrigramIndex;
   /** Per-query marks of the intersection (epochs, so that they are never cleared between queries). */
   private readonly stamps: Uint32Array;
   private epoch = 0;
   private readonly textBytes: number;
 
-  private constructor(dialect: DialectName, lowered: string[], folded: Map<number, string>, ftsUnsafe: Set<number>) {
+  private constructor(dialect: DialectName, lowered: string[], folded: Map<number, string>, misaligned: Set<number>, absent: Set<number>) {
     this.dialect = dialect;
+    this.absent = absent;
     this.size = lowered.length;
     this.lowered = lowered;
     this.folded = folded;
-    this.ftsUnsafe = ftsUnsafe;
+    this.misaligned = misaligned;
     this.index = new TrigramIndex(lowered.length, (t) => {
       const f = folded.get(t);
       return f === undefined ? [lowered[t]] : [lowered[t], f];
@@ -194,7 +202,8 @@ export class TextDictionary {
     const dialect = dialectOf(db);
     const lowered: string[] = [];
     const folded = new Map<number, string>();
-    const ftsUnsafe = new Set<number>();
+    const misaligned = new Set<number>();
+    const absent: number[] = [];
     let after = -1;
     for (;;) {
       // PostgreSQL lowers the texts itself: its lower() depends on the database's locale
@@ -217,19 +226,23 @@ export class TextDictionary {
       for (const r of rows) {
         const id = Number(r.id);
         const text = r.text ?? '';
-        while (lowered.length < id) lowered.push('');
+        while (lowered.length < id) {
+          absent.push(lowered.length);
+          lowered.push('');
+        }
         if (dialect === 'postgres') lowered.push(text);
         else if (ASCII.test(text)) lowered.push(text.toLowerCase());
         else {
           lowered.push(asciiLower(text));
-          folded.set(id, foldCase(text));
-          if (!isFtsSafe(text)) ftsUnsafe.add(id);
+          const f = foldCase(text);
+          folded.set(id, f);
+          if (f.length !== text.length || text.normalize('NFC') !== text) misaligned.add(id);
         }
       }
       if (rows.length < LOAD_CHUNK_ROWS) break;
       after = Number(rows[rows.length - 1].id);
     }
-    return new TextDictionary(dialect, lowered, folded, ftsUnsafe);
+    return new TextDictionary(dialect, lowered, folded, misaligned, new Set(absent));
   }
 
   /** Memory held, in bytes (strings counted at one byte a character, as V8 stores Latin-1 text). */
@@ -239,22 +252,37 @@ export class TextDictionary {
 
   /**
    * The ids (ascending) of the texts containing `text` as `substringMatch` decides it, or null when that is
-   * not decided in memory (then ask the database). `lowerOnServer` gives PostgreSQL's lower() of a string.
+   * not decided in memory (then ask the database). On PostgreSQL `db` lowers the string (one short query).
    */
-  async match(text: string, lowerOnServer: (s: string) => Promise<string>): Promise<number[] | null> {
+  async match(db: Kysely<GrantsDatabase>, text: string): Promise<number[] | null> {
     const needle = text.trim();
     if (!needle.isWellFormed() || needle.includes('\0')) return null;
     const short = [...needle].length < MIN_INDEXED_LENGTH;
     if (this.dialect === 'postgres') {
-      const wanted = short ? foldCase(needle) : await lowerOnServer(needle);
+      const wanted = short ? foldCase(needle) : (await sql<{ l: string }>`select lower(${needle}) as l`.execute(db)).rows[0].l;
       return this.find(wanted, (t) => this.lowered[t].includes(wanted));
     }
     const folded = foldCase(needle);
     if (short) return this.find(folded, (t) => (this.folded.get(t) ?? this.lowered[t]).includes(folded));
     if ([...folded].length < MIN_INDEXED_LENGTH) return null; // FTS5 gets no trigram from it
     if (ASCII.test(folded)) return this.find(folded, (t) => this.lowered[t].includes(folded));
-    const found = this.find(folded, (t) => (this.folded.get(t) ?? this.lowered[t]).includes(folded));
-    return found.some((t) => this.ftsUnsafe.has(t)) ? null : found;
+    // FTS5 finds a text when one occurrence's characters fold there as foldCase folds them (then every trigram
+    // of the needle is in its index); a text with none such is left to the database
+    let undecided = false;
+    const found = this.find(folded, (t) => {
+      const f = this.folded.get(t);
+      if (f === undefined) return this.lowered[t].includes(folded); // ASCII: safe throughout
+      let at = f.indexOf(folded);
+      if (at === -1) return false;
+      if (this.misaligned.has(t)) {
+        undecided = true;
+        return true;
+      }
+      for (; at !== -1; at = f.indexOf(folded, at + 1)) if (isFtsSafe(this.lowered[t], at, at + folded.length)) return true;
+      undecided = true;
+      return true;
+    });
+    return undecided ? null : found;
   }
 
   /** The texts t passing `contains(t)`, found through the trigram index when `needle` has a trigram. */
@@ -262,7 +290,7 @@ export class TextDictionary {
     const out: number[] = [];
     const buckets = this.index.bucketsOf(needle);
     if (buckets.length === 0) {
-      for (let t = 0; t < this.size; t++) if (contains(t)) out.push(t);
+      for (let t = 0; t < this.size; t++) if (!this.absent.has(t) && contains(t)) out.push(t);
       return out;
     }
     if (this.index.counts[buckets[0]] === 0) return out;
