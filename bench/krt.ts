@@ -22,7 +22,8 @@
 //   (imported into a fresh SQLite database, or the already imported database --db URL), then per endpoint
 //   (`/api/doi-suggestions/?q=cell`, `/api/check-doi-local/?doi=<a stored DOI>`) three repetitions of a sequential
 //   fetch loop (20 warm-up + 500 requests): req/s, p50/p95 latency, the server's CPU per request (/proc utime +
-//   stime) and the load average beside each figure.
+//   stime) and the load average beside each figure. Before that, in this process: the held snapshot's memory, and
+//   each lookup through the SQL path (the baseline) beside the held one.
 import fs from 'node:fs';
 import os from 'node:os';
 import { spawn } from 'node:child_process';
@@ -51,6 +52,9 @@ import { importStore } from '../src/services/krt/import.ts';
 import { KrtAnswers } from '../src/services/krt/answers.ts';
 import { testContext } from '../test/support/app.ts';
 import type { KrtTables } from '../src/services/krt/tables.ts';
+import { HeldArticles } from '../src/services/krt/held-articles.ts';
+import { countSessions, getArticle, suggestArticles } from '../src/services/krt/repository.ts';
+import { DataVersionWatcher } from '../src/core/service.ts';
 
 const { values } = parseArgs({
   options: {
@@ -348,11 +352,48 @@ if (only.has('doi')) {
       await setup.close();
     }
     const probe = openDatabase(url);
-    const stored = await probe.kysely.withTables<KrtTables>().selectFrom('krt_articles').select(['doi']).orderBy('doi').execute();
-    await probe.close();
+    const krt = probe.kysely.withTables<KrtTables>();
+    const stored = await krt.selectFrom('krt_articles').select(['doi']).orderBy('doi').execute();
     if (stored.length === 0) throw new Error(`${url} holds no articles`);
     // A stored DOI from the middle of the store (deterministic).
     const doi = stored[Math.floor(stored.length / 2)].doi;
+    // In this process: the memory the held snapshot takes (heap after a load, less before, with --expose-gc) and
+    // its own estimate; then each lookup through the SQL path (the baseline) and from memory, median of 500 calls.
+    const held = new HeldArticles(krt, new DataVersionWatcher(probe, 'krt'));
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    await held.article(doi);
+    gc?.();
+    const heapAfter = process.memoryUsage().heapUsed;
+    console.log(
+      `doi: held snapshot of ${stored.length} articles: ${gc ? `${((heapAfter - heapBefore) / 1024).toFixed(0)} KiB of heap (measured), ` : ''}` +
+        `${(held.bytes / 1024).toFixed(0)} KiB (its estimate)${gc ? '' : '; run with --expose-gc to measure the heap'}`,
+    );
+    const medianMicros = async (work: () => Promise<unknown>) => {
+      for (let i = 0; i < 50; i++) await work();
+      const times: number[] = [];
+      for (let i = 0; i < 500; i++) {
+        const start = performance.now();
+        await work();
+        times.push((performance.now() - start) * 1000);
+      }
+      return times.sort((a, b) => a - b)[250];
+    };
+    const lookups: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+      ['suggestions q=cell', () => suggestArticles(krt, 'cell', 10), () => held.suggest('cell', 10)],
+      ['suggestions, no q', () => suggestArticles(krt, undefined, 10), () => held.suggest(undefined, 10)],
+      ['check (article + sessions)', async () => [await getArticle(krt, doi), await countSessions(krt, doi)], () => held.article(doi)],
+    ];
+    for (const [label, viaSql, fromMemory] of lookups) {
+      const [a, b] = [await medianMicros(viaSql), await medianMicros(fromMemory)];
+      console.log(
+        `doi, in process: ${label.padEnd(28)} SQL ${a.toFixed(0).padStart(5)} µs, held ${b.toFixed(1).padStart(6)} µs, ratio ${(a / b).toFixed(1)}  load ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
+    }
+    await probe.close();
     const port = 20000 + (process.pid % 20000);
     server = spawn(process.execPath, [path.resolve(import.meta.dirname, '../src/cli.ts'), 'serve', 'krt', '--workers', '1', '--no-demo'], {
       cwd: path.resolve(import.meta.dirname, '..'),
