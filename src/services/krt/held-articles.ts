@@ -88,7 +88,7 @@ export class HeldArticles {
   /** repository.ts suggestArticles, from memory. */
   async suggest(q: string | undefined, limit: number): Promise<{ items: SuggestionItem[]; total: number }> {
     const s = await this.current();
-    if (!q) return { items: s.newest.slice(0, limit).map((e) => e.item), total: s.newest.length };
+    if (!q) return { items: s.newest.slice(0, Math.max(0, limit)).map((e) => e.item), total: s.newest.length };
     const { query, words } = articleQuery(q);
     const tests = words.map((word) => wordTest(s.dialect, word));
     const sought = new Uint32Array(SIGNATURE_WORDS);
@@ -218,7 +218,8 @@ async function readSnapshot(db: Kysely<KrtDatabase>, version: string | null): Pr
 
   const ids = new Map<Entry, number>();
   const newest = rows.map((r): Entry => {
-    const article: HeldArticle = {
+    // Frozen: every answer shares these objects.
+    const article: HeldArticle = Object.freeze({
       doi: r.doi,
       title: r.title,
       authors: r.authors,
@@ -231,18 +232,18 @@ async function readSnapshot(db: Kysely<KrtDatabase>, version: string | null): Pr
       file_size: num(r.file_size),
       downloaded_at: r.downloaded_at,
       sessions: sessions.get(r.doi) ?? 0,
-    };
+    });
     const same = (text: string) => (text === r.search_text ? r.search_text : text);
     const entry: Entry = {
       article,
-      item: {
+      item: Object.freeze({
         doi: article.doi,
         title: article.title,
         authors: article.authors,
         publication_date: article.publication_date,
         file_size: article.file_size,
         is_demo: article.is_demo,
-      },
+      }),
       doiLower: article.doi.toLowerCase(),
       titleFolded: foldForMatching(article.title),
       recency: 0,
