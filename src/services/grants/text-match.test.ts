@@ -41,6 +41,8 @@ describeEachDatabase(
 
     before(async () => {
       texts = fc.sample(textOf(char(nul()), 14), { numRuns: 600, seed: 20261126 });
+      // "the" in more than half of the texts: an index keeps no list for so common a trigram (DENSE_SHARE)
+      texts.push(...texts.map((text) => `The ${text}`), ...texts.map((text) => `${text} theme`));
       // and every Latin letter below U+0250 between two others, so that each is searched folded and not
       for (let c = 1; c < 0x250; c++) if (c !== 0) texts.push(`xq${String.fromCodePoint(c)}zy`);
       await insertMany(
@@ -79,18 +81,20 @@ describeEachDatabase(
         .map(([s, before, after]) => `${before}${s}${after}`);
       await fc.assert(
         fc.asyncProperty(needle, async (n) => {
-          runs++;
+          // (a NUL or a lone surrogate is always left to the database: the drivers and FTS5 read them otherwise)
+          const plain = n.isWellFormed() && !n.includes('\0');
+          if (plain) runs++;
           const found = await dictionary.match(db(), n);
           if (found === null) return; // (the database's own answer to some of these is an error: FTS5 stops at NUL)
-          decided++;
+          if (plain) decided++;
           const expected = await bySql(n);
           if (expected.length > 0) matched++;
           assert.deepEqual(found, expected, JSON.stringify(n));
         }),
         { numRuns: 700, seed: 20261126 },
       );
-      // the dictionary may decline needles the drivers or FTS5 read otherwise, but not most of them
-      assert.ok(decided >= runs * 0.8, `decided in memory: ${decided} of ${runs}`);
+      // the dictionary may decline a needle whose folded form or matches FTS5 may read otherwise, but few
+      assert.ok(decided >= runs * 0.9, `decided in memory: ${decided} of ${runs} needles without NUL or lone surrogates`);
       assert.ok(matched >= 200, `needles with texts: ${matched}`);
     });
 

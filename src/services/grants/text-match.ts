@@ -36,6 +36,8 @@ const MAX_LISTS = 4;
 /** The index is built in slices of texts, the event loop let run whenever a turn took longer than BUILD_TURN_MS. */
 const BUILD_SLICE_TEXTS = 200;
 const BUILD_TURN_MS = 10;
+/** Share of the texts above which a trigram's list is not kept. */
+const DENSE_SHARE = 0.5;
 /** Highest code point (excluded) of the texts whose FTS5 folding provably agrees with foldCase. */
 const FTS_SAFE_LIMIT = 0x250;
 const DOTTED_CAPITAL_I = 0x130; // lowercases to two code points ("i" and a combining dot)
@@ -107,10 +109,13 @@ class TrigramIndex {
       size[b] += delta < 0x80 ? 1 : delta < 0x4000 ? 2 : delta < 0x200000 ? 3 : 5;
       index.counts[b]++;
     });
-    for (let b = 0; b < BUCKETS; b++) index.offsets[b + 1] = index.offsets[b] + size[b];
+    // a trigram in most texts hardly narrows a search: its list is not kept (18 of 50 MiB on the generated file)
+    const dense = (b: number) => index.counts[b] > textCount * DENSE_SHARE;
+    for (let b = 0; b < BUCKETS; b++) index.offsets[b + 1] = index.offsets[b] + (dense(b) ? 0 : size[b]);
     const bytes = new Uint8Array(index.offsets[BUCKETS]);
     const at = index.offsets.slice(0, BUCKETS);
     await visit((b, _t, delta) => {
+      if (dense(b)) return;
       let p = at[b];
       while (delta >= 0x80) {
         bytes[p++] = (delta & 0x7f) | 0x80;
@@ -127,12 +132,17 @@ class TrigramIndex {
     return this.offsets.byteLength + this.counts.byteLength + this.bytes.byteLength;
   }
 
-  /** The distinct buckets of a needle's trigrams, rarest first (empty for a needle under 3 code units). */
-  bucketsOf(needle: string): number[] {
+  /**
+   * The distinct buckets of a needle's trigrams whose lists are kept, rarest first (empty for a needle under 3
+   * code units or of dense trigrams only); null when a trigram is in no text (then no text holds the needle).
+   */
+  bucketsOf(needle: string): number[] | null {
     const buckets = new Set<number>();
     for (let i = 0; i + 2 < needle.length; i++)
       buckets.add(bucketOf(needle.charCodeAt(i), needle.charCodeAt(i + 1), needle.charCodeAt(i + 2)));
-    return [...buckets].sort((a, b) => this.counts[a] - this.counts[b]);
+    const all = [...buckets];
+    if (all.some((b) => this.counts[b] === 0)) return null;
+    return all.filter((b) => this.offsets[b + 1] > this.offsets[b]).sort((x, y) => this.counts[x] - this.counts[y]);
   }
 
   /**
@@ -314,11 +324,11 @@ export class TextDictionary {
   private find(needle: string, contains: (t: number) => boolean): number[] {
     const out: number[] = [];
     const buckets = this.index.bucketsOf(needle);
+    if (buckets === null) return out;
     if (buckets.length === 0) {
       for (let t = 0; t < this.size; t++) if (!this.absent.has(t) && contains(t)) out.push(t);
       return out;
     }
-    if (this.index.counts[buckets[0]] === 0) return out;
     const lists = buckets.slice(0, MAX_LISTS);
     if (this.epoch + lists.length + 1 >= 0xffffffff) {
       this.stamps.fill(0);
