@@ -251,7 +251,7 @@ for (const endpoint of ENDPOINTS) {
     cells.push({ target: ceiling, endpoint, connections });
     // One connection goes to one worker: N workers are measured at 8 connections only.
     for (const target of pdiTargets)
-      if (connections === 8 || !target.name.startsWith(`${WORKERS} `)) cells.push({ target, endpoint, connections });
+      if (connections === 8 || WORKERS === 1 || !target.name.startsWith(`${WORKERS} `)) cells.push({ target, endpoint, connections });
   }
 }
 // Warm-up (JIT, the caches of every worker): not counted.

@@ -10,9 +10,12 @@ import { rateLimitedGroup } from './rate-limit.ts';
 import { recordDataVersion } from '../db/datasets.ts';
 import { ResponseCache, etagMatches, preferredEncoding, strongEtag, variantEtag } from './caching.ts';
 import type { CachedResponse } from './caching.ts';
+import http from 'node:http';
+import { DataVersionWatcher } from '../service.ts';
+import { buildServiceApp, directHitsOf } from './service-app.ts';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
 import { testService } from '../../../test/support/probe-service.ts';
-import { buildTestApp } from '../../../test/support/app.ts';
+import { buildTestApp, testContext } from '../../../test/support/app.ts';
 
 function entry(bytes: number, version = 'v1'): CachedResponse {
   const identity = Buffer.alloc(bytes, 'x');
@@ -253,5 +256,124 @@ describeEachDatabase('response cache and compression over HTTP', (t) => {
     assert.equal(head.statusCode, 200);
     assert.equal(head.rawPayload.length, 0);
     assert.ok(head.headers.etag);
+  });
+});
+
+/** One request over a real socket (fastify.inject does not pass through the HTTP server's listener). */
+function request(port: number, method: string, path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The headers that say what an answer is (the connection's and the clock's left out). */
+function answerHeaders(headers: http.IncomingHttpHeaders): Record<string, unknown> {
+  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+  return rest;
+}
+
+describeEachDatabase('direct cache hits (before Fastify) over a listening socket', (t) => {
+  // Two apps on the same data: one answers hits in its listener, the other through Fastify's hooks.
+  let direct: ServiceApp;
+  let hooked: ServiceApp;
+  let ports: { direct: number; hooked: number };
+  let directWatcher: DataVersionWatcher;
+  before(async () => {
+    directWatcher = new DataVersionWatcher(t.db, 'oral', 60_000);
+    direct = await buildServiceApp(cachingService, { ...testContext(cachingService, t.db), dataVersion: directWatcher }, { logger: false });
+    hooked = await buildServiceApp(
+      cachingService,
+      { ...testContext(cachingService, t.db), dataVersion: new DataVersionWatcher(t.db, 'oral', 60_000) },
+      { logger: false, directHits: false },
+    );
+    await direct.listen({ port: 0, host: '127.0.0.1' });
+    await hooked.listen({ port: 0, host: '127.0.0.1' });
+    const portOf = (app: ServiceApp) => (app.server.address() as { port: number }).port;
+    ports = { direct: portOf(direct), hooked: portOf(hooked) };
+  });
+  after(async () => {
+    await direct.close();
+    await hooked.close();
+  });
+
+  it('answers exactly what the Fastify path answers (status, headers, bytes) for every representation, 304 and HEAD', async () => {
+    const url = '/big/?n=70';
+    const tags: Record<string, string> = {};
+    // Each app stores the answer and its two compressed variants (the first request of each encoding goes to Fastify).
+    for (const port of [ports.direct, ports.hooked])
+      for (const encoding of ['identity', 'br', 'gzip']) {
+        const res = await request(port, 'GET', url, { 'accept-encoding': encoding });
+        tags[encoding] = String(res.headers.etag);
+      }
+    const counter = directHitsOf(direct)!;
+    const cases: Array<[string, Record<string, string>]> = [
+      ['GET', {}],
+      ['GET', { 'accept-encoding': 'br' }],
+      ['GET', { 'accept-encoding': 'gzip, deflate' }],
+      ['GET', { 'accept-encoding': 'br', 'x-no-compression': '1' }],
+      ['GET', { 'if-none-match': tags.identity }],
+      ['GET', { 'if-none-match': tags.br, 'accept-encoding': 'br' }],
+      ['GET', { 'if-none-match': tags.identity, 'accept-encoding': 'br' }],
+      ['HEAD', {}],
+      ['HEAD', { 'accept-encoding': 'gzip' }],
+    ];
+    const handlerCalls = calls;
+    for (const [method, headers] of cases) {
+      const answered = counter.answered;
+      const mine = await request(ports.direct, method, url, headers);
+      const theirs = await request(ports.hooked, method, url, headers);
+      const what = `${method} ${JSON.stringify(headers)}`;
+      assert.equal(counter.answered, answered + 1, `${what}: answered directly`);
+      assert.equal(mine.status, theirs.status, what);
+      assert.deepEqual(answerHeaders(mine.headers), answerHeaders(theirs.headers), what);
+      assert.ok(mine.body.equals(theirs.body), `${what}: the same bytes`);
+    }
+    assert.equal(calls, handlerCalls, 'no handler ran');
+    // the small, uncompressed answer too
+    await request(ports.direct, 'GET', '/small/');
+    await request(ports.hooked, 'GET', '/small/');
+    const small = [await request(ports.direct, 'GET', '/small/'), await request(ports.hooked, 'GET', '/small/')];
+    assert.deepEqual(answerHeaders(small[0].headers), answerHeaders(small[1].headers));
+    assert.ok(small[0].body.equals(small[1].body));
+  });
+
+  it('leaves rate-limited routes, new encodings, new data versions and a closing server to Fastify', async () => {
+    const counter = directHitsOf(direct)!;
+    const answered = counter.answered;
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await request(ports.direct, 'GET', '/limited/')).status);
+    assert.deepEqual(statuses, [200, 200, 200, 429, 429], 'every hit counted against the limit');
+    assert.equal(counter.answered, answered, 'no rate-limited hit answered directly');
+
+    await request(ports.direct, 'GET', '/big/?n=71');
+    const before = calls;
+    const br = await request(ports.direct, 'GET', '/big/?n=71', { 'accept-encoding': 'br' });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(counter.answered, answered, 'the first brotli request was compressed by the Fastify path');
+    assert.equal(calls, before, 'from the cache all the same');
+
+    await recordDataVersion(t.db.kysely, {
+      service: 'oral',
+      dataset: 'test',
+      version: `v-${Date.now()}`,
+      source: null,
+      isDemo: false,
+      report: {},
+    });
+    directWatcher.invalidate(); // as an import does
+    await request(ports.direct, 'GET', '/big/?n=71');
+    assert.equal(calls, before + 1, 'a new data version: the handler ran');
+
+    counter.closing = true;
+    const closing = await request(ports.direct, 'GET', '/big/?n=71');
+    assert.equal(closing.status, 200);
+    assert.equal(counter.answered, answered, 'while closing, Fastify answers');
+    counter.closing = false;
   });
 });

@@ -4,7 +4,10 @@ import client from 'prom-client';
 import type { ServiceApp, ServiceContext } from '../service.ts';
 import { registerSyncMetrics } from '../sync/publish.ts';
 
-export function registerMetrics(app: ServiceApp, service: string, ctx?: ServiceContext): void {
+/** Records one request's duration; what the listener calls for answers Fastify did not see (DirectHits). */
+export type ObserveRequest = (method: string, route: string, status: number, seconds: number) => void;
+
+export function registerMetrics(app: ServiceApp, service: string, ctx?: ServiceContext): ObserveRequest {
   const registry = new client.Registry();
   registry.setDefaultLabels({ service });
   client.collectDefaultMetrics({ register: registry });
@@ -20,19 +23,22 @@ export function registerMetrics(app: ServiceApp, service: string, ctx?: ServiceC
   // One labelled child per method, route and status, looked up by a string key: prom-client would otherwise hash the
   // label object on every observation (a few per cent of a cached answer's CPU). Routes and statuses are few.
   const children = new Map<string, client.Histogram.Internal<'method' | 'route' | 'status_code'>>();
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${request.method} ${reply.statusCode} ${route}`;
+  const observe: ObserveRequest = (method, route, status, seconds) => {
+    const key = `${method} ${status} ${route}`;
     let child = children.get(key);
     if (child === undefined) {
-      child = duration.labels({ method: request.method, route, status_code: String(reply.statusCode) });
+      child = duration.labels({ method, route, status_code: String(status) });
       children.set(key, child);
     }
-    child.observe(reply.elapsedTime / 1000);
+    child.observe(seconds);
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.get('/metrics', { schema: { hide: true }, config: { cacheSeconds: 0 } }, async (_request, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });
+  return observe;
 }

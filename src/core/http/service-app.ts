@@ -4,7 +4,7 @@
 // /docs page, a / that names the service, security headers, request logging, /metrics, 503 while the database is
 // unreachable, timeouts for slow clients, a client-address rule that proxies cannot be forged past, and
 // /api/sync-status/ (how current the data is; hidden from OpenAPI).
-import { STATUS_CODES } from 'node:http';
+import http, { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -18,7 +18,7 @@ import { registerHome } from './home.ts';
 import { registerSecurityHeaders } from './security.ts';
 import type { Config } from '../config.ts';
 import compress from '@fastify/compress';
-import { COMPRESS_MIN_BYTES, ResponseCache, cacheRoute, finishCaching } from './caching.ts';
+import { COMPRESS_MIN_BYTES, DirectHits, ResponseCache, cacheRoute, finishCaching } from './caching.ts';
 import type { CachingOptions } from './caching.ts';
 import { renderDocsPage } from './docs.ts';
 import type { OpenApiDocument } from './docs.ts';
@@ -43,14 +43,30 @@ declare module 'fastify' {
   }
 }
 
+const directHitsByApp = new WeakMap<object, DirectHits>();
+
+/** The app's direct answerer of cache hits, if it has one (for tests and diagnostics). */
+export function directHitsOf(app: object): DirectHits | undefined {
+  return directHitsByApp.get(app);
+}
+
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 export interface BuildOptions {
   logger?: boolean | Record<string, unknown>;
+  /** Let the listener answer cache hits of plain routes before Fastify (DirectHits; default true; tests compare). */
+  directHits?: boolean;
 }
 
 export async function buildServiceApp(service: ServiceModule, ctx: ServiceContext, options: BuildOptions = {}): Promise<ServiceApp> {
   const limits = ctx.config.http;
+  // Cache hits of plain routes are answered by the listener before Fastify (DirectHits, caching.ts); set below.
+  let directHits: DirectHits | null = null;
+  const httpOptions: http.ServerOptions = {
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout: limits.headersTimeoutMs,
+    connectionsCheckingInterval: checkingInterval(limits.requestTimeoutMs, limits.headersTimeoutMs),
+  };
   const app = Fastify({
     logger: options.logger ?? { level: ctx.config.logLevel, base: { service: service.name } },
     trustProxy: trustProxyRule(ctx.config.trustProxy),
@@ -60,14 +76,20 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     // else 408 and the connection is closed; Node checks every connectionsCheckingInterval.
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    http: {
-      requestTimeout: limits.requestTimeoutMs,
-      headersTimeout: limits.headersTimeoutMs,
-      connectionsCheckingInterval: checkingInterval(limits.requestTimeoutMs, limits.headersTimeoutMs),
-    },
+    http: httpOptions,
     // While stopping, a request that still arrives on an open connection is served (with Connection: close),
     // not refused: the listener is already closed to new connections, and the grace period bounds the rest.
     return503OnClosing: false,
+    // Fastify's own HTTP/1.1 server (lib/server.js, the same settings), with a listener that lets DirectHits answer first.
+    serverFactory: (handler) => {
+      const server = http.createServer(httpOptions, (req, res) => {
+        if (directHits === null || !directHits.answer(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+      server.requestTimeout = limits.requestTimeoutMs;
+      server.setTimeout(0); // Fastify's connectionTimeout default
+      return server;
+    },
     clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
       answerClientError(service, limits.requestTimeoutMs, error, socket);
     },
@@ -185,7 +207,16 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     const base = request.url.split('?')[0].endsWith('/') ? '../' : './';
     return renderDocsPage(app.swagger() as OpenApiDocument, base);
   });
-  registerMetrics(app, service.name, ctx);
+  const observe = registerMetrics(app, service.name, ctx);
+  if (caching.cache !== null && options.directHits !== false) {
+    const direct = new DirectHits(caching, observe, app.log);
+    app.addHook('preClose', (done) => {
+      direct.closing = true;
+      done();
+    });
+    directHits = direct;
+    directHitsByApp.set(app, direct);
+  }
   registerSyncStatus(app, ctx);
 
   await app.register(async (scope) => service.routes(scope as ServiceApp, ctx));

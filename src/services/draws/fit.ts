@@ -114,7 +114,9 @@ export function keepForecastsCurrent(app: ServiceApp, ctx: ServiceContext): void
     });
   };
   app.addHook('onReady', async () => start());
-  app.addHook('onRequest', async (request) => {
+  // Before the handler, not on arrival: a cached answer (served before validation) belongs to the data version it
+  // was computed under, which a refit in flight has not changed yet; only what is computed now must wait.
+  app.addHook('preValidation', async (request) => {
     if (running !== null && !request.url.startsWith('/api/health')) await running;
   });
   app.addHook('onClose', async () => {
