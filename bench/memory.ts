@@ -71,7 +71,11 @@ const env: NodeJS.ProcessEnv = {
   ...(values['cache-bytes'] !== undefined ? { PDI_RESPONSE_CACHE_BYTES: values['cache-bytes'] } : {}),
 };
 for (const service of SERVICE_NAMES) env[`PDI_PORT_${service.toUpperCase()}`] = String(portOf(service));
-const server = spawn(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', '--no-demo'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+const server = spawn(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', '--no-demo'], {
+  cwd: ROOT,
+  env,
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 const cleanUp = () => {
   if (server.exitCode === null) server.kill('SIGKILL');
   fs.rmSync(dir, { recursive: true, force: true });
@@ -88,12 +92,7 @@ function rssOf(pid: number): number {
 }
 function workerPids(): number[] {
   try {
-    return fs
-      .readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
+    return fs.readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
     return [];
   }
