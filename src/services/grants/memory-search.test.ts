@@ -43,6 +43,10 @@ describeEachDatabase(
       const db = t.db.kysely.withTables<GrantsTables>();
       const memory = new MemorySearch(db, versions());
       const ordersByDistinctQuery = new MemorySearch(db, versions(), { maxValuesSortedByList: 0 });
+      // keeps the agreements of every recent string: a repeated string starts from them instead of the postings
+      const keepsAgreements = new MemorySearch(db, versions(), { minPostingsKept: 0 });
+      let repeated = 0;
+      const searched = new Set<string>();
       let withMatches = 0;
       let deepPages = 0;
       const text = fc.oneof(
@@ -87,6 +91,15 @@ describeEachDatabase(
               inMemory.rows.map((r) => r.id),
               'codes ordered by a DISTINCT query',
             );
+            if (f.text !== undefined && searched.has(f.text)) repeated++;
+            if (f.text !== undefined) searched.add(f.text);
+            const kept = await searchGrants(db, keepsAgreements, f, order, page);
+            assert.equal(kept.count, inMemory.count, 'agreements of a recent string');
+            assert.deepEqual(
+              kept.rows.map((r) => r.id),
+              inMemory.rows.map((r) => r.id),
+              'agreements of a recent string',
+            );
             if (bySql.rows.length > 1) withMatches++;
             if (bySql.rows.length > 0 && offset > 0) deepPages++;
           },
@@ -112,6 +125,7 @@ describeEachDatabase(
         );
       }
       assert.ok(withMatches >= 30 && deepPages >= 10, `runs with pages of matches: ${withMatches}, beyond the first row: ${deepPages}`);
+      assert.ok(repeated >= 50, `searches of a string searched before: ${repeated}`);
     });
 
     it('reloads after another import changed the data', async () => {

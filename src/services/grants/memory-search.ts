@@ -76,7 +76,7 @@ interface Snapshot {
   /** The dictionary's texts and their trigram index: which texts contain a search string (text-match.ts). */
   texts: TextDictionary;
   /** The text ids of recent search strings (most recent last). */
-  recentTexts: Map<string, Uint32Array>;
+  recentTexts: Map<string, TextMatch>;
   recentTextIds: number;
   /**
    * Per-search scratch, reused so that a search allocates nothing proportional to the table: `matches`, a bit
@@ -91,9 +91,23 @@ interface Snapshot {
 
 const MAX_CODE_BITSETS = 64;
 
+/** The texts containing a search string, and once searched, the agreements holding one of them (a bitset). */
+interface TextMatch {
+  ids: Uint32Array;
+  /** Whether the snapshot keeps this match among its recent strings (then `agreements` may be added). */
+  kept: boolean;
+  agreements?: Int32Array;
+}
+
 /** Recent search strings whose text ids are kept per snapshot, and the most ids kept in all (4 bytes each). */
 const RECENT_TEXTS = 64;
 const RECENT_TEXT_IDS = 1 << 20;
+/**
+ * Of those, the most recent strings whose matching agreements are kept too (140 KiB each for 1.1 million
+ * agreements), when finding them walked more than MIN_POSTINGS_KEPT postings (1.8 ms for "health").
+ */
+const RECENT_AGREEMENT_SETS = 16;
+const MIN_POSTINGS_KEPT = 20_000;
 
 export interface MemorySearchResult {
   count: number;
@@ -108,12 +122,18 @@ export class MemorySearch {
   private loading: Promise<Snapshot> | null = null;
 
   private readonly maxValuesSortedByList: number;
+  private readonly minPostingsKept: number;
 
-  /** `maxValuesSortedByList` is for tests (0: always the DISTINCT query). */
-  constructor(db: Kysely<GrantsDatabase>, versions: DataVersionWatcher, options: { maxValuesSortedByList?: number } = {}) {
+  /** The options are for tests (`maxValuesSortedByList` 0: always the DISTINCT query; `minPostingsKept` 0: keep every agreement set). */
+  constructor(
+    db: Kysely<GrantsDatabase>,
+    versions: DataVersionWatcher,
+    options: { maxValuesSortedByList?: number; minPostingsKept?: number } = {},
+  ) {
     this.db = db;
     this.versions = versions;
     this.maxValuesSortedByList = options.maxValuesSortedByList ?? MAX_VALUES_SORTED_BY_LIST;
+    this.minPostingsKept = options.minPostingsKept ?? MIN_POSTINGS_KEPT;
   }
 
   /** Loads (or reloads) the snapshot of the stored data version unless it is already current, with the default order. */
@@ -131,21 +151,22 @@ export class MemorySearch {
     for (const c of [s.province, s.fiscalYear, s.recipientType, s.start, s.end]) total += c.codes.byteLength;
     for (const o of s.orderings.values()) total += o.rank.byteLength + o.order.byteLength;
     total += s.matches.byteLength + s.ranks.byteLength + s.texts.bytes + s.matches.byteLength * s.codeBits.size + 4 * s.recentTextIds;
+    for (const m of s.recentTexts.values()) total += m.agreements?.byteLength ?? 0;
     return total + (s.textRank?.byteLength ?? 0);
   }
 
   async search(filters: SearchFilters, order: SearchOrder, page: SearchPage): Promise<MemorySearchResult> {
     const s = await this.current();
-    const textIds = filters.text === undefined ? null : await this.textIds(s, filters.text);
+    const texts = filters.text === undefined ? null : await this.textMatch(s, filters.text);
     if (order.field !== 'id' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);
     // from here on synchronous: the snapshot's scratch arrays are this search's until it returns
-    const count = collect(s, textIds, filters);
+    const count = collect(s, texts, filters, this.minPostingsKept);
     if (count === 0 || page.offset >= count) return { count, ids: [] };
-    return { count, ids: pageIds(s, count, filters, textIds !== null, order, page) };
+    return { count, ids: pageIds(s, count, filters, texts !== null, order, page) };
   }
 
   /** The ids of the dictionary texts containing `text` (substringMatch's semantics): from memory when it can tell. */
-  private async textIds(s: Snapshot, text: string): Promise<Uint32Array> {
+  private async textMatch(s: Snapshot, text: string): Promise<TextMatch> {
     const recent = s.recentTexts.get(text);
     if (recent) {
       s.recentTexts.delete(text);
@@ -163,16 +184,23 @@ export class MemorySearch {
             .execute()
         ).map((r) => Number(r.id)),
     );
+    const match: TextMatch = { ids, kept: false };
     if (this.snapshot === s && ids.length <= RECENT_TEXT_IDS / 4) {
-      s.recentTexts.set(text, ids);
+      match.kept = true;
+      s.recentTexts.set(text, match);
       s.recentTextIds += ids.length;
       for (const [key, old] of s.recentTexts) {
         if (s.recentTexts.size <= RECENT_TEXTS && s.recentTextIds <= RECENT_TEXT_IDS) break;
         s.recentTexts.delete(key);
-        s.recentTextIds -= old.length;
+        s.recentTextIds -= old.ids.length;
+        old.kept = false;
+        delete old.agreements;
       }
+      // the agreement sets of all but the most recent strings go
+      let kept = 0;
+      for (const m of [...s.recentTexts.values()].reverse()) if (m.agreements && ++kept > RECENT_AGREEMENT_SETS) delete m.agreements;
     }
-    return ids;
+    return match;
   }
 
   private async current(): Promise<Snapshot> {
@@ -463,25 +491,30 @@ function filterCodes(s: Snapshot, filters: SearchFilters): FilterCodes | null {
  * are tested against the filters in ascending order. No filter and no text: every agreement matches, and
  * nothing is set.
  */
-function collect(s: Snapshot, textIds: Uint32Array | null, filters: SearchFilters): number {
+function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, minPostingsKept: number): number {
   const f = filterCodes(s, filters);
   if (f === null) return 0;
-  if (textIds === null && f.none) return s.size;
+  if (texts === null && f.none) return s.size;
   const bits = s.matches;
   const { postings, offsets } = s;
-  if (textIds === null) {
+  if (texts === null) {
     bits.fill(-1);
     if (s.size & 31) bits[bits.length - 1] = (1 << (s.size & 31)) - 1;
+  } else if (texts.agreements) {
+    bits.set(texts.agreements);
   } else {
     bits.fill(0);
-    for (let k = 0; k < textIds.length; k++) {
-      const t = textIds[k];
+    let walked = 0;
+    for (let k = 0; k < texts.ids.length; k++) {
+      const t = texts.ids[k];
       if (t + 1 >= offsets.length) continue;
+      walked += offsets[t + 1] - offsets[t];
       for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
         const a = postings[p];
         bits[a >>> 5] |= 1 << (a & 31);
       }
     }
+    if (walked >= minPostingsKept && texts.kept) texts.agreements = bits.slice();
   }
   // the filters on codes: a word-by-word AND with the bitset of the agreements holding the code
   for (const [key, codes, code] of [
