@@ -1,6 +1,7 @@
-// npm run bench -- grants [--rows 1300000] [--database sqlite|postgres] [--import-runs 3] [--reps 200] [--fresh-csv] [--keep]
+// npm run bench -- grants [--rows 1300000] [--seed 1] [--database sqlite|postgres] [--import-runs 3] [--reps 200] [--rounds 3] [--fresh-csv] [--keep]
 // npm run bench -- grants --url sqlite:/tmp/c13m/db.sqlite [--rounds 3]   (only the HTTP search, on a database built before)
-// Service C at scale, measured in one run on one generated file (rows in the real federal schema):
+// Service C at scale, measured in one run on one generated file (rows in the real federal schema; by default
+// the file of `generate grants --size 1300000 --seed 1`, on which issue 20's figures were taken):
 //  - import: wall time and rows/s of `importGrantsCsv` beside the time to merely parse the same file
 //    (ratio; target ≤ 4×; on SQLite the median of three parse-then-import pairs), and the importing
 //    process's peak RSS (target ≤ 600 MB); each in a child process;
@@ -42,6 +43,7 @@ import pino from 'pino';
 const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '1300000' },
+    seed: { type: 'string', default: '1' },
     database: { type: 'string', default: 'sqlite' },
     // p95 of 40 requests is their second slowest, which one pause of this machine moved by 10–25 ms
     reps: { type: 'string', default: '200' },
@@ -193,10 +195,11 @@ if (values.url !== undefined) {
 // ------------------------------------------------------------------ the file
 const outDir = path.join(import.meta.dirname, 'out');
 fs.mkdirSync(outDir, { recursive: true });
-const csv = path.join(outDir, `grants-${rows}.csv`);
+const seed = /^\d+$/.test(values.seed!) ? Number(values.seed) : values.seed!; // (as the CLI's --seed: a number)
+const csv = path.join(outDir, `grants-${rows}-seed-${seed}.csv`);
 if (values['fresh-csv'] || !fs.existsSync(csv)) {
   const t = performance.now();
-  const summary = await writeGrantsCsv(csv, { rows, seed: 'bench-grants' });
+  const summary = await writeGrantsCsv(csv, { rows, seed });
   console.log(
     `generated ${csv}: ${(summary.bytesWritten / 2 ** 20).toFixed(0)} MiB, ${summary.agreements} agreements, ${summary.amendmentRows} amendment rows in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
@@ -297,6 +300,9 @@ try {
         ? `; median of ${pairs.length} runs (${ratios.map((r) => r.toFixed(2)).join(', ')}); peak RSS of any import ${Math.max(...pairs.map((p) => p.imported.peakRssMb)).toFixed(0)} MB`
         : ''),
   );
+
+  // ---------------------------------------------------------------- search over HTTP (issue 20)
+  await searchOverHttp(url, Number(values.rounds));
 
   // ---------------------------------------------------------------- queries
   const db = openDatabase(url);
