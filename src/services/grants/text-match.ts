@@ -267,6 +267,7 @@ export class TextDictionary {
           lowered.push(asciiLower(text));
           const f = foldCase(text);
           folded.set(id, f);
+          // (no lowercase mapping shortens a character, so equal lengths mean each kept its own)
           if (f.length !== text.length || text.normalize('NFC') !== text) misaligned.add(id);
         }
       }
