@@ -107,16 +107,24 @@ export function substringMatch(
 // with all of them (each extra common trigram lengthens the index walk more than it thins the candidates).
 const MAX_TRIGRAMS = 6;
 
-/** FTS5 query for rows holding every trigram of the text (a superset of the rows containing it). */
-function trigramQuery(needle: string): string {
-  const chars = [...foldCase(needle)];
+/**
+ * The trigrams of a folded text that the FTS5 query asks for: all of them, or MAX_TRIGRAMS spread over the whole
+ * text so that long queries still constrain every part of it. (In-memory matchers that must find exactly the
+ * FTS5 candidates use it too.)
+ */
+export function queriedTrigrams(folded: string): string[] {
+  const chars = [...folded];
   const grams = [...new Set(chars.slice(0, chars.length - 2).map((_, i) => chars.slice(i, i + 3).join('')))];
-  // Spread the kept trigrams over the whole text so that long queries still constrain every part of it.
-  const kept =
-    grams.length <= MAX_TRIGRAMS
-      ? grams
-      : Array.from({ length: MAX_TRIGRAMS }, (_, i) => grams[Math.round((i * (grams.length - 1)) / (MAX_TRIGRAMS - 1))]);
-  return kept.map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
+  return grams.length <= MAX_TRIGRAMS
+    ? grams
+    : Array.from({ length: MAX_TRIGRAMS }, (_, i) => grams[Math.round((i * (grams.length - 1)) / (MAX_TRIGRAMS - 1))]);
+}
+
+/** FTS5 query for rows holding every queried trigram of the text (a superset of the rows containing it). */
+function trigramQuery(needle: string): string {
+  return queriedTrigrams(foldCase(needle))
+    .map((g) => `"${g.replace(/"/g, '""')}"`)
+    .join(' AND ');
 }
 
 /** The indexed document on PostgreSQL: columns joined by U+001F so that no match spans two columns. */

@@ -15,6 +15,7 @@ import { dialectOf, foldCase, num } from '../../core/db/dialect.ts';
 import type { DialectName } from '../../core/db/dialect.ts';
 import { serviceDataVersion } from '../../core/db/datasets.ts';
 import type { DataVersionWatcher } from '../../core/service.ts';
+import { queriedTrigrams } from '../../core/db/search-index.ts';
 import { foldForMatching, newestFirst, prepareDoiQuery, preparedMatchScore } from './jats/index.ts';
 import { articleQuery } from './search.ts';
 import type { SuggestionItem } from './repository.ts';
@@ -275,7 +276,7 @@ const recencyKey = (e: Entry) => ({ publicationDate: e.article.publication_date 
 /**
  * Whether an article is among the rows `substringMatch(db, ARTICLE_SEARCH, word)` (core/db/search-index.ts) selects
  * on this dialect. SQLite: under three characters `instr(pdi_fold(col), foldCase(word))`; otherwise the FTS5 trigram
- * prefilter (up to six trigrams of foldCase(word), as trigramQuery picks them) and `instr(lower(col), folded)` for an
+ * prefilter (up to six trigrams of foldCase(word), as search-index.ts queriedTrigrams picks them) and `instr(lower(col), folded)` for an
  * ASCII needle, `instr(pdi_fold(col), folded)` for another. PostgreSQL: under three characters
  * `strpos(lower(col), foldCase(word))`, otherwise `col ILIKE '%word%'` (lower() of both; word is already lower case,
  * and holds letters and digits only, so no LIKE wildcard). The trigram test compares the stored text as it is:
@@ -290,7 +291,7 @@ function wordTest(dialect: DialectName, word: string): WordTest {
     return { sought, test: (e) => e.lowerText.includes(sought) };
   }
   if (short) return { sought: folded, test: (e) => e.foldText.includes(folded) };
-  const grams = trigramsOf(folded);
+  const grams = queriedTrigrams(folded);
   const ascii = /^[\x00-\x7f]*$/.test(folded);
   // Where foldCase shortens a word below three characters (composing Hangul jamo) the SQL path sends FTS5 an empty
   // query, which it rejects; here no trigram is required then.
@@ -317,17 +318,6 @@ function addSignature(text: string, into: Uint32Array, at: number): void {
     const bit = (Math.imul(text.charCodeAt(i), 0x9e3779b1) ^ Math.imul(text.charCodeAt(i + 1), 0x85ebca77)) >>> 24;
     into[at + (bit >>> 5)] |= 1 << (bit & 31);
   }
-}
-
-const MAX_TRIGRAMS = 6;
-
-/** The trigrams core/db/search-index.ts's trigramQuery asks FTS5 for: all, or six spread over the text. */
-function trigramsOf(folded: string): string[] {
-  const chars = [...folded];
-  const grams = [...new Set(chars.slice(0, chars.length - 2).map((_, i) => chars.slice(i, i + 3).join('')))];
-  return grams.length <= MAX_TRIGRAMS
-    ? grams
-    : Array.from({ length: MAX_TRIGRAMS }, (_, i) => grams[Math.round((i * (grams.length - 1)) / (MAX_TRIGRAMS - 1))]);
 }
 
 const held = new WeakMap<DataVersionWatcher, HeldArticles>();
