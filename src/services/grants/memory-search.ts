@@ -84,6 +84,8 @@ interface Snapshot {
    * uses them without awaiting.
    */
   matches: Int32Array;
+  /** The agreements within a search's value bounds (see collect). */
+  rangeBits: Int32Array;
   ranks: Int32Array;
   /** Bitsets of the agreements holding a filter's code ("province=3"), most recently used last. */
   codeBits: Map<string, Int32Array>;
@@ -150,7 +152,13 @@ export class MemorySearch {
     total += s.recipientTextId.byteLength + s.programTextId.byteLength;
     for (const c of [s.province, s.fiscalYear, s.recipientType, s.start, s.end]) total += c.codes.byteLength;
     for (const o of s.orderings.values()) total += o.rank.byteLength + o.order.byteLength;
-    total += s.matches.byteLength + s.ranks.byteLength + s.texts.bytes + s.matches.byteLength * s.codeBits.size + 4 * s.recentTextIds;
+    total +=
+      s.matches.byteLength +
+      s.rangeBits.byteLength +
+      s.ranks.byteLength +
+      s.texts.bytes +
+      s.matches.byteLength * s.codeBits.size +
+      4 * s.recentTextIds;
     for (const m of s.recentTexts.values()) total += m.agreements?.byteLength ?? 0;
     return total + (s.textRank?.byteLength ?? 0);
   }
@@ -270,6 +278,7 @@ export class MemorySearch {
       recentTexts: new Map(),
       recentTextIds: 0,
       matches: new Int32Array(Math.ceil(size / 32)),
+      rangeBits: new Int32Array(Math.ceil(size / 32)),
       ranks: new Int32Array(size),
       codeBits: new Map(),
     };
@@ -528,25 +537,48 @@ function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, m
     for (let w = 0; w < bits.length; w++) bits[w] &= having[w];
   }
   let count = 0;
-  if (f.min === -Infinity && f.max === Infinity) {
-    for (let w = 0; w < bits.length; w++) count += popcount(bits[w]);
-    return count;
-  }
   const { min, max } = f;
-  const valueCents = s.valueCents;
-  for (let w = 0; w < bits.length; w++) {
-    let word = bits[w];
-    if (word === 0) continue;
-    let kept = word;
-    while (word !== 0) {
-      const low = word & -word;
-      word ^= low;
-      const a = (w << 5) | (31 - Math.clz32(low));
-      if (valueCents[a] >= min && valueCents[a] <= max) count++;
-      else kept ^= low;
+  const byValue = s.orderings.get('agreement_value');
+  if ((min !== -Infinity || max !== Infinity) && byValue) {
+    // the agreements within the bounds are a run of the value order: its bitset, ANDed like a code's
+    const { order } = byValue;
+    const valueCents = s.valueCents;
+    const firstAtLeast = (bound: number, inclusive: boolean): number => {
+      let lo = 0;
+      let hi = s.size;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const v = valueCents[order[mid]];
+        if (inclusive ? v >= bound : v > bound) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    };
+    const from = firstAtLeast(min, true);
+    const to = firstAtLeast(max, false);
+    const inRange = s.rangeBits;
+    inRange.fill(0);
+    for (let r = from; r < to; r++) {
+      const a = order[r];
+      inRange[a >>> 5] |= 1 << (a & 31);
     }
-    bits[w] = kept;
+    for (let w = 0; w < bits.length; w++) bits[w] &= inRange[w];
+  } else if (min !== -Infinity || max !== Infinity) {
+    const valueCents = s.valueCents;
+    for (let w = 0; w < bits.length; w++) {
+      let word = bits[w];
+      if (word === 0) continue;
+      let kept = word;
+      while (word !== 0) {
+        const low = word & -word;
+        word ^= low;
+        const a = (w << 5) | (31 - Math.clz32(low));
+        if (!(valueCents[a] >= min && valueCents[a] <= max)) kept ^= low;
+      }
+      bits[w] = kept;
+    }
   }
+  for (let w = 0; w < bits.length; w++) count += popcount(bits[w]);
   return count;
 }
 
