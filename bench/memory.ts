@@ -105,6 +105,31 @@ function readRss(): { primary: number; workers: number[] } {
 const show = (r: { primary: number; workers: number[] }) =>
   `${Number.isNaN(r.primary) ? '' : `primary ${r.primary.toFixed(0)}, `}worker${r.workers.length > 1 ? 's' : ''} ${r.workers.map((w) => w.toFixed(0)).join(' / ')}`;
 
+/** Anonymous and file-backed resident memory of a process, in MiB (smaps_rollup). */
+function residentKinds(pid: number): string {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+    return `anonymous ${(kib('Anonymous') / 1024).toFixed(0)}, file-backed ${((kib('Rss') - kib('Anonymous')) / 1024).toFixed(0)}`;
+  } catch {
+    return 'unreadable';
+  }
+}
+/** One worker's own account (whichever answers /metrics): V8 heap used and held, memory outside the heap. */
+async function heapAccount(): Promise<string> {
+  const text = await fetch(`http://127.0.0.1:${portOf('oral')}/metrics`).then((r) => r.text());
+  const spaces = [...text.matchAll(/^nodejs_heap_space_size_total_bytes\{[^}]*space="(\w+)"[^}]*\} (\S+)/gm)]
+    .filter((m) => Number(m[2]) >= 2 ** 20)
+    .map((m) => `${m[1]} ${(Number(m[2]) / 2 ** 20).toFixed(0)}`)
+    .join(', ');
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
+  return (
+    `one worker: RSS ${value('process_resident_memory_bytes').toFixed(0)}, heap used ${value('nodejs_heap_size_used_bytes').toFixed(0)} ` +
+    `of ${value('nodejs_heap_size_total_bytes').toFixed(0)} held (${spaces}), external ${value('nodejs_external_memory_bytes').toFixed(0)} MiB`
+  );
+}
+const breakdown = async () => `${await heapAccount()}; ${(WORKERS > 1 ? workerPids() : [server.pid!]).map(residentKinds).join(' | ')}`;
+
 const probes: Record<ServiceName, string> = {
   oral: '/api/recommendations/?limit=1',
   krt: '/api/doi-suggestions/?q=cell',
@@ -132,6 +157,7 @@ console.log(
 await new Promise((r) => setTimeout(r, REST_MS));
 const atRest = readRss();
 console.log(`at rest (${REST_MS / 1000} s after answering): ${show(atRest)} MiB; load average ${load()}`);
+console.log(`  ${await breakdown()}`);
 
 // ------------------------------------------------------------------------------------------- the load
 // Words common in the five sources' texts (not read from the data: the URLs need only be many and plausible).
@@ -213,6 +239,7 @@ for (const { service, result } of results) {
   console.log(`  ${service.padEnd(10)} ${result.requests.total} requests (${statuses}), ${result.errors} errors`);
 }
 console.log(`after ${LOAD_MS / 60_000} min of load: ${show(afterLoad)} MiB; the largest worker reading ${maxWorker.toFixed(0)} MiB`);
+console.log(`  ${await breakdown()}`);
 console.log(
   `target (issue 20): ≤ ${TARGET_MB} MB per worker at rest and after the load: at rest ${Math.max(...atRest.workers).toFixed(0)}, ` +
     `after ${Math.max(...afterLoad.workers).toFixed(0)}, largest seen ${maxWorker.toFixed(0)} → ${maxWorker <= TARGET_MB ? 'met' : 'missed'}`,

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { createLogger } from './core/log.ts';
-import { loadConfig, parsePort } from './core/config.ts';
+import { COMMAND_SQLITE_CACHE_BYTES, loadConfig, parsePort } from './core/config.ts';
 import type { ServiceName } from './core/config.ts';
 import { collectStartupGarbage, openRuntime } from './core/runtime.ts';
 import type { Runtime } from './core/runtime.ts';
@@ -27,7 +27,9 @@ function pickServices(names: string[]): ServiceModule[] {
 }
 
 async function withRuntime<T>(services: ServiceModule[], work: (runtime: Runtime) => Promise<T>): Promise<T> {
-  const runtime = await openRuntime(loadConfig(), SERVICES); // migrate every service: one schema
+  const config = loadConfig();
+  const sqliteCacheBytes = process.env.PDI_SQLITE_CACHE_BYTES ? config.sqliteCacheBytes : COMMAND_SQLITE_CACHE_BYTES;
+  const runtime = await openRuntime({ ...config, sqliteCacheBytes }, SERVICES); // migrate every service: one schema
   void services;
   try {
     return await work(runtime);

@@ -9,7 +9,7 @@ import type { Worker } from 'node:cluster';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { relayDataVersions, workerCount } from './cluster.ts';
+import { WORKER_SEMI_SPACE_MB, relayDataVersions, workerCount, workerExecArgv } from './cluster.ts';
 import { request, startServer } from '../../test/support/server-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -37,6 +37,14 @@ describe('workerCount', () => {
     assert.equal(workerCount(undefined), os.availableParallelism());
     assert.equal(workerCount(' '), os.availableParallelism());
     for (const bad of ['0', '-1', '1.5', 'two']) assert.throws(() => workerCount(bad), /--workers must be a whole number of at least 1/);
+  });
+});
+
+describe('workerExecArgv', () => {
+  it('adds the semi-space bound, unless the command line or NODE_OPTIONS set one', () => {
+    assert.deepEqual(workerExecArgv(['--expose-gc'], ''), ['--expose-gc', `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`]);
+    assert.deepEqual(workerExecArgv(['--max-semi-space-size=64'], ''), ['--max-semi-space-size=64']);
+    assert.deepEqual(workerExecArgv([], '--max_semi_space_size=32'), []);
   });
 });
 
@@ -88,6 +96,11 @@ describe('serve --workers 2', { skip: process.platform !== 'linux' ? 'reads /pro
         if (workers.length < 2) await new Promise((r) => setTimeout(r, 100));
       }
       assert.equal(workers.length, 2, 'two workers (the prepare worker has ended)');
+      for (const pid of workers)
+        assert.ok(
+          fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`),
+          `worker ${pid} starts with the bounded young generation`,
+        );
       // Both workers listen before the port is shared out to them; wait until each has said so.
       for (let i = 0; i < 600 && (server.output().match(/listening/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
       const answers = await Promise.all(Array.from({ length: 20 }, () => request({ port, path: '/openapi.json' })));

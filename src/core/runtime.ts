@@ -27,7 +27,7 @@ export async function openRuntime(
   options: { log?: FastifyBaseLogger; db?: Db } = {},
 ): Promise<Runtime> {
   const log = options.log ?? createLogger(config.logLevel);
-  const db = options.db ?? openDatabase(config.databaseUrl);
+  const db = options.db ?? openDatabase(config.databaseUrl, { sqliteCacheBytes: config.sqliteCacheBytes });
   await prepareDatabase(db, Object.assign({}, ...services.map((s) => s.migrations)));
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log, config.redisLimits) : null;
   const contexts = new Map<string, ServiceContext>();

@@ -33,6 +33,8 @@ export interface OpenOptions {
   /** Ready-made pg pool settings to merge (tests set a private schema through `options`). */
   poolSize?: number;
   readonly?: boolean;
+  /** SQLite's page cache in bytes (default 16 MiB; PDI_SQLITE_CACHE_BYTES through the runtime). */
+  sqliteCacheBytes?: number;
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Db {
@@ -52,7 +54,7 @@ function openSqlite(file: string, options: OpenOptions): Db {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 10000');
-  raw.pragma('cache_size = -65536'); // 64 MiB page cache
+  raw.pragma(`cache_size = -${Math.max(1, Math.round((options.sqliteCacheBytes ?? 16 * 1024 * 1024) / 1024))}`); // in KiB when negative
   raw.pragma('temp_store = MEMORY');
   // Unicode-aware case folding for substring tests that the trigram index cannot serve (queries under 3 chars).
   raw.function('pdi_fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldCase(value) : value));
