@@ -18,7 +18,8 @@ export interface SubstringIndex {
   columns: string[];
 }
 
-const MIN_INDEXED_LENGTH = 3; // a trigram index cannot narrow shorter strings
+/** Needles shorter than this are compared without the index (a trigram index cannot narrow them); in-memory matchers follow it. */
+export const MIN_INDEXED_LENGTH = 3;
 const REBUILD_HASH_BYTES = 16 << 20;
 const FTS5_DEFAULT_HASH_BYTES = 1 << 20;
 

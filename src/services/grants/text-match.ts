@@ -23,10 +23,9 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { dialectOf, foldCase } from '../../core/db/dialect.ts';
 import type { DialectName } from '../../core/db/dialect.ts';
+import { MIN_INDEXED_LENGTH } from '../../core/db/search-index.ts';
 import type { GrantsDatabase } from './tables.ts';
 
-/** As MIN_INDEXED_LENGTH in src/core/db/search-index.ts: shorter needles are compared without the index there. */
-const MIN_INDEXED_LENGTH = 3;
 const LOAD_CHUNK_ROWS = 10_000;
 /** 2^19 hash buckets of trigrams: 4 MiB of offsets and counts; collisions only add candidates. */
 const BUCKET_BITS = 19;
