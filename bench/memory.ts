@@ -1,8 +1,9 @@
-// npm run bench -- memory --database sqlite:/path/all.sqlite [--workers 2] [--minutes 2] [--rest 60] [--connections 2]
+// npm run bench -- memory [--database sqlite:/path/all.sqlite] [--workers 2] [--minutes 2] [--rest 60] [--connections 2]
 // Issue 20 item 4: resident memory of each `pdi serve` worker with real data loaded, at rest and under a load of
 // distinct URLs. The database must already hold the data (this bench does not import; the README's issue-20
 // section gives the commands: A, B and D from ../shared/data, C generated at 1.3 M rows, E at 60,000 papers).
-// It copies nothing: the server opens the file as it is (the run only reads).
+// It copies nothing: the server opens the file as it is (the run only reads). Without --database, `serve` starts on
+// a new SQLite file and fills it with the demo data, as `npm start` does.
 //
 // The load: every service at once, `--connections` keep-alive connections each (autocannon in this process),
 // each request a URL drawn from a seeded generator, so that nearly every one is new to the server (response
@@ -31,10 +32,6 @@ const { values } = parseArgs({
     'cache-bytes': { type: 'string' },
   },
 });
-if (!values.database) {
-  console.error('usage: npm run bench -- memory --database <sqlite:… or postgres://…> (a database holding the real data)');
-  process.exit(1);
-}
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WORKERS = Number(values.workers);
 const LOAD_MS = Number(values.minutes) * 60_000;
@@ -64,14 +61,14 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-memory-'));
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   PDI_DATA_DIR: dir,
-  PDI_DATABASE_URL: values.database,
+  PDI_DATABASE_URL: values.database ?? `sqlite:${path.join(dir, 'demo.sqlite')}`,
   PDI_LOG_LEVEL: 'warn',
   PDI_WORKERS: String(WORKERS),
   PDI_TRUST_PROXY: 'loopback',
   ...(values['cache-bytes'] !== undefined ? { PDI_RESPONSE_CACHE_BYTES: values['cache-bytes'] } : {}),
 };
 for (const service of SERVICE_NAMES) env[`PDI_PORT_${service.toUpperCase()}`] = String(portOf(service));
-const server = spawn(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', '--no-demo'], {
+const server = spawn(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', ...(values.database ? ['--no-demo'] : [])], {
   cwd: ROOT,
   env,
   stdio: ['ignore', 'inherit', 'inherit'],
@@ -151,7 +148,7 @@ for (const service of SERVICE_NAMES) {
   }
 }
 console.log(
-  `bench memory: ${values.database}, ${WORKERS} worker(s), every service answering after ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
+  `bench memory: ${values.database ?? 'demo data in a new SQLite file'}, ${WORKERS} worker(s), every service answering after ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
     `load average ${load()}; Node ${process.version}, ${os.availableParallelism()} cores`,
 );
 await new Promise((r) => setTimeout(r, REST_MS));

@@ -60,7 +60,8 @@ program
     const services = pickServices(names);
     for (const spec of opts.port) {
       const [name, port] = spec.split('=');
-      config.ports[findService(name).name as ServiceName] = parsePort(port ?? '', `--port ${spec}`);
+      if (port === undefined) throw new Error(`--port takes service=port (e.g. --port oral=9001), got "${spec}"`);
+      config.ports[findService(name).name as ServiceName] = parsePort(port, `--port ${spec}`);
     }
     const role = workerRole();
     const workers = role === null ? workerCount(opts.workers ?? config.env.PDI_WORKERS) : 1;

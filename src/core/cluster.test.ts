@@ -126,4 +126,21 @@ describe('serve --workers 2', { skip: process.platform !== 'linux' ? 'reads /pro
     assert.notEqual(result.status, 0);
     assert.match(result.stderr, /--workers must be a whole number of at least 1, got "0"/);
   });
+
+  it('refuses a --port without service=port or with an empty port (not a random port)', () => {
+    for (const [spec, message] of [
+      ['oral', /--port takes service=port \(e\.g\. --port oral=9001\), got "oral"/],
+      ['oral=', /--port oral= must be a port number \(0–65535\), got ""/],
+      ['oral= ', /must be a port number/],
+    ] as const) {
+      const result = spawnSync(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', '--port', spec, '--no-demo', 'oral'], {
+        cwd: ROOT,
+        env: { ...process.env, PDI_DATABASE_URL: `sqlite:${path.join(dir, 'other.sqlite')}`, PDI_DATA_DIR: dir, PDI_WORKERS: '1' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.notEqual(result.status, 0, spec);
+      assert.match(result.stderr, message, spec);
+    }
+  });
 });

@@ -138,7 +138,8 @@ function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): n
 }
 
 export function parsePort(raw: string, name: string): number {
-  const port = Number(raw);
+  // Number('') is 0, a random port: an empty or spaced value (`--port oral`) must be refused, not served somewhere.
+  const port = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number (0–65535), got "${raw}"`);
   return port;
 }
