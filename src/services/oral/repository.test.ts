@@ -7,10 +7,11 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
 import { oralAppWithData } from '../../../test/support/oral/app.ts';
+import { DataVersionWatcher } from '../../core/service.ts';
 import type { ServiceApp } from '../../core/service.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { recordDataVersion } from '../../core/db/datasets.ts';
-import { listRecommendations } from './repository.ts';
+import { listRecommendations, readVersionThrough } from './repository.ts';
 import type { RecommendationFilters } from './repository.ts';
 import { RECOMMENDATION_SEARCH } from './search.ts';
 import { oralService } from './service.ts';
@@ -116,6 +117,39 @@ describeEachDatabase(
         false,
       );
       assert.equal(after.total, (await sqlSearch(db(), {})).length);
+    });
+
+    it('reads the version through the service watcher: no query per search, a new version once the watcher says so', async () => {
+      const watcher = new DataVersionWatcher(t.db, 'oral', 60_000);
+      readVersionThrough(db(), watcher);
+      try {
+        const before = await listRecommendations(db(), {}, { page: 1, limit: 1 });
+        const victim = before.rows[0].id;
+        await db().deleteFrom('oral_recommendation_topics').where('recommendation_id', '=', victim).execute();
+        await db().deleteFrom('oral_recommendations').where('id', '=', victim).execute();
+        await recordDataVersion(db(), {
+          service: 'oral',
+          dataset: 'test',
+          version: `watched-${Date.now()}`,
+          source: null,
+          isDemo: false,
+          report: {},
+        });
+        const held = await listRecommendations(db(), {}, { page: 1, limit: 100_000 });
+        assert.ok(
+          held.rows.some((r) => r.id === victim),
+          'within the watcher’s minute the version is not read again',
+        );
+        watcher.invalidate(); // as an import in this process does (and the cluster's news from another worker)
+        const after = await listRecommendations(db(), {}, { page: 1, limit: 100_000 });
+        assert.equal(
+          after.rows.some((r) => r.id === victim),
+          false,
+        );
+        assert.equal(after.total, (await sqlSearch(db(), {})).length);
+      } finally {
+        readVersionThrough(db(), new DataVersionWatcher(t.db, 'oral', 0)); // as the test app's context reads it
+      }
     });
   },
   { migrations: oralService.migrations },

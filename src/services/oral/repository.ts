@@ -8,6 +8,7 @@ import type { Static } from 'typebox';
 import { foldCase, num, readJson } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { listDataVersions, serviceDataVersion } from '../../core/db/datasets.ts';
+import type { DataVersionWatcher } from '../../core/service.ts';
 import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS, countryDisplayName } from './sources/index.ts';
 import type { CountryCode, VocabularyEntry } from './sources/index.ts';
 import type { DataSourceItem, Guideline, Recommendation, Review, ReviewDetail } from './schemas/index.ts';
@@ -67,9 +68,22 @@ interface HeldRecommendation {
 // Keyed by the query executor: each `withTables()` is a new Kysely object over the same database and executor.
 const heldRecommendations = new WeakMap<object, { version: string | null; rows: Promise<HeldRecommendation[]> }>();
 
+/** The service's data-version watchers, by query executor: a search then costs no query for the version. */
+const versionWatchers = new WeakMap<object, DataVersionWatcher>();
+
+/**
+ * Reads the data version of `db` through the service's watcher (re-read at most once a second, at once after an
+ * import in this process or news from another worker) instead of a query per search. Without it (tests calling
+ * the repository directly) every search reads the version from the database.
+ */
+export function readVersionThrough(db: Kysely<OralDatabase>, watcher: DataVersionWatcher): void {
+  versionWatchers.set(db.getExecutor(), watcher);
+}
+
 async function recommendationsHeld(db: Kysely<OralDatabase>): Promise<HeldRecommendation[]> {
   const key = db.getExecutor();
-  const version = await serviceDataVersion(db, 'oral');
+  const watcher = versionWatchers.get(key);
+  const version = watcher ? await watcher.current() : await serviceDataVersion(db, 'oral');
   const held = heldRecommendations.get(key);
   if (held && held.version === version) return held.rows;
   const rows = loadRecommendations(db);

@@ -2,6 +2,7 @@
 // the review detail and metadata additions, and /api/cochrane/ as the old address of /api/reviews/. One plugin
 // per endpoint group, registered in the order the OpenAPI document lists them.
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import { readVersionThrough } from '../repository.ts';
 import { oralDatabase } from '../tables.ts';
 import { guidelineRoutes } from './guidelines.ts';
 import { metadataRoutes } from './metadata.ts';
@@ -11,5 +12,6 @@ import { statsRoutes } from './stats.ts';
 
 export async function oralRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
   const db = oralDatabase(ctx.db);
+  readVersionThrough(db, ctx.dataVersion);
   for (const group of [recommendationRoutes, guidelineRoutes, reviewRoutes, statsRoutes, metadataRoutes]) group(app, db);
 }
