@@ -88,7 +88,10 @@ export function substringMatch(
   qualifier = index.table,
 ): RawBuilder<SqlBool> {
   const needle = text.trim();
-  if ([...needle].length < MIN_INDEXED_LENGTH) {
+  // Short before or after folding (NFC composes decomposed Hangul and accents): FTS5 would get no trigram at all.
+  const short =
+    [...needle].length < MIN_INDEXED_LENGTH || (dialectOf(db) === 'sqlite' && [...foldCase(needle)].length < MIN_INDEXED_LENGTH);
+  if (short) {
     const parts = index.columns.map((c) => containsText(db, sql.ref(`${qualifier}.${c}`), needle));
     return sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
   }
