@@ -133,7 +133,8 @@ async function postgresFaults(): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   const workers = [1, 2, 3, 4].map(async (seed) => {
     for (let i = seed; loading; i += 7) {
-      const p = `/api/recommendations/?q=${WORDS[i % WORDS.length]}&page=${1 + (i % 3)}&limit=5`;
+      // guidelines are searched in SQL: every request queries (A's recommendations are held in memory)
+      const p = `/api/guidelines/?q=${WORDS[i % WORDS.length]}&page=${1 + (i % 3)}&limit=5`;
       const res = await request({ port, path: p, agent, timeoutMs: 10_000 }).catch(() => null);
       let json503 = false;
       if (res?.status === 503) {

@@ -42,10 +42,12 @@ describe('a PostgreSQL that loses connections or dies [postgres]', gate.skip ? {
       port,
       readyPath: '/api/stats/',
     });
-    // Four clients, each asking for a different page of a search (the response cache is off: every request queries).
+    // Four clients, each asking for a different page of a guideline search: the response cache is off and guidelines
+    // are searched in SQL, so every request queries (A's recommendations are held in memory and read the data
+    // version through the watcher: they would answer from memory for up to a second of an outage).
     workers = [1, 2, 3, 4].map(async (seed) => {
       for (let i = seed; loading; i += 7) {
-        const path = `/api/recommendations/?q=${WORDS[i % WORDS.length]}&page=${1 + (i % 3)}&limit=5`;
+        const path = `/api/guidelines/?q=${WORDS[i % WORDS.length]}&page=${1 + (i % 3)}&limit=5`;
         const res = await request({ port, path, agent }).catch(() => null);
         samples.push({ at: performance.now(), status: res?.status ?? 'connection error', body: res?.body ?? '' });
         if (!res) await new Promise((r) => setTimeout(r, 20));
