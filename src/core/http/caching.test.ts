@@ -7,13 +7,13 @@ import { Type } from 'typebox';
 import type { ServiceApp, ServiceContext, ServiceModule } from '../service.ts';
 import { HttpError } from './errors.ts';
 import { rateLimitedGroup } from './rate-limit.ts';
-import { recordDataVersion } from '../db/datasets.ts';
 import { ResponseCache, etagMatches, preferredEncoding, strongEtag, variantEtag } from './caching.ts';
 import type { CachedResponse } from './caching.ts';
 import http from 'node:http';
 import { DataVersionWatcher } from '../service.ts';
 import { buildServiceApp, directHitsOf } from './service-app.ts';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
+import { recordNewVersion } from '../../../test/support/data-version.ts';
 import { testService } from '../../../test/support/probe-service.ts';
 import { buildTestApp, testContext } from '../../../test/support/app.ts';
 
@@ -232,14 +232,7 @@ describeEachDatabase('response cache and compression over HTTP', (t) => {
     const before = calls;
     await app.inject('/big/?n=40');
     assert.equal(calls, before);
-    await recordDataVersion(t.db.kysely, {
-      service: 'oral',
-      dataset: 'test',
-      version: `v-${Date.now()}`,
-      source: null,
-      isDemo: false,
-      report: {},
-    });
+    await recordNewVersion(t.db.kysely, 'oral');
     await app.inject('/big/?n=40');
     assert.equal(calls, before + 1);
   });
@@ -358,14 +351,7 @@ describeEachDatabase('direct cache hits (before Fastify) over a listening socket
     assert.equal(counter.answered, answered, 'the first brotli request was compressed by the Fastify path');
     assert.equal(calls, before, 'from the cache all the same');
 
-    await recordDataVersion(t.db.kysely, {
-      service: 'oral',
-      dataset: 'test',
-      version: `v-${Date.now()}`,
-      source: null,
-      isDemo: false,
-      report: {},
-    });
+    await recordNewVersion(t.db.kysely, 'oral');
     directWatcher.invalidate(); // as an import does
     await request(ports.direct, 'GET', '/big/?n=71');
     assert.equal(calls, before + 1, 'a new data version: the handler ran');

@@ -26,6 +26,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { num } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
+import { HeldPerVersion } from '../../core/held.ts';
 import type { DataVersionWatcher } from '../../core/service.ts';
 import { SORT_ORDERS } from './search.ts';
 import { TextDictionary } from './text-match.ts';
@@ -119,9 +120,7 @@ export interface MemorySearchResult {
 
 export class MemorySearch {
   private readonly db: Kysely<GrantsDatabase>;
-  private readonly versions: DataVersionWatcher;
-  private snapshot: Snapshot | null = null;
-  private loading: Promise<Snapshot> | null = null;
+  private readonly held: HeldPerVersion<Snapshot>;
 
   private readonly maxValuesSortedByList: number;
   private readonly minPostingsKept: number;
@@ -133,7 +132,16 @@ export class MemorySearch {
     options: { maxValuesSortedByList?: number; minPostingsKept?: number } = {},
   ) {
     this.db = db;
-    this.versions = versions;
+    this.held = new HeldPerVersion(versions, {
+      read: (version) => this.read(version),
+      // the version as stored now, not as cached (the watcher then holds the version the snapshot has); forget(),
+      // not invalidate(): nothing was imported here, the other workers need not be told
+      storedVersion: () => {
+        versions.forget();
+        return versions.current();
+      },
+      maxAttempts: MAX_LOAD_ATTEMPTS,
+    });
     this.maxValuesSortedByList = options.maxValuesSortedByList ?? MAX_VALUES_SORTED_BY_LIST;
     this.minPostingsKept = options.minPostingsKept ?? MIN_POSTINGS_KEPT;
   }
@@ -146,7 +154,7 @@ export class MemorySearch {
 
   /** Memory held by the current snapshot, in bytes (typed arrays only). */
   get bytes(): number {
-    const s = this.snapshot;
+    const s = this.held.now;
     if (!s) return 0;
     let total = s.ids.byteLength + s.valueCents.byteLength + s.notable.byteLength + s.offsets.byteLength + s.postings.byteLength;
     total += s.recipientTextId.byteLength + s.programTextId.byteLength;
@@ -193,7 +201,7 @@ export class MemorySearch {
         ).map((r) => Number(r.id)),
     );
     const match: TextMatch = { ids, kept: false };
-    if (this.snapshot === s && ids.length <= RECENT_TEXT_IDS / 4) {
+    if (this.held.now === s && ids.length <= RECENT_TEXT_IDS / 4) {
       match.kept = true;
       s.recentTexts.set(text, match);
       s.recentTextIds += ids.length;
@@ -211,33 +219,8 @@ export class MemorySearch {
     return match;
   }
 
-  private async current(): Promise<Snapshot> {
-    const version = await this.versions.current();
-    if (this.snapshot && this.snapshot.version === version) return this.snapshot;
-    this.loading ??= this.load().finally(() => {
-      this.loading = null;
-    });
-    const loaded = await this.loading;
-    // A load that began before another import committed is followed by one more.
-    return loaded.version === version ? loaded : this.current();
-  }
-
-  private async load(): Promise<Snapshot> {
-    // the version as stored now, not as cached (the watcher then holds the version the snapshot has)
-    const fresh = (): Promise<string | null> => {
-      this.versions.invalidate();
-      return this.versions.current();
-    };
-    for (let attempt = 1; ; attempt++) {
-      const version = await fresh();
-      const snapshot = await this.read(version);
-      // Reads are not one transaction (that would hold SQLite's only connection for seconds): an import that
-      // committed meanwhile changes the version, and the snapshot is read again.
-      if ((await fresh()) === version || attempt === MAX_LOAD_ATTEMPTS) {
-        this.snapshot = snapshot;
-        return snapshot;
-      }
-    }
+  private current(): Promise<Snapshot> {
+    return this.held.current();
   }
 
   private async read(version: string | null): Promise<Snapshot> {

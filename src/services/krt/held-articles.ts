@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely';
 import { dialectOf, foldCase, num } from '../../core/db/dialect.ts';
 import type { DialectName } from '../../core/db/dialect.ts';
 import { serviceDataVersion } from '../../core/db/datasets.ts';
+import { HeldPerVersion } from '../../core/held.ts';
 import type { DataVersionWatcher } from '../../core/service.ts';
 import { queriedTrigrams } from '../../core/db/search-index.ts';
 import { foldForMatching, newestFirst, prepareDoiQuery, preparedMatchScore } from './jats/index.ts';
@@ -68,17 +69,16 @@ interface Snapshot {
   byDoi: Map<string, Entry>;
 }
 
-const MAX_LOAD_ATTEMPTS = 5;
-
 export class HeldArticles {
-  private readonly db: Kysely<KrtDatabase>;
-  private readonly versions: DataVersionWatcher;
-  private snapshot: Snapshot | null = null;
-  private loading: Promise<Snapshot> | null = null;
+  private readonly held: HeldPerVersion<Snapshot>;
 
   constructor(db: Kysely<KrtDatabase>, versions: DataVersionWatcher) {
-    this.db = db;
-    this.versions = versions;
+    // Every import records a new version in the transaction that writes the articles: the version read before and
+    // after a load, equal, says the rows belong to it.
+    this.held = new HeldPerVersion(versions, {
+      read: (version) => readSnapshot(db, version),
+      storedVersion: () => serviceDataVersion(db, 'krt'),
+    });
   }
 
   /** The stored article of a normalised DOI, or null. */
@@ -135,7 +135,7 @@ export class HeldArticles {
    * arrays' slots. `process.memoryUsage()` around a load measures the same (bench/krt.ts, section doi).
    */
   get bytes(): number {
-    const s = this.snapshot;
+    const s = this.held.now;
     if (!s) return 0;
     const seen = new Set<string>();
     let total = 0;
@@ -156,30 +156,8 @@ export class HeldArticles {
   }
 
   /** The snapshot of the stored data version (loaded on first use and after every import). */
-  private async current(): Promise<Snapshot> {
-    const version = await this.versions.current();
-    if (this.snapshot && this.snapshot.version === version) return this.snapshot;
-    this.loading ??= this.load().finally(() => {
-      this.loading = null;
-    });
-    const loaded = await this.loading;
-    // A load that began before another import committed is followed by one more.
-    return loaded.version === version ? loaded : this.current();
-  }
-
-  private async load(): Promise<Snapshot> {
-    for (let attempt = 1; ; attempt++) {
-      // The version as stored now, read before and after: equal, no import committed in between (every import
-      // records a new version in the transaction that writes the articles), so the rows belong to it.
-      const before = await serviceDataVersion(this.db, 'krt');
-      const snapshot = await readSnapshot(this.db, before);
-      const after = await serviceDataVersion(this.db, 'krt');
-      if (before === after) {
-        this.snapshot = snapshot;
-        return snapshot;
-      }
-      if (attempt >= MAX_LOAD_ATTEMPTS) throw new Error(`krt: the article store changed during ${MAX_LOAD_ATTEMPTS} loads in a row`);
-    }
+  private current(): Promise<Snapshot> {
+    return this.held.current();
   }
 }
 

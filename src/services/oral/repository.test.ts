@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { describeEachDatabase } from '../../../test/support/databases.ts';
+import { recordNewVersion } from '../../../test/support/data-version.ts';
 import { oralAppWithData } from '../../../test/support/oral/app.ts';
 import { DataVersionWatcher } from '../../core/service.ts';
 import type { ServiceApp } from '../../core/service.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
-import { recordDataVersion } from '../../core/db/datasets.ts';
 import { listRecommendations, readVersionThrough } from './repository.ts';
 import type { RecommendationFilters } from './repository.ts';
 import { RECOMMENDATION_SEARCH } from './search.ts';
@@ -103,14 +103,7 @@ describeEachDatabase(
         stale.rows.some((r) => r.id === victim),
         'held until the data version changes',
       );
-      await recordDataVersion(db(), {
-        service: 'oral',
-        dataset: 'test',
-        version: `test-${Date.now()}`,
-        source: null,
-        isDemo: false,
-        report: {},
-      });
+      await recordNewVersion(db(), 'oral');
       const after = await listRecommendations(db(), {}, { page: 1, limit: 100_000 });
       assert.equal(
         after.rows.some((r) => r.id === victim),
@@ -127,14 +120,7 @@ describeEachDatabase(
         const victim = before.rows[0].id;
         await db().deleteFrom('oral_recommendation_topics').where('recommendation_id', '=', victim).execute();
         await db().deleteFrom('oral_recommendations').where('id', '=', victim).execute();
-        await recordDataVersion(db(), {
-          service: 'oral',
-          dataset: 'test',
-          version: `watched-${Date.now()}`,
-          source: null,
-          isDemo: false,
-          report: {},
-        });
+        await recordNewVersion(db(), 'oral');
         const held = await listRecommendations(db(), {}, { page: 1, limit: 100_000 });
         assert.ok(
           held.rows.some((r) => r.id === victim),
