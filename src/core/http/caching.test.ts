@@ -336,13 +336,48 @@ describeEachDatabase('direct cache hits (before Fastify) over a listening socket
     assert.ok(small[0].body.equals(small[1].body));
   });
 
-  it('leaves rate-limited routes, new encodings, new data versions and a closing server to Fastify', async () => {
+  it("counts a hit of a rate-limited route in the limit's own counters, with its headers, and leaves the 429 to Fastify", async () => {
+    const counter = directHitsOf(direct)!;
+    const byPath: Array<'direct' | 'fastify'> = [];
+    for (let i = 0; i < 5; i++) {
+      const answered = counter.answered;
+      const mine = await request(ports.direct, 'GET', '/limited/');
+      const theirs = await request(ports.hooked, 'GET', '/limited/');
+      byPath.push(counter.answered > answered ? 'direct' : 'fastify');
+      assert.equal(mine.status, theirs.status, `request ${i + 1}`);
+      assert.deepEqual(answerHeaders(mine.headers), answerHeaders(theirs.headers), `request ${i + 1}`);
+      assert.ok(mine.body.equals(theirs.body), `request ${i + 1}: the same bytes`);
+      assert.equal(mine.status, i < 3 ? 200 : 429, `request ${i + 1}: every hit counted against the limit of 3`);
+      assert.equal(mine.headers['x-ratelimit-remaining'], String(Math.max(0, 2 - i)), `request ${i + 1}`);
+    }
+    // The first is a miss; the next two are hits answered by the listener; past the limit the plugin answers.
+    assert.deepEqual(byPath, ['fastify', 'direct', 'direct', 'fastify', 'fastify']);
+  });
+
+  it('leaves rate-limited hits behind a trusted proxy to Fastify (the client is in X-Forwarded-For)', async () => {
+    const ctx = { ...testContext(cachingService, t.db, { trustProxy: true }), dataVersion: new DataVersionWatcher(t.db, 'oral', 60_000) };
+    const proxied = await buildServiceApp(cachingService, ctx, { logger: false });
+    try {
+      await proxied.listen({ port: 0, host: '127.0.0.1' });
+      const port = (proxied.server.address() as { port: number }).port;
+      const counter = directHitsOf(proxied)!;
+      const statuses: number[] = [];
+      for (const client of ['192.0.2.1', '192.0.2.1', '192.0.2.2', '192.0.2.1', '192.0.2.1'])
+        statuses.push((await request(port, 'GET', '/limited/', { 'x-forwarded-for': client })).status);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 429], 'counted per forwarded client');
+      assert.equal(counter.answered, 0, 'none answered by the listener');
+      const plain = await request(port, 'GET', '/big/?n=3');
+      assert.equal(plain.status, 200);
+      await request(port, 'GET', '/big/?n=3');
+      assert.equal(counter.answered, 1, 'a plain route is still answered directly');
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('leaves new encodings, new data versions and a closing server to Fastify', async () => {
     const counter = directHitsOf(direct)!;
     const answered = counter.answered;
-    const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await request(ports.direct, 'GET', '/limited/')).status);
-    assert.deepEqual(statuses, [200, 200, 200, 429, 429], 'every hit counted against the limit');
-    assert.equal(counter.answered, answered, 'no rate-limited hit answered directly');
 
     await request(ports.direct, 'GET', '/big/?n=71');
     const before = calls;

@@ -14,6 +14,8 @@ import zlib from 'node:zlib';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { DataVersionWatcher } from '../service.ts';
 import { securityHeadersFor } from './security.ts';
+import { countDirectly } from './rate-limit.ts';
+import type { DirectLimit } from './rate-limit.ts';
 
 export function strongEtag(body: string | Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
@@ -109,6 +111,8 @@ export interface CachedResponse {
    * hook of its own before its handler (no rate limit, no CORS), so the answer depends on the URL and data alone.
    */
   directRoute?: string;
+  /** The route's rate limit, when its hits are counted against the client's limit (rate-limit.ts, countDirectly). */
+  directLimit?: DirectLimit;
   /** The header lists DirectHits sends, per representation, built on first use. */
   directHeaders?: Partial<Record<Encoding | 'identity', string[]>>;
 }
@@ -278,7 +282,10 @@ let routeContextKey: symbol | undefined;
  */
 function answersDirectly(request: FastifyRequest): boolean {
   const config = request.routeOptions.config;
-  if (config?.limitGroup !== undefined || config?.cors === true) return false;
+  if (config?.cors === true) return false;
+  // A rate-limited route runs the limit's hook first (onRequest); the listener counts a hit in the same counters.
+  const limitHooks = config?.limitGroup === undefined ? 0 : config.directLimit === undefined ? -1 : 1;
+  if (limitHooks < 0) return false;
   routeContextKey ??= Object.getOwnPropertySymbols(request).find((key) => key.description === 'fastify.context');
   if (routeContextKey === undefined) return false;
   const hooks = (request as unknown as Record<symbol, HookLists | undefined>)[routeContextKey];
@@ -286,7 +293,10 @@ function answersDirectly(request: FastifyRequest): boolean {
   const count = (list: unknown[] | null | undefined) => list?.length ?? 0;
   const kernelOnSend = request.method === 'HEAD' ? 3 : 2;
   return (
-    count(hooks.onRequest) === 0 && count(hooks.preParsing) === 1 && count(hooks.onSend) <= kernelOnSend && count(hooks.onResponse) <= 1
+    count(hooks.onRequest) === limitHooks &&
+    count(hooks.preParsing) === 1 &&
+    count(hooks.onSend) <= kernelOnSend &&
+    count(hooks.onResponse) <= 1
   );
 }
 
@@ -393,7 +403,9 @@ export function finishCaching(
       compressible,
       identity,
       ...(contentType.startsWith('text/html') ? { expiresAt: Date.now() + PAGE_CACHE_MS } : {}),
-      ...(answersDirectly(request) && request.routeOptions.url !== undefined ? { directRoute: request.routeOptions.url } : {}),
+      ...(answersDirectly(request) && request.routeOptions.url !== undefined
+        ? { directRoute: request.routeOptions.url, directLimit: request.routeOptions.config.directLimit }
+        : {}),
     };
     this.cache.set(request.url, entry);
   }
@@ -429,8 +441,8 @@ export function finishCaching(
  * per-request logger and the hooks, which cost a hit more than its bytes do (issue 20: about 30 µs of a 90 µs hit
  * on this machine). It answers only what the Fastify path would answer the same way, byte for byte in body and
  * headers (caching.test.ts compares the two): a GET or HEAD whose URL is in the cache under the current data
- * version, stored by a route without a hook of its own (no rate limit: a hit must count against the client's
- * limit; no CORS), in an encoding already held. Everything else, and every request while the server is closing
+ * version, stored by a route without a hook of its own (no CORS) other than its group's rate limit (the hit is
+ * counted here in the plugin's own in-memory counters, with its headers), in an encoding already held. Everything else, and every request while the server is closing
  * (Fastify adds `Connection: close`), goes on to Fastify. It observes the request in the metrics and, when the
  * log level is info or lower, logs one completion line as Fastify would.
  */
@@ -442,15 +454,19 @@ export class DirectHits {
   closing = false;
   /** Requests answered here so far. */
   answered = 0;
+  /** The client's address is the socket's peer (no trusted proxy), so hits of rate-limited routes can be counted here. */
+  private readonly countsLimits: boolean;
 
   constructor(
     options: CachingOptions,
     observe: (method: string, route: string, status: number, seconds: number) => void,
     log: FastifyBaseLogger,
+    countsLimits: boolean,
   ) {
     this.options = options;
     this.observe = observe;
     this.log = log;
+    this.countsLimits = countsLimits;
   }
 
   /** Answers `req` from the cache and returns true, or returns false and leaves it to Fastify. */
@@ -470,14 +486,25 @@ export class DirectHits {
     const list =
       (entry.directHeaders ??= {})[encoding ?? 'identity'] ??
       (entry.directHeaders[encoding ?? 'identity'] = directHeaders(entry, encoding));
+    // A hit of a rate-limited route counts against the client's limit, last, once it is sure to be answered here; the
+    // limit's headers come first, where the plugin's hook puts them. Near the limit, and behind a trusted proxy (the
+    // client's address is in X-Forwarded-For), the plugin answers.
+    let limitHeaders: string[] | null = null;
+    if (entry.directLimit !== undefined) {
+      const client = req.socket.remoteAddress;
+      if (!this.countsLimits || client === undefined) return false;
+      limitHeaders = countDirectly(entry.directLimit, client);
+      if (limitHeaders === null) return false;
+    }
     let status = 200;
     // list[5] is the representation's ETag (directHeaders puts it there).
     if (etagMatches(headers['if-none-match'], list[5])) {
       status = 304;
-      res.writeHead(304, list.slice(0, encoding === null ? -2 : -4));
+      const notModified = list.slice(0, encoding === null ? -2 : -4);
+      res.writeHead(304, limitHeaders === null ? notModified : limitHeaders.concat(notModified));
       res.end();
     } else {
-      res.writeHead(200, list);
+      res.writeHead(200, limitHeaders === null ? list : limitHeaders.concat(list));
       if (method === 'HEAD') res.end();
       else res.end(body);
     }

@@ -19,6 +19,53 @@ export interface RateLimitGroup {
   windowMs?: number;
 }
 
+type StoreCallback = Parameters<FastifyRateLimitStore['incr']>[1];
+type RouteInfo = Parameters<FastifyRateLimitStore['child']>[0];
+
+/** A store that can also be read without counting (@fastify/rate-limit's LocalStore and RedisStore can). */
+interface ReadableStore extends FastifyRateLimitStore {
+  read(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
+}
+
+/**
+ * What the HTTP listener needs to answer a cache hit of a group's route itself (DirectHits, caching.ts) and count it
+ * against the client's limit in the same counters as the plugin's hook: set on each route's config.
+ */
+export interface DirectLimit {
+  max: number;
+  windowMs: number;
+  /**
+   * The group's in-memory counters, which answer at once. Unset when Redis keeps them: a hit then goes through the
+   * plugin (a round trip, and a count that other processes share).
+   */
+  store?: ReadableStore;
+}
+
+/**
+ * Counts one request of `client` against `limit` and returns the three headers @fastify/rate-limit sends with an
+ * allowed request, in its order; or null, without counting, when the request would exceed the limit (the plugin
+ * then answers it, with its 429) or when the counters are not in memory.
+ */
+export function countDirectly(limit: DirectLimit, client: string): string[] | null {
+  const store = limit.store;
+  if (store === undefined) return null;
+  // The in-memory store calls back at once: the read and the count happen with nothing in between.
+  let current = -1;
+  store.read(client, (_error, result) => (current = result?.current ?? -1), limit.windowMs, limit.max);
+  if (current < 0 || current + 1 > limit.max) return null;
+  let counted: { current: number; ttl: number } | undefined;
+  store.incr(client, (_error, result) => (counted = result), limit.windowMs, limit.max);
+  if (counted === undefined) return null;
+  return [
+    'x-ratelimit-limit',
+    String(limit.max),
+    'x-ratelimit-remaining',
+    String(Math.max(0, limit.max - counted.current)),
+    'x-ratelimit-reset',
+    String(Math.ceil(counted.ttl / 1000)),
+  ];
+}
+
 export async function rateLimitedGroup(
   app: ServiceApp,
   ctx: ServiceContext,
@@ -26,10 +73,11 @@ export async function rateLimitedGroup(
   routes: (scope: ServiceApp) => Promise<void> | void,
 ): Promise<void> {
   const windowMs = group.windowMs ?? 60_000;
+  const direct: DirectLimit = { max: group.max, windowMs };
   await app.register(async (scope) => {
-    // The kernel documents 429 and the rate-limit headers for the routes of a group.
+    // The kernel documents 429 and the rate-limit headers for the routes of a group; the listener counts hits.
     scope.addHook('onRoute', (route) => {
-      route.config = { ...(route.config ?? {}), limitGroup: group.name };
+      route.config = { ...(route.config ?? {}), limitGroup: group.name, directLimit: direct };
     });
     await scope.register(rateLimit, {
       global: true,
@@ -37,7 +85,7 @@ export async function rateLimitedGroup(
       timeWindow: windowMs,
       hook: 'onRequest',
       keyGenerator: (request) => request.ip,
-      ...(ctx.redis ? { store: boundedRedisStore(ctx, ctx.redis, `pdi:rl:${ctx.name}:${group.name}:`) } : {}),
+      store: ctx.redis ? boundedRedisStore(ctx, ctx.redis, `pdi:rl:${ctx.name}:${group.name}:`) : sharedLocalStore(direct),
       skipOnError: true, // Redis down, slow or hung: keep answering (fail open); the client and the circuit log it
       addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
       addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
@@ -52,8 +100,21 @@ export async function rateLimitedGroup(
   });
 }
 
-type StoreCallback = Parameters<FastifyRateLimitStore['incr']>[1];
-type RouteInfo = Parameters<FastifyRateLimitStore['child']>[0];
+// @fastify/rate-limit's own in-memory store, as the plugin makes it without a `store` (an LRU of 5,000 clients).
+const LocalStore = createRequire(import.meta.url)('@fastify/rate-limit/store/LocalStore.js') as new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+) => ReadableStore;
+
+/** The plugin's in-memory store, built by the plugin and kept where the listener can count with it too. */
+function sharedLocalStore(direct: DirectLimit): new (options: FastifyRateLimitOptions) => FastifyRateLimitStore {
+  return class extends LocalStore {
+    constructor(_options: FastifyRateLimitOptions) {
+      super(false, false); // fixed windows, as the groups ask (no continueExceeding, no exponential backoff)
+      direct.store = this;
+    }
+  };
+}
 
 // @fastify/rate-limit's own Redis store (an atomic Lua INCR + PEXPIRE); the package publishes no types for it.
 const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as new (

@@ -17,6 +17,7 @@ import { OPENAPI_30_PATH, openApiOptions } from './openapi.ts';
 import { registerHome } from './home.ts';
 import { registerSecurityHeaders } from './security.ts';
 import type { Config } from '../config.ts';
+import type { DirectLimit } from './rate-limit.ts';
 import compress from '@fastify/compress';
 import { COMPRESS_MIN_BYTES, DirectHits, ResponseCache, cacheRoute, finishCaching } from './caching.ts';
 import type { CachingOptions } from './caching.ts';
@@ -40,6 +41,8 @@ declare module 'fastify' {
     errors?: number[];
     /** Set by rateLimitedGroup: the route's rate-limit group (its OpenAPI entry documents 429). */
     limitGroup?: string;
+    /** Set by rateLimitedGroup: how the HTTP listener counts a cache hit of the route against the client's limit. */
+    directLimit?: DirectLimit;
   }
 }
 
@@ -209,7 +212,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
   });
   const observe = registerMetrics(app, service.name, ctx);
   if (caching.cache !== null && options.directHits !== false) {
-    const direct = new DirectHits(caching, observe, app.log);
+    const direct = new DirectHits(caching, observe, app.log, trustProxyRule(ctx.config.trustProxy) === false);
     app.addHook('preClose', (done) => {
       direct.closing = true;
       done();
