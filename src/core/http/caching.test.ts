@@ -354,26 +354,38 @@ describeEachDatabase('direct cache hits (before Fastify) over a listening socket
     assert.deepEqual(byPath, ['fastify', 'direct', 'direct', 'fastify', 'fastify']);
   });
 
-  it('leaves rate-limited hits behind a trusted proxy to Fastify (the client is in X-Forwarded-For)', async () => {
-    const ctx = { ...testContext(cachingService, t.db, { trustProxy: true }), dataVersion: new DataVersionWatcher(t.db, 'oral', 60_000) };
-    const proxied = await buildServiceApp(cachingService, ctx, { logger: false });
-    try {
-      await proxied.listen({ port: 0, host: '127.0.0.1' });
-      const port = (proxied.server.address() as { port: number }).port;
-      const counter = directHitsOf(proxied)!;
-      const statuses: number[] = [];
-      for (const client of ['192.0.2.1', '192.0.2.1', '192.0.2.2', '192.0.2.1', '192.0.2.1'])
-        statuses.push((await request(port, 'GET', '/limited/', { 'x-forwarded-for': client })).status);
-      assert.deepEqual(statuses, [200, 200, 200, 200, 429], 'counted per forwarded client');
-      assert.equal(counter.answered, 0, 'none answered by the listener');
-      const plain = await request(port, 'GET', '/big/?n=3');
-      assert.equal(plain.status, 200);
-      await request(port, 'GET', '/big/?n=3');
-      assert.equal(counter.answered, 1, 'a plain route is still answered directly');
-    } finally {
-      await proxied.close();
-    }
-  });
+  for (const trustProxy of [true, ['127.0.0.1'], 1] as Array<boolean | number | string[]>)
+    it(`behind a trusted proxy (${JSON.stringify(trustProxy)}), counts each forwarded client as Fastify's request.ip does`, async () => {
+      const behind = async (directHits: boolean) => {
+        const ctx = { ...testContext(cachingService, t.db, { trustProxy }), dataVersion: new DataVersionWatcher(t.db, 'oral', 60_000) };
+        const app = await buildServiceApp(cachingService, ctx, { logger: false, directHits });
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        return { app, port: (app.server.address() as { port: number }).port };
+      };
+      const mine = await behind(true);
+      const theirs = await behind(false);
+      try {
+        const counter = directHitsOf(mine.app)!;
+        // Forwarded chains: the client is the nearest address the rule does not trust (the peer is 127.0.0.1).
+        const chains = ['192.0.2.1', '192.0.2.1', '192.0.2.2', '198.51.100.7, 192.0.2.1', '192.0.2.1', '192.0.2.1', '192.0.2.2'];
+        const statuses: number[] = [];
+        for (const [i, chain] of chains.entries()) {
+          const a = await request(mine.port, 'GET', '/limited/', { 'x-forwarded-for': chain });
+          const b = await request(theirs.port, 'GET', '/limited/', { 'x-forwarded-for': chain });
+          assert.equal(a.status, b.status, `request ${i + 1}`);
+          assert.deepEqual(answerHeaders(a.headers), answerHeaders(b.headers), `request ${i + 1}`);
+          assert.ok(a.body.equals(b.body), `request ${i + 1}: the same bytes`);
+          statuses.push(a.status);
+        }
+        // true trusts every hop, so 198.51.100.7 is the client of the fourth; the others stop at 192.0.2.1.
+        const expected = trustProxy === true ? [200, 200, 200, 200, 200, 429, 200] : [200, 200, 200, 200, 429, 429, 200];
+        assert.deepEqual(statuses, expected, 'counted per forwarded client');
+        assert.ok(counter.answered >= 3, `hits answered by the listener: ${counter.answered}`);
+      } finally {
+        await mine.app.close();
+        await theirs.app.close();
+      }
+    });
 
   it('leaves new encodings, new data versions and a closing server to Fastify', async () => {
     const counter = directHitsOf(direct)!;

@@ -454,19 +454,19 @@ export class DirectHits {
   closing = false;
   /** Requests answered here so far. */
   answered = 0;
-  /** The client's address is the socket's peer (no trusted proxy), so hits of rate-limited routes can be counted here. */
-  private readonly countsLimits: boolean;
+  /** The client's address as Fastify's `request.ip` gives it: rate limits count by it. */
+  private readonly clientAddress: (req: IncomingMessage) => string | undefined;
 
   constructor(
     options: CachingOptions,
     observe: (method: string, route: string, status: number, seconds: number) => void,
     log: FastifyBaseLogger,
-    countsLimits: boolean,
+    clientAddress: (req: IncomingMessage) => string | undefined,
   ) {
     this.options = options;
     this.observe = observe;
     this.log = log;
-    this.countsLimits = countsLimits;
+    this.clientAddress = clientAddress;
   }
 
   /** Answers `req` from the cache and returns true, or returns false and leaves it to Fastify. */
@@ -487,12 +487,11 @@ export class DirectHits {
       (entry.directHeaders ??= {})[encoding ?? 'identity'] ??
       (entry.directHeaders[encoding ?? 'identity'] = directHeaders(entry, encoding));
     // A hit of a rate-limited route counts against the client's limit, last, once it is sure to be answered here; the
-    // limit's headers come first, where the plugin's hook puts them. Near the limit, and behind a trusted proxy (the
-    // client's address is in X-Forwarded-For), the plugin answers.
+    // limit's headers come first, where the plugin's hook puts them. At the limit the plugin answers (its 429).
     let limitHeaders: string[] | null = null;
     if (entry.directLimit !== undefined) {
-      const client = req.socket.remoteAddress;
-      if (!this.countsLimits || client === undefined) return false;
+      const client = this.clientAddress(req);
+      if (client === undefined) return false;
       limitHeaders = countDirectly(entry.directLimit, client);
       if (limitHeaders === null) return false;
     }

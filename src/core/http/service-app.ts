@@ -5,7 +5,9 @@
 // unreachable, timeouts for slow clients, a client-address rule that proxies cannot be forged past, and
 // /api/sync-status/ (how current the data is; hidden from OpenAPI).
 import http, { STATUS_CODES } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import proxyAddr from '@fastify/proxy-addr';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -212,7 +214,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
   });
   const observe = registerMetrics(app, service.name, ctx);
   if (caching.cache !== null && options.directHits !== false) {
-    const direct = new DirectHits(caching, observe, app.log, trustProxyRule(ctx.config.trustProxy) === false);
+    const direct = new DirectHits(caching, observe, app.log, clientAddressRule(trustProxyRule(ctx.config.trustProxy)));
     app.addHook('preClose', (done) => {
       direct.closing = true;
       done();
@@ -336,6 +338,16 @@ function trustProxyRule(setting: Config['trustProxy']): boolean | string[] | ((a
   // reachable only through that many proxies, so the nearest `setting` hops (hop 0 is the socket's peer) are them.
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
   return setting;
+}
+
+/**
+ * The client's address as Fastify's `request.ip` gives it under the same rule (fastify/lib/request.js): the socket's
+ * peer, or, behind trusted proxies, the nearest address in X-Forwarded-For not trusted. Rate limits count by it.
+ */
+function clientAddressRule(rule: ReturnType<typeof trustProxyRule>): (req: IncomingMessage) => string | undefined {
+  if (rule === false) return (req) => req.socket.remoteAddress;
+  const trusted = rule === true ? () => true : typeof rule === 'function' ? rule : proxyAddr.compile(rule);
+  return (req) => proxyAddr.all(req, trusted).at(-1);
 }
 
 /** How often Node looks for requests past their deadline: often enough that a timeout fires near its time. */
