@@ -1,5 +1,8 @@
 // npm run bench -- grants [--rows 1300000] [--seed 1] [--database sqlite|postgres] [--import-runs 3] [--reps 200] [--rounds 3] [--fresh-csv] [--keep]
 // npm run bench -- grants --url sqlite:/tmp/c13m/db.sqlite [--rounds 3]   (only the HTTP search, on a database built before)
+// npm run bench -- grants --url sqlite:/tmp/c13m/db.sqlite --memory [--before /tmp/old-checkout] [--searches 2000] [--rounds 3]
+//   (only the memory of a process serving C alone, at rest and after distinct searches; with --before, the same
+//   measurement of another checkout's src/ in the same run, interleaved)
 // Service C at scale, measured in one run on one generated file (rows in the real federal schema; by default
 // the file of `generate grants --size 1300000 --seed 1`, on which issue 20's figures were taken):
 //  - import: wall time and rows/s of `importGrantsCsv` beside the time to merely parse the same file
@@ -15,7 +18,9 @@
 //    the aggregates per request (what the import-time precomputation saves).
 // The CSV is cached in bench/out/ (regenerated with --fresh-csv); the database is removed unless --keep.
 import { fork } from 'node:child_process';
-import type { ServeMessage } from './_grants-child.ts';
+import type { ServeMemory, ServeMessage } from './_grants-child.ts';
+import { workerExecArgv } from '../src/core/cluster.ts';
+import { Random } from '../src/core/random.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,6 +58,9 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     url: { type: 'string' },
     rounds: { type: 'string', default: '3' },
+    memory: { type: 'boolean', default: false },
+    before: { type: 'string' },
+    searches: { type: 'string', default: '2000' },
   },
 });
 const rows = Number(values.rows);
@@ -108,8 +116,24 @@ const NEW_STRINGS = [
   'employment',
 ];
 
-async function searchOverHttp(dbUrl: string, rounds: number): Promise<void> {
-  const server = fork(path.join(import.meta.dirname, '_grants-child.ts'), ['serve', dbUrl], { stdio: 'inherit' });
+interface ServedC {
+  port: number;
+  ask<K extends 'cpuMs' | 'rssMb'>(question: 'cpu' | 'memory', key: K): Promise<number>;
+  memory(): Promise<ServeMemory>;
+  get(query: string): Promise<{ count: number }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * C served alone by a child process (one worker's V8 flags, --expose-gc for the heap figures), from this checkout
+ * or from `tree`'s src/.
+ */
+async function serveC(dbUrl: string, tree?: string): Promise<ServedC> {
+  const args = ['serve', dbUrl, ...(tree === undefined ? [] : [tree])];
+  const server = fork(path.join(import.meta.dirname, '_grants-child.ts'), args, {
+    stdio: 'inherit',
+    execArgv: workerExecArgv([...process.execArgv, '--expose-gc']),
+  });
   const inbox: ServeMessage[] = [];
   let wake: (() => void) | null = null;
   server.on('message', (m) => {
@@ -132,6 +156,19 @@ async function searchOverHttp(dbUrl: string, rounds: number): Promise<void> {
     if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { count: number };
   };
+  const memory = async (): Promise<ServeMemory> => {
+    server.send('memory');
+    return (await next()) as ServeMemory;
+  };
+  const stop = async () => {
+    server.send('stop');
+    await new Promise((resolve) => server.once('exit', resolve));
+  };
+  return { port: first.port, ask, memory, get, stop };
+}
+
+async function searchOverHttp(dbUrl: string, rounds: number): Promise<void> {
+  const { ask, get, stop } = await serveC(dbUrl);
   const quantile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(p * list.length))];
   try {
     let t = performance.now();
@@ -182,11 +219,100 @@ async function searchOverHttp(dbUrl: string, rounds: number): Promise<void> {
     }
     console.log(`server RSS after the searches: ${(await ask('memory', 'rssMb')).toFixed(0)} MiB`);
   } finally {
-    server.send('stop');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await stop();
   }
 }
 
+// ------------------------------------------------------------------ memory of C alone (issue 20)
+// Words common in grant texts (not read from the data: the strings need only be many and plausible), their
+// prefixes of 3 to 7 letters, and pairs: distinct search strings, each with filters and a sort.
+const WORDS = (
+  'health care research community program training support water energy climate student university hospital mental ' +
+  'indigenous housing business innovation science art culture youth women safety food farm agriculture fish ocean ' +
+  'transport digital network infrastructure employment development capacity services project national regional ' +
+  'economic international heritage sport environment skills canada federal northern rural urban children family'
+).split(' ');
+const PROVINCES = ['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT'];
+const SORT_NAMES = ['agreement_value', 'agreement_start_date', 'recipient_legal_name', 'fiscal_year', 'recipient_province'];
+const REST_MS = 5_000;
+
+/** `count` distinct search URLs from a seeded generator (the same in every run). */
+function distinctSearches(count: number): string[] {
+  const random = new Random('bench-grants-memory');
+  const urls = new Set<string>();
+  while (urls.size < count) {
+    const word = random.pick(WORDS);
+    const kind = random.int(0, 2);
+    const text = kind === 0 ? word : kind === 1 ? word.slice(0, random.int(3, Math.min(7, word.length))) : `${word} ${random.pick(WORDS)}`;
+    const parts = [`q=${encodeURIComponent(text)}`, 'limit=100'];
+    if (random.bool(0.4)) parts.push(`province=${random.pick(PROVINCES)}`);
+    if (random.bool(0.3)) {
+      const year = 2005 + random.int(0, 19);
+      parts.push(`fiscal_year=${year}-${String((year + 1) % 100).padStart(2, '0')}`);
+    }
+    if (random.bool(0.5)) parts.push(`sort=${random.bool() ? '-' : ''}${random.pick(SORT_NAMES)}`);
+    urls.add(parts.join('&'));
+  }
+  return [...urls];
+}
+
+async function memoryOverHttp(
+  dbUrl: string,
+  trees: Array<{ name: string; tree?: string }>,
+  rounds: number,
+  searches: number,
+): Promise<void> {
+  const urls = distinctSearches(searches);
+  const show = (m: ServeMemory) =>
+    `RSS ${m.rssMb.toFixed(0)}, heap used ${m.heapUsedMb.toFixed(0)} + external ${m.externalMb.toFixed(0)} (array buffers ${m.arrayBuffersMb.toFixed(0)}) = ${(m.heapUsedMb + m.externalMb).toFixed(0)}`;
+  console.log(
+    `\nmemory of C served alone (one worker's V8 flags, response cache off; MiB; heap after a full GC), at rest ${REST_MS / 1000} s after the first search and after ${searches} distinct searches`,
+  );
+  const results = new Map<string, Array<{ load: number; rest: ServeMemory; after: ServeMemory }>>();
+  for (let round = 1; round <= rounds; round++) {
+    for (const { name, tree } of trees) {
+      const t0 = performance.now();
+      const served = await serveC(dbUrl, tree);
+      try {
+        await served.get('limit=1');
+        const loadSeconds = (performance.now() - t0) / 1000;
+        await new Promise((resolve) => setTimeout(resolve, REST_MS));
+        const rest = await served.memory();
+        console.log(
+          `round ${round} ${name.padEnd(7)} search loaded ${loadSeconds.toFixed(1)} s after start; at rest: ${show(rest)}; load average ${load()}`,
+        );
+        const t1 = performance.now();
+        for (const url of urls) await served.get(url);
+        const after = await served.memory();
+        console.log(
+          `round ${round} ${name.padEnd(7)} after ${searches} searches (${((performance.now() - t1) / searches).toFixed(1)} ms each): ${show(after)}; load average ${load()}`,
+        );
+        results.set(name, [...(results.get(name) ?? []), { load: loadSeconds, rest, after }]);
+      } finally {
+        await served.stop();
+      }
+    }
+  }
+  const range = (xs: number[], digits = 0) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+  console.log(
+    `${'summary (min–max over rounds)'.padEnd(30)} ${'load s'.padStart(8)} ${'RSS rest'.padStart(10)} ${'RSS after'.padStart(10)} ${'heap+ext rest'.padStart(14)} ${'heap+ext after'.padStart(15)}`,
+  );
+  for (const [name, runs] of results) {
+    console.log(
+      `${name.padEnd(30)} ${range(
+        runs.map((r) => r.load),
+        1,
+      ).padStart(8)} ${range(runs.map((r) => r.rest.rssMb)).padStart(10)} ${range(runs.map((r) => r.after.rssMb)).padStart(10)} ` +
+        `${range(runs.map((r) => r.rest.heapUsedMb + r.rest.externalMb)).padStart(14)} ${range(runs.map((r) => r.after.heapUsedMb + r.after.externalMb)).padStart(15)}`,
+    );
+  }
+}
+
+if (values.url !== undefined && values.memory) {
+  const trees = [...(values.before === undefined ? [] : [{ name: 'before', tree: values.before }]), { name: 'after' }];
+  await memoryOverHttp(values.url, trees, Number(values.rounds), Number(values.searches));
+  process.exit(0);
+}
 if (values.url !== undefined) {
   await searchOverHttp(values.url, Number(values.rounds));
   process.exit(0);
