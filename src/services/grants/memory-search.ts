@@ -15,8 +15,10 @@
 // give the count and the page's ids; the page's rows are then read by id. The matches are a bitset (140 KiB
 // for 1.14 million agreements: walking 250,000 postings into it stays in the processor's cache, where a byte
 // or a stamp per agreement took 9 ms), and each filter on a code is an AND with that code's bitset.
-// About 70 bytes per agreement plus 8 per agreement and sort field in use, plus the dictionary (its texts and
-// index: 107 MiB for the 335,000 texts of the generated 1.3-million-row file).
+// Agreements are numbered in the order of their value (then id): the default order needs no arrays, a value range
+// is a run of numbers, and a fiscal-year or province order is its code then that number. About 36 bytes per
+// agreement (postings 16, value 8, id 4, codes 7, notability 1) plus 4 or 8 per agreement and other sort field in
+// use, plus the dictionary (its texts and their index).
 //
 // A page is taken either by walking the order from its start and keeping matches (cheap when matches are
 // dense) or by sorting the matches' ranks (cheap when they are few), whichever costs fewer steps.
@@ -41,15 +43,21 @@ const MAX_LOAD_ATTEMPTS = 5;
 /** Distinct values the database is asked to order as a list; more are ordered by a DISTINCT query instead. */
 const MAX_VALUES_SORTED_BY_LIST = 10_000;
 
+/** Codes as narrow as their count allows (a few provinces, years and types; thousands of dates). */
+type Codes = Uint8Array | Uint16Array | Uint32Array;
+
 /** Codes of a text column in the database's order of its distinct values (code 0 is NULL). */
 interface CodedColumn {
-  codes: Uint32Array;
+  codes: Codes;
   codeOf: Map<string, number>;
 }
 
 interface Ordering {
-  /** rank[i]: position of agreement i in the ascending order (ties broken by id). */
-  rank: Int32Array;
+  /**
+   * rank[a]: position of agreement a in the ascending order (ties broken by id); null where it is computed from
+   * the codes (fiscal year and province: code × size + a, as a is the value's rank).
+   */
+  rank: Int32Array | null;
   /** order[r]: the agreement at rank r. */
   order: Int32Array;
 }
@@ -57,8 +65,9 @@ interface Ordering {
 interface Snapshot {
   version: string | null;
   size: number;
-  /** Agreement ids, ascending: agreement i of the snapshot is ids[i]. */
-  ids: Float64Array;
+  /** Agreement ids by agreement number (agreements are numbered by value, then id). */
+  ids: Uint32Array | Float64Array;
+  /** Ascending. */
   valueCents: Float64Array;
   notable: Uint8Array;
   province: CodedColumn;
@@ -66,12 +75,13 @@ interface Snapshot {
   recipientType: CodedColumn;
   start: CodedColumn;
   end: CodedColumn;
-  recipientTextId: Uint32Array;
-  programTextId: Uint32Array;
   /** Inverted lists: the agreements of text t are postings[offsets[t] … offsets[t+1]). */
   offsets: Uint32Array;
   postings: Uint32Array;
+  /** Orders other than by value (built on first use). */
   orderings: Map<SortField, Ordering>;
+  /** The agreements in the order of their ids (built with the first order that breaks ties by id). */
+  byId?: Int32Array;
   /** Rank of each dictionary text in the database's order of texts (built with the first text order). */
   textRank?: Uint32Array;
   /** The dictionary's texts and their trigram index: which texts contain a search string (text-match.ts). */
@@ -80,14 +90,9 @@ interface Snapshot {
   recentTexts: Map<string, TextMatch>;
   recentTextIds: number;
   /**
-   * Per-search scratch, reused so that a search allocates nothing proportional to the table: `matches`, a bit
-   * per agreement (see collect), and `ranks`, the matches' ranks when a page is taken by sorting them. A search
-   * uses them without awaiting.
+   * Per-search scratch, reused: `matches`, a bit per agreement (see collect). A search uses it without awaiting.
    */
   matches: Int32Array;
-  /** The agreements within a search's value bounds (see collect). */
-  rangeBits: Int32Array;
-  ranks: Int32Array;
   /** Bitsets of the agreements holding a filter's code ("province=3"), most recently used last. */
   codeBits: Map<string, Int32Array>;
 }
@@ -146,10 +151,9 @@ export class MemorySearch {
     this.minPostingsKept = options.minPostingsKept ?? MIN_POSTINGS_KEPT;
   }
 
-  /** Loads (or reloads) the snapshot of the stored data version unless it is already current, with the default order. */
+  /** Loads (or reloads) the snapshot of the stored data version unless it is already current (the default order needs no more). */
   async ready(): Promise<void> {
-    const s = await this.current();
-    if (!s.orderings.has('agreement_value')) await this.buildOrdering(s, 'agreement_value');
+    await this.current();
   }
 
   /** Memory held by the current snapshot, in bytes (typed arrays only). */
@@ -157,24 +161,17 @@ export class MemorySearch {
     const s = this.held.now;
     if (!s) return 0;
     let total = s.ids.byteLength + s.valueCents.byteLength + s.notable.byteLength + s.offsets.byteLength + s.postings.byteLength;
-    total += s.recipientTextId.byteLength + s.programTextId.byteLength;
     for (const c of [s.province, s.fiscalYear, s.recipientType, s.start, s.end]) total += c.codes.byteLength;
-    for (const o of s.orderings.values()) total += o.rank.byteLength + o.order.byteLength;
-    total +=
-      s.matches.byteLength +
-      s.rangeBits.byteLength +
-      s.ranks.byteLength +
-      s.texts.bytes +
-      s.matches.byteLength * s.codeBits.size +
-      4 * s.recentTextIds;
+    for (const o of s.orderings.values()) total += (o.rank?.byteLength ?? 0) + o.order.byteLength;
+    total += s.matches.byteLength + s.texts.bytes + s.matches.byteLength * s.codeBits.size + 4 * s.recentTextIds;
     for (const m of s.recentTexts.values()) total += m.agreements?.byteLength ?? 0;
-    return total + (s.textRank?.byteLength ?? 0);
+    return total + (s.textRank?.byteLength ?? 0) + (s.byId?.byteLength ?? 0);
   }
 
   async search(filters: SearchFilters, order: SearchOrder, page: SearchPage): Promise<MemorySearchResult> {
     const s = await this.current();
     const texts = filters.text === undefined ? null : await this.textMatch(s, filters.text);
-    if (order.field !== 'id' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);
+    if (order.field !== 'agreement_value' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);
     // from here on synchronous: the snapshot's scratch arrays are this search's until it returns
     const count = collect(s, texts, filters, this.minPostingsKept);
     if (count === 0 || page.offset >= count) return { count, ids: [] };
@@ -241,29 +238,17 @@ export class MemorySearch {
           .executeTakeFirstOrThrow()
       ).m ?? 0,
     );
-    const s: Snapshot = {
-      version,
-      size,
-      ids: new Float64Array(size),
-      valueCents: new Float64Array(size),
-      notable: new Uint8Array(size),
-      province: { codes: new Uint32Array(size), codeOf: new Map() },
-      fiscalYear: { codes: new Uint32Array(size), codeOf: new Map() },
-      recipientType: { codes: new Uint32Array(size), codeOf: new Map() },
-      start: { codes: new Uint32Array(size), codeOf: new Map() },
-      end: { codes: new Uint32Array(size), codeOf: new Map() },
-      recipientTextId: new Uint32Array(size),
-      programTextId: new Uint32Array(size),
-      offsets: new Uint32Array(maxText + 2),
-      postings: new Uint32Array(0),
-      orderings: new Map(),
-      texts: await TextDictionary.load(db),
-      recentTexts: new Map(),
-      recentTextIds: 0,
-      matches: new Int32Array(Math.ceil(size / 32)),
-      rangeBits: new Int32Array(Math.ceil(size / 32)),
-      ranks: new Int32Array(size),
-      codeBits: new Map(),
+    const texts = await TextDictionary.load(db);
+    // Read in the order of ids, then renumbered by value (the temporary arrays go when the load ends).
+    const idsRead = new Float64Array(size);
+    const valuesRead = new Float64Array(size);
+    const notableRead = new Uint8Array(size);
+    const columns = {
+      province: { codes: new Uint32Array(size), codeOf: new Map<string, number>() },
+      fiscalYear: { codes: new Uint32Array(size), codeOf: new Map<string, number>() },
+      recipientType: { codes: new Uint32Array(size), codeOf: new Map<string, number>() },
+      start: { codes: new Uint32Array(size), codeOf: new Map<string, number>() },
+      end: { codes: new Uint32Array(size), codeOf: new Map<string, number>() },
     };
     const textIds = SEARCHED_COLUMNS.map(() => new Uint32Array(size));
     // Codes in order of first appearance while reading; renumbered below in the database's order of the values.
@@ -297,14 +282,14 @@ export class MemorySearch {
       // rows inserted after the count (by an import that is committing) are left for the reload it causes
       for (const r of rows) {
         if (i === size) break;
-        s.ids[i] = Number(r.id);
-        s.valueCents[i] = num(r.agreement_value_cents);
-        s.notable[i] = r.is_notable ? 1 : 0;
-        s.province.codes[i] = code(s.province, r.recipient_province);
-        s.fiscalYear.codes[i] = code(s.fiscalYear, r.fiscal_year);
-        s.recipientType.codes[i] = code(s.recipientType, r.recipient_type);
-        s.start.codes[i] = code(s.start, r.agreement_start_date);
-        s.end.codes[i] = code(s.end, r.agreement_end_date);
+        idsRead[i] = Number(r.id);
+        valuesRead[i] = num(r.agreement_value_cents);
+        notableRead[i] = r.is_notable ? 1 : 0;
+        columns.province.codes[i] = code(columns.province, r.recipient_province);
+        columns.fiscalYear.codes[i] = code(columns.fiscalYear, r.fiscal_year);
+        columns.recipientType.codes[i] = code(columns.recipientType, r.recipient_type);
+        columns.start.codes[i] = code(columns.start, r.agreement_start_date);
+        columns.end.codes[i] = code(columns.end, r.agreement_end_date);
         SEARCHED_COLUMNS.forEach((c, k) => {
           const t = r[c.textId] ?? 0;
           textIds[k][i] = t >= 0 && t <= maxText ? t : 0;
@@ -314,28 +299,65 @@ export class MemorySearch {
       if (rows.length < LOAD_CHUNK_ROWS || i === size) break;
       after = Number(rows[rows.length - 1].id);
     }
-    if (i < size) {
-      // rows deleted meanwhile: the version check after the read repeats it
-      s.size = i;
-    }
+    const n = i; // fewer when rows were deleted meanwhile: the version check after the read repeats it
     for (const [c, column] of [
-      [s.province, 'recipient_province'],
-      [s.fiscalYear, 'fiscal_year'],
-      [s.recipientType, 'recipient_type'],
-      [s.start, 'agreement_start_date'],
-      [s.end, 'agreement_end_date'],
+      [columns.province, 'recipient_province'],
+      [columns.fiscalYear, 'fiscal_year'],
+      [columns.recipientType, 'recipient_type'],
+      [columns.start, 'agreement_start_date'],
+      [columns.end, 'agreement_end_date'],
     ] as const) {
-      await this.orderCodes(c, column, s.size);
+      await this.orderCodes(c, column, n);
     }
-    s.recipientTextId = textIds[SEARCHED_COLUMNS.findIndex((c) => c.textId === 'recipient_text_id')];
-    s.programTextId = textIds[SEARCHED_COLUMNS.findIndex((c) => c.textId === 'program_text_id')];
-    // Inverted lists by counting sort: count the uses of each text, then place each agreement.
-    for (const column of textIds) for (let a = 0; a < s.size; a++) s.offsets[column[a] + 1]++;
-    for (let t = 1; t < s.offsets.length; t++) s.offsets[t] += s.offsets[t - 1];
-    s.postings = new Uint32Array(s.offsets[s.offsets.length - 1]);
-    const fill = s.offsets.slice(0, -1);
-    for (const column of textIds) for (let a = 0; a < s.size; a++) s.postings[fill[column[a]]++] = a;
-    return s;
+    // byValue[a]: the read position (id order) of the agreement numbered a
+    const byValue = Int32Array.from({ length: n }, (_, k) => k);
+    byValue.sort((x, y) => valuesRead[x] - valuesRead[y] || x - y);
+    const maxId = n === 0 ? 0 : idsRead[n - 1];
+    const ids = maxId <= 0xffffffff && idsRead.every((id) => id >= 0) ? new Uint32Array(n) : new Float64Array(n);
+    const valueCents = new Float64Array(n);
+    const notable = new Uint8Array(n);
+    for (let a = 0; a < n; a++) {
+      const k = byValue[a];
+      ids[a] = idsRead[k];
+      valueCents[a] = valuesRead[k];
+      notable[a] = notableRead[k];
+    }
+    const renumbered = (c: CodedColumn): CodedColumn => {
+      const count = c.codeOf.size;
+      const codes = count < 0x100 ? new Uint8Array(n) : count < 0x10000 ? new Uint16Array(n) : new Uint32Array(n);
+      for (let a = 0; a < n; a++) codes[a] = c.codes[byValue[a]];
+      return { codes, codeOf: c.codeOf };
+    };
+    // Inverted lists by counting sort: count the uses of each text, then place each agreement (ascending in each).
+    const offsets = new Uint32Array(maxText + 2);
+    for (const column of textIds) for (let k = 0; k < n; k++) offsets[column[k] + 1]++;
+    for (let t = 1; t < offsets.length; t++) offsets[t] += offsets[t - 1];
+    const postings = new Uint32Array(offsets[offsets.length - 1]);
+    const fill = offsets.slice(0, -1);
+    for (let a = 0; a < n; a++) {
+      const k = byValue[a];
+      for (const column of textIds) postings[fill[column[k]]++] = a;
+    }
+    return {
+      version,
+      size: n,
+      ids,
+      valueCents,
+      notable,
+      province: renumbered(columns.province),
+      fiscalYear: renumbered(columns.fiscalYear),
+      recipientType: renumbered(columns.recipientType),
+      start: renumbered(columns.start),
+      end: renumbered(columns.end),
+      offsets,
+      postings,
+      orderings: new Map(),
+      texts,
+      recentTexts: new Map(),
+      recentTextIds: 0,
+      matches: new Int32Array(Math.ceil(n / 32)),
+      codeBits: new Map(),
+    };
   }
 
   /**
@@ -374,43 +396,41 @@ export class MemorySearch {
   }
 
   /**
-   * Ranks of every agreement in the ascending order of a sort field (the descending order is its reverse):
-   * SORT_ORDERS' first column as a key (a code in the database's order of the column's values), then the value
-   * rank where the order continues by value (fiscal year, province), else the position (ids ascending).
-   * key × n + tie-break is unique and exact.
+   * The ascending order of a sort field other than value (the descending order is its reverse): SORT_ORDERS'
+   * first column as a key (a code in the database's order of the column's values), then the agreement's number
+   * where the order continues by value (fiscal year, province: no rank array, see Ordering), else its position
+   * among the ids. key × n + tie-break is unique and exact.
    */
   private async buildOrdering(s: Snapshot, field: SortField): Promise<void> {
     const n = s.size;
-    const byValue = (): Ordering => {
-      let ordering = s.orderings.get('agreement_value');
-      if (!ordering) {
-        const order = Int32Array.from({ length: n }, (_, i) => i);
-        order.sort((a, b) => s.valueCents[a] - s.valueCents[b] || a - b);
-        ordering = { rank: inverse(order), order };
-        s.orderings.set('agreement_value', ordering);
-      }
-      return ordering;
-    };
-    const [first, then]: readonly SortColumn[] = SORT_ORDERS[field].columns;
-    if (first === 'agreement_value_cents') {
-      byValue();
+    if (field === 'id') {
+      const order = idOrder(s);
+      s.orderings.set(field, { rank: inverse(order), order });
       return;
     }
+    const [first, then]: readonly SortColumn[] = SORT_ORDERS[field].columns;
+    if (first === 'agreement_value_cents') return; // the agreements' own numbering
     const key = await this.sortKey(s, first);
-    const byValueAfter = then === 'agreement_value_cents' ? byValue() : null;
     const composite = new Float64Array(n);
-    for (let i = 0; i < n; i++) composite[i] = key[i] * n + (byValueAfter ? byValueAfter.rank[i] : i);
+    if (then === 'agreement_value_cents') {
+      for (let a = 0; a < n; a++) composite[a] = key[a] * n + a;
+      composite.sort();
+      const order = new Int32Array(n);
+      for (let r = 0; r < n; r++) order[r] = composite[r] % n;
+      s.orderings.set(field, { rank: null, order });
+      return;
+    }
+    const byId = idOrder(s);
+    const idRank = inverse(byId);
+    for (let a = 0; a < n; a++) composite[a] = key[a] * n + idRank[a];
     composite.sort();
     const order = new Int32Array(n);
-    for (let r = 0; r < n; r++) {
-      const tie = composite[r] % n;
-      order[r] = byValueAfter ? byValueAfter.order[tie] : tie;
-    }
+    for (let r = 0; r < n; r++) order[r] = byId[composite[r] % n];
     s.orderings.set(field, { rank: inverse(order), order });
   }
 
   /** Each agreement's code for a sort column, in the database's order of the column's values (0: NULL). */
-  private async sortKey(s: Snapshot, column: Exclude<SortColumn, 'agreement_value_cents'>): Promise<Uint32Array> {
+  private async sortKey(s: Snapshot, column: Exclude<SortColumn, 'agreement_value_cents'>): Promise<Codes> {
     switch (column) {
       case 'agreement_start_date':
         return s.start.codes;
@@ -432,13 +452,40 @@ export class MemorySearch {
           });
           s.textRank = textRank;
         }
+        // each agreement's text of the column, read again (not held: needed only here), matched to agreements by id
         const textRank = s.textRank;
-        return (column === 'recipient_legal_name' ? s.recipientTextId : s.programTextId).map((t) => textRank[t]);
+        const byId = idOrder(s);
+        const key = new Uint32Array(s.size);
+        const textId = column === 'recipient_legal_name' ? 'recipient_text_id' : 'program_text_id';
+        let p = 0;
+        let after = -Infinity;
+        for (;;) {
+          let q = this.db.selectFrom('grants_agreements').select(['id', textId]).orderBy('id').limit(LOAD_CHUNK_ROWS);
+          if (after !== -Infinity) q = q.where('id', '>', after);
+          const rows = await q.execute();
+          for (const r of rows) {
+            const id = Number(r.id);
+            while (p < byId.length && s.ids[byId[p]] < id) p++;
+            if (p === byId.length) break;
+            const t = Number(r[textId] ?? 0);
+            if (s.ids[byId[p]] === id && t >= 0 && t < textRank.length) key[byId[p]] = textRank[t];
+          }
+          if (rows.length < LOAD_CHUNK_ROWS || p === byId.length) break;
+          after = Number(rows[rows.length - 1].id);
+        }
+        return key;
       }
       default:
         throw new Error(`no in-memory sort key for ${column}`);
     }
   }
+}
+
+/** The agreements in the order of their ids. */
+function idOrder(s: Snapshot): Int32Array {
+  const order = Int32Array.from({ length: s.size }, (_, a) => a);
+  const ids = s.ids;
+  return order.sort((x, y) => ids[x] - ids[y]);
 }
 
 function inverse(order: Int32Array): Int32Array {
@@ -519,54 +566,45 @@ function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, m
     const having = codeBits(s, `${key}=${code}`, codes, code);
     for (let w = 0; w < bits.length; w++) bits[w] &= having[w];
   }
-  let count = 0;
   const { min, max } = f;
-  const byValue = s.orderings.get('agreement_value');
-  if ((min !== -Infinity || max !== Infinity) && byValue) {
-    // the agreements within the bounds are a run of the value order: its bitset, ANDed like a code's
-    const { order } = byValue;
+  if (min !== -Infinity || max !== Infinity) {
+    // the agreements within the bounds are a run of numbers (they are numbered by value): the words outside it go
     const valueCents = s.valueCents;
     const firstAtLeast = (bound: number, inclusive: boolean): number => {
       let lo = 0;
       let hi = s.size;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        const v = valueCents[order[mid]];
+        const v = valueCents[mid];
         if (inclusive ? v >= bound : v > bound) hi = mid;
         else lo = mid + 1;
       }
       return lo;
     };
-    const from = firstAtLeast(min, true);
-    const to = firstAtLeast(max, false);
-    const inRange = s.rangeBits;
-    inRange.fill(0);
-    for (let r = from; r < to; r++) {
-      const a = order[r];
-      inRange[a >>> 5] |= 1 << (a & 31);
-    }
-    for (let w = 0; w < bits.length; w++) bits[w] &= inRange[w];
-  } else if (min !== -Infinity || max !== Infinity) {
-    const valueCents = s.valueCents;
-    for (let w = 0; w < bits.length; w++) {
-      let word = bits[w];
-      if (word === 0) continue;
-      let kept = word;
-      while (word !== 0) {
-        const low = word & -word;
-        word ^= low;
-        const a = (w << 5) | (31 - Math.clz32(low));
-        if (!(valueCents[a] >= min && valueCents[a] <= max)) kept ^= low;
-      }
-      bits[w] = kept;
-    }
+    keepRun(bits, firstAtLeast(min, true), firstAtLeast(max, false));
   }
+  let count = 0;
   for (let w = 0; w < bits.length; w++) count += popcount(bits[w]);
   return count;
 }
 
+/** Clears every bit of `bits` outside [from, to). */
+function keepRun(bits: Int32Array, from: number, to: number): void {
+  if (from >= to) {
+    bits.fill(0);
+    return;
+  }
+  const first = from >>> 5;
+  const last = (to - 1) >>> 5;
+  bits.fill(0, 0, first);
+  bits.fill(0, last + 1);
+  bits[first] &= -1 << (from & 31);
+  const end = to & 31; // bits of the last word kept: below `end` (all when 0)
+  if (end !== 0) bits[last] &= (1 << end) - 1;
+}
+
 /** Bitsets of the agreements holding one code of a filter column, built on first use (140 KiB each, at most MAX_CODE_BITSETS). */
-function codeBits(s: Snapshot, key: string, codes: Uint32Array | Uint8Array, code: number): Int32Array {
+function codeBits(s: Snapshot, key: string, codes: Codes, code: number): Int32Array {
   let having = s.codeBits.get(key);
   if (having === undefined) {
     having = new Int32Array(s.matches.length);
@@ -590,35 +628,39 @@ function popcount(x: number): number {
 function pageIds(s: Snapshot, count: number, filters: SearchFilters, hasText: boolean, order: SearchOrder, page: SearchPage): number[] {
   const everything = !hasText && filterCodes(s, filters)?.none === true;
   const bits = s.matches;
+  const n = s.size;
   const wanted = Math.min(count, page.offset + page.limit);
-  const byRank = order.field === 'id' ? null : s.orderings.get(order.field)!;
-  const at = (r: number) => (byRank === null ? r : byRank.order[r]); // the agreement at rank r (ids ascending: r)
+  const ordering = order.field === 'agreement_value' ? null : s.orderings.get(order.field)!;
+  const at = ordering === null ? (r: number) => r : (r: number) => ordering.order[r]; // the agreement at rank r
   let positions: number[];
   // Walking the order visits about wanted × size / count agreements; sorting costs about count × log2(count).
-  if (everything || wanted * (s.size / count) <= count * Math.log2(count + 1)) {
+  if (everything || wanted * (n / count) <= count * Math.log2(count + 1)) {
     positions = [];
     let skipped = 0;
-    for (let step = 0; step < s.size && positions.length < page.limit; step++) {
-      const a = at(order.descending ? s.size - 1 - step : step);
+    for (let step = 0; step < n && positions.length < page.limit; step++) {
+      const a = at(order.descending ? n - 1 - step : step);
       if (!everything && (bits[a >>> 5] & (1 << (a & 31))) === 0) continue;
       if (skipped < page.offset) skipped++;
       else positions.push(a);
     }
   } else {
-    const ranks = s.ranks.subarray(0, count);
+    // the matches' ranks (exact in a double: code × size + number for the orders without a rank array), sorted
+    const ranks = new Float64Array(count);
+    const rank = ordering?.rank ?? null;
+    const codes = ordering === null || rank !== null ? null : order.field === 'fiscal_year' ? s.fiscalYear.codes : s.province.codes;
     let k = 0;
     for (let w = 0; w < bits.length; w++) {
       for (let word = bits[w]; word !== 0;) {
         const low = word & -word;
         word ^= low;
         const a = (w << 5) | (31 - Math.clz32(low));
-        ranks[k++] = byRank === null ? a : byRank.rank[a];
+        ranks[k++] = rank !== null ? rank[a] : codes !== null ? codes[a] * n + a : a;
       }
     }
     ranks.sort();
     const from = order.descending ? Math.max(0, count - page.offset - page.limit) : page.offset;
     const to = order.descending ? count - page.offset : Math.min(count, page.offset + page.limit);
-    positions = Array.from(ranks.subarray(from, to), at);
+    positions = Array.from(ranks.subarray(from, to), (r) => (rank !== null ? ordering!.order[r] : r % n));
     if (order.descending) positions.reverse();
   }
   return positions.map((a) => s.ids[a]);
