@@ -1,5 +1,5 @@
 // npm run bench -- http [--seconds 3] [--repeats 3] [--workers N] [--only oral,krt,…]
-// Issue 20: req/s and p50/p99 latency of one endpoint per service, served by `pdi serve` (every service in each
+// Issue 20: req/s, p50/p99 latency and server CPU per request of one endpoint per service, served by `pdi serve` (every service in each
 // worker, the real command line) with the response cache on and off, with 1 and N workers, beside the ceiling: a bare
 // Fastify route sending the same bytes as a Buffer, measured in the same run, interleaved with pdi's cells. Load from
 // autocannon in this process at 1 and 8 keep-alive connections; three repetitions (median, and min–max as the
@@ -171,8 +171,23 @@ const formatRss = (list: Array<{ pid: number; mb: number }>) =>
         .map((x) => x.mb.toFixed(0))
         .join(' / ')}`;
 
+/** CPU seconds (user + system) used so far by a process and its children (a primary's workers), from /proc. */
+function cpuSeconds(pid: number): number {
+  const ticks = (p: number) => {
+    try {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th (clock ticks, 100 Hz).
+      const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return 0;
+    }
+  };
+  return rss(pid).reduce((sum, { pid: p }) => sum + ticks(p), 0) / 100;
+}
+
 let forwarded = 0;
 async function measure(target: Target, endpoint: Endpoint, connections: number, seconds: number) {
+  const cpuBefore = cpuSeconds(target.process.pid!);
   const result = await autocannon({
     url: `http://127.0.0.1:${portOf(target, endpoint.service)}`,
     connections,
@@ -198,7 +213,8 @@ async function measure(target: Target, endpoint: Endpoint, connections: number, 
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${target.name} ${endpoint.path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99 };
+  const cpuMicros = ((cpuSeconds(target.process.pid!) - cpuBefore) * 1e6) / result.requests.total;
+  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuMicros };
 }
 
 // ------------------------------------------------------------------------------------------- servers
@@ -257,7 +273,7 @@ for (const endpoint of ENDPOINTS) {
 // Warm-up (JIT, the caches of every worker): not counted.
 for (const endpoint of ENDPOINTS) for (const target of [ceiling, ...pdiTargets]) await measure(target, endpoint, 8, 1);
 
-const results = new Map<Cell, Array<{ rps: number; p50: number; p99: number }>>(cells.map((c) => [c, []]));
+const results = new Map<Cell, Array<{ rps: number; p50: number; p99: number; cpuMicros: number }>>(cells.map((c) => [c, []]));
 const loads: string[] = [];
 for (let repeat = 1; repeat <= REPEATS; repeat++) {
   const before = load();
@@ -276,10 +292,21 @@ const ceilingRps = (endpoint: Endpoint, connections: number) =>
     results.get(cells.find((c) => c.target === ceiling && c.endpoint === endpoint && c.connections === connections)!)!.map((r) => r.rps),
   );
 
+const ceilingCpu = (endpoint: Endpoint, connections: number) =>
+  median(
+    results
+      .get(cells.find((c) => c.target === ceiling && c.endpoint === endpoint && c.connections === connections)!)!
+      .map((r) => r.cpuMicros),
+  );
+
 console.log(
-  `\nreq/s: median of ${REPEATS} (min–max); p50/p99 ms: medians; ratio: median req/s over the ceiling's median at the same connections`,
+  `\nreq/s: median of ${REPEATS} (min–max); p50/p99 ms: medians; ratio: median req/s over the ceiling's median at the same connections;\n` +
+    `server CPU µs per request (user + system of the server's processes, from /proc, 10 ms ticks): median; CPU ratio: the ceiling's\n` +
+    `µs per request over this server's (what the server alone costs, whatever the load generator and the machine's other work)`,
 );
-console.log(`${'endpoint'.padEnd(28)} ${'server'.padEnd(22)} conn ${'req/s'.padStart(7)} ${'spread'.padStart(13)}   p50    p99   ratio`);
+console.log(
+  `${'endpoint'.padEnd(28)} ${'server'.padEnd(22)} conn ${'req/s'.padStart(7)} ${'spread'.padStart(13)}   p50    p99   ratio  CPU µs  CPU ratio`,
+);
 for (const cell of cells) {
   const runs = results.get(cell)!;
   const rps = median(runs.map((r) => r.rps));
@@ -289,7 +316,9 @@ for (const cell of cells) {
         .toFixed(1)
         .padStart(5)} ${median(runs.map((r) => r.p99))
         .toFixed(1)
-        .padStart(6)}  ${(rps / ceilingRps(cell.endpoint, cell.connections)).toFixed(2).padStart(5)}`,
+        .padStart(6)}  ${(rps / ceilingRps(cell.endpoint, cell.connections)).toFixed(2).padStart(5)}  ${median(runs.map((r) => r.cpuMicros))
+        .toFixed(0)
+        .padStart(6)}  ${(ceilingCpu(cell.endpoint, cell.connections) / median(runs.map((r) => r.cpuMicros))).toFixed(2).padStart(9)}`,
   );
 }
 console.log('\nRSS MB (before the load → after):');
@@ -300,10 +329,18 @@ const rpsOf = (label: string, name: string, connections: number) => {
   const cell = cells.find((c) => c.endpoint.label === label && c.target.name === name && c.connections === connections);
   return cell ? median(results.get(cell)!.map((r) => r.rps)) : NaN;
 };
+const cpuOf = (label: string, name: string, connections: number) => {
+  const cell = cells.find((c) => c.endpoint.label === label && c.target.name === name && c.connections === connections);
+  return cell ? median(results.get(cell)!.map((r) => r.cpuMicros)) : NaN;
+};
 console.log('\ntargets (issue 20):');
 for (const endpoint of ENDPOINTS) {
   const hits = [1, 8].map((c) => rpsOf(endpoint.label, '1 worker, cache on', c) / ceilingRps(endpoint, c));
-  console.log(`  cache hit ≥ 0.7× ceiling: ${endpoint.label}: ${hits.map((h) => h.toFixed(2)).join(' at 1, ')} at 8 connections`);
+  const cpu = [1, 8].map((c) => ceilingCpu(endpoint, c) / cpuOf(endpoint.label, '1 worker, cache on', c));
+  console.log(
+    `  cache hit ≥ 0.7× ceiling: ${endpoint.label}: ${hits.map((h) => h.toFixed(2)).join(' at 1, ')} at 8 connections ` +
+      `(server CPU per request, ceiling's over pdi's: ${cpu.map((h) => h.toFixed(2)).join(' at 1, ')} at 8)`,
+  );
 }
 for (const label of ['A recommendations', 'B doi-suggestions']) {
   const endpoint = ENDPOINTS.find((e) => e.label === label);
