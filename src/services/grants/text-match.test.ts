@@ -112,6 +112,45 @@ describeEachDatabase(
         }
       }
     });
+
+    it('finds the texts over many views of the held texts, long texts and rare and common strings alike', async () => {
+      // 120 KiB of texts (the checks scan views of 8 KiB): words common and rare, a few texts longer than a view
+      const words = ['health', 'care', 'Santé', 'north', 'ab', 'quokka', 'zz', 'ÉCOLE'];
+      const more = fc.sample(
+        fc.array(fc.oneof(fc.constantFrom(...words), fc.stringMatching(/^[a-z]{1,7}$/)), { minLength: 1, maxLength: 12 }),
+        { numRuns: 5000, seed: 20261127 },
+      );
+      const long = ['n'.repeat(9000) + ' quokka', 'health '.repeat(2000), 'zz'.repeat(5000) + 'ab quokka zz'];
+      await insertMany(
+        db(),
+        'grants_texts',
+        [...more.map((w) => w.join(' ')), ...long].map((text) => ({ text })),
+      );
+      const dictionary = await TextDictionary.load(db());
+      let matched = 0;
+      for (const n of [
+        'health',
+        'Health care',
+        'quokka',
+        'zz',
+        'zzz',
+        'ab q',
+        'santé',
+        'école',
+        'ecole',
+        'north he',
+        'th c',
+        'kka',
+        'nnn',
+        'qqqq',
+      ]) {
+        const found = await dictionary.match(db(), n);
+        const expected = await bySql(n);
+        if (expected.length > 0) matched++;
+        assert.deepEqual(found, expected, n);
+      }
+      assert.ok(matched >= 12, `strings with texts: ${matched}`);
+    });
   },
   { migrations: grantsService.migrations },
 );

@@ -5,6 +5,10 @@
 // 1.3-million-row file (9,930 of 334,718 texts), most of a search; scanning the 63 MB of texts in memory takes
 // about as long. Here a trigram index of our own narrows the texts to the few that hold every trigram of the
 // string (about 1 ms), and each is then checked for the exact substring.
+// The texts are held as UTF-8 in one Buffer (63 MB outside V8's heap for those 334,718 texts, where as many
+// strings took 77 MiB of it), and a candidate is checked by the native Buffer.indexOf (see verify). On
+// well-formed strings, a UTF-8 byte string contains another exactly when the strings do (UTF-8 synchronises:
+// a match cannot begin inside a character), and the index's trigrams are of bytes.
 //
 // The semantics reproduced (needle = the search string trimmed; "fold" = foldCase, NFC then toLowerCase):
 //  - SQLite, under 3 characters: fold(text) contains fold(needle)                     (pdi_fold, instr)
@@ -27,6 +31,11 @@ import { MIN_INDEXED_LENGTH } from '../../core/db/search-index.ts';
 import type { GrantsDatabase } from './tables.ts';
 
 const LOAD_CHUNK_ROWS = 10_000;
+/**
+ * The texts are checked through views of 2^VIEW_BITS bytes of them (each to the end of its last text): a search
+ * for a needle never reads past a view, so a candidate far from the next occurrence costs at most a view.
+ */
+const VIEW_BITS = 13;
 /** 2^19 hash buckets of trigrams: 4 MiB of offsets and counts; collisions only add candidates. */
 const BUCKET_BITS = 19;
 const BUCKETS = 1 << BUCKET_BITS;
@@ -64,7 +73,7 @@ function isFtsSafe(lowered: string, from: number, to: number): boolean {
 }
 
 /**
- * Inverted lists from each trigram bucket (of UTF-16 code units) to the texts holding a trigram of it:
+ * Inverted lists from each trigram bucket (of UTF-8 bytes) to the texts holding a trigram of it:
  * ascending text ids, delta-encoded in 7-bit groups (about one byte a posting: 51 million postings for the
  * dictionary of the generated 1.3-million-row file).
  */
@@ -76,10 +85,13 @@ class TrigramIndex {
   private constructor() {}
 
   /**
-   * `variants(t)`: the strings of text t that needles are compared with (each indexed). Built in slices of
-   * texts with the event loop let run between them: the whole takes over a second for 335,000 texts.
+   * `variants(t, visit)`: visits the byte ranges of text t that needles are compared with (each indexed). Built
+   * in slices of texts with the event loop let run between them: the whole takes over a second for 335,000 texts.
    */
-  static async build(textCount: number, variants: (t: number) => readonly string[]): Promise<TrigramIndex> {
+  static async build(
+    textCount: number,
+    variants: (t: number, visit: (bytes: Uint8Array, from: number, to: number) => void) => void,
+  ): Promise<TrigramIndex> {
     const index = new TrigramIndex();
     const last = new Int32Array(BUCKETS);
     const size = new Uint32Array(BUCKETS);
@@ -92,15 +104,15 @@ class TrigramIndex {
           turn = performance.now();
         }
         for (let t = from, to = Math.min(textCount, from + BUILD_SLICE_TEXTS); t < to; t++) {
-          for (const s of variants(t)) {
-            for (let i = 0; i + 2 < s.length; i++) {
-              const b = bucketOf(s.charCodeAt(i), s.charCodeAt(i + 1), s.charCodeAt(i + 2));
+          variants(t, (bytes, start, end) => {
+            for (let i = start; i + 2 < end; i++) {
+              const b = bucketOf(bytes[i], bytes[i + 1], bytes[i + 2]);
               const previous = last[b];
               if (previous === t) continue;
               last[b] = t;
               emit(b, t, t - previous); // (previous -1 for a bucket's first text: deltas are ≥ 1)
             }
-          }
+          });
         }
       }
     };
@@ -133,12 +145,11 @@ class TrigramIndex {
 
   /**
    * The distinct buckets of a needle's trigrams whose lists are kept, rarest first (empty for a needle under 3
-   * code units or of dense trigrams only); null when a trigram is in no text (then no text holds the needle).
+   * bytes or of dense trigrams only); null when a trigram is in no text (then no text holds the needle).
    */
-  bucketsOf(needle: string): number[] | null {
+  bucketsOf(needle: Uint8Array): number[] | null {
     const buckets = new Set<number>();
-    for (let i = 0; i + 2 < needle.length; i++)
-      buckets.add(bucketOf(needle.charCodeAt(i), needle.charCodeAt(i + 1), needle.charCodeAt(i + 2)));
+    for (let i = 0; i + 2 < needle.length; i++) buckets.add(bucketOf(needle[i], needle[i + 1], needle[i + 2]));
     const all = [...buckets];
     if (all.some((b) => this.counts[b] === 0)) return null;
     return all.filter((b) => this.offsets[b + 1] > this.offsets[b]).sort((x, y) => this.counts[x] - this.counts[y]);
@@ -183,31 +194,36 @@ class TrigramIndex {
 /** The search dictionary of one data version, in memory. */
 export class TextDictionary {
   readonly dialect: DialectName;
-  /** Highest text id + 1 (ids are positions in the arrays below). */
+  /** Highest text id + 1 (ids are positions in `starts`). */
   readonly size: number;
   /**
-   * Each text as the indexed comparison lowers it: SQLite's lower() (ASCII letters only), PostgreSQL's
-   * lower(); '' for an id the dictionary does not hold.
+   * Each text as the indexed comparison lowers it (SQLite's lower(): ASCII letters only; PostgreSQL's lower()),
+   * in UTF-8, each followed by a NUL (which no needle holds: no match spans two texts); empty for an id the
+   * dictionary does not hold. Text t is data[starts[t] … starts[t + 1] - 1).
    */
-  private readonly lowered: string[];
-  /** SQLite: foldCase(text) where it differs from `lowered` (texts with other than ASCII characters). */
+  private readonly data: Buffer;
+  private readonly starts: Uint32Array;
+  /** views[k]: data from byte k << VIEW_BITS to the end of the last text starting before (k + 1) << VIEW_BITS. */
+  private readonly views: Buffer[];
+  /** SQLite: foldCase(text) where it differs from the lowered text (texts with other than ASCII characters). */
   private readonly folded: Map<number, string>;
   /**
    * SQLite: texts whose folded form does not align with the stored characters (not NFC, or a letter that
    * folds to more code units): where a match lies in the stored text is not known for them.
    */
   private readonly misaligned: Set<number>;
-  /** Ids below the highest that the dictionary does not hold (deleted texts): '' in `lowered`. */
+  /** Ids below the highest that the dictionary does not hold (deleted texts): empty in `data`. */
   private readonly absent: Set<number>;
   private readonly index: TrigramIndex;
   /** Per-query marks of the intersection (epochs, so that they are never cleared between queries). */
   private readonly stamps: Uint32Array;
   private epoch = 0;
-  private readonly textBytes: number;
+  private readonly foldedChars: number;
 
   private constructor(
     dialect: DialectName,
-    lowered: string[],
+    data: Buffer,
+    starts: Uint32Array,
     folded: Map<number, string>,
     misaligned: Set<number>,
     absent: Set<number>,
@@ -215,22 +231,30 @@ export class TextDictionary {
   ) {
     this.dialect = dialect;
     this.absent = absent;
-    this.size = lowered.length;
-    this.lowered = lowered;
+    this.size = starts.length - 1;
+    this.data = data;
+    this.starts = starts;
     this.folded = folded;
     this.misaligned = misaligned;
     this.index = index;
-    this.stamps = new Uint32Array(lowered.length);
+    this.stamps = new Uint32Array(this.size);
+    this.views = [];
+    for (let k = 0, t = 0; k << VIEW_BITS < data.length; k++) {
+      const next = (k + 1) << VIEW_BITS;
+      while (t < this.size && starts[t] < next) t++;
+      this.views.push(data.subarray(k << VIEW_BITS, starts[t]));
+    }
     let chars = 0;
-    for (const s of lowered) chars += s.length;
-    for (const s of folded.values()) chars += s.length;
-    this.textBytes = chars;
+    for (const f of folded.values()) chars += f.length;
+    this.foldedChars = chars;
   }
 
   /** Reads the dictionary (in chunks, so that other requests run between two reads). */
   static async load(db: Kysely<GrantsDatabase>): Promise<TextDictionary> {
     const dialect = dialectOf(db);
-    const lowered: string[] = [];
+    const chunks: Buffer[] = [];
+    const starts: number[] = [];
+    let bytes = 0;
     const folded = new Map<number, string>();
     const misaligned = new Set<number>();
     const absent: number[] = [];
@@ -253,36 +277,64 @@ export class TextDictionary {
               .orderBy('id')
               .limit(LOAD_CHUNK_ROWS)
               .execute();
+      const lowered: string[] = [];
+      const add = (text: string, ascii: boolean) => {
+        starts.push(bytes);
+        bytes += (ascii ? text.length : Buffer.byteLength(text)) + 1;
+        lowered.push(text);
+      };
       for (const r of rows) {
         const id = Number(r.id);
         const text = r.text ?? '';
-        while (lowered.length < id) {
-          absent.push(lowered.length);
-          lowered.push('');
+        while (starts.length < id) {
+          absent.push(starts.length);
+          add('', true);
         }
-        if (dialect === 'postgres') lowered.push(text);
-        else if (ASCII.test(text)) lowered.push(text.toLowerCase());
+        const ascii = ASCII.test(text);
+        if (dialect === 'postgres') add(text, ascii);
+        else if (ascii) add(text.toLowerCase(), true);
         else {
-          lowered.push(asciiLower(text));
+          add(asciiLower(text), false);
           const f = foldCase(text);
           folded.set(id, f);
           // (no lowercase mapping shortens a character, so equal lengths mean each kept its own)
           if (f.length !== text.length || text.normalize('NFC') !== text) misaligned.add(id);
         }
       }
+      if (lowered.length > 0) chunks.push(Buffer.from(`${lowered.join('\0')}\0`));
       if (rows.length < LOAD_CHUNK_ROWS) break;
       after = Number(rows[rows.length - 1].id);
     }
-    const index = await TrigramIndex.build(lowered.length, (t) => {
+    starts.push(bytes);
+    const data = Buffer.concat(chunks, bytes);
+    const startArray = Uint32Array.from(starts);
+    const index = await TrigramIndex.build(startArray.length - 1, (t, visit) => {
+      visit(data, startArray[t], startArray[t + 1] - 1);
       const f = folded.get(t);
-      return f === undefined ? [lowered[t]] : [lowered[t], f];
+      if (f !== undefined) {
+        const b = Buffer.from(f);
+        visit(b, 0, b.length);
+      }
     });
-    return new TextDictionary(dialect, lowered, folded, misaligned, new Set(absent), index);
+    return new TextDictionary(dialect, data, startArray, folded, misaligned, new Set(absent), index);
   }
 
-  /** Memory held, in bytes (strings counted at one byte a character, as V8 stores Latin-1 text). */
+  /** Memory held, in bytes (the folded strings counted at one byte a character, as V8 stores Latin-1 text). */
   get bytes(): number {
-    return this.index.byteLength + this.stamps.byteLength + this.textBytes + 16 * (this.size + this.folded.size);
+    return (
+      this.index.byteLength +
+      this.stamps.byteLength +
+      this.data.byteLength +
+      this.starts.byteLength +
+      100 * this.views.length +
+      this.foldedChars +
+      16 * this.folded.size
+    );
+  }
+
+  /** Text t as the indexed comparison lowers it. */
+  private lowered(t: number): string {
+    return this.data.toString('utf8', this.starts[t], this.starts[t + 1] - 1);
   }
 
   /**
@@ -295,38 +347,43 @@ export class TextDictionary {
     const short = [...needle].length < MIN_INDEXED_LENGTH;
     if (this.dialect === 'postgres') {
       const wanted = short ? foldCase(needle) : (await sql<{ l: string }>`select lower(${needle}) as l`.execute(db)).rows[0].l;
-      return this.find(wanted, (t) => this.lowered[t].includes(wanted));
+      return this.find(wanted, null);
     }
     const folded = foldCase(needle);
-    if (short) return this.find(folded, (t) => (this.folded.get(t) ?? this.lowered[t]).includes(folded));
+    if (short) return this.find(folded, (t, f) => f.includes(folded));
     if ([...folded].length < MIN_INDEXED_LENGTH) return null; // FTS5 gets no trigram from it
-    if (ASCII.test(folded)) return this.find(folded, (t) => this.lowered[t].includes(folded));
+    if (ASCII.test(folded)) return this.find(folded, null);
     // FTS5 finds a text when one occurrence's characters fold there as foldCase folds them (then every trigram
     // of the needle is in its index); a text with none such is left to the database
     let undecided = false;
-    const found = this.find(folded, (t) => {
-      const f = this.folded.get(t);
-      if (f === undefined) return this.lowered[t].includes(folded); // ASCII: safe throughout
+    const found = this.find(folded, (t, f) => {
       let at = f.indexOf(folded);
       if (at === -1) return false;
       if (this.misaligned.has(t)) {
         undecided = true;
         return true;
       }
-      for (; at !== -1; at = f.indexOf(folded, at + 1)) if (isFtsSafe(this.lowered[t], at, at + folded.length)) return true;
+      const lowered = this.lowered(t);
+      for (; at !== -1; at = f.indexOf(folded, at + 1)) if (isFtsSafe(lowered, at, at + folded.length)) return true;
       undecided = true;
       return true;
     });
     return undecided ? null : found;
   }
 
-  /** The texts t passing `contains(t)`, found through the trigram index when `needle` has a trigram. */
-  private find(needle: string, contains: (t: number) => boolean): number[] {
+  /**
+   * The texts containing `needle` (ascending), found through the trigram index when it has a trigram: each
+   * candidate's lowered text is checked for it, or, where `ofFolded` is given and the text has a folded form,
+   * `ofFolded(t, folded form)` decides.
+   */
+  private find(needle: string, ofFolded: ((t: number, folded: string) => boolean) | null): number[] {
     const out: number[] = [];
-    const buckets = this.index.bucketsOf(needle);
+    const bytes = Buffer.from(needle);
+    const buckets = this.index.bucketsOf(bytes);
     if (buckets === null) return out;
+    const verify = this.verifier(bytes, ofFolded);
     if (buckets.length === 0) {
-      for (let t = 0; t < this.size; t++) if (!this.absent.has(t) && contains(t)) out.push(t);
+      for (let t = 0; t < this.size; t++) if (!this.absent.has(t) && verify(t)) out.push(t);
       return out;
     }
     const lists = buckets.slice(0, MAX_LISTS);
@@ -339,7 +396,40 @@ export class TextDictionary {
     // every text of the rarest list is stamped base + 1, then each list moves on the texts it also holds
     this.index.advance(lists[0], this.stamps, -1, base + 1);
     for (let k = 1; k < lists.length; k++) this.index.advance(lists[k], this.stamps, base + k, base + k + 1);
-    this.index.collect(lists[0], this.stamps, base + lists.length, contains, out);
+    this.index.collect(lists[0], this.stamps, base + lists.length, verify, out);
     return out;
+  }
+
+  /**
+   * A check of texts in ascending order: whether text t contains `needle`. Buffer.indexOf costs about 0.15 µs a
+   * call plus its scan, so one call finds the first occurrence from a candidate's start on, and that answers
+   * every later candidate before it (an occurrence lies in a text holding every trigram: a candidate). The scan
+   * stops at the end of the candidate's view (VIEW_BITS); a view without an occurrence answers the candidates
+   * starting in it.
+   */
+  private verifier(needle: Buffer, ofFolded: ((t: number, folded: string) => boolean) | null): (t: number) => boolean {
+    const { starts, views, folded } = this;
+    if (needle.length === 0) return () => true;
+    let occurrence = -1; // the first occurrence at or after the last start searched from, or -1
+    let clearTo = -1; // no occurrence from the last start searched from to here (the end of its view)
+    return (t) => {
+      if (ofFolded !== null) {
+        const f = folded.get(t);
+        if (f !== undefined) return ofFolded(t, f);
+      }
+      const start = starts[t];
+      if (occurrence < start) {
+        if (start < clearTo) return false;
+        const k = start >>> VIEW_BITS;
+        const at = views[k].indexOf(needle, start - (k << VIEW_BITS));
+        if (at === -1) {
+          occurrence = -1;
+          clearTo = (k << VIEW_BITS) + views[k].length;
+          return false;
+        }
+        occurrence = (k << VIEW_BITS) + at;
+      }
+      return occurrence < starts[t + 1] - 1;
+    };
   }
 }
