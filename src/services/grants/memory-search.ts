@@ -222,14 +222,12 @@ export class MemorySearch {
 
   private async read(version: string | null): Promise<Snapshot> {
     const db = this.db;
-    const size = num(
-      (
-        await db
-          .selectFrom('grants_agreements')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    const counted = await db
+      .selectFrom('grants_agreements')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('id').as('low'), eb.fn.max('id').as('m')])
+      .executeTakeFirstOrThrow();
+    const size = num(counted.n);
+    const wideIds = num(counted.m ?? 0) > 0xffffffff || num(counted.low ?? 0) < 0;
     const maxText = num(
       (
         await db
@@ -239,25 +237,24 @@ export class MemorySearch {
       ).m ?? 0,
     );
     const texts = await TextDictionary.load(db);
-    // Read in the order of ids, then renumbered by value (the temporary arrays go when the load ends).
-    const idsRead = new Float64Array(size);
+    // Read in the order of ids, then renumbered by value (the temporary arrays go when the load ends; they are
+    // kept narrow, as a process keeps much of its peak)
+    const idsRead = wideIds ? new Float64Array(size) : new Uint32Array(size);
     const valuesRead = new Float64Array(size);
     const notableRead = new Uint8Array(size);
-    const columns = {
-      province: { codes: new Uint32Array(size), codeOf: new Map<string, number>() },
-      fiscalYear: { codes: new Uint32Array(size), codeOf: new Map<string, number>() },
-      recipientType: { codes: new Uint32Array(size), codeOf: new Map<string, number>() },
-      start: { codes: new Uint32Array(size), codeOf: new Map<string, number>() },
-      end: { codes: new Uint32Array(size), codeOf: new Map<string, number>() },
-    };
+    const coded = (): CodedColumn => ({ codes: new Uint16Array(size), codeOf: new Map<string, number>() });
+    const columns = { province: coded(), fiscalYear: coded(), recipientType: coded(), start: coded(), end: coded() };
     const textIds = SEARCHED_COLUMNS.map(() => new Uint32Array(size));
     // Codes in order of first appearance while reading; renumbered below in the database's order of the values.
-    const code = (c: CodedColumn, v: unknown): number => {
-      if (v === null || v === undefined) return 0;
+    const code = (c: CodedColumn, i: number, v: unknown): void => {
+      if (v === null || v === undefined) return; // (0)
       const text = String(v);
       let k = c.codeOf.get(text);
-      if (k === undefined) c.codeOf.set(text, (k = c.codeOf.size + 1));
-      return k;
+      if (k === undefined) {
+        c.codeOf.set(text, (k = c.codeOf.size + 1));
+        if (k === 0x10000) c.codes = Uint32Array.from(c.codes); // (more distinct values than 16 bits hold)
+      }
+      c.codes[i] = k;
     };
     let i = 0;
     let after = -Infinity;
@@ -285,11 +282,11 @@ export class MemorySearch {
         idsRead[i] = Number(r.id);
         valuesRead[i] = num(r.agreement_value_cents);
         notableRead[i] = r.is_notable ? 1 : 0;
-        columns.province.codes[i] = code(columns.province, r.recipient_province);
-        columns.fiscalYear.codes[i] = code(columns.fiscalYear, r.fiscal_year);
-        columns.recipientType.codes[i] = code(columns.recipientType, r.recipient_type);
-        columns.start.codes[i] = code(columns.start, r.agreement_start_date);
-        columns.end.codes[i] = code(columns.end, r.agreement_end_date);
+        code(columns.province, i, r.recipient_province);
+        code(columns.fiscalYear, i, r.fiscal_year);
+        code(columns.recipientType, i, r.recipient_type);
+        code(columns.start, i, r.agreement_start_date);
+        code(columns.end, i, r.agreement_end_date);
         SEARCHED_COLUMNS.forEach((c, k) => {
           const t = r[c.textId] ?? 0;
           textIds[k][i] = t >= 0 && t <= maxText ? t : 0;
@@ -313,7 +310,7 @@ export class MemorySearch {
     const byValue = Int32Array.from({ length: n }, (_, k) => k);
     byValue.sort((x, y) => valuesRead[x] - valuesRead[y] || x - y);
     const maxId = n === 0 ? 0 : idsRead[n - 1];
-    const ids = maxId <= 0xffffffff && idsRead.every((id) => id >= 0) ? new Uint32Array(n) : new Float64Array(n);
+    const ids = wideIds || maxId > 0xffffffff ? new Float64Array(n) : new Uint32Array(n);
     const valueCents = new Float64Array(n);
     const notable = new Uint8Array(n);
     for (let a = 0; a < n; a++) {
