@@ -5,10 +5,12 @@
 // 1.3-million-row file (9,930 of 334,718 texts), most of a search; scanning the 63 MB of texts in memory takes
 // about as long. Here a trigram index of our own narrows the texts to the few that hold every trigram of the
 // string (about 1 ms), and each is then checked for the exact substring.
-// The texts are held as UTF-8 in one Buffer (63 MB outside V8's heap for those 334,718 texts, where as many
-// strings took 77 MiB of it), and a candidate is checked by the native Buffer.indexOf (see verify). On
-// well-formed strings, a UTF-8 byte string contains another exactly when the strings do (UTF-8 synchronises:
-// a match cannot begin inside a character), and the index's trigrams are of bytes.
+// The texts are held as their UTF-8 bytes in one string of one-byte characters (63 MB for those 334,718 texts,
+// where as many strings took 77 MiB with their headers), and a candidate is checked by String.prototype.indexOf
+// on a slice of it (see verifier). On well-formed strings, a UTF-8 byte string contains another exactly when the
+// strings do (UTF-8 synchronises: a match cannot begin inside a character), and the index's trigrams are of
+// bytes. (A Buffer held outside the heap saved as much, but Buffer.indexOf costs 0.15 µs a call more: the first
+// search of "support", 149,000 texts, took 64 ms against 30.)
 //
 // The semantics reproduced (needle = the search string trimmed; "fold" = foldCase, NFC then toLowerCase):
 //  - SQLite, under 3 characters: fold(text) contains fold(needle)                     (pdi_fold, instr)
@@ -209,13 +211,16 @@ export class TextDictionary {
   readonly size: number;
   /**
    * Each text as the indexed comparison lowers it (SQLite's lower(): ASCII letters only; PostgreSQL's lower()),
-   * in UTF-8, each followed by a NUL (which no needle holds: no match spans two texts); empty for an id the
-   * dictionary does not hold. Text t is data[starts[t] … starts[t + 1] - 1).
+   * its UTF-8 bytes as characters U+0000–U+00FF, each followed by a NUL (which no needle holds: no match spans
+   * two texts); empty for an id the dictionary does not hold. Text t is data[starts[t] … starts[t + 1] - 1).
    */
-  private readonly data: Buffer;
+  private readonly data: string;
   private readonly starts: Uint32Array;
-  /** views[k]: data from byte k << VIEW_BITS to the end of the last text starting before (k + 1) << VIEW_BITS. */
-  private readonly views: Buffer[];
+  /**
+   * views[k]: data from byte k << VIEW_BITS to the end of the last text starting before (k + 1) << VIEW_BITS (a
+   * slice: V8 keeps a reference into `data`, not a copy).
+   */
+  private readonly views: string[];
   /** SQLite: foldCase(text) where it differs from the lowered text (texts with other than ASCII characters). */
   private readonly folded: Map<number, string>;
   /**
@@ -233,7 +238,7 @@ export class TextDictionary {
 
   private constructor(
     dialect: DialectName,
-    data: Buffer,
+    data: string,
     starts: Uint32Array,
     folded: Map<number, string>,
     misaligned: Set<number>,
@@ -253,7 +258,7 @@ export class TextDictionary {
     for (let k = 0, t = 0; k << VIEW_BITS < data.length; k++) {
       const next = (k + 1) << VIEW_BITS;
       while (t < this.size && starts[t] < next) t++;
-      this.views.push(data.subarray(k << VIEW_BITS, starts[t]));
+      this.views.push(data.slice(k << VIEW_BITS, starts[t]));
     }
     let chars = 0;
     for (const f of folded.values()) chars += f.length;
@@ -340,7 +345,8 @@ export class TextDictionary {
         visit(b, 0, b.length);
       }
     });
-    return new TextDictionary(dialect, final, startArray, folded, misaligned, new Set(absent), index);
+    // one-byte characters: 63 MB in V8's heap, the Buffer's memory returned (a block that large is mapped apart)
+    return new TextDictionary(dialect, final.toString('latin1'), startArray, folded, misaligned, new Set(absent), index);
   }
 
   /** Memory held, in bytes (the folded strings counted at one byte a character, as V8 stores Latin-1 text). */
@@ -348,9 +354,9 @@ export class TextDictionary {
     return (
       this.index.byteLength +
       this.stamps.byteLength +
-      this.data.byteLength +
+      this.data.length +
       this.starts.byteLength +
-      100 * this.views.length +
+      32 * this.views.length +
       this.foldedChars +
       16 * this.folded.size
     );
@@ -358,7 +364,7 @@ export class TextDictionary {
 
   /** Text t as the indexed comparison lowers it. */
   private lowered(t: number): string {
-    return this.data.toString('utf8', this.starts[t], this.starts[t + 1] - 1);
+    return Buffer.from(this.data.slice(this.starts[t], this.starts[t + 1] - 1), 'latin1').toString('utf8');
   }
 
   /**
@@ -405,7 +411,7 @@ export class TextDictionary {
     const bytes = Buffer.from(needle);
     const buckets = this.index.bucketsOf(bytes);
     if (buckets === null) return out;
-    const verify = this.verifier(bytes, ofFolded);
+    const verify = this.verifier(bytes.toString('latin1'), ofFolded);
     if (buckets.length === 0) {
       for (let t = 0; t < this.size; t++) if (!this.absent.has(t) && verify(t)) out.push(t);
       return out;
@@ -425,13 +431,12 @@ export class TextDictionary {
   }
 
   /**
-   * A check of texts in ascending order: whether text t contains `needle`. Buffer.indexOf costs about 0.15 µs a
-   * call plus its scan, so one call finds the first occurrence from a candidate's start on, and that answers
-   * every later candidate before it (an occurrence lies in a text holding every trigram: a candidate). The scan
-   * stops at the end of the candidate's view (VIEW_BITS); a view without an occurrence answers the candidates
-   * starting in it.
+   * A check of texts in ascending order: whether text t contains `needle` (its UTF-8 bytes as characters). One
+   * indexOf finds the first occurrence from a candidate's start on, and that answers every later candidate
+   * before it (an occurrence lies in a text holding every trigram: a candidate). The scan stops at the end of
+   * the candidate's view (VIEW_BITS); a view without an occurrence answers the candidates starting in it.
    */
-  private verifier(needle: Buffer, ofFolded: ((t: number, folded: string) => boolean) | null): (t: number) => boolean {
+  private verifier(needle: string, ofFolded: ((t: number, folded: string) => boolean) | null): (t: number) => boolean {
     const { starts, views, folded } = this;
     if (needle.length === 0) return () => true;
     let occurrence = -1; // the first occurrence at or after the last start searched from, or -1
