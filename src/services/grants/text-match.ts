@@ -38,8 +38,11 @@ const LOAD_CHUNK_ROWS = 10_000;
  * for a needle never reads past a view, so a candidate far from the next occurrence costs at most a view.
  */
 const VIEW_BITS = 13;
-/** 2^19 hash buckets of trigrams: 4 MiB of offsets and counts; collisions only add candidates. */
-const BUCKET_BITS = 19;
+/**
+ * 2^18 hash buckets of trigrams: 3 MiB of offsets, counts and bitmap numbers; collisions only add candidates (the
+ * generated 1.3-million-row file's texts have 3,507 distinct byte trigrams).
+ */
+const BUCKET_BITS = 18;
 const BUCKETS = 1 << BUCKET_BITS;
 /** The rarest lists intersected; the candidates they leave are checked one by one (cheaper than more lists). */
 const MAX_LISTS = 4;
@@ -76,13 +79,18 @@ function isFtsSafe(lowered: string, from: number, to: number): boolean {
 
 /**
  * Inverted lists from each trigram bucket (of UTF-8 bytes) to the texts holding a trigram of it:
- * ascending text ids, delta-encoded in 7-bit groups (about one byte a posting: 51 million postings for the
- * dictionary of the generated 1.3-million-row file).
+ * ascending text ids, delta-encoded in 7-bit groups (about one byte a posting), or, where that takes more room, a
+ * bitmap of the texts (a bit a text: the 322 lists of over an eighth of the texts of the generated 1.3-million-row
+ * file take 12.8 MiB so, against 24.7 delta-encoded).
  */
 class TrigramIndex {
   readonly offsets = new Uint32Array(BUCKETS + 1);
   readonly counts = new Uint32Array(BUCKETS);
   bytes = new Uint8Array(0);
+  /** bitmapOf[b]: 1 + the number of bucket b's bitmap in `bitmaps`, or 0 (its list is delta-encoded or not kept). */
+  readonly bitmapOf = new Uint32Array(BUCKETS);
+  bitmaps = new Int32Array(0);
+  words = 0;
 
   private constructor() {}
 
@@ -122,12 +130,23 @@ class TrigramIndex {
       size[b] += delta < 0x80 ? 1 : delta < 0x4000 ? 2 : delta < 0x200000 ? 3 : 5;
       index.counts[b]++;
     });
-    // a trigram in most texts hardly narrows a search: its list is not kept (18 of 50 MiB on the generated file)
+    // a trigram in most texts hardly narrows a search: its list is not kept
     const dense = (b: number) => index.counts[b] > textCount * DENSE_SHARE;
-    for (let b = 0; b < BUCKETS; b++) index.offsets[b + 1] = index.offsets[b] + (dense(b) ? 0 : size[b]);
+    const words = (index.words = Math.ceil(textCount / 32));
+    let bitmapCount = 0;
+    for (let b = 0; b < BUCKETS; b++) {
+      const bitmap = !dense(b) && size[b] > 4 * words;
+      if (bitmap) index.bitmapOf[b] = ++bitmapCount;
+      index.offsets[b + 1] = index.offsets[b] + (dense(b) || bitmap ? 0 : size[b]);
+    }
+    const bitmaps = (index.bitmaps = new Int32Array(bitmapCount * words));
     const bytes = new Uint8Array(index.offsets[BUCKETS]);
     const at = index.offsets.slice(0, BUCKETS);
-    await visit((b, _t, delta) => {
+    await visit((b, t, delta) => {
+      if (index.bitmapOf[b] !== 0) {
+        bitmaps[(index.bitmapOf[b] - 1) * words + (t >>> 5)] |= 1 << (t & 31);
+        return;
+      }
       if (dense(b)) return;
       let p = at[b];
       while (delta >= 0x80) {
@@ -142,7 +161,7 @@ class TrigramIndex {
   }
 
   get byteLength(): number {
-    return this.offsets.byteLength + this.counts.byteLength + this.bytes.byteLength;
+    return this.offsets.byteLength + this.counts.byteLength + this.bytes.byteLength + this.bitmapOf.byteLength + this.bitmaps.byteLength;
   }
 
   /**
@@ -154,7 +173,9 @@ class TrigramIndex {
     for (let i = 0; i + 2 < needle.length; i++) buckets.add(bucketOf(needle[i], needle[i + 1], needle[i + 2]));
     const all = [...buckets];
     if (all.some((b) => this.counts[b] === 0)) return null;
-    return all.filter((b) => this.offsets[b + 1] > this.offsets[b]).sort((x, y) => this.counts[x] - this.counts[y]);
+    return all
+      .filter((b) => this.offsets[b + 1] > this.offsets[b] || this.bitmapOf[b] !== 0)
+      .sort((x, y) => this.counts[x] - this.counts[y]);
   }
 
   /**
@@ -162,6 +183,18 @@ class TrigramIndex {
    * of the intersection.
    */
   advance(b: number, stamps: Uint32Array, from: number, to: number): void {
+    if (this.bitmapOf[b] !== 0) {
+      const base = (this.bitmapOf[b] - 1) * this.words;
+      for (let w = 0; w < this.words; w++) {
+        for (let word = this.bitmaps[base + w]; word !== 0;) {
+          const low = word & -word;
+          word ^= low;
+          const t = (w << 5) | (31 - Math.clz32(low));
+          if (from === -1 || stamps[t] === from) stamps[t] = to;
+        }
+      }
+      return;
+    }
     const bytes = this.bytes;
     let t = -1;
     for (let p = this.offsets[b], end = this.offsets[b + 1]; p < end;) {
@@ -178,6 +211,18 @@ class TrigramIndex {
 
   /** The texts of bucket b whose stamp is `stamp`, ascending, that pass `accept`. */
   collect(b: number, stamps: Uint32Array, stamp: number, accept: (t: number) => boolean, out: number[]): void {
+    if (this.bitmapOf[b] !== 0) {
+      const base = (this.bitmapOf[b] - 1) * this.words;
+      for (let w = 0; w < this.words; w++) {
+        for (let word = this.bitmaps[base + w]; word !== 0;) {
+          const low = word & -word;
+          word ^= low;
+          const t = (w << 5) | (31 - Math.clz32(low));
+          if (stamps[t] === stamp && accept(t)) out.push(t);
+        }
+      }
+      return;
+    }
     const bytes = this.bytes;
     let t = -1;
     for (let p = this.offsets[b], end = this.offsets[b + 1]; p < end;) {
