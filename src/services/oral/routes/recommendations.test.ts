@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import fc from 'fast-check';
 import { buildTestApp, testContext } from '../../../../test/support/app.ts';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { recordNewVersion } from '../../../../test/support/data-version.ts';
 import { answersErrors, getJson, oralAppWithData } from '../../../../test/support/oral/app.ts';
 import type { ErrorCase } from '../../../../test/support/oral/app.ts';
 import type { ServiceApp } from '../../../core/service.ts';
@@ -190,6 +191,21 @@ describeEachDatabase(
         );
         // Both kinds were compared: pages with items and empty ones (no match, or past the last page).
         assert.ok(matched > 30 && empty > 30, `pages with items ${matched}, empty ${empty}`);
+      });
+
+      it('serialises the items again when the data version changes (held bytes belong to one version)', async () => {
+        const url = '/api/recommendations/?limit=3';
+        const first = await uncached.inject(url);
+        const id: number = first.json().data[1].id;
+        const title = 'Title changed by the test: “quoted” \\ "escaped" é 🦷';
+        await oralDatabase(t.db).updateTable('oral_recommendations').set({ title }).where('id', '=', id).execute();
+        assert.ok((await uncached.inject(url)).rawPayload.equals(first.rawPayload), 'the same data version: the same bytes');
+        await recordNewVersion(t.db.kysely, 'oral');
+        const fresh = await uncached.inject(url);
+        assert.equal(fresh.json().data[1].title, title);
+        const { result, page, filters } = await searchRecommendations(oralDatabase(t.db), { page: 1, limit: 3 });
+        envelope = listEnvelope(result, page, filters);
+        assert.ok(fresh.rawPayload.equals((await oracle.inject('/')).rawPayload));
       });
 
       it('answers a cache hit with the same bytes as the route', async () => {
