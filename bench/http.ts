@@ -112,11 +112,17 @@ function portOf(target: Target, service: Service): number {
 async function startPdi(name: string, base: number, workers: number, extraEnv: Record<string, string>): Promise<Target> {
   const env: NodeJS.ProcessEnv = { ...baseEnv, ...extraEnv };
   SERVICES.forEach((service, i) => (env[`PDI_PORT_${service.toUpperCase()}`] = String(base + i)));
-  const child = spawn(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', '--workers', String(workers)], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  // As `npm start` runs it: with the young generation bounded as in cluster workers (a one-worker server is the
+  // process started, which the bound reaches only from the command line).
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=16', path.join(ROOT, 'src/cli.ts'), 'serve', '--workers', String(workers)],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   children.push(child);
   const target: Target = { name, base, process: child, kind: 'pdi' };
   const deadline = Date.now() + 15 * 60_000;

@@ -106,6 +106,16 @@ const cachingService: ServiceModule = testService({
         return { n: request.query.n ?? null, records };
       },
     );
+    // A route that tags its answer itself (strong), or weakly when asked.
+    app.get(
+      '/tagged/',
+      { schema: { querystring: Type.Object({ weak: Type.Optional(Type.Boolean()) }) }, config: { responseCache: true } },
+      async (request, reply) => {
+        calls++;
+        reply.header('etag', request.query.weak ? 'W/"route-tag-1"' : '"route-tag-1"');
+        return { records };
+      },
+    );
     app.get('/small/', { config: { responseCache: true } }, async () => {
       calls++;
       return { ok: true };
@@ -241,6 +251,22 @@ describeEachDatabase('response cache and compression over HTTP', (t) => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await app.inject('/limited/')).statusCode);
     assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+  });
+
+  it("caches an answer under the route's own strong tag, and derives the compressed variants' tags from it", async () => {
+    const first = await app.inject('/tagged/');
+    assert.equal(first.headers.etag, '"route-tag-1"');
+    const before = calls;
+    const hit = await app.inject('/tagged/');
+    assert.equal(calls, before, 'a hit: the handler did not run');
+    assert.equal(hit.headers.etag, '"route-tag-1"');
+    assert.ok(hit.rawPayload.equals(first.rawPayload));
+    const br = await app.inject({ url: '/tagged/', headers: { 'accept-encoding': 'br' } });
+    assert.equal(br.headers.etag, '"route-tag-1-br"');
+    assert.equal((await app.inject({ url: '/tagged/', headers: { 'if-none-match': '"route-tag-1"' } })).statusCode, 304);
+    const weak = [await app.inject('/tagged/?weak=true'), await app.inject('/tagged/?weak=true')];
+    assert.equal(weak[1].headers.etag, 'W/"route-tag-1"');
+    assert.equal(calls, before + 2, 'a weak tag is not cached: the handler ran each time');
   });
 
   it('answers HEAD from the cache without a body', async () => {

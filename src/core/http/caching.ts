@@ -391,10 +391,12 @@ export function finishCaching(
 
   const seconds = request.routeOptions.config?.cacheSeconds ?? this.defaultCacheSeconds;
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', cacheControlOf(seconds));
+  // A route may tag its answer itself (cheaper than hashing a long body, e.g. from digests of parts it holds): the tag
+  // must be strong and change whenever the identity bytes do. A weak one is kept as it is and not cached.
   const given = reply.getHeader('etag') as string | undefined;
   const etag = given ?? strongEtag(identity);
   let entry: CachedResponse | undefined;
-  if (given === undefined && this.cache && request.pdiCacheVersion !== undefined && !encodedAlready) {
+  if (!given?.startsWith('W/') && this.cache && request.pdiCacheVersion !== undefined && !encodedAlready) {
     entry = {
       version: request.pdiCacheVersion,
       etag,

@@ -1,5 +1,6 @@
 // What the route groups of Service A share: parsing the country and vocabulary filters, the page, and the
 // contract's list envelope.
+import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
 import { badRequest } from '../../../core/http/errors.ts';
@@ -63,6 +64,7 @@ const ENVELOPE_HEAD_BYTES = Buffer.from(ENVELOPE_HEAD);
  * list (an item object is listed by one route, with one schema).
  */
 const itemBytes = new WeakMap<object, Buffer>();
+const itemDigests = new WeakMap<Buffer, Buffer>();
 
 /**
  * A list answer as the bytes the route's response schema would serialise, built from each item's JSON serialised
@@ -70,7 +72,8 @@ const itemBytes = new WeakMap<object, Buffer>();
  * the whole page on every request. For items held in memory per data version (the same objects on every request);
  * the envelope (pagination, the echoed filters) is serialised by the route's own serializer. Sets the content type,
  * which a Buffer would otherwise be sent without; the route sends the Buffer as it is. Byte-identical to returning
- * the envelope (recommendations.test.ts compares them).
+ * the envelope (recommendations.test.ts compares them). Sets a strong ETag from each item's SHA-1, taken once, and
+ * the envelope's bytes (the body is a function of them): about 450 bytes hashed instead of the whole answer.
  */
 export function heldListBytes<T extends object>(
   reply: FastifyReply,
@@ -93,6 +96,7 @@ export function heldListBytes<T extends object>(
       serializeItem ??= reply.compileSerializationSchema(itemSchema as unknown as Record<string, unknown>) as (item: T) => string;
       bytes = Buffer.from(serializeItem(row));
       itemBytes.set(row, bytes);
+      itemDigests.set(bytes, createHash('sha1').update(bytes).digest());
     }
     return bytes;
   });
@@ -106,6 +110,11 @@ export function heldListBytes<T extends object>(
     at += bytes.copy(body, at);
   });
   at += body.write(tail, at);
+  // The item count first fixes where the 20-byte digests end and the tail begins: one body, one sequence.
+  const hash = createHash('sha1').update(`${items.length}:`);
+  for (const bytes of items) hash.update(itemDigests.get(bytes)!);
+  hash.update(tail);
+  reply.header('etag', `"${hash.digest('base64url')}"`);
   if (at !== length) throw new Error(`list answer: wrote ${at} of ${length} bytes`);
   return body;
 }
