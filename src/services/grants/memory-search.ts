@@ -75,9 +75,13 @@ interface Snapshot {
   recipientType: CodedColumn;
   start: CodedColumn;
   end: CodedColumn;
-  /** Inverted lists: the agreements of text t are postings[offsets[t] … offsets[t+1]). */
+  /**
+   * Inverted lists: the agreements of text t, ascending, are in postings[offsets[t] … offsets[t+1]) as differences
+   * from the one before (the first from -1) in 7-bit groups, low first (7.9 MiB for the 4.57 million postings of
+   * the generated 1.3-million-row file, against 17.4 as 32-bit numbers; walking them costs about as much).
+   */
   offsets: Uint32Array;
-  postings: Uint32Array;
+  postings: Uint8Array;
   /** Orders other than by value (built on first use). */
   orderings: Map<SortField, Ordering>;
   /** The dictionary's texts and their trigram index: which texts contain a search string (text-match.ts). */
@@ -325,12 +329,13 @@ export class MemorySearch {
     const offsets = new Uint32Array(maxText + 2);
     for (const column of textIds) for (let k = 0; k < n; k++) offsets[column[k] + 1]++;
     for (let t = 1; t < offsets.length; t++) offsets[t] += offsets[t - 1];
-    const postings = new Uint32Array(offsets[offsets.length - 1]);
+    const numbers = new Uint32Array(offsets[offsets.length - 1]);
     const fill = offsets.slice(0, -1);
     for (let a = 0; a < n; a++) {
       const k = byValue[a];
-      for (const column of textIds) postings[fill[column[k]]++] = a;
+      for (const column of textIds) numbers[fill[column[k]]++] = a;
     }
+    const postings = encodePostings(numbers, offsets);
     return {
       version,
       size: n,
@@ -551,9 +556,15 @@ function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, m
     for (let k = 0; k < texts.ids.length; k++) {
       const t = texts.ids[k];
       if (t + 1 >= offsets.length) continue;
-      walked += offsets[t + 1] - offsets[t];
-      for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
-        const a = postings[p];
+      let a = -1;
+      for (let p = offsets[t], end = offsets[t + 1]; p < end; walked++) {
+        let x = postings[p++];
+        let delta = x & 0x7f;
+        for (let shift = 7; x & 0x80; shift += 7) {
+          x = postings[p++];
+          delta |= (x & 0x7f) << shift;
+        }
+        a += delta;
         bits[a >>> 5] |= 1 << (a & 31);
       }
     }
@@ -590,6 +601,41 @@ function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, m
   let count = 0;
   for (let w = 0; w < bits.length; w++) count += popcount(bits[w]);
   return count;
+}
+
+/**
+ * The lists numbers[offsets[t] … offsets[t+1]) (each ascending) delta-encoded in 7-bit groups; `offsets` is
+ * rewritten to the byte offsets of the lists.
+ */
+function encodePostings(numbers: Uint32Array, offsets: Uint32Array): Uint8Array {
+  const groups = (delta: number) => (delta < 0x80 ? 1 : delta < 0x4000 ? 2 : delta < 0x200000 ? 3 : delta < 0x10000000 ? 4 : 5);
+  let size = 0;
+  for (let t = 0; t + 1 < offsets.length; t++) {
+    let previous = -1;
+    for (let p = offsets[t]; p < offsets[t + 1]; p++) {
+      size += groups(numbers[p] - previous);
+      previous = numbers[p];
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (let t = 0; t + 1 < offsets.length; t++) {
+    let previous = -1;
+    const from = offsets[t];
+    const to = offsets[t + 1];
+    offsets[t] = at;
+    for (let p = from; p < to; p++) {
+      let delta = numbers[p] - previous;
+      previous = numbers[p];
+      while (delta >= 0x80) {
+        bytes[at++] = (delta & 0x7f) | 0x80;
+        delta >>>= 7;
+      }
+      bytes[at++] = delta;
+    }
+  }
+  offsets[offsets.length - 1] = at;
+  return bytes;
 }
 
 /** Clears every bit of `bits` outside [from, to). */
