@@ -1,5 +1,6 @@
 // npm run bench -- grants [--rows 1300000] [--seed 1] [--database sqlite|postgres] [--import-runs 3] [--reps 200] [--rounds 3] [--fresh-csv] [--keep]
-// npm run bench -- grants --url sqlite:/tmp/c13m/db.sqlite [--rounds 3]   (only the HTTP search, on a database built before)
+// npm run bench -- grants --url sqlite:/tmp/c13m/db.sqlite [--rounds 3] [--before /tmp/old-checkout]   (only the HTTP search,
+//   on a database built before; with --before, that checkout's src/ measured first in the same run)
 // npm run bench -- grants --url sqlite:/tmp/c13m/db.sqlite --memory [--before /tmp/old-checkout] [--searches 2000] [--rounds 3]
 //   (only the memory of a process serving C alone, at rest and after distinct searches; with --before, the same
 //   measurement of another checkout's src/ in the same run, interleaved)
@@ -167,8 +168,9 @@ async function serveC(dbUrl: string, tree?: string): Promise<ServedC> {
   return { port: first.port, ask, memory, get, stop };
 }
 
-async function searchOverHttp(dbUrl: string, rounds: number): Promise<void> {
-  const { ask, get, stop } = await serveC(dbUrl);
+async function searchOverHttp(dbUrl: string, rounds: number, tree?: string): Promise<void> {
+  if (tree !== undefined) console.log(`\n--- the checkout at ${tree}`);
+  const { ask, get, stop } = await serveC(dbUrl, tree);
   const quantile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(p * list.length))];
   try {
     let t = performance.now();
@@ -314,6 +316,9 @@ if (values.url !== undefined && values.memory) {
   process.exit(0);
 }
 if (values.url !== undefined) {
+  // with --before, that checkout first, then this one
+  if (values.before !== undefined) await searchOverHttp(values.url, Number(values.rounds), values.before);
+  if (values.before !== undefined) console.log('\n--- this checkout');
   await searchOverHttp(values.url, Number(values.rounds));
   process.exit(0);
 }
