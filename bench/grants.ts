@@ -45,6 +45,7 @@ import { searchGrants } from '../src/services/grants/repository.ts';
 import { GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from '../src/services/grants/tables.ts';
 import type { GrantsDatabase, GrantsTables } from '../src/services/grants/tables.ts';
 import pino from 'pino';
+import { PROVINCE_CODES } from '../src/services/grants/source/provinces.ts';
 
 const { values } = parseArgs({
   options: {
@@ -234,7 +235,6 @@ const WORDS = (
   'transport digital network infrastructure employment development capacity services project national regional ' +
   'economic international heritage sport environment skills canada federal northern rural urban children family'
 ).split(' ');
-const PROVINCES = ['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT'];
 const SORT_NAMES = ['agreement_value', 'agreement_start_date', 'recipient_legal_name', 'fiscal_year', 'recipient_province'];
 const REST_MS = 5_000;
 
@@ -247,7 +247,7 @@ function distinctSearches(count: number): string[] {
     const kind = random.int(0, 2);
     const text = kind === 0 ? word : kind === 1 ? word.slice(0, random.int(3, Math.min(7, word.length))) : `${word} ${random.pick(WORDS)}`;
     const parts = [`q=${encodeURIComponent(text)}`, 'limit=100'];
-    if (random.bool(0.4)) parts.push(`province=${random.pick(PROVINCES)}`);
+    if (random.bool(0.4)) parts.push(`province=${random.pick(PROVINCE_CODES)}`);
     if (random.bool(0.3)) {
       const year = 2005 + random.int(0, 19);
       parts.push(`fiscal_year=${year}-${String((year + 1) % 100).padStart(2, '0')}`);

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { Random } from '../src/core/random.ts';
 import { SERVICE_NAMES } from '../src/core/config.ts';
 import type { ServiceName } from '../src/core/config.ts';
+import { PROVINCE_CODES } from '../src/services/grants/source/provinces.ts';
 
 const { values } = parseArgs({
   options: {
@@ -165,7 +166,6 @@ const WORDS = (
   'network infection vaccine clinical trial review therapy treatment patient disease blood heart lung liver kidney ' +
   'antibody receptor signal neuron tumor stem virus bacteria plant soil model data analysis method study'
 ).split(' ');
-const PROVINCES = ['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT'];
 const SORTS = ['agreement_value', 'agreement_start_date', 'recipient_legal_name', 'fiscal_year', 'recipient_province'];
 const random = new Random('bench-memory');
 
@@ -179,7 +179,7 @@ function nextPath(service: ServiceName): string {
     case 'grants': {
       const year = 2005 + random.int(0, 19);
       const parts = [`q=${word()}`, `limit=100`, `offset=${100 * random.int(0, 9)}`];
-      if (random.bool()) parts.push(`province=${random.pick(PROVINCES)}`);
+      if (random.bool()) parts.push(`province=${random.pick(PROVINCE_CODES)}`);
       if (random.bool(0.3)) parts.push(`fiscal_year=${year}-${String((year + 1) % 100).padStart(2, '0')}`);
       if (random.bool(0.5)) parts.push(`sort=${random.pick(SORTS)}${random.bool() ? '&order=asc' : ''}`);
       return `/api/search/?${parts.join('&')}`;
