@@ -183,34 +183,27 @@ class TrigramIndex {
    * of the intersection.
    */
   advance(b: number, stamps: Uint32Array, from: number, to: number): void {
-    if (this.bitmapOf[b] !== 0) {
-      const base = (this.bitmapOf[b] - 1) * this.words;
-      for (let w = 0; w < this.words; w++) {
-        for (let word = this.bitmaps[base + w]; word !== 0;) {
-          const low = word & -word;
-          word ^= low;
-          const t = (w << 5) | (31 - Math.clz32(low));
-          if (from === -1 || stamps[t] === from) stamps[t] = to;
-        }
-      }
-      return;
-    }
-    const bytes = this.bytes;
-    let t = -1;
-    for (let p = this.offsets[b], end = this.offsets[b + 1]; p < end;) {
-      let x = bytes[p++];
-      let delta = x & 0x7f;
-      for (let shift = 7; x & 0x80; shift += 7) {
-        x = bytes[p++];
-        delta |= (x & 0x7f) << shift;
-      }
-      t += delta;
-      if (from === -1 || stamps[t] === from) stamps[t] = to;
-    }
+    this.walk(b, stamps, from, to, null, null);
   }
 
   /** The texts of bucket b whose stamp is `stamp`, ascending, that pass `accept`. */
   collect(b: number, stamps: Uint32Array, stamp: number, accept: (t: number) => boolean, out: number[]): void {
+    this.walk(b, stamps, stamp, 0, accept, out);
+  }
+
+  /**
+   * Every text of bucket b, ascending, from its bitmap or its delta list: without `out`, stamps `to` on those
+   * stamped `stamp` (every one for -1); with it, lists those stamped `stamp` that pass `accept`. One walk for both,
+   * the choice a branch per text rather than a callback (these loops are most of a first search).
+   */
+  private walk(
+    b: number,
+    stamps: Uint32Array,
+    stamp: number,
+    to: number,
+    accept: ((t: number) => boolean) | null,
+    out: number[] | null,
+  ): void {
     if (this.bitmapOf[b] !== 0) {
       const base = (this.bitmapOf[b] - 1) * this.words;
       for (let w = 0; w < this.words; w++) {
@@ -218,7 +211,9 @@ class TrigramIndex {
           const low = word & -word;
           word ^= low;
           const t = (w << 5) | (31 - Math.clz32(low));
-          if (stamps[t] === stamp && accept(t)) out.push(t);
+          if (out === null) {
+            if (stamp === -1 || stamps[t] === stamp) stamps[t] = to;
+          } else if (stamps[t] === stamp && accept!(t)) out.push(t);
         }
       }
       return;
@@ -233,7 +228,9 @@ class TrigramIndex {
         delta |= (x & 0x7f) << shift;
       }
       t += delta;
-      if (stamps[t] === stamp && accept(t)) out.push(t);
+      if (out === null) {
+        if (stamp === -1 || stamps[t] === stamp) stamps[t] = to;
+      } else if (stamps[t] === stamp && accept!(t)) out.push(t);
     }
   }
 }
