@@ -6,7 +6,7 @@
 // spread); RSS of every process before and after the load. A's data is the real files (../shared/data/oral) when
 // present, the other services' the generated demo data. The load generator shares the machine's cores with the
 // servers (and with whatever else runs): the load average is printed beside each repetition.
-import { spawn, fork } from 'node:child_process';
+import { spawn, spawnSync, fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -67,6 +67,20 @@ const baseEnv: NodeJS.ProcessEnv = {
   PDI_LOG_LEVEL: 'warn',
   PDI_TRUST_PROXY: 'loopback', // the rate-limited groups count each X-Forwarded-For address on its own
 };
+// wrk, when installed (Debian's package `wrk`), measures the 8-connection cells a second time: see measureWrk.
+const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
+// Each request from its own address (the rate-limited groups count by X-Forwarded-For), as the autocannon cells do.
+const WRK_FORWARDED_SCRIPT = path.join(dir, 'forwarded.lua');
+fs.writeFileSync(
+  WRK_FORWARDED_SCRIPT,
+  `n = 0
+request = function()
+  n = n + 1
+  local a, b, c = math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256
+  return wrk.format(nil, nil, { ["X-Forwarded-For"] = "10." .. a .. "." .. b .. "." .. c })
+end
+`,
+);
 const children: ChildProcess[] = [];
 const cleanUp = () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -192,8 +206,26 @@ function cpuSeconds(pid: number): number {
 }
 
 let forwarded = 0;
-async function measure(target: Target, endpoint: Endpoint, connections: number, seconds: number) {
+type Generator = 'autocannon' | 'wrk';
+interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU µs per request of the server's processes. */
+  cpuMicros: number;
+  /** CPU µs per request of the load generator (autocannon: this process; wrk: its own process). */
+  loadMicros: number;
+}
+
+async function measure(target: Target, endpoint: Endpoint, connections: number, seconds: number, generator: Generator = 'autocannon') {
+  return generator === 'wrk'
+    ? measureWrk(target, endpoint, connections, seconds)
+    : measureAutocannon(target, endpoint, connections, seconds);
+}
+
+async function measureAutocannon(target: Target, endpoint: Endpoint, connections: number, seconds: number): Promise<Measurement> {
   const cpuBefore = cpuSeconds(target.process.pid!);
+  const ownBefore = process.cpuUsage();
   const result = await autocannon({
     url: `http://127.0.0.1:${portOf(target, endpoint.service)}`,
     connections,
@@ -220,7 +252,50 @@ async function measure(target: Target, endpoint: Endpoint, connections: number, 
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${target.name} ${endpoint.path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   const cpuMicros = ((cpuSeconds(target.process.pid!) - cpuBefore) * 1e6) / result.requests.total;
-  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuMicros };
+  const own = process.cpuUsage(ownBefore);
+  const loadMicros = (own.user + own.system) / result.requests.total;
+  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuMicros, loadMicros };
+}
+
+/**
+ * wrk (C, one thread, Debian's package) as a second load generator: autocannon, in this process, needs about a core
+ * at these rates, which on 2 cores leaves a second worker little to use. Run under bash so that `times` reports its
+ * CPU; the rate-limited routes get their own X-Forwarded-For per request from a Lua script, as autocannon's cells do.
+ */
+async function measureWrk(target: Target, endpoint: Endpoint, connections: number, seconds: number): Promise<Measurement> {
+  const cpuBefore = cpuSeconds(target.process.pid!);
+  const url = `http://127.0.0.1:${portOf(target, endpoint.service)}${endpoint.path}`;
+  const script = endpoint.limited ? ['-s', WRK_FORWARDED_SCRIPT] : [];
+  const command = ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...script, url].map((a) => `'${a}'`).join(' ');
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('bash', ['-c', `${command} && times`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}: ${text}`))));
+  });
+  const total = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  const elapsed = Number(/requests in ([\d.]+)s/.exec(out)?.[1] ?? NaN);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  if (non2xx > 0 || (errors && errors.slice(1).some((n) => Number(n) > 0)))
+    throw new Error(`${target.name} ${endpoint.path} (wrk): ${non2xx} non-2xx answers, ${errors?.[0] ?? 'no socket errors'}`);
+  const ms = (label: string) => {
+    const m = new RegExp(`^\\s+${label}%\\s+([\\d.]+)(us|ms|s)$`, 'm').exec(out);
+    return m ? Number(m[1]) * (m[2] === 'us' ? 1e-3 : m[2] === 's' ? 1e3 : 1) : NaN;
+  };
+  // `times`: the shell's own user and system time, then its children's (wrk's), as 0m1.234s 0m0.567s.
+  const children = out
+    .trim()
+    .split('\n')
+    .at(-1)!
+    .split(' ')
+    .map((t) => {
+      const m = /(\d+)m([\d.]+)s/.exec(t);
+      return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
+    });
+  const cpuMicros = ((cpuSeconds(target.process.pid!) - cpuBefore) * 1e6) / total;
+  return { rps: total / elapsed, p50: ms('50'), p99: ms('99'), cpuMicros, loadMicros: ((children[0] + children[1]) * 1e6) / total };
 }
 
 // ------------------------------------------------------------------------------------------- servers
@@ -266,25 +341,29 @@ interface Cell {
   target: Target;
   endpoint: Endpoint;
   connections: number;
+  generator: Generator;
 }
 const cells: Cell[] = [];
 for (const endpoint of ENDPOINTS) {
   for (const connections of [1, 8]) {
-    cells.push({ target: ceiling, endpoint, connections });
+    cells.push({ target: ceiling, endpoint, connections, generator: 'autocannon' });
     // One connection goes to one worker: N workers are measured at 8 connections only.
     for (const target of pdiTargets)
-      if (connections === 8 || WORKERS === 1 || !target.name.startsWith(`${WORKERS} `)) cells.push({ target, endpoint, connections });
+      if (connections === 8 || WORKERS === 1 || !target.name.startsWith(`${WORKERS} `))
+        cells.push({ target, endpoint, connections, generator: 'autocannon' });
   }
+  if (HAS_WRK) for (const target of [ceiling, ...pdiTargets]) cells.push({ target, endpoint, connections: 8, generator: 'wrk' });
 }
 // Warm-up (JIT, the caches of every worker): not counted.
 for (const endpoint of ENDPOINTS) for (const target of [ceiling, ...pdiTargets]) await measure(target, endpoint, 8, 1);
+if (!HAS_WRK) console.log('wrk is not installed (Debian: apt-get install wrk): the cells measured with it are left out');
 
-const results = new Map<Cell, Array<{ rps: number; p50: number; p99: number; cpuMicros: number }>>(cells.map((c) => [c, []]));
+const results = new Map<Cell, Measurement[]>(cells.map((c) => [c, []]));
 const loads: string[] = [];
 for (let repeat = 1; repeat <= REPEATS; repeat++) {
   const before = load();
   const t = performance.now();
-  for (const cell of cells) results.get(cell)!.push(await measure(cell.target, cell.endpoint, cell.connections, SECONDS));
+  for (const cell of cells) results.get(cell)!.push(await measure(cell.target, cell.endpoint, cell.connections, SECONDS, cell.generator));
   loads.push(`repetition ${repeat}: load average ${before} → ${load()} (${((performance.now() - t) / 1000).toFixed(0)} s)`);
   console.log(loads.at(-1));
 }
@@ -293,72 +372,80 @@ const rssAfter = new Map(pdiTargets.map((t) => [t.name, rss(t.process.pid!)]));
 // ------------------------------------------------------------------------------------------- report
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const spread = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
-const ceilingRps = (endpoint: Endpoint, connections: number) =>
-  median(
-    results.get(cells.find((c) => c.target === ceiling && c.endpoint === endpoint && c.connections === connections)!)!.map((r) => r.rps),
-  );
-
-const ceilingCpu = (endpoint: Endpoint, connections: number) =>
-  median(
-    results
-      .get(cells.find((c) => c.target === ceiling && c.endpoint === endpoint && c.connections === connections)!)!
-      .map((r) => r.cpuMicros),
-  );
+const cellOf = (label: string, name: string, connections: number, generator: Generator) =>
+  cells.find((c) => c.endpoint.label === label && c.target.name === name && c.connections === connections && c.generator === generator);
+const medianOf = (label: string, name: string, connections: number, generator: Generator, field: keyof Measurement) => {
+  const cell = cellOf(label, name, connections, generator);
+  return cell ? median(results.get(cell)!.map((r) => r[field])) : NaN;
+};
 
 console.log(
-  `\nreq/s: median of ${REPEATS} (min–max); p50/p99 ms: medians; ratio: median req/s over the ceiling's median at the same connections;\n` +
-    `server CPU µs per request (user + system of the server's processes, from /proc, 10 ms ticks): median; CPU ratio: the ceiling's\n` +
-    `µs per request over this server's (what the server alone costs, whatever the load generator and the machine's other work)`,
+  `\nreq/s: median of ${REPEATS} (min–max); p50/p99 ms: medians; ratio: median req/s over the ceiling's median at the same connections\n` +
+    `and load generator; server CPU µs per request (user + system of the server's processes, from /proc, 10 ms ticks): median; CPU\n` +
+    `ratio: the ceiling's µs per request over this server's (what the server alone costs, whatever the load generator and the machine's\n` +
+    `other work); load µs: the load generator's own CPU per request (autocannon runs in the bench's process; wrk, one thread, in its own)`,
 );
 console.log(
-  `${'endpoint'.padEnd(28)} ${'server'.padEnd(22)} conn ${'req/s'.padStart(7)} ${'spread'.padStart(13)}   p50    p99   ratio  CPU µs  CPU ratio`,
+  `${'endpoint'.padEnd(28)} ${'server'.padEnd(22)} load       conn ${'req/s'.padStart(7)} ${'spread'.padStart(13)}   p50    p99   ratio  CPU µs  CPU ratio  load µs`,
 );
 for (const cell of cells) {
   const runs = results.get(cell)!;
   const rps = median(runs.map((r) => r.rps));
+  const ceilingRps = medianOf(cell.endpoint.label, 'ceiling', cell.connections, cell.generator, 'rps');
+  const ceilingCpu = medianOf(cell.endpoint.label, 'ceiling', cell.connections, cell.generator, 'cpuMicros');
+  const cpu = median(runs.map((r) => r.cpuMicros));
   console.log(
-    `${cell.endpoint.label.padEnd(28)} ${cell.target.name.padEnd(22)} ${String(cell.connections).padStart(4)} ${rps.toFixed(0).padStart(7)} ${spread(runs.map((r) => r.rps)).padStart(13)} ` +
+    `${cell.endpoint.label.padEnd(28)} ${cell.target.name.padEnd(22)} ${cell.generator.padEnd(10)} ${String(cell.connections).padStart(4)} ` +
+      `${rps.toFixed(0).padStart(7)} ${spread(runs.map((r) => r.rps)).padStart(13)} ` +
       `${median(runs.map((r) => r.p50))
         .toFixed(1)
         .padStart(5)} ${median(runs.map((r) => r.p99))
         .toFixed(1)
-        .padStart(6)}  ${(rps / ceilingRps(cell.endpoint, cell.connections)).toFixed(2).padStart(5)}  ${median(runs.map((r) => r.cpuMicros))
+        .padStart(
+          6,
+        )}  ${(rps / ceilingRps).toFixed(2).padStart(5)}  ${cpu.toFixed(0).padStart(6)}  ${(ceilingCpu / cpu).toFixed(2).padStart(9)}  ` +
+      `${median(runs.map((r) => r.loadMicros))
         .toFixed(0)
-        .padStart(6)}  ${(ceilingCpu(cell.endpoint, cell.connections) / median(runs.map((r) => r.cpuMicros))).toFixed(2).padStart(9)}`,
+        .padStart(7)}`,
   );
 }
 console.log('\nRSS MB (before the load → after):');
 for (const t of pdiTargets)
   console.log(`  ${t.name.padEnd(22)} ${formatRss(rssBefore.get(t.name)!)} → ${formatRss(rssAfter.get(t.name)!)}`);
 
-const rpsOf = (label: string, name: string, connections: number) => {
-  const cell = cells.find((c) => c.endpoint.label === label && c.target.name === name && c.connections === connections);
-  return cell ? median(results.get(cell)!.map((r) => r.rps)) : NaN;
-};
-const cpuOf = (label: string, name: string, connections: number) => {
-  const cell = cells.find((c) => c.endpoint.label === label && c.target.name === name && c.connections === connections);
-  return cell ? median(results.get(cell)!.map((r) => r.cpuMicros)) : NaN;
-};
+const generators: Generator[] = HAS_WRK ? ['autocannon', 'wrk'] : ['autocannon'];
+const ratioTo = (label: string, name: string, connections: number, generator: Generator, field: 'rps' | 'cpuMicros') =>
+  field === 'rps'
+    ? medianOf(label, name, connections, generator, 'rps') / medianOf(label, 'ceiling', connections, generator, 'rps')
+    : medianOf(label, 'ceiling', connections, generator, 'cpuMicros') / medianOf(label, name, connections, generator, 'cpuMicros');
 console.log('\ntargets (issue 20):');
 for (const endpoint of ENDPOINTS) {
-  const hits = [1, 8].map((c) => rpsOf(endpoint.label, '1 worker, cache on', c) / ceilingRps(endpoint, c));
-  const cpu = [1, 8].map((c) => ceilingCpu(endpoint, c) / cpuOf(endpoint.label, '1 worker, cache on', c));
+  const hits = [1, 8].map((c) => ratioTo(endpoint.label, '1 worker, cache on', c, 'autocannon', 'rps'));
+  const cpu = [1, 8].map((c) => ratioTo(endpoint.label, '1 worker, cache on', c, 'autocannon', 'cpuMicros'));
+  const withWrk = HAS_WRK
+    ? `; with wrk at 8: ${ratioTo(endpoint.label, '1 worker, cache on', 8, 'wrk', 'rps').toFixed(2)} (CPU ${ratioTo(endpoint.label, '1 worker, cache on', 8, 'wrk', 'cpuMicros').toFixed(2)})`
+    : '';
   console.log(
     `  cache hit ≥ 0.7× ceiling: ${endpoint.label}: ${hits.map((h) => h.toFixed(2)).join(' at 1, ')} at 8 connections ` +
-      `(server CPU per request, ceiling's over pdi's: ${cpu.map((h) => h.toFixed(2)).join(' at 1, ')} at 8)`,
+      `(server CPU per request, ceiling's over pdi's: ${cpu.map((h) => h.toFixed(2)).join(' at 1, ')} at 8)${withWrk}`,
   );
 }
 for (const label of ['A recommendations', 'B doi-suggestions']) {
-  const endpoint = ENDPOINTS.find((e) => e.label === label);
-  if (!endpoint) continue;
-  const ratios = [1, 8].map((c) => rpsOf(label, '1 worker, cache off', c) / ceilingRps(endpoint, c));
-  console.log(`  uncached ≥ 0.15× ceiling: ${label}: ${ratios.map((r) => r.toFixed(2)).join(' at 1, ')} at 8 connections`);
+  if (!ENDPOINTS.some((e) => e.label === label)) continue;
+  const ratios = [1, 8].map((c) => ratioTo(label, '1 worker, cache off', c, 'autocannon', 'rps'));
+  const withWrk = HAS_WRK ? `; with wrk at 8: ${ratioTo(label, '1 worker, cache off', 8, 'wrk', 'rps').toFixed(2)}` : '';
+  console.log(`  uncached ≥ 0.15× ceiling: ${label}: ${ratios.map((r) => r.toFixed(2)).join(' at 1, ')} at 8 connections${withWrk}`);
 }
 if (WORKERS > 1 && ENDPOINTS.some((e) => e.label === 'A recommendations')) {
-  const scale = rpsOf('A recommendations', `${WORKERS} workers, cache off`, 8) / rpsOf('A recommendations', '1 worker, cache off', 8);
-  console.log(
-    `  uncached A at 8 connections, ${WORKERS} workers over 1 ≥ 1.4: ${scale.toFixed(2)} (autocannon shares the ${os.availableParallelism()} cores)`,
-  );
+  for (const generator of generators) {
+    const one = medianOf('A recommendations', '1 worker, cache off', 8, generator, 'rps');
+    const scale = medianOf('A recommendations', `${WORKERS} workers, cache off`, 8, generator, 'rps') / one;
+    const loadCores = (one * medianOf('A recommendations', '1 worker, cache off', 8, generator, 'loadMicros')) / 1e6;
+    console.log(
+      `  uncached A at 8 connections, ${WORKERS} workers over 1 ≥ 1.4, load from ${generator}: ${scale.toFixed(2)} ` +
+        `(${generator} used ${loadCores.toFixed(2)} of the ${os.availableParallelism()} cores against one worker)`,
+    );
+  }
 }
 for (const line of loads) console.log(`  ${line}`);
 
