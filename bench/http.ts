@@ -126,8 +126,8 @@ function portOf(target: Target, service: Service): number {
 async function startPdi(name: string, base: number, workers: number, extraEnv: Record<string, string>): Promise<Target> {
   const env: NodeJS.ProcessEnv = { ...baseEnv, ...extraEnv };
   SERVICES.forEach((service, i) => (env[`PDI_PORT_${service.toUpperCase()}`] = String(base + i)));
-  // As `npm start` runs it: with the young generation bounded as in cluster workers (a one-worker server is the
-  // process started, which the bound reaches only from the command line).
+  // As `npm start` runs it: with the young generation bounded (a one-worker server is the process started, which
+  // the bound reaches only from the command line); cluster workers add the rest of workerExecArgv's flags.
   const child = spawn(
     process.execPath,
     ['--max-semi-space-size=16', path.join(ROOT, 'src/cli.ts'), 'serve', '--workers', String(workers)],

@@ -41,10 +41,13 @@ describe('workerCount', () => {
 });
 
 describe('workerExecArgv', () => {
-  it('adds the semi-space bound, unless the command line or NODE_OPTIONS set one', () => {
-    assert.deepEqual(workerExecArgv(['--expose-gc'], ''), ['--expose-gc', `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`]);
-    assert.deepEqual(workerExecArgv(['--max-semi-space-size=64'], ''), ['--max-semi-space-size=64']);
-    assert.deepEqual(workerExecArgv([], '--max_semi_space_size=32'), []);
+  it('adds the semi-space bound and turns the memory reducer off, each unless the command line or NODE_OPTIONS set it', () => {
+    const semi = `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`;
+    assert.deepEqual(workerExecArgv(['--expose-gc'], ''), ['--expose-gc', semi, '--no-memory-reducer']);
+    assert.deepEqual(workerExecArgv(['--max-semi-space-size=64'], ''), ['--max-semi-space-size=64', '--no-memory-reducer']);
+    assert.deepEqual(workerExecArgv([], '--max_semi_space_size=32'), ['--no-memory-reducer']);
+    assert.deepEqual(workerExecArgv(['--memory-reducer'], ''), ['--memory-reducer', semi]);
+    assert.deepEqual(workerExecArgv([], '--no_memory_reducer --max-semi-space-size=8'), []);
   });
 });
 
@@ -98,8 +101,10 @@ describe('serve --workers 2', { skip: process.platform !== 'linux' ? 'reads /pro
       assert.equal(workers.length, 2, 'two workers (the prepare worker has ended)');
       for (const pid of workers)
         assert.ok(
-          fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`),
-          `worker ${pid} starts with the bounded young generation`,
+          ['--no-memory-reducer', `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`].every((flag) =>
+            fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(flag),
+          ),
+          `worker ${pid} starts with the bounded young generation and no memory reducer`,
         );
       // Both workers listen before the port is shared out to them; wait until each has said so.
       for (let i = 0; i < 600 && (server.output().match(/listening/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));

@@ -21,10 +21,26 @@ import type { ServiceContext } from './service.ts';
  */
 export const WORKER_SEMI_SPACE_MB = 16;
 
-/** The V8 flags a worker starts with: this process's, and the semi-space bound unless one is set. */
+/**
+ * The V8 flags a worker starts with, each unless the command line or NODE_OPTIONS sets it: the semi-space bound
+ * above, and no memory reducer. V8's memory reducer runs memory-reducing full collections once a process with a
+ * large heap goes quiet (a server between loads, or after starting). After one, every `process.nextTick` of Node's
+ * HTTP internals cost 620–675 ns instead of 125–146 (the time is in building its tick object), for as long as we
+ * measured, and a cache hit of C's stats answered 35,000–37,000 req/s instead of 47,000–49,000 (issue 20; one such
+ * collection forced at start-up gave the same). Its gain is memory at rest: a worker keeps about 75 MB more after
+ * loading demo data in-process. A worker loads none (the prepare worker does) and still collects once after starting
+ * (runtime.ts). The primary and a one-process server (`--workers 1`) keep the reducer: the primary serves nothing,
+ * and a lone process is where memory is scarcest.
+ */
+const WORKER_V8_FLAGS: Array<{ flag: string; set: RegExp }> = [
+  { flag: `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`, set: /--max[-_]semi[-_]space[-_]size/ },
+  { flag: '--no-memory-reducer', set: /--(no-)?memory[-_]reducer/ },
+];
+
+/** The V8 flags a worker starts with: this process's, and each of WORKER_V8_FLAGS that neither they nor NODE_OPTIONS set. */
 export function workerExecArgv(execArgv: readonly string[], nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
-  const set = [...execArgv, nodeOptions].some((flag) => /--max[-_]semi[-_]space[-_]size/.test(flag));
-  return set ? [...execArgv] : [...execArgv, `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`];
+  const given = [...execArgv, nodeOptions];
+  return [...execArgv, ...WORKER_V8_FLAGS.filter(({ set }) => !given.some((flag) => set.test(flag))).map(({ flag }) => flag)];
 }
 
 /** A worker whose process ended within this time of its start did not start: the primary stops instead of retrying. */
