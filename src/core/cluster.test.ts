@@ -47,7 +47,7 @@ describe('workerExecArgv', () => {
     assert.deepEqual(workerExecArgv(['--max-semi-space-size=64'], ''), ['--max-semi-space-size=64', '--no-memory-reducer']);
     assert.deepEqual(workerExecArgv([], '--max_semi_space_size=32'), ['--no-memory-reducer']);
     assert.deepEqual(workerExecArgv(['--memory-reducer'], ''), ['--memory-reducer', semi]);
-    assert.deepEqual(workerExecArgv([], '--no_memory_reducer --max-semi-space-size=8'), []);
+    assert.deepEqual(workerExecArgv(['--no_memory_reducer'], '--max-semi-space-size=8'), ['--no_memory_reducer']);
   });
 });
 

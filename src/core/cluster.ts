@@ -34,7 +34,7 @@ export const WORKER_SEMI_SPACE_MB = 16;
  */
 const WORKER_V8_FLAGS: Array<{ flag: string; set: RegExp }> = [
   { flag: `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`, set: /--max[-_]semi[-_]space[-_]size/ },
-  { flag: '--no-memory-reducer', set: /--(no-)?memory[-_]reducer/ },
+  { flag: '--no-memory-reducer', set: /--(no[-_])?memory[-_]reducer/ },
 ];
 
 /** The V8 flags a worker starts with: this process's, and each of WORKER_V8_FLAGS that neither they nor NODE_OPTIONS set. */
