@@ -37,6 +37,7 @@ import type { SearchFilters, SearchOrder, SearchPage, SortColumn, SortField } fr
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
 import { GRANTS_SEARCH, SEARCHED_COLUMNS } from './tables.ts';
 import type { GrantsDatabase, StoredColumn } from './tables.ts';
+import { VarintReader, varintLength, writeVarint } from './varint.ts';
 
 /** Rows read per query while loading (other requests run between two reads). */
 const LOAD_CHUNK_ROWS = 10_000;
@@ -553,19 +554,15 @@ function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, m
     bits.set(texts.agreements);
   } else {
     bits.fill(0);
+    const reader = new VarintReader();
     let walked = 0;
     for (let k = 0; k < texts.ids.length; k++) {
       const t = texts.ids[k];
       if (t + 1 >= offsets.length) continue;
       let a = -1;
-      for (let p = offsets[t], end = offsets[t + 1]; p < end; walked++) {
-        let x = postings[p++];
-        let delta = x & 0x7f;
-        for (let shift = 7; x & 0x80; shift += 7) {
-          x = postings[p++];
-          delta |= (x & 0x7f) << shift;
-        }
-        a += delta;
+      const end = offsets[t + 1];
+      for (reader.at = offsets[t]; reader.at < end; walked++) {
+        a += reader.next(postings);
         bits[a >>> 5] |= 1 << (a & 31);
       }
     }
@@ -609,12 +606,11 @@ function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, m
  * rewritten to the byte offsets of the lists.
  */
 function encodePostings(numbers: Uint32Array, offsets: Uint32Array): Uint8Array {
-  const groups = (delta: number) => (delta < 0x80 ? 1 : delta < 0x4000 ? 2 : delta < 0x200000 ? 3 : delta < 0x10000000 ? 4 : 5);
   let size = 0;
   for (let t = 0; t + 1 < offsets.length; t++) {
     let previous = -1;
     for (let p = offsets[t]; p < offsets[t + 1]; p++) {
-      size += groups(numbers[p] - previous);
+      size += varintLength(numbers[p] - previous);
       previous = numbers[p];
     }
   }
@@ -626,13 +622,8 @@ function encodePostings(numbers: Uint32Array, offsets: Uint32Array): Uint8Array 
     const to = offsets[t + 1];
     offsets[t] = at;
     for (let p = from; p < to; p++) {
-      let delta = numbers[p] - previous;
+      at = writeVarint(bytes, at, numbers[p] - previous);
       previous = numbers[p];
-      while (delta >= 0x80) {
-        bytes[at++] = (delta & 0x7f) | 0x80;
-        delta >>>= 7;
-      }
-      bytes[at++] = delta;
     }
   }
   offsets[offsets.length - 1] = at;

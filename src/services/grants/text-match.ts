@@ -31,6 +31,7 @@ import { dialectOf, foldCase } from '../../core/db/dialect.ts';
 import type { DialectName } from '../../core/db/dialect.ts';
 import { MIN_INDEXED_LENGTH } from '../../core/db/search-index.ts';
 import type { GrantsDatabase } from './tables.ts';
+import { VarintReader, varintLength, writeVarint } from './varint.ts';
 
 const LOAD_CHUNK_ROWS = 10_000;
 /**
@@ -91,6 +92,8 @@ class TrigramIndex {
   readonly bitmapOf = new Uint32Array(BUCKETS);
   bitmaps = new Int32Array(0);
   words = 0;
+  /** Reads the delta lists (a walk is synchronous: one reader serves every walk). */
+  private readonly reader = new VarintReader();
 
   private constructor() {}
 
@@ -127,7 +130,7 @@ class TrigramIndex {
       }
     };
     await visit((b, _t, delta) => {
-      size[b] += delta < 0x80 ? 1 : delta < 0x4000 ? 2 : delta < 0x200000 ? 3 : 5;
+      size[b] += varintLength(delta);
       index.counts[b]++;
     });
     // a trigram in most texts hardly narrows a search: its list is not kept
@@ -148,13 +151,7 @@ class TrigramIndex {
         return;
       }
       if (dense(b)) return;
-      let p = at[b];
-      while (delta >= 0x80) {
-        bytes[p++] = (delta & 0x7f) | 0x80;
-        delta >>>= 7;
-      }
-      bytes[p++] = delta;
-      at[b] = p;
+      at[b] = writeVarint(bytes, at[b], delta);
     });
     index.bytes = bytes;
     return index;
@@ -219,15 +216,11 @@ class TrigramIndex {
       return;
     }
     const bytes = this.bytes;
+    const reader = this.reader;
     let t = -1;
-    for (let p = this.offsets[b], end = this.offsets[b + 1]; p < end;) {
-      let x = bytes[p++];
-      let delta = x & 0x7f;
-      for (let shift = 7; x & 0x80; shift += 7) {
-        x = bytes[p++];
-        delta |= (x & 0x7f) << shift;
-      }
-      t += delta;
+    const end = this.offsets[b + 1];
+    for (reader.at = this.offsets[b]; reader.at < end;) {
+      t += reader.next(bytes);
       if (out === null) {
         if (stamp === -1 || stamps[t] === stamp) stamps[t] = to;
       } else if (stamps[t] === stamp && accept!(t)) out.push(t);
