@@ -4,8 +4,8 @@
 // generated file). Counting them and sorting them by the requested order in SQL reads each matching row:
 // 265–475 ms on SQLite. And the secondary indexes that served filters and orders in SQL took 13 s of every
 // import (nine CREATE INDEX of 1.4 s each on 1.1 million rows). Here no query is needed but the page's rows:
-//  - the dictionary texts containing the search string come from text-match.ts (the texts and a trigram
-//    index of them in memory, with substringMatch's semantics; the FTS5 query it replaces took 30–43 ms for
+//  - the dictionary texts containing the search string come from text-match.ts (the texts and an index of
+//    their words in memory, with substringMatch's semantics; the FTS5 query it replaces took 30–43 ms for
 //    "health"), or from the database for the few strings it leaves to it; the text ids of recent strings are
 //    kept;
 //  - an inverted list from each text id to the agreements using it (the four searched columns),
@@ -32,6 +32,7 @@ import { substringMatch } from '../../core/db/search-index.ts';
 import { HeldPerVersion } from '../../core/held.ts';
 import type { DataVersionWatcher } from '../../core/service.ts';
 import { SORT_ORDERS } from './search.ts';
+import { popcount } from './bitset.ts';
 import { TextDictionary } from './text-match.ts';
 import type { SearchFilters, SearchOrder, SearchPage, SortColumn, SortField } from './search.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
@@ -86,7 +87,7 @@ interface Snapshot {
   postings: Uint8Array;
   /** Orders other than by value (built on first use). */
   orderings: Map<SortField, Ordering>;
-  /** The dictionary's texts and their trigram index: which texts contain a search string (text-match.ts). */
+  /** The dictionary's texts and the index of their words: which texts contain a search string (text-match.ts). */
   texts: TextDictionary;
   /** The text ids of recent search strings (most recent last). */
   recentTexts: Map<string, TextMatch>;
@@ -189,8 +190,9 @@ export class MemorySearch {
       return recent;
     }
     const found = await s.texts.match(this.db, text);
-    const ids = Uint32Array.from(
+    const ids =
       found ??
+      Uint32Array.from(
         (
           await this.db
             .selectFrom('grants_texts')
@@ -198,7 +200,7 @@ export class MemorySearch {
             .where(substringMatch(this.db, GRANTS_SEARCH, text))
             .execute()
         ).map((r) => Number(r.id)),
-    );
+      );
     const match: TextMatch = { ids, kept: false };
     if (this.held.now === s && ids.length <= RECENT_TEXT_IDS / 4) {
       match.kept = true;
@@ -658,12 +660,6 @@ function codeBits(s: Snapshot, key: string, codes: Codes, code: number): Int32Ar
     s.codeBits.set(key, having);
   }
   return having;
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
 /** The page's ids of the `count` matches collect() left in `s.matches` (every agreement when nothing was set). */
