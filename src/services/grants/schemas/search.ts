@@ -13,7 +13,7 @@ export const SEARCH_DOCS = {
   summary: 'Search grant agreements',
   description:
     '`search` (alias `q`) is a case-insensitive substring match over agreement title, recipient legal name, description and program name, ' +
-    'served by a trigram index over the distinct texts. All filters combine with AND. `count` is the number of all matches; `limit` (default 100) above 1000 is reduced to 1000. ' +
+    'served by an index of the words of the distinct texts. All filters combine with AND. `count` is the number of all matches; `limit` (default 100) above 1000 is reduced to 1000. ' +
     `Sort fields: ${SORT_FIELDS.join(', ')} (prefix \`-\` for descending; default \`${DEFAULT_SORT}\`; fiscal_year and recipient_province then by value); ties are broken by id, so pages never overlap.`,
 };
 
