@@ -10,9 +10,11 @@
 //    (ratio; target ≤ 4×; on SQLite the median of three parse-then-import pairs), and the importing
 //    process's peak RSS (target ≤ 600 MB); each in a child process;
 //  - search over HTTP (issue 20: `q=health&limit=100`, p50 ≤ 10 ms and p95 ≤ 20, filters no slower): C served
-//    by a child process (one worker, response cache off), a `fetch` loop of 20 warm-up then --reps requests per
-//    URL, p50/p95, the server's CPU time per request (load-independent) and the ratio to the target, in
-//    --rounds rounds with the load average beside each; and the first request of strings not searched before;
+//    by a child process (one worker, response cache off), 20 warm-up requests by `fetch` (their p50 printed: what a
+//    client that decompresses and parses sees) then --reps requests per URL timed to the last byte of the answer
+//    (compression accepted, the bytes not decoded), p50/p95, the server's CPU time per request (load-independent)
+//    and the ratio to the target, in --rounds rounds with the load average beside each; and the first request of
+//    strings not searched before, right after the start and again after the rounds;
 //  - search: p50/p95 of five representative queries through the HTTP app (response cache off) beside the
 //    same queries answered by a plain scan (LIKE for text, no index for the filters) on the same database;
 //  - stats, recipients, comprehensive-stats and calculate: latency through the HTTP app beside computing
