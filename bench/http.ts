@@ -3,8 +3,10 @@
 // worker, the real command line) with the response cache on and off, with 1 and N workers, beside the ceiling: a bare
 // Fastify route sending the same bytes as a Buffer, measured in the same run, interleaved with pdi's cells. Load from
 // autocannon in this process at 1 and 8 keep-alive connections; three repetitions (median, and min–max as the
-// spread); RSS of every process before and after the load. A's data is the real files (../shared/data/oral) when
-// present, the other services' the generated demo data. The load generator shares the machine's cores with the
+// spread), every other one in reverse order; a ratio to the ceiling is taken per repetition, from two cells measured
+// seconds apart, and its median reported with its range; RSS of every process before and after the load.
+// A's data is the real files (../shared/data/oral) when present, the other services' the generated demo data.
+// BENCH_NODE_FLAGS (e.g. "--no-memory-reducer") adds V8 flags to pdi's servers, for experiments. The load generator shares the machine's cores with the
 // servers (and with whatever else runs): the load average is printed beside each repetition.
 import { spawn, spawnSync, fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -130,7 +132,14 @@ async function startPdi(name: string, base: number, workers: number, extraEnv: R
   // the bound reaches only from the command line); cluster workers add the rest of workerExecArgv's flags.
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=16', path.join(ROOT, 'src/cli.ts'), 'serve', '--workers', String(workers)],
+    [
+      '--max-semi-space-size=16',
+      ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      path.join(ROOT, 'src/cli.ts'),
+      'serve',
+      '--workers',
+      String(workers),
+    ],
     {
       cwd: ROOT,
       env,
@@ -363,7 +372,10 @@ const loads: string[] = [];
 for (let repeat = 1; repeat <= REPEATS; repeat++) {
   const before = load();
   const t = performance.now();
-  for (const cell of cells) results.get(cell)!.push(await measure(cell.target, cell.endpoint, cell.connections, SECONDS, cell.generator));
+  // Every other repetition in reverse order (ABBA): a server measured just after the ceiling in one is measured
+  // just before it in the next, so a machine that slows down or speeds up over minutes favours neither.
+  for (const cell of repeat % 2 === 1 ? cells : [...cells].reverse())
+    results.get(cell)!.push(await measure(cell.target, cell.endpoint, cell.connections, SECONDS, cell.generator));
   loads.push(`repetition ${repeat}: load average ${before} → ${load()} (${((performance.now() - t) / 1000).toFixed(0)} s)`);
   console.log(loads.at(-1));
 }
@@ -378,33 +390,46 @@ const medianOf = (label: string, name: string, connections: number, generator: G
   const cell = cellOf(label, name, connections, generator);
   return cell ? median(results.get(cell)!.map((r) => r[field])) : NaN;
 };
+/**
+ * A server's ratio to the ceiling in each repetition, from the two cells measured seconds apart (the machine's speed
+ * changes over minutes on this VM: a ratio of medians taken minutes apart mixes its states): req/s over the
+ * ceiling's, or the ceiling's CPU µs per request over the server's.
+ */
+const pairedRatios = (label: string, name: string, connections: number, generator: Generator, field: 'rps' | 'cpuMicros') => {
+  const cell = cellOf(label, name, connections, generator);
+  const ceilingCell = cellOf(label, 'ceiling', connections, generator);
+  if (!cell || !ceilingCell) return [NaN];
+  const own = results.get(cell)!;
+  const base = results.get(ceilingCell)!;
+  return own.map((r, i) => (field === 'rps' ? r.rps / base[i].rps : base[i].cpuMicros / r.cpuMicros));
+};
+const ratioSpread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
 
 console.log(
-  `\nreq/s: median of ${REPEATS} (min–max); p50/p99 ms: medians; ratio: median req/s over the ceiling's median at the same connections\n` +
-    `and load generator; server CPU µs per request (user + system of the server's processes, from /proc, 10 ms ticks): median; CPU\n` +
-    `ratio: the ceiling's µs per request over this server's (what the server alone costs, whatever the load generator and the machine's\n` +
-    `other work); load µs: the load generator's own CPU per request (autocannon runs in the bench's process; wrk, one thread, in its own)`,
+  `\nreq/s: median of ${REPEATS} (min–max); p50/p99 ms: medians; ratio: req/s over the ceiling's in the same repetition (the two\n` +
+    `cells measured seconds apart), median (min–max) of the ${REPEATS} pairs; of medians: median req/s over the ceiling's median (the\n` +
+    `estimate of earlier runs); server CPU µs per request (user + system of the server's processes, from /proc, 10 ms ticks): median;\n` +
+    `CPU ratio: the ceiling's µs per request over this server's, paired as above, median (what the server alone costs, whatever the\n` +
+    `load generator and the machine's other work); load µs: the load generator's own CPU per request (autocannon runs in the bench's\n` +
+    `process; wrk, one thread, in its own)`,
 );
 console.log(
-  `${'endpoint'.padEnd(28)} ${'server'.padEnd(22)} load       conn ${'req/s'.padStart(7)} ${'spread'.padStart(13)}   p50    p99   ratio  CPU µs  CPU ratio  load µs`,
+  `${'endpoint'.padEnd(28)} ${'server'.padEnd(22)} load       conn ${'req/s'.padStart(7)} ${'spread'.padStart(13)}   p50    p99   ratio  ${'(min–max)'.padEnd(9)}  of medians  CPU µs  CPU ratio  load µs`,
 );
 for (const cell of cells) {
   const runs = results.get(cell)!;
   const rps = median(runs.map((r) => r.rps));
   const ceilingRps = medianOf(cell.endpoint.label, 'ceiling', cell.connections, cell.generator, 'rps');
-  const ceilingCpu = medianOf(cell.endpoint.label, 'ceiling', cell.connections, cell.generator, 'cpuMicros');
   const cpu = median(runs.map((r) => r.cpuMicros));
+  const paired = pairedRatios(cell.endpoint.label, cell.target.name, cell.connections, cell.generator, 'rps');
+  const pairedCpu = pairedRatios(cell.endpoint.label, cell.target.name, cell.connections, cell.generator, 'cpuMicros');
+  const p50 = median(runs.map((r) => r.p50));
+  const p99 = median(runs.map((r) => r.p99));
   console.log(
     `${cell.endpoint.label.padEnd(28)} ${cell.target.name.padEnd(22)} ${cell.generator.padEnd(10)} ${String(cell.connections).padStart(4)} ` +
-      `${rps.toFixed(0).padStart(7)} ${spread(runs.map((r) => r.rps)).padStart(13)} ` +
-      `${median(runs.map((r) => r.p50))
-        .toFixed(1)
-        .padStart(5)} ${median(runs.map((r) => r.p99))
-        .toFixed(1)
-        .padStart(
-          6,
-        )}  ${(rps / ceilingRps).toFixed(2).padStart(5)}  ${cpu.toFixed(0).padStart(6)}  ${(ceilingCpu / cpu).toFixed(2).padStart(9)}  ` +
-      `${median(runs.map((r) => r.loadMicros))
+      `${rps.toFixed(0).padStart(7)} ${spread(runs.map((r) => r.rps)).padStart(13)} ${p50.toFixed(1).padStart(5)} ${p99.toFixed(1).padStart(6)}  ` +
+      `${median(paired).toFixed(2).padStart(5)}  ${ratioSpread(paired).padEnd(9)}  ${(rps / ceilingRps).toFixed(2).padStart(10)}  ` +
+      `${cpu.toFixed(0).padStart(6)}  ${median(pairedCpu).toFixed(2).padStart(9)}  ${median(runs.map((r) => r.loadMicros))
         .toFixed(0)
         .padStart(7)}`,
   );
@@ -414,35 +439,44 @@ for (const t of pdiTargets)
   console.log(`  ${t.name.padEnd(22)} ${formatRss(rssBefore.get(t.name)!)} → ${formatRss(rssAfter.get(t.name)!)}`);
 
 const generators: Generator[] = HAS_WRK ? ['autocannon', 'wrk'] : ['autocannon'];
+/** A server's ratio to the ceiling: the median of the repetitions' paired ratios, with their range and the ratio of medians. */
 const ratioTo = (label: string, name: string, connections: number, generator: Generator, field: 'rps' | 'cpuMicros') =>
-  field === 'rps'
-    ? medianOf(label, name, connections, generator, 'rps') / medianOf(label, 'ceiling', connections, generator, 'rps')
-    : medianOf(label, 'ceiling', connections, generator, 'cpuMicros') / medianOf(label, name, connections, generator, 'cpuMicros');
-console.log('\ntargets (issue 20):');
+  median(pairedRatios(label, name, connections, generator, field));
+const describeRatio = (label: string, name: string, connections: number, generator: Generator) => {
+  const paired = pairedRatios(label, name, connections, generator, 'rps');
+  const ofMedians = medianOf(label, name, connections, generator, 'rps') / medianOf(label, 'ceiling', connections, generator, 'rps');
+  return `${median(paired).toFixed(2)} (${ratioSpread(paired)}; of medians ${ofMedians.toFixed(2)})`;
+};
+console.log('\ntargets (issue 20; ratios: median of the paired repetitions, their range, and the ratio of medians):');
 for (const endpoint of ENDPOINTS) {
-  const hits = [1, 8].map((c) => ratioTo(endpoint.label, '1 worker, cache on', c, 'autocannon', 'rps'));
+  const hits = [1, 8].map((c) => describeRatio(endpoint.label, '1 worker, cache on', c, 'autocannon'));
   const cpu = [1, 8].map((c) => ratioTo(endpoint.label, '1 worker, cache on', c, 'autocannon', 'cpuMicros'));
   const withWrk = HAS_WRK
-    ? `; with wrk at 8: ${ratioTo(endpoint.label, '1 worker, cache on', 8, 'wrk', 'rps').toFixed(2)} (CPU ${ratioTo(endpoint.label, '1 worker, cache on', 8, 'wrk', 'cpuMicros').toFixed(2)})`
+    ? `; with wrk at 8: ${describeRatio(endpoint.label, '1 worker, cache on', 8, 'wrk')} (CPU ${ratioTo(endpoint.label, '1 worker, cache on', 8, 'wrk', 'cpuMicros').toFixed(2)})`
     : '';
   console.log(
-    `  cache hit ≥ 0.7× ceiling: ${endpoint.label}: ${hits.map((h) => h.toFixed(2)).join(' at 1, ')} at 8 connections ` +
+    `  cache hit ≥ 0.7× ceiling: ${endpoint.label}: ${hits.join(' at 1, ')} at 8 connections ` +
       `(server CPU per request, ceiling's over pdi's: ${cpu.map((h) => h.toFixed(2)).join(' at 1, ')} at 8)${withWrk}`,
   );
 }
 for (const label of ['A recommendations', 'B doi-suggestions']) {
   if (!ENDPOINTS.some((e) => e.label === label)) continue;
-  const ratios = [1, 8].map((c) => ratioTo(label, '1 worker, cache off', c, 'autocannon', 'rps'));
-  const withWrk = HAS_WRK ? `; with wrk at 8: ${ratioTo(label, '1 worker, cache off', 8, 'wrk', 'rps').toFixed(2)}` : '';
-  console.log(`  uncached ≥ 0.15× ceiling: ${label}: ${ratios.map((r) => r.toFixed(2)).join(' at 1, ')} at 8 connections${withWrk}`);
+  const ratios = [1, 8].map((c) => describeRatio(label, '1 worker, cache off', c, 'autocannon'));
+  const withWrk = HAS_WRK ? `; with wrk at 8: ${describeRatio(label, '1 worker, cache off', 8, 'wrk')}` : '';
+  console.log(`  uncached ≥ 0.15× ceiling: ${label}: ${ratios.join(' at 1, ')} at 8 connections${withWrk}`);
 }
 if (WORKERS > 1 && ENDPOINTS.some((e) => e.label === 'A recommendations')) {
   for (const generator of generators) {
     const one = medianOf('A recommendations', '1 worker, cache off', 8, generator, 'rps');
     const scale = medianOf('A recommendations', `${WORKERS} workers, cache off`, 8, generator, 'rps') / one;
+    // Paired by repetition, as the ratios to the ceiling are.
+    const many = results.get(cellOf('A recommendations', `${WORKERS} workers, cache off`, 8, generator)!)!;
+    const single = results.get(cellOf('A recommendations', '1 worker, cache off', 8, generator)!)!;
+    const paired = many.map((r, i) => r.rps / single[i].rps);
     const loadCores = (one * medianOf('A recommendations', '1 worker, cache off', 8, generator, 'loadMicros')) / 1e6;
     console.log(
-      `  uncached A at 8 connections, ${WORKERS} workers over 1 ≥ 1.4, load from ${generator}: ${scale.toFixed(2)} ` +
+      `  uncached A at 8 connections, ${WORKERS} workers over 1 ≥ 1.4, load from ${generator}: ${median(paired).toFixed(2)} ` +
+        `(${ratioSpread(paired)}; of medians ${scale.toFixed(2)}) ` +
         `(${generator} used ${loadCores.toFixed(2)} of the ${os.availableParallelism()} cores against one worker)`,
     );
   }
