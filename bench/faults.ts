@@ -62,7 +62,7 @@ async function serve(env: Record<string, string>, readyPath: string, extraArgs: 
       ...process.env,
       PDI_LOG_LEVEL: 'warn',
       // One process: with workers, a crashed worker is replaced and the primary lives on, hiding the crash counted here.
-      PDI_WORKERS: '1',
+      PDI_WORKERS: '0',
       PDI_SHARED_DATA: process.env.PDI_SHARED_DATA ?? path.resolve(import.meta.dirname, '../../shared/data'),
       ...env,
     },

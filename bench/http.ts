@@ -128,8 +128,8 @@ function portOf(target: Target, service: Service): number {
 async function startPdi(name: string, base: number, workers: number, extraEnv: Record<string, string>): Promise<Target> {
   const env: NodeJS.ProcessEnv = { ...baseEnv, ...extraEnv };
   SERVICES.forEach((service, i) => (env[`PDI_PORT_${service.toUpperCase()}`] = String(base + i)));
-  // As `npm start` runs it: with the young generation bounded (a one-worker server is the process started, which
-  // the bound reaches only from the command line); cluster workers add the rest of workerExecArgv's flags.
+  // As `npm start` runs it (the bound on the young generation as package.json gives it); the workers, one or more,
+  // start with workerExecArgv's flags.
   const child = spawn(
     process.execPath,
     [

@@ -395,14 +395,14 @@ if (only.has('doi')) {
     }
     await probe.close();
     const port = 20000 + (process.pid % 20000);
-    server = spawn(process.execPath, [path.resolve(import.meta.dirname, '../src/cli.ts'), 'serve', 'krt', '--workers', '1', '--no-demo'], {
+    server = spawn(process.execPath, [path.resolve(import.meta.dirname, '../src/cli.ts'), 'serve', 'krt', '--workers', '0', '--no-demo'], {
       cwd: path.resolve(import.meta.dirname, '..'),
       env: {
         ...process.env,
         PDI_DATA_DIR: dir,
         PDI_DATABASE_URL: url,
         PDI_PORT_KRT: String(port),
-        PDI_WORKERS: '1',
+        PDI_WORKERS: '0',
         PDI_RESPONSE_CACHE_BYTES: '0',
         PDI_LOG_LEVEL: 'warn',
         PDI_TRUST_PROXY: 'loopback', // each request from its own X-Forwarded-For address: the rate limits count per client

@@ -95,10 +95,10 @@ function workerPids(): number[] {
     return [];
   }
 }
-/** RSS in MiB: the primary, then each worker (one process when --workers 1). */
+/** RSS in MiB: the primary, then each worker (one process when --workers 0). */
 function readRss(): { primary: number; workers: number[] } {
-  const kids = WORKERS > 1 ? workerPids() : [];
-  return WORKERS > 1 ? { primary: rssOf(server.pid!), workers: kids.map(rssOf) } : { primary: NaN, workers: [rssOf(server.pid!)] };
+  const kids = WORKERS > 0 ? workerPids() : [];
+  return WORKERS > 0 ? { primary: rssOf(server.pid!), workers: kids.map(rssOf) } : { primary: NaN, workers: [rssOf(server.pid!)] };
 }
 const show = (r: { primary: number; workers: number[] }) =>
   `${Number.isNaN(r.primary) ? '' : `primary ${r.primary.toFixed(0)}, `}worker${r.workers.length > 1 ? 's' : ''} ${r.workers.map((w) => w.toFixed(0)).join(' / ')}`;
@@ -126,7 +126,7 @@ async function heapAccount(): Promise<string> {
     `of ${value('nodejs_heap_size_total_bytes').toFixed(0)} held (${spaces}), external ${value('nodejs_external_memory_bytes').toFixed(0)} MiB`
   );
 }
-const breakdown = async () => `${await heapAccount()}; ${(WORKERS > 1 ? workerPids() : [server.pid!]).map(residentKinds).join(' | ')}`;
+const breakdown = async () => `${await heapAccount()}; ${(WORKERS > 0 ? workerPids() : [server.pid!]).map(residentKinds).join(' | ')}`;
 
 const probes: Record<ServiceName, string> = {
   oral: '/api/recommendations/?limit=1',

@@ -1,6 +1,6 @@
 // A worker for src/core/cluster.test.ts: joins the cluster with one service whose watcher reports what happens to
 // it, and invalidates that watcher when the test asks (as an import in this worker would).
-import { joinCluster } from './cluster.ts';
+import { joinCluster } from './cluster-worker.ts';
 import { DataVersionWatcher } from './service.ts';
 import type { ServiceContext } from './service.ts';
 import type { Db } from './db/database.ts';

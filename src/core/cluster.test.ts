@@ -32,11 +32,13 @@ function alive(pid: number): boolean {
 }
 
 describe('workerCount', () => {
-  it('takes a whole number ≥ 1, and one per core when absent', () => {
+  it('takes a whole number (0: this process), and one per core when absent', () => {
     assert.equal(workerCount('3'), 3);
+    assert.equal(workerCount('0'), 0);
     assert.equal(workerCount(undefined), os.availableParallelism());
     assert.equal(workerCount(' '), os.availableParallelism());
-    for (const bad of ['0', '-1', '1.5', 'two']) assert.throws(() => workerCount(bad), /--workers must be a whole number of at least 1/);
+    for (const bad of ['-1', '1.5', 'two', '1e2'])
+      assert.throws(() => workerCount(bad), /--workers must be a whole number \(0 serves in this process\)/);
   });
 });
 
@@ -79,7 +81,7 @@ describe('data-version news across workers', () => {
   });
 });
 
-describe('serve --workers 2', { skip: process.platform !== 'linux' ? 'reads /proc' : undefined }, () => {
+describe('serve with workers', { skip: process.platform !== 'linux' ? 'reads /proc' : undefined }, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-cluster-'));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const port = 20_000 + (process.pid % 5000);
@@ -121,15 +123,39 @@ describe('serve --workers 2', { skip: process.platform !== 'linux' ? 'reads /pro
     }
   });
 
-  it('refuses a --workers that is not a whole number ≥ 1', () => {
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', 'oral', '--workers', '0', '--no-demo'], {
+  it('runs one worker under a primary with --workers 1 (the worker gets the flags; the primary loads no service)', async () => {
+    const server = await startServer({
+      args: ['oral', '--workers', '1', '--no-demo', '--port', `oral=${port + 1}`],
+      env: { PDI_DATABASE_URL: `sqlite:${path.join(dir, 'one.sqlite')}`, PDI_DATA_DIR: dir, PDI_LOG_LEVEL: 'info' },
+      port: port + 1,
+      readyPath: '/openapi.json',
+    });
+    try {
+      const primary = server.child.pid!;
+      const workers = childrenOf(primary);
+      assert.equal(workers.length, 1, 'one worker (the prepare worker has ended)');
+      const argv = fs.readFileSync(`/proc/${workers[0]}/cmdline`, 'utf8').split('\0');
+      assert.ok(argv.includes('--no-memory-reducer'), argv.join(' '));
+      // The primary holds no service: its resident memory is well below the worker's (about 80 MB against 150+).
+      const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+      assert.ok(rssKb(primary) < rssKb(workers[0]), `primary ${rssKb(primary)} kB, worker ${rssKb(workers[0])} kB`);
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0, server.output());
+      assert.equal(alive(workers[0]), false);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses a --workers that is not a whole number', () => {
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', 'oral', '--workers', '-1', '--no-demo'], {
       cwd: ROOT,
       env: { ...process.env, PDI_DATABASE_URL: `sqlite:${path.join(dir, 'other.sqlite')}`, PDI_DATA_DIR: dir },
       encoding: 'utf8',
       timeout: 60_000,
     });
     assert.notEqual(result.status, 0);
-    assert.match(result.stderr, /--workers must be a whole number of at least 1, got "0"/);
+    assert.match(result.stderr, /--workers must be a whole number \(0 serves in this process\), got "-1"/);
   });
 
   it('refuses a --port without service=port or with an empty port (not a random port)', () => {
@@ -140,7 +166,7 @@ describe('serve --workers 2', { skip: process.platform !== 'linux' ? 'reads /pro
     ] as const) {
       const result = spawnSync(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'serve', '--port', spec, '--no-demo', 'oral'], {
         cwd: ROOT,
-        env: { ...process.env, PDI_DATABASE_URL: `sqlite:${path.join(dir, 'other.sqlite')}`, PDI_DATA_DIR: dir, PDI_WORKERS: '1' },
+        env: { ...process.env, PDI_DATABASE_URL: `sqlite:${path.join(dir, 'other.sqlite')}`, PDI_DATA_DIR: dir, PDI_WORKERS: '0' },
         encoding: 'utf8',
         timeout: 60_000,
       });

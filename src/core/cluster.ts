@@ -1,7 +1,9 @@
 // `serve --workers n`: a primary process forks n workers (node:cluster), each serving every service on the shared
 // ports (the primary accepts connections and hands them round-robin to the workers). The primary serves nothing: it
 // relays data-version news between workers, restarts a worker that dies, and on SIGTERM or SIGINT asks every worker
-// to stop gracefully and exits when the last one has (0 if all stopped cleanly).
+// to stop gracefully and exits when the last one has (0 if all stopped cleanly). It loads no service code (the
+// workers' side is cluster-worker.ts), so it stays small. One worker is a primary and one worker too: the worker
+// gets the supervision and the V8 flags below; `--workers 0` serves in the one process, for tests and debugging.
 //
 // SQLite runs in WAL mode (src/core/db/database.ts): the workers read concurrently while one writer imports; only one
 // worker (the first) runs the sync schedule, so imports stay one at a time, and the others hear of a new data version
@@ -10,8 +12,6 @@ import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
 import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import { DataVersionWatcher } from './service.ts';
-import type { ServiceContext } from './service.ts';
 
 /**
  * V8's young generation (semi-space) of a worker, in MiB. Node 24 lets it grow to two semi-spaces of 64 MiB under
@@ -29,8 +29,8 @@ export const WORKER_SEMI_SPACE_MB = 16;
  * measured, and a cache hit of C's stats answered 35,000–37,000 req/s instead of 47,000–49,000 (issue 20; one such
  * collection forced at start-up gave the same). Its gain is memory at rest: a worker keeps about 75 MB more after
  * loading demo data in-process. A worker loads none (the prepare worker does) and still collects once after starting
- * (runtime.ts). The primary and a one-process server (`--workers 1`) keep the reducer: the primary serves nothing,
- * and a lone process is where memory is scarcest.
+ * (runtime.ts). The primary and a one-process server (`--workers 0`) keep the reducer: the primary serves nothing,
+ * and the one process loads demo data itself.
  */
 const WORKER_V8_FLAGS: Array<{ flag: string; set: RegExp }> = [
   { flag: `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`, set: /--max[-_]semi[-_]space[-_]size/ },
@@ -46,23 +46,23 @@ export function workerExecArgv(execArgv: readonly string[], nodeOptions = proces
 /** A worker whose process ended within this time of its start did not start: the primary stops instead of retrying. */
 const STARTUP_MS = 15_000;
 
-type ClusterMessage = { pdi: 'data-version'; service: string } | { pdi: 'stop' };
+export type ClusterMessage = { pdi: 'data-version'; service: string } | { pdi: 'stop' };
 
-function isClusterMessage(value: unknown): value is ClusterMessage {
+export function isClusterMessage(value: unknown): value is ClusterMessage {
   return typeof value === 'object' && value !== null && typeof (value as { pdi?: unknown }).pdi === 'string';
 }
 
-/** `--workers` (or PDI_WORKERS): a whole number ≥ 1, or absent for one per core. */
+/** `--workers` (or PDI_WORKERS): a whole number (0: serve in this process), or absent for one per core. */
 export function workerCount(raw: string | undefined): number {
   const text = raw?.trim();
   if (text === undefined || text === '') return os.availableParallelism();
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new Error(`--workers must be a whole number of at least 1, got "${raw}"`);
+  if (!/^\d+$/.test(text)) throw new Error(`--workers must be a whole number (0 serves in this process), got "${raw}"`);
   return Number(text);
 }
 
 /**
  * What this process is: `prepare` migrates and loads demo data, then ends; `sync` serves and runs the sync schedule;
- * `serve` serves; null is not a worker (the primary, or the only process of `--workers 1`).
+ * `serve` serves; null is not a worker (the primary, or the only process of `--workers 0`).
  */
 export type WorkerRole = 'prepare' | 'sync' | 'serve';
 
@@ -151,45 +151,4 @@ export function relayDataVersions(worker: Worker): void {
     if (!isClusterMessage(message) || message.pdi !== 'data-version') return;
     for (const other of Object.values(cluster.workers ?? {})) if (other && other !== worker && other.isConnected()) other.send(message);
   });
-}
-
-/**
- * In a worker: tell the other workers (through the primary) when this one changes a service's data, and forget the
- * data version the others change. `contexts` are this worker's services.
- */
-export function joinCluster(contexts: ReadonlyMap<string, ServiceContext>): void {
-  if (!cluster.isWorker) return;
-  DataVersionWatcher.onInvalidate = (service) => {
-    if (process.connected) process.send?.({ pdi: 'data-version', service } satisfies ClusterMessage);
-  };
-  process.on('message', (message: unknown) => {
-    if (isClusterMessage(message) && message.pdi === 'data-version') contexts.get(message.service)?.dataVersion.forget();
-  });
-}
-
-/**
- * In a worker: run `stop` once, when the primary asks (its SIGTERM or SIGINT), on a SIGTERM sent to this worker, or
- * when the primary is gone; then exit (0, or 1 if stopping failed). A terminal's Ctrl-C reaches every process of the
- * group: the worker leaves SIGINT to the primary, which asks each worker in turn.
- */
-export function stopWhenAsked(stop: () => Promise<void>, log: FastifyBaseLogger): void {
-  let stopping = false;
-  const onStop = (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ why }, 'worker shutting down: no new connections; requests in flight may finish');
-    stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('message', (message: unknown) => {
-    if (isClusterMessage(message) && message.pdi === 'stop') onStop('asked by the primary');
-  });
-  process.on('SIGTERM', () => onStop('SIGTERM'));
-  process.on('SIGINT', () => {});
-  process.on('disconnect', () => onStop('the primary is gone'));
 }

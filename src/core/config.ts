@@ -4,6 +4,13 @@ import path from 'node:path';
 export const SERVICE_NAMES = ['oral', 'krt', 'grants', 'draws', 'retraction'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
+/** A service's name as a user typed it (any case), checked against the five. */
+export function serviceNameOf(name: string): ServiceName {
+  const found = SERVICE_NAMES.find((known) => known === name.toLowerCase());
+  if (!found) throw new Error(`unknown service "${name}"; available: ${SERVICE_NAMES.join(', ')}`);
+  return found;
+}
+
 export const DEFAULT_PORTS: Record<ServiceName, number> = {
   oral: 8001,
   krt: 8002,

@@ -1,7 +1,5 @@
 // Opening everything a process needs for a set of services: the database (migrated), Redis when
 // configured, and one context per service. Shared by the CLI, the tests and the benchmarks.
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import type { FastifyBaseLogger } from 'fastify';
 import { createLogger } from './log.ts';
 import type { Redis } from 'ioredis';
@@ -51,15 +49,4 @@ export async function openRuntime(
       await db.close();
     },
   };
-}
-
-/**
- * One full garbage collection once a server is up: starting (migrations, building in-memory indexes, compiling
- * schemas) leaves V8's heap three times the size of what stays alive, and V8 gives that back only under pressure; a
- * collection now returns it, so each worker's RSS at rest is what it holds. Node exposes `gc` only behind a flag,
- * which can be set at run time.
- */
-export function collectStartupGarbage(): void {
-  v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as () => void)();
 }

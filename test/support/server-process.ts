@@ -29,7 +29,7 @@ export async function startServer(options: {
     cwd: ROOT,
     // One process unless a test asks for workers: a crashed worker would be replaced and the primary live on,
     // so "the process did not crash" must be asked of the process that serves.
-    env: { ...process.env, PDI_LOG_LEVEL: 'warn', PDI_WORKERS: '1', ...options.env },
+    env: { ...process.env, PDI_LOG_LEVEL: 'warn', PDI_WORKERS: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
