@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { COMMAND_SQLITE_CACHE_BYTES, loadConfig } from './core/config.ts';
 import type { Config } from './core/config.ts';
-import { collectStartupGarbage } from './core/gc.ts';
+import { collectStartupGarbage, holdTickObject } from './core/gc.ts';
 import { openRuntime } from './core/runtime.ts';
 import type { Runtime } from './core/runtime.ts';
 import { buildServiceApp } from './core/http/service-app.ts';
@@ -43,6 +43,7 @@ export async function serve(options: {
   role: WorkerRole | null;
 }): Promise<void> {
   const { config, role } = options;
+  await holdTickObject();
   const services = options.names.length === 0 ? [...SERVICES] : options.names.map(findService);
   const runtime = await openRuntime(config, SERVICES);
   // Migrations (openRuntime) and demo data once, before any worker serves: a worker finds them done.
