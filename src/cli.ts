@@ -5,7 +5,7 @@
 import { Command, Option } from 'commander';
 import { SERVICE_NAMES, loadConfig, parsePort, serviceNameOf } from './core/config.ts';
 import { createLogger } from './core/log.ts';
-import { collectStartupGarbage } from './core/gc.ts';
+import { collectGarbage } from './core/gc.ts';
 import { runPrimary, workerCount, workerRole } from './core/cluster.ts';
 import { parseDuration } from './core/sync/duration.ts';
 
@@ -40,7 +40,7 @@ program
     const role = workerRole();
     const workers = role === null ? workerCount(opts.workers ?? config.env.PDI_WORKERS) : 0;
     if (workers > 0) {
-      collectStartupGarbage(); // the primary serves nothing: what loading the modules left is garbage
+      collectGarbage(); // the primary serves nothing: what loading the modules left is garbage
       runPrimary({
         workers,
         log: createLogger(config.logLevel),

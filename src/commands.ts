@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { COMMAND_SQLITE_CACHE_BYTES, loadConfig } from './core/config.ts';
 import type { Config } from './core/config.ts';
-import { collectStartupGarbage, holdTickObject } from './core/gc.ts';
+import { collectGarbage, holdTickObject } from './core/gc.ts';
 import { openRuntime } from './core/runtime.ts';
 import type { Runtime } from './core/runtime.ts';
 import { buildServiceApp } from './core/http/service-app.ts';
@@ -78,7 +78,7 @@ export async function serve(options: {
     runtime.log.info({ service: service.name, address, docs: `${address}/docs` }, `${service.title} listening`);
     apps.push(app);
   }
-  collectStartupGarbage();
+  collectGarbage();
   if (options.syncEveryMs !== null && (role === null || role === 'sync')) {
     syncs = startSyncSchedules(
       services.map((service) => ({ ctx: runtime.contexts.get(service.name)!, service, definition: SYNC_SOURCES[service.name] })),

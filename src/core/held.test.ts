@@ -48,4 +48,20 @@ describe('HeldPerVersion', () => {
     assert.equal(churn, 6, 'three loads, each reading the version before and after');
     assert.equal(busy.now, 'x5', 'the last load is held');
   });
+
+  it('calls afterHeld once per load, when the new value is held and the one before it no longer is', async () => {
+    const { state, watcher } = store('v1');
+    const seen: Array<string | null> = [];
+    const held: HeldPerVersion<string> = new HeldPerVersion(watcher, {
+      read: async (v) => `value of ${v}`,
+      storedVersion: async () => state.version,
+      afterHeld: () => seen.push(held.now),
+    });
+    await Promise.all([held.current(), held.current()]);
+    await held.current();
+    assert.deepEqual(seen, ['value of v1']);
+    state.version = 'v2';
+    await held.current();
+    assert.deepEqual(seen, ['value of v1', 'value of v2']);
+  });
 });

@@ -13,6 +13,11 @@ export interface HeldOptions<T> {
   storedVersion: () => Promise<string | null>;
   /** Loads in a row that an import overtook before the last one is held anyway (the next request sees it stale). */
   maxAttempts?: number;
+  /**
+   * Called once a newly loaded value is held (the one before it no longer is): for a load that leaves much garbage,
+   * to collect it now (gc.ts's `collectGarbage`).
+   */
+  afterHeld?: () => void;
 }
 
 /** A value belonging to the current data version of one service. */
@@ -51,6 +56,7 @@ export class HeldPerVersion<T> {
       const value = await this.options.read(version);
       if ((await this.options.storedVersion()) === version || attempt >= maxAttempts) {
         this.held = { version, value };
+        this.options.afterHeld?.();
         return this.held;
       }
     }

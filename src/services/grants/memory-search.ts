@@ -30,6 +30,7 @@ import type { Kysely } from 'kysely';
 import { num } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { HeldPerVersion } from '../../core/held.ts';
+import { collectGarbage } from '../../core/gc.ts';
 import type { DataVersionWatcher } from '../../core/service.ts';
 import { SORT_ORDERS } from './search.ts';
 import { popcount } from './bitset.ts';
@@ -149,6 +150,7 @@ export class MemorySearch {
         return versions.current();
       },
       maxAttempts: MAX_LOAD_ATTEMPTS,
+      afterHeld: collectGarbage, // a load's temporaries (the dictionary's 60 MB buffer, index arrays) are garbage now
     });
     this.maxValuesSortedByList = options.maxValuesSortedByList ?? MAX_VALUES_SORTED_BY_LIST;
     this.minPostingsKept = options.minPostingsKept ?? MIN_POSTINGS_KEPT;

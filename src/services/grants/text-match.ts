@@ -416,7 +416,8 @@ export class TextDictionary {
       const b = Buffer.from(f);
       visit(b, 0, b.length);
     });
-    // one-byte characters: 63 MB in V8's heap, the Buffer's memory returned (a block that large is mapped apart)
+    // one-byte characters: 63 MB, which V8 keeps outside its heap as an external string (`external` in
+    // process.memoryUsage()); the Buffer's memory is returned at the next collection (a block that large is mapped apart)
     return new TextDictionary(dialect, final.toString('latin1'), startArray, folded, misaligned, new Set(absent), index, foldedIndex);
   }
 
