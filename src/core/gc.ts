@@ -8,7 +8,7 @@ import { executionAsyncResource } from 'node:async_hooks';
  * indexes, compiling schemas) leaves V8's heap three times the size of what stays alive, and C's in-memory search
  * drops about 130 MB of temporary buffers when its load ends (in a worker, 1–7 s after the start). Workers run without
  * V8's memory reducer (cluster.ts), so an idle worker collects nothing and would keep that garbage until some later
- * load: at rest with real data, 353–480 MB a worker instead of about 360. An ordinary collection frees the buffers
+ * load (0–126 MB of buffers in a resting worker with real data, issue 20). An ordinary collection frees the buffers
  * (`process.memoryUsage().external` lags until the next one; `arrayBuffers` and RSS show it at once) and costs tens of
  * milliseconds. Node exposes `gc` only behind a flag, which can be set at run time.
  */
