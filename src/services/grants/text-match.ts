@@ -45,6 +45,9 @@ const SPARSE_SHARE = 16;
 /** The index is built in slices of texts, the event loop let run whenever a turn took longer than BUILD_TURN_MS. */
 const BUILD_SLICE_TEXTS = 200;
 const BUILD_TURN_MS = 10;
+/** The word index's build keeps each text's words in blocks of 2^HELD_BLOCK_BITS entries. */
+const HELD_BLOCK_BITS = 20;
+const HELD_BLOCK_MASK = (1 << HELD_BLOCK_BITS) - 1;
 /** Highest code point (excluded) of the texts whose FTS5 folding provably agrees with foldCase. */
 const FTS_SAFE_LIMIT = 0x250;
 const DOTTED_CAPITAL_I = 0x130; // lowercases to two code points ("i" and a combining dot)
@@ -127,11 +130,13 @@ class WordIndex {
     // per word: the last text that held it (-1 before its first: deltas are ≥ 1) and the bytes of its delta list
     const lastText: number[] = [];
     const sizes: number[] = [];
-    // The distinct words of each text in turn (text t's: held[heldEnds[t] … heldEnds[t + 1])), for the second
-    // pass. A JavaScript array, on V8's heap. Held in a growing Uint32Array instead (copies of up to 16 MB, from
-    // malloc), one worker of two was at 468 MiB of RSS at rest with real data (bench memory), the other at 386; with
-    // this array, 355 and 362. Looking the words up again instead doubled the build (5.4–6.9 s for 335,000 texts).
-    const held: number[] = [];
+    // The distinct words of each text in turn (text t's: entries heldEnds[t] … heldEnds[t + 1] - 1), for the second
+    // pass, in blocks of 2^20 (4 MiB outside V8's heap, never copied). A growing Uint32Array (copies of up to 16 MB)
+    // left a worker at 468 MiB of RSS at rest with real data; a JavaScript array (7.7 million entries at 1.3 M rows,
+    // 8 bytes each, copied as it grew) took V8's heap to 233 MB during the load, and the pages V8 pooled afterwards
+    // stayed in the worker's RSS (issue 20). Looking the words up again instead doubled the build (5.4–6.9 s).
+    const heldBlocks: Uint32Array[] = [];
+    let heldCount = 0;
     const heldEnds = new Uint32Array(textCount + 1);
     const eachWord = async (visitWord: (w: number, t: number) => void) => {
       lastText.fill(-1);
@@ -164,12 +169,14 @@ class WordIndex {
             lastText[w] = t;
           }
         });
-        heldEnds[t + 1] = held.length;
+        heldEnds[t + 1] = heldCount;
       }
     };
     await eachWord((w, t) => {
       sizes[w] += varintLength(t - lastText[w]);
-      held.push(w);
+      if (heldCount >>> HELD_BLOCK_BITS === heldBlocks.length) heldBlocks.push(new Uint32Array(1 << HELD_BLOCK_BITS));
+      heldBlocks[heldCount >>> HELD_BLOCK_BITS][heldCount & HELD_BLOCK_MASK] = w;
+      heldCount++;
     });
     const count = words.length;
     index.words = `\0${words.join('\0')}\0`;
@@ -190,7 +197,7 @@ class WordIndex {
     lastText.fill(-1);
     for (let t = 0; t < textCount; t++) {
       for (let k = heldEnds[t]; k < heldEnds[t + 1]; k++) {
-        const w = held[k];
+        const w = heldBlocks[k >>> HELD_BLOCK_BITS][k & HELD_BLOCK_MASK];
         if (bitmapOf[w] !== 0) bitmaps[(bitmapOf[w] - 1) * index.textWords + (t >>> 5)] |= 1 << (t & 31);
         else at[w] = writeVarint(postings, at[w], t - lastText[w]);
         lastText[w] = t;
