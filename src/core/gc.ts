@@ -8,13 +8,21 @@ import { executionAsyncResource } from 'node:async_hooks';
  * indexes, compiling schemas) leaves V8's heap three times the size of what stays alive, and C's in-memory search
  * drops about 130 MB of temporary buffers when its load ends (in a worker, 1–7 s after the start). Workers run without
  * V8's memory reducer (cluster.ts), so an idle worker collects nothing and would keep that garbage until some later
- * load (0–126 MB of buffers in a resting worker with real data, issue 20). An ordinary collection frees the buffers
- * (`process.memoryUsage().external` lags until the next one; `arrayBuffers` and RSS show it at once) and costs tens of
- * milliseconds. Node exposes `gc` only behind a flag, which can be set at run time.
+ * load (0–126 MB of buffers in a resting worker with real data, issue 20). Node exposes `gc` only behind a flag, which
+ * can be set at run time.
+ *
+ * The collection is V8's last-resort one (collections until one frees nothing, compacting, 50–120 ms): an ordinary
+ * one frees the garbage but V8 keeps the pages it held in a pool for the heap's next growth, and only a
+ * memory-reducing collection returns them. C's load, overlapping a starting worker's other work, promotes about
+ * 90 MB of its temporaries to the old generation; the pooled pages then stayed in the worker's RSS for good
+ * (`--trace-gc`: "pooled: 51–75 MB"; a real-data worker at rest 440 MB, 317 after this collection). Such a
+ * collection keeps no map without a live object; `holdTickObject` (below) keeps the one map whose loss costs every
+ * request.
  */
 export function collectGarbage(): void {
   v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as () => void)();
+  const gc = vm.runInNewContext('gc') as (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
 
 let heldTick: object | undefined;
