@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { COMMAND_SQLITE_CACHE_BYTES, loadConfig } from './core/config.ts';
 import type { Config } from './core/config.ts';
-import { collectGarbage, holdTickObject } from './core/gc.ts';
+import { collectStartupGarbage, holdTickObject, serverStarting } from './core/gc.ts';
 import { openRuntime } from './core/runtime.ts';
 import type { Runtime } from './core/runtime.ts';
 import { buildServiceApp } from './core/http/service-app.ts';
@@ -44,6 +44,7 @@ export async function serve(options: {
 }): Promise<void> {
   const { config, role } = options;
   await holdTickObject();
+  serverStarting();
   const services = options.names.length === 0 ? [...SERVICES] : options.names.map(findService);
   const runtime = await openRuntime(config, SERVICES);
   // Migrations (openRuntime) and demo data once, before any worker serves: a worker finds them done.
@@ -78,7 +79,7 @@ export async function serve(options: {
     runtime.log.info({ service: service.name, address, docs: `${address}/docs` }, `${service.title} listening`);
     apps.push(app);
   }
-  collectGarbage();
+  collectStartupGarbage();
   if (options.syncEveryMs !== null && (role === null || role === 'sync')) {
     syncs = startSyncSchedules(
       services.map((service) => ({ ctx: runtime.contexts.get(service.name)!, service, definition: SYNC_SOURCES[service.name] })),

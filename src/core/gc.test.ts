@@ -1,11 +1,12 @@
 // holdTickObject keeps one of process.nextTick's tick objects alive (why: gc.ts). What it holds must be a tick object;
 // if Node changes what executionAsyncResource() returns in a tick, the hold no longer keeps those maps, and this says so.
-// collectGarbage returns the pages of freed garbage to the system, in a process without V8's memory reducer.
+// collectGarbage returns the pages of freed garbage to the system, in a process without V8's memory reducer; work
+// given to afterStartupCollection while a server starts waits for its start-up collection.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { heldTickObject, holdTickObject } from './gc.ts';
+import { afterStartupCollection, collectStartupGarbage, heldTickObject, holdTickObject, serverStarting } from './gc.ts';
 
 describe('collectGarbage', () => {
   it('frees garbage of the old generation and returns its pages (RSS back near where it was) without the memory reducer', async () => {
@@ -41,5 +42,21 @@ describe('holdTickObject', () => {
     assert.equal(typeof (held as { callback?: unknown }).callback, 'function');
     await holdTickObject();
     assert.equal(heldTickObject(), held);
+  });
+});
+
+describe('afterStartupCollection', () => {
+  it('runs work now where no server is starting; while one is, after its start-up collection, in order', () => {
+    const ran: string[] = [];
+    afterStartupCollection(() => ran.push('now'));
+    assert.deepEqual(ran, ['now']);
+    serverStarting();
+    afterStartupCollection(() => ran.push('C'));
+    afterStartupCollection(() => ran.push('D'));
+    assert.deepEqual(ran, ['now']);
+    collectStartupGarbage();
+    assert.deepEqual(ran, ['now', 'C', 'D']);
+    afterStartupCollection(() => ran.push('later'));
+    assert.deepEqual(ran, ['now', 'C', 'D', 'later']);
   });
 });

@@ -25,6 +25,33 @@ export function collectGarbage(): void {
   gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
 
+/** Work waiting for the start-up collection of a serving process that is starting (null: none is). */
+let waitingForStart: Array<() => void> | null = null;
+
+/** Called by `serve` before it builds its apps: work given to `afterStartupCollection` now waits for the collection. */
+export function serverStarting(): void {
+  waitingForStart ??= [];
+}
+
+/** The serving process's start-up collection (once every app listens), then the work that waited for it. */
+export function collectStartupGarbage(): void {
+  collectGarbage();
+  const waiting = waitingForStart ?? [];
+  waitingForStart = null;
+  for (const work of waiting) work();
+}
+
+/**
+ * Background work that allocates much (C's index load) to begin once the serving process has listened and run its
+ * start-up collection, or now where no server is starting (tests, commands). Begun while the other apps were still
+ * being built, C's load had its chunks of rows promoted by the young generation's collections (the builds allocate
+ * fast): V8's heap grew from 62 to 154 MB and the worker's RSS peaked at 556 MB, against 94 and 444 begun after.
+ */
+export function afterStartupCollection(work: () => void): void {
+  if (waitingForStart) waitingForStart.push(work);
+  else work();
+}
+
 let heldTick: object | undefined;
 
 /**

@@ -2,6 +2,7 @@
 // at import (a 503 saying how to load data when there are none).
 import type { Kysely } from 'kysely';
 import { getAggregate } from '../../../core/db/datasets.ts';
+import { afterStartupCollection } from '../../../core/gc.ts';
 import { HttpError } from '../../../core/http/errors.ts';
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import type { GrantsAggregates, StoredCalculator } from '../aggregates.ts';
@@ -33,12 +34,14 @@ async function storedValue<N extends ServedAggregate>(db: Kysely<GrantsDatabase>
 /** The routes' shared state, for the app `app` (the in-memory search loads when it is ready). */
 export function routeContext(app: ServiceApp, ctx: ServiceContext): GrantsRoutes {
   const db = ctx.db.kysely.withTables<GrantsTables>();
-  // Searches count and order their matches in memory (memory-search.ts): loaded in the background when the
-  // server is ready (about 3 s for 1.1 million agreements), else by the first search; closing waits for it.
+  // Searches count and order their matches in memory (memory-search.ts): loaded in the background once the server
+  // has started (about 3 s for 1.1 million agreements), else by the first search; closing waits for it.
   const memory = new MemorySearch(db, ctx.dataVersion);
   let warming: Promise<void> | null = null;
   app.addHook('onReady', async () => {
-    warming = memory.ready().catch((error) => ctx.log.warn({ err: error }, 'in-memory search not loaded; the first search will load it'));
+    afterStartupCollection(() => {
+      warming = memory.ready().catch((error) => ctx.log.warn({ err: error }, 'in-memory search not loaded; the first search will load it'));
+    });
   });
   app.addHook('onClose', async () => {
     await warming;
