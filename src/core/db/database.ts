@@ -4,7 +4,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { foldCase } from './dialect.ts';
+import { foldAccents, foldCase } from './dialect.ts';
 import { resilientPool } from './pg-pool.ts';
 import type { DialectName } from './dialect.ts';
 import type { CoreTables } from './tables.ts';
@@ -58,6 +58,7 @@ function openSqlite(file: string, options: OpenOptions): Db {
   raw.pragma('temp_store = MEMORY');
   // Unicode-aware case folding for substring tests that the trigram index cannot serve (queries under 3 chars).
   raw.function('pdi_fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldCase(value) : value));
+  raw.function('pdi_fold_accents', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldAccents(value) : value));
   // Kysely prepares every statement anew; keep the prepared ones (SQLite re-prepares them itself after a
   // schema change). Safe because Kysely runs one statement at a time on its single SQLite connection.
   const statements = new Map<string, BetterSqlite3.Statement>();

@@ -28,6 +28,58 @@ export function foldCase(text: string): string {
   return text.normalize('NFC').toLowerCase();
 }
 
+/**
+ * Latin letters with diacritics (Latin-1 Supplement, Extended-A and -B, Extended Additional) whose canonical
+ * decomposition is one ASCII letter and combining marks, mapped to that letter: "é" → "e", "ç" → "c", "ễ" → "e".
+ * Letters without a decomposition ("ø", "ł", "æ") keep their form, as SQLite's FTS5 trigram tokenizer with
+ * `remove_diacritics 1` keeps them: the accent-folded index must find every row the exact comparison accepts.
+ * "ǡ" is left out because that tokenizer does not fold it (search-index.test.ts checks the agreement letter by letter).
+ */
+const ACCENT_BASE: ReadonlyMap<string, string> = (() => {
+  const map = new Map<string, string>();
+  for (const [from, to] of [
+    [0xc0, 0x250],
+    [0x1e00, 0x1f00],
+  ]) {
+    for (let cp = from; cp < to; cp++) {
+      const letter = String.fromCodePoint(cp);
+      const base = /^([a-z])\p{M}+$/u.exec(letter.normalize('NFD'))?.[1];
+      if (base && letter !== '\u01e1' && letter !== '\u01e0') map.set(letter, base);
+    }
+  }
+  return map;
+})();
+const ACCENTED = /[\u00c0-\u024f\u1e00-\u1eff]/g;
+
+/** Case and accent folding for search: foldCase, then Latin letters with diacritics to their base letter. */
+export function foldAccents(text: string): string {
+  return foldCase(text).replace(ACCENTED, (c) => ACCENT_BASE.get(c) ?? c);
+}
+
+/**
+ * PostgreSQL's `pdi_fold_accents(text)`: lower() and the letters of foldAccents, both cases, by translate(), so
+ * that an expression index can hold it (immutable). Created in the current schema, beside the indexes using it.
+ */
+export async function ensureAccentFoldFunction(db: QueryExecutorProvider): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  const from: string[] = [];
+  const to: string[] = [];
+  for (const [letter, base] of ACCENT_BASE) {
+    for (const variant of new Set([letter, letter.toUpperCase()])) {
+      if ([...variant].length !== 1 || from.includes(variant)) continue;
+      from.push(variant);
+      to.push(base);
+    }
+  }
+  const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  await sql
+    .raw(
+      `CREATE OR REPLACE FUNCTION pdi_fold_accents(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE ` +
+        `AS $fold$ SELECT translate(lower($1), ${quote(from.join(''))}, ${quote(to.join(''))}) $fold$`,
+    )
+    .execute(db);
+}
+
 /** Column types for migrations. Dates are `YYYY-MM-DD` text and timestamps ISO-8601 UTC text on both databases. */
 export const columnType = {
   /** Auto-incrementing integer primary key: use with `idConstraint` (`.addColumn('id', columnType.id(d), idConstraint(d))`). */
@@ -70,15 +122,22 @@ export function textPosition(
   return dialectOf(db) === 'sqlite' ? sql<number>`instr(${haystack}, ${needle})` : sql<number>`strpos(${haystack}, ${needle})`;
 }
 
-/** Case-insensitive, Unicode-aware "column contains text" without an index (small tables, short queries). */
+/**
+ * Case-insensitive, Unicode-aware "column contains text" without an index (small tables, short queries);
+ * `accents: 'fold'` also ignores diacritics (foldAccents; PostgreSQL needs ensureAccentFoldFunction).
+ */
 export function containsText(
   db: QueryExecutorProvider,
   column: Expression<unknown> | RawBuilder<unknown>,
   text: string,
+  accents: 'keep' | 'fold' = 'keep',
 ): RawBuilder<SqlBool> {
-  const folded = foldCase(text);
-  const haystack = dialectOf(db) === 'sqlite' ? sql`pdi_fold(${column})` : sql`lower(${column})`;
-  return sql<SqlBool>`${textPosition(db, haystack, folded)} > 0`;
+  const sqlite = dialectOf(db) === 'sqlite';
+  if (accents === 'fold') {
+    return sql<SqlBool>`${textPosition(db, sql`pdi_fold_accents(${column})`, foldAccents(text))} > 0`;
+  }
+  const haystack = sqlite ? sql`pdi_fold(${column})` : sql`lower(${column})`;
+  return sql<SqlBool>`${textPosition(db, haystack, foldCase(text))} > 0`;
 }
 
 /** Whole days from one `YYYY-MM-DD` column to another. */

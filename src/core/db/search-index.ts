@@ -5,9 +5,11 @@
 // for the exact substring.
 // PostgreSQL: a GIN pg_trgm index over the concatenated columns, queried with ILIKE.
 // Both give exact substring semantics within one column; queries under 3 characters fall back to a scan.
+// An index with `accents: 'fold'` also ignores diacritics ("montreal" finds "Montréal"; foldAccents in dialect.ts):
+// FTS5's trigram tokenizer removes them itself, and PostgreSQL indexes pdi_fold_accents(document).
 import { sql } from 'kysely';
 import type { QueryExecutorProvider, RawBuilder, SqlBool } from 'kysely';
-import { containsText, dialectOf, escapeLike, foldCase } from './dialect.ts';
+import { containsText, dialectOf, ensureAccentFoldFunction, escapeLike, foldAccents, foldCase } from './dialect.ts';
 
 export interface SubstringIndex {
   /** Name of the FTS table (SQLite) or the index (PostgreSQL). */
@@ -16,6 +18,8 @@ export interface SubstringIndex {
   /** Integer primary key of `table`. */
   idColumn: string;
   columns: string[];
+  /** 'fold': matching ignores diacritics as well as case. */
+  accents?: 'keep' | 'fold';
 }
 
 /** Needles shorter than this are compared without the index (a trigram index cannot narrow them); in-memory matchers follow it. */
@@ -29,7 +33,7 @@ export async function createSubstringIndex(db: QueryExecutorProvider, index: Sub
     await sql
       .raw(
         `CREATE VIRTUAL TABLE ${index.name} USING fts5(${cols}, content='${index.table}', content_rowid='${index.idColumn}', ` +
-          `tokenize='trigram case_sensitive 0', detail=none)`,
+          `tokenize='${tokenizer(index)}', detail=none)`,
       )
       .execute(db);
     // An external-content table starts empty: index the rows already there, as CREATE INDEX would.
@@ -37,7 +41,7 @@ export async function createSubstringIndex(db: QueryExecutorProvider, index: Sub
     await createSqliteTriggers(db, index);
   } else {
     await ensurePgTrgm(db);
-    await sql.raw(`CREATE INDEX ${index.name} ON ${index.table} USING gin ((${pgDocument(index)}) gin_trgm_ops)`).execute(db);
+    await createPgIndex(db, index);
   }
 }
 
@@ -73,8 +77,17 @@ export async function resumeSubstringIndex(db: QueryExecutorProvider, index: Sub
     await sql.raw(`INSERT INTO ${index.name}(${index.name}, rank) VALUES ('automerge', 4)`).execute(db);
     await createSqliteTriggers(db, index);
   } else {
-    await sql.raw(`CREATE INDEX ${index.name} ON ${index.table} USING gin ((${pgDocument(index)}) gin_trgm_ops)`).execute(db);
+    await createPgIndex(db, index);
   }
+}
+
+function tokenizer(index: SubstringIndex): string {
+  return index.accents === 'fold' ? 'trigram remove_diacritics 1 case_sensitive 0' : 'trigram case_sensitive 0';
+}
+
+async function createPgIndex(db: QueryExecutorProvider, index: SubstringIndex): Promise<void> {
+  if (index.accents === 'fold') await ensureAccentFoldFunction(db);
+  await sql.raw(`CREATE INDEX ${index.name} ON ${index.table} USING gin ((${pgIndexed(index)}) gin_trgm_ops)`).execute(db);
 }
 
 /**
@@ -88,6 +101,7 @@ export function substringMatch(
   qualifier = index.table,
 ): RawBuilder<SqlBool> {
   const needle = text.trim();
+  if (index.accents === 'fold') return accentFoldedMatch(db, index, needle, qualifier);
   // Short before or after folding (NFC composes decomposed Hangul and accents): FTS5 would get no trigram at all.
   const short =
     [...needle].length < MIN_INDEXED_LENGTH || (dialectOf(db) === 'sqlite' && [...foldCase(needle)].length < MIN_INDEXED_LENGTH);
@@ -105,6 +119,42 @@ export function substringMatch(
     return sql<SqlBool>`(${candidates} AND (${sql.join(exact, sql` OR `)}))`;
   }
   return sql<SqlBool>`(${sql.raw(pgDocument(index, qualifier))}) ILIKE ${`%${escapeLike(needle)}%`}`;
+}
+
+/**
+ * 0 for a row where some indexed column contains `text` with its accents as written (case aside), else 1: ordering
+ * by it first puts "Montréal" before "Montreal" for the query "montréal" on an index that folds accents.
+ */
+export function accentExactRank(
+  db: QueryExecutorProvider,
+  index: SubstringIndex,
+  text: string,
+  qualifier = index.table,
+): RawBuilder<number> {
+  const parts = index.columns.map((c) => containsText(db, sql.ref(`${qualifier}.${c}`), text.trim()));
+  return sql<number>`CASE WHEN ${sql.join(parts, sql` OR `)} THEN 0 ELSE 1 END`;
+}
+
+/** substringMatch for an index that folds accents: the same plan, every comparison on foldAccents forms. */
+function accentFoldedMatch(db: QueryExecutorProvider, index: SubstringIndex, needle: string, qualifier: string): RawBuilder<SqlBool> {
+  const folded = foldAccents(needle);
+  const column = (c: string) => sql.ref(`${qualifier}.${c}`);
+  if ([...needle].length < MIN_INDEXED_LENGTH || [...folded].length < MIN_INDEXED_LENGTH) {
+    const parts = index.columns.map((c) => containsText(db, column(c), needle, 'fold'));
+    return sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
+  }
+  if (dialectOf(db) === 'sqlite') {
+    const fts = sql.table(index.name);
+    const candidates = sql<SqlBool>`${column(index.idColumn)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${trigramQuery(folded)})`;
+    // lower() first: a row whose ASCII letters already match costs no call of the JavaScript fold.
+    const exact = index.columns.map((c) =>
+      /^[\x00-\x7f]*$/.test(folded)
+        ? sql<SqlBool>`(instr(lower(${column(c)}), ${folded}) > 0 OR instr(pdi_fold_accents(${column(c)}), ${folded}) > 0)`
+        : sql<SqlBool>`instr(pdi_fold_accents(${column(c)}), ${folded}) > 0`,
+    );
+    return sql<SqlBool>`(${candidates} AND (${sql.join(exact, sql` OR `)}))`;
+  }
+  return sql<SqlBool>`(${sql.raw(pgIndexed(index, qualifier))}) ILIKE ${`%${escapeLike(folded)}%`}`;
 }
 
 // Six trigrams spread over the text: on 300,000 grant rows a common phrase was counted 1.4–2.4x faster than
@@ -129,6 +179,12 @@ function trigramQuery(needle: string): string {
   return queriedTrigrams(foldCase(needle))
     .map((g) => `"${g.replace(/"/g, '""')}"`)
     .join(' AND ');
+}
+
+/** The indexed expression on PostgreSQL: the document, accent-folded where the index says so. */
+function pgIndexed(index: SubstringIndex, qualifier?: string): string {
+  const document = pgDocument(index, qualifier);
+  return index.accents === 'fold' ? `pdi_fold_accents(${document})` : document;
 }
 
 /** The indexed document on PostgreSQL: columns joined by U+001F so that no match spans two columns. */

@@ -10,7 +10,7 @@ import { oralService } from './service.ts';
 import { importBundle, importCochrane, importPath, importSign, importToolkit, BUNDLE_FORMAT } from './import.ts';
 import { testContext } from '../../../test/support/app.ts';
 import type { OralBundle } from './import.ts';
-import { listRecommendations } from './repository.ts';
+import { listRecommendations, listReviews } from './repository.ts';
 import type { OralStats } from './schemas/index.ts';
 import { generateDemo } from './sources/index.ts';
 import { oralDatabase } from './tables.ts';
@@ -145,6 +145,14 @@ describeEachDatabase(
         rows.filter((r) => r.title_verified).map((r) => r.review_id),
         ['CD003815', 'CD006205', 'CD012432'],
       );
+    });
+
+    it('finds Behçet from "behcet": search ignores accents, and the accented spelling ranks first', async () => {
+      const ids = async (q: string) => (await listReviews(db(), { q }, { page: 1, limit: 100 })).rows.map((r) => r.review_id);
+      const accented = await ids('Behçet');
+      assert.ok(accented.length > 0);
+      assert.deepEqual(await ids('behcet'), accented);
+      assert.deepEqual(await ids('BEHCET'), accented);
     });
 
     it('changes nothing when the same files are imported again', async () => {

@@ -179,4 +179,12 @@ export const oralMigrations: Record<string, Migration> = {
       await createSubstringIndex(db, REVIEW_SEARCH);
     },
   },
+  oral_0003_accent_folded_search: {
+    async up(db) {
+      for (const index of [RECOMMENDATION_SEARCH, GUIDELINE_SEARCH, REVIEW_SEARCH]) {
+        await dropSubstringIndex(db, { ...index, accents: 'keep' });
+        await createSubstringIndex(db, index);
+      }
+    },
+  },
 };

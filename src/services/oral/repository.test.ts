@@ -10,7 +10,7 @@ import { recordNewVersion } from '../../../test/support/data-version.ts';
 import { oralAppWithData } from '../../../test/support/oral/app.ts';
 import { DataVersionWatcher } from '../../core/service.ts';
 import type { ServiceApp } from '../../core/service.ts';
-import { substringMatch } from '../../core/db/search-index.ts';
+import { accentExactRank, substringMatch } from '../../core/db/search-index.ts';
 import { listRecommendations, readVersionThrough } from './repository.ts';
 import type { RecommendationFilters } from './repository.ts';
 import { RECOMMENDATION_SEARCH } from './search.ts';
@@ -33,6 +33,7 @@ async function sqlSearch(db: Kysely<OralDatabase>, filters: RecommendationFilter
   const rows = await base
     .innerJoin('oral_guidelines as g', 'g.id', 'r.guideline_id')
     .select('r.id')
+    .$if(filters.q !== undefined, (qb) => qb.orderBy(accentExactRank(db, RECOMMENDATION_SEARCH, filters.q ?? '', 'r')))
     .orderBy(sql`r.publication_year desc nulls last`)
     .orderBy('r.id')
     .execute();
@@ -46,6 +47,10 @@ const CASES: RecommendationFilters[] = [
   { q: ' caries ' },
   { q: 'fl' },
   { q: 'é' },
+  { q: 'e' },
+  { q: 'sante' },
+  { q: 'santé' },
+  { q: 'ÉTUDE' },
   { q: 'children', country: 'UK' },
   { q: 'no such text anywhere' },
   { country: 'US' },

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import { foldCase, num, readJson } from '../../core/db/dialect.ts';
-import { substringMatch } from '../../core/db/search-index.ts';
+import { foldAccents, foldCase, num, readJson } from '../../core/db/dialect.ts';
+import { accentExactRank, substringMatch } from '../../core/db/search-index.ts';
 import { listDataVersions, serviceDataVersion } from '../../core/db/datasets.ts';
 import type { DataVersionWatcher } from '../../core/service.ts';
 import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS, countryDisplayName } from './sources/index.ts';
@@ -51,8 +51,10 @@ type RecommendationItem = Static<typeof Recommendation>;
 /** A recommendation as the API lists it, with what its filters and ordering read. */
 interface HeldRecommendation {
   item: RecommendationItem;
-  /** title, text and keywords_text, each case-folded: `q` matches a substring of one of them. */
+  /** title, text and keywords_text, each folded (case and accents): `q` matches a substring of one of them. */
   searchable: string[];
+  /** The same, case-folded only: a match with the accents as written ranks first. */
+  exact: string[];
   country: string;
   strengthId: number | null;
   evidenceQualityId: number | null;
@@ -140,7 +142,8 @@ async function loadRecommendations(db: Kysely<OralDatabase>): Promise<HeldRecomm
     const topicIds = topics.get(id) ?? [];
     return {
       id,
-      searchable: [r.title, r.text, r.keywords_text].map((column) => foldCase(column ?? '')),
+      searchable: [r.title, r.text, r.keywords_text].map((column) => foldAccents(column ?? '')),
+      exact: [r.title, r.text, r.keywords_text].map((column) => foldCase(column ?? '')),
       country: r.recommendation_country,
       strengthId: r.strength_id === null ? null : Number(r.strength_id),
       evidenceQualityId: r.evidence_quality_id === null ? null : Number(r.evidence_quality_id),
@@ -192,9 +195,10 @@ export async function listRecommendations(
   filters: RecommendationFilters,
   page: Page,
 ): Promise<PageOf<RecommendationItem>> {
-  // `q` as substringMatch reads it (core/db/search-index.ts): trimmed, case-folded, a substring of one column.
-  const needle = filters.q ? foldCase(filters.q.trim()) : undefined;
-  const matches = (await recommendationsHeld(db)).filter(
+  // `q` as substringMatch reads it (core/db/search-index.ts): trimmed, case- and accent-folded, a substring of one
+  // column; the matches with the accents as written come first, each group in the list's order.
+  const needle = filters.q ? foldAccents(filters.q.trim()) : undefined;
+  let matches = (await recommendationsHeld(db)).filter(
     (r) =>
       (filters.country === undefined || r.country === filters.country) &&
       (filters.strengthId === undefined || r.strengthId === filters.strengthId) &&
@@ -202,6 +206,11 @@ export async function listRecommendations(
       (filters.topicId === undefined || r.topicIds.has(filters.topicId)) &&
       (needle === undefined || r.searchable.some((column) => column.includes(needle))),
   );
+  if (filters.q) {
+    const exact = foldCase(filters.q.trim());
+    const first = matches.filter((r) => r.exact.some((column) => column.includes(exact)));
+    if (first.length < matches.length) matches = [...first, ...matches.filter((r) => !r.exact.some((column) => column.includes(exact)))];
+  }
   const from = offsetOf(page);
   return { total: matches.length, rows: matches.slice(from, from + page.limit).map((r) => r.item) };
 }
@@ -259,6 +268,7 @@ export async function listGuidelines(
   const rows = await base
     .innerJoin('oral_organizations as o', 'o.id', 'g.organization_id')
     .select(GUIDELINE_COLUMNS)
+    .$if(filters.q !== undefined, (qb) => qb.orderBy(accentExactRank(db, GUIDELINE_SEARCH, filters.q ?? '', 'g')))
     .orderBy(sql`g.publication_year desc nulls last`)
     .orderBy('g.id')
     .limit(page.limit)
@@ -330,7 +340,14 @@ export async function listReviews(db: Kysely<OralDatabase>, filters: { q?: strin
   let base = db.selectFrom('oral_reviews');
   if (filters.q) base = base.where(substringMatch(db, REVIEW_SEARCH, filters.q));
   const { total } = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-  const rows = await base.select(REVIEW_COLUMNS).orderBy('review_id').orderBy('id').limit(page.limit).offset(offsetOf(page)).execute();
+  const rows = await base
+    .select(REVIEW_COLUMNS)
+    .$if(filters.q !== undefined, (qb) => qb.orderBy(accentExactRank(db, REVIEW_SEARCH, filters.q ?? '')))
+    .orderBy('review_id')
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(offsetOf(page))
+    .execute();
   return { total: num(total), rows: rows.map(reviewItem) };
 }
 

@@ -1,4 +1,5 @@
-// The text fields each list endpoint searches, as substring indexes (see core/db/search-index.ts).
+// The text fields each list endpoint searches, as substring indexes (see core/db/search-index.ts); accents and
+// case are both ignored ("behcet" finds "Behçet").
 import type { SubstringIndex } from '../../core/db/search-index.ts';
 
 /** `q` of /api/recommendations/: title, text and keywords. */
@@ -7,6 +8,7 @@ export const RECOMMENDATION_SEARCH: SubstringIndex = {
   table: 'oral_recommendations',
   idColumn: 'id',
   columns: ['title', 'text', 'keywords_text'],
+  accents: 'fold',
 };
 
 /** `q` of /api/guidelines/: title, description and organization name. */
@@ -15,6 +17,7 @@ export const GUIDELINE_SEARCH: SubstringIndex = {
   table: 'oral_guidelines',
   idColumn: 'id',
   columns: ['title', 'description', 'organization_name'],
+  accents: 'fold',
 };
 
 /**
@@ -27,4 +30,5 @@ export const REVIEW_SEARCH: SubstringIndex = {
   table: 'oral_reviews',
   idColumn: 'id',
   columns: ['review_id', 'title', 'description', 'abstract'],
+  accents: 'fold',
 };
