@@ -29,53 +29,28 @@ export function foldCase(text: string): string {
 }
 
 /**
- * Latin letters with diacritics (Latin-1 Supplement, Extended-A and -B, Extended Additional) whose canonical
- * decomposition is one ASCII letter and combining marks, mapped to that letter: "é" → "e", "ç" → "c", "ễ" → "e".
- * Letters without a decomposition ("ø", "ł", "æ") keep their form, as SQLite's FTS5 trigram tokenizer with
- * `remove_diacritics 1` keeps them: the accent-folded index must find every row the exact comparison accepts.
- * "ǡ" is left out because that tokenizer does not fold it (search-index.test.ts checks the agreement letter by letter).
+ * Case and accent folding for search: a Latin letter's combining diacritics (U+0300–U+036F after canonical
+ * decomposition) are dropped, then foldCase: "Montréal" → "montreal", "Nguyễn" → "nguyen". Letters without a
+ * decomposition ("ø", "ł", "æ") keep their form, as SQLite's FTS5 trigram tokenizer with `remove_diacritics 1` keeps
+ * them, so that its candidates hold every row this folding matches (search-index.test.ts checks every letter of the
+ * Basic Multilingual Plane: the tokenizer agrees except on "ǡ"/"Ǡ", which it leaves).
  */
-const ACCENT_BASE: ReadonlyMap<string, string> = (() => {
-  const map = new Map<string, string>();
-  for (const [from, to] of [
-    [0xc0, 0x250],
-    [0x1e00, 0x1f00],
-  ]) {
-    for (let cp = from; cp < to; cp++) {
-      const letter = String.fromCodePoint(cp);
-      const base = /^([a-z])\p{M}+$/u.exec(letter.normalize('NFD'))?.[1];
-      if (base && letter !== '\u01e1' && letter !== '\u01e0') map.set(letter, base);
-    }
-  }
-  return map;
-})();
-const ACCENTED = /[\u00c0-\u024f\u1e00-\u1eff]/g;
-
-/** Case and accent folding for search: foldCase, then Latin letters with diacritics to their base letter. */
 export function foldAccents(text: string): string {
-  return foldCase(text).replace(ACCENTED, (c) => ACCENT_BASE.get(c) ?? c);
+  return foldCase(text.normalize('NFD').replace(LATIN_DIACRITICS, '$1'));
 }
+const LATIN_DIACRITICS = /([A-Za-z])[\u0300-\u036f]+/g;
 
 /**
- * PostgreSQL's `pdi_fold_accents(text)`: lower() and the letters of foldAccents, both cases, by translate(), so
- * that an expression index can hold it (immutable). Created in the current schema, beside the indexes using it.
+ * PostgreSQL's `pdi_fold_accents(text)`, foldAccents in SQL (immutable, so that an expression index can hold it);
+ * ASCII text, most of it, takes only lower(). Created in the current schema, beside the indexes using it.
  */
 export async function ensureAccentFoldFunction(db: QueryExecutorProvider): Promise<void> {
   if (dialectOf(db) !== 'postgres') return;
-  const from: string[] = [];
-  const to: string[] = [];
-  for (const [letter, base] of ACCENT_BASE) {
-    for (const variant of new Set([letter, letter.toUpperCase()])) {
-      if ([...variant].length !== 1 || from.includes(variant)) continue;
-      from.push(variant);
-      to.push(base);
-    }
-  }
-  const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
   await sql
     .raw(
-      `CREATE OR REPLACE FUNCTION pdi_fold_accents(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE ` +
-        `AS $fold$ SELECT translate(lower($1), ${quote(from.join(''))}, ${quote(to.join(''))}) $fold$`,
+      `CREATE OR REPLACE FUNCTION pdi_fold_accents(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fold$ ` +
+        `SELECT CASE WHEN octet_length($1) = char_length($1) THEN lower($1) ` +
+        `ELSE lower(normalize(regexp_replace(normalize($1, NFD), '([A-Za-z])[\\u0300-\\u036f]+', '\\1', 'g'), NFC)) END $fold$`,
     )
     .execute(db);
 }

@@ -4,8 +4,8 @@
 // touches the papers' search index; and the democracy country-year panel.
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
-import { createSubstringIndex } from '../../core/db/search-index.ts';
+import { columnType, dialectOf, foldAccents, foldCase, idConstraint } from '../../core/db/dialect.ts';
+import { createSubstringIndex, dropSubstringIndex } from '../../core/db/search-index.ts';
 import { PAPER_SEARCH } from './search.ts';
 import { NATURE_SQL } from './nature.ts';
 
@@ -266,6 +266,28 @@ export const retractionMigrations: Record<string, Migration> = {
         .addColumn('ends', blob, (c) => c.notNull())
         .addPrimaryKeyConstraint('retraction_export_blocks_pk', ['series', 'block'])
         .execute();
+    },
+  },
+  retraction_0009_accent_folded_search: {
+    async up(db) {
+      // The autocomplete ignores accents ("montreal" finds "Montréal"): the index folds them, and so do the folded
+      // columns its ranking reads (written by foldAccents from now on; the rows already stored are folded here).
+      await dropSubstringIndex(db, { ...PAPER_SEARCH, accents: 'keep' });
+      await createSubstringIndex(db, PAPER_SEARCH);
+      let after = 0;
+      for (;;) {
+        const rows = await sql<{ id: number; title: string; author: string }>`
+          SELECT id, title, author FROM retraction_papers WHERE id > ${after} ORDER BY id LIMIT 5000`.execute(db);
+        if (rows.rows.length === 0) break;
+        for (const row of rows.rows) {
+          const title = foldAccents(row.title);
+          const author = foldAccents(row.author);
+          if (title !== foldCase(row.title) || author !== foldCase(row.author)) {
+            await sql`UPDATE retraction_papers SET title_fold = ${title}, author_fold = ${author} WHERE id = ${row.id}`.execute(db);
+          }
+        }
+        after = Number(rows.rows[rows.rows.length - 1].id);
+      }
     },
   },
 };

@@ -4,9 +4,9 @@ import { sql } from 'kysely';
 import type { SqlBool } from 'kysely';
 import type { Static } from 'typebox';
 import path from 'node:path';
-import { dialectOf, escapeLike, foldCase, num, readJson, textPosition } from '../../core/db/dialect.ts';
+import { dialectOf, escapeLike, foldAccents, foldCase, num, readJson, textPosition } from '../../core/db/dialect.ts';
 import { listDataVersions } from '../../core/db/datasets.ts';
-import { substringMatch } from '../../core/db/search-index.ts';
+import { accentExactRank, substringMatch } from '../../core/db/search-index.ts';
 import { PAPER_SEARCH } from './search.ts';
 import { doiKey } from './sources/fields.ts';
 import type { Nature, NatureFilter } from './nature.ts';
@@ -56,7 +56,7 @@ function suggestion(r: SuggestionRow): Suggestion {
 export async function autocomplete(db: RetractionDb, q: string, limit = AUTOCOMPLETE_LIMIT): Promise<Suggestion[]> {
   const doi = doiQuery(q);
   if (doi) return doiSuggestions(db, doi, limit);
-  const needle = foldCase(q.trim());
+  const needle = foldAccents(q.trim());
   const length = [...needle].length;
   const titleFold = sql.ref('p.title_fold');
   const authorFold = sql.ref('p.author_fold');
@@ -75,6 +75,7 @@ export async function autocomplete(db: RetractionDb, q: string, limit = AUTOCOMP
     .select([...SUGGESTION_COLUMNS, sql<number>`coalesce(k.post, 0)`.as('post'), rank.as('rank')])
     .where(substringMatch(db, PAPER_SEARCH, needle, 'p'))
     .orderBy('rank')
+    .orderBy(accentExactRank(db, PAPER_SEARCH, q, 'p'))
     .orderBy('post', 'desc')
     .orderBy('p.retraction_sort', 'desc')
     .orderBy('p.id')

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { describeEachDatabase, needsSharedData, sharedData } from '../../../test/support/databases.ts';
-import { foldCase } from '../../core/db/dialect.ts';
+import { foldAccents, foldCase } from '../../core/db/dialect.ts';
 import { retractionService } from './service.ts';
 import { retractionDb } from './tables.ts';
 import { importRetractionWatch } from './import.ts';
@@ -73,6 +73,8 @@ describeEachDatabase(
       }
       const accented = corpus.find((r) => r.label === 'retracted' && /É/.test(r.author))!;
       assert.ok((await autocomplete(retractionDb(t.db), 'édouard')).some((s) => s.title === accented.title));
+      const titles = async (q: string) => (await autocomplete(retractionDb(t.db), q)).map((s) => s.title);
+      assert.deepEqual(await titles('edouard'), await titles('Édouard'));
     });
 
     it('never suggests a paper that does not contain the query (perturbed titles)', async () => {
@@ -83,10 +85,42 @@ describeEachDatabase(
         const suggestions = await autocomplete(retractionDb(t.db), q);
         if (suggestions.length) answered++;
         for (const s of suggestions) {
-          assert.ok(foldCase(`${s.title}\u0000${s.author}`).includes(foldCase(q)), `${q} → ${s.title}`);
+          assert.ok(foldAccents(`${s.title}\u0000${s.author}`).includes(foldAccents(q)), `${q} → ${s.title}`);
         }
       }
       assert.ok(answered > 20, `only ${answered} perturbed beginnings found anything`);
+    });
+  },
+  { migrations: retractionService.migrations },
+);
+
+describeEachDatabase(
+  'retraction autocomplete ignores accents',
+  (t) => {
+    let dir: string;
+    before(async () => {
+      dir = tempDir('accents');
+      const rows: RwRow[] = [
+        'Cohort study of smokers in Montreal',
+        'Université de Montréal cohort of smokers',
+        'Montreal and Québec: a comparison',
+      ].map((title, i) => ({ 'Record ID': String(i + 1), Title: title, Author: 'Tremblay, Hélène', OriginalPaperDate: '1/1/2020 0:00' }));
+      await importRetractionWatch(t.db, writeRwCsv(path.join(dir, 'accents.csv'), rows));
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const titles = async (q: string) => (await autocomplete(retractionDb(t.db), q)).map((s) => s.title).sort();
+
+    it('finds with "montreal" what "Montréal" finds', async () => {
+      assert.equal((await titles('Montréal')).length, 3);
+      assert.deepEqual(await titles('montreal'), await titles('Montréal'));
+      assert.deepEqual(await titles('MONTREAL'), await titles('montréal'));
+      assert.deepEqual(await titles('helene'), await titles('Hélène'));
+      assert.deepEqual(await titles('quebec'), ['Montreal and Québec: a comparison']);
+    });
+
+    it('puts a match with the accents as written first', async () => {
+      const [first] = await autocomplete(retractionDb(t.db), 'montréal cohort');
+      assert.equal(first?.title, 'Université de Montréal cohort of smokers');
     });
   },
   { migrations: retractionService.migrations },

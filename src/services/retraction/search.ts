@@ -1,4 +1,5 @@
-// The text the autocomplete searches: title, authors and the original paper's DOI (core substring index).
+// The text the autocomplete searches: title, authors and the original paper's DOI (core substring index), with
+// accents and case ignored.
 import type { SubstringIndex } from '../../core/db/search-index.ts';
 
 export const PAPER_SEARCH: SubstringIndex = {
@@ -6,4 +7,5 @@ export const PAPER_SEARCH: SubstringIndex = {
   table: 'retraction_papers',
   idColumn: 'id',
   columns: ['title', 'author', 'original_paper_doi'],
+  accents: 'fold',
 };

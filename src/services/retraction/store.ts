@@ -4,7 +4,17 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
-import { columnType, dbBool, dbJson, dialectOf, foldCase, insertMany, num, daysBetweenColumns } from '../../core/db/dialect.ts';
+import {
+  columnType,
+  dbBool,
+  dbJson,
+  dialectOf,
+  foldAccents,
+  foldCase,
+  insertMany,
+  num,
+  daysBetweenColumns,
+} from '../../core/db/dialect.ts';
 import type { ImportTally } from '../../core/import.ts';
 import { natureOf } from './nature.ts';
 import { daysBetween, doiKey } from './sources/fields.ts';
@@ -31,9 +41,9 @@ export function paperColumns(record: RetractionRecord, isDemo: boolean) {
   const author = record.authors.join(LIST_JOIN);
   return {
     title: record.title,
-    title_fold: foldCase(record.title),
+    title_fold: foldAccents(record.title),
     author,
-    author_fold: foldCase(author),
+    author_fold: foldAccents(author),
     subject: record.subjects.map((s) => s.name).join(LIST_JOIN),
     institution: record.institutions.length ? record.institutions.join(LIST_JOIN) : null,
     journal: record.journal,
