@@ -74,6 +74,18 @@ describe('security headers', () => {
   });
 });
 
+describe('methods', () => {
+  for (const method of ['TRACE', 'PROPFIND', 'QUERY', 'MKCOL', 'PURGE', 'PUT'] as const)
+    it(`${method} on a path that exists answers 405 with Allow; on one that does not, 404`, async () => {
+      const res = await app.inject({ method, url: '/api/one/' });
+      assert.equal(res.statusCode, 405, res.body);
+      assert.equal(res.headers.allow, 'GET, HEAD');
+      assert.match(res.json().error, /GET method required/);
+      // (Fastify answers a QUERY without Content-Type 400 before routing, as RFC 10008 asks)
+      assert.equal((await app.inject({ method, url: '/api/nothing/' })).statusCode, method === 'QUERY' ? 400 : 404);
+    });
+});
+
 describe('/', () => {
   it('names the service and links its documentation', async () => {
     const res = await app.inject('/');

@@ -1,5 +1,5 @@
 // Issue 16 item 2: slow clients cannot hold connections for ever, and SIGTERM stops the process gracefully.
-// Runs `serve oral` as a real process (SQLite in a temporary directory, no data: the requests here need none) and
+// Runs `serve grants` (it answers a POST) as a real process (SQLite in a temporary directory, no data: the requests here need none) and
 // talks to it over raw sockets.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,7 +62,7 @@ after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 async function serve(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   return startServer({
-    args: ['oral', '--no-demo', '--port', `oral=${port}`],
+    args: ['grants', '--no-demo', '--port', `grants=${port}`],
     env: { PDI_DATA_DIR: dataDir, PDI_DATABASE_URL: '', ...env },
     port,
     readyPath: '/openapi.json',
@@ -78,21 +78,32 @@ describe('timeouts for slow clients', () => {
 
   it('answers a request whose body never finishes with 408 in the JSON error body, and closes it', async () => {
     const client = await new RawClient(server.port).connected();
-    client.send('POST /openapi.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
+    client.send('POST /api/api/calculate/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
     // Deadline, not a measurement: before this change the connection stayed open for over 330 s.
     assert.ok(await client.closedWithin(15_000), `still open; received: ${client.received}`);
     assert.match(client.received, /^HTTP\/1\.1 408 /);
     assert.match(client.received, /content-type: application\/json/i);
-    const body = JSON.parse(client.received.slice(client.received.indexOf('\r\n\r\n') + 4)) as { success: boolean; error: string };
-    assert.equal(body.success, false);
-    assert.match(body.error, /did not arrive in time/);
+    // grants' error body: { error: message }
+    const body = JSON.parse(client.received.slice(client.received.indexOf('\r\n\r\n') + 4)) as { error: string };
+    assert.match(body.error, /^the request did not arrive in time \(the limit is 1 s\)$/);
   });
 
-  it('closes a connection whose headers never finish', async () => {
+  it('closes a connection whose headers never finish, naming the headers limit', async () => {
     const client = await new RawClient(server.port).connected();
     client.send('GET /openapi.json HTTP/1.1\r\nHost: x\r\nX-Slow: ');
     assert.ok(await client.closedWithin(15_000), `still open; received: ${client.received}`);
     assert.match(client.received, /^HTTP\/1\.1 408 /);
+    const body = JSON.parse(client.received.slice(client.received.indexOf('\r\n\r\n') + 4)) as { error: string };
+    assert.match(body.error, /^the request headers did not arrive in time \(the limit is 0\.8 s\)$/);
+  });
+
+  it('answers a 20 kB URL with the documented 431 naming the limit', async () => {
+    const client = await new RawClient(server.port).connected();
+    client.send(`GET /openapi.json?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assert.ok(await client.closedWithin(15_000), `still open; received: ${client.received.slice(0, 200)}`);
+    assert.match(client.received, /^HTTP\/1\.1 431 /);
+    const body = JSON.parse(client.received.slice(client.received.indexOf('\r\n\r\n') + 4)) as { error: string };
+    assert.match(body.error, /too large: the limit is 16 KiB/);
   });
 
   it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
@@ -115,7 +126,7 @@ describe('SIGTERM', () => {
       idle.send('GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n');
       while (!idle.received.includes('\r\n\r\n')) await sleep(20);
       const stalled = await new RawClient(server.port).connected();
-      stalled.send('POST /openapi.json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
+      stalled.send('POST /api/api/calculate/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
       const inFlight = await new RawClient(server.port).connected();
       inFlight.send('GET /openapi.json?in-flight HTTP/1.1\r\nHost: x\r\n');
       await sleep(300);

@@ -27,6 +27,7 @@ export const ERROR_STATUSES: Readonly<Record<number, string>> = {
   413: 'The request body is larger than 1 MiB.',
   415: 'The request body is not application/json.',
   429: 'Too many requests from this client in the current one-minute window; Retry-After says when to try again.',
+  431: 'The request line and headers together are larger than the listener reads (16 KiB by default): a URL that long is refused before routing.',
   500: 'Unexpected failure; the message names the operation, never internal detail.',
   503: 'The database (or another dependency) is unreachable; retry shortly.',
 };
@@ -92,7 +93,7 @@ export function documentedSchema(service: ServiceModule, schema: Schema | undefi
   if (methods.includes('GET') && response[304] === undefined)
     response[304] = { type: 'null', description: 'Not Modified: the ETag sent in If-None-Match is still the current one.' };
 
-  const statuses = new Set([400, 404, 405, 500, 503, ...(route.config?.errors ?? [])]);
+  const statuses = new Set([400, 404, 405, 431, 500, 503, ...(route.config?.errors ?? [])]);
   if (schema.body !== undefined) for (const status of [413, 415]) statuses.add(status);
   if (limited) statuses.add(429);
   for (const status of [...statuses].sort((a, b) => a - b)) {

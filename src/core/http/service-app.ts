@@ -55,7 +55,11 @@ export function directHitsOf(app: object): DirectHits | undefined {
   return directHitsByApp.get(app);
 }
 
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/**
+ * Every method Node's parser reads, so that any of them on an existing path gets 405 with Allow (Fastify routes
+ * only nine and answers the rest 404). CONNECT aside: Node hands it to the 'connect' event, never to a route.
+ */
+const ALL_METHODS = http.METHODS.filter((m) => m !== 'CONNECT');
 
 export interface BuildOptions {
   logger?: boolean | Record<string, unknown>;
@@ -96,7 +100,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
       return server;
     },
     clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
-      answerClientError(service, limits.requestTimeoutMs, error, socket);
+      answerClientError(service, limits, error, socket);
     },
     // Errors Fastify raises before routing (a URL that is not valid percent-encoding) get the service's body too.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
@@ -122,6 +126,8 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  for (const method of ALL_METHODS) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
 
   // JSON only: without its text parser Fastify answers any other body type with 415.
   app.removeContentTypeParser('text/plain');
@@ -239,8 +245,12 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
         method: [...missing],
         url,
         schema: { hide: true },
-        handler: async (_request: FastifyRequest, reply: FastifyReply) => {
+        // Before the body is read: a method's body rules (QUERY requires a Content-Type) must not turn 405 into 400.
+        onRequest: async (_request: FastifyRequest, reply: FastifyReply) => {
           reply.header('allow', allowHeader);
+          throw new HttpError(405, `${allowed.join(' or ')} method required`, 'METHOD_NOT_ALLOWED');
+        },
+        handler: async () => {
           throw new HttpError(405, `${allowed.join(' or ')} method required`, 'METHOD_NOT_ALLOWED');
         },
       });
@@ -379,16 +389,20 @@ function checkingInterval(requestTimeoutMs: number, headersTimeoutMs: number): n
  * A request the HTTP parser gave up on (its headers or body did not arrive in time, or it is not HTTP) gets the
  * service's JSON error body, like every other error, and its connection is closed.
  */
-function answerClientError(service: ServiceModule, requestTimeoutMs: number, error: Error & { code?: string }, socket: Socket): void {
+function answerClientError(service: ServiceModule, limits: Config['http'], error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Node gives both deadlines the same error; a request whose headers were read has its response object already.
+  const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
   const [status, message, code] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, `the request did not arrive in time (the limit is ${requestTimeoutMs / 1000} s)`, 'REQUEST_TIMEOUT']
+      ? response
+        ? [408, `the request did not arrive in time (the limit is ${limits.requestTimeoutMs / 1000} s)`, 'REQUEST_TIMEOUT']
+        : [408, `the request headers did not arrive in time (the limit is ${limits.headersTimeoutMs / 1000} s)`, 'REQUEST_TIMEOUT']
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'the request headers are too large', 'HEADERS_TOO_LARGE']
+        ? [431, `the request headers (with the URL) are too large: the limit is ${http.maxHeaderSize / 1024} KiB`, 'HEADERS_TOO_LARGE']
         : [400, 'the request is not valid HTTP', 'BAD_REQUEST'];
   const body = JSON.stringify(service.errorBody({ status, message, code }));
-  if (socket.writable && !(socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+  if (socket.writable && !response?.headersSent) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,

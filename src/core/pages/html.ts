@@ -57,3 +57,23 @@ export function queryString(params: Record<string, string | number | boolean | n
   const text = search.toString();
   return text ? `?${text}` : '';
 }
+
+/** True for an absolute http(s) address: the only stored addresses a page may put in an href. */
+export function isWebAddress(url: string | null | undefined): url is string {
+  // Browsers drop leading spaces and tabs inside a scheme ("java\tscript:"): the text itself must start with the scheme.
+  if (!url || !/^https?:\/\//i.test(url)) return false;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A link to an address read from data (a file, a source's record): a link only when it is http(s); anything else
+ * (`javascript:`, `data:`, a relative path) is shown as text, so stored data can never run or load in the page.
+ */
+export function externalLink(url: string | null | undefined, label: HtmlValue = url): SafeHtml {
+  return isWebAddress(url) ? html`<a href="${url}">${label}</a>` : html`${label}`;
+}

@@ -15,9 +15,10 @@ import type { AssetRegistry } from './assets.ts';
 import { ChartCache } from './charts.ts';
 import { renderDocument } from './layout.ts';
 import type { DataFooter, ServiceLink } from './layout.ts';
+import { isWebAddress } from './html.ts';
 import type { HtmlValue, SafeHtml } from './html.ts';
 
-export { html, joinHtml, queryString, trustedHtml, escapeHtml, SafeHtml } from './html.ts';
+export { html, joinHtml, queryString, trustedHtml, escapeHtml, externalLink, isWebAddress, SafeHtml } from './html.ts';
 export type { HtmlValue } from './html.ts';
 export { formatNumber } from './format.ts';
 export { barChart, chartFigure, dataTable, forestPlot, lineChart, renderChartSvg, PALETTE } from './charts.ts';
@@ -106,19 +107,33 @@ export class PageKit {
     return value;
   }
 
-  /** Links to the five services: PDI_PUBLIC_URL_<NAME> when set, else this host at the service's port. */
-  serviceLinks(request: FastifyRequest): ServiceLink[] {
+  /**
+   * Links to the five services: PDI_PUBLIC_URL_<NAME> when set; else this service's `/`, and for the others this
+   * service's `/services/<name>/`, which redirects to that service's port on the host the browser asked for. Pages
+   * are cached and shared by every client, so nothing a request says (its Host) may be written into one.
+   */
+  serviceLinks(): ServiceLink[] {
+    return SERVICE_NAMES.map((name) => ({
+      name,
+      title: SERVICE_TITLES[name],
+      url: this.publicUrl(name) ?? (name === this.ctx.name ? '/' : `/services/${name}/`),
+      current: name === this.ctx.name,
+    }));
+  }
+
+  /** The configured public address of a service (PDI_PUBLIC_URL_<NAME>), when it is an http(s) URL. */
+  publicUrl(name: ServiceName): string | null {
+    const configured = this.ctx.config.env[`PDI_PUBLIC_URL_${name.toUpperCase()}`];
+    return isWebAddress(configured) ? configured : null;
+  }
+
+  /** Where `/services/<name>/` sends this request: the service's port on the host this request named. */
+  serviceAddress(request: FastifyRequest, name: ServiceName): string {
+    const configured = this.publicUrl(name);
+    if (configured) return configured;
     const host = (request.hostname || '127.0.0.1').replace(/:\d+$/, '');
-    return SERVICE_NAMES.map((name) => {
-      const configured = this.ctx.config.env[`PDI_PUBLIC_URL_${name.toUpperCase()}`];
-      const port = this.ctx.config.ports[name] ?? DEFAULT_PORTS[name];
-      return {
-        name,
-        title: SERVICE_TITLES[name],
-        url: configured || `${request.protocol}://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`,
-        current: name === this.ctx.name,
-      };
-    });
+    const port = this.ctx.config.ports[name] ?? DEFAULT_PORTS[name];
+    return `${request.protocol}://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`;
   }
 
   async render(request: FastifyRequest, page: PageRequest): Promise<SafeHtml> {
@@ -127,7 +142,7 @@ export class PageKit {
       description: page.description,
       serviceTitle: this.serviceTitle,
       sections: this.sections.map((s) => ({ ...s, current: s.href === page.section })),
-      services: this.serviceLinks(request),
+      services: this.serviceLinks(),
       footer: await this.footer(),
       body: page.body,
       scripts: page.scripts,

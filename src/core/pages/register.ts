@@ -2,6 +2,7 @@
 // from index.ts, which the service contract (core/service.ts) names: this file needs the contract, index.ts must not.
 import type { ServiceApp, ServiceContext, ServicePages } from '../service.ts';
 import { coreAssets } from './assets.ts';
+import { SERVICE_NAMES } from '../config.ts';
 import { PageKit } from './index.ts';
 
 /** Registers a service's pages and the assets they use (core's and the service's own scripts), hidden from OpenAPI. */
@@ -10,6 +11,7 @@ export async function registerPages(app: ServiceApp, pages: ServicePages, ctx: S
   for (const [name, file] of Object.entries(pages.scripts ?? {})) assets.addFile(file, name);
   const kit = new PageKit(ctx, { serviceTitle: pages.title, sections: pages.sections, assets });
   registerAssets(app, kit);
+  registerServiceHops(app, kit);
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.schema = { ...(route.schema ?? {}), hide: true };
@@ -24,6 +26,20 @@ export function registerAssets(app: ServiceApp, kit: PageKit): void {
     app.get(asset.url, { schema: { hide: true }, config: { cacheSeconds: 31536000 } }, async (_request, reply) => {
       reply.header('content-type', asset.contentType).header('cache-control', 'public, max-age=31536000, immutable');
       return asset.body;
+    });
+  }
+}
+
+/**
+ * `/services/<name>/`: the navigation's link to another service when its public address is not configured. The
+ * redirect is built per request from the host that request named and is never stored, so a forged Host reaches no
+ * one but its sender.
+ */
+export function registerServiceHops(app: ServiceApp, kit: PageKit): void {
+  for (const name of SERVICE_NAMES) {
+    app.get(`/services/${name}/`, { schema: { hide: true }, config: { cacheSeconds: 0 } }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return reply.redirect(kit.serviceAddress(request, name), 302);
     });
   }
 }

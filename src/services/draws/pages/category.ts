@@ -2,7 +2,7 @@
 // draws (95% intervals), the next draw's date range, its forecast draws, how it is forecast, its recent draws and
 // the "my score" form. Young categories say their forecast is pooled and wider; dormant ones say since when.
 import { badRequest } from '../../../core/http/errors.ts';
-import { html, queryString } from '../../../core/pages/index.ts';
+import { externalLink, html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredCategoryForecast } from '../aggregates.ts';
@@ -225,7 +225,7 @@ function recentDrawsTable(category: CategoryRecord, draws: readonly DrawRecord[]
             (d) =>
               html`<tr>
                 <td class="date">${d.date}</td>
-                <td>${d.url ? html`<a href="${d.url}">${d.round_number}</a>` : d.round_number}</td>
+                <td>${externalLink(d.url, d.round_number)}</td>
                 <td class="num">${d.lowest_crs_score}</td>
                 <td class="num">${count(d.invitations_issued)}</td>
                 <td class="num">${d.days_since_last_draw ?? '—'}</td>

@@ -2,7 +2,7 @@
 // filters (start_date and end_date exclusive, as GET /api/draws/ takes them) as a GET form, 50 a page.
 import { badRequest } from '../../../core/http/errors.ts';
 import { MAX_PAGE } from '../../../core/http/params.ts';
-import { html, queryString } from '../../../core/pages/index.ts';
+import { externalLink, html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { listCategories, listDraws } from '../repository.ts';
@@ -64,7 +64,7 @@ function drawsTable(draws: readonly DrawRecord[], caption: string): SafeHtml {
           (d) =>
             html`<tr>
               <td class="date">${d.date}</td>
-              <td>${d.url ? html`<a href="${d.url}">${d.round_number}</a>` : d.round_number}</td>
+              <td>${externalLink(d.url, d.round_number)}</td>
               <td><a href="/categories/${d.category_id}">${d.category_name}</a></td>
               <td>${d.draw_name}</td>
               <td class="num">${d.lowest_crs_score}</td>

@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { HttpError } from '../../../core/http/errors.ts';
-import { barChart, chartFigure, escapeHtml, html, trustedHtml } from '../../../core/pages/index.ts';
+import { barChart, chartFigure, escapeHtml, externalLink, html, trustedHtml } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredCalculator } from '../aggregates.ts';
@@ -303,7 +303,7 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
               ${dollars(tax.bpa.maxDollars)}${
                 tax.bpa.minDollars !== undefined ? html`, reduced to ${dollars(tax.bpa.minDollars)} between the 29% and 33% brackets` : ''
               }.
-              Source: <a href="${tax.source.url}">${tax.source.publication}</a>.${tax.source.note ? html` ${tax.source.note}` : ''}
+              Source: ${externalLink(tax.source.url, tax.source.publication)}.${tax.source.note ? html` ${tax.source.note}` : ''}
             </p>`
         : ''
     }
@@ -326,7 +326,7 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
             <th scope="row">${y.fiscal_year}</th>
             <td class="num">${dollars(y.federal_revenue)}</td>
             <td>
-              ${r ? html`<a href="${r.source.url}">${r.source.publication}</a>${r.source.note ? html` <span class="muted">${r.source.note}</span>` : ''}` : 'no published figure'}
+              ${r ? html`${externalLink(r.source.url, r.source.publication)}${r.source.note ? html` <span class="muted">${r.source.note}</span>` : ''}` : 'no published figure'}
             </td>
           </tr>`;
         })}

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { cleanText } from '../../../core/http/params.ts';
-import { html } from '../../../core/pages/index.ts';
+import { externalLink, html } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { getGuideline, guidelineRecommendations, listGuidelines } from '../repository.ts';
@@ -122,7 +122,7 @@ export function guidelinePages(app: ServiceApp, db: Kysely<OralDatabase>, kit: P
           }
           <dl class="facts">
             <dt>Organization</dt>
-            <dd>${g.organization.website ? html`<a href="${g.organization.website}">${g.organization.name}</a>` : g.organization.name}</dd>
+            <dd>${externalLink(g.organization.website, g.organization.name)}</dd>
             <dt>Country</dt>
             <dd>${g.organization.country.flag_emoji} ${g.organization.country.name}${g.region ? html` (${g.region})` : ''}</dd>
             <dt>Published</dt>
@@ -132,7 +132,7 @@ export function guidelinePages(app: ServiceApp, db: Kysely<OralDatabase>, kit: P
             ${
               g.url
                 ? html`<dt>Source</dt>
-                    <dd><a href="${g.url}">${g.url}</a></dd>`
+                    <dd>${externalLink(g.url)}</dd>`
                 : ''
             }
           </dl>

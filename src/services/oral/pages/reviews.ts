@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { cleanText } from '../../../core/http/params.ts';
-import { forestPlot, html } from '../../../core/pages/index.ts';
+import { externalLink, forestPlot, html } from '../../../core/pages/index.ts';
 import type { ChartSpec, ForestRow, PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { getReview, listReviews } from '../repository.ts';
@@ -288,7 +288,7 @@ function reviewBody(review: ReviewDetailItem, kit: PageKit, version: string): Sa
       ${
         review.url
           ? html`<dt>Cochrane Library</dt>
-              <dd><a href="${review.url}">${review.url}</a></dd>`
+              <dd>${externalLink(review.url)}</dd>`
           : ''
       }
       <dt>What it compares</dt>

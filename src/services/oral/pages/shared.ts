@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../../core/http/errors.ts';
 import { MAX_PAGE } from '../../../core/http/params.ts';
-import { html, queryString } from '../../../core/pages/index.ts';
+import { externalLink, html, queryString } from '../../../core/pages/index.ts';
 import type { HtmlValue, PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
 import type { Static } from 'typebox';
 import type { Recommendation } from '../schemas/index.ts';
@@ -160,9 +160,7 @@ export function recommendationCard(rec: RecommendationItem, withGuideline: boole
     }
     ${
       rec.source_url || rec.page_number
-        ? html`<p class="muted">
-            ${rec.source_url ? html`<a href="${rec.source_url}">Source</a>` : 'Source'}${rec.page_number ? html`, page ${rec.page_number}` : ''}
-          </p>`
+        ? html`<p class="muted">${externalLink(rec.source_url, 'Source')}${rec.page_number ? html`, page ${rec.page_number}` : ''}</p>`
         : ''
     }
     ${

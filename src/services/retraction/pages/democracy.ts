@@ -4,7 +4,7 @@
 // methodology. Every number is the API's (servedModel and the body builders of GET /api/democracy/…); without a
 // stored model the page says so and how to fit one. Generated panels and imported fits are labelled.
 import { getAggregate } from '../../../core/db/datasets.ts';
-import { forestPlot, html, queryString } from '../../../core/pages/index.ts';
+import { externalLink, forestPlot, html, queryString } from '../../../core/pages/index.ts';
 import { recordTable } from '../../../core/pages/table.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
@@ -336,8 +336,7 @@ function methodologySection(m: ReturnType<typeof methodologyBody>): SafeHtml {
         ? html`<p>
             <strong>Sources:</strong>
             ${m.data_sources.map(
-              (s, i) =>
-                html`${i > 0 ? '; ' : ''}${s.url ? html`<a href="${s.url}">${s.name}</a>` : s.name}${s.description ? ` (${s.description})` : ''}`,
+              (s, i) => html`${i > 0 ? '; ' : ''}${externalLink(s.url, s.name)}${s.description ? ` (${s.description})` : ''}`,
             )}
           </p>`
         : ''
