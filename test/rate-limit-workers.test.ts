@@ -34,7 +34,8 @@ describe('rate limits with two workers', { skip: process.platform !== 'linux' ? 
     });
     server.child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     // Both workers listen before the port is shared out to them.
-    for (let i = 0; i < 600 && (server.output().match(/Server listening/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 600 && (server.output().match(/Server listening/g) ?? []).length < 2; i++)
+      await new Promise((r) => setTimeout(r, 100));
     assert.equal((server.output().match(/Server listening/g) ?? []).length, 2, server.output());
   });
   after(async () => {
