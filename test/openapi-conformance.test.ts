@@ -138,7 +138,13 @@ async function krtUpstream(): Promise<{ server: SourceServer; env: Record<string
   server.put('/epmc/search', json({ hitCount: 0, resultList: { result: [] } }));
   return {
     server,
-    env: { PDI_SYNC_URL_KRT: server.url('/biorxiv'), PDI_SYNC_URL_KRT_EUROPEPMC: server.url('/epmc/'), PDI_SYNC_RETRIES: '1' },
+    // The fake upstream listens on loopback, which B's fetch refuses unless told.
+    env: {
+      PDI_SYNC_URL_KRT: server.url('/biorxiv'),
+      PDI_SYNC_URL_KRT_EUROPEPMC: server.url('/epmc/'),
+      PDI_SYNC_RETRIES: '1',
+      PDI_KRT_FETCH_ALLOW_PRIVATE: 'true',
+    },
   };
 }
 

@@ -1,9 +1,10 @@
 // `serve --workers n`: a primary process forks n workers (node:cluster), each serving every service on the shared
 // ports (the primary accepts connections and hands them round-robin to the workers). The primary serves nothing: it
-// relays data-version news between workers, restarts a worker that dies, and on SIGTERM or SIGINT asks every worker
-// to stop gracefully and exits when the last one has (0 if all stopped cleanly). It loads no service code (the
-// workers' side is cluster-worker.ts), so it stays small. One worker is a primary and one worker too: the worker
-// gets the supervision and the V8 flags below; `--workers 0` serves in the one process, for tests and debugging.
+// relays data-version news between workers, holds the rate-limit counters of every worker (cluster-limits.ts),
+// restarts a worker that dies, and on SIGTERM or SIGINT asks every worker to stop gracefully and exits when the last
+// one has (0 if all stopped cleanly). It loads no service code (the workers' side is cluster-worker.ts), so it stays
+// small. One worker is a primary and one worker too: the worker gets the supervision and the V8 flags below;
+// `--workers 0` serves in the one process, for tests and debugging.
 //
 // SQLite runs in WAL mode (src/core/db/database.ts): the workers read concurrently while one writer imports; only one
 // worker (the first) runs the sync schedule, so imports stay one at a time, and the others hear of a new data version
@@ -12,6 +13,7 @@ import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
 import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { LimitCounters, serveLimits } from './cluster-limits.ts';
 
 /**
  * V8's young generation (semi-space) of a worker, in MiB. Node 24 lets it grow to two semi-spaces of 64 MiB under
@@ -86,12 +88,15 @@ export function runPrimary(options: { workers: number; log: FastifyBaseLogger; s
   const roles = new Map<Worker, WorkerRole>();
   let stopping = false;
   let failed = false;
+  // The rate-limit counters of every worker (when Redis does not hold them): a limit holds per client, not per worker.
+  const limits = new LimitCounters();
 
   const fork = (role: WorkerRole) => {
     const worker = cluster.fork({ PDI_WORKER_ROLE: role });
     started.set(worker, Date.now());
     roles.set(worker, role);
     relayDataVersions(worker);
+    serveLimits(worker, limits);
     worker.on('exit', (code, signal) => {
       const startedAt = started.get(worker) ?? 0;
       started.delete(worker);

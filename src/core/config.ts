@@ -41,6 +41,11 @@ export interface Config {
   sqliteCacheBytes: number;
   http: HttpLimits;
   redisLimits: RedisLimits;
+  /**
+   * The same bounds on the primary of `serve --workers n`, which holds the rate-limit counters when Redis does not:
+   * PDI_RATE_LIMIT_PRIMARY_TIMEOUT_MS, and the Redis circuit's settings.
+   */
+  primaryLimits: RedisLimits;
   env: NodeJS.ProcessEnv;
 }
 
@@ -95,6 +100,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     redisLimits: {
       commandTimeoutMs: milliseconds(env, 'PDI_REDIS_COMMAND_TIMEOUT_MS', 50),
+      circuitFailures: Math.max(1, milliseconds(env, 'PDI_REDIS_CIRCUIT_FAILURES', 3)),
+      circuitRetryMs: milliseconds(env, 'PDI_REDIS_CIRCUIT_RETRY_MS', 5_000),
+    },
+    primaryLimits: {
+      commandTimeoutMs: milliseconds(env, 'PDI_RATE_LIMIT_PRIMARY_TIMEOUT_MS', 100),
       circuitFailures: Math.max(1, milliseconds(env, 'PDI_REDIS_CIRCUIT_FAILURES', 3)),
       circuitRetryMs: milliseconds(env, 'PDI_REDIS_CIRCUIT_RETRY_MS', 5_000),
     },

@@ -44,10 +44,13 @@ export class RedisCircuit {
   private probing = false;
   readonly limits: RedisLimits;
   private readonly log: Log;
+  /** What the circuit guards, as its log lines name it. */
+  private readonly what: string;
 
-  constructor(limits: RedisLimits, log: Log) {
+  constructor(limits: RedisLimits, log: Log, what = 'redis') {
     this.limits = limits;
     this.log = log;
+    this.what = what;
   }
 
   get isOpen(): boolean {
@@ -63,7 +66,7 @@ export class RedisCircuit {
   }
 
   success(): void {
-    if (this.isOpen) this.log.info({}, 'redis answers again: the circuit is closed');
+    if (this.isOpen) this.log.info({}, `${this.what} answers again: the circuit is closed`);
     this.failures = 0;
     this.probing = false;
   }
@@ -77,7 +80,7 @@ export class RedisCircuit {
     if (!wasOpen)
       this.log.warn(
         { err: error instanceof Error ? error.message : String(error), retryMs: this.limits.circuitRetryMs },
-        `redis failed ${this.failures} times in a row: not asked until a probe finds it answering (requests are let through meanwhile)`,
+        `${this.what} failed ${this.failures} times in a row: not asked until a probe finds it answering (requests are let through meanwhile)`,
       );
   }
 }

@@ -14,7 +14,7 @@ import zlib from 'node:zlib';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { DataVersionWatcher } from '../service.ts';
 import { securityHeadersFor } from './security.ts';
-import { countDirectly } from './rate-limit.ts';
+import { countDirectly, countInPrimary } from './rate-limit.ts';
 import type { DirectLimit } from './rate-limit.ts';
 
 export function strongEtag(body: string | Buffer): string {
@@ -444,7 +444,8 @@ export function finishCaching(
  * on this machine). It answers only what the Fastify path would answer the same way, byte for byte in body and
  * headers (caching.test.ts compares the two): a GET or HEAD whose URL is in the cache under the current data
  * version, stored by a route without a hook of its own (no CORS) other than its group's rate limit (the hit is
- * counted here in the plugin's own in-memory counters, with its headers), in an encoding already held. Everything else, and every request while the server is closing
+ * counted here in the plugin's own counters, with its headers: in memory at once, or in the primary's, answered
+ * once counted), in an encoding already held. Everything else, and every request while the server is closing
  * (Fastify adds `Connection: close`), goes on to Fastify. It observes the request in the metrics and, when the
  * log level is info or lower, logs one completion line as Fastify would.
  */
@@ -471,8 +472,12 @@ export class DirectHits {
     this.clientAddress = clientAddress;
   }
 
-  /** Answers `req` from the cache and returns true, or returns false and leaves it to Fastify. */
-  answer(req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * Answers `req` from the cache and returns true, or returns false and leaves it to Fastify. A hit whose count waits
+   * for the primary (a worker's rate limit) returns true and is answered once counted, or handed to `fallback`
+   * (Fastify) when it is not.
+   */
+  answer(req: IncomingMessage, res: ServerResponse, fallback?: (req: IncomingMessage, res: ServerResponse) => void): boolean {
     const cache = this.options.cache;
     const method = req.method;
     if (cache === null || this.closing || (method !== 'GET' && method !== 'HEAD') || req.url === undefined) return false;
@@ -490,13 +495,40 @@ export class DirectHits {
       (entry.directHeaders[encoding ?? 'identity'] = directHeaders(entry, encoding));
     // A hit of a rate-limited route counts against the client's limit, last, once it is sure to be answered here; the
     // limit's headers come first, where the plugin's hook puts them. At the limit the plugin answers (its 429).
-    let limitHeaders: string[] | null = null;
-    if (entry.directLimit !== undefined) {
-      const client = this.clientAddress(req);
-      if (client === undefined) return false;
-      limitHeaders = countDirectly(entry.directLimit, client);
-      if (limitHeaders === null) return false;
+    const limit = entry.directLimit;
+    if (limit === undefined) {
+      this.send(req, res, entry, list, body, encoding, null, started);
+      return true;
     }
+    const client = this.clientAddress(req);
+    if (client === undefined) return false;
+    if (limit.store !== undefined) {
+      const limitHeaders = countDirectly(limit, client);
+      if (limitHeaders === null) return false;
+      this.send(req, res, entry, list, body, encoding, limitHeaders, started);
+      return true;
+    }
+    if (limit.primary === undefined || fallback === undefined) return false;
+    countInPrimary(limit, client, (limitHeaders) => {
+      // Closing meanwhile: Fastify answers, with the Connection: close a closing server sends.
+      if (limitHeaders === null || this.closing) fallback(req, res);
+      else this.send(req, res, entry, list, body, encoding, limitHeaders, started);
+    });
+    return true;
+  }
+
+  private send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: CachedResponse,
+    list: string[],
+    body: Buffer,
+    encoding: Encoding | null,
+    limitHeaders: string[] | null,
+    started: number,
+  ): void {
+    const method = req.method!;
+    const headers = req.headers;
     let status = 200;
     // list[5] is the representation's ETag (directHeaders puts it there).
     if (etagMatches(headers['if-none-match'], list[5])) {
@@ -511,7 +543,7 @@ export class DirectHits {
     }
     this.answered++;
     const seconds = (performance.now() - started) / 1000;
-    this.observe(method, entry.directRoute, status, seconds);
+    this.observe(method, entry.directRoute!, status, seconds);
     if (LOGS_COMPLETIONS.has(this.log.level))
       this.log.info(
         {
@@ -522,7 +554,6 @@ export class DirectHits {
         },
         'request completed',
       );
-    return true;
   }
 }
 

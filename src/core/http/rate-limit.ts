@@ -1,7 +1,10 @@
 // Per-client rate limits by endpoint group (B and E): each group is its own encapsulated
 // @fastify/rate-limit instance with its own counter namespace (a shared groupId would share counters).
-// Fixed one-minute windows; counters in memory, or in Redis when configured (failing open if it is down, slow or
-// hung: every Redis command is bounded, and a circuit stops asking a failing Redis for a while).
+// Fixed one-minute windows; counters in Redis when configured (failing open if it is down, slow or hung: every Redis
+// command is bounded, and a circuit stops asking a failing Redis for a while); else, in a worker of `serve --workers
+// n`, in the primary, which every worker asks (primary-store.ts, bounded the same way), so that a limit holds per
+// client whatever the number of workers; else in this process's memory.
+import cluster from 'node:cluster';
 import { createRequire } from 'node:module';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
@@ -10,6 +13,7 @@ import type { ServiceApp, ServiceContext } from '../service.ts';
 import { circuitFor } from '../redis.ts';
 import type { RedisCircuit } from '../redis.ts';
 import { HttpError } from './errors.ts';
+import { PrimaryStore, primaryCounters } from './primary-store.ts';
 
 export interface RateLimitGroup {
   /** Group name, used in the Redis key namespace and in the 429 message. */
@@ -39,6 +43,8 @@ export interface DirectLimit {
    * plugin (a round trip, and a count that other processes share).
    */
   store?: ReadableStore;
+  /** The group's counters in the primary (a worker without Redis): a hit waits for the primary's count. */
+  primary?: PrimaryStore;
 }
 
 /**
@@ -66,6 +72,33 @@ export function countDirectly(limit: DirectLimit, client: string): string[] | nu
   ];
 }
 
+/**
+ * countDirectly's asynchronous twin for counters held by the primary: calls `done` with the headers of an allowed
+ * request once counted, or with null, without counting, at the limit or when the primary cannot count (the plugin then
+ * answers, with its 429, or lets the request through as it does when the primary fails).
+ */
+export function countInPrimary(limit: DirectLimit, client: string, done: (headers: string[] | null) => void): void {
+  const store = limit.primary;
+  if (store === undefined) {
+    done(null);
+    return;
+  }
+  store.incrWithin(client, limit.windowMs, limit.max, (error, counted) => {
+    if (error !== null || counted === undefined || !counted.counted) {
+      done(null);
+      return;
+    }
+    done([
+      'x-ratelimit-limit',
+      String(limit.max),
+      'x-ratelimit-remaining',
+      String(Math.max(0, limit.max - counted.current)),
+      'x-ratelimit-reset',
+      String(Math.ceil(counted.ttl / 1000)),
+    ]);
+  });
+}
+
 export async function rateLimitedGroup(
   app: ServiceApp,
   ctx: ServiceContext,
@@ -85,8 +118,12 @@ export async function rateLimitedGroup(
       timeWindow: windowMs,
       hook: 'onRequest',
       keyGenerator: (request) => request.ip,
-      store: ctx.redis ? boundedRedisStore(ctx, ctx.redis, `pdi:rl:${ctx.name}:${group.name}:`) : sharedLocalStore(direct),
-      skipOnError: true, // Redis down, slow or hung: keep answering (fail open); the client and the circuit log it
+      store: ctx.redis
+        ? boundedRedisStore(ctx, ctx.redis, `pdi:rl:${ctx.name}:${group.name}:`)
+        : cluster.isWorker
+          ? storeInPrimary(ctx, direct, `${ctx.name}:${group.name}:`)
+          : sharedLocalStore(direct),
+      skipOnError: true, // Redis or the primary down, slow or hung: keep answering (fail open); the circuit logs it
       addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
       addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
       errorResponseBuilder: (_request, context) =>
@@ -112,6 +149,21 @@ function sharedLocalStore(direct: DirectLimit): new (options: FastifyRateLimitOp
     constructor(_options: FastifyRateLimitOptions) {
       super(false, false); // fixed windows, as the groups ask (no continueExceeding, no exponential backoff)
       direct.store = this;
+    }
+  };
+}
+
+/** The counters of the primary of `serve --workers n`, kept where the listener can count with them too. */
+function storeInPrimary(
+  ctx: ServiceContext,
+  direct: DirectLimit,
+  namespace: string,
+): new (options: FastifyRateLimitOptions) => FastifyRateLimitStore {
+  const counters = primaryCounters(ctx.config.primaryLimits, ctx.log);
+  return class extends PrimaryStore {
+    constructor(_options: FastifyRateLimitOptions) {
+      super(counters, namespace);
+      direct.primary = this;
     }
   };
 }

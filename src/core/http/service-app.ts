@@ -92,7 +92,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     // Fastify's own HTTP/1.1 server (lib/server.js, the same settings), with a listener that lets DirectHits answer first.
     serverFactory: (handler) => {
       const server = http.createServer(httpOptions, (req, res) => {
-        if (directHits === null || !directHits.answer(req, res)) handler(req, res);
+        if (directHits === null || !directHits.answer(req, res, handler)) handler(req, res);
       });
       server.keepAliveTimeout = limits.keepAliveTimeoutMs;
       server.requestTimeout = limits.requestTimeoutMs;

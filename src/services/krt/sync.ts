@@ -13,6 +13,7 @@ import { DownloadError, download, redactUrl } from '../../core/sync/download.ts'
 import type { DownloadOptions } from '../../core/sync/download.ts';
 import { syncSettings } from '../../core/sync/source.ts';
 import { normalizeDoi, storePathOfDoi } from './jats/index.ts';
+import { FetchRefusedError, checkUrl, fetchPolicy, guardedFetch } from './fetch-guard.ts';
 import { getArticle, pickBestSession, sessionsOfDoi } from './repository.ts';
 import type { KrtTables } from './tables.ts';
 
@@ -83,10 +84,45 @@ export function fetchedStoreRoot(ctx: ServiceContext): string {
   return path.join(ctx.config.dataDir, 'krt', 'fetched');
 }
 
-/** Fetches one paper's JATS into the fetched-papers store (not yet imported). */
+/**
+ * Fetches one paper's JATS into the fetched-papers store (not yet imported). Every request, the addresses the
+ * upstream names and their redirects included, is bound to the hosts and addresses fetch-guard.ts allows; a refusal
+ * is an UpstreamError (502) and nothing is fetched from the refused address.
+ */
 export async function fetchJats(ctx: ServiceContext, raw: string, options: FetchOptions = {}): Promise<FetchedJats> {
   const { doi, relative } = fetchedPathOf(raw);
   const endpoints = krtFetchEndpoints(ctx.config.env);
+  const policy = fetchPolicy(ctx.config.env, [endpoints.biorxiv, endpoints.europePmc]);
+  // A refusal stops the download at once (download() would retry it as a network error) and is reported as itself.
+  let refused: FetchRefusedError | null = null;
+  const stop = new AbortController();
+  const guarded = guardedFetch(policy, {
+    onRefused: (error) => {
+      refused ??= error;
+      stop.abort(error);
+    },
+  });
+  try {
+    return await fetchAllowed(ctx, doi, relative, endpoints, policy, {
+      ...options,
+      signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
+      download: { fetch: guarded, ...options.download },
+    });
+  } catch (error) {
+    const refusal = error instanceof FetchRefusedError ? error : refused;
+    if (refusal) throw new UpstreamError(`${doi}: ${refusal.message}`);
+    throw error;
+  }
+}
+
+async function fetchAllowed(
+  ctx: ServiceContext,
+  doi: string,
+  relative: string,
+  endpoints: KrtFetchEndpoints,
+  policy: ReturnType<typeof fetchPolicy>,
+  options: FetchOptions,
+): Promise<FetchedJats> {
   const settings = syncSettings(ctx.config.env);
   const target = path.join(fetchedStoreRoot(ctx), relative);
   const work = path.join(fetchedStoreRoot(ctx), '.incoming');
@@ -116,6 +152,7 @@ export async function fetchJats(ctx: ServiceContext, raw: string, options: Fetch
       tried.push(`${server} (${redactUrl(detailsUrl)}: no such DOI)`);
       continue;
     }
+    checkUrl(policy, latest.jatsxml, `${server === 'biorxiv' ? "bioRxiv's" : "medRxiv's"} JATS file`);
     const jats = await getJats(latest.jatsxml, target, base(`${server}-jats`));
     if (jats) return { doi, source: server, ...jats };
     tried.push(`${server} (its JATS file ${redactUrl(latest.jatsxml)} is not available)`);

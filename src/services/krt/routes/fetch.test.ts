@@ -1,10 +1,13 @@
 // POST /api/krt/fetch/ and `pdi fetch krt` (fetchArticles), on SQLite and PostgreSQL, against a local server that
 // plays bioRxiv's API and Europe PMC's REST API and serves real JATS files of ../shared/data/krt: the paper is
 // stored and its author table extracted; an unknown DOI is a clear 404; a 503 of bioRxiv is retried; a paper only
-// Europe PMC has comes from there; the admin token rules of the extraction route apply.
+// Europe PMC has comes from there; the admin token rules of the extraction route apply. An upstream that names a
+// JATS file elsewhere (another port of this host), or redirects off the allowed hosts, gets nothing fetched.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
@@ -28,6 +31,11 @@ describeEachDatabase(
   'krt fetch by DOI',
   (t) => {
     let server: SourceServer;
+    // Not an upstream: what a hostile upstream would point the fetch at (a metrics page on another port).
+    let victim: SourceServer;
+    // An allowed host whose answers are redirects to the victim.
+    let redirector: http.Server;
+    let redirectorPort: number;
     let dir: string;
     let ctx: ServiceContext;
     let app: ServiceApp;
@@ -37,6 +45,14 @@ describeEachDatabase(
     before(async () => {
       if (gate.problem && !gate.skip) throw new Error(gate.problem);
       server = await startSourceServer();
+      victim = await startSourceServer();
+      victim.put('/metrics', { body: Buffer.from('<article>secret</article>'), contentType: 'application/xml' });
+      redirector = http.createServer((req, res) => {
+        res.writeHead(302, { location: victim.url(req.url ?? '/') });
+        res.end();
+      });
+      await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+      redirectorPort = (redirector.address() as AddressInfo).port;
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-fetch-'));
       const env = {
         ...process.env,
@@ -44,6 +60,9 @@ describeEachDatabase(
         PDI_SYNC_URL_KRT: server.url('/biorxiv'),
         PDI_SYNC_URL_KRT_EUROPEPMC: server.url('/epmc/'),
         PDI_SYNC_RETRIES: '2',
+        // The fake upstreams listen on loopback; the redirector is an allowed host besides the endpoints' own.
+        PDI_KRT_FETCH_ALLOW_PRIVATE: 'true',
+        PDI_KRT_FETCH_HOSTS: `127.0.0.1:${redirectorPort}`,
       };
       ctx = testContext(krtService, t.db, { dataDir: dir, env });
       app = await buildTestApp(krtService, ctx);
@@ -70,6 +89,8 @@ describeEachDatabase(
     after(async () => {
       await app?.close();
       await server?.close();
+      await victim?.close();
+      await new Promise((resolve) => redirector?.close(resolve));
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     });
 
@@ -158,6 +179,53 @@ describeEachDatabase(
         failing.json().error,
         /^GET http:\/\/127\.0\.0\.1:\d+\/biorxiv\/details\/biorxiv\/10\.1101\/2099\.02\.02\.000002\/na\/json: HTTP 500 Internal Server Error \(after 3 attempts\)$/,
       );
+    });
+
+    it('refuses a JATS file the upstream names on another host or port, and a redirect off the allowed hosts: nothing fetched', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      const named = '10.1101/2099.03.03.000003';
+      const redirected = '10.1101/2099.03.03.000004';
+      const details = (doi: string, jatsxml: string) =>
+        server.put(
+          `/biorxiv/details/biorxiv/${doi}/na/json`,
+          json({ messages: [{ status: 'ok' }], collection: [{ doi, version: '1', jatsxml }] }),
+        );
+      details(named, victim.url('/metrics'));
+      details(redirected, `http://127.0.0.1:${redirectorPort}/metrics`);
+      const before = fs.readdirSync(path.join(dir, 'krt', 'fetched'), { recursive: true }).sort();
+
+      const post = (doi: string) => app.inject({ method: 'POST', url: '/api/krt/fetch/', payload: { doi }, headers: admin });
+      const victimPort = new URL(victim.base).port;
+      const direct = await post(named);
+      assert.equal(direct.statusCode, 502, direct.body);
+      assert.equal(
+        direct.json().error,
+        `${named}: bioRxiv's JATS file ${victim.url('/metrics')}: 127.0.0.1:${victimPort} is not an allowed host (PDI_KRT_FETCH_HOSTS); not fetched`,
+      );
+      const hop = await post(redirected);
+      assert.equal(hop.statusCode, 502, hop.body);
+      assert.equal(
+        hop.json().error,
+        `${redirected}: a redirect from 127.0.0.1:${redirectorPort}/metrics to ${victim.url('/metrics')}: ` +
+          `127.0.0.1:${victimPort} is not an allowed host (PDI_KRT_FETCH_HOSTS); not fetched`,
+      );
+      assert.deepEqual(victim.requests, [], 'nothing was asked of the address the upstream named');
+      assert.deepEqual(fs.readdirSync(path.join(dir, 'krt', 'fetched'), { recursive: true }).sort(), before, 'nothing was stored');
+    });
+
+    it('refuses a loopback upstream unless non-public addresses are allowed', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      const strict = testContext(krtService, t.db, { dataDir: dir, env: { ...ctx.config.env, PDI_KRT_FETCH_ALLOW_PRIVATE: '' } });
+      const seen = server.requests.length;
+      const run = await fetchArticles(strict, krtService.importers.store.run, [TABLE_PAPER]);
+      assert.deepEqual(run.errors, [
+        {
+          doi: `10.1101/${TABLE_PAPER}`,
+          status: 502,
+          error: `10.1101/${TABLE_PAPER}: ${new URL(server.base).host} resolves to 127.0.0.1, which is not a public address (PDI_KRT_FETCH_ALLOW_PRIVATE); not fetched`,
+        },
+      ]);
+      assert.equal(server.requests.length, seen, 'no request was made');
     });
 
     it('answers 404 where the server has no admin token', async (c) => {

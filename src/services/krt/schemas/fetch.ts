@@ -40,7 +40,8 @@ export const fetchSchema = {
     "for the DOI's newest version and its JATS file, else Europe PMC for a full text with that DOI (PDI_SYNC_URL_KRT, PDI_SYNC_URL_KRT_EUROPEPMC). " +
     'The file joins the fetched-papers store, which is imported through the same importer and guards as `pdi import krt`: the table is extracted ' +
     '(author table first, else the text extractor) and a DOI already stored is refreshed. 404 when no source has a full text for the DOI; 400 for ' +
-    'a DOI outside 10.1101; 502 when a source fails (5xx or network, after retries); 409 when the import is refused.',
+    'a DOI outside 10.1101; 502 when a source fails (5xx or network, after retries) or names a file, or redirects, to a host that is not ' +
+    'allowed (PDI_KRT_FETCH_HOSTS) or to a non-public address: nothing is downloaded from it; 409 when the import is refused.',
   body: FetchBody,
   response: { 200: FetchResponse },
 };
