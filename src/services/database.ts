@@ -49,6 +49,8 @@ export const PDI_TABLES = {
   krt_rrid_entries: 'krt',
   krt_rrid_keys: 'krt',
   krt_rrid_token_stats: 'krt',
+  krt_registry_entries: 'krt',
+  krt_registry_keys: 'krt',
   grants_agreements: 'grants',
   grants_texts: 'grants',
   draws_categories: 'draws',

@@ -13,6 +13,7 @@ import { EXPORT_CONTENT_TYPES, csvReadable, jsonReadable, xlsxReadable } from '.
 import { KRT_COLUMNS, summarizeRows } from './extract/index.ts';
 import type { KrtRow } from './extract/index.ts';
 import { recommendAlternatives, suggestFromIndex, suggestRrids, validateRrid } from './rrid/index.ts';
+import { RegistryKnowledge } from './rrid/registry-knowledge.ts';
 import type { RridSuggestion, RridValidation } from './rrid/index.ts';
 import { chat } from './chat/index.ts';
 import {
@@ -96,6 +97,8 @@ const EXCEL_WIDTHS: Record<string, number> = {
 
 export class KrtAnswers {
   readonly knowledge: KnowledgeBaseHolder;
+  /** The imported registries' dumps (Cellosaurus, the Antibody Registry). */
+  readonly registries: RegistryKnowledge;
   /** The articles' DOI lookups, held per data version (held-articles.ts). */
   readonly articles: HeldArticles;
   private readonly ctx: ServiceContext;
@@ -106,6 +109,7 @@ export class KrtAnswers {
     this.ctx = ctx;
     this.db = ctx.db.kysely.withTables<KrtTables>();
     this.knowledge = new KnowledgeBaseHolder(ctx);
+    this.registries = new RegistryKnowledge(this.db, () => ctx.dataVersion.current());
     this.articles = heldArticlesOf(this.db, ctx.dataVersion);
   }
 
@@ -306,10 +310,14 @@ export class KrtAnswers {
     const loaded = await this.knowledge.get();
     const now = new Date();
     const key = input.replace(/\s+/g, ' ').replace(/^RRID\s*:?\s*/i, '');
-    const kbVersion = loaded?.version ?? 'none';
+    // An answer depends on the base and on the registries' releases: a new import of either makes it stale.
+    const kbVersion = `${loaded?.version ?? 'none'};${await this.registries.version()}`;
     const hit = await cachedValidation(this.db, key, kbVersion, new Date(now.getTime() - VALIDATION_TTL_MS).toISOString());
     if (hit) return { ...hit, source: 'cache' };
-    const fresh = labelDemoValidation(validateRrid(loaded?.kb ?? null, input, now), loaded);
+    const registry = await this.registries.evidenceFor(input);
+    const validation = validateRrid(loaded?.kb ?? null, input, now, registry);
+    // A registry's listing is evidence whatever the papers are; only an answer resting on papers is relabelled.
+    const fresh = registry.entry ? validation : labelDemoValidation(validation, loaded);
     await storeValidation(this.db, key, kbVersion, fresh);
     await this.purgeExpired(now.getTime());
     return fresh;

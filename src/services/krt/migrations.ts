@@ -128,4 +128,34 @@ export const krtMigrations: Record<string, Migration> = {
       await db.schema.alterTable('krt_session_rows').addColumn('confidence', columnType.double(d)).execute();
     },
   },
+  // Public registries' own dumps as knowledge (registry/): one row per identifier as the registry writes it, and the
+  // keys that find it (a name or synonym folded, a catalog number, a secondary accession that now points to it).
+  krt_0004_registry: {
+    async up(db) {
+      const d = dialectOf(db);
+      await db.schema
+        .createTable('krt_registry_entries')
+        .addColumn('identifier', 'text', (c) => c.primaryKey())
+        .addColumn('registry', 'text', (c) => c.notNull())
+        .addColumn('resource_type', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('synonyms', columnType.json(d), (c) => c.notNull())
+        .addColumn('vendor', 'text')
+        .addColumn('catalog', 'text')
+        .addColumn('species', 'text')
+        .addColumn('release', 'text', (c) => c.notNull())
+        .addColumn('detail', columnType.json(d), (c) => c.notNull())
+        .addColumn('content_hash', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('krt_registry_entries_registry').on('krt_registry_entries').columns(['registry', 'identifier']).execute();
+      await db.schema
+        .createTable('krt_registry_keys')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('identifier', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('krt_registry_keys_pk', ['kind', 'key', 'identifier'])
+        .execute();
+      await db.schema.createIndex('krt_registry_keys_identifier').on('krt_registry_keys').columns(['identifier']).execute();
+    },
+  },
 };

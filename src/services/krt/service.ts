@@ -7,6 +7,7 @@ import { krtRoutes } from './routes/index.ts';
 import { krtPages } from './pages/index.ts';
 import { extractCommand, importPath } from './import.ts';
 import { DEMO_DEFAULTS, loadKrtDemo, writeDemoStore } from './demo.ts';
+import { importRegistry } from './registry/import.ts';
 
 export const krtService: ServiceModule = {
   name: 'krt',
@@ -28,6 +29,12 @@ export const krtService: ServiceModule = {
       description:
         'a directory of JATS XML files laid out as <dir>/<year>/<doi-suffix>.xml (DOI = 10.1101/<file name>), e.g. ../shared/data/krt/xml',
       run: (ctx, source, options) => importPath(ctx, source, options),
+    },
+    registry: {
+      description:
+        "a public registry's dump, told by its content: Cellosaurus' flat file (cellosaurus.txt, cell lines, RRID CVCL_…) or the Antibody Registry's " +
+        'CSV export (antibodies, RRID AB_…); each registry replaces only its own entries',
+      run: (ctx, source, options) => importRegistry(ctx, source, options),
     },
   },
   loadDemo: loadKrtDemo,

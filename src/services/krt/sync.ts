@@ -1,9 +1,12 @@
-// B has no bulk source to sync: its papers come one DOI at a time. `pdi fetch krt <doi…>` and POST /api/krt/fetch/
+// B's papers come one DOI at a time. `pdi fetch krt <doi…>` and POST /api/krt/fetch/
 // fetch a paper's JATS full text from bioRxiv (its API names the JATS file of the newest version; medRxiv is asked
 // too, as the two share the 10.1101 prefix), else from Europe PMC (search by DOI, then the full text of a PMC or
 // preprint record), write it into the fetched-papers store (<PDI_DATA_DIR>/krt/fetched/<year>/<doi-suffix>.xml)
 // and import that store through B's own importer, which extracts the key resources table of every new or changed
 // file with the same guards as `pdi import krt`. The endpoints are configurable and take no credentials.
+// `pdi sync krt` (and `serve --sync-every`) is for B's one bulk source: Cellosaurus' flat file, read by the registry
+// importer (registry/import.ts) with the guards of `pdi import krt <file> --kind registry`. The Antibody Registry's
+// export has no address to sync from (its download needs a signed-in account): it is imported from a file.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -12,10 +15,23 @@ import type { ImporterDefinition, ServiceContext } from '../../core/service.ts';
 import { DownloadError, download, redactUrl } from '../../core/sync/download.ts';
 import type { DownloadOptions } from '../../core/sync/download.ts';
 import { syncSettings } from '../../core/sync/source.ts';
+import type { SyncDefinition } from '../../core/sync/source.ts';
 import { normalizeDoi, storePathOfDoi } from './jats/index.ts';
 import { FetchRefusedError, checkUrl, fetchPolicy, guardedFetch } from './fetch-guard.ts';
 import { getArticle, pickBestSession, sessionsOfDoi } from './repository.ts';
 import type { KrtTables } from './tables.ts';
+
+export const CELLOSAURUS_URL = 'https://ftp.expasy.org/databases/cellosaurus/cellosaurus.txt';
+
+export const krtSync: SyncDefinition = {
+  service: 'krt',
+  title: "Cellosaurus' flat file of cell lines (cellosaurus.txt), as a registry of RRIDs CVCL_…",
+  defaultUrl: CELLOSAURUS_URL,
+  publisherPage: 'https://www.cellosaurus.org/description.html',
+  files: [{ name: 'cellosaurus', fileName: 'cellosaurus.txt', importer: 'registry', contentTypes: ['text/plain'] }],
+  // The file is about 400 MB (release 49, 2024) and grows with every release.
+  maxBytes: 4 * 1024 ** 3,
+};
 
 export const BIORXIV_API_URL = 'https://api.biorxiv.org';
 export const EUROPE_PMC_API_URL = 'https://www.ebi.ac.uk/europepmc/webservices/rest';

@@ -106,6 +106,33 @@ export interface RridTokenStatsTable {
   df: number;
 }
 
+/** An entry of a public registry's dump (registry/), its identifier as the registry writes it. */
+export interface RegistryEntriesTable {
+  identifier: string;
+  /** `cellosaurus` or `antibody-registry` (registry/records.ts RegistryName). */
+  registry: string;
+  resource_type: string;
+  name: string;
+  /** string[]: synonyms as the registry writes them */
+  synonyms: DbJson;
+  vendor: string | null;
+  catalog: string | null;
+  species: string | null;
+  /** The registry's release the entry was read from ("49.0", or the export's date). */
+  release: string;
+  /** registry/ RegistryDetail: secondary accessions, other suppliers, category, target, clonality */
+  detail: DbJson;
+  /** What the entry's fields hash to: a second import of the same file changes nothing. */
+  content_hash: string;
+}
+
+/** A key that finds a registry entry: `name` (folded name or synonym), `catalog` (catalog key), `accession` (secondary). */
+export interface RegistryKeysTable {
+  kind: string;
+  key: string;
+  identifier: string;
+}
+
 // A type alias, not an interface: Kysely's `withTables` needs an object type with an implicit index signature.
 export type KrtTables = {
   krt_articles: ArticlesTable;
@@ -116,6 +143,8 @@ export type KrtTables = {
   krt_rrid_entries: RridEntriesTable;
   krt_rrid_keys: RridKeysTable;
   krt_rrid_token_stats: RridTokenStatsTable;
+  krt_registry_entries: RegistryEntriesTable;
+  krt_registry_keys: RegistryKeysTable;
 };
 
 export type KrtDatabase = CoreTables & KrtTables;

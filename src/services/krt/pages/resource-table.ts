@@ -281,9 +281,9 @@ export function rowSummary(rows: readonly AnnotatedRow[]): SafeHtml {
     `${count((a) => a.lookup.kind === 'abstained')} where the service abstains`,
   ];
   return html`<p class="muted">
-    RRID check: ${parts.join(', ')}. A valid RRID is written by a paper of the store; an unverified one is well-formed but no paper of the
-    store writes it (check it at the resolver). For a reused resource without an RRID the service suggests only RRIDs that papers of the
-    store write, with the calibrated probability of being right, and abstains below ${percent(ABSTAIN_BELOW)}: no suggestion is better than
-    a likely wrong one.
+    RRID check: ${parts.join(', ')}. A valid RRID is listed by its registry (when that registry's dump is imported) or written by two papers
+    of the store; an unverified one is well-formed but not attested so (check it at the resolver). For a reused resource without an RRID the
+    service suggests only RRIDs that papers of the store write, with the calibrated probability of being right, and abstains below
+    ${percent(ABSTAIN_BELOW)}: no suggestion is better than a likely wrong one.
   </p>`;
 }

@@ -32,7 +32,8 @@ export {
   type SuggestionCrossValidation,
 } from './calibration.ts';
 export { rridsWrittenIn } from './attestation.ts';
-export { validateRrid, ValidationCache, type RridValidation, type RridStatus } from './validate.ts';
+export { validateRrid, ValidationCache, MIN_ATTESTING_PAPERS, type RridValidation, type RridStatus } from './validate.ts';
+export { RegistryKnowledge, type RegistryEntry, type RegistryEvidence } from './registry-knowledge.ts';
 export { recommendAlternatives, type Recommendation, type RecommendQuery, type RecommendationType } from './recommend.ts';
 export {
   suggestionIndexOf,

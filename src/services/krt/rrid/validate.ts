@@ -1,17 +1,30 @@
-// RRID validation against the registries' identifier shapes and the local knowledge base.
-//   valid       well-formed and written by at least one paper of the base
-//   unverified  well-formed, but no paper of the base writes it: is_valid false, and the recommendation says
-//               where to check it (the RRID portal's resolver)
+// RRID validation against the registries' identifier shapes, the imported registries' own dumps (registry/) and the
+// local knowledge base. `valid` needs an attestation, never the shape alone:
+//   valid       the registry that issues the identifier lists it (its dump is imported: Cellosaurus for CVCL_,
+//               the Antibody Registry for AB_), and the papers that write it do not contradict the listing; or,
+//               where no dump of that registry is imported, at least two papers of the base write it (one paper
+//               alone can carry a mistyped or cut identifier: "RRID:AB_287022 2" read as AB_287022)
+//   unverified  well-formed but not attested so: is_valid false, and the recommendation says why (not in the
+//               registry's release; listed for another product than the one the papers write beside it; written by
+//               one paper only; written by none) and where to check it (the RRID portal's resolver)
 //   invalid     malformed or of an unknown registry, with the reason; when the intended form is obvious
 //               ("AB-123" → "AB_123", "AB 303395" → "AB_303395") a recommendation offers it
+// An imported registry is authoritative for its own prefix: an identifier it does not list is unverified however
+// many papers write it (a release can lag a new identifier, so not invalid). A former accession the registry merged
+// into another entry is valid, with the current one named.
 // What the client sent is never shortened or padded: `rrid` is the input (without its "RRID:" label, letter
 // case of a well-formed one aside), and a status is always about that input, never about a corrected form.
-// confidence_score is the share of four checks passed: well-formed, registry known, attested by a paper of the
-// base, attested consistently (every paper naming it agrees on one resource type). It is a rule, not a fitted
-// probability: the base cannot tell how many unattested identifiers are real.
+// confidence_score is the share of four checks passed: well-formed, registry known, attested (as above), attested
+// consistently (the papers agree on one resource type, and with the registry's catalog numbers). It is a rule, not a
+// fitted probability.
 
-import type { RridKnowledgeBase } from './knowledge-base.ts';
+import { catalogKey } from '../extract/identifier.ts';
+import type { KbEntry, RridKnowledgeBase } from './knowledge-base.ts';
 import { parseRrid, resolverUrl } from './registry.ts';
+import type { RegistryEntry, RegistryEvidence } from './registry-knowledge.ts';
+
+/** Papers of the base that must write an identifier for it to be valid when its registry's dump is not imported. */
+export const MIN_ATTESTING_PAPERS = 2;
 
 export type RridStatus = 'valid' | 'unverified' | 'invalid';
 
@@ -29,51 +42,71 @@ export interface RridValidation {
   papers: number;
 }
 
-export function validateRrid(kb: RridKnowledgeBase | null, input: string, now: Date = new Date()): RridValidation {
+export function validateRrid(
+  kb: RridKnowledgeBase | null,
+  input: string,
+  now: Date = new Date(),
+  registry: RegistryEvidence | null = null,
+): RridValidation {
   const parsed = parseRrid(input ?? '');
   const lastChecked = now.toISOString();
   if (parsed.wellFormed && parsed.normalized) {
-    const entry = kb?.entryByRrid(parsed.normalized);
-    const rrid = `RRID:${parsed.normalized}`;
-    if (entry) {
-      const consistent = entry.types.size <= 1;
-      const names = [...entry.names]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 2)
-        .map(([n]) => `"${n}"`)
-        .join(', ');
-      const recommendations = [
-        `${rrid} is written by ${entry.papers.size} paper${entry.papers.size === 1 ? '' : 's'} of the local store (as ${names}).`,
-      ];
-      if (!consistent)
-        recommendations.push(
-          `Papers disagree on its resource type (${[...entry.types.keys()].join(', ')}); confirm at ${resolverUrl(parsed.normalized)}.`,
-        );
-      return {
-        rrid,
-        is_valid: true,
-        status: 'valid',
-        confidence_score: consistent ? 1 : 0.75,
-        recommendations,
-        last_checked: lastChecked,
-        source: 'fresh',
-        registry: parsed.registry?.authority ?? null,
-        papers: entry.papers.size,
-      };
-    }
-    return {
+    const id = parsed.normalized;
+    const entry = kb?.entryByRrid(id);
+    const rrid = `RRID:${id}`;
+    const paperCount = entry?.papers.size ?? 0;
+    const answer = (status: 'valid' | 'unverified', confidence: number, recommendations: string[]): RridValidation => ({
       rrid,
-      is_valid: false,
-      status: 'unverified',
-      confidence_score: 0.5,
-      recommendations: [
-        `${rrid} is well-formed (${parsed.registry?.authority ?? 'registry'}) but no paper of the local store writes it; check it at ${resolverUrl(parsed.normalized)}.`,
-      ],
+      is_valid: status === 'valid',
+      status,
+      confidence_score: confidence,
+      recommendations,
       last_checked: lastChecked,
       source: 'fresh',
       registry: parsed.registry?.authority ?? null,
-      papers: 0,
-    };
+      papers: paperCount,
+    });
+    const written = entry ? [writtenBy(rrid, entry)] : [];
+    const typesAgree = !entry || entry.types.size <= 1;
+    const disagreement = typesAgree
+      ? []
+      : [`Papers disagree on its resource type (${[...entry!.types.keys()].join(', ')}); confirm at ${resolverUrl(id)}.`];
+
+    if (registry?.release) {
+      const { title, release } = registry.release;
+      const listed = registry.entry;
+      if (!listed)
+        return answer('unverified', 0.5, [
+          `${rrid} is well-formed but not listed in ${title} (release ${release}) as imported here; check it at ${resolverUrl(id)}.`,
+          ...written,
+        ]);
+      const conflict = entry ? catalogConflict(entry, listed) : null;
+      if (conflict)
+        return answer('unverified', 0.5, [
+          `${rrid} is listed in ${title} (release ${release}) as ${describe(listed)}, but the papers that write it give it as ${conflict}: ` +
+            `the identifier may be mistyped or cut; check it at ${resolverUrl(id)}.`,
+          ...written,
+        ]);
+      const recommendations = [
+        registry.secondary
+          ? `${rrid} is a former accession of ${title} (release ${release}), merged into RRID:${listed.identifier} (${describe(listed)}); cite RRID:${listed.identifier}.`
+          : `${rrid} is listed in ${title} (release ${release}) as ${describe(listed)}.`,
+        ...written,
+        ...disagreement,
+      ];
+      return answer('valid', registry.secondary || !typesAgree ? 0.75 : 1, recommendations);
+    }
+
+    if (entry && paperCount >= MIN_ATTESTING_PAPERS) return answer('valid', typesAgree ? 1 : 0.75, [...written, ...disagreement]);
+    if (entry)
+      return answer('unverified', 0.5, [
+        `${writtenBy(rrid, entry)} One paper alone does not attest an identifier (it may be mistyped or cut, e.g. a digit lost at a line break), ` +
+          `and no dump of ${parsed.registry?.authority ?? 'its registry'} is imported here; check it at ${resolverUrl(id)}.`,
+        ...disagreement,
+      ]);
+    return answer('unverified', 0.5, [
+      `${rrid} is well-formed (${parsed.registry?.authority ?? 'registry'}) but no paper of the local store writes it; check it at ${resolverUrl(id)}.`,
+    ]);
   }
   const recommendations: string[] = [`"${parsed.input}" is malformed: ${parsed.problem}.`];
   if (parsed.corrected) {
@@ -103,6 +136,37 @@ export function validateRrid(kb: RridKnowledgeBase | null, input: string, now: D
   };
 }
 
+function writtenBy(rrid: string, entry: KbEntry): string {
+  const names = [...entry.names]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 2)
+    .map(([n]) => `"${n}"`)
+    .join(', ');
+  return `${rrid} is written by ${entry.papers.size} paper${entry.papers.size === 1 ? '' : 's'} of the local store (as ${names}).`;
+}
+
+function describe(listed: RegistryEntry): string {
+  const product = listed.vendor && listed.catalog ? `, ${listed.vendor} ${listed.catalog}` : '';
+  const species = listed.species ? `, ${listed.species}` : '';
+  return `"${listed.name}"${product}${species}`;
+}
+
+/**
+ * The catalog numbers the papers write beside an identifier, when none of them is one the registry lists for it
+ * (null when they agree, or when either side gives none): the identifier then names another product than the one
+ * the papers used.
+ */
+function catalogConflict(entry: KbEntry, listed: RegistryEntry): string | null {
+  const listedKeys = new Set(
+    [listed.catalog, ...(listed.detail.suppliers ?? []).map((s) => s.catalog)].filter((c): c is string => !!c).map(catalogKey),
+  );
+  const written = [...entry.catalogs.keys()].filter((c) => catalogKey(c).length > 0);
+  if (listedKeys.size === 0 || written.length === 0) return null;
+  if (written.some((c) => listedKeys.has(catalogKey(c)))) return null;
+  const vendors = [...entry.vendors.keys()].slice(0, 1);
+  return `${vendors.length ? `${vendors[0]} ` : ''}${written.slice(0, 2).join(', ')}`;
+}
+
 /**
  * A 24-hour cache of validations (by normalised input), storage-agnostic: the service keeps one per process or
  * backs it with its store. Entries served from it say `source: "cache"`.
@@ -117,14 +181,14 @@ export class ValidationCache {
     this.maxEntries = maxEntries;
   }
 
-  validate(kb: RridKnowledgeBase | null, input: string, now: Date = new Date()): RridValidation {
+  validate(kb: RridKnowledgeBase | null, input: string, now: Date = new Date(), registry: RegistryEvidence | null = null): RridValidation {
     const key = (input ?? '')
       .trim()
       .replace(/^RRID\s*:?\s*/i, '')
       .toUpperCase();
     const hit = this.entries.get(key);
     if (hit && now.getTime() - hit.at < this.ttlMs) return { ...hit.value, source: 'cache' };
-    const value = validateRrid(kb, input, now);
+    const value = validateRrid(kb, input, now, registry);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { at: now.getTime(), value });
     return value;

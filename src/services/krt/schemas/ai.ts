@@ -62,7 +62,9 @@ export const Validation = Type.Object({
   is_valid: Type.Boolean(),
   status: Type.String({
     description:
-      'valid (well-formed and written by a paper of the store), unverified (well-formed, not attested), invalid (malformed or unknown registry).',
+      "valid (attested: listed by its registry when that registry's dump is imported (Cellosaurus for CVCL_, the Antibody Registry for AB_), else written by " +
+      'at least two papers of the store), unverified (well-formed, not attested: not in the imported registry, listed for another product than the papers ' +
+      'write beside it, or written by one paper or none), invalid (malformed or unknown registry).',
   }),
   confidence_score: Type.Number(),
   recommendations: Type.Array(Type.String()),
@@ -114,7 +116,10 @@ export const suggestSchema = {
 export const validateSchema = {
   summary: 'Validate an RRID',
   description:
-    'status valid: well-formed and written by a paper of the store; unverified: well-formed but not in the store (is_valid false; check at the RRID resolver); ' +
+    'status valid: listed by the registry that issues it when its dump is imported (Cellosaurus for CVCL_, the Antibody Registry for AB_; `pdi import krt <file> ' +
+    '--kind registry`) and not contradicted by the catalog numbers the papers write beside it, or, for other registries, written by at least two papers of ' +
+    'the store (one paper can carry a mistyped or cut identifier); unverified: well-formed but not attested so (is_valid false; the recommendation says ' +
+    'why; check at the RRID resolver); ' +
     'invalid: malformed or of an unknown registry, with the corrected form when it is obvious (AB-123 → AB_123). confidence_score is the share of four ' +
     'checks passed (well-formed, known registry, attested, attested consistently). source is cache when the answer comes from the 24-hour cache.',
   body: ValidateBody,
