@@ -1,10 +1,10 @@
-// Service D: (1) the rolling-origin benchmark of the forecasts (issue 14): every draw from 2023-01-01 to the end
-// of the real snapshot is an origin, the served forecasts are made the day before it from what was known then,
-// and compared with the naive forecast and the window mean, per category and pooled, h = 1…3, with the coverage
-// and widths of the served 95% intervals and the issue's targets; (2) importing the snapshot against a baseline
+// Service D: (1) the rolling-origin benchmark of the forecasts: every draw from 2023-01-01 to the end of the real
+// snapshot is an origin, the served forecasts are made as of its day from what was known then and scored against
+// the next five draws (forecast/rolling-origin.ts says how), per category and pooled, the origins of 2023–2024
+// (on which the method was tuned) apart from those of 2025 (held out), with bootstrap intervals and the targets; (2) importing the snapshot against a baseline
 // of the same domain work in memory; (3) GET /api/predict/, /api/draws/ and /api/stats/ served from the response
 // cache against the same requests computed each time. Prints what it measured and the ratios.
-//   npm run bench -- draws [--requests n] [--only forecasts|import]
+//   npm run bench -- draws [--requests n] [--only forecasts|import] [--period tuning|held]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,8 +19,15 @@ import type { ServiceContext } from '../src/core/service.ts';
 import { categoriseRounds } from '../src/services/draws/feed/categories.ts';
 import { parseRoundsFeed } from '../src/services/draws/feed/rounds-feed.ts';
 import { computeForecasts } from '../src/services/draws/aggregates.ts';
-import { benchmarkTable, checkTargets, rollingOriginRecords } from '../src/services/draws/forecast/rolling-origin.ts';
-import type { BenchmarkRow } from '../src/services/draws/forecast/rolling-origin.ts';
+import {
+  BENCHMARK_HORIZONS,
+  bootstrapInterval,
+  checkTargets,
+  rollingOriginRecords,
+  summarise,
+} from '../src/services/draws/forecast/rolling-origin.ts';
+import type { BenchmarkSummary, OriginRecord, ScoreLaw } from '../src/services/draws/forecast/rolling-origin.ts';
+import { clearance } from '../src/services/draws/pages/clearance.ts';
 import { SNAPSHOT_AS_OF, SNAPSHOT_NAME } from '../src/services/draws/feed/reference-snapshot.ts';
 import { importRounds } from '../src/services/draws/import.ts';
 import { drawsService } from '../src/services/draws/service.ts';
@@ -31,6 +38,8 @@ const requestsAt = args.indexOf('--requests');
 const REQUESTS = requestsAt >= 0 ? Number(args[requestsAt + 1]) : 500;
 const onlyAt = args.indexOf('--only');
 const ONLY = onlyAt >= 0 ? args[onlyAt + 1] : null;
+const periodAt = args.indexOf('--period');
+const PERIOD = periodAt >= 0 ? args[periodAt + 1] : null;
 const REPEATS = 3;
 const feedFile = path.join(loadConfig().sharedDataDir, 'draws', SNAPSHOT_NAME);
 if (!fs.existsSync(feedFile)) {
@@ -58,9 +67,13 @@ function context(db: Db, cacheEntries: number): ServiceContext {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-// (1) The rolling-origin benchmark of the served forecasts.
+// (1) The rolling-origin benchmark of the served forecasts: tuned on the origins of 2023–2024, 2025 held out.
 if (ONLY === null || ONLY === 'forecasts') {
   const FROM = '2023-01-01';
+  const PERIODS = [
+    { name: 'tuning, origins 2023–2024', from: '2023-01-01', to: '2024-12-31' },
+    { name: 'held out, origins 2025', from: '2025-01-01', to: '2025-12-31' },
+  ].filter((p) => PERIOD === null || p.name.startsWith(PERIOD));
   const { rounds } = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
   const categories = categoriseRounds(rounds).map((g, k) => ({
     id: k + 1,
@@ -68,32 +81,130 @@ if (ONLY === null || ONLY === 'forecasts') {
     draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
   }));
   const t0 = performance.now();
-  const records = rollingOriginRecords(categories, FROM);
+  const all = rollingOriginRecords(categories, FROM);
   const elapsed = performance.now() - t0;
-  const rows = benchmarkTable(records);
+  const law: ScoreLaw = (score, point, margin) => clearance(score, { point, margin }).atOrBelow;
   const f = (x: number | null, d = 1) => (x === null ? '—' : x.toFixed(d));
   const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
-  const origins = new Set(records.filter((r) => r.h === 1).map((r) => `${r.category}@${r.asOf}`)).size;
+  const r3 = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? '—' : (a / b).toFixed(3));
   console.log(
-    `Rolling-origin benchmark of the served forecasts on ${SNAPSHOT_NAME}: ${origins} origins (each draw from ${FROM} on, ` +
-      `forecast the day before from what was known then), ${records.length} (origin, horizon) targets; ${ms(elapsed)} on ${os.availableParallelism()} cores, load ${os.loadavg()[0].toFixed(2)}`,
+    `Rolling-origin benchmark of the served forecasts on ${SNAPSHOT_NAME}: every draw from ${FROM} on is an origin, forecast ` +
+      `as of its day from what was known then, scored against the category's next ${BENCHMARK_HORIZONS} draws; ${all.length} ` +
+      `(origin, horizon) targets; ${ms(elapsed)} on ${os.availableParallelism()} cores, load ${os.loadavg()[0].toFixed(2)}`,
   );
-  console.log('MAE columns compare served, naive (last value) and window mean (last six) on the origins where a forecast was served.');
   console.log(
-    `${'group'.padEnd(12)}${'h'.padStart(2)}${'n'.padStart(5)}${'srv'.padStart(5)} | ${'CRS MAE srv'.padStart(11)}${'naive'.padStart(7)}${'wmean'.padStart(7)}${'srv/nv'.padStart(7)} | ` +
-      `${'INV MAE srv'.padStart(11)}${'naive'.padStart(7)}${'wmean'.padStart(7)} | ${'cov CRS'.padStart(8)}${'INV'.padStart(7)}${'date'.padStart(7)} | ${'med ½CRS'.padStart(9)}${'INV ×÷'.padStart(7)}${'days'.padStart(6)}`,
+    'IS: Winkler interval score (α = 0.05) of the served 95% interval / of the baseline (last value ± the 95% quantile of the ' +
+      "category's last 24 absolute changes); INV on log(invitations); dates: 90% intervals (width: active categories); Brier skill " +
+      'of "my score" (P(cut-off ≤ s) at the deciles of the last 24 cut-offs) against the historical share of draws ≤ s.',
   );
-  const line = (r: BenchmarkRow) =>
-    `${r.group.padEnd(12)}${String(r.h).padStart(2)}${String(r.n).padStart(5)}${String(r.served).padStart(5)} | ` +
-    `${f(r.mae.crs.served, 2).padStart(11)}${f(r.mae.crs.naive, 2).padStart(7)}${f(r.mae.crs.windowMean, 2).padStart(7)}` +
-    `${(r.mae.crs.served !== null && r.mae.crs.naive ? (r.mae.crs.served / r.mae.crs.naive).toFixed(3) : '—').padStart(7)} | ` +
-    `${f(r.mae.invitations.served, 0).padStart(11)}${f(r.mae.invitations.naive, 0).padStart(7)}${f(r.mae.invitations.windowMean, 0).padStart(7)} | ` +
-    `${pct(r.coverage.crs).padStart(8)}${pct(r.coverage.invitations).padStart(7)}${pct(r.coverage.date).padStart(7)} | ` +
-    `${f(r.medianWidth.crsHalf).padStart(9)}${f(r.medianWidth.invitationsFactor, 2).padStart(7)}${f(r.medianWidth.dateDays, 0).padStart(6)}`;
-  for (const r of rows) console.log(line(r));
-  console.log('(INV ×÷: the median interval of invitations is the forecast ×÷ this factor; days: median latest − earliest of date_range.)');
-  console.log('Targets (issue 14):');
-  for (const t of checkTargets(rows)) console.log(`  ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'} ${t.target}: ${t.figure}`);
+  const header =
+    `${'group'.padEnd(12)}${'h'.padStart(4)}${'n'.padStart(5)}${'cmp'.padStart(5)} | ${'CRS MAE'.padStart(8)}${'naive'.padStart(7)}${'÷nv'.padStart(7)}` +
+    `${'IS'.padStart(7)}${'base'.padStart(7)}${'÷bs'.padStart(7)}${'cov'.padStart(7)}${'bcov'.padStart(7)}${'½w/MAE'.padStart(7)} | ` +
+    `${'INV IS÷bs'.padStart(9)}${'cov'.padStart(7)}${'bcov'.padStart(7)}${'×÷'.padStart(6)} | ${'date cov'.padStart(8)}${'days'.padStart(5)} | ${'Brier sk'.padStart(8)}`;
+  const line = (group: string, h: string, s: BenchmarkSummary) =>
+    `${group.padEnd(12)}${h.padStart(4)}${String(s.n).padStart(5)}${String(s.compared).padStart(5)} | ` +
+    `${f(s.crs.mae, 2).padStart(8)}${f(s.crs.naiveMae, 2).padStart(7)}${r3(s.crs.mae, s.crs.naiveMae).padStart(7)}` +
+    `${f(s.crs.winkler).padStart(7)}${f(s.crs.baselineWinkler).padStart(7)}${r3(s.crs.winkler, s.crs.baselineWinkler).padStart(7)}` +
+    `${pct(s.crs.coverage).padStart(7)}${pct(s.crs.baselineCoverage).padStart(7)}${r3(s.crs.medianHalfWidth, s.crs.mae).padStart(7)} | ` +
+    `${r3(s.invitations.winkler, s.invitations.baselineWinkler).padStart(9)}${pct(s.invitations.coverage).padStart(7)}` +
+    `${pct(s.invitations.baselineCoverage).padStart(7)}${f(s.invitations.medianFactor, 2).padStart(6)} | ` +
+    `${pct(s.dates.coverage).padStart(8)}${f(s.dates.medianWidthActive, 0).padStart(5)} | ${f(s.score.skill, 3).padStart(8)}`;
+  for (const period of PERIODS) {
+    const records = all.filter((r) => r.asOf >= period.from && r.asOf <= period.to);
+    const groups = [...new Set(records.map((r) => r.category))].sort(
+      (a, b) => records.filter((r) => r.category === b).length - records.filter((r) => r.category === a).length || (a < b ? -1 : 1),
+    );
+    const byCategory = new Map(
+      groups.map((g) => [
+        g,
+        summarise(
+          records.filter((r) => r.category === g),
+          law,
+        ),
+      ]),
+    );
+    const pooled = summarise(records, law);
+    const unserved = records.filter((r) => r.served === null).length;
+    console.log('');
+    console.log(
+      `${period.name}: ${records.length} targets from ${new Set(records.map((r) => r.asOf)).size} forecast rounds; ${unserved} without a forecast`,
+    );
+    console.log(header);
+    for (const [g, s] of byCategory) console.log(line(g, '1–5', s));
+    for (let h = 1; h <= BENCHMARK_HORIZONS; h++)
+      console.log(
+        line(
+          'pooled',
+          String(h),
+          summarise(
+            records.filter((r) => r.h === h),
+            law,
+          ),
+        ),
+      );
+    console.log(line('pooled', '1–5', pooled));
+    const boot = (
+      name: string,
+      value: number | null,
+      figure: (rs: readonly OriginRecord[]) => number | null,
+      show: (x: number) => string,
+    ) => {
+      const ci = bootstrapInterval(records, figure);
+      console.log(`  ${name}: ${value === null ? '—' : show(value)}  (95% CI ${ci ? `${show(ci[0])}–${show(ci[1])}` : '—'})`);
+    };
+    const ratioOf =
+      (a: (s: BenchmarkSummary) => number | null, b: (s: BenchmarkSummary) => number | null) => (rs: readonly OriginRecord[]) => {
+        const s = summarise(rs, law);
+        const x = a(s);
+        const y = b(s);
+        return x === null || y === null || y === 0 ? null : x / y;
+      };
+    console.log('Headline figures, pooled over h = 1–5, with bootstrap intervals over forecast rounds:');
+    const three = (x: number) => x.toFixed(3);
+    const crsIs = ratioOf(
+      (s) => s.crs.winkler,
+      (s) => s.crs.baselineWinkler,
+    );
+    const invIs = ratioOf(
+      (s) => s.invitations.winkler,
+      (s) => s.invitations.baselineWinkler,
+    );
+    const maeRatio = ratioOf(
+      (s) => s.crs.mae,
+      (s) => s.crs.naiveMae,
+    );
+    boot('CRS interval score ÷ baseline', crsIs(records), crsIs, three);
+    boot('invitations interval score ÷ baseline', invIs(records), invIs, three);
+    boot('CRS MAE ÷ naive', maeRatio(records), maeRatio, three);
+    boot(
+      'CRS 95% coverage',
+      pooled.crs.coverage,
+      (rs) => summarise(rs, law).crs.coverage,
+      (x) => pct(x),
+    );
+    boot(
+      'invitations 95% coverage',
+      pooled.invitations.coverage,
+      (rs) => summarise(rs, law).invitations.coverage,
+      (x) => pct(x),
+    );
+    boot(
+      '90% date coverage',
+      pooled.dates.coverage,
+      (rs) => summarise(rs, law).dates.coverage,
+      (x) => pct(x),
+    );
+    boot(
+      'median 90% date width, active (days)',
+      pooled.dates.medianWidthActive,
+      (rs) => summarise(rs, law).dates.medianWidthActive,
+      (x) => x.toFixed(0),
+    );
+    boot('"my score" Brier skill', pooled.score.skill, (rs) => summarise(rs, law).score.skill, three);
+    console.log('Targets:');
+    for (const t of checkTargets(pooled, byCategory))
+      console.log(`  ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'} ${t.target}: ${t.figure}`);
+  }
 }
 if (ONLY === 'forecasts') process.exit(0);
 

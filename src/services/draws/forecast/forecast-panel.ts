@@ -16,6 +16,7 @@ import {
   pooledScale,
   RECORD_HORIZONS,
   regimeStart,
+  RECENT_DAYS,
   recentGaps,
   SERIES_KINDS,
   seriesPoint,
@@ -129,6 +130,8 @@ export interface PanelForecastOptions {
   walk?: WalkForward;
   /** Compute the model tables of /api/models/ (the benchmark leaves them out). Default true. */
   report?: boolean;
+  /** Central level of every rank's date_range instead of the served one (the benchmark scores 90% ranges). */
+  dateLevel?: number;
 }
 
 function round1(x: number): number {
@@ -194,7 +197,13 @@ function summary(
       const q = intervalQuantile(wf.points, kind, h, day, young);
       return {
         h,
-        half_width: servedHalfWidth(wf.points, { young, series: { [kind]: point } as Record<SeriesKind, SeriesPoint> }, kind, h, day),
+        half_width: servedHalfWidth(
+          wf.points,
+          { young, category, series: { [kind]: point } as Record<SeriesKind, SeriesPoint> },
+          kind,
+          h,
+          day,
+        ),
         quantile: q.q,
         errors: q.n,
       };
@@ -209,7 +218,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
   const panel = panelOf(categories, asOf);
   const wf = options.walk ? truncateWalk(options.walk, today) : walkForward(panel);
   const known1 = knownAt(wf.points, today, 1);
-  const levels = Array.from({ length: horizons }, (_, i) => dateLevel(wf.points, i + 1, today).level);
+  const levels = Array.from({ length: horizons }, (_, i) => options.dateLevel ?? dateLevel(wf.points, i + 1, today).level);
   const pooledGaps = recentGaps(panel, today);
 
   const results = panel.map((c, ci): CategoryForecast => {
@@ -276,6 +285,10 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
         ? `${regime} draw(s)${resumed}: young, forecast by the pooled model with wider intervals`
         : `${c.draws.length} draws${resumed ? ` (${regime}${resumed})` : ''}; last ${lastDate}`) +
       (ranks === horizons ? '' : `; only ${ranks} of ${horizons} ranks fall within a year of ${asOf}`);
+    // Invitations stay within the sizes the category has drawn (a young one: the sizes every category drew in the
+    // last two years): a log-scale interval can otherwise reach far past anything ever drawn.
+    const sizes = (young ? panel.flatMap((x) => x.draws.filter((d) => d.day > today - RECENT_DAYS)) : c.draws).map((d) => d.invitations);
+    const drawn = { min: Math.min(...sizes), max: Math.max(...sizes) };
     // Confidence from the category's own served forecasts; a young category's from every young forecast.
     const confidencePoints = young ? knownAt(wf.points, today, 1, null).filter((p) => p.young) : wf.byCategory[ci].filter((p) => !p.young);
     for (const date of datePrediction.dates) {
@@ -284,11 +297,12 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
       const crsHalf = result.crs.intervals[h - 1].half_width;
       const logInvitations = points.invitations.served[h - 1];
       const invHalf = result.invitations.intervals[h - 1].half_width;
+      const invitations = Math.max(1, Math.round(Math.exp(logInvitations)));
       result.predictions.push({
         rank: h,
         predicted_date: date.date,
         predicted_crs_score: round1(crs),
-        predicted_invitations: Math.max(1, Math.round(Math.exp(logInvitations))),
+        predicted_invitations: invitations,
         confidence_score: confidenceScore(
           confidencePoints.filter((p) => p.targets[h - 1] !== null && p.targets[h - 1]!.day <= today),
           h,
@@ -302,8 +316,8 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
           margin_of_error: round1(crsHalf),
         },
         invitations_range: {
-          min: Math.max(1, Math.floor(Math.exp(logInvitations - invHalf))),
-          max: Math.max(1, Math.ceil(Math.exp(logInvitations + invHalf))),
+          min: Math.min(invitations, Math.max(drawn.min, Math.floor(Math.exp(logInvitations - invHalf)))),
+          max: Math.max(invitations, Math.min(drawn.max, Math.ceil(Math.exp(logInvitations + invHalf)))),
           confidence_level: 95,
         },
         date_range: { earliest: date.earliest, latest: date.latest },

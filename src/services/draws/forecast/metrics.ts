@@ -1,6 +1,6 @@
 // Backtest metrics of the walk-forward: errors of a model at one horizon over a set of points, and whether the
 // interval served at each point (sized only from errors known then) held the actual value or date.
-import { conformalHalfWidth, mean } from './statistics.ts';
+import { conformalHalfWidth, mean, quantile } from './statistics.ts';
 import type { MemberName } from './members.ts';
 import { DATE_HORIZONS, DATE_LEVELS, INTERVAL_DAYS, knownAt, RECENT_DAYS, seriesValue } from './walk-forward.ts';
 import type { SeriesKind, WalkPoint } from './walk-forward.ts';
@@ -90,17 +90,50 @@ export function intervalQuantile(
   });
 }
 
+/** Pooled errors a category's own 95% quantile of scaled errors is worth (see categoryQuantile). */
+export const OWN_QUANTILE_PRIOR = 10;
+/** Fewest own errors before a category's own quantile counts at all. */
+export const OWN_QUANTILE_MIN = 5;
+
+/**
+ * The scaled-error quantile of one established category at h: its own 95% quantile of scaled errors (forecasts
+ * whose targets fell in the last RECENT_DAYS), shrunk toward the pooled one (intervalQuantile) with the weight of
+ * OWN_QUANTILE_PRIOR errors, so that a category whose errors are steadier (or wilder) than its unit says gets a
+ * narrower (or wider) interval, without a few errors deciding it.
+ */
+export function categoryQuantile(points: readonly WalkPoint[], kind: SeriesKind, h: number, day: number, category: number): number {
+  return remember(points, `cq|${kind}|${h}|${day}|${category}`, () => {
+    const pooled = intervalQuantile(points, kind, h, day, false).q;
+    const own = scaledErrors(
+      knownAt(points, day, h, RECENT_DAYS).filter((p) => !p.young && p.category === category),
+      kind,
+      h,
+    );
+    if (own.length < OWN_QUANTILE_MIN) return pooled;
+    return (own.length * quantile(own, INTERVAL_LEVEL) + OWN_QUANTILE_PRIOR * pooled) / (own.length + OWN_QUANTILE_PRIOR);
+  });
+}
+
 /** The half-width a point is served (value units): errorScale × its family's quantile; a young one never narrower than an established one would be. */
 export function servedHalfWidth(
   points: readonly WalkPoint[],
-  p: Pick<WalkPoint, 'young' | 'series'>,
+  p: Pick<WalkPoint, 'young' | 'series' | 'category'>,
   kind: SeriesKind,
   h: number,
   day: number,
 ): number {
   const s = p.series[kind];
-  if (!p.young) return intervalQuantile(points, kind, h, day, false).q * s.errorScale;
-  return Math.max(intervalQuantile(points, kind, h, day, true).q, intervalQuantile(points, kind, h, day, false).q * s.scale);
+  // A later draw is never more certain than an earlier one: the half-width is the largest of those up to h.
+  let half = 0;
+  for (let j = 1; j <= h; j++) {
+    half = Math.max(
+      half,
+      p.young
+        ? Math.max(intervalQuantile(points, kind, j, day, true).q, intervalQuantile(points, kind, j, day, false).q * s.scale)
+        : categoryQuantile(points, kind, j, day, p.category) * s.errorScale,
+    );
+  }
+  return half;
 }
 
 /**

@@ -1,13 +1,14 @@
 // The rolling-origin benchmark: each origin's served forecast is exactly what forecastPanel serves from the draws
-// known the day before (nothing later leaks in), naive and window mean are the last value and the mean of the last
-// six, and the table pools what it should.
+// known on the origin's day (nothing later leaks in), naive, window mean and the interval baseline are what they
+// say, and the scores are those of their definitions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Random } from '../../../core/random.ts';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
-import { benchmarkTable, checkTargets, rollingOriginRecords } from './rolling-origin.ts';
+import { bootstrapInterval, checkTargets, rollingOriginRecords, summarise, winkler } from './rolling-origin.ts';
+import { quantile } from './statistics.ts';
 
 function category(seed: number, id: number, count: number, step: number, level: number): CategoryDrawsInput {
   const rng = new Random(seed);
@@ -26,34 +27,61 @@ function category(seed: number, id: number, count: number, step: number, level: 
   };
 }
 
-test('each origin is forecast from the draws before it only, by the served pipeline', () => {
+test('the Winkler score is the width plus 2/α times the miss', () => {
+  assert.equal(winkler(10, 20, 15), 10);
+  assert.equal(winkler(10, 20, 8), 10 + 40 * 2);
+  assert.equal(winkler(10, 20, 21, 0.1), 10 + 20);
+});
+
+test('each origin is forecast from the draws up to it only, by the served pipeline', () => {
   const panel = [category(1, 1, 40, 14, 480), category(2, 2, 30, 21, 520)];
   const records = rollingOriginRecords(panel, '2025-03-01');
   const origins = new Set(records.map((r) => `${r.category}@${r.asOf}`));
   assert.ok(origins.size >= 10);
+  assert.ok(records.some((r) => r.h === 5));
   for (const r of records.filter((x, i) => i % 5 === 0)) {
     const c = panel.find((x) => x.slug === r.category)!;
     const known = panel.map((x) => ({ ...x, draws: x.draws.filter((d) => d.date <= r.asOf) }));
-    const fresh = forecastPanel(known, r.asOf, { report: false, horizons: 3 });
+    const fresh = forecastPanel(known, r.asOf, { report: false, horizons: 5 });
     const p = fresh.categories.find((x) => x.slug === r.category)!.predictions.find((x) => x.rank === r.h)!;
     assert.equal(r.served!.crs, p.predicted_crs_score, `${r.category} ${r.asOf} h${r.h}`);
     assert.deepEqual(r.served!.crsRange, [p.uncertainty_range.min, p.uncertainty_range.max]);
     assert.deepEqual(r.served!.dateRange, [p.date_range.earliest, p.date_range.latest]);
     const before = c.draws.filter((d) => d.date <= r.asOf);
+    assert.equal(before.at(-1)!.date, r.asOf, 'the origin is the day of a draw of the category');
     assert.equal(r.naive.crs, before.at(-1)!.crs);
     assert.equal(r.windowMean.crs, before.slice(-6).reduce((s, d) => s + d.crs, 0) / 6);
+    const changes = before.slice(-25).flatMap((d, i, xs) => (i === 0 ? [] : [Math.abs(d.crs - xs[i - 1].crs)]));
+    assert.equal(r.baseline!.crsHalf, quantile(changes, 0.95));
     const after = c.draws.filter((d) => d.date > r.asOf);
     assert.equal(r.actual.crs, after[r.h - 1].crs);
-    assert.equal(dayNumber(after[0].date) - dayNumber(r.asOf), 1, 'the origin is the day before a draw of the category');
   }
-  const rows = benchmarkTable(records);
-  const pooled = rows.find((r) => r.group === 'pooled' && r.h === 1)!;
-  assert.equal(pooled.n, records.filter((r) => r.h === 1).length);
-  assert.equal(
-    pooled.n,
-    rows.filter((r) => r.group !== 'pooled' && r.h === 1).reduce((s, r) => s + r.n, 0),
+});
+
+test('the summary scores what was served against the baseline, and the bootstrap brackets the figure', () => {
+  const panel = [category(3, 1, 60, 14, 480), category(4, 2, 50, 21, 520)];
+  const records = rollingOriginRecords(panel, '2024-06-01');
+  const law = (s: number, point: number) => (s >= point ? 1 : 0);
+  const s = summarise(records, law);
+  const compared = records.filter((r) => r.served !== null && r.baseline !== null);
+  assert.equal(s.compared, compared.length);
+  const expected = compared.reduce((t, r) => t + winkler(r.served!.crsRange[0], r.served!.crsRange[1], r.actual.crs), 0) / compared.length;
+  assert.ok(Math.abs(s.crs.winkler! - expected) < 1e-9);
+  assert.ok(s.score.n > 0 && s.score.reference! > 0);
+  const ci = bootstrapInterval(records, (rs) => summarise(rs, law).crs.winkler, 200)!;
+  assert.ok(ci[0] <= s.crs.winkler! && s.crs.winkler! <= ci[1], `${ci} around ${s.crs.winkler}`);
+  const checks = checkTargets(
+    s,
+    new Map([
+      [
+        'c1',
+        summarise(
+          records.filter((r) => r.category === 'c1'),
+          law,
+        ),
+      ],
+    ]),
   );
-  const checks = checkTargets(rows);
-  assert.ok(checks.some((c) => c.target.startsWith('pooled h=1 CRS MAE ≤ 0.90 × naive')));
-  assert.equal(checks.filter((c) => /coverage/.test(c.target)).length, 9);
+  assert.ok(checks.some((c) => c.target === 'pooled CRS interval score ≤ 0.8 × baseline'));
+  assert.ok(checks.some((c) => c.target.startsWith('c1 (')));
 });

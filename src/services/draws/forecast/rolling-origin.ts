@@ -1,26 +1,48 @@
-// The rolling-origin benchmark of issue 14: every draw of a category from `from` on is an origin; the served
-// forecasts are made the day before it, by the served pipeline itself (forecastPanel) on what was known then
-// only, and compared with the category's next three draws, beside the naive forecast (the last value) and the
-// window mean (of the last six). Framework-free: bench/draws.ts prints it, the tests check it on small panels.
+// The rolling-origin benchmark: every draw of a category from `from` on is an origin; right after it (as of its
+// day) the served forecasts are made by the served pipeline itself (forecastPanel) on what was known then only, and
+// compared with the category's next five draws. Beside them: naive (the last value), the window mean (of the last
+// six) and the interval baseline (the last value ± the 95% quantile of the category's last 24 absolute changes).
+// Scored: MAE, the Winkler interval score (α = 0.05), coverage and widths of the 95% intervals of CRS and of
+// invitations (on the log scale, where their changes are of comparable size), coverage and width of 90% date
+// intervals, and the Brier score of "my score" probabilities against the category's historical share of draws at
+// or below the score. Framework-free: bench/draws.ts prints it, the tests check it on small panels.
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
+import { Random } from '../../../core/random.ts';
 import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
 import { WINDOW } from './members.ts';
-import { mean, median } from './statistics.ts';
+import { mean, median, quantile } from './statistics.ts';
 import { walkForward } from './walk-forward.ts';
 import type { PanelCategory } from './walk-forward.ts';
 
-export const BENCHMARK_HORIZONS = 3;
+export const BENCHMARK_HORIZONS = 5;
+/** The interval baseline: the last value ± this quantile of the category's last BASELINE_CHANGES absolute changes. */
+export const BASELINE_CHANGES = 24;
+export const BASELINE_QUANTILE = 0.95;
+/** α of the Winkler score: the intervals scored are 95% intervals. */
+export const WINKLER_ALPHA = 0.05;
+/** Central level of the date intervals the benchmark scores. */
+export const BENCH_DATE_LEVEL = 0.9;
+/** A category is active at an origin with at least two draw days in this many days up to it. */
+export const ACTIVE_DAYS = 90;
+/** "My score" statements per origin: at the deciles of the category's last BASELINE_CHANGES cut-offs. */
+export const SCORE_DECILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
 
 export interface OriginRecord {
   category: string;
-  /** The day before the origin draw: what the forecasts knew. */
+  /** The origin: the day of a draw of the category; the forecasts know every draw up to it, included. */
   asOf: string;
   h: number;
   actual: { date: string; crs: number; invitations: number };
   naive: { crs: number; invitations: number };
   windowMean: { crs: number; invitations: number };
-  /** Null when nothing was served (a dormant category, or a rank beyond a year). */
+  /** Half-widths of the baseline intervals (CRS points; log invitations); null with fewer than two draws. */
+  baseline: { crsHalf: number; logInvitationsHalf: number } | null;
+  /** At least two draw days in the ACTIVE_DAYS up to the origin. */
+  active: boolean;
+  /** "My score" statements: a score and the category's share of draws at or below it up to the origin. */
+  scores: { score: number; reference: number }[];
+  /** Null when nothing was served (a rank beyond a year, or no forecast for the category). */
   served: {
     crs: number;
     invitations: number;
@@ -28,6 +50,8 @@ export interface OriginRecord {
     crsHalfWidth: number;
     invitationsRange: [number, number];
     dateRange: [string, string];
+    /** The BENCH_DATE_LEVEL interval of the same date distribution. */
+    dateRange90: [string, string] | null;
     model: string;
   } | null;
 }
@@ -48,28 +72,48 @@ export function rollingOriginRecords(
   // The walk-forward of all the data, truncated to each origin by forecastPanel: the same as recomputing it
   // from the draws known then (every point uses only what was known when it was made), without the cost.
   const walk = walkForward(panel);
-  const origins = panel.flatMap((c) => {
-    const days = [...new Set(c.draws.map((d) => d.day))].filter((d) => d >= dayNumber(from));
-    return days.map((day) => ({ slug: c.slug, day }));
-  });
   const byDay = new Map<number, string[]>();
-  for (const o of origins) byDay.set(o.day, [...(byDay.get(o.day) ?? []), o.slug]);
+  for (const c of panel) {
+    for (const day of new Set(c.draws.map((d) => d.day))) if (day >= dayNumber(from)) byDay.set(day, [...(byDay.get(day) ?? []), c.slug]);
+  }
   const records: OriginRecord[] = [];
   let done = 0;
   for (const [day, slugs] of [...byDay.entries()].sort((a, b) => a[0] - b[0])) {
-    const asOf = isoFromDayNumber(day - 1);
+    const asOf = isoFromDayNumber(day);
     const forecast = forecastPanel(categories, asOf, { report: false, walk, horizons: BENCHMARK_HORIZONS });
+    const at90 = forecastPanel(categories, asOf, { report: false, walk, horizons: BENCHMARK_HORIZONS, dateLevel: BENCH_DATE_LEVEL });
     for (const slug of slugs) {
       const c = panel.find((x) => x.slug === slug)!;
-      const before = c.draws.filter((d) => d.day < day);
-      const after = c.draws.filter((d) => d.day >= day);
-      if (before.length === 0) continue; // a category's first draw: nothing to forecast it from
+      const before = c.draws.filter((d) => d.day <= day);
+      const after = c.draws.filter((d) => d.day > day);
       const last = before[before.length - 1];
       const recent = before.slice(-WINDOW);
+      const changes = (value: (d: (typeof before)[number]) => number) =>
+        before.slice(-BASELINE_CHANGES - 1).flatMap((d, i, xs) => (i === 0 ? [] : [Math.abs(value(d) - value(xs[i - 1]))]));
+      const crsChanges = changes((d) => d.crs);
+      const baseline =
+        crsChanges.length > 0
+          ? {
+              crsHalf: quantile(crsChanges, BASELINE_QUANTILE),
+              logInvitationsHalf: quantile(
+                changes((d) => Math.log(d.invitations)),
+                BASELINE_QUANTILE,
+              ),
+            }
+          : null;
+      const history = before.map((d) => d.crs);
+      const recentCutoffs = history.slice(-BASELINE_CHANGES);
+      const scores = [...new Set(SCORE_DECILES.map((p) => Math.round(quantile(recentCutoffs, p))))].map((score) => ({
+        score,
+        reference: history.filter((x) => x <= score).length / history.length,
+      }));
+      const active = new Set(before.filter((d) => d.day > day - ACTIVE_DAYS).map((d) => d.day)).size >= 2;
       const predictions = forecast.categories.find((x) => x.slug === slug)!.predictions;
+      const predictions90 = at90.categories.find((x) => x.slug === slug)!.predictions;
       for (let h = 1; h <= BENCHMARK_HORIZONS && h <= after.length; h++) {
         const actual = after[h - 1];
         const p = predictions.find((x) => x.rank === h);
+        const p90 = predictions90.find((x) => x.rank === h);
         records.push({
           category: slug,
           asOf,
@@ -77,6 +121,9 @@ export function rollingOriginRecords(
           actual: { date: isoFromDayNumber(actual.day), crs: actual.crs, invitations: actual.invitations },
           naive: { crs: last.crs, invitations: last.invitations },
           windowMean: { crs: mean(recent.map((d) => d.crs)), invitations: mean(recent.map((d) => d.invitations)) },
+          baseline,
+          active,
+          scores,
           served: p
             ? {
                 crs: p.predicted_crs_score,
@@ -85,6 +132,7 @@ export function rollingOriginRecords(
                 crsHalfWidth: p.uncertainty_range.margin_of_error,
                 invitationsRange: [p.invitations_range!.min, p.invitations_range!.max],
                 dateRange: [p.date_range.earliest, p.date_range.latest],
+                dateRange90: p90 ? [p90.date_range.earliest, p90.date_range.latest] : null,
                 model: p.model_used,
               }
             : null,
@@ -96,80 +144,130 @@ export function rollingOriginRecords(
   return records;
 }
 
-export interface BenchmarkRow {
-  /** A category slug, or "pooled". */
-  group: string;
-  h: number;
-  /** Origins with a target at h. */
-  n: number;
-  /** Of which a forecast was served (the MAE columns compare the three on these). */
-  served: number;
-  mae: {
-    crs: { served: number | null; naive: number | null; windowMean: number | null };
-    invitations: { served: number | null; naive: number | null; windowMean: number | null };
-  };
-  coverage: { crs: number | null; invitations: number | null; date: number | null };
-  /** Median half-width: CRS points; invitations as the factor exp(half-width of log) ; date range in days (latest − earliest). */
-  medianWidth: { crsHalf: number | null; invitationsFactor: number | null; dateDays: number | null };
+/** Winkler interval score of [lo, hi] for y at level 1 − α: width plus 2/α times the miss. */
+export function winkler(lo: number, hi: number, y: number, alpha = WINKLER_ALPHA): number {
+  return hi - lo + (y < lo ? (2 / alpha) * (lo - y) : 0) + (y > hi ? (2 / alpha) * (y - hi) : 0);
 }
 
-function summarise(group: string, h: number, records: readonly OriginRecord[]): BenchmarkRow {
-  const served = records.filter((r) => r.served !== null);
+/** P(cut-off ≤ score) as "my score" states it for a served forecast (point, 95% margin). */
+export type ScoreLaw = (score: number, point: number, margin: number) => number;
+
+export interface BenchmarkSummary {
+  /** Targets, and of which a forecast was served and a baseline existed (every figure is on those). */
+  n: number;
+  compared: number;
+  crs: {
+    mae: number | null;
+    naiveMae: number | null;
+    winkler: number | null;
+    baselineWinkler: number | null;
+    coverage: number | null;
+    baselineCoverage: number | null;
+    medianHalfWidth: number | null;
+  };
+  /** On log(invitations): MAE of the log, interval score of the log interval. */
+  invitations: {
+    mae: number | null;
+    naiveMae: number | null;
+    winkler: number | null;
+    baselineWinkler: number | null;
+    coverage: number | null;
+    baselineCoverage: number | null;
+    /** The median interval is the forecast ×÷ this factor. */
+    medianFactor: number | null;
+  };
+  /** 90% date intervals: coverage over every compared target; median width (days) of those of active categories. */
+  dates: { n: number; coverage: number | null; activeN: number; medianWidthActive: number | null };
+  /** Brier score of the "my score" statements and of the historical share; skill = 1 − brier / reference. */
+  score: { n: number; brier: number | null; reference: number | null; skill: number | null };
+}
+
+export function summarise(records: readonly OriginRecord[], law: ScoreLaw): BenchmarkSummary {
+  const rs = records.filter((r) => r.served !== null && r.baseline !== null);
   const m = (xs: number[]) => (xs.length > 0 ? mean(xs) : null);
   const md = (xs: number[]) => (xs.length > 0 ? median(xs) : null);
   const share = (xs: boolean[]) => (xs.length > 0 ? xs.filter(Boolean).length / xs.length : null);
+  const logInv = (r: OriginRecord) => Math.log(r.actual.invitations);
+  const dated = rs.filter((r) => r.served!.dateRange90 !== null);
+  const activeDated = dated.filter((r) => r.active);
+  let brier = 0;
+  let reference = 0;
+  let statements = 0;
+  for (const r of rs) {
+    for (const s of r.scores) {
+      const happened = r.actual.crs <= s.score ? 1 : 0;
+      brier += (law(s.score, r.served!.crs, r.served!.crsHalfWidth) - happened) ** 2;
+      reference += (s.reference - happened) ** 2;
+      statements++;
+    }
+  }
   return {
-    group,
-    h,
     n: records.length,
-    served: served.length,
-    mae: {
-      crs: {
-        served: m(served.map((r) => Math.abs(r.actual.crs - r.served!.crs))),
-        naive: m(served.map((r) => Math.abs(r.actual.crs - r.naive.crs))),
-        windowMean: m(served.map((r) => Math.abs(r.actual.crs - r.windowMean.crs))),
-      },
-      invitations: {
-        served: m(served.map((r) => Math.abs(r.actual.invitations - r.served!.invitations))),
-        naive: m(served.map((r) => Math.abs(r.actual.invitations - r.naive.invitations))),
-        windowMean: m(served.map((r) => Math.abs(r.actual.invitations - r.windowMean.invitations))),
-      },
+    compared: rs.length,
+    crs: {
+      mae: m(rs.map((r) => Math.abs(r.actual.crs - r.served!.crs))),
+      naiveMae: m(rs.map((r) => Math.abs(r.actual.crs - r.naive.crs))),
+      winkler: m(rs.map((r) => winkler(r.served!.crsRange[0], r.served!.crsRange[1], r.actual.crs))),
+      baselineWinkler: m(rs.map((r) => winkler(r.naive.crs - r.baseline!.crsHalf, r.naive.crs + r.baseline!.crsHalf, r.actual.crs))),
+      coverage: share(rs.map((r) => r.actual.crs >= r.served!.crsRange[0] && r.actual.crs <= r.served!.crsRange[1])),
+      baselineCoverage: share(rs.map((r) => Math.abs(r.actual.crs - r.naive.crs) <= r.baseline!.crsHalf)),
+      medianHalfWidth: md(rs.map((r) => r.served!.crsHalfWidth)),
     },
-    coverage: {
-      crs: share(served.map((r) => r.actual.crs >= r.served!.crsRange[0] && r.actual.crs <= r.served!.crsRange[1])),
-      invitations: share(
-        served.map((r) => r.actual.invitations >= r.served!.invitationsRange[0] && r.actual.invitations <= r.served!.invitationsRange[1]),
+    invitations: {
+      mae: m(rs.map((r) => Math.abs(logInv(r) - Math.log(r.served!.invitations)))),
+      naiveMae: m(rs.map((r) => Math.abs(logInv(r) - Math.log(r.naive.invitations)))),
+      winkler: m(rs.map((r) => winkler(Math.log(r.served!.invitationsRange[0]), Math.log(r.served!.invitationsRange[1]), logInv(r)))),
+      baselineWinkler: m(
+        rs.map((r) => {
+          const last = Math.log(r.naive.invitations);
+          return winkler(last - r.baseline!.logInvitationsHalf, last + r.baseline!.logInvitationsHalf, logInv(r));
+        }),
       ),
-      date: share(served.map((r) => r.actual.date >= r.served!.dateRange[0] && r.actual.date <= r.served!.dateRange[1])),
+      coverage: share(
+        rs.map((r) => r.actual.invitations >= r.served!.invitationsRange[0] && r.actual.invitations <= r.served!.invitationsRange[1]),
+      ),
+      baselineCoverage: share(rs.map((r) => Math.abs(logInv(r) - Math.log(r.naive.invitations)) <= r.baseline!.logInvitationsHalf)),
+      medianFactor: md(rs.map((r) => Math.sqrt(r.served!.invitationsRange[1] / r.served!.invitationsRange[0]))),
     },
-    medianWidth: {
-      crsHalf: md(served.map((r) => r.served!.crsHalfWidth)),
-      invitationsFactor: md(served.map((r) => Math.sqrt(r.served!.invitationsRange[1] / r.served!.invitationsRange[0]))),
-      dateDays: md(served.map((r) => dayNumber(r.served!.dateRange[1]) - dayNumber(r.served!.dateRange[0]))),
+    dates: {
+      n: dated.length,
+      coverage: share(dated.map((r) => r.actual.date >= r.served!.dateRange90![0] && r.actual.date <= r.served!.dateRange90![1])),
+      activeN: activeDated.length,
+      medianWidthActive: md(activeDated.map((r) => dayNumber(r.served!.dateRange90![1]) - dayNumber(r.served!.dateRange90![0]))),
+    },
+    score: {
+      n: statements,
+      brier: statements > 0 ? brier / statements : null,
+      reference: statements > 0 ? reference / statements : null,
+      skill: statements > 0 && reference > 0 ? 1 - brier / reference : null,
     },
   };
 }
 
-/** Per category (by number of h = 1 origins, largest first) and pooled, h = 1…3. */
-export function benchmarkTable(records: readonly OriginRecord[]): BenchmarkRow[] {
-  const groups = [...new Set(records.map((r) => r.category))].sort(
-    (a, b) =>
-      records.filter((r) => r.category === b && r.h === 1).length - records.filter((r) => r.category === a && r.h === 1).length ||
-      (a < b ? -1 : 1),
-  );
-  const rows: BenchmarkRow[] = [];
-  for (const group of [...groups, 'pooled']) {
-    for (let h = 1; h <= BENCHMARK_HORIZONS; h++) {
-      rows.push(
-        summarise(
-          group,
-          h,
-          records.filter((r) => r.h === h && (group === 'pooled' || r.category === group)),
-        ),
-      );
-    }
+/**
+ * A 95% percentile bootstrap interval of a figure of the records, resampling forecast rounds (origin days) with
+ * replacement: the targets of one round share its errors, so they are drawn together. Deterministic (fixed seed).
+ */
+export function bootstrapInterval(
+  records: readonly OriginRecord[],
+  figure: (rs: readonly OriginRecord[]) => number | null,
+  replicates = 1000,
+  seed = 1,
+): [number, number] | null {
+  const rounds = new Map<string, OriginRecord[]>();
+  for (const r of records) rounds.set(r.asOf, [...(rounds.get(r.asOf) ?? []), r]);
+  const groups = [...rounds.values()];
+  if (groups.length < 2) return null;
+  const rng = new Random(seed);
+  const values: number[] = [];
+  for (let b = 0; b < replicates; b++) {
+    const sample: OriginRecord[] = [];
+    for (let i = 0; i < groups.length; i++) sample.push(...groups[rng.int(0, groups.length - 1)]);
+    const v = figure(sample);
+    if (v !== null && Number.isFinite(v)) values.push(v);
   }
-  return rows;
+  if (values.length === 0) return null;
+  return [quantile(values, 0.025), quantile(values, 0.975)];
 }
 
 export interface TargetCheck {
@@ -178,46 +276,59 @@ export interface TargetCheck {
   figure: string;
 }
 
-/** The targets of issue 14 against a table. */
-export function checkTargets(rows: readonly BenchmarkRow[]): TargetCheck[] {
-  const pooled = (h: number) => rows.find((r) => r.group === 'pooled' && r.h === h)!;
-  const p1 = pooled(1);
-  const ratio = p1.mae.crs.served !== null && p1.mae.crs.naive ? p1.mae.crs.served / p1.mae.crs.naive : null;
-  const checks: TargetCheck[] = [
-    {
-      target: 'pooled h=1 CRS MAE ≤ 0.90 × naive',
-      met: ratio === null ? null : ratio <= 0.9,
-      figure: ratio === null ? '—' : `${ratio.toFixed(3)} × naive`,
-    },
-  ];
-  for (const r of rows.filter((x) => x.group !== 'pooled' && x.h === 1 && x.served >= 10)) {
-    const q = r.mae.crs.served !== null && r.mae.crs.naive ? r.mae.crs.served / r.mae.crs.naive : null;
-    checks.push({
-      target: `${r.group} (${r.served} held-out draws): h=1 CRS MAE ≤ 1.05 × naive`,
-      met: q === null ? null : q <= 1.05,
-      figure: q === null ? '—' : `${q.toFixed(3)} × naive`,
-    });
-  }
-  for (let h = 1; h <= BENCHMARK_HORIZONS; h++) {
-    const p = pooled(h);
-    for (const family of ['crs', 'invitations', 'date'] as const) {
-      const c = p.coverage[family];
-      checks.push({
-        target: `pooled h=${h} ${family} 95% interval coverage in [90%, 97%]`,
-        met: c === null ? null : c >= 0.9 && c <= 0.97,
-        figure: c === null ? '—' : `${(100 * c).toFixed(1)}%`,
-      });
+const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? null : a / b);
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** The issue's targets against the summaries of one period: pooled, and per category. */
+export function checkTargets(pooled: BenchmarkSummary, byCategory: ReadonlyMap<string, BenchmarkSummary>): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const check = (target: string, value: number | null, ok: (v: number) => boolean, show: (v: number) => string) =>
+    checks.push({ target, met: value === null ? null : ok(value), figure: value === null ? '—' : show(value) });
+  const x = (v: number) => `${v.toFixed(3)} ×`;
+  check('pooled CRS interval score ≤ 0.8 × baseline', ratio(pooled.crs.winkler, pooled.crs.baselineWinkler), (v) => v <= 0.8, x);
+  check(
+    'pooled invitations interval score ≤ 0.8 × baseline',
+    ratio(pooled.invitations.winkler, pooled.invitations.baselineWinkler),
+    (v) => v <= 0.8,
+    x,
+  );
+  check('pooled CRS 95% coverage in [90%, 97%]', pooled.crs.coverage, (v) => v >= 0.9 && v <= 0.97, pct);
+  check('pooled invitations 95% coverage in [90%, 97%]', pooled.invitations.coverage, (v) => v >= 0.9 && v <= 0.97, pct);
+  check('pooled CRS MAE ≤ naive', ratio(pooled.crs.mae, pooled.crs.naiveMae), (v) => v <= 1, x);
+  check('pooled 90% date interval coverage in [85%, 95%]', pooled.dates.coverage, (v) => v >= 0.85 && v <= 0.95, pct);
+  check(
+    'median 90% date width (active categories) ≤ 21 days',
+    pooled.dates.medianWidthActive,
+    (v) => v <= 21,
+    (v) => `${v} days`,
+  );
+  check(
+    '"my score" Brier skill ≥ 0.1',
+    pooled.score.skill,
+    (v) => v >= 0.1,
+    (v) => v.toFixed(3),
+  );
+  for (const [name, s] of byCategory) {
+    if (s.compared >= 10) {
+      check(`${name} (${s.compared}): CRS interval score ≤ baseline`, ratio(s.crs.winkler, s.crs.baselineWinkler), (v) => v <= 1, x);
+      check(
+        `${name} (${s.compared}): invitations interval score ≤ baseline`,
+        ratio(s.invitations.winkler, s.invitations.baselineWinkler),
+        (v) => v <= 1,
+        x,
+      );
+      check(`${name} (${s.compared}): CRS MAE ≤ 1.05 × naive`, ratio(s.crs.mae, s.crs.naiveMae), (v) => v <= 1.05, x);
+      check(
+        `${name} (${s.compared}): median CRS half-width ≤ 2.5 × MAE`,
+        ratio(s.crs.medianHalfWidth, s.crs.mae),
+        (v) => v <= 2.5,
+        (v) => `${v.toFixed(2)} × MAE`,
+      );
     }
-    const w = p.medianWidth.crsHalf;
-    const mae = p.mae.crs.served;
-    checks.push({
-      target: `pooled h=${h} median CRS half-width ≤ 3 × served MAE`,
-      met: w === null || mae === null ? null : w <= 3 * mae,
-      figure:
-        w === null || mae === null
-          ? '—'
-          : `${w.toFixed(1)} vs 3 × ${mae.toFixed(2)} = ${(3 * mae).toFixed(1)} (${(w / mae).toFixed(2)} × MAE)`,
-    });
+    if (s.compared >= 20) {
+      check(`${name} (${s.compared}): CRS 95% coverage in [85%, 99%]`, s.crs.coverage, (v) => v >= 0.85 && v <= 0.99, pct);
+      check(`${name} (${s.compared}): invitations 95% coverage in [85%, 99%]`, s.invitations.coverage, (v) => v >= 0.85 && v <= 0.99, pct);
+    }
   }
   return checks;
 }
