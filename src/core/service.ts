@@ -12,6 +12,7 @@ import type { ErrorInfo } from './http/errors.ts';
 import type { ImportReport } from './import.ts';
 import { serviceDataVersion } from './db/datasets.ts';
 import type { PageKit } from './pages/index.ts';
+import type { NewestObservationReader } from './sync/status.ts';
 
 export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -60,6 +61,11 @@ export interface ServiceModule {
    * `kit` renders the shared layout; the kernel serves the kit's assets.
    */
   pages?: ServicePages;
+  /**
+   * The date of the newest observation in the data (e.g. the newest draw) and how old it may be: staleness then
+   * counts from it as well as from the last import (/api/sync-status/, /metrics, the pages' notice).
+   */
+  newestObservation?: NewestObservationReader;
   /** `import <service> <path> [--kind k]`; the first is the default kind. */
   importers: Record<string, ImporterDefinition>;
   /** Writes demo data in the sources' own formats and imports it through the same importers. */

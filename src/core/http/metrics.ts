@@ -3,16 +3,22 @@
 import client from 'prom-client';
 import type { ServiceApp, ServiceContext } from '../service.ts';
 import { registerSyncMetrics } from '../sync/publish.ts';
+import type { NewestObservationReader } from '../sync/status.ts';
 
 /** Records one request's duration; what the listener calls for answers Fastify did not see (DirectHits). */
 export type ObserveRequest = (method: string, route: string, status: number, seconds: number) => void;
 
-export function registerMetrics(app: ServiceApp, service: string, ctx?: ServiceContext): ObserveRequest {
+export function registerMetrics(
+  app: ServiceApp,
+  service: string,
+  ctx?: ServiceContext,
+  newestObservation?: NewestObservationReader,
+): ObserveRequest {
   const registry = new client.Registry();
   registry.setDefaultLabels({ service });
   client.collectDefaultMetrics({ register: registry });
   // How current the data is: pdi_sync_last_success_timestamp_seconds, pdi_data_stale and friends (issue 21).
-  if (ctx) registerSyncMetrics(registry, ctx);
+  if (ctx) registerSyncMetrics(registry, ctx, newestObservation);
   const duration = new RequestDurations();
   registry.registerMetric(duration as unknown as client.Metric); // prom-client's type names its own classes only
   const observe: ObserveRequest = (method, route, status, seconds) => duration.observe(method, route, status, seconds);

@@ -218,7 +218,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     const base = request.url.split('?')[0].endsWith('/') ? '../' : './';
     return renderDocsPage(app.swagger() as OpenApiDocument, base);
   });
-  const observe = registerMetrics(app, service.name, ctx);
+  const observe = registerMetrics(app, service.name, ctx, service.newestObservation);
   if (caching.cache !== null && options.directHits !== false) {
     const direct = new DirectHits(caching, observe, app.log, clientAddressRule(trustProxyRule(ctx.config.trustProxy)));
     app.addHook('preClose', (done) => {
@@ -228,10 +228,10 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     directHits = direct;
     directHitsByApp.set(app, direct);
   }
-  registerSyncStatus(app, ctx);
+  registerSyncStatus(app, ctx, service.newestObservation);
 
   await app.register(async (scope) => service.routes(scope as ServiceApp, ctx));
-  if (service.pages) await registerPages(app, service.pages, ctx);
+  if (service.pages) await registerPages(app, service.pages, ctx, service.newestObservation);
 
   if (!routes.has('/')) registerHome(app, service); // unless the service has a page of its own there
   await app.register(async (scope) => {

@@ -8,6 +8,7 @@ import type { ServiceName } from '../config.ts';
 import { listDataVersions } from '../db/datasets.ts';
 import type { DataVersion } from '../db/datasets.ts';
 import { readSyncStatus } from '../sync/status.ts';
+import type { NewestObservationReader } from '../sync/status.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { coreAssets } from './assets.ts';
@@ -69,9 +70,14 @@ export class PageKit {
   private readonly serviceTitle: string;
   private readonly sections: PageSection[];
   private footerCache: { version: string | null; footer: DataFooter } | null = null;
+  private readonly newestObservation: NewestObservationReader | undefined;
 
-  constructor(ctx: PagesContext, options: { serviceTitle: string; sections: PageSection[]; assets?: AssetRegistry }) {
+  constructor(
+    ctx: PagesContext,
+    options: { serviceTitle: string; sections: PageSection[]; assets?: AssetRegistry; newestObservation?: NewestObservationReader },
+  ) {
     this.ctx = ctx;
+    this.newestObservation = options.newestObservation;
     this.serviceTitle = options.serviceTitle;
     this.sections = options.sections;
     this.assets = options.assets ?? coreAssets();
@@ -100,9 +106,14 @@ export class PageKit {
   private async staleness(): Promise<DataFooter['stale']> {
     const now = Date.now();
     if (this.staleCache && now - this.staleCache.at < STALE_RECHECK_MS) return this.staleCache.value;
-    const status = await readSyncStatus(this.ctx.db.kysely, this.ctx.name, this.ctx.config.env, new Date(now));
-    const { stale, confirmed_at: confirmedAt, age_seconds: age } = status.data;
-    const value = stale && confirmedAt && age !== null ? { confirmedAt, ageDays: Math.floor(age / 86400) } : null;
+    const status = await readSyncStatus(this.ctx.db.kysely, this.ctx.name, this.ctx.config.env, new Date(now), this.newestObservation);
+    const { import_stale: importStale, confirmed_at: confirmedAt, age_seconds: age, newest_observation: observed } = status.data;
+    const confirmed = importStale && confirmedAt && age !== null ? { confirmedAt, ageDays: Math.floor(age / 86400) } : null;
+    const observation =
+      observed?.stale && observed.date && observed.age_days !== null && observed.stale_after_days !== null
+        ? { noun: observed.noun, date: observed.date, ageDays: observed.age_days, staleAfterDays: observed.stale_after_days }
+        : null;
+    const value = confirmed || observation ? { confirmed, observation } : null;
     this.staleCache = { at: now, value };
     return value;
   }

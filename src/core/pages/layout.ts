@@ -20,8 +20,15 @@ export interface DataFooter {
   isDemo: boolean;
   /** When the data was imported (ISO time), if known. */
   importedAt?: string | null;
-  /** Set when real data is older than the service's stale limit (PDI_SYNC_STALE_AFTER): when it was last confirmed. */
-  stale?: { confirmedAt: string; ageDays: number } | null;
+  /** Set when real data is stale: last confirmed longer ago than PDI_SYNC_STALE_AFTER, or its newest observation too old. */
+  stale?: StaleData | null;
+}
+
+export interface StaleData {
+  /** When the data was last confirmed against its source, if that is longer ago than the limit. */
+  confirmed: { confirmedAt: string; ageDays: number } | null;
+  /** The newest observation (a draw), if it is older than the service allows. */
+  observation: { noun: string; date: string; ageDays: number; staleAfterDays: number } | null;
 }
 
 export interface PageOptions {
@@ -53,10 +60,23 @@ function dataLine(footer: DataFooter): SafeHtml {
 }
 
 /** Said on every page while the data is older than its limit: the figures may have changed at the source. */
-function staleBanner(stale: { confirmedAt: string; ageDays: number }): SafeHtml {
+function staleBanner(stale: StaleData): SafeHtml {
+  const days = (n: number) => (n === 1 ? '1 day' : `${n} days`);
+  const { confirmed, observation } = stale;
   return html`<p class="stale-banner" role="note">
-    <strong>Data may be out of date.</strong> It was last confirmed against its source on ${stale.confirmedAt.slice(0, 10)}
-    (${stale.ageDays === 1 ? '1 day' : `${stale.ageDays} days`} ago); the source may have changed since.
+    <strong>Data may be out of date.</strong>
+    ${
+      observation
+        ? html`The newest ${observation.noun} in it is dated ${observation.date}, ${days(observation.ageDays)} ago: no ${observation.noun}
+          for more than ${days(observation.staleAfterDays)}, so newer ones are probably missing.`
+        : ''
+    }
+    ${
+      confirmed
+        ? html`It was last confirmed against its source on ${confirmed.confirmedAt.slice(0, 10)} (${days(confirmed.ageDays)} ago); the
+          source may have changed since.`
+        : ''
+    }
   </p>`;
 }
 

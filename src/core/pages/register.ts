@@ -1,15 +1,21 @@
 // Registers a service's pages on its app: the page routes (hidden from OpenAPI) and the assets they use. Kept apart
 // from index.ts, which the service contract (core/service.ts) names: this file needs the contract, index.ts must not.
 import type { ServiceApp, ServiceContext, ServicePages } from '../service.ts';
+import type { NewestObservationReader } from '../sync/status.ts';
 import { coreAssets } from './assets.ts';
 import { SERVICE_NAMES } from '../config.ts';
 import { PageKit } from './index.ts';
 
 /** Registers a service's pages and the assets they use (core's and the service's own scripts), hidden from OpenAPI. */
-export async function registerPages(app: ServiceApp, pages: ServicePages, ctx: ServiceContext): Promise<void> {
+export async function registerPages(
+  app: ServiceApp,
+  pages: ServicePages,
+  ctx: ServiceContext,
+  newestObservation?: NewestObservationReader,
+): Promise<void> {
   const assets = coreAssets();
   for (const [name, file] of Object.entries(pages.scripts ?? {})) assets.addFile(file, name);
-  const kit = new PageKit(ctx, { serviceTitle: pages.title, sections: pages.sections, assets });
+  const kit = new PageKit(ctx, { serviceTitle: pages.title, sections: pages.sections, assets, newestObservation });
   registerAssets(app, kit);
   registerServiceHops(app, kit);
   await app.register(async (scope) => {

@@ -4,25 +4,25 @@
 import client from 'prom-client';
 import type { ServiceApp, ServiceContext } from '../service.ts';
 import { readSyncStatus } from './status.ts';
-import type { SyncStatus } from './status.ts';
+import type { NewestObservationReader, SyncStatus } from './status.ts';
 
 /** `GET /api/sync-status/` of a service's listener (kernel). */
-export function registerSyncStatus(app: ServiceApp, ctx: ServiceContext): void {
+export function registerSyncStatus(app: ServiceApp, ctx: ServiceContext, newestObservation?: NewestObservationReader): void {
   app.get('/api/sync-status/', { schema: { hide: true }, config: { cacheSeconds: 0, operation: 'sync status' } }, async () =>
-    readSyncStatus(ctx.db.kysely, ctx.name, ctx.config.env),
+    readSyncStatus(ctx.db.kysely, ctx.name, ctx.config.env, new Date(), newestObservation),
   );
 }
 
 const seconds = (iso: string | null | undefined) => (iso ? Date.parse(iso) / 1000 : null);
 
 /** The sync and staleness gauges of /metrics, read from the database at each scrape (absent when unknown). */
-export function registerSyncMetrics(registry: client.Registry, ctx: ServiceContext): void {
+export function registerSyncMetrics(registry: client.Registry, ctx: ServiceContext, newestObservation?: NewestObservationReader): void {
   // One read per scrape, shared by the gauges (each collects on its own), bounded so a slow database cannot hold /metrics.
   let pending: { at: number; value: Promise<SyncStatus | null> } | null = null;
   const load = (): Promise<SyncStatus | null> => {
     if (pending && Date.now() - pending.at < 1000) return pending.value;
     const value = Promise.race([
-      readSyncStatus(ctx.db.kysely, ctx.name, ctx.config.env),
+      readSyncStatus(ctx.db.kysely, ctx.name, ctx.config.env, new Date(), newestObservation),
       new Promise<null>((resolve) => setTimeout(() => resolve(null), 2000).unref()),
     ]).catch(() => null);
     pending = { at: Date.now(), value };
@@ -56,7 +56,17 @@ export function registerSyncMetrics(registry: client.Registry, ctx: ServiceConte
   );
   gauge('pdi_sync_running', '1 while a sync of the service runs on some instance', (s) => (s.sync.state === 'running' ? 1 : 0));
   gauge('pdi_data_age_seconds', 'Seconds since the data was last known to match its source', (s) => s.data.age_seconds);
-  gauge('pdi_data_stale', '1 when the data is older than PDI_SYNC_STALE_AFTER', (s) =>
-    s.data.stale === null ? null : s.data.stale ? 1 : 0,
+  gauge(
+    'pdi_data_stale',
+    '1 when the data is older than PDI_SYNC_STALE_AFTER or its newest observation older than the service allows',
+    (s) => (s.data.stale === null ? null : s.data.stale ? 1 : 0),
+  );
+  gauge(
+    'pdi_data_newest_observation_age_days',
+    "Days from the newest observation (a draw) to the service's today",
+    (s) => s.data.newest_observation?.age_days ?? null,
+  );
+  gauge('pdi_data_newest_observation_stale', "1 when the newest observation is older than the service's limit", (s) =>
+    s.data.newest_observation?.stale == null ? null : s.data.newest_observation.stale ? 1 : 0,
   );
 }

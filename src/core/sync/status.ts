@@ -1,11 +1,33 @@
 // How current a service's data is: the data's age runs from the last moment it was known to match its source (the
 // last real import, or the last sync that found the source unchanged — 304, same checksum — or imported it). Older
-// than PDI_SYNC_STALE_AFTER(_<SERVICE>) (default 7 days) is stale. Read by /api/sync-status/ and /metrics
-// (publish.ts) and by the pages' stale notice.
+// than PDI_SYNC_STALE_AFTER(_<SERVICE>) (default 7 days) is stale. A service that knows the date of its newest
+// observation (a draw) says so too: data freshly imported can still be old at its source, and is stale when that
+// observation is older than the service's own limit. Read by /api/sync-status/ and /metrics (publish.ts) and by the
+// pages' stale notice.
 import type { AnyDatabase } from '../db/tables.ts';
 import { listDataVersions } from '../db/datasets.ts';
 import { readSyncFiles, readSyncState } from './state.ts';
 import { staleAfterMs } from './source.ts';
+
+/** The age of a service's newest observation, as the service measures it. */
+export interface NewestObservation {
+  /** What one observation is called ("draw"). */
+  noun: string;
+  /** Date (YYYY-MM-DD) of the newest observation held; null without any. */
+  date: string | null;
+  /** The service's today (YYYY-MM-DD) at the time asked: the date the age counts to. */
+  today: string;
+  /** Stale once the newest observation is more than this many days before today; null: never. */
+  staleAfterDays: number | null;
+}
+
+/** A service's reading of its newest observation (ServiceModule.newestObservation). */
+export type NewestObservationReader = (database: AnyDatabase, env: NodeJS.ProcessEnv, now: Date) => Promise<NewestObservation>;
+
+/** Whole days from `from` to `to`, both YYYY-MM-DD. */
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
 
 export interface SyncStatus {
   service: string;
@@ -18,7 +40,19 @@ export interface SyncStatus {
     confirmed_at: string | null;
     age_seconds: number | null;
     stale_after_seconds: number | null;
-    /** null when there is no real data or the flag is off. */
+    /** The age since the last confirmation is over stale_after_seconds; null when there is no real data or the flag is off. */
+    import_stale: boolean | null;
+    /** Where the service knows it: its newest observation and whether it is older than the service's limit. */
+    newest_observation: {
+      noun: string;
+      date: string | null;
+      today: string;
+      age_days: number | null;
+      stale_after_days: number | null;
+      /** null for demo data, without observations or with the limit off. */
+      stale: boolean | null;
+    } | null;
+    /** import_stale or newest_observation.stale; null when neither is known. */
     stale: boolean | null;
     datasets: Array<{ dataset: string; version: string; imported_at: string; is_demo: boolean }>;
   };
@@ -61,6 +95,7 @@ export async function readSyncStatus(
   service: string,
   env: NodeJS.ProcessEnv,
   now = new Date(),
+  newestObservation?: NewestObservationReader,
 ): Promise<SyncStatus> {
   const [versions, state, files] = await Promise.all([
     listDataVersions(database, service),
@@ -81,6 +116,13 @@ export async function readSyncStatus(
       .at(-1) ?? null;
   const staleMs = staleAfterMs(service, env);
   const ageMs = confirmed ? Math.max(0, now.getTime() - Date.parse(confirmed)) : null;
+  const importStale = ageMs === null || staleMs === null ? null : ageMs > staleMs;
+  const observed = newestObservation ? await newestObservation(database, env, now) : null;
+  const observedAge = observed?.date ? Math.max(0, daysBetween(observed.date, observed.today)) : null;
+  const observedStale =
+    observed === null || real.length === 0 || observedAge === null || observed.staleAfterDays === null
+      ? null
+      : observedAge > observed.staleAfterDays;
   const running = !!state?.lease_holder && !!state.lease_until && state.lease_until > now.toISOString();
   return {
     service,
@@ -90,7 +132,19 @@ export async function readSyncStatus(
       confirmed_at: confirmed,
       age_seconds: ageMs === null ? null : Math.floor(ageMs / 1000),
       stale_after_seconds: staleMs === null ? null : staleMs / 1000,
-      stale: ageMs === null || staleMs === null ? null : ageMs > staleMs,
+      import_stale: importStale,
+      newest_observation:
+        observed === null
+          ? null
+          : {
+              noun: observed.noun,
+              date: observed.date,
+              today: observed.today,
+              age_days: observedAge,
+              stale_after_days: observed.staleAfterDays,
+              stale: observedStale,
+            },
+      stale: importStale === null && observedStale === null ? null : importStale === true || observedStale === true,
       datasets: versions.map((v) => ({ dataset: v.dataset, version: v.version, imported_at: v.imported_at, is_demo: v.is_demo })),
     },
     sync: {

@@ -139,7 +139,7 @@ describeWithSnapshot('draws import of the live feed', (t) => {
   });
 
   it('data_source names the file, never a path on the server; a URL stays a URL', async () => {
-    const source = await dataSource(db(), SNAPSHOT_AS_OF);
+    const source = await dataSource(db(), SNAPSHOT_AS_OF, {});
     assert.equal(source.source, SNAPSHOT_NAME);
     const versions = await db().selectFrom('data_versions').select('source').where('dataset', '=', 'rounds').executeTakeFirstOrThrow();
     assert.ok(versions.source!.endsWith(`/${SNAPSHOT_NAME}`), 'the operator still sees the full path in the import log');

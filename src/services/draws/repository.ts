@@ -4,12 +4,14 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { getAggregate, listDataVersions } from '../../core/db/datasets.ts';
-import type { StoredAggregate } from '../../core/db/datasets.ts';
+import type { DataVersion, StoredAggregate } from '../../core/db/datasets.ts';
 import { dbBool, num } from '../../core/db/dialect.ts';
 import { FORECASTS_AGGREGATE, FORECASTS_DATASET, ROUNDS_DATASET, SERVICE, STATISTICS_AGGREGATE } from './aggregates.ts';
 import type { CategoryDraws, DrawFact, StoredForecasts, StoredStatistics } from './aggregates.ts';
 import { dayNumber, isoFromDayNumber } from './feed/ircc-dates.ts';
 import type { DrawObservation, Prediction, ServedModel } from './forecast/forecast-panel.ts';
+import { drawsAge, newestDrawThrough } from './freshness.ts';
+import type { NewestDraw } from './freshness.ts';
 import type { DataSourceSchema } from './schemas/common.ts';
 import type { CategoryRow, DrawRow, DrawsDatabase } from './tables.ts';
 
@@ -215,11 +217,23 @@ export function publicSourceName(source: string): string {
 }
 
 /** What a response's data_source says; `forecastsAsOf` is read from the stored forecasts unless given. */
-export async function dataSource(db: Kysely<DrawsDatabase>, asOf: string, forecastsAsOf?: string | null): Promise<DataSource> {
+export async function dataSource(
+  db: Kysely<DrawsDatabase>,
+  asOf: string,
+  env: NodeJS.ProcessEnv | Record<string, string | undefined>,
+  forecastsAsOf?: string | null,
+): Promise<DataSource> {
   if (forecastsAsOf === undefined) forecastsAsOf = (await readForecasts(db))?.value.as_of ?? null;
   const versions = await listDataVersions(db, SERVICE);
   const rounds = versions.find((v) => v.dataset === ROUNDS_DATASET);
-  const forecasts = versions.find((v) => v.dataset === FORECASTS_DATASET);
+  const age = await drawsAge(db, asOf, env);
+  const freshness = {
+    newest_draw_date: age.newest?.date ?? null,
+    days_since_newest_draw: age.ageDays,
+    stale_after_days: age.staleAfterDays,
+    // Generated data is dated to the as-of date; it is never called stale (as the kernel's status does not).
+    stale: rounds?.is_demo ? null : age.stale,
+  };
   if (!rounds) {
     return {
       kind: 'none',
@@ -229,6 +243,7 @@ export async function dataSource(db: Kysely<DrawsDatabase>, asOf: string, foreca
       data_version: null,
       as_of: asOf,
       forecasts_as_of: null,
+      ...freshness,
     };
   }
   return {
@@ -238,10 +253,27 @@ export async function dataSource(db: Kysely<DrawsDatabase>, asOf: string, foreca
       : "Imported from IRCC's Express Entry rounds feed (ee_rounds_123_en.json).",
     source: rounds.source === null ? null : publicSourceName(rounds.source),
     imported_at: rounds.imported_at,
-    data_version: forecasts && forecasts.imported_at > rounds.imported_at ? `${rounds.version}+${forecasts.version}` : rounds.version,
+    data_version: servedDataVersion(versions),
     as_of: asOf,
     forecasts_as_of: forecastsAsOf,
+    ...freshness,
   };
+}
+
+/** The data version a body names: the draws' import, and the refit after it when there was one. */
+export function servedDataVersion(versions: readonly DataVersion[]): string | null {
+  const rounds = versions.find((v) => v.dataset === ROUNDS_DATASET);
+  const forecasts = versions.find((v) => v.dataset === FORECASTS_DATASET);
+  if (!rounds) return null;
+  return forecasts && forecasts.imported_at > rounds.imported_at ? `${rounds.version}+${forecasts.version}` : rounds.version;
+}
+
+/** What a forecast answer says it was made from: its origin and the newest draw on or before it. */
+export async function forecastBasis(
+  db: Kysely<DrawsDatabase>,
+  origin: string | null,
+): Promise<{ forecast_origin: string | null; newest_draw_used: NewestDraw | null }> {
+  return { forecast_origin: origin, newest_draw_used: origin === null ? null : await newestDrawThrough(db, origin) };
 }
 
 /** drawDateTime of each category's newest draw on or before `through`. */

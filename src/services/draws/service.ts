@@ -7,6 +7,7 @@ import { resolveAsOf } from './as-of.ts';
 import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeed } from './demo.ts';
 import { IRCC_ROUNDS_FEED_URL } from './feed/rounds-feed.ts';
 import { fitForecasts, keepForecastsCurrent } from './fit.ts';
+import { drawsNewestObservation } from './freshness.ts';
 import { importRounds } from './import.ts';
 import { drawsMigrations } from './migrations.ts';
 import { drawsPages } from './pages/index.ts';
@@ -24,6 +25,7 @@ export const drawsService: ServiceModule = {
   errorBody: ({ message }) => ({ success: false, error: message, data: [] }),
   errorSchema: ErrorBody,
   migrations: drawsMigrations,
+  newestObservation: drawsNewestObservation,
   pages: drawsPages,
   async routes(app, ctx) {
     keepForecastsCurrent(app, ctx);

@@ -13,7 +13,7 @@ import { listDraws } from '../repository.ts';
 import type { CategoryRecord, DrawRecord } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
 import { forecastChart } from './forecast-chart.ts';
-import { forecastOf, formCategories, readForecastView } from './forecast-view.ts';
+import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import { count, dateRange, nextDraw, param, range, score, scoreForm, sendPage, statusBadge, statusNote } from './shared.ts';
 
@@ -273,7 +273,7 @@ export function categoryPage(app: ServiceApp, routes: DrawsRouteContext, kit: Pa
         section: '/',
         body: html`<p class="breadcrumbs"><a href="/">The next draws</a> › ${category.name}</p>
           <h1>${category.name}</h1>
-          ${category.description ? html`<p class="lead">${category.description}</p>` : ''}
+          ${category.description ? html`<p class="lead">${category.description}</p>` : ''} ${dataAgeNotice(view)}
           <p>${statusBadge(status, forecast?.dormant_since ?? null)}</p>
           ${
             status === 'predicted'

@@ -2,8 +2,11 @@
 // forecasts, through the repository functions the API handlers call (no query of its own).
 import type { StoredCategoryForecast, StoredForecasts, StoredStatistics } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
-import { listCategories, listPredictions, readForecasts, readStatistics } from '../repository.ts';
-import type { CategoryRecord } from '../repository.ts';
+import { html } from '../../../core/pages/index.ts';
+import type { SafeHtml } from '../../../core/pages/index.ts';
+import type { NewestDraw } from '../freshness.ts';
+import { forecastBasis, listCategories, listPredictions, readForecasts, readStatistics } from '../repository.ts';
+import type { CategoryRecord, DataSource } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
 
 export interface ForecastView {
@@ -18,6 +21,10 @@ export interface ForecastView {
   forecasts: StoredForecasts | null;
   /** When the forecasts were computed (ISO time). */
   computedAt: string | null;
+  /** The newest draw the forecasts were made from. */
+  newestDrawUsed: NewestDraw | null;
+  /** What the API's data_source says (the data's age included). */
+  source: DataSource;
 }
 
 export async function readForecastView(routes: DrawsRouteContext): Promise<ForecastView> {
@@ -27,6 +34,8 @@ export async function readForecastView(routes: DrawsRouteContext): Promise<Forec
     listPredictions(routes.db),
     readForecasts(routes.db),
   ]);
+  const origin = forecasts?.value.as_of ?? null;
+  const [basis, source] = await Promise.all([forecastBasis(routes.db, origin), routes.source(origin)]);
   return {
     asOf: routes.asOf(),
     forecastsAsOf: forecasts?.value.as_of ?? null,
@@ -35,7 +44,33 @@ export async function readForecastView(routes: DrawsRouteContext): Promise<Forec
     predictions,
     forecasts: forecasts?.value ?? null,
     computedAt: forecasts?.computed_at ?? null,
+    newestDrawUsed: basis.newest_draw_used,
+    source,
   };
+}
+
+/**
+ * What the forecasts were made from, said beside them: their origin and the newest draw used; and, plainly, when that
+ * draw is older than PDI_DRAWS_STALE_DAYS (newer draws are then probably missing from the data).
+ */
+export function dataAgeNotice(view: Pick<ForecastView, 'forecastsAsOf' | 'newestDrawUsed' | 'source'>): SafeHtml {
+  const { source } = view;
+  const basis =
+    view.forecastsAsOf && view.newestDrawUsed
+      ? html`<p class="note" id="forecast-basis">
+          Forecasts made on ${view.forecastsAsOf} from the draws up to ${view.newestDrawUsed.date} (round
+          ${view.newestDrawUsed.round_number}).
+        </p>`
+      : '';
+  const stale =
+    source.stale && source.newest_draw_date !== null
+      ? html`<p class="note warn" id="data-age" role="note">
+          <strong>Old data:</strong> the newest draw held is dated ${source.newest_draw_date}, ${source.days_since_newest_draw} days before
+          ${source.as_of}, and Express Entry rarely goes ${source.stale_after_days} days without a draw. Newer draws are probably missing
+          from this copy of the feed, so these forecasts are made from old data; check IRCC’s rounds page for the latest draws.
+        </p>`
+      : '';
+  return html`${stale}${basis}`;
 }
 
 export function forecastOf(view: Pick<ForecastView, 'forecasts'>, categoryId: number): StoredCategoryForecast | undefined {

@@ -10,7 +10,7 @@ import type { CategoryRecord } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
 import { drawOrdinal } from './category.ts';
 import { CLEARANCE_FORMULA, CLEARANCE_METHOD, CRS_RANGE, centralRange, clearance, laplaceScaleFor95 } from './clearance.ts';
-import { forecastOf, formCategories, readForecastView } from './forecast-view.ts';
+import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import { categoryParam, dateRange, errorNote, param, percent, range, score, scoreForm, sendPage, statusNote } from './shared.ts';
 
@@ -149,7 +149,7 @@ export function myScorePage(app: ServiceApp, routes: DrawsRouteContext, kit: Pag
         Give your Comprehensive Ranking System (CRS) score and the category of draws you are eligible for. The answer is the chance that the
         next draw’s lowest invited score is at or below yours, from the forecast and how far past forecasts missed.
       </p>
-      ${scoreForm(formCategories(view), { crs: values.crs, category: values.category?.id })} ${result}
+      ${dataAgeNotice(view)} ${scoreForm(formCategories(view), { crs: values.crs, category: values.category?.id })} ${result}
       ${method(view, values.crs === undefined ? undefined : Number(values.crs), values.category)}`,
   });
 

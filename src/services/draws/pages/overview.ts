@@ -7,7 +7,7 @@ import type { ServiceApp } from '../../../core/service.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import type { CategoryRecord } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
-import { forecastOf, formCategories, readForecastView } from './forecast-view.ts';
+import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import { count, dateRange, nextDraw, percent, range, score, scoreForm, sendPage, statusBadge } from './shared.ts';
 
@@ -173,6 +173,7 @@ export function overviewPage(app: ServiceApp, routes: DrawsRouteContext, kit: Pa
             fall in. They come from past draws only; IRCC sets draws by policy, so the intervals — sized from how far past forecasts missed
             — matter as much as the forecasts.
           </p>
+          ${dataAgeNotice(view)}
           ${
             forecast.length === 0
               ? html`<p class="note warn">No category has a forecast: there are no draws recent enough to forecast from.</p>`

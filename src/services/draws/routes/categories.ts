@@ -2,7 +2,7 @@
 // /api/categories/{id}/predictions/.
 import type { ServiceApp } from '../../../core/service.ts';
 import { categoryStatistics } from '../aggregates.ts';
-import { listCategories, listDraws, listPredictions, readForecasts, readStatistics } from '../repository.ts';
+import { forecastBasis, listCategories, listDraws, listPredictions, readForecasts, readStatistics } from '../repository.ts';
 import { categoriesRoute, categoryPredictionsRoute, categoryStatisticsRoute } from '../schemas/categories.ts';
 import type { DrawsRouteContext } from './context.ts';
 
@@ -54,6 +54,7 @@ export async function categoryRoutes(app: ServiceApp, routes: DrawsRouteContext)
       return {
         success: true,
         data: { category_id: category.id, category_name: category.name, predictions: predictions.get(category.id) ?? [] },
+        ...(await forecastBasis(db, forecasts?.value.as_of ?? null)),
         data_source: await routes.source(forecasts?.value.as_of ?? null),
       };
     },

@@ -33,7 +33,7 @@ export function drawsRouteContext(ctx: ServiceContext): DrawsRouteContext {
     ctx,
     db,
     asOf,
-    source: async (forecastsAsOf) => dataSource(db, asOf(), forecastsAsOf),
+    source: async (forecastsAsOf) => dataSource(db, asOf(), ctx.config.env, forecastsAsOf),
     async requireCategory(raw, parameter) {
       const id = categoryId(raw, parameter);
       const category = await findCategory(db, id);

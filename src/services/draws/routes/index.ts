@@ -5,6 +5,7 @@ import { categoryRoutes } from './categories.ts';
 import { drawsRouteContext } from './context.ts';
 import type { DrawsRouteContext } from './context.ts';
 import { drawRoutes } from './draws.ts';
+import { staleAfterDays } from '../freshness.ts';
 import { healthRoutes } from './health.ts';
 import { modelRoutes } from './models.ts';
 import { predictRoutes } from './predict.ts';
@@ -23,5 +24,6 @@ const GROUPS: readonly ((app: ServiceApp, routes: DrawsRouteContext) => Promise<
 export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
   const routes = drawsRouteContext(ctx);
   routes.asOf(); // a malformed PDI_DRAWS_AS_OF stops the start with its message instead of failing every request
+  staleAfterDays(ctx.config.env); // and so does a malformed PDI_DRAWS_STALE_DAYS
   for (const group of GROUPS) await app.register(async (scope) => group(scope, routes));
 }

@@ -18,7 +18,22 @@ describeWithSnapshot('draws GET /api/predict/', (t) => {
   it('the predicted categories, each with its last five draws and five predictions', async () => {
     const { status, body } = await s.get<Predict>('/api/predict/');
     assert.equal(status, 200);
-    assert.deepEqual(keys(body), ['data', 'data_source', 'generated_at', 'success', 'total_categories']);
+    assert.deepEqual(keys(body), [
+      'data',
+      'data_source',
+      'forecast_origin',
+      'generated_at',
+      'newest_draw_used',
+      'success',
+      'total_categories',
+    ]);
+    // The snapshot's as-of date is its newest draw's: the forecasts say so, and the data is current.
+    assert.equal(body.forecast_origin, SNAPSHOT_AS_OF);
+    assert.deepEqual(body.newest_draw_used, { date: SNAPSHOT_AS_OF, round_number: '388' });
+    assert.deepEqual(
+      [body.data_source.newest_draw_date, body.data_source.days_since_newest_draw, body.data_source.stale],
+      [SNAPSHOT_AS_OF, 0, false],
+    );
     assert.equal(body.success, true);
     assert.match(body.generated_at, ISO_TIMESTAMP);
     assert.equal(body.total_categories, body.data.length);

@@ -3,7 +3,7 @@
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredForecasts } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
-import { latestDrawTimes, listCategories, listDraws, listPredictions, readForecasts } from '../repository.ts';
+import { forecastBasis, latestDrawTimes, listCategories, listDraws, listPredictions, readForecasts } from '../repository.ts';
 import type { CategoryRecord } from '../repository.ts';
 import { predictAllRoute, predictOneRoute } from '../schemas/predict.ts';
 import type { DrawsRouteContext } from './context.ts';
@@ -47,6 +47,7 @@ export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext):
       success: true,
       total_categories: data.length,
       generated_at: forecasts?.computed_at ?? new Date().toISOString(),
+      ...(await forecastBasis(db, forecasts?.value.as_of ?? null)),
       data,
       data_source: await routes.source(forecasts?.value.as_of ?? null),
     };
@@ -64,6 +65,7 @@ export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext):
         success: true,
         total_categories: 1,
         generated_at: forecasts?.computed_at ?? new Date().toISOString(),
+        ...(await forecastBasis(db, forecasts?.value.as_of ?? null)),
         data: [entry],
         data_source: await routes.source(forecasts?.value.as_of ?? null),
       };

@@ -1,7 +1,7 @@
 // GET /api/stats/: the spec's keys; recent_draws are the last ten draws up to the forecasts' as-of date,
 // next_predictions the rank-1 prediction of each predicted category, by date.
 import type { ServiceApp } from '../../../core/service.ts';
-import { countRows, listCategories, listDraws, listPredictions, readForecasts, readStatistics } from '../repository.ts';
+import { countRows, forecastBasis, listCategories, listDraws, listPredictions, readForecasts, readStatistics } from '../repository.ts';
 import { statsRoute } from '../schemas/stats.ts';
 import type { DrawsRouteContext } from './context.ts';
 
@@ -41,6 +41,7 @@ export async function statsRoutes(app: ServiceApp, routes: DrawsRouteContext): P
       recent_draws: recent,
       next_predictions: next,
       last_updated: ds.imported_at,
+      ...(await forecastBasis(db, forecasts?.value.as_of ?? null)),
       data_source: ds,
     };
   });

@@ -1,7 +1,7 @@
 // GET /api/categories/, /api/categories/{id}/statistics/ and /api/categories/{id}/predictions/.
 import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
-import { DataSourceSchema, DrawSchema, IdParams, isoDate, PredictionSchema, timestamp } from './common.ts';
+import { DataSourceSchema, DrawSchema, ForecastBasisProperties, IdParams, isoDate, PredictionSchema, timestamp } from './common.ts';
 
 export const CategorySchema = Type.Object({
   id: Type.Integer(),
@@ -40,6 +40,7 @@ export const CategoryStatisticsResponse = Type.Object({
 export const CategoryPredictionsResponse = Type.Object({
   success: Type.Boolean(),
   data: Type.Object({ category_id: Type.Integer(), category_name: Type.String(), predictions: Type.Array(PredictionSchema) }),
+  ...ForecastBasisProperties,
   data_source: DataSourceSchema,
 });
 

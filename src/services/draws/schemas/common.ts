@@ -35,9 +35,43 @@ export const DataSourceSchema = Type.Object(
     data_version: Nullable(Type.String()),
     as_of: isoDate('The date "recent" and the forecasts are measured from: PDI_DRAWS_AS_OF, else today in America/Toronto'),
     forecasts_as_of: Nullable(isoDate('The as-of date of the stored forecasts')),
+    newest_draw_date: Nullable(isoDate('The newest draw held on or before as_of: how current the data is at its source')),
+    days_since_newest_draw: Nullable(Type.Integer({ minimum: 0, description: 'Days from newest_draw_date to as_of.' })),
+    stale_after_days: Nullable(
+      Type.Integer({
+        description: 'PDI_DRAWS_STALE_DAYS (default 30): more days than this without a draw is stale; null when turned off.',
+      }),
+    ),
+    stale: Nullable(
+      Type.Boolean({
+        description:
+          'True when the newest draw is more than stale_after_days before as_of: newer draws are probably missing, and forecasts are made from old data.',
+      }),
+    ),
   },
   { description: 'Where the data comes from; generated demo data says so here.' },
 );
+
+export const NewestDrawSchema = Type.Object(
+  {
+    date: isoDate('Date of the draw'),
+    round_number: Type.String({ description: 'Its round number as IRCC publishes it.' }),
+  },
+  { description: 'A draw, by date and round number.' },
+);
+
+/** What every forecast answer says about the data it was made from. */
+export const ForecastBasisProperties = {
+  forecast_origin: Nullable(
+    isoDate('The date the forecasts were made for (their origin, the as-of date of the fit): ranks count the draws after it'),
+  ),
+  newest_draw_used: Nullable(
+    Type.Object(NewestDrawSchema.properties, {
+      description:
+        'The newest draw the forecasts were made from (on or before forecast_origin). Far older than the origin means old data: see data_source.stale.',
+    }),
+  ),
+};
 
 export const DrawSchema = Type.Object({
   id: Type.Integer(),

@@ -1,7 +1,7 @@
 // GET /api/predict/ and /api/predict/{category_id}/.
 import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
-import { CategoryIdParams, DataSourceSchema, isoDate, PredictionSchema, timestamp } from './common.ts';
+import { CategoryIdParams, DataSourceSchema, ForecastBasisProperties, isoDate, PredictionSchema, timestamp } from './common.ts';
 
 export const PredictEntrySchema = Type.Object({
   category_id: Type.Integer(),
@@ -25,6 +25,7 @@ export const PredictResponse = Type.Object({
   success: Type.Boolean(),
   total_categories: Type.Integer(),
   generated_at: timestamp('When the forecasts were computed'),
+  ...ForecastBasisProperties,
   data: Type.Array(PredictEntrySchema),
   data_source: DataSourceSchema,
 });

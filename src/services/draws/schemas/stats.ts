@@ -1,7 +1,7 @@
 // GET /api/stats/.
 import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
-import { DataSourceSchema, DrawSchema, PredictionSchema, timestamp } from './common.ts';
+import { DataSourceSchema, DrawSchema, ForecastBasisProperties, PredictionSchema, timestamp } from './common.ts';
 
 export const NextPredictionSchema = Type.Object({
   category_id: Type.Integer(),
@@ -23,6 +23,7 @@ export const StatsResponse = Type.Object({
     description: 'The next predicted draw (rank 1) of each predicted category, by date.',
   }),
   last_updated: Nullable(timestamp('When the draws were imported')),
+  ...ForecastBasisProperties,
   data_source: DataSourceSchema,
 });
 

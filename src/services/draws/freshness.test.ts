@@ -1,0 +1,124 @@
+// The data's age in every answer: the real snapshot (newest draw 2025-12-17) imported with the as-of date a year
+// later, both databases. Staleness counts from the newest draw (PDI_DRAWS_STALE_DAYS, default 30) as well as from
+// the import: the API's data_source, /api/sync-status/, /metrics and the pages say so, and the forecast answers
+// name their origin and the newest draw they used. The clock is the as-of date, injected through the environment.
+import { before, after, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Static } from 'typebox';
+import type { ServiceApp } from '../../core/service.ts';
+import { readSyncStatus } from '../../core/sync/status.ts';
+import type { SyncStatus } from '../../core/sync/status.ts';
+import { describeWithSnapshot, drawsContext, importSnapshot } from '../../../test/support/draws/context.ts';
+import { buildTestApp, testContext } from '../../../test/support/app.ts';
+import { AS_OF_VARIABLE } from './as-of.ts';
+import { drawsNewestObservation, STALE_DAYS_VARIABLE, staleAfterDays } from './freshness.ts';
+import type { CategoryPredictionsResponse } from './schemas/categories.ts';
+import type { PredictResponse } from './schemas/predict.ts';
+import type { StatsResponse } from './schemas/stats.ts';
+import { drawsService } from './service.ts';
+
+const LATER = '2026-12-06';
+const NEWEST = '2025-12-17';
+
+it('PDI_DRAWS_STALE_DAYS: 30 by default, a whole number of days, or off', () => {
+  assert.equal(staleAfterDays({}), 30);
+  assert.equal(staleAfterDays({ [STALE_DAYS_VARIABLE]: ' 45 ' }), 45);
+  assert.equal(staleAfterDays({ [STALE_DAYS_VARIABLE]: 'off' }), null);
+  for (const bad of ['0', '-3', '2.5', 'thirty', '1e3'])
+    assert.throws(() => staleAfterDays({ [STALE_DAYS_VARIABLE]: bad }), /PDI_DRAWS_STALE_DAYS must be a whole number of days/);
+});
+
+describeWithSnapshot('draws: the data’s age in every answer', (t) => {
+  let app: ServiceApp;
+  const env = (extra: Record<string, string> = {}) => ({ ...process.env, [AS_OF_VARIABLE]: LATER, ...extra });
+  const get = async <T>(url: string) => (await app.inject(url)).json<T>();
+
+  before(async () => {
+    const ctx = drawsContext(t.db, LATER);
+    await importSnapshot(ctx);
+    app = await buildTestApp(drawsService, ctx);
+  });
+  after(async () => app?.close());
+
+  it('forecast answers name their origin and the newest draw they used; data_source says the draws are stale', async () => {
+    const predict = await get<Static<typeof PredictResponse>>('/api/predict/');
+    assert.equal(predict.forecast_origin, LATER);
+    assert.deepEqual(predict.newest_draw_used, { date: NEWEST, round_number: '388' });
+    const source = predict.data_source;
+    assert.equal(source.newest_draw_date, NEWEST);
+    assert.equal(source.days_since_newest_draw, 354);
+    assert.equal(source.stale_after_days, 30);
+    assert.equal(source.stale, true);
+    const one = await get<Static<typeof PredictResponse>>(`/api/predict/${predict.data[0].category_id}/`);
+    assert.deepEqual([one.forecast_origin, one.newest_draw_used], [LATER, predict.newest_draw_used]);
+    const category = await get<Static<typeof CategoryPredictionsResponse>>(`/api/categories/${predict.data[0].category_id}/predictions/`);
+    assert.deepEqual([category.forecast_origin, category.newest_draw_used], [LATER, predict.newest_draw_used]);
+    const stats = await get<Static<typeof StatsResponse>>('/api/stats/');
+    assert.deepEqual([stats.forecast_origin, stats.newest_draw_used, stats.data_source.stale], [LATER, predict.newest_draw_used, true]);
+  });
+
+  it('/api/sync-status/ and /metrics count from the newest draw as well as from the import', async () => {
+    const status = await get<SyncStatus>('/api/sync-status/');
+    assert.equal(status.data.import_stale, false, 'imported just now');
+    assert.deepEqual(status.data.newest_observation, {
+      noun: 'draw',
+      date: NEWEST,
+      today: LATER,
+      age_days: 354,
+      stale_after_days: 30,
+      stale: true,
+    });
+    assert.equal(status.data.stale, true);
+    const metrics = (await app.inject('/metrics')).body;
+    assert.match(metrics, /pdi_data_stale\{service="draws"\} 1/);
+    assert.match(metrics, /pdi_data_newest_observation_stale\{service="draws"\} 1/);
+    assert.match(metrics, /pdi_data_newest_observation_age_days\{service="draws"\} 354/);
+
+    // The same data read on the day after its newest draw, or with a longer limit, is current.
+    const dayAfter = await readSyncStatus(
+      t.db.kysely,
+      'draws',
+      env({ [AS_OF_VARIABLE]: '2025-12-18' }),
+      new Date(),
+      drawsNewestObservation,
+    );
+    assert.deepEqual([dayAfter.data.newest_observation?.age_days, dayAfter.data.stale], [1, false]);
+    const longer = await readSyncStatus(t.db.kysely, 'draws', env({ [STALE_DAYS_VARIABLE]: '400' }), new Date(), drawsNewestObservation);
+    assert.deepEqual([longer.data.newest_observation?.stale, longer.data.stale], [false, false]);
+    const off = await readSyncStatus(t.db.kysely, 'draws', env({ [STALE_DAYS_VARIABLE]: 'off' }), new Date(), drawsNewestObservation);
+    assert.deepEqual([off.data.newest_observation?.stale, off.data.stale], [null, false]);
+  });
+
+  it('the home, category and my-score pages say plainly that the data is old, with the newest draw’s date', async () => {
+    for (const url of ['/', '/categories/2', '/my-score']) {
+      const page = (await app.inject(url)).body;
+      assert.match(
+        page,
+        new RegExp(`<strong>Old data:</strong> the newest draw held is dated ${NEWEST}, 354 days before\\s+${LATER}`),
+        url,
+      );
+      assert.match(page, new RegExp(`Forecasts made on ${LATER} from the draws up to ${NEWEST} \\(round\\s+388\\)`), url);
+      assert.match(
+        page,
+        new RegExp(`class="stale-banner"[^]*The newest draw in it is dated ${NEWEST}, 354 days ago: no draw\\s+for more than 30 days`),
+        url,
+      );
+    }
+    const fresh = await buildTestApp(drawsService, testContext(drawsService, t.db, { env: env({ [STALE_DAYS_VARIABLE]: '400' }) }));
+    try {
+      const page = (await fresh.inject('/')).body;
+      assert.doesNotMatch(page, /Old data:|stale-banner/);
+      assert.match(page, /Forecasts made on 2026-12-06 from the draws up to 2025-12-17/);
+      assert.equal((await fresh.inject('/api/predict/')).json<Static<typeof PredictResponse>>().data_source.stale, false);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('a malformed PDI_DRAWS_STALE_DAYS stops the start with its message', async () => {
+    await assert.rejects(
+      buildTestApp(drawsService, testContext(drawsService, t.db, { env: env({ [STALE_DAYS_VARIABLE]: 'soon' }) })),
+      /PDI_DRAWS_STALE_DAYS must be a whole number of days/,
+    );
+  });
+});
