@@ -11,6 +11,7 @@ import { closeListeners, stopOnSignals } from './core/http/lifecycle.ts';
 import type { WorkerRole } from './core/cluster.ts';
 import { joinCluster, stopWhenAsked } from './core/cluster-worker.ts';
 import { formatImportReport } from './core/import.ts';
+import { listenQuietly, readyLine } from './core/log.ts';
 import type { ServiceApp, ServiceModule } from './core/service.ts';
 import { listDataVersions } from './core/db/datasets.ts';
 import { SERVICES, findService } from './services/registry.ts';
@@ -75,8 +76,11 @@ export async function serve(options: {
   else stopOnSignals(stop, runtime.log);
   for (const service of services) {
     const app = await buildServiceApp(service, runtime.contexts.get(service.name)!);
-    const address = await app.listen({ port: config.ports[service.name], host: options.host ?? config.host });
-    runtime.log.info({ service: service.name, address, docs: `${address}/docs` }, `${service.title} listening`);
+    const address = await listenQuietly(app, { port: config.ports[service.name], host: options.host ?? config.host });
+    const where = { service: service.name, address, docs: `${address}/docs` };
+    runtime.log.debug(where, `${service.title} listening on ${address}`);
+    // Every worker listens on the same port: one of them (the one process, or the sync worker) says it is ready.
+    if (role === null || role === 'sync') runtime.log.info(where, readyLine(service.name, address));
     apps.push(app);
   }
   collectStartupGarbage();

@@ -89,7 +89,8 @@ describe('serve with workers', { skip: process.platform !== 'linux' ? 'reads /pr
   it('serves from two workers on one port and stops them all on SIGTERM', async () => {
     const server = await startServer({
       args: ['oral', '--workers', '2', '--no-demo', '--port', `oral=${port}`],
-      env: { PDI_DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`, PDI_DATA_DIR: dir, PDI_LOG_LEVEL: 'info' },
+      // debug: every worker says it listens (at info only one says the service is ready).
+      env: { PDI_DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`, PDI_DATA_DIR: dir, PDI_LOG_LEVEL: 'debug' },
       port,
       readyPath: '/openapi.json',
     });

@@ -126,13 +126,16 @@ export function runPrimary(options: { workers: number; log: FastifyBaseLogger; s
     });
   };
 
+  let stoppedAt = 0;
   const stop = (signal: NodeJS.Signals) => {
+    if (stopping && isEcho(stoppedAt)) return;
     if (stopping) {
       log.warn({ signal }, 'second signal: killing the workers without waiting');
       for (const worker of started.keys()) worker.process.kill('SIGKILL');
       process.exit(1);
     }
     stopping = true;
+    stoppedAt = Date.now();
     log.info({ signal, workers: started.size }, 'shutting down: asking every worker to finish its requests and stop');
     if (started.size === 0) process.exit(failed ? 1 : 0);
     for (const worker of started.keys()) {
@@ -151,6 +154,16 @@ export function runPrimary(options: { workers: number; log: FastifyBaseLogger; s
 
   cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv) });
   fork('prepare');
+}
+
+/**
+ * Under `npm start` a terminal's Ctrl-C reaches the server twice: from the terminal (to the whole process group) and
+ * forwarded by npm. A signal this soon after the first is that echo, not a second request to stop at once.
+ */
+const ECHO_MS = 1000;
+
+export function isEcho(firstAt: number, now = Date.now()): boolean {
+  return now - firstAt < ECHO_MS;
 }
 
 /** In the primary: pass a worker's data-version news on to every other worker. */

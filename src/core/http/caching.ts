@@ -557,8 +557,8 @@ export class DirectHits {
   }
 }
 
-/** Levels at which Fastify logs each request's completion. */
-const LOGS_COMPLETIONS = new Set(['trace', 'debug', 'info']);
+/** Levels at which Fastify logs each request's completion (requestLoggingDisabled in core/log.ts). */
+const LOGS_COMPLETIONS = new Set(['trace', 'debug']);
 
 /** The headers of one representation of an entry, in the order and spelling the Fastify path sends them. */
 function directHeaders(entry: CachedResponse, encoding: Encoding | null): string[] {

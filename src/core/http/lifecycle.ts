@@ -3,6 +3,7 @@
 // period, and whatever is still open then (a client that never finishes sending, a very slow download) is cut.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceApp } from '../service.ts';
+import { isEcho } from '../cluster.ts';
 
 /** Closes the listeners gracefully; resolves once every connection is gone (at most about `graceMs` later). */
 export async function closeListeners(apps: readonly ServiceApp[], graceMs: number, log: FastifyBaseLogger): Promise<void> {
@@ -27,16 +28,19 @@ function openConnections(app: ServiceApp): Promise<number> {
 
 /**
  * Runs `stop` on the first SIGTERM or SIGINT and exits with 0 when it is done (1 if it failed); a second signal
- * exits at once with 1.
+ * (not the echo of the first: `isEcho`) exits at once with 1.
  */
 export function stopOnSignals(stop: (signal: NodeJS.Signals) => Promise<void>, log: FastifyBaseLogger): void {
   let stopping = false;
+  let stoppedAt = 0;
   const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping && isEcho(stoppedAt)) return;
     if (stopping) {
       log.warn({ signal }, 'second signal: exiting without waiting');
       process.exit(1);
     }
     stopping = true;
+    stoppedAt = Date.now();
     log.info({ signal }, 'shutting down: no new connections; requests in flight may finish');
     stop(signal).then(
       () => process.exit(0),

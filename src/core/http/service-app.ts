@@ -17,6 +17,7 @@ import { HttpError, isUnavailableError, validationMessage } from './errors.ts';
 import type { AjvError } from './errors.ts';
 import { OPENAPI_30_PATH, openApiOptions } from './openapi.ts';
 import { registerHome } from './home.ts';
+import { requestLoggingDisabled, serviceLoggerOptions } from '../log.ts';
 import { registerSecurityHeaders } from './security.ts';
 import type { Config } from '../config.ts';
 import type { DirectLimit } from './rate-limit.ts';
@@ -77,7 +78,8 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
     connectionsCheckingInterval: checkingInterval(limits.requestTimeoutMs, limits.headersTimeoutMs),
   };
   const app = Fastify({
-    logger: options.logger ?? { level: ctx.config.logLevel, base: { service: service.name } },
+    logger: options.logger ?? serviceLoggerOptions(ctx.config.logLevel, service.name),
+    disableRequestLogging: requestLoggingDisabled(ctx.config.logLevel),
     trustProxy: trustProxyRule(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
