@@ -69,10 +69,12 @@ program
   .argument('<service>', 'any service but krt (krt has no bulk source: see fetch)')
   .option('--source <url>', 'fetch from this address instead of PDI_SYNC_URL_<SERVICE> or the official one')
   .option('--force', 'download and import even when the source says nothing changed')
+  .option('--deadline <duration>', 'give up a download not finished within this time, e.g. 20m (default PDI_SYNC_DEADLINE; 1h)')
   .option('--allow-shrink', 'accept an import that deletes more than PDI_IMPORT_MAX_SHRINK (10%) of the stored records')
   .option('--allow-skips', 'accept an import that cannot read more than PDI_IMPORT_MAX_UNREADABLE (5%) of its rows')
-  .action(async (name: string, opts: { source?: string; force?: boolean; allowShrink?: boolean; allowSkips?: boolean }) =>
-    (await commands()).sync(name, opts),
+  .action(
+    async (name: string, opts: { source?: string; force?: boolean; deadline?: string; allowShrink?: boolean; allowSkips?: boolean }) =>
+      (await commands()).sync(name, { ...opts, deadlineMs: opts.deadline ? parseDuration(opts.deadline, '--deadline') : undefined }),
   );
 
 program

@@ -120,7 +120,7 @@ export async function importData(
 
 export async function sync(
   name: string,
-  opts: { source?: string; force?: boolean; allowShrink?: boolean; allowSkips?: boolean },
+  opts: { source?: string; force?: boolean; deadlineMs?: number; allowShrink?: boolean; allowSkips?: boolean },
 ): Promise<void> {
   const service = findService(name);
   const definition = syncSourceOf(service.name);
@@ -128,6 +128,7 @@ export async function sync(
     const report = await runSync(runtime.contexts.get(service.name)!, service, definition, {
       source: opts.source,
       force: opts.force === true,
+      deadlineMs: opts.deadlineMs,
       allowShrink: opts.allowShrink === true,
       allowSkips: opts.allowSkips === true,
       quiet: true,

@@ -6,6 +6,7 @@
 // show when the data was last confirmed and whether it is stale.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -262,6 +263,53 @@ describeEachDatabase(
       assert.match(metrics, /pdi_sync_last_attempt_success\{service="draws"\} 1/);
       assert.match(metrics, /pdi_sync_next_run_timestamp_seconds\{service="draws"\} /);
       await stale.close();
+    });
+
+    it(
+      'a body that trickles in is given up at the deadline (PDI_SYNC_DEADLINE, or the option), with nothing lost',
+      { timeout: 30_000 },
+      async (c) => {
+        if (gate.skip) return c.skip(gate.skip);
+        const before = await stored();
+        for (const [extraEnv, extra, shown] of [
+          [{ PDI_SYNC_DEADLINE: '700ms' }, {}, '700ms'],
+          [{ PDI_SYNC_DEADLINE: '1h' }, { deadlineMs: 600 }, '600ms'],
+        ] as const) {
+          const slowCtx = testContext(drawsService, t.db, { dataDir: dir, env: { ...env(), ...extraEnv } });
+          server.fault(FEED_PATH, { chunkDelayMs: 100, chunkBytes: 1 });
+          const started = Date.now();
+          const report = await runSync(slowCtx, drawsService, drawsSync, { ...runOptions, force: true, ...extra });
+          assert.ok(Date.now() - started < 5000, `gave up after ${Date.now() - started} ms`);
+          assert.equal(report.result, 'failed');
+          assert.match(report.files[0].error ?? '', new RegExp(`not finished within the deadline of ${shown}; nothing was imported`));
+        }
+        const after = await stored();
+        assert.equal(after.rounds, before.rounds);
+        assert.equal(after.version, before.version);
+        assert.equal((await readSyncState(t.db.kysely, 'draws'))!.lease_holder, null, 'the lease is let go');
+      },
+    );
+
+    it('a lease held by a dead process of this host is taken over at once; a live or remote holder is not', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      const child = spawnSync(process.execPath, ['-e', '0']);
+      assert.equal(child.status, 0);
+      const hold = async (holder: string) =>
+        t.db.kysely
+          .updateTable('sync_state')
+          .set({ lease_holder: holder, lease_since: new Date().toISOString(), lease_until: new Date(Date.now() + 600_000).toISOString() })
+          .where('service', '=', 'draws')
+          .execute();
+      for (const holder of [`${os.hostname()}:${process.pid}:0a0a0a`, `another-host.example:${child.pid}:0b0b0b`]) {
+        await hold(holder);
+        await assert.rejects(sync(), /a sync of draws is already running/, holder);
+        assert.equal((await readSyncState(t.db.kysely, 'draws'))!.lease_holder, holder);
+      }
+      const dead = `${os.hostname()}:${child.pid}:0c0c0c`;
+      await hold(dead);
+      const report = await sync();
+      assert.ok(['not-modified', 'unchanged', 'imported'].includes(report.result), report.result);
+      assert.equal((await readSyncState(t.db.kysely, 'draws'))!.lease_holder, null, 'the lease is let go');
     });
   },
   { migrations: drawsService.migrations },

@@ -330,7 +330,8 @@ export async function markAbandonedRuns(db: Db): Promise<number> {
   return abandoned.length;
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process of this host with this id still exists. */
+export function processAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

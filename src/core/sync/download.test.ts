@@ -152,6 +152,84 @@ describe('download', () => {
     assert.equal(requestsOf('/i.json').at(-2)!.status, 200); // the stalled body was given up and asked for again
   });
 
+  it('starts again from the first byte when a resumed part names another version (ETag or Last-Modified)', async () => {
+    const next = Buffer.from(body.map((b) => 255 - b));
+    const nextSha = createHash('sha256').update(next).digest('hex');
+    for (const [p, validators] of [
+      ['/j.json', {}],
+      ['/k.json', { etag: null, lastModified: 'Wed, 17 Dec 2025 10:00:00 GMT' }],
+    ] as const) {
+      server.put(p, { body, contentType: 'application/json', ...validators });
+      server.fault(p, { cutAfter: 100_000 });
+      const retries: string[] = [];
+      const result = await download(
+        options(p, {
+          onRetry: (info) => {
+            retries.push(info.reason);
+            // The publisher replaces the file between the cut and the resume, and answers the range anyway.
+            if (retries.length === 1) {
+              server.put(p, {
+                body: next,
+                contentType: 'application/json',
+                ...(validators.etag === null ? { etag: null, lastModified: 'Thu, 18 Dec 2025 10:00:00 GMT' } : {}),
+              });
+              server.fault(p, { ignoreIfRange: true });
+            }
+          },
+        }),
+      );
+      assert.equal(result.status, 'downloaded');
+      if (result.status !== 'downloaded') return;
+      assert.equal(result.sha256, nextSha, `${p}: the file is the new version whole, not the old one's start with the new one's end`);
+      assert.deepEqual(fs.readFileSync(result.file), next);
+      assert.equal(requestsOf(p).at(-2)!.status, 206);
+      assert.match(retries[1], /another version of the file \((ETag|Last-Modified) /);
+      assert.equal(requestsOf(p).at(-1)!.headers.range, undefined);
+    }
+  });
+
+  it('stops a body that trickles in past the deadline, without retrying', { timeout: 10_000 }, async () => {
+    server.put('/l.json', { body, contentType: 'application/json' });
+    server.fault('/l.json', { chunkDelayMs: 50, chunkBytes: 1 });
+    const before = requestsOf('/l.json').length;
+    const started = Date.now();
+    await assert.rejects(
+      download(options('/l.json', { idleMs: 2000, deadlineMs: 600 })),
+      /GET .*: not finished within the deadline of 600ms; nothing was imported/,
+    );
+    const took = Date.now() - started;
+    assert.ok(took < 3000, `stopped after ${took} ms`);
+    assert.equal(requestsOf('/l.json').length - before, 1);
+  });
+
+  it('counts the waits between attempts in the deadline', { timeout: 10_000 }, async () => {
+    server.put('/m.json', { body, contentType: 'application/json' });
+    server.fault('/m.json', { status: 503, retryAfter: '30' });
+    await assert.rejects(
+      download(options('/m.json', { maxDelayMs: 30_000, deadlineMs: 400 })),
+      /not finished within the deadline of 400ms \(after 1 attempts\)/,
+    );
+  });
+
+  it('fails at once, saying why, on a redirect to a file: or data: address', async () => {
+    for (const [p, target] of [
+      ['/n.json', 'file:///etc/passwd'],
+      ['/o.json', 'data:application/json,{}'],
+    ] as const) {
+      server.fault(p, { redirect: target }, { redirect: target }, { redirect: target });
+      const before = requestsOf(p).length;
+      await assert.rejects(download(options(p)), (error: DownloadError) => {
+        assert.match(
+          error.message,
+          /redirected to an address that is not http\(s\) \(such as file: or data:\); refused; nothing was imported/,
+        );
+        assert.equal(error.attempts, 1);
+        return true;
+      });
+      assert.equal(requestsOf(p).length - before, 1);
+    }
+  });
+
   it('takes credentials out of addresses shown in messages', () => {
     assert.equal(
       redactUrl('https://user:pw@example.org/a.csv?api_key=123&mailto=x@example.org'),

@@ -2,9 +2,13 @@
 // - conditional (If-None-Match / If-Modified-Since from the last copy: 304 means there is nothing to do);
 // - streamed to a file, with a size limit (the declared length is checked first, the bytes as they come) and a
 //   SHA-256 of what was written;
-// - bounded in time: the response headers within `headersMs`, then no more than `idleMs` without a byte;
+// - bounded in time: the response headers within `headersMs`, then no more than `idleMs` without a byte, and the
+//   whole download, retries and waits included, within `deadlineMs` (a server that trickles a byte at a time
+//   never pauses long enough for the idle limit);
 // - retried on 5xx, timeouts and network errors with exponential backoff and jitter (never on 4xx), honouring
-//   Retry-After; a download cut short resumes with Range/If-Range where the server offers ranges and a validator;
+//   Retry-After; a download cut short resumes with Range/If-Range where the server offers ranges and a validator,
+//   and starts again from the first byte when the 206 names another version of the file (ETag or Last-Modified);
+// - failures no retry can mend (a 4xx, a redirect to a file: or data: address) fail at once;
 // - refused when the answer is not the kind of file expected (an HTML error page served with 200);
 // - every error names the address (without credentials) and the status.
 // Bodies are asked for without content coding (Accept-Encoding: identity), so that Content-Length, the size limit
@@ -15,6 +19,7 @@ import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Random } from '../random.ts';
+import { formatDuration } from './duration.ts';
 
 export interface Validators {
   etag?: string | null;
@@ -35,6 +40,8 @@ export interface DownloadOptions {
   headersMs?: number;
   /** No more than this time without a byte of the body (default 60 s). */
   idleMs?: number;
+  /** The whole download, every attempt and wait between them included, within this time (default 1 h). */
+  deadlineMs?: number;
   /** Attempts after the first one, for retryable failures (default 4). */
   retries?: number;
   /** Backoff before retry n (1-based): a uniform draw in [½, 1] × min(maxDelayMs, baseDelayMs × 2^(n-1)). */
@@ -96,7 +103,16 @@ export function redactUrl(url: string): string {
   return parsed.toString();
 }
 
-const DEFAULTS = { headersMs: 30_000, idleMs: 60_000, retries: 4, baseDelayMs: 1_000, maxDelayMs: 60_000 };
+export const DEFAULT_DEADLINE_MS = 3_600_000;
+
+const DEFAULTS = {
+  headersMs: 30_000,
+  idleMs: 60_000,
+  deadlineMs: DEFAULT_DEADLINE_MS,
+  retries: 4,
+  baseDelayMs: 1_000,
+  maxDelayMs: 60_000,
+};
 
 /** Failure of one attempt: whether another attempt may help, and what to say. */
 class AttemptFailure extends Error {
@@ -125,7 +141,22 @@ interface Received {
 }
 
 export async function download(options: DownloadOptions): Promise<DownloadResult> {
-  const o = { ...DEFAULTS, ...options };
+  const deadline = new AbortController();
+  const deadlineMs = options.deadlineMs ?? DEFAULTS.deadlineMs;
+  const deadlineTimer = setTimeout(
+    () => deadline.abort(new AttemptFailure(`not finished within the deadline of ${formatDuration(deadlineMs)}`, false)),
+    deadlineMs,
+  );
+  // The caller's signal and the deadline stop the same things: a request, a body, a wait before a retry.
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  try {
+    return await downloadWithin({ ...DEFAULTS, ...options, signal }, options.signal);
+  } finally {
+    clearTimeout(deadlineTimer);
+  }
+}
+
+async function downloadWithin(o: DownloadOptions & typeof DEFAULTS, caller: AbortSignal | undefined): Promise<DownloadResult> {
   const shown = redactUrl(o.url);
   const random = o.random ?? new Random(`${process.pid}:${Date.now()}`);
   const fetchImpl = o.fetch ?? fetch;
@@ -165,7 +196,7 @@ export async function download(options: DownloadOptions): Promise<DownloadResult
         };
       } catch (error) {
         if (resumeFrom > 0 && partial.bytes > resumeFrom) resumedBytes += partial.bytes - resumeFrom;
-        const failure = asFailure(error, o.signal);
+        const failure = asFailure(error, o.signal, caller);
         if (!failure.retryable || attempt > o.retries) {
           const tries = attempt === 1 ? '' : ` (after ${attempt} attempts)`;
           throw new DownloadError(o.url, failure.status, attempt, `GET ${shown}: ${failure.message}${tries}; nothing was imported`);
@@ -175,8 +206,15 @@ export async function download(options: DownloadOptions): Promise<DownloadResult
         const cap = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (attempt - 1));
         const delayMs = Math.min(o.maxDelayMs, Math.max(failure.retryAfterMs ?? 0, cap * (0.5 + 0.5 * random.next())));
         o.onRetry?.({ attempt, delayMs, reason: failure.message, resumeFrom: partial.bytes });
-        if (!(await sleep(delayMs, o.signal)))
-          throw new DownloadError(o.url, null, attempt, `GET ${shown}: stopped before it finished; nothing was imported`);
+        if (!(await sleep(delayMs, o.signal))) {
+          const stopped = asFailure(null, o.signal, caller);
+          throw new DownloadError(
+            o.url,
+            null,
+            attempt,
+            `GET ${shown}: ${stopped.message} (after ${attempt} attempts); nothing was imported`,
+          );
+        }
       }
     }
   } finally {
@@ -261,6 +299,16 @@ async function attemptOnce(
         );
       }
       if (range[3] !== '*') partial.total = Number(range[3]);
+      const changed = otherVersion(response, partial);
+      if (changed) {
+        await response.body?.cancel();
+        await restart(file, partial);
+        throw new AttemptFailure(
+          `the resumed part is another version of the file (${changed}); starting again from the first byte`,
+          true,
+          206,
+        );
+      }
     } else {
       checkContentType(response, o.contentTypes);
       partial.etag = response.headers.get('etag');
@@ -304,6 +352,19 @@ async function attemptOnce(
   }
 }
 
+/**
+ * How a 206 shows that it belongs to another version than the bytes already held (a server that ignored
+ * If-Range), or null when its validators match: an ETag or a Last-Modified it sends must be the first answer's.
+ */
+function otherVersion(response: Response, partial: Received): string | null {
+  const etag = response.headers.get('etag');
+  if (etag !== null && partial.etag !== null && etag !== partial.etag) return `ETag ${etag}, not ${partial.etag}`;
+  const lastModified = response.headers.get('last-modified');
+  if (lastModified !== null && partial.lastModified !== null && lastModified !== partial.lastModified)
+    return `Last-Modified ${lastModified}, not ${partial.lastModified}`;
+  return null;
+}
+
 function checkContentType(response: Response, accepted: readonly string[] | undefined): void {
   const raw = response.headers.get('content-type');
   const type = raw?.split(';')[0].trim().toLowerCase() ?? '';
@@ -335,11 +396,18 @@ function networkFailure(error: unknown, signal: AbortSignal, prefix?: string): A
   if (signal.aborted) return new AttemptFailure('stopped', false);
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const detail = cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+  // undici's words for a redirect no attempt can follow: to a scheme other than http(s), or round in circles.
+  if (/URL scheme must be a HTTP\(S\) scheme/i.test(detail)) {
+    return new AttemptFailure('the server redirected to an address that is not http(s) (such as file: or data:); refused', false);
+  }
+  if (/redirect count exceeded/i.test(detail)) return new AttemptFailure('too many redirects', false);
   return new AttemptFailure(prefix ? `${prefix} (${detail})` : `network error (${detail})`, true);
 }
 
-function asFailure(error: unknown, outer: AbortSignal | undefined): AttemptFailure {
-  if (outer?.aborted) return new AttemptFailure('stopped before it finished', false);
+/** `signal` is the caller's combined with the deadline; `caller` the caller's alone. */
+function asFailure(error: unknown, signal: AbortSignal | undefined, caller: AbortSignal | undefined): AttemptFailure {
+  if (signal?.aborted && !caller?.aborted && signal.reason instanceof AttemptFailure) return signal.reason;
+  if (signal?.aborted) return new AttemptFailure('stopped before it finished', false);
   if (error instanceof AttemptFailure) return error;
   return new AttemptFailure(`unexpected failure (${(error as Error).message ?? String(error)})`, false);
 }

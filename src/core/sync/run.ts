@@ -64,8 +64,12 @@ export interface SyncRunOptions {
   /** Set by the scheduler, which took the lease already. */
   holder?: string;
   signal?: AbortSignal;
+  /** `--deadline`: each file's download within this time, instead of PDI_SYNC_DEADLINE or its default. */
+  deadlineMs?: number;
   /** Download settings (tests shorten the delays; the defaults come from syncSettings). */
-  download?: Partial<Pick<DownloadOptions, 'headersMs' | 'idleMs' | 'retries' | 'baseDelayMs' | 'maxDelayMs' | 'random' | 'fetch'>>;
+  download?: Partial<
+    Pick<DownloadOptions, 'headersMs' | 'idleMs' | 'deadlineMs' | 'retries' | 'baseDelayMs' | 'maxDelayMs' | 'random' | 'fetch'>
+  >;
   leaseMs?: number;
   /** The command line prints its own lines: no log lines for the outcome (retries go to onRetry when given). */
   quiet?: boolean;
@@ -190,6 +194,7 @@ async function syncFile(
       contentTypes: file.contentTypes,
       headersMs: options.settings.timeoutMs,
       idleMs: options.settings.timeoutMs,
+      deadlineMs: options.deadlineMs ?? options.settings.deadlineMs,
       retries: options.settings.retries,
       signal: options.signal,
       headers: { 'user-agent': USER_AGENT, accept: [...file.contentTypes, '*/*;q=0.1'].join(', ') },

@@ -3,7 +3,7 @@
 // PDI_SYNC_URL_<SERVICE> (a mirror) or `pdi sync <service> --source URL`.
 import type { ServiceName } from '../config.ts';
 import { parseDuration } from './duration.ts';
-import { redactUrl } from './download.ts';
+import { DEFAULT_DEADLINE_MS, redactUrl } from './download.ts';
 
 export interface SyncFileDefinition {
   /** Names the file in the sync state and the status answer ("rounds", "toolkit"). */
@@ -84,6 +84,8 @@ export interface SyncSettings {
   timeoutMs: number;
   /** Retries of a download after a 5xx, a timeout or a network error (PDI_SYNC_RETRIES, default 4). */
   retries: number;
+  /** The whole of one file's download, retries and waits included (PDI_SYNC_DEADLINE, default 1h). */
+  deadlineMs: number;
   /** How long a running sync's lease lasts unless renewed (a crashed instance's lease ends after this). */
   leaseMs: number;
 }
@@ -94,6 +96,7 @@ export function syncSettings(env: NodeJS.ProcessEnv): SyncSettings {
   return {
     timeoutMs: env.PDI_SYNC_TIMEOUT?.trim() ? parseDuration(env.PDI_SYNC_TIMEOUT, 'PDI_SYNC_TIMEOUT') : 60_000,
     retries: retries ? Number(retries) : 4,
+    deadlineMs: env.PDI_SYNC_DEADLINE?.trim() ? parseDuration(env.PDI_SYNC_DEADLINE, 'PDI_SYNC_DEADLINE') : DEFAULT_DEADLINE_MS,
     leaseMs: 10 * 60_000,
   };
 }

@@ -1,7 +1,8 @@
 // The sync's state in the database, shared by every instance on it: the schedule (next_run_at), the lease that
 // lets one instance at a time run a service's sync, the outcome of the last attempt, and each source file's
 // validators and checksum. A lease is taken by one conditional UPDATE (a row changes for one instance only, on
-// SQLite as on PostgreSQL); a crashed holder's lease simply runs out.
+// SQLite as on PostgreSQL). A lease whose holder was a process of this host that no longer exists (kill -9) is
+// taken over at once; a crashed holder elsewhere is only known by its lease running out.
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
@@ -9,6 +10,7 @@ import type { Selectable } from 'kysely';
 import type { AnyDatabase, SyncFilesTable, SyncStateTable } from '../db/tables.ts';
 import { coreTables } from '../db/tables.ts';
 import { dbJson, readJson } from '../db/dialect.ts';
+import { processAlive } from '../import.ts';
 
 export type SyncStateRow = Selectable<SyncStateTable>;
 export type SyncFileRow = Selectable<SyncFilesTable>;
@@ -22,6 +24,18 @@ export interface DatasetVersion {
 /** This process as a lease holder: host, pid and a random part (two runtimes in one process differ). */
 export function newHolderId(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+/** The process of this host a holder id names, or null when the id is another host's (or not one of ours). */
+function localHolderPid(holder: string): number | null {
+  const match = /^(.*):(\d+):[0-9a-f]+$/.exec(holder);
+  return match && match[1] === os.hostname() ? Number(match[2]) : null;
+}
+
+/** A lease holder that was a process of this host and is gone: its lease need not run out. */
+export function holderIsDeadHere(holder: string | null): boolean {
+  const pid = holder === null ? null : localHolderPid(holder);
+  return pid !== null && !processAlive(pid);
 }
 
 export async function readSyncState(database: AnyDatabase, service: string): Promise<SyncStateRow | null> {
@@ -58,6 +72,14 @@ export interface LeaseRequest {
 /** Takes the service's lease when no live holder has it (and, for a scheduled run, the run is due). True when taken. */
 export async function claimLease(database: AnyDatabase, service: string, request: LeaseRequest): Promise<boolean> {
   await ensureRow(database, service);
+  if (await takeLease(database, service, request, null)) return true;
+  const holder = (await readSyncState(database, service))?.lease_holder ?? null;
+  // Taken from that holder only: if another instance took it over first, the statement changes nothing.
+  return holder !== null && holderIsDeadHere(holder) && (await takeLease(database, service, request, holder));
+}
+
+/** One conditional UPDATE: the lease when it is free or run out (`from` null), or when `from` holds it. */
+async function takeLease(database: AnyDatabase, service: string, request: LeaseRequest, from: string | null): Promise<boolean> {
   const now = request.now.toISOString();
   let update = coreTables(database)
     .updateTable('sync_state')
@@ -70,7 +92,7 @@ export async function claimLease(database: AnyDatabase, service: string, request
         : {}),
     })
     .where('service', '=', service)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]));
+    .where((eb) => (from === null ? eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]) : eb('lease_holder', '=', from)));
   if (request.schedule) update = update.where((eb) => eb.or([eb('next_run_at', 'is', null), eb('next_run_at', '<=', now)]));
   const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;

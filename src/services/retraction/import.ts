@@ -60,6 +60,20 @@ function reportProblems(problems: Map<string, number>, options: ImportOptions): 
 
 const bump = (map: Map<string, number>, key: string, n = 1) => map.set(key, (map.get(key) ?? 0) + n);
 
+/** How many of these Record IDs are stored papers. */
+async function countStored(trx: RetractionDb, recordIds: readonly string[]): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < recordIds.length; i += 900) {
+    const row = await trx
+      .selectFrom('retraction_papers')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('record_id', 'in', recordIds.slice(i, i + 900))
+      .executeTakeFirstOrThrow();
+    n += num(row.n);
+  }
+  return n;
+}
+
 /** How many rows a dataset holds (the guard's shrink share is counted against it). */
 async function countRows(trx: RetractionDb, table: 'retraction_papers' | 'retraction_panel'): Promise<number> {
   return num(
@@ -96,10 +110,14 @@ export async function importRetractionWatch(db: Db, file: string, options: Impor
       const map = mapRwHeader(header);
       for (const column of map.missing) bump(problems, `no ${column} column in the file`);
       if (!isDemo) await removeDemoPapers(trx, ic.tally);
-      const wasEmpty = (await countRows(trx, 'retraction_papers')) === 0;
+      const storedBefore = await countRows(trx, 'retraction_papers');
+      // Papers kept because their row could not be read are neither unchanged nor updated: count the base here.
+      ic.tally.storedBefore(storedBefore);
+      const wasEmpty = storedBefore === 0;
       // A first load builds the search index once at the end instead of row by row.
       if (wasEmpty) await suspendSubstringIndex(trx, PAPER_SEARCH);
       const seen = new Set<string>();
+      const unreadIds: string[] = [];
       const dateChanged: number[] = [];
       for await (const batch of batches) {
         const records: RetractionRecord[] = [];
@@ -109,10 +127,18 @@ export async function importRetractionWatch(db: Db, file: string, options: Impor
           for (const p of result.problems) bump(problems, p);
           for (const column of result.unreadable) {
             const raw = row.cells[map.index[column]!] ?? '';
-            ic.tally.warn(`line ${row.line}, record ${result.record?.record_id ?? '?'}: ${column} "${raw}" is not a date; stored as null`);
+            const what = result.record ? 'stored as null where the paper is new, the stored date kept otherwise' : 'row skipped';
+            ic.tally.warn(
+              `line ${row.line}, record ${result.record?.record_id ?? result.recordId ?? '?'}: ${column} "${raw}" is not a date; ${what}`,
+            );
           }
           if (!result.record) {
             ic.tally.skip(result.skip!);
+            // A paper the file names but whose row cannot be read stays as stored (not deleted, not changed).
+            if (result.recordId !== undefined && !seen.has(result.recordId)) {
+              seen.add(result.recordId);
+              unreadIds.push(result.recordId);
+            }
             continue;
           }
           if (seen.has(result.record.record_id)) {
@@ -126,6 +152,8 @@ export async function importRetractionWatch(db: Db, file: string, options: Impor
         ic.progress.tick(batch.length);
       }
       if (seen.size === 0) throw new Error(`${file}: no Retraction Watch records (an empty file would delete every paper)`);
+      const kept = await countStored(trx, unreadIds);
+      if (kept > 0) ic.tally.warn(`${kept} paper(s) whose row could not be read keep their stored copy`);
       await dropPaperStaging(trx);
       await deletePapersNotIn(trx, seen, ic.tally);
       if (dateChanged.length) await recomputeDaysAfter(trx, dateChanged);
@@ -355,15 +383,25 @@ export async function importPanel(db: Db, file: string, options: ImportOptions =
       const trx = coreTrx.withTables<RetractionTables>();
       const { header, batches } = await openCsv(file);
       const map = mapPanelHeader(header);
+      ic.tally.storedBefore(await countRows(trx, 'retraction_panel'));
       const seen = new Set<string>();
       for await (const batch of batches) {
         const records: PanelRecord[] = [];
         for (const row of batch) {
           ic.tally.read();
           const result = parsePanelRow(row.cells, map);
-          for (const column of result.nonNumeric) bump(problems, `non-numeric or invalid ${column}`);
+          for (const column of result.nonNumeric) {
+            bump(problems, `non-numeric or invalid ${column}`);
+            ic.tally.warn(
+              `line ${row.line}: ${column} is not a number; stored as null where the row is new, the stored value kept otherwise`,
+            );
+          }
           if (!result.record) {
             ic.tally.skip(result.skip!);
+            if (result.key) {
+              ic.tally.warn(`line ${row.line}: ${result.skip} for ${result.key.country} ${result.key.year}; the stored copy is kept`);
+              seen.add(`${result.key.country}\u0000${result.key.year}`);
+            }
             continue;
           }
           const key = `${result.record.country}\u0000${result.record.year}`;

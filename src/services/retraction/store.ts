@@ -14,6 +14,7 @@ import {
   insertMany,
   num,
   daysBetweenColumns,
+  readJson,
 } from '../../core/db/dialect.ts';
 import type { ImportTally } from '../../core/import.ts';
 import { natureOf } from './nature.ts';
@@ -85,17 +86,31 @@ export async function storePaperBatch(
 ): Promise<PaperBatchResult> {
   const result: PaperBatchResult = { retractionDateChanged: [] };
   if (records.length === 0) return result;
-  const existing = new Map<string, { id: number; content_hash: string; retraction_date: string | null }>();
+  const existing = new Map<
+    string,
+    { id: number; content_hash: string; retraction_date: string | null; original_paper_date: string | null }
+  >();
   const ids = records.map((r) => r.record_id);
   for (let i = 0; i < ids.length; i += 900) {
     const rows = await trx
       .selectFrom('retraction_papers')
-      .select(['id', 'record_id', 'content_hash', 'retraction_date'])
+      .select(['id', 'record_id', 'content_hash', 'retraction_date', 'original_paper_date'])
       .where('record_id', 'in', ids.slice(i, i + 900))
       .execute();
     for (const row of rows)
-      existing.set(row.record_id, { id: Number(row.id), content_hash: row.content_hash, retraction_date: row.retraction_date });
+      existing.set(row.record_id, {
+        id: Number(row.id),
+        content_hash: row.content_hash,
+        retraction_date: row.retraction_date,
+        original_paper_date: row.original_paper_date,
+      });
   }
+  // A value the file holds but that could not be read never replaces the stored one.
+  records = records.map((record) => {
+    const old = existing.get(record.record_id);
+    if (!old || !record.unreadable?.includes('original_paper_date')) return record;
+    return { ...record, original_paper_date: old.original_paper_date };
+  });
   const now = new Date().toISOString();
   const fresh: RetractionRecord[] = [];
   const changed: { id: number; record: RetractionRecord }[] = [];
@@ -521,19 +536,30 @@ export async function refreshPaperCounts(trx: RetractionDb): Promise<void> {
 
 export async function storePanelBatch(trx: RetractionDb, records: PanelRecord[], isDemo: boolean, tally: ImportTally): Promise<void> {
   if (records.length === 0) return;
-  const existing = new Map<string, { id: number; content_hash: string }>();
+  const existing = new Map<string, { id: number; content_hash: string; covariates: Record<string, number | null> }>();
   const countries = [...new Set(records.map((r) => r.country))];
   for (let i = 0; i < countries.length; i += 900) {
     for (const row of await trx
       .selectFrom('retraction_panel')
-      .select(['id', 'country', 'year', 'content_hash'])
+      .select(['id', 'country', 'year', 'content_hash', 'covariates'])
       .where('country', 'in', countries.slice(i, i + 900))
       .execute()) {
-      existing.set(`${row.country}\u0000${row.year}`, { id: Number(row.id), content_hash: row.content_hash });
+      existing.set(`${row.country}\u0000${row.year}`, {
+        id: Number(row.id),
+        content_hash: row.content_hash,
+        covariates: readJson<Record<string, number | null>>(row.covariates),
+      });
     }
   }
   const fresh: Insertable<PanelTable>[] = [];
-  for (const record of records) {
+  for (const read of records) {
+    const { unreadable, ...record } = read;
+    const stored = existing.get(`${record.country}\u0000${record.year}`);
+    // A covariate the file holds but that could not be read never replaces the stored value.
+    if (stored && unreadable?.length) {
+      record.covariates = { ...record.covariates };
+      for (const name of unreadable) if (name in stored.covariates) record.covariates[name] = stored.covariates[name];
+    }
     const values = {
       country: record.country,
       country_fold: foldCase(record.country),

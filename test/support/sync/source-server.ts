@@ -1,7 +1,8 @@
 // A source server for sync tests: a real HTTP server on 127.0.0.1 that serves files the test gives it (the real
 // files of ../shared/data) the way a publisher does (ETag, Last-Modified, conditional GET, byte ranges), and
 // misbehaves on demand, once per fault queued: a status, a stall before the headers, a body cut short (with or
-// without a Content-Length), a slow body, the wrong content type.
+// without a Content-Length), a slow body, the wrong content type, a range answered whatever If-Range says (a
+// server that splices versions), a redirect.
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
@@ -21,7 +22,10 @@ export type Fault =
   | { stallMs: number }
   | { cutAfter: number; chunked?: boolean }
   | { chunkDelayMs: number; chunkBytes?: number }
-  | { contentType: string };
+  | { contentType: string }
+  /** Answers a Range request even when If-Range names another version. */
+  | { ignoreIfRange: true }
+  | { redirect: string };
 
 export interface SeenRequest {
   path: string;
@@ -64,6 +68,7 @@ export async function startSourceServer(): Promise<SourceServer> {
           `error ${fault.status}`,
         );
       }
+      if (fault && 'redirect' in fault) return send(302, { location: fault.redirect });
       if (!resource) return send(404, { 'content-type': 'application/json' }, '{"error":"not found"}');
       const etag = resource.etag === undefined ? `"${createHash('sha1').update(resource.body).digest('hex')}"` : resource.etag;
       const validators: Record<string, string> = {};
@@ -78,7 +83,8 @@ export async function startSourceServer(): Promise<SourceServer> {
       let status = 200;
       const range = /^bytes=(\d+)-$/.exec(String(req.headers.range ?? ''));
       const ifRange = req.headers['if-range'];
-      if (ranges && range && (!ifRange || ifRange === etag || ifRange === resource.lastModified)) {
+      const ignoreIfRange = fault !== undefined && 'ignoreIfRange' in fault;
+      if (ranges && range && (!ifRange || ifRange === etag || ifRange === resource.lastModified || ignoreIfRange)) {
         start = Number(range[1]);
         if (start >= resource.body.length) return send(416, { 'content-range': `bytes */${resource.body.length}` });
         status = 206;

@@ -1,6 +1,9 @@
 // The democracy panel CSV: one row per country and year, `country, iso3, region, year, democracy_index,
 // publications, retractions` (found by name, any case) and any number of further numeric columns, the
 // covariates, kept in file order. Missing values (empty, NA, NaN) are null; the model drops incomplete rows.
+// Text that is not a number is another matter: in democracy_index, publications or retractions it makes the row
+// unreadable (the importer keeps that country-year's stored copy); in a covariate it is null with a warning, and
+// never replaces a value already stored.
 import { parseNumber } from './fields.ts';
 
 export const PANEL_FIXED_COLUMNS = ['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions'] as const;
@@ -45,15 +48,24 @@ export interface PanelRecord {
   publications: number | null;
   retractions: number | null;
   covariates: Record<string, number | null>;
+  /** Covariates whose cell could not be read: null here, and the stored value, if any, is kept. */
+  unreadable?: string[];
 }
 
-export type PanelSkip = 'missing country' | 'year not a whole number between 1800 and 2200';
+export type PanelSkip =
+  | 'missing country'
+  | 'year not a whole number between 1800 and 2200'
+  | 'unreadable democracy_index'
+  | 'unreadable publications'
+  | 'unreadable retractions';
 
 export interface PanelRowResult {
   record?: PanelRecord;
   skip?: PanelSkip;
   /** Cells set to null because they held text that is not a number (counted per column). */
   nonNumeric: string[];
+  /** The country and year of a skipped row that has them: its stored copy is kept. */
+  key?: { country: string; year: number };
 }
 
 export function parsePanelRow(cells: readonly string[], map: PanelColumnMap): PanelRowResult {
@@ -81,6 +93,10 @@ export function parsePanelRow(cells: readonly string[], map: PanelColumnMap): Pa
     }
     return value;
   };
+  const democracyIndex = number('democracy_index', cell('democracy_index'));
+  const publications = count('publications');
+  const retractions = count('retractions');
+  if (nonNumeric.length > 0) return { skip: `unreadable ${nonNumeric[0] as 'publications'}`, nonNumeric: [], key: { country, year } };
   const covariates: Record<string, number | null> = {};
   for (const [name, i] of map.covariates) covariates[name] = number(name, cells[i]);
   const text = (name: string) => {
@@ -94,10 +110,11 @@ export function parsePanelRow(cells: readonly string[], map: PanelColumnMap): Pa
       iso3: text('iso3')?.toUpperCase() ?? null,
       region: text('region'),
       year,
-      democracy_index: number('democracy_index', cell('democracy_index')),
-      publications: count('publications'),
-      retractions: count('retractions'),
+      democracy_index: democracyIndex,
+      publications,
+      retractions,
       covariates,
+      ...(nonNumeric.length > 0 ? { unreadable: nonNumeric } : {}),
     },
   };
 }

@@ -1,6 +1,9 @@
 // The Retraction Watch database CSV: 20 columns found by name (any order, any case, spaces ignored), one
 // record per row. Multi-valued cells are `;`-separated; subjects carry a `(XXX) ` code prefix; reasons a
-// leading `+`; dates are `M/D/YYYY H:MM` or ISO. A row becomes a RetractionRecord or a skip reason.
+// leading `+`; dates are `M/D/YYYY H:MM` or ISO. A row becomes a RetractionRecord or a skip reason. RetractionDate
+// is required (every analysis of the service is by it): a row whose date cannot be read is unreadable, and the
+// importer keeps that paper's stored copy. An unreadable OriginalPaperDate is null with a warning, and never
+// replaces a date already stored.
 import { cleanDoi, cleanPubMedId, parseRecordDate, parseYesNo, splitMulti } from './fields.ts';
 
 export const RW_COLUMNS = [
@@ -56,7 +59,12 @@ export interface RetractionRecord {
   reasons: string[];
   paywalled: boolean | null;
   notes: string | null;
+  /** Secondary fields whose cell could not be read: null here, and the stored value, if any, is kept. */
+  unreadable?: readonly UnreadableField[];
 }
+
+/** The fields a row may leave unread without being skipped. */
+export type UnreadableField = 'original_paper_date';
 
 const compact = (name: string) =>
   name
@@ -114,7 +122,7 @@ const text = (value: string | undefined) => {
 };
 
 /** Why a row was not imported (counted, so free of row-specific text). */
-export type RwSkipReason = 'missing Record ID' | 'missing title';
+export type RwSkipReason = 'missing Record ID' | 'missing title' | 'unreadable RetractionDate';
 
 export interface RwRowResult {
   record?: RetractionRecord;
@@ -123,6 +131,8 @@ export interface RwRowResult {
   problems: string[];
   /** The columns of those cells. */
   unreadable: RwColumn[];
+  /** The Record ID of a skipped row that has one: its stored copy is kept. */
+  recordId?: string;
 }
 
 export function parseRwRow(cells: readonly string[], map: RwColumnMap): RwRowResult {
@@ -135,7 +145,7 @@ export function parseRwRow(cells: readonly string[], map: RwColumnMap): RwRowRes
   const recordId = (cell('Record ID') ?? '').trim();
   if (recordId === '') return { skip: 'missing Record ID', problems, unreadable };
   const title = (cell('Title') ?? '').trim();
-  if (title === '') return { skip: 'missing title', problems, unreadable };
+  if (title === '') return { skip: 'missing title', problems, unreadable, recordId };
   const date = (column: RwColumn) => {
     const value = parseRecordDate(cell(column));
     if (value === undefined) {
@@ -145,6 +155,9 @@ export function parseRwRow(cells: readonly string[], map: RwColumnMap): RwRowRes
     }
     return value;
   };
+  const retractionDate = date('RetractionDate');
+  if (unreadable.length > 0) return { skip: 'unreadable RetractionDate', problems: [], unreadable, recordId };
+  const originalPaperDate = date('OriginalPaperDate');
   return {
     problems,
     unreadable,
@@ -159,10 +172,10 @@ export function parseRwRow(cells: readonly string[], map: RwColumnMap): RwRowRes
       authors: splitMulti(cell('Author')),
       urls: unique(splitMulti(cell('URLS'))),
       article_types: unique(splitMulti(cell('ArticleType'))),
-      retraction_date: date('RetractionDate'),
+      retraction_date: retractionDate,
       retraction_doi: cleanDoi(cell('RetractionDOI')),
       retraction_pubmed_id: cleanPubMedId(cell('RetractionPubMedID')),
-      original_paper_date: date('OriginalPaperDate'),
+      original_paper_date: originalPaperDate,
       original_paper_doi: cleanDoi(cell('OriginalPaperDOI')),
       original_paper_pubmed_id: cleanPubMedId(cell('OriginalPaperPubMedID')),
       retraction_nature: text(cell('RetractionNature')),
@@ -173,6 +186,7 @@ export function parseRwRow(cells: readonly string[], map: RwColumnMap): RwRowRes
       ),
       paywalled: parseYesNo(cell('Paywalled')),
       notes: text(cell('Notes')),
+      ...(originalPaperDate === null && unreadable.length > 0 ? { unreadable: ['original_paper_date'] as const } : {}),
     },
   };
 }

@@ -227,11 +227,15 @@ describe('democracy panel rows', () => {
       publications: 1200,
       retractions: 3,
       covariates: { gdp: null, press_freedom: null },
+      unreadable: ['press_freedom'],
     });
     assert.deepEqual(ok.nonNumeric, ['press_freedom']);
     assert.equal(parsePanelRow(['', '', '', '2010', '1', '1', '1', '', ''], map).skip, 'missing country');
     assert.equal(parsePanelRow(['X', '', '', '20.5', '1', '1', '1', '', ''], map).skip, 'year not a whole number between 1800 and 2200');
-    assert.equal(parsePanelRow(['X', '', '', '2010', '1', '1', '-2', '', ''], map).record!.retractions, null);
+    // A required count that cannot be read makes the row unreadable, naming its country and year.
+    const negative = parsePanelRow(['X', '', '', '2010', '1', '1', '-2', '', ''], map);
+    assert.deepEqual([negative.skip, negative.key, negative.record], ['unreadable retractions', { country: 'X', year: 2010 }, undefined]);
+    assert.equal(parsePanelRow(['X', '', '', '2010', 'NA', '1', '1', '', ''], map).record!.democracy_index, null);
     assert.throws(() => mapPanelHeader(['country', 'year']), /missing column\(s\) democracy_index, publications, retractions/);
   });
 });
