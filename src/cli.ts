@@ -66,7 +66,7 @@ program
 program
   .command('sync')
   .description("download a service's official source and import it if it changed (the same importer and guards as import)")
-  .argument('<service>', 'any service but krt (krt has no bulk source: see fetch)')
+  .argument('<service>', 'a service (krt: the Cellosaurus registry; its papers come by DOI: see fetch)')
   .option('--source <url>', 'fetch from this address instead of PDI_SYNC_URL_<SERVICE> or the official one')
   .option('--force', 'download and import even when the source says nothing changed')
   .option('--deadline <duration>', 'give up a download not finished within this time, e.g. 20m (default PDI_SYNC_DEADLINE; 1h)')

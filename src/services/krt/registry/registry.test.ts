@@ -24,6 +24,11 @@ import { RegistryKnowledge } from '../rrid/registry-knowledge.ts';
 import { validateRrid } from '../rrid/validate.ts';
 import type { ValidateResponse } from '../schemas/ai.ts';
 import { krtService } from '../service.ts';
+import { krtSync } from '../sync.ts';
+import { runSync } from '../../../core/sync/run.ts';
+import { Random } from '../../../core/random.ts';
+import { startSourceServer } from '../../../../test/support/sync/source-server.ts';
+import { SYNC_SOURCES } from '../../sync-sources.ts';
 import type { KrtTables } from '../tables.ts';
 import { antibodyColumns } from './antibody-registry.ts';
 import { openCellosaurus } from './cellosaurus.ts';
@@ -326,6 +331,32 @@ describeEachDatabase(
       assert.match(former.recommendations[0], /former accession .* merged into RRID:CVCL_0030/);
       // A registry not imported here (SciCrunch for SCR_) gives no evidence: the papers decide.
       assert.deepEqual(await knowledge.evidenceFor('RRID:SCR_002285'), { release: null, entry: null, secondary: false });
+    });
+
+    it('pdi sync krt: downloads cellosaurus.txt, imports it with the registry importer, then asks again conditionally', async () => {
+      assert.equal(SYNC_SOURCES.krt, krtSync);
+      const server = await startSourceServer();
+      try {
+        const download = { retries: 1, baseDelayMs: 5, maxDelayMs: 10, random: new Random(3) };
+        const body = Buffer.from((HEADER + HELA + HEK293T + filler(40)).replace('49.0', '50.0'));
+        server.put('/databases/cellosaurus/cellosaurus.txt', { body, contentType: 'text/plain' });
+        const ctx = context({ PDI_SYNC_URL_KRT: '' });
+        const source = server.url('/databases/cellosaurus/cellosaurus.txt');
+        const first = await runSync(ctx, krtService, krtSync, { source, download, force: true });
+        assert.deepEqual(
+          first.files.map((f) => [f.name, f.result, f.reports.map((r) => [r.importer, r.dataset, r.unchanged])]),
+          [['cellosaurus', 'imported', [['registry', 'cellosaurus', 42]]]],
+        );
+        const second = await runSync(ctx, krtService, krtSync, { source, download });
+        assert.notEqual(second.files[0].result, 'imported');
+        // A cut download is refused by the importer and the stored entries stay.
+        server.put('/databases/cellosaurus/cellosaurus.txt', { body: body.subarray(0, body.length - 40), contentType: 'text/plain' });
+        const cut = await runSync(ctx, krtService, krtSync, { source, download, force: true });
+        assert.equal(cut.files[0].result, 'refused');
+        assert.equal(await count('cellosaurus'), 42);
+      } finally {
+        await server.close();
+      }
     });
 
     it('POST /api/ai/validate-rrid/ answers from the registries, and a new import is not hidden by the cache', async () => {
