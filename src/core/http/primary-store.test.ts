@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { LimitCounters } from '../cluster-limits.ts';
 import type { LimitsAnswer, LimitsRequest } from '../cluster-limits.ts';
 import { PrimaryCounters, PrimaryStore } from './primary-store.ts';
+import { countInPrimary } from './rate-limit.ts';
 import type { Channel, Counted } from './primary-store.ts';
 
 const quiet = { warn: () => {}, info: () => {} };
@@ -117,5 +118,19 @@ describe('PrimaryCounters', () => {
     const counters = new PrimaryCounters(limits(1000), quiet, { connected: false, send: () => true, on: () => {} });
     const error = await new Promise<Error | null>((resolve) => counters.count('n', 'a', 1000, 5, false, resolve));
     assert.match(error!.message, /no primary to ask/);
+  });
+});
+
+describe('countInPrimary (a cache hit answered by the listener)', () => {
+  it("gives the plugin's headers when counted, null at the limit, and 'failed' (let through) when the primary is silent", async () => {
+    const primary = fakePrimary(true);
+    const limit = { max: 1, windowMs: 60_000, primary: new PrimaryStore(new PrimaryCounters(limits(1000), quiet, primary.channel), 'n') };
+    const hit = () => new Promise<string[] | null | 'failed'>((resolve) => countInPrimary(limit, '127.0.0.1', resolve));
+    assert.deepEqual(await hit(), ['x-ratelimit-limit', '1', 'x-ratelimit-remaining', '0', 'x-ratelimit-reset', '60']);
+    assert.equal(await hit(), null);
+    const silent = { ...limit, primary: new PrimaryStore(new PrimaryCounters(limits(20), quiet, fakePrimary(false).channel), 'n') };
+    const started = performance.now();
+    assert.equal(await new Promise((resolve) => countInPrimary(silent, '127.0.0.1', resolve)), 'failed');
+    assert.ok(performance.now() - started < 1000);
   });
 });
