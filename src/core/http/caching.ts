@@ -512,7 +512,7 @@ export class DirectHits {
     countInPrimary(limit, client, (limitHeaders) => {
       // Closing meanwhile: Fastify answers, with the Connection: close a closing server sends.
       if (limitHeaders === null || this.closing) fallback(req, res);
-      else this.send(req, res, entry, list, body, encoding, limitHeaders, started);
+      else this.send(req, res, entry, list, body, encoding, limitHeaders === 'failed' ? null : limitHeaders, started);
     });
     return true;
   }

@@ -74,17 +74,22 @@ export function countDirectly(limit: DirectLimit, client: string): string[] | nu
 
 /**
  * countDirectly's asynchronous twin for counters held by the primary: calls `done` with the headers of an allowed
- * request once counted, or with null, without counting, at the limit or when the primary cannot count (the plugin then
- * answers, with its 429, or lets the request through as it does when the primary fails).
+ * request once counted; with null, without counting, at the limit (the plugin then answers, with its 429); or with
+ * 'failed' when the primary did not count in time (the request is let through without the headers, as the plugin lets
+ * it through when the primary fails, and without asking the primary a second time).
  */
-export function countInPrimary(limit: DirectLimit, client: string, done: (headers: string[] | null) => void): void {
+export function countInPrimary(limit: DirectLimit, client: string, done: (headers: string[] | null | 'failed') => void): void {
   const store = limit.primary;
   if (store === undefined) {
     done(null);
     return;
   }
   store.incrWithin(client, limit.windowMs, limit.max, (error, counted) => {
-    if (error !== null || counted === undefined || !counted.counted) {
+    if (error !== null || counted === undefined) {
+      done('failed');
+      return;
+    }
+    if (!counted.counted) {
       done(null);
       return;
     }
