@@ -3,7 +3,8 @@
 // feed reports every round unchanged; rounds the feed no longer has are deleted (the feed is the whole
 // history), within the import guard (more than 10% of the stored rounds refused unless --allow-shrink).
 // A round the feed still lists but whose primary fields cannot be read is skipped with its reason, and its
-// stored copy is kept; a secondary field that cannot be read is stored as null with a warning. Generated
+// stored copy is kept; a secondary field that cannot be read is null with a warning, and never replaces a
+// value already stored for that round (its stored value is kept). Generated
 // demo rounds are removed, not counted as deleted, when a feed replaces them. Categories are normalised by
 // the feed domain and keep their ids; statistics and forecasts are computed from the stored draws in the
 // same transaction and kept with the new data version.
@@ -112,11 +113,25 @@ function fact(v: DrawValues): DrawFact {
   return { roundNumber: v.round_number, roundSortKey: v.round_sort_key, date: v.date, crs: v.crs, invitations: v.invitations };
 }
 
+/** The stored column a secondary field of the feed fills (every pool count and its date fill the distribution). */
+function secondaryColumn(field: string): 'drawn_at' | 'tie_break_at' | 'programs' | 'pool_distribution' | 'url' | null {
+  if (field === 'drawDateTime') return 'drawn_at';
+  if (field === 'drawCutOff') return 'tie_break_at';
+  if (field === 'drawText2') return 'programs';
+  if (field === 'drawNumberURL') return 'url';
+  if (field === 'drawDistributionAsOn' || /^dd\d+$/.test(field)) return 'pool_distribution';
+  return null;
+}
+
 /** Stored rows of rounds the feed lists but could not read: kept as they are. */
 async function storedCopies(trx: Kysely<DrawsDatabase>, roundNumbers: readonly string[]): Promise<DrawValues[]> {
   if (roundNumbers.length === 0) return [];
   const rows = await trx.selectFrom('draws_draws').selectAll().where('round_number', 'in', roundNumbers).execute();
   return rows.map(storedDrawValues);
+}
+
+function keepStored<K extends keyof DrawValues>(target: DrawValues, stored: DrawValues, column: K): void {
+  target[column] = stored[column];
 }
 
 /** Imports a rounds feed; see the file comment. */
@@ -166,6 +181,18 @@ export async function importRounds(ctx: ServiceContext, source: string, options:
       );
       const desired = drawValues(feed, categoryIds);
       for (const k of kept) desired.set(k.round_number, k);
+      // A secondary value the feed holds but that could not be read never replaces the stored one.
+      const unread = feed.warnings.flatMap((w) => {
+        const column = secondaryColumn(w.field);
+        return column !== null && desired.has(w.round) ? [{ round: w.round, field: w.field, column }] : [];
+      });
+      const storedRounds = new Map((await storedCopies(trx, [...new Set(unread.map((u) => u.round))])).map((v) => [v.round_number, v]));
+      for (const u of unread) {
+        const stored = storedRounds.get(u.round);
+        if (!stored || stored[u.column] === null) continue;
+        keepStored(desired.get(u.round)!, stored, u.column);
+        tally.warn(`round ${u.round}: ${u.field} could not be read; the stored value is kept`);
+      }
       const byCategory = new Map<number, DrawValues[]>();
       for (const v of desired.values()) byCategory.set(v.category_id, [...(byCategory.get(v.category_id) ?? []), v]);
       for (const draws of byCategory.values()) {
