@@ -88,9 +88,11 @@ const EXAMPLES: Record<string, Record<string, (found: Found) => Example>> = {
     'GET /api/check-doi-local/': (f) => ({ query: doiQuery(f('doi', 'GET /api/doi-suggestions/')) }),
     'POST /api/check-doi-local/': (f) => ({ body: doiBody(f('doi', 'GET /api/doi-suggestions/')) }),
     'GET /api/doi-suggestions/': () => ({ query: 'q=10.' }),
-    'GET /api/api/krt/doi/{*}': (f) => ({ path: { '*': f('doi', 'GET /api/doi-suggestions/') } }),
-    'GET /api/api/krt/{session_id}/': (f) => ({ path: { session_id: f('session_id', 'GET /api/api/krt/doi/{*}') } }),
-    'GET /api/export/{session_id}/{format}/': (f) => ({ path: { session_id: f('session_id', 'GET /api/api/krt/doi/{*}'), format: 'csv' } }),
+    'GET /api/api/krt/doi/{doi}': (f) => ({ path: { doi: f('doi', 'GET /api/doi-suggestions/') } }),
+    'GET /api/api/krt/{session_id}/': (f) => ({ path: { session_id: f('session_id', 'GET /api/api/krt/doi/{doi}') } }),
+    'GET /api/export/{session_id}/{format}/': (f) => ({
+      path: { session_id: f('session_id', 'GET /api/api/krt/doi/{doi}'), format: 'csv' },
+    }),
     'POST /api/api/ai/suggest-rrid/': () => ({ body: { resource_name: 'anti-GFP antibody', resource_type: 'antibody' } }),
     'POST /api/api/ai/validate-rrid/': () => ({ body: { rrid: 'RRID:AB_0000101' } }),
     'POST /api/api/ai/recommend/': () => ({ body: { resource_name: 'anti-GFP antibody', resource_type: 'antibody' } }),
@@ -159,7 +161,7 @@ function fillPath(route: string, values: Record<string, string | undefined>): st
   const url = route.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const value = values[name];
     if (value === undefined) missing = true;
-    return name === '*' ? encode(value ?? '') : encodeURIComponent(value ?? '');
+    return name === 'doi' ? encode(value ?? '') : encodeURIComponent(value ?? '');
   });
   return missing ? null : url;
 }
@@ -402,7 +404,7 @@ function suite(service: ServiceModule): void {
           const other = method === 'get' ? 'DELETE' : 'GET';
           await send(app, route, method, { what: 'another method', method: other, url: base });
           if (route.includes('{')) {
-            const bogus = route.replace(/\{([^}]+)\}/g, (_m, name: string) => (name === '*' ? '10.9999/no-such-doi' : '999999999'));
+            const bogus = route.replace(/\{([^}]+)\}/g, (_m, name: string) => (name === 'doi' ? '10.9999/no-such-doi' : '999999999'));
             await send(app, route, method, { ...(success ?? { method: method.toUpperCase() }), what: 'unknown path values', url: bogus });
           }
           if (op.requestBody) {

@@ -37,6 +37,8 @@ declare module 'fastify' {
     cacheSeconds?: number;
     /** Keep whole responses of this GET route in the server-side cache until the data version changes. */
     responseCache?: boolean;
+    /** The name the OpenAPI documents give the path parameter of a route ending in `*` (Fastify names it `*`). */
+    wildcard?: string;
     /** The route answers CORS preflights itself (OPTIONS is not turned into 405). */
     cors?: boolean;
     /** Error statuses this route answers beyond the kernel's (e.g. 409), documented with the service's error body. */
