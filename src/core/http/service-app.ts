@@ -238,7 +238,8 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
   if (!routes.has('/')) registerHome(app, service); // unless the service has a page of its own there
   await app.register(async (scope) => {
     for (const [url, { methods, cors }] of routes) {
-      if (url === '*' || url.endsWith('*')) continue;
+      // (a wildcard that answers only OPTIONS is a CORS preflight catch-all, not a path of its own)
+      if (url === '*' || (url.endsWith('*') && [...methods].every((m) => m === 'OPTIONS'))) continue;
       const allowed = [...methods].filter((m) => m !== 'HEAD');
       const allowHeader = [...methods].sort().join(', ');
       const missing = ALL_METHODS.filter((m) => !methods.has(m) && !(m === 'OPTIONS' && cors));
