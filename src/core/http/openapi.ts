@@ -60,7 +60,8 @@ export function openApiOptions(service: ServiceModule, version: '3.1.0' | '3.0.3
       openapi: version,
       info: { title: service.title, description: service.description, version: service.version },
     },
-    transform: ({ schema, url, route }) => ({ schema: documentedSchema(service, schema as Schema, route) ?? schema, url }),
+    transform: ({ schema, url, route }) =>
+      namedWildcard(documentedSchema(service, schema as Schema, route) ?? (schema as Schema), url, route),
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject;
       // @fastify/swagger types the document per OpenAPI version; this keeps the shape it is given.
@@ -113,6 +114,23 @@ export function documentedSchema(service: ServiceModule, schema: Schema | undefi
   }
 
   return { ...rest, ...(optionalDefaults(schema.querystring) ?? {}), response };
+}
+
+/**
+ * A route ending in a wildcard (a value that holds slashes, such as a DOI) names its parameter `*`; the documents
+ * call it by the name its route gives in `config.wildcard`, so that clients and generators get a usable name.
+ */
+function namedWildcard(schema: Schema, url: string, route: RouteOptions): { schema: Schema; url: string } {
+  const name = route.config?.wildcard;
+  const params = schema.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+  if (!name || !url.endsWith('*') || !params?.properties?.['*']) return { schema, url };
+  const { '*': wildcard, ...others } = params.properties;
+  const renamed = {
+    ...params,
+    properties: { ...others, [name]: wildcard },
+    required: [...(params.required ?? []).filter((p) => p !== '*'), name],
+  };
+  return { schema: { ...schema, params: renamed }, url: `${url.slice(0, -1)}:${name}` };
 }
 
 /** A query parameter with a default may be left out: the document must not call it required. */

@@ -38,6 +38,31 @@ export function clampLimit(limit: number, max: number): number {
 
 const BOOLEAN_PATTERN = '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$';
 
+/**
+ * A text parameter that takes one of `values` in any case (unless `exactCase`), spaces around it ignored (and, with `blank`, nothing at
+ * all, meaning the default): a pattern, so the documents state exactly what the server accepts.
+ */
+export function choiceParam(
+  values: readonly string[],
+  description: string,
+  options: { blank?: boolean; descending?: boolean; exactCase?: boolean; maxLength?: number; error?: string } = {},
+) {
+  const spell = (value: string) =>
+    [...value]
+      .map((c) =>
+        !options.exactCase && c.toLowerCase() !== c.toUpperCase()
+          ? `[${c.toUpperCase()}${c.toLowerCase()}]`
+          : c.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'),
+      )
+      .join('');
+  const choice = `${options.descending ? '-?' : ''}(?:${values.map(spell).join('|')})`;
+  const message = options.error ?? `must be one of: ${values.join(', ')}${options.descending ? ' (a leading - means descending)' : ''}`;
+  return withError(
+    Type.String({ pattern: `^\\s*${options.blank ? `(?:${choice})?` : choice}\\s*$`, maxLength: options.maxLength ?? 40, description }),
+    message,
+  );
+}
+
 export function booleanParam(description: string) {
   return withError(
     Type.String({ pattern: BOOLEAN_PATTERN, description: `${description} One of true, false, 1, 0 (any case).` }),

@@ -38,6 +38,8 @@ declare module 'fastify' {
     cacheSeconds?: number;
     /** Keep whole responses of this GET route in the server-side cache until the data version changes. */
     responseCache?: boolean;
+    /** The name the OpenAPI documents give the path parameter of a route ending in `*` (Fastify names it `*`). */
+    wildcard?: string;
     /** The route answers CORS preflights itself (OPTIONS is not turned into 405). */
     cors?: boolean;
     /** Error statuses this route answers beyond the kernel's (e.g. 409), documented with the service's error body. */
@@ -238,7 +240,8 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
   if (!routes.has('/')) registerHome(app, service); // unless the service has a page of its own there
   await app.register(async (scope) => {
     for (const [url, { methods, cors }] of routes) {
-      if (url === '*' || url.endsWith('*')) continue;
+      // (a wildcard that answers only OPTIONS is a CORS preflight catch-all, not a path of its own)
+      if (url === '*' || (url.endsWith('*') && [...methods].every((m) => m === 'OPTIONS'))) continue;
       const allowed = [...methods].filter((m) => m !== 'HEAD');
       const allowHeader = [...methods].sort().join(', ');
       const missing = ALL_METHODS.filter((m) => !methods.has(m) && !(m === 'OPTIONS' && cors));

@@ -239,7 +239,7 @@ describeEachDatabase(
           ['min_value=10&max_value=5', /min_value must not be greater than max_value/],
           [
             'sort=amount',
-            /^sort must be one of agreement_value, agreement_start_date, agreement_end_date, recipient_legal_name, fiscal_year, recipient_province, program_name_en, id.*got "amount"/,
+            /^sort must be one of agreement_value, agreement_start_date, agreement_end_date, recipient_legal_name, fiscal_year, recipient_province, program_name_en, id, each optionally prefixed with - for descending$/,
           ],
           ['sort=--id', /sort must be one of/],
           ['is_major=yes', /^is_major must be true, false, 1 or 0$/],

@@ -1,6 +1,6 @@
 // GET /api/search/: the query and the page of grant records.
 import { Type } from 'typebox';
-import { booleanParam, limitParam, offsetParam, textParam } from '../../../core/http/params.ts';
+import { booleanParam, choiceParam, limitParam, offsetParam, textParam } from '../../../core/http/params.ts';
 import { PROVINCE_CODES } from '../source/index.ts';
 import { DEFAULT_SORT, SORT_FIELDS } from '../search.ts';
 import { RECIPIENT_TYPE_LIST } from './common.ts';
@@ -40,10 +40,16 @@ export const SearchQuery = Type.Object({
   is_major: Type.Optional(booleanParam('Only agreements over $1,000,000 (true) or up to it (false).')),
   is_notable: Type.Optional(booleanParam('Only agreements flagged (true) or not flagged (false) by the notable keyword rules.')),
   sort: Type.Optional(
-    Type.String({
-      maxLength: 40,
-      description: `Order: one of ${SORT_FIELDS.join(', ')}; a leading \`-\` means descending. Default \`-agreement_value\`. Ties are broken by id in the same direction; a missing end date sorts as the lowest value.`,
-    }),
+    choiceParam(
+      SORT_FIELDS,
+      `Order: one of ${SORT_FIELDS.join(', ')}; a leading \`-\` means descending. Default \`-agreement_value\`. Ties are broken by id in the same direction; a missing end date sorts as the lowest value.`,
+      {
+        blank: true,
+        descending: true,
+        exactCase: true,
+        error: `must be one of ${SORT_FIELDS.join(', ')}, each optionally prefixed with - for descending`,
+      },
+    ),
   ),
   limit: limitParam(DEFAULT_LIMIT, MAX_LIMIT),
   offset: offsetParam(),

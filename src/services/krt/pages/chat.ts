@@ -22,6 +22,7 @@ import { MAX_MESSAGE } from '../schemas/common.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
 import { clientError, errorNote, field, limitedText, parseSessionId, plural, sendPage } from './shared.ts';
+import { sameOriginForm } from '../../../core/pages/forms.ts';
 
 /** The last exchange, carried from POST /chat to the page it redirects to. */
 export interface ChatFlash {
@@ -206,8 +207,9 @@ ${extra.draft ?? ''}</textarea>
   });
 
   // The form's posts have the API chat's budget per client (RATE_LIMITS.chat a minute), counted apart from it.
+  const sameOrigin = sameOriginForm(kit.publicUrl('krt'));
   return rateLimitedGroup(app, ctx, { name: 'chat-page', max: RATE_LIMITS.chat }, (scope) => {
-    scope.post('/chat', async (request, reply) => {
+    scope.post('/chat', { onRequest: sameOrigin }, async (request, reply) => {
       const draft = field(request.body, 'message') ?? '';
       let session: string | undefined;
       let message: string;
@@ -232,7 +234,7 @@ ${extra.draft ?? ''}</textarea>
       return reply.redirect(`/chat?session=${encodeURIComponent(turn.session_id)}`, 303);
     });
 
-    scope.post('/chat/start', async (request, reply) => {
+    scope.post('/chat/start', { onRequest: sameOrigin }, async (request, reply) => {
       const doi = parseDoi(field(request.body, 'doi'));
       const requested = parseSessionId('session', field(request.body, 'session'));
       let rows: KrtRow[];

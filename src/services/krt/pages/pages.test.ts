@@ -246,6 +246,34 @@ describeKrtHttp(
       assert.deepEqual(copy.krt_data, table.krt_data);
     });
 
+    it('the chat forms refuse posts sent by another site (Sec-Fetch-Site, else Origin) with a 403 page', async () => {
+      const message = form({ message: 'list' });
+      const crossSite: Record<string, string>[] = [
+        { 'sec-fetch-site': 'cross-site' },
+        { 'sec-fetch-site': 'same-site' },
+        { origin: 'https://evil.example' },
+        { origin: 'null' },
+      ];
+      for (const headers of crossSite) {
+        for (const url of ['/chat', '/chat/start']) {
+          const res = await inject({
+            method: 'POST',
+            url,
+            payload: url === '/chat' ? message : form({ doi: '10.1101/x' }),
+            headers: { ...FORM, ...headers },
+          });
+          assert.equal(res.statusCode, 403, `${url} ${JSON.stringify(headers)}: ${res.body.slice(0, 200)}`);
+          assert.match(String(res.headers['content-type']), /^text\/html/);
+          assert.match(textOf(res.body), /this form can only be sent from this service's own pages; the request came from another site/);
+          assert.equal(res.headers['set-cookie'], undefined);
+        }
+      }
+      // This service's own pages, and clients that are not browsers (no Sec-Fetch-Site, no Origin), are served.
+      const ownPages: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin' }, { origin: 'http://localhost:80' }, {}];
+      for (const headers of ownPages)
+        assert.equal((await inject({ method: 'POST', url: '/chat', payload: message, headers: { ...FORM, ...headers } })).statusCode, 303);
+    });
+
     it('the chat form has a rate limit per client; over it, a 429 page says when to retry', async () => {
       const remoteAddress = '10.96.0.1';
       const post = () => h.app.inject({ method: 'POST', url: '/chat', payload: form({ message: 'list' }), headers: FORM, remoteAddress });

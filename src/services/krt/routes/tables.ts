@@ -22,7 +22,7 @@ export const tableRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
       );
       scope.get(
         '/api/krt/doi/*',
-        { schema: doiTableSchema, config: { operation: 'KRT lookup by DOI', responseCache: true } },
+        { schema: doiTableSchema, config: { operation: 'KRT lookup by DOI', responseCache: true, wildcard: 'doi' } },
         async (request) => answers.bestTable(parseDoi(request.params['*'].replace(/\/+$/, ''))),
       );
     }),

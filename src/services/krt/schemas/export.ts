@@ -1,5 +1,6 @@
 // Downloads of a key resources table (json, csv, excel): request, response and route schemas.
 import { Type } from 'typebox';
+import { choiceParam } from '../../../core/http/params.ts';
 import { Nullable, producesFormats } from '../../../core/http/schema.ts';
 import { KrtRow } from './common.ts';
 
@@ -8,7 +9,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const ExportParams = Type.Object({
   session_id: Type.String({ maxLength: 200, description: 'Extraction session id (or a chat session id).' }),
-  format: Type.String({ maxLength: 20, description: 'json, csv or excel.' }),
+  format: choiceParam(EXPORT_FORMATS, 'json, csv or excel (any case).', { maxLength: 20 }),
 });
 
 export const ExportJson = Type.Object(

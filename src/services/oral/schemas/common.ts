@@ -1,14 +1,18 @@
 // Parts shared by Service A's request and response schemas (they validate, serialise and document the API).
 import { Type } from 'typebox';
 import type { TSchema } from 'typebox';
+import { choiceParam } from '../../../core/http/params.ts';
 import { Nullable } from '../../../core/http/schema.ts';
+import { COUNTRY_CODES } from '../sources/index.ts';
 
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
 
-export const countryParam = Type.String({
-  description: 'Country code: UK, US, CA, AU or NZ (any case). UK includes its nations (England, Scotland, …).',
-});
+export const countryParam = choiceParam(
+  COUNTRY_CODES,
+  'Country code: UK, US, CA, AU or NZ (any case). UK includes its nations (England, Scotland, …).',
+  { blank: true, error: `must be one of ${COUNTRY_CODES.join(', ')} (any case)` },
+);
 
 export const vocabularyFilter = (what: string) =>
   Type.String({ maxLength: 100, description: `${what} id or slug, as listed by /api/metadata/.` });
