@@ -12,7 +12,7 @@ import { HttpError, badRequest, notFound } from '../../core/http/errors.ts';
 import { EXPORT_CONTENT_TYPES, csvReadable, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
 import { KRT_COLUMNS, summarizeRows } from './extract/index.ts';
 import type { KrtRow } from './extract/index.ts';
-import { recommendAlternatives, suggestFromIndex, suggestRrids, validateRrid } from './rrid/index.ts';
+import { answerFromIndex, answerRrids, recommendAlternatives, validateRrid } from './rrid/index.ts';
 import { RegistryKnowledge } from './rrid/registry-knowledge.ts';
 import type { RridSuggestion, RridValidation } from './rrid/index.ts';
 import { chat } from './chat/index.ts';
@@ -279,15 +279,27 @@ export class KrtAnswers {
     };
     // The index stored at import answers without loading the knowledge base (the same answers, issue 15.6); a
     // store imported before it existed is answered from the base in memory until its next import.
-    const indexed = await suggestFromIndex(suggestionIndexReader(this.db), rridQuery, { limit: query.limit });
+    const indexed = await answerFromIndex(suggestionIndexReader(this.db), rridQuery, { limit: query.limit });
     let found: RridSuggestion[];
-    if (indexed) found = indexed.map(({ demoOnly, ...s }) => (demoOnly ? { ...s, reasoning: `${s.reasoning} ${DEMO_EVIDENCE_NOTE}` } : s));
-    else {
+    let reason: string | null;
+    if (indexed) {
+      found = indexed.suggestions.map(({ demoOnly, ...s }) => (demoOnly ? { ...s, reasoning: `${s.reasoning} ${DEMO_EVIDENCE_NOTE}` } : s));
+      reason = indexed.reason;
+    } else {
       const loaded = await this.knowledge.get();
-      found = loaded ? labelDemoSuggestions(suggestRrids(loaded.kb, rridQuery, { limit: query.limit }), loaded) : [];
+      const answer = loaded ? answerRrids(loaded.kb, rridQuery, { limit: query.limit }) : null;
+      found = loaded && answer ? labelDemoSuggestions(answer.suggestions, loaded) : [];
+      reason = answer ? answer.reason : 'no articles have been imported: the knowledge base is empty';
     }
     const suggestions = found.map(suggestionBody);
-    return { success: true as const, suggestions, total_found: suggestions.length, response_time: seconds(started) };
+    return {
+      success: true as const,
+      suggestions,
+      total_found: suggestions.length,
+      abstained: suggestions.length === 0,
+      reason: suggestions.length ? null : reason,
+      response_time: seconds(started),
+    };
   }
 
   /** The suggestion body with the names the browser extension reads. */
@@ -326,17 +338,34 @@ export class KrtAnswers {
   async recommend(query: RecommendationQuery) {
     const started = performance.now();
     const loaded = await this.knowledge.get();
+    const text = (key: string) => (typeof query.context?.[key] === 'string' ? (query.context[key] as string) : undefined);
+    // The resource itself, as suggest-rrid answers the same input.
+    const itself = await this.suggest({
+      resourceName: query.resourceName,
+      resourceType: query.resourceType,
+      vendor: text('vendor') ?? text('source') ?? text('supplier'),
+      catalogNumber: text('catalog_number') ?? text('catalogNumber') ?? text('catalog'),
+      limit: 1,
+    });
+    const first = itself.suggestions[0];
     const recommendations = loaded
       ? labelDemoRecommendations(
           recommendAlternatives(
             loaded.kb,
             { resourceName: query.resourceName, resourceType: query.resourceType, context: query.context },
-            { limit: query.limit },
+            { limit: query.limit, exclude: first ? [first.id] : [] },
           ),
           loaded,
         )
       : [];
-    return { success: true as const, recommendations, total_found: recommendations.length, response_time: seconds(started) };
+    return {
+      success: true as const,
+      identified: first ? { rrid: first.suggested_rrid, confidence_score: first.confidence_score, reasoning: first.reasoning } : null,
+      identification_reason: itself.reason,
+      recommendations,
+      total_found: recommendations.length,
+      response_time: seconds(started),
+    };
   }
 
   // ---- chat -----------------------------------------------------------------------------------------------------

@@ -73,7 +73,8 @@ describeKrtHttp('krt AI routes', (h) => {
       catalog_number: catalog,
     });
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body), ['success', 'total_found', 'response_time', 'suggestions']);
+    assert.deepEqual(Object.keys(res.body), ['success', 'total_found', 'abstained', 'reason', 'response_time', 'suggestions']);
+    assert.deepEqual([res.body.abstained, res.body.reason], [false, null]);
     const top = res.body.suggestions[0];
     assert.equal(top.suggested_rrid, /RRID:AB_\d+/.exec(row.IDENTIFIER)![0]);
     assert.deepEqual(Object.keys(top), [
@@ -94,7 +95,18 @@ describeKrtHttp('krt AI routes', (h) => {
     const all = real.flatMap((f) => domainExtraction(f).extraction.rows.map((r) => r.IDENTIFIER)).join(' ');
     for (const s of res.body.suggestions) assert.ok(all.includes(s.suggested_rrid.replace('RRID:', '')), s.suggested_rrid);
     const none = await post<Suggest>('/api/ai/suggest-rrid/', { resource_name: 'quantum flux capacitor widget' });
-    assert.deepEqual([none.status, none.body.suggestions, none.body.total_found], [200, [], 0]);
+    assert.deepEqual([none.status, none.body.suggestions, none.body.total_found, none.body.abstained], [200, [], 0, true]);
+    assert.match(none.body.reason ?? '', /no RRID in the knowledge base matches this catalog number or name/);
+    // recommend identifies the resource itself as suggest-rrid does (the same first answer), and does not offer it
+    // as its own alternative.
+    for (const r of table.filter((t) => /RRID:/.test(t.IDENTIFIER)).slice(0, 8)) {
+      const asked = { resource_name: r['RESOURCE NAME'] };
+      const suggested = (await post<Suggest>('/api/ai/suggest-rrid/', asked)).body;
+      const recommended = (await post<Recommend>('/api/ai/recommend/', asked)).body;
+      assert.equal(recommended.identified?.rrid ?? null, suggested.suggestions[0]?.suggested_rrid ?? null, r['RESOURCE NAME']);
+      assert.equal(recommended.identification_reason, suggested.reason);
+      if (recommended.identified) assert.ok(!recommended.recommendations.some((x) => x.recommended_rrid === recommended.identified!.rrid));
+    }
     assert.deepEqual(
       (await post<Recommend>('/api/ai/recommend/', { resource_name: 'anti-nonexistentprotein999 antibody' })).body.recommendations,
       [],
@@ -159,7 +171,14 @@ describeKrtHttp(
         context: { vendor: 'Example Biosciences (demo)' },
       });
       assert.equal(rec.status, 200);
-      assert.deepEqual(Object.keys(rec.body), ['success', 'recommendations', 'total_found', 'response_time']);
+      assert.deepEqual(Object.keys(rec.body), [
+        'success',
+        'identified',
+        'identification_reason',
+        'recommendations',
+        'total_found',
+        'response_time',
+      ]);
       for (const r of rec.body.recommendations) {
         assert.equal(r.availability_status, 'unknown');
         assert.ok(['functional_equivalent', 'alternative_vendor', 'alternative_clone', 'updated_version'].includes(r.recommendation_type));
@@ -175,7 +194,8 @@ describeKrtHttp(
   (h) => {
     it('with no data at all, the AI routes answer honestly: nothing to suggest, nothing verified', async () => {
       const none = await h.post<Suggest>('/api/api/ai/suggest-rrid/', { resource_name: 'anti-GFP' });
-      assert.deepEqual([none.status, none.body.suggestions], [200, []]);
+      assert.deepEqual([none.status, none.body.suggestions, none.body.abstained], [200, [], true]);
+      assert.match(none.body.reason ?? '', /knowledge base is empty|no RRID in the knowledge base/);
       assert.equal(
         (await h.post<Validate>('/api/api/ai/validate-rrid/', { rrid: 'RRID:AB_2107436' })).body.validation.status,
         'unverified',

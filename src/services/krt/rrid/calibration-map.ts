@@ -23,6 +23,8 @@ export interface Calibration {
   pairs: number;
   /** Share of queries whose first answer was right (suggestions; 0 where it does not apply). */
   top1Rate: number;
+  /** Name-only answers: the map of the consensus score (rrid/consensus.ts), fitted the same way. */
+  consensus?: CalibrationBin[];
 }
 
 export interface ScorePair {

@@ -12,7 +12,8 @@
 import { Random } from '../../../core/random.ts';
 import { calibratedProbability, fitIsotonic, reliability, type Calibration, type Reliability, type ScorePair } from './calibration-map.ts';
 import type { RridKnowledgeBase } from './knowledge-base.ts';
-import { ABSTAIN_BELOW, scoreCandidates } from './suggest.ts';
+import { nameConsensus } from './consensus.ts';
+import { ABSTAIN_BELOW, candidatePool, planQuery, scoreCandidates } from './suggest.ts';
 
 export type { Calibration, CalibrationBin, ScorePair } from './calibration-map.ts';
 export { calibratedProbability, fitIsotonic } from './calibration-map.ts';
@@ -27,6 +28,8 @@ export interface LopoQuery {
   answerable: boolean;
   /** RRIDs returned, best first (top `limit`), with rank scores. */
   returned: { rrid: string; score: number }[];
+  /** The consensus answer to the paper's resource name alone (consensus.ts), with its score; null when none. */
+  consensus: { rrid: string; score: number } | null;
 }
 
 export interface LopoOptions {
@@ -57,6 +60,7 @@ export function leaveOnePaperOut(kb: RridKnowledgeBase, options: LopoOptions = {
     try {
       for (const o of queries) {
         const scored = scoreCandidates(kb, { resourceName: o.name, vendor: o.vendor, catalogNumber: o.catalogs[0], resourceType: o.type });
+        const agreed = nameConsensus(candidatePool(kb, planQuery({ resourceName: o.name })), o.name)[0];
         results.push({
           paper: doi,
           rrid: o.rrid!,
@@ -65,6 +69,7 @@ export function leaveOnePaperOut(kb: RridKnowledgeBase, options: LopoOptions = {
           catalog: o.catalogs[0] ?? '',
           answerable: kb.hasRrid(o.rrid!),
           returned: scored.slice(0, limit).map((c) => ({ rrid: c.entry.rrid!, score: c.rankScore })),
+          consensus: agreed ? { rrid: agreed.entry.rrid!, score: agreed.score } : null,
         });
       }
     } finally {
@@ -76,6 +81,11 @@ export function leaveOnePaperOut(kb: RridKnowledgeBase, options: LopoOptions = {
 
 export function pairsOf(queries: readonly LopoQuery[]): ScorePair[] {
   return queries.flatMap((q) => q.returned.map((r) => ({ score: r.score, right: r.rrid === q.rrid })));
+}
+
+/** (score, right) of the consensus answer to each query's name alone. */
+export function consensusPairsOf(queries: readonly LopoQuery[]): ScorePair[] {
+  return queries.flatMap((q) => (q.consensus ? [{ score: q.consensus.score, right: q.consensus.rrid === q.rrid }] : []));
 }
 
 /** Share of queries whose first candidate is the paper's RRID (no abstention). */
@@ -95,6 +105,7 @@ export function calibrate(kb: RridKnowledgeBase, options: LopoOptions = {}): Cal
     queries: queries.length,
     pairs: pairs.length,
     top1Rate: Number(top1Rate(queries.filter((q) => q.answerable)).toFixed(4)),
+    consensus: fitIsotonic(consensusPairsOf(queries)),
   };
   kb.calibration = calibration;
   return calibration;

@@ -10,7 +10,18 @@ export {
   type KbPaper,
   type KbSnapshot,
 } from './knowledge-base.ts';
-export { suggestRrids, scoreCandidates, ABSTAIN_BELOW, type RridQuery, type RridSuggestion } from './suggest.ts';
+export {
+  suggestRrids,
+  answerRrids,
+  scoreCandidates,
+  ABSTAIN_BELOW,
+  NAME_ONLY_ANSWER_FROM,
+  type RridQuery,
+  type RridSuggestion,
+  type SuggestAnswer,
+} from './suggest.ts';
+export { nameConsensus, nameKeys, type ConsensusCandidate } from './consensus.ts';
+export { fillIdentifiers, FILL_FROM, type IdentifierFill, type FillCandidate } from './fill.ts';
 export {
   calibratedProbability,
   fitIsotonic,
@@ -38,6 +49,7 @@ export { recommendAlternatives, type Recommendation, type RecommendQuery, type R
 export {
   suggestionIndexOf,
   suggestFromIndex,
+  answerFromIndex,
   rowsReader,
   type SuggestionIndexRows,
   type SuggestionIndexReader,

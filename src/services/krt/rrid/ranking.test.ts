@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeRow, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
 import { RridKnowledgeBase } from './knowledge-base.ts';
-import { scoreCandidates, suggestRrids } from './suggest.ts';
+import { scoreCandidates, suggestionsOf, suggestRrids, type RridQuery } from './suggest.ts';
 
 const row = (type: ResourceType, name: string, source: string, identifier: string): KrtRow =>
   makeRow({ 'RESOURCE TYPE': type, 'RESOURCE NAME': name, SOURCE: source, IDENTIFIER: identifier });
@@ -43,12 +43,14 @@ test('an exact catalog number with a compatible vendor outranks name similarity,
 
 test('ties on everything the ranking weighs are explained', () => {
   const kb = base();
-  const [first, second] = suggestRrids(kb, { resourceName: 'GFP tag' });
+  // The ranking path (a bare name is answered by the papers' consensus instead, consensus.test.ts).
+  const ranked = (q: RridQuery) => suggestionsOf(scoreCandidates(kb, q), q, kb.calibration);
+  const [first, second] = ranked({ resourceName: 'GFP tag' });
   assert.deepEqual([first.suggested_rrid, second.suggested_rrid], ['RRID:AB_303395', 'RRID:AB_627695']);
   assert.match(first.reasoning, /tied with RRID:AB_627695 on catalog number, vendor, name and type; order: no evidence separates them/);
   kb.addPaper('p7', [row('Antibody', 'GFP tag', 'Santa Cruz', 'Cat# sc-9996; RRID:AB_627695')]);
   // One more paper: no longer a tie (the paper count is part of the raw score), the better-attested one first.
-  const again = suggestRrids(kb, { resourceName: 'GFP tag' });
+  const again = ranked({ resourceName: 'GFP tag' });
   assert.equal(again[0].suggested_rrid, 'RRID:AB_627695');
   assert.doesNotMatch(again[0].reasoning, /tied/);
 });
@@ -69,7 +71,8 @@ test('abstention: suggestions the calibration finds unlikely to be right are not
     top1Rate: 0,
   };
   assert.deepEqual(suggestRrids(kb, { resourceName: 'anti-GFP antibody' }), []);
-  assert.equal(suggestRrids(kb, { resourceName: 'anti-GFP antibody' }, { minConfidence: 0 }).length, scores.length);
+  const q = { resourceName: 'anti-GFP antibody' };
+  assert.equal(suggestionsOf(scoreCandidates(kb, q), q, kb.calibration, { minConfidence: 0 }).length, scores.length);
   const shown = suggestRrids(kb, { resourceName: 'anti-GFP antibody', vendor: 'Abcam', catalogNumber: 'ab290' });
   assert.deepEqual(
     shown.map((s) => [s.suggested_rrid, s.confidence_score]),

@@ -90,8 +90,13 @@ interface Candidate {
 }
 
 /** Alternatives of the same type as the described resource; [] when the base has none. */
-export function recommendAlternatives(kb: RridKnowledgeBase, query: RecommendQuery, options: { limit?: number } = {}): Recommendation[] {
+export function recommendAlternatives(
+  kb: RridKnowledgeBase,
+  query: RecommendQuery,
+  options: { limit?: number; exclude?: readonly number[] } = {},
+): Recommendation[] {
   const limit = Math.max(1, Math.min(options.limit ?? 10, 50));
+  const excluded = new Set(options.exclude ?? []);
   const name = cleanResourceName(query.resourceName ?? '');
   if (!name) return [];
   const inferred = typeByContent(name, '', '');
@@ -101,7 +106,8 @@ export function recommendAlternatives(kb: RridKnowledgeBase, query: RecommendQue
   const isQueryItself = (entry: KbEntry) => queryCatalog !== '' && [...entry.catalogs.keys()].some((c) => catalogKey(c) === queryCatalog);
   const sameVendor = (entry: KbEntry) =>
     queryVendor !== '' && [...entry.vendors.keys()].some((v) => vendorKey(v) === vendorKey(queryVendor));
-  const ofType = [...kb.entries()].filter((e) => e.type === type && !isQueryItself(e));
+  // The resource itself (its catalog number, or the entry suggest-rrid identifies it as) is no alternative to itself.
+  const ofType = [...kb.entries()].filter((e) => e.type === type && !isQueryItself(e) && !excluded.has(e.id));
   const candidates: Candidate[] = [];
 
   if (type === 'Antibody') {
@@ -201,9 +207,11 @@ function genericAlternatives(
       );
     if (best < 0.7) continue;
     const otherVendor = queryVendor !== '' && entry.vendors.size > 0 && !sameVendor(entry);
+    // The same name from no other supplier is the queried resource, not an alternative to it.
+    if (best >= 0.95 && !otherVendor) continue;
     candidates.push({
       entry,
-      type: otherVendor || best >= 0.95 ? 'alternative_vendor' : 'functional_equivalent',
+      type: otherVendor ? 'alternative_vendor' : 'functional_equivalent',
       agreement: best,
       why: `Name similarity ${best.toFixed(2)}${otherVendor ? `, from ${top(entry.vendors)} instead of ${queryVendor}` : ''}`,
     });

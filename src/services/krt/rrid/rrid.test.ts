@@ -120,9 +120,15 @@ test('suggestions: synonym-aware names, never an RRID that is not in the base', 
     row('Antibody', 'Mouse anti-beta-Actin', 'Sigma-Aldrich', 'Cat# A5441; RRID:AB_476744'),
   ]);
   kb.addPaper('b', [row('Software/code', 'ImageJ v1.53', '', 'RRID:SCR_003070')]);
-  assert.equal(suggestRrids(kb, { resourceName: 'GFP antibody' })[0]?.suggested_rrid, 'RRID:AB_303395');
-  assert.equal(suggestRrids(kb, { resourceName: 'anti-β-actin' })[0]?.suggested_rrid, 'RRID:AB_476744');
-  assert.equal(suggestRrids(kb, { resourceName: 'image j version 1.52', resourceType: 'software' })[0]?.suggested_rrid, 'RRID:SCR_003070');
+  // One paper each is too little evidence for a name alone at the default threshold; every candidate when asked.
+  assert.deepEqual(suggestRrids(kb, { resourceName: 'GFP antibody' }), []);
+  const all = { minConfidence: 0 };
+  assert.equal(suggestRrids(kb, { resourceName: 'GFP antibody' }, all)[0]?.suggested_rrid, 'RRID:AB_303395');
+  assert.equal(suggestRrids(kb, { resourceName: 'anti-β-actin' }, all)[0]?.suggested_rrid, 'RRID:AB_476744');
+  assert.equal(
+    suggestRrids(kb, { resourceName: 'image j version 1.52', resourceType: 'software' }, all)[0]?.suggested_rrid,
+    'RRID:SCR_003070',
+  );
   assert.deepEqual(suggestRrids(kb, { resourceName: 'completely unrelated widget' }), []);
   assert.deepEqual(suggestRrids(new RridKnowledgeBase(), { resourceName: 'anti-GFP', catalogNumber: 'ab290' }), []);
 });

@@ -24,6 +24,7 @@ import { resourceTypeFromText, type ResourceType } from '../extract/krt-row.ts';
 import { vendorKey } from '../extract/vendors.ts';
 import { calibratedProbability, type Calibration } from './calibration-map.ts';
 import { cleanResourceName, type RridKnowledgeBase } from './knowledge-base.ts';
+import { consensusProbability, nameConsensus } from './consensus.ts';
 import { nameTokens, weightedDice } from './similarity.ts';
 
 export interface RridQuery {
@@ -159,9 +160,8 @@ export function scorePool(pool: Iterable<SuggestableEntry>, plan: QueryPlan, wei
   return scored;
 }
 
-/** Candidates with their scores, best first (no calibration, no cut-off but eligibility). */
-export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): ScoredCandidate[] {
-  const plan = planQuery(query);
+/** The entries with an RRID a query retrieves: by its catalog number and its rarest name tokens. */
+export function candidatePool(kb: RridKnowledgeBase, plan: QueryPlan): SuggestableEntry[] {
   const pool = new Map<number, SuggestableEntry>();
   if (plan.catalog) for (const e of kb.entriesWithCatalog(plan.catalog)) if (e.rrid) pool.set(e.id, e);
   for (const t of retrievalTokens(plan, (token) => kb.tokenStats.documentFrequency(token))) {
@@ -169,7 +169,18 @@ export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): Scored
     if (hits.length > MAX_RETRIEVAL_FREQUENCY) continue;
     for (const e of hits) if (e.rrid) pool.set(e.id, e);
   }
-  return scorePool(pool.values(), plan, (t) => kb.tokenStats.weight(t));
+  return [...pool.values()];
+}
+
+/** Candidates with their scores, best first (no calibration, no cut-off but eligibility). */
+export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): ScoredCandidate[] {
+  const plan = planQuery(query);
+  return scorePool(candidatePool(kb, plan), plan, (t) => kb.tokenStats.weight(t));
+}
+
+/** A name-only query: nothing but the name (and perhaps the type) to go by, so the papers' consensus answers it. */
+export function isNameOnly(query: RridQuery): boolean {
+  return !query.catalogNumber?.trim() && !query.vendor?.trim();
 }
 
 function topKey<K>(map: Map<K, number>): K | undefined {
@@ -234,9 +245,108 @@ export interface SuggestOptions {
   minConfidence?: number;
 }
 
+/** Suggestions, or why there are none. */
+export interface SuggestAnswer<S extends RridSuggestion = RridSuggestion> {
+  suggestions: S[];
+  abstained: boolean;
+  /** Why nothing is suggested (null when something is). */
+  reason: string | null;
+}
+
 /** Ranked RRID suggestions with calibrated confidence; [] when nothing in the base matches well enough. */
 export function suggestRrids(kb: RridKnowledgeBase, query: RridQuery, options: SuggestOptions = {}): RridSuggestion[] {
-  return suggestionsOf(scoreCandidates(kb, query), query, kb.calibration, options);
+  return answerRrids(kb, query, options).suggestions;
+}
+
+/** suggestRrids with the reason when it abstains. */
+export function answerRrids(kb: RridKnowledgeBase, query: RridQuery, options: SuggestOptions = {}): SuggestAnswer {
+  const plan = planQuery(query);
+  return answerFromPool(candidatePool(kb, plan), plan, query, (t) => kb.tokenStats.weight(t), kb.calibration, options);
+}
+
+/**
+ * The answer from retrieved entries, the same from the base in memory and from the stored index: a name-only query
+ * by the papers' consensus on the name (consensus.ts), any other by ranking (scorePool).
+ */
+export function answerFromPool(
+  pool: readonly SuggestableEntry[],
+  plan: QueryPlan,
+  query: RridQuery,
+  weight: (token: string) => number,
+  calibration: Pick<Calibration, 'bins' | 'consensus'> | null,
+  options: SuggestOptions = {},
+): SuggestAnswer {
+  const nameOnly = isNameOnly(query);
+  if (nameOnly) {
+    const answer = consensusAnswer(pool, query, calibration, options);
+    if (answer) return answer;
+  }
+  // No paper writes the name with an RRID: the most similar names, by ranking; a bare name needs more certainty.
+  const scored = scorePool(pool, plan, weight);
+  const rankingOptions = nameOnly ? { ...options, minConfidence: options.minConfidence ?? NAME_ONLY_ANSWER_FROM } : options;
+  const suggestions = suggestionsOf(scored, query, calibration, rankingOptions);
+  if (suggestions.length) return { suggestions, abstained: false, reason: null };
+  return {
+    suggestions,
+    abstained: true,
+    reason: scored.length
+      ? `${nameOnly ? 'no paper of the knowledge base writes an RRID next to this name; ' : ''}the best candidate (RRID:${scored[0].entry.rrid}, "${scored[0].bestName}") is right with probability ${calibratedProbability(calibration, scored[0].rankScore).toFixed(2)}, below ${(rankingOptions.minConfidence ?? ABSTAIN_BELOW).toFixed(2)}`
+      : 'no RRID in the knowledge base matches this catalog number or name',
+  };
+}
+
+/** Name-only answers need this calibrated probability: a wrong answer to a bare name misleads more than none. */
+export const NAME_ONLY_ANSWER_FROM = 0.9;
+
+function consensusAnswer(
+  pool: readonly SuggestableEntry[],
+  query: RridQuery,
+  calibration: Pick<Calibration, 'consensus'> | null,
+  options: SuggestOptions,
+): SuggestAnswer | null {
+  const candidates = nameConsensus(pool, query.resourceName ?? '');
+  if (candidates.length === 0) return null;
+  const minConfidence = Math.max(options.minConfidence ?? NAME_ONLY_ANSWER_FROM, 0);
+  const limit = Math.max(1, Math.min(options.limit ?? 5, 50));
+  const suggestions: RridSuggestion[] = [];
+  for (const c of candidates) {
+    if (suggestions.length >= limit) break;
+    const confidence = consensusProbability(calibration?.consensus, c.score);
+    if (confidence < minConfidence) continue;
+    const e = c.entry;
+    const others = candidates.filter((o) => o !== c);
+    suggestions.push({
+      id: e.id,
+      suggested_rrid: `RRID:${e.rrid}`,
+      confidence_score: confidence,
+      reasoning:
+        `name-only query: "${c.name}" is written with RRID:${e.rrid} in ${plural(c.agreeing, 'mention')} of ${c.total} with an RRID` +
+        (others.length
+          ? ` (also with ${others
+              .slice(0, 3)
+              .map((o) => `RRID:${o.entry.rrid} ×${o.agreeing}`)
+              .join(', ')})`
+          : '') +
+        `; RRID:${e.rrid} written in ${plural(e.papers.size, 'paper')}.`,
+      vendor: topKey(e.vendors) ?? '',
+      catalog_number: [...e.catalogs].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '',
+      resource_name: topKey(e.names) ?? c.name,
+      resource_type: e.type,
+      raw_score: Number(c.score.toFixed(4)),
+      papers: e.papers.size,
+      mentions: e.mentions,
+    });
+  }
+  if (suggestions.length) return { suggestions, abstained: false, reason: null };
+  const top = candidates[0];
+  return {
+    suggestions,
+    abstained: true,
+    reason:
+      top.agreeing < top.total
+        ? `papers disagree on this name: RRID:${top.entry.rrid} in ${top.agreeing} of ${top.total} mentions with an RRID (a clear consensus is needed when only a name is given)`
+        : `too little evidence: RRID:${top.entry.rrid} is written with this name in ${plural(top.agreeing, 'mention')} only (right with probability ${consensusProbability(calibration?.consensus, top.score).toFixed(2)}, below ${minConfidence.toFixed(2)})`,
+  };
 }
 
 /** Suggestions from ranked candidates: calibrated, below-threshold ones withheld, reasoning written. */

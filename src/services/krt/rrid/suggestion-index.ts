@@ -17,9 +17,9 @@ import {
   MAX_RETRIEVAL_FREQUENCY,
   planQuery,
   retrievalTokens,
-  scorePool,
-  suggestionsOf,
+  answerFromPool,
   type RridQuery,
+  type SuggestAnswer,
   type RridSuggestion,
   type SuggestableEntry,
   type SuggestOptions,
@@ -136,6 +136,15 @@ export async function suggestFromIndex(
   query: RridQuery,
   options: SuggestOptions = {},
 ): Promise<IndexedSuggestion[] | null> {
+  return (await answerFromIndex(reader, query, options))?.suggestions ?? null;
+}
+
+/** suggestFromIndex with the reason when it abstains (the same answer as answerRrids on the base in memory). */
+export async function answerFromIndex(
+  reader: SuggestionIndexReader,
+  query: RridQuery,
+  options: SuggestOptions = {},
+): Promise<SuggestAnswer<IndexedSuggestion> | null> {
   const meta = await reader.meta();
   if (!meta) return null;
   const plan = planQuery(query);
@@ -146,8 +155,7 @@ export async function suggestFromIndex(
     ...(plan.catalog ? await reader.entryIds('catalog', [plan.catalog]) : []),
     ...(retrieving.length ? await reader.entryIds('token', retrieving) : []),
   ]);
-  if (ids.size === 0) return [];
-  const stored = await reader.entries([...ids]);
+  const stored = ids.size ? await reader.entries([...ids]) : [];
   const pool = stored.map(suggestableOf);
   // Document frequencies of every token ranking will weigh.
   const needed = new Set(plan.tokens);
@@ -155,10 +163,8 @@ export async function suggestFromIndex(
   const df = await reader.documentFrequencies([...needed]);
   const weight = (t: string) => idfWeight(meta.documents, df.get(t) ?? 0);
   const demo = new Map(stored.map((e) => [e.id, e.demo_only]));
-  return suggestionsOf(scorePool(pool, plan, weight), query, meta.calibration, options).map((s) => ({
-    ...s,
-    demoOnly: demo.get(s.id) ?? false,
-  }));
+  const answer = answerFromPool(pool, plan, query, weight, meta.calibration, options);
+  return { ...answer, suggestions: answer.suggestions.map((s) => ({ ...s, demoOnly: demo.get(s.id) ?? false })) };
 }
 
 /** A reader over rows held in memory (tests, and a check that the stored index answers as the base does). */

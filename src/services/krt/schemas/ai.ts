@@ -13,7 +13,9 @@ export const CONFIDENCE_NOTE =
   'An equal catalog number with the same vendor (or company group) always ranks above name similarity; ties are explained in reasoning. ' +
   'confidence_score is calibrated: the share of right answers among suggestions with that ranking score in a leave-one-paper-out experiment on the ' +
   'knowledge base (isotonic regression, recomputed at every import). Suggestions below 0.5 are not shown: no suggestion is better than a likely wrong one. ' +
-  'Only RRIDs written verbatim by papers of the store are ever suggested; no match gives [].';
+  'A query with a name only (no catalog number, no vendor) is answered by the consensus of the papers that write that name with an RRID ' +
+  '("HEK293T" → CVCL_0063), from a calibrated probability of 0.9, the consensus score calibrated the same way. ' +
+  'Only RRIDs written verbatim by papers of the store are ever suggested; with none, suggestions is [], abstained is true and reason says why.';
 
 export const SuggestBody = Type.Object({
   resource_name: text('Name of the resource, e.g. "rabbit anti-GFP".'),
@@ -50,6 +52,13 @@ export const suggestionFields = {
 export const suggestionList = {
   success: Type.Literal(true),
   total_found: Type.Integer({ description: 'Suggestions returned.' }),
+  abstained: Type.Boolean({ description: 'True when nothing is suggested: the knowledge base has no answer likely enough to be right.' }),
+  reason: Nullable(
+    Type.String({
+      description:
+        'Why nothing is suggested (no RRID written with this name or catalog number; papers disagree on the name; too little evidence; best candidate below the threshold); null when something is.',
+    }),
+  ),
   response_time: Type.Number({ description: 'Seconds spent.' }),
 };
 
@@ -87,6 +96,20 @@ export const RecommendBody = Type.Object({
 
 export const RecommendResponse = Type.Object({
   success: Type.Literal(true),
+  identified: Nullable(
+    Type.Object(
+      {
+        rrid: Type.String(),
+        confidence_score: Type.Number(),
+        reasoning: Type.String(),
+      },
+      {
+        description:
+          'The resource itself, as /api/ai/suggest-rrid/ answers the same input (its first suggestion); null when it abstains. It is not listed among the alternatives.',
+      },
+    ),
+  ),
+  identification_reason: Nullable(Type.String({ description: 'Why the resource itself is not identified (as suggest-rrid reason).' })),
   recommendations: Type.Array(
     Type.Object({
       id: Type.Integer(),

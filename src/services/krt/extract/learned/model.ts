@@ -15,6 +15,7 @@ import type { KrtRow, ResourceType } from '../krt-row.ts';
 import { matchTokens, NAME_MATCH, paperFolds } from '../evaluation.ts';
 import { baseMentions, candidatesOf, type BaseMentions } from './candidates.ts';
 import { describe } from './features.ts';
+import { cleanRows } from '../clean-rows.ts';
 import { Gazetteer, type GazetteerSnapshot, type PaperContribution } from './gazetteer.ts';
 import { logisticScore, trainLogistic, type LogisticModel } from './logistic.ts';
 import type { ArticleText } from './sentences.ts';
@@ -263,8 +264,9 @@ export class LearnedExtractor {
    * shape (an RRID names a research resource by definition; its confidence is reported as computed).
    */
   extract(text: ArticleText, base?: BaseMentions): ScoredRow[] {
-    return this.score(text, base).filter(
+    const kept = this.score(text, base).filter(
       (r) => r.confidence >= this.model.threshold || parseIdentifierText(r.row.IDENTIFIER).some((p) => p.kind === 'rrid'),
     );
+    return cleanRows(kept).rows;
   }
 }

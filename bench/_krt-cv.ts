@@ -1,0 +1,280 @@
+// Cross-validation by paper of the tables built from text, against the authors' own key resources tables (the `cv`
+// section of `npm run bench -- krt`).
+//
+// Papers: every corpus paper with an author table (any layout). A fixed held-out set, never looked at while tuning:
+// the papers whose SHA-256 of the lower-cased DOI starts with a hex digit 0, 1 or 2 (3/16 of them). The others are
+// split into 5 folds by paper (seeded). For each fold: the knowledge base is every other corpus paper's table as the
+// importer builds it (author tables; the text extractor's rows elsewhere) without the fold's papers and without the
+// held-out papers, calibrated as at import; the learned text extractor is trained on the other folds' STAR/eLife
+// author-table papers; each fold paper's author tables are cut out of its text before extraction. With `heldOut`,
+// the held-out papers are scored once, with every other paper as training.
+//
+// Scores, with 95% percentile-bootstrap intervals over papers:
+// - identifiers: RRIDs and catalog numbers of the text-built table against those of the authors' table, compared
+//   after removing spaces, case and separators ("RRID:AB_2127260" = "ab2127260"), pooled over papers; the ceiling
+//   is the share of the authors' identifiers written anywhere in the training papers' text (as a token);
+// - name-only suggestions: every RRID of a test paper's table asked for by its resource name alone;
+// - rows: macro precision and recall of the text-built rows against the authors' rows (evaluation.ts matching).
+
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { parseJats } from '../src/services/krt/jats/article.ts';
+import { parseXml, textOf } from '../src/services/krt/jats/tree.ts';
+import { extractAuthorTables } from '../src/services/krt/extract/author-table.ts';
+import {
+  formatEstimate,
+  macroEstimate,
+  paperFolds,
+  pooledEstimate,
+  scorePaper,
+  type Counts,
+} from '../src/services/krt/extract/evaluation.ts';
+import { parseIdentifierText } from '../src/services/krt/extract/identifier.ts';
+import type { KrtRow } from '../src/services/krt/extract/krt-row.ts';
+import { baseMentions } from '../src/services/krt/extract/learned/candidates.ts';
+import { LearnedExtractor, trainExtractor, type TrainingPaper } from '../src/services/krt/extract/learned/model.ts';
+import { articleText } from '../src/services/krt/extract/learned/sentences.ts';
+import type { ManyResult } from '../src/services/krt/extract/index.ts';
+import {
+  RridKnowledgeBase,
+  calibrate,
+  cleanResourceName,
+  fillIdentifiers,
+  FILL_FROM,
+  reliability,
+  rridsWrittenIn,
+  suggestRrids,
+  type Reliability,
+} from '../src/services/krt/rrid/index.ts';
+
+export const CV_FOLDS = 5;
+export const CV_SEED = 30;
+
+/** The held-out rule: SHA-256 of the lower-cased DOI starts with 0, 1 or 2. */
+export function isHeldOut(doi: string): boolean {
+  return '012'.includes(createHash('sha256').update(doi.toLowerCase()).digest('hex')[0]);
+}
+
+interface CvPaper {
+  doi: string;
+  gold: KrtRow[];
+  /** Whether the authors' table is a STAR or eLife key resources table (else only single-kind resource tables). */
+  krtLayout: boolean;
+  training: TrainingPaper;
+}
+
+/** Identifier as compared: upper case, no "RRID:" label, letters and digits only. */
+export function identifierComparisonKey(value: string): string {
+  return value
+    .replace(/^\s*RRID\s*:\s*/i, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
+}
+
+/** RRIDs and catalog numbers of a table, as comparison keys. */
+function identifiersOf(rows: readonly KrtRow[]): Set<string> {
+  const out = new Set<string>();
+  for (const row of rows)
+    for (const p of parseIdentifierText(row.IDENTIFIER, { source: row.SOURCE }))
+      if (p.kind === 'rrid' || p.kind === 'catalog') {
+        const key = identifierComparisonKey(p.value);
+        if (key.length >= 3) out.add(key);
+      }
+  return out;
+}
+
+export interface CvResult {
+  papers: number;
+  lines: string[];
+}
+
+export interface CvOptions {
+  heldOut: boolean;
+  /** Fill identifiers from the knowledge base (the production step); false measures the extractor alone. */
+  fill: boolean;
+  log?: (line: string) => void;
+}
+
+export function crossValidateTables(files: readonly string[], extracted: readonly ManyResult[], options: CvOptions): CvResult {
+  const log = options.log ?? (() => {});
+  // Every paper's contribution to the knowledge base, and its text tokens (for the ceiling), as the importer reads it.
+  const papers: CvPaper[] = [];
+  const contributions = new Map<string, { rows: KrtRow[]; provider: string; attested: string[] }>();
+  const tokensOf = new Map<string, string[]>();
+  files.forEach((file, i) => {
+    const r = extracted[i];
+    if (!r.ok) return;
+    const xml = fs.readFileSync(file, 'utf8');
+    const full = textOf(parseXml(xml));
+    const doi = r.extraction.metadata.doi;
+    if (r.extraction.rows.length)
+      contributions.set(doi, { rows: r.extraction.rows, provider: r.extraction.provider, attested: rridsWrittenIn(full) });
+    tokensOf.set(doi, full.split(/[\s,;()[\]]+/));
+    if (!xml.includes('<table-wrap')) return;
+    const { root } = parseJats(xml, file);
+    const authored = extractAuthorTables(root);
+    if (!authored || authored.rows.length === 0) return;
+    const text = articleText(root, new Set(authored.parts.map((p) => p.table.element)));
+    papers.push({
+      doi,
+      gold: authored.rows,
+      krtLayout: authored.parts.some((p) => p.layout !== 'resource'),
+      training: { doi, text, gold: authored.parts.filter((p) => p.layout !== 'resource').flatMap((p) => p.rows), base: baseMentions(text) },
+    });
+  });
+  const heldOut = new Set(papers.filter((p) => isHeldOut(p.doi)).map((p) => p.doi));
+  const tuning = papers.filter((p) => !heldOut.has(p.doi));
+  const fold = paperFolds(
+    tuning.map((p) => p.doi),
+    CV_FOLDS,
+    CV_SEED,
+  );
+  const groups: CvPaper[][] = options.heldOut
+    ? [papers.filter((p) => heldOut.has(p.doi))]
+    : Array.from({ length: CV_FOLDS }, (_, k) => tuning.filter((p) => fold.get(p.doi) === k));
+  log(
+    `${papers.length} papers with an author table (${papers.filter((p) => p.krtLayout).length} STAR/eLife); held out: ${heldOut.size}; ` +
+      (options.heldOut ? 'scoring the held-out papers' : `${tuning.length} in ${CV_FOLDS} folds`),
+  );
+
+  // Which test identifiers each paper writes as a text token (for the ceiling).
+  const wanted = new Map<string, Set<string>>();
+  for (const p of papers) for (const key of identifiersOf(p.gold)) wanted.set(key, new Set());
+  for (const [doi, tokens] of tokensOf)
+    for (const token of tokens) {
+      const key = identifierComparisonKey(token);
+      wanted.get(key)?.add(doi);
+    }
+
+  const kb = new RridKnowledgeBase();
+  for (const [doi, c] of contributions) kb.addPaper(doi, c.rows, c.provider, c.attested);
+
+  const idRecall: { paper: string; hit: boolean }[] = [];
+  const idPrecision: { paper: string; hit: boolean }[] = [];
+  const ceiling: { paper: string; hit: boolean }[] = [];
+  const rows: Counts[] = [];
+  const krtRows: Counts[] = [];
+  const suggestions: { paper: string; answerable: boolean; answered: boolean; right: boolean; anyConfidence: number; anyRight: boolean }[] =
+    [];
+  const sweep: { paper: string; gold: Set<string>; fromText: Set<string>; fills: { p: number; id: string }[] }[] = [];
+  const filled: { p: number; right: boolean }[] = [];
+  for (const [k, test] of groups.entries()) {
+    if (test.length === 0) continue;
+    const started = performance.now();
+    const out = new Set([...test.map((p) => p.doi), ...(options.heldOut ? [] : heldOut)]);
+    const removed = [...out].filter((doi) => kb.hasPaper(doi)).map((doi) => [doi, kb.paper(doi)!] as const);
+    for (const [doi] of removed) kb.removePaper(doi);
+    try {
+      calibrate(kb);
+      const model = trainExtractor(
+        papers.filter((p) => !out.has(p.doi) && p.krtLayout).map((p) => p.training),
+        4,
+        CV_SEED,
+      );
+      const extractor = new LearnedExtractor(model);
+      for (const p of test) {
+        let predicted = extractor.extract(p.training.text, p.training.base).map((r) => r.row);
+        const gold = identifiersOf(p.gold);
+        const fromText = identifiersOf(predicted);
+        if (options.fill) {
+          const result = fillIdentifiers(kb, predicted, { fillFrom: 0 });
+          const kept = result.fills.filter((f) => f.confidence >= FILL_FROM);
+          predicted = fillIdentifiers(kb, predicted).rows;
+          for (const f of kept) filled.push({ p: f.confidence, right: f.identifiers.some((id) => gold.has(identifierComparisonKey(id))) });
+          sweep.push({
+            paper: p.doi,
+            gold,
+            fromText,
+            fills: result.fills.map((f) => ({ p: f.confidence, id: identifierComparisonKey(f.identifiers[0]) })),
+          });
+        }
+        const got = identifiersOf(predicted);
+        for (const id of gold) {
+          idRecall.push({ paper: p.doi, hit: got.has(id) });
+          ceiling.push({ paper: p.doi, hit: [...(wanted.get(id) ?? [])].some((doi) => !out.has(doi)) });
+        }
+        for (const id of got) idPrecision.push({ paper: p.doi, hit: gold.has(id) });
+        const score = scorePaper(p.doi, predicted, p.gold).resources;
+        rows.push(score);
+        if (p.krtLayout) krtRows.push(score);
+        const asked = new Set<string>();
+        for (const row of p.gold)
+          for (const part of parseIdentifierText(row.IDENTIFIER))
+            if (part.kind === 'rrid' && !asked.has(part.value)) {
+              asked.add(part.value);
+              const query = { resourceName: cleanResourceName(row['RESOURCE NAME']) };
+              const first = suggestRrids(kb, query, { limit: 5 })[0];
+              const any = suggestRrids(kb, query, { limit: 1, minConfidence: 0 })[0];
+              suggestions.push({
+                paper: p.doi,
+                answerable: kb.hasRrid(part.value),
+                answered: first !== undefined,
+                right: first?.suggested_rrid === `RRID:${part.value}`,
+                anyConfidence: any?.confidence_score ?? -1,
+                anyRight: any?.suggested_rrid === `RRID:${part.value}`,
+              });
+            }
+      }
+    } finally {
+      for (const [doi, paper] of removed) kb.addObservations(doi, paper);
+    }
+    log(`  fold ${k + 1}: ${test.length} papers, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+
+  const est = formatEstimate;
+  const recall = pooledEstimate(idRecall);
+  const ceil = pooledEstimate(ceiling);
+  const answerable = suggestions.filter((s) => s.answerable);
+  const answered = suggestions.filter((s) => s.answered);
+  const lines = [
+    `identifiers (RRIDs and catalog numbers; ${idRecall.length} in the authors' tables, ${idPrecision.length} in the text-built tables), pooled:`,
+    `  recall    ${est(recall)}`,
+    `  precision ${est(pooledEstimate(idPrecision))}`,
+    `  ceiling (written anywhere in the training papers) ${est(ceil)}; recall / ceiling ${(recall.value / ceil.value).toFixed(3)}`,
+    `name-only suggestions (${suggestions.length} RRIDs of the authors' tables asked by name; ${answerable.length} answerable):`,
+    `  right first, of the answerable  ${est(pooledEstimate(answerable.map((s) => ({ paper: s.paper, hit: s.answered && s.right }))))}`,
+    `  wrong first, of the answered    ${est(pooledEstimate(answered.map((s) => ({ paper: s.paper, hit: !s.right }))))}`,
+    `  answered, of all                ${est(pooledEstimate(suggestions.map((s) => ({ paper: s.paper, hit: s.answered }))))}`,
+    `rows against the authors' rows (macro over papers):`,
+    `  every author table:  precision ${est(macroEstimate(rows, 'precision'))}  recall ${est(macroEstimate(rows, 'recall'))}`,
+    `  STAR/eLife tables:   precision ${est(macroEstimate(krtRows, 'precision'))}  recall ${est(macroEstimate(krtRows, 'recall'))}`,
+  ];
+  // Point figures at other thresholds (no intervals): how the thresholds were chosen on the tuning folds.
+  lines.push('thresholds (point figures): name-only answer from / right first of answerable / wrong first of answered / answered');
+  for (const t of [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95]) {
+    const shown = suggestions.filter((s) => s.anyConfidence >= t);
+    const rightAnswerable = answerable.filter((s) => s.anyConfidence >= t && s.anyRight).length / Math.max(1, answerable.length);
+    const wrong = shown.filter((s) => !s.anyRight).length / Math.max(1, shown.length);
+    lines.push(
+      `  ${t.toFixed(2)}  ${rightAnswerable.toFixed(3)}  ${wrong.toFixed(3)}  ${(shown.length / Math.max(1, suggestions.length)).toFixed(3)}`,
+    );
+  }
+  if (options.fill) {
+    lines.push('thresholds (point figures): fill from / identifier recall / precision');
+    for (const t of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
+      let found = 0;
+      let goldCount = 0;
+      let right = 0;
+      let predictedCount = 0;
+      for (const s of sweep) {
+        const got = new Set(s.fromText);
+        for (const f of s.fills) if (f.p >= t && f.id) got.add(f.id);
+        goldCount += s.gold.size;
+        predictedCount += got.size;
+        for (const id of got) if (s.gold.has(id)) right++;
+        for (const id of s.gold) if (got.has(id)) found++;
+      }
+      lines.push(`  ${t.toFixed(2)}  ${(found / Math.max(1, goldCount)).toFixed(3)}  ${(right / Math.max(1, predictedCount)).toFixed(3)}`);
+    }
+    const r: Reliability = reliability(filled);
+    lines.push(
+      `identifier fills: ${filled.length}; confidence (fitted without the test papers): ECE ${r.ece.toFixed(3)}, Brier ${r.brier.toFixed(3)}`,
+    );
+    for (const row of r.rows)
+      if (row.n)
+        lines.push(
+          `    [${row.from.toFixed(1)}, ${row.to.toFixed(1)})  ${String(row.n).padStart(5)}   predicted ${row.predicted.toFixed(3)}   observed ${row.observed.toFixed(3)}`,
+        );
+  }
+  return { papers: papers.length, lines };
+}

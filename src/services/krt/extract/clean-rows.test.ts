@@ -1,0 +1,61 @@
+// Rows from text that are not resources are dropped, fragments cut, duplicates merged, the type from the RRID.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cleanRowName, cleanRows, isNotAResource } from './clean-rows.ts';
+import { makeRow, type ResourceType } from './krt-row.ts';
+
+const item = (type: ResourceType, name: string, source = '', identifier = '') => ({
+  row: makeRow({ 'RESOURCE TYPE': type, 'RESOURCE NAME': name, SOURCE: source, IDENTIFIER: identifier }),
+});
+
+test('figure-legend pointers, dilutions and function words are cut from names', () => {
+  assert.equal(cleanRowName('TEPP-46 (bottom)'), 'TEPP-46');
+  assert.equal(cleanRowName('Verteporfin (right)'), 'Verteporfin');
+  assert.equal(cleanRowName('PKM2-IN-1 (top left)'), 'PKM2-IN-1');
+  assert.equal(cleanRowName('anti-bovine 1:250'), 'anti-bovine');
+  assert.equal(cleanRowName('either anti-human IgG'), 'anti-human IgG');
+  assert.equal(cleanRowName('SDS-PAGE gel using a'), 'SDS-PAGE gel');
+  // Parentheses that are part of a name stay.
+  assert.equal(cleanRowName('ammonium persulfate (APS)'), 'ammonium persulfate (APS)');
+});
+
+test('phenotypes, versions and generic headings are not resources', () => {
+  for (const name of [
+    'GFP-positive',
+    'high-GFP',
+    'RFP-labelled',
+    'GFP-expressing',
+    'Species-specific',
+    'Analysis Software',
+    'version 10.6.1',
+  ])
+    assert.equal(isNotAResource(name), true, name);
+  for (const name of ['HCC1806', 'GraphPad Prism', 'MDA-MB-231', 'Fiji', 'anti-GFP', 'EGFP-N1 plasmid'])
+    assert.equal(isNotAResource(name), false, name);
+});
+
+test('cleanRows: drops non-resources, merges duplicates with their identifiers, types by the RRID registry', () => {
+  const { rows, merged } = cleanRows([
+    item('Chemical, peptide, or recombinant protein', 'TEPP-46', 'MedChemExpress', 'Cat# HY-18657'),
+    item('Experimental model: Organism/strain', 'GFP-positive'),
+    item('Other', 'TEPP-46 (bottom)'),
+    item('Software/code', 'Analysis Software'),
+    item('Software/code', 'GraphPad Prism v8'),
+    item('Software/code', 'GraphPad Prism 9', 'GraphPad'),
+    item('Other', 'HEK-293T', '', 'RRID:CVCL_0063'),
+    item('Experimental model: Cell line', 'HEK293T', 'ATCC', 'ATCC: CRL-3216'),
+    item('Critical commercial assay', 'polyHEMA-coated', 'Sigma-Aldrich', 'Cat# P3932'),
+  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.row['RESOURCE TYPE'], r.row['RESOURCE NAME'], r.row.SOURCE, r.row.IDENTIFIER]),
+    [
+      ['Chemical, peptide, or recombinant protein', 'TEPP-46', 'MedChemExpress', 'Cat# HY-18657'],
+      ['Software/code', 'GraphPad Prism v8', 'GraphPad', ''],
+      ['Experimental model: Cell line', 'HEK-293T', 'ATCC', 'ATCC: CRL-3216; RRID:CVCL_0063'],
+      // A phenotype-like name with a catalog number is a product.
+      ['Critical commercial assay', 'polyHEMA-coated', 'Sigma-Aldrich', 'Cat# P3932'],
+    ],
+  );
+  assert.equal(merged.get(rows[0])!.length, 1);
+  assert.equal(merged.get(rows[2])!.length, 1);
+});

@@ -1,0 +1,142 @@
+// Rows from text that are not resources, and rows that are the same resource twice. Applied to the learned
+// extractor's kept rows (best first):
+// - a figure-legend pointer after a name is cut ("TEPP-46 (bottom)" → "TEPP-46", "Verteporfin (right)"), a dilution
+//   too ("anti-bovine 1:250"), and the function words text leaves around a name ("either anti-human IgG",
+//   "SDS-PAGE gel using a");
+// - a phenotype or descriptor is not a resource ("GFP-positive", "high-GFP", "RFP-labelled", "Species-specific"),
+//   nor a generic heading ("Analysis Software", "version 10.6.1");
+// - rows naming the same resource (the same compact name, or a shared identifier) are merged into the first, the
+//   strongest: identifiers and source joined, the evidence of both kept;
+// - the type comes from the strongest evidence: the registry of an RRID the row carries (AB_ → Antibody, CVCL_ →
+//   cell line, SCR_ → software, …), else the extractor's.
+
+import { registryOf } from '../rrid/registry.ts';
+import { nameTokens } from '../rrid/similarity.ts';
+import { formatIdentifier, identifierKeys, parseIdentifierText } from './identifier.ts';
+import type { KrtRow, ResourceType } from './krt-row.ts';
+
+const LEGEND_POINTER =
+  /\s*\(\s*(?:(?:top|bottom|left|right|middle|center|centre|upper|lower|inset|above|below)(?:[\s,-]+(?:top|bottom|left|right|middle|panel|row|column))*|(?:panel|fig(?:ure)?\.?|supp\w*\.?)\s*[\w.,\s-]{0,12}|[a-h](?:\s*[,–-]\s*[a-h])?)\s*\)\s*$/i;
+const DILUTION = /[\s,(]*\b1\s*:\s*\d[\d,]*\)?\s*$/;
+const LEADING =
+  /^(?:(?:either|both|using|employing|with|from|by|via|the|a|an|and|or|of|in|on|adherent|respectively|purchased|obtained)\s+)+/i;
+const TRAILING = /(?:\s+(?:using|with|from|by|via|the|a|an|and|or|of|in|on|to|for|was|were|respectively))+\s*$/i;
+
+const MARKERS = String.raw`(?:gfp|egfp|rfp|yfp|cfp|mcherry|tdtomato|tomato|venus|luciferase|luc|flag|ha|myc|his|v5)`;
+const PHENOTYPE = new RegExp(
+  String.raw`^(?:(?:high|low|bright|dim|hi|lo|mid)[\s-]+${MARKERS}|${MARKERS}[\s-]*(?:high|low|hi|lo|bright|dim|\+|-)|[\w.]{1,20}[\s-](?:positive|negative|expressing|expressed|labell?ed|tagged|deficient|null|knock-?out|overexpressing|specific|treated|derived|based|coated|conjugated|dependent|independent|sensitive|resistant|like))$`,
+  'i',
+);
+const GENERIC_WORDS = new Set([
+  'analysis',
+  'statistical',
+  'statistics',
+  'software',
+  'program',
+  'programs',
+  'package',
+  'packages',
+  'tool',
+  'tools',
+  'version',
+  'data',
+  'image',
+  'imaging',
+  'acquisition',
+  'processing',
+  'custom',
+  'code',
+  'script',
+  'scripts',
+  'algorithm',
+  'algorithms',
+  'platform',
+]);
+
+/** The name with legend pointers, dilutions and surrounding function words removed. */
+export function cleanRowName(name: string): string {
+  let out = name.replace(/\s+/g, ' ').trim();
+  for (let i = 0; i < 3; i++) {
+    const before = out;
+    out = out.replace(LEGEND_POINTER, '').replace(DILUTION, '').replace(LEADING, '').replace(TRAILING, '').trim();
+    if (out === before) break;
+  }
+  return out;
+}
+
+/** Whether a (cleaned) name names no resource: a phenotype, a version alone or a generic heading. */
+export function isNotAResource(name: string): boolean {
+  if (!/\p{L}/u.test(name)) return true;
+  if (PHENOTYPE.test(name)) return true;
+  const words = name
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}.]+/u)
+    .filter(Boolean);
+  return words.every((w) => GENERIC_WORDS.has(w) || /^v?\d+(\.\d+)*[a-z]?$/.test(w));
+}
+
+/** Compact name for duplicates: folded tokens without separators ("HEK-293T" = "HEK293T"). */
+function duplicateKey(name: string, type: ResourceType): string {
+  // One row per tool: the versions a text mentions are one resource of its table.
+  return nameTokens(name, { dropVersions: type === 'Software/code' }).join('');
+}
+
+/** The type an RRID of the row fixes, if any (the registry that issued it). */
+export function typeOfIdentifier(identifier: string): ResourceType | null {
+  for (const p of parseIdentifierText(identifier)) if (p.kind === 'rrid') return registryOf(p.value)?.resourceType ?? null;
+  return null;
+}
+
+export interface CleanableRow {
+  row: KrtRow;
+}
+
+/**
+ * Cleaned rows, in order, duplicates merged into their first (best) row; `merge` says which later rows joined each
+ * kept row (for their evidence).
+ */
+export function cleanRows<R extends CleanableRow>(rows: readonly R[]): { rows: R[]; merged: Map<R, R[]> } {
+  const kept: R[] = [];
+  const merged = new Map<R, R[]>();
+  const byName = new Map<string, R>();
+  const byIdentifier = new Map<string, R>();
+  for (const item of rows) {
+    const name = cleanRowName(item.row['RESOURCE NAME']);
+    // A row with an identifier names something a supplier sells or a registry lists, whatever its wording.
+    if (!name || (isNotAResource(name) && !item.row.IDENTIFIER.trim())) continue;
+    const row: KrtRow = { ...item.row, 'RESOURCE NAME': name };
+    const typed = typeOfIdentifier(row.IDENTIFIER);
+    if (typed) row['RESOURCE TYPE'] = typed;
+    const key = duplicateKey(name, row['RESOURCE TYPE']);
+    const ids = [...identifierKeys(row.IDENTIFIER, { source: row.SOURCE })];
+    const same = (key ? byName.get(key) : undefined) ?? ids.map((k) => byIdentifier.get(k)).find(Boolean);
+    if (same) {
+      mergeInto(same.row, row);
+      merged.get(same)!.push(item);
+      for (const k of identifierKeys(same.row.IDENTIFIER, { source: same.row.SOURCE })) byIdentifier.set(k, same);
+      continue;
+    }
+    const cleaned = { ...item, row } as R;
+    kept.push(cleaned);
+    merged.set(cleaned, []);
+    if (key) byName.set(key, cleaned);
+    for (const k of ids) byIdentifier.set(k, cleaned);
+  }
+  return { rows: kept, merged };
+}
+
+/** Joins a duplicate's identifiers and source into the kept row; an RRID's registry then decides the type. */
+function mergeInto(target: KrtRow, other: KrtRow): void {
+  if (other.IDENTIFIER) {
+    const parts = [
+      ...parseIdentifierText(target.IDENTIFIER, { source: target.SOURCE }),
+      ...parseIdentifierText(other.IDENTIFIER, { source: other.SOURCE }),
+    ].filter((p) => p.kind !== 'none');
+    target.IDENTIFIER = formatIdentifier(parts);
+  }
+  if (!target.SOURCE && other.SOURCE) target.SOURCE = other.SOURCE;
+  if (!target['ADDITIONAL INFORMATION'] && other['ADDITIONAL INFORMATION'])
+    target['ADDITIONAL INFORMATION'] = other['ADDITIONAL INFORMATION'];
+  const typed = typeOfIdentifier(target.IDENTIFIER);
+  if (typed) target['RESOURCE TYPE'] = typed;
+}

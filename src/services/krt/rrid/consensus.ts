@@ -1,0 +1,77 @@
+// What the papers of the base agree a resource name stands for. A name-only question ("HEK293T", "Fiji") carries no
+// catalog number or vendor to match, so the answer is the consensus of the papers that wrote that name next to an
+// RRID: the RRID most of them wrote, and how clearly. Names are compared by a compact key (folded case and Greek
+// letters, no separators, no words that only say the kind of resource: "HEK-293T cells" = "HEK293T"; or the same
+// words in another order), also with the parenthesised part left out ("Fiji (ImageJ)" = "Fiji").
+//
+// Score of an RRID for a name: a / (n + 1), a = mentions of the name with that RRID, n = mentions of the name with
+// any RRID: one paper alone gives 1/2, two that agree 2/3, a split vote less. The score is mapped to the probability
+// of being right by its own isotonic calibration, fitted by leaving each paper out of the base and asking its names
+// (calibration.ts).
+
+import { calibratedProbability, type CalibrationBin } from './calibration-map.ts';
+import { cleanResourceName } from './knowledge-base.ts';
+import { nameTokens } from './similarity.ts';
+import type { SuggestableEntry } from './suggest.ts';
+
+/** Words that say which kind of resource a name is, not which one. */
+const KIND_WORDS = new Set(['cell', 'line', 'software', 'program', 'package', 'version', 'tool']);
+// Versions as software names carry them ("v1.53", "R2020a"); "293T" is a name, not a version.
+const SOFTWARE_VERSION = /^(v|ver|version)\d+([._]\d+)*[a-z]?$|^r20\d\d[ab]?$/;
+
+/** The name's tokens in order without separators ("hek293t"), and as a set (" antibody gfp": word order aside). */
+function compact(name: string): string[] {
+  const tokens = nameTokens(name).filter((t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t));
+  if (tokens.join('').length < 2) return [];
+  return [tokens.join(''), ` ${[...tokens].sort().join(' ')}`];
+}
+
+/** The keys a name is compared by (empty for a name with nothing distinctive). */
+export function nameKeys(name: string): string[] {
+  const clean = cleanResourceName(name);
+  const keys = new Set<string>();
+  for (const variant of [clean, clean.replace(/\([^()]*\)/g, ' ')]) for (const key of compact(variant)) keys.add(key);
+  return [...keys];
+}
+
+export interface ConsensusCandidate {
+  entry: SuggestableEntry;
+  /** Mentions of the name with this RRID; with any RRID. */
+  agreeing: number;
+  total: number;
+  /** agreeing / (total + 1). */
+  score: number;
+  /** The name as the papers wrote it. */
+  name: string;
+}
+
+/** RRIDs written with the name, best first (most mentions, then more papers, then the older entry). */
+export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string): ConsensusCandidate[] {
+  const wanted = new Set(nameKeys(name));
+  if (wanted.size === 0) return [];
+  const found: { entry: SuggestableEntry; agreeing: number; name: string }[] = [];
+  for (const entry of pool) {
+    if (!entry.rrid) continue;
+    let agreeing = 0;
+    let best = '';
+    let bestCount = 0;
+    for (const [written, count] of entry.names)
+      if (nameKeys(written).some((k) => wanted.has(k))) {
+        agreeing += count;
+        if (count > bestCount) {
+          best = written;
+          bestCount = count;
+        }
+      }
+    if (agreeing > 0) found.push({ entry, agreeing, name: best });
+  }
+  const total = found.reduce((sum, f) => sum + f.agreeing, 0);
+  return found
+    .map((f) => ({ ...f, total, score: f.agreeing / (total + 1) }))
+    .sort((a, b) => b.agreeing - a.agreeing || b.entry.papers.size - a.entry.papers.size || a.entry.id - b.entry.id);
+}
+
+/** Probability that the consensus RRID is right, from the base's consensus calibration (1/2 when there is none). */
+export function consensusProbability(bins: readonly CalibrationBin[] | undefined, score: number): number {
+  return calibratedProbability(bins ? { bins: [...bins] } : null, score);
+}
