@@ -56,6 +56,7 @@ export const PDI_TABLES = {
   draws_categories: 'draws',
   draws_draws: 'draws',
   draws_predictions: 'draws',
+  draws_track_record: 'draws',
   retraction_papers: 'retraction',
   retraction_citations: 'retraction',
   retraction_citation_staging: 'retraction',

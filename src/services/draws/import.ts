@@ -24,6 +24,7 @@ import type { ParsedFeed } from './feed/rounds-feed.ts';
 import { deleteAllDraws, replaceDraws, storedDrawValues, syncCategories, writeForecasts } from './store.ts';
 import type { DrawValues } from './store.ts';
 import type { DrawsDatabase, DrawsTables } from './tables.ts';
+import { deleteDemoTrackRecord, recordServedForecasts, scoreTrackRecord } from './track-record.ts';
 
 /** Top-level key of a feed file written by `generate draws`: its presence marks the data as generated. */
 export const GENERATED_MARKER = 'pdiGenerated';
@@ -164,7 +165,10 @@ export async function importRounds(ctx: ServiceContext, source: string, options:
 
       // Generated rounds make way for the feed: removed, and not counted as deleted data.
       const previous = (await listDataVersions(trx, SERVICE)).find((v) => v.dataset === ROUNDS_DATASET);
-      if (previous?.is_demo) tally.demoRemoved(await deleteAllDraws(trx));
+      if (previous?.is_demo) {
+        tally.demoRemoved(await deleteAllDraws(trx));
+        await deleteDemoTrackRecord(trx); // forecasts of generated draws have nothing real to be judged on
+      }
 
       const readable = new Set(feed.rounds.map((r) => r.roundNumber));
       const unreadable = [
@@ -220,6 +224,9 @@ export async function importRounds(ctx: ServiceContext, source: string, options:
         draws: facts.get(id)!.map((d) => ({ date: d.date, crs: d.crs, invitations: d.invitations, roundSortKey: d.roundSortKey })),
       }));
       await writeForecasts(trx, computeForecasts(forecastInput, asOf), dataVersion, dataVersion);
+      // The draws just imported judge the forecasts made before them; then the new forecasts join the record.
+      await scoreTrackRecord(trx);
+      await recordServedForecasts(trx, { dataVersion, isDemo, recordedBy: 'import' });
     },
   );
   ctx.dataVersion.invalidate();

@@ -148,4 +148,49 @@ export const drawsMigrations: Record<string, Migration> = {
       await db.schema.alterTable('draws_predictions').dropColumn('invitations_min').execute();
     },
   },
+  /** Every forecast as served, kept and scored when its draw is published (the public track record). */
+  draws_0004_track_record: {
+    async up(db) {
+      const d = dialectOf(db);
+      await db.schema
+        .createTable('draws_track_record')
+        .addColumn('id', columnType.id(d), idConstraint(d))
+        .addColumn('data_version', 'text', (c) => c.notNull())
+        .addColumn('is_demo', columnType.boolean(d), (c) => c.notNull())
+        .addColumn('recorded_at', 'text', (c) => c.notNull())
+        .addColumn('recorded_by', 'text', (c) => c.notNull())
+        .addColumn('origin', 'text', (c) => c.notNull())
+        .addColumn('newest_draw_date', 'text', (c) => c.notNull())
+        // No foreign key: the record outlives a category the feed drops.
+        .addColumn('category_id', 'integer', (c) => c.notNull())
+        .addColumn('horizon', 'integer', (c) => c.notNull())
+        .addColumn('base_round_number', 'text', (c) => c.notNull())
+        .addColumn('base_round_sort_key', 'integer', (c) => c.notNull())
+        .addColumn('base_date', 'text', (c) => c.notNull())
+        .addColumn('base_crs', 'integer', (c) => c.notNull())
+        .addColumn('base_invitations', 'integer', (c) => c.notNull())
+        .addColumn('model_used', 'text', (c) => c.notNull())
+        .addColumn('predicted_date', 'text', (c) => c.notNull())
+        .addColumn('date_earliest', 'text', (c) => c.notNull())
+        .addColumn('date_latest', 'text', (c) => c.notNull())
+        .addColumn('crs_point', columnType.double(d), (c) => c.notNull())
+        .addColumn('crs_min', columnType.double(d), (c) => c.notNull())
+        .addColumn('crs_max', columnType.double(d), (c) => c.notNull())
+        .addColumn('invitations_point', 'integer', (c) => c.notNull())
+        .addColumn('invitations_min', 'integer')
+        .addColumn('invitations_max', 'integer')
+        .addColumn('actual_round_number', 'text')
+        .addColumn('actual_date', 'text')
+        .addColumn('actual_crs', 'integer')
+        .addColumn('actual_invitations', 'integer')
+        .addColumn('scored_at', 'text')
+        .addUniqueConstraint('draws_track_record_version_key', ['data_version', 'category_id', 'horizon'])
+        .execute();
+      await db.schema.createIndex('draws_track_record_category_idx').on('draws_track_record').columns(['category_id', 'id']).execute();
+      await db.schema.createIndex('draws_track_record_scored_idx').on('draws_track_record').columns(['scored_at']).execute();
+    },
+    async down(db) {
+      await db.schema.dropTable('draws_track_record').execute();
+    },
+  },
 };

@@ -60,11 +60,56 @@ export interface PredictionsTable {
   as_of: string;
 }
 
+/**
+ * A forecast as it was served, kept for good (append-only: rows are never updated but for the outcome, written once
+ * when the draw it forecast is imported). One row per data version, category and horizon.
+ */
+export interface TrackRecordTable {
+  id: DbId;
+  /** The data version the forecast was served under (as data_source.data_version said). */
+  data_version: string;
+  /** Made from generated demo data (removed when real data replaces it). */
+  is_demo: DbBoolean;
+  recorded_at: string;
+  /** What recorded it: "import", "fit" or "request" (first served). */
+  recorded_by: string;
+  /** The forecast's origin: the as-of date it was made for. */
+  origin: string;
+  /** The newest draw in the data it was made from (any category). */
+  newest_draw_date: string;
+  category_id: number;
+  /** h: 1 is the category's next draw after the origin. */
+  horizon: number;
+  /** The category's newest draw used: the forecast's base and the naive forecast (its last value). */
+  base_round_number: string;
+  base_round_sort_key: number;
+  base_date: string;
+  base_crs: number;
+  base_invitations: number;
+  model_used: string;
+  predicted_date: string;
+  date_earliest: string;
+  date_latest: string;
+  crs_point: number;
+  crs_min: number;
+  crs_max: number;
+  invitations_point: number;
+  invitations_min: number | null;
+  invitations_max: number | null;
+  /** The draw that happened: the category's h-th draw after the base dated on or after the origin. */
+  actual_round_number: string | null;
+  actual_date: string | null;
+  actual_crs: number | null;
+  actual_invitations: number | null;
+  scored_at: string | null;
+}
+
 // A type alias, not an interface: Kysely's `withTables` needs an implicit index signature.
 export type DrawsTables = {
   draws_categories: CategoriesTable;
   draws_draws: DrawsTable;
   draws_predictions: PredictionsTable;
+  draws_track_record: TrackRecordTable;
 };
 
 /** What repositories and stores take (`Kysely<DrawsDatabase>`, also satisfied by a transaction). */
@@ -74,3 +119,5 @@ export type CategoryRow = Selectable<CategoriesTable>;
 export type DrawRow = Selectable<DrawsTable>;
 export type PredictionRow = Selectable<PredictionsTable>;
 export type NewPrediction = Insertable<PredictionsTable>;
+export type TrackRecordRow = Selectable<TrackRecordTable>;
+export type NewTrackRecord = Insertable<TrackRecordTable>;

@@ -28,6 +28,7 @@ export interface ForecastView {
 }
 
 export async function readForecastView(routes: DrawsRouteContext): Promise<ForecastView> {
+  await routes.recordServed();
   const [categories, statistics, predictions, forecasts] = await Promise.all([
     listCategories(routes.db, { activeOnly: true }),
     readStatistics(routes.db),

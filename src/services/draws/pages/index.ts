@@ -8,6 +8,7 @@ import { drawsListPage } from './draws-list.ts';
 import { modelsPage } from './models.ts';
 import { myScorePage } from './my-score.ts';
 import { overviewPage } from './overview.ts';
+import { trackRecordPage } from './track-record.ts';
 
 export const drawsPages: ServicePages = {
   title: 'Express Entry draws',
@@ -16,6 +17,7 @@ export const drawsPages: ServicePages = {
     { label: 'Every draw', href: '/draws' },
     { label: 'Models', href: '/models' },
     { label: 'My score', href: '/my-score' },
+    { label: 'Track record', href: '/track-record' },
   ],
   async routes(app, ctx, kit) {
     const routes = drawsRouteContext(ctx);
@@ -24,5 +26,6 @@ export const drawsPages: ServicePages = {
     drawsListPage(app, routes, kit);
     modelsPage(app, routes, kit);
     myScorePage(app, routes, kit);
+    trackRecordPage(app, routes, kit);
   },
 };

@@ -188,7 +188,11 @@ export function overviewPage(app: ServiceApp, routes: DrawsRouteContext, kit: Pa
                 }
                 ${kit.charts.figure(`${version}|${NEXT_DRAWS_CHART}`, () => nextCutoffsChart(view))} ${allRanksTable(view)}`
           }
-          ${calibrationSentence(view)} ${notForecast(view)}
+          ${calibrationSentence(view)}
+          <p id="track-record-link">
+            Every forecast served here is kept and scored when its draw is published: see <a href="/track-record">the track record</a>.
+          </p>
+          ${notForecast(view)}
           <h2 id="my-score-heading">Would my score clear the next draw?</h2>
           <p>The chance, from the forecast and how far past forecasts missed; not a promise.</p>
           ${scoreForm(formCategories(view), {}, 'my-score-heading')}`,

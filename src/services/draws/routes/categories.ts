@@ -50,6 +50,7 @@ export async function categoryRoutes(app: ServiceApp, routes: DrawsRouteContext)
     { schema: categoryPredictionsRoute, config: { operation: 'predictions', responseCache: true } },
     async (request) => {
       const category = await routes.requireCategory(request.params.id, 'id');
+      await routes.recordServed();
       const [predictions, forecasts] = await Promise.all([listPredictions(db, category.id), readForecasts(db)]);
       return {
         success: true,

@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../../../core/http/errors.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { resolveAsOf } from '../as-of.ts';
 import { dataSource, findCategory } from '../repository.ts';
+import { recordCurrentForecasts } from '../track-record.ts';
 import type { CategoryRecord, DataSource } from '../repository.ts';
 import type { DrawsDatabase, DrawsTables } from '../tables.ts';
 
@@ -18,6 +19,8 @@ export interface DrawsRouteContext {
   source(forecastsAsOf?: string | null): Promise<DataSource>;
   /** The category a parameter names: 400 for a value that is not a whole number, 404 for an unknown id. */
   requireCategory(raw: string, parameter: string): Promise<CategoryRecord>;
+  /** Adds the forecasts served now to the track record, once per data version and process (a failure is logged, not thrown). */
+  recordServed(): Promise<void>;
 }
 
 function categoryId(raw: string, parameter: string): number {
@@ -29,7 +32,18 @@ function categoryId(raw: string, parameter: string): number {
 export function drawsRouteContext(ctx: ServiceContext): DrawsRouteContext {
   const db = ctx.db.kysely.withTables<DrawsTables>();
   const asOf = () => resolveAsOf(ctx.config.env);
+  let recordedVersion: string | null = null;
   return {
+    async recordServed() {
+      const version = await ctx.dataVersion.current();
+      if (version === null || version === recordedVersion) return;
+      try {
+        await recordCurrentForecasts(db, 'request');
+        recordedVersion = version;
+      } catch (error) {
+        ctx.log.error({ err: error }, 'could not add the served forecasts to the track record');
+      }
+    },
     ctx,
     db,
     asOf,

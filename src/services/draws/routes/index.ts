@@ -10,6 +10,7 @@ import { healthRoutes } from './health.ts';
 import { modelRoutes } from './models.ts';
 import { predictRoutes } from './predict.ts';
 import { statsRoutes } from './stats.ts';
+import { trackRecordRoutes } from './track-record.ts';
 
 /** In the order of the OpenAPI document. */
 const GROUPS: readonly ((app: ServiceApp, routes: DrawsRouteContext) => Promise<void>)[] = [
@@ -19,6 +20,7 @@ const GROUPS: readonly ((app: ServiceApp, routes: DrawsRouteContext) => Promise<
   drawRoutes,
   statsRoutes,
   modelRoutes,
+  trackRecordRoutes,
 ];
 
 export async function drawsRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {

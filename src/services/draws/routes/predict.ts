@@ -32,6 +32,7 @@ export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext):
   }
 
   app.get('/api/predict/', { schema: predictAllRoute, config: { operation: 'predictions', responseCache: true } }, async () => {
+    await routes.recordServed();
     const [categories, predictions, forecasts] = await Promise.all([
       listCategories(db, { activeOnly: true }),
       listPredictions(db),
@@ -58,6 +59,7 @@ export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext):
     { schema: predictOneRoute, config: { operation: 'predictions', responseCache: true } },
     async (request) => {
       const category = await routes.requireCategory(request.params.category_id, 'category_id');
+      await routes.recordServed();
       const [predictions, forecasts] = await Promise.all([listPredictions(db, category.id), readForecasts(db)]);
       const through = forecasts?.value.as_of ?? routes.asOf();
       const entry = await predictEntry(category, predictions.get(category.id) ?? [], through, forecasts?.value);

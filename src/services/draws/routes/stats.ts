@@ -11,6 +11,7 @@ export async function statsRoutes(app: ServiceApp, routes: DrawsRouteContext): P
   const { db } = routes;
 
   app.get('/api/stats/', { schema: statsRoute, config: { operation: 'statistics', responseCache: true } }, async () => {
+    await routes.recordServed();
     const [counts, statistics, predictions, categories, forecasts] = await Promise.all([
       countRows(db),
       readStatistics(db),
