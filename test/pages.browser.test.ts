@@ -1,4 +1,4 @@
-// The pages of every service in a real browser (issue 17): Debian's chromium through playwright-core, one
+// The pages of every service in a real browser: Debian's chromium through playwright-core, one
 // browser, pages in sequence. For each service that has pages and a tour (test/support/<svc>/page-tour.ts),
 // on its demo data on SQLite and PostgreSQL:
 //  - every page of the tour loads with status 200, no console error, no uncaught script error and no failed
@@ -355,7 +355,9 @@ function docsSuiteFor(service: ServiceModule): void {
         { skip: browserGate.skip, timeout: 120_000 },
         async () => {
           dir = fs.mkdtempSync(path.join(os.tmpdir(), `pdi-docs-${service.name}-`));
-          app = await buildTestApp(service, testContext(service, t.db, { dataDir: dir }));
+          const ctx = testContext(service, t.db, { dataDir: dir });
+          await service.loadDemo(ctx, DEMO_OPTIONS[service.name] ?? {});
+          app = await buildTestApp(service, ctx);
           const origin = await app.listen({ port: 0, host: '127.0.0.1' });
           const operation = await firstPlainGet(app);
           const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });

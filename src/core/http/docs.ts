@@ -152,7 +152,7 @@ table{border-collapse:collapse;width:100%;font-size:14px}td,th{border:1px solid 
 .method{display:inline-block;min-width:4em;text-align:center;border-radius:3px;color:#fff;font-size:13px;padding:0 .4em}
 .get{background:#2f6f3e}.post{background:#1d4f91}.put,.patch{background:#8a5a00}.delete{background:#9b1c1c}
 .type{color:#555}.opt{color:#888;font-size:12px}
-.scroll{overflow-x:auto}h3 code{overflow-wrap:anywhere}
+.scroll{overflow-x:auto}#reference{overflow-wrap:anywhere}
 </style>${extra.head ?? ''}</head><body>
 <h1>${esc(info.title)} <small>v${esc(info.version)}</small></h1>
 <p>Machine-readable description: <a href="${esc(base)}openapi.json">openapi.json</a> (OpenAPI ${esc(doc.openapi)}),
