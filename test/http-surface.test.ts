@@ -61,12 +61,22 @@ describe('security headers', () => {
       assert.equal(res.headers['strict-transport-security'], undefined, 'HSTS is the TLS proxy’s business');
     });
 
-  it('/docs carries no script the policy would block, and its links resolve with and without the slash', async () => {
+  it('/docs carries no script the policy would block, and its links and scripts resolve with and without the slash', async () => {
     for (const page of ['/docs', '/docs/']) {
       const res = await app.inject(page);
       assert.equal(res.statusCode, 200);
-      assert.doesNotMatch(res.body, /<script/i);
+      const scripts = [...res.body.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/gi)];
+      assert.ok(scripts.length > 0, 'the interactive reference is started by a script');
+      for (const [, attributes, inline] of scripts) {
+        assert.equal(inline.trim(), '', 'no inline script');
+        const src = /src="([^"]+)"/.exec(attributes)?.[1];
+        assert.ok(src && !/^(https?:)?\/\//.test(src), `a script from the service itself: ${attributes}`);
+        const script = await app.inject(new URL(src, `http://host${page}`).pathname);
+        assert.equal(script.statusCode, 200, src);
+        assert.match(String(script.headers['content-type']), /^text\/javascript/);
+      }
       const links = [...res.body.matchAll(/href="([^"]+)"/g)].map((m) => new URL(m[1], `http://host${page}`).pathname);
+      assert.ok(links.includes('/favicon.ico'), `${page} names its icon`);
       assert.ok(links.includes('/openapi.json'), `${page} links ${links.join(', ')}`);
       assert.ok(links.includes('/openapi-3.0.json'), `${page} links ${links.join(', ')}`);
       for (const link of links) assert.equal((await app.inject(link)).statusCode, 200, `${page} → ${link}`);

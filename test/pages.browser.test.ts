@@ -1,4 +1,4 @@
-// The pages of every service in a real browser (issue 17): Debian's chromium through playwright-core, one
+// The pages of every service in a real browser: Debian's chromium through playwright-core, one
 // browser, pages in sequence. For each service that has pages and a tour (test/support/<svc>/page-tour.ts),
 // on its demo data on SQLite and PostgreSQL:
 //  - every page of the tour loads with status 200, no console error, no uncaught script error and no failed
@@ -9,7 +9,9 @@
 //  - axe-core finds no serious or critical violation, and a full-page screenshot of each page is written to
 //    test-artifacts/screenshots/;
 //  - the first form of a page that has a text field works with the keyboard alone: Tab reaches the field,
-//    typing and Enter submit it, and the answer is a page (a form found on several pages is tried once).
+//    typing and Enter submit it, and the answer is a page (a form found on several pages is tried once);
+//  - no page (nor /docs) is wider than a 390 px phone screen.
+// For every service, on both databases, /docs draws the interactive reference and runs a request from it.
 // Services without pages or without a tour are reported as skipped by name. Without chromium the suite is
 // skipped outside CI and fails in CI. PDI_DOCS_SCREENSHOTS=1 also writes the README's screenshot of each
 // service (the tour's first page, SQLite, 1200×800) to docs/screenshots/<svc>.png; PDI_PAGES_SERVICES=a,b runs
@@ -108,24 +110,21 @@ const structureOf = (page: Page): Promise<Structure> => page.evaluate<Structure>
 
 /** Records what went wrong on a page while it is used: console errors, script errors, failed or refused requests. */
 function watch(page: Page, problems: string[], where: () => string): void {
-  // Browsers ask for /favicon.ico by themselves; the shared layout names no icon (reported; not a page's request).
-  const isFavicon = (url: string) => new URL(url).pathname === '/favicon.ico';
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
     const source = message.location().url || 'http://x/';
     // The page's own status is checked where it is loaded (a form may rightly answer 404); its console line is not a second fault.
-    if (isFavicon(source) || (message.text().startsWith('Failed to load resource') && source === page.url())) return;
+    if (message.text().startsWith('Failed to load resource') && source === page.url()) return;
     problems.push(`${where()}: console error: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`${where()}: script error: ${error.message}`));
   page.on('requestfailed', (request) => {
-    if (isFavicon(request.url())) return;
     // A script's fetch cut short by the page itself (a newer keystroke, or the navigation a form submit starts) is not a failure.
     const aborted = request.failure()?.errorText === 'net::ERR_ABORTED' && ['fetch', 'xhr'].includes(request.resourceType());
     if (!aborted) problems.push(`${where()}: request failed: ${request.url()} (${request.failure()?.errorText})`);
   });
   page.on('response', (response) => {
-    if (response.status() >= 400 && !isFavicon(response.url()) && response.request().resourceType() !== 'document')
+    if (response.status() >= 400 && response.request().resourceType() !== 'document')
       problems.push(`${where()}: ${response.status()} for ${response.url()}`);
   });
 }
@@ -239,6 +238,25 @@ function suiteFor(service: ServiceModule): void {
         },
       );
 
+      // The phone-width check runs on SQLite only: the markup is the same code on both databases.
+      if (full) {
+        it('no page scrolls sideways at 390 px (a phone)', { skip: browserGate.skip, timeout: 180_000 }, async () => {
+          const phone = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+          try {
+            const page = await phone.newPage();
+            const wide: string[] = [];
+            for (const url of [...paths, '/docs']) {
+              await page.goto(origin + url, { waitUntil: 'load' });
+              const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+              if (width > 390) wide.push(`${url}: ${width} px wide`);
+            }
+            assert.deepEqual(wide, [], wide.join('\n'));
+          } finally {
+            await phone.close();
+          }
+        });
+      }
+
       // The keyboard check runs on SQLite only: the markup is the same code on both databases (no skip counted on PostgreSQL).
       if (full) {
         it(
@@ -312,10 +330,73 @@ function suiteFor(service: ServiceModule): void {
   );
 }
 
+/** The first GET operation that needs no parameter: the request the /docs test runs from the page. */
+async function firstPlainGet(app: ServiceApp): Promise<string> {
+  const doc = (await app.inject('/openapi.json')).json() as {
+    paths: Record<string, { get?: { parameters?: Array<{ required?: boolean }> } }>;
+  };
+  const found = Object.entries(doc.paths).find(([, item]) => item.get && !(item.get.parameters ?? []).some((p) => p.required));
+  assert.ok(found, 'the service has a GET operation without required parameters');
+  return found[0];
+}
+
+function docsSuiteFor(service: ServiceModule): void {
+  describeEachDatabase(
+    `${service.name} /docs in a real browser`,
+    (t) => {
+      let app: ServiceApp | undefined;
+      let dir = '';
+      after(async () => {
+        await app?.close();
+        if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      });
+      it(
+        'shows the interactive reference and runs a request from it (try it out, execute, 200)',
+        { skip: browserGate.skip, timeout: 120_000 },
+        async () => {
+          dir = fs.mkdtempSync(path.join(os.tmpdir(), `pdi-docs-${service.name}-`));
+          const ctx = testContext(service, t.db, { dataDir: dir });
+          await service.loadDemo(ctx, DEMO_OPTIONS[service.name] ?? {});
+          app = await buildTestApp(service, ctx);
+          const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+          const operation = await firstPlainGet(app);
+          const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+          try {
+            const page = await context.newPage();
+            const problems: string[] = [];
+            watch(page, problems, () => `${service.name} /docs`);
+            const response = await page.goto(`${origin}/docs`, { waitUntil: 'load' });
+            assert.equal(response?.status(), 200);
+            const block = page.locator('.opblock-get', { has: page.locator(`.opblock-summary-path[data-path="${operation}"]`) }).first();
+            await block.locator('.opblock-summary').first().click();
+            const [answer] = await Promise.all([
+              page.waitForResponse((r) => new URL(r.url()).pathname === operation && r.request().resourceType() === 'fetch'),
+              block.locator('button.execute').click(),
+            ]);
+            assert.equal(answer.status(), 200, `${operation} from /docs`);
+            const shown = block.locator('.live-responses-table tbody .response-col_status').first();
+            await shown.waitFor({ timeout: 30_000 });
+            assert.match((await shown.textContent()) ?? '', /^\s*200\b/, 'the page shows the answer');
+            assert.equal(await page.locator('#reference').isHidden(), true, 'the interactive reference replaces the static one');
+            if (t.kind === 'sqlite') await page.screenshot({ path: path.join(SCREENSHOTS, `${service.name}-docs.png`), fullPage: false });
+            assert.deepEqual(problems, [], problems.join('\n'));
+          } finally {
+            await context.close();
+          }
+        },
+      );
+    },
+    { migrations: service.migrations },
+  );
+}
+
 // PDI_PAGES_SERVICES=oral,grants runs those services only (the others are reported as skipped).
 const chosen = process.env.PDI_PAGES_SERVICES?.split(',').map((s) => s.trim());
 for (const service of SERVICES) {
   if (chosen && !chosen.includes(service.name))
     describe(`${service.name} pages in a real browser`, { skip: `not in PDI_PAGES_SERVICES (${chosen.join(', ')})` }, () => {});
-  else suiteFor(service);
+  else {
+    suiteFor(service);
+    docsSuiteFor(service);
+  }
 }

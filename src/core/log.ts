@@ -53,8 +53,8 @@ export function serviceLoggerOptions(level: string, service: string, format: Log
 }
 
 /**
- * Fastify's per-request lines ("incoming request", "request completed") only at `debug` or finer: at the default
- * level a console shows what the server does, not every hit.
+ * Whether a level leaves out per-request lines (http/request-logging.ts): at the default level a console shows what
+ * the server does, not every hit.
  */
 export function requestLoggingDisabled(level: string): boolean {
   const value = pino.levels.values[level];

@@ -1,5 +1,5 @@
-// A readable API page rendered on the server from the service's OpenAPI document: no scripts, no
-// external assets, so it works offline and in any browser.
+// A readable API page rendered on the server from the service's OpenAPI document: no external assets, and
+// readable without scripts (api-reference.ts adds the interactive reference over it).
 
 /** The parts of an OpenAPI document (and of its JSON schemas) the page reads. */
 export interface OpenApiSchema {
@@ -99,7 +99,11 @@ function prose(text: string | undefined): string {
 }
 
 /** `base`: the way from the page's address to the service's root ('./' at /docs, '../' at /docs/). */
-export function renderDocsPage(doc: OpenApiDocument, base = './'): string {
+export function renderDocsPage(
+  doc: OpenApiDocument,
+  base = './',
+  extra: { head?: string; interactive?: string; scripts?: string } = {},
+): string {
   const info = doc.info ?? {};
   const sections: string[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -129,7 +133,7 @@ export function renderDocsPage(doc: OpenApiDocument, base = './'): string {
           (op.summary ? `<p><strong>${esc(op.summary)}</strong></p>` : '') +
           prose(op.description) +
           (paramRows
-            ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Required</th><th>Type</th><th>Description</th></tr></thead><tbody>${paramRows}</tbody></table>`
+            ? `<div class="scroll"><table><thead><tr><th>Parameter</th><th>In</th><th>Required</th><th>Type</th><th>Description</th></tr></thead><tbody>${paramRows}</tbody></table></div>`
             : '') +
           (body ? `<h4>Request body (application/json)</h4>${schemaOutline(body)}` : '') +
           (responses ? `<h4>Responses</h4>${responses}` : '') +
@@ -148,11 +152,16 @@ table{border-collapse:collapse;width:100%;font-size:14px}td,th{border:1px solid 
 .method{display:inline-block;min-width:4em;text-align:center;border-radius:3px;color:#fff;font-size:13px;padding:0 .4em}
 .get{background:#2f6f3e}.post{background:#1d4f91}.put,.patch{background:#8a5a00}.delete{background:#9b1c1c}
 .type{color:#555}.opt{color:#888;font-size:12px}
-</style></head><body>
+.scroll{overflow-x:auto}#reference{overflow-wrap:anywhere}
+</style>${extra.head ?? ''}</head><body>
 <h1>${esc(info.title)} <small>v${esc(info.version)}</small></h1>
-${prose(info.description)}
 <p>Machine-readable description: <a href="${esc(base)}openapi.json">openapi.json</a> (OpenAPI ${esc(doc.openapi)}),
 also as <a href="${esc(base)}openapi-3.0.json">OpenAPI 3.0.3</a> for tools that read only 3.0.</p>
+${extra.interactive ?? ''}
+<div id="reference">
+${prose(info.description)}
 ${sections.join('\n')}
+</div>
+${extra.scripts ?? ''}
 </body></html>`;
 }

@@ -17,15 +17,15 @@ import { HttpError, isUnavailableError, validationMessage } from './errors.ts';
 import type { AjvError } from './errors.ts';
 import { OPENAPI_30_PATH, openApiOptions } from './openapi.ts';
 import { registerHome } from './home.ts';
-import { requestLoggingDisabled, serviceLoggerOptions } from '../log.ts';
+import { serviceLoggerOptions } from '../log.ts';
+import { RequestLogController } from './request-logging.ts';
 import { registerSecurityHeaders } from './security.ts';
 import type { Config } from '../config.ts';
 import type { DirectLimit } from './rate-limit.ts';
 import compress from '@fastify/compress';
 import { COMPRESS_MIN_BYTES, DirectHits, ResponseCache, cacheRoute, finishCaching } from './caching.ts';
 import type { CachingOptions } from './caching.ts';
-import { renderDocsPage } from './docs.ts';
-import type { OpenApiDocument } from './docs.ts';
+import { registerApiReference } from './api-reference.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerSyncStatus } from '../sync/publish.ts';
 import { registerPages } from '../pages/register.ts';
@@ -81,7 +81,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
   };
   const app = Fastify({
     logger: options.logger ?? serviceLoggerOptions(ctx.config.logLevel, service.name),
-    disableRequestLogging: requestLoggingDisabled(ctx.config.logLevel),
+    logController: new RequestLogController(),
     trustProxy: trustProxyRule(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
@@ -216,12 +216,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
 
   app.get('/openapi.json', { schema: { hide: true }, config: { cacheSeconds: 300 } }, async () => app.swagger());
   app.get(OPENAPI_30_PATH, { schema: { hide: true }, config: { cacheSeconds: 300 } }, async () => app.swagger30());
-  app.get('/docs', { schema: { hide: true }, config: { cacheSeconds: 300 } }, async (request, reply) => {
-    reply.header('content-type', 'text/html; charset=utf-8');
-    // Relative links, so the page works behind a proxy that serves the service under a path prefix.
-    const base = request.url.split('?')[0].endsWith('/') ? '../' : './';
-    return renderDocsPage(app.swagger() as OpenApiDocument, base);
-  });
+  registerApiReference(app);
   const observe = registerMetrics(app, service.name, ctx, service.newestObservation);
   if (caching.cache !== null && options.directHits !== false) {
     const direct = new DirectHits(caching, observe, app.log, clientAddressRule(trustProxyRule(ctx.config.trustProxy)));

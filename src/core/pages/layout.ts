@@ -89,6 +89,7 @@ export function renderDocument(options: PageOptions): SafeHtml {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${options.title} · ${options.serviceTitle}</title>
         ${options.description ? html`<meta name="description" content="${options.description}" />` : ''}
+        <link rel="icon" href="/favicon.ico" />
         <link rel="stylesheet" href="${options.assets.url('pdi.css')}" />
         <script src="${options.assets.url('pdi.js')}" defer></script>
         ${(options.scripts ?? []).map((name) => html`<script src="${options.assets.url(name)}" defer></script>`)}
