@@ -1,4 +1,4 @@
-// Service D: (1) the rolling-origin benchmark of the forecasts (issue 14): every draw from 2023-01-01 to the end
+// Service D: (1) the rolling-origin benchmark of the forecasts: every draw from 2023-01-01 to the end
 // of the real snapshot is an origin, the served forecasts are made the day before it from what was known then,
 // and compared with the naive forecast and the window mean, per category and pooled, h = 1…3, with the coverage
 // and widths of the served 95% intervals and the issue's targets; (2) importing the snapshot against a baseline
@@ -92,7 +92,7 @@ if (ONLY === null || ONLY === 'forecasts') {
     `${f(r.medianWidth.crsHalf).padStart(9)}${f(r.medianWidth.invitationsFactor, 2).padStart(7)}${f(r.medianWidth.dateDays, 0).padStart(6)}`;
   for (const r of rows) console.log(line(r));
   console.log('(INV ×÷: the median interval of invitations is the forecast ×÷ this factor; days: median latest − earliest of date_range.)');
-  console.log('Targets (issue 14):');
+  console.log('Targets:');
   for (const t of checkTargets(rows)) console.log(`  ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'} ${t.target}: ${t.figure}`);
 }
 if (ONLY === 'forecasts') process.exit(0);

@@ -1,4 +1,4 @@
-// The rolling-origin benchmark of issue 14: every draw of a category from `from` on is an origin; the served
+// The rolling-origin benchmark: every draw of a category from `from` on is an origin; the served
 // forecasts are made the day before it, by the served pipeline itself (forecastPanel) on what was known then
 // only, and compared with the category's next three draws, beside the naive forecast (the last value) and the
 // window mean (of the last six). Framework-free: bench/draws.ts prints it, the tests check it on small panels.
@@ -178,7 +178,7 @@ export interface TargetCheck {
   figure: string;
 }
 
-/** The targets of issue 14 against a table. */
+/** The targets against a table. */
 export function checkTargets(rows: readonly BenchmarkRow[]): TargetCheck[] {
   const pooled = (h: number) => rows.find((r) => r.group === 'pooled' && r.h === h)!;
   const p1 = pooled(1);
