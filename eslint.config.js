@@ -1,4 +1,4 @@
-// Type-aware lint with a small rule set (issue 18): promises are awaited or handled, no explicit any,
+// Type-aware lint with a small rule set: promises are awaited or handled, no explicit any,
 // type-only imports marked as such. Run by `npm run lint` and in CI.
 import tseslint from 'typescript-eslint';
 
@@ -27,7 +27,7 @@ export default tseslint.config(
     },
   },
   {
-    // Test helpers live where production code cannot reach them (issue 18).
+    // Test helpers live where production code cannot reach them.
     files: ['src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {

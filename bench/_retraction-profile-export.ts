@@ -1,4 +1,4 @@
-// Profiling aid for the CSV export (issue 19 item 9): serves the retraction service from an existing benchmark
+// Profiling aid for the CSV export: serves the retraction service from an existing benchmark
 // database (`npm run bench -- retraction --db-file <file>` leaves one) and loads /api/export/ with autocannon, so
 // that `node --cpu-prof bench/_retraction-profile-export.ts <file> [rows] [seconds]` profiles that path alone.
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// Issue 16: the fault run, measured on this machine. `serve oral` runs as a real process on a PostgreSQL server of
+// The fault run, measured on this machine. `serve oral` runs as a real process on a PostgreSQL server of
 // its own (initdb on another port, never the shared one on 5432) under a light load of four clients, and:
 //   1. the PostgreSQL server is stopped in immediate mode N times (1.5 s down, then started again): does the
 //      process crash, what does it answer while the database is gone, how long after the database is ready

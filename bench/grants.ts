@@ -5,11 +5,11 @@
 //   (only the memory of a process serving C alone, at rest and after distinct searches; with --before, the same
 //   measurement of another checkout's src/ in the same run, interleaved)
 // Service C at scale, measured in one run on one generated file (rows in the real federal schema; by default
-// the file of `generate grants --size 1300000 --seed 1`, on which issue 20's figures were taken):
+// the file of `generate grants --size 1300000 --seed 1`, on which the figures below were taken):
 //  - import: wall time and rows/s of `importGrantsCsv` beside the time to merely parse the same file
 //    (ratio; target ≤ 4×; on SQLite the median of three parse-then-import pairs), and the importing
 //    process's peak RSS (target ≤ 600 MB); each in a child process;
-//  - search over HTTP (issue 20: `q=health&limit=100`, p50 ≤ 10 ms and p95 ≤ 20, filters no slower): C served
+//  - search over HTTP (`q=health&limit=100`, p50 ≤ 10 ms and p95 ≤ 20, filters no slower): C served
 //    by a child process (one worker, response cache off), 20 warm-up requests by `fetch` (their p50 printed: what a
 //    client that decompresses and parses sees) then --reps requests per URL timed to the last byte of the answer
 //    (compression accepted, the bytes not decoded), p50/p95, the server's CPU time per request (load-independent)
@@ -88,7 +88,7 @@ console.log(
   `Service C (grants) at ${rows.toLocaleString('en-CA')} rows on ${database}; Node ${process.version}, ${os.cpus().length} CPUs; load average ${load()}`,
 );
 
-// ------------------------------------------------------------------ search over HTTP (issue 20)
+// ------------------------------------------------------------------ search over HTTP
 const SEARCH_TARGET = { p50: 10, p95: 20 };
 const SEARCH_URLS = [
   'q=health&limit=100',
@@ -286,7 +286,7 @@ async function searchOverHttp(dbUrl: string, rounds: number, tree?: string): Pro
   }
 }
 
-// ------------------------------------------------------------------ memory of C alone (issue 20)
+// ------------------------------------------------------------------ memory of C alone
 // Words common in grant texts (not read from the data: the strings need only be many and plausible), their
 // prefixes of 3 to 7 letters, and pairs: distinct search strings, each with filters and a sort.
 const WORDS = (
@@ -492,7 +492,7 @@ try {
         : ''),
   );
 
-  // ---------------------------------------------------------------- search over HTTP (issue 20)
+  // ---------------------------------------------------------------- search over HTTP
   await searchOverHttp(url, Number(values.rounds));
 
   // ---------------------------------------------------------------- queries

@@ -1,5 +1,5 @@
 // npm run bench -- http [--seconds 3] [--repeats 3] [--workers N] [--only oral,krt,…]
-// Issue 20: req/s, p50/p99 latency and server CPU per request of one endpoint per service, served by `pdi serve` (every service in each
+// Req/s, p50/p99 latency and server CPU per request of one endpoint per service, served by `pdi serve` (every service in each
 // worker, the real command line) with the response cache on and off, with 1 and N workers, beside the ceiling: a bare
 // Fastify route sending the same bytes as a Buffer, measured in the same run, interleaved with pdi's cells. Load from
 // autocannon in this process at 1 and 8 keep-alive connections; three repetitions (median, and min–max as the
@@ -447,7 +447,7 @@ const describeRatio = (label: string, name: string, connections: number, generat
   const ofMedians = medianOf(label, name, connections, generator, 'rps') / medianOf(label, 'ceiling', connections, generator, 'rps');
   return `${median(paired).toFixed(2)} (${ratioSpread(paired)}; of medians ${ofMedians.toFixed(2)})`;
 };
-console.log('\ntargets (issue 20; ratios: median of the paired repetitions, their range, and the ratio of medians):');
+console.log('\ntargets (ratios: median of the paired repetitions, their range, and the ratio of medians):');
 for (const endpoint of ENDPOINTS) {
   const hits = [1, 8].map((c) => describeRatio(endpoint.label, '1 worker, cache on', c, 'autocannon'));
   const cpu = [1, 8].map((c) => ratioTo(endpoint.label, '1 worker, cache on', c, 'autocannon', 'cpuMicros'));

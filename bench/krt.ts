@@ -23,7 +23,7 @@
 // coldstart — `import krt` of the corpus into a fresh SQLite database, then, each on a fresh connection as after a
 //   start: the first RRID suggestion and the median of 50 later ones, from the suggestion index stored at import
 //   (what the routes do) beside the baseline, the knowledge base loaded into memory on the first request.
-// doi — uncached DOI lookups over HTTP (issue 20.2): `serve krt --workers 1` with the response cache off on the corpus
+// doi — uncached DOI lookups over HTTP: `serve krt --workers 1` with the response cache off on the corpus
 //   (imported into a fresh SQLite database, or the already imported database --db URL), then per endpoint
 //   (`/api/doi-suggestions/?q=cell`, `/api/check-doi-local/?doi=<a stored DOI>`) three repetitions of a sequential
 //   fetch loop (20 warm-up + 500 requests): req/s, p50/p95 latency, the server's CPU per request (/proc utime +

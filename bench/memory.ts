@@ -1,5 +1,5 @@
 // npm run bench -- memory [--database sqlite:/path/all.sqlite] [--workers 2] [--minutes 2] [--rest 60] [--connections 2]
-// Issue 20 item 4: resident memory of each `pdi serve` worker with real data loaded, at rest and under a load of
+// Resident memory of each `pdi serve` worker with real data loaded, at rest and under a load of
 // distinct URLs. The database must already hold the data (this bench does not import; the README's issue-20
 // section gives the commands: A, B and D from ../shared/data, C generated at 1.3 M rows, E at 60,000 papers).
 // It copies nothing: the server opens the file as it is (the run only reads). Without --database, `serve` starts on
@@ -238,7 +238,7 @@ for (const { service, result } of results) {
 console.log(`after ${LOAD_MS / 60_000} min of load: ${show(afterLoad)} MiB; the largest worker reading ${maxWorker.toFixed(0)} MiB`);
 console.log(`  ${await breakdown()}`);
 console.log(
-  `target (issue 20): ≤ ${TARGET_MB} MB per worker at rest and after the load: at rest ${Math.max(...atRest.workers).toFixed(0)}, ` +
+  `target: ≤ ${TARGET_MB} MB per worker at rest and after the load: at rest ${Math.max(...atRest.workers).toFixed(0)}, ` +
     `after ${Math.max(...afterLoad.workers).toFixed(0)}, largest seen ${maxWorker.toFixed(0)} → ${maxWorker <= TARGET_MB ? 'met' : 'missed'}`,
 );
 await new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 // npm run bench -- pages [--reps 100] [--database sqlite|postgres] [--rows 1300000] [--no-large] [--services oral,grants]
-// The pages of issue 17, rendered by the server (fastify inject, the response cache off so that every request
+// The pages, rendered by the server (fastify inject, the response cache off so that every request
 // renders; warm: each page is rendered once first, and that first render is printed as "first"):
 //  - every page of each service's tour (test/support/<svc>/page-tour.ts) on its demo data (the default sizes of
 //    `npm start`), A also on the real files of ../shared/data/oral, C also on a generated file of 1.3 million

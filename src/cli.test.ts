@@ -1,4 +1,4 @@
-// `serve`'s primary process forks the workers and serves nothing: it must not load the services (issue 20, memory).
+// `serve`'s primary process forks the workers and serves nothing: it must not load the services (memory).
 // What cli.ts imports statically, and what those modules import in turn, is what the primary loads.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Command line: serve | import | sync | fetch | generate | extract | fit | migrate. This module parses the arguments;
 // commands.ts does the work and is loaded only when a command runs, so that `serve`'s primary process, which forks
-// the workers and serves nothing, loads no service code (about 75 MB of RSS instead of 145).
+// the workers and serves nothing, loads no service code.
 import { Command, Option } from 'commander';
 import { SERVICE_NAMES, loadConfig, parsePort, serviceNameOf } from './core/config.ts';
 import { createLogger } from './core/log.ts';

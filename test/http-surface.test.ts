@@ -1,4 +1,4 @@
-// Issue 16 items 5 and the papercuts: security headers on every answer (JSON, errors, /docs), the /docs page working
+// Security headers on every answer (JSON, errors, /docs), the /docs page working
 // under its content security policy (links with and without the trailing slash; in a real browser: styled, no
 // violation), and `/` naming the service with working links.
 import { after, before, describe, it } from 'node:test';

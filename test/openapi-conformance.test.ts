@@ -1,4 +1,4 @@
-// Issue 16 (OpenAPI): the live answers of every operation of every service, on demo data and both databases, are
+// OpenAPI: the live answers of every operation of every service, on demo data and both databases, are
 // what the published OpenAPI 3.1 document says: the status is documented, the content type is documented for it,
 // and a JSON body validates against the documented schema (ajv, JSON Schema 2020-12, ajv-formats). A success body
 // may not carry a property its schema does not declare (the serialiser drops those, so only streamed answers could).

@@ -1,4 +1,4 @@
-// Issue 16 (OpenAPI): each service's documents are valid OpenAPI 3.1 and 3.0.3 for a standard validator, document
+// OpenAPI: each service's documents are valid OpenAPI 3.1 and 3.0.3 for a standard validator, document
 // every error status with the service's own error body, keep defaulted parameters optional, and turn into TypeScript
 // with a standard client generator (openapi-typescript) that type-checks, with the error bodies the service really
 // sends assignable to the generated ErrorBody type.

@@ -1,4 +1,4 @@
-// Issue 16 item 1: no connection error can crash the process. `serve oral` runs on a PostgreSQL server of this
+// No connection error can crash the process. `serve oral` runs on a PostgreSQL server of this
 // test's own (never the shared one on 5432) under a light load while the pool's backends are terminated
 // repeatedly (pg_terminate_backend) and while the server is stopped in immediate mode and started again. The
 // process must not exit, answer 503 (JSON) only while the database is gone, and recover without a restart.

@@ -1,4 +1,4 @@
-// Issue 16 item 3: which X-Forwarded-For entries name the client (the rate-limit key), for each PDI_TRUST_PROXY
+// Which X-Forwarded-For entries name the client (the rate-limit key), for each PDI_TRUST_PROXY
 // setting, with clients that forge the header.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

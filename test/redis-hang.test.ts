@@ -1,4 +1,4 @@
-// Issue 16 item 4: a Redis that accepts connections and never answers must cost rate-limited requests almost
+// A Redis that accepts connections and never answers must cost rate-limited requests almost
 // nothing. A TCP listener stands in front of the real Redis: forwarding, then holding every byte (as a hung or
 // stopped Redis process does: the kernel accepts, nothing answers), then forwarding again. Counts what reaches the
 // hung Redis instead of timing requests: with each command bounded and the circuit open, only the first few

@@ -1,4 +1,4 @@
-// Issue 21 end to end, without the internet: a source server on 127.0.0.1 serves IRCC's real rounds feed (from
+// Keeping the data current, end to end, without the internet: a source server on 127.0.0.1 serves IRCC's real rounds feed (from
 // ../shared/data/draws) and misbehaves on demand; `runSync` downloads it and imports it through D's own importer.
 // Asserted on SQLite and PostgreSQL: the data is imported once and left alone on a 304; a changed ETag brings the
 // new file; a 500 is retried and the file then imported; a body cut short, an HTML page and a file that would delete

@@ -1,4 +1,4 @@
-// The papercut of issue 16: `npm test` on a machine without chromium must report the browser test as skipped and
+// `npm test` on a machine without chromium must report the browser test as skipped and
 // exit 0 outside CI, and fail in CI (where every suite must run). Runs the real runner (scripts/test.ts) on the
 // browser test with PDI_CHROMIUM pointing at a file that does not exist.
 import { describe, it } from 'node:test';

@@ -18,8 +18,7 @@ import { LimitCounters, serveLimits } from './cluster-limits.ts';
 /**
  * V8's young generation (semi-space) of a worker, in MiB. Node 24 lets it grow to two semi-spaces of 64 MiB under
  * load: with real data and a load of distinct URLs a worker's heap held 128 MiB of young generation for 1–2 MiB at
- * rest (bench/memory.ts: RSS 681 against 599 MiB with 16, the requests served alike). Flags given on the command
- * line or in NODE_OPTIONS win.
+ * rest. Flags given on the command line or in NODE_OPTIONS win.
  */
 export const WORKER_SEMI_SPACE_MB = 16;
 
@@ -27,9 +26,8 @@ export const WORKER_SEMI_SPACE_MB = 16;
  * The V8 flags a worker starts with, each unless the command line or NODE_OPTIONS sets it: the semi-space bound
  * above, and no memory reducer. V8's memory reducer runs memory-reducing full collections once a process with a
  * large heap goes quiet (a server between loads, or after starting). After one, every `process.nextTick` of Node's
- * HTTP internals cost 620–675 ns instead of 125–146, for as long as we measured, and a cache hit of C's stats
- * answered 35,000–37,000 req/s instead of 47,000–49,000 (issue 20; one such collection forced at start-up gave the
- * same). Why: a memory-reducing collection keeps no map that has no live object, so the maps of nextTick's tick
+ * HTTP internals costs about five times as much, for good, and cache hits answer about a quarter fewer requests a
+ * second (one such collection forced at start-up does the same). Why: a memory-reducing collection keeps no map that has no live object, so the maps of nextTick's tick
  * object (a literal with computed symbol keys) die when no tick is queued; the literal's feedback slots, finding their
  * map cleared, turn megamorphic for good, and each tick object is then built by a runtime call
  * (`Runtime_DefineKeyedOwnPropertyInLiteral`: 48% of a nextTick loop's samples after, 1.5% before). Its gain is memory

@@ -115,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /**
  * Default bound of each service's response cache: 8 MiB (five services: at most 40 MiB per process). With real
  * data and a load of distinct URLs the five 16 MiB caches of before filled, and each worker held 80 MiB of answers
- * (issue 20's 500 MB bound per worker).
+ * (the 500 MB bound per worker).
  */
 export const DEFAULT_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
 

@@ -8,7 +8,7 @@ import { executionAsyncResource } from 'node:async_hooks';
  * indexes, compiling schemas) leaves V8's heap three times the size of what stays alive, and C's in-memory search
  * drops about 130 MB of temporary buffers when its load ends (in a worker, 1–7 s after the start). Workers run without
  * V8's memory reducer (cluster.ts), so an idle worker collects nothing and would keep that garbage until some later
- * load (0–126 MB of buffers in a resting worker with real data, issue 20). Node exposes `gc` only behind a flag, which
+ * load (0–126 MB of buffers in a resting worker with real data). Node exposes `gc` only behind a flag, which
  * can be set at run time.
  *
  * The collection is V8's last-resort one (collections until one frees nothing, compacting, 50–120 ms): an ordinary
@@ -60,7 +60,7 @@ let heldTick: object | undefined;
  * keeps no map without a live object, and an ordinary one keeps such a map for two collections only; once the tick
  * object's maps die while no tick is queued, the literal's feedback slots (computed symbol keys) find their map
  * cleared and turn megamorphic for good, and every `process.nextTick` (several per HTTP request in Node's internals)
- * builds its object through a runtime call: 270–330 ns for the call alone instead of 60–70 (issue 20). One live tick
+ * builds its object through a runtime call: 270–330 ns for the call alone instead of 60–70. One live tick
  * object keeps them: 70–100 ns after the same collection; in a one-process server that the reducer had collected,
  * E's and C's cache hits then cost what they cost in one started without it. In a tick's callback,
  * `executionAsyncResource()` is that tick's object.

@@ -22,8 +22,7 @@ export interface Db {
   /**
    * SQLite only: runs one statement once for each parameter row, synchronously, on the connection Kysely
    * uses (so inside the transaction it has open). For bulk loads: a statement through Kysely costs more than
-   * the row it inserts, and SQLite runs a one-row statement per row faster than one statement of many rows
-   * (the grants upsert: 10.0 µs a row against 13.3 for 500 rows a statement).
+   * the row it inserts, and SQLite runs a one-row statement per row faster than one statement of many rows.
    */
   runEach?(text: string, rows: readonly unknown[][]): void;
   close(): Promise<void>;
@@ -46,8 +45,8 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
 function openSqlite(file: string, options: OpenOptions): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const raw = new BetterSqlite3(file, { readonly: options.readonly ?? false });
-  // A new database gets 16 KiB pages (SQLite's default is 4 KiB): bulk imports of wide rows write 20% faster
-  // (the grants upsert of 300,000 rows: 10.3 µs a row against 12.8). Only an empty file takes the setting;
+  // A new database gets 16 KiB pages (SQLite's default is 4 KiB): bulk imports of wide rows write faster.
+  // Only an empty file takes the setting;
   // an existing database keeps its page size.
   if (!options.readonly) raw.pragma('page_size = 16384');
   raw.pragma('journal_mode = WAL'); // readers keep the old snapshot while an import writes

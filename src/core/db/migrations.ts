@@ -65,7 +65,7 @@ export const coreMigrations: Record<string, Migration> = {
         await db.schema.alterTable('import_runs').dropColumn(column).execute();
     },
   },
-  // Keeping data current (issue 21): each service's sync schedule and lease, and what each source file was when
+  // Keeping data current: each service's sync schedule and lease, and what each source file was when
   // last fetched (validators for conditional requests, checksum, the data versions its import made).
   '0000_core_0003_sync_state': {
     async up(db) {

@@ -66,7 +66,7 @@ export async function suspendSubstringIndex(db: QueryExecutorProvider, index: Su
 export async function resumeSubstringIndex(db: QueryExecutorProvider, index: SubstringIndex): Promise<void> {
   if (dialectOf(db) === 'sqlite') {
     // Without automatic merging during the rebuild: 25% faster for the grants dictionary (2.7 s against 3.6 s
-    // for 335,000 texts) and queries as fast (1.60 against 1.63 ms for a four-trigram count); merging is back
+    // for 335,000 texts) and queries as fast; merging is back
     // on (FTS5's default, 4) for the triggers' incremental writes. And with 16 MiB of terms gathered in
     // memory before each segment is written instead of FTS5's 1 MiB: the same dictionary 2.55–2.77 s against
     // 3.38–3.49 s, rebuild and commit, queries 1.6–1.7 ms against 2.0–2.3 ms; back to 1 MiB afterwards.

@@ -1,5 +1,5 @@
 // Numbers as the pages write them (en-CA: 1,234.5). One formatter per number of decimals, made once:
-// Number#toLocaleString with options builds a new formatter on every call (about 70 µs against 2 µs), which
+// Number#toLocaleString with options builds a new formatter on every call, which
 // was most of the time of a page with a large table.
 const formatters = new Map<number, Intl.NumberFormat>();
 

@@ -1,4 +1,4 @@
-// The stale notice of the pages (issue 21): real data older than PDI_SYNC_STALE_AFTER is said on every page,
+// The stale notice of the pages: real data older than PDI_SYNC_STALE_AFTER is said on every page,
 // re-read with time (not only when the data changes); demo data and fresh data carry no notice.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';

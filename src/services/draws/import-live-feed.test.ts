@@ -1,4 +1,4 @@
-// Issue 13 on the real snapshot, SQLite and PostgreSQL: the live IRCC feed always imports. New spellings are
+// The real snapshot, SQLite and PostgreSQL: the live IRCC feed always imports. New spellings are
 // read; a secondary field that cannot be read is null with a warning (round and raw value); a round whose
 // primary field cannot be read is skipped with its reason and its stored copy kept; the guard refuses a feed
 // that would delete more than 10% of the stored rounds (--allow-shrink) or leave more than 5% of its rounds

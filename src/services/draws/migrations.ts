@@ -130,14 +130,14 @@ export const drawsMigrations: Record<string, Migration> = {
     },
   },
   /**
-   * Issue 13: a secondary field of the feed that cannot be read (draw time, programs, pool distribution) is
+   * A secondary field of the feed that cannot be read (draw time, programs, pool distribution) is
    * stored as null instead of refusing the whole feed. Down fails while such nulls exist.
    */
   draws_0002_nullable_secondary_fields: {
     up: async (db) => secondaryColumnsNullable(db, true),
     down: async (db) => secondaryColumnsNullable(db, false),
   },
-  /** Issue 14: every prediction carries a 95% interval of the invitations too. */
+  /** Every prediction carries a 95% interval of the invitations too. */
   draws_0003_invitation_intervals: {
     async up(db) {
       await db.schema.alterTable('draws_predictions').addColumn('invitations_min', 'integer').execute();

@@ -134,7 +134,7 @@ class WordIndex {
     // pass, in blocks of 2^20 (4 MiB outside V8's heap, never copied). A growing Uint32Array (copies of up to 16 MB)
     // left a worker at 468 MiB of RSS at rest with real data; a JavaScript array (7.7 million entries at 1.3 M rows,
     // 8 bytes each, copied as it grew) took V8's heap to 233 MB during the load, and the pages V8 pooled afterwards
-    // stayed in the worker's RSS (issue 20). Looking the words up again instead doubled the build (5.4–6.9 s).
+    // stayed in the worker's RSS. Looking the words up again instead doubled the build (5.4–6.9 s).
     const heldBlocks: Uint32Array[] = [];
     let heldCount = 0;
     const heldEnds = new Uint32Array(textCount + 1);

@@ -277,7 +277,7 @@ export class KrtAnswers {
       vendor: query.vendor,
       catalogNumber: query.catalogNumber,
     };
-    // The index stored at import answers without loading the knowledge base (the same answers, issue 15.6); a
+    // The index stored at import answers without loading the knowledge base (the same answers); a
     // store imported before it existed is answered from the base in memory until its next import.
     const indexed = await answerFromIndex(suggestionIndexReader(this.db), rridQuery, { limit: query.limit });
     let found: RridSuggestion[];

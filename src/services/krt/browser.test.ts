@@ -30,7 +30,7 @@ async function ask(serviceUrl) {
   const res = await fetch(serviceUrl + '/api/api/browser/suggest-rrid/', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    // With the catalog number: a name and vendor alone are too weak to be shown (abstention, issue 15).
+    // With the catalog number: a name and vendor alone are too weak to be shown (abstention).
     body: JSON.stringify({ resource_name: 'rabbit anti-GFP (generated demo)', vendor: 'Demo Antibody Co. (demo)', catalog_number: 'DEMO-AB-0101' }),
   });
   return { status: res.status, body: await res.json() };

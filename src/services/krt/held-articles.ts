@@ -1,4 +1,4 @@
-// The article store's DOI lookups answered from memory (issue 20 item 2): DOI checks and DOI suggestions read a
+// The article store's DOI lookups answered from memory: DOI checks and DOI suggestions read a
 // snapshot of every article's lookup fields, held per data version (the version through the service's
 // DataVersionWatcher: a request costs no query for it; an import in this process invalidates it at once, another
 // process's import is seen within the watcher's second). Articles and their sessions change only by import

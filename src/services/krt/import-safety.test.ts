@@ -1,4 +1,4 @@
-// Issue 13 for Service B, on SQLite and PostgreSQL: imports that never lose data and demo data that never mixes
+// Service B, on SQLite and PostgreSQL: imports that never lose data and demo data that never mixes
 // with real data. A real import removes the generated demo articles, their sessions and their knowledge-base
 // evidence in its own transaction (so a demo antibody is no longer ranked first), a later start or demo import
 // never adds demo data to a store holding real articles, generated files are demo data however they are imported,

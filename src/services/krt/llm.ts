@@ -121,7 +121,7 @@ export function rowsFromReply(content: string, articleText: string): { rows: Krt
       return written.length > 0 && haystack.includes(written);
     };
     const kept = parts.flatMap((p): IdentifierPart[] => {
-      // A broken RRID becomes the RRID only when the article writes that form (identifiers are facts, issue 15).
+      // A broken RRID becomes the RRID only when the article writes that form (identifiers are facts).
       if (p.kind === 'unresolved-rrid' && p.repair && writesVerbatim(articleText, p.repair))
         return [{ kind: 'rrid', value: p.repair, label: p.label }];
       if (p.kind !== 'rrid' && p.kind !== 'unresolved-rrid' && p.kind !== 'catalog' && p.kind !== 'accession') return [p];

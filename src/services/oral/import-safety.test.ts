@@ -1,4 +1,4 @@
-// Imports that never lose data (issue 13), on SQLite and PostgreSQL, with real-shaped files: the guard on
+// Imports that never lose data, on SQLite and PostgreSQL, with real-shaped files: the guard on
 // unreadable rows and on deletions (and the flags that lift it), truncated files refused naming where, and
 // demo data that never mixes with real data.
 import { after, before, it } from 'node:test';

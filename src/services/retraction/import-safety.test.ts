@@ -1,4 +1,4 @@
-// Issue 13 for Service E, on SQLite and PostgreSQL: imports that never lose data. Each case was measured on
+// Service E, on SQLite and PostgreSQL: imports that never lose data. Each case was measured on
 // the code before the fix (noted beside it): a Retraction Watch CSV cut mid-file, a file with 3 readable rows
 // of 39, citations that a papers import dropped for good, generated files imported by hand labelled real, and
 // truncated citation files. Excluded rows (citations of works that are not retracted papers, duplicates) do

@@ -1,6 +1,6 @@
 // What a Retraction Watch notice is: its RetractionNature, read into one of five kinds. Only a notice of
 // nature "Retraction" is a retracted paper; expressions of concern, corrections and reinstatements are
-// counted apart in every analytics and export body (issue 13, item 6).
+// counted apart in every analytics and export body.
 export const NATURES = ['retraction', 'expression_of_concern', 'correction', 'reinstatement', 'other'] as const;
 export type Nature = (typeof NATURES)[number];
 

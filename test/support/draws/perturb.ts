@@ -1,4 +1,4 @@
-// Perturbations of the secondary fields of a rounds feed, for the property tests of issue 13: the same value
+// Perturbations of the secondary fields of a rounds feed, for the property tests of the feed import: the same value
 // re-spelt as the live feed may write it (ordinal days, abbreviated months, no "at", odd spaces, zone words,
 // other thousands separators), or junk (arbitrary text, empty, missing, not text).
 import fc from 'fast-check';

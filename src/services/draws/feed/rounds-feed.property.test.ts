@@ -1,4 +1,4 @@
-// Issue 13: the live feed must always import. Properties over the real snapshot with its secondary fields
+// The live feed must always import. Properties over the real snapshot with its secondary fields
 // perturbed (fast-check, fixed seed): re-spelt values (ordinal days, abbreviated months, no "at", odd spaces,
 // zone words, other thousands separators) read exactly as the originals; arbitrary junk, empty, missing or
 // non-text values never fail the parse and never lose a round: every round is kept with its primary fields,

@@ -1,4 +1,4 @@
-// Service D's pages (issue 17): the next draws of every category at /, a page per category with its draws over
+// Service D's pages: the next draws of every category at /, a page per category with its draws over
 // time and the forecast fan, every draw, the models' backtest, and the "my score" tool. Built on the repository
 // functions the API handlers call; everything works without JavaScript.
 import type { ServicePages } from '../../../core/service.ts';

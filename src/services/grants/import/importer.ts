@@ -170,7 +170,6 @@ function importInTransaction(
         unchanged = Number(counts.unchanged ?? 0);
       } else {
         // into an empty table every agreement is new and nothing is deleted: a count needs no row decoded
-        // (1.3 million rows: 0.03 s against 0.5 s for the delete scan and the sums)
         const counts = await trx
           .selectFrom('grants_agreements')
           .select((eb) => eb.fn.countAll<number>().as('agreements'))

@@ -1,4 +1,4 @@
-// An import killed with SIGKILL in the middle of its transaction (issue 13), on SQLite and PostgreSQL: the
+// An import killed with SIGKILL in the middle of its transaction, on SQLite and PostgreSQL: the
 // stored data and its version are as before; on SQLite the process left the file in rollback-journal mode
 // with a hot journal (the import had switched out of WAL), and the next open finds it readable, intact and
 // back in WAL mode; the next import marks the killed run aborted.

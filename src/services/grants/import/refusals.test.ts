@@ -1,4 +1,4 @@
-// Imports that never lose data (issue 13), on SQLite and PostgreSQL: a file's merged amendments are not
+// Imports that never lose data, on SQLite and PostgreSQL: a file's merged amendments are not
 // unreadable rows (the guard takes a normal file); a file cut inside its last record is refused as truncated,
 // naming the line, first import or not, read from a path (the reading thread) or a stream; a file cut at a
 // line boundary is refused by the shrink guard unless allowed; a file written by `generate grants` is

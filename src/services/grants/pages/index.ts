@@ -1,4 +1,4 @@
-// Service C's pages (issue 17): the grant search at /, one agreement, the statistics dashboard, recipients
+// Service C's pages: the grant search at /, one agreement, the statistics dashboard, recipients
 // and one recipient, and the taxpayer calculator. Built on the repository, the stored aggregates and the API's
 // own search route; they work without JavaScript.
 import type { ServicePages } from '../../../core/service.ts';

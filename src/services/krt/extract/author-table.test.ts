@@ -68,7 +68,7 @@ test('eLife table (5 columns) in floats-group, with a rowspan carrying the type 
   assert.equal(result.rows[1]['RESOURCE NAME'], 'anti-HA (rat monoclonal)');
   assert.equal(result.rows[0]['ADDITIONAL INFORMATION'], 'WB (1:1000)');
   assert.equal(result.rows[4]['NEW/REUSE'], 'new');
-  // A number from a stock centre is that centre's identifier, not a catalog number (issue 15).
+  // A number from a stock centre is that centre's identifier, not a catalog number.
   assert.equal(result.rows[2].IDENTIFIER, 'ATCC: CRL-3216');
 });
 
@@ -100,7 +100,7 @@ test('a non-KRT table (numbers) is not taken for one', () => {
 
 test('IDENTIFIER normal form', () => {
   const cases: [string, string][] = [
-    // A broken RRID is written back as written (issue 15: identifiers are facts), its label normalised.
+    // A broken RRID is written back as written (identifiers are facts), its label normalised.
     ['Cat#715-035-150; RRID: AB 2340770', 'Cat# 715-035-150; RRID:AB 2340770'],
     ['Cat#715-035-150; RRID: AB_2340770', 'Cat# 715-035-150; RRID:AB_2340770'],
     ['RRID: AB_2687817 Cat # BE0297', 'Cat# BE0297; RRID:AB_2687817'],
@@ -190,7 +190,7 @@ test("the corpus's 84 author tables: rows per paper equal the XML's own data-row
   assert.ok((types.get('Antibody') ?? 0) > 500 && (types.get('Software/code') ?? 0) > 300);
 });
 
-test('resource tables in other layouts (issue 15): columns in any order, labels from the header, title row or caption', () => {
+test('resource tables in other layouts: columns in any order, labels from the header, title row or caption', () => {
   const table = (caption: string, head: string[], rows: string[][], title = '') =>
     `<table-wrap><label>${caption}</label><table>${title ? `<tr><td colspan="${head.length}">${title}</td></tr>` : ''}<tr>${head
       .map((h) => `<th>${h}</th>`)

@@ -257,7 +257,7 @@ function kindOf(text: string): string {
 }
 
 /**
- * A table of resources in another layout (issue 15): the header names a resource column and a source column and an
+ * A table of resources in another layout: the header names a resource column and a source column and an
  * identifier column, in any order; or a resource column and a catalog/identifier column, or a source column, in a
  * table whose header or caption says which kind of resource it lists. Returns the category its rows take ('' when
  * the rows' content decides), or null when the table is not one.

@@ -1,4 +1,4 @@
-// How extracted tables are scored against the authors' own key resources tables (issue 15.3), fixed before any
+// How extracted tables are scored against the authors' own key resources tables, fixed before any
 // extractor was tuned:
 //
 // Identifier definition (the project's, as in text-extractor.test.ts): a paper's predicted and gold identifier keys
@@ -26,7 +26,7 @@ import { RESOURCE_TYPES, type KrtRow, type ResourceType } from './krt-row.ts';
 
 // ---- the split -------------------------------------------------------------------------------------------------
 
-/** Seed and size of the held-out set, chosen before the first extractor of issue 15 was written. */
+/** Seed and size of the held-out set, chosen before the first extractor was written. */
 export const HELD_OUT_SEED = 2026_11_26;
 export const HELD_OUT_SHARE = 1 / 3;
 

@@ -16,7 +16,7 @@ import { LEARNED_EXTRACTOR_MODEL } from './learned/model.ts';
 /** The text extractor in use: the learned one when its model ships, else the rules. */
 export const TEXT_EXTRACTOR_MODEL = shippedModelPresent() ? LEARNED_EXTRACTOR_MODEL : RULE_EXTRACTOR_MODEL;
 
-// 2: broken RRIDs are written back as written (issue 15); other table layouts.
+// 2: broken RRIDs are written back as written; other table layouts.
 export const TABLE_EXTRACTOR_MODEL = 'krt-table-2';
 export type ExtractionProvider = 'jats-table' | 'text-pattern';
 /** auto: the author table if any, else the text; table / text: only that extractor (text skips author tables). */

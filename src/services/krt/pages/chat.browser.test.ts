@@ -63,7 +63,7 @@ describeEachDatabase(
     function watch(tab: Page): string[] {
       const problems: string[] = [];
       tab.on('console', (m) => {
-        // The browser asks for /favicon.ico by itself; the shared layout names no icon (core's, reported), so it is a 404.
+        // Any error but one about the icon: the icon has its own check in the pages suite.
         if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) problems.push(`${m.text()} (${m.location().url})`);
       });
       tab.on('pageerror', (e) => problems.push(e.message));

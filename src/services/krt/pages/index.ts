@@ -1,4 +1,4 @@
-// Service B's pages (issue 17): look up a paper by DOI (/), its key resources table with exports and the RRID check
+// Service B's pages: look up a paper by DOI (/), its key resources table with exports and the RRID check
 // of every row (/paper), and the table-building chat (/chat). Built on the answers the API gives (KrtAnswers); the
 // core of each page works without JavaScript, and krt-chat.js lets the chat update the table in place.
 import path from 'node:path';

@@ -56,7 +56,7 @@ describeKrtHttp('krt AI routes', (h) => {
     assert.match(unverified.recommendations[0], /scicrunch\.org\/resolver\/RRID:/);
     const invalid = (await post<Validate>('/api/ai/validate-rrid/', { rrid: 'AB-123' })).body.validation;
     assert.deepEqual([invalid.status, invalid.is_valid], ['invalid', false]);
-    // Malformed, with the reason first (issue 15: what the client sent is reported as it is), then the obvious form.
+    // Malformed, with the reason first (what the client sent is reported as it is), then the obvious form.
     assert.match(invalid.recommendations[0], /^"AB-123" is malformed: /);
     assert.match(invalid.recommendations[1], /^Did you mean RRID:AB_123\?/);
     assert.equal((await post<Validate>('/api/ai/validate-rrid/', { rrid: 'XYZ:42' })).body.validation.confidence_score, 0);
@@ -156,7 +156,7 @@ describeKrtHttp(
       const demo = (await post<Validate>('/api/ai/validate-rrid/', { rrid: 'RRID:AB_0000101' })).body.validation;
       assert.deepEqual([demo.status, demo.is_valid], ['unverified', false]);
       assert.match(demo.recommendations[0], /only in generated demo articles/);
-      // A name alone is too weak to show a suggestion (abstention, issue 15); the demo catalog number is not.
+      // A name alone is too weak to show a suggestion (abstention); the demo catalog number is not.
       const suggested = await post<Suggest>('/api/ai/suggest-rrid/', {
         resource_name: 'rabbit anti-histone H3 (generated demo)',
         vendor: 'Example Biosciences (demo)',

@@ -1,4 +1,4 @@
-// Identifiers are facts (issue 15): nothing is served that no source wrote; broken RRIDs are repaired only with
+// Identifiers are facts: nothing is served that no source wrote; broken RRIDs are repaired only with
 // verbatim evidence; validation never shortens or pads what the client sent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -160,7 +160,7 @@ test('property on the corpus: every RRID the base serves occurs verbatim (up to 
     unattested.map((e) => e.rrid),
     [],
   );
-  // The forms the old base made by cutting or padding (issue 15) are gone.
+  // The forms the old base made by cutting or padding are gone.
   for (const made of ['AB_2127', 'AB_1059', 'AB_2722', 'SCR_000030', 'SCR_000027', 'SCR_001698']) {
     assert.equal(kb.entryByRrid(made), undefined, made);
     assert.notEqual(validateRrid(kb, `RRID:${made}`).status, 'valid', made);

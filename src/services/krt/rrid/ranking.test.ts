@@ -1,4 +1,4 @@
-// Ranking (issue 15.2): an exact catalog number with a compatible vendor outranks name similarity; ties are
+// Ranking: an exact catalog number with a compatible vendor outranks name similarity; ties are
 // explained; low-confidence suggestions are withheld.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // On SQLite and PostgreSQL, after a real import: every RRID the service suggests or validates as valid occurs
 // verbatim (up to "RRID:" and case) in a source document, and the stored suggestion index answers as the knowledge
-// base in memory does (issue 15.1 and 15.6).
+// base in memory does.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// The stored suggestion index (issue 15.6) answers exactly as the knowledge base in memory does.
+// The stored suggestion index answers exactly as the knowledge base in memory does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

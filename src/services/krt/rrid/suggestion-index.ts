@@ -1,6 +1,6 @@
 // What RRID suggestion needs, built once when the knowledge base is built (at import) and stored, so that a
 // suggestion reads a few indexed rows instead of loading and rebuilding the whole base: the first suggestion after
-// a start or an import costs what later ones cost (issue 15.6).
+// a start or an import costs what later ones cost.
 //
 // Rows: one per entry with an RRID (names, vendors, catalog numbers, counts, whether only generated demo articles
 // write it); retrieval keys (the entry's catalog numbers and name tokens); each token's document frequency over

@@ -7,7 +7,7 @@ export const SessionParams = Type.Object({ session_id: Type.String({ maxLength: 
 
 /**
  * Where each row of a text-extracted table came from (not a KRT column: the row keeps exactly the six). The
- * confidence is the extractor's probability, calibrated by cross-validation by paper (README, issue 15).
+ * confidence is the extractor's probability, calibrated by cross-validation by paper (docs/krt.md).
  */
 export const RowEvidence = Type.Object({
   sentence: Type.String({ description: 'The sentence of the methods text the row was found in.' }),

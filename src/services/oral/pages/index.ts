@@ -1,4 +1,4 @@
-// Service A's pages (issue 17): the evidence search at /, guidelines, systematic reviews with their forest
+// Service A's pages: the evidence search at /, guidelines, systematic reviews with their forest
 // plots, and statistics. Built on the repository functions the API uses; they work without JavaScript.
 import type { ServicePages } from '../../../core/service.ts';
 import { oralDatabase } from '../tables.ts';

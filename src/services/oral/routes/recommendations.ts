@@ -43,7 +43,7 @@ export function recommendationRoutes(app: ServiceApp, db: Kysely<OralDatabase>):
     { schema: listRecommendationsSchema, config: listConfig('recommendation search') },
     async (request, reply) => {
       const { result, page, filters } = await searchRecommendations(db, request.query);
-      // The held items' JSON, serialised once per data version, spliced into the envelope (issue 20: the uncached path).
+      // The held items' JSON, serialised once per data version, spliced into the envelope (the uncached path).
       return reply.send(heldListBytes(reply, Recommendation, result, page, filters) as never); // bytes sent as they are
     },
   );

@@ -1,4 +1,4 @@
-// Service E's pages (issue 17): search with suggestions as you type (/), a paper's citations split at its notice
+// Service E's pages: search with suggestions as you type (/), a paper's citations split at its notice
 // (/papers/{record_id}), the analytics dashboard (/analytics) and the democracy analysis (/democracy). Built on the
 // functions the API's handlers call; every page works without JavaScript.
 import type { ServicePages } from '../../../core/service.ts';

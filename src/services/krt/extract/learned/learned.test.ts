@@ -1,4 +1,4 @@
-// The learned text extractor (issue 15.3): the scoring definitions, the gazetteer's leave-own-paper-out statistics,
+// The learned text extractor: the scoring definitions, the gazetteer's leave-own-paper-out statistics,
 // deterministic training, and rows that carry their sentence and a confidence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

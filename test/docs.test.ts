@@ -1,0 +1,98 @@
+// The documentation a user meets first stays short, and the product speaks of itself only: no tracked file narrates
+// how the work went (rounds or sessions of work, load averages of past runs, working notes). B's "KRT session",
+// "chat session" and "extraction session" are domain words, and the benchmarks print the load average of their own
+// run: neither is history.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** What narrates the work's history, each with what it catches. */
+export const HISTORY_PATTERNS: ReadonlyArray<{ what: string; pattern: RegExp }> = [
+  { what: 'working notes', pattern: /\.notes\// },
+  // "load average 14–21", "a load average of about 17", "(load 10–16)": a past run's machine load.
+  { what: 'a load average of a past run', pattern: /\bload average (?:of )?(?:about |around )?\d|\(load \d+(?:\.\d+)?[–-]\d/i },
+  // "the seventh session", "session 5", "issue 20", "round 3 of the work": the work counted, not the domain.
+  {
+    what: 'a numbered session of work',
+    pattern: /\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|previous|last) session\b|\bsession \d/i,
+  },
+  { what: 'an issue citation', pattern: /\bissues? #?\d+\b/i },
+  { what: 'a numbered round of work', pattern: /\b(?:work|review) rounds? \d|\bround \d+ of (?:the )?work\b/i },
+];
+
+/** The tracked text files (git's list), without this file, which names the patterns. */
+function trackedTextFiles(): string[] {
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  return files.filter(
+    (file) =>
+      file !== 'test/docs.test.ts' &&
+      file !== 'package-lock.json' &&
+      /\.(ts|js|md|json|css|yml|yaml|sh|txt)$|^\.ci\//.test(file) &&
+      fs.existsSync(path.join(ROOT, file)),
+  );
+}
+
+/** Every line of `text` that matches one of the patterns, as "file:line: what". */
+export function historyIn(file: string, text: string): string[] {
+  const found: string[] = [];
+  text.split('\n').forEach((line, index) => {
+    for (const { what, pattern } of HISTORY_PATTERNS)
+      if (pattern.test(line)) found.push(`${file}:${index + 1}: ${what}: ${line.trim().slice(0, 120)}`);
+  });
+  return found;
+}
+
+describe('the documentation', () => {
+  it('keeps README.md to 300 lines at most', () => {
+    const lines = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').length;
+    assert.ok(lines <= 300, `README.md has ${lines} lines`);
+  });
+
+  it('links only files that exist', () => {
+    const missing: string[] = [];
+    for (const file of [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ]) {
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        if (!fs.existsSync(path.resolve(ROOT, path.dirname(file), target))) missing.push(`${file} → ${target}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  it('tells the patterns of history from domain text', () => {
+    for (const history of [
+      'run again in the seventh session of the work',
+      'Session 5 measured it',
+      '(issue 20)',
+      'under a load average of about 17',
+      'served p95, first 3 runs (load 10–16)',
+      'see .notes/closing.md',
+    ])
+      assert.notDeepEqual(historyIn('x', history), [], history);
+    for (const domain of [
+      'a KRT session of the chat',
+      'the extraction session of a paper',
+      'an unknown session id',
+      'round 387 invited 3,000 candidates',
+      'Journal of Dentistry, volume 12, issue',
+      'console.log(`load average ${os.loadavg()}`)',
+    ])
+      assert.deepEqual(historyIn('x', domain), [], domain);
+  });
+
+  it('no tracked file narrates the history of the work', () => {
+    const found = trackedTextFiles().flatMap((file) => historyIn(file, fs.readFileSync(path.join(ROOT, file), 'utf8')));
+    assert.deepEqual(found, [], `${found.length} lines:\n${found.slice(0, 60).join('\n')}`);
+  });
+});
