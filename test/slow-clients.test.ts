@@ -1,4 +1,4 @@
-// Issue 16 item 2: slow clients cannot hold connections for ever, and SIGTERM stops the process gracefully.
+// Slow clients cannot hold connections for ever, and SIGTERM stops the process gracefully.
 // Runs `serve grants` (it answers a POST) as a real process (SQLite in a temporary directory, no data: the requests here need none) and
 // talks to it over raw sockets.
 import { after, before, describe, it } from 'node:test';

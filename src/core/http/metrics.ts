@@ -17,7 +17,7 @@ export function registerMetrics(
   const registry = new client.Registry();
   registry.setDefaultLabels({ service });
   client.collectDefaultMetrics({ register: registry });
-  // How current the data is: pdi_sync_last_success_timestamp_seconds, pdi_data_stale and friends (issue 21).
+  // How current the data is: pdi_sync_last_success_timestamp_seconds, pdi_data_stale and friends.
   if (ctx) registerSyncMetrics(registry, ctx, newestObservation);
   const duration = new RequestDurations();
   registry.registerMetric(duration as unknown as client.Metric); // prom-client's type names its own classes only
