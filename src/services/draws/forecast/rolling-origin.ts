@@ -302,8 +302,8 @@ export function checkTargets(
   check('pooled CRS MAE ≤ naive', ratio(pooled.crs.mae, pooled.crs.naiveMae), (v) => v <= 1, x);
   check('next draw: 90% date interval coverage in [85%, 95%]', next.dates.coverage, (v) => v >= 0.85 && v <= 0.95, pct);
   check(
-    'median 90% date width (active categories) ≤ 21 days',
-    pooled.dates.medianWidthActive,
+    'next draw: median 90% date width (active categories) ≤ 21 days',
+    next.dates.medianWidthActive,
     (v) => v <= 21,
     (v) => `${v} days`,
   );
