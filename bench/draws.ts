@@ -188,21 +188,33 @@ if (ONLY === null || ONLY === 'forecasts') {
       (rs) => summarise(rs, law).invitations.coverage,
       (x) => pct(x),
     );
+    const nextDates = (rs: readonly OriginRecord[]) =>
+      summarise(
+        rs.filter((r) => r.h === 1),
+        law,
+      ).dates;
     boot(
-      '90% date coverage',
-      pooled.dates.coverage,
-      (rs) => summarise(rs, law).dates.coverage,
+      'next draw: 90% date coverage',
+      nextDates(records).coverage,
+      (rs) => nextDates(rs).coverage,
       (x) => pct(x),
     );
     boot(
-      'median 90% date width, active (days)',
-      pooled.dates.medianWidthActive,
-      (rs) => summarise(rs, law).dates.medianWidthActive,
+      'next draw: median 90% date width, active (days)',
+      nextDates(records).medianWidthActive,
+      (rs) => nextDates(rs).medianWidthActive,
       (x) => x.toFixed(0),
     );
     boot('"my score" Brier skill', pooled.score.skill, (rs) => summarise(rs, law).score.skill, three);
     console.log('Targets:');
-    for (const t of checkTargets(pooled, byCategory))
+    for (const t of checkTargets(
+      pooled,
+      byCategory,
+      summarise(
+        records.filter((r) => r.h === 1),
+        law,
+      ),
+    ))
       console.log(`  ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'} ${t.target}: ${t.figure}`);
   }
 }

@@ -7,7 +7,7 @@ import { median, quantile } from './statistics.ts';
 export const STEP_GAP_COUNT = 6;
 /** Recent gaps whose empirical distribution gives date_range. */
 export const RANGE_GAP_COUNT = 12;
-/** Predicted dates never fall more than this many days after the as-of date. */
+/** Predicted dates never fall more than this many days after the as-of date (date_range may). */
 export const MAX_DAYS_AHEAD = 365;
 /** date_range covers the central 95% of the gap-sum distribution. */
 export const DATE_RANGE_LEVEL = 0.95;
@@ -24,8 +24,8 @@ export const DATE_METHOD =
   'renewal model of the gaps: the first gap is conditioned on exceeding the days already elapsed since the last ' +
   'draw (if no gap in the distribution is that long, the clock restarts at the as-of date), the h-th draw is the ' +
   'sum of that first gap and h − 1 further independent gaps, computed exactly by convolution; the range is the ' +
-  'central interval of that sum (weekends moved to Monday), widened to include predicted_date and capped at 365 ' +
-  'days after the as-of date.';
+  'central interval of that sum (weekends moved to Monday), widened to include predicted_date, and not clipped: a ' +
+  'later draw of a slow category may fall more than a year ahead.';
 
 export const DORMANT_RULE =
   'A category is dormant, and not predicted, when its last draw is more than max(365, 3 × the 95th percentile ' +
@@ -41,12 +41,6 @@ export function weekday(day: number): number {
 export function weekendToMonday(day: number): number {
   const w = weekday(day);
   return w === 6 ? day + 2 : w === 0 ? day + 1 : day;
-}
-
-/** A Saturday or Sunday becomes the preceding Friday (for caps, which must not be exceeded). */
-function weekendToFriday(day: number): number {
-  const w = weekday(day);
-  return w === 6 ? day - 1 : w === 0 ? day - 2 : day;
 }
 
 /** Gaps in days between consecutive distinct dates (same-day draws count once). */
@@ -203,7 +197,6 @@ export function predictDrawDates(
   const today = dayNumber(asOf);
   if (last > today) throw new RangeError(`last draw ${sortedDates[sortedDates.length - 1]} is after the as-of date ${asOf}`);
   const cap = today + MAX_DAYS_AHEAD;
-  const capBusiness = weekendToFriday(cap);
   const stepDays = Math.max(1, Math.floor((gaps.length > 0 ? median(gaps.slice(-STEP_GAP_COUNT)) : options.stepDays!) + 0.5));
   const elapsed = today - last;
   const firstStep = Math.floor(elapsed / stepDays) + 1;
@@ -217,7 +210,7 @@ export function predictDrawDates(
     if (day > cap) break;
     let [earliest, latest] = intervals[h - 1][h - 1];
     earliest = Math.min(earliest, day);
-    latest = Math.min(Math.max(latest, day), capBusiness);
+    latest = Math.max(latest, day);
     dates.push({ rank: h, date: isoFromDayNumber(day), earliest: isoFromDayNumber(earliest), latest: isoFromDayNumber(latest) });
     previous = day;
   }

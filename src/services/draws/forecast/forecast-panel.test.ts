@@ -161,3 +161,29 @@ test('the model catalogue describes every model, with its formula, and the confi
   assert.match(FORECAST_METHOD.dormant, /max\(365, 3 ×/);
   assert.match(FORECAST_METHOD.selection, /w_m ∝ 1\/S_m/);
 });
+
+test('intervals follow each category: a steady one narrower, never narrower at a later draw, invitations within what was drawn', () => {
+  // Two categories on the same cadence: one whose cut-off barely moves, one that jumps by tens of points.
+  const calm = syntheticDraws(11, 60, '2025-12-10', 14).map((d, i) => ({ ...d, crs: 500 + (i % 2) }));
+  const wild = syntheticDraws(12, 60, '2025-12-11', 14).map((d, i) => ({ ...d, crs: 480 + ((i * 37) % 60) }));
+  const forecast = forecastPanel(
+    [
+      { id: 1, slug: 'calm', draws: calm },
+      { id: 2, slug: 'wild', draws: wild },
+    ],
+    '2025-12-12',
+    { report: false },
+  );
+  const [a, b] = forecast.categories;
+  assert.equal(a.predictions.length, 5);
+  const half = (f: CategoryForecast) => f.predictions.map((p) => p.uncertainty_range.margin_of_error);
+  assert.ok(half(a)[0] * 3 < half(b)[0], `calm ${half(a)[0]} against wild ${half(b)[0]}`);
+  for (const f of [a, b]) {
+    for (let i = 1; i < f.predictions.length; i++) assert.ok(half(f)[i] >= half(f)[i - 1], `${f.slug}: ${half(f)}`);
+    const sizes = (f.slug === 'calm' ? calm : wild).map((d) => d.invitations);
+    for (const p of f.predictions) {
+      assert.ok(p.invitations_range!.min >= Math.min(...sizes) && p.invitations_range!.max <= Math.max(...sizes), JSON.stringify(p));
+      assert.ok(p.invitations_range!.min <= p.predicted_invitations && p.predicted_invitations <= p.invitations_range!.max);
+    }
+  }
+});

@@ -46,7 +46,11 @@ export const INTERVAL_DEFINITION =
   `${WEIGHT_ERRORS} served h = 1 forecasts, shrunk toward s × the pooled mean |e|/s with the weight of ` +
   `${WEIGHT_PRIOR_ERRORS} errors) and q_h is the k-th smallest |e|/u, k = ⌈(n + 1) × 0.95⌉, among the served h-step ` +
   `forecasts of every established category whose targets fell in the ${RECENT_DAYS} days up to the as-of date ` +
-  `(every such forecast if that is too few; ${FALLBACK_QUANTILE} if still too few). An outlier older than two years ` +
+  `(every such forecast if that is too few; ${FALLBACK_QUANTILE} if still too few), shrunk toward the category's own 95% ` +
+  `quantile of those scaled errors (weight n/(n + 10) for n own errors, none below 5), so a steadier ` +
+  `category gets a narrower interval; the half-width at h is the largest of those at 1…h (a later draw is never ` +
+  `more certain). Invitation ranges stay within the smallest and largest draw the category has made (a young ` +
+  `category: every category's draws of the last ${RECENT_DAYS} days). An outlier older than two years ` +
   `therefore never sizes today's interval. A young category's half-width is the same quantile of the absolute errors ` +
   `of every young forecast ever scored, and never narrower than an established category's would be at the pooled ` +
   `scale. The CRS range is clipped to 0–1200 (margin_of_error is the half-width before clipping); invitations are at least 1.`;
