@@ -414,9 +414,17 @@ async function syncFaults(): Promise<void> {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': feed.length });
       res.end(feed);
     });
+    let asked: () => void = () => {};
+    const downloading = new Promise<void>((resolve) => (asked = resolve));
+    const held = await hostile((req, res) => {
+      asked();
+      trickle(feed)(req, res);
+    });
     const dir = dataDir();
-    const first = syncDraws(dir, slow.url);
-    await sleep(4000); // the lease is taken and the download under way
+    const first = syncDraws(dir, held.url);
+    // Killed once its download is under way: the lease is taken before the first request.
+    await Promise.race([downloading, sleep(CAP_SYNC_MS)]);
+    await sleep(500);
     first.child.kill('SIGKILL');
     await first.done;
     const next: string[] = [];
@@ -426,6 +434,7 @@ async function syncFaults(): Promise<void> {
     }
     console.log(`3 syncs after kill -9 of a sync:   ${next.join(', ')}`);
     await slow.close();
+    await held.close();
 
     // c. a 206 of another version
     // Version B: the first and the last round's CRS one point different (same length), so that a file spliced at a
