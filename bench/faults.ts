@@ -8,11 +8,17 @@
 //   3. a client sends headers and part of a body that never finishes: time until the server closes it
 //      (default timeouts of the tree under test);
 //   4. SIGTERM with such a client connected: time until the process exits.
-// `--root <dir>` runs another tree's `src/cli.ts` (e.g. the commit before the fixes, extracted with `git archive`
+//   5. `pdi sync draws` against a hostile source server (PDI_SYNC_DEADLINE=10s, SQLite in a temporary folder):
+//      a body trickled one byte every 2 s (how long the sync runs, capped at `--cap-sync` s); the next sync after
+//      a kill -9 of such a run (does it start, or fail "already running"); a resumed download answered with a 206
+//      of another version of the file (is the file imported whole, or spliced from two versions).
+// `--only <postgres|slow|sync>` runs one part. `--root <dir>` runs another tree's `src/cli.ts` (e.g. the commit before the fixes, extracted with `git archive`
 // and node_modules symlinked) so that the same measurements give the "before" figures. Waits are capped
 // (`--cap-slow`, `--cap-exit` seconds) so that a tree that never closes still ends the run.
-//   npm run bench -- faults [--trials 8] [--rounds 20] [--root dir] [--cap-slow 90] [--cap-exit 60]
+//   npm run bench -- faults [--trials 8] [--rounds 20] [--root dir] [--cap-slow 90] [--cap-exit 60] [--cap-sync 40]
+//                           [--only postgres|slow|sync]
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -32,10 +38,16 @@ const ROUNDS = Number(option('rounds', '20'));
 const ROOT = path.resolve(option('root', path.resolve(import.meta.dirname, '..')));
 const CAP_SLOW_MS = Number(option('cap-slow', '90')) * 1000;
 const CAP_EXIT_MS = Number(option('cap-exit', '60')) * 1000;
+const CAP_SYNC_MS = Number(option('cap-sync', '40')) * 1000;
+const ONLY = option('only', 'all');
+if (!['all', 'postgres', 'slow', 'sync'].includes(ONLY)) {
+  console.error(`--only must be postgres, slow or sync, got "${ONLY}"`);
+  process.exit(1);
+}
 const WORDS = ['fluoride', 'caries', 'sealant', 'children', 'xylitol', 'varnish'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const problem = privatePostgresProblem();
+const problem = ONLY === 'all' || ONLY === 'postgres' ? privatePostgresProblem() : null;
 if (problem) {
   console.error(`a private PostgreSQL server is needed: ${problem}`);
   process.exit(1);
@@ -289,6 +301,196 @@ async function slowClients(): Promise<void> {
   }
 }
 
+// ---- 5: sync against a hostile source ----
+const FEED = path.resolve(import.meta.dirname, '../../shared/data/draws/ee_rounds_123_en.2025-12-17.json');
+const SYNC_DEADLINE = '10s';
+
+interface SyncRun {
+  child: ChildProcess;
+  done: Promise<{ code: number | string; output: string; ms: number }>;
+}
+
+/** `pdi sync draws --source url` of the tree under test, on the SQLite database of `dataDir`. */
+function syncDraws(dataDir: string, url: string): SyncRun {
+  const start = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT, 'src/cli.ts'), 'sync', 'draws', '--source', url], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PDI_DATA_DIR: dataDir,
+      PDI_DATABASE_URL: '',
+      PDI_LOG_LEVEL: 'warn',
+      PDI_SYNC_DEADLINE: SYNC_DEADLINE,
+      PDI_SYNC_RETRIES: '2',
+      PDI_DRAWS_AS_OF: '2025-12-17',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const done = new Promise<{ code: number | string; output: string; ms: number }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code: code ?? signal ?? 'unknown', output, ms: performance.now() - start })),
+  );
+  return { child, done };
+}
+
+/** The last line a sync printed about the file, shortened. */
+const said = (output: string) =>
+  (
+    output
+      .trim()
+      .split('\n')
+      .filter((l) => /draws|error|running/i.test(l))
+      .at(-1) ??
+    output.trim().split('\n').at(-1) ??
+    ''
+  ).slice(0, 220);
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+async function hostile(handler: Handler): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer(handler);
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/ee_rounds_123_en.json`;
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** One byte every 2 s, with the feed's full length announced. */
+const trickle =
+  (body: Buffer): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    let at = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed || at >= body.length) return clearInterval(timer);
+      res.write(body.subarray(at, ++at));
+    }, 2000);
+    res.on('close', () => clearInterval(timer));
+  };
+
+async function syncFaults(): Promise<void> {
+  if (!fs.existsSync(FEED)) {
+    console.log(`\n5. sync faults: skipped (no ${FEED})`);
+    return;
+  }
+  const feed = fs.readFileSync(FEED);
+  console.log(`\n5. pdi sync draws against a hostile source (PDI_SYNC_DEADLINE=${SYNC_DEADLINE}, runs capped at ${CAP_SYNC_MS / 1000} s)`);
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-sync-'));
+    dirs.push(dir);
+    return dir;
+  };
+  const capped = async (run: SyncRun) => {
+    const result = await Promise.race([run.done, sleep(CAP_SYNC_MS).then(() => null)]);
+    if (result === null) {
+      run.child.kill('SIGKILL');
+      await run.done;
+      return `still running after ${CAP_SYNC_MS / 1000} s (cap; killed)`;
+    }
+    return `ended after ${ms(result.ms)}, exit ${result.code}: ${said(result.output)}`;
+  };
+  try {
+    // a. the trickle
+    const slow = await hostile(trickle(feed));
+    console.log(`trickle, 1 byte every 2 s:         ${await capped(syncDraws(dataDir(), slow.url))}`);
+
+    // b. kill -9 during the trickle, then sync again from a good server
+    const good = await hostile((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': feed.length });
+      res.end(feed);
+    });
+    let asked: () => void = () => {};
+    const downloading = new Promise<void>((resolve) => (asked = resolve));
+    const held = await hostile((req, res) => {
+      asked();
+      trickle(feed)(req, res);
+    });
+    const dir = dataDir();
+    const first = syncDraws(dir, held.url);
+    // Killed once its download is under way: the lease is taken before the first request.
+    await Promise.race([downloading, sleep(CAP_SYNC_MS)]);
+    await sleep(500);
+    first.child.kill('SIGKILL');
+    await first.done;
+    const next: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const run = await syncDraws(dir, good.url).done;
+      next.push(/already running/.test(run.output) ? 'already running' : run.code === 0 ? 'synced' : `exit ${run.code}`);
+    }
+    console.log(`3 syncs after kill -9 of a sync:   ${next.join(', ')}`);
+    await slow.close();
+    await held.close();
+
+    // c. a 206 of another version
+    // Version B: the first and the last round's CRS one point different (same length), so that a file spliced at a
+    // third is neither version.
+    const text = feed.toString('utf8');
+    const bumpCrs = (t: string, at: number) => {
+      const digit = t.indexOf('"', at + '"drawCRS": "'.length) - 1;
+      return t.slice(0, digit) + (t[digit] === '9' ? '8' : String(Number(t[digit]) + 1)) + t.slice(digit + 1);
+    };
+    const twice = Buffer.from(bumpCrs(bumpCrs(text, text.indexOf('"drawCRS": "')), text.lastIndexOf('"drawCRS": "')));
+    const shaOf = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    let served = 0;
+    const splicer = await hostile((req, res) => {
+      served++;
+      const range = /^bytes=(\d+)-$/.exec(String(req.headers.range ?? ''));
+      if (!range && served > 1) {
+        // Asked for from the first byte again: version B whole.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': twice.length, etag: '"B"', 'accept-ranges': 'bytes' });
+        res.end(twice);
+        return;
+      }
+      if (!range) {
+        // Version A, cut after a third.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': feed.length, etag: '"A"', 'accept-ranges': 'bytes' });
+        res.write(feed.subarray(0, Math.floor(feed.length / 3)), () => setTimeout(() => res.socket?.destroy(), 20));
+        return;
+      }
+      // The rest of version B, whatever If-Range said.
+      const start = Number(range[1]);
+      res.writeHead(206, {
+        'content-type': 'application/json',
+        'content-length': twice.length - start,
+        'content-range': `bytes ${start}-${twice.length - 1}/${twice.length}`,
+        etag: '"B"',
+        'accept-ranges': 'bytes',
+      });
+      res.end(twice.subarray(start));
+    });
+    const spliceRun = await syncDraws(dataDir(), splicer.url).done;
+    const sha = /sha256 ([0-9a-f]{12})/.exec(spliceRun.output)?.[1];
+    const what =
+      sha === undefined
+        ? `not imported (${said(spliceRun.output)})`
+        : sha === shaOf(twice).slice(0, 12)
+          ? 'version B imported whole'
+          : sha === shaOf(feed).slice(0, 12)
+            ? 'version A imported whole'
+            : 'a file spliced from two versions was imported';
+    console.log(`206 of another version (If-Range): ${what}; ${served} requests`);
+    await splicer.close();
+    await good.close();
+  } finally {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const started = performance.now();
 console.log(
   `fault run of ${ROOT} (${os.cpus().length} cores, load average ${os
@@ -296,8 +498,9 @@ console.log(
     .map((x) => x.toFixed(2))
     .join(' ')})`,
 );
-await postgresFaults();
-await slowClients();
+if (ONLY === 'all' || ONLY === 'postgres') await postgresFaults();
+if (ONLY === 'all' || ONLY === 'slow') await slowClients();
+if (ONLY === 'all' || ONLY === 'sync') await syncFaults();
 console.log(
   `\nwhole run: ${(Math.round(performance.now() - started) / 1000).toFixed(1)} s; load average now ${os
     .loadavg()
