@@ -120,8 +120,10 @@ export function documentedSchema(service: ServiceModule, schema: Schema | undefi
  * A route ending in a wildcard (a value that holds slashes, such as a DOI) names its parameter `*`; the documents
  * call it by the name its route gives in `config.wildcard`, so that clients and generators get a usable name.
  */
+// (`schema` is undefined at run time for a route declared without one, whatever @fastify/swagger's types say)
 function namedWildcard(schema: Schema, url: string, route: RouteOptions): { schema: Schema; url: string } {
   const name = route.config?.wildcard;
+  if (!schema || !name) return { schema, url };
   const params = schema.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
   if (!name || !url.endsWith('*') || !params?.properties?.['*']) return { schema, url };
   const { '*': wildcard, ...others } = params.properties;
