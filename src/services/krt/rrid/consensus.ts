@@ -10,9 +10,8 @@
 // (calibration.ts).
 
 import { calibratedProbability, type CalibrationBin } from './calibration-map.ts';
-import { cleanResourceName } from './knowledge-base.ts';
+import { cleanResourceName, type SuggestableEntry } from './knowledge-base.ts';
 import { nameTokens } from './similarity.ts';
-import type { SuggestableEntry } from './suggest.ts';
 
 /** Words that say which kind of resource a name is, not which one. */
 const KIND_WORDS = new Set(['cell', 'line', 'software', 'program', 'package', 'version', 'tool']);

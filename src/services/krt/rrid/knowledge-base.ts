@@ -434,3 +434,16 @@ export function isCurrentSnapshot(snapshot: unknown): snapshot is KbSnapshot {
   const s = snapshot as Partial<KbSnapshot> | null;
   return s?.format === 'krt-rrid-kb' && s.version === 2;
 }
+
+/** What the suggestion and consensus code read of a knowledge-base entry. */
+export interface SuggestableEntry {
+  id: number;
+  rrid: string | null;
+  type: ResourceType;
+  names: Map<string, number>;
+  vendors: Map<string, number>;
+  catalogs: Map<string, number>;
+  papers: { readonly size: number };
+  mentions: number;
+  repairedFrom: Map<string, number>;
+}

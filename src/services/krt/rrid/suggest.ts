@@ -23,7 +23,9 @@ import { catalogKey, parseIdentifierText } from '../extract/identifier.ts';
 import { resourceTypeFromText, type ResourceType } from '../extract/krt-row.ts';
 import { vendorKey } from '../extract/vendors.ts';
 import { calibratedProbability, type Calibration } from './calibration-map.ts';
-import { cleanResourceName, type RridKnowledgeBase } from './knowledge-base.ts';
+import { cleanResourceName, type RridKnowledgeBase, type SuggestableEntry } from './knowledge-base.ts';
+
+export type { SuggestableEntry } from './knowledge-base.ts';
 import { consensusProbability, nameConsensus } from './consensus.ts';
 import { nameTokens, weightedDice } from './similarity.ts';
 
@@ -53,18 +55,6 @@ export interface RridSuggestion {
 export type MatchTier = 0 | 1 | 2;
 
 /** What ranking reads of a knowledge-base entry (a KbEntry, or one read back from the stored index). */
-export interface SuggestableEntry {
-  id: number;
-  rrid: string | null;
-  type: ResourceType;
-  names: Map<string, number>;
-  vendors: Map<string, number>;
-  catalogs: Map<string, number>;
-  papers: { readonly size: number };
-  mentions: number;
-  repairedFrom: Map<string, number>;
-}
-
 export interface ScoredCandidate {
   entry: SuggestableEntry;
   tier: MatchTier;
