@@ -12,9 +12,10 @@ export const DoiQuery = Type.Object({
     maxLength: MAX_TEXT,
     description:
       'DOI in any usual form: 10.1101/…, doi:10.1101/…, https://doi.org/…, a bioRxiv URL, with or without a version suffix (vN); case-insensitive.',
+    examples: ['10.1101/demo.2024.0004'],
   }),
 });
-export const DoiBodyIn = Type.Object({ doi: text('DOI, as for the GET form.') });
+export const DoiBodyIn = Type.Object({ doi: text('DOI, as for the GET form.') }, { examples: [{ doi: '10.1101/demo.2024.0004' }] });
 
 const ArticleMetadata = Type.Object({
   title: Type.String(),

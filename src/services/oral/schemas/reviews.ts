@@ -14,7 +14,11 @@ export const ReviewQuery = Type.Object({
 });
 
 export const ReviewParams = Type.Object({
-  review_id: Type.String({ pattern: '^[A-Za-z0-9-]{1,40}$', description: 'Cochrane review number, e.g. CD000979.' }),
+  review_id: Type.String({
+    pattern: '^[A-Za-z0-9-]{1,40}$',
+    description: 'Cochrane review number, e.g. CD000979.',
+    examples: ['DEMO-001'],
+  }),
 });
 
 const CertaintySummary = Type.Object({ high: Type.Integer(), moderate: Type.Integer(), low: Type.Integer(), very_low: Type.Integer() });
