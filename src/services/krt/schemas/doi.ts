@@ -41,7 +41,11 @@ export const CheckDoiResponse = Type.Object({
 
 export const SuggestionsQuery = Type.Object({
   q: Type.Optional(
-    text("Text matched in DOIs and titles (case- and accent-insensitive). A DOI in any form is matched as the store's DOI.", 200),
+    Type.String({
+      maxLength: 200,
+      description: "Text matched in DOIs and titles (case- and accent-insensitive). A DOI in any form is matched as the store's DOI.",
+      examples: ['neurite'],
+    }),
   ),
   limit: limitParam(SUGGESTIONS_DEFAULT_LIMIT, SUGGESTIONS_MAX_LIMIT, 'suggestions'),
 });

@@ -7,7 +7,11 @@ import { DEFAULT_LIMIT, MAX_LIMIT, envelope } from './common.ts';
 
 export const ReviewQuery = Type.Object({
   q: Type.Optional(
-    textParam('Text searched in review id, title, description and abstract (not in a listed title the review does not confirm).'),
+    textParam(
+      'Text searched in review id, title, description and abstract (not in a listed title the review does not confirm).',
+      200,
+      'gingivitis',
+    ),
   ),
   page: pageParam(),
   limit: limitParam(DEFAULT_LIMIT, MAX_LIMIT),
