@@ -55,7 +55,7 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '1300000' },
     seed: { type: 'string', default: '1' },
     database: { type: 'string', default: 'sqlite' },
-    // p95 of 40 requests is their second slowest, which one pause of this machine moved by 10–25 ms
+    // p95 of 40 requests is their second slowest, which one pause of the machine can move: 200 estimate it
     reps: { type: 'string', default: '200' },
     'baseline-reps': { type: 'string', default: '3' },
     'fresh-csv': { type: 'boolean', default: false },
@@ -190,8 +190,8 @@ async function serveC(dbUrl: string, tree?: string): Promise<ServedC> {
     return (await res.json()) as { count: number };
   };
   // The timed requests: what a browser asks (compression accepted), on a kept-alive connection, the answer read as
-  // bytes and neither decompressed nor parsed; that work is the client's, and fetch's share of it grew a 114 KB
-  // answer's p50 by 2–3 ms and its p95 by 5–7 on these 2 cores (the client shares them with the server).
+  // bytes and neither decompressed nor parsed; that work is the client's, and fetch's share of it would be counted
+  // as the server's (the client shares the cores with the server).
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const timeToLastByte = (query: string) =>
     new Promise<number>((resolve, reject) => {
@@ -647,7 +647,7 @@ try {
   }
   console.log(`worst search p95: ${fmt(worstP95)} ms (target ≤ 50 on SQLite); load average ${load()}`);
 
-  // Reads take well under a millisecond, so a garbage-collection pause of the process (up to ~9 ms here)
+  // Reads take well under a millisecond, so a garbage-collection pause of the process, many times longer,
   // decides the tail: 40 requests made p95 the second-slowest; 400 estimate it, and p99 and max still show the pauses.
   const aggregateReps = Math.max(reps, 400);
   console.log(`\naggregates through the HTTP app, response cache off (${aggregateReps} requests each):`);

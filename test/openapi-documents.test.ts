@@ -21,9 +21,22 @@ import { buildTestApp, testContext } from './support/app.ts';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: { default?: unknown; example?: unknown; examples?: unknown[] };
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
+interface Media {
+  schema?: { examples?: unknown[] };
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
 interface Operation {
-  parameters?: Array<{ name: string; in: string; required?: boolean; schema?: { default?: unknown } }>;
-  requestBody?: unknown;
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, Media> };
   responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }>; headers?: Record<string, unknown> }>;
 }
 interface Document {
@@ -52,6 +65,19 @@ before(async () => {
 after(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** Every example a parameter or a body states, wherever OpenAPI lets it stand. */
+function examplesOf(
+  holder: { example?: unknown; examples?: Record<string, { value: unknown }> },
+  schema?: { example?: unknown; examples?: unknown[] },
+): unknown[] {
+  return [
+    ...(holder.example === undefined ? [] : [holder.example]),
+    ...Object.values(holder.examples ?? {}).map((e) => e.value),
+    ...(schema?.example === undefined ? [] : [schema.example]),
+    ...(schema?.examples ?? []),
+  ];
+}
 
 function operations(doc: Document): Array<[string, string, Operation]> {
   return Object.entries(doc.paths).flatMap(([route, item]) =>
@@ -96,6 +122,35 @@ for (const service of SERVICES) {
       for (const [route, method, op] of operations(v31))
         for (const p of op.parameters ?? [])
           assert.ok(!(p.required && p.schema?.default !== undefined), `${method} ${route}: ${p.name} has a default and is required`);
+    });
+
+    it('give an example for each required parameter and each body, and every example fits its own schema', () => {
+      const { v31 } = documents.get(service.name)!;
+      const ajv = new Ajv2020({ strict: false });
+      const missing: string[] = [];
+      const misfits: string[] = [];
+      const check = (where: string, schema: object | undefined, examples: unknown[]) => {
+        // The document's components ride along so that a $ref into them resolves.
+        const validate = ajv.compile({ ...(schema ?? {}), components: v31.components });
+        for (const example of examples)
+          if (!validate(example)) misfits.push(`${where}: ${JSON.stringify(example)} ${ajv.errorsText(validate.errors)}`);
+      };
+      for (const [route, method, op] of operations(v31)) {
+        const name = `${method.toUpperCase()} ${route}`;
+        for (const p of op.parameters ?? []) {
+          const examples = examplesOf(p, p.schema);
+          if (p.required && examples.length === 0) missing.push(`${name} ${p.in} ${p.name}`);
+          check(`${name} ${p.name}`, p.schema, examples);
+        }
+        const media = op.requestBody?.content?.['application/json'];
+        if (media) {
+          const examples = examplesOf(media, media.schema);
+          if (examples.length === 0) missing.push(`${name} body`);
+          check(`${name} body`, media.schema, examples);
+        }
+      }
+      assert.deepEqual(missing, [], 'operations without an example');
+      assert.deepEqual(misfits, [], 'examples their schema refuses');
     });
 
     it('describe every error body the service sends (errorBody ⊨ ErrorBody)', () => {

@@ -34,7 +34,7 @@ const browserGate = skipUnlessAvailable(fs.existsSync(CHROMIUM) ? null : `${CHRO
 const AXE_SOURCE = path.join(ROOT, 'node_modules/axe-core/axe.min.js');
 const SCREENSHOTS = path.join(ROOT, 'test-artifacts/screenshots');
 const DOCS_SCREENSHOTS = process.env.PDI_DOCS_SCREENSHOTS === '1' ? path.join(ROOT, 'docs/screenshots') : null;
-/** Demo sizes that keep the suite's run time reasonable (the grants demo's default 50,000 rows take ~25 s to import per database). */
+/** Demo sizes that keep the suite's run time reasonable (the grants demo's default 50,000 rows are slow to import on each database). */
 const DEMO_OPTIONS: Partial<Record<string, { size?: number; seed?: number }>> = { grants: { size: 5000 } };
 
 let browser: Browser | undefined;

@@ -32,8 +32,8 @@ async function probeRedis(): Promise<string | null> {
 }
 
 const gate = skipUnlessAvailable(await probeRedis());
-// 200 ms, not the default 50: on a loaded 2-core CI machine the first command through the proxy (the script's
-// load) once took longer than 50 ms, and the request failed open uncounted (a CI run of 2026-11-26).
+// 200 ms, not the default 50: on a loaded CI machine the first command through the proxy (the script's load)
+// can take longer than 50 ms, and the request would fail open uncounted.
 const LIMITS: RedisLimits = { commandTimeoutMs: 200, circuitFailures: 3, circuitRetryMs: 1500 };
 const silentLog = { warn() {}, info() {} };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -26,12 +26,12 @@ export const WORKER_SEMI_SPACE_MB = 16;
  * The V8 flags a worker starts with, each unless the command line or NODE_OPTIONS sets it: the semi-space bound
  * above, and no memory reducer. V8's memory reducer runs memory-reducing full collections once a process with a
  * large heap goes quiet (a server between loads, or after starting). After one, every `process.nextTick` of Node's
- * HTTP internals costs about five times as much, for good, and cache hits answer about a quarter fewer requests a
+ * HTTP internals costs several times as much, for good, and cache hits answer markedly fewer requests a
  * second (one such collection forced at start-up does the same). Why: a memory-reducing collection keeps no map that has no live object, so the maps of nextTick's tick
  * object (a literal with computed symbol keys) die when no tick is queued; the literal's feedback slots, finding their
  * map cleared, turn megamorphic for good, and each tick object is then built by a runtime call
- * (`Runtime_DefineKeyedOwnPropertyInLiteral`: 48% of a nextTick loop's samples after, 1.5% before). Its gain is memory
- * at rest: a worker keeps about 75 MB more after loading demo data in-process. A worker loads none (the prepare worker
+ * (`Runtime_DefineKeyedOwnPropertyInLiteral`, which then dominates a nextTick loop's profile). Its gain is memory
+ * at rest, after loading demo data in-process. A worker loads none (the prepare worker
  * does) and still collects once after starting (gc.ts, an ordinary collection). The primary and a one-process server
  * (`--workers 0`) keep the reducer: the primary serves nothing, and the one process loads demo data itself.
  */

@@ -6,16 +6,16 @@ import { executionAsyncResource } from 'node:async_hooks';
 /**
  * One full garbage collection, now, after work that left much garbage: starting (migrations, building in-memory
  * indexes, compiling schemas) leaves V8's heap three times the size of what stays alive, and C's in-memory search
- * drops about 130 MB of temporary buffers when its load ends (in a worker, 1–7 s after the start). Workers run without
+ * drops large temporary buffers when its load ends (in a worker, shortly after the start). Workers run without
  * V8's memory reducer (cluster.ts), so an idle worker collects nothing and would keep that garbage until some later
- * load (0–126 MB of buffers in a resting worker with real data). Node exposes `gc` only behind a flag, which
+ * load. Node exposes `gc` only behind a flag, which
  * can be set at run time.
  *
- * The collection is V8's last-resort one (collections until one frees nothing, compacting, 50–120 ms): an ordinary
+ * The collection is V8's last-resort one (collections until one frees nothing, compacting; a pause paid once): an ordinary
  * one frees the garbage but V8 keeps the pages it held in a pool for the heap's next growth, and only a
- * memory-reducing collection returns them. C's load, overlapping a starting worker's other work, promotes about
- * 90 MB of its temporaries to the old generation; the pooled pages then stayed in the worker's RSS for good
- * (`--trace-gc`: "pooled: 51–75 MB"; a real-data worker at rest 440 MB, 317 after this collection). Such a
+ * memory-reducing collection returns them. C's load, overlapping a starting worker's other work, promotes many of
+ * its temporaries to the old generation, and the pooled pages would stay in the worker's RSS for good
+ * (`--trace-gc` shows them as "pooled"). Such a
  * collection keeps no map without a live object; `holdTickObject` (below) keeps the one map whose loss costs every
  * request.
  */
@@ -45,7 +45,7 @@ export function collectStartupGarbage(): void {
  * Background work that allocates much (C's index load) to begin once the serving process has listened and run its
  * start-up collection, or now where no server is starting (tests, commands). Begun while the other apps were still
  * being built, C's load had its chunks of rows promoted by the young generation's collections (the builds allocate
- * fast): V8's heap grew from 62 to 154 MB and the worker's RSS peaked at 556 MB, against 94 and 444 begun after.
+ * fast), so V8's heap and the worker's peak RSS grew well beyond what the same load begun after reaches.
  */
 export function afterStartupCollection(work: () => void): void {
   if (waitingForStart) waitingForStart.push(work);

@@ -18,7 +18,7 @@ export const PG_URL = process.env.PDI_TEST_PG_URL ?? 'postgres://postgres@127.0.
 export const REDIS_URL = process.env.PDI_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function probePostgres(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 15000 }); // generous: on a loaded machine 3 s timed out and skipped whole suites
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 15000 }); // generous: on a loaded machine a short timeout skips whole suites
   try {
     await client.connect();
     await client.query('select 1');

@@ -1,8 +1,7 @@
 // The indexed, case-insensitive substring search ("contains") shared by every service:
 // SQLite: an external-content FTS5 table with the trigram tokenizer, kept in step by triggers. It stores no
-// positions (detail=none: about 5x smaller and 5x faster to build than with positions, measured on 300,000
-// grant rows), so a query asks for rows holding every trigram of the text and the candidates are then checked
-// for the exact substring.
+// positions (detail=none: much smaller and faster to build than with positions), so a query asks for rows
+// holding every trigram of the text and the candidates are then checked for the exact substring.
 // PostgreSQL: a GIN pg_trgm index over the concatenated columns, queried with ILIKE.
 // Both give exact substring semantics within one column; queries under 3 characters fall back to a scan.
 // An index with `accents: 'fold'` also ignores diacritics ("montreal" finds "Montréal"; foldAccents in dialect.ts):
@@ -65,11 +64,10 @@ export async function suspendSubstringIndex(db: QueryExecutorProvider, index: Su
 
 export async function resumeSubstringIndex(db: QueryExecutorProvider, index: SubstringIndex): Promise<void> {
   if (dialectOf(db) === 'sqlite') {
-    // Without automatic merging during the rebuild: 25% faster for the grants dictionary (2.7 s against 3.6 s
-    // for 335,000 texts) and queries as fast; merging is back
+    // Without automatic merging during the rebuild: a faster rebuild, and queries as fast; merging is back
     // on (FTS5's default, 4) for the triggers' incremental writes. And with 16 MiB of terms gathered in
-    // memory before each segment is written instead of FTS5's 1 MiB: the same dictionary 2.55–2.77 s against
-    // 3.38–3.49 s, rebuild and commit, queries 1.6–1.7 ms against 2.0–2.3 ms; back to 1 MiB afterwards.
+    // memory before each segment is written instead of FTS5's 1 MiB: fewer, larger segments, so a faster
+    // rebuild and commit and faster queries; back to 1 MiB afterwards.
     await sql.raw(`INSERT INTO ${index.name}(${index.name}, rank) VALUES ('automerge', 0)`).execute(db);
     await sql.raw(`INSERT INTO ${index.name}(${index.name}, rank) VALUES ('hashsize', ${REBUILD_HASH_BYTES})`).execute(db);
     await sql.raw(`INSERT INTO ${index.name}(${index.name}) VALUES ('rebuild')`).execute(db);
@@ -157,8 +155,8 @@ function accentFoldedMatch(db: QueryExecutorProvider, index: SubstringIndex, nee
   return sql<SqlBool>`(${sql.raw(pgIndexed(index, qualifier))}) ILIKE ${`%${escapeLike(folded)}%`}`;
 }
 
-// Six trigrams spread over the text: on 300,000 grant rows a common phrase was counted 1.4–2.4x faster than
-// with all of them (each extra common trigram lengthens the index walk more than it thins the candidates).
+// Six trigrams spread over the text rather than all of them: each extra common trigram lengthens the index walk
+// more than it thins the candidates.
 const MAX_TRIGRAMS = 6;
 
 /**

@@ -11,6 +11,11 @@ function withError<T extends TSchema>(schema: T, error: string): T {
   return schema;
 }
 
+/** `examples` for a schema: what Swagger UI's "try it" fills in (a value the demo data answers). */
+export function examples(example: unknown): { examples?: unknown[] } {
+  return example === undefined ? {} : { examples: [example] };
+}
+
 /** Bounds that keep page × limit and offsets far inside what both databases accept. */
 export const MAX_PAGE = 1_000_000;
 export const MAX_OFFSET = 1_000_000_000;
@@ -45,7 +50,7 @@ const BOOLEAN_PATTERN = '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$';
 export function choiceParam(
   values: readonly string[],
   description: string,
-  options: { blank?: boolean; descending?: boolean; exactCase?: boolean; maxLength?: number; error?: string } = {},
+  options: { blank?: boolean; descending?: boolean; exactCase?: boolean; maxLength?: number; error?: string; example?: string } = {},
 ) {
   const spell = (value: string) =>
     [...value]
@@ -58,7 +63,12 @@ export function choiceParam(
   const choice = `${options.descending ? '-?' : ''}(?:${values.map(spell).join('|')})`;
   const message = options.error ?? `must be one of: ${values.join(', ')}${options.descending ? ' (a leading - means descending)' : ''}`;
   return withError(
-    Type.String({ pattern: `^\\s*${options.blank ? `(?:${choice})?` : choice}\\s*$`, maxLength: options.maxLength ?? 40, description }),
+    Type.String({
+      pattern: `^\\s*${options.blank ? `(?:${choice})?` : choice}\\s*$`,
+      maxLength: options.maxLength ?? 40,
+      description,
+      ...examples(options.example),
+    }),
     message,
   );
 }
@@ -78,9 +88,9 @@ export function parseBoolean(value: string | undefined): boolean | undefined {
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
-export function dateParam(description: string) {
+export function dateParam(description: string, example?: string) {
   return withError(
-    Type.String({ pattern: DATE_PATTERN, description: `${description} Format YYYY-MM-DD.` }),
+    Type.String({ pattern: DATE_PATTERN, description: `${description} Format YYYY-MM-DD.`, ...examples(example) }),
     'must be a date in the form YYYY-MM-DD',
   );
 }
@@ -96,8 +106,8 @@ export function parseDate(value: string | undefined, name: string): string | und
   return value;
 }
 
-export function textParam(description: string, maxLength = 200) {
-  return Type.String({ maxLength, description: `${description} Case-insensitive; at most ${maxLength} characters.` });
+export function textParam(description: string, maxLength = 200, example?: string) {
+  return Type.String({ maxLength, description: `${description} Case-insensitive; at most ${maxLength} characters.`, ...examples(example) });
 }
 
 /** Trimmed text, or undefined when empty (an empty q means no text filter). */
@@ -108,8 +118,8 @@ export function cleanText(value: string | undefined): string | undefined {
 }
 
 /** Integer path id; "abc" or "1.5" is a 400 that names the parameter. */
-export function integerPathParam(description: string) {
-  return withError(Type.String({ pattern: '^[0-9]{1,15}$', description }), 'must be a positive whole number');
+export function integerPathParam(description: string, example?: string) {
+  return withError(Type.String({ pattern: '^[0-9]{1,15}$', description, ...examples(example) }), 'must be a positive whole number');
 }
 
 export { withError };

@@ -357,7 +357,7 @@ function niceLogCeil(value: number): number {
 
 /**
  * Rendered figures (SVG, caption and data table) keyed by what they show (a data version plus the chart's
- * parameters): a chart costs 10–30 ms to lay out and its table a few more, so pages render each figure once per
+ * parameters): laying out a chart and its table costs more than serving a page should, so pages render each figure once per
  * data version; `build` runs only when the key is new.
  */
 export class ChartCache {

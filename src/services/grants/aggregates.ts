@@ -375,8 +375,7 @@ export async function computeAggregates(
     .executeTakeFirstOrThrow();
   const aggregator = new GrantsAggregator(Number(n), options);
   // The texts by their dictionary ids, read once each for the pages that need them: joining them row by row
-  // cost SQLite three index look-ups an agreement (the 1.3-million-row file, runs side by side on a slow hour
-  // of the machine: 5.8–6.5 s joined, 3.4–5.9 s so).
+  // would cost SQLite three index look-ups an agreement.
   const texts = new Map<number, string>();
   const readTexts = async (rows: ReadonlyArray<Pick<StoredAgreement, (typeof AGGREGATE_TEXT_IDS)[number]>>): Promise<void> => {
     const missing = new Set<number>();

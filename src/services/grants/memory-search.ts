@@ -1,24 +1,24 @@
 // Searches of Service C, answered from memory.
 //
 // Why: a common word matches tens of thousands of agreements ("mental health": 41,774 of 1.14 million on the
-// generated file). Counting them and sorting them by the requested order in SQL reads each matching row:
-// 265–475 ms on SQLite. And the secondary indexes that served filters and orders in SQL took 13 s of every
-// import (nine CREATE INDEX of 1.4 s each on 1.1 million rows). Here no query is needed but the page's rows:
+// generated file). Counting them and sorting them by the requested order in SQL reads each matching row,
+// and the secondary indexes that would serve filters and orders in SQL lengthen every import (one CREATE INDEX
+// per filter and order over every row). Here no query is needed but the page's rows:
 //  - the dictionary texts containing the search string come from text-match.ts (the texts and an index of
-//    their words in memory, with substringMatch's semantics; the FTS5 query it replaces took 30–43 ms for
-//    "health"), or from the database for the few strings it leaves to it; the text ids of recent strings are
+//    their words in memory, with substringMatch's semantics, where an FTS5 query would read every matching
+//    text), or from the database for the few strings it leaves to it; the text ids of recent strings are
 //    kept;
 //  - an inverted list from each text id to the agreements using it (the four searched columns),
 //  - the filter columns (province, fiscal year, recipient type, notability, value) as typed arrays,
 //  - for each sort field but value, the agreements in the database's own order (computed from the database's
 //    ORDER BY of the distinct values, so text collations are the database's; built on first use),
 // give the count and the page's ids; the page's rows are then read by id. The matches are a bitset (140 KiB
-// for 1.14 million agreements: walking 250,000 postings into it stays in the processor's cache, where a byte
-// or a stamp per agreement took 9 ms), and each filter on a code is an AND with that code's bitset.
+// for 1.14 million agreements: walking postings into it stays in the processor's cache, where a byte or a
+// stamp per agreement would not), and each filter on a code is an AND with that code's bitset.
 // Agreements are numbered in the order of their value (then id): the default order needs no arrays, a value range
 // is a run of numbers, and a fiscal-year or province order is its code then that number. About 28 bytes per
-// agreement (postings 7, value 8, id 4, codes 7, notability 1: 31 MiB for 1.14 million agreements, where the
-// arrays took 81 with the value order before) plus 4 or 8 per agreement and other sort field in use, plus the
+// agreement (postings 7, value 8, id 4, codes 7, notability 1: 31 MiB for 1.14 million agreements; numbering
+// by value spares a separate value order) plus 4 or 8 per agreement and other sort field in use, plus the
 // dictionary (its texts and their index: 91 MiB for the 334,718 texts of the generated 1.3-million-row file).
 //
 // A page is taken either by walking the order from its start and keeping matches (cheap when matches are
@@ -81,8 +81,8 @@ interface Snapshot {
   end: CodedColumn;
   /**
    * Inverted lists: the agreements of text t, ascending, are in postings[offsets[t] … offsets[t+1]) as differences
-   * from the one before (the first from -1) in 7-bit groups, low first (7.9 MiB for the 4.57 million postings of
-   * the generated 1.3-million-row file, against 17.4 as 32-bit numbers; walking them costs about as much).
+   * from the one before (the first from -1) in 7-bit groups, low first: less than half the size of 32-bit
+   * numbers, and about as cheap to walk.
    */
   offsets: Uint32Array;
   postings: Uint8Array;
@@ -116,7 +116,7 @@ const RECENT_TEXTS = 64;
 const RECENT_TEXT_IDS = 1 << 20;
 /**
  * Of those, the most recent strings whose matching agreements are kept too (140 KiB each for 1.1 million
- * agreements), when finding them walked more than MIN_POSTINGS_KEPT postings (1.8 ms for "health").
+ * agreements), when finding them walked more than MIN_POSTINGS_KEPT postings (a common word's).
  */
 const RECENT_AGREEMENT_SETS = 16;
 const MIN_POSTINGS_KEPT = 20_000;
@@ -489,7 +489,7 @@ export class MemorySearch {
   }
 }
 
-/** The agreements in the order of their ids (id × size + number sorted as doubles where that is exact: 4× faster). */
+/** The agreements in the order of their ids (id × size + number sorted as doubles where that is exact: cheaper than a comparator). */
 function idOrder(s: Snapshot): Int32Array {
   const { ids, size: n } = s;
   let maxId = 0;

@@ -47,7 +47,7 @@ export type DataColumn = (typeof DATA_COLUMNS)[number];
 
 /**
  * Secondary indexes of earlier migrations (the last of them had nine). Searches are answered in memory since
- * migration 5 (see memory-search.ts), and building those nine took 13 s of every import of 1.3 million rows.
+ * migration 5 (see memory-search.ts), so building them would only lengthen every import.
  */
 export const RETIRED_INDEXES: readonly string[] = [
   'grants_agreements_year',
@@ -68,9 +68,9 @@ export const RETIRED_INDEXES: readonly string[] = [
  * `search` looks in four columns. Their distinct values are kept once each in a text dictionary
  * (grants_texts), which carries the substring index; each agreement holds the dictionary id of each of its
  * four values (and, since migration 6, the rows hold only the ids). The federal file repeats these texts
- * heavily (program names, recipients, boilerplate descriptions): on the generated 1.3-million-row file the
- * dictionary holds 335,000 texts, 63 MB, against 329 MB of them in the rows, so the index is five times
- * smaller and faster to build, and a match is checked once per distinct text instead of once per agreement.
+ * heavily (program names, recipients, boilerplate descriptions): the dictionary is a fraction of the texts the
+ * rows would hold, so the index is that much smaller and faster to build, and a match is checked once per
+ * distinct text instead of once per agreement.
  */
 export const GRANTS_TEXTS_TABLE = 'grants_texts';
 

@@ -1,16 +1,15 @@
 // Which dictionary texts (grants_texts) contain a search string, answered from memory with the semantics of
 // `substringMatch` (src/core/db/search-index.ts) on each database, so that a search costs no query for it.
 //
-// Why: the FTS5 trigram query that lists the texts containing "health" took 30–43 ms on the generated
-// 1.3-million-row file (9,930 of 334,718 texts), most of a search; scanning the 63 MB of texts in memory takes
-// about as long. Here an index of the texts' words (WordIndex) answers a string without a space or punctuation
-// from the words that contain it, with no text read (3 ms for "support", 148,883 texts); a longer string narrows
+// Why: the FTS5 trigram query that lists the texts containing a common word reads every matching text and is
+// most of a search; scanning all the texts in memory reads them all. Here an index of the texts' words (WordIndex)
+// answers a string without a space or punctuation from the words that contain it, with no text read; a longer string narrows
 // the texts to those whose words fit its pieces, and each is then checked for the exact substring.
-// The texts are held as their UTF-8 bytes in one string of one-byte characters (63 MB for those 334,718 texts,
-// where as many strings took 77 MiB with their headers), and a candidate is checked by String.prototype.indexOf
+// The texts are held as their UTF-8 bytes in one string of one-byte characters (no per-string header, so smaller
+// than as many strings), and a candidate is checked by String.prototype.indexOf
 // on a slice of it (see verifier). On well-formed strings, a UTF-8 byte string contains another exactly when the
 // strings do (UTF-8 synchronises: a match cannot begin inside a character), and the index's words are of bytes.
-// (A Buffer held outside the heap saved as much, but Buffer.indexOf costs 0.15 µs a call more.)
+// (Not a Buffer outside the heap: Buffer.indexOf costs more per call than String.prototype.indexOf.)
 //
 // The semantics reproduced (needle = the search string trimmed; "fold" = foldCase, NFC then toLowerCase):
 //  - SQLite, under 3 characters: fold(text) contains fold(needle)                     (pdi_fold, instr)
@@ -134,7 +133,7 @@ class WordIndex {
     // pass, in blocks of 2^20 (4 MiB outside V8's heap, never copied). A growing Uint32Array (copies of up to 16 MB)
     // left a worker at 468 MiB of RSS at rest with real data; a JavaScript array (7.7 million entries at 1.3 M rows,
     // 8 bytes each, copied as it grew) took V8's heap to 233 MB during the load, and the pages V8 pooled afterwards
-    // stayed in the worker's RSS. Looking the words up again instead doubled the build (5.4–6.9 s).
+    // stayed in the worker's RSS. Looking the words up again instead would do the build's main work twice.
     const heldBlocks: Uint32Array[] = [];
     let heldCount = 0;
     const heldEnds = new Uint32Array(textCount + 1);
@@ -550,8 +549,8 @@ export class TextDictionary {
    * `sparse`: few of the texts will be checked, so each is searched alone (a slice of `data`, which V8 does not
    * copy). Otherwise one indexOf finds the first occurrence from a candidate's start on, and that answers every
    * later candidate before it; the scan stops at the end of the candidate's view (VIEW_BITS), and a view without
-   * an occurrence answers the candidates starting in it. (Searched so, the 9,775 scattered candidates of "de la"
-   * made its match take 18.5 ms, most of each scan past its text; checked alone, 7–8 ms.)
+   * an occurrence answers the candidates starting in it. (Scattered candidates are checked alone: one scan
+   * from each would spend most of its time past its candidate's text.)
    */
   private verifier(needle: string, ofFolded: ((t: number, folded: string) => boolean) | null, sparse: boolean): (t: number) => boolean {
     const { data, starts, views, folded } = this;

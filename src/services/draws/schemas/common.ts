@@ -21,8 +21,9 @@ export const ErrorBody = Type.Object(
   { description: "The service's error body." },
 );
 
-export const CategoryIdParams = Type.Object({ category_id: integerPathParam('Category id (see /api/categories/).') });
-export const IdParams = Type.Object({ id: integerPathParam('Category id (see /api/categories/).') });
+// Category 1 is General, the category of most rounds.
+export const CategoryIdParams = Type.Object({ category_id: integerPathParam('Category id (see /api/categories/).', '1') });
+export const IdParams = Type.Object({ id: integerPathParam('Category id (see /api/categories/).', '1') });
 
 export const DataSourceSchema = Type.Object(
   {

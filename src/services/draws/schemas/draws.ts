@@ -10,7 +10,7 @@ export const DrawsQuery = Type.Object({
       'must be a category id (a positive whole number)',
     ),
   ),
-  start_date: Type.Optional(dateParam('Only draws after this date (exclusive).')),
+  start_date: Type.Optional(dateParam('Only draws after this date (exclusive).', '2025-01-01')),
   end_date: Type.Optional(dateParam('Only draws before this date (exclusive).')),
 });
 

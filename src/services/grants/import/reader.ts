@@ -1,6 +1,6 @@
 // The importer's reading side: the CSV decoded, parsed, mapped and cut into ready-to-bind batches of
 // agreements (batcher.ts, rows.ts), in a worker thread when the input is a file with the default notable rules
-// (about 15 s of CPU for the 1.3-million-row file, beside the thread that writes), else on the caller's
+// (the parse is most of an import's CPU: on its own core, beside the thread that writes), else on the caller's
 // thread. Either way the caller gets the same batches in the same order, the same skips, progress and summary,
 // and header errors naming the missing column. At most a few batches are in flight: a slow writer holds the
 // reading back.
@@ -19,9 +19,8 @@ const WORKER_KIND = 'pdi-grants-import-reader';
 // The thread holds one parsed chunk and a few batches (a few MB); without a cap its heap grows with its
 // garbage to ~250 MB and the import passes 600 MB of RSS.
 const READER_HEAP_MB = 128;
-// Its young generation: the garbage of each parsed chunk dies there. Measured on 400,000 rows (the thread's
-// GC time / the import's peak RSS): 16 MB 1.7 s / 370 MB, 32 MB 1.3 s / 399 MB, 48 MB 1.35 s / 382 MB,
-// 64 MB 0.9 s / 422 MB, 96 MB 1.1 s / 424 MB, 128 MB 1.9 s / 469 MB.
+// Its young generation: the garbage of each parsed chunk dies there. Smaller spends more of the thread's time
+// in the collector, larger raises the import's peak RSS: 64 MB balances the two.
 const READER_YOUNG_MB = 64;
 
 export interface BatchReadOptions extends Pick<ReadGrantsOptions, 'onProgress' | 'onSkip' | 'progressEveryRows'> {

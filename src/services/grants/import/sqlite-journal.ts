@@ -1,8 +1,8 @@
 // The SQLite settings a grants import runs under (neither can change inside a transaction):
 //  - temporary storage (sorts) spills to files instead of growing the process by hundreds of MB;
 //  - when no other connection has the database open, the import writes with a rollback journal instead of
-//    the WAL: new pages then need no journal at all, where the WAL writes every page twice (the upsert of
-//    300,000 rows: 8.8 µs a row against 14.0). SQLite refuses the switch while another connection has the
+//    the WAL: new pages then need no journal at all, where the WAL writes every page twice. SQLite refuses the
+//    switch while another connection has the
 //    file open (a running server, say); the import then writes through the WAL, and readers keep the old
 //    snapshot until it commits.
 // A process killed meanwhile leaves the file in rollback-journal mode with a hot journal: the next

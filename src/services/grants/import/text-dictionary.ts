@@ -13,8 +13,8 @@ export type DictionaryText = { id: number; text: string };
  *
  * Memory: holding the distinct texts as keys cost 86 MB of strings on the 1.3-million-row file (and the
  * heap's growth around them pushed the import past 600 MB), so a text is known by a 96-bit fingerprint
- * instead: a 64-bit key in an open-addressing table of typed arrays (a Map of 53-bit number keys took 1.6 times
- * as long: each key a boxed number), and a second, independent 32-bit hash and the length checked on every
+ * instead: a 64-bit key in an open-addressing table of typed arrays (not a Map of 53-bit number keys: each
+ * key would be a boxed number), and a second, independent 32-bit hash and the length checked on every
  * hit. A hit whose check differs is a collision of the key: that text is then kept exactly, in a map of its
  * own. Two distinct texts agreeing on all 96 bits and the length is the only way to confuse them: about
  * 10⁻¹⁷ for a million texts.

@@ -1,7 +1,7 @@
 // The aggregates of a first import (into an empty SQLite table), accumulated by the importer's reading thread.
 //
 // Why: computed from the stored rows, the aggregates are a pass over every agreement after the last row is
-// written, on the writing thread, alone on one core (3.5–4.3 s of the 1.3-million-row import). The reading
+// written, on the writing thread, alone on one core, after everything else. The reading
 // thread sees every record anyway. It resolves the amendments as the upsert does (`supersedes`, the later row
 // winning ties) and keeps, per agreement, the few fields the aggregates read, in typed arrays; at the end of
 // the file it feeds them to the same GrantsAggregator as computeAggregates, while the writing thread writes

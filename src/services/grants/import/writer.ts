@@ -40,8 +40,8 @@ export class BatchWriter {
 
   async write(batch: RowBatch): Promise<void> {
     const texts = completeRows(batch, this.dictionary);
-    // SQLite: one-row statements (see Db.runEach; for the texts 0.6 s less than Kysely's multi-row inserts on
-    // the 1.3-million-row file); PostgreSQL: the batch in one statement (a round trip a row would cost more
+    // SQLite: one-row statements (see Db.runEach; a prepared statement run per row costs less than building
+    // Kysely's multi-row inserts); PostgreSQL: the batch in one statement (a round trip a row would cost more
     // than the row)
     if (this.db.runEach) {
       this.db.runEach(

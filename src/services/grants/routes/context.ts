@@ -35,7 +35,7 @@ async function storedValue<N extends ServedAggregate>(db: Kysely<GrantsDatabase>
 export function routeContext(app: ServiceApp, ctx: ServiceContext): GrantsRoutes {
   const db = ctx.db.kysely.withTables<GrantsTables>();
   // Searches count and order their matches in memory (memory-search.ts): loaded in the background once the server
-  // has started (about 3 s for 1.1 million agreements), else by the first search; closing waits for it.
+  // has started (a load of seconds at full size), else by the first search; closing waits for it.
   const memory = new MemorySearch(db, ctx.dataVersion);
   let warming: Promise<void> | null = null;
   app.addHook('onReady', async () => {

@@ -5,25 +5,28 @@ import { DataSourceSchema, money } from './common.ts';
 
 export const CALCULATE_DOCS = { summary: "A taxpayer's share of federal grants", description: CALCULATOR_FORMULAS_MARKDOWN };
 
-export const CalculateRequest = Type.Object({
-  annual_income: Type.Number({
-    minimum: 0,
-    maximum: MAX_AMOUNT_DOLLARS,
-    description: 'Dollars per year (per month with input_mode "monthly"). Required.',
-  }),
-  gst_eligible_spending: Type.Optional(
-    Type.Number({ minimum: 0, maximum: MAX_AMOUNT_DOLLARS, description: 'Spending subject to GST, dollars (default 0).' }),
-  ),
-  input_mode: Type.Optional(
-    Type.String({
-      enum: ['annual', 'monthly'],
-      description: '"annual" (default) or "monthly": amounts are per month and multiplied by 12.',
+export const CalculateRequest = Type.Object(
+  {
+    annual_income: Type.Number({
+      minimum: 0,
+      maximum: MAX_AMOUNT_DOLLARS,
+      description: 'Dollars per year (per month with input_mode "monthly"). Required.',
     }),
-  ),
-  taxpayer_since_year: Type.Optional(
-    Type.Integer({ description: 'First fiscal year (start year) counted; default 2018, within the years of the data.' }),
-  ),
-});
+    gst_eligible_spending: Type.Optional(
+      Type.Number({ minimum: 0, maximum: MAX_AMOUNT_DOLLARS, description: 'Spending subject to GST, dollars (default 0).' }),
+    ),
+    input_mode: Type.Optional(
+      Type.String({
+        enum: ['annual', 'monthly'],
+        description: '"annual" (default) or "monthly": amounts are per month and multiplied by 12.',
+      }),
+    ),
+    taxpayer_since_year: Type.Optional(
+      Type.Integer({ description: 'First fiscal year (start year) counted; default 2018, within the years of the data.' }),
+    ),
+  },
+  { examples: [{ annual_income: 65000, gst_eligible_spending: 20000, input_mode: 'annual', taxpayer_since_year: 2018 }] },
+);
 
 const ShareEntry = {
   year: Type.Integer({ description: 'Fiscal year by its start year.' }),

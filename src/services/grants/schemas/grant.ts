@@ -7,7 +7,7 @@ import { RECIPIENT_TYPE_LIST } from './common.ts';
 
 export const GRANT_DOCS = { summary: 'One grant agreement' };
 
-export const GrantParams = Type.Object({ id: integerPathParam('Grant id (as in search results).') });
+export const GrantParams = Type.Object({ id: integerPathParam('Grant id (as in search results).', '1') });
 
 export const GrantRecord = Type.Object({
   id: Type.Integer(),

@@ -18,7 +18,9 @@ export const SEARCH_DOCS = {
 };
 
 export const SearchQuery = Type.Object({
-  search: Type.Optional(textParam('Substring searched in agreement title, recipient legal name, description and program name.')),
+  search: Type.Optional(
+    textParam('Substring searched in agreement title, recipient legal name, description and program name.', 200, 'health'),
+  ),
   q: Type.Optional(textParam('Alias of `search` (old clients); `search` wins when both are given.')),
   province: Type.Optional(
     Type.String({

@@ -79,19 +79,18 @@ interface RowSource {
 // decoded as UTF-8 afterwards: the CSV's own characters (comma, quote, line breaks) are ASCII, and no byte of
 // a multi-byte UTF-8 character is, so the cells come out the same. Decoded as UTF-8 at once, a chunk with a
 // single character above U+00FF (a typographic apostrophe: one every 2 KB or so of the generated file)
-// becomes a two-byte string, and so does every cell cut from it. The 1.3-million-row file, 64 KiB chunks:
-// parsed in 4.6 s against 5.6 s, imported in 24.5 s against 24.9 s, at a peak RSS of 374 MB against 448 MB.
+// becomes a two-byte string, and so does every cell cut from it: parsing as Latin-1 is faster and keeps the
+// peak memory of an import lower.
 // A cell is then read by decodeByteCell (core/text-decoding.ts): UTF-8, stray bytes as Windows-1252, NUL as
 // U+FFFD. The importer decodes only the cells a record is made of (mapRow's decodeCell), so the French
-// columns are never decoded (the reading thread of the 1.3-million-row import: 2.6 s of decoding → 1.6 s, in
-// profiles, with the French halves of bilingual cells cut off before decoding: record.ts). parseOnly, the
+// columns are never decoded (and the French halves of bilingual cells are cut off before decoding: record.ts),
+// which saves the reading thread much of its decoding. parseOnly, the
 // benchmark's baseline, decodes every cell, as a parse does.
 
 // Bytes read (and rows parsed) at a time. The rows of a parsed chunk stay alive until the last of them is
 // handled, so every collection of the young generation meanwhile copies them: with 1 MiB chunks the reading
-// thread spent a fifth of its time in the collector. The import of 400,000 rows took 8.8 s with 1 MiB chunks,
-// 7.6 s with 128 KiB, 7.1–7.9 s with 64 KiB, 7.4 s with 32 KiB and 8.2 s with 16 KiB (papaparse's own cost
-// per chunk grows).
+// thread spent much of its time in the collector. Smaller chunks copy less, but papaparse's own cost per chunk
+// grows as they shrink: 64 KiB sits between the two (`npm run bench -- grants` measures an import).
 const CHUNK_BYTES = 1 << 16;
 
 /**

@@ -1,7 +1,7 @@
 // RRID suggestion, validation and recommendation: request, response and route schemas.
 import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
-import { text } from './common.ts';
+import { MAX_TEXT, text } from './common.ts';
 
 export const RRID_SUGGESTIONS_DEFAULT = 5;
 export const RRID_SUGGESTIONS_MAX = 20;
@@ -17,24 +17,28 @@ export const CONFIDENCE_NOTE =
   '("HEK293T" → CVCL_0063), from a calibrated probability of 0.9, the consensus score calibrated the same way. ' +
   'Only RRIDs written verbatim by papers of the store are ever suggested; with none, suggestions is [], abstained is true and reason says why.';
 
-export const SuggestBody = Type.Object({
-  resource_name: text('Name of the resource, e.g. "rabbit anti-GFP".'),
-  resource_type: Type.Optional(text('Resource type, loosely written ("antibody", "cell line", "software") or one of the 14.')),
-  vendor: Type.Optional(text('Vendor or supplier.')),
-  catalog_number: Type.Optional(text('Catalog number ("ab290", "Cat# ab290").')),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      description: `Suggestions to return (default ${RRID_SUGGESTIONS_DEFAULT}; above ${RRID_SUGGESTIONS_MAX} reduced to ${RRID_SUGGESTIONS_MAX}).`,
-    }),
-  ),
-});
+export const SuggestBody = Type.Object(
+  {
+    resource_name: text('Name of the resource, e.g. "rabbit anti-GFP".'),
+    resource_type: Type.Optional(text('Resource type, loosely written ("antibody", "cell line", "software") or one of the 14.')),
+    vendor: Type.Optional(text('Vendor or supplier.')),
+    catalog_number: Type.Optional(text('Catalog number ("ab290", "Cat# ab290").')),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: `Suggestions to return (default ${RRID_SUGGESTIONS_DEFAULT}; above ${RRID_SUGGESTIONS_MAX} reduced to ${RRID_SUGGESTIONS_MAX}).`,
+      }),
+    ),
+  },
+  // A demo article's antibody: the demo store answers it.
+  { examples: [{ resource_name: 'rabbit anti-GFP', vendor: 'Demo Antibody Co. (demo)', catalog_number: 'DEMO-AB-0101' }] },
+);
 
 export const SuggestQuery = Type.Object({
-  resource_name: text('Name of the resource.'),
+  resource_name: Type.String({ maxLength: MAX_TEXT, description: 'Name of the resource.', examples: ['rabbit anti-GFP'] }),
   resource_type: Type.Optional(text('Resource type.')),
   vendor: Type.Optional(text('Vendor or supplier.')),
-  catalog_number: Type.Optional(text('Catalog number.')),
+  catalog_number: Type.Optional(Type.String({ maxLength: MAX_TEXT, description: 'Catalog number.', examples: ['DEMO-AB-0101'] })),
 });
 
 export const suggestionFields = {
@@ -64,7 +68,10 @@ export const suggestionList = {
 
 export const SuggestResponse = Type.Object({ ...suggestionList, suggestions: Type.Array(Type.Object(suggestionFields)) });
 
-export const ValidateBody = Type.Object({ rrid: text('RRID, with or without the "RRID:" label.', 200) });
+export const ValidateBody = Type.Object(
+  { rrid: text('RRID, with or without the "RRID:" label.', 200) },
+  { examples: [{ rrid: 'RRID:AB_0000101' }] },
+);
 
 export const Validation = Type.Object({
   rrid: Type.String({ description: 'Normalised ("RRID:AB_303395") when well-formed; else as received, without the label.' }),
@@ -85,14 +92,17 @@ export const Validation = Type.Object({
 
 export const ValidateResponse = Type.Object({ success: Type.Literal(true), validation: Validation });
 
-export const RecommendBody = Type.Object({
-  resource_name: text('Name of the resource to find alternatives for.'),
-  resource_type: Type.Optional(text('Resource type.')),
-  context: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form context; vendor and catalog_number are used when present.' }),
-  ),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Alternatives to return (default 10, at most 50).' })),
-});
+export const RecommendBody = Type.Object(
+  {
+    resource_name: text('Name of the resource to find alternatives for.'),
+    resource_type: Type.Optional(text('Resource type.')),
+    context: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form context; vendor and catalog_number are used when present.' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Alternatives to return (default 10, at most 50).' })),
+  },
+  { examples: [{ resource_name: 'rabbit anti-GFP', resource_type: 'antibody', limit: 5 }] },
+);
 
 export const RecommendResponse = Type.Object({
   success: Type.Literal(true),

@@ -12,9 +12,10 @@ export const DoiQuery = Type.Object({
     maxLength: MAX_TEXT,
     description:
       'DOI in any usual form: 10.1101/…, doi:10.1101/…, https://doi.org/…, a bioRxiv URL, with or without a version suffix (vN); case-insensitive.',
+    examples: ['10.1101/demo.2024.0004'],
   }),
 });
-export const DoiBodyIn = Type.Object({ doi: text('DOI, as for the GET form.') });
+export const DoiBodyIn = Type.Object({ doi: text('DOI, as for the GET form.') }, { examples: [{ doi: '10.1101/demo.2024.0004' }] });
 
 const ArticleMetadata = Type.Object({
   title: Type.String(),
@@ -40,7 +41,11 @@ export const CheckDoiResponse = Type.Object({
 
 export const SuggestionsQuery = Type.Object({
   q: Type.Optional(
-    text("Text matched in DOIs and titles (case- and accent-insensitive). A DOI in any form is matched as the store's DOI.", 200),
+    Type.String({
+      maxLength: 200,
+      description: "Text matched in DOIs and titles (case- and accent-insensitive). A DOI in any form is matched as the store's DOI.",
+      examples: ['neurite'],
+    }),
   ),
   limit: limitParam(SUGGESTIONS_DEFAULT_LIMIT, SUGGESTIONS_MAX_LIMIT, 'suggestions'),
 });

@@ -3,13 +3,14 @@ import { Type } from 'typebox';
 import { choiceParam } from '../../../core/http/params.ts';
 import { Nullable, producesFormats } from '../../../core/http/schema.ts';
 import { KrtRow } from './common.ts';
+import { DEMO_SESSION_ID } from './tables.ts';
 
 export const EXPORT_FORMATS = ['json', 'csv', 'excel'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const ExportParams = Type.Object({
-  session_id: Type.String({ maxLength: 200, description: 'Extraction session id (or a chat session id).' }),
-  format: choiceParam(EXPORT_FORMATS, 'json, csv or excel (any case).', { maxLength: 20 }),
+  session_id: Type.String({ maxLength: 200, description: 'Extraction session id (or a chat session id).', examples: [DEMO_SESSION_ID] }),
+  format: choiceParam(EXPORT_FORMATS, 'json, csv or excel (any case).', { maxLength: 20, example: 'csv' }),
 });
 
 export const ExportJson = Type.Object(

@@ -3,15 +3,18 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { text } from './common.ts';
 
-export const ExtractBody = Type.Object({
-  doi: text('DOI of a stored article.'),
-  provider: Type.Optional(
-    Type.Union([Type.Literal('all'), Type.Literal('builtin'), Type.Literal('llm')], {
-      description:
-        'builtin: the JATS/text extractor; llm: the configured language model; all (default): both (the model only when configured).',
-    }),
-  ),
-});
+export const ExtractBody = Type.Object(
+  {
+    doi: text('DOI of a stored article.'),
+    provider: Type.Optional(
+      Type.Union([Type.Literal('all'), Type.Literal('builtin'), Type.Literal('llm')], {
+        description:
+          'builtin: the JATS/text extractor; llm: the configured language model; all (default): both (the model only when configured).',
+      }),
+    ),
+  },
+  { examples: [{ doi: '10.1101/demo.2024.0004', provider: 'builtin' }] },
+);
 
 const ExtractedSession = Type.Object({
   session_id: Type.String(),

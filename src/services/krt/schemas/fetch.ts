@@ -3,9 +3,11 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { text } from './common.ts';
 
-export const FetchBody = Type.Object({
-  doi: text('DOI of a bioRxiv or medRxiv preprint (10.1101/…; doi:…, https://doi.org/…, a bioRxiv URL and a vN suffix are accepted).'),
-});
+// A real bioRxiv preprint (of the shared store's data): a generated demo DOI has no source to fetch from.
+export const FetchBody = Type.Object(
+  { doi: text('DOI of a bioRxiv or medRxiv preprint (10.1101/…; doi:…, https://doi.org/…, a bioRxiv URL and a vN suffix are accepted).') },
+  { examples: [{ doi: '10.1101/2021.09.08.459408' }] },
+);
 
 export const FetchResponse = Type.Object({
   success: Type.Literal(true),

@@ -3,7 +3,12 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { KrtRow, MAX_TEXT } from './common.ts';
 
-export const SessionParams = Type.Object({ session_id: Type.String({ maxLength: 200, description: 'Extraction session id.' }) });
+/** The extraction session of demo article 10.1101/demo.2024.0004 (a name-based UUID: the same on every demo load). */
+export const DEMO_SESSION_ID = 'eaf61353-b567-5230-b0a2-6c01d43014b2';
+
+export const SessionParams = Type.Object({
+  session_id: Type.String({ maxLength: 200, description: 'Extraction session id.', examples: [DEMO_SESSION_ID] }),
+});
 
 /**
  * Where each row of a text-extracted table came from (not a KRT column: the row keeps exactly the six). The
@@ -51,6 +56,7 @@ export const DoiPathParams = Type.Object({
   '*': Type.String({
     maxLength: MAX_TEXT,
     description: 'The DOI (e.g. 10.1101/2021.09.08.459408), its slash raw or written %2F; any form check-doi-local accepts.',
+    examples: ['10.1101/demo.2024.0004'],
   }),
 });
 

@@ -5,7 +5,7 @@ import { Nullable } from '../../../core/http/schema.ts';
 import { CountryRef, DEFAULT_LIMIT, MAX_LIMIT, Reference, VocabularyRef, countryParam, envelope, vocabularyFilter } from './common.ts';
 
 export const RecommendationQuery = Type.Object({
-  q: Type.Optional(textParam('Text searched in title, text and keywords.')),
+  q: Type.Optional(textParam('Text searched in title, text and keywords.', 200, 'fluoride')),
   country: Type.Optional(countryParam),
   topic: Type.Optional(vocabularyFilter('Topic')),
   strength: Type.Optional(vocabularyFilter('Strength')),

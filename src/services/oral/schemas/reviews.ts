@@ -7,14 +7,22 @@ import { DEFAULT_LIMIT, MAX_LIMIT, envelope } from './common.ts';
 
 export const ReviewQuery = Type.Object({
   q: Type.Optional(
-    textParam('Text searched in review id, title, description and abstract (not in a listed title the review does not confirm).'),
+    textParam(
+      'Text searched in review id, title, description and abstract (not in a listed title the review does not confirm).',
+      200,
+      'gingivitis',
+    ),
   ),
   page: pageParam(),
   limit: limitParam(DEFAULT_LIMIT, MAX_LIMIT),
 });
 
 export const ReviewParams = Type.Object({
-  review_id: Type.String({ pattern: '^[A-Za-z0-9-]{1,40}$', description: 'Cochrane review number, e.g. CD000979.' }),
+  review_id: Type.String({
+    pattern: '^[A-Za-z0-9-]{1,40}$',
+    description: 'Cochrane review number, e.g. CD000979.',
+    examples: ['DEMO-001'],
+  }),
 });
 
 const CertaintySummary = Type.Object({ high: Type.Integer(), moderate: Type.Integer(), low: Type.Integer(), very_low: Type.Integer() });

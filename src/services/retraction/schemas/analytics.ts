@@ -12,7 +12,9 @@ export const REALTIME_CACHE_SECONDS = 60;
 export const PostRetractionQuery = Type.Object({
   time_filter: Type.Optional(oneOf(TIME_FILTERS, 'Citing-date window: all (default), or the last 1, 3 or 5 years up to as_of.')),
   journal: Type.Optional(Type.String({ maxLength: 200, description: 'Journal name contains this text (case-insensitive).' })),
-  subject: Type.Optional(Type.String({ maxLength: 200, description: 'A subject contains this text (case-insensitive).' })),
+  subject: Type.Optional(
+    Type.String({ maxLength: 200, description: 'A subject contains this text (case-insensitive).', examples: ['Technology'] }),
+  ),
   nature: natureParam('retraction', 'the figures count'),
 });
 

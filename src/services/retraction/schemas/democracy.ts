@@ -14,7 +14,9 @@ const Interval = Nullable(Type.Object({ lower: Type.Number(), upper: Type.Number
 const YearsRange = Nullable(Type.Object({ first: Type.Integer(), last: Type.Integer(), count: Type.Integer() }));
 
 export const RawDataQuery = Type.Object({
-  country: Type.Optional(Type.String({ maxLength: 100, description: 'Country name (case-insensitive, partial) or ISO3 code.' })),
+  country: Type.Optional(
+    Type.String({ maxLength: 100, description: 'Country name (case-insensitive, partial) or ISO3 code.', examples: ['Argentina'] }),
+  ),
   year: Type.Optional(
     withError(
       Type.Integer({ minimum: 1800, maximum: 2200, description: 'Year (1800–2200).' }),

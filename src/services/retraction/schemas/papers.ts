@@ -5,7 +5,7 @@ import { NATURES } from '../nature.ts';
 import { NullableString, Timing, YearCounts, oneOf } from './common.ts';
 
 export const PaperParams = Type.Object({
-  record_id: Type.String({ minLength: 1, maxLength: 64, description: 'Retraction Watch Record ID (a string).' }),
+  record_id: Type.String({ minLength: 1, maxLength: 64, description: 'Retraction Watch Record ID (a string).', examples: ['970'] }),
 });
 
 export const PaperCitationsBody = Type.Object({

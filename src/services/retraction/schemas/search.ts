@@ -10,6 +10,7 @@ export const AutocompleteQuery = Type.Object({
     Type.String({
       maxLength: 200,
       description: 'Text to look for in titles, author names and DOIs (case-insensitive); at least 3 characters after trimming.',
+      examples: ['zebrafish'],
     }),
     'must be at most 200 characters long',
   ),
