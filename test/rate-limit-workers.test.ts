@@ -23,8 +23,10 @@ describe('rate limits with two workers', { skip: process.platform !== 'linux' ? 
       env: {
         PDI_DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`,
         PDI_DATA_DIR: dir,
-        // Completion lines say which answers the listener gave itself ("cache":"direct").
-        PDI_LOG_LEVEL: 'info',
+        // Completion lines (debug) say which answers the listener gave itself ("cache":"direct"); each worker says it
+        // listens at debug too.
+        PDI_LOG_LEVEL: 'debug',
+        PDI_LOG_FORMAT: 'json',
         // A loaded test machine must not make the primary's answers late: a late answer lets the request through.
         PDI_RATE_LIMIT_PRIMARY_TIMEOUT_MS: '10000',
       },
@@ -34,9 +36,9 @@ describe('rate limits with two workers', { skip: process.platform !== 'linux' ? 
     });
     server.child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     // Both workers listen before the port is shared out to them.
-    for (let i = 0; i < 600 && (server.output().match(/Server listening/g) ?? []).length < 2; i++)
-      await new Promise((r) => setTimeout(r, 100));
-    assert.equal((server.output().match(/Server listening/g) ?? []).length, 2, server.output());
+    const listening = () => (server.output().match(/listening on http/g) ?? []).length;
+    for (let i = 0; i < 600 && listening() < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(listening(), 2, server.output());
   });
   after(async () => {
     await server?.stop();
