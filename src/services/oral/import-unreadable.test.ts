@@ -1,13 +1,13 @@
-// A's Cochrane import, on SQLite and PostgreSQL, of a summary-of-findings file whose values cannot be read (a
-// number, TRUE/FALSE, a GRADE label): such a value is null with a warning where the outcome is new, and never
-// replaces the value stored for the same outcome (matched by its texts, not its position); the review's
-// readable changes are still taken.
+// A's imports, on SQLite and PostgreSQL, of files whose values cannot be read. Cochrane (a number, TRUE/FALSE, a
+// GRADE label): such a value is null with a warning where the outcome is new, and never replaces the value
+// stored for the same outcome (matched by its texts, not its position); the review's readable changes are
+// still taken. Guidelines: a strength or evidence-quality label of no vocabulary keeps the stored grading.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { describeEachDatabase } from '../../../test/support/databases.ts';
+import { describeEachDatabase, needsSharedData } from '../../../test/support/databases.ts';
 import { testContext } from '../../../test/support/app.ts';
-import { scratchDir, writeFile } from '../../../test/support/oral/files.ts';
+import { readRealJson, scratchDir, writeFile } from '../../../test/support/oral/files.ts';
 import type { ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { readJson } from '../../core/db/dialect.ts';
@@ -19,12 +19,15 @@ const HEADER =
   'Certainty of the evidence (GRADE),Reasons for GRADE if not High,Risk of bias,Imprecision,Inconsistency,Indirectness,Publication bias';
 const row = (outcome: string, values: string) => `Adults receiving chemotherapy,Cryotherapy,No treatment,${outcome},RR,${values}`;
 
+const gate = needsSharedData('oral');
+
 describeEachDatabase(
-  'oral Cochrane import keeps stored values it cannot read again',
+  'oral imports keep stored values they cannot read again',
   (t) => {
     let dir: string;
     let ctx: ServiceContext;
     before(() => {
+      if (gate.problem) throw new Error(gate.problem);
       dir = scratchDir();
       ctx = testContext(oralService, t.db, { dataDir: dir });
     });
@@ -94,6 +97,34 @@ describeEachDatabase(
       // the same file again: nothing changes (the kept values are what is stored)
       const again = await run();
       assert.deepEqual([again.inserted, again.updated, again.unchanged], [0, 0, 1], JSON.stringify(again));
+    });
+
+    it('a strength or evidence-quality label of no vocabulary keeps the stored value of the recommendation', async () => {
+      const toolkit = readRealJson('uk_guidelines.json');
+      const file = (name: string, recommendations: unknown[]) => writeFile(dir, name, JSON.stringify({ ...toolkit, recommendations }));
+      const grading = async () =>
+        (
+          await oralDatabase(t.db)
+            .selectFrom('oral_recommendations')
+            .select(['source_key', 'strength_id', 'evidence_quality_id', 'content_hash'])
+            .orderBy('source_key')
+            .execute()
+        ).map((r) => `${r.source_key}:${r.strength_id}:${r.evidence_quality_id}:${r.content_hash}`);
+      await oralService.importers.toolkit.run(ctx, file('toolkit.json', toolkit.recommendations), {});
+      const before = await grading();
+      assert.ok(
+        before.every((r) => !r.includes(':null:')),
+        'the real file grades every recommendation',
+      );
+      const spoilt = toolkit.recommendations.map((r, i) => (i < 3 ? { ...r, strength: 'Mighty', evidence_quality: 'Some' } : r));
+      const [report] = await oralService.importers.toolkit.run(ctx, file('spoilt.json', spoilt), {});
+      assert.deepEqual([report.inserted, report.updated, report.deleted, report.unreadable], [0, 0, 0, 0], JSON.stringify(report));
+      assert.deepEqual(await grading(), before, 'every stored grading is kept');
+      assert.equal(
+        report.warning_samples.filter((w) => /: unknown (strength "Mighty"|evidence quality "Some"); the stored value is kept$/.test(w))
+          .length,
+        6,
+      );
     });
   },
   { migrations: oralService.migrations },

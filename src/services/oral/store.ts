@@ -66,7 +66,10 @@ function topicIds(rec: RecommendationInput): number[] {
   return [...new Set(ids)];
 }
 
-/** Stores one guideline with all its recommendations; the guideline's recommendations become exactly `input`'s. */
+/**
+ * Stores one guideline with all its recommendations; the guideline's recommendations become exactly `input`'s,
+ * except that a strength or evidence-quality label the source holds but cannot map keeps the stored value.
+ */
 export async function storeGuideline(trx: Kysely<OralDatabase>, input: GuidelineInput, dataset: string, tally: ImportTally): Promise<void> {
   const now = new Date().toISOString();
   const orgId = await organizationId(trx, input);
@@ -108,13 +111,18 @@ export async function storeGuideline(trx: Kysely<OralDatabase>, input: Guideline
         .execute();
   }
 
-  const stored = new Map<string, { id: number; content_hash: string }>();
+  const stored = new Map<string, { id: number; content_hash: string; strength_id: number | null; evidence_quality_id: number | null }>();
   for (const r of await trx
     .selectFrom('oral_recommendations')
-    .select(['id', 'source_key', 'content_hash'])
+    .select(['id', 'source_key', 'content_hash', 'strength_id', 'evidence_quality_id'])
     .where('guideline_id', '=', guidelineId)
     .execute()) {
-    stored.set(r.source_key, { id: Number(r.id), content_hash: r.content_hash });
+    stored.set(r.source_key, {
+      id: Number(r.id),
+      content_hash: r.content_hash,
+      strength_id: r.strength_id === null ? null : Number(r.strength_id),
+      evidence_quality_id: r.evidence_quality_id === null ? null : Number(r.evidence_quality_id),
+    });
   }
   const seen = new Set<string>();
   for (const rec of input.recommendations) {
@@ -124,6 +132,13 @@ export async function storeGuideline(trx: Kysely<OralDatabase>, input: Guideline
     }
     seen.add(rec.source_key);
     const row = recommendationRow(input, rec);
+    // A label the source holds but that names no vocabulary entry never replaces the stored value.
+    for (const u of rec.unreadable ?? []) {
+      const column = u.field === 'strength' ? 'strength_id' : 'evidence_quality_id';
+      const kept = stored.get(rec.source_key)?.[column] ?? null;
+      if (kept !== null) row[column] = kept;
+      tally.warn(`${u.location}: ${u.reason}; ${kept !== null ? 'the stored value is kept' : 'stored without it'}`);
+    }
     const topics = topicIds(rec);
     const hash = contentHash({ row, topics });
     const values = { ...row, keywords: dbJson(trx, row.keywords), references: dbJson(trx, row.references), content_hash: hash };

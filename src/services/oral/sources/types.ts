@@ -31,6 +31,18 @@ export interface RecommendationInput {
   grade: string | null;
   recommendation_number: string | null;
   references: ReferenceInput[];
+  /**
+   * Labels the row holds but that name no entry of their vocabulary (null above): stored as null for a new
+   * recommendation, and never replacing the value stored for it (storeGuideline keeps it). Absent when none.
+   */
+  unreadable?: UnreadableLabel[];
+}
+
+export interface UnreadableLabel {
+  field: 'strength' | 'evidence_quality';
+  /** Where in the source, and what could not be mapped (the label): the text of the import's warning. */
+  location: string;
+  reason: string;
 }
 
 export interface OrganizationInput {
