@@ -63,7 +63,7 @@ export class AgreementBatcher {
           row: rows.length,
           owner_org: record.owner_org,
           reference_number: record.reference_number,
-          dates: record.unreadable,
+          values: record.unreadable,
         });
       }
       const row: unknown[] = [];

@@ -7,7 +7,7 @@ import { DATA_COLUMNS, GRANTS_TABLE, SEARCHED_COLUMNS, STORED_COLUMNS, TEXT_ID_C
 import type { DataColumn } from '../tables.ts';
 import { rowHash } from './hashing.ts';
 import type { DictionaryText, TextDictionary } from './text-dictionary.ts';
-import type { UnreadableDate } from '../source/index.ts';
+import type { UnreadableValue } from '../source/index.ts';
 
 /** Agreements per batch (and per upsert statement on PostgreSQL: PARAMS_PER_ROW (31) parameters a row stay below its limit). */
 export const BATCH_ROWS = 500;
@@ -25,7 +25,7 @@ export const ROW_COLUMNS: readonly DataColumn[] = [...STORED_COLUMNS, ...SEARCHE
  */
 export interface RowBatch {
   rows: unknown[][];
-  /** The rows holding dates that could not be read (null in the row): the writer keeps stored values for them. */
+  /** The rows holding values that could not be read: the writer keeps stored values for them. */
   unreadable?: UnreadableRow[];
 }
 
@@ -34,7 +34,7 @@ export interface UnreadableRow {
   row: number;
   owner_org: string;
   reference_number: string;
-  dates: UnreadableDate[];
+  values: UnreadableValue[];
 }
 
 /** The row position of a data column. */

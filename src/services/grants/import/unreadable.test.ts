@@ -1,7 +1,7 @@
-// C's import, on SQLite and PostgreSQL, of a file whose secondary dates (amendment_date, agreement_end_date)
-// cannot be read: such a date is null with a warning where the agreement is new, and never replaces the date
-// stored for an agreement (the stored one is kept, with a warning); an empty cell still clears it, and the
-// row's readable changes are still taken.
+// C's import, on SQLite and PostgreSQL, of a file whose secondary values (amendment_date, agreement_end_date,
+// agreement_type, recipient_type) cannot be read: such a value is null ('' for a type) with a warning where the
+// agreement is new, and never replaces the value stored for an agreement (the stored one is kept, with a
+// warning); an empty cell still clears it, and the row's readable changes are still taken.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,7 +13,7 @@ import type { GrantsTables } from '../tables.ts';
 import { importGrantsCsv } from './importer.ts';
 
 describeEachDatabase(
-  'grants import keeps stored dates it cannot read again',
+  'grants import keeps stored values it cannot read again',
   (t) => {
     let dir: string;
     before(() => {
@@ -69,6 +69,40 @@ describeEachDatabase(
         JSON.stringify(report.warning_samples),
       );
       assert.ok(report.warning_samples.includes('agreement test-org D-1: agreement_end_date "soon" could not be read; stored as null'));
+    });
+
+    it('an agreement or recipient type of no known code keeps the stored code; a new agreement gets none', async () => {
+      const types = async () =>
+        Object.fromEntries(
+          (
+            await t.db.kysely
+              .withTables<GrantsTables>()
+              .selectFrom('grants_agreements')
+              .select(['reference_number', 'agreement_type', 'recipient_type'])
+              .where('reference_number', 'like', 'T-%')
+              .execute()
+          ).map((r) => [r.reference_number, `${r.agreement_type}/${r.recipient_type}`]),
+        );
+      const typed = handCsv([handRow({ ref_number: 'T-1', agreement_type: 'C', recipient_type: 'S' }), handRow({ ref_number: 'T-2' })]);
+      await importGrantsCsv(t.db, write('types.csv', typed), { guard: { allowShrink: true } });
+      assert.deepEqual(await types(), { 'T-1': 'C/S', 'T-2': 'G/N' });
+      const spoilt = handCsv([
+        handRow({ ref_number: 'T-1', agreement_type: 'Loan', recipient_type: 'Z' }),
+        handRow({ ref_number: 'T-2', agreement_type: '', recipient_type: '' }),
+        handRow({ ref_number: 'T-3', agreement_type: 'Loan' }),
+      ]);
+      const report = await importGrantsCsv(t.db, write('types-spoilt.csv', spoilt));
+      assert.deepEqual(await types(), { 'T-1': 'C/S', 'T-2': '/', 'T-3': '/N' }, 'kept; an empty cell clears; a new agreement has none');
+      assert.deepEqual([report.inserted, report.updated, report.unchanged], [1, 1, 1], JSON.stringify(report));
+      const samples = report.warning_samples;
+      assert.ok(
+        samples.includes('agreement test-org T-1: recipient_type "Z" could not be read; the stored value is kept'),
+        JSON.stringify(samples),
+      );
+      assert.ok(
+        samples.includes('agreement test-org T-3: agreement_type "Loan" could not be read; stored as empty'),
+        JSON.stringify(samples),
+      );
     });
   },
   { migrations: grantsService.migrations },

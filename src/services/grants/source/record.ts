@@ -60,15 +60,15 @@ export interface GrantRecord {
   notable_category: string; // category id, '' when not notable
   notable_keyword: string;
   /**
-   * Secondary dates the row holds but that could not be read (they are null here): the importer warns and
-   * keeps a value already stored for the agreement. Absent when every such cell is empty or read.
+   * Secondary values the row holds but that could not be read (dates null, type codes '' here): the importer
+   * warns and keeps a value already stored for the agreement. Absent when every such cell is empty or read.
    */
-  unreadable?: UnreadableDate[];
+  unreadable?: UnreadableValue[];
 }
 
-/** A date cell that is not empty but could not be read, with its text as the file has it. */
-export interface UnreadableDate {
-  field: 'amendment_date' | 'agreement_end_date';
+/** A cell that is not empty but could not be read, with its text as the file has it. */
+export interface UnreadableValue {
+  field: 'amendment_date' | 'agreement_end_date' | 'agreement_type' | 'recipient_type';
   raw: string;
 }
 
@@ -164,7 +164,8 @@ export function parseAmendmentNumber(raw: string): number | null {
 
 /**
  * Maps one data row (cells in file order) to a normalised record, or gives the reason it is skipped.
- * Empty optional cells become '' (dates: null); a date cell that cannot be read is null and listed in `unreadable`.
+ * Empty optional cells become '' (dates: null); a date or type cell that cannot be read is null (a type: '') and listed in
+ * `unreadable`.
  */
 export function mapRow(cells: readonly string[], mapping: ColumnMapping, options: MapRowOptions = {}): MappedRow {
   const decode = options.decodeCell ?? asText;
@@ -194,15 +195,17 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
   const fiscal = deriveFiscalYear(reference, startDate);
   const matcher = options.notable ?? (defaultMatcher ??= new NotableMatcher());
   const notable = matcher.match({ title, description, program });
-  const unreadable: UnreadableDate[] = [];
-  const secondaryDate = (field: UnreadableDate['field']): string | null => {
+  const unreadable: UnreadableValue[] = [];
+  const secondary = <T>(field: UnreadableValue['field'], read: (raw: string) => T, none: T): T => {
     const raw = cell(cells, mapping, field, decode);
-    const date = parseIsoDate(raw);
-    if (date === null && raw !== '') unreadable.push({ field, raw });
-    return date;
+    const value = read(raw);
+    if (value === none && raw !== '') unreadable.push({ field, raw });
+    return value;
   };
-  const amendmentDate = secondaryDate('amendment_date');
-  const endDate = secondaryDate('agreement_end_date');
+  const amendmentDate = secondary('amendment_date', parseIsoDate, null);
+  const endDate = secondary('agreement_end_date', parseIsoDate, null);
+  const agreementType = secondary('agreement_type', normaliseAgreementType, '');
+  const recipientType = secondary('recipient_type', normaliseRecipientType, '');
 
   return {
     ok: true,
@@ -212,8 +215,8 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
       reference_number: reference,
       amendment_number: amendmentNumber,
       amendment_date: amendmentDate,
-      agreement_type: normaliseAgreementType(cell(cells, mapping, 'agreement_type', decode)),
-      recipient_type: normaliseRecipientType(cell(cells, mapping, 'recipient_type', decode)),
+      agreement_type: agreementType,
+      recipient_type: recipientType,
       recipient_legal_name: englishCell(cells, mapping, 'recipient_legal_name', decode),
       recipient_operating_name: englishCell(cells, mapping, 'recipient_operating_name', decode),
       recipient_country: normaliseCountry(cell(cells, mapping, 'recipient_country', decode)),
