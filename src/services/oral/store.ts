@@ -4,9 +4,9 @@
 // recommendations and reviews (guidelines and outcomes are their parts); the importer counts the rows read.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { dbBool, dbJson, insertMany, num } from '../../core/db/dialect.ts';
+import { dbBool, dbJson, insertMany, num, readJson } from '../../core/db/dialect.ts';
 import type { ImportTally } from '../../core/import.ts';
-import type { GuidelineInput, RecommendationInput, ReviewInput } from './sources/index.ts';
+import type { DowngradesInput, GuidelineInput, OutcomeInput, RecommendationInput, ReviewInput } from './sources/index.ts';
 import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS, reviewTitles } from './sources/index.ts';
 import type { NewRecommendation, OralDatabase } from './tables.ts';
 
@@ -66,7 +66,10 @@ function topicIds(rec: RecommendationInput): number[] {
   return [...new Set(ids)];
 }
 
-/** Stores one guideline with all its recommendations; the guideline's recommendations become exactly `input`'s. */
+/**
+ * Stores one guideline with all its recommendations; the guideline's recommendations become exactly `input`'s,
+ * except that a strength or evidence-quality label the source holds but cannot map keeps the stored value.
+ */
 export async function storeGuideline(trx: Kysely<OralDatabase>, input: GuidelineInput, dataset: string, tally: ImportTally): Promise<void> {
   const now = new Date().toISOString();
   const orgId = await organizationId(trx, input);
@@ -108,13 +111,18 @@ export async function storeGuideline(trx: Kysely<OralDatabase>, input: Guideline
         .execute();
   }
 
-  const stored = new Map<string, { id: number; content_hash: string }>();
+  const stored = new Map<string, { id: number; content_hash: string; strength_id: number | null; evidence_quality_id: number | null }>();
   for (const r of await trx
     .selectFrom('oral_recommendations')
-    .select(['id', 'source_key', 'content_hash'])
+    .select(['id', 'source_key', 'content_hash', 'strength_id', 'evidence_quality_id'])
     .where('guideline_id', '=', guidelineId)
     .execute()) {
-    stored.set(r.source_key, { id: Number(r.id), content_hash: r.content_hash });
+    stored.set(r.source_key, {
+      id: Number(r.id),
+      content_hash: r.content_hash,
+      strength_id: r.strength_id === null ? null : Number(r.strength_id),
+      evidence_quality_id: r.evidence_quality_id === null ? null : Number(r.evidence_quality_id),
+    });
   }
   const seen = new Set<string>();
   for (const rec of input.recommendations) {
@@ -124,6 +132,13 @@ export async function storeGuideline(trx: Kysely<OralDatabase>, input: Guideline
     }
     seen.add(rec.source_key);
     const row = recommendationRow(input, rec);
+    // A label the source holds but that names no vocabulary entry never replaces the stored value.
+    for (const u of rec.unreadable ?? []) {
+      const column = u.field === 'strength' ? 'strength_id' : 'evidence_quality_id';
+      const kept = stored.get(rec.source_key)?.[column] ?? null;
+      if (kept !== null) row[column] = kept;
+      tally.warn(`${u.location}: ${u.reason}; ${kept !== null ? 'the stored value is kept' : 'stored without it'}`);
+    }
     const topics = topicIds(rec);
     const hash = contentHash({ row, topics });
     const values = { ...row, keywords: dbJson(trx, row.keywords), references: dbJson(trx, row.references), content_hash: hash };
@@ -175,8 +190,87 @@ export async function deleteOtherGuidelines(trx: Kysely<OralDatabase>, dataset: 
   tally.deleted(recs.length);
 }
 
-/** Stores one review with its outcomes (replaced as a whole when anything changed). */
-export async function storeReview(trx: Kysely<OralDatabase>, input: ReviewInput, dataset: string, tally: ImportTally): Promise<void> {
+/** An outcome's natural key within its review: its identifying texts, and which of the rows with those texts it is. */
+function outcomeKeys(
+  outcomes: ReadonlyArray<Pick<OutcomeInput, 'population' | 'intervention' | 'comparison' | 'outcome' | 'measure'>>,
+): string[] {
+  const seen = new Map<string, number>();
+  return outcomes.map((o) => {
+    const texts = JSON.stringify([o.population, o.intervention, o.comparison, o.outcome, o.measure]);
+    const n = seen.get(texts) ?? 0;
+    seen.set(texts, n + 1);
+    return `${texts}#${n}`;
+  });
+}
+
+/**
+ * The review's outcomes as they are to be stored: a value the file holds but could not read takes the value
+ * stored for the same outcome (matched by its natural key) when there is one, else stays null; a warning either
+ * way. (The `unreadable` lists themselves are not stored.)
+ */
+async function outcomesToStore(
+  trx: Kysely<OralDatabase>,
+  reviewPk: number | null,
+  outcomes: readonly OutcomeInput[],
+  tally: ImportTally,
+): Promise<OutcomeInput[]> {
+  const result = outcomes.map(({ unreadable: _unreadable, ...o }) => ({ ...o, downgrades: { ...o.downgrades } }));
+  if (!outcomes.some((o) => o.unreadable)) return result;
+  const stored = new Map<string, OutcomeInput>();
+  if (reviewPk !== null) {
+    const rows = await trx.selectFrom('oral_outcomes').selectAll().where('review_pk', '=', reviewPk).orderBy('position').execute();
+    const keys = outcomeKeys(rows);
+    rows.forEach((r, i) =>
+      stored.set(keys[i], {
+        ...r,
+        effect: r.effect === null ? null : num(r.effect),
+        ci_lower: r.ci_lower === null ? null : num(r.ci_lower),
+        ci_upper: r.ci_upper === null ? null : num(r.ci_upper),
+        participants: r.participants === null ? null : num(r.participants),
+        studies: r.studies === null ? null : num(r.studies),
+        significant: r.significant === null ? null : Boolean(r.significant),
+        certainty: r.certainty as OutcomeInput['certainty'],
+        downgrades: readJson<DowngradesInput>(r.downgrades),
+      }),
+    );
+  }
+  const keys = outcomeKeys(outcomes);
+  outcomes.forEach((o, i) => {
+    const old = stored.get(keys[i]);
+    for (const u of o.unreadable ?? []) {
+      const target = result[i];
+      let kept = false;
+      if (old && u.field.startsWith('downgrades.')) {
+        const key = u.field.slice('downgrades.'.length) as keyof DowngradesInput;
+        if (old.downgrades?.[key] != null) {
+          target.downgrades[key] = old.downgrades[key];
+          kept = true;
+        }
+      } else if (old) {
+        const field = u.field as Exclude<typeof u.field, `downgrades.${string}`>;
+        if (old[field] !== null) {
+          // (each field takes its own stored value: the types match field by field)
+          (target as Record<typeof field, unknown>)[field] = old[field];
+          kept = true;
+        }
+      }
+      tally.warn(`${u.location}: ${u.reason}; ${kept ? 'the stored value is kept' : 'stored as null'}`);
+    }
+  });
+  return result;
+}
+
+/**
+ * Stores one review with its outcomes (replaced as a whole when anything changed); a value the file could not
+ * read keeps the stored one (outcomesToStore).
+ */
+export async function storeReview(trx: Kysely<OralDatabase>, review: ReviewInput, dataset: string, tally: ImportTally): Promise<void> {
+  const existing = await trx
+    .selectFrom('oral_reviews')
+    .select(['id', 'content_hash'])
+    .where('review_id', '=', review.review_id)
+    .executeTakeFirst();
+  const input = { ...review, outcomes: await outcomesToStore(trx, existing ? Number(existing.id) : null, review.outcomes, tally) };
   const counts = { high: 0, moderate: 0, low: 0, very_low: 0 };
   for (const o of input.outcomes) if (o.certainty) counts[o.certainty]++;
   const titles = reviewTitles(input);
@@ -200,11 +294,6 @@ export async function storeReview(trx: Kysely<OralDatabase>, input: ReviewInput,
     certainty_very_low: counts.very_low,
   };
   const hash = contentHash({ header, outcomes: input.outcomes });
-  const existing = await trx
-    .selectFrom('oral_reviews')
-    .select(['id', 'content_hash'])
-    .where('review_id', '=', input.review_id)
-    .executeTakeFirst();
   let id: number;
   if (!existing) {
     const row = await trx

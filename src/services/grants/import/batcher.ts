@@ -8,7 +8,7 @@ import type { DialectName } from '../../../core/db/dialect.ts';
 import { amendmentKey, supersedes } from '../source/index.ts';
 import type { GrantRecord } from '../source/index.ts';
 import { BATCH_ROWS, ROW_COLUMNS, hasIdParameter } from './rows.ts';
-import type { RowBatch } from './rows.ts';
+import type { RowBatch, UnreadableRow } from './rows.ts';
 import type { AgreementTracker } from './tracker.ts';
 
 /** An agreement waiting in a batch: its current record, and its id when the tracker gives ids. */
@@ -56,7 +56,16 @@ export class AgreementBatcher {
     const winners = this.pending;
     this.pending = new Map();
     const rows: unknown[][] = [];
+    const unreadable: UnreadableRow[] = [];
     for (const { record, id } of winners.values()) {
+      if (record.unreadable) {
+        unreadable.push({
+          row: rows.length,
+          owner_org: record.owner_org,
+          reference_number: record.reference_number,
+          values: record.unreadable,
+        });
+      }
       const row: unknown[] = [];
       for (const column of ROW_COLUMNS) {
         const value = record[column];
@@ -66,6 +75,6 @@ export class AgreementBatcher {
       if (this.withId) row.push(id);
       rows.push(row);
     }
-    return { rows };
+    return unreadable.length > 0 ? { rows, unreadable } : { rows };
   }
 }

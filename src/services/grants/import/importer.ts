@@ -123,7 +123,7 @@ function importInTransaction(
       }
 
       log('loading rows');
-      const writer = new BatchWriter(trx, db, dataVersion);
+      const writer = new BatchWriter(trx, db, dataVersion, (message) => tally.warn(message));
       const { summary, aggregates: aggregatesRead } = await readAgreementBatches(
         input,
         {

@@ -7,6 +7,7 @@ import { DATA_COLUMNS, GRANTS_TABLE, SEARCHED_COLUMNS, STORED_COLUMNS, TEXT_ID_C
 import type { DataColumn } from '../tables.ts';
 import { rowHash } from './hashing.ts';
 import type { DictionaryText, TextDictionary } from './text-dictionary.ts';
+import type { UnreadableValue } from '../source/index.ts';
 
 /** Agreements per batch (and per upsert statement on PostgreSQL: PARAMS_PER_ROW (31) parameters a row stay below its limit). */
 export const BATCH_ROWS = 500;
@@ -24,6 +25,21 @@ export const ROW_COLUMNS: readonly DataColumn[] = [...STORED_COLUMNS, ...SEARCHE
  */
 export interface RowBatch {
   rows: unknown[][];
+  /** The rows holding values that could not be read: the writer keeps stored values for them. */
+  unreadable?: UnreadableRow[];
+}
+
+export interface UnreadableRow {
+  /** The row's index in `rows`. */
+  row: number;
+  owner_org: string;
+  reference_number: string;
+  values: UnreadableValue[];
+}
+
+/** The row position of a data column. */
+export function rowPosition(column: DataColumn): number {
+  return ROW_COLUMNS.indexOf(column);
 }
 
 export const PARAMS_PER_ROW = ROW_COLUMNS.length + 1;

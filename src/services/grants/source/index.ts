@@ -11,7 +11,7 @@ export {
 } from './columns.ts';
 export type { ColumnMapping, ColumnResolution, GrantsSchema, SourceField } from './columns.ts';
 export { mapRow, parseAmendmentNumber, RECIPIENT_TYPES, AGREEMENT_TYPES, MAJOR_FUNDING_THRESHOLD_CENTS, SKIP_REASONS } from './record.ts';
-export type { GrantRecord, MappedRow, RecipientType, AgreementType, SkipReason } from './record.ts';
+export type { GrantRecord, MappedRow, RecipientType, AgreementType, SkipReason, UnreadableValue } from './record.ts';
 export { amendmentKey, supersedes, AmendmentResolver } from './amendments.ts';
 export {
   deriveFiscalYear,

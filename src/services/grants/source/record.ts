@@ -59,6 +59,17 @@ export interface GrantRecord {
   notable_reason: string; // '' when not notable
   notable_category: string; // category id, '' when not notable
   notable_keyword: string;
+  /**
+   * Secondary values the row holds but that could not be read (dates null, type codes '' here): the importer
+   * warns and keeps a value already stored for the agreement. Absent when every such cell is empty or read.
+   */
+  unreadable?: UnreadableValue[];
+}
+
+/** A cell that is not empty but could not be read, with its text as the file has it. */
+export interface UnreadableValue {
+  field: 'amendment_date' | 'agreement_end_date' | 'agreement_type' | 'recipient_type';
+  raw: string;
 }
 
 /** Fixed texts (counted by the import report, so free of row-specific detail). */
@@ -153,7 +164,8 @@ export function parseAmendmentNumber(raw: string): number | null {
 
 /**
  * Maps one data row (cells in file order) to a normalised record, or gives the reason it is skipped.
- * Empty optional cells become '' (dates: null).
+ * Empty optional cells become '' (dates: null); a date or type cell that cannot be read is null (a type: '') and listed in
+ * `unreadable`.
  */
 export function mapRow(cells: readonly string[], mapping: ColumnMapping, options: MapRowOptions = {}): MappedRow {
   const decode = options.decodeCell ?? asText;
@@ -183,6 +195,17 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
   const fiscal = deriveFiscalYear(reference, startDate);
   const matcher = options.notable ?? (defaultMatcher ??= new NotableMatcher());
   const notable = matcher.match({ title, description, program });
+  const unreadable: UnreadableValue[] = [];
+  const secondary = <T>(field: UnreadableValue['field'], read: (raw: string) => T, none: T): T => {
+    const raw = cell(cells, mapping, field, decode);
+    const value = read(raw);
+    if (value === none && raw !== '') unreadable.push({ field, raw });
+    return value;
+  };
+  const amendmentDate = secondary('amendment_date', parseIsoDate, null);
+  const endDate = secondary('agreement_end_date', parseIsoDate, null);
+  const agreementType = secondary('agreement_type', normaliseAgreementType, '');
+  const recipientType = secondary('recipient_type', normaliseRecipientType, '');
 
   return {
     ok: true,
@@ -191,9 +214,9 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
       owner_org_title: englishCell(cells, mapping, 'owner_org_title', decode),
       reference_number: reference,
       amendment_number: amendmentNumber,
-      amendment_date: parseIsoDate(cell(cells, mapping, 'amendment_date', decode)),
-      agreement_type: normaliseAgreementType(cell(cells, mapping, 'agreement_type', decode)),
-      recipient_type: normaliseRecipientType(cell(cells, mapping, 'recipient_type', decode)),
+      amendment_date: amendmentDate,
+      agreement_type: agreementType,
+      recipient_type: recipientType,
       recipient_legal_name: englishCell(cells, mapping, 'recipient_legal_name', decode),
       recipient_operating_name: englishCell(cells, mapping, 'recipient_operating_name', decode),
       recipient_country: normaliseCountry(cell(cells, mapping, 'recipient_country', decode)),
@@ -205,7 +228,7 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
       agreement_title_en: title,
       agreement_value_cents: money.cents,
       agreement_start_date: startDate,
-      agreement_end_date: parseIsoDate(cell(cells, mapping, 'agreement_end_date', decode)),
+      agreement_end_date: endDate,
       description_en: description,
       naics_identifier: naics,
       naics_sector_en: naicsSectorOf(naics)?.name ?? '',
@@ -218,6 +241,7 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
       notable_reason: notable?.reason ?? '',
       notable_category: notable?.categoryId ?? '',
       notable_keyword: notable?.keyword ?? '',
+      ...(unreadable.length > 0 ? { unreadable } : {}),
     },
   };
 }

@@ -3,7 +3,9 @@
 // a PUB number is the first version).
 //
 // Files are decoded by core/text-decoding.ts (UTF-8, else Windows-1252). Cells "NA", "NR", "None reported",
-// "Not measured", "Not reported…" and empty cells are null. Numbers are parsed; booleans are TRUE/FALSE.
+// "Not measured", "Not reported…" and empty cells are null. Numbers are parsed; booleans are TRUE/FALSE; a
+// value that cannot be read is null and listed in the outcome's `unreadable` (the store warns and keeps a
+// stored value).
 // GRADE labels are normalised by normalizeCertainty. Header names are matched after folding case and
 // punctuation, with the aliases in COLUMN_ALIASES; the variants seen in the 201 files are the standard
 // 18 columns, the same plus "incoherence" (a network meta-analysis), and the same plus "accuracy"
@@ -15,7 +17,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { decodeText, type TextEncodingUsed } from '../../../core/text-decoding.ts';
-import type { Certainty, DowngradesInput, OutcomeInput, ReviewInput, SourceIssue } from './types.ts';
+import type { Certainty, DowngradesInput, OutcomeInput, ReviewInput, SourceIssue, UnreadableField, UnreadableValue } from './types.ts';
 import { storableText } from '../../../core/source-text.ts';
 import { TruncatedSourceError } from '../../../core/import.ts';
 import { csvTruncation } from './truncation.ts';
@@ -250,34 +252,34 @@ export function parseSofCsv(text: string, location: string): SofParse {
       issues.push({ kind: 'warning', location: where, reason: `${row.length} cells for ${rows[0].length} columns` });
     }
     const cell = (column: Column): string | undefined => (index[column] === undefined ? undefined : row[index[column]]);
-    const number = (column: Column, parse: (c: string | undefined) => number | null): number | null => {
+    // A value the row holds but cannot read is null here; the store warns, and keeps a stored value in its place.
+    const unreadable: UnreadableValue[] = [];
+    const unread = (field: UnreadableField, reason: string): void => {
+      unreadable.push({ field, location: where, reason });
+    };
+    const number = (column: Column & UnreadableField, parse: (c: string | undefined) => number | null): number | null => {
       const value = parse(cell(column));
-      if (value === null && !isMissing(cell(column))) {
-        issues.push({ kind: 'warning', location: where, reason: `${column} "${cell(column)}" is not a number; stored as null` });
-      }
+      if (value === null && !isMissing(cell(column))) unread(column, `${column} "${cell(column)}" is not a number`);
       return value;
     };
-    const flag = (column: Column): boolean | null => {
+    const flag = (column: Column, field: UnreadableField): boolean | null => {
       const value = parseBoolean(cell(column));
-      if (value === null && !isMissing(cell(column))) {
-        issues.push({ kind: 'warning', location: where, reason: `${column} "${cell(column)}" is not TRUE/FALSE; stored as null` });
-      }
+      if (value === null && !isMissing(cell(column))) unread(field, `${column} "${cell(column)}" is not TRUE/FALSE`);
       return value;
     };
     const certaintyRaw = cleanText(cell('certainty'));
     const certainty = normalizeCertainty(certaintyRaw);
-    if (certaintyRaw !== null && certainty === null) {
-      issues.push({ kind: 'warning', location: where, reason: `GRADE label "${certaintyRaw}" not recognised; certainty stored as null` });
-    }
+    if (certaintyRaw !== null && certainty === null) unread('certainty', `GRADE label "${certaintyRaw}" not recognised`);
     const measure = cleanText(cell('measure'));
     const accuracy = cleanText(cell('accuracy'));
+    const downgrade = (key: keyof DowngradesInput): boolean | null => flag(key, `downgrades.${key}`);
     const downgrades: DowngradesInput = {
-      risk_of_bias: flag('risk_of_bias'),
-      imprecision: flag('imprecision'),
-      inconsistency: flag('inconsistency'),
-      indirectness: flag('indirectness'),
-      publication_bias: flag('publication_bias'),
-      incoherence: flag('incoherence'),
+      risk_of_bias: downgrade('risk_of_bias'),
+      imprecision: downgrade('imprecision'),
+      inconsistency: downgrade('inconsistency'),
+      indirectness: downgrade('indirectness'),
+      publication_bias: downgrade('publication_bias'),
+      incoherence: downgrade('incoherence'),
     };
     outcomes.push({
       population: cleanText(cell('population')),
@@ -288,13 +290,14 @@ export function parseSofCsv(text: string, location: string): SofParse {
       effect: number('effect', parseNumber),
       ci_lower: number('ci_lower', parseNumber),
       ci_upper: number('ci_upper', parseNumber),
-      significant: flag('significant'),
+      significant: flag('significant', 'significant'),
       participants: number('participants', parseCount),
       studies: number('studies', parseCount),
       certainty,
       certainty_raw: certaintyRaw,
       reasons: cleanText(cell('reasons')),
       downgrades,
+      ...(unreadable.length > 0 ? { unreadable } : {}),
     });
   }
   return { readable: true, outcomes, rowsRead, issues };

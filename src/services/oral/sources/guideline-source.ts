@@ -2,7 +2,7 @@
 // field types, and mapping source labels onto the vocabularies with a reported issue instead of a guess.
 
 import { readFile } from 'node:fs/promises';
-import type { GuidelineInput, RecommendationInput, SourceIssue } from './types.ts';
+import type { GuidelineInput, RecommendationInput, SourceIssue, UnreadableLabel } from './types.ts';
 import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS, type Vocabulary } from './vocabulary.ts';
 import { parseSourceJsonFile } from './truncation.ts';
 
@@ -63,12 +63,27 @@ function vocabularySlug(
   return entry.slug;
 }
 
-export function strengthSlug(label: string | null, location: string, issues: SourceIssue[]): string | null {
-  return vocabularySlug(STRENGTHS, 'strength', label, location, issues);
-}
-
-export function evidenceQualitySlug(label: string | null, location: string, issues: SourceIssue[]): string | null {
-  return vocabularySlug(EVIDENCE_QUALITIES, 'evidence quality', label, location, issues);
+/**
+ * A row's strength and evidence quality as vocabulary slugs; a label that names no entry is null and listed in
+ * `unreadable` (the store warns, and keeps a stored value in its place).
+ */
+export function gradingSlugs(
+  strength: string | null,
+  evidenceQuality: string | null,
+  location: string,
+): Pick<RecommendationInput, 'strength' | 'evidence_quality' | 'unreadable'> {
+  const unreadable: UnreadableLabel[] = [];
+  const slug = (vocabulary: Vocabulary, kind: string, field: UnreadableLabel['field'], label: string | null): string | null => {
+    if (label === null) return null;
+    const entry = vocabulary.byName(label) ?? vocabulary.bySlug(label);
+    if (!entry) unreadable.push({ field, location, reason: `unknown ${kind} "${label}"` });
+    return entry?.slug ?? null;
+  };
+  return {
+    strength: slug(STRENGTHS, 'strength', 'strength', strength),
+    evidence_quality: slug(EVIDENCE_QUALITIES, 'evidence quality', 'evidence_quality', evidenceQuality),
+    ...(unreadable.length > 0 ? { unreadable } : {}),
+  };
 }
 
 export function topicSlugs(label: string | null, location: string, issues: SourceIssue[]): string[] {

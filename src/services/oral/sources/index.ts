@@ -13,6 +13,8 @@ export type {
   ReferenceInput,
   ReviewInput,
   SourceIssue,
+  UnreadableField,
+  UnreadableValue,
 } from './types.ts';
 export { CERTAINTIES } from './types.ts';
 export {

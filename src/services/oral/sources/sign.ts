@@ -9,13 +9,12 @@
 
 import {
   asObject,
-  evidenceQualitySlug,
+  gradingSlugs,
   type GuidelineParse,
   optionalInteger,
   optionalString,
   readJsonFile,
   requiredString,
-  strengthSlug,
   recommendationRows,
   topicSlugs,
 } from './guideline-source.ts';
@@ -83,8 +82,7 @@ export function parseSign(json: unknown): GuidelineParse {
         source_url: url,
         page_number: null,
         topics: topicSlugs(optionalString(row, 'topic'), where, issues),
-        strength: strengthSlug(optionalString(row, 'strength'), where, issues),
-        evidence_quality: evidenceQualitySlug(optionalString(row, 'evidence_quality'), where, issues),
+        ...gradingSlugs(optionalString(row, 'strength'), optionalString(row, 'evidence_quality'), where),
         grade: optionalString(row, 'grade'),
         recommendation_number: optionalString(row, 'recommendation_number'),
         references,

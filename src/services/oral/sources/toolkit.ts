@@ -10,13 +10,12 @@
 
 import {
   asObject,
-  evidenceQualitySlug,
+  gradingSlugs,
   type GuidelineParse,
   optionalInteger,
   optionalString,
   readJsonFile,
   requiredString,
-  strengthSlug,
   recommendationRows,
   topicSlugs,
 } from './guideline-source.ts';
@@ -62,8 +61,7 @@ export function parseToolkit(json: unknown): GuidelineParse {
       source_url: optionalString(row, 'detailed_chapter_url') ?? optionalString(row, 'source_url') ?? url,
       page_number: null,
       topics: topicSlugs(optionalString(row, 'topic'), where, issues),
-      strength: strengthSlug(optionalString(row, 'strength'), where, issues),
-      evidence_quality: evidenceQualitySlug(optionalString(row, 'evidence_quality'), where, issues),
+      ...gradingSlugs(optionalString(row, 'strength'), optionalString(row, 'evidence_quality'), where),
       grade: null,
       recommendation_number: null,
       references: splitReferences(optionalString(row, 'reference')),

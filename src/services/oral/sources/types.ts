@@ -31,6 +31,18 @@ export interface RecommendationInput {
   grade: string | null;
   recommendation_number: string | null;
   references: ReferenceInput[];
+  /**
+   * Labels the row holds but that name no entry of their vocabulary (null above): stored as null for a new
+   * recommendation, and never replacing the value stored for it (storeGuideline keeps it). Absent when none.
+   */
+  unreadable?: UnreadableLabel[];
+}
+
+export interface UnreadableLabel {
+  field: 'strength' | 'evidence_quality';
+  /** Where in the source, and what could not be mapped (the label): the text of the import's warning. */
+  location: string;
+  reason: string;
 }
 
 export interface OrganizationInput {
@@ -84,6 +96,22 @@ export interface OutcomeInput {
   certainty_raw: string | null;
   reasons: string | null;
   downgrades: DowngradesInput;
+  /**
+   * Values the row holds but that could not be read (null above): stored as null for a new outcome, and never
+   * replacing the value stored for the same outcome (storeReview keeps it). Absent when every value was read.
+   */
+  unreadable?: UnreadableValue[];
+}
+
+/** The outcome fields a value that cannot be read leaves null (a downgrade by its key). */
+export type UnreadableField =
+  'effect' | 'ci_lower' | 'ci_upper' | 'significant' | 'participants' | 'studies' | 'certainty' | `downgrades.${keyof DowngradesInput}`;
+
+export interface UnreadableValue {
+  field: UnreadableField;
+  /** Where in the source, and what could not be read (the raw value): the text of the import's warning. */
+  location: string;
+  reason: string;
 }
 
 export interface ReviewInput {
