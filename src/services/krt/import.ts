@@ -96,6 +96,11 @@ function workerCount(requested: number | undefined, files: number): number {
   return Math.max(0, Math.min(requested ?? availableParallelism(), files));
 }
 
+/** Warns of each metadata field a file writes but that cannot be read (the store keeps its value). */
+function warnUnreadable(tally: { warn(message: string): void }, doi: string, fields: readonly string[] = []): void {
+  for (const field of fields) tally.warn(`${doi}: ${field} could not be read; a stored value is kept`);
+}
+
 function articleInput(extraction: FileExtraction, file: StoreFile, root: string, dataset: string, isDemo: boolean): ArticleInput {
   const m = extraction.metadata;
   return {
@@ -254,7 +259,8 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
         continue;
       }
       const x = result.extraction;
-      const article = await upsertArticle(trx, articleInput(x, f, root, dataset, isDemo), now);
+      warnUnreadable(tally, doi, x.metadata.unreadable);
+      const article = await upsertArticle(trx, articleInput(x, f, root, dataset, isDemo), now, x.metadata.unreadable);
       const session = await storeSession(
         trx,
         article.id,
@@ -476,7 +482,9 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
             generated: false,
             extract: true,
           };
-          articleId = (await upsertArticle(trx, articleInput(x, file, t.article.store_root, t.article.dataset, t.article.is_demo), now)).id;
+          warnUnreadable(tally, t.doi, x.metadata.unreadable);
+          const input = articleInput(x, file, t.article.store_root, t.article.dataset, t.article.is_demo);
+          articleId = (await upsertArticle(trx, input, now, x.metadata.unreadable)).id;
           const id = sessionIdOf(t.doi, x.provider, x.model, hash);
           const written = await storeSession(
             trx,

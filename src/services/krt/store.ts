@@ -35,9 +35,19 @@ const ARTICLE_FIELDS = [
   'is_demo',
 ] as const satisfies readonly (keyof ArticleInput)[];
 
-/** Inserts or updates the article of `input.doi`; returns its id and what happened. */
-export async function upsertArticle(trx: Kysely<KrtDatabase>, input: ArticleInput, now: string): Promise<{ id: number; change: Change }> {
-  const existing = await trx.selectFrom('krt_articles').selectAll().where('doi', '=', input.doi).executeTakeFirst();
+/** Inserts or updates the article of `given.doi`; returns its id and what happened. */
+export async function upsertArticle(
+  trx: Kysely<KrtDatabase>,
+  given: ArticleInput,
+  now: string,
+  unreadable: readonly ('publication_date' | 'version')[] = [],
+): Promise<{ id: number; change: Change }> {
+  const existing = await trx.selectFrom('krt_articles').selectAll().where('doi', '=', given.doi).executeTakeFirst();
+  // A field the new file writes but that cannot be read keeps the value stored from an earlier file.
+  const input = { ...given };
+  if (existing && unreadable.includes('publication_date') && existing.publication_date !== null)
+    input.publication_date = existing.publication_date;
+  if (existing && unreadable.includes('version') && existing.version !== null) input.version = Number(existing.version);
   const values = {
     ...input,
     is_preprint: dbBool(trx, input.is_preprint),

@@ -10,6 +10,8 @@ export interface ArticleAuthor {
   display: string;
 }
 
+export type UnreadableArticleField = 'publication_date' | 'version';
+
 export interface ArticleMetadata {
   /** Normalised DOI (lower case, `10.1101/…`), or '' when the document carries none. */
   doi: string;
@@ -26,6 +28,11 @@ export interface ArticleMetadata {
   /** True for a preprint (article-type="preprint", a preprint server, or a 10.1101 DOI). */
   isPreprint: boolean;
   abstract: string;
+  /**
+   * Fields the document writes but that cannot be read (a `<pub-date>` without a readable year, month or day; an
+   * `<article-version>` that is not a number): the store keeps what it holds for them.
+   */
+  unreadable: UnreadableArticleField[];
   keywords: string[];
   subjects: string[];
 }
@@ -58,12 +65,17 @@ const DATE_PREFERENCE = ['preprint', 'epub', 'pub', 'ppub', 'epreprint', 'collec
 function dateOf(el: XmlElement): string {
   const year = Number.parseInt(textOf(firstChild(el, 'year')), 10);
   if (!Number.isInteger(year) || year < 1000 || year > 9999) return '';
-  const monthText = textOf(firstChild(el, 'month'));
-  const month = /^\d+$/.test(monthText) ? Number(monthText) : monthFromName(monthText);
-  const day = Number.parseInt(textOf(firstChild(el, 'day')), 10);
-  const m = month >= 1 && month <= 12 ? month : 1;
+  // A month or day the document leaves out is the first; one it writes but that cannot be read makes the date
+  // unreadable rather than a date no source wrote.
+  const monthText = textOf(firstChild(el, 'month')).trim();
+  const month = monthText === '' ? 1 : /^\d+$/.test(monthText) ? Number(monthText) : monthFromName(monthText);
+  if (month < 1 || month > 12) return '';
+  const dayText = textOf(firstChild(el, 'day')).trim();
+  const day = dayText === '' ? 1 : Number.parseInt(dayText, 10);
+  const m = month;
   const maxDay = new Date(Date.UTC(year, m, 0)).getUTCDate();
-  const d = Number.isInteger(day) && day >= 1 && day <= maxDay ? day : 1;
+  if (!Number.isInteger(day) || day < 1 || day > maxDay) return '';
+  const d = day;
   return `${String(year).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
@@ -115,7 +127,13 @@ export function readArticleMetadata(article: XmlElement): ArticleMetadata {
           (el.attrs['article-version-type'] === 'number' || el.attrs['article-version-type'] === 'publisher-id'),
       )[0]
     : undefined;
-  const versionNumber = Number.parseInt(textOf(versionEl), 10);
+  const versionText = textOf(versionEl).trim();
+  const versionNumber = Number.parseInt(versionText, 10);
+  const publicationDate = publicationDateOf(meta);
+  const unreadable: UnreadableArticleField[] = [];
+  if (!publicationDate && meta && childElements(meta, 'pub-date').some((el) => textOf(el).trim() !== ''))
+    unreadable.push('publication_date');
+  if (versionText !== '' && !Number.isInteger(versionNumber)) unreadable.push('version');
   const serverJournal = /biorxiv|medrxiv|arxiv|preprint/i.test(journal);
 
   return {
@@ -123,9 +141,10 @@ export function readArticleMetadata(article: XmlElement): ArticleMetadata {
     title,
     authorList,
     authors: authorList.map((a) => a.display).join(', '),
-    publicationDate: publicationDateOf(meta),
+    publicationDate,
     journal: journal.replace(/\s*:\s*the preprint server for .*$/i, '').trim() || journal,
     version: Number.isInteger(versionNumber) ? versionNumber : null,
+    unreadable,
     isPreprint: article.attrs['article-type'] === 'preprint' || serverJournal || doi.startsWith('10.1101/'),
     abstract: textOf(firstChild(meta, 'abstract')),
     keywords: meta
