@@ -126,6 +126,29 @@ describeEachDatabase(
         6,
       );
     });
+
+    it('a topic label of no vocabulary keeps the stored topics of the recommendation', async () => {
+      const toolkit = readRealJson('uk_guidelines.json');
+      const file = (name: string, recommendations: unknown[]) => writeFile(dir, name, JSON.stringify({ ...toolkit, recommendations }));
+      const topics = async () =>
+        (
+          await oralDatabase(t.db)
+            .selectFrom('oral_recommendation_topics as rt')
+            .innerJoin('oral_recommendations as r', 'r.id', 'rt.recommendation_id')
+            .select(['r.source_key', 'rt.topic_id'])
+            .orderBy('r.source_key')
+            .orderBy('rt.topic_id')
+            .execute()
+        ).map((r) => `${r.source_key}:${r.topic_id}`);
+      await oralService.importers.toolkit.run(ctx, file('toolkit.json', toolkit.recommendations), {});
+      const before = await topics();
+      assert.ok(before.length > 0);
+      const spoilt = toolkit.recommendations.map((r, i) => (i < 3 ? { ...r, topic: 'Astrology' } : r));
+      const [report] = await oralService.importers.toolkit.run(ctx, file('spoilt-topics.json', spoilt), {});
+      assert.deepEqual([report.inserted, report.updated, report.deleted, report.unreadable], [0, 0, 0, 0], JSON.stringify(report));
+      assert.deepEqual(await topics(), before, 'every stored topic link is kept');
+      assert.equal(report.warning_samples.filter((w) => /: unknown topic "Astrology"; the stored value is kept$/.test(w)).length, 3);
+    });
   },
   { migrations: oralService.migrations },
 );

@@ -133,13 +133,29 @@ export async function storeGuideline(trx: Kysely<OralDatabase>, input: Guideline
     seen.add(rec.source_key);
     const row = recommendationRow(input, rec);
     // A label the source holds but that names no vocabulary entry never replaces the stored value.
+    let topics = topicIds(rec);
     for (const u of rec.unreadable ?? []) {
+      if (u.field === 'topic') {
+        const before = stored.get(rec.source_key);
+        const keptTopics = before
+          ? (
+              await trx
+                .selectFrom('oral_recommendation_topics')
+                .select('topic_id')
+                .where('recommendation_id', '=', before.id)
+                .orderBy('topic_id')
+                .execute()
+            ).map((t) => Number(t.topic_id))
+          : [];
+        if (keptTopics.length > 0) topics = keptTopics;
+        tally.warn(`${u.location}: ${u.reason}; ${keptTopics.length > 0 ? 'the stored value is kept' : 'stored without it'}`);
+        continue;
+      }
       const column = u.field === 'strength' ? 'strength_id' : 'evidence_quality_id';
       const kept = stored.get(rec.source_key)?.[column] ?? null;
       if (kept !== null) row[column] = kept;
       tally.warn(`${u.location}: ${u.reason}; ${kept !== null ? 'the stored value is kept' : 'stored without it'}`);
     }
-    const topics = topicIds(rec);
     const hash = contentHash({ row, topics });
     const values = { ...row, keywords: dbJson(trx, row.keywords), references: dbJson(trx, row.references), content_hash: hash };
     const old = stored.get(rec.source_key);

@@ -47,31 +47,14 @@ export function optionalInteger(object: JsonObject, field: string): number | nul
   return null;
 }
 
-function vocabularySlug(
-  vocabulary: Vocabulary,
-  kind: string,
-  label: string | null,
-  location: string,
-  issues: SourceIssue[],
-): string | null {
-  if (label === null) return null;
-  const entry = vocabulary.byName(label) ?? vocabulary.bySlug(label);
-  if (!entry) {
-    issues.push({ kind: 'warning', location, reason: `unknown ${kind} "${label}"; stored without it` });
-    return null;
-  }
-  return entry.slug;
-}
-
 /**
- * A row's strength and evidence quality as vocabulary slugs; a label that names no entry is null and listed in
- * `unreadable` (the store warns, and keeps a stored value in its place).
+ * A row's strength, evidence quality and topic as vocabulary slugs; a label that names no entry is left out and
+ * listed in `unreadable` (the store warns, and keeps a stored value in its place).
  */
-export function gradingSlugs(
-  strength: string | null,
-  evidenceQuality: string | null,
+export function vocabularySlugs(
+  labels: { strength: string | null; evidenceQuality: string | null; topic: string | null },
   location: string,
-): Pick<RecommendationInput, 'strength' | 'evidence_quality' | 'unreadable'> {
+): Pick<RecommendationInput, 'strength' | 'evidence_quality' | 'topics' | 'unreadable'> {
   const unreadable: UnreadableLabel[] = [];
   const slug = (vocabulary: Vocabulary, kind: string, field: UnreadableLabel['field'], label: string | null): string | null => {
     if (label === null) return null;
@@ -79,16 +62,13 @@ export function gradingSlugs(
     if (!entry) unreadable.push({ field, location, reason: `unknown ${kind} "${label}"` });
     return entry?.slug ?? null;
   };
+  const topic = slug(TOPICS, 'topic', 'topic', labels.topic);
   return {
-    strength: slug(STRENGTHS, 'strength', 'strength', strength),
-    evidence_quality: slug(EVIDENCE_QUALITIES, 'evidence quality', 'evidence_quality', evidenceQuality),
+    strength: slug(STRENGTHS, 'strength', 'strength', labels.strength),
+    evidence_quality: slug(EVIDENCE_QUALITIES, 'evidence quality', 'evidence_quality', labels.evidenceQuality),
+    topics: topic === null ? [] : [topic],
     ...(unreadable.length > 0 ? { unreadable } : {}),
   };
-}
-
-export function topicSlugs(label: string | null, location: string, issues: SourceIssue[]): string[] {
-  const slug = vocabularySlug(TOPICS, 'topic', label, location, issues);
-  return slug === null ? [] : [slug];
 }
 
 /**

@@ -9,14 +9,13 @@
 
 import {
   asObject,
-  gradingSlugs,
   type GuidelineParse,
   optionalInteger,
   optionalString,
   readJsonFile,
   requiredString,
   recommendationRows,
-  topicSlugs,
+  vocabularySlugs,
 } from './guideline-source.ts';
 import { deriveKeywords, deriveTitle, parseReference } from './text.ts';
 import type { ReferenceInput, SourceIssue } from './types.ts';
@@ -81,8 +80,14 @@ export function parseSign(json: unknown): GuidelineParse {
         clinical_context: null,
         source_url: url,
         page_number: null,
-        topics: topicSlugs(optionalString(row, 'topic'), where, issues),
-        ...gradingSlugs(optionalString(row, 'strength'), optionalString(row, 'evidence_quality'), where),
+        ...vocabularySlugs(
+          {
+            strength: optionalString(row, 'strength'),
+            evidenceQuality: optionalString(row, 'evidence_quality'),
+            topic: optionalString(row, 'topic'),
+          },
+          where,
+        ),
         grade: optionalString(row, 'grade'),
         recommendation_number: optionalString(row, 'recommendation_number'),
         references,

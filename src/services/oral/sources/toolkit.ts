@@ -10,14 +10,13 @@
 
 import {
   asObject,
-  gradingSlugs,
   type GuidelineParse,
   optionalInteger,
   optionalString,
   readJsonFile,
   requiredString,
   recommendationRows,
-  topicSlugs,
+  vocabularySlugs,
 } from './guideline-source.ts';
 import { deriveKeywords, deriveTitle, splitReferences } from './text.ts';
 import type { SourceIssue } from './types.ts';
@@ -60,8 +59,14 @@ export function parseToolkit(json: unknown): GuidelineParse {
       clinical_context: optionalString(row, 'table_context'),
       source_url: optionalString(row, 'detailed_chapter_url') ?? optionalString(row, 'source_url') ?? url,
       page_number: null,
-      topics: topicSlugs(optionalString(row, 'topic'), where, issues),
-      ...gradingSlugs(optionalString(row, 'strength'), optionalString(row, 'evidence_quality'), where),
+      ...vocabularySlugs(
+        {
+          strength: optionalString(row, 'strength'),
+          evidenceQuality: optionalString(row, 'evidence_quality'),
+          topic: optionalString(row, 'topic'),
+        },
+        where,
+      ),
       grade: null,
       recommendation_number: null,
       references: splitReferences(optionalString(row, 'reference')),

@@ -39,7 +39,7 @@ export interface RecommendationInput {
 }
 
 export interface UnreadableLabel {
-  field: 'strength' | 'evidence_quality';
+  field: 'strength' | 'evidence_quality' | 'topic';
   /** Where in the source, and what could not be mapped (the label): the text of the import's warning. */
   location: string;
   reason: string;
