@@ -62,6 +62,11 @@ export function countDirectly(limit: DirectLimit, client: string): string[] | nu
   let counted: { current: number; ttl: number } | undefined;
   store.incr(client, (_error, result) => (counted = result), limit.windowMs, limit.max);
   if (counted === undefined) return null;
+  return limitHeaders(limit, counted);
+}
+
+/** The plugin's rate-limit headers for an allowed request, from the count after it. */
+function limitHeaders(limit: DirectLimit, counted: { current: number; ttl: number }): string[] {
   return [
     'x-ratelimit-limit',
     String(limit.max),
@@ -93,14 +98,7 @@ export function countInPrimary(limit: DirectLimit, client: string, done: (header
       done(null);
       return;
     }
-    done([
-      'x-ratelimit-limit',
-      String(limit.max),
-      'x-ratelimit-remaining',
-      String(Math.max(0, limit.max - counted.current)),
-      'x-ratelimit-reset',
-      String(Math.ceil(counted.ttl / 1000)),
-    ]);
+    done(limitHeaders(limit, counted));
   });
 }
 
