@@ -76,6 +76,16 @@ export function workerRole(): WorkerRole | null {
 }
 
 /**
+ * How many workers serve beside this one's siblings (the primary's `--workers`); 1 outside a cluster. With a single
+ * serving worker, state every worker must share (rate-limit counters) can stay in that worker: no one else counts.
+ */
+export function servingWorkers(): number {
+  if (!cluster.isWorker) return 1;
+  const n = Number(process.env.PDI_SERVING_WORKERS);
+  return Number.isInteger(n) && n > 0 ? n : 2; // unknown: assume others count too
+}
+
+/**
  * The primary: forks one `prepare` worker (migrations, demo data) and, once it has ended, `workers` serving processes
  * running this same command, and supervises them until a signal stops them; the process exits when they have
  * stopped. The primary itself never opens the database, so it stays small.
@@ -90,7 +100,7 @@ export function runPrimary(options: { workers: number; log: FastifyBaseLogger; s
   const limits = new LimitCounters();
 
   const fork = (role: WorkerRole) => {
-    const worker = cluster.fork({ PDI_WORKER_ROLE: role });
+    const worker = cluster.fork({ PDI_WORKER_ROLE: role, PDI_SERVING_WORKERS: String(options.workers) });
     started.set(worker, Date.now());
     roles.set(worker, role);
     relayDataVersions(worker);

@@ -2,9 +2,9 @@
 // @fastify/rate-limit instance with its own counter namespace (a shared groupId would share counters).
 // Fixed one-minute windows; counters in Redis when configured (failing open if it is down, slow or hung: every Redis
 // command is bounded, and a circuit stops asking a failing Redis for a while); else, in a worker of `serve --workers
-// n`, in the primary, which every worker asks (primary-store.ts, bounded the same way), so that a limit holds per
-// client whatever the number of workers; else in this process's memory.
-import cluster from 'node:cluster';
+// n` with two or more workers, in the primary, which every worker asks (primary-store.ts, bounded the same way), so
+// that a limit holds per client whatever the number of workers; else (one process, or a single serving worker, where
+// asking the primary would only add an IPC round trip to every request) in this process's memory.
 import { createRequire } from 'node:module';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
@@ -14,6 +14,7 @@ import { circuitFor } from '../redis.ts';
 import type { RedisCircuit } from '../redis.ts';
 import { HttpError } from './errors.ts';
 import { PrimaryStore, primaryCounters } from './primary-store.ts';
+import { servingWorkers } from '../cluster.ts';
 
 export interface RateLimitGroup {
   /** Group name, used in the Redis key namespace and in the 429 message. */
@@ -123,7 +124,7 @@ export async function rateLimitedGroup(
       keyGenerator: (request) => request.ip,
       store: ctx.redis
         ? boundedRedisStore(ctx, ctx.redis, `pdi:rl:${ctx.name}:${group.name}:`)
-        : cluster.isWorker
+        : servingWorkers() > 1
           ? storeInPrimary(ctx, direct, `${ctx.name}:${group.name}:`)
           : sharedLocalStore(direct),
       skipOnError: true, // Redis or the primary down, slow or hung: keep answering (fail open); the circuit logs it
