@@ -80,7 +80,7 @@ async function recordService(service: ServiceModule, dir: string): Promise<Examp
 
         await keep(request);
         for (const bad of badRequests(method, route, request, operation)) if (await keep(bad, 400)) break;
-        if (route.includes('{')) await keep(unknownPathValues(route, request), 404);
+        if (route.includes('{')) for (const unknown of unknownPathValues(route, request)) if (await keep(unknown, 404)) break;
         if (!Object.keys(responses).some((s) => s.startsWith('2')))
           console.warn(`${service.name} ${key}: no success on the demo data (${Object.keys(responses).join(', ') || 'nothing kept'})`);
         file[key] = { request, responses };
@@ -150,10 +150,15 @@ function constrained(schema: Json | undefined): boolean {
   );
 }
 
-function unknownPathValues(route: string, request: ExampleRequest): ExampleRequest {
-  const url = route.replace(/\{([^}]+)\}/g, (_whole, name: string) => (name === 'doi' ? '10.9999/no-such-doi' : '999999999'));
+/** The request with path values that name nothing: words first, then a large number (for numeric ids). */
+function unknownPathValues(route: string, request: ExampleRequest): ExampleRequest[] {
   const search = request.url.split('?')[1];
-  return { ...request, url: search ? `${url}?${search}` : url };
+  return [(name: string) => (name === 'doi' ? '10.9999/no-such-doi' : `no-such-${name.replace(/_/g, '-')}`), () => '999999999'].map(
+    (value) => {
+      const url = route.replace(/\{([^}]+)\}/g, (_whole, name: string) => value(name));
+      return { ...request, url: search ? `${url}?${search}` : url };
+    },
+  );
 }
 
 function requestLine(call: ExampleRequest): string {

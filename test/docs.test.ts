@@ -62,13 +62,17 @@ export function measurementsIn(file: string, text: string): string[] {
   return found;
 }
 
-/** The tracked text files (git's list), without this file, which names the patterns. */
+/**
+ * The tracked text files (git's list), without this file, which names the patterns, and without the recorded
+ * examples of the OpenAPI documents, which are the services' own answers (B's "session 999 not found" is domain).
+ */
 function trackedTextFiles(): string[] {
   const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
   return files.filter(
     (file) =>
       file !== 'test/docs.test.ts' &&
       file !== 'package-lock.json' &&
+      !file.endsWith('/openapi-examples.json') &&
       /\.(ts|js|md|json|css|yml|yaml|sh|txt)$|^\.ci\//.test(file) &&
       fs.existsSync(path.join(ROOT, file)),
   );
@@ -82,6 +86,26 @@ export function historyIn(file: string, text: string): string[] {
       if (pattern.test(line)) found.push(`${file}:${index + 1}: ${what}: ${line.trim().slice(0, 120)}`);
   });
   return found;
+}
+
+/**
+ * The environment variables the code reads, each with a file that reads it: a name read as a property
+ * (`env.PDI_X`) or written as a string (`'PDI_X'`), and a family of names built from a prefix (`PDI_PORT_${…}`,
+ * returned with its trailing underscore). Identifiers that merely start with PDI_ (a constant's name) are neither.
+ */
+export function variablesReadIn(files: readonly string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    for (const m of text.matchAll(/(?:\.|['"`])(PDI_[A-Z0-9_]*[A-Z0-9])\b(?!\$)/g)) if (!found.has(m[1])) found.set(m[1], file);
+    for (const m of text.matchAll(/`(PDI_[A-Z0-9_]*_)\$\{/g)) if (!found.has(m[1])) found.set(m[1], file);
+  }
+  return found;
+}
+
+/** Whether `docs` names the variable, or for a family its prefix followed by a name or a `<PLACEHOLDER>`. */
+export function documents(docs: string, variable: string): boolean {
+  return variable.endsWith('_') ? new RegExp(`\\b${variable}(?:<|[A-Z])`).test(docs) : new RegExp(`\\b${variable}\\b`).test(docs);
 }
 
 describe('the documentation', () => {
@@ -157,6 +181,42 @@ describe('the documentation', () => {
       .filter((file) => /\.(ts|js)$/.test(file))
       .flatMap((file) => measurementsIn(file, fs.readFileSync(path.join(ROOT, file), 'utf8')));
     assert.deepEqual(found, [], `${found.length} lines:\n${found.slice(0, 60).join('\n')}`);
+  });
+
+  it('documents every PDI_* variable the code reads (src/, test/, scripts/, bench/) in README.md or docs/', () => {
+    const code = trackedTextFiles().filter((file) => /^(src|test|scripts|bench)\/.*\.ts$/.test(file));
+    const read = variablesReadIn(code);
+    assert.ok(read.has('PDI_TEST_PG_URL') && read.has('PDI_DATABASE_URL') && read.has('PDI_PORT_'), [...read.keys()].join(' '));
+    const docs = ['README.md', ...fs.globSync('docs/*.md', { cwd: ROOT })]
+      .map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'))
+      .join('\n');
+    const missing = [...read].filter(([variable]) => !documents(docs, variable)).map(([variable, file]) => `${variable} (read in ${file})`);
+    assert.deepEqual(missing, [], "variables no page documents: add each to docs/operations.md, the service's page or docs/development.md");
+  });
+
+  it('tells a variable read from a name that only looks like one', () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, '.docs-test-'));
+    try {
+      const file = path.join(dir, 'x.ts');
+      fs.writeFileSync(
+        file,
+        [
+          'const a = process.env.PDI_ALPHA;',
+          "const b = env['PDI_BETA'];",
+          'const c = env[`PDI_GAMMA_${name}`];',
+          'const PDI_CONSTANT = 1;',
+          '// PDI_IN_A_COMMENT is not read here',
+        ].join('\n'),
+      );
+      const read = variablesReadIn([path.relative(ROOT, file)]);
+      assert.deepEqual([...read.keys()].sort(), ['PDI_ALPHA', 'PDI_BETA', 'PDI_GAMMA_']);
+      assert.ok(documents('`PDI_GAMMA_<SERVICE>`', 'PDI_GAMMA_'));
+      assert.ok(documents('`PDI_GAMMA_ORAL`', 'PDI_GAMMA_'));
+      assert.ok(!documents('`PDI_GAMMA_`', 'PDI_GAMMA_'));
+      assert.ok(!documents('`PDI_ALPHABET`', 'PDI_ALPHA'));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('no tracked file narrates the history of the work', () => {
