@@ -24,6 +24,20 @@ export const HISTORY_PATTERNS: ReadonlyArray<{ what: string; pattern: RegExp }> 
   { what: 'a numbered round of work', pattern: /\b(?:work|review) rounds? \d|\bround \d+ of (?:the )?work\b/i },
 ];
 
+/**
+ * What narrates the work in a page of documentation (Markdown only: code and data have hexadecimal strings and
+ * dates of their own): a commit named as the state of the work ("(623747c)", "d8065de^", "commit 1a2b3c4"), a run
+ * dated ("run of 2026-11-26", "measured on 2026-11-26"; a data snapshot's date is reference), "this session".
+ */
+export const DOCS_HISTORY_PATTERNS: ReadonlyArray<{ what: string; pattern: RegExp }> = [
+  {
+    what: 'a commit as the state of the work',
+    pattern: /(?:\bcommit |\()(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\^/,
+  },
+  { what: 'a dated run', pattern: /\b(?:runs?|measured|timed|benchmarked) (?:of|on) \d{4}-\d{2}-\d{2}\b/i },
+  { what: 'the session of work', pattern: /\b(?:in|during|of) this session\b|\bthe day's work\b/i },
+];
+
 /** A number with a unit of time, or a range of them: "3.4 ms", "30–43 ms", "1.5 s". */
 const TIMING = String.raw`\d+(?:\.\d+)?(?:[–-]\d+(?:\.\d+)?)? ?(?:ms|µs|s)\b`;
 
@@ -78,11 +92,12 @@ function trackedTextFiles(): string[] {
   );
 }
 
-/** Every line of `text` that matches one of the patterns, as "file:line: what". */
+/** Every line of `text` that matches one of the patterns (and in Markdown the docs' own), as "file:line: what". */
 export function historyIn(file: string, text: string): string[] {
   const found: string[] = [];
+  const patterns = file.endsWith('.md') ? [...HISTORY_PATTERNS, ...DOCS_HISTORY_PATTERNS] : HISTORY_PATTERNS;
   text.split('\n').forEach((line, index) => {
-    for (const { what, pattern } of HISTORY_PATTERNS)
+    for (const { what, pattern } of patterns)
       if (pattern.test(line)) found.push(`${file}:${index + 1}: ${what}: ${line.trim().slice(0, 120)}`);
   });
   return found;
@@ -142,6 +157,23 @@ describe('the documentation', () => {
       'see .notes/closing.md',
     ])
       assert.notDeepEqual(historyIn('x', history), [], history);
+    for (const history of [
+      '| before the name consensus (623747c) | now |',
+      'served by an earlier commit (`git worktree add DIR d8065de^`)',
+      'the state at commit 1a2b3c4d',
+      'Run of 2026-11-26 (on 2 cores):',
+      'as measured on 2026-11-26',
+      'the figures of this session',
+      'at the start of the day\'s work',
+    ])
+      assert.notDeepEqual(historyIn('x.md', history), [], history);
+    for (const reference of [
+      'Snapshot of 2025-12-17, pooled over h = 1–5:',
+      '`"<sha1>"`, an ETag such as "5d41402abc4b2a76b9719d911017c592"',
+      'the chat keeps this session for 24 hours',
+      'seed 20251217',
+    ])
+      assert.deepEqual(historyIn('x.md', reference), [], reference);
     for (const domain of [
       'a KRT session of the chat',
       'the extraction session of a paper',
