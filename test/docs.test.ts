@@ -164,7 +164,7 @@ describe('the documentation', () => {
       'Run of 2026-11-26 (on 2 cores):',
       'as measured on 2026-11-26',
       'the figures of this session',
-      'at the start of the day\'s work',
+      "at the start of the day's work",
     ])
       assert.notDeepEqual(historyIn('x.md', history), [], history);
     for (const reference of [
