@@ -117,7 +117,7 @@ for (const service of SERVICES) {
           const media = op.responses[status]?.content?.[answer.contentType];
           const shown = Object.values(media?.examples ?? {});
           if (shown.length === 0) {
-            problems.push(`${key} ${status} ${answer.contentType}: no example in the 3.1 document`);
+            problems.push(`${key} ${status} ${answer.contentType}: no example in the 3.1 document; ${rerun}`);
             continue;
           }
           const pointer = ['paths', route, method, 'responses', status, 'content', answer.contentType, 'schema']
@@ -126,7 +126,10 @@ for (const service of SERVICES) {
           const validate = ajv.compile({ $ref: `doc#/${pointer}` });
           for (const example of shown) {
             checked++;
-            if (!validate(example.value)) problems.push(`${key} ${status}: ${ajv.errorsText(validate.errors)}`);
+            if (!validate(example.value))
+              problems.push(
+                `${key} ${status}: the recorded answer no longer fits its schema (${ajv.errorsText(validate.errors)}); ${rerun}`,
+              );
           }
           const in30 = v30.paths[route]?.[method]?.responses[status]?.content?.[answer.contentType]?.examples;
           if (!in30) problems.push(`${key} ${status}: no example in the 3.0.3 document`);
