@@ -13,7 +13,7 @@ import * as prettier from 'prettier';
 import { openDatabase } from '../src/core/db/database.ts';
 import { migrateToLatest } from '../src/core/db/migrations.ts';
 import type { ServiceApp, ServiceModule } from '../src/core/service.ts';
-import { examplesPath, exampleRequest, operationKey, trimExample, trimText } from '../src/core/http/openapi-examples.ts';
+import { examplesPath, exampleRequest, operationKey, readExamples, trimExample, trimText } from '../src/core/http/openapi-examples.ts';
 import type { ExampleRequest, ExamplesFile, RecordedAnswer } from '../src/core/http/openapi-examples.ts';
 import { SERVICES, findService } from '../src/services/registry.ts';
 import { buildTestApp, testContext } from '../test/support/app.ts';
@@ -165,6 +165,35 @@ function requestLine(call: ExampleRequest): string {
   return call.body === undefined ? `${call.method} ${call.url}` : `${call.method} ${call.url} ${JSON.stringify(call.body)}`;
 }
 
+/** Values that differ from one recording to the next: times, data versions (a time and a hash), fresh UUIDs. */
+const VOLATILE = [
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/,
+  /^\d{8}T\d{6}Z(?:-[0-9a-f]+)?$/,
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+];
+/** Keys of figures that time the answer itself. */
+const TIMING_KEY = /(?:^|_)(?:time|ms|seconds|elapsed)$/;
+
+/** The answer with what differs between recordings replaced by marks: what it says apart from when it was made. */
+const settled = (value: unknown): string =>
+  JSON.stringify(value, (key, v: unknown) =>
+    (typeof v === 'string' && VOLATILE.some((pattern) => pattern.test(v))) || (typeof v === 'number' && TIMING_KEY.test(key)) ? '~' : v,
+  );
+
+/**
+ * Keeps the recorded answer where the new one differs only in what differs between recordings (times, ids), so that
+ * recording again changes only the operations whose answers changed.
+ */
+function keepUnchanged(fresh: ExamplesFile, old: ExamplesFile): ExamplesFile {
+  for (const [key, recorded] of Object.entries(fresh))
+    for (const [status, answer] of Object.entries(recorded.responses)) {
+      const before = old[key]?.responses[status];
+      if (before && before.request === answer.request && settled(before.value) === settled(answer.value))
+        recorded.responses[status] = before;
+    }
+  return fresh;
+}
+
 const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const names = process.argv.slice(2);
@@ -173,7 +202,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-openapi-examples-'));
 try {
   for (const service of services) {
     const file = examplesPath(service.name);
-    const examples = await recordService(service, dir);
+    const examples = keepUnchanged(await recordService(service, dir), readExamples(service.name));
     const text = await prettier.format(JSON.stringify(examples), { ...(await prettier.resolveConfig(file)), filepath: file });
     fs.writeFileSync(file, text);
     console.log(`wrote ${path.relative(process.cwd(), file)} (${Object.keys(examples).length} operations)`);
