@@ -2,6 +2,7 @@
 // a document, and the shortening of answers.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { renderDocsPage } from './docs.ts';
 import { addExamples, exampleRequest, trimExample, trimText } from './openapi-examples.ts';
 
 describe('exampleRequest', () => {
@@ -76,5 +77,28 @@ describe('trimExample and trimText', () => {
     });
     assert.equal(trimText('h\n1\n2\n3\n4\n5\n', 3), 'h\n1\n2\n');
     assert.equal(trimText('h\n1\n', 3), 'h\n1\n');
+  });
+});
+
+describe('the server-rendered reference', () => {
+  it('shows each recorded answer with the request that produced it, escaped', () => {
+    const html = renderDocsPage({
+      info: { title: 'T', version: '1' },
+      paths: {
+        '/a': {
+          get: {
+            responses: {
+              200: {
+                description: 'OK',
+                content: { 'application/json': { examples: { demo: { summary: 'GET /a?q=<b>', value: { n: 1 } } } } },
+              },
+              400: { description: 'Bad', content: { 'text/csv': { examples: { bad: { summary: 'GET /a?x=%00', value: 'a,b\n' } } } } },
+            },
+          },
+        },
+      },
+    });
+    assert.match(html, /Example: <code>GET \/a\?q=&lt;b&gt;<\/code><\/p><pre class="example">\{\n {2}&quot;n&quot;: 1\n\}<\/pre>/);
+    assert.match(html, /Example: <code>GET \/a\?x=%00<\/code><\/p><pre class="example">a,b\n<\/pre>/);
   });
 });
