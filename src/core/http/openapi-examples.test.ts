@@ -1,5 +1,5 @@
 // The pieces of the examples mechanism that need no service: the request an operation's schemas make, the merge into
-// a document, and the shortening of answers.
+// a document, the shortening of answers, and the answers on the server-rendered reference.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderDocsPage } from './docs.ts';
