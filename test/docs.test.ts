@@ -24,6 +24,20 @@ export const HISTORY_PATTERNS: ReadonlyArray<{ what: string; pattern: RegExp }> 
   { what: 'a numbered round of work', pattern: /\b(?:work|review) rounds? \d|\bround \d+ of (?:the )?work\b/i },
 ];
 
+/**
+ * What narrates the work in a page of documentation (Markdown only: code and data have hexadecimal strings and
+ * dates of their own): a commit named as the state of the work ("(623747c)", "d8065de^", "commit 1a2b3c4"), a run
+ * dated ("run of 2026-11-26", "measured on 2026-11-26"; a data snapshot's date is reference), "this session".
+ */
+export const DOCS_HISTORY_PATTERNS: ReadonlyArray<{ what: string; pattern: RegExp }> = [
+  {
+    what: 'a commit as the state of the work',
+    pattern: /(?:\bcommit |\()(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\^/,
+  },
+  { what: 'a dated run', pattern: /\b(?:runs?|measured|timed|benchmarked) (?:of|on) \d{4}-\d{2}-\d{2}\b/i },
+  { what: 'the session of work', pattern: /\b(?:in|during|of) this session\b|\bthe day's work\b/i },
+];
+
 /** A number with a unit of time, or a range of them: "3.4 ms", "30–43 ms", "1.5 s". */
 const TIMING = String.raw`\d+(?:\.\d+)?(?:[–-]\d+(?:\.\d+)?)? ?(?:ms|µs|s)\b`;
 
@@ -62,26 +76,51 @@ export function measurementsIn(file: string, text: string): string[] {
   return found;
 }
 
-/** The tracked text files (git's list), without this file, which names the patterns. */
+/**
+ * The tracked text files (git's list), without this file, which names the patterns, and without the recorded
+ * examples of the OpenAPI documents, which are the services' own answers (B's "session 999 not found" is domain).
+ */
 function trackedTextFiles(): string[] {
   const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
   return files.filter(
     (file) =>
       file !== 'test/docs.test.ts' &&
       file !== 'package-lock.json' &&
+      !file.endsWith('/openapi-examples.json') &&
       /\.(ts|js|md|json|css|yml|yaml|sh|txt)$|^\.ci\//.test(file) &&
       fs.existsSync(path.join(ROOT, file)),
   );
 }
 
-/** Every line of `text` that matches one of the patterns, as "file:line: what". */
+/** Every line of `text` that matches one of the patterns (and in Markdown the docs' own), as "file:line: what". */
 export function historyIn(file: string, text: string): string[] {
   const found: string[] = [];
+  const patterns = file.endsWith('.md') ? [...HISTORY_PATTERNS, ...DOCS_HISTORY_PATTERNS] : HISTORY_PATTERNS;
   text.split('\n').forEach((line, index) => {
-    for (const { what, pattern } of HISTORY_PATTERNS)
+    for (const { what, pattern } of patterns)
       if (pattern.test(line)) found.push(`${file}:${index + 1}: ${what}: ${line.trim().slice(0, 120)}`);
   });
   return found;
+}
+
+/**
+ * The environment variables the code reads, each with a file that reads it: a name read as a property
+ * (`env.PDI_X`) or written as a string (`'PDI_X'`), and a family of names built from a prefix (`PDI_PORT_${…}`,
+ * returned with its trailing underscore). Identifiers that merely start with PDI_ (a constant's name) are neither.
+ */
+export function variablesReadIn(files: readonly string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    for (const m of text.matchAll(/(?:\.|['"`])(PDI_[A-Z0-9_]*[A-Z0-9])\b(?!\$)/g)) if (!found.has(m[1])) found.set(m[1], file);
+    for (const m of text.matchAll(/`(PDI_[A-Z0-9_]*_)\$\{/g)) if (!found.has(m[1])) found.set(m[1], file);
+  }
+  return found;
+}
+
+/** Whether `docs` names the variable, or for a family its prefix followed by a name or a `<PLACEHOLDER>`. */
+export function documents(docs: string, variable: string): boolean {
+  return variable.endsWith('_') ? new RegExp(`\\b${variable}(?:<|[A-Z])`).test(docs) : new RegExp(`\\b${variable}\\b`).test(docs);
 }
 
 describe('the documentation', () => {
@@ -118,6 +157,23 @@ describe('the documentation', () => {
       'see .notes/closing.md',
     ])
       assert.notDeepEqual(historyIn('x', history), [], history);
+    for (const history of [
+      '| before the name consensus (623747c) | now |',
+      'served by an earlier commit (`git worktree add DIR d8065de^`)',
+      'the state at commit 1a2b3c4d',
+      'Run of 2026-11-26 (on 2 cores):',
+      'as measured on 2026-11-26',
+      'the figures of this session',
+      "at the start of the day's work",
+    ])
+      assert.notDeepEqual(historyIn('x.md', history), [], history);
+    for (const reference of [
+      'Snapshot of 2025-12-17, pooled over h = 1–5:',
+      '`"<sha1>"`, an ETag such as "5d41402abc4b2a76b9719d911017c592"',
+      'the chat keeps this session for 24 hours',
+      'seed 20251217',
+    ])
+      assert.deepEqual(historyIn('x.md', reference), [], reference);
     for (const domain of [
       'a KRT session of the chat',
       'the extraction session of a paper',
@@ -157,6 +213,42 @@ describe('the documentation', () => {
       .filter((file) => /\.(ts|js)$/.test(file))
       .flatMap((file) => measurementsIn(file, fs.readFileSync(path.join(ROOT, file), 'utf8')));
     assert.deepEqual(found, [], `${found.length} lines:\n${found.slice(0, 60).join('\n')}`);
+  });
+
+  it('documents every PDI_* variable the code reads (src/, test/, scripts/, bench/) in README.md or docs/', () => {
+    const code = trackedTextFiles().filter((file) => /^(src|test|scripts|bench)\/.*\.ts$/.test(file));
+    const read = variablesReadIn(code);
+    assert.ok(read.has('PDI_TEST_PG_URL') && read.has('PDI_DATABASE_URL') && read.has('PDI_PORT_'), [...read.keys()].join(' '));
+    const docs = ['README.md', ...fs.globSync('docs/*.md', { cwd: ROOT })]
+      .map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'))
+      .join('\n');
+    const missing = [...read].filter(([variable]) => !documents(docs, variable)).map(([variable, file]) => `${variable} (read in ${file})`);
+    assert.deepEqual(missing, [], "variables no page documents: add each to docs/operations.md, the service's page or docs/development.md");
+  });
+
+  it('tells a variable read from a name that only looks like one', () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, '.docs-test-'));
+    try {
+      const file = path.join(dir, 'x.ts');
+      fs.writeFileSync(
+        file,
+        [
+          'const a = process.env.PDI_ALPHA;',
+          "const b = env['PDI_BETA'];",
+          'const c = env[`PDI_GAMMA_${name}`];',
+          'const PDI_CONSTANT = 1;',
+          '// PDI_IN_A_COMMENT is not read here',
+        ].join('\n'),
+      );
+      const read = variablesReadIn([path.relative(ROOT, file)]);
+      assert.deepEqual([...read.keys()].sort(), ['PDI_ALPHA', 'PDI_BETA', 'PDI_GAMMA_']);
+      assert.ok(documents('`PDI_GAMMA_<SERVICE>`', 'PDI_GAMMA_'));
+      assert.ok(documents('`PDI_GAMMA_ORAL`', 'PDI_GAMMA_'));
+      assert.ok(!documents('`PDI_GAMMA_`', 'PDI_GAMMA_'));
+      assert.ok(!documents('`PDI_ALPHABET`', 'PDI_ALPHA'));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('no tracked file narrates the history of the work', () => {

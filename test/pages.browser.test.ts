@@ -11,7 +11,8 @@
 //  - the first form of a page that has a text field works with the keyboard alone: Tab reaches the field,
 //    typing and Enter submit it, and the answer is a page (a form found on several pages is tried once);
 //  - no page (nor /docs) is wider than a 390 px phone screen.
-// For every service, on both databases, /docs draws the interactive reference and runs a request from it.
+// For every service, on both databases, /docs draws the interactive reference, shows the recorded example of an
+// answer, and runs a request from it.
 // Services without pages or without a tour are reported as skipped by name. Without chromium the suite is
 // skipped outside CI and fails in CI. PDI_DOCS_SCREENSHOTS=1 also writes the README's screenshot of each
 // service (the tour's first page, SQLite, 1200×800) to docs/screenshots/<svc>.png; PDI_PAGES_SERVICES=a,b runs
@@ -330,14 +331,26 @@ function suiteFor(service: ServiceModule): void {
   );
 }
 
-/** The first GET operation that needs no parameter: the request the /docs test runs from the page. */
-async function firstPlainGet(app: ServiceApp): Promise<string> {
+/**
+ * The first GET operation that needs no parameter: the request the /docs test runs from the page, with the names
+ * of the top-level properties of its recorded 200 example (the page shows the example before the request runs).
+ */
+async function firstPlainGet(app: ServiceApp): Promise<{ path: string; exampleKeys: string[] }> {
   const doc = (await app.inject('/openapi.json')).json() as {
-    paths: Record<string, { get?: { parameters?: Array<{ required?: boolean }> } }>;
+    paths: Record<
+      string,
+      {
+        get?: {
+          parameters?: Array<{ required?: boolean }>;
+          responses?: Record<string, { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> }>;
+        };
+      }
+    >;
   };
   const found = Object.entries(doc.paths).find(([, item]) => item.get && !(item.get.parameters ?? []).some((p) => p.required));
   assert.ok(found, 'the service has a GET operation without required parameters');
-  return found[0];
+  const example = Object.values(found[1].get?.responses?.['200']?.content?.['application/json']?.examples ?? {})[0]?.value;
+  return { path: found[0], exampleKeys: example !== null && typeof example === 'object' ? Object.keys(example).slice(0, 3) : [] };
 }
 
 function docsSuiteFor(service: ServiceModule): void {
@@ -359,7 +372,8 @@ function docsSuiteFor(service: ServiceModule): void {
           await service.loadDemo(ctx, DEMO_OPTIONS[service.name] ?? {});
           app = await buildTestApp(service, ctx);
           const origin = await app.listen({ port: 0, host: '127.0.0.1' });
-          const operation = await firstPlainGet(app);
+          const { path: operation, exampleKeys } = await firstPlainGet(app);
+          assert.ok(exampleKeys.length > 0, `${operation} has a recorded 200 example`);
           const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
           try {
             const page = await context.newPage();
@@ -369,6 +383,10 @@ function docsSuiteFor(service: ServiceModule): void {
             assert.equal(response?.status(), 200);
             const block = page.locator('.opblock-get', { has: page.locator(`.opblock-summary-path[data-path="${operation}"]`) }).first();
             await block.locator('.opblock-summary').first().click();
+            const example = block.locator('.responses-table .response-col_description .highlight-code').first();
+            await example.waitFor({ timeout: 30_000 });
+            const exampleText = (await example.textContent()) ?? '';
+            for (const key of exampleKeys) assert.ok(exampleText.includes(`"${key}"`), `the 200 example shows "${key}"`);
             const [answer] = await Promise.all([
               page.waitForResponse((r) => new URL(r.url()).pathname === operation && r.request().resourceType() === 'fetch'),
               block.locator('button.execute').click(),

@@ -21,7 +21,7 @@ export interface OpenApiSchema {
 }
 interface OpenApiResponse {
   description?: string;
-  content?: Record<string, { schema?: OpenApiSchema }>;
+  content?: Record<string, { schema?: OpenApiSchema; examples?: Record<string, { summary?: string; value?: unknown }> }>;
 }
 interface OpenApiOperation {
   summary?: string;
@@ -98,6 +98,17 @@ function prose(text: string | undefined): string {
     .join('');
 }
 
+/** The recorded answers of a response: the request that produced each, and the body. */
+function examplesOf(response: OpenApiResponse): string {
+  return Object.values(response.content ?? {})
+    .flatMap((media) => Object.values(media.examples ?? {}))
+    .map((example) => {
+      const body = typeof example.value === 'string' ? example.value : JSON.stringify(example.value, null, 2);
+      return `<p>Example: <code>${esc(example.summary)}</code></p><pre class="example">${esc(body)}</pre>`;
+    })
+    .join('');
+}
+
 /** `base`: the way from the page's address to the service's root ('./' at /docs, '../' at /docs/). */
 export function renderDocsPage(
   doc: OpenApiDocument,
@@ -125,7 +136,7 @@ export function renderDocsPage(
             types.length > 1 || (types.length === 1 && types[0] !== 'application/json')
               ? ` <span class="type">(${esc(types.join(', '))})</span>`
               : '';
-          return `<details><summary><strong>${esc(status)}</strong> ${esc(r.description ?? '')}${typeNote}</summary>${schemaOutline(schema)}</details>`;
+          return `<details><summary><strong>${esc(status)}</strong> ${esc(r.description ?? '')}${typeNote}</summary>${schemaOutline(schema)}${examplesOf(r)}</details>`;
         })
         .join('');
       sections.push(
@@ -153,6 +164,7 @@ table{border-collapse:collapse;width:100%;font-size:14px}td,th{border:1px solid 
 .get{background:#2f6f3e}.post{background:#1d4f91}.put,.patch{background:#8a5a00}.delete{background:#9b1c1c}
 .type{color:#555}.opt{color:#888;font-size:12px}
 .scroll{overflow-x:auto}#reference{overflow-wrap:anywhere}
+pre.example{background:#f6f6f6;padding:.5rem;overflow:auto;max-height:24rem;font-size:13px}
 </style>${extra.head ?? ''}</head><body>
 <h1>${esc(info.title)} <small>v${esc(info.version)}</small></h1>
 <p>Machine-readable description: <a href="${esc(base)}openapi.json">openapi.json</a> (OpenAPI ${esc(doc.openapi)}),

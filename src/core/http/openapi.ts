@@ -2,10 +2,12 @@
 // OpenAPI 3.0.3 at /openapi-3.0.json for tools that read only 3.0 (dredd, older generators). On top of what a route
 // declares, the kernel documents what it adds to every route: the error statuses with the service's error body
 // (components/schemas/ErrorBody), 304 for GETs, 429 and the rate-limit headers of limited routes, the file types of
-// downloads (a route schema's `produces`), and query parameters with a default as optional.
+// downloads (a route schema's `produces`), and query parameters with a default as optional. The examples of answers
+// come from the service's recorded examples file (openapi-examples.ts).
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { ServiceModule } from '../service.ts';
+import { addExamples, readExamples } from './openapi-examples.ts';
 
 export const OPENAPI_30_PATH = '/openapi-3.0.json';
 
@@ -65,7 +67,10 @@ export function openApiOptions(service: ServiceModule, version: '3.1.0' | '3.0.3
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject;
       // @fastify/swagger types the document per OpenAPI version; this keeps the shape it is given.
-      return finishDocument(document.openapiObject as unknown as Json, version) as typeof document.openapiObject;
+      const doc = finishDocument(document.openapiObject as unknown as Json, version);
+      // After the 3.0 rewrite of schema keywords, which must not reach into the recorded answers.
+      addExamples(doc, readExamples(service.name));
+      return doc as typeof document.openapiObject;
     },
   };
 }

@@ -1,0 +1,134 @@
+// Examples in the OpenAPI documents, recorded from the running service on its demo data: one file per service,
+// src/services/<name>/openapi-examples.json, written by `npm run openapi-examples` (scripts/openapi-examples.ts),
+// which sends each operation the request its schemas' examples make (exampleRequest, below) and real bad requests,
+// and keeps what the service answered. The documents carry the answers as response examples, beside the examples of
+// the parameters and bodies that made the request, so that Swagger UI at /docs shows and fills in both.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The command that rewrites the examples files (all services, or the ones named after `--`). */
+export const EXAMPLES_COMMAND = 'npm run openapi-examples';
+
+/** One answer of the service: the request that produced it (its first line) and the body. */
+export interface RecordedAnswer {
+  request: string;
+  contentType: string;
+  value: unknown;
+}
+
+/** An operation's examples: the representative request and, by status, what the service answered. */
+export interface OperationExamples {
+  request: ExampleRequest;
+  responses: Record<string, RecordedAnswer>;
+}
+
+/** Keys: "METHOD /path" as the document writes the path. */
+export type ExamplesFile = Record<string, OperationExamples>;
+
+export interface ExampleRequest {
+  method: string;
+  url: string;
+  body?: unknown;
+}
+
+type Json = Record<string, unknown>;
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  example?: unknown;
+  schema?: { examples?: unknown[]; default?: unknown };
+}
+
+/** Where a service's examples file is, by the services' folder convention (no service module is imported). */
+export function examplesPath(service: string): string {
+  return path.resolve(import.meta.dirname, '../../services', service, 'openapi-examples.json');
+}
+
+/** The service's examples file; an empty record when it has none yet. */
+export function readExamples(service: string): ExamplesFile {
+  const file = examplesPath(service);
+  if (!fs.existsSync(file)) return {};
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as ExamplesFile;
+}
+
+export const operationKey = (method: string, route: string): string => `${method.toUpperCase()} ${route}`;
+
+/** A path value in a URL: each segment encoded, so that a DOI keeps its slashes. */
+const encodePathValue = (value: string) => value.split('/').map(encodeURIComponent).join('/');
+
+/** The value the schemas give a parameter: its example, else its schema's first example, else its default. */
+function parameterExample(p: Parameter): unknown {
+  return p.example ?? p.schema?.examples?.[0] ?? p.schema?.default;
+}
+
+/**
+ * The representative request of an operation, from what its schemas say alone (never from the examples the
+ * documents merge in, so that a changed schema example shows as a stale file): path parameters and required query
+ * parameters from their examples, the body from its schema's first example. Throws naming what has no example.
+ */
+export function exampleRequest(method: string, route: string, operation: Json): ExampleRequest {
+  const parameters = (operation.parameters ?? []) as Parameter[];
+  const missing: string[] = [];
+  const url = route.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    const value = parameterExample(parameters.find((p) => p.in === 'path' && p.name === name) ?? { name, in: 'path' });
+    if (value === undefined) missing.push(`path parameter ${name}`);
+    return encodePathValue(String(value ?? ''));
+  });
+  const query = new URLSearchParams();
+  for (const p of parameters.filter((p) => p.in === 'query' && p.required)) {
+    const value = parameterExample(p);
+    if (value === undefined) missing.push(`query parameter ${p.name}`);
+    else query.append(p.name, String(value));
+  }
+  const media = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json'];
+  const body = media ? (media.example ?? (media.schema as { examples?: unknown[] } | undefined)?.examples?.[0]) : undefined;
+  if (media && body === undefined) missing.push('request body');
+  if (missing.length > 0) throw new Error(`${operationKey(method, route)}: no example in the schema for its ${missing.join(', ')}`);
+  const search = query.toString();
+  return { method: method.toUpperCase(), url: search ? `${url}?${search}` : url, ...(media ? { body } : {}) };
+}
+
+/**
+ * Adds the recorded answers to a finished document, each as an example of its status and content type (when the
+ * document declares both). The request's parameters and body already carry their schemas' examples, which made the
+ * request. Operations without a record are left as they are (the examples test names them).
+ */
+export function addExamples(doc: Json, examples: ExamplesFile): void {
+  for (const [route, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const recorded = examples[operationKey(method, route)];
+      if (!recorded) continue;
+      const responses = (operation.responses ?? {}) as Record<string, Json>;
+      for (const [status, answer] of Object.entries(recorded.responses)) {
+        const media = (responses[status]?.content as Record<string, Json> | undefined)?.[answer.contentType];
+        if (!media) continue;
+        media.examples = { [exampleName(status)]: { summary: answer.request, value: answer.value } };
+      }
+    }
+  }
+}
+
+function exampleName(status: string): string {
+  if (status.startsWith('2')) return 'demo';
+  if (status === '400') return 'bad_request';
+  if (status === '404') return 'not_found';
+  return `status_${status}`;
+}
+
+/**
+ * A shorter copy of an answer: arrays cut to their first `items` elements, at every depth. The caller checks that
+ * the copy still fits the response schema (a minimum number of items would refuse it).
+ */
+export function trimExample(value: unknown, items = 3): unknown {
+  if (Array.isArray(value)) return value.slice(0, items).map((item) => trimExample(item, items));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, trimExample(item, items)]));
+  return value;
+}
+
+/** A text answer (CSV) cut to its header and first rows. */
+export function trimText(text: string, lines = 4): string {
+  const all = text.split(/\r?\n/);
+  return all.length <= lines ? text : `${all.slice(0, lines).join('\n')}\n`;
+}
