@@ -14,6 +14,7 @@ import {
   ESTABLISHED_DRAWS,
   knownAt,
   pooledScale,
+  pooledVolatility,
   RECORD_HORIZONS,
   regimeStart,
   RECENT_DAYS,
@@ -43,6 +44,8 @@ export interface CategoryDrawsInput {
 
 export const CRS_BOUNDS = { min: 0, max: 1200 } as const;
 export const DEFAULT_HORIZONS = 5;
+/** Invitation ranges stay within the category's smallest and largest draws ×÷ this factor (e^0.35). */
+export const INVITATION_BOUND_FACTOR = Math.exp(0.35);
 /** The served models: the combination for established categories, the pooled model for young ones. */
 export const SERVED_MODELS = ['combination', 'pooled_young'] as const;
 export type ServedModel = (typeof SERVED_MODELS)[number];
@@ -266,6 +269,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
           known1,
           pooledScale(kind, panel, today),
           horizons,
+          pooledVolatility(kind, panel, today),
         ),
       ]),
     ) as Record<SeriesKind, SeriesPoint>;
@@ -285,10 +289,14 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
         ? `${regime} draw(s)${resumed}: young, forecast by the pooled model with wider intervals`
         : `${c.draws.length} draws${resumed ? ` (${regime}${resumed})` : ''}; last ${lastDate}`) +
       (ranks === horizons ? '' : `; only ${ranks} of ${horizons} ranks fall within a year of ${asOf}`);
-    // Invitations stay within the sizes the category has drawn (a young one: the sizes every category drew in the
-    // last two years): a log-scale interval can otherwise reach far past anything ever drawn.
+    // Invitations stay within what the category has plausibly drawn: its smallest and largest draws (a young one:
+    // every category's draws of the last two years) ×÷ INVITATION_BOUND_FACTOR, since a log-scale interval can
+    // otherwise reach far past anything ever drawn, while a record size a little past the extremes does happen.
     const sizes = (young ? panel.flatMap((x) => x.draws.filter((d) => d.day > today - RECENT_DAYS)) : c.draws).map((d) => d.invitations);
-    const drawn = { min: Math.min(...sizes), max: Math.max(...sizes) };
+    const drawn = {
+      min: Math.max(1, Math.floor(Math.min(...sizes) / INVITATION_BOUND_FACTOR)),
+      max: Math.ceil(Math.max(...sizes) * INVITATION_BOUND_FACTOR),
+    };
     // Confidence from the category's own served forecasts; a young category's from every young forecast.
     const confidencePoints = young ? knownAt(wf.points, today, 1, null).filter((p) => p.young) : wf.byCategory[ci].filter((p) => !p.young);
     for (const date of datePrediction.dates) {
