@@ -133,7 +133,7 @@ export interface PanelForecastOptions {
   walk?: WalkForward;
   /** Compute the model tables of /api/models/ (the benchmark leaves them out). Default true. */
   report?: boolean;
-  /** Central level of every rank's date_range instead of the served one (the benchmark scores 90% ranges). */
+  /** Level of every rank's date_range instead of the calibrated one (the benchmark scores 90% ranges). */
   dateLevel?: number;
 }
 

@@ -113,13 +113,18 @@ export function servedHalfWidth(
 }
 
 /**
- * The calibrated level of the date interval at `day` for horizon h: the smallest of DATE_LEVELS whose intervals (served on three days of each gap: see WalkPoint.dateBounds)
- * held at least 95% of the draw dates known by then (last RECENT_DAYS, every category); the largest level if
- * none did, 0.95 with nothing known.
+ * The calibrated level of the date interval at `day` for horizon h: the smallest of DATE_LEVELS whose intervals (served
+ * on three days of each gap: see WalkPoint.dateBounds) held at least `target` of the draw dates known by then (last
+ * RECENT_DAYS, every category); the largest level if none did, `target` itself (or the nearest level) with nothing known.
  */
-export function dateLevel(points: readonly WalkPoint[], horizon: number, day: number): { level: number; index: number; n: number } {
+export function dateLevel(
+  points: readonly WalkPoint[],
+  horizon: number,
+  day: number,
+  target = INTERVAL_LEVEL,
+): { level: number; index: number; n: number } {
   const h = Math.min(horizon, DATE_HORIZONS);
-  return remember(points, `date|${h}|${day}`, () => calibrateDates(points, h, day));
+  return remember(points, `date|${h}|${day}|${target}`, () => calibrateDates(points, h, day, target));
 }
 
 /** Whether the h-th next draw of each known point fell inside its date intervals at level index i, over its three as-of days. */
@@ -138,12 +143,18 @@ function dateHits(points: readonly WalkPoint[], h: number, level: (p: WalkPoint)
   return { n, held };
 }
 
-function calibrateDates(points: readonly WalkPoint[], h: number, day: number): { level: number; index: number; n: number } {
+function calibrateDates(points: readonly WalkPoint[], h: number, day: number, target: number): { level: number; index: number; n: number } {
   const known = knownAt(points, day, h).filter((p) => p.dateBounds.length > 0);
-  if (known.length === 0) return { level: INTERVAL_LEVEL, index: DATE_LEVELS.indexOf(INTERVAL_LEVEL), n: 0 };
+  if (known.length === 0) {
+    const index = Math.max(
+      0,
+      DATE_LEVELS.findIndex((l) => l >= target),
+    );
+    return { level: DATE_LEVELS[index], index, n: 0 };
+  }
   for (let i = 0; i < DATE_LEVELS.length; i++) {
     const { n, held } = dateHits(known, h, () => i);
-    if (held >= INTERVAL_LEVEL * n) return { level: DATE_LEVELS[i], index: i, n: known.length };
+    if (held >= target * n) return { level: DATE_LEVELS[i], index: i, n: known.length };
   }
   return { level: DATE_LEVELS[DATE_LEVELS.length - 1], index: DATE_LEVELS.length - 1, n: known.length };
 }

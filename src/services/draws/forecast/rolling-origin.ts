@@ -21,7 +21,7 @@ export const BASELINE_CHANGES = 24;
 export const BASELINE_QUANTILE = 0.95;
 /** α of the Winkler score: the intervals scored are 95% intervals. */
 export const WINKLER_ALPHA = 0.05;
-/** Central level of the date intervals the benchmark scores. */
+/** Level of the date intervals the benchmark scores. */
 export const BENCH_DATE_LEVEL = 0.9;
 /** A category is active at an origin with at least two draw days in this many days up to it. */
 export const ACTIVE_DAYS = 90;

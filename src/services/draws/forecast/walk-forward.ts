@@ -46,7 +46,9 @@ export const VOLATILITY_PRIOR_CHANGES = 3;
 /** Gaps of a category that form its date distribution. */
 export const DATE_GAPS = 12;
 /** Share of the date distribution taken from every category's recent gaps (long, irregular breaks happen). */
-export const DATE_POOLED_SHARE = 0.15;
+export const DATE_POOLED_SHARE = 0.05;
+/** Half-life, in gaps, of the recency weights of a category's own gaps. */
+export const DATE_HALF_LIFE = 4;
 /** Horizons whose date intervals are calibrated in the walk-forward; later ranks use the last one's level. */
 export const DATE_HORIZONS = 3;
 /** Central levels tried when the date interval is calibrated. */
@@ -144,15 +146,19 @@ export function regimeStart(draws: readonly PanelDraw[], k: number): number {
 const pausesMemo = new WeakMap<readonly PanelDraw[], boolean[]>();
 
 /**
- * The gap distribution of a category at a point: its last DATE_GAPS gaps, smoothed, mixed with every category's
- * gaps of the RECENT_DAYS before (DATE_POOLED_SHARE of the weight; a category with fewer than three gaps borrows
- * enough to count as three).
+ * The gap distribution of a category at a point: its last DATE_GAPS gaps, smoothed, each weighted by recency
+ * (halving every DATE_HALF_LIFE gaps back, so a rhythm the category has just taken up shows within a few draws), mixed
+ * with every category's gaps of the RECENT_DAYS before (DATE_POOLED_SHARE of the weight; a category with fewer than
+ * three gaps borrows enough to count as three).
  */
 export function dateGapWeights(own: readonly number[], pooled: readonly number[]): GapWeights {
   const recent = own.slice(-DATE_GAPS);
-  if (pooled.length === 0) return smoothGaps(recent);
-  const pooledWeight = Math.max(3 - recent.length, 0) + DATE_POOLED_SHARE * recent.length;
-  return smoothGaps([...recent, ...pooled], [...recent.map(() => 1), ...pooled.map(() => pooledWeight / pooled.length)]);
+  const decay = 0.5 ** (1 / DATE_HALF_LIFE);
+  const ownWeights = recent.map((_, i) => decay ** (recent.length - 1 - i));
+  if (pooled.length === 0) return smoothGaps(recent, ownWeights);
+  const total = ownWeights.reduce((s, w) => s + w, 0);
+  const pooledWeight = Math.max(3 - recent.length, 0) + DATE_POOLED_SHARE * total;
+  return smoothGaps([...recent, ...pooled], [...ownWeights, ...pooled.map(() => pooledWeight / pooled.length)]);
 }
 
 export interface WalkForward {
