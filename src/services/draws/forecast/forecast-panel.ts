@@ -12,6 +12,7 @@ import { clamp, median } from './statistics.ts';
 import {
   dateGapWeights,
   ESTABLISHED_DRAWS,
+  INVITATION_BOUND_FACTOR,
   knownAt,
   pooledScale,
   pooledVolatility,
@@ -44,8 +45,6 @@ export interface CategoryDrawsInput {
 
 export const CRS_BOUNDS = { min: 0, max: 1200 } as const;
 export const DEFAULT_HORIZONS = 5;
-/** Invitation ranges stay within the category's smallest and largest draws ×÷ this factor (e^0.35). */
-export const INVITATION_BOUND_FACTOR = Math.exp(0.35);
 /** The served models: the combination for established categories, the pooled model for young ones. */
 export const SERVED_MODELS = ['combination', 'pooled_young'] as const;
 export type ServedModel = (typeof SERVED_MODELS)[number];

@@ -47,6 +47,11 @@ export const VOLATILITY_PRIOR_CHANGES = 3;
 export const DATE_GAPS = 12;
 /** Share of the date distribution taken from every category's recent gaps (long, irregular breaks happen). */
 export const DATE_POOLED_SHARE = 0.05;
+/**
+ * Invitation ranges stay within the category's smallest and largest draws ×÷ this factor (e^0.35): beyond anything
+ * drawn is implausible, while a record size a little past the extremes does happen.
+ */
+export const INVITATION_BOUND_FACTOR = Math.exp(0.35);
 /** Half-life, in gaps, of the recency weights of a category's own gaps. */
 export const DATE_HALF_LIFE = 4;
 /** Horizons whose date intervals are calibrated in the walk-forward; later ranks use the last one's level. */
