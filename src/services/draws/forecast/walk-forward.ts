@@ -56,8 +56,11 @@ export const INVITATION_BOUND_FACTOR = Math.exp(0.35);
 export const DATE_HALF_LIFE = 4;
 /** Horizons whose date intervals are calibrated in the walk-forward; later ranks use the last one's level. */
 export const DATE_HORIZONS = 3;
-/** Central levels tried when the date interval is calibrated. */
-export const DATE_LEVELS = [0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999] as const;
+/**
+ * Levels tried when the date interval is calibrated. None above 0.99: past it the window reaches into the rare long
+ * breaks of every category and grows by months for a few points of coverage, which no one can plan with.
+ */
+export const DATE_LEVELS = [0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99] as const;
 
 export interface PanelDraw {
   /** Days since 1970-01-01. */
