@@ -23,6 +23,7 @@ import {
   BENCHMARK_HORIZONS,
   bootstrapInterval,
   checkTargets,
+  reliability,
   rollingOriginRecords,
   summarise,
 } from '../src/services/draws/forecast/rolling-origin.ts';
@@ -206,6 +207,11 @@ if (ONLY === null || ONLY === 'forecasts') {
       (x) => x.toFixed(0),
     );
     boot('"my score" Brier skill', pooled.score.skill, (rs) => summarise(rs, law).score.skill, three);
+    console.log('"my score" reliability (P(cut-off ≤ s) as stated, pooled over h = 1–5): stated bin, statements, mean stated, share true');
+    for (const b of reliability(records, law))
+      console.log(
+        `  ${b.from.toFixed(1)}–${b.to.toFixed(1)} ${String(b.n).padStart(5)}  ${pct(b.stated).padStart(6)}  ${pct(b.observed).padStart(6)}`,
+      );
     console.log('Targets:');
     for (const t of checkTargets(
       pooled,

@@ -20,10 +20,13 @@ import type { ForecastStatus, ModelName } from './forecast/forecast-panel.ts';
 import { loadCategoryDraws, loadDrawFacts, readForecasts } from './repository.ts';
 import { writeForecasts } from './store.ts';
 import type { DrawsTables } from './tables.ts';
+import { recordCurrentForecasts } from './track-record.ts';
 
 export interface FitResult {
   as_of: string;
   report: ImportReport | null;
+  /** Forecasts added to the track record by this fit (an identical forecast is not recorded again). */
+  recorded: number;
   categories: { category_id: number; slug: string; status: ForecastStatus; predictions: number; crs_model: ModelName | null }[];
   message: string;
 }
@@ -36,7 +39,7 @@ export async function fitForecasts(ctx: ServiceContext, options: { asOf?: string
   const asOf = options.asOf ?? resolveAsOf(ctx.config.env);
   const versions = await listDataVersions(ctx.db.kysely, SERVICE);
   const rounds = versions.find((v) => v.dataset === ROUNDS_DATASET);
-  if (!rounds) return { as_of: asOf, report: null, categories: [], message: 'no draws imported yet: nothing to fit' };
+  if (!rounds) return { as_of: asOf, report: null, recorded: 0, categories: [], message: 'no draws imported yet: nothing to fit' };
   const fitted: { computed?: ComputedForecasts } = {};
   const report = await runImport(
     ctx.db,
@@ -54,10 +57,14 @@ export async function fitForecasts(ctx: ServiceContext, options: { asOf?: string
     },
   );
   ctx.dataVersion.invalidate();
+  // Every fit (the CLI's and the daily refresh) keeps what it will serve in the track record, not only the first
+  // request after it.
+  const recorded = await recordCurrentForecasts(ctx.db.kysely.withTables<DrawsTables>(), 'fit');
   const { value, predictions } = fitted.computed!; // set by the import, which succeeded
   return {
     as_of: asOf,
     report,
+    recorded,
     categories: value.categories.map((c) => ({
       category_id: c.category_id,
       slug: c.slug,

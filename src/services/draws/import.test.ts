@@ -218,6 +218,10 @@ describeWithSnapshot('draws import of the real IRCC snapshot', (t) => {
 
     const later = await fitForecasts(ctx, { asOf: '2026-01-20' });
     assert.equal(later.as_of, '2026-01-20');
+    assert.ok(later.recorded > 0, 'the fit keeps the forecasts it will serve in the track record');
+    const kept = await db().selectFrom('draws_track_record').select(['origin', 'recorded_by']).where('origin', '=', '2026-01-20').execute();
+    assert.equal(kept.length, later.recorded);
+    assert.ok(kept.every((r) => r.recorded_by === 'fit'));
     const moved = (await storedState(db())).predictions;
     assert.ok(moved.length > 0 && moved.every((p) => p.as_of === '2026-01-20' && String(p.predicted_date) > '2026-01-20'));
     await fitForecasts(ctx, { asOf: SNAPSHOT_AS_OF });

@@ -12,8 +12,6 @@ import { importRounds } from './import.ts';
 import { drawsMigrations } from './migrations.ts';
 import { drawsPages } from './pages/index.ts';
 import { drawsRoutes } from './routes/index.ts';
-import type { DrawsTables } from './tables.ts';
-import { recordCurrentForecasts } from './track-record.ts';
 import { API_VERSION, ErrorBody } from './schemas/common.ts';
 
 export const drawsService: ServiceModule = {
@@ -56,10 +54,9 @@ export const drawsService: ServiceModule = {
   },
   async fit(ctx, options) {
     const result = await fitForecasts(ctx, { asOf: typeof options.asOf === 'string' ? options.asOf : undefined });
-    const recorded = result.report ? await recordCurrentForecasts(ctx.db.kysely.withTables<DrawsTables>(), 'fit') : 0;
     return (
       result.message +
-      `; ${recorded} forecasts added to the track record` +
+      `; ${result.recorded} forecasts added to the track record` +
       '\n' +
       result.categories
         .map(

@@ -45,9 +45,12 @@ function simulatedPanel(seed: string): CategoryDrawsInput[] {
   ];
 }
 
-test('every family of served 95% intervals covers 90–98% in the walk-forward of simulated panels (h = 1…3)', () => {
+test('every family of served 95% intervals covers 93–97% in the walk-forward of five simulated panels (h = 1…3)', () => {
+  // One panel gives about 215 forecasts a family: its coverage has a standard error of 1.5 points, so one panel alone
+  // can land three standard errors off by chance. Five panels pooled (about 1,070 forecasts) pin it within 2 points.
   const lines: string[] = [];
-  for (const seed of ['coverage-a', 'coverage-b']) {
+  const pooled = new Map<string, { n: number; held: number }>();
+  for (const seed of ['coverage-a', 'coverage-b', 'coverage-c', 'coverage-d', 'coverage-e']) {
     const f = forecastPanel(simulatedPanel(seed), END);
     const c = f.calibration!;
     for (let h = 1; h <= 3; h++) {
@@ -63,11 +66,17 @@ test('every family of served 95% intervals covers 90–98% in the walk-forward o
         ['dates', dates.coverage!, dates.n],
       ] as const) {
         assert.ok(n >= 150, `${seed} h${h} ${family}: ${n} scored forecasts`);
-        assert.ok(coverage >= 0.9 && coverage <= 0.98, `${seed} h${h} ${family}: coverage ${(100 * coverage).toFixed(1)}% outside 90–98%`);
+        const key = `${family} h${h}`;
+        const sum = pooled.get(key) ?? { n: 0, held: 0 };
+        pooled.set(key, { n: sum.n + n, held: sum.held + coverage * n });
       }
     }
   }
   console.log(`\nWalk-forward coverage of the served 95% intervals on simulated panels:\n${lines.join('\n')}\n`);
+  for (const [key, { n, held }] of pooled) {
+    const coverage = held / n;
+    assert.ok(coverage >= 0.93 && coverage <= 0.97, `${key}: coverage ${(100 * coverage).toFixed(1)}% of ${n} outside 93–97%`);
+  }
 });
 
 test('an outlier far in the past does not widen today’s interval', () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import {
   checkDormancy,
+  dateIntervals,
   distributionQuantile,
   gapsBetweenDates,
   gapSumDistributions,
@@ -156,4 +157,21 @@ test('dormancy: max(365 days, 3 × the 95th-percentile gap)', () => {
   assert.equal(checkDormancy('2024-01-01', [14, 14], '2024-12-31').dormant, false); // 365 days
   assert.equal(checkDormancy('2024-01-01', [14, 14], '2025-01-01').dormant, true); // 366 days
   assert.equal(checkDormancy('2024-01-01', [], '2025-01-01').thresholdDays, 365);
+});
+
+test('date_range is the shortest window holding its level: a steady rhythm with an odd gap gets a window around the rhythm', () => {
+  // A Monday; gaps of 14 days (8 of 10), 7 days and 63 days (1 each), all landing on Mondays.
+  const monday = iso('2025-01-06');
+  assert.equal(weekday(monday), 1);
+  const gaps = new Map([
+    [14, 8],
+    [7, 1],
+    [63, 1],
+  ]);
+  // 90%: 7 and 14 hold 9 of 10 (7 days wide); the central 90% would run from 7 to 63.
+  assert.deepEqual(dateIntervals(gaps, monday, 0, 1, [0.9])[0][0], [monday + 7, monday + 14]);
+  // 80%: the 14-day gap alone holds it.
+  assert.deepEqual(dateIntervals(gaps, monday, 0, 1, [0.8])[0][0], [monday + 14, monday + 14]);
+  // 100%: everything.
+  assert.deepEqual(dateIntervals(gaps, monday, 0, 1, [1])[0][0], [monday + 7, monday + 63]);
 });

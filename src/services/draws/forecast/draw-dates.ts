@@ -24,7 +24,7 @@ export const DATE_METHOD =
   'renewal model of the gaps: the first gap is conditioned on exceeding the days already elapsed since the last ' +
   'draw (if no gap in the distribution is that long, the clock restarts at the as-of date), the h-th draw is the ' +
   'sum of that first gap and h − 1 further independent gaps, computed exactly by convolution; the range is the ' +
-  'central interval of that sum (weekends moved to Monday), widened to include predicted_date, and not clipped: a ' +
+  'shortest interval holding the level of that sum (weekends moved to Monday), widened to include predicted_date, and not clipped: a ' +
   'later draw of a slow category may fall more than a year ahead.';
 
 export const DORMANT_RULE =
@@ -218,8 +218,31 @@ export function predictDrawDates(
 }
 
 /**
+ * The shortest run of days [lastDay + a, lastDay + b] whose weight reaches `level` of `total` (the earliest such run
+ * on a tie): for a category with a steady rhythm and a few odd gaps this is a window around the rhythm, where the
+ * central interval would stretch to both odd tails.
+ */
+function shortestWindow(days: Float64Array, total: number, level: number, lastDay: number): [number, number] {
+  const need = level * total - 1e-9 * total;
+  let best: [number, number] = [-1, -1];
+  let sum = 0;
+  let j = 0;
+  for (let i = 0; i < days.length; i++) {
+    // A run starting on a day of no weight is never shorter than the one starting on the next day that has some.
+    if (days[i] === 0) continue;
+    while (j < days.length && sum < need) sum += days[j++];
+    if (sum < need) break;
+    // j − 1 is the day whose weight completed the run: it carries weight, so the run is i … j − 1.
+    if (best[0] < 0 || j - 1 - i < best[1] - best[0]) best = [i, j - 1];
+    sum -= days[i];
+  }
+  if (best[0] < 0) best = [0, days.length - 1];
+  return [lastDay + best[0], lastDay + best[1]];
+}
+
+/**
  * The same distributions as gapSumDistributions, dense (index = offset in days) and moved to business days
- * from `lastDay`, with the central interval at each of `levels` for every horizon: the fast form the
+ * from `lastDay`, with the shortest interval holding each of `levels` for every horizon: the fast form the
  * walk-forward uses for every draw of every category.
  */
 export function dateIntervals(
@@ -259,23 +282,7 @@ export function dateIntervals(
       days[o + (w === 6 ? 2 : w === 0 ? 1 : 0)] += current[o];
       total += current[o];
     }
-    const bounds = levels.map((level): [number, number] => {
-      const lo = ((1 - level) / 2) * total - 1e-9 * total;
-      const hi = (1 - (1 - level) / 2) * total - 1e-9 * total;
-      let cumulative = 0;
-      let a = -1;
-      let b = -1;
-      for (let o = 0; o < days.length; o++) {
-        if (days[o] === 0) continue;
-        cumulative += days[o];
-        if (a < 0 && cumulative >= lo) a = o;
-        if (cumulative >= hi) {
-          b = o;
-          break;
-        }
-      }
-      return [lastDay + a, lastDay + (b < 0 ? days.length - 1 : b)];
-    });
+    const bounds = levels.map((level) => shortestWindow(days, total, level, lastDay));
     result.push(bounds);
   }
   return result;

@@ -8,7 +8,7 @@ import { weekday } from './draw-dates.ts';
 import { forecastPanel, MODEL_NAMES } from './forecast-panel.ts';
 import type { CategoryDrawsInput, CategoryForecast, DrawObservation } from './forecast-panel.ts';
 import { CONFIDENCE_DEFINITION, FORECAST_METHOD, MODEL_CATALOGUE } from './model-catalogue.ts';
-import { walkForward } from './walk-forward.ts';
+import { INVITATION_BOUND_FACTOR, volatility, walkForward } from './walk-forward.ts';
 
 /** A synthetic category: a draw every `step` days up to `last`, CRS a noisy walk around `level`, invitations around 3,000. */
 function syntheticDraws(seed: number, count: number, last: string, step: number, level = 480): DrawObservation[] {
@@ -182,8 +182,28 @@ test('intervals follow each category: a steady one narrower, never narrower at a
     for (let i = 1; i < f.predictions.length; i++) assert.ok(half(f)[i] >= half(f)[i - 1], `${f.slug}: ${half(f)}`);
     const sizes = (f.slug === 'calm' ? calm : wild).map((d) => d.invitations);
     for (const p of f.predictions) {
-      assert.ok(p.invitations_range!.min >= Math.min(...sizes) && p.invitations_range!.max <= Math.max(...sizes), JSON.stringify(p));
+      assert.ok(
+        p.invitations_range!.min >= Math.floor(Math.min(...sizes) / INVITATION_BOUND_FACTOR) &&
+          p.invitations_range!.max <= Math.ceil(Math.max(...sizes) * INVITATION_BOUND_FACTOR),
+        JSON.stringify(p),
+      );
       assert.ok(p.invitations_range!.min <= p.predicted_invitations && p.predicted_invitations <= p.invitations_range!.max);
     }
   }
+});
+
+test('volatility: exponentially weighted mean |change|, newest first, shrunk toward a prior, at least the floor', () => {
+  const decay = 0.5 ** (1 / 8);
+  // Changes 10, 0, 0 (oldest first): only the oldest moved, with weight decay².
+  assert.ok(Math.abs(volatility('crs', [0, 10, 10, 10]) - (10 * decay ** 2) / (1 + decay + decay ** 2)) < 1e-9);
+  // The newest change weighs most: the same changes in the other order give a larger value.
+  assert.ok(volatility('crs', [0, 0, 0, 10]) > volatility('crs', [0, 10, 10, 10]));
+  // A prior worth 3 changes.
+  const own = (10 * decay ** 2) / (1 + decay + decay ** 2);
+  const w = 1 + decay + decay ** 2;
+  assert.ok(Math.abs(volatility('crs', [0, 10, 10, 10], 20, 3) - (own * w + 3 * 20) / (w + 3)) < 1e-9);
+  // No change at all: the floor (3 CRS points), not zero.
+  assert.equal(volatility('crs', [500, 500, 500]), 3);
+  // One value: the prior alone.
+  assert.equal(volatility('crs', [500], 12, 3), 12);
 });

@@ -12,8 +12,10 @@ import { clamp, median } from './statistics.ts';
 import {
   dateGapWeights,
   ESTABLISHED_DRAWS,
+  INVITATION_BOUND_FACTOR,
   knownAt,
   pooledScale,
+  pooledVolatility,
   RECORD_HORIZONS,
   regimeStart,
   RECENT_DAYS,
@@ -130,7 +132,7 @@ export interface PanelForecastOptions {
   walk?: WalkForward;
   /** Compute the model tables of /api/models/ (the benchmark leaves them out). Default true. */
   report?: boolean;
-  /** Central level of every rank's date_range instead of the served one (the benchmark scores 90% ranges). */
+  /** Level of every rank's date_range instead of the calibrated one (the benchmark scores 90% ranges). */
   dateLevel?: number;
 }
 
@@ -266,6 +268,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
           known1,
           pooledScale(kind, panel, today),
           horizons,
+          pooledVolatility(kind, panel, today),
         ),
       ]),
     ) as Record<SeriesKind, SeriesPoint>;
@@ -285,10 +288,14 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
         ? `${regime} draw(s)${resumed}: young, forecast by the pooled model with wider intervals`
         : `${c.draws.length} draws${resumed ? ` (${regime}${resumed})` : ''}; last ${lastDate}`) +
       (ranks === horizons ? '' : `; only ${ranks} of ${horizons} ranks fall within a year of ${asOf}`);
-    // Invitations stay within the sizes the category has drawn (a young one: the sizes every category drew in the
-    // last two years): a log-scale interval can otherwise reach far past anything ever drawn.
+    // Invitations stay within what the category has plausibly drawn: its smallest and largest draws (a young one:
+    // every category's draws of the last two years) ×÷ INVITATION_BOUND_FACTOR, since a log-scale interval can
+    // otherwise reach far past anything ever drawn, while a record size a little past the extremes does happen.
     const sizes = (young ? panel.flatMap((x) => x.draws.filter((d) => d.day > today - RECENT_DAYS)) : c.draws).map((d) => d.invitations);
-    const drawn = { min: Math.min(...sizes), max: Math.max(...sizes) };
+    const drawn = {
+      min: Math.max(1, Math.floor(Math.min(...sizes) / INVITATION_BOUND_FACTOR)),
+      max: Math.ceil(Math.max(...sizes) * INVITATION_BOUND_FACTOR),
+    };
     // Confidence from the category's own served forecasts; a young category's from every young forecast.
     const confidencePoints = young ? knownAt(wf.points, today, 1, null).filter((p) => p.young) : wf.byCategory[ci].filter((p) => !p.young);
     for (const date of datePrediction.dates) {

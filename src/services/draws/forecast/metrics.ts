@@ -1,6 +1,6 @@
 // Backtest metrics of the walk-forward: errors of a model at one horizon over a set of points, and whether the
 // interval served at each point (sized only from errors known then) held the actual value or date.
-import { conformalHalfWidth, mean, quantile } from './statistics.ts';
+import { conformalHalfWidth, mean } from './statistics.ts';
 import type { MemberName } from './members.ts';
 import { DATE_HORIZONS, DATE_LEVELS, INTERVAL_DAYS, knownAt, RECENT_DAYS, seriesValue } from './walk-forward.ts';
 import type { SeriesKind, WalkPoint } from './walk-forward.ts';
@@ -57,7 +57,7 @@ export function scaledErrors(points: readonly WalkPoint[], kind: SeriesKind, h: 
 /**
  * The half-width of the served 95% interval at `day`, in units of errorScale: the conformal quantile (k-th
  * smallest with k = ⌈(n + 1) × 0.95⌉) of the scaled errors of the established categories' served forecasts whose
- * targets are known by `day`, over the last INTERVAL_DAYS (RECENT_DAYS, then all of them, while too few); FALLBACK_QUANTILE
+ * targets are known by `day`, over the last INTERVAL_DAYS (all of them while too few); FALLBACK_QUANTILE
  * if even that is too few. Young categories (absolute units): the same over the young forecasts of the last
  * YOUNG_DAYS (every one ever scored when there is none), 1.5 × the largest of them while they are too few for the
  * rank (YOUNG_FALLBACK with none at all).
@@ -81,36 +81,12 @@ export function intervalQuantile(
       }
       return { q: YOUNG_FALLBACK[kind], n: 0 };
     }
-    for (const window of [INTERVAL_DAYS, RECENT_DAYS, null]) {
+    for (const window of [INTERVAL_DAYS, null]) {
       const known = pick(window);
       const q = conformalHalfWidth(scaledErrors(known, kind, h), INTERVAL_LEVEL);
       if (Number.isFinite(q)) return { q, n: known.length };
     }
     return { q: FALLBACK_QUANTILE, n: 0 };
-  });
-}
-
-/** Pooled errors a category's own 95% quantile of scaled errors is worth (see categoryQuantile). */
-export const OWN_QUANTILE_PRIOR = 10;
-/** Fewest own errors before a category's own quantile counts at all. */
-export const OWN_QUANTILE_MIN = 5;
-
-/**
- * The scaled-error quantile of one established category at h: its own 95% quantile of scaled errors (forecasts
- * whose targets fell in the last RECENT_DAYS), shrunk toward the pooled one (intervalQuantile) with the weight of
- * OWN_QUANTILE_PRIOR errors, so that a category whose errors are steadier (or wilder) than its unit says gets a
- * narrower (or wider) interval, without a few errors deciding it.
- */
-export function categoryQuantile(points: readonly WalkPoint[], kind: SeriesKind, h: number, day: number, category: number): number {
-  return remember(points, `cq|${kind}|${h}|${day}|${category}`, () => {
-    const pooled = intervalQuantile(points, kind, h, day, false).q;
-    const own = scaledErrors(
-      knownAt(points, day, h, RECENT_DAYS).filter((p) => !p.young && p.category === category),
-      kind,
-      h,
-    );
-    if (own.length < OWN_QUANTILE_MIN) return pooled;
-    return (own.length * quantile(own, INTERVAL_LEVEL) + OWN_QUANTILE_PRIOR * pooled) / (own.length + OWN_QUANTILE_PRIOR);
   });
 }
 
@@ -130,20 +106,25 @@ export function servedHalfWidth(
       half,
       p.young
         ? Math.max(intervalQuantile(points, kind, j, day, true).q, intervalQuantile(points, kind, j, day, false).q * s.scale)
-        : categoryQuantile(points, kind, j, day, p.category) * s.errorScale,
+        : intervalQuantile(points, kind, j, day, false).q * s.errorScale,
     );
   }
   return half;
 }
 
 /**
- * The calibrated level of the date interval at `day` for horizon h: the smallest of DATE_LEVELS whose intervals (served on three days of each gap: see WalkPoint.dateBounds)
- * held at least 95% of the draw dates known by then (last RECENT_DAYS, every category); the largest level if
- * none did, 0.95 with nothing known.
+ * The calibrated level of the date interval at `day` for horizon h: the smallest of DATE_LEVELS whose intervals (served
+ * on three days of each gap: see WalkPoint.dateBounds) held at least `target` of the draw dates known by then (last
+ * RECENT_DAYS, every category); the largest level if none did, `target` itself (or the nearest level) with nothing known.
  */
-export function dateLevel(points: readonly WalkPoint[], horizon: number, day: number): { level: number; index: number; n: number } {
+export function dateLevel(
+  points: readonly WalkPoint[],
+  horizon: number,
+  day: number,
+  target = INTERVAL_LEVEL,
+): { level: number; index: number; n: number } {
   const h = Math.min(horizon, DATE_HORIZONS);
-  return remember(points, `date|${h}|${day}`, () => calibrateDates(points, h, day));
+  return remember(points, `date|${h}|${day}|${target}`, () => calibrateDates(points, h, day, target));
 }
 
 /** Whether the h-th next draw of each known point fell inside its date intervals at level index i, over its three as-of days. */
@@ -162,12 +143,18 @@ function dateHits(points: readonly WalkPoint[], h: number, level: (p: WalkPoint)
   return { n, held };
 }
 
-function calibrateDates(points: readonly WalkPoint[], h: number, day: number): { level: number; index: number; n: number } {
+function calibrateDates(points: readonly WalkPoint[], h: number, day: number, target: number): { level: number; index: number; n: number } {
   const known = knownAt(points, day, h).filter((p) => p.dateBounds.length > 0);
-  if (known.length === 0) return { level: INTERVAL_LEVEL, index: DATE_LEVELS.indexOf(INTERVAL_LEVEL), n: 0 };
+  if (known.length === 0) {
+    const index = Math.max(
+      0,
+      DATE_LEVELS.findIndex((l) => l >= target),
+    );
+    return { level: DATE_LEVELS[index], index, n: 0 };
+  }
   for (let i = 0; i < DATE_LEVELS.length; i++) {
     const { n, held } = dateHits(known, h, () => i);
-    if (held >= INTERVAL_LEVEL * n) return { level: DATE_LEVELS[i], index: i, n: known.length };
+    if (held >= target * n) return { level: DATE_LEVELS[i], index: i, n: known.length };
   }
   return { level: DATE_LEVELS[DATE_LEVELS.length - 1], index: DATE_LEVELS.length - 1, n: known.length };
 }

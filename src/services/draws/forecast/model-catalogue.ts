@@ -8,11 +8,16 @@ import { DAMPED_PHI_RANGE, SES_ALPHA_RANGE } from './models.ts';
 import { REVERSION_RIDGE, REVERSION_SHRINKAGE, REVERSION_YEARS } from './pooling.ts';
 import {
   DATE_GAPS,
+  DATE_HALF_LIFE,
   DATE_LEVELS,
   DATE_POOLED_SHARE,
   ESTABLISHED_DRAWS,
+  INTERVAL_DAYS,
+  INVITATION_BOUND_FACTOR,
   RECENT_DAYS,
   SCALE_CHANGES,
+  VOLATILITY_HALF_LIFE,
+  VOLATILITY_PRIOR_CHANGES,
   WEIGHT_ERRORS,
   WEIGHT_PRIOR_ERRORS,
 } from './walk-forward.ts';
@@ -42,16 +47,16 @@ export const COMBINATION_DEFINITION =
 
 export const INTERVAL_DEFINITION =
   `uncertainty_range (CRS) and invitations_range (on the log scale) are split-conformal 95% intervals from recent ` +
-  `out-of-sample errors: half-width = q_h × u, where u is the category's error unit (the mean |error| of its last ` +
-  `${WEIGHT_ERRORS} served h = 1 forecasts, shrunk toward s × the pooled mean |e|/s with the weight of ` +
-  `${WEIGHT_PRIOR_ERRORS} errors) and q_h is the k-th smallest |e|/u, k = ⌈(n + 1) × 0.95⌉, among the served h-step ` +
-  `forecasts of every established category whose targets fell in the ${RECENT_DAYS} days up to the as-of date ` +
-  `(every such forecast if that is too few; ${FALLBACK_QUANTILE} if still too few), shrunk toward the category's own 95% ` +
-  `quantile of those scaled errors (weight n/(n + 10) for n own errors, none below 5), so a steadier ` +
-  `category gets a narrower interval; the half-width at h is the largest of those at 1…h (a later draw is never ` +
-  `more certain). Invitation ranges stay within the smallest and largest draw the category has made (a young ` +
-  `category: every category's draws of the last ${RECENT_DAYS} days). An outlier older than two years ` +
-  `therefore never sizes today's interval. A young category's half-width is the same quantile of the absolute errors ` +
+  `out-of-sample errors: half-width = q_h × u. u is the category's volatility: the exponentially weighted mean ` +
+  `|change| of its draws since its last pause (weights halving every ${VOLATILITY_HALF_LIFE} draws back), shrunk toward the ` +
+  `established categories' median volatility with the weight of ${VOLATILITY_PRIOR_CHANGES} changes, so a category ` +
+  `whose draws have steadied gets a narrow interval within a few draws. q_h is the k-th smallest |e|/u, ` +
+  `k = ⌈(n + 1) × 0.95⌉, among the served h-step forecasts of every established category whose targets fell in the ` +
+  `${INTERVAL_DAYS} days up to the as-of date (every such forecast if that is too few; ${FALLBACK_QUANTILE} if still ` +
+  `too few), each error divided by the u of its own forecast; the half-width at h is the largest of those at 1…h (a ` +
+  `later draw is never more certain). Invitation ranges stay within what the category has plausibly drawn: its ` +
+  `smallest and largest draws ×÷ ${INVITATION_BOUND_FACTOR.toFixed(2)} (a young category: every category's draws of ` +
+  `the last ${RECENT_DAYS} days). A young category's half-width is the same quantile of the absolute errors ` +
   `of every young forecast ever scored, and never narrower than an established category's would be at the pooled ` +
   `scale. The CRS range is clipped to 0–1200 (margin_of_error is the half-width before clipping); invitations are at least 1.`;
 
@@ -130,8 +135,9 @@ export const MODEL_CATALOGUE: readonly ModelDescription[] = [
 
 export const DATE_CALIBRATION =
   `${DATE_METHOD} The gap distribution is the category's last ${DATE_GAPS} gaps, each spread over ±10% of its ` +
-  `length (triangular), mixed with every category's gaps of the last ${RECENT_DAYS} days (${DATE_POOLED_SHARE * 100}% ` +
-  `of the weight; a category with fewer than three gaps borrows enough to count as three). The central level is ` +
+  `length (triangular) and weighted by recency (halving every ${DATE_HALF_LIFE} gaps back), mixed with every ` +
+  `category's gaps of the last ${RECENT_DAYS} days (${DATE_POOLED_SHARE * 100}% of the weight; a category with fewer ` +
+  `than three gaps borrows enough to count as three). The level is ` +
   `calibrated: the smallest of ${DATE_LEVELS.join(', ')} whose intervals, in the walk-forward, held at least 95% of ` +
   `the actual draw dates of the last ${RECENT_DAYS} days (ranks 4–5 use rank 3's level).`;
 

@@ -7,7 +7,7 @@ import { Random } from '../../../core/random.ts';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
-import { bootstrapInterval, checkTargets, rollingOriginRecords, summarise, winkler } from './rolling-origin.ts';
+import { bootstrapInterval, checkTargets, reliability, rollingOriginRecords, summarise, winkler } from './rolling-origin.ts';
 import { quantile } from './statistics.ts';
 
 function category(seed: number, id: number, count: number, step: number, level: number): CategoryDrawsInput {
@@ -84,4 +84,27 @@ test('the summary scores what was served against the baseline, and the bootstrap
   );
   assert.ok(checks.some((c) => c.target === 'pooled CRS interval score ≤ 0.8 × baseline'));
   assert.ok(checks.some((c) => c.target.startsWith('c1 (')));
+});
+
+test('the reliability table bins every "my score" statement by its stated probability beside the share that came true', () => {
+  const panel = [category(3, 1, 60, 14, 480), category(4, 2, 50, 21, 520)];
+  const records = rollingOriginRecords(panel, '2024-06-01');
+  // A law stating 0.05 below the point and 0.95 at or above it.
+  const law = (s: number, point: number) => (s >= point ? 0.95 : 0.05);
+  const table = reliability(records, law, 10);
+  assert.equal(table.length, 10);
+  const compared = records.filter((r) => r.served !== null && r.baseline !== null);
+  const statements = compared.flatMap((r) => r.scores.map((s) => ({ s, r })));
+  assert.equal(
+    table.reduce((t, b) => t + b.n, 0),
+    statements.length,
+  );
+  const high = statements.filter(({ s, r }) => s.score >= r.served!.crs);
+  assert.equal(table[9].n, high.length);
+  assert.equal(table[0].n, statements.length - high.length);
+  assert.ok(table.slice(1, 9).every((b) => b.n === 0 && b.stated === null && b.observed === null));
+  if (high.length > 0) {
+    assert.ok(Math.abs(table[9].stated! - 0.95) < 1e-12);
+    assert.equal(table[9].observed, high.filter(({ s, r }) => r.actual.crs <= s.score).length / high.length);
+  }
 });

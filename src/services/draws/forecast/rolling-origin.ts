@@ -21,7 +21,7 @@ export const BASELINE_CHANGES = 24;
 export const BASELINE_QUANTILE = 0.95;
 /** α of the Winkler score: the intervals scored are 95% intervals. */
 export const WINKLER_ALPHA = 0.05;
-/** Central level of the date intervals the benchmark scores. */
+/** Level of the date intervals the benchmark scores. */
 export const BENCH_DATE_LEVEL = 0.9;
 /** A category is active at an origin with at least two draw days in this many days up to it. */
 export const ACTIVE_DAYS = 90;
@@ -242,6 +242,43 @@ export function summarise(records: readonly OriginRecord[], law: ScoreLaw): Benc
       skill: statements > 0 && reference > 0 ? 1 - brier / reference : null,
     },
   };
+}
+
+export interface ReliabilityBin {
+  /** The bin holds statements whose stated probability p has from ≤ p < to (the last bin includes 1). */
+  from: number;
+  to: number;
+  n: number;
+  /** Mean stated probability of the bin's statements. */
+  stated: number | null;
+  /** Share of them that came true (the cut-off was at or below the score). */
+  observed: number | null;
+}
+
+/**
+ * The reliability table of the "my score" statements of the records: statements grouped by stated probability into
+ * `bins` equal bins, each with its mean stated probability beside the share that came true. Calibrated statements
+ * have the two close in every well-filled bin.
+ */
+export function reliability(records: readonly OriginRecord[], law: ScoreLaw, bins = 10): ReliabilityBin[] {
+  const table = Array.from({ length: bins }, (_, i) => ({ from: i / bins, to: (i + 1) / bins, n: 0, sum: 0, hits: 0 }));
+  for (const r of records) {
+    if (r.served === null || r.baseline === null) continue;
+    for (const s of r.scores) {
+      const p = law(s.score, r.served.crs, r.served.crsHalfWidth);
+      const bin = table[Math.min(bins - 1, Math.floor(p * bins))];
+      bin.n++;
+      bin.sum += p;
+      if (r.actual.crs <= s.score) bin.hits++;
+    }
+  }
+  return table.map((b) => ({
+    from: b.from,
+    to: b.to,
+    n: b.n,
+    stated: b.n > 0 ? b.sum / b.n : null,
+    observed: b.n > 0 ? b.hits / b.n : null,
+  }));
 }
 
 /**

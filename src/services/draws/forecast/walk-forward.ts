@@ -22,8 +22,11 @@ export const RECORD_HORIZONS = 5;
 export const ESTABLISHED_DRAWS = 5;
 /** Errors older than this many days do not weigh models or calibrate dates: a regime from years ago must not dominate. */
 export const RECENT_DAYS = 730;
-/** Interval quantiles come from the errors of the last year (the last RECENT_DAYS while a year holds too few). */
-export const INTERVAL_DAYS = 365;
+/**
+ * Interval quantiles come from the errors of the last two years (all of them while those are too few): a year holds
+ * too few errors at the far ranks for a stable 95% quantile, and the unit already follows recent volatility.
+ */
+export const INTERVAL_DAYS = 730;
 /** Own recent h = 1 errors per member that set its combination weight. */
 export const WEIGHT_ERRORS = 10;
 /** The pooled prior counts as this many own errors. */
@@ -32,16 +35,32 @@ export const WEIGHT_PRIOR_ERRORS = 4;
 export const SCALE_CHANGES = 12;
 /** Smallest scale (CRS points; log invitations): a run of identical values must not make an interval vanish. */
 export const MIN_SCALE: Record<SeriesKind, number> = { crs: 3, invitations: 0.1 };
-/** The error unit is at least this share of the established categories' median scale. */
-export const ERROR_SCALE_FLOOR = 0.5;
+/**
+ * Half-life, in draws, of the exponential weights of a category's volatility (the intervals' unit): recent
+ * changes count most, so a category whose draws have steadied gets narrow intervals within a few draws, and one
+ * that turned jumpy gets wide ones as quickly.
+ */
+export const VOLATILITY_HALF_LIFE = 8;
+/** The established categories' median volatility counts as this many changes of a category's own. */
+export const VOLATILITY_PRIOR_CHANGES = 3;
 /** Gaps of a category that form its date distribution. */
 export const DATE_GAPS = 12;
 /** Share of the date distribution taken from every category's recent gaps (long, irregular breaks happen). */
-export const DATE_POOLED_SHARE = 0.15;
+export const DATE_POOLED_SHARE = 0.05;
+/**
+ * Invitation ranges stay within the category's smallest and largest draws ×÷ this factor (e^0.35): beyond anything
+ * drawn is implausible, while a record size a little past the extremes does happen.
+ */
+export const INVITATION_BOUND_FACTOR = Math.exp(0.35);
+/** Half-life, in gaps, of the recency weights of a category's own gaps. */
+export const DATE_HALF_LIFE = 4;
 /** Horizons whose date intervals are calibrated in the walk-forward; later ranks use the last one's level. */
 export const DATE_HORIZONS = 3;
-/** Central levels tried when the date interval is calibrated. */
-export const DATE_LEVELS = [0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999] as const;
+/**
+ * Levels tried when the date interval is calibrated. None above 0.99: past it the window reaches into the rare long
+ * breaks of every category and grows by months for a few points of coverage, which no one can plan with.
+ */
+export const DATE_LEVELS = [0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99] as const;
 
 export interface PanelDraw {
   /** Days since 1970-01-01. */
@@ -61,10 +80,9 @@ export interface SeriesPoint {
   /** The category's scale then (mean |change| of its last SCALE_CHANGES changes, at least MIN_SCALE); young: the pooled median. */
   scale: number;
   /**
-   * What intervals are sized in units of: the mean |error| of the category's last WEIGHT_ERRORS served h = 1
-   * forecasts, shrunk toward `scale` × the pooled ratio mean(|error| / scale) with the weight of
-   * WEIGHT_PRIOR_ERRORS errors, and at least ERROR_SCALE_FLOOR × the established categories' median scale. Young
-   * categories: 1 (their intervals come from absolute errors).
+   * What intervals are sized in units of: the category's volatility (see volatility()), shrunk toward the
+   * established categories' median volatility with the weight of VOLATILITY_PRIOR_CHANGES changes, at least
+   * MIN_SCALE. Young categories: 1 (their intervals come from absolute errors).
    */
   errorScale: number;
   phi: number;
@@ -136,15 +154,19 @@ export function regimeStart(draws: readonly PanelDraw[], k: number): number {
 const pausesMemo = new WeakMap<readonly PanelDraw[], boolean[]>();
 
 /**
- * The gap distribution of a category at a point: its last DATE_GAPS gaps, smoothed, mixed with every category's
- * gaps of the RECENT_DAYS before (DATE_POOLED_SHARE of the weight; a category with fewer than three gaps borrows
- * enough to count as three).
+ * The gap distribution of a category at a point: its last DATE_GAPS gaps, smoothed, each weighted by recency
+ * (halving every DATE_HALF_LIFE gaps back, so a rhythm the category has just taken up shows within a few draws), mixed
+ * with every category's gaps of the RECENT_DAYS before (DATE_POOLED_SHARE of the weight; a category with fewer than
+ * three gaps borrows enough to count as three).
  */
 export function dateGapWeights(own: readonly number[], pooled: readonly number[]): GapWeights {
   const recent = own.slice(-DATE_GAPS);
-  if (pooled.length === 0) return smoothGaps(recent);
-  const pooledWeight = Math.max(3 - recent.length, 0) + DATE_POOLED_SHARE * recent.length;
-  return smoothGaps([...recent, ...pooled], [...recent.map(() => 1), ...pooled.map(() => pooledWeight / pooled.length)]);
+  const decay = 0.5 ** (1 / DATE_HALF_LIFE);
+  const ownWeights = recent.map((_, i) => decay ** (recent.length - 1 - i));
+  if (pooled.length === 0) return smoothGaps(recent, ownWeights);
+  const total = ownWeights.reduce((s, w) => s + w, 0);
+  const pooledWeight = Math.max(3 - recent.length, 0) + DATE_POOLED_SHARE * total;
+  return smoothGaps([...recent, ...pooled], [...ownWeights, ...pooled.map(() => pooledWeight / pooled.length)]);
 }
 
 export interface WalkForward {
@@ -195,16 +217,19 @@ export function combinationWeights(
   return Object.fromEntries(COMBINED_MEMBERS.map((m, i) => [m, inverse[i] / total]));
 }
 
-/** SeriesPoint.errorScale of a category whose change scale is `scale`, from the h = 1 errors known. */
-export function errorScale(known: readonly WalkPoint[], kind: SeriesKind, category: number, scale: number): number {
-  const established = known.filter((p) => !p.young);
-  const error = (p: WalkPoint) => Math.abs(seriesValue(kind, p.targets[0]!) - p.series[kind].served[0]);
-  const ratio = established.length > 0 ? mean(established.map((p) => error(p) / p.series[kind].scale)) : 1;
-  const own = established
-    .filter((p) => p.category === category)
-    .slice(-WEIGHT_ERRORS)
-    .map(error);
-  const value = (own.reduce((s, e) => s + e, 0) + WEIGHT_PRIOR_ERRORS * ratio * scale) / (own.length + WEIGHT_PRIOR_ERRORS);
+/**
+ * Exponentially weighted mean |change| of a series (weights halving every VOLATILITY_HALF_LIFE changes back), shrunk
+ * toward `prior` with the weight of `priorChanges` changes (0: the series' own), at least MIN_SCALE.
+ */
+export function volatility(kind: SeriesKind, y: readonly number[], prior = 0, priorChanges = 0): number {
+  const decay = 0.5 ** (1 / VOLATILITY_HALF_LIFE);
+  let sum = 0;
+  let weights = 0;
+  for (let t = y.length - 1, w = 1; t >= 1; t--, w *= decay) {
+    sum += w * Math.abs(y[t] - y[t - 1]);
+    weights += w;
+  }
+  const value = weights + priorChanges > 0 ? (sum + priorChanges * prior) / (weights + priorChanges) : prior;
   return Math.max(MIN_SCALE[kind], value);
 }
 
@@ -222,6 +247,7 @@ export function seriesPoint(
   known: readonly WalkPoint[],
   youngScale: number,
   horizons: number,
+  pooledUnit: number = youngScale,
 ): SeriesPoint {
   const start = regimeStart(draws, k);
   const y = draws.slice(start, k).map((d) => seriesValue(kind, d));
@@ -230,9 +256,8 @@ export function seriesPoint(
   const members = memberForecasts(y, phi, horizons).forecasts;
   if (young) return { scale, errorScale: 1, phi, members, weights: {}, served: members.pooled_reversion };
   const weights = combinationWeights(known, kind, category, scale);
-  // A quiet spell (or a regime just restarted) must not make a category's intervals collapse: the error unit is
-  // at least half the established categories' median scale.
-  const unit = Math.max(errorScale(known, kind, category, scale), ERROR_SCALE_FLOOR * youngScale);
+  // A regime just restarted (few changes of its own) leans on the other categories' volatility.
+  const unit = volatility(kind, y, pooledUnit, VOLATILITY_PRIOR_CHANGES);
   return { scale, errorScale: unit, phi, members, weights, served: combine(members, weights, horizons) };
 }
 
@@ -244,6 +269,23 @@ export function pooledScale(kind: SeriesKind, categories: readonly PanelCategory
     if (y.length >= ESTABLISHED_DRAWS) scales.push(seriesScale(kind, y)!);
   }
   return scales.length > 0 ? median(scales) : kind === 'crs' ? 15 : 0.5;
+}
+
+/** Median volatility (unshrunk) of the established categories at a point in time: the prior of every category's unit. */
+export function pooledVolatility(kind: SeriesKind, categories: readonly PanelCategory[], day: number): number {
+  const units: number[] = [];
+  for (const c of categories) {
+    const k = c.draws.filter((d) => d.day <= day).length;
+    const start = regimeStart(c.draws, k);
+    if (k - start >= ESTABLISHED_DRAWS)
+      units.push(
+        volatility(
+          kind,
+          c.draws.slice(start, k).map((d) => seriesValue(kind, d)),
+        ),
+      );
+  }
+  return units.length > 0 ? median(units) : kind === 'crs' ? 15 : 0.5;
 }
 
 /** Longest gap borrowed from other categories: a break of more than a year is dormancy, not a gap. */
@@ -278,6 +320,12 @@ export function walkForward(categories: readonly PanelCategory[]): WalkForward {
     if (!scaleCache.has(key)) scaleCache.set(key, pooledScale(kind, categories, day));
     return scaleCache.get(key)!;
   };
+  const unitCache = new Map<string, number>();
+  const cachedPooledVolatility = (kind: SeriesKind, day: number) => {
+    const key = `${kind}:${day}`;
+    if (!unitCache.has(key)) unitCache.set(key, pooledVolatility(kind, categories, day));
+    return unitCache.get(key)!;
+  };
   for (const e of events) {
     const c = categories[e.ci];
     // Reversion pairs whose target is this draw become known now (for every later estimate).
@@ -308,6 +356,7 @@ export function walkForward(categories: readonly PanelCategory[]): WalkForward {
           known1,
           cachedPooledScale(kind, e.day),
           RECORD_HORIZONS,
+          cachedPooledVolatility(kind, e.day),
         ),
       ]),
     ) as Record<SeriesKind, SeriesPoint>;
