@@ -1,0 +1,43 @@
+// The shared layout's messages in English (ICU MessageFormat): header, navigation, banners, footer, error pages,
+// language switch and the charts' data tables. fr.ts has the same keys.
+export const en = {
+  'layout.skip': 'Skip to content',
+  'layout.otherServices': 'Other services',
+  'layout.language': 'Language',
+  'layout.languageName': 'English',
+  'layout.demoData': 'Generated demo data.',
+  'layout.dataVersion': 'Data version',
+  'layout.noData': 'none (no data imported)',
+  'layout.imported': ', imported {date}',
+  'layout.sources': 'Sources: {sources}.',
+  'layout.apiDocs': 'API documentation',
+  'layout.openApi': 'OpenAPI',
+  'layout.demoBanner': 'Demo data.',
+  'layout.demoBannerText': 'What this service shows now is generated for demonstration; no figure on these pages is real.',
+  'layout.staleTitle': 'Data may be out of date.',
+  'layout.staleObservation':
+    'The newest {noun} in it is dated {date}, {age, plural, one {# day} other {# days}} ago: no {noun} for more than {limit, plural, one {# day} other {# days}}, so newer ones are probably missing.',
+  'layout.staleConfirmed':
+    'It was last confirmed against its source on {date} ({age, plural, one {# day} other {# days}} ago); the source may have changed since.',
+  'layout.observation.draw': 'draw',
+  'error.cannotUse': 'Cannot use this request:',
+  'error.notFound': 'Not found',
+  'error.noData': 'No data yet',
+  'error.cannotShow': 'Cannot show this page',
+  'chart.dataBehind': 'Data behind “{title}”',
+  'chart.dataCaption': '{title}: data',
+  'chart.lower': '{name}: lower',
+  'chart.upper': '{name}: upper',
+  'chart.date': 'Date',
+  'pager.label': 'Pages of results',
+  'pager.previous': '← Previous',
+  'pager.next': 'Next →',
+  'pager.position': 'Page {page, number} of {pages, number}',
+  'service.oral': 'Oral health evidence',
+  'service.krt': 'Key resources tables',
+  'service.grants': 'Federal grants',
+  'service.draws': 'Express Entry draws',
+  'service.retraction': 'Retracted papers',
+} as const;
+
+export type LayoutKey = keyof typeof en;

@@ -1,0 +1,62 @@
+// The language a page is drawn in, and what pages format with it: the layout's messages, numbers, money and dates.
+// A request that names its language (`?lang=`) keeps it in every internal link and GET form of the page (links.ts);
+// one that does not gets the Accept-Language negotiation on each page it opens.
+import type { FastifyRequest } from 'fastify';
+import type { Translate } from '../i18n/catalogue.ts';
+import { formatDate, formatMoney, formatNumberIn, formatPercent, localeOf } from '../i18n/format.ts';
+import { isLanguage, negotiateLanguage } from '../i18n/language.ts';
+import type { Language } from '../i18n/language.ts';
+import { layoutMessages } from '../i18n/messages/index.ts';
+import type { LayoutKey } from '../i18n/messages/index.ts';
+
+export interface PageLocale {
+  language: Language;
+  /** The BCP 47 tag Intl formats with (en-CA, fr-CA). */
+  locale: string;
+  /** The request's `?lang=` named a language this service speaks. */
+  explicit: boolean;
+  /** The shared layout's messages. */
+  layout: Translate<LayoutKey>;
+  number(value: number, maxDecimals?: number): string;
+  money(amount: number, cents?: boolean): string;
+  percent(share: number, maxDecimals?: number): string;
+  date(date: string, style?: 'long' | 'short'): string;
+}
+
+const locales = new Map<string, PageLocale>();
+
+export function pageLocale(language: Language, explicit: boolean): PageLocale {
+  const id = `${language}|${explicit}`;
+  let locale = locales.get(id);
+  if (locale === undefined) {
+    locale = {
+      language,
+      locale: localeOf(language),
+      explicit,
+      layout: layoutMessages.in(language),
+      number: (value, maxDecimals) => formatNumberIn(language, value, maxDecimals),
+      money: (amount, cents) => formatMoney(language, amount, cents),
+      percent: (share, maxDecimals) => formatPercent(language, share, maxDecimals),
+      date: (date, style) => formatDate(language, date, style),
+    };
+    locales.set(id, locale);
+  }
+  return locale;
+}
+
+/** The first `lang` of the query, when it is a string. */
+export function queryLanguage(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.lang;
+  const first = Array.isArray(value) ? (value[0] as unknown) : value;
+  return typeof first === 'string' ? first : undefined;
+}
+
+/** The language of a request's page: `?lang=`, then Accept-Language, then the service's first language. */
+export function requestLocale(request: FastifyRequest, languages: readonly Language[]): PageLocale {
+  const asked = queryLanguage(request);
+  const header = request.headers['accept-language'];
+  const language = negotiateLanguage(asked, typeof header === 'string' ? header : undefined, languages);
+  const explicit =
+    asked !== undefined && isLanguage(asked.trim().toLowerCase()) && languages.includes(asked.trim().toLowerCase() as Language);
+  return pageLocale(language, explicit);
+}
