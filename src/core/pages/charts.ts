@@ -279,7 +279,11 @@ export function forestPlot(options: {
   valueName?: string;
   groupColours?: Record<string, string>;
   width?: number;
+  language?: Language;
 }): ChartSpec {
+  const language = options.language ?? 'en';
+  const say = (key: 'chart.estimate' | 'chart.interval95' | 'chart.lower95' | 'chart.upper95' | 'chart.group') =>
+    layoutMessages.format(language, key);
   const reference = options.reference ?? (options.logScale ? 1 : 0);
   const groups = [...new Set(options.rows.map((r) => r.group ?? ''))];
   const colourOf = (group: string) => options.groupColours?.[group] ?? PALETTE[groups.indexOf(group) % PALETTE.length];
@@ -293,7 +297,7 @@ export function forestPlot(options: {
     const rows = options.rows.map((r, index) => ({ ...r, index })).filter((r) => (r.group ?? '') === group);
     const pair: SeriesOption[] = [
       {
-        name: group ? `${group} (95% interval)` : '95% interval',
+        name: group ? `${group} (${say('chart.interval95')})` : say('chart.interval95'),
         type: 'custom' as const,
         renderItem: ((_params, api) => {
           const start = api.coord([api.value(0), api.value(2)]);
@@ -315,7 +319,7 @@ export function forestPlot(options: {
         z: 2,
       },
       {
-        name: group || 'estimate',
+        name: group || say('chart.estimate'),
         type: 'scatter' as const,
         symbol: 'diamond',
         symbolSize: 11,
@@ -332,6 +336,7 @@ export function forestPlot(options: {
     description: options.description,
     width: options.width,
     height: Math.max(160, 70 + 30 * options.rows.length),
+    language,
     option: {
       grid: { left: 220, right: 32, top: groups.length > 1 || groups[0] ? 36 : 16, bottom: 44 },
       legend: groups.length > 1 || groups[0] ? { top: 0, data: groups.filter(Boolean).map((g) => g) } : undefined,
@@ -362,7 +367,13 @@ export function forestPlot(options: {
       ) as SeriesOption[],
     },
     table: {
-      columns: ['', 'estimate', '95% lower', '95% upper', ...(groups[0] || groups.length > 1 ? ['group'] : [])],
+      columns: [
+        '',
+        say('chart.estimate'),
+        say('chart.lower95'),
+        say('chart.upper95'),
+        ...(groups[0] || groups.length > 1 ? [say('chart.group')] : []),
+      ],
       rows: options.rows.map((r) => [r.label, r.estimate, r.lower, r.upper, ...(groups[0] || groups.length > 1 ? [r.group ?? ''] : [])]),
     },
   };

@@ -1,6 +1,7 @@
 // Service D's pages on SQLite and PostgreSQL: on the demo data (every page, its numbers against the API's, every
 // chart's drawn marks against the rows behind it, the "my score" answer against clearance(), 400/404 as pages),
 // and on the real snapshot (a young category says its forecast is pooled and wider; dormant ones say since when).
+import { wordsIn } from './shared.ts';
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -22,6 +23,8 @@ import { DRAWS_PER_PAGE } from './draws-list.ts';
 import { CHART_HORIZONS, MODELS_CHART } from './models.ts';
 import { NEXT_DRAWS_CHART } from './overview.ts';
 import { percent } from './shared.ts';
+
+const EN = wordsIn('en');
 
 interface ApiPrediction {
   rank: number;
@@ -305,9 +308,9 @@ describeEachDatabase(
       const res = await page(app, `/my-score?crs=${crs}&category=${entry.category_id}`);
       assert.equal(res.status, 200);
       const expected = clearance(crs, { point: next.predicted_crs_score, margin: next.uncertainty_range.margin_of_error });
-      assert.match(res.body, new RegExp(`<span class="stat" id="chance">${percent(expected.atOrBelow)}</span>`));
-      assert.match(res.body, new RegExp(`<strong id="chance-below">${percent(expected.below)}</strong>`));
-      assert.match(res.body, new RegExp(`<strong id="chance-equal">${percent(expected.equal)}</strong>`));
+      assert.match(res.body, new RegExp(`<span class="stat" id="chance">${percent(expected.atOrBelow, EN)}</span>`));
+      assert.match(res.body, new RegExp(`<strong id="chance-below">${percent(expected.below, EN)}</strong>`));
+      assert.match(res.body, new RegExp(`<strong id="chance-equal">${percent(expected.equal, EN)}</strong>`));
       // near the forecast the answer is near even odds; far above it, near certain
       assert.ok(expected.atOrBelow > 0.3 && expected.atOrBelow < 0.7);
       const later = tableById(res.body, 'later-draws');
@@ -316,7 +319,7 @@ describeEachDatabase(
         const p = entry.predictions[i];
         assert.equal(
           row[4],
-          percent(clearance(crs, { point: p.predicted_crs_score, margin: p.uncertainty_range.margin_of_error }).atOrBelow),
+          percent(clearance(crs, { point: p.predicted_crs_score, margin: p.uncertainty_range.margin_of_error }).atOrBelow, EN),
         );
       });
       for (const caveat of [/not a promise/, /size of a draw is not known in advance/, /tie-break/i, /eligible/])
