@@ -26,6 +26,11 @@ export function formatNumberIn(language: Language, value: number, maxDecimals = 
   return numberFormat(language, `n${maxDecimals}`, { maximumFractionDigits: maxDecimals }).format(value);
 }
 
+/** `value` with exactly `digits` decimals (1.000 / 1,000). */
+export function formatFixed(language: Language, value: number, digits: number): string {
+  return numberFormat(language, `f${digits}`, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
 /** Canadian dollars: whole dollars by default ($12,345 / 12 345 $), or to the cent. */
 export function formatMoney(language: Language, amount: number, cents = false): string {
   const digits = cents ? 2 : 0;

@@ -3,7 +3,7 @@
 // one that does not gets the Accept-Language negotiation on each page it opens.
 import type { FastifyRequest } from 'fastify';
 import type { Translate } from '../i18n/catalogue.ts';
-import { formatDate, formatMoney, formatNumberIn, formatPercent, localeOf } from '../i18n/format.ts';
+import { formatDate, formatFixed, formatMoney, formatNumberIn, formatPercent, localeOf } from '../i18n/format.ts';
 import { isLanguage, negotiateLanguage } from '../i18n/language.ts';
 import type { Language } from '../i18n/language.ts';
 import { layoutMessages } from '../i18n/messages/index.ts';
@@ -18,6 +18,8 @@ export interface PageLocale {
   /** The shared layout's messages. */
   layout: Translate<LayoutKey>;
   number(value: number, maxDecimals?: number): string;
+  /** Exactly `digits` decimals (1.000, 1,000): figures whose precision is part of what they say. */
+  fixed(value: number, digits: number): string;
   money(amount: number, cents?: boolean): string;
   percent(share: number, maxDecimals?: number): string;
   date(date: string, style?: 'long' | 'short'): string;
@@ -35,6 +37,7 @@ export function pageLocale(language: Language, explicit: boolean): PageLocale {
       explicit,
       layout: layoutMessages.in(language),
       number: (value, maxDecimals) => formatNumberIn(language, value, maxDecimals),
+      fixed: (value, digits) => formatFixed(language, value, digits),
       money: (amount, cents) => formatMoney(language, amount, cents),
       percent: (share, maxDecimals) => formatPercent(language, share, maxDecimals),
       date: (date, style) => formatDate(language, date, style),

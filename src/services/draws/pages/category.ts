@@ -162,7 +162,7 @@ function modelSection(forecast: StoredCategoryForecast, w: Words): SafeHtml {
   if (forecast.crs === null) return html``;
   const { t, loc } = w;
   const b = forecast.backtest_h1;
-  const f = (x: number | null) => (x === null ? '—' : loc.number(Number(x.toFixed(1)), 1));
+  const f = (x: number | null) => (x === null ? '—' : loc.fixed(x, 1));
   const weights = (kind: 'crs' | 'invitations') => forecast[kind]?.weights ?? {};
   const members = MEMBERS.filter((m) => m in weights('crs') || m in weights('invitations'));
   const weight = (kind: 'crs' | 'invitations', m: string) =>
@@ -170,7 +170,7 @@ function modelSection(forecast: StoredCategoryForecast, w: Words): SafeHtml {
   return html`<h2>${t('category.howForecast')}</h2>
     ${
       forecast.status === 'young'
-        ? html`<p>${t('category.pooled', { phi: loc.number(Number(forecast.crs.phi.used.toFixed(3)), 3) })}</p>`
+        ? html`<p>${t('category.pooled', { phi: loc.fixed(forecast.crs.phi.used, 3) })}</p>`
         : html`<div class="table-scroll">
             <table class="data" id="weights">
               <caption>

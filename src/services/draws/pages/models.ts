@@ -16,8 +16,7 @@ export const MODELS_CHART = 'backtest-mae';
 /** Horizons the chart compares (the table shows every horizon stored). */
 export const CHART_HORIZONS = [1, 2, 3];
 
-const fixed = (x: number | null | undefined, w: Words, digits = 1) =>
-  x === null || x === undefined ? '—' : w.loc.number(Number(x.toFixed(digits)), digits);
+const fixed = (x: number | null | undefined, w: Words, digits = 1) => (x === null || x === undefined ? '—' : w.loc.fixed(x, digits));
 
 /** The models scored on the established categories' forecasts (pooled_young is scored on other forecasts). */
 export function comparedModels(stored: StoredForecasts): StoredModelPerformance[] {
@@ -79,9 +78,7 @@ function horizonTable(stored: StoredForecasts, h: number, kind: 'crs' | 'invitat
             </th>
             <td class="num">${r ? count(r.n, w) : '—'}</td>
             <td class="num">${fixed(r?.mae, w, digits)}</td>
-            <td class="num">
-              ${comparable && r?.mae != null && naiveMae ? `${loc.number(Number((r.mae / naiveMae).toFixed(3)), 3)}×` : '—'}
-            </td>
+            <td class="num">${comparable && r?.mae != null && naiveMae ? `${loc.fixed(r.mae / naiveMae, 3)}×` : '—'}</td>
             <td class="num">${fixed(r?.rmse, w, digits)}</td>
             <td class="num">${fixed(r?.mase, w, 3)}</td>
             <td class="num">${fixed(r?.bias, w, digits)}</td>
@@ -124,7 +121,7 @@ async function categoryTable(routes: DrawsRouteContext, stored: StoredForecasts,
             <td class="num">${fixed(b.served, w)}</td>
             <td class="num">${fixed(b.naive, w)}</td>
             <td class="num">${fixed(b.window_mean, w)}</td>
-            <td class="num">${b.served !== null && b.naive ? `${loc.number(Number((b.served / b.naive).toFixed(3)), 3)}×` : '—'}</td>
+            <td class="num">${b.served !== null && b.naive ? `${loc.fixed(b.served / b.naive, 3)}×` : '—'}</td>
           </tr>`;
         })}
       </tbody>

@@ -111,7 +111,7 @@ function method(view: ForecastView, crs: number | undefined, category: CategoryR
           ${t('myScore.worked', {
             point: score(next.predicted_crs_score, w),
             margin: score(next.uncertainty_range.margin_of_error, w),
-            scale: loc.number(Number(laplaceScaleFor95(next.uncertainty_range.margin_of_error).toFixed(2)), 2),
+            scale: loc.fixed(laplaceScaleFor95(next.uncertainty_range.margin_of_error), 2),
             crs,
           })}
         </p>`

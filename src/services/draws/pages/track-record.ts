@@ -13,7 +13,7 @@ import type { Words } from './shared.ts';
 
 const PER_PAGE = 100;
 
-const fixedIn = (x: number, digits: number, w: Words) => w.loc.number(Number(x.toFixed(digits)), digits);
+const fixedIn = (x: number, digits: number, w: Words) => w.loc.fixed(x, digits);
 const figure = (x: number | null, w: Words, digits = 1) => (x === null ? '—' : fixedIn(x, digits, w));
 const interval = (i: SeriesRecord['mae_interval_95'], w: Words, digits = 1) =>
   i === null ? '' : ` (${fixedIn(i.low, digits, w)}–${fixedIn(i.high, digits, w)})`;
