@@ -275,9 +275,12 @@ function cacheKeyOf(request: FastifyRequest): string {
   return language === null ? request.url : `${request.url}\u0000${language.language}`;
 }
 
-/** A multilingual route's answer chosen by Accept-Language varies on it. */
+/** A multilingual route's answer names its language, and varies on Accept-Language when that header chose it. */
 function varyOnLanguage(request: FastifyRequest, reply: FastifyReply): void {
-  if (routeLanguage(request)?.byHeader) varyOn(reply, 'accept-language');
+  const language = routeLanguage(request);
+  if (language === null) return;
+  reply.header('content-language', language.language);
+  if (language.byHeader) varyOn(reply, 'accept-language');
 }
 
 const cacheControlOf = (seconds: number) => (seconds > 0 ? `public, max-age=${seconds}` : 'no-cache');

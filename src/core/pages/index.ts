@@ -205,7 +205,6 @@ export class PageKit {
   async send(request: FastifyRequest, reply: FastifyReply, page: PageRequest): Promise<string> {
     reply.type('text/html; charset=utf-8');
     const locale = this.locale(request);
-    if (this.languages.length > 1) reply.header('content-language', locale.language);
     const text = (await this.render(request, page)).text;
     return locale.explicit ? keepLanguage(text, locale.language) : text;
   }
