@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Catalogue } from '../src/core/i18n/catalogue.ts';
-import { assertSameShape } from '../src/core/i18n/catalogue.test.ts';
+import { assertSameShape } from './support/catalogues.ts';
 import { layoutMessages } from '../src/core/i18n/messages/index.ts';
 import type { ServiceApp } from '../src/core/service.ts';
 import { drawsMessages } from '../src/services/draws/messages/index.ts';

@@ -1,21 +1,10 @@
 // The layout's catalogue: the same keys and placeholders in English and French; plurals and numbers by language.
-// The services' catalogues get the same check in test/catalogues.test.ts (core does not import services).
+// The services' catalogues get the same check in test/i18n.test.ts (core does not import services).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Catalogue, placeholdersOf } from './catalogue.ts';
-import type { MessageTable } from './catalogue.ts';
+import { Catalogue } from './catalogue.ts';
+import { assertSameShape } from '../../../test/support/catalogues.ts';
 import { layoutMessages } from './messages/index.ts';
-
-/** Fails naming the first key whose languages disagree (keys, placeholders, an empty message). */
-export function assertSameShape(name: string, catalogue: Catalogue<string>): void {
-  const en: MessageTable<string> = catalogue.tables.en;
-  const fr: MessageTable<string> = catalogue.tables.fr;
-  assert.deepEqual(Object.keys(fr).sort(), Object.keys(en).sort(), `${name}: the keys differ`);
-  for (const key of Object.keys(en)) {
-    assert.deepEqual(placeholdersOf(fr[key], 'fr'), placeholdersOf(en[key], 'en'), `${name} ${key}: the placeholders differ`);
-    assert.ok(fr[key].trim() !== '', `${name} ${key} is empty in French`);
-  }
-}
 
 test('layout: both languages have the same keys and placeholders', () => {
   assertSameShape('layout', layoutMessages as Catalogue<string>);

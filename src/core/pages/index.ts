@@ -27,7 +27,7 @@ import type { PageLocale } from './locale.ts';
 export { html, joinHtml, queryString, trustedHtml, escapeHtml, externalLink, isWebAddress, SafeHtml } from './html.ts';
 export type { HtmlValue } from './html.ts';
 export { formatNumber } from './format.ts';
-export { pageLocale, requestLocale } from './locale.ts';
+export { pageLocale, requestLocale, untranslated } from './locale.ts';
 export type { PageLocale } from './locale.ts';
 export { barChart, chartFigure, dataTable, forestPlot, lineChart, renderChartSvg, PALETTE } from './charts.ts';
 export type { ChartSpec, ChartTable, ForestRow, IntervalBand, LineSeries, BarSeries } from './charts.ts';

@@ -8,6 +8,16 @@ import { isLanguage, negotiateLanguage } from '../i18n/language.ts';
 import type { Language } from '../i18n/language.ts';
 import { layoutMessages } from '../i18n/messages/index.ts';
 import type { LayoutKey } from '../i18n/messages/index.ts';
+import { html } from './html.ts';
+import type { SafeHtml } from './html.ts';
+
+/**
+ * ` lang="en"` on a page in another language: text a service has no translation of yet (it comes from outside its
+ * catalogue) says so to screen readers and browsers; nothing on an English page.
+ */
+export function untranslated(locale: PageLocale): SafeHtml {
+  return locale.language === 'en' ? html`` : html` lang="en"`;
+}
 
 export interface PageLocale {
   language: Language;

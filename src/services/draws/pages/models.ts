@@ -1,7 +1,7 @@
 // `/models`: the models' walk-forward backtest against naive (the data of GET /api/models/: the stored forecasts'
 // model performance and per-category h = 1 errors), what each model is, how well the intervals held, and the rules
 // behind every number.
-import { barChart, html } from '../../../core/pages/index.ts';
+import { barChart, html, untranslated } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredForecasts, StoredModelPerformance } from '../aggregates.ts';
@@ -173,7 +173,7 @@ function catalogue(w: Words): SafeHtml {
       (m) =>
         html`<dt id="model-${m.name}">${m.name}</dt>
           <dd>
-            ${m.description}${
+            <span${untranslated(w.loc)}>${m.description}</span>${
               Object.keys(m.parameters).length > 0
                 ? html`<br /><span class="muted"
                       >${w.t('models.parameters')}
@@ -193,6 +193,8 @@ export function modelsPage(app: ServiceApp, routes: DrawsRouteContext, kit: Page
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);
       const { t } = w;
+      // The method's texts are the forecasting code's own (forecast/model-catalogue.ts), in English only for now.
+      const english = untranslated(w.loc);
       const stored = (await readForecasts(routes.db))?.value ?? null;
       const version = await kit.dataVersion();
       const horizons = stored ? [...new Set(stored.models.flatMap((m) => m.crs.map((r) => r.h)))].sort((a, b) => a - b) : [];
@@ -223,17 +225,17 @@ export function modelsPage(app: ServiceApp, routes: DrawsRouteContext, kit: Page
           ${catalogue(w)}
           <h2>${t('models.rules')}</h2>
           <h3>${t('models.rulesIntervals')}</h3>
-          <p>${FORECAST_METHOD.interval}</p>
+          <p${english}>${FORECAST_METHOD.interval}</p>
           <h3>${t('models.rulesYoung')}</h3>
-          <p>${FORECAST_METHOD.young}</p>
+          <p${english}>${FORECAST_METHOD.young}</p>
           <h3>${t('models.rulesDates')}</h3>
-          <p>${FORECAST_METHOD.dates}</p>
+          <p${english}>${FORECAST_METHOD.dates}</p>
           <h3>${t('models.rulesDormant')}</h3>
-          <p>${FORECAST_METHOD.dormant}</p>
+          <p${english}>${FORECAST_METHOD.dormant}</p>
           <h3>${t('models.rulesConfidence')}</h3>
-          <p>${FORECAST_METHOD.confidence}</p>
+          <p${english}>${FORECAST_METHOD.confidence}</p>
           <h3>${t('models.rulesBacktest')}</h3>
-          <p>${FORECAST_METHOD.backtest_definition}</p>`,
+          <p${english}>${FORECAST_METHOD.backtest_definition}</p>`,
       };
     }),
   );

@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { HttpError } from '../../../core/http/errors.ts';
-import { barChart, chartFigure, escapeHtml, externalLink, html, trustedHtml } from '../../../core/pages/index.ts';
+import { barChart, chartFigure, escapeHtml, externalLink, html, trustedHtml, untranslated } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredCalculator } from '../aggregates.ts';
@@ -349,7 +349,7 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
 function formulaSection(w: Words): SafeHtml {
   return html`<details class="formulas">
     <summary>${w.t('calc.howItWorks')}</summary>
-    ${markdownToHtml(CALCULATOR_FORMULAS_MARKDOWN)}
+    <div${untranslated(w.loc)}>${markdownToHtml(CALCULATOR_FORMULAS_MARKDOWN)}</div>
   </details>`;
 }
 
