@@ -5,7 +5,7 @@
 // catalogue has the same keys and placeholders in both languages, with no ASCII apostrophe (ICU's quote character).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Catalogue } from '../src/core/i18n/catalogue.ts';
+import type { Catalogue } from '../src/core/i18n/catalogue.ts';
 import { assertSameShape } from './support/catalogues.ts';
 import { layoutMessages } from '../src/core/i18n/messages/index.ts';
 import type { ServiceApp } from '../src/core/service.ts';
