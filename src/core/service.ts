@@ -11,7 +11,8 @@ import type { Db } from './db/database.ts';
 import type { ErrorInfo } from './http/errors.ts';
 import type { ImportReport } from './import.ts';
 import { serviceDataVersion } from './db/datasets.ts';
-import type { PageKit } from './pages/index.ts';
+import type { PageHeader, PageKit } from './pages/index.ts';
+import type { Language } from './i18n/language.ts';
 import type { NewestObservationReader } from './sync/status.ts';
 
 export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -24,6 +25,10 @@ export interface ServicePages {
   sections: Array<{ label: string; href: string }>;
   /** Script assets of the service's own (name → file path), served beside the core assets. */
   scripts?: Record<string, string>;
+  /** The languages the pages speak, the default first (absent: English only). */
+  languages?: readonly Language[];
+  /** The title and sections in a language, from the service's catalogue (absent: `title` and `sections`). */
+  header?: (language: Language) => PageHeader;
   routes(app: ServiceApp, ctx: ServiceContext, kit: PageKit): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 // HTTP caching and compression of buffered answers: a strong ETag over the exact bytes of each representation
 // (If-None-Match → 304), Cache-Control from the service or route, compression (brotli or gzip, as the client
-// asks) of answers over 1 KB, and an optional server-side cache of whole responses keyed by URL and data version.
+// asks) of answers over 1 KB, and an optional server-side cache of whole responses keyed by URL (and language, for a route in several) and data version.
 //
 // The cache holds encoded bytes, not strings: a hit sends a Buffer as it is (a 37 KB string with characters above
 // U+00FF cost a UTF-8 encoding on every reply, and twice its length in memory), with its brotli or gzip variant
@@ -16,6 +16,18 @@ import type { DataVersionWatcher } from '../service.ts';
 import { securityHeadersFor } from './security.ts';
 import { countDirectly, countInPrimary } from './rate-limit.ts';
 import type { DirectLimit } from './rate-limit.ts';
+import { isLanguage, negotiateLanguage } from '../i18n/language.ts';
+import type { Language } from '../i18n/language.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers in several languages (`?lang=`, else Accept-Language): its cached answers are keyed by the
+     * negotiated language, and an answer chosen by Accept-Language says `Vary: Accept-Language`.
+     */
+    languages?: readonly Language[];
+  }
+}
 
 export function strongEtag(body: string | Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
@@ -238,6 +250,39 @@ function varyOnEncoding(reply: FastifyReply): void {
   else if (!/accept-encoding|\*/i.test(String(vary))) reply.header('vary', `${String(vary)}, accept-encoding`);
 }
 
+/** Adds a header name to Vary, keeping what is there. */
+function varyOn(reply: FastifyReply, name: string): void {
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) reply.header('vary', name);
+  else if (!new RegExp(`${name}|\\*`, 'i').test(String(vary))) reply.header('vary', `${String(vary)}, ${name}`);
+}
+
+/** The language a multilingual route answers this request in, and whether Accept-Language chose it; null for other routes. */
+function routeLanguage(request: FastifyRequest): { language: Language; byHeader: boolean } | null {
+  const languages = request.routeOptions.config?.languages;
+  if (languages === undefined || languages.length < 2) return null;
+  const raw = (request.query as Record<string, unknown> | undefined)?.lang;
+  const asked = typeof raw === 'string' ? raw : Array.isArray(raw) && typeof raw[0] === 'string' ? raw[0] : undefined;
+  const header = request.headers['accept-language'];
+  const language = negotiateLanguage(asked, typeof header === 'string' ? header : undefined, languages);
+  const named = asked?.trim().toLowerCase();
+  return { language, byHeader: !(isLanguage(named) && languages.includes(named)) };
+}
+
+/** The response cache's key of a request: its URL, and for a multilingual route the language it is answered in. */
+function cacheKeyOf(request: FastifyRequest): string {
+  const language = routeLanguage(request);
+  return language === null ? request.url : `${request.url}\u0000${language.language}`;
+}
+
+/** A multilingual route's answer names its language, and varies on Accept-Language when that header chose it. */
+function varyOnLanguage(request: FastifyRequest, reply: FastifyReply): void {
+  const language = routeLanguage(request);
+  if (language === null) return;
+  reply.header('content-language', language.language);
+  if (language.byHeader) varyOn(reply, 'accept-language');
+}
+
 const cacheControlOf = (seconds: number) => (seconds > 0 ? `public, max-age=${seconds}` : 'no-cache');
 
 /**
@@ -301,7 +346,8 @@ function answersDirectly(request: FastifyRequest): boolean {
 }
 
 function answer(options: CachingOptions, request: FastifyRequest, reply: FastifyReply, done: HookDone, version: string): void {
-  const hit = options.cache!.get(request.url, version);
+  const key = cacheKeyOf(request);
+  const hit = options.cache!.get(key, version);
   if (hit === undefined) {
     request.pdiCacheVersion = version;
     done();
@@ -313,6 +359,7 @@ function answer(options: CachingOptions, request: FastifyRequest, reply: Fastify
   const etag = variantEtag(hit.etag, encoding);
   reply.header('content-type', hit.contentType).header('cache-control', hit.cacheControl).header('etag', etag);
   if (hit.compressible) varyOnEncoding(reply);
+  varyOnLanguage(request, reply);
   if (etagMatches(request.headers['if-none-match'], etag)) {
     reply.code(304).send();
     return;
@@ -332,7 +379,7 @@ function answer(options: CachingOptions, request: FastifyRequest, reply: Fastify
       reply.send(hit.identity); // cannot happen with zlib on a Buffer; the identity bytes are always right
       return;
     }
-    options.cache!.addVariant(request.url, hit, encoding, body);
+    options.cache!.addVariant(key, hit, encoding, body);
     reply.header('content-encoding', encoding).send(body);
   });
 }
@@ -381,6 +428,7 @@ export function finishCaching(
   const encoding =
     compressible && request.headers['x-no-compression'] === undefined ? preferredEncoding(request.headers['accept-encoding']) : null;
   if (compressible) varyOnEncoding(reply);
+  varyOnLanguage(request, reply);
 
   if (!isGet || status !== 200) {
     if (encoding === null) done(null, identity);
@@ -396,6 +444,7 @@ export function finishCaching(
   const given = reply.getHeader('etag') as string | undefined;
   const etag = given ?? strongEtag(identity);
   let entry: CachedResponse | undefined;
+  const key = cacheKeyOf(request);
   if (!given?.startsWith('W/') && this.cache && request.pdiCacheVersion !== undefined && !encodedAlready) {
     entry = {
       version: request.pdiCacheVersion,
@@ -405,11 +454,12 @@ export function finishCaching(
       compressible,
       identity,
       ...(contentType.startsWith('text/html') ? { expiresAt: Date.now() + PAGE_CACHE_MS } : {}),
-      ...(answersDirectly(request) && request.routeOptions.url !== undefined
+      // A multilingual route's hits need the negotiation, which the direct path does not do: they go through Fastify.
+      ...(key === request.url && answersDirectly(request) && request.routeOptions.url !== undefined
         ? { directRoute: request.routeOptions.url, directLimit: request.routeOptions.config.directLimit }
         : {}),
     };
-    this.cache.set(request.url, entry);
+    this.cache.set(key, entry);
   }
   // A tag names one representation: a compressed answer gets its own, derived from the route's tag if it set one.
   const tag = variantEtag(etag, encoding);
@@ -429,7 +479,7 @@ export function finishCaching(
       done(error);
       return;
     }
-    if (entry) this.cache!.addVariant(request.url, entry, encoding, body);
+    if (entry) this.cache!.addVariant(key, entry, encoding, body);
     reply.header('content-encoding', encoding);
     done(null, body);
   });

@@ -35,11 +35,7 @@ export function acceptedLanguages(header: string | undefined): string[] {
  * The language to answer in. An explicit `lang` the service speaks wins; an unknown `lang` is ignored here (the
  * route's schema decides whether it is an error); otherwise the best Accept-Language the service speaks; else its first.
  */
-export function negotiateLanguage(
-  lang: string | undefined,
-  acceptLanguage: string | undefined,
-  supported: readonly Language[],
-): Language {
+export function negotiateLanguage(lang: string | undefined, acceptLanguage: string | undefined, supported: readonly Language[]): Language {
   const fallback = supported[0] ?? 'en';
   if (lang !== undefined) {
     const wanted = lang.trim().toLowerCase();

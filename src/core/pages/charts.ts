@@ -6,7 +6,9 @@ import * as echarts from 'echarts';
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts';
 import { escapeHtml, html, trustedHtml } from './html.ts';
 import type { SafeHtml } from './html.ts';
-import { formatNumber } from './format.ts';
+import { formatNumberIn } from '../i18n/format.ts';
+import type { Language } from '../i18n/language.ts';
+import { layoutMessages } from '../i18n/messages/index.ts';
 
 /** Colours with at least 3:1 contrast on white, distinguishable in the common colour-vision deficiencies (Okabe–Ito). */
 export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'] as const;
@@ -27,6 +29,8 @@ export interface ChartSpec {
   table: ChartTable;
   width?: number;
   height?: number;
+  /** The language of the figure's caption and data table (English when absent). */
+  language?: Language;
 }
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -63,17 +67,18 @@ export function renderChartSvg(spec: ChartSpec): string {
 
 /** A figure: the chart, its caption, and its data table (collapsed) beside it. */
 export function chartFigure(spec: ChartSpec, svg = renderChartSvg(spec)): SafeHtml {
+  const language = spec.language ?? 'en';
   return html`<figure class="chart" id="${spec.id}">
     <figcaption><strong>${spec.title}</strong> <span class="muted">${spec.description}</span></figcaption>
     ${trustedHtml(svg)}
     <details class="chart-data">
-      <summary>Data behind “${spec.title}”</summary>
-      ${dataTable(spec.table, `${spec.title}: data`)}
+      <summary>${layoutMessages.format(language, 'chart.dataBehind', { title: spec.title })}</summary>
+      ${dataTable(spec.table, layoutMessages.format(language, 'chart.dataCaption', { title: spec.title }), language)}
     </details>
   </figure>`;
 }
 
-export function dataTable(table: ChartTable, caption: string): SafeHtml {
+export function dataTable(table: ChartTable, caption: string, language: Language = 'en'): SafeHtml {
   return html`<table class="data">
     <caption>
       ${caption}
@@ -87,16 +92,16 @@ export function dataTable(table: ChartTable, caption: string): SafeHtml {
       ${table.rows.map(
         (row) =>
           html`<tr>
-            ${row.map((cell) => html`<td>${formatCell(cell)}</td>`)}
+            ${row.map((cell) => html`<td>${formatCell(cell, language)}</td>`)}
           </tr>`,
       )}
     </tbody>
   </table>`;
 }
 
-function formatCell(value: string | number | null): string {
+function formatCell(value: string | number | null, language: Language): string {
   if (value === null) return '—';
-  if (typeof value === 'number') return formatNumber(value, Number.isInteger(value) ? 0 : 3);
+  if (typeof value === 'number') return formatNumberIn(language, value, Number.isInteger(value) ? 0 : 3);
   return value;
 }
 
@@ -117,6 +122,7 @@ export function barChart(options: {
   valueName?: string;
   width?: number;
   height?: number;
+  language?: Language;
 }): ChartSpec {
   const categoryAxis = { type: 'category' as const, data: options.categories, axisLabel: { interval: 0, hideOverlap: true } };
   const valueAxis = { type: 'value' as const, name: options.valueName };
@@ -127,6 +133,7 @@ export function barChart(options: {
     description: options.description,
     width: options.width,
     height,
+    language: options.language,
     option: {
       grid: { left: options.horizontal ? 180 : 64, right: 24, top: options.series.length > 1 ? 40 : 24, bottom: 48, containLabel: false },
       legend: options.series.length > 1 ? { top: 0 } : undefined,
@@ -169,9 +176,13 @@ export function lineChart(options: {
   bands?: IntervalBand[];
   timeAxis?: boolean;
   valueName?: string;
+  /** The data table's heading of the x column (default: Date on a time axis, else x). */
+  xName?: string;
   width?: number;
   height?: number;
+  language?: Language;
 }): ChartSpec {
+  const language = options.language ?? 'en';
   const bands = options.bands ?? [];
   const bandSeries = bands.flatMap((band, i) => [
     {
@@ -194,7 +205,15 @@ export function lineChart(options: {
       silent: true,
     },
   ]);
-  const columns = ['x', ...options.series.map((s) => s.name), ...bands.flatMap((b) => [`${b.name}: lower`, `${b.name}: upper`])];
+  const xName = options.xName ?? (options.timeAxis === false ? 'x' : layoutMessages.format(language, 'chart.date'));
+  const columns = [
+    xName,
+    ...options.series.map((s) => s.name),
+    ...bands.flatMap((b) => [
+      layoutMessages.format(language, 'chart.lower', { name: b.name }),
+      layoutMessages.format(language, 'chart.upper', { name: b.name }),
+    ]),
+  ];
   const xs = [
     ...new Set([...options.series.flatMap((s) => s.points.map((p) => p[0])), ...bands.flatMap((b) => b.points.map((p) => p[0]))]),
   ].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -205,6 +224,7 @@ export function lineChart(options: {
     description: options.description,
     width: options.width,
     height: options.height,
+    language,
     option: {
       grid: { left: 64, right: 24, top: 40, bottom: 48 },
       legend: { top: 0, data: [...options.series.map((s) => s.name), ...bands.map((b) => b.name)] },
@@ -259,7 +279,11 @@ export function forestPlot(options: {
   valueName?: string;
   groupColours?: Record<string, string>;
   width?: number;
+  language?: Language;
 }): ChartSpec {
+  const language = options.language ?? 'en';
+  const say = (key: 'chart.estimate' | 'chart.interval95' | 'chart.lower95' | 'chart.upper95' | 'chart.group') =>
+    layoutMessages.format(language, key);
   const reference = options.reference ?? (options.logScale ? 1 : 0);
   const groups = [...new Set(options.rows.map((r) => r.group ?? ''))];
   const colourOf = (group: string) => options.groupColours?.[group] ?? PALETTE[groups.indexOf(group) % PALETTE.length];
@@ -273,7 +297,7 @@ export function forestPlot(options: {
     const rows = options.rows.map((r, index) => ({ ...r, index })).filter((r) => (r.group ?? '') === group);
     const pair: SeriesOption[] = [
       {
-        name: group ? `${group} (95% interval)` : '95% interval',
+        name: group ? `${group} (${say('chart.interval95')})` : say('chart.interval95'),
         type: 'custom' as const,
         renderItem: ((_params, api) => {
           const start = api.coord([api.value(0), api.value(2)]);
@@ -295,7 +319,7 @@ export function forestPlot(options: {
         z: 2,
       },
       {
-        name: group || 'estimate',
+        name: group || say('chart.estimate'),
         type: 'scatter' as const,
         symbol: 'diamond',
         symbolSize: 11,
@@ -312,6 +336,7 @@ export function forestPlot(options: {
     description: options.description,
     width: options.width,
     height: Math.max(160, 70 + 30 * options.rows.length),
+    language,
     option: {
       grid: { left: 220, right: 32, top: groups.length > 1 || groups[0] ? 36 : 16, bottom: 44 },
       legend: groups.length > 1 || groups[0] ? { top: 0, data: groups.filter(Boolean).map((g) => g) } : undefined,
@@ -342,7 +367,13 @@ export function forestPlot(options: {
       ) as SeriesOption[],
     },
     table: {
-      columns: ['', 'estimate', '95% lower', '95% upper', ...(groups[0] || groups.length > 1 ? ['group'] : [])],
+      columns: [
+        '',
+        say('chart.estimate'),
+        say('chart.lower95'),
+        say('chart.upper95'),
+        ...(groups[0] || groups.length > 1 ? [say('chart.group')] : []),
+      ],
       rows: options.rows.map((r) => [r.label, r.estimate, r.lower, r.upper, ...(groups[0] || groups.length > 1 ? [r.group ?? ''] : [])]),
     },
   };

@@ -18,21 +18,27 @@ import { renderDocument } from './layout.ts';
 import type { DataFooter, ServiceLink } from './layout.ts';
 import { isWebAddress } from './html.ts';
 import type { HtmlValue, SafeHtml } from './html.ts';
+import { layoutMessages } from '../i18n/messages/index.ts';
+import type { Language } from '../i18n/language.ts';
+import { keepLanguage, languageHref } from './links.ts';
+import { requestLocale } from './locale.ts';
+import type { PageLocale } from './locale.ts';
 
 export { html, joinHtml, queryString, trustedHtml, escapeHtml, externalLink, isWebAddress, SafeHtml } from './html.ts';
 export type { HtmlValue } from './html.ts';
 export { formatNumber } from './format.ts';
+export { pageLocale, requestLocale, untranslated } from './locale.ts';
+export type { PageLocale } from './locale.ts';
 export { barChart, chartFigure, dataTable, forestPlot, lineChart, renderChartSvg, PALETTE } from './charts.ts';
 export type { ChartSpec, ChartTable, ForestRow, IntervalBand, LineSeries, BarSeries } from './charts.ts';
 
-/** The short titles used in the navigation between services. */
-export const SERVICE_TITLES: Record<ServiceName, string> = {
-  oral: 'Oral health evidence',
-  krt: 'Key resources tables',
-  grants: 'Federal grants',
-  draws: 'Express Entry draws',
-  retraction: 'Retracted papers',
-};
+/** The short titles used in the navigation between services, in a language. */
+export function serviceTitle(name: ServiceName, language: Language = 'en'): string {
+  return layoutMessages.format(language, `service.${name}`);
+}
+
+/** The short titles used in the navigation between services (English). */
+export const SERVICE_TITLES = Object.fromEntries(SERVICE_NAMES.map((name) => [name, serviceTitle(name)])) as Record<ServiceName, string>;
 
 /**
  * What the kit reads of the service it draws for (a ServiceContext has all of it). Declared here, not imported from
@@ -60,6 +66,12 @@ export interface PageRequest {
   scripts?: string[];
 }
 
+/** The header of a service in one language: its name and its sections. */
+export interface PageHeader {
+  serviceTitle: string;
+  sections: PageSection[];
+}
+
 /** How long a page may show a stale (or fresh) verdict before it is read again. */
 const STALE_RECHECK_MS = 60_000;
 
@@ -67,20 +79,35 @@ export class PageKit {
   readonly assets: AssetRegistry;
   readonly charts = new ChartCache();
   private readonly ctx: PagesContext;
-  private readonly serviceTitle: string;
-  private readonly sections: PageSection[];
+  /** The languages the pages speak, the default first (one: no language switch, no negotiation). */
+  readonly languages: readonly Language[];
+  private readonly header: (language: Language) => PageHeader;
   private footerCache: { version: string | null; footer: DataFooter } | null = null;
   private readonly newestObservation: NewestObservationReader | undefined;
 
   constructor(
     ctx: PagesContext,
-    options: { serviceTitle: string; sections: PageSection[]; assets?: AssetRegistry; newestObservation?: NewestObservationReader },
+    options: {
+      serviceTitle: string;
+      sections: PageSection[];
+      assets?: AssetRegistry;
+      newestObservation?: NewestObservationReader;
+      languages?: readonly Language[];
+      /** The header in another language than English (the service's catalogue); absent: `serviceTitle` and `sections`. */
+      header?: (language: Language) => PageHeader;
+    },
   ) {
     this.ctx = ctx;
     this.newestObservation = options.newestObservation;
-    this.serviceTitle = options.serviceTitle;
-    this.sections = options.sections;
+    const english = { serviceTitle: options.serviceTitle, sections: options.sections };
+    this.header = options.header ?? (() => english);
+    this.languages = options.languages && options.languages.length > 0 ? options.languages : ['en'];
     this.assets = options.assets ?? coreAssets();
+  }
+
+  /** The language of this request's page (`?lang=`, Accept-Language, the first language), with its formatters. */
+  locale(request: FastifyRequest): PageLocale {
+    return requestLocale(request, this.languages);
   }
 
   /** The data version pages key their cached charts on ('none' without data). */
@@ -123,10 +150,10 @@ export class PageKit {
    * service's `/services/<name>/`, which redirects to that service's port on the host the browser asked for. Pages
    * are cached and shared by every client, so nothing a request says (its Host) may be written into one.
    */
-  serviceLinks(): ServiceLink[] {
+  serviceLinks(language: Language = 'en'): ServiceLink[] {
     return SERVICE_NAMES.map((name) => ({
       name,
-      title: SERVICE_TITLES[name],
+      title: serviceTitle(name, language),
       url: this.publicUrl(name) ?? (name === this.ctx.name ? '/' : `/services/${name}/`),
       current: name === this.ctx.name,
     }));
@@ -148,23 +175,38 @@ export class PageKit {
   }
 
   async render(request: FastifyRequest, page: PageRequest): Promise<SafeHtml> {
+    const locale = this.locale(request);
+    const header = this.header(locale.language);
     return renderDocument({
       title: page.title,
       description: page.description,
-      serviceTitle: this.serviceTitle,
-      sections: this.sections.map((s) => ({ ...s, current: s.href === page.section })),
-      services: this.serviceLinks(),
+      serviceTitle: header.serviceTitle,
+      sections: header.sections.map((s) => ({ ...s, current: s.href === page.section })),
+      services: this.serviceLinks(locale.language),
       footer: await this.footer(),
       body: page.body,
       scripts: page.scripts,
       assets: this.assets,
+      locale,
+      translations: this.languages
+        .filter((language) => language !== locale.language)
+        .map((language) => ({
+          language,
+          href: languageHref(request.url, language),
+          label: layoutMessages.format(language, 'layout.languageName'),
+        })),
     });
   }
 
-  /** Renders and sends a page (text/html; the kernel adds ETag and Cache-Control). */
+  /**
+   * Renders and sends a page (text/html; the kernel adds ETag and Cache-Control). A page in a language the request
+   * named keeps it in its links and forms.
+   */
   async send(request: FastifyRequest, reply: FastifyReply, page: PageRequest): Promise<string> {
     reply.type('text/html; charset=utf-8');
-    return (await this.render(request, page)).text;
+    const locale = this.locale(request);
+    const text = (await this.render(request, page)).text;
+    return locale.explicit ? keepLanguage(text, locale.language) : text;
   }
 }
 

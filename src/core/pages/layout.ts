@@ -5,6 +5,8 @@
 import { html } from './html.ts';
 import type { HtmlValue, SafeHtml } from './html.ts';
 import type { AssetRegistry } from './assets.ts';
+import type { Language } from '../i18n/language.ts';
+import type { PageLocale } from './locale.ts';
 
 export interface ServiceLink {
   name: string;
@@ -45,6 +47,9 @@ export interface PageOptions {
   /** Asset names of scripts to load (deferred). */
   scripts?: string[];
   assets: AssetRegistry;
+  locale: PageLocale;
+  /** The same page in the service's other languages (none for a service with one language). */
+  translations: Array<{ language: Language; href: string; label: string }>;
 }
 
 /** A navigation link; the current one carries aria-current (written whole, so no stray space is left when it is not). */
@@ -53,37 +58,39 @@ function navLink(href: string, label: string, current: 'page' | 'true' | null): 
 }
 
 /** The footer's line on the data: demo label, data version and import date. */
-function dataLine(footer: DataFooter): SafeHtml {
-  const demo = footer.isDemo ? html`<strong>Generated demo data.</strong> ` : '';
-  const imported = footer.importedAt ? `, imported ${footer.importedAt.slice(0, 10)}` : '';
-  return html`${demo}Data version <code>${footer.dataVersion ?? 'none (no data imported)'}</code>${imported}.`;
+function dataLine(footer: DataFooter, locale: PageLocale): SafeHtml {
+  const t = locale.layout;
+  const demo = footer.isDemo ? html`<strong>${t('layout.demoData')}</strong> ` : '';
+  const imported = footer.importedAt ? t('layout.imported', { date: locale.date(footer.importedAt) }) : '';
+  return html`${demo}${t('layout.dataVersion')} <code>${footer.dataVersion ?? t('layout.noData')}</code>${imported}.`;
 }
 
 /** Said on every page while the data is older than its limit: the figures may have changed at the source. */
-function staleBanner(stale: StaleData): SafeHtml {
-  const days = (n: number) => (n === 1 ? '1 day' : `${n} days`);
+function staleBanner(stale: StaleData, locale: PageLocale): SafeHtml {
+  const t = locale.layout;
   const { confirmed, observation } = stale;
+  const noun = (name: string) => (name === 'draw' ? t('layout.observation.draw') : name);
   return html`<p class="stale-banner" role="note">
-    <strong>Data may be out of date.</strong>
+    <strong>${t('layout.staleTitle')}</strong>
     ${
       observation
-        ? html`The newest ${observation.noun} in it is dated ${observation.date}, ${days(observation.ageDays)} ago: no ${observation.noun}
-          for more than ${days(observation.staleAfterDays)}, so newer ones are probably missing.`
+        ? t('layout.staleObservation', {
+            noun: noun(observation.noun),
+            date: locale.date(observation.date),
+            age: observation.ageDays,
+            limit: observation.staleAfterDays,
+          })
         : ''
     }
-    ${
-      confirmed
-        ? html`It was last confirmed against its source on ${confirmed.confirmedAt.slice(0, 10)} (${days(confirmed.ageDays)} ago); the
-          source may have changed since.`
-        : ''
-    }
+    ${confirmed ? t('layout.staleConfirmed', { date: locale.date(confirmed.confirmedAt), age: confirmed.ageDays }) : ''}
   </p>`;
 }
 
 export function renderDocument(options: PageOptions): SafeHtml {
-  const { footer } = options;
+  const { footer, locale } = options;
+  const t = locale.layout;
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${locale.language}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -95,7 +102,7 @@ export function renderDocument(options: PageOptions): SafeHtml {
         ${(options.scripts ?? []).map((name) => html`<script src="${options.assets.url(name)}" defer></script>`)}
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">${t('layout.skip')}</a>
         <header class="site">
           <div class="brand"><a href="/">${options.serviceTitle}</a></div>
           <nav aria-label="${options.serviceTitle}">
@@ -103,19 +110,35 @@ export function renderDocument(options: PageOptions): SafeHtml {
               ${options.sections.map((s) => html`<li>${navLink(s.href, s.label, s.current ? 'page' : null)}</li>`)}
             </ul>
           </nav>
-          <nav aria-label="Other services" class="services">
+          <nav aria-label="${t('layout.otherServices')}" class="services">
             <ul>
               ${options.services.map((s) => html`<li>${navLink(s.url, s.title, s.current ? 'true' : null)}</li>`)}
             </ul>
           </nav>
+          ${
+            options.translations.length > 0
+              ? html`<nav aria-label="${t('layout.language')}" class="languages">
+                  <ul>
+                    ${options.translations.map(
+                      (other) =>
+                        html`<li><a href="${other.href}" lang="${other.language}" hreflang="${other.language}">${other.label}</a></li>`,
+                    )}
+                  </ul>
+                </nav>`
+              : ''
+          }
         </header>
-        ${footer.stale ? staleBanner(footer.stale) : ''}
-        ${footer.isDemo ? html`<p class="demo-banner" role="note"><strong>Demo data.</strong> What this service shows now is generated for demonstration; no figure on these pages is real.</p>` : ''}
+        ${footer.stale ? staleBanner(footer.stale, locale) : ''}
+        ${
+          footer.isDemo
+            ? html`<p class="demo-banner" role="note"><strong>${t('layout.demoBanner')}</strong> ${t('layout.demoBannerText')}</p>`
+            : ''
+        }
         <main id="main">${options.body}</main>
         <footer class="site">
-          <p>${dataLine(footer)}</p>
-          ${footer.sources.length > 0 ? html`<p>Sources: ${footer.sources.join('; ')}.</p>` : ''}
-          <p><a href="/docs">API documentation</a> · <a href="/openapi.json">OpenAPI</a></p>
+          <p>${dataLine(footer, locale)}</p>
+          ${footer.sources.length > 0 ? html`<p>${t('layout.sources', { sources: footer.sources.join('; ') })}</p>` : ''}
+          <p><a href="/docs">${t('layout.apiDocs')}</a> · <a href="/openapi.json">${t('layout.openApi')}</a></p>
         </footer>
       </body>
     </html>`;

@@ -5,6 +5,8 @@ import { html, joinHtml, queryString, trustedHtml } from './html.ts';
 import { barChart, chartFigure, forestPlot, lineChart, renderChartSvg } from './charts.ts';
 import { AssetRegistry, coreAssets } from './assets.ts';
 import { renderDocument } from './layout.ts';
+import { keepLanguage, languageHref } from './links.ts';
+import { pageLocale } from './locale.ts';
 
 /** Data elements ECharts drew for one series (it marks each with its series and data index; legend icons are not data). */
 function plotted(svg: string, series: number): number {
@@ -129,11 +131,66 @@ describe('layout and assets', () => {
       footer: { dataVersion: 'v1', sources: ['toolkit.json'], isDemo: true },
       body: html`<h1>Search</h1>`,
       assets: coreAssets(),
+      locale: pageLocale('en', false),
+      translations: [],
     }).text;
+    assert.match(page, /<html lang="en">/);
+    assert.doesNotMatch(page, /class="languages"/);
     assert.match(page, /<title>Search · Oral health evidence<\/title>/);
     assert.match(page, /href="http:\/\/127.0.0.1:8002\/">Key resources tables/);
     assert.match(page, /Demo data\./);
     assert.match(page, /Data version <code>v1<\/code>/);
     assert.equal((page.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? []).length, 0);
+  });
+
+  it('a French page says so, is framed in French and links its English version', () => {
+    const page = renderDocument({
+      title: 'Recherche',
+      serviceTitle: 'Subventions fédérales',
+      sections: [{ label: 'Recherche', href: '/', current: true }],
+      services: [],
+      footer: {
+        dataVersion: 'v1',
+        sources: ['grants.csv'],
+        isDemo: true,
+        importedAt: '2026-03-04T10:00:00Z',
+        stale: { confirmed: { confirmedAt: '2026-03-04T10:00:00Z', ageDays: 31 }, observation: null },
+      },
+      body: html`<h1>Recherche</h1>`,
+      assets: coreAssets(),
+      locale: pageLocale('fr', true),
+      translations: [{ language: 'en', href: '/?search=eau&lang=en', label: 'English' }],
+    }).text;
+    assert.match(page, /<html lang="fr">/);
+    assert.match(page, /<a href="\/\?search=eau&amp;lang=en" lang="en" hreflang="en">English<\/a>/);
+    assert.match(page, /Passer au contenu principal/);
+    assert.match(page, /Version des données <code>v1<\/code>, importée le 4 mars 2026\./);
+    assert.match(page, /il y a 31 jours/);
+    assert.match(page, /Sources : grants\.csv\./);
+    assert.doesNotMatch(page, /Skip to content|Data version|Demo data/);
+  });
+});
+
+describe('pages in a language the request named', () => {
+  it('internal links and GET forms keep the language; the API, assets, other services and POST forms do not get it', () => {
+    const markup =
+      '<a href="/draws?page=2#list">a</a><a href="/">b</a><a href="/x?lang=en">c</a><a href="/api/draws/">d</a>' +
+      '<a href="https://example.org/">e</a><a href="/services/oral/">f</a><link href="/assets/pdi.css" />' +
+      '<form method="get" action="/"><input name="q" /></form><form method="post" action="/calculator"></form>';
+    const out = keepLanguage(markup, 'fr');
+    assert.match(out, /href="\/draws\?page=2&amp;lang=fr#list"/);
+    assert.match(out, /href="\/\?lang=fr"/);
+    assert.match(out, /href="\/x\?lang=en"/);
+    assert.match(out, /href="\/api\/draws\/"/);
+    assert.match(out, /href="https:\/\/example.org\/"/);
+    assert.match(out, /href="\/services\/oral\/"/);
+    assert.match(out, /href="\/assets\/pdi.css"/);
+    assert.match(out, /<form method="get" action="\/"><input type="hidden" name="lang" value="fr" \/>/);
+    assert.match(out, /<form method="post" action="\/calculator\?lang=fr">/);
+  });
+
+  it('the switch links the same page with its query and lang changed', () => {
+    assert.equal(languageHref('/draws?category=cec&page=2&lang=fr', 'en'), '/draws?category=cec&page=2&lang=en');
+    assert.equal(languageHref('/', 'fr'), '/?lang=fr');
   });
 });

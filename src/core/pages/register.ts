@@ -15,12 +15,21 @@ export async function registerPages(
 ): Promise<void> {
   const assets = coreAssets();
   for (const [name, file] of Object.entries(pages.scripts ?? {})) assets.addFile(file, name);
-  const kit = new PageKit(ctx, { serviceTitle: pages.title, sections: pages.sections, assets, newestObservation });
+  const kit = new PageKit(ctx, {
+    serviceTitle: pages.title,
+    sections: pages.sections,
+    assets,
+    newestObservation,
+    languages: pages.languages,
+    header: pages.header,
+  });
   registerAssets(app, kit);
   registerServiceHops(app, kit);
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.schema = { ...(route.schema ?? {}), hide: true };
+      // A page in several languages answers each in its own: the response cache keys it by the negotiated one.
+      if (kit.languages.length > 1) route.config = { ...(route.config ?? {}), languages: kit.languages };
     });
     await pages.routes(scope as ServiceApp, ctx, kit);
   });

@@ -4,10 +4,12 @@ import { HttpError } from '../http/errors.ts';
 import { html } from './html.ts';
 import type { SafeHtml } from './html.ts';
 import type { PageKit, PageRequest } from './index.ts';
+import type { PageLocale } from './locale.ts';
+import { pageLocale } from './locale.ts';
 
 /** A message about the request, announced to screen readers. */
-export function errorNote(message: string): SafeHtml {
-  return html`<p class="note error" role="alert"><strong>Cannot use this request:</strong> ${message}</p>`;
+export function errorNote(message: string, locale: PageLocale = pageLocale('en', false)): SafeHtml {
+  return html`<p class="note error" role="alert"><strong>${locale.layout('error.cannotUse')}</strong> ${message}</p>`;
 }
 
 /** The 4xx of a query that cannot be used, as a status and message, so the page can draw its form beside it. */

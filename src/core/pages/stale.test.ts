@@ -8,8 +8,9 @@ import { coreTables } from '../db/tables.ts';
 import { recordDataVersion } from '../db/datasets.ts';
 import { DEFAULT_PORTS } from '../config.ts';
 import { PageKit } from './index.ts';
+import { formatDate } from '../i18n/format.ts';
 
-const request = { hostname: '127.0.0.1', protocol: 'http' } as FastifyRequest;
+const request = { hostname: '127.0.0.1', protocol: 'http', headers: {}, query: {}, url: '/' } as FastifyRequest;
 
 describeEachDatabase('pages: stale data notice', (t) => {
   const kit = (env: Record<string, string>) =>
@@ -33,7 +34,7 @@ describeEachDatabase('pages: stale data notice', (t) => {
     await coreTables(t.db.kysely).updateTable('data_versions').set({ imported_at: tenDaysAgo }).where('service', '=', 'draws').execute();
     const html = await page(kit({ PDI_SYNC_STALE_AFTER: '7d' }));
     assert.match(html, /<p class="stale-banner" role="note">\s*<strong>Data may be out of date\.<\/strong>/);
-    assert.match(html, new RegExp(`last confirmed against its source on ${tenDaysAgo.slice(0, 10)}\\s*\\(10 days ago\\)`));
+    assert.match(html, new RegExp(`last confirmed against its source on ${formatDate('en', tenDaysAgo)}\\s*\\(10 days ago\\)`));
     assert.doesNotMatch(await page(kit({ PDI_SYNC_STALE_AFTER: 'off' })), /stale-banner/);
     assert.doesNotMatch(await page(kit({ PDI_SYNC_STALE_AFTER: '30d' })), /stale-banner/);
   });

@@ -15,19 +15,16 @@ import type { DrawsRouteContext } from '../routes/context.ts';
 import { forecastChart } from './forecast-chart.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
-import { count, dateRange, nextDraw, param, range, score, scoreForm, sendPage, statusBadge, statusNote } from './shared.ts';
+import { count, dateRange, nextDraw, param, range, score, scoreForm, sendPage, statusBadge, statusNote, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
 
 /** The charts show the draws of the last two years (at least the last ten) unless the whole history is asked for. */
 export const HISTORY_YEARS = 2;
 export const HISTORY_MIN_DRAWS = 10;
 export const RECENT_DRAWS_SHOWN = 10;
 
-const MEMBER_LABELS: Record<string, string> = {
-  naive: 'Naive (last value)',
-  ses: 'Simple exponential smoothing',
-  damped_trend: 'Damped trend',
-  pooled_reversion: 'Pooled reversion',
-};
+/** The combination's members, in the order the weights table lists them (their names are 'member.<id>' messages). */
+const MEMBERS = ['naive', 'ses', 'damped_trend', 'pooled_reversion'] as const;
 
 /** The draws a chart shows: newest first in, oldest first out. */
 export function chartedDraws(draws: readonly DrawRecord[], asOf: string, whole: boolean): DrawRecord[] {
@@ -37,16 +34,17 @@ export function chartedDraws(draws: readonly DrawRecord[], asOf: string, whole: 
   return recent.reverse();
 }
 
-export function categoryCharts(category: CategoryRecord, draws: readonly DrawRecord[], predictions: readonly Prediction[]) {
+export function categoryCharts(category: CategoryRecord, draws: readonly DrawRecord[], predictions: readonly Prediction[], w: Words) {
+  const { t } = w;
   const slug = `category-${category.id}`;
-  const fan =
-    'The dashed line is the forecast of the next draws, drawn at their most likely dates, and the shaded band its 95% interval; each forecast draw’s date is itself uncertain (see the forecast table).';
+  const fan = t('category.fan');
   return {
     crs: forecastChart({
       id: `${slug}-crs`,
-      title: `${category.name}: lowest CRS score invited`,
-      description: `Each mark is a draw’s lowest CRS score. ${fan}`,
-      valueName: 'lowest CRS score',
+      title: t('category.crsChart', { name: category.name }),
+      description: t('category.crsChartText', { fan }),
+      valueName: t('category.crsAxis'),
+      w,
       history: draws.map((d) => ({ date: d.date, round: d.round_number, value: d.lowest_crs_score })),
       forecasts: predictions.map((p) => ({
         rank: p.rank,
@@ -58,9 +56,10 @@ export function categoryCharts(category: CategoryRecord, draws: readonly DrawRec
     }),
     invitations: forecastChart({
       id: `${slug}-invitations`,
-      title: `${category.name}: invitations per draw (log scale)`,
-      description: `Each mark is a draw’s number of invitations, on a logarithmic scale (forecasts are made on that scale). ${fan}`,
-      valueName: 'invitations',
+      title: t('category.invChart', { name: category.name }),
+      description: t('category.invChartText', { fan }),
+      valueName: t('category.invAxis'),
+      w,
       logScale: true,
       history: draws.map((d) => ({ date: d.date, round: d.round_number, value: d.invitations_issued })),
       forecasts: predictions.flatMap((p) =>
@@ -80,72 +79,78 @@ export function categoryCharts(category: CategoryRecord, draws: readonly DrawRec
   };
 }
 
-/** "next", "2nd", "3rd", "4th" … */
-export function drawOrdinal(rank: number): string {
-  if (rank === 1) return 'next';
-  const suffix =
-    rank % 100 >= 11 && rank % 100 <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[rank % 10] ?? 'th');
-  return `${rank}${suffix}`;
+/** "next", "2nd", "3rd", "4th" … ("prochaine", "2e", "3e" …): ICU's ordinal rules of the language. */
+export function drawOrdinal(rank: number, w: Words): string {
+  return w.t('category.ordinal', { rank });
 }
 
-function nextDrawFacts(next: Prediction, young: boolean): SafeHtml {
+function nextDrawFacts(next: Prediction, young: boolean, w: Words): SafeHtml {
+  const { t, loc } = w;
   return html`<dl class="facts" id="next-draw">
-    <dt>Date</dt>
-    <dd>between ${next.date_range.earliest} and ${next.date_range.latest} (95% range); most likely ${next.predicted_date}</dd>
-    <dt>Lowest CRS score</dt>
-    <dd>${score(next.predicted_crs_score)}, 95% interval ${range(next.uncertainty_range.min, next.uncertainty_range.max)}</dd>
-    <dt>Invitations</dt>
+    <dt>${t('common.date')}</dt>
     <dd>
-      ${count(next.predicted_invitations)}${
-        next.invitations_range ? html`, 95% interval ${range(next.invitations_range.min, next.invitations_range.max, count)}` : ''
-      }
+      ${t('category.dateFact', {
+        earliest: loc.date(next.date_range.earliest),
+        latest: loc.date(next.date_range.latest),
+        date: loc.date(next.predicted_date),
+      })}
     </dd>
-    <dt>Track record</dt>
+    <dt>${t('category.lowestCrsScore')}</dt>
     <dd>
-      ${score(next.confidence_score)}% of ${young ? 'young categories’' : 'this category’s'} past next-draw forecasts were within 10 points
-      of the cut-off (smoothed hit rate)
+      ${t('category.withInterval', {
+        value: score(next.predicted_crs_score, w),
+        range: range(next.uncertainty_range.min, next.uncertainty_range.max, w),
+      })}
     </dd>
-    <dt>Model</dt>
+    <dt>${t('common.invitations')}</dt>
     <dd>
       ${
-        next.model_used === 'pooled_young'
-          ? 'pooled reversion for young categories, with wider intervals'
-          : 'a weighted combination of four models (below)'
+        next.invitations_range
+          ? t('category.withInterval', {
+              value: count(next.predicted_invitations, w),
+              range: range(next.invitations_range.min, next.invitations_range.max, w, count),
+            })
+          : count(next.predicted_invitations, w)
       }
     </dd>
+    <dt>${t('category.trackRecord')}</dt>
+    <dd>${t(young ? 'category.trackRecordYoung' : 'category.trackRecordOwn', { score: loc.percent(next.confidence_score / 100, 1) })}</dd>
+    <dt>${t('category.model')}</dt>
+    <dd>${t(next.model_used === 'pooled_young' ? 'category.modelYoung' : 'category.modelCombination')}</dd>
   </dl>`;
 }
 
-function forecastTable(category: CategoryRecord, predictions: readonly Prediction[]): SafeHtml {
+function forecastTable(category: CategoryRecord, predictions: readonly Prediction[], w: Words): SafeHtml {
+  const { t, loc } = w;
   return html`<div class="table-scroll">
     <table class="data" id="forecast-draws">
       <caption>
-        Forecast draws of ${category.name}
+        ${t('category.forecastCaption', { name: category.name })}
       </caption>
       <thead>
         <tr>
-          <th scope="col" class="num">Draw</th>
-          <th scope="col">Most likely date</th>
-          <th scope="col">Date range (95%)</th>
-          <th scope="col" class="num">Lowest CRS</th>
-          <th scope="col" class="num">95% interval</th>
-          <th scope="col" class="num">Invitations</th>
-          <th scope="col" class="num">95% interval</th>
-          <th scope="col" class="num">Within 10 points before</th>
+          <th scope="col" class="num">${t('common.draw')}</th>
+          <th scope="col">${t('common.mostLikelyDate')}</th>
+          <th scope="col">${t('common.dateRange95')}</th>
+          <th scope="col" class="num">${t('common.lowestCrs')}</th>
+          <th scope="col" class="num">${t('common.interval95')}</th>
+          <th scope="col" class="num">${t('common.invitations')}</th>
+          <th scope="col" class="num">${t('common.interval95')}</th>
+          <th scope="col" class="num">${t('category.within10')}</th>
         </tr>
       </thead>
       <tbody>
         ${predictions.map(
           (p) =>
             html`<tr>
-              <td class="num">${drawOrdinal(p.rank)}</td>
-              <td class="date">${p.predicted_date}</td>
-              <td class="range">${dateRange(p.date_range.earliest, p.date_range.latest)}</td>
-              <td class="num">${score(p.predicted_crs_score)}</td>
-              <td class="num range">${range(p.uncertainty_range.min, p.uncertainty_range.max)}</td>
-              <td class="num">${count(p.predicted_invitations)}</td>
-              <td class="num range">${p.invitations_range ? range(p.invitations_range.min, p.invitations_range.max, count) : '—'}</td>
-              <td class="num">${score(p.confidence_score)}%</td>
+              <td class="num">${drawOrdinal(p.rank, w)}</td>
+              <td class="date">${loc.date(p.predicted_date, 'short')}</td>
+              <td class="range">${dateRange(p.date_range.earliest, p.date_range.latest, w)}</td>
+              <td class="num">${score(p.predicted_crs_score, w)}</td>
+              <td class="num range">${range(p.uncertainty_range.min, p.uncertainty_range.max, w)}</td>
+              <td class="num">${count(p.predicted_invitations, w)}</td>
+              <td class="num range">${p.invitations_range ? range(p.invitations_range.min, p.invitations_range.max, w, count) : '—'}</td>
+              <td class="num">${loc.percent(p.confidence_score / 100, 1)}</td>
             </tr>`,
         )}
       </tbody>
@@ -153,38 +158,38 @@ function forecastTable(category: CategoryRecord, predictions: readonly Predictio
   </div>`;
 }
 
-function modelSection(forecast: StoredCategoryForecast): SafeHtml {
+function modelSection(forecast: StoredCategoryForecast, w: Words): SafeHtml {
   if (forecast.crs === null) return html``;
+  const { t, loc } = w;
   const b = forecast.backtest_h1;
-  const f = (x: number | null) => (x === null ? '—' : x.toFixed(1));
+  const f = (x: number | null) => (x === null ? '—' : loc.fixed(x, 1));
   const weights = (kind: 'crs' | 'invitations') => forecast[kind]?.weights ?? {};
-  const members = Object.keys(MEMBER_LABELS).filter((m) => m in weights('crs') || m in weights('invitations'));
-  return html`<h2>How this category is forecast</h2>
+  const members = MEMBERS.filter((m) => m in weights('crs') || m in weights('invitations'));
+  const weight = (kind: 'crs' | 'invitations', m: string) =>
+    loc.percent(Math.round((weights(kind)[m as keyof ReturnType<typeof weights>] ?? 0) * 100) / 100, 0);
+  return html`<h2>${t('category.howForecast')}</h2>
     ${
       forecast.status === 'young'
-        ? html`<p>
-            Pooled reversion on its own draws with the coefficient every category shares (φ = ${forecast.crs.phi.used.toFixed(3)}); the
-            interval comes from the errors of every young category’s past forecasts.
-          </p>`
+        ? html`<p>${t('category.pooled', { phi: loc.fixed(forecast.crs.phi.used, 3) })}</p>`
         : html`<div class="table-scroll">
             <table class="data" id="weights">
               <caption>
-                Weights of the combination (from each model’s recent errors on this category)
+                ${t('category.weightsCaption')}
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Model</th>
-                  <th scope="col" class="num">Lowest CRS</th>
-                  <th scope="col" class="num">Invitations</th>
+                  <th scope="col">${t('category.model')}</th>
+                  <th scope="col" class="num">${t('common.lowestCrs')}</th>
+                  <th scope="col" class="num">${t('common.invitations')}</th>
                 </tr>
               </thead>
               <tbody>
                 ${members.map(
                   (m) =>
                     html`<tr>
-                      <th scope="row">${MEMBER_LABELS[m]}</th>
-                      <td class="num">${((weights('crs')[m as keyof ReturnType<typeof weights>] ?? 0) * 100).toFixed(0)}%</td>
-                      <td class="num">${((weights('invitations')[m as keyof ReturnType<typeof weights>] ?? 0) * 100).toFixed(0)}%</td>
+                      <th scope="row">${t(`member.${m}`)}</th>
+                      <td class="num">${weight('crs', m)}</td>
+                      <td class="num">${weight('invitations', m)}</td>
                     </tr>`,
                 )}
               </tbody>
@@ -194,59 +199,63 @@ function modelSection(forecast: StoredCategoryForecast): SafeHtml {
     ${
       b.n > 0
         ? html`<p id="backtest-h1">
-            Over the last two years (${count(b.n)} next-draw forecasts of this category), the mean absolute error of the served forecast was
-            ${f(b.served)} points; always repeating the last cut-off (naive) missed by ${f(b.naive)}, the mean of the last six by
-            ${f(b.window_mean)}. <a href="/models">Every model’s backtest</a>.
+            ${t('category.backtest', { count: b.n, served: f(b.served), naive: f(b.naive), mean: f(b.window_mean) })}
+            <a href="/models">${t('category.everyBacktest')}</a>.
           </p>`
         : forecast.status === 'young'
-          ? html`<p>Young categories’ forecasts are scored together: see pooled_young on <a href="/models">the models page</a>.</p>`
-          : html`<p>No forecast of this category was scored in the last two years.</p>`
+          ? html`<p>${t('category.youngScored')} <a href="/models">${t('category.modelsPage')}</a>.</p>`
+          : html`<p>${t('category.notScored')}</p>`
     }`;
 }
 
-function recentDrawsTable(category: CategoryRecord, draws: readonly DrawRecord[]): SafeHtml {
+function recentDrawsTable(category: CategoryRecord, draws: readonly DrawRecord[], w: Words): SafeHtml {
+  const { t, loc } = w;
   const shown = draws.slice(0, RECENT_DRAWS_SHOWN);
   return html`<div class="table-scroll">
       <table class="data" id="recent-draws">
         <caption>
-          Last ${shown.length} draws of ${category.name}
+          ${t('category.lastDraws', { count: shown.length, name: category.name })}
         </caption>
         <thead>
           <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Round</th>
-            <th scope="col" class="num">Lowest CRS</th>
-            <th scope="col" class="num">Invitations</th>
-            <th scope="col" class="num">Days since the previous</th>
+            <th scope="col">${t('common.date')}</th>
+            <th scope="col">${t('common.round')}</th>
+            <th scope="col" class="num">${t('common.lowestCrs')}</th>
+            <th scope="col" class="num">${t('common.invitations')}</th>
+            <th scope="col" class="num">${t('common.daysSincePrevious')}</th>
           </tr>
         </thead>
         <tbody>
           ${shown.map(
             (d) =>
               html`<tr>
-                <td class="date">${d.date}</td>
+                <td class="date">${loc.date(d.date, 'short')}</td>
                 <td>${externalLink(d.url, d.round_number)}</td>
-                <td class="num">${d.lowest_crs_score}</td>
-                <td class="num">${count(d.invitations_issued)}</td>
+                <td class="num">${score(d.lowest_crs_score, w)}</td>
+                <td class="num">${count(d.invitations_issued, w)}</td>
                 <td class="num">${d.days_since_last_draw ?? '—'}</td>
               </tr>`,
           )}
         </tbody>
       </table>
     </div>
-    <p><a href="/draws${queryString({ category: category.id })}">Every draw of ${category.name}</a></p>`;
+    <p><a href="/draws${queryString({ category: category.id })}">${t('category.everyDrawOf', { name: category.name })}</a></p>`;
 }
 
-function statsRow(view: ForecastView, category: CategoryRecord): SafeHtml {
+function statsRow(view: ForecastView, category: CategoryRecord, w: Words): SafeHtml {
+  const { t, loc } = w;
   const s = view.statistics?.categories[String(category.id)];
   if (!s) return html``;
   return html`<div class="stats-row">
-    <p><span class="stat">${count(s.total_draws)}</span> draws since ${s.first_draw_date}</p>
-    <p><span class="stat">${s.latest_draw_date}</span> last draw</p>
-    <p><span class="stat">${s.median_days_between_draws ?? '—'}</span> median days between draws</p>
     <p>
-      <span class="stat">${s.min_crs_score === null ? '—' : range(s.min_crs_score, s.max_crs_score ?? s.min_crs_score)}</span> lowest CRS,
-      least to most
+      <span class="stat">${count(s.total_draws, w)}</span>
+      ${t('category.drawsSince', { count: s.total_draws, date: s.first_draw_date ? loc.date(s.first_draw_date) : '—' })}
+    </p>
+    <p><span class="stat">${s.latest_draw_date ? loc.date(s.latest_draw_date, 'short') : '—'}</span> ${t('category.lastDraw')}</p>
+    <p><span class="stat">${s.median_days_between_draws ?? '—'}</span> ${t('category.medianDays')}</p>
+    <p>
+      <span class="stat">${s.min_crs_score === null ? '—' : range(s.min_crs_score, s.max_crs_score ?? s.min_crs_score, w)}</span>
+      ${t('category.crsRange')}
     </p>
   </div>`;
 }
@@ -254,9 +263,11 @@ function statsRow(view: ForecastView, category: CategoryRecord): SafeHtml {
 export function categoryPage(app: ServiceApp, routes: DrawsRouteContext, kit: PageKit): void {
   app.get('/categories/:id', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
+      const w = wordsOf(kit, request);
+      const { t, loc } = w;
       const category = await routes.requireCategory((request.params as { id: string }).id, 'the category id');
       const history = param(request.query, 'history');
-      if (history !== undefined && history !== 'all') throw badRequest(`history must be "all" or left out, got "${history}"`);
+      if (history !== undefined && history !== 'all') throw badRequest(t('error.history', { value: history }));
       const whole = history === 'all';
       const view = await readForecastView(routes);
       const draws = await listDraws(routes.db, { categoryId: category.id, through: view.asOf });
@@ -265,73 +276,77 @@ export function categoryPage(app: ServiceApp, routes: DrawsRouteContext, kit: Pa
       const next = nextDraw(predictions);
       const charted = chartedDraws(draws, view.asOf, whole);
       const version = await kit.dataVersion();
-      const charts = categoryCharts(category, charted, predictions);
+      const charts = categoryCharts(category, charted, predictions, w);
       const status = !category.is_active ? 'inactive' : (forecast?.status ?? 'insufficient_history');
       return {
         title: category.name,
-        description: `Express Entry draws of ${category.name}: lowest CRS score and invitations over time, and the forecast of the next draws.`,
+        description: t('category.description', { name: category.name }),
         section: '/',
-        body: html`<p class="breadcrumbs"><a href="/">The next draws</a> › ${category.name}</p>
+        body: html`<p class="breadcrumbs"><a href="/">${t('error.links.next')}</a> › ${category.name}</p>
           <h1>${category.name}</h1>
-          ${category.description ? html`<p class="lead">${category.description}</p>` : ''} ${dataAgeNotice(view)}
-          <p>${statusBadge(status, forecast?.dormant_since ?? null)}</p>
+          ${category.description ? html`<p class="lead">${category.description}</p>` : ''} ${dataAgeNotice(view, w)}
+          <p>${statusBadge(status, w, forecast?.dormant_since ?? null)}</p>
           ${
             status === 'predicted'
               ? html`<p class="muted">${forecast?.status_reason}.</p>`
-              : statusNote(forecast, category, view.forecastsAsOf ?? view.asOf)
+              : statusNote(forecast, category, view.forecastsAsOf ?? view.asOf, w)
           }
           ${
             predictions.length > 0 && predictions.length < DEFAULT_HORIZONS
               ? html`<p class="muted">
-                  Only ${predictions.length} of its next ${DEFAULT_HORIZONS} draws are forecast: the others would fall more than a year
-                  after ${view.forecastsAsOf ?? view.asOf}.
+                  ${t('category.onlySome', {
+                    count: predictions.length,
+                    horizons: DEFAULT_HORIZONS,
+                    date: loc.date(view.forecastsAsOf ?? view.asOf),
+                  })}
                 </p>`
               : ''
           }
-          ${statsRow(view, category)}
+          ${statsRow(view, category, w)}
           ${
             next
-              ? html`<h2>Next draw</h2>
-                  ${nextDrawFacts(next, forecast?.status === 'young')}`
+              ? html`<h2>${t('category.nextDraw')}</h2>
+                  ${nextDrawFacts(next, forecast?.status === 'young', w)}`
               : ''
           }
           ${
             draws.length === 0
-              ? html`<p class="note">No draws of this category on or before ${view.asOf}.</p>`
-              : html`<h2>Over time</h2>
+              ? html`<p class="note">${t('category.noDraws', { date: loc.date(view.asOf) })}</p>`
+              : html`<h2>${t('category.overTime')}</h2>
                   <p>
                     ${
                       whole
-                        ? html`Every draw since ${charted[0].date}.
-                            <a href="/categories/${category.id}">Show the last ${HISTORY_YEARS} years</a>.`
-                        : html`Draws since
-                          ${charted[0].date}${charted.length < draws.length ? html` (${charted.length} of ${draws.length})` : ''}.${
+                        ? html`${t('category.everySince', { date: loc.date(charted[0].date) })}
+                            <a href="/categories/${category.id}">${t('category.showYears', { years: HISTORY_YEARS })}</a>.`
+                        : html`${t('category.drawsSinceShort', { date: loc.date(charted[0].date) })}${
+                            charted.length < draws.length ? t('category.ofAll', { shown: charted.length, all: draws.length }) : ''
+                          }.${
                             charted.length < draws.length
                               ? html` <a href="/categories/${category.id}?history=all"
-                                    >Show every draw since ${draws[draws.length - 1].date}</a
+                                    >${t('category.showEvery', { date: loc.date(draws[draws.length - 1].date) })}</a
                                   >.`
                               : ''
                           }`
                     }
                   </p>
-                  ${kit.charts.figure(`${version}|${charts.crs.id}|${whole}`, () => charts.crs)}
-                  ${kit.charts.figure(`${version}|${charts.invitations.id}|${whole}`, () => charts.invitations)}`
+                  ${kit.charts.figure(`${version}|${loc.language}|${charts.crs.id}|${whole}`, () => charts.crs)}
+                  ${kit.charts.figure(`${version}|${loc.language}|${charts.invitations.id}|${whole}`, () => charts.invitations)}`
           }
           ${
             predictions.length > 0
-              ? html`<h2>Forecast draws</h2>
-                  ${forecastTable(category, predictions)}`
+              ? html`<h2>${t('category.forecastDraws')}</h2>
+                  ${forecastTable(category, predictions, w)}`
               : ''
           }
-          ${forecast ? modelSection(forecast) : ''}
+          ${forecast ? modelSection(forecast, w) : ''}
           ${
             draws.length > 0
-              ? html`<h2>Recent draws</h2>
-                  ${recentDrawsTable(category, draws)}`
+              ? html`<h2>${t('category.recentDraws')}</h2>
+                  ${recentDrawsTable(category, draws, w)}`
               : ''
           }
-          <h2 id="my-score-heading">Would my score clear the next draw?</h2>
-          ${scoreForm(formCategories(view), { category: category.id }, 'my-score-heading')}`,
+          <h2 id="my-score-heading">${t('overview.myScore')}</h2>
+          ${scoreForm(formCategories(view), { category: category.id }, w, 'my-score-heading')}`,
       };
     }),
   );

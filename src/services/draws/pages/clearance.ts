@@ -18,12 +18,7 @@ export const CRS_RANGE = { min: 0, max: 1200 } as const;
 /** ln 20: for a Laplace law, P(|X − μ| ≤ b ln 20) = 1 − e^{−ln 20} = 0.95. */
 const LN20 = Math.log(20);
 
-export const CLEARANCE_METHOD =
-  'The forecast stores a point ŷ and the half-width m of its 95% interval, not the whole distribution of past errors. ' +
-  'The cut-off is taken as ŷ + e, with e following a Laplace (double exponential) law centred on 0 whose scale b = m / ln 20 ' +
-  'puts 95% of it inside the interval; the published cut-off is that number rounded to a whole score and kept within 0–1200.';
-
-/** The formulas of CLEARANCE_METHOD, one a line. */
+/** The formulas of the method (the catalogue's myScore.method), one a line. */
 export const CLEARANCE_FORMULA = [
   'b = m / ln 20',
   'F(x) = ½ · exp((x − ŷ) / b)          for x < ŷ',

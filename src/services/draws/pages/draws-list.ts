@@ -8,7 +8,8 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { listCategories, listDraws } from '../repository.ts';
 import type { CategoryRecord, DrawRecord } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
-import { categoryParam, count, dateParam, errorNote, param, sendPage } from './shared.ts';
+import { categoryParam, count, dateParam, errorNote, param, score, sendPage, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
 
 export const DRAWS_PER_PAGE = 50;
 
@@ -18,30 +19,32 @@ interface DrawsQuery {
   end_date?: string;
 }
 
-export function parsePage(value: string | undefined): number {
+export function parsePage(value: string | undefined, w: Words): number {
   if (value === undefined) return 1;
   if (!/^\d{1,7}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE) {
-    throw badRequest(`page must be a whole number from 1 to ${MAX_PAGE}, got "${value}"`);
+    throw badRequest(w.t('error.page', { max: MAX_PAGE, value }));
   }
   return Number(value);
 }
 
-function filterForm(categories: readonly CategoryRecord[], values: DrawsQuery): SafeHtml {
-  return html`<form class="filters" method="get" action="/draws" role="search" aria-label="Filter the draws">
+function filterForm(categories: readonly CategoryRecord[], values: DrawsQuery, w: Words): SafeHtml {
+  const { t } = w;
+  return html`<form class="filters" method="get" action="/draws" role="search" aria-label="${t('draws.filter')}">
     <label
-      >Category
+      >${t('common.category')}
       <select name="category">
-        <option value="">Every category</option>
+        <option value="">${t('draws.every')}</option>
         ${categories.map((c) => html`<option value="${c.id}" ${String(c.id) === values.category ? html`selected` : ''}>${c.name}</option>`)}
       </select>
     </label>
-    <label>After <input type="date" name="start_date" value="${values.start_date ?? ''}" /></label>
-    <label>Before <input type="date" name="end_date" value="${values.end_date ?? ''}" /></label>
-    <button type="submit">Show draws</button>
+    <label>${t('draws.after')} <input type="date" name="start_date" value="${values.start_date ?? ''}" /></label>
+    <label>${t('draws.before')} <input type="date" name="end_date" value="${values.end_date ?? ''}" /></label>
+    <button type="submit">${t('draws.show')}</button>
   </form>`;
 }
 
-function drawsTable(draws: readonly DrawRecord[], caption: string): SafeHtml {
+function drawsTable(draws: readonly DrawRecord[], caption: string, w: Words): SafeHtml {
+  const { t, loc } = w;
   return html`<div class="table-scroll">
     <table class="data" id="draws">
       <caption>
@@ -49,26 +52,26 @@ function drawsTable(draws: readonly DrawRecord[], caption: string): SafeHtml {
       </caption>
       <thead>
         <tr>
-          <th scope="col">Date</th>
-          <th scope="col">Round</th>
-          <th scope="col">Category</th>
-          <th scope="col">As IRCC names it</th>
-          <th scope="col" class="num">Lowest CRS</th>
-          <th scope="col" class="num">Invitations</th>
-          <th scope="col">Tie-break (UTC)</th>
-          <th scope="col" class="num">Days since the category’s previous</th>
+          <th scope="col">${t('common.date')}</th>
+          <th scope="col">${t('common.round')}</th>
+          <th scope="col">${t('common.category')}</th>
+          <th scope="col">${t('draws.ircc')}</th>
+          <th scope="col" class="num">${t('common.lowestCrs')}</th>
+          <th scope="col" class="num">${t('common.invitations')}</th>
+          <th scope="col">${t('draws.tieBreak')}</th>
+          <th scope="col" class="num">${t('draws.daysSince')}</th>
         </tr>
       </thead>
       <tbody>
         ${draws.map(
           (d) =>
             html`<tr>
-              <td class="date">${d.date}</td>
+              <td class="date">${loc.date(d.date, 'short')}</td>
               <td>${externalLink(d.url, d.round_number)}</td>
               <td><a href="/categories/${d.category_id}">${d.category_name}</a></td>
               <td>${d.draw_name}</td>
-              <td class="num">${d.lowest_crs_score}</td>
-              <td class="num">${count(d.invitations_issued)}</td>
+              <td class="num">${score(d.lowest_crs_score, w)}</td>
+              <td class="num">${count(d.invitations_issued, w)}</td>
               <td>${d.tie_break_at ? d.tie_break_at.replace('T', ' ').replace(/:\d{2}(\.\d+)?Z$/, '') : '—'}</td>
               <td class="num">${d.days_since_last_draw ?? '—'}</td>
             </tr>`,
@@ -78,30 +81,30 @@ function drawsTable(draws: readonly DrawRecord[], caption: string): SafeHtml {
   </div>`;
 }
 
-function pager(values: DrawsQuery, page: number, pages: number): SafeHtml {
+function pager(values: DrawsQuery, page: number, pages: number, w: Words): SafeHtml {
   if (pages <= 1) return html``;
+  const { t } = w;
   const link = (p: number) => `/draws${queryString({ ...values, page: p === 1 ? undefined : p })}`;
-  return html`<nav class="pager" aria-label="Pages of draws">
-    ${page > 1 ? html`<a rel="prev" href="${link(Math.min(page - 1, pages))}">← Newer</a>` : ''}
-    <span>Page ${page} of ${pages}</span>
-    ${page < pages ? html`<a rel="next" href="${link(page + 1)}">Older →</a>` : ''}
+  return html`<nav class="pager" aria-label="${t('draws.pages')}">
+    ${page > 1 ? html`<a rel="prev" href="${link(Math.min(page - 1, pages))}">${t('draws.newer')}</a>` : ''}
+    <span>${w.loc.layout('pager.position', { page, pages })}</span>
+    ${page < pages ? html`<a rel="next" href="${link(page + 1)}">${t('draws.older')}</a>` : ''}
   </nav>`;
 }
 
 export function drawsListPage(app: ServiceApp, routes: DrawsRouteContext, kit: PageKit): void {
-  const frame = (categories: CategoryRecord[], values: DrawsQuery, content: SafeHtml): PageRequest => ({
-    title: 'Every draw',
-    description: 'Every Express Entry round of invitations: date, category, lowest CRS score and invitations.',
+  const frame = (categories: CategoryRecord[], values: DrawsQuery, content: SafeHtml, w: Words): PageRequest => ({
+    title: w.t('draws.title'),
+    description: w.t('draws.description'),
     section: '/draws',
-    body: html`<h1>Every draw</h1>
-      <p class="lead">
-        Rounds of invitations up to ${routes.asOf()}, newest first. “After” and “Before” leave the dates themselves out, as the API’s
-        <code>start_date</code> and <code>end_date</code> do.
-      </p>
-      ${filterForm(categories, values)} ${content}`,
+    body: html`<h1>${w.t('draws.title')}</h1>
+      <p class="lead">${w.t('draws.lead', { date: w.loc.date(routes.asOf()) })}</p>
+      ${filterForm(categories, values, w)} ${content}`,
   });
 
   app.get('/draws', { config: { responseCache: true } }, async (request, reply) => {
+    const w = wordsOf(kit, request);
+    const { t, loc } = w;
     const categories = await listCategories(routes.db, { activeOnly: false });
     const values: DrawsQuery = {
       category: param(request.query, 'category'),
@@ -113,32 +116,34 @@ export function drawsListPage(app: ServiceApp, routes: DrawsRouteContext, kit: P
       request,
       reply,
       async () => {
-        const page = parsePage(param(request.query, 'page'));
-        const after = dateParam(values.start_date, 'start_date');
-        const before = dateParam(values.end_date, 'end_date');
+        const page = parsePage(param(request.query, 'page'), w);
+        const after = dateParam(values.start_date, 'start_date', w);
+        const before = dateParam(values.end_date, 'end_date', w);
         if (after !== undefined && before !== undefined && before <= after) {
-          throw badRequest(`end_date must be after start_date (both are exclusive), got start_date ${after} and end_date ${before}`);
+          throw badRequest(t('error.dateOrder', { after, before }));
         }
-        const category = await categoryParam(routes, values.category);
+        const category = await categoryParam(routes, values.category, w);
         const draws = await listDraws(routes.db, { categoryId: category?.id, after, before, through: routes.asOf() });
         const pages = Math.max(1, Math.ceil(draws.length / DRAWS_PER_PAGE));
-        if (page > pages) throw badRequest(`page ${page} is past the last page (${pages})`);
+        if (page > pages) throw badRequest(t('error.pastLastPage', { page, pages }));
         const shown = draws.slice((page - 1) * DRAWS_PER_PAGE, page * DRAWS_PER_PAGE);
         const first = (page - 1) * DRAWS_PER_PAGE + 1;
-        const what = `${category ? `Draws of ${category.name}` : 'Draws'}${after ? ` after ${after}` : ''}${before ? ` before ${before}` : ''}`;
+        const what = `${category ? t('draws.captionOf', { name: category.name }) : t('draws.captionAll')}${
+          after ? t('draws.captionAfter', { date: loc.date(after) }) : ''
+        }${before ? t('draws.captionBefore', { date: loc.date(before) }) : ''}`;
         return frame(
           categories,
           values,
           draws.length === 0
-            ? html`<p class="count" role="status">No draw matches.</p>`
+            ? html`<p class="count" role="status">${t('draws.none')}</p>`
             : html`<p class="count" role="status">
-                  ${count(draws.length)} draw${draws.length === 1 ? '' : 's'} match; showing
-                  ${count(first)}–${count(first + shown.length - 1)}.
+                  ${t('draws.match', { count: draws.length, from: first, to: first + shown.length - 1 })}
                 </p>
-                ${drawsTable(shown, `${what}, newest first`)} ${pager(values, page, pages)}`,
+                ${drawsTable(shown, t('draws.captionNewest', { what }), w)} ${pager(values, page, pages, w)}`,
+          w,
         );
       },
-      async (message) => frame(categories, values, errorNote(message)),
+      async (message) => frame(categories, values, errorNote(message, loc), w),
     );
   });
 }

@@ -6,6 +6,7 @@
 import type { SeriesOption } from 'echarts';
 import { lineChart } from '../../../core/pages/index.ts';
 import type { ChartSpec } from '../../../core/pages/index.ts';
+import type { Words } from './shared.ts';
 
 export interface HistoryPoint {
   date: string;
@@ -33,7 +34,9 @@ export function forecastChart(options: {
   history: readonly HistoryPoint[];
   forecasts: readonly ForecastPoint[];
   logScale?: boolean;
+  w: Words;
 }): ChartSpec {
+  const { t } = options.w;
   const history = [...options.history].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const hasForecast = options.forecasts.length > 0;
   const spec = lineChart({
@@ -41,14 +44,15 @@ export function forecastChart(options: {
     title: options.title,
     description: options.description,
     valueName: options.valueName,
+    language: options.w.loc.language,
     series: [
-      { name: 'Draws', points: history.map((d) => [d.date, d.value]) },
+      { name: t('chart.draws'), points: history.map((d) => [d.date, d.value]) },
       ...(hasForecast
-        ? [{ name: 'Forecast', points: options.forecasts.map((f): [string, number] => [f.date, f.point]), dashed: true }]
+        ? [{ name: t('chart.forecast'), points: options.forecasts.map((f): [string, number] => [f.date, f.point]), dashed: true }]
         : []),
     ],
     bands: hasForecast
-      ? [{ name: '95% interval', points: options.forecasts.map((f): [string, number, number] => [f.date, f.lower, f.upper]) }]
+      ? [{ name: t('chart.interval'), points: options.forecasts.map((f): [string, number, number] => [f.date, f.lower, f.upper]) }]
       : [],
   });
   const series = spec.option.series as SeriesOption[];
@@ -61,10 +65,17 @@ export function forecastChart(options: {
   });
   if (options.logScale) spec.option.yAxis = { type: 'log', name: options.valueName, logBase: 10 };
   spec.table = {
-    columns: ['date', 'round', 'draw', 'forecast', '95% lower', '95% upper'],
+    columns: [t('common.date'), t('chart.round'), t('chart.draw'), t('chart.forecast'), t('chart.lower'), t('chart.upper')],
     rows: [
       ...history.map((d): Array<string | number | null> => [d.date, d.round, d.value, null, null, null]),
-      ...options.forecasts.map((f): Array<string | number | null> => [f.date, `next draw ${f.rank}`, null, f.point, f.lower, f.upper]),
+      ...options.forecasts.map((f): Array<string | number | null> => [
+        f.date,
+        t('chart.nextDraw', { rank: f.rank }),
+        null,
+        f.point,
+        f.lower,
+        f.upper,
+      ]),
     ],
   };
   return spec;

@@ -8,6 +8,7 @@ import type { NewestDraw } from '../freshness.ts';
 import { forecastBasis, listCategories, listPredictions, readForecasts, readStatistics } from '../repository.ts';
 import type { CategoryRecord, DataSource } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
+import type { Words } from './shared.ts';
 
 export interface ForecastView {
   /** The as-of date now (draws after it are not shown). */
@@ -54,21 +55,29 @@ export async function readForecastView(routes: DrawsRouteContext): Promise<Forec
  * What the forecasts were made from, said beside them: their origin and the newest draw used; and, plainly, when that
  * draw is older than PDI_DRAWS_STALE_DAYS (newer draws are then probably missing from the data).
  */
-export function dataAgeNotice(view: Pick<ForecastView, 'forecastsAsOf' | 'newestDrawUsed' | 'source'>): SafeHtml {
+export function dataAgeNotice(view: Pick<ForecastView, 'forecastsAsOf' | 'newestDrawUsed' | 'source'>, w: Words): SafeHtml {
   const { source } = view;
+  const { t, loc } = w;
   const basis =
     view.forecastsAsOf && view.newestDrawUsed
       ? html`<p class="note" id="forecast-basis">
-          Forecasts made on ${view.forecastsAsOf} from the draws up to ${view.newestDrawUsed.date} (round
-          ${view.newestDrawUsed.round_number}).
+          ${t('basis.text', {
+            asOf: loc.date(view.forecastsAsOf),
+            date: loc.date(view.newestDrawUsed.date),
+            round: view.newestDrawUsed.round_number,
+          })}
         </p>`
       : '';
   const stale =
     source.stale && source.newest_draw_date !== null
       ? html`<p class="note warn" id="data-age" role="note">
-          <strong>Old data:</strong> the newest draw held is dated ${source.newest_draw_date}, ${source.days_since_newest_draw} days before
-          ${source.as_of}, and Express Entry rarely goes ${source.stale_after_days} days without a draw. Newer draws are probably missing
-          from this copy of the feed, so these forecasts are made from old data; check IRCC’s rounds page for the latest draws.
+          <strong>${t('age.title')}</strong>
+          ${t('age.text', {
+            date: loc.date(source.newest_draw_date),
+            days: source.days_since_newest_draw ?? 0,
+            asOf: loc.date(source.as_of),
+            limit: source.stale_after_days,
+          })}
         </p>`
       : '';
   return html`${stale}${basis}`;

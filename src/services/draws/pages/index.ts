@@ -1,6 +1,6 @@
 // Service D's pages: the next draws of every category at /, a page per category with its draws over
 // time and the forecast fan, every draw, the models' backtest, and the "my score" tool. Built on the repository
-// functions the API handlers call; everything works without JavaScript.
+// functions the API handlers call; everything works without JavaScript, in English and French (messages/).
 import type { ServicePages } from '../../../core/service.ts';
 import { drawsRouteContext } from '../routes/context.ts';
 import { categoryPage } from './category.ts';
@@ -9,16 +9,13 @@ import { modelsPage } from './models.ts';
 import { myScorePage } from './my-score.ts';
 import { overviewPage } from './overview.ts';
 import { trackRecordPage } from './track-record.ts';
+import { drawsHeader } from './shared.ts';
 
 export const drawsPages: ServicePages = {
-  title: 'Express Entry draws',
-  sections: [
-    { label: 'Next draws', href: '/' },
-    { label: 'Every draw', href: '/draws' },
-    { label: 'Models', href: '/models' },
-    { label: 'My score', href: '/my-score' },
-    { label: 'Track record', href: '/track-record' },
-  ],
+  title: drawsHeader('en').serviceTitle,
+  sections: drawsHeader('en').sections,
+  languages: ['en', 'fr'],
+  header: drawsHeader,
   async routes(app, ctx, kit) {
     const routes = drawsRouteContext(ctx);
     overviewPage(app, routes, kit);

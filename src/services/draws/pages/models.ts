@@ -1,7 +1,7 @@
 // `/models`: the models' walk-forward backtest against naive (the data of GET /api/models/: the stored forecasts'
 // model performance and per-category h = 1 errors), what each model is, how well the intervals held, and the rules
 // behind every number.
-import { barChart, html } from '../../../core/pages/index.ts';
+import { barChart, html, untranslated } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredForecasts, StoredModelPerformance } from '../aggregates.ts';
@@ -9,57 +9,59 @@ import type { HorizonMetrics } from '../forecast/metrics.ts';
 import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 import { listCategories, readForecasts } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
-import { count, percent, sendPage, statusBadge } from './shared.ts';
+import { count, percent, sendPage, statusBadge, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
 
 export const MODELS_CHART = 'backtest-mae';
 /** Horizons the chart compares (the table shows every horizon stored). */
 export const CHART_HORIZONS = [1, 2, 3];
 
-const fixed = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
+const fixed = (x: number | null | undefined, w: Words, digits = 1) => (x === null || x === undefined ? '—' : w.loc.fixed(x, digits));
 
 /** The models scored on the established categories' forecasts (pooled_young is scored on other forecasts). */
 export function comparedModels(stored: StoredForecasts): StoredModelPerformance[] {
   return MODEL_CATALOGUE.flatMap((m) => stored.models.filter((p) => p.name === m.name && p.name !== 'pooled_young'));
 }
 
-export function backtestChart(stored: StoredForecasts) {
+export function backtestChart(stored: StoredForecasts, w: Words) {
+  const { t } = w;
   const models = comparedModels(stored);
   return barChart({
     id: MODELS_CHART,
-    title: 'Mean absolute error of the CRS cut-off forecasts, by model and draws ahead',
-    description:
-      'Walk-forward backtest over the last two years of the established categories: lower is better; naive repeats the last cut-off.',
+    title: t('models.chart'),
+    description: t('models.chartText'),
     categories: models.map((m) => m.name),
     series: CHART_HORIZONS.map((h) => ({
-      name: h === 1 ? 'next' : `${h} ahead`,
+      name: h === 1 ? t('models.next') : t('models.ahead', { h }),
       values: models.map((m) => m.crs.find((r) => r.h === h)?.mae ?? null),
     })),
-    valueName: 'CRS points',
+    valueName: t('models.crsPoints'),
+    language: w.loc.language,
   });
 }
 
-function horizonTable(stored: StoredForecasts, h: number, kind: 'crs' | 'invitations'): SafeHtml {
+function horizonTable(stored: StoredForecasts, h: number, kind: 'crs' | 'invitations', w: Words): SafeHtml {
+  const { t, loc } = w;
   const rowOf = (m: StoredModelPerformance) => m[kind].find((r) => r.h === h);
   const naive = stored.models.find((m) => m.name === 'naive');
   const naiveMae = naive ? (rowOf(naive)?.mae ?? null) : null;
-  const unit = kind === 'crs' ? 'CRS points' : 'log invitations';
+  const unit = kind === 'crs' ? t('models.crsPoints') : t('models.logInvitations');
   return html`<div class="table-scroll">
     <table class="data" id="backtest-${kind}-h${h}">
       <caption>
-        ${kind === 'crs' ? 'Lowest CRS score' : 'Invitations (errors on the log scale)'}, ${h === 1 ? 'next draw' : `${h} draws ahead`}
-        (${unit})
+        ${t(kind === 'crs' ? 'models.captionCrs' : 'models.captionInv', { h, unit })}
       </caption>
       <thead>
         <tr>
-          <th scope="col">Model</th>
-          <th scope="col" class="num">Forecasts</th>
-          <th scope="col" class="num">Mean absolute error</th>
-          <th scope="col" class="num">Relative to naive</th>
+          <th scope="col">${t('category.model')}</th>
+          <th scope="col" class="num">${t('models.forecasts')}</th>
+          <th scope="col" class="num">${t('models.mae')}</th>
+          <th scope="col" class="num">${t('models.relative')}</th>
           <th scope="col" class="num">RMSE</th>
           <th scope="col" class="num">MASE</th>
-          <th scope="col" class="num">Bias (actual − forecast)</th>
-          <th scope="col" class="num">95% interval held</th>
-          <th scope="col" class="num">Median half-width</th>
+          <th scope="col" class="num">${t('models.bias')}</th>
+          <th scope="col" class="num">${t('models.held')}</th>
+          <th scope="col" class="num">${t('models.halfWidth')}</th>
         </tr>
       </thead>
       <tbody>
@@ -70,18 +72,18 @@ function horizonTable(stored: StoredForecasts, h: number, kind: 'crs' | 'invitat
           const digits = kind === 'crs' ? 1 : 3;
           return html`<tr>
             <th scope="row">
-              ${catalogue.name}${catalogue.name === 'combination' ? html` <span class="badge good">served</span>` : ''}${
-                catalogue.name === 'pooled_young' ? html` <span class="badge warn">served to young categories</span>` : ''
+              ${catalogue.name}${catalogue.name === 'combination' ? html` <span class="badge good">${t('models.served')}</span>` : ''}${
+                catalogue.name === 'pooled_young' ? html` <span class="badge warn">${t('models.servedYoung')}</span>` : ''
               }
             </th>
-            <td class="num">${r ? count(r.n) : '—'}</td>
-            <td class="num">${fixed(r?.mae, digits)}</td>
-            <td class="num">${comparable && r?.mae != null && naiveMae ? `${(r.mae / naiveMae).toFixed(3)}×` : '—'}</td>
-            <td class="num">${fixed(r?.rmse, digits)}</td>
-            <td class="num">${fixed(r?.mase, 3)}</td>
-            <td class="num">${fixed(r?.bias, digits)}</td>
-            <td class="num">${r?.coverage_95 == null ? '—' : percent(r.coverage_95)}</td>
-            <td class="num">${fixed(r?.median_half_width, digits)}</td>
+            <td class="num">${r ? count(r.n, w) : '—'}</td>
+            <td class="num">${fixed(r?.mae, w, digits)}</td>
+            <td class="num">${comparable && r?.mae != null && naiveMae ? `${loc.fixed(r.mae / naiveMae, 3)}×` : '—'}</td>
+            <td class="num">${fixed(r?.rmse, w, digits)}</td>
+            <td class="num">${fixed(r?.mase, w, 3)}</td>
+            <td class="num">${fixed(r?.bias, w, digits)}</td>
+            <td class="num">${r?.coverage_95 == null ? '—' : percent(r.coverage_95, w)}</td>
+            <td class="num">${fixed(r?.median_half_width, w, digits)}</td>
           </tr>`;
         })}
       </tbody>
@@ -89,24 +91,24 @@ function horizonTable(stored: StoredForecasts, h: number, kind: 'crs' | 'invitat
   </div>`;
 }
 
-async function categoryTable(routes: DrawsRouteContext, stored: StoredForecasts): Promise<SafeHtml> {
+async function categoryTable(routes: DrawsRouteContext, stored: StoredForecasts, w: Words): Promise<SafeHtml> {
+  const { t, loc } = w;
   const names = new Map((await listCategories(routes.db, { activeOnly: false })).map((c) => [c.id, c.name]));
   const rows = stored.categories.filter((c) => c.backtest_h1.n > 0 || c.status === 'predicted' || c.status === 'young');
   return html`<div class="table-scroll">
     <table class="data" id="backtest-categories">
       <caption>
-        Next-draw CRS forecasts by category over the last two years: mean absolute error of the served forecast, naive and the mean of the
-        last six
+        ${t('models.categoriesCaption')}
       </caption>
       <thead>
         <tr>
-          <th scope="col">Category</th>
-          <th scope="col">Status</th>
-          <th scope="col" class="num">Forecasts</th>
-          <th scope="col" class="num">Served</th>
-          <th scope="col" class="num">Naive</th>
-          <th scope="col" class="num">Window mean</th>
-          <th scope="col" class="num">Served relative to naive</th>
+          <th scope="col">${t('common.category')}</th>
+          <th scope="col">${t('common.status')}</th>
+          <th scope="col" class="num">${t('models.forecasts')}</th>
+          <th scope="col" class="num">${t('models.servedColumn')}</th>
+          <th scope="col" class="num">${t('models.naive')}</th>
+          <th scope="col" class="num">${t('models.windowMean')}</th>
+          <th scope="col" class="num">${t('models.servedRelative')}</th>
         </tr>
       </thead>
       <tbody>
@@ -114,12 +116,12 @@ async function categoryTable(routes: DrawsRouteContext, stored: StoredForecasts)
           const b = c.backtest_h1;
           return html`<tr>
             <th scope="row"><a href="/categories/${c.category_id}">${names.get(c.category_id) ?? c.slug}</a></th>
-            <td>${statusBadge(c.status, c.dormant_since)}</td>
-            <td class="num">${count(b.n)}</td>
-            <td class="num">${fixed(b.served)}</td>
-            <td class="num">${fixed(b.naive)}</td>
-            <td class="num">${fixed(b.window_mean)}</td>
-            <td class="num">${b.served !== null && b.naive ? `${(b.served / b.naive).toFixed(3)}×` : '—'}</td>
+            <td>${statusBadge(c.status, w, c.dormant_since)}</td>
+            <td class="num">${count(b.n, w)}</td>
+            <td class="num">${fixed(b.served, w)}</td>
+            <td class="num">${fixed(b.naive, w)}</td>
+            <td class="num">${fixed(b.window_mean, w)}</td>
+            <td class="num">${b.served !== null && b.naive ? `${loc.fixed(b.served / b.naive, 3)}×` : '—'}</td>
           </tr>`;
         })}
       </tbody>
@@ -127,36 +129,37 @@ async function categoryTable(routes: DrawsRouteContext, stored: StoredForecasts)
   </div>`;
 }
 
-function intervalsTable(stored: StoredForecasts): SafeHtml {
+function intervalsTable(stored: StoredForecasts, w: Words): SafeHtml {
+  const { t } = w;
   const c = stored.calibration;
   const hs = [...new Set([...c.crs.map((r) => r.h), ...c.invitations.map((r) => r.h), ...c.dates.map((r) => r.h)])].sort((a, b) => a - b);
   const held = (r: { coverage_95?: number | null; coverage?: number | null; n: number } | undefined) => {
     const v = r ? (r.coverage_95 ?? r.coverage ?? null) : null;
-    return r && v !== null && v !== undefined ? `${percent(v)} of ${count(r.n)}` : '—';
+    return r && v !== null && v !== undefined ? t('models.heldOf', { held: percent(v, w), count: r.n }) : '—';
   };
   return html`<div class="table-scroll">
     <table class="data" id="interval-coverage">
       <caption>
-        How often the 95% intervals served at the time held what came (last two years, established categories)
+        ${t('models.intervalsCaption')}
       </caption>
       <thead>
         <tr>
-          <th scope="col">Draws ahead</th>
-          <th scope="col" class="num">Lowest CRS</th>
-          <th scope="col" class="num">Invitations</th>
-          <th scope="col" class="num">Date range</th>
-          <th scope="col" class="num">Central level of the date range</th>
+          <th scope="col">${t('models.drawsAhead')}</th>
+          <th scope="col" class="num">${t('common.lowestCrs')}</th>
+          <th scope="col" class="num">${t('common.invitations')}</th>
+          <th scope="col" class="num">${t('models.dateRange')}</th>
+          <th scope="col" class="num">${t('models.centralLevel')}</th>
         </tr>
       </thead>
       <tbody>
         ${hs.map((h) => {
           const d = c.dates.find((r) => r.h === h);
           return html`<tr>
-            <th scope="row">${h === 1 ? 'next draw' : h}</th>
+            <th scope="row">${h === 1 ? t('models.nextDraw') : h}</th>
             <td class="num">${held(c.crs.find((r) => r.h === h))}</td>
             <td class="num">${held(c.invitations.find((r) => r.h === h))}</td>
             <td class="num">${held(d)}</td>
-            <td class="num">${d ? d.level : '—'}</td>
+            <td class="num">${d ? w.loc.number(d.level, 3) : '—'}</td>
           </tr>`;
         })}
       </tbody>
@@ -164,16 +167,16 @@ function intervalsTable(stored: StoredForecasts): SafeHtml {
   </div>`;
 }
 
-function catalogue(): SafeHtml {
+function catalogue(w: Words): SafeHtml {
   return html`<dl class="facts" id="model-catalogue">
     ${MODEL_CATALOGUE.map(
       (m) =>
         html`<dt id="model-${m.name}">${m.name}</dt>
           <dd>
-            ${m.description}${
+            <span${untranslated(w.loc)}>${m.description}</span>${
               Object.keys(m.parameters).length > 0
                 ? html`<br /><span class="muted"
-                      >Parameters:
+                      >${w.t('models.parameters')}
                       ${Object.entries(m.parameters)
                         .map(([k, v]) => `${k} = ${v}`)
                         .join('; ')}</span
@@ -188,55 +191,51 @@ function catalogue(): SafeHtml {
 export function modelsPage(app: ServiceApp, routes: DrawsRouteContext, kit: PageKit): void {
   app.get('/models', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
+      const w = wordsOf(kit, request);
+      const { t } = w;
+      // The method's texts are the forecasting code's own (forecast/model-catalogue.ts), in English only for now.
+      const english = untranslated(w.loc);
       const stored = (await readForecasts(routes.db))?.value ?? null;
       const version = await kit.dataVersion();
       const horizons = stored ? [...new Set(stored.models.flatMap((m) => m.crs.map((r) => r.h)))].sort((a, b) => a - b) : [];
       return {
-        title: 'Models and backtest',
-        description:
-          'The forecasting models of the Express Entry draws, their walk-forward backtest against naive, and the rules behind the numbers.',
+        title: t('models.title'),
+        description: t('models.description'),
         section: '/models',
-        body: html`<h1>Models and their backtest</h1>
-          <p class="lead">
-            After every past draw of every category, each model forecast the category’s next five draws from what was known that day only.
-            These forecasts, scored against the draws that followed, are the backtest below: naive (repeat the last value) is the baseline a
-            model has to beat. ${stored ? html`Forecasts as of ${stored.as_of}.` : ''}
-          </p>
+        body: html`<h1>${t('models.heading')}</h1>
+          <p class="lead">${t('models.lead')} ${stored ? t('models.asOf', { date: w.loc.date(stored.as_of) }) : ''}</p>
           ${
             stored === null
-              ? html`<p class="note warn">No forecasts are stored yet (import draws first).</p>`
-              : html`<h2>Against naive</h2>
-                  ${horizonTable(stored, 1, 'crs')} ${kit.charts.figure(`${version}|${MODELS_CHART}`, () => backtestChart(stored))}
+              ? html`<p class="note warn">${t('models.none')}</p>`
+              : html`<h2>${t('models.against')}</h2>
+                  ${horizonTable(stored, 1, 'crs', w)}
+                  ${kit.charts.figure(`${version}|${w.loc.language}|${MODELS_CHART}`, () => backtestChart(stored, w))}
                   <details>
-                    <summary>Lowest CRS score at every horizon, and invitations</summary>
-                    ${horizons.filter((h) => h > 1).map((h) => horizonTable(stored, h, 'crs'))}
-                    ${horizons.map((h) => horizonTable(stored, h, 'invitations'))}
+                    <summary>${t('models.every')}</summary>
+                    ${horizons.filter((h) => h > 1).map((h) => horizonTable(stored, h, 'crs', w))}
+                    ${horizons.map((h) => horizonTable(stored, h, 'invitations', w))}
                   </details>
-                  <p class="muted">
-                    pooled_young is scored on every young category’s forecasts ever made, not on the established categories’ forecasts the
-                    other rows share, so it is not set against naive. MASE divides each error by the category’s mean absolute change between
-                    draws when the forecast was made.
-                  </p>
-                  <h2>By category</h2>
-                  ${await categoryTable(routes, stored)}
-                  <h2>Do the intervals hold?</h2>
-                  ${intervalsTable(stored)}`
+                  <p class="muted">${t('models.pooledNote')}</p>
+                  <h2>${t('models.byCategory')}</h2>
+                  ${await categoryTable(routes, stored, w)}
+                  <h2>${t('models.intervals')}</h2>
+                  ${intervalsTable(stored, w)}`
           }
-          <h2>The models</h2>
-          ${catalogue()}
-          <h2>The rules behind the numbers</h2>
-          <h3>Intervals</h3>
-          <p>${FORECAST_METHOD.interval}</p>
-          <h3>Young categories</h3>
-          <p>${FORECAST_METHOD.young}</p>
-          <h3>Dates</h3>
-          <p>${FORECAST_METHOD.dates}</p>
-          <h3>Dormant categories</h3>
-          <p>${FORECAST_METHOD.dormant}</p>
-          <h3>Confidence score</h3>
-          <p>${FORECAST_METHOD.confidence}</p>
-          <h3>The backtest</h3>
-          <p>${FORECAST_METHOD.backtest_definition}</p>`,
+          <h2>${t('models.models')}</h2>
+          ${catalogue(w)}
+          <h2>${t('models.rules')}</h2>
+          <h3>${t('models.rulesIntervals')}</h3>
+          <p${english}>${FORECAST_METHOD.interval}</p>
+          <h3>${t('models.rulesYoung')}</h3>
+          <p${english}>${FORECAST_METHOD.young}</p>
+          <h3>${t('models.rulesDates')}</h3>
+          <p${english}>${FORECAST_METHOD.dates}</p>
+          <h3>${t('models.rulesDormant')}</h3>
+          <p${english}>${FORECAST_METHOD.dormant}</p>
+          <h3>${t('models.rulesConfidence')}</h3>
+          <p${english}>${FORECAST_METHOD.confidence}</p>
+          <h3>${t('models.rulesBacktest')}</h3>
+          <p${english}>${FORECAST_METHOD.backtest_definition}</p>`,
       };
     }),
   );

@@ -1,6 +1,8 @@
 // Service D's pages on SQLite and PostgreSQL: on the demo data (every page, its numbers against the API's, every
 // chart's drawn marks against the rows behind it, the "my score" answer against clearance(), 400/404 as pages),
 // and on the real snapshot (a young category says its forecast is pooled and wider; dormant ones say since when).
+import { dateRange, wordsIn } from './shared.ts';
+import { formatDate } from '../../../core/i18n/format.ts';
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -22,6 +24,8 @@ import { DRAWS_PER_PAGE } from './draws-list.ts';
 import { CHART_HORIZONS, MODELS_CHART } from './models.ts';
 import { NEXT_DRAWS_CHART } from './overview.ts';
 import { percent } from './shared.ts';
+
+const EN = wordsIn('en');
 
 interface ApiPrediction {
   rank: number;
@@ -134,8 +138,8 @@ describeEachDatabase(
         const next = entry.predictions[0];
         const [name, , date, dates, crs, crsRange, invitations, invitationsRange] = rows[i];
         assert.equal(name, entry.category_name);
-        assert.equal(date, next.predicted_date);
-        assert.equal(dates, `${next.date_range.earliest} – ${next.date_range.latest}`);
+        assert.equal(date, formatDate('en', next.predicted_date, 'short'));
+        assert.equal(dates, dateRange(next.date_range.earliest, next.date_range.latest, EN));
         assert.equal(crs, crsText(next.predicted_crs_score));
         assert.equal(crsRange, `${crsText(next.uncertainty_range.min)} – ${crsText(next.uncertainty_range.max)}`);
         assert.equal(numberOf(invitations), next.predicted_invitations);
@@ -171,7 +175,8 @@ describeEachDatabase(
       // categories that are not forecast say why; dormant ones since when
       const dormant = modelsCategories.filter((c) => c.status === 'dormant');
       assert.ok(dormant.length > 0, 'the demo data has dormant categories');
-      for (const c of dormant) assert.match(res.text, new RegExp(`${c.category_name}: dormant since ${c.dormant_since}`));
+      for (const c of dormant)
+        assert.match(res.text, new RegExp(`${c.category_name}: dormant since ${formatDate('en', c.dormant_since ?? '')}`));
       // the form, labelled, GET
       assert.match(res.body, /<form class="filters" method="get" action="\/my-score"/);
       assert.match(res.body, /<label\s*>Your CRS score\s*<input type="number" name="crs"/);
@@ -194,7 +199,7 @@ describeEachDatabase(
         assert.match(
           res.text,
           new RegExp(
-            `between ${next.date_range.earliest} and ${next.date_range.latest} \\(95% range\\); most likely ${next.predicted_date}`,
+            `between ${formatDate('en', next.date_range.earliest)} and ${formatDate('en', next.date_range.latest)} \\(95% range\\); most likely ${formatDate('en', next.predicted_date)}`,
           ),
         );
         const charts = figures(res.body);
@@ -235,7 +240,7 @@ describeEachDatabase(
         assert.equal(res.status, 200, c.name);
         const status = modelsCategories.find((m) => m.category_id === c.id);
         if (status?.status !== 'dormant') continue;
-        assert.match(res.text, new RegExp(`Dormant since ${status.dormant_since}`), c.name);
+        assert.match(res.text, new RegExp(`Dormant since ${formatDate('en', status.dormant_since ?? '')}`), c.name);
         const draws: ApiDraw[] = (await app.inject(`/api/draws/?category=${c.id}`)).json().data;
         checkForecastChart(figures(res.body).get(`category-${c.id}-crs`)!, draws, [], `${c.name} CRS`);
         assert.doesNotMatch(res.body, /id="forecast-draws"/);
@@ -259,7 +264,7 @@ describeEachDatabase(
       assert.equal(rows.length, Math.min(api.count, DRAWS_PER_PAGE));
       assert.deepEqual(
         rows.map((r) => [r[0], r[1], numberOf(r[4])]),
-        api.data.slice(0, DRAWS_PER_PAGE).map((d: ApiDraw) => [d.date, d.round_number, d.lowest_crs_score]),
+        api.data.slice(0, DRAWS_PER_PAGE).map((d: ApiDraw) => [formatDate('en', d.date, 'short'), d.round_number, d.lowest_crs_score]),
       );
       assert.match(filtered.body, new RegExp(`<option value="${id}" selected>`));
     });
@@ -305,9 +310,9 @@ describeEachDatabase(
       const res = await page(app, `/my-score?crs=${crs}&category=${entry.category_id}`);
       assert.equal(res.status, 200);
       const expected = clearance(crs, { point: next.predicted_crs_score, margin: next.uncertainty_range.margin_of_error });
-      assert.match(res.body, new RegExp(`<span class="stat" id="chance">${percent(expected.atOrBelow)}</span>`));
-      assert.match(res.body, new RegExp(`<strong id="chance-below">${percent(expected.below)}</strong>`));
-      assert.match(res.body, new RegExp(`<strong id="chance-equal">${percent(expected.equal)}</strong>`));
+      assert.match(res.body, new RegExp(`<span class="stat" id="chance">${percent(expected.atOrBelow, EN)}</span>`));
+      assert.match(res.body, new RegExp(`<strong id="chance-below">${percent(expected.below, EN)}</strong>`));
+      assert.match(res.body, new RegExp(`<strong id="chance-equal">${percent(expected.equal, EN)}</strong>`));
       // near the forecast the answer is near even odds; far above it, near certain
       assert.ok(expected.atOrBelow > 0.3 && expected.atOrBelow < 0.7);
       const later = tableById(res.body, 'later-draws');
@@ -316,7 +321,7 @@ describeEachDatabase(
         const p = entry.predictions[i];
         assert.equal(
           row[4],
-          percent(clearance(crs, { point: p.predicted_crs_score, margin: p.uncertainty_range.margin_of_error }).atOrBelow),
+          percent(clearance(crs, { point: p.predicted_crs_score, margin: p.uncertainty_range.margin_of_error }).atOrBelow, EN),
         );
       });
       for (const caveat of [/not a promise/, /size of a draw is not known in advance/, /tie-break/i, /eligible/])
@@ -328,7 +333,7 @@ describeEachDatabase(
       const dormant = modelsCategories.find((c) => c.status === 'dormant')!;
       const none = await page(app, `/my-score?crs=500&category=${dormant.category_id}`);
       assert.equal(none.status, 200);
-      assert.match(none.text, new RegExp(`Dormant since ${dormant.dormant_since}`));
+      assert.match(none.text, new RegExp(`Dormant since ${formatDate('en', dormant.dormant_since ?? '')}`));
       assert.match(none.text, /No next draw of this category is forecast/);
       const empty = await page(app, '/my-score');
       assert.equal(empty.status, 200);
@@ -352,7 +357,7 @@ describeEachDatabase(
         ['/draws?page=999', /past the last page/],
         ['/draws?category=99999', /no category has id 99999/],
         ['/categories/abc', /the category id must be a positive whole number/],
-        [`/categories/${id}?history=some`, /history must be "all"/],
+        [`/categories/${id}?history=some`, /history must be “all”/],
       ] as const) {
         const res = await page(app, url);
         assert.equal(res.status, 400, url);
@@ -397,7 +402,7 @@ describeWithSnapshot('draws pages on the real snapshot', (t) => {
     const score = await page(app, `/my-score?crs=480&category=${young.category_id}`);
     assert.match(score.text, /Young category\./);
     for (const dormant of models.filter((c) => c.status === 'dormant')) {
-      assert.match(home.text, new RegExp(`${dormant.category_name}: dormant since ${dormant.dormant_since}`));
+      assert.match(home.text, new RegExp(`${dormant.category_name}: dormant since ${formatDate('en', dormant.dormant_since ?? '')}`));
     }
     // real rounds link to their notices on canada.ca
     const draws = await page(app, '/draws');

@@ -1,10 +1,14 @@
-// What Service D's pages share: reading a page's query, sending a page (a client error becomes a page of its
+// What Service D's pages share: the page's language and messages, reading a page's query, sending a page (a client error becomes a page of its
 // status with the message, never JSON or a 500), number formats, and the words of a category's forecast status.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../../core/http/errors.ts';
 import { parseDate } from '../../../core/http/params.ts';
-import { formatNumber, html } from '../../../core/pages/index.ts';
-import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import type { Translate } from '../../../core/i18n/catalogue.ts';
+import type { Language } from '../../../core/i18n/language.ts';
+import { html, pageLocale } from '../../../core/pages/index.ts';
+import type { PageKit, PageLocale, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import { drawsMessages } from '../messages/index.ts';
+import type { DrawsKey } from '../messages/index.ts';
 import type { StoredCategoryForecast } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import { findCategory } from '../repository.ts';
@@ -13,6 +17,40 @@ import type { DrawsRouteContext } from '../routes/context.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
 import { errorNote } from '../../../core/pages/replies.ts';
 export { errorNote };
+
+/**
+ * What a page writes with: its language's formatters (`loc`) and D's messages (`t`). Category names come from the
+ * repository as stored (English until French data is imported beside it).
+ */
+export interface Words {
+  loc: PageLocale;
+  t: Translate<DrawsKey>;
+}
+
+export function wordsOf(kit: PageKit, request: FastifyRequest): Words {
+  const loc = kit.locale(request);
+  return { loc, t: drawsMessages.in(loc.language) };
+}
+
+/** Words of a language outside a request (tests). */
+export function wordsIn(language: Language): Words {
+  return { loc: pageLocale(language, false), t: drawsMessages.in(language) };
+}
+
+/** The header (title and sections) in a language. */
+export function drawsHeader(language: Language): { serviceTitle: string; sections: Array<{ label: string; href: string }> } {
+  const t = drawsMessages.in(language);
+  return {
+    serviceTitle: t('service.title'),
+    sections: [
+      { label: t('nav.next'), href: '/' },
+      { label: t('nav.draws'), href: '/draws' },
+      { label: t('nav.models'), href: '/models' },
+      { label: t('nav.myScore'), href: '/my-score' },
+      { label: t('nav.trackRecord'), href: '/track-record' },
+    ],
+  };
+}
 
 /** A page's query as Fastify parses it without a schema (a repeated name gives a list). */
 export type PageQuery = Record<string, string | string[] | undefined>;
@@ -25,9 +63,9 @@ export function param(query: unknown, name: string): string | undefined {
 }
 
 /** A YYYY-MM-DD date of a form (400 otherwise). */
-export function dateParam(value: string | undefined, name: string): string | undefined {
+export function dateParam(value: string | undefined, name: string, w: Words): string | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw badRequest(`${name} must be a date in the form YYYY-MM-DD, got "${value}"`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw badRequest(w.t('error.date', { name, value }));
   return parseDate(value, name);
 }
 
@@ -35,12 +73,13 @@ export function dateParam(value: string | undefined, name: string): string | und
 export async function categoryParam(
   routes: DrawsRouteContext,
   value: string | undefined,
+  w: Words,
   name = 'category',
 ): Promise<CategoryRecord | undefined> {
   if (value === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(value)) throw badRequest(`${name} must be a category id (a whole number), got "${value}"`);
+  if (!/^\d{1,9}$/.test(value)) throw badRequest(w.t('error.categoryId', { name, value }));
   const category = await findCategory(routes.db, Number(value));
-  if (!category) throw badRequest(`no category has id ${Number(value)}; choose one from the list`);
+  if (!category) throw badRequest(w.t('error.noCategory', { id: Number(value) }));
   return category;
 }
 
@@ -61,84 +100,95 @@ export async function sendPage(
     if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
     reply.code(error.statusCode).header('cache-control', 'no-store');
     if (fallback && error.statusCode === 400) return kit.send(request, reply, await fallback(error.message));
-    const title = error.statusCode === 404 ? 'Not found' : 'Cannot show this page';
+    const { loc, t } = wordsOf(kit, request);
+    const title = loc.layout(error.statusCode === 404 ? 'error.notFound' : 'error.cannotShow');
     return kit.send(request, reply, {
       title,
       body: html`<h1>${title}</h1>
-        ${errorNote(error.message)}
-        <p><a href="/">The next draws</a> · <a href="/draws">Every draw</a> · <a href="/my-score">My score</a></p>`,
+        ${errorNote(error.message, loc)}
+        <p>
+          <a href="/">${t('error.links.next')}</a> · <a href="/draws">${t('nav.draws')}</a> ·
+          <a href="/my-score">${t('nav.myScore')}</a>
+        </p>`,
     });
   }
 }
 
-export function count(n: number): string {
-  return n.toLocaleString('en-CA');
+export function count(n: number, w: Words): string {
+  return w.loc.number(n);
 }
 
 /** A CRS score as served (one decimal where it has one). */
-export function score(x: number): string {
-  return formatNumber(x, 1);
+export function score(x: number, w: Words): string {
+  return w.loc.number(x, 1);
 }
 
 /** "484.1 – 569" */
-export function range(lower: number, upper: number, format: (x: number) => string = score): string {
-  return `${format(lower)} – ${format(upper)}`;
+export function range(lower: number, upper: number, w: Words, format: (x: number, w: Words) => string = score): string {
+  return `${format(lower, w)} – ${format(upper, w)}`;
 }
 
-export function dateRange(earliest: string, latest: string): string {
-  return earliest === latest ? earliest : `${earliest} – ${latest}`;
+/** Two dates (YYYY-MM-DD), written short in the page's language. */
+export function dateRange(earliest: string, latest: string, w: Words): string {
+  return earliest === latest ? w.loc.date(earliest, 'short') : `${w.loc.date(earliest, 'short')} – ${w.loc.date(latest, 'short')}`;
 }
 
 /** A probability in words people read: whole percent, "under 1%" and "over 99%" at the ends. */
-export function percent(p: number): string {
-  if (p < 0.005) return 'under 1%';
-  if (p > 0.995) return 'over 99%';
-  return `${Math.round(p * 100)}%`;
+export function percent(p: number, w: Words): string {
+  if (p < 0.005) return w.t('common.under1');
+  if (p > 0.995) return w.t('common.over99');
+  return w.loc.percent(Math.round(p * 100) / 100, 0);
 }
 
 export type ForecastStatus = StoredCategoryForecast['status'];
 
 /** A badge that says in words what its colour says. */
-export function statusBadge(status: ForecastStatus | 'inactive', dormantSince: string | null = null): SafeHtml {
+export function statusBadge(status: ForecastStatus | 'inactive', w: Words, dormantSince: string | null = null): SafeHtml {
+  const { t } = w;
   switch (status) {
     case 'predicted':
-      return html`<span class="badge good">Forecast</span>`;
+      return html`<span class="badge good">${t('badge.predicted')}</span>`;
     case 'young':
-      return html`<span class="badge warn">Young: pooled forecast, wider interval</span>`;
+      return html`<span class="badge warn">${t('badge.young')}</span>`;
     case 'dormant':
-      return html`<span class="badge neutral">Dormant${dormantSince ? html` since ${dormantSince}` : ''}</span>`;
+      return html`<span class="badge neutral"
+        >${dormantSince ? t('badge.dormantSince', { date: w.loc.date(dormantSince) }) : t('badge.dormant')}</span
+      >`;
     case 'inactive':
-      return html`<span class="badge neutral">Not in the current feed</span>`;
+      return html`<span class="badge neutral">${t('badge.inactive')}</span>`;
     default:
-      return html`<span class="badge neutral">No draws yet</span>`;
+      return html`<span class="badge neutral">${t('badge.none')}</span>`;
   }
 }
 
 /** What a category's status means for its forecast, in a sentence or two (`asOf`: the date the forecasts were made for). */
-export function statusNote(forecast: StoredCategoryForecast | undefined, category: CategoryRecord, asOf: string): SafeHtml {
+export function statusNote(forecast: StoredCategoryForecast | undefined, category: CategoryRecord, asOf: string, w: Words): SafeHtml {
+  const { t, loc } = w;
   if (!category.is_active) {
-    return html`<p class="note">This category has no draws in the current feed, so it is not forecast.</p>`;
+    return html`<p class="note">${t('status.inactive')}</p>`;
   }
-  if (!forecast) return html`<p class="note">No forecast is stored for this category.</p>`;
+  if (!forecast) return html`<p class="note">${t('status.noForecast')}</p>`;
   switch (forecast.status) {
     case 'young':
       return html`<p class="note warn">
-        <strong>Young category.</strong> With ${forecast.draws} draw${forecast.draws === 1 ? '' : 's'} in its current run, its forecast is
-        pooled: the pooled reversion model on its own draws with the coefficient shared by every category, and intervals sized from the
-        errors of every young category's past forecasts, so they are wider. (${forecast.status_reason}.)
+        <strong>${t('status.youngTitle')}</strong> ${t('status.young', { draws: forecast.draws, reason: forecast.status_reason })}
       </p>`;
     case 'dormant':
       return html`<p class="note warn">
-        <strong>Dormant since ${forecast.dormant_since}.</strong> Its last draw was on
-        ${forecast.last_draw_date}${
-          forecast.days_since_last_draw !== null ? html`, ${forecast.days_since_last_draw} days before ${asOf}` : ''
-        };
-        a category counts as dormant after
-        ${forecast.dormant_after_days !== null ? html`${Math.round(forecast.dormant_after_days)} days` : 'a long time'} without a draw, so
-        it is not forecast until it draws again.
+        <strong>${t('status.dormantTitle', { date: loc.date(forecast.dormant_since ?? '') })}</strong>
+        ${t('status.dormantLast', { date: loc.date(forecast.last_draw_date ?? '') })}${
+          forecast.days_since_last_draw !== null
+            ? t('status.dormantDays', { days: forecast.days_since_last_draw, asOf: loc.date(asOf) })
+            : ''
+        }${t('status.dormantAfter', {
+          after:
+            forecast.dormant_after_days !== null
+              ? t('status.dormantDaysCount', { days: Math.round(forecast.dormant_after_days) })
+              : t('status.longTime'),
+        })}
       </p>`;
     case 'insufficient_history':
-      return html`<p class="note">No draws on or before ${asOf}: nothing to forecast from.</p>`;
+      return html`<p class="note">${t('status.insufficient', { date: loc.date(asOf) })}</p>`;
     default:
       return html`<p class="note">${forecast.status_reason}.</p>`;
   }
@@ -153,24 +203,26 @@ export function nextDraw(predictions: readonly Prediction[] | undefined): Predic
 export function scoreForm(
   categories: readonly { id: number; name: string; predicted: boolean }[],
   values: { crs?: string; category?: number },
+  w: Words,
   headingId?: string,
 ): SafeHtml {
+  const { t } = w;
   return html`<form class="filters" method="get" action="/my-score" ${headingId ? html`aria-labelledby="${headingId}"` : ''}>
     <label
-      >Your CRS score
+      >${t('form.crs')}
       <input type="number" name="crs" min="0" max="1200" step="1" inputmode="numeric" required value="${values.crs ?? ''}" />
     </label>
     <label
-      >Category
+      >${t('common.category')}
       <select name="category" required>
         ${categories.map(
           (c) =>
             html`<option value="${c.id}" ${c.id === values.category ? html`selected` : ''}>
-              ${c.name}${c.predicted ? '' : ' (not forecast)'}
+              ${c.name}${c.predicted ? '' : t('form.notForecast')}
             </option>`,
         )}
       </select>
     </label>
-    <button type="submit">Show my chance</button>
+    <button type="submit">${t('form.submit')}</button>
   </form>`;
 }

@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { HttpError } from '../../../core/http/errors.ts';
-import { barChart, chartFigure, escapeHtml, externalLink, html, trustedHtml } from '../../../core/pages/index.ts';
+import { barChart, chartFigure, escapeHtml, externalLink, html, trustedHtml, untranslated } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredCalculator } from '../aggregates.ts';
@@ -22,9 +22,8 @@ import type { CalculatorAggregates, CalculatorResponse } from '../calculator/ind
 import { readAggregate } from '../repository.ts';
 import { fiscalYearLabel } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import { bigDollars, count, dollars, errorNote, param, recipientHref, sendPage } from './shared.ts';
-
-const NO_DATA = 'no grants data has been imported yet; run `pdi import grants <csv>` (or start the server with demo data)';
+import { bigDollars, count, dollars, errorNote, param, recipientHref, sendPage, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
 
 /** The form as typed (strings), kept to fill the form again. */
 interface CalculatorForm {
@@ -35,16 +34,16 @@ interface CalculatorForm {
 }
 
 /** The calculator's stored aggregates, parsed once per data version. */
-export function calculatorAggregatesOf(db: Kysely<GrantsDatabase>, kit: PageKit): () => Promise<CalculatorAggregates> {
+export function calculatorAggregatesOf(db: Kysely<GrantsDatabase>, kit: PageKit): (w: Words) => Promise<CalculatorAggregates> {
   let memo: { version: string; value: StoredCalculator } | null = null;
-  return async () => {
+  return async (w) => {
     const version = await kit.dataVersion();
     if (memo === null || memo.version !== version) {
       const stored = await readAggregate(db, 'calculator');
-      if (!stored) throw new HttpError(503, NO_DATA);
+      if (!stored) throw new HttpError(503, w.t('error.noData'));
       memo = { version, value: stored.value };
     }
-    if (!memo.value.ok) throw new HttpError(503, `the calculator cannot run on this data: ${memo.value.error}`);
+    if (!memo.value.ok) throw new HttpError(503, w.t('calc.cannotRun', { reason: memo.value.error }));
     return memo.value.aggregates;
   };
 }
@@ -58,7 +57,9 @@ export function calculatorPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
 
   const handler = (method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
     sendPage(kit, request, reply, async () => {
-      const aggregates = await aggregatesOf();
+      const w = wordsOf(kit, request);
+      const { t } = w;
+      const aggregates = await aggregatesOf(w);
       const source = method === 'POST' ? request.body : {};
       const form: CalculatorForm = {
         annual_income: param(source, 'annual_income') ?? '',
@@ -79,157 +80,166 @@ export function calculatorPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
             },
             aggregates,
           );
-          result = resultBody(answer, aggregates);
+          result = resultBody(answer, aggregates, w);
         } catch (error) {
           if (!(error instanceof CalculatorInputError)) throw error;
           status = 400;
-          result = errorNote(error.message);
+          result = errorNote(error.message, w.loc);
         }
       }
       return {
-        title: method === 'POST' && status === undefined ? 'Your share of federal grants' : 'Taxpayer calculator',
-        description: 'How much of your federal income tax and GST went to federal grants and contributions, year by year.',
+        title: method === 'POST' && status === undefined ? t('calc.resultTitle') : t('calc.title'),
+        description: t('calc.description'),
         section: '/calculator',
         status,
-        body: html`<h1>Your share of federal grants</h1>
-          <p class="lead">
-            Enter your income and the spending you paid GST on. The calculator estimates your federal income tax and GST, the share of
-            federal revenue that makes, and that share of every grant and contribution agreement running each year.
-          </p>
-          ${calculatorForm(form, aggregates)} ${result} ${formulaSection()}`,
+        body: html`<h1>${t('calc.heading')}</h1>
+          <p class="lead">${t('calc.lead')}</p>
+          ${calculatorForm(form, aggregates, w)} ${result} ${formulaSection(w)}`,
       };
     });
   app.get('/calculator', { config: { responseCache: true } }, handler('GET'));
   app.post('/calculator', {}, handler('POST'));
 }
 
-function calculatorForm(form: CalculatorForm, aggregates: CalculatorAggregates): SafeHtml {
+function calculatorForm(form: CalculatorForm, aggregates: CalculatorAggregates, w: Words): SafeHtml {
+  const { t } = w;
   const { min, max } = aggregates.since_range;
   const since = form.taxpayer_since_year || String(Math.min(max, Math.max(min, DEFAULT_TAXPAYER_SINCE_YEAR)));
   const years: number[] = [];
   for (let y = min; y <= max; y++) years.push(y);
-  return html`<form class="filters" method="post" action="/calculator" aria-label="Calculate your share">
+  return html`<form class="filters" method="post" action="/calculator" aria-label="${t('calc.formLabel')}">
     <label
-      >Income before tax ($)
+      >${t('calc.income')}
       <input type="number" name="annual_income" value="${form.annual_income}" min="0" step="0.01" required inputmode="decimal" />
     </label>
     <label
-      >Spending subject to GST ($)
+      >${t('calc.spending')}
       <input type="number" name="gst_eligible_spending" value="${form.gst_eligible_spending}" min="0" step="0.01" inputmode="decimal" />
     </label>
     <fieldset class="inline">
-      <legend>The amounts are</legend>
+      <legend>${t('calc.amountsAre')}</legend>
       <label class="inline"
-        ><input type="radio" name="input_mode" value="annual" ${form.input_mode !== 'monthly' ? html`checked` : ''} /> per year</label
+        ><input type="radio" name="input_mode" value="annual" ${form.input_mode !== 'monthly' ? html`checked` : ''} />
+        ${t('calc.perYear')}</label
       >
       <label class="inline"
-        ><input type="radio" name="input_mode" value="monthly" ${form.input_mode === 'monthly' ? html`checked` : ''} /> per month</label
+        ><input type="radio" name="input_mode" value="monthly" ${form.input_mode === 'monthly' ? html`checked` : ''} />
+        ${t('calc.perMonth')}</label
       >
     </fieldset>
     <label
-      >Taxpayer since
+      >${t('calc.since')}
       <select name="taxpayer_since_year">
         ${years.map((y) => html`<option value="${y}" ${String(y) === since ? html`selected` : ''}>${fiscalYearLabel(y)}</option>`)}
       </select>
     </label>
-    <button type="submit">Calculate</button>
+    <button type="submit">${t('calc.submit')}</button>
   </form>`;
 }
 
 // The charts depend on the caller's numbers: rendered for each answer, not cached.
-function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates): SafeHtml {
+function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates, w: Words): SafeHtml {
+  const { t, loc } = w;
+  const language = loc.language;
+  const rate = loc.percent(GST_RATE_PER_MILLE / 1000);
   const c = answer.calculation;
   const past = answer.yearly_breakdown;
   const shareChart = chartFigure(
     barChart({
       id: 'share-by-year',
-      title: 'Your share of the grants, by fiscal year',
-      description: `Dollars of your federal taxes that went to the grants and contributions running in each fiscal year from ${fiscalYearLabel(c.taxpayer_since_year)} to ${c.current_fiscal_year}.`,
+      title: t('calc.shareChart'),
+      description: t('calc.shareChartText', { from: fiscalYearLabel(c.taxpayer_since_year), to: c.current_fiscal_year }),
       categories: past.map((y) => y.fiscal_year),
-      series: [{ name: 'Your share ($)', values: past.map((y) => Math.round(y.user_share * 100) / 100) }],
+      series: [{ name: t('calc.shareSeries'), values: past.map((y) => Math.round(y.user_share * 100) / 100) }],
       valueName: '$',
+      language,
     }),
   );
   const projections = answer.future_projections;
   const projectionChart = chartFigure(
     barChart({
       id: 'projected-share',
-      title: 'Projected share, next five fiscal years',
-      description:
-        'Your share of agreements already signed that run into each coming year, and the same plus new agreements at the yearly average ' +
-        `of the years since ${fiscalYearLabel(c.taxpayer_since_year)}. Revenue after the last published year is taken as that year’s.`,
+      title: t('calc.projection'),
+      description: t('calc.projectionText', { from: fiscalYearLabel(c.taxpayer_since_year) }),
       categories: projections.continuing_only.map((y) => y.fiscal_year),
       series: [
-        { name: 'Agreements already signed ($)', values: projections.continuing_only.map((y) => Math.round(y.user_share * 100) / 100) },
+        { name: t('calc.signed'), values: projections.continuing_only.map((y) => Math.round(y.user_share * 100) / 100) },
         {
-          name: 'With new agreements at the average ($)',
+          name: t('calc.withNew'),
           values: projections.with_new_projects.map((y) => Math.round(y.user_share * 100) / 100),
         },
       ],
       valueName: '$',
+      language,
     }),
   );
   const current = past.at(-1);
   const runningCents = aggregates.years.find((y) => y.year === c.current_year)?.running_value_cents ?? 0;
   const tax = taxYearTable(c.tax_year);
   return html`<section aria-labelledby="result-heading">
-    <h2 id="result-heading">Result</h2>
+    <h2 id="result-heading">${t('calc.result')}</h2>
     <div class="stats-row" role="status">
       <p>
-        <span class="stat">${answer.total_grants_share_formatted}</span> to grants from ${fiscalYearLabel(c.taxpayer_since_year)} to
-        ${c.current_fiscal_year}
+        <span class="stat">${dollars(answer.total_grants_share, w)}</span>
+        ${t('calc.toGrants', { from: fiscalYearLabel(c.taxpayer_since_year), to: c.current_fiscal_year })}
       </p>
-      <p><span class="stat">${c.grants_portion_of_taxes_formatted}</span> in ${c.current_fiscal_year}</p>
-      <p><span class="stat">${c.total_tax_contribution_formatted}</span> your federal tax and GST a year</p>
+      <p><span class="stat">${dollars(c.grants_portion_of_taxes, w)}</span> ${t('calc.inYear', { year: c.current_fiscal_year })}</p>
+      <p><span class="stat">${dollars(c.total_tax_contribution, w)}</span> ${t('calc.yourTax')}</p>
     </div>
     <table class="data narrow">
       <caption>
-        Your federal contribution (tax year ${c.tax_year}${c.input_mode === 'monthly' ? ', monthly amounts × 12' : ''})
+        ${t(c.input_mode === 'monthly' ? 'calc.contributionMonthly' : 'calc.contribution', { year: c.tax_year })}
       </caption>
       <tbody>
         <tr>
-          <th scope="row">Income</th>
-          <td class="num">${dollars(c.annual_income)}</td>
+          <th scope="row">${t('calc.income.row')}</th>
+          <td class="num">${dollars(c.annual_income, w)}</td>
         </tr>
         <tr>
-          <th scope="row">Federal income tax</th>
-          <td class="num">${c.federal_income_tax_formatted}</td>
+          <th scope="row">${t('calc.federalTax')}</th>
+          <td class="num">${dollars(c.federal_income_tax, w)}</td>
         </tr>
         <tr>
-          <th scope="row">GST: ${GST_RATE_PER_MILLE / 10}% of ${dollars(c.gst_eligible_spending)}</th>
-          <td class="num">${c.gst_paid_formatted}</td>
+          <th scope="row">${t('calc.gst', { rate, spending: dollars(c.gst_eligible_spending, w) })}</th>
+          <td class="num">${dollars(c.gst_paid, w)}</td>
         </tr>
         <tr>
-          <th scope="row">Your contribution C</th>
-          <td class="num"><strong>${c.total_tax_contribution_formatted}</strong></td>
+          <th scope="row">${t('calc.yourContribution')}</th>
+          <td class="num"><strong>${dollars(c.total_tax_contribution, w)}</strong></td>
         </tr>
       </tbody>
     </table>
     ${shareChart}
-    <h3>The formula, with your numbers for ${c.current_fiscal_year}</h3>
+    <h3>${t('calc.formula', { year: c.current_fiscal_year })}</h3>
     <p class="formula">
-      share = C ÷ federal revenue × grants running = ${c.total_tax_contribution_formatted} ÷ ${bigDollars(c.federal_revenue)} ×
-      ${bigDollars(runningCents / 100)} = <strong>${c.grants_portion_of_taxes_formatted}</strong>
+      ${t('calc.formulaText', {
+        c: dollars(c.total_tax_contribution, w),
+        revenue: bigDollars(c.federal_revenue, w),
+        running: bigDollars(runningCents / 100, w),
+      })}
+      <strong>${dollars(c.grants_portion_of_taxes, w)}</strong>
     </p>
     <p class="muted">
-      Your contribution C is ${c.revenue_share_percentage.toPrecision(3)}% of federal revenue in ${c.current_fiscal_year}: you paid that
-      fraction of each of the ${count(current?.grant_count ?? 0)} agreements running that year, each counted with its value spread evenly
-      over its fiscal years.
+      ${t('calc.explanation', {
+        share: loc.percent(Number((c.revenue_share_percentage / 100).toPrecision(3)), 12),
+        year: c.current_fiscal_year,
+        count: current?.grant_count ?? 0,
+      })}
     </p>
     ${projectionChart}
-    <h3>Year by year</h3>
+    <h3>${t('calc.yearByYear')}</h3>
     <div class="table-scroll">
       <table class="data">
         <caption class="visually-hidden">
-          Your share by fiscal year
+          ${t('calc.byYearCaption')}
         </caption>
         <thead>
           <tr>
-            <th scope="col">Fiscal year</th>
-            <th scope="col" class="num">Agreements running</th>
-            <th scope="col" class="num">Federal revenue</th>
-            <th scope="col" class="num">Your share</th>
-            <th scope="col">Largest agreement that year (your share)</th>
+            <th scope="col">${t('common.fiscalYear')}</th>
+            <th scope="col" class="num">${t('calc.running')}</th>
+            <th scope="col" class="num">${t('calc.revenue')}</th>
+            <th scope="col" class="num">${t('calc.yourShare')}</th>
+            <th scope="col">${t('calc.largest')}</th>
           </tr>
         </thead>
         <tbody>
@@ -237,86 +247,86 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
             const top = y.top_projects[0];
             return html`<tr>
               <th scope="row">${y.fiscal_year}</th>
-              <td class="num">${count(y.grant_count)}</td>
-              <td class="num">${bigDollars(y.federal_revenue)}</td>
-              <td class="num">${y.user_share_formatted}</td>
+              <td class="num">${count(y.grant_count, w)}</td>
+              <td class="num">${bigDollars(y.federal_revenue, w)}</td>
+              <td class="num">${dollars(y.user_share, w)}</td>
               <td>
-                ${top ? html`<a href="/grants/${top.id}">${top.title || 'untitled'}</a> — ${top.recipient} (${top.user_share_formatted})` : '—'}
+                ${top ? html`<a href="/grants/${top.id}">${top.title || t('common.untitled')}</a> — ${top.recipient} (${dollars(top.user_share, w)})` : '—'}
               </td>
             </tr>`;
           })}
         </tbody>
       </table>
     </div>
-    <h3>The ${answer.grant_shares.length} agreements that took most of your taxes</h3>
+    <h3>${t('calc.top', { count: answer.grant_shares.length })}</h3>
     <div class="table-scroll">
       <table class="data">
         <caption class="visually-hidden">
-          Agreements with the largest share of your taxes
+          ${t('calc.topCaption')}
         </caption>
         <thead>
           <tr>
-            <th scope="col">Agreement</th>
-            <th scope="col">Recipient</th>
-            <th scope="col" class="num">Agreement value</th>
-            <th scope="col" class="num">Your share</th>
+            <th scope="col">${t('common.agreement')}</th>
+            <th scope="col">${t('common.recipient')}</th>
+            <th scope="col" class="num">${t('calc.agreementValue')}</th>
+            <th scope="col" class="num">${t('calc.yourShare')}</th>
           </tr>
         </thead>
         <tbody>
           ${answer.grant_shares.map(
             (g) =>
               html`<tr>
-                <th scope="row"><a href="/grants/${g.id}">${g.title || 'untitled'}</a></th>
+                <th scope="row"><a href="/grants/${g.id}">${g.title || t('common.untitled')}</a></th>
                 <td><a href="${recipientHref(g.recipient)}">${g.recipient}</a></td>
-                <td class="num">${dollars(g.total_value)}</td>
-                <td class="num">${g.user_share_formatted}</td>
+                <td class="num">${dollars(g.total_value, w)}</td>
+                <td class="num">${dollars(g.user_share, w)}</td>
               </tr>`,
           )}
         </tbody>
       </table>
     </div>
-    <h3>The constants used, with their sources</h3>
+    <h3>${t('calc.constants')}</h3>
     ${
       tax
         ? html`<table class="data narrow">
               <caption>
-                Federal income tax brackets, ${tax.year}
+                ${t('calc.brackets', { year: tax.year })}
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Taxable income above</th>
-                  <th scope="col" class="num">Rate</th>
+                  <th scope="col">${t('calc.above')}</th>
+                  <th scope="col" class="num">${t('calc.rate')}</th>
                 </tr>
               </thead>
               <tbody>
                 ${tax.brackets.map(
                   (b) =>
                     html`<tr>
-                      <td>${dollars(b.lowerDollars)}</td>
-                      <td class="num">${b.ratePerMille / 10}%</td>
+                      <td>${dollars(b.lowerDollars, w)}</td>
+                      <td class="num">${loc.percent(b.ratePerMille / 1000)}</td>
                     </tr>`,
                 )}
               </tbody>
             </table>
             <p>
-              Basic personal amount:
-              ${dollars(tax.bpa.maxDollars)}${
-                tax.bpa.minDollars !== undefined ? html`, reduced to ${dollars(tax.bpa.minDollars)} between the 29% and 33% brackets` : ''
+              ${t('calc.bpa', { amount: dollars(tax.bpa.maxDollars, w) })}${
+                tax.bpa.minDollars !== undefined ? t('calc.bpaReduced', { amount: dollars(tax.bpa.minDollars, w) }) : ''
               }.
-              Source: ${externalLink(tax.source.url, tax.source.publication)}.${tax.source.note ? html` ${tax.source.note}` : ''}
+              ${t('calc.source')}
+              ${externalLink(tax.source.url, tax.source.publication)}.${tax.source.note ? html` ${tax.source.note}` : ''}
             </p>`
         : ''
     }
-    <p>GST: ${GST_RATE_PER_MILLE / 10}% (Excise Tax Act, Part IX).</p>
+    <p>${t('calc.gstRate', { rate })}</p>
     <table class="data">
       <caption>
-        Federal revenue of each fiscal year used
+        ${t('calc.revenueCaption')}
       </caption>
       <thead>
         <tr>
-          <th scope="col">Fiscal year</th>
-          <th scope="col" class="num">Revenue</th>
-          <th scope="col">Source</th>
+          <th scope="col">${t('common.fiscalYear')}</th>
+          <th scope="col" class="num">${t('calc.revenue')}</th>
+          <th scope="col">${t('calc.sourceColumn')}</th>
         </tr>
       </thead>
       <tbody>
@@ -324,9 +334,9 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
           const r = publishedRevenue(y.year);
           return html`<tr>
             <th scope="row">${y.fiscal_year}</th>
-            <td class="num">${dollars(y.federal_revenue)}</td>
+            <td class="num">${dollars(y.federal_revenue, w)}</td>
             <td>
-              ${r ? html`${externalLink(r.source.url, r.source.publication)}${r.source.note ? html` <span class="muted">${r.source.note}</span>` : ''}` : 'no published figure'}
+              ${r ? html`${externalLink(r.source.url, r.source.publication)}${r.source.note ? html` <span class="muted">${r.source.note}</span>` : ''}` : t('calc.noFigure')}
             </td>
           </tr>`;
         })}
@@ -336,10 +346,10 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
 }
 
 /** The formulas of calculator/formulas.ts (the one description of the calculation), as HTML. */
-function formulaSection(): SafeHtml {
+function formulaSection(w: Words): SafeHtml {
   return html`<details class="formulas">
-    <summary>How the calculation works, in full</summary>
-    ${markdownToHtml(CALCULATOR_FORMULAS_MARKDOWN)}
+    <summary>${w.t('calc.howItWorks')}</summary>
+    <div${untranslated(w.loc)}>${markdownToHtml(CALCULATOR_FORMULAS_MARKDOWN)}</div>
   </details>`;
 }
 

@@ -1,6 +1,6 @@
 // Service C's pages: the grant search at /, one agreement, the statistics dashboard, recipients
 // and one recipient, and the taxpayer calculator. Built on the repository, the stored aggregates and the API's
-// own search route; they work without JavaScript.
+// own search route; they work without JavaScript, in English and French (messages/).
 import type { ServicePages } from '../../../core/service.ts';
 import type { GrantsTables } from '../tables.ts';
 import { AgreementIndex } from './agreement-index.ts';
@@ -9,15 +9,13 @@ import { grantPage } from './grant.ts';
 import { recipientPages } from './recipients.ts';
 import { searchPage } from './search.ts';
 import { statisticsPage } from './statistics.ts';
+import { grantsHeader } from './shared.ts';
 
 export const grantsPages: ServicePages = {
-  title: 'Federal grants',
-  sections: [
-    { label: 'Search', href: '/' },
-    { label: 'Statistics', href: '/statistics' },
-    { label: 'Recipients', href: '/recipients' },
-    { label: 'Calculator', href: '/calculator' },
-  ],
+  title: grantsHeader('en').serviceTitle,
+  sections: grantsHeader('en').sections,
+  languages: ['en', 'fr'],
+  header: grantsHeader,
   async routes(app, ctx, kit) {
     const db = ctx.db.kysely.withTables<GrantsTables>();
     const index = new AgreementIndex(db, ctx.dataVersion);

@@ -9,21 +9,30 @@ import { barChart, html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { grantsByIds, readAggregate } from '../repository.ts';
-import { PROVINCE_NAMES_EN } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import type { AgreementIndex } from './agreement-index.ts';
-import { bigDollars, count, dollars, millions, pager, param, parsePageNumber, recipientHref, sendPage } from './shared.ts';
+import {
+  bigDollars,
+  codeLabel,
+  count,
+  dollars,
+  millions,
+  pager,
+  param,
+  parsePageNumber,
+  provinceName,
+  recipientHref,
+  sendPage,
+  wordsOf,
+} from './shared.ts';
+import type { Words } from './shared.ts';
 
 export const AGREEMENTS_PER_PAGE = 25;
-const NO_DATA = 'no grants data has been imported yet; run `pdi import grants <csv>` (or start the server with demo data)';
-
-const provinceName = (code: string): string =>
-  code === '' ? 'Not given or outside Canada' : (PROVINCE_NAMES_EN[code as keyof typeof PROVINCE_NAMES_EN] ?? code);
-
-function lookupForm(name: string) {
-  return html`<form class="filters" method="get" action="/recipient" role="search" aria-label="Find a recipient">
+function lookupForm(name: string, w: Words) {
+  const { t } = w;
+  return html`<form class="filters" method="get" action="/recipient" role="search" aria-label="${t('recipients.find')}">
     <label
-      >Recipient’s legal name, exactly as published
+      >${t('recipients.nameField')}
       <input
         type="search"
         name="name"
@@ -39,35 +48,37 @@ function lookupForm(name: string) {
       />
     </label>
     <datalist id="recipient-suggestions"></datalist>
-    <button type="submit">Show recipient</button>
+    <button type="submit">${t('recipients.show')}</button>
   </form>`;
 }
 
 export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, index: AgreementIndex): void {
   app.get('/recipients', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
+      const w = wordsOf(kit, request);
+      const { t } = w;
       const stored = await readAggregate(db, 'recipients');
-      if (!stored) throw new HttpError(503, NO_DATA);
+      if (!stored) throw new HttpError(503, t('error.noData'));
       const r = stored.value;
       return {
-        title: 'Recipients',
-        description: 'The largest recipients of federal grants and contributions, by type and province.',
+        title: t('recipients.title'),
+        description: t('recipients.description'),
         section: '/recipients',
-        body: html`<h1>Recipients</h1>
-          ${lookupForm('')}
-          <h2>The ${r.top_recipients.length} largest recipients</h2>
+        body: html`<h1>${t('recipients.title')}</h1>
+          ${lookupForm('', w)}
+          <h2>${t('recipients.largest', { count: r.top_recipients.length })}</h2>
           <div class="table-scroll">
             <table class="data">
               <caption class="visually-hidden">
-                Largest recipients by total value
+                ${t('recipients.largestCaption')}
               </caption>
               <thead>
                 <tr>
-                  <th scope="col" class="num">Rank</th>
-                  <th scope="col">Recipient (legal name as published)</th>
-                  <th scope="col" class="num">Total value</th>
-                  <th scope="col" class="num">Agreements</th>
-                  <th scope="col" class="num">Average</th>
+                  <th scope="col" class="num">${t('recipients.rank')}</th>
+                  <th scope="col">${t('recipients.legalName')}</th>
+                  <th scope="col" class="num">${t('common.totalValue')}</th>
+                  <th scope="col" class="num">${t('common.agreements')}</th>
+                  <th scope="col" class="num">${t('common.average')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -76,9 +87,9 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
                     html`<tr>
                       <td class="num">${i + 1}</td>
                       <th scope="row"><a href="${recipientHref(x.recipient_legal_name)}">${x.recipient_legal_name}</a></th>
-                      <td class="num">${dollars(x.total_value)}</td>
-                      <td class="num">${count(x.grant_count)}</td>
-                      <td class="num">${dollars(x.avg_value)}</td>
+                      <td class="num">${dollars(x.total_value, w)}</td>
+                      <td class="num">${count(x.grant_count, w)}</td>
+                      <td class="num">${dollars(x.avg_value, w)}</td>
                     </tr>`,
                 )}
               </tbody>
@@ -86,52 +97,54 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
           </div>
           <div class="grid-2">
             <div>
-              <h2>By type of recipient</h2>
+              <h2>${t('recipients.byType')}</h2>
               <table class="data">
                 <caption class="visually-hidden">
-                  Recipients by type
+                  ${t('recipients.byTypeCaption')}
                 </caption>
                 <thead>
                   <tr>
-                    <th scope="col">Type</th>
-                    <th scope="col" class="num">Agreements</th>
-                    <th scope="col" class="num">Total value</th>
+                    <th scope="col">${t('recipients.type')}</th>
+                    <th scope="col" class="num">${t('common.agreements')}</th>
+                    <th scope="col" class="num">${t('common.totalValue')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   ${r.by_type.map(
-                    (t) =>
+                    (type) =>
                       html`<tr>
                         <th scope="row">
-                          <a href="/${queryString({ recipient_type: t.recipient_type || undefined })}">${t.label}</a>
+                          <a href="/${queryString({ recipient_type: type.recipient_type || undefined })}"
+                            >${codeLabel('recipientType', type.recipient_type, w) ?? type.label}</a
+                          >
                         </th>
-                        <td class="num">${count(t.count)}</td>
-                        <td class="num">${bigDollars(t.total_value)}</td>
+                        <td class="num">${count(type.count, w)}</td>
+                        <td class="num">${bigDollars(type.total_value, w)}</td>
                       </tr>`,
                   )}
                 </tbody>
               </table>
             </div>
             <div>
-              <h2>By province or territory</h2>
+              <h2>${t('recipients.byProvince')}</h2>
               <table class="data">
                 <caption class="visually-hidden">
-                  Recipients by province or territory
+                  ${t('recipients.byProvinceCaption')}
                 </caption>
                 <thead>
                   <tr>
-                    <th scope="col">Province or territory</th>
-                    <th scope="col" class="num">Recipients</th>
-                    <th scope="col" class="num">Total value</th>
+                    <th scope="col">${t('recipients.provinceColumn')}</th>
+                    <th scope="col" class="num">${t('recipients.recipientsColumn')}</th>
+                    <th scope="col" class="num">${t('common.totalValue')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   ${r.by_province.map(
                     (p) =>
                       html`<tr>
-                        <th scope="row">${provinceName(p.recipient_province)}</th>
-                        <td class="num">${count(p.unique_recipients)}</td>
-                        <td class="num">${bigDollars(p.total_value)}</td>
+                        <th scope="row">${provinceName(p.recipient_province, w)}</th>
+                        <td class="num">${count(p.unique_recipients, w)}</td>
+                        <td class="num">${bigDollars(p.total_value, w)}</td>
                       </tr>`,
                   )}
                 </tbody>
@@ -144,52 +157,53 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
 
   app.get('/recipient', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
+      const w = wordsOf(kit, request);
+      const { t } = w;
       const name = cleanText(param(request.query, 'name'));
-      if (name === undefined) throw badRequest('name is required: the recipient’s legal name, as published');
-      if (name.length > 300) throw badRequest('name must be at most 300 characters long');
-      const page = parsePageNumber(param(request.query, 'page'));
+      if (name === undefined) throw badRequest(t('recipient.nameRequired'));
+      if (name.length > 300) throw badRequest(t('recipient.nameTooLong'));
+      const page = parsePageNumber(param(request.query, 'page'), w);
       const found = await index.recipient(name, { limit: AGREEMENTS_PER_PAGE, offset: (page - 1) * AGREEMENTS_PER_PAGE });
-      if (found.count === 0)
-        throw notFound(`no agreement names “${name}” as its recipient (the name must match the published legal name exactly)`);
+      if (found.count === 0) throw notFound(t('recipient.notFound', { name }));
       const rows = await grantsByIds(db, found.pageIds);
       const totalPages = Math.max(1, Math.ceil(found.count / AGREEMENTS_PER_PAGE));
       const version = await kit.dataVersion();
-      const chart = kit.charts.figure(`grants:recipient:${version}:${found.textId}`, () =>
+      const chart = kit.charts.figure(`grants:recipient:${version}:${w.loc.language}:${found.textId}`, () =>
         barChart({
           id: 'recipient-by-year',
-          title: 'Value of the agreements by fiscal year',
-          description: `Total value of ${name}’s agreements of each fiscal year, in millions of dollars.`,
+          title: t('recipient.chart'),
+          description: t('recipient.chartText', { name }),
           categories: found.byYear.map((y) => y.fiscal_year),
-          series: [{ name: 'Total value ($ millions)', values: found.byYear.map((y) => millions(y.total_value_cents / 100)) }],
-          valueName: '$ millions',
+          series: [{ name: t('money.totalMillions'), values: found.byYear.map((y) => millions(y.total_value_cents / 100)) }],
+          valueName: t('money.millionsAxis'),
+          language: w.loc.language,
         }),
       );
       const places = [...new Set(rows.map((g) => [g.recipient_city_en, g.recipient_province].filter(Boolean).join(', ')).filter(Boolean))];
       return {
         title: name,
-        description: `${name}: ${count(found.count)} federal grant and contribution agreements worth ${bigDollars(found.totalValueCents / 100)}.`,
+        description: t('recipient.description', { name, count: found.count, value: bigDollars(found.totalValueCents / 100, w) }),
         section: '/recipients',
-        body: html`<p class="breadcrumbs"><a href="/recipients">Recipients</a> ›</p>
+        body: html`<p class="breadcrumbs"><a href="/recipients">${t('recipients.title')}</a> ›</p>
           <h1>${name}</h1>
           <div class="stats-row">
-            <p><span class="stat">${bigDollars(found.totalValueCents / 100)}</span> in all</p>
-            <p><span class="stat">${count(found.count)}</span> agreement${found.count === 1 ? '' : 's'}</p>
-            <p><span class="stat">${dollars(Math.round(found.totalValueCents / found.count) / 100)}</span> average</p>
+            <p><span class="stat">${bigDollars(found.totalValueCents / 100, w)}</span> ${t('stats.inAll')}</p>
+            <p><span class="stat">${count(found.count, w)}</span> ${t('recipient.agreements', { count: found.count })}</p>
+            <p><span class="stat">${dollars(Math.round(found.totalValueCents / found.count) / 100, w)}</span> ${t('recipient.average')}</p>
           </div>
-          ${places.length > 0 ? html`<p class="muted">Located in ${places.join('; ')} (from the agreements on this page).</p>` : ''}
-          ${chart}
-          <h2>Agreements, largest first</h2>
+          ${places.length > 0 ? html`<p class="muted">${t('recipient.located', { places: places.join('; ') })}</p>` : ''} ${chart}
+          <h2>${t('recipient.largestFirst')}</h2>
           <div class="table-scroll">
             <table class="data">
               <caption class="visually-hidden">
-                Agreements of ${name}
+                ${t('recipient.caption', { name })}
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Agreement</th>
-                  <th scope="col">Department</th>
-                  <th scope="col">Fiscal year</th>
-                  <th scope="col" class="num">Value</th>
+                  <th scope="col">${t('common.agreement')}</th>
+                  <th scope="col">${t('common.department')}</th>
+                  <th scope="col">${t('common.fiscalYear')}</th>
+                  <th scope="col" class="num">${t('common.value')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -199,14 +213,14 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
                       <th scope="row"><a href="/grants/${g.id}">${g.agreement_title_en || g.reference_number}</a></th>
                       <td>${g.owner_org_title}</td>
                       <td>${g.fiscal_year}</td>
-                      <td class="num">${dollars(g.agreement_value)}</td>
+                      <td class="num">${dollars(g.agreement_value, w)}</td>
                     </tr>`,
                 )}
               </tbody>
             </table>
           </div>
-          ${pager('/recipient', { name }, page, totalPages)}
-          <p><a href="/${queryString({ search: name })}">Search every agreement that mentions “${name}”</a></p>`,
+          ${pager('/recipient', { name }, page, totalPages, w)}
+          <p><a href="/${queryString({ search: name })}">${t('recipient.searchAll', { name })}</a></p>`,
       };
     }),
   );

@@ -11,11 +11,26 @@ import { readAggregate } from '../repository.ts';
 import type { GrantRecord } from '../schemas/grant.ts';
 import type { SearchBody } from '../schemas/search.ts';
 import { SORT_FIELDS } from '../search.ts';
-import { PROVINCE_CODES, PROVINCE_NAMES_EN, RECIPIENT_TYPES } from '../source/index.ts';
+import { PROVINCE_CODES, RECIPIENT_TYPES } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import type { Kysely } from 'kysely';
 import { HttpError } from '../../../core/http/errors.ts';
-import { count, dollars, errorNote, option, pager, param, parsePageNumber, recipientHref, sendPage } from './shared.ts';
+import { grantsMessages } from '../messages/index.ts';
+import type { GrantsKey } from '../messages/index.ts';
+import {
+  codeLabel,
+  dollars,
+  errorNote,
+  option,
+  pager,
+  param,
+  parsePageNumber,
+  provinceName,
+  recipientHref,
+  sendPage,
+  wordsOf,
+} from './shared.ts';
+import type { Words } from './shared.ts';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
 const DEFAULT_PAGE_SIZE = 25;
@@ -23,16 +38,11 @@ const DEFAULT_PAGE_SIZE = 25;
 /** The form's fields that go to the API unchanged. */
 const PASSED = ['search', 'province', 'fiscal_year', 'recipient_type', 'min_value', 'max_value', 'is_major', 'is_notable', 'sort'] as const;
 
-const SORT_LABELS: Record<string, string> = {
-  agreement_value: 'Value',
-  agreement_start_date: 'Start date',
-  agreement_end_date: 'End date',
-  recipient_legal_name: 'Recipient',
-  fiscal_year: 'Fiscal year (then value)',
-  recipient_province: 'Province (then value)',
-  program_name_en: 'Program',
-  id: 'Record number',
-};
+/** A sort field's label ('sort.<field>' in the catalogue), or the field itself. */
+function sortLabel(field: string, w: Words): string {
+  const key = `sort.${field}`;
+  return key in grantsMessages.tables.en ? w.t(key as GrantsKey) : field;
+}
 
 type Grant = Static<typeof GrantRecord>;
 type SearchAnswer = Static<typeof SearchBody>;
@@ -50,6 +60,8 @@ export async function searchThroughApi(app: ServiceApp, query: URLSearchParams):
 export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit): void {
   app.get('/', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
+      const w = wordsOf(kit, request);
+      const { t } = w;
       const form = Object.fromEntries(PASSED.map((name) => [name, param(request.query, name) ?? ''])) as Record<
         (typeof PASSED)[number],
         string
@@ -62,124 +74,128 @@ export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Pag
       try {
         const perPage = perPageText === '' ? DEFAULT_PAGE_SIZE : Number(perPageText);
         if (!(PAGE_SIZES as readonly number[]).includes(perPage))
-          throw new HttpError(400, `per_page must be one of ${PAGE_SIZES.join(', ')}, got "${perPageText}"`);
-        const page = parsePageNumber(param(request.query, 'page'));
+          throw new HttpError(400, t('error.perPage', { sizes: PAGE_SIZES.join(', '), value: perPageText }));
+        const page = parsePageNumber(param(request.query, 'page'), w);
         const query = new URLSearchParams();
         for (const name of PASSED) if (form[name].trim() !== '') query.set(name, form[name]);
         query.set('limit', String(perPage));
         query.set('offset', String((page - 1) * perPage));
         const answer = await searchThroughApi(app, query);
         const totalPages = Math.max(1, Math.ceil(answer.count / perPage));
-        results = html`<h2 id="results">Agreements</h2>
+        results = html`<h2 id="results">${t('search.results')}</h2>
           <p class="count" role="status">
             ${
               answer.count === 0
-                ? 'No agreement matches these filters.'
+                ? t('search.none')
                 : answer.results.length === 0
-                  ? html`${count(answer.count)} agreements match, but page ${page} is past the last page (${count(totalPages)}).`
-                  : html`${count(answer.count)} agreement${answer.count === 1 ? '' : 's'} match${answer.count === 1 ? 'es' : ''}; showing
-                    ${count(answer.offset + 1)}–${count(answer.offset + answer.results.length)}.`
+                  ? t('search.pastEnd', { count: answer.count, page, pages: totalPages })
+                  : t('search.showing', { count: answer.count, from: answer.offset + 1, to: answer.offset + answer.results.length })
             }
           </p>
-          ${answer.results.length > 0 ? resultsTable(answer.results) : ''}
-          ${pager('/', { ...form, per_page: perPageText }, page, totalPages)}`;
+          ${answer.results.length > 0 ? resultsTable(answer.results, w) : ''}
+          ${pager('/', { ...form, per_page: perPageText }, page, totalPages, w)}`;
       } catch (error) {
         if (!(error instanceof HttpError) || (error.statusCode >= 500 && error.statusCode !== 503)) throw error;
         status = error.statusCode;
-        results = errorNote(error.message);
+        results = errorNote(error.message, w.loc);
       }
       return {
-        title: form.search ? `“${form.search}” in federal grants` : 'Search federal grants',
-        description:
-          'Search Canadian federal grant and contribution agreements by words, province, fiscal year, value, recipient type and more.',
+        title: form.search ? t('search.titleWords', { words: form.search }) : t('search.title'),
+        description: t('search.description'),
         section: '/',
         status,
-        body: html`<h1>Search federal grants and contributions</h1>
-          <p class="lead">
-            Agreements published by federal departments (Proactive Publication – Grants and Contributions), each at its latest amendment.
-            Money is in Canadian dollars.
-          </p>
-          ${searchForm(form, perPageText, years)} ${results}`,
+        body: html`<h1>${t('search.heading')}</h1>
+          <p class="lead">${t('search.lead')}</p>
+          ${searchForm(form, perPageText, years, w)} ${results}`,
       };
     }),
   );
 }
 
-function searchForm(form: Record<(typeof PASSED)[number], string>, perPage: string, years: string[]): SafeHtml {
-  return html`<form class="filters" method="get" action="/" role="search" aria-label="Search agreements">
+function searchForm(form: Record<(typeof PASSED)[number], string>, perPage: string, years: string[], w: Words): SafeHtml {
+  const { t } = w;
+  return html`<form class="filters" method="get" action="/" role="search" aria-label="${t('search.formLabel')}">
     <label
-      >Words
-      <input type="search" name="search" value="${form.search}" maxlength="200" placeholder="title, recipient, description or program" />
+      >${t('search.words')}
+      <input type="search" name="search" value="${form.search}" maxlength="200" placeholder="${t('search.wordsPlaceholder')}" />
     </label>
     <label
-      >Province or territory
+      >${t('search.provinceField')}
       <select name="province">
-        ${option('', 'Any', form.province)} ${PROVINCE_CODES.map((p) => option(p, PROVINCE_NAMES_EN[p], form.province.toUpperCase()))}
+        ${option('', t('common.any'), form.province)}
+        ${PROVINCE_CODES.map((p) => option(p, provinceName(p, w), form.province.toUpperCase()))}
       </select>
     </label>
     <label
-      >Fiscal year
+      >${t('common.fiscalYear')}
       <select name="fiscal_year">
-        ${option('', 'Any', form.fiscal_year)} ${years.map((y) => option(y, y, form.fiscal_year))}
+        ${option('', t('common.any'), form.fiscal_year)} ${years.map((y) => option(y, y, form.fiscal_year))}
       </select>
     </label>
     <label
-      >Recipient type
+      >${t('search.recipientType')}
       <select name="recipient_type">
-        ${option('', 'Any', form.recipient_type)}
-        ${Object.entries(RECIPIENT_TYPES).map(([code, label]) => option(code, label, form.recipient_type.toUpperCase()))}
+        ${option('', t('common.any'), form.recipient_type)}
+        ${Object.entries(RECIPIENT_TYPES).map(([code, label]) =>
+          option(code, codeLabel('recipientType', code, w) ?? label, form.recipient_type.toUpperCase()),
+        )}
       </select>
     </label>
-    <label>Value from ($) <input type="number" name="min_value" value="${form.min_value}" min="0" step="any" inputmode="decimal" /></label>
-    <label>Value up to ($) <input type="number" name="max_value" value="${form.max_value}" min="0" step="any" inputmode="decimal" /></label>
     <label
-      >Over $1 million
+      >${t('search.minValue')} <input type="number" name="min_value" value="${form.min_value}" min="0" step="any" inputmode="decimal"
+    /></label>
+    <label
+      >${t('search.maxValue')} <input type="number" name="max_value" value="${form.max_value}" min="0" step="any" inputmode="decimal"
+    /></label>
+    <label
+      >${t('search.major')}
       <select name="is_major">
-        ${option('', 'Either', form.is_major)} ${option('true', 'Yes', form.is_major.toLowerCase())}
-        ${option('false', 'No', form.is_major.toLowerCase())}
+        ${option('', t('common.either'), form.is_major)} ${option('true', t('common.yes'), form.is_major.toLowerCase())}
+        ${option('false', t('common.no'), form.is_major.toLowerCase())}
       </select>
     </label>
     <label
-      >Flagged as notable
+      >${t('search.notable')}
       <select name="is_notable">
-        ${option('', 'Either', form.is_notable)} ${option('true', 'Yes', form.is_notable.toLowerCase())}
-        ${option('false', 'No', form.is_notable.toLowerCase())}
+        ${option('', t('common.either'), form.is_notable)} ${option('true', t('common.yes'), form.is_notable.toLowerCase())}
+        ${option('false', t('common.no'), form.is_notable.toLowerCase())}
       </select>
     </label>
     <label
-      >Sort by
+      >${t('search.sortBy')}
       <select name="sort">
-        ${option('', 'Value, largest first', form.sort)}
+        ${option('', t('search.sortDefault'), form.sort)}
         ${SORT_FIELDS.flatMap((f) => [
-          option(f, `${SORT_LABELS[f] ?? f}, ascending`, form.sort),
-          f === 'agreement_value' ? '' : option(`-${f}`, `${SORT_LABELS[f] ?? f}, descending`, form.sort),
+          option(f, t('search.ascending', { field: sortLabel(f, w) }), form.sort),
+          f === 'agreement_value' ? '' : option(`-${f}`, t('search.descending', { field: sortLabel(f, w) }), form.sort),
         ])}
       </select>
     </label>
     <label
-      >Per page
+      >${t('search.perPage')}
       <select name="per_page">
         ${PAGE_SIZES.map((n) => option(n === DEFAULT_PAGE_SIZE ? '' : String(n), String(n), perPage))}
       </select>
     </label>
-    <button type="submit">Search</button>
+    <button type="submit">${t('search.submit')}</button>
   </form>`;
 }
 
-function resultsTable(rows: Grant[]): SafeHtml {
+function resultsTable(rows: Grant[], w: Words): SafeHtml {
+  const { t } = w;
   return html`<div class="table-scroll">
     <table class="data results-table">
       <caption class="visually-hidden">
-        Matching agreements
+        ${t('search.tableCaption')}
       </caption>
       <thead>
         <tr>
-          <th scope="col">Agreement</th>
-          <th scope="col">Recipient</th>
-          <th scope="col">Province</th>
-          <th scope="col">Fiscal year</th>
-          <th scope="col">Period</th>
-          <th scope="col" class="num">Value</th>
+          <th scope="col">${t('common.agreement')}</th>
+          <th scope="col">${t('common.recipient')}</th>
+          <th scope="col">${t('common.province')}</th>
+          <th scope="col">${t('common.fiscalYear')}</th>
+          <th scope="col">${t('common.period')}</th>
+          <th scope="col" class="num">${t('common.value')}</th>
         </tr>
       </thead>
       <tbody>
@@ -189,16 +205,21 @@ function resultsTable(rows: Grant[]): SafeHtml {
               <th scope="row">
                 <a href="/grants/${g.id}">${g.agreement_title_en || g.reference_number}</a>
                 <span class="muted small">${g.owner_org_title}</span>
-                ${g.is_major_funding ? html`<span class="badge neutral">over $1M</span>` : ''}
-                ${g.is_notable ? html`<span class="badge warn" title="${g.notable_reason}">notable</span>` : ''}
+                ${g.is_major_funding ? html`<span class="badge neutral">${t('badge.overMillion')}</span>` : ''}
+                ${g.is_notable ? html`<span class="badge warn" title="${g.notable_reason}">${t('badge.notable')}</span>` : ''}
               </th>
               <td>
                 ${g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${g.recipient_legal_name}</a>` : '—'}
               </td>
               <td>${g.recipient_province || '—'}</td>
               <td>${g.fiscal_year}</td>
-              <td class="nowrap">${g.agreement_start_date} to ${g.agreement_end_date ?? 'no end date'}</td>
-              <td class="num">${dollars(g.agreement_value)}</td>
+              <td class="nowrap">
+                ${t('common.range', {
+                  start: w.loc.date(g.agreement_start_date, 'short'),
+                  end: g.agreement_end_date ? w.loc.date(g.agreement_end_date, 'short') : t('common.noEndDate'),
+                })}
+              </td>
+              <td class="num">${dollars(g.agreement_value, w)}</td>
             </tr>`,
         )}
       </tbody>

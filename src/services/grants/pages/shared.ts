@@ -1,11 +1,15 @@
-// What Service C's pages share: reading a page's query, the error page, money in words, pagers, and bar
+// What Service C's pages share: the page's language and messages, reading a query, the error page, money in words, pagers, and bar
 // charts whose long category names are cut before the chart cuts them (its server-side text metrics are
 // narrower than a browser's font, so its own cut overflowed the left edge).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../../core/http/errors.ts';
-import { barChart, formatNumber, html, queryString } from '../../../core/pages/index.ts';
-import type { ChartSpec, HtmlValue, PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
-import { formatDollars } from '../source/index.ts';
+import type { Translate } from '../../../core/i18n/catalogue.ts';
+import type { Language } from '../../../core/i18n/language.ts';
+import { barChart, html, queryString } from '../../../core/pages/index.ts';
+import type { ChartSpec, HtmlValue, PageKit, PageLocale, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import { grantsMessages } from '../messages/index.ts';
+import type { GrantsKey } from '../messages/index.ts';
+import { PROVINCE_NAMES_EN } from '../source/index.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
 import { errorNote } from '../../../core/pages/replies.ts';
 export { errorNote };
@@ -16,13 +20,53 @@ export function param(query: unknown, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * What a page writes with: its language's formatters (`loc`) and C's messages (`t`). Data is read for
+ * `loc.language` too: the repository's text values (titles, names) are English until it stores the French ones.
+ */
+export interface Words {
+  loc: PageLocale;
+  t: Translate<GrantsKey>;
+}
+
+export function wordsOf(kit: PageKit, request: FastifyRequest): Words {
+  const loc = kit.locale(request);
+  return { loc, t: grantsMessages.in(loc.language) };
+}
+
+/** The header (title and sections) in a language. */
+export function grantsHeader(language: Language): { serviceTitle: string; sections: Array<{ label: string; href: string }> } {
+  const t = grantsMessages.in(language);
+  return {
+    serviceTitle: t('service.title'),
+    sections: [
+      { label: t('nav.search'), href: '/' },
+      { label: t('nav.statistics'), href: '/statistics' },
+      { label: t('nav.recipients'), href: '/recipients' },
+      { label: t('nav.calculator'), href: '/calculator' },
+    ],
+  };
+}
+
 /** `page`: a whole number from 1 (absent: 1), at most `max`. */
-export function parsePageNumber(value: string | undefined, max = 1_000_000): number {
+export function parsePageNumber(value: string | undefined, w: Words, max = 1_000_000): number {
   if (value === undefined || value.trim() === '') return 1;
-  if (!/^\s*\d{1,7}\s*$/.test(value)) throw badRequest(`page must be a whole number from 1, got "${value}"`);
+  if (!/^\s*\d{1,7}\s*$/.test(value)) throw badRequest(w.t('error.pageNumber', { value }));
   const page = Number(value);
-  if (page < 1 || page > max) throw badRequest(`page must be between 1 and ${max.toLocaleString('en-CA')}, got ${page}`);
+  if (page < 1 || page > max) throw badRequest(w.t('error.pageRange', { max, page }));
   return page;
+}
+
+/** A province or territory by its code, in the page's language ('' is not given or outside Canada). */
+export function provinceName(code: string, w: Words): string {
+  if (code === '') return w.t('common.outsideCanada');
+  return code in PROVINCE_NAMES_EN ? w.t(`province.${code as keyof typeof PROVINCE_NAMES_EN}`) : code;
+}
+
+/** A coded value (recipient or agreement type) in the page's language, or the code when the catalogue lacks it. */
+export function codeLabel(kind: 'recipientType' | 'agreementType', code: string, w: Words): string | null {
+  const key = `${kind}.${code}`;
+  return key in grantsMessages.tables.en ? w.t(key as GrantsKey) : null;
 }
 
 /** A page's outcome: a page (with a status other than 200 when the request was bad), or its error. */
@@ -42,41 +86,52 @@ export async function sendPage(
   } catch (error) {
     if (!(error instanceof HttpError) || (error.statusCode >= 500 && error.statusCode !== 503)) throw error;
     reply.code(error.statusCode).header('cache-control', 'no-store');
-    const title = error.statusCode === 404 ? 'Not found' : error.statusCode === 503 ? 'No data yet' : 'Cannot show this page';
+    const { loc, t } = wordsOf(kit, request);
+    const title = loc.layout(error.statusCode === 404 ? 'error.notFound' : error.statusCode === 503 ? 'error.noData' : 'error.cannotShow');
     return kit.send(request, reply, {
       title,
       body: html`<h1>${title}</h1>
-        ${errorNote(error.message)}
-        <p><a href="/">Search grants</a> · <a href="/statistics">Statistics</a> · <a href="/recipients">Recipients</a></p>`,
+        ${errorNote(error.message, loc)}
+        <p>
+          <a href="/">${t('error.links')}</a> · <a href="/statistics">${t('nav.statistics')}</a> ·
+          <a href="/recipients">${t('nav.recipients')}</a>
+        </p>`,
     });
   }
 }
 
-export const count = (n: number): string => n.toLocaleString('en-CA');
+export const count = (n: number, w: Words): string => w.loc.number(n);
 
-/** Dollars to the cent ($1,234.56). */
-export const dollars = (amount: number): string => formatDollars(amount);
+/** Dollars to the cent ($1,234.56 / 1 234,56 $). */
+export const dollars = (amount: number, w: Words): string => w.loc.money(amount, true);
 
-/** Large amounts in words: $23.7 billion, $512.3 million, $84,120. */
-export function bigDollars(amount: number): string {
+/** Large amounts in words: $23.7 billion, $512.3 million, $84,120 (23,7 milliards de dollars…). */
+export function bigDollars(amount: number, w: Words): string {
   const abs = Math.abs(amount);
   const sign = amount < 0 ? '-' : '';
-  if (abs >= 1e9) return `${sign}$${formatNumber(abs / 1e9, 1)} billion`;
-  if (abs >= 1e6) return `${sign}$${formatNumber(abs / 1e6, 1)} million`;
-  return `${sign}$${Math.round(abs).toLocaleString('en-CA')}`;
+  if (abs >= 1e9) return `${sign}${w.t('money.billions', { amount: w.loc.number(abs / 1e9, 1) })}`;
+  if (abs >= 1e6) return `${sign}${w.t('money.millions', { amount: w.loc.number(abs / 1e6, 1) })}`;
+  return w.loc.money(Math.round(amount));
 }
 
 /** Dollars as millions with one decimal, for chart values ("$ millions" axes). */
 export const millions = (amount: number): number => Math.round(amount / 1e5) / 10;
 
 /** Previous / next links and "page x of y", keeping the other parameters. */
-export function pager(path: string, params: Record<string, string | number | undefined>, page: number, totalPages: number): HtmlValue {
+export function pager(
+  path: string,
+  params: Record<string, string | number | undefined>,
+  page: number,
+  totalPages: number,
+  w: Words,
+): HtmlValue {
   if (totalPages <= 1 && page <= 1) return '';
+  const t = w.loc.layout;
   const link = (p: number) => `${path}${queryString({ ...params, page: p === 1 ? undefined : p })}`;
-  return html`<nav class="pager" aria-label="Pages of results">
-    ${page > 1 ? html`<a rel="prev" href="${link(Math.min(page - 1, totalPages))}">← Previous</a>` : ''}
-    <span>Page ${count(page)} of ${count(totalPages)}</span>
-    ${page < totalPages ? html`<a rel="next" href="${link(page + 1)}">Next →</a>` : ''}
+  return html`<nav class="pager" aria-label="${t('pager.label')}">
+    ${page > 1 ? html`<a rel="prev" href="${link(Math.min(page - 1, totalPages))}">${t('pager.previous')}</a>` : ''}
+    <span>${t('pager.position', { page, pages: totalPages })}</span>
+    ${page < totalPages ? html`<a rel="next" href="${link(page + 1)}">${t('pager.next')}</a>` : ''}
   </nav>`;
 }
 
@@ -100,6 +155,7 @@ export function horizontalBars(options: {
   categories: string[];
   series: string;
   values: number[];
+  language: Language;
 }): ChartSpec {
   const build = (categories: string[]) =>
     barChart({
@@ -109,6 +165,7 @@ export function horizontalBars(options: {
       categories,
       series: [{ name: options.series, values: options.values }],
       horizontal: true,
+      language: options.language,
     });
   return { ...build(options.categories.map((c) => shortLabel(c))), table: build(options.categories).table };
 }

@@ -1,0 +1,29 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatDate, formatMoney, formatNumberIn, formatPercent } from './format.ts';
+
+// fr-CA (CLDR) groups thousands with a no-break space and puts the dollar sign after the amount, after another one.
+const NBSP = '\u00a0';
+
+test('numbers by locale: en-CA 1,234.5, fr-CA 1 234,5', () => {
+  assert.equal(formatNumberIn('en', 1234.5, 1), '1,234.5');
+  assert.equal(formatNumberIn('fr', 1234.5, 1), `1${NBSP}234,5`);
+  assert.equal(formatNumberIn('fr', 1234.56), `1${NBSP}235`);
+});
+
+test('money by locale: $12,345 and 12 345 $, to the cent when asked', () => {
+  assert.equal(formatMoney('en', 12345), '$12,345');
+  assert.equal(formatMoney('fr', 12345), `12${NBSP}345${NBSP}$`);
+  assert.equal(formatMoney('en', 1234.5, true), '$1,234.50');
+  assert.equal(formatMoney('fr', 1234.5, true), `1${NBSP}234,50${NBSP}$`);
+  assert.equal(formatMoney('en', -12), '-$12');
+});
+
+test('percentages and dates by locale; a date never moves with the time zone; non-dates are kept', () => {
+  assert.equal(formatPercent('en', 0.123), '12.3%');
+  assert.equal(formatPercent('fr', 0.123), `12,3${NBSP}%`);
+  assert.equal(formatDate('en', '2026-01-01'), 'January 1, 2026');
+  assert.equal(formatDate('fr', '2026-01-01'), '1 janvier 2026');
+  assert.equal(formatDate('fr', '2026-12-06T23:59:00Z', 'short'), '6 déc. 2026');
+  assert.equal(formatDate('fr', 'not a date'), 'not a date');
+});
