@@ -142,7 +142,7 @@ export function recommendationBadges(rec: Pick<RecommendationItem, 'strength' | 
 /** One recommendation as a card; `withGuideline` adds the line naming its guideline (search results). */
 export function recommendationCard(rec: RecommendationItem, withGuideline: boolean): SafeHtml {
   const g = rec.guideline;
-  return html`<li class="card">
+  return html`<li class="card" id="recommendation-${rec.id}">
     <h3>${rec.recommendation_number ? html`<span class="muted">${rec.recommendation_number}</span> ` : ''}${rec.title}</h3>
     ${recommendationBadges(rec)}
     <p>${rec.text}</p>
