@@ -108,7 +108,7 @@ function hitCard(hit: Static<typeof EvidenceHit>): SafeHtml {
 }
 
 /** The matches by year, oldest first (the year facet's counts: every filter but the year applies). */
-export function yearChart(result: EvidenceSearchResult) {
+function yearChart(result: EvidenceSearchResult) {
   const years = [...result.facets.year].sort((a, b) => Number(a.value) - Number(b.value));
   return barChart({
     id: 'evidence-by-year',

@@ -215,10 +215,10 @@ describeEachDatabase(
 );
 
 describe('oral pages are registered', () => {
-  it('the service exports its pages with the four sections', () => {
+  it('the service exports its pages with the five sections', () => {
     assert.deepEqual(
       oralService.pages?.sections.map((s) => s.href),
-      ['/', '/guidelines', '/reviews', '/statistics'],
+      ['/', '/search', '/guidelines', '/reviews', '/statistics'],
     );
   });
 });

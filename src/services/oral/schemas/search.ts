@@ -70,7 +70,7 @@ export const EvidenceHit = Type.Object({
 const FacetValue = Type.Object({ value: Type.String(), label: Type.String(), count: Type.Integer() });
 export const FACETS = ['kind', 'country', 'topic', 'year', 'strength', 'evidence_quality', 'certainty'] as const;
 
-export const SEARCH_FILTERS = ['query', ...FACETS] as const;
+const SEARCH_FILTERS = ['query', ...FACETS] as const;
 
 export const searchEvidenceSchema = {
   summary: 'Search recommendations, guidelines and reviews at once',
