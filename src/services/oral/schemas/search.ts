@@ -1,8 +1,24 @@
 // GET /api/search/: one search over recommendations, guidelines and systematic reviews, ranked, with facets.
 import { Type } from 'typebox';
-import { choiceParam, limitParam, pageParam, textParam } from '../../../core/http/params.ts';
+import { choiceParam, limitParam, pageParam, textParam, withError } from '../../../core/http/params.ts';
 import { Nullable } from '../../../core/http/schema.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, VocabularyRef, countryParam, envelope, vocabularyFilter } from './common.ts';
+import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from '../sources/index.ts';
+import type { Vocabulary } from '../sources/index.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, VocabularyRef, countryParam, envelope } from './common.ts';
+
+/**
+ * A vocabulary filter whose document lists the values it takes: each entry's id or slug, any case. (Slugs are
+ * [a-z0-9-]; a hyphen is written bare, as a `u`-flag pattern does not allow it escaped outside a class.)
+ */
+const vocabularyChoice = (vocabulary: Vocabulary, what: string) => {
+  const slugs = vocabulary.entries.map((e) => e.slug);
+  const spell = (slug: string) => [...slug].map((c) => (/[a-z]/.test(c) ? `[${c.toUpperCase()}${c}]` : c)).join('');
+  const choices = [...slugs.map(spell), ...vocabulary.entries.map((e) => String(e.id))].join('|');
+  return withError(
+    Type.String({ pattern: `^\\s*(?:${choices})?\\s*$`, maxLength: 100, description: `${what} id or slug, as listed by /api/metadata/.` }),
+    `must be an id or slug listed by /api/metadata/ (${slugs.join(', ')})`,
+  );
+};
 
 export const DOCUMENT_KINDS = ['recommendation', 'guideline', 'review'] as const;
 export const CERTAINTIES = ['high', 'moderate', 'low', 'very_low'] as const;
@@ -19,12 +35,12 @@ export const EvidenceSearchQuery = Type.Object({
   ),
   kind: Type.Optional(choiceParam(DOCUMENT_KINDS, 'Only documents of this kind.', { blank: true })),
   country: Type.Optional(countryParam),
-  topic: Type.Optional(vocabularyFilter('Topic')),
+  topic: Type.Optional(vocabularyChoice(TOPICS, 'Topic')),
   year: Type.Optional(
     Type.Integer({ minimum: 1900, maximum: 2100, description: 'Publication year (a review: of its summary of findings).' }),
   ),
-  strength: Type.Optional(vocabularyFilter('Strength of a recommendation')),
-  evidence_quality: Type.Optional(vocabularyFilter('Evidence quality of a recommendation')),
+  strength: Type.Optional(vocabularyChoice(STRENGTHS, 'Strength of a recommendation')),
+  evidence_quality: Type.Optional(vocabularyChoice(EVIDENCE_QUALITIES, 'Evidence quality of a recommendation')),
   certainty: Type.Optional(choiceParam(CERTAINTIES, 'Reviews with at least one outcome of this GRADE certainty.', { blank: true })),
   page: pageParam(),
   limit: limitParam(DEFAULT_LIMIT, MAX_LIMIT),
