@@ -589,7 +589,9 @@ try {
     console.log(
       ' stored at import; the others are summed from the per-paper figures of the in-memory index. The per-request computation is the previous code path,',
     );
-    console.log(' run directly on the database: test/support/retraction/analytics-query.ts, kept as the reference the index is tested against.)');
+    console.log(
+      ' run directly on the database: test/support/retraction/analytics-query.ts, kept as the reference the index is tested against.)',
+    );
   }
 
   // ---------------------------------------------------------------- export throughput
