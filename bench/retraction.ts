@@ -41,7 +41,7 @@ import { importCitations, importRetractionWatch } from '../src/services/retracti
 import { EXPORT_COLUMNS, autocomplete, exportPapers, unindexedScan } from '../src/services/retraction/repository.ts';
 import { retractionDb } from '../src/services/retraction/tables.ts';
 import { AnalyticsIndex } from '../src/services/retraction/analytics-index.ts';
-import { postRetractionAnalyticsByQuery } from '../src/services/retraction/analytics-query.ts';
+import { postRetractionAnalyticsByQuery } from '../test/support/retraction/analytics-query.ts';
 import { ANALYTICS_TYPES } from '../src/services/retraction/aggregates.ts';
 import { NATURE_FILTERS } from '../src/services/retraction/nature.ts';
 import { TIME_FILTERS } from '../src/services/retraction/windows.ts';
@@ -589,7 +589,9 @@ try {
     console.log(
       ' stored at import; the others are summed from the per-paper figures of the in-memory index. The per-request computation is the previous code path,',
     );
-    console.log(' run directly on the database: analytics-query.ts, kept as the reference the index is tested against.)');
+    console.log(
+      ' run directly on the database: test/support/retraction/analytics-query.ts, kept as the reference the index is tested against.)',
+    );
   }
 
   // ---------------------------------------------------------------- export throughput

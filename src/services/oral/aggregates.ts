@@ -17,7 +17,7 @@ function countMap(rows: readonly { key: string | number | null; n: unknown }[]):
 
 const sum = (counts: Map<string | null, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
 
-export async function computeStats(db: Kysely<OralDatabase>, dataVersion: string): Promise<OralStats> {
+async function computeStats(db: Kysely<OralDatabase>, dataVersion: string): Promise<OralStats> {
   const recCountries = countMap(
     await db
       .selectFrom('oral_recommendations')

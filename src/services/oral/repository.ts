@@ -49,7 +49,7 @@ export interface RecommendationFilters {
 type RecommendationItem = Static<typeof Recommendation>;
 
 /** A recommendation as the API lists it, with what its filters and ordering read. */
-interface HeldRecommendation {
+export interface HeldRecommendation {
   item: RecommendationItem;
   /** title, text and keywords_text, each folded (case and accents): `q` matches a substring of one of them. */
   searchable: string[];
@@ -82,10 +82,16 @@ export function readVersionThrough(db: Kysely<OralDatabase>, watcher: DataVersio
   versionWatchers.set(db.getExecutor(), watcher);
 }
 
-async function recommendationsHeld(db: Kysely<OralDatabase>): Promise<HeldRecommendation[]> {
+/** The data version of `db`, through the service's watcher when the routes registered one. */
+export async function oralDataVersion(db: Kysely<OralDatabase>): Promise<string | null> {
+  const watcher = versionWatchers.get(db.getExecutor());
+  return watcher ? watcher.current() : serviceDataVersion(db, 'oral');
+}
+
+/** Every recommendation as the API lists it, with what filters read, held per data version. */
+export async function recommendationsHeld(db: Kysely<OralDatabase>): Promise<HeldRecommendation[]> {
   const key = db.getExecutor();
-  const watcher = versionWatchers.get(key);
-  const version = watcher ? await watcher.current() : await serviceDataVersion(db, 'oral');
+  const version = await oralDataVersion(db);
   const held = heldRecommendations.get(key);
   if (held && held.version === version) return held.rows;
   const rows = loadRecommendations(db);

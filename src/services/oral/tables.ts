@@ -4,14 +4,14 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
 import type { CoreTables, DbBoolean, DbId, DbInteger, DbJson } from '../../core/db/tables.ts';
 
-export interface OrganizationsTable {
+interface OrganizationsTable {
   id: DbId;
   name: string;
   website: string | null;
   country: string;
 }
 
-export interface GuidelinesTable {
+interface GuidelinesTable {
   id: DbId;
   /** Natural key across imports (`england-dboh-2021`, `sign-138`, `demo:…`). */
   source_key: string;
@@ -32,7 +32,7 @@ export interface GuidelinesTable {
   created_at: string;
 }
 
-export interface RecommendationsTable {
+interface RecommendationsTable {
   id: DbId;
   guideline_id: DbInteger;
   source_key: string;
@@ -59,12 +59,12 @@ export interface RecommendationsTable {
   created_at: string;
 }
 
-export interface RecommendationTopicsTable {
+interface RecommendationTopicsTable {
   recommendation_id: DbInteger;
   topic_id: number;
 }
 
-export interface ReviewsTable {
+interface ReviewsTable {
   id: DbId;
   review_id: string;
   dataset: string;
@@ -91,7 +91,7 @@ export interface ReviewsTable {
   created_at: string;
 }
 
-export interface OutcomesTable {
+interface OutcomesTable {
   id: DbId;
   review_pk: DbInteger;
   position: number;
@@ -125,13 +125,8 @@ export type OralTables = {
 
 export type OralDatabase = CoreTables & OralTables;
 
-export type GuidelineRow = Selectable<GuidelinesTable>;
-export type NewGuideline = Insertable<GuidelinesTable>;
 export type NewRecommendation = Insertable<RecommendationsTable>;
 export type ReviewRow = Selectable<ReviewsTable>;
-export type NewReview = Insertable<ReviewsTable>;
-export type OutcomeRow = Selectable<OutcomesTable>;
-export type NewOutcome = Insertable<OutcomesTable>;
 
 /** Service A's view of a pdi database (every pdi database holds Service A's tables: one schema for all services). */
 export function oralDatabase(db: Db): Kysely<OralDatabase> {

@@ -11,6 +11,7 @@ export async function pageTour(app: ServiceApp): Promise<string[]> {
     `/reviews/${review.review_id}`,
     '/',
     '/?q=fluoride&country=UK&strength=strong',
+    '/search?q=fluoride%20varnish',
     '/guidelines',
     `/guidelines/${guideline.id}`,
     '/reviews',

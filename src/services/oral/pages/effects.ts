@@ -4,7 +4,7 @@
 // the measure's scale; every other row is kept with the reason it is not plotted, so the page can list it.
 
 /** How an effect measure is plotted: ratios on a log axis around 1, differences on a linear axis around 0. */
-export type MeasureScale = 'ratio' | 'difference';
+type MeasureScale = 'ratio' | 'difference';
 
 export interface MeasureKind {
   scale: MeasureScale;

@@ -48,7 +48,7 @@ describeEachDatabase(
       for (const name of ['q', 'country', 'topic', 'strength', 'evidence_quality']) assert.match(all.body, new RegExp(`name="${name}"`));
       const total = await apiTotal(app, '/api/recommendations/?limit=1');
       assert.match(textOf(all.body), new RegExp(`${total.toLocaleString('en-CA')} recommendations match; showing 1–${RESULTS_PER_PAGE}`));
-      assert.equal((all.body.match(/<li class="card">/g) ?? []).length, Math.min(total, RESULTS_PER_PAGE));
+      assert.equal((all.body.match(/<li class="card" id="recommendation-\d+">/g) ?? []).length, Math.min(total, RESULTS_PER_PAGE));
       assert.match(all.body, /Strength: (Strong|Moderate|Conditional|Weak|Good practice point)/);
       assert.match(all.body, /Evidence: (High|Moderate|Low|Very low|Expert opinion)/);
       assert.match(all.body, /Demo data\./);
@@ -97,7 +97,7 @@ describeEachDatabase(
       const one = await page(app, `/guidelines/${guideline.id}`);
       assert.equal(one.status, 200);
       assert.match(one.body, new RegExp(`<h1>${guideline.title}</h1>`));
-      assert.equal((one.body.match(/<li class="card">/g) ?? []).length, guideline.recommendation_count);
+      assert.equal((one.body.match(/<li class="card" id="recommendation-\d+">/g) ?? []).length, guideline.recommendation_count);
       const cross = /<table class="data">([\s\S]*?)<\/table>/.exec(one.body)![1];
       const counted = tableRows(cross).reduce((n, row) => n + row.slice(1).reduce((m, c) => m + Number(c), 0), 0);
       assert.equal(counted, guideline.recommendation_count);
@@ -215,10 +215,10 @@ describeEachDatabase(
 );
 
 describe('oral pages are registered', () => {
-  it('the service exports its pages with the four sections', () => {
+  it('the service exports its pages with the five sections', () => {
     assert.deepEqual(
       oralService.pages?.sections.map((s) => s.href),
-      ['/', '/guidelines', '/reviews', '/statistics'],
+      ['/', '/search', '/guidelines', '/reviews', '/statistics'],
     );
   });
 });

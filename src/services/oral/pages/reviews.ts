@@ -37,7 +37,7 @@ type ReviewDetailItem = Static<typeof ReviewDetail>;
 type Outcome = ReviewDetailItem['outcomes'][number];
 
 /** What a reader must know about a review's title, in words (null when the listed title is confirmed). */
-export function titleNotice(review: Pick<ReviewItem, 'review_id' | 'title_verified' | 'listed_title'>): SafeHtml | null {
+function titleNotice(review: Pick<ReviewItem, 'review_id' | 'title_verified' | 'listed_title'>): SafeHtml | null {
   if (review.title_verified) return null;
   return review.listed_title
     ? html`<p class="note warn" role="note">
@@ -170,7 +170,7 @@ interface NumberedOutcome {
 const LABEL_CHARACTERS = 26;
 
 /** "3 ⊕⊕◯◯ RR: Caries increment": the table row, the GRADE symbols (so colour is not alone), the measure of a ratio. */
-export function axisLabel(n: number, symbols: string, measure: string | null, outcome: string | null): string {
+function axisLabel(n: number, symbols: string, measure: string | null, outcome: string | null): string {
   const text = `${n} ${symbols || '—'} ${measure ? `${measure}: ` : ''}${outcome ?? 'outcome not named'}`;
   const chars = [...text];
   return chars.length <= LABEL_CHARACTERS
@@ -182,7 +182,7 @@ export function axisLabel(n: number, symbols: string, measure: string | null, ou
 }
 
 /** The review's forest plots: one for every ratio (log axis), one per difference measure; and the rows not plotted. */
-export function forestPlots(review: ReviewDetailItem): {
+function forestPlots(review: ReviewDetailItem): {
   plots: ChartSpec[];
   plotted: Map<number, string>;
   notPlotted: Array<NumberedOutcome & { reason: string }>;

@@ -12,7 +12,7 @@ import { errorNote, clientError } from '../../../core/pages/replies.ts';
 export { errorNote, clientError };
 
 /** A page's query as Fastify parses it without a schema (a repeated name gives a list). */
-export type PageQuery = Record<string, string | string[] | undefined>;
+type PageQuery = Record<string, string | string[] | undefined>;
 
 /** The first value of a query parameter. */
 export function param(query: unknown, name: string): string | undefined {
@@ -57,7 +57,7 @@ export async function sendPage(
   }
 }
 
-export function errorBody(title: string, message: string): SafeHtml {
+function errorBody(title: string, message: string): SafeHtml {
   return html`<h1>${title}</h1>
     ${errorNote(message)}
     <p><a href="/">Search the evidence</a> · <a href="/reviews">Systematic reviews</a> · <a href="/guidelines">Guidelines</a></p>`;
@@ -142,7 +142,7 @@ export function recommendationBadges(rec: Pick<RecommendationItem, 'strength' | 
 /** One recommendation as a card; `withGuideline` adds the line naming its guideline (search results). */
 export function recommendationCard(rec: RecommendationItem, withGuideline: boolean): SafeHtml {
   const g = rec.guideline;
-  return html`<li class="card">
+  return html`<li class="card" id="recommendation-${rec.id}">
     <h3>${rec.recommendation_number ? html`<span class="muted">${rec.recommendation_number}</span> ` : ''}${rec.title}</h3>
     ${recommendationBadges(rec)}
     <p>${rec.text}</p>

@@ -11,7 +11,7 @@ import type { OralDatabase } from '../tables.ts';
 import { certaintyOf, formatCount, sendPage } from './shared.ts';
 
 /** The charts of the page, built from the stored statistics (the test counts their bars against these). */
-export function statisticsCharts(s: OralStats) {
+function statisticsCharts(s: OralStats) {
   const r = s.recommendations;
   return [
     barChart({

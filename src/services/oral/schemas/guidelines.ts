@@ -4,7 +4,7 @@ import { limitParam, pageParam, textParam } from '../../../core/http/params.ts';
 import { Nullable } from '../../../core/http/schema.ts';
 import { CountryRef, DEFAULT_LIMIT, MAX_LIMIT, countryParam, envelope } from './common.ts';
 
-export const GuidelineQuery = Type.Object({
+const GuidelineQuery = Type.Object({
   q: Type.Optional(textParam('Text searched in title, description and organization name.', 200, 'caries')),
   country: Type.Optional(countryParam),
   page: pageParam(),

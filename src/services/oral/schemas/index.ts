@@ -5,3 +5,4 @@ export * from './guidelines.ts';
 export * from './reviews.ts';
 export * from './stats.ts';
 export * from './metadata.ts';
+export * from './search.ts';

@@ -5,7 +5,7 @@ import { Nullable } from '../../../core/http/schema.ts';
 
 const VocabularyEntry = Type.Object({ id: Type.Integer(), slug: Type.String(), name: Type.String(), description: Type.String() });
 
-export const DataSource = Type.Object({
+const DataSource = Type.Object({
   dataset: Type.String(),
   source: Nullable(Type.String()),
   is_demo: Type.Boolean(),
@@ -15,7 +15,7 @@ export const DataSource = Type.Object({
 
 export type DataSourceItem = Static<typeof DataSource>;
 
-export const MetadataBody = Type.Object({
+const MetadataBody = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({
     countries: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), flag_emoji: Type.String() })),

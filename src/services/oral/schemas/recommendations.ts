@@ -42,7 +42,7 @@ export const Recommendation = Type.Object({
   created_at: Type.String(),
 });
 
-export const RECOMMENDATION_FILTERS = ['query', 'country', 'topic', 'strength', 'evidence_quality'] as const;
+const RECOMMENDATION_FILTERS = ['query', 'country', 'topic', 'strength', 'evidence_quality'] as const;
 
 export const listRecommendationsSchema = {
   summary: 'Search and filter recommendations',

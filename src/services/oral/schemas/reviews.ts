@@ -17,7 +17,7 @@ export const ReviewQuery = Type.Object({
   limit: limitParam(DEFAULT_LIMIT, MAX_LIMIT),
 });
 
-export const ReviewParams = Type.Object({
+const ReviewParams = Type.Object({
   review_id: Type.String({
     pattern: '^[A-Za-z0-9-]{1,40}$',
     description: 'Cochrane review number, e.g. CD000979.',

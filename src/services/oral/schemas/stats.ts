@@ -5,7 +5,7 @@ import type { Static } from 'typebox';
 const Counted = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String(), count: Type.Integer() });
 const CountryCount = Type.Object({ code: Type.String(), name: Type.String(), flag_emoji: Type.String(), count: Type.Integer() });
 
-export const Stats = Type.Object({
+const Stats = Type.Object({
   recommendations: Type.Object({
     total: Type.Integer(),
     by_country: Type.Array(CountryCount),
@@ -27,7 +27,7 @@ export const Stats = Type.Object({
 
 export type OralStats = Static<typeof Stats>;
 
-export const StatsBody = Type.Object({ success: Type.Literal(true), data: Stats });
+const StatsBody = Type.Object({ success: Type.Literal(true), data: Stats });
 
 export const getStatsSchema = {
   summary: 'Database statistics',

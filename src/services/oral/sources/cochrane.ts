@@ -150,7 +150,7 @@ for (const [column, aliases] of Object.entries(COLUMN_ALIASES) as [Column, reado
   for (const alias of aliases) ALIAS_TO_COLUMN.set(alias, column);
 }
 
-export function foldHeader(header: string): string {
+function foldHeader(header: string): string {
   return header
     .normalize('NFKC')
     .replace(/^\uFEFF/, '')
@@ -376,7 +376,7 @@ export interface CochraneReviewRead {
 }
 
 /** Every `<review>.PUB<n>.csv` in the folder and its subfolders (one level, as the data is laid out). */
-export async function listVersionFiles(sofDir: string, issues: SourceIssue[] = []): Promise<VersionFile[]> {
+async function listVersionFiles(sofDir: string, issues: SourceIssue[] = []): Promise<VersionFile[]> {
   const files: VersionFile[] = [];
   const consider = (relative: string, name: string, folder: string | null): void => {
     const parsed = parseVersionFileName(name);

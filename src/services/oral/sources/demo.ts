@@ -31,7 +31,7 @@ export interface DemoData {
   reviews: ReviewInput[];
 }
 
-export const DEMO_KEY_PREFIX = 'demo:';
+const DEMO_KEY_PREFIX = 'demo:';
 
 const ORGANIZATIONS: Record<Country['code'], string> = {
   UK: 'Demo UK Oral Health Working Group',

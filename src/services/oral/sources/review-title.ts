@@ -24,7 +24,7 @@
 import type { OutcomeInput, ReviewInput } from './types.ts';
 
 /** A title is verified when more than this share of its content words, and of its subject's, occur in the rows. */
-export const TITLE_MATCH_THRESHOLD = 0.5;
+const TITLE_MATCH_THRESHOLD = 0.5;
 
 const STOP_WORDS = new Set(
   (
@@ -101,9 +101,7 @@ export interface TitleCheck {
 }
 
 /** The content words of a review's rows: populations, interventions, comparisons and outcomes. */
-export function outcomeStems(
-  outcomes: readonly Pick<OutcomeInput, 'population' | 'intervention' | 'comparison' | 'outcome'>[],
-): Set<string> {
+function outcomeStems(outcomes: readonly Pick<OutcomeInput, 'population' | 'intervention' | 'comparison' | 'outcome'>[]): Set<string> {
   const stems = new Set<string>();
   for (const o of outcomes)
     for (const text of [o.population, o.intervention, o.comparison, o.outcome]) if (text) for (const s of contentStems(text)) stems.add(s);

@@ -93,8 +93,6 @@ export function deriveKeywords(text: string): string[] {
   return KEYWORD_LEXICON.filter(([, pattern]) => pattern.test(text)).map(([term]) => term);
 }
 
-export const KEYWORD_TERMS: readonly string[] = KEYWORD_LEXICON.map(([term]) => term);
-
 /**
  * Splits a reference list joined with "; " into single references. A reference ends with a full stop, so
  * the separator is ";" after "." ("…London: PHE; 2017.; Department of Health. …"); the ";" inside a

@@ -29,7 +29,7 @@ const ORGANIZATION_WEBSITES: Record<string, string> = {
   'Department of Health and Social Care': 'https://www.gov.uk/government/organisations/department-of-health-and-social-care',
 };
 
-export function parseToolkit(json: unknown): GuidelineParse {
+function parseToolkit(json: unknown): GuidelineParse {
   const root = asObject(json, 'toolkit file');
   const title = requiredString(root, 'guideline_title', 'toolkit file');
   const organization = requiredString(root, 'organization', 'toolkit file');

@@ -45,7 +45,7 @@ export interface UnreadableLabel {
   reason: string;
 }
 
-export interface OrganizationInput {
+interface OrganizationInput {
   name: string;
   website: string | null;
 }

@@ -7,7 +7,7 @@ import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { errorCases, retractionHttpFixture } from '../../../../test/support/retraction/http.ts';
 import { ANALYTICS_CSV_COLUMNS, ANALYTICS_TYPES } from '../aggregates.ts';
 import { AnalyticsIndex } from '../analytics-index.ts';
-import { postRetractionAnalyticsByQuery } from '../analytics-query.ts';
+import { postRetractionAnalyticsByQuery } from '../../../../test/support/retraction/analytics-query.ts';
 import { natureOf } from '../nature.ts';
 import { retractionDb } from '../tables.ts';
 import { TIME_FILTERS } from '../windows.ts';

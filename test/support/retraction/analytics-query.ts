@@ -1,16 +1,16 @@
 // Post-retraction analytics computed from the citations at request time: how every filtered request was
-// answered before the per-paper figures were precomputed (analytics-index.ts answers it now). Kept as the
+// answered before the per-paper figures were precomputed (src/services/retraction/analytics-index.ts answers it now). Kept as the
 // reference the index is tested against, and as the baseline the benchmark measures beside it.
 import { sql } from 'kysely';
 import type { Expression, SqlBool } from 'kysely';
-import { containsText, num } from '../../core/db/dialect.ts';
-import { NATURES } from './nature.ts';
-import type { Nature } from './nature.ts';
-import type { AnalyticsFilters, PostRetractionAnalytics } from './analytics-index.ts';
-import { TOP_N, rate } from './analytics-index.ts';
-import type { PaperRow, RetractionDb } from './tables.ts';
-import { TIMING_BUCKETS, TREND_MONTHS, monthsEnding, timeWindow } from './windows.ts';
-import type { TimingBucket } from './windows.ts';
+import { containsText, num } from '../../../src/core/db/dialect.ts';
+import { NATURES } from '../../../src/services/retraction/nature.ts';
+import type { Nature } from '../../../src/services/retraction/nature.ts';
+import type { AnalyticsFilters, PostRetractionAnalytics } from '../../../src/services/retraction/analytics-index.ts';
+import { TOP_N, rate } from '../../../src/services/retraction/analytics-index.ts';
+import type { PaperRow, RetractionDb } from '../../../src/services/retraction/tables.ts';
+import { TIMING_BUCKETS, TREND_MONTHS, monthsEnding, timeWindow } from '../../../src/services/retraction/windows.ts';
+import type { TimingBucket } from '../../../src/services/retraction/windows.ts';
 
 export const BUCKET_SQL = sql<TimingBucket>`CASE WHEN c.days_after <= 30 THEN 'within_30_days' WHEN c.days_after <= 365 THEN 'within_1_year' WHEN c.days_after <= 730 THEN 'within_2_years' ELSE 'after_2_years' END`;
 
