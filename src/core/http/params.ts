@@ -54,10 +54,11 @@ export function choiceParam(
 ) {
   const spell = (value: string) =>
     [...value]
-      .map((c) =>
-        !options.exactCase && c.toLowerCase() !== c.toUpperCase()
-          ? `[${c.toUpperCase()}${c.toLowerCase()}]`
-          : c.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'),
+      .map(
+        (c) =>
+          !options.exactCase && c.toLowerCase() !== c.toUpperCase()
+            ? `[${c.toUpperCase()}${c.toLowerCase()}]`
+            : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), // outside a class `-` is literal; `\-` is an error under the u flag
       )
       .join('');
   const choice = `${options.descending ? '-?' : ''}(?:${values.map(spell).join('|')})`;
