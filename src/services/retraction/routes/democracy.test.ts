@@ -216,7 +216,8 @@ describeEachDatabase(
       assert.deepEqual(body.draws[150].slice(0, 3), [2, 1, 151]);
       // The served draws are the ones the summaries were computed from.
       const results = (await get('/api/democracy/statistical-results/')).body;
-      const column = body.columns.indexOf('beta[democracy_index]');
+      assert.deepEqual(body.columns.slice(3), ['alpha', 'beta_democracy_index', 'beta_gdp', 'sigma_country', 'sigma_year', 'phi']);
+      const column = body.columns.indexOf('beta_democracy_index');
       const mean = body.draws.reduce((a: number, row: number[]) => a + row[column], 0) / body.draws.length;
       assert.ok(Math.abs(mean - results.predictors[0].posterior_mean) < 1e-12);
 
@@ -227,7 +228,19 @@ describeEachDatabase(
       assert.equal(lines.length, 301);
       const header = lines[0].split(',');
       assert.equal(header.length, 3 + 16 + 1);
-      assert.ok(header[3].startsWith('u[') && header[header.length - 1] === 'v[2013]');
+      // Names R's read.csv and pandas keep: u_<country>, v_2013 (make.names would leave them as they are).
+      assert.ok(header[3].startsWith('u_') && header[header.length - 1] === 'v_2013');
+      assert.ok(
+        header.every((name) => /^(\.[A-Za-z_]|[A-Za-z])[A-Za-z0-9._]*$/.test(name)),
+        header.join(','),
+      );
+      assert.equal(new Set(header).size, header.length);
+      // names=stan keeps the model's names; a column name selects as the model name does.
+      const stan = await get('/api/democracy/draws/?format=csv&parameters=beta_gdp,v[2013]&names=stan');
+      assert.equal(stan.text.split('\r\n')[0], '.chain,.iteration,.draw,beta[gdp],v[2013]');
+      const bad = await get('/api/democracy/draws/?names=r');
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.code, 'INVALID_PARAMETER');
       assert.ok(
         lines[1]
           .split(',')

@@ -5,7 +5,7 @@ import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import { retractionDb } from '../tables.ts';
 import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { attachmentDisposition, csvReadable, EXPORT_CONTENT_TYPES, jsonReadable } from '../../../core/export/index.ts';
-import { selectParameters } from '../bayes/draws.ts';
+import { selectParameters, syntacticNames } from '../bayes/draws.ts';
 import { clampLimit, cleanText } from '../../../core/http/params.ts';
 import { getAggregate } from '../../../core/db/datasets.ts';
 import { PANEL_AGGREGATES } from '../democracy.ts';
@@ -203,6 +203,9 @@ export function democracyDrawsRoutes(scope: ServiceApp, ctx: ServiceContext): vo
     }
     if (indices.length === 0) throw badRequest('parameters: name at least one parameter or group');
     const names = indices.map((i) => stored.table.names[i]);
+    // Named over all stored names, so that a column keeps its name (and its _2 suffix) whatever else is selected.
+    const allColumns = request.query.names === 'stan' ? stored.table.names : syntacticNames(stored.table.names);
+    const columnNames = indices.map((i) => allColumns[i]);
     const generated = model.info.panel_generated === true;
     const filename = `democracy-draws${generated ? '-generated' : ''}-${stored.data_version}.${format}`;
     reply
@@ -212,7 +215,7 @@ export function democracyDrawsRoutes(scope: ServiceApp, ctx: ServiceContext): vo
       .header('x-data-kind', generated ? 'generated' : 'imported');
     const rows = drawRows(stored.table, indices);
     if (format === 'csv') {
-      const columns = [...DRAW_INDEX_COLUMNS, ...names].map((header, j) => ({ key: header, value: (row: number[]) => row[j] }));
+      const columns = [...DRAW_INDEX_COLUMNS, ...columnNames].map((header, j) => ({ key: header, value: (row: number[]) => row[j] }));
       return reply.send(csvReadable(rows, { columns }) as never); // piped as it is
     }
     return reply.send(
@@ -224,7 +227,7 @@ export function democracyDrawsRoutes(scope: ServiceApp, ctx: ServiceContext): vo
           chains: stored.table.chains,
           draws_per_chain: stored.table.drawsPerChain,
           warmup: stored.table.warmup,
-          columns: [...DRAW_INDEX_COLUMNS, ...names],
+          columns: [...DRAW_INDEX_COLUMNS, ...columnNames],
         },
         arrayKey: 'draws',
         rows,

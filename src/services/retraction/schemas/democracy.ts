@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { Nullable, producesFormats } from '../../../core/http/schema.ts';
 import { limitParam, withError } from '../../../core/http/params.ts';
 import { CLOCK_NOTE, EFFECTS_NOTE, MCSE_NOTE, MODEL_SOURCES, PREDICTIVE_NOTE, SCALE_NOTE } from '../democracy-model.ts';
-import { PARAMETER_GROUPS } from '../bayes/draws.ts';
+import { COLUMN_NAMINGS, PARAMETER_GROUPS } from '../bayes/draws.ts';
 import { DataSource, Num, NullableInteger, NullableNumber, NullableString, oneOf } from './common.ts';
 
 export const RAW_DATA_DEFAULT_LIMIT = 100;
@@ -205,6 +205,10 @@ export const PosteriorPredictiveBody = Type.Object({
 });
 
 export const DRAWS_FORMATS = ['json', 'csv'] as const;
+const NAMES_DESCRIPTION =
+  "Column names: syntactic (default) names that R's read.csv and pandas keep unchanged: beta_gdp for beta[gdp], u_<country> with accents dropped and " +
+  'other characters outside [A-Za-z0-9._] as one underscore, v_<year>, a repeat suffixed _2; stan: the model names, beta[gdp], u[<country>], v[<year>] ' +
+  '(as Stan and posterior::as_draws_df write them; R read.csv turns them into beta.gdp. unless check.names = FALSE).';
 export const DrawsQuery = Type.Object({
   format: Type.Optional(oneOf(DRAWS_FORMATS, 'json (default) or csv.')),
   parameters: Type.Optional(
@@ -215,9 +219,10 @@ export const DrawsQuery = Type.Object({
         Object.entries(PARAMETER_GROUPS)
           .map(([k, v]) => `${k} (${v})`)
           .join(', ') +
-        '. Default: population.',
+        '. Default: population. Column names (beta_gdp) are accepted as well as model names.',
     }),
   ),
+  names: Type.Optional(oneOf(COLUMN_NAMINGS, NAMES_DESCRIPTION)),
 });
 
 export const DiagnosticsBody = Type.Object({
@@ -417,11 +422,11 @@ export const posteriorPredictiveSchema = {
 export const DrawsBody = Type.Object({
   model: ModelInfo,
   data_source: DataSource,
-  parameters: Type.Array(Type.String()),
+  parameters: Type.Array(Type.String(), { description: 'The model names of the selected parameters (beta[gdp]), in column order.' }),
   chains: Type.Integer(),
   draws_per_chain: Type.Integer(),
   warmup: Type.Integer(),
-  columns: Type.Array(Type.String()),
+  columns: Type.Array(Type.String(), { description: 'Column names, as the names parameter chose them.' }),
   draws: Type.Array(Type.Array(Num), { description: 'One array per draw, in the order of columns.' }),
 });
 
@@ -431,7 +436,8 @@ export const drawsSchema = {
     "The posterior draws of the service's own fit, one row per draw: .chain, .iteration (post-warmup, from 1), .draw (from 1), then the selected parameters, " +
     'as posterior::as_draws_df reads them. CSV (text/csv) or JSON ({model, data_source, parameters, chains, draws_per_chain, warmup, columns, draws: [[…], …]}), ' +
     'streamed as an attachment; rate-limited with the exports (10 requests per client per minute). 404 NO_DRAWS when no fit with draws is stored; 400 for an unknown parameter. ' +
-    'A CSV of a fit to GENERATED data says so in its file name and in the X-Data-Kind header.',
+    'A CSV of a fit to GENERATED data says so in its file name and in the X-Data-Kind header. ' +
+    "Columns are named for R's read.csv and pandas (beta_gdp) unless names=stan asks for the model names (beta[gdp]).",
   querystring: DrawsQuery,
   produces: producesFormats('json', 'csv'),
   // Documentation of the JSON form; the body is streamed, not serialised through this schema.
