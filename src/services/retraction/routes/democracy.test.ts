@@ -169,7 +169,7 @@ describeEachDatabase(
       assert.equal(ppc.check.replicates, 200);
       assert.deepEqual(
         ppc.check.statistics.map((s: { name: string }) => s.name),
-        ['share_of_zeros', 'mean', 'sd', 'max'],
+        ['share_of_zeros', 'mean', 'sd', 'max', 'pearson_dispersion'],
       );
       assert.equal(ppc.check.year_totals.length, 4);
       assert.equal(
