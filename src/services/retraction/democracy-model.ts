@@ -311,7 +311,8 @@ export function fitReport(fit: FitResult, report: ImportReport): string {
   }
   if (d.kfold)
     lines.push(
-      `${d.kfold.folds}-fold by country: elpd ${d.kfold.elpdKfold.toFixed(1)} (SE ${d.kfold.elpdKfoldSe.toFixed(1)}), ${d.kfold.wallSeconds.toFixed(0)} s`,
+      `${d.kfold.folds}-fold by country: elpd joint per country ${d.kfold.elpdKfold.toFixed(1)} (SE ${d.kfold.elpdKfoldSe.toFixed(1)}), ` +
+        `pointwise as brms::kfold ${fixed(d.kfold.elpdKfoldPointwise, 1)} (SE ${fixed(d.kfold.elpdKfoldPointwiseSe, 1)}), ${d.kfold.wallSeconds.toFixed(0)} s`,
     );
   const ppc = fit.posteriorPredictive;
   if (ppc) {
@@ -580,6 +581,16 @@ export const CLOCK_NOTE =
   'with chains overlapping when they run in parallel threads; CPU seconds (cpu.*, ess_per_cpu_second) are the CPU time (user + system) of the threads that ran the chains, ' +
   'which load on other processes does not inflate. The load average before and after sampling says how busy the machine was.';
 
+export const KFOLD_DEFINITIONS = {
+  elpd_kfold:
+    'elpd_kfold_joint: the sum over countries of log p(y_c | data without the fold of c), the rows of each left-out country predicted jointly as a new country ' +
+    '(one new country effect, integrated out, shared by its rows). Larger than the pointwise figure, as the rows of a country predict each other.',
+  elpd_kfold_pointwise:
+    'elpd_kfold_pointwise, as brms::kfold reports it with folds grouped by country: the sum over left-out country-years of log (1/S) Σ_s p(y_i | θ_s), ' +
+    "θ_s the draws of the fit without the row's fold, each row predicted alone with the new country effect integrated out per draw " +
+    '(brms samples one per draw, an estimate of the same integral). Comparable with brms::kfold and loo::loo_compare on kfold objects.',
+} as const;
+
 export function diagnosticsBody(fit: FitResult) {
   const d = fit.diagnostics;
   const check = (value: number | null, ok: (v: number) => boolean) => (value === null ? null : ok(value));
@@ -662,6 +673,11 @@ export function diagnosticsBody(fit: FitResult) {
           elpd_kfold_se: d.kfold.elpdKfoldSe,
           kfoldic: d.kfold.kfoldic,
           p_kfold: d.kfold.pKfold,
+          elpd_kfold_pointwise: d.kfold.elpdKfoldPointwise ?? null,
+          elpd_kfold_pointwise_se: d.kfold.elpdKfoldPointwiseSe ?? null,
+          kfoldic_pointwise: d.kfold.elpdKfoldPointwise === undefined ? null : -2 * d.kfold.elpdKfoldPointwise,
+          definitions: KFOLD_DEFINITIONS,
+          per_observation: d.kfold.perObservation ?? [],
           countries: d.kfold.countries,
           observations: d.kfold.observations,
           fold_countries: d.kfold.foldCountries,

@@ -237,7 +237,7 @@ export interface WaicSummary {
 /** Leave-countries-out cross-validation: each fold's countries predicted by a fit without them. */
 export interface KFoldSummary {
   folds: number;
-  /** Σ over countries of log p(y_country | data without its fold), the country's rows predicted jointly. */
+  /** elpd_kfold_joint: Σ over countries of log p(y_country | data without its fold), the country's rows predicted jointly. */
   elpdKfold: number;
   elpdKfoldSe: number;
   /** −2 elpd_kfold. */
@@ -248,6 +248,13 @@ export interface KFoldSummary {
   observations: number;
   foldCountries: string[][];
   perCountry: { country: string; fold: number; observations: number; elpd: number }[];
+  /**
+   * elpd_kfold_pointwise, as brms::kfold defines it: Σ over held-out country-years of log (1/S) Σ_s p(y_i | θ_s) under
+   * the fit without the row's fold (the new country effect integrated out per draw); SE from the pointwise terms.
+   */
+  elpdKfoldPointwise: number;
+  elpdKfoldPointwiseSe: number;
+  perObservation: { country: string; year: number; fold: number; elpd: number }[];
   /** Largest R̂ and smallest bulk ESS over the refits' parameters, to judge the refits themselves. */
   refitRhatMax: number | null;
   refitEssBulkMin: number | null;

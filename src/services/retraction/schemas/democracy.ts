@@ -296,10 +296,27 @@ export const DiagnosticsBody = Type.Object({
   kfold: Nullable(
     Type.Object({
       folds: Type.Integer(),
-      elpd_kfold: Num,
+      elpd_kfold: Type.Number({
+        description: 'The joint figure, elpd_kfold_joint: Σ over countries of log p(all rows of the country | the other folds).',
+      }),
       elpd_kfold_se: Num,
       kfoldic: Num,
       p_kfold: NullableNumber,
+      elpd_kfold_pointwise: Nullable(
+        Type.Number({
+          description:
+            "brms::kfold's figure: Σ over held-out country-years of log mean_s p(y_i | θ_s) under the fold's refit; null in fits stored before it was computed.",
+        }),
+      ),
+      elpd_kfold_pointwise_se: NullableNumber,
+      kfoldic_pointwise: NullableNumber,
+      definitions: Type.Object(
+        { elpd_kfold: Type.String(), elpd_kfold_pointwise: Type.String() },
+        { description: 'What each of the two k-fold figures sums.' },
+      ),
+      per_observation: Type.Array(Type.Object({ country: Type.String(), year: Type.Integer(), fold: Type.Integer(), elpd: Num }), {
+        description: 'The pointwise terms of elpd_kfold_pointwise.',
+      }),
       countries: Type.Integer(),
       observations: Type.Integer(),
       fold_countries: Type.Array(Type.Array(Type.String())),
