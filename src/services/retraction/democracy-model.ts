@@ -71,7 +71,17 @@ export interface FitOptions {
   parallelism?: 'workers' | 'single';
   maxWorkers?: number | null;
   loo?: boolean;
+  /** auto (default): centred, non-centred when that diverges; centred: never switch; non-centred: both effects non-centred. */
+  parameterisation?: ParameterisationChoice;
+  /** The name the fit is kept under beside the others (model comparison); default <family>-<parameterisation used>. */
+  label?: string;
 }
+
+export const PARAMETERISATION_CHOICES = ['auto', 'centred', 'non-centred'] as const;
+export type ParameterisationChoice = (typeof PARAMETERISATION_CHOICES)[number];
+
+/** A fit's label: what a URL query and a file name can carry unchanged. */
+export const FIT_LABEL = /^[A-Za-z0-9._-]{1,40}$/;
 
 /** Prior names the command line accepts, with the only distribution the model has for each. */
 const PRIOR_SPECS = {
@@ -153,6 +163,17 @@ export function fitOptionsFromCli(options: Record<string, unknown>): FitOptions 
     if (options.family !== 'negbinomial2' && options.family !== 'poisson') throw new RangeError('--family must be negbinomial2 or poisson');
     out.family = options.family;
   }
+  if (options.parameterisation !== undefined) {
+    const p = options.parameterisation;
+    if (!PARAMETERISATION_CHOICES.includes(p as ParameterisationChoice))
+      throw new RangeError(`--parameterisation must be one of ${PARAMETERISATION_CHOICES.join(', ')}`);
+    out.parameterisation = p as ParameterisationChoice;
+  }
+  if (options.label !== undefined) {
+    const label = String(options.label);
+    if (!FIT_LABEL.test(label)) throw new RangeError('--label must be 1–40 letters, digits, dots, dashes or underscores');
+    out.label = label;
+  }
   if (options.prior !== undefined) {
     const specs = Array.isArray(options.prior) ? options.prior : [options.prior];
     let priors: DeepPartial<ModelPriors> = {};
@@ -165,8 +186,11 @@ export function fitOptionsFromCli(options: Record<string, unknown>): FitOptions 
 /** The configuration overrides of a set of fit options (the data-derived parts are added by fitStoredPanel). */
 export function fitOverrides(options: FitOptions): DeepPartial<DemocracyModelConfig> {
   const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const p = options.parameterisation;
   return defined({
     family: options.family,
+    nonCentredOnDivergence: p === undefined ? undefined : p === 'auto',
+    parameterisation: p === 'non-centred' ? { countryEffects: 'non-centred' as const, yearEffects: 'non-centred' as const } : undefined,
     priors: options.priors,
     sampler: defined({
       seed: options.seed,
@@ -596,6 +620,19 @@ export function diagnosticsBody(fit: FitResult) {
   const check = (value: number | null, ok: (v: number) => boolean) => (value === null ? null : ok(value));
   const flagged = d.loo?.flaggedCount ?? 0;
   return {
+    parameterisation: d.parameterisation
+      ? {
+          country_effects: d.parameterisation.countryEffects,
+          year_effects: d.parameterisation.yearEffects,
+          switched: d.parameterisation.switched,
+          reason: d.parameterisation.reason,
+          attempts: d.parameterisation.attempts.map((a) => ({
+            country_effects: a.countryEffects,
+            year_effects: a.yearEffects,
+            divergences: a.divergences,
+          })),
+        }
+      : null,
     convergence: {
       rhat_max: d.rhatMax,
       rhat_max_parameter: d.rhatMaxParameter,

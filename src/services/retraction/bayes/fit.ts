@@ -9,7 +9,7 @@ import { kfoldByCountry } from './kfold.ts';
 import { buildMethodology } from './methodology.ts';
 import { PointwiseLogLik } from './model.ts';
 import { threadCpuSeconds } from './nuts.ts';
-import { samplePosterior } from './posterior.ts';
+import { sampleWithParameterisationChoice } from './parameterisation.ts';
 import { posteriorPredictiveCheck } from './ppc.ts';
 import { psisLoo } from './psis.ts';
 import { finiteOrNull, summariseParameter, summarisePredictor } from './summary.ts';
@@ -120,7 +120,8 @@ export async function fitWithDraws(
     throw new RangeError(`kfoldByCountry (${config.kfoldByCountry}) exceeds the number of countries (${design.nCountries})`);
   const sampler = config.sampler;
   const loadBefore = loadavg()[0];
-  const sample = await samplePosterior(design, config, hooks.onProgress);
+  // The configured parameterisation, or a non-centred one when that diverged; `used` is what the draws came from.
+  const { sample, config: used, report: parameterisation } = await sampleWithParameterisationChoice(design, config, hooks.onProgress);
   const loadAfter = loadavg()[0];
   const t1 = performance.now();
   const cpu1 = threadCpuSeconds();
@@ -228,7 +229,7 @@ export async function fitWithDraws(
 
   let kfold: KFoldSummary | null = null;
   if (config.kfoldByCountry > 0) {
-    kfold = await kfoldByCountry(panel, config, config.kfoldByCountry, {
+    kfold = await kfoldByCountry(panel, used, config.kfoldByCountry, {
       full: { design, draws },
       onFold: hooks.onFold,
       onProgress: hooks.onProgress,
@@ -241,6 +242,7 @@ export async function fitWithDraws(
   const samplingCpu = chains.map((c) => c.samplingCpuSeconds);
   const samplerCpuSeconds = sumOrNull([...warmupCpu, ...samplingCpu]);
   const diagnostics: Diagnostics = {
+    parameterisation,
     rhatMax: finiteOrNull(rhatMax),
     rhatMaxParameter: rhatArg || null,
     essBulkMin: finiteOrNull(bulkMin),
@@ -271,7 +273,7 @@ export async function fitWithDraws(
     samplerCpuSeconds,
   };
 
-  const methodology = buildMethodology(config, {
+  const methodology = buildMethodology(used, {
     data: dataSummary,
     predictors: design.predictors,
     constantWithinYear: design.constantWithinYear,

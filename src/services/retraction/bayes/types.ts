@@ -108,6 +108,12 @@ export interface DemocracyModelConfig {
   family: CountFamily;
   priors: ModelPriors;
   parameterisation: ParameterisationSettings;
+  /**
+   * When the fit in the configured parameterisation has divergent transitions after warmup, refit with the
+   * year effects non-centred, then (still divergent) the country effects too, and keep the fit with the fewest
+   * divergences (the earliest on a tie). Diagnostics.parameterisation says which was used and why.
+   */
+  nonCentredOnDivergence: boolean;
   sampler: SamplerSettings;
   /** Compute PSIS-LOO and WAIC from the per-observation log-likelihoods. */
   loo: boolean;
@@ -264,7 +270,27 @@ export interface KFoldSummary {
   method: string;
 }
 
+/** One parameterisation the fit was sampled in, and its divergent transitions after warmup. */
+export interface ParameterisationAttempt {
+  countryEffects: 'centred' | 'non-centred';
+  yearEffects: 'centred' | 'non-centred';
+  divergences: number;
+}
+
+/** Which parameterisation the reported fit used, and why (the automatic switch on divergences). */
+export interface ParameterisationReport {
+  countryEffects: 'centred' | 'non-centred';
+  yearEffects: 'centred' | 'non-centred';
+  /** True when it differs from the configured one because the configured one diverged. */
+  switched: boolean;
+  reason: string;
+  /** Every parameterisation sampled, in order; the reported fit is one of them. */
+  attempts: ParameterisationAttempt[];
+}
+
 export interface Diagnostics {
+  /** Null in fits stored before it was recorded, and for imported fits. */
+  parameterisation?: ParameterisationReport | null;
   /** Rank-normalised split R̂ (max of bulk and folded), maximum over all parameters. */
   rhatMax: number | null;
   rhatMaxParameter: string | null;

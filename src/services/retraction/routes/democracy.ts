@@ -132,6 +132,7 @@ export function democracyRoutes(scope: ServiceApp, ctx: ServiceContext): void {
       if (!model.fit)
         return {
           model: model.info,
+          parameterisation: null,
           convergence: null,
           sampler: null,
           loo: null,

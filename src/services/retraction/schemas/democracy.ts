@@ -225,8 +225,29 @@ export const DrawsQuery = Type.Object({
   names: Type.Optional(oneOf(COLUMN_NAMINGS, NAMES_DESCRIPTION)),
 });
 
+const Effects = Type.Union([Type.Literal('centred'), Type.Literal('non-centred')]);
 export const DiagnosticsBody = Type.Object({
   model: ModelInfo,
+  parameterisation: Nullable(
+    Type.Object(
+      {
+        country_effects: Effects,
+        year_effects: Effects,
+        switched: Type.Boolean({
+          description: 'True when the configured (centred) parameterisation diverged and a non-centred refit is reported.',
+        }),
+        reason: Type.String(),
+        attempts: Type.Array(Type.Object({ country_effects: Effects, year_effects: Effects, divergences: Type.Integer() }), {
+          description: 'Every parameterisation sampled, in order, with its divergent transitions after warmup.',
+        }),
+      },
+      {
+        description:
+          'The parameterisation of the country and year effects the reported draws came from, and why: the centred one unless it had divergent transitions after warmup, ' +
+          'then the year effects non-centred, then the country effects too, keeping the fit with the fewest divergences. Same posterior in all; null for an imported fit or one stored before this was recorded.',
+      },
+    ),
+  ),
   convergence: Nullable(
     Type.Object({
       rhat_max: NullableNumber,
