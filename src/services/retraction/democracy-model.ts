@@ -30,6 +30,8 @@ import type { PanelSummary } from './democracy.ts';
 import { readFile } from 'node:fs/promises';
 import { parseSourceJson } from '../../core/source-text.ts';
 import { retractionDb, type RetractionDb } from './tables.ts';
+import { defaultFitLabel, fitEntry, storeFitEntry } from './democracy-comparison.ts';
+import type { LooPointwise } from './bayes/fit.ts';
 
 export const MODEL_SOURCES = ['fitted', 'imported'] as const;
 export type ModelSource = (typeof MODEL_SOURCES)[number];
@@ -217,7 +219,7 @@ async function panelVersion(db: RetractionDb) {
  * Fits the model to the imported panel and stores the result, and its posterior draws, with a new data
  * version. The options given are recorded with the fit (provenance.options; the full configuration in fit.config).
  */
-export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<{ report: ImportReport; fit: FitResult }> {
+export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<{ report: ImportReport; fit: FitResult; label: string }> {
   const rdb = retractionDb(db);
   const version = await panelVersion(rdb);
   const summary = await getAggregate<PanelSummary>(rdb, 'retraction', PANEL_AGGREGATES.summary);
@@ -250,7 +252,7 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
   // A progress bar on a terminal: iterations done over all chains (then the k-fold refits, if asked for).
   const progress = createProgress({ label: 'retraction fit (MCMC iterations)', unit: 'iterations' });
   const perChain = new Map<number, number>();
-  let result: { fit: FitResult; draws: StoredDraws };
+  let result: { fit: FitResult; draws: StoredDraws; looPointwise: LooPointwise | null };
   try {
     result = await fitWithDraws(rows, overrides, {
       onProgress: ({ chain, completed, total }) => {
@@ -262,7 +264,8 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
   } finally {
     progress.stop();
   }
-  const { fit, draws } = result;
+  const { fit, draws, looPointwise } = result;
+  const label = options.label ?? defaultFitLabel(fit);
   const report = await runImport(
     db,
     {
@@ -288,19 +291,24 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
       };
       await putAggregate(trx, 'retraction', aggregateName('fitted'), dataVersion, stored);
       await putAggregate(trx, 'retraction', DRAWS_AGGREGATE, dataVersion, draws);
+      // Also kept under its label beside the other fits, for the paired comparison.
+      const entry = fitEntry(label, fit, looPointwise, { version: version.version, isDemo: version.is_demo });
+      await storeFitEntry(trx, dataVersion, entry, draws);
     },
   );
-  return { report, fit };
+  return { report, fit, label };
 }
 
 const fixed = (value: number | null | undefined, digits: number) => (value === null || value === undefined ? '–' : value.toFixed(digits));
 
 /** What `pdi fit retraction` prints: the headline numbers, what the clocks measured, and what to look at. */
-export function fitReport(fit: FitResult, report: ImportReport): string {
+export function fitReport(fit: FitResult, report: ImportReport, label?: string): string {
   const d = fit.diagnostics;
   const t = fit.timing;
   const lines = [
-    `fitted ${fit.model}, ${fit.predictors.length} predictors on ${d.sampleSize} country-years (${d.countries} countries); data version ${report.data_version}`,
+    `fitted ${fit.model}, ${fit.predictors.length} predictors on ${d.sampleSize} country-years (${d.countries} countries); data version ${report.data_version}` +
+      (label ? `; kept as ${label} (GET /api/democracy/model-comparison/)` : ''),
+    d.parameterisation ? `parameterisation: ${d.parameterisation.reason}` : '',
     `settings: ${d.chains} chains × (${d.warmup} warmup + ${d.draws} draws), adapt delta ${fit.config?.sampler.targetAcceptance}, seed ${String(fit.config?.sampler.seed)}` +
       (fit.choices && fit.choices.length > 0
         ? `; changed from the defaults: ${fit.choices.map((c) => c.setting).join(', ')}`

@@ -105,12 +105,20 @@ export async function fitDemocracyModel(
   return (await fitWithDraws(panel, overrides, hooks)).fit;
 }
 
-/** fitDemocracyModel, and the posterior draws of every quantity in their stored form. */
+/** The PSIS-LOO terms of each observation (null when LOO is off), for paired model comparison. */
+export interface LooPointwise {
+  country: string[];
+  year: number[];
+  elpdLoo: number[];
+  paretoK: number[];
+}
+
+/** fitDemocracyModel, the posterior draws of every quantity in their stored form, and the pointwise PSIS-LOO terms. */
 export async function fitWithDraws(
   panel: readonly PanelRow[],
   overrides: DeepPartial<DemocracyModelConfig> = {},
   hooks: FitHooks = {},
-): Promise<{ fit: FitResult; draws: StoredDraws }> {
+): Promise<{ fit: FitResult; draws: StoredDraws; looPointwise: LooPointwise | null }> {
   const startedAt = new Date();
   const t0 = performance.now();
   const config = resolveConfig(overrides);
@@ -183,8 +191,15 @@ export async function fitWithDraws(
   const pointwise = new PointwiseLogLik(data, draws.all, config.family);
   let loo: LooSummary | null = null;
   let waic: WaicSummary | null = null;
+  let looPointwise: LooPointwise | null = null;
   if (config.loo) {
     const result = psisLoo(design.n, totalDraws, sampler.chains, (i, out) => pointwise.compute(i, out));
+    looPointwise = {
+      country: Array.from(design.country, (c) => design.countries[c]),
+      year: Array.from(design.year, (t) => design.years[t]),
+      elpdLoo: Array.from(result.pointwise.elpd),
+      paretoK: Array.from(result.pointwise.paretoK),
+    };
     const raw = result.summary;
     const flagged: FlaggedObservation[] = [];
     result.pointwise.paretoK.forEach((k, i) => {
@@ -314,5 +329,5 @@ export async function fitWithDraws(
     config,
     choices: configChoices(config),
   };
-  return { fit, draws: encodeDraws(draws, sampler.chains, sampler.warmup) };
+  return { fit, draws: encodeDraws(draws, sampler.chains, sampler.warmup), looPointwise };
 }

@@ -11,6 +11,7 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { pearson } from '../democracy.ts';
 import { fitStoredPanel } from '../democracy-model.ts';
 import { importPanel } from '../import.ts';
+import { psisLoo } from '../bayes/psis.ts';
 import { retractionService } from '../service.ts';
 
 describeEachDatabase(
@@ -266,6 +267,61 @@ describeEachDatabase(
       assert.equal(over.status, 429);
       assert.equal(over.body.code, 'RATE_LIMITED');
       assert.match(over.body.error, /export/);
+    });
+
+    it('keeps fits side by side, compares them as loo_compare and serves their pointwise log-likelihood', async () => {
+      const small = {
+        warmup: 150,
+        draws: 150,
+        chains: 2,
+        parallelism: 'single' as const,
+        seed: 'routes-fit',
+        posteriorPredictiveReplicates: 0,
+      };
+      const { label } = await fitStoredPanel(t.db, { ...small, family: 'poisson', label: 'poisson' });
+      assert.equal(label, 'poisson');
+      const models = (await get('/api/democracy/models/')).body.models;
+      assert.equal(models.length, 2);
+      const nb = models.find((m: { family: string }) => m.family === 'negbinomial2');
+      assert.match(nb.label, /^negbinomial2-/);
+      assert.ok(
+        models.every((m: { describes_current_panel: boolean; panel_generated: boolean }) => m.describes_current_panel && m.panel_generated),
+      );
+
+      const comparison = (await get('/api/democracy/model-comparison/')).body;
+      assert.equal(comparison.observations, 64);
+      assert.deepEqual(comparison.excluded, []);
+      const [best, other] = comparison.models;
+      assert.deepEqual([best.elpd_diff, best.se_diff], [0, 0]);
+      assert.ok(best.elpd_loo >= other.elpd_loo);
+      assert.ok(Math.abs(other.elpd_diff - (other.elpd_loo - best.elpd_loo)) < 1e-9);
+      assert.ok(other.se_diff > 0);
+      assert.match(comparison.method, /loo_compare/);
+
+      // The downloaded log_lik matrix gives back the fit's own PSIS-LOO: loo::loo() on it would print the same elpd_loo.
+      const csv = await get(`/api/democracy/log-lik/?model=${encodeURIComponent(other.label)}`);
+      assert.equal(csv.status, 200);
+      assert.equal(csv.headers['x-data-kind'], 'generated');
+      const lines = csv.text.trim().split('\r\n');
+      const header = lines[0].split(',');
+      assert.equal(header.length, 3 + 64);
+      assert.ok(
+        header.slice(3).every((h) => /^log_lik_[A-Za-z0-9._]+_20\d\d$/.test(h)),
+        header.slice(3, 6).join(','),
+      );
+      const draws = lines.slice(1).map((line) => line.split(',').map(Number));
+      assert.equal(draws.length, 300);
+      const loo = psisLoo(64, 300, 2, (i, out) => draws.forEach((row, s) => (out[s] = row[3 + i])));
+      assert.ok(Math.abs(loo.summary.elpdLoo! - other.elpd_loo) < 1e-9, `${loo.summary.elpdLoo} vs ${other.elpd_loo}`);
+
+      const stan = await get('/api/democracy/log-lik/?model=poisson&names=stan');
+      // The model's names hold a comma: the CSV quotes them.
+      assert.match(stan.text.split('\r\n')[0], /^\.chain,\.iteration,\.draw,"log_lik\[Country 01,2012\]","log_lik\[Country 01,2013\]"/);
+      const unknown = await get('/api/democracy/log-lik/?model=nonesuch');
+      assert.equal(unknown.status, 404);
+      assert.equal(unknown.body.code, 'NO_FIT');
+      assert.equal((await get('/api/democracy/log-lik/?model=a%20b')).status, 400);
+      assert.equal((await get('/api/democracy/log-lik/')).status, 400);
     });
   },
   { migrations: retractionService.migrations },

@@ -481,3 +481,89 @@ export const drawsSchema = {
   // Documentation of the JSON form; the body is streamed, not serialised through this schema.
   response: { 200: DrawsBody },
 };
+
+const Effect = Nullable(Type.Union([Type.Literal('centred'), Type.Literal('non-centred')]));
+const FitLabelText = 'A kept fit’s label (letters, digits, dots, dashes, underscores), as /api/democracy/models/ lists them.';
+
+const KeptFit = Type.Object({
+  label: Type.String({
+    description: 'The name the fit is kept under (`pdi fit retraction --label`, default <family>-<parameterisation>).',
+  }),
+  model: Type.String(),
+  family: Type.String(),
+  country_effects: Effect,
+  year_effects: Effect,
+  parameterisation_switched: Nullable(Type.Boolean()),
+  stored_at: Type.String(),
+  panel_data_version: Type.String(),
+  describes_current_panel: Type.Boolean(),
+  panel_generated: Type.Boolean(),
+  seed: Type.String(),
+  divergences: NullableInteger,
+  elpd_loo: NullableNumber,
+  elpd_loo_se: NullableNumber,
+  p_loo: NullableNumber,
+  looic: NullableNumber,
+  pareto_k_above_0_7: NullableInteger,
+});
+
+export const modelsSchema = {
+  summary: 'The fits kept side by side',
+  description:
+    'Every fit `pdi fit retraction` has kept, one per label (a new fit of a label replaces the old): family, parameterisation of the effects, the panel it was fitted to, divergences and PSIS-LOO. ' +
+    'The served model (statistical-results and the others) is the latest fit; these are for comparison (/api/democracy/model-comparison/) and their pointwise log-likelihood (/api/democracy/log-lik/).',
+  response: { 200: Type.Object({ models: Type.Array(KeptFit), data_source: DataSource }) },
+};
+
+export const modelComparisonSchema = {
+  summary: 'Paired model comparison of the kept fits (loo_compare)',
+  description:
+    'The kept fits of the current panel ordered by elpd_loo, each with elpd_diff and se_diff against the best, computed from the pointwise PSIS-LOO terms as loo::loo_compare does: ' +
+    'elpd_diff = Σ_i (elpd_loo_i − elpd_loo_i of the best), se_diff = √n · sd of the pointwise differences. The best fit has 0 and 0. Fits of another panel or without LOO are listed under excluded.',
+  response: {
+    200: Type.Object({
+      panel_data_version: NullableString,
+      observations: NullableInteger,
+      method: Type.String(),
+      models: Type.Array(
+        Type.Object({
+          label: Type.String(),
+          model: Type.String(),
+          family: Type.String(),
+          country_effects: Effect,
+          year_effects: Effect,
+          elpd_diff: Type.Number({ description: 'elpd_loo of this fit minus that of the best (≤ 0).' }),
+          se_diff: Type.Number({ description: 'Standard error of elpd_diff from the paired pointwise differences.' }),
+          elpd_loo: Num,
+          elpd_loo_se: Num,
+          p_loo: NullableNumber,
+          looic: NullableNumber,
+          pareto_k_above_0_7: NullableInteger,
+          divergences: NullableInteger,
+          stored_at: Type.String(),
+          log_lik: Type.String({ description: 'URL of its pointwise log-likelihood (CSV).' }),
+        }),
+      ),
+      excluded: Type.Array(Type.Object({ label: Type.String(), reason: Type.String() })),
+      data_source: DataSource,
+    }),
+  },
+};
+
+export const LogLikQuery = Type.Object({
+  model: Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$', description: FitLabelText }),
+  names: Type.Optional(
+    oneOf(COLUMN_NAMINGS, NAMES_DESCRIPTION.replace('beta_gdp for beta[gdp]', 'log_lik_Chile_2010 for log_lik[Chile,2010]')),
+  ),
+});
+
+export const logLikSchema = {
+  summary: 'Pointwise log-likelihood of a kept fit (CSV, streamed)',
+  description:
+    'The log_lik matrix loo::loo() takes: one row per posterior draw (.chain, .iteration, .draw, as posterior::as_draws_df), one column per country-year of the panel, ' +
+    'log p(y_i | θ_s) under the fit’s family, recomputed from its stored draws. Columns log_lik_<country>_<year> (names=stan: log_lik[<country>,<year>]). ' +
+    'In R: ll <- as.matrix(read.csv(url)[, -(1:3)]); loo::loo(ll, r_eff = loo::relative_eff(exp(ll), chain_id = read.csv(url)$.chain)). ' +
+    'Rate-limited with the exports. 404 NO_FIT for an unknown label; 409 PANEL_CHANGED when the panel was re-imported since the fit.',
+  querystring: LogLikQuery,
+  produces: producesFormats('csv'),
+};
