@@ -551,7 +551,7 @@ export const modelComparisonSchema = {
 };
 
 export const LogLikQuery = Type.Object({
-  model: Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$', description: FitLabelText }),
+  model: Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$', description: FitLabelText, examples: ['negbinomial2-centred'] }),
   names: Type.Optional(
     oneOf(COLUMN_NAMINGS, NAMES_DESCRIPTION.replace('beta_gdp for beta[gdp]', 'log_lik_Chile_2010 for log_lik[Chile,2010]')),
   ),
