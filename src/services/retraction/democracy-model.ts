@@ -252,13 +252,22 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
   // A progress bar on a terminal: iterations done over all chains (then the k-fold refits, if asked for).
   const progress = createProgress({ label: 'retraction fit (MCMC iterations)', unit: 'iterations' });
   const perChain = new Map<number, number>();
+  const chains = options.chains ?? DEFAULT_CONFIG.sampler.chains;
+  let expected = 0;
+  // Iterations of earlier attempts: a refit in another parameterisation (after divergences) starts its chains over.
+  let earlier = 0;
   let result: { fit: FitResult; draws: StoredDraws; looPointwise: LooPointwise | null };
   try {
     result = await fitWithDraws(rows, overrides, {
       onProgress: ({ chain, completed, total }) => {
-        if (perChain.size === 0) progress.setTotal(total * (options.chains ?? DEFAULT_CONFIG.sampler.chains) * (1 + (options.kfold ?? 0)));
+        if (expected === 0) progress.setTotal((expected = total * chains * (1 + (options.kfold ?? 0))));
+        if (completed < (perChain.get(chain) ?? 0)) {
+          earlier += [...perChain.values()].reduce((a, b) => a + b, 0);
+          perChain.clear();
+          progress.setTotal((expected += total * chains));
+        }
         perChain.set(chain, completed);
-        progress.update([...perChain.values()].reduce((a, b) => a + b, 0));
+        progress.update(earlier + [...perChain.values()].reduce((a, b) => a + b, 0));
       },
     });
   } finally {
