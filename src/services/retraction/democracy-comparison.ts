@@ -38,6 +38,8 @@ export interface StoredFitEntry {
   looic: number | null;
   pareto_k_above_0_7: number | null;
   pointwise: LooPointwise | null;
+  /** The k-fold pointwise terms (brms::kfold's), by country then year; absent or null without k-fold. */
+  kfold?: { folds: number; fold_countries: string[][]; country: string[]; year: number[]; elpd: number[] } | null;
 }
 
 /** <family>-<parameterisation>: negbinomial2-centred, poisson-non-centred, negbinomial2-year-non-centred. */
@@ -78,6 +80,15 @@ export function fitEntry(
     looic: d.loo?.looic ?? null,
     pareto_k_above_0_7: d.loo?.flaggedCount ?? null,
     pointwise: looPointwise,
+    kfold: d.kfold?.perObservation
+      ? {
+          folds: d.kfold.folds,
+          fold_countries: d.kfold.foldCountries,
+          country: d.kfold.perObservation.map((o) => o.country),
+          year: d.kfold.perObservation.map((o) => o.year),
+          elpd: d.kfold.perObservation.map((o) => o.elpd),
+        }
+      : null,
   };
 }
 
@@ -128,6 +139,15 @@ export async function compareStoredFits(db: RetractionDb) {
   }
   const byLabel = new Map(eligible.map((e) => [e.label, e]));
   const rows = looCompare(eligible.map((e) => ({ label: e.label, pointwise: e.pointwise.elpdLoo })));
+  // The same pairing on brms::kfold's pointwise terms, for the fits run with the same folds.
+  const withKfold = eligible.filter((e) => e.kfold);
+  const reference = withKfold[0]?.kfold;
+  const sameFolds = withKfold.filter(
+    (e) =>
+      JSON.stringify(e.kfold!.fold_countries) === JSON.stringify(reference!.fold_countries) &&
+      e.kfold!.country.every((c, i) => c === reference!.country[i] && e.kfold!.year[i] === reference!.year[i]),
+  );
+  const kfoldRows = sameFolds.length > 0 ? looCompare(sameFolds.map((e) => ({ label: e.label, pointwise: e.kfold!.elpd }))) : [];
   return {
     panel_data_version: current,
     observations: eligible[0]?.pointwise.elpdLoo.length ?? null,
@@ -153,8 +173,27 @@ export async function compareStoredFits(db: RetractionDb) {
       };
     }),
     excluded,
+    kfold:
+      kfoldRows.length > 0
+        ? {
+            folds: reference!.folds,
+            method: KFOLD_COMPARISON_METHOD,
+            models: kfoldRows.map((r) => ({
+              label: r.label,
+              elpd_diff: r.elpdDiff,
+              se_diff: r.seDiff,
+              elpd_kfold_pointwise: r.elpdLoo,
+              elpd_kfold_pointwise_se: r.elpdLooSe,
+            })),
+            without_kfold: eligible.filter((e) => !sameFolds.includes(e)).map((e) => e.label),
+          }
+        : null,
   };
 }
+
+export const KFOLD_COMPARISON_METHOD =
+  "The same paired comparison on brms::kfold's pointwise terms (elpd_kfold_pointwise: each country-year predicted by the fit without its fold, as a new country), " +
+  'for the fits run with k-fold on the same folds (`pdi fit retraction --kfold K` with the same seed). Reliable where Pareto k flags PSIS-LOO.';
 
 export function fitListBody(entries: StoredFitEntry[], current: string | null) {
   return entries.map((e) => ({

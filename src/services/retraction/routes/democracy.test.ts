@@ -322,6 +322,32 @@ describeEachDatabase(
       assert.equal(unknown.body.code, 'NO_FIT');
       assert.equal((await get('/api/democracy/log-lik/?model=a%20b')).status, 400);
       assert.equal((await get('/api/democracy/log-lik/')).status, 400);
+      assert.equal(comparison.kfold, null, 'no fit ran k-fold');
+
+      // Two fits with k-fold on the same folds: the same paired comparison on brms::kfold's pointwise terms.
+      const kfoldFits = [];
+      for (const family of ['negbinomial2', 'poisson'] as const)
+        kfoldFits.push((await fitStoredPanel(t.db, { ...small, family, kfold: 2, label: `${family}-kfold` })).fit);
+      const withKfold = (await get('/api/democracy/model-comparison/')).body;
+      assert.equal(withKfold.models.length, 4);
+      assert.equal(withKfold.kfold.folds, 2);
+      assert.deepEqual(withKfold.kfold.without_kfold.sort(), [nb.label, 'poisson'].sort());
+      const [first, second] = withKfold.kfold.models;
+      assert.deepEqual([first.elpd_diff, first.se_diff], [0, 0]);
+      const byLabel = Object.fromEntries(kfoldFits.map((f, i) => [i === 0 ? 'negbinomial2-kfold' : 'poisson-kfold', f.diagnostics.kfold!]));
+      assert.ok(Math.abs(first.elpd_kfold_pointwise - byLabel[first.label].elpdKfoldPointwise) < 1e-9);
+      const a = byLabel[first.label].perObservation.map((o) => o.elpd);
+      const b = byLabel[second.label].perObservation.map((o) => o.elpd);
+      const d = b.map((v, i) => v - a[i]);
+      const mean = d.reduce((x, y) => x + y, 0) / d.length;
+      const sd = Math.sqrt(d.reduce((x, v) => x + (v - mean) ** 2, 0) / (d.length - 1));
+      assert.ok(Math.abs(second.elpd_diff - mean * d.length) < 1e-9);
+      assert.ok(Math.abs(second.se_diff - Math.sqrt(d.length) * sd) < 1e-9);
+      const diagnostics = (await get('/api/democracy/model-diagnostics/')).body;
+      assert.equal(diagnostics.kfold.per_observation.length, 64);
+      assert.match(diagnostics.kfold.definitions.elpd_kfold_pointwise, /brms::kfold/);
+      assert.ok(Math.abs(diagnostics.kfold.elpd_kfold_pointwise - kfoldFits[1].diagnostics.kfold!.elpdKfoldPointwise) < 1e-9);
+      assert.equal(diagnostics.parameterisation.attempts[0].year_effects, 'centred');
     });
   },
   { migrations: retractionService.migrations },

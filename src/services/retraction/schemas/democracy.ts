@@ -545,6 +545,25 @@ export const modelComparisonSchema = {
         }),
       ),
       excluded: Type.Array(Type.Object({ label: Type.String(), reason: Type.String() })),
+      kfold: Nullable(
+        Type.Object(
+          {
+            folds: Type.Integer(),
+            method: Type.String(),
+            models: Type.Array(
+              Type.Object({
+                label: Type.String(),
+                elpd_diff: Num,
+                se_diff: Num,
+                elpd_kfold_pointwise: Num,
+                elpd_kfold_pointwise_se: Num,
+              }),
+            ),
+            without_kfold: Type.Array(Type.String(), { description: 'Compared fits without k-fold on these folds.' }),
+          },
+          { description: 'loo_compare on the k-fold pointwise elpd of the fits run with k-fold on the same folds; null when none was.' },
+        ),
+      ),
       data_source: DataSource,
     }),
   },
