@@ -122,6 +122,8 @@ program
   .option('--prior <spec...>', 'a prior, e.g. beta=normal(0,0.5) sigma_country=exponential(2) phi=gamma(2,0.1) (repeatable)')
   .option('--family <name>', 'count distribution: negbinomial2 (default) or poisson')
   .option('--kfold <k>', 'also run k-fold cross-validation by country (k refits)')
+  .option('--parameterisation <p>', 'effects: auto (default; centred, non-centred when that diverges), centred or non-centred')
+  .option('--label <name>', 'the name the fit is kept under beside the others for model comparison (default <family>-<parameterisation>)')
   .action(async (name: string, opts: Record<string, unknown>) => (await commands()).fit(name, opts));
 
 program

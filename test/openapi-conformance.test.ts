@@ -79,6 +79,8 @@ const EXAMPLES: Record<string, Record<string, (found: Found) => Example>> = {
     'GET /api/paper/{record_id}/citations/': (f) => ({ path: { record_id: f('record_id') ?? f('id') } }),
     // The demo data has no fitted model (fitting is `pdi fit retraction`): the documented 404 NO_DRAWS.
     'GET /api/democracy/draws/': () => ({ expect: 404 }),
+    // Nor any kept fit: the documented 404 NO_FIT.
+    'GET /api/democracy/log-lik/': () => ({ query: 'model=negbinomial2-centred', expect: 404 }),
   },
 };
 

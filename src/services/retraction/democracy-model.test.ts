@@ -151,6 +151,14 @@ describeEachDatabase(
       assert.equal(body.model.status, 'fitted');
       assert.equal(body.model.describes_current_panel, false);
       assert.match(body.model.note, /earlier version of the panel/);
+      // The kept fit is no longer compared (its rows are gone), and its log-likelihood cannot be recomputed.
+      const comparison = await get('/api/democracy/model-comparison/');
+      assert.deepEqual(comparison.models, []);
+      assert.equal(comparison.excluded.length, 1);
+      assert.match(comparison.excluded[0].reason, /earlier panel/);
+      const logLik = await app.inject({ url: `/api/democracy/log-lik/?model=${comparison.excluded[0].label}` });
+      assert.equal(logLik.statusCode, 409);
+      assert.equal(logLik.json().code, 'PANEL_CHANGED');
     });
   },
   { migrations: retractionService.migrations },
@@ -188,7 +196,18 @@ test('fit options from the command line: Stan-style iterations, priors, adapt de
     [{ prior: 'gamma=normal(0,1)' }, /unknown parameter "gamma"/],
     [{ prior: 'phi=gamma(2)' }, /gamma takes 2 number\(s\): shape, rate/],
     [{ prior: 'beta normal 0 1' }, /expected name=distribution\(parameters\)/],
+    [{ parameterisation: 'funnel' }, /--parameterisation must be one of auto, centred, non-centred/],
+    [{ label: 'a b' }, /--label must be 1–40 letters/],
   ] as const) {
     assert.throws(() => fitOptionsFromCli(options), message);
   }
+  // --parameterisation: auto switches on divergences; centred never switches; non-centred samples both effects non-centred.
+  assert.deepEqual(fitOverrides(fitOptionsFromCli({ parameterisation: 'auto' })), { nonCentredOnDivergence: true, sampler: {} });
+  assert.deepEqual(fitOverrides(fitOptionsFromCli({ parameterisation: 'centred' })), { nonCentredOnDivergence: false, sampler: {} });
+  assert.deepEqual(fitOverrides(fitOptionsFromCli({ parameterisation: 'non-centred', label: 'nb-nc' })), {
+    nonCentredOnDivergence: false,
+    parameterisation: { countryEffects: 'non-centred', yearEffects: 'non-centred' },
+    sampler: {},
+  });
+  assert.equal(fitOptionsFromCli({ label: 'nb-nc' }).label, 'nb-nc');
 });

@@ -12,24 +12,14 @@ import { DEFAULT_CONFIG } from './bayes/config.ts';
 import { decodeDraws, type DrawsTable, type StoredDraws } from './bayes/draws.ts';
 import { createProgress } from '../../core/progress.ts';
 import { parsePublishedFit } from './bayes/imported.ts';
-import type {
-  CountFamily,
-  DeepPartial,
-  DemocracyModelConfig,
-  FitResult,
-  GroupEffectSummary,
-  ModelPriors,
-  ParameterSummary,
-  PosteriorPredictiveCheck,
-  PredictiveStatistic,
-  PredictorSummary,
-  SummaryMcse,
-} from './bayes/types.ts';
+import type { CountFamily, DeepPartial, DemocracyModelConfig, FitResult, ModelPriors } from './bayes/types.ts';
 import { DEMOCRACY_PREDICTOR, PANEL_AGGREGATES, modelPanel, readPanel } from './democracy.ts';
 import type { PanelSummary } from './democracy.ts';
 import { readFile } from 'node:fs/promises';
 import { parseSourceJson } from '../../core/source-text.ts';
 import { retractionDb, type RetractionDb } from './tables.ts';
+import { defaultFitLabel, fitEntry, storeFitEntry } from './democracy-comparison.ts';
+import type { LooPointwise } from './bayes/fit.ts';
 
 export const MODEL_SOURCES = ['fitted', 'imported'] as const;
 export type ModelSource = (typeof MODEL_SOURCES)[number];
@@ -71,7 +61,17 @@ export interface FitOptions {
   parallelism?: 'workers' | 'single';
   maxWorkers?: number | null;
   loo?: boolean;
+  /** auto (default): centred, non-centred when that diverges; centred: never switch; non-centred: both effects non-centred. */
+  parameterisation?: ParameterisationChoice;
+  /** The name the fit is kept under beside the others (model comparison); default <family>-<parameterisation used>. */
+  label?: string;
 }
+
+export const PARAMETERISATION_CHOICES = ['auto', 'centred', 'non-centred'] as const;
+export type ParameterisationChoice = (typeof PARAMETERISATION_CHOICES)[number];
+
+/** A fit's label: what a URL query and a file name can carry unchanged. */
+export const FIT_LABEL = /^[A-Za-z0-9._-]{1,40}$/;
 
 /** Prior names the command line accepts, with the only distribution the model has for each. */
 const PRIOR_SPECS = {
@@ -153,6 +153,17 @@ export function fitOptionsFromCli(options: Record<string, unknown>): FitOptions 
     if (options.family !== 'negbinomial2' && options.family !== 'poisson') throw new RangeError('--family must be negbinomial2 or poisson');
     out.family = options.family;
   }
+  if (options.parameterisation !== undefined) {
+    const p = options.parameterisation;
+    if (!PARAMETERISATION_CHOICES.includes(p as ParameterisationChoice))
+      throw new RangeError(`--parameterisation must be one of ${PARAMETERISATION_CHOICES.join(', ')}`);
+    out.parameterisation = p as ParameterisationChoice;
+  }
+  if (options.label !== undefined) {
+    const label = String(options.label);
+    if (!FIT_LABEL.test(label)) throw new RangeError('--label must be 1–40 letters, digits, dots, dashes or underscores');
+    out.label = label;
+  }
   if (options.prior !== undefined) {
     const specs = Array.isArray(options.prior) ? options.prior : [options.prior];
     let priors: DeepPartial<ModelPriors> = {};
@@ -165,8 +176,11 @@ export function fitOptionsFromCli(options: Record<string, unknown>): FitOptions 
 /** The configuration overrides of a set of fit options (the data-derived parts are added by fitStoredPanel). */
 export function fitOverrides(options: FitOptions): DeepPartial<DemocracyModelConfig> {
   const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const p = options.parameterisation;
   return defined({
     family: options.family,
+    nonCentredOnDivergence: p === undefined ? undefined : p === 'auto',
+    parameterisation: p === 'non-centred' ? { countryEffects: 'non-centred' as const, yearEffects: 'non-centred' as const } : undefined,
     priors: options.priors,
     sampler: defined({
       seed: options.seed,
@@ -193,7 +207,7 @@ async function panelVersion(db: RetractionDb) {
  * Fits the model to the imported panel and stores the result, and its posterior draws, with a new data
  * version. The options given are recorded with the fit (provenance.options; the full configuration in fit.config).
  */
-export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<{ report: ImportReport; fit: FitResult }> {
+export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<{ report: ImportReport; fit: FitResult; label: string }> {
   const rdb = retractionDb(db);
   const version = await panelVersion(rdb);
   const summary = await getAggregate<PanelSummary>(rdb, 'retraction', PANEL_AGGREGATES.summary);
@@ -226,19 +240,29 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
   // A progress bar on a terminal: iterations done over all chains (then the k-fold refits, if asked for).
   const progress = createProgress({ label: 'retraction fit (MCMC iterations)', unit: 'iterations' });
   const perChain = new Map<number, number>();
-  let result: { fit: FitResult; draws: StoredDraws };
+  const chains = options.chains ?? DEFAULT_CONFIG.sampler.chains;
+  let expected = 0;
+  // Iterations of earlier attempts: a refit in another parameterisation (after divergences) starts its chains over.
+  let earlier = 0;
+  let result: { fit: FitResult; draws: StoredDraws; looPointwise: LooPointwise | null };
   try {
     result = await fitWithDraws(rows, overrides, {
       onProgress: ({ chain, completed, total }) => {
-        if (perChain.size === 0) progress.setTotal(total * (options.chains ?? DEFAULT_CONFIG.sampler.chains) * (1 + (options.kfold ?? 0)));
+        if (expected === 0) progress.setTotal((expected = total * chains * (1 + (options.kfold ?? 0))));
+        if (completed < (perChain.get(chain) ?? 0)) {
+          earlier += [...perChain.values()].reduce((a, b) => a + b, 0);
+          perChain.clear();
+          progress.setTotal((expected += total * chains));
+        }
         perChain.set(chain, completed);
-        progress.update([...perChain.values()].reduce((a, b) => a + b, 0));
+        progress.update(earlier + [...perChain.values()].reduce((a, b) => a + b, 0));
       },
     });
   } finally {
     progress.stop();
   }
-  const { fit, draws } = result;
+  const { fit, draws, looPointwise } = result;
+  const label = options.label ?? defaultFitLabel(fit);
   const report = await runImport(
     db,
     {
@@ -264,19 +288,24 @@ export async function fitStoredPanel(db: Db, options: FitOptions = {}): Promise<
       };
       await putAggregate(trx, 'retraction', aggregateName('fitted'), dataVersion, stored);
       await putAggregate(trx, 'retraction', DRAWS_AGGREGATE, dataVersion, draws);
+      // Also kept under its label beside the other fits, for the paired comparison.
+      const entry = fitEntry(label, fit, looPointwise, { version: version.version, isDemo: version.is_demo });
+      await storeFitEntry(trx, dataVersion, entry, draws);
     },
   );
-  return { report, fit };
+  return { report, fit, label };
 }
 
 const fixed = (value: number | null | undefined, digits: number) => (value === null || value === undefined ? '–' : value.toFixed(digits));
 
 /** What `pdi fit retraction` prints: the headline numbers, what the clocks measured, and what to look at. */
-export function fitReport(fit: FitResult, report: ImportReport): string {
+export function fitReport(fit: FitResult, report: ImportReport, label?: string): string {
   const d = fit.diagnostics;
   const t = fit.timing;
   const lines = [
-    `fitted ${fit.model}, ${fit.predictors.length} predictors on ${d.sampleSize} country-years (${d.countries} countries); data version ${report.data_version}`,
+    `fitted ${fit.model}, ${fit.predictors.length} predictors on ${d.sampleSize} country-years (${d.countries} countries); data version ${report.data_version}` +
+      (label ? `; kept as ${label} (GET /api/democracy/model-comparison/)` : ''),
+    d.parameterisation ? `parameterisation: ${d.parameterisation.reason}` : '',
     `settings: ${d.chains} chains × (${d.warmup} warmup + ${d.draws} draws), adapt delta ${fit.config?.sampler.targetAcceptance}, seed ${String(fit.config?.sampler.seed)}` +
       (fit.choices && fit.choices.length > 0
         ? `; changed from the defaults: ${fit.choices.map((c) => c.setting).join(', ')}`
@@ -311,7 +340,8 @@ export function fitReport(fit: FitResult, report: ImportReport): string {
   }
   if (d.kfold)
     lines.push(
-      `${d.kfold.folds}-fold by country: elpd ${d.kfold.elpdKfold.toFixed(1)} (SE ${d.kfold.elpdKfoldSe.toFixed(1)}), ${d.kfold.wallSeconds.toFixed(0)} s`,
+      `${d.kfold.folds}-fold by country: elpd joint per country ${d.kfold.elpdKfold.toFixed(1)} (SE ${d.kfold.elpdKfoldSe.toFixed(1)}), ` +
+        `pointwise as brms::kfold ${fixed(d.kfold.elpdKfoldPointwise, 1)} (SE ${fixed(d.kfold.elpdKfoldPointwiseSe, 1)}), ${d.kfold.wallSeconds.toFixed(0)} s`,
     );
   const ppc = fit.posteriorPredictive;
   if (ppc) {
@@ -497,307 +527,5 @@ export function* drawRows(table: DrawsTable, indices: readonly number[]): Genera
 
 export const DRAW_INDEX_COLUMNS = ['.chain', '.iteration', '.draw'] as const;
 
-const interval = (lower: number | null, upper: number | null) => (lower === null || upper === null ? null : { lower, upper });
-
-function mcseBody(m: SummaryMcse | null) {
-  if (!m) return null;
-  return {
-    posterior_mean: m.mean,
-    posterior_sd: m.sd,
-    posterior_median: m.median,
-    credible_interval_95: interval(m.ciLower, m.ciUpper),
-  };
-}
-
-export function predictorBody(s: PredictorSummary) {
-  const signKnown = s.probNegative !== null && s.probPositive !== null;
-  const negative = signKnown && s.probNegative! >= s.probPositive!;
-  return {
-    predictor: s.name,
-    posterior_mean: s.mean,
-    posterior_sd: s.sd,
-    posterior_median: s.median,
-    credible_interval_95: interval(s.ciLower, s.ciUpper),
-    rate_ratio: s.rateRatio,
-    rate_ratio_interval_95: interval(s.rateRatioLower, s.rateRatioUpper),
-    prob_positive: s.probPositive,
-    prob_negative: s.probNegative,
-    sign: {
-      direction: signKnown ? (negative ? ('negative' as const) : ('positive' as const)) : null,
-      probability: signKnown ? (negative ? s.probNegative : s.probPositive) : null,
-      mcse: s.mcse?.probPositive ?? null,
-    },
-    rhat: s.rhat,
-    ess_bulk: s.essBulk,
-    ess_tail: s.essTail,
-    mcse: s.mcse
-      ? {
-          ...mcseBody(s.mcse)!,
-          rate_ratio: s.mcse.rateRatio,
-          rate_ratio_interval_95: interval(s.mcse.rateRatioLower, s.mcse.rateRatioUpper),
-          prob_positive: s.mcse.probPositive,
-        }
-      : null,
-    interpretation: s.interpretation,
-    source_interpretation: s.sourceInterpretation ?? null,
-  };
-}
-
-export function parameterBody(s: ParameterSummary) {
-  return {
-    parameter: s.name,
-    posterior_mean: s.mean,
-    posterior_sd: s.sd,
-    posterior_median: s.median,
-    credible_interval_95: interval(s.ciLower, s.ciUpper),
-    rhat: s.rhat,
-    ess_bulk: s.essBulk,
-    ess_tail: s.essTail,
-    mcse: mcseBody(s.mcse),
-  };
-}
-
-export function effectBody(e: GroupEffectSummary) {
-  return { group: e.group, level: e.level, observations: e.observations, ...parameterBody(e) };
-}
-
-export const SCALE_NOTE =
-  'Coefficients are on the log scale of the retraction rate per publication, per one standard deviation of the predictor across countries within a year; rate ratios are exp(coefficient).';
-
-export const MCSE_NOTE =
-  'mcse: Monte Carlo standard error of each reported number (how much it could move if the sampler ran again with another seed; Vehtari et al. 2021), next to R-hat and ESS. ' +
-  'sign: the posterior probability of the more probable sign of the coefficient, with its MCSE, reported instead of whether an interval excludes 0.';
-
-export const EFFECTS_NOTE =
-  'Country effects u[c] and year effects v[t] on the log retraction rate per publication (deviations from the intercept alpha), with 95% credible intervals, R-hat, ESS and MCSE; ' +
-  'observations: the panel rows of the country or year the fit used.';
-
-/** Conventional thresholds the diagnostics are compared with (Vehtari et al. 2021). */
-export const DIAGNOSTIC_THRESHOLDS = { rhat_max: 1.01, ess_bulk_min: 400, ess_tail_min: 400, pareto_k_ok: 0.7 } as const;
-
-export const CLOCK_NOTE =
-  'Wall-clock seconds (sampler_seconds, *_seconds_per_chain, total_seconds, ess_per_second) are elapsed real time under whatever load the machine had, ' +
-  'with chains overlapping when they run in parallel threads; CPU seconds (cpu.*, ess_per_cpu_second) are the CPU time (user + system) of the threads that ran the chains, ' +
-  'which load on other processes does not inflate. The load average before and after sampling says how busy the machine was.';
-
-export function diagnosticsBody(fit: FitResult) {
-  const d = fit.diagnostics;
-  const check = (value: number | null, ok: (v: number) => boolean) => (value === null ? null : ok(value));
-  const flagged = d.loo?.flaggedCount ?? 0;
-  return {
-    convergence: {
-      rhat_max: d.rhatMax,
-      rhat_max_parameter: d.rhatMaxParameter,
-      ess_bulk_min: d.essBulkMin,
-      ess_bulk_min_parameter: d.essBulkMinParameter,
-      ess_tail_min: d.essTailMin,
-      ess_tail_min_parameter: d.essTailMinParameter,
-      ess_ratio_min: d.essRatioMin,
-      ess_per_second: d.essPerSecond,
-      ess_per_cpu_second: d.essPerCpuSecond ?? null,
-    },
-    sampler: {
-      chains: d.chains,
-      iterations: d.iterations,
-      warmup: d.warmup,
-      draws: d.draws,
-      divergences: d.divergences,
-      warmup_divergences: d.warmupDivergences,
-      tree_depth_saturation: d.treeDepthSaturation
-        ? {
-            count: d.treeDepthSaturation.count,
-            fraction: d.treeDepthSaturation.fraction,
-            max_tree_depth: d.treeDepthSaturation.maxTreeDepth,
-          }
-        : null,
-      mean_accept_stat: d.meanAcceptStat,
-      ebfmi_min: d.ebfmiMin,
-      step_sizes: d.stepSizes,
-      mean_tree_depth: d.meanTreeDepth,
-      sampler_seconds: d.samplerSeconds,
-      sampler_cpu_seconds: d.samplerCpuSeconds ?? null,
-    },
-    loo: d.loo
-      ? {
-          elpd_loo: d.loo.elpdLoo,
-          elpd_loo_se: d.loo.elpdLooSe,
-          p_loo: d.loo.pLoo,
-          p_loo_se: d.loo.pLooSe,
-          looic: d.loo.looic,
-          looic_se: d.loo.looicSe,
-          pareto_k: d.loo.paretoK
-            ? { good: d.loo.paretoK.good, ok: d.loo.paretoK.ok, bad: d.loo.paretoK.bad, very_bad: d.loo.paretoK.veryBad }
-            : null,
-          max_pareto_k: d.loo.maxParetoK,
-          flagged_count: d.loo.flaggedCount ?? null,
-          flagged_observations: (d.loo.flagged ?? []).map((f) => ({
-            country: f.country,
-            year: f.year,
-            retractions: f.retractions,
-            publications: f.publications,
-            pareto_k: f.paretoK,
-            elpd_loo: f.elpdLoo,
-          })),
-          alternative:
-            flagged > 0 && !d.kfold
-              ? `${flagged} observation(s) have Pareto k > 0.7, where PSIS-LOO is unreliable: run \`pdi fit retraction --kfold 10\` for 10-fold cross-validation by country (refits the model ten times), served under kfold.`
-              : null,
-        }
-      : null,
-    waic: d.waic
-      ? {
-          elpd_waic: d.waic.elpdWaic,
-          elpd_waic_se: d.waic.elpdWaicSe,
-          p_waic: d.waic.pWaic,
-          p_waic_se: d.waic.pWaicSe,
-          waic: d.waic.waic,
-          waic_se: d.waic.waicSe,
-          p_waic_above_0_4: d.waic.pWaicAbove04,
-        }
-      : null,
-    kfold: d.kfold
-      ? {
-          folds: d.kfold.folds,
-          elpd_kfold: d.kfold.elpdKfold,
-          elpd_kfold_se: d.kfold.elpdKfoldSe,
-          kfoldic: d.kfold.kfoldic,
-          p_kfold: d.kfold.pKfold,
-          countries: d.kfold.countries,
-          observations: d.kfold.observations,
-          fold_countries: d.kfold.foldCountries,
-          per_country: d.kfold.perCountry,
-          refit_rhat_max: d.kfold.refitRhatMax,
-          refit_ess_bulk_min: d.kfold.refitEssBulkMin,
-          refit_divergences: d.kfold.refitDivergences,
-          wall_seconds: d.kfold.wallSeconds,
-          cpu_seconds: d.kfold.cpuSeconds,
-          method: d.kfold.method,
-        }
-      : null,
-    posterior_predictive: fit.posteriorPredictive
-      ? {
-          replicates: fit.posteriorPredictive.replicates,
-          flagged: fit.posteriorPredictive.flagged,
-          details: '/api/democracy/posterior-predictive/',
-        }
-      : null,
-    data: { sample_size: d.sampleSize, countries: d.countries, years: d.years },
-    checks: {
-      thresholds: DIAGNOSTIC_THRESHOLDS,
-      rhat_below_threshold: check(d.rhatMax, (v) => v < DIAGNOSTIC_THRESHOLDS.rhat_max),
-      ess_bulk_above_threshold: check(d.essBulkMin, (v) => v >= DIAGNOSTIC_THRESHOLDS.ess_bulk_min),
-      ess_tail_above_threshold: check(d.essTailMin, (v) => v >= DIAGNOSTIC_THRESHOLDS.ess_tail_min),
-      no_divergences: check(d.divergences, (v) => v === 0),
-      pareto_k_all_ok: d.loo?.paretoK ? d.loo.paretoK.bad + d.loo.paretoK.veryBad === 0 : null,
-      posterior_predictive_none_extreme: fit.posteriorPredictive ? fit.posteriorPredictive.flagged.length === 0 : null,
-    },
-    timing: fit.timing
-      ? {
-          clock: CLOCK_NOTE,
-          started_at: fit.timing.startedAt,
-          finished_at: fit.timing.finishedAt,
-          total_seconds: fit.timing.totalSeconds,
-          sampler_seconds: fit.timing.samplerSeconds,
-          warmup_seconds_per_chain: fit.timing.warmupSecondsPerChain,
-          sampling_seconds_per_chain: fit.timing.samplingSecondsPerChain,
-          postprocess_seconds: fit.timing.postprocessSeconds,
-          cpu: {
-            sampler_seconds: fit.timing.samplerCpuSeconds ?? null,
-            warmup_seconds_per_chain: fit.timing.warmupCpuSecondsPerChain ?? null,
-            sampling_seconds_per_chain: fit.timing.samplingCpuSecondsPerChain ?? null,
-            postprocess_seconds: fit.timing.postprocessCpuSeconds ?? null,
-          },
-          machine: {
-            worker_threads: fit.timing.workers ?? null,
-            available_cores: fit.timing.availableCores ?? null,
-            load_average_before: fit.timing.loadAverageBefore ?? null,
-            load_average_after: fit.timing.loadAverageAfter ?? null,
-          },
-        }
-      : null,
-  };
-}
-
-function statisticBody(s: PredictiveStatistic) {
-  return {
-    name: s.name,
-    description: s.description,
-    observed: s.observed,
-    replicated_mean: s.replicatedMean,
-    replicated_sd: s.replicatedSd,
-    replicated_interval_95: { lower: s.replicatedLower, upper: s.replicatedUpper },
-    p_value: s.pValue,
-    p_value_mid: s.pValueMid,
-    mcse_p_value: s.mcsePValue,
-    extreme: s.extreme,
-  };
-}
-
-export const PREDICTIVE_NOTE =
-  'Posterior predictive checks: replicated panels drawn from the model at evenly spaced posterior draws; for each statistic T, p_value = P(T(y_rep) ≥ T(y)) ' +
-  '(Gelman, Meng & Stern 1996) and p_value_mid = P(T(y_rep) > T(y)) + ½P(T(y_rep) = T(y)), which splits ties of discrete statistics. extreme: p_value_mid below 0.025 or above 0.975 ' +
-  '(the data lie outside the central 95% of what the model replicates). With many statistics (every year total) one in twenty is expected to be flagged by chance. ' +
-  'rootogram: per count bin, observed and expected (mean over replicates) numbers of country-years with the 2.5–97.5% range of the replicated numbers, and their square roots; ' +
-  'in a hanging rootogram each observed bar √observed hangs from √expected, so its bottom sits at hanging_bottom = √expected − √observed (0 for a perfect fit).';
-
-export function predictiveBody(ppc: PosteriorPredictiveCheck) {
-  return {
-    replicates: ppc.replicates,
-    seed: ppc.seed,
-    statistics: ppc.statistics.map(statisticBody),
-    year_totals: ppc.yearTotals.map((s) => ({ year: s.year, ...statisticBody(s) })),
-    rootogram: ppc.rootogram.map((b) => ({
-      label: b.label,
-      lower: b.lower,
-      upper: b.upper,
-      observed: b.observed,
-      expected: b.expected,
-      expected_interval_95: { lower: b.expectedLower, upper: b.expectedUpper },
-      sqrt_observed: b.sqrtObserved,
-      sqrt_expected: b.sqrtExpected,
-      hanging_bottom: b.hangingBottom,
-    })),
-    flagged: ppc.flagged,
-  };
-}
-
-export function methodologyBody(fit: FitResult) {
-  const m = fit.methodology;
-  return {
-    model: {
-      family: m.model.family,
-      formula: m.model.formula,
-      parameterisation: m.model.parameterisation,
-      description: m.model.description,
-    },
-    priors: m.priors ? m.priors.map((p) => ({ parameter: p.parameter, distribution: p.distribution, text: p.text })) : null,
-    priors_description: m.priorsDescription,
-    sampler: {
-      algorithm: m.sampler.algorithm,
-      chains: m.sampler.chains,
-      warmup: m.sampler.warmup,
-      draws: m.sampler.draws,
-      iterations: m.sampler.iterations,
-      max_tree_depth: m.sampler.maxTreeDepth,
-      target_acceptance: m.sampler.targetAcceptance,
-      adaptation: m.sampler.adaptation,
-      seed: m.sampler.seed,
-      text: m.sampler.text,
-    },
-    variables: m.variables.map((v) => ({ name: v.name, role: v.role, definition: v.definition, source: v.source })),
-    data_sources: m.dataSources.map((s) => ({ name: s.name, description: s.description ?? null, url: s.url ?? null })),
-    data: {
-      observations: m.data.observations,
-      countries: m.data.countries,
-      years: m.data.years,
-      excluded_rows: m.data.excludedRows,
-      exclusion_reasons: m.data.exclusionReasons,
-      missing_data_method: m.data.missingDataMethod,
-    },
-    diagnostics_used: m.diagnosticsUsed,
-    limitations: m.limitations,
-    // The settings that differ from the defaults, and the whole configuration the fit ran with.
-    choices: fit.choices ?? null,
-    configuration: fit.config,
-  };
-}
+// The endpoints' bodies live in democracy-bodies.ts; re-exported for the callers that import them from here.
+export * from './democracy-bodies.ts';

@@ -59,8 +59,8 @@ export const retractionService: ServiceModule = {
   },
   async fit(ctx, options) {
     // The command line's model choices (--iter, --prior, …) are parsed and validated before any sampling.
-    const { report, fit } = await fitStoredPanel(ctx.db, fitOptionsFromCli(options));
+    const { report, fit, label } = await fitStoredPanel(ctx.db, fitOptionsFromCli(options));
     ctx.dataVersion.invalidate();
-    return fitReport(fit, report);
+    return fitReport(fit, report, label);
   },
 };

@@ -13,6 +13,7 @@ export const DEFAULT_CONFIG: DemocracyModelConfig = {
     dispersion: { shape: 2, rate: 0.1 },
   },
   parameterisation: { ...DEFAULT_PARAMETERISATION },
+  nonCentredOnDivergence: true,
   sampler: {
     algorithm: 'nuts',
     chains: 4,
@@ -89,6 +90,7 @@ export function resolveConfig(overrides: DeepPartial<DemocracyModelConfig> = {})
   if (!effects.includes(config.parameterisation.countryEffects) || !effects.includes(config.parameterisation.yearEffects)) {
     throw new RangeError("parameterisation.countryEffects and yearEffects must be 'centred' or 'non-centred'");
   }
+  if (typeof config.nonCentredOnDivergence !== 'boolean') throw new RangeError('nonCentredOnDivergence must be a boolean');
   if (typeof config.parameterisation.shiftedCoefficients !== 'boolean')
     throw new RangeError('parameterisation.shiftedCoefficients must be a boolean');
   if (!Number.isFinite(p.intercept.mean) || !Number.isFinite(p.coefficients.mean)) {

@@ -68,11 +68,12 @@ export const PARAMETER_GROUPS = {
 const isEffect = (name: string) => name.startsWith('u[') || name.startsWith('v[');
 
 /**
- * Indices of the requested parameters, in the order the stored names have them, each once. Throws a
- * RangeError listing what is unknown.
+ * Indices of the requested parameters (by their model name, `beta[gdp]`, or their column name, `beta_gdp`),
+ * in the order the stored names have them, each once. Throws a RangeError listing what is unknown.
  */
 export function selectParameters(names: readonly string[], requested: readonly string[]): number[] {
   const wanted = new Set<number>();
+  const columns = syntacticNames(names);
   const unknown: string[] = [];
   for (const raw of requested) {
     const item = raw.trim();
@@ -81,10 +82,44 @@ export function selectParameters(names: readonly string[], requested: readonly s
     if (item === 'all') matched = names.map((_, i) => i);
     else if (item === 'population') matched = names.flatMap((n, i) => (isEffect(n) ? [] : [i]));
     else if (item === 'beta' || item === 'u' || item === 'v') matched = names.flatMap((n, i) => (n.startsWith(`${item}[`) ? [i] : []));
-    else matched = names.flatMap((n, i) => (n === item ? [i] : []));
+    else matched = names.flatMap((n, i) => (n === item || columns[i] === item ? [i] : []));
     if (matched.length === 0) unknown.push(item);
     for (const i of matched) wanted.add(i);
   }
   if (unknown.length > 0) throw new RangeError(`unknown parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
   return [...wanted].sort((a, b) => a - b);
+}
+
+/** How the columns of a draws or log-likelihood download are named. */
+export const COLUMN_NAMINGS = ['syntactic', 'stan'] as const;
+export type ColumnNaming = (typeof COLUMN_NAMINGS)[number];
+
+// R's reserved words: make.names appends a dot to them, so a column must not be one.
+const R_RESERVED = new Set(
+  'if else repeat while function for next break TRUE FALSE NULL Inf NaN NA NA_integer_ NA_real_ NA_character_ NA_complex_ in'.split(' '),
+);
+
+/**
+ * Column names that R's read.csv (check.names = TRUE, i.e. make.names + make.unique) and pandas keep as they
+ * are: `beta[gdp]` → `beta_gdp`, `u[Côte d'Ivoire]` → `u_Cote_d_Ivoire`, `v[2010]` → `v_2010`. Letters lose
+ * their accents (R's make.names keeps non-ASCII letters only in some locales), every other run of characters
+ * outside [A-Za-z0-9._] becomes one underscore, and a name that would repeat an earlier one gets _2, _3, ….
+ */
+export function syntacticNames(names: readonly string[]): string[] {
+  const used = new Set<string>();
+  return names.map((name) => {
+    let base = name
+      .replace(/\[([^\]]*)\]$/, '_$1')
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^A-Za-z0-9._]+/g, '_')
+      .replace(/_+$/, '');
+    // make.names: a name starts with a letter, or a dot not followed by a digit.
+    if (!/^([A-Za-z]|\.(?![0-9]))/.test(base)) base = `X${base}`;
+    if (R_RESERVED.has(base)) base = `${base}_`;
+    let out = base;
+    for (let i = 2; used.has(out); i++) out = `${base}_${i}`;
+    used.add(out);
+    return out;
+  });
 }

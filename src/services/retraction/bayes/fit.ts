@@ -9,7 +9,7 @@ import { kfoldByCountry } from './kfold.ts';
 import { buildMethodology } from './methodology.ts';
 import { PointwiseLogLik } from './model.ts';
 import { threadCpuSeconds } from './nuts.ts';
-import { samplePosterior } from './posterior.ts';
+import { sampleWithParameterisationChoice } from './parameterisation.ts';
 import { posteriorPredictiveCheck } from './ppc.ts';
 import { psisLoo } from './psis.ts';
 import { finiteOrNull, summariseParameter, summarisePredictor } from './summary.ts';
@@ -105,12 +105,20 @@ export async function fitDemocracyModel(
   return (await fitWithDraws(panel, overrides, hooks)).fit;
 }
 
-/** fitDemocracyModel, and the posterior draws of every quantity in their stored form. */
+/** The PSIS-LOO terms of each observation (null when LOO is off), for paired model comparison. */
+export interface LooPointwise {
+  country: string[];
+  year: number[];
+  elpdLoo: number[];
+  paretoK: number[];
+}
+
+/** fitDemocracyModel, the posterior draws of every quantity in their stored form, and the pointwise PSIS-LOO terms. */
 export async function fitWithDraws(
   panel: readonly PanelRow[],
   overrides: DeepPartial<DemocracyModelConfig> = {},
   hooks: FitHooks = {},
-): Promise<{ fit: FitResult; draws: StoredDraws }> {
+): Promise<{ fit: FitResult; draws: StoredDraws; looPointwise: LooPointwise | null }> {
   const startedAt = new Date();
   const t0 = performance.now();
   const config = resolveConfig(overrides);
@@ -120,7 +128,8 @@ export async function fitWithDraws(
     throw new RangeError(`kfoldByCountry (${config.kfoldByCountry}) exceeds the number of countries (${design.nCountries})`);
   const sampler = config.sampler;
   const loadBefore = loadavg()[0];
-  const sample = await samplePosterior(design, config, hooks.onProgress);
+  // The configured parameterisation, or a non-centred one when that diverged; `used` is what the draws came from.
+  const { sample, config: used, report: parameterisation } = await sampleWithParameterisationChoice(design, config, hooks.onProgress);
   const loadAfter = loadavg()[0];
   const t1 = performance.now();
   const cpu1 = threadCpuSeconds();
@@ -182,8 +191,15 @@ export async function fitWithDraws(
   const pointwise = new PointwiseLogLik(data, draws.all, config.family);
   let loo: LooSummary | null = null;
   let waic: WaicSummary | null = null;
+  let looPointwise: LooPointwise | null = null;
   if (config.loo) {
     const result = psisLoo(design.n, totalDraws, sampler.chains, (i, out) => pointwise.compute(i, out));
+    looPointwise = {
+      country: Array.from(design.country, (c) => design.countries[c]),
+      year: Array.from(design.year, (t) => design.years[t]),
+      elpdLoo: Array.from(result.pointwise.elpd),
+      paretoK: Array.from(result.pointwise.paretoK),
+    };
     const raw = result.summary;
     const flagged: FlaggedObservation[] = [];
     result.pointwise.paretoK.forEach((k, i) => {
@@ -228,7 +244,7 @@ export async function fitWithDraws(
 
   let kfold: KFoldSummary | null = null;
   if (config.kfoldByCountry > 0) {
-    kfold = await kfoldByCountry(panel, config, config.kfoldByCountry, {
+    kfold = await kfoldByCountry(panel, used, config.kfoldByCountry, {
       full: { design, draws },
       onFold: hooks.onFold,
       onProgress: hooks.onProgress,
@@ -241,6 +257,7 @@ export async function fitWithDraws(
   const samplingCpu = chains.map((c) => c.samplingCpuSeconds);
   const samplerCpuSeconds = sumOrNull([...warmupCpu, ...samplingCpu]);
   const diagnostics: Diagnostics = {
+    parameterisation,
     rhatMax: finiteOrNull(rhatMax),
     rhatMaxParameter: rhatArg || null,
     essBulkMin: finiteOrNull(bulkMin),
@@ -271,7 +288,7 @@ export async function fitWithDraws(
     samplerCpuSeconds,
   };
 
-  const methodology = buildMethodology(config, {
+  const methodology = buildMethodology(used, {
     data: dataSummary,
     predictors: design.predictors,
     constantWithinYear: design.constantWithinYear,
@@ -312,5 +329,5 @@ export async function fitWithDraws(
     config,
     choices: configChoices(config),
   };
-  return { fit, draws: encodeDraws(draws, sampler.chains, sampler.warmup) };
+  return { fit, draws: encodeDraws(draws, sampler.chains, sampler.warmup), looPointwise };
 }

@@ -8,6 +8,14 @@
 // Predictors of a left-out country are standardised with the training countries' year means and sds. A
 // year no training country has gets a new year effect, drawn from N(0, σ_year,s) once per draw.
 //
+// Two figures come from the same refits. elpd_kfold_joint (elpdKfold) sums, over countries, the log density of
+// the country's rows predicted jointly (one new country effect shared by its rows). elpd_kfold_pointwise
+// is the figure brms::kfold (folds grouped by country) reports: the sum over held-out rows of
+// log (1/S) Σ_s p(y_i | θ_s), each row on its own, where p(y_i | θ_s) = ∫ p(y_i | η_is + u) N(u | 0, σ_country,s) du
+// integrates the new country's effect out by the same quadrature (brms draws one u per draw instead, whose
+// average has this expectation). The joint figure is larger: a country's rows share its effect, so seeing
+// them together predicts them better than one at a time.
+//
 // Unlike PSIS-LOO, this needs no importance sampling, so it stays reliable where Pareto k flags observations;
 // it answers a different question (predicting a country not in the data), so its elpd is compared between
 // models, not with elpd_loo.
@@ -15,7 +23,7 @@ import { Random } from '../../../core/random.ts';
 import type { ChainProgress } from './chains.ts';
 import { buildDesign, type PanelDesign } from './design.ts';
 import { diagnoseQuantity } from './diagnostics.ts';
-import { parameterLayout } from './model.ts';
+import { parameterLayout, type ParameterLayout } from './model.ts';
 import { samplePosterior, type ConstrainedDraws } from './posterior.ts';
 import { gaussHermite, logAddExp, logGamma } from './special.ts';
 import type { CountFamily, DemocracyModelConfig, KFoldSummary, PanelRow } from './types.ts';
@@ -158,12 +166,23 @@ export function assignFolds(countries: readonly string[], folds: number, seed: n
   return out.map((f) => f.sort());
 }
 
+/** What a fold's refit saw and produced, for callers that check the k-fold figures from the draws. */
+export interface KFoldRefit {
+  fold: number;
+  train: PanelDesign;
+  held: PanelDesign;
+  layout: ParameterLayout;
+  draws: ConstrainedDraws;
+}
+
 export interface KFoldOptions {
   /** The full-data fit's design and draws, for p_kfold (the in-sample density of the same countries). */
   full?: { design: PanelDesign; draws: ConstrainedDraws };
   onFold?: (fold: number, folds: number) => void;
   /** Progress of the refits' chains, numbered on after the full fit's: fold f's chain c is (f + 1) · chains + c. */
   onProgress?: (progress: ChainProgress) => void;
+  /** Called with each fold's refit once its figures are computed. */
+  onRefit?: (refit: KFoldRefit) => void;
 }
 
 export async function kfoldByCountry(
@@ -181,6 +200,7 @@ export async function kfoldByCountry(
   const foldCountries = assignFolds(full.countries, folds, config.sampler.seed);
   const rule = gaussHermite(KFOLD_QUADRATURE_NODES);
   const perCountry: KFoldSummary['perCountry'] = [];
+  const perObservation: KFoldSummary['perObservation'] = [];
   let rhatMax = -Infinity;
   let essMin = Infinity;
   let divergences = 0;
@@ -256,7 +276,18 @@ export async function kfoldByCountry(
       const y = Float64Array.from(rows, (i) => held.y[i]);
       const elpd = countryPredictiveDensity({ y, eta }, all[L.logSigmaCountry], phi, rule);
       perCountry.push({ country: held.countries[c], fold: f, observations: rows.length, elpd });
+      // brms::kfold's pointwise terms: each row alone, its own integral over the new country effect.
+      rows.forEach((i, r) => {
+        const single = { y: y.subarray(r, r + 1), eta: eta.subarray(r * S, (r + 1) * S) };
+        perObservation.push({
+          country: held.countries[c],
+          year: held.years[held.year[i]],
+          fold: f,
+          elpd: countryPredictiveDensity(single, all[L.logSigmaCountry], phi, rule),
+        });
+      });
     }
+    options.onRefit?.({ fold: f, train, held, layout: L, draws: sample.draws });
   }
 
   perCountry.sort((a, b) => (a.country < b.country ? -1 : a.country > b.country ? 1 : 0));
@@ -265,6 +296,8 @@ export async function kfoldByCountry(
   const mean = elpd / values.length;
   const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / Math.max(1, values.length - 1);
   const se = Math.sqrt(values.length * variance);
+  perObservation.sort((a, b) => (a.country < b.country ? -1 : a.country > b.country ? 1 : a.year - b.year));
+  const pointwise = sumAndSe(perObservation.map((p) => p.elpd));
 
   let pKfold: number | null = null;
   if (options.full) {
@@ -284,6 +317,9 @@ export async function kfoldByCountry(
     elpdKfoldSe: se,
     kfoldic: -2 * elpd,
     pKfold,
+    elpdKfoldPointwise: pointwise.sum,
+    elpdKfoldPointwiseSe: pointwise.se,
+    perObservation,
     countries: perCountry.length,
     observations: perCountry.reduce((a, p) => a + p.observations, 0),
     foldCountries,
@@ -298,6 +334,18 @@ export async function kfoldByCountry(
       `the model refitted with the same configuration (${config.sampler.chains} chains × ${config.sampler.draws} draws) and each left-out country's rows predicted jointly ` +
       `as a new country: the new country effect integrated out per draw by adaptive Gauss–Hermite quadrature (${KFOLD_QUADRATURE_NODES} nodes), ` +
       'predictors standardised with the training countries of the year. elpd_kfold sums log p(rows of a country | the other folds) over countries; ' +
-      'it measures prediction for countries outside the data and is compared between models, not with elpd_loo (which predicts one country-year at a time).',
+      'it measures prediction for countries outside the data and is compared between models, not with elpd_loo (which predicts one country-year at a time). ' +
+      "elpd_kfold_pointwise is brms::kfold's figure (folds grouped by country): the sum over held-out country-years of log mean_s p(y_i | θ_s), each row predicted alone " +
+      "with the new country effect integrated out the same way (brms draws one per posterior draw instead); its SE is √n times the sd of the pointwise terms, as loo's. " +
+      'The joint figure is the larger: the rows of a country share its effect, so together they predict each other.',
   };
+}
+
+/** Sum and standard error √(n · var) of pointwise terms, as `loo` reports them. */
+export function sumAndSe(values: readonly number[]): { sum: number; se: number } {
+  const n = values.length;
+  const sum = values.reduce((a, b) => a + b, 0);
+  const mean = sum / Math.max(1, n);
+  const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / Math.max(1, n - 1);
+  return { sum, se: Math.sqrt(n * variance) };
 }

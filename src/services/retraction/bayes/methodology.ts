@@ -163,6 +163,10 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
     'bulk and tail effective sample size (Vehtari et al. 2021)',
     'divergent transitions, tree-depth saturation and E-BFMI of the sampler',
   ];
+  if (config.nonCentredOnDivergence)
+    diagnosticsUsed.push(
+      'divergent transitions after warmup in the centred parameterisation trigger a refit with the year effects, then also the country effects, non-centred; the fit with the fewest is reported (diagnostics.parameterisation says which and why)',
+    );
   diagnosticsUsed.push(
     'Monte Carlo standard errors of every reported mean, sd, median, interval end and probability (Vehtari et al. 2021, as the R package posterior)',
   );
@@ -175,12 +179,14 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
   if (config.posteriorPredictive.replicates > 0) {
     diagnosticsUsed.push(
       `posterior predictive checks on ${config.posteriorPredictive.replicates} replicated panels: share of zeros, mean, sd, maximum and per-year totals with ` +
-        'posterior predictive p-values P(T(y_rep) ≥ T(y)) (Gelman, Meng & Stern 1996), and a rootogram of the counts (Kleiber & Zeileis 2016)',
+        'posterior predictive p-values P(T(y_rep) ≥ T(y)) (Gelman, Meng & Stern 1996), Pearson χ²/df as a realised discrepancy against the replicate drawn at the same parameters, ' +
+        'and a rootogram of the counts (Kleiber & Zeileis 2016)',
     );
   }
   if (config.kfoldByCountry > 0) {
     diagnosticsUsed.push(
-      `${config.kfoldByCountry}-fold cross-validation by country (each fold's countries predicted as new countries by a refit without them)`,
+      `${config.kfoldByCountry}-fold cross-validation by country (each fold's countries predicted as new countries by a refit without them): ` +
+        'elpd_kfold jointly per country, and elpd_kfold_pointwise per country-year as brms::kfold reports it',
     );
   }
 

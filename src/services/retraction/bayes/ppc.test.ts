@@ -75,6 +75,17 @@ test('with one posterior point the p-value of the total is the Poisson tail P(Σ
   assert.ok(Math.abs(check.rootogram.reduce((a, b) => a + b.expected, 0) - rows.length) < 1e-9);
   for (const bin of check.rootogram) assert.ok(Math.abs(bin.hangingBottom - (Math.sqrt(bin.expected) - Math.sqrt(bin.observed))) < 1e-12);
   assert.equal(check.yearTotals.length, 3);
+  // Pearson χ²/df at the one parameter point: the data's value is the closed form Σ (y − μ)²/μ / (n − 1), and a
+  // Poisson replicate's χ² has expectation n (each term has mean 1, variance 2 + 1/μ).
+  const pearson = check.statistics.find((s) => s.name === 'pearson_dispersion')!;
+  const mu = 1000 * rate;
+  const direct = rows.reduce((a, r) => a + (r.retractions - mu) ** 2 / mu, 0) / (rows.length - 1);
+  assert.ok(Math.abs(pearson.observed - direct) < 1e-9, `observed ${pearson.observed} vs ${direct}`);
+  const sdReplicated = Math.sqrt(rows.length * (2 + 1 / mu)) / (rows.length - 1);
+  assert.ok(Math.abs(pearson.replicatedMean - rows.length / (rows.length - 1)) < (4 * sdReplicated) / Math.sqrt(S));
+  assert.ok(Math.abs(pearson.replicatedSd / sdReplicated - 1) < 0.1, `sd ${pearson.replicatedSd} vs ${sdReplicated}`);
+  // Its p-value is the share of replicates whose χ² reaches the data's.
+  assert.ok(pearson.pValue > 0 && pearson.pValue < 1);
 });
 
 // Overdispersed counts (φ = 1.5) from the negative-binomial model.
@@ -101,13 +112,13 @@ test('the negative binomial passes its checks on overdispersed data; a Poisson f
   assert.equal(nbChecks.replicates, 400);
   assert.deepEqual(
     nbChecks.statistics.map((s) => s.name),
-    ['share_of_zeros', 'mean', 'sd', 'max'],
+    ['share_of_zeros', 'mean', 'sd', 'max', 'pearson_dispersion'],
   );
   for (const s of nbChecks.statistics) assert.ok(!s.extreme && s.pValue > 0.05 && s.pValue < 0.95, `NB ${s.name}: p ${s.pValue}`);
   assert.ok(nbChecks.yearTotals.filter((s) => s.extreme).length <= 1, 'per-year totals: at most one of five flagged by chance');
 
   const byName = Object.fromEntries(poisson.posteriorPredictive!.statistics.map((s) => [s.name, s]));
-  for (const name of ['sd', 'max']) {
+  for (const name of ['sd', 'max', 'pearson_dispersion']) {
     assert.ok(
       byName[name].extreme && byName[name].pValue < 0.01,
       `Poisson ${name}: p ${byName[name].pValue} (the data vary more than it can)`,
@@ -128,4 +139,43 @@ test('the negative binomial passes its checks on overdispersed data; a Poisson f
   assert.ok(
     overdispersed.some((r) => r.country === flagged[0].country && r.year === flagged[0].year && r.retractions === flagged[0].retractions),
   );
+});
+
+// Moderate overdispersion (NB2, φ = 5) is invisible to a mean and barely to an sd, but not to Pearson χ²/df:
+// under a Poisson fit the data scatter about twice as much as the model allows. Poisson data pass it.
+test('Pearson dispersion flags moderately overdispersed data (φ = 5) under a Poisson fit, and not Poisson data', async () => {
+  const panel = (phi: number, seed: string) =>
+    simulatePanel({
+      countries: 24,
+      firstYear: 2010,
+      years: 5,
+      predictors: ['democracy_index'],
+      truth: { alpha: -6.2, beta: { democracy_index: -0.3 }, sigmaCountry: 0.6, sigmaYear: 0.15, phi },
+      seed,
+      publications: { logMedian: Math.log(3000), logSdBetweenCountries: 1, growthPerYear: 0.05, logSdWithinCountry: 0.1 },
+    }).rows;
+  const settings = {
+    family: 'poisson' as const,
+    sampler: { warmup: 200, draws: 500, chains: 2, parallelism: 'single' as const, seed: 'ppc-dispersion' },
+    posteriorPredictive: { replicates: 1000 },
+    loo: false,
+  };
+  const moderate = await fitDemocracyModel(panel(5, 'ppc-phi-5'), settings);
+  const poisson = await fitDemocracyModel(panel(Infinity, 'ppc-poisson'), settings);
+  const statistic = (fit: typeof moderate) => fit.posteriorPredictive!.statistics.find((s) => s.name === 'pearson_dispersion')!;
+  const flagged = statistic(moderate);
+  const passed = statistic(poisson);
+  console.log(
+    `Poisson fit, φ = 5 data: χ²/df ${flagged.observed.toFixed(2)} (replicated ${flagged.replicatedMean.toFixed(2)}), p ${flagged.pValue}`,
+  );
+  console.log(
+    `Poisson fit, Poisson data: χ²/df ${passed.observed.toFixed(2)} (replicated ${passed.replicatedMean.toFixed(2)}), p ${passed.pValue}`,
+  );
+  assert.equal(moderate.posteriorPredictive!.replicates, 1000);
+  assert.ok(flagged.pValue < 0.001 && flagged.extreme, `φ = 5: p ${flagged.pValue}`);
+  assert.ok(flagged.observed > 1.5, `φ = 5: χ²/df ${flagged.observed}`);
+  assert.ok(moderate.posteriorPredictive!.flagged.includes('pearson_dispersion'));
+  assert.ok(!passed.extreme && passed.pValue > 0.05 && passed.pValue < 0.95, `Poisson: p ${passed.pValue}`);
+  assert.ok(Math.abs(passed.observed - 1) < 0.3, `Poisson: χ²/df ${passed.observed}`);
+  assert.ok(!poisson.posteriorPredictive!.flagged.includes('pearson_dispersion'));
 });

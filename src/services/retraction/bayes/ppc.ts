@@ -2,7 +2,11 @@
 // ch. 6): replicated panels y_rep drawn from the model at evenly spaced posterior draws, the same statistics
 // computed on the data and on every replicate, and for each the posterior predictive p-value
 // P(T(y_rep) ≥ T(y)). A p-value near 0 or 1 says the model rarely produces data like the observed in that
-// respect. Also a rootogram (Kleiber & Zeileis 2016): observed and expected frequencies of the counts, as
+// respect. A dispersion statistic, Pearson's χ²/df, is a realised discrepancy (it depends on the parameters):
+// T(y, θ_s) = Σ_i (y_i − μ_is)² / Var(y_i | θ_s) / (n − k − 1), set against T(y_rep,s, θ_s) of the replicate
+// drawn at the same θ_s, with p = P(T(y_rep, θ) ≥ T(y, θ)) over the posterior (Gelman, Meng & Stern 1996,
+// section 2.3). It compares the scatter of the counts around their means with the model's variance
+// (μ for the Poisson, μ + μ²/φ for NB2), which the marginal statistics above can miss. Also a rootogram (Kleiber & Zeileis 2016): observed and expected frequencies of the counts, as
 // chart data.
 import { Random } from '../../../core/random.ts';
 import { mcseProbability } from './mcse.ts';
@@ -115,6 +119,39 @@ function compare(
   };
 }
 
+/**
+ * A realised discrepancy T(·, θ_r) against its replicate: observed is the posterior mean of T(y, θ_r), the
+ * replicated summaries are those of T(y_rep,r, θ_r), and the p-values count the pairs, P(T(y_rep,r, θ_r) ≥ T(y, θ_r)).
+ */
+function compareRealised(
+  name: string,
+  description: string,
+  observed: Float64Array,
+  replicated: Float64Array,
+  chainOf: Int32Array,
+  chains: number,
+): PredictiveStatistic {
+  const R = replicated.length;
+  // The pairs' differences against 0 give the p-values and their MCSE through compare().
+  const difference = replicated.map((v, r) => v - observed[r]);
+  const paired = compare(name, description, 0, difference, chainOf, chains);
+  const sorted = replicated.slice().sort();
+  const mean = replicated.reduce((a, v) => a + v, 0) / R;
+  let ss = 0;
+  for (let r = 0; r < R; r++) ss += (replicated[r] - mean) ** 2;
+  return {
+    ...paired,
+    observed: observed.reduce((a, v) => a + v, 0) / R,
+    replicatedMean: mean,
+    replicatedSd: R > 1 ? Math.sqrt(ss / (R - 1)) : 0,
+    replicatedLower: quantileSorted(sorted, 0.025),
+    replicatedUpper: quantileSorted(sorted, 0.975),
+  };
+}
+
+/** Degrees of freedom of Pearson's χ²: observations less the intercept and coefficients (at least 1). */
+export const pearsonDf = (n: number, k: number) => Math.max(1, n - k - 1);
+
 export function posteriorPredictiveCheck(input: PredictiveCheckInput): PosteriorPredictiveCheck {
   const { data, years, pointwise, chains } = input;
   const { n, nYears, y, year } = data;
@@ -150,6 +187,8 @@ export function posteriorPredictiveCheck(input: PredictiveCheckInput): Posterior
   const maxima = new Float64Array(R);
   const yearTotals = new Float64Array(R * nYears);
   const binCounts = new Float64Array(R * B);
+  const pearsonObserved = new Float64Array(R);
+  const pearsonReplicated = new Float64Array(R);
   const rng = new Random(input.seed).fork('posterior-predictive');
   const eta = new Float64Array(S);
   const phi = pointwise.phi;
@@ -160,6 +199,9 @@ export function posteriorPredictiveCheck(input: PredictiveCheckInput): Posterior
       const s = drawOf[r];
       const mu = Math.exp(eta[s]);
       const v = phi ? rng.negBinomial(mu, phi[s]) : rng.poisson(mu);
+      const variance = phi ? mu + (mu * mu) / phi[s] : mu;
+      pearsonObserved[r] += (y[i] - mu) ** 2 / variance;
+      pearsonReplicated[r] += (v - mu) ** 2 / variance;
       if (v === 0) zeros[r]++;
       sums[r] += v;
       squares[r] += v * v;
@@ -190,6 +232,16 @@ export function posteriorPredictiveCheck(input: PredictiveCheckInput): Posterior
     ),
     compare('sd', 'Standard deviation of retractions across country-years.', sdOf(observed, n), sd, chainOf, chains),
     compare('max', 'Largest retraction count of any country-year.', observed.max, maxima, chainOf, chains),
+    compareRealised(
+      'pearson_dispersion',
+      `Pearson χ²/df: Σ (y − μ)² / Var(y | θ) over country-years, divided by df = n − k − 1 = ${pearsonDf(n, data.k)}, ` +
+        'at each posterior draw θ for the data and for the replicate drawn at that θ; about 1 when the counts scatter as the model says, ' +
+        'above 1 when they are overdispersed against it. observed is its posterior mean for the data; p_value = P(χ²(y_rep, θ) ≥ χ²(y, θ)).',
+      pearsonObserved.map((v) => v / pearsonDf(n, data.k)),
+      pearsonReplicated.map((v) => v / pearsonDf(n, data.k)),
+      chainOf,
+      chains,
+    ),
   ];
   const perYear = years.map((calendarYear, t) => {
     const replicated = Float64Array.from({ length: R }, (_, r) => yearTotals[r * nYears + t]);

@@ -9,6 +9,7 @@ export interface SimulationTruth {
   beta: Record<string, number>;
   sigmaCountry: number;
   sigmaYear: number;
+  /** NB2 dispersion; Infinity draws Poisson counts (the limit φ → ∞). */
   phi: number;
 }
 
@@ -87,7 +88,7 @@ export function simulatePanel(options: PanelSimulationOptions): SimulatedPanel {
       );
       let eta = Math.log(publications) + truth.alpha + countryEffects[c] + yearEffects[t];
       for (let j = 0; j < k; j++) eta += standardised[i * k + j] * truth.beta[predictors[j]];
-      const retractions = rngCounts.negBinomial(Math.exp(eta), truth.phi);
+      const retractions = Number.isFinite(truth.phi) ? rngCounts.negBinomial(Math.exp(eta), truth.phi) : rngCounts.poisson(Math.exp(eta));
       const values: Record<string, number> = {};
       for (let j = 0; j < k; j++) values[predictors[j]] = raw[i * k + j];
       rows.push({

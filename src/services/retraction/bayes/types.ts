@@ -108,6 +108,12 @@ export interface DemocracyModelConfig {
   family: CountFamily;
   priors: ModelPriors;
   parameterisation: ParameterisationSettings;
+  /**
+   * When the fit in the configured parameterisation has divergent transitions after warmup, refit with the
+   * year effects non-centred, then (still divergent) the country effects too, and keep the fit with the fewest
+   * divergences (the earliest on a tie). Diagnostics.parameterisation says which was used and why.
+   */
+  nonCentredOnDivergence: boolean;
   sampler: SamplerSettings;
   /** Compute PSIS-LOO and WAIC from the per-observation log-likelihoods. */
   loo: boolean;
@@ -237,7 +243,7 @@ export interface WaicSummary {
 /** Leave-countries-out cross-validation: each fold's countries predicted by a fit without them. */
 export interface KFoldSummary {
   folds: number;
-  /** Σ over countries of log p(y_country | data without its fold), the country's rows predicted jointly. */
+  /** elpd_kfold_joint: Σ over countries of log p(y_country | data without its fold), the country's rows predicted jointly. */
   elpdKfold: number;
   elpdKfoldSe: number;
   /** −2 elpd_kfold. */
@@ -248,6 +254,13 @@ export interface KFoldSummary {
   observations: number;
   foldCountries: string[][];
   perCountry: { country: string; fold: number; observations: number; elpd: number }[];
+  /**
+   * elpd_kfold_pointwise, as brms::kfold defines it: Σ over held-out country-years of log (1/S) Σ_s p(y_i | θ_s) under
+   * the fit without the row's fold (the new country effect integrated out per draw); SE from the pointwise terms.
+   */
+  elpdKfoldPointwise: number;
+  elpdKfoldPointwiseSe: number;
+  perObservation: { country: string; year: number; fold: number; elpd: number }[];
   /** Largest R̂ and smallest bulk ESS over the refits' parameters, to judge the refits themselves. */
   refitRhatMax: number | null;
   refitEssBulkMin: number | null;
@@ -257,7 +270,27 @@ export interface KFoldSummary {
   method: string;
 }
 
+/** One parameterisation the fit was sampled in, and its divergent transitions after warmup. */
+export interface ParameterisationAttempt {
+  countryEffects: 'centred' | 'non-centred';
+  yearEffects: 'centred' | 'non-centred';
+  divergences: number;
+}
+
+/** Which parameterisation the reported fit used, and why (the automatic switch on divergences). */
+export interface ParameterisationReport {
+  countryEffects: 'centred' | 'non-centred';
+  yearEffects: 'centred' | 'non-centred';
+  /** True when it differs from the configured one because the configured one diverged. */
+  switched: boolean;
+  reason: string;
+  /** Every parameterisation sampled, in order; the reported fit is one of them. */
+  attempts: ParameterisationAttempt[];
+}
+
 export interface Diagnostics {
+  /** Null in fits stored before it was recorded, and for imported fits. */
+  parameterisation?: ParameterisationReport | null;
   /** Rank-normalised split R̂ (max of bulk and folded), maximum over all parameters. */
   rhatMax: number | null;
   rhatMaxParameter: string | null;

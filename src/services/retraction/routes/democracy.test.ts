@@ -11,6 +11,7 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { pearson } from '../democracy.ts';
 import { fitStoredPanel } from '../democracy-model.ts';
 import { importPanel } from '../import.ts';
+import { psisLoo } from '../bayes/psis.ts';
 import { retractionService } from '../service.ts';
 
 describeEachDatabase(
@@ -169,7 +170,7 @@ describeEachDatabase(
       assert.equal(ppc.check.replicates, 200);
       assert.deepEqual(
         ppc.check.statistics.map((s: { name: string }) => s.name),
-        ['share_of_zeros', 'mean', 'sd', 'max'],
+        ['share_of_zeros', 'mean', 'sd', 'max', 'pearson_dispersion'],
       );
       assert.equal(ppc.check.year_totals.length, 4);
       assert.equal(
@@ -216,7 +217,8 @@ describeEachDatabase(
       assert.deepEqual(body.draws[150].slice(0, 3), [2, 1, 151]);
       // The served draws are the ones the summaries were computed from.
       const results = (await get('/api/democracy/statistical-results/')).body;
-      const column = body.columns.indexOf('beta[democracy_index]');
+      assert.deepEqual(body.columns.slice(3), ['alpha', 'beta_democracy_index', 'beta_gdp', 'sigma_country', 'sigma_year', 'phi']);
+      const column = body.columns.indexOf('beta_democracy_index');
       const mean = body.draws.reduce((a: number, row: number[]) => a + row[column], 0) / body.draws.length;
       assert.ok(Math.abs(mean - results.predictors[0].posterior_mean) < 1e-12);
 
@@ -227,7 +229,19 @@ describeEachDatabase(
       assert.equal(lines.length, 301);
       const header = lines[0].split(',');
       assert.equal(header.length, 3 + 16 + 1);
-      assert.ok(header[3].startsWith('u[') && header[header.length - 1] === 'v[2013]');
+      // Names R's read.csv and pandas keep: u_<country>, v_2013 (make.names would leave them as they are).
+      assert.ok(header[3].startsWith('u_') && header[header.length - 1] === 'v_2013');
+      assert.ok(
+        header.every((name) => /^(\.[A-Za-z_]|[A-Za-z])[A-Za-z0-9._]*$/.test(name)),
+        header.join(','),
+      );
+      assert.equal(new Set(header).size, header.length);
+      // names=stan keeps the model's names; a column name selects as the model name does.
+      const stan = await get('/api/democracy/draws/?format=csv&parameters=beta_gdp,v[2013]&names=stan');
+      assert.equal(stan.text.split('\r\n')[0], '.chain,.iteration,.draw,beta[gdp],v[2013]');
+      const bad = await get('/api/democracy/draws/?names=r');
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.code, 'INVALID_PARAMETER');
       assert.ok(
         lines[1]
           .split(',')
@@ -253,6 +267,87 @@ describeEachDatabase(
       assert.equal(over.status, 429);
       assert.equal(over.body.code, 'RATE_LIMITED');
       assert.match(over.body.error, /export/);
+    });
+
+    it('keeps fits side by side, compares them as loo_compare and serves their pointwise log-likelihood', async () => {
+      const small = {
+        warmup: 150,
+        draws: 150,
+        chains: 2,
+        parallelism: 'single' as const,
+        seed: 'routes-fit',
+        posteriorPredictiveReplicates: 0,
+      };
+      const { label } = await fitStoredPanel(t.db, { ...small, family: 'poisson', label: 'poisson' });
+      assert.equal(label, 'poisson');
+      const models = (await get('/api/democracy/models/')).body.models;
+      assert.equal(models.length, 2);
+      const nb = models.find((m: { family: string }) => m.family === 'negbinomial2');
+      assert.match(nb.label, /^negbinomial2-/);
+      assert.ok(
+        models.every((m: { describes_current_panel: boolean; panel_generated: boolean }) => m.describes_current_panel && m.panel_generated),
+      );
+
+      const comparison = (await get('/api/democracy/model-comparison/')).body;
+      assert.equal(comparison.observations, 64);
+      assert.deepEqual(comparison.excluded, []);
+      const [best, other] = comparison.models;
+      assert.deepEqual([best.elpd_diff, best.se_diff], [0, 0]);
+      assert.ok(best.elpd_loo >= other.elpd_loo);
+      assert.ok(Math.abs(other.elpd_diff - (other.elpd_loo - best.elpd_loo)) < 1e-9);
+      assert.ok(other.se_diff > 0);
+      assert.match(comparison.method, /loo_compare/);
+
+      // The downloaded log_lik matrix gives back the fit's own PSIS-LOO: loo::loo() on it would print the same elpd_loo.
+      const csv = await get(`/api/democracy/log-lik/?model=${encodeURIComponent(other.label)}`);
+      assert.equal(csv.status, 200);
+      assert.equal(csv.headers['x-data-kind'], 'generated');
+      const lines = csv.text.trim().split('\r\n');
+      const header = lines[0].split(',');
+      assert.equal(header.length, 3 + 64);
+      assert.ok(
+        header.slice(3).every((h) => /^log_lik_[A-Za-z0-9._]+_20\d\d$/.test(h)),
+        header.slice(3, 6).join(','),
+      );
+      const draws = lines.slice(1).map((line) => line.split(',').map(Number));
+      assert.equal(draws.length, 300);
+      const loo = psisLoo(64, 300, 2, (i, out) => draws.forEach((row, s) => (out[s] = row[3 + i])));
+      assert.ok(Math.abs(loo.summary.elpdLoo! - other.elpd_loo) < 1e-9, `${loo.summary.elpdLoo} vs ${other.elpd_loo}`);
+
+      const stan = await get('/api/democracy/log-lik/?model=poisson&names=stan');
+      // The model's names hold a comma: the CSV quotes them.
+      assert.match(stan.text.split('\r\n')[0], /^\.chain,\.iteration,\.draw,"log_lik\[Country 01,2012\]","log_lik\[Country 01,2013\]"/);
+      const unknown = await get('/api/democracy/log-lik/?model=nonesuch');
+      assert.equal(unknown.status, 404);
+      assert.equal(unknown.body.code, 'NO_FIT');
+      assert.equal((await get('/api/democracy/log-lik/?model=a%20b')).status, 400);
+      assert.equal((await get('/api/democracy/log-lik/')).status, 400);
+      assert.equal(comparison.kfold, null, 'no fit ran k-fold');
+
+      // Two fits with k-fold on the same folds: the same paired comparison on brms::kfold's pointwise terms.
+      const kfoldFits = [];
+      for (const family of ['negbinomial2', 'poisson'] as const)
+        kfoldFits.push((await fitStoredPanel(t.db, { ...small, family, kfold: 2, label: `${family}-kfold` })).fit);
+      const withKfold = (await get('/api/democracy/model-comparison/')).body;
+      assert.equal(withKfold.models.length, 4);
+      assert.equal(withKfold.kfold.folds, 2);
+      assert.deepEqual(withKfold.kfold.without_kfold.sort(), [nb.label, 'poisson'].sort());
+      const [first, second] = withKfold.kfold.models;
+      assert.deepEqual([first.elpd_diff, first.se_diff], [0, 0]);
+      const byLabel = Object.fromEntries(kfoldFits.map((f, i) => [i === 0 ? 'negbinomial2-kfold' : 'poisson-kfold', f.diagnostics.kfold!]));
+      assert.ok(Math.abs(first.elpd_kfold_pointwise - byLabel[first.label].elpdKfoldPointwise) < 1e-9);
+      const a = byLabel[first.label].perObservation.map((o) => o.elpd);
+      const b = byLabel[second.label].perObservation.map((o) => o.elpd);
+      const d = b.map((v, i) => v - a[i]);
+      const mean = d.reduce((x, y) => x + y, 0) / d.length;
+      const sd = Math.sqrt(d.reduce((x, v) => x + (v - mean) ** 2, 0) / (d.length - 1));
+      assert.ok(Math.abs(second.elpd_diff - mean * d.length) < 1e-9);
+      assert.ok(Math.abs(second.se_diff - Math.sqrt(d.length) * sd) < 1e-9);
+      const diagnostics = (await get('/api/democracy/model-diagnostics/')).body;
+      assert.equal(diagnostics.kfold.per_observation.length, 64);
+      assert.match(diagnostics.kfold.definitions.elpd_kfold_pointwise, /brms::kfold/);
+      assert.ok(Math.abs(diagnostics.kfold.elpd_kfold_pointwise - kfoldFits[1].diagnostics.kfold!.elpdKfoldPointwise) < 1e-9);
+      assert.equal(diagnostics.parameterisation.attempts[0].year_effects, 'centred');
     });
   },
   { migrations: retractionService.migrations },

@@ -5,7 +5,7 @@ import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import { retractionDb } from '../tables.ts';
 import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { attachmentDisposition, csvReadable, EXPORT_CONTENT_TYPES, jsonReadable } from '../../../core/export/index.ts';
-import { selectParameters } from '../bayes/draws.ts';
+import { selectParameters, syntacticNames } from '../bayes/draws.ts';
 import { clampLimit, cleanText } from '../../../core/http/params.ts';
 import { getAggregate } from '../../../core/db/datasets.ts';
 import { PANEL_AGGREGATES } from '../democracy.ts';
@@ -28,10 +28,14 @@ import {
   storedDraws,
 } from '../democracy-model.ts';
 import { dataSource, panelRows } from '../repository.ts';
+import { compareStoredFits, fitLogLik, listStoredFits } from '../democracy-comparison.ts';
 import {
   RAW_DATA_MAX_LIMIT,
   drawsSchema,
   effectsSchema,
+  logLikSchema,
+  modelComparisonSchema,
+  modelsSchema,
   methodologySchema,
   modelDiagnosticsSchema,
   overviewSchema,
@@ -63,6 +67,8 @@ export function democracyRoutes(scope: ServiceApp, ctx: ServiceContext): void {
         posterior_predictive: '/api/democracy/posterior-predictive/',
         methodology: '/api/democracy/methodology/',
         draws: '/api/democracy/draws/',
+        models: '/api/democracy/models/',
+        model_comparison: '/api/democracy/model-comparison/',
       },
       data_source: await dataSource(db, [...PANEL_DATASETS, 'democracy-model-fit', 'democracy-published-fit']),
     };
@@ -132,6 +138,7 @@ export function democracyRoutes(scope: ServiceApp, ctx: ServiceContext): void {
       if (!model.fit)
         return {
           model: model.info,
+          parameterisation: null,
           convergence: null,
           sampler: null,
           loo: null,
@@ -164,6 +171,17 @@ export function democracyRoutes(scope: ServiceApp, ctx: ServiceContext): void {
       };
     },
   );
+
+  const FITS_DATASETS = [...PANEL_DATASETS, 'democracy-model-fit'];
+  scope.get('/api/democracy/models/', { schema: modelsSchema, config: modelConfig('kept fits') }, async () => ({
+    models: await listStoredFits(db),
+    data_source: await dataSource(db, FITS_DATASETS),
+  }));
+
+  scope.get('/api/democracy/model-comparison/', { schema: modelComparisonSchema, config: modelConfig('model comparison') }, async () => ({
+    ...(await compareStoredFits(db)),
+    data_source: await dataSource(db, FITS_DATASETS),
+  }));
 
   scope.get('/api/democracy/methodology/', { schema: methodologySchema, config: modelConfig('methodology') }, async (request) => {
     const model = await servedModel(db, request.query.source);
@@ -203,6 +221,9 @@ export function democracyDrawsRoutes(scope: ServiceApp, ctx: ServiceContext): vo
     }
     if (indices.length === 0) throw badRequest('parameters: name at least one parameter or group');
     const names = indices.map((i) => stored.table.names[i]);
+    // Named over all stored names, so that a column keeps its name (and its _2 suffix) whatever else is selected.
+    const allColumns = request.query.names === 'stan' ? stored.table.names : syntacticNames(stored.table.names);
+    const columnNames = indices.map((i) => allColumns[i]);
     const generated = model.info.panel_generated === true;
     const filename = `democracy-draws${generated ? '-generated' : ''}-${stored.data_version}.${format}`;
     reply
@@ -212,7 +233,7 @@ export function democracyDrawsRoutes(scope: ServiceApp, ctx: ServiceContext): vo
       .header('x-data-kind', generated ? 'generated' : 'imported');
     const rows = drawRows(stored.table, indices);
     if (format === 'csv') {
-      const columns = [...DRAW_INDEX_COLUMNS, ...names].map((header, j) => ({ key: header, value: (row: number[]) => row[j] }));
+      const columns = [...DRAW_INDEX_COLUMNS, ...columnNames].map((header, j) => ({ key: header, value: (row: number[]) => row[j] }));
       return reply.send(csvReadable(rows, { columns }) as never); // piped as it is
     }
     return reply.send(
@@ -224,11 +245,35 @@ export function democracyDrawsRoutes(scope: ServiceApp, ctx: ServiceContext): vo
           chains: stored.table.chains,
           draws_per_chain: stored.table.drawsPerChain,
           warmup: stored.table.warmup,
-          columns: [...DRAW_INDEX_COLUMNS, ...names],
+          columns: [...DRAW_INDEX_COLUMNS, ...columnNames],
         },
         arrayKey: 'draws',
         rows,
       }) as never,
     );
   });
+}
+
+/** GET /api/democracy/log-lik/: a kept fit's pointwise log-likelihood, streamed as CSV (export rate-limit group). */
+export function democracyLogLikRoutes(scope: ServiceApp, ctx: ServiceContext): void {
+  const db = retractionDb(ctx.db);
+  scope.get(
+    '/api/democracy/log-lik/',
+    { schema: logLikSchema, config: { operation: 'democracy log-likelihood', errors: [409] } },
+    async (request, reply) => {
+      const label = request.query.model;
+      const logLik = await fitLogLik(db, label);
+      const stan = logLik.observations.map((o) => `log_lik[${o.country},${o.year}]`);
+      const names =
+        request.query.names === 'stan' ? stan : syntacticNames(logLik.observations.map((o) => `log_lik_${o.country}_${o.year}`));
+      const generated = logLik.entry.panel_is_demo;
+      reply
+        .header('content-type', EXPORT_CONTENT_TYPES.csv)
+        .header('content-disposition', attachmentDisposition(`democracy-log-lik-${label}${generated ? '-generated' : ''}.csv`))
+        .header('cache-control', 'no-store')
+        .header('x-data-kind', generated ? 'generated' : 'imported');
+      const columns = [...DRAW_INDEX_COLUMNS, ...names].map((header, j) => ({ key: header, value: (row: number[]) => row[j] }));
+      return reply.send(csvReadable(logLik.rows(), { columns }) as never); // piped as it is
+    },
+  );
 }

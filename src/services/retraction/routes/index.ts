@@ -8,7 +8,7 @@ import { searchRoutes } from './search.ts';
 import { paperRoutes } from './papers.ts';
 import { exportRoutes } from './export.ts';
 import { analyticsRoutes } from './analytics.ts';
-import { democracyDrawsRoutes, democracyRoutes } from './democracy.ts';
+import { democracyDrawsRoutes, democracyLogLikRoutes, democracyRoutes } from './democracy.ts';
 
 export const RATE_LIMITS = { general: 100, export: 10, analytics: 50 } as const;
 
@@ -21,6 +21,7 @@ export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Pr
     exportRoutes(scope, ctx);
     // The posterior draws are a download too: same budget as the exports.
     democracyDrawsRoutes(scope, ctx);
+    democracyLogLikRoutes(scope, ctx);
   });
   await rateLimitedGroup(app, ctx, { name: 'analytics', max: RATE_LIMITS.analytics }, (scope) => {
     analyticsRoutes(scope, ctx);

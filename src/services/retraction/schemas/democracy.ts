@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { Nullable, producesFormats } from '../../../core/http/schema.ts';
 import { limitParam, withError } from '../../../core/http/params.ts';
 import { CLOCK_NOTE, EFFECTS_NOTE, MCSE_NOTE, MODEL_SOURCES, PREDICTIVE_NOTE, SCALE_NOTE } from '../democracy-model.ts';
-import { PARAMETER_GROUPS } from '../bayes/draws.ts';
+import { COLUMN_NAMINGS, PARAMETER_GROUPS } from '../bayes/draws.ts';
 import { DataSource, Num, NullableInteger, NullableNumber, NullableString, oneOf } from './common.ts';
 
 export const RAW_DATA_DEFAULT_LIMIT = 100;
@@ -205,6 +205,10 @@ export const PosteriorPredictiveBody = Type.Object({
 });
 
 export const DRAWS_FORMATS = ['json', 'csv'] as const;
+const NAMES_DESCRIPTION =
+  "Column names: syntactic (default) names that R's read.csv and pandas keep unchanged: beta_gdp for beta[gdp], u_<country> with accents dropped and " +
+  'other characters outside [A-Za-z0-9._] as one underscore, v_<year>, a repeat suffixed _2; stan: the model names, beta[gdp], u[<country>], v[<year>] ' +
+  '(as Stan and posterior::as_draws_df write them; R read.csv turns them into beta.gdp. unless check.names = FALSE).';
 export const DrawsQuery = Type.Object({
   format: Type.Optional(oneOf(DRAWS_FORMATS, 'json (default) or csv.')),
   parameters: Type.Optional(
@@ -215,13 +219,35 @@ export const DrawsQuery = Type.Object({
         Object.entries(PARAMETER_GROUPS)
           .map(([k, v]) => `${k} (${v})`)
           .join(', ') +
-        '. Default: population.',
+        '. Default: population. Column names (beta_gdp) are accepted as well as model names.',
     }),
   ),
+  names: Type.Optional(oneOf(COLUMN_NAMINGS, NAMES_DESCRIPTION)),
 });
 
+const Effects = Type.Union([Type.Literal('centred'), Type.Literal('non-centred')]);
 export const DiagnosticsBody = Type.Object({
   model: ModelInfo,
+  parameterisation: Nullable(
+    Type.Object(
+      {
+        country_effects: Effects,
+        year_effects: Effects,
+        switched: Type.Boolean({
+          description: 'True when the configured (centred) parameterisation diverged and a non-centred refit is reported.',
+        }),
+        reason: Type.String(),
+        attempts: Type.Array(Type.Object({ country_effects: Effects, year_effects: Effects, divergences: Type.Integer() }), {
+          description: 'Every parameterisation sampled, in order, with its divergent transitions after warmup.',
+        }),
+      },
+      {
+        description:
+          'The parameterisation of the country and year effects the reported draws came from, and why: the centred one unless it had divergent transitions after warmup, ' +
+          'then the year effects non-centred, then the country effects too, keeping the fit with the fewest divergences. Same posterior in all; null for an imported fit or one stored before this was recorded.',
+      },
+    ),
+  ),
   convergence: Nullable(
     Type.Object({
       rhat_max: NullableNumber,
@@ -291,10 +317,27 @@ export const DiagnosticsBody = Type.Object({
   kfold: Nullable(
     Type.Object({
       folds: Type.Integer(),
-      elpd_kfold: Num,
+      elpd_kfold: Type.Number({
+        description: 'The joint figure, elpd_kfold_joint: Σ over countries of log p(all rows of the country | the other folds).',
+      }),
       elpd_kfold_se: Num,
       kfoldic: Num,
       p_kfold: NullableNumber,
+      elpd_kfold_pointwise: Nullable(
+        Type.Number({
+          description:
+            "brms::kfold's figure: Σ over held-out country-years of log mean_s p(y_i | θ_s) under the fold's refit; null in fits stored before it was computed.",
+        }),
+      ),
+      elpd_kfold_pointwise_se: NullableNumber,
+      kfoldic_pointwise: NullableNumber,
+      definitions: Type.Object(
+        { elpd_kfold: Type.String(), elpd_kfold_pointwise: Type.String() },
+        { description: 'What each of the two k-fold figures sums.' },
+      ),
+      per_observation: Type.Array(Type.Object({ country: Type.String(), year: Type.Integer(), fold: Type.Integer(), elpd: Num }), {
+        description: 'The pointwise terms of elpd_kfold_pointwise.',
+      }),
       countries: Type.Integer(),
       observations: Type.Integer(),
       fold_countries: Type.Array(Type.Array(Type.String())),
@@ -417,11 +460,11 @@ export const posteriorPredictiveSchema = {
 export const DrawsBody = Type.Object({
   model: ModelInfo,
   data_source: DataSource,
-  parameters: Type.Array(Type.String()),
+  parameters: Type.Array(Type.String(), { description: 'The model names of the selected parameters (beta[gdp]), in column order.' }),
   chains: Type.Integer(),
   draws_per_chain: Type.Integer(),
   warmup: Type.Integer(),
-  columns: Type.Array(Type.String()),
+  columns: Type.Array(Type.String(), { description: 'Column names, as the names parameter chose them.' }),
   draws: Type.Array(Type.Array(Num), { description: 'One array per draw, in the order of columns.' }),
 });
 
@@ -431,9 +474,115 @@ export const drawsSchema = {
     "The posterior draws of the service's own fit, one row per draw: .chain, .iteration (post-warmup, from 1), .draw (from 1), then the selected parameters, " +
     'as posterior::as_draws_df reads them. CSV (text/csv) or JSON ({model, data_source, parameters, chains, draws_per_chain, warmup, columns, draws: [[…], …]}), ' +
     'streamed as an attachment; rate-limited with the exports (10 requests per client per minute). 404 NO_DRAWS when no fit with draws is stored; 400 for an unknown parameter. ' +
-    'A CSV of a fit to GENERATED data says so in its file name and in the X-Data-Kind header.',
+    'A CSV of a fit to GENERATED data says so in its file name and in the X-Data-Kind header. ' +
+    "Columns are named for R's read.csv and pandas (beta_gdp) unless names=stan asks for the model names (beta[gdp]).",
   querystring: DrawsQuery,
   produces: producesFormats('json', 'csv'),
   // Documentation of the JSON form; the body is streamed, not serialised through this schema.
   response: { 200: DrawsBody },
+};
+
+const Effect = Nullable(Type.Union([Type.Literal('centred'), Type.Literal('non-centred')]));
+const FitLabelText = 'A kept fit’s label (letters, digits, dots, dashes, underscores), as /api/democracy/models/ lists them.';
+
+const KeptFit = Type.Object({
+  label: Type.String({
+    description: 'The name the fit is kept under (`pdi fit retraction --label`, default <family>-<parameterisation>).',
+  }),
+  model: Type.String(),
+  family: Type.String(),
+  country_effects: Effect,
+  year_effects: Effect,
+  parameterisation_switched: Nullable(Type.Boolean()),
+  stored_at: Type.String(),
+  panel_data_version: Type.String(),
+  describes_current_panel: Type.Boolean(),
+  panel_generated: Type.Boolean(),
+  seed: Type.String(),
+  divergences: NullableInteger,
+  elpd_loo: NullableNumber,
+  elpd_loo_se: NullableNumber,
+  p_loo: NullableNumber,
+  looic: NullableNumber,
+  pareto_k_above_0_7: NullableInteger,
+});
+
+export const modelsSchema = {
+  summary: 'The fits kept side by side',
+  description:
+    'Every fit `pdi fit retraction` has kept, one per label (a new fit of a label replaces the old): family, parameterisation of the effects, the panel it was fitted to, divergences and PSIS-LOO. ' +
+    'The served model (statistical-results and the others) is the latest fit; these are for comparison (/api/democracy/model-comparison/) and their pointwise log-likelihood (/api/democracy/log-lik/).',
+  response: { 200: Type.Object({ models: Type.Array(KeptFit), data_source: DataSource }) },
+};
+
+export const modelComparisonSchema = {
+  summary: 'Paired model comparison of the kept fits (loo_compare)',
+  description:
+    'The kept fits of the current panel ordered by elpd_loo, each with elpd_diff and se_diff against the best, computed from the pointwise PSIS-LOO terms as loo::loo_compare does: ' +
+    'elpd_diff = Σ_i (elpd_loo_i − elpd_loo_i of the best), se_diff = √n · sd of the pointwise differences. The best fit has 0 and 0. Fits of another panel or without LOO are listed under excluded.',
+  response: {
+    200: Type.Object({
+      panel_data_version: NullableString,
+      observations: NullableInteger,
+      method: Type.String(),
+      models: Type.Array(
+        Type.Object({
+          label: Type.String(),
+          model: Type.String(),
+          family: Type.String(),
+          country_effects: Effect,
+          year_effects: Effect,
+          elpd_diff: Type.Number({ description: 'elpd_loo of this fit minus that of the best (≤ 0).' }),
+          se_diff: Type.Number({ description: 'Standard error of elpd_diff from the paired pointwise differences.' }),
+          elpd_loo: Num,
+          elpd_loo_se: Num,
+          p_loo: NullableNumber,
+          looic: NullableNumber,
+          pareto_k_above_0_7: NullableInteger,
+          divergences: NullableInteger,
+          stored_at: Type.String(),
+          log_lik: Type.String({ description: 'URL of its pointwise log-likelihood (CSV).' }),
+        }),
+      ),
+      excluded: Type.Array(Type.Object({ label: Type.String(), reason: Type.String() })),
+      kfold: Nullable(
+        Type.Object(
+          {
+            folds: Type.Integer(),
+            method: Type.String(),
+            models: Type.Array(
+              Type.Object({
+                label: Type.String(),
+                elpd_diff: Num,
+                se_diff: Num,
+                elpd_kfold_pointwise: Num,
+                elpd_kfold_pointwise_se: Num,
+              }),
+            ),
+            without_kfold: Type.Array(Type.String(), { description: 'Compared fits without k-fold on these folds.' }),
+          },
+          { description: 'loo_compare on the k-fold pointwise elpd of the fits run with k-fold on the same folds; null when none was.' },
+        ),
+      ),
+      data_source: DataSource,
+    }),
+  },
+};
+
+export const LogLikQuery = Type.Object({
+  model: Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$', description: FitLabelText, examples: ['negbinomial2-centred'] }),
+  names: Type.Optional(
+    oneOf(COLUMN_NAMINGS, NAMES_DESCRIPTION.replace('beta_gdp for beta[gdp]', 'log_lik_Chile_2010 for log_lik[Chile,2010]')),
+  ),
+});
+
+export const logLikSchema = {
+  summary: 'Pointwise log-likelihood of a kept fit (CSV, streamed)',
+  description:
+    'The log_lik matrix loo::loo() takes: one row per posterior draw (.chain, .iteration, .draw, as posterior::as_draws_df), one column per country-year of the panel, ' +
+    'log p(y_i | θ_s) under the fit’s family, recomputed from its stored draws. Columns log_lik_<country>_<year> (names=stan: log_lik[<country>,<year>]). ' +
+    'In R: ll <- as.matrix(read.csv(url)[, -(1:3)]); loo::loo(ll, r_eff = loo::relative_eff(exp(ll), chain_id = read.csv(url)$.chain)). ' +
+    'Rate-limited with the exports. 404 NO_FIT for an unknown label; 409 PANEL_CHANGED when the panel was re-imported since the fit.',
+  querystring: LogLikQuery,
+  produces: producesFormats('csv'),
 };
