@@ -13,7 +13,7 @@ import { loadRetractionDemo } from '../demo.ts';
 import { retractionService } from '../service.ts';
 import type { RetractionTables } from '../tables.ts';
 import { TOP_GROUPS } from './analytics.ts';
-import { yearSpan } from './paper.ts';
+import { CITING_PAGE_SIZE, yearSpan } from './paper.ts';
 
 const DEMO_PAPERS = 600;
 /** A number as a data table writes it (1,100). */
@@ -139,6 +139,31 @@ describeEachDatabase(
         ],
       );
       assert.match(textOf(res.body), new RegExp(`${c.post_retraction_count} ?after the retraction`));
+    });
+
+    it('a paper page lists its citing works as the API pages them, by timing, with links to the other pages', async () => {
+      const top = (await api('/api/post-retraction-analytics/')).top_papers[0];
+      const works = await api(`/api/papers/${top.record_id}/citing-works/?limit=${CITING_PAGE_SIZE}`);
+      const res = await page(`/papers/${top.record_id}`);
+      const section = res.body.slice(res.body.indexOf('id="citing-works"'));
+      const rows = [...section.matchAll(/<tr>\s*<td>([\s\S]*?)<\/td>/g)].map((m) => textOf(m[1]));
+      assert.deepEqual(
+        rows,
+        works.works.map((w: { doi: string | null; citing_id: string }) => w.doi ?? w.citing_id),
+      );
+      assert.match(textOf(section), new RegExp(`After the notice \\(${works.counts.after}\\)`));
+      const after = await api(`/api/papers/${top.record_id}/citing-works/?when=after&limit=${CITING_PAGE_SIZE}&page=1`);
+      const afterPage = await page(`/papers/${top.record_id}?when=after`);
+      assert.match(textOf(afterPage.body), new RegExp(`page 1 of ${after.total_pages}`));
+      if (after.total_pages > 1) assert.match(afterPage.body, /rel="next" href="[^"]*when=after&amp;page=2/);
+      for (const [url, message] of [
+        [`/papers/${top.record_id}?when=later`, /when must be one of: all, before, same_day, after, undated/],
+        [`/papers/${top.record_id}?page=0`, /page must be a whole number from 1/],
+      ] as const) {
+        const bad = await page(url);
+        assert.equal(bad.status, 400, url);
+        assert.match(textOf(bad.body), message, url);
+      }
     });
 
     it('a notice that is not a retraction says so on its page', async () => {
