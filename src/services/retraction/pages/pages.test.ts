@@ -7,13 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildTestApp, testContext } from '../../../../test/support/app.ts';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
-import { figures, plotted, seriesDrawn, tableRows, textOf } from '../../../../test/support/pages.ts';
+import { decode, figures, plotted, seriesDrawn, tableRows, textOf } from '../../../../test/support/pages.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { loadRetractionDemo } from '../demo.ts';
 import { retractionService } from '../service.ts';
 import type { RetractionTables } from '../tables.ts';
 import { TOP_GROUPS } from './analytics.ts';
 import { CITING_PAGE_SIZE, yearSpan } from './paper.ts';
+import { SEARCH_RESULTS } from './search.ts';
 
 const DEMO_PAPERS = 600;
 /** A number as a data table writes it (1,100). */
@@ -85,6 +86,48 @@ describeEachDatabase(
       assert.match(res.body, new RegExp(`value="${word}"`));
     });
 
+    it('the search filters keep their values and list what /api/search/ finds, in its order, with facets and a download link', async () => {
+      const facets = (await api('/api/search/')).facets;
+      const country = facets.country[0].value as string;
+      const subject = facets.subject[0].value as string;
+      const query = `country=${encodeURIComponent(country)}&subject=${encodeURIComponent(subject)}&nature=retraction&retracted_from=2015-01-01`;
+      const found = await api(`/api/search/?${query}&limit=${SEARCH_RESULTS}`);
+      assert.ok(found.total > 0);
+      const res = await page(`/?${query}`);
+      assert.equal(res.status, 200);
+      const listed = [...res.body.matchAll(/<h3><a href="\/papers\/([^"]+)">/g)].map((m) => m[1]);
+      assert.deepEqual(
+        listed,
+        found.results.map((r: { record_id: string }) => r.record_id),
+      );
+      assert.match(textOf(res.body), new RegExp(`${found.total.toLocaleString('en-CA')} records? match`));
+      assert.match(res.body, new RegExp(`<option value="${country}" selected>`));
+      assert.match(res.body, /<option value="retraction" selected>/);
+      assert.match(res.body, /id="retracted_from" name="retracted_from" value="2015-01-01"/);
+      const wanted = Object.fromEntries(new URLSearchParams(query));
+      const hrefParams = (html: string, path: string) =>
+        [...html.matchAll(new RegExp(`href="${path.replace(/[/?]/g, '\\$&')}\\?([^"#]*)`, 'g'))].map((m) =>
+          Object.fromEntries(new URLSearchParams(decode(m[1]))),
+        );
+      assert.deepEqual(hrefParams(res.body, '/export-search'), [wanted], 'the download link carries the filters');
+      assert.match(res.body, /<h3 id="facet-journal">Journals<\/h3>/);
+      if (found.total_pages > 1) assert.match(res.body, /rel="next" href="\/\?[^"]*page=2#results"/);
+      // Accents and case folded: the accent-free lower-case form of a country finds the same records.
+      const plain = await api(`/api/search/?country=${encodeURIComponent(country.toLowerCase())}`);
+      assert.equal(plain.total, (await api(`/api/search/?country=${encodeURIComponent(country)}`)).total);
+
+      const download = await page(`/export-search?${query}`);
+      assert.equal(download.status, 200);
+      assert.match(textOf(download.body), new RegExp(`${found.total.toLocaleString('en-CA')} records? match`));
+      assert.deepEqual(
+        hrefParams(download.body, '/api/export-search/'),
+        ['csv', 'json', 'excel'].map((format) => ({ ...wanted, limit: String(found.total), format })),
+      );
+      const bad = await page('/export-search?published_from=2020-01-01&published_to=2019-01-01');
+      assert.equal(bad.status, 400);
+      assert.match(textOf(bad.body), /published_from \(2020-01-01\) must not be after published_to \(2019-01-01\)/);
+    });
+
     it('bad queries give the page with the message and status 400; an unknown paper a 404 page', async () => {
       for (const [url, status, message] of [
         ['/?q=ab', 400, /q must be at least 3 characters long after trimming spaces \(got 2\)/],
@@ -97,6 +140,10 @@ describeEachDatabase(
         ['/analytics?time_filter=2y', 400, /time_filter must be one of: all, 1y, 3y, 5y/],
         ['/democracy?source=guess', 400, /source must be one of: fitted, imported/],
         ['/papers/no-such-record', 404, /paper no-such-record not found/],
+        ['/?retracted_to=2020-02-30', 400, /retracted_to must be a real date in the form YYYY-MM-DD/],
+        ['/?nature=retractions', 400, /nature must be one of: retraction, expression_of_concern/],
+        [`/?journal=${'j'.repeat(201)}`, 400, /journal must be at most 200 characters long/],
+        ['/?q=zebra&page=0', 400, /page must be a whole number from 1/],
         [`/papers/${'9'.repeat(65)}`, 400, /1 to 64 characters/],
       ] as const) {
         const res = await page(url);

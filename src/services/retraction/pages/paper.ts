@@ -13,7 +13,7 @@ import type { RetractionDb } from '../tables.ts';
 import { recordDetails } from './reads.ts';
 import { CITING_WHEN, citingWorks } from '../citing-works.ts';
 import type { CitingWhen, CitingWorksPage } from '../citing-works.ts';
-import { afterWords, formatCount, natureBadge, oneOfParam, param, sendPage } from './shared.ts';
+import { afterWords, formatCount, natureBadge, oneOfParam, pageNumber, param, sendPage } from './shared.ts';
 
 /** Citing works listed per page on the paper's page. */
 export const CITING_PAGE_SIZE = 50;
@@ -25,13 +25,6 @@ const WHEN_LABELS: Record<CitingWhen, string> = {
   after: 'After the notice',
   undated: 'Undated',
 };
-
-/** A positive page number from the query (absent: 1), else 400. */
-function pageNumber(value: string | undefined): number {
-  if (value === undefined || value === '') return 1;
-  if (!/^\d{1,7}$/.test(value) || Number(value) < 1) throw badRequest('page must be a whole number from 1');
-  return Number(value);
-}
 
 function citingList(recordId: string, list: CitingWorksPage): SafeHtml {
   const base = `/papers/${encodeURIComponent(recordId)}`;
