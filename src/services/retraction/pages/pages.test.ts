@@ -15,6 +15,7 @@ import type { RetractionTables } from '../tables.ts';
 import { TOP_GROUPS } from './analytics.ts';
 import { CITING_PAGE_SIZE, yearSpan } from './paper.ts';
 import { SEARCH_RESULTS } from './search.ts';
+import { mapCodes } from './democracy-charts.ts';
 
 const DEMO_PAPERS = 600;
 /** A number as a data table writes it (1,100). */
@@ -301,7 +302,7 @@ describeEachDatabase(
       if (results.model.status === 'not_fitted') {
         assert.match(text, /No model is fitted yet/);
         assert.match(text, /pdi fit retraction/);
-        assert.equal(figures(res.body).size, 0);
+        assert.equal(figures(res.body).has('rate-ratios'), false);
       } else {
         assert.match(text, /published fit, imported as-is/);
         const forest = figures(res.body).get('rate-ratios')!;
@@ -315,6 +316,29 @@ describeEachDatabase(
         assert.match(text, /Largest R̂/);
         assert.match(text, /Methodology/);
       }
+      // The panel's world map: every country of the API's world_map has a boundary on it or is named as missing
+      // (too small for Natural Earth's 1:110m), and its row is beside it.
+      const vis = await api('/api/democracy/visualizations/');
+      assert.ok(vis.world_map.length > 0);
+      const drawn = mapCodes();
+      const map = figures(res.body).get('democracy-world-map')!;
+      const missing =
+        textOf(map)
+          .match(/Not on this map \(no boundary at this scale\): ([^.]*)\./)?.[1]
+          .split(', ') ?? [];
+      for (const w of vis.world_map as Array<{ iso3: string; country: string }>)
+        assert.notEqual(drawn.has(w.iso3), missing.includes(w.country), w.iso3);
+      assert.ok(missing.length < vis.world_map.length / 4);
+      assert.deepEqual(
+        tableRows(map).map((r) => r[1]),
+        vis.world_map.map((w: { iso3: string }) => w.iso3),
+      );
+      // Countries with a rate are filled with the colour scale, not the light grey of no data.
+      const coloured = new Set(
+        [...map.matchAll(/<path d="[^"]*" fill="(#[0-9a-f]{6}|rgb[^"]*)"[^>]*ecmeta_series_index="0"/g)].map((m) => m[1]),
+      );
+      assert.ok(coloured.size > 2, `${coloured.size} fills`);
+      assert.equal(figures(res.body).get('democracy-scatter') !== undefined, true);
       // The generated panel is labelled.
       assert.match(text, /The panel/);
       assert.match(text, /GENERATED/);
