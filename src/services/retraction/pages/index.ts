@@ -1,6 +1,7 @@
-// Service E's pages: search with suggestions as you type and filters (/), the download of a search (/export-search), a paper's citations split at its notice
-// (/papers/{record_id}), the analytics dashboard (/analytics) and the democracy analysis (/democracy). Built on the
-// functions the API's handlers call; every page works without JavaScript.
+// Service E's pages: search with suggestions as you type and filters (/), the download of a search
+// (/export-search), a paper's citations split at its notice and its citing works (/papers/{record_id}), the
+// analytics dashboard (/analytics) and the democracy analysis (/democracy). Built on the functions the API's
+// handlers call; every page works without JavaScript.
 import type { ServicePages } from '../../../core/service.ts';
 import { retractionDb } from '../tables.ts';
 import { analyticsPage } from './analytics.ts';

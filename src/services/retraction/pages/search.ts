@@ -249,7 +249,7 @@ export function searchPage(app: ServiceApp, db: RetractionDb, kit: PageKit): voi
                 : ''
             }
             ${found.total > 0 ? facetsBlock(found.facets, filters) : ''}
-            <p class="muted">As JSON: <a href="/api/search/${queryString(params)}">/api/search/${queryString(params)}</a></p>`,
+            <p class="muted">As JSON: <a href="/api/search/${queryString(params)}">/api/search/ with these filters</a></p>`,
         };
       }
       let landing: SafeHtml;
