@@ -101,7 +101,8 @@ export function trendsSpec(trends: DemocracyVisualizations['temporal_trends']): 
     { type: 'value', name: 'per 1,000', scale: true },
     { type: 'value', name: 'index', scale: true },
   ];
-  option.xAxis = { ...option.xAxis, scale: true, minInterval: 1, axisLabel: { formatter: '{value}' } };
+  // Years without a thousands separator.
+  option.xAxis = { ...option.xAxis, scale: true, minInterval: 1, axisLabel: { formatter: (value: number) => String(value) } };
   option.series[1] = { ...option.series[1], yAxisIndex: 1 };
   option.series[0] = { ...option.series[0], yAxisIndex: 0 };
   return {
