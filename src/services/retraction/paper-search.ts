@@ -85,8 +85,27 @@ export function filterParams(filters: SearchFilters): Record<string, string> {
 
 const TEXT_COLUMNS: Record<TextFilter, string> = { journal: 'p.journal', subject: 'p.subject', country: 'p.country', reason: 'p.reason' };
 
+/** Above this many matching values a filter is matched row by row instead of through an IN list. */
+const MAX_LISTED_VALUES = 2000;
+
+/**
+ * The distinct values of a short-vocabulary column that contain the text (accents and case folded in JavaScript, once
+ * per value), so that the filter is an indexed IN list instead of a fold of every row; null when too many match.
+ */
+async function valuesContaining(db: RetractionDb, filter: 'journal' | 'subject' | 'country', text: string): Promise<string[] | null> {
+  const needle = foldAccents(text);
+  const rows =
+    filter === 'journal'
+      ? await db.selectFrom('retraction_papers').select('journal as value').distinct().where('journal', 'is not', null).execute()
+      : filter === 'subject'
+        ? await db.selectFrom('retraction_paper_subjects').select('subject as value').distinct().execute()
+        : await db.selectFrom('retraction_paper_countries').select('country as value').distinct().execute();
+  const found = rows.map((r) => r.value as string).filter((v) => foldAccents(v).includes(needle));
+  return found.length > MAX_LISTED_VALUES ? null : found;
+}
+
 /** The filters as conditions on `retraction_papers as p`. */
-function conditions(db: RetractionDb, f: SearchFilters): RawBuilder<SqlBool>[] {
+async function conditions(db: RetractionDb, f: SearchFilters): Promise<RawBuilder<SqlBool>[]> {
   const out: RawBuilder<SqlBool>[] = [];
   if (f.q) {
     const doi = doiQuery(f.q);
@@ -98,7 +117,16 @@ function conditions(db: RetractionDb, f: SearchFilters): RawBuilder<SqlBool>[] {
   }
   for (const name of TEXT_FILTERS) {
     const value = f[name];
-    if (value) out.push(containsText(db, sql.ref(TEXT_COLUMNS[name]), value, 'fold'));
+    if (!value) continue;
+    const listed = name === 'reason' ? null : await valuesContaining(db, name, value);
+    if (listed === null) out.push(containsText(db, sql.ref(TEXT_COLUMNS[name]), value, 'fold'));
+    else if (listed.length === 0) out.push(sql<SqlBool>`1 = 0`);
+    else if (name === 'journal') out.push(sql<SqlBool>`p.journal IN (${sql.join(listed)})`);
+    else {
+      // A subject or country of the record (its child rows, indexed by value), not a part of the joined text.
+      const child = name === 'subject' ? sql`retraction_paper_subjects` : sql`retraction_paper_countries`;
+      out.push(sql<SqlBool>`p.id IN (SELECT c.paper_id FROM ${child} c WHERE c.${sql.ref(name)} IN (${sql.join(listed)}))`);
+    }
   }
   if (f.nature !== 'all') out.push(sql<SqlBool>`p.nature = ${f.nature}`);
   // Stored dates are YYYY-MM-DD, so string order is date order; a record without the date is outside any range.
@@ -115,7 +143,13 @@ const whereAll = (conds: RawBuilder<SqlBool>[]): Expression<SqlBool> =>
 export type SearchResult = ExportPaper & { nature: Nature };
 
 /** The matching records in SEARCH_ORDER, `limit` from `offset`. */
-async function searchRows(db: RetractionDb, f: SearchFilters, offset: number, limit: number): Promise<SearchResult[]> {
+async function searchRows(
+  db: RetractionDb,
+  f: SearchFilters,
+  where: Expression<SqlBool>,
+  offset: number,
+  limit: number,
+): Promise<SearchResult[]> {
   let query = db
     .selectFrom('retraction_papers as p')
     .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
@@ -138,7 +172,7 @@ async function searchRows(db: RetractionDb, f: SearchFilters, offset: number, li
       sql<number>`coalesce(k.total, 0)`.as('total'),
       sql<number>`coalesce(k.post, 0)`.as('post'),
     ])
-    .where(whereAll(conditions(db, f)));
+    .where(where);
   const doi = f.q ? doiQuery(f.q) : null;
   if (doi) query = query.orderBy(sql`CASE WHEN p.doi_key = ${doi} THEN 0 ELSE 1 END`).orderBy('p.doi_key');
   else if (f.q)
@@ -172,11 +206,16 @@ async function searchRows(db: RetractionDb, f: SearchFilters, offset: number, li
   });
 }
 
-export async function countMatches(db: RetractionDb, f: SearchFilters): Promise<number> {
+/** The filters as one condition on `retraction_papers as p`. */
+export async function searchWhere(db: RetractionDb, f: SearchFilters): Promise<Expression<SqlBool>> {
+  return whereAll(await conditions(db, f));
+}
+
+export async function countMatches(db: RetractionDb, f: SearchFilters, where?: Expression<SqlBool>): Promise<number> {
   const row = await db
     .selectFrom('retraction_papers as p')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where(whereAll(conditions(db, f)))
+    .where(where ?? (await searchWhere(db, f)))
     .executeTakeFirstOrThrow();
   return num(row.n);
 }
@@ -193,8 +232,7 @@ export interface Facets {
 }
 
 /** The most frequent journals, subjects and countries of the matching records, and every kind of notice among them. */
-async function facets(db: RetractionDb, f: SearchFilters): Promise<Facets> {
-  const where = whereAll(conditions(db, f));
+async function facets(db: RetractionDb, where: Expression<SqlBool>): Promise<Facets> {
   const natureRows = await db
     .selectFrom('retraction_papers as p')
     .select(['p.nature as value', (eb) => eb.fn.countAll().as('n')])
@@ -255,7 +293,8 @@ export interface SearchPage {
 
 /** One page of the search. A page past the last is empty, not an error. */
 export async function searchPapers(db: RetractionDb, f: SearchFilters, page: number, limit: number): Promise<SearchPage> {
-  const total = await countMatches(db, f);
+  const where = await searchWhere(db, f);
+  const total = await countMatches(db, f, where);
   return {
     filters: { ...filterParams(f), nature: f.nature },
     order: SEARCH_ORDER,
@@ -263,15 +302,16 @@ export async function searchPapers(db: RetractionDb, f: SearchFilters, page: num
     limit,
     total,
     total_pages: Math.max(1, Math.ceil(total / limit)),
-    results: total > (page - 1) * limit ? await searchRows(db, f, (page - 1) * limit, limit) : [],
-    facets: await facets(db, f),
+    results: total > (page - 1) * limit ? await searchRows(db, f, where, (page - 1) * limit, limit) : [],
+    facets: await facets(db, where),
   };
 }
 
 /** Up to `limit` matching records in SEARCH_ORDER, read `pageSize` at a time while the client downloads. */
 export async function* searchExportRows(db: RetractionDb, f: SearchFilters, limit: number, pageSize = 500): AsyncGenerator<SearchResult> {
+  const where = await searchWhere(db, f);
   for (let offset = 0; offset < limit; offset += pageSize) {
-    const rows = await searchRows(db, f, offset, Math.min(pageSize, limit - offset));
+    const rows = await searchRows(db, f, where, offset, Math.min(pageSize, limit - offset));
     yield* rows;
     if (rows.length < Math.min(pageSize, limit - offset)) return;
   }
