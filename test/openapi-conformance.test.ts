@@ -77,6 +77,7 @@ const EXAMPLES: Record<string, Record<string, (found: Found) => Example>> = {
       return { query: word ? `q=${encodeURIComponent(word)}` : undefined };
     },
     'GET /api/paper/{record_id}/citations/': (f) => ({ path: { record_id: f('record_id') ?? f('id') } }),
+    'GET /api/papers/{record_id}/citing-works/': (f) => ({ path: { record_id: f('record_id') ?? f('id') } }),
     // The demo data has no fitted model (fitting is `pdi fit retraction`): the documented 404 NO_DRAWS.
     'GET /api/democracy/draws/': () => ({ expect: 404 }),
     // Nor any kept fit: the documented 404 NO_FIT.
@@ -114,6 +115,7 @@ async function krtUpstream(): Promise<{ server: SourceServer; env: Record<string
 const FORMATS: Record<string, string[]> = {
   'krt GET /api/export/{session_id}/{format}/': ['json', 'excel'],
   'retraction GET /api/export/': ['format=csv', 'format=excel', 'format=json'],
+  'retraction GET /api/export-search/': ['format=csv', 'format=excel', 'format=json'],
   'retraction GET /api/analytics-data/': ['format=csv'],
 };
 

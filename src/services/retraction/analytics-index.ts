@@ -6,10 +6,10 @@
 // answer computed from the citations took seconds. The index is loaded once per data version and process.
 //
 // It answers exactly what `postRetractionAnalyticsByQuery` (aggregates.ts) computes from the citations
-// (tested on both databases): journal and subject filters are case-insensitive substring matches of the
-// paper's journal and of its subject text, as containsText does in SQL.
+// (tested on both databases): journal and subject filters are substring matches of the paper's journal and of
+// its subject text with accents and case ignored, as containsText(…, 'fold') does in SQL and the autocomplete does.
 import v8 from 'node:v8';
-import { foldCase, num } from '../../core/db/dialect.ts';
+import { foldAccents, num } from '../../core/db/dialect.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import { NATURES } from './nature.ts';
 import type { Nature, NatureFilter } from './nature.ts';
@@ -95,8 +95,8 @@ class Dictionary {
   private folded: string[] | null = null;
   /** 1 for each value containing the folded needle (values folded once, on first use). */
   matching(needle: string): Uint8Array {
-    const folded = foldCase(needle);
-    this.folded ??= this.values.map(foldCase);
+    const folded = foldAccents(needle);
+    this.folded ??= this.values.map(foldAccents);
     const out = new Uint8Array(this.folded.length);
     for (let i = 0; i < out.length; i++) if (this.folded[i].includes(folded)) out[i] = 1;
     return out;

@@ -56,6 +56,23 @@ function suggestion(r: SuggestionRow): Suggestion {
 export async function autocomplete(db: RetractionDb, q: string, limit = AUTOCOMPLETE_LIMIT): Promise<Suggestion[]> {
   const doi = doiQuery(q);
   if (doi) return doiSuggestions(db, doi, limit);
+  const rows = await db
+    .selectFrom('retraction_papers as p')
+    .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
+    .select([...SUGGESTION_COLUMNS, sql<number>`coalesce(k.post, 0)`.as('post'), matchRank(db, q).as('rank')])
+    .where(substringMatch(db, PAPER_SEARCH, foldAccents(q.trim()), 'p'))
+    .orderBy('rank')
+    .orderBy(accentExactRank(db, PAPER_SEARCH, q, 'p'))
+    .orderBy('post', 'desc')
+    .orderBy('p.retraction_sort', 'desc')
+    .orderBy('p.id')
+    .limit(limit)
+    .execute();
+  return rows.map(suggestion);
+}
+
+/** The rule (0–7, see autocomplete) by which a paper aliased `p` matches a text query; the search ranks by it too. */
+export function matchRank(db: RetractionDb, q: string) {
   const needle = foldAccents(q.trim());
   const length = [...needle].length;
   const titleFold = sql.ref('p.title_fold');
@@ -69,19 +86,7 @@ export async function autocomplete(db: RetractionDb, q: string, limit = AUTOCOMP
     WHEN substr(p.author_fold, 1, ${length}) = ${needle} OR ${textPosition(db, authorFold, ' ' + needle)} > 0 THEN 5
     WHEN ${textPosition(db, authorFold, needle)} > 0 THEN 6
     ELSE 7 END`;
-  const rows = await db
-    .selectFrom('retraction_papers as p')
-    .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
-    .select([...SUGGESTION_COLUMNS, sql<number>`coalesce(k.post, 0)`.as('post'), rank.as('rank')])
-    .where(substringMatch(db, PAPER_SEARCH, needle, 'p'))
-    .orderBy('rank')
-    .orderBy(accentExactRank(db, PAPER_SEARCH, q, 'p'))
-    .orderBy('post', 'desc')
-    .orderBy('p.retraction_sort', 'desc')
-    .orderBy('p.id')
-    .limit(limit)
-    .execute();
-  return rows.map(suggestion);
+  return rank;
 }
 
 /** DOI-shaped queries: exact and prefix matches by index range, then other DOIs containing q. */

@@ -23,8 +23,8 @@ export async function postRetractionAnalyticsByQuery(
   // Conditions on the papers (alias p); `withNature` false for the breakdown by nature.
   const paperFilter = (_alias: 'p', withNature = true): Expression<SqlBool>[] => {
     const out: Expression<SqlBool>[] = [];
-    if (filters.journal) out.push(containsText(db, sql.ref('p.journal'), filters.journal));
-    if (filters.subject) out.push(containsText(db, sql.ref('p.subject'), filters.subject));
+    if (filters.journal) out.push(containsText(db, sql.ref('p.journal'), filters.journal, 'fold'));
+    if (filters.subject) out.push(containsText(db, sql.ref('p.subject'), filters.subject, 'fold'));
     if (withNature && filters.nature !== 'all') out.push(sql<SqlBool>`p.nature = ${filters.nature}`);
     return out;
   };

@@ -31,7 +31,15 @@ export const SPECIAL = [
   simpleRow(900012, { Title: '+SUM(1,2)', RetractionDate: '12/30/2025 0:00' }),
   simpleRow(900013, { Title: '-2+3 results', RetractionDate: '12/29/2025 0:00' }),
   simpleRow(900014, { Title: '@cmd trouble', RetractionDate: '12/28/2025 0:00' }),
-  simpleRow(900015, { Title: 'ÉTUDE DES ÖLSTRÖME IM LABOR', OriginalPaperDOI: '10.5555/special.15' }),
+  simpleRow(900015, {
+    Title: 'ÉTUDE DES ÖLSTRÖME IM LABOR',
+    OriginalPaperDOI: '10.5555/special.15',
+    Journal: 'Revue Médicale de Montréal',
+    Country: "Côte d'Ivoire",
+    Reason: '+Plagiat de Données;',
+    RetractionDate: '7/4/2011 0:00',
+    OriginalPaperDate: '2/9/2009 0:00',
+  }),
 ];
 export const EXPECTED_ORDER = ['900001', '900002', '900004', '900003', '900005', '900006', '900007', '900008'];
 export const GENERATED_PAPERS = 400;

@@ -40,7 +40,26 @@ describeEachDatabase(
       assert.match(text, /No model is fitted yet/);
       assert.match(res.body, /<code>pdi fit retraction<\/code>/);
       assert.match(text, /48 country-years: 12 countries, 2015–2018/);
-      assert.equal(figures(res.body).size, 0);
+      // The panel's charts need no model: scatter, trends and regions as the API serves them (the panel has no ISO3 codes, so no map).
+      const vis = (await inject('/api/democracy/visualizations/')).json();
+      const figs = figures(res.body);
+      assert.deepEqual([...figs.keys()], ['democracy-scatter', 'democracy-trends', 'democracy-regions']);
+      const scatter = figs.get('democracy-scatter')!;
+      assert.equal(plotted(scatter, 0), vis.scatter.points.length);
+      const scatterRows = tableRows(scatter);
+      assert.deepEqual(
+        scatterRows.map((r) => r[0]),
+        vis.scatter.points.map((p: { country: string }) => p.country),
+      );
+      for (const [i, p] of (vis.scatter.points as Array<{ retraction_rate: number }>).entries())
+        assert.ok(Math.abs(Number(scatterRows[i][3]) - p.retraction_rate) < 6e-4, scatterRows[i][0]);
+      assert.match(scatter, /ecmeta_series_index="1"/, 'the fitted curve is drawn');
+      assert.deepEqual(
+        tableRows(figs.get('democracy-trends')!).map((r) => r[0]),
+        vis.temporal_trends.map((t: { year: number }) => String(t.year)),
+      );
+      assert.equal(tableRows(figs.get('democracy-regions')!).length, vis.regional_summary.length);
+      assert.match(text, /no ISO3 codes/);
     });
 
     it('after a fit: forest plot, sign probabilities, diagnostics, year effects and methodology, all as the API serves them', async () => {
@@ -88,6 +107,19 @@ describeEachDatabase(
       assert.equal(verdicts, 6);
       assert.match(text, /PSIS-LOO elpd -?[\d,.]+ ± [\d,.]+/);
       assert.match(text, /WAIC elpd -?[\d,.]+ ± [\d,.]+/);
+
+      // The out-of-sample fit and the rootogram, as the API serves them.
+      const elpd = tableRows(figs.get('democracy-elpd')!);
+      assert.equal(elpd[0][0], 'PSIS-LOO');
+      assert.ok(Math.abs(Number(elpd[0][1].replace(/,/g, '')) - diagnostics.loo.elpd_loo) < 0.01);
+      assert.equal(elpd[1][0], 'WAIC');
+      const ppc = (await inject('/api/democracy/posterior-predictive/')).json();
+      const rootogram = figs.get('democracy-rootogram')!;
+      assert.deepEqual(
+        tableRows(rootogram).map((r) => [r[0], Number(r[1].replace(/,/g, ''))]),
+        ppc.check.rootogram.map((b: { label: string; observed: number }) => [b.label, b.observed]),
+      );
+      assert.equal(plotted(rootogram, 1), ppc.check.rootogram.length);
 
       const years = figs.get('year-effects')!;
       assert.equal(plotted(years, 1), effects.year_effects.length);

@@ -1,6 +1,8 @@
 // `/democracy`: the Bayesian country-year model of democracy against retractions. A forest plot of each predictor's
 // rate ratio with its 95% credible interval (log axis), the posterior probability of each effect's sign, the
-// diagnostics (R̂, ESS, MCSE, divergences, LOO/WAIC) beside the API's thresholds, the year effects, and the
+// diagnostics (R̂, ESS, MCSE, divergences, LOO/WAIC) beside the API's thresholds, the out-of-sample fit (PSIS-LOO,
+// WAIC, k-fold) and the posterior predictive rootogram, the year effects, the panel's charts (scatter with a fitted
+// curve, yearly trends, regions, world map: GET /api/democracy/visualizations/), and the
 // methodology. Every number is the API's (servedModel and the body builders of GET /api/democracy/…); without a
 // stored model the page says so and how to fit one. Generated panels and imported fits are labelled.
 import { getAggregate } from '../../../core/db/datasets.ts';
@@ -9,7 +11,8 @@ import { recordTable } from '../../../core/pages/table.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { PANEL_AGGREGATES } from '../democracy.ts';
-import type { PanelSummary } from '../democracy.ts';
+import type { DemocracyVisualizations, PanelSummary } from '../democracy.ts';
+import { comparisonSpec, regionsSpec, rootogramSpec, scatterSpec, trendsSpec, worldMapSpec } from './democracy-charts.ts';
 import {
   DIAGNOSTIC_THRESHOLDS,
   MCSE_NOTE,
@@ -20,6 +23,7 @@ import {
   effectBody,
   methodologyBody,
   parameterBody,
+  predictiveBody,
   predictorBody,
   servedModel,
 } from '../democracy-model.ts';
@@ -291,6 +295,37 @@ function checksTable(d: Diagnostics): SafeHtml {
     </dl>`;
 }
 
+/** The panel's charts as GET /api/democracy/visualizations/ serves them, each with its data table. */
+function panelFigures(kit: PageKit, version: string, v: DemocracyVisualizations): SafeHtml {
+  const key = `${version}:democracy-panel`;
+  return html`<h3 id="panel-scatter">Democracy and retraction rates</h3>
+    ${
+      v.scatter.points.length > 0
+        ? kit.charts.figure(`${key}:scatter`, () => scatterSpec(v.scatter))
+        : html`<p class="note">No country has both a democracy index and publications.</p>`
+    }
+    <p class="muted">${v.scatter.description}</p>
+    ${
+      v.temporal_trends.length > 0
+        ? html`<h3 id="panel-trends">Over the years</h3>
+            ${kit.charts.figure(`${key}:trends`, () => trendsSpec(v.temporal_trends))}`
+        : ''
+    }
+    ${
+      v.regional_summary.length > 0
+        ? html`<h3 id="panel-regions">By region</h3>
+            ${kit.charts.figure(`${key}:regions`, () => regionsSpec(v.regional_summary))}`
+        : ''
+    }
+    ${
+      v.world_map.length > 0
+        ? html`<h3 id="panel-map">On the map</h3>
+            ${kit.charts.figure(`${key}:map`, () => worldMapSpec(v.world_map))}`
+        : html`<p class="muted">The panel has no ISO3 codes, so no country can be placed on a map.</p>`
+    }
+    <p class="muted"><a href="/api/democracy/visualizations/">The charts' data as JSON</a>.</p>`;
+}
+
 function methodologySection(m: ReturnType<typeof methodologyBody>): SafeHtml {
   return html`<h2 id="methodology">Methodology</h2>
     <p>${m.model.description}</p>
@@ -373,6 +408,8 @@ export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
       }
       const model = await servedModel(db, requested);
       const panel = await getAggregate<PanelSummary>(db, 'retraction', PANEL_AGGREGATES.summary);
+      const visualizations = await getAggregate<DemocracyVisualizations>(db, 'retraction', PANEL_AGGREGATES.visualizations);
+      const panelCharts = visualizations ? panelFigures(kit, visualizations.data_version, visualizations.value) : html``;
       const panelSource = await dataSource(db, [...PANEL_DATASETS]);
       const info = model.info;
 
@@ -385,7 +422,8 @@ export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
               ${formatCount(panel.value.total_retractions)} retractions among ${formatCount(panel.value.total_publications)} publications
               (${formatNumber(panel.value.retractions_per_1000_publications)} per 1,000). Predictors: ${panel.value.predictors.join(', ')}.
               <a href="/api/democracy/raw-data/">The rows as JSON</a>.
-            </p>`
+            </p>
+            ${panelCharts}`
         : html`<h2>The panel</h2>
             <p class="note">
               No democracy panel is imported: import one with <code>pdi import retraction democracy_panel.csv --kind panel</code>.
@@ -457,6 +495,24 @@ export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
             )
           : '';
       const democracy = predictors.find((p) => p.predictor === 'democracy_index' || p.predictor === 'democracy');
+      const comparison = comparisonSpec(diagnostics);
+      const ppc = fit.posteriorPredictive ? predictiveBody(fit.posteriorPredictive) : null;
+      const modelCharts = html`${
+        comparison
+          ? html`<h3 id="elpd">Out-of-sample fit</h3>
+              ${kit.charts.figure(`${key}:elpd`, () => comparison)}`
+          : ''
+      }
+      ${
+        ppc && ppc.rootogram.length > 0
+          ? html`<h3 id="rootogram">Posterior predictive check</h3>
+              ${kit.charts.figure(`${key}:rootogram`, () => rootogramSpec(ppc))}
+              <p class="muted">
+                ${ppc.flagged.length === 0 ? 'No checked statistic is extreme.' : html`Extreme: ${ppc.flagged.join(', ')}.`}
+                <a href="/api/democracy/posterior-predictive/${queryString({ source: info.source })}">The check as JSON</a>.
+              </p>`
+          : ''
+      }`;
 
       return {
         title,
@@ -481,6 +537,7 @@ export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
           <p class="muted">${MCSE_NOTE}</p>
           ${convergenceTable(predictors)}
           ${diagnostics.convergence && diagnostics.sampler && diagnostics.checks ? checksTable(diagnostics) : html`<p>No diagnostics reported.</p>`}
+          ${modelCharts}
           ${
             hyper.length > 0
               ? html`<div class="table-scroll">

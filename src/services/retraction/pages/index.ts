@@ -1,12 +1,13 @@
-// Service E's pages: search with suggestions as you type (/), a paper's citations split at its notice
-// (/papers/{record_id}), the analytics dashboard (/analytics) and the democracy analysis (/democracy). Built on the
-// functions the API's handlers call; every page works without JavaScript.
+// Service E's pages: search with suggestions as you type and filters (/), the download of a search
+// (/export-search), a paper's citations split at its notice and its citing works (/papers/{record_id}), the
+// analytics dashboard (/analytics) and the democracy analysis (/democracy). Built on the functions the API's
+// handlers call; every page works without JavaScript.
 import type { ServicePages } from '../../../core/service.ts';
 import { retractionDb } from '../tables.ts';
 import { analyticsPage } from './analytics.ts';
 import { democracyPage } from './democracy.ts';
 import { paperPage } from './paper.ts';
-import { searchPage } from './search.ts';
+import { exportSearchPage, searchPage } from './search.ts';
 import { pageErrors } from './shared.ts';
 
 export const retractionPages: ServicePages = {
@@ -20,6 +21,7 @@ export const retractionPages: ServicePages = {
     const db = retractionDb(ctx.db);
     pageErrors(app, kit);
     searchPage(app, db, kit);
+    exportSearchPage(app, db, kit);
     paperPage(app, db, kit);
     analyticsPage(app, db, kit);
     democracyPage(app, db, kit);

@@ -7,13 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildTestApp, testContext } from '../../../../test/support/app.ts';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
-import { figures, plotted, seriesDrawn, tableRows, textOf } from '../../../../test/support/pages.ts';
+import { decode, figures, plotted, seriesDrawn, tableRows, textOf } from '../../../../test/support/pages.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { loadRetractionDemo } from '../demo.ts';
 import { retractionService } from '../service.ts';
 import type { RetractionTables } from '../tables.ts';
 import { TOP_GROUPS } from './analytics.ts';
-import { yearSpan } from './paper.ts';
+import { CITING_PAGE_SIZE, yearSpan } from './paper.ts';
+import { SEARCH_RESULTS } from './search.ts';
+import { mapCodes } from './democracy-charts.ts';
 
 const DEMO_PAPERS = 600;
 /** A number as a data table writes it (1,100). */
@@ -85,6 +87,48 @@ describeEachDatabase(
       assert.match(res.body, new RegExp(`value="${word}"`));
     });
 
+    it('the search filters keep their values and list what /api/search/ finds, in its order, with facets and a download link', async () => {
+      const facets = (await api('/api/search/')).facets;
+      const country = facets.country[0].value as string;
+      const subject = facets.subject[0].value as string;
+      const query = `country=${encodeURIComponent(country)}&subject=${encodeURIComponent(subject)}&nature=retraction&retracted_from=2015-01-01`;
+      const found = await api(`/api/search/?${query}&limit=${SEARCH_RESULTS}`);
+      assert.ok(found.total > 0);
+      const res = await page(`/?${query}`);
+      assert.equal(res.status, 200);
+      const listed = [...res.body.matchAll(/<h3><a href="\/papers\/([^"]+)">/g)].map((m) => m[1]);
+      assert.deepEqual(
+        listed,
+        found.results.map((r: { record_id: string }) => r.record_id),
+      );
+      assert.match(textOf(res.body), new RegExp(`${found.total.toLocaleString('en-CA')} records? match`));
+      assert.match(res.body, new RegExp(`<option value="${country}" selected>`));
+      assert.match(res.body, /<option value="retraction" selected>/);
+      assert.match(res.body, /id="retracted_from" name="retracted_from" value="2015-01-01"/);
+      const wanted = Object.fromEntries(new URLSearchParams(query));
+      const hrefParams = (html: string, path: string) =>
+        [...html.matchAll(new RegExp(`href="${path.replace(/[/?]/g, '\\$&')}\\?([^"#]*)`, 'g'))].map((m) =>
+          Object.fromEntries(new URLSearchParams(decode(m[1]))),
+        );
+      assert.deepEqual(hrefParams(res.body, '/export-search'), [wanted], 'the download link carries the filters');
+      assert.match(res.body, /<h3 id="facet-journal">Journals<\/h3>/);
+      if (found.total_pages > 1) assert.match(res.body, /rel="next" href="\/\?[^"]*page=2#results"/);
+      // Accents and case folded: the accent-free lower-case form of a country finds the same records.
+      const plain = await api(`/api/search/?country=${encodeURIComponent(country.toLowerCase())}`);
+      assert.equal(plain.total, (await api(`/api/search/?country=${encodeURIComponent(country)}`)).total);
+
+      const download = await page(`/export-search?${query}`);
+      assert.equal(download.status, 200);
+      assert.match(textOf(download.body), new RegExp(`${found.total.toLocaleString('en-CA')} records? match`));
+      assert.deepEqual(
+        hrefParams(download.body, '/api/export-search/'),
+        ['csv', 'json', 'excel'].map((format) => ({ ...wanted, limit: String(found.total), format })),
+      );
+      const bad = await page('/export-search?published_from=2020-01-01&published_to=2019-01-01');
+      assert.equal(bad.status, 400);
+      assert.match(textOf(bad.body), /published_from \(2020-01-01\) must not be after published_to \(2019-01-01\)/);
+    });
+
     it('bad queries give the page with the message and status 400; an unknown paper a 404 page', async () => {
       for (const [url, status, message] of [
         ['/?q=ab', 400, /q must be at least 3 characters long after trimming spaces \(got 2\)/],
@@ -97,6 +141,10 @@ describeEachDatabase(
         ['/analytics?time_filter=2y', 400, /time_filter must be one of: all, 1y, 3y, 5y/],
         ['/democracy?source=guess', 400, /source must be one of: fitted, imported/],
         ['/papers/no-such-record', 404, /paper no-such-record not found/],
+        ['/?retracted_to=2020-02-30', 400, /retracted_to must be a real date in the form YYYY-MM-DD/],
+        ['/?nature=retractions', 400, /nature must be one of: retraction, expression_of_concern/],
+        [`/?journal=${'j'.repeat(201)}`, 400, /journal must be at most 200 characters long/],
+        ['/?q=zebra&page=0', 400, /page must be a whole number from 1/],
         [`/papers/${'9'.repeat(65)}`, 400, /1 to 64 characters/],
       ] as const) {
         const res = await page(url);
@@ -139,6 +187,31 @@ describeEachDatabase(
         ],
       );
       assert.match(textOf(res.body), new RegExp(`${c.post_retraction_count} ?after the retraction`));
+    });
+
+    it('a paper page lists its citing works as the API pages them, by timing, with links to the other pages', async () => {
+      const top = (await api('/api/post-retraction-analytics/')).top_papers[0];
+      const works = await api(`/api/papers/${top.record_id}/citing-works/?limit=${CITING_PAGE_SIZE}`);
+      const res = await page(`/papers/${top.record_id}`);
+      const section = res.body.slice(res.body.indexOf('id="citing-works"'));
+      const rows = [...section.matchAll(/<tr>\s*<td>([\s\S]*?)<\/td>/g)].map((m) => textOf(m[1]));
+      assert.deepEqual(
+        rows,
+        works.works.map((w: { doi: string | null; citing_id: string }) => w.doi ?? w.citing_id),
+      );
+      assert.match(textOf(section), new RegExp(`After the notice \\(${works.counts.after}\\)`));
+      const after = await api(`/api/papers/${top.record_id}/citing-works/?when=after&limit=${CITING_PAGE_SIZE}&page=1`);
+      const afterPage = await page(`/papers/${top.record_id}?when=after`);
+      assert.match(textOf(afterPage.body), new RegExp(`page 1 of ${after.total_pages}`));
+      if (after.total_pages > 1) assert.match(afterPage.body, /rel="next" href="[^"]*when=after&amp;page=2/);
+      for (const [url, message] of [
+        [`/papers/${top.record_id}?when=later`, /when must be one of: all, before, same_day, after, undated/],
+        [`/papers/${top.record_id}?page=0`, /page must be a whole number from 1/],
+      ] as const) {
+        const bad = await page(url);
+        assert.equal(bad.status, 400, url);
+        assert.match(textOf(bad.body), message, url);
+      }
     });
 
     it('a notice that is not a retraction says so on its page', async () => {
@@ -229,7 +302,7 @@ describeEachDatabase(
       if (results.model.status === 'not_fitted') {
         assert.match(text, /No model is fitted yet/);
         assert.match(text, /pdi fit retraction/);
-        assert.equal(figures(res.body).size, 0);
+        assert.equal(figures(res.body).has('rate-ratios'), false);
       } else {
         assert.match(text, /published fit, imported as-is/);
         const forest = figures(res.body).get('rate-ratios')!;
@@ -243,6 +316,29 @@ describeEachDatabase(
         assert.match(text, /Largest R̂/);
         assert.match(text, /Methodology/);
       }
+      // The panel's world map: every country of the API's world_map has a boundary on it or is named as missing
+      // (too small for Natural Earth's 1:110m), and its row is beside it.
+      const vis = await api('/api/democracy/visualizations/');
+      assert.ok(vis.world_map.length > 0);
+      const drawn = mapCodes();
+      const map = figures(res.body).get('democracy-world-map')!;
+      const missing =
+        textOf(map)
+          .match(/Not on this map \(no boundary at this scale\): ([^.]*)\./)?.[1]
+          .split(', ') ?? [];
+      for (const w of vis.world_map as Array<{ iso3: string; country: string }>)
+        assert.notEqual(drawn.has(w.iso3), missing.includes(w.country), w.iso3);
+      assert.ok(missing.length < vis.world_map.length / 4);
+      assert.deepEqual(
+        tableRows(map).map((r) => r[1]),
+        vis.world_map.map((w: { iso3: string }) => w.iso3),
+      );
+      // Countries with a rate are filled with the colour scale, not the light grey of no data.
+      const coloured = new Set(
+        [...map.matchAll(/<path d="[^"]*" fill="(#[0-9a-f]{6}|rgb[^"]*)"[^>]*ecmeta_series_index="0"/g)].map((m) => m[1]),
+      );
+      assert.ok(coloured.size > 2, `${coloured.size} fills`);
+      assert.equal(figures(res.body).get('democracy-scatter') !== undefined, true);
       // The generated panel is labelled.
       assert.match(text, /The panel/);
       assert.match(text, /GENERATED/);

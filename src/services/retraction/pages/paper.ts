@@ -1,6 +1,7 @@
 // `/papers/{record_id}`: one Retraction Watch record with its citations per citing year split at the notice
-// (stacked bars: before or on the day of the notice, and after it), the timing of the citations after it, and the
-// record's descriptive fields. The figures are GET /api/paper/{record_id}/citations/'s (paperCitations).
+// (stacked bars: before or on the day of the notice, and after it), the timing of the citations after it, the
+// record's descriptive fields and its citing works, paged. The figures are GET /api/paper/{record_id}/citations/'s
+// (paperCitations); the list is GET /api/papers/{record_id}/citing-works/'s (citingWorks).
 import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { barChart, html } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
@@ -10,7 +11,101 @@ import type { PaperCitations } from '../repository.ts';
 import { TIMING_BUCKETS } from '../windows.ts';
 import type { RetractionDb } from '../tables.ts';
 import { recordDetails } from './reads.ts';
-import { afterWords, formatCount, natureBadge, sendPage } from './shared.ts';
+import { CITING_WHEN, citingWorks } from '../citing-works.ts';
+import type { CitingWhen, CitingWorksPage } from '../citing-works.ts';
+import { afterWords, formatCount, natureBadge, oneOfParam, pageNumber, param, sendPage } from './shared.ts';
+
+/** Citing works listed per page on the paper's page. */
+export const CITING_PAGE_SIZE = 50;
+
+const WHEN_LABELS: Record<CitingWhen, string> = {
+  all: 'All',
+  before: 'Before the notice',
+  same_day: 'On the notice day',
+  after: 'After the notice',
+  undated: 'Undated',
+};
+
+function citingList(recordId: string, list: CitingWorksPage): SafeHtml {
+  const base = `/papers/${encodeURIComponent(recordId)}`;
+  const href = (when: CitingWhen, page: number) => {
+    const q = new URLSearchParams();
+    if (when !== 'all') q.set('when', when);
+    if (page > 1) q.set('page', String(page));
+    const s = q.toString();
+    return `${base}${s ? `?${s}` : ''}#citing-works`;
+  };
+  const count = (w: CitingWhen) =>
+    w === 'all' ? list.counts.before + list.counts.same_day + list.counts.after + list.counts.undated : list.counts[w];
+  const words: Record<CitingWorksPage['works'][number]['timing'], string> = {
+    before: 'before',
+    same_day: 'same day',
+    after: 'after',
+    undated: 'undated',
+  };
+  return html`<section aria-labelledby="citing-works">
+    <h2 id="citing-works">Citing works</h2>
+    <nav aria-label="Citing works by timing">
+      <ul class="badges">
+        ${CITING_WHEN.map(
+          (w) =>
+            html`<li>
+              ${
+                w === list.when
+                  ? html`<strong aria-current="page">${WHEN_LABELS[w]} (${formatCount(count(w))})</strong>`
+                  : html`<a href="${href(w, 1)}">${WHEN_LABELS[w]} (${formatCount(count(w))})</a>`
+              }
+            </li>`,
+        )}
+      </ul>
+    </nav>
+    ${
+      list.works.length === 0
+        ? html`<p role="status">No citing work ${list.page > 1 ? 'on this page' : 'here'}.</p>`
+        : html`<div class="table-scroll">
+            <table class="data">
+              <caption>
+                Works citing this paper, ${WHEN_LABELS[list.when].toLowerCase()}, oldest first: page ${list.page} of ${list.total_pages}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Citing work</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Days after the notice</th>
+                  <th scope="col">Timing</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${list.works.map(
+                  (w) =>
+                    html`<tr>
+                      <td>${w.doi ? html`<a href="https://doi.org/${w.doi}">${w.doi}</a>` : w.citing_id}</td>
+                      <td>
+                        ${w.date ? (w.date_precision === 'year' ? String(w.year) : w.date_precision === 'month' ? w.date.slice(0, 7) : w.date) : '—'}
+                      </td>
+                      <td>${w.days_after_notice === null ? '—' : formatCount(w.days_after_notice)}</td>
+                      <td>${words[w.timing]}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+    ${
+      list.total_pages > 1
+        ? html`<nav class="pager" aria-label="Pages of citing works">
+            ${list.page > 1 ? html`<a rel="prev" href="${href(list.when, list.page - 1)}">← Previous</a>` : ''}
+            <span>Page ${list.page} of ${list.total_pages}</span>
+            ${list.page < list.total_pages ? html`<a rel="next" href="${href(list.when, list.page + 1)}">Next →</a>` : ''}
+          </nav>`
+        : ''
+    }
+    <p class="muted">
+      The citation sources give a citing work's identifier, DOI and date, not its title or journal. As JSON:
+      <a href="/api/papers/${encodeURIComponent(recordId)}/citing-works/">/api/papers/${recordId}/citing-works/</a>
+    </p>
+  </section>`;
+}
 
 export const TIMING_LABELS: Record<(typeof TIMING_BUCKETS)[number], string> = {
   within_30_days: '1–30 days',
@@ -51,9 +146,12 @@ export function paperPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void
     sendPage(kit, request, reply, async () => {
       const recordId = (request.params as { record_id: string }).record_id.trim();
       if (!recordId || recordId.length > 64) throw badRequest('a record id is the Retraction Watch Record ID: 1 to 64 characters');
+      const when = oneOfParam('when', param(request.query, 'when'), CITING_WHEN, 'all');
+      const page = pageNumber(param(request.query, 'page'));
       const c = await paperCitations(db, recordId);
       const details = await recordDetails(db, recordId);
-      if (!c || !details) throw notFound(`paper ${recordId} not found`);
+      const citing = await citingWorks(db, recordId, { when, page, limit: CITING_PAGE_SIZE });
+      if (!c || !details || !citing) throw notFound(`paper ${recordId} not found`);
       const version = await kit.dataVersion();
       const nature = c.paper.nature;
       const after = afterWords(nature);
@@ -156,7 +254,7 @@ export function paperPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void
                 </p>`
               : ''
           }
-          ${perYear} ${timing}
+          ${perYear} ${timing} ${citingList(recordId, citing)}
           <p class="muted">
             As JSON: <a href="/api/paper/${encodeURIComponent(recordId)}/citations/">/api/paper/${recordId}/citations/</a>
           </p>

@@ -1,6 +1,6 @@
 // Reads the pages need beyond the API's functions, written here beside the pages on the service's typed database:
-// the kind of notice of search results (the autocomplete body does not carry it) and a record's descriptive fields
-// (the citations body carries the few the API contract names).
+// the kind of notice of search results (the autocomplete body does not carry it), a record's descriptive fields
+// (the citations body carries the few the API contract names) and the search form's lists of subjects and countries.
 import type { Nature } from '../nature.ts';
 import type { RetractionDb } from '../tables.ts';
 
@@ -37,4 +37,23 @@ export async function recordDetails(db: RetractionDb, recordId: string): Promise
     .where('record_id', '=', recordId)
     .executeTakeFirst();
   return row ?? null;
+}
+
+/** Every subject and every country of the records, most frequent first: the search form's select lists. */
+export async function filterChoices(db: RetractionDb): Promise<{ subjects: string[]; countries: string[] }> {
+  const subjects = await db
+    .selectFrom('retraction_paper_subjects')
+    .select(['subject', (eb) => eb.fn.countAll().as('n')])
+    .groupBy('subject')
+    .orderBy('n', 'desc')
+    .orderBy('subject')
+    .execute();
+  const countries = await db
+    .selectFrom('retraction_paper_countries')
+    .select(['country', (eb) => eb.fn.countAll().as('n')])
+    .groupBy('country')
+    .orderBy('n', 'desc')
+    .orderBy('country')
+    .execute();
+  return { subjects: subjects.map((r) => r.subject), countries: countries.map((r) => r.country) };
 }

@@ -30,6 +30,13 @@ export function oneOfParam<const T extends readonly string[]>(
   return found;
 }
 
+/** A page number from the query (absent or empty: 1), else 400. */
+export function pageNumber(value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  if (!/^\d{1,7}$/.test(value) || Number(value) < 1) throw badRequest('page must be a whole number from 1');
+  return Number(value);
+}
+
 export const formatCount = (n: number) => n.toLocaleString('en-CA');
 export const formatPercent = (p: number, digits = 1) => `${(p * 100).toFixed(digits)}%`;
 

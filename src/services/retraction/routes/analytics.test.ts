@@ -49,6 +49,10 @@ describeEachDatabase(
       assert.ok(filtered.totals.papers > 0 && filtered.totals.papers < fx.paperCount);
       for (const j of filtered.top_journals) assert.match(j.journal, /letters/i);
       assert.ok(filtered.totals.citations <= (await fx.get('/api/post-retraction-analytics/?time_filter=5y')).body.totals.citations);
+      // Accents and case folded as the search does, in the in-memory index.
+      const folded = (await fx.get('/api/post-retraction-analytics/?journal=MEDICALE%20DE%20MONTREAL')).body;
+      assert.equal(folded.totals.papers, 1);
+      assert.equal((await fx.get('/api/post-retraction-analytics/?journal=Revue%20M%C3%A9dicale')).body.totals.papers, 1);
     });
 
     it('serves every analytics-data type as JSON and as the documented flat CSV; chart is an alias', async () => {

@@ -1,10 +1,22 @@
-// GET /api/export/ (rate-limit group "export"): a streamed download.
+// GET /api/export/ and GET /api/export-search/ (rate-limit group "export"): streamed downloads.
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import { retractionDb } from '../tables.ts';
 import { clampLimit } from '../../../core/http/params.ts';
 import { attachmentDisposition } from '../../../core/export/index.ts';
 import { exportDownload } from '../reports.ts';
+import type { Download } from '../reports.ts';
+import { checkFilters, searchDownload } from '../paper-search.ts';
 import { EXPORT_MAX_LIMIT, exportSchema } from '../schemas/export.ts';
+import { exportSearchSchema } from '../schemas/search.ts';
+import type { FastifyReply } from 'fastify';
+
+function sendDownload(reply: FastifyReply, download: Download) {
+  reply
+    .header('content-type', download.contentType)
+    .header('content-disposition', attachmentDisposition(download.filename))
+    .header('cache-control', 'no-store');
+  return reply.send(download.body as never); // a stream is piped as it is, not serialised by the response schema
+}
 
 export function exportRoutes(scope: ServiceApp, ctx: ServiceContext): void {
   const db = retractionDb(ctx.db);
@@ -19,10 +31,10 @@ export function exportRoutes(scope: ServiceApp, ctx: ServiceContext): void {
       new Date(),
       await ctx.dataVersion.current(),
     );
-    reply
-      .header('content-type', download.contentType)
-      .header('content-disposition', attachmentDisposition(download.filename))
-      .header('cache-control', 'no-store');
-    return reply.send(download.body as never); // a stream is piped as it is, not serialised by the response schema
+    return sendDownload(reply, download);
+  });
+  scope.get('/api/export-search/', { schema: exportSearchSchema, config: { operation: 'export search' } }, async (request, reply) => {
+    const { format = 'json', limit, ...raw } = request.query;
+    return sendDownload(reply, await searchDownload(db, checkFilters(raw), format, clampLimit(limit, EXPORT_MAX_LIMIT)));
   });
 }

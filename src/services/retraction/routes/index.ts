@@ -1,7 +1,7 @@
-// Service E routes: the five endpoints of the specification and the seven further ones of the contract, one
-// small plugin per endpoint group, in three rate-limit groups (general 100, export 10, analytics 50 requests
-// per client per minute; the democracy endpoints share the analytics budget). Registration order is the order
-// of the OpenAPI document.
+// Service E routes: the five endpoints of the specification, the seven further ones of the contract, and the
+// search with filters, its export and a paper's citing works; one small plugin per endpoint group, in three
+// rate-limit groups (general 100, export 10, analytics 50 requests per client per minute; the democracy endpoints
+// share the analytics budget). Registration order is the order of the OpenAPI document.
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
 import { searchRoutes } from './search.ts';

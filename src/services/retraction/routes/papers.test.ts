@@ -32,7 +32,46 @@ describeEachDatabase(
       }
     });
 
-    errorCases(fx, [['GET', '/api/paper/no-such-record/citations/', 404, 'PAPER_NOT_FOUND', /^paper no-such-record not found$/]]);
+    it("lists a paper's citing works a page at a time, split at the notice", async () => {
+      const { status, body } = await fx.get('/api/papers/900004/citing-works/');
+      assert.equal(status, 200);
+      assert.deepEqual(body.counts, { before: 1, same_day: 0, after: 2, undated: 0 });
+      assert.deepEqual([body.total, body.total_pages, body.page, body.when], [3, 1, 1, 'all']);
+      assert.deepEqual(
+        body.works.map((w: { doi: string; date: string; timing: string; year: number }) => [w.doi, w.date, w.timing, w.year]),
+        [
+          ['10.5555/c.3', '2019-01-01', 'before', 2019],
+          ['10.5555/c.1', '2021-01-01', 'after', 2021],
+          ['10.5555/c.2', '2021-02-01', 'after', 2021],
+        ],
+      );
+      assert.equal(body.works[1].days_after_notice, 292);
+      const after = await fx.get('/api/papers/900004/citing-works/?when=after&limit=1&page=2');
+      assert.deepEqual([after.body.total, after.body.total_pages, after.body.works.length], [2, 2, 1]);
+      assert.equal(after.body.works[0].doi, '10.5555/c.2');
+      const past = await fx.get('/api/papers/900004/citing-works/?page=9');
+      assert.deepEqual([past.status, past.body.works.length], [200, 0]);
+      const clamped = await fx.get('/api/papers/900004/citing-works/?limit=100000');
+      assert.equal(clamped.body.limit, 500);
+      // Every generated paper: the pages add up to the citation counts of /api/paper/{id}/citations/.
+      for (let id = 1; id <= 15; id++) {
+        const counts = (await fx.get(`/api/paper/${id}/citations/`)).body;
+        const works = (await fx.get(`/api/papers/${id}/citing-works/?limit=500`)).body;
+        assert.equal(works.works.length, counts.total_citations);
+        assert.equal(works.counts.after, counts.post_retraction_count);
+        assert.equal(works.counts.before, counts.pre_retraction_count);
+        const dates = works.works.filter((w: { date: string | null }) => w.date !== null).map((w: { date: string }) => w.date);
+        assert.deepEqual(dates, [...dates].sort(), 'oldest first');
+      }
+    });
+
+    errorCases(fx, [
+      ['GET', '/api/paper/no-such-record/citations/', 404, 'PAPER_NOT_FOUND', /^paper no-such-record not found$/],
+      ['GET', '/api/papers/no-such-record/citing-works/', 404, 'PAPER_NOT_FOUND', /^paper no-such-record not found$/],
+      ['GET', '/api/papers/900004/citing-works/?when=later', 400, 'INVALID_PARAMETER', /when/],
+      ['GET', '/api/papers/900004/citing-works/?page=0', 400, 'INVALID_PARAMETER', /page/],
+      ['GET', '/api/papers/900004/citing-works/?limit=abc', 400, 'INVALID_PARAMETER', /limit/],
+    ]);
   },
   { migrations: retractionService.migrations },
 );

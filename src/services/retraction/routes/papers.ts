@@ -1,9 +1,11 @@
-// GET /api/paper/{record_id}/citations/ (rate-limit group "general").
+// GET /api/paper/{record_id}/citations/ and GET /api/papers/{record_id}/citing-works/ (rate-limit group "general").
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import { retractionDb } from '../tables.ts';
 import { notFound } from '../../../core/http/errors.ts';
+import { clampLimit } from '../../../core/http/params.ts';
 import { paperCitations } from '../repository.ts';
-import { paperCitationsSchema } from '../schemas/papers.ts';
+import { CITING_MAX_LIMIT, citingWorks } from '../citing-works.ts';
+import { citingWorksSchema, paperCitationsSchema } from '../schemas/papers.ts';
 
 export function paperRoutes(scope: ServiceApp, ctx: ServiceContext): void {
   const db = retractionDb(ctx.db);
@@ -12,6 +14,16 @@ export function paperRoutes(scope: ServiceApp, ctx: ServiceContext): void {
     { schema: paperCitationsSchema, config: { operation: 'paper citations', responseCache: true } },
     async (request) => {
       const result = await paperCitations(db, request.params.record_id.trim());
+      if (!result) throw notFound(`paper ${request.params.record_id} not found`, 'PAPER_NOT_FOUND');
+      return result;
+    },
+  );
+  scope.get(
+    '/api/papers/:record_id/citing-works/',
+    { schema: citingWorksSchema, config: { operation: 'citing works', responseCache: true } },
+    async (request) => {
+      const { when = 'all', page, limit } = request.query;
+      const result = await citingWorks(db, request.params.record_id.trim(), { when, page, limit: clampLimit(limit, CITING_MAX_LIMIT) });
       if (!result) throw notFound(`paper ${request.params.record_id} not found`, 'PAPER_NOT_FOUND');
       return result;
     },

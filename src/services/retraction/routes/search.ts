@@ -1,10 +1,11 @@
-// GET /api/search-autocomplete/ (rate-limit group "general").
+// GET /api/search-autocomplete/ and GET /api/search/ (rate-limit group "general").
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import { retractionDb } from '../tables.ts';
 import { badRequest } from '../../../core/http/errors.ts';
-import { cleanText } from '../../../core/http/params.ts';
+import { clampLimit, cleanText } from '../../../core/http/params.ts';
 import { autocomplete } from '../repository.ts';
-import { MIN_QUERY_LENGTH, autocompleteSchema } from '../schemas/search.ts';
+import { SEARCH_MAX_LIMIT, checkFilters, searchPapers } from '../paper-search.ts';
+import { MIN_QUERY_LENGTH, autocompleteSchema, searchSchema } from '../schemas/search.ts';
 
 export function searchRoutes(scope: ServiceApp, ctx: ServiceContext): void {
   const db = retractionDb(ctx.db);
@@ -19,4 +20,8 @@ export function searchRoutes(scope: ServiceApp, ctx: ServiceContext): void {
       return { suggestions: await autocomplete(db, q) };
     },
   );
+  scope.get('/api/search/', { schema: searchSchema, config: { operation: 'search', responseCache: true } }, async (request) => {
+    const { page, limit, ...raw } = request.query;
+    return searchPapers(db, checkFilters(raw), page, clampLimit(limit, SEARCH_MAX_LIMIT));
+  });
 }

@@ -11,9 +11,9 @@ export const REALTIME_CACHE_SECONDS = 60;
 
 export const PostRetractionQuery = Type.Object({
   time_filter: Type.Optional(oneOf(TIME_FILTERS, 'Citing-date window: all (default), or the last 1, 3 or 5 years up to as_of.')),
-  journal: Type.Optional(Type.String({ maxLength: 200, description: 'Journal name contains this text (case-insensitive).' })),
+  journal: Type.Optional(Type.String({ maxLength: 200, description: 'Journal name contains this text (accents and case ignored).' })),
   subject: Type.Optional(
-    Type.String({ maxLength: 200, description: 'A subject contains this text (case-insensitive).', examples: ['Technology'] }),
+    Type.String({ maxLength: 200, description: 'A subject contains this text (accents and case ignored).', examples: ['Technology'] }),
   ),
   nature: natureParam('retraction', 'the figures count'),
 });
@@ -65,7 +65,7 @@ export const postRetractionSchema = {
   summary: 'How retracted papers go on being cited',
   description:
     '`time_filter` keeps citations whose citing date lies within the last 1, 3 or 5 years up to as_of (the latest citing date in the data, capped at the import day); ' +
-    '`journal` and `subject` keep papers whose journal or one of whose subjects contains the text (case-insensitive). ' +
+    '`journal` and `subject` keep papers whose journal or one of whose subjects contains the text (accents and case ignored: "medecine" finds "Médecine"). ' +
     `${NATURE_NOTE} Results without journal and subject are computed at import; with them, from per-paper figures computed at import.`,
   querystring: PostRetractionQuery,
   response: { 200: PostRetractionBody },

@@ -2,7 +2,9 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { NATURES } from '../nature.ts';
-import { NullableString, Timing, YearCounts, oneOf } from './common.ts';
+import { limitParam, pageParam } from '../../../core/http/params.ts';
+import { CITING_DEFAULT_LIMIT, CITING_MAX_LIMIT, CITING_ORDER, CITING_WHEN } from '../citing-works.ts';
+import { NullableInteger, NullableString, Timing, YearCounts, oneOf } from './common.ts';
 
 export const PaperParams = Type.Object({
   record_id: Type.String({ minLength: 1, maxLength: 64, description: 'Retraction Watch Record ID (a string).', examples: ['970'] }),
@@ -41,4 +43,56 @@ export const paperCitationsSchema = {
     'within_1_year 31–365, within_2_years 366–730, after_2_years over 730. Unknown record → 404 PAPER_NOT_FOUND.',
   params: PaperParams,
   response: { 200: PaperCitationsBody },
+};
+
+export const CitingWorksQuery = Type.Object({
+  when: Type.Optional(
+    oneOf(
+      CITING_WHEN,
+      'Which citing works: all (default), before the notice, on its day (same_day), after it, or undated (no citing date or no notice date).',
+    ),
+  ),
+  page: pageParam(),
+  limit: limitParam(CITING_DEFAULT_LIMIT, CITING_MAX_LIMIT, 'citing works per page'),
+});
+
+const Timing4 = oneOf(['before', 'same_day', 'after', 'undated'] as const, 'Where the citing date falls against the notice date.');
+
+export const CitingWork = Type.Object({
+  citing_id: Type.String({
+    description: 'The citing work as the citation source names it: doi:… or openalex:W…, or the OpenCitations citing id.',
+  }),
+  doi: Nullable(Type.String({ description: "The citing work's DOI, when the source gives one." })),
+  date: Nullable(Type.String({ description: 'YYYY-MM-DD; a month- or year-only date stands for the first day of its period.' })),
+  date_precision: Nullable(Type.String({ description: 'day, month or year: how much of the date the source gave.' })),
+  year: NullableInteger,
+  days_after_notice: Nullable(Type.Integer({ description: 'Citing date − notice date in days (> 0 after, 0 the same day, < 0 before).' })),
+  timing: Timing4,
+});
+
+export const CitingWorksBody = Type.Object({
+  record_id: Type.String(),
+  retraction_date: NullableString,
+  when: oneOf(CITING_WHEN, 'The `when` filter applied.'),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer({ description: 'Citing works under the `when` filter.' }),
+  total_pages: Type.Integer({ description: 'At least 1.' }),
+  counts: Type.Object(
+    { before: Type.Integer(), same_day: Type.Integer(), after: Type.Integer(), undated: Type.Integer() },
+    { description: "All the paper's citing works, by where they fall against the notice (whatever `when`)." },
+  ),
+  works: Type.Array(CitingWork),
+});
+
+export const citingWorksSchema = {
+  summary: 'The works citing a retracted paper, before and after its notice',
+  description:
+    `One page of the works citing the paper, ${CITING_ORDER}. Each carries what the citation sources hold: its identifier, DOI and citing date ` +
+    '(OpenCitations gives `citing, creation`; OpenAlex `id, doi, publication_date`); the sources as imported carry no title or journal of a citing work, ' +
+    'so none is given. `when` keeps the works before, on the day of, or after the notice (the same split as /api/paper/{record_id}/citations/). ' +
+    `limit: default ${CITING_DEFAULT_LIMIT}, values above ${CITING_MAX_LIMIT} are reduced to ${CITING_MAX_LIMIT}; a page past the last is empty. Unknown record → 404 PAPER_NOT_FOUND.`,
+  params: PaperParams,
+  querystring: CitingWorksQuery,
+  response: { 200: CitingWorksBody },
 };

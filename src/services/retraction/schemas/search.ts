@@ -1,7 +1,12 @@
-// The search-autocomplete endpoint: its query, body and documentation.
+// The search endpoints: the autocomplete, the search with filters and the export of a search; query, body and documentation.
 import { Type } from 'typebox';
-import { withError } from '../../../core/http/params.ts';
-import { NullableString } from './common.ts';
+import { dateParam, limitParam, pageParam, textParam, withError } from '../../../core/http/params.ts';
+import { producesFormats } from '../../../core/http/schema.ts';
+import { NATURES } from '../nature.ts';
+import { EXPORT_COLUMNS } from '../repository.ts';
+import { FACET_SIZE, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MIN_QUERY, SEARCH_ORDER } from '../paper-search.ts';
+import { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT } from './export.ts';
+import { NullableNumber, NullableString, natureParam, oneOf } from './common.ts';
 
 export const MIN_QUERY_LENGTH = 3;
 
@@ -35,4 +40,99 @@ export const autocompleteSchema = {
     'A DOI URL (https://doi.org/…) is searched as the bare DOI.',
   querystring: AutocompleteQuery,
   response: { 200: AutocompleteBody },
+};
+
+const FilterQuery = {
+  q: Type.Optional(
+    textParam(
+      `Text in titles, author names and DOIs, accents ignored; at least ${SEARCH_MIN_QUERY} characters after trimming.`,
+      200,
+      'zebrafish',
+    ),
+  ),
+  journal: Type.Optional(textParam('Part of the journal name, accents ignored.', 200)),
+  subject: Type.Optional(textParam('Part of a subject (Retraction Watch subjects without their code), accents ignored.', 200)),
+  country: Type.Optional(textParam("Part of a country of the authors' institutions, accents ignored.", 200)),
+  reason: Type.Optional(textParam('Part of a reason for the notice, accents ignored.', 200)),
+  nature: natureParam('all', 'to find'),
+  retracted_from: Type.Optional(dateParam('Notice on or after this day.')),
+  retracted_to: Type.Optional(dateParam('Notice on or before this day.')),
+  published_from: Type.Optional(dateParam('Original paper published on or after this day.')),
+  published_to: Type.Optional(dateParam('Original paper published on or before this day.')),
+};
+
+export const SearchQuery = Type.Object({
+  ...FilterQuery,
+  page: pageParam(),
+  limit: limitParam(SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, 'records per page'),
+});
+
+const natureField = oneOf(NATURES, 'The kind of notice: only retraction is a retracted paper.');
+
+export const SearchResultSchema = Type.Object({
+  ...Object.fromEntries(
+    EXPORT_COLUMNS.map((c) => [
+      c,
+      c === 'total_citations' || c === 'post_retraction_citations'
+        ? Type.Integer()
+        : c === 'post_retraction_percentage'
+          ? NullableNumber
+          : c === 'record_id' || c === 'title' || c === 'authors' || c === 'country' || c === 'subject'
+            ? Type.String()
+            : NullableString,
+    ]),
+  ),
+  nature: natureField,
+});
+
+const Facet = Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }));
+
+export const SearchBody = Type.Object({
+  filters: Type.Record(Type.String(), Type.String(), { description: 'The filters applied, trimmed (nature always).' }),
+  order: Type.String(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer({ description: 'Records matching every filter.' }),
+  total_pages: Type.Integer({ description: 'At least 1.' }),
+  results: Type.Array(SearchResultSchema),
+  facets: Type.Object(
+    {
+      nature: Facet,
+      journal: Facet,
+      subject: Facet,
+      country: Facet,
+    },
+    {
+      description: `Among the matching records: every kind of notice, and the ${FACET_SIZE} most frequent journals, subjects and countries.`,
+    },
+  ),
+});
+
+const FILTER_NOTE =
+  'Text filters match a part of the field with accents and case ignored (as the autocomplete does: "montreal" finds "Montréal"); ' +
+  'date ranges include both ends, and a record without that date is outside any range; a range that ends before it starts is a 400. ' +
+  'Filters combine with AND.';
+
+export const searchSchema = {
+  summary: 'Search retracted papers with filters',
+  description: `One page of the records matching every filter, ${SEARCH_ORDER}. ${FILTER_NOTE} Facets count the matching records. A page past the last is empty.`,
+  querystring: SearchQuery,
+  response: { 200: SearchBody },
+};
+
+export const ExportSearchQuery = Type.Object({
+  ...FilterQuery,
+  format: Type.Optional(oneOf(['json', 'csv', 'excel'] as const, 'json (default), csv or excel (.xlsx).')),
+  limit: limitParam(EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, 'records'),
+});
+
+export const exportSearchSchema = {
+  summary: 'Download the records of a search',
+  description:
+    `Streamed download of up to \`limit\` records matching the filters of /api/search/ (default ${EXPORT_DEFAULT_LIMIT}; values above ${EXPORT_MAX_LIMIT} are reduced to ${EXPORT_MAX_LIMIT}), in the search's order. ` +
+    `${FILTER_NOTE} Columns: ${[...EXPORT_COLUMNS, 'nature'].join(', ')}. json: {filters, papers:[…], search:{exported_papers, matching_papers, …}}; csv and excel: one row per record. ` +
+    'CSV cells that begin with =, +, -, @, tab or CR get a leading apostrophe. Same rate limit as /api/export/.',
+  querystring: ExportSearchQuery,
+  produces: producesFormats('json', 'csv', 'xlsx'),
+  response: { 200: Type.Object({ filters: Type.Any(), papers: Type.Array(Type.Any()), search: Type.Any() }) },
 };
