@@ -4,7 +4,7 @@ import { choiceParam } from './params.ts';
 
 test('a choice with a hyphen or a dot compiles under the u flag and matches only itself', () => {
   const schema = choiceParam(['very-low', 'v1.2'], 'a choice');
-  const pattern = new RegExp(schema.pattern!, 'u');
+  const pattern = new RegExp((schema as unknown as { pattern: string }).pattern, 'u');
   assert.ok(pattern.test('very-low'));
   assert.ok(pattern.test(' VERY-LOW '));
   assert.ok(pattern.test('v1.2'));
