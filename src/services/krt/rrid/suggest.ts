@@ -26,7 +26,7 @@ import { calibratedProbability, type Calibration } from './calibration-map.ts';
 import { cleanResourceName, type RridKnowledgeBase, type SuggestableEntry } from './knowledge-base.ts';
 
 export type { SuggestableEntry } from './knowledge-base.ts';
-import { consensusProbability, nameConsensus } from './consensus.ts';
+import { consensusBins, consensusProbability, nameConsensus } from './consensus.ts';
 import { nameTokens, weightedDice } from './similarity.ts';
 
 export interface RridQuery {
@@ -263,7 +263,7 @@ export function answerFromPool(
   plan: QueryPlan,
   query: RridQuery,
   weight: (token: string) => number,
-  calibration: Pick<Calibration, 'bins' | 'consensus'> | null,
+  calibration: Pick<Calibration, 'bins' | 'consensus' | 'consensusDistinctive'> | null,
   options: SuggestOptions = {},
 ): SuggestAnswer {
   const nameOnly = isNameOnly(query);
@@ -291,7 +291,7 @@ export const NAME_ONLY_ANSWER_FROM = 0.9;
 function consensusAnswer(
   pool: readonly SuggestableEntry[],
   query: RridQuery,
-  calibration: Pick<Calibration, 'consensus'> | null,
+  calibration: Pick<Calibration, 'consensus' | 'consensusDistinctive'> | null,
   options: SuggestOptions,
 ): SuggestAnswer | null {
   const candidates = nameConsensus(pool, query.resourceName ?? '');
@@ -301,7 +301,7 @@ function consensusAnswer(
   const suggestions: RridSuggestion[] = [];
   for (const c of candidates) {
     if (suggestions.length >= limit) break;
-    const confidence = consensusProbability(calibration?.consensus, c.score);
+    const confidence = consensusProbability(consensusBins(calibration, c.entry.type), c.score);
     if (confidence < minConfidence) continue;
     const e = c.entry;
     const others = candidates.filter((o) => o !== c);
@@ -335,7 +335,7 @@ function consensusAnswer(
     reason:
       top.agreeing < top.total
         ? `papers disagree on this name: RRID:${top.entry.rrid} in ${top.agreeing} of ${top.total} mentions with an RRID (a clear consensus is needed when only a name is given)`
-        : `too little evidence: RRID:${top.entry.rrid} is written with this name in ${plural(top.agreeing, 'mention')} only (right with probability ${consensusProbability(calibration?.consensus, top.score).toFixed(2)}, below ${minConfidence.toFixed(2)})`,
+        : `too little evidence: RRID:${top.entry.rrid} is written with this name in ${plural(top.agreeing, 'mention')} only (right with probability ${consensusProbability(consensusBins(calibration, top.entry.type), top.score).toFixed(2)}, below ${minConfidence.toFixed(2)})`,
   };
 }
 
