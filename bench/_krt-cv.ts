@@ -9,6 +9,11 @@
 // author-table papers; each fold paper's author tables are cut out of its text before extraction. With `heldOut`,
 // the held-out papers are scored once, with every other paper as training.
 //
+// Fills: for each test paper's text-built table, what the base proposes for its empty identifier cells
+// (rrid/fill-proposals.ts). The fill model (rrid/fill-model.ts) that scores a fold's proposals is fitted on the
+// other folds' proposals, labelled by their own papers' author tables (for the held-out papers: on every tuning
+// fold's), so its probabilities, their reliability table and the precision of the fills are out of sample.
+//
 // Scores, with 95% percentile-bootstrap intervals over papers:
 // - identifiers: RRIDs and catalog numbers of the text-built table against those of the authors' table, compared
 //   after removing spaces, case and separators ("RRID:AB_2127260" = "ab2127260"), pooled over papers; the ceiling

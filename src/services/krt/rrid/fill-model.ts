@@ -2,7 +2,9 @@
 // resources table lists for that row, from the proposal's features. A logistic regression over sparse binary
 // features (extract/learned/logistic.ts), fitted on rows of papers whose authors' tables are known, with the
 // knowledge base built without those papers (bench/_krt-cv.ts fits it by fold, so that every figure it reports
-// comes from a model that never saw the scored paper). A row's cell is filled only from FILL_MODEL_FROM.
+// comes from a model that never saw the scored paper). A row's cell is filled only from FILL_MODEL_FROM, the
+// precision a served fill must have; with the corpus alone as knowledge no proposal reaches it out of sample (most
+// proposals are for rows the authors' tables do not list), so no table is filled yet.
 
 import { trainLogistic, type Example, type LogisticModel } from '../extract/learned/logistic.ts';
 import { formatIdentifier, parseIdentifierText, type IdentifierPart } from '../extract/identifier.ts';
@@ -21,7 +23,7 @@ export function fillProbability(model: FillModel, features: readonly string[]): 
   return 1 / (1 + Math.exp(-z));
 }
 
-/** Proposals are written into their cells from this probability (chosen on the tuning folds: see the file comment). */
+/** Proposals are written into their cells from this probability (see the file comment). */
 export const FILL_MODEL_FROM = 0.7;
 
 export interface AppliedFill {
