@@ -9,6 +9,11 @@
 // author-table papers; each fold paper's author tables are cut out of its text before extraction. With `heldOut`,
 // the held-out papers are scored once, with every other paper as training.
 //
+// Fills: for each test paper's text-built table, what the base proposes for its empty identifier cells
+// (rrid/fill-proposals.ts). The fill model (rrid/fill-model.ts) that scores a fold's proposals is fitted on the
+// other folds' proposals, labelled by their own papers' author tables (for the held-out papers: on every tuning
+// fold's), so its probabilities, their reliability table and the precision of the fills are out of sample.
+//
 // Scores, with 95% percentile-bootstrap intervals over papers:
 // - identifiers: RRIDs and catalog numbers of the text-built table against those of the authors' table, compared
 //   after removing spaces, case and separators ("RRID:AB_2127260" = "ab2127260"), pooled over papers; the ceiling
@@ -27,6 +32,7 @@ import {
   paperFolds,
   pooledEstimate,
   scorePaper,
+  matchRows,
   type Counts,
 } from '../src/services/krt/extract/evaluation.ts';
 import { parseIdentifierText } from '../src/services/krt/extract/identifier.ts';
@@ -39,13 +45,13 @@ import {
   RridKnowledgeBase,
   calibrate,
   cleanResourceName,
-  fillIdentifiers,
-  FILL_FROM,
   reliability,
   rridsWrittenIn,
   suggestRrids,
   type Reliability,
 } from '../src/services/krt/rrid/index.ts';
+import { fillProposals, type FillProposal } from '../src/services/krt/rrid/fill-proposals.ts';
+import { writeFills, FILL_MODEL_FROM, fillProbability, trainFillModel } from '../src/services/krt/rrid/fill-model.ts';
 
 export const CV_FOLDS = 5;
 export const CV_SEED = 30;
@@ -86,6 +92,8 @@ function identifiersOf(rows: readonly KrtRow[]): Set<string> {
 export interface CvResult {
   papers: number;
   lines: string[];
+  /** Each scored paper's text-built table (before fills) and the authors' table, for a closer look. */
+  tables: { paper: string; predicted: KrtRow[]; gold: KrtRow[] }[];
 }
 
 export interface CvOptions {
@@ -149,19 +157,31 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
   const kb = new RridKnowledgeBase();
   for (const [doi, c] of contributions) kb.addPaper(doi, c.rows, c.provider, c.attested);
 
-  const idRecall: { paper: string; hit: boolean }[] = [];
-  const idPrecision: { paper: string; hit: boolean }[] = [];
-  const ceiling: { paper: string; hit: boolean }[] = [];
   const rows: Counts[] = [];
   const krtRows: Counts[] = [];
   const suggestions: { paper: string; answerable: boolean; answered: boolean; right: boolean; anyConfidence: number; anyRight: boolean }[] =
     [];
-  const sweep: { paper: string; gold: Set<string>; fromText: Set<string>; fills: { p: number; id: string }[] }[] = [];
-  const filled: { p: number; right: boolean }[] = [];
-  for (const [k, test] of groups.entries()) {
+  // Per test paper: its identifiers, the text-built table and what the base proposes for its empty cells.
+  const tested: {
+    paper: string;
+    group: number;
+    scored: boolean;
+    gold: Set<string>;
+    ceiling: Set<string>;
+    predicted: KrtRow[];
+    proposals: FillProposal[];
+  }[] = [];
+  // With the held-out papers, the tuning folds are run too: the fill model of the held-out papers is fitted on them.
+  const runs: { papers: CvPaper[]; scored: boolean }[] = options.heldOut
+    ? [
+        ...Array.from({ length: CV_FOLDS }, (_, k) => ({ papers: tuning.filter((p) => fold.get(p.doi) === k), scored: false })),
+        { papers: groups[0], scored: true },
+      ]
+    : groups.map((g) => ({ papers: g, scored: true }));
+  for (const [k, { papers: test, scored }] of runs.entries()) {
     if (test.length === 0) continue;
     const started = performance.now();
-    const out = new Set([...test.map((p) => p.doi), ...(options.heldOut ? [] : heldOut)]);
+    const out = new Set([...test.map((p) => p.doi), ...(scored && options.heldOut ? [] : heldOut)]);
     const removed = [...out].filter((doi) => kb.hasPaper(doi)).map((doi) => [doi, kb.paper(doi)!] as const);
     for (const [doi] of removed) kb.removePaper(doi);
     try {
@@ -173,30 +193,19 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
       );
       const extractor = new LearnedExtractor(model);
       for (const p of test) {
-        let predicted = extractor.extract(p.training.text, p.training.base).map((r) => r.row);
+        const extracted = extractor.extract(p.training.text, p.training.base);
+        const predicted = extracted.map((r) => r.row);
         const gold = identifiersOf(p.gold);
-        const fromText = identifiersOf(predicted);
-        if (options.fill) {
-          const result = fillIdentifiers(kb, predicted, { fillFrom: 0 });
-          const kept = result.fills.filter((f) => f.confidence >= FILL_FROM);
-          predicted = fillIdentifiers(kb, predicted).rows;
-          for (const f of kept) filled.push({ p: f.confidence, right: f.identifiers.some((id) => gold.has(identifierComparisonKey(id))) });
-          sweep.push({
-            paper: p.doi,
-            gold,
-            fromText,
-            fills: result.fills.map((f) => ({ p: f.confidence, id: identifierComparisonKey(f.identifiers[0]) })),
-          });
-        }
-        const got = identifiersOf(predicted);
-        for (const id of gold) {
-          idRecall.push({ paper: p.doi, hit: got.has(id) });
-          ceiling.push({ paper: p.doi, hit: [...(wanted.get(id) ?? [])].some((doi) => !out.has(doi)) });
-        }
-        for (const id of got) idPrecision.push({ paper: p.doi, hit: gold.has(id) });
-        const score = scorePaper(p.doi, predicted, p.gold).resources;
-        rows.push(score);
-        if (p.krtLayout) krtRows.push(score);
+        const ceiling = new Set([...gold].filter((id) => [...(wanted.get(id) ?? [])].some((doi) => !out.has(doi))));
+        const proposals = options.fill
+          ? fillProposals(
+              kb,
+              predicted,
+              extracted.map((r) => r.confidence),
+            )
+          : [];
+        tested.push({ paper: p.doi, group: k, scored, gold, ceiling, predicted, proposals });
+        if (!scored) continue;
         const asked = new Set<string>();
         for (const row of p.gold)
           for (const part of parseIdentifierText(row.IDENTIFIER))
@@ -218,7 +227,52 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     } finally {
       for (const [doi, paper] of removed) kb.addObservations(doi, paper);
     }
-    log(`  fold ${k + 1}: ${test.length} papers, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    log(`  ${scored ? 'fold' : 'training fold'} ${k + 1}: ${test.length} papers, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+
+  // The fill model of each scored group is fitted on the proposals of the other groups' papers (their labels: the
+  // proposed identifier is in that paper's own table), so every probability below is out of sample.
+  const label = (t: (typeof tested)[number], proposal: FillProposal) => t.gold.has(identifierComparisonKey(proposal.value));
+  const probabilities = new Map<FillProposal, number>();
+  if (options.fill)
+    for (const group of new Set(tested.filter((t) => t.scored).map((t) => t.group))) {
+      const fillModel = trainFillModel(
+        tested
+          .filter((t) => t.group !== group && (!options.heldOut || !t.scored))
+          .flatMap((t) => t.proposals.map((proposal) => ({ features: proposal.features, label: label(t, proposal) }))),
+      );
+      for (const t of tested)
+        if (t.group === group)
+          for (const proposal of t.proposals) probabilities.set(proposal, fillProbability(fillModel, proposal.features));
+    }
+  const scoredPapers = tested.filter((t) => t.scored);
+  /** The tables with the fills from `from` (Infinity: none), scored. */
+  const atThreshold = (from: number) => {
+    const idRecall: { paper: string; hit: boolean }[] = [];
+    const idPrecision: { paper: string; hit: boolean }[] = [];
+    const fillPrecision: { paper: string; hit: boolean }[] = [];
+    const ceiling: { paper: string; hit: boolean }[] = [];
+    const rowCounts: Counts[] = [];
+    for (const t of scoredPapers) {
+      const kept = t.proposals.filter((proposal) => (probabilities.get(proposal) ?? 0) >= from);
+      const table = writeFills(t.predicted, kept);
+      const got = identifiersOf(table);
+      for (const id of t.gold) {
+        idRecall.push({ paper: t.paper, hit: got.has(id) });
+        ceiling.push({ paper: t.paper, hit: t.ceiling.has(id) });
+      }
+      for (const id of got) idPrecision.push({ paper: t.paper, hit: t.gold.has(id) });
+      for (const proposal of kept) fillPrecision.push({ paper: t.paper, hit: label(t, proposal) });
+      rowCounts.push(scorePaper(t.paper, table, papers.find((p) => p.doi === t.paper)!.gold).resources);
+    }
+    return { idRecall, idPrecision, fillPrecision, ceiling, rowCounts };
+  };
+  const served = atThreshold(options.fill ? FILL_MODEL_FROM : Infinity);
+  const { idRecall, idPrecision, ceiling } = served;
+  for (const t of scoredPapers) {
+    const score = served.rowCounts[scoredPapers.indexOf(t)];
+    rows.push(score);
+    if (papers.find((p) => p.doi === t.paper)!.krtLayout) krtRows.push(score);
   }
 
   const est = formatEstimate;
@@ -250,25 +304,41 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     );
   }
   if (options.fill) {
-    lines.push('thresholds (point figures): fill from / identifier recall / precision');
-    for (const t of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
-      let found = 0;
-      let goldCount = 0;
-      let right = 0;
-      let predictedCount = 0;
-      for (const s of sweep) {
-        const got = new Set(s.fromText);
-        for (const f of s.fills) if (f.p >= t && f.id) got.add(f.id);
-        goldCount += s.gold.size;
-        predictedCount += got.size;
-        for (const id of got) if (s.gold.has(id)) right++;
-        for (const id of s.gold) if (got.has(id)) found++;
-      }
-      lines.push(`  ${t.toFixed(2)}  ${(found / Math.max(1, goldCount)).toFixed(3)}  ${(right / Math.max(1, predictedCount)).toFixed(3)}`);
-    }
-    const r: Reliability = reliability(filled);
+    const fills = scoredPapers.flatMap((t) =>
+      t.proposals.map((proposal) => ({ p: probabilities.get(proposal) ?? 0, right: label(t, proposal) })),
+    );
+    const fillsServed = pooledEstimate(served.fillPrecision);
+    lines.splice(
+      3,
+      0,
+      `  the fills alone (from ${FILL_MODEL_FROM}): ${served.fillPrecision.length} identifiers, precision ${est(fillsServed)}`,
+    );
+    const none = atThreshold(Infinity);
     lines.push(
-      `identifier fills: ${filled.length}; confidence (fitted without the test papers): ECE ${r.ece.toFixed(3)}, Brier ${r.brier.toFixed(3)}`,
+      `identifiers from the text alone: recall ${est(pooledEstimate(none.idRecall))}, precision ${est(pooledEstimate(none.idPrecision))}`,
+    );
+    lines.push('thresholds (point figures): fill from / fills / fill precision / identifier recall / precision / recall of ceiling');
+    for (const t of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
+      const at = atThreshold(t);
+      const share = (xs: { hit: boolean }[]) => xs.filter((x) => x.hit).length / Math.max(1, xs.length);
+      lines.push(
+        `  ${t.toFixed(2)}  ${String(at.fillPrecision.length).padStart(5)}  ${share(at.fillPrecision).toFixed(3)}  ${share(at.idRecall).toFixed(3)}  ${share(at.idPrecision).toFixed(3)}  ${(share(at.idRecall) / Math.max(1e-9, share(at.ceiling))).toFixed(3)}`,
+      );
+    }
+    // The same proposals on the rows that are in the authors' table (matched by name): how right the base is about
+    // a resource the table lists, apart from whether the row belongs in the table.
+    const onRows = scoredPapers.flatMap((t) => {
+      const matched = new Set(matchRows(t.predicted, papers.find((p) => p.doi === t.paper)!.gold).map((m) => m.predicted));
+      return t.proposals
+        .filter((proposal) => matched.has(proposal.row))
+        .map((proposal) => ({ p: probabilities.get(proposal) ?? 0, right: label(t, proposal) }));
+    });
+    lines.push(
+      `proposals on rows of the authors' tables: ${onRows.length}, right ${onRows.filter((f) => f.right).length}; from 0.3: ${onRows.filter((f) => f.p >= 0.3).length}, right ${onRows.filter((f) => f.p >= 0.3 && f.right).length}`,
+    );
+    const r: Reliability = reliability(fills);
+    lines.push(
+      `proposed identifiers: ${fills.length} (${fills.filter((f) => f.right).length} in the authors' tables); fill model probability (fitted on the other folds): ECE ${r.ece.toFixed(3)}, Brier ${r.brier.toFixed(3)}`,
     );
     for (const row of r.rows)
       if (row.n)
@@ -276,5 +346,9 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
           `    [${row.from.toFixed(1)}, ${row.to.toFixed(1)})  ${String(row.n).padStart(5)}   predicted ${row.predicted.toFixed(3)}   observed ${row.observed.toFixed(3)}`,
         );
   }
-  return { papers: papers.length, lines };
+  return {
+    papers: papers.length,
+    lines,
+    tables: scoredPapers.map((t) => ({ paper: t.paper, predicted: t.predicted, gold: papers.find((p) => p.doi === t.paper)!.gold })),
+  };
 }

@@ -19,7 +19,8 @@
 // cv — the tables built from text against the authors' key resources tables, by cross-validation by paper over every
 //   paper with an author table (bench/_krt-cv.ts): identifier recall and precision beside the ceiling, name-only
 //   suggestions, row precision, each with a 95% interval. --held-out scores the held-out papers instead (once, at the
-//   end of tuning); --no-fill leaves the identifiers as the text gave them.
+//   end of tuning); --no-fill leaves the identifiers as the text gave them. With fills: the fill model's
+//   out-of-sample reliability and the fills' precision and identifier recall at each threshold.
 // coldstart — `import krt` of the corpus into a fresh SQLite database, then, each on a fresh connection as after a
 //   start: the first RRID suggestion and the median of 50 later ones, from the suggestion index stored at import
 //   (what the routes do) beside the baseline, the knowledge base loaded into memory on the first request.

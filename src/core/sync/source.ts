@@ -1,6 +1,6 @@
 // What a service syncs from: each service declares its official source in `src/services/<service>/sync.ts` (the
 // default address, the files and the importer that reads each); the deployment may point it elsewhere with
-// PDI_SYNC_URL_<SERVICE> (a mirror) or `pdi sync <service> --source URL`.
+// PDI_SYNC_URL_<SERVICE> or the definition's own variable (a mirror) or `pdi sync <service> --source URL`.
 import type { ServiceName } from '../config.ts';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_DEADLINE_MS, redactUrl } from './download.ts';
@@ -32,15 +32,25 @@ export interface SyncDefinition {
   files: readonly SyncFileDefinition[];
   /** Largest file accepted, in bytes (PDI_SYNC_MAX_BYTES_<SERVICE> overrides). */
   maxBytes: number;
+  /**
+   * The environment variable that names a mirror of this definition (default PDI_SYNC_URL_<SERVICE>): its own name
+   * when the service's variable already names another of its sources.
+   */
+  urlVariable?: string;
 }
 
 export interface ResolvedSyncFile extends SyncFileDefinition {
   url: string;
 }
 
-/** The address of every file of a definition: `--source`, else PDI_SYNC_URL_<SERVICE>, else the default. */
+/** The environment variable that names a mirror of a definition's files. */
+export function syncUrlVariable(definition: SyncDefinition): string {
+  return definition.urlVariable ?? `PDI_SYNC_URL_${definition.service.toUpperCase()}`;
+}
+
+/** The address of every file of a definition: `--source`, else its URL variable (syncUrlVariable), else the default. */
 export function resolveSyncFiles(definition: SyncDefinition, env: NodeJS.ProcessEnv, override?: string): ResolvedSyncFile[] {
-  const variable = `PDI_SYNC_URL_${definition.service.toUpperCase()}`;
+  const variable = syncUrlVariable(definition);
   const base = override?.trim() || env[variable]?.trim() || definition.defaultUrl;
   if (!base) {
     const why = definition.noDefault ? ` ${definition.noDefault}` : '';

@@ -5,7 +5,8 @@
 // and import that store through B's own importer, which extracts the key resources table of every new or changed
 // file with the same guards as `pdi import krt`. The endpoints are configurable and take no credentials.
 // `pdi sync krt` (and `serve --sync-every`) is for B's one bulk source: Cellosaurus' flat file, read by the registry
-// importer (registry/import.ts) with the guards of `pdi import krt <file> --kind registry`. The Antibody Registry's
+// importer (registry/import.ts) with the guards of `pdi import krt <file> --kind registry`; its mirror is named by
+// PDI_SYNC_URL_KRT_CELLOSAURUS (PDI_SYNC_URL_KRT names the bioRxiv API). The Antibody Registry's
 // export has no address to sync from (its download needs a signed-in account): it is imported from a file.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -31,6 +32,8 @@ export const krtSync: SyncDefinition = {
   files: [{ name: 'cellosaurus', fileName: 'cellosaurus.txt', importer: 'registry', contentTypes: ['text/plain'] }],
   // The file is about 400 MB (release 49, 2024) and grows with every release.
   maxBytes: 4 * 1024 ** 3,
+  // PDI_SYNC_URL_KRT names the bioRxiv API (krtFetchEndpoints), so the registry mirror has its own variable.
+  urlVariable: 'PDI_SYNC_URL_KRT_CELLOSAURUS',
 };
 
 export const BIORXIV_API_URL = 'https://api.biorxiv.org';

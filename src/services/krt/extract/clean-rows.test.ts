@@ -17,6 +17,8 @@ test('figure-legend pointers, dilutions and function words are cut from names', 
   assert.equal(cleanRowName('SDS-PAGE gel using a'), 'SDS-PAGE gel');
   // Parentheses that are part of a name stay.
   assert.equal(cleanRowName('ammonium persulfate (APS)'), 'ammonium persulfate (APS)');
+  // A closing parenthesis left over from the sentence.
+  assert.equal(cleanRowName('pIRES2-eGFP)'), 'pIRES2-eGFP');
 });
 
 test('phenotypes, versions and generic headings are not resources', () => {
@@ -28,9 +30,32 @@ test('phenotypes, versions and generic headings are not resources', () => {
     'Species-specific',
     'Analysis Software',
     'version 10.6.1',
+    'antibody',
+    'Normal goat serum',
+    'Alexa Fluor',
+    'final concentration EDTA',
+    'digitonin solution described above',
+    '30 min',
+    'Postnatal day 40-60',
+    'PBS',
+    '1X PBS',
+    'NaCl',
+    'Tris-HCl',
+    'paraformaldehyde',
   ])
     assert.equal(isNotAResource(name), true, name);
-  for (const name of ['HCC1806', 'GraphPad Prism', 'MDA-MB-231', 'Fiji', 'anti-GFP', 'EGFP-N1 plasmid'])
+  for (const name of [
+    'HCC1806',
+    'GraphPad Prism',
+    'MDA-MB-231',
+    'Fiji',
+    'anti-GFP',
+    'EGFP-N1 plasmid',
+    'Alexa Fluor 488 goat anti-rabbit IgG (H+L)',
+    'Nuclease-free water',
+    'Lipofectamine 3000',
+    'DMEM',
+  ])
     assert.equal(isNotAResource(name), false, name);
 });
 

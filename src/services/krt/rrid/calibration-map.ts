@@ -25,6 +25,11 @@ export interface Calibration {
   top1Rate: number;
   /** Name-only answers: the map of the consensus score (rrid/consensus.ts), fitted the same way. */
   consensus?: CalibrationBin[];
+  /**
+   * The same for answers whose resource has a name of its own (software, cell lines, strains: consensus.ts
+   * `distinctiveName`), fitted on those answers only; `consensus` then holds the others'. Absent in older snapshots.
+   */
+  consensusDistinctive?: CalibrationBin[];
 }
 
 export interface ScorePair {

@@ -12,7 +12,8 @@
 import { Random } from '../../../core/random.ts';
 import { calibratedProbability, fitIsotonic, reliability, type Calibration, type Reliability, type ScorePair } from './calibration-map.ts';
 import type { RridKnowledgeBase } from './knowledge-base.ts';
-import { nameConsensus } from './consensus.ts';
+import { distinctiveName, nameConsensus } from './consensus.ts';
+import type { ResourceType } from '../extract/krt-row.ts';
 import { ABSTAIN_BELOW, candidatePool, planQuery, scoreCandidates } from './suggest.ts';
 
 export type { Calibration, CalibrationBin, ScorePair } from './calibration-map.ts';
@@ -28,8 +29,8 @@ export interface LopoQuery {
   answerable: boolean;
   /** RRIDs returned, best first (top `limit`), with rank scores. */
   returned: { rrid: string; score: number }[];
-  /** The consensus answer to the paper's resource name alone (consensus.ts), with its score; null when none. */
-  consensus: { rrid: string; score: number } | null;
+  /** The consensus answer to the paper's resource name alone (consensus.ts), with its score and type; null when none. */
+  consensus: { rrid: string; score: number; type: ResourceType } | null;
 }
 
 export interface LopoOptions {
@@ -69,7 +70,7 @@ export function leaveOnePaperOut(kb: RridKnowledgeBase, options: LopoOptions = {
           catalog: o.catalogs[0] ?? '',
           answerable: kb.hasRrid(o.rrid!),
           returned: scored.slice(0, limit).map((c) => ({ rrid: c.entry.rrid!, score: c.rankScore })),
-          consensus: agreed ? { rrid: agreed.entry.rrid!, score: agreed.score } : null,
+          consensus: agreed ? { rrid: agreed.entry.rrid!, score: agreed.score, type: agreed.entry.type } : null,
         });
       }
     } finally {
@@ -83,9 +84,13 @@ export function pairsOf(queries: readonly LopoQuery[]): ScorePair[] {
   return queries.flatMap((q) => q.returned.map((r) => ({ score: r.score, right: r.rrid === q.rrid })));
 }
 
-/** (score, right) of the consensus answer to each query's name alone. */
-export function consensusPairsOf(queries: readonly LopoQuery[]): ScorePair[] {
-  return queries.flatMap((q) => (q.consensus ? [{ score: q.consensus.score, right: q.consensus.rrid === q.rrid }] : []));
+/** (score, right) of the consensus answer to each query's name alone; only those of one class when `distinctive` is given. */
+export function consensusPairsOf(queries: readonly LopoQuery[], distinctive?: boolean): ScorePair[] {
+  return queries.flatMap((q) =>
+    q.consensus && (distinctive === undefined || distinctiveName(q.consensus.type) === distinctive)
+      ? [{ score: q.consensus.score, right: q.consensus.rrid === q.rrid }]
+      : [],
+  );
 }
 
 /** Share of queries whose first candidate is the paper's RRID (no abstention). */
@@ -105,7 +110,8 @@ export function calibrate(kb: RridKnowledgeBase, options: LopoOptions = {}): Cal
     queries: queries.length,
     pairs: pairs.length,
     top1Rate: Number(top1Rate(queries.filter((q) => q.answerable)).toFixed(4)),
-    consensus: fitIsotonic(consensusPairsOf(queries)),
+    consensus: fitIsotonic(consensusPairsOf(queries, false)),
+    consensusDistinctive: fitIsotonic(consensusPairsOf(queries, true)),
   };
   kb.calibration = calibration;
   return calibration;

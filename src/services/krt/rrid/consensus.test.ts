@@ -1,11 +1,10 @@
 // Name-only questions are answered by the papers' consensus on the name, with a calibrated confidence, or the answer
-// says why it abstains; the stored index, the base in memory and the identifier fill agree.
+// says why it abstains; the stored index and the base in memory agree (the identifier fill: fill-proposals.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeRow, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
 import { calibrate } from './calibration.ts';
 import { nameKeys } from './consensus.ts';
-import { fillIdentifiers } from './fill.ts';
 import { RridKnowledgeBase } from './knowledge-base.ts';
 import { answerRrids, suggestRrids } from './suggest.ts';
 import { answerFromIndex, rowsReader, suggestionIndexOf } from './suggestion-index.ts';
@@ -69,35 +68,4 @@ test('the stored index gives the same answer and the same reason', async () => {
     const memory = answerRrids(kb, { resourceName });
     assert.deepEqual({ ...indexed, suggestions: indexed.suggestions.map(({ demoOnly: _demoOnly, ...s }) => s) }, memory, resourceName);
   }
-});
-
-test('identifier fill: rows from text get the RRID the papers wrote, with the evidence, or stay empty with candidates', () => {
-  const kb = corpus();
-  const rows = [
-    row('Experimental model: Cell line', 'HEK293T', '', ''),
-    row('Software/code', 'Fiji', '', ''),
-    row('Antibody', 'GFP tag', '', ''),
-    row('Antibody', 'HEK293T', '', ''),
-    row('Software/code', 'ImageJ', '', 'RRID:SCR_003070'),
-  ];
-  const { rows: filled, fills } = fillIdentifiers(kb, rows);
-  assert.equal(filled[0].IDENTIFIER, 'RRID:CVCL_0063');
-  assert.equal(filled[1].IDENTIFIER, 'RRID:SCR_002285');
-  const hek = fills.find((f) => f.row === 0)!;
-  assert.equal(hek.filled, true);
-  assert.deepEqual(
-    hek.evidence,
-    [...Array(8).keys()].map((i) => `10.1101/p${i}`),
-  );
-  assert.ok(hek.confidence >= 0.5 && hek.confidence <= 1);
-  // A split vote: the cell stays empty and the row lists its candidates.
-  assert.equal(filled[2].IDENTIFIER, '');
-  const gfp = fills.find((f) => f.row === 2)!;
-  assert.equal(gfp.filled, false);
-  assert.deepEqual(gfp.candidates.map((c) => c.rrid).sort(), ['RRID:AB_303395', 'RRID:AB_627695']);
-  // A cell line's RRID is never written into an antibody row; a row with an RRID keeps it.
-  assert.equal(filled[3].IDENTIFIER, '');
-  assert.equal(filled[4].IDENTIFIER, 'RRID:SCR_003070');
-  // Every filled RRID is one a paper of the base wrote.
-  for (const f of fills) for (const id of f.identifiers) assert.ok(kb.hasRrid(id.replace(/^RRID:/, '')));
 });

@@ -9,7 +9,8 @@
 // of being right by its own isotonic calibration, fitted by leaving each paper out of the base and asking its names
 // (calibration.ts).
 
-import { calibratedProbability, type CalibrationBin } from './calibration-map.ts';
+import { calibratedProbability, type Calibration, type CalibrationBin } from './calibration-map.ts';
+import type { ResourceType } from '../extract/krt-row.ts';
 import { cleanResourceName, type SuggestableEntry } from './knowledge-base.ts';
 import { nameTokens } from './similarity.ts';
 
@@ -21,7 +22,8 @@ const SOFTWARE_VERSION = /^(v|ver|version)\d+([._]\d+)*[a-z]?$|^r20\d\d[ab]?$/;
 /** The name's tokens in order without separators ("hek293t"), and as a set (" antibody gfp": word order aside). */
 function compact(name: string): string[] {
   const tokens = nameTokens(name).filter((t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t));
-  if (tokens.join('').length < 2) return [];
+  // R, the language, is the one name of a single letter.
+  if (tokens.join('').length < 2 && tokens.join('') !== 'r') return [];
   return [tokens.join(''), ` ${[...tokens].sort().join(' ')}`];
 }
 
@@ -68,6 +70,24 @@ export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string): C
   return found
     .map((f) => ({ ...f, total, score: f.agreeing / (total + 1) }))
     .sort((a, b) => b.agreeing - a.agreeing || b.entry.papers.size - a.entry.papers.size || a.entry.id - b.entry.id);
+}
+
+/**
+ * Whether a resource of this type has a name of its own: "Fiji", "HEK293T" or a strain's genotype name one resource,
+ * while "anti-GFP" or "Goat anti-rabbit Alexa Fluor 488" names a target that many catalogued antibodies share.
+ * A single paper's vote is worth more for the former, so the two are calibrated apart.
+ */
+export function distinctiveName(type: ResourceType): boolean {
+  return type === 'Software/code' || type.startsWith('Experimental model');
+}
+
+/** The consensus map that applies to an answer of this type (the shared one in snapshots without the split). */
+export function consensusBins(
+  calibration: Pick<Calibration, 'consensus' | 'consensusDistinctive'> | null | undefined,
+  type: ResourceType,
+): CalibrationBin[] | undefined {
+  if (!calibration) return undefined;
+  return distinctiveName(type) && calibration.consensusDistinctive ? calibration.consensusDistinctive : calibration.consensus;
 }
 
 /** Probability that the consensus RRID is right, from the base's consensus calibration (1/2 when there is none). */

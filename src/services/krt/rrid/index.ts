@@ -21,7 +21,16 @@ export {
   type SuggestAnswer,
 } from './suggest.ts';
 export { nameConsensus, nameKeys, type ConsensusCandidate } from './consensus.ts';
-export { fillIdentifiers, FILL_FROM, type IdentifierFill, type FillCandidate } from './fill.ts';
+export { fillProposals, type FillProposal, type ProposalKind } from './fill-proposals.ts';
+export {
+  applyFills,
+  fillProbability,
+  FILL_MODEL_FROM,
+  trainFillModel,
+  writeFills,
+  type AppliedFill,
+  type FillModel,
+} from './fill-model.ts';
 export {
   calibratedProbability,
   fitIsotonic,

@@ -14,7 +14,8 @@ export const CONFIDENCE_NOTE =
   'confidence_score is calibrated: the share of right answers among suggestions with that ranking score in a leave-one-paper-out experiment on the ' +
   'knowledge base (isotonic regression, recomputed at every import). Suggestions below 0.5 are not shown: no suggestion is better than a likely wrong one. ' +
   'A query with a name only (no catalog number, no vendor) is answered by the consensus of the papers that write that name with an RRID ' +
-  '("HEK293T" → CVCL_0063), from a calibrated probability of 0.9, the consensus score calibrated the same way. ' +
+  '("HEK293T" → CVCL_0063), from a calibrated probability of 0.8, the consensus score calibrated the same way (apart for software, ' +
+  'cell lines and organisms, whose names are their own, and for antibodies and other reagents, whose names many products share). ' +
   'Only RRIDs written verbatim by papers of the store are ever suggested; with none, suggestions is [], abstained is true and reason says why.';
 
 export const SuggestBody = Type.Object(
