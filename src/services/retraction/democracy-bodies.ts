@@ -96,7 +96,7 @@ export const CLOCK_NOTE =
 export const KFOLD_DEFINITIONS = {
   elpd_kfold:
     'elpd_kfold_joint: the sum over countries of log p(y_c | data without the fold of c), the rows of each left-out country predicted jointly as a new country ' +
-    '(one new country effect, integrated out, shared by its rows). Larger than the pointwise figure, as the rows of a country predict each other.',
+    '(one new country effect, integrated out, shared by its rows). It may be above or below the pointwise figure: compare models on the same figure.',
   elpd_kfold_pointwise:
     'elpd_kfold_pointwise, as brms::kfold reports it with folds grouped by country: the sum over left-out country-years of log (1/S) Σ_s p(y_i | θ_s), ' +
     "θ_s the draws of the fit without the row's fold, each row predicted alone with the new country effect integrated out per draw " +

@@ -337,7 +337,8 @@ export async function kfoldByCountry(
       'it measures prediction for countries outside the data and is compared between models, not with elpd_loo (which predicts one country-year at a time). ' +
       "elpd_kfold_pointwise is brms::kfold's figure (folds grouped by country): the sum over held-out country-years of log mean_s p(y_i | θ_s), each row predicted alone " +
       "with the new country effect integrated out the same way (brms draws one per posterior draw instead); its SE is √n times the sd of the pointwise terms, as loo's. " +
-      'The joint figure is the larger: the rows of a country share its effect, so together they predict each other.',
+      'The two differ in either direction (the joint one counts how well the rows of a country agree with each other, not only with the model): ' +
+      'compare models on the same figure, never one figure with the other.',
   };
 }
 
