@@ -18,15 +18,8 @@ import type { RetractionDb } from './tables.ts';
 import { PAPER_DATASETS } from './reports.ts';
 import type { Download, ExportFormat } from './reports.ts';
 
-export const SEARCH_MIN_QUERY = 3;
-export const SEARCH_DEFAULT_LIMIT = 20;
-export const SEARCH_MAX_LIMIT = 100;
-/** Values per facet. */
-export const FACET_SIZE = 10;
-export const SEARCH_ORDER =
-  'with q: the autocomplete ranking (exact DOI, exact title, title prefix, title word, title, author prefix, author, DOI part; then more ' +
-  'post-retraction citations, the more recent notice); a DOI-shaped q: the exact DOI, then DOIs in alphabetical order; without q: notice date, newest ' +
-  'first (records without one last); ties by row id';
+import { FACET_SIZE, SEARCH_MIN_QUERY, SEARCH_ORDER } from './search-limits.ts';
+export { FACET_SIZE, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MIN_QUERY, SEARCH_ORDER } from './search-limits.ts';
 
 export const TEXT_FILTERS = ['journal', 'subject', 'country', 'reason'] as const;
 export type TextFilter = (typeof TEXT_FILTERS)[number];

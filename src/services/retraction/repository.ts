@@ -213,36 +213,9 @@ export async function paperCitations(db: RetractionDb, recordId: string): Promis
 
 // ---------------------------------------------------------------- export
 
-export const EXPORT_COLUMNS = [
-  'record_id',
-  'title',
-  'authors',
-  'journal',
-  'publisher',
-  'country',
-  'subject',
-  'article_type',
-  'original_paper_date',
-  'retraction_date',
-  'retraction_nature',
-  'reason',
-  'doi',
-  'total_citations',
-  'post_retraction_citations',
-  'post_retraction_percentage',
-] as const;
-
-export type ExportPaper = {
-  [K in (typeof EXPORT_COLUMNS)[number]]: K extends 'total_citations' | 'post_retraction_citations'
-    ? number
-    : K extends 'post_retraction_percentage'
-      ? number | null
-      : K extends 'record_id' | 'title' | 'authors' | 'country' | 'subject'
-        ? string
-        : string | null;
-};
-
-export const EXPORT_ORDER = 'retraction date, newest first (papers without one last), then by row id';
+export { EXPORT_COLUMNS, EXPORT_ORDER } from './export-columns.ts';
+export type { ExportPaper } from './export-columns.ts';
+import type { ExportPaper } from './export-columns.ts';
 
 /** A paper in export order, with where it sits in that order (for keyset pages and the stored CSV lines). */
 export interface ExportRow {

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { limitParam } from '../../../core/http/params.ts';
 import { producesFormats } from '../../../core/http/schema.ts';
-import { EXPORT_COLUMNS, EXPORT_ORDER } from '../repository.ts';
+import { EXPORT_COLUMNS, EXPORT_ORDER } from '../export-columns.ts';
 import { natureParam, oneOf } from './common.ts';
 
 export const EXPORT_DEFAULT_LIMIT = 1000;

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import { dateParam, limitParam, pageParam, textParam, withError } from '../../../core/http/params.ts';
 import { producesFormats } from '../../../core/http/schema.ts';
 import { NATURES } from '../nature.ts';
-import { EXPORT_COLUMNS } from '../repository.ts';
-import { FACET_SIZE, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MIN_QUERY, SEARCH_ORDER } from '../paper-search.ts';
+import { EXPORT_COLUMNS } from '../export-columns.ts';
+import { FACET_SIZE, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MIN_QUERY, SEARCH_ORDER } from '../search-limits.ts';
 import { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT } from './export.ts';
 import { NullableNumber, NullableString, natureParam, oneOf } from './common.ts';
 
