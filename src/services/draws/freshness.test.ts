@@ -2,6 +2,7 @@
 // later, both databases. Staleness counts from the newest draw (PDI_DRAWS_STALE_DAYS, default 30) as well as from
 // the import: the API's data_source, /api/sync-status/, /metrics and the pages say so, and the forecast answers
 // name their origin and the newest draw they used. The clock is the as-of date, injected through the environment.
+import { formatDate } from '../../core/i18n/format.ts';
 import { before, after, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Static } from 'typebox';
@@ -19,6 +20,8 @@ import { drawsService } from './service.ts';
 
 const LATER = '2026-12-06';
 const NEWEST = '2025-12-17';
+/** A date as the English pages write it. */
+const words = (date: string) => formatDate('en', date);
 
 it('PDI_DRAWS_STALE_DAYS: 30 by default, a whole number of days, or off', () => {
   assert.equal(staleAfterDays({}), 30);
@@ -94,13 +97,15 @@ describeWithSnapshot('draws: the data’s age in every answer', (t) => {
       const page = (await app.inject(url)).body;
       assert.match(
         page,
-        new RegExp(`<strong>Old data:</strong> the newest draw held is dated ${NEWEST}, 354 days before\\s+${LATER}`),
+        new RegExp(`<strong>Old data:</strong>\\s+the newest draw held is dated ${words(NEWEST)}, 354 days before\\s+${words(LATER)}`),
         url,
       );
-      assert.match(page, new RegExp(`Forecasts made on ${LATER} from the draws up to ${NEWEST} \\(round\\s+388\\)`), url);
+      assert.match(page, new RegExp(`Forecasts made on ${words(LATER)} from the draws up to ${words(NEWEST)} \\(round\\s+388\\)`), url);
       assert.match(
         page,
-        new RegExp(`class="stale-banner"[^]*The newest draw in it is dated ${NEWEST}, 354 days ago: no draw\\s+for more than 30 days`),
+        new RegExp(
+          `class="stale-banner"[^]*The newest draw in it is dated ${words(NEWEST)}, 354 days ago: no draw\\s+for more than 30 days`,
+        ),
         url,
       );
     }
@@ -108,7 +113,7 @@ describeWithSnapshot('draws: the data’s age in every answer', (t) => {
     try {
       const page = (await fresh.inject('/')).body;
       assert.doesNotMatch(page, /Old data:|stale-banner/);
-      assert.match(page, /Forecasts made on 2026-12-06 from the draws up to 2025-12-17/);
+      assert.match(page, new RegExp(`Forecasts made on ${words(LATER)} from the draws up to ${words(NEWEST)}`));
       assert.equal((await fresh.inject('/api/predict/')).json<Static<typeof PredictResponse>>().data_source.stale, false);
     } finally {
       await fresh.close();

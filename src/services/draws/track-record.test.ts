@@ -139,7 +139,7 @@ describeWithSnapshot('draws: the track record', (t) => {
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<h1>Track record: Canadian Experience Class<\/h1>/);
     assert.match(page.body, /id="track-record-summary"/);
-    assert.match(page.body, /2025-12-10 \(round 384\)/);
+    assert.match(page.body, /Dec 10, 2025 \(round 384\)/);
     assert.equal((await app.inject('/track-record?page=x')).statusCode, 400);
   });
 });
