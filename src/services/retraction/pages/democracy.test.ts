@@ -14,6 +14,7 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { fitStoredPanel } from '../democracy-model.ts';
 import { importPanel } from '../import.ts';
 import { retractionService } from '../service.ts';
+import { parameterisationSentence } from './democracy-comparison.ts';
 
 /** The rows of the page's table whose caption matches. */
 function captionedRows(page: string, caption: RegExp): string[][] {
@@ -157,6 +158,22 @@ describeEachDatabase(
       assert.ok(sentence.includes(p.reason), sentence);
       if (p.switched)
         for (const a of p.attempts as Array<{ divergences: number }>) assert.match(sentence, new RegExp(`${a.divergences} divergence`));
+      // A switched fit lists every attempt with its divergences (rendered from this fit's record, switched).
+      const switched = textOf(
+        String(
+          parameterisationSentence({
+            ...p,
+            year_effects: 'non-centred',
+            switched: true,
+            attempts: [
+              { country_effects: 'centred', year_effects: 'centred', divergences: 7 },
+              { country_effects: 'centred', year_effects: 'non-centred', divergences: 1 },
+            ],
+          }),
+        ),
+      );
+      assert.match(switched, /year effects non-centred \(switched from the configured form\)/);
+      assert.match(switched, /Attempts: country centred, year centred: 7 divergences; country centred, year non-centred: 1 divergence\./);
 
       // The predictive checks' statistics, the Pearson dispersion among them with its p-value and flag.
       const checkRows = captionedRows(res.body, /^Posterior predictive checks on 100 replicated panels$/);
