@@ -1,7 +1,8 @@
 // The democracy page on SQLite and PostgreSQL before and after a small fit to a generated panel: without a model it
 // says so and how to fit one; after the fit, the forest plot draws one estimate and one interval per predictor, the
 // table gives each sign's posterior probability, the diagnostics are the API's with their verdicts, the year effects
-// are drawn, the methodology is there, and the generated panel is labelled.
+// are drawn, the methodology is there, and the generated panel is labelled; the kept fits are compared as
+// GET /api/democracy/model-comparison/ compares them, and a k-fold fit shows both k-fold figures and its k-fold table.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,6 +14,19 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { fitStoredPanel } from '../democracy-model.ts';
 import { importPanel } from '../import.ts';
 import { retractionService } from '../service.ts';
+import { parameterisationSentence } from './democracy-comparison.ts';
+
+/** The rows of the page's table whose caption matches. */
+function captionedRows(page: string, caption: RegExp): string[][] {
+  const table = [...page.matchAll(/<table class="data">[\s\S]*?<\/table>/g)].find((m) =>
+    caption.test(textOf(/<caption>([\s\S]*?)<\/caption>/.exec(m[0])?.[1] ?? '')),
+  );
+  assert.ok(table, `a table captioned ${caption}`);
+  return tableRows(table[0]);
+}
+const num = (cell: string) => Number(cell.replace(/,/g, ''));
+/** "a ± b" as the page prints it, to one decimal. */
+const pmCell = (cell: string) => cell.split(' ± ').map(num);
 
 describeEachDatabase(
   'retraction democracy page before and after a fit to a generated panel',
@@ -60,6 +74,9 @@ describeEachDatabase(
       );
       assert.equal(tableRows(figs.get('democracy-regions')!).length, vis.regional_summary.length);
       assert.match(text, /no ISO3 codes/);
+      // No kept fit: the comparison says so plainly.
+      assert.match(text, /Model comparison No kept fit of the current panel has PSIS-LOO to compare/);
+      assert.doesNotMatch(res.body, /\/api\/democracy\/log-lik\//);
     });
 
     it('after a fit: forest plot, sign probabilities, diagnostics, year effects and methodology, all as the API serves them', async () => {
@@ -132,6 +149,110 @@ describeEachDatabase(
       assert.match(res.body, /<pre class="formula" aria-label="Model formula">[^<]*retractions/);
       assert.match(text, /Priors/);
       assert.match(text, /Limitations/);
+
+      // The parameterisation used and why, as the diagnostics serve it.
+      const p = diagnostics.parameterisation;
+      assert.ok(p);
+      const sentence = textOf(/<p id="parameterisation">([\s\S]*?)<\/p>/.exec(res.body)![1]);
+      assert.ok(sentence.startsWith(`Parameterisation: country effects ${p.country_effects}, year effects ${p.year_effects}`), sentence);
+      assert.ok(sentence.includes(p.reason), sentence);
+      if (p.switched)
+        for (const a of p.attempts as Array<{ divergences: number }>) assert.match(sentence, new RegExp(`${a.divergences} divergence`));
+      // A switched fit lists every attempt with its divergences (rendered from this fit's record, switched).
+      const switched = textOf(
+        String(
+          parameterisationSentence({
+            ...p,
+            year_effects: 'non-centred',
+            switched: true,
+            attempts: [
+              { country_effects: 'centred', year_effects: 'centred', divergences: 7 },
+              { country_effects: 'centred', year_effects: 'non-centred', divergences: 1 },
+            ],
+          }),
+        ),
+      );
+      assert.match(switched, /year effects non-centred \(switched from the configured form\)/);
+      assert.match(switched, /Attempts: country centred, year centred: 7 divergences; country centred, year non-centred: 1 divergence\./);
+
+      // The predictive checks' statistics, the Pearson dispersion among them with its p-value and flag.
+      const checkRows = captionedRows(res.body, /^Posterior predictive checks on 100 replicated panels$/);
+      assert.equal(checkRows.length, ppc.check.statistics.length);
+      const dispersion = ppc.check.statistics.find((s: { name: string }) => s.name === 'pearson_dispersion');
+      const row = checkRows.find((r) => r[0].startsWith('Pearson dispersion (χ²/df)'))!;
+      assert.ok(row, 'a Pearson dispersion row');
+      assert.ok(Math.abs(num(row[1]) - dispersion.observed) < 5e-4);
+      assert.ok(Math.abs(num(row[4]) - dispersion.p_value) < 5e-4);
+      assert.equal(row[6], dispersion.extreme ? 'extreme' : 'within 95%');
+      assert.match(text, /K-fold cross-validation by country not run for this fit/);
+
+      // One kept fit: the comparison table has it, with its log-lik CSV, and no k-fold table.
+      const comparison = (await inject('/api/democracy/model-comparison/')).json();
+      const compared = captionedRows(res.body, /^Kept fits compared by PSIS-LOO on the same 48 country-years/);
+      assert.deepEqual(
+        compared.map((r) => r[0]),
+        comparison.models.map((m: { label: string }) => m.label),
+      );
+      assert.match(res.body, new RegExp(`<a href="${comparison.models[0].log_lik.replace(/[?]/g, '\\?')}">CSV</a>`));
+      assert.match(text, /Only one fit is kept/);
+      assert.match(text, /No kept fit ran k-fold cross-validation/);
+    });
+
+    it('with a second fit run with k-fold: the paired comparison, its k-fold table and both k-fold figures with their definitions', async () => {
+      await fitStoredPanel(t.db, {
+        warmup: 150,
+        draws: 150,
+        chains: 2,
+        parallelism: 'single',
+        seed: 'pages-fit',
+        posteriorPredictiveReplicates: 100,
+        family: 'poisson',
+        kfold: 2,
+        label: 'poisson-kfold',
+      });
+      const res = await inject('/democracy');
+      assert.equal(res.statusCode, 200);
+      const text = textOf(res.body);
+      const comparison = (await inject('/api/democracy/model-comparison/')).json();
+      const diagnostics = (await inject('/api/democracy/model-diagnostics/')).json();
+      assert.equal(comparison.models.length, 2);
+
+      const rows = captionedRows(res.body, /^Kept fits compared by PSIS-LOO/);
+      assert.deepEqual(
+        rows.map((r) => r[0]),
+        comparison.models.map((m: { label: string }) => m.label),
+      );
+      for (const [i, m] of comparison.models.entries()) {
+        const [diff, se] = pmCell(rows[i][3]);
+        assert.ok(Math.abs(diff - m.elpd_diff) < 0.051 && Math.abs(se - m.se_diff) < 0.051, rows[i][3]);
+        const [elpd, elpdSe] = pmCell(rows[i][4]);
+        assert.ok(Math.abs(elpd - m.elpd_loo) < 0.051 && Math.abs(elpdSe - m.elpd_loo_se) < 0.051, rows[i][4]);
+        assert.ok(Math.abs(num(rows[i][5]) - m.p_loo) < 0.051);
+        assert.equal(num(rows[i][7]), m.pareto_k_above_0_7);
+        assert.equal(num(rows[i][8]), m.divergences);
+        assert.equal(rows[i][9], 'CSV');
+        assert.ok(res.body.includes(`<a href="${m.log_lik.replace('&', '&amp;')}">CSV</a>`), m.log_lik);
+      }
+      assert.doesNotMatch(text, /Only one fit is kept/);
+
+      const kfoldRows = captionedRows(res.body, /^Kept fits compared by 2-fold cross-validation by country/);
+      assert.deepEqual(
+        kfoldRows.map((r) => r[0]),
+        comparison.kfold.models.map((m: { label: string }) => m.label),
+      );
+      assert.ok(Math.abs(pmCell(kfoldRows[0][2])[0] - comparison.kfold.models[0].elpd_kfold_pointwise) < 0.051);
+      assert.match(text, new RegExp(`Without k-fold on these folds: ${comparison.kfold.without_kfold.join(', ')}`));
+
+      // The served fit is the latest, the k-fold one: both figures with their definitions.
+      const k = diagnostics.kfold;
+      assert.match(text, /2-fold cross-validation by country, joint \(elpd_kfold\)/);
+      assert.match(text, /2-fold cross-validation by country, pointwise \(elpd_kfold_pointwise\)/);
+      const joint = /joint \(elpd_kfold\) (-?[\d,.]+) ± ([\d,.]+)/.exec(text)!;
+      assert.ok(Math.abs(num(joint[1]) - k.elpd_kfold) < 0.051);
+      const pointwise = /pointwise \(elpd_kfold_pointwise\) (-?[\d,.]+) ± ([\d,.]+)/.exec(text)!;
+      assert.ok(Math.abs(num(pointwise[1]) - k.elpd_kfold_pointwise) < 0.051);
+      assert.ok(text.includes(textOf(k.definitions.elpd_kfold)));
+      assert.ok(text.includes(textOf(k.definitions.elpd_kfold_pointwise)));
     });
   },
   { migrations: retractionService.migrations },

@@ -2,8 +2,8 @@
 // rate ratio with its 95% credible interval (log axis), the posterior probability of each effect's sign, the
 // diagnostics (R̂, ESS, MCSE, divergences, LOO/WAIC) beside the API's thresholds, the out-of-sample fit (PSIS-LOO,
 // WAIC, k-fold) and the posterior predictive rootogram, the year effects, the panel's charts (scatter with a fitted
-// curve, yearly trends, regions, world map: GET /api/democracy/visualizations/), and the
-// methodology. Every number is the API's (servedModel and the body builders of GET /api/democracy/…); without a
+// curve, yearly trends, regions, world map: GET /api/democracy/visualizations/), the comparison of the kept fits
+// and the parameterisation, k-fold and dispersion outputs (democracy-comparison.ts), and the methodology. Every number is the API's (servedModel and the body builders of GET /api/democracy/…); without a
 // stored model the page says so and how to fit one. Generated panels and imported fits are labelled.
 import { getAggregate } from '../../../core/db/datasets.ts';
 import { externalLink, forestPlot, html, queryString } from '../../../core/pages/index.ts';
@@ -12,6 +12,7 @@ import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { PANEL_AGGREGATES } from '../democracy.ts';
 import type { DemocracyVisualizations, PanelSummary } from '../democracy.ts';
+import { comparisonSection, kfoldFigures, parameterisationSentence, predictiveTable } from './democracy-comparison.ts';
 import { comparisonSpec, regionsSpec, rootogramSpec, scatterSpec, trendsSpec, worldMapSpec } from './democracy-charts.ts';
 import {
   DIAGNOSTIC_THRESHOLDS,
@@ -28,6 +29,7 @@ import {
   servedModel,
 } from '../democracy-model.ts';
 import type { ModelInfo, ModelSource } from '../democracy-model.ts';
+import { compareStoredFits } from '../democracy-comparison.ts';
 import { dataSource } from '../repository.ts';
 import type { RetractionDb } from '../tables.ts';
 import { clientError, errorNote, formatCount, formatNumber, formatPercent, oneOfParam, param, sendPage, sourceNote } from './shared.ts';
@@ -279,9 +281,9 @@ function checksTable(d: Diagnostics): SafeHtml {
       </dd>
       ${
         d.kfold
-          ? html`<dt>${d.kfold.folds}-fold cross-validation by country</dt>
-              <dd>elpd ${plusMinus(d.kfold.elpd_kfold, d.kfold.elpd_kfold_se)}, p_kfold ${formatNumber(d.kfold.p_kfold, 1)}</dd>`
-          : ''
+          ? kfoldFigures(d.kfold)
+          : html`<dt>K-fold cross-validation by country</dt>
+              <dd>not run for this fit (<code>pdi fit retraction --kfold 10</code>)</dd>`
       }
       ${
         d.data
@@ -412,6 +414,7 @@ export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
       const panelCharts = visualizations ? panelFigures(kit, visualizations.data_version, visualizations.value) : html``;
       const panelSource = await dataSource(db, [...PANEL_DATASETS]);
       const info = model.info;
+      const comparison = comparisonSection(await compareStoredFits(db));
 
       const panelSection = panel
         ? html`<h2>The panel</h2>
@@ -440,7 +443,7 @@ export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
             <pre><code>${FIT_COMMAND}</code></pre>
             <p>or to serve a published fit as it is:</p>
             <pre><code>${IMPORT_COMMAND}</code></pre>
-            ${sourceForm(info, requested ?? null)} ${panelSection}`,
+            ${sourceForm(info, requested ?? null)} ${comparison} ${panelSection}`,
         };
       }
 
@@ -495,12 +498,12 @@ export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
             )
           : '';
       const democracy = predictors.find((p) => p.predictor === 'democracy_index' || p.predictor === 'democracy');
-      const comparison = comparisonSpec(diagnostics);
+      const elpdChart = comparisonSpec(diagnostics);
       const ppc = fit.posteriorPredictive ? predictiveBody(fit.posteriorPredictive) : null;
       const modelCharts = html`${
-        comparison
+        elpdChart
           ? html`<h3 id="elpd">Out-of-sample fit</h3>
-              ${kit.charts.figure(`${key}:elpd`, () => comparison)}`
+              ${kit.charts.figure(`${key}:elpd`, () => elpdChart)}`
           : ''
       }
       ${
@@ -512,7 +515,8 @@ export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
                 <a href="/api/democracy/posterior-predictive/${queryString({ source: info.source })}">The check as JSON</a>.
               </p>`
           : ''
-      }`;
+      }
+      ${ppc ? predictiveTable(ppc) : html`<p class="note">This model has no posterior predictive check (an imported fit has no draws).</p>`}`;
 
       return {
         title,
@@ -535,7 +539,7 @@ export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
           }
           <h2>Diagnostics</h2>
           <p class="muted">${MCSE_NOTE}</p>
-          ${convergenceTable(predictors)}
+          ${parameterisationSentence(diagnostics.parameterisation)} ${convergenceTable(predictors)}
           ${diagnostics.convergence && diagnostics.sampler && diagnostics.checks ? checksTable(diagnostics) : html`<p>No diagnostics reported.</p>`}
           ${modelCharts}
           ${
@@ -583,7 +587,7 @@ export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
                   </p>`
               : ''
           }
-          ${methodologySection(methodology)} ${panelSection}`,
+          ${comparison} ${methodologySection(methodology)} ${panelSection}`,
       };
     }),
   );
