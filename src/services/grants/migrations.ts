@@ -84,7 +84,7 @@ export const grantsMigrations: Record<string, Migration> = {
           .execute(db);
       }
       await sql.raw('DROP INDEX grants_texts_by_text').execute(db);
-      await createSubstringIndex(db, GRANTS_SEARCH);
+      await createSubstringIndex(db, { ...GRANTS_SEARCH, accents: 'keep' });
     },
   },
   // Searches are answered in memory (memory-search.ts): the secondary indexes go.
@@ -99,6 +99,13 @@ export const grantsMigrations: Record<string, Migration> = {
   grants_0006_texts_in_dictionary_only: {
     async up(db) {
       for (const { column } of SEARCHED_COLUMNS) await db.schema.alterTable(GRANTS_TABLE).dropColumn(column).execute();
+    },
+  },
+  // The search ignores accents as well as case ("montreal" finds "Montréal", "sante" finds "Santé").
+  grants_0007_accent_folded_search: {
+    async up(db) {
+      await dropSubstringIndex(db, { ...GRANTS_SEARCH, accents: 'keep' });
+      await createSubstringIndex(db, GRANTS_SEARCH);
     },
   },
 };

@@ -131,12 +131,13 @@ export type GrantsDatabase = CoreTables & GrantsTables;
 /** A stored agreement as read. */
 export type StoredAgreement = Selectable<AgreementsTable>;
 
-/** `search`: a case-insensitive substring of one text of the dictionary. */
+/** `search`: a substring of one text of the dictionary, case and accents aside. */
 export const GRANTS_SEARCH: SubstringIndex = {
   name: 'grants_texts_search',
   table: GRANTS_TEXTS_TABLE,
   idColumn: 'id',
   columns: ['text'],
+  accents: 'fold',
 };
 
 /** The per-row substring index of migrations 1–3, replaced by the dictionary's. */

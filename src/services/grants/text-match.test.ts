@@ -108,7 +108,8 @@ describeEachDatabase(
           const matched = await dictionary.match(db(), n);
           const found = matched && [...matched];
           const expected = await bySql(n);
-          if (c === 0x130 && found === null) continue; // İ lowercases to two characters: left to the database
+          // İ lowercases to two characters, and FTS5 strips Ǡ ǡ further than foldAccents: left to the database
+          if ((c === 0x130 || c === 0x1e0 || c === 0x1e1) && found === null) continue;
           assert.notEqual(found, null, `U+${c.toString(16)} in ${JSON.stringify(n)} not decided`);
           assert.deepEqual(found, expected, `U+${c.toString(16)} in ${JSON.stringify(n)}`);
         }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { sql } from 'kysely';
 import type { TestDatabase } from '../databases.ts';
 import { buildTestApp } from '../app.ts';
-import { foldCase } from '../../../src/core/db/dialect.ts';
+import { foldAccents } from '../../../src/core/db/dialect.ts';
 import type { ServiceApp } from '../../../src/core/service.ts';
 import { importGrantsCsv } from '../../../src/services/grants/import/importer.ts';
 import { agreementsWithTexts, textsOf } from '../../../src/services/grants/repository.ts';
@@ -113,4 +113,4 @@ export function grantsHttp(t: TestDatabase, rows = 3000, seed = 'routes-test'): 
 export const sumCents = (list: Row[]): number => list.reduce((s, r) => s + r.agreement_value_cents, 0);
 export const dollars = (cents: number): number => cents / 100;
 export const matchesText = (r: Row, q: string): boolean =>
-  [r.agreement_title_en, r.recipient_legal_name, r.description_en, r.program_name_en].some((f) => foldCase(f).includes(foldCase(q)));
+  [r.agreement_title_en, r.recipient_legal_name, r.description_en, r.program_name_en].some((f) => foldAccents(f).includes(foldAccents(q)));
