@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import type { ServiceContext } from '../../core/service.ts';
 import { describeWithSnapshot, drawsContext, importSnapshot } from '../../../test/support/draws/context.ts';
 import { readFeed, tempFile } from '../../../test/support/draws/files.ts';
+import { buildTestApp } from '../../../test/support/app.ts';
 import { importFrenchRounds } from './import.ts';
+import { drawsService } from './service.ts';
 import type { DrawsTables } from './tables.ts';
 
 const FRENCH_NAMES: Record<string, string> = {
@@ -72,5 +74,35 @@ describeWithSnapshot('draws import of the French feed', (t) => {
       .where('round_number', '=', kept[0].drawNumber)
       .executeTakeFirstOrThrow();
     assert.equal(after.draw_name_fr, FRENCH_NAMES[kept[0].drawName]);
+
+    // served by language: ?lang=, then Accept-Language; both side by side; a bad value is a 400
+    const app = await buildTestApp(drawsService, ctx);
+    try {
+      const get = async (url: string, headers: Record<string, string> = {}) => {
+        const res = await app.inject({ url, headers });
+        return { status: res.statusCode, body: res.json() };
+      };
+      const round = (body: { data: Array<Record<string, unknown>> }, number = kept[0].drawNumber) =>
+        body.data.find((d) => d.round_number === number)!;
+      const en = round((await get('/api/draws/')).body);
+      assert.equal(en.draw_name, kept[0].drawName);
+      assert.equal('draw_name_fr' in en, false);
+      const fr = round((await get('/api/draws/?lang=fr')).body);
+      assert.equal(fr.draw_name, FRENCH_NAMES[kept[0].drawName]);
+      assert.notEqual(fr.category_name, en.category_name);
+      assert.deepEqual(round((await get('/api/draws/', { 'accept-language': 'fr-CA' })).body), fr);
+      assert.deepEqual(round((await get('/api/draws/')).body), en, 'the answer chosen by the header was not cached for the URL');
+      const both = round((await get('/api/draws/?lang=both')).body);
+      assert.equal(both.draw_name, kept[0].drawName);
+      assert.equal(both.draw_name_fr, FRENCH_NAMES[kept[0].drawName]);
+      assert.equal(both.category_name_fr, fr.category_name);
+      const untranslated = round((await get('/api/draws/?lang=fr')).body, left.drawNumber);
+      assert.equal(untranslated.draw_name, left.drawName, 'English where the French feed has no copy');
+      const bad = await get('/api/draws/?lang=de');
+      assert.equal(bad.status, 400);
+      assert.match(bad.body.error, /lang/);
+    } finally {
+      await app.close();
+    }
   });
 });
