@@ -49,6 +49,9 @@ const HELD_BLOCK_MASK = (1 << HELD_BLOCK_BITS) - 1;
 /** Highest code point (excluded) of the characters whose FTS5 folding is known here (ftsFolded). */
 const FTS_SAFE_LIMIT = 0x250;
 const A_DOT_MACRON = 0x1e0; // Ǡ (ǡ follows)
+/** General Punctuation (’ – — and the narrow spaces of French text), which FTS5 folds as foldAccents does too. */
+const GENERAL_PUNCTUATION = 0x2000;
+const GENERAL_PUNCTUATION_END = 0x2070;
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -63,8 +66,9 @@ const WORD_BYTE = new Uint8Array(256).map((_, b) =>
 
 /**
  * A stored text as FTS5's trigram tokenizer (remove_diacritics 1) folds it, where that is known: foldAccents on
- * each Latin letter below U+0250 (the two agree on each of them but Ǡ and ǡ, which FTS5 folds to ǡ), NUL where a
- * character's folding is not known here (no needle holds NUL), and whether there was such a character.
+ * each character below U+0250 (the two agree on each of them but Ǡ and ǡ, which FTS5 folds to ǡ) and of General
+ * Punctuation, NUL where a character's folding is not known here (no needle holds NUL), and whether there was
+ * such a character.
  */
 function ftsFolded(stored: string): { text: string; unknown: boolean } {
   let text = '';
@@ -72,8 +76,9 @@ function ftsFolded(stored: string): { text: string; unknown: boolean } {
   for (const ch of stored) {
     const c = ch.codePointAt(0)!;
     if (c === A_DOT_MACRON || c === A_DOT_MACRON + 1) text += '\u01e1';
-    else if (c !== 0 && c < FTS_SAFE_LIMIT) text += c < 0x80 ? ch.toLowerCase() : foldAccents(ch);
-    else {
+    else if ((c !== 0 && c < FTS_SAFE_LIMIT) || (c >= GENERAL_PUNCTUATION && c < GENERAL_PUNCTUATION_END)) {
+      text += c < 0x80 ? ch.toLowerCase() : foldAccents(ch);
+    } else {
       text += '\0';
       unknown = true;
     }
