@@ -232,3 +232,78 @@ export async function importRounds(ctx: ServiceContext, source: string, options:
   ctx.dataVersion.invalidate();
   return report;
 }
+
+/** The data set of the French feed: its own data version, beside the English feed's. */
+export const FRENCH_ROUNDS_DATASET = 'rounds_fr';
+
+/**
+ * Imports IRCC's French rounds feed (ee_rounds_123_fr.json: the English feed's format, its texts in French) beside
+ * the English one: each stored round takes the French drawName and drawText2 of the round of the same number.
+ * Only those two columns are written; the English feed's import stays the source of every round and value. A round
+ * of one feed that the other lacks is a warning: the French feed's round is not stored, the stored round keeps
+ * the French texts it had (or none). Unreadable rounds are skipped, as in the English feed.
+ */
+export async function importFrenchRounds(
+  ctx: ServiceContext,
+  source: string,
+  options: Pick<ImportRoundsOptions, 'isDemo' | 'timeoutMs' | 'guard'> = {},
+): Promise<ImportReport> {
+  const loaded = await loadRoundsFeed(source, options);
+  const { feed } = loaded;
+  const report = await runImport(
+    ctx.db,
+    {
+      service: SERVICE,
+      importer: 'rounds_fr',
+      dataset: FRENCH_ROUNDS_DATASET,
+      source: loaded.source,
+      isDemo: options.isDemo === true || loaded.generated,
+      guard: options.guard,
+      progress: { total: feed.total, unit: 'rounds' },
+    },
+    async (core, { tally, progress }) => {
+      const trx = core.withTables<DrawsTables>();
+      tally.read(feed.total);
+      for (const s of feed.skipped) {
+        if (s.duplicate) tally.exclude(s.reason);
+        else tally.skip(s.reason);
+      }
+      // the other fields (dates and times in French words, counts) are the English feed's to read
+      for (const w of feed.warnings) if (w.field === 'drawText2') tally.warn(w.message);
+      const stored = await trx.selectFrom('draws_draws').select(['id', 'round_number', 'draw_name_fr', 'programs_fr']).execute();
+      tally.storedBefore(stored.length);
+      const french = new Map(feed.rounds.map((r) => [r.roundNumber, r]));
+      const storedNumbers = new Set(stored.map((r) => r.round_number));
+      const unreadable = new Set(feed.skipped.flatMap((s) => (s.roundNumber === null ? [] : [s.roundNumber])));
+      for (const round of feed.rounds) {
+        if (!storedNumbers.has(round.roundNumber))
+          tally.warn(`round ${round.roundNumber}: in the French feed only; not stored (import the English feed first)`);
+      }
+      let unchanged = 0;
+      let updated = 0;
+      for (const row of stored) {
+        const round = french.get(row.round_number);
+        if (round === undefined) {
+          if (!unreadable.has(row.round_number)) tally.warn(`round ${row.round_number}: not in the French feed; its French texts are kept`);
+          unchanged++;
+          continue;
+        }
+        const programs = round.programs ?? row.programs_fr; // (an unreadable drawText2 keeps the stored French)
+        if (row.draw_name_fr === round.drawName && row.programs_fr === programs) unchanged++;
+        else {
+          await trx
+            .updateTable('draws_draws')
+            .set({ draw_name_fr: round.drawName, programs_fr: programs })
+            .where('id', '=', row.id)
+            .execute();
+          updated++;
+        }
+        progress.tick();
+      }
+      tally.unchanged(unchanged);
+      tally.updated(updated);
+    },
+  );
+  ctx.dataVersion.invalidate();
+  return report;
+}

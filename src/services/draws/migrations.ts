@@ -193,4 +193,15 @@ export const drawsMigrations: Record<string, Migration> = {
       await db.schema.dropTable('draws_track_record').execute();
     },
   },
+  /** The French of a round's texts, from IRCC's French feed (ee_rounds_123_fr.json), matched by round number. */
+  draws_0005_french_texts: {
+    async up(db) {
+      await db.schema.alterTable('draws_draws').addColumn('draw_name_fr', 'text').execute();
+      await db.schema.alterTable('draws_draws').addColumn('programs_fr', 'text').execute();
+    },
+    async down(db) {
+      await db.schema.alterTable('draws_draws').dropColumn('programs_fr').execute();
+      await db.schema.alterTable('draws_draws').dropColumn('draw_name_fr').execute();
+    },
+  },
 };

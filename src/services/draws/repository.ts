@@ -14,6 +14,8 @@ import { drawsAge, newestDrawThrough } from './freshness.ts';
 import type { NewestDraw } from './freshness.ts';
 import type { DataSourceSchema } from './schemas/common.ts';
 import type { CategoryRow, DrawRow, DrawsDatabase } from './tables.ts';
+import { CATEGORY_NAMES_FR } from './feed/categories.ts';
+import type { Language } from '../../core/i18n/language.ts';
 
 /** A category as the routes use it. */
 export type CategoryRecord = Pick<CategoryRow, 'id' | 'slug' | 'name' | 'description' | 'created_at'> & { is_active: boolean };
@@ -22,7 +24,14 @@ export type CategoryRecord = Pick<CategoryRow, 'id' | 'slug' | 'name' | 'descrip
 export type DrawRecord = Pick<
   DrawRow,
   'id' | 'round_number' | 'date' | 'category_id' | 'draw_name' | 'tie_break_at' | 'days_since_last_draw' | 'url'
-> & { category_name: string; invitations_issued: number; lowest_crs_score: number };
+> & {
+  category_name: string;
+  invitations_issued: number;
+  lowest_crs_score: number;
+  /** With `both` only. */
+  category_name_fr?: string | null;
+  draw_name_fr?: string | null;
+};
 
 export interface DrawFilter {
   categoryId?: number;
@@ -55,7 +64,15 @@ export async function findCategory(db: Kysely<DrawsDatabase>, id: number): Promi
   return row ? categoryRecord(row) : null;
 }
 
-export async function listDraws(db: Kysely<DrawsDatabase>, filter: DrawFilter = {}): Promise<DrawRecord[]> {
+/**
+ * Draws with their texts in `language`: French from IRCC's French feed (the round's name) and the French names of the
+ * known categories, English where there is no French; `both` adds `draw_name_fr` and `category_name_fr` (null: none).
+ */
+export async function listDraws(
+  db: Kysely<DrawsDatabase>,
+  filter: DrawFilter = {},
+  language: Language | 'both' = 'en',
+): Promise<DrawRecord[]> {
   let query = db
     .selectFrom('draws_draws as d')
     .innerJoin('draws_categories as c', 'c.id', 'd.category_id')
@@ -65,7 +82,9 @@ export async function listDraws(db: Kysely<DrawsDatabase>, filter: DrawFilter = 
       'd.date',
       'd.category_id',
       'c.name as category_name',
+      'c.slug as category_slug',
       'd.draw_name',
+      'd.draw_name_fr',
       'd.invitations',
       'd.crs',
       'd.tie_break_at',
@@ -84,8 +103,9 @@ export async function listDraws(db: Kysely<DrawsDatabase>, filter: DrawFilter = 
     round_number: r.round_number,
     date: r.date,
     category_id: r.category_id,
-    category_name: r.category_name,
-    draw_name: r.draw_name,
+    category_name: language === 'fr' ? (CATEGORY_NAMES_FR[r.category_slug] ?? r.category_name) : r.category_name,
+    draw_name: language === 'fr' ? (r.draw_name_fr ?? r.draw_name) : r.draw_name,
+    ...(language === 'both' ? { category_name_fr: CATEGORY_NAMES_FR[r.category_slug] ?? null, draw_name_fr: r.draw_name_fr } : {}),
     invitations_issued: invitations,
     lowest_crs_score: crs,
     tie_break_at: r.tie_break_at,

@@ -5,10 +5,10 @@ import { importGuard } from '../../core/import.ts';
 import type { ServiceModule } from '../../core/service.ts';
 import { resolveAsOf } from './as-of.ts';
 import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeed } from './demo.ts';
-import { IRCC_ROUNDS_FEED_URL } from './feed/rounds-feed.ts';
+import { IRCC_ROUNDS_FEED_FR_URL, IRCC_ROUNDS_FEED_URL } from './feed/rounds-feed.ts';
 import { fitForecasts, keepForecastsCurrent } from './fit.ts';
 import { drawsNewestObservation } from './freshness.ts';
-import { importRounds } from './import.ts';
+import { importFrenchRounds, importRounds } from './import.ts';
 import { drawsMigrations } from './migrations.ts';
 import { drawsPages } from './pages/index.ts';
 import { drawsRoutes } from './routes/index.ts';
@@ -37,6 +37,17 @@ export const drawsService: ServiceModule = {
       async run(ctx, source, options) {
         return [
           await importRounds(ctx, source, { isDemo: options.generated === true || options.isDemo === true, guard: importGuard(options) }),
+        ];
+      },
+    },
+    rounds_fr: {
+      description: `IRCC's French rounds feed (ee_rounds_123_fr.json), imported after the English one: each stored round takes the French texts of the round of the same number; e.g. ${IRCC_ROUNDS_FEED_FR_URL}`,
+      async run(ctx, source, options) {
+        return [
+          await importFrenchRounds(ctx, source, {
+            isDemo: options.generated === true || options.isDemo === true,
+            guard: importGuard(options),
+          }),
         ];
       },
     },

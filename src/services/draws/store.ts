@@ -15,11 +15,14 @@ import type { DrawRow, DrawsDatabase } from './tables.ts';
 export const FIRST_NEW_CATEGORY_ID = 101;
 
 /** A draw as the importer wants it stored (the row without its id, the pool distribution decoded). */
-export type DrawValues = Omit<DrawRow, 'id' | 'pool_distribution'> & { pool_distribution: PoolDistribution | null };
+/** (The French texts are the French feed's importer's: the English feed's import leaves them as they are.) */
+export type DrawValues = Omit<DrawRow, 'id' | 'pool_distribution' | 'draw_name_fr' | 'programs_fr'> & {
+  pool_distribution: PoolDistribution | null;
+};
 
 /** A stored row as the importer's values (what a round of the feed is compared with). */
 export function storedDrawValues(row: DrawRow): DrawValues {
-  const { id: _id, pool_distribution, ...rest } = row;
+  const { id: _id, pool_distribution, draw_name_fr: _name, programs_fr: _programs, ...rest } = row;
   return { ...rest, pool_distribution: pool_distribution === null ? null : readJson<PoolDistribution>(pool_distribution) };
 }
 

@@ -35,6 +35,10 @@ export interface DrawsTable {
   tie_break_at: string | null;
   /** drawText2; null when missing. */
   programs: string | null;
+  /** drawName of the French feed's copy of the round; null until a French feed that has it is imported. */
+  draw_name_fr: string | null;
+  /** drawText2 of the French feed's copy; null when it has none. */
+  programs_fr: string | null;
   /** PoolDistribution as JSON; null when a count cannot be read. */
   pool_distribution: DbJson | null;
   url: string | null;

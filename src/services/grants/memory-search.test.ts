@@ -51,7 +51,7 @@ describeEachDatabase(
       let deepPages = 0;
       const text = fc.oneof(
         fc.constantFrom(...titleWords),
-        fc.constantFrom('community', 'Research', 'program', 'SOCIETY', 'zzzz', 'an', 'é', 'e-'),
+        fc.constantFrom('community', 'Research', 'program', 'SOCIETY', 'zzzz', 'an', 'é', 'e-', 'montreal', 'Montréal', 'santé', 'SANTE'),
         fc.constantFrom(...titleWords).map((w) => w.slice(1, 5)),
       );
       // each filter is absent three times in four, so that many runs have pages of matches
@@ -151,6 +151,45 @@ describeEachDatabase(
         after.rows.map((r) => r.agreement_value),
         [1000, 5],
       );
+    });
+
+    it('folds accents and case, an exact accented match first, across pages', async () => {
+      const db = t.db.kysely.withTables<GrantsTables>();
+      const memory = new MemorySearch(db, versions());
+      const file = `${dir}/accents.csv`;
+      const row = (n: number, cells: Record<string, string>) => handRow({ ref_number: `001-2020-2021-Q1-0010${n}`, ...cells });
+      fs.writeFileSync(
+        file,
+        handCsv([
+          row(1, { agreement_title_en: 'Youth centre in Montréal', agreement_value: '10.00' }),
+          row(2, { agreement_title_en: 'Montreal harbour works', agreement_value: '5.00' }),
+          row(3, { recipient_legal_name: 'MONTRÉAL Arts Council', agreement_value: '20.00' }),
+          row(4, { description_en: 'Programme de santé publique', agreement_value: '7.00' }),
+          row(5, { agreement_title_en: 'Sante clinic', agreement_value: '3.00' }),
+          row(6, { agreement_title_en: 'Ottawa', agreement_value: '30.00' }),
+        ]),
+      );
+      await importGrantsCsv(t.db, file, { guard: { allowShrink: true } });
+      const order = { field: 'agreement_value' as const, descending: true };
+      const values = async (text: string, page = { limit: 10, offset: 0 }) => {
+        const found = await searchGrants(db, memory, { text }, order, page);
+        const bySql = await searchGrantsInSql(db, { text }, order, page);
+        assert.deepEqual(
+          found.rows.map((r) => r.id),
+          bySql.rows.map((r) => r.id),
+          text,
+        );
+        return { count: found.count, values: found.rows.map((r) => r.agreement_value) };
+      };
+      // the accented form first (by value within each rank), then the other
+      assert.deepEqual(await values('montreal'), { count: 3, values: [5, 20, 10] });
+      assert.deepEqual(await values('MONTRÉAL'), { count: 3, values: [20, 10, 5] });
+      assert.deepEqual(await values('montréal', { limit: 1, offset: 1 }), { count: 3, values: [10] });
+      assert.deepEqual(await values('montréal', { limit: 2, offset: 1 }), { count: 3, values: [10, 5] });
+      assert.deepEqual(await values('montreal', { limit: 5, offset: 2 }), { count: 3, values: [10] });
+      assert.deepEqual(await values('santé'), { count: 2, values: [7, 3] });
+      assert.deepEqual(await values('sante'), { count: 2, values: [3, 7] });
+      assert.deepEqual(await values('é'), { count: 6, values: [20, 10, 7, 30, 5, 3] }); // "e" folded, in every row
     });
   },
   { migrations: grantsService.migrations },

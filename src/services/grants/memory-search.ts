@@ -97,6 +97,8 @@ interface Snapshot {
    * Per-search scratch, reused: `matches`, a bit per agreement (see collect). A search uses it without awaiting.
    */
   matches: Int32Array;
+  /** Per-search scratch: the agreements of a search's exact texts (TextMatch.exact). */
+  exactMatches: Int32Array;
   /** Bitsets of the agreements holding a filter's code ("province=3"), most recently used last. */
   codeBits: Map<string, Int32Array>;
 }
@@ -106,6 +108,11 @@ const MAX_CODE_BITSETS = 64;
 /** The texts containing a search string, and once searched, the agreements holding one of them (a bitset). */
 interface TextMatch {
   ids: Uint32Array;
+  /**
+   * Of `ids`, the texts holding the string with its accents as written (case aside): their agreements come
+   * first. Null when that is all of them or none.
+   */
+  exact: Uint32Array | null;
   /** Whether the snapshot keeps this match among its recent strings (then `agreements` may be added). */
   kept: boolean;
   agreements?: Int32Array;
@@ -168,7 +175,7 @@ export class MemorySearch {
     let total = s.ids.byteLength + s.valueCents.byteLength + s.notable.byteLength + s.offsets.byteLength + s.postings.byteLength;
     for (const c of [s.province, s.fiscalYear, s.recipientType, s.start, s.end]) total += c.codes.byteLength;
     for (const o of s.orderings.values()) total += (o.rank?.byteLength ?? 0) + o.order.byteLength;
-    total += s.matches.byteLength + s.texts.bytes + s.matches.byteLength * s.codeBits.size + 4 * s.recentTextIds;
+    total += 2 * s.matches.byteLength + s.texts.bytes + s.matches.byteLength * s.codeBits.size + 4 * s.recentTextIds;
     for (const m of s.recentTexts.values()) total += m.agreements?.byteLength ?? 0;
     return total;
   }
@@ -180,7 +187,25 @@ export class MemorySearch {
     // from here on synchronous: the snapshot's scratch arrays are this search's until it returns
     const count = collect(s, texts, filters, this.minPostingsKept);
     if (count === 0 || page.offset >= count) return { count, ids: [] };
-    return { count, ids: pageIds(s, count, filters, texts !== null, order, page) };
+    if (texts?.exact == null) return { count, ids: pageIds(s, s.matches, count, filters, texts !== null, order, page) };
+    // two ranks, each in the requested order: the agreements with a text holding the string as written, then the others
+    const first = s.exactMatches;
+    setAgreements(s, texts.exact, first);
+    let firstCount = 0;
+    for (let w = 0; w < first.length; w++) {
+      const both = first[w] & s.matches[w];
+      first[w] = both;
+      s.matches[w] ^= both;
+      firstCount += popcount(both);
+    }
+    const ids = page.offset < firstCount ? pageIds(s, first, firstCount, filters, true, order, page) : [];
+    const rest = count - firstCount;
+    const wanted = page.limit - ids.length;
+    if (wanted > 0 && rest > 0) {
+      const offset = Math.max(0, page.offset - firstCount);
+      if (offset < rest) ids.push(...pageIds(s, s.matches, rest, filters, true, order, { offset, limit: wanted }));
+    }
+    return { count, ids };
   }
 
   /** The ids of the dictionary texts containing `text` (substringMatch's semantics): from memory when it can tell. */
@@ -203,7 +228,7 @@ export class MemorySearch {
             .execute()
         ).map((r) => Number(r.id)),
       );
-    const match: TextMatch = { ids, kept: false };
+    const match: TextMatch = { ids, exact: s.texts.exactAmong(ids, text), kept: false };
     if (this.held.now === s && ids.length <= RECENT_TEXT_IDS / 4) {
       match.kept = true;
       s.recentTexts.set(text, match);
@@ -360,6 +385,7 @@ export class MemorySearch {
       recentTexts: new Map(),
       recentTextIds: 0,
       matches: new Int32Array(Math.ceil(n / 32)),
+      exactMatches: new Int32Array(Math.ceil(n / 32)),
       codeBits: new Map(),
     };
   }
@@ -550,26 +576,13 @@ function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, m
   if (f === null) return 0;
   if (texts === null && f.none) return s.size;
   const bits = s.matches;
-  const { postings, offsets } = s;
   if (texts === null) {
     bits.fill(-1);
     if (s.size & 31) bits[bits.length - 1] = (1 << (s.size & 31)) - 1;
   } else if (texts.agreements) {
     bits.set(texts.agreements);
   } else {
-    bits.fill(0);
-    const reader = new VarintReader();
-    let walked = 0;
-    for (let k = 0; k < texts.ids.length; k++) {
-      const t = texts.ids[k];
-      if (t + 1 >= offsets.length) continue;
-      let a = -1;
-      const end = offsets[t + 1];
-      for (reader.at = offsets[t]; reader.at < end; walked++) {
-        a += reader.next(postings);
-        bits[a >>> 5] |= 1 << (a & 31);
-      }
-    }
+    const walked = setAgreements(s, texts.ids, bits);
     if (walked >= minPostingsKept && texts.kept) texts.agreements = bits.slice();
   }
   // the filters on codes: a word-by-word AND with the bitset of the agreements holding the code
@@ -603,6 +616,25 @@ function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, m
   let count = 0;
   for (let w = 0; w < bits.length; w++) count += popcount(bits[w]);
   return count;
+}
+
+/** Sets in `bits` (cleared first) the agreements holding one of the texts `ids`; returns the postings walked. */
+function setAgreements(s: Snapshot, ids: Uint32Array, bits: Int32Array): number {
+  const { postings, offsets } = s;
+  bits.fill(0);
+  const reader = new VarintReader();
+  let walked = 0;
+  for (let k = 0; k < ids.length; k++) {
+    const t = ids[k];
+    if (t + 1 >= offsets.length) continue;
+    let a = -1;
+    const end = offsets[t + 1];
+    for (reader.at = offsets[t]; reader.at < end; walked++) {
+      a += reader.next(postings);
+      bits[a >>> 5] |= 1 << (a & 31);
+    }
+  }
+  return walked;
 }
 
 /**
@@ -664,10 +696,17 @@ function codeBits(s: Snapshot, key: string, codes: Codes, code: number): Int32Ar
   return having;
 }
 
-/** The page's ids of the `count` matches collect() left in `s.matches` (every agreement when nothing was set). */
-function pageIds(s: Snapshot, count: number, filters: SearchFilters, hasText: boolean, order: SearchOrder, page: SearchPage): number[] {
+/** The page's ids of the `count` matches set in `bits` (every agreement when nothing was set: no text, no filter). */
+function pageIds(
+  s: Snapshot,
+  bits: Int32Array,
+  count: number,
+  filters: SearchFilters,
+  hasText: boolean,
+  order: SearchOrder,
+  page: SearchPage,
+): number[] {
   const everything = !hasText && filterCodes(s, filters)?.none === true;
-  const bits = s.matches;
   const n = s.size;
   const wanted = Math.min(count, page.offset + page.limit);
   const ordering = order.field === 'agreement_value' ? null : s.orderings.get(order.field)!;

@@ -10,6 +10,9 @@ import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
 import { createSubstringIndex, dropSubstringIndex } from '../../core/db/search-index.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, RETIRED_INDEXES, RETIRED_SEARCH, SEARCHED_COLUMNS } from './tables.ts';
 
+/** The searched columns of migrations 4 and 6 (migration 8 adds the French ones). */
+const ENGLISH_SEARCHED = SEARCHED_COLUMNS.filter((c) => !c.column.endsWith('_fr'));
+
 export const grantsMigrations: Record<string, Migration> = {
   grants_0001_agreements: {
     async up(db) {
@@ -74,17 +77,17 @@ export const grantsMigrations: Record<string, Migration> = {
         .addColumn('id', columnType.id(d), idConstraint(d))
         .addColumn('text', 'text', (c) => c.notNull())
         .execute();
-      for (const { textId } of SEARCHED_COLUMNS) await db.schema.alterTable(GRANTS_TABLE).addColumn(textId, 'integer').execute();
-      const union = SEARCHED_COLUMNS.map(({ column }) => `SELECT ${column} AS text FROM ${GRANTS_TABLE}`).join(' UNION ');
+      for (const { textId } of ENGLISH_SEARCHED) await db.schema.alterTable(GRANTS_TABLE).addColumn(textId, 'integer').execute();
+      const union = ENGLISH_SEARCHED.map(({ column }) => `SELECT ${column} AS text FROM ${GRANTS_TABLE}`).join(' UNION ');
       await sql.raw(`INSERT INTO ${GRANTS_TEXTS_TABLE} (text) SELECT text FROM (${union}) AS u`).execute(db);
       await sql.raw(`CREATE INDEX grants_texts_by_text ON ${GRANTS_TEXTS_TABLE} (text)`).execute(db);
-      for (const { column, textId } of SEARCHED_COLUMNS) {
+      for (const { column, textId } of ENGLISH_SEARCHED) {
         await sql
           .raw(`UPDATE ${GRANTS_TABLE} SET ${textId} = (SELECT t.id FROM ${GRANTS_TEXTS_TABLE} t WHERE t.text = ${GRANTS_TABLE}.${column})`)
           .execute(db);
       }
       await sql.raw('DROP INDEX grants_texts_by_text').execute(db);
-      await createSubstringIndex(db, GRANTS_SEARCH);
+      await createSubstringIndex(db, { ...GRANTS_SEARCH, accents: 'keep' });
     },
   },
   // Searches are answered in memory (memory-search.ts): the secondary indexes go.
@@ -98,7 +101,35 @@ export const grantsMigrations: Record<string, Migration> = {
   // The searched texts are held by the dictionary only; the rows keep their ids (see STORED_COLUMNS).
   grants_0006_texts_in_dictionary_only: {
     async up(db) {
-      for (const { column } of SEARCHED_COLUMNS) await db.schema.alterTable(GRANTS_TABLE).dropColumn(column).execute();
+      for (const { column } of ENGLISH_SEARCHED) await db.schema.alterTable(GRANTS_TABLE).dropColumn(column).execute();
+    },
+  },
+  // The search ignores accents as well as case ("montreal" finds "Montréal", "sante" finds "Santé").
+  grants_0007_accent_folded_search: {
+    async up(db) {
+      await dropSubstringIndex(db, { ...GRANTS_SEARCH, accents: 'keep' });
+      await createSubstringIndex(db, GRANTS_SEARCH);
+    },
+  },
+  // Both official languages: the French texts of the source (the French half of a bilingual cell, the *_fr
+  // columns); the searched ones in the dictionary, the others in the rows. The next import fills them.
+  grants_0008_french_texts: {
+    async up(db) {
+      for (const column of [
+        'owner_org_title_fr',
+        'recipient_operating_name_fr',
+        'recipient_city_fr',
+        'program_purpose_fr',
+        'expected_results_fr',
+      ]) {
+        await db.schema
+          .alterTable(GRANTS_TABLE)
+          .addColumn(column, 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+      }
+      for (const textId of ['title_fr_text_id', 'recipient_fr_text_id', 'description_fr_text_id', 'program_fr_text_id']) {
+        await db.schema.alterTable(GRANTS_TABLE).addColumn(textId, 'integer').execute();
+      }
     },
   },
 };

@@ -5,6 +5,8 @@ import type { Kysely, RawBuilder } from 'kysely';
 import { getAggregate } from '../../core/db/datasets.ts';
 import type { StoredAggregate } from '../../core/db/datasets.ts';
 import type { AggregateName, GrantsAggregates } from './aggregates.ts';
+import { inLanguage } from './language.ts';
+import type { GrantsLanguage } from './language.ts';
 import type { MemorySearch } from './memory-search.ts';
 import { GrantRecord } from './schemas/grant.ts';
 import type { Grant } from './schemas/grant.ts';
@@ -18,6 +20,10 @@ const TEXT_ALIASES = {
   recipient_legal_name: 'recipient',
   description_en: 'description',
   program_name_en: 'program',
+  agreement_title_fr: 'title_fr',
+  recipient_legal_name_fr: 'recipient_fr',
+  description_fr: 'description_fr',
+  program_name_fr: 'program_fr',
 } as const satisfies Record<SearchedColumn, string>;
 
 /**
@@ -31,7 +37,11 @@ export function agreementsWithTexts(db: Kysely<GrantsDatabase>) {
     .leftJoin('grants_texts as title', 'title.id', 'g.title_text_id')
     .leftJoin('grants_texts as recipient', 'recipient.id', 'g.recipient_text_id')
     .leftJoin('grants_texts as description', 'description.id', 'g.description_text_id')
-    .leftJoin('grants_texts as program', 'program.id', 'g.program_text_id');
+    .leftJoin('grants_texts as program', 'program.id', 'g.program_text_id')
+    .leftJoin('grants_texts as title_fr', 'title_fr.id', 'g.title_fr_text_id')
+    .leftJoin('grants_texts as recipient_fr', 'recipient_fr.id', 'g.recipient_fr_text_id')
+    .leftJoin('grants_texts as description_fr', 'description_fr.id', 'g.description_fr_text_id')
+    .leftJoin('grants_texts as program_fr', 'program_fr.id', 'g.program_fr_text_id');
 }
 
 /** The text of `column` in a query of agreementsWithTexts ('' for a missing text): select it `.as(column)`, or order by it. */
@@ -66,15 +76,18 @@ function selectGrants(db: Kysely<GrantsDatabase>) {
 
 type GrantSelection = Awaited<ReturnType<ReturnType<typeof selectGrants>['executeTakeFirstOrThrow']>>;
 
-/** A stored agreement as served: the value in dollars, flags as booleans (SQLite stores 0/1). */
-function toGrant(row: GrantSelection): Grant {
+/** A stored agreement as served in `language`: the value in dollars, flags as booleans (SQLite stores 0/1). */
+function toGrant(row: GrantSelection, language: GrantsLanguage): Grant {
   const { agreement_value_cents, is_major_funding, is_notable, ...plain } = row;
-  return {
-    ...plain,
-    agreement_value: agreement_value_cents / 100,
-    is_major_funding: Boolean(is_major_funding),
-    is_notable: Boolean(is_notable),
-  };
+  return inLanguage(
+    {
+      ...plain,
+      agreement_value: agreement_value_cents / 100,
+      is_major_funding: Boolean(is_major_funding),
+      is_notable: Boolean(is_notable),
+    },
+    language,
+  );
 }
 
 export interface SearchResult {
@@ -89,25 +102,27 @@ export async function searchGrants(
   filters: SearchFilters,
   order: SearchOrder,
   page: SearchPage,
+  language: GrantsLanguage = 'en',
 ): Promise<SearchResult> {
   const { count, ids } = await memory.search(filters, order, page);
-  return { count, rows: await grantsByIds(db, ids) };
+  return { count, rows: await grantsByIds(db, ids, language) };
 }
 
-/** Rows by id, in the order of `ids`. */
-export async function grantsByIds(db: Kysely<GrantsDatabase>, ids: number[]): Promise<Grant[]> {
+/** Rows by id, in the order of `ids`, with their texts in `language`. */
+export async function grantsByIds(db: Kysely<GrantsDatabase>, ids: number[], language: GrantsLanguage = 'en'): Promise<Grant[]> {
   if (ids.length === 0) return [];
   const rows = await selectGrants(db).where('g.id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toGrant(row)] : []; // a row an import deleted after the count
+    return row ? [toGrant(row, language)] : []; // a row an import deleted after the count
   });
 }
 
-export async function getGrant(db: Kysely<GrantsDatabase>, id: number): Promise<Grant | null> {
+/** One agreement with its texts in `language`. */
+export async function getGrant(db: Kysely<GrantsDatabase>, id: number, language: GrantsLanguage = 'en'): Promise<Grant | null> {
   const row = await selectGrants(db).where('g.id', '=', id).executeTakeFirst();
-  return row ? toGrant(row) : null;
+  return row ? toGrant(row, language) : null;
 }
 
 export async function readAggregate<N extends AggregateName>(

@@ -42,6 +42,15 @@ export const DATA_COLUMNS = [
   'notable_reason',
   'notable_category',
   'notable_keyword',
+  'owner_org_title_fr',
+  'recipient_legal_name_fr',
+  'recipient_operating_name_fr',
+  'recipient_city_fr',
+  'program_name_fr',
+  'program_purpose_fr',
+  'agreement_title_fr',
+  'description_fr',
+  'expected_results_fr',
 ] as const satisfies ReadonlyArray<keyof GrantRecord>;
 export type DataColumn = (typeof DATA_COLUMNS)[number];
 
@@ -65,7 +74,7 @@ export const RETIRED_INDEXES: readonly string[] = [
 ];
 
 /**
- * `search` looks in four columns. Their distinct values are kept once each in a text dictionary
+ * `search` looks in eight columns (four texts, each in English and French). Their distinct values are kept once each in a text dictionary
  * (grants_texts), which carries the substring index; each agreement holds the dictionary id of each of its
  * four values (and, since migration 6, the rows hold only the ids). The federal file repeats these texts
  * heavily (program names, recipients, boilerplate descriptions): the dictionary is a fraction of the texts the
@@ -79,6 +88,11 @@ export const SEARCHED_COLUMNS = [
   { column: 'recipient_legal_name', textId: 'recipient_text_id' },
   { column: 'description_en', textId: 'description_text_id' },
   { column: 'program_name_en', textId: 'program_text_id' },
+  // (since migration 8: the French texts)
+  { column: 'agreement_title_fr', textId: 'title_fr_text_id' },
+  { column: 'recipient_legal_name_fr', textId: 'recipient_fr_text_id' },
+  { column: 'description_fr', textId: 'description_fr_text_id' },
+  { column: 'program_name_fr', textId: 'program_fr_text_id' },
 ] as const satisfies ReadonlyArray<{ column: DataColumn; textId: string }>;
 export type SearchedColumn = (typeof SEARCHED_COLUMNS)[number]['column'];
 export type TextIdColumn = (typeof SEARCHED_COLUMNS)[number]['textId'];
@@ -131,12 +145,13 @@ export type GrantsDatabase = CoreTables & GrantsTables;
 /** A stored agreement as read. */
 export type StoredAgreement = Selectable<AgreementsTable>;
 
-/** `search`: a case-insensitive substring of one text of the dictionary. */
+/** `search`: a substring of one text of the dictionary, case and accents aside. */
 export const GRANTS_SEARCH: SubstringIndex = {
   name: 'grants_texts_search',
   table: GRANTS_TEXTS_TABLE,
   idColumn: 'id',
   columns: ['text'],
+  accents: 'fold',
 };
 
 /** The per-row substring index of migrations 1–3, replaced by the dictionary's. */

@@ -108,7 +108,8 @@ describeEachDatabase(
           const matched = await dictionary.match(db(), n);
           const found = matched && [...matched];
           const expected = await bySql(n);
-          if (c === 0x130 && found === null) continue; // İ lowercases to two characters: left to the database
+          // İ lowercases to two characters, and FTS5 strips Ǡ ǡ further than foldAccents: left to the database
+          if ((c === 0x130 || c === 0x1e0 || c === 0x1e1) && found === null) continue;
           assert.notEqual(found, null, `U+${c.toString(16)} in ${JSON.stringify(n)} not decided`);
           assert.deepEqual(found, expected, `U+${c.toString(16)} in ${JSON.stringify(n)}`);
         }
@@ -118,7 +119,21 @@ describeEachDatabase(
     it('finds the texts over many views of the held texts, long texts and rare and common strings alike', async () => {
       // 120 KiB of texts (the checks scan views of 8 KiB): words common and rare, a few texts longer than a view
       // (the index is of words, and a needle is split into pieces at what separates them: punctuation too)
-      const words = ['health', 'care', 'Santé', 'north', 'ab', 'quokka', 'zz', 'ÉCOLE', 'health-care', '(north)', "O'Neil,", 'a.b.c'];
+      const words = [
+        'health',
+        'care',
+        'Santé',
+        'north',
+        'ab',
+        'quokka',
+        'zz',
+        'ÉCOLE',
+        'health-care',
+        '(north)',
+        "O'Neil,",
+        'a.b.c',
+        'l’été',
+      ];
       const more = fc.sample(
         fc.array(fc.oneof(fc.constantFrom(...words), fc.stringMatching(/^[a-z]{1,7}$/)), { minLength: 1, maxLength: 12 }),
         { numRuns: 5000, seed: 20261127 },
@@ -141,6 +156,9 @@ describeEachDatabase(
         'santé',
         'école',
         'ecole',
+        'l’ete',
+        'L’ÉTÉ',
+        'ete',
         'north he',
         'th c',
         'kka',
@@ -164,7 +182,7 @@ describeEachDatabase(
         if (expected.length > 0) matched++;
         assert.deepEqual(found, expected, n);
       }
-      assert.ok(matched >= 22, `strings with texts: ${matched}`);
+      assert.ok(matched >= 25, `strings with texts: ${matched}`);
     });
   },
   { migrations: grantsService.migrations },

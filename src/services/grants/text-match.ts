@@ -11,24 +11,23 @@
 // strings do (UTF-8 synchronises: a match cannot begin inside a character), and the index's words are of bytes.
 // (Not a Buffer outside the heap: Buffer.indexOf costs more per call than String.prototype.indexOf.)
 //
-// The semantics reproduced (needle = the search string trimmed; "fold" = foldCase, NFC then toLowerCase):
-//  - SQLite, under 3 characters: fold(text) contains fold(needle)                     (pdi_fold, instr)
-//  - SQLite, fold(needle) ASCII: lower(text) contains fold(needle); lower() folds ASCII letters only. The FTS5
-//    candidates are a superset there: the matched characters are ASCII, which FTS5 folds as lower() does.
-//  - SQLite, fold(needle) not ASCII: fold(text) contains fold(needle), among FTS5's candidates. FTS5 folds with
-//    its own table (Unicode CaseFolding), which agrees with fold on an NFC text of Latin letters (below
-//    U+0250 but İ): on such texts the candidates are a superset. A match on any other text is not decided
-//    here (the caller asks the database).
-//  - PostgreSQL, under 3 characters: lower(text) contains fold(needle)                 (strpos)
-//  - PostgreSQL, otherwise: lower(text) contains lower(needle) (ILIKE lowers both sides, then LIKE; the
-//    escaped %, _ and \ are literal): texts and needle are lowered by the server itself.
+// The semantics reproduced, those of an index that folds accents (needle = the search string trimmed; "fold" =
+// foldAccents: NFD, Latin letters' marks dropped, NFC, toLowerCase; pdi_fold_accents in SQL):
+//  - SQLite, needle or fold(needle) under 3 characters: fold(text) contains fold(needle)   (instr)
+//  - SQLite, otherwise: fold(text) contains fold(needle), among FTS5's candidates (trigram, remove_diacritics):
+//    the texts whose FTS5 folding holds each trigram queried. FTS5 folds with its own tables, known here for the
+//    Latin letters below U+0250 (ftsFolded); a text with other letters that the trigrams leave in doubt is not
+//    decided here (the caller asks the database).
+//  - PostgreSQL, under 3 characters: pdi_fold_accents(text) contains fold(needle)          (strpos)
+//  - PostgreSQL, otherwise: lower(pdi_fold_accents(text)) contains lower(fold(needle)) (ILIKE lowers both sides,
+//    then LIKE; the escaped %, _ and \ are literal): texts and needle are lowered by the server itself.
 // Needles the database would read differently than JavaScript (a lone surrogate, which the drivers send as
 // U+FFFD; NUL, which FTS5 skips and PostgreSQL refuses) are not decided here either.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { dialectOf, foldCase } from '../../core/db/dialect.ts';
+import { dialectOf, foldAccents, foldCase } from '../../core/db/dialect.ts';
 import type { DialectName } from '../../core/db/dialect.ts';
-import { MIN_INDEXED_LENGTH } from '../../core/db/search-index.ts';
+import { MIN_INDEXED_LENGTH, queriedTrigrams } from '../../core/db/search-index.ts';
 import type { GrantsDatabase } from './tables.ts';
 import { popcount } from './bitset.ts';
 import { VarintReader, varintLength, writeVarint } from './varint.ts';
@@ -47,9 +46,12 @@ const BUILD_TURN_MS = 10;
 /** The word index's build keeps each text's words in blocks of 2^HELD_BLOCK_BITS entries. */
 const HELD_BLOCK_BITS = 20;
 const HELD_BLOCK_MASK = (1 << HELD_BLOCK_BITS) - 1;
-/** Highest code point (excluded) of the texts whose FTS5 folding provably agrees with foldCase. */
+/** Highest code point (excluded) of the characters whose FTS5 folding is known here (ftsFolded). */
 const FTS_SAFE_LIMIT = 0x250;
-const DOTTED_CAPITAL_I = 0x130; // lowercases to two code points ("i" and a combining dot)
+const A_DOT_MACRON = 0x1e0; // Ǡ (ǡ follows)
+/** General Punctuation (’ – — and the narrow spaces of French text), which FTS5 folds as foldAccents does too. */
+const GENERAL_PUNCTUATION = 0x2000;
+const GENERAL_PUNCTUATION_END = 0x2070;
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -62,20 +64,26 @@ const WORD_BYTE = new Uint8Array(256).map((_, b) =>
   b >= 0x80 || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) ? 1 : 0,
 );
 
-function asciiLower(text: string): string {
-  return text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
-
 /**
- * Whether FTS5's folding agrees with foldCase on these characters of a text (taken from its ASCII-lowered
- * form, which keeps every other character as it is stored): Latin letters below U+0250 but İ and NUL.
+ * A stored text as FTS5's trigram tokenizer (remove_diacritics 1) folds it, where that is known: foldAccents on
+ * each character below U+0250 (the two agree on each of them but Ǡ and ǡ, which FTS5 folds to ǡ) and of General
+ * Punctuation, NUL where a character's folding is not known here (no needle holds NUL), and whether there was
+ * such a character.
  */
-function isFtsSafe(lowered: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = lowered.charCodeAt(i);
-    if (c === 0 || c >= FTS_SAFE_LIMIT || c === DOTTED_CAPITAL_I) return false;
+function ftsFolded(stored: string): { text: string; unknown: boolean } {
+  let text = '';
+  let unknown = false;
+  for (const ch of stored) {
+    const c = ch.codePointAt(0)!;
+    if (c === A_DOT_MACRON || c === A_DOT_MACRON + 1) text += '\u01e1';
+    else if ((c !== 0 && c < FTS_SAFE_LIMIT) || (c >= GENERAL_PUNCTUATION && c < GENERAL_PUNCTUATION_END)) {
+      text += c < 0x80 ? ch.toLowerCase() : foldAccents(ch);
+    } else {
+      text += '\0';
+      unknown = true;
+    }
   }
-  return true;
+  return { text, unknown };
 }
 
 /** Where a piece of a needle lies in the words of a text that holds the needle. */
@@ -276,9 +284,10 @@ export class TextDictionary {
   /** Highest text id + 1 (ids are positions in `starts`). */
   readonly size: number;
   /**
-   * Each text as the indexed comparison lowers it (SQLite's lower(): ASCII letters only; PostgreSQL's lower()),
-   * its UTF-8 bytes as characters U+0000–U+00FF, each followed by a NUL (which no needle holds: no match spans
-   * two texts); empty for an id the dictionary does not hold. Text t is data[starts[t] … starts[t + 1] - 1).
+   * Each text as the indexed comparison folds it (foldAccents; on PostgreSQL the server's
+   * lower(pdi_fold_accents(text))), its UTF-8 bytes as characters U+0000–U+00FF, each followed by a NUL (which no
+   * needle holds: no match spans two texts); empty for an id the dictionary does not hold. Text t is
+   * data[starts[t] … starts[t + 1] - 1).
    */
   private readonly data: string;
   private readonly starts: Uint32Array;
@@ -287,50 +296,45 @@ export class TextDictionary {
    * slice: V8 keeps a reference into `data`, not a copy).
    */
   private readonly views: string[];
-  /** SQLite: foldCase(text) where it differs from the lowered text (texts with other than ASCII characters). */
-  private readonly folded: Map<number, string>;
   /**
-   * SQLite: texts whose folded form does not align with the stored characters (not NFC, or a letter that
-   * folds to more code units): where a match lies in the stored text is not known for them.
+   * The texts with other than ASCII characters, as stored: where a folded match lies in them (SQLite: whether
+   * FTS5 finds it too) and whether it keeps its accents (the rank of an exact match).
    */
-  private readonly misaligned: Set<number>;
+  private readonly originals: Map<number, string>;
+  /** SQLite: texts that FTS5 folds otherwise than foldAccents does (ftsFolded), or may. */
+  private readonly ftsOther: Set<number>;
   /** Ids below the highest that the dictionary does not hold (deleted texts): empty in `data`. */
   private readonly absent: Set<number>;
-  /** The words of the lowered texts, and those of the folded forms (`folded`), for the needles compared with them. */
+  /** The words of the folded texts. */
   private readonly index: WordIndex;
-  private readonly foldedIndex: WordIndex;
-  /** A bitmap of the texts that have a folded form (`folded`): a search checks them, whatever the index says. */
-  private readonly hasFolded: Int32Array;
+  /** A bitmap of the texts in `originals`. */
+  private readonly hasOriginal: Int32Array;
   /** Bitmaps of the texts for one search (a search is synchronous once its needle is known). */
   private readonly candidates: Int32Array;
   private readonly scratch: Int32Array;
-  private readonly scratchFolded: Int32Array;
-  private readonly foldedChars: number;
+  private readonly originalChars: number;
 
   private constructor(
     dialect: DialectName,
     data: string,
     starts: Uint32Array,
-    folded: Map<number, string>,
-    misaligned: Set<number>,
+    originals: Map<number, string>,
+    ftsOther: Set<number>,
     absent: Set<number>,
     index: WordIndex,
-    foldedIndex: WordIndex,
   ) {
     this.dialect = dialect;
     this.absent = absent;
     this.size = starts.length - 1;
     this.data = data;
     this.starts = starts;
-    this.folded = folded;
-    this.misaligned = misaligned;
+    this.originals = originals;
+    this.ftsOther = ftsOther;
     this.index = index;
-    this.foldedIndex = foldedIndex;
-    this.hasFolded = new Int32Array(index.textWords);
-    for (const t of folded.keys()) this.hasFolded[t >>> 5] |= 1 << (t & 31);
+    this.hasOriginal = new Int32Array(index.textWords);
+    for (const t of originals.keys()) this.hasOriginal[t >>> 5] |= 1 << (t & 31);
     this.candidates = new Int32Array(index.textWords);
     this.scratch = new Int32Array(index.textWords);
-    this.scratchFolded = new Int32Array(index.textWords);
     this.views = [];
     for (let k = 0, t = 0; k << VIEW_BITS < data.length; k++) {
       const next = (k + 1) << VIEW_BITS;
@@ -338,44 +342,43 @@ export class TextDictionary {
       this.views.push(data.slice(k << VIEW_BITS, starts[t]));
     }
     let chars = 0;
-    for (const f of folded.values()) chars += f.length;
-    this.foldedChars = chars;
+    for (const f of originals.values()) chars += f.length;
+    this.originalChars = chars;
   }
 
   /** Reads the dictionary (in chunks, so that other requests run between two reads). */
   static async load(db: Kysely<GrantsDatabase>): Promise<TextDictionary> {
     const dialect = dialectOf(db);
     // The texts are written into one Buffer sized from the database's count of their bytes (grown, should an
-    // import add texts meanwhile): pieces joined at the end held twice the texts for a moment, and the process
-    // kept much of that peak.
-    const lowerText = dialect === 'postgres' ? sql`lower(text)` : sql`text`;
+    // import add texts meanwhile or folding lengthen one): pieces joined at the end held twice the texts for a
+    // moment, and the process kept much of that peak.
     const total = (
       await sql<{ b: number | string | null; m: number | string | null }>`
-        select sum(octet_length(${lowerText})) as b, max(id) as m from grants_texts`.execute(db)
+        select sum(octet_length(text)) as b, max(id) as m from grants_texts`.execute(db)
     ).rows[0];
     const slots = Number(total.m ?? 0) + 1;
     let data = Buffer.allocUnsafe(Number(total.b ?? 0) + slots);
     let starts = new Uint32Array(slots + 1);
     let texts = 0;
     let bytes = 0;
-    const folded = new Map<number, string>();
-    const misaligned = new Set<number>();
+    const originals = new Map<number, string>();
+    const ftsOther = new Set<number>();
     const absent: number[] = [];
     let after = -1;
     for (;;) {
-      // PostgreSQL lowers the texts itself: its lower() depends on the database's locale
+      // PostgreSQL folds the texts itself: its lower() depends on the database's locale
       const rows =
         dialect === 'postgres'
           ? await db
               .selectFrom('grants_texts')
-              .select(['id', sql<string>`lower(text)`.as('text')])
+              .select(['id', 'text', sql<string>`lower(pdi_fold_accents(text))`.as('folded')])
               .where('id', '>', after)
               .orderBy('id')
               .limit(LOAD_CHUNK_ROWS)
               .execute()
           : await db
               .selectFrom('grants_texts')
-              .select(['id', 'text'])
+              .select(['id', 'text', sql<null>`null`.as('folded')])
               .where('id', '>', after)
               .orderBy('id')
               .limit(LOAD_CHUNK_ROWS)
@@ -396,14 +399,14 @@ export class TextDictionary {
           add('', true);
         }
         const ascii = ASCII.test(text);
-        if (dialect === 'postgres') add(text, ascii);
+        if (!ascii) originals.set(id, text);
+        if (r.folded !== null) add(r.folded, ASCII.test(r.folded));
         else if (ascii) add(text.toLowerCase(), true);
         else {
-          add(asciiLower(text), false);
-          const f = foldCase(text);
-          folded.set(id, f);
-          // (no lowercase mapping shortens a character, so equal lengths mean each kept its own)
-          if (f.length !== text.length || text.normalize('NFC') !== text) misaligned.add(id);
+          const f = foldAccents(text);
+          add(f, ASCII.test(f));
+          const fts = ftsFolded(text);
+          if (fts.unknown || fts.text !== f) ftsOther.add(id);
         }
       }
       if (rows.length < LOAD_CHUNK_ROWS) break;
@@ -416,81 +419,82 @@ export class TextDictionary {
     const final = data;
     const textCount = startArray.length - 1;
     const index = await WordIndex.build(textCount, (t, visit) => visit(final, startArray[t], startArray[t + 1] - 1));
-    const foldedIndex = await WordIndex.build(textCount, (t, visit) => {
-      const f = folded.get(t);
-      if (f === undefined) return;
-      const b = Buffer.from(f);
-      visit(b, 0, b.length);
-    });
     // one-byte characters: 63 MB, which V8 keeps outside its heap as an external string (`external` in
     // process.memoryUsage()); the Buffer's memory is returned at the next collection (a block that large is mapped apart)
-    return new TextDictionary(dialect, final.toString('latin1'), startArray, folded, misaligned, new Set(absent), index, foldedIndex);
+    return new TextDictionary(dialect, final.toString('latin1'), startArray, originals, ftsOther, new Set(absent), index);
   }
 
-  /** Memory held, in bytes (the folded strings counted at one byte a character, as V8 stores Latin-1 text). */
+  /** Memory held, in bytes (the stored texts counted at two bytes a character, as V8 stores text beyond Latin-1). */
   get bytes(): number {
     return (
       this.index.byteLength +
-      this.foldedIndex.byteLength +
-      4 * this.hasFolded.byteLength +
+      4 * this.hasOriginal.byteLength +
       this.data.length +
       this.starts.byteLength +
       32 * this.views.length +
-      this.foldedChars +
-      16 * this.folded.size
+      2 * this.originalChars +
+      16 * this.originals.size
     );
   }
 
-  /** Text t as the indexed comparison lowers it. */
-  private lowered(t: number): string {
-    return Buffer.from(this.data.slice(this.starts[t], this.starts[t + 1] - 1), 'latin1').toString('utf8');
-  }
-
   /**
-   * The ids (ascending) of the texts containing `text` as `substringMatch` decides it, or null when that is
-   * not decided in memory (then ask the database). On PostgreSQL `db` lowers the string (one short query).
+   * The ids (ascending) of the texts containing `text` as `substringMatch` on GRANTS_SEARCH (accents and case
+   * folded) decides it, or null when that is not decided in memory (then ask the database). On PostgreSQL `db`
+   * lowers the folded string (one short query).
    */
   async match(db: Kysely<GrantsDatabase>, text: string): Promise<Uint32Array | null> {
     const needle = text.trim();
     if (!needle.isWellFormed() || needle.includes('\0')) return null;
-    const short = [...needle].length < MIN_INDEXED_LENGTH;
+    const folded = foldAccents(needle);
+    const short = [...needle].length < MIN_INDEXED_LENGTH || [...folded].length < MIN_INDEXED_LENGTH;
     if (this.dialect === 'postgres') {
-      const wanted = short ? foldCase(needle) : (await sql<{ l: string }>`select lower(${needle}) as l`.execute(db)).rows[0].l;
+      // ILIKE lowers the pattern (the folded string) as the server does
+      const wanted = short ? folded : (await sql<{ l: string }>`select lower(${folded}) as l`.execute(db)).rows[0].l;
       return this.find(wanted, null);
     }
-    const folded = foldCase(needle);
-    if (short) return this.find(folded, (t, f) => f.includes(folded));
-    if ([...folded].length < MIN_INDEXED_LENGTH) return null; // FTS5 gets no trigram from it
-    if (ASCII.test(folded)) return this.find(folded, null);
-    // FTS5 finds a text when one occurrence's characters fold there as foldCase folds them (then every trigram
-    // of the needle is in its index); a text with none such is left to the database
+    // SQLite: pdi_fold_accents(text) contains the folded string, among FTS5's candidates when the string is long
+    if (short) return this.find(folded, null);
+    // FTS5 (trigram, remove_diacritics) lists a text as a candidate when its folding of the text holds every trigram
+    // queried; a text whose folding is not known to, and does not, is left to the database
+    const trigrams = queriedTrigrams(foldCase(folded));
     let undecided = false;
-    const found = this.find(folded, (t, f) => {
-      let at = f.indexOf(folded);
-      if (at === -1) return false;
-      if (this.misaligned.has(t)) {
-        undecided = true;
-        return true;
-      }
-      const lowered = this.lowered(t);
-      for (; at !== -1; at = f.indexOf(folded, at + 1)) if (isFtsSafe(lowered, at, at + folded.length)) return true;
-      undecided = true;
-      return true;
+    const found = this.find(folded, (t) => {
+      if (!this.ftsOther.has(t)) return true; // FTS5's folding is the folded text, which holds the string
+      const fts = ftsFolded(this.originals.get(t) ?? '');
+      if (trigrams.every((g) => fts.text.includes(g))) return true;
+      if (fts.unknown) undecided = true;
+      return false;
     });
     return undecided ? null : found;
   }
 
   /**
-   * The texts containing `needle` (ascending), found through the word indexes (WordIndex): the texts meeting what
-   * the needle's pieces ask of their words are the candidates, from the lowered texts' words and, where `ofFolded`
-   * is given, the folded forms' too. Each candidate is checked for the needle in its lowered text, or, where
-   * `ofFolded` is given and the text has a folded form, `ofFolded(t, folded form)` decides; but where the needle is
-   * one piece, the lowered words decide alone, and only texts with a folded form are checked when `ofFolded` is
-   * given.
+   * Of texts that match `text` (ascending ids, as `match` gives them), those holding it with its accents as written
+   * (case aside): the first rank of a search. Null when that is all of them or none (one rank).
    */
-  private find(needle: string, ofFolded: ((t: number, folded: string) => boolean) | null): Uint32Array {
+  exactAmong(ids: Uint32Array, text: string): Uint32Array | null {
+    const needle = foldCase(text.trim());
+    const asciiNeedle = ASCII.test(needle);
+    const { hasOriginal, originals } = this;
+    const exact: number[] = [];
+    for (const t of ids) {
+      const original = (hasOriginal[t >>> 5] & (1 << (t & 31))) === 0 ? undefined : originals.get(t);
+      // a text of ASCII characters holds an ASCII needle exactly where it holds it folded, and no other needle
+      if (original === undefined ? asciiNeedle : foldCase(original).includes(needle)) exact.push(t);
+    }
+    return exact.length === 0 || exact.length === ids.length ? null : Uint32Array.from(exact);
+  }
+
+  /**
+   * The texts containing `needle` (ascending) in their folded form, found through the word index (WordIndex): the
+   * texts meeting what the needle's pieces ask of their words are the candidates, each checked for the needle
+   * (where the needle is one piece, the words decide alone). `confirm(t)`, where given, then decides for each text
+   * with other than ASCII characters.
+   */
+  private find(needle: string, confirm: ((t: number) => boolean) | null): Uint32Array {
     const bytes = Buffer.from(needle);
     const chars = bytes.toString('latin1');
+    const confirmed = (t: number) => confirm === null || (this.hasOriginal[t >>> 5] & (1 << (t & 31))) === 0 || confirm(t);
     // the pieces: maximal runs of word bytes
     const pieces: Array<{ from: number; to: number }> = [];
     for (let i = 0; i < bytes.length;) {
@@ -505,40 +509,34 @@ export class TextDictionary {
     }
     if (pieces.length === 0) {
       // separators only (or nothing): every text is a candidate
-      const verify = this.verifier(chars, ofFolded, false);
+      const verify = this.verifier(chars, false);
       const out: number[] = [];
-      for (let t = 0; t < this.size; t++) if (!this.absent.has(t) && verify(t)) out.push(t);
+      for (let t = 0; t < this.size; t++) if (!this.absent.has(t) && verify(t) && confirmed(t)) out.push(t);
       return Uint32Array.from(out);
     }
-    const { candidates, scratch, scratchFolded, hasFolded } = this;
+    const { candidates, scratch } = this;
     for (let k = 0; k < pieces.length; k++) {
       const { from, to } = pieces[k];
       const place: Place = from === 0 ? (to === bytes.length ? 'within' : 'end') : to === bytes.length ? 'start' : 'whole';
       const piece = chars.slice(from, to);
       const into = k === 0 ? candidates : scratch;
-      let any = this.index.textsOf(piece, place, into);
-      if (ofFolded !== null && this.folded.size > 0 && this.foldedIndex.textsOf(piece, place, scratchFolded)) {
-        any = true;
-        for (let w = 0; w < into.length; w++) into[w] |= scratchFolded[w];
-      }
-      if (!any) return new Uint32Array(0);
+      if (!this.index.textsOf(piece, place, into)) return new Uint32Array(0);
       if (k > 0) for (let w = 0; w < candidates.length; w++) candidates[w] &= scratch[w];
     }
     const onePiece = pieces.length === 1 && pieces[0].from === 0 && pieces[0].to === bytes.length;
     let most = 0;
     for (let w = 0; w < candidates.length; w++) most += popcount(candidates[w]);
-    const verify = this.verifier(chars, ofFolded, most * SPARSE_SHARE < this.size);
+    const verify = this.verifier(chars, most * SPARSE_SHARE < this.size);
     const out = new Uint32Array(most);
     let n = 0;
     for (let w = 0; w < candidates.length; w++) {
       let word = candidates[w];
       if (word === 0) continue;
-      const checked = !onePiece ? word : ofFolded === null ? 0 : word & hasFolded[w];
       while (word !== 0) {
         const low = word & -word;
         word ^= low;
         const t = (w << 5) | (31 - Math.clz32(low));
-        if ((checked & low) === 0 || verify(t)) out[n++] = t;
+        if ((onePiece || verify(t)) && confirmed(t)) out[n++] = t;
       }
     }
     return n === most ? out : out.slice(0, n);
@@ -552,15 +550,11 @@ export class TextDictionary {
    * an occurrence answers the candidates starting in it. (Scattered candidates are checked alone: one scan
    * from each would spend most of its time past its candidate's text.)
    */
-  private verifier(needle: string, ofFolded: ((t: number, folded: string) => boolean) | null, sparse: boolean): (t: number) => boolean {
-    const { data, starts, views, folded } = this;
+  private verifier(needle: string, sparse: boolean): (t: number) => boolean {
+    const { data, starts, views } = this;
     if (needle.length === 0) return () => true;
     if (sparse)
       return (t) => {
-        if (ofFolded !== null) {
-          const f = folded.get(t);
-          if (f !== undefined) return ofFolded(t, f);
-        }
         const start = starts[t];
         const end = starts[t + 1] - 1;
         return end - start >= needle.length && data.slice(start, end).includes(needle);
@@ -568,10 +562,6 @@ export class TextDictionary {
     let occurrence = -1; // the first occurrence at or after the last start searched from, or -1
     let clearTo = -1; // no occurrence from the last start searched from to here (the end of its view)
     return (t) => {
-      if (ofFolded !== null) {
-        const f = folded.get(t);
-        if (f !== undefined) return ofFolded(t, f);
-      }
       const start = starts[t];
       if (occurrence < start) {
         if (start < clearTo) return false;

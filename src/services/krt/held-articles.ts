@@ -111,7 +111,7 @@ export class HeldArticles {
           break;
         }
       if (!candidate) continue;
-      const score = preparedMatchScore(entry.doiLower, entry.titleFolded, prepared);
+      const score = preparedMatchScore(entry.doiLower, entry.titleFolded, prepared, entry.article.title);
       if (score <= 0) continue;
       total++;
       const group = byScore.get(score);

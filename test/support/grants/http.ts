@@ -5,11 +5,12 @@ import fs from 'node:fs';
 import { sql } from 'kysely';
 import type { TestDatabase } from '../databases.ts';
 import { buildTestApp } from '../app.ts';
-import { foldCase } from '../../../src/core/db/dialect.ts';
+import { foldAccents } from '../../../src/core/db/dialect.ts';
 import type { ServiceApp } from '../../../src/core/service.ts';
 import { importGrantsCsv } from '../../../src/services/grants/import/importer.ts';
 import { agreementsWithTexts, textsOf } from '../../../src/services/grants/repository.ts';
 import { grantsService } from '../../../src/services/grants/service.ts';
+import { SEARCHED_COLUMNS } from '../../../src/services/grants/tables.ts';
 import type { GrantsTables } from '../../../src/services/grants/tables.ts';
 import { tempDir, writeGenerated } from './files.ts';
 
@@ -28,6 +29,10 @@ export interface Row {
   program_name_en: string;
   agreement_title_en: string;
   description_en: string;
+  program_name_fr: string;
+  agreement_title_fr: string;
+  description_fr: string;
+  recipient_legal_name_fr: string;
   naics_sector_en: string;
   fiscal_year: string;
   agreement_value_cents: number;
@@ -55,7 +60,7 @@ export class GrantsHttp {
     const db = t.db.kysely.withTables<GrantsTables>();
     const stored = await agreementsWithTexts(db)
       .selectAll('g')
-      .select(textsOf(['agreement_title_en', 'recipient_legal_name', 'description_en', 'program_name_en']))
+      .select(textsOf(SEARCHED_COLUMNS.map((c) => c.column)))
       .orderBy('g.id')
       .execute();
     this.rows = stored.map((r) => ({
@@ -113,4 +118,4 @@ export function grantsHttp(t: TestDatabase, rows = 3000, seed = 'routes-test'): 
 export const sumCents = (list: Row[]): number => list.reduce((s, r) => s + r.agreement_value_cents, 0);
 export const dollars = (cents: number): number => cents / 100;
 export const matchesText = (r: Row, q: string): boolean =>
-  [r.agreement_title_en, r.recipient_legal_name, r.description_en, r.program_name_en].some((f) => foldCase(f).includes(foldCase(q)));
+  SEARCHED_COLUMNS.some(({ column }) => foldAccents(r[column]).includes(foldAccents(q)));

@@ -1,7 +1,7 @@
 // The reference the in-memory search is compared with: the same search as one SQL query over the table.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { dbBool, dialectOf } from '../../../src/core/db/dialect.ts';
+import { containsText, dbBool, dialectOf } from '../../../src/core/db/dialect.ts';
 import { substringMatch } from '../../../src/core/db/search-index.ts';
 import { agreementsWithTexts, grantsByIds, textOf } from '../../../src/services/grants/repository.ts';
 import type { SearchResult } from '../../../src/services/grants/repository.ts';
@@ -43,6 +43,11 @@ export async function searchGrantsInSql(
   const count = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   const direction = order.descending ? 'desc' : 'asc';
   let query = base.select('g.id');
+  if (filters.text !== undefined) {
+    // the agreements with a searched text holding the string with its accents as written come first
+    const exact = SEARCHED_COLUMNS.map((c) => containsText(db, textOf(c.column), filters.text!.trim()));
+    query = query.orderBy(sql`case when ${sql.join(exact, sql` or `)} then 0 else 1 end`);
+  }
   for (const column of SORT_ORDERS[order.field].columns) {
     // NULLs (end dates only) sort as the lowest value on both databases, as SQLite does by itself.
     const nulls =

@@ -106,6 +106,22 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
   },
 ];
 
+/** The French name of each known family (IRCC's French feed and pages name them so). */
+export const CATEGORY_NAMES_FR: Readonly<Record<string, string>> = {
+  general: 'Général',
+  cec: 'Catégorie de l’expérience canadienne',
+  pnp: 'Programme des candidats des provinces',
+  fsw: 'Programme des travailleurs qualifiés (fédéral)',
+  fst: 'Programme des travailleurs de métiers spécialisés (fédéral)',
+  french: 'Maîtrise du français',
+  healthcare: 'Professions des soins de santé et des services sociaux',
+  stem: 'Professions en sciences, technologies, génie et mathématiques (STGM)',
+  trade: 'Métiers',
+  transport: 'Professions du transport',
+  agriculture: 'Professions de l’agriculture et de l’agroalimentaire',
+  education: 'Professions de l’éducation',
+};
+
 /** Every known canonical category, in listing order. */
 export const CANONICAL_CATEGORIES: readonly CanonicalCategory[] = CATEGORY_RULES.map((rule, i) => ({
   slug: rule.slug,

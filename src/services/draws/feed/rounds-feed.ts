@@ -14,6 +14,10 @@ import { buildPoolDistribution, POOL_BANDS, type PoolDistribution } from './pool
 
 /** The official address of the feed. */
 export const IRCC_ROUNDS_FEED_URL = 'https://www.canada.ca/content/dam/ircc/documents/json/ee_rounds_123_en.json';
+/** The French feed, beside it: the same format, its texts (drawName, drawText2, drawDateFull) in French. */
+export const IRCC_ROUNDS_FEED_FR_URL = 'https://www.canada.ca/content/dam/ircc/documents/json/ee_rounds_123_fr.json';
+/** The folder of both. */
+export const IRCC_ROUNDS_FEED_FOLDER = 'https://www.canada.ca/content/dam/ircc/documents/json/';
 
 /** Public site the feed's relative links are resolved against. */
 const CANADA_CA = 'https://www.canada.ca';

@@ -1,10 +1,24 @@
 // GET /api/draws/ (exclusive start_date and end_date, as the spec says) and /api/draws/recent/.
+import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../../core/http/errors.ts';
+import { LANGUAGES, negotiateLanguage } from '../../../core/i18n/language.ts';
+import type { Language } from '../../../core/i18n/language.ts';
 import { parseDate } from '../../../core/http/params.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { listDraws, recentWindow } from '../repository.ts';
 import { drawsRoute, recentDrawsRoute } from '../schemas/draws.ts';
 import type { DrawsRouteContext } from './context.ts';
+
+/**
+ * The language a request asks for: `lang` (checked by the schema), else Accept-Language. An answer chosen by the
+ * header is not kept in the response cache, which is keyed by the URL alone.
+ */
+function drawsLanguage(request: FastifyRequest, lang: string | undefined): Language | 'both' {
+  const wanted = lang?.trim().toLowerCase();
+  if (wanted === 'en' || wanted === 'fr' || wanted === 'both') return wanted;
+  request.pdiCacheVersion = undefined;
+  return negotiateLanguage(undefined, request.headers['accept-language'], LANGUAGES);
+}
 
 export async function drawRoutes(app: ServiceApp, routes: DrawsRouteContext): Promise<void> {
   const { db } = routes;
@@ -17,12 +31,12 @@ export async function drawRoutes(app: ServiceApp, routes: DrawsRouteContext): Pr
       throw badRequest(`end_date must be after start_date (both are exclusive), got start_date ${after} and end_date ${before}`);
     }
     const category = q.category === undefined ? undefined : await routes.requireCategory(q.category, 'category');
-    const data = await listDraws(db, { categoryId: category?.id, after, before, through: routes.asOf() });
+    const data = await listDraws(db, { categoryId: category?.id, after, before, through: routes.asOf() }, drawsLanguage(request, q.lang));
     return { success: true, count: data.length, data, data_source: await routes.source() };
   });
 
-  app.get('/api/draws/recent/', { schema: recentDrawsRoute, config: { operation: 'draws', responseCache: true } }, async () => {
-    const data = await listDraws(db, recentWindow(routes.asOf()));
+  app.get('/api/draws/recent/', { schema: recentDrawsRoute, config: { operation: 'draws', responseCache: true } }, async (request) => {
+    const data = await listDraws(db, recentWindow(routes.asOf()), drawsLanguage(request, request.query.lang));
     return { success: true, count: data.length, data, data_source: await routes.source() };
   });
 }

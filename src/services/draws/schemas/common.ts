@@ -88,6 +88,10 @@ export const DrawSchema = Type.Object({
     Type.Integer({ minimum: 0, description: 'Days since the previous draw of the same category (0: same day); null for its first draw.' }),
   ),
   url: Nullable(Type.String({ description: "The round's page on canada.ca." })),
+  category_name_fr: Type.Optional(Nullable(Type.String({ description: 'With lang=both: the French category name (null: none).' }))),
+  draw_name_fr: Type.Optional(
+    Nullable(Type.String({ description: "With lang=both: the round's name in IRCC's French feed (null until it is imported)." })),
+  ),
 });
 
 export const PredictionSchema = Type.Object({

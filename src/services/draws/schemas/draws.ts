@@ -1,6 +1,6 @@
 // GET /api/draws/ and /api/draws/recent/.
 import { Type } from 'typebox';
-import { dateParam, withError } from '../../../core/http/params.ts';
+import { choiceParam, dateParam, withError } from '../../../core/http/params.ts';
 import { DataSourceSchema, DrawSchema } from './common.ts';
 
 export const DrawsQuery = Type.Object({
@@ -12,7 +12,20 @@ export const DrawsQuery = Type.Object({
   ),
   start_date: Type.Optional(dateParam('Only draws after this date (exclusive).', '2025-01-01')),
   end_date: Type.Optional(dateParam('Only draws before this date (exclusive).')),
+  lang: Type.Optional(drawsLangParam()),
 });
+
+/** `lang`: the language of the round and category names (then Accept-Language; English by default). */
+export function drawsLangParam() {
+  return choiceParam(
+    ['en', 'fr', 'both'],
+    "Language of the round and category names: `en`, `fr` (from IRCC's French feed; English where it has none) or `both` " +
+      '(`draw_name_fr` and `category_name_fr` beside the English names). Without it, the Accept-Language header decides.',
+    { example: 'fr' },
+  );
+}
+
+export const RecentDrawsQuery = Type.Object({ lang: Type.Optional(drawsLangParam()) });
 
 export const DrawsResponse = Type.Object({
   success: Type.Boolean(),
@@ -32,5 +45,6 @@ export const recentDrawsRoute = {
   summary: 'Draws of the last 30 days',
   description:
     'Draws dated from 30 days before the as-of date through the as-of date (PDI_DRAWS_AS_OF, else today in America/Toronto), newest first.',
+  querystring: RecentDrawsQuery,
   response: { 200: DrawsResponse },
 };

@@ -24,6 +24,12 @@ import {
   TITLE_OBJECTS,
   TITLE_OBJECTS_NEAR_MISS,
   TITLE_OBJECTS_NOTABLE,
+  TITLE_ACTIONS_FR,
+  TITLE_OBJECTS_FR,
+  TITLE_OBJECTS_NEAR_MISS_FR,
+  TITLE_OBJECTS_NOTABLE_FR,
+  DESCRIPTION_SENTENCES_FR,
+  EXPECTED_RESULTS_FR,
 } from './vocabulary.ts';
 import type { Department, Program } from './vocabulary.ts';
 
@@ -57,6 +63,12 @@ export interface GenerateSummary {
   currentValueTotalCents: number;
   bytesWritten: number;
   header: readonly string[];
+}
+
+/** A recipient's city in English and French (a bilingual cell "English|French"; one name serves both otherwise). */
+function cityNames(city: string): [string, string] {
+  const [en, fr] = city.split('|');
+  return [en, fr ?? en];
 }
 
 interface Recipient {
@@ -306,31 +318,52 @@ class GrantsGenerator {
     return `${dept.number}-${fiscalYear}-${fiscalYear + 1}-Q${quarter}-${String(n).padStart(5, '0')}`;
   }
 
-  private title(program: Program, recipient: Recipient): string {
+  /** A title in English and French (the same choices: each French list follows its English one item for item). */
+  private title(program: Program, recipient: Recipient): { en: string; fr: string } {
     const r = this.rng;
     const u = r.next();
-    const object = u < 0.06 ? r.pick(TITLE_OBJECTS_NOTABLE) : u < 0.09 ? r.pick(TITLE_OBJECTS_NEAR_MISS) : r.pick(TITLE_OBJECTS);
-    const where = recipient.city && r.bool(0.3) ? ` in ${recipient.city.split('|')[0]}` : '';
-    if (r.bool(0.04)) return `${program.nameEn}: ${object}`;
-    return `${r.pick(TITLE_ACTIONS)} ${object}${where}`;
+    const [objects, objectsFr] =
+      u < 0.06
+        ? [TITLE_OBJECTS_NOTABLE, TITLE_OBJECTS_NOTABLE_FR]
+        : u < 0.09
+          ? [TITLE_OBJECTS_NEAR_MISS, TITLE_OBJECTS_NEAR_MISS_FR]
+          : [TITLE_OBJECTS, TITLE_OBJECTS_FR];
+    const object = r.pick(objects);
+    const objectFr = objectsFr[objects.indexOf(object)];
+    const [cityEn, cityFr] = cityNames(recipient.city);
+    const there = recipient.city !== '' && r.bool(0.3);
+    const where = there ? ` in ${cityEn}` : '';
+    const whereFr = there ? ` à ${cityFr}` : '';
+    if (r.bool(0.04)) return { en: `${program.nameEn}: ${object}`, fr: `${program.nameFr} : ${objectFr}` };
+    const action = r.pick(TITLE_ACTIONS);
+    return { en: `${action} ${object}${where}`, fr: `${TITLE_ACTIONS_FR[TITLE_ACTIONS.indexOf(action)]} ${objectFr}${whereFr}` };
   }
 
-  private description(program: Program, recipient: Recipient): string {
+  private description(program: Program, recipient: Recipient): { en: string; fr: string } {
     const r = this.rng;
     const count = r.int(1, 3);
     const parts: string[] = [];
+    const partsFr: string[] = [];
+    const [cityEn, cityFr] = cityNames(recipient.city);
     for (let i = 0; i < count; i++) {
-      parts.push(
-        r
-          .pick(DESCRIPTION_SENTENCES)
-          .replace('{n}', String(r.int(20, 5_000)))
-          .replace('{k}', String(r.int(2, 12)))
-          .replace('{program}', program.nameEn)
-          .replace('{city}', recipient.city.split('|')[0] || 'the region'),
-      );
+      const sentence = r.pick(DESCRIPTION_SENTENCES);
+      const n = String(r.int(20, 5_000));
+      const k = String(r.int(2, 12));
+      const fill = (template: string, programName: string, city: string, region: string) =>
+        template
+          .replace('{n}', n)
+          .replace('{k}', k)
+          .replace('{program}', programName)
+          .replace('{city}', city || region);
+      parts.push(fill(sentence, program.nameEn, cityEn, 'the region'));
+      partsFr.push(fill(DESCRIPTION_SENTENCES_FR[DESCRIPTION_SENTENCES.indexOf(sentence)], program.nameFr, cityFr, 'la région'));
     }
-    if (r.bool(0.05)) return `Phase 1: ${parts[0]}\nPhase 2: ${parts.slice(1).join(' ') || 'Evaluation and reporting.'}`;
-    return parts.join(' ');
+    if (r.bool(0.05))
+      return {
+        en: `Phase 1: ${parts[0]}\nPhase 2: ${parts.slice(1).join(' ') || 'Evaluation and reporting.'}`,
+        fr: `Phase 1 : ${partsFr[0]}\nPhase 2 : ${partsFr.slice(1).join(' ') || 'Évaluation et production de rapports.'}`,
+      };
+    return { en: parts.join(' '), fr: partsFr.join(' ') };
   }
 
   /** A new agreement's row (fields by column name). */
@@ -348,6 +381,9 @@ class GrantsGenerator {
     const valueCents = this.valueCents();
     const reference = this.reference(dept, fiscalYear, quarter);
     const title = this.title(program, recipient);
+    // (drawn where the row's cells are, in their order: the generator's sequence of draws stays as it was)
+    let description: { en: string; fr: string } | undefined;
+    let expectedResults = '';
     const blank = (p: number, value: string): string => (r.bool(p) ? '' : value);
     const fields: Record<string, string> = {
       amendment_number: '0',
@@ -369,8 +405,8 @@ class GrantsGenerator {
       prog_name_fr: program.nameFr,
       prog_purpose_en: blank(0.1, program.purposeEn),
       prog_purpose_fr: '',
-      agreement_title_en: title,
-      agreement_title_fr: '',
+      agreement_title_en: title.en,
+      agreement_title_fr: title.fr,
       agreement_value: formatValue(valueCents),
       foreign_currency_type: '',
       foreign_currency_value: '',
@@ -378,11 +414,11 @@ class GrantsGenerator {
       agreement_end_date: end ? isoDate(end) : '',
       agreement_termination_date: '',
       coverage: '',
-      description_en: this.description(program, recipient),
-      description_fr: '',
+      description_en: (description = this.description(program, recipient)).en,
+      description_fr: description.fr,
       naics_identifier: blank(0.3, recipient.naics),
-      expected_results_en: blank(0.2, r.pick(EXPECTED_RESULTS)),
-      expected_results_fr: '',
+      expected_results_en: (expectedResults = blank(0.2, r.pick(EXPECTED_RESULTS))),
+      expected_results_fr: expectedResults === '' ? '' : EXPECTED_RESULTS_FR[EXPECTED_RESULTS.indexOf(expectedResults)],
       additional_information_en: r.bool(0.03)
         ? 'Recipient reallocates part of the funding to third parties, as permitted by the agreement.'
         : '',

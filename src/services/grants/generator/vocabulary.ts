@@ -768,3 +768,88 @@ export const EXPECTED_RESULTS: readonly string[] = [
   'Stronger community organisations and more volunteer participation.',
   'Increased sales, exports and jobs at participating businesses.',
 ];
+
+/** The French of each list above, item for item (the generator writes agreement_title_fr, description_fr, …). */
+export const TITLE_ACTIONS_FR: readonly string[] = [
+  'Élargir',
+  'Construire',
+  'Améliorer',
+  'Lancer',
+  'Renforcer',
+  'Moderniser',
+  'Développer',
+  'Soutenir',
+  'Mettre à l’essai',
+  'Renouveler',
+];
+
+export const TITLE_OBJECTS_FR: readonly string[] = [
+  'des services de santé mentale pour les jeunes en milieu rural',
+  'des entrées et des toilettes accessibles',
+  'une cuisine communautaire',
+  'une formation en compétences numériques',
+  'des parcours d’emploi pour les nouveaux arrivants',
+  'un programme de jour pour les aînés',
+  'la capacité de traitement des eaux usées',
+  'l’accès à large bande pour les foyers éloignés',
+  'des programmes d’alphabétisation après l’école',
+  'un carrefour alimentaire régional',
+  'des technologies propres pour les serres',
+  'une chaire de recherche en sciences océaniques',
+  'des pratiques forestières durables',
+  'le logement des personnes qui quittent les refuges',
+  'des services à la petite enfance en français',
+  'la revitalisation des langues autochtones',
+  'la restauration de l’habitat côtier',
+  'les exportations des petites entreprises',
+  'la rénovation d’un bâtiment patrimonial',
+  'la participation des jeunes au sport',
+  'des essais cliniques en oncologie pédiatrique',
+  'l’apprentissage dans les métiers spécialisés',
+  'l’énergie solaire pour un centre communautaire',
+  'du soutien aux survivants de la violence',
+  'un atelier de fabrication pour jeunes entrepreneurs',
+];
+
+export const TITLE_OBJECTS_NOTABLE_FR: readonly string[] = [
+  'le gala communautaire annuel',
+  'un festival de musique d’été',
+  'la surveillance de la sécurité des pipelines',
+  'la numérisation de journaux',
+  'un soutien d’urgence lié à la COVID-19',
+  'l’examen des opérations par un consultant',
+  'une murale d’art public',
+  'une mission commerciale en Asie',
+  'l’apprentissage automatique pour le rendement des cultures',
+  'la fabrication de pièces automobiles',
+  'une étude sur la remise en état des sables bitumineux',
+  'une série de balados sur l’histoire locale',
+];
+
+export const TITLE_OBJECTS_NEAR_MISS_FR: readonly string[] = [
+  'des soirées d’observation des galaxies pour les élèves',
+  'le traitement de données en chaîne pour les hôpitaux',
+  'une recherche sur la sécurité des festivaliers',
+  'une coalition entre groupes agricoles',
+  'des expositions itinérantes d’art régional',
+];
+
+export const DESCRIPTION_SENTENCES_FR: readonly string[] = [
+  'Le projet rejoindra environ {n} participants pendant sa durée.',
+  'Les activités comprennent de la sensibilisation, des séances de formation et une évaluation des résultats.',
+  'Le bénéficiaire embauchera {k} employés, dont un coordonnateur et deux animateurs.',
+  'Le financement couvre l’équipement, les rénovations et les coûts de fonctionnement de la première année.',
+  'L’organisme travaillera avec les écoles, les entreprises et les services municipaux de la région.',
+  'Les résultats seront diffusés dans un rapport public, des ateliers et une trousse en ligne.',
+  'Cette entente appuie les objectifs du programme « {program} » à {city}.',
+  'Les services sont offerts dans les deux langues officielles là où la demande le justifie.',
+];
+
+export const EXPECTED_RESULTS_FR: readonly string[] = [
+  'Les participants acquièrent des compétences et de l’expérience qui améliorent leurs perspectives d’emploi.',
+  'Un meilleur accès aux services pour les personnes que le projet sert.',
+  'De nouvelles connaissances sont créées et partagées avec les partenaires et le public.',
+  'Des émissions de gaz à effet de serre et des coûts de fonctionnement réduits.',
+  'Des organismes communautaires plus solides et une plus grande participation bénévole.',
+  'Des ventes, des exportations et des emplois accrus dans les entreprises participantes.',
+];

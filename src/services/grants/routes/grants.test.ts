@@ -11,6 +11,45 @@ describeEachDatabase(
     const h = grantsHttp(t);
     const { get } = h;
 
+    describe('languages', () => {
+      it('serves the French texts under the English names with lang=fr or Accept-Language, both with lang=both', async () => {
+        const row = h.rows.find((r) => r.agreement_title_fr !== '' && r.program_name_fr !== '' && r.description_fr !== '')!;
+        assert.ok(row, 'a generated agreement with French texts');
+        const en = (await get(`${SPEC}/grants/${row.id}/`)).body;
+        assert.equal(en.agreement_title_en, row.agreement_title_en);
+        assert.equal('agreement_title_fr' in en, false);
+        const fr = await get(`${SPEC}/grants/${row.id}/?lang=fr`);
+        assert.equal(fr.body.agreement_title_en, row.agreement_title_fr);
+        assert.equal(fr.body.program_name_en, row.program_name_fr);
+        assert.equal(fr.body.description_en, row.description_fr);
+        assert.equal(fr.body.agreement_value, en.agreement_value);
+        assert.deepEqual((await get(`${SPEC}/grants/${row.id}/`, { 'accept-language': 'fr-CA,fr;q=0.9,en;q=0.5' })).body, fr.body);
+        // ?lang= wins over the header; the header's answer was not cached for the URL
+        assert.deepEqual((await get(`${SPEC}/grants/${row.id}/?lang=en`, { 'accept-language': 'fr' })).body, en);
+        assert.deepEqual((await get(`${SPEC}/grants/${row.id}/`)).body, en);
+        const both = (await get(`${SPEC}/grants/${row.id}/?lang=both`)).body;
+        assert.equal(both.agreement_title_en, row.agreement_title_en);
+        assert.equal(both.agreement_title_fr, row.agreement_title_fr);
+        assert.equal(both.recipient_legal_name_fr, row.recipient_legal_name_fr);
+        const search = (await get(`${SPEC}/search/?lang=fr&limit=1000`)).body;
+        const found = search.results.find((r: { id: number }) => r.id === row.id);
+        if (found) assert.equal(found.agreement_title_en, row.agreement_title_fr);
+        const bad = await get(`${SPEC}/grants/${row.id}/?lang=de`);
+        assert.equal(bad.status, 400);
+        assert.match(bad.body.error, /^lang /);
+        assert.equal((await get(`${SPEC}/search/?lang=english`)).status, 400);
+      });
+
+      it('finds French texts with or without their accents', async () => {
+        const withAccent = h.rows.filter((r) => r.agreement_title_fr.includes('santé')).map((r) => r.id);
+        assert.ok(withAccent.length > 0, 'generated French titles with "santé"');
+        for (const q of ['santé', 'sante', 'SANTE']) {
+          const ids = (await h.allIds(`search=${encodeURIComponent(q)}`)).sort((a, b) => a - b);
+          for (const id of withAccent) assert.ok(ids.includes(id), `${q} finds agreement ${id}`);
+        }
+      });
+    });
+
     describe('refuses', () => {
       it('GET /api/grants/{id}/: the record, 404 "grant not found", 400 for a non-numeric id', async () => {
         const first = (await get(`${SPEC}/search/?limit=1`)).body.results[0];

@@ -206,7 +206,9 @@ describeEachDatabase(
             await sql`set local enable_seqscan = off`.execute(trx);
             const plan = await sql<{
               'QUERY PLAN': string;
-            }>`explain select id from ${sql.table(GRANTS_TEXTS_TABLE)} where (coalesce(text, '')) ilike '%community%'`.execute(trx);
+            }>`explain select id from ${sql.table(GRANTS_TEXTS_TABLE)} where pdi_fold_accents(coalesce(text, '')) ilike '%community%'`.execute(
+              trx,
+            );
             assert.ok(
               plan.rows.some((r) => r['QUERY PLAN'].includes(GRANTS_SEARCH.name)),
               JSON.stringify(plan.rows),

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../../core/http/errors.ts';
 import { clampLimit, cleanText, parseBoolean } from '../../../core/http/params.ts';
+import { requestLanguage } from '../language.ts';
 import { searchGrants } from '../repository.ts';
 import { MAX_LIMIT, SEARCH_DOCS, SearchBody, SearchQuery } from '../schemas/search.ts';
 import { DEFAULT_SORT, SORT_FIELDS, parseSort } from '../search.ts';
@@ -85,7 +86,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<GrantsRoutes> = async (app,
         throw badRequest('min_value must not be greater than max_value');
       }
       const limit = clampLimit(q.limit, MAX_LIMIT);
-      const result = await searchGrants(db, memory, filters, order, { limit, offset: q.offset });
+      const result = await searchGrants(db, memory, filters, order, { limit, offset: q.offset }, requestLanguage(request, q.lang));
       return { count: result.count, limit, offset: q.offset, results: result.rows };
     },
   );

@@ -1,13 +1,16 @@
 // GET /api/grants/{id}/: one agreement, and the record every search result is.
 import { Type } from 'typebox';
-import type { Static } from 'typebox';
+import type { Static, TOptional, TString } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { integerPathParam } from '../../../core/http/params.ts';
+import { BILINGUAL_FIELDS, langParam } from '../language.ts';
+import type { FrenchField } from '../language.ts';
 import { RECIPIENT_TYPE_LIST } from './common.ts';
 
 export const GRANT_DOCS = { summary: 'One grant agreement' };
 
 export const GrantParams = Type.Object({ id: integerPathParam('Grant id (as in search results).', '1') });
+export const GrantQuery = Type.Object({ lang: Type.Optional(langParam()) });
 
 export const GrantRecord = Type.Object({
   id: Type.Integer(),
@@ -38,6 +41,12 @@ export const GrantRecord = Type.Object({
   is_major_funding: Type.Boolean({ description: 'agreement_value over $1,000,000.' }),
   is_notable: Type.Boolean(),
   notable_reason: Type.String({ description: 'Names the rule category and the keyword; "" when not notable.' }),
+  ...(Object.fromEntries(
+    Object.entries(BILINGUAL_FIELDS).map(([en, fr]) => [
+      fr,
+      Type.Optional(Type.String({ description: `With lang=both: the French ${en} ("" where the source gives none).` })),
+    ]),
+  ) as Record<FrenchField, TOptional<TString>>),
 });
 
 /** A grant agreement as the API serves it. */

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { booleanParam, choiceParam, limitParam, offsetParam, textParam } from '../../../core/http/params.ts';
 import { PROVINCE_CODES } from '../source/index.ts';
 import { DEFAULT_SORT, SORT_FIELDS } from '../search.ts';
+import { langParam } from '../language.ts';
 import { RECIPIENT_TYPE_LIST } from './common.ts';
 import { GrantRecord } from './grant.ts';
 
@@ -12,14 +13,19 @@ export const MAX_LIMIT = 1000;
 export const SEARCH_DOCS = {
   summary: 'Search grant agreements',
   description:
-    '`search` (alias `q`) is a case-insensitive substring match over agreement title, recipient legal name, description and program name, ' +
+    '`search` (alias `q`) is a substring match, case and accents aside ("montreal" finds "Montréal"), over agreement title, recipient legal name, description and program name in English and French; ' +
+    'a result holding the string with its accents as written comes before one that holds it folded only. ' +
     'served by an index of the words of the distinct texts. All filters combine with AND. `count` is the number of all matches; `limit` (default 100) above 1000 is reduced to 1000. ' +
     `Sort fields: ${SORT_FIELDS.join(', ')} (prefix \`-\` for descending; default \`${DEFAULT_SORT}\`; fiscal_year and recipient_province then by value); ties are broken by id, so pages never overlap.`,
 };
 
 export const SearchQuery = Type.Object({
   search: Type.Optional(
-    textParam('Substring searched in agreement title, recipient legal name, description and program name.', 200, 'health'),
+    textParam(
+      'Substring searched in agreement title, recipient legal name, description and program name (English and French; case and accents aside).',
+      200,
+      'health',
+    ),
   ),
   q: Type.Optional(textParam('Alias of `search` (old clients); `search` wins when both are given.')),
   province: Type.Optional(
@@ -55,6 +61,7 @@ export const SearchQuery = Type.Object({
   ),
   limit: limitParam(DEFAULT_LIMIT, MAX_LIMIT),
   offset: offsetParam(),
+  lang: Type.Optional(langParam()),
 });
 
 export const SearchBody = Type.Object({

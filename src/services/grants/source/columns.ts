@@ -132,6 +132,11 @@ export const SOURCE_FIELDS = [
   'expected_results_en',
   'owner_org',
   'owner_org_title',
+  'prog_name_fr',
+  'prog_purpose_fr',
+  'agreement_title_fr',
+  'description_fr',
+  'expected_results_fr',
 ] as const;
 export type SourceField = (typeof SOURCE_FIELDS)[number];
 
@@ -168,6 +173,11 @@ const FIELD_HEADERS: Readonly<Record<Exclude<SourceField, 'reference'>, readonly
   expected_results_en: ['expected_results_en'],
   owner_org: ['owner_org'],
   owner_org_title: ['owner_org_title'],
+  prog_name_fr: ['prog_name_fr'],
+  prog_purpose_fr: ['prog_purpose_fr'],
+  agreement_title_fr: ['agreement_title_fr'],
+  description_fr: ['description_fr'],
+  expected_results_fr: ['expected_results_fr'],
 };
 
 export interface ColumnMapping {

@@ -59,6 +59,16 @@ export interface GrantRecord {
   notable_reason: string; // '' when not notable
   notable_category: string; // category id, '' when not notable
   notable_keyword: string;
+  /** The French texts: the French half of a bilingual cell ("English|French") or a *_fr column; '' when none. */
+  owner_org_title_fr: string;
+  recipient_legal_name_fr: string;
+  recipient_operating_name_fr: string;
+  recipient_city_fr: string;
+  program_name_fr: string;
+  program_purpose_fr: string;
+  agreement_title_fr: string;
+  description_fr: string;
+  expected_results_fr: string;
   /**
    * Secondary values the row holds but that could not be read (dates null, type codes '' here): the importer
    * warns and keeps a value already stored for the agreement. Absent when every such cell is empty or read.
@@ -90,8 +100,8 @@ export interface MapRowOptions {
   notable?: NotableMatcher;
   /**
    * Turns a cell as parsed into its text, applied to the cells the record is made of (and only those): the
-   * reader parses bytes as Latin-1 and decodes here (decodeByteCell), so the columns no record holds (the
-   * French texts, the largest cells of the file) are never decoded. Default: the cells are text already.
+   * reader parses bytes as Latin-1 and decodes here (decodeByteCell), so the columns no record holds are never
+   * decoded. Default: the cells are text already.
    */
   decodeCell?: (cell: string) => string;
 }
@@ -110,14 +120,16 @@ function cell(cells: readonly string[], mapping: ColumnMapping, field: SourceFie
   return decode(rawCell(cells, mapping, field)).trim();
 }
 
-/**
- * "ACME Ltd.|ACME Ltée" → "ACME Ltd." (bilingual cells are written "English|French"). Cut before decoding:
- * the bar is ASCII, so the English part decodes alike, and the French part (most of the accents) is not decoded.
- */
-function englishCell(cells: readonly string[], mapping: ColumnMapping, field: SourceField, decode: (cell: string) => string): string {
+/** "ACME Ltd.|ACME Ltée" → ["ACME Ltd.", "ACME Ltée"] (bilingual cells are written "English|French"); no bar: no French. */
+function bilingualCell(
+  cells: readonly string[],
+  mapping: ColumnMapping,
+  field: SourceField,
+  decode: (cell: string) => string,
+): [string, string] {
   const raw = rawCell(cells, mapping, field);
   const bar = raw.indexOf('|');
-  return decode(bar < 0 ? raw : raw.slice(0, bar)).trim();
+  return bar < 0 ? [decode(raw).trim(), ''] : [decode(raw.slice(0, bar)).trim(), decode(raw.slice(bar + 1)).trim()];
 }
 
 const RECIPIENT_TYPE_BY_LABEL = new Map<string, RecipientType>(
@@ -206,22 +218,26 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
   const endDate = secondary('agreement_end_date', parseIsoDate, null);
   const agreementType = secondary('agreement_type', normaliseAgreementType, '');
   const recipientType = secondary('recipient_type', normaliseRecipientType, '');
+  const [ownerOrgTitle, ownerOrgTitleFr] = bilingualCell(cells, mapping, 'owner_org_title', decode);
+  const [legalName, legalNameFr] = bilingualCell(cells, mapping, 'recipient_legal_name', decode);
+  const [operatingName, operatingNameFr] = bilingualCell(cells, mapping, 'recipient_operating_name', decode);
+  const [city, cityFr] = bilingualCell(cells, mapping, 'recipient_city', decode);
 
   return {
     ok: true,
     record: {
       owner_org: ownerOrg,
-      owner_org_title: englishCell(cells, mapping, 'owner_org_title', decode),
+      owner_org_title: ownerOrgTitle,
       reference_number: reference,
       amendment_number: amendmentNumber,
       amendment_date: amendmentDate,
       agreement_type: agreementType,
       recipient_type: recipientType,
-      recipient_legal_name: englishCell(cells, mapping, 'recipient_legal_name', decode),
-      recipient_operating_name: englishCell(cells, mapping, 'recipient_operating_name', decode),
+      recipient_legal_name: legalName,
+      recipient_operating_name: operatingName,
       recipient_country: normaliseCountry(cell(cells, mapping, 'recipient_country', decode)),
       recipient_province: normaliseProvince(cell(cells, mapping, 'recipient_province', decode)),
-      recipient_city_en: englishCell(cells, mapping, 'recipient_city', decode),
+      recipient_city_en: city,
       recipient_postal_code: normalisePostalCode(cell(cells, mapping, 'recipient_postal_code', decode)),
       program_name_en: program,
       program_purpose_en: cell(cells, mapping, 'prog_purpose_en', decode),
@@ -241,6 +257,15 @@ export function mapRow(cells: readonly string[], mapping: ColumnMapping, options
       notable_reason: notable?.reason ?? '',
       notable_category: notable?.categoryId ?? '',
       notable_keyword: notable?.keyword ?? '',
+      owner_org_title_fr: ownerOrgTitleFr,
+      recipient_legal_name_fr: legalNameFr,
+      recipient_operating_name_fr: operatingNameFr,
+      recipient_city_fr: cityFr,
+      program_name_fr: cell(cells, mapping, 'prog_name_fr', decode),
+      program_purpose_fr: cell(cells, mapping, 'prog_purpose_fr', decode),
+      agreement_title_fr: cell(cells, mapping, 'agreement_title_fr', decode),
+      description_fr: cell(cells, mapping, 'description_fr', decode),
+      expected_results_fr: cell(cells, mapping, 'expected_results_fr', decode),
       ...(unreadable.length > 0 ? { unreadable } : {}),
     },
   };

@@ -1,6 +1,8 @@
 // Ranking for DOI suggestions (GET /doi-suggestions/?q=): q matches the DOI and the title, case- and
-// accent-insensitively; best match first, then newest, then DOI, so the order is deterministic. Pure: the
-// repository may pre-filter in SQL and rank the candidates here, or rank an in-memory list.
+// accent-insensitively; best match first (a title holding the query with its accents as written before one that
+// holds it folded only), then newest, then DOI, so the order is deterministic. Pure: the repository may pre-filter
+// in SQL and rank the candidates here, or rank an in-memory list.
+import { foldCase } from '../../../core/db/dialect.ts';
 
 export interface SuggestableArticle {
   doi: string;
@@ -27,43 +29,55 @@ export interface PreparedDoiQuery {
   biorxivQuery: string;
   /** Words of q (two characters or more) looked for in titles. */
   words: string[];
+  /** The query and its words in lower case with their accents: a title holding them ranks first among equals. */
+  asWritten: string;
+  asWrittenWords: string[];
 }
+
+/** Added to a title match's score when the title holds the query (or its words) with the accents as written. */
+const AS_WRITTEN_BONUS = 0.5;
 
 export function prepareDoiQuery(query: string): PreparedDoiQuery {
   const q = foldForMatching(query.trim());
   const bareQuery = q.replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/, '');
+  const asWritten = foldCase(query.trim());
   return {
     q,
     bareQuery,
     biorxivQuery: `10.1101/${bareQuery}`,
     words: q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1),
+    asWritten,
+    asWrittenWords: asWritten.split(/[^\p{L}\p{N}\p{M}]+/u).filter((w) => w.length > 1),
   };
 }
 
 /**
  * Match score of an article for a query (0 = no match): 100 exact DOI, 80 DOI prefix, 60 DOI substring,
- * 40 title phrase, 20 + share of query words found in the title when all words are found.
+ * 40 title phrase, 20 + share of query words found in the title when all words are found; a title match gets
+ * AS_WRITTEN_BONUS more when the title holds the phrase (or each word) with its accents as written.
  */
 export function doiMatchScore(article: SuggestableArticle, query: string): number {
-  return preparedMatchScore(article.doi.toLowerCase(), () => foldForMatching(article.title), prepareDoiQuery(query));
+  return preparedMatchScore(article.doi.toLowerCase(), () => foldForMatching(article.title), prepareDoiQuery(query), article.title);
 }
 
 /**
  * doiMatchScore with the query prepared and the article's DOI already in lower case; the folded title is a string
- * (held in memory) or computed when the DOI alone does not decide.
+ * (held in memory) or computed when the DOI alone does not decide; `title` is the title as stored.
  */
-export function preparedMatchScore(doiLower: string, titleFolded: string | (() => string), query: PreparedDoiQuery): number {
+export function preparedMatchScore(doiLower: string, titleFolded: string | (() => string), query: PreparedDoiQuery, title: string): number {
   const { q, bareQuery, biorxivQuery, words } = query;
   if (!q) return 1;
   const doi = doiLower;
   if (doi === bareQuery || doi === biorxivQuery) return 100;
   if (doi.startsWith(bareQuery) || doi.startsWith(biorxivQuery)) return 80;
   if (doi.includes(bareQuery)) return 60;
-  const title = typeof titleFolded === 'string' ? titleFolded : titleFolded();
-  if (title.includes(q)) return 40;
+  const folded = typeof titleFolded === 'string' ? titleFolded : titleFolded();
+  if (folded.includes(q)) return 40 + (foldCase(title).includes(query.asWritten) ? AS_WRITTEN_BONUS : 0);
   if (words.length === 0) return 0;
-  const found = words.filter((w) => title.includes(w)).length;
-  return found === words.length ? 20 + found / words.length : 0;
+  const found = words.filter((w) => folded.includes(w)).length;
+  if (found !== words.length) return 0;
+  const asWritten = foldCase(title);
+  return 20 + found / words.length + (query.asWrittenWords.every((w) => asWritten.includes(w)) ? AS_WRITTEN_BONUS : 0);
 }
 
 /** Newest first (publication date, '' when unknown), then by DOI: the order among articles that match equally well. */
@@ -83,7 +97,7 @@ export function rankDoiSuggestions<T extends SuggestableArticle>(
   const prepared = prepareDoiQuery(query);
   const scored: { article: T; score: number }[] = [];
   for (const article of articles) {
-    const score = preparedMatchScore(article.doi.toLowerCase(), () => foldForMatching(article.title), prepared);
+    const score = preparedMatchScore(article.doi.toLowerCase(), () => foldForMatching(article.title), prepared, article.title);
     if (score > 0) scored.push({ article, score });
   }
   scored.sort((a, b) => b.score - a.score || newestFirst(a.article, b.article));

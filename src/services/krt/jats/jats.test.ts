@@ -175,6 +175,28 @@ test('DOI suggestions: best match first, then newest, then DOI; total counts all
   );
 });
 
+test('suggestions fold accents and case; a title with the accents as written ranks first among equals', () => {
+  const article = (n: number, title: string, publicationDate: string) => ({
+    doi: `10.1101/2022.01.01.00000${n}`,
+    title,
+    authors: '',
+    publicationDate,
+    fileSize: 1,
+  });
+  // the newest first, had the accents not counted
+  const articles = [
+    article(1, 'Cohort study in Montréal', '2020-01-01'),
+    article(2, 'Cohort study in Montreal', '2021-01-01'),
+    article(3, 'MONTRÉAL birth cohort', '2022-01-01'),
+    article(4, 'Toronto cohort', '2023-01-01'),
+  ];
+  const ranked = (q: string) => rankDoiSuggestions(articles, q, 10).items.map((x) => x.doi.slice(-1));
+  assert.deepEqual(ranked('montreal'), ['2', '3', '1']);
+  assert.deepEqual(ranked('Montréal'), ['3', '1', '2']);
+  assert.deepEqual(ranked('cohort montréal'), ['3', '1', '2']); // by words
+  assert.deepEqual(ranked('STUDY IN MONTREAL'), ['2', '1']); // the phrase
+});
+
 test('every corpus file parses, with DOI matching its file name, a title and a date', (t) => {
   const skip = corpusMissing();
   if (skip) {
