@@ -42,13 +42,12 @@ export const langParam = () =>
   );
 
 /**
- * The language a request asks for: `lang` (validated by the route's schema), else Accept-Language. An answer
- * chosen by the header is not kept in the response cache, which is keyed by the URL alone.
+ * The language a request asks for: `lang` (validated by the route's schema), else Accept-Language. The routes declare
+ * `languages`, so the response cache keys their answers by the negotiated language and says `Vary: Accept-Language`.
  */
 export function requestLanguage(request: FastifyRequest, lang: string | undefined): GrantsLanguage {
   const wanted = lang?.trim().toLowerCase();
   if (wanted === 'both' || wanted === 'en' || wanted === 'fr') return wanted;
-  request.pdiCacheVersion = undefined;
   return negotiateLanguage(undefined, request.headers['accept-language'], GRANTS_LANGUAGES);
 }
 

@@ -10,33 +10,40 @@ import { drawsRoute, recentDrawsRoute } from '../schemas/draws.ts';
 import type { DrawsRouteContext } from './context.ts';
 
 /**
- * The language a request asks for: `lang` (checked by the schema), else Accept-Language. An answer chosen by the
- * header is not kept in the response cache, which is keyed by the URL alone.
+ * The language a request asks for: `lang` (checked by the schema), else Accept-Language. The routes declare
+ * `languages`, so the response cache keys their answers by the negotiated language and says `Vary: Accept-Language`.
  */
 function drawsLanguage(request: FastifyRequest, lang: string | undefined): Language | 'both' {
   const wanted = lang?.trim().toLowerCase();
   if (wanted === 'en' || wanted === 'fr' || wanted === 'both') return wanted;
-  request.pdiCacheVersion = undefined;
   return negotiateLanguage(undefined, request.headers['accept-language'], LANGUAGES);
 }
 
 export async function drawRoutes(app: ServiceApp, routes: DrawsRouteContext): Promise<void> {
   const { db } = routes;
 
-  app.get('/api/draws/', { schema: drawsRoute, config: { operation: 'draws', responseCache: true } }, async (request) => {
-    const q = request.query;
-    const after = parseDate(q.start_date, 'start_date');
-    const before = parseDate(q.end_date, 'end_date');
-    if (after !== undefined && before !== undefined && before <= after) {
-      throw badRequest(`end_date must be after start_date (both are exclusive), got start_date ${after} and end_date ${before}`);
-    }
-    const category = q.category === undefined ? undefined : await routes.requireCategory(q.category, 'category');
-    const data = await listDraws(db, { categoryId: category?.id, after, before, through: routes.asOf() }, drawsLanguage(request, q.lang));
-    return { success: true, count: data.length, data, data_source: await routes.source() };
-  });
+  app.get(
+    '/api/draws/',
+    { schema: drawsRoute, config: { operation: 'draws', responseCache: true, languages: LANGUAGES } },
+    async (request) => {
+      const q = request.query;
+      const after = parseDate(q.start_date, 'start_date');
+      const before = parseDate(q.end_date, 'end_date');
+      if (after !== undefined && before !== undefined && before <= after) {
+        throw badRequest(`end_date must be after start_date (both are exclusive), got start_date ${after} and end_date ${before}`);
+      }
+      const category = q.category === undefined ? undefined : await routes.requireCategory(q.category, 'category');
+      const data = await listDraws(db, { categoryId: category?.id, after, before, through: routes.asOf() }, drawsLanguage(request, q.lang));
+      return { success: true, count: data.length, data, data_source: await routes.source() };
+    },
+  );
 
-  app.get('/api/draws/recent/', { schema: recentDrawsRoute, config: { operation: 'draws', responseCache: true } }, async (request) => {
-    const data = await listDraws(db, recentWindow(routes.asOf()), drawsLanguage(request, request.query.lang));
-    return { success: true, count: data.length, data, data_source: await routes.source() };
-  });
+  app.get(
+    '/api/draws/recent/',
+    { schema: recentDrawsRoute, config: { operation: 'draws', responseCache: true, languages: LANGUAGES } },
+    async (request) => {
+      const data = await listDraws(db, recentWindow(routes.asOf()), drawsLanguage(request, request.query.lang));
+      return { success: true, count: data.length, data, data_source: await routes.source() };
+    },
+  );
 }

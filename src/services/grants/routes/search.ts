@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../../core/http/errors.ts';
 import { clampLimit, cleanText, parseBoolean } from '../../../core/http/params.ts';
-import { requestLanguage } from '../language.ts';
+import { GRANTS_LANGUAGES, requestLanguage } from '../language.ts';
 import { searchGrants } from '../repository.ts';
 import { MAX_LIMIT, SEARCH_DOCS, SearchBody, SearchQuery } from '../schemas/search.ts';
 import { DEFAULT_SORT, SORT_FIELDS, parseSort } from '../search.ts';
@@ -62,7 +62,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<GrantsRoutes> = async (app,
     '/search/',
     {
       schema: { ...SEARCH_DOCS, querystring: SearchQuery, response: { 200: SearchBody } },
-      config: { operation: 'search', responseCache: true },
+      config: { operation: 'search', responseCache: true, languages: GRANTS_LANGUAGES },
     },
     async (request) => {
       const q = request.query;
