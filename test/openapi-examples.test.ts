@@ -26,6 +26,7 @@ const NO_SUCCESS_ON_DEMO: Readonly<Record<string, string>> = {
   'krt POST /api/api/krt/extract/': 'enabled only with PDI_KRT_ADMIN_TOKEN (404 NOT_ENABLED without it)',
   'krt POST /api/api/krt/fetch/': 'enabled only with PDI_KRT_ADMIN_TOKEN, and fetches from bioRxiv or Europe PMC',
   'retraction GET /api/democracy/draws/': 'the demo data has no fitted model (`pdi fit retraction`)',
+  'retraction GET /api/democracy/log-lik/': 'the demo data has no kept fit (`pdi fit retraction --label …`)',
 };
 
 type Json = Record<string, unknown>;
