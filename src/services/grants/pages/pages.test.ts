@@ -269,6 +269,23 @@ describeEachDatabase(
       if (englishTexts.program_purpose_en !== '' && englishTexts.program_purpose_fr === '')
         assert.ok(frEnglish.includes(englishTexts.program_purpose_en), englishTexts.program_purpose_en);
 
+      // the department chart names the departments in French
+      const frenchOf = new Map<string, string>();
+      for (const r of (await h.get(`${SPEC}/search/?lang=both&limit=1000`)).body.results as Record<string, string>[])
+        frenchOf.set(r.owner_org_title, r.owner_org_title_fr || r.owner_org_title);
+      const departmentsIn = async (language: string) =>
+        tableRows(figures((await page(`/statistics?lang=${language}`)).body).get('value-by-department')!).map((r) => r[0]);
+      const [departmentsEn, departmentsFr] = [await departmentsIn('en'), await departmentsIn('fr')];
+      assert.ok(departmentsEn.length > 0);
+      assert.deepEqual(
+        departmentsFr,
+        departmentsEn.map((d) => frenchOf.get(d)),
+      );
+      assert.ok(
+        departmentsFr.some((d, i) => d !== departmentsEn[i]),
+        'a department named in French',
+      );
+
       // the lists: every agreement titled in the page's language, French where it has one
       const titled = (body: string) =>
         [...body.matchAll(/<a href="\/grants\/(\d+)[^"]*">([^<]*)<\/a>/g)].map((m) => [Number(m[1]), textOf(m[2])] as const);

@@ -22,8 +22,8 @@ import {
   parsePageNumber,
   provinceName,
   recipientHref,
-  textOf,
   sendPage,
+  textOf,
   wordsOf,
 } from './shared.ts';
 import type { Words } from './shared.ts';

@@ -81,7 +81,7 @@ export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Pag
         for (const name of PASSED) if (form[name].trim() !== '') query.set(name, form[name]);
         query.set('limit', String(perPage));
         query.set('offset', String((page - 1) * perPage));
-        query.set('lang', 'both');
+        query.set('lang', 'both'); // shown with textOf; links keep the English names
         const answer = await searchThroughApi(app, query);
         const totalPages = Math.max(1, Math.ceil(answer.count / perPage));
         results = html`<h2 id="results">${t('search.results')}</h2>
