@@ -15,7 +15,20 @@ import type { DrawsRouteContext } from '../routes/context.ts';
 import { forecastChart } from './forecast-chart.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
-import { count, dateRange, nextDraw, param, range, score, scoreForm, sendPage, statusBadge, statusNote, wordsOf } from './shared.ts';
+import {
+  categoryIn,
+  count,
+  dateRange,
+  nextDraw,
+  param,
+  range,
+  score,
+  scoreForm,
+  sendPage,
+  statusBadge,
+  statusNote,
+  wordsOf,
+} from './shared.ts';
 import type { Words } from './shared.ts';
 
 /** The charts show the draws of the last two years (at least the last ten) unless the whole history is asked for. */
@@ -265,12 +278,12 @@ export function categoryPage(app: ServiceApp, routes: DrawsRouteContext, kit: Pa
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);
       const { t, loc } = w;
-      const category = await routes.requireCategory((request.params as { id: string }).id, 'the category id');
+      const category = categoryIn(await routes.requireCategory((request.params as { id: string }).id, 'the category id'), loc.language);
       const history = param(request.query, 'history');
       if (history !== undefined && history !== 'all') throw badRequest(t('error.history', { value: history }));
       const whole = history === 'all';
-      const view = await readForecastView(routes);
-      const draws = await listDraws(routes.db, { categoryId: category.id, through: view.asOf });
+      const view = await readForecastView(routes, w.loc.language);
+      const draws = await listDraws(routes.db, { categoryId: category.id, through: view.asOf }, loc.language);
       const predictions = view.predictions.get(category.id) ?? [];
       const forecast = forecastOf(view, category.id);
       const next = nextDraw(predictions);

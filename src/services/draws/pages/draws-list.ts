@@ -8,7 +8,7 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { listCategories, listDraws } from '../repository.ts';
 import type { CategoryRecord, DrawRecord } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
-import { categoryParam, count, dateParam, errorNote, param, score, sendPage, wordsOf } from './shared.ts';
+import { categoryIn, categoryParam, count, dateParam, errorNote, param, score, sendPage, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 export const DRAWS_PER_PAGE = 50;
@@ -105,7 +105,7 @@ export function drawsListPage(app: ServiceApp, routes: DrawsRouteContext, kit: P
   app.get('/draws', { config: { responseCache: true } }, async (request, reply) => {
     const w = wordsOf(kit, request);
     const { t, loc } = w;
-    const categories = await listCategories(routes.db, { activeOnly: false });
+    const categories = (await listCategories(routes.db, { activeOnly: false })).map((c) => categoryIn(c, loc.language));
     const values: DrawsQuery = {
       category: param(request.query, 'category'),
       start_date: param(request.query, 'start_date'),
@@ -123,7 +123,7 @@ export function drawsListPage(app: ServiceApp, routes: DrawsRouteContext, kit: P
           throw badRequest(t('error.dateOrder', { after, before }));
         }
         const category = await categoryParam(routes, values.category, w);
-        const draws = await listDraws(routes.db, { categoryId: category?.id, after, before, through: routes.asOf() });
+        const draws = await listDraws(routes.db, { categoryId: category?.id, after, before, through: routes.asOf() }, loc.language);
         const pages = Math.max(1, Math.ceil(draws.length / DRAWS_PER_PAGE));
         if (page > pages) throw badRequest(t('error.pastLastPage', { page, pages }));
         const shown = draws.slice((page - 1) * DRAWS_PER_PAGE, page * DRAWS_PER_PAGE);

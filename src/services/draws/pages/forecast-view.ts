@@ -1,5 +1,6 @@
 // What most pages read: the categories as /api/categories/ lists them, the stored statistics, predictions and
 // forecasts, through the repository functions the API handlers call (no query of its own).
+import type { Language } from '../../../core/i18n/language.ts';
 import type { StoredCategoryForecast, StoredForecasts, StoredStatistics } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import { html } from '../../../core/pages/index.ts';
@@ -8,6 +9,7 @@ import type { NewestDraw } from '../freshness.ts';
 import { forecastBasis, listCategories, listPredictions, readForecasts, readStatistics } from '../repository.ts';
 import type { CategoryRecord, DataSource } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
+import { categoryIn } from './shared.ts';
 import type { Words } from './shared.ts';
 
 export interface ForecastView {
@@ -28,7 +30,8 @@ export interface ForecastView {
   source: DataSource;
 }
 
-export async function readForecastView(routes: DrawsRouteContext): Promise<ForecastView> {
+/** The view with its categories named in `language`. */
+export async function readForecastView(routes: DrawsRouteContext, language: Language): Promise<ForecastView> {
   await routes.recordServed();
   const [categories, statistics, predictions, forecasts] = await Promise.all([
     listCategories(routes.db, { activeOnly: true }),
@@ -41,7 +44,9 @@ export async function readForecastView(routes: DrawsRouteContext): Promise<Forec
   return {
     asOf: routes.asOf(),
     forecastsAsOf: forecasts?.value.as_of ?? null,
-    categories: statistics === null ? categories : categories.filter((c) => statistics.categories[String(c.id)] !== undefined),
+    categories: (statistics === null ? categories : categories.filter((c) => statistics.categories[String(c.id)] !== undefined)).map((c) =>
+      categoryIn(c, language),
+    ),
     statistics,
     predictions,
     forecasts: forecasts?.value ?? null,

@@ -9,7 +9,7 @@ import type { HorizonMetrics } from '../forecast/metrics.ts';
 import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 import { listCategories, readForecasts } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
-import { count, percent, sendPage, statusBadge, wordsOf } from './shared.ts';
+import { categoryIn, count, percent, sendPage, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 export const MODELS_CHART = 'backtest-mae';
@@ -93,7 +93,7 @@ function horizonTable(stored: StoredForecasts, h: number, kind: 'crs' | 'invitat
 
 async function categoryTable(routes: DrawsRouteContext, stored: StoredForecasts, w: Words): Promise<SafeHtml> {
   const { t, loc } = w;
-  const names = new Map((await listCategories(routes.db, { activeOnly: false })).map((c) => [c.id, c.name]));
+  const names = new Map((await listCategories(routes.db, { activeOnly: false })).map((c) => [c.id, categoryIn(c, loc.language).name]));
   const rows = stored.categories.filter((c) => c.backtest_h1.n > 0 || c.status === 'predicted' || c.status === 'young');
   return html`<div class="table-scroll">
     <table class="data" id="backtest-categories">

@@ -153,7 +153,7 @@ export function myScorePage(app: ServiceApp, routes: DrawsRouteContext, kit: Pag
   app.get('/my-score', { config: { responseCache: true } }, async (request, reply) => {
     const w = wordsOf(kit, request);
     const { t } = w;
-    const view = await readForecastView(routes);
+    const view = await readForecastView(routes, w.loc.language);
     const raw = { crs: param(request.query, 'crs'), category: param(request.query, 'category') };
     return sendPage(
       kit,

@@ -168,7 +168,7 @@ export function overviewPage(app: ServiceApp, routes: DrawsRouteContext, kit: Pa
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);
       const { t } = w;
-      const view = await readForecastView(routes);
+      const view = await readForecastView(routes, w.loc.language);
       const version = await kit.dataVersion();
       const forecast = forecastRows(view);
       const young = forecast.filter((r) => r.young);

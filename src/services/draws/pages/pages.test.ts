@@ -21,6 +21,7 @@ import { drawsService } from '../service.ts';
 import { HISTORY_MIN_DRAWS, HISTORY_YEARS } from './category.ts';
 import { clearance } from './clearance.ts';
 import { DRAWS_PER_PAGE } from './draws-list.ts';
+import { CANONICAL_CATEGORIES, CATEGORY_NAMES_FR } from '../feed/categories.ts';
 import { CHART_HORIZONS, MODELS_CHART } from './models.ts';
 import { NEXT_DRAWS_CHART } from './overview.ts';
 import { percent } from './shared.ts';
@@ -244,6 +245,49 @@ describeEachDatabase(
         const draws: ApiDraw[] = (await app.inject(`/api/draws/?category=${c.id}`)).json().data;
         checkForecastChart(figures(res.body).get(`category-${c.id}-crs`)!, draws, [], `${c.name} CRS`);
         assert.doesNotMatch(res.body, /id="forecast-draws"/);
+      }
+    });
+
+    it('French pages name the categories in French (known families), English pages by their stored names', async () => {
+      // the API names categories in English without their slug: a known family is found by its canonical name
+      const categories = (await app.inject('/api/categories/')).json() as { id: number; name: string }[];
+      const slugOf = (name: string) => CANONICAL_CATEGORIES.find((k) => k.name === name)?.slug ?? '';
+      const french = new Map(categories.map((c) => [c.id, CATEGORY_NAMES_FR[slugOf(c.name)] ?? c.name]));
+      const english = new Map(categories.map((c) => [c.id, c.name]));
+      const renamed = categories.filter((c) => french.get(c.id) !== c.name).map((c) => c.id);
+      assert.ok(renamed.length > 0, 'a demo category with a French name');
+      const forecast = predict.map((p) => p.category_id);
+
+      const [overviewFr, overviewEn] = [await page(app, '/?lang=fr'), await page(app, '/')];
+      for (const id of forecast) {
+        assert.ok(overviewFr.text.includes(french.get(id)!), `/ in French: ${french.get(id)}`);
+        assert.ok(overviewEn.text.includes(english.get(id)!), `/ in English: ${english.get(id)}`);
+        if (renamed.includes(id)) assert.ok(!overviewFr.text.includes(english.get(id)!), `/ in French: no ${english.get(id)}`);
+      }
+      for (const id of renamed) {
+        const [fr, en] = [await page(app, `/categories/${id}?lang=fr`), await page(app, `/categories/${id}`)];
+        assert.equal(textOf(/<h1>([\s\S]*?)<\/h1>/.exec(fr.body)![1]), french.get(id));
+        assert.equal(textOf(/<h1>([\s\S]*?)<\/h1>/.exec(en.body)![1]), english.get(id));
+        assert.ok(fr.body.includes(`<title>${french.get(id)} · `), `/categories/${id}: its title`);
+        const list = await page(app, `/draws?category=${id}&lang=fr`);
+        const rows = tableById(list.body, 'draws');
+        assert.ok(rows.length > 0);
+        for (const r of rows) assert.equal(r[2], french.get(id));
+        assert.ok(list.body.includes(`<option value="${id}" selected>${french.get(id)}</option>`), `/draws: category ${id} chosen`);
+        assert.deepEqual(
+          tableById((await page(app, `/draws?category=${id}`)).body, 'draws').map((r) => r[2]),
+          rows.map(() => english.get(id)),
+        );
+      }
+      const score = await page(app, `/my-score?lang=fr&crs=480&category=${forecast[0]}`);
+      assert.equal(score.status, 200);
+      assert.ok(score.text.includes(french.get(forecast[0])!), '/my-score in French');
+      for (const url of ['/models', '/track-record']) {
+        const fr = await page(app, `${url}?lang=fr`);
+        assert.ok(
+          forecast.some((id) => renamed.includes(id) && fr.text.includes(french.get(id)!)),
+          `${url} in French`,
+        );
       }
     });
 

@@ -14,13 +14,14 @@ import type { Prediction } from '../forecast/forecast-panel.ts';
 import { findCategory } from '../repository.ts';
 import type { CategoryRecord } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
+import { CATEGORY_NAMES_FR } from '../feed/categories.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
 import { errorNote } from '../../../core/pages/replies.ts';
 export { errorNote };
 
 /**
- * What a page writes with: its language's formatters (`loc`) and D's messages (`t`). Category names come from the
- * repository as stored (English until French data is imported beside it).
+ * What a page writes with: its language's formatters (`loc`) and D's messages (`t`). Category names are the stored
+ * English ones; `categoryIn` gives a known family its French name on a French page.
  */
 export interface Words {
   loc: PageLocale;
@@ -30,6 +31,12 @@ export interface Words {
 export function wordsOf(kit: PageKit, request: FastifyRequest): Words {
   const loc = kit.locale(request);
   return { loc, t: drawsMessages.in(loc.language) };
+}
+
+/** A category named in `language`: a known family's French name in French, the stored name otherwise. */
+export function categoryIn<C extends { slug: string; name: string }>(category: C, language: Language): C {
+  const name = language === 'fr' ? CATEGORY_NAMES_FR[category.slug] : undefined;
+  return name === undefined ? category : { ...category, name };
 }
 
 /** Words of a language outside a request (tests). */
@@ -80,7 +87,7 @@ export async function categoryParam(
   if (!/^\d{1,9}$/.test(value)) throw badRequest(w.t('error.categoryId', { name, value }));
   const category = await findCategory(routes.db, Number(value));
   if (!category) throw badRequest(w.t('error.noCategory', { id: Number(value) }));
-  return category;
+  return categoryIn(category, w.loc.language);
 }
 
 /**

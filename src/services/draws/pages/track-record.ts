@@ -8,7 +8,7 @@ import { listCategories } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
 import { readTrackRecord, trackRecordEntry } from '../track-record.ts';
 import type { CategoryRecordSummary, SeriesRecord, TrackRecordEntry } from '../track-record.ts';
-import { categoryParam, count, param, percent, range, score, sendPage, wordsOf } from './shared.ts';
+import { categoryIn, categoryParam, count, param, percent, range, score, sendPage, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 const PER_PAGE = 100;
@@ -118,7 +118,7 @@ export function trackRecordPage(app: ServiceApp, routes: DrawsRouteContext, kit:
         readTrackRecord(routes.db, { categoryId: category?.id, page, limit: PER_PAGE }),
         listCategories(routes.db, { activeOnly: false }),
       ]);
-      const names = new Map(categories.map((c) => [c.id, c.name]));
+      const names = new Map(categories.map((c) => [c.id, categoryIn(c, w.loc.language).name]));
       const entries = record.rows.map((r) => trackRecordEntry(r, names.get(r.category_id) ?? ''));
       const pages = Math.max(1, Math.ceil(record.count / PER_PAGE));
       const base = category ? `/track-record?category=${category.id}&` : '/track-record?';

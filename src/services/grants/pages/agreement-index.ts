@@ -19,6 +19,8 @@ const MAX_LOAD_ATTEMPTS = 5;
 export interface DepartmentTotal {
   owner_org: string;
   title: string;
+  /** The department's French name ('' where the source gives none). */
+  title_fr: string;
   count: number;
   total_value_cents: number;
 }
@@ -94,7 +96,7 @@ export class AgreementIndex {
     for (;;) {
       const rows = await this.db
         .selectFrom('grants_agreements')
-        .select(['id', 'recipient_text_id', 'agreement_value_cents', 'fiscal_year', 'owner_org', 'owner_org_title'])
+        .select(['id', 'recipient_text_id', 'agreement_value_cents', 'fiscal_year', 'owner_org', 'owner_org_title', 'owner_org_title_fr'])
         .where('id', '>', after)
         .orderBy('id')
         .limit(PAGE_ROWS)
@@ -117,7 +119,13 @@ export class AgreementIndex {
         year[size] = code;
         let department = departments.get(r.owner_org);
         if (!department) {
-          department = { owner_org: r.owner_org, title: r.owner_org_title || r.owner_org, count: 0, total_value_cents: 0 };
+          department = {
+            owner_org: r.owner_org,
+            title: r.owner_org_title || r.owner_org,
+            title_fr: r.owner_org_title_fr,
+            count: 0,
+            total_value_cents: 0,
+          };
           departments.set(r.owner_org, department);
         }
         department.count++;

@@ -7,7 +7,7 @@ import type { PageKit } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { getGrant } from '../repository.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import { codeLabel, dollars, provinceName, recipientHref, sendPage, wordsOf } from './shared.ts';
+import { codeLabel, dollars, provinceName, recipientHref, sendPage, textOf, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 const named = (kind: 'recipientType' | 'agreementType', code: string, w: Words): string =>
@@ -20,22 +20,30 @@ export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Page
       const { t, loc } = w;
       const raw = (request.params as { id: string }).id;
       if (!/^\d{1,15}$/.test(raw)) throw badRequest(t('grant.badNumber', { value: raw }));
-      const g = await getGrant(db, Number(raw));
+      const g = await getGrant(db, Number(raw), 'both');
       if (!g) throw notFound(t('grant.notFound', { id: raw }));
       const province = g.recipient_province ? provinceName(g.recipient_province, w) : '';
-      const place = [g.recipient_city_en, province, g.recipient_country].filter(Boolean).join(', ');
+      const place = [textOf(g, 'recipient_city_en', w), province, g.recipient_country].filter(Boolean).join(', ');
       const notGiven = t('common.notGiven');
+      const title = textOf(g, 'agreement_title_en', w) || g.reference_number;
+      const department = textOf(g, 'owner_org_title', w);
+      const recipient = textOf(g, 'recipient_legal_name', w);
+      const operatingName = textOf(g, 'recipient_operating_name', w);
+      const program = textOf(g, 'program_name_en', w);
+      const purpose = textOf(g, 'program_purpose_en', w);
+      const description = textOf(g, 'description_en', w);
+      const expected = textOf(g, 'expected_results_en', w);
       return {
-        title: g.agreement_title_en || g.reference_number,
+        title,
         description: t('grant.description', {
-          department: g.owner_org_title,
+          department,
           value: dollars(g.agreement_value, w),
-          recipient: g.recipient_legal_name,
+          recipient,
           year: g.fiscal_year,
         }),
         section: '/',
         body: html`<p class="breadcrumbs"><a href="/">${t('nav.search')}</a> ›</p>
-          <h1>${g.agreement_title_en || g.reference_number}</h1>
+          <h1>${title}</h1>
           <p class="stat">${dollars(g.agreement_value, w)}</p>
           <ul class="badges">
             ${g.is_major_funding ? html`<li><span class="badge neutral">${t('grant.overMillion')}</span></li>` : ''}
@@ -44,19 +52,19 @@ export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Page
           <dl class="facts">
             <dt>${t('common.recipient')}</dt>
             <dd>
-              ${g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${g.recipient_legal_name}</a>` : notGiven}
-              ${g.recipient_operating_name ? t('grant.operatingAs', { name: g.recipient_operating_name }) : ''}
+              ${g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${recipient}</a>` : notGiven}
+              ${operatingName ? t('grant.operatingAs', { name: operatingName }) : ''}
             </dd>
             <dt>${t('grant.recipientType')}</dt>
             <dd>${named('recipientType', g.recipient_type, w)}</dd>
             <dt>${t('grant.location')}</dt>
             <dd>${place || notGiven}${g.recipient_postal_code ? html` ${g.recipient_postal_code}` : ''}</dd>
             <dt>${t('common.department')}</dt>
-            <dd>${g.owner_org_title} (${g.owner_org})</dd>
+            <dd>${department} (${g.owner_org})</dd>
             <dt>${t('grant.program')}</dt>
             <dd>
-              ${g.program_name_en ? html`<a href="/${queryString({ search: g.program_name_en })}">${g.program_name_en}</a>` : notGiven}${
-                g.program_purpose_en ? html`<br /><span class="muted">${g.program_purpose_en}</span>` : ''
+              ${g.program_name_en ? html`<a href="/${queryString({ search: g.program_name_en })}">${program}</a>` : notGiven}${
+                purpose ? html`<br /><span class="muted">${purpose}</span>` : ''
               }
             </dd>
             <dt>${t('grant.agreementType')}</dt>
@@ -79,15 +87,15 @@ export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Page
             <dd>${g.naics_sector_en || notGiven}${g.naics_identifier ? html` (${g.naics_identifier})` : ''}</dd>
           </dl>
           ${
-            g.description_en
+            description
               ? html`<h2>${t('grant.descriptionHeading')}</h2>
-                  <p>${g.description_en}</p>`
+                  <p>${description}</p>`
               : ''
           }
           ${
-            g.expected_results_en
+            expected
               ? html`<h2>${t('grant.expectedResults')}</h2>
-                  <p>${g.expected_results_en}</p>`
+                  <p>${expected}</p>`
               : ''
           }
           <p class="muted">${t('grant.valueNote')} <a href="/api/api/grants/${g.id}/">${t('grant.json')}</a>.</p>`,

@@ -232,6 +232,83 @@ describeEachDatabase(
         assert.match(textOf(bad.body), message, payload);
       }
     });
+
+    it('a French page shows an agreement’s French title, recipient and department, and the English ones where the source has none', async () => {
+      const both = async (id: number) => (await h.get(`${SPEC}/grants/${id}/?lang=both`)).body as Record<string, string>;
+      const bilingual = h.rows.find(
+        (r) =>
+          r.agreement_title_fr !== '' &&
+          r.agreement_title_fr !== r.agreement_title_en &&
+          r.recipient_legal_name_fr !== '' &&
+          r.recipient_legal_name_fr !== r.recipient_legal_name,
+      );
+      assert.ok(bilingual, 'a generated agreement with a French title and recipient name');
+      const texts = await both(bilingual.id);
+      assert.ok(texts.owner_org_title_fr !== '' && texts.owner_org_title_fr !== texts.owner_org_title, 'a department named in French');
+      const fr = textOf((await page(`/grants/${bilingual.id}?lang=fr`)).body);
+      for (const french of [bilingual.agreement_title_fr, bilingual.recipient_legal_name_fr, texts.owner_org_title_fr])
+        assert.ok(fr.includes(french), french);
+      for (const english of [bilingual.agreement_title_en, texts.owner_org_title]) assert.ok(!fr.includes(english), english);
+      const en = textOf((await page(`/grants/${bilingual.id}`)).body);
+      for (const english of [bilingual.agreement_title_en, bilingual.recipient_legal_name, texts.owner_org_title])
+        assert.ok(en.includes(english), english);
+      assert.ok(!en.includes(bilingual.agreement_title_fr));
+      // the recipient link keeps the English legal name the look-up is keyed on
+      const frPage = (await page(`/grants/${bilingual.id}?lang=fr`)).body;
+      const link = /href="\/recipient\?([^"]*)"/.exec(frPage);
+      assert.ok(link, 'a link to the recipient');
+      assert.equal(new URLSearchParams(link[1].replace(/&amp;/g, '&')).get('name'), bilingual.recipient_legal_name);
+
+      // the generated source gives every title in French, but not every recipient's name nor any program's purpose
+      const english = h.rows.find((r) => r.recipient_legal_name_fr === '' && r.recipient_legal_name !== '');
+      assert.ok(english, 'a generated agreement whose recipient has no French name');
+      const englishTexts = await both(english.id);
+      const frEnglish = textOf((await page(`/grants/${english.id}?lang=fr`)).body);
+      assert.ok(frEnglish.includes(english.recipient_legal_name), english.recipient_legal_name);
+      assert.ok(frEnglish.includes(english.agreement_title_fr), english.agreement_title_fr);
+      if (englishTexts.program_purpose_en !== '' && englishTexts.program_purpose_fr === '')
+        assert.ok(frEnglish.includes(englishTexts.program_purpose_en), englishTexts.program_purpose_en);
+
+      // the department chart names the departments in French
+      const frenchOf = new Map<string, string>();
+      for (const r of (await h.get(`${SPEC}/search/?lang=both&limit=1000`)).body.results as Record<string, string>[])
+        frenchOf.set(r.owner_org_title, r.owner_org_title_fr || r.owner_org_title);
+      const departmentsIn = async (language: string) =>
+        tableRows(figures((await page(`/statistics?lang=${language}`)).body).get('value-by-department')!).map((r) => r[0]);
+      const [departmentsEn, departmentsFr] = [await departmentsIn('en'), await departmentsIn('fr')];
+      assert.ok(departmentsEn.length > 0);
+      assert.deepEqual(
+        departmentsFr,
+        departmentsEn.map((d) => frenchOf.get(d)),
+      );
+      assert.ok(
+        departmentsFr.some((d, i) => d !== departmentsEn[i]),
+        'a department named in French',
+      );
+
+      // the lists: every agreement titled in the page's language, French where it has one
+      const titled = (body: string) =>
+        [...body.matchAll(/<a href="\/grants\/(\d+)[^"]*">([^<]*)<\/a>/g)].map((m) => [Number(m[1]), textOf(m[2])] as const);
+      const byId = new Map(h.rows.map((r) => [r.id, r]));
+      const expected = (id: number, language: 'en' | 'fr') => {
+        const r = byId.get(id)!;
+        return (language === 'fr' && r.agreement_title_fr) || r.agreement_title_en || r.reference_number;
+      };
+      for (const url of ['/?per_page=100', `/recipient?name=${encodeURIComponent(bilingual.recipient_legal_name)}`]) {
+        for (const language of ['en', 'fr'] as const) {
+          const shown = titled((await page(`${url}&lang=${language}`)).body);
+          assert.ok(shown.length > 0, url);
+          for (const [id, title] of shown) assert.equal(title, expected(id, language), `${url} ${language} #${id}`);
+          if (language === 'fr')
+            assert.ok(
+              shown.some(
+                ([id]) => byId.get(id)!.agreement_title_fr !== '' && byId.get(id)!.agreement_title_fr !== byId.get(id)!.agreement_title_en,
+              ),
+              `${url}: a French title shown`,
+            );
+        }
+      }
+    });
   },
   { migrations: grantsService.migrations },
 );

@@ -23,6 +23,7 @@ import {
   provinceName,
   recipientHref,
   sendPage,
+  textOf,
   wordsOf,
 } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -165,7 +166,7 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
       const page = parsePageNumber(param(request.query, 'page'), w);
       const found = await index.recipient(name, { limit: AGREEMENTS_PER_PAGE, offset: (page - 1) * AGREEMENTS_PER_PAGE });
       if (found.count === 0) throw notFound(t('recipient.notFound', { name }));
-      const rows = await grantsByIds(db, found.pageIds);
+      const rows = await grantsByIds(db, found.pageIds, 'both');
       const totalPages = Math.max(1, Math.ceil(found.count / AGREEMENTS_PER_PAGE));
       const version = await kit.dataVersion();
       const chart = kit.charts.figure(`grants:recipient:${version}:${w.loc.language}:${found.textId}`, () =>
@@ -179,7 +180,9 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
           language: w.loc.language,
         }),
       );
-      const places = [...new Set(rows.map((g) => [g.recipient_city_en, g.recipient_province].filter(Boolean).join(', ')).filter(Boolean))];
+      const places = [
+        ...new Set(rows.map((g) => [textOf(g, 'recipient_city_en', w), g.recipient_province].filter(Boolean).join(', ')).filter(Boolean)),
+      ];
       return {
         title: name,
         description: t('recipient.description', { name, count: found.count, value: bigDollars(found.totalValueCents / 100, w) }),
@@ -210,8 +213,8 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
                 ${rows.map(
                   (g) =>
                     html`<tr>
-                      <th scope="row"><a href="/grants/${g.id}">${g.agreement_title_en || g.reference_number}</a></th>
-                      <td>${g.owner_org_title}</td>
+                      <th scope="row"><a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a></th>
+                      <td>${textOf(g, 'owner_org_title', w)}</td>
                       <td>${g.fiscal_year}</td>
                       <td class="num">${dollars(g.agreement_value, w)}</td>
                     </tr>`,

@@ -28,6 +28,7 @@ import {
   provinceName,
   recipientHref,
   sendPage,
+  textOf,
   wordsOf,
 } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -80,6 +81,7 @@ export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Pag
         for (const name of PASSED) if (form[name].trim() !== '') query.set(name, form[name]);
         query.set('limit', String(perPage));
         query.set('offset', String((page - 1) * perPage));
+        query.set('lang', 'both'); // shown with textOf; links keep the English names
         const answer = await searchThroughApi(app, query);
         const totalPages = Math.max(1, Math.ceil(answer.count / perPage));
         results = html`<h2 id="results">${t('search.results')}</h2>
@@ -203,13 +205,13 @@ function resultsTable(rows: Grant[], w: Words): SafeHtml {
           (g) =>
             html`<tr>
               <th scope="row">
-                <a href="/grants/${g.id}">${g.agreement_title_en || g.reference_number}</a>
-                <span class="muted small">${g.owner_org_title}</span>
+                <a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a>
+                <span class="muted small">${textOf(g, 'owner_org_title', w)}</span>
                 ${g.is_major_funding ? html`<span class="badge neutral">${t('badge.overMillion')}</span>` : ''}
                 ${g.is_notable ? html`<span class="badge warn" title="${g.notable_reason}">${t('badge.notable')}</span>` : ''}
               </th>
               <td>
-                ${g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${g.recipient_legal_name}</a>` : '—'}
+                ${g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${textOf(g, 'recipient_legal_name', w)}</a>` : '—'}
               </td>
               <td>${g.recipient_province || '—'}</td>
               <td>${g.fiscal_year}</td>

@@ -10,6 +10,9 @@ import type { ChartSpec, HtmlValue, PageKit, PageLocale, PageRequest, SafeHtml }
 import { grantsMessages } from '../messages/index.ts';
 import type { GrantsKey } from '../messages/index.ts';
 import { PROVINCE_NAMES_EN } from '../source/index.ts';
+import { BILINGUAL_FIELDS } from '../language.ts';
+import type { EnglishField } from '../language.ts';
+import type { Grant } from '../schemas/grant.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
 import { errorNote } from '../../../core/pages/replies.ts';
 export { errorNote };
@@ -21,12 +24,18 @@ export function param(query: unknown, name: string): string | undefined {
 }
 
 /**
- * What a page writes with: its language's formatters (`loc`) and C's messages (`t`). Data is read for
- * `loc.language` too: the repository's text values (titles, names) are English until it stores the French ones.
+ * What a page writes with: its language's formatters (`loc`) and C's messages (`t`). Agreements are read with both
+ * languages' texts (`both`) and shown with `textOf`, so links keep the English names the look-ups are keyed on.
  */
 export interface Words {
   loc: PageLocale;
   t: Translate<GrantsKey>;
+}
+
+/** A text of an agreement read with `both`, in the page's language: French where the source gives it, else English. */
+export function textOf(g: Grant, field: EnglishField, w: Words): string {
+  const french = g[BILINGUAL_FIELDS[field]];
+  return w.loc.language === 'fr' && french ? french : g[field];
 }
 
 export function wordsOf(kit: PageKit, request: FastifyRequest): Words {

@@ -72,7 +72,7 @@ export function dashboardCharts(
       id: 'value-by-department',
       title: t('chart.departments', { count: topDepartments.length }),
       description: t('chart.departmentsText', { all: departments.length }),
-      categories: topDepartments.map((d) => d.title),
+      categories: topDepartments.map((d) => (language === 'fr' && d.title_fr) || d.title),
       series: totalMillions,
       values: topDepartments.map((d) => millions(d.total_value_cents / 100)),
       language,
