@@ -272,6 +272,7 @@ describeEachDatabase(
       assert.ok(success, 'the last success is exported');
       assert.equal(Number(success[1]), Date.parse(old.sync.last_success_at!) / 1000);
       assert.match(metrics, /pdi_sync_last_attempt_success\{service="draws"\} 1/);
+      assert.match(metrics, /pdi_sync_last_warnings\{service="draws"\} 1/, 'the missing French feed');
       assert.match(metrics, /pdi_sync_next_run_timestamp_seconds\{service="draws"\} /);
       await stale.close();
     });
