@@ -3,7 +3,9 @@
 // Asserted on SQLite and PostgreSQL: the data is imported once and left alone on a 304; a changed ETag brings the
 // new file; a 500 is retried and the file then imported; a body cut short, an HTML page and a file that would delete
 // most rounds are refused with nothing lost; two instances run the schedule once; /api/sync-status/ and /metrics
-// show when the data was last confirmed and whether it is stale.
+// show when the data was last confirmed and whether it is stale. The French feed (ee_rounds_123_fr.json) is fetched
+// beside the English one: missing or failing, it is a warning and the English import stands; served, it is imported
+// once, left alone on a 304 and resumed with If-Range when cut.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -18,6 +20,7 @@ import type { ServiceContext } from '../src/core/service.ts';
 import { runSync } from '../src/core/sync/run.ts';
 import type { SyncRunOptions } from '../src/core/sync/run.ts';
 import { SyncScheduler } from '../src/core/sync/scheduler.ts';
+import { resolveSyncFiles } from '../src/core/sync/source.ts';
 import { readSyncState } from '../src/core/sync/state.ts';
 import type { SyncStatus } from '../src/core/sync/status.ts';
 import { drawsService } from '../src/services/draws/service.ts';
@@ -30,6 +33,7 @@ import type { SourceServer } from './support/sync/source-server.ts';
 
 const SNAPSHOT = 'ee_rounds_123_en.2025-12-17.json';
 const FEED_PATH = '/content/dam/ircc/documents/json/ee_rounds_123_en.json';
+const FRENCH_PATH = '/content/dam/ircc/documents/json/ee_rounds_123_fr.json';
 const gate = needsSharedData('draws', SNAPSHOT);
 const feed = gate.skip || gate.problem ? Buffer.alloc(0) : fs.readFileSync(sharedData('draws', SNAPSHOT));
 
@@ -84,6 +88,10 @@ describeEachDatabase(
       assert.equal(first.result, 'imported', first.files[0].error ?? '');
       assert.equal(first.files[0].http?.attempts, 2, 'the stalled answer was given up and asked for again');
       assert.equal(first.files[0].reports[0].inserted, 389);
+      // this server has no French feed: a warning, and the English import stands
+      assert.deepEqual([first.files[1].name, first.files[1].url, first.files[1].result], ['rounds_fr', server.url(FRENCH_PATH), 'failed']);
+      assert.equal(first.warnings.length, 1);
+      assert.match(first.warnings[0], /^rounds_fr: GET .*ee_rounds_123_fr\.json: .*404/);
       const after1 = await stored();
       assert.equal(after1.rounds, 389);
       assert.deepEqual(
@@ -239,6 +247,9 @@ describeEachDatabase(
       assert.equal(status.data.is_demo, false);
       assert.equal(status.data.stale_after_seconds, 86_400);
       assert.equal(status.sync.last_result, 'imported');
+      assert.equal(status.sync.last_error, null, 'the missing French feed is a warning, not an error');
+      assert.equal(status.sync.last_warnings.length, 1);
+      assert.match(status.sync.last_warnings[0], /^rounds_fr: .*404/);
       assert.equal(status.sync.state, 'idle');
       assert.equal(status.sync.consecutive_failures, 0);
       assert.equal(status.sync.sources[0].url, server.url(FEED_PATH));
@@ -261,6 +272,7 @@ describeEachDatabase(
       assert.ok(success, 'the last success is exported');
       assert.equal(Number(success[1]), Date.parse(old.sync.last_success_at!) / 1000);
       assert.match(metrics, /pdi_sync_last_attempt_success\{service="draws"\} 1/);
+      assert.match(metrics, /pdi_sync_last_warnings\{service="draws"\} 1/, 'the missing French feed');
       assert.match(metrics, /pdi_sync_next_run_timestamp_seconds\{service="draws"\} /);
       await stale.close();
     });
@@ -310,6 +322,167 @@ describeEachDatabase(
       const report = await sync();
       assert.ok(['not-modified', 'unchanged', 'imported'].includes(report.result), report.result);
       assert.equal((await readSyncState(t.db.kysely, 'draws'))!.lease_holder, null, 'the lease is let go');
+    });
+  },
+  { migrations: drawsService.migrations },
+);
+
+/** A French feed made from the English snapshot: IRCC's French feed has the English one's keys, its texts in French. */
+const FRENCH_NAMES: Record<string, string> = {
+  'Canadian Experience Class': 'Catégorie de l’expérience canadienne',
+  'Provincial Nominee Program': 'Programme des candidats des provinces',
+  'French language proficiency (Version 1)': 'Compétence linguistique en français (version 1)',
+};
+function frenchFeed(): Buffer {
+  return feedWith((rounds) =>
+    (rounds as Array<Record<string, string>>).map((r) => ({ ...r, drawName: FRENCH_NAMES[r.drawName] ?? r.drawName })),
+  );
+}
+
+it('the French feed is found beside the English file PDI_SYNC_URL_DRAWS names, or in the folder it names', () => {
+  const urls = (address?: string) => resolveSyncFiles(drawsSync, {}, address).map((f) => [f.name, f.url]);
+  assert.deepEqual(urls(), [
+    ['rounds', 'https://www.canada.ca/content/dam/ircc/documents/json/ee_rounds_123_en.json'],
+    ['rounds_fr', 'https://www.canada.ca/content/dam/ircc/documents/json/ee_rounds_123_fr.json'],
+  ]);
+  assert.deepEqual(urls('http://mirror.example/ircc/feed_en.json?k=1'), [
+    ['rounds', 'http://mirror.example/ircc/feed_en.json?k=1'],
+    ['rounds_fr', 'http://mirror.example/ircc/feed_fr.json?k=1'],
+  ]);
+  assert.deepEqual(urls('http://mirror.example/ircc/rounds.json'), [
+    ['rounds', 'http://mirror.example/ircc/rounds.json'],
+    ['rounds_fr', 'http://mirror.example/ircc/ee_rounds_123_fr.json'],
+  ]);
+  assert.deepEqual(urls('http://mirror.example/ircc/'), [
+    ['rounds', 'http://mirror.example/ircc/ee_rounds_123_en.json'],
+    ['rounds_fr', 'http://mirror.example/ircc/ee_rounds_123_fr.json'],
+  ]);
+});
+
+describeEachDatabase(
+  'sync of D from a local IRCC feed in English and French',
+  (t) => {
+    let server: SourceServer;
+    let dir: string;
+    let ctx: ServiceContext;
+    const runOptions: SyncRunOptions = {
+      download: { retries: 3, baseDelayMs: 5, maxDelayMs: 20, headersMs: 3000, idleMs: 3000, random: new Random(11) },
+    };
+    const sync = (extra: SyncRunOptions = {}) => runSync(ctx, drawsService, drawsSync, { ...runOptions, ...extra });
+    const frenchRequests = () => server.requests.filter((r) => r.path === FRENCH_PATH);
+    const frenchNames = async () =>
+      new Map(
+        (await t.db.kysely.withTables<DrawsTables>().selectFrom('draws_draws').select(['round_number', 'draw_name_fr']).execute()).map(
+          (r) => [r.round_number, r.draw_name_fr],
+        ),
+      );
+    const status = async () => {
+      const app = await buildTestApp(drawsService, ctx);
+      try {
+        return (await app.inject('/api/sync-status/')).json<SyncStatus>();
+      } finally {
+        await app.close();
+      }
+    };
+
+    before(async () => {
+      if (gate.problem && !gate.skip) throw new Error(gate.problem);
+      server = await startSourceServer();
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-sync-fr-'));
+      ctx = testContext(drawsService, t.db, {
+        dataDir: dir,
+        env: { ...process.env, PDI_SYNC_URL_DRAWS: server.url(FEED_PATH), PDI_DRAWS_AS_OF: '2025-12-17' },
+      });
+    });
+    after(async () => {
+      await server?.close();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('imports the English feed, then the French one beside it; a second sync is two 304s', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      server.put(FEED_PATH, { body: feed, contentType: 'application/json' });
+      server.put(FRENCH_PATH, { body: frenchFeed(), contentType: 'application/json; charset=utf-8' });
+      const first = await sync();
+      assert.deepEqual(
+        first.files.map((f) => [f.name, f.result, f.error]),
+        [
+          ['rounds', 'imported', null],
+          ['rounds_fr', 'imported', null],
+        ],
+      );
+      assert.deepEqual(first.warnings, []);
+      assert.equal(first.files[1].url, server.url(FRENCH_PATH));
+      const english = JSON.parse(feed.toString('utf8')) as { rounds: Array<Record<string, string>> };
+      const translated = english.rounds.filter((r) => r.drawName in FRENCH_NAMES);
+      assert.ok(translated.length > 0);
+      assert.equal(first.files[1].reports[0].updated, english.rounds.length);
+      const names = await frenchNames();
+      for (const r of translated) assert.equal(names.get(r.drawNumber), FRENCH_NAMES[r.drawName], `round ${r.drawNumber}`);
+      const versions = path.join(dir, 'sync', 'draws', 'versions');
+      const copies = fs.readdirSync(versions).flatMap((stamp) => fs.readdirSync(path.join(versions, stamp)));
+      assert.deepEqual(copies.sort(), ['ee_rounds_123_en.json', 'ee_rounds_123_fr.json'], 'one copy of each file is kept');
+
+      const second = await sync();
+      assert.deepEqual(
+        second.files.map((f) => f.result),
+        ['not-modified', 'not-modified'],
+      );
+      const conditional = frenchRequests().at(-1)!;
+      assert.equal(conditional.status, 304);
+      assert.equal(conditional.headers['if-none-match'], first.files[1].http?.etag);
+      const state = await status();
+      assert.deepEqual(state.sync.sources.map((s) => s.name).sort(), ['rounds', 'rounds_fr']);
+      assert.deepEqual([state.sync.last_error, state.sync.last_warnings], [null, []]);
+    });
+
+    it('a French feed cut short is resumed with If-Range', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      server.fault(FRENCH_PATH, { cutAfter: 200_000 });
+      const report = await sync({ force: true });
+      assert.equal(report.files[1].result, 'imported', report.files[1].error ?? '');
+      assert.equal(report.files[1].http?.attempts, 2);
+      assert.equal(report.files[1].http?.resumed_bytes, report.files[1].http!.bytes! - 200_000, 'the rest only');
+      const resumed = frenchRequests().at(-1)!;
+      assert.equal(resumed.headers.range, 'bytes=200000-');
+      assert.equal(resumed.headers['if-range'], report.files[1].http?.etag);
+      assert.equal(resumed.status, 206);
+    });
+
+    it('a French feed that keeps failing is a warning: the new English feed is imported and the sync succeeds', async (c) => {
+      if (gate.skip) return c.skip(gate.skip);
+      const before = await readSyncState(t.db.kysely, 'draws');
+      const namesBefore = await frenchNames();
+      server.put(FEED_PATH, { body: feedWith((rounds) => rounds.slice(1)), contentType: 'application/json' });
+      server.put(FRENCH_PATH, { body: frenchFeed(), contentType: 'application/json' });
+      server.fault(FRENCH_PATH, ...Array.from({ length: 4 }, () => ({ status: 503 })));
+      const report = await sync();
+      assert.equal(report.result, 'imported');
+      assert.equal(report.files[0].reports[0].deleted, 1);
+      assert.equal(report.files[1].result, 'failed');
+      assert.equal(report.warnings.length, 1);
+      assert.match(report.warnings[0], /^rounds_fr: GET .*ee_rounds_123_fr\.json: .*503.*\(after 4 attempts\)/);
+      const names = await frenchNames();
+      assert.equal(names.size, namesBefore.size - 1);
+      for (const [round, name] of names) assert.equal(name, namesBefore.get(round), 'the French texts are kept');
+
+      const state = await status();
+      assert.equal(state.sync.last_result, 'imported');
+      assert.equal(state.sync.last_error, null);
+      assert.equal(state.sync.last_warnings.length, 1);
+      assert.match(state.sync.last_warnings[0], /^rounds_fr: .*503/);
+      assert.equal(state.sync.consecutive_failures, 0);
+      assert.ok(state.sync.last_success_at! > before!.last_success_at!, 'a success');
+
+      // once the French feed is served again, the next sync asks for it (the stored copy is still current) and the warning is gone
+      const count = frenchRequests().length;
+      const next = await sync();
+      assert.deepEqual(
+        next.files.map((f) => f.result),
+        ['not-modified', 'not-modified'],
+      );
+      assert.equal(frenchRequests().length - count, 1);
+      assert.deepEqual((await status()).sync.last_warnings, []);
     });
   },
   { migrations: drawsService.migrations },

@@ -54,6 +54,9 @@ export function registerSyncMetrics(registry: client.Registry, ctx: ServiceConte
   gauge('pdi_sync_consecutive_failures', 'Sync attempts refused or failed in a row', (s) =>
     s.sync.state === 'never' ? null : s.sync.consecutive_failures,
   );
+  gauge('pdi_sync_last_warnings', 'Optional files (a translation) the last sync could not bring; the others stand', (s) =>
+    s.sync.state === 'never' ? null : s.sync.last_warnings.length,
+  );
   gauge('pdi_sync_running', '1 while a sync of the service runs on some instance', (s) => (s.sync.state === 'running' ? 1 : 0));
   gauge('pdi_data_age_seconds', 'Seconds since the data was last known to match its source', (s) => s.data.age_seconds);
   gauge(

@@ -35,6 +35,7 @@ function report(file: Partial<SyncFileReport>): SyncReport {
     service: 'draws',
     trigger: 'manual',
     result: file.result ?? 'imported',
+    warnings: [],
     started_at: '2026-01-01T00:00:00.000Z',
     finished_at: '2026-01-01T00:00:01.000Z',
     files: [

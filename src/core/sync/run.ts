@@ -27,6 +27,7 @@ import {
   recordFile,
   renewLease,
   touchFile,
+  WARNING_PREFIX,
 } from './state.ts';
 import type { SyncFileRow } from './state.ts';
 
@@ -46,8 +47,10 @@ export interface SyncFileReport {
 export interface SyncReport {
   service: string;
   trigger: 'manual' | 'schedule';
-  /** The worst of the files' results. */
+  /** The worst of the results of the files the data needs (every file but the optional ones). */
   result: FileResult;
+  /** The optional files that failed ("name: why"): the others' imports stand. */
+  warnings: string[];
   started_at: string;
   finished_at: string;
   files: SyncFileReport[];
@@ -136,23 +139,42 @@ export async function runSync(
     }
   } finally {
     clearInterval(heartbeat);
-    const result = worst(reports.map((r) => r.result));
-    const errors = reports.filter((r) => r.error).map((r) => `${r.name}: ${r.error}`);
+    const outcome = outcomeOf(files, reports);
     await finishRun(ctx.db.kysely, service.name, lease, {
       at: new Date(),
-      result: reports.length === files.length ? result : 'failed',
-      error: errors.length ? errors.join('\n') : reports.length === files.length ? null : 'the sync stopped before it finished',
-      success: reports.length === files.length && isSuccess(result),
+      result: outcome.finished ? outcome.result : 'failed',
+      error:
+        [...outcome.errors, ...outcome.warnings.map((w) => `${WARNING_PREFIX}${w}`)].join('\n') ||
+        (outcome.finished ? null : 'the sync stopped before it finished'),
+      success: outcome.finished && isSuccess(outcome.result),
       changed: reports.some((r) => r.result === 'imported'),
     });
   }
+  const outcome = outcomeOf(files, reports);
   return {
     service: service.name,
     trigger,
-    result: worst(reports.map((r) => r.result)),
+    result: outcome.result,
+    warnings: outcome.warnings,
     started_at: started.toISOString(),
     finished_at: new Date().toISOString(),
     files: reports,
+  };
+}
+
+/** The result is the worst of the files the data needs; an optional file's failure is a warning only. */
+function outcomeOf(
+  files: readonly ResolvedSyncFile[],
+  reports: readonly SyncFileReport[],
+): { finished: boolean; result: FileResult; errors: string[]; warnings: string[] } {
+  const optional = new Set(files.filter((f) => f.optional).map((f) => f.name));
+  const required = reports.filter((r) => !optional.has(r.name));
+  const failedOptional = reports.filter((r) => optional.has(r.name) && !isSuccess(r.result));
+  return {
+    finished: reports.length === files.length,
+    result: worst(required.map((r) => r.result)),
+    errors: required.filter((r) => r.error).map((r) => `${r.name}: ${r.error}`),
+    warnings: failedOptional.map((r) => `${r.name}: ${r.error ?? r.result}`),
   };
 }
 
@@ -308,6 +330,7 @@ export function formatSyncReport(report: SyncReport): string[] {
       refused: /\brefused\b/.test(f.error ?? '') ? (f.error ?? '') : `refused: ${f.error}`,
       failed: `failed: ${f.error}`,
     };
-    return `${report.service}/${f.name} from ${f.url}: ${what[f.result]}`;
+    const warning = !isSuccess(f.result) && report.warnings.some((w) => w.startsWith(`${f.name}: `));
+    return `${report.service}/${f.name} from ${f.url}: ${warning ? 'warning: ' : ''}${what[f.result]}${warning ? ' (an optional file: the other files stand)' : ''}`;
   });
 }

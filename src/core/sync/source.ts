@@ -14,6 +14,13 @@ export interface SyncFileDefinition {
   importer: string;
   /** Media types the publisher serves the file as (application/octet-stream and none are accepted too). */
   contentTypes: readonly string[];
+  /**
+   * A file the data does without (a translation beside the primary file): its failure is a warning of the sync, which
+   * keeps the other files' imports and takes its result from them.
+   */
+  optional?: boolean;
+  /** With `addressNamesFirstFile`: this file's address from the first file's (default: its fileName beside it). */
+  besideFirst?: (first: URL) => string;
 }
 
 export interface SyncDefinition {
@@ -30,6 +37,12 @@ export interface SyncDefinition {
   /** The publisher's page about the data and its terms. */
   publisherPage: string;
   files: readonly SyncFileDefinition[];
+  /**
+   * With several files, the address names the first file and the others are found beside it (`besideFirst`), not
+   * their folder: for a source whose address named its one file before it had others. An address ending in "/" still
+   * names the folder.
+   */
+  addressNamesFirstFile?: boolean;
   /** Largest file accepted, in bytes (PDI_SYNC_MAX_BYTES_<SERVICE> overrides). */
   maxBytes: number;
   /**
@@ -66,6 +79,13 @@ export function resolveSyncFiles(definition: SyncDefinition, env: NodeJS.Process
     throw new Error(`${override ? '--source' : variable} must be an http(s) address, got "${redactUrl(base)}"`);
   }
   if (definition.files.length === 1) return [{ ...definition.files[0], url: parsed.toString() }];
+  if (definition.addressNamesFirstFile && !parsed.pathname.endsWith('/')) {
+    const [first, ...others] = definition.files;
+    return [
+      { ...first, url: parsed.toString() },
+      ...others.map((f) => ({ ...f, url: f.besideFirst?.(parsed) ?? new URL(f.fileName, parsed).toString() })),
+    ];
+  }
   // Several files: the address names their folder.
   const folder = parsed.pathname.endsWith('/') ? parsed : new URL(`${parsed.pathname}/${parsed.search}`, parsed);
   return definition.files.map((f) => ({ ...f, url: new URL(f.fileName, folder).toString() }));

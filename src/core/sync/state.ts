@@ -109,6 +109,9 @@ export async function renewLease(database: AnyDatabase, service: string, holder:
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Marks, in sync_state.last_error, the lines of optional files that failed (the status answer tells them apart). */
+export const WARNING_PREFIX = 'warning: ';
+
 export interface RunOutcome {
   at: Date;
   result: string;

@@ -6,7 +6,7 @@
 // pages' stale notice.
 import type { AnyDatabase } from '../db/tables.ts';
 import { listDataVersions } from '../db/datasets.ts';
-import { readSyncFiles, readSyncState } from './state.ts';
+import { WARNING_PREFIX, readSyncFiles, readSyncState } from './state.ts';
 import { staleAfterMs } from './source.ts';
 
 /** The age of a service's newest observation, as the service measures it. */
@@ -61,6 +61,8 @@ export interface SyncStatus {
     last_attempt_at: string | null;
     last_result: string | null;
     last_error: string | null;
+    /** The optional files the last sync could not bring ("name: why"); the other files' imports stand. */
+    last_warnings: string[];
     last_success_at: string | null;
     last_change_at: string | null;
     next_run_at: string | null;
@@ -102,6 +104,7 @@ export async function readSyncStatus(
     readSyncState(database, service),
     readSyncFiles(database, service),
   ]);
+  const lines = state?.last_error ? state.last_error.split('\n') : [];
   const real = versions.filter((v) => !v.is_demo);
   const lastImport = real.length
     ? real
@@ -151,7 +154,8 @@ export async function readSyncStatus(
       state: running ? 'running' : state?.last_attempt_at ? 'idle' : 'never',
       last_attempt_at: state?.last_attempt_at ?? null,
       last_result: state?.last_result ?? null,
-      last_error: withoutPaths(state?.last_error ?? null),
+      last_error: withoutPaths(lines.filter((l) => !l.startsWith(WARNING_PREFIX)).join('\n') || null),
+      last_warnings: lines.filter((l) => l.startsWith(WARNING_PREFIX)).map((l) => withoutPaths(l.slice(WARNING_PREFIX.length))!),
       last_success_at: state?.last_success_at ?? null,
       last_change_at: state?.last_change_at ?? null,
       next_run_at: state?.next_run_at ?? null,
