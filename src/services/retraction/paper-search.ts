@@ -10,7 +10,7 @@ import { badRequest } from '../../core/http/errors.ts';
 import { parseDate } from '../../core/http/params.ts';
 import { EXPORT_CONTENT_TYPES, csvReadable, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
 import { PAPER_SEARCH } from './search.ts';
-import { EXPORT_COLUMNS, dataSource, doiQuery, matchRank } from './repository.ts';
+import { EXPORT_COLUMNS, dataSource, doiQuery, exportPaperColumns, exportPaperOf, matchRank } from './repository.ts';
 import type { ExportPaper } from './repository.ts';
 import { NATURES } from './nature.ts';
 import type { Nature, NatureFilter } from './nature.ts';
@@ -146,25 +146,7 @@ async function searchRows(
   let query = db
     .selectFrom('retraction_papers as p')
     .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
-    .select([
-      'p.id',
-      'p.record_id',
-      'p.title',
-      'p.author',
-      'p.journal',
-      'p.publisher',
-      'p.country',
-      'p.subject',
-      'p.article_type',
-      'p.original_paper_date',
-      'p.retraction_date',
-      'p.retraction_nature',
-      'p.nature',
-      'p.reason',
-      'p.original_paper_doi',
-      sql<number>`coalesce(k.total, 0)`.as('total'),
-      sql<number>`coalesce(k.post, 0)`.as('post'),
-    ])
+    .select(exportPaperColumns())
     .where(where);
   const doi = f.q ? doiQuery(f.q) : null;
   if (doi) query = query.orderBy(sql`CASE WHEN p.doi_key = ${doi} THEN 0 ELSE 1 END`).orderBy('p.doi_key');
@@ -174,29 +156,7 @@ async function searchRows(
       .orderBy(accentExactRank(db, PAPER_SEARCH, f.q, 'p'))
       .orderBy('post', 'desc');
   const rows = await query.orderBy('p.retraction_sort', 'desc').orderBy('p.id').limit(limit).offset(offset).execute();
-  return rows.map((r) => {
-    const total = num(r.total);
-    const post = num(r.post);
-    return {
-      record_id: r.record_id,
-      title: r.title,
-      authors: r.author,
-      journal: r.journal,
-      publisher: r.publisher,
-      country: r.country,
-      subject: r.subject,
-      article_type: r.article_type,
-      original_paper_date: r.original_paper_date,
-      retraction_date: r.retraction_date,
-      retraction_nature: r.retraction_nature,
-      nature: r.nature,
-      reason: r.reason,
-      doi: r.original_paper_doi,
-      total_citations: total,
-      post_retraction_citations: post,
-      post_retraction_percentage: total > 0 ? Math.round((10000 * post) / total) / 100 : null,
-    };
-  });
+  return rows.map((r) => ({ ...exportPaperOf(r), nature: r.nature }));
 }
 
 /** The filters as one condition on `retraction_papers as p`. */

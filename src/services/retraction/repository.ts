@@ -12,7 +12,7 @@ import { doiKey } from './sources/fields.ts';
 import type { Nature, NatureFilter } from './nature.ts';
 import { zeroTiming } from './windows.ts';
 import type { TimingBucket } from './windows.ts';
-import type { RetractionDb } from './tables.ts';
+import type { PaperRow, RetractionDb } from './tables.ts';
 import type { Suggestion as SuggestionSchema } from './schemas/search.ts';
 import type { PaperCitationsBody } from './schemas/papers.ts';
 
@@ -217,6 +217,71 @@ export { EXPORT_COLUMNS, EXPORT_ORDER } from './export-columns.ts';
 export type { ExportPaper } from './export-columns.ts';
 import type { ExportPaper } from './export-columns.ts';
 
+/** The columns of an exported paper (papers `p`, their counts `k`): the export and the record search read the same. */
+export function exportPaperColumns() {
+  return [
+    'p.id',
+    'p.record_id',
+    'p.title',
+    'p.author',
+    'p.journal',
+    'p.publisher',
+    'p.country',
+    'p.subject',
+    'p.article_type',
+    'p.original_paper_date',
+    'p.retraction_date',
+    'p.retraction_sort',
+    'p.retraction_nature',
+    'p.nature',
+    'p.reason',
+    'p.original_paper_doi',
+    sql<number>`coalesce(k.total, 0)`.as('total'),
+    sql<number>`coalesce(k.post, 0)`.as('post'),
+  ] as const;
+}
+
+type ExportPaperColumns = Pick<
+  PaperRow,
+  | 'record_id'
+  | 'title'
+  | 'author'
+  | 'journal'
+  | 'publisher'
+  | 'country'
+  | 'subject'
+  | 'article_type'
+  | 'original_paper_date'
+  | 'retraction_date'
+  | 'retraction_nature'
+  | 'reason'
+  | 'original_paper_doi'
+> & { total: unknown; post: unknown };
+
+/** A row of `exportPaperColumns()` as the exports write it. */
+export function exportPaperOf(r: ExportPaperColumns): ExportPaper {
+  const total = num(r.total);
+  const post = num(r.post);
+  return {
+    record_id: r.record_id,
+    title: r.title,
+    authors: r.author,
+    journal: r.journal,
+    publisher: r.publisher,
+    country: r.country,
+    subject: r.subject,
+    article_type: r.article_type,
+    original_paper_date: r.original_paper_date,
+    retraction_date: r.retraction_date,
+    retraction_nature: r.retraction_nature,
+    reason: r.reason,
+    doi: r.original_paper_doi,
+    total_citations: total,
+    post_retraction_citations: post,
+    post_retraction_percentage: total > 0 ? Math.round((10000 * post) / total) / 100 : null,
+  };
+}
+
 /** A paper in export order, with where it sits in that order (for keyset pages and the stored CSV lines). */
 export interface ExportRow {
   id: number;
@@ -242,26 +307,7 @@ export async function* exportRows(
     let query = db
       .selectFrom('retraction_papers as p')
       .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
-      .select([
-        'p.id',
-        'p.record_id',
-        'p.title',
-        'p.author',
-        'p.journal',
-        'p.publisher',
-        'p.country',
-        'p.subject',
-        'p.article_type',
-        'p.original_paper_date',
-        'p.retraction_date',
-        'p.retraction_sort',
-        'p.retraction_nature',
-        'p.nature',
-        'p.reason',
-        'p.original_paper_doi',
-        'k.total',
-        'k.post',
-      ])
+      .select(exportPaperColumns())
       .orderBy('p.retraction_sort', 'desc')
       .orderBy('p.id')
       .limit(Math.min(pageSize, remaining));
@@ -274,30 +320,11 @@ export async function* exportRows(
     }
     const page = await query.execute();
     for (const r of page) {
-      const total = num(r.total);
-      const post = num(r.post);
       yield {
         id: Number(r.id),
         sort: r.retraction_sort,
         nature: r.nature,
-        paper: {
-          record_id: r.record_id,
-          title: r.title,
-          authors: r.author,
-          journal: r.journal,
-          publisher: r.publisher,
-          country: r.country,
-          subject: r.subject,
-          article_type: r.article_type,
-          original_paper_date: r.original_paper_date,
-          retraction_date: r.retraction_date,
-          retraction_nature: r.retraction_nature,
-          reason: r.reason,
-          doi: r.original_paper_doi,
-          total_citations: total,
-          post_retraction_citations: post,
-          post_retraction_percentage: total > 0 ? Math.round((10000 * post) / total) / 100 : null,
-        },
+        paper: exportPaperOf(r),
       };
     }
     remaining -= page.length;

@@ -10,7 +10,6 @@ import type { EvidenceSearchResult, Facet, FacetValue } from '../evidence-search
 import { runEvidenceSearch } from '../routes/search.ts';
 import { CERTAINTIES, DOCUMENT_KINDS, FACETS } from '../schemas/index.ts';
 import type { EvidenceHit } from '../schemas/index.ts';
-import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from '../sources/index.ts';
 import type { OralDatabase } from '../tables.ts';
 import type { Static } from 'typebox';
 import { badRequest } from '../../../core/http/errors.ts';
@@ -27,6 +26,7 @@ import {
   parsePageNumber,
   recommendationBadges,
   sendPage,
+  filterSelects,
 } from './shared.ts';
 
 export const EVIDENCE_PER_PAGE = 20;
@@ -197,32 +197,9 @@ export function evidencePage(app: ServiceApp, db: Kysely<OralDatabase>, kit: Pag
                 ${option('', 'Any kind', form.kind)} ${DOCUMENT_KINDS.map((k) => option(k, KIND_LABELS[k], form.kind.toLowerCase()))}
               </select>
             </label>
-            <label
-              >Country
-              <select name="country">
-                ${option('', 'Any country', form.country)} ${COUNTRIES.map((c) => option(c.code, c.name, form.country.toUpperCase()))}
-              </select>
-            </label>
-            <label
-              >Topic
-              <select name="topic">
-                ${option('', 'Any topic', form.topic)} ${TOPICS.entries.map((t) => option(t.slug, t.name, form.topic))}
-              </select>
-            </label>
+            ${filterSelects.country(form.country)} ${filterSelects.topic(form.topic)}
             <label>Year <input type="number" name="year" value="${form.year}" min="1900" max="2100" inputmode="numeric" /></label>
-            <label
-              >Strength
-              <select name="strength">
-                ${option('', 'Any strength', form.strength)} ${STRENGTHS.entries.map((t) => option(t.slug, t.name, form.strength))}
-              </select>
-            </label>
-            <label
-              >Evidence quality
-              <select name="evidence_quality">
-                ${option('', 'Any quality', form.evidence_quality)}
-                ${EVIDENCE_QUALITIES.entries.map((t) => option(t.slug, t.name, form.evidence_quality))}
-              </select>
-            </label>
+            ${filterSelects.strength(form.strength)} ${filterSelects.evidenceQuality(form.evidence_quality)}
             <label
               >Review certainty
               <select name="certainty">

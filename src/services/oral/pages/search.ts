@@ -8,19 +8,19 @@ import type { PageKit } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { listRecommendations } from '../repository.ts';
 import { parseCountry, parseVocabulary } from '../routes/common.ts';
-import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from '../sources/index.ts';
+import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from '../sources/index.ts';
 import type { OralDatabase } from '../tables.ts';
 import {
   checkText,
   clientError,
   errorNote,
   formatCount,
-  option,
   pager,
   param,
   parsePageNumber,
   recommendationCard,
   sendPage,
+  filterSelects,
 } from './shared.ts';
 
 export const RESULTS_PER_PAGE = 20;
@@ -87,31 +87,8 @@ export function searchPage(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageK
               >Words
               <input type="search" name="q" value="${form.q}" maxlength="200" placeholder="e.g. fluoride varnish" />
             </label>
-            <label
-              >Country
-              <select name="country">
-                ${option('', 'Any country', form.country)} ${COUNTRIES.map((c) => option(c.code, `${c.name}`, form.country.toUpperCase()))}
-              </select>
-            </label>
-            <label
-              >Topic
-              <select name="topic">
-                ${option('', 'Any topic', form.topic)} ${TOPICS.entries.map((t) => option(t.slug, t.name, form.topic))}
-              </select>
-            </label>
-            <label
-              >Strength
-              <select name="strength">
-                ${option('', 'Any strength', form.strength)} ${STRENGTHS.entries.map((t) => option(t.slug, t.name, form.strength))}
-              </select>
-            </label>
-            <label
-              >Evidence quality
-              <select name="evidence_quality">
-                ${option('', 'Any quality', form.evidence_quality)}
-                ${EVIDENCE_QUALITIES.entries.map((t) => option(t.slug, t.name, form.evidence_quality))}
-              </select>
-            </label>
+            ${filterSelects.country(form.country)} ${filterSelects.topic(form.topic)} ${filterSelects.strength(form.strength)}
+            ${filterSelects.evidenceQuality(form.evidence_quality)}
             <button type="submit">Search</button>
           </form>
           ${results.body}`,

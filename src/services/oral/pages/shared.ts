@@ -7,6 +7,7 @@ import { externalLink, html, queryString } from '../../../core/pages/index.ts';
 import type { HtmlValue, PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
 import type { Static } from 'typebox';
 import type { Recommendation } from '../schemas/index.ts';
+import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from '../sources/index.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
 import { errorNote, clientError } from '../../../core/pages/replies.ts';
 export { errorNote, clientError };
@@ -187,3 +188,55 @@ export function recommendationCard(rec: RecommendationItem, withGuideline: boole
 export function option(value: string, label: string, current: string | undefined): SafeHtml {
   return html`<option value="${value}" ${value === (current ?? '') ? html`selected` : ''}>${label}</option>`;
 }
+
+/** The select of one of the imported vocabularies (topics, strengths, evidence qualities), or the countries. */
+function vocabularySelect(
+  label: string,
+  name: string,
+  any: string,
+  choices: ReadonlyArray<{ value: string; label: string }>,
+  current: string,
+): SafeHtml {
+  return html`<label
+    >${label}
+    <select name="${name}">
+      ${option('', any, current)} ${choices.map((c) => option(c.value, c.label, current))}
+    </select>
+  </label>`;
+}
+
+/** The filters the recommendation search and the search of all evidence share, in the same words. */
+export const filterSelects = {
+  country: (current: string) =>
+    vocabularySelect(
+      'Country',
+      'country',
+      'Any country',
+      COUNTRIES.map((c) => ({ value: c.code, label: c.name })),
+      current.toUpperCase(),
+    ),
+  topic: (current: string) =>
+    vocabularySelect(
+      'Topic',
+      'topic',
+      'Any topic',
+      TOPICS.entries.map((t) => ({ value: t.slug, label: t.name })),
+      current,
+    ),
+  strength: (current: string) =>
+    vocabularySelect(
+      'Strength',
+      'strength',
+      'Any strength',
+      STRENGTHS.entries.map((t) => ({ value: t.slug, label: t.name })),
+      current,
+    ),
+  evidenceQuality: (current: string) =>
+    vocabularySelect(
+      'Evidence quality',
+      'evidence_quality',
+      'Any quality',
+      EVIDENCE_QUALITIES.entries.map((t) => ({ value: t.slug, label: t.name })),
+      current,
+    ),
+};
