@@ -18,7 +18,7 @@ import { refreshExportLines } from './export-lines.ts';
 import { recomputePanelAggregates } from './democracy.ts';
 import { PANEL_DATASET, importPublishedFit, looksLikePublishedFit } from './democracy-model.ts';
 import { PAPER_SEARCH } from './search.ts';
-import { openCsv, headerKey } from './sources/csv-rows.ts';
+import { openCsv, headerKey } from '../../core/csv-rows.ts';
 import { EXCLUDED_CITATION_SKIPS, detectCitationFormat, openAlexWork, openCitationsEdge } from './sources/citations.ts';
 import type { CitationEdge, CitationFormat, CitationSkip } from './sources/citations.ts';
 import { daysBetween } from './sources/fields.ts';

@@ -8,10 +8,7 @@
 // The identifier kept is the RRID as the file writes it ("AB_2107436", an "RRID:" label removed), or, from a
 // column of the registry's own number (abId, ab_id, antibodyregistry_id: "2107436"), AB_ and that number: the
 // registry defines its RRIDs so (https://antibodyregistry.org/AB_<number>); nothing is padded or cut.
-import fs from 'node:fs';
-import Papa from 'papaparse';
-import { TruncatedSourceError } from '../../../core/import.ts';
-import { storableText } from '../../../core/source-text.ts';
+import { openCsv } from '../../../core/csv-rows.ts';
 import type { RegistryRecord } from './records.ts';
 
 const RRID = /^(?:RRID\s*:\s*)?(AB_\d{3,10})$/i;
@@ -66,122 +63,18 @@ export function antibodyColumns(header: readonly string[]): { columns: Partial<R
   return { columns, problem: null };
 }
 
-/** Streams the records of an export; a file cut inside its last record is refused (TruncatedSourceError). */
+/**
+ * Streams the records of an export; a file cut inside its last record is refused (TruncatedSourceError), as is
+ * malformed quoting (CsvFormatError): the core CSV reader's rules, cells decoded as UTF-8.
+ */
 export async function* readAntibodyRegistry(file: string, batchSize = 2000): AsyncGenerator<AntibodyItem[], void, undefined> {
-  let header: string[] | null = null;
-  let columns: Partial<Record<Column, number>> = {};
-  let line = 1;
-  let queue: AntibodyItem[] = [];
-  let previous: { cells: string[]; line: number } | null = null;
-  let failure: Error | null = null;
-  let done = false;
-  let parser: Papa.Parser | null = null;
-  let paused = false;
-  let wake: (() => void) | null = null;
-  const notify = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
-  input.on('error', (error) => {
-    failure ??= error;
-    done = true;
-    notify();
-  });
-  const take = (cells: string[], at: number) => {
-    if (!header) {
-      header = cells;
-      const found = antibodyColumns(cells);
-      if (found.problem) throw new Error(`${file}: not an Antibody Registry export: ${found.problem}`);
-      columns = found.columns;
-      return;
-    }
-    queue.push(readRecord(cells, at, columns, header.length));
-  };
-  // papaparse reads Node streams, but its types only name the browser File.
-  Papa.parse<string[]>(input as unknown as File, {
-    header: false,
-    delimiter: ',',
-    skipEmptyLines: false,
-    step(result, p) {
-      parser = p;
-      const start = line;
-      const cells = result.data.map((c) => storableText(c));
-      for (const c of cells) for (let i = c.indexOf('\n'); i >= 0; i = c.indexOf('\n', i + 1)) line++;
-      line++;
-      if (result.errors.some((e) => e.code === 'MissingQuotes')) {
-        // A quoted field that never closes runs to the end of the file: the file stops inside its last record.
-        failure ??= new TruncatedSourceError(file, `line ${start}: the last record's quoted field is not closed`);
-        p.abort();
-        return;
-      }
-      if (cells.length === 1 && cells[0] === '') return;
-      try {
-        // The last record is held back until the end is known: it may be cut.
-        if (previous) take(previous.cells, previous.line);
-      } catch (error) {
-        failure ??= error as Error;
-        p.abort();
-        return;
-      }
-      previous = { cells, line: start };
-      if (queue.length >= batchSize && !paused) {
-        paused = true;
-        p.pause();
-      }
-      notify();
-    },
-    complete() {
-      done = true;
-      notify();
-    },
-    error(error: Error) {
-      failure ??= error;
-      done = true;
-      notify();
-    },
-  });
-  try {
-    for (;;) {
-      if (failure) throw failure;
-      if (queue.length >= batchSize || (done && queue.length > 0)) {
-        const batch = queue;
-        queue = [];
-        yield batch;
-        continue;
-      }
-      if (done) break;
-      if (paused) {
-        paused = false;
-        (parser as Papa.Parser | null)?.resume();
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
-    const last = previous as { cells: string[]; line: number } | null;
-    if (!header && !last) throw new Error(`${file}: the file is empty (no header row)`);
-    if (last) {
-      if (!header) take(last.cells, last.line);
-      else {
-        const width = (header as string[]).length;
-        if (last.cells.length < width)
-          throw new TruncatedSourceError(
-            file,
-            `line ${last.line}: the last record has ${last.cells.length} of the header's ${width} fields`,
-          );
-        take(last.cells, last.line);
-      }
-    }
-    if (queue.length) yield queue;
-  } finally {
-    if (!done) {
-      (parser as Papa.Parser | null)?.abort();
-      input.destroy();
-    }
+  const { header, batches } = await openCsv(file, batchSize, 'utf8');
+  const found = antibodyColumns(header);
+  if (found.problem) {
+    await batches.return();
+    throw new Error(`${file}: not an Antibody Registry export: ${found.problem}`);
   }
+  for await (const rows of batches) yield rows.map((row) => readRecord(row.cells, row.line, found.columns, header.length));
 }
 
 function readRecord(cells: readonly string[], line: number, columns: Partial<Record<Column, number>>, width: number): AntibodyItem {

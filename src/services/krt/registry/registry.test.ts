@@ -30,7 +30,7 @@ import { Random } from '../../../core/random.ts';
 import { startSourceServer } from '../../../../test/support/sync/source-server.ts';
 import { SYNC_SOURCES } from '../../sync-sources.ts';
 import type { KrtTables } from '../tables.ts';
-import { antibodyColumns } from './antibody-registry.ts';
+import { antibodyColumns, readAntibodyRegistry } from './antibody-registry.ts';
 import { openCellosaurus } from './cellosaurus.ts';
 import { registryKindOf } from './import.ts';
 import { keysOf, registryNameKey } from './records.ts';
@@ -149,6 +149,26 @@ test('a Cellosaurus file cut inside its last entry is refused; an entry without 
   for await (const item of broken.items) problems.push(item.problem);
   assert.deepEqual(problems, ['entry without an accession (AC)', 'entry not ended by "//"', null]);
   await assert.rejects(openCellosaurus(write('other.txt', 'hello\nworld\n')), /not a Cellosaurus flat file/);
+});
+
+test('an Antibody Registry export: cut last record and unclosed quote refused; NUL kept as U+FFFD; lines counted; not an export refused', async () => {
+  const read = async (content: string) => {
+    const items = [];
+    for await (const batch of readAntibodyRegistry(write('antibodies.csv', content), 2)) items.push(...batch);
+    return items;
+  };
+  const head = 'abId,abName,vendorName,catalogNum\n';
+  const items = await read(`${head}2107436,"Anti-GFP\nrabbit",Abcam,ab290\n3000001,Anti-\u0000actin,Sigma,A1978\n`);
+  assert.deepEqual(
+    items.map((i) => [i.line, i.record?.identifier, i.record?.name]),
+    [
+      [2, 'AB_2107436', 'Anti-GFP\nrabbit'],
+      [4, 'AB_3000001', 'Anti-\uFFFDactin'],
+    ],
+  );
+  await assert.rejects(read(`${head}2107436,Anti-GFP,Abcam,ab290\n3000001,Anti-actin`), TruncatedSourceError);
+  await assert.rejects(read(`${head}2107436,Anti-GFP,Abcam,ab290\n3000001,"Anti-actin,Sigma,A1978\n`), TruncatedSourceError);
+  await assert.rejects(read('name,vendor\nx,y\n'), /not an Antibody Registry export/);
 });
 
 test('the kind of registry file is told by its content; Antibody Registry headers of both known forms are read', () => {

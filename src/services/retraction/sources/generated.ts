@@ -2,7 +2,7 @@
 // read `generated`, in every row of the Retraction Watch CSV, the citations CSV and the democracy panel CSV.
 // The label travels with the file, so a generated file imported by hand is stored and served as generated
 // data (is_demo), whatever the command line says. No published source has this column.
-import { headerKey, openCsv } from './csv-rows.ts';
+import { headerKey, openCsv } from '../../../core/csv-rows.ts';
 
 export const GENERATED_MARKER = { column: 'data_kind', value: 'generated' } as const;
 

@@ -8,7 +8,7 @@ import { cleanDoi, daysBetween, parsePartialDate, parseRecordDate, splitMulti, y
 import { mapRwHeader, parseRwRow, parseSubjects, RW_COLUMNS } from './retraction-watch.ts';
 import { openAlexWork, openCitationsEdge, parseIdentifier } from './citations.ts';
 import { jsonElements } from './json-stream.ts';
-import { openCsv, CsvFormatError } from './csv-rows.ts';
+import { openCsv, CsvFormatError } from '../../../core/csv-rows.ts';
 import { mapPanelHeader, parsePanelRow } from './panel.ts';
 import { tempDir } from '../../../../test/support/retraction/fixtures.ts';
 

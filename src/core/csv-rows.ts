@@ -3,11 +3,12 @@
 // by the batch size whatever the file size. Malformed quoting is an error (the file is damaged and the rows
 // after it cannot be trusted); a file whose last record is cut (a quoted field that never closes, or fewer
 // cells than the records before it) is refused as truncated, naming the line; a row with the wrong number of
-// fields elsewhere is reported to the caller.
+// fields elsewhere is reported to the caller. Used by every importer of a CSV file (E's sources, B's registry export).
 import fs from 'node:fs';
 import Papa from 'papaparse';
-import { TruncatedSourceError } from '../../../core/import.ts';
-import { decodeByteCell } from '../../../core/text-decoding.ts';
+import { TruncatedSourceError } from './import.ts';
+import { storableText } from './source-text.ts';
+import { decodeByteCell } from './text-decoding.ts';
 
 export interface CsvRow {
   /** 1 for the first data row after the header. */
@@ -50,7 +51,13 @@ function innerLineBreaks(cells: readonly string[]): number {
  * `batchSize`. Blank lines are skipped. The last row is held back until the end of the file is known, so
  * that a cut last record is refused (TruncatedSourceError) before any row of the batch holding it is used.
  */
-export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatches> {
+/**
+ * How cells become text: `bytes` reads the file byte by byte and decodes each cell on its own (UTF-8, stray bytes as
+ * Windows-1252, NUL as U+FFFD: files assembled from several sources); `utf8` decodes the file as UTF-8 (NUL as U+FFFD).
+ */
+export type CsvText = 'bytes' | 'utf8';
+
+export async function openCsv(file: string, batchSize = 1000, text: CsvText = 'bytes'): Promise<CsvBatches> {
   const queue: CsvRow[] = [];
   let header: string[] | null = null;
   let rowNumber = 0;
@@ -66,8 +73,9 @@ export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatche
     w?.();
   };
 
-  // bytes as Latin-1, each cell then read as text by decodeByteCell (UTF-8, stray bytes as Windows-1252, NUL as U+FFFD)
-  const input = fs.createReadStream(file, { encoding: 'latin1', highWaterMark: 256 * 1024 });
+  // `bytes`: the bytes as Latin-1, each cell then read as text by decodeByteCell
+  const input = fs.createReadStream(file, { encoding: text === 'bytes' ? 'latin1' : 'utf8', highWaterMark: 256 * 1024 });
+  const decode = text === 'bytes' ? decodeByteCell : storableText;
   input.on('error', (error) => {
     failure ??= error;
     done = true;
@@ -101,7 +109,7 @@ export async function openCsv(file: string, batchSize = 1000): Promise<CsvBatche
         return;
       }
       if (cells.length === 1 && cells[0] === '') return; // a blank line
-      for (let i = 0; i < cells.length; i++) cells[i] = decodeByteCell(cells[i]);
+      for (let i = 0; i < cells.length; i++) cells[i] = decode(cells[i]);
       if (header === null) {
         header = cells;
       } else {
