@@ -10,7 +10,7 @@ import { catalogKey, parseIdentifierText } from '../extract/identifier.ts';
 import type { KrtRow, ResourceType } from '../extract/krt-row.ts';
 import { vendorKey } from '../extract/vendors.ts';
 import { nameKeys } from './consensus.ts';
-import { cleanResourceName, type KbEntry, type RridKnowledgeBase } from './knowledge-base.ts';
+import { cleanResourceName, majority, type KbEntry, type RridKnowledgeBase } from './knowledge-base.ts';
 import { nameTokens } from './similarity.ts';
 import { answerRrids } from './suggest.ts';
 
@@ -47,17 +47,6 @@ function bucket(value: number, edges: readonly number[]): string {
   let i = 0;
   while (i < edges.length && value >= edges[i]) i++;
   return String(i);
-}
-
-function top<K>(map: Map<K, number>): K | undefined {
-  let best: K | undefined;
-  let count = -1;
-  for (const [k, c] of map)
-    if (c > count) {
-      best = k;
-      count = c;
-    }
-  return best;
 }
 
 /**
@@ -258,9 +247,9 @@ export function fillProposals(kb: RridKnowledgeBase, rows: readonly KrtRow[], ro
       // Catalog numbers by name: one vote per mention of the name, for the entry's most written catalog number.
       const byCatalog = new Map<string, { value: string; vendor: string; mentions: number; papers: Set<string>; vote: NameVote }>();
       for (const v of votes) {
-        const value = top(v.entry.catalogs);
+        const value = majority(v.entry.catalogs);
         if (!value) continue;
-        const vendor = top(v.entry.vendors) ?? '';
+        const vendor = majority(v.entry.vendors) ?? '';
         const key = `${vendorKey(vendor)}:${catalogKey(value)}`;
         const current = byCatalog.get(key) ?? { value, vendor, mentions: 0, papers: new Set<string>(), vote: v };
         current.mentions += v.mentions;

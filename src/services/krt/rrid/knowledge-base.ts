@@ -79,7 +79,8 @@ function bump<K>(map: Map<K, number>, key: K, delta: number): void {
   else map.set(key, next);
 }
 
-function majority<K>(map: Map<K, number>): K | undefined {
+/** The key counted most often (the first of equal counts), or undefined for an empty map. */
+export function majority<K>(map: Map<K, number>): K | undefined {
   let best: K | undefined;
   let bestCount = -1;
   for (const [key, count] of map)

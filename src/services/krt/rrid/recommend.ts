@@ -15,7 +15,7 @@ import { catalogKey } from '../extract/identifier.ts';
 import { resourceTypeFromText, type ResourceType } from '../extract/krt-row.ts';
 import { SOFTWARE, STRAIN_BACKGROUND } from '../extract/lexicon.ts';
 import { vendorKey } from '../extract/vendors.ts';
-import { cleanResourceName, type KbEntry, type RridKnowledgeBase } from './knowledge-base.ts';
+import { cleanResourceName, majority, type KbEntry, type RridKnowledgeBase } from './knowledge-base.ts';
 import { antibodyAttributes, nameTokens, weightedDice, type AntibodyAttributes } from './similarity.ts';
 
 export type RecommendationType = 'functional_equivalent' | 'alternative_vendor' | 'alternative_clone' | 'updated_version';
@@ -39,17 +39,6 @@ export interface Recommendation {
   availability_status: 'unknown';
   resource_type: ResourceType;
   papers: number;
-}
-
-function top<K>(map: Map<K, number>): K | undefined {
-  let best: K | undefined;
-  let count = -1;
-  for (const [k, c] of map)
-    if (c > count) {
-      best = k;
-      count = c;
-    }
-  return best;
 }
 
 function textOfContext(context: Record<string, unknown> | undefined, ...keys: string[]): string {
@@ -147,7 +136,7 @@ export function recommendAlternatives(
     const qTokens = nameTokens(name, { dropVersions: true });
     const qVersion = versionOf(name);
     for (const entry of ofType) {
-      const entryName = top(entry.names) ?? '';
+      const entryName = majority(entry.names) ?? '';
       const same = weightedDice(qTokens, nameTokens(entryName, { dropVersions: true }), (t) => kb.tokenStats.weight(t)) >= 0.9;
       if (same) {
         const v = versionOf(entryName);
@@ -170,7 +159,7 @@ export function recommendAlternatives(
     const background = STRAIN_BACKGROUND.exec(name)?.[0]?.toLowerCase().replace(/\s+/g, '');
     if (!background) return genericAlternatives(kb, name, ofType, queryVendor, sameVendor, limit, type);
     for (const entry of ofType) {
-      const entryName = top(entry.names) ?? '';
+      const entryName = majority(entry.names) ?? '';
       const b = STRAIN_BACKGROUND.exec(entryName)?.[0]?.toLowerCase().replace(/\s+/g, '');
       if (b !== background) continue;
       const sameName = weightedDice(nameTokens(name), nameTokens(entryName), (t) => kb.tokenStats.weight(t)) >= 0.9;
@@ -213,7 +202,7 @@ function genericAlternatives(
       entry,
       type: otherVendor ? 'alternative_vendor' : 'functional_equivalent',
       agreement: best,
-      why: `Name similarity ${best.toFixed(2)}${otherVendor ? `, from ${top(entry.vendors)} instead of ${queryVendor}` : ''}`,
+      why: `Name similarity ${best.toFixed(2)}${otherVendor ? `, from ${majority(entry.vendors)} instead of ${queryVendor}` : ''}`,
     });
   }
   return finish(candidates, limit);
@@ -222,11 +211,11 @@ function genericAlternatives(
 /** One recommendation per product: entries of the same supplier catalog number (or, without one, the same
  *  name and supplier) are the same product written with and without its RRID; the RRID-bearing one is kept. */
 function productKey(entry: KbEntry): string {
-  const vendor = vendorKey(top(entry.vendors) ?? '');
-  const catalog = top(entry.catalogs);
+  const vendor = vendorKey(majority(entry.vendors) ?? '');
+  const catalog = majority(entry.catalogs);
   return catalog
     ? `${vendor}|${catalogKey(catalog)}`
-    : `${vendor}|${nameTokens(top(entry.names) ?? '', { dropVersions: entry.type === 'Software/code' })
+    : `${vendor}|${nameTokens(majority(entry.names) ?? '', { dropVersions: entry.type === 'Software/code' })
         .sort()
         .join(' ')}`;
 }
@@ -247,9 +236,9 @@ function finish(candidates: Candidate[], limit: number): Recommendation[] {
     .slice(0, limit)
     .map(({ c, score }) => ({
       id: c.entry.id,
-      recommended_resource: top(c.entry.names) ?? '',
-      recommended_vendor: top(c.entry.vendors) ?? '',
-      recommended_catalog: top(c.entry.catalogs) ?? '',
+      recommended_resource: majority(c.entry.names) ?? '',
+      recommended_vendor: majority(c.entry.vendors) ?? '',
+      recommended_catalog: majority(c.entry.catalogs) ?? '',
       recommended_rrid: c.entry.rrid ? `RRID:${c.entry.rrid}` : null,
       recommendation_type: c.type,
       confidence_score: score,

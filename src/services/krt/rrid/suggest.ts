@@ -23,7 +23,7 @@ import { catalogKey, parseIdentifierText } from '../extract/identifier.ts';
 import { resourceTypeFromText, type ResourceType } from '../extract/krt-row.ts';
 import { vendorKey } from '../extract/vendors.ts';
 import { calibratedProbability, type Calibration } from './calibration-map.ts';
-import { cleanResourceName, type RridKnowledgeBase, type SuggestableEntry } from './knowledge-base.ts';
+import { cleanResourceName, majority, type RridKnowledgeBase, type SuggestableEntry } from './knowledge-base.ts';
 
 export type { SuggestableEntry } from './knowledge-base.ts';
 import { consensusBins, consensusProbability, nameConsensus } from './consensus.ts';
@@ -173,17 +173,6 @@ export function isNameOnly(query: RridQuery): boolean {
   return !query.catalogNumber?.trim() && !query.vendor?.trim();
 }
 
-function topKey<K>(map: Map<K, number>): K | undefined {
-  let best: K | undefined;
-  let count = -1;
-  for (const [k, c] of map)
-    if (c > count) {
-      best = k;
-      count = c;
-    }
-  return best;
-}
-
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const TIER_TEXT: Record<MatchTier, string> = {
   2: 'catalog number and vendor match',
@@ -321,9 +310,9 @@ function consensusAnswer(
               .join(', ')})`
           : '') +
         `; RRID:${e.rrid} written in ${plural(e.papers.size, 'paper')}.`,
-      vendor: topKey(e.vendors) ?? '',
+      vendor: majority(e.vendors) ?? '',
       catalog_number: [...e.catalogs].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '',
-      resource_name: topKey(e.names) ?? c.name,
+      resource_name: majority(e.names) ?? c.name,
       resource_type: e.type,
       raw_score: Number(c.score.toFixed(4)),
       papers: e.papers.size,
@@ -364,9 +353,9 @@ export function suggestionsOf(
       suggested_rrid: `RRID:${e.rrid}`,
       confidence_score: confidence,
       reasoning: reasoningOf(c, query, rank, all.slice(0, Math.max(limit, 10))),
-      vendor: topKey(e.vendors) ?? '',
+      vendor: majority(e.vendors) ?? '',
       catalog_number: matchingCatalog ?? catalogs[0] ?? '',
-      resource_name: topKey(e.names) ?? c.bestName,
+      resource_name: majority(e.names) ?? c.bestName,
       resource_type: e.type,
       raw_score: Number(c.rankScore.toFixed(4)),
       papers: e.papers.size,
