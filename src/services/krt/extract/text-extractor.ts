@@ -121,14 +121,17 @@ function nameBefore(text: string, index: number): string {
   return /\p{L}/u.test(kept) ? kept : '';
 }
 
-/** Parenthetical groups "( … )" with their position, outer ones first; with `nested`, inner ones too. */
-function parentheticals(text: string, nested = false): { start: number; end: number; content: string }[] {
+/**
+ * Parenthetical groups "( … )" with their position, outer ones first; with `nested`, inner ones too. `brackets`
+ * "[" "]" reads square-bracketed groups instead ("1 mg/mL yeast tRNA [Thermo 15401029]").
+ */
+function parentheticals(text: string, nested = false, brackets = '()'): { start: number; end: number; content: string }[] {
   const out: { start: number; end: number; content: string }[] = [];
   const open: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '(') open.push(i);
-    else if (c === ')' && open.length > 0) {
+    if (c === brackets[0]) open.push(i);
+    else if (c === brackets[1] && open.length > 0) {
       const start = open.pop()!;
       if (nested || open.length === 0) out.push({ start, end: i + 1, content: text.slice(start + 1, i) });
     }
@@ -196,7 +199,12 @@ const NOT_ORGANISATION =
 /** Vendor/catalog/RRID parentheticals: "(Abcam, ab290, RRID:AB_303395, 1:1000)", "(25B6, ab18465, Abcam)". */
 function fromParentheticals(unit: TextUnit, found: Mention[]): void {
   const text = unit.text;
-  for (const group of parentheticals(text, true)) {
+  // Square brackets hold citations as well ("Sigma [23]"): one counts only with its supplier inside.
+  const groups = [
+    ...parentheticals(text, true).map((group) => ({ ...group, square: false })),
+    ...parentheticals(text, true, '[]').map((group) => ({ ...group, square: true })),
+  ];
+  for (const group of groups) {
     if (group.content.length > 400) continue;
     const segments = splitTop(group.content).flatMap((segment) => segment.split(/\s+(?:and|&)\s+(?=[A-Za-z]{0,4}[-#]?\d)/));
     const parts: IdentifierPart[] = [];
@@ -243,7 +251,8 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
       }
       codeSegments.push(segment.replace(/^#\s*/, ''));
     });
-    let vendor = vendorText || adjacentVendor;
+    let vendor = vendorText || (group.square ? '' : adjacentVendor);
+    if (group.square && !vendor) continue;
     if (!vendor) {
       const organisation = codeSegments.find(
         (seg) => ORGANISATION.test(seg) && !/\d/.test(seg) && !NOT_ORGANISATION.test(seg) && !LOCATION.test(seg) && seg.length <= 40,
