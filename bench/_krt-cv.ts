@@ -17,7 +17,8 @@
 // Scores, with 95% percentile-bootstrap intervals over papers:
 // - identifiers: RRIDs and catalog numbers of the text-built table against those of the authors' table, compared
 //   after removing spaces, case and separators ("RRID:AB_2127260" = "ab2127260"), pooled over papers; the ceiling
-//   is the share of the authors' identifiers written anywhere in the training papers' text (as a token);
+//   is the share of the authors' identifiers written anywhere in the training papers' text (as a token); the same
+//   again on the papers with a STAR/eLife table only;
 // - name-only suggestions: every RRID of a test paper's table asked for by its resource name alone;
 // - rows: macro precision and recall of the text-built rows against the authors' rows (evaluation.ts matching).
 
@@ -278,6 +279,12 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
   const est = formatEstimate;
   const recall = pooledEstimate(idRecall);
   const ceil = pooledEstimate(ceiling);
+  // The same on the papers whose authors wrote a whole key resources table (STAR/eLife): a table of one kind of
+  // resource ("Antibodies used") leaves out identifiers the text rightly gives for the others.
+  const krtPaper = new Set(papers.filter((p) => p.krtLayout).map((p) => p.doi));
+  const onKrt = <T extends { paper: string }>(items: T[]) => items.filter((i) => krtPaper.has(i.paper));
+  const krtRecall = pooledEstimate(onKrt(idRecall));
+  const krtCeiling = pooledEstimate(onKrt(ceiling));
   const answerable = suggestions.filter((s) => s.answerable);
   const answered = suggestions.filter((s) => s.answered);
   const lines = [
@@ -285,6 +292,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     `  recall    ${est(recall)}`,
     `  precision ${est(pooledEstimate(idPrecision))}`,
     `  ceiling (written anywhere in the training papers) ${est(ceil)}; recall / ceiling ${(recall.value / ceil.value).toFixed(3)}`,
+    `  STAR/eLife tables only (${onKrt(idRecall).length} in the authors' tables, ${onKrt(idPrecision).length} in the text-built ones): recall ${est(krtRecall)}, precision ${est(pooledEstimate(onKrt(idPrecision)))}, ceiling ${est(krtCeiling)}; recall / ceiling ${(krtRecall.value / krtCeiling.value).toFixed(3)}`,
     `name-only suggestions (${suggestions.length} RRIDs of the authors' tables asked by name; ${answerable.length} answerable):`,
     `  right first, of the answerable  ${est(pooledEstimate(answerable.map((s) => ({ paper: s.paper, hit: s.answered && s.right }))))}`,
     `  wrong first, of the answered    ${est(pooledEstimate(answered.map((s) => ({ paper: s.paper, hit: !s.right }))))}`,

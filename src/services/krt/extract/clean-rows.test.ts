@@ -15,6 +15,8 @@ test('figure-legend pointers, dilutions and function words are cut from names', 
   assert.equal(cleanRowName('anti-bovine 1:250'), 'anti-bovine');
   assert.equal(cleanRowName('either anti-human IgG'), 'anti-human IgG');
   assert.equal(cleanRowName('SDS-PAGE gel using a'), 'SDS-PAGE gel');
+  assert.equal(cleanRowName('dilution of NBT/BCIP'), 'NBT/BCIP');
+  assert.equal(cleanRowName('monastrol diluted'), 'monastrol');
   // Parentheses that are part of a name stay.
   assert.equal(cleanRowName('ammonium persulfate (APS)'), 'ammonium persulfate (APS)');
   // A closing parenthesis left over from the sentence.
@@ -42,6 +44,10 @@ test('phenotypes, versions and generic headings are not resources', () => {
     'NaCl',
     'Tris-HCl',
     'paraformaldehyde',
+    'SARS-CoV-2-positive',
+    'EP300-interacting',
+    'CO2 until analysis',
+    '1E-6 dilution',
   ])
     assert.equal(isNotAResource(name), true, name);
   for (const name of [
@@ -55,6 +61,11 @@ test('phenotypes, versions and generic headings are not resources', () => {
     'Nuclease-free water',
     'Lipofectamine 3000',
     'DMEM',
+    'SARS-CoV-2',
+    'Tgfb2 flox',
+    'K18-hACE2',
+    'Alb-Cre+/-',
+    'DNase I treatment',
   ])
     assert.equal(isNotAResource(name), false, name);
 });

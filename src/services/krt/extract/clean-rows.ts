@@ -3,9 +3,10 @@
 // - a figure-legend pointer after a name is cut ("TEPP-46 (bottom)" → "TEPP-46", "Verteporfin (right)"), a dilution
 //   too ("anti-bovine 1:250"), and the function words text leaves around a name ("either anti-human IgG",
 //   "SDS-PAGE gel using a");
-// - a phenotype or descriptor is not a resource ("GFP-positive", "high-GFP", "RFP-labelled", "Species-specific"),
-//   nor a generic heading ("Analysis Software", "version 10.6.1"), nor a kind of resource alone ("antibody", "goat
-//   serum", "Alexa Fluor"), nor a piece of a methods sentence ("concentration EDTA", "described above", "30 min");
+// - a phenotype or descriptor is not a resource ("GFP-positive", "high-GFP", "RFP-labelled",
+//   "SARS-CoV-2-positive", "Species-specific"), nor a generic heading ("Analysis Software", "version
+//   10.6.1"), nor a kind of resource alone ("antibody", "goat serum", "Alexa Fluor"), nor a piece of a methods
+//   sentence ("concentration EDTA", "described above", "30 min", "CO2 until analysis", "1E-6 dilution");
 // - a common laboratory chemical named alone (PBS, NaCl, EDTA, ethanol, PFA…) is left out: key resources tables
 //   leave out standard buffers and solvents (in the cross-validation, 14% of such rows were in the authors' tables,
 //   against 27% of all rows); with a catalog number or RRID it stays;
@@ -24,12 +25,12 @@ const LEGEND_POINTER =
   /\s*\(\s*(?:(?:top|bottom|left|right|middle|center|centre|upper|lower|inset|above|below)(?:[\s,-]+(?:top|bottom|left|right|middle|panel|row|column))*|(?:panel|fig(?:ure)?\.?|supp\w*\.?)\s*[\w.,\s-]{0,12}|[a-h](?:\s*[,–-]\s*[a-h])?)\s*\)\s*$/i;
 const DILUTION = /[\s,(]*\b1\s*:\s*\d[\d,]*\)?\s*$/;
 const LEADING =
-  /^(?:(?:either|both|using|employing|with|from|by|via|the|a|an|and|or|of|in|on|adherent|respectively|purchased|obtained)\s+)+/i;
-const TRAILING = /(?:\s+(?:using|with|from|by|via|the|a|an|and|or|of|in|on|to|for|was|were|respectively))+\s*$/i;
+  /^(?:(?:either|both|using|employing|with|from|by|via|the|a|an|and|or|of|in|on|adherent|respectively|purchased|obtained|dilution of)\s+)+/i;
+const TRAILING = /(?:\s+(?:using|with|from|by|via|the|a|an|and|or|of|in|on|to|for|was|were|respectively|diluted))+\s*$/i;
 
 const MARKERS = String.raw`(?:gfp|egfp|rfp|yfp|cfp|mcherry|tdtomato|tomato|venus|luciferase|luc|flag|ha|myc|his|v5)`;
 const PHENOTYPE = new RegExp(
-  String.raw`^(?:(?:high|low|bright|dim|hi|lo|mid)[\s-]+${MARKERS}|${MARKERS}[\s-]*(?:high|low|hi|lo|bright|dim|\+|-)|[\w.]{1,20}[\s-](?:positive|negative|expressing|expressed|labell?ed|tagged|deficient|null|knock-?out|overexpressing|specific|treated|derived|based|coated|conjugated|dependent|independent|sensitive|resistant|like))$`,
+  String.raw`^(?:(?:high|low|bright|dim|hi|lo|mid)[\s-]+${MARKERS}|${MARKERS}[\s-]*(?:high|low|hi|lo|bright|dim|\+|-)|[\w.\/-]{1,24}[\s-](?:positive|negative|expressing|expressed|labell?ed|tagged|deficient|null|knock-?out|overexpressing|specific|treated|derived|based|coated|conjugated|dependent|independent|sensitive|resistant|like|interacting))$`,
   'i',
 );
 const GENERIC_WORDS = new Set([
@@ -63,7 +64,7 @@ const KIND_ALONE =
   /^(?:(?:primary|secondary|normal)\s+)?(?:(?:goat|donkey|horse|rabbit|mouse|fetal bovine|bovine)\s+)?(?:antibod(?:y|ies)|alexa\s*fluor(?:™|®)?|serum|sera|medium|media|buffer|kit|plasmid|cells?)$/i;
 /** Words of a methods sentence, not of a resource name. */
 const SENTENCE_WORDS =
-  /\b(?:above|below|described|times|subjected|concentration|experiments?|every|respectively|were|was|then|after|before|minutes?|min|hours?|days?|postnatal day)\b/i;
+  /\b(?:above|below|described|times|subjected|concentration|experiments?|every|respectively|were|was|then|after|before|until|minutes?|min|hours?|days?|postnatal day|dilution|administered|measured|protected)\b/i;
 /** Standard buffers, salts, solvents and gases, named alone. */
 const COMMODITY =
   /^(?:\d+\s*[x×]\s*)?(?:d?pbs|tbs|tbst|pbst|hbss|nacl|kcl|cacl2|mgcl2|mgso4|edta|egta|tris(?:[- ]hcl| base)?|hepes|pipes|ethanol|methanol|glycerol|water|co2|o2|dmso|sds|triton\s*x-100|tween(?:-|\s)?20|formaldehyde|paraformaldehyde|pfa|glucose|sucrose|bsa|nonfat milk|milk|agarose|glycine|urea|acetone|isopropanol|chloroform|hcl|naoh|dtt)$/i;

@@ -62,6 +62,18 @@ test('text extractor finds antibodies, cell lines, plasmids, strains, software, 
   assert.equal(rows.find((r) => r.IDENTIFIER.includes('protocols.io'))?.['RESOURCE TYPE'], 'Protocol');
 });
 
+test('a supplier and its catalog number in square brackets make a row; a bracketed citation does not', () => {
+  const rows = extractFromText(
+    parseXml(`<article><body><sec><title>Methods</title><p>Probes were hybridized in 30% v/v formamide [VWR IC11FORMD002], 1 mg/mL
+yeast tRNA [Thermo 15401029] and 2× saline-sodium citrate [SSC; Thermo AM9765]. Dextran was purchased from Sigma [123].</p></sec></body></article>`),
+  );
+  const byCatalog = (code: string) => rows.find((r) => r.IDENTIFIER === `Cat# ${code}`);
+  assert.deepEqual([byCatalog('15401029')?.['RESOURCE NAME'], byCatalog('15401029')?.SOURCE], ['yeast tRNA', 'Thermo Fisher Scientific']);
+  assert.equal(byCatalog('IC11FORMD002')?.['RESOURCE NAME'], 'formamide');
+  assert.equal(byCatalog('AM9765')?.['RESOURCE NAME'], 'saline-sodium citrate');
+  assert.equal(byCatalog('123'), undefined);
+});
+
 test('text extractor never writes an identifier the text does not contain', () => {
   const rows = extractFromText(parseXml(METHODS));
   const text = METHODS.replace(/<[^>]+>/g, ' ')

@@ -108,7 +108,7 @@ function nameBefore(text: string, index: number): string {
   clause = name
     .trim()
     .replace(
-      /^(?:(?:the|a|an|some|each|all|fresh|final|we|first|then|\d+(?:[.,]\d+)?\s*(?:%|[µμunpm]?[gGlLM]|U|units?|x|×|ml|mL|µl|μl|mg|µg|μg|ng|mM|µM|μM|nM|pM|mol|mmol|kDa|v\/v|w\/v)(?:\/\w+)?|\d+:\d+(?:,\d+)?)\s+)+/gi,
+      /^(?:(?:the|a|an|some|each|all|fresh|final|we|first|then|[vw]\/[vw]|\d+(?:[.,]\d+)?\s*(?:%|[µμunpm]?[gGlLM]|U|units?|x|×|ml|mL|µl|μl|mg|µg|μg|ng|mM|µM|μM|nM|pM|mol|mmol|kDa|v\/v|w\/v)(?:\/\w+)?|\d+:\d+(?:,\d+)?)\s+)+/gi,
       '',
     )
     .trim();
