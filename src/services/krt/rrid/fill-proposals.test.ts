@@ -57,6 +57,23 @@ test('fill proposals: the identifiers papers wrote for the same name, with their
   for (const p of proposals) assert.ok(p.kind === 'rrid' ? kb.hasRrid(p.value) : [...kb.entries()].some((e) => e.catalogs.has(p.value)));
 });
 
+test("fill proposals: an antibody's RRID and a catalog number only from the supplier the text names beside the row", () => {
+  const kb = base();
+  const rows = [row('Antibody', 'anti-GFP', 'Santa Cruz Biotechnology', ''), row('Antibody', 'anti-GFP', 'Proteintech', '')];
+  const catalogs = (i: number) => fillProposals(kb, rows).filter((p) => p.row === i && p.kind === 'catalog');
+  assert.deepEqual(
+    catalogs(0).map((p) => [p.value, p.agreeing, p.total]),
+    [['sc-9996', 1, 1]],
+  );
+  assert.deepEqual(catalogs(1), [], 'no paper wrote a catalog number of this supplier');
+  const rrids = (i: number) => fillProposals(kb, rows).filter((p) => p.row === i && p.kind === 'rrid');
+  assert.deepEqual(
+    rrids(0).map((p) => p.value),
+    ['AB_627695'],
+  );
+  assert.deepEqual(rrids(1), [], "another supplier's antibody is another RRID");
+});
+
 test('fill model: learns from labelled proposals; only proposals from the threshold are written', () => {
   const kb = base();
   const rows = [row('Experimental model: Cell line', 'HEK293T', '', ''), row('Antibody', 'Anti-GFP', '', '')];

@@ -211,7 +211,11 @@ export function fillProposals(kb: RridKnowledgeBase, rows: readonly KrtRow[], ro
           proposed = true;
         }
       }
-      const withRrid = votes.filter((v) => v.entry.rrid);
+      // An antibody's RRID names one supplier's product: with the supplier in the text, the entries papers wrote with
+      // it decide, and none from another supplier is proposed. A cell line or a tool has one RRID whoever supplied it.
+      const named = votes.filter((v) => v.entry.rrid);
+      const sameVendor = named.filter((v) => vendorOf(v.entry) === 'same');
+      const withRrid = sameVendor.length ? sameVendor : rowType === 'Antibody' ? named.filter((v) => vendorOf(v.entry) === 'none') : named;
       if (!proposed && withRrid.length) {
         const total = withRrid.reduce((s, v) => s + v.mentions, 0);
         const best = [...withRrid].sort(
@@ -244,9 +248,11 @@ export function fillProposals(kb: RridKnowledgeBase, rows: readonly KrtRow[], ro
     }
 
     if (!catalog) {
-      // Catalog numbers by name: one vote per mention of the name, for the entry's most written catalog number.
+      // Catalog numbers by name: one vote per mention of the name, for the entry's most written catalog number. A
+      // catalog number belongs to its supplier: when the text names the row's supplier, only entries the papers
+      // wrote with that supplier vote.
       const byCatalog = new Map<string, { value: string; vendor: string; mentions: number; papers: Set<string>; vote: NameVote }>();
-      for (const v of votes) {
+      for (const v of rowVendor ? votes.filter((vote) => vendorOf(vote.entry) === 'same') : votes) {
         const value = majority(v.entry.catalogs);
         if (!value) continue;
         const vendor = majority(v.entry.vendors) ?? '';
