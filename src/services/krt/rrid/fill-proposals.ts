@@ -1,7 +1,8 @@
 // What the knowledge base proposes for the empty identifier cells of a table built from text: the RRID and the
 // catalog number that other papers wrote for the same resource, found by the row's name (the papers' consensus,
 // consensus.ts keys: case, Greek letters, separators, kind words and word order aside) or, for an RRID, by the
-// catalog number the text gave (suggest.ts ranking). Every proposal is an identifier a paper wrote verbatim, with
+// catalog number the text gave (suggest.ts ranking); when the text names the row's supplier, a catalog number or an
+// antibody's RRID comes only from papers that wrote that supplier. Every proposal is an identifier a paper wrote verbatim, with
 // the papers that wrote it, and the features the fill model (fill-model.ts) turns into a probability of being right:
 // how clearly the papers agree, how many wrote it, whether type and vendor agree, how sure the extractor was of the
 // row. Registries are not asked here: their entries are facts checked by validation, the papers are the votes.
