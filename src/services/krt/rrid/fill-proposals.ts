@@ -151,6 +151,33 @@ function features(
 }
 
 /**
+ * The catalog number most mentions of a name vote for: one vote per mention, for its entry's most written catalog
+ * number. A catalog number belongs to its supplier: when the text names the row's supplier, the caller passes only
+ * the entries papers wrote with that supplier.
+ */
+function catalogByName(
+  votes: readonly NameVote[],
+): { value: string; vendor: string; mentions: number; total: number; papers: Set<string>; vote: NameVote } | null {
+  const byCatalog = new Map<string, { value: string; vendor: string; mentions: number; papers: Set<string>; vote: NameVote }>();
+  for (const v of votes) {
+    const value = majority(v.entry.catalogs);
+    if (!value) continue;
+    const vendor = majority(v.entry.vendors) ?? '';
+    const key = `${vendorKey(vendor)}:${catalogKey(value)}`;
+    const current = byCatalog.get(key) ?? { value, vendor, mentions: 0, papers: new Set<string>(), vote: v };
+    current.mentions += v.mentions;
+    for (const doi of v.entry.papers.keys()) current.papers.add(doi);
+    if (v.mentions > current.vote.mentions) current.vote = v;
+    byCatalog.set(key, current);
+  }
+  const options = [...byCatalog.values()];
+  if (options.length === 0) return null;
+  const total = options.reduce((s, o) => s + o.mentions, 0);
+  const best = options.sort((a, b) => b.mentions - a.mentions || b.papers.size - a.papers.size || a.vote.entry.id - b.vote.entry.id)[0];
+  return { ...best, total };
+}
+
+/**
  * Proposals for the rows' empty identifier cells (rows with an RRID get no RRID proposal; rows with a catalog
  * number get no catalog proposal). `rowConfidence[i]`: the extractor's probability that row i is a resource.
  */
@@ -249,27 +276,8 @@ export function fillProposals(kb: RridKnowledgeBase, rows: readonly KrtRow[], ro
     }
 
     if (!catalog) {
-      // Catalog numbers by name: one vote per mention of the name, for the entry's most written catalog number. A
-      // catalog number belongs to its supplier: when the text names the row's supplier, only entries the papers
-      // wrote with that supplier vote.
-      const byCatalog = new Map<string, { value: string; vendor: string; mentions: number; papers: Set<string>; vote: NameVote }>();
-      for (const v of rowVendor ? votes.filter((vote) => vendorOf(vote.entry) === 'same') : votes) {
-        const value = majority(v.entry.catalogs);
-        if (!value) continue;
-        const vendor = majority(v.entry.vendors) ?? '';
-        const key = `${vendorKey(vendor)}:${catalogKey(value)}`;
-        const current = byCatalog.get(key) ?? { value, vendor, mentions: 0, papers: new Set<string>(), vote: v };
-        current.mentions += v.mentions;
-        for (const doi of v.entry.papers.keys()) current.papers.add(doi);
-        if (v.mentions > current.vote.mentions) current.vote = v;
-        byCatalog.set(key, current);
-      }
-      const options = [...byCatalog.values()];
-      if (options.length) {
-        const total = options.reduce((s, o) => s + o.mentions, 0);
-        const best = options.sort(
-          (a, b) => b.mentions - a.mentions || b.papers.size - a.papers.size || a.vote.entry.id - b.vote.entry.id,
-        )[0];
+      const best = catalogByName(rowVendor ? votes.filter((vote) => vendorOf(vote.entry) === 'same') : votes);
+      if (best)
         out.push({
           row: i,
           kind: 'catalog',
@@ -277,13 +285,13 @@ export function fillProposals(kb: RridKnowledgeBase, rows: readonly KrtRow[], ro
           vendor: best.vendor,
           by: 'name',
           agreeing: best.mentions,
-          total,
+          total: best.total,
           evidence: [...best.papers].sort(),
           features: features(
             'catalog',
             'name',
             best.mentions,
-            total,
+            best.total,
             best.papers.size,
             rowType,
             best.vote.entry.type,
@@ -293,7 +301,6 @@ export function fillProposals(kb: RridKnowledgeBase, rows: readonly KrtRow[], ro
             hasRrid,
           ),
         });
-      }
     }
   });
   return out;
