@@ -43,8 +43,8 @@ import { grantsService } from '../src/services/grants/service.ts';
 import { writeGrantsCsv } from '../src/services/grants/generator/index.ts';
 import { computeAggregates } from '../src/services/grants/aggregates.ts';
 import type { DataSource } from '../src/services/grants/aggregates.ts';
-import { MemorySearch } from '../src/services/grants/memory-search.ts';
-import { searchGrants } from '../src/services/grants/repository.ts';
+import { MemorySearch } from '../src/services/grants/search/memory-search.ts';
+import { searchGrants } from '../src/services/grants/search/grants-search.ts';
 import { GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from '../src/services/grants/tables.ts';
 import type { GrantsDatabase, GrantsTables } from '../src/services/grants/tables.ts';
 import pino from 'pino';
@@ -507,7 +507,7 @@ try {
     redis: null,
     dataVersion: new DataVersionWatcher(db, 'grants'),
   };
-  // Searches are counted and ordered in memory (src/services/grants/memory-search.ts): what loading that costs, once per data
+  // Searches are counted and ordered in memory (src/services/grants/search/memory-search.ts): what loading that costs, once per data
   // version, measured alone (the app's own copy then loads in the background when it is ready).
   {
     const rss0 = process.memoryUsage().rss;

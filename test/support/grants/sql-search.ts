@@ -5,8 +5,8 @@ import { containsText, dbBool, dialectOf } from '../../../src/core/db/dialect.ts
 import { substringMatch } from '../../../src/core/db/search-index.ts';
 import { agreementsWithTexts, grantsByIds, textOf } from '../../../src/services/grants/repository.ts';
 import type { SearchResult } from '../../../src/services/grants/repository.ts';
-import { SORT_ORDERS } from '../../../src/services/grants/search.ts';
-import type { SearchFilters, SearchOrder, SearchPage } from '../../../src/services/grants/search.ts';
+import { SORT_ORDERS } from '../../../src/services/grants/search/query.ts';
+import type { SearchFilters, SearchOrder, SearchPage } from '../../../src/services/grants/search/query.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from '../../../src/services/grants/source/index.ts';
 import { GRANTS_SEARCH, SEARCHED_COLUMNS } from '../../../src/services/grants/tables.ts';
 import type { GrantsDatabase } from '../../../src/services/grants/tables.ts';

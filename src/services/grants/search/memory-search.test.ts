@@ -4,17 +4,18 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import fc from 'fast-check';
-import { describeEachDatabase } from '../../../test/support/databases.ts';
-import { handCsv, handRow, tempDir, writeGenerated } from '../../../test/support/grants/files.ts';
-import { searchGrantsInSql } from '../../../test/support/grants/sql-search.ts';
-import { DataVersionWatcher } from '../../core/service.ts';
-import { importGrantsCsv } from './import/importer.ts';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { handCsv, handRow, tempDir, writeGenerated } from '../../../../test/support/grants/files.ts';
+import { searchGrantsInSql } from '../../../../test/support/grants/sql-search.ts';
+import { DataVersionWatcher } from '../../../core/service.ts';
+import { importGrantsCsv } from '../import/importer.ts';
 import { MemorySearch } from './memory-search.ts';
-import { agreementsWithTexts, searchGrants, textsOf } from './repository.ts';
-import { SORT_FIELDS } from './search.ts';
-import type { SearchFilters, SortField } from './search.ts';
-import { grantsService } from './service.ts';
-import type { GrantsTables } from './tables.ts';
+import { agreementsWithTexts, textsOf } from '../repository.ts';
+import { searchGrants } from './grants-search.ts';
+import { SORT_FIELDS } from './query.ts';
+import type { SearchFilters, SortField } from './query.ts';
+import { grantsService } from '../service.ts';
+import type { GrantsTables } from '../tables.ts';
 
 describeEachDatabase(
   'grants in-memory search',
