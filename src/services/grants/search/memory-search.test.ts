@@ -201,7 +201,11 @@ describeEachDatabase(
       fs.writeFileSync(
         file,
         handCsv([
-          row(1, { agreement_title_en: 'Public health grants', agreement_title_fr: 'Subventions pour la santé publique', agreement_value: '10.00' }),
+          row(1, {
+            agreement_title_en: 'Public health grants',
+            agreement_title_fr: 'Subventions pour la santé publique',
+            agreement_value: '10.00',
+          }),
           row(2, { agreement_title_en: 'Mental health', agreement_title_fr: 'Sante mentale', agreement_value: '20.00' }),
           row(3, { agreement_title_en: 'Community newspaper', agreement_title_fr: 'Journal communautaire', agreement_value: '30.00' }),
           row(4, { agreement_title_en: 'Research grant', agreement_title_fr: 'Subvention de recherche', agreement_value: '40.00' }),
