@@ -12,6 +12,7 @@ import { readAggregate } from '../repository.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import type { GrantsSearch } from '../search/grants-search.ts';
 import type { DepartmentTotal } from '../search/memory-search.ts';
+import { comprehensiveIn } from '../aggregate-labels.ts';
 import { bigDollars, codeLabel, count, dollars, horizontalBars, millions, provinceName, sendPage, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -91,7 +92,7 @@ export function dashboardCharts(
       id: 'count-by-value-range',
       title: t('chart.byValue'),
       description: t('chart.byValueText'),
-      categories: comprehensive.value_distribution.map((r) => r.range),
+      categories: comprehensiveIn(comprehensive, language).value_distribution.map((r) => r.range),
       series: [{ name: t('common.agreements'), values: comprehensive.value_distribution.map((r) => r.count) }],
       valueName: t('common.agreementsAxis'),
       language,
