@@ -43,8 +43,8 @@ import { grantsService } from '../src/services/grants/service.ts';
 import { writeGrantsCsv } from '../src/services/grants/generator/index.ts';
 import { computeAggregates } from '../src/services/grants/aggregates.ts';
 import type { DataSource } from '../src/services/grants/aggregates.ts';
-import { MemorySearch } from '../src/services/grants/memory-search.ts';
-import { searchGrants } from '../src/services/grants/repository.ts';
+import { MemorySearch } from '../src/services/grants/search/memory-search.ts';
+import { searchGrants } from '../src/services/grants/search/grants-search.ts';
 import { GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from '../src/services/grants/tables.ts';
 import type { GrantsDatabase, GrantsTables } from '../src/services/grants/tables.ts';
 import pino from 'pino';
@@ -97,6 +97,8 @@ const SEARCH_URLS = [
   'q=health&limit=100&recipient_type=F',
   'q=health&limit=100&province=QC&fiscal_year=2019-20&recipient_type=F',
 ];
+/** Searches in French (the French texts too, stemmed), after the others. */
+const FRENCH_URLS = ['q=sant%C3%A9&limit=100&lang=fr', 'q=subventions&limit=100&lang=fr', 'q=health&limit=100&lang=fr'];
 /**
  * Strings no request searched before (the text ids of recent strings are kept): each one's first request is timed,
  * NEW_STRINGS right after the server's start (code not yet compiled by V8's optimising tiers), WARM_NEW_STRINGS after
@@ -281,6 +283,18 @@ async function searchOverHttp(dbUrl: string, rounds: number, tree?: string): Pro
     }
     await firstRequests(WARM_NEW_STRINGS, 'after the rounds');
     console.log(`server RSS after the searches: ${(await ask('memory', 'rssMb')).toFixed(0)} MiB`);
+    // then in French: the first such search reads the French texts (search/memory-search.ts)
+    for (const query of FRENCH_URLS) {
+      t = performance.now();
+      const { count } = await get(query);
+      const first = performance.now() - t;
+      const times: number[] = [];
+      for (let i = 0; i < reps; i++) times.push(await timeToLastByte(query));
+      console.log(
+        `${query.padEnd(66)} ${String(count).padStart(8)} first ${fmt(first)} ms, then p50 ${fmt(quantile(times, 0.5))} ms, p95 ${fmt(quantile(times, 0.95))} ms`,
+      );
+    }
+    console.log(`server RSS after the French searches too: ${(await ask('memory', 'rssMb')).toFixed(0)} MiB`);
   } finally {
     await stop();
   }
@@ -507,7 +521,7 @@ try {
     redis: null,
     dataVersion: new DataVersionWatcher(db, 'grants'),
   };
-  // Searches are counted and ordered in memory (src/services/grants/memory-search.ts): what loading that costs, once per data
+  // Searches are counted and ordered in memory (src/services/grants/search/memory-search.ts): what loading that costs, once per data
   // version, measured alone (the app's own copy then loads in the background when it is ready).
   {
     const rss0 = process.memoryUsage().rss;

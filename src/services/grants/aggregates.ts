@@ -21,14 +21,14 @@ export const TOP_PROGRAMS_IN_ANALYSIS = 50;
 const PAGE_ROWS = 2_000;
 
 /** Half-open value ranges [min, max) of comprehensive-stats, in cents (null: unbounded). */
-export const VALUE_RANGES: ReadonlyArray<{ range: string; min: number | null; max: number | null }> = [
-  { range: 'Under $10K', min: null, max: 1_000_000 },
-  { range: '$10K–$50K', min: 1_000_000, max: 5_000_000 },
-  { range: '$50K–$100K', min: 5_000_000, max: 10_000_000 },
-  { range: '$100K–$500K', min: 10_000_000, max: 50_000_000 },
-  { range: '$500K–$1M', min: 50_000_000, max: 100_000_000 },
-  { range: '$1M–$10M', min: 100_000_000, max: 1_000_000_000 },
-  { range: 'Over $10M', min: 1_000_000_000, max: null },
+export const VALUE_RANGES: ReadonlyArray<{ range: string; rangeFr: string; min: number | null; max: number | null }> = [
+  { range: 'Under $10K', rangeFr: 'Moins de 10 k$', min: null, max: 1_000_000 },
+  { range: '$10K–$50K', rangeFr: '10 k$ – 50 k$', min: 1_000_000, max: 5_000_000 },
+  { range: '$50K–$100K', rangeFr: '50 k$ – 100 k$', min: 5_000_000, max: 10_000_000 },
+  { range: '$100K–$500K', rangeFr: '100 k$ – 500 k$', min: 10_000_000, max: 50_000_000 },
+  { range: '$500K–$1M', rangeFr: '500 k$ – 1 M$', min: 50_000_000, max: 100_000_000 },
+  { range: '$1M–$10M', rangeFr: '1 M$ – 10 M$', min: 100_000_000, max: 1_000_000_000 },
+  { range: 'Over $10M', rangeFr: 'Plus de 10 M$', min: 1_000_000_000, max: null },
 ];
 
 const dollars = (cents: number): number => cents / 100;

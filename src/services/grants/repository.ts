@@ -1,4 +1,4 @@
-// Every read of Service C: the search (counted and paged in memory, then read by id), one grant by id, and the
+// Every read of Service C but the search's (search/): grants by id, with their texts in a language, and the
 // aggregates stored at import. Framework-free: routes, benchmarks and tests share it.
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
@@ -7,10 +7,8 @@ import type { StoredAggregate } from '../../core/db/datasets.ts';
 import type { AggregateName, GrantsAggregates } from './aggregates.ts';
 import { inLanguage } from './language.ts';
 import type { GrantsLanguage } from './language.ts';
-import type { MemorySearch } from './memory-search.ts';
 import { GrantRecord } from './schemas/grant.ts';
 import type { Grant } from './schemas/grant.ts';
-import type { SearchFilters, SearchOrder, SearchPage } from './search.ts';
 import { STORED_COLUMNS } from './tables.ts';
 import type { GrantsDatabase, SearchedColumn, StoredAgreement } from './tables.ts';
 
@@ -93,19 +91,6 @@ function toGrant(row: GrantSelection, language: GrantsLanguage): Grant {
 export interface SearchResult {
   count: number;
   rows: Grant[];
-}
-
-/** A search: counted and paged in memory (see memory-search.ts), then the page's rows read by id. */
-export async function searchGrants(
-  db: Kysely<GrantsDatabase>,
-  memory: MemorySearch,
-  filters: SearchFilters,
-  order: SearchOrder,
-  page: SearchPage,
-  language: GrantsLanguage = 'en',
-): Promise<SearchResult> {
-  const { count, ids } = await memory.search(filters, order, page);
-  return { count, rows: await grantsByIds(db, ids, language) };
 }
 
 /** Rows by id, in the order of `ids`, with their texts in `language`. */

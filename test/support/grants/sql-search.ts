@@ -5,8 +5,9 @@ import { containsText, dbBool, dialectOf } from '../../../src/core/db/dialect.ts
 import { substringMatch } from '../../../src/core/db/search-index.ts';
 import { agreementsWithTexts, grantsByIds, textOf } from '../../../src/services/grants/repository.ts';
 import type { SearchResult } from '../../../src/services/grants/repository.ts';
-import { SORT_ORDERS } from '../../../src/services/grants/search.ts';
-import type { SearchFilters, SearchOrder, SearchPage } from '../../../src/services/grants/search.ts';
+import { SORT_ORDERS } from '../../../src/services/grants/search/query.ts';
+import type { SearchFilters, SearchOrder, SearchPage } from '../../../src/services/grants/search/query.ts';
+import { searchesFrench } from '../../../src/services/grants/search/memory-search.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from '../../../src/services/grants/source/index.ts';
 import { GRANTS_SEARCH, SEARCHED_COLUMNS } from '../../../src/services/grants/tables.ts';
 import type { GrantsDatabase } from '../../../src/services/grants/tables.ts';
@@ -23,13 +24,15 @@ export async function searchGrantsInSql(
 ): Promise<SearchResult> {
   // (the recipient and program orders are the order of their texts, which the dictionary holds)
   let base = agreementsWithTexts(db);
+  // the English texts, and with French the French ones too (their stemmed matches aside: not in SQL)
+  const columns = SEARCHED_COLUMNS.filter((c) => searchesFrench(filters.language) || !c.column.endsWith('_fr'));
   if (filters.text !== undefined) {
     // the agreements one of whose searched columns is a dictionary text containing the string
     const texts = db
       .selectFrom('grants_texts')
       .select('id')
       .where(substringMatch(db, GRANTS_SEARCH, filters.text));
-    base = base.where((eb) => eb.or(SEARCHED_COLUMNS.map((c) => eb(`g.${c.textId}`, 'in', texts))));
+    base = base.where((eb) => eb.or(columns.map((c) => eb(`g.${c.textId}`, 'in', texts))));
   }
   if (filters.province !== undefined) base = base.where('g.recipient_province', '=', filters.province);
   if (filters.fiscalYear !== undefined) base = base.where('g.fiscal_year', '=', filters.fiscalYear);
@@ -45,7 +48,7 @@ export async function searchGrantsInSql(
   let query = base.select('g.id');
   if (filters.text !== undefined) {
     // the agreements with a searched text holding the string with its accents as written come first
-    const exact = SEARCHED_COLUMNS.map((c) => containsText(db, textOf(c.column), filters.text!.trim()));
+    const exact = columns.map((c) => containsText(db, textOf(c.column), filters.text!.trim()));
     query = query.orderBy(sql`case when ${sql.join(exact, sql` or `)} then 0 else 1 end`);
   }
   for (const column of SORT_ORDERS[order.field].columns) {

@@ -1,9 +1,10 @@
 // Service C's pages: the grant search at /, one agreement, the statistics dashboard, recipients
-// and one recipient, and the taxpayer calculator. Built on the repository, the stored aggregates and the API's
-// own search route; they work without JavaScript, in English and French (messages/).
-import type { ServicePages } from '../../../core/service.ts';
+// and one recipient, and the taxpayer calculator. Built on the repository, the stored aggregates and C's search
+// (the same functions as the API's, from C's state); they work without JavaScript, in English and French (messages/).
+import type { ServiceApp, ServiceContext, ServicePages } from '../../../core/service.ts';
+import type { PageKit } from '../../../core/pages/index.ts';
+import type { GrantsState } from '../state.ts';
 import type { GrantsTables } from '../tables.ts';
-import { AgreementIndex } from './agreement-index.ts';
 import { calculatorPage } from './calculator.ts';
 import { grantPage } from './grant.ts';
 import { recipientPages } from './recipients.ts';
@@ -11,18 +12,23 @@ import { searchPage } from './search.ts';
 import { statisticsPage } from './statistics.ts';
 import { grantsHeader } from './shared.ts';
 
-export const grantsPages: ServicePages = {
-  title: grantsHeader('en').serviceTitle,
-  sections: grantsHeader('en').sections,
-  languages: ['en', 'fr'],
-  header: grantsHeader,
-  async routes(app, ctx, kit) {
-    const db = ctx.db.kysely.withTables<GrantsTables>();
-    const index = new AgreementIndex(db, ctx.dataVersion);
-    searchPage(app, db, kit);
-    grantPage(app, db, kit);
-    statisticsPage(app, db, kit, index);
-    recipientPages(app, db, kit, index);
-    calculatorPage(app, db, kit);
-  },
-};
+/** Registers the pages, on C's state. */
+export async function grantsPageRoutes(app: ServiceApp, ctx: ServiceContext, kit: PageKit, state: GrantsState): Promise<void> {
+  const db = ctx.db.kysely.withTables<GrantsTables>();
+  searchPage(app, db, kit, state.search);
+  grantPage(app, db, kit);
+  statisticsPage(app, db, kit, state.search);
+  recipientPages(app, db, kit, state.search);
+  calculatorPage(app, db, kit);
+}
+
+/** C's pages, each app's on the state `stateOf` gives for its context. */
+export function grantsPages(stateOf: (ctx: ServiceContext) => GrantsState): ServicePages {
+  return {
+    title: grantsHeader('en').serviceTitle,
+    sections: grantsHeader('en').sections,
+    languages: ['en', 'fr'],
+    header: grantsHeader,
+    routes: (app, ctx, kit) => grantsPageRoutes(app, ctx, kit, stateOf(ctx)),
+  };
+}

@@ -96,6 +96,26 @@ describeEachDatabase(
       }
     });
 
+    it('answers a bad search parameter with the message of the API', async () => {
+      for (const query of [
+        `search=${'x'.repeat(201)}`,
+        'sort=zz',
+        'is_major=maybe',
+        'min_value=abc',
+        'max_value=1e',
+        'fiscal_year=19',
+        'recipient_type=Q',
+        'province=ZZ',
+        'min_value=10&max_value=5',
+      ]) {
+        const api = await h.get(`${SPEC}/search/?${query}`);
+        assert.equal(api.status, 400, query);
+        const res = await page(`/?${query}`);
+        assert.equal(res.status, 400, query);
+        assert.ok(textOf(res.body).includes(api.body.error), `${query}: the page says "${api.body.error}"`);
+      }
+    });
+
     it('/grants/:id shows the agreement as the API serves it', async () => {
       const grant = (await h.get(`${SPEC}/grants/${h.rows[7].id}/`)).body;
       const res = await page(`/grants/${grant.id}`);

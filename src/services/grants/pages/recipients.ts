@@ -10,7 +10,7 @@ import type { PageKit } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { grantsByIds, readAggregate } from '../repository.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import type { AgreementIndex } from './agreement-index.ts';
+import type { GrantsSearch } from '../search/grants-search.ts';
 import {
   bigDollars,
   codeLabel,
@@ -53,7 +53,7 @@ function lookupForm(name: string, w: Words) {
   </form>`;
 }
 
-export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, index: AgreementIndex): void {
+export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, search: GrantsSearch): void {
   app.get('/recipients', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);
@@ -164,7 +164,7 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
       if (name === undefined) throw badRequest(t('recipient.nameRequired'));
       if (name.length > 300) throw badRequest(t('recipient.nameTooLong'));
       const page = parsePageNumber(param(request.query, 'page'), w);
-      const found = await index.recipient(name, { limit: AGREEMENTS_PER_PAGE, offset: (page - 1) * AGREEMENTS_PER_PAGE });
+      const found = await search.recipient(name, { limit: AGREEMENTS_PER_PAGE, offset: (page - 1) * AGREEMENTS_PER_PAGE });
       if (found.count === 0) throw notFound(t('recipient.notFound', { name }));
       const rows = await grantsByIds(db, found.pageIds, 'both');
       const totalPages = Math.max(1, Math.ceil(found.count / AGREEMENTS_PER_PAGE));

@@ -1,16 +1,15 @@
-// `/`: the grant search with every filter and sort of GET /api/search/, paging, and the total. The page asks
-// the API route itself (in-process, `inject`): the route holds the search's parameter rules and its
-// in-memory index (memory-search.ts, ~90 MB at 1.3 million agreements), and a second copy of either for the
-// pages would be a second query path. A parameter the API refuses comes back as its message, shown above
-// the form with status 400.
+// `/`: the grant search with every filter and sort of GET /api/search/, paging, and the total. The form is read
+// with the API's schema and answered by the function that answers the API (search/grants-search.ts, on the index
+// of C's state): a parameter the API refuses gets the API's message, shown above the form with status 400.
 import type { Static } from 'typebox';
 import { html } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { readAggregate } from '../repository.ts';
 import type { GrantRecord } from '../schemas/grant.ts';
-import type { SearchBody } from '../schemas/search.ts';
-import { SORT_FIELDS } from '../search.ts';
+import type { GrantsSearch } from '../search/grants-search.ts';
+import { SORT_FIELDS } from '../search/query.ts';
+import { searchParameters } from '../search/request.ts';
 import { PROVINCE_CODES, RECIPIENT_TYPES } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import type { Kysely } from 'kysely';
@@ -46,19 +45,8 @@ function sortLabel(field: string, w: Words): string {
 }
 
 type Grant = Static<typeof GrantRecord>;
-type SearchAnswer = Static<typeof SearchBody>;
 
-/** GET /api/api/search/ answered by the API route in this process. */
-export async function searchThroughApi(app: ServiceApp, query: URLSearchParams): Promise<SearchAnswer> {
-  const res = await app.inject({ method: 'GET', url: `/api/api/search/?${query}` });
-  if (res.statusCode !== 200) {
-    const message = (res.json() as { error?: string }).error ?? `search failed (${res.statusCode})`;
-    throw new HttpError(res.statusCode, message);
-  }
-  return res.json() as SearchAnswer;
-}
-
-export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit): void {
+export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, search: GrantsSearch): void {
   app.get('/', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);
@@ -77,12 +65,9 @@ export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Pag
         if (!(PAGE_SIZES as readonly number[]).includes(perPage))
           throw new HttpError(400, t('error.perPage', { sizes: PAGE_SIZES.join(', '), value: perPageText }));
         const page = parsePageNumber(param(request.query, 'page'), w);
-        const query = new URLSearchParams();
-        for (const name of PASSED) if (form[name].trim() !== '') query.set(name, form[name]);
-        query.set('limit', String(perPage));
-        query.set('offset', String((page - 1) * perPage));
-        query.set('lang', 'both'); // shown with textOf; links keep the English names
-        const answer = await searchThroughApi(app, query);
+        const parameters = searchParameters({ ...form, limit: String(perPage), offset: String((page - 1) * perPage) });
+        // the page's language says which texts are searched; rows come in both (shown with textOf; links keep the English names)
+        const answer = await search.answer(parameters, w.loc.language === 'fr' ? 'both' : 'en');
         const totalPages = Math.max(1, Math.ceil(answer.count / perPage));
         results = html`<h2 id="results">${t('search.results')}</h2>
           <p class="count" role="status">

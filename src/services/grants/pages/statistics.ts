@@ -1,6 +1,6 @@
 // `/statistics`: the dashboard. By fiscal year, province, recipient type, value range and largest recipients
 // from the aggregates stored at import (what GET /api/stats/, /api/recipients/ and
-// /api/comprehensive-stats/ serve); by department from the pages' agreement index (agreement-index.ts: no
+// /api/comprehensive-stats/ serve); by department from C's search index (search/memory-search.ts: no
 // stored aggregate has it). Every chart has its numbers in a table beside it.
 import type { Kysely } from 'kysely';
 import { HttpError } from '../../../core/http/errors.ts';
@@ -10,7 +10,9 @@ import type { ServiceApp } from '../../../core/service.ts';
 import type { GrantsComprehensiveStats, GrantsRecipients, GrantsStats } from '../aggregates.ts';
 import { readAggregate } from '../repository.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import type { AgreementIndex, DepartmentTotal } from './agreement-index.ts';
+import type { GrantsSearch } from '../search/grants-search.ts';
+import type { DepartmentTotal } from '../search/memory-search.ts';
+import { comprehensiveIn } from '../aggregate-labels.ts';
 import { bigDollars, codeLabel, count, dollars, horizontalBars, millions, provinceName, sendPage, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -90,7 +92,7 @@ export function dashboardCharts(
       id: 'count-by-value-range',
       title: t('chart.byValue'),
       description: t('chart.byValueText'),
-      categories: comprehensive.value_distribution.map((r) => r.range),
+      categories: comprehensiveIn(comprehensive, language).value_distribution.map((r) => r.range),
       series: [{ name: t('common.agreements'), values: comprehensive.value_distribution.map((r) => r.count) }],
       valueName: t('common.agreementsAxis'),
       language,
@@ -98,7 +100,7 @@ export function dashboardCharts(
   ];
 }
 
-export function statisticsPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, index: AgreementIndex): void {
+export function statisticsPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, search: GrantsSearch): void {
   app.get('/statistics', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);
@@ -109,7 +111,7 @@ export function statisticsPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
         readAggregate(db, 'comprehensive'),
       ]);
       if (!stats || !recipients || !comprehensive) throw new HttpError(503, t('error.noData'));
-      const departments = await index.departments();
+      const departments = await search.departments();
       const version = stats.data_version;
       const figures = dashboardCharts(stats.value, recipients.value, comprehensive.value, departments, w).map((spec) =>
         kit.charts.figure(`grants:stats:${version}:${w.loc.language}:${spec.id}`, () => spec),

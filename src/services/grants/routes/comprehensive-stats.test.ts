@@ -13,6 +13,33 @@ describeEachDatabase(
     const { get } = h;
 
     describe('answers', () => {
+      it('names sectors and value ranges in French with lang=fr (or Accept-Language), the same figures', async () => {
+        const english = (await get(`${SPEC}/comprehensive-stats/`)).body;
+        const french = (await get(`${SPEC}/comprehensive-stats/?lang=fr`)).body;
+        const byHeader = (await get(`${SPEC}/comprehensive-stats/`, { 'accept-language': 'fr-CA' })).body;
+        assert.deepEqual(byHeader, french);
+        assert.deepEqual(
+          french.sector_analysis.map((s: { count: number }) => s.count),
+          english.sector_analysis.map((s: { count: number }) => s.count),
+        );
+        const names = new Map(
+          english.sector_analysis.map((s: { naics_sector_en: string }, i: number) => [
+            s.naics_sector_en,
+            french.sector_analysis[i].naics_sector_en,
+          ]),
+        );
+        if (names.has('Health care and social assistance'))
+          assert.equal(names.get('Health care and social assistance'), 'Soins de santé et assistance sociale');
+        if (names.has('')) assert.equal(names.get(''), '');
+        assert.deepEqual(
+          french.value_distribution.map((r: { range: string }) => r.range),
+          VALUE_RANGES.map((r) => r.rangeFr),
+        );
+        const recipients = (await get(`${SPEC}/recipients/?lang=fr`)).body;
+        const types = new Map(recipients.by_type.map((r: { recipient_type: string; label: string }) => [r.recipient_type, r.label]));
+        if (types.has('N')) assert.equal(types.get('N'), 'Organismes sans but lucratif et organismes de bienfaisance');
+      });
+
       it('comprehensive-stats: median, extremes, years, provinces, sectors, half-open value ranges, notable breakdown', async () => {
         const { body } = await get(`${SPEC}/comprehensive-stats/`);
         const values = h.rows.map((r) => r.agreement_value_cents).sort((a, b) => a - b);

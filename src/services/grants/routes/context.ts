@@ -1,12 +1,13 @@
-// What every grants route plugin gets: the typed database, the in-memory search, and the aggregates stored
-// at import (a 503 saying how to load data when there are none).
+// What every grants route plugin gets: the typed database, C's search (from C's state, shared with the pages),
+// and the aggregates stored at import (a 503 saying how to load data when there are none).
 import type { Kysely } from 'kysely';
 import { getAggregate } from '../../../core/db/datasets.ts';
 import { afterStartupCollection } from '../../../core/gc.ts';
 import { HttpError } from '../../../core/http/errors.ts';
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import type { GrantsAggregates, StoredCalculator } from '../aggregates.ts';
-import { MemorySearch } from '../memory-search.ts';
+import type { GrantsSearch } from '../search/grants-search.ts';
+import type { GrantsState } from '../state.ts';
 import { readAggregate } from '../repository.ts';
 import type { GrantsDatabase, GrantsTables } from '../tables.ts';
 
@@ -15,7 +16,7 @@ const NO_DATA = 'no grants data has been imported yet; run `pdi import grants <c
 // A type alias: Fastify's plugin options must be an object type with an index signature.
 export type GrantsRoutes = {
   db: Kysely<GrantsDatabase>;
-  memory: MemorySearch;
+  search: GrantsSearch;
   /** A stored aggregate served as it is. */
   aggregate<N extends ServedAggregate>(name: N): Promise<GrantsAggregates[N]>;
   /** The calculator's aggregates, parsed once per data version (POST responses are not cached). */
@@ -31,16 +32,16 @@ async function storedValue<N extends ServedAggregate>(db: Kysely<GrantsDatabase>
   return stored.value;
 }
 
-/** The routes' shared state, for the app `app` (the in-memory search loads when it is ready). */
-export function routeContext(app: ServiceApp, ctx: ServiceContext): GrantsRoutes {
+/** What the routes share, for the app `app` (C's search index loads when it is ready). */
+export function routeContext(app: ServiceApp, ctx: ServiceContext, state: GrantsState): GrantsRoutes {
   const db = ctx.db.kysely.withTables<GrantsTables>();
-  // Searches count and order their matches in memory (memory-search.ts): loaded in the background once the server
-  // has started (a load of seconds at full size), else by the first search; closing waits for it.
-  const memory = new MemorySearch(db, ctx.dataVersion);
+  // Searches count and order their matches in memory (search/memory-search.ts): loaded in the background once the
+  // server has started (a load of seconds at full size), else by the first search; closing waits for it.
+  const { search } = state;
   let warming: Promise<void> | null = null;
   app.addHook('onReady', async () => {
     afterStartupCollection(() => {
-      warming = memory.ready().catch((error) => ctx.log.warn({ err: error }, 'in-memory search not loaded; the first search will load it'));
+      warming = search.ready().catch((error) => ctx.log.warn({ err: error }, 'in-memory search not loaded; the first search will load it'));
     });
   });
   app.addHook('onClose', async () => {
@@ -64,5 +65,5 @@ export function routeContext(app: ServiceApp, ctx: ServiceContext): GrantsRoutes
     return stored.value;
   }
 
-  return { db, memory, aggregate: (name) => storedValue(db, name), calculatorAggregates };
+  return { db, search, aggregate: (name) => storedValue(db, name), calculatorAggregates };
 }

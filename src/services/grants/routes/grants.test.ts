@@ -44,9 +44,20 @@ describeEachDatabase(
         const withAccent = h.rows.filter((r) => r.agreement_title_fr.includes('santé')).map((r) => r.id);
         assert.ok(withAccent.length > 0, 'generated French titles with "santé"');
         for (const q of ['santé', 'sante', 'SANTE']) {
-          const ids = (await h.allIds(`search=${encodeURIComponent(q)}`)).sort((a, b) => a - b);
+          const ids = (await h.allIds(`search=${encodeURIComponent(q)}&lang=fr`)).sort((a, b) => a - b);
           for (const id of withAccent) assert.ok(ids.includes(id), `${q} finds agreement ${id}`);
+          const inEnglish = await h.allIds(`search=${encodeURIComponent(q)}&lang=en`);
+          for (const id of inEnglish) assert.ok(ids.includes(id), `${q} in French finds what it finds in English`);
         }
+        // the French texts are searched in French (lang=fr or both, or Accept-Language), not in English
+        const inEnglish = await h.allIds(`search=${encodeURIComponent('santé')}&lang=en`);
+        const frenchOnly = h.rows.filter(
+          (r) =>
+            r.agreement_title_fr.includes('santé') &&
+            ![r.agreement_title_en, r.description_en, r.program_name_en, r.recipient_legal_name].some((x) => /sant[eé]/i.test(x)),
+        );
+        assert.ok(frenchOnly.length > 0, 'generated agreements with "santé" in French only');
+        for (const r of frenchOnly) assert.ok(!inEnglish.includes(r.id), `agreement ${r.id}: not found in English`);
       });
     });
 

@@ -10,9 +10,10 @@ import { grantRoutes } from './grants.ts';
 import { recipientsRoutes } from './recipients.ts';
 import { searchRoutes } from './search.ts';
 import { statsRoutes } from './stats.ts';
+import type { GrantsState } from '../state.ts';
 
-export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
-  const shared = routeContext(app, ctx);
+export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext, state: GrantsState): Promise<void> {
+  const shared = routeContext(app, ctx, state);
   await withAliases(app, { spec: '/api/api', aliases: ['/api'] }, async (scope) => {
     await scope.register(statsRoutes, shared);
     await scope.register(searchRoutes, shared);

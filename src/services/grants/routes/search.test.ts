@@ -9,8 +9,8 @@ import { compareText, expectedAgreements } from '../../../../test/support/grants
 import { OLD, SPEC, grantsHttp, matchesText } from '../../../../test/support/grants/http.ts';
 import type { Row } from '../../../../test/support/grants/http.ts';
 import { grantsService } from '../service.ts';
-import { SORT_FIELDS, SORT_ORDERS } from '../search.ts';
-import type { SortColumn } from '../search.ts';
+import { SORT_FIELDS, SORT_ORDERS } from '../search/query.ts';
+import type { SortColumn } from '../search/query.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, SEARCHED_COLUMNS } from '../tables.ts';
 
 describeEachDatabase(

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { booleanParam, choiceParam, limitParam, offsetParam, textParam } from '../../../core/http/params.ts';
 import { PROVINCE_CODES } from '../source/index.ts';
-import { DEFAULT_SORT, SORT_FIELDS } from '../search.ts';
+import { DEFAULT_SORT, SORT_FIELDS } from '../search/query.ts';
 import { langParam } from '../language.ts';
 import { RECIPIENT_TYPE_LIST } from './common.ts';
 import { GrantRecord } from './grant.ts';

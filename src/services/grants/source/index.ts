@@ -21,7 +21,7 @@ export {
   parseFiscalYearLabel,
   parseIsoDate,
 } from './fiscal-year.ts';
-export { naicsSectorOf, NAICS_SECTORS } from './naics.ts';
+export { naicsSectorInFrench, naicsSectorOf, NAICS_SECTORS } from './naics.ts';
 export type { NaicsSector } from './naics.ts';
 export { normaliseProvince, PROVINCE_CODES, PROVINCE_NAMES_EN } from './provinces.ts';
 export type { ProvinceCode } from './provinces.ts';

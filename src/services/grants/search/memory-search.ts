@@ -1,4 +1,5 @@
-// Searches of Service C, answered from memory.
+// Searches of Service C, answered from memory; also a recipient's agreements and the totals by department,
+// from the same arrays (one index of the agreements per process and data version).
 //
 // Why: a common word matches tens of thousands of agreements ("mental health": 41,774 of 1.14 million on the
 // generated file). Counting them and sorting them by the requested order in SQL reads each matching row,
@@ -8,7 +9,9 @@
 //    their words in memory, with substringMatch's semantics, where an FTS5 query would read every matching
 //    text), or from the database for the few strings it leaves to it; the text ids of recent strings are
 //    kept;
-//  - an inverted list from each text id to the agreements using it (the four searched columns),
+//  - per language, an inverted list from each text id to the agreements using it (the language's four
+//    searched columns). The English texts are read with the snapshot; the French ones (as many again) on the
+//    first search in French or both languages, so a process that never searches in French never holds them;
 //  - the filter columns (province, fiscal year, recipient type, notability, value) as typed arrays,
 //  - for each sort field but value, the agreements in the database's own order (computed from the database's
 //    ORDER BY of the distinct values, so text collations are the database's; built on first use),
@@ -16,10 +19,10 @@
 // for 1.14 million agreements: walking postings into it stays in the processor's cache, where a byte or a
 // stamp per agreement would not), and each filter on a code is an AND with that code's bitset.
 // Agreements are numbered in the order of their value (then id): the default order needs no arrays, a value range
-// is a run of numbers, and a fiscal-year or province order is its code then that number. About 28 bytes per
-// agreement (postings 7, value 8, id 4, codes 7, notability 1: 31 MiB for 1.14 million agreements; numbering
-// by value spares a separate value order) plus 4 or 8 per agreement and other sort field in use, plus the
-// dictionary (its texts and their index: 91 MiB for the 334,718 texts of the generated 1.3-million-row file).
+// is a run of numbers, and a fiscal-year or province order is its code then that number. About 32 bytes per
+// agreement (English postings 7, value 8, id 4, codes 7, notability 1, recipient 4; numbering by value spares a
+// separate value order) plus 4 or 8 per agreement and other sort field in use, plus each language's dictionary
+// (its texts and the index of their words).
 //
 // A page is taken either by walking the order from its start and keeping matches (cheap when matches are
 // dense) or by sorting the matches' ranks (cheap when they are few), whichever costs fewer steps.
@@ -27,18 +30,19 @@
 // (the version through the service's DataVersionWatcher: a search costs no query for it).
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { num } from '../../core/db/dialect.ts';
-import { substringMatch } from '../../core/db/search-index.ts';
-import { HeldPerVersion } from '../../core/held.ts';
-import { collectGarbage } from '../../core/gc.ts';
-import type { DataVersionWatcher } from '../../core/service.ts';
-import { SORT_ORDERS } from './search.ts';
+import { num } from '../../../core/db/dialect.ts';
+import { substringMatch } from '../../../core/db/search-index.ts';
+import { HeldPerVersion } from '../../../core/held.ts';
+import { collectGarbage } from '../../../core/gc.ts';
+import type { DataVersionWatcher } from '../../../core/service.ts';
+import { SORT_ORDERS } from './query.ts';
 import { popcount } from './bitset.ts';
 import { TextDictionary } from './text-match.ts';
-import type { SearchFilters, SearchOrder, SearchPage, SortColumn, SortField } from './search.ts';
-import { MAJOR_FUNDING_THRESHOLD_CENTS } from './source/index.ts';
-import { GRANTS_SEARCH, SEARCHED_COLUMNS } from './tables.ts';
-import type { GrantsDatabase, StoredColumn } from './tables.ts';
+import type { SearchFilters, SearchOrder, SearchPage, SortColumn, SortField } from './query.ts';
+import { MAJOR_FUNDING_THRESHOLD_CENTS } from '../source/index.ts';
+import type { GrantsLanguage } from '../language.ts';
+import { GRANTS_SEARCH, SEARCHED_COLUMNS } from '../tables.ts';
+import type { GrantsDatabase, StoredColumn } from '../tables.ts';
 import { VarintReader, varintLength, writeVarint } from './varint.ts';
 
 /** Rows read per query while loading (other requests run between two reads). */
@@ -66,6 +70,44 @@ interface Ordering {
   order: Int32Array;
 }
 
+/** The searched texts of one language (SEARCHED_COLUMNS of that language) and the agreements holding each. */
+interface LanguageIndex {
+  /** The dictionary's texts this language's columns use, and the index of their words (text-match.ts). */
+  texts: TextDictionary;
+  /**
+   * Inverted lists: the agreements of text t, ascending, are in postings[offsets[t] … offsets[t+1]) as differences
+   * from the one before (the first from -1) in 7-bit groups, low first: less than half the size of 32-bit
+   * numbers, and about as cheap to walk.
+   */
+  offsets: Uint32Array;
+  postings: Uint8Array;
+  /** The text ids of recent search strings (most recent last). */
+  recentTexts: Map<string, TextMatch>;
+  recentTextIds: number;
+}
+
+/** Totals of one publishing organization (department). */
+export interface DepartmentTotal {
+  owner_org: string;
+  title: string;
+  /** The department's French name ('' where the source gives none). */
+  title_fr: string;
+  count: number;
+  total_value_cents: number;
+}
+
+/** One recipient's agreements (by legal name, exactly): totals, by year, one page of ids. */
+export interface RecipientAgreements {
+  /** The recipient's dictionary text id, or null when no agreement names it. */
+  textId: number | null;
+  count: number;
+  totalValueCents: number;
+  /** By fiscal year, ascending. */
+  byYear: Array<{ fiscal_year: string; count: number; total_value_cents: number }>;
+  /** Ids of the requested page, by value descending then id. */
+  pageIds: number[];
+}
+
 interface Snapshot {
   version: string | null;
   size: number;
@@ -79,20 +121,16 @@ interface Snapshot {
   recipientType: CodedColumn;
   start: CodedColumn;
   end: CodedColumn;
-  /**
-   * Inverted lists: the agreements of text t, ascending, are in postings[offsets[t] … offsets[t+1]) as differences
-   * from the one before (the first from -1) in 7-bit groups, low first: less than half the size of 32-bit
-   * numbers, and about as cheap to walk.
-   */
-  offsets: Uint32Array;
-  postings: Uint8Array;
+  /** Each agreement's recipient legal name (its dictionary id): a recipient's agreements without a query. */
+  recipient: Uint32Array;
+  /** Totals by department, by total value descending. */
+  departments: DepartmentTotal[];
+  english: LanguageIndex;
+  /** The French texts: read on the first search that asks for them (most searches never do). */
+  french: Promise<LanguageIndex> | null;
+  frenchHeld: LanguageIndex | null;
   /** Orders other than by value (built on first use). */
   orderings: Map<SortField, Ordering>;
-  /** The dictionary's texts and the index of their words: which texts contain a search string (text-match.ts). */
-  texts: TextDictionary;
-  /** The text ids of recent search strings (most recent last). */
-  recentTexts: Map<string, TextMatch>;
-  recentTextIds: number;
   /**
    * Per-search scratch, reused: `matches`, a bit per agreement (see collect). A search uses it without awaiting.
    */
@@ -108,17 +146,14 @@ const MAX_CODE_BITSETS = 64;
 /** The texts containing a search string, and once searched, the agreements holding one of them (a bitset). */
 interface TextMatch {
   ids: Uint32Array;
-  /**
-   * Of `ids`, the texts holding the string with its accents as written (case aside): their agreements come
-   * first. Null when that is all of them or none.
-   */
-  exact: Uint32Array | null;
-  /** Whether the snapshot keeps this match among its recent strings (then `agreements` may be added). */
+  /** Of `ids`, the texts holding the string with its accents as written (case aside): their agreements come first. */
+  exact: Uint32Array | 'all' | 'none';
+  /** Whether the language keeps this match among its recent strings (then `agreements` may be added). */
   kept: boolean;
   agreements?: Int32Array;
 }
 
-/** Recent search strings whose text ids are kept per snapshot, and the most ids kept in all (4 bytes each). */
+/** Recent search strings whose text ids are kept per language, and the most ids kept in all (4 bytes each). */
 const RECENT_TEXTS = 64;
 const RECENT_TEXT_IDS = 1 << 20;
 /**
@@ -134,8 +169,17 @@ export interface MemorySearchResult {
   ids: number[];
 }
 
+const ENGLISH_COLUMNS = SEARCHED_COLUMNS.filter((c) => !c.column.endsWith('_fr'));
+const FRENCH_COLUMNS = SEARCHED_COLUMNS.filter((c) => c.column.endsWith('_fr'));
+
+/** Whether a search in `language` also looks in the French texts (stemmed as French). */
+export function searchesFrench(language: GrantsLanguage | undefined): boolean {
+  return language === 'fr' || language === 'both';
+}
+
 export class MemorySearch {
   private readonly db: Kysely<GrantsDatabase>;
+  private readonly versions: DataVersionWatcher;
   private readonly held: HeldPerVersion<Snapshot>;
 
   private readonly maxValuesSortedByList: number;
@@ -148,19 +192,22 @@ export class MemorySearch {
     options: { maxValuesSortedByList?: number; minPostingsKept?: number } = {},
   ) {
     this.db = db;
+    this.versions = versions;
     this.held = new HeldPerVersion(versions, {
       read: (version) => this.read(version),
       // the version as stored now, not as cached (the watcher then holds the version the snapshot has); forget(),
       // not invalidate(): nothing was imported here, the other workers need not be told
-      storedVersion: () => {
-        versions.forget();
-        return versions.current();
-      },
+      storedVersion: () => this.storedVersion(),
       maxAttempts: MAX_LOAD_ATTEMPTS,
       afterHeld: collectGarbage, // a load's temporaries (the dictionary's 60 MB buffer, index arrays) are garbage now
     });
     this.maxValuesSortedByList = options.maxValuesSortedByList ?? MAX_VALUES_SORTED_BY_LIST;
     this.minPostingsKept = options.minPostingsKept ?? MIN_POSTINGS_KEPT;
+  }
+
+  private storedVersion(): Promise<string | null> {
+    this.versions.forget();
+    return this.versions.current();
   }
 
   /** Loads (or reloads) the snapshot of the stored data version unless it is already current (the default order needs no more). */
@@ -172,25 +219,46 @@ export class MemorySearch {
   get bytes(): number {
     const s = this.held.now;
     if (!s) return 0;
-    let total = s.ids.byteLength + s.valueCents.byteLength + s.notable.byteLength + s.offsets.byteLength + s.postings.byteLength;
+    let total = s.ids.byteLength + s.valueCents.byteLength + s.notable.byteLength + s.recipient.byteLength;
     for (const c of [s.province, s.fiscalYear, s.recipientType, s.start, s.end]) total += c.codes.byteLength;
     for (const o of s.orderings.values()) total += (o.rank?.byteLength ?? 0) + o.order.byteLength;
-    total += 2 * s.matches.byteLength + s.texts.bytes + s.matches.byteLength * s.codeBits.size + 4 * s.recentTextIds;
-    for (const m of s.recentTexts.values()) total += m.agreements?.byteLength ?? 0;
+    total += 2 * s.matches.byteLength + s.matches.byteLength * s.codeBits.size;
+    for (const l of [s.english, s.frenchHeld]) {
+      if (l === null) continue;
+      total += l.offsets.byteLength + l.postings.byteLength + l.texts.bytes + 4 * l.recentTextIds;
+      for (const m of l.recentTexts.values()) total += m.agreements?.byteLength ?? 0;
+    }
     return total;
+  }
+
+  /** Whether the French texts are held (read by a search that asked for them). */
+  get holdsFrench(): boolean {
+    return this.held.now?.frenchHeld != null;
   }
 
   async search(filters: SearchFilters, order: SearchOrder, page: SearchPage): Promise<MemorySearchResult> {
     const s = await this.current();
-    const texts = filters.text === undefined ? null : await this.textMatch(s, filters.text);
+    let texts: TextMatch[] | null = null;
+    if (filters.text !== undefined) {
+      const languages = [s.english];
+      if (searchesFrench(filters.language)) languages.push(await this.frenchOf(s));
+      texts = [];
+      for (const l of languages) texts.push(await this.textMatch(s, l, filters.text, l !== s.english));
+    }
     if (order.field !== 'agreement_value' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);
     // from here on synchronous: the snapshot's scratch arrays are this search's until it returns
-    const count = collect(s, texts, filters, this.minPostingsKept);
+    const languages = texts === null ? null : texts.map((m, k) => ({ match: m, index: k === 0 ? s.english : s.frenchHeld! }));
+    const count = collect(s, languages, filters, this.minPostingsKept);
     if (count === 0 || page.offset >= count) return { count, ids: [] };
-    if (texts?.exact == null) return { count, ids: pageIds(s, s.matches, count, filters, texts !== null, order, page) };
+    const ranked =
+      languages !== null && !languages.every((l) => l.match.exact === 'all') && languages.some((l) => l.match.exact !== 'none');
+    if (!ranked) return { count, ids: pageIds(s, s.matches, count, filters, texts !== null, order, page) };
     // two ranks, each in the requested order: the agreements with a text holding the string as written, then the others
     const first = s.exactMatches;
-    setAgreements(s, texts.exact, first);
+    first.fill(0);
+    for (const { match, index } of languages) {
+      if (match.exact !== 'none') addAgreements(index, match.exact === 'all' ? match.ids : match.exact, first);
+    }
     let firstCount = 0;
     for (let w = 0; w < first.length; w++) {
       const both = first[w] & s.matches[w];
@@ -208,47 +276,146 @@ export class MemorySearch {
     return { count, ids };
   }
 
-  /** The ids of the dictionary texts containing `text` (substringMatch's semantics): from memory when it can tell. */
-  private async textMatch(s: Snapshot, text: string): Promise<TextMatch> {
-    const recent = s.recentTexts.get(text);
+  /** Totals by department (publishing organization), by total value descending. */
+  async departments(): Promise<DepartmentTotal[]> {
+    return (await this.current()).departments;
+  }
+
+  /** The agreements whose recipient legal name is exactly `name`: totals, by year, and one page of ids. */
+  async recipient(name: string, page: SearchPage): Promise<RecipientAgreements> {
+    const s = await this.current();
+    const rows = await this.db
+      .selectFrom('grants_texts')
+      .select(['id', 'text'])
+      .where(substringMatch(this.db, GRANTS_SEARCH, name))
+      .where('text', '=', name)
+      .limit(1)
+      .execute();
+    const textId = rows.length > 0 ? Number(rows[0].id) : null;
+    const empty: RecipientAgreements = { textId: null, count: 0, totalValueCents: 0, byYear: [], pageIds: [] };
+    if (textId === null) return empty;
+    const matches: number[] = [];
+    for (let a = 0; a < s.size; a++) if (s.recipient[a] === textId) matches.push(a);
+    if (matches.length === 0) return empty;
+    const yearLabels = new Map<number, string>([...s.fiscalYear.codeOf].map(([label, code]) => [code, label]));
+    const years = new Map<number, { count: number; cents: number }>();
+    let total = 0;
+    for (const a of matches) {
+      total += s.valueCents[a];
+      const code = s.fiscalYear.codes[a];
+      const y = years.get(code) ?? { count: 0, cents: 0 };
+      y.count++;
+      y.cents += s.valueCents[a];
+      years.set(code, y);
+    }
+    matches.sort((a, b) => s.valueCents[b] - s.valueCents[a] || s.ids[a] - s.ids[b]);
+    return {
+      textId,
+      count: matches.length,
+      totalValueCents: total,
+      byYear: [...years]
+        .map(([code, y]) => ({ fiscal_year: yearLabels.get(code) ?? '', count: y.count, total_value_cents: y.cents }))
+        .sort((a, b) => (a.fiscal_year < b.fiscal_year ? -1 : 1)),
+      pageIds: matches.slice(page.offset, page.offset + page.limit).map((a) => s.ids[a]),
+    };
+  }
+
+  /**
+   * The ids of the texts of `language` containing `text` (substringMatch's semantics; in French, also the texts whose
+   * words have the stems of the string's words): from memory when it can tell.
+   */
+  private async textMatch(s: Snapshot, language: LanguageIndex, text: string, french: boolean): Promise<TextMatch> {
+    const recent = language.recentTexts.get(text);
     if (recent) {
-      s.recentTexts.delete(text);
-      s.recentTexts.set(text, recent);
+      language.recentTexts.delete(text);
+      language.recentTexts.set(text, recent);
       return recent;
     }
-    const found = await s.texts.match(this.db, text);
-    const ids =
+    const found = await language.texts.match(this.db, text);
+    let ids =
       found ??
-      Uint32Array.from(
-        (
-          await this.db
-            .selectFrom('grants_texts')
-            .select('id')
-            .where(substringMatch(this.db, GRANTS_SEARCH, text))
-            .execute()
-        ).map((r) => Number(r.id)),
+      usedBy(
+        language,
+        Uint32Array.from(
+          (
+            await this.db
+              .selectFrom('grants_texts')
+              .select('id')
+              .where(substringMatch(this.db, GRANTS_SEARCH, text))
+              .execute()
+          ).map((r) => Number(r.id)),
+        ),
       );
-    const match: TextMatch = { ids, exact: s.texts.exactAmong(ids, text), kept: false };
+    if (french) ids = union(ids, language.texts.stemMatch(text));
+    const match: TextMatch = { ids, exact: language.texts.exactAmong(ids, text), kept: false };
     if (this.held.now === s && ids.length <= RECENT_TEXT_IDS / 4) {
       match.kept = true;
-      s.recentTexts.set(text, match);
-      s.recentTextIds += ids.length;
-      for (const [key, old] of s.recentTexts) {
-        if (s.recentTexts.size <= RECENT_TEXTS && s.recentTextIds <= RECENT_TEXT_IDS) break;
-        s.recentTexts.delete(key);
-        s.recentTextIds -= old.ids.length;
+      language.recentTexts.set(text, match);
+      language.recentTextIds += ids.length;
+      for (const [key, old] of language.recentTexts) {
+        if (language.recentTexts.size <= RECENT_TEXTS && language.recentTextIds <= RECENT_TEXT_IDS) break;
+        language.recentTexts.delete(key);
+        language.recentTextIds -= old.ids.length;
         old.kept = false;
         delete old.agreements;
       }
       // the agreement sets of all but the most recent strings go
       let kept = 0;
-      for (const m of [...s.recentTexts.values()].reverse()) if (m.agreements && ++kept > RECENT_AGREEMENT_SETS) delete m.agreements;
+      for (const m of [...language.recentTexts.values()].reverse()) if (m.agreements && ++kept > RECENT_AGREEMENT_SETS) delete m.agreements;
     }
     return match;
   }
 
   private current(): Promise<Snapshot> {
     return this.held.current();
+  }
+
+  /** The snapshot's French texts, read on first use (one read however many searches ask). */
+  private frenchOf(s: Snapshot): Promise<LanguageIndex> {
+    s.french ??= this.readFrench(s).then(
+      (french) => {
+        s.frenchHeld = french;
+        collectGarbage(); // the read's temporaries
+        return french;
+      },
+      (error: unknown) => {
+        s.french = null; // the next French search tries again
+        throw error;
+      },
+    );
+    return s.french;
+  }
+
+  /**
+   * The French columns' text ids of every agreement of the snapshot, read in the order of ids and matched to the
+   * snapshot's agreements by id (rows an import added since are left to the reload it causes), then their texts.
+   */
+  private async readFrench(s: Snapshot): Promise<LanguageIndex> {
+    const byId = idOrder(s);
+    const textIds = FRENCH_COLUMNS.map(() => new Uint32Array(s.size));
+    let p = 0;
+    let after = -Infinity;
+    for (;;) {
+      let q = this.db
+        .selectFrom('grants_agreements')
+        .select(['id', ...FRENCH_COLUMNS.map((c) => c.textId)])
+        .orderBy('id')
+        .limit(LOAD_CHUNK_ROWS);
+      if (after !== -Infinity) q = q.where('id', '>', after);
+      const rows = await q.execute();
+      for (const r of rows) {
+        const id = Number(r.id);
+        while (p < byId.length && s.ids[byId[p]] < id) p++;
+        if (p === byId.length) break;
+        if (s.ids[byId[p]] !== id) continue;
+        FRENCH_COLUMNS.forEach((c, k) => {
+          textIds[k][byId[p]] = Math.max(0, Number(r[c.textId] ?? 0));
+        });
+      }
+      if (rows.length < LOAD_CHUNK_ROWS || p === byId.length) break;
+      after = Number(rows[rows.length - 1].id);
+    }
+    return languageIndex(this.db, textIds, s.size, 'fr');
   }
 
   private async read(version: string | null): Promise<Snapshot> {
@@ -259,15 +426,6 @@ export class MemorySearch {
       .executeTakeFirstOrThrow();
     const size = num(counted.n);
     const wideIds = num(counted.m ?? 0) > 0xffffffff || num(counted.low ?? 0) < 0;
-    const maxText = num(
-      (
-        await db
-          .selectFrom('grants_texts')
-          .select((eb) => eb.fn.max('id').as('m'))
-          .executeTakeFirstOrThrow()
-      ).m ?? 0,
-    );
-    const texts = await TextDictionary.load(db);
     // Read in the order of ids, then renumbered by value (the temporary arrays go when the load ends; they are
     // kept narrow, as a process keeps much of its peak)
     const idsRead = wideIds ? new Float64Array(size) : new Uint32Array(size);
@@ -275,7 +433,8 @@ export class MemorySearch {
     const notableRead = new Uint8Array(size);
     const coded = (): CodedColumn => ({ codes: new Uint16Array(size), codeOf: new Map<string, number>() });
     const columns = { province: coded(), fiscalYear: coded(), recipientType: coded(), start: coded(), end: coded() };
-    const textIds = SEARCHED_COLUMNS.map(() => new Uint32Array(size));
+    const textIds = ENGLISH_COLUMNS.map(() => new Uint32Array(size));
+    const departments = new Map<string, DepartmentTotal & { firstId: number }>();
     // Codes in order of first appearance while reading; renumbered below in the database's order of the values.
     const code = (c: CodedColumn, i: number, v: unknown): void => {
       if (v === null || v === undefined) return; // (0)
@@ -301,7 +460,8 @@ export class MemorySearch {
           'recipient_type',
           'agreement_start_date',
           'agreement_end_date',
-          ...SEARCHED_COLUMNS.map((c) => c.textId),
+          'owner_org',
+          ...ENGLISH_COLUMNS.map((c) => c.textId),
         ])
         .orderBy('id')
         .limit(LOAD_CHUNK_ROWS);
@@ -310,18 +470,25 @@ export class MemorySearch {
       // rows inserted after the count (by an import that is committing) are left for the reload it causes
       for (const r of rows) {
         if (i === size) break;
+        const cents = num(r.agreement_value_cents);
         idsRead[i] = Number(r.id);
-        valuesRead[i] = num(r.agreement_value_cents);
+        valuesRead[i] = cents;
         notableRead[i] = r.is_notable ? 1 : 0;
         code(columns.province, i, r.recipient_province);
         code(columns.fiscalYear, i, r.fiscal_year);
         code(columns.recipientType, i, r.recipient_type);
         code(columns.start, i, r.agreement_start_date);
         code(columns.end, i, r.agreement_end_date);
-        SEARCHED_COLUMNS.forEach((c, k) => {
-          const t = r[c.textId] ?? 0;
-          textIds[k][i] = t >= 0 && t <= maxText ? t : 0;
+        ENGLISH_COLUMNS.forEach((c, k) => {
+          textIds[k][i] = Math.max(0, Number(r[c.textId] ?? 0));
         });
+        let department = departments.get(r.owner_org);
+        if (department === undefined) {
+          department = { owner_org: r.owner_org, title: '', title_fr: '', count: 0, total_value_cents: 0, firstId: Number(r.id) };
+          departments.set(r.owner_org, department);
+        }
+        department.count++;
+        department.total_value_cents += cents;
         i++;
       }
       if (rows.length < LOAD_CHUNK_ROWS || i === size) break;
@@ -344,11 +511,14 @@ export class MemorySearch {
     const ids = wideIds || maxId > 0xffffffff ? new Float64Array(n) : new Uint32Array(n);
     const valueCents = new Float64Array(n);
     const notable = new Uint8Array(n);
+    const recipientColumn = textIds[ENGLISH_COLUMNS.findIndex((c) => c.column === 'recipient_legal_name')];
+    const recipient = new Uint32Array(n);
     for (let a = 0; a < n; a++) {
       const k = byValue[a];
       ids[a] = idsRead[k];
       valueCents[a] = valuesRead[k];
       notable[a] = notableRead[k];
+      recipient[a] = recipientColumn[k];
     }
     const renumbered = (c: CodedColumn): CodedColumn => {
       const count = c.codeOf.size;
@@ -356,17 +526,12 @@ export class MemorySearch {
       for (let a = 0; a < n; a++) codes[a] = c.codes[byValue[a]];
       return { codes, codeOf: c.codeOf };
     };
-    // Inverted lists by counting sort: count the uses of each text, then place each agreement (ascending in each).
-    const offsets = new Uint32Array(maxText + 2);
-    for (const column of textIds) for (let k = 0; k < n; k++) offsets[column[k] + 1]++;
-    for (let t = 1; t < offsets.length; t++) offsets[t] += offsets[t - 1];
-    const numbers = new Uint32Array(offsets[offsets.length - 1]);
-    const fill = offsets.slice(0, -1);
-    for (let a = 0; a < n; a++) {
-      const k = byValue[a];
-      for (const column of textIds) numbers[fill[column[k]]++] = a;
-    }
-    const postings = encodePostings(numbers, offsets);
+    // the texts' ids by agreement number
+    const numbered = textIds.map((column) => {
+      const out = new Uint32Array(n);
+      for (let a = 0; a < n; a++) out[a] = column[byValue[a]];
+      return out;
+    });
     return {
       version,
       size: n,
@@ -378,12 +543,12 @@ export class MemorySearch {
       recipientType: renumbered(columns.recipientType),
       start: renumbered(columns.start),
       end: renumbered(columns.end),
-      offsets,
-      postings,
+      recipient,
+      departments: await departmentTotals(db, [...departments.values()]),
+      english: await languageIndex(db, numbered, n, 'en'),
+      french: null,
+      frenchHeld: null,
       orderings: new Map(),
-      texts,
-      recentTexts: new Map(),
-      recentTextIds: 0,
       matches: new Int32Array(Math.ceil(n / 32)),
       exactMatches: new Int32Array(Math.ceil(n / 32)),
       codeBits: new Map(),
@@ -483,7 +648,7 @@ export class MemorySearch {
           .orderBy('text')
           .orderBy('id')
           .execute();
-        const textRank = new Uint32Array(s.offsets.length);
+        const textRank = new Uint32Array(s.english.offsets.length);
         ranked.forEach((r, k) => {
           const t = Number(r.id);
           if (t < textRank.length) textRank[t] = k + 1;
@@ -566,12 +731,17 @@ function filterCodes(s: Snapshot, filters: SearchFilters): FilterCodes | null {
 
 /**
  * Counts the matching agreements, each once, and leaves them as the set bits of `s.matches` (bit a of word
- * a >> 5): the texts' inverted lists set a bit per agreement (a bitset of 1.1 million agreements is 140 KiB,
- * which stays in the processor's cache where a byte or a stamp per agreement did not), then the set agreements
- * are tested against the filters in ascending order. No filter and no text: every agreement matches, and
- * nothing is set.
+ * a >> 5): the texts' inverted lists (of each language searched) set a bit per agreement (a bitset of 1.1 million
+ * agreements is 140 KiB, which stays in the processor's cache where a byte or a stamp per agreement did not), then
+ * the set agreements are tested against the filters in ascending order. No filter and no text: every agreement
+ * matches, and nothing is set.
  */
-function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, minPostingsKept: number): number {
+function collect(
+  s: Snapshot,
+  texts: Array<{ match: TextMatch; index: LanguageIndex }> | null,
+  filters: SearchFilters,
+  minPostingsKept: number,
+): number {
   const f = filterCodes(s, filters);
   if (f === null) return 0;
   if (texts === null && f.none) return s.size;
@@ -579,11 +749,20 @@ function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, m
   if (texts === null) {
     bits.fill(-1);
     if (s.size & 31) bits[bits.length - 1] = (1 << (s.size & 31)) - 1;
-  } else if (texts.agreements) {
-    bits.set(texts.agreements);
   } else {
-    const walked = setAgreements(s, texts.ids, bits);
-    if (walked >= minPostingsKept && texts.kept) texts.agreements = bits.slice();
+    bits.fill(0);
+    for (const { match, index } of texts) {
+      if (match.agreements) {
+        for (let w = 0; w < bits.length; w++) bits[w] |= match.agreements[w];
+        continue;
+      }
+      const alone = texts.length === 1;
+      const into = alone ? bits : s.exactMatches; // (scratch here: the exact rank is computed after the count)
+      if (!alone) into.fill(0);
+      const walked = addAgreements(index, match.ids, into);
+      if (walked >= minPostingsKept && match.kept) match.agreements = into.slice();
+      if (!alone) for (let w = 0; w < bits.length; w++) bits[w] |= into[w];
+    }
   }
   // the filters on codes: a word-by-word AND with the bitset of the agreements holding the code
   for (const [key, codes, code] of [
@@ -618,10 +797,9 @@ function collect(s: Snapshot, texts: TextMatch | null, filters: SearchFilters, m
   return count;
 }
 
-/** Sets in `bits` (cleared first) the agreements holding one of the texts `ids`; returns the postings walked. */
-function setAgreements(s: Snapshot, ids: Uint32Array, bits: Int32Array): number {
-  const { postings, offsets } = s;
-  bits.fill(0);
+/** Adds to `bits` the agreements holding one of the texts `ids` of a language; returns the postings walked. */
+function addAgreements(language: LanguageIndex, ids: Uint32Array, bits: Int32Array): number {
+  const { postings, offsets } = language;
   const reader = new VarintReader();
   let walked = 0;
   for (let k = 0; k < ids.length; k++) {
@@ -743,4 +921,70 @@ function pageIds(
     if (order.descending) positions.reverse();
   }
   return positions.map((a) => s.ids[a]);
+}
+
+/**
+ * The index of one language's searched texts: `textIds[k][a]`, the dictionary id of agreement a's text in the
+ * language's k-th column (0: none); the inverted lists by counting sort, then the texts they name.
+ */
+async function languageIndex(db: Kysely<GrantsDatabase>, textIds: Uint32Array[], n: number, language: 'en' | 'fr'): Promise<LanguageIndex> {
+  let maxText = 0;
+  for (const column of textIds) for (let a = 0; a < n; a++) if (column[a] > maxText) maxText = column[a];
+  const offsets = new Uint32Array(maxText + 2);
+  for (const column of textIds) for (let a = 0; a < n; a++) if (column[a] !== 0) offsets[column[a] + 1]++;
+  const used = new Uint8Array(maxText + 1);
+  for (let t = 1; t <= maxText; t++) used[t] = offsets[t + 1] > 0 ? 1 : 0;
+  for (let t = 1; t < offsets.length; t++) offsets[t] += offsets[t - 1];
+  const numbers = new Uint32Array(offsets[offsets.length - 1]);
+  const fill = offsets.slice(0, -1);
+  for (let a = 0; a < n; a++) {
+    for (const column of textIds) if (column[a] !== 0) numbers[fill[column[a]]++] = a;
+  }
+  const postings = encodePostings(numbers, offsets);
+  const texts = await TextDictionary.load(db, { used, french: language === 'fr' });
+  return { texts, offsets, postings, recentTexts: new Map(), recentTextIds: 0 };
+}
+
+/** The totals counted while loading, with each department's names (as its first agreement gives them). */
+async function departmentTotals(
+  db: Kysely<GrantsDatabase>,
+  counted: Array<DepartmentTotal & { firstId: number }>,
+): Promise<DepartmentTotal[]> {
+  const names = new Map<number, { title: string; title_fr: string }>();
+  for (let k = 0; k < counted.length; k += 500) {
+    const rows = await db
+      .selectFrom('grants_agreements')
+      .select(['id', 'owner_org_title', 'owner_org_title_fr'])
+      .where(
+        'id',
+        'in',
+        counted.slice(k, k + 500).map((d) => d.firstId),
+      )
+      .execute();
+    for (const r of rows) names.set(Number(r.id), { title: r.owner_org_title, title_fr: r.owner_org_title_fr });
+  }
+  return counted
+    .map(({ firstId, ...d }) => ({ ...d, title: names.get(firstId)?.title || d.owner_org, title_fr: names.get(firstId)?.title_fr ?? '' }))
+    .sort((a, b) => b.total_value_cents - a.total_value_cents || (a.owner_org < b.owner_org ? -1 : 1));
+}
+
+/** Of the text ids `ids` (ascending), those the language's columns use. */
+function usedBy(language: LanguageIndex, ids: Uint32Array): Uint32Array {
+  const { offsets } = language;
+  return ids.filter((t) => t + 1 < offsets.length && offsets[t + 1] > offsets[t]);
+}
+
+/** The union of two ascending lists of ids, ascending. */
+function union(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length || j < b.length) {
+    const x = j === b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++];
+    if (n === 0 || out[n - 1] !== x) out[n++] = x;
+  }
+  return out.slice(0, n);
 }

@@ -4,17 +4,18 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import fc from 'fast-check';
-import { describeEachDatabase } from '../../../test/support/databases.ts';
-import { handCsv, handRow, tempDir, writeGenerated } from '../../../test/support/grants/files.ts';
-import { searchGrantsInSql } from '../../../test/support/grants/sql-search.ts';
-import { DataVersionWatcher } from '../../core/service.ts';
-import { importGrantsCsv } from './import/importer.ts';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { handCsv, handRow, tempDir, writeGenerated } from '../../../../test/support/grants/files.ts';
+import { searchGrantsInSql } from '../../../../test/support/grants/sql-search.ts';
+import { DataVersionWatcher } from '../../../core/service.ts';
+import { importGrantsCsv } from '../import/importer.ts';
 import { MemorySearch } from './memory-search.ts';
-import { agreementsWithTexts, searchGrants, textsOf } from './repository.ts';
-import { SORT_FIELDS } from './search.ts';
-import type { SearchFilters, SortField } from './search.ts';
-import { grantsService } from './service.ts';
-import type { GrantsTables } from './tables.ts';
+import { agreementsWithTexts, textsOf } from '../repository.ts';
+import { searchGrants } from './grants-search.ts';
+import { SORT_FIELDS } from './query.ts';
+import type { SearchFilters, SortField } from './query.ts';
+import { grantsService } from '../service.ts';
+import type { GrantsTables } from '../tables.ts';
 
 describeEachDatabase(
   'grants in-memory search',
@@ -190,6 +191,52 @@ describeEachDatabase(
       assert.deepEqual(await values('santé'), { count: 2, values: [7, 3] });
       assert.deepEqual(await values('sante'), { count: 2, values: [3, 7] });
       assert.deepEqual(await values('é'), { count: 6, values: [20, 10, 7, 30, 5, 3] }); // "e" folded, in every row
+    });
+
+    it('searches the French texts in French (read on the first such search), by their words’ stems too', async () => {
+      const db = t.db.kysely.withTables<GrantsTables>();
+      const memory = new MemorySearch(db, versions());
+      const file = `${dir}/french.csv`;
+      const row = (n: number, cells: Record<string, string>) => handRow({ ref_number: `001-2020-2021-Q1-0020${n}`, ...cells });
+      fs.writeFileSync(
+        file,
+        handCsv([
+          row(1, {
+            agreement_title_en: 'Public health grants',
+            agreement_title_fr: 'Subventions pour la santé publique',
+            agreement_value: '10.00',
+          }),
+          row(2, { agreement_title_en: 'Mental health', agreement_title_fr: 'Sante mentale', agreement_value: '20.00' }),
+          row(3, { agreement_title_en: 'Community newspaper', agreement_title_fr: 'Journal communautaire', agreement_value: '30.00' }),
+          row(4, { agreement_title_en: 'Research grant', agreement_title_fr: 'Subvention de recherche', agreement_value: '40.00' }),
+          row(5, { agreement_title_en: 'Health of the sea', agreement_value: '50.00' }),
+        ]),
+      );
+      await importGrantsCsv(t.db, file, { guard: { allowShrink: true } });
+      const order = { field: 'agreement_value' as const, descending: true };
+      const page = { limit: 10, offset: 0 };
+      const values = async (text: string, language: 'en' | 'fr' | 'both') => {
+        const found = await searchGrants(db, memory, { text, language }, order, page);
+        assert.equal(found.count, found.rows.length);
+        return found.rows.map((r) => r.agreement_value);
+      };
+      assert.deepEqual(await values('santé', 'en'), [], 'no English text holds it');
+      assert.equal(memory.holdsFrench, false, 'English searches leave the French texts unread');
+      // the accented form first, then the folded one
+      assert.deepEqual(await values('santé', 'fr'), [10, 20]);
+      assert.equal(memory.holdsFrench, true);
+      assert.deepEqual(await values('sante', 'both'), [20, 10]);
+      assert.deepEqual(await values('SANTÉ', 'both'), [10, 20]);
+      // stems: plural and singular, "aux" and "al"
+      assert.deepEqual(await values('subventions', 'fr'), [10, 40], 'the text holding the string first, then the one holding its stem');
+      assert.deepEqual(await values('subvention', 'fr'), [40, 10]);
+      assert.deepEqual(await values('journaux', 'fr'), [30]);
+      assert.deepEqual(await values('journaux communautaires', 'fr'), [30]);
+      assert.deepEqual(await values('communautaires journaux', 'fr'), [], 'stemmed words in the order of the string');
+      assert.deepEqual(await values('subventions', 'en'), []);
+      // English texts are searched in French too, unstemmed
+      assert.deepEqual(await values('health', 'fr'), [50, 20, 10]);
+      assert.deepEqual(await values('healths', 'fr'), []);
     });
   },
   { migrations: grantsService.migrations },

@@ -6,12 +6,12 @@
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { describeEachDatabase } from '../../../test/support/databases.ts';
-import { foldCase, insertMany } from '../../core/db/dialect.ts';
-import { substringMatch } from '../../core/db/search-index.ts';
-import { grantsService } from './service.ts';
-import { GRANTS_SEARCH } from './tables.ts';
-import type { GrantsTables } from './tables.ts';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { foldCase, insertMany } from '../../../core/db/dialect.ts';
+import { substringMatch } from '../../../core/db/search-index.ts';
+import { grantsService } from '../service.ts';
+import { GRANTS_SEARCH } from '../tables.ts';
+import type { GrantsTables } from '../tables.ts';
 import { TextDictionary } from './text-match.ts';
 
 // letters whose case or normal form differs between JavaScript, SQLite's lower(), FTS5 and PostgreSQL

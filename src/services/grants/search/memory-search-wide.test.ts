@@ -6,16 +6,16 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeEachDatabase } from '../../../test/support/databases.ts';
-import { handCsv, handRow, tempDir } from '../../../test/support/grants/files.ts';
-import { searchGrantsInSql } from '../../../test/support/grants/sql-search.ts';
-import { DataVersionWatcher } from '../../core/service.ts';
-import { importGrantsCsv } from './import/importer.ts';
+import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { handCsv, handRow, tempDir } from '../../../../test/support/grants/files.ts';
+import { searchGrantsInSql } from '../../../../test/support/grants/sql-search.ts';
+import { DataVersionWatcher } from '../../../core/service.ts';
+import { importGrantsCsv } from '../import/importer.ts';
 import { MemorySearch } from './memory-search.ts';
-import { searchGrants } from './repository.ts';
-import type { SearchFilters, SortField } from './search.ts';
-import { grantsService } from './service.ts';
-import type { GrantsTables } from './tables.ts';
+import { searchGrants } from './grants-search.ts';
+import type { SearchFilters, SortField } from './query.ts';
+import { grantsService } from '../service.ts';
+import type { GrantsTables } from '../tables.ts';
 
 const AGREEMENTS = 70_000; // > 65,536 distinct dates in each date column
 const DAY_MS = 86_400_000;

@@ -25,11 +25,12 @@
 // U+FFFD; NUL, which FTS5 skips and PostgreSQL refuses) are not decided here either.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { dialectOf, foldAccents, foldCase } from '../../core/db/dialect.ts';
-import type { DialectName } from '../../core/db/dialect.ts';
-import { MIN_INDEXED_LENGTH, queriedTrigrams } from '../../core/db/search-index.ts';
-import type { GrantsDatabase } from './tables.ts';
+import { dialectOf, foldAccents, foldCase } from '../../../core/db/dialect.ts';
+import type { DialectName } from '../../../core/db/dialect.ts';
+import { MIN_INDEXED_LENGTH, queriedTrigrams } from '../../../core/db/search-index.ts';
+import type { GrantsDatabase } from '../tables.ts';
 import { popcount } from './bitset.ts';
+import { frenchStem } from './french-stem.ts';
 import { VarintReader, varintLength, writeVarint } from './varint.ts';
 
 const LOAD_CHUNK_ROWS = 10_000;
@@ -251,7 +252,18 @@ class WordIndex {
     }
   }
 
-  private addTexts(w: number, texts: Int32Array): void {
+  /** The number of distinct words. */
+  get count(): number {
+    return this.starts.length - 1;
+  }
+
+  /** Word w (its bytes as one-byte characters). */
+  word(w: number): string {
+    return this.words.slice(this.starts[w], this.starts[w + 1] - 1);
+  }
+
+  /** Adds to `texts` (a bitmap of the texts) the texts holding word w. */
+  addTexts(w: number, texts: Int32Array): void {
     if (this.bitmapOf[w] !== 0) {
       const base = (this.bitmapOf[w] - 1) * this.textWords;
       for (let k = 0; k < this.textWords; k++) texts[k] |= this.bitmaps[base + k];
@@ -297,10 +309,18 @@ export class TextDictionary {
    */
   private readonly views: string[];
   /**
-   * The texts with other than ASCII characters, as stored: where a folded match lies in them (SQLite: whether
-   * FTS5 finds it too) and whether it keeps its accents (the rank of an exact match).
+   * The texts with other than ASCII characters, as stored (whether a match keeps its accents: the rank of an
+   * exact match; SQLite: whether FTS5 finds it too), as their UTF-8 bytes, not as strings: most French texts have
+   * accents, and V8 holds such a string at two bytes a character. Text originalIds[k] (ascending) is
+   * originalBytes[originalStarts[k] … originalStarts[k + 1]).
    */
-  private readonly originals: Map<number, string>;
+  private readonly originalIds: Uint32Array;
+  private readonly originalStarts: Uint32Array;
+  private readonly originalBytes: Buffer;
+  /** French texts: the words compared by their stems too (stemMatch). */
+  private readonly french: boolean;
+  /** French texts: the words of each stem (stem → word numbers of `index`), built on the first stemmed search. */
+  private stems: Map<string, number[]> | null = null;
   /** SQLite: texts that FTS5 folds otherwise than foldAccents does (ftsFolded), or may. */
   private readonly ftsOther: Set<number>;
   /** Ids below the highest that the dictionary does not hold (deleted texts): empty in `data`. */
@@ -312,27 +332,30 @@ export class TextDictionary {
   /** Bitmaps of the texts for one search (a search is synchronous once its needle is known). */
   private readonly candidates: Int32Array;
   private readonly scratch: Int32Array;
-  private readonly originalChars: number;
 
   private constructor(
     dialect: DialectName,
     data: string,
     starts: Uint32Array,
-    originals: Map<number, string>,
+    originals: { ids: Uint32Array; starts: Uint32Array; bytes: Buffer },
     ftsOther: Set<number>,
     absent: Set<number>,
     index: WordIndex,
+    french: boolean,
   ) {
     this.dialect = dialect;
     this.absent = absent;
     this.size = starts.length - 1;
     this.data = data;
     this.starts = starts;
-    this.originals = originals;
+    this.originalIds = originals.ids;
+    this.originalStarts = originals.starts;
+    this.originalBytes = originals.bytes;
+    this.french = french;
     this.ftsOther = ftsOther;
     this.index = index;
     this.hasOriginal = new Int32Array(index.textWords);
-    for (const t of originals.keys()) this.hasOriginal[t >>> 5] |= 1 << (t & 31);
+    for (const t of originals.ids) this.hasOriginal[t >>> 5] |= 1 << (t & 31);
     this.candidates = new Int32Array(index.textWords);
     this.scratch = new Int32Array(index.textWords);
     this.views = [];
@@ -341,13 +364,28 @@ export class TextDictionary {
       while (t < this.size && starts[t] < next) t++;
       this.views.push(data.slice(k << VIEW_BITS, starts[t]));
     }
-    let chars = 0;
-    for (const f of originals.values()) chars += f.length;
-    this.originalChars = chars;
   }
 
-  /** Reads the dictionary (in chunks, so that other requests run between two reads). */
-  static async load(db: Kysely<GrantsDatabase>): Promise<TextDictionary> {
+  /** Text t as stored (a text with other than ASCII characters), or undefined for another. */
+  private original(t: number): string | undefined {
+    if ((this.hasOriginal[t >>> 5] & (1 << (t & 31))) === 0) return undefined;
+    const ids = this.originalIds;
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return ids[lo] === t ? this.originalBytes.toString('utf8', this.originalStarts[lo], this.originalStarts[lo + 1]) : undefined;
+  }
+
+  /**
+   * Reads the dictionary (in chunks, so that other requests run between two reads): the texts whose `used[id]` is
+   * 1 (all without `used`); `french`: the texts are French (stemMatch compares their words by stems too).
+   */
+  static async load(db: Kysely<GrantsDatabase>, options: { used?: Uint8Array; french?: boolean } = {}): Promise<TextDictionary> {
+    const { used } = options;
     const dialect = dialectOf(db);
     // The texts are written into one Buffer sized from the database's count of their bytes (grown, should an
     // import add texts meanwhile or folding lengthen one): pieces joined at the end held twice the texts for a
@@ -361,7 +399,10 @@ export class TextDictionary {
     let starts = new Uint32Array(slots + 1);
     let texts = 0;
     let bytes = 0;
-    const originals = new Map<number, string>();
+    const originalIds: number[] = [];
+    let originalStarts = new Uint32Array(1024);
+    let originalBytes = Buffer.allocUnsafe(1 << 16);
+    let originalEnd = 0;
     const ftsOther = new Set<number>();
     const absent: number[] = [];
     let after = -1;
@@ -393,13 +434,27 @@ export class TextDictionary {
       };
       for (const r of rows) {
         const id = Number(r.id);
-        const text = r.text ?? '';
+        const wanted = used === undefined || (id < used.length && used[id] === 1);
+        const text = wanted ? (r.text ?? '') : '';
         while (texts < id) {
           absent.push(texts);
           add('', true);
         }
+        if (!wanted) {
+          absent.push(texts);
+          add('', true);
+          continue;
+        }
         const ascii = ASCII.test(text);
-        if (!ascii) originals.set(id, text);
+        if (!ascii) {
+          const length = Buffer.byteLength(text);
+          if (originalEnd + length > originalBytes.length) originalBytes = grown(originalBytes, originalEnd, originalEnd + length);
+          if (originalIds.length + 2 > originalStarts.length)
+            originalStarts = grown(originalStarts, originalIds.length + 1, originalIds.length + 2);
+          originalStarts[originalIds.length] = originalEnd;
+          originalIds.push(id);
+          originalEnd += originalBytes.write(text, originalEnd, 'utf8');
+        }
         if (r.folded !== null) add(r.folded, ASCII.test(r.folded));
         else if (ascii) add(text.toLowerCase(), true);
         else {
@@ -421,7 +476,22 @@ export class TextDictionary {
     const index = await WordIndex.build(textCount, (t, visit) => visit(final, startArray[t], startArray[t + 1] - 1));
     // one-byte characters: 63 MB, which V8 keeps outside its heap as an external string (`external` in
     // process.memoryUsage()); the Buffer's memory is returned at the next collection (a block that large is mapped apart)
-    return new TextDictionary(dialect, final.toString('latin1'), startArray, originals, ftsOther, new Set(absent), index);
+    originalStarts[originalIds.length] = originalEnd;
+    const originals = {
+      ids: Uint32Array.from(originalIds),
+      starts: originalStarts.slice(0, originalIds.length + 1),
+      bytes: Buffer.from(originalBytes.subarray(0, originalEnd)), // (its own memory, not a slice of the grown one)
+    };
+    return new TextDictionary(
+      dialect,
+      final.toString('latin1'),
+      startArray,
+      originals,
+      ftsOther,
+      new Set(absent),
+      index,
+      options.french === true,
+    );
   }
 
   /** Memory held, in bytes (the stored texts counted at two bytes a character, as V8 stores text beyond Latin-1). */
@@ -432,8 +502,9 @@ export class TextDictionary {
       this.data.length +
       this.starts.byteLength +
       32 * this.views.length +
-      2 * this.originalChars +
-      16 * this.originals.size
+      this.originalIds.byteLength +
+      this.originalStarts.byteLength +
+      this.originalBytes.byteLength
     );
   }
 
@@ -460,7 +531,7 @@ export class TextDictionary {
     let undecided = false;
     const found = this.find(folded, (t) => {
       if (!this.ftsOther.has(t)) return true; // FTS5's folding is the folded text, which holds the string
-      const fts = ftsFolded(this.originals.get(t) ?? '');
+      const fts = ftsFolded(this.original(t) ?? '');
       if (trigrams.every((g) => fts.text.includes(g))) return true;
       if (fts.unknown) undecided = true;
       return false;
@@ -470,19 +541,68 @@ export class TextDictionary {
 
   /**
    * Of texts that match `text` (ascending ids, as `match` gives them), those holding it with its accents as written
-   * (case aside): the first rank of a search. Null when that is all of them or none (one rank).
+   * (case aside): the first rank of a search. 'all' or 'none' when that is all of them or none.
    */
-  exactAmong(ids: Uint32Array, text: string): Uint32Array | null {
+  exactAmong(ids: Uint32Array, text: string): Uint32Array | 'all' | 'none' {
     const needle = foldCase(text.trim());
     const asciiNeedle = ASCII.test(needle);
-    const { hasOriginal, originals } = this;
     const exact: number[] = [];
     for (const t of ids) {
-      const original = (hasOriginal[t >>> 5] & (1 << (t & 31))) === 0 ? undefined : originals.get(t);
-      // a text of ASCII characters holds an ASCII needle exactly where it holds it folded, and no other needle
-      if (original === undefined ? asciiNeedle : foldCase(original).includes(needle)) exact.push(t);
+      const original = this.original(t);
+      // a text of ASCII characters holds an ASCII needle exactly where it holds it folded, and no other needle;
+      // a text matched by stems only holds neither
+      if (original === undefined ? asciiNeedle && this.holdsFolded(t, needle) : foldCase(original).includes(needle)) exact.push(t);
     }
-    return exact.length === 0 || exact.length === ids.length ? null : Uint32Array.from(exact);
+    return exact.length === 0 ? 'none' : exact.length === ids.length ? 'all' : Uint32Array.from(exact);
+  }
+
+  /** Whether ASCII text t holds the ASCII string `needle` (case aside). */
+  private holdsFolded(t: number, needle: string): boolean {
+    if (!this.french) return true; // (every match of a dictionary that is not French holds the string)
+    const start = this.starts[t];
+    const end = this.starts[t + 1] - 1;
+    return end - start >= needle.length && this.data.slice(start, end).includes(needle);
+  }
+
+  /**
+   * French texts: the ids (ascending) of the texts holding, one after another, words with the stems of the words of
+   * `text` (frenchStem; "subventions" finds "subvention"). Empty for other texts, and for a string with no word.
+   */
+  stemMatch(text: string): Uint32Array {
+    if (!this.french) return new Uint32Array(0);
+    const wanted = wordsOf(Buffer.from(foldAccents(text.trim())).toString('latin1')).map(frenchStem);
+    if (wanted.length === 0) return new Uint32Array(0);
+    if (this.stems === null) {
+      const stems = new Map<string, number[]>();
+      for (let w = 0; w < this.index.count; w++) {
+        const stem = frenchStem(this.index.word(w));
+        const words = stems.get(stem);
+        if (words === undefined) stems.set(stem, [w]);
+        else words.push(w);
+      }
+      this.stems = stems;
+    }
+    const { candidates, scratch } = this;
+    for (let k = 0; k < wanted.length; k++) {
+      const into = k === 0 ? candidates : scratch;
+      into.fill(0);
+      const words = this.stems.get(wanted[k]);
+      if (words === undefined) return new Uint32Array(0);
+      for (const w of words) this.index.addTexts(w, into);
+      if (k > 0) for (let i = 0; i < candidates.length; i++) candidates[i] &= scratch[i];
+    }
+    const out: number[] = [];
+    for (let i = 0; i < candidates.length; i++) {
+      for (let word = candidates[i]; word !== 0;) {
+        const low = word & -word;
+        word ^= low;
+        const t = (i << 5) | (31 - Math.clz32(low));
+        // one word: holding it is enough; several: they must follow one another in the text
+        if (wanted.length === 1 || holdsRun(wordsOf(this.data.slice(this.starts[t], this.starts[t + 1] - 1)).map(frenchStem), wanted))
+          out.push(t);
+      }
+    }
+    return Uint32Array.from(out);
   }
 
   /**
@@ -577,4 +697,30 @@ export class TextDictionary {
       return occurrence < starts[t + 1] - 1;
     };
   }
+}
+
+/** The words of a string of one-byte characters (maximal runs of WORD_BYTE bytes). */
+function wordsOf(chars: string): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < chars.length;) {
+    if (WORD_BYTE[chars.charCodeAt(i) & 0xff] === 0) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < chars.length && WORD_BYTE[chars.charCodeAt(j) & 0xff] === 1) j++;
+    words.push(chars.slice(i, j));
+    i = j;
+  }
+  return words;
+}
+
+/** Whether `words` holds `run` as consecutive words. */
+function holdsRun(words: string[], run: string[]): boolean {
+  for (let i = 0; i + run.length <= words.length; i++) {
+    let k = 0;
+    while (k < run.length && words[i + k] === run[k]) k++;
+    if (k === run.length) return true;
+  }
+  return false;
 }

@@ -1,6 +1,7 @@
-// The vocabulary of a grants search, shared by the route, the in-memory search (memory-search.ts) and the
-// repository: the filters, the sort fields and the page.
-import type { DataColumn } from './tables.ts';
+// The vocabulary of a grants search, shared by the API route, the search page, the in-memory search
+// (memory-search.ts) and the repository: the filters, the sort fields and the page.
+import type { GrantsLanguage } from '../language.ts';
+import type { DataColumn } from '../tables.ts';
 
 /**
  * Sort fields of /api/search/ (each also with a leading "-" for descending): the columns each orders by, then
@@ -39,8 +40,13 @@ function isSortField(field: string): field is SortField {
 }
 
 export interface SearchFilters {
-  /** Substring of title, recipient, description or program (case-insensitive). */
+  /** Substring of title, recipient, description or program (case and accents aside). */
   text?: string;
+  /**
+   * The texts `text` is looked for in: the English ones (`en`, the default), or the English and the French ones
+   * (`fr`, `both`; the French ones also by the stems of their words, french-stem.ts).
+   */
+  language?: GrantsLanguage;
   province?: string;
   fiscalYear?: string;
   /** Inclusive bounds in cents. */

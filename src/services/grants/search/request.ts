@@ -1,0 +1,121 @@
+// A search request read from its parameters, for the API route and the search page alike: the filters, the order
+// and the page, or a 400 naming the parameter. The page's form is first read with the API's own schema
+// (schemas/search.ts) and the kernel's messages, so that a bad value gets the same message on the page as from
+// the API.
+import type { Static } from 'typebox';
+import { Value } from 'typebox/value';
+import { HttpError, badRequest, validationMessage } from '../../../core/http/errors.ts';
+import type { AjvError } from '../../../core/http/errors.ts';
+import { clampLimit, cleanText, parseBoolean } from '../../../core/http/params.ts';
+import { MAX_LIMIT, SearchQuery } from '../schemas/search.ts';
+import {
+  PROVINCE_CODES,
+  RECIPIENT_TYPES,
+  dollarsToCents,
+  fiscalYearLabel,
+  normaliseProvince,
+  parseFiscalYearLabel,
+} from '../source/index.ts';
+import { DEFAULT_SORT, SORT_FIELDS, parseSort } from './query.ts';
+import type { SearchFilters, SearchOrder, SearchPage } from './query.ts';
+
+/** The query of GET /api/search/ as its schema validates it. */
+export type SearchParameters = Static<typeof SearchQuery>;
+
+export interface SearchRequest {
+  filters: SearchFilters;
+  order: SearchOrder;
+  /** The limit as served (above MAX_LIMIT reduced to it). */
+  page: SearchPage;
+}
+
+function parseProvince(value: string | undefined): string | undefined {
+  const text = cleanText(value);
+  if (text === undefined) return undefined;
+  const code = normaliseProvince(text);
+  if (!code) throw badRequest(`province must be a province or territory code (${PROVINCE_CODES.join(', ')}), got "${text}"`);
+  return code;
+}
+
+function parseFiscalYear(value: string | undefined, name: string): string | undefined {
+  const text = cleanText(value);
+  if (text === undefined) return undefined;
+  const start = /^\d{4}$/.test(text) ? Number(text) : parseFiscalYearLabel(text);
+  if (start === null) throw badRequest(`${name} must be a fiscal year in the form YYYY-YY (e.g. 2018-19), got "${text}"`);
+  return fiscalYearLabel(start);
+}
+
+function parseRecipientType(value: string | undefined): string | undefined {
+  const text = cleanText(value);
+  if (text === undefined) return undefined;
+  const code = text.toUpperCase();
+  if (!(code in RECIPIENT_TYPES))
+    throw badRequest(`recipient_type must be one of ${Object.keys(RECIPIENT_TYPES).join(', ')}, got "${text}"`);
+  return code;
+}
+
+/** Dollars → the smallest (bound "min") or largest (bound "max") whole number of cents inside the bound. */
+function boundCents(value: number | undefined, name: string, bound: 'min' | 'max'): number | undefined {
+  if (value === undefined) return undefined;
+  let cents: number;
+  try {
+    cents = dollarsToCents(value);
+  } catch {
+    throw badRequest(`${name} is out of range`);
+  }
+  if (bound === 'min' && cents / 100 < value) cents++;
+  if (bound === 'max' && cents / 100 > value) cents--;
+  return cents;
+}
+
+/** The filters, order and page of validated parameters; a 400 naming the parameter for a value the schema cannot judge. */
+export function searchRequest(q: SearchParameters, language: SearchFilters['language']): SearchRequest {
+  const sortText = cleanText(q.sort) ?? DEFAULT_SORT;
+  const order = parseSort(sortText);
+  if (!order)
+    throw badRequest(`sort must be one of ${SORT_FIELDS.join(', ')}, each optionally prefixed with - for descending; got "${sortText}"`);
+  const filters: SearchFilters = {
+    text: cleanText(q.search !== undefined ? q.search : q.q),
+    language,
+    province: parseProvince(q.province),
+    fiscalYear: q.fiscal_year !== undefined ? parseFiscalYear(q.fiscal_year, 'fiscal_year') : parseFiscalYear(q.year, 'year'),
+    recipientType: parseRecipientType(q.recipient_type),
+    minCents: boundCents(q.min_value, 'min_value', 'min'),
+    maxCents: boundCents(q.max_value, 'max_value', 'max'),
+    isMajor: parseBoolean(q.is_major),
+    isNotable: parseBoolean(q.is_notable),
+  };
+  if (q.min_value !== undefined && q.max_value !== undefined && q.min_value > q.max_value) {
+    throw badRequest('min_value must not be greater than max_value');
+  }
+  return { filters, order, page: { limit: clampLimit(q.limit, MAX_LIMIT), offset: q.offset } };
+}
+
+// what the kernel's strictNumbers accepts in a number's or an integer's place (core/http/service-app.ts)
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A form's values (blank ones left out) read as GET /api/search/ reads its query: converted and checked against the
+ * same schema, a bad value refused with the message the API gives (core/http/errors.ts's validationMessage).
+ */
+export function searchParameters(form: Record<string, string>): SearchParameters {
+  const given: Record<string, unknown> = {};
+  const properties: Record<string, { type?: unknown }> = SearchQuery.properties;
+  for (const [name, value] of Object.entries(form)) {
+    if (value.trim() === '' || !(name in properties)) continue;
+    const type = properties[name].type;
+    // the kernel refuses what is not a number in a number's place before its validator converts it (strictNumbers)
+    if ((type === 'number' || type === 'integer') && !(type === 'integer' ? INTEGER_TEXT : NUMBER_TEXT).test(value))
+      throw new HttpError(400, `${name} must be ${type === 'integer' ? 'an integer' : 'a number'}`, 'INVALID_PARAMETER');
+    given[name] = value;
+  }
+  const converted = Value.Convert(SearchQuery, Value.Default(SearchQuery, given));
+  const [first] = Value.Errors(SearchQuery, converted);
+  if (first !== undefined) {
+    const name = first.instancePath.replace(/^\//, '');
+    const error: AjvError = { ...first, parentSchema: { ...properties[name] } };
+    throw new HttpError(400, validationMessage([error], 'querystring').message, 'INVALID_PARAMETER');
+  }
+  return converted as SearchParameters;
+}
