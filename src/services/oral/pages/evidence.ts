@@ -30,6 +30,9 @@ function facetList(facet: Facet, values: FacetValue[], form: Form, w: Words): Sa
   const { t } = w;
   const chosen = form[facet].trim().toLowerCase();
   const link = (value: string | undefined) => `/search${queryString({ ...form, [facet]: value, page: undefined })}#results`;
+  // The kinds and certainties in the page's words; the other facets' labels are data (names of countries, topics, years).
+  const labelOf = (v: FacetValue) =>
+    facet === 'kind' ? t(`facetKind.${v.value as 'review'}`) : facet === 'certainty' ? certaintyOf(v.value, w).label : v.label;
   return html`<details class="facet" open>
     <summary>${t(`facet.${facet}`)}</summary>
     ${
@@ -39,10 +42,10 @@ function facetList(facet: Facet, values: FacetValue[], form: Form, w: Words): Sa
             ${values.map((v) =>
               v.value.toLowerCase() === chosen
                 ? html`<li>
-                    <strong aria-current="true">${t('evidence.facetCount', { label: v.label, count: v.count })}</strong> ·
+                    <strong aria-current="true">${t('evidence.facetCount', { label: labelOf(v), count: v.count })}</strong> ·
                     <a href="${link(undefined)}">${t('evidence.facetAny')}</a>
                   </li>`
-                : html`<li><a href="${link(v.value)}">${v.label}</a> ${t('evidence.facetCountAfter', { count: v.count })}</li>`,
+                : html`<li><a href="${link(v.value)}">${labelOf(v)}</a> ${t('evidence.facetCountAfter', { count: v.count })}</li>`,
             )}
           </ul>`
     }

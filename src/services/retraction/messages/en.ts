@@ -69,8 +69,7 @@ export const en = {
   'search.retractedPapers': 'retracted papers',
   'search.citedAfter': 'of their {n, plural, one {# citation} other {# citations}} came after the retraction',
   'search.mostCited': 'Most cited after their retraction',
-  'search.topCitations':
-    '{after, number} of {n, plural, one {# citation} other {# citations}} after the retraction',
+  'search.topCitations': '{after, number} of {n, plural, one {# citation} other {# citations}} after the retraction',
   'search.retracted': ' · retracted {date}',
   'search.allAnalytics': 'All analytics →',
   'search.noReport': '{message}.',
@@ -115,7 +114,8 @@ export const en = {
   'paper.inAll': 'citations in all',
   'paper.before': 'before the notice',
   'paper.sameDay': 'on the day of the notice',
-  'paper.undated': '{n, plural, one {# citation has} other {# citations have}} no date to compare with the notice; they count in the total only.',
+  'paper.undated':
+    '{n, plural, one {# citation has} other {# citations have}} no date to compare with the notice; they count in the total only.',
   'paper.noYear': 'No citation of this paper has a known citing year.',
   'paper.noNoticeDate': 'The record has no notice date, so its citations cannot be split at the notice.',
   'paper.noAfter': 'No citation came {after}.',
@@ -223,7 +223,8 @@ export const en = {
   'chart.subjects.title': 'Subjects of {what}',
   'chart.subjects.description': 'The {n, number} subjects with the most {what} (a paper with several subjects counts in each).',
   'chart.countries.title': 'Countries of {what}',
-  'chart.countries.description': 'The {n, number} countries with the most {what} (a paper with authors in several countries counts in each).',
+  'chart.countries.description':
+    'The {n, number} countries with the most {what} (a paper with authors in several countries counts in each).',
   'chart.papers': 'Papers',
   'chart.papersValue': 'papers',
   'chart.timing.title': 'How long after the notice citations came',

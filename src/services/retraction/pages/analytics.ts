@@ -182,9 +182,7 @@ function totals({ tables, nature }: Data, w: Words): SafeHtml {
     <div class="stats-row">
       <p><span class="stat">${loc.number(o.total_papers)}</span>${what}</p>
       <p><span class="stat">${loc.number(o.total_citations)}</span>${t('analytics.citationsOfThem')}</p>
-      <p>
-        <span class="stat">${loc.percent(o.post_retraction_rate)}</span>${t('analytics.cameAfter', { n: o.post_retraction_citations })}
-      </p>
+      <p><span class="stat">${loc.percent(o.post_retraction_rate)}</span>${t('analytics.cameAfter', { n: o.post_retraction_citations })}</p>
       <p><span class="stat">${loc.number(o.journals)}</span>${t('analytics.journals', { countries: o.countries })}</p>
     </div>
     <p class="muted">
@@ -211,7 +209,9 @@ function totals({ tables, nature }: Data, w: Words): SafeHtml {
               (b) =>
                 html`<tr>
                   <th scope="row">
-                    <a href="/analytics${queryString({ nature: b.nature })}">${b.nature === 'other' ? t('nature.otherFacet') : t(`nature.${b.nature}`)}</a>
+                    <a href="/analytics${queryString({ nature: b.nature })}"
+                      >${b.nature === 'other' ? t('nature.otherFacet') : t(`nature.${b.nature}`)}</a
+                    >
                   </th>
                   <td class="num">${loc.number(b.papers)}</td>
                   <td class="num">${loc.number(b.total_citations)}</td>

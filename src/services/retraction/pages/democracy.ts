@@ -411,7 +411,9 @@ function panelSection(data: DemocracyData, chart: Chart, w: Words): SafeHtml {
   const { panel, visualizations } = data;
   if (!panel)
     return html`<h2>The panel</h2>
-      <p class="note">No democracy panel is imported: import one with <code>pdi import retraction democracy_panel.csv --kind panel</code>.</p>`;
+      <p class="note">
+        No democracy panel is imported: import one with <code>pdi import retraction democracy_panel.csv --kind panel</code>.
+      </p>`;
   const p = panel.value;
   return html`<h2>The panel</h2>
     ${sourceNote(data.panelSource, w)}
@@ -556,8 +558,7 @@ function fittedPage(data: DemocracyData, fit: Fit, chart: Chart, w: Words): Page
     body: html`<h1>${TITLE}</h1>
       ${modelBadges(info)}
       <p class="note">${info.note}</p>
-      ${sourceForm(info, info.source)}
-      ${democracy ? html`<p class="lead"><strong>Democracy:</strong> ${democracy.interpretation}</p>` : ''}
+      ${sourceForm(info, info.source)} ${democracy ? html`<p class="lead"><strong>Democracy:</strong> ${democracy.interpretation}</p>` : ''}
       <h2>Effects</h2>
       <p class="muted">${SCALE_NOTE}</p>
       ${forest.figure} ${effectsTable(predictors)}
@@ -570,8 +571,8 @@ function fittedPage(data: DemocracyData, fit: Fit, chart: Chart, w: Words): Page
       <p class="muted">${MCSE_NOTE}</p>
       ${parameterisationSentence(diagnostics.parameterisation)} ${convergenceTable(predictors)}
       ${diagnostics.convergence && diagnostics.sampler && diagnostics.checks ? checksTable(diagnostics) : html`<p>No diagnostics reported.</p>`}
-      ${modelCharts(fit, diagnostics, info.source, chart)} ${hyperTable(fit)} ${yearSection(fit, info.source, chart)}
-      ${data.comparison} ${methodologySection(methodologyBody(fit))} ${panelSection(data, chart, w)}`,
+      ${modelCharts(fit, diagnostics, info.source, chart)} ${hyperTable(fit)} ${yearSection(fit, info.source, chart)} ${data.comparison}
+      ${methodologySection(methodologyBody(fit))} ${panelSection(data, chart, w)}`,
   };
 }
 

@@ -113,8 +113,9 @@ function facts(c: PaperCitations, details: RecordDetails, { t }: Words): SafeHtm
     ${field(t('paper.publisher'), details.publisher)} ${field(t('paper.published'), c.paper.original_paper_date)}
     ${field(retracted ? t('paper.retracted') : t('paper.notice'), c.paper.retraction_date ?? t('paper.dateUnknown'))}
     ${doiLink(t('paper.doi'), c.paper.doi)} ${doiLink(t('paper.noticeDoi'), details.retraction_doi)}
-    ${field(t('paper.subjects'), details.subject.split('; ').join(', '))} ${field(t('paper.countries'), details.country.split('; ').join(', '))}
-    ${field(t('paper.articleType'), details.article_type)} ${field(t('paper.reasons'), details.reason?.split('; ').join(', '))}
+    ${field(t('paper.subjects'), details.subject.split('; ').join(', '))}
+    ${field(t('paper.countries'), details.country.split('; ').join(', '))} ${field(t('paper.articleType'), details.article_type)}
+    ${field(t('paper.reasons'), details.reason?.split('; ').join(', '))}
   </dl>`;
 }
 

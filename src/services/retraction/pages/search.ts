@@ -85,7 +85,9 @@ function searchForm(action: string, raw: FormValues, choices: Choices, w: Words)
     )}
     ${DATE_FILTERS.map(
       (name) =>
-        html`<label for="${name}">${t(`search.date.${name}`)} <input type="date" id="${name}" name="${name}" value="${text(name)}" /></label>`,
+        html`<label for="${name}"
+          >${t(`search.date.${name}`)} <input type="date" id="${name}" name="${name}" value="${text(name)}"
+        /></label>`,
     )}
     <button type="submit">${t('common.search')}</button>
     ${filtered || text('q') ? html`<a href="${action}">${t('search.clear')}</a>` : ''}
@@ -196,7 +198,8 @@ function landingBody(report: Report, w: Words): SafeHtml {
     <div class="stats-row">
       <p><span class="stat">${loc.number(report.totals.papers)}</span>${t('search.retractedPapers')}</p>
       <p>
-        <span class="stat">${loc.percent(report.totals.post_retraction_rate)}</span>${t('search.citedAfter', { n: report.totals.citations })}
+        <span class="stat">${loc.percent(report.totals.post_retraction_rate)}</span
+        >${t('search.citedAfter', { n: report.totals.citations })}
       </p>
     </div>
     <h2>${t('search.mostCited')}</h2>

@@ -61,4 +61,3 @@ export function pager(page: number, totalPages: number, href: (page: number) => 
     ${page < totalPages ? html`<a rel="next" href="${href(page + 1)}">${t('common.next')}</a>` : ''}
   </nav>`;
 }
-
