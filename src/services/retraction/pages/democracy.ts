@@ -22,7 +22,6 @@ import { comparisonSpec, regionsSpec, rootogramSpec, scatterSpec, trendsSpec, wo
 import {
   DIAGNOSTIC_THRESHOLDS,
   MCSE_NOTE,
-  MODEL_SOURCES,
   PANEL_DATASETS,
   SCALE_NOTE,
   diagnosticsBody,
