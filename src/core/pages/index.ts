@@ -14,6 +14,9 @@ import type { Db } from '../db/database.ts';
 import { coreAssets } from './assets.ts';
 import type { AssetRegistry } from './assets.ts';
 import { ChartCache } from './charts.ts';
+import type { ChartSpec } from './charts.ts';
+import { chartKey } from './chart-key.ts';
+import type { ChartKey } from './chart-key.ts';
 import { renderDocument } from './layout.ts';
 import type { DataFooter, ServiceLink } from './layout.ts';
 import { isWebAddress } from './html.ts';
@@ -172,6 +175,19 @@ export class PageKit {
     const host = (request.hostname || '127.0.0.1').replace(/:\d+$/, '');
     const port = this.ctx.config.ports[name] ?? DEFAULT_PORTS[name];
     return `${request.protocol}://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`;
+  }
+
+  /** The sections of the service's header in a language (the error page offers them to go on from). */
+  sections(language: Language): PageSection[] {
+    return this.header(language).sections;
+  }
+
+  /**
+   * A chart drawn once per key and kept: the key is built from its parts (this service, the chart, the language, the
+   * data version and the page's validated inputs, whole), so nothing that changes the chart can be left out of it.
+   */
+  chart(key: Omit<ChartKey, 'service'>, build: () => ChartSpec): SafeHtml {
+    return this.charts.figure(chartKey({ ...key, service: this.ctx.name }), () => ({ ...build(), language: key.language }));
   }
 
   async render(request: FastifyRequest, page: PageRequest): Promise<SafeHtml> {

@@ -1,31 +1,128 @@
-// What every service's pages say when a request cannot be used, and how a page with its own status is sent.
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../http/errors.ts';
-import { html } from './html.ts';
+// How every service's pages answer: one sendPage (a page with its own status is never cached), and one error page
+// for a request that cannot be used (4xx), a missing import (503) or a page that is not there (404), in the page
+// layout with the message the API gives for the same mistake, never JSON and never a 500.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, validationMessage } from '../http/errors.ts';
+import type { AjvError } from '../http/errors.ts';
+import type { ServiceApp } from '../service.ts';
+import { html, joinHtml } from './html.ts';
 import type { SafeHtml } from './html.ts';
 import type { PageKit, PageRequest } from './index.ts';
 import type { PageLocale } from './locale.ts';
 import { pageLocale } from './locale.ts';
+
+/** A page and, when the request was bad, its status (the page then is not cached). */
+export type PageResult = PageRequest & { status?: number };
+
+/** Why a request cannot be answered with the page it asked for: a status and the message the client reads. */
+export interface PageProblem {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+}
 
 /** A message about the request, announced to screen readers. */
 export function errorNote(message: string, locale: PageLocale = pageLocale('en', false)): SafeHtml {
   return html`<p class="note error" role="alert"><strong>${locale.layout('error.cannotUse')}</strong> ${message}</p>`;
 }
 
+/**
+ * The problem an error stands for when a page should say it: a client error (an HttpError 4xx, a failed validation
+ * with the API's message) or the 503 of missing data; null for anything else (a fault: the kernel's 500, logged).
+ */
+export function pageProblem(error: unknown): PageProblem | null {
+  if (error instanceof HttpError) {
+    return error.statusCode < 500 || error.statusCode === 503
+      ? { status: error.statusCode, message: error.message, headers: error.headers }
+      : null;
+  }
+  const fe = error as (FastifyError & { validation?: AjvError[]; validationContext?: string }) | null;
+  if (fe?.validation) return { status: 400, message: validationMessage(fe.validation, fe.validationContext).message, headers: {} };
+  if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500)
+    return { status: fe.statusCode, message: fe.message, headers: {} };
+  return null;
+}
+
 /** The 4xx of a query that cannot be used, as a status and message, so the page can draw its form beside it. */
 export function clientError(error: unknown): { status: number; message: string } {
-  if (error instanceof HttpError && error.statusCode < 500) return { status: error.statusCode, message: error.message };
+  const problem = pageProblem(error);
+  if (problem && problem.status < 500) return { status: problem.status, message: problem.message };
   throw error;
 }
 
-/** Sends a page built by `build`, which may set a status (e.g. 400 with its form redrawn, 404); such pages are not cached. */
+/** The shared error page: the problem in the layout, with the service's sections to go on from. */
+export function errorPage(kit: PageKit, locale: PageLocale, problem: PageProblem): PageResult {
+  const key =
+    problem.status === 404
+      ? 'error.notFound'
+      : problem.status === 429
+        ? 'error.tooMany'
+        : problem.status === 503
+          ? 'error.noData'
+          : 'error.cannotShow';
+  const title = locale.layout(key);
+  const sections = kit.sections(locale.language);
+  return {
+    title,
+    status: problem.status,
+    body: html`<h1>${title}</h1>
+      ${errorNote(problem.message, locale)}
+      <p>
+        ${joinHtml(
+          sections.map((s) => html`<a href="${s.href}">${s.label}</a>`),
+          ' · ',
+        )}
+      </p>`,
+  };
+}
+
+/** Sends a page; one with a status of its own (a 400 with its form redrawn, a 404) is not cached. */
+function sendResult(kit: PageKit, request: FastifyRequest, reply: FastifyReply, page: PageResult): Promise<string> {
+  if (page.status) reply.code(page.status).header('cache-control', 'no-store');
+  return kit.send(request, reply, page);
+}
+
+/** Sends a page built by `build`; a problem it throws (see pageProblem) is answered with the shared error page. */
+export async function sendPage(
+  kit: PageKit,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  build: () => Promise<PageResult>,
+): Promise<string> {
+  let page: PageResult;
+  try {
+    page = await build();
+  } catch (error) {
+    const problem = pageProblem(error);
+    if (!problem) throw error;
+    for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
+    page = errorPage(kit, kit.locale(request), problem);
+  }
+  return sendResult(kit, request, reply, page);
+}
+
+/**
+ * The older entry point B's pages use: like sendPage, but what `build` throws goes on to the kernel (B's pages catch
+ * the client errors they draw themselves). B can move to sendPage or definePage.
+ */
 export async function sendPageWithStatus(
   kit: PageKit,
   request: FastifyRequest,
   reply: FastifyReply,
-  build: () => Promise<PageRequest & { status?: number }>,
+  build: () => Promise<PageResult>,
 ): Promise<string> {
-  const page = await build();
-  if (page.status) reply.code(page.status).header('cache-control', 'no-store');
-  return kit.send(request, reply, page);
+  return sendResult(kit, request, reply, await build());
+}
+
+/**
+ * The error handler of a service's page routes: what is refused before a handler runs (a failed validation, a rate
+ * limit's 429, a text the kernel refuses) is answered with the shared error page too; faults go on to the kernel.
+ */
+export function pageErrors(app: ServiceApp, kit: PageKit): void {
+  app.setErrorHandler(async (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    const problem = pageProblem(error);
+    if (!problem) throw error;
+    for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
+    return sendResult(kit, request, reply, errorPage(kit, kit.locale(request), problem));
+  });
 }

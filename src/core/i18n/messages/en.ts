@@ -24,6 +24,7 @@ export const en = {
   'error.notFound': 'Not found',
   'error.noData': 'No data yet',
   'error.cannotShow': 'Cannot show this page',
+  'error.tooMany': 'Too many requests',
   'chart.dataBehind': 'Data behind “{title}”',
   'chart.dataCaption': '{title}: data',
   'chart.lower': '{name}: lower',

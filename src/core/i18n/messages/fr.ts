@@ -26,6 +26,7 @@ export const fr: Record<LayoutKey, string> = {
   'error.notFound': 'Introuvable',
   'error.noData': 'Aucune donnée pour l’instant',
   'error.cannotShow': 'Impossible d’afficher cette page',
+  'error.tooMany': 'Trop de requêtes',
   'chart.dataBehind': 'Données du graphique « {title} »',
   'chart.dataCaption': '{title} : données',
   'chart.lower': '{name} : borne inférieure',

@@ -79,12 +79,12 @@ describeEachDatabase(
     it('bad filters give the page with the message and status 400', async () => {
       for (const [url, message] of [
         ['/search?kind=article', /kind must be one of: recommendation, guideline, review/],
-        ['/search?year=20x1', /year must be a whole number from 1900 to 2100/],
-        ['/search?year=1800', /year must be a whole number from 1900 to 2100/],
+        ['/search?year=20x1', /year must be an integer/],
+        ['/search?year=1800', /year must be at least 1900/],
         ['/search?topic=unicorns', /topic must be an id or slug/],
         ['/search?country=FR', /country must be one of UK, US, CA, AU, NZ/],
         ['/search?certainty=sure', /certainty must be one of: high, moderate, low, very_low/],
-        ['/search?page=0', /page must be between 1 and/],
+        ['/search?page=0', /page must be at least 1/],
         [`/search?q=${'a'.repeat(201)}`, /q must be at most 200 characters long/],
       ] as const) {
         const res = await app.inject(url);

@@ -1,216 +1,178 @@
-// `/search`: one search over recommendations, guidelines and reviews, read by the function GET /api/search/
-// uses. A GET form with the API's filters, the facets as links with their counts (a link adds that filter), the
-// ranked results as cards, and the matches by year as a chart with its table. A bad filter redraws the form with
-// the message (400).
+// `/search`: one search over recommendations, guidelines and reviews, validated by the schema of GET /api/search/ and
+// read by the function it uses. A GET form with the API's filters, the facets as links with their counts (a link adds
+// that filter), the ranked results as cards, and the matches by year as a chart with its table. A bad filter redraws
+// the form with the API's message (400).
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
 import { barChart, html, queryString } from '../../../core/pages/index.ts';
-import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import type { HtmlValue, PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
+import { errorNote } from '../../../core/pages/replies.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { EvidenceSearchResult, Facet, FacetValue } from '../evidence-search.ts';
 import { runEvidenceSearch } from '../routes/search.ts';
-import { CERTAINTIES, DOCUMENT_KINDS, FACETS } from '../schemas/index.ts';
+import { CERTAINTIES, DOCUMENT_KINDS, EvidenceSearchQuery, FACETS } from '../schemas/index.ts';
 import type { EvidenceHit } from '../schemas/index.ts';
 import type { OralDatabase } from '../tables.ts';
-import type { Static } from 'typebox';
-import { badRequest } from '../../../core/http/errors.ts';
-import {
-  CERTAINTY,
-  certaintyBadge,
-  checkText,
-  clientError,
-  errorNote,
-  formatCount,
-  option,
-  pager,
-  param,
-  parsePageNumber,
-  recommendationBadges,
-  sendPage,
-  filterSelects,
-} from './shared.ts';
+import { certaintyBadge, certaintyOf, filterSelects, option, pager, recommendationBadges, wordsField, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
 
 export const EVIDENCE_PER_PAGE = 20;
-
-const FACET_TITLES: Record<Facet, string> = {
-  kind: 'Kind of document',
-  country: 'Country',
-  topic: 'Topic',
-  year: 'Year',
-  strength: 'Strength',
-  evidence_quality: 'Evidence quality',
-  certainty: 'Review certainty',
-};
-
-const KIND_LABELS = { recommendation: 'Recommendation', guideline: 'Guideline', review: 'Systematic review' } as const;
 
 const FORM_FIELDS = ['q', ...FACETS] as const;
 type Form = Record<(typeof FORM_FIELDS)[number], string>;
 
-/** `year` as the API takes it: a whole number from 1900 to 2100 (blank: none). */
-function parseYear(value: string): number | undefined {
-  if (value.trim() === '') return undefined;
-  const year = /^\s*\d{4}\s*$/.test(value) ? Number(value) : NaN;
-  if (!(year >= 1900 && year <= 2100)) throw badRequest(`year must be a whole number from 1900 to 2100, got "${value}"`);
-  return year;
+function formOf(raw: Readonly<Record<string, string>>): Form {
+  return Object.fromEntries(FORM_FIELDS.map((f) => [f, raw[f] ?? ''])) as Form;
 }
 
-function parseChoice<T extends string>(name: string, values: readonly T[], value: string): T | undefined {
-  const v = value.trim().toLowerCase();
-  if (v === '') return undefined;
-  if (!(values as readonly string[]).includes(v)) throw badRequest(`${name} must be one of: ${values.join(', ')}`);
-  return v as T;
-}
-
-function facetList(facet: Facet, values: FacetValue[], form: Form): SafeHtml {
+function facetList(facet: Facet, values: FacetValue[], form: Form, w: Words): SafeHtml {
+  const { t } = w;
   const chosen = form[facet].trim().toLowerCase();
   const link = (value: string | undefined) => `/search${queryString({ ...form, [facet]: value, page: undefined })}#results`;
+  // The kinds and certainties in the page's words; the other facets' labels are data (names of countries, topics, years).
+  const labelOf = (v: FacetValue) =>
+    facet === 'kind' ? t(`facetKind.${v.value as 'review'}`) : facet === 'certainty' ? certaintyOf(v.value, w).label : v.label;
   return html`<details class="facet" open>
-    <summary>${FACET_TITLES[facet]}</summary>
+    <summary>${t(`facet.${facet}`)}</summary>
     ${
       values.length === 0
-        ? html`<p class="muted">None among the matches.</p>`
+        ? html`<p class="muted">${t('evidence.facetNone')}</p>`
         : html`<ul>
             ${values.map((v) =>
               v.value.toLowerCase() === chosen
                 ? html`<li>
-                    <strong aria-current="true">${v.label} (${formatCount(v.count)})</strong> · <a href="${link(undefined)}">any</a>
+                    <strong aria-current="true">${t('evidence.facetCount', { label: labelOf(v), count: v.count })}</strong> ·
+                    <a href="${link(undefined)}">${t('evidence.facetAny')}</a>
                   </li>`
-                : html`<li><a href="${link(v.value)}">${v.label}</a> (${formatCount(v.count)})</li>`,
+                : html`<li><a href="${link(v.value)}">${labelOf(v)}</a> ${t('evidence.facetCountAfter', { count: v.count })}</li>`,
             )}
           </ul>`
     }
   </details>`;
 }
 
-function hitCard(hit: Static<typeof EvidenceHit>): SafeHtml {
+function hitCard(hit: Static<typeof EvidenceHit>, w: Words): SafeHtml {
+  const { t } = w;
+  const summary = hit.certainty_summary;
   return html`<li class="card evidence-hit">
     <p class="muted">
-      ${KIND_LABELS[hit.kind]}${hit.year === null ? '' : html` · ${hit.year}`}${hit.country ? html` · ${hit.country}` : ''}${
-        hit.is_demo ? html` <span class="badge warn">generated demo</span>` : ''
+      ${t(`kind.${hit.kind}`)}${hit.year === null ? '' : html` · ${hit.year}`}${hit.country ? html` · ${hit.country}` : ''}${
+        hit.is_demo ? html` <span class="badge warn">${t('common.generatedDemo')}</span>` : ''
       }
     </p>
     <h3><a href="${hit.path}">${hit.review_id ? html`<span class="muted">${hit.review_id}</span> ` : ''}${hit.title}</a></h3>
-    ${hit.kind === 'recommendation' ? recommendationBadges({ strength: hit.strength, evidence_quality: hit.evidence_quality, grade: null }) : ''}
     ${
-      hit.certainty_summary
+      hit.kind === 'recommendation'
+        ? recommendationBadges({ strength: hit.strength, evidence_quality: hit.evidence_quality, grade: null }, w)
+        : ''
+    }
+    ${
+      summary
         ? html`<ul class="badges">
-            ${CERTAINTIES.filter((c) => (hit.certainty_summary?.[c] ?? 0) > 0).map(
-              (c) =>
-                html`<li>${certaintyBadge(c, `${hit.certainty_summary?.[c]} outcome${hit.certainty_summary?.[c] === 1 ? '' : 's'}`)}</li>`,
+            ${CERTAINTIES.filter((c) => summary[c] > 0).map(
+              (c) => html`<li>${certaintyBadge(c, w, (label) => t('evidence.outcomes', { n: summary[c], label }))}</li>`,
             )}
           </ul>`
         : ''
     }
     ${hit.excerpt ? html`<p>${hit.excerpt}</p>` : ''}
-    ${hit.guideline ? html`<p class="source">From <a href="/guidelines/${hit.guideline.id}">${hit.guideline.title}</a></p>` : ''}
-    ${hit.topics.length > 0 ? html`<p class="muted">Topics: ${hit.topics.map((t) => t.name).join(', ')}</p>` : ''}
+    ${hit.guideline ? html`<p class="source">${t('card.from')} <a href="/guidelines/${hit.guideline.id}">${hit.guideline.title}</a></p>` : ''}
+    ${hit.topics.length > 0 ? html`<p class="muted">${t('card.topics', { topics: hit.topics.map((x) => x.name).join(', ') })}</p>` : ''}
   </li>`;
 }
 
 /** The matches by year, oldest first (the year facet's counts: every filter but the year applies). */
-function yearChart(result: EvidenceSearchResult) {
+function yearChart(result: EvidenceSearchResult, { t }: Words) {
   const years = [...result.facets.year].sort((a, b) => Number(a.value) - Number(b.value));
   return barChart({
     id: 'evidence-by-year',
-    title: 'Matches by year',
-    description:
-      'Documents matching the words and every filter but the year, by publication year (documents without a year are not counted).',
+    title: t('chart.byYear.title'),
+    description: t('chart.byYear.description'),
     categories: years.map((y) => y.label),
-    series: [{ name: 'Documents', values: years.map((y) => y.count) }],
-    valueName: 'documents',
+    series: [{ name: t('chart.byYear.series'), values: years.map((y) => y.count) }],
+    valueName: t('chart.byYear.value'),
   });
 }
 
+function frame(form: Form, results: HtmlValue, w: Words) {
+  const { t } = w;
+  return {
+    title: form.q ? t('evidence.titleFor', { q: form.q }) : t('evidence.title'),
+    description: t('evidence.description'),
+    section: '/search',
+    body: html`<h1>${t('evidence.title')}</h1>
+      <p class="lead">${t('evidence.lead')}</p>
+      <form class="filters" method="get" action="/search" role="search" aria-label="${t('evidence.title')}">
+        ${wordsField(form.q, w)}
+        <label
+          >${t('evidence.kind')}
+          <select name="kind">
+            ${option('', t('evidence.anyKind'), form.kind)} ${DOCUMENT_KINDS.map((k) => option(k, t(`kind.${k}`), form.kind.toLowerCase()))}
+          </select>
+        </label>
+        ${filterSelects.country(form.country, w)} ${filterSelects.topic(form.topic, w)}
+        <label
+          >${t('evidence.year')} <input type="number" name="year" value="${form.year}" min="1900" max="2100" inputmode="numeric"
+        /></label>
+        ${filterSelects.strength(form.strength, w)} ${filterSelects.evidenceQuality(form.evidence_quality, w)}
+        <label
+          >${t('evidence.certainty')}
+          <select name="certainty">
+            ${option('', t('evidence.anyCertainty'), form.certainty)}
+            ${CERTAINTIES.map((c) => option(c, certaintyOf(c, w).label, form.certainty.toLowerCase()))}
+          </select>
+        </label>
+        <button type="submit">${t('common.search')}</button>
+      </form>
+      ${results}`,
+  };
+}
+
 export function evidencePage(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageKit): void {
-  app.get('/search', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const form = Object.fromEntries(FORM_FIELDS.map((f) => [f, param(request.query, f) ?? ''])) as Form;
-      let results: { body: SafeHtml; status?: number };
-      try {
-        const text = checkText('q', form.q);
-        const page = parsePageNumber(param(request.query, 'page'));
-        const query = {
-          q: text,
-          kind: parseChoice('kind', DOCUMENT_KINDS, form.kind),
-          country: form.country,
-          topic: form.topic,
-          year: parseYear(form.year),
-          strength: form.strength,
-          evidence_quality: form.evidence_quality,
-          certainty: parseChoice('certainty', CERTAINTIES, form.certainty),
-        };
-        const { result, filters } = await runEvidenceSearch(db, query, { page, limit: EVIDENCE_PER_PAGE });
-        const totalPages = Math.max(1, Math.ceil(result.total / EVIDENCE_PER_PAGE));
-        const first = (page - 1) * EVIDENCE_PER_PAGE + 1;
-        // Keyed by the data version and the validated filters (their canonical echo), never the raw query.
-        const chart =
-          result.facets.year.length > 0
-            ? kit.charts.figure(`oral:search:${result.dataVersion}:${JSON.stringify(filters)}`, () => yearChart(result))
-            : '';
-        results = {
-          body: html`<h2 id="results">Results</h2>
-            <p class="count" role="status">
-              ${
-                result.total === 0
-                  ? 'No document matches.'
-                  : result.rows.length === 0
-                    ? html`${formatCount(result.total)} documents match, but page ${page} is past the last page (${totalPages}).`
-                    : html`${formatCount(result.total)} document${result.total === 1 ? '' : 's'} match${result.total === 1 ? 'es' : ''};
-                      showing ${formatCount(first)}–${formatCount(first + result.rows.length - 1)},
-                      ${text ? 'best match first' : 'newest first'}.`
-              }
-            </p>
-            <div class="grid-2">
-              <section aria-label="Refine the results">
-                <h3>Refine</h3>
-                ${FACETS.map((f) => facetList(f, result.facets[f], form))}
-              </section>
-              <section aria-label="Matching documents">
-                <ol class="results">
-                  ${result.rows.map(hitCard)}
-                </ol>
-                ${pager('/search', form, page, totalPages)}
-              </section>
-            </div>
-            ${chart}`,
-        };
-      } catch (error) {
-        const { status, message } = clientError(error);
-        results = { status, body: errorNote(message) };
-      }
-      return {
-        title: form.q ? `“${form.q}” in all the evidence` : 'Search all the evidence',
-        description:
-          'One search over oral health recommendations, clinical guidelines and systematic reviews, ranked, with counts by kind, topic and year.',
-        section: '/search',
-        status: results.status,
-        body: html`<h1>Search all the evidence</h1>
-          <p class="lead">
-            Recommendations, the guidelines that make them and systematic reviews, in one list: the words as a phrase in a title first, then
-            as a phrase in the text, then every word in a title, then every word anywhere. Accents and case are ignored.
-          </p>
-          <form class="filters" method="get" action="/search" role="search" aria-label="Search all the evidence">
-            <label>Words <input type="search" name="q" value="${form.q}" maxlength="200" placeholder="e.g. fluoride varnish" /></label>
-            <label
-              >Kind
-              <select name="kind">
-                ${option('', 'Any kind', form.kind)} ${DOCUMENT_KINDS.map((k) => option(k, KIND_LABELS[k], form.kind.toLowerCase()))}
-              </select>
-            </label>
-            ${filterSelects.country(form.country)} ${filterSelects.topic(form.topic)}
-            <label>Year <input type="number" name="year" value="${form.year}" min="1900" max="2100" inputmode="numeric" /></label>
-            ${filterSelects.strength(form.strength)} ${filterSelects.evidenceQuality(form.evidence_quality)}
-            <label
-              >Review certainty
-              <select name="certainty">
-                ${option('', 'Any certainty', form.certainty)}
-                ${CERTAINTIES.map((c) => option(c, CERTAINTY[c].label, form.certainty.toLowerCase()))}
-              </select>
-            </label>
-            <button type="submit">Search</button>
-          </form>
-          ${results.body}`,
-      };
-    }),
-  );
+  definePage(app, kit, {
+    url: '/search',
+    query: EvidenceSearchQuery,
+    read: async ({ query }) => (await runEvidenceSearch(db, query, { page: query.page, limit: EVIDENCE_PER_PAGE })).result,
+    render(result, input) {
+      const w = wordsOf(input.locale);
+      const { t } = w;
+      const form = formOf(input.form);
+      const page = input.query.page;
+      const totalPages = Math.max(1, Math.ceil(result.total / EVIDENCE_PER_PAGE));
+      const first = (page - 1) * EVIDENCE_PER_PAGE + 1;
+      const count =
+        result.total === 0
+          ? t('evidence.none')
+          : result.rows.length === 0
+            ? t('evidence.pastLast', { total: result.total, page, pages: totalPages })
+            : t('evidence.count', {
+                total: result.total,
+                first,
+                last: first + result.rows.length - 1,
+                order: input.query.q?.trim() ? 'relevance' : 'newest',
+              });
+      const chart = result.facets.year.length > 0 ? input.chart('evidence-by-year', () => yearChart(result, w)) : '';
+      return frame(
+        form,
+        html`<h2 id="results">${t('common.results')}</h2>
+          <p class="count" role="status">${count}</p>
+          <div class="grid-2">
+            <section aria-label="${t('evidence.refineLabel')}">
+              <h3>${t('evidence.refine')}</h3>
+              ${FACETS.map((f) => facetList(f, result.facets[f], form, w))}
+            </section>
+            <section aria-label="${t('evidence.matchingLabel')}">
+              <ol class="results">
+                ${result.rows.map((hit) => hitCard(hit, w))}
+              </ol>
+              ${pager('/search', form, page, totalPages, w)}
+            </section>
+          </div>
+          ${chart}`,
+        w,
+      );
+    },
+    refused: (problem, { form, locale }) => frame(formOf(form), errorNote(problem.message, locale), wordsOf(locale)),
+  });
 }

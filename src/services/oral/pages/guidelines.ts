@@ -1,170 +1,171 @@
-// `/guidelines`: the guidelines (words and country, as GET /api/guidelines/), and `/guidelines/:id`: one
-// guideline with its recommendations, and how strong they are against how good their evidence is.
+// `/guidelines`: the guidelines (words and country, validated by the schema of GET /api/guidelines/ and read as it
+// reads them), and `/guidelines/:id`: one guideline with its recommendations, and how strong they are against how
+// good their evidence is.
 import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { badRequest, notFound } from '../../../core/http/errors.ts';
+import { notFound } from '../../../core/http/errors.ts';
 import { cleanText } from '../../../core/http/params.ts';
 import { externalLink, html } from '../../../core/pages/index.ts';
-import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import type { HtmlValue, PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
+import { errorNote } from '../../../core/pages/replies.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { getGuideline, guidelineRecommendations, listGuidelines } from '../repository.ts';
 import { parseCountry } from '../routes/common.ts';
+import { listGuidelinesSchema } from '../schemas/index.ts';
 import type { Guideline, Recommendation } from '../schemas/index.ts';
 import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS } from '../sources/index.ts';
 import type { OralDatabase } from '../tables.ts';
-import {
-  checkText,
-  clientError,
-  errorNote,
-  formatCount,
-  option,
-  pager,
-  param,
-  parsePageNumber,
-  recommendationCard,
-  sendPage,
-} from './shared.ts';
+import { option, pager, recommendationCard, wordsField, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
 
 const GUIDELINES_PER_PAGE = 20;
 
+/** A guideline's id: a positive whole number (ids are integers in both databases). */
+const GuidelineParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+
 type GuidelineItem = Static<typeof Guideline>;
 
-function guidelineCard(g: GuidelineItem): SafeHtml {
+function guidelineCard(g: GuidelineItem, { t }: Words): SafeHtml {
   return html`<li class="card">
     <h3><a href="/guidelines/${g.id}">${g.title}</a></h3>
     <p>
       ${g.organization.name} · ${g.organization.country.flag_emoji}
       ${g.region ?? g.organization.country.name}${g.publication_year ? html` · ${g.publication_year}` : ''} ·
-      ${formatCount(g.recommendation_count)} recommendation${g.recommendation_count === 1 ? '' : 's'}
+      ${t('guidelines.recommendations', { n: g.recommendation_count })}
     </p>
     <ul class="badges">
-      ${g.is_demo ? html`<li><span class="badge warn">Generated demo data</span></li>` : ''}
-      ${g.is_active ? '' : html`<li><span class="badge bad">Withdrawn or superseded</span></li>`}
+      ${g.is_demo ? html`<li><span class="badge warn">${t('guidelines.demo')}</span></li>` : ''}
+      ${g.is_active ? '' : html`<li><span class="badge bad">${t('guidelines.withdrawn')}</span></li>`}
     </ul>
     <p class="muted">${g.description}</p>
   </li>`;
 }
 
-export function guidelinePages(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageKit): void {
-  app.get('/guidelines', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const form = { q: param(request.query, 'q') ?? '', country: param(request.query, 'country') ?? '' };
-      let status: number | undefined;
-      let results: SafeHtml;
-      try {
-        const country = parseCountry(form.country);
-        const page = parsePageNumber(param(request.query, 'page'));
-        const found = await listGuidelines(
-          db,
-          { q: cleanText(checkText('q', form.q)), country: country?.code },
-          { page, limit: GUIDELINES_PER_PAGE },
-        );
-        const totalPages = Math.max(1, Math.ceil(found.total / GUIDELINES_PER_PAGE));
-        results = html`<h2>Guidelines</h2>
-          <p class="count" role="status">
-            ${
-              found.total === 0
-                ? 'No guideline matches.'
-                : html`${formatCount(found.total)} guideline${found.total === 1 ? '' : 's'}, newest
-                  first${found.rows.length === 0 ? html`; page ${page} is past the last page (${totalPages})` : ''}.`
-            }
-          </p>
-          <ol class="results">
-            ${found.rows.map(guidelineCard)}
-          </ol>
-          ${pager('/guidelines', form, page, totalPages)}`;
-      } catch (error) {
-        const problem = clientError(error);
-        status = problem.status;
-        results = errorNote(problem.message);
-      }
-      return {
-        title: 'Guidelines',
-        description: 'Clinical practice guidelines on oral health, by country and organization.',
-        section: '/guidelines',
-        status,
-        body: html`<h1>Clinical practice guidelines</h1>
-          <form class="filters" method="get" action="/guidelines" role="search" aria-label="Search guidelines">
-            <label>Words <input type="search" name="q" value="${form.q}" maxlength="200" /></label>
-            <label
-              >Country
-              <select name="country">
-                ${option('', 'Any country', form.country)} ${COUNTRIES.map((c) => option(c.code, c.name, form.country.toUpperCase()))}
-              </select>
-            </label>
-            <button type="submit">Search</button>
-          </form>
-          ${results}`,
-      };
-    }),
-  );
-
-  app.get('/guidelines/:id', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const raw = (request.params as { id: string }).id;
-      if (!/^\d{1,15}$/.test(raw)) throw badRequest(`a guideline id is a positive whole number, got "${raw}"`);
-      const guideline = await getGuideline(db, Number(raw));
-      if (!guideline) throw notFound(`guideline ${raw} not found`);
-      const recommendations = await guidelineRecommendations(db, guideline.id);
-      const g = guideline;
-      return {
-        title: g.title,
-        description: `${g.title} (${g.organization.name}): ${g.recommendation_count} recommendations with their strength and evidence.`,
-        section: '/guidelines',
-        body: html`<p class="breadcrumbs"><a href="/guidelines">Guidelines</a> ›</p>
-          <h1>${g.title}</h1>
-          ${
-            g.is_demo
-              ? html`<p class="note warn" role="note">
-                  <strong>Generated demo guideline.</strong> Not a real publication; no advice here is real.
-                </p>`
-              : ''
-          }
-          <dl class="facts">
-            <dt>Organization</dt>
-            <dd>${externalLink(g.organization.website, g.organization.name)}</dd>
-            <dt>Country</dt>
-            <dd>${g.organization.country.flag_emoji} ${g.organization.country.name}${g.region ? html` (${g.region})` : ''}</dd>
-            <dt>Published</dt>
-            <dd>${g.publication_year ?? 'year not stated'}</dd>
-            <dt>Status</dt>
-            <dd>${g.is_active ? 'Current' : 'Withdrawn or superseded'}</dd>
-            ${
-              g.url
-                ? html`<dt>Source</dt>
-                    <dd>${externalLink(g.url)}</dd>`
-                : ''
-            }
-          </dl>
-          <p>${g.description}</p>
-          <h2>Strength against quality of evidence</h2>
-          ${strengthByQuality(recommendations)}
-          <h2>${formatCount(recommendations.length)} recommendation${recommendations.length === 1 ? '' : 's'}</h2>
-          <ol class="results">
-            ${recommendations.map((r) => recommendationCard(r, false))}
-          </ol>`,
-      };
-    }),
-  );
+function listFrame(form: { q: string; country: string }, results: HtmlValue, w: Words) {
+  const { t } = w;
+  return {
+    title: t('guidelines.title'),
+    description: t('guidelines.description'),
+    section: '/guidelines',
+    body: html`<h1>${t('guidelines.heading')}</h1>
+      <form class="filters" method="get" action="/guidelines" role="search" aria-label="${t('guidelines.formLabel')}">
+        ${wordsField(form.q, w, false)}
+        <label
+          >${t('common.country')}
+          <select name="country">
+            ${option('', t('common.anyCountry'), form.country)} ${COUNTRIES.map((c) => option(c.code, c.name, form.country.toUpperCase()))}
+          </select>
+        </label>
+        <button type="submit">${t('common.search')}</button>
+      </form>
+      ${results}`,
+  };
 }
 
+const formOf = (raw: Readonly<Record<string, string>>) => ({ q: raw.q ?? '', country: raw.country ?? '' });
+
+export function guidelinePages(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageKit): void {
+  definePage(app, kit, {
+    url: '/guidelines',
+    query: listGuidelinesSchema.querystring,
+    read: async ({ query }) =>
+      listGuidelines(
+        db,
+        { q: cleanText(query.q), country: parseCountry(query.country)?.code },
+        { page: query.page, limit: GUIDELINES_PER_PAGE },
+      ),
+    render(found, { query, form: raw, locale }) {
+      const w = wordsOf(locale);
+      const { t } = w;
+      const form = formOf(raw);
+      const totalPages = Math.max(1, Math.ceil(found.total / GUIDELINES_PER_PAGE));
+      const past = found.rows.length === 0 ? 'yes' : 'no';
+      return listFrame(
+        form,
+        html`<h2>${t('guidelines.title')}</h2>
+          <p class="count" role="status">
+            ${found.total === 0 ? t('guidelines.none') : t('guidelines.count', { total: found.total, past, page: query.page, pages: totalPages })}
+          </p>
+          <ol class="results">
+            ${found.rows.map((g) => guidelineCard(g, w))}
+          </ol>
+          ${pager('/guidelines', form, query.page, totalPages, w)}`,
+        w,
+      );
+    },
+    refused: (problem, { form, locale }) => listFrame(formOf(form), errorNote(problem.message, locale), wordsOf(locale)),
+  });
+
+  definePage(app, kit, {
+    url: '/guidelines/:id',
+    params: GuidelineParams,
+    async read({ params }) {
+      const guideline = await getGuideline(db, params.id);
+      if (!guideline) throw notFound(`guideline ${params.id} not found`);
+      return { guideline, recommendations: await guidelineRecommendations(db, guideline.id) };
+    },
+    render: ({ guideline, recommendations }, { locale }) => guidelinePage(guideline, recommendations, wordsOf(locale)),
+  });
+}
+
+function guidelinePage(g: NonNullable<Awaited<ReturnType<typeof getGuideline>>>, recommendations: RecommendationItem[], w: Words) {
+  const { t } = w;
+  return {
+    title: g.title,
+    description: t('guideline.description', { title: g.title, organization: g.organization.name, n: g.recommendation_count }),
+    section: '/guidelines',
+    body: html`<p class="breadcrumbs"><a href="/guidelines">${t('guidelines.title')}</a> ›</p>
+      <h1>${g.title}</h1>
+      ${g.is_demo ? html`<p class="note warn" role="note"><strong>${t('guideline.demoTitle')}</strong> ${t('guideline.demoText')}</p>` : ''}
+      <dl class="facts">
+        <dt>${t('guideline.organization')}</dt>
+        <dd>${externalLink(g.organization.website, g.organization.name)}</dd>
+        <dt>${t('guideline.country')}</dt>
+        <dd>${g.organization.country.flag_emoji} ${g.organization.country.name}${g.region ? html` (${g.region})` : ''}</dd>
+        <dt>${t('guideline.published')}</dt>
+        <dd>${g.publication_year ?? t('guideline.yearNotStated')}</dd>
+        <dt>${t('guideline.status')}</dt>
+        <dd>${g.is_active ? t('guideline.current') : t('guidelines.withdrawn')}</dd>
+        ${
+          g.url
+            ? html`<dt>${t('guideline.source')}</dt>
+                <dd>${externalLink(g.url)}</dd>`
+            : ''
+        }
+      </dl>
+      <p>${g.description}</p>
+      <h2>${t('guideline.matrix')}</h2>
+      ${strengthByQuality(recommendations, w)}
+      <h2>${t('guideline.recommendations', { n: recommendations.length })}</h2>
+      <ol class="results">
+        ${recommendations.map((r) => recommendationCard(r, false, w))}
+      </ol>`,
+  };
+}
+
+type RecommendationItem = Static<typeof Recommendation>;
+
 /** A count table: rows are strengths, columns evidence qualities ("not stated" where the source gives none). */
-function strengthByQuality(recommendations: Array<Static<typeof Recommendation>>): SafeHtml {
-  const strengths = [...STRENGTHS.entries.map((s) => s.name), 'Not stated'];
-  const qualities = [...EVIDENCE_QUALITIES.entries.map((q) => q.name), 'Not graded'];
+function strengthByQuality(recommendations: RecommendationItem[], { t }: Words): SafeHtml {
+  const notStated = t('guideline.notStated');
+  const notGraded = t('guideline.notGraded');
+  const strengths = [...STRENGTHS.entries.map((s) => s.name), notStated];
+  const qualities = [...EVIDENCE_QUALITIES.entries.map((q) => q.name), notGraded];
   const count = (s: string, q: string) =>
-    recommendations.filter((r) => (r.strength?.name ?? 'Not stated') === s && (r.evidence_quality?.name ?? 'Not graded') === q).length;
+    recommendations.filter((r) => (r.strength?.name ?? notStated) === s && (r.evidence_quality?.name ?? notGraded) === q).length;
   const usedStrengths = strengths.filter((s) => qualities.some((q) => count(s, q) > 0));
   const usedQualities = qualities.filter((q) => strengths.some((s) => count(s, q) > 0));
-  if (usedStrengths.length === 0) return html`<p>This guideline has no recommendations stored.</p>`;
+  if (usedStrengths.length === 0) return html`<p>${t('guideline.noRecommendations')}</p>`;
   return html`<div class="table-scroll">
     <table class="data">
       <caption>
-        Recommendations of this guideline by strength (rows) and quality of evidence (columns)
+        ${t('guideline.matrixCaption')}
       </caption>
       <thead>
         <tr>
-          <th scope="col">Strength</th>
+          <th scope="col">${t('common.strength')}</th>
           ${usedQualities.map((q) => html`<th scope="col" class="num">${q}</th>`)}
         </tr>
       </thead>

@@ -1,24 +1,25 @@
 // Service A's pages: the recommendation search at /, the search over every kind of document at /search,
-// guidelines, systematic reviews with their forest plots, and statistics. Built on the repository functions the API uses; they work without JavaScript.
+// guidelines, systematic reviews with their forest plots, and statistics. Built on the repository functions the API
+// uses, each page validated by its API route's schema (core/pages/page.ts); they work without JavaScript.
+import { pageErrors } from '../../../core/pages/replies.ts';
 import type { ServicePages } from '../../../core/service.ts';
 import { oralDatabase } from '../tables.ts';
 import { guidelinePages } from './guidelines.ts';
 import { reviewPages } from './reviews.ts';
 import { evidencePage } from './evidence.ts';
 import { searchPage } from './search.ts';
+import { oralHeader } from './shared.ts';
 import { statisticsPage } from './statistics.ts';
 
+const english = oralHeader('en');
+
 export const oralPages: ServicePages = {
-  title: 'Oral health evidence',
-  sections: [
-    { label: 'Search', href: '/' },
-    { label: 'All evidence', href: '/search' },
-    { label: 'Guidelines', href: '/guidelines' },
-    { label: 'Reviews', href: '/reviews' },
-    { label: 'Statistics', href: '/statistics' },
-  ],
+  title: english.serviceTitle,
+  sections: english.sections,
+  header: oralHeader,
   async routes(app, ctx, kit) {
     const db = oralDatabase(ctx.db);
+    pageErrors(app, kit);
     searchPage(app, db, kit);
     evidencePage(app, db, kit);
     guidelinePages(app, db, kit);

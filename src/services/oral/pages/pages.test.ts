@@ -68,12 +68,12 @@ describeEachDatabase(
       for (const [url, message] of [
         ['/?country=zz', /country must be one of UK, US, CA, AU, NZ/],
         ['/?topic=unicorns', /topic must be an id or slug/],
-        ['/?page=abc', /page must be a whole number from 1/],
+        ['/?page=abc', /page must be an integer/],
         [`/?q=${'a'.repeat(201)}`, /q must be at most 200 characters long/],
         ['/guidelines?country=FR', /country must be one of/],
-        ['/reviews?page=0', /page must be between 1 and/],
-        ['/guidelines/abc', /a guideline id is a positive whole number/],
-        ['/reviews/CD%3Cx%3E', /a review number looks like CD000979/],
+        ['/reviews?page=0', /page must be at least 1/],
+        ['/guidelines/abc', /id must be an integer/],
+        ['/reviews/CD%3Cx%3E', /review_id must match pattern/],
       ] as const) {
         const res = await page(app, url);
         assert.equal(res.status, 400, url);

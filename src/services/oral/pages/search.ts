@@ -1,98 +1,74 @@
-// `/`: the evidence search. The API's filters (words, country, topic, strength, evidence quality) as a GET
-// form, read by the same functions as GET /api/recommendations/, and the results as cards with their
-// strength and evidence badges. A bad filter redraws the form with the message (400).
+// `/`: the evidence search. The API's filters (words, country, topic, strength, evidence quality) as a GET form,
+// validated by the schema of GET /api/recommendations/ and read by the same function, and the results as cards with
+// their strength and evidence badges. A bad filter redraws the form with the API's message (400).
 import type { Kysely } from 'kysely';
-import { cleanText } from '../../../core/http/params.ts';
 import { html } from '../../../core/pages/index.ts';
-import type { PageKit } from '../../../core/pages/index.ts';
+import type { HtmlValue, PageKit } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
+import { errorNote } from '../../../core/pages/replies.ts';
 import type { ServiceApp } from '../../../core/service.ts';
-import { listRecommendations } from '../repository.ts';
-import { parseCountry, parseVocabulary } from '../routes/common.ts';
-import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from '../sources/index.ts';
+import { searchRecommendations } from '../routes/recommendations.ts';
+import { RecommendationQuery } from '../schemas/index.ts';
 import type { OralDatabase } from '../tables.ts';
-import {
-  checkText,
-  clientError,
-  errorNote,
-  formatCount,
-  pager,
-  param,
-  parsePageNumber,
-  recommendationCard,
-  sendPage,
-  filterSelects,
-} from './shared.ts';
+import { filterSelects, pager, recommendationCard, wordsField, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
 
 export const RESULTS_PER_PAGE = 20;
 
+const FORM_FIELDS = ['q', 'country', 'topic', 'strength', 'evidence_quality'] as const;
+type Form = Record<(typeof FORM_FIELDS)[number], string>;
+
+function formOf(raw: Readonly<Record<string, string>>): Form {
+  return Object.fromEntries(FORM_FIELDS.map((f) => [f, raw[f] ?? ''])) as Form;
+}
+
+/** The page around its results (or the message of a bad filter): the form keeps what the client wrote. */
+function frame(form: Form, results: HtmlValue, w: Words) {
+  const { t } = w;
+  return {
+    title: form.q ? t('home.titleFor', { q: form.q }) : t('home.title'),
+    description: t('home.description'),
+    section: '/',
+    body: html`<h1>${t('home.heading')}</h1>
+      <p class="lead">${t('home.lead')} <a href="/reviews">${t('home.leadLink')}</a>.</p>
+      <form class="filters" method="get" action="/" role="search" aria-label="${t('home.formLabel')}">
+        ${wordsField(form.q, w)} ${filterSelects.country(form.country, w)} ${filterSelects.topic(form.topic, w)}
+        ${filterSelects.strength(form.strength, w)} ${filterSelects.evidenceQuality(form.evidence_quality, w)}
+        <button type="submit">${t('common.search')}</button>
+      </form>
+      ${results}`,
+  };
+}
+
 export function searchPage(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageKit): void {
-  app.get('/', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const form = {
-        q: param(request.query, 'q') ?? '',
-        country: param(request.query, 'country') ?? '',
-        topic: param(request.query, 'topic') ?? '',
-        strength: param(request.query, 'strength') ?? '',
-        evidence_quality: param(request.query, 'evidence_quality') ?? '',
-      };
-      let results: { body: ReturnType<typeof html>; status?: number };
-      try {
-        const country = parseCountry(form.country);
-        const topic = parseVocabulary(TOPICS, 'topic', form.topic);
-        const strength = parseVocabulary(STRENGTHS, 'strength', form.strength);
-        const quality = parseVocabulary(EVIDENCE_QUALITIES, 'evidence_quality', form.evidence_quality);
-        const text = cleanText(checkText('q', form.q));
-        const page = parsePageNumber(param(request.query, 'page'));
-        const found = await listRecommendations(
-          db,
-          { q: text, country: country?.code, topicId: topic?.id, strengthId: strength?.id, evidenceQualityId: quality?.id },
-          { page, limit: RESULTS_PER_PAGE },
-        );
-        const totalPages = Math.max(1, Math.ceil(found.total / RESULTS_PER_PAGE));
-        const first = (page - 1) * RESULTS_PER_PAGE + 1;
-        results = {
-          body: html`<h2 id="results">Results</h2>
-            <p class="count" role="status">
-              ${
-                found.total === 0
-                  ? 'No recommendation matches these filters.'
-                  : found.rows.length === 0
-                    ? html`${formatCount(found.total)} recommendations match, but page ${page} is past the last page (${totalPages}).`
-                    : html`${formatCount(found.total)} recommendation${found.total === 1 ? '' : 's'} match${found.total === 1 ? 'es' : ''};
-                      showing ${formatCount(first)}–${formatCount(first + found.rows.length - 1)}, newest guideline first.`
-              }
-            </p>
-            <ol class="results">
-              ${found.rows.map((rec) => recommendationCard(rec, true))}
-            </ol>
-            ${pager('/', form, page, totalPages)}`,
-        };
-      } catch (error) {
-        const { status, message } = clientError(error);
-        results = { status, body: errorNote(message) };
-      }
-      return {
-        title: form.q ? `“${form.q}” in the evidence` : 'Search the evidence',
-        description:
-          'Search oral health recommendations from clinical guidelines by words, country, topic, strength and quality of evidence.',
-        section: '/',
-        status: results.status,
-        body: html`<h1>Search oral health evidence</h1>
-          <p class="lead">
-            Recommendations of clinical practice guidelines, each with the strength the guideline gives it and the quality of the evidence
-            behind it. Systematic reviews and their effects are under <a href="/reviews">Reviews</a>.
-          </p>
-          <form class="filters" method="get" action="/" role="search" aria-label="Search recommendations">
-            <label
-              >Words
-              <input type="search" name="q" value="${form.q}" maxlength="200" placeholder="e.g. fluoride varnish" />
-            </label>
-            ${filterSelects.country(form.country)} ${filterSelects.topic(form.topic)} ${filterSelects.strength(form.strength)}
-            ${filterSelects.evidenceQuality(form.evidence_quality)}
-            <button type="submit">Search</button>
-          </form>
-          ${results.body}`,
-      };
-    }),
-  );
+  definePage(app, kit, {
+    url: '/',
+    query: RecommendationQuery,
+    read: async ({ query }) => (await searchRecommendations(db, { ...query, limit: RESULTS_PER_PAGE })).result,
+    render(found, { query, form: raw, locale }) {
+      const w = wordsOf(locale);
+      const { t } = w;
+      const form = formOf(raw);
+      const page = query.page;
+      const totalPages = Math.max(1, Math.ceil(found.total / RESULTS_PER_PAGE));
+      const first = (page - 1) * RESULTS_PER_PAGE + 1;
+      const count =
+        found.total === 0
+          ? t('home.none')
+          : found.rows.length === 0
+            ? t('home.pastLast', { total: found.total, page, pages: totalPages })
+            : t('home.count', { total: found.total, first, last: first + found.rows.length - 1 });
+      return frame(
+        form,
+        html`<h2 id="results">${t('common.results')}</h2>
+          <p class="count" role="status">${count}</p>
+          <ol class="results">
+            ${found.rows.map((rec) => recommendationCard(rec, true, w))}
+          </ol>
+          ${pager('/', form, page, totalPages, w)}`,
+        w,
+      );
+    },
+    refused: (problem, { form, locale }) => frame(formOf(form), errorNote(problem.message, locale), wordsOf(locale)),
+  });
 }

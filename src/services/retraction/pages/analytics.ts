@@ -2,306 +2,318 @@
 // corrections, reinstatements: counted apart, never as retractions), citations per citing year split at the notice,
 // subjects and countries, and the timing of the citations that came after the notice. The figures are the API's:
 // the analytics-data tables (GET /api/analytics-data/) and the post-retraction analytics
-// (GET /api/post-retraction-analytics/), both computed at import.
+// (GET /api/post-retraction-analytics/), both computed at import; `nature` and `time_filter` are validated by the
+// latter's schema.
+import { Type } from 'typebox';
 import { barChart, html, lineChart, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
+import { errorNote } from '../../../core/pages/replies.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { AGGREGATES } from '../aggregates.ts';
 import type { AnalyticsTables } from '../aggregates.ts';
-import { NATURES, NATURE_FILTERS, NATURE_NAMES } from '../nature.ts';
+import { NATURES, NATURE_FILTERS } from '../nature.ts';
 import type { NatureFilter } from '../nature.ts';
 import { PAPER_DATASETS, postRetractionReport, storedAggregate } from '../reports.ts';
 import { dataSource } from '../repository.ts';
+import { PostRetractionQuery } from '../schemas/analytics.ts';
 import { TIME_FILTERS, TIMING_BUCKETS } from '../windows.ts';
 import type { TimeFilter } from '../windows.ts';
 import type { RetractionDb } from '../tables.ts';
-import { TIMING_LABELS } from './paper.ts';
 import { paperHref } from './search.ts';
-import { clientError, errorNote, formatCount, formatPercent, oneOfParam, param, sendPage, sourceNote } from './shared.ts';
+import { sourceNote, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
 
 /** Subjects and countries drawn (the data table and the CSV have them all). */
 export const TOP_GROUPS = 15;
 
-export const NATURE_PLURAL: Record<NatureFilter, string> = {
-  retraction: 'retracted papers',
-  expression_of_concern: 'papers with an expression of concern',
-  correction: 'corrected papers',
-  reinstatement: 'reinstated papers',
-  other: 'papers with another or no stated kind of notice',
-  all: 'records of every kind of notice',
-};
+/** The two parameters of the page, as the post-retraction analytics declare them. */
+const AnalyticsPageQuery = Type.Object({
+  nature: PostRetractionQuery.properties.nature,
+  time_filter: PostRetractionQuery.properties.time_filter,
+});
 
-const TIME_WORDS: Record<TimeFilter, string> = {
-  all: 'all citing dates',
-  '1y': 'citing dates in the last year',
-  '3y': 'citing dates in the last 3 years',
-  '5y': 'citing dates in the last 5 years',
-};
+const TREND_SERIES = ['expressions_of_concern', 'corrections', 'reinstatements', 'other_notices'] as const;
 
-const TREND_SERIES = [
-  ['expressions_of_concern', 'Expressions of concern'],
-  ['corrections', 'Corrections'],
-  ['reinstatements', 'Reinstatements'],
-  ['other_notices', 'Other notices'],
-] as const;
-
-function filterForm(nature: NatureFilter, time: TimeFilter): SafeHtml {
+function filterForm(nature: string, time: string, { t }: Words): SafeHtml {
   const option = (value: string, label: string, current: string) =>
     html`<option value="${value}" ${value === current ? html`selected` : ''}>${label}</option>`;
   return html`<form class="filters" method="get" action="/analytics">
     <label
-      >Kind of notice
+      >${t('analytics.nature')}
       <select name="nature">
-        ${NATURE_FILTERS.map((n) => option(n, n === 'all' ? 'Every kind' : NATURE_NAMES[n], nature))}
+        ${NATURE_FILTERS.map((n) => option(n, n === 'all' ? t('analytics.everyKind') : n === 'other' ? t('nature.otherFacet') : t(`nature.${n}`), nature))}
       </select>
     </label>
     <label
-      >Citing dates (timing section)
+      >${t('analytics.time')}
       <select name="time_filter">
-        ${TIME_FILTERS.map((t) => option(t, TIME_WORDS[t], time))}
+        ${TIME_FILTERS.map((x) => option(x, t(`time.${x}`), time))}
       </select>
     </label>
-    <button type="submit">Show</button>
+    <button type="submit">${t('analytics.show')}</button>
   </form>`;
 }
 
-export function analyticsPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void {
-  app.get('/analytics', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const title = 'Analytics';
-      let nature: NatureFilter;
-      let time: TimeFilter;
-      try {
-        nature = oneOfParam('nature', param(request.query, 'nature'), NATURE_FILTERS, 'retraction');
-        time = oneOfParam('time_filter', param(request.query, 'time_filter'), TIME_FILTERS, 'all');
-      } catch (error) {
-        const { status, message } = clientError(error);
-        return {
-          status,
-          title,
-          section: '/analytics',
-          body: html`<h1>${title}</h1>
-            ${filterForm('retraction', 'all')}${errorNote(message)}`,
-        };
-      }
-      const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables(nature));
-      const report = await postRetractionReport(db, { timeFilter: time, nature });
-      const source = await dataSource(db, PAPER_DATASETS);
-      const key = `${tables.data_version}:analytics:${nature}`;
-      const o = tables.value.overview;
-      const what = NATURE_PLURAL[nature];
+type Data = {
+  nature: NatureFilter;
+  time: TimeFilter;
+  tables: AnalyticsTables;
+  report: Awaited<ReturnType<typeof postRetractionReport>>;
+  source: Awaited<ReturnType<typeof dataSource>>;
+};
+type Chart = (id: string, build: () => ReturnType<typeof barChart>) => SafeHtml;
 
-      const trends = tables.value.trends;
-      const years = trends.map((r) => String(r.year));
-      const perYear = kit.charts.figure(`${key}:retractions-per-year`, () =>
-        barChart({
-          id: 'retractions-per-year',
-          title: 'Retractions per year',
-          description:
-            'Retraction notices per year of the notice (nature Retraction only; the other kinds of notice are in the next chart).',
-          categories: years,
-          series: [{ name: 'Retractions', values: trends.map((r) => r.retractions) }],
-          valueName: 'notices',
-        }),
-      );
-      const otherSeries = TREND_SERIES.filter(([k]) => trends.some((r) => r[k] > 0));
-      const others =
-        otherSeries.length > 0
-          ? kit.charts.figure(`${key}:other-notices-per-year`, () =>
-              barChart({
-                id: 'other-notices-per-year',
-                title: 'Other notices per year',
-                description:
-                  'Expressions of concern, corrections and reinstatements per year of the notice, stacked; none of them is a retraction.',
-                categories: years,
-                series: otherSeries.map(([k, name]) => ({ name, values: trends.map((r) => r[k]) })),
-                stacked: true,
-                valueName: 'notices',
-              }),
-            )
-          : html`<p>No notice of another kind.</p>`;
-
-      const citations = tables.value.citations;
-      const citationChart =
-        citations.length > 0
-          ? kit.charts.figure(`${key}:citations-per-year`, () =>
-              barChart({
-                id: 'citations-per-year',
-                title: `Citations of ${what} per citing year`,
-                description:
-                  'Citations per year of the citing work, stacked: before the notice (Before), on its day (Same day), and after it (After).',
-                categories: citations.map((r) => String(r.year)),
-                series: [
-                  { name: 'Before', values: citations.map((r) => r.pre_retraction) },
-                  { name: 'Same day', values: citations.map((r) => r.same_day) },
-                  { name: 'After', values: citations.map((r) => r.post_retraction) },
-                ],
-                stacked: true,
-                valueName: 'citations',
-              }),
-            )
-          : html`<p>No dated citation of ${what}.</p>`;
-
-      const subjects = tables.value.subjects.slice(0, TOP_GROUPS);
-      const subjectChart =
-        subjects.length > 0
-          ? kit.charts.figure(`${key}:subjects`, () =>
-              barChart({
-                id: 'subjects',
-                title: `Subjects of ${what}`,
-                description: `The ${subjects.length} subjects with the most ${what} (a paper with several subjects counts in each).`,
-                categories: subjects.map((s) => s.subject),
-                series: [{ name: 'Papers', values: subjects.map((s) => s.papers) }],
-                horizontal: true,
-                valueName: 'papers',
-              }),
-            )
-          : html`<p>No subject recorded.</p>`;
-      const countries = tables.value.geographic.slice(0, TOP_GROUPS);
-      const countryChart =
-        countries.length > 0
-          ? kit.charts.figure(`${key}:countries`, () =>
-              barChart({
-                id: 'countries',
-                title: `Countries of ${what}`,
-                description: `The ${countries.length} countries with the most ${what} (a paper with authors in several countries counts in each).`,
-                categories: countries.map((s) => s.country),
-                series: [{ name: 'Papers', values: countries.map((s) => s.papers) }],
-                horizontal: true,
-                valueName: 'papers',
-              }),
-            )
-          : html`<p>No country recorded.</p>`;
-
-      const timeKey = `${key}:${time}`;
-      const timing = kit.charts.figure(`${timeKey}:timing`, () =>
-        barChart({
-          id: 'citation-timing',
-          title: 'How long after the notice citations came',
-          description: `Citations after the notice by days between the notice and the citing work (${TIME_WORDS[time]}).`,
-          categories: TIMING_BUCKETS.map((b) => TIMING_LABELS[b]),
-          series: [
-            {
-              name: 'Citations after the notice',
-              values: TIMING_BUCKETS.map((b) => report.timing_distribution.find((t) => t.bucket === b)?.count ?? 0),
-            },
-          ],
-          valueName: 'citations',
-          height: 260,
-        }),
-      );
-      const monthly =
-        report.monthly_trend.length > 0
-          ? kit.charts.figure(`${timeKey}:monthly`, () =>
-              lineChart({
-                id: 'monthly-trend',
-                title: 'Citations after the notice, per month',
-                description: `Citations after the notice per citing month, the ${report.monthly_trend.length} months up to ${report.filters.as_of ?? 'the last citing date'} (year-only dates left out).`,
-                series: [{ name: 'Citations after the notice', points: report.monthly_trend.map((m) => [`${m.month}-01`, m.count]) }],
-                valueName: 'citations',
-                height: 260,
-              }),
-            )
-          : '';
-
-      const csv = (type: string) => `/api/analytics-data/${queryString({ type, format: 'csv', nature })}`;
-      return {
-        title: nature === 'retraction' ? title : `${title}: ${NATURE_PLURAL[nature]}`,
-        description: 'Retractions per year, subjects, countries and the citations retracted papers receive after their retraction.',
-        section: '/analytics',
-        body: html`<h1>${title}</h1>
-          ${filterForm(nature, time)} ${sourceNote(source)}
-          <h2>Totals: ${what}</h2>
-          <div class="stats-row">
-            <p><span class="stat">${formatCount(o.total_papers)}</span>${what}</p>
-            <p><span class="stat">${formatCount(o.total_citations)}</span>citations of them</p>
-            <p>
-              <span class="stat">${formatPercent(o.post_retraction_rate)}</span>of the citations came after the notice
-              (${formatCount(o.post_retraction_citations)})
-            </p>
-            <p><span class="stat">${formatCount(o.journals)}</span>journals, ${formatCount(o.countries)} countries</p>
-          </div>
-          <p class="muted">
-            Notices from ${o.first_retraction_date ?? '—'} to ${o.last_retraction_date ?? '—'}; citations as of ${o.citations_as_of ?? '—'}.
-            ${o.undated_citations > 0 ? html`${formatCount(o.undated_citations)} citations without a date count in the totals only.` : ''}
-          </p>
-          <div class="table-scroll">
-            <table class="data">
-              <caption>
-                Every kind of notice, counted apart (only a retraction is a retracted paper)
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Kind of notice</th>
-                  <th scope="col" class="num">Papers</th>
-                  <th scope="col" class="num">Citations</th>
-                  <th scope="col" class="num">Citations after the notice</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${NATURES.map((n) => o.by_nature.find((b) => b.nature === n)!)
-                  .filter(Boolean)
-                  .map(
-                    (b) =>
-                      html`<tr>
-                        <th scope="row"><a href="/analytics${queryString({ nature: b.nature })}">${NATURE_NAMES[b.nature]}</a></th>
-                        <td class="num">${formatCount(b.papers)}</td>
-                        <td class="num">${formatCount(b.total_citations)}</td>
-                        <td class="num">${formatCount(b.post_retraction_citations)}</td>
-                      </tr>`,
-                  )}
-              </tbody>
-            </table>
-          </div>
-          <h2>Notices per year</h2>
-          <div class="grid-2">${perYear}${others}</div>
-          <h2>Citations</h2>
-          ${citationChart}
-          <h2>Subjects and countries</h2>
-          <div class="grid-2">${subjectChart}${countryChart}</div>
-          <p class="muted">
-            Every subject and country as CSV: <a href="${csv('subjects')}">subjects</a>, <a href="${csv('geographic')}">countries</a>,
-            <a href="${csv('trends')}">notices per year</a>, <a href="${csv('citations')}">citations per year</a>.
-          </p>
-          <h2>Timing of the citations after the notice</h2>
-          <p>
-            ${formatCount(report.totals.post_retraction_citations)} of ${formatCount(report.totals.citations)} citations
-            (${formatPercent(report.totals.post_retraction_rate)}) came after the notice, for ${TIME_WORDS[time]}.
-          </p>
-          <div class="grid-2">${timing}${monthly}</div>
-          ${
-            report.top_papers.length > 0
-              ? html`<div class="table-scroll">
-                  <table class="data">
-                    <caption>
-                      Most cited after the notice (${TIME_WORDS[time]})
-                    </caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Paper</th>
-                        <th scope="col">Journal</th>
-                        <th scope="col">Notice</th>
-                        <th scope="col" class="num">After the notice</th>
-                        <th scope="col" class="num">All citations</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${report.top_papers.map(
-                        (p) =>
-                          html`<tr>
-                            <th scope="row"><a href="${paperHref(p.record_id)}">${p.title}</a></th>
-                            <td>${p.journal ?? '—'}</td>
-                            <td>${p.retraction_date ?? '—'}</td>
-                            <td class="num">${formatCount(p.post_retraction_citations)}</td>
-                            <td class="num">${formatCount(p.total_citations)}</td>
-                          </tr>`,
-                      )}
-                    </tbody>
-                  </table>
-                </div>`
-              : ''
-          }`,
-      };
+function noticeCharts({ tables }: Data, chart: Chart, { t }: Words): SafeHtml {
+  const trends = tables.trends;
+  const years = trends.map((r) => String(r.year));
+  const perYear = chart('retractions-per-year', () =>
+    barChart({
+      id: 'retractions-per-year',
+      title: t('chart.perYear.title'),
+      description: t('chart.perYear.description'),
+      categories: years,
+      series: [{ name: t('chart.perYear.series'), values: trends.map((r) => r.retractions) }],
+      valueName: t('chart.notices'),
     }),
   );
+  const otherSeries = TREND_SERIES.filter((k) => trends.some((r) => r[k] > 0));
+  const others =
+    otherSeries.length > 0
+      ? chart('other-notices-per-year', () =>
+          barChart({
+            id: 'other-notices-per-year',
+            title: t('chart.others.title'),
+            description: t('chart.others.description'),
+            categories: years,
+            series: otherSeries.map((k) => ({ name: t(`chart.others.${k}`), values: trends.map((r) => r[k]) })),
+            stacked: true,
+            valueName: t('chart.notices'),
+          }),
+        )
+      : html`<p>${t('analytics.noOther')}</p>`;
+  return html`<div class="grid-2">${perYear}${others}</div>`;
+}
+
+function citationChart({ tables }: Data, what: string, chart: Chart, { t }: Words): SafeHtml {
+  const citations = tables.citations;
+  if (citations.length === 0) return html`<p>${t('analytics.noCitation', { what })}</p>`;
+  return chart('citations-per-year', () =>
+    barChart({
+      id: 'citations-per-year',
+      title: t('chart.citations.title', { what }),
+      description: t('chart.citations.description'),
+      categories: citations.map((r) => String(r.year)),
+      series: [
+        { name: t('chart.citations.before'), values: citations.map((r) => r.pre_retraction) },
+        { name: t('chart.citations.sameDay'), values: citations.map((r) => r.same_day) },
+        { name: t('chart.citations.after'), values: citations.map((r) => r.post_retraction) },
+      ],
+      stacked: true,
+      valueName: t('chart.citationsValue'),
+    }),
+  );
+}
+
+function groupCharts({ tables }: Data, what: string, chart: Chart, { t }: Words): SafeHtml {
+  const group = (id: 'subjects' | 'countries', rows: Array<{ name: string; papers: number }>, none: string) =>
+    rows.length > 0
+      ? chart(id, () =>
+          barChart({
+            id,
+            title: t(`chart.${id}.title`, { what }),
+            description: t(`chart.${id}.description`, { n: rows.length, what }),
+            categories: rows.map((s) => s.name),
+            series: [{ name: t('chart.papers'), values: rows.map((s) => s.papers) }],
+            horizontal: true,
+            valueName: t('chart.papersValue'),
+          }),
+        )
+      : html`<p>${none}</p>`;
+  const subjects = tables.subjects.slice(0, TOP_GROUPS).map((s) => ({ name: s.subject, papers: s.papers }));
+  const countries = tables.geographic.slice(0, TOP_GROUPS).map((s) => ({ name: s.country, papers: s.papers }));
+  return html`<div class="grid-2">
+    ${group('subjects', subjects, t('analytics.noSubject'))}${group('countries', countries, t('analytics.noCountry'))}
+  </div>`;
+}
+
+function timingCharts({ report, time }: Data, chart: Chart, { t }: Words): SafeHtml {
+  const timing = chart('citation-timing', () =>
+    barChart({
+      id: 'citation-timing',
+      title: t('chart.timing.title'),
+      description: t('chart.timing.description', { time: t(`time.${time}`) }),
+      categories: TIMING_BUCKETS.map((b) => t(`timing.${b}`)),
+      series: [
+        {
+          name: t('chart.timing.series'),
+          values: TIMING_BUCKETS.map((b) => report.timing_distribution.find((x) => x.bucket === b)?.count ?? 0),
+        },
+      ],
+      valueName: t('chart.citationsValue'),
+      height: 260,
+    }),
+  );
+  const monthly =
+    report.monthly_trend.length > 0
+      ? chart('monthly-trend', () =>
+          lineChart({
+            id: 'monthly-trend',
+            title: t('chart.monthly.title'),
+            description: t('chart.monthly.description', {
+              n: report.monthly_trend.length,
+              asOf: report.filters.as_of ?? t('chart.monthly.lastDate'),
+            }),
+            series: [{ name: t('chart.timing.series'), points: report.monthly_trend.map((m) => [`${m.month}-01`, m.count]) }],
+            valueName: t('chart.citationsValue'),
+            height: 260,
+          }),
+        )
+      : '';
+  return html`<div class="grid-2">${timing}${monthly}</div>`;
+}
+
+function totals({ tables, nature }: Data, w: Words): SafeHtml {
+  const { t, loc } = w;
+  const o = tables.overview;
+  const what = t(`plural.${nature}`);
+  const none = t('common.none');
+  return html`<h2>${t('analytics.totals', { what })}</h2>
+    <div class="stats-row">
+      <p><span class="stat">${loc.number(o.total_papers)}</span>${what}</p>
+      <p><span class="stat">${loc.number(o.total_citations)}</span>${t('analytics.citationsOfThem')}</p>
+      <p><span class="stat">${loc.percent(o.post_retraction_rate)}</span>${t('analytics.cameAfter', { n: o.post_retraction_citations })}</p>
+      <p><span class="stat">${loc.number(o.journals)}</span>${t('analytics.journals', { countries: o.countries })}</p>
+    </div>
+    <p class="muted">
+      ${t('analytics.span', { first: o.first_retraction_date ?? none, last: o.last_retraction_date ?? none, asOf: o.citations_as_of ?? none })}
+      ${o.undated_citations > 0 ? t('analytics.undated', { n: o.undated_citations }) : ''}
+    </p>
+    <div class="table-scroll">
+      <table class="data">
+        <caption>
+          ${t('analytics.byNatureCaption')}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">${t('analytics.col.kind')}</th>
+            <th scope="col" class="num">${t('analytics.col.papers')}</th>
+            <th scope="col" class="num">${t('analytics.col.citations')}</th>
+            <th scope="col" class="num">${t('analytics.col.after')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${NATURES.map((n) => o.by_nature.find((b) => b.nature === n))
+            .filter((b) => b !== undefined)
+            .map(
+              (b) =>
+                html`<tr>
+                  <th scope="row">
+                    <a href="/analytics${queryString({ nature: b.nature })}"
+                      >${b.nature === 'other' ? t('nature.otherFacet') : t(`nature.${b.nature}`)}</a
+                    >
+                  </th>
+                  <td class="num">${loc.number(b.papers)}</td>
+                  <td class="num">${loc.number(b.total_citations)}</td>
+                  <td class="num">${loc.number(b.post_retraction_citations)}</td>
+                </tr>`,
+            )}
+        </tbody>
+      </table>
+    </div>`;
+}
+
+function topPapers({ report, time }: Data, { t, loc }: Words): SafeHtml {
+  if (report.top_papers.length === 0) return html``;
+  const none = t('common.none');
+  return html`<div class="table-scroll">
+    <table class="data">
+      <caption>
+        ${t('analytics.topCaption', { time: t(`time.${time}`) })}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">${t('analytics.col.paper')}</th>
+          <th scope="col">${t('analytics.col.journal')}</th>
+          <th scope="col">${t('analytics.col.notice')}</th>
+          <th scope="col" class="num">${t('analytics.col.afterNotice')}</th>
+          <th scope="col" class="num">${t('analytics.col.all')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${report.top_papers.map(
+          (p) =>
+            html`<tr>
+              <th scope="row"><a href="${paperHref(p.record_id)}">${p.title}</a></th>
+              <td>${p.journal ?? none}</td>
+              <td>${p.retraction_date ?? none}</td>
+              <td class="num">${loc.number(p.post_retraction_citations)}</td>
+              <td class="num">${loc.number(p.total_citations)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+function analyticsBody(data: Data, chart: Chart, w: Words): SafeHtml {
+  const { t, loc } = w;
+  const { nature, time, report } = data;
+  const what = t(`plural.${nature}`);
+  const csv = (type: string) => `/api/analytics-data/${queryString({ type, format: 'csv', nature })}`;
+  return html`<h1>${t('analytics.title')}</h1>
+    ${filterForm(nature, time, w)} ${sourceNote(data.source, w)} ${totals(data, w)}
+    <h2>${t('analytics.perYear')}</h2>
+    ${noticeCharts(data, chart, w)}
+    <h2>${t('analytics.citations')}</h2>
+    ${citationChart(data, what, chart, w)}
+    <h2>${t('analytics.groups')}</h2>
+    ${groupCharts(data, what, chart, w)}
+    <p class="muted">
+      ${t('analytics.csv')} <a href="${csv('subjects')}">${t('analytics.csv.subjects')}</a>,
+      <a href="${csv('geographic')}">${t('analytics.csv.countries')}</a>, <a href="${csv('trends')}">${t('analytics.csv.trends')}</a>,
+      <a href="${csv('citations')}">${t('analytics.csv.citations')}</a>.
+    </p>
+    <h2>${t('analytics.timing')}</h2>
+    <p>
+      ${t('analytics.timingText', {
+        after: report.totals.post_retraction_citations,
+        n: report.totals.citations,
+        rate: loc.percent(report.totals.post_retraction_rate),
+        time: t(`time.${time}`),
+      })}
+    </p>
+    ${timingCharts(data, chart, w)} ${topPapers(data, w)}`;
+}
+
+export function analyticsPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void {
+  definePage(app, kit, {
+    url: '/analytics',
+    query: AnalyticsPageQuery,
+    async read({ query }): Promise<Data> {
+      const nature = query.nature ?? 'retraction';
+      const time = query.time_filter ?? 'all';
+      const tables = (await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables(nature))).value;
+      const report = await postRetractionReport(db, { timeFilter: time, nature });
+      return { nature, time, tables, report, source: await dataSource(db, PAPER_DATASETS) };
+    },
+    render(data, { locale, chart }) {
+      const w = wordsOf(locale);
+      return {
+        title: data.nature === 'retraction' ? w.t('analytics.title') : w.t('analytics.titleOf', { what: w.t(`plural.${data.nature}`) }),
+        description: w.t('analytics.description'),
+        section: '/analytics',
+        body: analyticsBody(data, chart, w),
+      };
+    },
+    refused(problem, { locale }) {
+      const w = wordsOf(locale);
+      return {
+        title: w.t('analytics.title'),
+        section: '/analytics',
+        body: html`<h1>${w.t('analytics.title')}</h1>
+          ${filterForm('retraction', 'all', w)}${errorNote(problem.message, locale)}`,
+      };
+    },
+  });
 }

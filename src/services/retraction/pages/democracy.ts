@@ -9,6 +9,11 @@ import { getAggregate } from '../../../core/db/datasets.ts';
 import { externalLink, forestPlot, html, queryString } from '../../../core/pages/index.ts';
 import { recordTable } from '../../../core/pages/table.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
+import type { PageInput } from '../../../core/pages/page.ts';
+import { errorNote } from '../../../core/pages/replies.ts';
+import type { PageResult } from '../../../core/pages/replies.ts';
+import { ModelQuery } from '../schemas/democracy.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { PANEL_AGGREGATES } from '../democracy.ts';
 import type { DemocracyVisualizations, PanelSummary } from '../democracy.ts';
@@ -17,7 +22,6 @@ import { comparisonSpec, regionsSpec, rootogramSpec, scatterSpec, trendsSpec, wo
 import {
   DIAGNOSTIC_THRESHOLDS,
   MCSE_NOTE,
-  MODEL_SOURCES,
   PANEL_DATASETS,
   SCALE_NOTE,
   diagnosticsBody,
@@ -32,7 +36,8 @@ import type { ModelInfo, ModelSource } from '../democracy-model.ts';
 import { compareStoredFits } from '../democracy-comparison.ts';
 import { dataSource } from '../repository.ts';
 import type { RetractionDb } from '../tables.ts';
-import { clientError, errorNote, formatCount, formatNumber, formatPercent, oneOfParam, param, sendPage, sourceNote } from './shared.ts';
+import { formatCount, formatNumber, formatPercent, sourceNote, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
 
 type Predictor = ReturnType<typeof predictorBody>;
 type Diagnostics = ReturnType<typeof diagnosticsBody>;
@@ -297,32 +302,33 @@ function checksTable(d: Diagnostics): SafeHtml {
     </dl>`;
 }
 
+type Chart = PageInput<unknown, unknown>['chart'];
+
 /** The panel's charts as GET /api/democracy/visualizations/ serves them, each with its data table. */
-function panelFigures(kit: PageKit, version: string, v: DemocracyVisualizations): SafeHtml {
-  const key = `${version}:democracy-panel`;
+function panelFigures(chart: Chart, v: DemocracyVisualizations): SafeHtml {
   return html`<h3 id="panel-scatter">Democracy and retraction rates</h3>
     ${
       v.scatter.points.length > 0
-        ? kit.charts.figure(`${key}:scatter`, () => scatterSpec(v.scatter))
+        ? chart('panel-scatter', () => scatterSpec(v.scatter))
         : html`<p class="note">No country has both a democracy index and publications.</p>`
     }
     <p class="muted">${v.scatter.description}</p>
     ${
       v.temporal_trends.length > 0
         ? html`<h3 id="panel-trends">Over the years</h3>
-            ${kit.charts.figure(`${key}:trends`, () => trendsSpec(v.temporal_trends))}`
+            ${chart('panel-trends', () => trendsSpec(v.temporal_trends))}`
         : ''
     }
     ${
       v.regional_summary.length > 0
         ? html`<h3 id="panel-regions">By region</h3>
-            ${kit.charts.figure(`${key}:regions`, () => regionsSpec(v.regional_summary))}`
+            ${chart('panel-regions', () => regionsSpec(v.regional_summary))}`
         : ''
     }
     ${
       v.world_map.length > 0
         ? html`<h3 id="panel-map">On the map</h3>
-            ${kit.charts.figure(`${key}:map`, () => worldMapSpec(v.world_map))}`
+            ${chart('panel-map', () => worldMapSpec(v.world_map))}`
         : html`<p class="muted">The panel has no ISO3 codes, so no country can be placed on a map.</p>`
     }
     <p class="muted"><a href="/api/democracy/visualizations/">The charts' data as JSON</a>.</p>`;
@@ -389,206 +395,211 @@ function methodologySection(m: ReturnType<typeof methodologyBody>): SafeHtml {
     }`;
 }
 
-export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void {
-  app.get('/democracy', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const title = 'Democracy and retractions';
-      let requested: ModelSource | undefined;
-      try {
-        const raw = param(request.query, 'source');
-        requested = raw === undefined || raw === '' ? undefined : oneOfParam('source', raw, MODEL_SOURCES, 'fitted');
-      } catch (error) {
-        const { status, message } = clientError(error);
-        return {
-          status,
-          title,
-          section: '/democracy',
-          body: html`<h1>${title}</h1>
-            ${errorNote(message)}
-            <p><a href="/democracy">Show the default model</a></p>`,
-        };
-      }
-      const model = await servedModel(db, requested);
-      const panel = await getAggregate<PanelSummary>(db, 'retraction', PANEL_AGGREGATES.summary);
-      const visualizations = await getAggregate<DemocracyVisualizations>(db, 'retraction', PANEL_AGGREGATES.visualizations);
-      const panelCharts = visualizations ? panelFigures(kit, visualizations.data_version, visualizations.value) : html``;
-      const panelSource = await dataSource(db, [...PANEL_DATASETS]);
-      const info = model.info;
-      const comparison = comparisonSection(await compareStoredFits(db));
+const TITLE = 'Democracy and retractions';
 
-      const panelSection = panel
-        ? html`<h2>The panel</h2>
-            ${sourceNote(panelSource)}
-            <p>
-              ${formatCount(panel.value.rows)} country-years: ${panel.value.countries}
-              countries${panel.value.years ? `, ${panel.value.years.first}–${panel.value.years.last}` : ''};
-              ${formatCount(panel.value.total_retractions)} retractions among ${formatCount(panel.value.total_publications)} publications
-              (${formatNumber(panel.value.retractions_per_1000_publications)} per 1,000). Predictors: ${panel.value.predictors.join(', ')}.
-              <a href="/api/democracy/raw-data/">The rows as JSON</a>.
-            </p>
-            ${panelCharts}`
-        : html`<h2>The panel</h2>
-            <p class="note">
-              No democracy panel is imported: import one with <code>pdi import retraction democracy_panel.csv --kind panel</code>.
-            </p>`;
+interface DemocracyData {
+  requested: ModelSource | undefined;
+  model: Awaited<ReturnType<typeof servedModel>>;
+  panel: Awaited<ReturnType<typeof getAggregate<PanelSummary>>>;
+  visualizations: Awaited<ReturnType<typeof getAggregate<DemocracyVisualizations>>>;
+  panelSource: Awaited<ReturnType<typeof dataSource>>;
+  comparison: SafeHtml;
+}
 
-      if (!model.fit) {
-        return {
-          title,
-          description: 'A Bayesian country-year model of democracy against retractions.',
-          section: '/democracy',
-          body: html`<h1>${title}</h1>
-            <p class="note" role="status"><strong>No model is fitted yet.</strong> ${info.note}</p>
-            <p>To fit the model to the imported panel (MCMC; it takes minutes):</p>
-            <pre><code>${FIT_COMMAND}</code></pre>
-            <p>or to serve a published fit as it is:</p>
-            <pre><code>${IMPORT_COMMAND}</code></pre>
-            ${sourceForm(info, requested ?? null)} ${comparison} ${panelSection}`,
-        };
-      }
+function panelSection(data: DemocracyData, chart: Chart, w: Words): SafeHtml {
+  const { panel, visualizations } = data;
+  if (!panel)
+    return html`<h2>The panel</h2>
+      <p class="note">
+        No democracy panel is imported: import one with <code>pdi import retraction democracy_panel.csv --kind panel</code>.
+      </p>`;
+  const p = panel.value;
+  return html`<h2>The panel</h2>
+    ${sourceNote(data.panelSource, w)}
+    <p>
+      ${formatCount(p.rows)} country-years: ${p.countries} countries${p.years ? `, ${p.years.first}–${p.years.last}` : ''};
+      ${formatCount(p.total_retractions)} retractions among ${formatCount(p.total_publications)} publications
+      (${formatNumber(p.retractions_per_1000_publications)} per 1,000). Predictors: ${p.predictors.join(', ')}.
+      <a href="/api/democracy/raw-data/">The rows as JSON</a>.
+    </p>
+    ${visualizations ? panelFigures(chart, visualizations.value) : ''}`;
+}
 
-      const fit = model.fit;
-      const predictors = fit.summaries.map(predictorBody);
-      const diagnostics = diagnosticsBody(fit);
-      const methodology = methodologyBody(fit);
-      const hyper = fit.hyperparameters.map(parameterBody);
-      const key = `${info.data_version}:${info.source}:democracy`;
-      const plottable = predictors.filter((p) => p.rate_ratio !== null && p.rate_ratio_interval_95 !== null);
-      const forest =
-        plottable.length > 0
-          ? kit.charts.figure(`${key}:forest`, () =>
-              forestPlot({
-                id: 'rate-ratios',
-                title: 'Rate ratios of the predictors, with 95% credible intervals',
-                description:
-                  'Multiplicative change in the expected retraction rate per publication for one standard deviation higher predictor (within a year), on a log axis; 1 is no change.',
-                rows: plottable.map((p) => ({
-                  label: p.predictor,
-                  estimate: p.rate_ratio!,
-                  lower: p.rate_ratio_interval_95!.lower,
-                  upper: p.rate_ratio_interval_95!.upper,
-                })),
-                logScale: true,
-                valueName: 'rate ratio (log axis)',
-              }),
-            )
-          : html`<p class="note">The model reports no rate-ratio intervals to plot.</p>`;
-      const yearEffects = fit.effects?.year.map(effectBody) ?? [];
-      const yearForest =
-        yearEffects.length > 0
-          ? kit.charts.figure(`${key}:year-effects`, () =>
-              forestPlot({
-                id: 'year-effects',
-                title: 'Year effects v[t], with 95% credible intervals',
-                description: 'Deviation of each year from the intercept on the log retraction rate per publication; 0 is no deviation.',
-                rows: yearEffects.flatMap((e) =>
-                  e.posterior_mean === null || !e.credible_interval_95
-                    ? []
-                    : [
-                        {
-                          label: e.level,
-                          estimate: e.posterior_mean,
-                          lower: e.credible_interval_95.lower,
-                          upper: e.credible_interval_95.upper,
-                        },
-                      ],
-                ),
-                valueName: 'log rate deviation',
-              }),
-            )
-          : '';
-      const democracy = predictors.find((p) => p.predictor === 'democracy_index' || p.predictor === 'democracy');
-      const elpdChart = comparisonSpec(diagnostics);
-      const ppc = fit.posteriorPredictive ? predictiveBody(fit.posteriorPredictive) : null;
-      const modelCharts = html`${
-        elpdChart
-          ? html`<h3 id="elpd">Out-of-sample fit</h3>
-              ${kit.charts.figure(`${key}:elpd`, () => elpdChart)}`
-          : ''
-      }
-      ${
-        ppc && ppc.rootogram.length > 0
-          ? html`<h3 id="rootogram">Posterior predictive check</h3>
-              ${kit.charts.figure(`${key}:rootogram`, () => rootogramSpec(ppc))}
-              <p class="muted">
-                ${ppc.flagged.length === 0 ? 'No checked statistic is extreme.' : html`Extreme: ${ppc.flagged.join(', ')}.`}
-                <a href="/api/democracy/posterior-predictive/${queryString({ source: info.source })}">The check as JSON</a>.
-              </p>`
-          : ''
-      }
-      ${ppc ? predictiveTable(ppc) : html`<p class="note">This model has no posterior predictive check (an imported fit has no draws).</p>`}`;
+function unfittedPage(data: DemocracyData, chart: Chart, w: Words): PageResult {
+  const info = data.model.info;
+  return {
+    title: TITLE,
+    description: 'A Bayesian country-year model of democracy against retractions.',
+    section: '/democracy',
+    body: html`<h1>${TITLE}</h1>
+      <p class="note" role="status"><strong>No model is fitted yet.</strong> ${info.note}</p>
+      <p>To fit the model to the imported panel (MCMC; it takes minutes):</p>
+      <pre><code>${FIT_COMMAND}</code></pre>
+      <p>or to serve a published fit as it is:</p>
+      <pre><code>${IMPORT_COMMAND}</code></pre>
+      ${sourceForm(info, data.requested ?? null)} ${data.comparison} ${panelSection(data, chart, w)}`,
+  };
+}
 
-      return {
-        title,
-        description: 'Rate ratios of democracy and other predictors on retractions, with credible intervals, diagnostics and methodology.',
-        section: '/democracy',
-        body: html`<h1>${title}</h1>
-          ${modelBadges(info)}
-          <p class="note">${info.note}</p>
-          ${sourceForm(info, info.source)}
-          ${democracy ? html`<p class="lead"><strong>Democracy:</strong> ${democracy.interpretation}</p>` : ''}
-          <h2>Effects</h2>
-          <p class="muted">${SCALE_NOTE}</p>
-          ${forest} ${effectsTable(predictors)}
-          ${
-            predictors.length > plottable.length
-              ? html`<p class="muted">
-                  ${predictors.length - plottable.length} predictor(s) without a reported interval are in the table only.
-                </p>`
-              : ''
-          }
-          <h2>Diagnostics</h2>
-          <p class="muted">${MCSE_NOTE}</p>
-          ${parameterisationSentence(diagnostics.parameterisation)} ${convergenceTable(predictors)}
-          ${diagnostics.convergence && diagnostics.sampler && diagnostics.checks ? checksTable(diagnostics) : html`<p>No diagnostics reported.</p>`}
-          ${modelCharts}
-          ${
-            hyper.length > 0
-              ? html`<div class="table-scroll">
-                  <table class="data">
-                    <caption>
-                      Intercept and scale parameters
-                    </caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Parameter</th>
-                        <th scope="col" class="num">Mean</th>
-                        <th scope="col">95% credible interval</th>
-                        <th scope="col" class="num">R̂</th>
-                        <th scope="col" class="num">Bulk ESS</th>
-                        <th scope="col" class="num">MCSE of the mean</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${hyper.map(
-                        (h) =>
-                          html`<tr>
-                            <th scope="row">${h.parameter}</th>
-                            <td class="num">${formatNumber(h.posterior_mean)}</td>
-                            <td>
-                              ${h.credible_interval_95 ? `${formatNumber(h.credible_interval_95.lower)} to ${formatNumber(h.credible_interval_95.upper)}` : '—'}
-                            </td>
-                            <td class="num">${formatNumber(h.rhat, 4)}</td>
-                            <td class="num">${formatNumber(h.ess_bulk, 0)}</td>
-                            <td class="num">${formatNumber(h.mcse?.posterior_mean ?? null, 4)}</td>
-                          </tr>`,
-                      )}
-                    </tbody>
-                  </table>
-                </div>`
-              : ''
-          }
-          ${
-            yearForest
-              ? html`<h2>Year effects</h2>
-                  ${yearForest}
-                  <p class="muted">
-                    Country effects: <a href="/api/democracy/effects/${queryString({ group: 'country', source: info.source })}">as JSON</a>.
-                  </p>`
-              : ''
-          }
-          ${comparison} ${methodologySection(methodology)} ${panelSection}`,
-      };
+type Fit = NonNullable<DemocracyData['model']['fit']>;
+
+function rateRatioForest(predictors: readonly Predictor[], chart: Chart): { figure: SafeHtml; plotted: number } {
+  const plottable = predictors.filter((p) => p.rate_ratio !== null && p.rate_ratio_interval_95 !== null);
+  if (plottable.length === 0) return { figure: html`<p class="note">The model reports no rate-ratio intervals to plot.</p>`, plotted: 0 };
+  const figure = chart('rate-ratios', () =>
+    forestPlot({
+      id: 'rate-ratios',
+      title: 'Rate ratios of the predictors, with 95% credible intervals',
+      description:
+        'Multiplicative change in the expected retraction rate per publication for one standard deviation higher predictor (within a year), on a log axis; 1 is no change.',
+      rows: plottable.map((p) => ({
+        label: p.predictor,
+        estimate: p.rate_ratio!,
+        lower: p.rate_ratio_interval_95!.lower,
+        upper: p.rate_ratio_interval_95!.upper,
+      })),
+      logScale: true,
+      valueName: 'rate ratio (log axis)',
     }),
   );
+  return { figure, plotted: plottable.length };
+}
+
+function yearSection(fit: Fit, source: string | null, chart: Chart): SafeHtml {
+  const yearEffects = fit.effects?.year.map(effectBody) ?? [];
+  if (yearEffects.length === 0) return html``;
+  return html`<h2>Year effects</h2>
+    ${chart('year-effects', () =>
+      forestPlot({
+        id: 'year-effects',
+        title: 'Year effects v[t], with 95% credible intervals',
+        description: 'Deviation of each year from the intercept on the log retraction rate per publication; 0 is no deviation.',
+        rows: yearEffects.flatMap((e) =>
+          e.posterior_mean === null || !e.credible_interval_95
+            ? []
+            : [{ label: e.level, estimate: e.posterior_mean, lower: e.credible_interval_95.lower, upper: e.credible_interval_95.upper }],
+        ),
+        valueName: 'log rate deviation',
+      }),
+    )}
+    <p class="muted">Country effects: <a href="/api/democracy/effects/${queryString({ group: 'country', source })}">as JSON</a>.</p>`;
+}
+
+function modelCharts(fit: Fit, diagnostics: Diagnostics, source: string | null, chart: Chart): SafeHtml {
+  const elpdChart = comparisonSpec(diagnostics);
+  const ppc = fit.posteriorPredictive ? predictiveBody(fit.posteriorPredictive) : null;
+  return html`${
+    elpdChart
+      ? html`<h3 id="elpd">Out-of-sample fit</h3>
+          ${chart('elpd', () => elpdChart)}`
+      : ''
+  }
+  ${
+    ppc && ppc.rootogram.length > 0
+      ? html`<h3 id="rootogram">Posterior predictive check</h3>
+          ${chart('rootogram', () => rootogramSpec(ppc))}
+          <p class="muted">
+            ${ppc.flagged.length === 0 ? 'No checked statistic is extreme.' : html`Extreme: ${ppc.flagged.join(', ')}.`}
+            <a href="/api/democracy/posterior-predictive/${queryString({ source })}">The check as JSON</a>.
+          </p>`
+      : ''
+  }
+  ${ppc ? predictiveTable(ppc) : html`<p class="note">This model has no posterior predictive check (an imported fit has no draws).</p>`}`;
+}
+
+function hyperTable(fit: Fit): SafeHtml {
+  const hyper = fit.hyperparameters.map(parameterBody);
+  if (hyper.length === 0) return html``;
+  return html`<div class="table-scroll">
+    <table class="data">
+      <caption>
+        Intercept and scale parameters
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Parameter</th>
+          <th scope="col" class="num">Mean</th>
+          <th scope="col">95% credible interval</th>
+          <th scope="col" class="num">R̂</th>
+          <th scope="col" class="num">Bulk ESS</th>
+          <th scope="col" class="num">MCSE of the mean</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${hyper.map(
+          (h) =>
+            html`<tr>
+              <th scope="row">${h.parameter}</th>
+              <td class="num">${formatNumber(h.posterior_mean)}</td>
+              <td>
+                ${h.credible_interval_95 ? `${formatNumber(h.credible_interval_95.lower)} to ${formatNumber(h.credible_interval_95.upper)}` : '—'}
+              </td>
+              <td class="num">${formatNumber(h.rhat, 4)}</td>
+              <td class="num">${formatNumber(h.ess_bulk, 0)}</td>
+              <td class="num">${formatNumber(h.mcse?.posterior_mean ?? null, 4)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+function fittedPage(data: DemocracyData, fit: Fit, chart: Chart, w: Words): PageResult {
+  const info = data.model.info;
+  const predictors = fit.summaries.map(predictorBody);
+  const diagnostics = diagnosticsBody(fit);
+  const forest = rateRatioForest(predictors, chart);
+  const democracy = predictors.find((p) => p.predictor === 'democracy_index' || p.predictor === 'democracy');
+  return {
+    title: TITLE,
+    description: 'Rate ratios of democracy and other predictors on retractions, with credible intervals, diagnostics and methodology.',
+    section: '/democracy',
+    body: html`<h1>${TITLE}</h1>
+      ${modelBadges(info)}
+      <p class="note">${info.note}</p>
+      ${sourceForm(info, info.source)} ${democracy ? html`<p class="lead"><strong>Democracy:</strong> ${democracy.interpretation}</p>` : ''}
+      <h2>Effects</h2>
+      <p class="muted">${SCALE_NOTE}</p>
+      ${forest.figure} ${effectsTable(predictors)}
+      ${
+        predictors.length > forest.plotted
+          ? html`<p class="muted">${predictors.length - forest.plotted} predictor(s) without a reported interval are in the table only.</p>`
+          : ''
+      }
+      <h2>Diagnostics</h2>
+      <p class="muted">${MCSE_NOTE}</p>
+      ${parameterisationSentence(diagnostics.parameterisation)} ${convergenceTable(predictors)}
+      ${diagnostics.convergence && diagnostics.sampler && diagnostics.checks ? checksTable(diagnostics) : html`<p>No diagnostics reported.</p>`}
+      ${modelCharts(fit, diagnostics, info.source, chart)} ${hyperTable(fit)} ${yearSection(fit, info.source, chart)} ${data.comparison}
+      ${methodologySection(methodologyBody(fit))} ${panelSection(data, chart, w)}`,
+  };
+}
+
+export function democracyPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void {
+  definePage(app, kit, {
+    url: '/democracy',
+    query: ModelQuery,
+    async read({ query }): Promise<DemocracyData> {
+      const requested = query.source;
+      return {
+        requested,
+        model: await servedModel(db, requested),
+        panel: await getAggregate<PanelSummary>(db, 'retraction', PANEL_AGGREGATES.summary),
+        visualizations: await getAggregate<DemocracyVisualizations>(db, 'retraction', PANEL_AGGREGATES.visualizations),
+        panelSource: await dataSource(db, [...PANEL_DATASETS]),
+        comparison: comparisonSection(await compareStoredFits(db)),
+      };
+    },
+    render(data, { chart, locale }) {
+      const w = wordsOf(locale);
+      return data.model.fit ? fittedPage(data, data.model.fit, chart, w) : unfittedPage(data, chart, w);
+    },
+    refused: (problem, { locale }) => ({
+      title: TITLE,
+      section: '/democracy',
+      body: html`<h1>${TITLE}</h1>
+        ${errorNote(problem.message, locale)}
+        <p><a href="/democracy">Show the default model</a></p>`,
+    }),
+  });
 }

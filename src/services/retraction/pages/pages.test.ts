@@ -144,8 +144,8 @@ describeEachDatabase(
         ['/?retracted_to=2020-02-30', 400, /retracted_to must be a real date in the form YYYY-MM-DD/],
         ['/?nature=retractions', 400, /nature must be one of: retraction, expression_of_concern/],
         [`/?journal=${'j'.repeat(201)}`, 400, /journal must be at most 200 characters long/],
-        ['/?q=zebra&page=0', 400, /page must be a whole number from 1/],
-        [`/papers/${'9'.repeat(65)}`, 400, /1 to 64 characters/],
+        ['/?q=zebra&page=0', 400, /page must be at least 1/],
+        [`/papers/${'9'.repeat(65)}`, 400, /record_id must be at most 64 characters long/],
       ] as const) {
         const res = await page(url);
         assert.equal(res.status, status, url);
@@ -206,7 +206,7 @@ describeEachDatabase(
       if (after.total_pages > 1) assert.match(afterPage.body, /rel="next" href="[^"]*when=after&amp;page=2/);
       for (const [url, message] of [
         [`/papers/${top.record_id}?when=later`, /when must be one of: all, before, same_day, after, undated/],
-        [`/papers/${top.record_id}?page=0`, /page must be a whole number from 1/],
+        [`/papers/${top.record_id}?page=0`, /page must be at least 1/],
       ] as const) {
         const bad = await page(url);
         assert.equal(bad.status, 400, url);
