@@ -132,8 +132,6 @@ export interface PanelForecastOptions {
   walk?: WalkForward;
   /** Compute the model tables of /api/models/ (the benchmark leaves them out). Default true. */
   report?: boolean;
-  /** Level of every rank's date_range instead of the calibrated one (the benchmark scores 90% ranges). */
-  dateLevel?: number;
 }
 
 function round1(x: number): number {
@@ -220,7 +218,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
   const panel = panelOf(categories, asOf);
   const wf = options.walk ? truncateWalk(options.walk, today) : walkForward(panel);
   const known1 = knownAt(wf.points, today, 1);
-  const levels = Array.from({ length: horizons }, (_, i) => options.dateLevel ?? dateLevel(wf.points, i + 1, today).level);
+  const levels = Array.from({ length: horizons }, (_, i) => dateLevel(wf.points, i + 1, today).level);
   const pooledGaps = recentGaps(panel, today);
 
   const results = panel.map((c, ci): CategoryForecast => {
