@@ -9,6 +9,7 @@ import type {
   CategoryDrawsInput,
   CategoryForecast,
   ForecastStatus,
+  ResumptionForecast,
   IntervalCalibration,
   ModelName,
   Prediction,
@@ -150,7 +151,7 @@ export function computeStatistics(byCategory: ReadonlyMap<number, readonly DrawF
 export type CategoryDraws = CategoryDrawsInput;
 
 /** Bumped when the stored forecasts change shape: a serving process refits forecasts of another format. */
-export const FORECASTS_FORMAT = 2;
+export const FORECASTS_FORMAT = 3;
 
 export interface StoredCategoryForecast {
   category_id: number;
@@ -162,6 +163,8 @@ export interface StoredCategoryForecast {
   days_since_last_draw: number | null;
   dormant_after_days: number | null;
   dormant_since: string | null;
+  /** A dormant category's next draw should it come (its last values, intervals widened over the pause). */
+  if_resumed: ResumptionForecast | null;
   step_days: number | null;
   crs: SeriesSummary | null;
   invitations: SeriesSummary | null;
@@ -215,6 +218,7 @@ export function computeForecasts(categories: readonly CategoryDraws[], asOf: str
         days_since_last_draw: c.dormancy?.daysSinceLastDraw ?? null,
         dormant_after_days: c.dormancy?.thresholdDays ?? null,
         dormant_since: c.dormantSince,
+        if_resumed: c.ifResumed,
         step_days: c.stepDays,
         crs: c.crs,
         invitations: c.invitations,

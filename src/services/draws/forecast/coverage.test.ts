@@ -9,6 +9,7 @@ import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { weekendToMonday } from './draw-dates.ts';
 import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
+import { DATE_INTERVAL_TARGET } from './metrics.ts';
 
 const END = '2025-12-17';
 
@@ -45,7 +46,7 @@ function simulatedPanel(seed: string): CategoryDrawsInput[] {
   ];
 }
 
-test('every family of served 95% intervals covers 93–97% in the walk-forward of five simulated panels (h = 1…3)', () => {
+test('served 95% intervals cover 93–97% and 90% date ranges 88–95% in the walk-forward of five simulated panels (h = 1…3)', () => {
   // One panel gives about 215 forecasts a family: its coverage has a standard error of 1.5 points, so one panel alone
   // can land three standard errors off by chance. Five panels pooled (about 1,070 forecasts) pin it within 2 points.
   const lines: string[] = [];
@@ -72,10 +73,13 @@ test('every family of served 95% intervals covers 93–97% in the walk-forward o
       }
     }
   }
-  console.log(`\nWalk-forward coverage of the served 95% intervals on simulated panels:\n${lines.join('\n')}\n`);
+  console.log(`\nWalk-forward coverage of the served intervals on simulated panels:\n${lines.join('\n')}\n`);
   for (const [key, { n, held }] of pooled) {
     const coverage = held / n;
-    assert.ok(coverage >= 0.93 && coverage <= 0.97, `${key}: coverage ${(100 * coverage).toFixed(1)}% of ${n} outside 93–97%`);
+    // Dates are calibrated to DATE_INTERVAL_TARGET over a grid of levels: the smallest that reaches it, so they may overshoot by a step.
+    const [lo, hi] = key.startsWith('dates') ? [DATE_INTERVAL_TARGET - 0.02, DATE_INTERVAL_TARGET + 0.05] : [0.93, 0.97];
+    const show = (x: number) => `${Math.round(100 * x)}%`;
+    assert.ok(coverage >= lo && coverage <= hi, `${key}: coverage ${(100 * coverage).toFixed(1)}% of ${n} outside ${show(lo)}–${show(hi)}`);
   }
 });
 

@@ -93,7 +93,7 @@ test('a young category (1–4 draws) is forecast by the pooled model, with wider
   assert.equal(p.predictions[0].predicted_invitations, 1200);
 });
 
-test('a dormant category is not predicted and says since when; no draws is insufficient history', () => {
+test('a dormant category gets no dated prediction, says since when and what its next draw would be should it come; no draws is insufficient history', () => {
   const f = forecastPanel(panel(), '2025-12-17');
   const old = f.categories.find((c) => c.slug === 'old')!;
   assert.equal(old.status, 'dormant');
@@ -101,7 +101,24 @@ test('a dormant category is not predicted and says since when; no draws is insuf
   // Last draw 2024-01-10, gaps of 14 days: dormant after 365 days, from 2025-01-10.
   assert.equal(old.dormantSince, '2025-01-10');
   assert.match(old.statusReason, /^dormant since 2025-01-10: last draw 2024-01-10/);
-  assert.equal(f.categories.find((c) => c.slug === 'empty')!.status, 'insufficient_history');
+  // Should it draw again: its last values, the next draw's interval widened as a random walk over the pause.
+  const last = panel()
+    .find((c) => c.slug === 'old')!
+    .draws.at(-1)!;
+  const resumed = old.ifResumed!;
+  assert.equal(resumed.pause_gaps, Math.round(((dayNumber('2025-12-17') - dayNumber('2024-01-10')) / 14) * 10) / 10);
+  assert.deepEqual([resumed.crs.point, resumed.invitations.point], [last.crs, last.invitations]);
+  assert.ok(resumed.crs.min <= last.crs && last.crs <= resumed.crs.max);
+  assert.ok(resumed.invitations.min <= last.invitations && last.invitations <= resumed.invitations.max);
+  const weeksLater = forecastPanel(panel(), '2026-06-17').categories.find((c) => c.slug === 'old')!.ifResumed!;
+  assert.ok(weeksLater.crs.margin_of_error > resumed.crs.margin_of_error, 'a longer silence claims less');
+  assert.ok(
+    Math.abs(weeksLater.crs.margin_of_error / resumed.crs.margin_of_error - Math.sqrt(weeksLater.pause_gaps / resumed.pause_gaps)) < 0.05,
+    'the half-width grows as the square root of the pause',
+  );
+  const empty = f.categories.find((c) => c.slug === 'empty')!;
+  assert.equal(empty.status, 'insufficient_history');
+  assert.deepEqual([empty.predictions, empty.ifResumed], [[], null], 'no draws: no number');
   // Draws after the as-of date are not known yet (these ten run from 2026-01-26 to 2026-06-01).
   const future = forecastPanel([{ id: 1, slug: 'future', draws: syntheticDraws(4, 10, '2026-06-01', 14) }], '2025-12-17');
   assert.deepEqual([future.categories[0].draws, future.categories[0].status], [0, 'insufficient_history']);

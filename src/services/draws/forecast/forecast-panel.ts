@@ -10,8 +10,10 @@ import type { Forecaster, HorizonMetrics } from './metrics.ts';
 import { reversionEstimate } from './pooling.ts';
 import { clamp, median } from './statistics.ts';
 import {
+  DATE_GAPS,
   dateGapWeights,
   ESTABLISHED_DRAWS,
+  gapsOf,
   INVITATION_BOUND_FACTOR,
   knownAt,
   pooledScale,
@@ -22,7 +24,10 @@ import {
   recentGaps,
   SERIES_KINDS,
   seriesPoint,
+  seriesValue,
   truncateWalk,
+  VOLATILITY_PRIOR_CHANGES,
+  volatility,
   walkForward,
 } from './walk-forward.ts';
 import type { PanelCategory, SeriesKind, SeriesPoint, WalkForward, WalkPoint } from './walk-forward.ts';
@@ -86,11 +91,25 @@ export interface CategoryForecast {
   dormantSince: string | null;
   stepDays: number | null;
   predictions: Prediction[];
+  /** Dormant categories with two draws or more: their next draw's values should they draw again; null otherwise. */
+  ifResumed: ResumptionForecast | null;
   /** Combination weights and the pooled coefficient at the as-of date; null without a forecast. */
   crs: SeriesSummary | null;
   invitations: SeriesSummary | null;
   /** h = 1 backtest of this category over the report window: served, naive and window mean. */
   backtestH1: { n: number; served: number | null; naive: number | null; window_mean: number | null };
+}
+
+/**
+ * A dormant category's next draw, should it come (its date is not forecast): its last value, with the 95% interval of
+ * a next-draw forecast widened as a random walk over the pause, × √(pause_gaps), so the longer the silence, the less
+ * it claims. Invitations on the log scale, within the sizes the category has drawn ×÷ INVITATION_BOUND_FACTOR.
+ */
+export interface ResumptionForecast {
+  /** Typical gaps the silence spans so far: days since the last draw ÷ the median of the category's last gaps (at least 1). */
+  pause_gaps: number;
+  crs: Range & { point: number; margin_of_error: number };
+  invitations: Range & { point: number };
 }
 
 export interface SeriesSummary {
@@ -132,8 +151,6 @@ export interface PanelForecastOptions {
   walk?: WalkForward;
   /** Compute the model tables of /api/models/ (the benchmark leaves them out). Default true. */
   report?: boolean;
-  /** Level of every rank's date_range instead of the calibrated one (the benchmark scores 90% ranges). */
-  dateLevel?: number;
 }
 
 function round1(x: number): number {
@@ -213,6 +230,52 @@ function summary(
   };
 }
 
+/** ResumptionForecast of a dormant category as of `today`; null with fewer than two draws (no gap, no change). */
+export function resumption(c: PanelCategory, wf: WalkForward, panel: readonly PanelCategory[], today: number): ResumptionForecast | null {
+  if (c.draws.length < 2) return null;
+  const last = c.draws[c.draws.length - 1];
+  const gaps = gapsOf(c.draws, c.draws.length).slice(-DATE_GAPS);
+  const pauseGaps = Math.max(1, (today - last.day) / Math.max(1, gaps.length > 0 ? median(gaps) : 1));
+  const start = regimeStart(c.draws, c.draws.length);
+  const nextDrawHalf = (kind: SeriesKind) => {
+    const y = c.draws.slice(start).map((d) => seriesValue(kind, d));
+    const unit = volatility(kind, y, pooledVolatility(kind, panel, today), VOLATILITY_PRIOR_CHANGES);
+    return intervalQuantile(wf.points, kind, 1, today, false).q * unit;
+  };
+  const crsHalf = nextDrawHalf('crs') * Math.sqrt(pauseGaps);
+  const invHalf = nextDrawHalf('invitations') * Math.sqrt(pauseGaps);
+  // A random walk's spread grows without end; cut-offs do not: the range stays within the cut-offs the category has
+  // drawn ± a next draw's half-width, as the invitations stay within its sizes ×÷ the bound factor.
+  const cutoffs = c.draws.map((d) => d.crs);
+  const crsBounds = {
+    min: Math.max(CRS_BOUNDS.min, Math.min(...cutoffs) - nextDrawHalf('crs')),
+    max: Math.min(CRS_BOUNDS.max, Math.max(...cutoffs) + nextDrawHalf('crs')),
+  };
+  const sizes = c.draws.map((d) => d.invitations);
+  return {
+    pause_gaps: round1(pauseGaps),
+    crs: {
+      point: last.crs,
+      min: Math.floor(Math.min(last.crs, Math.max(crsBounds.min, last.crs - crsHalf)) * 10) / 10,
+      max: Math.ceil(Math.max(last.crs, Math.min(crsBounds.max, last.crs + crsHalf)) * 10) / 10,
+      margin_of_error: round1(crsHalf),
+      confidence_level: 95,
+    },
+    invitations: {
+      point: last.invitations,
+      min: Math.min(
+        last.invitations,
+        Math.max(Math.floor(Math.min(...sizes) / INVITATION_BOUND_FACTOR), Math.floor(last.invitations * Math.exp(-invHalf)), 1),
+      ),
+      max: Math.max(
+        last.invitations,
+        Math.min(Math.ceil(Math.max(...sizes) * INVITATION_BOUND_FACTOR), Math.ceil(last.invitations * Math.exp(invHalf))),
+      ),
+      confidence_level: 95,
+    },
+  };
+}
+
 export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: string, options: PanelForecastOptions = {}): PanelForecast {
   validate(categories, asOf);
   const horizons = Math.min(options.horizons ?? DEFAULT_HORIZONS, RECORD_HORIZONS);
@@ -220,7 +283,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
   const panel = panelOf(categories, asOf);
   const wf = options.walk ? truncateWalk(options.walk, today) : walkForward(panel);
   const known1 = knownAt(wf.points, today, 1);
-  const levels = Array.from({ length: horizons }, (_, i) => options.dateLevel ?? dateLevel(wf.points, i + 1, today).level);
+  const levels = Array.from({ length: horizons }, (_, i) => dateLevel(wf.points, i + 1, today).level);
   const pooledGaps = recentGaps(panel, today);
 
   const results = panel.map((c, ci): CategoryForecast => {
@@ -241,6 +304,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
       dormantSince: null,
       stepDays: null,
       predictions: [],
+      ifResumed: null,
       crs: null,
       invitations: null,
       backtestH1: { n: window.length, served: h1('served'), naive: h1('naive'), window_mean: h1('window_mean') },
@@ -250,6 +314,9 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
       result.status = 'dormant';
       result.dormantSince = isoFromDayNumber(dayNumber(lastDate) + Math.floor(dormancy.thresholdDays) + 1);
       result.statusReason = `dormant since ${result.dormantSince}: last draw ${lastDate}, ${dormancy.daysSinceLastDraw} days before ${asOf}; dormant after ${round1(dormancy.thresholdDays)} days without a draw`;
+      result.ifResumed = resumption(c, wf, panel, today);
+      if (result.ifResumed)
+        result.statusReason += `; should it draw again: its last values, intervals widened over a pause of ${round1(result.ifResumed.pause_gaps)} typical gaps`;
       return result;
     }
     const start = regimeStart(c.draws, c.draws.length);

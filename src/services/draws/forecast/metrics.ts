@@ -6,6 +6,11 @@ import { DATE_HORIZONS, DATE_LEVELS, INTERVAL_DAYS, knownAt, RECENT_DAYS, series
 import type { SeriesKind, WalkPoint } from './walk-forward.ts';
 
 export const INTERVAL_LEVEL = 0.95;
+/**
+ * Coverage the served date ranges are calibrated to: a 95% range of draw dates spans the rare long breaks of every
+ * category and is too wide to plan with, while the highest level tried (DATE_LEVELS) still held only about 90%.
+ */
+export const DATE_INTERVAL_TARGET = 0.9;
 /** Scaled-error quantile used while fewer than ⌈(n + 1) × 0.95⌉ errors are known (a wide, stated default). */
 export const FALLBACK_QUANTILE = 4;
 /** Young forecasts of the last three years size a young category's interval (all of them while too few). */
@@ -121,7 +126,7 @@ export function dateLevel(
   points: readonly WalkPoint[],
   horizon: number,
   day: number,
-  target = INTERVAL_LEVEL,
+  target = DATE_INTERVAL_TARGET,
 ): { level: number; index: number; n: number } {
   const h = Math.min(horizon, DATE_HORIZONS);
   return remember(points, `date|${h}|${day}|${target}`, () => calibrateDates(points, h, day, target));

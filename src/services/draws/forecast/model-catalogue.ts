@@ -3,7 +3,7 @@
 import { DATE_METHOD, DORMANT_RULE } from './draw-dates.ts';
 import type { ModelName } from './forecast-panel.ts';
 import { DAMPED_MIN_OBSERVATIONS, REVERSION_WINDOW, SES_MIN_OBSERVATIONS, WINDOW } from './members.ts';
-import { FALLBACK_QUANTILE, HIT_TOLERANCE } from './metrics.ts';
+import { DATE_INTERVAL_TARGET, FALLBACK_QUANTILE, HIT_TOLERANCE } from './metrics.ts';
 import { DAMPED_PHI_RANGE, SES_ALPHA_RANGE } from './models.ts';
 import { REVERSION_RIDGE, REVERSION_SHRINKAGE, REVERSION_YEARS } from './pooling.ts';
 import {
@@ -138,7 +138,7 @@ export const DATE_CALIBRATION =
   `length (triangular) and weighted by recency (halving every ${DATE_HALF_LIFE} gaps back), mixed with every ` +
   `category's gaps of the last ${RECENT_DAYS} days (${DATE_POOLED_SHARE * 100}% of the weight; a category with fewer ` +
   `than three gaps borrows enough to count as three). The level is ` +
-  `calibrated: the smallest of ${DATE_LEVELS.join(', ')} whose intervals, in the walk-forward, held at least 95% of ` +
+  `calibrated: the smallest of ${DATE_LEVELS.join(', ')} whose intervals, in the walk-forward, held at least ${DATE_INTERVAL_TARGET * 100}% of ` +
   `the actual draw dates of the last ${RECENT_DAYS} days (ranks 4–5 use rank 3's level).`;
 
 /** Every rule a client may want explained, for /api/models/ and the documentation page. */

@@ -21,8 +21,6 @@ export const BASELINE_CHANGES = 24;
 export const BASELINE_QUANTILE = 0.95;
 /** α of the Winkler score: the intervals scored are 95% intervals. */
 export const WINKLER_ALPHA = 0.05;
-/** Level of the date intervals the benchmark scores. */
-export const BENCH_DATE_LEVEL = 0.9;
 /** A category is active at an origin with at least two draw days in this many days up to it. */
 export const ACTIVE_DAYS = 90;
 /** "My score" statements per origin: at the deciles of the category's last BASELINE_CHANGES cut-offs. */
@@ -50,8 +48,6 @@ export interface OriginRecord {
     crsHalfWidth: number;
     invitationsRange: [number, number];
     dateRange: [string, string];
-    /** The BENCH_DATE_LEVEL interval of the same date distribution. */
-    dateRange90: [string, string] | null;
     model: string;
   } | null;
 }
@@ -81,7 +77,6 @@ export function rollingOriginRecords(
   for (const [day, slugs] of [...byDay.entries()].sort((a, b) => a[0] - b[0])) {
     const asOf = isoFromDayNumber(day);
     const forecast = forecastPanel(categories, asOf, { report: false, walk, horizons: BENCHMARK_HORIZONS });
-    const at90 = forecastPanel(categories, asOf, { report: false, walk, horizons: BENCHMARK_HORIZONS, dateLevel: BENCH_DATE_LEVEL });
     for (const slug of slugs) {
       const c = panel.find((x) => x.slug === slug)!;
       const before = c.draws.filter((d) => d.day <= day);
@@ -109,11 +104,9 @@ export function rollingOriginRecords(
       }));
       const active = new Set(before.filter((d) => d.day > day - ACTIVE_DAYS).map((d) => d.day)).size >= 2;
       const predictions = forecast.categories.find((x) => x.slug === slug)!.predictions;
-      const predictions90 = at90.categories.find((x) => x.slug === slug)!.predictions;
       for (let h = 1; h <= BENCHMARK_HORIZONS && h <= after.length; h++) {
         const actual = after[h - 1];
         const p = predictions.find((x) => x.rank === h);
-        const p90 = predictions90.find((x) => x.rank === h);
         records.push({
           category: slug,
           asOf,
@@ -132,7 +125,6 @@ export function rollingOriginRecords(
                 crsHalfWidth: p.uncertainty_range.margin_of_error,
                 invitationsRange: [p.invitations_range!.min, p.invitations_range!.max],
                 dateRange: [p.date_range.earliest, p.date_range.latest],
-                dateRange90: p90 ? [p90.date_range.earliest, p90.date_range.latest] : null,
                 model: p.model_used,
               }
             : null,
@@ -188,7 +180,7 @@ export function summarise(records: readonly OriginRecord[], law: ScoreLaw): Benc
   const md = (xs: number[]) => (xs.length > 0 ? median(xs) : null);
   const share = (xs: boolean[]) => (xs.length > 0 ? xs.filter(Boolean).length / xs.length : null);
   const logInv = (r: OriginRecord) => Math.log(r.actual.invitations);
-  const dated = rs.filter((r) => r.served!.dateRange90 !== null);
+  const dated = rs;
   const activeDated = dated.filter((r) => r.active);
   let brier = 0;
   let reference = 0;
@@ -231,9 +223,9 @@ export function summarise(records: readonly OriginRecord[], law: ScoreLaw): Benc
     },
     dates: {
       n: dated.length,
-      coverage: share(dated.map((r) => r.actual.date >= r.served!.dateRange90![0] && r.actual.date <= r.served!.dateRange90![1])),
+      coverage: share(dated.map((r) => r.actual.date >= r.served!.dateRange[0] && r.actual.date <= r.served!.dateRange[1])),
       activeN: activeDated.length,
-      medianWidthActive: md(activeDated.map((r) => dayNumber(r.served!.dateRange90![1]) - dayNumber(r.served!.dateRange90![0]))),
+      medianWidthActive: md(activeDated.map((r) => dayNumber(r.served!.dateRange[1]) - dayNumber(r.served!.dateRange[0]))),
     },
     score: {
       n: statements,

@@ -22,7 +22,7 @@ export const en = {
   'common.rank': 'Rank',
   'common.draw': 'Draw',
   'common.mostLikelyDate': 'Most likely date',
-  'common.dateRange95': 'Date range (95%)',
+  'common.dateRange90': 'Date range (90%)',
   'common.lowestCrs': 'Lowest CRS',
   'common.lowestCrsForecast': 'Lowest CRS: forecast',
   'common.interval95': '95% interval',
@@ -105,7 +105,7 @@ export const en = {
   'category.invChartText': 'Each mark is a draw’s number of invitations, on a logarithmic scale (forecasts are made on that scale). {fan}',
   'category.invAxis': 'invitations',
   'category.ordinal': '{rank, selectordinal, =1 {next} one {#st} two {#nd} few {#rd} other {#th}}',
-  'category.dateFact': 'between {earliest} and {latest} (95% range); most likely {date}',
+  'category.dateFact': 'between {earliest} and {latest} (90% range); most likely {date}',
   'category.lowestCrsScore': 'Lowest CRS score',
   'category.withInterval': '{value}, 95% interval {range}',
   'category.trackRecord': 'Track record',
@@ -191,21 +191,21 @@ export const en = {
   'myScore.tieBreak':
     'then the tie-breaking rule decides (candidates with the cut-off score are invited only if they submitted their profile before the time IRCC sets for that draw).',
   'myScore.next':
-    'The next draw of {name} should come between {earliest} and {latest} (95% range; most likely {date}). Its cut-off is forecast at {point}, with a 95% interval of {range}; half the time it should fall between {lower} and {upper}.',
+    'The next draw of {name} should come between {earliest} and {latest} (90% range; most likely {date}). Its cut-off is forecast at {point}, with a 95% interval of {range}; half the time it should fall between {lower} and {upper}.',
   'myScore.laterCaption': 'The chance for each forecast draw of {name}, taken one at a time',
   'myScore.forecastCutoff': 'Forecast cut-off',
   'myScore.atOrBelow': 'Cut-off at or below {crs}',
   'myScore.notIndependent':
     'Each draw on its own. They are not independent chances (a low cut-off is usually followed by another), so they cannot be multiplied or added into a chance of “at least one”.',
-  'myScore.worked': 'Here: ŷ = {point}, m = {margin}, so b = {scale} and P(cut-off ≤ {crs}) = F({crs}.5).',
+  'myScore.worked': 'Here: ŷ = {point}, m = {margin}, so b₋ = {lower}, b₊ = {upper} and P(cut-off ≤ {crs}) = F({crs}.5).',
   'myScore.how': 'How the chance is computed',
   'myScore.method':
-    'The forecast stores a point ŷ and the half-width m of its 95% interval, not the whole distribution of past errors. The cut-off is taken as ŷ + e, with e following a Laplace (double exponential) law centred on 0 whose scale b = m / ln 20 puts 95% of it inside the interval; the published cut-off is that number rounded to a whole score and kept within 0–1200.',
+    'The forecast stores a point ŷ and the half-width m of its 95% interval, not the whole distribution of past errors. The cut-off is taken as ŷ + e, with e following an asymmetric Laplace (double exponential) law: a share p of it at or below 0, falling off with scale b₋ below the forecast and b₊ above it, both in proportion to m, because past cut-offs jumped up further than they dropped. The published cut-off is that number rounded to a whole score and kept within 0–1200.',
   'myScore.interval':
     'The 95% interval is the service’s own (split-conformal: its half-width is the 95% quantile of how far past forecasts of every established category missed, in units of this category’s recent error; see',
   'myScore.models': 'the models',
   'myScore.shape':
-    '). The shape inside it is an assumption: checked against the forecasts the service would have made after every past draw of IRCC’s real rounds of 2023–2025, this law stated chances that came true about as often as stated, and closer than a normal law with the same interval (the script {script} repeats the check on any feed).',
+    '). p, b₋ / m and b₊ / m were fitted to how far the forecasts the service would have made after every draw of 2023–2024 missed, and checked on those of 2025, which the fit did not see (the script {script} repeats the fit and the check on any feed).',
   'myScore.cannot': 'What it cannot tell you',
   'myScore.caveat1':
     'It is a probability from past forecast errors, not a promise. IRCC decides each draw’s category, size and timing by policy; a change of policy breaks any pattern the past shows.',
@@ -214,7 +214,7 @@ export const en = {
   'myScore.caveat3':
     'Tie-breaks: when your score equals the cut-off, you are invited only if your profile was submitted before the draw’s tie-break time, which is known only when the draw is published.',
   'myScore.caveat4':
-    'It assumes you are eligible for the category’s draws and your score stays as it is; a score changes with age, a new test result or a job offer. A draw of the category may also not come in the date range (that range is a 95% range too).',
+    'It assumes you are eligible for the category’s draws and your score stays as it is; a score changes with age, a new test result or a job offer. A draw of the category may also not come in the date range (that range is a 90% range: about one draw in ten falls outside it).',
   'models.chart': 'Mean absolute error of the CRS cut-off forecasts, by model and draws ahead',
   'models.chartText':
     'Walk-forward backtest over the last two years of the established categories: lower is better; naive repeats the last cut-off.',

@@ -24,7 +24,7 @@ export const fr: Record<DrawsKey, string> = {
   'common.rank': 'Rang',
   'common.draw': 'Ronde',
   'common.mostLikelyDate': 'Date la plus probable',
-  'common.dateRange95': 'Plage de dates (95 %)',
+  'common.dateRange90': 'Plage de dates (90 %)',
   'common.lowestCrs': 'Score SCG le plus bas',
   'common.lowestCrsForecast': 'Score SCG le plus bas : prévision',
   'common.interval95': 'Intervalle de 95 %',
@@ -111,7 +111,7 @@ export const fr: Record<DrawsKey, string> = {
     'Chaque marque est le nombre d’invitations d’une ronde, sur une échelle logarithmique (les prévisions sont établies à cette échelle). {fan}',
   'category.invAxis': 'invitations',
   'category.ordinal': '{rank, selectordinal, =1 {prochaine} one {#re} other {#e}}',
-  'category.dateFact': 'entre le {earliest} et le {latest} (plage de 95 %); le plus probablement le {date}',
+  'category.dateFact': 'entre le {earliest} et le {latest} (plage de 90 %); le plus probablement le {date}',
   'category.lowestCrsScore': 'Score SCG le plus bas',
   'category.withInterval': '{value}, intervalle de 95 % : {range}',
   'category.trackRecord': 'Bilan',
@@ -200,21 +200,21 @@ export const fr: Record<DrawsKey, string> = {
   'myScore.tieBreak':
     'la règle de départage s’applique alors (les candidats ayant le score limite ne sont invités que s’ils ont soumis leur profil avant l’heure fixée par IRCC pour cette ronde).',
   'myScore.next':
-    'La prochaine ronde de {name} devrait avoir lieu entre le {earliest} et le {latest} (plage de 95 %; le plus probablement le {date}). Son score limite prévu est de {point}, avec un intervalle de 95 % de {range}; une fois sur deux, il devrait se situer entre {lower} et {upper}.',
+    'La prochaine ronde de {name} devrait avoir lieu entre le {earliest} et le {latest} (plage de 90 %; le plus probablement le {date}). Son score limite prévu est de {point}, avec un intervalle de 95 % de {range}; une fois sur deux, il devrait se situer entre {lower} et {upper}.',
   'myScore.laterCaption': 'La probabilité pour chaque ronde prévue de {name}, prise séparément',
   'myScore.forecastCutoff': 'Score limite prévu',
   'myScore.atOrBelow': 'Score limite égal ou inférieur à {crs}',
   'myScore.notIndependent':
     'Chaque ronde prise séparément. Ces probabilités ne sont pas indépendantes (un score limite bas est habituellement suivi d’un autre); elles ne peuvent donc pas être multipliées ni additionnées pour obtenir une probabilité « d’au moins une ».',
-  'myScore.worked': 'Ici : ŷ = {point}, m = {margin}, donc b = {scale} et P(score limite ≤ {crs}) = F({crs},5).',
+  'myScore.worked': 'Ici : ŷ = {point}, m = {margin}, donc b₋ = {lower}, b₊ = {upper} et P(score limite ≤ {crs}) = F({crs},5).',
   'myScore.how': 'Comment la probabilité est calculée',
   'myScore.method':
-    'La prévision conserve une valeur ponctuelle ŷ et la demi-largeur m de son intervalle de 95 %, et non toute la distribution des erreurs passées. Le score limite est pris égal à ŷ + e, où e suit une loi de Laplace (double exponentielle) centrée sur 0 dont l’échelle b = m / ln 20 place 95 % de la loi dans l’intervalle; le score limite publié est ce nombre arrondi à un score entier et maintenu entre 0 et 1200.',
+    'La prévision conserve une valeur ponctuelle ŷ et la demi-largeur m de son intervalle de 95 %, et non toute la distribution des erreurs passées. Le score limite est pris égal à ŷ + e, où e suit une loi de Laplace (double exponentielle) asymétrique : une part p de la loi à 0 ou en dessous, décroissant avec l’échelle b₋ sous la prévision et b₊ au-dessus, toutes deux proportionnelles à m, parce que les scores limites passés ont monté plus fort qu’ils n’ont baissé. Le score limite publié est ce nombre arrondi à un score entier et maintenu entre 0 et 1200.',
   'myScore.interval':
     'L’intervalle de 95 % est celui du service (conformité par division : sa demi-largeur est le quantile de 95 % de l’écart des prévisions passées de toutes les catégories établies, en unités de l’erreur récente de cette catégorie; voir',
   'myScore.models': 'les modèles',
   'myScore.shape':
-    '). La forme à l’intérieur est une hypothèse : vérifiée par rapport aux prévisions que le service aurait établies après chaque ronde réelle d’IRCC de 2023 à 2025, cette loi a donné des probabilités qui se sont réalisées à peu près aussi souvent qu’annoncé, et plus fidèlement qu’une loi normale de même intervalle (le script {script} refait la vérification sur n’importe quel flux).',
+    '). p, b₋ / m et b₊ / m ont été ajustés sur l’écart des prévisions que le service aurait établies après chaque ronde de 2023 et 2024, puis vérifiés sur celles de 2025, que l’ajustement n’a pas vues (le script {script} refait l’ajustement et la vérification sur n’importe quel flux).',
   'myScore.cannot': 'Ce qu’elle ne peut pas vous dire',
   'myScore.caveat1':
     'C’est une probabilité tirée des erreurs de prévision passées, et non une promesse. IRCC décide de la catégorie, de la taille et du moment de chaque ronde selon ses politiques; un changement de politique rompt toute tendance observée.',
@@ -223,7 +223,7 @@ export const fr: Record<DrawsKey, string> = {
   'myScore.caveat3':
     'Départage : si votre score est égal au score limite, vous n’êtes invité que si votre profil a été soumis avant l’heure de départage de la ronde, connue seulement à la publication de la ronde.',
   'myScore.caveat4':
-    'Elle suppose que vous êtes admissible aux rondes de la catégorie et que votre score ne change pas; un score change avec l’âge, un nouveau résultat de test ou une offre d’emploi. Une ronde de la catégorie peut aussi ne pas avoir lieu dans la plage de dates (cette plage est elle aussi une plage de 95 %).',
+    'Elle suppose que vous êtes admissible aux rondes de la catégorie et que votre score ne change pas; un score change avec l’âge, un nouveau résultat de test ou une offre d’emploi. Une ronde de la catégorie peut aussi ne pas avoir lieu dans la plage de dates (c’est une plage de 90 % : environ une ronde sur dix tombe en dehors).',
   'models.chart': 'Erreur absolue moyenne des prévisions du score limite SCG, par modèle et par nombre de rondes à l’avance',
   'models.chartText':
     'Rétrovalidation progressive sur les deux dernières années des catégories établies : plus c’est bas, mieux c’est; la méthode naïve répète le dernier score limite.',

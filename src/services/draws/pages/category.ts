@@ -144,7 +144,7 @@ function forecastTable(category: CategoryRecord, predictions: readonly Predictio
         <tr>
           <th scope="col" class="num">${t('common.draw')}</th>
           <th scope="col">${t('common.mostLikelyDate')}</th>
-          <th scope="col">${t('common.dateRange95')}</th>
+          <th scope="col">${t('common.dateRange90')}</th>
           <th scope="col" class="num">${t('common.lowestCrs')}</th>
           <th scope="col" class="num">${t('common.interval95')}</th>
           <th scope="col" class="num">${t('common.invitations')}</th>

@@ -1,10 +1,24 @@
-// The "my score" probability: closed forms of the Laplace law the 95% interval implies, the rounding and clipping
-// of the published cut-off, and a simulation of that cut-off.
+// The "my score" probability: closed forms of the symmetric and the served (asymmetric) Laplace laws, the rounding and
+// clipping of the published cut-off, and a simulation of that cut-off under the served law.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Random } from '../../../core/random.ts';
-import { centralRange, clearance, laplaceCdf, laplaceQuantile, laplaceScaleFor95 } from './clearance.ts';
+import {
+  centralRange,
+  clearance,
+  clearance as clearanceOf,
+  CUTOFF_LAW,
+  lawCdf,
+  lawQuantile,
+  lawScales,
+  SYMMETRIC_LAW,
+} from './clearance.ts';
+
+// The symmetric law by its scale b (its 95% half-width is b ln 20).
+const laplaceScaleFor95 = (margin: number) => margin / Math.log(20);
+const laplaceCdf = (x: number, location: number, b: number) => lawCdf(x, location, b * Math.log(20), SYMMETRIC_LAW);
+const laplaceQuantile = (q: number, location: number, b: number) => lawQuantile(q, location, b * Math.log(20), SYMMETRIC_LAW);
 
 const close = (actual: number, expected: number, tolerance = 1e-12, what = '') =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${what} ${actual} is not ${expected} ± ${tolerance}`);
@@ -21,17 +35,33 @@ test('the Laplace law of a 95% interval ± m puts 95% inside it, 2.5% beyond eac
   close(laplaceQuantile(0.975, 500, b), 540, 1e-9);
   close(laplaceQuantile(0.025, 500, b), 460, 1e-9);
   close(laplaceQuantile(0.5, 500, b), 500, 1e-9);
-  const half = centralRange({ point: 500, margin: 40 }, 0.5);
+  const half = centralRange({ point: 500, margin: 40 }, 0.5, SYMMETRIC_LAW);
   close(half.upper - 500, b * Math.log(2), 1e-9);
   close(500 - half.lower, b * Math.log(2), 1e-9);
-  const ninetyFive = centralRange({ point: 500, margin: 40 }, 0.95);
+  const ninetyFive = centralRange({ point: 500, margin: 40 }, 0.95, SYMMETRIC_LAW);
   close(ninetyFive.lower, 460, 1e-9);
   close(ninetyFive.upper, 540, 1e-9);
   assert.throws(() => laplaceQuantile(1, 0, 1), /strictly between 0 and 1/);
 });
 
+test('the served law: a share p at or below the forecast, scales λ₋ m below and λ₊ m above it', () => {
+  const { belowShare: p, lowerScale, upperScale } = CUTOFF_LAW;
+  const m = 40;
+  close(lawCdf(500, 500, m), p);
+  close(lawCdf(500 - m, 500, m), p * Math.exp(-1 / lowerScale));
+  close(lawCdf(500 + m, 500, m), 1 - (1 - p) * Math.exp(-1 / upperScale));
+  assert.deepEqual(lawScales(m), { lower: lowerScale * m, upper: upperScale * m });
+  for (const q of [0.01, 0.2, p, 0.7, 0.99]) close(lawCdf(lawQuantile(q, 500, m), 500, m), q, 1e-12, `F(F⁻¹(${q}))`);
+  const central = centralRange({ point: 500, margin: m }, 0.5);
+  close(lawCdf(central.upper, 500, m) - lawCdf(central.lower, 500, m), 0.5, 1e-12);
+  // the upper tail is the heavier one: the cut-off reaches further above the forecast than below it
+  assert.ok(central.upper - 500 > 500 - central.lower);
+  assert.ok(clearance(540, { point: 500, margin: m }).atOrBelow < clearance(540, { point: 500, margin: m }, SYMMETRIC_LAW).atOrBelow);
+});
+
 test('clearance: the cut-off is a whole score, so a score s clears when the unrounded cut-off is below s + ½', () => {
   const forecast = { point: 500.5, margin: 40 };
+  const clearance = (s: number, f: typeof forecast) => clearanceOf(s, f, SYMMETRIC_LAW);
   const b = 40 / Math.log(20);
   // s + ½ = ŷ: exactly even odds of a cut-off at or below the score
   const at = clearance(500, forecast);
@@ -49,6 +79,7 @@ test('clearance: the cut-off is a whole score, so a score s clears when the unro
 });
 
 test('clearance at the ends of the CRS range: the cut-off is clipped to 0–1200', () => {
+  const clearance = (s: number, f: { point: number; margin: number }) => clearanceOf(s, f, SYMMETRIC_LAW);
   const high = { point: 1250, margin: 30 };
   const top = clearance(1200, high);
   assert.equal(top.atOrBelow, 1, 'no cut-off exceeds 1200');
@@ -91,14 +122,14 @@ test('clearance grows with the score and the three probabilities agree (property
   );
 });
 
-test('the probabilities match a simulation of the rounded, clipped Laplace cut-off', () => {
+test('the probabilities match a simulation of the rounded, clipped cut-off under the served law', () => {
   const random = new Random(20251217);
   const forecast = { point: 512.3, margin: 35 };
-  const b = laplaceScaleFor95(forecast.margin);
+  const b = lawScales(forecast.margin);
   const n = 200_000;
   const counts = new Map<number, number>();
   for (let i = 0; i < n; i++) {
-    const e = random.exponential(1 / b) * (random.bool() ? 1 : -1);
+    const e = random.next() < CUTOFF_LAW.belowShare ? -random.exponential(1 / b.lower) : random.exponential(1 / b.upper);
     const cutoff = Math.min(1200, Math.max(0, Math.round(forecast.point + e)));
     counts.set(cutoff, (counts.get(cutoff) ?? 0) + 1);
   }

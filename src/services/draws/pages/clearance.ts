@@ -2,11 +2,12 @@
 //
 // What is stored per draw is a point forecast ŷ and the half-width m of a split-conformal 95% interval (m = q × u:
 // the 95% quantile of past scaled absolute errors times the category's error unit), not the whole distribution of
-// past errors. The interval is symmetric and m is a quantile of |error|, so the distribution it implies is taken as
-// symmetric around ŷ with P(|C − ŷ| ≤ m) = 0.95. Its shape is an assumption: a Laplace (double exponential) law,
-// scale b = m / ln 20. Checked against the walk-forward of the real IRCC draws (score-calibration.ts prints the
-// check), it matches past next-draw errors better than a normal law: heavier tails and a sharper centre, as cut-offs
-// that mostly move a little and sometimes jump.
+// past errors. The cut-off is taken as ŷ + e, e following an asymmetric Laplace law in units of m: a share p of it
+// at or below ŷ, falling off exponentially with scale b₋ = λ₋ m below ŷ and b₊ = λ₊ m above it. Cut-offs jump up
+// further than they drop (a small draw after a large one), so a symmetric law overstated the high probabilities.
+// p, λ₋ and λ₊ are the maximum-likelihood fit to the signed errors (C − ŷ) / m of the forecasts the service would
+// have made after every draw whose next draws fell in 2023–2024 (score-calibration.ts fits and prints them, and
+// checks them against the forecasts of 2025, which the fit never saw).
 //
 // The published cut-off is a whole score, clipped to 0–1200: C = clamp(round(ŷ + e), 0, 1200). A candidate whose
 // score equals the cut-off is invited only if their profile was submitted before the tie-break time, which is not
@@ -15,16 +16,52 @@
 /** The range of CRS scores (and so of cut-offs). */
 export const CRS_RANGE = { min: 0, max: 1200 } as const;
 
-/** ln 20: for a Laplace law, P(|X − μ| ≤ b ln 20) = 1 − e^{−ln 20} = 0.95. */
-const LN20 = Math.log(20);
+/** The shape of the cut-off's law around ŷ, in units of the 95% half-width m (see the file comment). */
+export interface CutoffLaw {
+  /** p: P(cut-off ≤ ŷ). */
+  belowShare: number;
+  /** λ₋: the scale below ŷ is λ₋ m. */
+  lowerScale: number;
+  /** λ₊: the scale above ŷ is λ₊ m. */
+  upperScale: number;
+}
+
+/** The symmetric Laplace law whose central 95% is ± m (b = m / ln 20): what the calibration script compares the fit with. */
+export const SYMMETRIC_LAW: CutoffLaw = { belowShare: 0.5, lowerScale: 1 / Math.log(20), upperScale: 1 / Math.log(20) };
+
+/**
+ * The law "my score" states: fitted by maximum likelihood on the 2023–2024 targets of the IRCC snapshot (370 signed
+ * errors, h = 1–5); `npx node src/services/draws/pages/score-calibration.ts` refits and prints it.
+ */
+export const CUTOFF_LAW: CutoffLaw = { belowShare: 0.492, lowerScale: 0.316, upperScale: 0.445 };
 
 /** The formulas of the method (the catalogue's myScore.method), one a line. */
 export const CLEARANCE_FORMULA = [
-  'b = m / ln 20',
-  'F(x) = ½ · exp((x − ŷ) / b)          for x < ŷ',
-  'F(x) = 1 − ½ · exp(−(x − ŷ) / b)     for x ≥ ŷ',
+  `p = ${CUTOFF_LAW.belowShare}    b₋ = ${CUTOFF_LAW.lowerScale} · m    b₊ = ${CUTOFF_LAW.upperScale} · m`,
+  'F(x) = p · exp((x − ŷ) / b₋)                for x < ŷ',
+  'F(x) = 1 − (1 − p) · exp(−(x − ŷ) / b₊)     for x ≥ ŷ',
   'P(cut-off ≤ s) = F(s + ½)      P(cut-off < s) = F(s − ½)      P(cut-off = s) = F(s + ½) − F(s − ½)',
 ] as const;
+
+/** The two scales (CRS points) of the law for a forecast whose 95% half-width is `margin`. */
+export function lawScales(margin: number, law: CutoffLaw = CUTOFF_LAW): { lower: number; upper: number } {
+  const m = Math.max(0, margin);
+  return { lower: law.lowerScale * m, upper: law.upperScale * m };
+}
+
+/** P(X ≤ x) for X = ŷ + e, e under `law` with the 95% half-width `margin`; a point mass at ŷ when margin is 0. */
+export function lawCdf(x: number, point: number, margin: number, law: CutoffLaw = CUTOFF_LAW): number {
+  const { lower, upper } = lawScales(margin, law);
+  if (!(lower > 0 && upper > 0)) return x >= point ? 1 : 0;
+  return x < point ? law.belowShare * Math.exp((x - point) / lower) : 1 - (1 - law.belowShare) * Math.exp(-(x - point) / upper);
+}
+
+/** The q-quantile of the same law, 0 < q < 1. */
+export function lawQuantile(q: number, point: number, margin: number, law: CutoffLaw = CUTOFF_LAW): number {
+  if (!(q > 0 && q < 1)) throw new RangeError(`q must be strictly between 0 and 1, got ${q}`);
+  const { lower, upper } = lawScales(margin, law);
+  return q <= law.belowShare ? point + lower * Math.log(q / law.belowShare) : point - upper * Math.log((1 - q) / (1 - law.belowShare));
+}
 
 export interface CutoffForecast {
   /** Point forecast of the cut-off (predicted_crs_score). */
@@ -42,45 +79,29 @@ export interface Clearance {
   equal: number;
 }
 
-/** The Laplace scale whose central 95% interval is ± margin. */
-export function laplaceScaleFor95(margin: number): number {
-  return margin / LN20;
-}
-
-/** P(X ≤ x) for X ~ Laplace(location, scale); a point mass at `location` when scale is 0. */
-export function laplaceCdf(x: number, location: number, scale: number): number {
-  if (!(scale > 0)) return x >= location ? 1 : 0;
-  const z = (x - location) / scale;
-  return z < 0 ? 0.5 * Math.exp(z) : 1 - 0.5 * Math.exp(-z);
-}
-
-/** The p-quantile of Laplace(location, scale), 0 < p < 1. */
-export function laplaceQuantile(p: number, location: number, scale: number): number {
-  if (!(p > 0 && p < 1)) throw new RangeError(`p must be strictly between 0 and 1, got ${p}`);
-  return p < 0.5 ? location + scale * Math.log(2 * p) : location - scale * Math.log(2 * (1 - p));
-}
-
 /** P(published cut-off ≤ s) for a whole score s: the unrounded cut-off falls below s + ½ (clipped to 0–1200). */
-function cutoffAtOrBelow(s: number, forecast: CutoffForecast): number {
+function cutoffAtOrBelow(s: number, forecast: CutoffForecast, law: CutoffLaw): number {
   if (s < CRS_RANGE.min) return 0;
   if (s >= CRS_RANGE.max) return 1;
-  return laplaceCdf(s + 0.5, forecast.point, laplaceScaleFor95(Math.max(0, forecast.margin)));
+  return lawCdf(s + 0.5, forecast.point, forecast.margin, law);
 }
 
 /** The chance that a whole CRS score (0–1200) clears the cut-off of a draw forecast as `forecast`. */
-export function clearance(score: number, forecast: CutoffForecast): Clearance {
+export function clearance(score: number, forecast: CutoffForecast, law: CutoffLaw = CUTOFF_LAW): Clearance {
   if (!Number.isInteger(score) || score < CRS_RANGE.min || score > CRS_RANGE.max) {
     throw new RangeError(`score must be a whole number from ${CRS_RANGE.min} to ${CRS_RANGE.max}, got ${score}`);
   }
   if (!Number.isFinite(forecast.point) || !Number.isFinite(forecast.margin)) throw new RangeError('the forecast must be finite');
-  const atOrBelow = cutoffAtOrBelow(score, forecast);
-  const below = cutoffAtOrBelow(score - 1, forecast);
+  const atOrBelow = cutoffAtOrBelow(score, forecast, law);
+  const below = cutoffAtOrBelow(score - 1, forecast, law);
   return { atOrBelow, below, equal: atOrBelow - below };
 }
 
-/** The central range holding the cut-off with probability `level` under the same law (unrounded, unclipped). */
-export function centralRange(forecast: CutoffForecast, level: number): { lower: number; upper: number } {
-  const b = laplaceScaleFor95(Math.max(0, forecast.margin));
-  if (b === 0) return { lower: forecast.point, upper: forecast.point };
-  return { lower: laplaceQuantile((1 - level) / 2, forecast.point, b), upper: laplaceQuantile((1 + level) / 2, forecast.point, b) };
+/** The central range holding the cut-off with probability `level` under the law (unrounded, unclipped). */
+export function centralRange(forecast: CutoffForecast, level: number, law: CutoffLaw = CUTOFF_LAW): { lower: number; upper: number } {
+  if (!(forecast.margin > 0)) return { lower: forecast.point, upper: forecast.point };
+  return {
+    lower: lawQuantile((1 - level) / 2, forecast.point, forecast.margin, law),
+    upper: lawQuantile((1 + level) / 2, forecast.point, forecast.margin, law),
+  };
 }

@@ -9,7 +9,7 @@ import type { Prediction } from '../forecast/forecast-panel.ts';
 import type { CategoryRecord } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
 import { drawOrdinal } from './category.ts';
-import { CLEARANCE_FORMULA, CRS_RANGE, centralRange, clearance, laplaceScaleFor95 } from './clearance.ts';
+import { CLEARANCE_FORMULA, CRS_RANGE, centralRange, clearance, lawScales } from './clearance.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import { categoryParam, dateRange, errorNote, param, percent, range, score, scoreForm, sendPage, statusNote, wordsOf } from './shared.ts';
@@ -76,7 +76,7 @@ function answer(crs: number, category: CategoryRecord, view: ForecastView, w: Wo
                 <thead>
                   <tr>
                     <th scope="col">${t('common.draw')}</th>
-                    <th scope="col">${t('common.dateRange95')}</th>
+                    <th scope="col">${t('common.dateRange90')}</th>
                     <th scope="col" class="num">${t('myScore.forecastCutoff')}</th>
                     <th scope="col" class="num">${t('common.interval95')}</th>
                     <th scope="col" class="num">${t('myScore.atOrBelow', { crs })}</th>
@@ -111,7 +111,8 @@ function method(view: ForecastView, crs: number | undefined, category: CategoryR
           ${t('myScore.worked', {
             point: score(next.predicted_crs_score, w),
             margin: score(next.uncertainty_range.margin_of_error, w),
-            scale: loc.fixed(laplaceScaleFor95(next.uncertainty_range.margin_of_error), 2),
+            lower: loc.fixed(lawScales(next.uncertainty_range.margin_of_error).lower, 2),
+            upper: loc.fixed(lawScales(next.uncertainty_range.margin_of_error).upper, 2),
             crs,
           })}
         </p>`

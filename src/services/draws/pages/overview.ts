@@ -57,7 +57,7 @@ function nextDrawsTable(view: ForecastView, w: Words): SafeHtml {
           <th scope="col">${t('common.category')}</th>
           <th scope="col">${t('common.status')}</th>
           <th scope="col">${t('common.mostLikelyDate')}</th>
-          <th scope="col">${t('common.dateRange95')}</th>
+          <th scope="col">${t('common.dateRange90')}</th>
           <th scope="col" class="num">${t('common.lowestCrsForecast')}</th>
           <th scope="col" class="num">${t('common.interval95')}</th>
           <th scope="col" class="num">${t('common.invitationsForecast')}</th>
@@ -100,7 +100,7 @@ function allRanksTable(view: ForecastView, w: Words): SafeHtml {
             <th scope="col">${t('common.category')}</th>
             <th scope="col" class="num">${t('common.rank')}</th>
             <th scope="col">${t('common.mostLikelyDate')}</th>
-            <th scope="col">${t('common.dateRange95')}</th>
+            <th scope="col">${t('common.dateRange90')}</th>
             <th scope="col" class="num">${t('common.lowestCrs')}</th>
             <th scope="col" class="num">${t('common.interval95')}</th>
             <th scope="col" class="num">${t('common.invitations')}</th>

@@ -200,7 +200,7 @@ describeEachDatabase(
         assert.match(
           res.text,
           new RegExp(
-            `between ${formatDate('en', next.date_range.earliest)} and ${formatDate('en', next.date_range.latest)} \\(95% range\\); most likely ${formatDate('en', next.predicted_date)}`,
+            `between ${formatDate('en', next.date_range.earliest)} and ${formatDate('en', next.date_range.latest)} \\(90% range\\); most likely ${formatDate('en', next.predicted_date)}`,
           ),
         );
         const charts = figures(res.body);

@@ -25,6 +25,7 @@ export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext):
       status_reason: forecast?.status_reason ?? 'no forecast is stored for this category',
       last_draw_date: forecast?.last_draw_date ?? null,
       dormant_since: forecast?.dormant_since ?? null,
+      if_resumed: forecast?.if_resumed ?? null,
       last_updated: times.get(category.id) ?? null,
       recent_draws: recent.map((d) => ({ date: d.date, crs_score: d.lowest_crs_score, invitations: d.invitations_issued })),
       predictions,

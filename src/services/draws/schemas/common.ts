@@ -129,7 +129,7 @@ export const PredictionSchema = Type.Object({
     { earliest: isoDate('Earliest plausible date'), latest: isoDate('Latest plausible date') },
     {
       description:
-        'Calibrated 95% range of the draw date: from the distribution of gaps between draws, conditioned on the days already elapsed, at the level whose backtested coverage reached 95%.',
+        'Calibrated 90% range of the draw date: from the distribution of gaps between draws, conditioned on the days already elapsed, at the level whose backtested coverage reached 90%.',
     },
   ),
 });
