@@ -113,6 +113,46 @@ function forms(t: Translate<KrtKey>, fetchEnabled: boolean, doi = ''): SafeHtml 
     </section>`;
 }
 
+/** The table of an uploaded file, kept as a chat session for its downloads; nothing else is written. */
+async function resultOf(
+  answers: KrtAnswers,
+  db: Kysely<KrtDatabase>,
+  t: Translate<KrtKey>,
+  name: string,
+  bytes: number,
+  x: FileExtraction,
+): Promise<SafeHtml> {
+  const id = randomUUID();
+  await saveChatState(db, id, { ...newChatState(), entries: x.rows }, new Date().toISOString());
+  const doi = x.metadata.doi ? normalizeDoi(x.metadata.doi) : null;
+  const stored = doi ? (await answers.checkDoi(doi)).available : false;
+  const annotated = await annotateRows(answers, db, x.rows, { exclude: doi ?? undefined, found: x.evidence });
+  const title = x.metadata.title || t('build.untitled');
+  const extractor = t(x.provider === 'jats-table' ? 'build.extractorTable' : 'build.extractorText', { model: x.model });
+  return html`<section aria-labelledby="result-heading">
+    <h2 id="result-heading">${t('build.resultHeading')}</h2>
+    <p><strong>${title}</strong></p>
+    <p>${t('build.resultFrom', { file: name, bytes, extractor })}</p>
+    <p>
+      ${doi ? t('build.resultDoi', { doi }) : t('build.resultNoDoi')}
+      ${stored && doi ? html`<a href="${paperHref(doi)}">${t('build.resultDoiStored')}</a>` : ''}
+    </p>
+    ${
+      x.authorTables.length > 0
+        ? html`<p class="muted">${t('build.authorTables', { tables: x.authorTables.map((a) => `${a.label} (${a.rows})`).join('; ') })}</p>`
+        : ''
+    }
+    <p class="note">${t('build.resultKept')}</p>
+    ${
+      x.rows.length > 0
+        ? html`${exportButtons(id)} ${rowSummary(annotated)} ${resourceTable(annotated, t('build.tableCaption', { title }))}
+            <p><a class="button secondary" href="/chat?session=${encodeURIComponent(id)}">${t('build.editInChat')}</a></p>`
+        : html`<p class="note" role="status">${t('build.noRows')}</p>`
+    }
+    <p><a href="/build">${t('build.another')}</a></p>
+  </section>`;
+}
+
 export function buildPages(
   app: ServiceApp,
   ctx: ServiceContext,
@@ -141,41 +181,6 @@ export function buildPages(
   }
 
   app.get('/build', { config: { responseCache: true } }, async (request, reply) => page(request, reply));
-
-  /** The table of an uploaded file, kept as a chat session for its downloads; nothing else is written. */
-  async function resultOf(t: Translate<KrtKey>, name: string, bytes: number, x: FileExtraction): Promise<SafeHtml> {
-    const id = randomUUID();
-    await saveChatState(db, id, { ...newChatState(), entries: x.rows }, new Date().toISOString());
-    const doi = x.metadata.doi ? normalizeDoi(x.metadata.doi) : null;
-    const stored = doi ? (await answers.checkDoi(doi)).available : false;
-    const annotated = await annotateRows(answers, db, x.rows, { exclude: doi ?? undefined, found: x.evidence });
-    const title = x.metadata.title || t('build.untitled');
-    const extractor = t(x.provider === 'jats-table' ? 'build.extractorTable' : 'build.extractorText', { model: x.model });
-    return html`<section aria-labelledby="result-heading">
-      <h2 id="result-heading">${t('build.resultHeading')}</h2>
-      <p><strong>${title}</strong></p>
-      <p>${t('build.resultFrom', { file: name, bytes, extractor })}</p>
-      <p>
-        ${doi ? t('build.resultDoi', { doi }) : t('build.resultNoDoi')}
-        ${stored && doi ? html`<a href="${paperHref(doi)}">${t('build.resultDoiStored')}</a>` : ''}
-      </p>
-      ${
-        x.authorTables.length > 0
-          ? html`<p class="muted">
-              ${t('build.authorTables', { tables: x.authorTables.map((a) => `${a.label} (${a.rows})`).join('; ') })}
-            </p>`
-          : ''
-      }
-      <p class="note">${t('build.resultKept')}</p>
-      ${
-        x.rows.length > 0
-          ? html`${exportButtons(id)} ${rowSummary(annotated)} ${resourceTable(annotated, t('build.tableCaption', { title }))}
-              <p><a class="button secondary" href="/chat?session=${encodeURIComponent(id)}">${t('build.editInChat')}</a></p>`
-          : html`<p class="note" role="status">${t('build.noRows')}</p>`
-      }
-      <p><a href="/build">${t('build.another')}</a></p>
-    </section>`;
-  }
 
   const sameOrigin = sameOriginForm(kit.publicUrl('krt'));
   // Uploads and fetches have the extraction route's budget per client (RATE_LIMITS.build a minute).
@@ -221,7 +226,7 @@ export function buildPages(
       }
       if (!outcome.ok) throw badRequest(t('error.notXml', { reason: outcome.error.replace(/^XML is not well-formed: /, '') }));
       const name = path.basename(part.filename || 'upload.xml').slice(0, 200);
-      return page(request, reply, { result: await resultOf(t, name, bytes.length, outcome.extraction) });
+      return page(request, reply, { result: await resultOf(answers, db, t, name, bytes.length, outcome.extraction) });
     });
 
     scope.post('/build/doi', { onRequest: sameOrigin }, async (request, reply) => {
