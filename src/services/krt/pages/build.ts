@@ -40,7 +40,8 @@ import type { KrtDatabase } from '../tables.ts';
 import type { Translate } from '../../../core/i18n/catalogue.ts';
 import { paperHref } from './lookup.ts';
 import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
-import { errorNote, field } from './shared.ts';
+import { errorNote, field, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
 
 const MIB = 1024 * 1024;
 
@@ -117,11 +118,12 @@ function forms(t: Translate<KrtKey>, fetchEnabled: boolean, doi = ''): SafeHtml 
 async function resultOf(
   answers: KrtAnswers,
   db: Kysely<KrtDatabase>,
-  t: Translate<KrtKey>,
+  w: Words,
   name: string,
   bytes: number,
   x: FileExtraction,
 ): Promise<SafeHtml> {
+  const { t } = w;
   const id = randomUUID();
   await saveChatState(db, id, { ...newChatState(), entries: x.rows }, new Date().toISOString());
   const doi = x.metadata.doi ? normalizeDoi(x.metadata.doi) : null;
@@ -145,7 +147,7 @@ async function resultOf(
     <p class="note">${t('build.resultKept')}</p>
     ${
       x.rows.length > 0
-        ? html`${exportButtons(id)} ${rowSummary(annotated)} ${resourceTable(annotated, t('build.tableCaption', { title }))}
+        ? html`${exportButtons(id, w)} ${rowSummary(annotated, w)} ${resourceTable(annotated, t('build.tableCaption', { title }), w)}
             <p><a class="button secondary" href="/chat?session=${encodeURIComponent(id)}">${t('build.editInChat')}</a></p>`
         : html`<p class="note" role="status">${t('build.noRows')}</p>`
     }
@@ -204,7 +206,8 @@ export function buildPages(
     });
 
     scope.post('/build', { onRequest: sameOrigin }, async (request, reply) => {
-      const t = krtText(kit.locale(request).language);
+      const w = wordsOf(kit, request);
+      const { t } = w;
       const part = await request.file();
       if (!part) throw badRequest(t('error.fileMissing'));
       // Throws FST_REQ_FILE_TOO_LARGE (413) once the limit is passed: nothing beyond it is read.
@@ -226,7 +229,7 @@ export function buildPages(
       }
       if (!outcome.ok) throw badRequest(t('error.notXml', { reason: outcome.error.replace(/^XML is not well-formed: /, '') }));
       const name = path.basename(part.filename || 'upload.xml').slice(0, 200);
-      return page(request, reply, { result: await resultOf(answers, db, t, name, bytes.length, outcome.extraction) });
+      return page(request, reply, { result: await resultOf(answers, db, w, name, bytes.length, outcome.extraction) });
     });
 
     scope.post('/build/doi', { onRequest: sameOrigin }, async (request, reply) => {
