@@ -17,6 +17,8 @@ import { RegistryKnowledge } from './rrid/registry-knowledge.ts';
 import type { RridSuggestion, RridValidation } from './rrid/index.ts';
 import { chat } from './chat/index.ts';
 import {
+  articleDates,
+  bestBuiltinTables,
   cachedValidation,
   getArticle,
   getSession,
@@ -44,6 +46,9 @@ import type { HeldArticles } from './held-articles.ts';
 import type { ProviderChoice } from './import.ts';
 import type { ExportFormat } from './schemas/export.ts';
 import type { KrtDatabase, KrtTables } from './tables.ts';
+import { computeStatistics } from './statistics.ts';
+import type { StoreStatistics } from './statistics.ts';
+import type { LoadedKnowledgeBase } from './aggregates.ts';
 
 /** Chat sessions expire after this long without a message. */
 export const CHAT_TTL_MS = 24 * 3600 * 1000;
@@ -104,6 +109,7 @@ export class KrtAnswers {
   private readonly ctx: ServiceContext;
   private readonly db: Kysely<KrtDatabase>;
   private lastPurge = 0;
+  private statisticsCache: { version: string | null; value: Promise<StoreStatistics & { data_version: string | null }> } | null = null;
 
   constructor(ctx: ServiceContext) {
     this.ctx = ctx;
@@ -326,13 +332,47 @@ export class KrtAnswers {
     const kbVersion = `${loaded?.version ?? 'none'};${await this.registries.version()}`;
     const hit = await cachedValidation(this.db, key, kbVersion, new Date(now.getTime() - VALIDATION_TTL_MS).toISOString());
     if (hit) return { ...hit, source: 'cache' };
-    const registry = await this.registries.evidenceFor(input);
-    const validation = validateRrid(loaded?.kb ?? null, input, now, registry);
-    // A registry's listing is evidence whatever the papers are; only an answer resting on papers is relabelled.
-    const fresh = registry.entry ? validation : labelDemoValidation(validation, loaded);
+    const fresh = await this.validateUncached(input, loaded, now);
     await storeValidation(this.db, key, kbVersion, fresh);
     await this.purgeExpired(now.getTime());
     return fresh;
+  }
+
+  /** The validation of `input` against the base and the registries, without the cache (validate() stores it). */
+  private async validateUncached(input: string, loaded: LoadedKnowledgeBase | null, now: Date): Promise<RridValidation> {
+    const registry = await this.registries.evidenceFor(input);
+    const validation = validateRrid(loaded?.kb ?? null, input, now, registry);
+    // A registry's listing is evidence whatever the papers are; only an answer resting on papers is relabelled.
+    return registry.entry ? validation : labelDemoValidation(validation, loaded);
+  }
+
+  // ---- statistics -----------------------------------------------------------------------------------------------
+
+  /**
+   * The store's statistics (statistics.ts), computed once per data version: every distinct RRID of the tables is
+   * validated as validate() does, without filling its cache with thousands of entries no client asked for.
+   */
+  async statistics(): Promise<StoreStatistics & { data_version: string | null }> {
+    const version = await this.ctx.dataVersion.current();
+    if (this.statisticsCache?.version !== version) {
+      const pending = this.computeStatistics(version);
+      this.statisticsCache = { version, value: pending };
+      // A failure is not kept: the next request computes again.
+      pending.catch(() => {
+        if (this.statisticsCache?.value === pending) this.statisticsCache = null;
+      });
+    }
+    return this.statisticsCache!.value;
+  }
+
+  private async computeStatistics(version: string | null): Promise<StoreStatistics & { data_version: string | null }> {
+    const loaded = await this.knowledge.get();
+    const dates = await articleDates(this.db);
+    const best = new Map((await bestBuiltinTables(this.db)).map((t) => [t.doi, t.rows]));
+    const tables = [...dates].map(([doi, date]) => ({ doi, publication_date: date, rows: best.get(doi) ?? [] }));
+    const now = new Date();
+    const statistics = await computeStatistics(tables, async (rrid) => (await this.validateUncached(rrid, loaded, now)).status);
+    return { data_version: version, ...statistics };
   }
 
   async recommend(query: RecommendationQuery) {

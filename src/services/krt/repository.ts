@@ -306,6 +306,12 @@ export async function bestBuiltinTables(
   return best.map((s) => ({ doi: s.doi, provider: s.provider, is_demo: s.is_demo, rows: rows.get(s.session_id) ?? [] }));
 }
 
+/** Every article's DOI and publication date (YYYY-MM-DD or null), for the statistics by year. */
+export async function articleDates(db: Kysely<KrtDatabase>): Promise<Map<string, string | null>> {
+  const rows = await db.selectFrom('krt_articles').select(['doi', 'publication_date']).orderBy('doi').execute();
+  return new Map(rows.map((r) => [r.doi, r.publication_date ?? null]));
+}
+
 // ---- chat sessions ------------------------------------------------------------------------------------------------
 
 /** A chat session active since `notBefore` (older ones have expired), or null. */

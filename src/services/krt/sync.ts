@@ -85,7 +85,8 @@ export interface FetchOptions {
 
 const JATS_TYPES = ['application/xml', 'text/xml', 'application/jats+xml'];
 const JSON_TYPES = ['application/json', 'text/json', 'text/plain'];
-const MAX_JATS_BYTES = 64 * 1024 * 1024;
+/** The largest JATS file B reads from outside its store: a download of the fetch path, an upload of the build page. */
+export const MAX_JATS_BYTES = 64 * 1024 * 1024;
 const MAX_META_BYTES = 8 * 1024 * 1024;
 
 /** The store path of a DOI ("2020/2020.08.27.269738.xml"), or UnsupportedDoiError. */

@@ -1,12 +1,12 @@
 // Every page of Service B on its demo data, for the browser suite (test/pages.browser.test.ts): the look-up with and
-// without words, a paper's table, the empty chat, and a chat holding a copy of that paper's table (opened as a
+// without words, a paper's table, the statistics, the build page, the empty chat, and a chat holding a copy of that paper's table (opened as a
 // visitor would, with the page's own form post). Real DOIs and session ids are read through the app.
 import type { ServiceApp } from '../../../src/core/service.ts';
 
 export async function pageTour(app: ServiceApp): Promise<string[]> {
   const newest = (await app.inject({ url: '/api/doi-suggestions/?limit=1' })).json() as { suggestions: { doi: string; title: string }[] };
   const paper = newest.suggestions[0];
-  if (!paper) return ['/', '/chat'];
+  if (!paper) return ['/', '/statistics', '/build', '/chat'];
   const word = paper.title.split(/\s+/).find((w) => /^\p{L}{6,}$/u.test(w)) ?? 'study';
   const start = await app.inject({
     method: 'POST',
@@ -15,5 +15,13 @@ export async function pageTour(app: ServiceApp): Promise<string[]> {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   const chatWithTable = start.statusCode === 303 ? [String(start.headers.location)] : [];
-  return ['/', `/?q=${encodeURIComponent(word)}`, `/paper?doi=${encodeURIComponent(paper.doi)}`, '/chat', ...chatWithTable];
+  return [
+    '/',
+    `/?q=${encodeURIComponent(word)}`,
+    `/paper?doi=${encodeURIComponent(paper.doi)}`,
+    '/statistics',
+    '/build',
+    '/chat',
+    ...chatWithTable,
+  ];
 }

@@ -21,7 +21,10 @@ import { RATE_LIMITS, parseDoi } from '../routes/common.ts';
 import { MAX_MESSAGE } from '../schemas/common.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
-import { clientError, errorNote, field, limitedText, parseSessionId, plural, sendPage } from './shared.ts';
+import { clientError, errorNote, field, limitedText, parseSessionId, sendPage, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
+import { richMessage } from '../messages/index.ts';
+import type { KrtKey } from '../messages/index.ts';
 import { sameOriginForm } from '../../../core/pages/forms.ts';
 
 /** The last exchange, carried from POST /chat to the page it redirects to. */
@@ -80,17 +83,18 @@ export function readFlash(request: FastifyRequest, session: string | undefined):
 
 const clearFlash = `${FLASH_COOKIE}=; Path=/chat; Max-Age=0; HttpOnly; SameSite=Lax`;
 
-function exchange(flash: ChatFlash): SafeHtml {
+function exchange(flash: ChatFlash, w: Words): SafeHtml {
+  const { t } = w;
   return html`${
       flash.message
         ? html`<li class="you">
-            <span class="who">You</span>
+            <span class="who">${t('chat.you')}</span>
             <p>${flash.message}</p>
           </li>`
         : ''
     }
     <li class="assistant">
-      <span class="who">Table builder</span>
+      <span class="who">${t('chat.builder')}</span>
       <p>${flash.response}</p>
       ${
         flash.clarifications.length > 0
@@ -99,7 +103,7 @@ function exchange(flash: ChatFlash): SafeHtml {
             </ul>`
           : ''
       }
-      ${flash.exportUrl ? html`<p><a class="button secondary" href="${flash.exportUrl}" download>Download the table</a></p>` : ''}
+      ${flash.exportUrl ? html`<p><a class="button secondary" href="${flash.exportUrl}" download>${t('chat.download')}</a></p>` : ''}
     </li>`;
 }
 
@@ -108,17 +112,21 @@ async function tableSection(
   db: Kysely<KrtDatabase>,
   session: string | undefined,
   rows: readonly KrtRow[],
+  w: Words,
 ): Promise<SafeHtml> {
+  const { t } = w;
   const annotated = await annotateRows(answers, db, rows);
   const summary = summarizeRows(rows);
-  return html`<h2 id="chat-table-heading">The table</h2>
+  return html`<h2 id="chat-table-heading">${t('chat.tableHeading')}</h2>
     ${
       rows.length > 0 && session
-        ? html`<p>${plural(summary.total_resources, 'resource')} (${summary.new_resources} new, ${summary.reused_resources} reused).</p>
-            ${exportButtons(session)} ${rowSummary(annotated)}`
+        ? html`<p>
+              ${t('chat.tableSummary', { total: summary.total_resources, fresh: summary.new_resources, reused: summary.reused_resources })}
+            </p>
+            ${exportButtons(session, w)} ${rowSummary(annotated, w)}`
         : ''
     }
-    ${resourceTable(annotated, 'Key resources table of this chat session')}`;
+    ${resourceTable(annotated, t('chat.tableCaption'), w)}`;
 }
 
 async function loadRows(db: Kysely<KrtDatabase>, session: string | undefined): Promise<{ rows: KrtRow[]; found: boolean }> {
@@ -136,63 +144,66 @@ export function chatPages(app: ServiceApp, ctx: ServiceContext, answers: KrtAnsw
   ): Promise<string> {
     const { rows, found } = await loadRows(db, session);
     const flash = extra.flash ?? null;
+    const w = wordsOf(kit, request);
+    const { t } = w;
+    const q = (key: KrtKey) => html`<q>${t(key)}</q>`;
     reply.header('cache-control', 'no-store');
     return sendPage(kit, request, reply, async () => ({
       status: extra.error?.status,
-      title: 'Build a key resources table',
-      description: 'Build a key resources table in conversation, check its RRIDs and download it.',
+      title: t('chat.title'),
+      description: t('chat.description'),
       section: '/chat',
       scripts: ['krt-chat.js'],
-      body: html`<h1>Build a key resources table</h1>
-        <p>
-          Tell the table builder what you used, one resource at a time — for example
-          <q>Add rabbit anti-GFP antibody from Abcam, catalog ab290</q> — then change, remove or list rows, and download the table. It asks
-          for what a row still lacks.
-        </p>
-        <p class="note">
-          The replies come from pdi's rule-based table builder (krt-chat-1), not a language model. It fills in an RRID only from your
-          message or from papers of the store that link that vendor's catalog number to one; sessions are kept for 24 hours after the last
-          message.
-        </p>
+      body: html`<h1>${t('chat.title')}</h1>
+        <p>${richMessage(t, 'chat.lead', {}, { example: q('chat.leadExample') })}</p>
+        <p class="note">${t('chat.note')}</p>
         ${
           session && !found && !flash
-            ? html`<p class="note" role="status">
-                No table is stored under session <code>${session}</code> (sessions expire 24 hours after their last message). Your next
-                message starts a new table under it.
-              </p>`
+            ? html`<p class="note" role="status">${richMessage(t, 'chat.noSession', {}, { session: html`<code>${session}</code>` })}</p>`
             : ''
         }
         <section class="chat-panel" aria-labelledby="chat-heading">
-          <h2 id="chat-heading">Chat</h2>
+          <h2 id="chat-heading">${t('chat.heading')}</h2>
           <ol class="chat-log" id="chat-log" aria-live="polite" data-chat-log>
-            ${flash ? exchange(flash) : ''}
+            ${flash ? exchange(flash, w) : ''}
           </ol>
           ${extra.error ? errorNote(extra.error.message) : ''}
           <form class="stack chat-form" method="post" action="/chat" data-krt-chat>
             <input type="hidden" name="session_id" value="${session ?? ''}" />
             <label
-              >Message
+              >${t('chat.message')}
               <textarea name="message" rows="3" maxlength="${MAX_MESSAGE}" required aria-describedby="chat-help">
 ${extra.draft ?? ''}</textarea>
             </label>
             <p id="chat-help" class="muted">
-              Try: <q>add mouse anti-FLAG from Sigma, Cat# F1804</q>, <q>change row 2 vendor to Abcam</q>, <q>remove row 3</q>, <q>list</q>,
-              <q>export as excel</q>, <q>help</q>.
+              ${richMessage(
+                t,
+                'chat.try',
+                {},
+                {
+                  add: q('chat.tryAdd'),
+                  change: q('chat.tryChange'),
+                  remove: q('chat.tryRemove'),
+                  list: q('chat.tryList'),
+                  exportAs: q('chat.tryExport'),
+                  help: q('chat.tryHelp'),
+                },
+              )}
             </p>
-            <div><button type="submit">Send</button></div>
+            <div><button type="submit">${t('chat.send')}</button></div>
           </form>
         </section>
         <section class="chat-table" id="chat-table" aria-labelledby="chat-table-heading">
-          ${await tableSection(answers, db, session, rows)}
+          ${await tableSection(answers, db, session, rows, w)}
         </section>
         <p class="muted">
-          To start from a paper's table instead, <a href="/">look the paper up</a> and press “Edit this table in the chat”.
+          ${richMessage(t, 'chat.fromPaper', { button: t('paper.editInChat') }, { lookup: html`<a href="/">${t('chat.fromPaperLink')}</a>` })}
         </p>`,
     }));
   }
 
   app.get('/chat', async (request, reply) => {
-    const session = parseSessionId('session', field(request.query, 'session'));
+    const session = parseSessionId('session', field(request.query, 'session'), wordsOf(kit, request).t);
     const flash = readFlash(request, session);
     if (flash) reply.header('set-cookie', clearFlash);
     return chatPage(request, reply, session, { flash });
@@ -200,10 +211,10 @@ ${extra.draft ?? ''}</textarea>
 
   // The table alone, for krt-chat.js to swap in after a message sent to the API.
   app.get('/chat/table', async (request, reply) => {
-    const session = parseSessionId('session', field(request.query, 'session'));
+    const session = parseSessionId('session', field(request.query, 'session'), wordsOf(kit, request).t);
     const { rows } = await loadRows(db, session);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-    return (await tableSection(answers, db, session, rows)).text;
+    return (await tableSection(answers, db, session, rows, wordsOf(kit, request))).text;
   });
 
   // The form's posts have the API chat's budget per client (RATE_LIMITS.chat a minute), counted apart from it.
@@ -214,9 +225,9 @@ ${extra.draft ?? ''}</textarea>
       let session: string | undefined;
       let message: string;
       try {
-        session = parseSessionId('session_id', field(request.body, 'session_id'));
-        message = limitedText('message', draft, MAX_MESSAGE)?.trim() ?? '';
-        if (!message) throw badRequest('message must not be empty: write what to add, change or remove');
+        session = parseSessionId('session_id', field(request.body, 'session_id'), wordsOf(kit, request).t);
+        message = limitedText('message', draft, MAX_MESSAGE, wordsOf(kit, request).t)?.trim() ?? '';
+        if (!message) throw badRequest(wordsOf(kit, request).t('error.emptyMessage'));
       } catch (error) {
         return chatPage(request, reply, session, { error: clientError(error), draft: draft.slice(0, MAX_MESSAGE) });
       }
@@ -235,16 +246,17 @@ ${extra.draft ?? ''}</textarea>
     });
 
     scope.post('/chat/start', { onRequest: sameOrigin }, async (request, reply) => {
+      const { t } = wordsOf(kit, request);
       const doi = parseDoi(field(request.body, 'doi'));
-      const requested = parseSessionId('session', field(request.body, 'session'));
+      const requested = parseSessionId('session', field(request.body, 'session'), wordsOf(kit, request).t);
       let rows: KrtRow[];
       let title: string;
       if (requested) {
-        const t = await answers.sessionTable(requested);
-        if (t.doi !== doi) throw badRequest(`session ${requested} is not a session of ${doi}`);
-        if (t.status !== 'completed') throw new HttpError(409, `session ${requested} failed; it has no table to edit`, 'SESSION_FAILED');
-        rows = t.krt_data;
-        title = t.title;
+        const asked = await answers.sessionTable(requested);
+        if (asked.doi !== doi) throw badRequest(t('error.notSessionOf', { session: requested, doi }));
+        if (asked.status !== 'completed') throw new HttpError(409, t('error.sessionFailed', { session: requested }), 'SESSION_FAILED');
+        rows = asked.krt_data;
+        title = asked.title;
       } else {
         const best = await answers.bestTable(doi);
         rows = best.krt_data;
@@ -257,7 +269,7 @@ ${extra.draft ?? ''}</textarea>
         flashCookie({
           session: id,
           message: null,
-          response: `This chat starts from a copy of the table of “${title}” (${plural(rows.length, 'row')}); the paper's own table stays as it is. Ask me to add, change or remove resources.`,
+          response: t('chat.startedFrom', { title, rows: rows.length }),
           clarifications: [],
           exportUrl: null,
         }),

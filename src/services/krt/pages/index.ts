@@ -9,12 +9,19 @@ import { chatPages } from './chat.ts';
 import { lookupPage } from './lookup.ts';
 import { paperPage } from './paper.ts';
 import { acceptForms, pageErrors } from './shared.ts';
+import { statisticsPage } from './statistics.ts';
+import { buildPages } from './build.ts';
+import { krtText } from '../messages/index.ts';
+
+const t = krtText('en');
 
 export const krtPages: ServicePages = {
-  title: 'Key resources tables',
+  title: t('service.title'),
   sections: [
-    { label: 'Look up a paper', href: '/' },
-    { label: 'Build a table', href: '/chat' },
+    { label: t('nav.lookup'), href: '/' },
+    { label: t('nav.chat'), href: '/chat' },
+    { label: t('nav.build'), href: '/build' },
+    { label: t('nav.statistics'), href: '/statistics' },
   ],
   scripts: { 'krt-chat.js': path.join(import.meta.dirname, 'static', 'krt-chat.js') },
   async routes(app, ctx, kit) {
@@ -25,6 +32,8 @@ export const krtPages: ServicePages = {
     acceptForms(app);
     lookupPage(app, answers, kit);
     paperPage(app, answers, db, kit);
+    statisticsPage(app, answers, kit);
+    await buildPages(app, ctx, answers, db, kit);
     await chatPages(app, ctx, answers, db, kit);
   },
 };

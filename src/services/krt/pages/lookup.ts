@@ -8,7 +8,9 @@ import type { ServiceApp } from '../../../core/service.ts';
 import type { KrtAnswers } from '../answers.ts';
 import { normalizeDoi } from '../jats/index.ts';
 import type { SuggestionItem } from '../repository.ts';
-import { clientError, errorNote, field, limitedText, plural, sendPage } from './shared.ts';
+import { clientError, errorNote, field, limitedText, sendPage, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
+import { richMessage } from '../messages/index.ts';
 
 export const LOOKUP_RESULTS = 20;
 
@@ -16,10 +18,11 @@ export function paperHref(doi: string): string {
   return `/paper?doi=${encodeURIComponent(doi)}`;
 }
 
-function lookupForm(q: string): SafeHtml {
+function lookupForm(q: string, w: Words): SafeHtml {
+  const { t } = w;
   return html`<form class="filters lookup" method="get" action="/" role="search">
     <label for="q"
-      >DOI or words of a title
+      >${t('lookup.field')}
       <input
         type="search"
         id="q"
@@ -37,15 +40,23 @@ function lookupForm(q: string): SafeHtml {
         data-autocomplete-min="2"
     /></label>
     <datalist id="doi-suggestions"></datalist>
-    <button type="submit">Look up</button>
+    <button type="submit">${t('lookup.submit')}</button>
     <p id="q-help" class="muted">
-      For example <code>10.1101/2021.09.08.459408</code>, <code>doi:10.1101/…</code>, a bioRxiv address, or words such as
-      <em>neurite outgrowth</em>.
+      ${richMessage(
+        t,
+        'lookup.help',
+        {},
+        {
+          doi: html`<code>10.1101/2021.09.08.459408</code>`,
+          prefixed: html`<code>doi:10.1101/…</code>`,
+          words: html`<em>${t('lookup.helpWords')}</em>`,
+        },
+      )}
     </p>
   </form>`;
 }
 
-function resultList(items: readonly SuggestionItem[]): SafeHtml {
+function resultList(items: readonly SuggestionItem[], w: Words): SafeHtml {
   return html`<ol class="results">
     ${items.map(
       (a) =>
@@ -53,7 +64,7 @@ function resultList(items: readonly SuggestionItem[]): SafeHtml {
           <h3><a href="${paperHref(a.doi)}">${a.title}</a></h3>
           <p class="muted">
             <code>${a.doi}</code>${a.publication_date ? html` · ${a.publication_date}` : ''}${a.authors ? html` · ${a.authors}` : ''}
-            ${a.is_demo ? html` <span class="badge warn">generated demo article</span>` : ''}
+            ${a.is_demo ? html` <span class="badge warn">${w.t('badge.demoArticle')}</span>` : ''}
           </p>
         </li>`,
     )}
@@ -62,18 +73,20 @@ function resultList(items: readonly SuggestionItem[]): SafeHtml {
 
 export function lookupPage(app: ServiceApp, answers: KrtAnswers, kit: PageKit): void {
   app.get('/', { config: { responseCache: true } }, async (request, reply) => {
+    const w = wordsOf(kit, request);
+    const { t } = w;
     const raw = field(request.query, 'q') ?? '';
     let q: string | undefined;
     try {
-      q = cleanText(limitedText('q', raw, 200));
+      q = cleanText(limitedText('q', raw, 200, t));
     } catch (error) {
       const { status, message } = clientError(error);
       return sendPage(kit, request, reply, async () => ({
         status,
-        title: 'Look up a paper',
+        title: t('lookup.title'),
         section: '/',
-        body: html`<h1>Look up a paper</h1>
-          ${lookupForm(raw.slice(0, 200))} ${errorNote(message)}`,
+        body: html`<h1>${t('lookup.title')}</h1>
+          ${lookupForm(raw.slice(0, 200), w)} ${errorNote(message)}`,
       }));
     }
     const doi = q ? normalizeDoi(q) : null;
@@ -87,49 +100,42 @@ export function lookupPage(app: ServiceApp, answers: KrtAnswers, kit: PageKit): 
       let status: number | undefined;
       if (doi) {
         status = 404;
-        results = html`<p class="note" role="status">
-            <strong>${doi}</strong> is not in the local store: the service answers only for the preprints it holds.
-          </p>
+        results = html`<p class="note" role="status">${richMessage(t, 'lookup.notStored', {}, { doi: html`<strong>${doi}</strong>` })}</p>
           ${
             found.suggestions.length > 0
-              ? html`<h2>Similar DOIs in the store</h2>
-                  ${resultList(found.suggestions)}`
+              ? html`<h2>${t('lookup.similar')}</h2>
+                  ${resultList(found.suggestions, w)}`
               : ''
           }`;
       } else if (q) {
-        results = html`<h2 id="results">Papers matching “${q}”</h2>
+        results = html`<h2 id="results">${t('lookup.matching', { q })}</h2>
           <p role="status">
             ${
               found.total_available === 0
-                ? 'No paper of the store has these words in its title or DOI.'
-                : html`${plural(found.total_available, 'paper')}
-                  match${found.total_available === 1 ? 'es' : ''}${
-                    found.total_available > LOOKUP_RESULTS ? html`; the best ${LOOKUP_RESULTS} are listed` : ''
-                  }.`
+                ? t('lookup.noMatch')
+                : t('lookup.matches', {
+                    count: found.total_available,
+                    more: found.total_available > LOOKUP_RESULTS ? 'yes' : 'no',
+                    listed: LOOKUP_RESULTS,
+                  })
             }
           </p>
-          ${resultList(found.suggestions)}`;
+          ${resultList(found.suggestions, w)}`;
       } else {
-        results = html`<h2 id="results">Newest papers in the store</h2>
+        results = html`<h2 id="results">${t('lookup.newest')}</h2>
           <p>
-            The store holds
-            ${plural(found.total_available, 'paper')}${
-              found.total_available > LOOKUP_RESULTS ? html`; the ${LOOKUP_RESULTS} newest are listed` : ''
-            }.
+            ${t('lookup.holds', { count: found.total_available, more: found.total_available > LOOKUP_RESULTS ? 'yes' : 'no', listed: LOOKUP_RESULTS })}
           </p>
-          ${resultList(found.suggestions)}`;
+          ${resultList(found.suggestions, w)}`;
       }
       return {
         status,
-        title: q ? `Papers matching “${q}”` : 'Look up a paper',
-        description: 'Find a preprint of the local store by DOI or title and see its key resources table.',
+        title: q ? t('lookup.matching', { q }) : t('lookup.title'),
+        description: t('lookup.description'),
         section: '/',
-        body: html`<h1>Look up a paper</h1>
-          <p>
-            Find a preprint by its DOI to see its key resources table, check its RRIDs and download it — or
-            <a href="/chat">build a table in the chat</a>.
-          </p>
-          ${lookupForm(q ?? '')} ${results}`,
+        body: html`<h1>${t('lookup.title')}</h1>
+          <p>${richMessage(t, 'lookup.lead', {}, { chat: html`<a href="/chat">${t('lookup.leadChat')}</a>` })}</p>
+          ${lookupForm(q ?? '', w)} ${results}`,
       };
     });
   });

@@ -18,6 +18,8 @@ import { RATE_LIMITS } from '../routes/common.ts';
 import { krtService } from '../service.ts';
 import { LOOKUP_RESULTS } from './lookup.ts';
 import { annotateRows, resourceTable } from './resource-table.ts';
+import { krtText } from '../messages/index.ts';
+import { pageLocale } from '../../../core/pages/index.ts';
 
 type DoiTable = Static<typeof DoiTableResponse>;
 type Suggestions = Static<typeof SuggestionsResponse>;
@@ -170,7 +172,7 @@ describeKrtHttp(
         assert.match(written, /RRID:AB_0000104\b/, paper.doi);
         assert.equal(paper.is_demo, true);
       }
-      const html = resourceTable([annotated], 'test').text;
+      const html = resourceTable([annotated], 'test', { t: krtText('en'), loc: pageLocale('en', false) }).text;
       assert.match(html, new RegExp(`confidence ${Math.round(best.confidence * 100)}%`));
       assert.match(textOf(html), /Evidence: written by \d+ papers? of the store/);
       assert.ok(html.includes(`href="/paper?doi=${encodeURIComponent(best.evidence[0].doi)}"`));

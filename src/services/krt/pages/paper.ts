@@ -16,31 +16,36 @@ import { parseDoi } from '../routes/common.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { paperHref } from './lookup.ts';
 import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
-import { field, parseSessionId, plural, sendPage } from './shared.ts';
+import { field, parseSessionId, sendPage, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
+import { richMessage } from '../messages/index.ts';
+import type { KrtKey } from '../messages/index.ts';
 
-const PROVIDERS: Record<string, string> = {
-  'jats-table': "the authors' own key resources table",
-  'text-pattern': 'the text extractor (read from the methods text)',
-  llm: 'a language model',
+const PROVIDERS: Record<string, KrtKey> = {
+  'jats-table': 'provider.jatsTable',
+  'text-pattern': 'provider.textPattern',
+  llm: 'provider.llm',
 };
 
-function providerText(provider: string, model: string): string {
-  return `${PROVIDERS[provider] ?? provider} (${model})`;
+function providerText(provider: string, model: string, w: Words): string {
+  const key = PROVIDERS[provider];
+  return w.t('provider.named', { provider: key ? w.t(key) : provider, model });
 }
 
-function sessionsTable(doi: string, sessions: readonly SessionRecord[], shown: string | null): SafeHtml {
+function sessionsTable(doi: string, sessions: readonly SessionRecord[], shown: string | null, w: Words): SafeHtml {
+  const { t } = w;
   return html`<div class="table-scroll">
     <table class="data">
       <caption>
-        Extraction sessions of this paper (${sessions.length})
+        ${t('paper.sessionsCaption', { count: sessions.length })}
       </caption>
       <thead>
         <tr>
-          <th scope="col">Session</th>
-          <th scope="col">Extractor</th>
-          <th scope="col">Status</th>
-          <th scope="col" class="num">Resources</th>
-          <th scope="col">Created</th>
+          <th scope="col">${t('paper.session')}</th>
+          <th scope="col">${t('paper.extractor')}</th>
+          <th scope="col">${t('paper.status')}</th>
+          <th scope="col" class="num">${t('paper.resources')}</th>
+          <th scope="col">${t('paper.created')}</th>
         </tr>
       </thead>
       <tbody>
@@ -50,22 +55,22 @@ function sessionsTable(doi: string, sessions: readonly SessionRecord[], shown: s
               <td>
                 ${
                   s.session_id === shown
-                    ? html`<strong aria-current="true">${s.session_id}</strong> (shown)`
+                    ? html`<strong aria-current="true">${s.session_id}</strong> ${t('paper.shown')}`
                     : s.status === 'completed'
                       ? html`<a href="${paperHref(doi)}&amp;session=${encodeURIComponent(s.session_id)}">${s.session_id}</a>`
                       : s.session_id
                 }
               </td>
-              <td>${providerText(s.provider, s.model)}</td>
+              <td>${providerText(s.provider, s.model, w)}</td>
               <td>
                 ${
                   s.status === 'completed'
-                    ? html`<span class="badge good">completed</span>`
-                    : html`<span class="badge bad">failed</span> ${s.error ?? 'no reason recorded'}`
+                    ? html`<span class="badge good">${t('paper.completed')}</span>`
+                    : html`<span class="badge bad">${t('paper.failed')}</span> ${s.error ?? t('paper.noReason')}`
                 }
               </td>
               <td class="num">${s.total_resources}</td>
-              <td>${s.created_at.slice(0, 19).replace('T', ' ')} UTC</td>
+              <td>${t('paper.createdAt', { time: s.created_at.slice(0, 19).replace('T', ' ') })}</td>
             </tr>`,
         )}
       </tbody>
@@ -76,27 +81,28 @@ function sessionsTable(doi: string, sessions: readonly SessionRecord[], shown: s
 export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDatabase>, kit: PageKit): void {
   app.get('/paper', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
+      const w = wordsOf(kit, request);
+      const { t } = w;
       const rawDoi = field(request.query, 'doi');
       if (!rawDoi?.trim()) throw missingParameter('doi');
       const doi = parseDoi(rawDoi);
-      const requested = parseSessionId('session', field(request.query, 'session'));
+      const requested = parseSessionId('session', field(request.query, 'session'), wordsOf(kit, request).t);
       const check = await answers.checkDoi(doi);
-      if (!check.available || !check.metadata)
-        throw notFound(`${doi} is not in the local store: look it up by title, or check the DOI`, 'DOI_NOT_FOUND');
+      if (!check.available || !check.metadata) throw notFound(t('error.paperNotStored', { doi }), 'DOI_NOT_FOUND');
       const meta = check.metadata;
       const sessions = await sessionsOfDoi(db, doi);
 
       let table: { sessionId: string; rows: KrtRow[]; found: RowEvidence[] | null; provider: string; model: string } | null = null;
       if (requested) {
-        if (!sessions.some((s) => s.session_id === requested)) throw notFound(`session ${requested} is not a session of ${doi}`);
-        const t = await answers.sessionTable(requested);
-        if (t.status === 'completed')
+        if (!sessions.some((s) => s.session_id === requested)) throw notFound(t('error.notSessionOf', { session: requested, doi }));
+        const asked = await answers.sessionTable(requested);
+        if (asked.status === 'completed')
           table = {
-            sessionId: t.session_id,
-            rows: t.krt_data,
-            found: t.row_evidence,
-            provider: t.summary.provider,
-            model: t.summary.model,
+            sessionId: asked.session_id,
+            rows: asked.krt_data,
+            found: asked.row_evidence,
+            provider: asked.summary.provider,
+            model: asked.summary.model,
           };
       } else {
         try {
@@ -118,68 +124,68 @@ export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDa
         const annotated = await annotateRows(answers, db, table.rows, { exclude: doi, found: table.found });
         const summary = summarizeRows(table.rows);
         tableSection = html`<section aria-labelledby="table-heading">
-          <h2 id="table-heading">Key resources table</h2>
+          <h2 id="table-heading">${t('paper.tableHeading')}</h2>
           <p>
-            ${plural(summary.total_resources, 'resource')} (${summary.new_resources} new, ${summary.reused_resources} reused), from
-            ${providerText(table.provider, table.model)}${requested ? '' : html`, the best of ${plural(sessions.length, 'session')}`}.
+            ${t(requested ? 'paper.tableFrom' : 'paper.tableFromBest', {
+              total: summary.total_resources,
+              fresh: summary.new_resources,
+              reused: summary.reused_resources,
+              extractor: providerText(table.provider, table.model, w),
+              sessions: sessions.length,
+            })}
           </p>
-          ${exportButtons(table.sessionId)} ${rowSummary(annotated)} ${resourceTable(annotated, `Key resources of “${meta.title}”`)}
+          ${exportButtons(table.sessionId, w)} ${rowSummary(annotated, w)}
+          ${resourceTable(annotated, t('paper.tableCaption', { title: meta.title }), w)}
           <form class="chat-start" method="post" action="/chat/start">
             <input type="hidden" name="doi" value="${doi}" />
             <input type="hidden" name="session" value="${table.sessionId}" />
-            <button type="submit" class="secondary">Edit this table in the chat</button>
-            <span class="muted">A copy of the table opens in the chat, where you can add, change or remove resources.</span>
+            <button type="submit" class="secondary">${t('paper.editInChat')}</button>
+            <span class="muted">${t('paper.editInChatHelp')}</span>
           </form>
         </section>`;
       } else {
         tableSection = html`<section aria-labelledby="table-heading">
-          <h2 id="table-heading">Key resources table</h2>
+          <h2 id="table-heading">${t('paper.tableHeading')}</h2>
           <p class="note" role="status">
             ${
               requested
-                ? html`Session <code>${requested}</code> failed, so it has no table.`
+                ? richMessage(t, 'paper.sessionFailed', {}, { session: html`<code>${requested}</code>` })
                 : sessions.length === 0
-                  ? 'No key resources table has been extracted from this paper yet.'
-                  : html`None of the ${plural(sessions.length, 'extraction session')} of this paper completed.`
+                  ? t('paper.noTable')
+                  : t('paper.noneCompleted', { count: sessions.length })
             }
-            An administrator can extract it with <code>pdi extract krt ${doi}</code>.
+            ${richMessage(t, 'paper.adminExtract', {}, { command: html`<code>pdi extract krt ${doi}</code>` })}
           </p>
         </section>`;
       }
 
       return {
         title: meta.title,
-        description: `The key resources table of ${doi}, with RRID validation and suggestions.`,
+        description: t('paper.description', { doi }),
         section: '/',
         body: html`<article>
-          <p class="muted"><a href="/">← Look up another paper</a></p>
+          <p class="muted"><a href="/">${t('paper.back')}</a></p>
           <h1>${meta.title}</h1>
-          ${
-            meta.is_demo
-              ? html`<p class="note">
-                  <span class="badge warn">generated demo article</span> Not a real preprint: written by pdi to show the service.
-                </p>`
-              : ''
-          }
+          ${meta.is_demo ? html`<p class="note"><span class="badge warn">${t('badge.demoArticle')}</span> ${t('paper.demoNote')}</p>` : ''}
           <dl class="facts">
-            <dt>DOI</dt>
+            <dt>${t('paper.doi')}</dt>
             <dd><a href="https://doi.org/${doi}">${doi}</a></dd>
             ${
               meta.authors
-                ? html`<dt>Authors</dt>
+                ? html`<dt>${t('paper.authors')}</dt>
                     <dd>${meta.authors}</dd>`
                 : ''
             }
             ${
               meta.date
-                ? html`<dt>Published</dt>
+                ? html`<dt>${t('paper.published')}</dt>
                     <dd>${meta.date}</dd>`
                 : ''
             }
             ${
               meta.journal
-                ? html`<dt>Journal or server</dt>
-                    <dd>${meta.journal}${meta.is_preprint ? ' (preprint)' : ''}</dd>`
+                ? html`<dt>${t('paper.journal')}</dt>
+                    <dd>${meta.is_preprint ? t('paper.preprint', { journal: meta.journal }) : meta.journal}</dd>`
                 : ''
             }
           </dl>
@@ -187,8 +193,8 @@ export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDa
           ${
             sessions.length > 0
               ? html`<section aria-labelledby="sessions-heading">
-                  <h2 id="sessions-heading">Extraction sessions</h2>
-                  ${sessionsTable(doi, sessions, table?.sessionId ?? null)}
+                  <h2 id="sessions-heading">${t('paper.sessionsHeading')}</h2>
+                  ${sessionsTable(doi, sessions, table?.sessionId ?? null, w)}
                 </section>`
               : ''
           }

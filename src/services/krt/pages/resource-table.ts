@@ -14,7 +14,8 @@ import type { RridValidation } from '../rrid/index.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { papersByDoi } from './reads.ts';
 import type { EvidencePaper } from './reads.ts';
-import { percent, plural } from './shared.ts';
+import { richMessage } from '../messages/index.ts';
+import type { Words } from './shared.ts';
 
 /** Suggestions shown per row, and evidence papers listed per suggestion. */
 export const SUGGESTIONS_PER_ROW = 3;
@@ -131,14 +132,15 @@ export async function annotateRows(
 
 // ---- rendering ------------------------------------------------------------------------------------------------------
 
-const STATUS_BADGE: Record<string, { tone: string; icon: string; words: string }> = {
-  valid: { tone: 'good', icon: '✓', words: 'valid' },
-  unverified: { tone: 'warn', icon: '?', words: 'unverified' },
-  invalid: { tone: 'bad', icon: '✗', words: 'invalid' },
+const STATUS_BADGE: Record<string, { tone: string; icon: string; words: 'badge.valid' | 'badge.unverified' | 'badge.invalid' }> = {
+  valid: { tone: 'good', icon: '✓', words: 'badge.valid' },
+  unverified: { tone: 'warn', icon: '?', words: 'badge.unverified' },
+  invalid: { tone: 'bad', icon: '✗', words: 'badge.invalid' },
 };
 
-export function validationBadge(v: RridValidation): SafeHtml {
-  const badge = STATUS_BADGE[v.status] ?? { tone: 'neutral', icon: '', words: v.status };
+export function validationBadge(v: RridValidation, w: Words): SafeHtml {
+  const known = STATUS_BADGE[v.status];
+  const badge = known ? { ...known, words: w.t(known.words) } : { tone: 'neutral', icon: '', words: v.status };
   return html`<div class="rrid-check">
     <span class="badge ${badge.tone}"><span aria-hidden="true">${badge.icon}</span> ${badge.words}</span>
     <code>${v.rrid}</code>${v.registry ? html` <span class="muted">(${v.registry})</span>` : ''}
@@ -146,19 +148,23 @@ export function validationBadge(v: RridValidation): SafeHtml {
   </div>`;
 }
 
-function suggestionItem(s: RowSuggestion): SafeHtml {
+const percent = (w: Words, p: number) => w.loc.percent(p, 0);
+
+function suggestionItem(s: RowSuggestion, w: Words): SafeHtml {
+  const { t } = w;
   const id = s.rrid.replace(/^RRID:/, '');
   const more = s.papers - s.evidence.length;
   return html`<li>
     <strong><code>${s.rrid}</code></strong>
-    <span class="badge neutral" title="Calibrated probability that this RRID is the right one">confidence ${percent(s.confidence)}</span>
-    <a href="${resolverUrl(id)}">resolver</a>
+    <span class="badge neutral" title="${t('suggestion.confidenceTitle')}"
+      >${t('suggestion.confidence', { confidence: percent(w, s.confidence) })}</span
+    >
+    <a href="${resolverUrl(id)}">${t('suggestion.resolver')}</a>
     <p class="reason">${s.reasoning}</p>
     ${
       s.evidence.length > 0
         ? html`<p class="evidence-head">
-              Evidence: written by ${plural(s.papers, 'paper')} of the
-              store${more > 0 ? html`, the first ${s.evidence.length} listed` : ''}:
+              ${t('suggestion.evidenceListed', { papers: s.papers, more: more > 0 ? 'yes' : 'no', listed: s.evidence.length })}
             </p>
             <ul class="evidence">
               ${s.evidence.map(
@@ -166,38 +172,43 @@ function suggestionItem(s: RowSuggestion): SafeHtml {
                   html`<li>
                     <a href="/paper?doi=${encodeURIComponent(p.doi)}">${p.title}</a
                     >${p.publication_date ? html` (${p.publication_date.slice(0, 4)})` : ''}
-                    ${p.is_demo ? html`<span class="badge warn">generated demo article</span>` : ''}
+                    ${p.is_demo ? html`<span class="badge warn">${t('badge.demoArticle')}</span>` : ''}
                   </li>`,
               )}
             </ul>`
-        : html`<p class="evidence-head">Evidence: written by ${plural(s.papers, 'paper')} of the store.</p>`
+        : html`<p class="evidence-head">${t('suggestion.evidence', { papers: s.papers })}</p>`
     }
   </li>`;
 }
 
-function lookupCell(a: AnnotatedRow): SafeHtml {
-  const checks = joinHtml(a.validations.map(validationBadge));
+function lookupCell(a: AnnotatedRow, w: Words): SafeHtml {
+  const { t } = w;
+  const checks = joinHtml(a.validations.map((v) => validationBadge(v, w)));
   switch (a.lookup.kind) {
     case 'has-rrid':
       return checks;
     case 'new':
       return html`${checks}
-        <p class="muted">New resource of this paper: no earlier paper can attest an RRID, so none is suggested.</p>`;
+        <p class="muted">${t('lookup.new')}</p>`;
     case 'abstained':
       return html`${checks}
         <p class="abstain">
-          <span class="badge neutral">no suggestion</span> The service abstains: no RRID reaches ${percent(ABSTAIN_BELOW)} confidence.
+          <span class="badge neutral">${t('lookup.noSuggestion')}</span> ${t('lookup.abstains', { threshold: percent(w, ABSTAIN_BELOW) })}
         </p>`;
     case 'suggested': {
       const best = a.lookup.suggestions[0];
       return html`${checks}
         <details class="rrid-suggestions">
           <summary>
-            ${plural(a.lookup.suggestions.length, 'RRID suggestion')}: best <code>${best.rrid}</code>, confidence
-            ${percent(best.confidence)}
+            ${richMessage(
+              t,
+              'lookup.suggestions',
+              { count: a.lookup.suggestions.length, confidence: percent(w, best.confidence) },
+              { rrid: html`<code>${best.rrid}</code>` },
+            )}
           </summary>
           <ol>
-            ${a.lookup.suggestions.map(suggestionItem)}
+            ${a.lookup.suggestions.map((s) => suggestionItem(s, w))}
           </ol>
         </details>`;
     }
@@ -205,21 +216,21 @@ function lookupCell(a: AnnotatedRow): SafeHtml {
 }
 
 /** Where the text extractor read a row, and how sure it is (the confidence is calibrated out of sample). */
-function foundIn(found: RowEvidence): SafeHtml {
+function foundIn(found: RowEvidence, w: Words): SafeHtml {
+  const { t } = w;
   return html`<details class="found-in">
     <summary class="muted">
-      found in the text,
-      <span title="Calibrated probability that the authors would list this row (cross-validated by paper)">
-        confidence ${percent(found.confidence)}</span
-      >
+      ${t('found.inText')}
+      <span title="${t('found.confidenceTitle')}">${t('found.confidence', { confidence: percent(w, found.confidence) })}</span>
     </summary>
     <blockquote>${found.sentence}</blockquote>
   </details>`;
 }
 
 /** The annotated table; `caption` says whose table it is. Rows are numbered as the chat counts them (from 1). */
-export function resourceTable(rows: readonly AnnotatedRow[], caption: string, options: { id?: string } = {}): SafeHtml {
-  if (rows.length === 0) return html`<p class="note" id="${options.id ?? 'krt-table'}">The table has no rows yet.</p>`;
+export function resourceTable(rows: readonly AnnotatedRow[], caption: string, w: Words, options: { id?: string } = {}): SafeHtml {
+  const { t } = w;
+  if (rows.length === 0) return html`<p class="note" id="${options.id ?? 'krt-table'}">${t('table.empty')}</p>`;
   return html`<div class="table-scroll" id="${options.id ?? 'krt-table'}">
     <table class="data krt">
       <caption>
@@ -227,14 +238,14 @@ export function resourceTable(rows: readonly AnnotatedRow[], caption: string, op
       </caption>
       <thead>
         <tr>
-          <th scope="col" class="num">#</th>
-          <th scope="col">Resource type</th>
-          <th scope="col">Resource name</th>
-          <th scope="col">Source</th>
-          <th scope="col">Identifier</th>
-          <th scope="col">New / reuse</th>
-          <th scope="col">Additional information</th>
-          <th scope="col">RRID check</th>
+          <th scope="col" class="num">${t('table.number')}</th>
+          <th scope="col">${t('table.resourceType')}</th>
+          <th scope="col">${t('table.resourceName')}</th>
+          <th scope="col">${t('table.source')}</th>
+          <th scope="col">${t('table.identifier')}</th>
+          <th scope="col">${t('table.newReuse')}</th>
+          <th scope="col">${t('table.additional')}</th>
+          <th scope="col">${t('table.rridCheck')}</th>
         </tr>
       </thead>
       <tbody>
@@ -243,12 +254,12 @@ export function resourceTable(rows: readonly AnnotatedRow[], caption: string, op
             html`<tr>
               <td class="num">${i + 1}</td>
               <td>${a.row['RESOURCE TYPE']}</td>
-              <th scope="row">${a.row['RESOURCE NAME']}${a.found ? foundIn(a.found) : ''}</th>
+              <th scope="row">${a.row['RESOURCE NAME']}${a.found ? foundIn(a.found, w) : ''}</th>
               <td>${a.row.SOURCE}</td>
               <td>${a.row.IDENTIFIER}</td>
               <td>${a.row['NEW/REUSE']}</td>
               <td>${a.row['ADDITIONAL INFORMATION']}</td>
-              <td class="rrid-cell">${lookupCell(a)}</td>
+              <td class="rrid-cell">${lookupCell(a, w)}</td>
             </tr>`,
         )}
       </tbody>
@@ -257,33 +268,28 @@ export function resourceTable(rows: readonly AnnotatedRow[], caption: string, op
 }
 
 /** Download links to the API's export routes (an extraction session's or a chat session's id). */
-export function exportButtons(sessionId: string): SafeHtml {
+export function exportButtons(sessionId: string, w: Words): SafeHtml {
+  const { t } = w;
   const base = `/api/export/${encodeURIComponent(sessionId)}`;
-  return html`<ul class="exports" aria-label="Download this table">
-    <li><a class="button secondary" href="${base}/json/" download>Download JSON</a></li>
-    <li><a class="button secondary" href="${base}/csv/" download>Download CSV</a></li>
-    <li><a class="button secondary" href="${base}/excel/" download>Download Excel (.xlsx)</a></li>
+  return html`<ul class="exports" aria-label="${t('export.label')}">
+    <li><a class="button secondary" href="${base}/json/" download>${t('export.json')}</a></li>
+    <li><a class="button secondary" href="${base}/csv/" download>${t('export.csv')}</a></li>
+    <li><a class="button secondary" href="${base}/excel/" download>${t('export.excel')}</a></li>
   </ul>`;
 }
 
 /** How many rows had each outcome, for the line above the table. */
-export function rowSummary(rows: readonly AnnotatedRow[]): SafeHtml {
+export function rowSummary(rows: readonly AnnotatedRow[], w: Words): SafeHtml {
   const count = (f: (a: AnnotatedRow) => boolean) => rows.filter(f).length;
   const statuses = rows.flatMap((a) => a.validations.map((v) => v.status));
-  const parts = [
-    `${plural(statuses.filter((s) => s === 'valid').length, 'RRID')} valid`,
-    `${statuses.filter((s) => s === 'unverified').length} unverified`,
-    `${statuses.filter((s) => s === 'invalid').length} invalid`,
-    `${plural(
-      count((a) => a.lookup.kind === 'suggested'),
-      'row',
-    )} with RRID suggestions`,
-    `${count((a) => a.lookup.kind === 'abstained')} where the service abstains`,
-  ];
   return html`<p class="muted">
-    RRID check: ${parts.join(', ')}. A valid RRID is listed by its registry (when that registry's dump is imported) or written by two papers
-    of the store; an unverified one is well-formed but not attested so (check it at the resolver). For a reused resource without an RRID the
-    service suggests only RRIDs that papers of the store write, with the calibrated probability of being right, and abstains below
-    ${percent(ABSTAIN_BELOW)}: no suggestion is better than a likely wrong one.
+    ${w.t('summary.rridCheck', {
+      valid: statuses.filter((s) => s === 'valid').length,
+      unverified: statuses.filter((s) => s === 'unverified').length,
+      invalid: statuses.filter((s) => s === 'invalid').length,
+      suggested: count((a) => a.lookup.kind === 'suggested'),
+      abstained: count((a) => a.lookup.kind === 'abstained'),
+    })}
+    ${w.t('summary.rridMeaning', { threshold: percent(w, ABSTAIN_BELOW) })}
   </p>`;
 }

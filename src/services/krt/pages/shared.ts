@@ -3,7 +3,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../../core/http/errors.ts';
 import { html } from '../../../core/pages/index.ts';
-import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import type { PageKit, PageLocale, SafeHtml } from '../../../core/pages/index.ts';
+import type { Translate } from '../../../core/i18n/catalogue.ts';
+import { krtText } from '../messages/index.ts';
+import type { KrtKey } from '../messages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
 import { errorNote, clientError, sendPageWithStatus } from '../../../core/pages/replies.ts';
@@ -19,32 +22,34 @@ export function field(fields: unknown, name: string): string | undefined {
 }
 
 /** Text a page accepts: at most `max` characters (the API's limits), else 400 naming the field. */
-export function limitedText(name: string, value: string | undefined, max: number): string | undefined {
-  if (value !== undefined && value.length > max) throw badRequest(`${name} must be at most ${max} characters long`);
+export function limitedText(name: string, value: string | undefined, max: number, t: Translate<KrtKey>): string | undefined {
+  if (value !== undefined && value.length > max) throw badRequest(t('error.tooLong', { name, max: String(max) }));
   return value;
 }
 
 /** A chat or extraction session id as the API accepts one (letters, digits and . _ : -, at most 100). */
-export function parseSessionId(name: string, value: string | undefined): string | undefined {
+export function parseSessionId(name: string, value: string | undefined, t: Translate<KrtKey>): string | undefined {
   const id = value?.trim();
   if (!id) return undefined;
-  if (!/^[A-Za-z0-9._:-]{1,100}$/.test(id))
-    throw badRequest(`${name} must be a session id (letters, digits, ".", "_", ":" or "-", at most 100)`);
+  if (!/^[A-Za-z0-9._:-]{1,100}$/.test(id)) throw badRequest(t('error.sessionId', { name }));
   return id;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-CA')} ${n === 1 ? one : many}`;
+/** What a page writes with: the service's messages and the formatters of the request's language. */
+export interface Words {
+  t: Translate<KrtKey>;
+  loc: PageLocale;
 }
 
-export function percent(p: number): string {
-  return `${Math.round(p * 100)}%`;
+export function wordsOf(kit: PageKit, request: FastifyRequest): Words {
+  const loc = kit.locale(request);
+  return { t: krtText(loc.language), loc };
 }
 
-function errorPage(title: string, message: string): SafeHtml {
+function errorPage(title: string, message: string, t: Translate<KrtKey>): SafeHtml {
   return html`<h1>${title}</h1>
     ${errorNote(message)}
-    <p><a href="/">Look up a paper</a> · <a href="/chat">Build a table in the chat</a></p>`;
+    <p><a href="/">${t('nav.lookup')}</a> · <a href="/chat">${t('error.chatLink')}</a></p>`;
 }
 
 /** Form bodies (application/x-www-form-urlencoded) for the page routes of this scope only; the API stays JSON-only. */
@@ -63,16 +68,17 @@ export function pageErrors(app: ServiceApp, kit: PageKit): void {
     const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
     if (status >= 500 || status < 400) throw error;
     if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    const { t } = wordsOf(kit, request);
     const message =
       error instanceof HttpError
         ? error.message
         : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? 'the form is too large (at most 16 KiB)'
+          ? t('error.formTooLarge')
           : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-            ? 'send the form as application/x-www-form-urlencoded'
+            ? t('error.formMediaType')
             : error.message;
-    const title = status === 404 ? 'Not found' : status === 429 ? 'Too many requests' : 'Cannot show this page';
+    const title = t(status === 404 ? 'error.notFound' : status === 429 ? 'error.tooMany' : 'error.cannotShow');
     reply.code(status).header('cache-control', 'no-store');
-    return kit.send(request, reply, { title, body: errorPage(title, message) });
+    return kit.send(request, reply, { title, body: errorPage(title, message, t) });
   });
 }

@@ -7,7 +7,7 @@ import { normalizeDoi } from '../jats/index.ts';
 import type { KrtAnswers, SuggestionQuery } from '../answers.ts';
 import { RRID_SUGGESTIONS_DEFAULT, RRID_SUGGESTIONS_MAX } from '../schemas/ai.ts';
 
-/** Requests per client per minute, by group (spec §8); `tables` and `extraction` are not in the spec (see the README). */
+/** Requests per client per minute, by group (spec §8); `tables`, `extraction`, `statistics` and `build` (the build page) are not in the spec (docs/krt.md). */
 export const RATE_LIMITS = {
   'doi-checks': 100,
   suggestions: 50,
@@ -19,6 +19,8 @@ export const RATE_LIMITS = {
   browser: 100,
   tables: 100,
   extraction: 10,
+  statistics: 100,
+  build: 10,
 } as const;
 
 /** Base = host/api: the specification's address (/api + path) and the old host-root address, which clients call. */

@@ -14,6 +14,7 @@ import { chatRoutes } from './chat.ts';
 import { browserRoutes } from './browser.ts';
 import { extractionRoutes } from './extraction.ts';
 import { fetchRoutes } from './fetch.ts';
+import { statisticsRoutes } from './statistics.ts';
 
 export { RATE_LIMITS } from './common.ts';
 
@@ -26,6 +27,7 @@ const PLUGINS: readonly KrtRoutePlugin[] = [
   browserRoutes,
   extractionRoutes,
   fetchRoutes,
+  statisticsRoutes,
 ];
 
 export async function krtRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {

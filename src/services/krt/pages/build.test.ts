@@ -1,0 +1,235 @@
+// The build page (/build) on SQLite and PostgreSQL, with a dozen real papers imported: an uploaded JATS file of the
+// corpus that the store does not hold gets the table the importer's extractor gives it, downloadable as CSV and
+// editable in the chat, and the store is not touched; a file too large, not well-formed, carrying entity declarations,
+// not JATS, empty, missing or not sent as a form is a 4xx drawn on the page, and changes nothing; the DOI form sends a
+// stored paper to its page and, without PDI_KRT_PAGE_FETCH, is disabled and refused.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { describeKrtHttp, real, TABLE_DOI } from '../../../../test/support/krt/http.ts';
+import { corpusFiles, domainExtraction } from '../../../../test/support/krt/corpus.ts';
+import { textOf } from '../../../../test/support/pages.ts';
+import { MAX_JATS_BYTES } from '../sync.ts';
+import type { KrtTables } from '../tables.ts';
+import { readProlog } from './build.ts';
+
+const BOUNDARY = '----pdi-build-test';
+
+function upload(content: Buffer | string, filename = 'paper.xml'): { payload: Buffer; headers: Record<string, string> } {
+  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/xml\r\n\r\n`;
+  return {
+    payload: Buffer.concat([
+      Buffer.from(head),
+      Buffer.isBuffer(content) ? content : Buffer.from(content),
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]),
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+  };
+}
+
+/** A corpus paper with an author table that the suite did not import. */
+function notImported(): string {
+  const imported = new Set(real.map((f) => f.split('/').slice(-2).join('/')));
+  for (const file of corpusFiles()) {
+    if (imported.has(file.split('/').slice(-2).join('/'))) continue;
+    if (domainExtraction(file).extraction.provider === 'jats-table') return file;
+  }
+  throw new Error('no other corpus paper with an author table');
+}
+
+describeKrtHttp('krt build page', (h) => {
+  let client = 0;
+  const inject = (options: { method?: 'GET' | 'POST'; url: string; payload?: string | Buffer; headers?: Record<string, string> }) =>
+    h.app.inject({ ...options, remoteAddress: `10.96.${(client >> 8) & 255}.${client++ & 255}` });
+  const counts = async () => {
+    const db = h.t.db.kysely.withTables<KrtTables>();
+    const n = async (table: 'krt_articles' | 'krt_sessions' | 'krt_session_rows' | 'krt_chat_sessions') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return {
+      articles: await n('krt_articles'),
+      sessions: await n('krt_sessions'),
+      rows: await n('krt_session_rows'),
+      chats: await n('krt_chat_sessions'),
+    };
+  };
+
+  it('GET /build: the DOI field is disabled and says why; the upload form names its limit', async () => {
+    const res = await inject({ url: '/build' });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<input\s+type="text"\s+name="doi"[^>]*disabled/);
+    assert.match(textOf(res.body), /Fetching papers by DOI is not enabled on this server/);
+    assert.match(res.body, /<form class="stack" method="post" action="\/build" enctype="multipart\/form-data">/);
+    assert.match(textOf(res.body), new RegExp(`At most ${MAX_JATS_BYTES / 1024 / 1024} MiB`));
+  });
+
+  it('an uploaded JATS file gets its table, downloadable and editable, and the store is not touched', async () => {
+    const file = notImported();
+    const { doi, extraction } = domainExtraction(file);
+    const before = await counts();
+    const res = await inject({ method: 'POST', url: '/build', ...upload(fs.readFileSync(file), 'paper.xml') });
+    assert.equal(res.statusCode, 200, textOf(res.body).slice(0, 500));
+    assert.equal((res.body.match(/<td class="rrid-cell">/g) ?? []).length, extraction.rows.length);
+    for (const row of extraction.rows.slice(0, 5))
+      assert.ok(textOf(res.body).includes(row['RESOURCE NAME'].replace(/\s+/g, ' ').trim()), row['RESOURCE NAME']);
+    assert.match(textOf(res.body), new RegExp(`The file names the DOI ${doi.replace(/\./g, '\\.')}`));
+    const session = /href="\/api\/export\/([0-9a-f-]{36})\/csv\/"/.exec(res.body)?.[1];
+    assert.ok(session, 'a CSV download link');
+    assert.match(res.body, new RegExp(`href="/chat\\?session=${session}"`));
+    const json = await inject({ url: `/api/export/${session}/json/` });
+    assert.equal(json.statusCode, 200);
+    assert.deepEqual(json.json().krt_data, extraction.rows);
+    const csv = await inject({ url: `/api/export/${session}/csv/` });
+    assert.equal(csv.statusCode, 200);
+    assert.match(csv.body, /^\uFEFF?RESOURCE TYPE,RESOURCE NAME,SOURCE,IDENTIFIER,NEW\/REUSE,ADDITIONAL INFORMATION\r?\n/);
+    const after = await counts();
+    assert.deepEqual(after, { ...before, chats: before.chats + 1 }, 'only the table copy is written');
+    assert.equal((await h.get<{ available: boolean }>(`/api/check-doi-local/?doi=${doi}`)).body.available, false);
+  });
+
+  it('a file whose DOI the store holds links to the stored paper', async () => {
+    const file = real.find((f) => f.includes('459408'))!;
+    const res = await inject({ method: 'POST', url: '/build', ...upload(fs.readFileSync(file)) });
+    assert.equal(res.statusCode, 200);
+    assert.ok(res.body.includes(`href="/paper?doi=${encodeURIComponent(TABLE_DOI)}"`));
+  });
+
+  const bad: Array<{
+    name: string;
+    status: number;
+    message: RegExp;
+    request: () => { payload: Buffer | string; headers: Record<string, string> };
+  }> = [
+    {
+      name: 'a file over the limit',
+      status: 413,
+      message: /larger than 64 MiB/,
+      request: () => upload(Buffer.concat([Buffer.from('<article>'), Buffer.alloc(MAX_JATS_BYTES, 'a')])),
+    },
+    {
+      name: 'XML that is not well-formed',
+      status: 400,
+      message: /not a well-formed JATS XML document/,
+      request: () => upload('<article><front></article>'),
+    },
+    {
+      name: 'an external entity',
+      status: 400,
+      message: /the file declares entities/,
+      request: () =>
+        upload(
+          '<?xml version="1.0"?>\n<!DOCTYPE article [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<article><body><p>&xxe;</p></body></article>',
+        ),
+    },
+    {
+      name: 'nested internal entities (a billion laughs)',
+      status: 400,
+      message: /the file declares entities/,
+      request: () =>
+        upload(
+          '<?xml version="1.0"?>\n<!DOCTYPE article [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>\n<article><body><p>&c;</p></body></article>',
+        ),
+    },
+    {
+      name: 'XML that is not JATS',
+      status: 400,
+      message: /not a JATS article \(its root element is <html>/,
+      request: () => upload('<html><body/></html>'),
+    },
+    { name: 'text that is not XML', status: 400, message: /not an XML document/, request: () => upload('just words') },
+    { name: 'an empty file', status: 400, message: /the uploaded file is empty/, request: () => upload('') },
+    {
+      name: 'a form without a file',
+      status: 400,
+      message: /choose a JATS XML file/,
+      request: () => ({
+        payload: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--${BOUNDARY}--\r\n`,
+        headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      }),
+    },
+    {
+      name: 'a body that is not multipart',
+      status: 415,
+      message: /multipart\/form-data/,
+      request: () => ({ payload: '<article/>', headers: { 'content-type': 'application/xml' } }),
+    },
+    {
+      name: 'a form-encoded body',
+      status: 415,
+      message: /multipart\/form-data/,
+      request: () => ({ payload: 'file=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+    },
+  ];
+  for (const c of bad) {
+    it(`${c.status}: ${c.name}, drawn on the page; nothing changes`, async () => {
+      const before = await counts();
+      const res = await inject({ method: 'POST', url: '/build', ...c.request() });
+      assert.equal(res.statusCode, c.status, textOf(res.body).slice(0, 400));
+      assert.match(String(res.headers['content-type']), /^text\/html/);
+      assert.match(textOf(res.body), c.message);
+      assert.match(res.body, /enctype="multipart\/form-data"/, 'the form is drawn again');
+      assert.doesNotMatch(res.body, /root:x:0:0/);
+      assert.deepEqual(await counts(), before);
+    });
+  }
+
+  it('another site cannot post the form (403)', async () => {
+    const before = await counts();
+    const res = await inject({
+      method: 'POST',
+      url: '/build',
+      ...upload('<article/>'),
+      headers: { ...upload('').headers, 'sec-fetch-site': 'cross-site' },
+    });
+    assert.equal(res.statusCode, 403);
+    assert.deepEqual(await counts(), before);
+  });
+
+  it('the DOI form: a stored paper opens at its page; another is refused while fetching is off; a bad DOI is a 400', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const stored = await inject({
+      method: 'POST',
+      url: '/build/doi',
+      payload: `doi=${encodeURIComponent(`https://doi.org/${TABLE_DOI}`)}`,
+      headers: form,
+    });
+    assert.equal(stored.statusCode, 303);
+    assert.equal(stored.headers.location, `/paper?doi=${encodeURIComponent(TABLE_DOI)}`);
+    const before = await counts();
+    const other = await inject({ method: 'POST', url: '/build/doi', payload: 'doi=10.1101%2F2099.01.01.000001', headers: form });
+    assert.equal(other.statusCode, 404);
+    assert.match(textOf(other.body), /fetching papers by DOI is not enabled on this server/);
+    const badDoi = await inject({ method: 'POST', url: '/build/doi', payload: 'doi=not-a-doi', headers: form });
+    assert.equal(badDoi.statusCode, 400);
+    assert.match(textOf(badDoi.body), /doi must be a DOI/);
+    assert.deepEqual(await counts(), before);
+  });
+});
+
+it('readProlog reads past the declaration, comments, processing instructions and the DOCTYPE, and sees entity declarations', () => {
+  assert.deepEqual(
+    readProlog('\uFEFF<?xml version="1.0"?>\n<!-- c -->\n<!DOCTYPE article SYSTEM "x.dtd" [<!ENTITY a "b">]>\n<article x="1">'),
+    {
+      root: 'article',
+      declaresEntities: true,
+    },
+  );
+  // JATS files name their public DTD: that is not an entity declaration.
+  assert.deepEqual(
+    readProlog(
+      '<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD v1.2 20190208//EN" "JATS-archivearticle1.dtd">\n<article><p>&lt;!ENTITY in text&gt;</p></article>',
+    ),
+    {
+      root: 'article',
+      declaresEntities: false,
+    },
+  );
+  assert.deepEqual(readProlog('<j:article xmlns:j="x"/>'), { root: 'j:article', declaresEntities: false });
+  assert.deepEqual(readProlog('words'), { root: null, declaresEntities: false });
+});

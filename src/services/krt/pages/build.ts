@@ -1,0 +1,261 @@
+// `/build`: a key resources table from a DOI or from an uploaded JATS file.
+// - The DOI (POST /build/doi): a paper the store holds opens at its page; any other goes through the fetch path of
+//   POST /api/krt/fetch/ (sync.ts fetchArticles, the same importer and guards as `pdi import krt`) when the operator
+//   enables it for the page (PDI_KRT_PAGE_FETCH=true); otherwise the field is disabled and the page says why.
+// - The file (POST /build, multipart/form-data): at most MAX_JATS_BYTES (the fetch path's limit), read in memory,
+//   extracted in a worker thread by the importer's own extractor (its parser drops the DOCTYPE and resolves no
+//   entity outside the file). The article is NOT stored: an upload is unauthenticated and its DOI is only what the
+//   file claims, so storing it could replace a stored paper or put unverified RRIDs into the knowledge base. The
+//   table is kept as a chat session (24 hours, like the chat's tables), so that the existing export routes download it
+//   and the chat can edit it. Every refusal (too large, not multipart, not well-formed XML, not JATS) is a 4xx drawn
+//   on the page beside the form, and changes nothing.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import multipart from '@fastify/multipart';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { HttpError, badRequest, notFound } from '../../../core/http/errors.ts';
+import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
+import { ImportRefusedError } from '../../../core/import.ts';
+import { html } from '../../../core/pages/index.ts';
+import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { sameOriginForm } from '../../../core/pages/forms.ts';
+import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import type { KrtAnswers } from '../answers.ts';
+import { newChatState } from '../chat/index.ts';
+import type { FileExtraction } from '../extract/index.ts';
+import type { WorkerReply, WorkerRequest } from '../extract/extract-worker.ts';
+import { importPath } from '../import.ts';
+import { normalizeDoi } from '../jats/index.ts';
+import { stripDoctype } from '../jats/entities.ts';
+import { krtText } from '../messages/index.ts';
+import type { KrtKey } from '../messages/index.ts';
+import { saveChatState } from '../repository.ts';
+import { RATE_LIMITS, parseDoi } from '../routes/common.ts';
+import { MAX_JATS_BYTES, fetchArticles } from '../sync.ts';
+import type { KrtDatabase } from '../tables.ts';
+import type { Translate } from '../../../core/i18n/catalogue.ts';
+import { paperHref } from './lookup.ts';
+import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
+import { errorNote, field, wordsOf } from './shared.ts';
+import type { Words } from './shared.ts';
+
+const MIB = 1024 * 1024;
+
+/** Whether the page may fetch papers by DOI (PDI_KRT_PAGE_FETCH=true): fetching writes to the store. */
+export function pageFetchEnabled(env: NodeJS.ProcessEnv): boolean {
+  return env.PDI_KRT_PAGE_FETCH?.trim().toLowerCase() === 'true';
+}
+
+/**
+ * What the prolog says: the name of the document element (read past the declaration, comments, processing
+ * instructions and the DOCTYPE), and whether the DOCTYPE declares entities. The parser drops the DOCTYPE and never
+ * expands a declared entity, so a file that declares some would be read otherwise than it says: it is refused.
+ */
+export function readProlog(xml: string): { root: string | null; declaresEntities: boolean } {
+  const text = xml.replace(/^\uFEFF/, '');
+  const stripped = stripDoctype(text);
+  const m = /^\s*(?:(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->)\s*)*<([A-Za-z_][\w.:-]*)/.exec(stripped);
+  // The DOCTYPE sits before the document element, so the prolog of the file is as long as the stripped one plus it.
+  const prolog = text.slice(0, (m ? m[0].length : stripped.length) + (text.length - stripped.length));
+  return { root: m ? m[1] : null, declaresEntities: /<!ENTITY/.test(prolog) };
+}
+
+/** One file through the importer's extractor, in a worker thread (a large file must not hold up other requests). */
+async function extractInWorker(file: string): Promise<{ ok: true; extraction: FileExtraction } | { ok: false; error: string }> {
+  const worker = new Worker(new URL('../extract/extract-worker.ts', import.meta.url));
+  try {
+    return await new Promise((resolve, reject) => {
+      worker.once('message', (reply: WorkerReply) =>
+        resolve(reply.ok ? { ok: true, extraction: reply.result } : { ok: false, error: reply.error }),
+      );
+      worker.once('error', reject);
+      worker.postMessage({ seq: 0, file, mode: 'auto' } satisfies WorkerRequest);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+function forms(t: Translate<KrtKey>, fetchEnabled: boolean, doi = ''): SafeHtml {
+  return html`<section aria-labelledby="doi-heading">
+      <h2 id="doi-heading">${t('build.doiHeading')}</h2>
+      <p class="${fetchEnabled ? 'muted' : 'note'}" id="doi-status">${fetchEnabled ? t('build.doiEnabled') : t('build.doiDisabled')}</p>
+      <form class="filters" method="post" action="/build/doi">
+        <label
+          >${t('build.doiLabel')}
+          <input
+            type="text"
+            name="doi"
+            value="${doi}"
+            size="40"
+            maxlength="500"
+            spellcheck="false"
+            aria-describedby="doi-help doi-status"
+            ${fetchEnabled ? '' : html`disabled`}
+        /></label>
+        <button type="submit" ${fetchEnabled ? '' : html`disabled`}>${t('build.doiSubmit')}</button>
+        <p id="doi-help" class="muted">${t('build.doiHelp')}</p>
+      </form>
+    </section>
+    <section aria-labelledby="file-heading">
+      <h2 id="file-heading">${t('build.fileHeading')}</h2>
+      <form class="stack" method="post" action="/build" enctype="multipart/form-data">
+        <label
+          >${t('build.fileLabel')}
+          <input type="file" name="file" accept=".xml,.nxml,application/xml,text/xml" required aria-describedby="file-help" />
+        </label>
+        <p id="file-help" class="muted">${t('build.fileHelp', { max: MAX_JATS_BYTES / MIB })}</p>
+        <div><button type="submit">${t('build.fileSubmit')}</button></div>
+      </form>
+    </section>`;
+}
+
+/** The table of an uploaded file, kept as a chat session for its downloads; nothing else is written. */
+async function resultOf(
+  answers: KrtAnswers,
+  db: Kysely<KrtDatabase>,
+  w: Words,
+  name: string,
+  bytes: number,
+  x: FileExtraction,
+): Promise<SafeHtml> {
+  const { t } = w;
+  const id = randomUUID();
+  await saveChatState(db, id, { ...newChatState(), entries: x.rows }, new Date().toISOString());
+  const doi = x.metadata.doi ? normalizeDoi(x.metadata.doi) : null;
+  const stored = doi ? (await answers.checkDoi(doi)).available : false;
+  const annotated = await annotateRows(answers, db, x.rows, { exclude: doi ?? undefined, found: x.evidence });
+  const title = x.metadata.title || t('build.untitled');
+  const extractor = t(x.provider === 'jats-table' ? 'build.extractorTable' : 'build.extractorText', { model: x.model });
+  return html`<section aria-labelledby="result-heading">
+    <h2 id="result-heading">${t('build.resultHeading')}</h2>
+    <p><strong>${title}</strong></p>
+    <p>${t('build.resultFrom', { file: name, bytes, extractor })}</p>
+    <p>
+      ${doi ? t('build.resultDoi', { doi }) : t('build.resultNoDoi')}
+      ${stored && doi ? html`<a href="${paperHref(doi)}">${t('build.resultDoiStored')}</a>` : ''}
+    </p>
+    ${
+      x.authorTables.length > 0
+        ? html`<p class="muted">${t('build.authorTables', { tables: x.authorTables.map((a) => `${a.label} (${a.rows})`).join('; ') })}</p>`
+        : ''
+    }
+    <p class="note">${t('build.resultKept')}</p>
+    ${
+      x.rows.length > 0
+        ? html`${exportButtons(id, w)} ${rowSummary(annotated, w)} ${resourceTable(annotated, t('build.tableCaption', { title }), w)}
+            <p><a class="button secondary" href="/chat?session=${encodeURIComponent(id)}">${t('build.editInChat')}</a></p>`
+        : html`<p class="note" role="status">${t('build.noRows')}</p>`
+    }
+    <p><a href="/build">${t('build.another')}</a></p>
+  </section>`;
+}
+
+export function buildPages(
+  app: ServiceApp,
+  ctx: ServiceContext,
+  answers: KrtAnswers,
+  db: Kysely<KrtDatabase>,
+  kit: PageKit,
+): Promise<void> {
+  const fetchEnabled = pageFetchEnabled(ctx.config.env);
+
+  async function page(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { status?: number; error?: string; doi?: string; result?: SafeHtml } = {},
+  ): Promise<string> {
+    const t = krtText(kit.locale(request).language);
+    if (extra.status) reply.code(extra.status);
+    if (extra.status || extra.result) reply.header('cache-control', 'no-store');
+    return kit.send(request, reply, {
+      title: t('build.title'),
+      description: t('build.description'),
+      section: '/build',
+      body: html`<h1>${t('build.title')}</h1>
+        <p class="lead">${t('build.lead')}</p>
+        ${extra.error ? errorNote(extra.error) : ''} ${extra.result ?? forms(t, fetchEnabled, extra.doi)}`,
+    });
+  }
+
+  app.get('/build', { config: { responseCache: true } }, async (request, reply) => page(request, reply));
+
+  const sameOrigin = sameOriginForm(kit.publicUrl('krt'));
+  // Uploads and fetches have the extraction route's budget per client (RATE_LIMITS.build a minute).
+  return rateLimitedGroup(app, ctx, { name: 'build-page', max: RATE_LIMITS.build }, async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: MAX_JATS_BYTES, files: 1, fields: 5, fieldSize: 1000, parts: 6 } });
+
+    // Refusals of this scope (a rate limit, a body that is not multipart, a file too large) are drawn on the build page.
+    scope.setErrorHandler(async (error: FastifyError | HttpError, request, reply) => {
+      const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+      if (status >= 500 || status < 400) throw error;
+      if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      const t = krtText(kit.locale(request).language);
+      const message =
+        error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE'
+          ? t('error.notMultipart')
+          : error.code === 'FST_REQ_FILE_TOO_LARGE'
+            ? t('error.fileTooLarge', { max: MAX_JATS_BYTES / MIB })
+            : error.message;
+      const code = error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 415 : status;
+      return page(request, reply, { status: code, error: message });
+    });
+
+    scope.post('/build', { onRequest: sameOrigin }, async (request, reply) => {
+      const w = wordsOf(kit, request);
+      const { t } = w;
+      const part = await request.file();
+      if (!part) throw badRequest(t('error.fileMissing'));
+      // Throws FST_REQ_FILE_TOO_LARGE (413) once the limit is passed: nothing beyond it is read.
+      const bytes = await part.toBuffer();
+      if (bytes.length === 0) throw badRequest(t('error.fileEmpty'));
+      const xml = bytes.toString('utf8');
+      const { root, declaresEntities } = readProlog(xml);
+      if (root === null) throw badRequest(t('error.noElement'));
+      if (declaresEntities) throw badRequest(t('error.entities'));
+      if (root.replace(/^.*:/, '') !== 'article') throw badRequest(t('error.notJats', { root }));
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'krt-upload-'));
+      let outcome;
+      try {
+        const file = path.join(dir, 'upload.xml');
+        await fs.writeFile(file, bytes);
+        outcome = await extractInWorker(file);
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+      if (!outcome.ok) throw badRequest(t('error.notXml', { reason: outcome.error.replace(/^XML is not well-formed: /, '') }));
+      const name = path.basename(part.filename || 'upload.xml').slice(0, 200);
+      return page(request, reply, { result: await resultOf(answers, db, w, name, bytes.length, outcome.extraction) });
+    });
+
+    scope.post('/build/doi', { onRequest: sameOrigin }, async (request, reply) => {
+      const t = krtText(kit.locale(request).language);
+      const raw = field(request.body, 'doi');
+      let doi: string;
+      try {
+        doi = parseDoi(raw);
+      } catch (error) {
+        if (error instanceof HttpError)
+          return page(request, reply, { status: error.statusCode, error: error.message, doi: raw?.slice(0, 500) });
+        throw error;
+      }
+      if ((await answers.checkDoi(doi)).available) return reply.redirect(paperHref(doi), 303);
+      if (!fetchEnabled) throw notFound(t('error.fetchDisabled'), 'NOT_ENABLED');
+      let run;
+      try {
+        // The page's client is waiting: the fetch route's retries.
+        run = await fetchArticles(ctx, importPath, [doi], { download: { retries: 2 } });
+      } catch (error) {
+        if (error instanceof ImportRefusedError) throw new HttpError(409, error.message, 'IMPORT_REFUSED');
+        throw error;
+      }
+      const failure = run.errors[0];
+      if (failure) return page(request, reply, { status: failure.status, error: failure.error, doi });
+      return reply.redirect(paperHref(doi), 303);
+    });
+  });
+}

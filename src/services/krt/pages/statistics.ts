@@ -1,0 +1,170 @@
+// `/statistics`: what GET /api/krt/statistics/ serves, drawn: resource types, the vendors with the most rows, and the
+// share of rows with a valid RRID by year of the article, each chart with its numbers in a table beside it.
+import { barChart, html } from '../../../core/pages/index.ts';
+import type { ChartSpec, PageKit, PageLocale } from '../../../core/pages/index.ts';
+import type { Translate } from '../../../core/i18n/catalogue.ts';
+import type { ServiceApp } from '../../../core/service.ts';
+import type { KrtAnswers } from '../answers.ts';
+import { krtText } from '../messages/index.ts';
+import type { KrtKey } from '../messages/index.ts';
+import type { StoreStatistics } from '../statistics.ts';
+import { sendPage } from './shared.ts';
+
+/** Vendors charted on the page. */
+export const VENDORS_CHARTED = 15;
+
+/** The page's charts (the tests count their bars against the API's figures). */
+export function statisticsCharts(s: StoreStatistics, t: Translate<KrtKey>, loc: PageLocale): ChartSpec[] {
+  const language = loc.language;
+  const pct = (share: number | null) => (share === null ? null : loc.percent(share, 1));
+  const interval = (i: [number, number] | null) =>
+    i === null ? null : t('common.range', { low: loc.percent(i[0], 1), high: loc.percent(i[1], 1) });
+  const types = barChart({
+    id: 'krt-types',
+    title: t('stats.typesChart'),
+    description: t('stats.typesChartDescription', { rows: s.rows }),
+    categories: s.resource_types.map((r) => r.resource_type),
+    series: [
+      { name: t('series.rows'), values: s.resource_types.map((r) => r.rows) },
+      { name: t('series.validRows'), values: s.resource_types.map((r) => r.rows_with_valid_rrid) },
+    ],
+    horizontal: true,
+    language,
+  });
+  types.table = {
+    columns: [
+      t('column.resourceType'),
+      t('column.rows'),
+      t('column.shareOfRows'),
+      t('column.articles'),
+      t('column.rowsWithRrid'),
+      t('column.rowsWithValidRrid'),
+      t('column.shareValid'),
+      t('column.interval'),
+    ],
+    rows: s.resource_types.map((r) => [
+      r.resource_type,
+      r.rows,
+      pct(r.share_of_rows),
+      r.articles,
+      r.rows_with_rrid,
+      r.rows_with_valid_rrid,
+      pct(r.share_valid),
+      interval(r.share_valid_interval),
+    ]),
+  };
+  const top = s.vendors.slice(0, VENDORS_CHARTED);
+  const vendors = barChart({
+    id: 'krt-vendors',
+    title: t('stats.vendorsChart'),
+    description: t('stats.vendorsChartDescription', { shown: top.length, vendorRows: s.vendor_rows }),
+    categories: top.map((v) => v.vendor),
+    series: [{ name: t('series.rows'), values: top.map((v) => v.rows) }],
+    horizontal: true,
+    language,
+  });
+  vendors.table = {
+    columns: [t('column.vendor'), t('column.rows'), t('column.shareOfRows'), t('column.articles')],
+    rows: top.map((v) => [v.vendor, v.rows, pct(v.share_of_rows), v.articles]),
+  };
+  const yearName = (year: number | null) => (year === null ? t('stats.noYear') : String(year));
+  const years = barChart({
+    id: 'krt-years',
+    title: t('stats.yearsChart'),
+    description: t('stats.yearsChartDescription'),
+    categories: s.by_year.map((y) => yearName(y.year)),
+    series: [
+      {
+        name: t('series.shareValid'),
+        values: s.by_year.map((y) => (y.share_valid === null ? null : Number((y.share_valid * 100).toFixed(1)))),
+      },
+    ],
+    language,
+  });
+  years.table = {
+    columns: [
+      t('column.year'),
+      t('column.articles'),
+      t('column.rows'),
+      t('column.rowsWithRrid'),
+      t('column.rowsWithValidRrid'),
+      t('column.shareValid'),
+      t('column.interval'),
+    ],
+    rows: s.by_year.map((y) => [
+      yearName(y.year),
+      y.articles,
+      y.rows,
+      y.rows_with_rrid,
+      y.rows_with_valid_rrid,
+      pct(y.share_valid),
+      interval(y.share_valid_interval),
+    ]),
+  };
+  return [types, vendors, years];
+}
+
+export function statisticsPage(app: ServiceApp, answers: KrtAnswers, kit: PageKit): void {
+  app.get('/statistics', { config: { responseCache: true } }, async (request, reply) =>
+    sendPage(kit, request, reply, async () => {
+      const loc = kit.locale(request);
+      const t = krtText(loc.language);
+      const s = await answers.statistics();
+      const head = html`<h1>${t('stats.title')}</h1>
+        <p class="lead">${t('stats.lead')}</p>
+        <p>${t('stats.corpus', { articles: s.articles, withRows: s.articles_with_rows, rows: s.rows })}</p>`;
+      if (s.rows === 0) {
+        return {
+          title: t('stats.title'),
+          description: t('stats.description'),
+          section: '/statistics',
+          body: html`${head}
+            <p class="note" role="status">${t('stats.empty')}</p>`,
+        };
+      }
+      const version = await kit.dataVersion();
+      const [types, vendors, years] = statisticsCharts(s, t, loc).map((spec) =>
+        kit.charts.figure(`krt|${version}|${loc.language}|${spec.id}`, () => spec),
+      );
+      const interval = s.share_valid_interval ?? [0, 0];
+      return {
+        title: t('stats.title'),
+        description: t('stats.description'),
+        section: '/statistics',
+        body: html`${head}
+          <p>
+            <strong
+              >${t('stats.valid', {
+                valid: s.rows_with_valid_rrid,
+                rows: s.rows,
+                share: loc.percent(s.share_valid ?? 0, 1),
+                low: loc.percent(interval[0], 1),
+                high: loc.percent(interval[1], 1),
+                withRrid: s.rows_with_rrid,
+              })}</strong
+            >
+          </p>
+          <p class="muted">${t('stats.validDefinition')}</p>
+          <section aria-labelledby="types-heading">
+            <h2 id="types-heading">${t('stats.typesHeading')}</h2>
+            ${types}
+          </section>
+          <section aria-labelledby="vendors-heading">
+            <h2 id="vendors-heading">${t('stats.vendorsHeading')}</h2>
+            <p>
+              ${t('stats.vendorsLead', {
+                vendorRows: s.vendor_rows,
+                vendors: s.vendors_total,
+                shown: Math.min(VENDORS_CHARTED, s.vendors.length),
+              })}
+            </p>
+            ${vendors}
+          </section>
+          <section aria-labelledby="years-heading">
+            <h2 id="years-heading">${t('stats.yearsHeading')}</h2>
+            ${years}
+          </section>`,
+      };
+    }),
+  );
+}
