@@ -53,6 +53,8 @@ export const PDI_TABLES = {
   krt_registry_keys: 'krt',
   grants_agreements: 'grants',
   grants_texts: 'grants',
+  grants_international_projects: 'grants',
+  grants_international_allocations: 'grants',
   draws_categories: 'draws',
   draws_draws: 'draws',
   draws_predictions: 'draws',

@@ -21,6 +21,11 @@ export interface SyncFileDefinition {
   optional?: boolean;
   /** With `addressNamesFirstFile`: this file's address from the first file's (default: its fileName beside it). */
   besideFirst?: (first: URL) => string;
+  /**
+   * A file published elsewhere than the others: its address is this variable's, else `defaultUrl`; with neither,
+   * the file is not synced (said in the definition's docs). The definition's address and `--source` do not move it.
+   */
+  ownAddress?: { variable: string; defaultUrl: string | null };
 }
 
 export interface SyncDefinition {
@@ -63,6 +68,27 @@ export function syncUrlVariable(definition: SyncDefinition): string {
 
 /** The address of every file of a definition: `--source`, else its URL variable (syncUrlVariable), else the default. */
 export function resolveSyncFiles(definition: SyncDefinition, env: NodeJS.ProcessEnv, override?: string): ResolvedSyncFile[] {
+  const elsewhere: ResolvedSyncFile[] = [];
+  for (const file of definition.files) {
+    if (!file.ownAddress) continue;
+    const url = env[file.ownAddress.variable]?.trim() || file.ownAddress.defaultUrl;
+    if (!url) continue;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error(`${file.ownAddress.variable} must be an http(s) address, got "${redactUrl(url)}"`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new Error(`${file.ownAddress.variable} must be an http(s) address, got "${redactUrl(url)}"`);
+    elsewhere.push({ ...file, url: parsed.toString() });
+  }
+  const files = definition.files.filter((f) => !f.ownAddress);
+  return [...resolveSharedAddress({ ...definition, files }, env, override), ...elsewhere];
+}
+
+/** The files found at the definition's address (every file without an address of its own). */
+function resolveSharedAddress(definition: SyncDefinition, env: NodeJS.ProcessEnv, override?: string): ResolvedSyncFile[] {
   const variable = syncUrlVariable(definition);
   const base = override?.trim() || env[variable]?.trim() || definition.defaultUrl;
   if (!base) {

@@ -1,12 +1,14 @@
 // Demo and scale data for Service C: a generated CSV in the real federal schema (self-written vocabularies,
 // amendments included) with the generated-data marker column, imported through the same importer as a real
-// file and labelled as generated.
+// file and labelled as generated; and a generated Project Browser CSV of international projects (international/).
 import fs from 'node:fs';
 import path from 'node:path';
 import { importGuard } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { writeGrantsCsv } from './generator/index.ts';
+import { writeInternationalCsv } from './international/generate.ts';
+import { importInternationalCsv } from './international/import.ts';
 import { importGrantsCsv } from './import/importer.ts';
 import { currentYearSetting } from './settings.ts';
 
@@ -29,6 +31,11 @@ export async function loadGrantsDemo(ctx: ServiceContext, options: { size?: numb
     progress: false,
     currentYear: currentYearSetting(ctx.config.env),
   });
+  const international = await importInternationalCsv(
+    ctx.db,
+    writeInternationalCsv(path.join(ctx.config.dataDir, 'demo', 'grants'), undefined, options.seed),
+    { isDemo: true, guard: importGuard({}, ctx.config.env) },
+  );
   ctx.dataVersion.invalidate();
-  return [report];
+  return [report, international];
 }

@@ -6,7 +6,8 @@
 import { sql } from 'kysely';
 import type { ColumnDefinitionBuilder } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { columnType, dialectOf, idConstraint } from '../../core/db/dialect.ts';
+import { columnType, dialectOf, ensureAccentFoldFunction, idConstraint } from '../../core/db/dialect.ts';
+import { ALLOCATIONS_TABLE, PROJECTS_TABLE } from './international/tables.ts';
 import { createSubstringIndex, dropSubstringIndex } from '../../core/db/search-index.ts';
 import { GRANTS_SEARCH, GRANTS_TABLE, GRANTS_TEXTS_TABLE, RETIRED_INDEXES, RETIRED_SEARCH, SEARCHED_COLUMNS } from './tables.ts';
 
@@ -130,6 +131,56 @@ export const grantsMigrations: Record<string, Migration> = {
       for (const textId of ['title_fr_text_id', 'recipient_fr_text_id', 'description_fr_text_id', 'program_fr_text_id']) {
         await db.schema.alterTable(GRANTS_TABLE).addColumn(textId, 'integer').execute();
       }
+    },
+  },
+  // Global Affairs Canada's international assistance projects (international/): projects and their allocations to
+  // countries and sectors; the accent-folding function of the search on PostgreSQL.
+  grants_0010_international_projects: {
+    async up(db) {
+      const d = dialectOf(db);
+      const text = (c: ColumnDefinitionBuilder) => c.notNull().defaultTo('');
+      await db.schema
+        .createTable(PROJECTS_TABLE)
+        .addColumn('id', columnType.id(d), idConstraint(d))
+        .addColumn('project_number', 'text', (c) => c.notNull().unique())
+        .addColumn('date_modified', 'text')
+        .addColumn('title_en', 'text', text)
+        .addColumn('title_fr', 'text', text)
+        .addColumn('description_en', 'text', text)
+        .addColumn('description_fr', 'text', text)
+        .addColumn('status', 'text', text)
+        .addColumn('status_fr', 'text', text)
+        .addColumn('start_date', 'text', (c) => c.notNull())
+        .addColumn('end_date', 'text')
+        .addColumn('start_year', 'integer', (c) => c.notNull())
+        .addColumn('executing_agency_en', 'text', text)
+        .addColumn('executing_agency_fr', 'text', text)
+        .addColumn('maximum_contribution_cents', columnType.bigint(d), (c) => c.notNull())
+        .addColumn('disbursements_cents', columnType.bigint(d))
+        .addColumn('expected_results_en', 'text', text)
+        .addColumn('expected_results_fr', 'text', text)
+        .addColumn('aid_type_en', 'text', text)
+        .addColumn('aid_type_fr', 'text', text)
+        .addColumn('program_name_en', 'text', text)
+        .addColumn('program_name_fr', 'text', text)
+        .addColumn('is_demo', columnType.boolean(d), (c) => c.notNull())
+        .addColumn('content_hash', 'text', (c) => c.notNull())
+        .addColumn('import_version', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable(ALLOCATIONS_TABLE)
+        .addColumn('project_id', 'integer', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('code', 'text', (c) => c.notNull())
+        .addColumn('name_en', 'text', text)
+        .addColumn('name_fr', 'text', text)
+        .addColumn('share_hundredths', 'integer', (c) => c.notNull())
+        .addColumn('contribution_cents', columnType.bigint(d), (c) => c.notNull())
+        .addColumn('disbursements_cents', columnType.bigint(d))
+        .execute();
+      await db.schema.createIndex('grants_international_allocations_by_code').on(ALLOCATIONS_TABLE).columns(['kind', 'code']).execute();
+      await db.schema.createIndex('grants_international_allocations_by_project').on(ALLOCATIONS_TABLE).column('project_id').execute();
+      await ensureAccentFoldFunction(db);
     },
   },
 };

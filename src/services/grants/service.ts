@@ -5,6 +5,8 @@
 import { importGuard } from '../../core/import.ts';
 import type { ServiceContext, ServiceModule } from '../../core/service.ts';
 import { loadGrantsDemo, writeGeneratedCsv } from './demo.ts';
+import { writeInternationalCsv } from './international/generate.ts';
+import { importInternationalPath } from './international/import.ts';
 import { importGrantsPath } from './import/importer.ts';
 import { grantsMigrations } from './migrations.ts';
 import { grantsRoutes } from './routes/index.ts';
@@ -51,7 +53,14 @@ export const grantsService: ServiceModule = {
         }),
       ],
     },
+    international: {
+      description:
+        "Global Affairs Canada's Project Browser CSV of international assistance projects (docs/grants.md: the columns read), or a directory holding international-projects.csv",
+      run: async (ctx, source, options) => [
+        await importInternationalPath(ctx, source, { isDemo: options.generated === true, guard: importGuard(options, ctx.config.env) }),
+      ],
+    },
   },
   loadDemo: loadGrantsDemo,
-  generate: async ({ out, size, seed }) => [await writeGeneratedCsv(out, size, seed)],
+  generate: async ({ out, size, seed }) => [await writeGeneratedCsv(out, size, seed), writeInternationalCsv(out, undefined, seed)],
 };

@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import type { SubstringIndex } from '../../core/db/search-index.ts';
 import type { CoreTables, DbBoolean, DbId, DbInteger } from '../../core/db/tables.ts';
 import type { GrantRecord } from './source/index.ts';
+import type { InternationalAllocationsTable, InternationalProjectsTable } from './international/tables.ts';
 
 export const GRANTS_TABLE = 'grants_agreements';
 
@@ -139,6 +140,8 @@ export interface TextsTable {
 export type GrantsTables = {
   grants_agreements: AgreementsTable;
   grants_texts: TextsTable;
+  grants_international_projects: InternationalProjectsTable;
+  grants_international_allocations: InternationalAllocationsTable;
 };
 export type GrantsDatabase = CoreTables & GrantsTables;
 

@@ -14,6 +14,7 @@
 //   every share is 0; the list by score is still a valid top 10 of tied grants.) Only s varies between
 //   callers, so one list per s suffices.
 import { fiscalYearLabel, fiscalYearOfDate, parseIsoDate } from '../source/fiscal-year.ts';
+import { dollarsToCents } from '../source/money.ts';
 import type { GrantRecord } from '../source/record.ts';
 import { FEDERAL_REVENUE_TABLE_VERSION, FIRST_REVENUE_YEAR, LAST_REVENUE_YEAR, publishedRevenue } from './constants.ts';
 
@@ -44,6 +45,25 @@ export function toCalculatorInput(id: number, record: GrantRecord): CalculatorGr
     start_date: record.agreement_start_date,
     end_date: record.agreement_end_date,
     fiscal_year_start: record.fiscal_year_start,
+  };
+}
+
+/** The builder's input for an agreement as the API serves it (GET /api/grants/{id}/), values in dollars. */
+export function servedGrantInput(grant: {
+  id: number;
+  agreement_title_en: string;
+  recipient_legal_name: string;
+  agreement_value: number;
+  agreement_start_date: string;
+  agreement_end_date: string | null;
+}): CalculatorGrantInput {
+  return {
+    id: grant.id,
+    title: grant.agreement_title_en,
+    recipient: grant.recipient_legal_name,
+    value_cents: dollarsToCents(grant.agreement_value),
+    start_date: grant.agreement_start_date,
+    end_date: grant.agreement_end_date,
   };
 }
 

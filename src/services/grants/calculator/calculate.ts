@@ -1,8 +1,9 @@
 // The calculator: a pure function of a request and the precomputed aggregates; O(years) per request, no
 // state shared between callers, no clock.
-import { fiscalYearLabel } from '../source/fiscal-year.ts';
+import { fiscalYearLabel, parseIsoDate } from '../source/fiscal-year.ts';
 import { dollarsToCents, formatCents, formatDollars } from '../source/money.ts';
-import type { CalculatorAggregates, RankedGrant, YearAggregate } from './aggregates.ts';
+import { grantYears, splitCents } from './aggregates.ts';
+import type { CalculatorAggregates, CalculatorGrantInput, RankedGrant, YearAggregate } from './aggregates.ts';
 import { FIRST_TAX_YEAR, LAST_REVENUE_YEAR, LAST_TAX_YEAR, publishedRevenue } from './constants.ts';
 import { federalIncomeTax, gstCents } from './tax.ts';
 
@@ -162,6 +163,14 @@ function share(amountCents: number, contributionCents: number, revenueDollars: n
   return (amountCents * contributionCents) / (revenueDollars * 10_000);
 }
 
+/** The caller's federal income tax and GST for the tax year of the current fiscal year: C of the formulas. */
+function contributionOf(request: ValidatedRequest, current: number, options: CalculateOptions) {
+  const taxYear = options.taxYear ?? Math.min(LAST_TAX_YEAR, Math.max(FIRST_TAX_YEAR, current));
+  const tax = federalIncomeTax(request.incomeCents, taxYear);
+  const gst = gstCents(request.gstSpendingCents);
+  return { taxYear, tax, gst, contribution: tax.taxCents + gst };
+}
+
 export interface CalculateOptions {
   /** Tax year for the brackets; default the calendar year the current fiscal year starts in (clamped to the tables). */
   taxYear?: number;
@@ -178,10 +187,7 @@ export function calculateTaxpayerShare(
 ): CalculatorResponse {
   const request = validateCalculatorRequest(body, aggregates);
   const current = aggregates.current_year;
-  const taxYear = options.taxYear ?? Math.min(LAST_TAX_YEAR, Math.max(FIRST_TAX_YEAR, current));
-  const tax = federalIncomeTax(request.incomeCents, taxYear);
-  const gst = gstCents(request.gstSpendingCents);
-  const contribution = tax.taxCents + gst;
+  const { taxYear, tax, gst, contribution } = contributionOf(request, current, options);
 
   const byYear = new Map<number, YearAggregate>(aggregates.years.map((y) => [y.year, y]));
   const yearOf = (y: number): YearAggregate | undefined => byYear.get(y);
@@ -294,5 +300,110 @@ export function calculateTaxpayerShare(
     },
     total_grants_share: total,
     total_grants_share_formatted: formatDollars(total),
+  };
+}
+
+/** One fiscal year of one grant's share: its annual value there and the caller's share of it. */
+export interface GrantShareYear {
+  year: number;
+  fiscal_year: string;
+  annual_value: number;
+  federal_revenue: number;
+  revenue_is_projected: boolean;
+  /** Whether the year lies in taxpayer_since_year..current year, the years `user_share` sums. */
+  counted: boolean;
+  user_share: number;
+  user_share_formatted: string;
+}
+
+export interface GrantTaxpayerShare {
+  calculation: Pick<
+    CalculatorResponse['calculation'],
+    | 'annual_income'
+    | 'gst_eligible_spending'
+    | 'input_mode'
+    | 'taxpayer_since_year'
+    | 'tax_year'
+    | 'current_year'
+    | 'current_fiscal_year'
+    | 'federal_income_tax'
+    | 'federal_income_tax_formatted'
+    | 'gst_paid'
+    | 'gst_paid_formatted'
+    | 'total_tax_contribution'
+    | 'total_tax_contribution_formatted'
+  >;
+  years: GrantShareYear[];
+  /** The calculator's user_share(g): Σ over the counted years of rate(y) × annual value. */
+  user_share: number;
+  user_share_formatted: string;
+  /** The same sum over the grant's years after the current year (revenue of a year without a figure: the latest). */
+  future_share: number;
+  future_share_formatted: string;
+}
+
+/**
+ * One grant's share for a caller: the calculator's per-grant formula (user_share(g) = Σ_{y = since..current}
+ * rate(y) × annual_value_g(y)), with the same request validation, tax, revenue figures and spreading of the value
+ * over the fiscal years, year by year. Years of the grant before taxpayer_since_year or before the first revenue
+ * figure are listed with no share and not counted.
+ */
+export function grantTaxpayerShare(
+  grant: CalculatorGrantInput,
+  body: unknown,
+  aggregates: CalculatorAggregates,
+  options: CalculateOptions = {},
+): GrantTaxpayerShare {
+  const request = validateCalculatorRequest(body, aggregates);
+  const current = aggregates.current_year;
+  const { taxYear, tax, gst, contribution } = contributionOf(request, current, options);
+  const start = parseIsoDate(grant.start_date);
+  if (!start) throw new Error(`grant ${grant.id}: start_date is not a date`);
+  const end = grant.end_date ? parseIsoDate(grant.end_date) : null;
+  const { first, last } = grantYears(start, end);
+  const parts = splitCents(grant.value_cents, last - first + 1);
+  const years: GrantShareYear[] = [];
+  let total = 0;
+  let future = 0;
+  for (let k = 0; k < parts.length; k++) {
+    const y = first + k;
+    const published = publishedRevenue(y);
+    const revenue = published ? { dollars: published.dollars, projected: false } : y > LAST_REVENUE_YEAR ? revenueFor(y) : null;
+    const s = revenue ? share(parts[k], contribution, revenue.dollars) : 0;
+    const counted = revenue !== null && y >= request.sinceYear && y <= current;
+    if (counted) total += s;
+    else if (y > current) future += s;
+    years.push({
+      year: y,
+      fiscal_year: fiscalYearLabel(y),
+      annual_value: parts[k] / 100,
+      federal_revenue: revenue?.dollars ?? 0,
+      revenue_is_projected: revenue?.projected ?? false,
+      counted,
+      user_share: s,
+      user_share_formatted: formatDollars(s),
+    });
+  }
+  return {
+    calculation: {
+      annual_income: request.incomeCents / 100,
+      gst_eligible_spending: request.gstSpendingCents / 100,
+      input_mode: request.inputMode,
+      taxpayer_since_year: request.sinceYear,
+      tax_year: taxYear,
+      current_year: current,
+      current_fiscal_year: fiscalYearLabel(current),
+      federal_income_tax: tax.taxCents / 100,
+      federal_income_tax_formatted: formatCents(tax.taxCents),
+      gst_paid: gst / 100,
+      gst_paid_formatted: formatCents(gst),
+      total_tax_contribution: contribution / 100,
+      total_tax_contribution_formatted: formatCents(contribution),
+    },
+    years,
+    user_share: total,
+    user_share_formatted: formatDollars(total),
+    future_share: future,
+    future_share_formatted: formatDollars(future),
   };
 }

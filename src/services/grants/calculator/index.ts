@@ -1,6 +1,7 @@
 // Public surface of the grants calculator domain.
 export {
   calculateTaxpayerShare,
+  grantTaxpayerShare,
   validateCalculatorRequest,
   CalculatorInputError,
   INPUT_MODES,
@@ -17,11 +18,14 @@ export type {
   ShareEntry,
   InputMode,
   CalculateOptions,
+  GrantShareYear,
+  GrantTaxpayerShare,
 } from './calculate.ts';
 export {
   CalculatorAggregateBuilder,
   AggregateBuildError,
   toCalculatorInput,
+  servedGrantInput,
   splitCents,
   grantYears,
   TOP_GRANTS,

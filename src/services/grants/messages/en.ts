@@ -118,6 +118,18 @@ export const en = {
   'grant.unknownCode': 'unknown code',
   'grant.valueNote': 'The value is the agreement’s latest amendment, in Canadian dollars.',
   'grant.json': 'This record as JSON',
+  'grant.share.heading': 'Your share of this agreement',
+  'grant.share.lead':
+    'Enter your income and, if you like, the spending you paid GST on: the share of this agreement that your federal income tax and GST paid, by the calculator’s formula.',
+  'grant.share.calculatorLink': 'How the calculator works',
+  'grant.share.formLabel': 'Your share of this agreement',
+  'grant.share.total': 'of this agreement, from {from} to {to}',
+  'grant.share.future': 'more in the years after {year}, if federal revenue stays at its latest figure',
+  'grant.share.formula':
+    'share = Σ over the {years, plural, one {# fiscal year} other {# fiscal years}} counted of C ÷ federal revenue × the agreement’s value in that year, with C = {c}',
+  'grant.share.caption': 'Your share of this agreement by fiscal year (the value spread evenly over the years it runs)',
+  'grant.share.annual': 'Value in the year',
+  'grant.share.notCounted': 'not counted',
   'stats.title': 'Statistics',
   'stats.description': 'Federal grants and contributions by fiscal year, province, recipient type, department and largest recipients.',
   'stats.heading': 'Federal grants in numbers',

@@ -122,6 +122,18 @@ export const fr: Record<GrantsKey, string> = {
   'grant.unknownCode': 'code inconnu',
   'grant.valueNote': 'La valeur est celle de la plus récente modification de l’entente, en dollars canadiens.',
   'grant.json': 'Cet enregistrement en JSON',
+  'grant.share.heading': 'Votre part de cette entente',
+  'grant.share.lead':
+    'Entrez votre revenu et, si vous le voulez, les dépenses sur lesquelles vous avez payé la TPS : la part de cette entente que votre impôt fédéral sur le revenu et votre TPS ont payée, selon la formule du calculateur.',
+  'grant.share.calculatorLink': 'Comment fonctionne le calculateur',
+  'grant.share.formLabel': 'Votre part de cette entente',
+  'grant.share.total': 'de cette entente, de {from} à {to}',
+  'grant.share.future': 'de plus dans les années après {year}, si les revenus fédéraux restent à leur dernier chiffre',
+  'grant.share.formula':
+    'part = Σ sur {years, plural, one {# exercice compté} other {# exercices comptés}} de C ÷ revenus fédéraux × la valeur de l’entente cet exercice, avec C = {c}',
+  'grant.share.caption': 'Votre part de cette entente par exercice (la valeur répartie également sur les exercices qu’elle couvre)',
+  'grant.share.annual': 'Valeur de l’exercice',
+  'grant.share.notCounted': 'non comptée',
   'stats.title': 'Statistiques',
   'stats.description':
     'Subventions et contributions fédérales par exercice financier, province, type de bénéficiaire, ministère et principaux bénéficiaires.',

@@ -1,20 +1,28 @@
 // `/grants/:id`: one agreement as GET /api/grants/{id}/ serves it (the repository's getGrant), every field
-// labelled, with links to its recipient and to agreements of the same program.
+// labelled, with links to its recipient and to agreements of the same program, and the caller's share of it (a
+// form with the calculator's inputs).
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { html, queryString } from '../../../core/pages/index.ts';
-import type { PageKit } from '../../../core/pages/index.ts';
+import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
+import { CalculatorInputError, DEFAULT_TAXPAYER_SINCE_YEAR, grantTaxpayerShare, servedGrantInput } from '../calculator/index.ts';
+import type { CalculatorAggregates, GrantTaxpayerShare } from '../calculator/index.ts';
 import { getGrant } from '../repository.ts';
+import type { Grant } from '../schemas/grant.ts';
+import { fiscalYearLabel } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import { codeLabel, dollars, provinceName, recipientHref, sendPage, textOf, wordsOf } from './shared.ts';
+import { calculatorAggregatesOf } from './calculator.ts';
+import { bigDollars, codeLabel, dollars, errorNote, param, provinceName, recipientHref, sendPage, textOf, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 const named = (kind: 'recipientType' | 'agreementType', code: string, w: Words): string =>
   code ? `${codeLabel(kind, code, w) ?? w.t('grant.unknownCode')} (${code})` : w.t('common.notGiven');
 
 export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit): void {
-  app.get('/grants/:id', { config: { responseCache: true } }, async (request, reply) =>
+  const aggregatesOf = calculatorAggregatesOf(db, kit);
+  const handler = (method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);
       const { t, loc } = w;
@@ -33,7 +41,9 @@ export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Page
       const purpose = textOf(g, 'program_purpose_en', w);
       const description = textOf(g, 'description_en', w);
       const expected = textOf(g, 'expected_results_en', w);
+      const share = await shareSection(g, method === 'POST' ? request.body : null, await aggregatesOf(w), w);
       return {
+        status: share.status,
         title,
         description: t('grant.description', {
           department,
@@ -98,8 +108,120 @@ export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Page
                   <p>${expected}</p>`
               : ''
           }
-          <p class="muted">${t('grant.valueNote')} <a href="/api/api/grants/${g.id}/">${t('grant.json')}</a>.</p>`,
+          <p class="muted">${t('grant.valueNote')} <a href="/api/api/grants/${g.id}/">${t('grant.json')}</a>.</p>
+          ${share.body}`,
       };
-    }),
-  );
+    });
+  app.get('/grants/:id', { config: { responseCache: true } }, handler('GET'));
+  // The income is posted, as on the calculator's page: it does not belong in a URL, a log or a history.
+  app.post('/grants/:id', {}, handler('POST'));
+}
+
+/**
+ * "Your share of this agreement": the form (the calculator's inputs) and, once posted, the answer of
+ * grantTaxpayerShare (the calculator's per-grant formula, as GET /api/grants/{id}/taxpayer-share/ serves it).
+ */
+async function shareSection(
+  g: Grant,
+  body: unknown,
+  aggregates: CalculatorAggregates,
+  w: Words,
+): Promise<{ body: SafeHtml; status?: number }> {
+  const { t, loc } = w;
+  const income = param(body, 'annual_income') ?? '';
+  const spending = param(body, 'gst_eligible_spending') ?? '';
+  const { min, max } = aggregates.since_range;
+  const since = param(body, 'taxpayer_since_year') ?? String(Math.min(max, Math.max(min, DEFAULT_TAXPAYER_SINCE_YEAR)));
+  const years: number[] = [];
+  for (let y = min; y <= max; y++) years.push(y);
+  const form = html`<form class="filters" method="post" action="/grants/${g.id}" aria-label="${t('grant.share.formLabel')}">
+    <label
+      >${t('calc.income')}
+      <input type="number" name="annual_income" value="${income}" min="0" step="0.01" required inputmode="decimal" />
+    </label>
+    <label
+      >${t('calc.spending')}
+      <input type="number" name="gst_eligible_spending" value="${spending}" min="0" step="0.01" inputmode="decimal" />
+    </label>
+    <label
+      >${t('calc.since')}
+      <select name="taxpayer_since_year">
+        ${years.map((y) => html`<option value="${y}" ${String(y) === since ? html`selected` : ''}>${fiscalYearLabel(y)}</option>`)}
+      </select>
+    </label>
+    <button type="submit">${t('calc.submit')}</button>
+  </form>`;
+  let result: SafeHtml | string = '';
+  let status: number | undefined;
+  if (body !== null) {
+    try {
+      const answer = grantTaxpayerShare(
+        servedGrantInput(g),
+        { annual_income: income.trim(), gst_eligible_spending: spending.trim(), taxpayer_since_year: since.trim() },
+        aggregates,
+      );
+      result = shareResult(answer, w);
+    } catch (error) {
+      if (!(error instanceof CalculatorInputError)) throw error;
+      status = 400;
+      result = errorNote(error.message, loc);
+    }
+  }
+  return {
+    status,
+    body: html`<section aria-labelledby="share-heading">
+      <h2 id="share-heading">${t('grant.share.heading')}</h2>
+      <p>${t('grant.share.lead')} <a href="/calculator">${t('grant.share.calculatorLink')}</a></p>
+      ${form} ${result}
+    </section>`,
+  };
+}
+
+function shareResult(answer: GrantTaxpayerShare, w: Words): SafeHtml {
+  const { t } = w;
+  const c = answer.calculation;
+  const counted = answer.years.filter((y) => y.counted);
+  return html`<div class="stats-row" role="status">
+      <p>
+        <span class="stat">${dollars(answer.user_share, w)}</span>
+        ${t('grant.share.total', { from: fiscalYearLabel(c.taxpayer_since_year), to: c.current_fiscal_year })}
+      </p>
+      ${
+        answer.future_share > 0
+          ? html`<p>
+              <span class="stat">${dollars(answer.future_share, w)}</span> ${t('grant.share.future', { year: c.current_fiscal_year })}
+            </p>`
+          : ''
+      }
+      <p><span class="stat">${dollars(c.total_tax_contribution, w)}</span> ${t('calc.yourTax')}</p>
+    </div>
+    <p class="formula">${t('grant.share.formula', { c: dollars(c.total_tax_contribution, w), years: counted.length })}</p>
+    <div class="table-scroll">
+      <table class="data">
+        <caption>
+          ${t('grant.share.caption')}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">${t('common.fiscalYear')}</th>
+            <th scope="col" class="num">${t('grant.share.annual')}</th>
+            <th scope="col" class="num">${t('calc.revenue')}</th>
+            <th scope="col" class="num">${t('calc.yourShare')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${answer.years.map(
+            (y) =>
+              html`<tr>
+                <th scope="row">${y.fiscal_year}</th>
+                <td class="num">${dollars(y.annual_value, w)}</td>
+                <td class="num">${y.federal_revenue > 0 ? bigDollars(y.federal_revenue, w) : '–'}</td>
+                <td class="num">
+                  ${dollars(y.user_share, w)}${y.counted ? '' : html` <span class="muted">(${t('grant.share.notCounted')})</span>`}
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
 }

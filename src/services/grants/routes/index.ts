@@ -7,6 +7,7 @@ import { calculatorRoutes } from './calculator.ts';
 import { comprehensiveStatsRoutes } from './comprehensive-stats.ts';
 import { routeContext } from './context.ts';
 import { grantRoutes } from './grants.ts';
+import { internationalRoutes } from '../international/routes.ts';
 import { recipientsRoutes } from './recipients.ts';
 import { searchRoutes } from './search.ts';
 import { statsRoutes } from './stats.ts';
@@ -21,5 +22,6 @@ export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext, state: 
     await scope.register(recipientsRoutes, shared);
     await scope.register(comprehensiveStatsRoutes, shared);
     await scope.register(calculatorRoutes, shared);
+    await scope.register(internationalRoutes, shared);
   });
 }

@@ -1,6 +1,7 @@
 // POST /api/calculate/: a taxpayer's share of federal grants (the formulas: calculator/formulas.ts).
 import { Type } from 'typebox';
 import { CALCULATOR_FORMULAS_MARKDOWN, MAX_AMOUNT_DOLLARS } from '../calculator/index.ts';
+import { Nullable } from '../../../core/http/schema.ts';
 import { DataSourceSchema, money } from './common.ts';
 
 export const CALCULATE_DOCS = { summary: "A taxpayer's share of federal grants", description: CALCULATOR_FORMULAS_MARKDOWN };
@@ -91,5 +92,79 @@ export const CalculateBody = Type.Object({
   }),
   total_grants_share: money(),
   total_grants_share_formatted: Type.String(),
+  data_source: DataSourceSchema,
+});
+
+export const GRANT_SHARE_DOCS = {
+  summary: "A taxpayer's share of one grant",
+  description:
+    "The calculator's per-grant formula for one agreement and one caller, year by year: `user_share(g) = Σ_{y = since..current} rate(y) × annual_value_g(y)`, " +
+    'with `rate(y) = C / federal_revenue(y)` and C the federal income tax plus GST of the inputs (the same inputs, validation, ' +
+    'constants and spreading of the value over fiscal years as `POST /api/calculate/`, whose description gives every formula). ' +
+    'Years of the grant after the current year are listed and summed apart in `future_share` (revenue of a year without a published figure: the latest published one). ' +
+    'The inputs are query parameters here, so that a page or a client can link to the answer; nothing is stored.',
+};
+
+export const GrantShareQuery = Type.Object({
+  annual_income: Type.Number({
+    minimum: 0,
+    maximum: MAX_AMOUNT_DOLLARS,
+    description: 'Dollars per year (per month with input_mode "monthly"). Required.',
+    examples: [65000],
+  }),
+  gst_eligible_spending: Type.Optional(
+    Type.Number({ minimum: 0, maximum: MAX_AMOUNT_DOLLARS, description: 'Spending subject to GST, dollars (default 0).' }),
+  ),
+  input_mode: Type.Optional(
+    Type.String({
+      enum: ['annual', 'monthly'],
+      description: '"annual" (default) or "monthly": amounts are per month and multiplied by 12.',
+    }),
+  ),
+  taxpayer_since_year: Type.Optional(
+    Type.Integer({ description: 'First fiscal year (start year) counted; default 2018, within the years of the data.' }),
+  ),
+});
+
+export const GrantShareBody = Type.Object({
+  grant: Type.Object({
+    id: Type.Integer(),
+    title: Type.String(),
+    recipient: Type.String(),
+    total_value: money(),
+    agreement_start_date: Type.String(),
+    agreement_end_date: Nullable(Type.String()),
+  }),
+  calculation: Type.Object({
+    annual_income: money(),
+    gst_eligible_spending: money(),
+    input_mode: Type.String(),
+    taxpayer_since_year: Type.Integer(),
+    tax_year: Type.Integer(),
+    current_year: Type.Integer(),
+    current_fiscal_year: Type.String(),
+    federal_income_tax: money(),
+    federal_income_tax_formatted: Type.String(),
+    gst_paid: money(),
+    gst_paid_formatted: Type.String(),
+    total_tax_contribution: money(),
+    total_tax_contribution_formatted: Type.String(),
+  }),
+  years: Type.Array(
+    Type.Object({
+      year: Type.Integer({ description: 'Fiscal year by its start year.' }),
+      fiscal_year: Type.String(),
+      annual_value: money('The part of the agreement value spread to this year.'),
+      federal_revenue: money('Federal revenue of the year (0 before the first published figure).'),
+      revenue_is_projected: Type.Boolean({ description: 'The year has no published figure: the latest one is used.' }),
+      counted: Type.Boolean({ description: 'The year lies in taxpayer_since_year..current year and is summed in user_share.' }),
+      user_share: money(),
+      user_share_formatted: Type.String(),
+    }),
+  ),
+  user_share: money("The calculator's user_share for this grant."),
+  user_share_formatted: Type.String(),
+  future_share: money('The share of the years after the current year.'),
+  future_share_formatted: Type.String(),
   data_source: DataSourceSchema,
 });

@@ -2,12 +2,8 @@
 // the scatter of democracy against retraction rates with its fitted curve, the yearly trends, the regional summary,
 // a world map (Natural Earth boundaries from the world-atlas package, public domain, read from disk), the hanging
 // rootogram of the posterior predictive check and the model's out-of-sample fit (PSIS-LOO, WAIC, k-fold) side by side.
-import { createRequire } from 'node:module';
-import * as echarts from 'echarts';
-import { feature } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
-import countryCodes from 'i18n-iso-countries';
 import { PALETTE, barChart, forestPlot, lineChart } from '../../../core/pages/index.ts';
+import { choroplethMap, worldMapCodes } from '../../../core/pages/world-map.ts';
 import type { ChartSpec } from '../../../core/pages/index.ts';
 import type { DemocracyVisualizations } from '../democracy.ts';
 import { fitRateCurve } from '../democracy-curve.ts';
@@ -133,72 +129,21 @@ export function regionsSpec(regions: DemocracyVisualizations['regional_summary']
   };
 }
 
-const MAP_NAME = 'pdi-world-110m';
-let mapRegistered = false;
-
-/** Natural Earth's 1:110m countries keyed by ISO 3166-1 alpha-3 (the panel's iso3), registered with ECharts once. */
-function registerWorld(): void {
-  if (mapRegistered) return;
-  const require = createRequire(import.meta.url);
-  const atlas = require('world-atlas/countries-110m.json') as Topology<{ countries: GeometryCollection<{ name: string }> }>;
-  const countries = feature(atlas, atlas.objects.countries);
-  countries.features = countries.features
-    // Antarctica has no panel row and takes a fifth of the height.
-    .filter((f) => f.id !== '010')
-    .map((f) => ({
-      ...f,
-      properties: { name: (f.id !== undefined && countryCodes.numericToAlpha3(String(f.id))) || `(${f.properties.name})` },
-    }));
-  echarts.registerMap(MAP_NAME, countries as unknown as Parameters<typeof echarts.registerMap>[1]); // GeoJSON typed by topojson, read by ECharts as the same object
-  mapRegistered = true;
-}
-
 /** The alpha-3 codes the map draws. */
-export function mapCodes(): Set<string> {
-  registerWorld();
-  const map = echarts.getMap(MAP_NAME) as { geoJSON?: { features: Array<{ properties: { name: string } }> } } | undefined;
-  return new Set((map?.geoJSON?.features ?? []).map((f) => f.properties.name));
-}
+export const mapCodes = worldMapCodes;
 
 export function worldMapSpec(world: DemocracyVisualizations['world_map']): ChartSpec {
-  registerWorld();
   const drawn = mapCodes();
   const rated = world.filter((w) => w.retraction_rate !== null);
-  const rates = rated.map((w) => w.retraction_rate!);
   const missing = world.filter((w) => !drawn.has(w.iso3.toUpperCase())).map((w) => w.country);
-  return {
+  return choroplethMap({
     id: 'democracy-world-map',
     title: 'Retraction rate by country',
     description:
       'Retractions per 1,000 publications over each country’s years, darker for higher rates; countries without panel data are light grey. Boundaries: Natural Earth 1:110m (public domain).' +
       (missing.length > 0 ? ` Not on this map (no boundary at this scale): ${missing.join(', ')}.` : ''),
-    height: 380,
-    option: {
-      visualMap: {
-        type: 'continuous',
-        min: rates.length ? Math.min(...rates) : 0,
-        max: rates.length ? Math.max(...rates) : 1,
-        orient: 'horizontal',
-        left: 'center',
-        bottom: 0,
-        text: ['more', 'fewer per 1,000'],
-        inRange: { color: ['#deebf7', '#08306b'] },
-        calculable: false,
-      },
-      series: [
-        {
-          type: 'map',
-          map: MAP_NAME,
-          roam: false,
-          top: 8,
-          bottom: 48,
-          itemStyle: { areaColor: '#eeeeee', borderColor: '#777777', borderWidth: 0.4 },
-          emphasis: { disabled: true },
-          label: { show: false },
-          data: rated.map((w) => ({ name: w.iso3.toUpperCase(), value: w.retraction_rate! })),
-        },
-      ],
-    },
+    values: rated.map((w) => ({ alpha3: w.iso3.toUpperCase(), value: w.retraction_rate! })),
+    legend: ['more', 'fewer per 1,000'],
     table: {
       columns: [
         'Country',
@@ -221,7 +166,7 @@ export function worldMapSpec(world: DemocracyVisualizations['world_map']): Chart
         w.retraction_rate,
       ]),
     },
-  };
+  });
 }
 
 export function rootogramSpec(check: NonNullable<Predictive>): ChartSpec {
