@@ -88,10 +88,11 @@ const AXE_SCRIPT = `(async () => {
     .map((v) => v.impact + ' ' + v.id + ' (' + v.help + ') at ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; '));
 })()`;
 
-/** Marks the first text field of the first form that has one; returns its name, type and the form's method. */
+/** Marks the first enabled text field of the first form that has one; returns its name, type and the form's method. */
 const FORM_FIELD_SCRIPT = `(() => {
   for (const form of document.querySelectorAll('main form')) {
-    const field = form.querySelector('input[type="search"], input[type="text"], input[type="number"], input:not([type])');
+    // A disabled field (B's DOI field when fetching is off) cannot be focused, by design.
+    const field = form.querySelector('input[type="search"]:not([disabled]), input[type="text"]:not([disabled]), input[type="number"]:not([disabled]), input:not([type]):not([disabled])');
     if (!field) continue;
     field.setAttribute('data-keyboard-target', '');
     return { name: field.name, type: field.type, method: form.method, action: form.getAttribute('action') ?? '', min: field.min, max: field.max };

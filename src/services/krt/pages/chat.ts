@@ -135,78 +135,87 @@ async function loadRows(db: Kysely<KrtDatabase>, session: string | undefined): P
   return { rows: stored?.state.entries ?? [], found: stored !== null };
 }
 
-export function chatPages(app: ServiceApp, ctx: ServiceContext, answers: KrtAnswers, db: Kysely<KrtDatabase>, kit: PageKit): Promise<void> {
-  async function chatPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    session: string | undefined,
-    extra: { flash?: ChatFlash | null; error?: { status: number; message: string }; draft?: string } = {},
-  ): Promise<string> {
-    const { rows, found } = await loadRows(db, session);
-    const flash = extra.flash ?? null;
-    const w = wordsOf(kit, request);
-    const { t } = w;
-    const q = (key: KrtKey) => html`<q>${t(key)}</q>`;
-    reply.header('cache-control', 'no-store');
-    return sendPage(kit, request, reply, async () => ({
-      status: extra.error?.status,
-      title: t('chat.title'),
-      description: t('chat.description'),
-      section: '/chat',
-      scripts: ['krt-chat.js'],
-      body: html`<h1>${t('chat.title')}</h1>
-        <p>${richMessage(t, 'chat.lead', {}, { example: q('chat.leadExample') })}</p>
-        <p class="note">${t('chat.note')}</p>
-        ${
-          session && !found && !flash
-            ? html`<p class="note" role="status">${richMessage(t, 'chat.noSession', {}, { session: html`<code>${session}</code>` })}</p>`
-            : ''
-        }
-        <section class="chat-panel" aria-labelledby="chat-heading">
-          <h2 id="chat-heading">${t('chat.heading')}</h2>
-          <ol class="chat-log" id="chat-log" aria-live="polite" data-chat-log>
-            ${flash ? exchange(flash, w) : ''}
-          </ol>
-          ${extra.error ? errorNote(extra.error.message) : ''}
-          <form class="stack chat-form" method="post" action="/chat" data-krt-chat>
-            <input type="hidden" name="session_id" value="${session ?? ''}" />
-            <label
-              >${t('chat.message')}
-              <textarea name="message" rows="3" maxlength="${MAX_MESSAGE}" required aria-describedby="chat-help">
-${extra.draft ?? ''}</textarea>
-            </label>
-            <p id="chat-help" class="muted">
-              ${richMessage(
-                t,
-                'chat.try',
-                {},
-                {
-                  add: q('chat.tryAdd'),
-                  change: q('chat.tryChange'),
-                  remove: q('chat.tryRemove'),
-                  list: q('chat.tryList'),
-                  exportAs: q('chat.tryExport'),
-                  help: q('chat.tryHelp'),
-                },
-              )}
-            </p>
-            <div><button type="submit">${t('chat.send')}</button></div>
-          </form>
-        </section>
-        <section class="chat-table" id="chat-table" aria-labelledby="chat-table-heading">
-          ${await tableSection(answers, db, session, rows, w)}
-        </section>
-        <p class="muted">
-          ${richMessage(t, 'chat.fromPaper', { button: t('paper.editInChat') }, { lookup: html`<a href="/">${t('chat.fromPaperLink')}</a>` })}
-        </p>`,
-    }));
-  }
+interface ChatDeps {
+  answers: KrtAnswers;
+  db: Kysely<KrtDatabase>;
+  kit: PageKit;
+}
 
+/** The chat page of a session: the last exchange (from the flash cookie), an error beside the form, the table. */
+async function chatPage(
+  { answers, db, kit }: ChatDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: string | undefined,
+  extra: { flash?: ChatFlash | null; error?: { status: number; message: string }; draft?: string } = {},
+): Promise<string> {
+  const { rows, found } = await loadRows(db, session);
+  const flash = extra.flash ?? null;
+  const w = wordsOf(kit, request);
+  const { t } = w;
+  const q = (key: KrtKey) => html`<q>${t(key)}</q>`;
+  reply.header('cache-control', 'no-store');
+  return sendPage(kit, request, reply, async () => ({
+    status: extra.error?.status,
+    title: t('chat.title'),
+    description: t('chat.description'),
+    section: '/chat',
+    scripts: ['krt-chat.js'],
+    body: html`<h1>${t('chat.title')}</h1>
+      <p>${richMessage(t, 'chat.lead', {}, { example: q('chat.leadExample') })}</p>
+      <p class="note">${t('chat.note')}</p>
+      ${
+        session && !found && !flash
+          ? html`<p class="note" role="status">${richMessage(t, 'chat.noSession', {}, { session: html`<code>${session}</code>` })}</p>`
+          : ''
+      }
+      <section class="chat-panel" aria-labelledby="chat-heading">
+        <h2 id="chat-heading">${t('chat.heading')}</h2>
+        <ol class="chat-log" id="chat-log" aria-live="polite" data-chat-log>
+          ${flash ? exchange(flash, w) : ''}
+        </ol>
+        ${extra.error ? errorNote(extra.error.message) : ''}
+        <form class="stack chat-form" method="post" action="/chat" data-krt-chat>
+          <input type="hidden" name="session_id" value="${session ?? ''}" />
+          <label
+            >${t('chat.message')}
+            <textarea name="message" rows="3" maxlength="${MAX_MESSAGE}" required aria-describedby="chat-help">
+${extra.draft ?? ''}</textarea>
+          </label>
+          <p id="chat-help" class="muted">
+            ${richMessage(
+              t,
+              'chat.try',
+              {},
+              {
+                add: q('chat.tryAdd'),
+                change: q('chat.tryChange'),
+                remove: q('chat.tryRemove'),
+                list: q('chat.tryList'),
+                exportAs: q('chat.tryExport'),
+                help: q('chat.tryHelp'),
+              },
+            )}
+          </p>
+          <div><button type="submit">${t('chat.send')}</button></div>
+        </form>
+      </section>
+      <section class="chat-table" id="chat-table" aria-labelledby="chat-table-heading">
+        ${await tableSection(answers, db, session, rows, w)}
+      </section>
+      <p class="muted">
+        ${richMessage(t, 'chat.fromPaper', { button: t('paper.editInChat') }, { lookup: html`<a href="/">${t('chat.fromPaperLink')}</a>` })}
+      </p>`,
+  }));
+}
+
+export function chatPages(app: ServiceApp, ctx: ServiceContext, answers: KrtAnswers, db: Kysely<KrtDatabase>, kit: PageKit): Promise<void> {
+  const deps: ChatDeps = { answers, db, kit };
   app.get('/chat', async (request, reply) => {
     const session = parseSessionId('session', field(request.query, 'session'), wordsOf(kit, request).t);
     const flash = readFlash(request, session);
     if (flash) reply.header('set-cookie', clearFlash);
-    return chatPage(request, reply, session, { flash });
+    return chatPage(deps, request, reply, session, { flash });
   });
 
   // The table alone, for krt-chat.js to swap in after a message sent to the API.
@@ -229,7 +238,7 @@ ${extra.draft ?? ''}</textarea>
         message = limitedText('message', draft, MAX_MESSAGE, wordsOf(kit, request).t)?.trim() ?? '';
         if (!message) throw badRequest(wordsOf(kit, request).t('error.emptyMessage'));
       } catch (error) {
-        return chatPage(request, reply, session, { error: clientError(error), draft: draft.slice(0, MAX_MESSAGE) });
+        return chatPage(deps, request, reply, session, { error: clientError(error), draft: draft.slice(0, MAX_MESSAGE) });
       }
       const turn = await answers.chat(message, session);
       reply.header(

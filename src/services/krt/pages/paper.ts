@@ -78,6 +78,61 @@ function sessionsTable(doi: string, sessions: readonly SessionRecord[], shown: s
   </div>`;
 }
 
+interface ShownTable {
+  sessionId: string;
+  rows: KrtRow[];
+  found: RowEvidence[] | null;
+  provider: string;
+  model: string;
+}
+
+/** The paper's table with its RRID checks and downloads, or why it has none. */
+async function tableOfPaper(
+  answers: KrtAnswers,
+  db: Kysely<KrtDatabase>,
+  paper: { doi: string; title: string; requested: string | undefined; sessions: readonly SessionRecord[]; table: ShownTable | null },
+  w: Words,
+): Promise<SafeHtml> {
+  const { t } = w;
+  const { doi, requested, sessions, table } = paper;
+  if (!table)
+    return html`<section aria-labelledby="table-heading">
+      <h2 id="table-heading">${t('paper.tableHeading')}</h2>
+      <p class="note" role="status">
+        ${
+          requested
+            ? richMessage(t, 'paper.sessionFailed', {}, { session: html`<code>${requested}</code>` })
+            : sessions.length === 0
+              ? t('paper.noTable')
+              : t('paper.noneCompleted', { count: sessions.length })
+        }
+        ${richMessage(t, 'paper.adminExtract', {}, { command: html`<code>pdi extract krt ${doi}</code>` })}
+      </p>
+    </section>`;
+  const annotated = await annotateRows(answers, db, table.rows, { exclude: doi, found: table.found });
+  const summary = summarizeRows(table.rows);
+  return html`<section aria-labelledby="table-heading">
+    <h2 id="table-heading">${t('paper.tableHeading')}</h2>
+    <p>
+      ${t(requested ? 'paper.tableFrom' : 'paper.tableFromBest', {
+        total: summary.total_resources,
+        fresh: summary.new_resources,
+        reused: summary.reused_resources,
+        extractor: providerText(table.provider, table.model, w),
+        sessions: sessions.length,
+      })}
+    </p>
+    ${exportButtons(table.sessionId, w)} ${rowSummary(annotated, w)}
+    ${resourceTable(annotated, t('paper.tableCaption', { title: paper.title }), w)}
+    <form class="chat-start" method="post" action="/chat/start">
+      <input type="hidden" name="doi" value="${doi}" />
+      <input type="hidden" name="session" value="${table.sessionId}" />
+      <button type="submit" class="secondary">${t('paper.editInChat')}</button>
+      <span class="muted">${t('paper.editInChatHelp')}</span>
+    </form>
+  </section>`;
+}
+
 export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDatabase>, kit: PageKit): void {
   app.get('/paper', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
@@ -92,7 +147,7 @@ export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDa
       const meta = check.metadata;
       const sessions = await sessionsOfDoi(db, doi);
 
-      let table: { sessionId: string; rows: KrtRow[]; found: RowEvidence[] | null; provider: string; model: string } | null = null;
+      let table: ShownTable | null = null;
       if (requested) {
         if (!sessions.some((s) => s.session_id === requested)) throw notFound(t('error.notSessionOf', { session: requested, doi }));
         const asked = await answers.sessionTable(requested);
@@ -119,45 +174,7 @@ export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDa
         }
       }
 
-      let tableSection: SafeHtml;
-      if (table) {
-        const annotated = await annotateRows(answers, db, table.rows, { exclude: doi, found: table.found });
-        const summary = summarizeRows(table.rows);
-        tableSection = html`<section aria-labelledby="table-heading">
-          <h2 id="table-heading">${t('paper.tableHeading')}</h2>
-          <p>
-            ${t(requested ? 'paper.tableFrom' : 'paper.tableFromBest', {
-              total: summary.total_resources,
-              fresh: summary.new_resources,
-              reused: summary.reused_resources,
-              extractor: providerText(table.provider, table.model, w),
-              sessions: sessions.length,
-            })}
-          </p>
-          ${exportButtons(table.sessionId, w)} ${rowSummary(annotated, w)}
-          ${resourceTable(annotated, t('paper.tableCaption', { title: meta.title }), w)}
-          <form class="chat-start" method="post" action="/chat/start">
-            <input type="hidden" name="doi" value="${doi}" />
-            <input type="hidden" name="session" value="${table.sessionId}" />
-            <button type="submit" class="secondary">${t('paper.editInChat')}</button>
-            <span class="muted">${t('paper.editInChatHelp')}</span>
-          </form>
-        </section>`;
-      } else {
-        tableSection = html`<section aria-labelledby="table-heading">
-          <h2 id="table-heading">${t('paper.tableHeading')}</h2>
-          <p class="note" role="status">
-            ${
-              requested
-                ? richMessage(t, 'paper.sessionFailed', {}, { session: html`<code>${requested}</code>` })
-                : sessions.length === 0
-                  ? t('paper.noTable')
-                  : t('paper.noneCompleted', { count: sessions.length })
-            }
-            ${richMessage(t, 'paper.adminExtract', {}, { command: html`<code>pdi extract krt ${doi}</code>` })}
-          </p>
-        </section>`;
-      }
+      const tableSection = await tableOfPaper(answers, db, { doi, title: meta.title, requested, sessions, table }, w);
 
       return {
         title: meta.title,
