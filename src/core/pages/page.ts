@@ -48,7 +48,7 @@ export interface PageDefinition<QS extends TSchema | undefined, PS extends TSche
 }
 
 /** The query as the client wrote it: the first value of each name (a form field written twice shows its first). */
-export function formOf(request: FastifyRequest): Record<string, string> {
+function formOf(request: FastifyRequest): Record<string, string> {
   const at = request.url.indexOf('?');
   const form: Record<string, string> = {};
   if (at < 0) return form;
