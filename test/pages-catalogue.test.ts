@@ -87,7 +87,12 @@ async function storedText(service: ServiceModule, db: Parameters<typeof testCont
   const parts: string[] = [];
   for (const table of [...tables, 'data_versions']) {
     const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db.kysely);
-    for (const row of rows.rows) for (const value of Object.values(row)) if (typeof value === 'string') parts.push(value);
+    for (const row of rows.rows)
+      for (const value of Object.values(row)) {
+        // PostgreSQL gives a json column as the value it holds, SQLite as its text.
+        if (typeof value === 'string') parts.push(value);
+        else if (value !== null && typeof value === 'object' && !(value instanceof Date)) parts.push(JSON.stringify(value));
+      }
   }
   if (service.name === 'oral') parts.push(...VOCABULARIES);
   return parts.join('\n');

@@ -48,7 +48,7 @@ export interface PageDefinition<QS extends TSchema | undefined, PS extends TSche
 }
 
 /** The query as the client wrote it: the first value of each name (a form field written twice shows its first). */
-export function formOf(request: FastifyRequest): Record<string, string> {
+function formOf(request: FastifyRequest): Record<string, string> {
   const at = request.url.indexOf('?');
   const form: Record<string, string> = {};
   if (at < 0) return form;
@@ -70,6 +70,16 @@ function declared(values: unknown, schema: TSchema | undefined): Record<string, 
   return Object.fromEntries(names.filter((name) => all[name] !== undefined).map((name) => [name, all[name]]));
 }
 
+/**
+ * A submitted GET form sends every field, the empty ones as `name=`: on a page that means "not given", as an absent
+ * parameter does (the API's schemas would read an empty number as 0). Run first, before the kernel's own checks.
+ */
+async function blankMeansAbsent(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query) return;
+  for (const [name, value] of Object.entries(query)) if (value === '') delete query[name];
+}
+
 /** Registers a GET page: validation by the schemas, then read, then render, each problem drawn as a page. */
 export function definePage<QS extends TSchema | undefined = undefined, PS extends TSchema | undefined = undefined, D = unknown>(
   app: ServiceApp,
@@ -77,43 +87,46 @@ export function definePage<QS extends TSchema | undefined = undefined, PS extend
   page: PageDefinition<QS, PS, D>,
 ): void {
   const schema = { ...(page.query ? { querystring: page.query } : {}), ...(page.params ? { params: page.params } : {}) };
-  app.get(page.url, { schema, attachValidation: true, config: { responseCache: page.cache ?? true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const raw: RawPageInput = { request, form: formOf(request), locale: kit.locale(request) };
-      const refuse = async (problem: PageProblem): Promise<PageResult> => {
-        const drawn = page.refused && problem.status === 400 ? await page.refused(problem, raw) : errorPage(kit, raw.locale, problem);
-        return { ...drawn, status: drawn.status ?? problem.status };
-      };
-      const invalid = validationProblem(request);
-      if (invalid) return refuse(invalid);
-      const dataVersion = await kit.dataVersion();
-      const query = request.query as Parsed<QS>;
-      const params = request.params as Parsed<PS>;
-      const input: PageInput<Parsed<QS>, Parsed<PS>> = {
-        ...raw,
-        query,
-        params,
-        dataVersion,
-        chart: (id, build) =>
-          kit.chart(
-            {
-              chart: id,
-              language: raw.locale.language,
-              dataVersion,
-              inputs: { query: declared(query, page.query), params: declared(params, page.params) },
-            },
-            build,
-          ),
-      };
-      let data: D;
-      try {
-        data = await page.read(input);
-      } catch (error) {
-        const problem = pageProblem(error);
-        if (!problem) throw error;
-        return refuse(problem);
-      }
-      return page.render(data, input);
-    }),
+  app.get(
+    page.url,
+    { schema, attachValidation: true, onRequest: blankMeansAbsent, config: { responseCache: page.cache ?? true } },
+    async (request, reply) =>
+      sendPage(kit, request, reply, async () => {
+        const raw: RawPageInput = { request, form: formOf(request), locale: kit.locale(request) };
+        const refuse = async (problem: PageProblem): Promise<PageResult> => {
+          const drawn = page.refused && problem.status === 400 ? await page.refused(problem, raw) : errorPage(kit, raw.locale, problem);
+          return { ...drawn, status: drawn.status ?? problem.status };
+        };
+        const invalid = validationProblem(request);
+        if (invalid) return refuse(invalid);
+        const dataVersion = await kit.dataVersion();
+        const query = request.query as Parsed<QS>;
+        const params = request.params as Parsed<PS>;
+        const input: PageInput<Parsed<QS>, Parsed<PS>> = {
+          ...raw,
+          query,
+          params,
+          dataVersion,
+          chart: (id, build) =>
+            kit.chart(
+              {
+                chart: id,
+                language: raw.locale.language,
+                dataVersion,
+                inputs: { query: declared(query, page.query), params: declared(params, page.params) },
+              },
+              build,
+            ),
+        };
+        let data: D;
+        try {
+          data = await page.read(input);
+        } catch (error) {
+          const problem = pageProblem(error);
+          if (!problem) throw error;
+          return refuse(problem);
+        }
+        return page.render(data, input);
+      }),
   );
 }
