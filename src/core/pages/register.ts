@@ -1,6 +1,6 @@
 // Registers a service's pages on its app: the page routes (hidden from OpenAPI) and the assets they use. Kept apart
 // from index.ts, which the service contract (core/service.ts) names: this file needs the contract, index.ts must not.
-import type { ServiceApp, ServiceContext, ServicePages } from '../service.ts';
+import type { ServiceApp, ServicePages, ServingContext } from '../service.ts';
 import type { NewestObservationReader } from '../sync/status.ts';
 import { coreAssets } from './assets.ts';
 import { SERVICE_NAMES } from '../config.ts';
@@ -10,7 +10,7 @@ import { PageKit } from './index.ts';
 export async function registerPages(
   app: ServiceApp,
   pages: ServicePages,
-  ctx: ServiceContext,
+  ctx: ServingContext,
   newestObservation?: NewestObservationReader,
 ): Promise<void> {
   const assets = coreAssets();
