@@ -8,13 +8,14 @@ import { EXPORT_CONTENT_TYPES, csvChunks, jsonReadable, xlsxReadable } from '../
 import { ensureExportLines, exportCsvChunks } from './export-lines.ts';
 import { AGGREGATES, ANALYTICS_CSV_COLUMNS, analyticsCsvRows, ensureAggregates } from './aggregates.ts';
 import type { AnalyticsTables, AnalyticsType } from './aggregates.ts';
-import { AnalyticsIndexCache, INDEX_AGGREGATE, rate } from './analytics-index.ts';
+import { INDEX_AGGREGATE, rate } from './analytics-index.ts';
 import type { PostRetractionAnalytics } from './analytics-index.ts';
 import { NATURES, natureOf } from './nature.ts';
 import type { Nature, NatureFilter } from './nature.ts';
 import type { TimeFilter } from './windows.ts';
 import { EXPORT_COLUMNS, EXPORT_ORDER, countPapers, dataSource, exportPapers, recentImports } from './repository.ts';
 import type { ExportPaper } from './repository.ts';
+import type { RetractionState } from './state.ts';
 
 /** The datasets behind the paper analytics and exports (the democracy panel is apart). */
 export const PAPER_DATASETS = ['papers', 'citations'];
@@ -38,17 +39,15 @@ export interface PostRetractionRequest {
   subject?: string;
 }
 
-/** The index of the stored data version, shared by the requests of this process. */
-const indexCache = new AnalyticsIndexCache();
-
 /** Unfiltered results were stored at import; a journal or subject filter is answered from the in-memory index. */
-export async function postRetractionReport(db: RetractionDb, request: PostRetractionRequest) {
+export async function postRetractionReport(state: RetractionState, request: PostRetractionRequest) {
+  const { db, analyticsIndex } = state;
   const { timeFilter, nature, journal, subject } = request;
   let body: PostRetractionAnalytics;
   let computedAt: string;
   if (journal || subject) {
     const meta = await storedAggregate<unknown>(db, INDEX_AGGREGATE);
-    const index = await indexCache.get(db, meta.data_version);
+    const index = await analyticsIndex.get(db, meta.data_version);
     body = await index.analytics(db, { timeFilter, nature, journal, subject });
     computedAt = new Date().toISOString();
   } else {

@@ -2,7 +2,6 @@
 // uses. A GET form with the API's filters, the facets as links with their counts (a link adds that filter), the
 // ranked results as cards, and the matches by year as a chart with its table. A bad filter redraws the form with
 // the message (400).
-import type { Kysely } from 'kysely';
 import { barChart, html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
@@ -10,7 +9,7 @@ import type { EvidenceSearchResult, Facet, FacetValue } from '../evidence-search
 import { runEvidenceSearch } from '../routes/search.ts';
 import { CERTAINTIES, DOCUMENT_KINDS, FACETS } from '../schemas/index.ts';
 import type { EvidenceHit } from '../schemas/index.ts';
-import type { OralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import type { Static } from 'typebox';
 import { badRequest } from '../../../core/http/errors.ts';
 import {
@@ -121,7 +120,7 @@ function yearChart(result: EvidenceSearchResult) {
   });
 }
 
-export function evidencePage(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageKit): void {
+export function evidencePage(app: ServiceApp, state: OralState, kit: PageKit): void {
   app.get('/search', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const form = Object.fromEntries(FORM_FIELDS.map((f) => [f, param(request.query, f) ?? ''])) as Form;
@@ -139,7 +138,7 @@ export function evidencePage(app: ServiceApp, db: Kysely<OralDatabase>, kit: Pag
           evidence_quality: form.evidence_quality,
           certainty: parseChoice('certainty', CERTAINTIES, form.certainty),
         };
-        const { result, filters } = await runEvidenceSearch(db, query, { page, limit: EVIDENCE_PER_PAGE });
+        const { result, filters } = await runEvidenceSearch(state, query, { page, limit: EVIDENCE_PER_PAGE });
         const totalPages = Math.max(1, Math.ceil(result.total / EVIDENCE_PER_PAGE));
         const first = (page - 1) * EVIDENCE_PER_PAGE + 1;
         // Keyed by the data version and the validated filters (their canonical echo), never the raw query.

@@ -1,6 +1,5 @@
 // `/guidelines`: the guidelines (words and country, as GET /api/guidelines/), and `/guidelines/:id`: one
 // guideline with its recommendations, and how strong they are against how good their evidence is.
-import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { cleanText } from '../../../core/http/params.ts';
@@ -11,7 +10,7 @@ import { getGuideline, guidelineRecommendations, listGuidelines } from '../repos
 import { parseCountry } from '../routes/common.ts';
 import type { Guideline, Recommendation } from '../schemas/index.ts';
 import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS } from '../sources/index.ts';
-import type { OralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import {
   checkText,
   clientError,
@@ -45,7 +44,8 @@ function guidelineCard(g: GuidelineItem): SafeHtml {
   </li>`;
 }
 
-export function guidelinePages(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageKit): void {
+export function guidelinePages(app: ServiceApp, state: OralState, kit: PageKit): void {
+  const { db } = state;
   app.get('/guidelines', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const form = { q: param(request.query, 'q') ?? '', country: param(request.query, 'country') ?? '' };
@@ -105,7 +105,7 @@ export function guidelinePages(app: ServiceApp, db: Kysely<OralDatabase>, kit: P
       if (!/^\d{1,15}$/.test(raw)) throw badRequest(`a guideline id is a positive whole number, got "${raw}"`);
       const guideline = await getGuideline(db, Number(raw));
       if (!guideline) throw notFound(`guideline ${raw} not found`);
-      const recommendations = await guidelineRecommendations(db, guideline.id);
+      const recommendations = await guidelineRecommendations(state, guideline.id);
       const g = guideline;
       return {
         title: g.title,

@@ -1,7 +1,6 @@
 // `/`: the evidence search. The API's filters (words, country, topic, strength, evidence quality) as a GET
 // form, read by the same functions as GET /api/recommendations/, and the results as cards with their
 // strength and evidence badges. A bad filter redraws the form with the message (400).
-import type { Kysely } from 'kysely';
 import { cleanText } from '../../../core/http/params.ts';
 import { html } from '../../../core/pages/index.ts';
 import type { PageKit } from '../../../core/pages/index.ts';
@@ -9,7 +8,7 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { listRecommendations } from '../repository.ts';
 import { parseCountry, parseVocabulary } from '../routes/common.ts';
 import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from '../sources/index.ts';
-import type { OralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import {
   checkText,
   clientError,
@@ -25,7 +24,7 @@ import {
 
 export const RESULTS_PER_PAGE = 20;
 
-export function searchPage(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageKit): void {
+export function searchPage(app: ServiceApp, state: OralState, kit: PageKit): void {
   app.get('/', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const form = {
@@ -44,7 +43,7 @@ export function searchPage(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageK
         const text = cleanText(checkText('q', form.q));
         const page = parsePageNumber(param(request.query, 'page'));
         const found = await listRecommendations(
-          db,
+          state,
           { q: text, country: country?.code, topicId: topic?.id, strengthId: strength?.id, evidenceQualityId: quality?.id },
           { page, limit: RESULTS_PER_PAGE },
         );

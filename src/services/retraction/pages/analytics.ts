@@ -14,7 +14,7 @@ import { PAPER_DATASETS, postRetractionReport, storedAggregate } from '../report
 import { dataSource } from '../repository.ts';
 import { TIME_FILTERS, TIMING_BUCKETS } from '../windows.ts';
 import type { TimeFilter } from '../windows.ts';
-import type { RetractionDb } from '../tables.ts';
+import type { RetractionState } from '../state.ts';
 import { TIMING_LABELS } from './paper.ts';
 import { paperHref } from './search.ts';
 import { clientError, errorNote, formatCount, formatPercent, oneOfParam, param, sendPage, sourceNote } from './shared.ts';
@@ -65,7 +65,8 @@ function filterForm(nature: NatureFilter, time: TimeFilter): SafeHtml {
   </form>`;
 }
 
-export function analyticsPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void {
+export function analyticsPage(app: ServiceApp, state: RetractionState, kit: PageKit): void {
+  const { db } = state;
   app.get('/analytics', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const title = 'Analytics';
@@ -85,7 +86,7 @@ export function analyticsPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
         };
       }
       const tables = await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables(nature));
-      const report = await postRetractionReport(db, { timeFilter: time, nature });
+      const report = await postRetractionReport(state, { timeFilter: time, nature });
       const source = await dataSource(db, PAPER_DATASETS);
       const key = `${tables.data_version}:analytics:${nature}`;
       const o = tables.value.overview;

@@ -3,14 +3,14 @@
 // analytics dashboard (/analytics) and the democracy analysis (/democracy). Built on the functions the API's
 // handlers call; every page works without JavaScript.
 import type { ServicePages } from '../../../core/service.ts';
-import { retractionDb } from '../tables.ts';
+import type { RetractionState } from '../state.ts';
 import { analyticsPage } from './analytics.ts';
 import { democracyPage } from './democracy.ts';
 import { paperPage } from './paper.ts';
 import { exportSearchPage, searchPage } from './search.ts';
 import { pageErrors } from './shared.ts';
 
-export const retractionPages: ServicePages = {
+export const retractionPages: ServicePages<RetractionState> = {
   title: 'Retracted papers',
   sections: [
     { label: 'Search', href: '/' },
@@ -18,12 +18,12 @@ export const retractionPages: ServicePages = {
     { label: 'Democracy analysis', href: '/democracy' },
   ],
   async routes(app, ctx, kit) {
-    const db = retractionDb(ctx.db);
+    const { db } = ctx.state;
     pageErrors(app, kit);
-    searchPage(app, db, kit);
+    searchPage(app, ctx.state, kit);
     exportSearchPage(app, db, kit);
     paperPage(app, db, kit);
-    analyticsPage(app, db, kit);
+    analyticsPage(app, ctx.state, kit);
     democracyPage(app, db, kit);
   },
 };

@@ -13,6 +13,7 @@ import type { RawFilters, SearchFilters, SearchResult } from '../paper-search.ts
 import type { Facets, FacetValue } from '../paper-search.ts';
 import { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT } from '../schemas/export.ts';
 import type { RetractionDb } from '../tables.ts';
+import type { RetractionState } from '../state.ts';
 import { filterChoices } from './reads.ts';
 import {
   clientError,
@@ -186,7 +187,8 @@ function facetsBlock(facets: Facets, filters: SearchFilters): SafeHtml {
 
 const hasFilters = (f: SearchFilters) => Object.keys(filterParams(f)).length > 0;
 
-export function searchPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void {
+export function searchPage(app: ServiceApp, state: RetractionState, kit: PageKit): void {
+  const { db } = state;
   app.get('/', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const title = 'Search retracted papers';
@@ -254,7 +256,7 @@ export function searchPage(app: ServiceApp, db: RetractionDb, kit: PageKit): voi
       }
       let landing: SafeHtml;
       try {
-        const report = await postRetractionReport(db, { timeFilter: 'all', nature: 'retraction' });
+        const report = await postRetractionReport(state, { timeFilter: 'all', nature: 'retraction' });
         landing = html`${sourceNote(report.data_source)}
           <div class="stats-row">
             <p><span class="stat">${formatCount(report.totals.papers)}</span>retracted papers</p>
