@@ -13,7 +13,7 @@ import { layoutMessages } from '../i18n/messages/index.ts';
 /** Colours with at least 3:1 contrast on white, distinguishable in the common colour-vision deficiencies (Okabe–Ito). */
 export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'] as const;
 
-export interface ChartTable {
+interface ChartTable {
   columns: string[];
   rows: Array<Array<string | number | null>>;
 }
@@ -78,7 +78,7 @@ export function chartFigure(spec: ChartSpec, svg = renderChartSvg(spec)): SafeHt
   </figure>`;
 }
 
-export function dataTable(table: ChartTable, caption: string, language: Language = 'en'): SafeHtml {
+function dataTable(table: ChartTable, caption: string, language: Language = 'en'): SafeHtml {
   return html`<table class="data">
     <caption>
       ${caption}

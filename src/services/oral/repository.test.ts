@@ -16,6 +16,7 @@ import type { RecommendationFilters } from './repository.ts';
 import { RECOMMENDATION_SEARCH } from './search.ts';
 import { oralService } from './service.ts';
 import { oralState } from './state.ts';
+import type { OralState } from './state.ts';
 import type { OralDatabase, OralTables } from './tables.ts';
 
 /** The ids, in order, and the total that the SQL search finds (the query listRecommendations ran before). */
@@ -71,7 +72,10 @@ describeEachDatabase(
     after(async () => app?.close());
     const db = () => t.db.kysely.withTables<OralTables>();
     // Without the service's watcher (a watcher that re-reads at once): every search reads the version.
-    const state = oralState(t.db, new DataVersionWatcher(t.db, 'oral', 0));
+    let state: OralState;
+    before(() => {
+      state = oralState(t.db, new DataVersionWatcher(t.db, 'oral', 0));
+    });
 
     it('finds the rows, total and order of the SQL search', async () => {
       for (const filters of CASES) {

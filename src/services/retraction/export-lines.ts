@@ -17,7 +17,7 @@ import type { ExportBlocksTable, RetractionDb } from './tables.ts';
 
 const COLUMNS = [...EXPORT_COLUMNS];
 /** Lines per stored block: a 1,000-row export reads 16 rows. */
-export const BLOCK_LINES = 64;
+const BLOCK_LINES = 64;
 
 /** The CSV text of one paper (one record, CRLF-terminated), as the core writer writes it. */
 async function csvLine(paper: ExportPaper): Promise<Buffer> {
@@ -27,7 +27,7 @@ async function csvLine(paper: ExportPaper): Promise<Buffer> {
 }
 
 /** The header record of the CSV export. */
-export async function csvHeader(): Promise<Buffer> {
+async function csvHeader(): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of csvChunks([], { columns: COLUMNS })) parts.push(chunk);
   return Buffer.concat(parts);

@@ -119,8 +119,7 @@ export async function realtimeReport(db: RetractionDb, now = new Date()) {
   };
 }
 
-export const EXPORT_FORMATS = ['json', 'csv', 'excel'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type ExportFormat = 'json' | 'csv' | 'excel';
 
 export interface Download {
   contentType: string;
