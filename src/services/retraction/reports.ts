@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { notFound } from '../../core/http/errors.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import { EXPORT_CONTENT_TYPES, csvChunks, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
-import { ensureExportLines, exportCsvChunks } from './export-lines.ts';
+import { exportCsvChunks } from './export-lines.ts';
 import { AGGREGATES, ANALYTICS_CSV_COLUMNS, analyticsCsvRows, ensureAggregates } from './aggregates.ts';
 import type { AnalyticsTables, AnalyticsType } from './aggregates.ts';
 import { INDEX_AGGREGATE, rate } from './analytics-index.ts';
@@ -136,20 +136,21 @@ export interface ExportRequest {
 
 /** The export as a stream: papers read in keyset pages while the client downloads. */
 export async function exportDownload(
-  db: RetractionDb,
+  state: RetractionState,
   request: ExportRequest,
   day = new Date(),
   dataVersion: string | null = null,
 ): Promise<Download> {
   const { format, limit, nature } = request;
+  const { db, exportLines } = state;
   const base = `retracted-papers-${day.toISOString().slice(0, 10)}${nature === 'all' ? '' : `-${nature}`}-${limit}`;
   const papers = () => exportPapers(db, limit, { nature });
   if (format === 'csv') {
-    await ensureExportLines(db);
+    await exportLines.ensure(db);
     return {
       contentType: EXPORT_CONTENT_TYPES.csv,
       filename: `${base}.csv`,
-      body: Readable.from(exportCsvChunks(db, limit, { nature, dataVersion }), { objectMode: false }),
+      body: Readable.from(exportCsvChunks(db, limit, { nature, held: exportLines, dataVersion }), { objectMode: false }),
     };
   }
   if (format === 'excel') {

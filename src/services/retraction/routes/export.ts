@@ -22,7 +22,7 @@ export function exportRoutes(scope: ServiceApp, ctx: ServingContext<RetractionSt
   const { db } = ctx.state;
   scope.get('/api/export/', { schema: exportSchema, config: { operation: 'export' } }, async (request, reply) => {
     const download = await exportDownload(
-      db,
+      ctx.state,
       {
         format: request.query.format ?? 'json',
         limit: clampLimit(request.query.limit, EXPORT_MAX_LIMIT),
