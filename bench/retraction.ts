@@ -40,6 +40,7 @@ import { SCALE_DEFAULTS, writeGenerated } from '../src/services/retraction/demo.
 import { importCitations, importRetractionWatch } from '../src/services/retraction/import.ts';
 import { EXPORT_COLUMNS, autocomplete, exportPapers, unindexedScan } from '../src/services/retraction/repository.ts';
 import { retractionDb } from '../src/services/retraction/tables.ts';
+import type { RetractionState } from '../src/services/retraction/state.ts';
 import { AnalyticsIndex } from '../src/services/retraction/analytics-index.ts';
 import { postRetractionAnalyticsByQuery } from '../test/support/retraction/analytics-query.ts';
 import { ANALYTICS_TYPES } from '../src/services/retraction/aggregates.ts';
@@ -291,7 +292,7 @@ try {
   }
   // The service, plus the CSV export as it was streamed before the lines were stored (the baseline of section 4),
   // behind the same kernel and the same kind of rate-limited group.
-  const benchService: ServiceModule = {
+  const benchService: ServiceModule<RetractionState> = {
     ...retractionService,
     async routes(scope, context) {
       await retractionService.routes(scope, context);

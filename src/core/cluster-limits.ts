@@ -6,7 +6,7 @@
 import type { Worker } from 'node:cluster';
 
 /** Clients kept per namespace, least recently counted first out (@fastify/rate-limit's LocalStore keeps 5,000). */
-export const CLIENTS_PER_NAMESPACE = 5000;
+const CLIENTS_PER_NAMESPACE = 5000;
 
 /**
  * A worker's request: `ops` is a flat list of five values per count: namespace, client, window (ms), max, and 1 to

@@ -10,7 +10,7 @@ import { TruncatedSourceError } from './import.ts';
 import { storableText } from './source-text.ts';
 import { decodeByteCell } from './text-decoding.ts';
 
-export interface CsvRow {
+interface CsvRow {
   /** 1 for the first data row after the header. */
   rowNumber: number;
   /** The file's line on which the record starts (the header is line 1; quoted line breaks count). */

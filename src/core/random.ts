@@ -14,7 +14,7 @@ function splitmix32(seed: number): () => number {
 }
 
 /** FNV-1a hash of a string, for string seeds ("demo-oral"). */
-export function hashSeed(text: string): number {
+function hashSeed(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
@@ -193,7 +193,7 @@ function rotl(x: number, k: number): number {
 }
 
 const LOG_FACTORIAL_CACHE: number[] = [0, 0];
-export function logFactorial(n: number): number {
+function logFactorial(n: number): number {
   if (n < 256) {
     for (let i = LOG_FACTORIAL_CACHE.length; i <= n; i++) LOG_FACTORIAL_CACHE[i] = LOG_FACTORIAL_CACHE[i - 1] + Math.log(i);
     return LOG_FACTORIAL_CACHE[n];

@@ -18,7 +18,7 @@ import type { NewestObservationReader } from './sync/status.ts';
 export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 /** A service's pages: its page routes, and what the layout needs to know (title, sections of the navigation). */
-export interface ServicePages {
+export interface ServicePages<State = unknown> {
   /** The service's name as people read it in the page header. */
   title: string;
   /** Links in the header (e.g. Search, Statistics). */
@@ -29,7 +29,7 @@ export interface ServicePages {
   languages?: readonly Language[];
   /** The title and sections in a language, from the service's catalogue (absent: `title` and `sections`). */
   header?: (language: Language) => PageHeader;
-  routes(app: ServiceApp, ctx: ServiceContext, kit: PageKit): Promise<void>;
+  routes(app: ServiceApp, ctx: ServingContext<State>, kit: PageKit): Promise<void>;
 }
 
 export interface ServiceContext {
@@ -42,13 +42,40 @@ export interface ServiceContext {
   dataVersion: DataVersionWatcher;
 }
 
+/**
+ * What a served service's routes and pages are given: its context and `state`, the value its `createState` made
+ * once for the process (undefined for a service without one).
+ */
+export interface ServingContext<State = unknown> extends ServiceContext {
+  readonly state: State;
+}
+
+/**
+ * The one shape of route registration: a service's `routes` and each of its endpoint groups (routes/<group>.ts)
+ * register on `app` what the context and the service's state serve.
+ */
+export type ServiceRoutes<State> = (app: ServiceApp, ctx: ServingContext<State>) => Promise<void> | void;
+
 export interface ImporterDefinition {
   description: string;
   /** Imports from a file or directory (or URL where the importer says so). */
   run(ctx: ServiceContext, source: string, options: Record<string, unknown>): Promise<ImportReport[]>;
 }
 
-export interface ServiceModule {
+/**
+ * A service. `State` is what its routes and pages share in a server process (held data, indexes, caches, the
+ * typed database): `createState` makes it once, before the routes and pages are registered, and both get it as
+ * `ctx.state`. State that depends on the data holds itself per data version (core/held.ts, ctx.dataVersion).
+ * A service without `createState` (its state type admits undefined) gets `undefined`.
+ */
+export type ServiceModule<State = unknown> = ServiceDefinition<State> & StateHook<State>;
+
+/** `createState` may be left out only by a service whose state may be undefined (a service without state). */
+type StateHook<State> = undefined extends State
+  ? { createState?(ctx: ServiceContext): State | Promise<State> }
+  : { createState(ctx: ServiceContext): State | Promise<State> };
+
+interface ServiceDefinition<State> {
   name: ServiceName;
   title: string;
   description: string;
@@ -60,12 +87,14 @@ export interface ServiceModule {
   /** Default `Cache-Control: public, max-age=N` for successful JSON GETs (a route may override). */
   cacheSeconds: number;
   migrations: Record<string, Migration>;
-  routes(app: ServiceApp, ctx: ServiceContext): Promise<void>;
+  // Method syntax on purpose: a ServiceModule<KrtState> is then a ServiceModule (the kernel passes each service
+  // only the state its own createState made).
+  routes(app: ServiceApp, ctx: ServingContext<State>): Promise<void>;
   /**
    * The service's web pages (HTML, hidden from OpenAPI), built on the same repository functions as the API.
    * `kit` renders the shared layout; the kernel serves the kit's assets.
    */
-  pages?: ServicePages;
+  pages?: ServicePages<State>;
   /**
    * The date of the newest observation in the data (e.g. the newest draw) and how old it may be: staleness then
    * counts from it as well as from the last import (/api/sync-status/, /metrics, the pages' notice).

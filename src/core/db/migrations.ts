@@ -7,7 +7,7 @@ import type { Migration, MigrationResultSet } from 'kysely/migration';
 import type { Db } from './database.ts';
 import { columnType, dialectOf, idConstraint } from './dialect.ts';
 
-export const coreMigrations: Record<string, Migration> = {
+const coreMigrations: Record<string, Migration> = {
   '0000_core_0001_datasets': {
     async up(db) {
       const d = dialectOf(db);

@@ -12,7 +12,7 @@ export type DbInteger = ColumnType<number, number, number>;
 /** `columnType.id`: assigned by the database. */
 export type DbId = Generated<number>;
 
-export interface DataVersionsTable {
+interface DataVersionsTable {
   service: string;
   dataset: string;
   version: string;
@@ -22,7 +22,7 @@ export interface DataVersionsTable {
   report: DbJson | null;
 }
 
-export interface AggregatesTable {
+interface AggregatesTable {
   service: string;
   name: string;
   data_version: string;
@@ -30,7 +30,7 @@ export interface AggregatesTable {
   value: DbJson;
 }
 
-export interface ImportRunsTable {
+interface ImportRunsTable {
   id: DbId;
   service: string;
   importer: string;

@@ -4,7 +4,7 @@
 /** Rows arrive from a database cursor (async) or an in-memory list (sync); writers pull one at a time. */
 export type RowSource<Row> = AsyncIterable<Row> | Iterable<Row>;
 
-export interface ExportColumnSpec<Row> {
+interface ExportColumnSpec<Row> {
   /** Property read from each row (unless `value` is given); also the default header. */
   key: string;
   /** Header text; defaults to `key`. */
@@ -36,7 +36,7 @@ export function resolveColumns<Row>(columns: ReadonlyArray<ExportColumn<Row>>): 
 }
 
 /** Separator for arrays of values in one cell; the Retraction Watch data uses `;` for multi-valued fields. */
-export const LIST_SEPARATOR = '; ';
+const LIST_SEPARATOR = '; ';
 
 /**
  * Text of a value in a text-only format. null/undefined → '' (missing); non-finite numbers → '' (no honest

@@ -30,7 +30,7 @@ export interface CsvOptions<Row> {
   onFinish?: (stats: { rows: number }) => void;
 }
 
-export const CSV_RECORD_DELIMITER = '\r\n';
+const CSV_RECORD_DELIMITER = '\r\n';
 
 // Most rows per csv-stringify call; the character bound below usually comes first.
 const MAX_BATCH_ROWS = 1024;

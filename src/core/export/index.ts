@@ -2,14 +2,10 @@
 // async generator of Buffer chunks (pull-based, so a slow client slows the database cursor down) with a
 // `…Readable` twin for `reply.send()`. No framework code here: routes set the headers below and pipe.
 
-export { csvChunks, csvReadable, CSV_RECORD_DELIMITER } from './csv.ts';
-export type { CsvOptions } from './csv.ts';
-export { jsonChunks, jsonReadable } from './json.ts';
-export type { JsonDocumentOptions } from './json.ts';
-export { xlsxChunks, xlsxReadable, sanitizeSheetName, XLSX_MAX_ROWS, XLSX_MAX_COLUMNS, XLSX_MAX_CELL_CHARS } from './xlsx.ts';
-export type { XlsxOptions, XlsxStats } from './xlsx.ts';
+export { csvChunks, csvReadable } from './csv.ts';
+export { jsonReadable } from './json.ts';
+export { xlsxReadable } from './xlsx.ts';
 export { cellText, guardFormula } from './cells.ts';
-export type { ExportColumn, ExportColumnSpec, RowSource } from './cells.ts';
 
 export type ExportFormat = 'json' | 'csv' | 'xlsx';
 
@@ -18,8 +14,6 @@ export const EXPORT_CONTENT_TYPES: Readonly<Record<ExportFormat, string>> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
-
-export const EXPORT_EXTENSIONS: Readonly<Record<ExportFormat, string>> = { json: 'json', csv: 'csv', xlsx: 'xlsx' };
 
 // RFC 5987 attr-char is ALPHA / DIGIT / "!#$&+-.^_`|~"; encodeURIComponent also leaves ' ( ) * bare.
 function encodeExtValue(text: string): string {

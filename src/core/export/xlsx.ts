@@ -57,8 +57,8 @@ export interface XlsxStats {
   truncatedCells: number;
 }
 
-export const XLSX_MAX_ROWS = 1_048_576;
-export const XLSX_MAX_COLUMNS = 16_384;
+const XLSX_MAX_ROWS = 1_048_576;
+const XLSX_MAX_COLUMNS = 16_384;
 export const XLSX_MAX_CELL_CHARS = 32_767;
 
 // cellXfs indices in styles.xml below.
@@ -86,7 +86,7 @@ const NEEDS_WORK = /[&<>"\r\x00-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;' };
 
 /** Removes characters XML 1.0 cannot carry. */
-export function stripXmlIllegal(text: string): string {
+function stripXmlIllegal(text: string): string {
   return text.replace(XML_ILLEGAL, '');
 }
 

@@ -27,7 +27,7 @@ function files(): { assets: AssetRegistry; favicon: Buffer } {
 }
 
 /** The /docs page: Swagger UI over the server-rendered reference. `base` leads from the page to the service's root. */
-export function renderApiReference(doc: OpenApiDocument, base: string): string {
+function renderApiReference(doc: OpenApiDocument, base: string): string {
   const { assets } = files();
   const at = (name: string) => `${base}${assets.url(name).slice(1)}`;
   return renderDocsPage(doc, base, {

@@ -55,7 +55,7 @@ const BROTLI_OPTIONS: zlib.BrotliOptions = { params: { [zlib.constants.BROTLI_PA
 // The media types worth compressing (@fastify/compress's rule): text, JSON, XML.
 const COMPRESSIBLE_TYPE = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)/u;
 
-export function isCompressibleType(contentType: string): boolean {
+function isCompressibleType(contentType: string): boolean {
   return COMPRESSIBLE_TYPE.test(contentType);
 }
 
@@ -130,7 +130,7 @@ export interface CachedResponse {
 }
 
 /** A cached page (HTML) is served for at most this long: its stale-data notice depends on the clock. */
-export const PAGE_CACHE_MS = 60_000;
+const PAGE_CACHE_MS = 60_000;
 
 /** Bytes an entry holds beyond its bodies: the key, the strings and the objects (an estimate, on the safe side). */
 const ENTRY_OVERHEAD_BYTES = 400;

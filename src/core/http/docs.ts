@@ -2,7 +2,7 @@
 // readable without scripts (api-reference.ts adds the interactive reference over it).
 
 /** The parts of an OpenAPI document (and of its JSON schemas) the page reads. */
-export interface OpenApiSchema {
+interface OpenApiSchema {
   $ref?: string;
   enum?: unknown[];
   const?: unknown;

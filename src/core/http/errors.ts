@@ -1,7 +1,7 @@
 // Errors as the contract states them: a status, a message that names the parameter and what is allowed,
 // and a machine code. Each service turns them into its own body shape (ServiceModule.errorBody).
 
-export const DEFAULT_CODES: Record<number, string> = {
+const DEFAULT_CODES: Record<number, string> = {
   400: 'INVALID_PARAMETER',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',

@@ -17,7 +17,7 @@ export interface RecordedAnswer {
 }
 
 /** An operation's examples: the representative request and, by status, what the service answered. */
-export interface OperationExamples {
+interface OperationExamples {
   request: ExampleRequest;
   responses: Record<string, RecordedAnswer>;
 }

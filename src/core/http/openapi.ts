@@ -19,7 +19,7 @@ declare module 'fastify' {
 }
 
 /** What each status the kernel may answer means, as the documents say it. */
-export const ERROR_STATUSES: Readonly<Record<number, string>> = {
+const ERROR_STATUSES: Readonly<Record<number, string>> = {
   400: 'A parameter or the body is malformed, out of range or of an unknown value; the message names it and what is allowed.',
   401: 'Credentials are required.',
   403: 'The credentials are not valid.',
@@ -76,7 +76,7 @@ export function openApiOptions(service: ServiceModule, version: '3.1.0' | '3.0.3
 }
 
 /** The route's schema as the documents show it (a copy: the schema that validates and serialises is untouched). */
-export function documentedSchema(service: ServiceModule, schema: Schema | undefined, route: RouteOptions): Schema | undefined {
+function documentedSchema(service: ServiceModule, schema: Schema | undefined, route: RouteOptions): Schema | undefined {
   if (!schema || schema.hide) return schema;
   const methods = [route.method].flat().map((m) => String(m).toUpperCase());
   const limited = route.config?.limitGroup !== undefined;

@@ -12,13 +12,13 @@ function withError<T extends TSchema>(schema: T, error: string): T {
 }
 
 /** `examples` for a schema: what Swagger UI's "try it" fills in (a value the demo data answers). */
-export function examples(example: unknown): { examples?: unknown[] } {
+function examples(example: unknown): { examples?: unknown[] } {
   return example === undefined ? {} : { examples: [example] };
 }
 
 /** Bounds that keep page × limit and offsets far inside what both databases accept. */
 export const MAX_PAGE = 1_000_000;
-export const MAX_OFFSET = 1_000_000_000;
+const MAX_OFFSET = 1_000_000_000;
 
 export function pageParam(description = 'Page number, from 1.') {
   return Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description });

@@ -28,7 +28,7 @@ const helmet = createRequire(import.meta.resolve('@fastify/helmet'))('helmet') a
  * inline; styles may be inline (the /docs page is one self-contained file); nothing may frame it; forms post
  * only to the service itself. (Answers that are not HTML carry API_HEADERS' stricter policy instead.)
  */
-export const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
+const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
   'default-src': ["'self'"],
   'base-uri': ["'self'"],
   'form-action': ["'self'"],
@@ -41,7 +41,7 @@ export const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
   'style-src': ["'self'", "'unsafe-inline'"],
 };
 
-export const HELMET_OPTIONS: Readonly<HelmetOptions> = {
+const HELMET_OPTIONS: Readonly<HelmetOptions> = {
   // useDefaults off: helmet's defaults add upgrade-insecure-requests, which breaks pages served over plain
   // HTTP on a LAN address (their scripts would be fetched over https).
   contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
@@ -70,10 +70,10 @@ function documentHeaders(): HeaderList {
 }
 
 /** Headers of an HTML answer (a page, /docs). */
-export const DOCUMENT_HEADERS: HeaderList = documentHeaders();
+const DOCUMENT_HEADERS: HeaderList = documentHeaders();
 
 /** Headers of every other answer (OWASP REST Security Cheat Sheet, "Security headers"). */
-export const API_HEADERS: HeaderList = [
+const API_HEADERS: HeaderList = [
   ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
   ['cross-origin-resource-policy', 'cross-origin'],
   ['referrer-policy', 'no-referrer'],

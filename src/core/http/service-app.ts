@@ -12,7 +12,7 @@ import Fastify from 'fastify';
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ServiceApp, ServiceContext, ServiceModule } from '../service.ts';
+import type { ServiceApp, ServiceContext, ServiceModule, ServingContext } from '../service.ts';
 import { HttpError, isUnavailableError, validationMessage } from './errors.ts';
 import type { AjvError } from './errors.ts';
 import { OPENAPI_30_PATH, openApiOptions } from './openapi.ts';
@@ -229,8 +229,10 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
   }
   registerSyncStatus(app, ctx, service.newestObservation);
 
-  await app.register(async (scope) => service.routes(scope as ServiceApp, ctx));
-  if (service.pages) await registerPages(app, service.pages, ctx, service.newestObservation);
+  // The service's state, made once for this app (one per service and process) and shared by its routes and pages.
+  const serving: ServingContext = { ...ctx, state: await service.createState?.(ctx) };
+  await app.register(async (scope) => service.routes(scope as ServiceApp, serving));
+  if (service.pages) await registerPages(app, service.pages, serving, service.newestObservation);
 
   if (!routes.has('/')) registerHome(app, service); // unless the service has a page of its own there
   await app.register(async (scope) => {

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors.ts';
 
 /** Why the request was sent by another site, or null when it came from this service's own pages (or no browser). */
-export function crossOriginProblem(request: FastifyRequest, publicUrl: string | null): string | null {
+function crossOriginProblem(request: FastifyRequest, publicUrl: string | null): string | null {
   const site = request.headers['sec-fetch-site'];
   if (typeof site === 'string') return site === 'same-origin' || site === 'none' ? null : `Sec-Fetch-Site: ${site}`;
   const origin = request.headers.origin;

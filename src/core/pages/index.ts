@@ -27,21 +27,18 @@ import { keepLanguage, languageHref } from './links.ts';
 import { requestLocale } from './locale.ts';
 import type { PageLocale } from './locale.ts';
 
-export { html, joinHtml, queryString, trustedHtml, escapeHtml, externalLink, isWebAddress, SafeHtml } from './html.ts';
+export { html, joinHtml, queryString, trustedHtml, escapeHtml, externalLink, SafeHtml } from './html.ts';
 export type { HtmlValue } from './html.ts';
 export { formatNumber } from './format.ts';
-export { pageLocale, requestLocale, untranslated } from './locale.ts';
+export { pageLocale, untranslated } from './locale.ts';
 export type { PageLocale } from './locale.ts';
-export { barChart, chartFigure, dataTable, forestPlot, lineChart, renderChartSvg, PALETTE } from './charts.ts';
-export type { ChartSpec, ChartTable, ForestRow, IntervalBand, LineSeries, BarSeries } from './charts.ts';
+export { barChart, chartFigure, forestPlot, lineChart, PALETTE } from './charts.ts';
+export type { ChartSpec, ForestRow } from './charts.ts';
 
 /** The short titles used in the navigation between services, in a language. */
-export function serviceTitle(name: ServiceName, language: Language = 'en'): string {
+function serviceTitle(name: ServiceName, language: Language = 'en'): string {
   return layoutMessages.format(language, `service.${name}`);
 }
-
-/** The short titles used in the navigation between services (English). */
-export const SERVICE_TITLES = Object.fromEntries(SERVICE_NAMES.map((name) => [name, serviceTitle(name)])) as Record<ServiceName, string>;
 
 /**
  * What the kit reads of the service it draws for (a ServiceContext has all of it). Declared here, not imported from
@@ -241,7 +238,7 @@ function footerOf(version: string | null, versions: DataVersion[]): DataFooter {
 }
 
 /** A file's name or a URL's host and file: never an absolute path of the server. */
-export function sourceName(source: string): string {
+function sourceName(source: string): string {
   if (/^https?:\/\//.test(source)) {
     try {
       const url = new URL(source);

@@ -26,7 +26,7 @@ export interface DataFooter {
   stale?: StaleData | null;
 }
 
-export interface StaleData {
+interface StaleData {
   /** When the data was last confirmed against its source, if that is longer ago than the limit. */
   confirmed: { confirmedAt: string; ageDays: number } | null;
   /** The newest observation (a draw), if it is older than the service allows. */

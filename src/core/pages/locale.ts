@@ -58,7 +58,7 @@ export function pageLocale(language: Language, explicit: boolean): PageLocale {
 }
 
 /** The first `lang` of the query, when it is a string. */
-export function queryLanguage(request: FastifyRequest): string | undefined {
+function queryLanguage(request: FastifyRequest): string | undefined {
   const value = (request.query as Record<string, unknown> | undefined)?.lang;
   const first = Array.isArray(value) ? (value[0] as unknown) : value;
   return typeof first === 'string' ? first : undefined;

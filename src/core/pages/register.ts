@@ -1,6 +1,6 @@
 // Registers a service's pages on its app: the page routes (hidden from OpenAPI) and the assets they use. Kept apart
 // from index.ts, which the service contract (core/service.ts) names: this file needs the contract, index.ts must not.
-import type { ServiceApp, ServiceContext, ServicePages } from '../service.ts';
+import type { ServiceApp, ServicePages, ServingContext } from '../service.ts';
 import type { NewestObservationReader } from '../sync/status.ts';
 import { coreAssets } from './assets.ts';
 import { SERVICE_NAMES } from '../config.ts';
@@ -10,7 +10,7 @@ import { PageKit } from './index.ts';
 export async function registerPages(
   app: ServiceApp,
   pages: ServicePages,
-  ctx: ServiceContext,
+  ctx: ServingContext,
   newestObservation?: NewestObservationReader,
 ): Promise<void> {
   const assets = coreAssets();
@@ -36,7 +36,7 @@ export async function registerPages(
 }
 
 /** Serves the kit's assets at their hashed addresses with a year-long immutable cache (hidden from OpenAPI). */
-export function registerAssets(app: ServiceApp, kit: PageKit): void {
+function registerAssets(app: ServiceApp, kit: PageKit): void {
   for (const asset of kit.assets.all()) {
     app.get(asset.url, { schema: { hide: true }, config: { cacheSeconds: 31536000 } }, async (_request, reply) => {
       reply.header('content-type', asset.contentType).header('cache-control', 'public, max-age=31536000, immutable');
@@ -50,7 +50,7 @@ export function registerAssets(app: ServiceApp, kit: PageKit): void {
  * redirect is built per request from the host that request named and is never stored, so a forged Host reaches no
  * one but its sender.
  */
-export function registerServiceHops(app: ServiceApp, kit: PageKit): void {
+function registerServiceHops(app: ServiceApp, kit: PageKit): void {
   for (const name of SERVICE_NAMES) {
     app.get(`/services/${name}/`, { schema: { hide: true }, config: { cacheSeconds: 0 } }, async (request, reply) => {
       reply.header('cache-control', 'no-store');

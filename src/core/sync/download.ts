@@ -21,7 +21,7 @@ import path from 'node:path';
 import { Random } from '../random.ts';
 import { formatDuration } from './duration.ts';
 
-export interface Validators {
+interface Validators {
   etag?: string | null;
   lastModified?: string | null;
 }

@@ -80,7 +80,7 @@ export interface SyncRunOptions {
 }
 
 /** Another instance (or command) is running this service's sync. */
-export class SyncBusyError extends Error {
+class SyncBusyError extends Error {
   override name = 'SyncBusyError';
 }
 

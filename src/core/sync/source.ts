@@ -5,7 +5,7 @@ import type { ServiceName } from '../config.ts';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_DEADLINE_MS, redactUrl } from './download.ts';
 
-export interface SyncFileDefinition {
+interface SyncFileDefinition {
   /** Names the file in the sync state and the status answer ("rounds", "toolkit"). */
   name: string;
   /** The file's name on disk, as the importer sees it (it may tell the kind by it). */
@@ -127,7 +127,7 @@ export function maxBytesOf(definition: SyncDefinition, env: NodeJS.ProcessEnv): 
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
 
-export function parseSize(text: string, what: string): number {
+function parseSize(text: string, what: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
   const unit = match ? SIZE_UNITS[match[2].toLowerCase()] : undefined;
   if (!match || unit === undefined || Number(match[1]) <= 0) throw new Error(`${what} must be a size such as 500MB or 8GiB, got "${text}"`);
@@ -157,7 +157,7 @@ export function syncSettings(env: NodeJS.ProcessEnv): SyncSettings {
   };
 }
 
-export const DEFAULT_STALE_AFTER_MS = 7 * 86_400_000;
+const DEFAULT_STALE_AFTER_MS = 7 * 86_400_000;
 
 /**
  * How old a service's data may be before it is flagged stale: PDI_SYNC_STALE_AFTER_<SERVICE>, else

@@ -33,7 +33,7 @@ function localHolderPid(holder: string): number | null {
 }
 
 /** A lease holder that was a process of this host and is gone: its lease need not run out. */
-export function holderIsDeadHere(holder: string | null): boolean {
+function holderIsDeadHere(holder: string | null): boolean {
   const pid = holder === null ? null : localHolderPid(holder);
   return pid !== null && !processAlive(pid);
 }

@@ -10,7 +10,7 @@ import { WARNING_PREFIX, readSyncFiles, readSyncState } from './state.ts';
 import { staleAfterMs } from './source.ts';
 
 /** The age of a service's newest observation, as the service measures it. */
-export interface NewestObservation {
+interface NewestObservation {
   /** What one observation is called ("draw"). */
   noun: string;
   /** Date (YYYY-MM-DD) of the newest observation held; null without any. */
@@ -84,7 +84,7 @@ export interface SyncStatus {
 }
 
 /** Server paths in messages become file names (a public answer does not show the server's directories); URLs stay. */
-export function withoutPaths(text: string | null): string | null {
+function withoutPaths(text: string | null): string | null {
   if (text === null) return null;
   return text
     .split(/(\b[a-z][a-z0-9+.-]*:\/\/\S+)/i)

@@ -6,15 +6,17 @@ import type { ServiceModule } from '../../core/service.ts';
 import { resolveAsOf } from './as-of.ts';
 import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeed } from './demo.ts';
 import { IRCC_ROUNDS_FEED_FR_URL, IRCC_ROUNDS_FEED_URL } from './feed/rounds-feed.ts';
-import { fitForecasts, keepForecastsCurrent } from './fit.ts';
+import { fitForecasts } from './fit.ts';
 import { drawsNewestObservation } from './freshness.ts';
 import { importFrenchRounds, importRounds } from './import.ts';
 import { drawsMigrations } from './migrations.ts';
 import { drawsPages } from './pages/index.ts';
 import { drawsRoutes } from './routes/index.ts';
 import { API_VERSION, ErrorBody } from './schemas/common.ts';
+import { createDrawsState } from './state.ts';
+import type { DrawsState } from './state.ts';
 
-export const drawsService: ServiceModule = {
+export const drawsService: ServiceModule<DrawsState> = {
   name: 'draws',
   title: 'Express Entry draws',
   description:
@@ -26,11 +28,9 @@ export const drawsService: ServiceModule = {
   errorSchema: ErrorBody,
   migrations: drawsMigrations,
   newestObservation: drawsNewestObservation,
+  createState: createDrawsState,
+  routes: drawsRoutes,
   pages: drawsPages,
-  async routes(app, ctx) {
-    keepForecastsCurrent(app, ctx);
-    await drawsRoutes(app, ctx);
-  },
   importers: {
     rounds: {
       description: `IRCC's Express Entry rounds feed (ee_rounds_123_en.json): a file, a directory holding one, or a URL such as ${IRCC_ROUNDS_FEED_URL}`,

@@ -41,8 +41,7 @@ import {
   labelDemoValidation,
 } from './served-knowledge.ts';
 import { LlmNotConfiguredError, runExtraction } from './import.ts';
-import { heldArticlesOf } from './held-articles.ts';
-import type { HeldArticles } from './held-articles.ts';
+import { HeldArticles } from './held-articles.ts';
 import type { ProviderChoice } from './import.ts';
 import type { ExportFormat } from './schemas/export.ts';
 import type { KrtDatabase, KrtTables } from './tables.ts';
@@ -116,7 +115,7 @@ export class KrtAnswers {
     this.db = ctx.db.kysely.withTables<KrtTables>();
     this.knowledge = new KnowledgeBaseHolder(ctx);
     this.registries = new RegistryKnowledge(this.db, () => ctx.dataVersion.current());
-    this.articles = heldArticlesOf(this.db, ctx.dataVersion);
+    this.articles = new HeldArticles(this.db, ctx.dataVersion);
   }
 
   /** Expired chat sessions and validations are removed at most once an hour, by the request that notices. */

@@ -297,15 +297,3 @@ function addSignature(text: string, into: Uint32Array, at: number): void {
     into[at + (bit >>> 5)] |= 1 << (bit & 31);
   }
 }
-
-const held = new WeakMap<DataVersionWatcher, HeldArticles>();
-
-/** One held snapshot per service context (its watcher): the API's and the pages' answers share it. */
-export function heldArticlesOf(db: Kysely<KrtDatabase>, versions: DataVersionWatcher): HeldArticles {
-  let found = held.get(versions);
-  if (!found) {
-    found = new HeldArticles(db, versions);
-    held.set(versions, found);
-  }
-  return found;
-}

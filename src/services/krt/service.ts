@@ -8,8 +8,10 @@ import { krtPages } from './pages/index.ts';
 import { extractCommand, importPath } from './import.ts';
 import { DEMO_DEFAULTS, loadKrtDemo, writeDemoStore } from './demo.ts';
 import { importRegistry } from './registry/import.ts';
+import { createKrtState } from './state.ts';
+import type { KrtState } from './state.ts';
 
-export const krtService: ServiceModule = {
+export const krtService: ServiceModule<KrtState> = {
   name: 'krt',
   title: 'Key resource table (KRT) service',
   description:
@@ -22,6 +24,7 @@ export const krtService: ServiceModule = {
   errorBody: ({ message }) => ({ success: false, error: message }),
   errorSchema: Type.Object({ success: Type.Literal(false), error: Type.String() }),
   migrations: krtMigrations,
+  createState: createKrtState,
   routes: krtRoutes,
   pages: krtPages,
   importers: {

@@ -4,12 +4,12 @@
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { foldAccents, foldCase } from '../../core/db/dialect.ts';
-import { oralDataVersion, recommendationsHeld } from './repository.ts';
-import type { Page, PageOf } from './repository.ts';
+import type { HeldRecommendation, Page, PageOf } from './repository.ts';
 import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from './sources/index.ts';
 import type { Vocabulary } from './sources/index.ts';
 import { CERTAINTIES, DOCUMENT_KINDS, FACETS, MATCH_KINDS } from './schemas/search.ts';
 import type { EvidenceHit } from './schemas/search.ts';
+import type { OralState } from './state.ts';
 import type { OralDatabase } from './tables.ts';
 
 type Hit = Static<typeof EvidenceHit>;
@@ -94,8 +94,13 @@ function document(
   };
 }
 
-async function loadDocuments(db: Kysely<OralDatabase>): Promise<Document[]> {
-  const recommendations = await recommendationsHeld(db);
+/** Every document of the search, held per data version by the service's state (state.ts). */
+export interface HeldDocuments {
+  version: string | null;
+  docs: Document[];
+}
+
+export async function loadDocuments(db: Kysely<OralDatabase>, recommendations: HeldRecommendation[]): Promise<Document[]> {
   const topicsOfGuideline = new Map<number, Set<number>>();
   const docs: Document[] = recommendations.map((r) => {
     const item = r.item;
@@ -211,21 +216,6 @@ function byYearKindId(a: Document, b: Document): number {
   return (ya === null ? 1 : 0) - (yb === null ? 1 : 0) || (yb ?? 0) - (ya ?? 0) || a.kindOrder - b.kindOrder || a.hit.id - b.hit.id;
 }
 
-// Keyed by the query executor, as repository.ts keys its held recommendations.
-const held = new WeakMap<object, { version: string | null; docs: Promise<Document[]> }>();
-
-async function documentsHeld(db: Kysely<OralDatabase>): Promise<{ version: string | null; docs: Document[] }> {
-  const key = db.getExecutor();
-  const version = await oralDataVersion(db);
-  let entry = held.get(key);
-  if (!entry || entry.version !== version) {
-    entry = { version, docs: loadDocuments(db) };
-    held.set(key, entry);
-    entry.docs.catch(() => held.delete(key)); // a failed read is tried again by the next request
-  }
-  return { version, docs: await entry.docs };
-}
-
 /** The filter of each facet as the documents' facet values spell it. */
 function chosenValues(filters: EvidenceFilters): Partial<Record<Facet, string>> {
   const chosen: Partial<Record<Facet, string>> = {};
@@ -294,8 +284,8 @@ export interface EvidenceSearchResult extends PageOf<Hit> {
   dataVersion: string | null;
 }
 
-export async function searchEvidence(db: Kysely<OralDatabase>, filters: EvidenceFilters, page: Page): Promise<EvidenceSearchResult> {
-  const { version, docs } = await documentsHeld(db);
+export async function searchEvidence(state: OralState, filters: EvidenceFilters, page: Page): Promise<EvidenceSearchResult> {
+  const { version, docs } = await state.documents.current();
   const q = filters.q?.trim() ?? '';
   const phrase = foldAccents(words(q));
   const terms = [...new Set(phrase.split(' ').filter((t) => t !== ''))];

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describeEachDatabase, needsSharedData, sharedData } from '../../../test/support/databases.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
+import { DataVersionWatcher } from '../../core/service.ts';
 import { oralService } from './service.ts';
 import { importBundle, importCochrane, importPath, importSign, importToolkit, BUNDLE_FORMAT } from './import.ts';
 import { testContext } from '../../../test/support/app.ts';
@@ -13,6 +14,7 @@ import type { OralBundle } from './import.ts';
 import { listRecommendations, listReviews } from './repository.ts';
 import type { OralStats } from './schemas/index.ts';
 import { generateDemo } from './sources/index.ts';
+import { oralState } from './state.ts';
 import { oralDatabase } from './tables.ts';
 import type { OralTables } from './tables.ts';
 
@@ -84,7 +86,11 @@ describeEachDatabase(
       assert.ok(
         sign.every((r) => r.country === 'UK' && r.region === 'Scotland' && /^[ABC]$/.test(r.grade ?? '') && r.recommendation_number),
       );
-      const uk = await listRecommendations(db(), { country: 'UK' }, { page: 1, limit: 100 });
+      const uk = await listRecommendations(
+        oralState(t.db, new DataVersionWatcher(t.db, 'oral', 0)),
+        { country: 'UK' },
+        { page: 1, limit: 100 },
+      );
       assert.equal(uk.total, 105, 'country=UK includes England and Scotland');
       assert.ok(uk.rows.some((r) => r.guideline.region === 'Scotland'));
     });

@@ -11,10 +11,12 @@ import { oralAppWithData } from '../../../test/support/oral/app.ts';
 import { DataVersionWatcher } from '../../core/service.ts';
 import type { ServiceApp } from '../../core/service.ts';
 import { accentExactRank, substringMatch } from '../../core/db/search-index.ts';
-import { listRecommendations, readVersionThrough } from './repository.ts';
+import { listRecommendations } from './repository.ts';
 import type { RecommendationFilters } from './repository.ts';
 import { RECOMMENDATION_SEARCH } from './search.ts';
 import { oralService } from './service.ts';
+import { oralState } from './state.ts';
+import type { OralState } from './state.ts';
 import type { OralDatabase, OralTables } from './tables.ts';
 
 /** The ids, in order, and the total that the SQL search finds (the query listRecommendations ran before). */
@@ -69,6 +71,11 @@ describeEachDatabase(
     });
     after(async () => app?.close());
     const db = () => t.db.kysely.withTables<OralTables>();
+    // Without the service's watcher (a watcher that re-reads at once): every search reads the version.
+    let state: OralState;
+    before(() => {
+      state = oralState(t.db, new DataVersionWatcher(t.db, 'oral', 0));
+    });
 
     it('finds the rows, total and order of the SQL search', async () => {
       for (const filters of CASES) {
@@ -78,7 +85,7 @@ describeEachDatabase(
           { page: 3, limit: 7 },
           { page: 1000, limit: 50 },
         ]) {
-          const found = await listRecommendations(db(), filters, page);
+          const found = await listRecommendations(state, filters, page);
           assert.equal(found.total, expected.length, JSON.stringify(filters));
           const from = (page.page - 1) * page.limit;
           assert.deepEqual(
@@ -89,27 +96,27 @@ describeEachDatabase(
         }
       }
       assert.ok((await sqlSearch(db(), { q: 'fluoride' })).length > 20, 'the data gives the search something to page through');
-      // Held, not read again: two calls (each through its own withTables()) give the very same objects.
+      // Held, not read again: two calls give the very same objects.
       const [a, b] = [
-        await listRecommendations(db(), {}, { page: 1, limit: 5 }),
-        await listRecommendations(db(), {}, { page: 1, limit: 5 }),
+        await listRecommendations(state, {}, { page: 1, limit: 5 }),
+        await listRecommendations(state, {}, { page: 1, limit: 5 }),
       ];
       assert.ok(a.rows.every((row, i) => row === b.rows[i]));
     });
 
     it('sees a new import at once (the data version changed)', async () => {
-      const before = await listRecommendations(db(), {}, { page: 1, limit: 1 });
+      const before = await listRecommendations(state, {}, { page: 1, limit: 1 });
       // Remove one recommendation as an import would, and record a new data version as the import runner does.
       const victim = before.rows[0].id;
       await db().deleteFrom('oral_recommendation_topics').where('recommendation_id', '=', victim).execute();
       await db().deleteFrom('oral_recommendations').where('id', '=', victim).execute();
-      const stale = await listRecommendations(db(), {}, { page: 1, limit: 100_000 });
+      const stale = await listRecommendations(state, {}, { page: 1, limit: 100_000 });
       assert.ok(
         stale.rows.some((r) => r.id === victim),
         'held until the data version changes',
       );
       await recordNewVersion(db(), 'oral');
-      const after = await listRecommendations(db(), {}, { page: 1, limit: 100_000 });
+      const after = await listRecommendations(state, {}, { page: 1, limit: 100_000 });
       assert.equal(
         after.rows.some((r) => r.id === victim),
         false,
@@ -119,28 +126,24 @@ describeEachDatabase(
 
     it('reads the version through the service watcher: no query per search, a new version once the watcher says so', async () => {
       const watcher = new DataVersionWatcher(t.db, 'oral', 60_000);
-      readVersionThrough(db(), watcher);
-      try {
-        const before = await listRecommendations(db(), {}, { page: 1, limit: 1 });
-        const victim = before.rows[0].id;
-        await db().deleteFrom('oral_recommendation_topics').where('recommendation_id', '=', victim).execute();
-        await db().deleteFrom('oral_recommendations').where('id', '=', victim).execute();
-        await recordNewVersion(db(), 'oral');
-        const held = await listRecommendations(db(), {}, { page: 1, limit: 100_000 });
-        assert.ok(
-          held.rows.some((r) => r.id === victim),
-          'within the watcher’s minute the version is not read again',
-        );
-        watcher.invalidate(); // as an import in this process does (and the cluster's news from another worker)
-        const after = await listRecommendations(db(), {}, { page: 1, limit: 100_000 });
-        assert.equal(
-          after.rows.some((r) => r.id === victim),
-          false,
-        );
-        assert.equal(after.total, (await sqlSearch(db(), {})).length);
-      } finally {
-        readVersionThrough(db(), new DataVersionWatcher(t.db, 'oral', 0)); // as the test app's context reads it
-      }
+      const state = oralState(t.db, watcher);
+      const before = await listRecommendations(state, {}, { page: 1, limit: 1 });
+      const victim = before.rows[0].id;
+      await db().deleteFrom('oral_recommendation_topics').where('recommendation_id', '=', victim).execute();
+      await db().deleteFrom('oral_recommendations').where('id', '=', victim).execute();
+      await recordNewVersion(db(), 'oral');
+      const held = await listRecommendations(state, {}, { page: 1, limit: 100_000 });
+      assert.ok(
+        held.rows.some((r) => r.id === victim),
+        'within the watcher’s minute the version is not read again',
+      );
+      watcher.invalidate(); // as an import in this process does (and the cluster's news from another worker)
+      const after = await listRecommendations(state, {}, { page: 1, limit: 100_000 });
+      assert.equal(
+        after.rows.some((r) => r.id === victim),
+        false,
+      );
+      assert.equal(after.total, (await sqlSearch(db(), {})).length);
     });
   },
   { migrations: oralService.migrations },

@@ -7,12 +7,12 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { foldAccents, foldCase, num, readJson } from '../../core/db/dialect.ts';
 import { accentExactRank, substringMatch } from '../../core/db/search-index.ts';
-import { listDataVersions, serviceDataVersion } from '../../core/db/datasets.ts';
-import type { DataVersionWatcher } from '../../core/service.ts';
+import { listDataVersions } from '../../core/db/datasets.ts';
 import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS, countryDisplayName } from './sources/index.ts';
 import type { CountryCode, VocabularyEntry } from './sources/index.ts';
 import type { DataSourceItem, Guideline, Recommendation, Review, ReviewDetail } from './schemas/index.ts';
 import { GUIDELINE_SEARCH, REVIEW_SEARCH } from './search.ts';
+import type { OralState } from './state.ts';
 import type { OralDatabase, ReviewRow } from './tables.ts';
 
 export interface Page {
@@ -64,43 +64,11 @@ export interface HeldRecommendation {
 }
 
 /**
- * Every recommendation, held in memory per data version (a few thousand at most; A's data changes only by import):
- * a search costs one small query (the version) and a scan, instead of a count, a page and its topics in SQL.
+ * Every recommendation as the API lists it, with what filters read: held in memory per data version by the
+ * service's state (state.ts; a few thousand at most, A's data changes only by import), so a search costs a scan
+ * instead of a count, a page and its topics in SQL.
  */
-// Keyed by the query executor: each `withTables()` is a new Kysely object over the same database and executor.
-const heldRecommendations = new WeakMap<object, { version: string | null; rows: Promise<HeldRecommendation[]> }>();
-
-/** The service's data-version watchers, by query executor: a search then costs no query for the version. */
-const versionWatchers = new WeakMap<object, DataVersionWatcher>();
-
-/**
- * Reads the data version of `db` through the service's watcher (re-read at most once a second, at once after an
- * import in this process or news from another worker) instead of a query per search. Without it (tests calling
- * the repository directly) every search reads the version from the database.
- */
-export function readVersionThrough(db: Kysely<OralDatabase>, watcher: DataVersionWatcher): void {
-  versionWatchers.set(db.getExecutor(), watcher);
-}
-
-/** The data version of `db`, through the service's watcher when the routes registered one. */
-export async function oralDataVersion(db: Kysely<OralDatabase>): Promise<string | null> {
-  const watcher = versionWatchers.get(db.getExecutor());
-  return watcher ? watcher.current() : serviceDataVersion(db, 'oral');
-}
-
-/** Every recommendation as the API lists it, with what filters read, held per data version. */
-export async function recommendationsHeld(db: Kysely<OralDatabase>): Promise<HeldRecommendation[]> {
-  const key = db.getExecutor();
-  const version = await oralDataVersion(db);
-  const held = heldRecommendations.get(key);
-  if (held && held.version === version) return held.rows;
-  const rows = loadRecommendations(db);
-  heldRecommendations.set(key, { version, rows });
-  rows.catch(() => heldRecommendations.delete(key)); // a failed read is tried again by the next request
-  return rows;
-}
-
-async function loadRecommendations(db: Kysely<OralDatabase>): Promise<HeldRecommendation[]> {
+export async function loadRecommendations(db: Kysely<OralDatabase>): Promise<HeldRecommendation[]> {
   const rows = await db
     .selectFrom('oral_recommendations as r')
     .innerJoin('oral_guidelines as g', 'g.id', 'r.guideline_id')
@@ -197,14 +165,14 @@ async function loadRecommendations(db: Kysely<OralDatabase>): Promise<HeldRecomm
 }
 
 export async function listRecommendations(
-  db: Kysely<OralDatabase>,
+  state: OralState,
   filters: RecommendationFilters,
   page: Page,
 ): Promise<PageOf<RecommendationItem>> {
   // `q` as substringMatch reads it (core/db/search-index.ts): trimmed, case- and accent-folded, a substring of one
   // column; the matches with the accents as written come first, each group in the list's order.
   const needle = filters.q ? foldAccents(filters.q.trim()) : undefined;
-  let matches = (await recommendationsHeld(db)).filter(
+  let matches = (await state.recommendations.current()).filter(
     (r) =>
       (filters.country === undefined || r.country === filters.country) &&
       (filters.strengthId === undefined || r.strengthId === filters.strengthId) &&
@@ -290,8 +258,8 @@ export async function getGuideline(db: Kysely<OralDatabase>, id: number): Promis
 }
 
 /** A guideline's recommendations as the API lists them, in the order of the source (their ids follow it). */
-export async function guidelineRecommendations(db: Kysely<OralDatabase>, guidelineId: number): Promise<RecommendationItem[]> {
-  return (await recommendationsHeld(db))
+export async function guidelineRecommendations(state: OralState, guidelineId: number): Promise<RecommendationItem[]> {
+  return (await state.recommendations.current())
     .filter((r) => r.item.guideline.id === guidelineId)
     .sort((a, b) => a.id - b.id)
     .map((r) => r.item);

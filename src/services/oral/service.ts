@@ -6,8 +6,10 @@ import { importPath } from './import.ts';
 import { loadOralDemo, writeDemoBundle } from './demo.ts';
 import { ErrorBody } from './schemas/index.ts';
 import { oralPages } from './pages/index.ts';
+import { createOralState } from './state.ts';
+import type { OralState } from './state.ts';
 
-export const oralService: ServiceModule = {
+export const oralService: ServiceModule<OralState> = {
   name: 'oral',
   title: 'Oral health evidence service',
   description:
@@ -18,6 +20,7 @@ export const oralService: ServiceModule = {
   errorBody: ({ message }) => ({ success: false, error: message }),
   errorSchema: ErrorBody,
   migrations: oralMigrations,
+  createState: createOralState,
   routes: oralRoutes,
   pages: oralPages,
   importers: {

@@ -20,14 +20,14 @@ import type { RetractionDb } from './tables.ts';
 import { TIME_FILTERS, citationsAsOf, refreshPaperWindows, zeroTiming } from './windows.ts';
 import type { TimeFilter, TimingBucket } from './windows.ts';
 
-export interface NatureTotals {
+interface NatureTotals {
   nature: Nature;
   papers: number;
   total_citations: number;
   post_retraction_citations: number;
 }
 
-export interface Overview {
+interface Overview {
   /** The kind of notice the figures below count (`all`: every record). */
   nature: NatureFilter;
   total_papers: number;
@@ -55,7 +55,7 @@ export interface Overview {
 }
 
 /** Notices per year of the notice, one column per kind (`retractions`: nature Retraction only). */
-export interface TrendRow {
+interface TrendRow {
   year: number;
   retractions: number;
   expressions_of_concern: number;
@@ -71,14 +71,14 @@ const TREND_COLUMN: Record<Nature, Exclude<keyof TrendRow, 'year'>> = {
   other: 'other_notices',
 };
 
-export interface CitationYearRow {
+interface CitationYearRow {
   year: number;
   total: number;
   pre_retraction: number;
   same_day: number;
   post_retraction: number;
 }
-export interface GroupRow {
+interface GroupRow {
   papers: number;
   total_citations: number;
   post_retraction_citations: number;
@@ -115,7 +115,7 @@ function addTo<T>(map: Map<NatureFilter, T>, nature: Nature, add: (target: T) =>
 }
 
 /** The analytics-data tables of every kind of notice (and of every record), from a few grouped queries. */
-export async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Promise<Record<NatureFilter, AnalyticsTables>> {
+async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Promise<Record<NatureFilter, AnalyticsTables>> {
   // Papers and their per-paper counts, grouped by kind; distinct counts need their own pass for `all`.
   const paperGroups = await db
     .selectFrom('retraction_papers as p')

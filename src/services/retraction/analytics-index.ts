@@ -26,7 +26,7 @@ export interface AnalyticsFilters {
   subject?: string;
 }
 
-export interface TopPaper {
+interface TopPaper {
   record_id: string;
   title: string;
   journal: string | null;
@@ -35,7 +35,7 @@ export interface TopPaper {
   total_citations: number;
 }
 
-export interface NatureCounts {
+interface NatureCounts {
   nature: Nature;
   papers: number;
   citations: number;

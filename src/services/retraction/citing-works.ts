@@ -7,13 +7,13 @@ import type { RetractionDb } from './tables.ts';
 
 export const CITING_WHEN = ['all', 'before', 'same_day', 'after', 'undated'] as const;
 export type CitingWhen = (typeof CITING_WHEN)[number];
-export type CitingTiming = Exclude<CitingWhen, 'all'>;
+type CitingTiming = Exclude<CitingWhen, 'all'>;
 
 export const CITING_DEFAULT_LIMIT = 50;
 export const CITING_MAX_LIMIT = 500;
 export const CITING_ORDER = 'citing date, oldest first (undated works last), then by citing identifier';
 
-export interface CitingWork {
+interface CitingWork {
   citing_id: string;
   doi: string | null;
   date: string | null;

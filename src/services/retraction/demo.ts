@@ -10,13 +10,13 @@ import { DEFAULT_END_DATE, generateRetractionData } from './generate/generate.ts
 import { importCitations, importPanel, importRetractionWatch } from './import.ts';
 import { importPublishedFit } from './democracy-model.ts';
 
-export const DEMO_DEFAULTS = { papers: 2500, citationsPerPaper: 8, seed: 20260105 } as const;
+const DEMO_DEFAULTS = { papers: 2500, citationsPerPaper: 8, seed: 20260105 } as const;
 /**
  * At scale: 60,000 records and about 2 million citations. The generator gives 95% of records a DOI (only those
  * can be cited), so the mean per paper is 2,000,000 / (60,000 × 0.95).
  */
 export const SCALE_DEFAULTS = { papers: 60000, citationsPerPaper: 2_000_000 / (60_000 * 0.95), seed: 20260105 } as const;
-export const PUBLISHED_FIT_FILE = 'democracy_model_results.json';
+const PUBLISHED_FIT_FILE = 'democracy_model_results.json';
 
 export async function writeGenerated(out: string, options: { size?: number; seed?: number; citationsPerPaper?: number; endDate?: string }) {
   return generateRetractionData({

@@ -93,7 +93,7 @@ export const CLOCK_NOTE =
   'with chains overlapping when they run in parallel threads; CPU seconds (cpu.*, ess_per_cpu_second) are the CPU time (user + system) of the threads that ran the chains, ' +
   'which load on other processes does not inflate. The load average before and after sampling says how busy the machine was.';
 
-export const KFOLD_DEFINITIONS = {
+const KFOLD_DEFINITIONS = {
   elpd_kfold:
     'elpd_kfold_joint: the sum over countries of log p(y_c | data without the fold of c), the rows of each left-out country predicted jointly as a new country ' +
     '(one new country effect, integrated out, shared by its rows). It may be above or below the pointwise figure: compare models on the same figure.',

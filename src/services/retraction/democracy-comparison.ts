@@ -15,7 +15,7 @@ import type { CountFamily, FitResult } from './bayes/types.ts';
 import { PANEL_AGGREGATES, modelPanel, readPanel, type PanelSummary } from './democracy.ts';
 import type { RetractionDb } from './tables.ts';
 
-export const FITS_INDEX = 'democracy_model_fits';
+const FITS_INDEX = 'democracy_model_fits';
 const entryName = (label: string) => `democracy_model_fit:${label}`;
 const drawsName = (label: string) => `democracy_model_fit_draws:${label}`;
 
@@ -101,7 +101,7 @@ export async function storeFitEntry(trx: AnyDatabase, dataVersion: string, entry
   await putAggregate(trx, 'retraction', FITS_INDEX, dataVersion, { labels });
 }
 
-export async function storedFitEntries(db: RetractionDb): Promise<StoredFitEntry[]> {
+async function storedFitEntries(db: RetractionDb): Promise<StoredFitEntry[]> {
   const index = await getAggregate<{ labels: string[] }>(db, 'retraction', FITS_INDEX);
   const out: StoredFitEntry[] = [];
   for (const label of index?.value.labels ?? []) {
@@ -118,7 +118,7 @@ async function currentPanelVersion(db: RetractionDb): Promise<string | null> {
 const sameObservations = (a: LooPointwise, b: LooPointwise) =>
   a.country.length === b.country.length && a.country.every((c, i) => c === b.country[i] && a.year[i] === b.year[i]);
 
-export const COMPARISON_METHOD =
+const COMPARISON_METHOD =
   'Paired comparison by PSIS-LOO, as loo::loo_compare: the fits of the current panel ordered by elpd_loo; elpd_diff = Σ_i (elpd_loo_i of the fit − elpd_loo_i of the best), ' +
   'se_diff = √n · sd_i of those pointwise differences (the fits predict the same country-years, so the difference is judged on the pairs, not on the two elpd_loo SEs). ' +
   'A difference of a few se_diff or more is a clear preference; below about 4 (elpd units) the fits predict alike (Sivula, Magnusson & Vehtari 2020). ' +
@@ -191,11 +191,11 @@ export async function compareStoredFits(db: RetractionDb) {
   };
 }
 
-export const KFOLD_COMPARISON_METHOD =
+const KFOLD_COMPARISON_METHOD =
   "The same paired comparison on brms::kfold's pointwise terms (elpd_kfold_pointwise: each country-year predicted by the fit without its fold, as a new country), " +
   'for the fits run with k-fold on the same folds (`pdi fit retraction --kfold K` with the same seed). Reliable where Pareto k flags PSIS-LOO.';
 
-export function fitListBody(entries: StoredFitEntry[], current: string | null) {
+function fitListBody(entries: StoredFitEntry[], current: string | null) {
   return entries.map((e) => ({
     label: e.label,
     model: e.model,

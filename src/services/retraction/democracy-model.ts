@@ -27,9 +27,9 @@ export const PANEL_DATASET = 'democracy-panel';
 
 const aggregateName = (source: ModelSource) => `democracy_model:${source}`;
 /** The posterior draws of the service's own fit, stored with the same data version as the fit. */
-export const DRAWS_AGGREGATE = 'democracy_model_draws:fitted';
+const DRAWS_AGGREGATE = 'democracy_model_draws:fitted';
 
-export interface StoredModel {
+interface StoredModel {
   fit: FitResult;
   provenance: {
     source: ModelSource;
@@ -67,11 +67,11 @@ export interface FitOptions {
   label?: string;
 }
 
-export const PARAMETERISATION_CHOICES = ['auto', 'centred', 'non-centred'] as const;
-export type ParameterisationChoice = (typeof PARAMETERISATION_CHOICES)[number];
+const PARAMETERISATION_CHOICES = ['auto', 'centred', 'non-centred'] as const;
+type ParameterisationChoice = (typeof PARAMETERISATION_CHOICES)[number];
 
 /** A fit's label: what a URL query and a file name can carry unchanged. */
-export const FIT_LABEL = /^[A-Za-z0-9._-]{1,40}$/;
+const FIT_LABEL = /^[A-Za-z0-9._-]{1,40}$/;
 
 /** Prior names the command line accepts, with the only distribution the model has for each. */
 const PRIOR_SPECS = {
@@ -82,11 +82,11 @@ const PRIOR_SPECS = {
   phi: { key: 'dispersion', distribution: 'gamma', parameters: ['shape', 'rate'] },
 } as const;
 
-export const PRIOR_SYNTAX =
+const PRIOR_SYNTAX =
   'alpha=normal(mean,sd), beta=normal(mean,sd), sigma_country=exponential(rate), sigma_year=exponential(rate), phi=gamma(shape,rate)';
 
 /** Parses `name=distribution(a,b)` (as in `--prior beta=normal(0,0.5)`) into a priors override; RangeError if malformed. */
-export function parsePriorSpec(spec: string): DeepPartial<ModelPriors> {
+function parsePriorSpec(spec: string): DeepPartial<ModelPriors> {
   const match = /^\s*([a-z_]+)\s*=\s*([a-z]+)\s*\(([^)]*)\)\s*$/i.exec(spec);
   if (!match) throw new RangeError(`--prior ${JSON.stringify(spec)}: expected name=distribution(parameters), one of ${PRIOR_SYNTAX}`);
   const [, rawName, rawDistribution, rawArgs] = match;
@@ -355,7 +355,7 @@ export function fitReport(fit: FitResult, report: ImportReport, label?: string):
 }
 
 /** JSON with object keys sorted at every level. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

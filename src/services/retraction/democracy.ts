@@ -70,7 +70,7 @@ export function pearson(x: readonly number[], y: readonly number[]): number | nu
 }
 
 /** Ranks from 1, ties sharing their average rank. */
-export function ranks(values: readonly number[]): number[] {
+function ranks(values: readonly number[]): number[] {
   const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
   const out = new Array<number>(values.length);
   for (let i = 0; i < order.length;) {
@@ -83,7 +83,7 @@ export function ranks(values: readonly number[]): number[] {
 }
 
 /** 95% interval of a Pearson r by Fisher's z transform (normal approximation, n ≥ 4). */
-export function fisherInterval(r: number, n: number): { lower: number; upper: number } | null {
+function fisherInterval(r: number, n: number): { lower: number; upper: number } | null {
   if (n < 4 || Math.abs(r) >= 1) return null;
   const z = Math.atanh(r);
   const half = 1.959963984540054 / Math.sqrt(n - 3);
@@ -104,7 +104,7 @@ export interface PanelSummary {
   democracy_index: { mean: number | null; min: number | null; max: number | null };
 }
 
-export function summarisePanel(rows: readonly StoredPanelRow[], covariates: string[]): PanelSummary {
+function summarisePanel(rows: readonly StoredPanelRow[], covariates: string[]): PanelSummary {
   const predictors = [DEMOCRACY_PREDICTOR, ...covariates];
   const years = [...new Set(rows.map((r) => r.year))].sort((a, b) => a - b);
   const democracy = rows.map((r) => r.democracy_index).filter((v): v is number => v !== null);
@@ -192,7 +192,7 @@ export interface DemocracyVisualizations {
 }
 
 /** Rates are retractions per 1,000 publications, pooled over the rows where both counts are known. */
-export function computeVisualizations(rows: readonly StoredPanelRow[]): DemocracyVisualizations {
+function computeVisualizations(rows: readonly StoredPanelRow[]): DemocracyVisualizations {
   const byCountry = new Map<string, StoredPanelRow[]>();
   for (const r of rows) byCountry.set(r.country, [...(byCountry.get(r.country) ?? []), r]);
   const counted = (list: readonly StoredPanelRow[]) => {

@@ -17,7 +17,7 @@ import type { ExportBlocksTable, RetractionDb } from './tables.ts';
 
 const COLUMNS = [...EXPORT_COLUMNS];
 /** Lines per stored block: a 1,000-row export reads 16 rows. */
-export const BLOCK_LINES = 64;
+const BLOCK_LINES = 64;
 
 /** The CSV text of one paper (one record, CRLF-terminated), as the core writer writes it. */
 async function csvLine(paper: ExportPaper): Promise<Buffer> {
@@ -27,7 +27,7 @@ async function csvLine(paper: ExportPaper): Promise<Buffer> {
 }
 
 /** The header record of the CSV export. */
-export async function csvHeader(): Promise<Buffer> {
+async function csvHeader(): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of csvChunks([], { columns: COLUMNS })) parts.push(chunk);
   return Buffer.concat(parts);
@@ -86,26 +86,6 @@ export async function refreshExportLines(trx: RetractionDb): Promise<void> {
   await flush(true);
 }
 
-/** Databases whose blocks this process has seen: an import rewrites them in its transaction, so they stay. */
-const linesPresent = new WeakSet<RetractionDb>();
-
-/**
- * Data imported by an older pdi has papers but no stored blocks: write them once, under the import lock.
- * (One probe per database and process once they exist.)
- */
-export async function ensureExportLines(db: RetractionDb): Promise<void> {
-  if (linesPresent.has(db)) return;
-  if (await db.selectFrom('retraction_export_blocks').select('block').limit(1).executeTakeFirst()) {
-    linesPresent.add(db);
-    return;
-  }
-  if (!(await db.selectFrom('retraction_papers').select('id').limit(1).executeTakeFirst())) return;
-  await db.transaction().execute(async (trx) => {
-    await lockForTransaction(trx, 'import:retraction');
-    if (!(await trx.selectFrom('retraction_export_blocks').select('block').limit(1).executeTakeFirst())) await refreshExportLines(trx);
-  });
-}
-
 type Block = Pick<ExportBlocksTable, 'lines' | 'bytes' | 'ends'>;
 
 const readBlocks = (db: RetractionDb, series: NatureFilter, from: number, count: number): Promise<Block[]> =>
@@ -118,40 +98,62 @@ const readBlocks = (db: RetractionDb, series: NatureFilter, from: number, count:
     .limit(count)
     .execute();
 
-/**
- * The first page of each series, per database and data version. Every export starts at the top of its series
- * (it takes a limit, never an offset), and profiling the 1,000-row export at 50 connections put about half of its
- * CPU time in reading that same page again; it is read once per data version instead (at most one page, about
- * 400 KB, per series). The version is the service's data version as the kernel sees it.
- */
-const firstPages = new WeakMap<RetractionDb, { version: string; pages: Map<string, Promise<Block[]>> }>();
+/** What a server process holds of one database's stored export lines (one per service state, state.ts). */
+export class HeldExportLines {
+  /** The blocks were seen: an import rewrites them in its transaction, so they stay. */
+  private present = false;
+  /**
+   * The first page of each series, per data version. Every export starts at the top of its series (it takes a
+   * limit, never an offset), and profiling the 1,000-row export at 50 connections put about half of its CPU time in
+   * reading that same page again; it is read once per data version instead (at most one page, about 400 KB, per
+   * series). The version is the service's data version as the kernel sees it.
+   */
+  private firstPages: { version: string; pages: Map<string, Promise<Block[]>> } | null = null;
 
-function firstPage(db: RetractionDb, version: string, series: NatureFilter, pageBlocks: number): Promise<Block[]> {
-  let held = firstPages.get(db);
-  if (held?.version !== version) firstPages.set(db, (held = { version, pages: new Map() }));
-  const key = `${series} ${pageBlocks}`;
-  let page = held.pages.get(key);
-  if (!page) {
-    const pages = held.pages;
-    const read = readBlocks(db, series, 0, pageBlocks);
-    pages.set(key, (page = read));
-    read.catch(() => {
-      if (pages.get(key) === read) pages.delete(key); // a failed read is tried again by the next request
+  /**
+   * Data imported by an older pdi has papers but no stored blocks: write them once, under the import lock.
+   * (One probe per process once they exist.)
+   */
+  async ensure(db: RetractionDb): Promise<void> {
+    if (this.present) return;
+    if (await db.selectFrom('retraction_export_blocks').select('block').limit(1).executeTakeFirst()) {
+      this.present = true;
+      return;
+    }
+    if (!(await db.selectFrom('retraction_papers').select('id').limit(1).executeTakeFirst())) return;
+    await db.transaction().execute(async (trx) => {
+      await lockForTransaction(trx, 'import:retraction');
+      if (!(await trx.selectFrom('retraction_export_blocks').select('block').limit(1).executeTakeFirst())) await refreshExportLines(trx);
     });
   }
-  return page;
+
+  firstPage(db: RetractionDb, version: string, series: NatureFilter, pageBlocks: number): Promise<Block[]> {
+    let held = this.firstPages;
+    if (held?.version !== version) this.firstPages = held = { version, pages: new Map() };
+    const key = `${series} ${pageBlocks}`;
+    let page = held.pages.get(key);
+    if (!page) {
+      const pages = held.pages;
+      const read = readBlocks(db, series, 0, pageBlocks);
+      pages.set(key, (page = read));
+      read.catch(() => {
+        if (pages.get(key) === read) pages.delete(key); // a failed read is tried again by the next request
+      });
+    }
+    return page;
+  }
 }
 
 /**
  * The CSV export: the header, then the first `limit` stored lines of the series in export order (retraction
  * date newest first, then row id), read `pageBlocks` blocks at a time (about 400 KB; one read for 1,000 rows)
  * and handed on one page per chunk: what is held is a page and the chunk the client has not taken yet. With
- * `dataVersion`, the first page comes from the per-version copy (firstPage).
+ * `held` and `dataVersion`, the first page comes from the per-version copy (HeldExportLines.firstPage).
  */
 export async function* exportCsvChunks(
   db: RetractionDb,
   limit: number,
-  options: { nature?: NatureFilter; pageBlocks?: number; dataVersion?: string | null } = {},
+  options: { nature?: NatureFilter; pageBlocks?: number; held?: HeldExportLines; dataVersion?: string | null } = {},
 ): AsyncGenerator<Buffer, void, undefined> {
   const series = options.nature ?? 'all';
   const pageBlocks = options.pageBlocks ?? 16;
@@ -161,8 +163,8 @@ export async function* exportCsvChunks(
   while (remaining > 0) {
     const wanted = Math.min(pageBlocks, Math.ceil(remaining / BLOCK_LINES));
     const page =
-      next === 0 && options.dataVersion
-        ? (await firstPage(db, options.dataVersion, series, pageBlocks)).slice(0, wanted)
+      next === 0 && options.held && options.dataVersion
+        ? (await options.held.firstPage(db, options.dataVersion, series, pageBlocks)).slice(0, wanted)
         : await readBlocks(db, series, next, wanted);
     const parts: Buffer[] = [];
     for (const b of page) {

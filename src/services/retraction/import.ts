@@ -202,7 +202,7 @@ function setAsideRow(edge: CitationEdge): Insertable<CitationsSetAsideTable> {
   };
 }
 
-export function stagedRow(edge: CitationEdge, paper: PaperRef): StagedCitation {
+function stagedRow(edge: CitationEdge, paper: PaperRef): StagedCitation {
   const { doi_key: _cited, ...row } = setAsideRow(edge);
   const days = row.citing_date && paper.retraction_date ? daysBetween(paper.retraction_date, row.citing_date) : null;
   return {
@@ -295,15 +295,6 @@ async function* citationEdges(
     }
   }
   yield edges;
-}
-
-/** Citation files found in a directory (every .csv/.json/.jsonl/.ndjson whose name mentions citations or works). */
-export function citationFilesIn(dir: string): string[] {
-  return fs
-    .readdirSync(dir)
-    .filter((f) => /\.(csv|json|jsonl|ndjson)$/i.test(f) && /citation|openalex|works|coci|opencitations/i.test(f))
-    .sort()
-    .map((f) => path.join(dir, f));
 }
 
 /**
@@ -430,7 +421,7 @@ export async function importPanel(db: Db, file: string, options: ImportOptions =
 
 // ---------------------------------------------------------------- by path
 
-export const IMPORT_KINDS = ['auto', 'retraction-watch', 'citations', 'panel', 'published-fit'] as const;
+const IMPORT_KINDS = ['auto', 'retraction-watch', 'citations', 'panel', 'published-fit'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 async function firstLine(file: string): Promise<string> {

@@ -19,12 +19,12 @@ import { PAPER_DATASETS } from './reports.ts';
 import type { Download, ExportFormat } from './reports.ts';
 
 import { FACET_SIZE, SEARCH_MIN_QUERY, SEARCH_ORDER } from './search-limits.ts';
-export { FACET_SIZE, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MIN_QUERY, SEARCH_ORDER } from './search-limits.ts';
+export { SEARCH_MAX_LIMIT, SEARCH_MIN_QUERY } from './search-limits.ts';
 
 export const TEXT_FILTERS = ['journal', 'subject', 'country', 'reason'] as const;
-export type TextFilter = (typeof TEXT_FILTERS)[number];
+type TextFilter = (typeof TEXT_FILTERS)[number];
 export const DATE_FILTERS = ['retracted_from', 'retracted_to', 'published_from', 'published_to'] as const;
-export type DateFilter = (typeof DATE_FILTERS)[number];
+type DateFilter = (typeof DATE_FILTERS)[number];
 
 export type SearchFilters = { q?: string; nature: NatureFilter } & { [K in TextFilter]?: string } & { [K in DateFilter]?: string };
 
@@ -160,7 +160,7 @@ async function searchRows(
 }
 
 /** The filters as one condition on `retraction_papers as p`. */
-export async function searchWhere(db: RetractionDb, f: SearchFilters): Promise<Expression<SqlBool>> {
+async function searchWhere(db: RetractionDb, f: SearchFilters): Promise<Expression<SqlBool>> {
   return whereAll(await conditions(db, f));
 }
 
@@ -261,7 +261,7 @@ export async function searchPapers(db: RetractionDb, f: SearchFilters, page: num
 }
 
 /** Up to `limit` matching records in SEARCH_ORDER, read `pageSize` at a time while the client downloads. */
-export async function* searchExportRows(db: RetractionDb, f: SearchFilters, limit: number, pageSize = 500): AsyncGenerator<SearchResult> {
+async function* searchExportRows(db: RetractionDb, f: SearchFilters, limit: number, pageSize = 500): AsyncGenerator<SearchResult> {
   const where = await searchWhere(db, f);
   for (let offset = 0; offset < limit; offset += pageSize) {
     const rows = await searchRows(db, f, where, offset, Math.min(pageSize, limit - offset));
@@ -271,7 +271,7 @@ export async function* searchExportRows(db: RetractionDb, f: SearchFilters, limi
 }
 
 /** The columns of the search export: the export's, and the kind of notice in pdi's words. */
-export const SEARCH_EXPORT_COLUMNS = [...EXPORT_COLUMNS, 'nature'] as const;
+const SEARCH_EXPORT_COLUMNS = [...EXPORT_COLUMNS, 'nature'] as const;
 
 /** A search result as a streamed download, in the formats and under the row cap of /api/export/. */
 export async function searchDownload(

@@ -5,16 +5,17 @@ import { Readable } from 'node:stream';
 import { notFound } from '../../core/http/errors.ts';
 import { getAggregate } from '../../core/db/datasets.ts';
 import { EXPORT_CONTENT_TYPES, csvChunks, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
-import { ensureExportLines, exportCsvChunks } from './export-lines.ts';
+import { exportCsvChunks } from './export-lines.ts';
 import { AGGREGATES, ANALYTICS_CSV_COLUMNS, analyticsCsvRows, ensureAggregates } from './aggregates.ts';
 import type { AnalyticsTables, AnalyticsType } from './aggregates.ts';
-import { AnalyticsIndexCache, INDEX_AGGREGATE, rate } from './analytics-index.ts';
+import { INDEX_AGGREGATE, rate } from './analytics-index.ts';
 import type { PostRetractionAnalytics } from './analytics-index.ts';
 import { NATURES, natureOf } from './nature.ts';
 import type { Nature, NatureFilter } from './nature.ts';
 import type { TimeFilter } from './windows.ts';
 import { EXPORT_COLUMNS, EXPORT_ORDER, countPapers, dataSource, exportPapers, recentImports } from './repository.ts';
 import type { ExportPaper } from './repository.ts';
+import type { RetractionState } from './state.ts';
 
 /** The datasets behind the paper analytics and exports (the democracy panel is apart). */
 export const PAPER_DATASETS = ['papers', 'citations'];
@@ -38,17 +39,15 @@ export interface PostRetractionRequest {
   subject?: string;
 }
 
-/** The index of the stored data version, shared by the requests of this process. */
-const indexCache = new AnalyticsIndexCache();
-
 /** Unfiltered results were stored at import; a journal or subject filter is answered from the in-memory index. */
-export async function postRetractionReport(db: RetractionDb, request: PostRetractionRequest) {
+export async function postRetractionReport(state: RetractionState, request: PostRetractionRequest) {
+  const { db, analyticsIndex } = state;
   const { timeFilter, nature, journal, subject } = request;
   let body: PostRetractionAnalytics;
   let computedAt: string;
   if (journal || subject) {
     const meta = await storedAggregate<unknown>(db, INDEX_AGGREGATE);
-    const index = await indexCache.get(db, meta.data_version);
+    const index = await analyticsIndex.get(db, meta.data_version);
     body = await index.analytics(db, { timeFilter, nature, journal, subject });
     computedAt = new Date().toISOString();
   } else {
@@ -120,8 +119,7 @@ export async function realtimeReport(db: RetractionDb, now = new Date()) {
   };
 }
 
-export const EXPORT_FORMATS = ['json', 'csv', 'excel'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type ExportFormat = 'json' | 'csv' | 'excel';
 
 export interface Download {
   contentType: string;
@@ -138,20 +136,21 @@ export interface ExportRequest {
 
 /** The export as a stream: papers read in keyset pages while the client downloads. */
 export async function exportDownload(
-  db: RetractionDb,
+  state: RetractionState,
   request: ExportRequest,
   day = new Date(),
   dataVersion: string | null = null,
 ): Promise<Download> {
   const { format, limit, nature } = request;
+  const { db, exportLines } = state;
   const base = `retracted-papers-${day.toISOString().slice(0, 10)}${nature === 'all' ? '' : `-${nature}`}-${limit}`;
   const papers = () => exportPapers(db, limit, { nature });
   if (format === 'csv') {
-    await ensureExportLines(db);
+    await exportLines.ensure(db);
     return {
       contentType: EXPORT_CONTENT_TYPES.csv,
       filename: `${base}.csv`,
-      body: Readable.from(exportCsvChunks(db, limit, { nature, dataVersion }), { objectMode: false }),
+      body: Readable.from(exportCsvChunks(db, limit, { nature, held: exportLines, dataVersion }), { objectMode: false }),
     };
   }
   if (format === 'excel') {

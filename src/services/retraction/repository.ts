@@ -18,7 +18,7 @@ import type { PaperCitationsBody } from './schemas/papers.ts';
 
 // ---------------------------------------------------------------- autocomplete
 
-export const AUTOCOMPLETE_LIMIT = 10;
+const AUTOCOMPLETE_LIMIT = 10;
 
 export type Suggestion = Static<typeof SuggestionSchema>;
 

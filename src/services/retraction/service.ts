@@ -11,6 +11,8 @@ import { ErrorBody } from './schemas/common.ts';
 import type { ImportKind } from './import.ts';
 import { loadRetractionDemo, writeGenerated } from './demo.ts';
 import { fitOptionsFromCli, fitReport, fitStoredPanel } from './democracy-model.ts';
+import { createRetractionState } from './state.ts';
+import type { RetractionState } from './state.ts';
 
 const importer = (kind: ImportKind, description: string) => ({
   description,
@@ -18,7 +20,7 @@ const importer = (kind: ImportKind, description: string) => ({
     importPath(ctx, source, kind, { isDemo: options.generated === true || options.isDemo === true, guard: importGuard(options) }),
 });
 
-export const retractionService: ServiceModule = {
+export const retractionService: ServiceModule<RetractionState> = {
   name: 'retraction',
   title: 'Retracted-paper citation service',
   description:
@@ -31,6 +33,7 @@ export const retractionService: ServiceModule = {
   errorBody: ({ message, code }) => ({ error: message, code }),
   errorSchema: ErrorBody,
   migrations: retractionMigrations,
+  createState: createRetractionState,
   routes: retractionRoutes,
   pages: retractionPages,
   importers: {

@@ -31,14 +31,14 @@ import type {
   RetractionDb,
 } from './tables.ts';
 
-export const LIST_JOIN = '; ';
+const LIST_JOIN = '; ';
 
 function hash(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('hex');
 }
 
 /** The papers-table columns of a record (what the content hash covers). */
-export function paperColumns(record: RetractionRecord, isDemo: boolean) {
+function paperColumns(record: RetractionRecord, isDemo: boolean) {
   const author = record.authors.join(LIST_JOIN);
   return {
     title: record.title,
@@ -423,7 +423,7 @@ export async function recomputeDaysAfter(trx: RetractionDb, paperIds: number[]):
 
 export type StagedCitation = Insertable<CitationsTable>;
 
-export const STAGING_TABLE = 'retraction_citation_staging' as const;
+const STAGING_TABLE = 'retraction_citation_staging' as const;
 
 /** A citations import's staging area: the rows tagged with its id (its data version). */
 export class CitationStaging {

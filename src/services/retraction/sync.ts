@@ -3,7 +3,7 @@
 // `pdi import retraction --kind retraction-watch`.
 import type { SyncDefinition } from '../../core/sync/source.ts';
 
-export const RETRACTION_WATCH_CSV_URL = 'https://gitlab.com/crossref/retraction-watch-data/-/raw/main/retraction_watch.csv';
+const RETRACTION_WATCH_CSV_URL = 'https://gitlab.com/crossref/retraction-watch-data/-/raw/main/retraction_watch.csv';
 
 export const retractionSync: SyncDefinition = {
   service: 'retraction',

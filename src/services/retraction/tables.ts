@@ -1,12 +1,12 @@
 // Service E's tables as Kysely sees them (`RetractionTables`), beside migrations.ts which creates them. Row types
 // elsewhere are derived from these (`Selectable<PapersTable>`, `Insertable<CitationsTable>`), never restated.
-import type { ColumnType, Insertable, Kysely, Selectable } from 'kysely';
+import type { ColumnType, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
 import type { CoreTables, DbBoolean, DbId, DbInteger, DbJson } from '../../core/db/tables.ts';
 import type { Nature, NatureFilter } from './nature.ts';
 
 /** One Retraction Watch record. Multi-valued fields are joined with "; " (their parts are also child rows). */
-export interface PapersTable {
+interface PapersTable {
   id: DbId;
   record_id: string;
   title: string;
@@ -73,7 +73,7 @@ export interface CitationsTable {
 }
 
 /** Where a citations import stages its set before merging (rows tagged with the import's data version). */
-export interface CitationStagingTable extends CitationsTable {
+interface CitationStagingTable extends CitationsTable {
   import_id: string;
 }
 
@@ -87,7 +87,7 @@ export interface PaperChangesTable extends Omit<PapersTable, 'id' | 'record_id' 
 }
 
 /** Per-paper citation counts, refreshed after every import that changes papers or citations. */
-export interface PaperCountsTable {
+interface PaperCountsTable {
   paper_id: DbInteger;
   total: number;
   pre: number;
@@ -115,10 +115,10 @@ export type WindowMeasure = 'total' | 'post' | 'd30' | 'd365' | 'd730' | 'dover'
 export const TIME_FILTERS = ['all', '1y', '3y', '5y'] as const;
 export type TimeFilter = (typeof TIME_FILTERS)[number];
 
-export type PaperWindowsTable = { paper_id: DbInteger } & { [K in `${WindowMeasure}_${TimeFilter}`]: number };
+type PaperWindowsTable = { paper_id: DbInteger } & { [K in `${WindowMeasure}_${TimeFilter}`]: number };
 
 /** Post-retraction citations per paper and citing month (the trend months only), per time window. */
-export type PaperMonthsTable = { paper_id: DbInteger; month: string } & { [K in `post_${TimeFilter}`]: number };
+type PaperMonthsTable = { paper_id: DbInteger; month: string } & { [K in `post_${TimeFilter}`]: number };
 
 /**
  * The CSV export's finished lines in export order, BLOCK_LINES per block (export-lines.ts), one series per
@@ -135,7 +135,7 @@ export interface ExportBlocksTable {
 }
 
 /** The analytics index of a data version in binary form (analytics-index.ts), stored by the importers. */
-export interface AnalyticsSnapshotsTable {
+interface AnalyticsSnapshotsTable {
   name: string;
   data_version: string;
   bytes: Buffer;
@@ -175,15 +175,11 @@ export type RetractionTables = {
   retraction_panel: PanelTable;
 };
 
-export type RetractionDatabase = CoreTables & RetractionTables;
+type RetractionDatabase = CoreTables & RetractionTables;
 /** What every read and write of Service E takes: the service's database or a transaction on it. */
 export type RetractionDb = Kysely<RetractionDatabase>;
 
 export type PaperRow = Selectable<PapersTable>;
-export type NewPaper = Insertable<PapersTable>;
-export type CitationRow = Selectable<CitationsTable>;
-export type NewCitation = Insertable<CitationsTable>;
-export type PanelRow = Selectable<PanelTable>;
 
 /** Service E's view of a pdi database. */
 export function retractionDb(db: Db): RetractionDb {

@@ -11,7 +11,7 @@ import { DEFAULT_HORIZONS } from '../forecast/forecast-panel.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import { listDraws } from '../repository.ts';
 import type { CategoryRecord, DrawRecord } from '../repository.ts';
-import type { DrawsRouteContext } from '../routes/context.ts';
+import type { DrawsState } from '../state.ts';
 import { forecastChart } from './forecast-chart.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
@@ -273,7 +273,7 @@ function statsRow(view: ForecastView, category: CategoryRecord, w: Words): SafeH
   </div>`;
 }
 
-export function categoryPage(app: ServiceApp, routes: DrawsRouteContext, kit: PageKit): void {
+export function categoryPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
   app.get('/categories/:id', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);

@@ -7,7 +7,7 @@ import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.t
 import type { ServiceApp } from '../../../core/service.ts';
 import { listCategories, listDraws } from '../repository.ts';
 import type { CategoryRecord, DrawRecord } from '../repository.ts';
-import type { DrawsRouteContext } from '../routes/context.ts';
+import type { DrawsState } from '../state.ts';
 import { categoryIn, categoryParam, count, dateParam, errorNote, param, score, sendPage, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -92,7 +92,7 @@ function pager(values: DrawsQuery, page: number, pages: number, w: Words): SafeH
   </nav>`;
 }
 
-export function drawsListPage(app: ServiceApp, routes: DrawsRouteContext, kit: PageKit): void {
+export function drawsListPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
   const frame = (categories: CategoryRecord[], values: DrawsQuery, content: SafeHtml, w: Words): PageRequest => ({
     title: w.t('draws.title'),
     description: w.t('draws.description'),

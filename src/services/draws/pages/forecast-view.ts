@@ -8,7 +8,7 @@ import type { SafeHtml } from '../../../core/pages/index.ts';
 import type { NewestDraw } from '../freshness.ts';
 import { forecastBasis, listCategories, listPredictions, readForecasts, readStatistics } from '../repository.ts';
 import type { CategoryRecord, DataSource } from '../repository.ts';
-import type { DrawsRouteContext } from '../routes/context.ts';
+import type { DrawsState } from '../state.ts';
 import { categoryIn } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -31,7 +31,7 @@ export interface ForecastView {
 }
 
 /** The view with its categories named in `language`. */
-export async function readForecastView(routes: DrawsRouteContext, language: Language): Promise<ForecastView> {
+export async function readForecastView(routes: DrawsState, language: Language): Promise<ForecastView> {
   await routes.recordServed();
   const [categories, statistics, predictions, forecasts] = await Promise.all([
     listCategories(routes.db, { activeOnly: true }),

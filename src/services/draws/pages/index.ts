@@ -2,7 +2,7 @@
 // time and the forecast fan, every draw, the models' backtest, and the "my score" tool. Built on the repository
 // functions the API handlers call; everything works without JavaScript, in English and French (messages/).
 import type { ServicePages } from '../../../core/service.ts';
-import { drawsRouteContext } from '../routes/context.ts';
+import type { DrawsState } from '../state.ts';
 import { categoryPage } from './category.ts';
 import { drawsListPage } from './draws-list.ts';
 import { modelsPage } from './models.ts';
@@ -11,13 +11,13 @@ import { overviewPage } from './overview.ts';
 import { trackRecordPage } from './track-record.ts';
 import { drawsHeader } from './shared.ts';
 
-export const drawsPages: ServicePages = {
+export const drawsPages: ServicePages<DrawsState> = {
   title: drawsHeader('en').serviceTitle,
   sections: drawsHeader('en').sections,
   languages: ['en', 'fr'],
   header: drawsHeader,
   async routes(app, ctx, kit) {
-    const routes = drawsRouteContext(ctx);
+    const routes = ctx.state;
     overviewPage(app, routes, kit);
     categoryPage(app, routes, kit);
     drawsListPage(app, routes, kit);

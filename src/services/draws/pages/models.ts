@@ -8,7 +8,7 @@ import type { StoredForecasts, StoredModelPerformance } from '../aggregates.ts';
 import type { HorizonMetrics } from '../forecast/metrics.ts';
 import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 import { listCategories, readForecasts } from '../repository.ts';
-import type { DrawsRouteContext } from '../routes/context.ts';
+import type { DrawsState } from '../state.ts';
 import { categoryIn, count, percent, sendPage, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -91,7 +91,7 @@ function horizonTable(stored: StoredForecasts, h: number, kind: 'crs' | 'invitat
   </div>`;
 }
 
-async function categoryTable(routes: DrawsRouteContext, stored: StoredForecasts, w: Words): Promise<SafeHtml> {
+async function categoryTable(routes: DrawsState, stored: StoredForecasts, w: Words): Promise<SafeHtml> {
   const { t, loc } = w;
   const names = new Map((await listCategories(routes.db, { activeOnly: false })).map((c) => [c.id, categoryIn(c, loc.language).name]));
   const rows = stored.categories.filter((c) => c.backtest_h1.n > 0 || c.status === 'predicted' || c.status === 'young');
@@ -188,7 +188,7 @@ function catalogue(w: Words): SafeHtml {
   </dl>`;
 }
 
-export function modelsPage(app: ServiceApp, routes: DrawsRouteContext, kit: PageKit): void {
+export function modelsPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
   app.get('/models', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);

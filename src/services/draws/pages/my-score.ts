@@ -7,7 +7,7 @@ import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.t
 import type { ServiceApp } from '../../../core/service.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import type { CategoryRecord } from '../repository.ts';
-import type { DrawsRouteContext } from '../routes/context.ts';
+import type { DrawsState } from '../state.ts';
 import { drawOrdinal } from './category.ts';
 import { CLEARANCE_FORMULA, CRS_RANGE, centralRange, clearance, lawScales } from './clearance.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
@@ -135,7 +135,7 @@ function method(view: ForecastView, crs: number | undefined, category: CategoryR
     </ul>`;
 }
 
-export function myScorePage(app: ServiceApp, routes: DrawsRouteContext, kit: PageKit): void {
+export function myScorePage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
   const page = async (
     view: ForecastView,
     values: { crs?: string; category?: CategoryRecord },

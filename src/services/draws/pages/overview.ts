@@ -6,7 +6,7 @@ import type { ForestRow, PageKit, SafeHtml } from '../../../core/pages/index.ts'
 import type { ServiceApp } from '../../../core/service.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import type { CategoryRecord } from '../repository.ts';
-import type { DrawsRouteContext } from '../routes/context.ts';
+import type { DrawsState } from '../state.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import { count, dateRange, nextDraw, percent, range, score, scoreForm, sendPage, statusBadge, wordsOf } from './shared.ts';
@@ -163,7 +163,7 @@ function calibrationSentence(view: ForecastView, w: Words): SafeHtml {
   </p>`;
 }
 
-export function overviewPage(app: ServiceApp, routes: DrawsRouteContext, kit: PageKit): void {
+export function overviewPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
   app.get('/', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);

@@ -13,7 +13,7 @@ import type { StoredCategoryForecast } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import { findCategory } from '../repository.ts';
 import type { CategoryRecord } from '../repository.ts';
-import type { DrawsRouteContext } from '../routes/context.ts';
+import type { DrawsState } from '../state.ts';
 import { CATEGORY_NAMES_FR } from '../feed/categories.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
 import { errorNote } from '../../../core/pages/replies.ts';
@@ -78,7 +78,7 @@ export function dateParam(value: string | undefined, name: string, w: Words): st
 
 /** A category chosen in a form: 400 for a value that is not a whole number or names no category. */
 export async function categoryParam(
-  routes: DrawsRouteContext,
+  routes: DrawsState,
   value: string | undefined,
   w: Words,
   name = 'category',

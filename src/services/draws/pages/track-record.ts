@@ -5,7 +5,7 @@ import { html } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { listCategories } from '../repository.ts';
-import type { DrawsRouteContext } from '../routes/context.ts';
+import type { DrawsState } from '../state.ts';
 import { readTrackRecord, trackRecordEntry } from '../track-record.ts';
 import type { CategoryRecordSummary, SeriesRecord, TrackRecordEntry } from '../track-record.ts';
 import { categoryIn, categoryParam, count, param, percent, range, score, sendPage, wordsOf } from './shared.ts';
@@ -104,7 +104,7 @@ function entriesTable(entries: readonly TrackRecordEntry[], w: Words): SafeHtml 
   </div>`;
 }
 
-export function trackRecordPage(app: ServiceApp, routes: DrawsRouteContext, kit: PageKit): void {
+export function trackRecordPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
   app.get('/track-record', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);

@@ -1,13 +1,13 @@
 // GET /api/categories/ (a bare array, as the spec says), /api/categories/{id}/statistics/ and
 // /api/categories/{id}/predictions/.
-import type { ServiceApp } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import { categoryStatistics } from '../aggregates.ts';
 import { forecastBasis, listCategories, listDraws, listPredictions, readForecasts, readStatistics } from '../repository.ts';
 import { categoriesRoute, categoryPredictionsRoute, categoryStatisticsRoute } from '../schemas/categories.ts';
-import type { DrawsRouteContext } from './context.ts';
+import type { DrawsState } from '../state.ts';
 
-export async function categoryRoutes(app: ServiceApp, routes: DrawsRouteContext): Promise<void> {
-  const { db } = routes;
+export async function categoryRoutes(app: ServiceApp, { state }: ServingContext<DrawsState>): Promise<void> {
+  const { db } = state;
 
   app.get('/api/categories/', { schema: categoriesRoute, config: { operation: 'categories', responseCache: true } }, async () => {
     const [categories, statistics] = await Promise.all([listCategories(db, { activeOnly: true }), readStatistics(db)]);
@@ -32,15 +32,15 @@ export async function categoryRoutes(app: ServiceApp, routes: DrawsRouteContext)
     '/api/categories/:id/statistics/',
     { schema: categoryStatisticsRoute, config: { operation: 'statistics', responseCache: true } },
     async (request) => {
-      const category = await routes.requireCategory(request.params.id, 'id');
+      const category = await state.requireCategory(request.params.id, 'id');
       const statistics = await readStatistics(db);
       const s = statistics?.categories[String(category.id)] ?? categoryStatistics([]);
-      const [latest] = await listDraws(db, { categoryId: category.id, limit: 1, through: routes.asOf() });
+      const [latest] = await listDraws(db, { categoryId: category.id, limit: 1, through: state.asOf() });
       const { latest_round_number: _, ...numbers } = s;
       return {
         success: true,
         data: { category_id: category.id, category_name: category.name, ...numbers, latest_draw: latest ?? null },
-        data_source: await routes.source(),
+        data_source: await state.source(),
       };
     },
   );
@@ -49,14 +49,14 @@ export async function categoryRoutes(app: ServiceApp, routes: DrawsRouteContext)
     '/api/categories/:id/predictions/',
     { schema: categoryPredictionsRoute, config: { operation: 'predictions', responseCache: true } },
     async (request) => {
-      const category = await routes.requireCategory(request.params.id, 'id');
-      await routes.recordServed();
+      const category = await state.requireCategory(request.params.id, 'id');
+      await state.recordServed();
       const [predictions, forecasts] = await Promise.all([listPredictions(db, category.id), readForecasts(db)]);
       return {
         success: true,
         data: { category_id: category.id, category_name: category.name, predictions: predictions.get(category.id) ?? [] },
         ...(await forecastBasis(db, forecasts?.value.as_of ?? null)),
-        data_source: await routes.source(forecasts?.value.as_of ?? null),
+        data_source: await state.source(forecasts?.value.as_of ?? null),
       };
     },
   );

@@ -4,10 +4,10 @@ import { badRequest } from '../../../core/http/errors.ts';
 import { LANGUAGES, negotiateLanguage } from '../../../core/i18n/language.ts';
 import type { Language } from '../../../core/i18n/language.ts';
 import { parseDate } from '../../../core/http/params.ts';
-import type { ServiceApp } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import { listDraws, recentWindow } from '../repository.ts';
 import { drawsRoute, recentDrawsRoute } from '../schemas/draws.ts';
-import type { DrawsRouteContext } from './context.ts';
+import type { DrawsState } from '../state.ts';
 
 /**
  * The language a request asks for: `lang` (checked by the schema), else Accept-Language. The routes declare
@@ -19,8 +19,8 @@ function drawsLanguage(request: FastifyRequest, lang: string | undefined): Langu
   return negotiateLanguage(undefined, request.headers['accept-language'], LANGUAGES);
 }
 
-export async function drawRoutes(app: ServiceApp, routes: DrawsRouteContext): Promise<void> {
-  const { db } = routes;
+export async function drawRoutes(app: ServiceApp, { state }: ServingContext<DrawsState>): Promise<void> {
+  const { db } = state;
 
   app.get(
     '/api/draws/',
@@ -32,9 +32,9 @@ export async function drawRoutes(app: ServiceApp, routes: DrawsRouteContext): Pr
       if (after !== undefined && before !== undefined && before <= after) {
         throw badRequest(`end_date must be after start_date (both are exclusive), got start_date ${after} and end_date ${before}`);
       }
-      const category = q.category === undefined ? undefined : await routes.requireCategory(q.category, 'category');
-      const data = await listDraws(db, { categoryId: category?.id, after, before, through: routes.asOf() }, drawsLanguage(request, q.lang));
-      return { success: true, count: data.length, data, data_source: await routes.source() };
+      const category = q.category === undefined ? undefined : await state.requireCategory(q.category, 'category');
+      const data = await listDraws(db, { categoryId: category?.id, after, before, through: state.asOf() }, drawsLanguage(request, q.lang));
+      return { success: true, count: data.length, data, data_source: await state.source() };
     },
   );
 
@@ -42,8 +42,8 @@ export async function drawRoutes(app: ServiceApp, routes: DrawsRouteContext): Pr
     '/api/draws/recent/',
     { schema: recentDrawsRoute, config: { operation: 'draws', responseCache: true, languages: LANGUAGES } },
     async (request) => {
-      const data = await listDraws(db, recentWindow(routes.asOf()), drawsLanguage(request, request.query.lang));
-      return { success: true, count: data.length, data, data_source: await routes.source() };
+      const data = await listDraws(db, recentWindow(state.asOf()), drawsLanguage(request, request.query.lang));
+      return { success: true, count: data.length, data, data_source: await state.source() };
     },
   );
 }

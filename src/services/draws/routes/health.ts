@@ -1,11 +1,11 @@
 // GET /api/health/: the spec's shape; 503 with status "unhealthy" (and the service's error fields) while the
 // database is unreachable. Never cached.
 import type { FastifyReply } from 'fastify';
-import type { ServiceApp } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import { countRows } from '../repository.ts';
 import { API_VERSION } from '../schemas/common.ts';
 import { healthRoute } from '../schemas/health.ts';
-import type { DrawsRouteContext } from './context.ts';
+import type { DrawsState } from '../state.ts';
 
 const ENDPOINTS = {
   predictions: '/api/predict/',
@@ -15,7 +15,8 @@ const ENDPOINTS = {
   documentation: '/docs',
 };
 
-export async function healthRoutes(app: ServiceApp, { ctx, db }: DrawsRouteContext): Promise<void> {
+export async function healthRoutes(app: ServiceApp, ctx: ServingContext<DrawsState>): Promise<void> {
+  const { db } = ctx.state;
   app.get(
     '/api/health/',
     { schema: healthRoute, config: { operation: 'health', cacheSeconds: 0 } },

@@ -1,11 +1,11 @@
 // GET /api/models/: each model with its description, where it is used and its measured backtest errors,
 // the rules behind every number a prediction carries, and how each category is forecast.
-import type { ServiceApp } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import type { HorizonMetrics } from '../forecast/metrics.ts';
 import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 import { listCategories, readForecasts } from '../repository.ts';
 import { modelsRoute } from '../schemas/models.ts';
-import type { DrawsRouteContext } from './context.ts';
+import type { DrawsState } from '../state.ts';
 
 function round(x: number | null, digits: number): number | null {
   if (x === null || !Number.isFinite(x)) return null;
@@ -32,8 +32,8 @@ const rounded = (weights: Record<string, number | undefined>) =>
 const WINDOW =
   'established categories: forecasts whose targets fell in the 730 days up to the as-of date; pooled_young: every young forecast ever scored';
 
-export async function modelRoutes(app: ServiceApp, routes: DrawsRouteContext): Promise<void> {
-  const { db } = routes;
+export async function modelRoutes(app: ServiceApp, { state }: ServingContext<DrawsState>): Promise<void> {
+  const { db } = state;
 
   app.get('/api/models/', { schema: modelsRoute, config: { operation: 'models', responseCache: true } }, async () => {
     const [forecasts, categories] = await Promise.all([readForecasts(db), listCategories(db, { activeOnly: false })]);
@@ -93,7 +93,7 @@ export async function modelRoutes(app: ServiceApp, routes: DrawsRouteContext): P
       methodology: { ...FORECAST_METHOD },
       intervals,
       categories: categoryForecasts,
-      data_source: await routes.source(stored?.as_of ?? null),
+      data_source: await state.source(stored?.as_of ?? null),
     };
   });
 }

@@ -1,17 +1,17 @@
 // GET /api/predict/ and /api/predict/{category_id}/: the stored predictions of each category with its
 // last five draws up to the forecasts' as-of date.
-import type { ServiceApp } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import type { StoredForecasts } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import { forecastBasis, latestDrawTimes, listCategories, listDraws, listPredictions, readForecasts } from '../repository.ts';
 import type { CategoryRecord } from '../repository.ts';
 import { predictAllRoute, predictOneRoute } from '../schemas/predict.ts';
-import type { DrawsRouteContext } from './context.ts';
+import type { DrawsState } from '../state.ts';
 
 const RECENT_DRAWS_PER_CATEGORY = 5;
 
-export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext): Promise<void> {
-  const { db } = routes;
+export async function predictRoutes(app: ServiceApp, { state }: ServingContext<DrawsState>): Promise<void> {
+  const { db } = state;
 
   async function predictEntry(category: CategoryRecord, predictions: Prediction[], through: string, stored: StoredForecasts | undefined) {
     const recent = await listDraws(db, { categoryId: category.id, through, limit: RECENT_DRAWS_PER_CATEGORY });
@@ -33,13 +33,13 @@ export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext):
   }
 
   app.get('/api/predict/', { schema: predictAllRoute, config: { operation: 'predictions', responseCache: true } }, async () => {
-    await routes.recordServed();
+    await state.recordServed();
     const [categories, predictions, forecasts] = await Promise.all([
       listCategories(db, { activeOnly: true }),
       listPredictions(db),
       readForecasts(db),
     ]);
-    const through = forecasts?.value.as_of ?? routes.asOf();
+    const through = forecasts?.value.as_of ?? state.asOf();
     const data = [];
     for (const category of categories) {
       const list = predictions.get(category.id);
@@ -51,7 +51,7 @@ export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext):
       generated_at: forecasts?.computed_at ?? new Date().toISOString(),
       ...(await forecastBasis(db, forecasts?.value.as_of ?? null)),
       data,
-      data_source: await routes.source(forecasts?.value.as_of ?? null),
+      data_source: await state.source(forecasts?.value.as_of ?? null),
     };
   });
 
@@ -59,10 +59,10 @@ export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext):
     '/api/predict/:category_id/',
     { schema: predictOneRoute, config: { operation: 'predictions', responseCache: true } },
     async (request) => {
-      const category = await routes.requireCategory(request.params.category_id, 'category_id');
-      await routes.recordServed();
+      const category = await state.requireCategory(request.params.category_id, 'category_id');
+      await state.recordServed();
       const [predictions, forecasts] = await Promise.all([listPredictions(db, category.id), readForecasts(db)]);
-      const through = forecasts?.value.as_of ?? routes.asOf();
+      const through = forecasts?.value.as_of ?? state.asOf();
       const entry = await predictEntry(category, predictions.get(category.id) ?? [], through, forecasts?.value);
       return {
         success: true,
@@ -70,7 +70,7 @@ export async function predictRoutes(app: ServiceApp, routes: DrawsRouteContext):
         generated_at: forecasts?.computed_at ?? new Date().toISOString(),
         ...(await forecastBasis(db, forecasts?.value.as_of ?? null)),
         data: [entry],
-        data_source: await routes.source(forecasts?.value.as_of ?? null),
+        data_source: await state.source(forecasts?.value.as_of ?? null),
       };
     },
   );

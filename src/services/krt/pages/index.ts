@@ -1,9 +1,9 @@
 // Service B's pages: look up a paper by DOI (/), its key resources table with exports and the RRID check
-// of every row (/paper), and the table-building chat (/chat). Built on the answers the API gives (KrtAnswers); the
+// of every row (/paper), and the table-building chat (/chat). Built on the API's own answers (state.ts); the
 // core of each page works without JavaScript, and krt-chat.js lets the chat update the table in place.
 import path from 'node:path';
 import type { ServicePages } from '../../../core/service.ts';
-import { KrtAnswers } from '../answers.ts';
+import type { KrtState } from '../state.ts';
 import type { KrtTables } from '../tables.ts';
 import { chatPages } from './chat.ts';
 import { lookupPage } from './lookup.ts';
@@ -15,7 +15,7 @@ import { krtText } from '../messages/index.ts';
 
 const t = krtText('en');
 
-export const krtPages: ServicePages = {
+export const krtPages: ServicePages<KrtState> = {
   title: t('service.title'),
   sections: [
     { label: t('nav.lookup'), href: '/' },
@@ -25,8 +25,7 @@ export const krtPages: ServicePages = {
   ],
   scripts: { 'krt-chat.js': path.join(import.meta.dirname, 'static', 'krt-chat.js') },
   async routes(app, ctx, kit) {
-    // The pages' own answers object: the same code and database as the API's, with its own copy of the knowledge base.
-    const answers = new KrtAnswers(ctx);
+    const { answers } = ctx.state;
     const db = ctx.db.kysely.withTables<KrtTables>();
     pageErrors(app, kit);
     acceptForms(app);

@@ -5,9 +5,11 @@ import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
 import { withAliases } from '../../../core/http/service-app.ts';
 import { RECOMMENDATIONS_DEFAULT, RECOMMENDATIONS_MAX, recommendSchema, suggestSchema, validateSchema } from '../schemas/ai.ts';
 import { ADDRESSES, RATE_LIMITS, required, suggestionQuery } from './common.ts';
-import type { KrtRoutePlugin } from './common.ts';
+import type { ServiceRoutes } from '../../../core/service.ts';
+import type { KrtState } from '../state.ts';
 
-export const aiRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
+export const aiRoutes: ServiceRoutes<KrtState> = async (app, ctx) => {
+  const { answers } = ctx.state;
   await rateLimitedGroup(app, ctx, { name: 'ai-suggestions', max: RATE_LIMITS['ai-suggestions'] }, (group) =>
     withAliases(group, ADDRESSES, (scope) => {
       scope.post('/api/ai/suggest-rrid/', { schema: suggestSchema, config: { operation: 'RRID suggestion' } }, async (request) =>

@@ -8,13 +8,15 @@ import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
 import { withAliases } from '../../../core/http/service-app.ts';
 import { browserSuggestQuerySchema, browserSuggestSchema, browserValidateSchema } from '../schemas/browser.ts';
 import { ADDRESSES, RATE_LIMITS, required, suggestionQuery } from './common.ts';
-import type { KrtRoutePlugin } from './common.ts';
+import type { ServiceRoutes } from '../../../core/service.ts';
+import type { KrtState } from '../state.ts';
 
 /** Paths (after the base or at the host root) that answer CORS preflights. */
 const CORS_PATHS = ['/api/browser/suggest-rrid', '/api/browser/validate-rrid', '/api/suggest-rrid'];
 const CORS_OPTIONS = { origin: '*', methods: 'GET, POST, OPTIONS', allowedHeaders: 'Content-Type', maxAge: 86400, strictPreflight: false };
 
-export const browserRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
+export const browserRoutes: ServiceRoutes<KrtState> = async (app, ctx) => {
+  const { answers } = ctx.state;
   // @fastify/cors lives in this encapsulated scope only; it answers preflights through an OPTIONS catch-all route,
   // which this hook limits to the browser paths (any other OPTIONS is the JSON 404 of an unknown route).
   await app.register(async (corsScope) => {

@@ -1,10 +1,9 @@
 // What Service B's route plugins share: the addresses every route is served at, the rate limits of the groups,
-// what a plugin is given, and the parsing of parameters several groups read.
-import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+// and the parsing of parameters several groups read.
 import { badRequest, missingParameter } from '../../../core/http/errors.ts';
 import { clampLimit, cleanText } from '../../../core/http/params.ts';
 import { normalizeDoi } from '../jats/index.ts';
-import type { KrtAnswers, SuggestionQuery } from '../answers.ts';
+import type { SuggestionQuery } from '../answers.ts';
 import { RRID_SUGGESTIONS_DEFAULT, RRID_SUGGESTIONS_MAX } from '../schemas/ai.ts';
 
 /** Requests per client per minute, by group (spec §8); `tables`, `extraction`, `statistics` and `build` (the build page) are not in the spec (docs/krt.md). */
@@ -25,15 +24,6 @@ export const RATE_LIMITS = {
 
 /** Base = host/api: the specification's address (/api + path) and the old host-root address, which clients call. */
 export const ADDRESSES = { spec: '/api', aliases: [''] };
-
-/** What every route plugin of the service is given. */
-export interface KrtRouteOptions {
-  ctx: ServiceContext;
-  answers: KrtAnswers;
-}
-
-/** A route plugin: registers one endpoint group (with its rate-limit group) on the service's app. */
-export type KrtRoutePlugin = (app: ServiceApp, options: KrtRouteOptions) => Promise<void>;
 
 export function parseDoi(raw: string | undefined): string {
   const text = raw?.trim() ?? '';

@@ -5,9 +5,11 @@ import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
 import { withAliases } from '../../../core/http/service-app.ts';
 import { SUGGESTIONS_MAX_LIMIT, checkDoiGetSchema, checkDoiPostSchema, doiSuggestionsSchema } from '../schemas/doi.ts';
 import { ADDRESSES, RATE_LIMITS, parseDoi } from './common.ts';
-import type { KrtRoutePlugin } from './common.ts';
+import type { ServiceRoutes } from '../../../core/service.ts';
+import type { KrtState } from '../state.ts';
 
-export const doiRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
+export const doiRoutes: ServiceRoutes<KrtState> = async (app, ctx) => {
+  const { answers } = ctx.state;
   await rateLimitedGroup(app, ctx, { name: 'doi-checks', max: RATE_LIMITS['doi-checks'] }, (group) =>
     withAliases(group, ADDRESSES, (scope) => {
       scope.get('/check-doi-local/', { schema: checkDoiGetSchema, config: { operation: 'DOI check', cacheSeconds: 0 } }, async (request) =>

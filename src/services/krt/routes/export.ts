@@ -8,7 +8,8 @@ import { EXPORT_FORMATS, exportSchema } from '../schemas/export.ts';
 import type { ExportFormat } from '../schemas/export.ts';
 import type { ExportFile } from '../answers.ts';
 import { ADDRESSES, RATE_LIMITS } from './common.ts';
-import type { KrtRoutePlugin } from './common.ts';
+import type { ServiceRoutes } from '../../../core/service.ts';
+import type { KrtState } from '../state.ts';
 
 function parseFormat(raw: string): ExportFormat {
   const format = raw.trim().toLowerCase();
@@ -26,7 +27,8 @@ function sendFile(reply: FastifyReply, file: ExportFile) {
   return reply.send(file.body);
 }
 
-export const exportRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
+export const exportRoutes: ServiceRoutes<KrtState> = async (app, ctx) => {
+  const { answers } = ctx.state;
   await rateLimitedGroup(app, ctx, { name: 'exports', max: RATE_LIMITS.exports }, (group) =>
     withAliases(group, ADDRESSES, (scope) => {
       scope.get(

@@ -6,7 +6,8 @@ import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
 import { withAliases } from '../../../core/http/service-app.ts';
 import { extractSchema } from '../schemas/extraction.ts';
 import { ADDRESSES, RATE_LIMITS, parseDoi } from './common.ts';
-import type { KrtRoutePlugin } from './common.ts';
+import type { ServiceRoutes } from '../../../core/service.ts';
+import type { KrtState } from '../state.ts';
 
 /** Enabled only with PDI_KRT_ADMIN_TOKEN: 404 without one on the server, 401 without one in the request, 403 when wrong. */
 export function requireAdmin(request: FastifyRequest, configured: string | undefined): void {
@@ -22,7 +23,8 @@ export function requireAdmin(request: FastifyRequest, configured: string | undef
   if (!timingSafeEqual(digest(auth[1]), digest(token))) throw new HttpError(403, 'the admin token is not valid', 'FORBIDDEN');
 }
 
-export const extractionRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
+export const extractionRoutes: ServiceRoutes<KrtState> = async (app, ctx) => {
+  const { answers } = ctx.state;
   await rateLimitedGroup(app, ctx, { name: 'extraction', max: RATE_LIMITS.extraction }, (group) =>
     withAliases(group, ADDRESSES, (scope) => {
       scope.post(

@@ -8,10 +8,11 @@ import { fetchSchema } from '../schemas/fetch.ts';
 import { fetchArticles } from '../sync.ts';
 import { importPath } from '../import.ts';
 import { ADDRESSES, RATE_LIMITS, parseDoi } from './common.ts';
-import type { KrtRoutePlugin } from './common.ts';
+import type { ServiceRoutes } from '../../../core/service.ts';
+import type { KrtState } from '../state.ts';
 import { requireAdmin } from './extraction.ts';
 
-export const fetchRoutes: KrtRoutePlugin = async (app, { ctx }) => {
+export const fetchRoutes: ServiceRoutes<KrtState> = async (app, ctx) => {
   // Each request may cost several upstream requests and an extraction: the extraction group's limit.
   await rateLimitedGroup(app, ctx, { name: 'fetch', max: RATE_LIMITS.extraction }, (group) =>
     withAliases(group, ADDRESSES, (scope) => {

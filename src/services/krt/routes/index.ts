@@ -3,9 +3,8 @@
 // served at the specification's address (base + path, e.g. /api/check-doi-local/, /api/api/krt/{id}/) and at the
 // old host-root address (/check-doi-local/, /api/krt/{id}/), which existing clients call. Registration order is
 // the order of the OpenAPI document.
-import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
-import { KrtAnswers } from '../answers.ts';
-import type { KrtRoutePlugin } from './common.ts';
+import type { ServiceApp, ServiceRoutes, ServingContext } from '../../../core/service.ts';
+import type { KrtState } from '../state.ts';
 import { doiRoutes } from './doi.ts';
 import { tableRoutes } from './tables.ts';
 import { exportRoutes } from './export.ts';
@@ -18,7 +17,7 @@ import { statisticsRoutes } from './statistics.ts';
 
 export { RATE_LIMITS } from './common.ts';
 
-const PLUGINS: readonly KrtRoutePlugin[] = [
+const PLUGINS: readonly ServiceRoutes<KrtState>[] = [
   doiRoutes,
   tableRoutes,
   exportRoutes,
@@ -30,7 +29,6 @@ const PLUGINS: readonly KrtRoutePlugin[] = [
   statisticsRoutes,
 ];
 
-export async function krtRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
-  const options = { ctx, answers: new KrtAnswers(ctx) };
-  for (const plugin of PLUGINS) await plugin(app, options);
+export async function krtRoutes(app: ServiceApp, ctx: ServingContext<KrtState>): Promise<void> {
+  for (const plugin of PLUGINS) await plugin(app, ctx);
 }

@@ -4,9 +4,11 @@ import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
 import { withAliases } from '../../../core/http/service-app.ts';
 import { VENDORS_DEFAULT, VENDORS_MAX, statisticsSchema } from '../schemas/statistics.ts';
 import { ADDRESSES, RATE_LIMITS } from './common.ts';
-import type { KrtRoutePlugin } from './common.ts';
+import type { ServiceRoutes } from '../../../core/service.ts';
+import type { KrtState } from '../state.ts';
 
-export const statisticsRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
+export const statisticsRoutes: ServiceRoutes<KrtState> = async (app, ctx) => {
+  const { answers } = ctx.state;
   await rateLimitedGroup(app, ctx, { name: 'statistics', max: RATE_LIMITS.statistics }, (group) =>
     withAliases(group, ADDRESSES, (scope) => {
       scope.get(

@@ -5,9 +5,11 @@ import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
 import { withAliases } from '../../../core/http/service-app.ts';
 import { doiTableSchema, sessionTableSchema } from '../schemas/tables.ts';
 import { ADDRESSES, RATE_LIMITS, parseDoi } from './common.ts';
-import type { KrtRoutePlugin } from './common.ts';
+import type { ServiceRoutes } from '../../../core/service.ts';
+import type { KrtState } from '../state.ts';
 
-export const tableRoutes: KrtRoutePlugin = async (app, { ctx, answers }) => {
+export const tableRoutes: ServiceRoutes<KrtState> = async (app, ctx) => {
+  const { answers } = ctx.state;
   await rateLimitedGroup(app, ctx, { name: 'tables', max: RATE_LIMITS.tables }, (group) =>
     withAliases(group, ADDRESSES, (scope) => {
       scope.get(

@@ -2,7 +2,6 @@
 // read by the function it uses. A GET form with the API's filters, the facets as links with their counts (a link adds
 // that filter), the ranked results as cards, and the matches by year as a chart with its table. A bad filter redraws
 // the form with the API's message (400).
-import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { barChart, html, queryString } from '../../../core/pages/index.ts';
 import type { HtmlValue, PageKit, SafeHtml } from '../../../core/pages/index.ts';
@@ -13,7 +12,7 @@ import type { EvidenceSearchResult, Facet, FacetValue } from '../evidence-search
 import { runEvidenceSearch } from '../routes/search.ts';
 import { CERTAINTIES, DOCUMENT_KINDS, EvidenceSearchQuery, FACETS } from '../schemas/index.ts';
 import type { EvidenceHit } from '../schemas/index.ts';
-import type { OralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import { certaintyBadge, certaintyOf, filterSelects, option, pager, recommendationBadges, wordsField, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -129,11 +128,11 @@ function frame(form: Form, results: HtmlValue, w: Words) {
   };
 }
 
-export function evidencePage(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageKit): void {
+export function evidencePage(app: ServiceApp, state: OralState, kit: PageKit): void {
   definePage(app, kit, {
     url: '/search',
     query: EvidenceSearchQuery,
-    read: async ({ query }) => (await runEvidenceSearch(db, query, { page: query.page, limit: EVIDENCE_PER_PAGE })).result,
+    read: async ({ query }) => (await runEvidenceSearch(state, query, { page: query.page, limit: EVIDENCE_PER_PAGE })).result,
     render(result, input) {
       const w = wordsOf(input.locale);
       const { t } = w;

@@ -1,7 +1,6 @@
 // `/guidelines`: the guidelines (words and country, validated by the schema of GET /api/guidelines/ and read as it
 // reads them), and `/guidelines/:id`: one guideline with its recommendations, and how strong they are against how
 // good their evidence is.
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { notFound } from '../../../core/http/errors.ts';
@@ -16,7 +15,7 @@ import { parseCountry } from '../routes/common.ts';
 import { listGuidelinesSchema } from '../schemas/index.ts';
 import type { Guideline, Recommendation } from '../schemas/index.ts';
 import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS } from '../sources/index.ts';
-import type { OralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import { option, pager, recommendationCard, wordsField, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -66,7 +65,8 @@ function listFrame(form: { q: string; country: string }, results: HtmlValue, w: 
 
 const formOf = (raw: Readonly<Record<string, string>>) => ({ q: raw.q ?? '', country: raw.country ?? '' });
 
-export function guidelinePages(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageKit): void {
+export function guidelinePages(app: ServiceApp, state: OralState, kit: PageKit): void {
+  const { db } = state;
   definePage(app, kit, {
     url: '/guidelines',
     query: listGuidelinesSchema.querystring,
@@ -104,7 +104,7 @@ export function guidelinePages(app: ServiceApp, db: Kysely<OralDatabase>, kit: P
     async read({ params }) {
       const guideline = await getGuideline(db, params.id);
       if (!guideline) throw notFound(`guideline ${params.id} not found`);
-      return { guideline, recommendations: await guidelineRecommendations(db, guideline.id) };
+      return { guideline, recommendations: await guidelineRecommendations(state, guideline.id) };
     },
     render: ({ guideline, recommendations }, { locale }) => guidelinePage(guideline, recommendations, wordsOf(locale)),
   });

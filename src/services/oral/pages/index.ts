@@ -3,7 +3,7 @@
 // uses, each page validated by its API route's schema (core/pages/page.ts); they work without JavaScript.
 import { pageErrors } from '../../../core/pages/replies.ts';
 import type { ServicePages } from '../../../core/service.ts';
-import { oralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import { guidelinePages } from './guidelines.ts';
 import { reviewPages } from './reviews.ts';
 import { evidencePage } from './evidence.ts';
@@ -13,16 +13,16 @@ import { statisticsPage } from './statistics.ts';
 
 const english = oralHeader('en');
 
-export const oralPages: ServicePages = {
+export const oralPages: ServicePages<OralState> = {
   title: english.serviceTitle,
   sections: english.sections,
   header: oralHeader,
   async routes(app, ctx, kit) {
-    const db = oralDatabase(ctx.db);
+    const { db } = ctx.state;
     pageErrors(app, kit);
-    searchPage(app, db, kit);
-    evidencePage(app, db, kit);
-    guidelinePages(app, db, kit);
+    searchPage(app, ctx.state, kit);
+    evidencePage(app, ctx.state, kit);
+    guidelinePages(app, ctx.state, kit);
     reviewPages(app, db, kit);
     statisticsPage(app, db, kit);
   },

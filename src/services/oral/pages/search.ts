@@ -1,7 +1,6 @@
 // `/`: the evidence search. The API's filters (words, country, topic, strength, evidence quality) as a GET form,
 // validated by the schema of GET /api/recommendations/ and read by the same function, and the results as cards with
 // their strength and evidence badges. A bad filter redraws the form with the API's message (400).
-import type { Kysely } from 'kysely';
 import { html } from '../../../core/pages/index.ts';
 import type { HtmlValue, PageKit } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
@@ -9,7 +8,7 @@ import { errorNote } from '../../../core/pages/replies.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { searchRecommendations } from '../routes/recommendations.ts';
 import { RecommendationQuery } from '../schemas/index.ts';
-import type { OralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import { filterSelects, pager, recommendationCard, wordsField, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -40,11 +39,11 @@ function frame(form: Form, results: HtmlValue, w: Words) {
   };
 }
 
-export function searchPage(app: ServiceApp, db: Kysely<OralDatabase>, kit: PageKit): void {
+export function searchPage(app: ServiceApp, state: OralState, kit: PageKit): void {
   definePage(app, kit, {
     url: '/',
     query: RecommendationQuery,
-    read: async ({ query }) => (await searchRecommendations(db, { ...query, limit: RESULTS_PER_PAGE })).result,
+    read: async ({ query }) => (await searchRecommendations(state, { ...query, limit: RESULTS_PER_PAGE })).result,
     render(found, { query, form: raw, locale }) {
       const w = wordsOf(locale);
       const { t } = w;

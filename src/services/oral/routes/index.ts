@@ -1,9 +1,8 @@
 // Service A's routes: the four endpoints of the specification (recommendations, guidelines, reviews, stats),
 // the review detail, the search over all three kinds and metadata additions, and /api/cochrane/ as the old address of /api/reviews/. One plugin
 // per endpoint group, registered in the order the OpenAPI document lists them.
-import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
-import { readVersionThrough } from '../repository.ts';
-import { oralDatabase } from '../tables.ts';
+import type { ServiceApp, ServiceRoutes, ServingContext } from '../../../core/service.ts';
+import type { OralState } from '../state.ts';
 import { guidelineRoutes } from './guidelines.ts';
 import { metadataRoutes } from './metadata.ts';
 import { recommendationRoutes } from './recommendations.ts';
@@ -11,8 +10,15 @@ import { reviewRoutes } from './reviews.ts';
 import { searchRoutes } from './search.ts';
 import { statsRoutes } from './stats.ts';
 
-export async function oralRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
-  const db = oralDatabase(ctx.db);
-  readVersionThrough(db, ctx.dataVersion);
-  for (const group of [recommendationRoutes, guidelineRoutes, reviewRoutes, searchRoutes, statsRoutes, metadataRoutes]) group(app, db);
+const GROUPS: readonly ServiceRoutes<OralState>[] = [
+  recommendationRoutes,
+  guidelineRoutes,
+  reviewRoutes,
+  searchRoutes,
+  statsRoutes,
+  metadataRoutes,
+];
+
+export async function oralRoutes(app: ServiceApp, ctx: ServingContext<OralState>): Promise<void> {
+  for (const group of GROUPS) await group(app, ctx);
 }

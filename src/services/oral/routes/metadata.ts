@@ -1,13 +1,13 @@
 // GET /api/metadata/: the vocabularies the filters accept, the countries and the imported datasets.
-import type { Kysely } from 'kysely';
-import type { ServiceApp } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import { CERTAINTIES, COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from '../sources/index.ts';
 import { dataSources } from '../repository.ts';
 import { getMetadataSchema } from '../schemas/index.ts';
-import type { OralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import { STATS_CACHE_SECONDS } from './common.ts';
 
-export function metadataRoutes(app: ServiceApp, db: Kysely<OralDatabase>): void {
+export function metadataRoutes(app: ServiceApp, ctx: ServingContext<OralState>): void {
+  const { db } = ctx.state;
   app.get(
     '/api/metadata/',
     { schema: getMetadataSchema, config: { operation: 'metadata', cacheSeconds: STATS_CACHE_SECONDS, responseCache: true } },

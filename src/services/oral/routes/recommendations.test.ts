@@ -8,11 +8,13 @@ import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { recordNewVersion } from '../../../../test/support/data-version.ts';
 import { answersErrors, getJson, oralAppWithData } from '../../../../test/support/oral/app.ts';
 import type { ErrorCase } from '../../../../test/support/oral/app.ts';
+import { DataVersionWatcher } from '../../../core/service.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { oralService } from '../service.ts';
 import { listRecommendations } from '../repository.ts';
 import { listRecommendationsSchema } from '../schemas/index.ts';
 import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from '../sources/index.ts';
+import { oralState } from '../state.ts';
 import { oralDatabase } from '../tables.ts';
 import { listEnvelope } from './common.ts';
 import { searchRecommendations } from './recommendations.ts';
@@ -127,7 +129,7 @@ describeEachDatabase(
         );
         await oracle.ready();
         // Words and fragments of the held texts (so that most searches match something), in any case.
-        const all = await listRecommendations(oralDatabase(t.db), {}, { page: 1, limit: 10_000 });
+        const all = await listRecommendations(oralState(t.db, new DataVersionWatcher(t.db, 'oral', 0)), {}, { page: 1, limit: 10_000 });
         words = [...new Set(all.rows.flatMap((r) => `${r.title} ${r.text} ${r.keywords.join(' ')}`.split(/\s+/)))].filter(
           (w) => w.length > 0,
         );
@@ -179,7 +181,7 @@ describeEachDatabase(
             const res = await uncached.inject(`/api/recommendations/?${params}`);
             assert.equal(res.statusCode, 200, res.body);
             assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
-            const { result, page, filters } = await searchRecommendations(oralDatabase(t.db), q);
+            const { result, page, filters } = await searchRecommendations(oralState(t.db, new DataVersionWatcher(t.db, 'oral', 0)), q);
             envelope = listEnvelope(result, page, filters);
             const expected = (await oracle.inject('/')).rawPayload;
             assert.ok(res.rawPayload.equals(expected), `${params}: ${res.body.slice(0, 300)} ≠ ${expected.toString().slice(0, 300)}`);
@@ -203,7 +205,10 @@ describeEachDatabase(
         await recordNewVersion(t.db.kysely, 'oral');
         const fresh = await uncached.inject(url);
         assert.equal(fresh.json().data[1].title, title);
-        const { result, page, filters } = await searchRecommendations(oralDatabase(t.db), { page: 1, limit: 3 });
+        const { result, page, filters } = await searchRecommendations(oralState(t.db, new DataVersionWatcher(t.db, 'oral', 0)), {
+          page: 1,
+          limit: 3,
+        });
         envelope = listEnvelope(result, page, filters);
         assert.ok(fresh.rawPayload.equals((await oracle.inject('/')).rawPayload));
       });

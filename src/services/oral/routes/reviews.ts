@@ -1,16 +1,16 @@
 // GET /api/reviews/ (and /api/cochrane/, its old address, hidden from the documents) and GET /api/reviews/:review_id/.
-import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import type { ServiceApp } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import { notFound } from '../../../core/http/errors.ts';
 import { cleanText } from '../../../core/http/params.ts';
 import { getReview, listReviews } from '../repository.ts';
 import { getReviewSchema, listReviewsSchema } from '../schemas/index.ts';
 import type { ReviewQuery } from '../schemas/index.ts';
-import type { OralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import { listConfig, listEnvelope, pageOf } from './common.ts';
 
-export function reviewRoutes(app: ServiceApp, db: Kysely<OralDatabase>): void {
+export function reviewRoutes(app: ServiceApp, ctx: ServingContext<OralState>): void {
+  const { db } = ctx.state;
   const list = async (request: { query: Static<typeof ReviewQuery> }) => {
     const text = cleanText(request.query.q);
     const page = pageOf(request.query);

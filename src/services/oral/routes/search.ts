@@ -1,20 +1,19 @@
 // GET /api/search/: recommendations, guidelines and reviews in one ranked list, with facet counts.
-import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import { cleanText } from '../../../core/http/params.ts';
-import type { ServiceApp } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import { searchEvidence } from '../evidence-search.ts';
 import type { DocumentKind, Certainty, EvidenceSearchResult } from '../evidence-search.ts';
 import type { Page } from '../repository.ts';
 import { searchEvidenceSchema } from '../schemas/index.ts';
 import type { EvidenceSearchQuery } from '../schemas/index.ts';
 import { EVIDENCE_QUALITIES, STRENGTHS, TOPICS, countryFilterLabel } from '../sources/index.ts';
-import type { OralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import { listConfig, listEnvelope, pageOf, parseCountry, parseVocabulary } from './common.ts';
 
 /** A search as the route and the page read their query: the result, the page asked for and the echoed filters. */
 export async function runEvidenceSearch(
-  db: Kysely<OralDatabase>,
+  state: OralState,
   q: Omit<Static<typeof EvidenceSearchQuery>, 'page' | 'limit'>,
   page: Page,
 ): Promise<{ result: EvidenceSearchResult; filters: Record<string, string> }> {
@@ -27,7 +26,7 @@ export async function runEvidenceSearch(
   const kind = q.kind?.trim().toLowerCase() || undefined;
   const certainty = q.certainty?.trim().toLowerCase() || undefined;
   const result = await searchEvidence(
-    db,
+    state,
     {
       q: text,
       kind: kind as DocumentKind | undefined, // validated against DOCUMENT_KINDS by the schema
@@ -53,10 +52,11 @@ export async function runEvidenceSearch(
   return { result, filters };
 }
 
-export function searchRoutes(app: ServiceApp, db: Kysely<OralDatabase>): void {
+export function searchRoutes(app: ServiceApp, ctx: ServingContext<OralState>): void {
+  const { state } = ctx;
   app.get('/api/search/', { schema: searchEvidenceSchema, config: listConfig('evidence search') }, async (request) => {
     const page = pageOf(request.query);
-    const { result, filters } = await runEvidenceSearch(db, request.query, page);
+    const { result, filters } = await runEvidenceSearch(state, request.query, page);
     return { ...listEnvelope(result, page, filters), facets: result.facets };
   });
 }

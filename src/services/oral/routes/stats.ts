@@ -1,13 +1,13 @@
 // GET /api/stats/: the statistics computed at import.
-import type { Kysely } from 'kysely';
-import type { ServiceApp } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import { notFound } from '../../../core/http/errors.ts';
 import { readStats } from '../aggregates.ts';
 import { getStatsSchema } from '../schemas/index.ts';
-import type { OralDatabase } from '../tables.ts';
+import type { OralState } from '../state.ts';
 import { STATS_CACHE_SECONDS } from './common.ts';
 
-export function statsRoutes(app: ServiceApp, db: Kysely<OralDatabase>): void {
+export function statsRoutes(app: ServiceApp, ctx: ServingContext<OralState>): void {
+  const { db } = ctx.state;
   app.get(
     '/api/stats/',
     { schema: getStatsSchema, config: { operation: 'statistics', cacheSeconds: STATS_CACHE_SECONDS, responseCache: true } },

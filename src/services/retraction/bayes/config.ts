@@ -104,7 +104,7 @@ export function resolveConfig(overrides: DeepPartial<DemocracyModelConfig> = {})
   return config;
 }
 
-export function validateSampler(s: SamplerSettings): void {
+function validateSampler(s: SamplerSettings): void {
   const checkInt = (name: string, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) throw new RangeError(`sampler.${name} must be an integer ≥ ${min}`);
   };

@@ -76,7 +76,7 @@ export function standardiseWithinYear(
 }
 
 /** Names of the predictors: the explicit list, or the keys of the first row in their order. */
-export function predictorNames(rows: readonly PanelRow[], explicit: string[] | null): string[] {
+function predictorNames(rows: readonly PanelRow[], explicit: string[] | null): string[] {
   if (explicit) {
     if (new Set(explicit).size !== explicit.length) throw new RangeError('predictors must not repeat');
     return [...explicit];

@@ -4,7 +4,7 @@
 import { endianness } from 'node:os';
 import type { ConstrainedDraws } from './posterior.ts';
 
-export const DRAWS_ENCODING = 'float64-le-base64';
+const DRAWS_ENCODING = 'float64-le-base64';
 
 export interface StoredDraws {
   encoding: typeof DRAWS_ENCODING;
@@ -92,7 +92,6 @@ export function selectParameters(names: readonly string[], requested: readonly s
 
 /** How the columns of a draws or log-likelihood download are named. */
 export const COLUMN_NAMINGS = ['syntactic', 'stan'] as const;
-export type ColumnNaming = (typeof COLUMN_NAMINGS)[number];
 
 // R's reserved words: make.names appends a dot to them, so a column must not be one.
 const R_RESERVED = new Set(

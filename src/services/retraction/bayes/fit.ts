@@ -28,10 +28,10 @@ import type {
 } from './types.ts';
 
 // The sampling helpers moved to posterior.ts; re-exported for the callers that import them from here.
-export { constrainDraws, nutsSettings, panelData, type ConstrainedDraws } from './posterior.ts';
+export { panelData } from './posterior.ts';
 
 /** At most this many flagged observations are listed (all are counted). */
-export const FLAGGED_LIMIT = 100;
+const FLAGGED_LIMIT = 100;
 
 function strongestCorrelation(design: PanelDesign): { a: string; b: string; r: number } | null {
   const { n, k, x } = design;

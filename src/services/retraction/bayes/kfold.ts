@@ -32,7 +32,7 @@ import type { CountFamily, DemocracyModelConfig, KFoldSummary, PanelRow } from '
 export const KFOLD_QUADRATURE_NODES = 15;
 
 /** One left-out country's rows, as the integral sees them: counts and, per draw, the linear predictor without u. */
-export interface HeldOutCountry {
+interface HeldOutCountry {
   y: Float64Array;
   /** Row-major rows × draws: η without the country effect. */
   eta: Float64Array;
@@ -116,7 +116,7 @@ function constantTerms(y: Float64Array, phi: number | null): number {
 }
 
 /** log p(y_c | draws) for a held-out country: log of the mean over draws of the integral over u. */
-export function countryPredictiveDensity(
+function countryPredictiveDensity(
   country: HeldOutCountry,
   sigmaCountry: Float64Array,
   phi: Float64Array | null,

@@ -15,10 +15,10 @@ const fmt = (v: number) => String(v);
 
 export const MODEL_FAMILY =
   'Negative binomial (NB2: variance μ + μ²/φ) with log link, exposure offset, and country and year random intercepts';
-export const POISSON_FAMILY =
+const POISSON_FAMILY =
   'Poisson (variance μ: no overdispersion beyond the effects) with log link, exposure offset, and country and year random intercepts';
 
-export function familyDescription(family: CountFamily): string {
+function familyDescription(family: CountFamily): string {
   return family === 'poisson' ? POISSON_FAMILY : MODEL_FAMILY;
 }
 
@@ -32,7 +32,7 @@ export function modelFormula(family: CountFamily = 'negbinomial2'): string[] {
   ];
 }
 
-export function describePriors(p: ModelPriors, family: CountFamily = 'negbinomial2'): MethodologyPrior[] {
+function describePriors(p: ModelPriors, family: CountFamily = 'negbinomial2'): MethodologyPrior[] {
   const all: MethodologyPrior[] = [
     { parameter: 'alpha', distribution: 'normal', text: `alpha ~ Normal(${fmt(p.intercept.mean)}, ${fmt(p.intercept.sd)})` },
     {
@@ -47,7 +47,7 @@ export function describePriors(p: ModelPriors, family: CountFamily = 'negbinomia
   return family === 'poisson' ? all.filter((prior) => prior.parameter !== 'phi') : all;
 }
 
-export function describeSampler(s: SamplerSettings): Methodology['sampler'] {
+function describeSampler(s: SamplerSettings): Methodology['sampler'] {
   const a = s.adaptation;
   const start =
     s.initialMetric === 'curvature'

@@ -95,7 +95,7 @@ export function poissonLogPmf(y: number, eta: number): number {
 }
 
 /** Country means of the (standardised) predictors, row-major nCountries × k. */
-export function countryMeans(data: NegBinPanelData): Float64Array {
+function countryMeans(data: NegBinPanelData): Float64Array {
   const { n, k, nCountries, x, country } = data;
   const means = new Float64Array(nCountries * k);
   const count = new Float64Array(nCountries);

@@ -381,7 +381,7 @@ export class NutsSampler {
 }
 
 /** Dual averaging of log step size toward a target acceptance statistic (Hoffman & Gelman 2014, §3.2.1). */
-export class StepSizeAdapter {
+class StepSizeAdapter {
   private counter = 0;
   private sBar = 0;
   private xBar = 0;
@@ -426,7 +426,7 @@ export class StepSizeAdapter {
  * meet the terminal buffer. Variances are shrunk toward 1e-3 as Stan does, so a short window cannot
  * produce a degenerate metric.
  */
-export class MetricWindows {
+class MetricWindows {
   private readonly warmup: number;
   private readonly initBuffer: number;
   private readonly termBuffer: number;

@@ -8,7 +8,7 @@ import type { PanelDesign } from './design.ts';
 import { samplePosterior, type PosteriorSample } from './posterior.ts';
 import type { DemocracyModelConfig, ParameterisationAttempt, ParameterisationReport } from './types.ts';
 
-export function postWarmupDivergences(sample: PosteriorSample): number {
+function postWarmupDivergences(sample: PosteriorSample): number {
   let divergences = 0;
   for (const chain of sample.chains.chains) for (let s = 0; s < chain.draws; s++) divergences += chain.divergent[s];
   return divergences;

@@ -20,7 +20,7 @@ export function panelData(design: PanelDesign): NegBinPanelData {
   };
 }
 
-export function nutsSettings(config: DemocracyModelConfig): NutsSettings {
+function nutsSettings(config: DemocracyModelConfig): NutsSettings {
   const s = config.sampler;
   return {
     warmup: s.warmup,
@@ -41,7 +41,7 @@ export interface ConstrainedDraws {
   byChain: Float64Array[][];
 }
 
-export function constrainDraws(design: PanelDesign, target: NegBinPanelTarget, result: ChainsResult): ConstrainedDraws {
+function constrainDraws(design: PanelDesign, target: NegBinPanelTarget, result: ChainsResult): ConstrainedDraws {
   const names = constrainedNames(design.predictors, design.countries, design.years, target.family);
   const layout = target.layout;
   const chains = result.chains;

@@ -15,7 +15,7 @@ import { quantileSorted } from './special.ts';
 import type { PosteriorPredictiveCheck, PredictiveStatistic, RootogramBin } from './types.ts';
 
 /** Two-sided: a mid p-value outside [EXTREME, 1 − EXTREME] is flagged. */
-export const EXTREME = 0.025;
+const EXTREME = 0.025;
 
 export interface PredictiveCheckInput {
   data: NegBinPanelData;
@@ -150,7 +150,7 @@ function compareRealised(
 }
 
 /** Degrees of freedom of Pearson's χ²: observations less the intercept and coefficients (at least 1). */
-export const pearsonDf = (n: number, k: number) => Math.max(1, n - k - 1);
+const pearsonDf = (n: number, k: number) => Math.max(1, n - k - 1);
 
 export function posteriorPredictiveCheck(input: PredictiveCheckInput): PosteriorPredictiveCheck {
   const { data, years, pointwise, chains } = input;

@@ -200,7 +200,7 @@ function total(a: Float64Array): { sum: number; se: number } {
  * WAIC from the pointwise in-sample log predictive densities and posterior variances of the log-likelihood:
  * elpd_waic = Σ (lpd_i − p_waic_i), waic = −2 elpd_waic, standard errors from the pointwise terms.
  */
-export function waicFromPointwise(lpd: Float64Array, pWaic: Float64Array): WaicSummary {
+function waicFromPointwise(lpd: Float64Array, pWaic: Float64Array): WaicSummary {
   const elpd = lpd.map((v, i) => v - pWaic[i]);
   const e = total(elpd);
   const p = total(pWaic);

@@ -4,7 +4,7 @@ import { Random } from '../../../core/random.ts';
 import { standardiseWithinYear } from './design.ts';
 import type { PanelRow } from './types.ts';
 
-export interface SimulationTruth {
+interface SimulationTruth {
   alpha: number;
   beta: Record<string, number>;
   sigmaCountry: number;
@@ -37,8 +37,8 @@ export interface SimulatedPanel {
   yearEffects: number[];
 }
 
-export const DEFAULT_PUBLICATIONS = { logMedian: Math.log(3000), logSdBetweenCountries: 2, growthPerYear: 0.05, logSdWithinCountry: 0.1 };
-export const DEFAULT_PREDICTOR_STRUCTURE = { factorLoading: 0.6, withinCountrySd: 0.3 };
+const DEFAULT_PUBLICATIONS = { logMedian: Math.log(3000), logSdBetweenCountries: 2, growthPerYear: 0.05, logSdWithinCountry: 0.1 };
+const DEFAULT_PREDICTOR_STRUCTURE = { factorLoading: 0.6, withinCountrySd: 0.3 };
 
 export function simulatePanel(options: PanelSimulationOptions): SimulatedPanel {
   const { countries, years, predictors, truth } = options;

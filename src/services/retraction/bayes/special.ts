@@ -130,7 +130,7 @@ export function quantileSorted(sorted: ArrayLike<number>, prob: number): number 
 }
 
 /** log B(a, b) = log Γ(a) + log Γ(b) − log Γ(a + b). */
-export function logBeta(a: number, b: number): number {
+function logBeta(a: number, b: number): number {
   return logGamma(a) + logGamma(b) - logGamma(a + b);
 }
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PUBLISHED_FIT_FILE = 'democracy_model_results.json';
+const PUBLISHED_FIT_FILE = 'democracy_model_results.json';
 
 /** Path of democracy_model_results.json, or null when absent (an error under CI=true). */
 export function publishedFitPath(): string | null {

@@ -10,14 +10,14 @@ export interface PanelRow {
   predictors: Record<string, number | null | undefined>;
 }
 
-export interface NormalPrior {
+interface NormalPrior {
   mean: number;
   sd: number;
 }
-export interface ExponentialPrior {
+interface ExponentialPrior {
   rate: number;
 }
-export interface GammaPrior {
+interface GammaPrior {
   shape: number;
   rate: number;
 }
@@ -72,13 +72,13 @@ export interface SamplerSettings {
   maxWorkers: number | null;
 }
 
-export interface VariableDescription {
+interface VariableDescription {
   label?: string;
   definition?: string;
   source?: string;
 }
 
-export interface DataSource {
+interface DataSource {
   name: string;
   description?: string;
   url?: string;
@@ -90,7 +90,7 @@ export interface DataSource {
  */
 export type CountFamily = 'negbinomial2' | 'poisson';
 
-export interface PosteriorPredictiveSettings {
+interface PosteriorPredictiveSettings {
   /** Replicated data sets drawn, one per evenly spaced posterior draw (at most one per draw); 0 = no check. */
   replicates: number;
 }
@@ -143,7 +143,7 @@ export interface SummaryMcse {
   ciUpper: number | null;
 }
 
-export interface PredictorMcse extends SummaryMcse {
+interface PredictorMcse extends SummaryMcse {
   rateRatio: number | null;
   rateRatioLower: number | null;
   rateRatioUpper: number | null;
@@ -334,7 +334,7 @@ export interface Diagnostics {
  * when the machine is busy, and chains overlap when they run in parallel. `…CpuSeconds` are the CPU time
  * (user + system) of the thread that ran each chain (process.threadCpuUsage), null where Node cannot tell.
  */
-export interface Timing {
+interface Timing {
   startedAt: string;
   finishedAt: string;
   /** Wall clock, the whole fit: sampling, summaries, diagnostics, LOO, checks. */

@@ -15,8 +15,8 @@ import { RW_COLUMNS } from '../sources/retraction-watch.ts';
 import { GENERATED_MARKER } from '../sources/generated.ts';
 import * as V from './vocabulary.ts';
 
-export const GENERATED_NOTE = 'GENERATED record (pdi demo data): not a real retraction.';
-export const GENERATED_DOI_PREFIX = '10.5555';
+const GENERATED_NOTE = 'GENERATED record (pdi demo data): not a real retraction.';
+const GENERATED_DOI_PREFIX = '10.5555';
 export const DEFAULT_END_DATE = '2025-06-30';
 
 export interface GenerateOptions {

@@ -19,7 +19,7 @@ import { dataSource } from '../repository.ts';
 import { PostRetractionQuery } from '../schemas/analytics.ts';
 import { TIME_FILTERS, TIMING_BUCKETS } from '../windows.ts';
 import type { TimeFilter } from '../windows.ts';
-import type { RetractionDb } from '../tables.ts';
+import type { RetractionState } from '../state.ts';
 import { paperHref } from './search.ts';
 import { sourceNote, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -286,7 +286,8 @@ function analyticsBody(data: Data, chart: Chart, w: Words): SafeHtml {
     ${timingCharts(data, chart, w)} ${topPapers(data, w)}`;
 }
 
-export function analyticsPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void {
+export function analyticsPage(app: ServiceApp, state: RetractionState, kit: PageKit): void {
+  const { db } = state;
   definePage(app, kit, {
     url: '/analytics',
     query: AnalyticsPageQuery,
@@ -294,7 +295,7 @@ export function analyticsPage(app: ServiceApp, db: RetractionDb, kit: PageKit): 
       const nature = query.nature ?? 'retraction';
       const time = query.time_filter ?? 'all';
       const tables = (await storedAggregate<AnalyticsTables>(db, AGGREGATES.tables(nature))).value;
-      const report = await postRetractionReport(db, { timeFilter: time, nature });
+      const report = await postRetractionReport(state, { timeFilter: time, nature });
       return { nature, time, tables, report, source: await dataSource(db, PAPER_DATASETS) };
     },
     render(data, { locale, chart }) {

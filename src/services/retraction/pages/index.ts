@@ -5,7 +5,7 @@
 // JavaScript.
 import { pageErrors } from '../../../core/pages/replies.ts';
 import type { ServicePages } from '../../../core/service.ts';
-import { retractionDb } from '../tables.ts';
+import type { RetractionState } from '../state.ts';
 import { analyticsPage } from './analytics.ts';
 import { democracyPage } from './democracy.ts';
 import { paperPage } from './paper.ts';
@@ -14,17 +14,17 @@ import { retractionHeader } from './shared.ts';
 
 const english = retractionHeader('en');
 
-export const retractionPages: ServicePages = {
+export const retractionPages: ServicePages<RetractionState> = {
   title: english.serviceTitle,
   sections: english.sections,
   header: retractionHeader,
   async routes(app, ctx, kit) {
-    const db = retractionDb(ctx.db);
+    const { db } = ctx.state;
     pageErrors(app, kit);
-    searchPage(app, db, kit);
+    searchPage(app, ctx.state, kit);
     exportSearchPage(app, db, kit);
     paperPage(app, db, kit);
-    analyticsPage(app, db, kit);
+    analyticsPage(app, ctx.state, kit);
     democracyPage(app, db, kit);
   },
 };

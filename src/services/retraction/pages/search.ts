@@ -17,6 +17,7 @@ import type { Facets, FacetValue, SearchFilters, SearchResult } from '../paper-s
 import { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT } from '../schemas/export.ts';
 import { ExportSearchQuery, SearchQuery } from '../schemas/search.ts';
 import type { RetractionDb } from '../tables.ts';
+import type { RetractionState } from '../state.ts';
 import { filterChoices } from './reads.ts';
 import { natureBadge, pager, sourceNote, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -220,9 +221,9 @@ function landingBody(report: Report, w: Words): SafeHtml {
 }
 
 /** Without a filter, the landing's report; a report that cannot be made (no data) is said in its place. */
-async function landing(db: RetractionDb): Promise<Report | PageProblem> {
+async function landing(state: RetractionState): Promise<Report | PageProblem> {
   try {
-    return await postRetractionReport(db, { timeFilter: 'all', nature: 'retraction' });
+    return await postRetractionReport(state, { timeFilter: 'all', nature: 'retraction' });
   } catch (error) {
     const problem = pageProblem(error);
     if (!problem || problem.status >= 500) throw error;
@@ -235,7 +236,8 @@ const refusedWith =
   async (problem: PageProblem, { form, locale }: RawPageInput) =>
     action(form, await filterChoices(db), errorNote(problem.message, locale), wordsOf(locale));
 
-export function searchPage(app: ServiceApp, db: RetractionDb, kit: PageKit): void {
+export function searchPage(app: ServiceApp, state: RetractionState, kit: PageKit): void {
+  const { db } = state;
   definePage(app, kit, {
     url: '/',
     query: SearchQuery,
@@ -243,7 +245,7 @@ export function searchPage(app: ServiceApp, db: RetractionDb, kit: PageKit): voi
       const { page, limit: _limit, ...raw } = query;
       const filters = checkFilters(raw);
       const choices = await filterChoices(db);
-      if (!hasFilters(filters)) return { choices, filters, page, landing: await landing(db) };
+      if (!hasFilters(filters)) return { choices, filters, page, landing: await landing(state) };
       return { choices, filters, page, found: await searchPapers(db, filters, page, SEARCH_RESULTS) };
     },
     render(data, { form, locale }) {

@@ -1,21 +1,21 @@
 // GET /api/post-retraction-analytics/, /api/analytics-data/ and /api/analytics-realtime/ (rate-limit group
 // "analytics", shared with the democracy endpoints).
-import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
-import { retractionDb } from '../tables.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
+import type { RetractionState } from '../state.ts';
 import { badRequest } from '../../../core/http/errors.ts';
 import { cleanText } from '../../../core/http/params.ts';
 import { EXPORT_CONTENT_TYPES } from '../../../core/export/index.ts';
 import { analyticsDataCsv, analyticsDataReport, postRetractionReport, realtimeReport } from '../reports.ts';
 import { REALTIME_CACHE_SECONDS, analyticsDataSchema, postRetractionSchema, realtimeSchema } from '../schemas/analytics.ts';
 
-export function analyticsRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = retractionDb(ctx.db);
+export function analyticsRoutes(scope: ServiceApp, ctx: ServingContext<RetractionState>): void {
+  const { db } = ctx.state;
 
   scope.get(
     '/api/post-retraction-analytics/',
     { schema: postRetractionSchema, config: { operation: 'post-retraction analytics', responseCache: true } },
     async (request) =>
-      postRetractionReport(db, {
+      postRetractionReport(ctx.state, {
         timeFilter: request.query.time_filter ?? 'all',
         nature: request.query.nature ?? 'retraction',
         journal: cleanText(request.query.journal),

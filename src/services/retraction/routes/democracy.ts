@@ -1,8 +1,8 @@
 // GET /api/democracy/… (rate-limit group "analytics"): the country-year panel, its descriptive charts and the
 // Bayesian model's results, effects, diagnostics, posterior predictive checks and methodology; and
 // GET /api/democracy/draws/ (rate-limit group "export"): the posterior draws, streamed.
-import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
-import { retractionDb } from '../tables.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
+import type { RetractionState } from '../state.ts';
 import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { attachmentDisposition, csvReadable, EXPORT_CONTENT_TYPES, jsonReadable } from '../../../core/export/index.ts';
 import { selectParameters, syntacticNames } from '../bayes/draws.ts';
@@ -47,8 +47,8 @@ import {
 
 const modelConfig = (operation: string) => ({ operation, responseCache: true });
 
-export function democracyRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = retractionDb(ctx.db);
+export function democracyRoutes(scope: ServiceApp, ctx: ServingContext<RetractionState>): void {
+  const { db } = ctx.state;
 
   scope.get('/api/democracy/overview/', { schema: overviewSchema, config: modelConfig('democracy overview') }, async () => {
     const summary = await getAggregate<PanelSummary>(db, 'retraction', PANEL_AGGREGATES.summary);
@@ -197,8 +197,8 @@ export function democracyRoutes(scope: ServiceApp, ctx: ServiceContext): void {
  * GET /api/democracy/draws/: registered in the export rate-limit group (a draws file is an export). Streams the
  * stored draws of the service's own fit as CSV or JSON; never cached (the kernel's response cache is for JSON).
  */
-export function democracyDrawsRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = retractionDb(ctx.db);
+export function democracyDrawsRoutes(scope: ServiceApp, ctx: ServingContext<RetractionState>): void {
+  const { db } = ctx.state;
   scope.get('/api/democracy/draws/', { schema: drawsSchema, config: { operation: 'democracy draws' } }, async (request, reply) => {
     const format = request.query.format ?? 'json';
     const requested = (request.query.parameters ?? 'population').split(',');
@@ -255,8 +255,8 @@ export function democracyDrawsRoutes(scope: ServiceApp, ctx: ServiceContext): vo
 }
 
 /** GET /api/democracy/log-lik/: a kept fit's pointwise log-likelihood, streamed as CSV (export rate-limit group). */
-export function democracyLogLikRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = retractionDb(ctx.db);
+export function democracyLogLikRoutes(scope: ServiceApp, ctx: ServingContext<RetractionState>): void {
+  const { db } = ctx.state;
   scope.get(
     '/api/democracy/log-lik/',
     { schema: logLikSchema, config: { operation: 'democracy log-likelihood', errors: [409] } },

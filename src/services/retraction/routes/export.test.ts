@@ -9,7 +9,7 @@ import { TOKEN, errorCases, retractionHttpFixture } from '../../../../test/suppo
 import { EXPORT_COLUMNS, exportPapers } from '../repository.ts';
 import { natureOf } from '../nature.ts';
 import type { NatureFilter } from '../nature.ts';
-import { exportCsvChunks } from '../export-lines.ts';
+import { HeldExportLines, exportCsvChunks } from '../export-lines.ts';
 import { csvChunks } from '../../../core/export/index.ts';
 import { retractionService } from '../service.ts';
 import { retractionDb } from '../tables.ts';
@@ -113,9 +113,10 @@ describeEachDatabase(
       ] as const) {
         const expected = await written(nature, limit);
         // Read from the tables, then twice through the first page held for a data version (filled, then reused).
+        const held = new HeldExportLines();
         for (const dataVersion of [null, 'v1', 'v1']) {
           const parts: Buffer[] = [];
-          for await (const chunk of exportCsvChunks(db, limit, { nature, pageBlocks, dataVersion })) parts.push(chunk);
+          for await (const chunk of exportCsvChunks(db, limit, { nature, pageBlocks, held, dataVersion })) parts.push(chunk);
           assert.ok(Buffer.concat(parts).equals(expected), `${nature} ${limit} ${pageBlocks} ${dataVersion}`);
         }
       }
@@ -125,9 +126,10 @@ describeEachDatabase(
 
     it('holds the first page for one data version only: another version reads the tables again', async () => {
       const db = retractionDb(t.db);
+      const held = new HeldExportLines();
       const text = async (dataVersion: string) => {
         const parts: Buffer[] = [];
-        for await (const chunk of exportCsvChunks(db, 5, { dataVersion })) parts.push(chunk);
+        for await (const chunk of exportCsvChunks(db, 5, { held, dataVersion })) parts.push(chunk);
         return Buffer.concat(parts).toString();
       };
       const first = await db

@@ -1,6 +1,6 @@
 // GET /api/export/ and GET /api/export-search/ (rate-limit group "export"): streamed downloads.
-import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
-import { retractionDb } from '../tables.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
+import type { RetractionState } from '../state.ts';
 import { clampLimit } from '../../../core/http/params.ts';
 import { attachmentDisposition } from '../../../core/export/index.ts';
 import { exportDownload } from '../reports.ts';
@@ -18,11 +18,11 @@ function sendDownload(reply: FastifyReply, download: Download) {
   return reply.send(download.body as never); // a stream is piped as it is, not serialised by the response schema
 }
 
-export function exportRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = retractionDb(ctx.db);
+export function exportRoutes(scope: ServiceApp, ctx: ServingContext<RetractionState>): void {
+  const { db } = ctx.state;
   scope.get('/api/export/', { schema: exportSchema, config: { operation: 'export' } }, async (request, reply) => {
     const download = await exportDownload(
-      db,
+      ctx.state,
       {
         format: request.query.format ?? 'json',
         limit: clampLimit(request.query.limit, EXPORT_MAX_LIMIT),

@@ -2,7 +2,8 @@
 // search with filters, its export and a paper's citing works; one small plugin per endpoint group, in three
 // rate-limit groups (general 100, export 10, analytics 50 requests per client per minute; the democracy endpoints
 // share the analytics budget). Registration order is the order of the OpenAPI document.
-import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
+import type { RetractionState } from '../state.ts';
 import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
 import { searchRoutes } from './search.ts';
 import { paperRoutes } from './papers.ts';
@@ -12,7 +13,7 @@ import { democracyDrawsRoutes, democracyLogLikRoutes, democracyRoutes } from './
 
 export const RATE_LIMITS = { general: 100, export: 10, analytics: 50 } as const;
 
-export async function retractionRoutes(app: ServiceApp, ctx: ServiceContext): Promise<void> {
+export async function retractionRoutes(app: ServiceApp, ctx: ServingContext<RetractionState>): Promise<void> {
   await rateLimitedGroup(app, ctx, { name: 'general', max: RATE_LIMITS.general }, (scope) => {
     searchRoutes(scope, ctx);
     paperRoutes(scope, ctx);

@@ -1,14 +1,14 @@
 // GET /api/paper/{record_id}/citations/ and GET /api/papers/{record_id}/citing-works/ (rate-limit group "general").
-import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
-import { retractionDb } from '../tables.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
+import type { RetractionState } from '../state.ts';
 import { notFound } from '../../../core/http/errors.ts';
 import { clampLimit } from '../../../core/http/params.ts';
 import { paperCitations } from '../repository.ts';
 import { CITING_MAX_LIMIT, citingWorks } from '../citing-works.ts';
 import { citingWorksSchema, paperCitationsSchema } from '../schemas/papers.ts';
 
-export function paperRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = retractionDb(ctx.db);
+export function paperRoutes(scope: ServiceApp, ctx: ServingContext<RetractionState>): void {
+  const { db } = ctx.state;
   scope.get(
     '/api/paper/:record_id/citations/',
     { schema: paperCitationsSchema, config: { operation: 'paper citations', responseCache: true } },

@@ -1,14 +1,14 @@
 // GET /api/search-autocomplete/ and GET /api/search/ (rate-limit group "general").
-import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
-import { retractionDb } from '../tables.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
+import type { RetractionState } from '../state.ts';
 import { badRequest } from '../../../core/http/errors.ts';
 import { clampLimit, cleanText } from '../../../core/http/params.ts';
 import { autocomplete } from '../repository.ts';
 import { SEARCH_MAX_LIMIT, checkFilters, searchPapers } from '../paper-search.ts';
 import { MIN_QUERY_LENGTH, autocompleteSchema, searchSchema } from '../schemas/search.ts';
 
-export function searchRoutes(scope: ServiceApp, ctx: ServiceContext): void {
-  const db = retractionDb(ctx.db);
+export function searchRoutes(scope: ServiceApp, ctx: ServingContext<RetractionState>): void {
+  const { db } = ctx.state;
   scope.get(
     '/api/search-autocomplete/',
     { schema: autocompleteSchema, config: { operation: 'search autocomplete', responseCache: true } },

@@ -27,7 +27,7 @@ const TopPaper = Type.Object({
   total_citations: Type.Integer(),
 });
 
-export const PostRetractionBody = Type.Object({
+const PostRetractionBody = Type.Object({
   filters: Type.Object({
     time_filter: Type.String(),
     nature: Type.String({ description: 'The kind of notice the figures count (all: every record).' }),
@@ -71,14 +71,14 @@ export const postRetractionSchema = {
   response: { 200: PostRetractionBody },
 };
 
-export const AnalyticsDataQuery = Type.Object({
+const AnalyticsDataQuery = Type.Object({
   type: Type.Optional(oneOf(ANALYTICS_TYPES, 'Which table (default overview).')),
   chart: Type.Optional(oneOf(ANALYTICS_TYPES, 'Old name of `type`, still accepted.')),
   format: Type.Optional(oneOf(['json', 'csv'] as const, 'json (default) or a flat CSV.')),
   nature: natureParam('retraction', 'overview, citations, subjects and geographic count'),
 });
 
-export const AnalyticsDataBody = Type.Object({
+const AnalyticsDataBody = Type.Object({
   type: Type.String(),
   nature: Type.String({ description: 'The kind of notice counted (all: every record); trends has a column per kind whatever it is.' }),
   columns: Type.Array(Type.String(), { description: 'The columns of the CSV form of this type.' }),
@@ -101,7 +101,7 @@ export const analyticsDataSchema = {
   response: { 200: AnalyticsDataBody },
 };
 
-export const RealtimeBody = Type.Object({
+const RealtimeBody = Type.Object({
   totals: Type.Object(
     {
       papers: Type.Integer(),

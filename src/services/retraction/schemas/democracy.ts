@@ -7,13 +7,13 @@ import { CLOCK_NOTE, EFFECTS_NOTE, MCSE_NOTE, MODEL_SOURCES, PREDICTIVE_NOTE, SC
 import { COLUMN_NAMINGS, PARAMETER_GROUPS } from '../bayes/draws.ts';
 import { DataSource, Num, NullableInteger, NullableNumber, NullableString, oneOf } from './common.ts';
 
-export const RAW_DATA_DEFAULT_LIMIT = 100;
+const RAW_DATA_DEFAULT_LIMIT = 100;
 export const RAW_DATA_MAX_LIMIT = 1000;
 
 const Interval = Nullable(Type.Object({ lower: Type.Number(), upper: Type.Number() }));
 const YearsRange = Nullable(Type.Object({ first: Type.Integer(), last: Type.Integer(), count: Type.Integer() }));
 
-export const RawDataQuery = Type.Object({
+const RawDataQuery = Type.Object({
   country: Type.Optional(
     Type.String({ maxLength: 100, description: 'Country name (case-insensitive, partial) or ISO3 code.', examples: ['Argentina'] }),
   ),
@@ -39,7 +39,7 @@ const PanelRowSchema = Type.Object({
   is_demo: Type.Boolean(),
 });
 
-export const RawDataBody = Type.Object({
+const RawDataBody = Type.Object({
   count: Type.Integer(),
   total: Type.Integer(),
   limit: Type.Integer(),
@@ -57,7 +57,7 @@ export const ModelQuery = Type.Object({
   ),
 });
 
-export const ModelInfo = Type.Object({
+const ModelInfo = Type.Object({
   status: oneOf(
     ['fitted', 'imported', 'not_fitted'] as const,
     'not_fitted: no model stored yet; the numbers below are then null or empty.',
@@ -140,7 +140,7 @@ const EffectResult = Type.Object({
   ...parameterFields,
 });
 
-export const StatisticalResultsBody = Type.Object({
+const StatisticalResultsBody = Type.Object({
   model: ModelInfo,
   scale: Type.String(),
   uncertainty: Type.String(),
@@ -150,12 +150,12 @@ export const StatisticalResultsBody = Type.Object({
   data_source: DataSource,
 });
 
-export const EffectsQuery = Type.Object({
+const EffectsQuery = Type.Object({
   ...ModelQuery.properties,
   group: Type.Optional(oneOf(['country', 'year'] as const, 'Only the country effects or only the year effects; default both.')),
 });
 
-export const EffectsBody = Type.Object({
+const EffectsBody = Type.Object({
   model: ModelInfo,
   description: Type.String(),
   country_effects: Type.Array(EffectResult),
@@ -176,7 +176,7 @@ const PredictiveStatisticFields = {
   extreme: Type.Boolean(),
 };
 
-export const PosteriorPredictiveBody = Type.Object({
+const PosteriorPredictiveBody = Type.Object({
   model: ModelInfo,
   description: Type.String(),
   check: Nullable(
@@ -204,12 +204,12 @@ export const PosteriorPredictiveBody = Type.Object({
   data_source: DataSource,
 });
 
-export const DRAWS_FORMATS = ['json', 'csv'] as const;
+const DRAWS_FORMATS = ['json', 'csv'] as const;
 const NAMES_DESCRIPTION =
   "Column names: syntactic (default) names that R's read.csv and pandas keep unchanged: beta_gdp for beta[gdp], u_<country> with accents dropped and " +
   'other characters outside [A-Za-z0-9._] as one underscore, v_<year>, a repeat suffixed _2; stan: the model names, beta[gdp], u[<country>], v[<year>] ' +
   '(as Stan and posterior::as_draws_df write them; R read.csv turns them into beta.gdp. unless check.names = FALSE).';
-export const DrawsQuery = Type.Object({
+const DrawsQuery = Type.Object({
   format: Type.Optional(oneOf(DRAWS_FORMATS, 'json (default) or csv.')),
   parameters: Type.Optional(
     Type.String({
@@ -226,7 +226,7 @@ export const DrawsQuery = Type.Object({
 });
 
 const Effects = Type.Union([Type.Literal('centred'), Type.Literal('non-centred')]);
-export const DiagnosticsBody = Type.Object({
+const DiagnosticsBody = Type.Object({
   model: ModelInfo,
   parameterisation: Nullable(
     Type.Object(
@@ -367,7 +367,7 @@ export const DiagnosticsBody = Type.Object({
   data_source: DataSource,
 });
 
-export const MethodologyBody = Type.Object({
+const MethodologyBody = Type.Object({
   model: ModelInfo,
   data_source: DataSource,
   methodology: Type.Any({
@@ -376,7 +376,7 @@ export const MethodologyBody = Type.Object({
   }),
 });
 
-export const OverviewBody = Type.Object({
+const OverviewBody = Type.Object({
   panel: Type.Any({
     description:
       'Rows, countries, regions, years, predictors, totals and the democracy index range of the imported panel; null when none is imported.',
@@ -387,7 +387,7 @@ export const OverviewBody = Type.Object({
   data_source: DataSource,
 });
 
-export const VisualizationsBody = Type.Object({
+const VisualizationsBody = Type.Object({
   scatter: Type.Any(),
   temporal_trends: Type.Array(Type.Any()),
   regional_summary: Type.Array(Type.Any()),
@@ -457,7 +457,7 @@ export const posteriorPredictiveSchema = {
   response: { 200: PosteriorPredictiveBody },
 };
 
-export const DrawsBody = Type.Object({
+const DrawsBody = Type.Object({
   model: ModelInfo,
   data_source: DataSource,
   parameters: Type.Array(Type.String(), { description: 'The model names of the selected parameters (beta[gdp]), in column order.' }),
@@ -569,7 +569,7 @@ export const modelComparisonSchema = {
   },
 };
 
-export const LogLikQuery = Type.Object({
+const LogLikQuery = Type.Object({
   model: Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$', description: FitLabelText, examples: ['negbinomial2-centred'] }),
   names: Type.Optional(
     oneOf(COLUMN_NAMINGS, NAMES_DESCRIPTION.replace('beta_gdp for beta[gdp]', 'log_lik_Chile_2010 for log_lik[Chile,2010]')),

@@ -8,13 +8,13 @@ import { natureParam, oneOf } from './common.ts';
 export const EXPORT_DEFAULT_LIMIT = 1000;
 export const EXPORT_MAX_LIMIT = 10000;
 
-export const ExportQuery = Type.Object({
+const ExportQuery = Type.Object({
   format: Type.Optional(oneOf(['json', 'csv', 'excel'] as const, 'json (default), csv or excel (.xlsx).')),
   limit: limitParam(EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT, 'papers'),
   nature: natureParam('all', 'to export'),
 });
 
-export const ExportBody = Type.Object(
+const ExportBody = Type.Object(
   {
     papers: Type.Array(Type.Object(Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, Type.Any()])))),
     analytics: Type.Any(),

@@ -6,7 +6,7 @@ import { limitParam, pageParam } from '../../../core/http/params.ts';
 import { CITING_DEFAULT_LIMIT, CITING_MAX_LIMIT, CITING_ORDER, CITING_WHEN } from '../citing-works.ts';
 import { NullableInteger, NullableString, Timing, YearCounts, oneOf } from './common.ts';
 
-export const PaperParams = Type.Object({
+const PaperParams = Type.Object({
   record_id: Type.String({ minLength: 1, maxLength: 64, description: 'Retraction Watch Record ID (a string).', examples: ['970'] }),
 });
 
@@ -45,7 +45,7 @@ export const paperCitationsSchema = {
   response: { 200: PaperCitationsBody },
 };
 
-export const CitingWorksQuery = Type.Object({
+const CitingWorksQuery = Type.Object({
   when: Type.Optional(
     oneOf(
       CITING_WHEN,
@@ -58,7 +58,7 @@ export const CitingWorksQuery = Type.Object({
 
 const Timing4 = oneOf(['before', 'same_day', 'after', 'undated'] as const, 'Where the citing date falls against the notice date.');
 
-export const CitingWork = Type.Object({
+const CitingWork = Type.Object({
   citing_id: Type.String({
     description: 'The citing work as the citation source names it: doi:… or openalex:W…, or the OpenCitations citing id.',
   }),
@@ -70,7 +70,7 @@ export const CitingWork = Type.Object({
   timing: Timing4,
 });
 
-export const CitingWorksBody = Type.Object({
+const CitingWorksBody = Type.Object({
   record_id: Type.String(),
   retraction_date: NullableString,
   when: oneOf(CITING_WHEN, 'The `when` filter applied.'),

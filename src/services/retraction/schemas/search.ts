@@ -10,7 +10,7 @@ import { NullableNumber, NullableString, natureParam, oneOf } from './common.ts'
 
 export const MIN_QUERY_LENGTH = 3;
 
-export const AutocompleteQuery = Type.Object({
+const AutocompleteQuery = Type.Object({
   q: withError(
     Type.String({
       maxLength: 200,
@@ -29,7 +29,7 @@ export const Suggestion = Type.Object({
   retraction_date: NullableString,
   post_retraction_citations: Type.Integer(),
 });
-export const AutocompleteBody = Type.Object({ suggestions: Type.Array(Suggestion, { maxItems: 10 }) });
+const AutocompleteBody = Type.Object({ suggestions: Type.Array(Suggestion, { maxItems: 10 }) });
 
 export const autocompleteSchema = {
   summary: 'Search suggestions for retracted papers',
@@ -69,7 +69,7 @@ export const SearchQuery = Type.Object({
 
 const natureField = oneOf(NATURES, 'The kind of notice: only retraction is a retracted paper.');
 
-export const SearchResultSchema = Type.Object({
+const SearchResultSchema = Type.Object({
   ...Object.fromEntries(
     EXPORT_COLUMNS.map((c) => [
       c,
@@ -87,7 +87,7 @@ export const SearchResultSchema = Type.Object({
 
 const Facet = Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }));
 
-export const SearchBody = Type.Object({
+const SearchBody = Type.Object({
   filters: Type.Record(Type.String(), Type.String(), { description: 'The filters applied, trimmed (nature always).' }),
   order: Type.String(),
   page: Type.Integer(),

@@ -62,7 +62,7 @@ export interface OpenAlexWork {
 }
 
 /** "https://openalex.org/W123" or "W123" → "W123". */
-export function openAlexId(value: unknown): string | null {
+function openAlexId(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const m = /(?:^|\/)([WwAaSsIi]\d+)$/.exec(value.trim());
   return m ? m[1].toUpperCase() : null;

@@ -27,7 +27,7 @@ export function parseRecordDate(text: string | undefined): string | null | undef
   return undefined;
 }
 
-export type DatePrecision = 'day' | 'month' | 'year';
+type DatePrecision = 'day' | 'month' | 'year';
 
 export interface PartialDate {
   /** The first day of the period the source names (2019 → 2019-01-01, 2019-05 → 2019-05-01). */

@@ -7,7 +7,7 @@ import { headerKey, openCsv } from '../../../core/csv-rows.ts';
 export const GENERATED_MARKER = { column: 'data_kind', value: 'generated' } as const;
 
 /** The marker column's position in a header, or −1. */
-export function markerColumn(header: readonly string[]): number {
+function markerColumn(header: readonly string[]): number {
   return header.findIndex((cell) => headerKey(cell) === GENERATED_MARKER.column);
 }
 

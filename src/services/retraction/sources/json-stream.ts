@@ -9,7 +9,7 @@ import { parseSourceJson } from '../../../core/source-text.ts';
 /** Keys of a wrapper object whose array holds the elements (OpenAlex API pages use "results"). */
 const WRAPPER_KEYS = new Set(['results', 'works', 'citations', 'data', 'items']);
 
-export class JsonFormatError extends Error {
+class JsonFormatError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'JsonFormatError';

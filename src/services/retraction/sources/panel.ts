@@ -6,7 +6,7 @@
 // never replaces a value already stored.
 import { parseNumber } from './fields.ts';
 
-export const PANEL_FIXED_COLUMNS = ['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions'] as const;
+const PANEL_FIXED_COLUMNS = ['country', 'iso3', 'region', 'year', 'democracy_index', 'publications', 'retractions'] as const;
 const REQUIRED = ['country', 'year', 'democracy_index', 'publications', 'retractions'];
 
 export interface PanelColumnMap {
@@ -52,7 +52,7 @@ export interface PanelRecord {
   unreadable?: string[];
 }
 
-export type PanelSkip =
+type PanelSkip =
   | 'missing country'
   | 'year not a whole number between 1800 and 2200'
   | 'unreadable democracy_index'

@@ -64,7 +64,7 @@ export interface RetractionRecord {
 }
 
 /** The fields a row may leave unread without being skipped. */
-export type UnreadableField = 'original_paper_date';
+type UnreadableField = 'original_paper_date';
 
 const compact = (name: string) =>
   name
@@ -122,7 +122,7 @@ const text = (value: string | undefined) => {
 };
 
 /** Why a row was not imported (counted, so free of row-specific text). */
-export type RwSkipReason = 'missing Record ID' | 'missing title' | 'unreadable RetractionDate';
+type RwSkipReason = 'missing Record ID' | 'missing title' | 'unreadable RetractionDate';
 
 export interface RwRowResult {
   record?: RetractionRecord;

@@ -1,17 +1,17 @@
-// What every endpoint group of Service D shares: the typed database, the as-of date, the data_source of a
-// body, and the category named by a path or query parameter (400 when it is not a whole number, 404 when
-// no category has it).
+// What Service D's routes and pages share in a server process (ServiceModule.createState): the typed database, the
+// as-of date, the data_source of a body, the category named by a path or query parameter (400 when it is not a
+// whole number, 404 when no category has it), and the record of the forecasts served.
 import type { Kysely } from 'kysely';
-import { badRequest, notFound } from '../../../core/http/errors.ts';
-import type { ServiceContext } from '../../../core/service.ts';
-import { resolveAsOf } from '../as-of.ts';
-import { dataSource, findCategory } from '../repository.ts';
-import { recordCurrentForecasts } from '../track-record.ts';
-import type { CategoryRecord, DataSource } from '../repository.ts';
-import type { DrawsDatabase, DrawsTables } from '../tables.ts';
+import { badRequest, notFound } from '../../core/http/errors.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { resolveAsOf } from './as-of.ts';
+import { staleAfterDays } from './freshness.ts';
+import { dataSource, findCategory } from './repository.ts';
+import { recordCurrentForecasts } from './track-record.ts';
+import type { CategoryRecord, DataSource } from './repository.ts';
+import type { DrawsDatabase, DrawsTables } from './tables.ts';
 
-export interface DrawsRouteContext {
-  ctx: ServiceContext;
+export interface DrawsState {
   db: Kysely<DrawsDatabase>;
   /** The as-of date now (PDI_DRAWS_AS_OF, else today in Toronto). */
   asOf(): string;
@@ -29,9 +29,12 @@ function categoryId(raw: string, parameter: string): number {
   return id;
 }
 
-export function drawsRouteContext(ctx: ServiceContext): DrawsRouteContext {
+/** Throws at start on a malformed PDI_DRAWS_AS_OF or PDI_DRAWS_STALE_DAYS, rather than failing every request. */
+export function createDrawsState(ctx: ServiceContext): DrawsState {
   const db = ctx.db.kysely.withTables<DrawsTables>();
   const asOf = () => resolveAsOf(ctx.config.env);
+  asOf();
+  staleAfterDays(ctx.config.env);
   let recordedVersion: string | null = null;
   return {
     async recordServed() {
@@ -44,7 +47,6 @@ export function drawsRouteContext(ctx: ServiceContext): DrawsRouteContext {
         ctx.log.error({ err: error }, 'could not add the served forecasts to the track record');
       }
     },
-    ctx,
     db,
     asOf,
     source: async (forecastsAsOf) => dataSource(db, asOf(), ctx.config.env, forecastsAsOf),
