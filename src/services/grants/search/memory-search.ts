@@ -171,6 +171,19 @@ export interface MemorySearchResult {
 
 const ENGLISH_COLUMNS = SEARCHED_COLUMNS.filter((c) => !c.column.endsWith('_fr'));
 const FRENCH_COLUMNS = SEARCHED_COLUMNS.filter((c) => c.column.endsWith('_fr'));
+/** The columns the index reads of every agreement. */
+const INDEX_COLUMNS = [
+  'id',
+  'agreement_value_cents',
+  'is_notable',
+  'recipient_province',
+  'fiscal_year',
+  'recipient_type',
+  'agreement_start_date',
+  'agreement_end_date',
+  'owner_org',
+  ...ENGLISH_COLUMNS.map((c) => c.textId),
+] as const;
 
 /** Whether a search in `language` also looks in the French texts (stemmed as French). */
 export function searchesFrench(language: GrantsLanguage | undefined): boolean {
@@ -449,22 +462,7 @@ export class MemorySearch {
     let i = 0;
     let after = -Infinity;
     for (;;) {
-      let q = db
-        .selectFrom('grants_agreements')
-        .select([
-          'id',
-          'agreement_value_cents',
-          'is_notable',
-          'recipient_province',
-          'fiscal_year',
-          'recipient_type',
-          'agreement_start_date',
-          'agreement_end_date',
-          'owner_org',
-          ...ENGLISH_COLUMNS.map((c) => c.textId),
-        ])
-        .orderBy('id')
-        .limit(LOAD_CHUNK_ROWS);
+      let q = db.selectFrom('grants_agreements').select(INDEX_COLUMNS).orderBy('id').limit(LOAD_CHUNK_ROWS);
       if (after !== -Infinity) q = q.where('id', '>', after);
       const rows = await q.execute();
       // rows inserted after the count (by an import that is committing) are left for the reload it causes
