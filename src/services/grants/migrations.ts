@@ -91,7 +91,7 @@ export const grantsMigrations: Record<string, Migration> = {
       await createSubstringIndex(db, { ...GRANTS_SEARCH, accents: 'keep' });
     },
   },
-  // Searches are answered in memory (memory-search.ts): the secondary indexes go.
+  // Searches are answered in memory (search/memory-search.ts): the secondary indexes go.
   grants_0005_searches_in_memory: {
     async up(db) {
       for (const name of RETIRED_INDEXES) await sql.raw(`DROP INDEX IF EXISTS ${name}`).execute(db);

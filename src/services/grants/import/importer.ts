@@ -9,7 +9,7 @@
 //    (SQLite: a prepared one-row statement run per row; PostgreSQL: one statement per batch), whose conflict
 //    clause applies the amendment rule (`supersedes`) in the database, so memory holds a few batches, never
 //    the file;
-//  - the table has no secondary index to maintain (searches are answered in memory: ../memory-search.ts), and
+//  - the table has no secondary index to maintain (searches are answered in memory: ../search/memory-search.ts), and
 //    the searched texts are written once each, to the dictionary (the rows hold their ids);
 //  - a first import on SQLite gets its aggregates from the worker, which accumulates them while this thread
 //    writes and builds the index (tracker.ts), instead of a pass over the stored rows afterwards;

@@ -171,6 +171,19 @@ export interface MemorySearchResult {
 
 const ENGLISH_COLUMNS = SEARCHED_COLUMNS.filter((c) => !c.column.endsWith('_fr'));
 const FRENCH_COLUMNS = SEARCHED_COLUMNS.filter((c) => c.column.endsWith('_fr'));
+/** The columns the index reads of every agreement. */
+const INDEX_COLUMNS = [
+  'id',
+  'agreement_value_cents',
+  'is_notable',
+  'recipient_province',
+  'fiscal_year',
+  'recipient_type',
+  'agreement_start_date',
+  'agreement_end_date',
+  'owner_org',
+  ...ENGLISH_COLUMNS.map((c) => c.textId),
+] as const;
 
 /** Whether a search in `language` also looks in the French texts (stemmed as French). */
 export function searchesFrench(language: GrantsLanguage | undefined): boolean {
@@ -434,7 +447,7 @@ export class MemorySearch {
     const coded = (): CodedColumn => ({ codes: new Uint16Array(size), codeOf: new Map<string, number>() });
     const columns = { province: coded(), fiscalYear: coded(), recipientType: coded(), start: coded(), end: coded() };
     const textIds = ENGLISH_COLUMNS.map(() => new Uint32Array(size));
-    const departments = new Map<string, DepartmentTotal & { firstId: number }>();
+    const departments = new Map<string, CountedDepartment>();
     // Codes in order of first appearance while reading; renumbered below in the database's order of the values.
     const code = (c: CodedColumn, i: number, v: unknown): void => {
       if (v === null || v === undefined) return; // (0)
@@ -449,22 +462,7 @@ export class MemorySearch {
     let i = 0;
     let after = -Infinity;
     for (;;) {
-      let q = db
-        .selectFrom('grants_agreements')
-        .select([
-          'id',
-          'agreement_value_cents',
-          'is_notable',
-          'recipient_province',
-          'fiscal_year',
-          'recipient_type',
-          'agreement_start_date',
-          'agreement_end_date',
-          'owner_org',
-          ...ENGLISH_COLUMNS.map((c) => c.textId),
-        ])
-        .orderBy('id')
-        .limit(LOAD_CHUNK_ROWS);
+      let q = db.selectFrom('grants_agreements').select(INDEX_COLUMNS).orderBy('id').limit(LOAD_CHUNK_ROWS);
       if (after !== -Infinity) q = q.where('id', '>', after);
       const rows = await q.execute();
       // rows inserted after the count (by an import that is committing) are left for the reload it causes
@@ -482,13 +480,7 @@ export class MemorySearch {
         ENGLISH_COLUMNS.forEach((c, k) => {
           textIds[k][i] = Math.max(0, Number(r[c.textId] ?? 0));
         });
-        let department = departments.get(r.owner_org);
-        if (department === undefined) {
-          department = { owner_org: r.owner_org, title: '', title_fr: '', count: 0, total_value_cents: 0, firstId: Number(r.id) };
-          departments.set(r.owner_org, department);
-        }
-        department.count++;
-        department.total_value_cents += cents;
+        countDepartment(departments, r.owner_org, Number(r.id), cents);
         i++;
       }
       if (rows.length < LOAD_CHUNK_ROWS || i === size) break;
@@ -526,12 +518,6 @@ export class MemorySearch {
       for (let a = 0; a < n; a++) codes[a] = c.codes[byValue[a]];
       return { codes, codeOf: c.codeOf };
     };
-    // the texts' ids by agreement number
-    const numbered = textIds.map((column) => {
-      const out = new Uint32Array(n);
-      for (let a = 0; a < n; a++) out[a] = column[byValue[a]];
-      return out;
-    });
     return {
       version,
       size: n,
@@ -545,7 +531,12 @@ export class MemorySearch {
       end: renumbered(columns.end),
       recipient,
       departments: await departmentTotals(db, [...departments.values()]),
-      english: await languageIndex(db, numbered, n, 'en'),
+      english: await languageIndex(
+        db,
+        textIds.map((column) => Uint32Array.from(byValue, (k) => column[k])),
+        n,
+        'en',
+      ),
       french: null,
       frenchHeld: null,
       orderings: new Map(),
@@ -945,11 +936,21 @@ async function languageIndex(db: Kysely<GrantsDatabase>, textIds: Uint32Array[],
   return { texts, offsets, postings, recentTexts: new Map(), recentTextIds: 0 };
 }
 
+type CountedDepartment = DepartmentTotal & { firstId: number };
+
+/** Counts an agreement of department `org` (of id `id`, worth `cents`). */
+function countDepartment(departments: Map<string, CountedDepartment>, org: string, id: number, cents: number): void {
+  let department = departments.get(org);
+  if (department === undefined) {
+    department = { owner_org: org, title: '', title_fr: '', count: 0, total_value_cents: 0, firstId: id };
+    departments.set(org, department);
+  }
+  department.count++;
+  department.total_value_cents += cents;
+}
+
 /** The totals counted while loading, with each department's names (as its first agreement gives them). */
-async function departmentTotals(
-  db: Kysely<GrantsDatabase>,
-  counted: Array<DepartmentTotal & { firstId: number }>,
-): Promise<DepartmentTotal[]> {
+async function departmentTotals(db: Kysely<GrantsDatabase>, counted: CountedDepartment[]): Promise<DepartmentTotal[]> {
   const names = new Map<number, { title: string; title_fr: string }>();
   for (let k = 0; k < counted.length; k += 500) {
     const rows = await db
