@@ -67,6 +67,7 @@ const EXAMPLES: Record<string, Record<string, (found: Found) => Example>> = {
   },
   grants: {
     'POST /api/api/calculate/': () => ({ body: { annual_income: 65000 } }),
+    'GET /api/api/grants/{id}/taxpayer-share/': (f) => ({ path: { id: f('id') }, query: 'annual_income=65000' }),
   },
   draws: {},
   retraction: {

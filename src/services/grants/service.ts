@@ -3,7 +3,7 @@
 // Port 8003 by default; base address host/api, so the spec's /api/stats/ is served at /api/api/stats/ and,
 // for existing clients, at /api/stats/.
 import { importGuard } from '../../core/import.ts';
-import type { ServiceContext, ServiceModule } from '../../core/service.ts';
+import type { ServiceModule } from '../../core/service.ts';
 import { loadGrantsDemo, writeGeneratedCsv } from './demo.ts';
 import { writeInternationalCsv } from './international/generate.ts';
 import { importInternationalPath } from './international/import.ts';
@@ -16,18 +16,7 @@ import { currentYearSetting } from './settings.ts';
 import { createGrantsState } from './state.ts';
 import type { GrantsState } from './state.ts';
 
-/**
- * The state of the app being built. The kernel registers a service's routes and then its pages with one context:
- * the state is created for that context by whichever asks first and handed to both. (This slot goes when the
- * service contract creates a service's state itself and passes it to routes and pages.)
- */
-let built: { ctx: ServiceContext; state: GrantsState } | null = null;
-function stateOf(ctx: ServiceContext): GrantsState {
-  if (built?.ctx !== ctx) built = { ctx, state: createGrantsState(ctx) };
-  return built.state;
-}
-
-export const grantsService: ServiceModule = {
+export const grantsService: ServiceModule<GrantsState> = {
   name: 'grants',
   title: 'Canadian government grants service',
   description:
@@ -39,8 +28,9 @@ export const grantsService: ServiceModule = {
   errorBody: ({ message }) => ({ error: message }),
   errorSchema: ErrorBody,
   migrations: grantsMigrations,
-  routes: (app, ctx) => grantsRoutes(app, ctx, stateOf(ctx)),
-  pages: grantsPages((ctx) => stateOf(ctx)),
+  createState: createGrantsState,
+  routes: grantsRoutes,
+  pages: grantsPages,
   importers: {
     csv: {
       description:

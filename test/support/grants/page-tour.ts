@@ -6,6 +6,7 @@ import type { ServiceApp } from '../../../src/core/service.ts';
 export async function pageTour(app: ServiceApp): Promise<string[]> {
   const grant = (await app.inject('/api/api/search/?limit=1')).json().results[0] as { id: number };
   const recipient = (await app.inject('/api/api/recipients/')).json().top_recipients[0] as { recipient_legal_name: string };
+  const project = (await app.inject('/api/api/international/projects/?limit=1')).json().results[0] as { project_number: string };
   return [
     '/statistics',
     '/',
@@ -14,5 +15,9 @@ export async function pageTour(app: ServiceApp): Promise<string[]> {
     '/recipients',
     `/recipient?name=${encodeURIComponent(recipient.recipient_legal_name)}`,
     '/calculator',
+    '/international',
+    `/international/projects/${encodeURIComponent(project.project_number)}`,
+    '/international/statistics',
+    '/international/map',
   ];
 }

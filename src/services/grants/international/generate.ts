@@ -105,8 +105,8 @@ function iso(date: Date): string {
 
 /** The cells of one generated project, by field. */
 function project(random: Random, n: number): Record<ProjectField, string> {
-  const letter = pick(random, ['D', 'P', 'A', 'S']);
-  const number = `${letter}${String(1000 + n).padStart(6, '0')}${String(random.int(1, 3)).padStart(3, '0')}`;
+  // letter, six digits of project, three of sub-project (D001000001 is the first: the API reference's example)
+  const number = `${'DPAS'[n % 4]}${String(1000 + n).padStart(6, '0')}001`;
   const startYear = random.int(2008, 2025);
   const start = new Date(Date.UTC(startYear, random.int(0, 11), random.int(1, 28)));
   const years = random.int(1, 8);

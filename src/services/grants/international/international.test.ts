@@ -207,6 +207,27 @@ describeEachDatabase(
         assert.equal(body.countries.reduce((s: number, c: { percentage: number }) => s + c.percentage, 0).toFixed(2), '100.00');
       });
 
+      it('renders the search, project, statistics and map pages in both languages', async () => {
+        for (const lang of ['en', 'fr']) {
+          for (const url of [
+            '/international',
+            `/international/projects/${rows[3].projectNumber}`,
+            '/international/statistics',
+            '/international/map',
+            '/international?country=KE&status=closed',
+          ]) {
+            const res = await app.inject({ url: `${url}${url.includes('?') ? '&' : '?'}lang=${lang}` });
+            assert.equal(res.statusCode, 200, url);
+            assert.match(res.headers['content-type'] as string, /text\/html/);
+          }
+        }
+        const map = await app.inject({ url: '/international/map' });
+        assert.match(map.body, /<svg/);
+        assert.match(map.body, /<table/);
+        assert.equal((await app.inject({ url: '/international?country=KEN' })).statusCode, 400);
+        assert.equal((await app.inject({ url: '/international/projects/NOPE0' })).statusCode, 404);
+      });
+
       const bad: Array<[string, number]> = [
         [`${API}/projects/?country=ETH`, 400],
         [`${API}/projects/?sector=12`, 400],

@@ -334,10 +334,10 @@ describeEachDatabase(
 );
 
 describe('grants pages are registered', () => {
-  it('the service exports its pages with the four sections', () => {
+  it('the service exports its pages with the five sections', () => {
     assert.deepEqual(
       grantsService.pages?.sections.map((s) => s.href),
-      ['/', '/statistics', '/recipients', '/calculator'],
+      ['/', '/statistics', '/recipients', '/calculator', '/international'],
     );
   });
 });

@@ -53,6 +53,7 @@ export function grantsHeader(language: Language): { serviceTitle: string; sectio
       { label: t('nav.statistics'), href: '/statistics' },
       { label: t('nav.recipients'), href: '/recipients' },
       { label: t('nav.calculator'), href: '/calculator' },
+      { label: t('nav.international'), href: '/international' },
     ],
   };
 }

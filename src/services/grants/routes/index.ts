@@ -2,7 +2,7 @@
 // address (host/api + /api/<x>/ = /api/api/<x>/) and at the old address /api/<x>/ that clients still call.
 // One plugin per endpoint group, registered in the order the OpenAPI document lists them.
 import { withAliases } from '../../../core/http/service-app.ts';
-import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
+import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import { calculatorRoutes } from './calculator.ts';
 import { comprehensiveStatsRoutes } from './comprehensive-stats.ts';
 import { routeContext } from './context.ts';
@@ -13,8 +13,8 @@ import { searchRoutes } from './search.ts';
 import { statsRoutes } from './stats.ts';
 import type { GrantsState } from '../state.ts';
 
-export async function grantsRoutes(app: ServiceApp, ctx: ServiceContext, state: GrantsState): Promise<void> {
-  const shared = routeContext(app, ctx, state);
+export async function grantsRoutes(app: ServiceApp, ctx: ServingContext<GrantsState>): Promise<void> {
+  const shared = routeContext(app, ctx, ctx.state);
   await withAliases(app, { spec: '/api/api', aliases: ['/api'] }, async (scope) => {
     await scope.register(statsRoutes, shared);
     await scope.register(searchRoutes, shared);
