@@ -1,10 +1,15 @@
 // The served forecasts of a panel of categories (forecastPanel): shapes, the young and dormant cases, bad input,
 // determinism, the catalogue, and the walk-forward reuse the benchmark relies on.
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { needsSharedData, sharedData } from '../../../../test/support/databases.ts';
 import { Random } from '../../../core/random.ts';
+import { categoriseRounds } from '../feed/categories.ts';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
-import { weekday } from './draw-dates.ts';
+import { SNAPSHOT_NAME } from '../feed/reference-snapshot.ts';
+import { parseRoundsFeed } from '../feed/rounds-feed.ts';
+import { DORMANT_MIN_DAYS, weekday } from './draw-dates.ts';
 import { forecastPanel, MODEL_NAMES } from './forecast-panel.ts';
 import type { CategoryDrawsInput, CategoryForecast, DrawObservation } from './forecast-panel.ts';
 import { CONFIDENCE_DEFINITION, FORECAST_METHOD, MODEL_CATALOGUE } from './model-catalogue.ts';
@@ -223,4 +228,39 @@ test('volatility: exponentially weighted mean |change|, newest first, shrunk tow
   assert.equal(volatility('crs', [500, 500, 500]), 3);
   // One value: the prior alone.
   assert.equal(volatility('crs', [500], 12, 3), 12);
+});
+
+const snapshot = needsSharedData('draws', SNAPSHOT_NAME);
+describe('if_resumed on the real snapshot', { skip: snapshot.skip }, () => {
+  it('held the cut-off and size of every draw that ended a dormancy, as of the day before it', () => {
+    if (snapshot.problem) throw new Error(`required in CI: ${snapshot.problem}`);
+    const categories = categoriseRounds(parseRoundsFeed(fs.readFileSync(sharedData('draws', SNAPSHOT_NAME), 'utf8')).rounds).map(
+      (g, k) => ({
+        id: k + 1,
+        slug: g.category.slug,
+        draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
+      }),
+    );
+    let checked = 0;
+    for (const c of categories) {
+      const days = [...new Set(c.draws.map((d) => d.date))].sort();
+      for (const [i, date] of days.entries()) {
+        // Dormancy takes at least DORMANT_MIN_DAYS without a draw: only the draws after such a gap can end one.
+        if (i === 0 || dayNumber(date) - dayNumber(days[i - 1]) <= DORMANT_MIN_DAYS) continue;
+        const before = isoFromDayNumber(dayNumber(date) - 1);
+        const f = forecastPanel(categories, before, { report: false }).categories.find((x) => x.id === c.id)!;
+        if (f.status !== 'dormant' || f.ifResumed === null) continue;
+        const r = f.ifResumed;
+        for (const d of c.draws.filter((x) => x.date === date)) {
+          assert.ok(d.crs >= r.crs.min && d.crs <= r.crs.max, `${c.slug} ${date}: ${d.crs} outside ${r.crs.min}–${r.crs.max}`);
+          assert.ok(
+            d.invitations >= r.invitations.min && d.invitations <= r.invitations.max,
+            `${c.slug} ${date}: ${d.invitations} invitations`,
+          );
+        }
+        checked++;
+      }
+    }
+    assert.ok(checked >= 3, `${checked} resumptions checked`);
+  });
 });

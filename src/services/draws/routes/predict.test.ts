@@ -48,6 +48,7 @@ describeWithSnapshot('draws GET /api/predict/', (t) => {
         'category_id',
         'category_name',
         'dormant_since',
+        'if_resumed',
         'last_draw_date',
         'last_updated',
         'predictions',
