@@ -29,7 +29,7 @@ export type { HtmlValue } from './html.ts';
 export { formatNumber } from './format.ts';
 export { pageLocale, requestLocale, untranslated } from './locale.ts';
 export type { PageLocale } from './locale.ts';
-export { barChart, chartFigure, dataTable, forestPlot, lineChart, renderChartSvg, PALETTE } from './charts.ts';
+export { barChart, chartFigure, dataTable, forestPlot, lineChart, numberAxisLabel, renderChartSvg, PALETTE } from './charts.ts';
 export type { ChartSpec, ChartTable, ForestRow, IntervalBand, LineSeries, BarSeries } from './charts.ts';
 
 /** The short titles used in the navigation between services, in a language. */
