@@ -52,6 +52,17 @@ export const fr: Record<DrawsKey, string> = {
   'status.dormantDaysCount': '{days, plural, one {# jour} other {# jours}}',
   'status.longTime': 'une longue période',
   'status.insufficient': 'Aucune ronde au plus tard le {date} : rien sur quoi fonder une prévision.',
+  'reason.none': 'aucune ronde le {date} ou avant',
+  'reason.dormant':
+    'en sommeil depuis le {since} : dernière ronde le {last}, {days, plural, one {# jour} other {# jours}} avant le {asOf}; en sommeil après {after, number} jours sans ronde',
+  'reason.resumed': 'depuis sa reprise le {date} après une pause de {days, plural, one {# jour} other {# jours}}',
+  'reason.young':
+    '{draws, plural, one {# ronde} other {# rondes}} : catégorie récente, prévue par le modèle groupé avec des intervalles plus larges',
+  'reason.youngResumed':
+    '{draws, plural, one {# ronde} other {# rondes}} {resumed} : catégorie récente, prévue par le modèle groupé avec des intervalles plus larges',
+  'reason.established': '{draws, plural, one {# ronde} other {# rondes}}; dernière ronde le {date}',
+  'reason.establishedResumed': '{draws, plural, one {# ronde} other {# rondes}} ({regime, number} {resumed}); dernière ronde le {date}',
+  'reason.ranks': '; seulement {count, number} des {horizons, number} rangs tombent dans l’année qui suit le {date}',
   'form.crs': 'Votre score SCG',
   'form.notForecast': ' (sans prévision)',
   'form.submit': 'Afficher ma probabilité',
@@ -144,6 +155,7 @@ export const fr: Record<DrawsKey, string> = {
     'Rondes d’invitations d’Entrée express de {name} : score SCG le plus bas et invitations au fil du temps, et prévision des prochaines rondes.',
   'category.onlySome':
     'Seules {count, number} de ses {horizons, number} prochaines rondes font l’objet d’une prévision : les autres tomberaient plus d’un an après le {date}.',
+  'category.unknownDescription': 'Rondes que le flux nomme « {name} »; aucune famille de catégories connue ne correspond à ce nom.',
   'category.nextDraw': 'Prochaine ronde',
   'category.noDraws': 'Aucune ronde de cette catégorie au plus tard le {date}.',
   'category.overTime': 'Au fil du temps',
@@ -207,6 +219,11 @@ export const fr: Record<DrawsKey, string> = {
   'myScore.notIndependent':
     'Chaque ronde prise séparément. Ces probabilités ne sont pas indépendantes (un score limite bas est habituellement suivi d’un autre); elles ne peuvent donc pas être multipliées ni additionnées pour obtenir une probabilité « d’au moins une ».',
   'myScore.worked': 'Ici : ŷ = {point}, m = {margin}, donc b = {scale} et P(score limite ≤ {crs}) = F({crs},5).',
+  'myScore.formulaScale': 'b = m / ln 20',
+  'myScore.formulaBelow': 'F(x) = ½ · exp((x − ŷ) / b)          pour x < ŷ',
+  'myScore.formulaAbove': 'F(x) = 1 − ½ · exp(−(x − ŷ) / b)     pour x ≥ ŷ',
+  'myScore.formulaCutoff':
+    'P(score limite ≤ s) = F(s + ½)      P(score limite < s) = F(s − ½)      P(score limite = s) = F(s + ½) − F(s − ½)',
   'myScore.how': 'Comment la probabilité est calculée',
   'myScore.method':
     'La prévision conserve une valeur ponctuelle ŷ et la demi-largeur m de son intervalle de 95 %, et non toute la distribution des erreurs passées. Le score limite est pris égal à ŷ + e, où e suit une loi de Laplace (double exponentielle) centrée sur 0 dont l’échelle b = m / ln 20 place 95 % de la loi dans l’intervalle; le score limite publié est ce nombre arrondi à un score entier et maintenu entre 0 et 1200.',

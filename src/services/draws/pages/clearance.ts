@@ -18,14 +18,6 @@ export const CRS_RANGE = { min: 0, max: 1200 } as const;
 /** ln 20: for a Laplace law, P(|X − μ| ≤ b ln 20) = 1 − e^{−ln 20} = 0.95. */
 const LN20 = Math.log(20);
 
-/** The formulas of the method (the catalogue's myScore.method), one a line. */
-export const CLEARANCE_FORMULA = [
-  'b = m / ln 20',
-  'F(x) = ½ · exp((x − ŷ) / b)          for x < ŷ',
-  'F(x) = 1 − ½ · exp(−(x − ŷ) / b)     for x ≥ ŷ',
-  'P(cut-off ≤ s) = F(s + ½)      P(cut-off < s) = F(s − ½)      P(cut-off = s) = F(s + ½) − F(s − ½)',
-] as const;
-
 export interface CutoffForecast {
   /** Point forecast of the cut-off (predicted_crs_score). */
   point: number;

@@ -9,7 +9,7 @@ import type { HorizonMetrics } from '../forecast/metrics.ts';
 import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 import { listCategories, readForecasts } from '../repository.ts';
 import type { DrawsRouteContext } from '../routes/context.ts';
-import { methodText, parameterName } from './method-text.ts';
+import { translated, parameterName } from './translated.ts';
 import { categoryIn, count, percent, sendPage, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -171,13 +171,13 @@ function intervalsTable(stored: StoredForecasts, w: Words): SafeHtml {
 function catalogue(w: Words): SafeHtml {
   const { loc } = w;
   const value = (model: string, name: string, v: string | number) =>
-    typeof v === 'number' ? loc.number(v, 3) : methodText(`parameter.${model}.${name}`, v, loc);
+    typeof v === 'number' ? loc.number(v, 3) : translated(`parameter.${model}.${name}`, v, loc);
   return html`<dl class="facts" id="model-catalogue">
     ${MODEL_CATALOGUE.map(
       (m) =>
         html`<dt id="model-${m.name}"><code>${m.name}</code></dt>
           <dd>
-            ${methodText(`model.${m.name}`, m.description, loc)}${
+            ${translated(`model.${m.name}`, m.description, loc)}${
               Object.keys(m.parameters).length > 0
                 ? html`<br /><span class="muted"
                       >${w.t('models.parameters')}
@@ -239,7 +239,7 @@ export function modelsPage(app: ServiceApp, routes: DrawsRouteContext, kit: Page
           ${RULES.map(
             ([key, heading]) =>
               html`<h3>${t(heading)}</h3>
-                <p>${methodText(`rule.${key}`, FORECAST_METHOD[key], w.loc)}</p>`,
+                <p>${translated(`rule.${key}`, FORECAST_METHOD[key], w.loc)}</p>`,
           )}`,
       };
     }),

@@ -1,15 +1,15 @@
-// The French of the texts the forecasting code writes about its models and rules (forecast/model-catalogue.ts, served
-// in English by /api/models/), keyed by a stable identifier: `model.<name>`, `parameter.<model>.<name>` (a text value),
-// `rule.<key of FORECAST_METHOD>`. Each translation keeps the fingerprint of the English it was made from
-// (method-text.ts): when the English changes, the page shows the English until the French is redone, and
-// method-text.test.ts names the text to translate again. Numbers are written in the text, as the English has them.
-export interface MethodTranslation {
+// The French of texts D's code writes in English (served so by the API), keyed by a stable identifier: the models and
+// rules of forecast/model-catalogue.ts as `model.<name>`, `parameter.<model>.<name>` (a text value) and
+// `rule.<key of FORECAST_METHOD>`; the known categories' descriptions (feed/categories.ts) as `category.<slug>`. Each translation keeps the fingerprint of the English it was made from
+// (translated.ts): when the English changes, the page shows the English until the French is redone, and
+// translated.test.ts names the text to translate again. Numbers are written in the text, as the English has them.
+export interface Translation {
   /** First 12 hex digits of the SHA-256 of the English text translated. */
   from: string;
   fr: string;
 }
 
-export const METHOD_FR: Readonly<Record<string, MethodTranslation>> = {
+export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
   'model.naive': {
     from: '469dbab950ee',
     fr: 'Marche aléatoire : ŷ_{T+h} = y_T, la dernière valeur. La référence que tout modèle doit battre.',
@@ -148,6 +148,57 @@ export const METHOD_FR: Readonly<Record<string, MethodTranslation>> = {
       'moyenne sur les 12 dernières rondes). coverage_95 est la part des valeurs réelles comprises dans l’intervalle ' +
       'publié à ce moment, dimensionné d’après les erreurs alors connues.',
   },
+  'category.general': {
+    from: 'dceffb358479',
+    fr:
+      'Rondes ouvertes aux candidats de tous les programmes d’Entrée express (Programme des travailleurs qualifiés ' +
+      '(fédéral), Catégorie de l’expérience canadienne, Programme des travailleurs de métiers spécialisés (fédéral), ' +
+      'Programme des candidats des provinces). Le flux les appelle « No Program Specified » (Aucun programme ' +
+      'spécifié) jusqu’en octobre 2023 et « General » (Général) à partir de décembre 2023.',
+  },
+  'category.cec': {
+    from: '37ec0da3094a',
+    fr: 'Rondes propres à un programme, pour les candidats de la Catégorie de l’expérience canadienne.',
+  },
+  'category.pnp': {
+    from: '084d960eeb0d',
+    fr:
+      'Rondes propres à un programme, pour les candidats ayant une désignation provinciale ou territoriale; leurs ' +
+      'scores comprennent les 600 points qu’ajoute une désignation.',
+  },
+  'category.fsw': {
+    from: 'c2014562fc03',
+    fr: 'Rondes propres à un programme, pour les candidats du Programme des travailleurs qualifiés (fédéral).',
+  },
+  'category.fst': {
+    from: 'f63ce8ef6eae',
+    fr: 'Rondes propres à un programme, pour les candidats du Programme des travailleurs de métiers spécialisés (fédéral).',
+  },
+  'category.french': {
+    from: 'cbeacf20caf2',
+    fr: 'Rondes par catégorie, pour les candidats ayant une solide maîtrise du français.',
+  },
+  'category.healthcare': {
+    from: '50aca2c61e0f',
+    fr:
+      'Rondes par catégorie, pour les professions des soins de santé, nommées « Healthcare occupations » ' +
+      '(Professions des soins de santé, version 1) et « Healthcare and social services occupations » (Professions ' +
+      'des soins de santé et des services sociaux, version 2) dans le flux.',
+  },
+  'category.stem': {
+    from: '45546b75e86f',
+    fr: 'Rondes par catégorie, pour les professions en sciences, technologies, génie et mathématiques.',
+  },
+  'category.trade': {
+    from: '3d7f4784bead',
+    fr: 'Rondes par catégorie, pour les métiers (distinctes du Programme des travailleurs de métiers spécialisés (fédéral)).',
+  },
+  'category.transport': { from: '38000072ab4d', fr: 'Rondes par catégorie, pour les professions du transport.' },
+  'category.agriculture': {
+    from: '0d55e00495d2',
+    fr: 'Rondes par catégorie, pour les professions de l’agriculture et de l’agroalimentaire.',
+  },
+  'category.education': { from: '9f374bafa763', fr: 'Rondes par catégorie, pour les professions de l’éducation.' },
 };
 
 /** French names of the parameters the model catalogue lists (its keys are the API's). */
