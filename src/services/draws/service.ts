@@ -4,7 +4,7 @@ import path from 'node:path';
 import { importGuard } from '../../core/import.ts';
 import type { ServiceModule } from '../../core/service.ts';
 import { resolveAsOf } from './as-of.ts';
-import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeed } from './demo.ts';
+import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeeds } from './demo.ts';
 import { IRCC_ROUNDS_FEED_FR_URL, IRCC_ROUNDS_FEED_URL } from './feed/rounds-feed.ts';
 import { fitForecasts, keepForecastsCurrent } from './fit.ts';
 import { drawsNewestObservation } from './freshness.ts';
@@ -53,15 +53,17 @@ export const drawsService: ServiceModule = {
     },
   },
   async loadDemo(ctx, options) {
-    const file = await writeGeneratedFeed(path.join(ctx.config.dataDir, 'demo', 'draws'), {
+    const files = await writeGeneratedFeeds(path.join(ctx.config.dataDir, 'demo', 'draws'), {
       size: options.size ?? DEFAULT_DEMO_ROUNDS,
       seed: options.seed ?? DEFAULT_DEMO_SEED,
       endDate: resolveAsOf(ctx.config.env),
     });
-    return [await importRounds(ctx, file, { isDemo: true })];
+    const english = await importRounds(ctx, files.english, { isDemo: true });
+    return [english, await importFrenchRounds(ctx, files.french, { isDemo: true })];
   },
   async generate(options) {
-    return [await writeGeneratedFeed(options.out, { size: options.size, seed: options.seed, endDate: resolveAsOf(process.env) })];
+    const files = await writeGeneratedFeeds(options.out, { size: options.size, seed: options.seed, endDate: resolveAsOf(process.env) });
+    return [files.english, files.french];
   },
   async fit(ctx, options) {
     const result = await fitForecasts(ctx, { asOf: typeof options.asOf === 'string' ? options.asOf : undefined });
