@@ -175,9 +175,10 @@ describeEachDatabase(
         ['ee_rounds_123_en.generated.json', 'ee_rounds_123_fr.generated.json'],
       );
       const ctx = testContext(drawsService, t.db, { dataDir: dir, env: { ...process.env, [AS_OF_VARIABLE]: '2025-12-17' } });
-      const [report] = await drawsService.importers.rounds.run(ctx, out, {});
+      const [report, french] = await drawsService.importers.rounds.run(ctx, out, {});
       assert.equal(report.is_demo, true);
       assert.equal(report.rows_read, 120);
+      assert.deepEqual([french?.importer, french?.rows_read, french?.updated], ['rounds_fr', 120, 120], 'the French twin beside it too');
       // Generated rounds replacing generated rounds: removed as demo rows, not deleted data (the guard's shrink limit does not apply).
       assert.deepEqual([report.demo_rows_removed, report.deleted, report.inserted, report.stored_before], [250, 0, 120, 0]);
       const stored = await t.db.kysely.withTables<DrawsTables>().selectFrom('draws_draws').select('round_number').execute();

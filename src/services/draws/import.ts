@@ -60,6 +60,17 @@ async function feedFileIn(dir: string, language: 'en' | 'fr'): Promise<string> {
   return path.join(dir, files[0]);
 }
 
+/** The French feed beside the English one in a local directory (as `generate draws` writes them), if there is one. */
+export async function frenchFeedBeside(source: string): Promise<string | undefined> {
+  if (isUrl(source)) return undefined;
+  const dir = path.resolve(source);
+  const stat = await fs.stat(dir).catch(() => undefined);
+  if (!stat?.isDirectory()) return undefined;
+  const all = (await fs.readdir(dir)).filter((f) => f.toLowerCase().endsWith('.json'));
+  const french = all.filter((f) => /_fr[._]/i.test(f));
+  return all.length === 2 && french.length === 1 ? path.join(dir, french[0]) : undefined;
+}
+
 /**
  * Reads and parses a feed from a file, a directory holding one, or an http(s) URL (IRCC's official
  * address: IRCC_ROUNDS_FEED_URL), before anything is written. Throws FeedFetchError (offline, timeout,

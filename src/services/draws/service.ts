@@ -8,7 +8,7 @@ import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeeds } from './d
 import { IRCC_ROUNDS_FEED_FR_URL, IRCC_ROUNDS_FEED_URL } from './feed/rounds-feed.ts';
 import { fitForecasts, keepForecastsCurrent } from './fit.ts';
 import { drawsNewestObservation } from './freshness.ts';
-import { importFrenchRounds, importRounds } from './import.ts';
+import { frenchFeedBeside, importFrenchRounds, importRounds } from './import.ts';
 import { drawsMigrations } from './migrations.ts';
 import { drawsPages } from './pages/index.ts';
 import { drawsRoutes } from './routes/index.ts';
@@ -33,11 +33,12 @@ export const drawsService: ServiceModule = {
   },
   importers: {
     rounds: {
-      description: `IRCC's Express Entry rounds feed (ee_rounds_123_en.json): a file, a directory holding one, or a URL such as ${IRCC_ROUNDS_FEED_URL}`,
+      description: `IRCC's Express Entry rounds feed (ee_rounds_123_en.json): a file, a directory holding one (and perhaps its French twin, imported after it), or a URL such as ${IRCC_ROUNDS_FEED_URL}`,
       async run(ctx, source, options) {
-        return [
-          await importRounds(ctx, source, { isDemo: options.generated === true || options.isDemo === true, guard: importGuard(options) }),
-        ];
+        const isDemo = options.generated === true || options.isDemo === true;
+        const english = await importRounds(ctx, source, { isDemo, guard: importGuard(options) });
+        const french = await frenchFeedBeside(source);
+        return french === undefined ? [english] : [english, await importFrenchRounds(ctx, french, { isDemo, guard: importGuard(options) })];
       },
     },
     rounds_fr: {
