@@ -72,7 +72,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
   'rule.interval': {
     from: 'f6f9e0b9230c',
     fr:
-      'uncertainty_range (SCG) et invitations_range (sur l’échelle logarithmique) sont des intervalles de 95 % par ' +
+      'uncertainty_range (SCG) et invitations_range (sur l’échelle logarithmique) sont des intervalles de 95 % par ' +
       'conformité avec division (split-conformal), tirés des erreurs récentes hors échantillon : demi-largeur = ' +
       'q_h × u. u est la volatilité de la catégorie : la moyenne pondérée exponentiellement des |variations| de ses ' +
       'rondes depuis sa dernière pause (poids divisés par deux toutes les 8 rondes en remontant), rétrécie vers la ' +
@@ -111,12 +111,12 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'est la somme de ce premier écart et de h − 1 autres écarts indépendants, calculée exactement par convolution; ' +
       'la plage est le plus court intervalle contenant le niveau de cette somme (fins de semaine reportées au lundi), ' +
       'élargi pour inclure predicted_date, et non borné : une ronde lointaine d’une catégorie lente peut tomber à plus ' +
-      'd’un an. La distribution des écarts est formée des 12 derniers écarts de la catégorie, chacun étalé sur ±10 % ' +
+      'd’un an. La distribution des écarts est formée des 12 derniers écarts de la catégorie, chacun étalé sur ±10 % ' +
       'de sa longueur (loi triangulaire) et pondéré selon sa récence (poids divisé par deux tous les 4 écarts en ' +
-      'remontant), mélangés aux écarts de toutes les catégories des 730 derniers jours (5 % du poids; une catégorie ' +
+      'remontant), mélangés aux écarts de toutes les catégories des 730 derniers jours (5 % du poids; une catégorie ' +
       'ayant moins de trois écarts en emprunte assez pour en compter trois). Le niveau est calibré : le plus petit de ' +
       '0,8, 0,85, 0,9, 0,93, 0,95, 0,97, 0,98 et 0,99 dont les intervalles, dans la rétrovalidation progressive, ont ' +
-      'contenu au moins 95 % des dates réelles des rondes des 730 derniers jours (les rangs 4 et 5 prennent le niveau ' +
+      'contenu au moins 95 % des dates réelles des rondes des 730 derniers jours (les rangs 4 et 5 prennent le niveau ' +
       'du rang 3).',
   },
   'rule.dormant': {
