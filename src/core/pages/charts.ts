@@ -324,6 +324,7 @@ export function forestPlot(options: {
   const say = (key: 'chart.estimate' | 'chart.interval95' | 'chart.lower95' | 'chart.upper95' | 'chart.group') =>
     layoutMessages.format(language, key);
   const reference = options.reference ?? (options.logScale ? 1 : 0);
+  const valueAxis = { name: options.valueName, nameLocation: 'middle' as const, nameGap: 28, axisLabel: numberAxisLabel(language) };
   const groups = [...new Set(options.rows.map((r) => r.group ?? ''))];
   const colourOf = (group: string) => options.groupColours?.[group] ?? PALETTE[groups.indexOf(group) % PALETTE.length];
   const labels = options.rows.map((r) => r.label);
@@ -380,23 +381,8 @@ export function forestPlot(options: {
       grid: { left: 220, right: 32, top: groups.length > 1 || groups[0] ? 36 : 16, bottom: 44 },
       legend: groups.length > 1 || groups[0] ? { top: 0, data: groups.filter(Boolean).map((g) => g) } : undefined,
       xAxis: options.logScale
-        ? {
-            type: 'log',
-            name: options.valueName,
-            nameLocation: 'middle',
-            nameGap: 28,
-            min: niceLogFloor(min),
-            max: niceLogCeil(max),
-            axisLabel: numberAxisLabel(language),
-          }
-        : {
-            type: 'value',
-            name: options.valueName,
-            nameLocation: 'middle',
-            nameGap: 28,
-            scale: true,
-            axisLabel: numberAxisLabel(language),
-          },
+        ? { ...valueAxis, type: 'log', min: niceLogFloor(min), max: niceLogCeil(max) }
+        : { ...valueAxis, type: 'value', scale: true },
       yAxis: {
         type: 'category',
         data: labels,
