@@ -5,7 +5,10 @@
 //    French one shows in the rendered text (a phrase of two words or more anywhere in the page; a one-word message as
 //    the whole text of a label, heading, button, column header, option or navigation link, where data cannot be);
 //  - every internal link keeps lang=fr;
-//  - the language switch round-trips: fr → en → fr on a page with a query keeps the query;
+//  - chart axes name months and group thousands as French does (no Jan, Feb…, no 1,000);
+//  - on D's pages (whose every text is translated, including the texts its code writes in English), nothing is marked
+//    lang="en" but the switch's own label, and no date is written as YYYY-MM-DD;
+//  - the language switch round-trips: fr → en → fr on every page with a query keeps the query;
 // and on SQLite (the markup is the same on both databases) axe-core finds no serious or critical violation.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -92,6 +95,10 @@ const PAGE_TEXT_SCRIPT = `(() => {
     .filter(french)
     .map((e) => (e.tagName === 'LABEL' ? [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join(' ') : e.textContent).replace(/\\s+/g, ' ').trim()),
   links: [...document.querySelectorAll('a[href^="/"]')].map((a) => a.getAttribute('href')),
+  axes: [...document.querySelectorAll('svg text')].map((e) => e.textContent.trim()),
+  english: [...document.body.querySelectorAll('[lang="en"]')]
+    .filter((e) => !e.matches('nav.languages a'))
+    .map((e) => e.textContent.replace(/\\s+/g, ' ').trim().slice(0, 80)),
   };
 })()`;
 
@@ -116,7 +123,10 @@ function withLang(url: string, language: string): string {
   return `${parsed.pathname}${parsed.search}`;
 }
 
-function frenchSuite(service: ServiceModule, catalogue: Catalogue<string>): void {
+const ENGLISH_MONTHS = new Set(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
+
+/** `strict`: every text of the service's pages is translated (nothing marked as English, no YYYY-MM-DD dates). */
+function frenchSuite(service: ServiceModule, catalogue: Catalogue<string>, strict: boolean): void {
   describeEachDatabase(
     `${service.name} pages in French in a real browser`,
     (t) => {
@@ -158,10 +168,24 @@ function frenchSuite(service: ServiceModule, catalogue: Catalogue<string>): void
           for (const url of paths.map((p) => withLang(p, 'fr'))) {
             const response = await page.goto(origin + url, { waitUntil: 'load' });
             if (response?.status() !== 200) problems.push(`${url}: status ${response?.status()}`);
-            const seen = await page.evaluate<{ lang: string; text: string; labels: string[]; links: string[] }>(PAGE_TEXT_SCRIPT);
+            const seen = await page.evaluate<{
+              lang: string;
+              text: string;
+              labels: string[];
+              links: string[];
+              axes: string[];
+              english: string[];
+            }>(PAGE_TEXT_SCRIPT);
             if (seen.lang !== 'fr') problems.push(`${url}: <html lang="${seen.lang}">`);
             for (const phrase of english.phrases) if (seen.text.includes(phrase)) problems.push(`${url}: English left: “${phrase}”`);
             for (const label of seen.labels) if (english.words.has(label)) problems.push(`${url}: English label left: “${label}”`);
+            for (const label of seen.axes) {
+              if (ENGLISH_MONTHS.has(label) || /^\d{1,3}(,\d{3})+$/.test(label)) problems.push(`${url}: English chart label: “${label}”`);
+            }
+            if (strict) {
+              for (const text of seen.english) problems.push(`${url}: marked as English: “${text}”`);
+              for (const date of seen.text.match(/\b\d{4}-\d{2}-\d{2}\b/g) ?? []) problems.push(`${url}: date as YYYY-MM-DD: ${date}`);
+            }
             for (const link of seen.links) {
               if (/^\/(api\/|docs|openapi|services\/|assets\/)/.test(link)) continue;
               if (!new URL(link, 'http://x').searchParams.has('lang')) problems.push(`${url}: link without lang: ${link}`);
@@ -177,24 +201,27 @@ function frenchSuite(service: ServiceModule, catalogue: Catalogue<string>): void
       );
 
       it('the language switch round-trips: fr → en → fr keeps the query', { skip: browserGate.skip, timeout: 120_000 }, async () => {
-        const withQuery = paths.find((p) => p.includes('?')) ?? paths[0];
+        const withQuery = paths.filter((p) => p.includes('?'));
+        assert.ok(withQuery.length > 0, 'the tour has a page with a query');
         const page = await context!.newPage();
+        const query = (u: string) => {
+          const params = new URL(u).searchParams;
+          params.delete('lang');
+          return params.toString();
+        };
         try {
-          await page.goto(origin + withLang(withQuery, 'fr'), { waitUntil: 'load' });
-          const query = (u: string) => {
-            const params = new URL(u).searchParams;
-            params.delete('lang');
-            return params.toString();
-          };
-          const start = query(page.url());
-          await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.locator('nav.languages a[lang="en"]').click()]);
-          assert.equal(await page.evaluate<string>('document.documentElement.lang'), 'en');
-          assert.equal(new URL(page.url()).searchParams.get('lang'), 'en');
-          assert.equal(query(page.url()), start);
-          await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.locator('nav.languages a[lang="fr"]').click()]);
-          assert.equal(await page.evaluate<string>('document.documentElement.lang'), 'fr');
-          assert.equal(new URL(page.url()).searchParams.get('lang'), 'fr');
-          assert.equal(query(page.url()), start);
+          for (const url of withQuery) {
+            await page.goto(origin + withLang(url, 'fr'), { waitUntil: 'load' });
+            const start = query(page.url());
+            await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.locator('nav.languages a[lang="en"]').click()]);
+            assert.equal(await page.evaluate<string>('document.documentElement.lang'), 'en', url);
+            assert.equal(new URL(page.url()).searchParams.get('lang'), 'en', url);
+            assert.equal(query(page.url()), start, url);
+            await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.locator('nav.languages a[lang="fr"]').click()]);
+            assert.equal(await page.evaluate<string>('document.documentElement.lang'), 'fr', url);
+            assert.equal(new URL(page.url()).searchParams.get('lang'), 'fr', url);
+            assert.equal(query(page.url()), start, url);
+          }
         } finally {
           await page.close();
         }
@@ -205,10 +232,10 @@ function frenchSuite(service: ServiceModule, catalogue: Catalogue<string>): void
 }
 
 const chosen = process.env.PDI_PAGES_SERVICES?.split(',').map((s) => s.trim());
-for (const [name, catalogue] of [
-  ['grants', grantsMessages],
-  ['draws', drawsMessages],
+for (const [name, catalogue, strict] of [
+  ['grants', grantsMessages, false],
+  ['draws', drawsMessages, true],
 ] as const) {
   const service = SERVICES.find((s) => s.name === name);
-  if (service && (!chosen || chosen.includes(name))) frenchSuite(service, catalogue as Catalogue<string>);
+  if (service && (!chosen || chosen.includes(name))) frenchSuite(service, catalogue as Catalogue<string>, strict);
 }

@@ -6,7 +6,7 @@ import * as echarts from 'echarts';
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts';
 import { escapeHtml, html, trustedHtml } from './html.ts';
 import type { SafeHtml } from './html.ts';
-import { formatNumberIn } from '../i18n/format.ts';
+import { formatDate, formatNumberIn, localeOf } from '../i18n/format.ts';
 import type { Language } from '../i18n/language.ts';
 import { layoutMessages } from '../i18n/messages/index.ts';
 
@@ -16,6 +16,8 @@ export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '
 export interface ChartTable {
   columns: string[];
   rows: Array<Array<string | number | null>>;
+  /** Columns of calendar dates (YYYY-MM-DD), written in the table as the figure's language writes dates. */
+  dateColumns?: number[];
 }
 
 export interface ChartSpec {
@@ -35,11 +37,48 @@ export interface ChartSpec {
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
+type EChartsLocale = Exclude<NonNullable<Parameters<typeof echarts.init>[2]>['locale'], string | undefined>;
+const echartsLocales = new Map<Language, EChartsLocale>();
+
+/**
+ * ECharts' words for a language, with the month and weekday names Intl gives (fr-CA: janv., févr.): a time axis then
+ * labels its ticks as the rest of the page writes dates. ECharts' other words (toolbox, aria) are not drawn in a
+ * server-rendered SVG, so its English ones are kept.
+ */
+function echartsLocale(language: Language): EChartsLocale {
+  let locale = echartsLocales.get(language);
+  if (locale === undefined) {
+    const names = (options: Intl.DateTimeFormatOptions, count: number, dateOf: (i: number) => Date) => {
+      const format = new Intl.DateTimeFormat(localeOf(language), { ...options, timeZone: 'UTC' });
+      return Array.from({ length: count }, (_, i) => format.format(dateOf(i)));
+    };
+    const month = (i: number) => new Date(Date.UTC(2021, i, 1));
+    // 2021-01-03 was a Sunday: ECharts counts weekdays from Sunday.
+    const day = (i: number) => new Date(Date.UTC(2021, 0, 3 + i));
+    // ECharts fills what a locale object leaves out from its English one; its type asks for every field.
+    locale = {
+      time: {
+        month: names({ month: 'long' }, 12, month),
+        monthAbbr: names({ month: 'short' }, 12, month),
+        dayOfWeek: names({ weekday: 'long' }, 7, day),
+        dayOfWeekAbbr: names({ weekday: 'short' }, 7, day),
+      },
+    } as EChartsLocale;
+    echartsLocales.set(language, locale);
+  }
+  return locale;
+}
+
+/** Labels of a value axis with the language's separators (1 000 in French, 1,000 in English). */
+export function numberAxisLabel(language: Language): { formatter: (value: number) => string } {
+  return { formatter: (value: number) => formatNumberIn(language, value, 6) };
+}
+
 /** The SVG alone (with role, title and description), for callers that place it themselves. */
 export function renderChartSvg(spec: ChartSpec): string {
   const width = spec.width ?? 720;
   const height = spec.height ?? 320;
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height, locale: echartsLocale(spec.language ?? 'en') });
   try {
     chart.setOption({
       animation: false,
@@ -78,7 +117,7 @@ export function chartFigure(spec: ChartSpec, svg = renderChartSvg(spec)): SafeHt
   </figure>`;
 }
 
-function dataTable(table: ChartTable, caption: string, language: Language = 'en'): SafeHtml {
+export function dataTable(table: ChartTable, caption: string, language: Language = 'en'): SafeHtml {
   return html`<table class="data">
     <caption>
       ${caption}
@@ -92,17 +131,17 @@ function dataTable(table: ChartTable, caption: string, language: Language = 'en'
       ${table.rows.map(
         (row) =>
           html`<tr>
-            ${row.map((cell) => html`<td>${formatCell(cell, language)}</td>`)}
+            ${row.map((cell, i) => html`<td>${formatCell(cell, language, table.dateColumns?.includes(i) ?? false)}</td>`)}
           </tr>`,
       )}
     </tbody>
   </table>`;
 }
 
-function formatCell(value: string | number | null, language: Language): string {
+function formatCell(value: string | number | null, language: Language, date: boolean): string {
   if (value === null) return '—';
   if (typeof value === 'number') return formatNumberIn(language, value, Number.isInteger(value) ? 0 : 3);
-  return value;
+  return date ? formatDate(language, value, 'short') : value;
 }
 
 export interface BarSeries {
@@ -125,7 +164,7 @@ export function barChart(options: {
   language?: Language;
 }): ChartSpec {
   const categoryAxis = { type: 'category' as const, data: options.categories, axisLabel: { interval: 0, hideOverlap: true } };
-  const valueAxis = { type: 'value' as const, name: options.valueName };
+  const valueAxis = { type: 'value' as const, name: options.valueName, axisLabel: numberAxisLabel(options.language ?? 'en') };
   const height = options.height ?? (options.horizontal ? Math.max(200, 60 + 26 * options.categories.length) : 320);
   return {
     id: options.id,
@@ -228,8 +267,8 @@ export function lineChart(options: {
     option: {
       grid: { left: 64, right: 24, top: 40, bottom: 48 },
       legend: { top: 0, data: [...options.series.map((s) => s.name), ...bands.map((b) => b.name)] },
-      xAxis: { type: options.timeAxis === false ? 'value' : 'time' },
-      yAxis: { type: 'value', name: options.valueName, scale: true },
+      xAxis: options.timeAxis === false ? { type: 'value', axisLabel: numberAxisLabel(language) } : { type: 'time' },
+      yAxis: { type: 'value', name: options.valueName, scale: true, axisLabel: numberAxisLabel(language) },
       series: [
         ...bandSeries,
         ...options.series.map((s) => ({
@@ -285,6 +324,7 @@ export function forestPlot(options: {
   const say = (key: 'chart.estimate' | 'chart.interval95' | 'chart.lower95' | 'chart.upper95' | 'chart.group') =>
     layoutMessages.format(language, key);
   const reference = options.reference ?? (options.logScale ? 1 : 0);
+  const valueAxis = { name: options.valueName, nameLocation: 'middle' as const, nameGap: 28, axisLabel: numberAxisLabel(language) };
   const groups = [...new Set(options.rows.map((r) => r.group ?? ''))];
   const colourOf = (group: string) => options.groupColours?.[group] ?? PALETTE[groups.indexOf(group) % PALETTE.length];
   const labels = options.rows.map((r) => r.label);
@@ -341,8 +381,8 @@ export function forestPlot(options: {
       grid: { left: 220, right: 32, top: groups.length > 1 || groups[0] ? 36 : 16, bottom: 44 },
       legend: groups.length > 1 || groups[0] ? { top: 0, data: groups.filter(Boolean).map((g) => g) } : undefined,
       xAxis: options.logScale
-        ? { type: 'log', name: options.valueName, nameLocation: 'middle', nameGap: 28, min: niceLogFloor(min), max: niceLogCeil(max) }
-        : { type: 'value', name: options.valueName, nameLocation: 'middle', nameGap: 28, scale: true },
+        ? { ...valueAxis, type: 'log', min: niceLogFloor(min), max: niceLogCeil(max) }
+        : { ...valueAxis, type: 'value', scale: true },
       yAxis: {
         type: 'category',
         data: labels,

@@ -194,3 +194,45 @@ describe('pages in a language the request named', () => {
     assert.equal(languageHref('/', 'fr'), '/?lang=fr');
   });
 });
+
+describe('charts in the page’s language', () => {
+  const points: Array<[string, number]> = [
+    ['2025-01-06', 1200],
+    ['2025-03-03', 2500],
+    ['2025-06-02', 900],
+    ['2025-09-01', 3100],
+  ];
+  const svgText = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  const chart = (language: 'en' | 'fr') =>
+    lineChart({ id: 'sizes', title: 'Sizes', description: 'Sizes over time.', series: [{ name: 'size', points }], language });
+
+  it('a time axis names its months as the language does (Intl), in French and in English', () => {
+    const fr = svgText(renderChartSvg(chart('fr')));
+    const en = svgText(renderChartSvg(chart('en')));
+    const frMonths = new Set(
+      Array.from({ length: 12 }, (_, i) =>
+        new Intl.DateTimeFormat('fr-CA', { month: 'short', timeZone: 'UTC' }).format(Date.UTC(2025, i, 1)),
+      ),
+    );
+    const enMonths = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    assert.ok(
+      fr.some((label) => frMonths.has(label)),
+      `a French month among ${fr.join(' | ')}`,
+    );
+    assert.ok(!fr.some((label) => enMonths.includes(label)), `no English month among ${fr.join(' | ')}`);
+    assert.ok(
+      en.some((label) => enMonths.includes(label)),
+      `an English month among ${en.join(' | ')}`,
+    );
+  });
+
+  it('value axes group thousands as the language does; a table’s date column is written as the language writes dates', () => {
+    const fr = svgText(renderChartSvg(chart('fr')));
+    assert.ok(fr.includes('3\u00a0000'), `3 000 among ${fr.join(' | ')}`);
+    assert.ok(!fr.some((label) => /^\d{1,3}(,\d{3})+$/.test(label)), `no English thousands among ${fr.join(' | ')}`);
+    assert.ok(svgText(renderChartSvg(chart('en'))).includes('3,000'));
+    const spec = chart('fr');
+    assert.match(chartFigure({ ...spec, table: { ...spec.table, dateColumns: [0] } }).text, /<td>6 janv\. 2025<\/td>/);
+    assert.match(chartFigure(spec).text, /<td>2025-01-06<\/td>/);
+  });
+});

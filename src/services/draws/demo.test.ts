@@ -9,8 +9,8 @@ import type { ServiceApp } from '../../core/service.ts';
 import { buildTestApp, testContext } from '../../../test/support/app.ts';
 import { describeEachDatabase, needsSharedData, sharedData } from '../../../test/support/databases.ts';
 import { AS_OF_VARIABLE } from './as-of.ts';
-import { generateRoundsFeed } from './demo.ts';
-import { categoriseRounds } from './feed/categories.ts';
+import { frenchRoundsFeed, generateRoundsFeed } from './demo.ts';
+import { CATEGORY_NAMES_FR, categoriseDrawName, categoriseRounds } from './feed/categories.ts';
 import { dayNumber } from './feed/ircc-dates.ts';
 import { parseRoundsFeed } from './feed/rounds-feed.ts';
 import { GENERATED_MARKER } from './import.ts';
@@ -81,6 +81,33 @@ test('generated categories are the real families, with plausible cut-offs', () =
   assert.ok(first('general') < first('pnp') && first('pnp') < first('french'));
 });
 
+test('the French twin has the same rounds, numbers and figures, with French names, programs and dates', () => {
+  const english = generateRoundsFeed({ size: 300, seed: 7, endDate: '2025-12-17' });
+  const french = frenchRoundsFeed(english);
+  assert.ok(french[GENERATED_MARKER].note.includes('PAS'));
+  const parsedEn = parseRoundsFeed(JSON.parse(JSON.stringify(english))).rounds;
+  const parsedFr = parseRoundsFeed(JSON.parse(JSON.stringify(french))).rounds;
+  assert.deepEqual(
+    parsedFr.map((r) => [r.roundNumber, r.date, r.crs, r.invitations]),
+    parsedEn.map((r) => [r.roundNumber, r.date, r.crs, r.invitations]),
+    'matched by round number, same figures (French grouping read back)',
+  );
+  english.rounds.forEach((en, i) => {
+    const fr = french.rounds[i];
+    assert.notEqual(fr.drawName, en.drawName, `${en.drawName} has a French name`);
+    assert.notEqual(fr.drawText2, en.drawText2);
+    assert.match(fr.drawDateFull, /^\d{1,2} (janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre) \d{4}$/);
+    assert.match(fr.drawDateTime, / à \d{2}:\d{2}:\d{2} UTC$/);
+  });
+  // The French names of a family start as the service names the family in French (IRCC's words for both).
+  for (const round of french.rounds.slice(0, 40)) {
+    const slug = categoriseDrawName(english.rounds[french.rounds.indexOf(round)].drawName).category.slug;
+    const stem = CATEGORY_NAMES_FR[slug].split(' ')[0];
+    if (slug !== 'general' && slug !== 'french')
+      assert.ok(round.drawName.startsWith(stem), `${round.drawName} / ${CATEGORY_NAMES_FR[slug]}`);
+  }
+});
+
 describeEachDatabase(
   'draws demo data',
   (t) => {
@@ -89,9 +116,11 @@ describeEachDatabase(
     before(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-draws-demo-'));
       const ctx = testContext(drawsService, t.db, { dataDir: dir, env: { ...process.env, [AS_OF_VARIABLE]: '2025-12-17' } });
-      const [report] = await drawsService.loadDemo(ctx, { size: 250, seed: 11 });
+      const [report, french] = await drawsService.loadDemo(ctx, { size: 250, seed: 11 });
       assert.equal(report.is_demo, true);
       assert.deepEqual([report.rows_read, report.inserted, report.skipped], [250, 250, 0]);
+      assert.equal(french.is_demo, true);
+      assert.deepEqual([french.rows_read, french.updated, french.skipped, french.warnings], [250, 250, 0, 0]);
       app = await buildTestApp(drawsService, ctx);
     });
     after(async () => {
@@ -116,6 +145,18 @@ describeEachDatabase(
       assert.ok(fs.existsSync(path.join(dir, 'demo', 'draws')), 'written under the data directory');
     });
 
+    it('serves the French feed’s names in French: IRCC’s draw names and the categories’ names', async () => {
+      const fr = (await app.inject('/api/draws/?lang=fr&limit=100')).json<{ data: { draw_name: string; category_name: string }[] }>();
+      const en = (await app.inject('/api/draws/?limit=100')).json<{ data: { draw_name: string; category_name: string }[] }>();
+      assert.equal(fr.data.length, en.data.length);
+      fr.data.forEach((d, i) => {
+        assert.notEqual(d.draw_name, en.data[i].draw_name, `${en.data[i].draw_name} in French`);
+        assert.ok(Object.values(CATEGORY_NAMES_FR).includes(d.category_name), d.category_name);
+      });
+      const page = (await app.inject('/draws?lang=fr')).body;
+      assert.match(page, /Professions de l’éducation \(version 1\)|Catégorie de l’expérience canadienne/);
+    });
+
     it('gives forecasts for the current categories', async () => {
       const predict = (await app.inject('/api/predict/')).json();
       assert.ok(predict.total_categories >= 2, `${predict.total_categories} predicted categories`);
@@ -129,11 +170,15 @@ describeEachDatabase(
     it('`generate draws` writes a file that is labelled as generated even when imported by hand', async () => {
       const out = path.join(dir, 'generated');
       const files = await drawsService.generate({ out, size: 120, seed: 5 });
-      assert.equal(files.length, 1);
+      assert.deepEqual(
+        files.map((f) => path.basename(f)),
+        ['ee_rounds_123_en.generated.json', 'ee_rounds_123_fr.generated.json'],
+      );
       const ctx = testContext(drawsService, t.db, { dataDir: dir, env: { ...process.env, [AS_OF_VARIABLE]: '2025-12-17' } });
-      const [report] = await drawsService.importers.rounds.run(ctx, out, {});
+      const [report, french] = await drawsService.importers.rounds.run(ctx, out, {});
       assert.equal(report.is_demo, true);
       assert.equal(report.rows_read, 120);
+      assert.deepEqual([french?.importer, french?.rows_read, french?.updated], ['rounds_fr', 120, 120], 'the French twin beside it too');
       // Generated rounds replacing generated rounds: removed as demo rows, not deleted data (the guard's shrink limit does not apply).
       assert.deepEqual([report.demo_rows_removed, report.deleted, report.inserted, report.stored_before], [250, 0, 120, 0]);
       const stored = await t.db.kysely.withTables<DrawsTables>().selectFrom('draws_draws').select('round_number').execute();

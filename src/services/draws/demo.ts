@@ -1,11 +1,13 @@
 // Generated Express Entry history for trying the service offline: a rounds feed in IRCC's own JSON format
-// (every value a string, newest first), imported through the same importer as the real feed. The file
+// (every value a string, newest first) and its French twin (the same keys and rounds, its texts in French, as
+// ee_rounds_123_fr.json is beside ee_rounds_123_en.json), imported through the same importers as the real feeds. The file
 // carries a top-level "pdiGenerated" marker, so the data is labelled "demo" wherever a body has room
 // (data_source.kind), and its rounds have no canada.ca links. The categories follow the real feed's eras
 // (program rounds first, category-based rounds later, names with version suffixes) and each category's
 // cut-off is a mean-reverting walk around a level of its kind; nothing here is a real figure.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { formatDate, formatNumberIn } from '../../core/i18n/format.ts';
 import { Random } from '../../core/random.ts';
 import { dayNumber, isoFromDayNumber } from './feed/ircc-dates.ts';
 import { POOL_BANDS } from './feed/pool-distribution.ts';
@@ -15,11 +17,15 @@ import { GENERATED_MARKER } from './import.ts';
 export const DEFAULT_DEMO_ROUNDS = 300;
 export const DEFAULT_DEMO_SEED = 20251217;
 export const DEMO_FILE_NAME = 'ee_rounds_123_en.generated.json';
+export const DEMO_FRENCH_FILE_NAME = 'ee_rounds_123_fr.generated.json';
 
 interface Family {
   /** drawName as the feed spells it. */
   name: string;
+  /** drawName as the French feed spells it. */
+  nameFr: string;
   programs: string;
+  programsFr: string;
   /** Share of the timeline (0 oldest … 1 newest) during which the family draws. */
   from: number;
   to: number;
@@ -33,11 +39,17 @@ interface Family {
 const ALL_PROGRAMS =
   'Federal Skilled Worker Program, Canadian Experience Class, Federal Skilled Trades Program and Provincial Nominee Program';
 const FEDERAL_PROGRAMS = 'Federal Skilled Worker Program, Canadian Experience Class and Federal Skilled Trades Program';
+const ALL_PROGRAMS_FR =
+  'Programme des travailleurs qualifiés (fédéral), Catégorie de l’expérience canadienne, Programme des travailleurs de métiers spécialisés (fédéral) et Programme des candidats des provinces';
+const FEDERAL_PROGRAMS_FR =
+  'Programme des travailleurs qualifiés (fédéral), Catégorie de l’expérience canadienne et Programme des travailleurs de métiers spécialisés (fédéral)';
 
 const FAMILIES: readonly Family[] = [
   {
     name: 'No Program Specified',
+    nameFr: 'Aucun programme spécifié',
     programs: ALL_PROGRAMS,
+    programsFr: ALL_PROGRAMS_FR,
     from: 0,
     to: 0.62,
     weight: 6,
@@ -48,7 +60,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'Federal Skilled Trades',
+    nameFr: 'Programme des travailleurs de métiers spécialisés (fédéral)',
     programs: 'Federal Skilled Trades Program',
+    programsFr: 'Programme des travailleurs de métiers spécialisés (fédéral)',
     from: 0.15,
     to: 0.45,
     weight: 0.4,
@@ -59,7 +73,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'Provincial Nominee Program',
+    nameFr: 'Programme des candidats des provinces',
     programs: 'Provincial Nominee Program',
+    programsFr: 'Programme des candidats des provinces',
     from: 0.3,
     to: 1,
     weight: 2.5,
@@ -70,7 +86,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'Canadian Experience Class',
+    nameFr: 'Catégorie de l’expérience canadienne',
     programs: 'Canadian Experience Class',
+    programsFr: 'Catégorie de l’expérience canadienne',
     from: 0.45,
     to: 1,
     weight: 2,
@@ -81,7 +99,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'General',
+    nameFr: 'Général',
     programs: ALL_PROGRAMS,
+    programsFr: ALL_PROGRAMS_FR,
     from: 0.64,
     to: 0.8,
     weight: 3,
@@ -92,7 +112,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'French language proficiency (Version 1)',
+    nameFr: 'Compétence linguistique en français (version 1)',
     programs: FEDERAL_PROGRAMS,
+    programsFr: FEDERAL_PROGRAMS_FR,
     from: 0.7,
     to: 1,
     weight: 1.4,
@@ -103,7 +125,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'Healthcare occupations (Version 1)',
+    nameFr: 'Professions de la santé (version 1)',
     programs: FEDERAL_PROGRAMS,
+    programsFr: FEDERAL_PROGRAMS_FR,
     from: 0.7,
     to: 0.86,
     weight: 0.7,
@@ -114,7 +138,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'Healthcare and social services occupations (Version 2)',
+    nameFr: 'Professions des soins de santé et des services sociaux (version 2)',
     programs: FEDERAL_PROGRAMS,
+    programsFr: FEDERAL_PROGRAMS_FR,
     from: 0.86,
     to: 1,
     weight: 0.9,
@@ -125,7 +151,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'STEM occupations (Version 1)',
+    nameFr: 'Professions en sciences, technologies, génie et mathématiques (STGM) (version 1)',
     programs: FEDERAL_PROGRAMS,
+    programsFr: FEDERAL_PROGRAMS_FR,
     from: 0.7,
     to: 0.8,
     weight: 0.3,
@@ -136,7 +164,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'Trade occupations (Version 1)',
+    nameFr: 'Métiers (version 1)',
     programs: FEDERAL_PROGRAMS,
+    programsFr: FEDERAL_PROGRAMS_FR,
     from: 0.72,
     to: 1,
     weight: 0.4,
@@ -147,7 +177,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'Transport occupations (Version 1)',
+    nameFr: 'Professions du transport (version 1)',
     programs: FEDERAL_PROGRAMS,
+    programsFr: FEDERAL_PROGRAMS_FR,
     from: 0.72,
     to: 0.8,
     weight: 0.2,
@@ -158,7 +190,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'Agriculture and agri-food occupations (Version 1)',
+    nameFr: 'Professions de l’agriculture et de l’agroalimentaire (version 1)',
     programs: FEDERAL_PROGRAMS,
+    programsFr: FEDERAL_PROGRAMS_FR,
     from: 0.72,
     to: 0.78,
     weight: 0.15,
@@ -169,7 +203,9 @@ const FAMILIES: readonly Family[] = [
   },
   {
     name: 'Education occupations (Version 1)',
+    nameFr: 'Professions de l’éducation (version 1)',
     programs: FEDERAL_PROGRAMS,
+    programsFr: FEDERAL_PROGRAMS_FR,
     from: 0.9,
     to: 1,
     weight: 0.3,
@@ -324,10 +360,59 @@ export function generateRoundsFeed(options: { size?: number; seed?: number; endD
   };
 }
 
-/** Writes a generated feed to `<out>/ee_rounds_123_en.generated.json` and returns the path. */
-export async function writeGeneratedFeed(out: string, options: { size?: number; seed?: number; endDate: string }): Promise<string> {
+/** "December 17, 2025 at 14:03:09 UTC" (the English feed's words) → "17 décembre 2025 à 14:03:09 UTC". */
+function frenchDateWords(english: string): string {
+  const match = /^([A-Z][a-z]+) (\d{1,2}), (\d{4})(?: at (.*))?$/.exec(english);
+  if (!match) return english;
+  const iso = `${match[3]}-${pad2(MONTH_NAMES.indexOf(match[1]) + 1)}-${pad2(Number(match[2]))}`;
+  return `${formatDate('fr', iso)}${match[4] === undefined ? '' : ` à ${match[4]}`}`;
+}
+
+/**
+ * The French twin of a generated feed: the same rounds with the same numbers and figures, each text as the French
+ * feed writes it (drawName and drawText2 in French, dates in French words, counts grouped with a space).
+ */
+export function frenchRoundsFeed(feed: GeneratedFeed): GeneratedFeed {
+  const families = new Map(FAMILIES.map((f) => [f.name, f]));
+  const count = (text: string) => (/^[\d,]+$/.test(text) ? formatNumberIn('fr', Number(text.replace(/,/g, ''))) : text);
+  return {
+    ...feed,
+    [GENERATED_MARKER]: {
+      ...feed[GENERATED_MARKER],
+      note: 'Données de démonstration générées : ce ne sont PAS de vraies rondes d’Entrée express.',
+    },
+    rounds: feed.rounds.map((round) => {
+      const family = families.get(round.drawName);
+      const french: Record<string, string> = {
+        ...round,
+        drawName: family?.nameFr ?? round.drawName,
+        drawText2: family?.programsFr ?? round.drawText2,
+        mitext: `Ronde de démonstration générée no ${round.drawNumber} (pas une ronde d’IRCC)`,
+        drawDateFull: frenchDateWords(round.drawDateFull),
+        drawDateTime: frenchDateWords(round.drawDateTime),
+        drawCutOff: frenchDateWords(round.drawCutOff),
+        drawDistributionAsOn: frenchDateWords(round.drawDistributionAsOn),
+        drawSize: count(round.drawSize),
+      };
+      for (const band of POOL_BANDS) french[band.field] = count(round[band.field]);
+      return french;
+    }),
+  };
+}
+
+/**
+ * Writes a generated feed and its French twin to `<out>/ee_rounds_123_en.generated.json` and
+ * `<out>/ee_rounds_123_fr.generated.json`; returns their paths, English first.
+ */
+export async function writeGeneratedFeeds(
+  out: string,
+  options: { size?: number; seed?: number; endDate: string },
+): Promise<{ english: string; french: string }> {
   await fs.mkdir(out, { recursive: true });
-  const file = path.join(out, DEMO_FILE_NAME);
-  await fs.writeFile(file, `${JSON.stringify(generateRoundsFeed(options), null, 2)}\n`);
-  return file;
+  const feed = generateRoundsFeed(options);
+  const english = path.join(out, DEMO_FILE_NAME);
+  const french = path.join(out, DEMO_FRENCH_FILE_NAME);
+  await fs.writeFile(english, `${JSON.stringify(feed, null, 2)}\n`);
+  await fs.writeFile(french, `${JSON.stringify(frenchRoundsFeed(feed), null, 2)}\n`);
+  return { english, french };
 }

@@ -46,13 +46,29 @@ function isGenerated(document: unknown): boolean {
   return typeof document === 'object' && document !== null && (document as Record<string, unknown>)[GENERATED_MARKER] != null;
 }
 
-/** A directory holds one feed file (`generate draws` writes exactly one). */
-async function feedFileIn(dir: string): Promise<string> {
-  const files = (await fs.readdir(dir)).filter((f) => f.toLowerCase().endsWith('.json')).sort();
+/**
+ * The feed file of a directory: its one .json file, or, beside its twin in the other language (`generate draws` writes
+ * ee_rounds_123_en… and ee_rounds_123_fr…), the one named for the language asked.
+ */
+async function feedFileIn(dir: string, language: 'en' | 'fr'): Promise<string> {
+  const all = (await fs.readdir(dir)).filter((f) => f.toLowerCase().endsWith('.json')).sort();
+  const named = all.filter((f) => new RegExp(`_${language}[._]`, 'i').test(f));
+  const files = all.length > 1 && named.length === 1 ? named : all;
   if (files.length !== 1) {
     throw new Error(`${dir} must hold exactly one rounds feed (.json) file; found ${files.length === 0 ? 'none' : files.join(', ')}`);
   }
   return path.join(dir, files[0]);
+}
+
+/** The French feed beside the English one in a local directory (as `generate draws` writes them), if there is one. */
+export async function frenchFeedBeside(source: string): Promise<string | undefined> {
+  if (isUrl(source)) return undefined;
+  const dir = path.resolve(source);
+  const stat = await fs.stat(dir).catch(() => undefined);
+  if (!stat?.isDirectory()) return undefined;
+  const all = (await fs.readdir(dir)).filter((f) => f.toLowerCase().endsWith('.json'));
+  const french = all.filter((f) => /_fr[._]/i.test(f));
+  return all.length === 2 && french.length === 1 ? path.join(dir, french[0]) : undefined;
 }
 
 /**
@@ -60,7 +76,7 @@ async function feedFileIn(dir: string): Promise<string> {
  * address: IRCC_ROUNDS_FEED_URL), before anything is written. Throws FeedFetchError (offline, timeout,
  * HTTP error), TruncatedSourceError (a document cut short) or RoundsFeedError (not the feed).
  */
-export async function loadRoundsFeed(source: string, options: { timeoutMs?: number } = {}): Promise<LoadedFeed> {
+export async function loadRoundsFeed(source: string, options: { timeoutMs?: number; language?: 'en' | 'fr' } = {}): Promise<LoadedFeed> {
   if (isUrl(source)) {
     const fetched = await fetchRoundsFeed(source, { timeoutMs: options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS });
     return { source, feed: fetched.feed, generated: isGenerated(fetched.document) };
@@ -69,7 +85,7 @@ export async function loadRoundsFeed(source: string, options: { timeoutMs?: numb
   const stat = await fs.stat(file).catch((error: NodeJS.ErrnoException) => {
     throw new Error(error.code === 'ENOENT' ? `no such file or directory: ${file}` : `cannot read ${file}: ${error.message}`);
   });
-  if (stat.isDirectory()) file = await feedFileIn(file);
+  if (stat.isDirectory()) file = await feedFileIn(file, options.language ?? 'en');
   const document = parseFeedText(await fs.readFile(file, 'utf8'), file);
   return { source: file, feed: parseRoundsFeed(document, file), generated: isGenerated(document) };
 }
@@ -248,7 +264,7 @@ export async function importFrenchRounds(
   source: string,
   options: Pick<ImportRoundsOptions, 'isDemo' | 'timeoutMs' | 'guard'> = {},
 ): Promise<ImportReport> {
-  const loaded = await loadRoundsFeed(source, options);
+  const loaded = await loadRoundsFeed(source, { ...options, language: 'fr' });
   const { feed } = loaded;
   const report = await runImport(
     ctx.db,

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { importGuard } from '../../core/import.ts';
 import type { ServiceModule } from '../../core/service.ts';
 import { resolveAsOf } from './as-of.ts';
-import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeed } from './demo.ts';
+import { DEFAULT_DEMO_ROUNDS, DEFAULT_DEMO_SEED, writeGeneratedFeeds } from './demo.ts';
 import { IRCC_ROUNDS_FEED_FR_URL, IRCC_ROUNDS_FEED_URL } from './feed/rounds-feed.ts';
 import { fitForecasts } from './fit.ts';
 import { drawsNewestObservation } from './freshness.ts';
-import { importFrenchRounds, importRounds } from './import.ts';
+import { frenchFeedBeside, importFrenchRounds, importRounds } from './import.ts';
 import { drawsMigrations } from './migrations.ts';
 import { drawsPages } from './pages/index.ts';
 import { drawsRoutes } from './routes/index.ts';
@@ -33,11 +33,12 @@ export const drawsService: ServiceModule<DrawsState> = {
   pages: drawsPages,
   importers: {
     rounds: {
-      description: `IRCC's Express Entry rounds feed (ee_rounds_123_en.json): a file, a directory holding one, or a URL such as ${IRCC_ROUNDS_FEED_URL}`,
+      description: `IRCC's Express Entry rounds feed (ee_rounds_123_en.json): a file, a directory holding one (and perhaps its French twin, imported after it), or a URL such as ${IRCC_ROUNDS_FEED_URL}`,
       async run(ctx, source, options) {
-        return [
-          await importRounds(ctx, source, { isDemo: options.generated === true || options.isDemo === true, guard: importGuard(options) }),
-        ];
+        const isDemo = options.generated === true || options.isDemo === true;
+        const english = await importRounds(ctx, source, { isDemo, guard: importGuard(options) });
+        const french = await frenchFeedBeside(source);
+        return french === undefined ? [english] : [english, await importFrenchRounds(ctx, french, { isDemo, guard: importGuard(options) })];
       },
     },
     rounds_fr: {
@@ -53,15 +54,17 @@ export const drawsService: ServiceModule<DrawsState> = {
     },
   },
   async loadDemo(ctx, options) {
-    const file = await writeGeneratedFeed(path.join(ctx.config.dataDir, 'demo', 'draws'), {
+    const files = await writeGeneratedFeeds(path.join(ctx.config.dataDir, 'demo', 'draws'), {
       size: options.size ?? DEFAULT_DEMO_ROUNDS,
       seed: options.seed ?? DEFAULT_DEMO_SEED,
       endDate: resolveAsOf(ctx.config.env),
     });
-    return [await importRounds(ctx, file, { isDemo: true })];
+    const english = await importRounds(ctx, files.english, { isDemo: true });
+    return [english, await importFrenchRounds(ctx, files.french, { isDemo: true })];
   },
   async generate(options) {
-    return [await writeGeneratedFeed(options.out, { size: options.size, seed: options.seed, endDate: resolveAsOf(process.env) })];
+    const files = await writeGeneratedFeeds(options.out, { size: options.size, seed: options.seed, endDate: resolveAsOf(process.env) });
+    return [files.english, files.french];
   },
   async fit(ctx, options) {
     const result = await fitForecasts(ctx, { asOf: typeof options.asOf === 'string' ? options.asOf : undefined });

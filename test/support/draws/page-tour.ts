@@ -1,6 +1,7 @@
-// Every page of Service D on its demo data, for the browser suite (test/pages.browser.test.ts): the next draws, a
-// page per category (a forecast one, with its whole history too, and a dormant one when the data has one), every
-// draw and one category's, the models, and the "my score" form empty and answered. Real ids are read from the API.
+// Every page of Service D on its demo data, for the browser suites (test/pages.browser.test.ts, pages-french): the next
+// draws, a page per category (a forecast one, with its whole history too, and a dormant one when the data has one),
+// every draw and one category's, the models, the "my score" form empty and answered (for a forecast category and for
+// one without a forecast), and the track record of every category and of one. Real ids are read from the API.
 import type { ServiceApp } from '../../../src/core/service.ts';
 
 interface ModelsCategory {
@@ -28,5 +29,8 @@ export async function pageTour(app: ServiceApp): Promise<string[]> {
     '/models',
     '/my-score',
     ...(forecast && next ? [`/my-score?crs=${Math.round(next.predicted_crs_score)}&category=${forecast.category_id}`] : []),
+    ...(dormant ? [`/my-score?crs=480&category=${dormant.category_id}`] : []),
+    '/track-record',
+    ...(forecast ? [`/track-record?category=${forecast.category_id}`] : []),
   ];
 }

@@ -49,6 +49,16 @@ export const en = {
   'status.dormantDaysCount': '{days, plural, one {# day} other {# days}}',
   'status.longTime': 'a long time',
   'status.insufficient': 'No draws on or before {date}: nothing to forecast from.',
+  'reason.none': 'no draws on or before {date}',
+  'reason.dormant':
+    'dormant since {since}: last draw on {last}, {days, plural, one {# day} other {# days}} before {asOf}; dormant after {after, number} days without a draw',
+  'reason.resumed': 'since it resumed on {date} after a pause of {days, plural, one {# day} other {# days}}',
+  'reason.young': '{draws, plural, one {# draw} other {# draws}}: young, forecast by the pooled model with wider intervals',
+  'reason.youngResumed':
+    '{draws, plural, one {# draw} other {# draws}} {resumed}: young, forecast by the pooled model with wider intervals',
+  'reason.established': '{draws, plural, one {# draw} other {# draws}}; last draw on {date}',
+  'reason.establishedResumed': '{draws, plural, one {# draw} other {# draws}} ({regime, number} {resumed}); last draw on {date}',
+  'reason.ranks': '; only {count, number} of {horizons, number} ranks fall within a year of {date}',
   'form.crs': 'Your CRS score',
   'form.notForecast': ' (not forecast)',
   'form.submit': 'Show my chance',
@@ -136,6 +146,7 @@ export const en = {
   'category.description': 'Express Entry draws of {name}: lowest CRS score and invitations over time, and the forecast of the next draws.',
   'category.onlySome':
     'Only {count, number} of its next {horizons, number} draws are forecast: the others would fall more than a year after {date}.',
+  'category.unknownDescription': 'Rounds the feed names “{name}”; no known category family matches this name.',
   'category.nextDraw': 'Next draw',
   'category.noDraws': 'No draws of this category on or before {date}.',
   'category.overTime': 'Over time',
@@ -198,6 +209,10 @@ export const en = {
   'myScore.notIndependent':
     'Each draw on its own. They are not independent chances (a low cut-off is usually followed by another), so they cannot be multiplied or added into a chance of “at least one”.',
   'myScore.worked': 'Here: ŷ = {point}, m = {margin}, so b₋ = {lower}, b₊ = {upper} and P(cut-off ≤ {crs}) = F({crs}.5).',
+  'myScore.formulaScale': 'p = {p}    b₋ = {lower} · m    b₊ = {upper} · m',
+  'myScore.formulaBelow': 'F(x) = p · exp((x − ŷ) / b₋)                for x < ŷ',
+  'myScore.formulaAbove': 'F(x) = 1 − (1 − p) · exp(−(x − ŷ) / b₊)     for x ≥ ŷ',
+  'myScore.formulaCutoff': 'P(cut-off ≤ s) = F(s + ½)      P(cut-off < s) = F(s − ½)      P(cut-off = s) = F(s + ½) − F(s − ½)',
   'myScore.how': 'How the chance is computed',
   'myScore.method':
     'The forecast stores a point ŷ and the half-width m of its 95% interval, not the whole distribution of past errors. The cut-off is taken as ŷ + e, with e following an asymmetric Laplace (double exponential) law: a share p of it at or below 0, falling off with scale b₋ below the forecast and b₊ above it, both in proportion to m, because past cut-offs jumped up further than they dropped. The published cut-off is that number rounded to a whole score and kept within 0–1200.',

@@ -30,6 +30,8 @@ import {
   wordsOf,
 } from './shared.ts';
 import type { Words } from './shared.ts';
+import { statusReasonText } from './status-reason.ts';
+import { translated } from './translated.ts';
 
 /** The charts show the draws of the last two years (at least the last ten) unless the whole history is asked for. */
 export const HISTORY_YEARS = 2;
@@ -273,6 +275,13 @@ function statsRow(view: ForecastView, category: CategoryRecord, w: Words): SafeH
   </div>`;
 }
 
+/** A category's description in the page's language: a known family's by its slug, a new one's from its name. */
+function describe(category: CategoryRecord, w: Words): SafeHtml {
+  const unknown = /^Rounds the feed names "(.*)"; no known category family matches this name\.$/.exec(category.description ?? '');
+  if (unknown) return html`${w.t('category.unknownDescription', { name: unknown[1] })}`;
+  return translated(`category.${category.slug}`, category.description ?? '', w.loc);
+}
+
 export function categoryPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
   app.get('/categories/:id', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
@@ -297,11 +306,11 @@ export function categoryPage(app: ServiceApp, routes: DrawsState, kit: PageKit):
         section: '/',
         body: html`<p class="breadcrumbs"><a href="/">${t('error.links.next')}</a> › ${category.name}</p>
           <h1>${category.name}</h1>
-          ${category.description ? html`<p class="lead">${category.description}</p>` : ''} ${dataAgeNotice(view, w)}
+          ${category.description ? html`<p class="lead">${describe(category, w)}</p>` : ''} ${dataAgeNotice(view, w)}
           <p>${statusBadge(status, w, forecast?.dormant_since ?? null)}</p>
           ${
             status === 'predicted'
-              ? html`<p class="muted">${forecast?.status_reason}.</p>`
+              ? html`<p class="muted">${forecast ? statusReasonText(forecast.status_reason, w) : ''}.</p>`
               : statusNote(forecast, category, view.forecastsAsOf ?? view.asOf, w)
           }
           ${

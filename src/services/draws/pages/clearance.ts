@@ -35,14 +35,6 @@ export const SYMMETRIC_LAW: CutoffLaw = { belowShare: 0.5, lowerScale: 1 / Math.
  */
 export const CUTOFF_LAW: CutoffLaw = { belowShare: 0.492, lowerScale: 0.316, upperScale: 0.445 };
 
-/** The formulas of the method (the catalogue's myScore.method), one a line. */
-export const CLEARANCE_FORMULA = [
-  `p = ${CUTOFF_LAW.belowShare}    b₋ = ${CUTOFF_LAW.lowerScale} · m    b₊ = ${CUTOFF_LAW.upperScale} · m`,
-  'F(x) = p · exp((x − ŷ) / b₋)                for x < ŷ',
-  'F(x) = 1 − (1 − p) · exp(−(x − ŷ) / b₊)     for x ≥ ŷ',
-  'P(cut-off ≤ s) = F(s + ½)      P(cut-off < s) = F(s − ½)      P(cut-off = s) = F(s + ½) − F(s − ½)',
-] as const;
-
 /** The two scales (CRS points) of the law for a forecast whose 95% half-width is `margin`. */
 export function lawScales(margin: number, law: CutoffLaw = CUTOFF_LAW): { lower: number; upper: number } {
   const m = Math.max(0, margin);

@@ -8,7 +8,7 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { listCategories, listDraws } from '../repository.ts';
 import type { CategoryRecord, DrawRecord } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
-import { categoryIn, categoryParam, count, dateParam, errorNote, param, score, sendPage, wordsOf } from './shared.ts';
+import { categoryIn, categoryParam, count, dateParam, errorNote, param, score, sendPage, tieBreakTime, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 export const DRAWS_PER_PAGE = 50;
@@ -72,7 +72,7 @@ function drawsTable(draws: readonly DrawRecord[], caption: string, w: Words): Sa
               <td>${d.draw_name}</td>
               <td class="num">${score(d.lowest_crs_score, w)}</td>
               <td class="num">${count(d.invitations_issued, w)}</td>
-              <td>${d.tie_break_at ? d.tie_break_at.replace('T', ' ').replace(/:\d{2}(\.\d+)?Z$/, '') : '—'}</td>
+              <td>${d.tie_break_at ? tieBreakTime(d.tie_break_at, w) : '—'}</td>
               <td class="num">${d.days_since_last_draw ?? '—'}</td>
             </tr>`,
         )}

@@ -4,7 +4,7 @@
 // small caps (so the interval's bounds are in the SVG too), and the table beside the chart lists every draw with
 // its round number (two draws of one category on the same day are two rows, as they are two marks).
 import type { SeriesOption } from 'echarts';
-import { lineChart } from '../../../core/pages/index.ts';
+import { lineChart, numberAxisLabel } from '../../../core/pages/index.ts';
 import type { ChartSpec } from '../../../core/pages/index.ts';
 import type { Words } from './shared.ts';
 
@@ -63,7 +63,9 @@ export function forecastChart(options: {
     }
     return { ...s, showSymbol: true, symbolSize: i === (hasForecast ? FORECAST_SERIES.forecast : -1) ? 7 : marks } as SeriesOption;
   });
-  if (options.logScale) spec.option.yAxis = { type: 'log', name: options.valueName, logBase: 10 };
+  if (options.logScale) {
+    spec.option.yAxis = { type: 'log', name: options.valueName, logBase: 10, axisLabel: numberAxisLabel(options.w.loc.language) };
+  }
   spec.table = {
     columns: [t('common.date'), t('chart.round'), t('chart.draw'), t('chart.forecast'), t('chart.lower'), t('chart.upper')],
     rows: [
@@ -77,6 +79,7 @@ export function forecastChart(options: {
         f.upper,
       ]),
     ],
+    dateColumns: [0],
   };
   return spec;
 }

@@ -1,7 +1,7 @@
 // `/models`: the models' walk-forward backtest against naive (the data of GET /api/models/: the stored forecasts'
 // model performance and per-category h = 1 errors), what each model is, how well the intervals held, and the rules
 // behind every number.
-import { barChart, html, untranslated } from '../../../core/pages/index.ts';
+import { barChart, html } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredForecasts, StoredModelPerformance } from '../aggregates.ts';
@@ -9,6 +9,7 @@ import type { HorizonMetrics } from '../forecast/metrics.ts';
 import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 import { listCategories, readForecasts } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
+import { translated, parameterName } from './translated.ts';
 import { categoryIn, count, percent, sendPage, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -168,18 +169,21 @@ function intervalsTable(stored: StoredForecasts, w: Words): SafeHtml {
 }
 
 function catalogue(w: Words): SafeHtml {
+  const { loc } = w;
+  const value = (model: string, name: string, v: string | number) =>
+    typeof v === 'number' ? loc.number(v, 3) : translated(`parameter.${model}.${name}`, v, loc);
   return html`<dl class="facts" id="model-catalogue">
     ${MODEL_CATALOGUE.map(
       (m) =>
-        html`<dt id="model-${m.name}">${m.name}</dt>
+        html`<dt id="model-${m.name}"><code>${m.name}</code></dt>
           <dd>
-            <span${untranslated(w.loc)}>${m.description}</span>${
+            ${translated(`model.${m.name}`, m.description, loc)}${
               Object.keys(m.parameters).length > 0
                 ? html`<br /><span class="muted"
                       >${w.t('models.parameters')}
-                      ${Object.entries(m.parameters)
-                        .map(([k, v]) => `${k} = ${v}`)
-                        .join('; ')}</span
+                      ${Object.entries(m.parameters).map(
+                        ([k, v], i) => html`${i > 0 ? '; ' : ''}${parameterName(k, loc.language)} = ${value(m.name, k, v)}`,
+                      )}</span
                     >`
                 : ''
             }
@@ -188,13 +192,21 @@ function catalogue(w: Words): SafeHtml {
   </dl>`;
 }
 
+/** The rules the page explains, in its order: keys of FORECAST_METHOD and their headings. */
+const RULES = [
+  ['interval', 'models.rulesIntervals'],
+  ['young', 'models.rulesYoung'],
+  ['dates', 'models.rulesDates'],
+  ['dormant', 'models.rulesDormant'],
+  ['confidence', 'models.rulesConfidence'],
+  ['backtest_definition', 'models.rulesBacktest'],
+] as const;
+
 export function modelsPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
   app.get('/models', { config: { responseCache: true } }, async (request, reply) =>
     sendPage(kit, request, reply, async () => {
       const w = wordsOf(kit, request);
       const { t } = w;
-      // The method's texts are the forecasting code's own (forecast/model-catalogue.ts), in English only for now.
-      const english = untranslated(w.loc);
       const stored = (await readForecasts(routes.db))?.value ?? null;
       const version = await kit.dataVersion();
       const horizons = stored ? [...new Set(stored.models.flatMap((m) => m.crs.map((r) => r.h)))].sort((a, b) => a - b) : [];
@@ -224,18 +236,11 @@ export function modelsPage(app: ServiceApp, routes: DrawsState, kit: PageKit): v
           <h2>${t('models.models')}</h2>
           ${catalogue(w)}
           <h2>${t('models.rules')}</h2>
-          <h3>${t('models.rulesIntervals')}</h3>
-          <p${english}>${FORECAST_METHOD.interval}</p>
-          <h3>${t('models.rulesYoung')}</h3>
-          <p${english}>${FORECAST_METHOD.young}</p>
-          <h3>${t('models.rulesDates')}</h3>
-          <p${english}>${FORECAST_METHOD.dates}</p>
-          <h3>${t('models.rulesDormant')}</h3>
-          <p${english}>${FORECAST_METHOD.dormant}</p>
-          <h3>${t('models.rulesConfidence')}</h3>
-          <p${english}>${FORECAST_METHOD.confidence}</p>
-          <h3>${t('models.rulesBacktest')}</h3>
-          <p${english}>${FORECAST_METHOD.backtest_definition}</p>`,
+          ${RULES.map(
+            ([key, heading]) =>
+              html`<h3>${t(heading)}</h3>
+                <p>${translated(`rule.${key}`, FORECAST_METHOD[key], w.loc)}</p>`,
+          )}`,
       };
     }),
   );

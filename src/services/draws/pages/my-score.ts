@@ -9,7 +9,7 @@ import type { Prediction } from '../forecast/forecast-panel.ts';
 import type { CategoryRecord } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
 import { drawOrdinal } from './category.ts';
-import { CLEARANCE_FORMULA, CRS_RANGE, centralRange, clearance, lawScales } from './clearance.ts';
+import { CRS_RANGE, CUTOFF_LAW, centralRange, clearance, lawScales } from './clearance.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import { categoryParam, dateRange, errorNote, param, percent, range, score, scoreForm, sendPage, statusNote, wordsOf } from './shared.ts';
@@ -102,6 +102,9 @@ function answer(crs: number, category: CategoryRecord, view: ForecastView, w: Wo
   </section>`;
 }
 
+/** The formulas of the method (myScore.method says them in words), one a line. */
+const FORMULA = ['myScore.formulaScale', 'myScore.formulaBelow', 'myScore.formulaAbove', 'myScore.formulaCutoff'] as const;
+
 function method(view: ForecastView, crs: number | undefined, category: CategoryRecord | undefined, w: Words): SafeHtml {
   const { t, loc } = w;
   const next = category ? view.predictions.get(category.id)?.[0] : undefined;
@@ -119,7 +122,8 @@ function method(view: ForecastView, crs: number | undefined, category: CategoryR
       : '';
   return html`<h2>${t('myScore.how')}</h2>
     <p>${t('myScore.method')}</p>
-    <pre class="formula">${CLEARANCE_FORMULA.join('\n')}</pre>
+    <pre class="formula">
+${FORMULA.map((key) => t(key, { p: loc.fixed(CUTOFF_LAW.belowShare, 3), lower: loc.fixed(CUTOFF_LAW.lowerScale, 3), upper: loc.fixed(CUTOFF_LAW.upperScale, 3) })).join('\n')}</pre>
     ${worked}
     <p>
       ${t('myScore.interval')} <a href="/models">${t('myScore.models')}</a>${t('myScore.shape', {

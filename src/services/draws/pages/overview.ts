@@ -11,6 +11,7 @@ import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './f
 import type { ForecastView } from './forecast-view.ts';
 import { count, dateRange, nextDraw, percent, range, score, scoreForm, sendPage, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
+import { statusReasonText } from './status-reason.ts';
 
 export const NEXT_DRAWS_CHART = 'next-cutoffs';
 
@@ -142,7 +143,7 @@ function notForecast(view: ForecastView, w: Words): SafeHtml {
             f?.status === 'dormant'
               ? t('overview.dormant', { since: loc.date(f.dormant_since ?? ''), last: loc.date(f.last_draw_date ?? '') })
               : html`${t('overview.noForecastItem')}${latest ? t('overview.lastDraw', { date: loc.date(latest) }) : ''}${
-                  f ? html`: ${f.status_reason}` : ''
+                  f ? html`: ${statusReasonText(f.status_reason, w)}` : ''
                 }`
           }
         </li>`;

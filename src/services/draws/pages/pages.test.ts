@@ -97,13 +97,13 @@ function checkForecastChart(
   const sortedDraws = [...draws].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   assert.deepEqual(
     history.map((r) => r[0]),
-    sortedDraws.map((d) => d.date),
+    sortedDraws.map((d) => formatDate('en', d.date, 'short')),
   );
   forecast.forEach((r, i) => {
     const p = predictions[i];
     assert.deepEqual(
       [r[0], numberOf(r[3]), numberOf(r[4]), numberOf(r[5])],
-      [p.date, p.point, p.lower, p.upper],
+      [formatDate('en', p.date, 'short'), p.point, p.lower, p.upper],
       `${what} forecast ${i + 1}`,
     );
   });

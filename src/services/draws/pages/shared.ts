@@ -15,6 +15,7 @@ import { findCategory } from '../repository.ts';
 import type { CategoryRecord } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
 import { CATEGORY_NAMES_FR } from '../feed/categories.ts';
+import { statusReasonIn, statusReasonText } from './status-reason.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
 import { errorNote } from '../../../core/pages/replies.ts';
 export { errorNote };
@@ -140,6 +141,20 @@ export function dateRange(earliest: string, latest: string, w: Words): string {
   return earliest === latest ? w.loc.date(earliest, 'short') : `${w.loc.date(earliest, 'short')} – ${w.loc.date(latest, 'short')}`;
 }
 
+const tieBreakFormats = new Map<Language, Intl.DateTimeFormat>();
+
+/** A tie-break time (UTC, as IRCC states it) with its date, as the page's language writes them; other text as it is. */
+export function tieBreakTime(iso: string, w: Words): string {
+  const time = new Date(iso);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(iso) || Number.isNaN(time.getTime())) return iso;
+  let format = tieBreakFormats.get(w.loc.language);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(w.loc.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+    tieBreakFormats.set(w.loc.language, format);
+  }
+  return format.format(time);
+}
+
 /** A probability in words people read: whole percent, "under 1%" and "over 99%" at the ends. */
 export function percent(p: number, w: Words): string {
   if (p < 0.005) return w.t('common.under1');
@@ -178,7 +193,10 @@ export function statusNote(forecast: StoredCategoryForecast | undefined, categor
   switch (forecast.status) {
     case 'young':
       return html`<p class="note warn">
-        <strong>${t('status.youngTitle')}</strong> ${t('status.young', { draws: forecast.draws, reason: forecast.status_reason })}
+        <strong>${t('status.youngTitle')}</strong> ${t('status.young', {
+          draws: forecast.draws,
+          reason: statusReasonIn(forecast.status_reason, w) ?? forecast.status_reason,
+        })}
       </p>`;
     case 'dormant':
       return html`<p class="note warn">
@@ -197,7 +215,7 @@ export function statusNote(forecast: StoredCategoryForecast | undefined, categor
     case 'insufficient_history':
       return html`<p class="note">${t('status.insufficient', { date: loc.date(asOf) })}</p>`;
     default:
-      return html`<p class="note">${forecast.status_reason}.</p>`;
+      return html`<p class="note">${statusReasonText(forecast.status_reason, w)}.</p>`;
   }
 }
 
