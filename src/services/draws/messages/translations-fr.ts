@@ -98,7 +98,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'dates empruntent les écarts récents de toutes les catégories.',
   },
   'rule.dates': {
-    from: '791f33cfed44',
+    from: '62fbd98a8abc',
     fr:
       'predicted_date : pas = la médiane des six derniers écarts entre les dates de rondes de la catégorie (en jours ' +
       'entiers, demi arrondi vers le haut, au moins un; pour une catégorie récente n’ayant qu’une date de ronde : la ' +
@@ -116,7 +116,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'remontant), mélangés aux écarts de toutes les catégories des 730 derniers jours (5 % du poids; une catégorie ' +
       'ayant moins de trois écarts en emprunte assez pour en compter trois). Le niveau est calibré : le plus petit de ' +
       '0,8, 0,85, 0,9, 0,93, 0,95, 0,97, 0,98 et 0,99 dont les intervalles, dans la rétrovalidation progressive, ont ' +
-      'contenu au moins 95 % des dates réelles des rondes des 730 derniers jours (les rangs 4 et 5 prennent le niveau ' +
+      'contenu au moins 90 % des dates réelles des rondes des 730 derniers jours (les rangs 4 et 5 prennent le niveau ' +
       'du rang 3).',
   },
   'rule.dormant': {

@@ -97,8 +97,11 @@ describeEachDatabase(
         assert.equal((await get(`${SPEC}/comprehensive-stats/`)).body.data_source.kind, 'demo');
         assert.equal((await post(`${SPEC}/calculate/`, { annual_income: 1 })).body.data_source.is_demo, true);
         assert.deepEqual(
-          (await listDataVersions(t.db.kysely, 'grants')).map((v) => v.is_demo),
-          [true],
+          (await listDataVersions(t.db.kysely, 'grants')).map((v) => [v.dataset, v.is_demo]),
+          [
+            ['agreements', true],
+            ['international', true],
+          ],
         );
       });
     });
