@@ -9,7 +9,7 @@ import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS } from './sources/inde
 import type { Vocabulary } from './sources/index.ts';
 import { CERTAINTIES, DOCUMENT_KINDS, FACETS, MATCH_KINDS } from './schemas/search.ts';
 import type { EvidenceHit } from './schemas/search.ts';
-import type { OralState } from './state.ts';
+import type { HeldPerVersion } from '../../core/held.ts';
 import type { OralDatabase } from './tables.ts';
 
 type Hit = Static<typeof EvidenceHit>;
@@ -284,7 +284,11 @@ export interface EvidenceSearchResult extends PageOf<Hit> {
   dataVersion: string | null;
 }
 
-export async function searchEvidence(state: OralState, filters: EvidenceFilters, page: Page): Promise<EvidenceSearchResult> {
+export async function searchEvidence(
+  state: { documents: HeldPerVersion<HeldDocuments> },
+  filters: EvidenceFilters,
+  page: Page,
+): Promise<EvidenceSearchResult> {
   const { version, docs } = await state.documents.current();
   const q = filters.q?.trim() ?? '';
   const phrase = foldAccents(words(q));

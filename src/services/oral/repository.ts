@@ -12,8 +12,11 @@ import { COUNTRIES, EVIDENCE_QUALITIES, STRENGTHS, TOPICS, countryDisplayName } 
 import type { CountryCode, VocabularyEntry } from './sources/index.ts';
 import type { DataSourceItem, Guideline, Recommendation, Review, ReviewDetail } from './schemas/index.ts';
 import { GUIDELINE_SEARCH, REVIEW_SEARCH } from './search.ts';
-import type { OralState } from './state.ts';
+import type { HeldPerVersion } from '../../core/held.ts';
 import type { OralDatabase, ReviewRow } from './tables.ts';
+
+/** What the reads over held recommendations need of A's state (state.ts). */
+type RecommendationsHeld = { recommendations: HeldPerVersion<HeldRecommendation[]> };
 
 export interface Page {
   page: number;
@@ -165,7 +168,7 @@ export async function loadRecommendations(db: Kysely<OralDatabase>): Promise<Hel
 }
 
 export async function listRecommendations(
-  state: OralState,
+  state: RecommendationsHeld,
   filters: RecommendationFilters,
   page: Page,
 ): Promise<PageOf<RecommendationItem>> {
@@ -258,7 +261,7 @@ export async function getGuideline(db: Kysely<OralDatabase>, id: number): Promis
 }
 
 /** A guideline's recommendations as the API lists them, in the order of the source (their ids follow it). */
-export async function guidelineRecommendations(state: OralState, guidelineId: number): Promise<RecommendationItem[]> {
+export async function guidelineRecommendations(state: RecommendationsHeld, guidelineId: number): Promise<RecommendationItem[]> {
   return (await state.recommendations.current())
     .filter((r) => r.item.guideline.id === guidelineId)
     .sort((a, b) => a.id - b.id)

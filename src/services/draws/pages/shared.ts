@@ -3,12 +3,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../../../core/http/errors.ts';
 import { parseDate } from '../../../core/http/params.ts';
-import type { Translate } from '../../../core/i18n/catalogue.ts';
 import type { Language } from '../../../core/i18n/language.ts';
 import { html, pageLocale } from '../../../core/pages/index.ts';
-import type { PageKit, PageLocale, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
 import { drawsMessages } from '../messages/index.ts';
-import type { DrawsKey } from '../messages/index.ts';
+import type { Words } from '../messages/index.ts';
 import type { StoredCategoryForecast } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import { findCategory } from '../repository.ts';
@@ -24,10 +23,7 @@ export { errorNote };
  * What a page writes with: its language's formatters (`loc`) and D's messages (`t`). Category names are the stored
  * English ones; `categoryIn` gives a known family its French name on a French page.
  */
-export interface Words {
-  loc: PageLocale;
-  t: Translate<DrawsKey>;
-}
+export type { Words };
 
 export function wordsOf(kit: PageKit, request: FastifyRequest): Words {
   const loc = kit.locale(request);

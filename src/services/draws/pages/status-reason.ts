@@ -4,7 +4,7 @@
 // form is shown as it is, marked as English.
 import { html, untranslated } from '../../../core/pages/index.ts';
 import type { SafeHtml } from '../../../core/pages/index.ts';
-import type { Words } from './shared.ts';
+import type { Words } from '../messages/index.ts';
 
 const DATE = '(\\d{4}-\\d{2}-\\d{2})';
 const RESUMED = ` since it resumed on ${DATE} after a pause of (\\d+) days`;
