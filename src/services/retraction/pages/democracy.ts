@@ -265,64 +265,72 @@ function checksTable(d: Diagnostics, w: Words): SafeHtml {
         </tbody>
       </table>
     </div>
-    <dl class="facts">
-      <dt>${t('democracy.sampler')}</dt>
-      <dd>
-        ${t('democracy.sampler.text', { chains: String(s.chains ?? none), warmup: String(s.warmup ?? none), draws: String(s.draws ?? none) })}${
-          s.tree_depth_saturation
-            ? t('democracy.sampler.treeDepth', {
-                count: formatCount(s.tree_depth_saturation.count),
-                fraction: formatPercent(s.tree_depth_saturation.fraction),
-                depth: String(s.tree_depth_saturation.max_tree_depth),
-              })
-            : ''
-        }${s.ebfmi_min !== null ? t('democracy.sampler.ebfmi', { value: formatNumber(s.ebfmi_min) }) : ''}${
-          s.mean_accept_stat !== null ? t('democracy.sampler.accept', { value: formatNumber(s.mean_accept_stat) }) : ''
-        }
-      </dd>
-      <dt>${t('democracy.loo')}</dt>
-      <dd>
-        ${
-          d.loo
-            ? html`${t('democracy.loo.text', {
-                elpd: plusMinus(d.loo.elpd_loo, d.loo.elpd_loo_se, w),
-                p: plusMinus(d.loo.p_loo, d.loo.p_loo_se, w),
-                ic: plusMinus(d.loo.looic, d.loo.looic_se, w),
-              })}${d.loo.flagged_count ? t('democracy.loo.flagged', { n: String(d.loo.flagged_count) }) : ''}${
-                d.loo.alternative ? html`. ${d.loo.alternative}` : ''
-              }`
-            : t('democracy.notReported')
-        }
-      </dd>
-      <dt>${t('democracy.waic')}</dt>
-      <dd>
-        ${
-          d.waic
-            ? html`${t('democracy.waic.text', {
-                elpd: plusMinus(d.waic.elpd_waic, d.waic.elpd_waic_se, w),
-                p: plusMinus(d.waic.p_waic, d.waic.p_waic_se, w),
-                ic: plusMinus(d.waic.waic, d.waic.waic_se, w),
-              })}${d.waic.p_waic_above_0_4 ? t('democracy.waic.flagged', { n: String(d.waic.p_waic_above_0_4) }) : ''}`
-            : t('democracy.notReported')
-        }
-      </dd>
-      ${
-        d.kfold
-          ? kfoldFigures(d.kfold, w)
-          : html`<dt>${t('democracy.kfold.heading')}</dt>
-              <dd>${t('democracy.kfold.notRun')} (<code>${t('democracy.kfold.command')}</code>)</dd>`
-      }
-      ${
-        d.data
-          ? html`<dt>${t('democracy.data')}</dt>
-              <dd>
-                ${t('democracy.data.text', { rows: formatCount(d.data.sample_size ?? 0), countries: String(d.data.countries ?? none) })}${
-                  d.data.years ? html`, ${d.data.years.first}–${d.data.years.last}` : ''
-                }
-              </dd>`
+    ${samplerFacts(d, w)}`;
+}
+
+/** The sampler, PSIS-LOO, WAIC, k-fold and data figures beside the checks. */
+function samplerFacts(d: Diagnostics, w: Words): SafeHtml {
+  const { t } = w;
+  const s = d.sampler!;
+  const none = t('democracy.none');
+  return html` <dl class="facts">
+    <dt>${t('democracy.sampler')}</dt>
+    <dd>
+      ${t('democracy.sampler.text', { chains: String(s.chains ?? none), warmup: String(s.warmup ?? none), draws: String(s.draws ?? none) })}${
+        s.tree_depth_saturation
+          ? t('democracy.sampler.treeDepth', {
+              count: formatCount(s.tree_depth_saturation.count),
+              fraction: formatPercent(s.tree_depth_saturation.fraction),
+              depth: String(s.tree_depth_saturation.max_tree_depth),
+            })
           : ''
+      }${s.ebfmi_min !== null ? t('democracy.sampler.ebfmi', { value: formatNumber(s.ebfmi_min) }) : ''}${
+        s.mean_accept_stat !== null ? t('democracy.sampler.accept', { value: formatNumber(s.mean_accept_stat) }) : ''
       }
-    </dl>`;
+    </dd>
+    <dt>${t('democracy.loo')}</dt>
+    <dd>
+      ${
+        d.loo
+          ? html`${t('democracy.loo.text', {
+              elpd: plusMinus(d.loo.elpd_loo, d.loo.elpd_loo_se, w),
+              p: plusMinus(d.loo.p_loo, d.loo.p_loo_se, w),
+              ic: plusMinus(d.loo.looic, d.loo.looic_se, w),
+            })}${d.loo.flagged_count ? t('democracy.loo.flagged', { n: String(d.loo.flagged_count) }) : ''}${
+              d.loo.alternative ? html`. ${d.loo.alternative}` : ''
+            }`
+          : t('democracy.notReported')
+      }
+    </dd>
+    <dt>${t('democracy.waic')}</dt>
+    <dd>
+      ${
+        d.waic
+          ? html`${t('democracy.waic.text', {
+              elpd: plusMinus(d.waic.elpd_waic, d.waic.elpd_waic_se, w),
+              p: plusMinus(d.waic.p_waic, d.waic.p_waic_se, w),
+              ic: plusMinus(d.waic.waic, d.waic.waic_se, w),
+            })}${d.waic.p_waic_above_0_4 ? t('democracy.waic.flagged', { n: String(d.waic.p_waic_above_0_4) }) : ''}`
+          : t('democracy.notReported')
+      }
+    </dd>
+    ${
+      d.kfold
+        ? kfoldFigures(d.kfold, w)
+        : html`<dt>${t('democracy.kfold.heading')}</dt>
+            <dd>${t('democracy.kfold.notRun')} (<code>${t('democracy.kfold.command')}</code>)</dd>`
+    }
+    ${
+      d.data
+        ? html`<dt>${t('democracy.data')}</dt>
+            <dd>
+              ${t('democracy.data.text', { rows: formatCount(d.data.sample_size ?? 0), countries: String(d.data.countries ?? none) })}${
+                d.data.years ? html`, ${d.data.years.first}–${d.data.years.last}` : ''
+              }
+            </dd>`
+        : ''
+    }
+  </dl>`;
 }
 
 type Chart = PageInput<unknown, unknown>['chart'];
