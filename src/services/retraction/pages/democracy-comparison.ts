@@ -34,6 +34,15 @@ const effectsForm = (country: string | null, year: string | null, { t }: Words) 
     ? t('democracy.none')
     : t('democracy.comparison.effects', { country: country ?? t('democracy.none'), year: year ?? t('democracy.none') });
 
+/** Why there is nothing to compare yet, and how to fit a second model. */
+function noFitsNote({ t }: Words): SafeHtml {
+  return html`<p class="note">
+    ${t('democracy.comparison.noneStart')} <code>${t('democracy.fitCommand')}</code> ${t('democracy.comparison.noneMiddle')}
+    (<code>${t('democracy.comparison.labelOption')}</code>); ${t('democracy.comparison.noneEnd')}
+    <code>${t('democracy.comparison.poissonCommand')}</code>, ${t('democracy.comparison.noneTail')}
+  </p>`;
+}
+
 /** "Model comparison": the loo_compare table of the kept fits of the current panel, and its k-fold table. */
 export function comparisonSection(c: Comparison, w: Words): SafeHtml {
   const { t } = w;
@@ -46,14 +55,7 @@ export function comparisonSection(c: Comparison, w: Words): SafeHtml {
           ${c.excluded.map((e, i) => html`${i > 0 ? '; ' : ''}<code>${e.label}</code> (${e.reason})`)}.
         </p>`
       : '';
-  if (c.models.length === 0)
-    return html`${heading}
-      <p class="note">
-        ${t('democracy.comparison.noneStart')} <code>${t('democracy.fitCommand')}</code> ${t('democracy.comparison.noneMiddle')}
-        (<code>${t('democracy.comparison.labelOption')}</code>); ${t('democracy.comparison.noneEnd')}
-        <code>${t('democracy.comparison.poissonCommand')}</code>, ${t('democracy.comparison.noneTail')}
-      </p>
-      ${excluded}`;
+  if (c.models.length === 0) return html`${heading} ${noFitsNote(w)} ${excluded}`;
   return html`${heading}
     <p class="muted">${c.method}</p>
     ${recordTable({

@@ -208,10 +208,7 @@ function checksTable(d: Diagnostics, w: Words): SafeHtml {
         </caption>
         <thead>
           <tr>
-            <th scope="col">${t('democracy.col.check')}</th>
-            <th scope="col">${t('democracy.col.value')}</th>
-            <th scope="col">${t('democracy.col.threshold')}</th>
-            <th scope="col">${t('democracy.col.verdict')}</th>
+            ${(['check', 'value', 'threshold', 'verdict'] as const).map((k) => html`<th scope="col">${t(`democracy.col.${k}`)}</th>`)}
           </tr>
         </thead>
         <tbody>
