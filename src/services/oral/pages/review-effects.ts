@@ -48,7 +48,7 @@ export function forestPlots(
   const notPlotted: Array<NumberedOutcome & { reason: string }> = [];
   review.outcomes.forEach((outcome, i) => {
     const n = i + 1;
-    const effect = readEffect(outcome);
+    const effect = readEffect(outcome, t);
     if (!effect.plotted) {
       notPlotted.push({ n, outcome, reason: effect.reason });
       return;

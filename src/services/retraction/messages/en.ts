@@ -1,6 +1,10 @@
 // Service E's pages in English (ICU MessageFormat: plurals with #, numbers with {n, number}). Data values (titles,
-// authors, journals, subjects, countries, reasons) are the repository's, not messages.
+// authors, journals, subjects, countries, reasons) are the repository's, not messages. The democracy page's words
+// are in democracy-en.ts.
+import { democracyEn } from './democracy-en.ts';
+
 export const en = {
+  ...democracyEn,
   'service.title': 'Retracted papers',
   'nav.search': 'Search',
   'nav.analytics': 'Analytics',

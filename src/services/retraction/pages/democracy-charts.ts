@@ -8,6 +8,7 @@ import type { ChartSpec } from '../../../core/pages/index.ts';
 import type { DemocracyVisualizations } from '../democracy.ts';
 import { fitRateCurve } from '../democracy-curve.ts';
 import type { diagnosticsBody, predictiveBody } from '../democracy-model.ts';
+import type { Words } from './shared.ts';
 
 type Diagnostics = ReturnType<typeof diagnosticsBody>;
 type Predictive = ReturnType<typeof predictiveBody>;
@@ -17,7 +18,7 @@ const round = (value: number, digits = 4) => Number(value.toFixed(digits));
 /** Points sampled along the fitted curve. */
 const CURVE_POINTS = 41;
 
-export function scatterSpec(scatter: DemocracyVisualizations['scatter']): ChartSpec {
+export function scatterSpec(scatter: DemocracyVisualizations['scatter'], { t }: Words): ChartSpec {
   const points = scatter.points;
   const curve = fitRateCurve(points.map((p) => ({ x: p.democracy_index, events: p.retractions, exposure: p.publications })));
   const xs = points.map((p) => p.democracy_index);
@@ -32,37 +33,46 @@ export function scatterSpec(scatter: DemocracyVisualizations['scatter']): ChartS
   const c = scatter.correlation;
   const correlation =
     c.pearson_r === null
-      ? 'too few countries for a correlation'
-      : `Pearson r ${c.pearson_r.toFixed(2)}${c.pearson_95ci ? ` (95% interval ${c.pearson_95ci.lower.toFixed(2)} to ${c.pearson_95ci.upper.toFixed(2)})` : ''}, Spearman ρ ${c.spearman_rho?.toFixed(2) ?? '—'}, ${c.n} countries`;
+      ? t('democracy.scatter.noCorrelation')
+      : t('democracy.scatter.correlation', {
+          r: c.pearson_r.toFixed(2),
+          interval: c.pearson_95ci
+            ? t('democracy.range', { lower: c.pearson_95ci.lower.toFixed(2), upper: c.pearson_95ci.upper.toFixed(2) })
+            : 'none',
+          rho: c.spearman_rho?.toFixed(2) ?? t('democracy.none'),
+          n: String(c.n),
+        });
+  const countries = t('democracy.scatter.countries');
+  const fit = t('democracy.scatter.fit');
   return {
     id: 'democracy-scatter',
-    title: 'Democracy and retraction rates by country',
+    title: t('democracy.scatter.title'),
     description:
-      `Each point is a country: its mean democracy index against its retractions per 1,000 publications over its years; ${correlation}. ` +
+      t('democracy.scatter.description', { correlation }) +
       (curve
-        ? `The line is a Poisson fit of retractions on the democracy index with publications as exposure (rate per 1,000 = 1000·exp(${curve.intercept.toFixed(3)} + ${curve.slope.toFixed(3)}·index)); descriptive, without the model's covariates and effects.`
-        : 'The points cannot determine a curve.'),
+        ? t('democracy.scatter.curve', { intercept: curve.intercept.toFixed(3), slope: curve.slope.toFixed(3) })
+        : t('democracy.scatter.noCurve')),
     height: 360,
     option: {
       grid: { left: 64, right: 24, top: 40, bottom: 56 },
-      legend: { top: 0, data: ['Countries', ...(curve ? ['Poisson fit'] : [])] },
-      xAxis: { type: 'value', name: 'democracy index (mean)', nameLocation: 'middle', nameGap: 32, scale: true },
-      yAxis: { type: 'value', name: 'retractions per 1,000', scale: true },
+      legend: { top: 0, data: [countries, ...(curve ? [fit] : [])] },
+      xAxis: { type: 'value', name: t('democracy.scatter.xAxis'), nameLocation: 'middle', nameGap: 32, scale: true },
+      yAxis: { type: 'value', name: t('democracy.scatter.yAxis'), scale: true },
       series: [
-        { name: 'Countries', type: 'scatter', data: points.map((p) => [p.democracy_index, p.retraction_rate]), symbolSize: 7 },
-        ...(curve ? [{ name: 'Poisson fit', type: 'line' as const, data: line, showSymbol: false, color: PALETTE[1] }] : []),
+        { name: countries, type: 'scatter', data: points.map((p) => [p.democracy_index, p.retraction_rate]), symbolSize: 7 },
+        ...(curve ? [{ name: fit, type: 'line' as const, data: line, showSymbol: false, color: PALETTE[1] }] : []),
       ],
     },
     table: {
       columns: [
-        'Country',
-        'Region',
-        'Democracy index (mean)',
-        'Retractions per 1,000',
-        'Fitted per 1,000',
-        'Retractions',
-        'Publications',
-        'Years',
+        t('democracy.chart.country'),
+        t('democracy.chart.region'),
+        t('democracy.scatter.col.index'),
+        t('democracy.chart.retractionsPerThousand'),
+        t('democracy.scatter.col.fitted'),
+        t('democracy.chart.retractions'),
+        t('democracy.chart.publications'),
+        t('democracy.chart.years'),
       ],
       rows: points.map((p) => [
         p.country,
@@ -78,15 +88,14 @@ export function scatterSpec(scatter: DemocracyVisualizations['scatter']): ChartS
   };
 }
 
-export function trendsSpec(trends: DemocracyVisualizations['temporal_trends']): ChartSpec {
+export function trendsSpec(trends: DemocracyVisualizations['temporal_trends'], { t }: Words): ChartSpec {
   const spec = lineChart({
     id: 'democracy-trends',
-    title: 'Retraction rate and mean democracy index per year',
-    description:
-      'Retractions per 1,000 publications pooled over the countries of each year, and the mean democracy index of those countries.',
+    title: t('democracy.trends.title'),
+    description: t('democracy.trends.description'),
     series: [
-      { name: 'Retractions per 1,000', points: trends.map((t) => [t.year, t.retraction_rate]) },
-      { name: 'Mean democracy index', points: trends.map((t) => [t.year, t.mean_democracy_index]) },
+      { name: t('democracy.chart.retractionsPerThousand'), points: trends.map((y) => [y.year, y.retraction_rate]) },
+      { name: t('democracy.chart.meanIndex'), points: trends.map((y) => [y.year, y.mean_democracy_index]) },
     ],
     timeAxis: false,
     height: 300,
@@ -94,8 +103,8 @@ export function trendsSpec(trends: DemocracyVisualizations['temporal_trends']): 
   // The two measures have their own scales: the index on a second axis.
   const option = spec.option as { yAxis: unknown; series: Array<Record<string, unknown>>; xAxis: Record<string, unknown> };
   option.yAxis = [
-    { type: 'value', name: 'per 1,000', scale: true },
-    { type: 'value', name: 'index', scale: true },
+    { type: 'value', name: t('democracy.chart.perThousand'), scale: true },
+    { type: 'value', name: t('democracy.trends.indexAxis'), scale: true },
   ];
   // Years without a thousands separator.
   option.xAxis = { ...option.xAxis, scale: true, minInterval: 1, axisLabel: { formatter: (value: number) => String(value) } };
@@ -104,26 +113,40 @@ export function trendsSpec(trends: DemocracyVisualizations['temporal_trends']): 
   return {
     ...spec,
     table: {
-      columns: ['Year', 'Countries', 'Retractions', 'Publications', 'Retractions per 1,000', 'Mean democracy index'],
-      rows: trends.map((t) => [String(t.year), t.countries, t.retractions, t.publications, t.retraction_rate, t.mean_democracy_index]),
+      columns: [
+        t('democracy.chart.year'),
+        t('democracy.chart.countries'),
+        t('democracy.chart.retractions'),
+        t('democracy.chart.publications'),
+        t('democracy.chart.retractionsPerThousand'),
+        t('democracy.chart.meanIndex'),
+      ],
+      rows: trends.map((y) => [String(y.year), y.countries, y.retractions, y.publications, y.retraction_rate, y.mean_democracy_index]),
     },
   };
 }
 
-export function regionsSpec(regions: DemocracyVisualizations['regional_summary']): ChartSpec {
+export function regionsSpec(regions: DemocracyVisualizations['regional_summary'], { t }: Words): ChartSpec {
   const spec = barChart({
     id: 'democracy-regions',
-    title: 'Retraction rate by region',
-    description: 'Retractions per 1,000 publications pooled over the countries and years of each region.',
+    title: t('democracy.regions.title'),
+    description: t('democracy.regions.description'),
     categories: regions.map((r) => r.region),
-    series: [{ name: 'Retractions per 1,000', values: regions.map((r) => r.retraction_rate) }],
+    series: [{ name: t('democracy.chart.retractionsPerThousand'), values: regions.map((r) => r.retraction_rate) }],
     horizontal: true,
-    valueName: 'per 1,000',
+    valueName: t('democracy.chart.perThousand'),
   });
   return {
     ...spec,
     table: {
-      columns: ['Region', 'Countries', 'Retractions', 'Publications', 'Retractions per 1,000', 'Mean democracy index'],
+      columns: [
+        t('democracy.chart.region'),
+        t('democracy.chart.countries'),
+        t('democracy.chart.retractions'),
+        t('democracy.chart.publications'),
+        t('democracy.chart.retractionsPerThousand'),
+        t('democracy.chart.meanIndex'),
+      ],
       rows: regions.map((r) => [r.region, r.countries, r.retractions, r.publications, r.retraction_rate, r.mean_democracy_index]),
     },
   };
@@ -132,28 +155,26 @@ export function regionsSpec(regions: DemocracyVisualizations['regional_summary']
 /** The alpha-3 codes the map draws. */
 export const mapCodes = worldMapCodes;
 
-export function worldMapSpec(world: DemocracyVisualizations['world_map']): ChartSpec {
+export function worldMapSpec(world: DemocracyVisualizations['world_map'], { t }: Words): ChartSpec {
   const drawn = mapCodes();
   const rated = world.filter((w) => w.retraction_rate !== null);
   const missing = world.filter((w) => !drawn.has(w.iso3.toUpperCase())).map((w) => w.country);
   return choroplethMap({
     id: 'democracy-world-map',
-    title: 'Retraction rate by country',
-    description:
-      'Retractions per 1,000 publications over each country’s years, darker for higher rates; countries without panel data are light grey. Boundaries: Natural Earth 1:110m (public domain).' +
-      (missing.length > 0 ? ` Not on this map (no boundary at this scale): ${missing.join(', ')}.` : ''),
+    title: t('democracy.map.title'),
+    description: t('democracy.map.description') + (missing.length > 0 ? t('democracy.map.missing', { countries: missing.join(', ') }) : ''),
     values: rated.map((w) => ({ alpha3: w.iso3.toUpperCase(), value: w.retraction_rate! })),
-    legend: ['more', 'fewer per 1,000'],
+    legend: [t('democracy.map.more'), t('democracy.map.fewer')],
     table: {
       columns: [
-        'Country',
-        'ISO3',
-        'Region',
-        'Latest year',
-        'Democracy index (latest)',
-        'Retractions',
-        'Publications',
-        'Retractions per 1,000',
+        t('democracy.chart.country'),
+        t('democracy.map.col.iso3'),
+        t('democracy.chart.region'),
+        t('democracy.map.col.latestYear'),
+        t('democracy.map.col.index'),
+        t('democracy.chart.retractions'),
+        t('democracy.chart.publications'),
+        t('democracy.chart.retractionsPerThousand'),
       ],
       rows: world.map((w) => [
         w.country,
@@ -169,29 +190,29 @@ export function worldMapSpec(world: DemocracyVisualizations['world_map']): Chart
   });
 }
 
-export function rootogramSpec(check: NonNullable<Predictive>): ChartSpec {
+export function rootogramSpec(check: NonNullable<Predictive>, { t }: Words): ChartSpec {
   const bins = check.rootogram;
+  const observed = t('democracy.rootogram.observed');
+  const expected = t('democracy.rootogram.expected');
   return {
     id: 'democracy-rootogram',
-    title: 'Hanging rootogram of the posterior predictive check',
-    description:
-      'Per bin of retraction counts, the square root of the number of country-years observed (bars) hangs from the square root of the number the model expects (line): ' +
-      `a bar ending above zero means fewer observed than expected, below zero more. ${check.replicates} replicated panels.`,
+    title: t('democracy.rootogram.title'),
+    description: t('democracy.rootogram.description', { replicates: String(check.replicates) }),
     height: 320,
     option: {
       grid: { left: 64, right: 24, top: 40, bottom: 56 },
-      legend: { top: 0, data: ['√observed (hanging)', '√expected'] },
+      legend: { top: 0, data: [observed, expected] },
       xAxis: {
         type: 'category',
         data: bins.map((b) => b.label),
-        name: 'retractions in a country-year',
+        name: t('democracy.rootogram.xAxis'),
         nameLocation: 'middle',
         nameGap: 32,
       },
-      yAxis: { type: 'value', name: '√ country-years' },
+      yAxis: { type: 'value', name: t('democracy.rootogram.yAxis') },
       series: [
         {
-          name: 'hanging base',
+          name: t('democracy.rootogram.base'),
           type: 'bar',
           stack: 'hang',
           stackStrategy: 'all',
@@ -200,14 +221,14 @@ export function rootogramSpec(check: NonNullable<Predictive>): ChartSpec {
           data: bins.map((b) => round(b.hanging_bottom)),
         },
         {
-          name: '√observed (hanging)',
+          name: observed,
           type: 'bar',
           stack: 'hang',
           stackStrategy: 'all',
           data: bins.map((b) => round(b.sqrt_observed)),
         },
         {
-          name: '√expected',
+          name: expected,
           type: 'line',
           data: bins.map((b) => round(b.sqrt_expected)),
           color: PALETTE[1],
@@ -217,14 +238,14 @@ export function rootogramSpec(check: NonNullable<Predictive>): ChartSpec {
     },
     table: {
       columns: [
-        'Retractions',
-        'Observed country-years',
-        'Expected',
-        'Expected: 2.5%',
-        'Expected: 97.5%',
-        '√observed',
-        '√expected',
-        'Bar bottom',
+        t('democracy.chart.retractions'),
+        t('democracy.rootogram.col.observed'),
+        t('democracy.rootogram.col.expected'),
+        t('democracy.rootogram.col.lower'),
+        t('democracy.rootogram.col.upper'),
+        t('democracy.rootogram.col.sqrtObserved'),
+        t('democracy.rootogram.col.sqrtExpected'),
+        t('democracy.rootogram.col.bottom'),
       ],
       rows: bins.map((b) => [
         b.label,
@@ -241,14 +262,15 @@ export function rootogramSpec(check: NonNullable<Predictive>): ChartSpec {
 }
 
 /** PSIS-LOO, WAIC and k-fold elpd of the served model with ±1.96 standard errors (null when none is reported). */
-export function comparisonSpec(d: Diagnostics): ChartSpec | null {
+export function comparisonSpec(d: Diagnostics, { t }: Words): ChartSpec | null {
   const rows: Array<{ label: string; estimate: number; se: number; note: string }> = [];
   if (d.loo && d.loo.elpd_loo !== null && d.loo.elpd_loo_se !== null)
-    rows.push({ label: 'PSIS-LOO', estimate: d.loo.elpd_loo, se: d.loo.elpd_loo_se, note: 'leave one country-year out (pointwise)' });
-  if (d.waic) rows.push({ label: 'WAIC', estimate: d.waic.elpd_waic, se: d.waic.elpd_waic_se, note: 'pointwise' });
+    rows.push({ label: t('democracy.elpd.loo'), estimate: d.loo.elpd_loo, se: d.loo.elpd_loo_se, note: t('democracy.elpd.looNote') });
+  if (d.waic)
+    rows.push({ label: t('democracy.elpd.waic'), estimate: d.waic.elpd_waic, se: d.waic.elpd_waic_se, note: t('democracy.elpd.waicNote') });
   if (d.kfold)
     rows.push({
-      label: `${d.kfold.folds}-fold by country`,
+      label: t('democracy.elpd.kfold', { folds: String(d.kfold.folds) }),
       estimate: d.kfold.elpd_kfold,
       se: d.kfold.elpd_kfold_se,
       note: d.kfold.method,
@@ -256,17 +278,22 @@ export function comparisonSpec(d: Diagnostics): ChartSpec | null {
   if (rows.length === 0) return null;
   const spec = forestPlot({
     id: 'democracy-elpd',
-    title: 'Expected log predictive density: PSIS-LOO, WAIC and k-fold',
-    description:
-      'Each estimate of the model’s out-of-sample fit (higher is better) with ±1.96 standard errors. PSIS-LOO and WAIC predict each country-year left out; ' +
-      'the k-fold figure refits the model without whole countries, so it answers a harder question and is not on the same footing.',
+    title: t('democracy.elpd.title'),
+    description: t('democracy.elpd.description'),
     rows: rows.map((r) => ({ label: r.label, estimate: r.estimate, lower: r.estimate - 1.96 * r.se, upper: r.estimate + 1.96 * r.se })),
-    valueName: 'elpd',
+    valueName: t('democracy.elpd.value'),
   });
   return {
     ...spec,
     table: {
-      columns: ['Estimate', 'elpd', 'Standard error', 'Lower (−1.96 se)', 'Upper (+1.96 se)', 'What is left out'],
+      columns: [
+        t('democracy.elpd.col.estimate'),
+        t('democracy.elpd.col.elpd'),
+        t('democracy.elpd.col.se'),
+        t('democracy.elpd.col.lower'),
+        t('democracy.elpd.col.upper'),
+        t('democracy.elpd.col.leftOut'),
+      ],
       rows: rows.map((r) => [
         r.label,
         round(r.estimate, 2),

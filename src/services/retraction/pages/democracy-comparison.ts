@@ -8,105 +8,134 @@ import type { SafeHtml } from '../../../core/pages/index.ts';
 import type { compareStoredFits } from '../democracy-comparison.ts';
 import type { diagnosticsBody, predictiveBody } from '../democracy-model.ts';
 import { formatCount, formatNumber } from './shared.ts';
+import type { Words } from './shared.ts';
 
 type Comparison = Awaited<ReturnType<typeof compareStoredFits>>;
 type Diagnostics = ReturnType<typeof diagnosticsBody>;
 type Predictive = ReturnType<typeof predictiveBody>;
 
-const pm = (value: number | null, se: number | null, digits = 1) =>
-  value === null ? '—' : se === null ? formatNumber(value, digits) : `${formatNumber(value, digits)} ± ${formatNumber(se, digits)}`;
+/** A value with its standard error ("—" without a value). */
+export function plusMinus(value: number | null, se: number | null, { t }: Words, digits = 1): string {
+  if (value === null) return t('democracy.none');
+  return se === null
+    ? formatNumber(value, digits)
+    : t('democracy.plusMinus', { value: formatNumber(value, digits), se: formatNumber(se, digits) });
+}
 
-const effectsForm = (country: string | null, year: string | null) =>
-  country === null && year === null ? '—' : `country ${country ?? '—'}, year ${year ?? '—'}`;
+/** An interval's ends in words ("—" without one). */
+export function rangeText(interval: { lower: number; upper: number } | null | undefined, { t }: Words): string {
+  return interval
+    ? t('democracy.range', { lower: formatNumber(interval.lower), upper: formatNumber(interval.upper) })
+    : t('democracy.none');
+}
+
+const effectsForm = (country: string | null, year: string | null, { t }: Words) =>
+  country === null && year === null
+    ? t('democracy.none')
+    : t('democracy.comparison.effects', { country: country ?? t('democracy.none'), year: year ?? t('democracy.none') });
+
+/** Why there is nothing to compare yet, and how to fit a second model. */
+function noFitsNote({ t }: Words): SafeHtml {
+  return html`<p class="note">
+    ${t('democracy.comparison.noneStart')} <code>${t('democracy.fitCommand')}</code> ${t('democracy.comparison.noneMiddle')}
+    (<code>${t('democracy.comparison.labelOption')}</code>); ${t('democracy.comparison.noneEnd')}
+    <code>${t('democracy.comparison.poissonCommand')}</code>, ${t('democracy.comparison.noneTail')}
+  </p>`;
+}
 
 /** "Model comparison": the loo_compare table of the kept fits of the current panel, and its k-fold table. */
-export function comparisonSection(c: Comparison): SafeHtml {
-  const heading = html`<h2 id="model-comparison">Model comparison</h2>`;
+export function comparisonSection(c: Comparison, w: Words): SafeHtml {
+  const { t } = w;
+  const none = t('democracy.none');
+  const heading = html`<h2 id="model-comparison">${t('democracy.comparison.heading')}</h2>`;
   const excluded =
     c.excluded.length > 0
       ? html`<p class="muted">
-          Left out of the comparison: ${c.excluded.map((e, i) => html`${i > 0 ? '; ' : ''}<code>${e.label}</code> (${e.reason})`)}.
+          ${t('democracy.comparison.excluded')}
+          ${c.excluded.map((e, i) => html`${i > 0 ? '; ' : ''}<code>${e.label}</code> (${e.reason})`)}.
         </p>`
       : '';
-  if (c.models.length === 0)
-    return html`${heading}
-      <p class="note">
-        No kept fit of the current panel has PSIS-LOO to compare. Each <code>pdi fit retraction</code> keeps its fit under a label
-        (<code>--label</code>); fit another, for example <code>pdi fit retraction --family poisson --label poisson</code>, to compare them.
-      </p>
-      ${excluded}`;
+  if (c.models.length === 0) return html`${heading} ${noFitsNote(w)} ${excluded}`;
   return html`${heading}
     <p class="muted">${c.method}</p>
     ${recordTable({
-      caption: html`Kept fits compared by PSIS-LOO on the same ${c.observations === null ? '' : formatCount(c.observations)} country-years,
-      best first`,
+      caption: t('democracy.comparison.caption', {
+        observations: c.observations === null ? 'none' : formatCount(c.observations),
+      }),
       columns: [
-        'Fit',
-        'Family',
-        'Effects',
-        'elpd_diff ± se_diff',
-        'elpd_loo ± se',
-        'p_loo',
-        'LOOIC',
-        'Pareto k > 0.7',
-        'Divergences',
-        'Log-likelihood',
+        t('democracy.comparison.col.fit'),
+        t('democracy.comparison.col.family'),
+        t('democracy.comparison.col.effects'),
+        t('democracy.comparison.col.elpdDiff'),
+        t('democracy.comparison.col.elpdLoo'),
+        t('democracy.comparison.col.pLoo'),
+        t('democracy.comparison.col.looic'),
+        t('democracy.comparison.col.pareto'),
+        t('democracy.comparison.col.divergences'),
+        t('democracy.comparison.col.logLik'),
       ],
       rows: c.models,
       cells: (m) => [
         m.label,
         m.family,
-        effectsForm(m.country_effects, m.year_effects),
-        pm(m.elpd_diff, m.se_diff),
-        pm(m.elpd_loo, m.elpd_loo_se),
+        effectsForm(m.country_effects, m.year_effects, w),
+        plusMinus(m.elpd_diff, m.se_diff, w),
+        plusMinus(m.elpd_loo, m.elpd_loo_se, w),
         formatNumber(m.p_loo, 1),
         formatNumber(m.looic, 1),
-        m.pareto_k_above_0_7 === null ? '—' : formatCount(m.pareto_k_above_0_7),
-        m.divergences === null ? '—' : formatCount(m.divergences),
-        html`<a href="${m.log_lik}">CSV</a>`,
+        m.pareto_k_above_0_7 === null ? none : formatCount(m.pareto_k_above_0_7),
+        m.divergences === null ? none : formatCount(m.divergences),
+        html`<a href="${m.log_lik}">${t('democracy.comparison.csv')}</a>`,
       ],
     })}
     ${
       c.models.length < 2
-        ? html`<p class="muted">Only one fit is kept: fit another (<code>--label</code>) to have a difference to judge.</p>`
+        ? html`<p class="muted">
+            ${t('democracy.comparison.onlyOne')} (<code>${t('democracy.comparison.labelOption')}</code>)
+            ${t('democracy.comparison.onlyOneEnd')}
+          </p>`
         : ''
     }
     ${
       c.kfold
         ? html`<p class="muted">${c.kfold.method}</p>
             ${recordTable({
-              caption: `Kept fits compared by ${c.kfold.folds}-fold cross-validation by country (pointwise, as brms::kfold), best first`,
-              columns: ['Fit', 'elpd_diff ± se_diff', 'elpd_kfold_pointwise ± se'],
+              caption: t('democracy.comparison.kfoldCaption', { folds: String(c.kfold.folds) }),
+              columns: [t('democracy.comparison.col.fit'), t('democracy.comparison.col.elpdDiff'), t('democracy.comparison.col.elpdKfold')],
               rows: c.kfold.models,
-              cells: (m) => [m.label, pm(m.elpd_diff, m.se_diff), pm(m.elpd_kfold_pointwise, m.elpd_kfold_pointwise_se)],
+              cells: (m) => [
+                m.label,
+                plusMinus(m.elpd_diff, m.se_diff, w),
+                plusMinus(m.elpd_kfold_pointwise, m.elpd_kfold_pointwise_se, w),
+              ],
             })}
             ${
               c.kfold.without_kfold.length > 0
-                ? html`<p class="muted">Without k-fold on these folds: ${c.kfold.without_kfold.join(', ')}.</p>`
+                ? html`<p class="muted">${t('democracy.comparison.withoutKfold', { labels: c.kfold.without_kfold.join(', ') })}</p>`
                 : ''
             }`
-        : html`<p class="muted">No kept fit ran k-fold cross-validation (<code>pdi fit retraction --kfold 10</code>).</p>`
+        : html`<p class="muted">${t('democracy.comparison.noKfold')} (<code>${t('democracy.kfold.command')}</code>).</p>`
     }
     ${excluded}
-    <p class="muted"><a href="/api/democracy/model-comparison/">The comparison as JSON</a>.</p>`;
+    <p class="muted"><a href="/api/democracy/model-comparison/">${t('democracy.comparison.json')}</a>.</p>`;
 }
 
 /** The parameterisation the fit used and why; the attempts when it switched. */
-export function parameterisationSentence(p: Diagnostics['parameterisation']): SafeHtml {
-  if (!p)
-    return html`<p class="muted">
-      This fit does not record its parameterisation (an imported fit, or one stored before it was recorded).
-    </p>`;
+export function parameterisationSentence(p: Diagnostics['parameterisation'], { t }: Words): SafeHtml {
+  if (!p) return html`<p class="muted">${t('democracy.parameterisation.none')}</p>`;
   return html`<p id="parameterisation">
-    <strong>Parameterisation:</strong> country effects ${p.country_effects}, year effects
-    ${p.year_effects}${p.switched ? ' (switched from the configured form)' : ''}:
+    <strong>${t('democracy.parameterisation.label')}</strong>
+    ${t('democracy.parameterisation.text', { country: p.country_effects, year: p.year_effects, switched: p.switched ? 'yes' : 'no' })}
     ${p.reason.replace(/\.?$/, '.')}${
       p.switched || p.attempts.length > 1
-        ? html` Attempts:
+        ? html` ${t('democracy.parameterisation.attempts')}
           ${p.attempts.map(
             (a, i) =>
-              html`${i > 0 ? '; ' : ''}country ${a.country_effects}, year ${a.year_effects}: ${formatCount(a.divergences)}
-              divergence${a.divergences === 1 ? '' : 's'}`,
+              html`${i > 0 ? '; ' : ''}${t('democracy.parameterisation.attempt', {
+                country: a.country_effects,
+                year: a.year_effects,
+                n: a.divergences,
+              })}`,
           )}.`
         : ''
     }
@@ -114,33 +143,47 @@ export function parameterisationSentence(p: Diagnostics['parameterisation']): Sa
 }
 
 /** Both k-fold figures of the served fit, each with its definition. */
-export function kfoldFigures(k: NonNullable<Diagnostics['kfold']>): SafeHtml {
-  return html`<dt>${k.folds}-fold cross-validation by country, joint (elpd_kfold)</dt>
+export function kfoldFigures(k: NonNullable<Diagnostics['kfold']>, w: Words): SafeHtml {
+  const { t } = w;
+  return html`<dt>${t('democracy.kfold.joint', { folds: String(k.folds) })}</dt>
     <dd>
-      ${pm(k.elpd_kfold, k.elpd_kfold_se)}, p_kfold ${formatNumber(k.p_kfold, 1)}
+      ${plusMinus(k.elpd_kfold, k.elpd_kfold_se, w)}, ${t('democracy.kfold.p', { value: formatNumber(k.p_kfold, 1) })}
       <p class="muted">${k.definitions.elpd_kfold}</p>
     </dd>
-    <dt>${k.folds}-fold cross-validation by country, pointwise (elpd_kfold_pointwise)</dt>
+    <dt>${t('democracy.kfold.pointwise', { folds: String(k.folds) })}</dt>
     <dd>
-      ${pm(k.elpd_kfold_pointwise, k.elpd_kfold_pointwise_se)}
+      ${plusMinus(k.elpd_kfold_pointwise, k.elpd_kfold_pointwise_se, w)}
       <p class="muted">${k.definitions.elpd_kfold_pointwise}</p>
     </dd>`;
 }
 
 /** The predictive checks' global statistics (share of zeros, mean, sd, max, Pearson dispersion) with p-values and flags. */
-export function predictiveTable(ppc: Predictive): SafeHtml {
+export function predictiveTable(ppc: Predictive, w: Words): SafeHtml {
+  const { t } = w;
   return recordTable({
-    caption: `Posterior predictive checks on ${formatCount(ppc.replicates)} replicated panels`,
-    columns: ['Statistic', 'Observed', 'Replicated mean', 'Replicated 95% range', 'p-value', 'Mid p-value', 'Flag'],
+    caption: t('democracy.ppcTable.caption', { n: formatCount(ppc.replicates) }),
+    columns: [
+      t('democracy.ppcTable.col.statistic'),
+      t('democracy.ppcTable.col.observed'),
+      t('democracy.ppcTable.col.replicatedMean'),
+      t('democracy.ppcTable.col.range'),
+      t('democracy.ppcTable.col.p'),
+      t('democracy.ppcTable.col.midP'),
+      t('democracy.ppcTable.col.flag'),
+    ],
     rows: ppc.statistics,
     cells: (s) => [
-      html`${s.name === 'pearson_dispersion' ? 'Pearson dispersion (χ²/df)' : s.name}<br /><span class="muted">${s.description}</span>`,
+      html`${s.name === 'pearson_dispersion' ? t('democracy.ppcTable.dispersion') : s.name}<br /><span class="muted"
+          >${s.description}</span
+        >`,
       formatNumber(s.observed),
       formatNumber(s.replicated_mean),
-      `${formatNumber(s.replicated_interval_95.lower)} to ${formatNumber(s.replicated_interval_95.upper)}`,
+      rangeText(s.replicated_interval_95, w),
       formatNumber(s.p_value),
       formatNumber(s.p_value_mid),
-      s.extreme ? html`<span class="badge bad">extreme</span>` : html`<span class="badge good">within 95%</span>`,
+      s.extreme
+        ? html`<span class="badge bad">${t('democracy.badge.extreme')}</span>`
+        : html`<span class="badge good">${t('democracy.badge.within')}</span>`,
     ],
   });
 }

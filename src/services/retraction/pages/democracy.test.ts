@@ -14,7 +14,9 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { fitStoredPanel } from '../democracy-model.ts';
 import { importPanel } from '../import.ts';
 import { retractionService } from '../service.ts';
+import { pageLocale } from '../../../core/pages/locale.ts';
 import { parameterisationSentence } from './democracy-comparison.ts';
+import { wordsOf } from './shared.ts';
 
 /** The rows of the page's table whose caption matches. */
 function captionedRows(page: string, caption: RegExp): string[][] {
@@ -161,15 +163,18 @@ describeEachDatabase(
       // A switched fit lists every attempt with its divergences (rendered from this fit's record, switched).
       const switched = textOf(
         String(
-          parameterisationSentence({
-            ...p,
-            year_effects: 'non-centred',
-            switched: true,
-            attempts: [
-              { country_effects: 'centred', year_effects: 'centred', divergences: 7 },
-              { country_effects: 'centred', year_effects: 'non-centred', divergences: 1 },
-            ],
-          }),
+          parameterisationSentence(
+            {
+              ...p,
+              year_effects: 'non-centred',
+              switched: true,
+              attempts: [
+                { country_effects: 'centred', year_effects: 'centred', divergences: 7 },
+                { country_effects: 'centred', year_effects: 'non-centred', divergences: 1 },
+              ],
+            },
+            wordsOf(pageLocale('en', false)),
+          ),
         ),
       );
       assert.match(switched, /year effects non-centred \(switched from the configured form\)/);
