@@ -171,6 +171,25 @@ function contributionOf(request: ValidatedRequest, current: number, options: Cal
   return { taxYear, tax, gst, contribution: tax.taxCents + gst };
 }
 
+/** The inputs and the contribution as both answers report them (CONTRIBUTION_FIELDS of the schema). */
+function contributionFields(request: ValidatedRequest, current: number, c: ReturnType<typeof contributionOf>) {
+  return {
+    annual_income: request.incomeCents / 100,
+    gst_eligible_spending: request.gstSpendingCents / 100,
+    input_mode: request.inputMode,
+    taxpayer_since_year: request.sinceYear,
+    tax_year: c.taxYear,
+    current_year: current,
+    current_fiscal_year: fiscalYearLabel(current),
+    federal_income_tax: c.tax.taxCents / 100,
+    federal_income_tax_formatted: formatCents(c.tax.taxCents),
+    gst_paid: c.gst / 100,
+    gst_paid_formatted: formatCents(c.gst),
+    total_tax_contribution: c.contribution / 100,
+    total_tax_contribution_formatted: formatCents(c.contribution),
+  };
+}
+
 export interface CalculateOptions {
   /** Tax year for the brackets; default the calendar year the current fiscal year starts in (clamped to the tables). */
   taxYear?: number;
@@ -272,19 +291,7 @@ export function calculateTaxpayerShare(
   return {
     success: true,
     calculation: {
-      annual_income: request.incomeCents / 100,
-      gst_eligible_spending: request.gstSpendingCents / 100,
-      input_mode: request.inputMode,
-      taxpayer_since_year: request.sinceYear,
-      tax_year: taxYear,
-      current_year: current,
-      current_fiscal_year: fiscalYearLabel(current),
-      federal_income_tax: tax.taxCents / 100,
-      federal_income_tax_formatted: formatCents(tax.taxCents),
-      gst_paid: gst / 100,
-      gst_paid_formatted: formatCents(gst),
-      total_tax_contribution: contribution / 100,
-      total_tax_contribution_formatted: formatCents(contribution),
+      ...contributionFields(request, current, { taxYear, tax, gst, contribution }),
       federal_revenue: currentRevenue,
       grants_portion_of_taxes: currentShare,
       grants_portion_of_taxes_formatted: formatDollars(currentShare),
@@ -386,19 +393,7 @@ export function grantTaxpayerShare(
   }
   return {
     calculation: {
-      annual_income: request.incomeCents / 100,
-      gst_eligible_spending: request.gstSpendingCents / 100,
-      input_mode: request.inputMode,
-      taxpayer_since_year: request.sinceYear,
-      tax_year: taxYear,
-      current_year: current,
-      current_fiscal_year: fiscalYearLabel(current),
-      federal_income_tax: tax.taxCents / 100,
-      federal_income_tax_formatted: formatCents(tax.taxCents),
-      gst_paid: gst / 100,
-      gst_paid_formatted: formatCents(gst),
-      total_tax_contribution: contribution / 100,
-      total_tax_contribution_formatted: formatCents(contribution),
+      ...contributionFields(request, current, { taxYear, tax, gst, contribution }),
     },
     years,
     user_share: total,

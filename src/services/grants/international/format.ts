@@ -7,6 +7,7 @@
 import { headerKey } from '../../../core/csv-rows.ts';
 import { fiscalYearOfDate, parseIsoDate } from '../source/fiscal-year.ts';
 import { parseMoneyToCents } from '../source/money.ts';
+import type { ProjectTexts } from './tables.ts';
 
 /** The columns read, by field, in the order the generator writes them. */
 export const PROJECT_COLUMNS = {
@@ -102,28 +103,10 @@ export function allocateCents(cents: number, shareHundredths: number): number {
 }
 
 /** A project as read from one row, before it is stored. */
-export interface ProjectRecord {
-  project_number: string;
-  date_modified: string | null;
-  title_en: string;
-  title_fr: string;
-  description_en: string;
-  description_fr: string;
-  status: string;
-  status_fr: string;
-  start_date: string;
-  end_date: string | null;
+export interface ProjectRecord extends ProjectTexts {
   start_year: number;
-  executing_agency_en: string;
-  executing_agency_fr: string;
   maximum_contribution_cents: number;
   disbursements_cents: number | null;
-  expected_results_en: string;
-  expected_results_fr: string;
-  aid_type_en: string;
-  aid_type_fr: string;
-  program_name_en: string;
-  program_name_fr: string;
   countries: Allocation[];
   sectors: Allocation[];
 }

@@ -8,7 +8,7 @@ import type { GrantsDatabase } from '../tables.ts';
 import { INTERNATIONAL_DATASET } from './import.ts';
 import { INTERNATIONAL_STATS } from './stats.ts';
 import type { InternationalStats } from './stats.ts';
-import type { StoredAllocation, StoredProject } from './tables.ts';
+import type { ProjectTexts, StoredAllocation, StoredProject } from './tables.ts';
 
 type Db = Kysely<GrantsDatabase>;
 
@@ -61,29 +61,11 @@ export interface ProjectAllocation {
   disbursements: number | null;
 }
 
-export interface Project {
+export interface Project extends ProjectTexts {
   id: number;
-  project_number: string;
-  date_modified: string | null;
-  title_en: string;
-  title_fr: string;
-  description_en: string;
-  description_fr: string;
-  status: string;
-  status_fr: string;
-  start_date: string;
-  end_date: string | null;
   fiscal_year: string;
-  executing_agency_en: string;
-  executing_agency_fr: string;
   maximum_contribution: number;
   disbursements: number | null;
-  expected_results_en: string;
-  expected_results_fr: string;
-  aid_type_en: string;
-  aid_type_fr: string;
-  program_name_en: string;
-  program_name_fr: string;
   countries: ProjectAllocation[];
   sectors: ProjectAllocation[];
 }

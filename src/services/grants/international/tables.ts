@@ -7,8 +7,8 @@ import type { DbBoolean, DbId, DbInteger } from '../../../core/db/tables.ts';
 export const PROJECTS_TABLE = 'grants_international_projects';
 export const ALLOCATIONS_TABLE = 'grants_international_allocations';
 
-export interface InternationalProjectsTable {
-  id: DbId;
+/** A project's texts and dates, as the file writes them: the same fields in the row read, the table and the API. */
+export interface ProjectTexts {
   project_number: string;
   date_modified: string | null;
   title_en: string;
@@ -20,18 +20,22 @@ export interface InternationalProjectsTable {
   status_fr: string;
   start_date: string;
   end_date: string | null;
-  /** The fiscal year (April to March) of the start date, by its start year. */
-  start_year: number;
   executing_agency_en: string;
   executing_agency_fr: string;
-  maximum_contribution_cents: DbInteger;
-  disbursements_cents: DbInteger | null;
   expected_results_en: string;
   expected_results_fr: string;
   aid_type_en: string;
   aid_type_fr: string;
   program_name_en: string;
   program_name_fr: string;
+}
+
+export interface InternationalProjectsTable extends ProjectTexts {
+  id: DbId;
+  /** The fiscal year (April to March) of the start date, by its start year. */
+  start_year: number;
+  maximum_contribution_cents: DbInteger;
+  disbursements_cents: DbInteger | null;
   is_demo: DbBoolean;
   content_hash: string;
   import_version: string;

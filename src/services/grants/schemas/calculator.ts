@@ -37,22 +37,27 @@ const ShareEntry = {
   grant_count: Type.Integer(),
 };
 
+/** The inputs and the taxpayer's contribution, as the calculator and a grant's share both report them. */
+const CONTRIBUTION_FIELDS = {
+  annual_income: money(),
+  gst_eligible_spending: money(),
+  input_mode: Type.String(),
+  taxpayer_since_year: Type.Integer(),
+  tax_year: Type.Integer(),
+  current_year: Type.Integer(),
+  current_fiscal_year: Type.String(),
+  federal_income_tax: money(),
+  federal_income_tax_formatted: Type.String(),
+  gst_paid: money(),
+  gst_paid_formatted: Type.String(),
+  total_tax_contribution: money(),
+  total_tax_contribution_formatted: Type.String(),
+};
+
 export const CalculateBody = Type.Object({
   success: Type.Boolean(),
   calculation: Type.Object({
-    annual_income: money(),
-    gst_eligible_spending: money(),
-    input_mode: Type.String(),
-    taxpayer_since_year: Type.Integer(),
-    tax_year: Type.Integer(),
-    current_year: Type.Integer(),
-    current_fiscal_year: Type.String(),
-    federal_income_tax: money(),
-    federal_income_tax_formatted: Type.String(),
-    gst_paid: money(),
-    gst_paid_formatted: Type.String(),
-    total_tax_contribution: money(),
-    total_tax_contribution_formatted: Type.String(),
+    ...CONTRIBUTION_FIELDS,
     federal_revenue: money(),
     grants_portion_of_taxes: money(),
     grants_portion_of_taxes_formatted: Type.String(),
@@ -136,19 +141,7 @@ export const GrantShareBody = Type.Object({
     agreement_end_date: Nullable(Type.String()),
   }),
   calculation: Type.Object({
-    annual_income: money(),
-    gst_eligible_spending: money(),
-    input_mode: Type.String(),
-    taxpayer_since_year: Type.Integer(),
-    tax_year: Type.Integer(),
-    current_year: Type.Integer(),
-    current_fiscal_year: Type.String(),
-    federal_income_tax: money(),
-    federal_income_tax_formatted: Type.String(),
-    gst_paid: money(),
-    gst_paid_formatted: Type.String(),
-    total_tax_contribution: money(),
-    total_tax_contribution_formatted: Type.String(),
+    ...CONTRIBUTION_FIELDS,
   }),
   years: Type.Array(
     Type.Object({
