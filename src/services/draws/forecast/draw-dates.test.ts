@@ -7,6 +7,7 @@ import {
   distributionQuantile,
   gapsBetweenDates,
   gapSumDistributions,
+  neverNarrower,
   predictDrawDates,
   weekday,
   weekendToMonday,
@@ -174,4 +175,36 @@ test('date_range is the shortest window holding its level: a steady rhythm with 
   assert.deepEqual(dateIntervals(gaps, monday, 0, 1, [0.8])[0][0], [monday + 14, monday + 14]);
   // 100%: everything.
   assert.deepEqual(dateIntervals(gaps, monday, 0, 1, [1])[0][0], [monday + 7, monday + 63]);
+});
+
+test("a later draw's range is never narrower than the one before, nor ends before it", () => {
+  const monday = iso('2025-01-06');
+  // Already wide enough and later: unchanged.
+  assert.deepEqual(neverNarrower([monday + 14, monday + 42], [monday + 7, monday + 28]), [monday + 14, monday + 42]);
+  // Narrower (7 days against 21): the latest day moves to earliest + 21.
+  assert.deepEqual(neverNarrower([monday + 14, monday + 21], [monday + 7, monday + 28]), [monday + 14, monday + 35]);
+  // Ending before the previous range ends: it ends with it at least.
+  assert.deepEqual(neverNarrower([monday + 3, monday + 24], [monday + 7, monday + 14]), [monday + 3, monday + 24]);
+  assert.deepEqual(neverNarrower([monday, monday + 10], [monday + 7, monday + 14]), [monday, monday + 14]);
+  // Widened onto a Saturday: on to the Monday.
+  assert.deepEqual(neverNarrower([monday, monday + 1], [monday, monday + 5]), [monday, monday + 7]);
+
+  // Served: gaps of 14 days (8 in 10), 7 and 63 (1 each), all Mondays. Rank 1 at level 1: 7 to 63 days after the last
+  // draw (56 days wide). Rank 2 at level 0.5: two gaps of 14 (64%) alone, [28, 28]; widened to 28 + 56 = 84 days.
+  const gaps = new Map([
+    [14, 8],
+    [7, 1],
+    [63, 1],
+  ]);
+  const dates = cadence('2025-01-06', 14, 6);
+  const p = predictDrawDates(dates, '2025-01-06', 2, { gapWeights: gaps, levelFor: (h) => (h === 1 ? 1 : 0.5) });
+  assert.deepEqual(
+    p.dates.map((d) => [d.earliest, d.date, d.latest]),
+    [
+      ['2025-01-13', '2025-01-20', '2025-03-10'],
+      ['2025-02-03', '2025-02-03', '2025-03-31'],
+    ],
+  );
+  // Without the rule rank 2 would be the single day 2025-02-03.
+  assert.deepEqual(dateIntervals(gaps, monday, 0, 2, [0.5])[1][0], [monday + 28, monday + 28]);
 });

@@ -25,7 +25,8 @@ export const DATE_METHOD =
   'draw (if no gap in the distribution is that long, the clock restarts at the as-of date), the h-th draw is the ' +
   'sum of that first gap and h − 1 further independent gaps, computed exactly by convolution; the range is the ' +
   'shortest interval holding the level of that sum (weekends moved to Monday), widened to include predicted_date, and not clipped: a ' +
-  'later draw of a slow category may fall more than a year ahead.';
+  "later draw of a slow category may fall more than a year ahead. A later rank's range is never narrower than the one before " +
+  'and never ends before it (its latest day is moved later if needed).';
 
 export const DORMANT_RULE =
   'A category is dormant, and not predicted, when its last draw is more than max(365, 3 × the 95th percentile ' +
@@ -203,6 +204,7 @@ export function predictDrawDates(
   const levels = Array.from({ length: horizons }, (_, i) => (options.levelFor ?? (() => DATE_RANGE_LEVEL))(i + 1));
   const intervals = dateIntervals(options.gapWeights ?? gapCounts(gaps.slice(-RANGE_GAP_COUNT)), last, elapsed, horizons, levels);
   const dates: PredictedDate[] = [];
+  const bounds: [number, number][] = [];
   let previous = today;
   for (let h = 1; h <= horizons; h++) {
     let day = weekendToMonday(last + (firstStep + h - 1) * stepDays);
@@ -211,10 +213,23 @@ export function predictDrawDates(
     let [earliest, latest] = intervals[h - 1][h - 1];
     earliest = Math.min(earliest, day);
     latest = Math.max(latest, day);
+    if (h > 1) [earliest, latest] = neverNarrower([earliest, latest], bounds[h - 2]);
+    bounds.push([earliest, latest]);
     dates.push({ rank: h, date: isoFromDayNumber(day), earliest: isoFromDayNumber(earliest), latest: isoFromDayNumber(latest) });
     previous = day;
   }
   return { stepDays, capDate: isoFromDayNumber(cap), dates };
+}
+
+/**
+ * A later draw's range widened, never narrowed, so that it is at least as wide as the draw before and ends no earlier:
+ * the shortest windows of two gap sums (at levels calibrated per rank) can otherwise give the later draw a shorter
+ * range, claiming more certainty about a draw further away. A latest day moved onto a weekend goes on to the Monday.
+ */
+export function neverNarrower(range: readonly [number, number], before: readonly [number, number]): [number, number] {
+  const [earliest, latest] = range;
+  const widened = Math.max(latest, before[1], earliest + (before[1] - before[0]));
+  return [earliest, widened === latest ? latest : weekendToMonday(widened)];
 }
 
 /**

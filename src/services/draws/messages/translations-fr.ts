@@ -98,7 +98,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'dates empruntent les écarts récents de toutes les catégories.',
   },
   'rule.dates': {
-    from: '62fbd98a8abc',
+    from: '7c35afdb595e',
     fr:
       'predicted_date : pas = la médiane des six derniers écarts entre les dates de rondes de la catégorie (en jours ' +
       'entiers, demi arrondi vers le haut, au moins un; pour une catégorie récente n’ayant qu’une date de ronde : la ' +
@@ -111,7 +111,8 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'est la somme de ce premier écart et de h − 1 autres écarts indépendants, calculée exactement par convolution; ' +
       'la plage est le plus court intervalle contenant le niveau de cette somme (fins de semaine reportées au lundi), ' +
       'élargi pour inclure predicted_date, et non borné : une ronde lointaine d’une catégorie lente peut tomber à plus ' +
-      'd’un an. La distribution des écarts est formée des 12 derniers écarts de la catégorie, chacun étalé sur ±10 % ' +
+      'd’un an. La plage d’un rang n’est jamais plus étroite que celle du rang précédent et ne finit jamais avant elle ' +
+      '(son dernier jour est reculé s’il le faut). La distribution des écarts est formée des 12 derniers écarts de la catégorie, chacun étalé sur ±10 % ' +
       'de sa longueur (loi triangulaire) et pondéré selon sa récence (poids divisé par deux tous les 4 écarts en ' +
       'remontant), mélangés aux écarts de toutes les catégories des 730 derniers jours (5 % du poids; une catégorie ' +
       'ayant moins de trois écarts en emprunte assez pour en compter trois). Le niveau est calibré : le plus petit de ' +
