@@ -28,6 +28,14 @@ import {
   summarise,
 } from '../src/services/draws/forecast/rolling-origin.ts';
 import type { BenchmarkSummary, OriginRecord, ScoreLaw } from '../src/services/draws/forecast/rolling-origin.ts';
+import type { AsOfDateRecord } from '../src/services/draws/forecast/date-backtest.ts';
+import { dayNumber } from '../src/services/draws/feed/ircc-dates.ts';
+import {
+  asOfDayDateRecords,
+  gapSpread,
+  hindsightWindowCoverage,
+  summariseDateRanges,
+} from '../src/services/draws/forecast/date-backtest.ts';
 import { clearance } from '../src/services/draws/pages/clearance.ts';
 import { SNAPSHOT_AS_OF, SNAPSHOT_NAME } from '../src/services/draws/feed/reference-snapshot.ts';
 import { importRounds } from '../src/services/draws/import.ts';
@@ -42,6 +50,10 @@ const ONLY = onlyAt >= 0 ? args[onlyAt + 1] : null;
 const periodAt = args.indexOf('--period');
 const PERIOD = periodAt >= 0 ? args[periodAt + 1] : null;
 const REPEATS = 3;
+/** Date ranges are also scored as of every this many days (a person asks on any day, not only on draw days). */
+const DATE_AS_OF_STEP = 7;
+/** Widths (days) at which the hindsight windows are reported. */
+const HINDSIGHT_WIDTHS = [14, 21, 28, 35, 42, 49, 56];
 const feedFile = path.join(loadConfig().sharedDataDir, 'draws', SNAPSHOT_NAME);
 if (!fs.existsSync(feedFile)) {
   console.error(`the real snapshot is needed: ${feedFile}`);
@@ -84,6 +96,15 @@ if (ONLY === null || ONLY === 'forecasts') {
   const t0 = performance.now();
   const all = rollingOriginRecords(categories, FROM);
   const elapsed = performance.now() - t0;
+  const t1 = performance.now();
+  const lastDay = PERIODS.map((p) => p.to).reduce((a, b) => (a > b ? a : b), FROM);
+  const asOfDays = asOfDayDateRecords(
+    categories,
+    PERIODS[0]?.from ?? FROM,
+    lastDay < SNAPSHOT_AS_OF ? lastDay : SNAPSHOT_AS_OF,
+    DATE_AS_OF_STEP,
+  );
+  const asOfElapsed = performance.now() - t1;
   const law: ScoreLaw = (score, point, margin) => clearance(score, { point, margin }).atOrBelow;
   const f = (x: number | null, d = 1) => (x === null ? '—' : x.toFixed(d));
   const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
@@ -110,6 +131,9 @@ if (ONLY === null || ONLY === 'forecasts') {
     `${r3(s.invitations.winkler, s.invitations.baselineWinkler).padStart(9)}${pct(s.invitations.coverage).padStart(7)}` +
     `${pct(s.invitations.baselineCoverage).padStart(7)}${f(s.invitations.medianFactor, 2).padStart(6)} | ` +
     `${pct(s.dates.coverage).padStart(8)}${f(s.dates.medianWidthActive, 0).padStart(5)} | ${f(s.score.skill, 3).padStart(8)}`;
+  console.log(
+    `Date ranges as of every ${DATE_AS_OF_STEP}th day from ${FROM}: ${asOfDays.length} next-draw ranges; ${ms(asOfElapsed)}, load ${os.loadavg()[0].toFixed(2)}`,
+  );
   for (const period of PERIODS) {
     const records = all.filter((r) => r.asOf >= period.from && r.asOf <= period.to);
     const groups = [...new Set(records.map((r) => r.category))].sort(
@@ -206,6 +230,11 @@ if (ONLY === null || ONLY === 'forecasts') {
       (rs) => nextDates(rs).medianWidthActive,
       (x) => x.toFixed(0),
     );
+    printDates(
+      records,
+      asOfDays.filter((r) => r.asOf >= period.from && r.asOf <= period.to),
+      (x) => pct(x),
+    );
     boot('"my score" Brier skill', pooled.score.skill, (rs) => summarise(rs, law).score.skill, three);
     console.log('"my score" reliability (P(cut-off ≤ s) as stated, pooled over h = 1–5): stated bin, statements, mean stated, share true');
     for (const b of reliability(records, law))
@@ -225,6 +254,45 @@ if (ONLY === null || ONLY === 'forecasts') {
   }
 }
 if (ONLY === 'forecasts') process.exit(0);
+
+/**
+ * The date views beside the draw-day origins: the ranges served as of days spread through the gaps (a person asks on
+ * any day), and what the real gaps allow (hindsight windows per category, and each category's spread of gaps).
+ */
+function printDates(records: readonly OriginRecord[], asOfDays: readonly AsOfDateRecord[], pct: (x: number) => string): void {
+  const show = (value: number | null, ci: [number, number] | null, f: (x: number) => string) =>
+    `${value === null ? '—' : f(value)} (95% CI ${ci ? `${f(ci[0])}–${f(ci[1])}` : '—'})`;
+  const days = (x: number) => `${x.toFixed(0)} days`;
+  const all = summariseDateRanges(asOfDays);
+  console.log(
+    `  next draw, as of every ${DATE_AS_OF_STEP}th day (${all.n} ranges, ${all.activeN} of active categories): 90% date coverage ` +
+      `${show(
+        all.coverage,
+        bootstrapInterval(asOfDays, (rs) => summariseDateRanges(rs).coverage),
+        pct,
+      )}; median width, active ${show(
+        all.medianWidthActive,
+        bootstrapInterval(asOfDays, (rs) => summariseDateRanges(rs).medianWidthActive),
+        days,
+      )}`,
+  );
+  const gaps = records
+    .filter((r) => r.h === 1 && r.active)
+    .map((r) => ({ category: r.category, gap: dayNumber(r.actual.date) - dayNumber(r.asOf) }));
+  console.log(
+    `  what the gaps allow (${gaps.length} next draws of active categories, from their previous draw): a window of w days per ` +
+      `category chosen in hindsight holds ` +
+      hindsightWindowCoverage(gaps, HINDSIGHT_WIDTHS)
+        .map((x) => `${x.width}: ${x.coverage === null ? '—' : pct(x.coverage)}`)
+        .join(', '),
+  );
+  console.log(
+    `  gaps (days) to the next draw, active categories: ` +
+      gapSpread(gaps)
+        .map((g) => `${g.category} n=${g.n} median ${g.p50.toFixed(0)}, 5–95% ${g.p05.toFixed(0)}–${g.p95.toFixed(0)}`)
+        .join('; '),
+  );
+}
 
 // (2) Import against the in-memory domain work it contains.
 const inMemory: number[] = [];

@@ -277,20 +277,20 @@ export function reliability(records: readonly OriginRecord[], law: ScoreLaw, bin
  * A 95% percentile bootstrap interval of a figure of the records, resampling forecast rounds (origin days) with
  * replacement: the targets of one round share its errors, so they are drawn together. Deterministic (fixed seed).
  */
-export function bootstrapInterval(
-  records: readonly OriginRecord[],
-  figure: (rs: readonly OriginRecord[]) => number | null,
+export function bootstrapInterval<T extends Pick<OriginRecord, 'asOf'>>(
+  records: readonly T[],
+  figure: (rs: readonly T[]) => number | null,
   replicates = 1000,
   seed = 1,
 ): [number, number] | null {
-  const rounds = new Map<string, OriginRecord[]>();
+  const rounds = new Map<string, T[]>();
   for (const r of records) rounds.set(r.asOf, [...(rounds.get(r.asOf) ?? []), r]);
   const groups = [...rounds.values()];
   if (groups.length < 2) return null;
   const rng = new Random(seed);
   const values: number[] = [];
   for (let b = 0; b < replicates; b++) {
-    const sample: OriginRecord[] = [];
+    const sample: T[] = [];
     for (let i = 0; i < groups.length; i++) sample.push(...groups[rng.int(0, groups.length - 1)]);
     const v = figure(sample);
     if (v !== null && Number.isFinite(v)) values.push(v);

@@ -1,0 +1,121 @@
+// What the served date ranges are worth to a person, and what the draws allow. Two views beside the rolling-origin
+// benchmark (whose origins are draw days, when nothing has elapsed yet): (1) as-of days spread through every gap —
+// a person asks on any day, and the range they are served is conditioned on the days already elapsed; (2) the widths
+// the real gaps allow: for each width, the share of next draws a window of that width would have held had it been
+// chosen per category in hindsight, knowing the period's gaps exactly. A forecast made beforehand beats that fixed
+// window only as far as it foresees changes in a category's rhythm, so it bounds what a width target can ask.
+import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
+import { forecastPanel } from './forecast-panel.ts';
+import type { CategoryDrawsInput } from './forecast-panel.ts';
+import { ACTIVE_DAYS } from './rolling-origin.ts';
+import { median, quantile } from './statistics.ts';
+import { walkForward } from './walk-forward.ts';
+import type { PanelCategory } from './walk-forward.ts';
+
+/** One served next-draw date range, as of a day, beside the next draw that followed. */
+export interface AsOfDateRecord {
+  category: string;
+  asOf: string;
+  /** Days from the category's last draw to the as-of date. */
+  elapsed: number;
+  /** The next draw after the as-of date. */
+  actual: string;
+  range: [string, string];
+  /** At least two draw days in the ACTIVE_DAYS up to the as-of date. */
+  active: boolean;
+}
+
+/**
+ * The next draw's served date range of every forecast category, as of every `everyDays`-th day from `from` to `to`
+ * (both included), beside the next draw that came; a category with no later draw in the data is left out. Each
+ * forecast is forecastPanel's on the draws known that day.
+ */
+export function asOfDayDateRecords(categories: readonly CategoryDrawsInput[], from: string, to: string, everyDays = 7): AsOfDateRecord[] {
+  if (!(Number.isInteger(everyDays) && everyDays >= 1)) throw new RangeError(`everyDays must be a positive integer, got ${everyDays}`);
+  const panel: PanelCategory[] = categories.map((c) => ({
+    id: c.id,
+    slug: c.slug,
+    draws: [...c.draws]
+      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.roundSortKey ?? 0) - (b.roundSortKey ?? 0))
+      .map((d) => ({ day: dayNumber(d.date), crs: d.crs, invitations: d.invitations })),
+  }));
+  const walk = walkForward(panel);
+  const records: AsOfDateRecord[] = [];
+  for (let day = dayNumber(from); day <= dayNumber(to); day += everyDays) {
+    const asOf = isoFromDayNumber(day);
+    const forecast = forecastPanel(categories, asOf, { report: false, walk, horizons: 1 });
+    for (const c of forecast.categories) {
+      const next = c.predictions.find((p) => p.rank === 1);
+      const draws = panel.find((x) => x.slug === c.slug)!.draws;
+      const actual = draws.find((d) => d.day > day);
+      if (next === undefined || actual === undefined || c.lastDate === null) continue;
+      records.push({
+        category: c.slug,
+        asOf,
+        elapsed: day - dayNumber(c.lastDate),
+        actual: isoFromDayNumber(actual.day),
+        range: [next.date_range.earliest, next.date_range.latest],
+        active: new Set(draws.filter((d) => d.day <= day && d.day > day - ACTIVE_DAYS).map((d) => d.day)).size >= 2,
+      });
+    }
+  }
+  return records;
+}
+
+export interface DateRangeSummary {
+  n: number;
+  coverage: number | null;
+  activeN: number;
+  /** Median latest − earliest (days) of the active categories' ranges. */
+  medianWidthActive: number | null;
+}
+
+export function summariseDateRanges(records: readonly Pick<AsOfDateRecord, 'actual' | 'range' | 'active'>[]): DateRangeSummary {
+  const active = records.filter((r) => r.active);
+  return {
+    n: records.length,
+    coverage: records.length > 0 ? records.filter((r) => r.actual >= r.range[0] && r.actual <= r.range[1]).length / records.length : null,
+    activeN: active.length,
+    medianWidthActive: active.length > 0 ? median(active.map((r) => dayNumber(r.range[1]) - dayNumber(r.range[0]))) : null,
+  };
+}
+
+/** A next draw seen from its category's previous draw day: the gap (days) and the category. */
+export interface NextGap {
+  category: string;
+  gap: number;
+}
+
+/**
+ * For each width w (days, latest − earliest as the served ranges count it), the share of the next gaps a window
+ * [a, a + w] days after the last draw holds when a is chosen per category in hindsight to hold the most of that
+ * category's gaps: the coverage a category's fixed window could reach, knowing the period's gaps exactly.
+ */
+export function hindsightWindowCoverage(gaps: readonly NextGap[], widths: readonly number[]): { width: number; coverage: number | null }[] {
+  const byCategory = new Map<string, number[]>();
+  for (const g of gaps) byCategory.set(g.category, [...(byCategory.get(g.category) ?? []), g.gap]);
+  return widths.map((width) => {
+    if (gaps.length === 0) return { width, coverage: null };
+    let held = 0;
+    for (const own of byCategory.values()) {
+      const sorted = [...own].sort((a, b) => a - b);
+      let best = 0;
+      // The best window starts at one of the gaps (moving it later until its start meets a gap loses nothing).
+      for (let i = 0, j = 0; i < sorted.length; i++) {
+        while (j < sorted.length && sorted[j] <= sorted[i] + width) j++;
+        best = Math.max(best, j - i);
+      }
+      held += best;
+    }
+    return { width, coverage: held / gaps.length };
+  });
+}
+
+/** The spread of a category's next gaps: how many, and their 5%, 50% and 95% quantiles (linear interpolation). */
+export function gapSpread(gaps: readonly NextGap[]): { category: string; n: number; p05: number; p50: number; p95: number }[] {
+  const byCategory = new Map<string, number[]>();
+  for (const g of gaps) byCategory.set(g.category, [...(byCategory.get(g.category) ?? []), g.gap]);
+  return [...byCategory.entries()]
+    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))
+    .map(([category, own]) => ({ category, n: own.length, p05: quantile(own, 0.05), p50: quantile(own, 0.5), p95: quantile(own, 0.95) }));
+}
