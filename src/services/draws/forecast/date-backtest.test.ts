@@ -1,0 +1,78 @@
+// The date views of the benchmark: ranges as of days through the gaps are forecastPanel's on what was known that day,
+// and the hindsight windows and gap spreads are what their definitions say (closed forms).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
+import { asOfDayDateRecords, gapSpread, hindsightWindowCoverage, summariseDateRanges } from './date-backtest.ts';
+import { forecastPanel } from './forecast-panel.ts';
+import type { CategoryDrawsInput } from './forecast-panel.ts';
+
+test('hindsight windows: the best window per category, pooled', () => {
+  // a: gaps 14, 14, 15, 28, 60 → width 1 holds 3 (14–15), width 14 holds 4 (14–28), width 46 holds all 5.
+  // b: gaps 30, 31 → width 1 holds both.
+  const gaps = [14, 14, 15, 28, 60].map((gap) => ({ category: 'a', gap })).concat([30, 31].map((gap) => ({ category: 'b', gap })));
+  assert.deepEqual(hindsightWindowCoverage(gaps, [0, 1, 14, 46]), [
+    { width: 0, coverage: 3 / 7 },
+    { width: 1, coverage: 5 / 7 },
+    { width: 14, coverage: 6 / 7 },
+    { width: 46, coverage: 1 },
+  ]);
+  assert.deepEqual(hindsightWindowCoverage([], [21]), [{ width: 21, coverage: null }]);
+  // Quantiles by linear interpolation: a's 5% = 14, median 15, 95% = 28 + 0.8 × 32 = 53.6.
+  const spread = gapSpread(gaps);
+  assert.equal(spread[0].category, 'a');
+  assert.equal(spread[0].n, 5);
+  assert.equal(spread[0].p50, 15);
+  assert.ok(Math.abs(spread[0].p95 - 53.6) < 1e-9);
+  assert.equal(spread[1].category, 'b');
+  for (const [got, want] of [
+    [spread[1].p05, 30.05],
+    [spread[1].p50, 30.5],
+    [spread[1].p95, 30.95],
+  ])
+    assert.ok(Math.abs(got - want) < 1e-9, `${got} ≠ ${want}`);
+});
+
+test('date range summary: coverage of all, median width of the active', () => {
+  const s = summariseDateRanges([
+    { actual: '2025-01-10', range: ['2025-01-06', '2025-01-20'], active: true },
+    { actual: '2025-01-21', range: ['2025-01-06', '2025-01-20'], active: true },
+    { actual: '2025-01-06', range: ['2025-01-06', '2025-03-06'], active: false },
+    { actual: '2025-02-03', range: ['2025-01-06', '2025-02-05'], active: true },
+  ]);
+  assert.deepEqual(s, { n: 4, coverage: 0.75, activeN: 3, medianWidthActive: 14 });
+  assert.deepEqual(summariseDateRanges([]), { n: 0, coverage: null, activeN: 0, medianWidthActive: null });
+});
+
+test('ranges as of days through the gaps: the served range of that day, the next draw after it', () => {
+  const end = dayNumber('2025-06-30');
+  const draws = (step: number, count: number, crs: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      date: isoFromDayNumber(end - (count - 1 - i) * step),
+      crs: crs + ((i * 7) % 11),
+      invitations: 1000 + ((i * 13) % 17) * 50,
+    }));
+  const panel: CategoryDrawsInput[] = [
+    { id: 1, slug: 'fortnightly', draws: draws(14, 30, 480) },
+    { id: 2, slug: 'monthly', draws: draws(28, 16, 520) },
+  ];
+  const records = asOfDayDateRecords(panel, '2025-04-01', '2025-06-29', 10);
+  // 2025-04-01 and every 10th day after it up to 2025-06-29: 9 days (the 10th would be 06-30), two categories each.
+  assert.equal(records.length, 18);
+  assert.equal(records.at(-1)!.asOf, '2025-06-20');
+  for (const r of records) {
+    const day = dayNumber(r.asOf);
+    const c = panel.find((x) => x.slug === r.category)!;
+    const known = c.draws.filter((d) => dayNumber(d.date) <= day);
+    assert.equal(r.elapsed, day - dayNumber(known.at(-1)!.date));
+    assert.equal(r.actual, c.draws.find((d) => dayNumber(d.date) > day)!.date);
+    const served = forecastPanel(
+      panel.map((x) => ({ ...x, draws: x.draws.filter((d) => dayNumber(d.date) <= day) })),
+      r.asOf,
+      { report: false, horizons: 1 },
+    ).categories.find((x) => x.slug === r.category)!.predictions[0];
+    assert.deepEqual(r.range, [served.date_range.earliest, served.date_range.latest], `${r.category} as of ${r.asOf}`);
+    assert.equal(r.active, true);
+  }
+  assert.throws(() => asOfDayDateRecords(panel, '2025-04-01', '2025-06-29', 0), RangeError);
+});
