@@ -2,7 +2,16 @@
 // interval served at each point (sized only from errors known then) held the actual value or date.
 import { conformalHalfWidth, mean } from './statistics.ts';
 import type { MemberName } from './members.ts';
-import { DATE_HORIZONS, DATE_LEVELS, INTERVAL_DAYS, knownAt, RECENT_DAYS, seriesValue, walkRoots } from './walk-forward.ts';
+import {
+  DATE_HORIZONS,
+  DATE_LEVELS,
+  INTERVAL_DAYS,
+  knownAt,
+  RECENT_DAYS,
+  RECORD_HORIZONS,
+  seriesValue,
+  walkRoots,
+} from './walk-forward.ts';
 import type { SeriesKind, WalkPoint } from './walk-forward.ts';
 
 export const INTERVAL_LEVEL = 0.95;
@@ -126,14 +135,36 @@ export function intervalQuantile(
 export function servedLevel(points: readonly WalkPoint[], kind: SeriesKind, h: number, day: number): number {
   if (ADAPTIVE_STEP[kind] === 0) return INTERVAL_LEVEL;
   return remember(points, `level|${kind}|${h}|${day}`, () => {
+    warmLevels(points, kind, day);
+    // Forecasts made before `day` only: one made on `day` whose target was drawn the same day (a lettered round) was
+    // sized by this very level.
     const known = knownAt(points, day, h, null)
-      .filter((p) => !p.young)
+      .filter((p) => !p.young && p.day < day)
       .sort((a, b) => a.targets[h - 1]!.day - b.targets[h - 1]!.day);
     const misses = known.map(
       (p) => Math.abs(seriesValue(kind, p.targets[h - 1]!) - p.series[kind].served[h - 1]) > servedHalfWidth(points, p, kind, h, p.day),
     );
     return adaptiveLevel(INTERVAL_LEVEL, ADAPTIVE_STEP[kind], misses);
   });
+}
+
+/** Per full walk and kind: how many of its points (ordered by day) have had their served intervals computed. */
+const warmed = new WeakMap<readonly WalkPoint[], Record<SeriesKind, number>>();
+
+/**
+ * Computes the intervals served at every point made before `day`, oldest first. A level depends on the intervals served
+ * before it, and each of those on the levels before them: computed in order, each step finds the earlier ones already
+ * memoised, where asking for the newest first would recurse once per draw day. A truncated walk's points are a prefix
+ * of its full walk's, so the count carries over.
+ */
+function warmLevels(points: readonly WalkPoint[], kind: SeriesKind, day: number): void {
+  const root = walkRoots.get(points) ?? points;
+  let done = warmed.get(root);
+  if (!done) warmed.set(root, (done = { crs: 0, invitations: 0 }));
+  while (done[kind] < points.length && points[done[kind]].day < day) {
+    const p = points[done[kind]++];
+    servedHalfWidth(points, p, kind, RECORD_HORIZONS, p.day);
+  }
 }
 
 /** The half-width a point is served (value units): errorScale × its family's quantile; a young one never narrower than an established one would be. */
