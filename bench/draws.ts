@@ -168,6 +168,27 @@ if (ONLY === null || ONLY === 'forecasts') {
         ),
       );
     console.log(line('pooled', '1–5', pooled));
+    // Where an interval score ratio comes from: a year of regime changes, where the baseline misses by far, or a calm
+    // one, where both hold and the narrower wins.
+    console.log(
+      'Interval score = mean width + mean miss penalty, served against the baseline, by category and year of origin (5+ targets; INV on log):',
+    );
+    const years = [...new Set(records.map((r) => r.asOf.slice(0, 4)))].sort();
+    for (const g of [...groups, 'pooled'])
+      for (const year of years) {
+        const s = summarise(
+          records.filter((r) => (g === 'pooled' || r.category === g) && r.asOf.startsWith(year)),
+          law,
+        );
+        if (s.compared < 5) continue;
+        const parts = (winkler: number | null, width: number | null, d: number) =>
+          `${f(width, d).padStart(7)} +${f(winkler === null || width === null ? null : Math.max(0, winkler - width), d).padStart(7)}`;
+        console.log(
+          `  ${g.padEnd(12)}${year}${String(s.compared).padStart(5)} | CRS ${parts(s.crs.winkler, s.crs.meanWidth, 0)} vs ${parts(s.crs.baselineWinkler, s.crs.baselineMeanWidth, 0)}` +
+            ` ${r3(s.crs.winkler, s.crs.baselineWinkler).padStart(6)} | INV ${parts(s.invitations.winkler, s.invitations.meanWidth, 2)} vs ` +
+            `${parts(s.invitations.baselineWinkler, s.invitations.baselineMeanWidth, 2)} ${r3(s.invitations.winkler, s.invitations.baselineWinkler).padStart(6)}`,
+        );
+      }
     const boot = (
       name: string,
       value: number | null,

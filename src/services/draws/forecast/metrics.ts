@@ -2,7 +2,16 @@
 // interval served at each point (sized only from errors known then) held the actual value or date.
 import { conformalHalfWidth, mean } from './statistics.ts';
 import type { MemberName } from './members.ts';
-import { DATE_HORIZONS, DATE_LEVELS, INTERVAL_DAYS, knownAt, RECENT_DAYS, seriesValue } from './walk-forward.ts';
+import {
+  DATE_HORIZONS,
+  DATE_LEVELS,
+  INTERVAL_DAYS,
+  knownAt,
+  RECENT_DAYS,
+  RECORD_HORIZONS,
+  seriesValue,
+  walkRoots,
+} from './walk-forward.ts';
 import type { SeriesKind, WalkPoint } from './walk-forward.ts';
 
 export const INTERVAL_LEVEL = 0.95;
@@ -17,12 +26,35 @@ export const FALLBACK_QUANTILE = 4;
 export const YOUNG_DAYS = 3 * 365;
 /** Young categories' half-width while no young forecast has been scored (CRS points; log invitations). */
 export const YOUNG_FALLBACK: Record<SeriesKind, number> = { crs: 100, invitations: 1.5 };
+/**
+ * Step γ of adaptive conformal inference (Gibbs & Candès 2021) on the level of the established categories' intervals:
+ * after each scored forecast α ← α + γ(0.05 − miss), so the level falls after a run of hits and rises after misses, and
+ * the long-run share of misses tracks 5% whatever the errors do. On the 2023–2024 origins it brought the CRS intervals
+ * of over-covered categories in (CEC 100% → 94%, 2023 and 2024 each 90–93%) for little change in the interval score; on invitations it let the
+ * coverage fall below 90%, so their level stays fixed.
+ */
+export const ADAPTIVE_STEP: Record<SeriesKind, number> = { crs: 0.0025, invitations: 0 };
+/** The adapted level stays within this range: an interval that claims 99.9% or 50% would say nothing useful. */
+export const ADAPTIVE_LEVEL_RANGE = [0.8, 0.995] as const;
+
+/**
+ * The level adaptive conformal inference serves after `misses` (in the order their targets became known): with
+ * α_{t+1} = α_t + γ(α − miss_t) from α_1 = 1 − level, the level is 1 − α_T = level − γ Σ (1 − level − miss_t),
+ * kept within ADAPTIVE_LEVEL_RANGE.
+ */
+export function adaptiveLevel(level: number, step: number, misses: readonly boolean[]): number {
+  let alpha = 1 - level;
+  for (const miss of misses) alpha += step * (1 - level - (miss ? 1 : 0));
+  return Math.min(ADAPTIVE_LEVEL_RANGE[1], Math.max(ADAPTIVE_LEVEL_RANGE[0], 1 - alpha));
+}
 
 /** Results that depend only on (the points, kind, h, day): memoised per points array. */
 const memo = new WeakMap<readonly WalkPoint[], Map<string, unknown>>();
 function remember<T>(points: readonly WalkPoint[], key: string, compute: () => T): T {
-  let cache = memo.get(points);
-  if (!cache) memo.set(points, (cache = new Map()));
+  // A truncated walk shares its full walk's results: each depends only on what was known by its day.
+  const root = walkRoots.get(points) ?? points;
+  let cache = memo.get(root);
+  if (!cache) memo.set(root, (cache = new Map()));
   if (!cache.has(key)) cache.set(key, compute());
   return cache.get(key) as T;
 }
@@ -86,13 +118,53 @@ export function intervalQuantile(
       }
       return { q: YOUNG_FALLBACK[kind], n: 0 };
     }
+    const level = servedLevel(points, kind, h, day);
     for (const window of [INTERVAL_DAYS, null]) {
       const known = pick(window);
-      const q = conformalHalfWidth(scaledErrors(known, kind, h), INTERVAL_LEVEL);
+      const q = conformalHalfWidth(scaledErrors(known, kind, h), level);
       if (Number.isFinite(q)) return { q, n: known.length };
     }
     return { q: FALLBACK_QUANTILE, n: 0 };
   });
+}
+
+/**
+ * The level of the established categories' h-step intervals at `day`: INTERVAL_LEVEL adapted (adaptiveLevel) by whether
+ * each of their served h-step forecasts whose target is known by `day` fell outside the interval served then.
+ */
+export function servedLevel(points: readonly WalkPoint[], kind: SeriesKind, h: number, day: number): number {
+  if (ADAPTIVE_STEP[kind] === 0) return INTERVAL_LEVEL;
+  return remember(points, `level|${kind}|${h}|${day}`, () => {
+    warmLevels(points, kind, day);
+    // Forecasts made before `day` only: one made on `day` whose target was drawn the same day (a lettered round) was
+    // sized by this very level.
+    const known = knownAt(points, day, h, null)
+      .filter((p) => !p.young && p.day < day)
+      .sort((a, b) => a.targets[h - 1]!.day - b.targets[h - 1]!.day);
+    const misses = known.map(
+      (p) => Math.abs(seriesValue(kind, p.targets[h - 1]!) - p.series[kind].served[h - 1]) > servedHalfWidth(points, p, kind, h, p.day),
+    );
+    return adaptiveLevel(INTERVAL_LEVEL, ADAPTIVE_STEP[kind], misses);
+  });
+}
+
+/** Per full walk and kind: how many of its points (ordered by day) have had their served intervals computed. */
+const warmed = new WeakMap<readonly WalkPoint[], Record<SeriesKind, number>>();
+
+/**
+ * Computes the intervals served at every point made before `day`, oldest first. A level depends on the intervals served
+ * before it, and each of those on the levels before them: computed in order, each step finds the earlier ones already
+ * memoised, where asking for the newest first would recurse once per draw day. A truncated walk's points are a prefix
+ * of its full walk's, so the count carries over.
+ */
+function warmLevels(points: readonly WalkPoint[], kind: SeriesKind, day: number): void {
+  const root = walkRoots.get(points) ?? points;
+  let done = warmed.get(root);
+  if (!done) warmed.set(root, (done = { crs: 0, invitations: 0 }));
+  while (done[kind] < points.length && points[done[kind]].day < day) {
+    const p = points[done[kind]++];
+    servedHalfWidth(points, p, kind, RECORD_HORIZONS, p.day);
+  }
 }
 
 /** The half-width a point is served (value units): errorScale × its family's quantile; a young one never narrower than an established one would be. */

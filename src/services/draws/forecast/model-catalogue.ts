@@ -3,7 +3,7 @@
 import { DATE_METHOD, DORMANT_RULE } from './draw-dates.ts';
 import type { ModelName } from './forecast-panel.ts';
 import { DAMPED_MIN_OBSERVATIONS, REVERSION_WINDOW, SES_MIN_OBSERVATIONS, WINDOW } from './members.ts';
-import { DATE_INTERVAL_TARGET, FALLBACK_QUANTILE, HIT_TOLERANCE } from './metrics.ts';
+import { ADAPTIVE_LEVEL_RANGE, ADAPTIVE_STEP, DATE_INTERVAL_TARGET, FALLBACK_QUANTILE, HIT_TOLERANCE } from './metrics.ts';
 import { DAMPED_PHI_RANGE, SES_ALPHA_RANGE } from './models.ts';
 import { REVERSION_RIDGE, REVERSION_SHRINKAGE, REVERSION_YEARS } from './pooling.ts';
 import {
@@ -53,7 +53,10 @@ export const INTERVAL_DEFINITION =
   `whose draws have steadied gets a narrow interval within a few draws. q_h is the k-th smallest |e|/u, ` +
   `k = ⌈(n + 1) × 0.95⌉, among the served h-step forecasts of every established category whose targets fell in the ` +
   `${INTERVAL_DAYS} days up to the as-of date (every such forecast if that is too few; ${FALLBACK_QUANTILE} if still ` +
-  `too few), each error divided by the u of its own forecast; the half-width at h is the largest of those at 1…h (a ` +
+  `too few), each error divided by the u of its own forecast. For the CRS the level 0.95 adapts online (adaptive ` +
+  `conformal inference, Gibbs & Candès 2021): after each scored h-step forecast of an established category, ` +
+  `α ← α + ${ADAPTIVE_STEP.crs} × (0.05 − miss), from α = 0.05, the level 1 − α kept within ${ADAPTIVE_LEVEL_RANGE[0]}–${ADAPTIVE_LEVEL_RANGE[1]}, and ` +
+  `k = ⌈(n + 1)(1 − α)⌉, so the share of misses tracks 5% (invitations keep 0.95). The half-width at h is the largest of those at 1…h (a ` +
   `later draw is never more certain). Invitation ranges stay within what the category has plausibly drawn: its ` +
   `smallest and largest draws ×÷ ${INVITATION_BOUND_FACTOR.toFixed(2)} (a young category: every category's draws of ` +
   `the last ${RECENT_DAYS} days). A young category's half-width is the same quantile of the absolute errors ` +

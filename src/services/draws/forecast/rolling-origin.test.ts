@@ -67,6 +67,13 @@ test('the summary scores what was served against the baseline, and the bootstrap
   assert.equal(s.compared, compared.length);
   const expected = compared.reduce((t, r) => t + winkler(r.served!.crsRange[0], r.served!.crsRange[1], r.actual.crs), 0) / compared.length;
   assert.ok(Math.abs(s.crs.winkler! - expected) < 1e-9);
+  // The score splits into the mean width and the mean miss penalty, which is never negative.
+  const width = compared.reduce((t, r) => t + r.served!.crsRange[1] - r.served!.crsRange[0], 0) / compared.length;
+  assert.ok(Math.abs(s.crs.meanWidth! - width) < 1e-9);
+  assert.ok(s.crs.winkler! >= s.crs.meanWidth! - 1e-9 && s.crs.baselineWinkler! >= s.crs.baselineMeanWidth! - 1e-9);
+  const baselineWidth = compared.reduce((t, r) => t + 2 * r.baseline!.logInvitationsHalf, 0) / compared.length;
+  assert.ok(Math.abs(s.invitations.baselineMeanWidth! - baselineWidth) < 1e-9);
+  assert.ok(s.invitations.winkler! >= s.invitations.meanWidth! - 1e-9);
   assert.ok(s.score.n > 0 && s.score.reference! > 0);
   const ci = bootstrapInterval(records, (rs) => summarise(rs, law).crs.winkler, 200)!;
   assert.ok(ci[0] <= s.crs.winkler! && s.crs.winkler! <= ci[1], `${ci} around ${s.crs.winkler}`);

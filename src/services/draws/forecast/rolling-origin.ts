@@ -156,6 +156,9 @@ export interface BenchmarkSummary {
     coverage: number | null;
     baselineCoverage: number | null;
     medianHalfWidth: number | null;
+    /** Mean width of the served and of the baseline intervals: an interval score is its mean width plus its mean miss penalty. */
+    meanWidth: number | null;
+    baselineMeanWidth: number | null;
   };
   /** On log(invitations): MAE of the log, interval score of the log interval. */
   invitations: {
@@ -167,6 +170,9 @@ export interface BenchmarkSummary {
     baselineCoverage: number | null;
     /** The median interval is the forecast ×÷ this factor. */
     medianFactor: number | null;
+    /** Mean widths on the log scale, served and baseline (see crs.meanWidth). */
+    meanWidth: number | null;
+    baselineMeanWidth: number | null;
   };
   /** 90% date intervals: coverage over every compared target; median width (days) of those of active categories. */
   dates: { n: number; coverage: number | null; activeN: number; medianWidthActive: number | null };
@@ -204,6 +210,8 @@ export function summarise(records: readonly OriginRecord[], law: ScoreLaw): Benc
       coverage: share(rs.map((r) => r.actual.crs >= r.served!.crsRange[0] && r.actual.crs <= r.served!.crsRange[1])),
       baselineCoverage: share(rs.map((r) => Math.abs(r.actual.crs - r.naive.crs) <= r.baseline!.crsHalf)),
       medianHalfWidth: md(rs.map((r) => r.served!.crsHalfWidth)),
+      meanWidth: m(rs.map((r) => r.served!.crsRange[1] - r.served!.crsRange[0])),
+      baselineMeanWidth: m(rs.map((r) => 2 * r.baseline!.crsHalf)),
     },
     invitations: {
       mae: m(rs.map((r) => Math.abs(logInv(r) - Math.log(r.served!.invitations)))),
@@ -220,6 +228,8 @@ export function summarise(records: readonly OriginRecord[], law: ScoreLaw): Benc
       ),
       baselineCoverage: share(rs.map((r) => Math.abs(logInv(r) - Math.log(r.naive.invitations)) <= r.baseline!.logInvitationsHalf)),
       medianFactor: md(rs.map((r) => Math.sqrt(r.served!.invitationsRange[1] / r.served!.invitationsRange[0]))),
+      meanWidth: m(rs.map((r) => Math.log(r.served!.invitationsRange[1] / r.served!.invitationsRange[0]))),
+      baselineMeanWidth: m(rs.map((r) => 2 * r.baseline!.logInvitationsHalf)),
     },
     dates: {
       n: dated.length,

@@ -398,6 +398,13 @@ export function walkForward(categories: readonly PanelCategory[]): WalkForward {
 }
 
 /**
+ * A truncated walk's points → the points of the full walk they were cut from. What is computed from a walk for a day up
+ * to the truncation (interval quantiles and levels, calibrated date levels) uses only targets known by that day, so it
+ * is the same on both, and memoised results are shared through the full walk (the benchmark replays every day).
+ */
+export const walkRoots = new WeakMap<readonly WalkPoint[], readonly WalkPoint[]>();
+
+/**
  * The walk-forward as it stood on `day`: the points made by then, with the targets not yet drawn unknown. Equal
  * to walkForward of the draws on or before `day` (every point uses only what was known when it was made), and
  * much cheaper when many days are replayed (the benchmark).
@@ -405,6 +412,7 @@ export function walkForward(categories: readonly PanelCategory[]): WalkForward {
 export function truncateWalk(wf: WalkForward, day: number): WalkForward {
   const keep = (p: WalkPoint): WalkPoint => ({ ...p, targets: p.targets.map((t) => (t !== null && t.day <= day ? t : null)) });
   const points = wf.points.filter((p) => p.day <= day).map(keep);
+  walkRoots.set(points, walkRoots.get(wf.points) ?? wf.points);
   const byCategory = wf.categories.map(() => [] as WalkPoint[]);
   for (const p of points) byCategory[p.category].push(p);
   return {
