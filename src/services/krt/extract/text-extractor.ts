@@ -154,13 +154,22 @@ const LOCATION =
   /^(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|Germany|France|Japan|China|Canada|Switzerland|Netherlands|The Netherlands|Denmark|Sweden|Belgium|Italy|Spain|Austria|Australia|Israel|Korea|South Korea|Singapore|India|Ireland|Norway|Finland|[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?,?\s?[A-Z]{2}|St\.?\s+Louis|Carlsbad|Waltham|Burlington|Darmstadt|Cambridge|San Diego|Danvers|Hercules|Madison|Rockford|Eugene|Mannheim|Basel|Hilden|Ipswich|Foster City|Mountain View|Redwood City|Santa Clara|Tokyo|Shanghai|Beijing)$/;
 const CLONE_LABEL = /^clone\s|^clone:/i;
 
+// Written in a supplier's parenthetical without being its catalog number: a fluorophore conjugate ("PE/Cy7",
+// "PerCP/Cy5.5", "BV605") or a KEGG pathway ("mmu04050").
+const CONJUGATE_OR_PATHWAY =
+  /^(?:(?:PE|APC|PerCP|FITC|BV|BUV|BB)(?:[\/-]?(?:Cy|Fire|eFluor|Vio)?\d{1,3}(?:\.\d)?)+|(?:hsa|mmu|rno|dre|dme|cel|sce|ath|eco|ko|map)\d{5})$/;
+
 function looksLikeCatalog(token: string): boolean {
   const t = token.trim();
   if (t.length < 3 || t.length > 28 || /\s/.test(t)) return false;
   if (!/\d/.test(t)) return false;
   if (!/^[#]?[A-Za-z0-9][A-Za-z0-9._\/+-]*[A-Za-z0-9]$/.test(t)) return false;
-  return !NOT_A_CODE.test(t);
+  return !NOT_A_CODE.test(t) && !CONJUGATE_OR_PATHWAY.test(t);
 }
+
+// An instrument's code beside its maker is its model ("confocal microscope (Zeiss, LSM780)"), not a catalog number.
+const INSTRUMENT =
+  /\b(?:microscopes?|cameras?|objectives?|vibratomes?|(?:flow )?cytometers?|sequencers?|photomultipliers?|scanners?|plate readers?|centrifuges?|rotors?|amplifiers?|digitizers?|converters?|vibrometers?|lasers?|detectors?|spectrometers?|spectrophotometers?|thermocyclers?|collimators?|ultramicrotomes?|micromanipulators?|sCMOS|EMCCD)\b/i;
 
 export type MentionRule = 'parenthetical' | 'labelled-identifier' | 'stock-number' | 'software' | 'model' | 'oligo' | 'accession';
 
@@ -269,6 +278,9 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
     if (!vendor && parts.every((p) => p.kind === 'accession')) continue; // left to the accession finder
     const name = nameBefore(text, group.start);
     if (!name) continue;
+    if (INSTRUMENT.test(name))
+      for (let i = parts.length - 1; i >= 0; i--)
+        if (parts[i].kind === 'catalog' && !parts[i].label) additional.unshift(`model ${parts.splice(i, 1)[0].value}`);
     found.push({ index: group.start, name, source: vendor, parts, additional });
   }
 }
