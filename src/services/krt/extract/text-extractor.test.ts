@@ -163,3 +163,16 @@ microscope (Zeiss, LSM780) and sections cut on a vibratome (Leica, VT1000S). Wel
   assert.equal(microscope?.['ADDITIONAL INFORMATION'], 'model LSM780');
   assert.equal(microscope?.SOURCE, 'Zeiss');
 });
+
+test('a supplier earlier in the sentence, two codes with a slash and a fly genotype in braces give catalog and stock numbers', () => {
+  const xml = `<article><body><sec><title>Methods</title><p>Cells were stained with BioLegend antibodies FITC anti-CD27 (356404),
+PE anti-CCR7 (353204) for 30 min. Blots were probed with HRP-linked secondary antibodies (31460/31430, Invitrogen).
+Cells were counted (12345) in 2020. Flies: {y,w; sp/Cyo, Bacc-GFP; Dr/TM6C}, (from BDSC: 36349).</p></sec></body></article>`;
+  const rows = extractFromText(parseXml(xml));
+  const keys = new Set(rows.flatMap((r) => [...identifierKeys(r.IDENTIFIER, { source: r.SOURCE })]));
+  for (const key of ['CAT:356404', 'CAT:353204', 'CAT:31460', 'CAT:31430', 'STOCK:BDSC:36349'])
+    assert.ok(keys.has(key), `missing ${key}: ${[...keys].join(' ')}`);
+  assert.ok(!keys.has('CAT:12345'), 'a number in a sentence without a supplier is not a catalog number');
+  assert.equal(rows.find((r) => r.IDENTIFIER.includes('356404'))?.SOURCE, 'BioLegend');
+  assert.equal(rows.find((r) => r.IDENTIFIER.includes('36349'))?.['RESOURCE NAME'], 'y,w; sp/Cyo, Bacc-GFP; Dr/TM6C');
+});

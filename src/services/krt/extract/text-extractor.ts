@@ -262,6 +262,10 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
     });
     let vendor = vendorText || (group.square ? '' : adjacentVendor);
     if (group.square && !vendor) continue;
+    // "stained with BioLegend antibodies FITC anti-CD27 (356404), PE anti-CCR7 (353204)": the supplier named earlier
+    // in the sentence, the parenthesis holding only an unmistakable code.
+    if (!vendor && !group.square && codeSegments.length === 1 && parts.length === 0 && STRONG_CODE.test(codeSegments[0]))
+      vendor = vendorEarlierInSentence(text, group.start);
     if (!vendor) {
       const organisation = codeSegments.find(
         (seg) => ORGANISATION.test(seg) && !/\d/.test(seg) && !NOT_ORGANISATION.test(seg) && !LOCATION.test(seg) && seg.length <= 40,
@@ -270,9 +274,13 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
     }
     for (const seg of codeSegments) {
       if (seg === vendor) continue;
+      // Two codes written with a slash ("31460/31430, Invitrogen") are two catalog numbers, each as written.
+      const pieces = seg.split('/');
+      const codes = pieces.length > 1 && pieces.every((piece) => STRONG_CODE.test(piece)) ? pieces : [seg];
       // Without a vendor, only codes in a supplier's distinctive format count ("ab14715", "sc-5989"); the
       // supplier itself is not filled in from the format.
-      if (vendor ? looksLikeCatalog(seg) : VENDOR_FORMAT.test(seg)) parts.push({ kind: 'catalog', value: seg, label: '' });
+      for (const code of codes)
+        if (vendor ? looksLikeCatalog(code) : VENDOR_FORMAT.test(code)) parts.push({ kind: 'catalog', value: code, label: '' });
     }
     if (!vendor && parts.length === 0) continue;
     if (!vendor && parts.every((p) => p.kind === 'accession')) continue; // left to the accession finder
@@ -283,6 +291,20 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
         if (parts[i].kind === 'catalog' && !parts[i].label) additional.unshift(`model ${parts.splice(i, 1)[0].value}`);
     found.push({ index: group.start, name, source: vendor, parts, additional });
   }
+}
+
+/** A known supplier written earlier in the sentence that ends at `index`, with no parenthesis after it ('' if none). */
+function vendorEarlierInSentence(text: string, index: number): string {
+  const before = text.slice(0, index);
+  const start = Math.max(before.lastIndexOf('. ') + 1, before.lastIndexOf('; ') + 1, 0);
+  const sentence = before.slice(start);
+  const found = findVendor(sentence);
+  if (!found) return '';
+  // A supplier inside a parenthesis, or followed by one that holds more than a code, belongs to that one.
+  const after = sentence.slice(found.index);
+  if (after.split('(').length !== after.split(')').length) return '';
+  const groups = [...after.matchAll(/\(([^()]*)\)/g)].map((g) => g[1].trim());
+  return groups.every((content) => STRONG_CODE.test(content)) ? found.vendor.name : '';
 }
 
 /** RRIDs and labelled catalog numbers anywhere (those not inside a parenthetical seen above). */
@@ -358,7 +380,7 @@ function fromStockNumbers(unit: TextUnit, found: Mention[]): void {
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const open = text.lastIndexOf('(', m.index);
       const nameAt = open > text.lastIndexOf(')', m.index) && m.index - open < 80 ? open : m.index;
-      const name = nameBefore(text, nameAt);
+      const name = nameBefore(text, nameAt) || genotypeInBracesBefore(text, nameAt);
       if (!name) continue;
       const resolvedType = label === 'Addgene' && /\b(aav|lentivir|virus)/i.test(name) ? 'Viral vector' : type;
       found.push({
@@ -371,6 +393,14 @@ function fromStockNumbers(unit: TextUnit, found: Mention[]): void {
       });
     }
   }
+}
+
+/** A fly genotype written in braces just before `index` ("{y,w; sp/Cyo, Bacc-GFP; Dr/TM6C}, (BDSC: 36349)"). */
+function genotypeInBracesBefore(text: string, index: number): string {
+  const before = text.slice(Math.max(0, index - 200), index).replace(/[\s,]+$/, '');
+  if (!before.endsWith('}')) return '';
+  const open = before.lastIndexOf('{');
+  return open < 0 ? '' : before.slice(open + 1, -1).trim();
 }
 
 const VERSION_AFTER =
