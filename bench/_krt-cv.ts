@@ -78,15 +78,17 @@ export function identifierComparisonKey(value: string): string {
     .replace(/[^A-Z0-9]/g, '');
 }
 
-/** RRIDs and catalog numbers of a table, as comparison keys. */
-function identifiersOf(rows: readonly KrtRow[]): Set<string> {
+/** RRIDs and catalog numbers of a table, as comparison keys (of the rows of the given types only, when given). */
+function identifiersOf(rows: readonly KrtRow[], types?: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
-  for (const row of rows)
+  for (const row of rows) {
+    if (types && !types.has(row['RESOURCE TYPE'])) continue;
     for (const p of parseIdentifierText(row.IDENTIFIER, { source: row.SOURCE }))
       if (p.kind === 'rrid' || p.kind === 'catalog') {
         const key = identifierComparisonKey(p.value);
         if (key.length >= 3) out.add(key);
       }
+  }
   return out;
 }
 
@@ -94,7 +96,7 @@ export interface CvResult {
   papers: number;
   lines: string[];
   /** Each scored paper's text-built table (before fills) and the authors' table, for a closer look. */
-  tables: { paper: string; predicted: KrtRow[]; gold: KrtRow[] }[];
+  tables: { paper: string; krtLayout: boolean; predicted: KrtRow[]; confidence: number[]; gold: KrtRow[] }[];
 }
 
 export interface CvOptions {
@@ -170,6 +172,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     gold: Set<string>;
     ceiling: Set<string>;
     predicted: KrtRow[];
+    confidence: number[];
     proposals: FillProposal[];
   }[] = [];
   // With the held-out papers, the tuning folds are run too: the fill model of the held-out papers is fitted on them.
@@ -205,7 +208,16 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
               extracted.map((r) => r.confidence),
             )
           : [];
-        tested.push({ paper: p.doi, group: k, scored, gold, ceiling, predicted, proposals });
+        tested.push({
+          paper: p.doi,
+          group: k,
+          scored,
+          gold,
+          ceiling,
+          predicted,
+          confidence: extracted.map((r) => r.confidence),
+          proposals,
+        });
         if (!scored) continue;
         const asked = new Set<string>();
         for (const row of p.gold)
@@ -251,6 +263,8 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
   const atThreshold = (from: number) => {
     const idRecall: { paper: string; hit: boolean }[] = [];
     const idPrecision: { paper: string; hit: boolean }[] = [];
+    // Only the rows of the kinds the authors' table lists: a table of antibodies alone is no key to a cell line's number.
+    const idPrecisionListedKinds: { paper: string; hit: boolean }[] = [];
     const fillPrecision: { paper: string; hit: boolean }[] = [];
     const ceiling: { paper: string; hit: boolean }[] = [];
     const rowCounts: Counts[] = [];
@@ -263,10 +277,12 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
         ceiling.push({ paper: t.paper, hit: t.ceiling.has(id) });
       }
       for (const id of got) idPrecision.push({ paper: t.paper, hit: t.gold.has(id) });
+      const kinds = new Set(papers.find((p) => p.doi === t.paper)!.gold.map((row) => row['RESOURCE TYPE']));
+      for (const id of identifiersOf(table, kinds)) idPrecisionListedKinds.push({ paper: t.paper, hit: t.gold.has(id) });
       for (const proposal of kept) fillPrecision.push({ paper: t.paper, hit: label(t, proposal) });
       rowCounts.push(scorePaper(t.paper, table, papers.find((p) => p.doi === t.paper)!.gold).resources);
     }
-    return { idRecall, idPrecision, fillPrecision, ceiling, rowCounts };
+    return { idRecall, idPrecision, idPrecisionListedKinds, fillPrecision, ceiling, rowCounts };
   };
   const served = atThreshold(options.fill ? FILL_MODEL_FROM : Infinity);
   const { idRecall, idPrecision, ceiling } = served;
@@ -291,6 +307,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     `identifiers (RRIDs and catalog numbers; ${idRecall.length} in the authors' tables, ${idPrecision.length} in the text-built tables), pooled:`,
     `  recall    ${est(recall)}`,
     `  precision ${est(pooledEstimate(idPrecision))}`,
+    `  precision on the rows of the kinds the authors' table lists (${served.idPrecisionListedKinds.length} identifiers) ${est(pooledEstimate(served.idPrecisionListedKinds))}`,
     `  ceiling (written anywhere in the training papers) ${est(ceil)}; recall / ceiling ${(recall.value / ceil.value).toFixed(3)}`,
     `  STAR/eLife tables only (${onKrt(idRecall).length} in the authors' tables, ${onKrt(idPrecision).length} in the text-built ones): recall ${est(krtRecall)}, precision ${est(pooledEstimate(onKrt(idPrecision)))}, ceiling ${est(krtCeiling)}; recall / ceiling ${(krtRecall.value / krtCeiling.value).toFixed(3)}`,
     `name-only suggestions (${suggestions.length} RRIDs of the authors' tables asked by name; ${answerable.length} answerable):`,
@@ -317,7 +334,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     );
     const fillsServed = pooledEstimate(served.fillPrecision);
     lines.splice(
-      3,
+      4,
       0,
       `  the fills alone (from ${FILL_MODEL_FROM}): ${served.fillPrecision.length} identifiers, precision ${est(fillsServed)}`,
     );
@@ -357,6 +374,9 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
   return {
     papers: papers.length,
     lines,
-    tables: scoredPapers.map((t) => ({ paper: t.paper, predicted: t.predicted, gold: papers.find((p) => p.doi === t.paper)!.gold })),
+    tables: scoredPapers.map((t) => {
+      const paper = papers.find((p) => p.doi === t.paper)!;
+      return { paper: t.paper, krtLayout: paper.krtLayout, predicted: t.predicted, confidence: t.confidence, gold: paper.gold };
+    }),
   };
 }

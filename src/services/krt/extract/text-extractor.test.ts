@@ -149,3 +149,30 @@ test('rule text extractor (krt-text-1) scored on the 84 papers with their author
   assert.ok(precision >= 0.5, `precision ${precision}`);
   assert.ok(recall >= 0.12, `recall ${recall}`);
 });
+
+test('a conjugate, a KEGG pathway or an instrument model beside a supplier is not a catalog number', () => {
+  const xml = `<article><body><sec><title>Methods</title><p>Cells were stained with anti-Ly6G (BioLegend, PE/Cy7) and
+anti-CD11c (BioLegend, BV785); pathways were taken from KEGG (Kanehisa, mmu04050). Images were taken on a confocal
+microscope (Zeiss, LSM780) and sections cut on a vibratome (Leica, VT1000S). Wells were coated with laminin (Sigma-Aldrich, L2020).</p></sec></body></article>`;
+  const rows = extractFromText(parseXml(xml));
+  const identifiers = rows.map((r) => r.IDENTIFIER).join(' | ');
+  for (const code of ['PE/Cy7', 'BV785', 'mmu04050', 'LSM780', 'VT1000S'])
+    assert.ok(!identifiers.includes(code), `${code} in ${identifiers}`);
+  assert.ok(identifiers.includes('Cat# L2020'), identifiers);
+  const microscope = rows.find((r) => /microscope/.test(r['RESOURCE NAME']));
+  assert.equal(microscope?.['ADDITIONAL INFORMATION'], 'model LSM780');
+  assert.equal(microscope?.SOURCE, 'Zeiss');
+});
+
+test('a supplier earlier in the sentence, two codes with a slash and a fly genotype in braces give catalog and stock numbers', () => {
+  const xml = `<article><body><sec><title>Methods</title><p>Cells were stained with BioLegend antibodies FITC anti-CD27 (356404),
+PE anti-CCR7 (353204) for 30 min. Blots were probed with HRP-linked secondary antibodies (31460/31430, Invitrogen).
+Cells were counted (12345) in 2020. Flies: {y,w; sp/Cyo, Bacc-GFP; Dr/TM6C}, (from BDSC: 36349).</p></sec></body></article>`;
+  const rows = extractFromText(parseXml(xml));
+  const keys = new Set(rows.flatMap((r) => [...identifierKeys(r.IDENTIFIER, { source: r.SOURCE })]));
+  for (const key of ['CAT:356404', 'CAT:353204', 'CAT:31460', 'CAT:31430', 'STOCK:BDSC:36349'])
+    assert.ok(keys.has(key), `missing ${key}: ${[...keys].join(' ')}`);
+  assert.ok(!keys.has('CAT:12345'), 'a number in a sentence without a supplier is not a catalog number');
+  assert.equal(rows.find((r) => r.IDENTIFIER.includes('356404'))?.SOURCE, 'BioLegend');
+  assert.equal(rows.find((r) => r.IDENTIFIER.includes('36349'))?.['RESOURCE NAME'], 'y,w; sp/Cyo, Bacc-GFP; Dr/TM6C');
+});

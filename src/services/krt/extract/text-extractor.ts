@@ -154,13 +154,22 @@ const LOCATION =
   /^(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|Germany|France|Japan|China|Canada|Switzerland|Netherlands|The Netherlands|Denmark|Sweden|Belgium|Italy|Spain|Austria|Australia|Israel|Korea|South Korea|Singapore|India|Ireland|Norway|Finland|[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?,?\s?[A-Z]{2}|St\.?\s+Louis|Carlsbad|Waltham|Burlington|Darmstadt|Cambridge|San Diego|Danvers|Hercules|Madison|Rockford|Eugene|Mannheim|Basel|Hilden|Ipswich|Foster City|Mountain View|Redwood City|Santa Clara|Tokyo|Shanghai|Beijing)$/;
 const CLONE_LABEL = /^clone\s|^clone:/i;
 
+// Written in a supplier's parenthetical without being its catalog number: a fluorophore conjugate ("PE/Cy7",
+// "PerCP/Cy5.5", "BV605") or a KEGG pathway ("mmu04050").
+const CONJUGATE_OR_PATHWAY =
+  /^(?:(?:PE|APC|PerCP|FITC|BV|BUV|BB)(?:[\/-]?(?:Cy|Fire|eFluor|Vio)?\d{1,3}(?:\.\d)?)+|(?:hsa|mmu|rno|dre|dme|cel|sce|ath|eco|ko|map)\d{5})$/;
+
 function looksLikeCatalog(token: string): boolean {
   const t = token.trim();
   if (t.length < 3 || t.length > 28 || /\s/.test(t)) return false;
   if (!/\d/.test(t)) return false;
   if (!/^[#]?[A-Za-z0-9][A-Za-z0-9._\/+-]*[A-Za-z0-9]$/.test(t)) return false;
-  return !NOT_A_CODE.test(t);
+  return !NOT_A_CODE.test(t) && !CONJUGATE_OR_PATHWAY.test(t);
 }
+
+// An instrument's code beside its maker is its model ("confocal microscope (Zeiss, LSM780)"), not a catalog number.
+const INSTRUMENT =
+  /\b(?:microscopes?|cameras?|objectives?|vibratomes?|(?:flow )?cytometers?|sequencers?|photomultipliers?|scanners?|plate readers?|centrifuges?|rotors?|amplifiers?|digitizers?|converters?|vibrometers?|lasers?|detectors?|spectrometers?|spectrophotometers?|thermocyclers?|collimators?|ultramicrotomes?|micromanipulators?|sCMOS|EMCCD)\b/i;
 
 export type MentionRule = 'parenthetical' | 'labelled-identifier' | 'stock-number' | 'software' | 'model' | 'oligo' | 'accession';
 
@@ -253,6 +262,10 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
     });
     let vendor = vendorText || (group.square ? '' : adjacentVendor);
     if (group.square && !vendor) continue;
+    // "stained with BioLegend antibodies FITC anti-CD27 (356404), PE anti-CCR7 (353204)": the supplier named earlier
+    // in the sentence, the parenthesis holding only an unmistakable code.
+    if (!vendor && !group.square && codeSegments.length === 1 && parts.length === 0 && STRONG_CODE.test(codeSegments[0]))
+      vendor = vendorEarlierInSentence(text, group.start);
     if (!vendor) {
       const organisation = codeSegments.find(
         (seg) => ORGANISATION.test(seg) && !/\d/.test(seg) && !NOT_ORGANISATION.test(seg) && !LOCATION.test(seg) && seg.length <= 40,
@@ -261,16 +274,37 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
     }
     for (const seg of codeSegments) {
       if (seg === vendor) continue;
+      // Two codes written with a slash ("31460/31430, Invitrogen") are two catalog numbers, each as written.
+      const pieces = seg.split('/');
+      const codes = pieces.length > 1 && pieces.every((piece) => STRONG_CODE.test(piece)) ? pieces : [seg];
       // Without a vendor, only codes in a supplier's distinctive format count ("ab14715", "sc-5989"); the
       // supplier itself is not filled in from the format.
-      if (vendor ? looksLikeCatalog(seg) : VENDOR_FORMAT.test(seg)) parts.push({ kind: 'catalog', value: seg, label: '' });
+      for (const code of codes)
+        if (vendor ? looksLikeCatalog(code) : VENDOR_FORMAT.test(code)) parts.push({ kind: 'catalog', value: code, label: '' });
     }
     if (!vendor && parts.length === 0) continue;
     if (!vendor && parts.every((p) => p.kind === 'accession')) continue; // left to the accession finder
     const name = nameBefore(text, group.start);
     if (!name) continue;
+    if (INSTRUMENT.test(name))
+      for (let i = parts.length - 1; i >= 0; i--)
+        if (parts[i].kind === 'catalog' && !parts[i].label) additional.unshift(`model ${parts.splice(i, 1)[0].value}`);
     found.push({ index: group.start, name, source: vendor, parts, additional });
   }
+}
+
+/** A known supplier written earlier in the sentence that ends at `index`, with no parenthesis after it ('' if none). */
+function vendorEarlierInSentence(text: string, index: number): string {
+  const before = text.slice(0, index);
+  const start = Math.max(before.lastIndexOf('. ') + 1, before.lastIndexOf('; ') + 1, 0);
+  const sentence = before.slice(start);
+  const found = findVendor(sentence);
+  if (!found) return '';
+  // A supplier inside a parenthesis, or followed by one that holds more than a code, belongs to that one.
+  const after = sentence.slice(found.index);
+  if (after.split('(').length !== after.split(')').length) return '';
+  const groups = [...after.matchAll(/\(([^()]*)\)/g)].map((g) => g[1].trim());
+  return groups.every((content) => STRONG_CODE.test(content)) ? found.vendor.name : '';
 }
 
 /** RRIDs and labelled catalog numbers anywhere (those not inside a parenthetical seen above). */
@@ -346,7 +380,7 @@ function fromStockNumbers(unit: TextUnit, found: Mention[]): void {
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const open = text.lastIndexOf('(', m.index);
       const nameAt = open > text.lastIndexOf(')', m.index) && m.index - open < 80 ? open : m.index;
-      const name = nameBefore(text, nameAt);
+      const name = nameBefore(text, nameAt) || genotypeInBracesBefore(text, nameAt);
       if (!name) continue;
       const resolvedType = label === 'Addgene' && /\b(aav|lentivir|virus)/i.test(name) ? 'Viral vector' : type;
       found.push({
@@ -359,6 +393,14 @@ function fromStockNumbers(unit: TextUnit, found: Mention[]): void {
       });
     }
   }
+}
+
+/** A fly genotype written in braces just before `index` ("{y,w; sp/Cyo, Bacc-GFP; Dr/TM6C}, (BDSC: 36349)"). */
+function genotypeInBracesBefore(text: string, index: number): string {
+  const before = text.slice(Math.max(0, index - 200), index).replace(/[\s,]+$/, '');
+  if (!before.endsWith('}')) return '';
+  const open = before.lastIndexOf('{');
+  return open < 0 ? '' : before.slice(open + 1, -1).trim();
 }
 
 const VERSION_AFTER =
