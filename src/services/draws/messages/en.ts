@@ -15,6 +15,9 @@ export const en = {
   'error.page': 'page must be a whole number from 1 to {max}, got “{value}”',
   'error.pastLastPage': 'page {page} is past the last page ({pages})',
   'error.dateOrder': 'end_date must be after start_date (both are exclusive), got start_date {after} and end_date {before}',
+  'error.realDate': '{name} must be a real date in the form YYYY-MM-DD, got “{value}”',
+  'error.categoryPath': 'the category id must be a positive whole number, got “{value}”',
+  'error.categoryNotFound': 'category {id} not found; choose one from the next draws or every draw',
   'common.category': 'Category',
   'common.status': 'Status',
   'common.date': 'Date',
@@ -100,6 +103,7 @@ export const en = {
   'overview.notForecast': 'Categories not forecast',
   'overview.dormant': 'dormant since {since} (last draw {last})',
   'overview.noForecastItem': 'no forecast',
+  'overview.ifResumed': '; if it draws again: lowest CRS {crs} ({range}), {invitations} invitations ({invitationsRange}), 95% intervals',
   'overview.lastDraw': ' (last draw {date})',
   'overview.calibration':
     'Checked against the past: in the backtest (forecasts made after every past draw from what was known that day), the 95% interval of the next cut-off held {held} of the {count, plural, one {# next-draw cut-off} other {# next-draw cut-offs}} of the last two years',
@@ -148,6 +152,10 @@ export const en = {
     'Only {count, number} of its next {horizons, number} draws are forecast: the others would fall more than a year after {date}.',
   'category.unknownDescription': 'Rounds the feed names “{name}”; no known category family matches this name.',
   'category.nextDraw': 'Next draw',
+  'category.ifResumed': 'If this category draws again',
+  'category.ifResumedText':
+    'Its date is not forecast. Should it draw again, its lowest CRS score would be about {crs} (95% interval {range}) and its invitations about {invitations} ({invitationsRange}): the values of its last draw, with the interval of a next draw widened for a pause of {gaps, number} typical gaps between its draws.',
+  'category.noFrenchName': 'IRCC’s French feed gives no French name for this category: it is named here as the English feed names it.',
   'category.noDraws': 'No draws of this category on or before {date}.',
   'category.overTime': 'Over time',
   'category.everySince': 'Every draw since {date}.',
