@@ -19,7 +19,6 @@ import type { DrawsState } from '../state.ts';
 import { forecastChart } from './forecast-chart.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
-import { ifResumedClause } from './overview.ts';
 import {
   categoryIn,
   categoryNames,
