@@ -154,7 +154,7 @@ function notForecast(view: ForecastView, w: Words): SafeHtml {
 }
 
 /** A dormant category's forecast should it draw again (its last values, the interval widened for the pause), in a clause. */
-export function ifResumedClause(forecast: StoredCategoryForecast, w: Words): SafeHtml {
+function ifResumedClause(forecast: StoredCategoryForecast, w: Words): SafeHtml {
   const resumed = forecast.if_resumed;
   if (!resumed) return html``;
   return html`<span class="if-resumed"
