@@ -15,6 +15,7 @@ export const en = {
   'error.page': 'page must be a whole number from 1 to {max}, got “{value}”',
   'error.pastLastPage': 'page {page} is past the last page ({pages})',
   'error.dateOrder': 'end_date must be after start_date (both are exclusive), got start_date {after} and end_date {before}',
+  'error.repeated': '{name} is given more than once; give it once',
   'error.realDate': '{name} must be a real date in the form YYYY-MM-DD, got “{value}”',
   'error.categoryPath': 'the category id must be a positive whole number, got “{value}”',
   'error.categoryNotFound': 'category {id} not found; choose one from the next draws or every draw',

@@ -17,6 +17,7 @@ export const fr: Record<DrawsKey, string> = {
   'error.page': 'page doit être un nombre entier de 1 à {max}; reçu « {value} »',
   'error.pastLastPage': 'la page {page} est au-delà de la dernière page ({pages})',
   'error.dateOrder': 'end_date doit être postérieure à start_date (les deux sont exclues); reçu start_date {after} et end_date {before}',
+  'error.repeated': '{name} est donné plus d’une fois; donnez-le une seule fois',
   'error.realDate': '{name} doit être une date réelle de la forme AAAA-MM-JJ; reçu « {value} »',
   'error.categoryPath': 'l’identifiant de catégorie doit être un nombre entier positif; reçu « {value} »',
   'error.categoryNotFound': 'catégorie {id} introuvable; choisissez-en une parmi les prochaines rondes ou toutes les rondes',

@@ -438,6 +438,7 @@ describeEachDatabase(
         ['/categories/99999', 404, FR.t('error.categoryNotFound', { id: 99999 }), false],
         ['/track-record?category=x', 400, FR.t('error.categoryId', { name: 'category', value: 'x' }), false],
         ['/track-record?page=0', 400, FR.t('track.badPage', { value: '0' }), false],
+        ['/draws?category=1&category=x', 400, FR.t('error.repeated', { name: 'category' }), true],
       ];
       for (const [url, status, message, form] of cases) {
         for (const res of [

@@ -105,9 +105,12 @@ export function parameterMessage(words: ParameterWords) {
     const name = (first.instancePath ?? '').replace(/^\//, '') || String(first.params.missingProperty ?? '');
     const say = Object.hasOwn(words, name) ? words[name] : undefined;
     if (!say) return undefined;
+    const w = wordsOf(input.locale);
+    // A name written twice reaches the schema as a list: its first value is not what was refused.
+    if (Array.isArray((input.request.query as Record<string, unknown> | undefined)?.[name])) return w.t('error.repeated', { name });
     const path = input.request.params as Record<string, unknown> | undefined;
     const value = input.form[name] ?? String(path?.[name] ?? '');
-    return say(value.trim(), wordsOf(input.locale), first.keyword);
+    return say(value.trim(), w, first.keyword);
   };
 }
 
