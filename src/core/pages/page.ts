@@ -30,8 +30,11 @@ export interface PageInput<Q, P> extends RawPageInput {
   query: Q;
   params: P;
   dataVersion: string;
-  /** A chart cached under a key made of this page's validated parameters, language and data version (kit.chart). */
-  chart(id: string, build: () => ChartSpec): SafeHtml;
+  /**
+   * A chart cached under a key made of this page's validated parameters, language and data version (kit.chart), and
+   * of `inputs`: what else the chart is drawn from that the query does not name (a date the page reads, say).
+   */
+  chart(id: string, build: () => ChartSpec, inputs?: Readonly<Record<string, unknown>>): SafeHtml;
 }
 
 export interface PageDefinition<QS extends TSchema | undefined, PS extends TSchema | undefined, D> {
@@ -45,6 +48,11 @@ export interface PageDefinition<QS extends TSchema | undefined, PS extends TSche
   render(data: D, input: PageInput<Parsed<QS>, Parsed<PS>>): PageResult;
   /** The page drawn around a 400 (the form redrawn beside the message); absent, and for other statuses: the shared error page. */
   refused?(problem: PageProblem, input: RawPageInput): PageResult | Promise<PageResult>;
+  /**
+   * The problem's message in the page's language, from the error it came from (the failed validation, with its Ajv
+   * errors, or what `read` threw); absent, or undefined for an error it does not know: the API's message.
+   */
+  message?(error: unknown, input: RawPageInput): string | undefined;
 }
 
 /** The query as the client wrote it: the first value of each name (a form field written twice shows its first). */
@@ -93,12 +101,13 @@ export function definePage<QS extends TSchema | undefined = undefined, PS extend
     async (request, reply) =>
       sendPage(kit, request, reply, async () => {
         const raw: RawPageInput = { request, form: formOf(request), locale: kit.locale(request) };
-        const refuse = async (problem: PageProblem): Promise<PageResult> => {
+        const refuse = async (found: PageProblem, error: unknown): Promise<PageResult> => {
+          const problem = { ...found, message: page.message?.(error, raw) ?? found.message };
           const drawn = page.refused && problem.status === 400 ? await page.refused(problem, raw) : errorPage(kit, raw.locale, problem);
           return { ...drawn, status: drawn.status ?? problem.status };
         };
         const invalid = validationProblem(request);
-        if (invalid) return refuse(invalid);
+        if (invalid) return refuse(invalid, request.validationError);
         const dataVersion = await kit.dataVersion();
         const query = request.query as Parsed<QS>;
         const params = request.params as Parsed<PS>;
@@ -107,13 +116,13 @@ export function definePage<QS extends TSchema | undefined = undefined, PS extend
           query,
           params,
           dataVersion,
-          chart: (id, build) =>
+          chart: (id, build, inputs = {}) =>
             kit.chart(
               {
                 chart: id,
                 language: raw.locale.language,
                 dataVersion,
-                inputs: { query: declared(query, page.query), params: declared(params, page.params) },
+                inputs: { query: declared(query, page.query), params: declared(params, page.params), read: inputs },
               },
               build,
             ),
@@ -124,7 +133,7 @@ export function definePage<QS extends TSchema | undefined = undefined, PS extend
         } catch (error) {
           const problem = pageProblem(error);
           if (!problem) throw error;
-          return refuse(problem);
+          return refuse(problem, error);
         }
         return page.render(data, input);
       }),

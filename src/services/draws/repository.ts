@@ -14,7 +14,7 @@ import { drawsAge, newestDrawThrough } from './freshness.ts';
 import type { NewestDraw } from './freshness.ts';
 import type { DataSourceSchema } from './schemas/common.ts';
 import type { CategoryRow, DrawRow, DrawsDatabase } from './tables.ts';
-import { CATEGORY_NAMES_FR } from './feed/categories.ts';
+import { CATEGORY_NAMES_FR, stripVersionSuffix } from './feed/categories.ts';
 import type { Language } from '../../core/i18n/language.ts';
 
 /** A category as the routes use it. */
@@ -65,8 +65,33 @@ export async function findCategory(db: Kysely<DrawsDatabase>, id: number): Promi
 }
 
 /**
+ * The French name of each category that has one (by id): a known family's; for a category no rule knows (new in the
+ * feed), the name IRCC's French feed gives its newest round, without its version suffix, as the English name is made.
+ */
+export async function frenchCategoryNames(db: Kysely<DrawsDatabase>): Promise<Map<number, string>> {
+  const [categories, rounds] = await Promise.all([
+    db.selectFrom('draws_categories').select(['id', 'slug']).execute(),
+    db
+      .selectFrom('draws_draws')
+      .select(['category_id', 'draw_name_fr'])
+      .where('draw_name_fr', 'is not', null)
+      .orderBy('date', 'desc')
+      .orderBy('round_sort_key', 'desc')
+      .execute(),
+  ]);
+  const names = new Map<number, string>();
+  for (const c of categories) if (CATEGORY_NAMES_FR[c.slug] !== undefined) names.set(c.id, CATEGORY_NAMES_FR[c.slug]);
+  for (const r of rounds) {
+    const name = r.draw_name_fr === null ? '' : stripVersionSuffix(r.draw_name_fr) || r.draw_name_fr.trim();
+    if (name !== '' && !names.has(r.category_id)) names.set(r.category_id, name);
+  }
+  return names;
+}
+
+/**
  * Draws with their texts in `language`: French from IRCC's French feed (the round's name) and the French names of the
- * known categories, English where there is no French; `both` adds `draw_name_fr` and `category_name_fr` (null: none).
+ * categories (frenchCategoryNames), English where there is no French; `both` adds `draw_name_fr` and
+ * `category_name_fr` (null: none).
  */
 export async function listDraws(
   db: Kysely<DrawsDatabase>,
@@ -82,7 +107,6 @@ export async function listDraws(
       'd.date',
       'd.category_id',
       'c.name as category_name',
-      'c.slug as category_slug',
       'd.draw_name',
       'd.draw_name_fr',
       'd.invitations',
@@ -98,14 +122,15 @@ export async function listDraws(
   if (filter.through !== undefined) query = query.where('d.date', '<=', filter.through);
   query = query.orderBy('d.date', 'desc').orderBy('d.round_sort_key', 'desc').orderBy('d.id', 'desc');
   if (filter.limit !== undefined) query = query.limit(filter.limit);
+  const french = language === 'en' ? new Map<number, string>() : await frenchCategoryNames(db);
   return (await query.execute()).map(({ invitations, crs, ...r }) => ({
     id: r.id,
     round_number: r.round_number,
     date: r.date,
     category_id: r.category_id,
-    category_name: language === 'fr' ? (CATEGORY_NAMES_FR[r.category_slug] ?? r.category_name) : r.category_name,
+    category_name: language === 'fr' ? (french.get(r.category_id) ?? r.category_name) : r.category_name,
     draw_name: language === 'fr' ? (r.draw_name_fr ?? r.draw_name) : r.draw_name,
-    ...(language === 'both' ? { category_name_fr: CATEGORY_NAMES_FR[r.category_slug] ?? null, draw_name_fr: r.draw_name_fr } : {}),
+    ...(language === 'both' ? { category_name_fr: french.get(r.category_id) ?? null, draw_name_fr: r.draw_name_fr } : {}),
     invitations_issued: invitations,
     lowest_crs_score: crs,
     tie_break_at: r.tie_break_at,

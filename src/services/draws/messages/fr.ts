@@ -17,6 +17,10 @@ export const fr: Record<DrawsKey, string> = {
   'error.page': 'page doit être un nombre entier de 1 à {max}; reçu « {value} »',
   'error.pastLastPage': 'la page {page} est au-delà de la dernière page ({pages})',
   'error.dateOrder': 'end_date doit être postérieure à start_date (les deux sont exclues); reçu start_date {after} et end_date {before}',
+  'error.repeated': '{name} est donné plus d’une fois; donnez-le une seule fois',
+  'error.realDate': '{name} doit être une date réelle de la forme AAAA-MM-JJ; reçu « {value} »',
+  'error.categoryPath': 'l’identifiant de catégorie doit être un nombre entier positif; reçu « {value} »',
+  'error.categoryNotFound': 'catégorie {id} introuvable; choisissez-en une parmi les prochaines rondes ou toutes les rondes',
   'common.category': 'Catégorie',
   'common.status': 'Statut',
   'common.date': 'Date',
@@ -106,6 +110,8 @@ export const fr: Record<DrawsKey, string> = {
   'overview.notForecast': 'Catégories sans prévision',
   'overview.dormant': 'en sommeil depuis le {since} (dernière ronde le {last})',
   'overview.noForecastItem': 'aucune prévision',
+  'overview.ifResumed':
+    '; si elle tient une nouvelle ronde : SCG le plus bas {crs} ({range}), {invitations} invitations ({invitationsRange}), intervalles à 95 %',
   'overview.lastDraw': ' (dernière ronde le {date})',
   'overview.calibration':
     'Vérifié par rapport au passé : dans la rétrovalidation (prévisions établies après chaque ronde passée à partir de ce que l’on savait ce jour-là), l’intervalle de 95 % du prochain score limite a contenu {held} des {count, plural, one {# score limite de prochaine ronde} other {# scores limites de prochaine ronde}} des deux dernières années',
@@ -157,6 +163,11 @@ export const fr: Record<DrawsKey, string> = {
     'Seules {count, number} de ses {horizons, number} prochaines rondes font l’objet d’une prévision : les autres tomberaient plus d’un an après le {date}.',
   'category.unknownDescription': 'Rondes que le flux nomme « {name} »; aucune famille de catégories connue ne correspond à ce nom.',
   'category.nextDraw': 'Prochaine ronde',
+  'category.ifResumed': 'Si cette catégorie tient une nouvelle ronde',
+  'category.ifResumedText':
+    'Sa date n’est pas prévue. Si elle tient une nouvelle ronde, son score SCG le plus bas serait d’environ {crs} (intervalle à 95 % : {range}) et ses invitations d’environ {invitations} ({invitationsRange}) : les valeurs de sa dernière ronde, avec l’intervalle d’une prochaine ronde élargi pour une pause de {gaps, number} écarts habituels entre ses rondes.',
+  'category.noFrenchName':
+    'Le flux français d’IRCC ne donne aucun nom français à cette catégorie : elle est nommée ici comme dans le flux anglais.',
   'category.noDraws': 'Aucune ronde de cette catégorie au plus tard le {date}.',
   'category.overTime': 'Au fil du temps',
   'category.everySince': 'Toutes les rondes depuis le {date}.',

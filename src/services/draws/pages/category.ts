@@ -1,9 +1,12 @@
 // `/categories/{id}`: one category's lowest CRS score and invitations over time with the forecast fan of its next
 // draws (95% intervals), the next draw's date range, its forecast draws, how it is forecast, its recent draws and
 // the "my score" form. Young categories say their forecast is pooled and wider; dormant ones say since when.
-import { badRequest } from '../../../core/http/errors.ts';
-import { externalLink, html, queryString } from '../../../core/pages/index.ts';
+import { Type } from 'typebox';
+import { withError } from '../../../core/http/params.ts';
+import { externalLink, html, queryString, untranslated } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
+import type { PageInput } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredCategoryForecast } from '../aggregates.ts';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
@@ -11,20 +14,22 @@ import { DEFAULT_HORIZONS } from '../forecast/forecast-panel.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import { listDraws } from '../repository.ts';
 import type { CategoryRecord, DrawRecord } from '../repository.ts';
+import { IdParams } from '../schemas/common.ts';
 import type { DrawsState } from '../state.ts';
 import { forecastChart } from './forecast-chart.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import {
   categoryIn,
+  categoryNames,
   count,
   dateRange,
   nextDraw,
-  param,
+  parameterMessage,
+  pathCategory,
   range,
   score,
   scoreForm,
-  sendPage,
   statusBadge,
   statusNote,
   wordsOf,
@@ -278,98 +283,155 @@ function statsRow(view: ForecastView, category: CategoryRecord, w: Words): SafeH
 /** A category's description in the page's language: a known family's by its slug, a new one's from its name. */
 function describe(category: CategoryRecord, w: Words): SafeHtml {
   const unknown = /^Rounds the feed names "(.*)"; no known category family matches this name\.$/.exec(category.description ?? '');
-  if (unknown) return html`${w.t('category.unknownDescription', { name: unknown[1] })}`;
+  if (unknown) return html`${w.t('category.unknownDescription', { name: category.name })}`;
   return translated(`category.${category.slug}`, category.description ?? '', w.loc);
 }
 
-export function categoryPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
-  app.get('/categories/:id', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
-      const { t, loc } = w;
-      const category = categoryIn(await routes.requireCategory((request.params as { id: string }).id, 'the category id'), loc.language);
-      const history = param(request.query, 'history');
-      if (history !== undefined && history !== 'all') throw badRequest(t('error.history', { value: history }));
-      const whole = history === 'all';
-      const view = await readForecastView(routes, w.loc.language);
-      const draws = await listDraws(routes.db, { categoryId: category.id, through: view.asOf }, loc.language);
-      const predictions = view.predictions.get(category.id) ?? [];
-      const forecast = forecastOf(view, category.id);
-      const next = nextDraw(predictions);
-      const charted = chartedDraws(draws, view.asOf, whole);
-      const version = await kit.dataVersion();
-      const charts = categoryCharts(category, charted, predictions, w);
-      const status = !category.is_active ? 'inactive' : (forecast?.status ?? 'insufficient_history');
-      return {
-        title: category.name,
-        description: t('category.description', { name: category.name }),
-        section: '/',
-        body: html`<p class="breadcrumbs"><a href="/">${t('error.links.next')}</a> › ${category.name}</p>
-          <h1>${category.name}</h1>
-          ${category.description ? html`<p class="lead">${describe(category, w)}</p>` : ''} ${dataAgeNotice(view, w)}
-          <p>${statusBadge(status, w, forecast?.dormant_since ?? null)}</p>
-          ${
-            status === 'predicted'
-              ? html`<p class="muted">${forecast ? statusReasonText(forecast.status_reason, w) : ''}.</p>`
-              : statusNote(forecast, category, view.forecastsAsOf ?? view.asOf, w)
-          }
-          ${
-            predictions.length > 0 && predictions.length < DEFAULT_HORIZONS
-              ? html`<p class="muted">
-                  ${t('category.onlySome', {
-                    count: predictions.length,
-                    horizons: DEFAULT_HORIZONS,
-                    date: loc.date(view.forecastsAsOf ?? view.asOf),
-                  })}
-                </p>`
-              : ''
-          }
-          ${statsRow(view, category, w)}
-          ${
-            next
-              ? html`<h2>${t('category.nextDraw')}</h2>
-                  ${nextDrawFacts(next, forecast?.status === 'young', w)}`
-              : ''
-          }
-          ${
-            draws.length === 0
-              ? html`<p class="note">${t('category.noDraws', { date: loc.date(view.asOf) })}</p>`
-              : html`<h2>${t('category.overTime')}</h2>
-                  <p>
-                    ${
-                      whole
-                        ? html`${t('category.everySince', { date: loc.date(charted[0].date) })}
-                            <a href="/categories/${category.id}">${t('category.showYears', { years: HISTORY_YEARS })}</a>.`
-                        : html`${t('category.drawsSinceShort', { date: loc.date(charted[0].date) })}${
-                            charted.length < draws.length ? t('category.ofAll', { shown: charted.length, all: draws.length }) : ''
-                          }.${
-                            charted.length < draws.length
-                              ? html` <a href="/categories/${category.id}?history=all"
-                                    >${t('category.showEvery', { date: loc.date(draws[draws.length - 1].date) })}</a
-                                  >.`
-                              : ''
-                          }`
-                    }
-                  </p>
-                  ${kit.charts.figure(`${version}|${loc.language}|${charts.crs.id}|${whole}`, () => charts.crs)}
-                  ${kit.charts.figure(`${version}|${loc.language}|${charts.invitations.id}|${whole}`, () => charts.invitations)}`
-          }
-          ${
-            predictions.length > 0
-              ? html`<h2>${t('category.forecastDraws')}</h2>
-                  ${forecastTable(category, predictions, w)}`
-              : ''
-          }
-          ${forecast ? modelSection(forecast, w) : ''}
-          ${
-            draws.length > 0
-              ? html`<h2>${t('category.recentDraws')}</h2>
-                  ${recentDrawsTable(category, draws, w)}`
-              : ''
-          }
-          <h2 id="my-score-heading">${t('overview.myScore')}</h2>
-          ${scoreForm(formCategories(view), { category: category.id }, w, 'my-score-heading')}`,
-      };
+/** The page's own parameter: `history=all` charts every draw (the API has no such parameter). */
+const CategoryPageQuery = Type.Object({
+  history: Type.Optional(
+    withError(Type.Literal('all', { description: 'Chart every draw, not the last two years.' }), 'must be “all” or left out'),
+  ),
+});
+
+interface CategoryView {
+  category: CategoryRecord;
+  /** False on a French page for a category with no French name (the feed gave none): its name is the English one. */
+  named: boolean;
+  view: ForecastView;
+  /** Its draws through the as-of date, newest first. */
+  draws: DrawRecord[];
+}
+
+type CategoryInput = PageInput<{ history?: 'all' }, { id: string }>;
+
+/** The heading, the description, the data's age and what the category's status means for its forecast. */
+function heading({ category, named, view }: CategoryView, w: Words): SafeHtml {
+  const { t, loc } = w;
+  const forecast = forecastOf(view, category.id);
+  const status = !category.is_active ? 'inactive' : (forecast?.status ?? 'insufficient_history');
+  const predictions = view.predictions.get(category.id) ?? [];
+  return html`<p class="breadcrumbs"><a href="/">${t('error.links.next')}</a> › <span${named ? '' : untranslated(loc)}>${category.name}</span></p>
+    <h1${named ? '' : untranslated(loc)}>${category.name}</h1>
+    ${named ? '' : html`<p class="note" id="no-french-name">${t('category.noFrenchName')}</p>`}
+    ${category.description ? html`<p class="lead">${describe(category, w)}</p>` : ''} ${dataAgeNotice(view, w)}
+    <p>${statusBadge(status, w, forecast?.dormant_since ?? null)}</p>
+    ${
+      status === 'predicted'
+        ? html`<p class="muted">${forecast ? statusReasonText(forecast.status_reason, w) : ''}.</p>`
+        : statusNote(forecast, category, view.forecastsAsOf ?? view.asOf, w)
+    }
+    ${
+      predictions.length > 0 && predictions.length < DEFAULT_HORIZONS
+        ? html`<p class="muted">
+            ${t('category.onlySome', { count: predictions.length, horizons: DEFAULT_HORIZONS, date: loc.date(view.forecastsAsOf ?? view.asOf) })}
+          </p>`
+        : ''
+    }`;
+}
+
+/** A dormant category's forecast should it draw again: stated as conditional, its date not forecast. */
+function ifResumedSection(forecast: StoredCategoryForecast | undefined, w: Words): SafeHtml {
+  const resumed = forecast?.if_resumed;
+  if (!forecast || forecast.status !== 'dormant' || !resumed) return html``;
+  return html`<section id="if-resumed" aria-labelledby="if-resumed-heading">
+    <h2 id="if-resumed-heading">${w.t('category.ifResumed')}</h2>
+    <p>
+      ${w.t('category.ifResumedText', {
+        crs: score(resumed.crs.point, w),
+        range: range(resumed.crs.min, resumed.crs.max, w),
+        invitations: count(resumed.invitations.point, w),
+        invitationsRange: range(resumed.invitations.min, resumed.invitations.max, w, count),
+        gaps: Math.round(resumed.pause_gaps * 10) / 10,
+      })}
+    </p>
+  </section>`;
+}
+
+/** The draws over time: the two charts, with the link between the recent window and the whole history. */
+function history({ category, view, draws }: CategoryView, whole: boolean, input: CategoryInput, w: Words): SafeHtml {
+  const { t, loc } = w;
+  if (draws.length === 0) return html`<p class="note">${t('category.noDraws', { date: loc.date(view.asOf) })}</p>`;
+  const charted = chartedDraws(draws, view.asOf, whole);
+  let specs: ReturnType<typeof categoryCharts> | undefined;
+  const charts = () => (specs ??= categoryCharts(category, charted, view.predictions.get(category.id) ?? [], w));
+  // The window of draws charted moves with the as-of date, which the query does not name.
+  const drawnFrom = { asOf: view.asOf };
+  return html`<h2>${t('category.overTime')}</h2>
+    <p>
+      ${
+        whole
+          ? html`${t('category.everySince', { date: loc.date(charted[0].date) })}
+              <a href="/categories/${category.id}">${t('category.showYears', { years: HISTORY_YEARS })}</a>.`
+          : html`${t('category.drawsSinceShort', { date: loc.date(charted[0].date) })}${
+              charted.length < draws.length ? t('category.ofAll', { shown: charted.length, all: draws.length }) : ''
+            }.${
+              charted.length < draws.length
+                ? html` <a href="/categories/${category.id}?history=all"
+                      >${t('category.showEvery', { date: loc.date(draws[draws.length - 1].date) })}</a
+                    >.`
+                : ''
+            }`
+      }
+    </p>
+    ${input.chart('crs', () => charts().crs, drawnFrom)} ${input.chart('invitations', () => charts().invitations, drawnFrom)}`;
+}
+
+function renderCategory(data: CategoryView, input: CategoryInput) {
+  const w = wordsOf(input.locale);
+  const { t } = w;
+  const { category, view, draws } = data;
+  const predictions = view.predictions.get(category.id) ?? [];
+  const forecast = forecastOf(view, category.id);
+  const next = nextDraw(predictions);
+  return {
+    title: category.name,
+    description: t('category.description', { name: category.name }),
+    section: '/',
+    body: html`${heading(data, w)} ${statsRow(view, category, w)}
+      ${
+        next
+          ? html`<h2>${t('category.nextDraw')}</h2>
+              ${nextDrawFacts(next, forecast?.status === 'young', w)}`
+          : ''
+      }
+      ${ifResumedSection(forecast, w)} ${history(data, input.query.history === 'all', input, w)}
+      ${
+        predictions.length > 0
+          ? html`<h2>${t('category.forecastDraws')}</h2>
+              ${forecastTable(category, predictions, w)}`
+          : ''
+      }
+      ${forecast ? modelSection(forecast, w) : ''}
+      ${
+        draws.length > 0
+          ? html`<h2>${t('category.recentDraws')}</h2>
+              ${recentDrawsTable(category, draws, w)}`
+          : ''
+      }
+      <h2 id="my-score-heading">${t('overview.myScore')}</h2>
+      ${scoreForm(formCategories(view), { category: category.id }, w, 'my-score-heading')}`,
+  };
+}
+
+export function categoryPage(app: ServiceApp, state: DrawsState, kit: PageKit): void {
+  definePage(app, kit, {
+    url: '/categories/:id',
+    params: IdParams,
+    query: CategoryPageQuery,
+    async read({ params, locale }): Promise<CategoryView> {
+      const [found, view, names] = await Promise.all([
+        pathCategory(state, params.id, wordsOf(locale)),
+        readForecastView(state, locale.language),
+        categoryNames(state, locale.language),
+      ]);
+      const draws = await listDraws(state.db, { categoryId: found.id, through: view.asOf }, locale.language);
+      return { category: categoryIn(found, names), named: locale.language === 'en' || names.has(found.id), view, draws };
+    },
+    render: renderCategory,
+    message: parameterMessage({
+      id: (value, w) => w.t('error.categoryPath', { value }),
+      history: (value, w) => w.t('error.history', { value }),
     }),
-  );
+  });
 }

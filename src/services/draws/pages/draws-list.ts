@@ -1,14 +1,28 @@
 // `/draws?category=&start_date=&end_date=&page=`: every draw up to the as-of date, newest first, with the API's
 // filters (start_date and end_date exclusive, as GET /api/draws/ takes them) as a GET form, 50 a page.
+import { Type } from 'typebox';
 import { badRequest } from '../../../core/http/errors.ts';
-import { MAX_PAGE } from '../../../core/http/params.ts';
+import { MAX_PAGE, pageParam, parseDate } from '../../../core/http/params.ts';
 import { externalLink, html, queryString } from '../../../core/pages/index.ts';
-import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import type { HtmlValue, PageKit, PageLocale, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { listCategories, listDraws } from '../repository.ts';
 import type { CategoryRecord, DrawRecord } from '../repository.ts';
+import { DrawsQuery } from '../schemas/draws.ts';
 import type { DrawsState } from '../state.ts';
-import { categoryIn, categoryParam, count, dateParam, errorNote, param, score, sendPage, tieBreakTime, wordsOf } from './shared.ts';
+import {
+  CATEGORY_WORDS,
+  DATE_WORDS,
+  categoryIn,
+  categoryNames,
+  count,
+  errorNote,
+  parameterMessage,
+  score,
+  tieBreakTime,
+  wordsOf,
+} from './shared.ts';
 import type { Words } from './shared.ts';
 
 export const DRAWS_PER_PAGE = 50;
@@ -19,13 +33,13 @@ interface DrawsQuery {
   end_date?: string;
 }
 
-export function parsePage(value: string | undefined, w: Words): number {
-  if (value === undefined) return 1;
-  if (!/^\d{1,7}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE) {
-    throw badRequest(w.t('error.page', { max: MAX_PAGE, value }));
-  }
-  return Number(value);
-}
+/** GET /api/draws/'s filters (its language is the page's own) and the page of the list. */
+const DrawsPageQuery = Type.Object({
+  category: DrawsQuery.properties.category,
+  start_date: DrawsQuery.properties.start_date,
+  end_date: DrawsQuery.properties.end_date,
+  page: pageParam(),
+});
 
 function filterForm(categories: readonly CategoryRecord[], values: DrawsQuery, w: Words): SafeHtml {
   const { t } = w;
@@ -92,58 +106,79 @@ function pager(values: DrawsQuery, page: number, pages: number, w: Words): SafeH
   </nav>`;
 }
 
-export function drawsListPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
-  const frame = (categories: CategoryRecord[], values: DrawsQuery, content: SafeHtml, w: Words): PageRequest => ({
+/** A date of the filters that the schema let through (YYYY-MM-DD) but no calendar has (2024-02-31): 400. */
+function realDate(value: string | undefined, name: string, w: Words): string | undefined {
+  try {
+    return parseDate(value, name);
+  } catch {
+    throw badRequest(w.t('error.realDate', { name, value: value ?? '' }));
+  }
+}
+
+/** The page around its list (or the message of a bad filter): the form keeps what the client wrote. */
+function frame(categories: readonly CategoryRecord[], asOf: string, form: Readonly<Record<string, string>>, content: HtmlValue, w: Words) {
+  const values: DrawsQuery = { category: form.category, start_date: form.start_date, end_date: form.end_date };
+  return {
     title: w.t('draws.title'),
     description: w.t('draws.description'),
     section: '/draws',
     body: html`<h1>${w.t('draws.title')}</h1>
-      <p class="lead">${w.t('draws.lead', { date: w.loc.date(routes.asOf()) })}</p>
+      <p class="lead">${w.t('draws.lead', { date: w.loc.date(asOf) })}</p>
       ${filterForm(categories, values, w)} ${content}`,
-  });
+  };
+}
 
-  app.get('/draws', { config: { responseCache: true } }, async (request, reply) => {
-    const w = wordsOf(kit, request);
-    const { t, loc } = w;
-    const categories = (await listCategories(routes.db, { activeOnly: false })).map((c) => categoryIn(c, loc.language));
-    const values: DrawsQuery = {
-      category: param(request.query, 'category'),
-      start_date: param(request.query, 'start_date'),
-      end_date: param(request.query, 'end_date'),
-    };
-    return sendPage(
-      kit,
-      request,
-      reply,
-      async () => {
-        const page = parsePage(param(request.query, 'page'), w);
-        const after = dateParam(values.start_date, 'start_date', w);
-        const before = dateParam(values.end_date, 'end_date', w);
-        if (after !== undefined && before !== undefined && before <= after) {
-          throw badRequest(t('error.dateOrder', { after, before }));
-        }
-        const category = await categoryParam(routes, values.category, w);
-        const draws = await listDraws(routes.db, { categoryId: category?.id, after, before, through: routes.asOf() }, loc.language);
-        const pages = Math.max(1, Math.ceil(draws.length / DRAWS_PER_PAGE));
-        if (page > pages) throw badRequest(t('error.pastLastPage', { page, pages }));
-        const shown = draws.slice((page - 1) * DRAWS_PER_PAGE, page * DRAWS_PER_PAGE);
-        const first = (page - 1) * DRAWS_PER_PAGE + 1;
-        const what = `${category ? t('draws.captionOf', { name: category.name }) : t('draws.captionAll')}${
-          after ? t('draws.captionAfter', { date: loc.date(after) }) : ''
-        }${before ? t('draws.captionBefore', { date: loc.date(before) }) : ''}`;
-        return frame(
-          categories,
-          values,
-          draws.length === 0
-            ? html`<p class="count" role="status">${t('draws.none')}</p>`
-            : html`<p class="count" role="status">
-                  ${t('draws.match', { count: draws.length, from: first, to: first + shown.length - 1 })}
-                </p>
-                ${drawsTable(shown, t('draws.captionNewest', { what }), w)} ${pager(values, page, pages, w)}`,
-          w,
-        );
-      },
-      async (message) => frame(categories, values, errorNote(message, loc), w),
-    );
+/** Every category, named in the page's language (the form's choices). */
+async function formCategories(state: DrawsState, locale: PageLocale): Promise<CategoryRecord[]> {
+  const names = await categoryNames(state, locale.language);
+  return (await listCategories(state.db, { activeOnly: false })).map((c) => categoryIn(c, names));
+}
+
+export function drawsListPage(app: ServiceApp, state: DrawsState, kit: PageKit): void {
+  definePage(app, kit, {
+    url: '/draws',
+    query: DrawsPageQuery,
+    async read({ query, locale }) {
+      const w = wordsOf(locale);
+      const after = realDate(query.start_date, 'start_date', w);
+      const before = realDate(query.end_date, 'end_date', w);
+      if (after !== undefined && before !== undefined && before <= after) throw badRequest(w.t('error.dateOrder', { after, before }));
+      const categories = await formCategories(state, locale);
+      const category = query.category === undefined ? undefined : categories.find((c) => c.id === Number(query.category));
+      if (query.category !== undefined && !category) throw badRequest(w.t('error.noCategory', { id: Number(query.category) }));
+      const asOf = state.asOf();
+      const draws = await listDraws(state.db, { categoryId: category?.id, after, before, through: asOf }, locale.language);
+      const pages = Math.max(1, Math.ceil(draws.length / DRAWS_PER_PAGE));
+      if (query.page > pages) throw badRequest(w.t('error.pastLastPage', { page: query.page, pages }));
+      return { categories, asOf, draws, pages, category, after, before };
+    },
+    render({ categories, asOf, draws, pages, category, after, before }, { query, form, locale }) {
+      const w = wordsOf(locale);
+      const { t, loc } = w;
+      const page = query.page;
+      const shown = draws.slice((page - 1) * DRAWS_PER_PAGE, page * DRAWS_PER_PAGE);
+      const first = (page - 1) * DRAWS_PER_PAGE + 1;
+      const what = `${category ? t('draws.captionOf', { name: category.name }) : t('draws.captionAll')}${
+        after ? t('draws.captionAfter', { date: loc.date(after) }) : ''
+      }${before ? t('draws.captionBefore', { date: loc.date(before) }) : ''}`;
+      const values: DrawsQuery = { category: query.category, start_date: query.start_date, end_date: query.end_date };
+      return frame(
+        categories,
+        asOf,
+        form,
+        draws.length === 0
+          ? html`<p class="count" role="status">${t('draws.none')}</p>`
+          : html`<p class="count" role="status">${t('draws.match', { count: draws.length, from: first, to: first + shown.length - 1 })}</p>
+              ${drawsTable(shown, t('draws.captionNewest', { what }), w)} ${pager(values, page, pages, w)}`,
+        w,
+      );
+    },
+    refused: async (problem, { form, locale }) =>
+      frame(await formCategories(state, locale), state.asOf(), form, errorNote(problem.message, locale), wordsOf(locale)),
+    message: parameterMessage({
+      ...DATE_WORDS,
+      ...CATEGORY_WORDS,
+      page: (value, w) => w.t('error.page', { max: MAX_PAGE, value }),
+    }),
   });
 }

@@ -9,7 +9,7 @@ import type { NewestDraw } from '../freshness.ts';
 import { forecastBasis, listCategories, listPredictions, readForecasts, readStatistics } from '../repository.ts';
 import type { CategoryRecord, DataSource } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
-import { categoryIn } from './shared.ts';
+import { categoryIn, categoryNames } from './shared.ts';
 import type { Words } from './shared.ts';
 
 export interface ForecastView {
@@ -31,21 +31,22 @@ export interface ForecastView {
 }
 
 /** The view with its categories named in `language`. */
-export async function readForecastView(routes: DrawsState, language: Language): Promise<ForecastView> {
-  await routes.recordServed();
-  const [categories, statistics, predictions, forecasts] = await Promise.all([
-    listCategories(routes.db, { activeOnly: true }),
-    readStatistics(routes.db),
-    listPredictions(routes.db),
-    readForecasts(routes.db),
+export async function readForecastView(state: DrawsState, language: Language): Promise<ForecastView> {
+  await state.recordServed();
+  const [categories, statistics, predictions, forecasts, names] = await Promise.all([
+    listCategories(state.db, { activeOnly: true }),
+    readStatistics(state.db),
+    listPredictions(state.db),
+    readForecasts(state.db),
+    categoryNames(state, language),
   ]);
   const origin = forecasts?.value.as_of ?? null;
-  const [basis, source] = await Promise.all([forecastBasis(routes.db, origin), routes.source(origin)]);
+  const [basis, source] = await Promise.all([forecastBasis(state.db, origin), state.source(origin)]);
   return {
-    asOf: routes.asOf(),
+    asOf: state.asOf(),
     forecastsAsOf: forecasts?.value.as_of ?? null,
     categories: (statistics === null ? categories : categories.filter((c) => statistics.categories[String(c.id)] !== undefined)).map((c) =>
-      categoryIn(c, language),
+      categoryIn(c, names),
     ),
     statistics,
     predictions,

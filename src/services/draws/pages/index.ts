@@ -1,6 +1,8 @@
 // Service D's pages: the next draws of every category at /, a page per category with its draws over
 // time and the forecast fan, every draw, the models' backtest, and the "my score" tool. Built on the repository
-// functions the API handlers call; everything works without JavaScript, in English and French (messages/).
+// functions the API handlers call, each page validated by the schemas its API routes use (core/pages/page.ts);
+// everything works without JavaScript, in English and French (messages/).
+import { pageErrors } from '../../../core/pages/replies.ts';
 import type { ServicePages } from '../../../core/service.ts';
 import type { DrawsState } from '../state.ts';
 import { categoryPage } from './category.ts';
@@ -17,12 +19,13 @@ export const drawsPages: ServicePages<DrawsState> = {
   languages: ['en', 'fr'],
   header: drawsHeader,
   async routes(app, ctx, kit) {
-    const routes = ctx.state;
-    overviewPage(app, routes, kit);
-    categoryPage(app, routes, kit);
-    drawsListPage(app, routes, kit);
-    modelsPage(app, routes, kit);
-    myScorePage(app, routes, kit);
-    trackRecordPage(app, routes, kit);
+    const { state } = ctx;
+    pageErrors(app, kit);
+    overviewPage(app, state, kit);
+    categoryPage(app, state, kit);
+    drawsListPage(app, state, kit);
+    modelsPage(app, state, kit);
+    myScorePage(app, state, kit);
+    trackRecordPage(app, state, kit);
   },
 };

@@ -3,6 +3,7 @@
 // behind every number.
 import { barChart, html } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredForecasts, StoredModelPerformance } from '../aggregates.ts';
 import type { HorizonMetrics } from '../forecast/metrics.ts';
@@ -10,7 +11,7 @@ import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts
 import { listCategories, readForecasts } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
 import { translated, parameterName } from './translated.ts';
-import { categoryIn, count, percent, sendPage, statusBadge, wordsOf } from './shared.ts';
+import { categoryIn, categoryNames, count, percent, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 export const MODELS_CHART = 'backtest-mae';
@@ -92,9 +93,8 @@ function horizonTable(stored: StoredForecasts, h: number, kind: 'crs' | 'invitat
   </div>`;
 }
 
-async function categoryTable(routes: DrawsState, stored: StoredForecasts, w: Words): Promise<SafeHtml> {
-  const { t, loc } = w;
-  const names = new Map((await listCategories(routes.db, { activeOnly: false })).map((c) => [c.id, categoryIn(c, loc.language).name]));
+function categoryTable(stored: StoredForecasts, names: ReadonlyMap<number, string>, w: Words): SafeHtml {
+  const { t } = w;
   const rows = stored.categories.filter((c) => c.backtest_h1.n > 0 || c.status === 'predicted' || c.status === 'young');
   return html`<div class="table-scroll">
     <table class="data" id="backtest-categories">
@@ -122,7 +122,7 @@ async function categoryTable(routes: DrawsState, stored: StoredForecasts, w: Wor
             <td class="num">${fixed(b.served, w)}</td>
             <td class="num">${fixed(b.naive, w)}</td>
             <td class="num">${fixed(b.window_mean, w)}</td>
-            <td class="num">${b.served !== null && b.naive ? `${loc.fixed(b.served / b.naive, 3)}×` : '—'}</td>
+            <td class="num">${b.served !== null && b.naive ? `${w.loc.fixed(b.served / b.naive, 3)}×` : '—'}</td>
           </tr>`;
         })}
       </tbody>
@@ -202,13 +202,20 @@ const RULES = [
   ['backtest_definition', 'models.rulesBacktest'],
 ] as const;
 
-export function modelsPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
-  app.get('/models', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
+export function modelsPage(app: ServiceApp, state: DrawsState, kit: PageKit): void {
+  definePage(app, kit, {
+    url: '/models',
+    async read({ locale }) {
+      const [stored, categories, french] = await Promise.all([
+        readForecasts(state.db),
+        listCategories(state.db, { activeOnly: false }),
+        categoryNames(state, locale.language),
+      ]);
+      return { stored: stored?.value ?? null, names: new Map(categories.map((c) => [c.id, categoryIn(c, french).name])) };
+    },
+    render({ stored, names }, { locale, chart }) {
+      const w = wordsOf(locale);
       const { t } = w;
-      const stored = (await readForecasts(routes.db))?.value ?? null;
-      const version = await kit.dataVersion();
       const horizons = stored ? [...new Set(stored.models.flatMap((m) => m.crs.map((r) => r.h)))].sort((a, b) => a - b) : [];
       return {
         title: t('models.title'),
@@ -220,8 +227,7 @@ export function modelsPage(app: ServiceApp, routes: DrawsState, kit: PageKit): v
             stored === null
               ? html`<p class="note warn">${t('models.none')}</p>`
               : html`<h2>${t('models.against')}</h2>
-                  ${horizonTable(stored, 1, 'crs', w)}
-                  ${kit.charts.figure(`${version}|${w.loc.language}|${MODELS_CHART}`, () => backtestChart(stored, w))}
+                  ${horizonTable(stored, 1, 'crs', w)} ${chart(MODELS_CHART, () => backtestChart(stored, w))}
                   <details>
                     <summary>${t('models.every')}</summary>
                     ${horizons.filter((h) => h > 1).map((h) => horizonTable(stored, h, 'crs', w))}
@@ -229,7 +235,7 @@ export function modelsPage(app: ServiceApp, routes: DrawsState, kit: PageKit): v
                   </details>
                   <p class="muted">${t('models.pooledNote')}</p>
                   <h2>${t('models.byCategory')}</h2>
-                  ${await categoryTable(routes, stored, w)}
+                  ${categoryTable(stored, names, w)}
                   <h2>${t('models.intervals')}</h2>
                   ${intervalsTable(stored, w)}`
           }
@@ -242,6 +248,6 @@ export function modelsPage(app: ServiceApp, routes: DrawsState, kit: PageKit): v
                 <p>${translated(`rule.${key}`, FORECAST_METHOD[key], w.loc)}</p>`,
           )}`,
       };
-    }),
-  );
+    },
+  });
 }

@@ -1,28 +1,46 @@
 // `/my-score?crs=&category=`: the chance that a CRS score clears the cut-off of the category's next draw (and of
 // the draws after it), from the stored forecast and its 95% interval (clearance.ts), with the method and what it
 // cannot know written beside it. A GET form, so an answer has an address and works without JavaScript.
+import { Type } from 'typebox';
 import { badRequest } from '../../../core/http/errors.ts';
+import { withError } from '../../../core/http/params.ts';
 import { html } from '../../../core/pages/index.ts';
-import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import type { HtmlValue, PageKit, PageLocale, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import type { CategoryRecord } from '../repository.ts';
+import { DrawsQuery } from '../schemas/draws.ts';
 import type { DrawsState } from '../state.ts';
 import { drawOrdinal } from './category.ts';
 import { CRS_RANGE, CUTOFF_LAW, centralRange, clearance, lawScales } from './clearance.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
-import { categoryParam, dateRange, errorNote, param, percent, range, score, scoreForm, sendPage, statusNote, wordsOf } from './shared.ts';
+import {
+  CATEGORY_WORDS,
+  categoryNames,
+  chosenCategory,
+  dateRange,
+  errorNote,
+  parameterMessage,
+  percent,
+  range,
+  score,
+  scoreForm,
+  statusNote,
+  wordsOf,
+} from './shared.ts';
 import type { Words } from './shared.ts';
 
-/** A CRS score typed in the form: a whole number from 0 to 1200 (400 otherwise). */
-export function parseScore(value: string | undefined, w: Words): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,4}$/.test(value)) throw badRequest(w.t('myScore.crsWhole', { min: CRS_RANGE.min, max: CRS_RANGE.max, value }));
-  const crs = Number(value);
-  if (crs > CRS_RANGE.max) throw badRequest(w.t('myScore.crsMax', { max: CRS_RANGE.max, value: crs }));
-  return crs;
-}
+/**
+ * The form's parameters: a CRS score and a category (as GET /api/draws/ takes it). The score is digits checked against
+ * its maximum by `read`, so that every refusal of it is worded by the page (an integer parameter's "abc" is refused
+ * by the kernel before the page's words are reached).
+ */
+const MyScoreQuery = Type.Object({
+  crs: Type.Optional(withError(Type.String({ pattern: '^[0-9]{1,4}$', description: 'A CRS score.' }), 'must be a whole number')),
+  category: DrawsQuery.properties.category,
+});
 
 function forecastOfDraw(p: Prediction) {
   return { point: p.predicted_crs_score, margin: p.uncertainty_range.margin_of_error };
@@ -139,41 +157,52 @@ ${FORMULA.map((key) => t(key, { p: loc.fixed(CUTOFF_LAW.belowShare, 3), lower: l
     </ul>`;
 }
 
-export function myScorePage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
-  const page = async (
-    view: ForecastView,
-    values: { crs?: string; category?: CategoryRecord },
-    result: SafeHtml,
-    w: Words,
-  ): Promise<PageRequest> => ({
+/** The page around its answer (or the message of a bad query): the form keeps what the client wrote. */
+function frame(
+  view: ForecastView,
+  form: Readonly<Record<string, string>>,
+  category: CategoryRecord | undefined,
+  result: HtmlValue,
+  w: Words,
+) {
+  const crs = category !== undefined && form.crs !== undefined ? Number(form.crs) : undefined;
+  return {
     title: w.t('myScore.title'),
     description: w.t('myScore.description'),
     section: '/my-score',
     body: html`<h1>${w.t('myScore.heading')}</h1>
       <p class="lead">${w.t('myScore.lead')}</p>
-      ${dataAgeNotice(view, w)} ${scoreForm(formCategories(view), { crs: values.crs, category: values.category?.id }, w)} ${result}
-      ${method(view, values.crs === undefined ? undefined : Number(values.crs), values.category, w)}`,
-  });
+      ${dataAgeNotice(view, w)} ${scoreForm(formCategories(view), { crs: form.crs, category: category?.id }, w)} ${result}
+      ${method(view, crs, category, w)}`,
+  };
+}
 
-  app.get('/my-score', { config: { responseCache: true } }, async (request, reply) => {
-    const w = wordsOf(kit, request);
-    const { t } = w;
-    const view = await readForecastView(routes, w.loc.language);
-    const raw = { crs: param(request.query, 'crs'), category: param(request.query, 'category') };
-    return sendPage(
-      kit,
-      request,
-      reply,
-      async () => {
-        const crs = parseScore(raw.crs, w);
-        const category = await categoryParam(routes, raw.category, w);
-        if ((crs === undefined) !== (category === undefined)) {
-          throw badRequest(t(crs === undefined ? 'myScore.needScore' : 'myScore.needCategory'));
-        }
-        const result = crs !== undefined && category !== undefined ? answer(crs, category, view, w) : html``;
-        return page(view, { crs: raw.crs, category }, result, w);
-      },
-      async (message) => page(view, { crs: raw.crs }, errorNote(message, w.loc), w),
-    );
+const readView = (state: DrawsState, locale: PageLocale) => readForecastView(state, locale.language);
+
+export function myScorePage(app: ServiceApp, state: DrawsState, kit: PageKit): void {
+  definePage(app, kit, {
+    url: '/my-score',
+    query: MyScoreQuery,
+    async read({ query, locale }) {
+      const w = wordsOf(locale);
+      if ((query.crs === undefined) !== (query.category === undefined)) {
+        throw badRequest(w.t(query.crs === undefined ? 'myScore.needScore' : 'myScore.needCategory'));
+      }
+      const crs = query.crs === undefined ? undefined : Number(query.crs);
+      if (crs !== undefined && crs > CRS_RANGE.max) throw badRequest(w.t('myScore.crsMax', { max: CRS_RANGE.max, value: crs }));
+      const category = await chosenCategory(state, query.category, await categoryNames(state, locale.language), w);
+      return { view: await readView(state, locale), crs, category };
+    },
+    render({ view, crs, category }, { form, locale }) {
+      const w = wordsOf(locale);
+      const result = crs !== undefined && category !== undefined ? answer(crs, category, view, w) : html``;
+      return frame(view, form, category, result, w);
+    },
+    refused: async (problem, { form, locale }) =>
+      frame(await readView(state, locale), form, undefined, errorNote(problem.message, locale), wordsOf(locale)),
+    message: parameterMessage({
+      ...CATEGORY_WORDS,
+      crs: (value, w) => w.t('myScore.crsWhole', { min: CRS_RANGE.min, max: CRS_RANGE.max, value }),
+    }),
   });
 }

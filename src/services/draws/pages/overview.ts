@@ -3,13 +3,15 @@
 // form. The numbers are those of GET /api/predict/ and /api/stats/.
 import { forestPlot, html } from '../../../core/pages/index.ts';
 import type { ForestRow, PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
+import type { StoredCategoryForecast } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import type { CategoryRecord } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
-import { count, dateRange, nextDraw, percent, range, score, scoreForm, sendPage, statusBadge, wordsOf } from './shared.ts';
+import { count, dateRange, nextDraw, percent, range, score, scoreForm, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 import { statusReasonText } from './status-reason.ts';
 
@@ -141,7 +143,7 @@ function notForecast(view: ForecastView, w: Words): SafeHtml {
           <a href="/categories/${c.id}">${c.name}</a>:
           ${
             f?.status === 'dormant'
-              ? t('overview.dormant', { since: loc.date(f.dormant_since ?? ''), last: loc.date(f.last_draw_date ?? '') })
+              ? html`${t('overview.dormant', { since: loc.date(f.dormant_since ?? ''), last: loc.date(f.last_draw_date ?? '') })}${ifResumedClause(f, w)}`
               : html`${t('overview.noForecastItem')}${latest ? t('overview.lastDraw', { date: loc.date(latest) }) : ''}${
                   f ? html`: ${statusReasonText(f.status_reason, w)}` : ''
                 }`
@@ -149,6 +151,20 @@ function notForecast(view: ForecastView, w: Words): SafeHtml {
         </li>`;
       })}
     </ul>`;
+}
+
+/** A dormant category's forecast should it draw again (its last values, the interval widened for the pause), in a clause. */
+function ifResumedClause(forecast: StoredCategoryForecast, w: Words): SafeHtml {
+  const resumed = forecast.if_resumed;
+  if (!resumed) return html``;
+  return html`<span class="if-resumed"
+    >${w.t('overview.ifResumed', {
+      crs: score(resumed.crs.point, w),
+      range: range(resumed.crs.min, resumed.crs.max, w),
+      invitations: count(resumed.invitations.point, w),
+      invitationsRange: range(resumed.invitations.min, resumed.invitations.max, w, count),
+    })}</span
+  >`;
 }
 
 /** What the intervals held in the backtest (the stored calibration of /api/models/). */
@@ -164,13 +180,13 @@ function calibrationSentence(view: ForecastView, w: Words): SafeHtml {
   </p>`;
 }
 
-export function overviewPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
-  app.get('/', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
+export function overviewPage(app: ServiceApp, state: DrawsState, kit: PageKit): void {
+  definePage(app, kit, {
+    url: '/',
+    read: ({ locale }) => readForecastView(state, locale.language),
+    render(view, { locale, chart }) {
+      const w = wordsOf(locale);
       const { t } = w;
-      const view = await readForecastView(routes, w.loc.language);
-      const version = await kit.dataVersion();
       const forecast = forecastRows(view);
       const young = forecast.filter((r) => r.young);
       return {
@@ -189,8 +205,7 @@ export function overviewPage(app: ServiceApp, routes: DrawsState, kit: PageKit):
                     ? html`<p class="note warn">${t('overview.young', { names: young.map((r) => r.category.name).join(', ') })}</p>`
                     : ''
                 }
-                ${kit.charts.figure(`${version}|${w.loc.language}|${NEXT_DRAWS_CHART}`, () => nextCutoffsChart(view, w))}
-                ${allRanksTable(view, w)}`
+                ${chart(NEXT_DRAWS_CHART, () => nextCutoffsChart(view, w))} ${allRanksTable(view, w)}`
           }
           ${calibrationSentence(view, w)}
           <p id="track-record-link">${t('overview.trackRecord')} <a href="/track-record">${t('overview.trackRecordLink')}</a>.</p>
@@ -199,6 +214,6 @@ export function overviewPage(app: ServiceApp, routes: DrawsState, kit: PageKit):
           <p>${t('overview.myScoreText')}</p>
           ${scoreForm(formCategories(view), {}, w, 'my-score-heading')}`,
       };
-    }),
-  );
+    },
+  });
 }

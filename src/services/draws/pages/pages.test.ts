@@ -1,7 +1,11 @@
 // Service D's pages on SQLite and PostgreSQL: on the demo data (every page, its numbers against the API's, every
 // chart's drawn marks against the rows behind it, the "my score" answer against clearance(), 400/404 as pages),
 // and on the real snapshot (a young category says its forecast is pooled and wider; dormant ones say since when).
-import { dateRange, wordsIn } from './shared.ts';
+import { count, dateRange, range, score, wordsIn } from './shared.ts';
+import { MAX_PAGE } from '../../../core/http/params.ts';
+import { layoutMessages } from '../../../core/i18n/messages/index.ts';
+import { ChartCache } from '../../../core/pages/charts.ts';
+import type { ServiceContext } from '../../../core/service.ts';
 import { formatDate } from '../../../core/i18n/format.ts';
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,6 +31,9 @@ import { NEXT_DRAWS_CHART } from './overview.ts';
 import { percent } from './shared.ts';
 
 const EN = wordsIn('en');
+const FR = wordsIn('fr');
+/** A text with its runs of spaces (no-break ones included) as one space, as textOf writes a page. */
+const spaced = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 interface ApiPrediction {
   rank: number;
@@ -113,10 +120,11 @@ describeEachDatabase(
   'draws pages on demo data',
   (t) => {
     let app: ServiceApp;
+    let ctx: ServiceContext;
     let predict: ApiPredictEntry[];
     let modelsCategories: ApiModelsCategory[];
     before(async () => {
-      const ctx = testContext(drawsService, t.db, {
+      ctx = testContext(drawsService, t.db, {
         dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-draws-pages-')),
         env: { ...process.env, [AS_OF_VARIABLE]: SNAPSHOT_AS_OF },
       });
@@ -413,6 +421,130 @@ describeEachDatabase(
       assert.equal(missing.status, 404);
       assert.match(missing.type, /^text\/html/);
       assert.match(missing.text, /category 99999 not found/);
+    });
+
+    it('a refused parameter is a 4xx page in the request’s language: the layout, the form when the page has one, D’s words', async () => {
+      const id = predict[0].category_id;
+      const cases: Array<[string, number, string, boolean]> = [
+        ['/draws?start_date=yesterday', 400, FR.t('error.date', { name: 'start_date', value: 'yesterday' }), true],
+        ['/draws?end_date=2024-02-31', 400, FR.t('error.realDate', { name: 'end_date', value: '2024-02-31' }), true],
+        ['/draws?page=0', 400, FR.t('error.page', { max: MAX_PAGE, value: '0' }), true],
+        ['/draws?category=99999', 400, FR.t('error.noCategory', { id: 99999 }), true],
+        [`/my-score?crs=abc&category=${id}`, 400, FR.t('myScore.crsWhole', { min: 0, max: 1200, value: 'abc' }), true],
+        [`/my-score?crs=1300&category=${id}`, 400, FR.t('myScore.crsMax', { max: 1200, value: 1300 }), true],
+        ['/my-score?crs=500', 400, FR.t('myScore.needCategory'), true],
+        ['/categories/abc', 400, FR.t('error.categoryPath', { value: 'abc' }), false],
+        [`/categories/${id}?history=some`, 400, FR.t('error.history', { value: 'some' }), false],
+        ['/categories/99999', 404, FR.t('error.categoryNotFound', { id: 99999 }), false],
+        ['/track-record?category=x', 400, FR.t('error.categoryId', { name: 'category', value: 'x' }), false],
+        ['/track-record?page=0', 400, FR.t('track.badPage', { value: '0' }), false],
+        ['/draws?category=1&category=x', 400, FR.t('error.repeated', { name: 'category' }), true],
+      ];
+      for (const [url, status, message, form] of cases) {
+        for (const res of [
+          await page(app, `${url}${url.includes('?') ? '&' : '?'}lang=fr`),
+          await app
+            .inject({ url, headers: { 'accept-language': 'fr-CA,fr;q=0.9' } })
+            .then((r) => ({ status: r.statusCode, body: r.body, text: textOf(r.body) })),
+        ]) {
+          assert.equal(res.status, status, url);
+          assert.match(res.body, /<html lang="fr">/, url);
+          assert.ok(res.text.includes(spaced(message)), `${url}: “${message}” in ${res.text.slice(0, 400)}`);
+          assert.ok(res.text.includes(layoutMessages.format('fr', 'error.cannotUse')), url);
+          assert.match(res.body, /role="alert"/, url);
+          if (form) assert.match(res.body, /<form class="filters" method="get"/, `${url}: its form redrawn`);
+          else {
+            const title = layoutMessages.format('fr', status === 404 ? 'error.notFound' : 'error.cannotShow');
+            assert.equal(textOf(/<h1>([\s\S]*?)<\/h1>/.exec(res.body)![1]), title, url);
+          }
+          // no English word of D's messages on the French page
+          assert.ok(!res.text.includes('must be'), `${url}: no English message`);
+        }
+      }
+    });
+
+    it('a chart is keyed by every input that changes it: the category, its history, the language and the as-of date', async () => {
+      const [id, other] = predict.map((p) => p.category_id);
+      const keys: string[] = [];
+      const figure = ChartCache.prototype.figure;
+      ChartCache.prototype.figure = function recorded(this: ChartCache, key, build) {
+        keys.push(key);
+        return figure.call(this, key, build);
+      };
+      const crsKey = async (url: string) => {
+        keys.length = 0;
+        const res = await page(app, url);
+        assert.equal(res.status, 200, url);
+        assert.equal(keys.length, 2, `${url}: two charts`);
+        return { key: keys[0], chart: figures(res.body).get(`category-${/\/categories\/(\d+)/.exec(url)![1]}-crs`)! };
+      };
+      // Each address is new to the response cache (utm_source, which no page reads), so each page is drawn.
+      try {
+        const first = await crsKey(`/categories/${id}?utm_source=a`);
+        const distinct = new Set([first.key]);
+        for (const url of [
+          `/categories/${id}?history=all&utm_source=b`,
+          `/categories/${other}?utm_source=c`,
+          `/categories/${id}?lang=fr&utm_source=d`,
+        ])
+          distinct.add((await crsKey(url)).key);
+        assert.equal(distinct.size, 4, 'another category, history or language: another chart');
+        // a parameter the page does not read changes nothing
+        assert.equal((await crsKey(`/categories/${id}?utm_source=e`)).key, first.key);
+        // the window of draws charted follows the as-of date, which the query does not name
+        const asOf = isoFromDayNumber(dayNumber(SNAPSHOT_AS_OF) + 365);
+        ctx.config.env[AS_OF_VARIABLE] = asOf;
+        const later = await crsKey(`/categories/${id}?utm_source=later`);
+        assert.notEqual(later.key, first.key);
+        const draws: ApiDraw[] = (await app.inject(`/api/draws/?category=${id}`)).json().data;
+        const since = isoFromDayNumber(dayNumber(asOf) - Math.round(365.25 * HISTORY_YEARS));
+        const charted = (chart: string) => tableRows(chart).filter((r) => !r[1].startsWith('next draw')).length;
+        assert.equal(charted(later.chart), draws.filter((d, i) => d.date >= since || i < HISTORY_MIN_DRAWS).length);
+        assert.ok(charted(later.chart) < charted(first.chart), 'a later as-of date charts fewer draws');
+      } finally {
+        ChartCache.prototype.figure = figure;
+        ctx.config.env[AS_OF_VARIABLE] = SNAPSHOT_AS_OF;
+      }
+    });
+
+    it('a dormant category’s forecast should it draw again is on / and on its page, said as conditional, in English and French', async () => {
+      let shown = 0;
+      for (const c of modelsCategories.filter((m) => m.status === 'dormant')) {
+        const entry = (await app.inject(`/api/predict/${c.category_id}/`)).json().data[0];
+        const resumed = entry.if_resumed as {
+          pause_gaps: number;
+          crs: { point: number; min: number; max: number };
+          invitations: { point: number; min: number; max: number };
+        } | null;
+        const one = await page(app, `/categories/${c.category_id}`);
+        if (!resumed) {
+          assert.doesNotMatch(one.body, /id="if-resumed"/, c.category_name);
+          continue;
+        }
+        shown++;
+        for (const [w, suffix] of [
+          [EN, ''],
+          [FR, '?lang=fr'],
+        ] as const) {
+          const figures = {
+            crs: score(resumed.crs.point, w),
+            range: range(resumed.crs.min, resumed.crs.max, w),
+            invitations: count(resumed.invitations.point, w),
+            invitationsRange: range(resumed.invitations.min, resumed.invitations.max, w, count),
+          };
+          const home = await page(app, `/${suffix}`);
+          assert.ok(home.text.includes(spaced(w.t('overview.ifResumed', figures))), `/${suffix}: ${c.category_name}`);
+          const res = await page(app, `/categories/${c.category_id}${suffix}`);
+          const section = /<section id="if-resumed"[\s\S]*?<\/section>/.exec(res.body);
+          assert.ok(section, `${c.category_name}${suffix}`);
+          assert.equal(textOf(/<h2[^>]*>([\s\S]*?)<\/h2>/.exec(section[0])![1]), w.t('category.ifResumed'));
+          const text = w.t('category.ifResumedText', { ...figures, gaps: Math.round(resumed.pause_gaps * 10) / 10 });
+          assert.equal(textOf(section[0].replace(/<h2[\s\S]*?<\/h2>/, '')), spaced(text));
+        }
+      }
+      assert.ok(shown > 0, 'the demo data has a dormant category with a forecast should it draw again');
+      const forecast = await page(app, `/categories/${predict[0].category_id}`);
+      assert.doesNotMatch(forecast.body, /id="if-resumed"/, 'a forecast category has no conditional forecast');
     });
 
     it('the page tour lists pages that all load', async () => {

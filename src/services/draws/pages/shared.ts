@@ -1,19 +1,19 @@
-// What Service D's pages share: the page's language and messages, reading a page's query, sending a page (a client error becomes a page of its
-// status with the message, never JSON or a 500), number formats, and the words of a category's forecast status.
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, badRequest } from '../../../core/http/errors.ts';
-import { parseDate } from '../../../core/http/params.ts';
+// What Service D's pages share: the page's language and messages, the names of categories in it, the category a
+// parameter names, D's words for a parameter the page's schema refuses, number formats, and the words of a category's
+// forecast status.
+import { badRequest, notFound } from '../../../core/http/errors.ts';
+import type { AjvError } from '../../../core/http/errors.ts';
 import type { Language } from '../../../core/i18n/language.ts';
 import { html, pageLocale } from '../../../core/pages/index.ts';
-import type { PageKit, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import type { PageLocale, SafeHtml } from '../../../core/pages/index.ts';
+import type { RawPageInput } from '../../../core/pages/page.ts';
 import { drawsMessages } from '../messages/index.ts';
 import type { Words } from '../messages/index.ts';
 import type { StoredCategoryForecast } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
-import { findCategory } from '../repository.ts';
+import { findCategory, frenchCategoryNames } from '../repository.ts';
 import type { CategoryRecord } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
-import { CATEGORY_NAMES_FR } from '../feed/categories.ts';
 import { statusReasonIn, statusReasonText } from './status-reason.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
 import { errorNote } from '../../../core/pages/replies.ts';
@@ -21,24 +21,17 @@ export { errorNote };
 
 /**
  * What a page writes with: its language's formatters (`loc`) and D's messages (`t`). Category names are the stored
- * English ones; `categoryIn` gives a known family its French name on a French page.
+ * English ones; `categoryIn` gives them their French names on a French page.
  */
 export type { Words };
 
-export function wordsOf(kit: PageKit, request: FastifyRequest): Words {
-  const loc = kit.locale(request);
+export function wordsOf(loc: PageLocale): Words {
   return { loc, t: drawsMessages.in(loc.language) };
-}
-
-/** A category named in `language`: a known family's French name in French, the stored name otherwise. */
-export function categoryIn<C extends { slug: string; name: string }>(category: C, language: Language): C {
-  const name = language === 'fr' ? CATEGORY_NAMES_FR[category.slug] : undefined;
-  return name === undefined ? category : { ...category, name };
 }
 
 /** Words of a language outside a request (tests). */
 export function wordsIn(language: Language): Words {
-  return { loc: pageLocale(language, false), t: drawsMessages.in(language) };
+  return wordsOf(pageLocale(language, false));
 }
 
 /** The header (title and sections) in a language. */
@@ -56,66 +49,69 @@ export function drawsHeader(language: Language): { serviceTitle: string; section
   };
 }
 
-/** A page's query as Fastify parses it without a schema (a repeated name gives a list). */
-export type PageQuery = Record<string, string | string[] | undefined>;
-
-/** The first value of a query parameter; an empty value counts as absent. */
-export function param(query: unknown, name: string): string | undefined {
-  const raw = (query as PageQuery | undefined)?.[name];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
+/** The names categories go by on a page in `language` (by id): the French ones on a French page; none in English. */
+export async function categoryNames(state: DrawsState, language: Language): Promise<ReadonlyMap<number, string>> {
+  return language === 'fr' ? frenchCategoryNames(state.db) : new Map();
 }
 
-/** A YYYY-MM-DD date of a form (400 otherwise). */
-export function dateParam(value: string | undefined, name: string, w: Words): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw badRequest(w.t('error.date', { name, value }));
-  return parseDate(value, name);
+/** A category under its name in the page's language (`names`: categoryNames), the stored name where it has none. */
+export function categoryIn<C extends { id: number; name: string }>(category: C, names: ReadonlyMap<number, string>): C {
+  const name = names.get(category.id);
+  return name === undefined ? category : { ...category, name };
 }
 
-/** A category chosen in a form: 400 for a value that is not a whole number or names no category. */
-export async function categoryParam(
-  routes: DrawsState,
-  value: string | undefined,
+/** The category a page's `category` parameter names (checked by the schema as a whole number): 400 for no category. */
+export async function chosenCategory(
+  state: DrawsState,
+  id: string | undefined,
+  names: ReadonlyMap<number, string>,
   w: Words,
-  name = 'category',
 ): Promise<CategoryRecord | undefined> {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(value)) throw badRequest(w.t('error.categoryId', { name, value }));
-  const category = await findCategory(routes.db, Number(value));
-  if (!category) throw badRequest(w.t('error.noCategory', { id: Number(value) }));
-  return categoryIn(category, w.loc.language);
+  if (id === undefined) return undefined;
+  const category = await findCategory(state.db, Number(id));
+  if (!category) throw badRequest(w.t('error.noCategory', { id: Number(id) }));
+  return categoryIn(category, names);
 }
+
+/** The category a page's path names: 404 for no category. */
+export async function pathCategory(state: DrawsState, id: string, w: Words): Promise<CategoryRecord> {
+  const category = await findCategory(state.db, Number(id));
+  if (!category) throw notFound(w.t('error.categoryNotFound', { id: Number(id) }));
+  return category;
+}
+
+/** How a page words a parameter its schema refused, in its language: by the parameter's name, from its value as written. */
+export type ParameterWords = Readonly<Record<string, (value: string, w: Words, keyword: string) => string>>;
+
+/** The dates of GET /api/draws/ as D's pages word them. */
+export const DATE_WORDS: ParameterWords = {
+  start_date: (value, w) => w.t('error.date', { name: 'start_date', value }),
+  end_date: (value, w) => w.t('error.date', { name: 'end_date', value }),
+};
+
+/** The `category` query parameter as D's pages word it. */
+export const CATEGORY_WORDS: ParameterWords = {
+  category: (value, w) => w.t('error.categoryId', { name: 'category', value }),
+};
 
 /**
- * Sends a page; an HttpError of status 4xx thrown while building it becomes a page of that status with the
- * message (never cached). `fallback` draws the page around the message (e.g. the form, to correct the input).
+ * A page's `message` (core/pages/page.ts): the refused parameter said by D's catalogue in the page's language, with
+ * the value the client wrote; the API's message for what `words` does not name (read's own errors are worded already).
  */
-export async function sendPage(
-  kit: PageKit,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  build: () => Promise<PageRequest>,
-  fallback?: (message: string) => Promise<PageRequest>,
-): Promise<string> {
-  try {
-    return await kit.send(request, reply, await build());
-  } catch (error) {
-    if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
-    reply.code(error.statusCode).header('cache-control', 'no-store');
-    if (fallback && error.statusCode === 400) return kit.send(request, reply, await fallback(error.message));
-    const { loc, t } = wordsOf(kit, request);
-    const title = loc.layout(error.statusCode === 404 ? 'error.notFound' : 'error.cannotShow');
-    return kit.send(request, reply, {
-      title,
-      body: html`<h1>${title}</h1>
-        ${errorNote(error.message, loc)}
-        <p>
-          <a href="/">${t('error.links.next')}</a> · <a href="/draws">${t('nav.draws')}</a> ·
-          <a href="/my-score">${t('nav.myScore')}</a>
-        </p>`,
-    });
-  }
+export function parameterMessage(words: ParameterWords) {
+  return (error: unknown, input: RawPageInput): string | undefined => {
+    const first = (error as { validation?: readonly AjvError[] } | undefined)?.validation?.[0];
+    if (!first) return undefined;
+    const name = (first.instancePath ?? '').replace(/^\//, '') || String(first.params.missingProperty ?? '');
+    const say = Object.hasOwn(words, name) ? words[name] : undefined;
+    if (!say) return undefined;
+    const w = wordsOf(input.locale);
+    // A name written twice reaches the schema as a list: its first value is not what was refused.
+    if (Array.isArray((input.request.query as Record<string, unknown> | undefined)?.[name])) return w.t('error.repeated', { name });
+    const path = input.request.params as Record<string, unknown> | undefined;
+    const value = input.form[name] ?? String(path?.[name] ?? '');
+    return say(value.trim(), w, first.keyword);
+  };
 }
 
 export function count(n: number, w: Words): string {

@@ -1,17 +1,33 @@
 // `/track-record`: every forecast as served beside the draw that happened, and each category's running record (MAE
 // against repeating the last draw, interval score, coverage). The numbers are those of GET /api/track-record/.
-import { badRequest } from '../../../core/http/errors.ts';
+import { Type } from 'typebox';
 import { html } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { listCategories } from '../repository.ts';
+import { TrackRecordQuery } from '../schemas/track-record.ts';
 import type { DrawsState } from '../state.ts';
 import { readTrackRecord, trackRecordEntry } from '../track-record.ts';
 import type { CategoryRecordSummary, SeriesRecord, TrackRecordEntry } from '../track-record.ts';
-import { categoryIn, categoryParam, count, param, percent, range, score, sendPage, wordsOf } from './shared.ts';
+import {
+  CATEGORY_WORDS,
+  categoryIn,
+  categoryNames,
+  chosenCategory,
+  count,
+  parameterMessage,
+  percent,
+  range,
+  score,
+  wordsOf,
+} from './shared.ts';
 import type { Words } from './shared.ts';
 
 const PER_PAGE = 100;
+
+/** GET /api/track-record/'s category and page (the page shows PER_PAGE forecasts a page, whatever a limit says). */
+const TrackRecordPageQuery = Type.Object({ category: TrackRecordQuery.properties.category, page: TrackRecordQuery.properties.page });
 
 const fixedIn = (x: number, digits: number, w: Words) => w.loc.fixed(x, digits);
 const figure = (x: number | null, w: Words, digits = 1) => (x === null ? '—' : fixedIn(x, digits, w));
@@ -104,21 +120,24 @@ function entriesTable(entries: readonly TrackRecordEntry[], w: Words): SafeHtml 
   </div>`;
 }
 
-export function trackRecordPage(app: ServiceApp, routes: DrawsState, kit: PageKit): void {
-  app.get('/track-record', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
-      const { t } = w;
-      const category = await categoryParam(routes, param(request.query, 'category'), w);
-      const rawPage = param(request.query, 'page');
-      if (rawPage !== undefined && !/^[1-9]\d{0,5}$/.test(rawPage)) throw badRequest(t('track.badPage', { value: rawPage }));
-      const page = rawPage === undefined ? 1 : Number(rawPage);
-      await routes.recordServed();
+export function trackRecordPage(app: ServiceApp, state: DrawsState, kit: PageKit): void {
+  definePage(app, kit, {
+    url: '/track-record',
+    query: TrackRecordPageQuery,
+    async read({ query, locale }) {
+      const names = await categoryNames(state, locale.language);
+      const category = await chosenCategory(state, query.category, names, wordsOf(locale));
+      await state.recordServed();
       const [record, categories] = await Promise.all([
-        readTrackRecord(routes.db, { categoryId: category?.id, page, limit: PER_PAGE }),
-        listCategories(routes.db, { activeOnly: false }),
+        readTrackRecord(state.db, { categoryId: category?.id, page: query.page ?? 1, limit: PER_PAGE }),
+        listCategories(state.db, { activeOnly: false }),
       ]);
-      const names = new Map(categories.map((c) => [c.id, categoryIn(c, w.loc.language).name]));
+      return { category, record, names: new Map(categories.map((c) => [c.id, categoryIn(c, names).name])) };
+    },
+    render({ category, record, names }, { query, locale }) {
+      const w = wordsOf(locale);
+      const { t } = w;
+      const page = query.page ?? 1;
       const entries = record.rows.map((r) => trackRecordEntry(r, names.get(r.category_id) ?? ''));
       const pages = Math.max(1, Math.ceil(record.count / PER_PAGE));
       const base = category ? `/track-record?category=${category.id}&` : '/track-record?';
@@ -145,6 +164,7 @@ export function trackRecordPage(app: ServiceApp, routes: DrawsState, kit: PageKi
           }
           <p>${t('track.json')} <a href="/api/track-record/">/api/track-record/</a>.</p>`,
       };
-    }),
-  );
+    },
+    message: parameterMessage({ ...CATEGORY_WORDS, page: (value, w) => w.t('track.badPage', { value }) }),
+  });
 }
