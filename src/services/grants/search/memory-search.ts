@@ -38,6 +38,7 @@ import type { DataVersionWatcher } from '../../../core/service.ts';
 import { SORT_ORDERS } from './query.ts';
 import { popcount } from './bitset.ts';
 import { TextDictionary } from './text-match.ts';
+import { agreementsOfFrenchTexts, frenchTextsInDatabase } from './french-in-database.ts';
 import type { SearchFilters, SearchOrder, SearchPage, SortColumn, SortField } from './query.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from '../source/index.ts';
 import type { GrantsLanguage } from '../language.ts';
@@ -126,9 +127,14 @@ interface Snapshot {
   /** Totals by department, by total value descending. */
   departments: DepartmentTotal[];
   english: LanguageIndex;
-  /** The French texts: read on the first search that asks for them (most searches never do). */
+  /**
+   * The French texts: read in the background from the first search that asks for them (most searches never do);
+   * until they are held, the database answers the French part of a search (french-in-database.ts).
+   */
   french: Promise<LanguageIndex> | null;
   frenchHeld: LanguageIndex | null;
+  /** The agreements in the order of their ids (idOrder), for the database's answers; made on first use. */
+  byId: Int32Array | null;
   /** Orders other than by value (built on first use). */
   orderings: Map<SortField, Ordering>;
   /**
@@ -151,6 +157,11 @@ interface TextMatch {
   /** Whether the language keeps this match among its recent strings (then `agreements` may be added). */
   kept: boolean;
   agreements?: Int32Array;
+  /**
+   * The agreements of the `exact` texts, where no inverted lists of the language are held (the database answered
+   * for the French texts: its `agreements` are set too).
+   */
+  exactAgreements?: Int32Array;
 }
 
 /** Recent search strings whose text ids are kept per language, and the most ids kept in all (4 bytes each). */
@@ -167,6 +178,11 @@ export interface MemorySearchResult {
   count: number;
   /** The page's ids, in the requested order. */
   ids: number[];
+  /**
+   * Where the French texts were searched (a search in French): in memory, or by the database while their index
+   * loads (the same answer, slower).
+   */
+  frenchTexts?: 'memory' | 'database';
 }
 
 const ENGLISH_COLUMNS = SEARCHED_COLUMNS.filter((c) => !c.column.endsWith('_fr'));
@@ -197,12 +213,16 @@ export class MemorySearch {
 
   private readonly maxValuesSortedByList: number;
   private readonly minPostingsKept: number;
+  private readonly readsFrench: boolean;
 
-  /** The options are for tests (`maxValuesSortedByList` 0: always the DISTINCT query; `minPostingsKept` 0: keep every agreement set). */
+  /**
+   * The options are for tests (`maxValuesSortedByList` 0: always the DISTINCT query; `minPostingsKept` 0: keep every
+   * agreement set; `readsFrench` false: the French texts are never read, the database answers every French search).
+   */
   constructor(
     db: Kysely<GrantsDatabase>,
     versions: DataVersionWatcher,
-    options: { maxValuesSortedByList?: number; minPostingsKept?: number } = {},
+    options: { maxValuesSortedByList?: number; minPostingsKept?: number; readsFrench?: boolean } = {},
   ) {
     this.db = db;
     this.versions = versions;
@@ -216,6 +236,7 @@ export class MemorySearch {
     });
     this.maxValuesSortedByList = options.maxValuesSortedByList ?? MAX_VALUES_SORTED_BY_LIST;
     this.minPostingsKept = options.minPostingsKept ?? MIN_POSTINGS_KEPT;
+    this.readsFrench = options.readsFrench ?? true;
   }
 
   private storedVersion(): Promise<string | null> {
@@ -249,19 +270,43 @@ export class MemorySearch {
     return this.held.now?.frenchHeld != null;
   }
 
+  /** Reads the French texts of the current snapshot unless held (a search in French starts this itself). */
+  async loadFrench(): Promise<void> {
+    await this.frenchOf(await this.current());
+  }
+
   async search(filters: SearchFilters, order: SearchOrder, page: SearchPage): Promise<MemorySearchResult> {
     const s = await this.current();
-    let texts: TextMatch[] | null = null;
+    let languages: Array<{ match: TextMatch; index: LanguageIndex | null }> | null = null;
+    let frenchTexts: MemorySearchResult['frenchTexts'];
     if (filters.text !== undefined) {
-      const languages = [s.english];
-      if (searchesFrench(filters.language)) languages.push(await this.frenchOf(s));
-      texts = [];
-      for (const l of languages) texts.push(await this.textMatch(s, l, filters.text, l !== s.english));
+      languages = [{ match: await this.textMatch(s, s.english, filters.text, false), index: s.english }];
+      if (searchesFrench(filters.language)) {
+        // the French index when held; else the database answers, while the index loads in the background
+        const french = s.frenchHeld ?? this.startFrench(s);
+        frenchTexts = french === null ? 'database' : 'memory';
+        const match = french === null ? await this.frenchInDatabase(s, filters.text) : await this.textMatch(s, french, filters.text, true);
+        languages.push({ match, index: french });
+      }
     }
     if (order.field !== 'agreement_value' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);
     // from here on synchronous: the snapshot's scratch arrays are this search's until it returns
-    const languages = texts === null ? null : texts.map((m, k) => ({ match: m, index: k === 0 ? s.english : s.frenchHeld! }));
+    const texts = languages?.map((l) => l.match) ?? null;
     const count = collect(s, languages, filters, this.minPostingsKept);
+    const result = this.page(s, languages, texts, count, filters, order, page);
+    return frenchTexts === undefined ? result : { ...result, frenchTexts };
+  }
+
+  /** The page of a search whose `count` matches `collect` left in the snapshot's bitset (synchronous). */
+  private page(
+    s: Snapshot,
+    languages: Array<{ match: TextMatch; index: LanguageIndex | null }> | null,
+    texts: TextMatch[] | null,
+    count: number,
+    filters: SearchFilters,
+    order: SearchOrder,
+    page: SearchPage,
+  ): MemorySearchResult {
     if (count === 0 || page.offset >= count) return { count, ids: [] };
     const ranked =
       languages !== null && !languages.every((l) => l.match.exact === 'all') && languages.some((l) => l.match.exact !== 'none');
@@ -270,7 +315,8 @@ export class MemorySearch {
     const first = s.exactMatches;
     first.fill(0);
     for (const { match, index } of languages) {
-      if (match.exact !== 'none') addAgreements(index, match.exact === 'all' ? match.ids : match.exact, first);
+      if (match.exactAgreements !== undefined) for (let w = 0; w < first.length; w++) first[w] |= match.exactAgreements[w];
+      else if (match.exact !== 'none' && index !== null) addAgreements(index, match.exact === 'all' ? match.ids : match.exact, first);
     }
     let firstCount = 0;
     for (let w = 0; w < first.length; w++) {
@@ -381,6 +427,46 @@ export class MemorySearch {
 
   private current(): Promise<Snapshot> {
     return this.held.current();
+  }
+
+  /**
+   * The snapshot's French texts if held; else null, their read started in the background unless under way (its
+   * failure is forgotten: the next French search starts another).
+   */
+  private startFrench(s: Snapshot): LanguageIndex | null {
+    if (s.frenchHeld !== null) return s.frenchHeld;
+    if (s.french === null && this.readsFrench) this.frenchOf(s).catch(() => {});
+    return null;
+  }
+
+  /**
+   * The French part of a search answered by the database (french-in-database.ts) as a match whose agreements, and
+   * those of its exact texts, are given as bitsets of the snapshot's agreements (rows not in the snapshot are left
+   * to the reload their import causes).
+   */
+  private async frenchInDatabase(s: Snapshot, text: string): Promise<TextMatch> {
+    const { ids, exact } = await frenchTextsInDatabase(this.db, text);
+    const rows = await agreementsOfFrenchTexts(this.db, ids);
+    const byId = (s.byId ??= idOrder(s));
+    const agreements = new Int32Array(s.matches.length);
+    const exactAgreements = new Int32Array(s.matches.length);
+    const matched = new Set(ids);
+    for (const { id, texts } of rows) {
+      // the agreement numbered `a` with this id: a binary search of the agreements in id order
+      let lo = 0;
+      let hi = byId.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (s.ids[byId[mid]] < id) lo = mid + 1;
+        else hi = mid;
+      }
+      const a = byId[lo];
+      if (byId.length === 0 || s.ids[a] !== id) continue;
+      if (texts.some((t) => matched.has(t))) agreements[a >>> 5] |= 1 << (a & 31);
+      if (texts.some((t) => exact.has(t))) exactAgreements[a >>> 5] |= 1 << (a & 31);
+    }
+    const exactIds = ids.filter((t) => exact.has(t));
+    return { ids, exact: exactIds.length === 0 ? 'none' : exactIds, kept: false, agreements, exactAgreements };
   }
 
   /** The snapshot's French texts, read on first use (one read however many searches ask). */
@@ -539,6 +625,7 @@ export class MemorySearch {
       ),
       french: null,
       frenchHeld: null,
+      byId: null,
       orderings: new Map(),
       matches: new Int32Array(Math.ceil(n / 32)),
       exactMatches: new Int32Array(Math.ceil(n / 32)),
@@ -729,7 +816,7 @@ function filterCodes(s: Snapshot, filters: SearchFilters): FilterCodes | null {
  */
 function collect(
   s: Snapshot,
-  texts: Array<{ match: TextMatch; index: LanguageIndex }> | null,
+  texts: Array<{ match: TextMatch; index: LanguageIndex | null }> | null,
   filters: SearchFilters,
   minPostingsKept: number,
 ): number {
@@ -747,6 +834,7 @@ function collect(
         for (let w = 0; w < bits.length; w++) bits[w] |= match.agreements[w];
         continue;
       }
+      if (index === null) continue; // (a match without inverted lists has its agreements)
       const alone = texts.length === 1;
       const into = alone ? bits : s.exactMatches; // (scratch here: the exact rank is computed after the count)
       if (!alone) into.fill(0);
