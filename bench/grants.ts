@@ -97,6 +97,8 @@ const SEARCH_URLS = [
   'q=health&limit=100&recipient_type=F',
   'q=health&limit=100&province=QC&fiscal_year=2019-20&recipient_type=F',
 ];
+/** French strings searched from the first French search until the French texts are held (each once, then with pages). */
+const FRENCH_WHILE_LOADING = ['santé', 'subventions', 'recherche', 'montreal', 'journaux communautaires', 'développement'];
 /** Searches in French (the French texts too, stemmed), after the others. */
 const FRENCH_URLS = ['q=sant%C3%A9&limit=100&lang=fr', 'q=subventions&limit=100&lang=fr', 'q=health&limit=100&lang=fr'];
 /**
@@ -151,7 +153,7 @@ const WARM_NEW_STRINGS = [
 
 interface ServedC {
   port: number;
-  ask<K extends 'cpuMs' | 'rssMb'>(question: 'cpu' | 'memory', key: K): Promise<number>;
+  ask<K extends 'cpuMs' | 'rssMb' | 'holdsFrench'>(question: 'cpu' | 'memory' | 'french', key: K): Promise<number>;
   memory(): Promise<ServeMemory>;
   get(query: string): Promise<{ count: number }>;
   /** Milliseconds from sending the request to the last byte of the answer, read as it comes (not decoded). */
@@ -181,7 +183,7 @@ async function serveC(dbUrl: string, tree?: string): Promise<ServedC> {
   };
   const first = await next();
   if (!('port' in first)) throw new Error('the server sent no port');
-  const ask = async <K extends 'cpuMs' | 'rssMb'>(question: 'cpu' | 'memory', key: K): Promise<number> => {
+  const ask = async <K extends 'cpuMs' | 'rssMb' | 'holdsFrench'>(question: 'cpu' | 'memory' | 'french', key: K): Promise<number> => {
     server.send(question);
     const m = (await next()) as Record<string, number>;
     return m[key];
@@ -283,7 +285,28 @@ async function searchOverHttp(dbUrl: string, rounds: number, tree?: string): Pro
     }
     await firstRequests(WARM_NEW_STRINGS, 'after the rounds');
     console.log(`server RSS after the searches: ${(await ask('memory', 'rssMb')).toFixed(0)} MiB`);
-    // then in French: the first such search reads the French texts (search/memory-search.ts)
+    // then in French: the first such search starts reading the French texts in the background
+    // (search/memory-search.ts), and the database answers the French searches until they are held
+    // (search/french-in-database.ts): the first requests of French strings until then, and how long that took
+    const frenchStart = performance.now();
+    const during: Array<{ query: string; ms: number; cpuMs: number; count: number }> = [];
+    for (let k = 0; (await ask('french', 'holdsFrench')) === 0 && k < 1000; k++) {
+      const query = `q=${encodeURIComponent(FRENCH_WHILE_LOADING[k % FRENCH_WHILE_LOADING.length])}&limit=100&lang=fr${k < FRENCH_WHILE_LOADING.length ? '' : `&offset=${k}`}`;
+      const cpu0 = await ask('cpu', 'cpuMs');
+      t = performance.now();
+      const { count } = await get(query);
+      during.push({ query, ms: performance.now() - t, cpuMs: (await ask('cpu', 'cpuMs')) - cpu0, count });
+    }
+    const heldAfter = (performance.now() - frenchStart) / 1000;
+    for (const d of during.slice(0, FRENCH_WHILE_LOADING.length))
+      console.log(`while loading, answered by the database: ${d.query.padEnd(50)} ${String(d.count).padStart(8)} ${fmt(d.ms)} ms (server CPU ${fmt(d.cpuMs)} ms); load average ${load()}`);
+    if (during.length > 0) {
+      const times = during.map((d) => d.ms);
+      console.log(
+        `French texts held ${heldAfter.toFixed(1)} s after the first French search; ${during.length} French searches meanwhile: first ${fmt(times[0])} ms, p50 ${fmt(quantile(times, 0.5))} ms, max ${fmt(Math.max(...times))} ms`,
+      );
+    }
+    console.log(`server RSS with the French texts held: ${(await ask('memory', 'rssMb')).toFixed(0)} MiB`);
     for (const query of FRENCH_URLS) {
       t = performance.now();
       const { count } = await get(query);
