@@ -30,7 +30,11 @@ export interface FrenchTexts {
 export async function frenchTextsInDatabase(db: Kysely<GrantsDatabase>, text: string): Promise<FrenchTexts> {
   const needle = foldCase(text.trim());
   const found = new Map<number, string>(); // id → text as stored
-  const substring = await db.selectFrom('grants_texts').select(['id', 'text']).where(substringMatch(db, GRANTS_SEARCH, text)).execute();
+  const substring = await db
+    .selectFrom('grants_texts')
+    .select(['id', 'text'])
+    .where(substringMatch(db, GRANTS_SEARCH, text))
+    .execute();
   for (const r of substring) found.set(Number(r.id), r.text);
   const wanted = searchStems(text);
   if (wanted.length > 0) {
@@ -66,6 +70,10 @@ export async function agreementsOfFrenchTexts(
     FRENCH_TEXT_IDS.map((c) => sql`${sql.ref(c)} in ${list}`),
     sql` or `,
   );
-  const rows = await db.selectFrom('grants_agreements').select(['id', ...FRENCH_TEXT_IDS]).where(sql<boolean>`(${holds})`).execute();
+  const rows = await db
+    .selectFrom('grants_agreements')
+    .select(['id', ...FRENCH_TEXT_IDS])
+    .where(sql<boolean>`(${holds})`)
+    .execute();
   return rows.map((r) => ({ id: Number(r.id), texts: FRENCH_TEXT_IDS.map((c) => Number(r[c] ?? 0)) }));
 }

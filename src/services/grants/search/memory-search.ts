@@ -87,6 +87,9 @@ interface LanguageIndex {
   recentTextIds: number;
 }
 
+/** A language's inverted lists from text ids to agreements (LanguageIndex). */
+type InvertedLists = Pick<LanguageIndex, 'offsets' | 'postings'>;
+
 /** Totals of one publishing organization (department). */
 export interface DepartmentTotal {
   owner_org: string;
@@ -135,6 +138,8 @@ interface Snapshot {
   frenchHeld: LanguageIndex | null;
   /** The agreements in the order of their ids (idOrder), for the database's answers; made on first use. */
   byId: Int32Array | null;
+  /** The French texts' inverted lists, once read (before their texts are): the database's answers use them. */
+  frenchLists: InvertedLists | null;
   /** Orders other than by value (built on first use). */
   orderings: Map<SortField, Ordering>;
   /**
@@ -446,10 +451,18 @@ export class MemorySearch {
    */
   private async frenchInDatabase(s: Snapshot, text: string): Promise<TextMatch> {
     const { ids, exact } = await frenchTextsInDatabase(this.db, text);
-    const rows = await agreementsOfFrenchTexts(this.db, ids);
-    const byId = (s.byId ??= idOrder(s));
     const agreements = new Int32Array(s.matches.length);
     const exactAgreements = new Int32Array(s.matches.length);
+    const exactIds = ids.filter((t) => exact.has(t));
+    const match: TextMatch = { ids, exact: exactIds.length === 0 ? 'none' : exactIds, kept: false, agreements, exactAgreements };
+    if (s.frenchLists !== null) {
+      // the texts' agreements from the inverted lists, read first (no scan of the agreements)
+      addAgreements(s.frenchLists, ids, agreements);
+      addAgreements(s.frenchLists, exactIds, exactAgreements);
+      return match;
+    }
+    const rows = await agreementsOfFrenchTexts(this.db, ids);
+    const byId = (s.byId ??= idOrder(s));
     const matched = new Set(ids);
     for (const { id, texts } of rows) {
       // the agreement numbered `a` with this id: a binary search of the agreements in id order
@@ -465,8 +478,7 @@ export class MemorySearch {
       if (texts.some((t) => matched.has(t))) agreements[a >>> 5] |= 1 << (a & 31);
       if (texts.some((t) => exact.has(t))) exactAgreements[a >>> 5] |= 1 << (a & 31);
     }
-    const exactIds = ids.filter((t) => exact.has(t));
-    return { ids, exact: exactIds.length === 0 ? 'none' : exactIds, kept: false, agreements, exactAgreements };
+    return match;
   }
 
   /** The snapshot's French texts, read on first use (one read however many searches ask). */
@@ -487,10 +499,16 @@ export class MemorySearch {
 
   /**
    * The French columns' text ids of every agreement of the snapshot, read in the order of ids and matched to the
-   * snapshot's agreements by id (rows an import added since are left to the reload it causes), then their texts.
+   * snapshot's agreements by id (rows an import added since are left to the reload it causes), their inverted lists
+   * (kept at once: the database's answers use them), then their texts.
    */
   private async readFrench(s: Snapshot): Promise<LanguageIndex> {
-    const byId = idOrder(s);
+    return languageIndex(this.db, await this.frenchTextIds(s), s.size, 'fr', (lists) => (s.frenchLists = lists));
+  }
+
+  /** The French columns' text ids of each agreement of the snapshot (by agreement number; 0: none). */
+  private async frenchTextIds(s: Snapshot): Promise<Uint32Array[]> {
+    const byId = (s.byId ??= idOrder(s));
     const textIds = FRENCH_COLUMNS.map(() => new Uint32Array(s.size));
     let p = 0;
     let after = -Infinity;
@@ -514,7 +532,16 @@ export class MemorySearch {
       if (rows.length < LOAD_CHUNK_ROWS || p === byId.length) break;
       after = Number(rows[rows.length - 1].id);
     }
-    return languageIndex(this.db, textIds, s.size, 'fr');
+    return textIds;
+  }
+
+  /** For tests: reads the French texts' inverted lists alone (as a load does first), not their texts. */
+  async loadFrenchLists(): Promise<void> {
+    const s = await this.current();
+    if (s.frenchLists === null) {
+      const { offsets, postings } = invertedLists(await this.frenchTextIds(s), s.size);
+      s.frenchLists = { offsets, postings };
+    }
   }
 
   private async read(version: string | null): Promise<Snapshot> {
@@ -626,6 +653,7 @@ export class MemorySearch {
       french: null,
       frenchHeld: null,
       byId: null,
+      frenchLists: null,
       orderings: new Map(),
       matches: new Int32Array(Math.ceil(n / 32)),
       exactMatches: new Int32Array(Math.ceil(n / 32)),
@@ -877,7 +905,7 @@ function collect(
 }
 
 /** Adds to `bits` the agreements holding one of the texts `ids` of a language; returns the postings walked. */
-function addAgreements(language: LanguageIndex, ids: Uint32Array, bits: Int32Array): number {
+function addAgreements(language: InvertedLists, ids: Uint32Array, bits: Int32Array): number {
   const { postings, offsets } = language;
   const reader = new VarintReader();
   let walked = 0;
@@ -1006,7 +1034,21 @@ function pageIds(
  * The index of one language's searched texts: `textIds[k][a]`, the dictionary id of agreement a's text in the
  * language's k-th column (0: none); the inverted lists by counting sort, then the texts they name.
  */
-async function languageIndex(db: Kysely<GrantsDatabase>, textIds: Uint32Array[], n: number, language: 'en' | 'fr'): Promise<LanguageIndex> {
+async function languageIndex(
+  db: Kysely<GrantsDatabase>,
+  textIds: Uint32Array[],
+  n: number,
+  language: 'en' | 'fr',
+  onLists?: (lists: InvertedLists) => void,
+): Promise<LanguageIndex> {
+  const { offsets, postings, used } = invertedLists(textIds, n);
+  onLists?.({ offsets, postings });
+  const texts = await TextDictionary.load(db, { used, french: language === 'fr' });
+  return { texts, offsets, postings, recentTexts: new Map(), recentTextIds: 0 };
+}
+
+/** The inverted lists of `textIds` (languageIndex), and which text ids they use (`used[t]` 1). */
+function invertedLists(textIds: Uint32Array[], n: number): InvertedLists & { used: Uint8Array } {
   let maxText = 0;
   for (const column of textIds) for (let a = 0; a < n; a++) if (column[a] > maxText) maxText = column[a];
   const offsets = new Uint32Array(maxText + 2);
@@ -1019,9 +1061,7 @@ async function languageIndex(db: Kysely<GrantsDatabase>, textIds: Uint32Array[],
   for (let a = 0; a < n; a++) {
     for (const column of textIds) if (column[a] !== 0) numbers[fill[column[a]]++] = a;
   }
-  const postings = encodePostings(numbers, offsets);
-  const texts = await TextDictionary.load(db, { used, french: language === 'fr' });
-  return { texts, offsets, postings, recentTexts: new Map(), recentTextIds: 0 };
+  return { postings: encodePostings(numbers, offsets), offsets, used };
 }
 
 type CountedDepartment = DepartmentTotal & { firstId: number };
