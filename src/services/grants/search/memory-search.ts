@@ -287,10 +287,19 @@ export class MemorySearch {
     if (filters.text !== undefined) {
       languages = [{ match: await this.textMatch(s, s.english, filters.text, false), index: s.english }];
       if (searchesFrench(filters.language)) {
-        // the French index when held; else the database answers, while the index loads in the background
-        const french = s.frenchHeld ?? this.startFrench(s);
+        // the French index when held; else the database answers, and the index is loaded in the background from
+        // then on (not during that answer: the two would share the process and the database)
+        const french = s.frenchHeld;
         frenchTexts = french === null ? 'database' : 'memory';
-        const match = french === null ? await this.frenchInDatabase(s, filters.text) : await this.textMatch(s, french, filters.text, true);
+        let match: TextMatch;
+        if (french !== null) match = await this.textMatch(s, french, filters.text, true);
+        else {
+          try {
+            match = await this.frenchInDatabase(s, filters.text);
+          } finally {
+            this.startFrench(s);
+          }
+        }
         languages.push({ match, index: french });
       }
     }
@@ -435,13 +444,11 @@ export class MemorySearch {
   }
 
   /**
-   * The snapshot's French texts if held; else null, their read started in the background unless under way (its
-   * failure is forgotten: the next French search starts another).
+   * Starts reading the snapshot's French texts in the background unless held or under way (a failure is forgotten:
+   * the next French search starts another read).
    */
-  private startFrench(s: Snapshot): LanguageIndex | null {
-    if (s.frenchHeld !== null) return s.frenchHeld;
-    if (s.french === null && this.readsFrench) this.frenchOf(s).catch(() => {});
-    return null;
+  private startFrench(s: Snapshot): void {
+    if (s.frenchHeld === null && s.french === null && this.readsFrench) this.frenchOf(s).catch(() => {});
   }
 
   /**
