@@ -3,8 +3,8 @@
 //   import <db-url> <csv>  the real importer, as `pdi import grants` runs it
 //   serve <db-url> [tree]  Service C over HTTP on a free port, as `serve grants` with one worker and the response
 //                          cache off; answers 'cpu' with its CPU time so far and 'memory' with its RSS and, after a
-//                          full garbage collection (run with --expose-gc), its heap used and memory outside the heap;
-//                          exits on 'stop'. `tree`: another checkout's root whose src/ is served (the same measurement
+//                          full garbage collection (run with --expose-gc), its heap used and memory outside the heap,
+//                          'french' with 1 when C's search holds the French texts in memory (else 0); exits on 'stop'. `tree`: another checkout's root whose src/ is served (the same measurement
 //                          of an older commit, in the same run)
 // parse and import answer the parent with one message: wall time, CPU time, peak RSS and, for an import, its report.
 import path from 'node:path';
@@ -17,7 +17,7 @@ import type { ServiceContext } from '../src/core/service.ts';
 import type * as GrantsService from '../src/services/grants/service.ts';
 
 /** What `serve` sends: first its port, then an answer to each 'cpu' or 'memory' message. */
-export type ServeMessage = { port: number } | { cpuMs: number } | ServeMemory;
+export type ServeMessage = { port: number } | { cpuMs: number } | { holdsFrench: number } | ServeMemory;
 export interface ServeMemory {
   rssMb: number;
   /** After a full garbage collection (0 when the child runs without --expose-gc). */
@@ -61,7 +61,17 @@ if (mode === 'serve') {
     redis: null,
     dataVersion: new DataVersionWatcher(db, 'grants'),
   };
-  const app = await buildServiceApp(grantsService, ctx, { logger: false });
+  // the state kept, to tell whether the search holds the French texts (an older checkout's may have no such state)
+  let state: { search?: { memory?: { holdsFrench?: boolean } } } | undefined;
+  const service: typeof grantsService = {
+    ...grantsService,
+    createState: async (c) => {
+      const made = await grantsService.createState!(c);
+      state = made as typeof state;
+      return made;
+    },
+  };
+  const app = await buildServiceApp(service, ctx, { logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
@@ -71,6 +81,7 @@ if (mode === 'serve') {
       const c = process.cpuUsage();
       send({ cpuMs: (c.user + c.system) / 1000 });
     } else if (m === 'memory') void memory().then(send);
+    else if (m === 'french') send({ holdsFrench: state?.search?.memory?.holdsFrench === true ? 1 : 0 });
     else if (m === 'stop') void app.close().then(() => db.close().then(() => process.exit(0)));
   });
   send({ port: address.port });

@@ -97,6 +97,8 @@ const SEARCH_URLS = [
   'q=health&limit=100&recipient_type=F',
   'q=health&limit=100&province=QC&fiscal_year=2019-20&recipient_type=F',
 ];
+/** French strings searched from the first French search until the French texts are held (each once, then with pages). */
+const FRENCH_WHILE_LOADING = ['santé', 'subventions', 'recherche', 'montreal', 'journaux communautaires', 'développement'];
 /** Searches in French (the French texts too, stemmed), after the others. */
 const FRENCH_URLS = ['q=sant%C3%A9&limit=100&lang=fr', 'q=subventions&limit=100&lang=fr', 'q=health&limit=100&lang=fr'];
 /**
@@ -151,7 +153,7 @@ const WARM_NEW_STRINGS = [
 
 interface ServedC {
   port: number;
-  ask<K extends 'cpuMs' | 'rssMb'>(question: 'cpu' | 'memory', key: K): Promise<number>;
+  ask<K extends 'cpuMs' | 'rssMb' | 'holdsFrench'>(question: 'cpu' | 'memory' | 'french', key: K): Promise<number>;
   memory(): Promise<ServeMemory>;
   get(query: string): Promise<{ count: number }>;
   /** Milliseconds from sending the request to the last byte of the answer, read as it comes (not decoded). */
@@ -181,7 +183,7 @@ async function serveC(dbUrl: string, tree?: string): Promise<ServedC> {
   };
   const first = await next();
   if (!('port' in first)) throw new Error('the server sent no port');
-  const ask = async <K extends 'cpuMs' | 'rssMb'>(question: 'cpu' | 'memory', key: K): Promise<number> => {
+  const ask = async <K extends 'cpuMs' | 'rssMb' | 'holdsFrench'>(question: 'cpu' | 'memory' | 'french', key: K): Promise<number> => {
     server.send(question);
     const m = (await next()) as Record<string, number>;
     return m[key];
@@ -283,7 +285,31 @@ async function searchOverHttp(dbUrl: string, rounds: number, tree?: string): Pro
     }
     await firstRequests(WARM_NEW_STRINGS, 'after the rounds');
     console.log(`server RSS after the searches: ${(await ask('memory', 'rssMb')).toFixed(0)} MiB`);
-    // then in French: the first such search reads the French texts (search/memory-search.ts)
+    // then in French: the first such search starts reading the French texts in the background
+    // (search/memory-search.ts), and the database answers the French searches until they are held
+    // (search/french-in-database.ts): the first requests of French strings until then, and how long that took
+    const frenchStart = performance.now();
+    const during: number[] = [];
+    for (let k = 0; k < 3 * FRENCH_WHILE_LOADING.length && (await ask('french', 'holdsFrench')) === 0; k++) {
+      const text = FRENCH_WHILE_LOADING[k % FRENCH_WHILE_LOADING.length];
+      const query = `q=${encodeURIComponent(text)}&limit=100&lang=fr${k < FRENCH_WHILE_LOADING.length ? '' : `&offset=${k}`}`;
+      const cpu0 = await ask('cpu', 'cpuMs');
+      t = performance.now();
+      const { count } = await get(query);
+      during.push(performance.now() - t);
+      const cpuMs = (await ask('cpu', 'cpuMs')) - cpu0;
+      console.log(
+        `while the French texts load, at ${((performance.now() - frenchStart) / 1000).toFixed(1)} s: ${query.padEnd(50)} ${String(count).padStart(8)} ${fmt(during[k])} ms (server CPU ${fmt(cpuMs)} ms); load average ${load()}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // a person's pace, not a flood
+    }
+    while ((await ask('french', 'holdsFrench')) === 0 && performance.now() - frenchStart < 900_000)
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (during.length > 0)
+      console.log(
+        `French texts held ${((performance.now() - frenchStart) / 1000).toFixed(1)} s after the first French search; ${during.length} French searches meanwhile: first ${fmt(during[0])} ms, p50 ${fmt(quantile(during, 0.5))} ms, max ${fmt(Math.max(...during))} ms`,
+      );
+    console.log(`server RSS with the French texts held: ${(await ask('memory', 'rssMb')).toFixed(0)} MiB`);
     for (const query of FRENCH_URLS) {
       t = performance.now();
       const { count } = await get(query);

@@ -84,6 +84,13 @@ class ProvinceBucket extends Bucket {
   readonly recipients = new Set<string>();
 }
 
+/** The totals of a program or a recipient, and the first agreement (by id) naming it in French (-1: none). */
+class NamedBucket extends Bucket {
+  frenchId = -1;
+}
+
+const newNamedBucket = () => new NamedBucket();
+
 /** The calculator's aggregates, or why none could be built (e.g. no year of the data has a revenue figure). */
 export type StoredCalculator =
   { ok: true; aggregates: CalculatorAggregates; data_source: DataSource } | { ok: false; error: string; data_source: DataSource };
@@ -96,6 +103,17 @@ export interface GrantsAggregates {
   recipients: GrantsRecipients;
   comprehensive: GrantsComprehensiveStats;
   calculator: StoredCalculator;
+  /** Until `fillFrenchNames` reads them: where the French names of the top lists' programs and recipients are. */
+  frenchNameSources?: FrenchNameSources;
+}
+
+/**
+ * For each program and recipient of the top lists (by its English name, the key of its totals), the first
+ * agreement (by id) whose source gives its name in French: the French name served is that agreement's.
+ */
+export interface FrenchNameSources {
+  programs: Array<[name: string, agreementId: number]>;
+  recipients: Array<[name: string, agreementId: number]>;
 }
 
 const CATEGORY_LABELS = new Map(NOTABLE_RULES.categories.map((c) => [c.id, c.label]));
@@ -122,6 +140,9 @@ export interface AggregateRow {
   is_major_funding: boolean;
   is_notable: boolean;
   notable_category: string;
+  /** Whether the source gives the program's and the recipient's names in French too. */
+  has_french_program: boolean;
+  has_french_recipient: boolean;
 }
 
 // the aggregates' columns: of the table, and the ids of their texts in the dictionary
@@ -140,6 +161,8 @@ const STORED_AGGREGATE_COLUMNS = [
   'notable_category',
 ] as const satisfies ReadonlyArray<keyof AggregateRow & keyof StoredAgreement>;
 const AGGREGATE_TEXT_IDS = ['recipient_text_id', 'program_text_id', 'title_text_id'] as const satisfies ReadonlyArray<TextIdColumn>;
+/** The French names' text ids: only whether they name a text other than "" is read here (fillFrenchNames reads the few served). */
+const FRENCH_NAME_IDS = ['recipient_fr_text_id', 'program_fr_text_id'] as const satisfies ReadonlyArray<TextIdColumn>;
 const TEXTS_PER_QUERY = 1000;
 
 /**
@@ -157,10 +180,10 @@ export class GrantsAggregator {
   private readonly notable = new Bucket();
   private readonly provinces = new Map<string, ProvinceBucket>();
   private readonly years = new Map<string, YearBucket>();
-  private readonly programs = new Map<string, Bucket>();
+  private readonly programs = new Map<string, NamedBucket>();
   private readonly types = new Map<string, Bucket>();
   private readonly sectors = new Map<string, Bucket>();
-  private readonly recipients = new Map<string, Bucket>();
+  private readonly recipients = new Map<string, NamedBucket>();
   private readonly reasons = new Map<string, Bucket>();
   private readonly ranges = VALUE_RANGES.map(() => new Bucket());
   private readonly calculator: CalculatorAggregateBuilder;
@@ -193,10 +216,14 @@ export class GrantsAggregator {
     year.add(cents);
     if (isMajor) year.major++;
     if (isNotable) year.notable++;
-    bucketOf(this.programs, r.program_name_en, newBucket).add(cents);
+    const program = bucketOf(this.programs, r.program_name_en, newNamedBucket);
+    program.add(cents);
+    if (program.frenchId < 0 && r.has_french_program) program.frenchId = r.id;
     bucketOf(this.types, r.recipient_type, newBucket).add(cents);
     bucketOf(this.sectors, r.naics_sector_en, newBucket).add(cents);
-    bucketOf(this.recipients, r.recipient_legal_name, newBucket).add(cents);
+    const recipient = bucketOf(this.recipients, r.recipient_legal_name, newNamedBucket);
+    recipient.add(cents);
+    if (recipient.frenchId < 0 && r.has_french_recipient) recipient.frenchId = r.id;
     for (let i = 0; i < VALUE_RANGES.length; i++) {
       const { min: lo, max: hi } = VALUE_RANGES[i];
       if ((lo === null || cents >= lo) && (hi === null || cents < hi)) {
@@ -266,6 +293,13 @@ export class GrantsAggregator {
 
     const provinceRows = byValue(provinces);
     const programRows = byValue(programs);
+    const recipientRows = byValue(recipients).slice(0, TOP_RECIPIENTS);
+    const sources = (rows: Array<[string, NamedBucket]>): Array<[string, number]> =>
+      rows.filter(([, b]) => b.frenchId >= 0).map(([name, b]) => [name, b.frenchId]);
+    const frenchNameSources: FrenchNameSources = {
+      programs: sources(programRows.slice(0, Math.max(TOP_PROGRAMS_IN_STATS, TOP_PROGRAMS_IN_ANALYSIS))),
+      recipients: sources(recipientRows),
+    };
     const yearRows = byKey(years);
     const typeLabel = (code: string): string => (RECIPIENT_TYPES as Record<string, string>)[code] ?? 'Not given';
 
@@ -279,19 +313,18 @@ export class GrantsAggregator {
       by_year: yearRows.map(([y, b]) => ({ fiscal_year: y, count: b.count, total_value: dollars(b.cents) })),
       top_programs: programRows
         .slice(0, TOP_PROGRAMS_IN_STATS)
-        .map(([p, b]) => ({ program_name_en: p, count: b.count, total_value: dollars(b.cents) })),
+        .map(([p, b]) => ({ program_name_en: p, program_name_fr: '', count: b.count, total_value: dollars(b.cents) })),
       data_source: dataSource,
     };
 
     const recipientStats: GrantsRecipients = {
-      top_recipients: byValue(recipients)
-        .slice(0, TOP_RECIPIENTS)
-        .map(([name, b]) => ({
-          recipient_legal_name: name,
-          total_value: dollars(b.cents),
-          grant_count: b.count,
-          avg_value: averageDollars(b.cents, b.count),
-        })),
+      top_recipients: recipientRows.map(([name, b]) => ({
+        recipient_legal_name: name,
+        recipient_legal_name_fr: '',
+        total_value: dollars(b.cents),
+        grant_count: b.count,
+        avg_value: averageDollars(b.cents, b.count),
+      })),
       by_type: byValue(types).map(([t, b]) => ({
         recipient_type: t,
         label: typeLabel(t),
@@ -338,7 +371,7 @@ export class GrantsAggregator {
       sector_analysis: byValue(sectors).map(([s, b]) => ({ naics_sector_en: s, count: b.count, total_value: dollars(b.cents) })),
       program_analysis: programRows
         .slice(0, TOP_PROGRAMS_IN_ANALYSIS)
-        .map(([p, b]) => ({ program_name_en: p, count: b.count, total_value: dollars(b.cents) })),
+        .map(([p, b]) => ({ program_name_en: p, program_name_fr: '', count: b.count, total_value: dollars(b.cents) })),
       value_distribution: VALUE_RANGES.map((r, i) => ({
         range: r.range,
         min: dollarsOrNull(r.min),
@@ -360,7 +393,7 @@ export class GrantsAggregator {
       data_source: dataSource,
     };
 
-    return { stats, recipients: recipientStats, comprehensive, calculator: stored };
+    return { stats, recipients: recipientStats, comprehensive, calculator: stored, frenchNameSources };
   }
 }
 
@@ -391,11 +424,15 @@ export async function computeAggregates(
     }
   };
   const textOf = (id: number | null): string => texts.get(Number(id)) ?? '';
+  // the dictionary holds "" once (the French name of an agreement whose source gives none), or not at all
+  const empty = await db.selectFrom('grants_texts').select('id').where('text', '=', '').executeTakeFirst();
+  const emptyId = empty === undefined ? null : Number(empty.id);
+  const named = (id: number | null): boolean => id !== null && Number(id) !== emptyId;
   let after = 0;
   for (;;) {
     const rows = await db
       .selectFrom('grants_agreements')
-      .select([...STORED_AGGREGATE_COLUMNS, ...AGGREGATE_TEXT_IDS])
+      .select([...STORED_AGGREGATE_COLUMNS, ...AGGREGATE_TEXT_IDS, ...FRENCH_NAME_IDS])
       .where('id', '>', after)
       .orderBy('id')
       .limit(PAGE_ROWS)
@@ -419,9 +456,52 @@ export async function computeAggregates(
         is_major_funding: Boolean(r.is_major_funding), // SQLite: 0/1
         is_notable: Boolean(r.is_notable),
         notable_category: r.notable_category,
+        has_french_program: named(r.program_fr_text_id),
+        has_french_recipient: named(r.recipient_fr_text_id),
       });
     }
     after = rows[rows.length - 1].id;
   }
-  return aggregator.finish(dataSource);
+  return fillFrenchNames(db, aggregator.finish(dataSource));
+}
+
+/**
+ * The aggregates with the French names of their top lists' programs and recipients, read from the agreements that
+ * `frenchNameSources` names (a hundred at most), which then goes: what is stored.
+ */
+export async function fillFrenchNames(db: Kysely<GrantsDatabase>, aggregates: GrantsAggregates): Promise<GrantsAggregates> {
+  const { frenchNameSources: sources, ...filled } = aggregates;
+  if (sources === undefined) return filled;
+  const ids = [...new Set([...sources.programs, ...sources.recipients].map(([, id]) => id))];
+  const names = new Map<number, { program: string; recipient: string }>();
+  for (let i = 0; i < ids.length; i += TEXTS_PER_QUERY) {
+    const rows = await db
+      .selectFrom('grants_agreements as g')
+      .leftJoin('grants_texts as p', 'p.id', 'g.program_fr_text_id')
+      .leftJoin('grants_texts as r', 'r.id', 'g.recipient_fr_text_id')
+      .select(['g.id', 'p.text as program', 'r.text as recipient'])
+      .where('g.id', 'in', ids.slice(i, i + TEXTS_PER_QUERY))
+      .execute();
+    for (const r of rows) names.set(Number(r.id), { program: r.program ?? '', recipient: r.recipient ?? '' });
+  }
+  const nameOf = (id: number, which: 'program' | 'recipient'): string => {
+    const name = names.get(id)?.[which];
+    if (name === undefined) throw new Error(`grants aggregates: agreement ${id} is not stored`);
+    return name;
+  };
+  const programs = new Map(sources.programs.map(([name, id]) => [name, nameOf(id, 'program')]));
+  const recipients = new Map(sources.recipients.map(([name, id]) => [name, nameOf(id, 'recipient')]));
+  const inFrench = <E extends { program_name_en: string }>(e: E): E => ({ ...e, program_name_fr: programs.get(e.program_name_en) ?? '' });
+  return {
+    ...filled,
+    stats: { ...filled.stats, top_programs: filled.stats.top_programs.map(inFrench) },
+    comprehensive: { ...filled.comprehensive, program_analysis: filled.comprehensive.program_analysis.map(inFrench) },
+    recipients: {
+      ...filled.recipients,
+      top_recipients: filled.recipients.top_recipients.map((e) => ({
+        ...e,
+        recipient_legal_name_fr: recipients.get(e.recipient_legal_name) ?? '',
+      })),
+    },
+  };
 }

@@ -29,7 +29,7 @@ import { resumeSubstringIndex, suspendSubstringIndex } from '../../../core/db/se
 import { TruncatedSourceError, runImport } from '../../../core/import.ts';
 import type { ImportGuard, ImportReport } from '../../../core/import.ts';
 import type { ServiceContext } from '../../../core/service.ts';
-import { AGGREGATE_NAMES, computeAggregates } from '../aggregates.ts';
+import { AGGREGATE_NAMES, computeAggregates, fillFrenchNames } from '../aggregates.ts';
 import type { DataSource, GrantsAggregates } from '../aggregates.ts';
 import { agreementsWithTexts, textsOf } from '../repository.ts';
 import { GrantsCsvTruncatedError, NOTABLE_RULES_VERSION, isGeneratedHeader, peekHeader } from '../source/index.ts';
@@ -234,7 +234,7 @@ async function completeAggregates(
     }
     fillTitles(complete.calculator.aggregates, titles);
   }
-  return complete;
+  return fillFrenchNames(trx, complete);
 }
 
 /** A path as the CLI gets it: a CSV file, or a directory holding exactly one (generate writes grants.csv). */

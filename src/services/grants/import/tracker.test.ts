@@ -62,6 +62,11 @@ describeEachDatabase(
         handRow({ ref_number: 'X-2', amendment_number: '1', amendment_date: '2021-05-01', agreement_value: '5000000.00' }),
         handRow({ ref_number: 'X-3', amendment_number: '1', agreement_value: '70.00' }),
         handRow({ ref_number: 'X-4', amendment_number: '1', amendment_date: '2021-05-01', agreement_value: '80.00' }),
+        // a program's French name: the first agreement's (by id) whose current amendment gives one; X-5's does not
+        handRow({ ref_number: 'X-5', amendment_number: '2', agreement_value: '60.00', prog_name_en: 'Program Z' }),
+        handRow({ ref_number: 'X-6', agreement_value: '50.00', prog_name_en: 'Program Z', prog_name_fr: 'Programme Zed' }),
+        handRow({ ref_number: 'X-7', agreement_value: '40.00', prog_name_en: 'Program Z', prog_name_fr: 'Programme Zêta' }),
+        handRow({ ref_number: 'X-8', agreement_value: '30.00', recipient_legal_name: 'Acme Ltd.|Acme Ltée' }),
       );
       for (let i = 0; i < 2 * BATCH_ROWS; i++) rows.push(filler(i));
       rows.push(
@@ -69,6 +74,13 @@ describeEachDatabase(
         handRow({ ref_number: 'X-2', amendment_number: '1', amendment_date: '2021-04-01', agreement_value: '2.00' }), // loses: earlier date
         handRow({ ref_number: 'X-3', amendment_number: '1', amendment_date: '2021-01-01', agreement_value: '3.00' }), // wins: a date beats none
         handRow({ ref_number: 'X-4', amendment_number: '1', agreement_value: '4.00' }), // loses: no date
+        handRow({
+          ref_number: 'X-5',
+          amendment_number: '1',
+          agreement_value: '6.00',
+          prog_name_en: 'Program Z',
+          prog_name_fr: 'Programme Z',
+        }), // loses
       );
       const outOfOrder = path.join(dir, 'out-of-order.csv');
       fs.writeFileSync(outOfOrder, handCsv(rows));
@@ -98,6 +110,18 @@ describeEachDatabase(
         if (t.kind === 'sqlite') assert.equal(Number(ids.max) - Number(ids.min) + 1, resolver.size);
         // the calculator's lists (their ids and titles compared above) are not empty
         assert.ok(computed.calculator.ok && computed.calculator.aggregates.years.flatMap((y) => y.top_projects).length > 2);
+        // the French names beside the English ones (compared above too)
+        if (csv === outOfOrder) {
+          const programZ = computed.stats.top_programs.find((p) => p.program_name_en === 'Program Z');
+          assert.equal(programZ?.program_name_fr, 'Programme Zed');
+          assert.equal(computed.stats.top_programs.find((p) => p.program_name_en === 'Test Program')?.program_name_fr, '');
+        } else {
+          assert.ok(computed.stats.top_programs.filter((p) => p.program_name_fr !== '').length >= 10, 'the generated programs in French');
+          assert.ok(
+            computed.recipients.top_recipients.some((r) => r.recipient_legal_name_fr !== ''),
+            'a bilingual recipient name',
+          );
+        }
       }
     });
   },

@@ -66,6 +66,9 @@ class DateTexts {
 
 const FLAG_MAJOR = 1;
 const FLAG_NOTABLE = 2;
+/** The source gives the program's (recipient's) name in French too. */
+const FLAG_FRENCH_PROGRAM = 4;
+const FLAG_FRENCH_RECIPIENT = 8;
 
 export class AgreementTracker {
   readonly firstId: number;
@@ -119,7 +122,11 @@ export class AgreementTracker {
     this.amendmentDate[n] = dateNumber(r.amendment_date);
     this.cents[n] = r.agreement_value_cents;
     this.fiscalYearStart[n] = r.fiscal_year_start;
-    this.flags[n] = (r.is_major_funding ? FLAG_MAJOR : 0) | (r.is_notable ? FLAG_NOTABLE : 0);
+    this.flags[n] =
+      (r.is_major_funding ? FLAG_MAJOR : 0) |
+      (r.is_notable ? FLAG_NOTABLE : 0) |
+      (r.program_name_fr !== '' ? FLAG_FRENCH_PROGRAM : 0) |
+      (r.recipient_legal_name_fr !== '' ? FLAG_FRENCH_RECIPIENT : 0);
     this.recipient[n] = this.recipients.code(r.recipient_legal_name);
     this.program[n] = this.programs.code(r.program_name_en);
     this.startDate[n] = dateNumber(r.agreement_start_date);
@@ -184,6 +191,8 @@ export class AgreementTracker {
       is_major_funding: false,
       is_notable: false,
       notable_category: '',
+      has_french_program: false,
+      has_french_recipient: false,
     };
     for (let n = 1; n <= this.count; n++) {
       row.id = this.firstId + n - 1;
@@ -203,6 +212,8 @@ export class AgreementTracker {
       row.is_major_funding = (this.flags[n] & FLAG_MAJOR) !== 0;
       row.is_notable = (this.flags[n] & FLAG_NOTABLE) !== 0;
       row.notable_category = small[this.category[n]];
+      row.has_french_program = (this.flags[n] & FLAG_FRENCH_PROGRAM) !== 0;
+      row.has_french_recipient = (this.flags[n] & FLAG_FRENCH_RECIPIENT) !== 0;
       aggregator.add(row);
     }
     return aggregator.finish(dataSource);
@@ -247,5 +258,6 @@ export function withDataSource(aggregates: GrantsAggregates, dataSource: DataSou
     recipients: { ...aggregates.recipients, data_source: dataSource },
     comprehensive: { ...aggregates.comprehensive, data_source: dataSource },
     calculator: { ...aggregates.calculator, data_source: dataSource },
+    frenchNameSources: aggregates.frenchNameSources,
   };
 }

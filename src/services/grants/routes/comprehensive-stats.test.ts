@@ -40,6 +40,47 @@ describeEachDatabase(
         if (types.has('N')) assert.equal(types.get('N'), 'Organismes sans but lucratif et organismes de bienfaisance');
       });
 
+      it('names the top programs and recipients in French with lang=fr, both with lang=both (stored at import)', async () => {
+        // expected: the French name of the first agreement (by id) of the program (recipient) whose source gives one
+        const frenchOf = (key: 'program_name_en' | 'recipient_legal_name', fr: 'program_name_fr' | 'recipient_legal_name_fr') => {
+          const names = new Map<string, string>();
+          for (const r of [...h.rows].sort((a, b) => a.id - b.id)) if (!names.has(r[key]) && r[fr] !== '') names.set(r[key], r[fr]);
+          return (name: string) => names.get(name) ?? '';
+        };
+        const program = frenchOf('program_name_en', 'program_name_fr');
+        const recipient = frenchOf('recipient_legal_name', 'recipient_legal_name_fr');
+        for (const [path, list, en, fr, expected] of [
+          ['stats', 'top_programs', 'program_name_en', 'program_name_fr', program],
+          ['comprehensive-stats', 'program_analysis', 'program_name_en', 'program_name_fr', program],
+          ['recipients', 'top_recipients', 'recipient_legal_name', 'recipient_legal_name_fr', recipient],
+        ] as const) {
+          type Entry = Record<string, string | number>;
+          const english: Entry[] = (await get(`${SPEC}/${path}/`)).body[list];
+          const french: Entry[] = (await get(`${SPEC}/${path}/?lang=fr`)).body[list];
+          const both: Entry[] = (await get(`${SPEC}/${path}/?lang=both`)).body[list];
+          assert.deepEqual((await get(`${SPEC}/${path}/`, { 'accept-language': 'fr' })).body[list], french, path);
+          assert.ok(
+            english.every((e) => !(fr in e)),
+            `${path}: English alone by default`,
+          );
+          assert.deepEqual(
+            both.map((e) => [e[en], e[fr]]),
+            english.map((e) => [e[en], expected(String(e[en]))]),
+            `${path}: both names`,
+          );
+          assert.deepEqual(
+            french.map((e) => e[en]),
+            english.map((e) => expected(String(e[en])) || e[en]),
+            `${path}: the French name, else the English one`,
+          );
+          assert.deepEqual(
+            french.map((e) => e.total_value),
+            english.map((e) => e.total_value),
+          );
+          if (list !== 'top_recipients') assert.ok(both.filter((e) => e[fr] !== '').length >= 10, `${path}: programs named in French`);
+        }
+      });
+
       it('comprehensive-stats: median, extremes, years, provinces, sectors, half-open value ranges, notable breakdown', async () => {
         const { body } = await get(`${SPEC}/comprehensive-stats/`);
         const values = h.rows.map((r) => r.agreement_value_cents).sort((a, b) => a - b);

@@ -12,7 +12,17 @@ export const RECIPIENTS_DOCS = {
 
 export const RecipientsBody = Type.Object({
   top_recipients: Type.Array(
-    Type.Object({ recipient_legal_name: Type.String(), total_value: money(), grant_count: Type.Integer(), avg_value: money() }),
+    Type.Object({
+      recipient_legal_name: Type.String({
+        description: 'The legal name as published; with `lang=fr` its French name where the source gives one (else the English one).',
+      }),
+      recipient_legal_name_fr: Type.Optional(
+        Type.String({ description: 'With `lang=both`: the French name ("" where the source gives none).' }),
+      ),
+      total_value: money(),
+      grant_count: Type.Integer(),
+      avg_value: money(),
+    }),
     { description: 'The 50 recipients (by legal name as published) with the largest total value.' },
   ),
   by_type: Type.Array(Type.Object({ recipient_type: Type.String(), label: Type.String(), ...countValue, avg_value: money() }), {

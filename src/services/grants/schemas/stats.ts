@@ -4,6 +4,17 @@ import type { Static } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { DataSourceSchema, countValue, money } from './common.ts';
 
+/**
+ * A program's name in English (in French with `lang=fr`, where the source gives one) and, stored and served with
+ * `lang=both`, its French name ("" where the source gives none).
+ */
+export const ProgramName = {
+  program_name_en: Type.String({
+    description: "The program's name; with `lang=fr` its French name where the source gives one (else the English one).",
+  }),
+  program_name_fr: Type.Optional(Type.String({ description: 'With `lang=both`: the French name ("" where the source gives none).' })),
+};
+
 export const STATS_DOCS = {
   summary: 'Totals by province, fiscal year and program',
   description: 'Totals over all agreements (each counted once, at its current amendment), computed when the data is imported.',
@@ -26,7 +37,7 @@ export const StatsBody = Type.Object({
     description: 'By total value, descending.',
   }),
   by_year: Type.Array(Type.Object({ fiscal_year: Type.String(), ...countValue }), { description: 'By fiscal year, ascending.' }),
-  top_programs: Type.Array(Type.Object({ program_name_en: Type.String(), ...countValue }), {
+  top_programs: Type.Array(Type.Object({ ...ProgramName, ...countValue }), {
     description: 'The 20 programs with the largest total value.',
   }),
   data_source: DataSourceSchema,
@@ -64,7 +75,7 @@ export const ComprehensiveBody = Type.Object({
   sector_analysis: Type.Array(Type.Object({ naics_sector_en: Type.String(), ...countValue }), {
     description: 'NAICS sectors by total value ("" = not given).',
   }),
-  program_analysis: Type.Array(Type.Object({ program_name_en: Type.String(), ...countValue }), {
+  program_analysis: Type.Array(Type.Object({ ...ProgramName, ...countValue }), {
     description: 'The 50 programs with the largest total value.',
   }),
   value_distribution: Type.Array(

@@ -38,6 +38,7 @@ import type { DataVersionWatcher } from '../../../core/service.ts';
 import { SORT_ORDERS } from './query.ts';
 import { popcount } from './bitset.ts';
 import { TextDictionary } from './text-match.ts';
+import { agreementsOfFrenchTexts, frenchTextsInDatabase } from './french-in-database.ts';
 import type { SearchFilters, SearchOrder, SearchPage, SortColumn, SortField } from './query.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from '../source/index.ts';
 import type { GrantsLanguage } from '../language.ts';
@@ -86,6 +87,9 @@ interface LanguageIndex {
   recentTextIds: number;
 }
 
+/** A language's inverted lists from text ids to agreements (LanguageIndex). */
+type InvertedLists = Pick<LanguageIndex, 'offsets' | 'postings'>;
+
 /** Totals of one publishing organization (department). */
 export interface DepartmentTotal {
   owner_org: string;
@@ -126,9 +130,16 @@ interface Snapshot {
   /** Totals by department, by total value descending. */
   departments: DepartmentTotal[];
   english: LanguageIndex;
-  /** The French texts: read on the first search that asks for them (most searches never do). */
+  /**
+   * The French texts: read in the background from the first search that asks for them (most searches never do);
+   * until they are held, the database answers the French part of a search (french-in-database.ts).
+   */
   french: Promise<LanguageIndex> | null;
   frenchHeld: LanguageIndex | null;
+  /** The agreements in the order of their ids (idOrder), for the database's answers; made on first use. */
+  byId: Int32Array | null;
+  /** The French texts' inverted lists, once read (before their texts are): the database's answers use them. */
+  frenchLists: InvertedLists | null;
   /** Orders other than by value (built on first use). */
   orderings: Map<SortField, Ordering>;
   /**
@@ -151,6 +162,11 @@ interface TextMatch {
   /** Whether the language keeps this match among its recent strings (then `agreements` may be added). */
   kept: boolean;
   agreements?: Int32Array;
+  /**
+   * The agreements of the `exact` texts, where no inverted lists of the language are held (the database answered
+   * for the French texts: its `agreements` are set too).
+   */
+  exactAgreements?: Int32Array;
 }
 
 /** Recent search strings whose text ids are kept per language, and the most ids kept in all (4 bytes each). */
@@ -167,6 +183,11 @@ export interface MemorySearchResult {
   count: number;
   /** The page's ids, in the requested order. */
   ids: number[];
+  /**
+   * Where the French texts were searched (a search in French): in memory, or by the database while their index
+   * loads (the same answer, slower).
+   */
+  frenchTexts?: 'memory' | 'database';
 }
 
 const ENGLISH_COLUMNS = SEARCHED_COLUMNS.filter((c) => !c.column.endsWith('_fr'));
@@ -197,12 +218,16 @@ export class MemorySearch {
 
   private readonly maxValuesSortedByList: number;
   private readonly minPostingsKept: number;
+  private readonly readsFrench: boolean;
 
-  /** The options are for tests (`maxValuesSortedByList` 0: always the DISTINCT query; `minPostingsKept` 0: keep every agreement set). */
+  /**
+   * The options are for tests (`maxValuesSortedByList` 0: always the DISTINCT query; `minPostingsKept` 0: keep every
+   * agreement set; `readsFrench` false: the French texts are never read, the database answers every French search).
+   */
   constructor(
     db: Kysely<GrantsDatabase>,
     versions: DataVersionWatcher,
-    options: { maxValuesSortedByList?: number; minPostingsKept?: number } = {},
+    options: { maxValuesSortedByList?: number; minPostingsKept?: number; readsFrench?: boolean } = {},
   ) {
     this.db = db;
     this.versions = versions;
@@ -216,6 +241,7 @@ export class MemorySearch {
     });
     this.maxValuesSortedByList = options.maxValuesSortedByList ?? MAX_VALUES_SORTED_BY_LIST;
     this.minPostingsKept = options.minPostingsKept ?? MIN_POSTINGS_KEPT;
+    this.readsFrench = options.readsFrench ?? true;
   }
 
   private storedVersion(): Promise<string | null> {
@@ -249,19 +275,52 @@ export class MemorySearch {
     return this.held.now?.frenchHeld != null;
   }
 
+  /** Reads the French texts of the current snapshot unless held (a search in French starts this itself). */
+  async loadFrench(): Promise<void> {
+    await this.frenchOf(await this.current());
+  }
+
   async search(filters: SearchFilters, order: SearchOrder, page: SearchPage): Promise<MemorySearchResult> {
     const s = await this.current();
-    let texts: TextMatch[] | null = null;
+    let languages: Array<{ match: TextMatch; index: LanguageIndex | null }> | null = null;
+    let frenchTexts: MemorySearchResult['frenchTexts'];
     if (filters.text !== undefined) {
-      const languages = [s.english];
-      if (searchesFrench(filters.language)) languages.push(await this.frenchOf(s));
-      texts = [];
-      for (const l of languages) texts.push(await this.textMatch(s, l, filters.text, l !== s.english));
+      languages = [{ match: await this.textMatch(s, s.english, filters.text, false), index: s.english }];
+      if (searchesFrench(filters.language)) {
+        // the French index when held; else the database answers, and the index is loaded in the background from
+        // then on (not during that answer: the two would share the process and the database)
+        const french = s.frenchHeld;
+        frenchTexts = french === null ? 'database' : 'memory';
+        let match: TextMatch;
+        if (french !== null) match = await this.textMatch(s, french, filters.text, true);
+        else {
+          try {
+            match = await this.frenchInDatabase(s, filters.text);
+          } finally {
+            this.startFrench(s);
+          }
+        }
+        languages.push({ match, index: french });
+      }
     }
     if (order.field !== 'agreement_value' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);
     // from here on synchronous: the snapshot's scratch arrays are this search's until it returns
-    const languages = texts === null ? null : texts.map((m, k) => ({ match: m, index: k === 0 ? s.english : s.frenchHeld! }));
+    const texts = languages?.map((l) => l.match) ?? null;
     const count = collect(s, languages, filters, this.minPostingsKept);
+    const result = this.page(s, languages, texts, count, filters, order, page);
+    return frenchTexts === undefined ? result : { ...result, frenchTexts };
+  }
+
+  /** The page of a search whose `count` matches `collect` left in the snapshot's bitset (synchronous). */
+  private page(
+    s: Snapshot,
+    languages: Array<{ match: TextMatch; index: LanguageIndex | null }> | null,
+    texts: TextMatch[] | null,
+    count: number,
+    filters: SearchFilters,
+    order: SearchOrder,
+    page: SearchPage,
+  ): MemorySearchResult {
     if (count === 0 || page.offset >= count) return { count, ids: [] };
     const ranked =
       languages !== null && !languages.every((l) => l.match.exact === 'all') && languages.some((l) => l.match.exact !== 'none');
@@ -270,7 +329,8 @@ export class MemorySearch {
     const first = s.exactMatches;
     first.fill(0);
     for (const { match, index } of languages) {
-      if (match.exact !== 'none') addAgreements(index, match.exact === 'all' ? match.ids : match.exact, first);
+      if (match.exactAgreements !== undefined) for (let w = 0; w < first.length; w++) first[w] |= match.exactAgreements[w];
+      else if (match.exact !== 'none' && index !== null) addAgreements(index, match.exact === 'all' ? match.ids : match.exact, first);
     }
     let firstCount = 0;
     for (let w = 0; w < first.length; w++) {
@@ -383,6 +443,51 @@ export class MemorySearch {
     return this.held.current();
   }
 
+  /**
+   * Starts reading the snapshot's French texts in the background unless held or under way (a failure is forgotten:
+   * the next French search starts another read).
+   */
+  private startFrench(s: Snapshot): void {
+    if (s.frenchHeld === null && s.french === null && this.readsFrench) this.frenchOf(s).catch(() => {});
+  }
+
+  /**
+   * The French part of a search answered by the database (french-in-database.ts) as a match whose agreements, and
+   * those of its exact texts, are given as bitsets of the snapshot's agreements (rows not in the snapshot are left
+   * to the reload their import causes).
+   */
+  private async frenchInDatabase(s: Snapshot, text: string): Promise<TextMatch> {
+    const { ids, exact } = await frenchTextsInDatabase(this.db, text);
+    const agreements = new Int32Array(s.matches.length);
+    const exactAgreements = new Int32Array(s.matches.length);
+    const exactIds = ids.filter((t) => exact.has(t));
+    const match: TextMatch = { ids, exact: exactIds.length === 0 ? 'none' : exactIds, kept: false, agreements, exactAgreements };
+    if (s.frenchLists !== null) {
+      // the texts' agreements from the inverted lists, read first (no scan of the agreements)
+      addAgreements(s.frenchLists, ids, agreements);
+      addAgreements(s.frenchLists, exactIds, exactAgreements);
+      return match;
+    }
+    const rows = await agreementsOfFrenchTexts(this.db, ids);
+    const byId = (s.byId ??= idOrder(s));
+    const matched = new Set(ids);
+    for (const { id, texts } of rows) {
+      // the agreement numbered `a` with this id: a binary search of the agreements in id order
+      let lo = 0;
+      let hi = byId.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (s.ids[byId[mid]] < id) lo = mid + 1;
+        else hi = mid;
+      }
+      const a = byId[lo];
+      if (byId.length === 0 || s.ids[a] !== id) continue;
+      if (texts.some((t) => matched.has(t))) agreements[a >>> 5] |= 1 << (a & 31);
+      if (texts.some((t) => exact.has(t))) exactAgreements[a >>> 5] |= 1 << (a & 31);
+    }
+    return match;
+  }
+
   /** The snapshot's French texts, read on first use (one read however many searches ask). */
   private frenchOf(s: Snapshot): Promise<LanguageIndex> {
     s.french ??= this.readFrench(s).then(
@@ -401,10 +506,16 @@ export class MemorySearch {
 
   /**
    * The French columns' text ids of every agreement of the snapshot, read in the order of ids and matched to the
-   * snapshot's agreements by id (rows an import added since are left to the reload it causes), then their texts.
+   * snapshot's agreements by id (rows an import added since are left to the reload it causes), their inverted lists
+   * (kept at once: the database's answers use them), then their texts.
    */
   private async readFrench(s: Snapshot): Promise<LanguageIndex> {
-    const byId = idOrder(s);
+    return languageIndex(this.db, await this.frenchTextIds(s), s.size, 'fr', (lists) => (s.frenchLists = lists));
+  }
+
+  /** The French columns' text ids of each agreement of the snapshot (by agreement number; 0: none). */
+  private async frenchTextIds(s: Snapshot): Promise<Uint32Array[]> {
+    const byId = (s.byId ??= idOrder(s));
     const textIds = FRENCH_COLUMNS.map(() => new Uint32Array(s.size));
     let p = 0;
     let after = -Infinity;
@@ -428,7 +539,16 @@ export class MemorySearch {
       if (rows.length < LOAD_CHUNK_ROWS || p === byId.length) break;
       after = Number(rows[rows.length - 1].id);
     }
-    return languageIndex(this.db, textIds, s.size, 'fr');
+    return textIds;
+  }
+
+  /** For tests: reads the French texts' inverted lists alone (as a load does first), not their texts. */
+  async loadFrenchLists(): Promise<void> {
+    const s = await this.current();
+    if (s.frenchLists === null) {
+      const { offsets, postings } = invertedLists(await this.frenchTextIds(s), s.size);
+      s.frenchLists = { offsets, postings };
+    }
   }
 
   private async read(version: string | null): Promise<Snapshot> {
@@ -539,6 +659,8 @@ export class MemorySearch {
       ),
       french: null,
       frenchHeld: null,
+      byId: null,
+      frenchLists: null,
       orderings: new Map(),
       matches: new Int32Array(Math.ceil(n / 32)),
       exactMatches: new Int32Array(Math.ceil(n / 32)),
@@ -729,7 +851,7 @@ function filterCodes(s: Snapshot, filters: SearchFilters): FilterCodes | null {
  */
 function collect(
   s: Snapshot,
-  texts: Array<{ match: TextMatch; index: LanguageIndex }> | null,
+  texts: Array<{ match: TextMatch; index: LanguageIndex | null }> | null,
   filters: SearchFilters,
   minPostingsKept: number,
 ): number {
@@ -747,6 +869,7 @@ function collect(
         for (let w = 0; w < bits.length; w++) bits[w] |= match.agreements[w];
         continue;
       }
+      if (index === null) continue; // (a match without inverted lists has its agreements)
       const alone = texts.length === 1;
       const into = alone ? bits : s.exactMatches; // (scratch here: the exact rank is computed after the count)
       if (!alone) into.fill(0);
@@ -789,7 +912,7 @@ function collect(
 }
 
 /** Adds to `bits` the agreements holding one of the texts `ids` of a language; returns the postings walked. */
-function addAgreements(language: LanguageIndex, ids: Uint32Array, bits: Int32Array): number {
+function addAgreements(language: InvertedLists, ids: Uint32Array, bits: Int32Array): number {
   const { postings, offsets } = language;
   const reader = new VarintReader();
   let walked = 0;
@@ -918,7 +1041,21 @@ function pageIds(
  * The index of one language's searched texts: `textIds[k][a]`, the dictionary id of agreement a's text in the
  * language's k-th column (0: none); the inverted lists by counting sort, then the texts they name.
  */
-async function languageIndex(db: Kysely<GrantsDatabase>, textIds: Uint32Array[], n: number, language: 'en' | 'fr'): Promise<LanguageIndex> {
+async function languageIndex(
+  db: Kysely<GrantsDatabase>,
+  textIds: Uint32Array[],
+  n: number,
+  language: 'en' | 'fr',
+  onLists?: (lists: InvertedLists) => void,
+): Promise<LanguageIndex> {
+  const { offsets, postings, used } = invertedLists(textIds, n);
+  onLists?.({ offsets, postings });
+  const texts = await TextDictionary.load(db, { used, french: language === 'fr' });
+  return { texts, offsets, postings, recentTexts: new Map(), recentTextIds: 0 };
+}
+
+/** The inverted lists of `textIds` (languageIndex), and which text ids they use (`used[t]` 1). */
+function invertedLists(textIds: Uint32Array[], n: number): InvertedLists & { used: Uint8Array } {
   let maxText = 0;
   for (const column of textIds) for (let a = 0; a < n; a++) if (column[a] > maxText) maxText = column[a];
   const offsets = new Uint32Array(maxText + 2);
@@ -931,9 +1068,7 @@ async function languageIndex(db: Kysely<GrantsDatabase>, textIds: Uint32Array[],
   for (let a = 0; a < n; a++) {
     for (const column of textIds) if (column[a] !== 0) numbers[fill[column[a]]++] = a;
   }
-  const postings = encodePostings(numbers, offsets);
-  const texts = await TextDictionary.load(db, { used, french: language === 'fr' });
-  return { texts, offsets, postings, recentTexts: new Map(), recentTextIds: 0 };
+  return { postings: encodePostings(numbers, offsets), offsets, used };
 }
 
 type CountedDepartment = DepartmentTotal & { firstId: number };

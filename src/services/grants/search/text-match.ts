@@ -570,7 +570,7 @@ export class TextDictionary {
    */
   stemMatch(text: string): Uint32Array {
     if (!this.french) return new Uint32Array(0);
-    const wanted = wordsOf(Buffer.from(foldAccents(text.trim())).toString('latin1')).map(frenchStem);
+    const wanted = searchStems(text);
     if (wanted.length === 0) return new Uint32Array(0);
     if (this.stems === null) {
       const stems = new Map<string, number[]>();
@@ -598,8 +598,7 @@ export class TextDictionary {
         word ^= low;
         const t = (i << 5) | (31 - Math.clz32(low));
         // one word: holding it is enough; several: they must follow one another in the text
-        if (wanted.length === 1 || holdsRun(wordsOf(this.data.slice(this.starts[t], this.starts[t + 1] - 1)).map(frenchStem), wanted))
-          out.push(t);
+        if (wanted.length === 1 || holdsStems(this.data.slice(this.starts[t], this.starts[t + 1] - 1), wanted)) out.push(t);
       }
     }
     return Uint32Array.from(out);
@@ -697,6 +696,27 @@ export class TextDictionary {
       return occurrence < starts[t + 1] - 1;
     };
   }
+}
+
+/** The stems of the words of a search string (folded as the texts are; frenchStem), in their order. */
+export function searchStems(text: string): string[] {
+  return wordsOf(Buffer.from(foldAccents(text.trim())).toString('latin1')).map(frenchStem);
+}
+
+/**
+ * Whether a folded text (its UTF-8 bytes as one-byte characters) holds words with the stems `wanted` (searchStems),
+ * one after another: stemMatch's test of a text.
+ */
+export function holdsStems(folded: string, wanted: string[]): boolean {
+  return holdsRun(wordsOf(folded).map(frenchStem), wanted);
+}
+
+/**
+ * A string that every word whose stem is `stem` contains (frenchStem only cuts a word's end, but makes "al" of "aux"):
+ * a substring search for it finds every text that may hold such a word.
+ */
+export function stemPrefix(stem: string): string {
+  return stem.endsWith('al') ? stem.slice(0, -1) : stem;
 }
 
 /** The words of a string of one-byte characters (maximal runs of WORD_BYTE bytes). */
