@@ -2,11 +2,11 @@
 // does not belong in a URL, a log or a browser's history); the result shows the share by fiscal year as a
 // chart, the projections, the grants that took most of it, and the formula with the constants it used and
 // their sources. Same calculation as the API: calculateTaxpayerShare over the aggregates stored at import.
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { HttpError } from '../../../core/http/errors.ts';
 import { barChart, chartFigure, escapeHtml, externalLink, html, trustedHtml, untranslated } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredCalculator } from '../aggregates.ts';
 import {
@@ -22,7 +22,7 @@ import type { CalculatorAggregates, CalculatorResponse } from '../calculator/ind
 import { readAggregate } from '../repository.ts';
 import { fiscalYearLabel } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import { bigDollars, count, dollars, errorNote, param, recipientHref, sendPage, wordsOf } from './shared.ts';
+import { bigDollars, count, dollars, errorNote, recipientHref, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 /** The form as typed (strings), kept to fill the form again. */
@@ -48,57 +48,57 @@ export function calculatorAggregatesOf(db: Kysely<GrantsDatabase>, kit: PageKit)
   };
 }
 
+/** The form as posted (blank on a GET), and what the calculator made of it: its answer, or the message of an input it cannot use. */
+function calculation(posted: Readonly<Record<string, string>> | undefined, aggregates: CalculatorAggregates) {
+  const form: CalculatorForm = {
+    annual_income: posted?.annual_income ?? '',
+    gst_eligible_spending: posted?.gst_eligible_spending ?? '',
+    input_mode: posted?.input_mode ?? 'annual',
+    taxpayer_since_year: posted?.taxpayer_since_year ?? '',
+  };
+  if (!posted) return { form };
+  try {
+    const answer = calculateTaxpayerShare(
+      {
+        annual_income: form.annual_income.trim(),
+        gst_eligible_spending: form.gst_eligible_spending.trim(),
+        input_mode: form.input_mode,
+        taxpayer_since_year: form.taxpayer_since_year.trim(),
+      },
+      aggregates,
+    );
+    return { form, answer };
+  } catch (error) {
+    if (!(error instanceof CalculatorInputError)) throw error;
+    return { form, problem: error.message };
+  }
+}
+
 export function calculatorPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit): void {
   const aggregatesOf = calculatorAggregatesOf(db, kit);
-  // A browser's form body (this scope only; the API takes JSON).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(String(body))));
-  });
-
-  const handler = (method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
+  definePage(app, kit, {
+    url: '/calculator',
+    // The form posts: an income does not belong in a URL, a log or a browser's history.
+    posted: true,
+    async read({ posted, locale }) {
+      const aggregates = await aggregatesOf(wordsOf(locale));
+      return { aggregates, ...calculation(posted, aggregates) };
+    },
+    render({ aggregates, form, answer, problem }, { locale }) {
+      const w = wordsOf(locale);
       const { t } = w;
-      const aggregates = await aggregatesOf(w);
-      const source = method === 'POST' ? request.body : {};
-      const form: CalculatorForm = {
-        annual_income: param(source, 'annual_income') ?? '',
-        gst_eligible_spending: param(source, 'gst_eligible_spending') ?? '',
-        input_mode: param(source, 'input_mode') ?? 'annual',
-        taxpayer_since_year: param(source, 'taxpayer_since_year') ?? '',
-      };
-      let status: number | undefined;
-      let result: SafeHtml | string = '';
-      if (method === 'POST') {
-        try {
-          const answer = calculateTaxpayerShare(
-            {
-              annual_income: form.annual_income.trim(),
-              gst_eligible_spending: form.gst_eligible_spending.trim(),
-              input_mode: form.input_mode,
-              taxpayer_since_year: form.taxpayer_since_year.trim(),
-            },
-            aggregates,
-          );
-          result = resultBody(answer, aggregates, w);
-        } catch (error) {
-          if (!(error instanceof CalculatorInputError)) throw error;
-          status = 400;
-          result = errorNote(error.message, w.loc);
-        }
-      }
+      const result = answer ? resultBody(answer, aggregates, w) : problem !== undefined ? errorNote(problem, locale) : '';
       return {
-        title: method === 'POST' && status === undefined ? t('calc.resultTitle') : t('calc.title'),
+        title: answer ? t('calc.resultTitle') : t('calc.title'),
         description: t('calc.description'),
         section: '/calculator',
-        status,
+        status: problem === undefined ? undefined : 400,
         body: html`<h1>${t('calc.heading')}</h1>
           <p class="lead">${t('calc.lead')}</p>
           ${calculatorForm(form, aggregates, w)} ${result} ${formulaSection(w)}`,
       };
-    });
-  app.get('/calculator', { config: { responseCache: true } }, handler('GET'));
-  app.post('/calculator', {}, handler('POST'));
+    },
+  });
 }
 
 function calculatorForm(form: CalculatorForm, aggregates: CalculatorAggregates, w: Words): SafeHtml {
