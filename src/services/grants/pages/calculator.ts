@@ -138,13 +138,12 @@ function calculatorForm(form: CalculatorForm, aggregates: CalculatorAggregates, 
 }
 
 // The charts depend on the caller's numbers: rendered for each answer, not cached.
-function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates, w: Words): SafeHtml {
-  const { t, loc } = w;
-  const language = loc.language;
-  const rate = loc.percent(GST_RATE_PER_MILLE / 1000);
+function resultCharts(answer: CalculatorResponse, w: Words): { share: SafeHtml; projection: SafeHtml } {
+  const { t } = w;
+  const language = w.loc.language;
   const c = answer.calculation;
   const past = answer.yearly_breakdown;
-  const shareChart = chartFigure(
+  const share = chartFigure(
     barChart({
       id: 'share-by-year',
       title: t('calc.shareChart'),
@@ -156,7 +155,7 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
     }),
   );
   const projections = answer.future_projections;
-  const projectionChart = chartFigure(
+  const projection = chartFigure(
     barChart({
       id: 'projected-share',
       title: t('calc.projection'),
@@ -173,61 +172,43 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
       language,
     }),
   );
-  const current = past.at(-1);
-  const runningCents = aggregates.years.find((y) => y.year === c.current_year)?.running_value_cents ?? 0;
-  const tax = taxYearTable(c.tax_year);
-  return html`<section aria-labelledby="result-heading">
-    <h2 id="result-heading">${t('calc.result')}</h2>
-    <div class="stats-row" role="status">
-      <p>
-        <span class="stat">${dollars(answer.total_grants_share, w)}</span>
-        ${t('calc.toGrants', { from: fiscalYearLabel(c.taxpayer_since_year), to: c.current_fiscal_year })}
-      </p>
-      <p><span class="stat">${dollars(c.grants_portion_of_taxes, w)}</span> ${t('calc.inYear', { year: c.current_fiscal_year })}</p>
-      <p><span class="stat">${dollars(c.total_tax_contribution, w)}</span> ${t('calc.yourTax')}</p>
-    </div>
-    <table class="data narrow">
-      <caption>
-        ${t(c.input_mode === 'monthly' ? 'calc.contributionMonthly' : 'calc.contribution', { year: c.tax_year })}
-      </caption>
-      <tbody>
-        <tr>
-          <th scope="row">${t('calc.income.row')}</th>
-          <td class="num">${dollars(c.annual_income, w)}</td>
-        </tr>
-        <tr>
-          <th scope="row">${t('calc.federalTax')}</th>
-          <td class="num">${dollars(c.federal_income_tax, w)}</td>
-        </tr>
-        <tr>
-          <th scope="row">${t('calc.gst', { rate, spending: dollars(c.gst_eligible_spending, w) })}</th>
-          <td class="num">${dollars(c.gst_paid, w)}</td>
-        </tr>
-        <tr>
-          <th scope="row">${t('calc.yourContribution')}</th>
-          <td class="num"><strong>${dollars(c.total_tax_contribution, w)}</strong></td>
-        </tr>
-      </tbody>
-    </table>
-    ${shareChart}
-    <h3>${t('calc.formula', { year: c.current_fiscal_year })}</h3>
-    <p class="formula">
-      ${t('calc.formulaText', {
-        c: dollars(c.total_tax_contribution, w),
-        revenue: bigDollars(c.federal_revenue, w),
-        running: bigDollars(runningCents / 100, w),
-      })}
-      <strong>${dollars(c.grants_portion_of_taxes, w)}</strong>
-    </p>
-    <p class="muted">
-      ${t('calc.explanation', {
-        share: loc.percent(Number((c.revenue_share_percentage / 100).toPrecision(3)), 12),
-        year: c.current_fiscal_year,
-        count: current?.grant_count ?? 0,
-      })}
-    </p>
-    ${projectionChart}
-    <h3>${t('calc.yearByYear')}</h3>
+  return { share, projection };
+}
+
+/** What the caller pays in the tax year: income tax and GST, and their sum. */
+function contributionTable(c: CalculatorResponse['calculation'], w: Words): SafeHtml {
+  const { t, loc } = w;
+  const rate = loc.percent(GST_RATE_PER_MILLE / 1000);
+  return html`<table class="data narrow">
+    <caption>
+      ${t(c.input_mode === 'monthly' ? 'calc.contributionMonthly' : 'calc.contribution', { year: c.tax_year })}
+    </caption>
+    <tbody>
+      <tr>
+        <th scope="row">${t('calc.income.row')}</th>
+        <td class="num">${dollars(c.annual_income, w)}</td>
+      </tr>
+      <tr>
+        <th scope="row">${t('calc.federalTax')}</th>
+        <td class="num">${dollars(c.federal_income_tax, w)}</td>
+      </tr>
+      <tr>
+        <th scope="row">${t('calc.gst', { rate, spending: dollars(c.gst_eligible_spending, w) })}</th>
+        <td class="num">${dollars(c.gst_paid, w)}</td>
+      </tr>
+      <tr>
+        <th scope="row">${t('calc.yourContribution')}</th>
+        <td class="num"><strong>${dollars(c.total_tax_contribution, w)}</strong></td>
+      </tr>
+    </tbody>
+  </table>`;
+}
+
+/** The share year by year (with the grant that took most of it), and the grants that took most over all years. */
+function shareTables(answer: CalculatorResponse, w: Words): SafeHtml {
+  const { t } = w;
+  const past = answer.yearly_breakdown;
+  return html`<h3>${t('calc.yearByYear')}</h3>
     <div class="table-scroll">
       <table class="data">
         <caption class="visually-hidden">
@@ -284,8 +265,16 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
           )}
         </tbody>
       </table>
-    </div>
-    <h3>${t('calc.constants')}</h3>
+    </div>`;
+}
+
+/** The constants the answer used, with their sources: the tax year's brackets, the GST rate, each year's revenue. */
+function constantsSection(answer: CalculatorResponse, w: Words): SafeHtml {
+  const { t, loc } = w;
+  const rate = loc.percent(GST_RATE_PER_MILLE / 1000);
+  const past = answer.yearly_breakdown;
+  const tax = taxYearTable(answer.calculation.tax_year);
+  return html`<h3>${t('calc.constants')}</h3>
     ${
       tax
         ? html`<table class="data narrow">
@@ -341,7 +330,43 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
           </tr>`;
         })}
       </tbody>
-    </table>
+    </table>`;
+}
+
+function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates, w: Words): SafeHtml {
+  const { t, loc } = w;
+  const c = answer.calculation;
+  const charts = resultCharts(answer, w);
+  const current = answer.yearly_breakdown.at(-1);
+  const runningCents = aggregates.years.find((y) => y.year === c.current_year)?.running_value_cents ?? 0;
+  return html`<section aria-labelledby="result-heading">
+    <h2 id="result-heading">${t('calc.result')}</h2>
+    <div class="stats-row" role="status">
+      <p>
+        <span class="stat">${dollars(answer.total_grants_share, w)}</span>
+        ${t('calc.toGrants', { from: fiscalYearLabel(c.taxpayer_since_year), to: c.current_fiscal_year })}
+      </p>
+      <p><span class="stat">${dollars(c.grants_portion_of_taxes, w)}</span> ${t('calc.inYear', { year: c.current_fiscal_year })}</p>
+      <p><span class="stat">${dollars(c.total_tax_contribution, w)}</span> ${t('calc.yourTax')}</p>
+    </div>
+    ${contributionTable(c, w)} ${charts.share}
+    <h3>${t('calc.formula', { year: c.current_fiscal_year })}</h3>
+    <p class="formula">
+      ${t('calc.formulaText', {
+        c: dollars(c.total_tax_contribution, w),
+        revenue: bigDollars(c.federal_revenue, w),
+        running: bigDollars(runningCents / 100, w),
+      })}
+      <strong>${dollars(c.grants_portion_of_taxes, w)}</strong>
+    </p>
+    <p class="muted">
+      ${t('calc.explanation', {
+        share: loc.percent(Number((c.revenue_share_percentage / 100).toPrecision(3)), 12),
+        year: c.current_fiscal_year,
+        count: current?.grant_count ?? 0,
+      })}
+    </p>
+    ${charts.projection} ${shareTables(answer, w)} ${constantsSection(answer, w)}
   </section>`;
 }
 
