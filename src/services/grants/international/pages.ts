@@ -52,7 +52,7 @@ function allocationList(list: ProjectAllocation[], w: Words, kind: 'country' | '
 }
 
 /** The query of `/international`: the API's filters the form offers, and the page. */
-export const ProjectsPageQuery = Type.Object({
+const ProjectsPageQuery = Type.Object({
   ...Type.Pick(ProjectsQuery, ['q', 'country', 'sector', 'status', 'start_from', 'start_to']).properties,
   page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1.' }),
 });

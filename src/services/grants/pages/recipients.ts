@@ -35,7 +35,7 @@ import type { Words } from './shared.ts';
 const NAME_MAX = 300;
 
 /** The query of `/recipient`: the legal name as published, and the page of its agreements. */
-export const RecipientPageQuery = Type.Object({
+const RecipientPageQuery = Type.Object({
   name: Type.String({ maxLength: NAME_MAX, description: 'The recipient’s legal name, as published.' }),
   page: pageParam(),
 });

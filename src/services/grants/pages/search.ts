@@ -34,7 +34,7 @@ type Form = Record<(typeof PASSED)[number] | 'per_page', string>;
 const { search, province, fiscal_year, recipient_type, min_value, max_value, is_major, is_notable, sort } = SearchQuery.properties;
 
 /** The query of the search page: the API's filters and order, then the page and its size. */
-export const SearchPageQuery = Type.Object({
+const SearchPageQuery = Type.Object({
   search,
   province,
   fiscal_year,
