@@ -1,6 +1,7 @@
 // The pages kernel on a small service defined here, on SQLite and PostgreSQL: a page's query validated by the API's
 // schema with the API's message (400 in the layout, the form redrawn when the page can), read/render, the shared
-// error page (400, 404, 429-style headers, 503), faults left to the kernel's 500, and charts keyed by every input.
+// error page (400, 404, 429-style headers, 503), faults left to the kernel's 500, charts keyed by every input, a page's
+// form posted (its body read, never cached), and a page's own words for a parameter its schemas refused.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from 'typebox';
@@ -76,6 +77,20 @@ const pagesService: ServiceModule = {
           return params.id;
         },
         render: (id) => ({ title: 'Thing', body: html`<h1>Thing ${id}</h1>` }),
+      });
+      definePage(app, kit, {
+        url: '/form/:id',
+        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        posted: true,
+        async read({ params, posted }) {
+          return { id: params.id, said: posted?.words };
+        },
+        render: ({ id, said }) => ({
+          title: 'Form',
+          body: html`<h1>Form ${id}</h1>
+            <p class="said">${said === undefined ? 'nothing posted' : `posted: ${said}`}</p>`,
+        }),
+        explain: (refusal, locale) => (refusal.name === 'id' ? `no form is numbered ${refusal.value} (${locale.language})` : undefined),
       });
       app.get('/legacy', async (request, reply) =>
         sendPage(kit, request, reply, async () => {
@@ -157,6 +172,38 @@ describeEachDatabase('pages kernel', (t) => {
     assert.equal(chartBuilds, 1);
     await app.inject('/items?page=3&colour=blue');
     assert.equal(chartBuilds, 2);
+  });
+});
+
+describeEachDatabase('pages kernel: posted forms and a page’s own words', (t) => {
+  let app: ServiceApp;
+  before(async () => {
+    app = await buildTestApp(pagesService, t.db);
+  });
+  after(async () => app?.close());
+  const post = (url: string, payload: string) =>
+    app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+
+  it('a posted page reads its form’s body (the first value of a name), and is not cached', async () => {
+    const res = await post('/form/3', 'words=%3Cb%3Ehello&words=again');
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<h1>Form 3<\/h1>/);
+    assert.match(res.body, /posted: &lt;b&gt;hello<\/p>/);
+    assert.doesNotMatch(String(res.headers['cache-control']), /public/);
+    const get = await app.inject('/form/3');
+    assert.match(get.body, /nothing posted/);
+    // a page that does not post answers no POST: the kernel's 405
+    assert.equal((await post('/items', 'q=x')).statusCode, 405);
+  });
+
+  it('a parameter the page has words for is refused with them, on a GET and a POST alike', async () => {
+    for (const res of [await app.inject('/form/0'), await post('/form/0', 'words=x')]) {
+      assert.equal(res.statusCode, 400);
+      assert.match(res.body, /<h1>Cannot show this page<\/h1>/);
+      assert.match(textOf(res.body), /no form is numbered 0 \(en\)/);
+    }
+    // a parameter it has no words for: the API's message
+    assert.match(textOf((await app.inject('/items?colour=green')).body), /colour must be one of: red, blue/);
   });
 });
 

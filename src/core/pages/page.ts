@@ -2,10 +2,12 @@
 // app's own validator, so a page refuses what the API refuses, with the API's message), then `read` (the data, through
 // the functions the API calls) and `render` (the template, no I/O). A problem of the request, found by the validation
 // or by `read`, is drawn by `refused` when the page has one (its form redrawn with the message) or by the shared error
-// page; either way in the layout with its status, never JSON and never a 500.
-import type { FastifyRequest } from 'fastify';
+// page; either way in the layout with its status, never JSON and never a 500. A page whose form carries what does not
+// belong in a URL (an income) is also answered to a POST of that form (`posted`), never cached.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { validationMessage } from '../http/errors.ts';
+import { acceptFormBodies } from './forms.ts';
 import type { AjvError } from '../http/errors.ts';
 import type { ServiceApp } from '../service.ts';
 import type { ChartSpec } from './charts.ts';
@@ -35,6 +37,17 @@ export interface PageInput<Q, P> extends RawPageInput {
    * of `inputs`: what else the chart is drawn from that the query does not name (a date the page reads, say).
    */
   chart(id: string, build: () => ChartSpec, inputs?: Readonly<Record<string, unknown>>): SafeHtml;
+  /** The posted form (the first value of each name), on a POST of a `posted` page; absent on a GET. */
+  posted?: Readonly<Record<string, string>>;
+}
+
+/** A parameter the schemas refused: its name, the schema keyword it failed and the value as written (absent: missing). */
+export interface ParameterRefusal {
+  name: string;
+  keyword: string;
+  value: string | undefined;
+  /** The name was written more than once (its first value is then not what the schema refused). */
+  repeated: boolean;
 }
 
 export interface PageDefinition<QS extends TSchema | undefined, PS extends TSchema | undefined, D> {
@@ -46,13 +59,15 @@ export interface PageDefinition<QS extends TSchema | undefined, PS extends TSche
   cache?: boolean;
   read(input: PageInput<Parsed<QS>, Parsed<PS>>): Promise<D>;
   render(data: D, input: PageInput<Parsed<QS>, Parsed<PS>>): PageResult;
+  /**
+   * The page's own words, in the request's language, for a parameter its schemas refused (a bilingual service's
+   * catalogue); absent, or undefined for a parameter, the API's message.
+   */
+  explain?(refusal: ParameterRefusal, locale: PageLocale): string | undefined;
+  /** Also answered to a POST of the page's form (a browser's urlencoded body, in `input.posted`), never cached. */
+  posted?: boolean;
   /** The page drawn around a 400 (the form redrawn beside the message); absent, and for other statuses: the shared error page. */
   refused?(problem: PageProblem, input: RawPageInput): PageResult | Promise<PageResult>;
-  /**
-   * The problem's message in the page's language, from the error it came from (the failed validation, with its Ajv
-   * errors, or what `read` threw); absent, or undefined for an error it does not know: the API's message.
-   */
-  message?(error: unknown, input: RawPageInput): string | undefined;
 }
 
 /** The query as the client wrote it: the first value of each name (a form field written twice shows its first). */
@@ -64,11 +79,34 @@ function formOf(request: FastifyRequest): Record<string, string> {
   return form;
 }
 
-/** The API's message for a failed validation (the same words its JSON error would carry). */
-function validationProblem(request: FastifyRequest): PageProblem | null {
+/** The parameter a failed validation names, with the value the client wrote for it. */
+function refusalOf(request: FastifyRequest, error: AjvError, context: string | undefined): ParameterRefusal {
+  const name = String(error.keyword === 'required' ? (error.params.missingProperty ?? '') : (error.instancePath ?? '')).replace(/^\//, '');
+  const values = (context === 'params' ? request.params : request.query) as Record<string, unknown> | undefined;
+  const value = values?.[name];
+  if (Array.isArray(value)) return { name, keyword: error.keyword, value: String(value[0]), repeated: true };
+  return { name, keyword: error.keyword, value: value === undefined ? undefined : String(value), repeated: false };
+}
+
+/** The page's words for a failed validation when it has some, else the API's (the same its JSON error would carry). */
+function validationProblem(request: FastifyRequest, explain: (refusal: ParameterRefusal) => string | undefined): PageProblem | null {
   const error = request.validationError as (Error & { validation?: AjvError[]; validationContext?: string }) | undefined;
   if (!error) return null;
-  return { status: 400, message: validationMessage(error.validation ?? [], error.validationContext).message, headers: {} };
+  const first = error.validation?.[0];
+  const own = first ? explain(refusalOf(request, first, error.validationContext)) : undefined;
+  return { status: 400, message: own ?? validationMessage(error.validation ?? [], error.validationContext).message, headers: {} };
+}
+
+/** A posted form's values, the first of each name (the body parser of forms.ts gives lists for repeated names). */
+function postedOf(request: FastifyRequest): Record<string, string> {
+  const posted: Record<string, string> = {};
+  const body = request.body;
+  if (body === null || typeof body !== 'object') return posted;
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    const first = Array.isArray(value) ? (value[0] as unknown) : value;
+    if (typeof first === 'string') posted[name] = first;
+  }
+  return posted;
 }
 
 /** The parameters a schema declares (a name it does not know, say `utm_source`, cannot change what the page draws). */
@@ -88,54 +126,66 @@ async function blankMeansAbsent(request: FastifyRequest): Promise<void> {
   for (const [name, value] of Object.entries(query)) if (value === '') delete query[name];
 }
 
-/** Registers a GET page: validation by the schemas, then read, then render, each problem drawn as a page. */
+/** Registers a GET page (and the POST of its form, when `posted`): validation by the schemas, then read, then render, each problem drawn as a page. */
 export function definePage<QS extends TSchema | undefined = undefined, PS extends TSchema | undefined = undefined, D = unknown>(
   app: ServiceApp,
   kit: PageKit,
   page: PageDefinition<QS, PS, D>,
 ): void {
   const schema = { ...(page.query ? { querystring: page.query } : {}), ...(page.params ? { params: page.params } : {}) };
+  const answer = (method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(kit, request, reply, () => answerPage(kit, page, request, method));
   app.get(
     page.url,
     { schema, attachValidation: true, onRequest: blankMeansAbsent, config: { responseCache: page.cache ?? true } },
-    async (request, reply) =>
-      sendPage(kit, request, reply, async () => {
-        const raw: RawPageInput = { request, form: formOf(request), locale: kit.locale(request) };
-        const refuse = async (found: PageProblem, error: unknown): Promise<PageResult> => {
-          const problem = { ...found, message: page.message?.(error, raw) ?? found.message };
-          const drawn = page.refused && problem.status === 400 ? await page.refused(problem, raw) : errorPage(kit, raw.locale, problem);
-          return { ...drawn, status: drawn.status ?? problem.status };
-        };
-        const invalid = validationProblem(request);
-        if (invalid) return refuse(invalid, request.validationError);
-        const dataVersion = await kit.dataVersion();
-        const query = request.query as Parsed<QS>;
-        const params = request.params as Parsed<PS>;
-        const input: PageInput<Parsed<QS>, Parsed<PS>> = {
-          ...raw,
-          query,
-          params,
-          dataVersion,
-          chart: (id, build, inputs = {}) =>
-            kit.chart(
-              {
-                chart: id,
-                language: raw.locale.language,
-                dataVersion,
-                inputs: { query: declared(query, page.query), params: declared(params, page.params), read: inputs },
-              },
-              build,
-            ),
-        };
-        let data: D;
-        try {
-          data = await page.read(input);
-        } catch (error) {
-          const problem = pageProblem(error);
-          if (!problem) throw error;
-          return refuse(problem, error);
-        }
-        return page.render(data, input);
-      }),
+    answer('GET'),
   );
+  if (!page.posted) return;
+  acceptFormBodies(app);
+  app.post(page.url, { schema, attachValidation: true, onRequest: blankMeansAbsent, config: { responseCache: false } }, answer('POST'));
+}
+
+/** One request to a page: its problem drawn (refused or the error page), or its data read and rendered. */
+async function answerPage<QS extends TSchema | undefined, PS extends TSchema | undefined, D>(
+  kit: PageKit,
+  page: PageDefinition<QS, PS, D>,
+  request: FastifyRequest,
+  method: 'GET' | 'POST',
+): Promise<PageResult> {
+  const raw: RawPageInput = { request, form: formOf(request), locale: kit.locale(request) };
+  const refuse = async (problem: PageProblem): Promise<PageResult> => {
+    const drawn = page.refused && problem.status === 400 ? await page.refused(problem, raw) : errorPage(kit, raw.locale, problem);
+    return { ...drawn, status: drawn.status ?? problem.status };
+  };
+  const invalid = validationProblem(request, (refusal) => page.explain?.(refusal, raw.locale));
+  if (invalid) return refuse(invalid);
+  const dataVersion = await kit.dataVersion();
+  const query = request.query as Parsed<QS>;
+  const params = request.params as Parsed<PS>;
+  const input: PageInput<Parsed<QS>, Parsed<PS>> = {
+    ...raw,
+    query,
+    params,
+    dataVersion,
+    chart: (id, build, inputs = {}) =>
+      kit.chart(
+        {
+          chart: id,
+          language: raw.locale.language,
+          dataVersion,
+          inputs: { query: declared(query, page.query), params: declared(params, page.params), read: inputs },
+        },
+        build,
+      ),
+    ...(method === 'POST' ? { posted: postedOf(request) } : {}),
+  };
+  let data: D;
+  try {
+    data = await page.read(input);
+  } catch (error) {
+    const problem = pageProblem(error);
+    if (!problem) throw error;
+    return refuse(problem);
+  }
+  return page.render(data, input);
 }

@@ -429,7 +429,7 @@ export function categoryPage(app: ServiceApp, state: DrawsState, kit: PageKit): 
       return { category: categoryIn(found, names), named: locale.language === 'en' || names.has(found.id), view, draws };
     },
     render: renderCategory,
-    message: parameterMessage({
+    explain: parameterMessage({
       id: (value, w) => w.t('error.categoryPath', { value }),
       history: (value, w) => w.t('error.history', { value }),
     }),

@@ -175,7 +175,7 @@ export function drawsListPage(app: ServiceApp, state: DrawsState, kit: PageKit):
     },
     refused: async (problem, { form, locale }) =>
       frame(await formCategories(state, locale), state.asOf(), form, errorNote(problem.message, locale), wordsOf(locale)),
-    message: parameterMessage({
+    explain: parameterMessage({
       ...DATE_WORDS,
       ...CATEGORY_WORDS,
       page: (value, w) => w.t('error.page', { max: MAX_PAGE, value }),

@@ -200,7 +200,7 @@ export function myScorePage(app: ServiceApp, state: DrawsState, kit: PageKit): v
     },
     refused: async (problem, { form, locale }) =>
       frame(await readView(state, locale), form, undefined, errorNote(problem.message, locale), wordsOf(locale)),
-    message: parameterMessage({
+    explain: parameterMessage({
       ...CATEGORY_WORDS,
       crs: (value, w) => w.t('myScore.crsWhole', { min: CRS_RANGE.min, max: CRS_RANGE.max, value }),
     }),

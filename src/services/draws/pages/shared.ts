@@ -2,11 +2,10 @@
 // parameter names, D's words for a parameter the page's schema refuses, number formats, and the words of a category's
 // forecast status.
 import { badRequest, notFound } from '../../../core/http/errors.ts';
-import type { AjvError } from '../../../core/http/errors.ts';
 import type { Language } from '../../../core/i18n/language.ts';
 import { html, pageLocale } from '../../../core/pages/index.ts';
 import type { PageLocale, SafeHtml } from '../../../core/pages/index.ts';
-import type { RawPageInput } from '../../../core/pages/page.ts';
+import type { ParameterRefusal } from '../../../core/pages/page.ts';
 import { drawsMessages } from '../messages/index.ts';
 import type { Words } from '../messages/index.ts';
 import type { StoredCategoryForecast } from '../aggregates.ts';
@@ -95,22 +94,16 @@ export const CATEGORY_WORDS: ParameterWords = {
 };
 
 /**
- * A page's `message` (core/pages/page.ts): the refused parameter said by D's catalogue in the page's language, with
+ * A page's `explain` (core/pages/page.ts): the refused parameter said by D's catalogue in the page's language, with
  * the value the client wrote; the API's message for what `words` does not name (read's own errors are worded already).
  */
 export function parameterMessage(words: ParameterWords) {
-  return (error: unknown, input: RawPageInput): string | undefined => {
-    const first = (error as { validation?: readonly AjvError[] } | undefined)?.validation?.[0];
-    if (!first) return undefined;
-    const name = (first.instancePath ?? '').replace(/^\//, '') || String(first.params.missingProperty ?? '');
-    const say = Object.hasOwn(words, name) ? words[name] : undefined;
+  return (refusal: ParameterRefusal, locale: PageLocale): string | undefined => {
+    const say = Object.hasOwn(words, refusal.name) ? words[refusal.name] : undefined;
     if (!say) return undefined;
-    const w = wordsOf(input.locale);
-    // A name written twice reaches the schema as a list: its first value is not what was refused.
-    if (Array.isArray((input.request.query as Record<string, unknown> | undefined)?.[name])) return w.t('error.repeated', { name });
-    const path = input.request.params as Record<string, unknown> | undefined;
-    const value = input.form[name] ?? String(path?.[name] ?? '');
-    return say(value.trim(), w, first.keyword);
+    const w = wordsOf(locale);
+    if (refusal.repeated) return w.t('error.repeated', { name: refusal.name });
+    return say((refusal.value ?? '').trim(), w, refusal.keyword);
   };
 }
 

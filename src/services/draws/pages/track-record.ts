@@ -165,6 +165,6 @@ export function trackRecordPage(app: ServiceApp, state: DrawsState, kit: PageKit
           <p>${t('track.json')} <a href="/api/track-record/">/api/track-record/</a>.</p>`,
       };
     },
-    message: parameterMessage({ ...CATEGORY_WORDS, page: (value, w) => w.t('track.badPage', { value }) }),
+    explain: parameterMessage({ ...CATEGORY_WORDS, page: (value, w) => w.t('track.badPage', { value }) }),
   });
 }

@@ -1,33 +1,27 @@
 // Global Affairs Canada's international assistance projects as pages, in English and French: the search at
 // /international, one project, the statistics with their charts and data tables, and a world map shaded by
 // disbursements by country with its table. Built on the same repository functions as the API.
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { HttpError, badRequest, notFound } from '../../../core/http/errors.ts';
+import { Type } from 'typebox';
+import { HttpError, notFound } from '../../../core/http/errors.ts';
 import { barChart, html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
+import type { ParameterRefusal } from '../../../core/pages/page.ts';
 import { alpha3Of, choroplethMap, worldMapCodes } from '../../../core/pages/world-map.ts';
 import type { ServiceApp } from '../../../core/service.ts';
-import {
-  bigDollars,
-  count,
-  dollars,
-  horizontalBars,
-  millions,
-  option,
-  pager,
-  param,
-  parsePageNumber,
-  sendPage,
-  wordsOf,
-} from '../pages/shared.ts';
+import { bigDollars, count, dollars, horizontalBars, millions, option, pageRefusal, pager, wordsOf } from '../pages/shared.ts';
 import type { Words } from '../pages/shared.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import { DEFAULT_SORT, getProject, readInternationalStats, searchProjects } from './repository.ts';
-import type { Project, ProjectAllocation } from './repository.ts';
+import { projectQuery } from './query.ts';
+import { getProject, readInternationalStats, searchProjects } from './repository.ts';
+import type { Project, ProjectAllocation, ProjectQuery } from './repository.ts';
+import { ProjectParams, ProjectsQuery } from './schemas.ts';
 import type { AllocationTotal, InternationalStats } from './stats.ts';
 
 const PER_PAGE = 25;
+/** The last page the search offers (far past the projects there are). */
+const MAX_PAGE = 40_000;
 const CHARTED = 15;
 const STATUSES = ['operational', 'terminating', 'closed'] as const;
 
@@ -57,27 +51,21 @@ function allocationList(list: ProjectAllocation[], w: Words, kind: 'country' | '
   </ul>`;
 }
 
-/** The search form's values, checked (a bad one is a 400 page naming it). */
-function searchForm(request: FastifyRequest, w: Words) {
-  const q = request.query;
-  const text = (name: string) => param(q, name)?.trim() || undefined;
-  const country = text('country')?.toUpperCase();
-  if (country && !/^[A-Z]{2}$/.test(country)) throw badRequest(w.t('intl.badCountry', { value: country }));
-  const sector = text('sector');
-  if (sector && !/^\d{5}$/.test(sector)) throw badRequest(w.t('intl.badSector', { value: sector }));
-  const status = text('status')?.toLowerCase();
-  if (status && !(STATUSES as readonly string[]).includes(status)) throw badRequest(w.t('intl.badStatus', { value: status }));
-  const date = (name: string) => {
-    const value = text(name);
-    if (value === undefined) return undefined;
-    const d = new Date(`${value}T00:00:00Z`);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value)
-      throw badRequest(w.t('intl.badDate', { name, value }));
-    return value;
-  };
-  const q2 = text('q');
-  if (q2 && q2.length > 200) throw badRequest(w.t('intl.longQuery'));
-  return { q: q2, country, sector, status, start_from: date('start_from'), start_to: date('start_to') };
+/** The query of `/international`: the API's filters the form offers, and the page. */
+const ProjectsPageQuery = Type.Object({
+  ...Type.Pick(ProjectsQuery, ['q', 'country', 'sector', 'status', 'start_from', 'start_to']).properties,
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1.' }),
+});
+
+/** The page's words, in its language, for a filter (or page) the schema refused. */
+function searchRefusal(refusal: ParameterRefusal, w: Words): string | undefined {
+  const value = refusal.value ?? '';
+  if (refusal.name === 'country') return w.t('intl.badCountry', { value });
+  if (refusal.name === 'sector') return w.t('intl.badSector', { value });
+  if (refusal.name === 'status') return w.t('intl.badStatus', { value });
+  if (refusal.name === 'start_from' || refusal.name === 'start_to') return w.t('intl.badDate', { name: refusal.name, value });
+  if (refusal.name === 'q') return w.t('intl.longQuery');
+  return pageRefusal(refusal, w, MAX_PAGE);
 }
 
 function projectRow(p: Project, w: Words): SafeHtml {
@@ -173,21 +161,151 @@ export function mapChart(stats: InternationalStats, w: Words) {
   });
 }
 
-export function internationalPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit): void {
-  app.get('/international', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
+/** The search form, filled with the filters read. */
+function searchFormOf(filters: ProjectQuery, stats: InternationalStats, w: Words): SafeHtml {
+  const { t } = w;
+  const status = filters.status?.toLowerCase();
+  return html`<form class="filters" method="get" action="/international" aria-label="${t('intl.search.formLabel')}">
+    <label>${t('intl.search.q')} <input type="search" name="q" value="${filters.q ?? ''}" maxlength="200" /></label>
+    <label
+      >${t('intl.country')}
+      <select name="country">
+        ${option('', t('intl.any'), filters.country)}
+        ${[...stats.by_country]
+          .sort((a, b) => allocationName(a, w).localeCompare(allocationName(b, w), w.loc.language))
+          .map((c) => option(c.code, allocationName(c, w), filters.country))}
+      </select>
+    </label>
+    <label
+      >${t('intl.sector')}
+      <select name="sector">
+        ${option('', t('intl.any'), filters.sector)} ${stats.by_sector.map((s) => option(s.code, allocationName(s, w), filters.sector))}
+      </select>
+    </label>
+    <label
+      >${t('intl.status')}
+      <select name="status">
+        ${option('', t('intl.any'), status)} ${STATUSES.map((s) => option(s, statusLabel(s, w), status))}
+      </select>
+    </label>
+    <label>${t('intl.search.from')} <input type="date" name="start_from" value="${filters.start_from ?? ''}" /></label>
+    <label>${t('intl.search.to')} <input type="date" name="start_to" value="${filters.start_to ?? ''}" /></label>
+    <button type="submit">${t('intl.search.submit')}</button>
+  </form>`;
+}
+
+/** The projects found, a table of one page of them. */
+function resultsTable(results: Project[], w: Words): SafeHtml | string {
+  const { t } = w;
+  if (results.length === 0) return '';
+  return html`<div class="table-scroll">
+    <table class="data">
+      <caption class="visually-hidden">
+        ${t('intl.search.caption')}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">${t('intl.title')}</th>
+          <th scope="col">${t('intl.number')}</th>
+          <th scope="col">${t('intl.countries')}</th>
+          <th scope="col">${t('intl.status')}</th>
+          <th scope="col">${t('intl.start')}</th>
+          <th scope="col" class="num">${t('intl.contribution')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${results.map((p) => projectRow(p, w))}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+/** One project: every field labelled, its countries and sectors linked to their searches. */
+function projectBody(p: Project, w: Words): SafeHtml {
+  const { t, loc } = w;
+  const description = inLanguage(w, p.description_en, p.description_fr);
+  const results = inLanguage(w, p.expected_results_en, p.expected_results_fr);
+  return html`${internationalNav(w)}
+    <h1>${inLanguage(w, p.title_en, p.title_fr)}</h1>
+    <p class="stat">${dollars(p.maximum_contribution, w)}</p>
+    <dl class="facts">
+      <dt>${t('intl.number')}</dt>
+      <dd>${p.project_number}</dd>
+      <dt>${t('intl.status')}</dt>
+      <dd>${statusLabel(p.status, w)}</dd>
+      <dt>${t('intl.period')}</dt>
+      <dd>${loc.date(p.start_date)} – ${p.end_date ? loc.date(p.end_date) : t('common.notGiven')} (${p.fiscal_year})</dd>
+      <dt>${t('intl.agency')}</dt>
+      <dd>${inLanguage(w, p.executing_agency_en, p.executing_agency_fr) || t('common.notGiven')}</dd>
+      <dt>${t('intl.contribution')}</dt>
+      <dd>${dollars(p.maximum_contribution, w)}</dd>
+      <dt>${t('intl.disbursed')}</dt>
+      <dd>${p.disbursements === null ? t('common.notGiven') : dollars(p.disbursements, w)}</dd>
+      <dt>${t('intl.countries')}</dt>
+      <dd>${allocationList(p.countries, w, 'country')}</dd>
+      <dt>${t('intl.sectors')}</dt>
+      <dd>${allocationList(p.sectors, w, 'sector')}</dd>
+      <dt>${t('intl.program')}</dt>
+      <dd>${inLanguage(w, p.program_name_en, p.program_name_fr) || t('common.notGiven')}</dd>
+      <dt>${t('intl.aidType')}</dt>
+      <dd>${inLanguage(w, p.aid_type_en, p.aid_type_fr) || t('common.notGiven')}</dd>
+    </dl>
+    ${
+      description
+        ? html`<h2>${t('intl.descriptionHeading')}</h2>
+            <p>${description}</p>`
+        : ''
+    }
+    ${
+      results
+        ? html`<h2>${t('intl.expectedResults')}</h2>
+            <p>${results}</p>`
+        : ''
+    }
+    <p class="muted">
+      ${t('intl.project.note')}
+      <a href="/api/api/international/projects/${encodeURIComponent(p.project_number)}/">${t('grant.json')}</a>.
+    </p>`;
+}
+
+/** The statistics page around its charts (drawn, in the order of statisticsCharts). */
+function statisticsBody(stats: InternationalStats, version: string, figures: SafeHtml[], w: Words): SafeHtml {
+  const { t } = w;
+  const totals = stats.totals;
+  return html`<h1>${t('intl.stats.heading')}</h1>
+    ${internationalNav(w)}
+    <div class="stats-row">
+      <p><span class="stat">${count(totals.projects, w)}</span> ${t('intl.stats.projects', { count: totals.projects })}</p>
+      <p><span class="stat">${bigDollars(totals.maximum_contribution, w)}</span> ${t('intl.stats.contribution')}</p>
+      <p><span class="stat">${bigDollars(totals.disbursements, w)}</span> ${t('intl.stats.disbursed')}</p>
+      <p><span class="stat">${count(totals.countries, w)}</span> ${t('intl.stats.countries', { count: totals.countries })}</p>
+    </div>
+    <p class="muted">
+      ${t('intl.stats.note', {
+        unallocated: bigDollars(totals.unallocated_to_countries.disbursements, w),
+        reported: totals.projects_with_disbursements,
+        version,
+      })}
+    </p>
+    <div class="grid-2">${figures.slice(0, 2)}</div>
+    <div class="grid-2">${figures.slice(2, 4)}</div>`;
+}
+
+/** The search: the form, the count and a page of projects. */
+function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit): void {
+  definePage(app, kit, {
+    url: '/international',
+    query: ProjectsPageQuery,
+    async read({ query, locale }) {
+      const { stats } = await statsOf(db, wordsOf(locale));
+      const { page, ...filters } = query;
+      const search = projectQuery(filters, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE });
+      return { stats, search, page, ...(await searchProjects(db, search)) };
+    },
+    render({ stats, search, page, count: total, results }, { locale }) {
+      const w = wordsOf(locale);
       const { t } = w;
-      const { stats } = await statsOf(db, w);
-      const form = searchForm(request, w);
-      const page = parsePageNumber(param(request.query, 'page'), w, 40_000);
-      const { count: total, results } = await searchProjects(db, {
-        ...form,
-        sort: DEFAULT_SORT,
-        limit: PER_PAGE,
-        offset: (page - 1) * PER_PAGE,
-      });
-      const pages = Math.max(1, Math.ceil(total / PER_PAGE));
+      const { q, country, sector, status, start_from, start_to } = search;
       return {
         title: t('intl.search.title'),
         description: t('intl.search.description'),
@@ -195,162 +313,62 @@ export function internationalPages(app: ServiceApp, db: Kysely<GrantsDatabase>, 
         body: html`<h1>${t('intl.search.heading')}</h1>
           ${internationalNav(w)}
           <p class="lead">${t('intl.search.lead', { projects: stats.totals.projects })}</p>
-          <form class="filters" method="get" action="/international" aria-label="${t('intl.search.formLabel')}">
-            <label>${t('intl.search.q')} <input type="search" name="q" value="${form.q ?? ''}" maxlength="200" /></label>
-            <label
-              >${t('intl.country')}
-              <select name="country">
-                ${option('', t('intl.any'), form.country)}
-                ${[...stats.by_country]
-                  .sort((a, b) => allocationName(a, w).localeCompare(allocationName(b, w), w.loc.language))
-                  .map((c) => option(c.code, allocationName(c, w), form.country))}
-              </select>
-            </label>
-            <label
-              >${t('intl.sector')}
-              <select name="sector">
-                ${option('', t('intl.any'), form.sector)} ${stats.by_sector.map((s) => option(s.code, allocationName(s, w), form.sector))}
-              </select>
-            </label>
-            <label
-              >${t('intl.status')}
-              <select name="status">
-                ${option('', t('intl.any'), form.status)} ${STATUSES.map((s) => option(s, statusLabel(s, w), form.status))}
-              </select>
-            </label>
-            <label>${t('intl.search.from')} <input type="date" name="start_from" value="${form.start_from ?? ''}" /></label>
-            <label>${t('intl.search.to')} <input type="date" name="start_to" value="${form.start_to ?? ''}" /></label>
-            <button type="submit">${t('intl.search.submit')}</button>
-          </form>
+          ${searchFormOf(search, stats, w)}
           <p role="status">${t('intl.search.count', { count: total })}</p>
-          ${
-            results.length
-              ? html`<div class="table-scroll">
-                  <table class="data">
-                    <caption class="visually-hidden">
-                      ${t('intl.search.caption')}
-                    </caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">${t('intl.title')}</th>
-                        <th scope="col">${t('intl.number')}</th>
-                        <th scope="col">${t('intl.countries')}</th>
-                        <th scope="col">${t('intl.status')}</th>
-                        <th scope="col">${t('intl.start')}</th>
-                        <th scope="col" class="num">${t('intl.contribution')}</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${results.map((p) => projectRow(p, w))}
-                    </tbody>
-                  </table>
-                </div>`
-              : ''
-          }
-          ${pager('/international', { ...form }, page, pages, w)}`,
+          ${resultsTable(results, w)}
+          ${pager('/international', { q, country, sector, status: status?.toLowerCase(), start_from, start_to }, page, Math.max(1, Math.ceil(total / PER_PAGE)), w)}`,
       };
-    }),
-  );
+    },
+    explain: (refusal, locale) => searchRefusal(refusal, wordsOf(locale)),
+  });
+}
 
-  app.get('/international/projects/:number', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
-      const { t, loc } = w;
-      const number = (request.params as { number: string }).number;
-      if (!/^[A-Za-z0-9-]{1,40}$/.test(number)) throw badRequest(t('intl.badNumber', { value: number }));
-      const p = await getProject(db, number);
-      if (!p) throw notFound(t('intl.notFound', { number }));
-      const title = inLanguage(w, p.title_en, p.title_fr);
-      const description = inLanguage(w, p.description_en, p.description_fr);
-      const results = inLanguage(w, p.expected_results_en, p.expected_results_fr);
+export function internationalPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit): void {
+  searchPage(app, db, kit);
+
+  definePage(app, kit, {
+    url: '/international/projects/:number',
+    params: Type.Object({ number: ProjectParams.properties.project_number }),
+    async read({ params, locale }) {
+      const p = await getProject(db, params.number);
+      if (!p) throw notFound(wordsOf(locale).t('intl.notFound', { number: params.number }));
+      return p;
+    },
+    render(p, { locale }) {
+      const w = wordsOf(locale);
       return {
-        title,
-        description: t('intl.project.description', { number: p.project_number, value: dollars(p.maximum_contribution, w) }),
+        title: inLanguage(w, p.title_en, p.title_fr),
+        description: w.t('intl.project.description', { number: p.project_number, value: dollars(p.maximum_contribution, w) }),
         section: '/international',
-        body: html`${internationalNav(w)}
-          <h1>${title}</h1>
-          <p class="stat">${dollars(p.maximum_contribution, w)}</p>
-          <dl class="facts">
-            <dt>${t('intl.number')}</dt>
-            <dd>${p.project_number}</dd>
-            <dt>${t('intl.status')}</dt>
-            <dd>${statusLabel(p.status, w)}</dd>
-            <dt>${t('intl.period')}</dt>
-            <dd>${loc.date(p.start_date)} – ${p.end_date ? loc.date(p.end_date) : t('common.notGiven')} (${p.fiscal_year})</dd>
-            <dt>${t('intl.agency')}</dt>
-            <dd>${inLanguage(w, p.executing_agency_en, p.executing_agency_fr) || t('common.notGiven')}</dd>
-            <dt>${t('intl.contribution')}</dt>
-            <dd>${dollars(p.maximum_contribution, w)}</dd>
-            <dt>${t('intl.disbursed')}</dt>
-            <dd>${p.disbursements === null ? t('common.notGiven') : dollars(p.disbursements, w)}</dd>
-            <dt>${t('intl.countries')}</dt>
-            <dd>${allocationList(p.countries, w, 'country')}</dd>
-            <dt>${t('intl.sectors')}</dt>
-            <dd>${allocationList(p.sectors, w, 'sector')}</dd>
-            <dt>${t('intl.program')}</dt>
-            <dd>${inLanguage(w, p.program_name_en, p.program_name_fr) || t('common.notGiven')}</dd>
-            <dt>${t('intl.aidType')}</dt>
-            <dd>${inLanguage(w, p.aid_type_en, p.aid_type_fr) || t('common.notGiven')}</dd>
-          </dl>
-          ${
-            description
-              ? html`<h2>${t('intl.descriptionHeading')}</h2>
-                  <p>${description}</p>`
-              : ''
-          }
-          ${
-            results
-              ? html`<h2>${t('intl.expectedResults')}</h2>
-                  <p>${results}</p>`
-              : ''
-          }
-          <p class="muted">
-            ${t('intl.project.note')}
-            <a href="/api/api/international/projects/${encodeURIComponent(p.project_number)}/">${t('grant.json')}</a>.
-          </p>`,
+        body: projectBody(p, w),
       };
-    }),
-  );
+    },
+    explain: (refusal, locale) =>
+      refusal.name === 'number' ? wordsOf(locale).t('intl.badNumber', { value: refusal.value ?? '' }) : undefined,
+  });
 
-  app.get('/international/statistics', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
-      const { t } = w;
-      const { stats, data_source } = await statsOf(db, w);
-      const key = `grants:intl:${data_source.data_version}:${w.loc.language}`;
-      const figures = statisticsCharts(stats, w).map((spec) => kit.charts.figure(`${key}:${spec.id}`, () => spec));
-      const totals = stats.totals;
+  definePage(app, kit, {
+    url: '/international/statistics',
+    read: async ({ locale }) => statsOf(db, wordsOf(locale)),
+    render({ stats, data_source }, { locale, chart }) {
+      const w = wordsOf(locale);
+      // each chart cached under its id, the language and the data version (the page has no parameters)
+      const figures = statisticsCharts(stats, w).map((spec) => chart(spec.id, () => spec));
       return {
-        title: t('intl.stats.title'),
-        description: t('intl.stats.description'),
+        title: w.t('intl.stats.title'),
+        description: w.t('intl.stats.description'),
         section: '/international',
-        body: html`<h1>${t('intl.stats.heading')}</h1>
-          ${internationalNav(w)}
-          <div class="stats-row">
-            <p><span class="stat">${count(totals.projects, w)}</span> ${t('intl.stats.projects', { count: totals.projects })}</p>
-            <p><span class="stat">${bigDollars(totals.maximum_contribution, w)}</span> ${t('intl.stats.contribution')}</p>
-            <p><span class="stat">${bigDollars(totals.disbursements, w)}</span> ${t('intl.stats.disbursed')}</p>
-            <p><span class="stat">${count(totals.countries, w)}</span> ${t('intl.stats.countries', { count: totals.countries })}</p>
-          </div>
-          <p class="muted">
-            ${t('intl.stats.note', {
-              unallocated: bigDollars(totals.unallocated_to_countries.disbursements, w),
-              reported: totals.projects_with_disbursements,
-              version: data_source.data_version,
-            })}
-          </p>
-          <div class="grid-2">${figures.slice(0, 2)}</div>
-          <div class="grid-2">${figures.slice(2, 4)}</div>`,
+        body: statisticsBody(stats, data_source.data_version, figures, w),
       };
-    }),
-  );
+    },
+  });
 
-  app.get('/international/map', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
+  definePage(app, kit, {
+    url: '/international/map',
+    read: async ({ locale }) => statsOf(db, wordsOf(locale)),
+    render({ stats }, { locale, chart }) {
+      const w = wordsOf(locale);
       const { t } = w;
-      const { stats, data_source } = await statsOf(db, w);
-      const figure = kit.charts.figure(`grants:intl:${data_source.data_version}:${w.loc.language}:map`, () => mapChart(stats, w));
       return {
         title: t('intl.map.pageTitle'),
         description: t('intl.map.pageDescription'),
@@ -358,8 +376,8 @@ export function internationalPages(app: ServiceApp, db: Kysely<GrantsDatabase>, 
         body: html`<h1>${t('intl.map.heading')}</h1>
           ${internationalNav(w)}
           <p class="lead">${t('intl.map.lead')}</p>
-          ${figure}`,
+          ${chart('intl-world-map', () => mapChart(stats, w))}`,
       };
-    }),
-  );
+    },
+  });
 }

@@ -1,10 +1,10 @@
 // GET /api/international/projects/, /api/international/projects/{project_number}/ and /api/international/stats/.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HttpError, notFound } from '../../../core/http/errors.ts';
-import { clampLimit, parseDate, cleanText } from '../../../core/http/params.ts';
+import { clampLimit } from '../../../core/http/params.ts';
 import type { GrantsRoutes } from '../routes/context.ts';
-import { dollarsToCents } from '../source/money.ts';
-import { DEFAULT_SORT, getProject, readInternationalStats, searchProjects } from './repository.ts';
+import { projectQuery } from './query.ts';
+import { getProject, readInternationalStats, searchProjects } from './repository.ts';
 import {
   DEFAULT_LIMIT,
   MAX_LIMIT,
@@ -32,19 +32,7 @@ export const internationalRoutes: FastifyPluginAsyncTypebox<GrantsRoutes> = asyn
       const q = request.query;
       const limit = clampLimit(q.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
       const offset = q.offset ?? 0;
-      const { count, results } = await searchProjects(db, {
-        q: cleanText(q.q),
-        country: q.country?.toUpperCase(),
-        sector: q.sector,
-        status: q.status?.trim() || undefined,
-        start_from: parseDate(q.start_from, 'start_from'),
-        start_to: parseDate(q.start_to, 'start_to'),
-        min_value_cents: q.min_value === undefined ? undefined : dollarsToCents(q.min_value),
-        max_value_cents: q.max_value === undefined ? undefined : dollarsToCents(q.max_value),
-        sort: q.sort?.trim() || DEFAULT_SORT,
-        limit,
-        offset,
-      });
+      const { count, results } = await searchProjects(db, projectQuery(q, { limit, offset }));
       return { count, limit, offset, results };
     },
   );

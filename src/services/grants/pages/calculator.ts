@@ -2,11 +2,11 @@
 // does not belong in a URL, a log or a browser's history); the result shows the share by fiscal year as a
 // chart, the projections, the grants that took most of it, and the formula with the constants it used and
 // their sources. Same calculation as the API: calculateTaxpayerShare over the aggregates stored at import.
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { HttpError } from '../../../core/http/errors.ts';
 import { barChart, chartFigure, escapeHtml, externalLink, html, trustedHtml, untranslated } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredCalculator } from '../aggregates.ts';
 import {
@@ -22,7 +22,7 @@ import type { CalculatorAggregates, CalculatorResponse } from '../calculator/ind
 import { readAggregate } from '../repository.ts';
 import { fiscalYearLabel } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import { bigDollars, count, dollars, errorNote, param, recipientHref, sendPage, wordsOf } from './shared.ts';
+import { bigDollars, count, dollars, errorNote, recipientHref, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 /** The form as typed (strings), kept to fill the form again. */
@@ -48,57 +48,57 @@ export function calculatorAggregatesOf(db: Kysely<GrantsDatabase>, kit: PageKit)
   };
 }
 
+/** The form as posted (blank on a GET), and what the calculator made of it: its answer, or the message of an input it cannot use. */
+function calculation(posted: Readonly<Record<string, string>> | undefined, aggregates: CalculatorAggregates) {
+  const form: CalculatorForm = {
+    annual_income: posted?.annual_income ?? '',
+    gst_eligible_spending: posted?.gst_eligible_spending ?? '',
+    input_mode: posted?.input_mode ?? 'annual',
+    taxpayer_since_year: posted?.taxpayer_since_year ?? '',
+  };
+  if (!posted) return { form };
+  try {
+    const answer = calculateTaxpayerShare(
+      {
+        annual_income: form.annual_income.trim(),
+        gst_eligible_spending: form.gst_eligible_spending.trim(),
+        input_mode: form.input_mode,
+        taxpayer_since_year: form.taxpayer_since_year.trim(),
+      },
+      aggregates,
+    );
+    return { form, answer };
+  } catch (error) {
+    if (!(error instanceof CalculatorInputError)) throw error;
+    return { form, problem: error.message };
+  }
+}
+
 export function calculatorPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit): void {
   const aggregatesOf = calculatorAggregatesOf(db, kit);
-  // A browser's form body (this scope only; the API takes JSON).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(String(body))));
-  });
-
-  const handler = (method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
+  definePage(app, kit, {
+    url: '/calculator',
+    // The form posts: an income does not belong in a URL, a log or a browser's history.
+    posted: true,
+    async read({ posted, locale }) {
+      const aggregates = await aggregatesOf(wordsOf(locale));
+      return { aggregates, ...calculation(posted, aggregates) };
+    },
+    render({ aggregates, form, answer, problem }, { locale }) {
+      const w = wordsOf(locale);
       const { t } = w;
-      const aggregates = await aggregatesOf(w);
-      const source = method === 'POST' ? request.body : {};
-      const form: CalculatorForm = {
-        annual_income: param(source, 'annual_income') ?? '',
-        gst_eligible_spending: param(source, 'gst_eligible_spending') ?? '',
-        input_mode: param(source, 'input_mode') ?? 'annual',
-        taxpayer_since_year: param(source, 'taxpayer_since_year') ?? '',
-      };
-      let status: number | undefined;
-      let result: SafeHtml | string = '';
-      if (method === 'POST') {
-        try {
-          const answer = calculateTaxpayerShare(
-            {
-              annual_income: form.annual_income.trim(),
-              gst_eligible_spending: form.gst_eligible_spending.trim(),
-              input_mode: form.input_mode,
-              taxpayer_since_year: form.taxpayer_since_year.trim(),
-            },
-            aggregates,
-          );
-          result = resultBody(answer, aggregates, w);
-        } catch (error) {
-          if (!(error instanceof CalculatorInputError)) throw error;
-          status = 400;
-          result = errorNote(error.message, w.loc);
-        }
-      }
+      const result = answer ? resultBody(answer, aggregates, w) : problem !== undefined ? errorNote(problem, locale) : '';
       return {
-        title: method === 'POST' && status === undefined ? t('calc.resultTitle') : t('calc.title'),
+        title: answer ? t('calc.resultTitle') : t('calc.title'),
         description: t('calc.description'),
         section: '/calculator',
-        status,
+        status: problem === undefined ? undefined : 400,
         body: html`<h1>${t('calc.heading')}</h1>
           <p class="lead">${t('calc.lead')}</p>
           ${calculatorForm(form, aggregates, w)} ${result} ${formulaSection(w)}`,
       };
-    });
-  app.get('/calculator', { config: { responseCache: true } }, handler('GET'));
-  app.post('/calculator', {}, handler('POST'));
+    },
+  });
 }
 
 function calculatorForm(form: CalculatorForm, aggregates: CalculatorAggregates, w: Words): SafeHtml {
@@ -138,13 +138,12 @@ function calculatorForm(form: CalculatorForm, aggregates: CalculatorAggregates, 
 }
 
 // The charts depend on the caller's numbers: rendered for each answer, not cached.
-function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates, w: Words): SafeHtml {
-  const { t, loc } = w;
-  const language = loc.language;
-  const rate = loc.percent(GST_RATE_PER_MILLE / 1000);
+function resultCharts(answer: CalculatorResponse, w: Words): { share: SafeHtml; projection: SafeHtml } {
+  const { t } = w;
+  const language = w.loc.language;
   const c = answer.calculation;
   const past = answer.yearly_breakdown;
-  const shareChart = chartFigure(
+  const share = chartFigure(
     barChart({
       id: 'share-by-year',
       title: t('calc.shareChart'),
@@ -156,7 +155,7 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
     }),
   );
   const projections = answer.future_projections;
-  const projectionChart = chartFigure(
+  const projection = chartFigure(
     barChart({
       id: 'projected-share',
       title: t('calc.projection'),
@@ -173,61 +172,43 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
       language,
     }),
   );
-  const current = past.at(-1);
-  const runningCents = aggregates.years.find((y) => y.year === c.current_year)?.running_value_cents ?? 0;
-  const tax = taxYearTable(c.tax_year);
-  return html`<section aria-labelledby="result-heading">
-    <h2 id="result-heading">${t('calc.result')}</h2>
-    <div class="stats-row" role="status">
-      <p>
-        <span class="stat">${dollars(answer.total_grants_share, w)}</span>
-        ${t('calc.toGrants', { from: fiscalYearLabel(c.taxpayer_since_year), to: c.current_fiscal_year })}
-      </p>
-      <p><span class="stat">${dollars(c.grants_portion_of_taxes, w)}</span> ${t('calc.inYear', { year: c.current_fiscal_year })}</p>
-      <p><span class="stat">${dollars(c.total_tax_contribution, w)}</span> ${t('calc.yourTax')}</p>
-    </div>
-    <table class="data narrow">
-      <caption>
-        ${t(c.input_mode === 'monthly' ? 'calc.contributionMonthly' : 'calc.contribution', { year: c.tax_year })}
-      </caption>
-      <tbody>
-        <tr>
-          <th scope="row">${t('calc.income.row')}</th>
-          <td class="num">${dollars(c.annual_income, w)}</td>
-        </tr>
-        <tr>
-          <th scope="row">${t('calc.federalTax')}</th>
-          <td class="num">${dollars(c.federal_income_tax, w)}</td>
-        </tr>
-        <tr>
-          <th scope="row">${t('calc.gst', { rate, spending: dollars(c.gst_eligible_spending, w) })}</th>
-          <td class="num">${dollars(c.gst_paid, w)}</td>
-        </tr>
-        <tr>
-          <th scope="row">${t('calc.yourContribution')}</th>
-          <td class="num"><strong>${dollars(c.total_tax_contribution, w)}</strong></td>
-        </tr>
-      </tbody>
-    </table>
-    ${shareChart}
-    <h3>${t('calc.formula', { year: c.current_fiscal_year })}</h3>
-    <p class="formula">
-      ${t('calc.formulaText', {
-        c: dollars(c.total_tax_contribution, w),
-        revenue: bigDollars(c.federal_revenue, w),
-        running: bigDollars(runningCents / 100, w),
-      })}
-      <strong>${dollars(c.grants_portion_of_taxes, w)}</strong>
-    </p>
-    <p class="muted">
-      ${t('calc.explanation', {
-        share: loc.percent(Number((c.revenue_share_percentage / 100).toPrecision(3)), 12),
-        year: c.current_fiscal_year,
-        count: current?.grant_count ?? 0,
-      })}
-    </p>
-    ${projectionChart}
-    <h3>${t('calc.yearByYear')}</h3>
+  return { share, projection };
+}
+
+/** What the caller pays in the tax year: income tax and GST, and their sum. */
+function contributionTable(c: CalculatorResponse['calculation'], w: Words): SafeHtml {
+  const { t, loc } = w;
+  const rate = loc.percent(GST_RATE_PER_MILLE / 1000);
+  return html`<table class="data narrow">
+    <caption>
+      ${t(c.input_mode === 'monthly' ? 'calc.contributionMonthly' : 'calc.contribution', { year: c.tax_year })}
+    </caption>
+    <tbody>
+      <tr>
+        <th scope="row">${t('calc.income.row')}</th>
+        <td class="num">${dollars(c.annual_income, w)}</td>
+      </tr>
+      <tr>
+        <th scope="row">${t('calc.federalTax')}</th>
+        <td class="num">${dollars(c.federal_income_tax, w)}</td>
+      </tr>
+      <tr>
+        <th scope="row">${t('calc.gst', { rate, spending: dollars(c.gst_eligible_spending, w) })}</th>
+        <td class="num">${dollars(c.gst_paid, w)}</td>
+      </tr>
+      <tr>
+        <th scope="row">${t('calc.yourContribution')}</th>
+        <td class="num"><strong>${dollars(c.total_tax_contribution, w)}</strong></td>
+      </tr>
+    </tbody>
+  </table>`;
+}
+
+/** The share year by year (with the grant that took most of it), and the grants that took most over all years. */
+function shareTables(answer: CalculatorResponse, w: Words): SafeHtml {
+  const { t } = w;
+  const past = answer.yearly_breakdown;
+  return html`<h3>${t('calc.yearByYear')}</h3>
     <div class="table-scroll">
       <table class="data">
         <caption class="visually-hidden">
@@ -284,8 +265,16 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
           )}
         </tbody>
       </table>
-    </div>
-    <h3>${t('calc.constants')}</h3>
+    </div>`;
+}
+
+/** The constants the answer used, with their sources: the tax year's brackets, the GST rate, each year's revenue. */
+function constantsSection(answer: CalculatorResponse, w: Words): SafeHtml {
+  const { t, loc } = w;
+  const rate = loc.percent(GST_RATE_PER_MILLE / 1000);
+  const past = answer.yearly_breakdown;
+  const tax = taxYearTable(answer.calculation.tax_year);
+  return html`<h3>${t('calc.constants')}</h3>
     ${
       tax
         ? html`<table class="data narrow">
@@ -341,7 +330,43 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
           </tr>`;
         })}
       </tbody>
-    </table>
+    </table>`;
+}
+
+function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates, w: Words): SafeHtml {
+  const { t, loc } = w;
+  const c = answer.calculation;
+  const charts = resultCharts(answer, w);
+  const current = answer.yearly_breakdown.at(-1);
+  const runningCents = aggregates.years.find((y) => y.year === c.current_year)?.running_value_cents ?? 0;
+  return html`<section aria-labelledby="result-heading">
+    <h2 id="result-heading">${t('calc.result')}</h2>
+    <div class="stats-row" role="status">
+      <p>
+        <span class="stat">${dollars(answer.total_grants_share, w)}</span>
+        ${t('calc.toGrants', { from: fiscalYearLabel(c.taxpayer_since_year), to: c.current_fiscal_year })}
+      </p>
+      <p><span class="stat">${dollars(c.grants_portion_of_taxes, w)}</span> ${t('calc.inYear', { year: c.current_fiscal_year })}</p>
+      <p><span class="stat">${dollars(c.total_tax_contribution, w)}</span> ${t('calc.yourTax')}</p>
+    </div>
+    ${contributionTable(c, w)} ${charts.share}
+    <h3>${t('calc.formula', { year: c.current_fiscal_year })}</h3>
+    <p class="formula">
+      ${t('calc.formulaText', {
+        c: dollars(c.total_tax_contribution, w),
+        revenue: bigDollars(c.federal_revenue, w),
+        running: bigDollars(runningCents / 100, w),
+      })}
+      <strong>${dollars(c.grants_portion_of_taxes, w)}</strong>
+    </p>
+    <p class="muted">
+      ${t('calc.explanation', {
+        share: loc.percent(Number((c.revenue_share_percentage / 100).toPrecision(3)), 12),
+        year: c.current_fiscal_year,
+        count: current?.grant_count ?? 0,
+      })}
+    </p>
+    ${charts.projection} ${shareTables(answer, w)} ${constantsSection(answer, w)}
   </section>`;
 }
 

@@ -1,147 +1,181 @@
 // `/grants/:id`: one agreement as GET /api/grants/{id}/ serves it (the repository's getGrant), every field
 // labelled, with links to its recipient and to agreements of the same program, and the caller's share of it (a
 // form with the calculator's inputs).
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { badRequest, notFound } from '../../../core/http/errors.ts';
+import { notFound } from '../../../core/http/errors.ts';
 import { html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { CalculatorInputError, DEFAULT_TAXPAYER_SINCE_YEAR, grantTaxpayerShare, servedGrantInput } from '../calculator/index.ts';
 import type { CalculatorAggregates, GrantTaxpayerShare } from '../calculator/index.ts';
 import { getGrant } from '../repository.ts';
 import type { Grant } from '../schemas/grant.ts';
+import { GrantParams } from '../schemas/grant.ts';
 import { fiscalYearLabel } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { calculatorAggregatesOf } from './calculator.ts';
-import { bigDollars, codeLabel, dollars, errorNote, param, provinceName, recipientHref, sendPage, textOf, wordsOf } from './shared.ts';
+import { bigDollars, codeLabel, dollars, errorNote, provinceName, recipientHref, textOf, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 const named = (kind: 'recipientType' | 'agreementType', code: string, w: Words): string =>
   code ? `${codeLabel(kind, code, w) ?? w.t('grant.unknownCode')} (${code})` : w.t('common.notGiven');
 
+/** The share form as posted (strings, to fill it again) and what the calculator made of it: its answer, or why not. */
+interface PostedShare {
+  income: string;
+  spending: string;
+  since: string;
+  answer?: GrantTaxpayerShare;
+  problem?: string;
+}
+
+/** The caller's share of the agreement, by grantTaxpayerShare (as GET /api/grants/{id}/taxpayer-share/ computes it). */
+function postedShare(g: Grant, posted: Readonly<Record<string, string>>, aggregates: CalculatorAggregates): PostedShare {
+  const form = {
+    income: posted.annual_income ?? '',
+    spending: posted.gst_eligible_spending ?? '',
+    since: posted.taxpayer_since_year ?? '',
+  };
+  try {
+    const answer = grantTaxpayerShare(
+      servedGrantInput(g),
+      { annual_income: form.income.trim(), gst_eligible_spending: form.spending.trim(), taxpayer_since_year: form.since.trim() },
+      aggregates,
+    );
+    return { ...form, answer };
+  } catch (error) {
+    if (!(error instanceof CalculatorInputError)) throw error;
+    return { ...form, problem: error.message };
+  }
+}
+
+/** The agreement's facts, every field labelled. */
+function grantFacts(g: Grant, w: Words): SafeHtml {
+  const { t, loc } = w;
+  const province = g.recipient_province ? provinceName(g.recipient_province, w) : '';
+  const place = [textOf(g, 'recipient_city_en', w), province, g.recipient_country].filter(Boolean).join(', ');
+  const notGiven = t('common.notGiven');
+  const operatingName = textOf(g, 'recipient_operating_name', w);
+  const purpose = textOf(g, 'program_purpose_en', w);
+  return html`<dl class="facts">
+    <dt>${t('common.recipient')}</dt>
+    <dd>
+      ${g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${textOf(g, 'recipient_legal_name', w)}</a>` : notGiven}
+      ${operatingName ? t('grant.operatingAs', { name: operatingName }) : ''}
+    </dd>
+    <dt>${t('grant.recipientType')}</dt>
+    <dd>${named('recipientType', g.recipient_type, w)}</dd>
+    <dt>${t('grant.location')}</dt>
+    <dd>${place || notGiven}${g.recipient_postal_code ? html` ${g.recipient_postal_code}` : ''}</dd>
+    <dt>${t('common.department')}</dt>
+    <dd>${textOf(g, 'owner_org_title', w)} (${g.owner_org})</dd>
+    <dt>${t('grant.program')}</dt>
+    <dd>
+      ${g.program_name_en ? html`<a href="/${queryString({ search: g.program_name_en })}">${textOf(g, 'program_name_en', w)}</a>` : notGiven}${
+        purpose ? html`<br /><span class="muted">${purpose}</span>` : ''
+      }
+    </dd>
+    <dt>${t('grant.agreementType')}</dt>
+    <dd>${named('agreementType', g.agreement_type, w)}</dd>
+    <dt>${t('common.period')}</dt>
+    <dd>
+      ${t('grant.period', {
+        start: loc.date(g.agreement_start_date),
+        end: g.agreement_end_date ? loc.date(g.agreement_end_date) : t('grant.noEndDate'),
+        year: g.fiscal_year,
+      })}
+    </dd>
+    <dt>${t('grant.reference')}</dt>
+    <dd>
+      ${t('grant.amendment', { reference: g.reference_number, number: g.amendment_number })}${
+        g.amendment_date ? t('grant.amendmentOf', { date: loc.date(g.amendment_date) }) : ''
+      }
+    </dd>
+    <dt>${t('grant.industry')}</dt>
+    <dd>${g.naics_sector_en || notGiven}${g.naics_identifier ? html` (${g.naics_identifier})` : ''}</dd>
+  </dl>`;
+}
+
+/** The agreement's page: its value, badges, facts and texts, then the share form (and its answer once posted). */
+function grantBody(g: Grant, share: SafeHtml, w: Words): SafeHtml {
+  const { t } = w;
+  const description = textOf(g, 'description_en', w);
+  const expected = textOf(g, 'expected_results_en', w);
+  return html`<p class="breadcrumbs"><a href="/">${t('nav.search')}</a> ›</p>
+    <h1>${textOf(g, 'agreement_title_en', w) || g.reference_number}</h1>
+    <p class="stat">${dollars(g.agreement_value, w)}</p>
+    <ul class="badges">
+      ${g.is_major_funding ? html`<li><span class="badge neutral">${t('grant.overMillion')}</span></li>` : ''}
+      ${g.is_notable ? html`<li><span class="badge warn">${t('grant.notable', { reason: g.notable_reason ?? '' })}</span></li>` : ''}
+    </ul>
+    ${grantFacts(g, w)}
+    ${
+      description
+        ? html`<h2>${t('grant.descriptionHeading')}</h2>
+            <p>${description}</p>`
+        : ''
+    }
+    ${
+      expected
+        ? html`<h2>${t('grant.expectedResults')}</h2>
+            <p>${expected}</p>`
+        : ''
+    }
+    <p class="muted">${t('grant.valueNote')} <a href="/api/api/grants/${g.id}/">${t('grant.json')}</a>.</p>
+    ${share}`;
+}
+
 export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit): void {
   const aggregatesOf = calculatorAggregatesOf(db, kit);
-  const handler = (method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
-      const { t, loc } = w;
-      const raw = (request.params as { id: string }).id;
-      if (!/^\d{1,15}$/.test(raw)) throw badRequest(t('grant.badNumber', { value: raw }));
-      const g = await getGrant(db, Number(raw), 'both');
-      if (!g) throw notFound(t('grant.notFound', { id: raw }));
-      const province = g.recipient_province ? provinceName(g.recipient_province, w) : '';
-      const place = [textOf(g, 'recipient_city_en', w), province, g.recipient_country].filter(Boolean).join(', ');
-      const notGiven = t('common.notGiven');
-      const title = textOf(g, 'agreement_title_en', w) || g.reference_number;
+  definePage(app, kit, {
+    url: '/grants/:id',
+    params: GrantParams,
+    // The income is posted, as on the calculator's page: it does not belong in a URL, a log or a history.
+    posted: true,
+    async read({ params, posted, locale }) {
+      const w = wordsOf(locale);
+      const g = await getGrant(db, Number(params.id), 'both');
+      if (!g) throw notFound(w.t('grant.notFound', { id: params.id }));
+      const aggregates = await aggregatesOf(w);
+      return { g, aggregates, share: posted ? postedShare(g, posted, aggregates) : null };
+    },
+    render({ g, aggregates, share }, { locale }) {
+      const w = wordsOf(locale);
+      const { t } = w;
       const department = textOf(g, 'owner_org_title', w);
       const recipient = textOf(g, 'recipient_legal_name', w);
-      const operatingName = textOf(g, 'recipient_operating_name', w);
-      const program = textOf(g, 'program_name_en', w);
-      const purpose = textOf(g, 'program_purpose_en', w);
-      const description = textOf(g, 'description_en', w);
-      const expected = textOf(g, 'expected_results_en', w);
-      const share = await shareSection(g, method === 'POST' ? request.body : null, await aggregatesOf(w), w);
       return {
-        status: share.status,
-        title,
-        description: t('grant.description', {
-          department,
-          value: dollars(g.agreement_value, w),
-          recipient,
-          year: g.fiscal_year,
-        }),
+        status: share?.problem === undefined ? undefined : 400,
+        title: textOf(g, 'agreement_title_en', w) || g.reference_number,
+        description: t('grant.description', { department, value: dollars(g.agreement_value, w), recipient, year: g.fiscal_year }),
         section: '/',
-        body: html`<p class="breadcrumbs"><a href="/">${t('nav.search')}</a> ›</p>
-          <h1>${title}</h1>
-          <p class="stat">${dollars(g.agreement_value, w)}</p>
-          <ul class="badges">
-            ${g.is_major_funding ? html`<li><span class="badge neutral">${t('grant.overMillion')}</span></li>` : ''}
-            ${g.is_notable ? html`<li><span class="badge warn">${t('grant.notable', { reason: g.notable_reason ?? '' })}</span></li>` : ''}
-          </ul>
-          <dl class="facts">
-            <dt>${t('common.recipient')}</dt>
-            <dd>
-              ${g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${recipient}</a>` : notGiven}
-              ${operatingName ? t('grant.operatingAs', { name: operatingName }) : ''}
-            </dd>
-            <dt>${t('grant.recipientType')}</dt>
-            <dd>${named('recipientType', g.recipient_type, w)}</dd>
-            <dt>${t('grant.location')}</dt>
-            <dd>${place || notGiven}${g.recipient_postal_code ? html` ${g.recipient_postal_code}` : ''}</dd>
-            <dt>${t('common.department')}</dt>
-            <dd>${department} (${g.owner_org})</dd>
-            <dt>${t('grant.program')}</dt>
-            <dd>
-              ${g.program_name_en ? html`<a href="/${queryString({ search: g.program_name_en })}">${program}</a>` : notGiven}${
-                purpose ? html`<br /><span class="muted">${purpose}</span>` : ''
-              }
-            </dd>
-            <dt>${t('grant.agreementType')}</dt>
-            <dd>${named('agreementType', g.agreement_type, w)}</dd>
-            <dt>${t('common.period')}</dt>
-            <dd>
-              ${t('grant.period', {
-                start: loc.date(g.agreement_start_date),
-                end: g.agreement_end_date ? loc.date(g.agreement_end_date) : t('grant.noEndDate'),
-                year: g.fiscal_year,
-              })}
-            </dd>
-            <dt>${t('grant.reference')}</dt>
-            <dd>
-              ${t('grant.amendment', { reference: g.reference_number, number: g.amendment_number })}${
-                g.amendment_date ? t('grant.amendmentOf', { date: loc.date(g.amendment_date) }) : ''
-              }
-            </dd>
-            <dt>${t('grant.industry')}</dt>
-            <dd>${g.naics_sector_en || notGiven}${g.naics_identifier ? html` (${g.naics_identifier})` : ''}</dd>
-          </dl>
-          ${
-            description
-              ? html`<h2>${t('grant.descriptionHeading')}</h2>
-                  <p>${description}</p>`
-              : ''
-          }
-          ${
-            expected
-              ? html`<h2>${t('grant.expectedResults')}</h2>
-                  <p>${expected}</p>`
-              : ''
-          }
-          <p class="muted">${t('grant.valueNote')} <a href="/api/api/grants/${g.id}/">${t('grant.json')}</a>.</p>
-          ${share.body}`,
+        body: grantBody(g, shareSection(g, share, aggregates, w), w),
       };
-    });
-  app.get('/grants/:id', { config: { responseCache: true } }, handler('GET'));
-  // The income is posted, as on the calculator's page: it does not belong in a URL, a log or a history.
-  app.post('/grants/:id', {}, handler('POST'));
+    },
+    explain: (refusal, locale) =>
+      refusal.name === 'id' ? wordsOf(locale).t('grant.badNumber', { value: refusal.value ?? '' }) : undefined,
+  });
 }
 
 /**
  * "Your share of this agreement": the form (the calculator's inputs) and, once posted, the answer of
- * grantTaxpayerShare (the calculator's per-grant formula, as GET /api/grants/{id}/taxpayer-share/ serves it).
+ * grantTaxpayerShare (the calculator's per-grant formula), or the message of an input it cannot use.
  */
-async function shareSection(
-  g: Grant,
-  body: unknown,
-  aggregates: CalculatorAggregates,
-  w: Words,
-): Promise<{ body: SafeHtml; status?: number }> {
+function shareSection(g: Grant, share: PostedShare | null, aggregates: CalculatorAggregates, w: Words): SafeHtml {
   const { t, loc } = w;
-  const income = param(body, 'annual_income') ?? '';
-  const spending = param(body, 'gst_eligible_spending') ?? '';
   const { min, max } = aggregates.since_range;
-  const since = param(body, 'taxpayer_since_year') ?? String(Math.min(max, Math.max(min, DEFAULT_TAXPAYER_SINCE_YEAR)));
+  const since = share?.since || String(Math.min(max, Math.max(min, DEFAULT_TAXPAYER_SINCE_YEAR)));
   const years: number[] = [];
   for (let y = min; y <= max; y++) years.push(y);
   const form = html`<form class="filters" method="post" action="/grants/${g.id}" aria-label="${t('grant.share.formLabel')}">
     <label
       >${t('calc.income')}
-      <input type="number" name="annual_income" value="${income}" min="0" step="0.01" required inputmode="decimal" />
+      <input type="number" name="annual_income" value="${share?.income ?? ''}" min="0" step="0.01" required inputmode="decimal" />
     </label>
     <label
       >${t('calc.spending')}
-      <input type="number" name="gst_eligible_spending" value="${spending}" min="0" step="0.01" inputmode="decimal" />
+      <input type="number" name="gst_eligible_spending" value="${share?.spending ?? ''}" min="0" step="0.01" inputmode="decimal" />
     </label>
     <label
       >${t('calc.since')}
@@ -151,30 +185,12 @@ async function shareSection(
     </label>
     <button type="submit">${t('calc.submit')}</button>
   </form>`;
-  let result: SafeHtml | string = '';
-  let status: number | undefined;
-  if (body !== null) {
-    try {
-      const answer = grantTaxpayerShare(
-        servedGrantInput(g),
-        { annual_income: income.trim(), gst_eligible_spending: spending.trim(), taxpayer_since_year: since.trim() },
-        aggregates,
-      );
-      result = shareResult(answer, w);
-    } catch (error) {
-      if (!(error instanceof CalculatorInputError)) throw error;
-      status = 400;
-      result = errorNote(error.message, loc);
-    }
-  }
-  return {
-    status,
-    body: html`<section aria-labelledby="share-heading">
-      <h2 id="share-heading">${t('grant.share.heading')}</h2>
-      <p>${t('grant.share.lead')} <a href="/calculator">${t('grant.share.calculatorLink')}</a></p>
-      ${form} ${result}
-    </section>`,
-  };
+  const result = share?.answer ? shareResult(share.answer, w) : share?.problem !== undefined ? errorNote(share.problem, loc) : '';
+  return html`<section aria-labelledby="share-heading">
+    <h2 id="share-heading">${t('grant.share.heading')}</h2>
+    <p>${t('grant.share.lead')} <a href="/calculator">${t('grant.share.calculatorLink')}</a></p>
+    ${form} ${result}
+  </section>`;
 }
 
 function shareResult(answer: GrantTaxpayerShare, w: Words): SafeHtml {

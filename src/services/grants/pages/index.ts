@@ -4,6 +4,7 @@
 // (the same functions as the API's, from C's state); they work without JavaScript, in English and French (messages/).
 import type { ServiceApp, ServiceContext, ServicePages } from '../../../core/service.ts';
 import type { PageKit } from '../../../core/pages/index.ts';
+import { pageErrors } from '../../../core/pages/replies.ts';
 import type { GrantsState } from '../state.ts';
 import type { GrantsTables } from '../tables.ts';
 import { calculatorPage } from './calculator.ts';
@@ -17,6 +18,8 @@ import { grantsHeader } from './shared.ts';
 /** Registers the pages, on C's state. */
 export async function grantsPageRoutes(app: ServiceApp, ctx: ServiceContext, kit: PageKit, state: GrantsState): Promise<void> {
   const db = ctx.db.kysely.withTables<GrantsTables>();
+  // what is refused before a page's handler runs (a number the kernel will not read) is the shared error page too
+  pageErrors(app, kit);
   searchPage(app, db, kit, state.search);
   grantPage(app, db, kit);
   statisticsPage(app, db, kit, state.search);

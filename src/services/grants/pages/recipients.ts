@@ -3,33 +3,45 @@
 // exactly): totals, value by fiscal year as a chart, and its agreements, largest first, read by id through the
 // repository like the search's.
 import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
 import { HttpError, badRequest, notFound } from '../../../core/http/errors.ts';
-import { cleanText } from '../../../core/http/params.ts';
+import { cleanText, pageParam } from '../../../core/http/params.ts';
 import { barChart, html, queryString } from '../../../core/pages/index.ts';
-import type { PageKit } from '../../../core/pages/index.ts';
+import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
+import type { GrantsRecipients } from '../aggregates.ts';
 import { grantsByIds, readAggregate } from '../repository.ts';
+import type { Grant } from '../schemas/grant.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import type { GrantsSearch } from '../search/grants-search.ts';
+import type { RecipientAgreements } from '../search/memory-search.ts';
 import {
   bigDollars,
   codeLabel,
   count,
   dollars,
   millions,
+  pageRefusal,
   pager,
-  param,
-  parsePageNumber,
   provinceName,
   recipientHref,
-  sendPage,
   textOf,
   wordsOf,
 } from './shared.ts';
 import type { Words } from './shared.ts';
 
+/** The longest name the look-up takes (far above any published legal name). */
+const NAME_MAX = 300;
+
+/** The query of `/recipient`: the legal name as published, and the page of its agreements. */
+const RecipientPageQuery = Type.Object({
+  name: Type.String({ maxLength: NAME_MAX, description: 'The recipient’s legal name, as published.' }),
+  page: pageParam(),
+});
+
 export const AGREEMENTS_PER_PAGE = 25;
-function lookupForm(name: string, w: Words) {
+function lookupForm(name: string, w: Words): SafeHtml {
   const { t } = w;
   return html`<form class="filters" method="get" action="/recipient" role="search" aria-label="${t('recipients.find')}">
     <label
@@ -53,14 +65,162 @@ function lookupForm(name: string, w: Words) {
   </form>`;
 }
 
+/** The largest recipients, linked to their pages. */
+function largestTable(r: GrantsRecipients, w: Words): SafeHtml {
+  const { t } = w;
+  return html`<div class="table-scroll">
+    <table class="data">
+      <caption class="visually-hidden">
+        ${t('recipients.largestCaption')}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col" class="num">${t('recipients.rank')}</th>
+          <th scope="col">${t('recipients.legalName')}</th>
+          <th scope="col" class="num">${t('common.totalValue')}</th>
+          <th scope="col" class="num">${t('common.agreements')}</th>
+          <th scope="col" class="num">${t('common.average')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${r.top_recipients.map(
+          (x, i) =>
+            html`<tr>
+              <td class="num">${i + 1}</td>
+              <th scope="row"><a href="${recipientHref(x.recipient_legal_name)}">${x.recipient_legal_name}</a></th>
+              <td class="num">${dollars(x.total_value, w)}</td>
+              <td class="num">${count(x.grant_count, w)}</td>
+              <td class="num">${dollars(x.avg_value, w)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+/** The totals by recipient type (each linked to its search) and by province. */
+function totalsTables(r: GrantsRecipients, w: Words): SafeHtml {
+  const { t } = w;
+  return html`<div class="grid-2">
+    <div>
+      <h2>${t('recipients.byType')}</h2>
+      <table class="data">
+        <caption class="visually-hidden">
+          ${t('recipients.byTypeCaption')}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">${t('recipients.type')}</th>
+            <th scope="col" class="num">${t('common.agreements')}</th>
+            <th scope="col" class="num">${t('common.totalValue')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${r.by_type.map(
+            (type) =>
+              html`<tr>
+                <th scope="row">
+                  <a href="/${queryString({ recipient_type: type.recipient_type || undefined })}"
+                    >${codeLabel('recipientType', type.recipient_type, w) ?? type.label}</a
+                  >
+                </th>
+                <td class="num">${count(type.count, w)}</td>
+                <td class="num">${bigDollars(type.total_value, w)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+    <div>
+      <h2>${t('recipients.byProvince')}</h2>
+      <table class="data">
+        <caption class="visually-hidden">
+          ${t('recipients.byProvinceCaption')}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">${t('recipients.provinceColumn')}</th>
+            <th scope="col" class="num">${t('recipients.recipientsColumn')}</th>
+            <th scope="col" class="num">${t('common.totalValue')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${r.by_province.map(
+            (p) =>
+              html`<tr>
+                <th scope="row">${provinceName(p.recipient_province, w)}</th>
+                <td class="num">${count(p.unique_recipients, w)}</td>
+                <td class="num">${bigDollars(p.total_value, w)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+  </div>`;
+}
+
+/** A recipient's agreements on this page, largest first. */
+function agreementsTable(name: string, rows: Grant[], w: Words): SafeHtml {
+  const { t } = w;
+  return html`<div class="table-scroll">
+    <table class="data">
+      <caption class="visually-hidden">
+        ${t('recipient.caption', { name })}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">${t('common.agreement')}</th>
+          <th scope="col">${t('common.department')}</th>
+          <th scope="col">${t('common.fiscalYear')}</th>
+          <th scope="col" class="num">${t('common.value')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map(
+          (g) =>
+            html`<tr>
+              <th scope="row"><a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a></th>
+              <td>${textOf(g, 'owner_org_title', w)}</td>
+              <td>${g.fiscal_year}</td>
+              <td class="num">${dollars(g.agreement_value, w)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+/** One recipient: its totals, where it is, its value by fiscal year (the chart) and a page of its agreements. */
+function recipientBody(name: string, found: RecipientAgreements, rows: Grant[], page: number, chart: SafeHtml, w: Words): SafeHtml {
+  const { t } = w;
+  const totalPages = Math.max(1, Math.ceil(found.count / AGREEMENTS_PER_PAGE));
+  const places = [
+    ...new Set(rows.map((g) => [textOf(g, 'recipient_city_en', w), g.recipient_province].filter(Boolean).join(', ')).filter(Boolean)),
+  ];
+  return html`<p class="breadcrumbs"><a href="/recipients">${t('recipients.title')}</a> ›</p>
+    <h1>${name}</h1>
+    <div class="stats-row">
+      <p><span class="stat">${bigDollars(found.totalValueCents / 100, w)}</span> ${t('stats.inAll')}</p>
+      <p><span class="stat">${count(found.count, w)}</span> ${t('recipient.agreements', { count: found.count })}</p>
+      <p><span class="stat">${dollars(Math.round(found.totalValueCents / found.count) / 100, w)}</span> ${t('recipient.average')}</p>
+    </div>
+    ${places.length > 0 ? html`<p class="muted">${t('recipient.located', { places: places.join('; ') })}</p>` : ''} ${chart}
+    <h2>${t('recipient.largestFirst')}</h2>
+    ${agreementsTable(name, rows, w)} ${pager('/recipient', { name }, page, totalPages, w)}
+    <p><a href="/${queryString({ search: name })}">${t('recipient.searchAll', { name })}</a></p>`;
+}
+
 export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, search: GrantsSearch): void {
-  app.get('/recipients', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
-      const { t } = w;
+  definePage(app, kit, {
+    url: '/recipients',
+    async read({ locale }) {
       const stored = await readAggregate(db, 'recipients');
-      if (!stored) throw new HttpError(503, t('error.noData'));
-      const r = stored.value;
+      if (!stored) throw new HttpError(503, wordsOf(locale).t('error.noData'));
+      return stored.value;
+    },
+    render(r, { locale }) {
+      const w = wordsOf(locale);
+      const { t } = w;
       return {
         title: t('recipients.title'),
         description: t('recipients.description'),
@@ -68,108 +228,27 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
         body: html`<h1>${t('recipients.title')}</h1>
           ${lookupForm('', w)}
           <h2>${t('recipients.largest', { count: r.top_recipients.length })}</h2>
-          <div class="table-scroll">
-            <table class="data">
-              <caption class="visually-hidden">
-                ${t('recipients.largestCaption')}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col" class="num">${t('recipients.rank')}</th>
-                  <th scope="col">${t('recipients.legalName')}</th>
-                  <th scope="col" class="num">${t('common.totalValue')}</th>
-                  <th scope="col" class="num">${t('common.agreements')}</th>
-                  <th scope="col" class="num">${t('common.average')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${r.top_recipients.map(
-                  (x, i) =>
-                    html`<tr>
-                      <td class="num">${i + 1}</td>
-                      <th scope="row"><a href="${recipientHref(x.recipient_legal_name)}">${x.recipient_legal_name}</a></th>
-                      <td class="num">${dollars(x.total_value, w)}</td>
-                      <td class="num">${count(x.grant_count, w)}</td>
-                      <td class="num">${dollars(x.avg_value, w)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>
-          <div class="grid-2">
-            <div>
-              <h2>${t('recipients.byType')}</h2>
-              <table class="data">
-                <caption class="visually-hidden">
-                  ${t('recipients.byTypeCaption')}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">${t('recipients.type')}</th>
-                    <th scope="col" class="num">${t('common.agreements')}</th>
-                    <th scope="col" class="num">${t('common.totalValue')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${r.by_type.map(
-                    (type) =>
-                      html`<tr>
-                        <th scope="row">
-                          <a href="/${queryString({ recipient_type: type.recipient_type || undefined })}"
-                            >${codeLabel('recipientType', type.recipient_type, w) ?? type.label}</a
-                          >
-                        </th>
-                        <td class="num">${count(type.count, w)}</td>
-                        <td class="num">${bigDollars(type.total_value, w)}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>
-            <div>
-              <h2>${t('recipients.byProvince')}</h2>
-              <table class="data">
-                <caption class="visually-hidden">
-                  ${t('recipients.byProvinceCaption')}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">${t('recipients.provinceColumn')}</th>
-                    <th scope="col" class="num">${t('recipients.recipientsColumn')}</th>
-                    <th scope="col" class="num">${t('common.totalValue')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${r.by_province.map(
-                    (p) =>
-                      html`<tr>
-                        <th scope="row">${provinceName(p.recipient_province, w)}</th>
-                        <td class="num">${count(p.unique_recipients, w)}</td>
-                        <td class="num">${bigDollars(p.total_value, w)}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>
-          </div>`,
+          ${largestTable(r, w)} ${totalsTables(r, w)}`,
       };
-    }),
-  );
+    },
+  });
 
-  app.get('/recipient', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
-      const { t } = w;
-      const name = cleanText(param(request.query, 'name'));
+  definePage(app, kit, {
+    url: '/recipient',
+    query: RecipientPageQuery,
+    async read({ query, locale }) {
+      const { t } = wordsOf(locale);
+      const name = cleanText(query.name);
       if (name === undefined) throw badRequest(t('recipient.nameRequired'));
-      if (name.length > 300) throw badRequest(t('recipient.nameTooLong'));
-      const page = parsePageNumber(param(request.query, 'page'), w);
-      const found = await search.recipient(name, { limit: AGREEMENTS_PER_PAGE, offset: (page - 1) * AGREEMENTS_PER_PAGE });
+      const found = await search.recipient(name, { limit: AGREEMENTS_PER_PAGE, offset: (query.page - 1) * AGREEMENTS_PER_PAGE });
       if (found.count === 0) throw notFound(t('recipient.notFound', { name }));
-      const rows = await grantsByIds(db, found.pageIds, 'both');
-      const totalPages = Math.max(1, Math.ceil(found.count / AGREEMENTS_PER_PAGE));
-      const version = await kit.dataVersion();
-      const chart = kit.charts.figure(`grants:recipient:${version}:${w.loc.language}:${found.textId}`, () =>
+      return { name, found, rows: await grantsByIds(db, found.pageIds, 'both') };
+    },
+    render({ name, found, rows }, { query, locale, chart }) {
+      const w = wordsOf(locale);
+      const { t } = w;
+      // cached under the validated query (the name and the page), the language and the data version
+      const figure = chart('recipient-by-year', () =>
         barChart({
           id: 'recipient-by-year',
           title: t('recipient.chart'),
@@ -177,54 +256,20 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
           categories: found.byYear.map((y) => y.fiscal_year),
           series: [{ name: t('money.totalMillions'), values: found.byYear.map((y) => millions(y.total_value_cents / 100)) }],
           valueName: t('money.millionsAxis'),
-          language: w.loc.language,
+          language: locale.language,
         }),
       );
-      const places = [
-        ...new Set(rows.map((g) => [textOf(g, 'recipient_city_en', w), g.recipient_province].filter(Boolean).join(', ')).filter(Boolean)),
-      ];
       return {
         title: name,
         description: t('recipient.description', { name, count: found.count, value: bigDollars(found.totalValueCents / 100, w) }),
         section: '/recipients',
-        body: html`<p class="breadcrumbs"><a href="/recipients">${t('recipients.title')}</a> ›</p>
-          <h1>${name}</h1>
-          <div class="stats-row">
-            <p><span class="stat">${bigDollars(found.totalValueCents / 100, w)}</span> ${t('stats.inAll')}</p>
-            <p><span class="stat">${count(found.count, w)}</span> ${t('recipient.agreements', { count: found.count })}</p>
-            <p><span class="stat">${dollars(Math.round(found.totalValueCents / found.count) / 100, w)}</span> ${t('recipient.average')}</p>
-          </div>
-          ${places.length > 0 ? html`<p class="muted">${t('recipient.located', { places: places.join('; ') })}</p>` : ''} ${chart}
-          <h2>${t('recipient.largestFirst')}</h2>
-          <div class="table-scroll">
-            <table class="data">
-              <caption class="visually-hidden">
-                ${t('recipient.caption', { name })}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t('common.agreement')}</th>
-                  <th scope="col">${t('common.department')}</th>
-                  <th scope="col">${t('common.fiscalYear')}</th>
-                  <th scope="col" class="num">${t('common.value')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows.map(
-                  (g) =>
-                    html`<tr>
-                      <th scope="row"><a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a></th>
-                      <td>${textOf(g, 'owner_org_title', w)}</td>
-                      <td>${g.fiscal_year}</td>
-                      <td class="num">${dollars(g.agreement_value, w)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>
-          ${pager('/recipient', { name }, page, totalPages, w)}
-          <p><a href="/${queryString({ search: name })}">${t('recipient.searchAll', { name })}</a></p>`,
+        body: recipientBody(name, found, rows, query.page, figure, w),
       };
-    }),
-  );
+    },
+    explain(refusal, locale) {
+      const w = wordsOf(locale);
+      if (refusal.name === 'name') return w.t(refusal.keyword === 'required' ? 'recipient.nameRequired' : 'recipient.nameTooLong');
+      return pageRefusal(refusal, w);
+    },
+  });
 }

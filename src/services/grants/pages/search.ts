@@ -1,35 +1,25 @@
 // `/`: the grant search with every filter and sort of GET /api/search/, paging, and the total. The form is read
-// with the API's schema and answered by the function that answers the API (search/grants-search.ts, on the index
-// of C's state): a parameter the API refuses gets the API's message, shown above the form with status 400.
+// with the API's schema (its filters, with the page's paging in place of limit and offset) and answered by the
+// function that answers the API (search/grants-search.ts, on the index of C's state): a parameter the API refuses
+// gets the API's message, shown above the form with status 400.
+import { Type } from 'typebox';
 import type { Static } from 'typebox';
+import type { Kysely } from 'kysely';
+import { choiceParam, pageParam } from '../../../core/http/params.ts';
 import { html } from '../../../core/pages/index.ts';
-import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import type { HtmlValue, PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { readAggregate } from '../repository.ts';
 import type { GrantRecord } from '../schemas/grant.ts';
-import type { GrantsSearch } from '../search/grants-search.ts';
+import { SearchQuery } from '../schemas/search.ts';
+import type { GrantsSearch, SearchAnswer } from '../search/grants-search.ts';
 import { SORT_FIELDS } from '../search/query.ts';
-import { searchParameters } from '../search/request.ts';
 import { PROVINCE_CODES, RECIPIENT_TYPES } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import type { Kysely } from 'kysely';
-import { HttpError } from '../../../core/http/errors.ts';
 import { grantsMessages } from '../messages/index.ts';
 import type { GrantsKey } from '../messages/index.ts';
-import {
-  codeLabel,
-  dollars,
-  errorNote,
-  option,
-  pager,
-  param,
-  parsePageNumber,
-  provinceName,
-  recipientHref,
-  sendPage,
-  textOf,
-  wordsOf,
-} from './shared.ts';
+import { codeLabel, dollars, errorNote, option, pageRefusal, pager, provinceName, recipientHref, textOf, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
@@ -37,6 +27,30 @@ const DEFAULT_PAGE_SIZE = 25;
 
 /** The form's fields that go to the API unchanged. */
 const PASSED = ['search', 'province', 'fiscal_year', 'recipient_type', 'min_value', 'max_value', 'is_major', 'is_notable', 'sort'] as const;
+type Form = Record<(typeof PASSED)[number] | 'per_page', string>;
+
+// The API's query without its aliases (`q`, `year`: the form writes `search` and `fiscal_year`), its language (the
+// page's is negotiated) and its limit and offset, which the page writes as a page number and a page size.
+const { search, province, fiscal_year, recipient_type, min_value, max_value, is_major, is_notable, sort } = SearchQuery.properties;
+
+/** The query of the search page: the API's filters and order, then the page and its size. */
+const SearchPageQuery = Type.Object({
+  search,
+  province,
+  fiscal_year,
+  recipient_type,
+  min_value,
+  max_value,
+  is_major,
+  is_notable,
+  sort,
+  page: pageParam(),
+  per_page: Type.Optional(
+    choiceParam(PAGE_SIZES.map(String), `Agreements per page (default ${DEFAULT_PAGE_SIZE}).`, {
+      error: `must be one of ${PAGE_SIZES.join(', ')}`,
+    }),
+  ),
+});
 
 /** A sort field's label ('sort.<field>' in the catalogue), or the field itself. */
 function sortLabel(field: string, w: Words): string {
@@ -46,60 +60,73 @@ function sortLabel(field: string, w: Words): string {
 
 type Grant = Static<typeof GrantRecord>;
 
-export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, search: GrantsSearch): void {
-  app.get('/', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
-      const { t } = w;
-      const form = Object.fromEntries(PASSED.map((name) => [name, param(request.query, name) ?? ''])) as Record<
-        (typeof PASSED)[number],
-        string
-      >;
-      const perPageText = param(request.query, 'per_page') ?? '';
-      const stats = await readAggregate(db, 'stats');
-      const years = stats?.value.by_year.map((y) => y.fiscal_year).reverse() ?? [];
-      let status: number | undefined;
-      let results: SafeHtml;
-      try {
-        const perPage = perPageText === '' ? DEFAULT_PAGE_SIZE : Number(perPageText);
-        if (!(PAGE_SIZES as readonly number[]).includes(perPage))
-          throw new HttpError(400, t('error.perPage', { sizes: PAGE_SIZES.join(', '), value: perPageText }));
-        const page = parsePageNumber(param(request.query, 'page'), w);
-        const parameters = searchParameters({ ...form, limit: String(perPage), offset: String((page - 1) * perPage) });
-        // the page's language says which texts are searched; rows come in both (shown with textOf; links keep the English names)
-        const answer = await search.answer(parameters, w.loc.language === 'fr' ? 'both' : 'en');
-        const totalPages = Math.max(1, Math.ceil(answer.count / perPage));
-        results = html`<h2 id="results">${t('search.results')}</h2>
-          <p class="count" role="status">
-            ${
-              answer.count === 0
-                ? t('search.none')
-                : answer.results.length === 0
-                  ? t('search.pastEnd', { count: answer.count, page, pages: totalPages })
-                  : t('search.showing', { count: answer.count, from: answer.offset + 1, to: answer.offset + answer.results.length })
-            }
-          </p>
-          ${answer.results.length > 0 ? resultsTable(answer.results, w) : ''}
-          ${pager('/', { ...form, per_page: perPageText }, page, totalPages, w)}`;
-      } catch (error) {
-        if (!(error instanceof HttpError) || (error.statusCode >= 500 && error.statusCode !== 503)) throw error;
-        status = error.statusCode;
-        results = errorNote(error.message, w.loc);
-      }
-      return {
-        title: form.search ? t('search.titleWords', { words: form.search }) : t('search.title'),
-        description: t('search.description'),
-        section: '/',
-        status,
-        body: html`<h1>${t('search.heading')}</h1>
-          <p class="lead">${t('search.lead')}</p>
-          ${searchForm(form, perPageText, years, w)} ${results}`,
-      };
-    }),
-  );
+/** The form as the client wrote it, to fill it again and to keep in the pager's links. */
+function formOf(raw: Readonly<Record<string, string>>): Form {
+  return Object.fromEntries([...PASSED, 'per_page'].map((name) => [name, raw[name] ?? ''])) as Form;
 }
 
-function searchForm(form: Record<(typeof PASSED)[number], string>, perPage: string, years: string[], w: Words): SafeHtml {
+/** The fiscal years the form offers, newest first (none before an import). */
+async function fiscalYears(db: Kysely<GrantsDatabase>): Promise<string[]> {
+  const stats = await readAggregate(db, 'stats');
+  return stats?.value.by_year.map((y) => y.fiscal_year).reverse() ?? [];
+}
+
+/** The page around its results, or around the message of a parameter that cannot be used. */
+function frame(form: Form, years: string[], results: HtmlValue, w: Words) {
+  const { t } = w;
+  return {
+    title: form.search ? t('search.titleWords', { words: form.search }) : t('search.title'),
+    description: t('search.description'),
+    section: '/',
+    body: html`<h1>${t('search.heading')}</h1>
+      <p class="lead">${t('search.lead')}</p>
+      ${searchForm(form, years, w)} ${results}`,
+  };
+}
+
+function resultsBody(answer: SearchAnswer, form: Form, page: number, perPage: number, w: Words): SafeHtml {
+  const { t } = w;
+  const totalPages = Math.max(1, Math.ceil(answer.count / perPage));
+  return html`<h2 id="results">${t('search.results')}</h2>
+    <p class="count" role="status">
+      ${
+        answer.count === 0
+          ? t('search.none')
+          : answer.results.length === 0
+            ? t('search.pastEnd', { count: answer.count, page, pages: totalPages })
+            : t('search.showing', { count: answer.count, from: answer.offset + 1, to: answer.offset + answer.results.length })
+      }
+    </p>
+    ${answer.results.length > 0 ? resultsTable(answer.results, w) : ''} ${pager('/', form, page, totalPages, w)}`;
+}
+
+export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, grants: GrantsSearch): void {
+  definePage(app, kit, {
+    url: '/',
+    query: SearchPageQuery,
+    async read({ query, locale }) {
+      const { page, per_page: size, ...filters } = query;
+      const perPage = size === undefined ? DEFAULT_PAGE_SIZE : Number(size.trim());
+      const parameters = { ...filters, limit: perPage, offset: (page - 1) * perPage };
+      // the page's language says which texts are searched; rows come in both (shown with textOf; links keep the English names)
+      const [answer, years] = await Promise.all([grants.answer(parameters, locale.language === 'fr' ? 'both' : 'en'), fiscalYears(db)]);
+      return { answer, years, page, perPage };
+    },
+    render({ answer, years, page, perPage }, { form, locale }) {
+      const w = wordsOf(locale);
+      return frame(formOf(form), years, resultsBody(answer, formOf(form), page, perPage, w), w);
+    },
+    explain(refusal, locale) {
+      const w = wordsOf(locale);
+      if (refusal.name === 'per_page') return w.t('error.perPage', { sizes: PAGE_SIZES.join(', '), value: refusal.value ?? '' });
+      return pageRefusal(refusal, w);
+    },
+    refused: async (problem, { form, locale }) =>
+      frame(formOf(form), await fiscalYears(db), errorNote(problem.message, locale), wordsOf(locale)),
+  });
+}
+
+function searchForm(form: Form, years: string[], w: Words): SafeHtml {
   const { t } = w;
   return html`<form class="filters" method="get" action="/" role="search" aria-label="${t('search.formLabel')}">
     <label
@@ -161,7 +188,7 @@ function searchForm(form: Record<(typeof PASSED)[number], string>, perPage: stri
     <label
       >${t('search.perPage')}
       <select name="per_page">
-        ${PAGE_SIZES.map((n) => option(n === DEFAULT_PAGE_SIZE ? '' : String(n), String(n), perPage))}
+        ${PAGE_SIZES.map((n) => option(n === DEFAULT_PAGE_SIZE ? '' : String(n), String(n), form.per_page))}
       </select>
     </label>
     <button type="submit">${t('search.submit')}</button>

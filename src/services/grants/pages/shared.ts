@@ -1,12 +1,12 @@
-// What Service C's pages share: the page's language and messages, reading a query, the error page, money in words, pagers, and bar
+// What Service C's pages share: the page's language and messages, its words for the paging parameters, money in words, pagers, and bar
 // charts whose long category names are cut before the chart cuts them (its server-side text metrics are
 // narrower than a browser's font, so its own cut overflowed the left edge).
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, badRequest } from '../../../core/http/errors.ts';
+import { MAX_PAGE } from '../../../core/http/params.ts';
 import type { Translate } from '../../../core/i18n/catalogue.ts';
 import type { Language } from '../../../core/i18n/language.ts';
 import { barChart, html, queryString } from '../../../core/pages/index.ts';
-import type { ChartSpec, HtmlValue, PageKit, PageLocale, PageRequest, SafeHtml } from '../../../core/pages/index.ts';
+import type { ChartSpec, HtmlValue, PageLocale, SafeHtml } from '../../../core/pages/index.ts';
+import type { ParameterRefusal } from '../../../core/pages/page.ts';
 import { grantsMessages } from '../messages/index.ts';
 import type { GrantsKey } from '../messages/index.ts';
 import { PROVINCE_NAMES_EN } from '../source/index.ts';
@@ -16,12 +16,6 @@ import type { Grant } from '../schemas/grant.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
 import { errorNote } from '../../../core/pages/replies.ts';
 export { errorNote };
-
-/** The first value of a query (or form) parameter. */
-export function param(query: unknown, name: string): string | undefined {
-  const value = (query as Record<string, string | string[] | undefined> | undefined)?.[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /**
  * What a page writes with: its language's formatters (`loc`) and C's messages (`t`). Agreements are read with both
@@ -38,8 +32,7 @@ export function textOf(g: Grant, field: EnglishField, w: Words): string {
   return w.loc.language === 'fr' && french ? french : g[field];
 }
 
-export function wordsOf(kit: PageKit, request: FastifyRequest): Words {
-  const loc = kit.locale(request);
+export function wordsOf(loc: PageLocale): Words {
   return { loc, t: grantsMessages.in(loc.language) };
 }
 
@@ -58,13 +51,14 @@ export function grantsHeader(language: Language): { serviceTitle: string; sectio
   };
 }
 
-/** `page`: a whole number from 1 (absent: 1), at most `max`. */
-export function parsePageNumber(value: string | undefined, w: Words, max = 1_000_000): number {
-  if (value === undefined || value.trim() === '') return 1;
-  if (!/^\s*\d{1,7}\s*$/.test(value)) throw badRequest(w.t('error.pageNumber', { value }));
-  const page = Number(value);
-  if (page < 1 || page > max) throw badRequest(w.t('error.pageRange', { max, page }));
-  return page;
+/**
+ * C's words, in the page's language, for a `page` the schema refused (pageParam: a whole number from 1 to `max`; one
+ * that is not a whole number at all is refused before, with the kernel's message); undefined for another parameter.
+ */
+export function pageRefusal(refusal: ParameterRefusal, w: Words, max = MAX_PAGE): string | undefined {
+  if (refusal.name !== 'page') return undefined;
+  const page = Number(refusal.value);
+  return Number.isInteger(page) ? w.t('error.pageRange', { max, page }) : w.t('error.pageNumber', { value: refusal.value ?? '' });
 }
 
 /** A province or territory by its code, in the page's language ('' is not given or outside Canada). */
@@ -77,37 +71,6 @@ export function provinceName(code: string, w: Words): string {
 export function codeLabel(kind: 'recipientType' | 'agreementType', code: string, w: Words): string | null {
   const key = `${kind}.${code}`;
   return key in grantsMessages.tables.en ? w.t(key as GrantsKey) : null;
-}
-
-/** A page's outcome: a page (with a status other than 200 when the request was bad), or its error. */
-export type BuiltPage = PageRequest & { status?: number };
-
-/** Sends a page; a client error (HttpError 4xx) or a missing import (503) becomes a page with that status. */
-export async function sendPage(
-  kit: PageKit,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  build: () => Promise<BuiltPage>,
-): Promise<string> {
-  try {
-    const page = await build();
-    if (page.status) reply.code(page.status).header('cache-control', 'no-store');
-    return await kit.send(request, reply, page);
-  } catch (error) {
-    if (!(error instanceof HttpError) || (error.statusCode >= 500 && error.statusCode !== 503)) throw error;
-    reply.code(error.statusCode).header('cache-control', 'no-store');
-    const { loc, t } = wordsOf(kit, request);
-    const title = loc.layout(error.statusCode === 404 ? 'error.notFound' : error.statusCode === 503 ? 'error.noData' : 'error.cannotShow');
-    return kit.send(request, reply, {
-      title,
-      body: html`<h1>${title}</h1>
-        ${errorNote(error.message, loc)}
-        <p>
-          <a href="/">${t('error.links')}</a> · <a href="/statistics">${t('nav.statistics')}</a> ·
-          <a href="/recipients">${t('nav.recipients')}</a>
-        </p>`,
-    });
-  }
 }
 
 export const count = (n: number, w: Words): string => w.loc.number(n);

@@ -5,7 +5,8 @@
 import type { Kysely } from 'kysely';
 import { HttpError } from '../../../core/http/errors.ts';
 import { barChart, html } from '../../../core/pages/index.ts';
-import type { ChartSpec, PageKit } from '../../../core/pages/index.ts';
+import type { ChartSpec, PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { GrantsComprehensiveStats, GrantsRecipients, GrantsStats } from '../aggregates.ts';
 import { readAggregate } from '../repository.ts';
@@ -13,7 +14,7 @@ import type { GrantsDatabase } from '../tables.ts';
 import type { GrantsSearch } from '../search/grants-search.ts';
 import type { DepartmentTotal } from '../search/memory-search.ts';
 import { comprehensiveIn } from '../aggregate-labels.ts';
-import { bigDollars, codeLabel, count, dollars, horizontalBars, millions, provinceName, sendPage, wordsOf } from './shared.ts';
+import { bigDollars, codeLabel, count, dollars, horizontalBars, millions, provinceName, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 export const TOP_DEPARTMENTS = 15;
@@ -100,47 +101,58 @@ export function dashboardCharts(
   ];
 }
 
+/** The dashboard around its charts (drawn, in the order of dashboardCharts). */
+function dashboard(
+  basic: GrantsComprehensiveStats['basic_stats'],
+  recipients: number,
+  version: string,
+  figures: SafeHtml[],
+  w: Words,
+): SafeHtml {
+  const { t } = w;
+  return html`<h1>${t('stats.heading')}</h1>
+    <div class="stats-row">
+      <p><span class="stat">${count(basic.total_grants, w)}</span> ${t('stats.agreements', { count: basic.total_grants })}</p>
+      <p><span class="stat">${bigDollars(basic.total_value, w)}</span> ${t('stats.inAll')}</p>
+      <p><span class="stat">${dollars(basic.median_value, w)}</span> ${t('stats.median')}</p>
+      <p><span class="stat">${dollars(basic.average_value, w)}</span> ${t('stats.average')}</p>
+      <p><span class="stat">${count(basic.major_funding_count, w)}</span> ${t('stats.overMillion')}</p>
+      <p><span class="stat">${count(basic.notable_count, w)}</span> ${t('stats.notable')}</p>
+    </div>
+    <p class="muted">${t('stats.note', { version })}</p>
+    <h2>${t('stats.byYear')}</h2>
+    <div class="grid-2">${figures.slice(0, 2)}</div>
+    <h2>${t('stats.where')}</h2>
+    <div class="grid-2">${figures.slice(2, 4)}</div>
+    <h2>${t('stats.who')}</h2>
+    <div class="grid-2">${figures.slice(4, 6)}</div>
+    <p><a href="/recipients">${t('stats.recipientsLink', { count: recipients })}</a></p>
+    <h2>${t('stats.size')}</h2>
+    ${figures[6]}`;
+}
+
 export function statisticsPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, search: GrantsSearch): void {
-  app.get('/statistics', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
-      const { t } = w;
+  definePage(app, kit, {
+    url: '/statistics',
+    async read({ locale }) {
       const [stats, recipients, comprehensive] = await Promise.all([
         readAggregate(db, 'stats'),
         readAggregate(db, 'recipients'),
         readAggregate(db, 'comprehensive'),
       ]);
-      if (!stats || !recipients || !comprehensive) throw new HttpError(503, t('error.noData'));
-      const departments = await search.departments();
-      const version = stats.data_version;
-      const figures = dashboardCharts(stats.value, recipients.value, comprehensive.value, departments, w).map((spec) =>
-        kit.charts.figure(`grants:stats:${version}:${w.loc.language}:${spec.id}`, () => spec),
-      );
-      const basic = comprehensive.value.basic_stats;
+      if (!stats || !recipients || !comprehensive) throw new HttpError(503, wordsOf(locale).t('error.noData'));
+      return { stats, recipients: recipients.value, comprehensive: comprehensive.value, departments: await search.departments() };
+    },
+    render({ stats, recipients, comprehensive, departments }, { locale, chart }) {
+      const w = wordsOf(locale);
+      // each chart cached under its id, the language and the data version (the page has no parameters)
+      const figures = dashboardCharts(stats.value, recipients, comprehensive, departments, w).map((spec) => chart(spec.id, () => spec));
       return {
-        title: t('stats.title'),
-        description: t('stats.description'),
+        title: w.t('stats.title'),
+        description: w.t('stats.description'),
         section: '/statistics',
-        body: html`<h1>${t('stats.heading')}</h1>
-          <div class="stats-row">
-            <p><span class="stat">${count(basic.total_grants, w)}</span> ${t('stats.agreements', { count: basic.total_grants })}</p>
-            <p><span class="stat">${bigDollars(basic.total_value, w)}</span> ${t('stats.inAll')}</p>
-            <p><span class="stat">${dollars(basic.median_value, w)}</span> ${t('stats.median')}</p>
-            <p><span class="stat">${dollars(basic.average_value, w)}</span> ${t('stats.average')}</p>
-            <p><span class="stat">${count(basic.major_funding_count, w)}</span> ${t('stats.overMillion')}</p>
-            <p><span class="stat">${count(basic.notable_count, w)}</span> ${t('stats.notable')}</p>
-          </div>
-          <p class="muted">${t('stats.note', { version })}</p>
-          <h2>${t('stats.byYear')}</h2>
-          <div class="grid-2">${figures.slice(0, 2)}</div>
-          <h2>${t('stats.where')}</h2>
-          <div class="grid-2">${figures.slice(2, 4)}</div>
-          <h2>${t('stats.who')}</h2>
-          <div class="grid-2">${figures.slice(4, 6)}</div>
-          <p><a href="/recipients">${t('stats.recipientsLink', { count: recipients.value.top_recipients.length })}</a></p>
-          <h2>${t('stats.size')}</h2>
-          ${figures[6]}`,
+        body: dashboard(comprehensive.basic_stats, recipients.top_recipients.length, stats.data_version, figures, w),
       };
-    }),
-  );
+    },
+  });
 }
