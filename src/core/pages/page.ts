@@ -13,9 +13,9 @@ import type { SafeHtml } from './html.ts';
 import type { PageKit } from './index.ts';
 import type { PageLocale } from './locale.ts';
 import { errorPage, pageProblem, sendPage } from './replies.ts';
-import type { PageProblem, PageResult } from './replies.ts';
+import type { PageProblem, PageReply, PageResult } from './replies.ts';
 
-type Parsed<S> = S extends TSchema ? Static<S> : Record<string, never>;
+export type Parsed<S> = S extends TSchema ? Static<S> : Record<string, never>;
 
 /** What a page's `refused` gets: the request as the client wrote it, since its parameters could not be used. */
 export interface RawPageInput {
@@ -42,7 +42,8 @@ export interface PageDefinition<QS extends TSchema | undefined, PS extends TSche
   /** Cached by the kernel's response cache (keyed by the URL and the data version); default true. */
   cache?: boolean;
   read(input: PageInput<Parsed<QS>, Parsed<PS>>): Promise<D>;
-  render(data: D, input: PageInput<Parsed<QS>, Parsed<PS>>): PageResult;
+  /** The page, or a redirect (a look-up that found the page it names). */
+  render(data: D, input: PageInput<Parsed<QS>, Parsed<PS>>): PageReply;
   /** The page drawn around a 400 (the form redrawn beside the message); absent, and for other statuses: the shared error page. */
   refused?(problem: PageProblem, input: RawPageInput): PageResult | Promise<PageResult>;
 }
@@ -57,7 +58,7 @@ function formOf(request: FastifyRequest): Record<string, string> {
 }
 
 /** The API's message for a failed validation (the same words its JSON error would carry). */
-function validationProblem(request: FastifyRequest): PageProblem | null {
+export function validationProblem(request: FastifyRequest): PageProblem | null {
   const error = request.validationError as (Error & { validation?: AjvError[]; validationContext?: string }) | undefined;
   if (!error) return null;
   return { status: 400, message: validationMessage(error.validation ?? [], error.validationContext).message, headers: {} };
