@@ -186,7 +186,12 @@ describe('pageProblem', () => {
     assert.deepEqual(pageProblem(new HttpError(404, 'gone')), { status: 404, message: 'gone', headers: {}, code: 'NOT_FOUND' });
     // A plugin's client error keeps its code, so a page can word it in its own terms.
     const tooLarge = Object.assign(new Error('request file too large'), { statusCode: 413, code: 'FST_REQ_FILE_TOO_LARGE' });
-    assert.deepEqual(pageProblem(tooLarge), { status: 413, message: 'request file too large', headers: {}, code: 'FST_REQ_FILE_TOO_LARGE' });
+    assert.deepEqual(pageProblem(tooLarge), {
+      status: 413,
+      message: 'request file too large',
+      headers: {},
+      code: 'FST_REQ_FILE_TOO_LARGE',
+    });
     assert.equal(pageProblem(new HttpError(503, 'none'))?.status, 503);
     assert.equal(pageProblem(new HttpError(500, 'boom')), null);
     assert.equal(pageProblem(new Error('boom')), null);

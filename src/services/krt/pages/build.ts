@@ -220,7 +220,13 @@ function buildRefusal(problem: PageProblem, t: Translate<KrtKey>): { status: num
 /** What POST /build/doi found: the paper's page to go to, or the fetch's failure to draw beside the form. */
 type DoiOutcome = { doi: string; failure: null } | { doi: string; failure: { status: number; error: string } };
 
-export function buildPages(app: ServiceApp, ctx: ServiceContext, answers: KrtAnswers, db: Kysely<KrtDatabase>, kit: PageKit): Promise<void> {
+export function buildPages(
+  app: ServiceApp,
+  ctx: ServiceContext,
+  answers: KrtAnswers,
+  db: Kysely<KrtDatabase>,
+  kit: PageKit,
+): Promise<void> {
   const fetchEnabled = pageFetchEnabled(ctx.config.env);
   const refusedPage = (problem: PageProblem, locale: PageLocale, doi?: string): PageResult => {
     const w = wordsOf(locale);

@@ -155,9 +155,7 @@ function chatForm(session: string | undefined, draft: string, w: Words): SafeHtm
     <input type="hidden" name="session_id" value="${session ?? ''}" />
     <label
       >${t('chat.message')}
-      <textarea name="message" rows="3" maxlength="${MAX_MESSAGE}" required aria-describedby="chat-help">
-${draft}</textarea
-      >
+      <textarea name="message" rows="3" maxlength="${MAX_MESSAGE}" required aria-describedby="chat-help">${draft}</textarea>
     </label>
     <p id="chat-help" class="muted">
       ${richMessage(
@@ -218,7 +216,12 @@ function chatPage(data: ChatData, w: Words, extra: { flash?: ChatFlash | null; e
 const ChatStartBody = Type.Object({ doi: DoiBodyIn.properties.doi, session: SessionQuery.properties.session });
 
 /** The rows and title of the table a chat starts from: the session asked for (of that paper, completed), else the best. */
-async function startingTable(answers: KrtAnswers, doi: string, requested: string | undefined, w: Words): Promise<{ rows: KrtRow[]; title: string }> {
+async function startingTable(
+  answers: KrtAnswers,
+  doi: string,
+  requested: string | undefined,
+  w: Words,
+): Promise<{ rows: KrtRow[]; title: string }> {
   if (!requested) {
     const best = await answers.bestTable(doi);
     return { rows: best.krt_data, title: best.article_info.title };

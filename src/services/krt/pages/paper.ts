@@ -164,8 +164,8 @@ function facts(doi: string, meta: PaperMetadata, w: Words): SafeHtml {
     html`<dt>${label}</dt>
       <dd>${value}</dd>`;
   return html`<dl class="facts">
-    ${fact(t('paper.doi'), html`<a href="https://doi.org/${doi}">${doi}</a>`)}
-    ${meta.authors ? fact(t('paper.authors'), meta.authors) : ''} ${meta.date ? fact(t('paper.published'), meta.date) : ''}
+    ${fact(t('paper.doi'), html`<a href="https://doi.org/${doi}">${doi}</a>`)} ${meta.authors ? fact(t('paper.authors'), meta.authors) : ''}
+    ${meta.date ? fact(t('paper.published'), meta.date) : ''}
     ${meta.journal ? fact(t('paper.journal'), meta.is_preprint ? t('paper.preprint', { journal: meta.journal }) : meta.journal) : ''}
   </dl>`;
 }
@@ -192,7 +192,8 @@ export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDa
       const check = await answers.checkDoi(doi);
       if (!check.available || !check.metadata) throw notFound(t('error.paperNotStored', { doi }), 'DOI_NOT_FOUND');
       const sessions = await sessionsOfDoi(db, doi);
-      if (requested && !sessions.some((s) => s.session_id === requested)) throw notFound(t('error.notSessionOf', { session: requested, doi }));
+      if (requested && !sessions.some((s) => s.session_id === requested))
+        throw notFound(t('error.notSessionOf', { session: requested, doi }));
       const table = await shownTable(answers, doi, requested);
       const annotated = table ? await annotateRows(answers, db, table.rows, { exclude: doi, found: table.found }) : [];
       return { doi, requested, meta: check.metadata, sessions, table, annotated };
