@@ -14,6 +14,7 @@ import { testService } from '../../../test/support/probe-service.ts';
 import { textOf } from '../../../test/support/pages.ts';
 import { barChart, html } from './index.ts';
 import { chartKey } from './chart-key.ts';
+import { acceptFormBodies, defineForm, sameOriginForm } from './forms.ts';
 import { definePage } from './page.ts';
 import { pageErrors, pageProblem, sendPage } from './replies.ts';
 
@@ -24,6 +25,7 @@ const ItemsQuery = Type.Object({
 });
 
 let chartBuilds = 0;
+const notesTaken: string[] = [];
 
 const pagesService: ServiceModule = {
   ...testService({ title: 'Pages kernel test service', cacheSeconds: 60, async routes() {} }),
@@ -92,6 +94,37 @@ const pagesService: ServiceModule = {
         }),
         explain: (refusal, locale) => (refusal.name === 'id' ? `no form is numbered ${refusal.value} (${locale.language})` : undefined),
       });
+      definePage(app, kit, {
+        url: '/go',
+        query: Type.Object({ to: Type.Integer({ minimum: 1 }) }),
+        read: async ({ query }) => query.to,
+        render: (to) =>
+          to === 1 ? { redirect: '/things/1' } : { title: 'Stay', body: html`<h1>Stay</h1>`, headers: { 'x-drawn': 'yes' } },
+      });
+      acceptFormBodies(app);
+      defineForm(app, kit, {
+        url: '/notes',
+        body: Type.Object({ text: Type.String({ maxLength: 10 }) }),
+        onRequest: sameOriginForm(null),
+        async act({ body }) {
+          if (body.text === 'taken') throw new HttpError(409, 'a note says taken already');
+          if (body.text === 'fault') throw new Error('a fault the client must not read');
+          notesTaken.push(body.text);
+          return notesTaken.length;
+        },
+        render: (n) => ({ redirect: `/things/${n}`, headers: { 'set-cookie': `note=${n}; Path=/` } }),
+        refused: (problem, { form }) => ({
+          title: 'Notes',
+          body: html`<form method="post"><input name="text" value="${form.text ?? ''}" /></form>
+            <p class="why">${problem.message}</p>`,
+        }),
+      });
+      defineForm(app, kit, {
+        url: '/notes/plain',
+        body: Type.Object({ text: Type.String({ maxLength: 10 }) }),
+        act: async ({ body }) => body.text,
+        render: (text) => ({ title: 'Note', body: html`<h1>${text}</h1>` }),
+      });
       app.get('/legacy', async (request, reply) =>
         sendPage(kit, request, reply, async () => {
           throw new HttpError(429, 'slow down', 'RATE_LIMITED', { 'retry-after': '7' });
@@ -157,6 +190,55 @@ describeEachDatabase('pages kernel', (t) => {
     assert.equal(limited.statusCode, 429);
     assert.equal(limited.headers['retry-after'], '7');
     assert.match(limited.body, /<h1>Too many requests<\/h1>/);
+  });
+
+  it('a page may answer with a 303 (never cached) or carry headers of its own', async () => {
+    const moved = await app.inject('/go?to=1');
+    assert.equal(moved.statusCode, 303);
+    assert.equal(moved.headers.location, '/things/1');
+    assert.equal(moved.headers['cache-control'], 'no-store');
+    const stay = await app.inject('/go?to=2');
+    assert.equal(stay.statusCode, 200);
+    assert.equal(stay.headers['x-drawn'], 'yes');
+    assert.equal((await app.inject('/go?to=0')).statusCode, 400);
+  });
+
+  it('a form: the body validated by its schema, act, then a 303 with its headers; refusals drawn with what was typed', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const post = (url: string, payload: string, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'POST', url, payload, headers: { ...form, ...headers } });
+    notesTaken.length = 0;
+    const done = await post('/notes', 'text=hello');
+    assert.equal(done.statusCode, 303);
+    assert.equal(done.headers.location, '/things/1');
+    assert.equal(done.headers['set-cookie'], 'note=1; Path=/');
+    assert.deepEqual(notesTaken, ['hello']);
+    for (const [payload, status, message] of [
+      ['text=%3Cb%3E0123456789', 400, /text must be at most 10 characters long/],
+      ['other=%3Cb%3E', 400, /text is required/],
+      ['text=taken', 409, /a note says taken already/],
+    ] as const) {
+      const res = await post('/notes', payload);
+      assert.equal(res.statusCode, status, payload);
+      assert.match(String(res.headers['content-type']), /^text\/html/, payload);
+      assert.equal(res.headers['cache-control'], 'no-store', payload);
+      assert.match(textOf(res.body), message, payload);
+      assert.match(res.body, /<form method="post">/, payload);
+      if (payload.startsWith('text=%3C')) assert.match(res.body, /<input name="text" value="&lt;b&gt;0123456789"/);
+    }
+    assert.deepEqual(notesTaken, ['hello'], 'a refused form changes nothing');
+    const crossSite = await post('/notes', 'text=x', { 'sec-fetch-site': 'cross-site' });
+    assert.equal(crossSite.statusCode, 403);
+    assert.match(crossSite.body, /<h1>Cannot show this page<\/h1>/);
+    assert.equal((await post('/notes', 'text=fault')).statusCode, 500);
+    assert.deepEqual(notesTaken, ['hello']);
+    // Without `refused`: the shared error page; a page as the result is not cached.
+    const plain = await post('/notes/plain', 'text=%3Cb%3E0123456789');
+    assert.equal(plain.statusCode, 400);
+    assert.match(plain.body, /<h1>Cannot show this page<\/h1>/);
+    const shown = await post('/notes/plain', 'text=hi');
+    assert.equal(shown.statusCode, 200);
+    assert.match(shown.body, /<h1>hi<\/h1>/);
   });
 
   it('a fault is no page: the kernel answers 500 without its message', async () => {
@@ -230,7 +312,15 @@ describe('chart keys', () => {
 
 describe('pageProblem', () => {
   it('client errors and the 503 of missing data are problems a page says; other errors are faults', () => {
-    assert.deepEqual(pageProblem(new HttpError(404, 'gone')), { status: 404, message: 'gone', headers: {} });
+    assert.deepEqual(pageProblem(new HttpError(404, 'gone')), { status: 404, message: 'gone', headers: {}, code: 'NOT_FOUND' });
+    // A plugin's client error keeps its code, so a page can word it in its own terms.
+    const tooLarge = Object.assign(new Error('request file too large'), { statusCode: 413, code: 'FST_REQ_FILE_TOO_LARGE' });
+    assert.deepEqual(pageProblem(tooLarge), {
+      status: 413,
+      message: 'request file too large',
+      headers: {},
+      code: 'FST_REQ_FILE_TOO_LARGE',
+    });
     assert.equal(pageProblem(new HttpError(503, 'none'))?.status, 503);
     assert.equal(pageProblem(new HttpError(500, 'boom')), null);
     assert.equal(pageProblem(new Error('boom')), null);

@@ -15,9 +15,9 @@ import type { SafeHtml } from './html.ts';
 import type { PageKit } from './index.ts';
 import type { PageLocale } from './locale.ts';
 import { errorPage, pageProblem, sendPage } from './replies.ts';
-import type { PageProblem, PageResult } from './replies.ts';
+import type { PageProblem, PageReply, PageResult } from './replies.ts';
 
-type Parsed<S> = S extends TSchema ? Static<S> : Record<string, never>;
+export type Parsed<S> = S extends TSchema ? Static<S> : Record<string, never>;
 
 /** What a page's `refused` gets: the request as the client wrote it, since its parameters could not be used. */
 export interface RawPageInput {
@@ -58,7 +58,8 @@ export interface PageDefinition<QS extends TSchema | undefined, PS extends TSche
   /** Cached by the kernel's response cache (keyed by the URL and the data version); default true. */
   cache?: boolean;
   read(input: PageInput<Parsed<QS>, Parsed<PS>>): Promise<D>;
-  render(data: D, input: PageInput<Parsed<QS>, Parsed<PS>>): PageResult;
+  /** The page, or a redirect (a look-up that found the page it names). */
+  render(data: D, input: PageInput<Parsed<QS>, Parsed<PS>>): PageReply;
   /**
    * The page's own words, in the request's language, for a parameter its schemas refused (a bilingual service's
    * catalogue); absent, or undefined for a parameter, the API's message.
@@ -89,7 +90,10 @@ function refusalOf(request: FastifyRequest, error: AjvError, context: string | u
 }
 
 /** The page's words for a failed validation when it has some, else the API's (the same its JSON error would carry). */
-function validationProblem(request: FastifyRequest, explain: (refusal: ParameterRefusal) => string | undefined): PageProblem | null {
+export function validationProblem(
+  request: FastifyRequest,
+  explain: (refusal: ParameterRefusal) => string | undefined = () => undefined,
+): PageProblem | null {
   const error = request.validationError as (Error & { validation?: AjvError[]; validationContext?: string }) | undefined;
   if (!error) return null;
   const first = error.validation?.[0];
@@ -151,7 +155,7 @@ async function answerPage<QS extends TSchema | undefined, PS extends TSchema | u
   page: PageDefinition<QS, PS, D>,
   request: FastifyRequest,
   method: 'GET' | 'POST',
-): Promise<PageResult> {
+): Promise<PageReply> {
   const raw: RawPageInput = { request, form: formOf(request), locale: kit.locale(request) };
   const refuse = async (problem: PageProblem): Promise<PageResult> => {
     const drawn = page.refused && problem.status === 400 ? await page.refused(problem, raw) : errorPage(kit, raw.locale, problem);

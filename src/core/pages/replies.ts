@@ -11,14 +11,28 @@ import type { PageKit, PageRequest } from './index.ts';
 import type { PageLocale } from './locale.ts';
 import { pageLocale } from './locale.ts';
 
-/** A page and, when the request was bad, its status (the page then is not cached). */
-export type PageResult = PageRequest & { status?: number };
+/**
+ * A page and, when the request was bad, its status (the page then is not cached); `headers` for what the page
+ * carries besides (a cookie it sets or clears, `cache-control: no-store` for a page that is one visitor's).
+ */
+export type PageResult = PageRequest & { status?: number; headers?: Record<string, string> };
+
+/** A 303 See Other to `redirect` (never cached), instead of a page: a form's result, a look-up that found its page. */
+export interface PageRedirect {
+  redirect: string;
+  headers?: Record<string, string>;
+}
+
+/** What a page handler answers: a page, or a redirect. */
+export type PageReply = PageResult | PageRedirect;
 
 /** Why a request cannot be answered with the page it asked for: a status and the message the client reads. */
 export interface PageProblem {
   status: number;
   message: string;
   headers: Record<string, string>;
+  /** The error's code (an HttpError's or Fastify's), for a page that words a kernel's refusal in its own terms. */
+  code?: string;
 }
 
 /** A message about the request, announced to screen readers. */
@@ -33,13 +47,13 @@ export function errorNote(message: string, locale: PageLocale = pageLocale('en',
 export function pageProblem(error: unknown): PageProblem | null {
   if (error instanceof HttpError) {
     return error.statusCode < 500 || error.statusCode === 503
-      ? { status: error.statusCode, message: error.message, headers: error.headers }
+      ? { status: error.statusCode, message: error.message, headers: error.headers, code: error.code }
       : null;
   }
   const fe = error as (FastifyError & { validation?: AjvError[]; validationContext?: string }) | null;
   if (fe?.validation) return { status: 400, message: validationMessage(fe.validation, fe.validationContext).message, headers: {} };
   if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500)
-    return { status: fe.statusCode, message: fe.message, headers: {} };
+    return { status: fe.statusCode, message: fe.message, headers: {}, code: fe.code };
   return null;
 }
 
@@ -76,8 +90,13 @@ export function errorPage(kit: PageKit, locale: PageLocale, problem: PageProblem
   };
 }
 
-/** Sends a page; one with a status of its own (a 400 with its form redrawn, a 404) is not cached. */
-function sendResult(kit: PageKit, request: FastifyRequest, reply: FastifyReply, page: PageResult): Promise<string> {
+/**
+ * Sends a page; one with a status of its own (a 400 with its form redrawn, a 404) is not cached. A redirect is a
+ * 303 that no cache keeps.
+ */
+function sendResult(kit: PageKit, request: FastifyRequest, reply: FastifyReply, page: PageReply): Promise<string> | FastifyReply {
+  for (const [name, value] of Object.entries(page.headers ?? {})) reply.header(name, value);
+  if ('redirect' in page) return reply.header('cache-control', 'no-store').redirect(page.redirect, 303);
   if (page.status) reply.code(page.status).header('cache-control', 'no-store');
   return kit.send(request, reply, page);
 }
@@ -87,9 +106,9 @@ export async function sendPage(
   kit: PageKit,
   request: FastifyRequest,
   reply: FastifyReply,
-  build: () => Promise<PageResult>,
-): Promise<string> {
-  let page: PageResult;
+  build: () => Promise<PageReply>,
+): Promise<string | FastifyReply> {
+  let page: PageReply;
   try {
     page = await build();
   } catch (error) {
@@ -101,28 +120,20 @@ export async function sendPage(
   return sendResult(kit, request, reply, page);
 }
 
-/**
- * The older entry point B's pages use: like sendPage, but what `build` throws goes on to the kernel (B's pages catch
- * the client errors they draw themselves). B can move to sendPage or definePage.
- */
-export async function sendPageWithStatus(
-  kit: PageKit,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  build: () => Promise<PageResult>,
-): Promise<string> {
-  return sendResult(kit, request, reply, await build());
-}
+/** How a scope draws what it refuses, when not with the shared error page (a form redrawn beside the message). */
+export type DrawProblem = (problem: PageProblem, request: FastifyRequest) => PageResult | Promise<PageResult>;
 
 /**
  * The error handler of a service's page routes: what is refused before a handler runs (a failed validation, a rate
- * limit's 429, a text the kernel refuses) is answered with the shared error page too; faults go on to the kernel.
+ * limit's 429, a text the kernel refuses) is answered with the shared error page too, or drawn by `draw` (a scope
+ * whose every refusal belongs beside its form); faults go on to the kernel.
  */
-export function pageErrors(app: ServiceApp, kit: PageKit): void {
+export function pageErrors(app: ServiceApp, kit: PageKit, draw?: DrawProblem): void {
   app.setErrorHandler(async (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
     const problem = pageProblem(error);
     if (!problem) throw error;
     for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
-    return sendResult(kit, request, reply, errorPage(kit, kit.locale(request), problem));
+    const drawn = draw ? await draw(problem, request) : errorPage(kit, kit.locale(request), problem);
+    return sendResult(kit, request, reply, { ...drawn, status: drawn.status ?? problem.status });
   });
 }

@@ -128,17 +128,7 @@ export const en = {
   'chat.tableCaption': 'Key resources table of this chat session',
   'chat.startedFrom':
     'This chat starts from a copy of the table of “{title}” ({rows, plural, one {# row} other {# rows}}); the paper’s own table stays as it is. Ask me to add, change or remove resources.',
-  'error.emptyMessage': 'message must not be empty: write what to add, change or remove',
   'error.sessionFailed': 'session {session} failed; it has no table to edit',
-
-  'error.tooLong': '{name} must be at most {max} characters long',
-  'error.sessionId': '{name} must be a session id (letters, digits, ".", "_", ":" or "-", at most 100)',
-  'error.chatLink': 'Build a table in the chat',
-  'error.formTooLarge': 'the form is too large (at most 16 KiB)',
-  'error.formMediaType': 'send the form as application/x-www-form-urlencoded',
-  'error.notFound': 'Not found',
-  'error.tooMany': 'Too many requests',
-  'error.cannotShow': 'Cannot show this page',
 
   'stats.title': 'Statistics of the key resources tables',
   'stats.description': 'Resource types, vendors and the share of rows with a valid RRID in the key resources tables of the store, by year.',
@@ -157,6 +147,8 @@ export const en = {
   'stats.vendorsHeading': 'Vendors',
   'stats.vendorsLead':
     '{vendorRows, plural, one {# row} other {# rows}} of reused resources name a source, from {vendors, plural, one {# vendor} other {# vendors}}; known vendors are counted under one name. The {shown, number} with the most rows:',
+  'stats.vendorsField': 'Vendors charted (at most {max, number})',
+  'stats.vendorsSubmit': 'Show',
   'stats.vendorsChart': 'Rows by vendor',
   'stats.vendorsChartDescription':
     'Rows of reused resources naming each of the {shown, number} vendors with the most rows, of {vendorRows, number}.',
@@ -221,7 +213,6 @@ export const en = {
   'error.notJats': 'the file is XML but not a JATS article (its root element is <{root}>, not <article>)',
   'error.notMultipart': 'send the file as multipart/form-data (the page’s form does)',
   'error.fetchDisabled': 'fetching papers by DOI is not enabled on this server (PDI_KRT_PAGE_FETCH)',
-  'error.extractFailed': 'the file could not be extracted: {reason}',
 } as const;
 
 export type KrtKey = keyof typeof en;

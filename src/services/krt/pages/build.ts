@@ -15,14 +15,17 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import multipart from '@fastify/multipart';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { HttpError, badRequest, notFound } from '../../../core/http/errors.ts';
 import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
 import { ImportRefusedError } from '../../../core/import.ts';
+import { defineForm, sameOriginForm } from '../../../core/pages/forms.ts';
 import { html } from '../../../core/pages/index.ts';
-import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
-import { sameOriginForm } from '../../../core/pages/forms.ts';
+import type { PageKit, PageLocale, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
+import { pageErrors } from '../../../core/pages/replies.ts';
+import type { PageProblem, PageResult } from '../../../core/pages/replies.ts';
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import type { KrtAnswers } from '../answers.ts';
 import { newChatState } from '../chat/index.ts';
@@ -31,16 +34,17 @@ import type { WorkerReply, WorkerRequest } from '../extract/extract-worker.ts';
 import { importPath } from '../import.ts';
 import { normalizeDoi } from '../jats/index.ts';
 import { stripDoctype } from '../jats/entities.ts';
-import { krtText } from '../messages/index.ts';
 import type { KrtKey } from '../messages/index.ts';
 import { saveChatState } from '../repository.ts';
 import { RATE_LIMITS, parseDoi } from '../routes/common.ts';
+import { DoiBodyIn } from '../schemas/doi.ts';
 import { MAX_JATS_BYTES, fetchArticles } from '../sync.ts';
 import type { KrtDatabase } from '../tables.ts';
 import type { Translate } from '../../../core/i18n/catalogue.ts';
 import { paperHref } from './lookup.ts';
 import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
-import { errorNote, field, wordsOf } from './shared.ts';
+import type { AnnotatedRow } from './resource-table.ts';
+import { errorNote, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 const MIB = 1024 * 1024;
@@ -114,21 +118,51 @@ function forms(t: Translate<KrtKey>, fetchEnabled: boolean, doi = ''): SafeHtml 
     </section>`;
 }
 
-/** The table of an uploaded file, kept as a chat session for its downloads; nothing else is written. */
-async function resultOf(
-  answers: KrtAnswers,
-  db: Kysely<KrtDatabase>,
-  w: Words,
-  name: string,
-  bytes: number,
-  x: FileExtraction,
-): Promise<SafeHtml> {
-  const { t } = w;
-  const id = randomUUID();
-  await saveChatState(db, id, { ...newChatState(), entries: x.rows }, new Date().toISOString());
+/** An uploaded file's table, kept as a chat session (`session`) for its downloads and the chat; nothing else is written. */
+interface Upload {
+  name: string;
+  bytes: number;
+  extraction: FileExtraction;
+  session: string;
+  doi: string | null;
+  /** Whether the store holds the DOI the file names. */
+  stored: boolean;
+  annotated: AnnotatedRow[];
+}
+
+/** The file of the form, checked (not empty, XML, JATS, no entity declarations) and extracted; the table kept. */
+async function readUpload(request: FastifyRequest, answers: KrtAnswers, db: Kysely<KrtDatabase>, t: Translate<KrtKey>): Promise<Upload> {
+  const part = await request.file();
+  if (!part) throw badRequest(t('error.fileMissing'));
+  // Throws FST_REQ_FILE_TOO_LARGE (413) once the limit is passed: nothing beyond it is read.
+  const bytes = await part.toBuffer();
+  if (bytes.length === 0) throw badRequest(t('error.fileEmpty'));
+  const { root, declaresEntities } = readProlog(bytes.toString('utf8'));
+  if (root === null) throw badRequest(t('error.noElement'));
+  if (declaresEntities) throw badRequest(t('error.entities'));
+  if (root.replace(/^.*:/, '') !== 'article') throw badRequest(t('error.notJats', { root }));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'krt-upload-'));
+  let outcome;
+  try {
+    const file = path.join(dir, 'upload.xml');
+    await fs.writeFile(file, bytes);
+    outcome = await extractInWorker(file);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+  if (!outcome.ok) throw badRequest(t('error.notXml', { reason: outcome.error.replace(/^XML is not well-formed: /, '') }));
+  const x = outcome.extraction;
+  const session = randomUUID();
+  await saveChatState(db, session, { ...newChatState(), entries: x.rows }, new Date().toISOString());
   const doi = x.metadata.doi ? normalizeDoi(x.metadata.doi) : null;
   const stored = doi ? (await answers.checkDoi(doi)).available : false;
   const annotated = await annotateRows(answers, db, x.rows, { exclude: doi ?? undefined, found: x.evidence });
+  const name = path.basename(part.filename || 'upload.xml').slice(0, 200);
+  return { name, bytes: bytes.length, extraction: x, session, doi, stored, annotated };
+}
+
+function uploadResult({ name, bytes, extraction: x, session, doi, stored, annotated }: Upload, w: Words): SafeHtml {
+  const { t } = w;
   const title = x.metadata.title || t('build.untitled');
   const extractor = t(x.provider === 'jats-table' ? 'build.extractorTable' : 'build.extractorText', { model: x.model });
   return html`<section aria-labelledby="result-heading">
@@ -147,13 +181,44 @@ async function resultOf(
     <p class="note">${t('build.resultKept')}</p>
     ${
       x.rows.length > 0
-        ? html`${exportButtons(id, w)} ${rowSummary(annotated, w)} ${resourceTable(annotated, t('build.tableCaption', { title }), w)}
-            <p><a class="button secondary" href="/chat?session=${encodeURIComponent(id)}">${t('build.editInChat')}</a></p>`
+        ? html`${exportButtons(session, w)} ${rowSummary(annotated, w)} ${resourceTable(annotated, t('build.tableCaption', { title }), w)}
+            <p><a class="button secondary" href="/chat?session=${encodeURIComponent(session)}">${t('build.editInChat')}</a></p>`
         : html`<p class="note" role="status">${t('build.noRows')}</p>`
     }
     <p><a href="/build">${t('build.another')}</a></p>
   </section>`;
 }
+
+/** The build page: the forms (the DOI one filled with `doi`), or an upload's result; a refusal's message above them. */
+function buildPage(w: Words, fetchEnabled: boolean, extra: { error?: string; doi?: string; result?: SafeHtml } = {}): PageResult {
+  const { t } = w;
+  return {
+    title: t('build.title'),
+    description: t('build.description'),
+    section: '/build',
+    // A result is one visitor's upload.
+    ...(extra.result ? { headers: { 'cache-control': 'no-store' } } : {}),
+    body: html`<h1>${t('build.title')}</h1>
+      <p class="lead">${t('build.lead')}</p>
+      ${extra.error ? errorNote(extra.error, w.loc) : ''} ${extra.result ?? forms(t, fetchEnabled, extra.doi)}`,
+  };
+}
+
+/** A refusal of the forms in the words of this page (the kernel's and the multipart plugin's codes), with its status. */
+function buildRefusal(problem: PageProblem, t: Translate<KrtKey>): { status: number; message: string } {
+  switch (problem.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return { status: 415, message: t('error.notMultipart') };
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return { status: problem.status, message: t('error.fileTooLarge', { max: MAX_JATS_BYTES / MIB }) };
+    default:
+      return { status: problem.status, message: problem.message };
+  }
+}
+
+/** What POST /build/doi found: the paper's page to go to, or the fetch's failure to draw beside the form. */
+type DoiOutcome = { doi: string; failure: null } | { doi: string; failure: { status: number; error: string } };
 
 export function buildPages(
   app: ServiceApp,
@@ -163,99 +228,56 @@ export function buildPages(
   kit: PageKit,
 ): Promise<void> {
   const fetchEnabled = pageFetchEnabled(ctx.config.env);
+  const refusedPage = (problem: PageProblem, locale: PageLocale, doi?: string): PageResult => {
+    const w = wordsOf(locale);
+    const { status, message } = buildRefusal(problem, w.t);
+    return { ...buildPage(w, fetchEnabled, { error: message, doi }), status };
+  };
 
-  async function page(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    extra: { status?: number; error?: string; doi?: string; result?: SafeHtml } = {},
-  ): Promise<string> {
-    const t = krtText(kit.locale(request).language);
-    if (extra.status) reply.code(extra.status);
-    if (extra.status || extra.result) reply.header('cache-control', 'no-store');
-    return kit.send(request, reply, {
-      title: t('build.title'),
-      description: t('build.description'),
-      section: '/build',
-      body: html`<h1>${t('build.title')}</h1>
-        <p class="lead">${t('build.lead')}</p>
-        ${extra.error ? errorNote(extra.error) : ''} ${extra.result ?? forms(t, fetchEnabled, extra.doi)}`,
-    });
-  }
+  definePage(app, kit, { url: '/build', read: async () => null, render: (_none, { locale }) => buildPage(wordsOf(locale), fetchEnabled) });
 
-  app.get('/build', { config: { responseCache: true } }, async (request, reply) => page(request, reply));
-
-  const sameOrigin = sameOriginForm(kit.publicUrl('krt'));
+  const onRequest = sameOriginForm(kit.publicUrl('krt'));
   // Uploads and fetches have the extraction route's budget per client (RATE_LIMITS.build a minute).
   return rateLimitedGroup(app, ctx, { name: 'build-page', max: RATE_LIMITS.build }, async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_JATS_BYTES, files: 1, fields: 5, fieldSize: 1000, parts: 6 } });
+    // Refusals before a form's handler (a rate limit, another site's post, a body that is not multipart) are drawn on the build page too.
+    pageErrors(scope, kit, (problem, request) => refusedPage(problem, kit.locale(request)));
 
-    // Refusals of this scope (a rate limit, a body that is not multipart, a file too large) are drawn on the build page.
-    scope.setErrorHandler(async (error: FastifyError | HttpError, request, reply) => {
-      const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
-      if (status >= 500 || status < 400) throw error;
-      if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      const t = krtText(kit.locale(request).language);
-      const message =
-        error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE'
-          ? t('error.notMultipart')
-          : error.code === 'FST_REQ_FILE_TOO_LARGE'
-            ? t('error.fileTooLarge', { max: MAX_JATS_BYTES / MIB })
-            : error.message;
-      const code = error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 415 : status;
-      return page(request, reply, { status: code, error: message });
+    defineForm(scope, kit, {
+      url: '/build',
+      onRequest,
+      act: ({ request, locale }) => readUpload(request, answers, db, wordsOf(locale).t),
+      render: (upload, { locale }) => {
+        const w = wordsOf(locale);
+        return buildPage(w, fetchEnabled, { result: uploadResult(upload, w) });
+      },
+      refused: (problem, { locale }) => refusedPage(problem, locale),
     });
 
-    scope.post('/build', { onRequest: sameOrigin }, async (request, reply) => {
-      const w = wordsOf(kit, request);
-      const { t } = w;
-      const part = await request.file();
-      if (!part) throw badRequest(t('error.fileMissing'));
-      // Throws FST_REQ_FILE_TOO_LARGE (413) once the limit is passed: nothing beyond it is read.
-      const bytes = await part.toBuffer();
-      if (bytes.length === 0) throw badRequest(t('error.fileEmpty'));
-      const xml = bytes.toString('utf8');
-      const { root, declaresEntities } = readProlog(xml);
-      if (root === null) throw badRequest(t('error.noElement'));
-      if (declaresEntities) throw badRequest(t('error.entities'));
-      if (root.replace(/^.*:/, '') !== 'article') throw badRequest(t('error.notJats', { root }));
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'krt-upload-'));
-      let outcome;
-      try {
-        const file = path.join(dir, 'upload.xml');
-        await fs.writeFile(file, bytes);
-        outcome = await extractInWorker(file);
-      } finally {
-        await fs.rm(dir, { recursive: true, force: true });
-      }
-      if (!outcome.ok) throw badRequest(t('error.notXml', { reason: outcome.error.replace(/^XML is not well-formed: /, '') }));
-      const name = path.basename(part.filename || 'upload.xml').slice(0, 200);
-      return page(request, reply, { result: await resultOf(answers, db, w, name, bytes.length, outcome.extraction) });
-    });
-
-    scope.post('/build/doi', { onRequest: sameOrigin }, async (request, reply) => {
-      const t = krtText(kit.locale(request).language);
-      const raw = field(request.body, 'doi');
-      let doi: string;
-      try {
-        doi = parseDoi(raw);
-      } catch (error) {
-        if (error instanceof HttpError)
-          return page(request, reply, { status: error.statusCode, error: error.message, doi: raw?.slice(0, 500) });
-        throw error;
-      }
-      if ((await answers.checkDoi(doi)).available) return reply.redirect(paperHref(doi), 303);
-      if (!fetchEnabled) throw notFound(t('error.fetchDisabled'), 'NOT_ENABLED');
-      let run;
-      try {
-        // The page's client is waiting: the fetch route's retries.
-        run = await fetchArticles(ctx, importPath, [doi], { download: { retries: 2 } });
-      } catch (error) {
-        if (error instanceof ImportRefusedError) throw new HttpError(409, error.message, 'IMPORT_REFUSED');
-        throw error;
-      }
-      const failure = run.errors[0];
-      if (failure) return page(request, reply, { status: failure.status, error: failure.error, doi });
-      return reply.redirect(paperHref(doi), 303);
+    defineForm(scope, kit, {
+      url: '/build/doi',
+      body: DoiBodyIn,
+      onRequest,
+      async act({ body, locale }): Promise<DoiOutcome> {
+        const doi = parseDoi(body.doi);
+        if ((await answers.checkDoi(doi)).available) return { doi, failure: null };
+        if (!fetchEnabled) throw notFound(wordsOf(locale).t('error.fetchDisabled'), 'NOT_ENABLED');
+        let run;
+        try {
+          // The page's client is waiting: the fetch route's retries.
+          run = await fetchArticles(ctx, importPath, [doi], { download: { retries: 2 } });
+        } catch (error) {
+          if (error instanceof ImportRefusedError) throw new HttpError(409, error.message, 'IMPORT_REFUSED');
+          throw error;
+        }
+        const failure = run.errors[0];
+        return { doi, failure: failure ? { status: failure.status, error: failure.error } : null };
+      },
+      render: ({ doi, failure }, { locale }) =>
+        failure
+          ? { ...buildPage(wordsOf(locale), fetchEnabled, { error: failure.error, doi }), status: failure.status }
+          : { redirect: paperHref(doi) },
+      refused: (problem, { form, locale }) => refusedPage(problem, locale, form.doi?.slice(0, 500)),
     });
   });
 }

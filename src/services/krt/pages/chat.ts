@@ -4,12 +4,17 @@
 // put words in the service's mouth). With JavaScript, pages/static/krt-chat.js posts to the API instead and swaps in
 // the table from GET /chat/table. POST /chat/start opens a copy of a paper's table in a new chat session.
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import { Value } from 'typebox/value';
 import { badRequest, HttpError } from '../../../core/http/errors.ts';
 import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
+import { defineForm, sameOriginForm } from '../../../core/pages/forms.ts';
 import { html } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
+import type { PageResult } from '../../../core/pages/replies.ts';
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import { CHAT_TTL_MS } from '../answers.ts';
 import type { KrtAnswers } from '../answers.ts';
@@ -17,15 +22,17 @@ import { newChatState } from '../chat/index.ts';
 import { summarizeRows } from '../extract/index.ts';
 import type { KrtRow } from '../extract/index.ts';
 import { loadChatSession, saveChatState } from '../repository.ts';
-import { RATE_LIMITS, parseDoi } from '../routes/common.ts';
+import { RATE_LIMITS, parseDoi, required } from '../routes/common.ts';
+import { ChatBody } from '../schemas/chat.ts';
 import { MAX_MESSAGE } from '../schemas/common.ts';
+import { DoiBodyIn } from '../schemas/doi.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
-import { clientError, errorNote, field, limitedText, parseSessionId, sendPage, wordsOf } from './shared.ts';
+import type { AnnotatedRow } from './resource-table.ts';
+import { SessionQuery, errorNote, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 import { richMessage } from '../messages/index.ts';
 import type { KrtKey } from '../messages/index.ts';
-import { sameOriginForm } from '../../../core/pages/forms.ts';
 
 /** The last exchange, carried from POST /chat to the page it redirects to. */
 export interface ChatFlash {
@@ -107,15 +114,27 @@ function exchange(flash: ChatFlash, w: Words): SafeHtml {
     </li>`;
 }
 
-async function tableSection(
-  answers: KrtAnswers,
-  db: Kysely<KrtDatabase>,
-  session: string | undefined,
-  rows: readonly KrtRow[],
-  w: Words,
-): Promise<SafeHtml> {
+async function loadRows(db: Kysely<KrtDatabase>, session: string | undefined): Promise<{ rows: KrtRow[]; found: boolean }> {
+  if (!session) return { rows: [], found: false };
+  const stored = await loadChatSession(db, session, new Date(Date.now() - CHAT_TTL_MS).toISOString());
+  return { rows: stored?.state.entries ?? [], found: stored !== null };
+}
+
+/** What the chat page shows: the session's table with its RRID checks, and whether the session is stored. */
+interface ChatData {
+  session: string | undefined;
+  rows: KrtRow[];
+  found: boolean;
+  annotated: AnnotatedRow[];
+}
+
+async function readChat(answers: KrtAnswers, db: Kysely<KrtDatabase>, session: string | undefined): Promise<ChatData> {
+  const { rows, found } = await loadRows(db, session);
+  return { session, rows, found, annotated: await annotateRows(answers, db, rows) };
+}
+
+function tableSection({ session, rows, annotated }: ChatData, w: Words): SafeHtml {
   const { t } = w;
-  const annotated = await annotateRows(answers, db, rows);
   const summary = summarizeRows(rows);
   return html`<h2 id="chat-table-heading">${t('chat.tableHeading')}</h2>
     ${
@@ -129,40 +148,50 @@ async function tableSection(
     ${resourceTable(annotated, t('chat.tableCaption'), w)}`;
 }
 
-async function loadRows(db: Kysely<KrtDatabase>, session: string | undefined): Promise<{ rows: KrtRow[]; found: boolean }> {
-  if (!session) return { rows: [], found: false };
-  const stored = await loadChatSession(db, session, new Date(Date.now() - CHAT_TTL_MS).toISOString());
-  return { rows: stored?.state.entries ?? [], found: stored !== null };
-}
-
-interface ChatDeps {
-  answers: KrtAnswers;
-  db: Kysely<KrtDatabase>;
-  kit: PageKit;
-}
-
-/** The chat page of a session: the last exchange (from the flash cookie), an error beside the form, the table. */
-async function chatPage(
-  { answers, db, kit }: ChatDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  session: string | undefined,
-  extra: { flash?: ChatFlash | null; error?: { status: number; message: string }; draft?: string } = {},
-): Promise<string> {
-  const { rows, found } = await loadRows(db, session);
-  const flash = extra.flash ?? null;
-  const w = wordsOf(kit, request);
+function chatForm(session: string | undefined, draft: string, w: Words): SafeHtml {
   const { t } = w;
   const q = (key: KrtKey) => html`<q>${t(key)}</q>`;
-  reply.header('cache-control', 'no-store');
-  return sendPage(kit, request, reply, async () => ({
-    status: extra.error?.status,
+  return html`<form class="stack chat-form" method="post" action="/chat" data-krt-chat>
+    <input type="hidden" name="session_id" value="${session ?? ''}" />
+    <label
+      >${t('chat.message')}
+      <textarea name="message" rows="3" maxlength="${MAX_MESSAGE}" required aria-describedby="chat-help">${draft}</textarea>
+    </label>
+    <p id="chat-help" class="muted">
+      ${richMessage(
+        t,
+        'chat.try',
+        {},
+        {
+          add: q('chat.tryAdd'),
+          change: q('chat.tryChange'),
+          remove: q('chat.tryRemove'),
+          list: q('chat.tryList'),
+          exportAs: q('chat.tryExport'),
+          help: q('chat.tryHelp'),
+        },
+      )}
+    </p>
+    <div><button type="submit">${t('chat.send')}</button></div>
+  </form>`;
+}
+
+/**
+ * The chat page of a session: the last exchange (from the flash cookie), an error beside the form, the table. One
+ * visitor's page: never stored by a cache.
+ */
+function chatPage(data: ChatData, w: Words, extra: { flash?: ChatFlash | null; error?: SafeHtml; draft?: string } = {}): PageResult {
+  const { t } = w;
+  const { session, found } = data;
+  const flash = extra.flash ?? null;
+  return {
     title: t('chat.title'),
     description: t('chat.description'),
     section: '/chat',
     scripts: ['krt-chat.js'],
+    headers: { 'cache-control': 'no-store' },
     body: html`<h1>${t('chat.title')}</h1>
-      <p>${richMessage(t, 'chat.lead', {}, { example: q('chat.leadExample') })}</p>
+      <p>${richMessage(t, 'chat.lead', {}, { example: html`<q>${t('chat.leadExample')}</q>` })}</p>
       <p class="note">${t('chat.note')}</p>
       ${
         session && !found && !flash
@@ -174,116 +203,105 @@ async function chatPage(
         <ol class="chat-log" id="chat-log" aria-live="polite" data-chat-log>
           ${flash ? exchange(flash, w) : ''}
         </ol>
-        ${extra.error ? errorNote(extra.error.message) : ''}
-        <form class="stack chat-form" method="post" action="/chat" data-krt-chat>
-          <input type="hidden" name="session_id" value="${session ?? ''}" />
-          <label
-            >${t('chat.message')}
-            <textarea name="message" rows="3" maxlength="${MAX_MESSAGE}" required aria-describedby="chat-help">
-${extra.draft ?? ''}</textarea>
-          </label>
-          <p id="chat-help" class="muted">
-            ${richMessage(
-              t,
-              'chat.try',
-              {},
-              {
-                add: q('chat.tryAdd'),
-                change: q('chat.tryChange'),
-                remove: q('chat.tryRemove'),
-                list: q('chat.tryList'),
-                exportAs: q('chat.tryExport'),
-                help: q('chat.tryHelp'),
-              },
-            )}
-          </p>
-          <div><button type="submit">${t('chat.send')}</button></div>
-        </form>
+        ${extra.error ?? ''} ${chatForm(session, extra.draft ?? '', w)}
       </section>
-      <section class="chat-table" id="chat-table" aria-labelledby="chat-table-heading">
-        ${await tableSection(answers, db, session, rows, w)}
-      </section>
+      <section class="chat-table" id="chat-table" aria-labelledby="chat-table-heading">${tableSection(data, w)}</section>
       <p class="muted">
         ${richMessage(t, 'chat.fromPaper', { button: t('paper.editInChat') }, { lookup: html`<a href="/">${t('chat.fromPaperLink')}</a>` })}
       </p>`,
-  }));
+  };
 }
 
+/** POST /chat/start: a paper's table (the session asked for, else its best) to start a chat from. */
+const ChatStartBody = Type.Object({ doi: DoiBodyIn.properties.doi, session: SessionQuery.properties.session });
+
+/** The rows and title of the table a chat starts from: the session asked for (of that paper, completed), else the best. */
+async function startingTable(
+  answers: KrtAnswers,
+  doi: string,
+  requested: string | undefined,
+  w: Words,
+): Promise<{ rows: KrtRow[]; title: string }> {
+  if (!requested) {
+    const best = await answers.bestTable(doi);
+    return { rows: best.krt_data, title: best.article_info.title };
+  }
+  const asked = await answers.sessionTable(requested);
+  if (asked.doi !== doi) throw badRequest(w.t('error.notSessionOf', { session: requested, doi }));
+  if (asked.status !== 'completed') throw new HttpError(409, w.t('error.sessionFailed', { session: requested }), 'SESSION_FAILED');
+  return { rows: asked.krt_data, title: asked.title };
+}
+
+const chatHref = (session: string) => `/chat?session=${encodeURIComponent(session)}`;
+
 export function chatPages(app: ServiceApp, ctx: ServiceContext, answers: KrtAnswers, db: Kysely<KrtDatabase>, kit: PageKit): Promise<void> {
-  const deps: ChatDeps = { answers, db, kit };
-  app.get('/chat', async (request, reply) => {
-    const session = parseSessionId('session', field(request.query, 'session'), wordsOf(kit, request).t);
-    const flash = readFlash(request, session);
-    if (flash) reply.header('set-cookie', clearFlash);
-    return chatPage(deps, request, reply, session, { flash });
+  definePage(app, kit, {
+    url: '/chat',
+    query: SessionQuery,
+    cache: false,
+    async read({ query, request }) {
+      return { chat: await readChat(answers, db, query.session), flash: readFlash(request, query.session) };
+    },
+    render({ chat, flash }, { locale }) {
+      const page = chatPage(chat, wordsOf(locale), { flash });
+      // The reply is shown once: its cookie is cleared by the page that shows it.
+      return flash ? { ...page, headers: { ...page.headers, 'set-cookie': clearFlash } } : page;
+    },
   });
 
-  // The table alone, for krt-chat.js to swap in after a message sent to the API.
-  app.get('/chat/table', async (request, reply) => {
-    const session = parseSessionId('session', field(request.query, 'session'), wordsOf(kit, request).t);
-    const { rows } = await loadRows(db, session);
+  // The table alone, for krt-chat.js to swap in after a message sent to the API (a bad session: the error page).
+  app.get('/chat/table', { schema: { querystring: SessionQuery } }, async (request, reply) => {
+    const data = await readChat(answers, db, request.query.session);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-    return (await tableSection(answers, db, session, rows, wordsOf(kit, request))).text;
+    return tableSection(data, wordsOf(kit.locale(request))).text;
   });
 
   // The form's posts have the API chat's budget per client (RATE_LIMITS.chat a minute), counted apart from it.
-  const sameOrigin = sameOriginForm(kit.publicUrl('krt'));
+  const onRequest = sameOriginForm(kit.publicUrl('krt'));
   return rateLimitedGroup(app, ctx, { name: 'chat-page', max: RATE_LIMITS.chat }, (scope) => {
-    scope.post('/chat', { onRequest: sameOrigin }, async (request, reply) => {
-      const draft = field(request.body, 'message') ?? '';
-      let session: string | undefined;
-      let message: string;
-      try {
-        session = parseSessionId('session_id', field(request.body, 'session_id'), wordsOf(kit, request).t);
-        message = limitedText('message', draft, MAX_MESSAGE, wordsOf(kit, request).t)?.trim() ?? '';
-        if (!message) throw badRequest(wordsOf(kit, request).t('error.emptyMessage'));
-      } catch (error) {
-        return chatPage(deps, request, reply, session, { error: clientError(error), draft: draft.slice(0, MAX_MESSAGE) });
-      }
-      const turn = await answers.chat(message, session);
-      reply.header(
-        'set-cookie',
-        flashCookie({
-          session: turn.session_id,
-          message,
-          response: turn.response,
-          clarifications: turn.clarifications,
-          exportUrl: turn.export?.url ?? null,
-        }),
-      );
-      return reply.redirect(`/chat?session=${encodeURIComponent(turn.session_id)}`, 303);
+    defineForm(scope, kit, {
+      url: '/chat',
+      body: ChatBody,
+      onRequest,
+      act: async ({ body }) => {
+        const message = required(body.message, 'message');
+        return { message, turn: await answers.chat(message, body.session_id?.trim() || undefined) };
+      },
+      render: ({ message, turn }) => ({
+        redirect: chatHref(turn.session_id),
+        headers: {
+          'set-cookie': flashCookie({
+            session: turn.session_id,
+            message,
+            response: turn.response,
+            clarifications: turn.clarifications,
+            exportUrl: turn.export?.url ?? null,
+          }),
+        },
+      }),
+      // The page again, with what was typed and the message beside the form.
+      async refused(problem, { form, locale }) {
+        const session = form.session_id && Value.Check(ChatBody.properties.session_id, form.session_id) ? form.session_id : undefined;
+        const draft = (form.message ?? '').slice(0, MAX_MESSAGE);
+        return chatPage(await readChat(answers, db, session), wordsOf(locale), { error: errorNote(problem.message, locale), draft });
+      },
     });
 
-    scope.post('/chat/start', { onRequest: sameOrigin }, async (request, reply) => {
-      const { t } = wordsOf(kit, request);
-      const doi = parseDoi(field(request.body, 'doi'));
-      const requested = parseSessionId('session', field(request.body, 'session'), wordsOf(kit, request).t);
-      let rows: KrtRow[];
-      let title: string;
-      if (requested) {
-        const asked = await answers.sessionTable(requested);
-        if (asked.doi !== doi) throw badRequest(t('error.notSessionOf', { session: requested, doi }));
-        if (asked.status !== 'completed') throw new HttpError(409, t('error.sessionFailed', { session: requested }), 'SESSION_FAILED');
-        rows = asked.krt_data;
-        title = asked.title;
-      } else {
-        const best = await answers.bestTable(doi);
-        rows = best.krt_data;
-        title = best.article_info.title;
-      }
-      const id = randomUUID();
-      await saveChatState(db, id, { ...newChatState(), entries: rows }, new Date().toISOString());
-      reply.header(
-        'set-cookie',
-        flashCookie({
-          session: id,
-          message: null,
-          response: t('chat.startedFrom', { title, rows: rows.length }),
-          clarifications: [],
-          exportUrl: null,
-        }),
-      );
-      return reply.redirect(`/chat?session=${encodeURIComponent(id)}`, 303);
+    defineForm(scope, kit, {
+      url: '/chat/start',
+      body: ChatStartBody,
+      onRequest,
+      async act({ body, locale }) {
+        const w = wordsOf(locale);
+        const { rows, title } = await startingTable(answers, parseDoi(body.doi), body.session || undefined, w);
+        const id = randomUUID();
+        await saveChatState(db, id, { ...newChatState(), entries: rows }, new Date().toISOString());
+        return { id, response: w.t('chat.startedFrom', { title, rows: rows.length }) };
+      },
+      render: ({ id, response }) => ({
+        redirect: chatHref(id),
+        headers: { 'set-cookie': flashCookie({ session: id, message: null, response, clarifications: [], exportUrl: null }) },
+      }),
     });
   });
 }

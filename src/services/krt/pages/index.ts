@@ -8,7 +8,8 @@ import type { KrtTables } from '../tables.ts';
 import { chatPages } from './chat.ts';
 import { lookupPage } from './lookup.ts';
 import { paperPage } from './paper.ts';
-import { acceptForms, pageErrors } from './shared.ts';
+import { pageErrors } from '../../../core/pages/replies.ts';
+import { acceptFormBodies } from '../../../core/pages/forms.ts';
 import { statisticsPage } from './statistics.ts';
 import { buildPages } from './build.ts';
 import { krtText } from '../messages/index.ts';
@@ -28,7 +29,7 @@ export const krtPages: ServicePages<KrtState> = {
     const { answers } = ctx.state;
     const db = ctx.db.kysely.withTables<KrtTables>();
     pageErrors(app, kit);
-    acceptForms(app);
+    acceptFormBodies(app);
     lookupPage(app, answers, kit);
     paperPage(app, answers, db, kit);
     statisticsPage(app, answers, kit);

@@ -319,6 +319,35 @@ describeKrtHttp(
       assert.equal(unknown.statusCode, 200);
       assert.match(textOf(unknown.body), /No table is stored under session expired-or-unknown/);
     });
+
+    it('a parameter the API refuses is a 4xx page in the layout with the API’s own message, never JSON', async () => {
+      const doi = (await newest()).suggestions[0].doi;
+      const apiError = async (url: string, payload?: object) =>
+        (payload ? await h.post<{ error: string }>(url, payload) : await h.get<{ error: string }>(url)).body.error;
+      const sessionMessage = (await apiError('/api/api/ai/chat/', { message: 'list', session_id: 'a b' })).replace(/^session_id /, '');
+      assert.match(sessionMessage, /^must be a session id/);
+      for (const [method, url, payload, api] of [
+        ['GET', '/paper', null, await apiError('/api/check-doi-local/')],
+        ['GET', `/?q=${'a'.repeat(201)}`, null, await apiError(`/api/doi-suggestions/?q=${'a'.repeat(201)}`)],
+        ['GET', `/paper?doi=${encodeURIComponent(doi)}&session=a%20b`, null, `session ${sessionMessage}`],
+        ['GET', '/chat?session=a%20b', null, `session ${sessionMessage}`],
+        ['GET', `/chat?session=${'a'.repeat(101)}`, null, `session ${sessionMessage}`],
+        ['GET', '/chat/table?session=a%20b', null, `session ${sessionMessage}`],
+        ['POST', '/chat', form({ message: 'list', session_id: 'a b' }), `session_id ${sessionMessage}`],
+        ['POST', '/chat', form({ message: ' ' }), await apiError('/api/api/ai/chat/', { message: ' ' })],
+        ['POST', '/chat', form({ session_id: 'x' }), await apiError('/api/api/ai/chat/', { session_id: 'x' })],
+        ['POST', '/chat/start', form({ session: 'x' }), 'doi is required'],
+        ['POST', '/build/doi', form({}), await apiError('/api/check-doi-local/', {})],
+      ] as const) {
+        const res = await inject({ method, url, ...(payload === null ? {} : { payload, headers: FORM }) });
+        assert.equal(res.statusCode, 400, `${method} ${url}`);
+        assert.match(String(res.headers['content-type']), /^text\/html/, url);
+        assert.equal(res.headers['cache-control'], 'no-store', url);
+        assert.ok(textOf(res.body).includes(api), `${method} ${url}: “${api}” in ${textOf(res.body).slice(0, 300)}`);
+        assert.match(res.body, /role="alert"/, url);
+        assert.match(res.body, /<nav[^>]*>[\s\S]*<a href="\/statistics"[^>]*>Statistics<\/a>/, url);
+      }
+    });
   },
   { data: 'demo' },
 );

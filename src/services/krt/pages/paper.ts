@@ -3,9 +3,11 @@
 // the RRID check of every row (validation badges, suggestions with their evidence, abstentions), the paper's
 // extraction sessions, and a button that opens the table in the chat to edit it.
 import type { Kysely } from 'kysely';
-import { HttpError, missingParameter, notFound } from '../../../core/http/errors.ts';
+import { Type } from 'typebox';
+import { HttpError, notFound } from '../../../core/http/errors.ts';
 import { html } from '../../../core/pages/index.ts';
-import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import type { HtmlValue, PageKit, SafeHtml } from '../../../core/pages/index.ts';
+import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { KrtAnswers } from '../answers.ts';
 import { summarizeRows } from '../extract/index.ts';
@@ -13,10 +15,12 @@ import type { KrtRow, RowEvidence } from '../extract/index.ts';
 import { sessionsOfDoi } from '../repository.ts';
 import type { SessionRecord } from '../repository.ts';
 import { parseDoi } from '../routes/common.ts';
+import { DoiQuery } from '../schemas/doi.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { paperHref } from './lookup.ts';
 import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
-import { field, parseSessionId, sendPage, wordsOf } from './shared.ts';
+import type { AnnotatedRow } from './resource-table.ts';
+import { SessionQuery, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 import { richMessage } from '../messages/index.ts';
 import type { KrtKey } from '../messages/index.ts';
@@ -86,13 +90,12 @@ interface ShownTable {
   model: string;
 }
 
-/** The paper's table with its RRID checks and downloads, or why it has none. */
-async function tableOfPaper(
-  answers: KrtAnswers,
-  db: Kysely<KrtDatabase>,
+/** The paper's table with its RRID checks (`annotated`, one per row) and downloads, or why it has none. */
+function tableOfPaper(
   paper: { doi: string; title: string; requested: string | undefined; sessions: readonly SessionRecord[]; table: ShownTable | null },
+  annotated: readonly AnnotatedRow[],
   w: Words,
-): Promise<SafeHtml> {
+): SafeHtml {
   const { t } = w;
   const { doi, requested, sessions, table } = paper;
   if (!table)
@@ -109,7 +112,6 @@ async function tableOfPaper(
         ${richMessage(t, 'paper.adminExtract', {}, { command: html`<code>pdi extract krt ${doi}</code>` })}
       </p>
     </section>`;
-  const annotated = await annotateRows(answers, db, table.rows, { exclude: doi, found: table.found });
   const summary = summarizeRows(table.rows);
   return html`<section aria-labelledby="table-heading">
     <h2 id="table-heading">${t('paper.tableHeading')}</h2>
@@ -133,49 +135,73 @@ async function tableOfPaper(
   </section>`;
 }
 
+/** `?doi=…[&session=…]`: the DOI as GET /api/check-doi-local/ reads it, and the session as the chat reads its id. */
+const PaperQuery = Type.Object({ doi: DoiQuery.properties.doi, session: SessionQuery.properties.session });
+
+type PaperMetadata = NonNullable<Awaited<ReturnType<KrtAnswers['checkDoi']>>['metadata']>;
+
+/** The table a paper page shows: the session asked for (null when it failed), else the paper's best (null: none). */
+async function shownTable(answers: KrtAnswers, doi: string, requested: string | undefined): Promise<ShownTable | null> {
+  if (requested) {
+    const asked = await answers.sessionTable(requested);
+    if (asked.status !== 'completed') return null;
+    const { provider, model } = asked.summary;
+    return { sessionId: asked.session_id, rows: asked.krt_data, found: asked.row_evidence, provider, model };
+  }
+  try {
+    const best = await answers.bestTable(doi);
+    const { provider, model } = best.summary;
+    return { sessionId: best.session_id, rows: best.krt_data, found: best.row_evidence, provider, model };
+  } catch (error) {
+    if (error instanceof HttpError && error.statusCode === 404) return null;
+    throw error;
+  }
+}
+
+function facts(doi: string, meta: PaperMetadata, w: Words): SafeHtml {
+  const { t } = w;
+  const fact = (label: string, value: HtmlValue) =>
+    html`<dt>${label}</dt>
+      <dd>${value}</dd>`;
+  return html`<dl class="facts">
+    ${fact(t('paper.doi'), html`<a href="https://doi.org/${doi}">${doi}</a>`)} ${meta.authors ? fact(t('paper.authors'), meta.authors) : ''}
+    ${meta.date ? fact(t('paper.published'), meta.date) : ''}
+    ${meta.journal ? fact(t('paper.journal'), meta.is_preprint ? t('paper.preprint', { journal: meta.journal }) : meta.journal) : ''}
+  </dl>`;
+}
+
+interface PaperData {
+  doi: string;
+  requested: string | undefined;
+  meta: PaperMetadata;
+  sessions: SessionRecord[];
+  table: ShownTable | null;
+  /** The RRID check of every row of the table shown. */
+  annotated: AnnotatedRow[];
+}
+
 export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDatabase>, kit: PageKit): void {
-  app.get('/paper', { config: { responseCache: true } }, async (request, reply) =>
-    sendPage(kit, request, reply, async () => {
-      const w = wordsOf(kit, request);
+  definePage(app, kit, {
+    url: '/paper',
+    query: PaperQuery,
+    async read({ query, locale }): Promise<PaperData> {
+      const w = wordsOf(locale);
       const { t } = w;
-      const rawDoi = field(request.query, 'doi');
-      if (!rawDoi?.trim()) throw missingParameter('doi');
-      const doi = parseDoi(rawDoi);
-      const requested = parseSessionId('session', field(request.query, 'session'), wordsOf(kit, request).t);
+      const doi = parseDoi(query.doi);
+      const requested = query.session;
       const check = await answers.checkDoi(doi);
       if (!check.available || !check.metadata) throw notFound(t('error.paperNotStored', { doi }), 'DOI_NOT_FOUND');
-      const meta = check.metadata;
       const sessions = await sessionsOfDoi(db, doi);
-
-      let table: ShownTable | null = null;
-      if (requested) {
-        if (!sessions.some((s) => s.session_id === requested)) throw notFound(t('error.notSessionOf', { session: requested, doi }));
-        const asked = await answers.sessionTable(requested);
-        if (asked.status === 'completed')
-          table = {
-            sessionId: asked.session_id,
-            rows: asked.krt_data,
-            found: asked.row_evidence,
-            provider: asked.summary.provider,
-            model: asked.summary.model,
-          };
-      } else {
-        try {
-          const best = await answers.bestTable(doi);
-          table = {
-            sessionId: best.session_id,
-            rows: best.krt_data,
-            found: best.row_evidence,
-            provider: best.summary.provider,
-            model: best.summary.model,
-          };
-        } catch (error) {
-          if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
-        }
-      }
-
-      const tableSection = await tableOfPaper(answers, db, { doi, title: meta.title, requested, sessions, table }, w);
-
+      if (requested && !sessions.some((s) => s.session_id === requested))
+        throw notFound(t('error.notSessionOf', { session: requested, doi }));
+      const table = await shownTable(answers, doi, requested);
+      const annotated = table ? await annotateRows(answers, db, table.rows, { exclude: doi, found: table.found }) : [];
+      return { doi, requested, meta: check.metadata, sessions, table, annotated };
+    },
+    render({ doi, requested, meta, sessions, table, annotated }, { locale }) {
+      const w = wordsOf(locale);
+      const { t } = w;
+      const tableSection = tableOfPaper({ doi, title: meta.title, requested, sessions, table }, annotated, w);
       return {
         title: meta.title,
         description: t('paper.description', { doi }),
@@ -184,29 +210,7 @@ export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDa
           <p class="muted"><a href="/">${t('paper.back')}</a></p>
           <h1>${meta.title}</h1>
           ${meta.is_demo ? html`<p class="note"><span class="badge warn">${t('badge.demoArticle')}</span> ${t('paper.demoNote')}</p>` : ''}
-          <dl class="facts">
-            <dt>${t('paper.doi')}</dt>
-            <dd><a href="https://doi.org/${doi}">${doi}</a></dd>
-            ${
-              meta.authors
-                ? html`<dt>${t('paper.authors')}</dt>
-                    <dd>${meta.authors}</dd>`
-                : ''
-            }
-            ${
-              meta.date
-                ? html`<dt>${t('paper.published')}</dt>
-                    <dd>${meta.date}</dd>`
-                : ''
-            }
-            ${
-              meta.journal
-                ? html`<dt>${t('paper.journal')}</dt>
-                    <dd>${meta.is_preprint ? t('paper.preprint', { journal: meta.journal }) : meta.journal}</dd>`
-                : ''
-            }
-          </dl>
-          ${tableSection}
+          ${facts(doi, meta, w)} ${tableSection}
           ${
             sessions.length > 0
               ? html`<section aria-labelledby="sessions-heading">
@@ -217,6 +221,6 @@ export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDa
           }
         </article>`,
       };
-    }),
-  );
+    },
+  });
 }

@@ -1,5 +1,6 @@
 // The statistics page (/statistics) on SQLite and PostgreSQL, with a dozen real papers imported: the headline figures
-// and each chart's bars and data table are the API's (GET /api/krt/statistics/); on an empty store the page says so.
+// and each chart's bars and data table are the API's (GET /api/krt/statistics/); `?vendors=` is read as the API reads it
+// and keys the vendors chart (no chart drawn for one number is served for another); on an empty store the page says so.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Static } from 'typebox';
@@ -37,6 +38,39 @@ describeKrtHttp('krt statistics page', (h) => {
       tableRows(years).map((r) => [r[0], r[2], r[4]]),
       s.by_year.map((y) => [y.year === null ? 'no date' : String(y.year), String(y.rows), String(y.rows_with_valid_rrid)]),
     );
+  });
+});
+
+describeKrtHttp('krt statistics page: ?vendors=', (h) => {
+  const vendorsCharted = async (url: string) => {
+    const res = await h.app.inject({ url });
+    assert.equal(res.statusCode, 200, url);
+    return tableRows(figures(res.body).get('krt-vendors')!).map((r) => r[0]);
+  };
+
+  it('charts as many vendors as asked, the API’s first ones; the chart changes with the number, not with other names', async () => {
+    const api = async (n: number) => (await h.get<Statistics>(`/api/api/krt/statistics/?vendors=${n}`)).body.vendors.map((v) => v.vendor);
+    assert.ok((await api(50)).length > 3, 'the papers name more than three vendors');
+    assert.deepEqual(await vendorsCharted('/statistics?vendors=3'), await api(3));
+    // Another number is another chart (a key without it would serve the three bars again).
+    assert.deepEqual(await vendorsCharted('/statistics'), await api(VENDORS_CHARTED));
+    assert.deepEqual(await vendorsCharted('/statistics?vendors=4'), await api(4));
+    // A name the page does not read changes nothing; a number above the API's maximum is reduced to it, as the API does.
+    assert.deepEqual(await vendorsCharted('/statistics?vendors=3&utm_source=x'), await api(3));
+    assert.deepEqual(await vendorsCharted('/statistics?vendors=500'), await api(500));
+  });
+
+  it('a number the API refuses is a 400 error page in the layout, with the API’s message', async () => {
+    for (const value of ['0', 'abc', '1.5', '-2']) {
+      const apiError = (await h.get<{ error: string }>(`/api/api/krt/statistics/?vendors=${value}`)).body.error;
+      const res = await h.app.inject({ url: `/statistics?vendors=${value}` });
+      assert.equal(res.statusCode, 400, value);
+      assert.match(String(res.headers['content-type']), /^text\/html/, value);
+      assert.equal(res.headers['cache-control'], 'no-store', value);
+      assert.match(res.body, /<h1>Cannot show this page<\/h1>/, value);
+      assert.match(res.body, /<a href="\/statistics">Statistics<\/a>/, value);
+      assert.ok(textOf(res.body).includes(apiError), `${value}: ${apiError}`);
+    }
   });
 });
 

@@ -1,14 +1,12 @@
 // The table-building chat: request, response and route schemas.
 import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
-import { KrtRow, MAX_MESSAGE, text } from './common.ts';
+import { KrtRow, MAX_MESSAGE, sessionId, text } from './common.ts';
 
 export const ChatBody = Type.Object(
   {
     message: text('What to do, e.g. "Add rabbit anti-GFP antibody from Abcam, catalog ab290".', MAX_MESSAGE),
-    session_id: Type.Optional(
-      Type.String({ maxLength: 100, pattern: '^[A-Za-z0-9._:-]*$', description: "A previous reply's session_id; omitted: a new session." }),
-    ),
+    session_id: Type.Optional(sessionId("A previous reply's session_id; omitted: a new session.")),
   },
   { examples: [{ message: 'Add rabbit anti-GFP antibody from Demo Antibody Co. (demo), catalog DEMO-AB-0101' }] },
 );
