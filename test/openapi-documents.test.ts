@@ -117,6 +117,19 @@ for (const service of SERVICES) {
       }
     });
 
+    it('are each listed in the endpoint table of the service’s page in docs/', () => {
+      // A row starts with `METHOD /path…`; a page may write a path without the base every path of the service
+      // shares (C's /api/api/x/ as /api/x/), so a listed path is the end of the documented one.
+      const page = fs.readFileSync(path.join(ROOT, 'docs', `${service.name}.md`), 'utf8');
+      const listed = [...page.matchAll(/^\| `([A-Z]+) (\/[^`?\s]*)/gm)].map(([, method, route]) => `${method} ${route}`);
+      const missing = operations(documents.get(service.name)!.v31)
+        .map(([route, method]) => `${method.toUpperCase()} ${route}`)
+        .filter(
+          (operation) => !listed.some((row) => row.split(' ')[0] === operation.split(' ')[0] && operation.endsWith(row.split(' ')[1])),
+        );
+      assert.deepEqual(missing, [], `docs/${service.name}.md lists no row for these operations`);
+    });
+
     it('keep parameters that have a default optional', () => {
       const { v31 } = documents.get(service.name)!;
       for (const [route, method, op] of operations(v31))
