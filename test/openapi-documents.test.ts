@@ -85,6 +85,22 @@ function operations(doc: Document): Array<[string, string, Operation]> {
   );
 }
 
+/**
+ * Operations the endpoint tables of B's and D's pages do not list yet (aliases of listed ones among them): a row added
+ * for one fails the check until it leaves this list.
+ */
+const UNLISTED: Readonly<Record<string, readonly string[]>> = {
+  krt: [
+    'POST /api/check-doi-local/',
+    'GET /api/api/krt/doi/{doi}',
+    'GET /api/export/{session_id}/{format}/',
+    'POST /api/api/browser/validate-rrid/',
+    'GET /api/api/suggest-rrid/',
+    'POST /api/api/krt/fetch/',
+  ],
+  draws: ['GET /api/track-record/'],
+};
+
 for (const service of SERVICES) {
   describe(`${service.name}: OpenAPI documents`, () => {
     it('are valid OpenAPI 3.1 and 3.0.3 (@seriousme/openapi-schema-validator)', async () => {
@@ -115,6 +131,19 @@ for (const service of SERVICES) {
         if (method === 'get') assert.ok(op.responses[304], `${route} documents 304`);
         if (op.responses[429]) assert.ok(op.responses[429].headers?.['Retry-After'], `${route} 429 has Retry-After`);
       }
+    });
+
+    it('are each listed in the endpoint table of the service’s page in docs/', () => {
+      // A row starts with `METHOD /path…`; a page may write a path without the base every path of the service
+      // shares (C's /api/api/x/ as /api/x/), so a listed path is the end of the documented one.
+      const page = fs.readFileSync(path.join(ROOT, 'docs', `${service.name}.md`), 'utf8');
+      const listed = [...page.matchAll(/^\| `([A-Z]+) (\/[^`?\s]*)/gm)].map(([, method, route]) => `${method} ${route}`);
+      const missing = operations(documents.get(service.name)!.v31)
+        .map(([route, method]) => `${method.toUpperCase()} ${route}`)
+        .filter(
+          (operation) => !listed.some((row) => row.split(' ')[0] === operation.split(' ')[0] && operation.endsWith(row.split(' ')[1])),
+        );
+      assert.deepEqual(missing, UNLISTED[service.name] ?? [], `docs/${service.name}.md lists no row for these operations`);
     });
 
     it('keep parameters that have a default optional', () => {

@@ -33,6 +33,12 @@ async function csvHeader(): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 const HEADER = csvHeader();
+/**
+ * The header the lines were written under, stored as block -1 of the `all` series (pages read blocks from 0): lines
+ * stored under other columns (the columns of paper-fields.ts changed since) are written again, so a new export
+ * column needs no migration of the stored lines.
+ */
+const HEADER_BLOCK = -1;
 
 /** Collects the lines of one series into blocks. */
 class BlockWriter {
@@ -66,6 +72,10 @@ class BlockWriter {
 /** Rewrites the stored CSV blocks (after the papers or their citation counts changed). */
 export async function refreshExportLines(trx: RetractionDb): Promise<void> {
   await trx.deleteFrom('retraction_export_blocks').execute();
+  const header = await HEADER;
+  await insertMany(trx, 'retraction_export_blocks', [
+    { series: 'all', block: HEADER_BLOCK, lines: 1, bytes: header, ends: Buffer.from(new Uint32Array([header.length]).buffer) },
+  ]);
   const writers = new Map<NatureFilter, BlockWriter>([
     ['all', new BlockWriter('all')],
     ...NATURES.map((n) => [n, new BlockWriter(n)] as const),
@@ -87,6 +97,16 @@ export async function refreshExportLines(trx: RetractionDb): Promise<void> {
 }
 
 type Block = Pick<ExportBlocksTable, 'lines' | 'bytes' | 'ends'>;
+
+async function storedUnderCurrentHeader(db: RetractionDb): Promise<boolean> {
+  const stored = await db
+    .selectFrom('retraction_export_blocks')
+    .select('bytes')
+    .where('series', '=', 'all')
+    .where('block', '=', HEADER_BLOCK)
+    .executeTakeFirst();
+  return stored !== undefined && Buffer.from(stored.bytes).equals(await HEADER);
+}
 
 const readBlocks = (db: RetractionDb, series: NatureFilter, from: number, count: number): Promise<Block[]> =>
   db
@@ -111,19 +131,19 @@ export class HeldExportLines {
   private firstPages: { version: string; pages: Map<string, Promise<Block[]>> } | null = null;
 
   /**
-   * Data imported by an older pdi has papers but no stored blocks: write them once, under the import lock.
-   * (One probe per process once they exist.)
+   * Data imported by an older pdi, or stored under other columns, has papers but no blocks of the current header:
+   * write them once, under the import lock. (One probe per process once they are current.)
    */
   async ensure(db: RetractionDb): Promise<void> {
     if (this.present) return;
-    if (await db.selectFrom('retraction_export_blocks').select('block').limit(1).executeTakeFirst()) {
+    if (await storedUnderCurrentHeader(db)) {
       this.present = true;
       return;
     }
     if (!(await db.selectFrom('retraction_papers').select('id').limit(1).executeTakeFirst())) return;
     await db.transaction().execute(async (trx) => {
       await lockForTransaction(trx, 'import:retraction');
-      if (!(await trx.selectFrom('retraction_export_blocks').select('block').limit(1).executeTakeFirst())) await refreshExportLines(trx);
+      if (!(await storedUnderCurrentHeader(trx))) await refreshExportLines(trx);
     });
   }
 

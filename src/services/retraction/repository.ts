@@ -213,73 +213,26 @@ export async function paperCitations(db: RetractionDb, recordId: string): Promis
 
 // ---------------------------------------------------------------- export
 
-export { EXPORT_COLUMNS, EXPORT_ORDER } from './export-columns.ts';
-export type { ExportPaper } from './export-columns.ts';
-import type { ExportPaper } from './export-columns.ts';
+export { EXPORT_COLUMNS, EXPORT_ORDER } from './paper-fields.ts';
+export type { ExportPaper } from './paper-fields.ts';
+import { SERVED_COLUMNS, exportPaperFrom } from './paper-fields.ts';
+import type { ExportPaper, ServedColumn } from './paper-fields.ts';
 
 /** The columns of an exported paper (papers `p`, their counts `k`): the export and the record search read the same. */
 export function exportPaperColumns() {
   return [
     'p.id',
-    'p.record_id',
-    'p.title',
-    'p.author',
-    'p.journal',
-    'p.publisher',
-    'p.country',
-    'p.subject',
-    'p.article_type',
-    'p.original_paper_date',
-    'p.retraction_date',
     'p.retraction_sort',
-    'p.retraction_nature',
     'p.nature',
-    'p.reason',
-    'p.original_paper_doi',
+    ...SERVED_COLUMNS.map((column) => `p.${column}` as const),
     sql<number>`coalesce(k.total, 0)`.as('total'),
     sql<number>`coalesce(k.post, 0)`.as('post'),
   ] as const;
 }
 
-type ExportPaperColumns = Pick<
-  PaperRow,
-  | 'record_id'
-  | 'title'
-  | 'author'
-  | 'journal'
-  | 'publisher'
-  | 'country'
-  | 'subject'
-  | 'article_type'
-  | 'original_paper_date'
-  | 'retraction_date'
-  | 'retraction_nature'
-  | 'reason'
-  | 'original_paper_doi'
-> & { total: unknown; post: unknown };
-
 /** A row of `exportPaperColumns()` as the exports write it. */
-export function exportPaperOf(r: ExportPaperColumns): ExportPaper {
-  const total = num(r.total);
-  const post = num(r.post);
-  return {
-    record_id: r.record_id,
-    title: r.title,
-    authors: r.author,
-    journal: r.journal,
-    publisher: r.publisher,
-    country: r.country,
-    subject: r.subject,
-    article_type: r.article_type,
-    original_paper_date: r.original_paper_date,
-    retraction_date: r.retraction_date,
-    retraction_nature: r.retraction_nature,
-    reason: r.reason,
-    doi: r.original_paper_doi,
-    total_citations: total,
-    post_retraction_citations: post,
-    post_retraction_percentage: total > 0 ? Math.round((10000 * post) / total) / 100 : null,
-  };
+export function exportPaperOf(r: Pick<PaperRow, ServedColumn> & { total: unknown; post: unknown }): ExportPaper {
+  return exportPaperFrom(r, num(r.total), num(r.post));
 }
 
 /** A paper in export order, with where it sits in that order (for keyset pages and the stored CSV lines). */

@@ -18,6 +18,7 @@ import {
 } from '../../core/db/dialect.ts';
 import type { ImportTally } from '../../core/import.ts';
 import { natureOf } from './nature.ts';
+import { FLAG_COLUMNS, LIST_JOIN, readPlainValues } from './paper-fields.ts';
 import { daysBetween, doiKey } from './sources/fields.ts';
 import type { RetractionRecord } from './sources/retraction-watch.ts';
 import type { PanelRecord } from './sources/panel.ts';
@@ -31,42 +32,67 @@ import type {
   RetractionDb,
 } from './tables.ts';
 
-const LIST_JOIN = '; ';
+/**
+ * The order in which the content hash has read a paper's columns since the first migration: kept, so that the
+ * papers stored by an earlier import hash as they did; a column added to paper-fields.ts hashes after these.
+ */
+const HASH_ORDER = [
+  'title',
+  'title_fold',
+  'author',
+  'author_fold',
+  'subject',
+  'institution',
+  'journal',
+  'publisher',
+  'country',
+  'urls',
+  'article_type',
+  'retraction_date',
+  'retraction_sort',
+  'retraction_doi',
+  'retraction_pubmed_id',
+  'original_paper_date',
+  'original_paper_doi',
+  'doi_key',
+  'original_paper_pubmed_id',
+  'retraction_nature',
+  'nature',
+  'reason',
+  'paywalled',
+  'notes',
+  'is_demo',
+];
 
 function hash(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('hex');
 }
 
-/** The papers-table columns of a record (what the content hash covers). */
+/** The papers-table columns of a record (what the content hash covers): its fields, and what is derived from them. */
 function paperColumns(record: RetractionRecord, isDemo: boolean) {
-  const author = record.authors.join(LIST_JOIN);
+  const { record_id: _recordId, subjects, countries, authors, unreadable: _unreadable, ...fields } = record;
+  const author = authors.join(LIST_JOIN);
   return {
-    title: record.title,
+    ...fields,
     title_fold: foldAccents(record.title),
     author,
     author_fold: foldAccents(author),
-    subject: record.subjects.map((s) => s.name).join(LIST_JOIN),
-    institution: record.institutions.length ? record.institutions.join(LIST_JOIN) : null,
-    journal: record.journal,
-    publisher: record.publisher,
-    country: record.countries.join(LIST_JOIN),
-    urls: record.urls.length ? record.urls.join(LIST_JOIN) : null,
-    article_type: record.article_types.length ? record.article_types.join(LIST_JOIN) : null,
-    retraction_date: record.retraction_date,
+    subject: subjects.map((s) => s.name).join(LIST_JOIN),
+    country: countries.join(LIST_JOIN),
     retraction_sort: record.retraction_date ?? '',
-    retraction_doi: record.retraction_doi,
-    retraction_pubmed_id: record.retraction_pubmed_id,
-    original_paper_date: record.original_paper_date,
-    original_paper_doi: record.original_paper_doi,
     doi_key: record.original_paper_doi ? doiKey(record.original_paper_doi) : null,
-    original_paper_pubmed_id: record.original_paper_pubmed_id,
-    retraction_nature: record.retraction_nature,
     nature: natureOf(record.retraction_nature),
-    reason: record.reasons.length ? record.reasons.join(LIST_JOIN) : null,
-    paywalled: record.paywalled,
-    notes: record.notes,
     is_demo: isDemo,
   };
+}
+type PaperColumns = ReturnType<typeof paperColumns>;
+
+/** The columns in the content hash's order (HASH_ORDER, then any column added since, in declaration order). */
+function inHashOrder(columns: PaperColumns): Record<string, unknown> {
+  const ordered: Record<string, unknown> = {};
+  for (const key of HASH_ORDER) if (key in columns) ordered[key] = columns[key as keyof PaperColumns];
+  for (const [key, value] of Object.entries(columns)) if (!(key in ordered)) ordered[key] = value;
+  return ordered;
 }
 
 /** A paper's stored values as one import writes them (ids and the import time are added where they are known). */
@@ -116,13 +142,13 @@ export async function storePaperBatch(
   const changed: { id: number; record: RetractionRecord }[] = [];
   const toRow = (record: RetractionRecord): PaperValues => {
     const columns = paperColumns(record, isDemo);
-    const content_hash = hash({ columns, subjects: record.subjects, countries: record.countries });
-    return {
-      ...columns,
-      paywalled: columns.paywalled === null ? null : dbBool(trx, columns.paywalled),
-      is_demo: dbBool(trx, isDemo),
-      content_hash,
-    };
+    const content_hash = hash({ columns: inHashOrder(columns), subjects: record.subjects, countries: record.countries });
+    const row: PaperValues = { ...columns, is_demo: dbBool(trx, isDemo), content_hash };
+    for (const column of FLAG_COLUMNS) {
+      const value = row[column as keyof PaperValues];
+      if (typeof value === 'boolean') Object.assign(row, { [column]: dbBool(trx, value) });
+    }
+    return row;
   };
   const rows = new Map<string, PaperValues>();
   for (const record of records) {
@@ -186,26 +212,14 @@ const UPDATED_COLUMNS = [
   ...Object.keys(
     paperColumns(
       {
+        ...readPlainValues(() => undefined),
         record_id: '',
         title: '',
         subjects: [],
-        institutions: [],
-        journal: null,
-        publisher: null,
         countries: [],
         authors: [],
-        urls: [],
-        article_types: [],
         retraction_date: null,
-        retraction_doi: null,
-        retraction_pubmed_id: null,
         original_paper_date: null,
-        original_paper_doi: null,
-        original_paper_pubmed_id: null,
-        retraction_nature: null,
-        reasons: [],
-        paywalled: null,
-        notes: null,
       },
       false,
     ),
@@ -226,7 +240,7 @@ async function updatePapers(trx: RetractionDb, rows: Insertable<PaperChangesTabl
     .ifNotExists()
     .addColumn('id', 'bigint', (c) => c.primaryKey());
   for (const column of UPDATED_COLUMNS) {
-    const type = column === 'paywalled' || column === 'is_demo' ? columnType.boolean(d) : 'text';
+    const type = FLAG_COLUMNS.has(column) || column === 'is_demo' ? columnType.boolean(d) : 'text';
     builder = builder.addColumn(column, type);
   }
   if (d === 'postgres') builder = builder.onCommit('drop');

@@ -4,43 +4,27 @@ import type { ColumnType, Kysely, Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.ts';
 import type { CoreTables, DbBoolean, DbId, DbInteger, DbJson } from '../../core/db/tables.ts';
 import type { Nature, NatureFilter } from './nature.ts';
+import type { PaperFieldColumns } from './paper-fields.ts';
 
-/** One Retraction Watch record. Multi-valued fields are joined with "; " (their parts are also child rows). */
-interface PapersTable {
+/**
+ * One Retraction Watch record: its fields as paper-fields.ts declares them (multi-valued ones joined with "; ", their
+ * parts also child rows), and the columns derived from them.
+ */
+type PapersTable = PaperFieldColumns & {
   id: DbId;
-  record_id: string;
-  title: string;
   /** Lower-cased (Unicode) copies used to rank autocomplete matches. */
   title_fold: string;
-  author: string;
   author_fold: string;
-  subject: string;
-  institution: string | null;
-  journal: string | null;
-  publisher: string | null;
-  country: string;
-  urls: string | null;
-  article_type: string | null;
-  retraction_date: string | null;
   /** retraction_date or '' so that "newest first" keyset pages need no NULL handling. */
   retraction_sort: string;
-  retraction_doi: string | null;
-  retraction_pubmed_id: string | null;
-  original_paper_date: string | null;
-  original_paper_doi: string | null;
   /** The original paper's DOI as citations name it (lower case, no URL prefix). */
   doi_key: string | null;
-  original_paper_pubmed_id: string | null;
-  retraction_nature: string | null;
   /** retraction_nature read as one of five kinds (nature.ts): only `retraction` is a retracted paper. */
   nature: ColumnType<Nature, Nature | undefined, Nature>;
-  reason: string | null;
-  paywalled: DbBoolean | null;
-  notes: string | null;
   is_demo: DbBoolean;
   content_hash: string;
   imported_at: string;
-}
+};
 
 export interface PaperSubjectsTable {
   paper_id: DbInteger;

@@ -131,7 +131,8 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
     const institution = countries.map((c) => `${rng.pick(V.DEPARTMENTS)}, ${rng.pick(V.PLACE_WORDS)} University, ${c}`).join('; ') + ';';
     // Most dates in Retraction Watch's M/D/YYYY H:MM form, some in ISO, as both occur in exports.
     const date = (day: number) => (rng.bool(0.05) ? isoOf(day) : rwDate(day));
-    const values: Record<(typeof RW_COLUMNS)[number], string> = {
+    // A column the generator has no value for is written empty, as the file leaves a cell it has nothing for.
+    const values: Partial<Record<(typeof RW_COLUMNS)[number], string>> = {
       'Record ID': String(i),
       Title: title(rng),
       Subject: subjects,
@@ -153,7 +154,7 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
       Paywalled: rng.bool(0.2) ? 'Yes' : 'No',
       Notes: GENERATED_NOTE,
     };
-    await rw.add(RW_COLUMNS.map((c) => values[c]));
+    await rw.add(RW_COLUMNS.map((c) => values[c] ?? ''));
     papers.push({ doi, original, retraction });
   }
   await rw.close();

@@ -165,6 +165,38 @@ describeEachDatabase(
       }
     });
 
+    it('writes the stored lines again when they were stored under other columns (the declared fields changed)', async () => {
+      const db = retractionDb(t.db);
+      const header = () =>
+        db
+          .selectFrom('retraction_export_blocks')
+          .select('bytes')
+          .where('series', '=', 'all')
+          .where('block', '=', -1)
+          .executeTakeFirstOrThrow();
+      const current = Buffer.from((await header()).bytes);
+      assert.equal(current.toString(), `${EXPORT_COLUMNS.join(',')}\r\n`);
+      // Lines of an earlier column set: its header and a first block without the last column.
+      await db
+        .updateTable('retraction_export_blocks')
+        .set({ bytes: Buffer.from('record_id,title\r\n') })
+        .where('block', '=', -1)
+        .execute();
+      await db
+        .updateTable('retraction_export_blocks')
+        .set({ bytes: Buffer.from('stale') })
+        .where('series', '=', 'all')
+        .where('block', '=', 0)
+        .execute();
+      await new HeldExportLines().ensure(db);
+      assert.ok(Buffer.from((await header()).bytes).equals(current));
+      const parts: Buffer[] = [];
+      for await (const chunk of csvChunks(exportPapers(db, 10000), { columns: [...EXPORT_COLUMNS] })) parts.push(chunk);
+      const streamed: Buffer[] = [];
+      for await (const chunk of exportCsvChunks(db, 10000)) streamed.push(chunk);
+      assert.ok(Buffer.concat(streamed).equals(Buffer.concat(parts)));
+    });
+
     it('answers the 11th export within a minute with 429, Retry-After and the error body', async () => {
       const statuses: number[] = [];
       let last;

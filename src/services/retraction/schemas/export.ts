@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { limitParam } from '../../../core/http/params.ts';
 import { producesFormats } from '../../../core/http/schema.ts';
-import { EXPORT_COLUMNS, EXPORT_ORDER } from '../export-columns.ts';
+import { EXPORT_COLUMNS, EXPORT_ORDER, ExportPaperSchema } from '../paper-fields.ts';
 import { natureParam, oneOf } from './common.ts';
 
 export const EXPORT_DEFAULT_LIMIT = 1000;
@@ -16,7 +16,7 @@ const ExportQuery = Type.Object({
 
 const ExportBody = Type.Object(
   {
-    papers: Type.Array(Type.Object(Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, Type.Any()])))),
+    papers: Type.Array(ExportPaperSchema),
     analytics: Type.Any(),
   },
   { description: 'json format; csv and excel carry the same columns as the papers here.' },

@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import { dateParam, limitParam, pageParam, textParam, withError } from '../../../core/http/params.ts';
 import { producesFormats } from '../../../core/http/schema.ts';
 import { NATURES } from '../nature.ts';
-import { EXPORT_COLUMNS } from '../export-columns.ts';
+import { EXPORT_COLUMNS, ExportPaperSchema } from '../paper-fields.ts';
 import { FACET_SIZE, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MIN_QUERY, SEARCH_ORDER } from '../search-limits.ts';
 import { EXPORT_DEFAULT_LIMIT, EXPORT_MAX_LIMIT } from './export.ts';
-import { NullableNumber, NullableString, natureParam, oneOf } from './common.ts';
+import { NullableString, natureParam, oneOf } from './common.ts';
 
 export const MIN_QUERY_LENGTH = 3;
 
@@ -69,21 +69,7 @@ export const SearchQuery = Type.Object({
 
 const natureField = oneOf(NATURES, 'The kind of notice: only retraction is a retracted paper.');
 
-const SearchResultSchema = Type.Object({
-  ...Object.fromEntries(
-    EXPORT_COLUMNS.map((c) => [
-      c,
-      c === 'total_citations' || c === 'post_retraction_citations'
-        ? Type.Integer()
-        : c === 'post_retraction_percentage'
-          ? NullableNumber
-          : c === 'record_id' || c === 'title' || c === 'authors' || c === 'country' || c === 'subject'
-            ? Type.String()
-            : NullableString,
-    ]),
-  ),
-  nature: natureField,
-});
+const SearchResultSchema = Type.Object({ ...ExportPaperSchema.properties, nature: natureField });
 
 const Facet = Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }));
 

@@ -1,34 +1,15 @@
-// The Retraction Watch database CSV: 20 columns found by name (any order, any case, spaces ignored), one
+// The Retraction Watch database CSV: its columns (paper-fields.ts) found by name (any order, any case, spaces ignored), one
 // record per row. Multi-valued cells are `;`-separated; subjects carry a `(XXX) ` code prefix; reasons a
 // leading `+`; dates are `M/D/YYYY H:MM` or ISO. A row becomes a RetractionRecord or a skip reason. RetractionDate
 // is required (every analysis of the service is by it): a row whose date cannot be read is unreadable, and the
 // importer keeps that paper's stored copy. An unreadable OriginalPaperDate is null with a warning, and never
 // replaces a date already stored.
-import { cleanDoi, cleanPubMedId, parseRecordDate, parseYesNo, splitMulti } from './fields.ts';
+import { readPlainValues, RW_COLUMNS } from '../paper-fields.ts';
+import type { PlainValues, RwColumn } from '../paper-fields.ts';
+import { parseRecordDate, splitMulti } from './fields.ts';
 
-export const RW_COLUMNS = [
-  'Record ID',
-  'Title',
-  'Subject',
-  'Institution',
-  'Journal',
-  'Publisher',
-  'Country',
-  'Author',
-  'URLS',
-  'ArticleType',
-  'RetractionDate',
-  'RetractionDOI',
-  'RetractionPubMedID',
-  'OriginalPaperDate',
-  'OriginalPaperDOI',
-  'OriginalPaperPubMedID',
-  'RetractionNature',
-  'Reason',
-  'Paywalled',
-  'Notes',
-] as const;
-export type RwColumn = (typeof RW_COLUMNS)[number];
+export { RW_COLUMNS };
+export type { RwColumn };
 
 const REQUIRED: RwColumn[] = ['Record ID', 'Title'];
 
@@ -38,30 +19,18 @@ export interface Subject {
   name: string;
 }
 
-export interface RetractionRecord {
+/** A record: the fields the reader reads itself, and the plain ones (paper-fields.ts) as their cells read. */
+export type RetractionRecord = PlainValues & {
   record_id: string;
   title: string;
   subjects: Subject[];
-  institutions: string[];
-  journal: string | null;
-  publisher: string | null;
   countries: string[];
   authors: string[];
-  urls: string[];
-  article_types: string[];
   retraction_date: string | null;
-  retraction_doi: string | null;
-  retraction_pubmed_id: string | null;
   original_paper_date: string | null;
-  original_paper_doi: string | null;
-  original_paper_pubmed_id: string | null;
-  retraction_nature: string | null;
-  reasons: string[];
-  paywalled: boolean | null;
-  notes: string | null;
   /** Secondary fields whose cell could not be read: null here, and the stored value, if any, is kept. */
   unreadable?: readonly UnreadableField[];
-}
+};
 
 /** The fields a row may leave unread without being skipped. */
 type UnreadableField = 'original_paper_date';
@@ -78,7 +47,7 @@ export interface RwColumnMap {
   ignored: string[];
 }
 
-/** Finds the 20 columns by name; throws when Record ID or Title is absent. */
+/** Finds the columns by name; throws when Record ID or Title is absent. */
 export function mapRwHeader(header: readonly string[]): RwColumnMap {
   const byName = new Map<string, number>();
   header.forEach((cell, i) => {
@@ -116,10 +85,6 @@ export function parseSubjects(text: string | undefined): Subject[] {
 }
 
 const unique = (values: string[]) => [...new Set(values)];
-const text = (value: string | undefined) => {
-  const t = (value ?? '').trim();
-  return t === '' ? null : t;
-};
 
 /** Why a row was not imported (counted, so free of row-specific text). */
 type RwSkipReason = 'missing Record ID' | 'missing title' | 'unreadable RetractionDate';
@@ -162,30 +127,14 @@ export function parseRwRow(cells: readonly string[], map: RwColumnMap): RwRowRes
     problems,
     unreadable,
     record: {
+      ...readPlainValues(cell),
       record_id: recordId,
       title,
       subjects: parseSubjects(cell('Subject')),
-      institutions: unique(splitMulti(cell('Institution'))),
-      journal: text(cell('Journal')),
-      publisher: text(cell('Publisher')),
       countries: unique(splitMulti(cell('Country'))),
       authors: splitMulti(cell('Author')),
-      urls: unique(splitMulti(cell('URLS'))),
-      article_types: unique(splitMulti(cell('ArticleType'))),
       retraction_date: retractionDate,
-      retraction_doi: cleanDoi(cell('RetractionDOI')),
-      retraction_pubmed_id: cleanPubMedId(cell('RetractionPubMedID')),
       original_paper_date: originalPaperDate,
-      original_paper_doi: cleanDoi(cell('OriginalPaperDOI')),
-      original_paper_pubmed_id: cleanPubMedId(cell('OriginalPaperPubMedID')),
-      retraction_nature: text(cell('RetractionNature')),
-      reasons: unique(
-        splitMulti(cell('Reason'))
-          .map((r) => r.replace(/^\+\s*/, ''))
-          .filter((r) => r !== ''),
-      ),
-      paywalled: parseYesNo(cell('Paywalled')),
-      notes: text(cell('Notes')),
       ...(originalPaperDate === null && unreadable.length > 0 ? { unreadable: ['original_paper_date'] as const } : {}),
     },
   };

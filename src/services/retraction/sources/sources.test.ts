@@ -88,7 +88,7 @@ describe('Retraction Watch fields', () => {
     assert.equal(record!.title, 'A title');
     assert.deepEqual(record!.authors, ['X Y', 'Z W']);
     assert.deepEqual(record!.countries, ['China', 'Peru']);
-    assert.deepEqual(record!.reasons, ['Fake Peer Review', 'Paper Mill']);
+    assert.equal(record!.reason, 'Fake Peer Review; Paper Mill');
     assert.equal(record!.retraction_date, '2003-01-02');
     assert.equal(record!.original_paper_date, null);
     assert.equal(record!.original_paper_doi, null);
