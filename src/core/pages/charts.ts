@@ -117,7 +117,7 @@ export function chartFigure(spec: ChartSpec, svg = renderChartSvg(spec)): SafeHt
   </figure>`;
 }
 
-export function dataTable(table: ChartTable, caption: string, language: Language = 'en'): SafeHtml {
+function dataTable(table: ChartTable, caption: string, language: Language = 'en'): SafeHtml {
   return html`<table class="data">
     <caption>
       ${caption}

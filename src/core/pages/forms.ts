@@ -63,7 +63,7 @@ export function sameOriginForm(publicUrl: string | null): (request: FastifyReque
 }
 
 /** What a form's `act` and `render` get: the validated body (as the API's schema reads it) and the request's language. */
-export interface FormInput<B> extends RawPageInput {
+interface FormInput<B> extends RawPageInput {
   body: B;
 }
 

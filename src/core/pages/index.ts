@@ -32,8 +32,8 @@ export type { HtmlValue } from './html.ts';
 export { formatNumber } from './format.ts';
 export { pageLocale, untranslated } from './locale.ts';
 export type { PageLocale } from './locale.ts';
-export { barChart, chartFigure, dataTable, forestPlot, lineChart, numberAxisLabel, renderChartSvg, PALETTE } from './charts.ts';
-export type { ChartSpec, ChartTable, ForestRow, IntervalBand, LineSeries, BarSeries } from './charts.ts';
+export { barChart, chartFigure, forestPlot, lineChart, numberAxisLabel, PALETTE } from './charts.ts';
+export type { ChartSpec, ForestRow } from './charts.ts';
 
 /** The short titles used in the navigation between services, in a language. */
 function serviceTitle(name: ServiceName, language: Language = 'en'): string {

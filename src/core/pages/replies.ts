@@ -18,7 +18,7 @@ import { pageLocale } from './locale.ts';
 export type PageResult = PageRequest & { status?: number; headers?: Record<string, string> };
 
 /** A 303 See Other to `redirect` (never cached), instead of a page: a form's result, a look-up that found its page. */
-export interface PageRedirect {
+interface PageRedirect {
   redirect: string;
   headers?: Record<string, string>;
 }
@@ -55,13 +55,6 @@ export function pageProblem(error: unknown): PageProblem | null {
   if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500)
     return { status: fe.statusCode, message: fe.message, headers: {}, code: fe.code };
   return null;
-}
-
-/** The 4xx of a query that cannot be used, as a status and message, so the page can draw its form beside it. */
-export function clientError(error: unknown): { status: number; message: string } {
-  const problem = pageProblem(error);
-  if (problem && problem.status < 500) return { status: problem.status, message: problem.message };
-  throw error;
 }
 
 /** The shared error page: the problem in the layout, with the service's sections to go on from. */

@@ -9,7 +9,7 @@ import countryCodes from 'i18n-iso-countries';
 import type { ChartSpec, ChartTable } from './charts.ts';
 import type { Language } from '../i18n/language.ts';
 
-export const WORLD_MAP_NAME = 'pdi-world-110m';
+const WORLD_MAP_NAME = 'pdi-world-110m';
 let mapRegistered = false;
 
 /** Registers the countries (Antarctica left out: no data names it and it takes a fifth of the height). */

@@ -52,7 +52,7 @@ export interface CategoryStatistics {
   latest_round_number: string | null;
 }
 
-export interface OverallStatistics {
+interface OverallStatistics {
   total_draws: number;
   avg_crs_score: number | null;
   avg_invitations: number | null;
@@ -60,7 +60,7 @@ export interface OverallStatistics {
   max_crs_score: number | null;
 }
 
-export function round2(x: number): number {
+function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
@@ -102,7 +102,7 @@ export function categoryStatistics(draws: readonly DrawFact[]): CategoryStatisti
   };
 }
 
-export function overallStatistics(draws: readonly DrawFact[]): OverallStatistics {
+function overallStatistics(draws: readonly DrawFact[]): OverallStatistics {
   if (draws.length === 0) return { total_draws: 0, avg_crs_score: null, avg_invitations: null, min_crs_score: null, max_crs_score: null };
   const crs = draws.map((d) => d.crs);
   return {

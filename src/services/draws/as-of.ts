@@ -4,7 +4,7 @@
 import { isValidIsoDate } from './feed/ircc-dates.ts';
 
 export const AS_OF_VARIABLE = 'PDI_DRAWS_AS_OF';
-export const AS_OF_TIME_ZONE = 'America/Toronto';
+const AS_OF_TIME_ZONE = 'America/Toronto';
 
 const torontoDate = new Intl.DateTimeFormat('en-CA', { timeZone: AS_OF_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
 

@@ -16,8 +16,8 @@ import { GENERATED_MARKER } from './import.ts';
 
 export const DEFAULT_DEMO_ROUNDS = 300;
 export const DEFAULT_DEMO_SEED = 20251217;
-export const DEMO_FILE_NAME = 'ee_rounds_123_en.generated.json';
-export const DEMO_FRENCH_FILE_NAME = 'ee_rounds_123_fr.generated.json';
+const DEMO_FILE_NAME = 'ee_rounds_123_en.generated.json';
+const DEMO_FRENCH_FILE_NAME = 'ee_rounds_123_fr.generated.json';
 
 interface Family {
   /** drawName as the feed spells it. */

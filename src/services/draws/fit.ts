@@ -80,7 +80,7 @@ export async function fitForecasts(ctx: ServiceContext, options: { asOf?: string
  * Refits when the stored forecasts were made for another as-of date than the current one, or by an earlier
  * version of the method (another FORECASTS_FORMAT). True if it refitted.
  */
-export async function refreshForecastsIfStale(ctx: ServiceContext): Promise<boolean> {
+async function refreshForecastsIfStale(ctx: ServiceContext): Promise<boolean> {
   const asOf = resolveAsOf(ctx.config.env);
   const stored = await readForecasts(ctx.db.kysely.withTables<DrawsTables>());
   if (stored === null || (stored.value.as_of === asOf && stored.value.format === FORECASTS_FORMAT)) return false;

@@ -9,7 +9,7 @@ import { dayNumber } from './feed/ircc-dates.ts';
 import type { DrawsDatabase, DrawsTables } from './tables.ts';
 
 export const STALE_DAYS_VARIABLE = 'PDI_DRAWS_STALE_DAYS';
-export const DEFAULT_STALE_DAYS = 30;
+const DEFAULT_STALE_DAYS = 30;
 
 /** PDI_DRAWS_STALE_DAYS: a whole number of days (default 30), or "off" (never stale by the draws' age). */
 export function staleAfterDays(env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env): number | null {

@@ -28,9 +28,9 @@ import { deleteDemoTrackRecord, recordServedForecasts, scoreTrackRecord } from '
 
 /** Top-level key of a feed file written by `generate draws`: its presence marks the data as generated. */
 export const GENERATED_MARKER = 'pdiGenerated';
-export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
+const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
-export interface LoadedFeed {
+interface LoadedFeed {
   /** What was read: the file's absolute path or the URL. */
   source: string;
   feed: ParsedFeed;
@@ -76,7 +76,7 @@ export async function frenchFeedBeside(source: string): Promise<string | undefin
  * address: IRCC_ROUNDS_FEED_URL), before anything is written. Throws FeedFetchError (offline, timeout,
  * HTTP error), TruncatedSourceError (a document cut short) or RoundsFeedError (not the feed).
  */
-export async function loadRoundsFeed(source: string, options: { timeoutMs?: number; language?: 'en' | 'fr' } = {}): Promise<LoadedFeed> {
+async function loadRoundsFeed(source: string, options: { timeoutMs?: number; language?: 'en' | 'fr' } = {}): Promise<LoadedFeed> {
   if (isUrl(source)) {
     const fetched = await fetchRoundsFeed(source, { timeoutMs: options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS });
     return { source, feed: fetched.feed, generated: isGenerated(fetched.document) };
@@ -250,7 +250,7 @@ export async function importRounds(ctx: ServiceContext, source: string, options:
 }
 
 /** The data set of the French feed: its own data version, beside the English feed's. */
-export const FRENCH_ROUNDS_DATASET = 'rounds_fr';
+const FRENCH_ROUNDS_DATASET = 'rounds_fr';
 
 /**
  * Imports IRCC's French rounds feed (ee_rounds_123_fr.json: the English feed's format, its texts in French) beside

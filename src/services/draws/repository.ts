@@ -140,7 +140,7 @@ export async function listDraws(
 }
 
 /** The window of /api/draws/recent/: the as-of date and the 30 days before it. */
-export const RECENT_DAYS = 30;
+const RECENT_DAYS = 30;
 
 export function recentWindow(asOf: string): { from: string; through: string } {
   return { from: isoFromDayNumber(dayNumber(asOf) - RECENT_DAYS), through: asOf };

@@ -12,7 +12,7 @@ import type { PoolDistribution } from './feed/pool-distribution.ts';
 import type { DrawRow, DrawsDatabase } from './tables.ts';
 
 /** Ids from here on go to categories no rule knows; the known families keep ids 1…99 (their listing order). */
-export const FIRST_NEW_CATEGORY_ID = 101;
+const FIRST_NEW_CATEGORY_ID = 101;
 
 /** A draw as the importer wants it stored (the row without its id, the pool distribution decoded). */
 /** (The French texts are the French feed's importer's: the English feed's import leaves them as they are.) */

@@ -13,7 +13,7 @@ const JSON_TYPES = ['application/json', 'text/json', 'text/plain'];
 const FRENCH_FILE = 'ee_rounds_123_fr.json';
 
 /** The French feed's address from the English feed's. */
-export function frenchFeedUrl(english: URL): string {
+function frenchFeedUrl(english: URL): string {
   const url = new URL(english);
   if (url.pathname.endsWith('_en.json')) {
     url.pathname = `${url.pathname.slice(0, -'_en.json'.length)}_fr.json`;

@@ -3,7 +3,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { CoreTables, DbBoolean, DbId, DbJson } from '../../core/db/tables.ts';
 
-export interface CategoriesTable {
+interface CategoriesTable {
   /** Assigned by the importer: known families keep their listing position, new names get 101, 102, … */
   id: number;
   slug: string;
@@ -17,7 +17,7 @@ export interface CategoriesTable {
   created_at: string;
 }
 
-export interface DrawsTable {
+interface DrawsTable {
   id: DbId;
   /** drawNumber as published ("388", "91a"). */
   round_number: string;
@@ -45,7 +45,7 @@ export interface DrawsTable {
   days_since_last_draw: number | null;
 }
 
-export interface PredictionsTable {
+interface PredictionsTable {
   category_id: number;
   rank: number;
   predicted_date: string;
@@ -68,7 +68,7 @@ export interface PredictionsTable {
  * A forecast as it was served, kept for good (append-only: rows are never updated but for the outcome, written once
  * when the draw it forecast is imported). One row per data version, category and horizon.
  */
-export interface TrackRecordTable {
+interface TrackRecordTable {
   id: DbId;
   /** The data version the forecast was served under (as data_source.data_version said). */
   data_version: string;
@@ -121,7 +121,5 @@ export type DrawsDatabase = CoreTables & DrawsTables;
 
 export type CategoryRow = Selectable<CategoriesTable>;
 export type DrawRow = Selectable<DrawsTable>;
-export type PredictionRow = Selectable<PredictionsTable>;
-export type NewPrediction = Insertable<PredictionsTable>;
 export type TrackRecordRow = Selectable<TrackRecordTable>;
 export type NewTrackRecord = Insertable<TrackRecordTable>;

@@ -13,7 +13,7 @@ import { servedDataVersion } from './repository.ts';
 import type { DrawsDatabase, NewTrackRecord, TrackRecordRow } from './tables.ts';
 
 /** α of the 95% intervals' interval score. */
-export const WINKLER_ALPHA = 0.05;
+const WINKLER_ALPHA = 0.05;
 
 /** Winkler's interval score of [lower, upper] for the outcome y: its width, plus 2/α times any miss (lower is better). */
 export function winklerScore(lower: number, upper: number, y: number, alpha = WINKLER_ALPHA): number {
@@ -291,7 +291,7 @@ function seriesRecord(rows: readonly Scored[]): SeriesRecord {
 }
 
 /** The running record of each category (of `rows`: the recorded forecasts, scored or not). */
-export function summariseTrackRecord(rows: readonly TrackRecordRow[]): CategoryRecordSummary[] {
+function summariseTrackRecord(rows: readonly TrackRecordRow[]): CategoryRecordSummary[] {
   const ids = [...new Set(rows.map((r) => r.category_id))].sort((a, b) => a - b);
   return ids.map((id) => {
     const mine = rows.filter((r) => r.category_id === id);
@@ -330,7 +330,7 @@ export function summariseTrackRecord(rows: readonly TrackRecordRow[]): CategoryR
 }
 
 /** Days the forecast date missed by (positive: the draw came later), for a scored row. */
-export function dateError(row: Pick<TrackRecordRow, 'predicted_date' | 'actual_date'>): number | null {
+function dateError(row: Pick<TrackRecordRow, 'predicted_date' | 'actual_date'>): number | null {
   return row.actual_date === null ? null : dayNumber(row.actual_date) - dayNumber(row.predicted_date);
 }
 

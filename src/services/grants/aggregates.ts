@@ -13,9 +13,9 @@ import type { GrantsDatabase, StoredAgreement, TextIdColumn } from './tables.ts'
 
 export type { DataSource, GrantsComprehensiveStats, GrantsRecipients, GrantsStats };
 
-export const TOP_PROGRAMS_IN_STATS = 20;
-export const TOP_RECIPIENTS = 50;
-export const TOP_PROGRAMS_IN_ANALYSIS = 50;
+const TOP_PROGRAMS_IN_STATS = 20;
+const TOP_RECIPIENTS = 50;
+const TOP_PROGRAMS_IN_ANALYSIS = 50;
 // Rows read per query. Small pages keep few row objects alive at once: with 20,000 the heap grew by ~100 MB
 // over the pass and the import of 1.3 million rows peaked above 600 MB of RSS (512 MB with 2,000).
 const PAGE_ROWS = 2_000;
@@ -35,7 +35,7 @@ const dollars = (cents: number): number => cents / 100;
 const dollarsOrNull = (cents: number | null): number | null => (cents === null ? null : cents / 100);
 
 /** total / count in cents, rounded half away from zero to the cent, as dollars (0 for no rows). */
-export function averageDollars(totalCents: number, count: number): number {
+function averageDollars(totalCents: number, count: number): number {
   if (count === 0) return 0;
   const negative = totalCents < 0;
   const abs = Math.abs(totalCents);
@@ -111,7 +111,7 @@ export interface GrantsAggregates {
  * For each program and recipient of the top lists (by its English name, the key of its totals), the first
  * agreement (by id) whose source gives its name in French: the French name served is that agreement's.
  */
-export interface FrenchNameSources {
+interface FrenchNameSources {
   programs: Array<[name: string, agreementId: number]>;
   recipients: Array<[name: string, agreementId: number]>;
 }

@@ -12,8 +12,8 @@ import { importInternationalCsv } from './international/import.ts';
 import { importGrantsCsv } from './import/importer.ts';
 import { currentYearSetting } from './settings.ts';
 
-export const DEMO_ROWS = 50_000;
-export const DEMO_SEED = 'demo-grants';
+const DEMO_ROWS = 50_000;
+const DEMO_SEED = 'demo-grants';
 
 /** Writes `<out>/grants.csv` with `size` rows (default 50,000). */
 export async function writeGeneratedCsv(out: string, size = DEMO_ROWS, seed: number | string = DEMO_SEED): Promise<string> {

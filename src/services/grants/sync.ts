@@ -5,11 +5,11 @@
 import type { SyncDefinition } from '../../core/sync/source.ts';
 
 /** The CSV resource of dataset 432527ab-7aac-45b5-81d6-7597107a7013 on open.canada.ca. */
-export const GRANTS_CSV_URL =
+const GRANTS_CSV_URL =
   'https://open.canada.ca/data/dataset/432527ab-7aac-45b5-81d6-7597107a7013/resource/1d15a62f-5656-49ad-8c88-f40ce689d831/download/grants.csv';
 
 /** The address of Global Affairs Canada's Project Browser CSV (projects of international assistance). */
-export const INTERNATIONAL_SYNC_VARIABLE = 'PDI_SYNC_URL_GRANTS_INTERNATIONAL';
+const INTERNATIONAL_SYNC_VARIABLE = 'PDI_SYNC_URL_GRANTS_INTERNATIONAL';
 
 export const grantsSync: SyncDefinition = {
   service: 'grants',

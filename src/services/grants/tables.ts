@@ -121,7 +121,7 @@ type StoredValue<T> = T extends boolean ? DbBoolean : T extends string ? string 
  * before the running import touched the row) and import_version (the data version of the last import that
  * saw the agreement).
  */
-export type AgreementsTable = { [C in StoredColumn]: C extends 'agreement_value_cents' ? DbInteger : StoredValue<GrantRecord[C]> } & {
+type AgreementsTable = { [C in StoredColumn]: C extends 'agreement_value_cents' ? DbInteger : StoredValue<GrantRecord[C]> } & {
   [C in TextIdColumn]: number | null;
 } & {
   id: DbId;
@@ -131,7 +131,7 @@ export type AgreementsTable = { [C in StoredColumn]: C extends 'agreement_value_
 };
 
 /** The text dictionary: each distinct searched text once. */
-export interface TextsTable {
+interface TextsTable {
   id: DbId;
   text: string;
 }

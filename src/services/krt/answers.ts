@@ -52,7 +52,7 @@ import type { LoadedKnowledgeBase } from './aggregates.ts';
 /** Chat sessions expire after this long without a message. */
 export const CHAT_TTL_MS = 24 * 3600 * 1000;
 /** RRID validations are served from the cache for this long (and while the knowledge base is unchanged). */
-export const VALIDATION_TTL_MS = 24 * 3600 * 1000;
+const VALIDATION_TTL_MS = 24 * 3600 * 1000;
 const PURGE_EVERY_MS = 3600 * 1000;
 
 const seconds = (start: number) => Number(((performance.now() - start) / 1000).toFixed(4));
@@ -477,7 +477,7 @@ function suggestionBody(s: RridSuggestion) {
 }
 
 /** The file of a table in one of the three formats (streamed). */
-export function exportFileOf(source: ExportSource, format: ExportFormat): ExportFile {
+function exportFileOf(source: ExportSource, format: ExportFormat): ExportFile {
   const file = (contentType: string, ext: string, body: Readable): ExportFile => ({
     contentType,
     fileName: `krt_${source.session_id}.${ext}`,

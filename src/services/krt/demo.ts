@@ -18,8 +18,6 @@ import { countRealArticles } from './repository.ts';
 import type { KrtTables } from './tables.ts';
 
 export const DEMO_DEFAULTS = { articles: 6, seed: 20240601 };
-/** Generated DOIs: 10.1101/demo.<year>.<nnnn> (derived from the file name, like every store file). */
-export const DEMO_DOI_PREFIX = '10.1101/demo.';
 
 interface DemoResource {
   category: string;

@@ -38,7 +38,7 @@ import type { KrtDatabase, KrtTables, SessionStatus } from './tables.ts';
  */
 export const GENERATED_MARKER = '<custom-meta><meta-name>generated</meta-name><meta-value>pdi demo data</meta-value></custom-meta>';
 
-export function isGeneratedArticle(xml: Buffer | string): boolean {
+function isGeneratedArticle(xml: Buffer | string): boolean {
   return xml.includes(GENERATED_MARKER);
 }
 
@@ -345,7 +345,7 @@ export interface ExtractionRunOptions {
   guard?: ImportGuard;
 }
 
-export interface ExtractedSession {
+interface ExtractedSession {
   doi: string;
   session_id: string;
   provider: string;

@@ -64,7 +64,7 @@ const SYSTEM_PROMPT = [
 ].join(' ');
 
 /** The prose of an article a model should read: title, abstract, body and floats, without references. */
-export function articleTextForModel(xml: string, maxChars: number): { title: string; text: string } {
+function articleTextForModel(xml: string, maxChars: number): { title: string; text: string } {
   const { root, metadata } = parseJats(xml);
   const parts: string[] = [];
   const skip = new Set(['ref-list', 'ack', 'fn-group']);

@@ -31,7 +31,7 @@ export interface StatisticsTable {
   rows: readonly KrtRow[];
 }
 
-export interface Share {
+interface Share {
   /** Rows that write an RRID (well-formed or written broken). */
   rows_with_rrid: number;
   /** Rows with at least one RRID that validation calls `valid`. */
@@ -41,7 +41,7 @@ export interface Share {
   share_valid_interval: [number, number] | null;
 }
 
-export interface TypeCount extends Share {
+interface TypeCount extends Share {
   resource_type: string;
   rows: number;
   /** rows / all rows. */
@@ -50,7 +50,7 @@ export interface TypeCount extends Share {
   articles: number;
 }
 
-export interface VendorCount {
+interface VendorCount {
   vendor: string;
   rows: number;
   /** rows / rows of reused resources that name a source. */
@@ -58,7 +58,7 @@ export interface VendorCount {
   articles: number;
 }
 
-export interface YearCount extends Share {
+interface YearCount extends Share {
   /** The article's year, or null for articles without a date. */
   year: number | null;
   articles: number;

@@ -212,7 +212,7 @@ export async function storeSession(trx: Kysely<KrtDatabase>, articleId: number, 
   return { change, replaced: stale.length };
 }
 
-export async function deleteSessions(trx: Kysely<KrtDatabase>, ids: readonly string[]): Promise<void> {
+async function deleteSessions(trx: Kysely<KrtDatabase>, ids: readonly string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     await trx.deleteFrom('krt_session_rows').where('session_id', 'in', chunk).execute();

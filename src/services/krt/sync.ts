@@ -37,7 +37,7 @@ export const krtSync: SyncDefinition = {
 };
 
 export const BIORXIV_API_URL = 'https://api.biorxiv.org';
-export const EUROPE_PMC_API_URL = 'https://www.ebi.ac.uk/europepmc/webservices/rest';
+const EUROPE_PMC_API_URL = 'https://www.ebi.ac.uk/europepmc/webservices/rest';
 
 export interface KrtFetchEndpoints {
   /** bioRxiv's API (PDI_SYNC_URL_KRT). */
@@ -52,21 +52,21 @@ export function krtFetchEndpoints(env: NodeJS.ProcessEnv): KrtFetchEndpoints {
 }
 
 /** Neither bioRxiv/medRxiv nor Europe PMC has a full text for the DOI (HTTP 404). */
-export class ArticleNotFoundError extends Error {
+class ArticleNotFoundError extends Error {
   override name = 'ArticleNotFoundError';
 }
 
 /** An upstream server failed for good (5xx or network after retries, an answer that is not what it should be): HTTP 502. */
-export class UpstreamError extends Error {
+class UpstreamError extends Error {
   override name = 'UpstreamError';
 }
 
 /** The DOI cannot be stored: not a DOI, or not a 10.1101 (bioRxiv/medRxiv) DOI the store is keyed on: HTTP 400. */
-export class UnsupportedDoiError extends Error {
+class UnsupportedDoiError extends Error {
   override name = 'UnsupportedDoiError';
 }
 
-export interface FetchedJats {
+interface FetchedJats {
   doi: string;
   source: 'biorxiv' | 'medrxiv' | 'europepmc';
   /** The address of the JATS file, without credentials. */
@@ -90,7 +90,7 @@ export const MAX_JATS_BYTES = 64 * 1024 * 1024;
 const MAX_META_BYTES = 8 * 1024 * 1024;
 
 /** The store path of a DOI ("2020/2020.08.27.269738.xml"), or UnsupportedDoiError. */
-export function fetchedPathOf(raw: string): { doi: string; relative: string } {
+function fetchedPathOf(raw: string): { doi: string; relative: string } {
   const doi = normalizeDoi(raw);
   if (!doi) throw new UnsupportedDoiError(`"${raw.slice(0, 100)}" is not a DOI (e.g. 10.1101/2020.08.27.269738)`);
   if (!doi.startsWith('10.1101/'))
@@ -100,7 +100,7 @@ export function fetchedPathOf(raw: string): { doi: string; relative: string } {
   return { doi, relative: storePathOfDoi(doi) ?? `other/${suffix}.xml` };
 }
 
-export function fetchedStoreRoot(ctx: ServiceContext): string {
+function fetchedStoreRoot(ctx: ServiceContext): string {
   return path.join(ctx.config.dataDir, 'krt', 'fetched');
 }
 
@@ -109,7 +109,7 @@ export function fetchedStoreRoot(ctx: ServiceContext): string {
  * upstream names and their redirects included, is bound to the hosts and addresses fetch-guard.ts allows; a refusal
  * is an UpstreamError (502) and nothing is fetched from the refused address.
  */
-export async function fetchJats(ctx: ServiceContext, raw: string, options: FetchOptions = {}): Promise<FetchedJats> {
+async function fetchJats(ctx: ServiceContext, raw: string, options: FetchOptions = {}): Promise<FetchedJats> {
   const { doi, relative } = fetchedPathOf(raw);
   const endpoints = krtFetchEndpoints(ctx.config.env);
   const policy = fetchPolicy(ctx.config.env, [endpoints.biorxiv, endpoints.europePmc]);
@@ -264,7 +264,7 @@ async function getJats(
   }
 }
 
-export interface FetchedPaper extends FetchedJats {
+interface FetchedPaper extends FetchedJats {
   title: string | null;
   /** The best completed session of the paper after the import (an author table first). */
   session_id: string | null;

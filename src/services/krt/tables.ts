@@ -1,11 +1,11 @@
 // Service B's tables as Kysely sees them (created by migrations.ts). The repository, the store, the importer and
 // the aggregates take `Kysely<KrtDatabase>`; row types elsewhere are derived from these (Selectable / Insertable),
 // never restated.
-import type { Insertable, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { CoreTables, DbBoolean, DbId, DbInteger, DbJson } from '../../core/db/tables.ts';
 
 /** One stored article per DOI; the file stays where it was imported from (`store_root`/`file_path`). */
-export interface ArticlesTable {
+interface ArticlesTable {
   id: DbId;
   doi: string;
   title: string;
@@ -32,7 +32,7 @@ export interface ArticlesTable {
 export type SessionStatus = 'completed' | 'failed';
 
 /** An extraction session: one extractor's table of one version of an article (id: session-id.ts). */
-export interface SessionsTable {
+interface SessionsTable {
   session_id: string;
   article_id: DbInteger;
   doi: string;
@@ -50,7 +50,7 @@ export interface SessionsTable {
 }
 
 /** A row of a session's table, in table order (`position`). */
-export interface SessionRowsTable {
+interface SessionRowsTable {
   session_id: string;
   position: number;
   resource_type: string;
@@ -64,7 +64,7 @@ export interface SessionRowsTable {
   confidence: number | null;
 }
 
-export interface ChatSessionsTable {
+interface ChatSessionsTable {
   id: string;
   /** chat/ ChatState */
   state: DbJson;
@@ -72,7 +72,7 @@ export interface ChatSessionsTable {
   updated_at: string;
 }
 
-export interface ValidationCacheTable {
+interface ValidationCacheTable {
   cache_key: string;
   /** The knowledge base the answer was computed from: a newer base makes the entry stale. */
   kb_version: string;
@@ -82,7 +82,7 @@ export interface ValidationCacheTable {
 }
 
 /** An RRID of the knowledge base as suggestion reads it (rrid/suggestion-index.ts StoredEntry). */
-export interface RridEntriesTable {
+interface RridEntriesTable {
   id: number;
   rrid: string;
   resource_type: string;
@@ -94,20 +94,20 @@ export interface RridEntriesTable {
 }
 
 /** A key that retrieves an entry: `catalog` (normalised catalog number) or `token` (name token). */
-export interface RridKeysTable {
+interface RridKeysTable {
   kind: string;
   key: string;
   entry_id: number;
 }
 
 /** In how many knowledge-base entries a name token occurs (IDF weights of name similarity). */
-export interface RridTokenStatsTable {
+interface RridTokenStatsTable {
   token: string;
   df: number;
 }
 
 /** An entry of a public registry's dump (registry/), its identifier as the registry writes it. */
-export interface RegistryEntriesTable {
+interface RegistryEntriesTable {
   identifier: string;
   /** `cellosaurus` or `antibody-registry` (registry/records.ts RegistryName). */
   registry: string;
@@ -127,7 +127,7 @@ export interface RegistryEntriesTable {
 }
 
 /** A key that finds a registry entry: `name` (folded name or synonym), `catalog` (catalog key), `accession` (secondary). */
-export interface RegistryKeysTable {
+interface RegistryKeysTable {
   kind: string;
   key: string;
   identifier: string;
@@ -157,4 +157,3 @@ export type ArticleRow = Selectable<ArticlesTable>;
 export type ArticleFields = WithBooleans<Omit<ArticleRow, 'id' | 'imported_at' | 'updated_at' | 'search_text'>, 'is_preprint' | 'is_demo'>;
 export type SessionRow = Selectable<SessionsTable>;
 export type SessionRowRow = Selectable<SessionRowsTable>;
-export type NewSessionRow = Insertable<SessionRowsTable>;

@@ -8,15 +8,6 @@ export type Nature = (typeof NATURES)[number];
 export const NATURE_FILTERS = [...NATURES, 'all'] as const;
 export type NatureFilter = (typeof NATURE_FILTERS)[number];
 
-/** How Retraction Watch writes each kind; `other` holds any other value and an empty cell. */
-export const NATURE_NAMES: Record<Nature, string> = {
-  retraction: 'Retraction',
-  expression_of_concern: 'Expression of concern',
-  correction: 'Correction',
-  reinstatement: 'Reinstatement',
-  other: 'other or not stated',
-};
-
 /** The kind of a RetractionNature cell (case and surrounding spaces ignored). */
 export function natureOf(text: string | null | undefined): Nature {
   switch ((text ?? '').trim().toLowerCase().replace(/\s+/g, ' ')) {

@@ -63,7 +63,7 @@ export const LIST_JOIN = '; ';
  * Every column of the file, in the order the exports serve them (then the counts, EXPORT_COUNTS), the fields stored
  * but not served last. The order of the file's own columns does not matter: the reader finds them by name.
  */
-export const PAPER_FIELDS = [
+const PAPER_FIELDS = [
   own({ csv: 'Record ID', column: 'record_id', api: 'record_id', kind: 'required text' }),
   own({ csv: 'Title', column: 'title', api: 'title', kind: 'required text' }),
   own({ csv: 'Author', column: 'author', api: 'authors', kind: 'required text' }),

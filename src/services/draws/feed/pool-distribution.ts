@@ -37,7 +37,7 @@ export const POOL_BANDS: readonly PoolBandDefinition[] = [
   { field: 'dd18', label: 'Total', minScore: null, maxScore: null, partOf: null },
 ];
 
-export interface PoolBand extends PoolBandDefinition {
+interface PoolBand extends PoolBandDefinition {
   candidates: number;
 }
 

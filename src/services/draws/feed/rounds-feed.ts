@@ -16,8 +16,6 @@ import { buildPoolDistribution, POOL_BANDS, type PoolDistribution } from './pool
 export const IRCC_ROUNDS_FEED_URL = 'https://www.canada.ca/content/dam/ircc/documents/json/ee_rounds_123_en.json';
 /** The French feed, beside it: the same format, its texts (drawName, drawText2, drawDateFull) in French. */
 export const IRCC_ROUNDS_FEED_FR_URL = 'https://www.canada.ca/content/dam/ircc/documents/json/ee_rounds_123_fr.json';
-/** The folder of both. */
-export const IRCC_ROUNDS_FEED_FOLDER = 'https://www.canada.ca/content/dam/ircc/documents/json/';
 
 /** Public site the feed's relative links are resolved against. */
 const CANADA_CA = 'https://www.canada.ca';
@@ -47,8 +45,6 @@ export interface ParsedRound {
   url: string | null;
 }
 
-/** The primary fields: a round without any one of them cannot be placed or forecast, and is skipped. */
-export const PRIMARY_FIELDS = ['drawNumber', 'drawDate', 'drawName', 'drawSize', 'drawCRS'] as const;
 /** The secondary fields: stored as null, with a warning, when they cannot be read. */
 export const SECONDARY_FIELDS = [
   'drawDateTime',
@@ -59,7 +55,7 @@ export const SECONDARY_FIELDS = [
   'drawNumberURL',
 ] as const;
 
-export interface SkippedRound {
+interface SkippedRound {
   /** drawNumber, or "#<index>" when the round has none. */
   round: string;
   /** The readable round number, if any: the importer keeps the stored copy of that round. */
@@ -73,7 +69,7 @@ export interface SkippedRound {
   duplicate: boolean;
 }
 
-export interface FeedWarning {
+interface FeedWarning {
   round: string;
   field: string;
   /** "round 388: drawCutOff: not a timestamp …: \"TBD\" …; stored as null" */

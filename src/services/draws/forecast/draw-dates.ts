@@ -4,16 +4,16 @@ import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { median, quantile } from './statistics.ts';
 
 /** Gaps whose median is the step between predicted draws. */
-export const STEP_GAP_COUNT = 6;
+const STEP_GAP_COUNT = 6;
 /** Recent gaps whose empirical distribution gives date_range. */
-export const RANGE_GAP_COUNT = 12;
+const RANGE_GAP_COUNT = 12;
 /** Predicted dates never fall more than this many days after the as-of date (date_range may). */
-export const MAX_DAYS_AHEAD = 365;
+const MAX_DAYS_AHEAD = 365;
 /** date_range covers the central 95% of the gap-sum distribution. */
-export const DATE_RANGE_LEVEL = 0.95;
+const DATE_RANGE_LEVEL = 0.95;
 /** A category is dormant after max(DORMANT_MIN_DAYS, DORMANT_GAP_MULTIPLE × its 95th-percentile gap) without a draw. */
 export const DORMANT_MIN_DAYS = 365;
-export const DORMANT_GAP_MULTIPLE = 3;
+const DORMANT_GAP_MULTIPLE = 3;
 
 export const DATE_METHOD =
   "predicted_date: step = the median of the last six gaps between the category's draw dates (whole days, " +
@@ -72,7 +72,7 @@ export function checkDormancy(lastDrawDate: string, gaps: readonly number[], asO
   return { daysSinceLastDraw, thresholdDays, gapP95, dormant: daysSinceLastDraw > thresholdDays };
 }
 
-export interface PredictedDate {
+interface PredictedDate {
   rank: number;
   date: string;
   earliest: string;
@@ -92,7 +92,7 @@ export interface DatePrediction {
 export type GapWeights = Map<number, number>;
 
 /** Each gap as one count (the exact empirical distribution). */
-export function gapCounts(gaps: readonly number[]): GapWeights {
+function gapCounts(gaps: readonly number[]): GapWeights {
   const base: GapWeights = new Map();
   for (const g of gaps) base.set(g, (base.get(g) ?? 0) + 1);
   return base;
@@ -117,7 +117,7 @@ export function smoothGaps(gaps: readonly number[], weights?: readonly number[])
 }
 
 /** Half-width of the smoothing kernel as a share of the gap. */
-export const GAP_SMOOTHING = 0.1;
+const GAP_SMOOTHING = 0.1;
 
 /**
  * Weights of offsets (days after the last draw) of the h-th next draw, h = 1…horizons, under the renewal
@@ -153,22 +153,6 @@ export function distributionQuantile(distribution: Map<number, number>, p: numbe
     if (cumulative >= p * total - 1e-9 * total) return offset;
   }
   return entries[entries.length - 1][0];
-}
-
-/** The distribution of draw days (day numbers) of offsets from `lastDay`, weekends moved to the Monday after. */
-export function businessDays(lastDay: number, offsets: Map<number, number>): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const [offset, w] of offsets) {
-    const day = weekendToMonday(lastDay + offset);
-    out.set(day, (out.get(day) ?? 0) + w);
-  }
-  return out;
-}
-
-/** Central interval [lo, hi] of a day distribution at `level` (quantiles (1 − level)/2 and (1 + level)/2). */
-export function centralInterval(days: Map<number, number>, level: number): [number, number] {
-  const tail = (1 - level) / 2;
-  return [distributionQuantile(days, tail), distributionQuantile(days, 1 - tail)];
 }
 
 export interface DatePredictionOptions {

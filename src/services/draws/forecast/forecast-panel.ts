@@ -3,7 +3,7 @@
 // the as-of date are used. Pure and deterministic: the same draws and as-of date give the same result.
 import { dayNumber, isoFromDayNumber, isValidIsoDate } from '../feed/ircc-dates.ts';
 import { checkDormancy, gapsBetweenDates, predictDrawDates, type DormancyCheck } from './draw-dates.ts';
-import { COMBINED_MEMBERS, MEMBER_NAMES } from './members.ts';
+import { MEMBER_NAMES } from './members.ts';
 import type { MemberName } from './members.ts';
 import { dateCoverage, dateLevel, HIT_TOLERANCE, horizonMetrics, intervalQuantile, reportWindow, servedHalfWidth } from './metrics.ts';
 import type { Forecaster, HorizonMetrics } from './metrics.ts';
@@ -48,7 +48,7 @@ export interface CategoryDrawsInput {
   draws: readonly DrawObservation[];
 }
 
-export const CRS_BOUNDS = { min: 0, max: 1200 } as const;
+const CRS_BOUNDS = { min: 0, max: 1200 } as const;
 export const DEFAULT_HORIZONS = 5;
 /** The served models: the combination for established categories, the pooled model for young ones. */
 export const SERVED_MODELS = ['combination', 'pooled_young'] as const;
@@ -56,7 +56,7 @@ export type ServedModel = (typeof SERVED_MODELS)[number];
 export type ModelName = MemberName | ServedModel;
 export const MODEL_NAMES: readonly ModelName[] = [...MEMBER_NAMES, ...SERVED_MODELS];
 
-export interface Range {
+interface Range {
   min: number;
   max: number;
   confidence_level: 95;
@@ -123,7 +123,7 @@ export interface SeriesSummary {
   intervals: { h: number; half_width: number; quantile: number; errors: number }[];
 }
 
-export interface ModelPerformance {
+interface ModelPerformance {
   name: ModelName;
   crs: HorizonMetrics[];
   invitations: HorizonMetrics[];
@@ -231,7 +231,7 @@ function summary(
 }
 
 /** ResumptionForecast of a dormant category as of `today`; null with fewer than two draws (no gap, no change). */
-export function resumption(c: PanelCategory, wf: WalkForward, panel: readonly PanelCategory[], today: number): ResumptionForecast | null {
+function resumption(c: PanelCategory, wf: WalkForward, panel: readonly PanelCategory[], today: number): ResumptionForecast | null {
   if (c.draws.length < 2) return null;
   const last = c.draws[c.draws.length - 1];
   const gaps = gapsOf(c.draws, c.draws.length).slice(-DATE_GAPS);
@@ -422,5 +422,3 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
   };
   return { asOf, categories: results, models, calibration };
 }
-
-export { COMBINED_MEMBERS, MEMBER_NAMES };

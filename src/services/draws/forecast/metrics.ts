@@ -23,9 +23,9 @@ export const DATE_INTERVAL_TARGET = 0.9;
 /** Scaled-error quantile used while fewer than ⌈(n + 1) × 0.95⌉ errors are known (a wide, stated default). */
 export const FALLBACK_QUANTILE = 4;
 /** Young forecasts of the last three years size a young category's interval (all of them while too few). */
-export const YOUNG_DAYS = 3 * 365;
+const YOUNG_DAYS = 3 * 365;
 /** Young categories' half-width while no young forecast has been scored (CRS points; log invitations). */
-export const YOUNG_FALLBACK: Record<SeriesKind, number> = { crs: 100, invitations: 1.5 };
+const YOUNG_FALLBACK: Record<SeriesKind, number> = { crs: 100, invitations: 1.5 };
 /**
  * Step γ of adaptive conformal inference (Gibbs & Candès 2021) on the level of the established categories' intervals:
  * after each scored forecast α ← α + γ(0.05 − miss), so the level falls after a run of hits and rises after misses, and
@@ -81,13 +81,13 @@ export interface HorizonMetrics {
   hits: number;
 }
 
-export function forecastOf(p: WalkPoint, kind: SeriesKind, who: Forecaster, h: number): number {
+function forecastOf(p: WalkPoint, kind: SeriesKind, who: Forecaster, h: number): number {
   const s = p.series[kind];
   return who === 'served' ? s.served[h - 1] : s.members[who][h - 1];
 }
 
 /** |actual − served| / errorScale of the points, at horizon h (young points: the absolute error). */
-export function scaledErrors(points: readonly WalkPoint[], kind: SeriesKind, h: number): number[] {
+function scaledErrors(points: readonly WalkPoint[], kind: SeriesKind, h: number): number[] {
   return points.map((p) => Math.abs(seriesValue(kind, p.targets[h - 1]!) - p.series[kind].served[h - 1]) / p.series[kind].errorScale);
 }
 
@@ -285,5 +285,3 @@ export function dateCoverage(all: readonly WalkPoint[], points: readonly WalkPoi
 export function reportWindow(points: readonly WalkPoint[], day: number, h: number): WalkPoint[] {
   return knownAt(points, day, h, RECENT_DAYS);
 }
-
-export { RECENT_DAYS };

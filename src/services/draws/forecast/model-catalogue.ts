@@ -28,7 +28,7 @@ export const CONFIDENCE_DEFINITION =
   `within ${HIT_TOLERANCE} CRS points of the actual cut-off, smoothed with a uniform Beta(1,1) prior (Laplace's rule): ` +
   `(hits + 1) / (n + 2) × 100, rounded to one decimal. With no scored forecast it is 50.`;
 
-export const BACKTEST_DEFINITION =
+const BACKTEST_DEFINITION =
   `Walk-forward (rolling origin, expanding window): after every draw of every category, each model forecasts the ` +
   `category's next five draws from what was known that day only (its own draws, and pooled quantities estimated ` +
   `from every category's draws up to that day). Errors are actual − forecast. The tables report the forecasts whose ` +
@@ -37,7 +37,7 @@ export const BACKTEST_DEFINITION =
   `category's scale when the forecast was made (its mean absolute change over the last ${SCALE_CHANGES} draws). ` +
   `coverage_95 is the share of actuals inside the interval that was served at the time, sized from errors known then.`;
 
-export const COMBINATION_DEFINITION =
+const COMBINATION_DEFINITION =
   `The served forecast of an established category is a weighted mean of naive, SES, damped trend and pooled ` +
   `reversion (the window mean is reported as a baseline only): ŷ = Σ_m w_m ŷ_m with w_m ∝ 1/S_m and ` +
   `S_m = (Σ_{last ${WEIGHT_ERRORS} own h = 1 errors} e² + ${WEIGHT_PRIOR_ERRORS} · s² · mean over every category of (e/s)²) / (n_own + ${WEIGHT_PRIOR_ERRORS}), ` +
@@ -45,7 +45,7 @@ export const COMBINATION_DEFINITION =
   `category's scale. The same weights apply at every horizon. Invitations are forecast the same way on log(invitations) ` +
   `and served as exp(ŷ), rounded.`;
 
-export const INTERVAL_DEFINITION =
+const INTERVAL_DEFINITION =
   `uncertainty_range (CRS) and invitations_range (on the log scale) are split-conformal 95% intervals from recent ` +
   `out-of-sample errors: half-width = q_h × u. u is the category's volatility: the exponentially weighted mean ` +
   `|change| of its draws since its last pause (weights halving every ${VOLATILITY_HALF_LIFE} draws back), shrunk toward the ` +
@@ -63,12 +63,12 @@ export const INTERVAL_DEFINITION =
   `of every young forecast ever scored, and never narrower than an established category's would be at the pooled ` +
   `scale. The CRS range is clipped to 0–1200 (margin_of_error is the half-width before clipping); invitations are at least 1.`;
 
-export const YOUNG_DEFINITION =
+const YOUNG_DEFINITION =
   `A category with 1–${ESTABLISHED_DRAWS - 1} draws is young: it is forecast by the pooled reversion model on its own ` +
   `draws (with one draw, that draw), with the pooled φ, and served with wider intervals (see interval); ` +
   `model_used is "pooled_young" and its status says so. Its dates borrow every category's recent gaps.`;
 
-export const SELECTION_DEFINITION = COMBINATION_DEFINITION;
+const SELECTION_DEFINITION = COMBINATION_DEFINITION;
 
 export interface ModelDescription {
   name: ModelName;
@@ -136,7 +136,7 @@ export const MODEL_CATALOGUE: readonly ModelDescription[] = [
   },
 ];
 
-export const DATE_CALIBRATION =
+const DATE_CALIBRATION =
   `${DATE_METHOD} The gap distribution is the category's last ${DATE_GAPS} gaps, each spread over ±10% of its ` +
   `length (triangular) and weighted by recency (halving every ${DATE_HALF_LIFE} gaps back), mixed with every ` +
   `category's gaps of the last ${RECENT_DAYS} days (${DATE_POOLED_SHARE * 100}% of the weight; a category with fewer ` +

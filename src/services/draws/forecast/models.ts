@@ -5,7 +5,7 @@
 import { studentTQuantile } from './statistics.ts';
 
 /** The models with a fitted form here (members.ts combines them with the pooled reversion model). */
-export type FittedModelName = 'naive' | 'window_mean' | 'ses' | 'damped_trend';
+type FittedModelName = 'naive' | 'window_mean' | 'ses' | 'damped_trend';
 
 export interface FittedModel {
   model: FittedModelName;
@@ -272,7 +272,7 @@ export function nelderMead(
 }
 
 /** (α, β, φ) minimising the one-step SSE: a coarse grid, then Nelder–Mead from its best point. */
-export function fitDampedParameters(y: readonly number[]): [number, number, number] {
+function fitDampedParameters(y: readonly number[]): [number, number, number] {
   let best: [number, number, number] = [1, 0, DAMPED_PHI_RANGE[1]];
   let bestSse = Infinity;
   for (const alpha of [0.1, 0.3, 0.5, 0.7, 0.9, 1]) {

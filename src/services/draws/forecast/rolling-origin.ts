@@ -17,14 +17,14 @@ import type { PanelCategory } from './walk-forward.ts';
 
 export const BENCHMARK_HORIZONS = 5;
 /** The interval baseline: the last value ± this quantile of the category's last BASELINE_CHANGES absolute changes. */
-export const BASELINE_CHANGES = 24;
-export const BASELINE_QUANTILE = 0.95;
+const BASELINE_CHANGES = 24;
+const BASELINE_QUANTILE = 0.95;
 /** α of the Winkler score: the intervals scored are 95% intervals. */
-export const WINKLER_ALPHA = 0.05;
+const WINKLER_ALPHA = 0.05;
 /** A category is active at an origin with at least two draw days in this many days up to it. */
 export const ACTIVE_DAYS = 90;
 /** "My score" statements per origin: at the deciles of the category's last BASELINE_CHANGES cut-offs. */
-export const SCORE_DECILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
+const SCORE_DECILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
 
 export interface OriginRecord {
   category: string;

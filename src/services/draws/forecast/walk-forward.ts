@@ -4,7 +4,7 @@
 // combination, the date distribution of the next draws, and the next draws themselves as targets. Everything
 // the served forecasts need (weights, interval quantiles, calibration of the dates) and everything /api/models/
 // and the benchmark report is read from these records, filtered by what was known at a date.
-import { COMBINED_MEMBERS, MEMBER_NAMES, memberForecasts } from './members.ts';
+import { COMBINED_MEMBERS, memberForecasts } from './members.ts';
 import type { MemberName } from './members.ts';
 import { estimateReversion } from './pooling.ts';
 import type { ReversionPair } from './pooling.ts';
@@ -34,7 +34,7 @@ export const WEIGHT_PRIOR_ERRORS = 4;
 /** Changes whose mean absolute size is a category's scale. */
 export const SCALE_CHANGES = 12;
 /** Smallest scale (CRS points; log invitations): a run of identical values must not make an interval vanish. */
-export const MIN_SCALE: Record<SeriesKind, number> = { crs: 3, invitations: 0.1 };
+const MIN_SCALE: Record<SeriesKind, number> = { crs: 3, invitations: 0.1 };
 /**
  * Half-life, in draws, of the exponential weights of a category's volatility (the intervals' unit): recent
  * changes count most, so a category whose draws have steadied gets narrow intervals within a few draws, and one
@@ -120,7 +120,7 @@ export function seriesValue(kind: SeriesKind, d: PanelDraw): number {
   return kind === 'crs' ? d.crs : Math.log(d.invitations);
 }
 
-export function seriesScale(kind: SeriesKind, y: readonly number[]): number | null {
+function seriesScale(kind: SeriesKind, y: readonly number[]): number | null {
   if (y.length < 2) return null;
   const changes: number[] = [];
   for (let t = Math.max(1, y.length - SCALE_CHANGES); t < y.length; t++) changes.push(Math.abs(y[t] - y[t - 1]));
@@ -194,7 +194,7 @@ export function knownAt(points: readonly WalkPoint[], day: number, h: number, wi
  * category's last WEIGHT_ERRORS known errors, shrunk toward the pooled mean squared scaled error of all
  * categories (× the category's scale²) with the weight of WEIGHT_PRIOR_ERRORS errors; weight ∝ 1/score.
  */
-export function combinationWeights(
+function combinationWeights(
   known: readonly WalkPoint[],
   kind: SeriesKind,
   category: number,
@@ -233,7 +233,7 @@ export function volatility(kind: SeriesKind, y: readonly number[], prior = 0, pr
   return Math.max(MIN_SCALE[kind], value);
 }
 
-export function combine(members: Record<MemberName, number[]>, weights: Partial<Record<MemberName, number>>, horizons: number): number[] {
+function combine(members: Record<MemberName, number[]>, weights: Partial<Record<MemberName, number>>, horizons: number): number[] {
   return Array.from({ length: horizons }, (_, i) => COMBINED_MEMBERS.reduce((s, m) => s + (weights[m] ?? 0) * members[m][i], 0));
 }
 
@@ -289,7 +289,7 @@ export function pooledVolatility(kind: SeriesKind, categories: readonly PanelCat
 }
 
 /** Longest gap borrowed from other categories: a break of more than a year is dormancy, not a gap. */
-export const POOLED_GAP_MAX = 365;
+const POOLED_GAP_MAX = 365;
 
 /** Gaps (up to POOLED_GAP_MAX days) of every category in the RECENT_DAYS up to `day`. */
 export function recentGaps(categories: readonly PanelCategory[], day: number): number[] {
@@ -422,5 +422,3 @@ export function truncateWalk(wf: WalkForward, day: number): WalkForward {
     pairs: { crs: wf.pairs.crs.filter((p) => p.day <= day), invitations: wf.pairs.invitations.filter((p) => p.day <= day) },
   };
 }
-
-export { MEMBER_NAMES };

@@ -41,20 +41,20 @@ import { translated } from './translated.ts';
 /** The charts show the draws of the last two years (at least the last ten) unless the whole history is asked for. */
 export const HISTORY_YEARS = 2;
 export const HISTORY_MIN_DRAWS = 10;
-export const RECENT_DRAWS_SHOWN = 10;
+const RECENT_DRAWS_SHOWN = 10;
 
 /** The combination's members, in the order the weights table lists them (their names are 'member.<id>' messages). */
 const MEMBERS = ['naive', 'ses', 'damped_trend', 'pooled_reversion'] as const;
 
 /** The draws a chart shows: newest first in, oldest first out. */
-export function chartedDraws(draws: readonly DrawRecord[], asOf: string, whole: boolean): DrawRecord[] {
+function chartedDraws(draws: readonly DrawRecord[], asOf: string, whole: boolean): DrawRecord[] {
   if (whole) return [...draws].reverse();
   const since = isoFromDayNumber(dayNumber(asOf) - Math.round(365.25 * HISTORY_YEARS));
   const recent = draws.filter((d, i) => d.date >= since || i < HISTORY_MIN_DRAWS);
   return recent.reverse();
 }
 
-export function categoryCharts(category: CategoryRecord, draws: readonly DrawRecord[], predictions: readonly Prediction[], w: Words) {
+function categoryCharts(category: CategoryRecord, draws: readonly DrawRecord[], predictions: readonly Prediction[], w: Words) {
   const { t } = w;
   const slug = `category-${category.id}`;
   const fan = t('category.fan');

@@ -23,8 +23,7 @@ export interface ForecastPoint {
 }
 
 /** Indexes of the series in the chart (the bands come first in core's lineChart). */
-export const FORECAST_SERIES = { bandLower: 0, bandUpper: 1, draws: 2, forecast: 3 } as const;
-export const HISTORY_ONLY_SERIES = { draws: 0 } as const;
+const FORECAST_SERIES = { bandLower: 0, bandUpper: 1, draws: 2, forecast: 3 } as const;
 
 export function forecastChart(options: {
   id: string;

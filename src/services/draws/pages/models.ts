@@ -21,11 +21,11 @@ export const CHART_HORIZONS = [1, 2, 3];
 const fixed = (x: number | null | undefined, w: Words, digits = 1) => (x === null || x === undefined ? '—' : w.loc.fixed(x, digits));
 
 /** The models scored on the established categories' forecasts (pooled_young is scored on other forecasts). */
-export function comparedModels(stored: StoredForecasts): StoredModelPerformance[] {
+function comparedModels(stored: StoredForecasts): StoredModelPerformance[] {
   return MODEL_CATALOGUE.flatMap((m) => stored.models.filter((p) => p.name === m.name && p.name !== 'pooled_young'));
 }
 
-export function backtestChart(stored: StoredForecasts, w: Words) {
+function backtestChart(stored: StoredForecasts, w: Words) {
   const { t } = w;
   const models = comparedModels(stored);
   return barChart({

@@ -18,14 +18,14 @@ import { statusReasonText } from './status-reason.ts';
 export const NEXT_DRAWS_CHART = 'next-cutoffs';
 
 /** Categories with a forecast, each with its next draw (the rows of the table and of the chart). */
-export function forecastRows(view: ForecastView): { category: CategoryRecord; next: Prediction; young: boolean }[] {
+function forecastRows(view: ForecastView): { category: CategoryRecord; next: Prediction; young: boolean }[] {
   return view.categories.flatMap((category) => {
     const next = nextDraw(view.predictions.get(category.id));
     return next ? [{ category, next, young: forecastOf(view, category.id)?.status === 'young' }] : [];
   });
 }
 
-export function nextCutoffsChart(view: ForecastView, w: Words) {
+function nextCutoffsChart(view: ForecastView, w: Words) {
   const { t } = w;
   const established = t('overview.established');
   const youngGroup = t('overview.youngGroup');

@@ -161,7 +161,7 @@ export function scoreLaw(law: Law, past: readonly PastForecast[]): LawScore {
   };
 }
 
-export function calibrationReport(text: string, options: { asOf: string; since: string; fitUntil: string; source: string }): string {
+function calibrationReport(text: string, options: { asOf: string; since: string; fitUntil: string; source: string }): string {
   const panel = panelFromFeed(text, options.asOf);
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const dayAfter = new Date(Date.parse(`${options.fitUntil}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { DataSourceSchema, DrawSchema, ForecastBasisProperties, IdParams, isoDate, PredictionSchema, timestamp } from './common.ts';
 
-export const CategorySchema = Type.Object({
+const CategorySchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   description: Nullable(Type.String()),

@@ -53,7 +53,7 @@ export const DataSourceSchema = Type.Object(
   { description: 'Where the data comes from; generated demo data says so here.' },
 );
 
-export const NewestDrawSchema = Type.Object(
+const NewestDrawSchema = Type.Object(
   {
     date: isoDate('Date of the draw'),
     round_number: Type.String({ description: 'Its round number as IRCC publishes it.' }),

@@ -16,7 +16,7 @@ export const DrawsQuery = Type.Object({
 });
 
 /** `lang`: the language of the round and category names (then Accept-Language; English by default). */
-export function drawsLangParam() {
+function drawsLangParam() {
   return choiceParam(
     ['en', 'fr', 'both'],
     "Language of the round and category names: `en`, `fr` (from IRCC's French feed; English where it has none) or `both` " +
@@ -25,7 +25,7 @@ export function drawsLangParam() {
   );
 }
 
-export const RecentDrawsQuery = Type.Object({ lang: Type.Optional(drawsLangParam()) });
+const RecentDrawsQuery = Type.Object({ lang: Type.Optional(drawsLangParam()) });
 
 export const DrawsResponse = Type.Object({
   success: Type.Boolean(),

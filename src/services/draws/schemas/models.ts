@@ -20,7 +20,7 @@ const HorizonSchema = Type.Object({
   median_half_width: Nullable(Type.Number({ description: 'Median half-width of those intervals (CRS points; log invitations).' })),
 });
 
-export const ModelSchema = Type.Object({
+const ModelSchema = Type.Object({
   name: Type.String(),
   description: Type.String({ description: 'What the model does, with its formula.' }),
   parameters: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])),
@@ -39,7 +39,7 @@ export const ModelSchema = Type.Object({
 
 const Weights = Type.Record(Type.String(), Type.Number(), { description: 'Combination weights of the members (sum 1).' });
 
-export const CategoryForecastSchema = Type.Object({
+const CategoryForecastSchema = Type.Object({
   category_id: Type.Integer(),
   category_name: Type.String(),
   status: Type.String({ description: 'predicted, young, dormant or insufficient_history.' }),

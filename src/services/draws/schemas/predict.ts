@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { CategoryIdParams, DataSourceSchema, ForecastBasisProperties, isoDate, PredictionSchema, timestamp } from './common.ts';
 
-export const PredictEntrySchema = Type.Object({
+const PredictEntrySchema = Type.Object({
   category_id: Type.Integer(),
   category_name: Type.String(),
   category_description: Nullable(Type.String()),

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { DataSourceSchema, DrawSchema, ForecastBasisProperties, PredictionSchema, timestamp } from './common.ts';
 
-export const NextPredictionSchema = Type.Object({
+const NextPredictionSchema = Type.Object({
   category_id: Type.Integer(),
   category_name: Type.String(),
   ...PredictionSchema.properties,

@@ -26,7 +26,7 @@ const Interval = Nullable(
   ),
 );
 
-export const TrackRecordEntrySchema = Type.Object({
+const TrackRecordEntrySchema = Type.Object({
   id: Type.Integer(),
   category_id: Type.Integer(),
   category_name: Type.String(),
@@ -92,7 +92,7 @@ const SeriesRecordSchema = (what: string) =>
     { description: `Running accuracy of the ${what} forecasts.` },
   );
 
-export const TrackRecordSummarySchema = Type.Object({
+const TrackRecordSummarySchema = Type.Object({
   category_id: Type.Integer(),
   category_name: Type.String(),
   forecasts: Type.Integer({ description: 'Forecasts recorded.' }),

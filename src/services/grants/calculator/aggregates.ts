@@ -67,7 +67,7 @@ export function servedGrantInput(grant: {
   };
 }
 
-export interface ProjectRef {
+interface ProjectRef {
   id: number;
   title: string;
   recipient: string;

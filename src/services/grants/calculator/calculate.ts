@@ -17,20 +17,13 @@ export class CalculatorInputError extends Error {
   }
 }
 
-export type InputMode = 'annual' | 'monthly';
-export const INPUT_MODES: readonly InputMode[] = ['annual', 'monthly'];
+type InputMode = 'annual' | 'monthly';
+const INPUT_MODES: readonly InputMode[] = ['annual', 'monthly'];
 export const DEFAULT_TAXPAYER_SINCE_YEAR = 2018;
 /** Amounts above this are refused (far above any income; keeps every intermediate exact). */
 export const MAX_AMOUNT_DOLLARS = 1_000_000_000_000;
 
-export interface CalculatorRequest {
-  annual_income: number | string;
-  gst_eligible_spending?: number | string;
-  input_mode?: InputMode;
-  taxpayer_since_year?: number | string;
-}
-
-export interface ValidatedRequest {
+interface ValidatedRequest {
   /** Annual amounts (monthly inputs already × 12), exact cents. */
   incomeCents: number;
   gstSpendingCents: number;
@@ -38,7 +31,7 @@ export interface ValidatedRequest {
   sinceYear: number;
 }
 
-export interface ShareEntry {
+interface ShareEntry {
   year: number;
   fiscal_year: string;
   user_share: number;
@@ -46,7 +39,7 @@ export interface ShareEntry {
   grant_count: number;
 }
 
-export interface ProjectShare {
+interface ProjectShare {
   id: number;
   title: string;
   recipient: string;
@@ -55,12 +48,12 @@ export interface ProjectShare {
   user_share_formatted: string;
 }
 
-export interface YearlyBreakdownEntry extends ShareEntry {
+interface YearlyBreakdownEntry extends ShareEntry {
   federal_revenue: number;
   top_projects: ProjectShare[];
 }
 
-export interface GrantShare {
+interface GrantShare {
   id: number;
   title: string;
   total_value: number;
@@ -118,7 +111,7 @@ function amountCents(value: unknown, parameter: string, required: boolean): numb
 }
 
 /** Checks and normalises a request body against the data's year range. */
-export function validateCalculatorRequest(body: unknown, aggregates: CalculatorAggregates): ValidatedRequest {
+function validateCalculatorRequest(body: unknown, aggregates: CalculatorAggregates): ValidatedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new CalculatorInputError('body', 'the request body must be a JSON object with annual_income');
   }
@@ -311,7 +304,7 @@ export function calculateTaxpayerShare(
 }
 
 /** One fiscal year of one grant's share: its annual value there and the caller's share of it. */
-export interface GrantShareYear {
+interface GrantShareYear {
   year: number;
   fiscal_year: string;
   annual_value: number;

@@ -2,7 +2,7 @@
 // a past one unless the source is corrected), and bump the table version: precomputed aggregates record the
 // revenue table version they were built with.
 
-export interface Source {
+interface Source {
   publication: string;
   url: string;
   note?: string;
@@ -13,13 +13,13 @@ export interface Source {
 // Rates are in tenths of a per cent (per mille) so that 20.5% and 14.5% stay exact integers.
 // ---------------------------------------------------------------------------------------------------------
 
-export interface TaxBracket {
+interface TaxBracket {
   /** Taxable income above this many dollars is taxed at `ratePerMille` (up to the next bracket's lower bound). */
   lowerDollars: number;
   ratePerMille: number;
 }
 
-export interface BasicPersonalAmount {
+interface BasicPersonalAmount {
   /** The BPA (the maximum, for years with the enhanced BPA), in dollars. */
   maxDollars: number;
   /**

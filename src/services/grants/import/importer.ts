@@ -41,7 +41,7 @@ import { withSqliteImportSettings } from './sqlite-journal.ts';
 import { calculatorIds, fillTitles, withDataSource } from './tracker.ts';
 import { BatchWriter } from './writer.ts';
 
-export const GRANTS_DATASET = 'agreements';
+const GRANTS_DATASET = 'agreements';
 
 /** Rows a file row is merged into when a later amendment of the same agreement is current (excluded, not unreadable). */
 export const SUPERSEDED_REASON = 'superseded by a later amendment of the same agreement';
@@ -238,7 +238,7 @@ async function completeAggregates(
 }
 
 /** A path as the CLI gets it: a CSV file, or a directory holding exactly one (generate writes grants.csv). */
-export function resolveCsvPath(target: string): string {
+function resolveCsvPath(target: string): string {
   if (!fs.statSync(target).isDirectory()) return target;
   const preferred = path.join(target, 'grants.csv');
   if (fs.existsSync(preferred)) return preferred;

@@ -30,7 +30,7 @@ export const PROJECT_COLUMNS = {
 export type ProjectField = keyof typeof PROJECT_COLUMNS;
 
 /** Without these a project cannot be kept: a file missing one of the columns is refused, naming it. */
-export const REQUIRED_FIELDS: readonly ProjectField[] = ['projectNumber', 'title', 'start', 'maximumContribution'];
+const REQUIRED_FIELDS: readonly ProjectField[] = ['projectNumber', 'title', 'start', 'maximumContribution'];
 
 /** A column a generated file carries (never the publisher's): its data is stored as demo data. */
 export const GENERATED_MARKER = 'pdi_generated';
@@ -53,7 +53,7 @@ export function resolveProjectColumns(header: readonly string[]): { index: Colum
 }
 
 /** "English|French" → both halves, trimmed; no bar: English only. */
-export function bilingual(cell: string): { en: string; fr: string } {
+function bilingual(cell: string): { en: string; fr: string } {
   const bar = cell.indexOf('|');
   return bar < 0 ? { en: cell.trim(), fr: '' } : { en: cell.slice(0, bar).trim(), fr: cell.slice(bar + 1).trim() };
 }
@@ -92,7 +92,7 @@ export function parseAllocations(cell: string, code: RegExp): { entries: Allocat
 }
 
 export const COUNTRY_CODE = /^[A-Z]{2}$/;
-export const SECTOR_CODE = /^\d{5}$/;
+const SECTOR_CODE = /^\d{5}$/;
 
 /** `cents` × share (hundredths of a percent), half up, exactly (BigInt: cents × 10,000 passes 2^53). */
 export function allocateCents(cents: number, shareHundredths: number): number {
@@ -118,7 +118,7 @@ export type ParsedRow =
   | { ok: true; record: ProjectRecord; unreadable: Array<{ field: UnreadableField; raw: string }> }
   | { ok: false; reason: string; projectNumber: string };
 
-export const SKIP = {
+const SKIP = {
   noNumber: 'no projectNumber',
   noTitle: 'no title',
   badStart: 'start is not a date',

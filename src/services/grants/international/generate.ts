@@ -171,7 +171,7 @@ function project(random: Random, n: number): Record<ProjectField, string> {
   };
 }
 
-export const INTERNATIONAL_DEMO_PROJECTS = 800;
+const INTERNATIONAL_DEMO_PROJECTS = 800;
 export const INTERNATIONAL_FILE = 'international-projects.csv';
 
 /** Writes `<out>/international-projects.csv` with `size` projects (default 800), seeded. */

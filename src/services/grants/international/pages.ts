@@ -86,7 +86,7 @@ function internationalNav(w: Words): SafeHtml {
   </p>`;
 }
 
-export function statisticsCharts(stats: InternationalStats, w: Words) {
+function statisticsCharts(stats: InternationalStats, w: Words) {
   const { t } = w;
   const language = w.loc.language;
   const top = (list: AllocationTotal[]) => list.slice(0, CHARTED);
@@ -134,7 +134,7 @@ export function statisticsCharts(stats: InternationalStats, w: Words) {
 }
 
 /** The map: disbursements by country; the table lists every country, drawn or not. */
-export function mapChart(stats: InternationalStats, w: Words) {
+function mapChart(stats: InternationalStats, w: Words) {
   const { t } = w;
   const drawn = worldMapCodes();
   const values = stats.by_country

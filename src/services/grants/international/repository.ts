@@ -13,7 +13,7 @@ import type { ProjectTexts, StoredAllocation, StoredProject } from './tables.ts'
 type Db = Kysely<GrantsDatabase>;
 
 export const SORT_FIELDS = ['maximum_contribution', 'disbursements', 'start_date', 'end_date', 'project_number', 'title'] as const;
-export type SortField = (typeof SORT_FIELDS)[number];
+type SortField = (typeof SORT_FIELDS)[number];
 const SORT_COLUMNS: Record<
   SortField,
   'maximum_contribution_cents' | 'disbursements_cents' | 'start_date' | 'end_date' | 'project_number' | 'title_en'

@@ -18,7 +18,7 @@ import {
   StatsBody,
 } from './schemas.ts';
 
-export const NO_INTERNATIONAL_DATA =
+const NO_INTERNATIONAL_DATA =
   'no international projects have been imported yet; run `pdi import grants <csv> --kind international` (or start the server with demo data)';
 
 export const internationalRoutes: FastifyPluginAsyncTypebox<GrantsRoutes> = async (app, { db }) => {

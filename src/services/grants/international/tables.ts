@@ -56,11 +56,5 @@ export interface InternationalAllocationsTable {
   disbursements_cents: DbInteger | null;
 }
 
-// A type alias: Kysely's `withTables` needs an object type with an implicit index signature.
-export type InternationalTables = {
-  grants_international_projects: InternationalProjectsTable;
-  grants_international_allocations: InternationalAllocationsTable;
-};
-
 export type StoredProject = Selectable<InternationalProjectsTable>;
 export type StoredAllocation = Selectable<InternationalAllocationsTable>;

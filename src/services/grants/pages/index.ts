@@ -16,7 +16,7 @@ import { statisticsPage } from './statistics.ts';
 import { grantsHeader } from './shared.ts';
 
 /** Registers the pages, on C's state. */
-export async function grantsPageRoutes(app: ServiceApp, ctx: ServiceContext, kit: PageKit, state: GrantsState): Promise<void> {
+async function grantsPageRoutes(app: ServiceApp, ctx: ServiceContext, kit: PageKit, state: GrantsState): Promise<void> {
   const db = ctx.db.kysely.withTables<GrantsTables>();
   // what is refused before a page's handler runs (a number the kernel will not read) is the shared error page too
   pageErrors(app, kit);

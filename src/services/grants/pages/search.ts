@@ -22,7 +22,7 @@ import type { GrantsKey } from '../messages/index.ts';
 import { codeLabel, dollars, errorNote, option, pageRefusal, pager, provinceName, recipientHref, textOf, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
-export const PAGE_SIZES = [25, 50, 100] as const;
+const PAGE_SIZES = [25, 50, 100] as const;
 const DEFAULT_PAGE_SIZE = 25;
 
 /** The form's fields that go to the API unchanged. */

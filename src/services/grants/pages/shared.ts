@@ -110,7 +110,7 @@ export function pager(
 
 const LABEL_CHARACTERS = 24;
 
-export function shortLabel(text: string, max = LABEL_CHARACTERS): string {
+function shortLabel(text: string, max = LABEL_CHARACTERS): string {
   const chars = [...text];
   return chars.length <= max
     ? text

@@ -18,10 +18,10 @@ import { bigDollars, codeLabel, count, dollars, horizontalBars, millions, provin
 import type { Words } from './shared.ts';
 
 export const TOP_DEPARTMENTS = 15;
-export const TOP_RECIPIENTS_CHARTED = 15;
+const TOP_RECIPIENTS_CHARTED = 15;
 
 /** The dashboard's charts, from the stored aggregates and the department totals (the test counts their bars). */
-export function dashboardCharts(
+function dashboardCharts(
   stats: GrantsStats,
   recipients: GrantsRecipients,
   comprehensive: GrantsComprehensiveStats,

@@ -7,7 +7,7 @@ import { langParam } from '../language.ts';
 import { RECIPIENT_TYPE_LIST } from './common.ts';
 import { GrantRecord } from './grant.ts';
 
-export const DEFAULT_LIMIT = 100;
+const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 
 export const SEARCH_DOCS = {

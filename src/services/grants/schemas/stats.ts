@@ -8,7 +8,7 @@ import { DataSourceSchema, countValue, money } from './common.ts';
  * A program's name in English (in French with `lang=fr`, where the source gives one) and, stored and served with
  * `lang=both`, its French name ("" where the source gives none).
  */
-export const ProgramName = {
+const ProgramName = {
   program_name_en: Type.String({
     description: "The program's name; with `lang=fr` its French name where the source gives one (else the English one).",
   }),

@@ -3,11 +3,10 @@
 // (schemas/search.ts) and the kernel's messages, so that a bad value gets the same message on the page as from
 // the API.
 import type { Static } from 'typebox';
-import { Value } from 'typebox/value';
-import { HttpError, badRequest, validationMessage } from '../../../core/http/errors.ts';
-import type { AjvError } from '../../../core/http/errors.ts';
+import { badRequest } from '../../../core/http/errors.ts';
 import { clampLimit, cleanText, parseBoolean } from '../../../core/http/params.ts';
-import { MAX_LIMIT, SearchQuery } from '../schemas/search.ts';
+import { MAX_LIMIT } from '../schemas/search.ts';
+import type { SearchQuery } from '../schemas/search.ts';
 import {
   PROVINCE_CODES,
   RECIPIENT_TYPES,
@@ -89,33 +88,4 @@ export function searchRequest(q: SearchParameters, language: SearchFilters['lang
     throw badRequest('min_value must not be greater than max_value');
   }
   return { filters, order, page: { limit: clampLimit(q.limit, MAX_LIMIT), offset: q.offset } };
-}
-
-// what the kernel's strictNumbers accepts in a number's or an integer's place (core/http/service-app.ts)
-const INTEGER_TEXT = /^[+-]?\d+$/;
-const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/**
- * A form's values (blank ones left out) read as GET /api/search/ reads its query: converted and checked against the
- * same schema, a bad value refused with the message the API gives (core/http/errors.ts's validationMessage).
- */
-export function searchParameters(form: Record<string, string>): SearchParameters {
-  const given: Record<string, unknown> = {};
-  const properties: Record<string, { type?: unknown }> = SearchQuery.properties;
-  for (const [name, value] of Object.entries(form)) {
-    if (value.trim() === '' || !(name in properties)) continue;
-    const type = properties[name].type;
-    // the kernel refuses what is not a number in a number's place before its validator converts it (strictNumbers)
-    if ((type === 'number' || type === 'integer') && !(type === 'integer' ? INTEGER_TEXT : NUMBER_TEXT).test(value))
-      throw new HttpError(400, `${name} must be ${type === 'integer' ? 'an integer' : 'a number'}`, 'INVALID_PARAMETER');
-    given[name] = value;
-  }
-  const converted = Value.Convert(SearchQuery, Value.Default(SearchQuery, given));
-  const [first] = Value.Errors(SearchQuery, converted);
-  if (first !== undefined) {
-    const name = first.instancePath.replace(/^\//, '');
-    const error: AjvError = { ...first, parentSchema: { ...properties[name] } };
-    throw new HttpError(400, validationMessage([error], 'querystring').message, 'INVALID_PARAMETER');
-  }
-  return converted as SearchParameters;
 }

@@ -109,7 +109,7 @@ export function columnsOf(schema: GrantsSchema): readonly string[] {
 }
 
 /** The logical fields the service reads; `reference` is ref_number or agreement_number by schema. */
-export const SOURCE_FIELDS = [
+const SOURCE_FIELDS = [
   'reference',
   'amendment_number',
   'amendment_date',
@@ -141,7 +141,7 @@ export const SOURCE_FIELDS = [
 export type SourceField = (typeof SOURCE_FIELDS)[number];
 
 /** A file without one of these cannot be imported (the amendment key, the money, the date, the recipient). */
-export const REQUIRED_FIELDS: readonly SourceField[] = [
+const REQUIRED_FIELDS: readonly SourceField[] = [
   'reference',
   'amendment_number',
   'owner_org',

@@ -92,8 +92,3 @@ export function dollarsToCents(amount: number): number {
 export function formatDollars(amount: number): string {
   return formatCents(dollarsToCents(amount));
 }
-
-/** Integer cents → dollars as a JSON number (exact to the cent for any safe integer below 2^53/100). */
-export function centsToDollars(cents: number): number {
-  return cents / 100;
-}

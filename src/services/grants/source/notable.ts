@@ -2,7 +2,7 @@
 // case-insensitive matching in title, description and program.
 import rulesFile from './notable-keywords.json' with { type: 'json' };
 
-export interface NotableCategory {
+interface NotableCategory {
   id: string;
   label: string;
   keywords: string[];
@@ -13,7 +13,7 @@ export interface NotableRules {
   categories: NotableCategory[];
 }
 
-export type NotableField = 'title' | 'description' | 'program';
+type NotableField = 'title' | 'description' | 'program';
 
 export interface NotableMatch {
   categoryId: string;

@@ -20,8 +20,8 @@ export const RECIPIENT_TYPES = {
 } as const;
 export type RecipientType = keyof typeof RECIPIENT_TYPES;
 
-export const AGREEMENT_TYPES = { G: 'Grant', C: 'Contribution', O: 'Other transfer payment' } as const;
-export type AgreementType = keyof typeof AGREEMENT_TYPES;
+/** G grant, C contribution, O other transfer payment. */
+type AgreementType = 'G' | 'C' | 'O';
 
 /** Over $1,000,000 strictly. */
 export const MAJOR_FUNDING_THRESHOLD_CENTS = 100_000_000;
@@ -83,7 +83,7 @@ export interface UnreadableValue {
 }
 
 /** Fixed texts (counted by the import report, so free of row-specific detail). */
-export const SKIP_REASONS = {
+const SKIP_REASONS = {
   referenceEmpty: 'reference number is empty',
   ownerOrgEmpty: 'owner_org is empty',
   amendmentNumberInvalid: 'amendment_number is not a whole number',
@@ -167,7 +167,7 @@ function normalisePostalCode(raw: string): string {
 }
 
 /** "0", "3", "2.0" → a whole number; "" → 0 (an original record); anything else → null. */
-export function parseAmendmentNumber(raw: string): number | null {
+function parseAmendmentNumber(raw: string): number | null {
   const text = raw.trim();
   if (text === '') return 0;
   const m = /^(\d{1,9})(?:\.0+)?$/.exec(text);

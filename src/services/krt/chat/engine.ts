@@ -13,7 +13,7 @@ import { parseRrid } from '../rrid/registry.ts';
 import { nameTokens } from '../rrid/similarity.ts';
 import { bareIdentifier, classifyIntent, parseEntities, resourcePhrase, type ChatEntities, type ChatIntent } from './parse.ts';
 
-export type MissingField = 'name' | 'type' | 'vendor' | 'identifier' | 'row' | 'change';
+type MissingField = 'name' | 'type' | 'vendor' | 'identifier' | 'row' | 'change';
 
 interface Draft {
   type?: ResourceType;
@@ -26,7 +26,7 @@ interface Draft {
   additional?: string;
 }
 
-export interface PendingQuestion {
+interface PendingQuestion {
   /** add: not added yet (no name or type); complete: row `index` lacks details; modify/remove: which row / what. */
   action: 'add' | 'complete' | 'modify' | 'remove';
   index: number | null;

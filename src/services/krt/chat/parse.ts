@@ -8,18 +8,10 @@ import { findVendor } from '../extract/vendors.ts';
 import { parseRrid } from '../rrid/registry.ts';
 import { antibodyAttributes } from '../rrid/similarity.ts';
 
-export const CHAT_INTENTS = [
-  'add_resource',
-  'remove_resource',
-  'modify_resource',
-  'list_resources',
-  'export',
-  'help',
-  'clarification_answer',
-] as const;
-export type ChatIntent = (typeof CHAT_INTENTS)[number];
+export type ChatIntent =
+  'add_resource' | 'remove_resource' | 'modify_resource' | 'list_resources' | 'export' | 'help' | 'clarification_answer';
 
-export type EditableField = 'name' | 'type' | 'vendor' | 'catalog' | 'rrid' | 'newReuse' | 'additional' | 'clone';
+type EditableField = 'name' | 'type' | 'vendor' | 'catalog' | 'rrid' | 'newReuse' | 'additional' | 'clone';
 
 export interface ChatEntities {
   type?: ResourceType;

@@ -3,9 +3,9 @@
 // EMPIAR, PDB, GISAID, dbGaP, EGA, MassIVE, MetaboLights, BioStudies, DOIs of Zenodo, Figshare, Dryad,
 // Mendeley Data, OSF, protocols.io).
 
-export type AccessionKind = 'dataset' | 'protocol' | 'sequence';
+type AccessionKind = 'dataset' | 'protocol' | 'sequence';
 
-export interface AccessionPattern {
+interface AccessionPattern {
   repository: string;
   /** Global, case-sensitive unless noted; group 1 (if any) is the accession, else the whole match. */
   re: RegExp;
@@ -14,7 +14,7 @@ export interface AccessionPattern {
   standalone: boolean;
 }
 
-export const ACCESSION_PATTERNS: readonly AccessionPattern[] = [
+const ACCESSION_PATTERNS: readonly AccessionPattern[] = [
   { repository: 'GEO', re: /\b(G(?:SE|SM|PL|DS)\d{3,8})\b/g, kind: 'dataset', standalone: true },
   { repository: 'SRA', re: /\b([SED]R[APRSXZ]\d{6,9})\b/g, kind: 'dataset', standalone: true },
   { repository: 'BioProject', re: /\b(PRJ(?:NA|EB|DB|CA)\d{3,9})\b/g, kind: 'dataset', standalone: true },

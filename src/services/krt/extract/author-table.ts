@@ -15,10 +15,10 @@ import { findVendor } from './vendors.ts';
 export type TableLayout = 'star' | 'elife' | 'typed' | 'resource';
 
 /** Why a table of the `resource` layout was taken (tables the STAR/eLife rules take have other reasons). */
-export const RESOURCE_COLUMNS_REASON = 'resource, source and identifier columns';
+const RESOURCE_COLUMNS_REASON = 'resource, source and identifier columns';
 type Role = 'type' | 'name' | 'source' | 'identifier' | 'additional';
 
-export interface TableWrapInfo {
+interface TableWrapInfo {
   /** Position among all table-wraps of the article (0-based, document order). */
   index: number;
   id: string;
@@ -35,7 +35,7 @@ export interface TableWrapInfo {
   element: XmlElement;
 }
 
-export interface AuthorTablePart {
+interface AuthorTablePart {
   table: TableWrapInfo;
   layout: TableLayout;
   /** Column roles, one per grid column. */
@@ -56,7 +56,7 @@ export interface AuthorTableResult {
 // Finding table-wraps with their context
 
 /** Every table-wrap of the article in document order, with heading and gap context. */
-export function listTableWraps(article: XmlElement): TableWrapInfo[] {
+function listTableWraps(article: XmlElement): TableWrapInfo[] {
   const out: TableWrapInfo[] = [];
   let heading = '';
   let gap = 0;

@@ -104,7 +104,7 @@ function duplicateKey(name: string, type: ResourceType): string {
 }
 
 /** The type an RRID of the row fixes, if any (the registry that issued it). */
-export function typeOfIdentifier(identifier: string): ResourceType | null {
+function typeOfIdentifier(identifier: string): ResourceType | null {
   for (const p of parseIdentifierText(identifier)) if (p.kind === 'rrid') return registryOf(p.value)?.resourceType ?? null;
   return null;
 }

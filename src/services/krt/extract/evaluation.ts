@@ -27,8 +27,8 @@ import { RESOURCE_TYPES, type KrtRow, type ResourceType } from './krt-row.ts';
 // ---- the split -------------------------------------------------------------------------------------------------
 
 /** Seed and size of the held-out set, chosen before the first extractor was written. */
-export const HELD_OUT_SEED = 2026_11_26;
-export const HELD_OUT_SHARE = 1 / 3;
+const HELD_OUT_SEED = 2026_11_26;
+const HELD_OUT_SHARE = 1 / 3;
 
 /** The development / held-out split of the author-table papers (by DOI; deterministic for a given list). */
 export function heldOutSplit(dois: readonly string[]): { development: string[]; heldOut: string[] } {

@@ -18,11 +18,11 @@ export const TEXT_EXTRACTOR_MODEL = shippedModelPresent() ? LEARNED_EXTRACTOR_MO
 
 // 2: broken RRIDs are written back as written; other table layouts.
 export const TABLE_EXTRACTOR_MODEL = 'krt-table-2';
-export type ExtractionProvider = 'jats-table' | 'text-pattern';
+type ExtractionProvider = 'jats-table' | 'text-pattern';
 /** auto: the author table if any, else the text; table / text: only that extractor (text skips author tables). */
 export type ExtractionMode = 'auto' | 'table' | 'text';
 
-export interface AuthorTableInfo {
+interface AuthorTableInfo {
   /** The table-wrap's id attribute ('' when it has none). */
   id: string;
   /** Position among the article's table-wraps (document order, 0-based). */

@@ -13,7 +13,7 @@
 import { parseRrid } from '../rrid/registry.ts';
 import { accessionKey, findAccessions } from './accessions.ts';
 
-export type IdentifierPartKind = 'catalog' | 'rrid' | 'unresolved-rrid' | 'accession' | 'url' | 'none' | 'other';
+type IdentifierPartKind = 'catalog' | 'rrid' | 'unresolved-rrid' | 'accession' | 'url' | 'none' | 'other';
 
 export interface IdentifierPart {
   kind: IdentifierPartKind;
@@ -97,7 +97,7 @@ export interface ParseIdentifierOptions {
 }
 
 /** The stock centre or database a SOURCE names, as the label its numbers are written with; null for a supplier. */
-export function repositoryLabelOfSource(source: string | undefined): string | null {
+function repositoryLabelOfSource(source: string | undefined): string | null {
   const text = source?.trim() ?? '';
   if (!text) return null;
   if (/jackson\s+lab|JAX/i.test(text) && !/immuno/i.test(text)) return 'JAX';

@@ -579,7 +579,7 @@ function nameKey(row: KrtRow): string {
 }
 
 /** Merges rows that share an identifier, or (without identifiers) the same type, name and vendor. */
-export function mergeRows(rows: readonly KrtRow[]): KrtRow[] {
+function mergeRows(rows: readonly KrtRow[]): KrtRow[] {
   const out: KrtRow[] = [];
   const byKey = new Map<string, number>();
   for (const row of rows) {

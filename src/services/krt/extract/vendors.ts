@@ -11,7 +11,7 @@ export interface Vendor {
   aliases: RegExp;
 }
 
-export const VENDORS: readonly Vendor[] = [
+const VENDORS: readonly Vendor[] = [
   { name: 'Abcam', aliases: /\babcam\b/i },
   { name: 'Cell Signaling Technology', aliases: /\bcell signa(l|ll)ing( technolog(y|ies))?\b|\bCST\b/i },
   { name: 'Sigma-Aldrich', group: 'Merck', aliases: /\bsigma[\s-]*(aldrich)?\b|\bmillipore\s*sigma\b|\baldrich\b/i },

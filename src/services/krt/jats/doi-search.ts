@@ -52,15 +52,6 @@ export function prepareDoiQuery(query: string): PreparedDoiQuery {
 }
 
 /**
- * Match score of an article for a query (0 = no match): 100 exact DOI, 80 DOI prefix, 60 DOI substring,
- * 40 title phrase, 20 + share of query words found in the title when all words are found; a title match gets
- * AS_WRITTEN_BONUS more when the title holds the phrase (or each word) with its accents as written.
- */
-export function doiMatchScore(article: SuggestableArticle, query: string): number {
-  return preparedMatchScore(article.doi.toLowerCase(), () => foldForMatching(article.title), prepareDoiQuery(query), article.title);
-}
-
-/**
  * doiMatchScore with the query prepared and the article's DOI already in lower case; the folded title is a string
  * (held in memory) or computed when the DOI alone does not decide; `title` is the title as stored.
  */

@@ -231,7 +231,7 @@ const CODE_POINTS: Record<string, number> = {
 };
 
 /** Names XML itself predefines; the pre-pass leaves them for the parser. Upper-case HTML5 aliases map onto them. */
-export const XML_PREDEFINED: Record<string, string> = { lt: '&lt;', gt: '&gt;', amp: '&amp;', quot: '&quot;', apos: '&apos;' };
+const XML_PREDEFINED: Record<string, string> = { lt: '&lt;', gt: '&gt;', amp: '&amp;', quot: '&quot;', apos: '&apos;' };
 const XML_PREDEFINED_ALIASES: Record<string, string> = { LT: '&lt;', GT: '&gt;', AMP: '&amp;', QUOT: '&quot;' };
 
 function buildTable(): Map<string, string> {
@@ -245,7 +245,7 @@ function buildTable(): Map<string, string> {
 }
 
 /** Named entity → decoded text (never one of the XML-special characters, see encodeForXml). */
-export const NAMED_ENTITIES: ReadonlyMap<string, string> = buildTable();
+const NAMED_ENTITIES: ReadonlyMap<string, string> = buildTable();
 
 /** Characters that must stay escaped in XML text and attribute values. */
 function encodeForXml(text: string): string {
@@ -277,7 +277,7 @@ function isXmlChar(cp: number): boolean {
 }
 
 /** Decodes one reference body (between & and ;). Unknown names come back as escaped literal text. */
-export function decodeReference(body: string): string {
+function decodeReference(body: string): string {
   if (body.startsWith('#')) {
     const hex = body[1] === 'x' || body[1] === 'X';
     const digits = body.slice(hex ? 2 : 1);

@@ -3,14 +3,14 @@
 import { childElements, findAll, firstChild, pathOf, textOf, type XmlElement } from './tree.ts';
 import { normalizeDoi } from './doi.ts';
 
-export interface ArticleAuthor {
+interface ArticleAuthor {
   surname: string;
   givenNames: string;
   /** "Surname Initials", e.g. "Sam IC" for I-Ching Sam; a collaboration's name as written. */
   display: string;
 }
 
-export type UnreadableArticleField = 'publication_date' | 'version';
+type UnreadableArticleField = 'publication_date' | 'version';
 
 export interface ArticleMetadata {
   /** Normalised DOI (lower case, `10.1101/…`), or '' when the document carries none. */
@@ -84,7 +84,7 @@ function monthFromName(text: string): number {
   return i + 1;
 }
 
-export function publicationDateOf(articleMeta: XmlElement | undefined): string {
+function publicationDateOf(articleMeta: XmlElement | undefined): string {
   if (!articleMeta) return '';
   const dates = childElements(articleMeta, 'pub-date');
   const rank = (el: XmlElement) => {

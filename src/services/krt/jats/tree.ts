@@ -214,22 +214,3 @@ export function pathOf(root: XmlElement | undefined, ...names: string[]): XmlEle
   for (const name of names) here = firstChild(here, name);
   return here;
 }
-
-/** Removes every element matching `match` (in place); returns how many were removed. */
-export function removeAll(root: XmlElement, match: (el: XmlElement) => boolean): number {
-  let removed = 0;
-  const walk = (el: XmlElement) => {
-    const kept: XmlNode[] = [];
-    for (const child of el.children) {
-      if (typeof child !== 'string' && match(child)) {
-        removed++;
-        continue;
-      }
-      if (typeof child !== 'string') walk(child);
-      kept.push(child);
-    }
-    el.children = kept;
-  };
-  walk(root);
-  return removed;
-}

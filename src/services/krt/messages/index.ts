@@ -10,7 +10,7 @@ import { en } from './en.ts';
 import type { KrtKey } from './en.ts';
 
 export type { KrtKey };
-export const krtMessages = new Catalogue<KrtKey>({ en, fr: en });
+const krtMessages = new Catalogue<KrtKey>({ en, fr: en });
 
 /** The translator of a page's language. */
 export function krtText(language: Language): Translate<KrtKey> {

@@ -50,7 +50,7 @@ import type { Words } from './shared.ts';
 const MIB = 1024 * 1024;
 
 /** Whether the page may fetch papers by DOI (PDI_KRT_PAGE_FETCH=true): fetching writes to the store. */
-export function pageFetchEnabled(env: NodeJS.ProcessEnv): boolean {
+function pageFetchEnabled(env: NodeJS.ProcessEnv): boolean {
   return env.PDI_KRT_PAGE_FETCH?.trim().toLowerCase() === 'true';
 }
 

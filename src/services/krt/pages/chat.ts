@@ -35,7 +35,7 @@ import { richMessage } from '../messages/index.ts';
 import type { KrtKey } from '../messages/index.ts';
 
 /** The last exchange, carried from POST /chat to the page it redirects to. */
-export interface ChatFlash {
+interface ChatFlash {
   /** The session it belongs to (a cookie of another session is ignored). */
   session: string;
   message: string | null;
@@ -45,14 +45,14 @@ export interface ChatFlash {
   exportUrl: string | null;
 }
 
-export const FLASH_COOKIE = 'krt_chat_turn';
+const FLASH_COOKIE = 'krt_chat_turn';
 const FLASH_SECONDS = 120;
 /** Cookies hold about 4 KB: long texts are cut (the table itself is always whole on the page). */
 const FLASH_TEXT = 1500;
 
 const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 
-export function flashCookie(flash: ChatFlash): string {
+function flashCookie(flash: ChatFlash): string {
   const value = Buffer.from(
     JSON.stringify({
       ...flash,
@@ -65,7 +65,7 @@ export function flashCookie(flash: ChatFlash): string {
 }
 
 /** The flash of `session` from the request's cookies, or null (absent, of another session, or unreadable). */
-export function readFlash(request: FastifyRequest, session: string | undefined): ChatFlash | null {
+function readFlash(request: FastifyRequest, session: string | undefined): ChatFlash | null {
   const cookie = request.headers.cookie;
   if (!cookie || !session) return null;
   for (const part of cookie.split(';')) {

@@ -18,10 +18,10 @@ import { richMessage } from '../messages/index.ts';
 import type { Words } from './shared.ts';
 
 /** Suggestions shown per row, and evidence papers listed per suggestion. */
-export const SUGGESTIONS_PER_ROW = 3;
-export const EVIDENCE_PER_SUGGESTION = 5;
+const SUGGESTIONS_PER_ROW = 3;
+const EVIDENCE_PER_SUGGESTION = 5;
 
-export interface RowSuggestion {
+interface RowSuggestion {
   rrid: string;
   confidence: number;
   reasoning: string;
@@ -34,7 +34,7 @@ export interface RowSuggestion {
   evidence: EvidencePaper[];
 }
 
-export type RowLookup =
+type RowLookup =
   /** The row writes a well-formed RRID: it is validated, not looked up. */
   | { kind: 'has-rrid' }
   /** A resource the paper made: no earlier paper can attest an RRID for it. */
@@ -138,7 +138,7 @@ const STATUS_BADGE: Record<string, { tone: string; icon: string; words: 'badge.v
   invalid: { tone: 'bad', icon: '✗', words: 'badge.invalid' },
 };
 
-export function validationBadge(v: RridValidation, w: Words): SafeHtml {
+function validationBadge(v: RridValidation, w: Words): SafeHtml {
   const known = STATUS_BADGE[v.status];
   const badge = known ? { ...known, words: w.t(known.words) } : { tone: 'neutral', icon: '', words: v.status };
   return html`<div class="rrid-check">

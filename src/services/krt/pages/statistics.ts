@@ -21,7 +21,7 @@ export const VENDORS_CHARTED = 15;
 const StatisticsPageQuery = Type.Object({ vendors: limitParam(VENDORS_CHARTED, VENDORS_MAX, 'vendors charted, most rows first') });
 
 /** The page's charts (the tests count their bars against the API's figures). */
-export function statisticsCharts(s: StoreStatistics, t: Translate<KrtKey>, loc: PageLocale, vendorsCharted = VENDORS_CHARTED): ChartSpec[] {
+function statisticsCharts(s: StoreStatistics, t: Translate<KrtKey>, loc: PageLocale, vendorsCharted = VENDORS_CHARTED): ChartSpec[] {
   const language = loc.language;
   const pct = (share: number | null) => (share === null ? null : loc.percent(share, 1));
   const interval = (i: [number, number] | null) =>

@@ -48,7 +48,7 @@ const SUPPLIERS = new Set([
   'AddexBio',
 ]);
 
-export interface CellosaurusItem {
+interface CellosaurusItem {
   /** The file's line on which the entry starts. */
   line: number;
   record: RegistryRecord | null;

@@ -92,7 +92,7 @@ export function calibratedProbability(calibration: Pick<Calibration, 'bins'> | n
   return bins[bins.length - 1].probability;
 }
 
-export interface ReliabilityRow {
+interface ReliabilityRow {
   /** Predicted-probability bin [from, to). */
   from: number;
   to: number;

@@ -16,9 +16,7 @@ import { distinctiveName, nameConsensus } from './consensus.ts';
 import type { ResourceType } from '../extract/krt-row.ts';
 import { ABSTAIN_BELOW, candidatePool, planQuery, scoreCandidates } from './suggest.ts';
 
-export type { Calibration, CalibrationBin, ScorePair } from './calibration-map.ts';
-export { calibratedProbability, fitIsotonic } from './calibration-map.ts';
-
+export type { Calibration, ScorePair } from './calibration-map.ts';
 export interface LopoQuery {
   paper: string;
   rrid: string;
@@ -80,7 +78,7 @@ export function leaveOnePaperOut(kb: RridKnowledgeBase, options: LopoOptions = {
   return results;
 }
 
-export function pairsOf(queries: readonly LopoQuery[]): ScorePair[] {
+function pairsOf(queries: readonly LopoQuery[]): ScorePair[] {
   return queries.flatMap((q) => q.returned.map((r) => ({ score: r.score, right: r.rrid === q.rrid })));
 }
 
@@ -118,14 +116,14 @@ export function calibrate(kb: RridKnowledgeBase, options: LopoOptions = {}): Cal
 }
 
 /** Papers split into `folds` groups (seeded shuffle, then round robin), each paper in exactly one. */
-export function foldsByPaper(papers: Iterable<string>, folds: number, seed: number): Map<string, number> {
+function foldsByPaper(papers: Iterable<string>, folds: number, seed: number): Map<string, number> {
   const list = [...new Set(papers)].sort();
   new Random(seed).shuffle(list);
   return new Map(list.map((paper, i) => [paper, i % folds]));
 }
 
 /** One query of the cross-validation, as the service would have answered it. */
-export interface HeldOutAnswer {
+interface HeldOutAnswer {
   paper: string;
   answerable: boolean;
   /** The first candidate was the paper's RRID. */
@@ -173,26 +171,4 @@ export function crossValidateSuggestions(queries: readonly LopoQuery[], folds = 
     }
   }
   return { folds, answers, predictions, reliability: reliability(predictions) };
-}
-
-export interface CalibrationCheck {
-  /** Expected calibration error over 10 equal-width probability bins, and the Brier score, on held-out pairs. */
-  ece: number;
-  brier: number;
-  trainPairs: number;
-  testPairs: number;
-}
-
-/** Two-fold version of the check (half the papers fit, half measured), kept for quick diagnostics. */
-export function crossCheckCalibration(queries: readonly LopoQuery[], seed = 1): CalibrationCheck {
-  const fold = foldsByPaper(
-    queries.map((q) => q.paper),
-    2,
-    seed,
-  );
-  const trainPairs = pairsOf(queries.filter((q) => fold.get(q.paper) === 0));
-  const testPairs = pairsOf(queries.filter((q) => fold.get(q.paper) === 1));
-  const map = { bins: fitIsotonic(trainPairs) };
-  const check = reliability(testPairs.map((pair) => ({ p: calibratedProbability(map, pair.score), right: pair.right })));
-  return { ece: check.ece, brier: check.brier, trainPairs: trainPairs.length, testPairs: testPairs.length };
 }

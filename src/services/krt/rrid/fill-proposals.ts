@@ -15,7 +15,7 @@ import { cleanResourceName, majority, type KbEntry, type RridKnowledgeBase } fro
 import { nameTokens } from './similarity.ts';
 import { answerRrids } from './suggest.ts';
 
-export type ProposalKind = 'rrid' | 'catalog';
+type ProposalKind = 'rrid' | 'catalog';
 
 export interface FillProposal {
   /** The row's position in the table. */

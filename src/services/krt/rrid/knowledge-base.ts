@@ -119,7 +119,7 @@ function softwareNameKey(name: string): string {
 }
 
 /** Observations a key resources table row gives (one per RRID; else one per vendor catalog; else software). */
-export function observationsOfRow(row: KrtRow): KbObservation[] {
+function observationsOfRow(row: KrtRow): KbObservation[] {
   const parts = parseIdentifierText(row.IDENTIFIER);
   const rrids = [...new Set(parts.filter((p) => p.kind === 'rrid').map((p) => p.value))];
   const broken = parts.filter((p) => p.kind === 'unresolved-rrid');

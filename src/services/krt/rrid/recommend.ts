@@ -18,7 +18,7 @@ import { vendorKey } from '../extract/vendors.ts';
 import { cleanResourceName, majority, type KbEntry, type RridKnowledgeBase } from './knowledge-base.ts';
 import { antibodyAttributes, nameTokens, weightedDice, type AntibodyAttributes } from './similarity.ts';
 
-export type RecommendationType = 'functional_equivalent' | 'alternative_vendor' | 'alternative_clone' | 'updated_version';
+type RecommendationType = 'functional_equivalent' | 'alternative_vendor' | 'alternative_clone' | 'updated_version';
 
 export interface RecommendQuery {
   resourceName: string;

@@ -52,7 +52,7 @@ export interface RridSuggestion {
   mentions: number;
 }
 
-export type MatchTier = 0 | 1 | 2;
+type MatchTier = 0 | 1 | 2;
 
 /** What ranking reads of a knowledge-base entry (a KbEntry, or one read back from the stored index). */
 export interface ScoredCandidate {
@@ -74,7 +74,7 @@ export const MAX_RETRIEVAL_FREQUENCY = 2000;
 export const ABSTAIN_BELOW = 0.5;
 
 /** The catalog number in what a client sent ("Cat# ab290", "ab290", "#9706S"). */
-export function queryCatalogKey(catalogNumber: string | undefined): string {
+function queryCatalogKey(catalogNumber: string | undefined): string {
   if (!catalogNumber?.trim()) return '';
   const parts = parseIdentifierText(catalogNumber);
   const catalog = parts.find((p) => p.kind === 'catalog')?.value ?? catalogNumber.trim().replace(/^#/, '');
@@ -116,7 +116,7 @@ export function comparedNames(entry: SuggestableEntry, plan: QueryPlan): { name:
 }
 
 /** Ranks retrieved entries (those with an RRID): eligibility, tiers, raw scores; best first. */
-export function scorePool(pool: Iterable<SuggestableEntry>, plan: QueryPlan, weight: (token: string) => number): ScoredCandidate[] {
+function scorePool(pool: Iterable<SuggestableEntry>, plan: QueryPlan, weight: (token: string) => number): ScoredCandidate[] {
   const scored: ScoredCandidate[] = [];
   for (const entry of pool) {
     if (!entry.rrid) continue;
@@ -169,7 +169,7 @@ export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): Scored
 }
 
 /** A name-only query: nothing but the name (and perhaps the type) to go by, so the papers' consensus answers it. */
-export function isNameOnly(query: RridQuery): boolean {
+function isNameOnly(query: RridQuery): boolean {
   return !query.catalogNumber?.trim() && !query.vendor?.trim();
 }
 
@@ -278,7 +278,7 @@ export function answerFromPool(
  * Name-only answers need this calibrated probability: a wrong answer to a bare name misleads more than none. Chosen by
  * cross-validation by paper on the tuning papers (bench cv): from 0.8, 2% of the answers were wrong.
  */
-export const NAME_ONLY_ANSWER_FROM = 0.8;
+const NAME_ONLY_ANSWER_FROM = 0.8;
 
 function consensusAnswer(
   pool: readonly SuggestableEntry[],

@@ -42,9 +42,9 @@ export interface StoredEntry {
   detail: StoredEntryDetail;
 }
 
-export type IndexKeyKind = 'catalog' | 'token';
+type IndexKeyKind = 'catalog' | 'token';
 
-export interface StoredKey {
+interface StoredKey {
   kind: IndexKeyKind;
   key: string;
   entry_id: number;
@@ -111,7 +111,7 @@ export interface SuggestionIndexReader {
 }
 
 /** A stored entry as ranking reads it. */
-export function suggestableOf(stored: StoredEntry): SuggestableEntry {
+function suggestableOf(stored: StoredEntry): SuggestableEntry {
   return {
     id: stored.id,
     rrid: stored.rrid,

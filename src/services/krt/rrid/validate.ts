@@ -24,7 +24,7 @@ import { parseRrid, resolverUrl } from './registry.ts';
 import type { RegistryEntry, RegistryEvidence } from './registry-knowledge.ts';
 
 /** Papers of the base that must write an identifier for it to be valid when its registry's dump is not imported. */
-export const MIN_ATTESTING_PAPERS = 2;
+const MIN_ATTESTING_PAPERS = 2;
 
 export type RridStatus = 'valid' | 'unverified' | 'invalid';
 

@@ -93,7 +93,7 @@ export const Validation = Type.Object({
 
 export const ValidateResponse = Type.Object({ success: Type.Literal(true), validation: Validation });
 
-export const RecommendBody = Type.Object(
+const RecommendBody = Type.Object(
   {
     resource_name: text('Name of the resource to find alternatives for.'),
     resource_type: Type.Optional(text('Resource type.')),

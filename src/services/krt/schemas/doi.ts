@@ -4,7 +4,7 @@ import { limitParam } from '../../../core/http/params.ts';
 import { Nullable } from '../../../core/http/schema.ts';
 import { MAX_TEXT, text } from './common.ts';
 
-export const SUGGESTIONS_DEFAULT_LIMIT = 10;
+const SUGGESTIONS_DEFAULT_LIMIT = 10;
 export const SUGGESTIONS_MAX_LIMIT = 50;
 
 export const DoiQuery = Type.Object({

@@ -8,7 +8,7 @@ import { DEMO_SESSION_ID } from './tables.ts';
 export const EXPORT_FORMATS = ['json', 'csv', 'excel'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const ExportParams = Type.Object({
+const ExportParams = Type.Object({
   session_id: Type.String({ maxLength: 200, description: 'Extraction session id (or a chat session id).', examples: [DEMO_SESSION_ID] }),
   format: choiceParam(EXPORT_FORMATS, 'json, csv or excel (any case).', { maxLength: 20, example: 'csv' }),
 });

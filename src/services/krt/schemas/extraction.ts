@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { Nullable } from '../../../core/http/schema.ts';
 import { text } from './common.ts';
 
-export const ExtractBody = Type.Object(
+const ExtractBody = Type.Object(
   {
     doi: text('DOI of a stored article.'),
     provider: Type.Optional(

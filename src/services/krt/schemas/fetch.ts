@@ -4,12 +4,12 @@ import { Nullable } from '../../../core/http/schema.ts';
 import { text } from './common.ts';
 
 // A real bioRxiv preprint (of the shared store's data): a generated demo DOI has no source to fetch from.
-export const FetchBody = Type.Object(
+const FetchBody = Type.Object(
   { doi: text('DOI of a bioRxiv or medRxiv preprint (10.1101/…; doi:…, https://doi.org/…, a bioRxiv URL and a vN suffix are accepted).') },
   { examples: [{ doi: '10.1101/2021.09.08.459408' }] },
 );
 
-export const FetchResponse = Type.Object({
+const FetchResponse = Type.Object({
   success: Type.Literal(true),
   doi: Type.String(),
   source: Type.String({ description: 'Where the JATS full text came from: biorxiv, medrxiv or europepmc.' }),

@@ -6,7 +6,7 @@ import { Nullable } from '../../../core/http/schema.ts';
 export const VENDORS_DEFAULT = 10;
 export const VENDORS_MAX = 50;
 
-export const StatisticsQuery = Type.Object({
+const StatisticsQuery = Type.Object({
   vendors: Type.Optional(limitParam(VENDORS_DEFAULT, VENDORS_MAX, 'vendors listed, most rows first')),
 });
 

@@ -6,7 +6,7 @@ import { KrtRow, MAX_TEXT } from './common.ts';
 /** The extraction session of demo article 10.1101/demo.2024.0004 (a name-based UUID: the same on every demo load). */
 export const DEMO_SESSION_ID = 'eaf61353-b567-5230-b0a2-6c01d43014b2';
 
-export const SessionParams = Type.Object({
+const SessionParams = Type.Object({
   session_id: Type.String({ maxLength: 200, description: 'Extraction session id.', examples: [DEMO_SESSION_ID] }),
 });
 
@@ -14,7 +14,7 @@ export const SessionParams = Type.Object({
  * Where each row of a text-extracted table came from (not a KRT column: the row keeps exactly the six). The
  * confidence is the extractor's probability, calibrated by cross-validation by paper (docs/krt.md).
  */
-export const RowEvidence = Type.Object({
+const RowEvidence = Type.Object({
   sentence: Type.String({ description: 'The sentence of the methods text the row was found in.' }),
   confidence: Type.Number({
     minimum: 0,
@@ -52,7 +52,7 @@ export const SessionResponse = Type.Object({
   }),
 });
 
-export const DoiPathParams = Type.Object({
+const DoiPathParams = Type.Object({
   '*': Type.String({
     maxLength: MAX_TEXT,
     description: 'The DOI (e.g. 10.1101/2021.09.08.459408), its slash raw or written %2F; any form check-doi-local accepts.',

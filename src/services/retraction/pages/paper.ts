@@ -34,7 +34,7 @@ export function yearSpan(years: readonly string[]): string[] {
 }
 
 /** The per-year split of a paper's citations: before or on the notice day, and after it (null without a notice date). */
-export function citationSplit(c: PaperCitations): { years: string[]; before: number[]; after: number[] } | null {
+function citationSplit(c: PaperCitations): { years: string[]; before: number[]; after: number[] } | null {
   if (!c.paper.retraction_date) return null;
   const years = yearSpan(Object.keys(c.citations_by_year));
   return {

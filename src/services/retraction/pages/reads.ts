@@ -1,21 +1,7 @@
 // Reads the pages need beyond the API's functions, written here beside the pages on the service's typed database:
 // the kind of notice of search results (the autocomplete body does not carry it), a record's descriptive fields
 // (the citations body carries the few the API contract names) and the search form's lists of subjects and countries.
-import type { Nature } from '../nature.ts';
 import type { RetractionDb } from '../tables.ts';
-
-/** The kind of notice of each record id found. */
-export async function naturesOf(db: RetractionDb, recordIds: readonly string[]): Promise<Map<string, Nature>> {
-  const found = new Map<string, Nature>();
-  if (recordIds.length === 0) return found;
-  const rows = await db
-    .selectFrom('retraction_papers')
-    .select(['record_id', 'nature'])
-    .where('record_id', 'in', [...new Set(recordIds)])
-    .execute();
-  for (const r of rows) found.set(r.record_id, r.nature);
-  return found;
-}
 
 export interface RecordDetails {
   author: string;

@@ -10,13 +10,13 @@
 import { findVendor } from '../vendors.ts';
 import { genericTableRows } from '../author-table.ts';
 import { formatIdentifier, identifierKeys, parseIdentifierText } from '../identifier.ts';
-import type { KrtRow, ResourceType } from '../krt-row.ts';
+import type { KrtRow } from '../krt-row.ts';
 import { mentionRow, mentionsOfUnit, type MentionRule } from '../text-extractor.ts';
-import type { Gazetteer, GazetteerStats, PaperContribution } from './gazetteer.ts';
+import type { Gazetteer, PaperContribution } from './gazetteer.ts';
 import { nameKey, wordsOf, type Word } from './names.ts';
 import type { ArticleText } from './sentences.ts';
 
-export type PatternKind =
+type PatternKind =
   | 'anti'
   | 'antibody'
   | 'cells'
@@ -30,7 +30,7 @@ export type PatternKind =
   | 'product'
   | 'construct'
   | 'instrument';
-export type Origin = `rule:${MentionRule}` | 'table' | 'gazetteer' | `pattern:${PatternKind}`;
+type Origin = `rule:${MentionRule}` | 'table' | 'gazetteer' | `pattern:${PatternKind}`;
 
 export interface CandidateMention {
   origin: Origin;
@@ -126,7 +126,7 @@ const TRAILING_GENERIC =
   /\s+(?:cells?|cell lines?|lines?|mice|mouse|rats|flies|fish|zebrafish|worms|antibod(?:y|ies)|software|package|plasmids?|strains?)$/i;
 
 /** The key that groups mentions of one resource: normalised words, without leading articles or trailing kind words. */
-export function groupKey(surface: string): string {
+function groupKey(surface: string): string {
   return nameKey(
     surface
       .replace(LEADING, '')
@@ -329,5 +329,3 @@ export function vendorOf(candidate: Candidate, text: ArticleText): string {
   }
   return '';
 }
-
-export type { GazetteerStats, ResourceType };

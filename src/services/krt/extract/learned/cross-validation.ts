@@ -7,7 +7,6 @@
 import { reliability, type Reliability } from '../../rrid/calibration-map.ts';
 import { heldOutSplit, paperFolds, report, scorePaper, type PaperScore, type Report } from '../evaluation.ts';
 import { identifierKeys } from '../identifier.ts';
-import type { KrtRow } from '../krt-row.ts';
 import { extractFromText } from '../text-extractor.ts';
 import { matchTokens } from '../evaluation.ts';
 import { LearnedExtractor, namesGoldRow, trainExtractor, type TrainingPaper } from './model.ts';
@@ -89,5 +88,3 @@ export function evaluateHeldOut(papers: readonly EvaluationPaper[], options: Eva
     thresholds,
   };
 }
-
-export type { KrtRow };

@@ -149,13 +149,13 @@ function fitScorer(prepared: readonly Prepared[]): { gazetteer: Gazetteer; logis
   return { gazetteer, logistic, examples: examples.length, positives };
 }
 
-export interface PaperPrediction {
+interface PaperPrediction {
   doi: string;
   scored: { row: KrtRow; sentence: string; score: number; label: boolean }[];
 }
 
 /** Out-of-fold scores: each paper scored by a model fitted on the other folds' papers. */
-export function outOfFoldScores(papers: readonly TrainingPaper[], folds: number, seed: number): PaperPrediction[] {
+function outOfFoldScores(papers: readonly TrainingPaper[], folds: number, seed: number): PaperPrediction[] {
   const prepared = prepare(papers);
   const fold = paperFolds(
     papers.map((p) => p.doi),
@@ -187,7 +187,7 @@ export function outOfFoldScores(papers: readonly TrainingPaper[], folds: number,
  * (A first rule, "highest recall with precision at least 0.7", was dropped on the development set before any
  * held-out figure was measured: a few papers with one kept row each satisfy it at near-zero recall.)
  */
-export const THRESHOLD_RULE = 'highest out-of-fold macro F1 over thresholds 0.05..0.95 of the calibrated probability';
+const THRESHOLD_RULE = 'highest out-of-fold macro F1 over thresholds 0.05..0.95 of the calibrated probability';
 
 function chooseThreshold(predictions: readonly PaperPrediction[], bins: CalibrationBin[]): number {
   const rows = predictions.map((p) => p.scored.map((s) => ({ p: calibratedProbability({ bins }, s.score), label: s.label })));

@@ -5,7 +5,7 @@
 import type { XmlElement } from '../../jats/tree.ts';
 import { collectUnits, type TextUnit } from '../text-extractor.ts';
 
-export interface Sentence {
+interface Sentence {
   text: string;
   /** Index of the unit (paragraph, caption, list item) it belongs to, and its offset there. */
   unit: number;
@@ -25,7 +25,7 @@ const NO_BREAK_BEFORE =
   /(?:\b(?:e\.g|i\.e|et al|etc|vs|approx|ca|cf|Fig|Figs|Ref|Refs|Suppl|Cat|cat|no|No|nos|Dr|Inc|Ltd|Co|Corp|St|min|sec|hr|conc|Ex|Em|resp|spp|sp|var|ver|v)\.)$/;
 
 /** Sentence spans of a text: a break after . ! ? followed by space and a capital, digit or bracket. */
-export function sentenceSpans(text: string): { start: number; end: number }[] {
+function sentenceSpans(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   let start = 0;
   const re = /[.!?](?=\s+[A-Z0-9(\[“"])/g;
