@@ -15,8 +15,8 @@ import type { ExportPaper } from './repository.ts';
 import { NATURES } from './nature.ts';
 import type { Nature, NatureFilter } from './nature.ts';
 import type { RetractionDb } from './tables.ts';
-import { PAPER_DATASETS } from './reports.ts';
-import type { Download, ExportFormat } from './reports.ts';
+import { PAPER_DATASETS } from './answers.ts';
+import type { Download, ExportFormat } from './answers.ts';
 
 import { FACET_SIZE, SEARCH_MIN_QUERY, SEARCH_ORDER } from './search-limits.ts';
 export { SEARCH_MAX_LIMIT, SEARCH_MIN_QUERY } from './search-limits.ts';

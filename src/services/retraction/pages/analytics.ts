@@ -14,7 +14,7 @@ import { AGGREGATES } from '../aggregates.ts';
 import type { AnalyticsTables } from '../aggregates.ts';
 import { NATURES, NATURE_FILTERS } from '../nature.ts';
 import type { NatureFilter } from '../nature.ts';
-import { PAPER_DATASETS, postRetractionReport, storedAggregate } from '../reports.ts';
+import { PAPER_DATASETS, postRetractionReport, storedAggregate } from '../answers.ts';
 import { dataSource } from '../repository.ts';
 import { PostRetractionQuery } from '../schemas/analytics.ts';
 import { TIME_FILTERS, TIMING_BUCKETS } from '../windows.ts';

@@ -10,7 +10,7 @@ import type { RawPageInput } from '../../../core/pages/page.ts';
 import { errorNote, pageProblem } from '../../../core/pages/replies.ts';
 import type { PageProblem, PageResult } from '../../../core/pages/replies.ts';
 import type { ServiceApp } from '../../../core/service.ts';
-import { postRetractionReport } from '../reports.ts';
+import { postRetractionReport } from '../answers.ts';
 import { NATURE_FILTERS } from '../nature.ts';
 import { DATE_FILTERS, SEARCH_MIN_QUERY, TEXT_FILTERS, checkFilters, countMatches, filterParams, searchPapers } from '../paper-search.ts';
 import type { Facets, FacetValue, SearchFilters, SearchResult } from '../paper-search.ts';

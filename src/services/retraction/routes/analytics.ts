@@ -5,7 +5,7 @@ import type { RetractionState } from '../state.ts';
 import { badRequest } from '../../../core/http/errors.ts';
 import { cleanText } from '../../../core/http/params.ts';
 import { EXPORT_CONTENT_TYPES } from '../../../core/export/index.ts';
-import { analyticsDataCsv, analyticsDataReport, postRetractionReport, realtimeReport } from '../reports.ts';
+import { analyticsDataCsv, analyticsDataReport, postRetractionReport, realtimeReport } from '../answers.ts';
 import { REALTIME_CACHE_SECONDS, analyticsDataSchema, postRetractionSchema, realtimeSchema } from '../schemas/analytics.ts';
 
 export function analyticsRoutes(scope: ServiceApp, ctx: ServingContext<RetractionState>): void {
