@@ -1,4 +1,4 @@
-// Pages' forms that post. Their bodies read (acceptFormBodies); defineForm, definePage's counterpart for a form whose
+// Pages' forms that post (their bodies are read by form-bodies.ts). defineForm, definePage's counterpart for a form whose
 // values stay out of URLs or that changes something: the body validated by the API's schema, `act` then `render`,
 // every refusal drawn as a page. Forms that change something (a chat message, a new chat) are refused when another
 // site sent them: a page elsewhere could otherwise make a visitor's browser post them with the visitor's cookies.
@@ -9,28 +9,6 @@ import type { TSchema } from 'typebox';
 import { HttpError } from '../http/errors.ts';
 import type { ServiceApp } from '../service.ts';
 
-/** What a page's form may post: a few fields of text, far below this. */
-const FORM_BODY_LIMIT = 16 * 1024;
-
-/**
- * A browser's form body (application/x-www-form-urlencoded) read into its fields, in this scope (the API takes JSON):
- * a name given once is a string, a name given again a list of its values. Added once per scope, whichever page asks.
- */
-export function acceptFormBodies(app: ServiceApp): void {
-  if (app.hasContentTypeParser('application/x-www-form-urlencoded')) return;
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
-    (_request, body, done) => {
-      const fields: Record<string, string | string[]> = {};
-      for (const [name, value] of new URLSearchParams(String(body))) {
-        const had = fields[name];
-        fields[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
-      }
-      done(null, fields);
-    },
-  );
-}
 import type { PageKit } from './index.ts';
 import { validationProblem } from './page.ts';
 import type { Parsed, RawPageInput } from './page.ts';

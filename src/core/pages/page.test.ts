@@ -14,7 +14,8 @@ import { testService } from '../../../test/support/probe-service.ts';
 import { textOf } from '../../../test/support/pages.ts';
 import { barChart, html } from './index.ts';
 import { chartKey } from './chart-key.ts';
-import { acceptFormBodies, defineForm, sameOriginForm } from './forms.ts';
+import { acceptFormBodies } from './form-bodies.ts';
+import { defineForm, sameOriginForm } from './forms.ts';
 import { definePage } from './page.ts';
 import { pageErrors, pageProblem, sendPage } from './replies.ts';
 

@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { validationMessage } from '../http/errors.ts';
-import { acceptFormBodies } from './forms.ts';
+import { acceptFormBodies } from './form-bodies.ts';
 import type { AjvError } from '../http/errors.ts';
 import type { ServiceApp } from '../service.ts';
 import type { ChartSpec } from './charts.ts';

@@ -9,7 +9,7 @@ import { chatPages } from './chat.ts';
 import { lookupPage } from './lookup.ts';
 import { paperPage } from './paper.ts';
 import { pageErrors } from '../../../core/pages/replies.ts';
-import { acceptFormBodies } from '../../../core/pages/forms.ts';
+import { acceptFormBodies } from '../../../core/pages/form-bodies.ts';
 import { statisticsPage } from './statistics.ts';
 import { buildPages } from './build.ts';
 import { krtText } from '../messages/index.ts';
