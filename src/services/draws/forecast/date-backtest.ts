@@ -7,10 +7,9 @@
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
-import { ACTIVE_DAYS } from './rolling-origin.ts';
+import { ACTIVE_DAYS, panelOf } from './rolling-origin.ts';
 import { median, quantile } from './statistics.ts';
 import { walkForward } from './walk-forward.ts';
-import type { PanelCategory } from './walk-forward.ts';
 
 /** One served next-draw date range, as of a day, beside the next draw that followed. */
 export interface AsOfDateRecord {
@@ -32,13 +31,7 @@ export interface AsOfDateRecord {
  */
 export function asOfDayDateRecords(categories: readonly CategoryDrawsInput[], from: string, to: string, everyDays = 7): AsOfDateRecord[] {
   if (!(Number.isInteger(everyDays) && everyDays >= 1)) throw new RangeError(`everyDays must be a positive integer, got ${everyDays}`);
-  const panel: PanelCategory[] = categories.map((c) => ({
-    id: c.id,
-    slug: c.slug,
-    draws: [...c.draws]
-      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.roundSortKey ?? 0) - (b.roundSortKey ?? 0))
-      .map((d) => ({ day: dayNumber(d.date), crs: d.crs, invitations: d.invitations })),
-  }));
+  const panel = panelOf(categories);
   const walk = walkForward(panel);
   const records: AsOfDateRecord[] = [];
   for (let day = dayNumber(from); day <= dayNumber(to); day += everyDays) {

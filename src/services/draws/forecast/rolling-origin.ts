@@ -52,19 +52,24 @@ export interface OriginRecord {
   } | null;
 }
 
-/** One record per (origin, horizon); see the file comment. */
-export function rollingOriginRecords(
-  categories: readonly CategoryDrawsInput[],
-  from: string,
-  onOrigin?: (done: number, total: number) => void,
-): OriginRecord[] {
-  const panel: PanelCategory[] = categories.map((c) => ({
+/** Each category's draws in date order (ties by round), as day numbers: what the walk-forward reads. */
+export function panelOf(categories: readonly CategoryDrawsInput[]): PanelCategory[] {
+  return categories.map((c) => ({
     id: c.id,
     slug: c.slug,
     draws: [...c.draws]
       .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.roundSortKey ?? 0) - (b.roundSortKey ?? 0))
       .map((d) => ({ day: dayNumber(d.date), crs: d.crs, invitations: d.invitations })),
   }));
+}
+
+/** One record per (origin, horizon); see the file comment. */
+export function rollingOriginRecords(
+  categories: readonly CategoryDrawsInput[],
+  from: string,
+  onOrigin?: (done: number, total: number) => void,
+): OriginRecord[] {
+  const panel = panelOf(categories);
   // The walk-forward of all the data, truncated to each origin by forecastPanel: the same as recomputing it
   // from the draws known then (every point uses only what was known when it was made), without the cost.
   const walk = walkForward(panel);
