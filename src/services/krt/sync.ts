@@ -11,7 +11,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { ImportRefusedError } from '../../core/import.ts';
 import type { ImportReport } from '../../core/import.ts';
+import { HttpError } from '../../core/http/errors.ts';
 import type { ImporterDefinition, ServiceContext } from '../../core/service.ts';
 import { DownloadError, download, redactUrl } from '../../core/sync/download.ts';
 import type { DownloadOptions } from '../../core/sync/download.ts';
@@ -19,6 +21,7 @@ import { syncSettings } from '../../core/sync/source.ts';
 import type { SyncDefinition } from '../../core/sync/source.ts';
 import { normalizeDoi, storePathOfDoi } from './jats/index.ts';
 import { FetchRefusedError, checkUrl, fetchPolicy, guardedFetch } from './fetch-guard.ts';
+import { importPath } from './import.ts';
 import { getArticle, pickBestSession, sessionsOfDoi } from './repository.ts';
 import type { KrtTables } from './tables.ts';
 
@@ -324,4 +327,17 @@ export async function fetchArticles(
     });
   }
   return { papers, errors, report: report ?? null };
+}
+
+/**
+ * One DOI fetched and imported for a client that is waiting (the fetch route, the build page): fewer download retries
+ * than the command line, and an import the guards refuse is a 409. `importPath` is what B's `importers.store.run` calls.
+ */
+export async function fetchForWaitingClient(ctx: ServiceContext, doi: string): Promise<FetchRun> {
+  try {
+    return await fetchArticles(ctx, importPath, [doi], { download: { retries: 2 } });
+  } catch (error) {
+    if (error instanceof ImportRefusedError) throw new HttpError(409, error.message, 'IMPORT_REFUSED');
+    throw error;
+  }
 }

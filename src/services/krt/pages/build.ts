@@ -17,9 +17,8 @@ import { Worker } from 'node:worker_threads';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { HttpError, badRequest, notFound } from '../../../core/http/errors.ts';
+import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
-import { ImportRefusedError } from '../../../core/import.ts';
 import { defineForm, sameOriginForm } from '../../../core/pages/forms.ts';
 import { html } from '../../../core/pages/index.ts';
 import type { PageKit, PageLocale, SafeHtml } from '../../../core/pages/index.ts';
@@ -31,14 +30,13 @@ import type { KrtAnswers } from '../answers.ts';
 import { newChatState } from '../chat/index.ts';
 import type { FileExtraction } from '../extract/index.ts';
 import type { WorkerReply, WorkerRequest } from '../extract/extract-worker.ts';
-import { importPath } from '../import.ts';
 import { normalizeDoi } from '../jats/index.ts';
 import { stripDoctype } from '../jats/entities.ts';
 import type { KrtKey } from '../messages/index.ts';
 import { saveChatState } from '../repository.ts';
 import { RATE_LIMITS, parseDoi } from '../routes/common.ts';
 import { DoiBodyIn } from '../schemas/doi.ts';
-import { MAX_JATS_BYTES, fetchArticles } from '../sync.ts';
+import { MAX_JATS_BYTES, fetchForWaitingClient } from '../sync.ts';
 import type { KrtDatabase } from '../tables.ts';
 import type { Translate } from '../../../core/i18n/catalogue.ts';
 import { paperHref } from './lookup.ts';
@@ -262,14 +260,7 @@ export function buildPages(
         const doi = parseDoi(body.doi);
         if ((await answers.checkDoi(doi)).available) return { doi, failure: null };
         if (!fetchEnabled) throw notFound(wordsOf(locale).t('error.fetchDisabled'), 'NOT_ENABLED');
-        let run;
-        try {
-          // The page's client is waiting: the fetch route's retries.
-          run = await fetchArticles(ctx, importPath, [doi], { download: { retries: 2 } });
-        } catch (error) {
-          if (error instanceof ImportRefusedError) throw new HttpError(409, error.message, 'IMPORT_REFUSED');
-          throw error;
-        }
+        const run = await fetchForWaitingClient(ctx, doi);
         const failure = run.errors[0];
         return { doi, failure: failure ? { status: failure.status, error: failure.error } : null };
       },

@@ -3,10 +3,8 @@
 import { HttpError, notFound } from '../../../core/http/errors.ts';
 import { rateLimitedGroup } from '../../../core/http/rate-limit.ts';
 import { withAliases } from '../../../core/http/service-app.ts';
-import { ImportRefusedError } from '../../../core/import.ts';
 import { fetchSchema } from '../schemas/fetch.ts';
-import { fetchArticles } from '../sync.ts';
-import { importPath } from '../import.ts';
+import { fetchForWaitingClient } from '../sync.ts';
 import { ADDRESSES, RATE_LIMITS, parseDoi } from './common.ts';
 import type { ServiceRoutes } from '../../../core/service.ts';
 import type { KrtState } from '../state.ts';
@@ -22,15 +20,7 @@ export const fetchRoutes: ServiceRoutes<KrtState> = async (app, ctx) => {
         async (request) => {
           requireAdmin(request, ctx.config.env.PDI_KRT_ADMIN_TOKEN);
           const doi = parseDoi(request.body.doi);
-          let run;
-          try {
-            // Fewer retries than the command line: a client is waiting.
-            // importPath is what krtService.importers.store.run calls (the service module cannot be imported here: a cycle).
-            run = await fetchArticles(ctx, importPath, [doi], { download: { retries: 2 } });
-          } catch (error) {
-            if (error instanceof ImportRefusedError) throw new HttpError(409, error.message, 'IMPORT_REFUSED');
-            throw error;
-          }
+          const run = await fetchForWaitingClient(ctx, doi);
           const failure = run.errors[0];
           if (failure) {
             if (failure.status === 404) throw notFound(failure.error);
