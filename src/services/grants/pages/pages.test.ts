@@ -329,6 +329,53 @@ describeEachDatabase(
         }
       }
     });
+
+    it('the recipients and statistics pages name the largest recipients as the API does in their language; each link finds its agreements', async () => {
+      const named = async (language: 'en' | 'fr') =>
+        ((await h.get(`${SPEC}/recipients/?lang=${language}`)).body.top_recipients as { recipient_legal_name: string }[]).map(
+          (r) => r.recipient_legal_name,
+        );
+      const [english, french] = [await named('en'), await named('fr')];
+      assert.ok(
+        french.some((name, i) => name !== english[i]),
+        'a top recipient named in French',
+      );
+      const links = (body: string) =>
+        [...body.matchAll(/<a href="\/recipient\?([^"]*)">([^<]*)<\/a>/g)].map((m) => ({
+          target: new URLSearchParams(m[1].replace(/&amp;/g, '&')),
+          text: textOf(m[2]),
+        }));
+      for (const [language, expected] of [
+        ['en', english],
+        ['fr', french],
+      ] as const) {
+        const shown = links((await page(`/recipients?lang=${language}`)).body);
+        assert.deepEqual(
+          shown.map((l) => l.text),
+          expected,
+          language,
+        );
+        const charted = tableRows(figures((await page(`/statistics?lang=${language}`)).body).get('largest-recipients')!).map((r) => r[0]);
+        assert.deepEqual(charted, expected.slice(0, charted.length), `/statistics ${language}`);
+        assert.ok(charted.length > 0);
+        // each link is the recipient's page, in the same language, listing that recipient's agreements
+        for (const [i, link] of shown.entries()) {
+          assert.equal(link.target.get('name'), english[i], `${language} #${i}`);
+          assert.equal(link.target.get('lang'), language);
+          const mine = h.rows
+            .filter((r) => r.recipient_legal_name === english[i])
+            .sort((a, b) => b.agreement_value_cents - a.agreement_value_cents || a.id - b.id);
+          const target = await page(`/recipient?${link.target}`);
+          assert.equal(target.status, 200, link.text);
+          const ids = [...target.body.matchAll(/<th scope="row"><a href="\/grants\/(\d+)[^"]*">/g)].map((m) => Number(m[1]));
+          assert.deepEqual(
+            ids,
+            mine.slice(0, AGREEMENTS_PER_PAGE).map((r) => r.id),
+            link.text,
+          );
+        }
+      }
+    });
   },
   { migrations: grantsService.migrations },
 );

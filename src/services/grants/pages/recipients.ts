@@ -10,6 +10,7 @@ import { barChart, html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
+import { recipientsIn } from '../aggregate-labels.ts';
 import type { GrantsRecipients } from '../aggregates.ts';
 import { grantsByIds, readAggregate } from '../repository.ts';
 import type { Grant } from '../schemas/grant.ts';
@@ -65,8 +66,12 @@ function lookupForm(name: string, w: Words): SafeHtml {
   </form>`;
 }
 
-/** The largest recipients, linked to their pages. */
+/**
+ * The largest recipients, named in the page's language as GET /api/recipients/ names them (recipientsIn), each
+ * linked to its page by its English legal name: the name its agreements are looked up by.
+ */
 function largestTable(r: GrantsRecipients, w: Words): SafeHtml {
+  const shown = recipientsIn(r, w.loc.language).top_recipients;
   const { t } = w;
   return html`<div class="table-scroll">
     <table class="data">
@@ -87,7 +92,7 @@ function largestTable(r: GrantsRecipients, w: Words): SafeHtml {
           (x, i) =>
             html`<tr>
               <td class="num">${i + 1}</td>
-              <th scope="row"><a href="${recipientHref(x.recipient_legal_name)}">${x.recipient_legal_name}</a></th>
+              <th scope="row"><a href="${recipientHref(x.recipient_legal_name)}">${shown[i].recipient_legal_name}</a></th>
               <td class="num">${dollars(x.total_value, w)}</td>
               <td class="num">${count(x.grant_count, w)}</td>
               <td class="num">${dollars(x.avg_value, w)}</td>

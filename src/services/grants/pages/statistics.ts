@@ -13,7 +13,7 @@ import { readAggregate } from '../repository.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import type { GrantsSearch } from '../search/grants-search.ts';
 import type { DepartmentTotal } from '../search/memory-search.ts';
-import { comprehensiveIn } from '../aggregate-labels.ts';
+import { comprehensiveIn, recipientsIn } from '../aggregate-labels.ts';
 import { bigDollars, codeLabel, count, dollars, horizontalBars, millions, provinceName, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -33,7 +33,8 @@ function dashboardCharts(
   const totalMillions = t('money.totalMillions');
   const years = stats.by_year;
   const topDepartments = departments.slice(0, TOP_DEPARTMENTS);
-  const topRecipients = recipients.top_recipients.slice(0, TOP_RECIPIENTS_CHARTED);
+  // named as GET /api/recipients/ names them in this language
+  const topRecipients = recipientsIn(recipients, language).top_recipients.slice(0, TOP_RECIPIENTS_CHARTED);
   return [
     barChart({
       id: 'value-by-year',
