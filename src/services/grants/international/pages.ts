@@ -8,6 +8,7 @@ import { barChart, html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import type { ParameterRefusal } from '../../../core/pages/page.ts';
+import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import { alpha3Of, choroplethMap, worldMapCodes } from '../../../core/pages/world-map.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { bigDollars, count, dollars, horizontalBars, millions, option, pageRefusal, pager, wordsOf } from '../pages/shared.ts';
@@ -66,17 +67,6 @@ function searchRefusal(refusal: ParameterRefusal, w: Words): string | undefined 
   if (refusal.name === 'start_from' || refusal.name === 'start_to') return w.t('intl.badDate', { name: refusal.name, value });
   if (refusal.name === 'q') return w.t('intl.longQuery');
   return pageRefusal(refusal, w, MAX_PAGE);
-}
-
-function projectRow(p: Project, w: Words): SafeHtml {
-  return html`<tr>
-    <td><a href="/international/projects/${encodeURIComponent(p.project_number)}">${inLanguage(w, p.title_en, p.title_fr)}</a></td>
-    <td>${p.project_number}</td>
-    <td>${p.countries.map((c) => allocationName(c, w)).join(', ') || '–'}</td>
-    <td>${statusLabel(p.status, w)}</td>
-    <td>${w.loc.date(p.start_date)}</td>
-    <td class="num">${dollars(p.maximum_contribution, w)}</td>
-  </tr>`;
 }
 
 function internationalNav(w: Words): SafeHtml {
@@ -194,30 +184,31 @@ function searchFormOf(filters: ProjectQuery, stats: InternationalStats, w: Words
   </form>`;
 }
 
-/** The projects found, a table of one page of them. */
+/** The projects found, a table of one page of them (each titled in the page's language). */
 function resultsTable(results: Project[], w: Words): SafeHtml | string {
   const { t } = w;
   if (results.length === 0) return '';
-  return html`<div class="table-scroll">
-    <table class="data">
-      <caption class="visually-hidden">
-        ${t('intl.search.caption')}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">${t('intl.title')}</th>
-          <th scope="col">${t('intl.number')}</th>
-          <th scope="col">${t('intl.countries')}</th>
-          <th scope="col">${t('intl.status')}</th>
-          <th scope="col">${t('intl.start')}</th>
-          <th scope="col" class="num">${t('intl.contribution')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${results.map((p) => projectRow(p, w))}
-      </tbody>
-    </table>
-  </div>`;
+  return recordTable({
+    caption: t('intl.search.caption'),
+    hiddenCaption: true,
+    columns: [
+      t('intl.title'),
+      t('intl.number'),
+      t('intl.countries'),
+      t('intl.status'),
+      t('intl.start'),
+      numericColumn(t('intl.contribution')),
+    ],
+    rows: results,
+    cells: (p) => [
+      html`<a href="/international/projects/${encodeURIComponent(p.project_number)}">${inLanguage(w, p.title_en, p.title_fr)}</a>`,
+      p.project_number,
+      p.countries.map((c) => allocationName(c, w)).join(', ') || '–',
+      statusLabel(p.status, w),
+      w.loc.date(p.start_date),
+      dollars(p.maximum_contribution, w),
+    ],
+  });
 }
 
 /** One project: every field labelled, its countries and sectors linked to their searches. */

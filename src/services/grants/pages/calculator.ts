@@ -7,6 +7,7 @@ import { HttpError } from '../../../core/http/errors.ts';
 import { barChart, chartFigure, escapeHtml, externalLink, html, trustedHtml, untranslated } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
+import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredCalculator } from '../aggregates.ts';
 import {
@@ -207,130 +208,91 @@ function contributionTable(c: CalculatorResponse['calculation'], w: Words): Safe
 /** The share year by year (with the grant that took most of it), and the grants that took most over all years. */
 function shareTables(answer: CalculatorResponse, w: Words): SafeHtml {
   const { t } = w;
-  const past = answer.yearly_breakdown;
+  const byYear = recordTable({
+    caption: t('calc.byYearCaption'),
+    hiddenCaption: true,
+    columns: [
+      t('common.fiscalYear'),
+      numericColumn(t('calc.running')),
+      numericColumn(t('calc.revenue')),
+      numericColumn(t('calc.yourShare')),
+      t('calc.largest'),
+    ],
+    rows: answer.yearly_breakdown,
+    cells: (y) => {
+      const top = y.top_projects[0];
+      return [
+        y.fiscal_year,
+        count(y.grant_count, w),
+        bigDollars(y.federal_revenue, w),
+        dollars(y.user_share, w),
+        top
+          ? html`<a href="/grants/${top.id}">${top.title || t('common.untitled')}</a> — ${top.recipient} (${dollars(top.user_share, w)})`
+          : '—',
+      ];
+    },
+  });
+  const top = recordTable({
+    caption: t('calc.topCaption'),
+    hiddenCaption: true,
+    columns: [t('common.agreement'), t('common.recipient'), numericColumn(t('calc.agreementValue')), numericColumn(t('calc.yourShare'))],
+    rows: answer.grant_shares,
+    cells: (g) => [
+      html`<a href="/grants/${g.id}">${g.title || t('common.untitled')}</a>`,
+      html`<a href="${recipientHref(g.recipient)}">${g.recipient}</a>`,
+      dollars(g.total_value, w),
+      dollars(g.user_share, w),
+    ],
+  });
   return html`<h3>${t('calc.yearByYear')}</h3>
-    <div class="table-scroll">
-      <table class="data">
-        <caption class="visually-hidden">
-          ${t('calc.byYearCaption')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('common.fiscalYear')}</th>
-            <th scope="col" class="num">${t('calc.running')}</th>
-            <th scope="col" class="num">${t('calc.revenue')}</th>
-            <th scope="col" class="num">${t('calc.yourShare')}</th>
-            <th scope="col">${t('calc.largest')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${past.map((y) => {
-            const top = y.top_projects[0];
-            return html`<tr>
-              <th scope="row">${y.fiscal_year}</th>
-              <td class="num">${count(y.grant_count, w)}</td>
-              <td class="num">${bigDollars(y.federal_revenue, w)}</td>
-              <td class="num">${dollars(y.user_share, w)}</td>
-              <td>
-                ${top ? html`<a href="/grants/${top.id}">${top.title || t('common.untitled')}</a> — ${top.recipient} (${dollars(top.user_share, w)})` : '—'}
-              </td>
-            </tr>`;
-          })}
-        </tbody>
-      </table>
-    </div>
+    ${byYear}
     <h3>${t('calc.top', { count: answer.grant_shares.length })}</h3>
-    <div class="table-scroll">
-      <table class="data">
-        <caption class="visually-hidden">
-          ${t('calc.topCaption')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('common.agreement')}</th>
-            <th scope="col">${t('common.recipient')}</th>
-            <th scope="col" class="num">${t('calc.agreementValue')}</th>
-            <th scope="col" class="num">${t('calc.yourShare')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${answer.grant_shares.map(
-            (g) =>
-              html`<tr>
-                <th scope="row"><a href="/grants/${g.id}">${g.title || t('common.untitled')}</a></th>
-                <td><a href="${recipientHref(g.recipient)}">${g.recipient}</a></td>
-                <td class="num">${dollars(g.total_value, w)}</td>
-                <td class="num">${dollars(g.user_share, w)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
+    ${top}`;
+}
+
+/** The federal income tax brackets of the tax year, or nothing where the calculator has none. */
+function bracketsTable(tax: ReturnType<typeof taxYearTable>, w: Words): SafeHtml | string {
+  const { t, loc } = w;
+  if (!tax) return '';
+  return html`${recordTable({
+      caption: t('calc.brackets', { year: tax.year }),
+      class: 'narrow',
+      noScroll: true,
+      columns: [t('calc.above'), numericColumn(t('calc.rate'))],
+      rows: tax.brackets,
+      cells: (b) => [dollars(b.lowerDollars, w), loc.percent(b.ratePerMille / 1000)],
+    })}
+    <p>
+      ${t('calc.bpa', { amount: dollars(tax.bpa.maxDollars, w) })}${
+        tax.bpa.minDollars !== undefined ? t('calc.bpaReduced', { amount: dollars(tax.bpa.minDollars, w) }) : ''
+      }.
+      ${t('calc.source')} ${externalLink(tax.source.url, tax.source.publication)}.${tax.source.note ? html` ${tax.source.note}` : ''}
+    </p>`;
 }
 
 /** The constants the answer used, with their sources: the tax year's brackets, the GST rate, each year's revenue. */
 function constantsSection(answer: CalculatorResponse, w: Words): SafeHtml {
   const { t, loc } = w;
   const rate = loc.percent(GST_RATE_PER_MILLE / 1000);
-  const past = answer.yearly_breakdown;
-  const tax = taxYearTable(answer.calculation.tax_year);
   return html`<h3>${t('calc.constants')}</h3>
-    ${
-      tax
-        ? html`<table class="data narrow">
-              <caption>
-                ${t('calc.brackets', { year: tax.year })}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t('calc.above')}</th>
-                  <th scope="col" class="num">${t('calc.rate')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${tax.brackets.map(
-                  (b) =>
-                    html`<tr>
-                      <td>${dollars(b.lowerDollars, w)}</td>
-                      <td class="num">${loc.percent(b.ratePerMille / 1000)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-            <p>
-              ${t('calc.bpa', { amount: dollars(tax.bpa.maxDollars, w) })}${
-                tax.bpa.minDollars !== undefined ? t('calc.bpaReduced', { amount: dollars(tax.bpa.minDollars, w) }) : ''
-              }.
-              ${t('calc.source')}
-              ${externalLink(tax.source.url, tax.source.publication)}.${tax.source.note ? html` ${tax.source.note}` : ''}
-            </p>`
-        : ''
-    }
+    ${bracketsTable(taxYearTable(answer.calculation.tax_year), w)}
     <p>${t('calc.gstRate', { rate })}</p>
-    <table class="data">
-      <caption>
-        ${t('calc.revenueCaption')}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">${t('common.fiscalYear')}</th>
-          <th scope="col" class="num">${t('calc.revenue')}</th>
-          <th scope="col">${t('calc.sourceColumn')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${past.map((y) => {
-          const r = publishedRevenue(y.year);
-          return html`<tr>
-            <th scope="row">${y.fiscal_year}</th>
-            <td class="num">${dollars(y.federal_revenue, w)}</td>
-            <td>
-              ${r ? html`${externalLink(r.source.url, r.source.publication)}${r.source.note ? html` <span class="muted">${r.source.note}</span>` : ''}` : t('calc.noFigure')}
-            </td>
-          </tr>`;
-        })}
-      </tbody>
-    </table>`;
+    ${recordTable({
+      caption: t('calc.revenueCaption'),
+      noScroll: true,
+      columns: [t('common.fiscalYear'), numericColumn(t('calc.revenue')), t('calc.sourceColumn')],
+      rows: answer.yearly_breakdown,
+      cells: (y) => {
+        const r = publishedRevenue(y.year);
+        return [
+          y.fiscal_year,
+          dollars(y.federal_revenue, w),
+          r
+            ? html`${externalLink(r.source.url, r.source.publication)}${r.source.note ? html` <span class="muted">${r.source.note}</span>` : ''}`
+            : t('calc.noFigure'),
+        ];
+      },
+    })}`;
 }
 
 function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates, w: Words): SafeHtml {

@@ -6,6 +6,7 @@ import { notFound } from '../../../core/http/errors.ts';
 import { html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
+import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { CalculatorInputError, DEFAULT_TAXPAYER_SINCE_YEAR, grantTaxpayerShare, servedGrantInput } from '../calculator/index.ts';
 import type { CalculatorAggregates, GrantTaxpayerShare } from '../calculator/index.ts';
@@ -212,32 +213,20 @@ function shareResult(answer: GrantTaxpayerShare, w: Words): SafeHtml {
       <p><span class="stat">${dollars(c.total_tax_contribution, w)}</span> ${t('calc.yourTax')}</p>
     </div>
     <p class="formula">${t('grant.share.formula', { c: dollars(c.total_tax_contribution, w), years: counted.length })}</p>
-    <div class="table-scroll">
-      <table class="data">
-        <caption>
-          ${t('grant.share.caption')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('common.fiscalYear')}</th>
-            <th scope="col" class="num">${t('grant.share.annual')}</th>
-            <th scope="col" class="num">${t('calc.revenue')}</th>
-            <th scope="col" class="num">${t('calc.yourShare')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${answer.years.map(
-            (y) =>
-              html`<tr>
-                <th scope="row">${y.fiscal_year}</th>
-                <td class="num">${dollars(y.annual_value, w)}</td>
-                <td class="num">${y.federal_revenue > 0 ? bigDollars(y.federal_revenue, w) : '–'}</td>
-                <td class="num">
-                  ${dollars(y.user_share, w)}${y.counted ? '' : html` <span class="muted">(${t('grant.share.notCounted')})</span>`}
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
+    ${recordTable({
+      caption: t('grant.share.caption'),
+      columns: [
+        t('common.fiscalYear'),
+        numericColumn(t('grant.share.annual')),
+        numericColumn(t('calc.revenue')),
+        numericColumn(t('calc.yourShare')),
+      ],
+      rows: answer.years,
+      cells: (y) => [
+        y.fiscal_year,
+        dollars(y.annual_value, w),
+        y.federal_revenue > 0 ? bigDollars(y.federal_revenue, w) : '–',
+        html`${dollars(y.user_share, w)}${y.counted ? '' : html` <span class="muted">(${t('grant.share.notCounted')})</span>`}`,
+      ],
+    })}`;
 }

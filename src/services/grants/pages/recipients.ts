@@ -9,6 +9,7 @@ import { cleanText, pageParam } from '../../../core/http/params.ts';
 import { barChart, html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
+import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { recipientsIn } from '../aggregate-labels.ts';
 import type { GrantsRecipients } from '../aggregates.ts';
@@ -71,95 +72,63 @@ function lookupForm(name: string, w: Words): SafeHtml {
  * linked to its page by its English legal name: the name its agreements are looked up by.
  */
 function largestTable(r: GrantsRecipients, w: Words): SafeHtml {
-  const shown = recipientsIn(r, w.loc.language).top_recipients;
   const { t } = w;
-  return html`<div class="table-scroll">
-    <table class="data">
-      <caption class="visually-hidden">
-        ${t('recipients.largestCaption')}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col" class="num">${t('recipients.rank')}</th>
-          <th scope="col">${t('recipients.legalName')}</th>
-          <th scope="col" class="num">${t('common.totalValue')}</th>
-          <th scope="col" class="num">${t('common.agreements')}</th>
-          <th scope="col" class="num">${t('common.average')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${r.top_recipients.map(
-          (x, i) =>
-            html`<tr>
-              <td class="num">${i + 1}</td>
-              <th scope="row"><a href="${recipientHref(x.recipient_legal_name)}">${shown[i].recipient_legal_name}</a></th>
-              <td class="num">${dollars(x.total_value, w)}</td>
-              <td class="num">${count(x.grant_count, w)}</td>
-              <td class="num">${dollars(x.avg_value, w)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  const shown = recipientsIn(r, w.loc.language).top_recipients;
+  return recordTable({
+    caption: t('recipients.largestCaption'),
+    hiddenCaption: true,
+    columns: [
+      numericColumn(t('recipients.rank')),
+      t('recipients.legalName'),
+      numericColumn(t('common.totalValue')),
+      numericColumn(t('common.agreements')),
+      numericColumn(t('common.average')),
+    ],
+    rows: r.top_recipients,
+    rowHeader: 1,
+    cells: (x, i) => [
+      i + 1,
+      html`<a href="${recipientHref(x.recipient_legal_name)}">${shown[i].recipient_legal_name}</a>`,
+      dollars(x.total_value, w),
+      count(x.grant_count, w),
+      dollars(x.avg_value, w),
+    ],
+  });
 }
 
 /** The totals by recipient type (each linked to its search) and by province. */
 function totalsTables(r: GrantsRecipients, w: Words): SafeHtml {
   const { t } = w;
+  const byType = recordTable({
+    caption: t('recipients.byTypeCaption'),
+    hiddenCaption: true,
+    noScroll: true,
+    columns: [t('recipients.type'), numericColumn(t('common.agreements')), numericColumn(t('common.totalValue'))],
+    rows: r.by_type,
+    cells: (type) => [
+      html`<a href="/${queryString({ recipient_type: type.recipient_type || undefined })}"
+        >${codeLabel('recipientType', type.recipient_type, w) ?? type.label}</a
+      >`,
+      count(type.count, w),
+      bigDollars(type.total_value, w),
+    ],
+  });
+  const byProvince = recordTable({
+    caption: t('recipients.byProvinceCaption'),
+    hiddenCaption: true,
+    noScroll: true,
+    columns: [t('recipients.provinceColumn'), numericColumn(t('recipients.recipientsColumn')), numericColumn(t('common.totalValue'))],
+    rows: r.by_province,
+    cells: (p) => [provinceName(p.recipient_province, w), count(p.unique_recipients, w), bigDollars(p.total_value, w)],
+  });
   return html`<div class="grid-2">
     <div>
       <h2>${t('recipients.byType')}</h2>
-      <table class="data">
-        <caption class="visually-hidden">
-          ${t('recipients.byTypeCaption')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('recipients.type')}</th>
-            <th scope="col" class="num">${t('common.agreements')}</th>
-            <th scope="col" class="num">${t('common.totalValue')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${r.by_type.map(
-            (type) =>
-              html`<tr>
-                <th scope="row">
-                  <a href="/${queryString({ recipient_type: type.recipient_type || undefined })}"
-                    >${codeLabel('recipientType', type.recipient_type, w) ?? type.label}</a
-                  >
-                </th>
-                <td class="num">${count(type.count, w)}</td>
-                <td class="num">${bigDollars(type.total_value, w)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
+      ${byType}
     </div>
     <div>
       <h2>${t('recipients.byProvince')}</h2>
-      <table class="data">
-        <caption class="visually-hidden">
-          ${t('recipients.byProvinceCaption')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${t('recipients.provinceColumn')}</th>
-            <th scope="col" class="num">${t('recipients.recipientsColumn')}</th>
-            <th scope="col" class="num">${t('common.totalValue')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${r.by_province.map(
-            (p) =>
-              html`<tr>
-                <th scope="row">${provinceName(p.recipient_province, w)}</th>
-                <td class="num">${count(p.unique_recipients, w)}</td>
-                <td class="num">${bigDollars(p.total_value, w)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
+      ${byProvince}
     </div>
   </div>`;
 }
@@ -167,32 +136,18 @@ function totalsTables(r: GrantsRecipients, w: Words): SafeHtml {
 /** A recipient's agreements on this page, largest first. */
 function agreementsTable(name: string, rows: Grant[], w: Words): SafeHtml {
   const { t } = w;
-  return html`<div class="table-scroll">
-    <table class="data">
-      <caption class="visually-hidden">
-        ${t('recipient.caption', { name })}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">${t('common.agreement')}</th>
-          <th scope="col">${t('common.department')}</th>
-          <th scope="col">${t('common.fiscalYear')}</th>
-          <th scope="col" class="num">${t('common.value')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (g) =>
-            html`<tr>
-              <th scope="row"><a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a></th>
-              <td>${textOf(g, 'owner_org_title', w)}</td>
-              <td>${g.fiscal_year}</td>
-              <td class="num">${dollars(g.agreement_value, w)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return recordTable({
+    caption: t('recipient.caption', { name }),
+    hiddenCaption: true,
+    columns: [t('common.agreement'), t('common.department'), t('common.fiscalYear'), numericColumn(t('common.value'))],
+    rows,
+    cells: (g) => [
+      html`<a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a>`,
+      textOf(g, 'owner_org_title', w),
+      g.fiscal_year,
+      dollars(g.agreement_value, w),
+    ],
+  });
 }
 
 /** One recipient: its totals, where it is, its value by fiscal year (the chart) and a page of its agreements. */

@@ -9,6 +9,7 @@ import { choiceParam, pageParam } from '../../../core/http/params.ts';
 import { html } from '../../../core/pages/index.ts';
 import type { HtmlValue, PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
+import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { readAggregate } from '../repository.ts';
 import type { GrantRecord } from '../schemas/grant.ts';
@@ -197,46 +198,32 @@ function searchForm(form: Form, years: string[], w: Words): SafeHtml {
 
 function resultsTable(rows: Grant[], w: Words): SafeHtml {
   const { t } = w;
-  return html`<div class="table-scroll">
-    <table class="data results-table">
-      <caption class="visually-hidden">
-        ${t('search.tableCaption')}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">${t('common.agreement')}</th>
-          <th scope="col">${t('common.recipient')}</th>
-          <th scope="col">${t('common.province')}</th>
-          <th scope="col">${t('common.fiscalYear')}</th>
-          <th scope="col">${t('common.period')}</th>
-          <th scope="col" class="num">${t('common.value')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (g) =>
-            html`<tr>
-              <th scope="row">
-                <a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a>
-                <span class="muted small">${textOf(g, 'owner_org_title', w)}</span>
-                ${g.is_major_funding ? html`<span class="badge neutral">${t('badge.overMillion')}</span>` : ''}
-                ${g.is_notable ? html`<span class="badge warn" title="${g.notable_reason}">${t('badge.notable')}</span>` : ''}
-              </th>
-              <td>
-                ${g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${textOf(g, 'recipient_legal_name', w)}</a>` : '—'}
-              </td>
-              <td>${g.recipient_province || '—'}</td>
-              <td>${g.fiscal_year}</td>
-              <td class="nowrap">
-                ${t('common.range', {
-                  start: w.loc.date(g.agreement_start_date, 'short'),
-                  end: g.agreement_end_date ? w.loc.date(g.agreement_end_date, 'short') : t('common.noEndDate'),
-                })}
-              </td>
-              <td class="num">${dollars(g.agreement_value, w)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return recordTable({
+    caption: t('search.tableCaption'),
+    hiddenCaption: true,
+    class: 'results-table',
+    columns: [
+      t('common.agreement'),
+      t('common.recipient'),
+      t('common.province'),
+      t('common.fiscalYear'),
+      { label: t('common.period'), class: 'nowrap' },
+      numericColumn(t('common.value')),
+    ],
+    rows,
+    cells: (g) => [
+      html`<a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a>
+        <span class="muted small">${textOf(g, 'owner_org_title', w)}</span>
+        ${g.is_major_funding ? html`<span class="badge neutral">${t('badge.overMillion')}</span>` : ''}
+        ${g.is_notable ? html`<span class="badge warn" title="${g.notable_reason}">${t('badge.notable')}</span>` : ''}`,
+      g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${textOf(g, 'recipient_legal_name', w)}</a>` : '—',
+      g.recipient_province || '—',
+      g.fiscal_year,
+      t('common.range', {
+        start: w.loc.date(g.agreement_start_date, 'short'),
+        end: g.agreement_end_date ? w.loc.date(g.agreement_end_date, 'short') : t('common.noEndDate'),
+      }),
+      dollars(g.agreement_value, w),
+    ],
+  });
 }
