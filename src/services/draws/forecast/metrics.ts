@@ -33,10 +33,7 @@ const YOUNG_FALLBACK: Record<SeriesKind, number> = { crs: 100, invitations: 1.5 
  * of over-covered categories in (CEC 100% → 94%, 2023 and 2024 each 90–93%) for little change in the interval score; on invitations it let the
  * coverage fall below 90%, so their level stays fixed.
  */
-export const ADAPTIVE_STEP: Record<SeriesKind, number> = { crs: X0('X_ACI', 0.0025), invitations: 0 };
-function X0(name: string, fallback: number) {
-  return process.env[name] === undefined ? fallback : Number(process.env[name]);
-}
+export const ADAPTIVE_STEP: Record<SeriesKind, number> = { crs: 0.0025, invitations: 0 };
 /** The adapted level stays within this range: an interval that claims 99.9% or 50% would say nothing useful. */
 export const ADAPTIVE_LEVEL_RANGE = [0.8, 0.995] as const;
 
@@ -145,7 +142,7 @@ export function servedLevel(points: readonly WalkPoint[], kind: SeriesKind, h: n
       .filter((p) => !p.young && p.day < day)
       .sort((a, b) => a.targets[h - 1]!.day - b.targets[h - 1]!.day);
     const misses = known.map(
-      (p) => Math.abs(seriesValue(kind, p.targets[h - 1]!) - p.series[kind].served[h - 1]) > volatilityHalfWidth(points, p, kind, h, p.day),
+      (p) => Math.abs(seriesValue(kind, p.targets[h - 1]!) - p.series[kind].served[h - 1]) > servedHalfWidth(points, p, kind, h, p.day),
     );
     return adaptiveLevel(INTERVAL_LEVEL, ADAPTIVE_STEP[kind], misses);
   });
@@ -166,14 +163,14 @@ function warmLevels(points: readonly WalkPoint[], kind: SeriesKind, day: number)
   if (!done) warmed.set(root, (done = { crs: 0, invitations: 0 }));
   while (done[kind] < points.length && points[done[kind]].day < day) {
     const p = points[done[kind]++];
-    volatilityHalfWidth(points, p, kind, RECORD_HORIZONS, p.day);
+    servedHalfWidth(points, p, kind, RECORD_HORIZONS, p.day);
   }
 }
 
-/** The volatility rule's half-width (value units): errorScale × its family's quantile; a young one never narrower than an established one would be. */
-export function volatilityHalfWidth(
+/** The half-width a point is served (value units): errorScale × its family's quantile; a young one never narrower than an established one would be. */
+export function servedHalfWidth(
   points: readonly WalkPoint[],
-  p: Pick<WalkPoint, 'young' | 'series'>,
+  p: Pick<WalkPoint, 'young' | 'series' | 'category'>,
   kind: SeriesKind,
   h: number,
   day: number,
@@ -190,105 +187,6 @@ export function volatilityHalfWidth(
     );
   }
   return half;
-}
-
-const X = (name: string, fallback: number) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
-export const AGGREGATION_RATE: Record<SeriesKind, number> = { crs: X('X_RATE_CRS', 0), invitations: X('X_RATE_INV', 0) };
-export const AGGREGATION_SHARE = X('X_SHARE', 0);
-const X_MODE = process.env.X_MODE ?? 'hedge';
-const X_NORM = process.env.X_NORM ?? 'relative';
-const X_START = X('X_START', 0.5);
-
-/**
- * One step of Hedge with fixed share on the weight w of the volatility rule (1 − w on the change rule): each weight
- * × e^(−rate × its loss), renormalised, then (1 − share) of it kept and share spread evenly.
- */
-export function hedgeStep(weight: number, losses: readonly [number, number], rate: number, share: number): number {
-  const w = weight / (weight + (1 - weight) * Math.exp(-rate * (losses[1] - losses[0])));
-  return (1 - share) * w + share / 2;
-}
-
-/** Winkler score of the interval point ± half at y. */
-function halfWinkler(half: number, error: number): number {
-  return 2 * half + (Math.abs(error) > half ? (2 / 0.05) * (Math.abs(error) - half) : 0);
-}
-
-interface WeightPath {
-  /** (target day, forecast day) of each scored forecast, in the order they update the weight. */
-  events: [number, number][];
-  /** weights[i]: the weight after the first i events (weights[0] the start). */
-  weights: number[];
-}
-
-function weightPath(points: readonly WalkPoint[], kind: SeriesKind, category: number): WeightPath {
-  const root = walkRoots.get(points) ?? points;
-  return remember(root, `path|${kind}|${category}`, () => {
-    const scored: { p: WalkPoint; h: number }[] = [];
-    for (const p of root) {
-      if (p.category !== category || p.young || p.series[kind].changeHalfWidth === null) continue;
-      for (let h = 1; h <= p.servableHorizons; h++) if (p.targets[h - 1] !== null) scored.push({ p, h });
-    }
-    scored.sort((a, b) => a.p.targets[a.h - 1]!.day - b.p.targets[b.h - 1]!.day || a.p.day - b.p.day || a.h - b.h);
-    const weights = [X_START];
-    const events: [number, number][] = [];
-    let w = X_START;
-    for (const { p, h } of scored) {
-      const s = p.series[kind];
-      const error = seriesValue(kind, p.targets[h - 1]!) - s.served[h - 1];
-      const a = volatilityHalfWidth(root, p, kind, h, p.day);
-      const b = s.changeHalfWidth!;
-      let losses: [number, number];
-      if (X_MODE === 'eg') {
-        const miss = Math.abs(error) > w * a + (1 - w) * b;
-        const g = 2 - (miss ? 2 / 0.05 : 0);
-        const norm = X_NORM === 'relative' ? (a + b) / 2 : s.errorScale;
-        losses = [(g * a) / norm, (g * b) / norm];
-      } else {
-        const la = halfWinkler(a, error);
-        const lb = halfWinkler(b, error);
-        const norm = X_NORM === 'relative' ? (la + lb) / 2 : s.errorScale;
-        losses = [la / norm, lb / norm];
-      }
-      w = hedgeStep(w, losses, AGGREGATION_RATE[kind], AGGREGATION_SHARE);
-      events.push([p.targets[h - 1]!.day, p.day]);
-      weights.push(w);
-    }
-    return { events, weights };
-  });
-}
-
-/**
- * The weight of the volatility rule in a category's served half-width at `day`: the Hedge weights after every scored
- * forecast of the category made before `day` whose target is known by it, in the order their targets were drawn.
- */
-export function ruleWeight(points: readonly WalkPoint[], kind: SeriesKind, category: number, day: number): number {
-  if (AGGREGATION_RATE[kind] === 0 && X_START === 0.5 && process.env.X_FORCE === undefined) return 1;
-  const { events, weights } = weightPath(points, kind, category);
-  // Known by `day`: a target drawn before it, or on it by a forecast made before it (a prefix of the order).
-  let lo = 0;
-  let hi = events.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const [t, d] = events[mid];
-    if (t < day || (t === day && d < day)) lo = mid + 1;
-    else hi = mid;
-  }
-  return weights[lo];
-}
-
-/** The half-width a point is served (value units): the volatility rule's and the change rule's, weighted by ruleWeight. */
-export function servedHalfWidth(
-  points: readonly WalkPoint[],
-  p: Pick<WalkPoint, 'young' | 'series' | 'category'>,
-  kind: SeriesKind,
-  h: number,
-  day: number,
-): number {
-  const a = volatilityHalfWidth(points, p, kind, h, day);
-  const b = p.series[kind].changeHalfWidth;
-  if (p.young || b === null) return a;
-  const w = ruleWeight(points, kind, p.category, day);
-  return w * a + (1 - w) * b;
 }
 
 /**

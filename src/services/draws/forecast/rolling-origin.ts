@@ -12,10 +12,13 @@ import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
 import { WINDOW } from './members.ts';
 import { mean, median, quantile } from './statistics.ts';
-import { BASELINE_CHANGES, changeHalfWidth, walkForward } from './walk-forward.ts';
+import { walkForward } from './walk-forward.ts';
 import type { PanelCategory } from './walk-forward.ts';
 
 export const BENCHMARK_HORIZONS = 5;
+/** The interval baseline: the last value ± this quantile of the category's last BASELINE_CHANGES absolute changes. */
+const BASELINE_CHANGES = 24;
+const BASELINE_QUANTILE = 0.95;
 /** α of the Winkler score: the intervals scored are 95% intervals. */
 const WINKLER_ALPHA = 0.05;
 /** A category is active at an origin with at least two draw days in this many days up to it. */
@@ -85,10 +88,19 @@ export function rollingOriginRecords(
       const after = c.draws.filter((d) => d.day > day);
       const last = before[before.length - 1];
       const recent = before.slice(-WINDOW);
-      // The interval baseline: the last value ± the change rule's half-width over all the category's draws.
-      const crsHalf = changeHalfWidth(before.map((d) => d.crs));
+      const changes = (value: (d: (typeof before)[number]) => number) =>
+        before.slice(-BASELINE_CHANGES - 1).flatMap((d, i, xs) => (i === 0 ? [] : [Math.abs(value(d) - value(xs[i - 1]))]));
+      const crsChanges = changes((d) => d.crs);
       const baseline =
-        crsHalf !== null ? { crsHalf, logInvitationsHalf: changeHalfWidth(before.map((d) => Math.log(d.invitations)))! } : null;
+        crsChanges.length > 0
+          ? {
+              crsHalf: quantile(crsChanges, BASELINE_QUANTILE),
+              logInvitationsHalf: quantile(
+                changes((d) => Math.log(d.invitations)),
+                BASELINE_QUANTILE,
+              ),
+            }
+          : null;
       const history = before.map((d) => d.crs);
       const recentCutoffs = history.slice(-BASELINE_CHANGES);
       const scores = [...new Set(SCORE_DECILES.map((p) => Math.round(quantile(recentCutoffs, p))))].map((score) => ({

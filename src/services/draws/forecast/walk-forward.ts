@@ -10,7 +10,7 @@ import { estimateReversion } from './pooling.ts';
 import type { ReversionPair } from './pooling.ts';
 import { dateIntervals, dormancyThreshold, smoothGaps } from './draw-dates.ts';
 import type { GapWeights } from './draw-dates.ts';
-import { mean, median, quantile } from './statistics.ts';
+import { mean, median } from './statistics.ts';
 
 export const SERIES_KINDS = ['crs', 'invitations'] as const;
 /** crs: the cut-off; invitations: modelled as log(invitations), served back on the count scale. */
@@ -91,12 +91,6 @@ export interface SeriesPoint {
   weights: Partial<Record<MemberName, number>>;
   /** The served point forecast by h: the weighted combination (established), the pooled model (young). */
   served: number[];
-  /**
-   * The change rule's half-width (established categories; null for young ones): the 95% quantile of the last
-   * BASELINE_CHANGES absolute changes of the regime, the benchmark's baseline rule, one of the two interval rules
-   * the served half-width aggregates.
-   */
-  changeHalfWidth: number | null;
 }
 
 export interface WalkPoint {
@@ -131,18 +125,6 @@ function seriesScale(kind: SeriesKind, y: readonly number[]): number | null {
   const changes: number[] = [];
   for (let t = Math.max(1, y.length - SCALE_CHANGES); t < y.length; t++) changes.push(Math.abs(y[t] - y[t - 1]));
   return Math.max(MIN_SCALE[kind], mean(changes));
-}
-
-/** The change rule's reach: this many of a series' last absolute changes, and their BASELINE_QUANTILE quantile. */
-export const BASELINE_CHANGES = 24;
-export const BASELINE_QUANTILE = 0.95;
-
-/** The BASELINE_QUANTILE quantile of the last BASELINE_CHANGES absolute changes of y; null with fewer than two values. */
-export function changeHalfWidth(y: readonly number[]): number | null {
-  if (y.length < 2) return null;
-  const changes: number[] = [];
-  for (let t = Math.max(1, y.length - BASELINE_CHANGES); t < y.length; t++) changes.push(Math.abs(y[t] - y[t - 1]));
-  return quantile(changes, BASELINE_QUANTILE);
 }
 
 /** Gaps in days between the distinct draw days of a category's draws from index `from` to k − 1. */
@@ -240,7 +222,7 @@ function combinationWeights(
  * toward `prior` with the weight of `priorChanges` changes (0: the series' own), at least MIN_SCALE.
  */
 export function volatility(kind: SeriesKind, y: readonly number[], prior = 0, priorChanges = 0): number {
-  const decay = 0.5 ** (1 / (kind === 'invitations' && process.env.X_INV_HL ? Number(process.env.X_INV_HL) : VOLATILITY_HALF_LIFE));
+  const decay = 0.5 ** (1 / VOLATILITY_HALF_LIFE);
   let sum = 0;
   let weights = 0;
   for (let t = y.length - 1, w = 1; t >= 1; t--, w *= decay) {
@@ -272,19 +254,11 @@ export function seriesPoint(
   const young = k - start < ESTABLISHED_DRAWS;
   const scale = young ? youngScale : seriesScale(kind, y)!;
   const members = memberForecasts(y, phi, horizons).forecasts;
-  if (young) return { scale, errorScale: 1, phi, members, weights: {}, served: members.pooled_reversion, changeHalfWidth: null };
+  if (young) return { scale, errorScale: 1, phi, members, weights: {}, served: members.pooled_reversion };
   const weights = combinationWeights(known, kind, category, scale);
   // A regime just restarted (few changes of its own) leans on the other categories' volatility.
   const unit = volatility(kind, y, pooledUnit, VOLATILITY_PRIOR_CHANGES);
-  return {
-    scale,
-    errorScale: unit,
-    phi,
-    members,
-    weights,
-    served: combine(members, weights, horizons),
-    changeHalfWidth: changeHalfWidth(y),
-  };
+  return { scale, errorScale: unit, phi, members, weights, served: combine(members, weights, horizons) };
 }
 
 /** Median scale of the established categories at a point in time: the scale of a young category. */
