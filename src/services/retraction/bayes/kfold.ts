@@ -310,11 +310,7 @@ export async function kfoldByCountry(
   }
 
   perCountry.sort((a, b) => (a.country < b.country ? -1 : a.country > b.country ? 1 : 0));
-  const values = perCountry.map((p) => p.elpd);
-  const elpd = values.reduce((a, b) => a + b, 0);
-  const mean = elpd / values.length;
-  const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / Math.max(1, values.length - 1);
-  const se = Math.sqrt(values.length * variance);
+  const { sum: elpd, se } = sumAndSe(perCountry.map((p) => p.elpd));
   perObservation.sort((a, b) => (a.country < b.country ? -1 : a.country > b.country ? 1 : a.year - b.year));
   const pointwise = sumAndSe(perObservation.map((p) => p.elpd));
 
