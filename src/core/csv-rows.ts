@@ -47,16 +47,37 @@ function innerLineBreaks(cells: readonly string[]): number {
 }
 
 /**
- * Opens `file` and reads its header; the returned generator yields the data rows in batches of up to
- * `batchSize`. Blank lines are skipped. The last row is held back until the end of the file is known, so
- * that a cut last record is refused (TruncatedSourceError) before any row of the batch holding it is used.
- */
-/**
  * How cells become text: `bytes` reads the file byte by byte and decodes each cell on its own (UTF-8, stray bytes as
  * Windows-1252, NUL as U+FFFD: files assembled from several sources); `utf8` decodes the file as UTF-8 (NUL as U+FFFD).
  */
 export type CsvText = 'bytes' | 'utf8';
 
+/**
+ * The error a record's quoting raises, or null. Bad quoting, or a quote the header never closes, is a damaged file;
+ * a quoted field that never closes after the header runs to the end of the file: the file stops inside its last record.
+ */
+function quotingFailure(
+  errors: readonly Papa.ParseError[],
+  inHeader: boolean,
+  file: string,
+  rowNumber: number,
+  line: number,
+): Error | null {
+  const invalid = errors.find((e) => e.code === 'InvalidQuotes');
+  const unterminated = errors.find((e) => e.code === 'MissingQuotes');
+  if (invalid || (unterminated && inHeader))
+    return new CsvFormatError(
+      `${file}: malformed CSV near data row ${rowNumber + 1} (line ${line}): ${(invalid ?? unterminated)!.message}`,
+    );
+  if (unterminated) return new TruncatedSourceError(file, `line ${line}: the last record's quoted field is not closed`);
+  return null;
+}
+
+/**
+ * Opens `file` and reads its header; the returned generator yields the data rows in batches of up to
+ * `batchSize`. Blank lines are skipped. The last row is held back until the end of the file is known, so
+ * that a cut last record is refused (TruncatedSourceError) before any row of the batch holding it is used.
+ */
 export async function openCsv(file: string, batchSize = 1000, text: CsvText = 'bytes'): Promise<CsvBatches> {
   const queue: CsvRow[] = [];
   let header: string[] | null = null;
@@ -93,18 +114,9 @@ export async function openCsv(file: string, batchSize = 1000, text: CsvText = 'b
       const start = line;
       const cells = result.data;
       line += 1 + innerLineBreaks(cells);
-      const invalid = result.errors.find((e) => e.code === 'InvalidQuotes');
-      const unterminated = result.errors.find((e) => e.code === 'MissingQuotes');
-      if (invalid || (unterminated && header === null)) {
-        failure ??= new CsvFormatError(
-          `${file}: malformed CSV near data row ${rowNumber + 1} (line ${start}): ${(invalid ?? unterminated)!.message}`,
-        );
-        p.abort();
-        return;
-      }
-      if (unterminated) {
-        // A quoted field that never closes runs to the end of the file: the file stops inside its last record.
-        failure ??= new TruncatedSourceError(file, `line ${start}: the last record's quoted field is not closed`);
+      const problem = quotingFailure(result.errors, header === null, file, rowNumber, start);
+      if (problem) {
+        failure ??= problem;
         p.abort();
         return;
       }

@@ -136,49 +136,7 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
   // JSON only: without its text parser Fastify answers any other body type with 415.
   app.removeContentTypeParser('text/plain');
 
-  const sendError = (reply: FastifyReply, status: number, message: string, code: string) => {
-    reply.code(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store');
-    return reply.send(JSON.stringify(service.errorBody({ status, message, code })));
-  };
-
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
-      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      return sendError(reply, error.statusCode, error.message, error.code);
-    }
-    const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
-    if (fe.validation) {
-      const { message, code } = validationMessage(fe.validation, fe.validationContext);
-      return sendError(reply, 400, message, code);
-    }
-    if (isUnavailableError(error)) {
-      request.log.error({ err: error }, 'dependency unavailable');
-      return sendError(reply, 503, 'the service is temporarily unavailable (database unreachable); retry shortly', 'SERVICE_UNAVAILABLE');
-    }
-    const status = fe.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const messages: Record<string, string> = {
-        FST_ERR_CTP_BODY_TOO_LARGE: 'request body is too large (limit 1 MiB)',
-        FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request body must be application/json',
-        FST_ERR_CTP_EMPTY_JSON_BODY: 'request body is empty; send a JSON object',
-        FST_ERR_CTP_INVALID_JSON_BODY: 'request body is not valid JSON',
-      };
-      const message = messages[fe.code] ?? (fe instanceof SyntaxError ? 'request body is not valid JSON' : fe.message);
-      return sendError(
-        reply,
-        status,
-        message,
-        status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_PARAMETER',
-      );
-    }
-    request.log.error({ err: error }, 'unexpected failure');
-    const operation = request.routeOptions.config?.operation ?? 'request';
-    return sendError(reply, 500, `${operation} error: unexpected failure`, 'INTERNAL_ERROR');
-  });
-
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, `no such endpoint: ${request.method} ${request.url.split('?')[0]}`, 'NOT_FOUND'),
-  );
+  registerErrorReplies(app, service);
 
   // Remember every route's methods, to answer the other methods with 405 and an Allow header.
   const routes = new Map<string, { methods: Set<string>; cors: boolean }>();
@@ -235,6 +193,63 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
   if (service.pages) await registerPages(app, service.pages, serving, service.newestObservation);
 
   if (!routes.has('/')) registerHome(app, service); // unless the service has a page of its own there
+  await answerOtherMethods(app, routes);
+
+  return app;
+}
+
+/** Every error as the service's JSON error body: thrown HttpErrors, validation failures, 503, Fastify's 4xx, 500, 404. */
+function registerErrorReplies(app: ServiceApp, service: ServiceModule): void {
+  const sendError = (reply: FastifyReply, status: number, message: string, code: string) => {
+    reply.code(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store');
+    return reply.send(JSON.stringify(service.errorBody({ status, message, code })));
+  };
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      return sendError(reply, error.statusCode, error.message, error.code);
+    }
+    const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
+    if (fe.validation) {
+      const { message, code } = validationMessage(fe.validation, fe.validationContext);
+      return sendError(reply, 400, message, code);
+    }
+    if (isUnavailableError(error)) {
+      request.log.error({ err: error }, 'dependency unavailable');
+      return sendError(reply, 503, 'the service is temporarily unavailable (database unreachable); retry shortly', 'SERVICE_UNAVAILABLE');
+    }
+    const status = fe.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const messages: Record<string, string> = {
+        FST_ERR_CTP_BODY_TOO_LARGE: 'request body is too large (limit 1 MiB)',
+        FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request body must be application/json',
+        FST_ERR_CTP_EMPTY_JSON_BODY: 'request body is empty; send a JSON object',
+        FST_ERR_CTP_INVALID_JSON_BODY: 'request body is not valid JSON',
+      };
+      const message = messages[fe.code] ?? (fe instanceof SyntaxError ? 'request body is not valid JSON' : fe.message);
+      return sendError(
+        reply,
+        status,
+        message,
+        status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_PARAMETER',
+      );
+    }
+    request.log.error({ err: error }, 'unexpected failure');
+    const operation = request.routeOptions.config?.operation ?? 'request';
+    return sendError(reply, 500, `${operation} error: unexpected failure`, 'INTERNAL_ERROR');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, `no such endpoint: ${request.method} ${request.url.split('?')[0]}`, 'NOT_FOUND'),
+  );
+}
+
+/**
+ * Each route's other methods (every method Node's parser reads, but OPTIONS on a route that answers CORS preflights)
+ * answer 405 with an Allow header naming the route's methods.
+ */
+async function answerOtherMethods(app: ServiceApp, routes: Map<string, { methods: Set<string>; cors: boolean }>): Promise<void> {
   await app.register(async (scope) => {
     for (const [url, { methods, cors }] of routes) {
       // (a wildcard that answers only OPTIONS is a CORS preflight catch-all, not a path of its own)
@@ -258,8 +273,6 @@ export async function buildServiceApp(service: ServiceModule, ctx: ServiceContex
       });
     }
   });
-
-  return app;
 }
 
 const INTEGER_TEXT = /^[+-]?\d+$/;

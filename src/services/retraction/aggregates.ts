@@ -114,9 +114,21 @@ function addTo<T>(map: Map<NatureFilter, T>, nature: Nature, add: (target: T) =>
   add(map.get('all')!);
 }
 
-/** The analytics-data tables of every kind of notice (and of every record), from a few grouped queries. */
-async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Promise<Record<NatureFilter, AnalyticsTables>> {
-  // Papers and their per-paper counts, grouped by kind; distinct counts need their own pass for `all`.
+/** Per-kind sums of the papers and their per-paper counts (each kind's row also added to `all`'s). */
+interface Sums {
+  papers: number;
+  cited: number;
+  total: number;
+  pre: number;
+  same_day: number;
+  post: number;
+  undated: number;
+  timing: Record<TimingBucket, number>;
+  first: string | null;
+  last: string | null;
+}
+
+async function paperSums(db: RetractionDb): Promise<Map<NatureFilter, Sums>> {
   const paperGroups = await db
     .selectFrom('retraction_papers as p')
     .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'p.id')
@@ -139,6 +151,39 @@ async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Pr
     ])
     .groupBy('p.nature')
     .execute();
+  const sums = byNatureKey<Sums>(() => ({
+    papers: 0,
+    cited: 0,
+    total: 0,
+    pre: 0,
+    same_day: 0,
+    post: 0,
+    undated: 0,
+    timing: zeroTiming(),
+    first: null,
+    last: null,
+  }));
+  for (const g of paperGroups) {
+    addTo(sums, g.nature, (s) => {
+      for (const key of ['papers', 'cited', 'total', 'pre', 'same_day', 'post', 'undated'] as const) s[key] += num(g[key]);
+      s.timing.within_30_days += num(g.d30);
+      s.timing.within_1_year += num(g.d365);
+      s.timing.within_2_years += num(g.d730);
+      s.timing.after_2_years += num(g.dover);
+      if (g.first !== null && (s.first === null || g.first < s.first)) s.first = g.first;
+      if (g.last !== null && (s.last === null || g.last > s.last)) s.last = g.last;
+    });
+  }
+  return sums;
+}
+
+type DistinctCounts = Record<'journals' | 'publishers' | 'countries' | 'subjects', Map<NatureFilter, number>>;
+
+/**
+ * Distinct journals, publishers, countries and subjects per kind of notice. A distinct count cannot be summed
+ * over the kinds, so `all` has a query of its own.
+ */
+async function distinctCounts(db: RetractionDb): Promise<DistinctCounts> {
   const distinctPerNature = await db
     .selectFrom('retraction_papers')
     .select((eb) => ['nature', eb.fn.count('journal').distinct().as('journals'), eb.fn.count('publisher').distinct().as('publishers')])
@@ -168,76 +213,40 @@ async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Pr
     .selectFrom('retraction_paper_subjects')
     .select((eb) => eb.fn.count('subject').distinct().as('n'))
     .executeTakeFirstOrThrow();
-  const rawNatures = await db
-    .selectFrom('retraction_papers')
-    .select(['retraction_nature', (eb) => eb.fn.countAll().as('n')])
-    .groupBy('retraction_nature')
-    .execute();
-  const setAside = await db
-    .selectFrom('retraction_citations_set_aside')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
-
-  interface Sums {
-    papers: number;
-    cited: number;
-    total: number;
-    pre: number;
-    same_day: number;
-    post: number;
-    undated: number;
-    timing: Record<TimingBucket, number>;
-    first: string | null;
-    last: string | null;
-  }
-  const sums = byNatureKey<Sums>(() => ({
-    papers: 0,
-    cited: 0,
-    total: 0,
-    pre: 0,
-    same_day: 0,
-    post: 0,
-    undated: 0,
-    timing: zeroTiming(),
-    first: null,
-    last: null,
-  }));
-  for (const g of paperGroups) {
-    addTo(sums, g.nature, (s) => {
-      for (const key of ['papers', 'cited', 'total', 'pre', 'same_day', 'post', 'undated'] as const) s[key] += num(g[key]);
-      s.timing.within_30_days += num(g.d30);
-      s.timing.within_1_year += num(g.d365);
-      s.timing.within_2_years += num(g.d730);
-      s.timing.after_2_years += num(g.dover);
-      if (g.first !== null && (s.first === null || g.first < s.first)) s.first = g.first;
-      if (g.last !== null && (s.last === null || g.last > s.last)) s.last = g.last;
-    });
-  }
   const distinct = (rows: { nature: Nature; n: Count }[], all: Count) => {
     const map = new Map<NatureFilter, number>(NATURE_FILTERS.map((n) => [n, 0]));
     for (const r of rows) map.set(r.nature, num(r.n));
     map.set('all', num(all));
     return map;
   };
-  const journals = distinct(
-    distinctPerNature.map((r) => ({ nature: r.nature, n: r.journals })),
-    distinctAll.journals,
-  );
-  const publishers = distinct(
-    distinctPerNature.map((r) => ({ nature: r.nature, n: r.publishers })),
-    distinctAll.publishers,
-  );
-  const countries = distinct(countriesPerNature, countriesAll.n);
-  const subjectCounts = distinct(subjectsPerNature, subjectsAll.n);
-  const byNature: NatureTotals[] = NATURES.map((nature) => {
-    const s = sums.get(nature)!;
-    return { nature, papers: s.papers, total_citations: s.total, post_retraction_citations: s.post };
-  });
-  const byRetractionNature = rawNatures
+  return {
+    journals: distinct(
+      distinctPerNature.map((r) => ({ nature: r.nature, n: r.journals })),
+      distinctAll.journals,
+    ),
+    publishers: distinct(
+      distinctPerNature.map((r) => ({ nature: r.nature, n: r.publishers })),
+      distinctAll.publishers,
+    ),
+    countries: distinct(countriesPerNature, countriesAll.n),
+    subjects: distinct(subjectsPerNature, subjectsAll.n),
+  };
+}
+
+/** The RetractionNature cells as written, with their papers, most papers first. */
+async function retractionNatureCells(db: RetractionDb): Promise<Overview['by_retraction_nature']> {
+  const rawNatures = await db
+    .selectFrom('retraction_papers')
+    .select(['retraction_nature', (eb) => eb.fn.countAll().as('n')])
+    .groupBy('retraction_nature')
+    .execute();
+  return rawNatures
     .map((r) => ({ retraction_nature: r.retraction_nature ?? 'not stated', papers: num(r.n) }))
     .sort((a, b) => b.papers - a.papers || compare(a.retraction_nature, b.retraction_nature));
+}
 
-  // Notices per year of the notice, one column per kind (the same table for every `nature`).
+/** Notices per year of the notice, one column per kind (the same table for every `nature`). */
+async function noticeTrends(db: RetractionDb): Promise<TrendRow[]> {
   const year = sql<string>`substr(retraction_date, 1, 4)`;
   const trendRows = new Map<number, TrendRow>();
   for (const r of await db
@@ -258,9 +267,11 @@ async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Pr
     row[TREND_COLUMN[r.nature]] += num(r.n);
     trendRows.set(y, row);
   }
-  const trends = [...trendRows.values()].sort((a, b) => a.year - b.year);
+  return [...trendRows.values()].sort((a, b) => a.year - b.year);
+}
 
-  // Citations per citing year: one pass over the citations, grouped by year and kind.
+/** Citations per citing year: one pass over the citations, grouped by year and kind. */
+async function citationsByYear(db: RetractionDb): Promise<Map<NatureFilter, Map<number, CitationYearRow>>> {
   const citationYears = byNatureKey(() => new Map<number, CitationYearRow>());
   for (const r of await db
     .selectFrom('retraction_citations as c')
@@ -286,52 +297,71 @@ async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Pr
       map.set(y, row);
     });
   }
+  return citationYears;
+}
 
-  // Per subject and per country: a paper with several counts in each.
-  const groups = async (which: 'subjects' | 'countries') => {
-    const rows =
-      which === 'subjects'
-        ? await db
-            .selectFrom('retraction_paper_subjects as g')
-            .innerJoin('retraction_papers as p', 'p.id', 'g.paper_id')
-            .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
-            .select([
-              'g.subject as name',
-              'p.nature',
-              (eb) => eb.fn.countAll().as('papers'),
-              (eb) => eb.fn.sum('k.total').as('total'),
-              (eb) => eb.fn.sum('k.post').as('post'),
-            ])
-            .groupBy(['g.subject', 'p.nature'])
-            .execute()
-        : await db
-            .selectFrom('retraction_paper_countries as g')
-            .innerJoin('retraction_papers as p', 'p.id', 'g.paper_id')
-            .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
-            .select([
-              'g.country as name',
-              'p.nature',
-              (eb) => eb.fn.countAll().as('papers'),
-              (eb) => eb.fn.sum('k.total').as('total'),
-              (eb) => eb.fn.sum('k.post').as('post'),
-            ])
-            .groupBy(['g.country', 'p.nature'])
-            .execute();
-    const out = byNatureKey(() => new Map<string, GroupRow>());
-    for (const r of rows) {
-      addTo(out, r.nature, (map) => {
-        const row = map.get(r.name) ?? { papers: 0, total_citations: 0, post_retraction_citations: 0 };
-        row.papers += num(r.papers);
-        row.total_citations += num(r.total);
-        row.post_retraction_citations += num(r.post);
-        map.set(r.name, row);
-      });
-    }
-    return out;
-  };
-  const ranked = (map: Map<string, GroupRow>) => [...map.entries()].sort((a, b) => b[1].papers - a[1].papers || compare(a[0], b[0]));
-  const subjectGroups = await groups('subjects');
-  const countryGroups = await groups('countries');
+/** Papers and citations per subject or per country, by kind: a paper with several counts in each. */
+async function groupTotals(db: RetractionDb, which: 'subjects' | 'countries'): Promise<Map<NatureFilter, Map<string, GroupRow>>> {
+  const rows =
+    which === 'subjects'
+      ? await db
+          .selectFrom('retraction_paper_subjects as g')
+          .innerJoin('retraction_papers as p', 'p.id', 'g.paper_id')
+          .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
+          .select([
+            'g.subject as name',
+            'p.nature',
+            (eb) => eb.fn.countAll().as('papers'),
+            (eb) => eb.fn.sum('k.total').as('total'),
+            (eb) => eb.fn.sum('k.post').as('post'),
+          ])
+          .groupBy(['g.subject', 'p.nature'])
+          .execute()
+      : await db
+          .selectFrom('retraction_paper_countries as g')
+          .innerJoin('retraction_papers as p', 'p.id', 'g.paper_id')
+          .leftJoin('retraction_paper_counts as k', 'k.paper_id', 'g.paper_id')
+          .select([
+            'g.country as name',
+            'p.nature',
+            (eb) => eb.fn.countAll().as('papers'),
+            (eb) => eb.fn.sum('k.total').as('total'),
+            (eb) => eb.fn.sum('k.post').as('post'),
+          ])
+          .groupBy(['g.country', 'p.nature'])
+          .execute();
+  const out = byNatureKey(() => new Map<string, GroupRow>());
+  for (const r of rows) {
+    addTo(out, r.nature, (map) => {
+      const row = map.get(r.name) ?? { papers: 0, total_citations: 0, post_retraction_citations: 0 };
+      row.papers += num(r.papers);
+      row.total_citations += num(r.total);
+      row.post_retraction_citations += num(r.post);
+      map.set(r.name, row);
+    });
+  }
+  return out;
+}
+
+const ranked = (map: Map<string, GroupRow>) => [...map.entries()].sort((a, b) => b[1].papers - a[1].papers || compare(a[0], b[0]));
+
+/** The analytics-data tables of every kind of notice (and of every record), from a few grouped queries. */
+async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Promise<Record<NatureFilter, AnalyticsTables>> {
+  const sums = await paperSums(db);
+  const distinct = await distinctCounts(db);
+  const byRetractionNature = await retractionNatureCells(db);
+  const setAside = await db
+    .selectFrom('retraction_citations_set_aside')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  const byNature: NatureTotals[] = NATURES.map((nature) => {
+    const s = sums.get(nature)!;
+    return { nature, papers: s.papers, total_citations: s.total, post_retraction_citations: s.post };
+  });
+  const trends = await noticeTrends(db);
+  const citationYears = await citationsByYear(db);
+  const subjectGroups = await groupTotals(db, 'subjects');
+  const countryGroups = await groupTotals(db, 'countries');
 
   const tablesOf = (nature: NatureFilter): AnalyticsTables => {
     const s = sums.get(nature)!;
@@ -347,10 +377,10 @@ async function computeAnalyticsTables(db: RetractionDb, asOf: string | null): Pr
         undated_citations: s.undated,
         post_retraction_rate: rate(s.post, s.total),
         post_retraction_timing: s.timing,
-        journals: journals.get(nature)!,
-        publishers: publishers.get(nature)!,
-        countries: countries.get(nature)!,
-        subjects: subjectCounts.get(nature)!,
+        journals: distinct.journals.get(nature)!,
+        publishers: distinct.publishers.get(nature)!,
+        countries: distinct.countries.get(nature)!,
+        subjects: distinct.subjects.get(nature)!,
         first_retraction_date: s.first,
         last_retraction_date: s.last,
         citations_as_of: asOf,

@@ -1,8 +1,10 @@
 // The JSON bodies of the democracy model's endpoints: summaries, effects, diagnostics, predictive checks and
 // methodology in the API's snake_case shape, with the notes that document them (schemas/democracy.ts).
 import type {
+  Diagnostics,
   FitResult,
   GroupEffectSummary,
+  KFoldSummary,
   ParameterSummary,
   PosteriorPredictiveCheck,
   PredictiveStatistic,
@@ -103,10 +105,93 @@ const KFOLD_DEFINITIONS = {
     '(brms samples one per draw, an estimate of the same integral). Comparable with brms::kfold and loo::loo_compare on kfold objects.',
 } as const;
 
+/** PSIS-LOO in the API's shape, with the k-fold command to run when Pareto k flags observations and k-fold has not run. */
+function looBody(d: Diagnostics) {
+  if (!d.loo) return null;
+  const flagged = d.loo.flaggedCount ?? 0;
+  return {
+    elpd_loo: d.loo.elpdLoo,
+    elpd_loo_se: d.loo.elpdLooSe,
+    p_loo: d.loo.pLoo,
+    p_loo_se: d.loo.pLooSe,
+    looic: d.loo.looic,
+    looic_se: d.loo.looicSe,
+    pareto_k: d.loo.paretoK
+      ? { good: d.loo.paretoK.good, ok: d.loo.paretoK.ok, bad: d.loo.paretoK.bad, very_bad: d.loo.paretoK.veryBad }
+      : null,
+    max_pareto_k: d.loo.maxParetoK,
+    flagged_count: d.loo.flaggedCount ?? null,
+    flagged_observations: (d.loo.flagged ?? []).map((f) => ({
+      country: f.country,
+      year: f.year,
+      retractions: f.retractions,
+      publications: f.publications,
+      pareto_k: f.paretoK,
+      elpd_loo: f.elpdLoo,
+    })),
+    alternative:
+      flagged > 0 && !d.kfold
+        ? `${flagged} observation(s) have Pareto k > 0.7, where PSIS-LOO is unreliable: run \`pdi fit retraction --kfold 10\` for 10-fold cross-validation by country (refits the model ten times), served under kfold.`
+        : null,
+  };
+}
+
+function kfoldBody(kfold: KFoldSummary | null) {
+  if (!kfold) return null;
+  return {
+    folds: kfold.folds,
+    elpd_kfold: kfold.elpdKfold,
+    elpd_kfold_se: kfold.elpdKfoldSe,
+    kfoldic: kfold.kfoldic,
+    p_kfold: kfold.pKfold,
+    elpd_kfold_pointwise: kfold.elpdKfoldPointwise ?? null,
+    elpd_kfold_pointwise_se: kfold.elpdKfoldPointwiseSe ?? null,
+    kfoldic_pointwise: kfold.elpdKfoldPointwise === undefined ? null : -2 * kfold.elpdKfoldPointwise,
+    definitions: KFOLD_DEFINITIONS,
+    per_observation: kfold.perObservation ?? [],
+    countries: kfold.countries,
+    observations: kfold.observations,
+    fold_countries: kfold.foldCountries,
+    per_country: kfold.perCountry,
+    refit_rhat_max: kfold.refitRhatMax,
+    refit_ess_bulk_min: kfold.refitEssBulkMin,
+    refit_divergences: kfold.refitDivergences,
+    wall_seconds: kfold.wallSeconds,
+    cpu_seconds: kfold.cpuSeconds,
+    method: kfold.method,
+  };
+}
+
+/** The fit's wall-clock and CPU times, with the machine's load around sampling (CLOCK_NOTE says how to read them). */
+function timingBody(timing: FitResult['timing']) {
+  if (!timing) return null;
+  return {
+    clock: CLOCK_NOTE,
+    started_at: timing.startedAt,
+    finished_at: timing.finishedAt,
+    total_seconds: timing.totalSeconds,
+    sampler_seconds: timing.samplerSeconds,
+    warmup_seconds_per_chain: timing.warmupSecondsPerChain,
+    sampling_seconds_per_chain: timing.samplingSecondsPerChain,
+    postprocess_seconds: timing.postprocessSeconds,
+    cpu: {
+      sampler_seconds: timing.samplerCpuSeconds ?? null,
+      warmup_seconds_per_chain: timing.warmupCpuSecondsPerChain ?? null,
+      sampling_seconds_per_chain: timing.samplingCpuSecondsPerChain ?? null,
+      postprocess_seconds: timing.postprocessCpuSeconds ?? null,
+    },
+    machine: {
+      worker_threads: timing.workers ?? null,
+      available_cores: timing.availableCores ?? null,
+      load_average_before: timing.loadAverageBefore ?? null,
+      load_average_after: timing.loadAverageAfter ?? null,
+    },
+  };
+}
+
 export function diagnosticsBody(fit: FitResult) {
   const d = fit.diagnostics;
   const check = (value: number | null, ok: (v: number) => boolean) => (value === null ? null : ok(value));
-  const flagged = d.loo?.flaggedCount ?? 0;
   return {
     parameterisation: d.parameterisation
       ? {
@@ -153,33 +238,7 @@ export function diagnosticsBody(fit: FitResult) {
       sampler_seconds: d.samplerSeconds,
       sampler_cpu_seconds: d.samplerCpuSeconds ?? null,
     },
-    loo: d.loo
-      ? {
-          elpd_loo: d.loo.elpdLoo,
-          elpd_loo_se: d.loo.elpdLooSe,
-          p_loo: d.loo.pLoo,
-          p_loo_se: d.loo.pLooSe,
-          looic: d.loo.looic,
-          looic_se: d.loo.looicSe,
-          pareto_k: d.loo.paretoK
-            ? { good: d.loo.paretoK.good, ok: d.loo.paretoK.ok, bad: d.loo.paretoK.bad, very_bad: d.loo.paretoK.veryBad }
-            : null,
-          max_pareto_k: d.loo.maxParetoK,
-          flagged_count: d.loo.flaggedCount ?? null,
-          flagged_observations: (d.loo.flagged ?? []).map((f) => ({
-            country: f.country,
-            year: f.year,
-            retractions: f.retractions,
-            publications: f.publications,
-            pareto_k: f.paretoK,
-            elpd_loo: f.elpdLoo,
-          })),
-          alternative:
-            flagged > 0 && !d.kfold
-              ? `${flagged} observation(s) have Pareto k > 0.7, where PSIS-LOO is unreliable: run \`pdi fit retraction --kfold 10\` for 10-fold cross-validation by country (refits the model ten times), served under kfold.`
-              : null,
-        }
-      : null,
+    loo: looBody(d),
     waic: d.waic
       ? {
           elpd_waic: d.waic.elpdWaic,
@@ -191,30 +250,7 @@ export function diagnosticsBody(fit: FitResult) {
           p_waic_above_0_4: d.waic.pWaicAbove04,
         }
       : null,
-    kfold: d.kfold
-      ? {
-          folds: d.kfold.folds,
-          elpd_kfold: d.kfold.elpdKfold,
-          elpd_kfold_se: d.kfold.elpdKfoldSe,
-          kfoldic: d.kfold.kfoldic,
-          p_kfold: d.kfold.pKfold,
-          elpd_kfold_pointwise: d.kfold.elpdKfoldPointwise ?? null,
-          elpd_kfold_pointwise_se: d.kfold.elpdKfoldPointwiseSe ?? null,
-          kfoldic_pointwise: d.kfold.elpdKfoldPointwise === undefined ? null : -2 * d.kfold.elpdKfoldPointwise,
-          definitions: KFOLD_DEFINITIONS,
-          per_observation: d.kfold.perObservation ?? [],
-          countries: d.kfold.countries,
-          observations: d.kfold.observations,
-          fold_countries: d.kfold.foldCountries,
-          per_country: d.kfold.perCountry,
-          refit_rhat_max: d.kfold.refitRhatMax,
-          refit_ess_bulk_min: d.kfold.refitEssBulkMin,
-          refit_divergences: d.kfold.refitDivergences,
-          wall_seconds: d.kfold.wallSeconds,
-          cpu_seconds: d.kfold.cpuSeconds,
-          method: d.kfold.method,
-        }
-      : null,
+    kfold: kfoldBody(d.kfold),
     posterior_predictive: fit.posteriorPredictive
       ? {
           replicates: fit.posteriorPredictive.replicates,
@@ -232,30 +268,7 @@ export function diagnosticsBody(fit: FitResult) {
       pareto_k_all_ok: d.loo?.paretoK ? d.loo.paretoK.bad + d.loo.paretoK.veryBad === 0 : null,
       posterior_predictive_none_extreme: fit.posteriorPredictive ? fit.posteriorPredictive.flagged.length === 0 : null,
     },
-    timing: fit.timing
-      ? {
-          clock: CLOCK_NOTE,
-          started_at: fit.timing.startedAt,
-          finished_at: fit.timing.finishedAt,
-          total_seconds: fit.timing.totalSeconds,
-          sampler_seconds: fit.timing.samplerSeconds,
-          warmup_seconds_per_chain: fit.timing.warmupSecondsPerChain,
-          sampling_seconds_per_chain: fit.timing.samplingSecondsPerChain,
-          postprocess_seconds: fit.timing.postprocessSeconds,
-          cpu: {
-            sampler_seconds: fit.timing.samplerCpuSeconds ?? null,
-            warmup_seconds_per_chain: fit.timing.warmupCpuSecondsPerChain ?? null,
-            sampling_seconds_per_chain: fit.timing.samplingCpuSecondsPerChain ?? null,
-            postprocess_seconds: fit.timing.postprocessCpuSeconds ?? null,
-          },
-          machine: {
-            worker_threads: fit.timing.workers ?? null,
-            available_cores: fit.timing.availableCores ?? null,
-            load_average_before: fit.timing.loadAverageBefore ?? null,
-            load_average_after: fit.timing.loadAverageAfter ?? null,
-          },
-        }
-      : null,
+    timing: timingBody(fit.timing),
   };
 }
 

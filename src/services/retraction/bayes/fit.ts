@@ -8,8 +8,9 @@ import { encodeDraws, type StoredDraws } from './draws.ts';
 import { kfoldByCountry } from './kfold.ts';
 import { buildMethodology } from './methodology.ts';
 import { PointwiseLogLik } from './model.ts';
-import { threadCpuSeconds } from './nuts.ts';
+import { threadCpuSeconds, type ChainOutput } from './nuts.ts';
 import { sampleWithParameterisationChoice } from './parameterisation.ts';
+import type { PosteriorSample } from './posterior.ts';
 import { posteriorPredictiveCheck } from './ppc.ts';
 import { psisLoo } from './psis.ts';
 import { finiteOrNull, summariseParameter, summarisePredictor } from './summary.ts';
@@ -23,6 +24,7 @@ import type {
   KFoldSummary,
   LooSummary,
   PanelRow,
+  ParameterSummary,
   PosteriorPredictiveCheck,
   WaicSummary,
 } from './types.ts';
@@ -113,48 +115,22 @@ export interface LooPointwise {
   paretoK: number[];
 }
 
-/** fitDemocracyModel, the posterior draws of every quantity in their stored form, and the pointwise PSIS-LOO terms. */
-export async function fitWithDraws(
-  panel: readonly PanelRow[],
-  overrides: DeepPartial<DemocracyModelConfig> = {},
-  hooks: FitHooks = {},
-): Promise<{ fit: FitResult; draws: StoredDraws; looPointwise: LooPointwise | null }> {
-  const startedAt = new Date();
-  const t0 = performance.now();
-  const config = resolveConfig(overrides);
-  const design = buildDesign(panel, config.predictors);
-  if (design.n === 0) throw new RangeError('the panel has no complete rows to fit');
-  if (config.kfoldByCountry > design.nCountries)
-    throw new RangeError(`kfoldByCountry (${config.kfoldByCountry}) exceeds the number of countries (${design.nCountries})`);
-  const sampler = config.sampler;
-  const loadBefore = loadavg()[0];
-  // The configured parameterisation, or a non-centred one when that diverged; `used` is what the draws came from.
-  const { sample, config: used, report: parameterisation } = await sampleWithParameterisationChoice(design, config, hooks.onProgress);
-  const loadAfter = loadavg()[0];
-  const t1 = performance.now();
-  const cpu1 = threadCpuSeconds();
-  const { data, draws, target } = sample;
-  const chainsResult = sample.chains;
-  const layout = target.layout;
+type ConvergenceSummary = Pick<ParameterSummary, 'name' | 'rhat' | 'essBulk' | 'essTail'>;
 
-  const summaries = design.predictors.map((name, j) =>
-    summarisePredictor(name, draws.byChain[layout.beta + j], config.variables[name]?.label),
-  );
-  const hyperparameters = [layout.alpha, layout.logSigmaCountry, layout.logSigmaYear, layout.logPhi]
-    .filter((q) => q >= 0)
-    .map((q) => summariseParameter(draws.names[q], draws.byChain[q]));
-  const [countryEffects, yearEffects] = groupEffects(design, draws.names, draws.byChain, layout.countryBlock);
-
-  // Convergence over every quantity, the country and year effects included: the summaries above hold each
-  // quantity's R̂ and ESS (null where not finite, e.g. a constant), so nothing is computed twice.
+/**
+ * Convergence over every quantity, the country and year effects included: the largest R̂ and the smallest bulk and
+ * tail ESS, each with its quantity. The summaries hold each quantity's R̂ and ESS (null where not finite, e.g. a
+ * constant), so nothing is computed twice.
+ */
+function convergenceExtremes(names: readonly string[], quantities: readonly ConvergenceSummary[]) {
   let rhatMax = -Infinity,
     rhatArg = '';
   let bulkMin = Infinity,
     bulkArg = '';
   let tailMin = Infinity,
     tailArg = '';
-  const byName = new Map([...summaries, ...hyperparameters, ...countryEffects, ...yearEffects].map((s) => [s.name, s]));
-  for (const name of draws.names) {
+  const byName = new Map(quantities.map((s) => [s.name, s]));
+  for (const name of names) {
     const d = byName.get(name);
     if (!d) continue;
     if (d.rhat !== null && d.rhat > rhatMax) {
@@ -170,9 +146,11 @@ export async function fitWithDraws(
       tailArg = name;
     }
   }
+  return { rhatMax, rhatArg, bulkMin, bulkArg, tailMin, tailArg };
+}
 
-  const chains = chainsResult.chains;
-  const totalDraws = sampler.chains * sampler.draws;
+/** The sampler's behaviour over the post-warmup draws of every chain (and the warmup's divergences). */
+function samplerTotals(chains: readonly ChainOutput[], maxTreeDepth: number) {
   let divergences = 0,
     saturated = 0,
     acceptSum = 0,
@@ -182,53 +160,76 @@ export async function fitWithDraws(
     warmupDivergences += chain.warmupDivergences;
     for (let s = 0; s < chain.draws; s++) {
       divergences += chain.divergent[s];
-      if (chain.treeDepth[s] >= sampler.maxTreeDepth) saturated++;
+      if (chain.treeDepth[s] >= maxTreeDepth) saturated++;
       acceptSum += chain.acceptStat[s];
       depthSum += chain.treeDepth[s];
     }
   }
+  return { divergences, saturated, acceptSum, depthSum, warmupDivergences };
+}
 
+/** PSIS-LOO and WAIC of the fit, the observations whose Pareto k is above 0.7, and the pointwise LOO terms. */
+function looAndWaic(
+  design: PanelDesign,
+  pointwise: PointwiseLogLik,
+  totalDraws: number,
+  chains: number,
+): { loo: LooSummary; waic: WaicSummary; looPointwise: LooPointwise } {
+  const result = psisLoo(design.n, totalDraws, chains, (i, out) => pointwise.compute(i, out));
+  const looPointwise = {
+    country: Array.from(design.country, (c) => design.countries[c]),
+    year: Array.from(design.year, (t) => design.years[t]),
+    elpdLoo: Array.from(result.pointwise.elpd),
+    paretoK: Array.from(result.pointwise.paretoK),
+  };
+  const raw = result.summary;
+  const flagged: FlaggedObservation[] = [];
+  result.pointwise.paretoK.forEach((k, i) => {
+    if (k > 0.7) {
+      flagged.push({
+        country: design.countries[design.country[i]],
+        year: design.years[design.year[i]],
+        retractions: design.y[i],
+        publications: Math.round(Math.exp(design.logExposure[i])),
+        paretoK: k,
+        elpdLoo: result.pointwise.elpd[i],
+      });
+    }
+  });
+  flagged.sort((a, b) => b.paretoK - a.paretoK);
+  const loo = {
+    elpdLoo: finiteOrNull(raw.elpdLoo ?? NaN),
+    elpdLooSe: finiteOrNull(raw.elpdLooSe ?? NaN),
+    pLoo: finiteOrNull(raw.pLoo ?? NaN),
+    pLooSe: finiteOrNull(raw.pLooSe ?? NaN),
+    looic: finiteOrNull(raw.looic ?? NaN),
+    looicSe: finiteOrNull(raw.looicSe ?? NaN),
+    paretoK: raw.paretoK,
+    maxParetoK: finiteOrNull(raw.maxParetoK ?? NaN),
+    flagged: flagged.slice(0, FLAGGED_LIMIT),
+    flaggedCount: flagged.length,
+  };
+  return { loo, waic: result.waic, looPointwise };
+}
+
+/**
+ * How well the fit predicts, each check as configured (null when off): PSIS-LOO and WAIC, the posterior predictive
+ * checks, and k-fold cross-validation by country (refitted with `used`, the parameterisation the draws came from).
+ */
+async function predictiveChecks(
+  panel: readonly PanelRow[],
+  design: PanelDesign,
+  sample: PosteriorSample,
+  config: DemocracyModelConfig,
+  used: DemocracyModelConfig,
+  hooks: FitHooks,
+) {
+  const { data, draws } = sample;
+  const sampler = config.sampler;
   const pointwise = new PointwiseLogLik(data, draws.all, config.family);
-  let loo: LooSummary | null = null;
-  let waic: WaicSummary | null = null;
-  let looPointwise: LooPointwise | null = null;
-  if (config.loo) {
-    const result = psisLoo(design.n, totalDraws, sampler.chains, (i, out) => pointwise.compute(i, out));
-    looPointwise = {
-      country: Array.from(design.country, (c) => design.countries[c]),
-      year: Array.from(design.year, (t) => design.years[t]),
-      elpdLoo: Array.from(result.pointwise.elpd),
-      paretoK: Array.from(result.pointwise.paretoK),
-    };
-    const raw = result.summary;
-    const flagged: FlaggedObservation[] = [];
-    result.pointwise.paretoK.forEach((k, i) => {
-      if (k > 0.7) {
-        flagged.push({
-          country: design.countries[design.country[i]],
-          year: design.years[design.year[i]],
-          retractions: design.y[i],
-          publications: Math.round(Math.exp(design.logExposure[i])),
-          paretoK: k,
-          elpdLoo: result.pointwise.elpd[i],
-        });
-      }
-    });
-    flagged.sort((a, b) => b.paretoK - a.paretoK);
-    loo = {
-      elpdLoo: finiteOrNull(raw.elpdLoo ?? NaN),
-      elpdLooSe: finiteOrNull(raw.elpdLooSe ?? NaN),
-      pLoo: finiteOrNull(raw.pLoo ?? NaN),
-      pLooSe: finiteOrNull(raw.pLooSe ?? NaN),
-      looic: finiteOrNull(raw.looic ?? NaN),
-      looicSe: finiteOrNull(raw.looicSe ?? NaN),
-      paretoK: raw.paretoK,
-      maxParetoK: finiteOrNull(raw.maxParetoK ?? NaN),
-      flagged: flagged.slice(0, FLAGGED_LIMIT),
-      flaggedCount: flagged.length,
-    };
-    waic = result.waic;
-  }
+  const { loo, waic, looPointwise } = config.loo
+    ? looAndWaic(design, pointwise, sampler.chains * sampler.draws, sampler.chains)
+    : { loo: null, waic: null, looPointwise: null };
 
   let posteriorPredictive: PosteriorPredictiveCheck | null = null;
   if (config.posteriorPredictive.replicates > 0) {
@@ -250,30 +251,72 @@ export async function fitWithDraws(
       onProgress: hooks.onProgress,
     });
   }
+  return { loo, waic, looPointwise, posteriorPredictive, kfold };
+}
+
+/** fitDemocracyModel, the posterior draws of every quantity in their stored form, and the pointwise PSIS-LOO terms. */
+export async function fitWithDraws(
+  panel: readonly PanelRow[],
+  overrides: DeepPartial<DemocracyModelConfig> = {},
+  hooks: FitHooks = {},
+): Promise<{ fit: FitResult; draws: StoredDraws; looPointwise: LooPointwise | null }> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const config = resolveConfig(overrides);
+  const design = buildDesign(panel, config.predictors);
+  if (design.n === 0) throw new RangeError('the panel has no complete rows to fit');
+  if (config.kfoldByCountry > design.nCountries)
+    throw new RangeError(`kfoldByCountry (${config.kfoldByCountry}) exceeds the number of countries (${design.nCountries})`);
+  const sampler = config.sampler;
+  const loadBefore = loadavg()[0];
+  // The configured parameterisation, or a non-centred one when that diverged; `used` is what the draws came from.
+  const { sample, config: used, report: parameterisation } = await sampleWithParameterisationChoice(design, config, hooks.onProgress);
+  const loadAfter = loadavg()[0];
+  const t1 = performance.now();
+  const cpu1 = threadCpuSeconds();
+  const { draws, target } = sample;
+  const chainsResult = sample.chains;
+  const layout = target.layout;
+
+  const summaries = design.predictors.map((name, j) =>
+    summarisePredictor(name, draws.byChain[layout.beta + j], config.variables[name]?.label),
+  );
+  const hyperparameters = [layout.alpha, layout.logSigmaCountry, layout.logSigmaYear, layout.logPhi]
+    .filter((q) => q >= 0)
+    .map((q) => summariseParameter(draws.names[q], draws.byChain[q]));
+  const [countryEffects, yearEffects] = groupEffects(design, draws.names, draws.byChain, layout.countryBlock);
+  const extremes = convergenceExtremes(draws.names, [...summaries, ...hyperparameters, ...countryEffects, ...yearEffects]);
+
+  const chains = chainsResult.chains;
+  const totalDraws = sampler.chains * sampler.draws;
+  const totals = samplerTotals(chains, sampler.maxTreeDepth);
+
+  const { loo, waic, looPointwise, posteriorPredictive, kfold } = await predictiveChecks(panel, design, sample, config, used, hooks);
 
   const dataSummary = summariseDesign(design);
   const samplerSeconds = chainsResult.wallSeconds;
   const warmupCpu = chains.map((c) => c.warmupCpuSeconds);
   const samplingCpu = chains.map((c) => c.samplingCpuSeconds);
   const samplerCpuSeconds = sumOrNull([...warmupCpu, ...samplingCpu]);
+  const { bulkMin } = extremes;
   const diagnostics: Diagnostics = {
     parameterisation,
-    rhatMax: finiteOrNull(rhatMax),
-    rhatMaxParameter: rhatArg || null,
+    rhatMax: finiteOrNull(extremes.rhatMax),
+    rhatMaxParameter: extremes.rhatArg || null,
     essBulkMin: finiteOrNull(bulkMin),
-    essBulkMinParameter: bulkArg || null,
-    essTailMin: finiteOrNull(tailMin),
-    essTailMinParameter: tailArg || null,
+    essBulkMinParameter: extremes.bulkArg || null,
+    essTailMin: finiteOrNull(extremes.tailMin),
+    essTailMinParameter: extremes.tailArg || null,
     essRatioMin: finiteOrNull(bulkMin / totalDraws),
     essPerSecond: finiteOrNull(bulkMin / samplerSeconds),
     essPerCpuSecond: samplerCpuSeconds === null ? null : finiteOrNull(bulkMin / samplerCpuSeconds),
-    divergences,
-    warmupDivergences,
-    treeDepthSaturation: { count: saturated, fraction: saturated / totalDraws, maxTreeDepth: sampler.maxTreeDepth },
-    meanAcceptStat: acceptSum / totalDraws,
+    divergences: totals.divergences,
+    warmupDivergences: totals.warmupDivergences,
+    treeDepthSaturation: { count: totals.saturated, fraction: totals.saturated / totalDraws, maxTreeDepth: sampler.maxTreeDepth },
+    meanAcceptStat: totals.acceptSum / totalDraws,
     ebfmiMin: finiteOrNull(Math.min(...chains.map((c) => ebfmi(c.energy)))),
     stepSizes: chains.map((c) => c.stepSize),
-    meanTreeDepth: depthSum / totalDraws,
+    meanTreeDepth: totals.depthSum / totalDraws,
     chains: sampler.chains,
     iterations: sampler.warmup + sampler.draws,
     warmup: sampler.warmup,

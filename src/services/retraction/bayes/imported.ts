@@ -41,51 +41,48 @@ function parseYears(value: unknown): { first: number; last: number; count: numbe
   return { first, last, count: last - first + 1 };
 }
 
-export function parsePublishedFit(json: unknown): FitResult {
-  const names = publishedPredictorNames(json);
-  if (names.length === 0) throw new TypeError(`published fit has no ${PREFIX}* entries`);
-  const root = unwrapScalars(json) as Record<string, unknown>;
-  const summaries: PredictorSummary[] = names.map((name) => {
-    const e = root[PREFIX + name] as Record<string, unknown>;
-    const mean = num(e.coefficient);
-    const rateRatio = num(e.rate_ratio) ?? (mean !== null ? Math.exp(mean) : null);
-    if (mean === null || rateRatio === null) throw new TypeError(`published fit: ${name} lacks a coefficient`);
-    const rrLower = num(e.cri_lower);
-    const rrUpper = num(e.cri_upper);
-    const summary: PredictorSummary = {
-      name,
-      mean,
-      sd: num(e.std_error),
-      median: null,
-      // The file gives the interval on the rate-ratio scale; exp is monotone, so its logs are the β quantiles
-      // (to the file's four-decimal rounding).
-      ciLower: rrLower !== null ? Math.log(rrLower) : null,
-      ciUpper: rrUpper !== null ? Math.log(rrUpper) : null,
-      rateRatio,
-      rateRatioLower: rrLower,
-      rateRatioUpper: rrUpper,
-      probPositive: num(e.prob_positive),
-      probNegative: num(e.prob_negative),
-      rhat: null,
-      essBulk: null,
-      essTail: null,
-      // No draws in the file: no Monte Carlo standard errors.
-      mcse: null,
-      interpretation: '',
-    };
-    summary.interpretation = interpretPredictor(summary);
-    const original = str(e.interpretation);
-    if (original !== null) summary.sourceInterpretation = original;
-    return summary;
-  });
+/** One predictor's summary as the file reports it (entry `negbin_multivariate_<name>`). */
+function publishedSummary(name: string, e: Record<string, unknown>): PredictorSummary {
+  const mean = num(e.coefficient);
+  const rateRatio = num(e.rate_ratio) ?? (mean !== null ? Math.exp(mean) : null);
+  if (mean === null || rateRatio === null) throw new TypeError(`published fit: ${name} lacks a coefficient`);
+  const rrLower = num(e.cri_lower);
+  const rrUpper = num(e.cri_upper);
+  const summary: PredictorSummary = {
+    name,
+    mean,
+    sd: num(e.std_error),
+    median: null,
+    // The file gives the interval on the rate-ratio scale; exp is monotone, so its logs are the β quantiles
+    // (to the file's four-decimal rounding).
+    ciLower: rrLower !== null ? Math.log(rrLower) : null,
+    ciUpper: rrUpper !== null ? Math.log(rrUpper) : null,
+    rateRatio,
+    rateRatioLower: rrLower,
+    rateRatioUpper: rrUpper,
+    probPositive: num(e.prob_positive),
+    probNegative: num(e.prob_negative),
+    rhat: null,
+    essBulk: null,
+    essTail: null,
+    // No draws in the file: no Monte Carlo standard errors.
+    mcse: null,
+    interpretation: '',
+  };
+  summary.interpretation = interpretPredictor(summary);
+  const original = str(e.interpretation);
+  if (original !== null) summary.sourceInterpretation = original;
+  return summary;
+}
 
-  const d = (root.model_diagnostics ?? {}) as Record<string, unknown>;
+/** The file's model_diagnostics; what it does not report is null. */
+function publishedDiagnostics(d: Record<string, unknown>): Diagnostics {
   const years = parseYears(d.years);
   const chains = num(d.chains);
   const iterations = num(d.iterations);
   const warmup = num(d.warmup);
   const looEstimate = num(d.loo_estimate);
-  const diagnostics: Diagnostics = {
+  return {
     rhatMax: num(d.max_rhat),
     rhatMaxParameter: null,
     essBulkMin: null,
@@ -121,9 +118,13 @@ export function parsePublishedFit(json: unknown): FitResult {
     samplerSeconds: null,
     samplerCpuSeconds: null,
   };
+}
 
+/** The methodology of a published fit: what the file states, and what cannot be known without its draws. */
+function publishedMethodology(names: string[], d: Record<string, unknown>, diagnostics: Diagnostics): Methodology {
+  const { chains, iterations, warmup, years } = diagnostics;
   const missingDataMethod = str(d.missing_data_method);
-  const methodology: Methodology = {
+  return {
     model: {
       family: str(d.model_family) ? `${str(d.model_family)} (as published)` : MODEL_FAMILY,
       formula: modelFormula(),
@@ -168,6 +169,16 @@ export function parsePublishedFit(json: unknown): FitResult {
         : []),
     ],
   };
+}
+
+export function parsePublishedFit(json: unknown): FitResult {
+  const names = publishedPredictorNames(json);
+  if (names.length === 0) throw new TypeError(`published fit has no ${PREFIX}* entries`);
+  const root = unwrapScalars(json) as Record<string, unknown>;
+  const summaries = names.map((name) => publishedSummary(name, root[PREFIX + name] as Record<string, unknown>));
+  const d = (root.model_diagnostics ?? {}) as Record<string, unknown>;
+  const diagnostics = publishedDiagnostics(d);
+  const methodology = publishedMethodology(names, d, diagnostics);
 
   const extras: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(root)) {

@@ -185,6 +185,68 @@ export interface KFoldOptions {
   onRefit?: (refit: KFoldRefit) => void;
 }
 
+/**
+ * The log predictive densities of a fold's left-out countries from the refit's draws: each country's rows jointly
+ * (one new country effect shared by its rows), and each row alone.
+ */
+function predictHeldOut(
+  train: PanelDesign,
+  held: PanelDesign,
+  draws: ConstrainedDraws,
+  L: ParameterLayout,
+  seed: number | string,
+  fold: number,
+): Pick<KFoldSummary, 'perCountry' | 'perObservation'> {
+  const rule = gaussHermite(KFOLD_QUADRATURE_NODES);
+  const perCountry: KFoldSummary['perCountry'] = [];
+  const perObservation: KFoldSummary['perObservation'] = [];
+  const all = draws.all;
+  const S = all[0].length;
+  const phi = L.logPhi >= 0 ? all[L.logPhi] : null;
+  const sigmaYear = all[L.logSigmaYear];
+  // Year effects of the held-out rows: the training year's draws, or a new year's drawn from its prior.
+  const yearRng = new Random(seed).fork('new-years');
+  const yearDraws = held.years.map((calendarYear) => {
+    const t = train.years.indexOf(calendarYear);
+    if (t >= 0) return all[L.yearBlock + t];
+    return Float64Array.from({ length: S }, (_, s) => yearRng.normal(0, sigmaYear[s]));
+  });
+  for (let c = 0; c < held.nCountries; c++) {
+    const rows: number[] = [];
+    for (let i = 0; i < held.n; i++) if (held.country[i] === c) rows.push(i);
+    const eta = new Float64Array(rows.length * S);
+    rows.forEach((i, r) => {
+      const calendarYear = held.years[held.year[i]];
+      const tTrain = train.years.indexOf(calendarYear);
+      const xs = new Float64Array(held.k);
+      for (let j = 0; j < held.k; j++) {
+        // Standardised against the training countries of that year (0 where the year is new: no contrast known).
+        xs[j] = tTrain >= 0 ? (held.raw[i * held.k + j] - train.yearMean[tTrain * train.k + j]) * train.yearScale[tTrain * train.k + j] : 0;
+      }
+      const v = yearDraws[held.year[i]];
+      for (let s = 0; s < S; s++) {
+        let value = held.logExposure[i] + all[L.alpha][s] + v[s];
+        for (let j = 0; j < held.k; j++) value += xs[j] * all[L.beta + j][s];
+        eta[r * S + s] = value;
+      }
+    });
+    const y = Float64Array.from(rows, (i) => held.y[i]);
+    const elpd = countryPredictiveDensity({ y, eta }, all[L.logSigmaCountry], phi, rule);
+    perCountry.push({ country: held.countries[c], fold, observations: rows.length, elpd });
+    // brms::kfold's pointwise terms: each row alone, its own integral over the new country effect.
+    rows.forEach((i, r) => {
+      const single = { y: y.subarray(r, r + 1), eta: eta.subarray(r * S, (r + 1) * S) };
+      perObservation.push({
+        country: held.countries[c],
+        year: held.years[held.year[i]],
+        fold,
+        elpd: countryPredictiveDensity(single, all[L.logSigmaCountry], phi, rule),
+      });
+    });
+  }
+  return { perCountry, perObservation };
+}
+
 export async function kfoldByCountry(
   panel: readonly PanelRow[],
   config: DemocracyModelConfig,
@@ -198,7 +260,6 @@ export async function kfoldByCountry(
   if (full.nCountries < folds)
     throw new RangeError(`k-fold by country needs at least ${folds} countries; the panel has ${full.nCountries}`);
   const foldCountries = assignFolds(full.countries, folds, config.sampler.seed);
-  const rule = gaussHermite(KFOLD_QUADRATURE_NODES);
   const perCountry: KFoldSummary['perCountry'] = [];
   const perObservation: KFoldSummary['perObservation'] = [];
   let rhatMax = -Infinity;
@@ -242,74 +303,19 @@ export async function kfoldByCountry(
       if (Number.isFinite(d.essBulk)) essMin = Math.min(essMin, d.essBulk);
     }
 
-    const all = sample.draws.all;
-    const S = all[0].length;
-    const phi = L.logPhi >= 0 ? all[L.logPhi] : null;
-    const sigmaYear = all[L.logSigmaYear];
-    // Year effects of the held-out rows: the training year's draws, or a new year's drawn from its prior.
-    const yearRng = new Random(foldConfig.sampler.seed).fork('new-years');
-    const yearDraws = held.years.map((calendarYear) => {
-      const t = train.years.indexOf(calendarYear);
-      if (t >= 0) return all[L.yearBlock + t];
-      return Float64Array.from({ length: S }, (_, s) => yearRng.normal(0, sigmaYear[s]));
-    });
-    for (let c = 0; c < held.nCountries; c++) {
-      const rows: number[] = [];
-      for (let i = 0; i < held.n; i++) if (held.country[i] === c) rows.push(i);
-      const eta = new Float64Array(rows.length * S);
-      rows.forEach((i, r) => {
-        const calendarYear = held.years[held.year[i]];
-        const tTrain = train.years.indexOf(calendarYear);
-        const xs = new Float64Array(held.k);
-        for (let j = 0; j < held.k; j++) {
-          // Standardised against the training countries of that year (0 where the year is new: no contrast known).
-          xs[j] =
-            tTrain >= 0 ? (held.raw[i * held.k + j] - train.yearMean[tTrain * train.k + j]) * train.yearScale[tTrain * train.k + j] : 0;
-        }
-        const v = yearDraws[held.year[i]];
-        for (let s = 0; s < S; s++) {
-          let value = held.logExposure[i] + all[L.alpha][s] + v[s];
-          for (let j = 0; j < held.k; j++) value += xs[j] * all[L.beta + j][s];
-          eta[r * S + s] = value;
-        }
-      });
-      const y = Float64Array.from(rows, (i) => held.y[i]);
-      const elpd = countryPredictiveDensity({ y, eta }, all[L.logSigmaCountry], phi, rule);
-      perCountry.push({ country: held.countries[c], fold: f, observations: rows.length, elpd });
-      // brms::kfold's pointwise terms: each row alone, its own integral over the new country effect.
-      rows.forEach((i, r) => {
-        const single = { y: y.subarray(r, r + 1), eta: eta.subarray(r * S, (r + 1) * S) };
-        perObservation.push({
-          country: held.countries[c],
-          year: held.years[held.year[i]],
-          fold: f,
-          elpd: countryPredictiveDensity(single, all[L.logSigmaCountry], phi, rule),
-        });
-      });
-    }
+    const predicted = predictHeldOut(train, held, sample.draws, L, foldConfig.sampler.seed, f);
+    perCountry.push(...predicted.perCountry);
+    perObservation.push(...predicted.perObservation);
     options.onRefit?.({ fold: f, train, held, layout: L, draws: sample.draws });
   }
 
   perCountry.sort((a, b) => (a.country < b.country ? -1 : a.country > b.country ? 1 : 0));
-  const values = perCountry.map((p) => p.elpd);
-  const elpd = values.reduce((a, b) => a + b, 0);
-  const mean = elpd / values.length;
-  const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / Math.max(1, values.length - 1);
-  const se = Math.sqrt(values.length * variance);
+  const { sum: elpd, se } = sumAndSe(perCountry.map((p) => p.elpd));
   perObservation.sort((a, b) => (a.country < b.country ? -1 : a.country > b.country ? 1 : a.year - b.year));
   const pointwise = sumAndSe(perObservation.map((p) => p.elpd));
 
-  let pKfold: number | null = null;
-  if (options.full) {
-    const { design, draws } = options.full;
-    let lpd = 0;
-    for (let c = 0; c < design.nCountries; c++) {
-      const rows: number[] = [];
-      for (let i = 0; i < design.n; i++) if (design.country[i] === c) rows.push(i);
-      lpd += inSampleCountryDensity(design, draws, config.family, rows);
-    }
-    pKfold = lpd - elpd;
-  }
+  // p_kfold: the in-sample density of the same countries (from the full fit's draws) less the out-of-sample one.
+  const pKfold = options.full ? inSampleDensity(options.full.design, options.full.draws, config.family) - elpd : null;
 
   return {
     folds,
@@ -340,6 +346,17 @@ export async function kfoldByCountry(
       'The two differ in either direction (the joint one counts how well the rows of a country agree with each other, not only with the model): ' +
       'compare models on the same figure, never one figure with the other.',
   };
+}
+
+/** The full fit's log density of each country's rows jointly (its own effect drawn with the rest), summed over countries. */
+function inSampleDensity(design: PanelDesign, draws: ConstrainedDraws, family: CountFamily): number {
+  let lpd = 0;
+  for (let c = 0; c < design.nCountries; c++) {
+    const rows: number[] = [];
+    for (let i = 0; i < design.n; i++) if (design.country[i] === c) rows.push(i);
+    lpd += inSampleCountryDensity(design, draws, family, rows);
+  }
+  return lpd;
 }
 
 /** Sum and standard error √(n · var) of pointwise terms, as `loo` reports them. */

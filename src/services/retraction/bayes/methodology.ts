@@ -88,9 +88,10 @@ export interface MethodologyContext {
   strongestCorrelation: { a: string; b: string; r: number } | null;
 }
 
-export function buildMethodology(config: DemocracyModelConfig, context: MethodologyContext): Methodology {
+/** The model's variables: the outcome, the exposure, each predictor as standardised, and the two groupings. */
+function methodologyVariables(config: DemocracyModelConfig, context: MethodologyContext): Methodology['variables'] {
   const { data } = context;
-  const variables: Methodology['variables'] = [
+  return [
     {
       name: 'retractions',
       role: 'outcome',
@@ -133,7 +134,11 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
       source: null,
     },
   ];
+}
 
+/** What the fit cannot say: the model's standing limits, and those of this panel (collinear or constant predictors). */
+function methodologyLimitations(context: MethodologyContext): string[] {
+  const { data } = context;
   const limitations: string[] = [
     'Observational data: the coefficients are associations conditional on the other predictors and the country and year effects, not causal effects.',
     'A coefficient is per one cross-country standard deviation of its predictor within a year; that unit differs between predictors and years, so coefficients compare standardised contrasts, not raw units.',
@@ -157,7 +162,11 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
       `Some predictors did not vary across countries in a year and contribute nothing there: ${context.constantWithinYear.map((c) => `${c.predictor} in ${c.year}`).join(', ')}.`,
     );
   }
+  return limitations;
+}
 
+/** The convergence and predictive checks this configuration runs, with their references. */
+function diagnosticsUsedBy(config: DemocracyModelConfig): string[] {
   const diagnosticsUsed = [
     'rank-normalised split R-hat, maximum of bulk and folded (Vehtari et al. 2021)',
     'bulk and tail effective sample size (Vehtari et al. 2021)',
@@ -189,7 +198,11 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
         'elpd_kfold jointly per country, and elpd_kfold_pointwise per country-year as brms::kfold reports it',
     );
   }
+  return diagnosticsUsed;
+}
 
+export function buildMethodology(config: DemocracyModelConfig, context: MethodologyContext): Methodology {
+  const { data } = context;
   return {
     model: {
       family: familyDescription(config.family),
@@ -202,7 +215,7 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
     priors: describePriors(config.priors, config.family),
     priorsDescription: null,
     sampler: describeSampler(config.sampler),
-    variables,
+    variables: methodologyVariables(config, context),
     dataSources: config.dataSources.map((s) => ({ ...s })),
     data: {
       observations: data.observations,
@@ -212,7 +225,7 @@ export function buildMethodology(config: DemocracyModelConfig, context: Methodol
       exclusionReasons: { ...data.exclusionReasons },
       missingDataMethod: 'complete cases (rows with a missing value are excluded)',
     },
-    diagnosticsUsed,
-    limitations,
+    diagnosticsUsed: diagnosticsUsedBy(config),
+    limitations: methodologyLimitations(context),
   };
 }

@@ -29,12 +29,15 @@ export interface PredictiveCheckInput {
   seed: number | string;
 }
 
+/** A rootogram bin: the counts from lower to upper (null: open above). */
+type Bin = { lower: number; upper: number | null };
+
 /**
  * Bins of the rootogram: each count 0–9 alone, then 10–19, 20–49, 50–99, 100–199, … (a 1-2-5 series), up to
  * the bin holding the largest observed count; one more bin, open above, catches larger replicated counts.
  */
-export function rootogramBins(maxObserved: number): { lower: number; upper: number | null }[] {
-  const bins: { lower: number; upper: number | null }[] = [];
+export function rootogramBins(maxObserved: number): Bin[] {
+  const bins: Bin[] = [];
   let lower = 0;
   while (lower <= maxObserved) {
     let upper: number;
@@ -51,7 +54,7 @@ export function rootogramBins(maxObserved: number): { lower: number; upper: numb
   return bins;
 }
 
-function binIndex(bins: readonly { lower: number; upper: number | null }[], y: number): number {
+function binIndex(bins: readonly Bin[], y: number): number {
   // Few bins (about 10 + 3 per decade): a linear scan from the top is cheap and clear.
   for (let b = bins.length - 1; b > 0; b--) if (y >= bins[b].lower) return b;
   return 0;
@@ -152,6 +155,48 @@ function compareRealised(
 /** Degrees of freedom of Pearson's χ²: observations less the intercept and coefficients (at least 1). */
 const pearsonDf = (n: number, k: number) => Math.max(1, n - k - 1);
 
+/** The data's own statistics: the count sums, the totals of each year and the counts in each rootogram bin. */
+function observedStatistics(data: NegBinPanelData, bins: readonly Bin[]) {
+  const { n, nYears, y, year } = data;
+  const observed: CountSums = { zeros: 0, sum: 0, sumSquares: 0, max: 0 };
+  const observedYear = new Float64Array(nYears);
+  const observedBins = new Float64Array(bins.length);
+  for (let i = 0; i < n; i++) {
+    const v = y[i];
+    if (v === 0) observed.zeros++;
+    observed.sum += v;
+    observed.sumSquares += v * v;
+    observed.max = Math.max(observed.max, v);
+    observedYear[year[i]] += v;
+    observedBins[binIndex(bins, v)]++;
+  }
+  return { observed, observedYear, observedBins };
+}
+
+/** Observed and expected frequencies per bin, on the square-root scale too; `binCounts` is replicates × bins. */
+function rootogramOf(bins: readonly Bin[], observedBins: Float64Array, binCounts: Float64Array, R: number): RootogramBin[] {
+  const B = bins.length;
+  return bins.map((bin, b) => {
+    const counts = Float64Array.from({ length: R }, (_, r) => binCounts[r * B + b]);
+    const expected = counts.reduce((a, v) => a + v, 0) / R;
+    const sorted = counts.sort();
+    const sqrtObserved = Math.sqrt(observedBins[b]);
+    const sqrtExpected = Math.sqrt(expected);
+    return {
+      label: bin.upper === null ? `${bin.lower}+` : bin.upper === bin.lower ? String(bin.lower) : `${bin.lower}–${bin.upper}`,
+      lower: bin.lower,
+      upper: bin.upper,
+      observed: observedBins[b],
+      expected,
+      expectedLower: quantileSorted(sorted, 0.025),
+      expectedUpper: quantileSorted(sorted, 0.975),
+      sqrtObserved,
+      sqrtExpected,
+      hangingBottom: sqrtExpected - sqrtObserved,
+    };
+  });
+}
+
 export function posteriorPredictiveCheck(input: PredictiveCheckInput): PosteriorPredictiveCheck {
   const { data, years, pointwise, chains } = input;
   const { n, nYears, y, year } = data;
@@ -168,18 +213,7 @@ export function posteriorPredictiveCheck(input: PredictiveCheckInput): Posterior
   const bins = rootogramBins(maxObserved);
   const B = bins.length;
 
-  const observed: CountSums = { zeros: 0, sum: 0, sumSquares: 0, max: 0 };
-  const observedYear = new Float64Array(nYears);
-  const observedBins = new Float64Array(B);
-  for (let i = 0; i < n; i++) {
-    const v = y[i];
-    if (v === 0) observed.zeros++;
-    observed.sum += v;
-    observed.sumSquares += v * v;
-    observed.max = Math.max(observed.max, v);
-    observedYear[year[i]] += v;
-    observedBins[binIndex(bins, v)]++;
-  }
+  const { observed, observedYear, observedBins } = observedStatistics(data, bins);
 
   const zeros = new Float64Array(R);
   const sums = new Float64Array(R);
@@ -258,25 +292,7 @@ export function posteriorPredictiveCheck(input: PredictiveCheckInput): Posterior
     };
   });
 
-  const rootogram: RootogramBin[] = bins.map((bin, b) => {
-    const counts = Float64Array.from({ length: R }, (_, r) => binCounts[r * B + b]);
-    const expected = counts.reduce((a, v) => a + v, 0) / R;
-    const sorted = counts.sort();
-    const sqrtObserved = Math.sqrt(observedBins[b]);
-    const sqrtExpected = Math.sqrt(expected);
-    return {
-      label: bin.upper === null ? `${bin.lower}+` : bin.upper === bin.lower ? String(bin.lower) : `${bin.lower}–${bin.upper}`,
-      lower: bin.lower,
-      upper: bin.upper,
-      observed: observedBins[b],
-      expected,
-      expectedLower: quantileSorted(sorted, 0.025),
-      expectedUpper: quantileSorted(sorted, 0.975),
-      sqrtObserved,
-      sqrtExpected,
-      hangingBottom: sqrtExpected - sqrtObserved,
-    };
-  });
+  const rootogram = rootogramOf(bins, observedBins, binCounts, R);
 
   return {
     replicates: R,

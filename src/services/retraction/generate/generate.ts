@@ -94,11 +94,11 @@ interface PaperDates {
   retraction: number;
 }
 
-export async function generateRetractionData(options: GenerateOptions): Promise<GeneratedFiles> {
-  fs.mkdirSync(options.out, { recursive: true });
-  const root = new Random(options.seed);
-  const end = toDay(options.endDate ?? DEFAULT_END_DATE);
-  const start = toDay('1995-01-01');
+/**
+ * The Retraction Watch CSV: retraction dates weighted toward recent years, the paper's date a delay before, 95% of
+ * records with a DOI. Returns the papers' DOIs and dates, which the citations are drawn against.
+ */
+async function writeRetractionWatch(root: Random, out: string, count: number, start: number, end: number) {
   const journals = Array.from({ length: 60 }, (_, i) => {
     const r = root.fork(`journal-${i}`);
     return r.pick(V.JOURNAL_PATTERNS).replace('{f}', r.pick(V.JOURNAL_FIELDS)).replace('{w}', r.pick(V.PLACE_WORDS));
@@ -107,12 +107,11 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
   const countryWeights = V.COUNTRIES.map((c) => c[3]);
   const natureWeights = V.NATURES.map((n) => n[1]);
 
-  // ---- Retraction Watch records
   const rng = root.fork('papers');
-  const rwFile = path.join(options.out, 'retraction_watch.csv');
+  const rwFile = path.join(out, 'retraction_watch.csv');
   const rw = new CsvFile(rwFile, RW_COLUMNS);
   const papers: PaperDates[] = [];
-  for (let i = 1; i <= options.papers; i++) {
+  for (let i = 1; i <= count; i++) {
     // Retraction dates weighted toward recent years, as in the real database; the paper appeared a
     // gamma-distributed delay (mean about 2.5 years) before its retraction.
     const retraction = start + 30 + Math.floor((end - start - 30) * Math.sqrt(rng.next()));
@@ -158,17 +157,22 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
     papers.push({ doi, original, retraction });
   }
   await rw.close();
+  return { file: rwFile, papers };
+}
 
-  // ---- citations (OpenCitations style: oci, citing, cited, creation)
-  const cr = root.fork('citations');
-  const citationsFile = path.join(options.out, 'citations.csv');
+/**
+ * The citations CSV (OpenCitations style: oci, citing, cited, creation): a negative-binomial number per paper with a
+ * DOI, some citing works shared between papers, and a few citations of works that are not retracted.
+ */
+async function writeCitations(cr: Random, out: string, papers: readonly PaperDates[], citationsPerPaper: number, end: number) {
+  const citationsFile = path.join(out, 'citations.csv');
   const citations = new CsvFile(citationsFile, ['oci', 'citing', 'cited', 'creation']);
   let nextWork = 1;
   // Recently generated citing works, so that some works cite several retracted papers.
   const recent: { id: number; day: number }[] = [];
   for (const paper of papers) {
     if (!paper.doi) continue;
-    const n = cr.negBinomial(options.citationsPerPaper, 0.8);
+    const n = cr.negBinomial(citationsPerPaper, 0.8);
     const used = new Set<number>();
     for (let k = 0; k < n; k++) {
       let work: { id: number; day: number } | undefined;
@@ -207,8 +211,11 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
     ]);
   }
   await citations.close();
+  return { file: citationsFile, rows: citations.rows };
+}
 
-  // ---- democracy panel, drawn from the model itself (bayes/simulate.ts) with known coefficients
+/** The democracy panel CSV, drawn from the model itself (bayes/simulate.ts) with known coefficients, and those coefficients. */
+async function writePanel(options: GenerateOptions) {
   const spec = options.panel ?? { countries: 60, firstYear: 2006, years: 18 };
   const countries = V.COUNTRIES.slice(0, spec.countries);
   const predictors = ['democracy_index', 'gdp_per_capita_log', 'press_freedom', 'rnd_spending', 'english_proficiency'];
@@ -280,11 +287,22 @@ export async function generateRetractionData(options: GenerateOptions): Promise<
       2,
     ),
   );
+  return { file: panelFile, truthFile: panelTruth, rows: panel.rows };
+}
+
+export async function generateRetractionData(options: GenerateOptions): Promise<GeneratedFiles> {
+  fs.mkdirSync(options.out, { recursive: true });
+  const root = new Random(options.seed);
+  const end = toDay(options.endDate ?? DEFAULT_END_DATE);
+  const start = toDay('1995-01-01');
+  const rw = await writeRetractionWatch(root, options.out, options.papers, start, end);
+  const citations = await writeCitations(root.fork('citations'), options.out, rw.papers, options.citationsPerPaper, end);
+  const panel = await writePanel(options);
   return {
-    retractionWatch: rwFile,
-    citations: citationsFile,
-    panel: panelFile,
-    panelTruth,
+    retractionWatch: rw.file,
+    citations: citations.file,
+    panel: panel.file,
+    panelTruth: panel.truthFile,
     counts: { papers: options.papers, citations: citations.rows, panelRows: panel.rows },
   };
 }

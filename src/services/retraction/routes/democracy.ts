@@ -3,6 +3,7 @@
 // GET /api/democracy/draws/ (rate-limit group "export"): the posterior draws, streamed.
 import type { ServiceApp, ServingContext } from '../../../core/service.ts';
 import type { RetractionState } from '../state.ts';
+import type { RetractionDb } from '../tables.ts';
 import { badRequest, notFound } from '../../../core/http/errors.ts';
 import { attachmentDisposition, csvReadable, EXPORT_CONTENT_TYPES, jsonReadable } from '../../../core/export/index.ts';
 import { selectParameters, syntacticNames } from '../bayes/draws.ts';
@@ -48,8 +49,12 @@ import {
 const modelConfig = (operation: string) => ({ operation, responseCache: true });
 
 export function democracyRoutes(scope: ServiceApp, ctx: ServingContext<RetractionState>): void {
-  const { db } = ctx.state;
+  panelRoutes(scope, ctx.state.db);
+  modelRoutes(scope, ctx.state.db);
+}
 
+/** The overview, and the country-year panel as imported: its rows and its descriptive charts. */
+function panelRoutes(scope: ServiceApp, db: RetractionDb): void {
   scope.get('/api/democracy/overview/', { schema: overviewSchema, config: modelConfig('democracy overview') }, async () => {
     const summary = await getAggregate<PanelSummary>(db, 'retraction', PANEL_AGGREGATES.summary);
     const model = await servedModel(db);
@@ -97,7 +102,10 @@ export function democracyRoutes(scope: ServiceApp, ctx: ServingContext<Retractio
       return { ...found.value, computed_at: found.computed_at, data_source: await dataSource(db, PANEL_DATASETS) };
     },
   );
+}
 
+/** The model's results of the fit a request chooses (`source`), and the kept fits compared. */
+function modelRoutes(scope: ServiceApp, db: RetractionDb): void {
   scope.get(
     '/api/democracy/statistical-results/',
     { schema: statisticalResultsSchema, config: modelConfig('statistical results') },
