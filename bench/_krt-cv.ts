@@ -440,11 +440,11 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOu
         .map((t) => ({ doi: t.paper, rows: t.rows, labels: inclusionLabels(t.served, t.gold), gold: t.gold.length })),
     );
     thresholds.push(model.threshold);
-    for (const t of inclusion)
-      if (t.group === group) probabilities.set(t, inclusionProbabilities(model.logistic, t.rows));
+    for (const t of inclusion) if (t.group === group) probabilities.set(t, inclusionProbabilities(model.logistic, t.rows));
   }
   const scored = inclusion.filter((t) => t.scored);
-  const at = (threshold: number | null) => {
+  // keep(t, threshold): which of a paper's rows are served (the model's rows by default).
+  const at = (threshold: number | null, keep = (t: CvInclusionPaper, from: number) => servedRows(probabilities.get(t)!, from)) => {
     const rowCounts: Counts[] = [];
     const krtCounts: Counts[] = [];
     const idRecall: { paper: string; hit: boolean }[] = [];
@@ -453,8 +453,8 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOu
     const ceiling: { paper: string; hit: boolean }[] = [];
     for (const t of scored) {
       const groupThreshold = threshold ?? thresholds[[...new Set(scored.map((s) => s.group))].indexOf(t.group)];
-      const keep = servedRows(probabilities.get(t)!, groupThreshold);
-      const table = t.served.filter((_, i) => keep[i]);
+      const kept = keep(t, groupThreshold);
+      const table = t.served.filter((_, i) => kept[i]);
       const counts = scorePaper(t.paper, table, t.gold).resources;
       rowCounts.push(counts);
       if (t.krtLayout) krtCounts.push(counts);
@@ -489,6 +489,19 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOu
   ];
   for (const t of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
     const r = at(t);
+    lines.push(
+      `    ${t.toFixed(2)}  rows ${String(r.rowCounts.reduce((n, c) => n + c.predicted, 0)).padStart(5)}  precision ${est(macroEstimate(r.rowCounts, 'precision'))}  recall ${est(macroEstimate(r.rowCounts, 'recall'))}  identifier precision ${est(pooledEstimate(r.idPrecision))}`,
+    );
+  }
+  // The simpler alternative: a higher threshold on the extractor's own confidence (the same best-row rule).
+  lines.push("  the same by a threshold on the extractor's confidence alone:");
+  for (const t of [0.4, 0.5, 0.6, 0.7]) {
+    const r = at(t, (paper, from) =>
+      servedRows(
+        paper.rows.map((row) => row.confidence),
+        from,
+      ),
+    );
     lines.push(
       `    ${t.toFixed(2)}  rows ${String(r.rowCounts.reduce((n, c) => n + c.predicted, 0)).padStart(5)}  precision ${est(macroEstimate(r.rowCounts, 'precision'))}  recall ${est(macroEstimate(r.rowCounts, 'recall'))}  identifier precision ${est(pooledEstimate(r.idPrecision))}`,
     );

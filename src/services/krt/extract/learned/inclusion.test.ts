@@ -19,7 +19,12 @@ const row = (type: ResourceType, name: string, identifier = ''): KrtRow =>
 
 test('labels: a row is in the table when the one-to-one matching pairs it with an author row', () => {
   const gold = [row('Antibody', 'Rabbit anti-GFP', 'Cat# ab290'), row('Software/code', 'GraphPad Prism')];
-  const predicted = [row('Antibody', 'GFP', 'Cat# ab290'), row('Software/code', 'Prism'), row('Software/code', 'Prism 9'), row('Other', 'PBS')];
+  const predicted = [
+    row('Antibody', 'GFP', 'Cat# ab290'),
+    row('Software/code', 'Prism'),
+    row('Software/code', 'Prism 9'),
+    row('Other', 'PBS'),
+  ];
   assert.deepEqual(inclusionLabels(predicted, gold), [true, true, false, false]);
 });
 
@@ -31,7 +36,11 @@ function fixturePapers(n: number): (InclusionPaper & { gold: number })[] {
     const rows: InclusionRow[] = [];
     const labels: boolean[] = [];
     for (let i = 0; i < 6; i++) {
-      rows.push({ row: row('Antibody', `anti-X${p}-${i}`, `Cat# ab${p}${i}`), features: ['id', 'id:catalog', 't:Antibody'], confidence: 0.7 });
+      rows.push({
+        row: row('Antibody', `anti-X${p}-${i}`, `Cat# ab${p}${i}`),
+        features: ['id', 'id:catalog', 't:Antibody'],
+        confidence: 0.7,
+      });
       labels.push(i !== 0);
       rows.push({ row: row('Chemical, peptide, or recombinant protein', `drug ${p}-${i}`), features: ['t:Chemical'], confidence: 0.4 });
       labels.push(false);
