@@ -25,7 +25,7 @@ export interface InclusionPaper {
   labels: readonly boolean[];
 }
 
-export interface InclusionModel {
+interface InclusionModel {
   logistic: LogisticModel;
   /** Rows are served when their probability is at least this. */
   threshold: number;
@@ -39,7 +39,7 @@ const bucket = (n: number, edges: readonly number[]) => {
 };
 
 /** Features of each row of one paper's extracted table (same order). */
-export function inclusionFeatures(rows: readonly InclusionRow[]): string[][] {
+function inclusionFeatures(rows: readonly InclusionRow[]): string[][] {
   const order = rows.map((_, i) => i).sort((a, b) => rows[b].confidence - rows[a].confidence || a - b);
   const rank = new Array<number>(rows.length);
   order.forEach((i, r) => (rank[i] = r));
@@ -96,7 +96,7 @@ export const INCLUSION_TARGET_PRECISION = 0.6;
 export const INCLUSION_THRESHOLDS = Array.from({ length: 19 }, (_, i) => (i + 1) / 20);
 
 /** Macro precision and recall over papers of the served rows (precision over papers serving a row). */
-export function macroRows(
+function macroRows(
   papers: readonly { labels: readonly boolean[]; probabilities: readonly number[]; gold: number }[],
   threshold: number,
 ): { precision: number; recall: number } {
