@@ -91,7 +91,7 @@ export function servedRows(probabilities: readonly number[], threshold: number):
   return served;
 }
 
-/** The row precision the threshold aims at (issue 30's target). */
+/** The row precision the threshold aims at (the target the product sets for rows from text). */
 export const INCLUSION_TARGET_PRECISION = 0.6;
 export const INCLUSION_THRESHOLDS = Array.from({ length: 19 }, (_, i) => (i + 1) / 20);
 
