@@ -21,6 +21,8 @@
 //   again on the papers with a STAR/eLife table only;
 // - name-only suggestions: every RRID of a test paper's table asked for by its resource name alone;
 // - rows: macro precision and recall of the text-built rows against the authors' rows (evaluation.ts matching).
+// - row inclusion: the same rows and identifiers on the rows the inclusion model (extract/learned/inclusion.ts)
+//   keeps, fitted on the other groups' papers, and its precision–recall curve (rowInclusionLines).
 
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
