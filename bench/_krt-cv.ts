@@ -21,6 +21,8 @@
 //   again on the papers with a STAR/eLife table only;
 // - name-only suggestions: every RRID of a test paper's table asked for by its resource name alone;
 // - rows: macro precision and recall of the text-built rows against the authors' rows (evaluation.ts matching).
+// - row inclusion: the same rows and identifiers on the rows the inclusion model (extract/learned/inclusion.ts)
+//   keeps, fitted on the other groups' papers, and its precision–recall curve (rowInclusionLines).
 
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -52,6 +54,13 @@ import {
   type Reliability,
 } from '../src/services/krt/rrid/index.ts';
 import { fillProposals, type FillProposal } from '../src/services/krt/rrid/fill-proposals.ts';
+import {
+  fitInclusion,
+  inclusionLabels,
+  inclusionProbabilities,
+  servedRows,
+  type InclusionRow,
+} from '../src/services/krt/extract/learned/inclusion.ts';
 import { writeFills, FILL_MODEL_FROM, fillProbability, trainFillModel } from '../src/services/krt/rrid/fill-model.ts';
 
 export const CV_FOLDS = 5;
@@ -97,6 +106,8 @@ export interface CvResult {
   lines: string[];
   /** Each scored paper's text-built table (before fills) and the authors' table, for a closer look. */
   tables: { paper: string; krtLayout: boolean; predicted: KrtRow[]; confidence: number[]; gold: KrtRow[] }[];
+  /** Each scored paper's rows as the row-inclusion model sees them (rowInclusionLines). */
+  inclusion: CvInclusionPaper[];
 }
 
 export interface CvOptions {
@@ -173,6 +184,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     ceiling: Set<string>;
     predicted: KrtRow[];
     confidence: number[];
+    features: (readonly string[])[];
     proposals: FillProposal[];
   }[] = [];
   // With the held-out papers, the tuning folds are run too: the fill model of the held-out papers is fitted on them.
@@ -216,6 +228,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
           ceiling,
           predicted,
           confidence: extracted.map((r) => r.confidence),
+          features: extracted.map((r) => r.features),
           proposals,
         });
         if (!scored) continue;
@@ -371,12 +384,129 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
           `    [${row.from.toFixed(1)}, ${row.to.toFixed(1)})  ${String(row.n).padStart(5)}   predicted ${row.predicted.toFixed(3)}   observed ${row.observed.toFixed(3)}`,
         );
   }
+  // The row-inclusion model, on every run paper's table as served (fills from the served threshold).
+  const inclusion: CvInclusionPaper[] = tested.map((t) => {
+    const gold = papers.find((p) => p.doi === t.paper)!.gold;
+    const kept = t.proposals.filter((proposal) => (probabilities.get(proposal) ?? 0) >= (options.fill ? FILL_MODEL_FROM : Infinity));
+    return {
+      paper: t.paper,
+      group: t.group,
+      scored: t.scored,
+      krtLayout: papers.find((p) => p.doi === t.paper)!.krtLayout,
+      rows: t.predicted.map((row, i) => ({ row, features: t.features[i], confidence: t.confidence[i] })),
+      served: writeFills(t.predicted, kept),
+      gold,
+      goldIds: [...t.gold],
+      ceilingIds: [...t.ceiling],
+    };
+  });
+  lines.push(...rowInclusionLines(inclusion, options.heldOut));
   return {
     papers: papers.length,
     lines,
+    inclusion,
     tables: scoredPapers.map((t) => {
       const paper = papers.find((p) => p.doi === t.paper)!;
       return { paper: t.paper, krtLayout: paper.krtLayout, predicted: t.predicted, confidence: t.confidence, gold: paper.gold };
     }),
   };
+}
+
+/** One run paper's extracted table as the row-inclusion model sees it (its features are the extractor's). */
+export interface CvInclusionPaper {
+  paper: string;
+  group: number;
+  scored: boolean;
+  krtLayout: boolean;
+  rows: InclusionRow[];
+  /** The rows with the served fills (what is scored). */
+  served: KrtRow[];
+  gold: KrtRow[];
+  goldIds: string[];
+  ceilingIds: string[];
+}
+
+/**
+ * The row-inclusion model (extract/learned/inclusion.ts), out of fold: for each scored group, fitted (with its
+ * threshold) on the other groups' papers only (for the held-out papers: on the tuning folds'), labelled by the
+ * benchmark's matching against their own author tables. Rows, identifiers and the precision–recall curve of the
+ * served rows, before (every extracted row) and after, with 95% intervals.
+ */
+export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOut: boolean): string[] {
+  const probabilities = new Map<CvInclusionPaper, number[]>();
+  const thresholds: number[] = [];
+  for (const group of new Set(inclusion.filter((t) => t.scored).map((t) => t.group))) {
+    const model = fitInclusion(
+      inclusion
+        .filter((t) => t.group !== group && (!heldOut || !t.scored))
+        .map((t) => ({ doi: t.paper, rows: t.rows, labels: inclusionLabels(t.served, t.gold), gold: t.gold.length })),
+    );
+    thresholds.push(model.threshold);
+    for (const t of inclusion) if (t.group === group) probabilities.set(t, inclusionProbabilities(model.logistic, t.rows));
+  }
+  const scored = inclusion.filter((t) => t.scored);
+  // keep(t, threshold): which of a paper's rows are served (the model's rows by default).
+  const at = (threshold: number | null, keep = (t: CvInclusionPaper, from: number) => servedRows(probabilities.get(t)!, from)) => {
+    const rowCounts: Counts[] = [];
+    const krtCounts: Counts[] = [];
+    const idRecall: { paper: string; hit: boolean }[] = [];
+    const idPrecision: { paper: string; hit: boolean }[] = [];
+    const idListed: { paper: string; hit: boolean }[] = [];
+    const ceiling: { paper: string; hit: boolean }[] = [];
+    for (const t of scored) {
+      const groupThreshold = threshold ?? thresholds[[...new Set(scored.map((s) => s.group))].indexOf(t.group)];
+      const kept = keep(t, groupThreshold);
+      const table = t.served.filter((_, i) => kept[i]);
+      const counts = scorePaper(t.paper, table, t.gold).resources;
+      rowCounts.push(counts);
+      if (t.krtLayout) krtCounts.push(counts);
+      const gold = new Set(t.goldIds);
+      const got = identifiersOf(table);
+      for (const id of gold) {
+        idRecall.push({ paper: t.paper, hit: got.has(id) });
+        ceiling.push({ paper: t.paper, hit: t.ceilingIds.includes(id) });
+      }
+      for (const id of got) idPrecision.push({ paper: t.paper, hit: gold.has(id) });
+      for (const id of identifiersOf(table, new Set(t.gold.map((row) => row['RESOURCE TYPE']))))
+        idListed.push({ paper: t.paper, hit: gold.has(id) });
+    }
+    return { rowCounts, krtCounts, idRecall, idPrecision, idListed, ceiling };
+  };
+  const est = formatEstimate;
+  const describeAt = (label: string, r: ReturnType<typeof at>) => {
+    const recall = pooledEstimate(r.idRecall);
+    const ceil = pooledEstimate(r.ceiling);
+    return [
+      `  ${label}: ${r.rowCounts.reduce((n, c) => n + c.predicted, 0)} rows`,
+      `    rows, every author table: precision ${est(macroEstimate(r.rowCounts, 'precision'))}  recall ${est(macroEstimate(r.rowCounts, 'recall'))}`,
+      `    rows, STAR/eLife tables:  precision ${est(macroEstimate(r.krtCounts, 'precision'))}  recall ${est(macroEstimate(r.krtCounts, 'recall'))}`,
+      `    identifiers: recall ${est(recall)} (/ ceiling ${(recall.value / ceil.value).toFixed(3)}), precision ${est(pooledEstimate(r.idPrecision))}, on the kinds the authors list ${est(pooledEstimate(r.idListed))}`,
+    ];
+  };
+  const lines = [
+    `row inclusion (extract/learned/inclusion.ts), fitted out of fold; thresholds chosen on the training folds: ${thresholds.join(', ')}`,
+    ...describeAt('every extracted row', at(0)),
+    ...describeAt('served rows', at(null)),
+    '  precision–recall of the served rows by threshold (macro over papers, every author table):',
+  ];
+  for (const t of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
+    const r = at(t);
+    lines.push(
+      `    ${t.toFixed(2)}  rows ${String(r.rowCounts.reduce((n, c) => n + c.predicted, 0)).padStart(5)}  precision ${est(macroEstimate(r.rowCounts, 'precision'))}  recall ${est(macroEstimate(r.rowCounts, 'recall'))}  identifier precision ${est(pooledEstimate(r.idPrecision))}`,
+    );
+  }
+  // The simpler alternative: a higher threshold on the extractor's own confidence (the same best-row rule).
+  lines.push("  the same by a threshold on the extractor's confidence alone:");
+  for (const t of [0.4, 0.5, 0.6, 0.7]) {
+    const r = at(t, (paper, from) =>
+      servedRows(
+        paper.rows.map((row) => row.confidence),
+        from,
+      ),
+    );
+    lines.push(
+      `    ${t.toFixed(2)}  rows ${String(r.rowCounts.reduce((n, c) => n + c.predicted, 0)).padStart(5)}  precision ${est(macroEstimate(r.rowCounts, 'precision'))}  recall ${est(macroEstimate(r.rowCounts, 'recall'))}  identifier precision ${est(pooledEstimate(r.idPrecision))}`,
+    );
+  }
+  return lines;
 }

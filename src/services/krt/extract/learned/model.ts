@@ -49,6 +49,8 @@ export interface ScoredRow {
   /** Model score (log-odds) and calibrated probability. */
   score: number;
   confidence: number;
+  /** The candidate's features (features.ts), for the row-inclusion model. */
+  features: readonly string[];
 }
 
 function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -254,7 +256,8 @@ export class LearnedExtractor {
       .map((c) => {
         const d = describe(c, text, this.gazetteer);
         const score = logisticScore(this.model.logistic, d.features);
-        return { row: d.row, sentence: d.sentence, score, confidence: calibratedProbability({ bins: this.model.calibration }, score) };
+        const confidence = calibratedProbability({ bins: this.model.calibration }, score);
+        return { row: d.row, sentence: d.sentence, score, confidence, features: d.features };
       })
       .sort((a, b) => b.score - a.score);
   }
