@@ -6,7 +6,7 @@
 // window only as far as it foresees changes in a category's rhythm, so it bounds what a width target can ask.
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { forecastPanel } from './forecast-panel.ts';
-import type { CategoryDrawsInput } from './forecast-panel.ts';
+import type { CategoryDrawsInput, PanelForecastOptions } from './forecast-panel.ts';
 import { ACTIVE_DAYS, panelOf } from './rolling-origin.ts';
 import { median, quantile } from './statistics.ts';
 import { walkForward } from './walk-forward.ts';
@@ -29,14 +29,20 @@ export interface AsOfDateRecord {
  * (both included), beside the next draw that came; a category with no later draw in the data is left out. Each
  * forecast is forecastPanel's on the draws known that day.
  */
-export function asOfDayDateRecords(categories: readonly CategoryDrawsInput[], from: string, to: string, everyDays = 7): AsOfDateRecord[] {
+export function asOfDayDateRecords(
+  categories: readonly CategoryDrawsInput[],
+  from: string,
+  to: string,
+  everyDays = 7,
+  options: Pick<PanelForecastOptions, 'roundRhythm'> = {},
+): AsOfDateRecord[] {
   if (!(Number.isInteger(everyDays) && everyDays >= 1)) throw new RangeError(`everyDays must be a positive integer, got ${everyDays}`);
   const panel = panelOf(categories);
   const walk = walkForward(panel);
   const records: AsOfDateRecord[] = [];
   for (let day = dayNumber(from); day <= dayNumber(to); day += everyDays) {
     const asOf = isoFromDayNumber(day);
-    const forecast = forecastPanel(categories, asOf, { report: false, walk, horizons: 1 });
+    const forecast = forecastPanel(categories, asOf, { ...options, report: false, walk, horizons: 1 });
     for (const c of forecast.categories) {
       const next = c.predictions.find((p) => p.rank === 1);
       const draws = panel.find((x) => x.slug === c.slug)!.draws;
