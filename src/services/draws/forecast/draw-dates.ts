@@ -1,5 +1,6 @@
 // When the next draws of a category fall. Point dates step the median of the last six gaps from the last
-// draw; the ranges come from the distribution of recent gaps, treated as a renewal process.
+// draw; the ranges come from the distribution of recent gaps, treated as a renewal process, and deep in a wait also
+// from the rhythm of the program's rounds across categories.
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { median, quantile } from './statistics.ts';
 
