@@ -98,13 +98,11 @@ if (ONLY === null || ONLY === 'forecasts') {
   const elapsed = performance.now() - t0;
   const t1 = performance.now();
   const lastDay = PERIODS.map((p) => p.to).reduce((a, b) => (a > b ? a : b), FROM);
-  const asOfDays = asOfDayDateRecords(
-    categories,
-    PERIODS[0]?.from ?? FROM,
-    lastDay < SNAPSHOT_AS_OF ? lastDay : SNAPSHOT_AS_OF,
-    DATE_AS_OF_STEP,
-  );
+  const asOfTo = lastDay < SNAPSHOT_AS_OF ? lastDay : SNAPSHOT_AS_OF;
+  const asOfDays = asOfDayDateRecords(categories, PERIODS[0]?.from ?? FROM, asOfTo, DATE_AS_OF_STEP);
   const asOfElapsed = performance.now() - t1;
+  // The baseline of the as-of days: the same ranges without the program's round rhythm (each category's own gaps only).
+  const asOfOwnGaps = asOfDayDateRecords(categories, PERIODS[0]?.from ?? FROM, asOfTo, DATE_AS_OF_STEP, { roundRhythm: false });
   const law: ScoreLaw = (score, point, margin) => clearance(score, { point, margin }).atOrBelow;
   const f = (x: number | null, d = 1) => (x === null ? '—' : x.toFixed(d));
   const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
@@ -251,11 +249,8 @@ if (ONLY === null || ONLY === 'forecasts') {
       (rs) => nextDates(rs).medianWidthActive,
       (x) => x.toFixed(0),
     );
-    printDates(
-      records,
-      asOfDays.filter((r) => r.asOf >= period.from && r.asOf <= period.to),
-      (x) => pct(x),
-    );
+    const inPeriod = (r: AsOfDateRecord) => r.asOf >= period.from && r.asOf <= period.to;
+    printDates(records, asOfDays.filter(inPeriod), asOfOwnGaps.filter(inPeriod), (x) => pct(x));
     boot('"my score" Brier skill', pooled.score.skill, (rs) => summarise(rs, law).score.skill, three);
     console.log('"my score" reliability (P(cut-off ≤ s) as stated, pooled over h = 1–5): stated bin, statements, mean stated, share true');
     for (const b of reliability(records, law))
@@ -280,22 +275,77 @@ if (ONLY === 'forecasts') process.exit(0);
  * The date views beside the draw-day origins: the ranges served as of days spread through the gaps (a person asks on
  * any day), and what the real gaps allow (hindsight windows per category, and each category's spread of gaps).
  */
-function printDates(records: readonly OriginRecord[], asOfDays: readonly AsOfDateRecord[], pct: (x: number) => string): void {
+function printDates(
+  records: readonly OriginRecord[],
+  asOfDays: readonly AsOfDateRecord[],
+  ownGaps: readonly AsOfDateRecord[],
+  pct: (x: number) => string,
+): void {
   const show = (value: number | null, ci: [number, number] | null, f: (x: number) => string) =>
     `${value === null ? '—' : f(value)} (95% CI ${ci ? `${f(ci[0])}–${f(ci[1])}` : '—'})`;
   const days = (x: number) => `${x.toFixed(0)} days`;
-  const all = summariseDateRanges(asOfDays);
+  const score = (x: number) => x.toFixed(1);
+  const nextDraws = records
+    .filter((r) => r.h === 1 && r.served !== null && r.baseline !== null)
+    .map((r) => ({ asOf: r.asOf, actual: r.actual.date, range: r.served!.dateRange, active: r.active }));
   console.log(
-    `  next draw, as of every ${DATE_AS_OF_STEP}th day (${all.n} ranges, ${all.activeN} of active categories): 90% date coverage ` +
-      `${show(
-        all.coverage,
-        bootstrapInterval(asOfDays, (rs) => summariseDateRanges(rs).coverage),
-        pct,
-      )}; median width, active ${show(
-        all.medianWidthActive,
-        bootstrapInterval(asOfDays, (rs) => summariseDateRanges(rs).medianWidthActive),
-        days,
-      )}`,
+    `  next draw: date interval score (Winkler, α = 0.10, days; the round rhythm never applies on a draw day) ` +
+      show(
+        summariseDateRanges(nextDraws).intervalScore,
+        bootstrapInterval(nextDraws, (rs) => summariseDateRanges(rs).intervalScore),
+        score,
+      ),
+  );
+  for (const [name, rs] of [
+    ['served', asOfDays],
+    ['own gaps only (baseline)', ownGaps],
+  ] as const) {
+    const all = summariseDateRanges(rs);
+    const figure = (pick: (s: ReturnType<typeof summariseDateRanges>) => number | null) => (xs: readonly AsOfDateRecord[]) =>
+      pick(summariseDateRanges(xs));
+    console.log(
+      `  next draw, as of every ${DATE_AS_OF_STEP}th day, ${name} (${all.n} ranges, ${all.activeN} of active categories): ` +
+        `interval score ${show(
+          all.intervalScore,
+          bootstrapInterval(
+            rs,
+            figure((s) => s.intervalScore),
+          ),
+          score,
+        )}; 90% date coverage ` +
+        `${show(
+          all.coverage,
+          bootstrapInterval(
+            rs,
+            figure((s) => s.coverage),
+          ),
+          pct,
+        )}; median width, active ` +
+        show(
+          all.medianWidthActive,
+          bootstrapInterval(
+            rs,
+            figure((s) => s.medianWidthActive),
+          ),
+          days,
+        ),
+    );
+  }
+  // Paired: the same (category, as-of day) under both, resampled together.
+  const baseline = new Map(ownGaps.map((r) => [`${r.category}|${r.asOf}`, r]));
+  const pairs = asOfDays.flatMap((r) => {
+    const b = baseline.get(`${r.category}|${r.asOf}`);
+    return b === undefined ? [] : [{ asOf: r.asOf, served: r, baseline: b }];
+  });
+  const ratio = (ps: readonly (typeof pairs)[number][]) => {
+    const a = summariseDateRanges(ps.map((p) => p.served)).intervalScore;
+    const b = summariseDateRanges(ps.map((p) => p.baseline)).intervalScore;
+    return a === null || b === null || b === 0 ? null : a / b;
+  };
+  const changed = pairs.filter((p) => p.served.range[0] !== p.baseline.range[0] || p.served.range[1] !== p.baseline.range[1]).length;
+  console.log(
+    `  as of every ${DATE_AS_OF_STEP}th day: interval score served ÷ own gaps only ${show(ratio(pairs), bootstrapInterval(pairs, ratio), (x) => x.toFixed(3))}` +
+      ` (${changed} of ${pairs.length} ranges differ: those past the category's typical gap)`,
   );
   const gaps = records
     .filter((r) => r.h === 1 && r.active)

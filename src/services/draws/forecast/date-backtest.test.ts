@@ -33,15 +33,16 @@ test('hindsight windows: the best window per category, pooled', () => {
     assert.ok(Math.abs(got - want) < 1e-9, `${got} ≠ ${want}`);
 });
 
-test('date range summary: coverage of all, median width of the active', () => {
+test('date range summary: coverage and interval score of all, median width of the active', () => {
   const s = summariseDateRanges([
     { actual: '2025-01-10', range: ['2025-01-06', '2025-01-20'], active: true },
     { actual: '2025-01-21', range: ['2025-01-06', '2025-01-20'], active: true },
     { actual: '2025-01-06', range: ['2025-01-06', '2025-03-06'], active: false },
     { actual: '2025-02-03', range: ['2025-01-06', '2025-02-05'], active: true },
   ]);
-  assert.deepEqual(s, { n: 4, coverage: 0.75, activeN: 3, medianWidthActive: 14 });
-  assert.deepEqual(summariseDateRanges([]), { n: 0, coverage: null, activeN: 0, medianWidthActive: null });
+  // Interval scores (α = 0.10): 14; 14 + 20 × 1 day late; 59; 30.
+  assert.deepEqual(s, { n: 4, coverage: 0.75, intervalScore: (14 + 34 + 59 + 30) / 4, activeN: 3, medianWidthActive: 14 });
+  assert.deepEqual(summariseDateRanges([]), { n: 0, coverage: null, intervalScore: null, activeN: 0, medianWidthActive: null });
 });
 
 test('ranges as of days through the gaps: the served range of that day, the next draw after it', () => {

@@ -6,9 +6,10 @@
 // window only as far as it foresees changes in a category's rhythm, so it bounds what a width target can ask.
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { forecastPanel } from './forecast-panel.ts';
-import type { CategoryDrawsInput } from './forecast-panel.ts';
-import { ACTIVE_DAYS, panelOf } from './rolling-origin.ts';
-import { median, quantile } from './statistics.ts';
+import type { CategoryDrawsInput, PanelForecastOptions } from './forecast-panel.ts';
+import { DATE_INTERVAL_TARGET } from './metrics.ts';
+import { ACTIVE_DAYS, panelOf, winkler } from './rolling-origin.ts';
+import { mean, median, quantile } from './statistics.ts';
 import { walkForward } from './walk-forward.ts';
 
 /** One served next-draw date range, as of a day, beside the next draw that followed. */
@@ -29,14 +30,20 @@ export interface AsOfDateRecord {
  * (both included), beside the next draw that came; a category with no later draw in the data is left out. Each
  * forecast is forecastPanel's on the draws known that day.
  */
-export function asOfDayDateRecords(categories: readonly CategoryDrawsInput[], from: string, to: string, everyDays = 7): AsOfDateRecord[] {
+export function asOfDayDateRecords(
+  categories: readonly CategoryDrawsInput[],
+  from: string,
+  to: string,
+  everyDays = 7,
+  options: Pick<PanelForecastOptions, 'roundRhythm'> = {},
+): AsOfDateRecord[] {
   if (!(Number.isInteger(everyDays) && everyDays >= 1)) throw new RangeError(`everyDays must be a positive integer, got ${everyDays}`);
   const panel = panelOf(categories);
   const walk = walkForward(panel);
   const records: AsOfDateRecord[] = [];
   for (let day = dayNumber(from); day <= dayNumber(to); day += everyDays) {
     const asOf = isoFromDayNumber(day);
-    const forecast = forecastPanel(categories, asOf, { report: false, walk, horizons: 1 });
+    const forecast = forecastPanel(categories, asOf, { ...options, report: false, walk, horizons: 1 });
     for (const c of forecast.categories) {
       const next = c.predictions.find((p) => p.rank === 1);
       const draws = panel.find((x) => x.slug === c.slug)!.draws;
@@ -58,6 +65,11 @@ export function asOfDayDateRecords(categories: readonly CategoryDrawsInput[], fr
 export interface DateRangeSummary {
   n: number;
   coverage: number | null;
+  /**
+   * Mean Winkler interval score (days) of the ranges as 90% intervals: width plus 2/0.1 times the days by which the
+   * draw fell outside. Coverage and width in one figure, lower is better: a narrower range gains only while it holds.
+   */
+  intervalScore: number | null;
   activeN: number;
   /** Median latest − earliest (days) of the active categories' ranges. */
   medianWidthActive: number | null;
@@ -65,9 +77,14 @@ export interface DateRangeSummary {
 
 export function summariseDateRanges(records: readonly Pick<AsOfDateRecord, 'actual' | 'range' | 'active'>[]): DateRangeSummary {
   const active = records.filter((r) => r.active);
+  const alpha = 1 - DATE_INTERVAL_TARGET;
   return {
     n: records.length,
     coverage: records.length > 0 ? records.filter((r) => r.actual >= r.range[0] && r.actual <= r.range[1]).length / records.length : null,
+    intervalScore:
+      records.length > 0
+        ? mean(records.map((r) => winkler(dayNumber(r.range[0]), dayNumber(r.range[1]), dayNumber(r.actual), alpha)))
+        : null,
     activeN: active.length,
     medianWidthActive: active.length > 0 ? median(active.map((r) => dayNumber(r.range[1]) - dayNumber(r.range[0]))) : null,
   };

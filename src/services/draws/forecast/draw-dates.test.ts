@@ -9,6 +9,9 @@ import {
   gapSumDistributions,
   neverNarrower,
   predictDrawDates,
+  programRounds,
+  roundRhythm,
+  smoothGaps,
   weekday,
   weekendToMonday,
 } from './draw-dates.ts';
@@ -207,4 +210,46 @@ test("a later draw's range is never narrower than the one before, nor ends befor
   );
   // Without the rule rank 2 would be the single day 2025-02-03.
   assert.deepEqual(dateIntervals(gaps, monday, 0, 2, [0.5])[1][0], [monday + 28, monday + 28]);
+});
+
+test("the program's rounds: draw days of any category within 3 days of the one before form one round", () => {
+  assert.deepEqual(programRounds([100, 101, 103, 110, 113, 116, 130]), [100, 110, 130]);
+  assert.deepEqual(programRounds([]), []);
+});
+
+test("the program's next round: its round gaps, spread, conditioned on the days since its last round", () => {
+  // Rounds every 14 days from day 1000 to 1140, each two days long (1000, 1001, 1014, 1015, …).
+  const days = Array.from({ length: 11 }, (_, i) => [1000 + 14 * i, 1001 + 14 * i]).flat();
+  const lastRound = 1140;
+  // As of five days after the last round, for a category whose last draw was day 1100: the rounds' gaps (all 14),
+  // spread as smoothGaps spreads them, as offsets from day 1100.
+  const law = roundRhythm(days, 1100, lastRound + 5)!;
+  const expected = [...smoothGaps(Array(10).fill(14)).entries()].map(([g, w]) => [lastRound - 1100 + g, w]);
+  assert.deepEqual(
+    [...law.entries()].sort((a, b) => a[0] - b[0]),
+    expected,
+  );
+  // Fourteen days after the last round (each gap of 14 spreads over 13–15 days): only the offsets after the as-of date remain.
+  const late = roundRhythm(days, 1100, lastRound + 14)!;
+  assert.deepEqual([...late.keys()], [lastRound - 1100 + 15]);
+  assert.equal(roundRhythm(days, 1100, lastRound + 30), null, 'no round gap that long');
+  assert.equal(roundRhythm([1000], 1000, 1010), null, 'one round: no rhythm');
+});
+
+test("past a category's typical gap, the program's rounds move its next draw's range; before it, they do not", () => {
+  // A fortnightly category (last draw 2025-03-03) in a program whose last round was another category's, on 2025-03-10.
+  const dates = cadence('2025-03-03', 14, 13);
+  const programDays = [...dates, '2025-03-10'].map(iso);
+  const range = (asOf: string, withRounds: boolean) => {
+    const d = predictDrawDates(dates, asOf, 1, withRounds ? { programDays: programDays.filter((x) => x <= iso(asOf)) } : {}).dates[0];
+    return [d.earliest, d.latest];
+  };
+  // 9 days after its last draw: within its typical gap (14), the same range either way.
+  assert.deepEqual(range('2025-03-12', true), range('2025-03-12', false));
+  // 17 days after: its own gaps (every one 14) restart the clock and point to 2025-04-03, and the range reaches back
+  // only to predicted_date (2025-03-31); the program's rounds (gaps of 14 and 7) say its next round is due around
+  // 2025-03-24, 14 days after 2025-03-10, and the range reaches back to it.
+  assert.deepEqual(range('2025-03-20', false), ['2025-03-31', '2025-04-03']);
+  const withRounds = range('2025-03-20', true);
+  assert.ok(withRounds[0] <= '2025-03-24' && withRounds[1] === '2025-04-03', withRounds.join(' – '));
 });

@@ -1,5 +1,6 @@
 // When the next draws of a category fall. Point dates step the median of the last six gaps from the last
-// draw; the ranges come from the distribution of recent gaps, treated as a renewal process.
+// draw; the ranges come from the distribution of recent gaps, treated as a renewal process, and deep in a wait also
+// from the rhythm of the program's rounds across categories.
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { median, quantile } from './statistics.ts';
 
@@ -25,8 +26,12 @@ export const DATE_METHOD =
   'draw (if no gap in the distribution is that long, the clock restarts at the as-of date), the h-th draw is the ' +
   'sum of that first gap and h − 1 further independent gaps, computed exactly by convolution; the range is the ' +
   'shortest interval holding the level of that sum (weekends moved to Monday), widened to include predicted_date, and not clipped: a ' +
-  "later draw of a slow category may fall more than a year ahead. A later rank's range is never narrower than the one before " +
-  'and never ends before it (its latest day is moved later if needed).';
+  "later draw of a slow category may fall more than a year ahead. Past the category's typical gap (the median of its last six " +
+  "gaps) the first gap is half the category's own conditioned law and half the program's next round: IRCC draws in rounds " +
+  'across categories (draw days of any category within 3 days of the one before form a round), and the gaps between ' +
+  "the rounds of the last 730 days, spread ±10% and conditioned on exceeding the days since the program's last round, " +
+  'say when the next round comes. A ' +
+  "later rank's range is never narrower than the one before and never ends before it (its latest day is moved later if needed).";
 
 export const DORMANT_RULE =
   'A category is dormant, and not predicted, when its last draw is more than max(365, 3 × the 95th percentile ' +
@@ -162,6 +167,8 @@ export interface DatePredictionOptions {
   gapWeights?: GapWeights;
   /** Days between predicted draws when the dates hold fewer than two distinct days (a young category). */
   stepDays?: number;
+  /** Every category's draw days up to the as-of date: deep in a wait, the program's rounds inform the next draw (roundRhythm). */
+  programDays?: readonly number[];
 }
 
 /**
@@ -186,7 +193,9 @@ export function predictDrawDates(
   const elapsed = today - last;
   const firstStep = Math.floor(elapsed / stepDays) + 1;
   const levels = Array.from({ length: horizons }, (_, i) => (options.levelFor ?? (() => DATE_RANGE_LEVEL))(i + 1));
-  const intervals = dateIntervals(options.gapWeights ?? gapCounts(gaps.slice(-RANGE_GAP_COUNT)), last, elapsed, horizons, levels);
+  const typicalGap = gaps.length > 0 ? median(gaps.slice(-STEP_GAP_COUNT)) : stepDays;
+  const rounds = options.programDays === undefined || elapsed <= typicalGap ? null : roundRhythm(options.programDays, last, today);
+  const intervals = dateIntervals(options.gapWeights ?? gapCounts(gaps.slice(-RANGE_GAP_COUNT)), last, elapsed, horizons, levels, rounds);
   const dates: PredictedDate[] = [];
   const bounds: [number, number][] = [];
   let previous = today;
@@ -250,6 +259,8 @@ export function dateIntervals(
   elapsedDays: number,
   horizons: number,
   levels: readonly number[],
+  /** Offsets of the program's next round (roundRhythm): given, it is ROUND_WEIGHT of the first gap's law. */
+  rounds: GapWeights | null = null,
 ): [number, number][][] {
   const entries = [...base.entries()];
   const gs = Int32Array.from(entries.map(([g]) => g));
@@ -258,6 +269,7 @@ export function dateIntervals(
   for (const g of gs) maxGap = Math.max(maxGap, g);
   let first = entries.filter(([g]) => g > elapsedDays);
   if (first.length === 0) first = entries.map(([g, w]) => [elapsedDays + g, w]);
+  if (rounds !== null) first = mixture(first, [...rounds.entries()], ROUND_WEIGHT);
   let current = new Float64Array(Math.max(...first.map(([g]) => g)) + 1);
   for (const [g, w] of first) current[g] += w;
   const result: [number, number][][] = [];
@@ -285,4 +297,55 @@ export function dateIntervals(
     result.push(bounds);
   }
   return result;
+}
+
+/** Weights of `b` at `share` of the total and `a` at the rest, each normalised first. */
+function mixture(a: readonly [number, number][], b: readonly [number, number][], share: number): [number, number][] {
+  const total = (xs: readonly [number, number][]) => xs.reduce((sum, [, w]) => sum + w, 0);
+  const out = new Map<number, number>();
+  for (const [xs, weight] of [
+    [a, (1 - share) / total(a)],
+    [b, share / total(b)],
+  ] as const)
+    for (const [offset, w] of xs) out.set(offset, (out.get(offset) ?? 0) + w * weight);
+  return [...out.entries()];
+}
+
+/** Draw days of any category within this many days of the previous one belong to the same round of the program. */
+const ROUND_SPAN_DAYS = 3;
+/** Rounds of this many days up to the as-of date give the program's rhythm (the two years the levels look back on). */
+const ROUND_WINDOW_DAYS = 730;
+/**
+ * Share of the program's next round in the first gap's law past a category's typical gap: of 0.3, 0.5 and 0.7 on the
+ * 2023–2024 as-of days (docs/draws.md, "Date ranges"), the one whose gain held when the threshold moved; the round
+ * alone misses too often.
+ */
+const ROUND_WEIGHT = 0.5;
+
+/** The first day of each round of the program: sorted draw days, a day more than ROUND_SPAN_DAYS after the one before opening a round. */
+export function programRounds(sortedDays: readonly number[]): number[] {
+  const starts: number[] = [];
+  let previous = -Infinity;
+  for (const day of sortedDays) {
+    if (day - previous > ROUND_SPAN_DAYS) starts.push(day);
+    previous = Math.max(previous, day);
+  }
+  return starts;
+}
+
+/**
+ * When the program's next round comes, as offsets from a category's last draw: the gaps between the program's rounds
+ * of the last ROUND_WINDOW_DAYS, spread as smoothGaps does, conditioned on exceeding the days since its last round (and
+ * falling after the as-of date). Deep in a category's wait this says more than the category's own gaps: a break of the
+ * whole program ends with its next round. Null with fewer than two rounds, or no gap that long.
+ */
+export function roundRhythm(programDays: readonly number[], lastDay: number, asOfDay: number): GapWeights | null {
+  const rounds = programRounds(programDays.filter((d) => d <= asOfDay));
+  const lastRound = rounds.at(-1);
+  if (lastRound === undefined) return null;
+  const gaps: number[] = [];
+  for (let i = 1; i < rounds.length; i++) if (rounds[i] > asOfDay - ROUND_WINDOW_DAYS) gaps.push(rounds[i] - rounds[i - 1]);
+  const out: GapWeights = new Map();
+  for (const [g, w] of smoothGaps(gaps)) if (lastRound + g > asOfDay) out.set(lastRound - lastDay + g, w);
+  return out.size > 0 ? out : null;
 }

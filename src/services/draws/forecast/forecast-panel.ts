@@ -151,6 +151,8 @@ export interface PanelForecastOptions {
   walk?: WalkForward;
   /** Compute the model tables of /api/models/ (the benchmark leaves them out). Default true. */
   report?: boolean;
+  /** Date ranges deep in a wait also from the program's rounds (draw-dates.ts, roundRhythm). Default true; the benchmark's baseline turns it off. */
+  roundRhythm?: boolean;
 }
 
 function round1(x: number): number {
@@ -285,6 +287,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
   const known1 = knownAt(wf.points, today, 1);
   const levels = Array.from({ length: horizons }, (_, i) => dateLevel(wf.points, i + 1, today).level);
   const pooledGaps = recentGaps(panel, today);
+  const programDays = [...new Set(panel.flatMap((c) => c.draws.map((d) => d.day)))].sort((a, b) => a - b);
 
   const results = panel.map((c, ci): CategoryForecast => {
     const dates = c.draws.map((d) => isoFromDayNumber(d.day));
@@ -345,6 +348,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
       levelFor: (h) => levels[h - 1],
       gapWeights: dateGapWeights(gapsBetweenDates(dates.slice(start)), pooledGaps),
       stepDays: pooledGaps.length > 0 ? median(pooledGaps) : 14,
+      programDays: options.roundRhythm === false ? undefined : programDays,
     });
     result.stepDays = datePrediction.stepDays;
     const ranks = datePrediction.dates.length;

@@ -102,7 +102,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'dates empruntent les écarts récents de toutes les catégories.',
   },
   'rule.dates': {
-    from: '7c35afdb595e',
+    from: '77e678833e83',
     fr:
       'predicted_date : pas = la médiane des six derniers écarts entre les dates de rondes de la catégorie (en jours ' +
       'entiers, demi arrondi vers le haut, au moins un; pour une catégorie récente n’ayant qu’une date de ronde : la ' +
@@ -115,7 +115,12 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'est la somme de ce premier écart et de h − 1 autres écarts indépendants, calculée exactement par convolution; ' +
       'la plage est le plus court intervalle contenant le niveau de cette somme (fins de semaine reportées au lundi), ' +
       'élargi pour inclure predicted_date, et non borné : une ronde lointaine d’une catégorie lente peut tomber à plus ' +
-      'd’un an. La plage d’un rang n’est jamais plus étroite que celle du rang précédent et ne finit jamais avant elle ' +
+      'd’un an. Au-delà de l’écart typique de la catégorie (la médiane de ses six derniers écarts), le premier écart ' +
+      'suit pour moitié la loi conditionnée propre à la catégorie et pour moitié la prochaine vague du programme : ' +
+      'IRCC tient ses rondes par vagues réunissant plusieurs catégories (les jours de ronde de toute catégorie à 3 jours ' +
+      'ou moins du précédent forment une vague), et les écarts entre les vagues des 730 derniers jours, étalés de ±10 % ' +
+      'et conditionnés à dépasser les jours écoulés depuis la dernière vague du programme, disent quand vient la ' +
+      'suivante. La plage d’un rang n’est jamais plus étroite que celle du rang précédent et ne finit jamais avant elle ' +
       '(son dernier jour est reculé s’il le faut). La distribution des écarts est formée des 12 derniers écarts de la catégorie, chacun étalé sur ±10 % ' +
       'de sa longueur (loi triangulaire) et pondéré selon sa récence (poids divisé par deux tous les 4 écarts en ' +
       'remontant), mélangés aux écarts de toutes les catégories des 730 derniers jours (5 % du poids; une catégorie ' +
