@@ -39,7 +39,7 @@ import {
 import { parseIdentifierText } from '../src/services/krt/extract/identifier.ts';
 import type { KrtRow } from '../src/services/krt/extract/krt-row.ts';
 import { baseMentions } from '../src/services/krt/extract/learned/candidates.ts';
-import { LearnedExtractor, trainExtractor, type TrainingPaper } from '../src/services/krt/extract/learned/model.ts';
+import { LearnedExtractor, trainExtractor, type ExtractorModel, type TrainingPaper } from '../src/services/krt/extract/learned/model.ts';
 import { articleText } from '../src/services/krt/extract/learned/sentences.ts';
 import type { ManyResult } from '../src/services/krt/extract/index.ts';
 import {
@@ -104,6 +104,40 @@ export interface CvOptions {
   /** Fill identifiers from the knowledge base (the production step); false measures the extractor alone. */
   fill: boolean;
   log?: (line: string) => void;
+  /** A JSON file of every fold's text-built tables: read when it exists (the extractor is not trained again), else written. */
+  rowsCache?: string;
+  /** A JSON file the fill proposals and name-only queries are written to, for a closer look. */
+  dump?: string;
+}
+
+type Extracted = { row: KrtRow; confidence: number }[];
+/** Text-built tables by run and paper, kept between runs of the bench. */
+type RowsCache = { file?: string; runs: Map<number, Map<string, Extracted>>; fresh: boolean };
+
+function readRowsCache(file: string | undefined): RowsCache {
+  if (!file || !fs.existsSync(file)) return { file, runs: new Map(), fresh: true };
+  const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as [number, [string, Extracted][]][];
+  return { file, runs: new Map(stored.map(([k, papers]) => [k, new Map(papers)])), fresh: false };
+}
+
+function writeRowsCache(cache: RowsCache): void {
+  if (!cache.file || !cache.fresh) return;
+  fs.writeFileSync(cache.file, JSON.stringify([...cache.runs].map(([k, papers]) => [k, [...papers]])));
+}
+
+/** The fold's extractor (trained when the cache does not hold the fold's tables). */
+function foldExtractor(cache: RowsCache, run: number, train: () => ExtractorModel) {
+  let extractor: LearnedExtractor | null = null;
+  if (!cache.runs.has(run)) cache.runs.set(run, new Map());
+  const held = cache.runs.get(run)!;
+  return (p: CvPaper): Extracted => {
+    const known = held.get(p.doi);
+    if (known) return known;
+    extractor ??= new LearnedExtractor(train());
+    const extracted = extractor.extract(p.training.text, p.training.base).map((r) => ({ row: r.row, confidence: r.confidence }));
+    held.set(p.doi, extracted);
+    return extracted;
+  };
 }
 
 export function crossValidateTables(files: readonly string[], extracted: readonly ManyResult[], options: CvOptions): CvResult {
@@ -160,10 +194,21 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
   const kb = new RridKnowledgeBase();
   for (const [doi, c] of contributions) kb.addPaper(doi, c.rows, c.provider, c.attested);
 
+  const cache = readRowsCache(options.rowsCache);
   const rows: Counts[] = [];
   const krtRows: Counts[] = [];
-  const suggestions: { paper: string; answerable: boolean; answered: boolean; right: boolean; anyConfidence: number; anyRight: boolean }[] =
-    [];
+  const suggestions: {
+    paper: string;
+    name: string;
+    type: string;
+    rrid: string;
+    answerable: boolean;
+    answered: boolean;
+    right: boolean;
+    first: string;
+    anyConfidence: number;
+    anyRight: boolean;
+  }[] = [];
   // Per test paper: its identifiers, the text-built table and what the base proposes for its empty cells.
   const tested: {
     paper: string;
@@ -190,14 +235,15 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     for (const [doi] of removed) kb.removePaper(doi);
     try {
       calibrate(kb);
-      const model = trainExtractor(
-        papers.filter((p) => !out.has(p.doi) && p.krtLayout).map((p) => p.training),
-        4,
-        CV_SEED,
+      const extractFold = foldExtractor(cache, k, () =>
+        trainExtractor(
+          papers.filter((p) => !out.has(p.doi) && p.krtLayout).map((p) => p.training),
+          4,
+          CV_SEED,
+        ),
       );
-      const extractor = new LearnedExtractor(model);
       for (const p of test) {
-        const extracted = extractor.extract(p.training.text, p.training.base);
+        const extracted = extractFold(p);
         const predicted = extracted.map((r) => r.row);
         const gold = identifiersOf(p.gold);
         const ceiling = new Set([...gold].filter((id) => [...(wanted.get(id) ?? [])].some((doi) => !out.has(doi))));
@@ -229,6 +275,10 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
               const any = suggestRrids(kb, query, { limit: 1, minConfidence: 0 })[0];
               suggestions.push({
                 paper: p.doi,
+                name: query.resourceName,
+                type: row['RESOURCE TYPE'],
+                rrid: part.value,
+                first: any?.suggested_rrid ?? '',
                 answerable: kb.hasRrid(part.value),
                 answered: first !== undefined,
                 right: first?.suggested_rrid === `RRID:${part.value}`,
@@ -243,6 +293,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     log(`  ${scored ? 'fold' : 'training fold'} ${k + 1}: ${test.length} papers, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
 
+  writeRowsCache(cache);
   // The fill model of each scored group is fitted on the proposals of the other groups' papers (their labels: the
   // proposed identifier is in that paper's own table), so every probability below is out of sample.
   const label = (t: (typeof tested)[number], proposal: FillProposal) => t.gold.has(identifierComparisonKey(proposal.value));
@@ -371,6 +422,21 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
           `    [${row.from.toFixed(1)}, ${row.to.toFixed(1)})  ${String(row.n).padStart(5)}   predicted ${row.predicted.toFixed(3)}   observed ${row.observed.toFixed(3)}`,
         );
   }
+  if (options.dump)
+    fs.writeFileSync(
+      options.dump,
+      JSON.stringify({
+        tested: tested.map((t) => ({
+          ...t,
+          gold: [...t.gold],
+          ceiling: [...t.ceiling],
+          goldRows: papers.find((p) => p.doi === t.paper)!.gold,
+          matched: matchRows(t.predicted, papers.find((p) => p.doi === t.paper)!.gold),
+          proposals: t.proposals.map((proposal) => ({ ...proposal, p: probabilities.get(proposal) ?? null })),
+        })),
+        suggestions,
+      }),
+    );
   return {
     papers: papers.length,
     lines,

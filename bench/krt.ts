@@ -72,6 +72,8 @@ const { values } = parseArgs({
     db: { type: 'string' },
     'held-out': { type: 'boolean', default: false },
     'no-fill': { type: 'boolean', default: false },
+    'rows-cache': { type: 'string' },
+    dump: { type: 'string' },
   },
 });
 const SECTIONS = ['timing', 'identifiers', 'accuracy', 'suggestions', 'cv', 'coldstart', 'doi'] as const;
@@ -276,7 +278,13 @@ if (only.has('cv')) {
     `\n== tables from text against the authors' tables: ${heldOut ? 'the held-out papers' : `cross-validation by paper, ${CV_FOLDS} folds`}, identifiers ${fill ? 'filled from the knowledge base' : 'from the text only'} ==`,
   );
   const started = performance.now();
-  const result = crossValidateTables(files, await extractions(), { heldOut, fill, log: (line) => console.log(line) });
+  const result = crossValidateTables(files, await extractions(), {
+    heldOut,
+    fill,
+    log: (line) => console.log(line),
+    rowsCache: values['rows-cache'],
+    dump: values.dump,
+  });
   for (const line of result.lines) console.log(line);
   console.log(`${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
