@@ -52,7 +52,18 @@ import {
   type Reliability,
 } from '../src/services/krt/rrid/index.ts';
 import { fillProposals, type FillProposal } from '../src/services/krt/rrid/fill-proposals.ts';
-import { writeFills, FILL_MODEL_FROM, fillProbability, trainFillModel } from '../src/services/krt/rrid/fill-model.ts';
+import {
+  writeFills,
+  chooseFillThresholds,
+  fillClass,
+  passesThreshold,
+  FILL_MIN_FILLS,
+  FILL_MODEL_FROM,
+  FILL_PRECISION,
+  fillProbability,
+  trainFillModel,
+  type FillThresholds,
+} from '../src/services/krt/rrid/fill-model.ts';
 
 export const CV_FOLDS = 5;
 export const CV_SEED = 30;
@@ -140,6 +151,152 @@ function foldExtractor(cache: RowsCache, run: number, train: () => ExtractorMode
   };
 }
 
+/** A test paper: its identifiers, the text-built table and what the base proposes for its empty cells. */
+interface TestedPaper {
+  paper: string;
+  group: number;
+  scored: boolean;
+  gold: Set<string>;
+  ceiling: Set<string>;
+  predicted: KrtRow[];
+  confidence: number[];
+  proposals: FillProposal[];
+  /** Per proposal, the other identifiers the fold's base links with it (linkedIdentifiers). */
+  linked: string[][];
+}
+
+type Hits = { paper: string; hit: boolean }[];
+/** The scores of the tables with some fills written. */
+interface AtThreshold {
+  idRecall: Hits;
+  idPrecision: Hits;
+  idPrecisionListedKinds: Hits;
+  fillPrecision: Hits;
+  ceiling: Hits;
+  rowCounts: Counts[];
+}
+
+/**
+ * Fills served by class (fill-model.ts fillClass): each scored group's thresholds are chosen on the other groups'
+ * proposals, scored by models that did not see their papers (an inner cross-validation over those groups), then
+ * applied to the group's probabilities (its model fitted on all the other groups).
+ */
+function perClassFills(
+  tested: readonly TestedPaper[],
+  probabilities: ReadonlyMap<FillProposal, number>,
+  label: (t: TestedPaper, proposal: FillProposal) => boolean,
+  atThreshold: (keep: (t: TestedPaper, proposal: FillProposal) => boolean) => AtThreshold,
+  heldOut: boolean,
+): string[] {
+  const thresholds = new Map<number, FillThresholds>();
+  for (const group of new Set(tested.filter((t) => t.scored).map((t) => t.group))) {
+    const training = tested.filter((t) => t.group !== group && (!heldOut || !t.scored));
+    const inner: { proposal: FillProposal; probability: number; right: boolean }[] = [];
+    for (const h of new Set(training.map((t) => t.group))) {
+      const model = trainFillModel(
+        training.filter((t) => t.group !== h).flatMap((t) => t.proposals.map((proposal) => ({ features: proposal.features, label: label(t, proposal) }))),
+      );
+      for (const t of training)
+        if (t.group === h)
+          for (const proposal of t.proposals)
+            inner.push({ proposal, probability: fillProbability(model, proposal.features), right: label(t, proposal) });
+    }
+    thresholds.set(group, chooseFillThresholds(inner));
+  }
+  const keep = (t: TestedPaper, proposal: FillProposal) =>
+    passesThreshold(thresholds.get(t.group) ?? {}, proposal, probabilities.get(proposal) ?? 0);
+  const served = atThreshold(keep);
+  const none = atThreshold(() => false);
+  const est = (xs: Hits) => formatEstimate(pooledEstimate(xs));
+  const share = (xs: Hits) => xs.filter((x) => x.hit).length / Math.max(1, xs.length);
+  const lines = [
+    `fills by class (threshold per kind and resource type for precision ${FILL_PRECISION} over at least ${FILL_MIN_FILLS} fills, chosen on the other folds by an inner cross-validation):`,
+  ];
+  for (const [group, t] of thresholds)
+    lines.push(
+      `  thresholds for group ${group + 1}: ${Object.keys(t).length ? Object.entries(t).map(([c, from]) => `${c} from ${from.toFixed(3)}`).join(', ') : 'none (no class reached the precision)'}`,
+    );
+  const byClass = new Map<string, [number, number]>();
+  for (const t of tested)
+    if (t.scored)
+      for (const proposal of t.proposals)
+        if (keep(t, proposal)) {
+          const c = byClass.get(fillClass(proposal)) ?? [0, 0];
+          c[0] += label(t, proposal) ? 1 : 0;
+          c[1]++;
+          byClass.set(fillClass(proposal), c);
+        }
+  lines.push(
+    `  fills served: ${served.fillPrecision.length}, precision ${est(served.fillPrecision)}` +
+      (byClass.size ? ` (${[...byClass].map(([c, [right, n]]) => `${c} ${right} of ${n}`).join(', ')})` : ''),
+    `  identifier recall ${est(served.idRecall)} (without fills ${est(none.idRecall)}), precision ${est(served.idPrecision)} (without ${est(none.idPrecision)})`,
+    `  recall / ceiling ${(share(served.idRecall) / Math.max(1e-9, share(served.ceiling))).toFixed(3)} (without fills ${(share(none.idRecall) / Math.max(1e-9, share(none.ceiling))).toFixed(3)})`,
+  );
+  return lines;
+}
+
+/**
+ * Why proposals are right or wrong, by class: right; the authors wrote another identifier the base links with the
+ * proposed one (their catalog number where the fill gave the RRID: equally valid, still counted wrong); the authors'
+ * row carries no RRID or catalog number (a URL, a version, "N/A"); it carries a different one; or the row is not in
+ * the authors' table.
+ */
+function fillErrorAnalysis(
+  scored: readonly TestedPaper[],
+  papers: readonly CvPaper[],
+  label: (t: TestedPaper, proposal: FillProposal) => boolean,
+): string[] {
+  const columns = ['right', 'same resource', 'no identifier', 'different', 'row not listed'] as const;
+  const counts = new Map<string, { hits: Hits; written: Hits; n: Record<(typeof columns)[number], number> }>();
+  for (const t of scored) {
+    const gold = papers.find((p) => p.doi === t.paper)!.gold;
+    const matchOf = new Map(matchRows(t.predicted, gold).map((m) => [m.predicted, m.gold]));
+    t.proposals.forEach((proposal, i) => {
+      const c = fillClass(proposal);
+      const entry = counts.get(c) ?? { hits: [], written: [], n: { right: 0, 'same resource': 0, 'no identifier': 0, different: 0, 'row not listed': 0 } };
+      const right = label(t, proposal);
+      const g = matchOf.get(proposal.row);
+      const goldIds = g === undefined ? new Set<string>() : identifiersOf([gold[g]]);
+      const why: (typeof columns)[number] = right
+        ? 'right'
+        : g === undefined
+          ? 'row not listed'
+          : t.linked[i].some((id) => goldIds.has(id))
+            ? 'same resource'
+            : goldIds.size === 0
+              ? 'no identifier'
+              : 'different';
+      entry.n[why]++;
+      entry.hits.push({ paper: t.paper, hit: right });
+      if (why !== 'row not listed' && why !== 'no identifier') entry.written.push({ paper: t.paper, hit: right });
+      counts.set(c, entry);
+    });
+  }
+  const lines = [
+    `proposals by class (out of fold): n, ${columns.join(' / ')}; precision; precision where the authors' row carries an identifier`,
+  ];
+  for (const [c, e] of [...counts].sort((a, b) => b[1].hits.length - a[1].hits.length))
+    lines.push(
+      `  ${c.padEnd(18)} ${String(e.hits.length).padStart(5)}  ${columns.map((k) => String(e.n[k]).padStart(4)).join(' ')}  ${formatEstimate(pooledEstimate(e.hits))}  ${e.written.length ? formatEstimate(pooledEstimate(e.written)) : '-'} (${e.written.length})`,
+    );
+  return lines;
+}
+
+/**
+ * The identifiers that papers write together with a proposed one (an RRID's catalog numbers, a catalog number's
+ * RRIDs), as comparison keys: another, equally valid identifier of the same resource.
+ */
+function linkedIdentifiers(kb: RridKnowledgeBase, proposal: FillProposal): string[] {
+  const entries = proposal.kind === 'rrid' ? [kb.entryByRrid(proposal.value)].filter((e) => e !== undefined) : kb.entriesWithCatalog(proposal.value);
+  const out = new Set<string>();
+  for (const e of entries) {
+    if (e.rrid) out.add(identifierComparisonKey(e.rrid));
+    for (const c of e.catalogs.keys()) out.add(identifierComparisonKey(c));
+  }
+  out.delete(identifierComparisonKey(proposal.value));
+  return [...out];
+}
+
 export function crossValidateTables(files: readonly string[], extracted: readonly ManyResult[], options: CvOptions): CvResult {
   const log = options.log ?? (() => {});
   // Every paper's contribution to the knowledge base, and its text tokens (for the ceiling), as the importer reads it.
@@ -210,16 +367,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     anyRight: boolean;
   }[] = [];
   // Per test paper: its identifiers, the text-built table and what the base proposes for its empty cells.
-  const tested: {
-    paper: string;
-    group: number;
-    scored: boolean;
-    gold: Set<string>;
-    ceiling: Set<string>;
-    predicted: KrtRow[];
-    confidence: number[];
-    proposals: FillProposal[];
-  }[] = [];
+  const tested: TestedPaper[] = [];
   // With the held-out papers, the tuning folds are run too: the fill model of the held-out papers is fitted on them.
   const runs: { papers: CvPaper[]; scored: boolean }[] = options.heldOut
     ? [
@@ -263,6 +411,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
           predicted,
           confidence: extracted.map((r) => r.confidence),
           proposals,
+          linked: proposals.map((proposal) => linkedIdentifiers(kb, proposal)),
         });
         if (!scored) continue;
         const asked = new Set<string>();
@@ -296,7 +445,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
   writeRowsCache(cache);
   // The fill model of each scored group is fitted on the proposals of the other groups' papers (their labels: the
   // proposed identifier is in that paper's own table), so every probability below is out of sample.
-  const label = (t: (typeof tested)[number], proposal: FillProposal) => t.gold.has(identifierComparisonKey(proposal.value));
+  const label = (t: TestedPaper, proposal: FillProposal) => t.gold.has(identifierComparisonKey(proposal.value));
   const probabilities = new Map<FillProposal, number>();
   if (options.fill)
     for (const group of new Set(tested.filter((t) => t.scored).map((t) => t.group))) {
@@ -311,7 +460,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     }
   const scoredPapers = tested.filter((t) => t.scored);
   /** The tables with the fills from `from` (Infinity: none), scored. */
-  const atThreshold = (from: number) => {
+  const atThreshold = (from: number | ((t: TestedPaper, proposal: FillProposal) => boolean)): AtThreshold => {
     const idRecall: { paper: string; hit: boolean }[] = [];
     const idPrecision: { paper: string; hit: boolean }[] = [];
     // Only the rows of the kinds the authors' table lists: a table of antibodies alone is no key to a cell line's number.
@@ -320,7 +469,9 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     const ceiling: { paper: string; hit: boolean }[] = [];
     const rowCounts: Counts[] = [];
     for (const t of scoredPapers) {
-      const kept = t.proposals.filter((proposal) => (probabilities.get(proposal) ?? 0) >= from);
+      const kept = t.proposals.filter((proposal) =>
+        typeof from === 'number' ? (probabilities.get(proposal) ?? 0) >= from : from(t, proposal),
+      );
       const table = writeFills(t.predicted, kept);
       const got = identifiersOf(table);
       for (const id of t.gold) {
@@ -401,6 +552,8 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
         `  ${t.toFixed(2)}  ${String(at.fillPrecision.length).padStart(5)}  ${share(at.fillPrecision).toFixed(3)}  ${share(at.idRecall).toFixed(3)}  ${share(at.idPrecision).toFixed(3)}  ${(share(at.idRecall) / Math.max(1e-9, share(at.ceiling))).toFixed(3)}`,
       );
     }
+    lines.push(...perClassFills(tested, probabilities, label, atThreshold, options.heldOut));
+    lines.push(...fillErrorAnalysis(scoredPapers, papers, label));
     // The same proposals on the rows that are in the authors' table (matched by name): how right the base is about
     // a resource the table lists, apart from whether the row belongs in the table.
     const onRows = scoredPapers.flatMap((t) => {
@@ -432,7 +585,11 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
           ceiling: [...t.ceiling],
           goldRows: papers.find((p) => p.doi === t.paper)!.gold,
           matched: matchRows(t.predicted, papers.find((p) => p.doi === t.paper)!.gold),
-          proposals: t.proposals.map((proposal) => ({ ...proposal, p: probabilities.get(proposal) ?? null })),
+          proposals: t.proposals.map((proposal) => ({
+            ...proposal,
+            p: probabilities.get(proposal) ?? null,
+            linked: t.linked[t.proposals.indexOf(proposal)],
+          })),
         })),
         suggestions,
       }),
