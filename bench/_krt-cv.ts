@@ -194,7 +194,9 @@ function perClassFills(
     const inner: { proposal: FillProposal; probability: number; right: boolean }[] = [];
     for (const h of new Set(training.map((t) => t.group))) {
       const model = trainFillModel(
-        training.filter((t) => t.group !== h).flatMap((t) => t.proposals.map((proposal) => ({ features: proposal.features, label: label(t, proposal) }))),
+        training
+          .filter((t) => t.group !== h)
+          .flatMap((t) => t.proposals.map((proposal) => ({ features: proposal.features, label: label(t, proposal) }))),
       );
       for (const t of training)
         if (t.group === h)
@@ -214,7 +216,13 @@ function perClassFills(
   ];
   for (const [group, t] of thresholds)
     lines.push(
-      `  thresholds for group ${group + 1}: ${Object.keys(t).length ? Object.entries(t).map(([c, from]) => `${c} from ${from.toFixed(3)}`).join(', ') : 'none (no class reached the precision)'}`,
+      `  thresholds for group ${group + 1}: ${
+        Object.keys(t).length
+          ? Object.entries(t)
+              .map(([c, from]) => `${c} from ${from.toFixed(3)}`)
+              .join(', ')
+          : 'none (no class reached the precision)'
+      }`,
     );
   const byClass = new Map<string, [number, number]>();
   for (const t of tested)
@@ -253,7 +261,11 @@ function fillErrorAnalysis(
     const matchOf = new Map(matchRows(t.predicted, gold).map((m) => [m.predicted, m.gold]));
     t.proposals.forEach((proposal, i) => {
       const c = fillClass(proposal);
-      const entry = counts.get(c) ?? { hits: [], written: [], n: { right: 0, 'same resource': 0, 'no identifier': 0, different: 0, 'row not listed': 0 } };
+      const entry = counts.get(c) ?? {
+        hits: [],
+        written: [],
+        n: { right: 0, 'same resource': 0, 'no identifier': 0, different: 0, 'row not listed': 0 },
+      };
       const right = label(t, proposal);
       const g = matchOf.get(proposal.row);
       const goldIds = g === undefined ? new Set<string>() : identifiersOf([gold[g]]);
@@ -287,7 +299,8 @@ function fillErrorAnalysis(
  * RRIDs), as comparison keys: another, equally valid identifier of the same resource.
  */
 function linkedIdentifiers(kb: RridKnowledgeBase, proposal: FillProposal): string[] {
-  const entries = proposal.kind === 'rrid' ? [kb.entryByRrid(proposal.value)].filter((e) => e !== undefined) : kb.entriesWithCatalog(proposal.value);
+  const entries =
+    proposal.kind === 'rrid' ? [kb.entryByRrid(proposal.value)].filter((e) => e !== undefined) : kb.entriesWithCatalog(proposal.value);
   const out = new Set<string>();
   for (const e of entries) {
     if (e.rrid) out.add(identifierComparisonKey(e.rrid));

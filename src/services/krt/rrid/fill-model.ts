@@ -83,7 +83,11 @@ export function chooseFillThresholds(
 }
 
 /** Whether a proposal with this probability is written under these thresholds. */
-export function passesThreshold(thresholds: FillThresholds, proposal: Pick<FillProposal, 'kind' | 'features'>, probability: number): boolean {
+export function passesThreshold(
+  thresholds: FillThresholds,
+  proposal: Pick<FillProposal, 'kind' | 'features'>,
+  probability: number,
+): boolean {
   const from = thresholds[fillClass(proposal)];
   return from !== undefined && probability >= from;
 }
@@ -105,16 +109,16 @@ export function writeFills(rows: readonly KrtRow[], proposals: readonly FillProp
   });
 }
 
-/** Every proposal with its probability; those from `from` written into the rows. */
+/** Every proposal with its probability; those from their class's threshold written into the rows. */
 export function applyFills(
   rows: readonly KrtRow[],
   proposals: readonly FillProposal[],
   model: FillModel,
-  from = FILL_MODEL_FROM,
+  thresholds: FillThresholds,
 ): { rows: KrtRow[]; fills: AppliedFill[] } {
   const fills = proposals.map((proposal) => {
     const probability = fillProbability(model, proposal.features);
-    return { proposal, probability, filled: probability >= from };
+    return { proposal, probability, filled: passesThreshold(thresholds, proposal, probability) };
   });
   return {
     rows: writeFills(
