@@ -151,6 +151,25 @@ function foldExtractor(cache: RowsCache, run: number, train: () => ExtractorMode
   };
 }
 
+/**
+ * Name-only right first by the kind of RRID asked about (its prefix: SCR software, CVCL cell lines, AB antibodies, …):
+ * papers agree on a tool's or a cell line's RRID and disagree on an antibody's, so the share of each kind among the
+ * queries moves the overall figure.
+ */
+function nameOnlyByKind(answerable: readonly { paper: string; rrid: string; answered: boolean; right: boolean }[]): string[] {
+  const byKind = new Map<string, Hits>();
+  for (const s of answerable) {
+    const kind = s.rrid.replace(/[_:].*$/, '');
+    byKind.set(kind, [...(byKind.get(kind) ?? []), { paper: s.paper, hit: s.answered && s.right }]);
+  }
+  return [
+    `  right first by kind of RRID: ${[...byKind]
+      .sort((a, b) => b[1].length - a[1].length)
+      .map(([kind, hits]) => `${kind} ${hits.filter((h) => h.hit).length} of ${hits.length} ${formatEstimate(pooledEstimate(hits))}`)
+      .join('; ')}`,
+  ];
+}
+
 /** A test paper: its identifiers, the text-built table and what the base proposes for its empty cells. */
 interface TestedPaper {
   paper: string;
@@ -529,6 +548,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     `  right first, of the answerable  ${est(pooledEstimate(answerable.map((s) => ({ paper: s.paper, hit: s.answered && s.right }))))}`,
     `  wrong first, of the answered    ${est(pooledEstimate(answered.map((s) => ({ paper: s.paper, hit: !s.right }))))}`,
     `  answered, of all                ${est(pooledEstimate(suggestions.map((s) => ({ paper: s.paper, hit: s.answered }))))}`,
+    ...nameOnlyByKind(answerable),
     `rows against the authors' rows (macro over papers):`,
     `  every author table:  precision ${est(macroEstimate(rows, 'precision'))}  recall ${est(macroEstimate(rows, 'recall'))}`,
     `  STAR/eLife tables:   precision ${est(macroEstimate(krtRows, 'precision'))}  recall ${est(macroEstimate(krtRows, 'recall'))}`,
