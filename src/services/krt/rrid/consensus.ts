@@ -27,17 +27,9 @@ function compact(name: string): string[] {
   return [tokens.join(''), ` ${[...tokens].sort().join(' ')}`];
 }
 
-/**
- * A short number joined to its word by a hyphen is part of the name: "THP-1" is "THP1", "MCF-7" "MCF7" (the tokens
- * drop bare small numbers, which would leave "THP").
- */
-function joinHyphenNumbers(name: string): string {
-  return name.replace(/(?<=[A-Za-z])-(?=\d{1,2}\b)/g, '');
-}
-
 /** The keys a name is compared by (empty for a name with nothing distinctive). */
 export function nameKeys(name: string): string[] {
-  const clean = joinHyphenNumbers(cleanResourceName(name));
+  const clean = cleanResourceName(name);
   const keys = new Set<string>();
   for (const variant of [clean, clean.replace(/\([^()]*\)/g, ' ')]) for (const key of compact(variant)) keys.add(key);
   return [...keys];
@@ -101,23 +93,4 @@ export function consensusBins(
 /** Probability that the consensus RRID is right, from the base's consensus calibration (1/2 when there is none). */
 export function consensusProbability(bins: readonly CalibrationBin[] | undefined, score: number): number {
   return calibratedProbability(bins ? { bins: [...bins] } : null, score);
-}
-
-/**
- * Tokens that retrieve the entries a name's consensus is looked for in: its own (also with short numbers joined, as
- * the keys are), each split where letters meet digits, and all of them joined, so that "HEK293T" finds "HEK-293T
- * cells", "HEK-293T" finds "HEK293T" and "THP-1" finds "THP1" (the keys then decide).
- */
-export function nameRetrievalTokens(name: string): string[] {
-  const clean = cleanResourceName(name);
-  const out = new Set<string>();
-  for (const variant of new Set([clean, joinHyphenNumbers(clean)])) {
-    const tokens = nameTokens(variant);
-    for (const t of tokens) {
-      out.add(t);
-      for (const piece of t.split(/(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/)) if (piece.length >= 2) out.add(piece);
-    }
-    if (tokens.length > 1) out.add(tokens.join(''));
-  }
-  return [...out];
 }

@@ -10,8 +10,9 @@
 import { catalogKey, parseIdentifierText } from '../extract/identifier.ts';
 import type { KrtRow, ResourceType } from '../extract/krt-row.ts';
 import { vendorKey } from '../extract/vendors.ts';
-import { nameKeys, nameRetrievalTokens } from './consensus.ts';
+import { nameKeys } from './consensus.ts';
 import { cleanResourceName, majority, type KbEntry, type RridKnowledgeBase } from './knowledge-base.ts';
+import { nameTokens } from './similarity.ts';
 import { answerRrids } from './suggest.ts';
 
 type ProposalKind = 'rrid' | 'catalog';
@@ -49,10 +50,22 @@ function bucket(value: number, edges: readonly number[]): string {
   return String(i);
 }
 
+/**
+ * Tokens that retrieve a name's entries: its own, each split where letters meet digits, and all of them joined, so that
+ * "HEK293T" finds "HEK-293T cells" and "HEK-293T" finds "HEK293T" (the consensus keys then decide).
+ */
+function retrievalTokensOf(name: string): string[] {
+  const tokens = nameTokens(name);
+  const out = new Set(tokens);
+  for (const t of tokens) for (const piece of t.split(/(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/)) if (piece.length >= 2) out.add(piece);
+  if (tokens.length > 1) out.add(tokens.join(''));
+  return [...out];
+}
+
 /** Entries sharing a rare retrieval token of the name (any entry: with an RRID, a catalog number or neither). */
 function namePool(kb: RridKnowledgeBase, name: string): KbEntry[] {
   const frequency = (t: string) => kb.tokenStats.documentFrequency(t);
-  const rare = nameRetrievalTokens(name)
+  const rare = retrievalTokensOf(name)
     .filter((t) => frequency(t) > 0)
     .sort((a, b) => frequency(a) - frequency(b))
     .slice(0, 4);

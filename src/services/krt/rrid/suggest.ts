@@ -26,7 +26,7 @@ import { calibratedProbability, type Calibration } from './calibration-map.ts';
 import { cleanResourceName, majority, type RridKnowledgeBase, type SuggestableEntry } from './knowledge-base.ts';
 
 export type { SuggestableEntry } from './knowledge-base.ts';
-import { consensusBins, consensusProbability, nameConsensus, nameRetrievalTokens } from './consensus.ts';
+import { consensusBins, consensusProbability, nameConsensus } from './consensus.ts';
 import { nameTokens, weightedDice } from './similarity.ts';
 
 export interface RridQuery {
@@ -86,8 +86,6 @@ export interface QueryPlan {
   type: ResourceType | null;
   software: boolean;
   tokens: string[];
-  /** Tokens that may retrieve candidates: the name's tokens, and for a name alone the variants the consensus keys match. */
-  retrieval: string[];
   catalog: string;
   vendor: string;
 }
@@ -95,23 +93,18 @@ export interface QueryPlan {
 export function planQuery(query: RridQuery): QueryPlan {
   const type = query.resourceType ? resourceTypeFromText(query.resourceType) : null;
   const software = type === 'Software/code';
-  const tokens = nameTokens(cleanResourceName(query.resourceName ?? ''), { dropVersions: software });
   return {
     type,
     software,
-    tokens,
-    retrieval: isNameOnly(query) ? [...new Set([...tokens, ...nameRetrievalTokens(query.resourceName ?? '')])] : tokens,
+    tokens: nameTokens(cleanResourceName(query.resourceName ?? ''), { dropVersions: software }),
     catalog: queryCatalogKey(query.catalogNumber),
     vendor: query.vendor?.trim() ? vendorKey(query.vendor) : '',
   };
 }
 
-/** The (up to four) rarest retrieval tokens that some entry has, which retrieve candidates by name. */
+/** The (up to four) rarest query tokens, which retrieve candidates by name. */
 export function retrievalTokens(plan: QueryPlan, documentFrequency: (token: string) => number): string[] {
-  return plan.retrieval
-    .filter((t) => documentFrequency(t) > 0)
-    .sort((a, b) => documentFrequency(a) - documentFrequency(b))
-    .slice(0, 4);
+  return [...plan.tokens].sort((a, b) => documentFrequency(a) - documentFrequency(b)).slice(0, 4);
 }
 
 /** The names of an entry that ranking compares (its six most frequent) and their tokens. */

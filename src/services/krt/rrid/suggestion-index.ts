@@ -148,7 +148,7 @@ export async function answerFromIndex(
   const meta = await reader.meta();
   if (!meta) return null;
   const plan = planQuery(query);
-  const queryDf = await reader.documentFrequencies(plan.retrieval);
+  const queryDf = await reader.documentFrequencies(plan.tokens);
   const frequency = (t: string) => queryDf.get(t) ?? 0;
   const retrieving = retrievalTokens(plan, frequency).filter((t) => frequency(t) > 0 && frequency(t) <= MAX_RETRIEVAL_FREQUENCY);
   const ids = new Set<number>([
