@@ -2,9 +2,10 @@
 // resources table lists for that row, from the proposal's features. A logistic regression over sparse binary
 // features (extract/learned/logistic.ts), fitted on rows of papers whose authors' tables are known, with the
 // knowledge base built without those papers (bench/_krt-cv.ts fits it by fold, so that every figure it reports
-// comes from a model that never saw the scored paper). A row's cell is filled only from FILL_MODEL_FROM, the
-// precision a served fill must have; with the corpus alone as knowledge no proposal reaches it out of sample (most
-// proposals are for rows the authors' tables do not list), so no table is filled yet.
+// comes from a model that never saw the scored paper). A row's cell is filled only from its class's threshold (kind
+// of identifier and kind of resource: fillClass), chosen where labelled proposals scored out of fold reach
+// FILL_PRECISION; with the corpus alone as knowledge no class reaches it (most proposals are for rows the authors'
+// tables do not list, and authors often give a software's URL rather than its RRID), so no table is filled yet.
 
 import { trainLogistic, type Example, type LogisticModel } from '../extract/learned/logistic.ts';
 import { formatIdentifier, parseIdentifierText, type IdentifierPart } from '../extract/identifier.ts';
