@@ -41,7 +41,7 @@ import {
 import { parseIdentifierText } from '../src/services/krt/extract/identifier.ts';
 import type { KrtRow } from '../src/services/krt/extract/krt-row.ts';
 import { baseMentions } from '../src/services/krt/extract/learned/candidates.ts';
-import { LearnedExtractor, trainExtractor, type TrainingPaper } from '../src/services/krt/extract/learned/model.ts';
+import { LearnedExtractor, trainExtractor, type ExtractorModel, type TrainingPaper } from '../src/services/krt/extract/learned/model.ts';
 import { articleText } from '../src/services/krt/extract/learned/sentences.ts';
 import type { ManyResult } from '../src/services/krt/extract/index.ts';
 import {
@@ -61,7 +61,18 @@ import {
   servedRows,
   type InclusionRow,
 } from '../src/services/krt/extract/learned/inclusion.ts';
-import { writeFills, FILL_MODEL_FROM, fillProbability, trainFillModel } from '../src/services/krt/rrid/fill-model.ts';
+import {
+  writeFills,
+  chooseFillThresholds,
+  fillClass,
+  passesThreshold,
+  FILL_MIN_FILLS,
+  FILL_MODEL_FROM,
+  FILL_PRECISION,
+  fillProbability,
+  trainFillModel,
+  type FillThresholds,
+} from '../src/services/krt/rrid/fill-model.ts';
 
 export const CV_FOLDS = 5;
 export const CV_SEED = 30;
@@ -115,6 +126,221 @@ export interface CvOptions {
   /** Fill identifiers from the knowledge base (the production step); false measures the extractor alone. */
   fill: boolean;
   log?: (line: string) => void;
+  /** A JSON file of every fold's text-built tables: read when it exists (the extractor is not trained again), else written. */
+  rowsCache?: string;
+  /** A JSON file the fill proposals and name-only queries are written to, for a closer look. */
+  dump?: string;
+}
+
+type Extracted = { row: KrtRow; confidence: number; features: readonly string[] }[];
+/** Text-built tables by run and paper, kept between runs of the bench. */
+type RowsCache = { file?: string; runs: Map<number, Map<string, Extracted>>; fresh: boolean };
+
+function readRowsCache(file: string | undefined): RowsCache {
+  if (!file || !fs.existsSync(file)) return { file, runs: new Map(), fresh: true };
+  const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as [number, [string, Extracted][]][];
+  return { file, runs: new Map(stored.map(([k, papers]) => [k, new Map(papers)])), fresh: false };
+}
+
+function writeRowsCache(cache: RowsCache): void {
+  if (!cache.file || !cache.fresh) return;
+  fs.writeFileSync(cache.file, JSON.stringify([...cache.runs].map(([k, papers]) => [k, [...papers]])));
+}
+
+/** The fold's extractor (trained when the cache does not hold the fold's tables). */
+function foldExtractor(cache: RowsCache, run: number, train: () => ExtractorModel) {
+  let extractor: LearnedExtractor | null = null;
+  if (!cache.runs.has(run)) cache.runs.set(run, new Map());
+  const held = cache.runs.get(run)!;
+  return (p: CvPaper): Extracted => {
+    const known = held.get(p.doi);
+    if (known) return known;
+    extractor ??= new LearnedExtractor(train());
+    const extracted = extractor
+      .extract(p.training.text, p.training.base)
+      .map((r) => ({ row: r.row, confidence: r.confidence, features: r.features }));
+    held.set(p.doi, extracted);
+    return extracted;
+  };
+}
+
+/**
+ * Name-only right first by the kind of RRID asked about (its prefix: SCR software, CVCL cell lines, AB antibodies, …):
+ * papers agree on a tool's or a cell line's RRID and disagree on an antibody's, so the share of each kind among the
+ * queries moves the overall figure.
+ */
+function nameOnlyByKind(answerable: readonly { paper: string; rrid: string; answered: boolean; right: boolean }[]): string[] {
+  const byKind = new Map<string, Hits>();
+  for (const s of answerable) {
+    const kind = s.rrid.replace(/[_:].*$/, '');
+    byKind.set(kind, [...(byKind.get(kind) ?? []), { paper: s.paper, hit: s.answered && s.right }]);
+  }
+  return [
+    `  right first by kind of RRID: ${[...byKind]
+      .sort((a, b) => b[1].length - a[1].length)
+      .map(([kind, hits]) => `${kind} ${hits.filter((h) => h.hit).length} of ${hits.length} ${formatEstimate(pooledEstimate(hits))}`)
+      .join('; ')}`,
+  ];
+}
+
+/** A test paper: its identifiers, the text-built table and what the base proposes for its empty cells. */
+interface TestedPaper {
+  paper: string;
+  group: number;
+  scored: boolean;
+  gold: Set<string>;
+  ceiling: Set<string>;
+  predicted: KrtRow[];
+  confidence: number[];
+  features: (readonly string[])[];
+  proposals: FillProposal[];
+  /** Per proposal, the other identifiers the fold's base links with it (linkedIdentifiers). */
+  linked: string[][];
+}
+
+type Hits = { paper: string; hit: boolean }[];
+/** The scores of the tables with some fills written. */
+interface AtThreshold {
+  idRecall: Hits;
+  idPrecision: Hits;
+  idPrecisionListedKinds: Hits;
+  fillPrecision: Hits;
+  ceiling: Hits;
+  rowCounts: Counts[];
+}
+
+/**
+ * Fills served by class (fill-model.ts fillClass): each scored group's thresholds are chosen on the other groups'
+ * proposals, scored by models that did not see their papers (an inner cross-validation over those groups), then
+ * applied to the group's probabilities (its model fitted on all the other groups).
+ */
+function perClassFills(
+  tested: readonly TestedPaper[],
+  probabilities: ReadonlyMap<FillProposal, number>,
+  label: (t: TestedPaper, proposal: FillProposal) => boolean,
+  atThreshold: (keep: (t: TestedPaper, proposal: FillProposal) => boolean) => AtThreshold,
+  heldOut: boolean,
+): string[] {
+  const thresholds = new Map<number, FillThresholds>();
+  for (const group of new Set(tested.filter((t) => t.scored).map((t) => t.group))) {
+    const training = tested.filter((t) => t.group !== group && (!heldOut || !t.scored));
+    const inner: { proposal: FillProposal; probability: number; right: boolean }[] = [];
+    for (const h of new Set(training.map((t) => t.group))) {
+      const model = trainFillModel(
+        training
+          .filter((t) => t.group !== h)
+          .flatMap((t) => t.proposals.map((proposal) => ({ features: proposal.features, label: label(t, proposal) }))),
+      );
+      for (const t of training)
+        if (t.group === h)
+          for (const proposal of t.proposals)
+            inner.push({ proposal, probability: fillProbability(model, proposal.features), right: label(t, proposal) });
+    }
+    thresholds.set(group, chooseFillThresholds(inner));
+  }
+  const keep = (t: TestedPaper, proposal: FillProposal) =>
+    passesThreshold(thresholds.get(t.group) ?? {}, proposal, probabilities.get(proposal) ?? 0);
+  const served = atThreshold(keep);
+  const none = atThreshold(() => false);
+  const est = (xs: Hits) => formatEstimate(pooledEstimate(xs));
+  const share = (xs: Hits) => xs.filter((x) => x.hit).length / Math.max(1, xs.length);
+  const lines = [
+    `fills by class (threshold per kind and resource type for precision ${FILL_PRECISION} over at least ${FILL_MIN_FILLS} fills, chosen on the other folds by an inner cross-validation):`,
+  ];
+  for (const [group, t] of thresholds)
+    lines.push(
+      `  thresholds for group ${group + 1}: ${
+        Object.keys(t).length
+          ? Object.entries(t)
+              .map(([c, from]) => `${c} from ${from.toFixed(3)}`)
+              .join(', ')
+          : 'none (no class reached the precision)'
+      }`,
+    );
+  const byClass = new Map<string, [number, number]>();
+  for (const t of tested)
+    if (t.scored)
+      for (const proposal of t.proposals)
+        if (keep(t, proposal)) {
+          const c = byClass.get(fillClass(proposal)) ?? [0, 0];
+          c[0] += label(t, proposal) ? 1 : 0;
+          c[1]++;
+          byClass.set(fillClass(proposal), c);
+        }
+  lines.push(
+    `  fills served: ${served.fillPrecision.length}, precision ${est(served.fillPrecision)}` +
+      (byClass.size ? ` (${[...byClass].map(([c, [right, n]]) => `${c} ${right} of ${n}`).join(', ')})` : ''),
+    `  identifier recall ${est(served.idRecall)} (without fills ${est(none.idRecall)}), precision ${est(served.idPrecision)} (without ${est(none.idPrecision)})`,
+    `  recall / ceiling ${(share(served.idRecall) / Math.max(1e-9, share(served.ceiling))).toFixed(3)} (without fills ${(share(none.idRecall) / Math.max(1e-9, share(none.ceiling))).toFixed(3)})`,
+  );
+  return lines;
+}
+
+/**
+ * Why proposals are right or wrong, by class: right; the authors wrote another identifier the base links with the
+ * proposed one (their catalog number where the fill gave the RRID: equally valid, still counted wrong); the authors'
+ * row carries no RRID or catalog number (a URL, a version, "N/A"); it carries a different one; or the row is not in
+ * the authors' table.
+ */
+function fillErrorAnalysis(
+  scored: readonly TestedPaper[],
+  papers: readonly CvPaper[],
+  label: (t: TestedPaper, proposal: FillProposal) => boolean,
+): string[] {
+  const columns = ['right', 'same resource', 'no identifier', 'different', 'row not listed'] as const;
+  const counts = new Map<string, { hits: Hits; written: Hits; n: Record<(typeof columns)[number], number> }>();
+  for (const t of scored) {
+    const gold = papers.find((p) => p.doi === t.paper)!.gold;
+    const matchOf = new Map(matchRows(t.predicted, gold).map((m) => [m.predicted, m.gold]));
+    t.proposals.forEach((proposal, i) => {
+      const c = fillClass(proposal);
+      const entry = counts.get(c) ?? {
+        hits: [],
+        written: [],
+        n: { right: 0, 'same resource': 0, 'no identifier': 0, different: 0, 'row not listed': 0 },
+      };
+      const right = label(t, proposal);
+      const g = matchOf.get(proposal.row);
+      const goldIds = g === undefined ? new Set<string>() : identifiersOf([gold[g]]);
+      const why: (typeof columns)[number] = right
+        ? 'right'
+        : g === undefined
+          ? 'row not listed'
+          : t.linked[i].some((id) => goldIds.has(id))
+            ? 'same resource'
+            : goldIds.size === 0
+              ? 'no identifier'
+              : 'different';
+      entry.n[why]++;
+      entry.hits.push({ paper: t.paper, hit: right });
+      if (why !== 'row not listed' && why !== 'no identifier') entry.written.push({ paper: t.paper, hit: right });
+      counts.set(c, entry);
+    });
+  }
+  const lines = [
+    `proposals by class (out of fold): n, ${columns.join(' / ')}; precision; precision where the authors' row carries an identifier`,
+  ];
+  for (const [c, e] of [...counts].sort((a, b) => b[1].hits.length - a[1].hits.length))
+    lines.push(
+      `  ${c.padEnd(18)} ${String(e.hits.length).padStart(5)}  ${columns.map((k) => String(e.n[k]).padStart(4)).join(' ')}  ${formatEstimate(pooledEstimate(e.hits))}  ${e.written.length ? formatEstimate(pooledEstimate(e.written)) : '-'} (${e.written.length})`,
+    );
+  return lines;
+}
+
+/**
+ * The identifiers that papers write together with a proposed one (an RRID's catalog numbers, a catalog number's
+ * RRIDs), as comparison keys: another, equally valid identifier of the same resource.
+ */
+function linkedIdentifiers(kb: RridKnowledgeBase, proposal: FillProposal): string[] {
+  const entries =
+    proposal.kind === 'rrid' ? [kb.entryByRrid(proposal.value)].filter((e) => e !== undefined) : kb.entriesWithCatalog(proposal.value);
+  const out = new Set<string>();
+  for (const e of entries) {
+    if (e.rrid) out.add(identifierComparisonKey(e.rrid));
+    for (const c of e.catalogs.keys()) out.add(identifierComparisonKey(c));
+  }
+  out.delete(identifierComparisonKey(proposal.value));
+  return [...out];
 }
 
 export function crossValidateTables(files: readonly string[], extracted: readonly ManyResult[], options: CvOptions): CvResult {
@@ -171,22 +397,23 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
   const kb = new RridKnowledgeBase();
   for (const [doi, c] of contributions) kb.addPaper(doi, c.rows, c.provider, c.attested);
 
+  const cache = readRowsCache(options.rowsCache);
   const rows: Counts[] = [];
   const krtRows: Counts[] = [];
-  const suggestions: { paper: string; answerable: boolean; answered: boolean; right: boolean; anyConfidence: number; anyRight: boolean }[] =
-    [];
-  // Per test paper: its identifiers, the text-built table and what the base proposes for its empty cells.
-  const tested: {
+  const suggestions: {
     paper: string;
-    group: number;
-    scored: boolean;
-    gold: Set<string>;
-    ceiling: Set<string>;
-    predicted: KrtRow[];
-    confidence: number[];
-    features: (readonly string[])[];
-    proposals: FillProposal[];
+    name: string;
+    type: string;
+    rrid: string;
+    answerable: boolean;
+    answered: boolean;
+    right: boolean;
+    first: string;
+    anyConfidence: number;
+    anyRight: boolean;
   }[] = [];
+  // Per test paper: its identifiers, the text-built table and what the base proposes for its empty cells.
+  const tested: TestedPaper[] = [];
   // With the held-out papers, the tuning folds are run too: the fill model of the held-out papers is fitted on them.
   const runs: { papers: CvPaper[]; scored: boolean }[] = options.heldOut
     ? [
@@ -202,14 +429,15 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     for (const [doi] of removed) kb.removePaper(doi);
     try {
       calibrate(kb);
-      const model = trainExtractor(
-        papers.filter((p) => !out.has(p.doi) && p.krtLayout).map((p) => p.training),
-        4,
-        CV_SEED,
+      const extractFold = foldExtractor(cache, k, () =>
+        trainExtractor(
+          papers.filter((p) => !out.has(p.doi) && p.krtLayout).map((p) => p.training),
+          4,
+          CV_SEED,
+        ),
       );
-      const extractor = new LearnedExtractor(model);
       for (const p of test) {
-        const extracted = extractor.extract(p.training.text, p.training.base);
+        const extracted = extractFold(p);
         const predicted = extracted.map((r) => r.row);
         const gold = identifiersOf(p.gold);
         const ceiling = new Set([...gold].filter((id) => [...(wanted.get(id) ?? [])].some((doi) => !out.has(doi))));
@@ -230,6 +458,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
           confidence: extracted.map((r) => r.confidence),
           features: extracted.map((r) => r.features),
           proposals,
+          linked: proposals.map((proposal) => linkedIdentifiers(kb, proposal)),
         });
         if (!scored) continue;
         const asked = new Set<string>();
@@ -242,6 +471,10 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
               const any = suggestRrids(kb, query, { limit: 1, minConfidence: 0 })[0];
               suggestions.push({
                 paper: p.doi,
+                name: query.resourceName,
+                type: row['RESOURCE TYPE'],
+                rrid: part.value,
+                first: any?.suggested_rrid ?? '',
                 answerable: kb.hasRrid(part.value),
                 answered: first !== undefined,
                 right: first?.suggested_rrid === `RRID:${part.value}`,
@@ -256,9 +489,10 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     log(`  ${scored ? 'fold' : 'training fold'} ${k + 1}: ${test.length} papers, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
 
+  writeRowsCache(cache);
   // The fill model of each scored group is fitted on the proposals of the other groups' papers (their labels: the
   // proposed identifier is in that paper's own table), so every probability below is out of sample.
-  const label = (t: (typeof tested)[number], proposal: FillProposal) => t.gold.has(identifierComparisonKey(proposal.value));
+  const label = (t: TestedPaper, proposal: FillProposal) => t.gold.has(identifierComparisonKey(proposal.value));
   const probabilities = new Map<FillProposal, number>();
   if (options.fill)
     for (const group of new Set(tested.filter((t) => t.scored).map((t) => t.group))) {
@@ -273,7 +507,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     }
   const scoredPapers = tested.filter((t) => t.scored);
   /** The tables with the fills from `from` (Infinity: none), scored. */
-  const atThreshold = (from: number) => {
+  const atThreshold = (from: number | ((t: TestedPaper, proposal: FillProposal) => boolean)): AtThreshold => {
     const idRecall: { paper: string; hit: boolean }[] = [];
     const idPrecision: { paper: string; hit: boolean }[] = [];
     // Only the rows of the kinds the authors' table lists: a table of antibodies alone is no key to a cell line's number.
@@ -282,7 +516,9 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     const ceiling: { paper: string; hit: boolean }[] = [];
     const rowCounts: Counts[] = [];
     for (const t of scoredPapers) {
-      const kept = t.proposals.filter((proposal) => (probabilities.get(proposal) ?? 0) >= from);
+      const kept = t.proposals.filter((proposal) =>
+        typeof from === 'number' ? (probabilities.get(proposal) ?? 0) >= from : from(t, proposal),
+      );
       const table = writeFills(t.predicted, kept);
       const got = identifiersOf(table);
       for (const id of t.gold) {
@@ -327,6 +563,7 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     `  right first, of the answerable  ${est(pooledEstimate(answerable.map((s) => ({ paper: s.paper, hit: s.answered && s.right }))))}`,
     `  wrong first, of the answered    ${est(pooledEstimate(answered.map((s) => ({ paper: s.paper, hit: !s.right }))))}`,
     `  answered, of all                ${est(pooledEstimate(suggestions.map((s) => ({ paper: s.paper, hit: s.answered }))))}`,
+    ...nameOnlyByKind(answerable),
     `rows against the authors' rows (macro over papers):`,
     `  every author table:  precision ${est(macroEstimate(rows, 'precision'))}  recall ${est(macroEstimate(rows, 'recall'))}`,
     `  STAR/eLife tables:   precision ${est(macroEstimate(krtRows, 'precision'))}  recall ${est(macroEstimate(krtRows, 'recall'))}`,
@@ -363,6 +600,8 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
         `  ${t.toFixed(2)}  ${String(at.fillPrecision.length).padStart(5)}  ${share(at.fillPrecision).toFixed(3)}  ${share(at.idRecall).toFixed(3)}  ${share(at.idPrecision).toFixed(3)}  ${(share(at.idRecall) / Math.max(1e-9, share(at.ceiling))).toFixed(3)}`,
       );
     }
+    lines.push(...perClassFills(tested, probabilities, label, atThreshold, options.heldOut));
+    lines.push(...fillErrorAnalysis(scoredPapers, papers, label));
     // The same proposals on the rows that are in the authors' table (matched by name): how right the base is about
     // a resource the table lists, apart from whether the row belongs in the table.
     const onRows = scoredPapers.flatMap((t) => {
@@ -401,6 +640,25 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     };
   });
   lines.push(...rowInclusionLines(inclusion, options.heldOut));
+  if (options.dump)
+    fs.writeFileSync(
+      options.dump,
+      JSON.stringify({
+        tested: tested.map((t) => ({
+          ...t,
+          gold: [...t.gold],
+          ceiling: [...t.ceiling],
+          goldRows: papers.find((p) => p.doi === t.paper)!.gold,
+          matched: matchRows(t.predicted, papers.find((p) => p.doi === t.paper)!.gold),
+          proposals: t.proposals.map((proposal) => ({
+            ...proposal,
+            p: probabilities.get(proposal) ?? null,
+            linked: t.linked[t.proposals.indexOf(proposal)],
+          })),
+        })),
+        suggestions,
+      }),
+    );
   return {
     papers: papers.length,
     lines,

@@ -1,5 +1,5 @@
 // npm run bench -- krt [--workers N] [--limit N] [--import] [--only timing,identifiers,accuracy,suggestions,cv,coldstart,doi] [--db URL]
-//   [--held-out] [--no-fill]
+//   [--held-out] [--no-fill] [--rows-cache FILE] [--dump FILE]
 // Sections (all by default):
 // timing — extraction of key resources tables from the shared corpus (../shared/data/krt/xml, 1,200 JATS files):
 //   baseline  read + parse every file (safe JATS parse and metadata, no extraction), one thread;
@@ -20,7 +20,10 @@
 //   paper with an author table (bench/_krt-cv.ts): identifier recall and precision beside the ceiling, name-only
 //   suggestions, row precision, each with a 95% interval. --held-out scores the held-out papers instead (once, at the
 //   end of tuning); --no-fill leaves the identifiers as the text gave them. With fills: the fill model's
-//   out-of-sample reliability and the fills' precision and identifier recall at each threshold.
+//   out-of-sample reliability, the fills' precision and identifier recall at each threshold and with thresholds by
+//   class, and why the proposals of each class are right or wrong. --rows-cache FILE keeps each fold's text-built
+//   tables (read when the file exists, so that a run about fills or suggestions does not train the extractors
+//   again); --dump FILE writes the proposals and the name-only queries as JSON for a closer look.
 // coldstart — `import krt` of the corpus into a fresh SQLite database, then, each on a fresh connection as after a
 //   start: the first RRID suggestion and the median of 50 later ones, from the suggestion index stored at import
 //   (what the routes do) beside the baseline, the knowledge base loaded into memory on the first request.
@@ -72,6 +75,8 @@ const { values } = parseArgs({
     db: { type: 'string' },
     'held-out': { type: 'boolean', default: false },
     'no-fill': { type: 'boolean', default: false },
+    'rows-cache': { type: 'string' },
+    dump: { type: 'string' },
   },
 });
 const SECTIONS = ['timing', 'identifiers', 'accuracy', 'suggestions', 'cv', 'coldstart', 'doi'] as const;
@@ -276,7 +281,13 @@ if (only.has('cv')) {
     `\n== tables from text against the authors' tables: ${heldOut ? 'the held-out papers' : `cross-validation by paper, ${CV_FOLDS} folds`}, identifiers ${fill ? 'filled from the knowledge base' : 'from the text only'} ==`,
   );
   const started = performance.now();
-  const result = crossValidateTables(files, await extractions(), { heldOut, fill, log: (line) => console.log(line) });
+  const result = crossValidateTables(files, await extractions(), {
+    heldOut,
+    fill,
+    log: (line) => console.log(line),
+    rowsCache: values['rows-cache'],
+    dump: values.dump,
+  });
   for (const line of result.lines) console.log(line);
   console.log(`${((performance.now() - started) / 1000).toFixed(0)} s`);
 }

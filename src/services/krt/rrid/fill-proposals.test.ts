@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { makeRow, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
 import { calibrate, consensusPairsOf, type LopoQuery } from './calibration.ts';
 import { consensusBins, distinctiveName } from './consensus.ts';
-import { applyFills, fillProbability, trainFillModel, writeFills } from './fill-model.ts';
+import fc from 'fast-check';
+import { parseIdentifierText } from '../extract/identifier.ts';
+import { applyFills, chooseFillThresholds, fillClass, fillProbability, passesThreshold, trainFillModel, writeFills } from './fill-model.ts';
 import { fillProposals } from './fill-proposals.ts';
 import { RridKnowledgeBase } from './knowledge-base.ts';
 
@@ -84,7 +86,12 @@ test('fill model: learns from labelled proposals; only proposals from the thresh
   const hek = fillProbability(model, proposals[0].features);
   const gfp = fillProbability(model, proposals.find((p) => p.row === 1)!.features);
   assert.ok(hek > 0.8 && gfp < 0.2, `${hek} ${gfp}`);
-  const { rows: filled, fills } = applyFills(rows, proposals, model, 0.5);
+  const { rows: filled, fills } = applyFills(rows, proposals, model, {
+    'rrid:cell line': 0.5,
+    'catalog:cell line': 0.5,
+    'rrid:antibody': 0.5,
+    'catalog:antibody': 0.5,
+  });
   assert.equal(filled[0].IDENTIFIER, 'Cat# CRL-3216; RRID:CVCL_0063');
   assert.equal(filled[1].IDENTIFIER, '');
   assert.deepEqual(
@@ -125,4 +132,85 @@ test('name-only consensus: resources with names of their own are calibrated apar
   // A snapshot calibrated before the split keeps its one map for both.
   const { consensusDistinctive: _, ...older } = calibration;
   assert.equal(consensusBins(older, 'Software/code'), calibration.consensus);
+});
+
+test('fill thresholds by class: chosen where the labelled proposals reach the precision, none elsewhere', () => {
+  const proposal = (type: ResourceType, kind: 'rrid' | 'catalog') => ({ kind, features: [`kind:${kind}`, `rowtype:${type}`] });
+  assert.equal(fillClass(proposal('Software/code', 'rrid')), 'rrid:software');
+  assert.equal(fillClass(proposal('Experimental model: Cell line', 'catalog')), 'catalog:cell line');
+  assert.equal(fillClass(proposal('Experimental model: Organism/strain', 'rrid')), 'rrid:organism');
+  assert.equal(fillClass(proposal('Antibody', 'rrid')), 'rrid:antibody');
+  assert.equal(fillClass(proposal('Chemical, peptide, or recombinant protein', 'catalog')), 'catalog:other');
+  const software = proposal('Software/code', 'rrid');
+  const antibody = proposal('Antibody', 'catalog');
+  // Software: the 12 most probable are 10 right (0.83), the next 8 all wrong; antibodies: right 1 time in 3 at best.
+  const scored = [
+    ...Array.from({ length: 12 }, (_, i) => ({ proposal: software, probability: 0.9 - i * 0.01, right: i % 6 !== 5 })),
+    ...Array.from({ length: 8 }, (_, i) => ({ proposal: software, probability: 0.5 - i * 0.01, right: false })),
+    ...Array.from({ length: 30 }, (_, i) => ({ proposal: antibody, probability: 0.95 - i * 0.01, right: i % 3 === 0 })),
+  ];
+  const thresholds = chooseFillThresholds(scored, 0.7, 10);
+  // From 0.49 (the 14th software proposal) precision is 10 of 14 = 0.714; from 0.48 it is 10 of 15 = 0.667.
+  assert.deepEqual(thresholds, { 'rrid:software': 0.49 });
+  assert.equal(passesThreshold(thresholds, software, 0.49), true);
+  assert.equal(passesThreshold(thresholds, software, 0.48), false);
+  assert.equal(passesThreshold(thresholds, antibody, 0.99), false, 'a class without a threshold is never filled');
+  // Too few fills to judge a class: no threshold.
+  assert.deepEqual(chooseFillThresholds(scored.slice(0, 9), 0.7, 10), {});
+  // Proposals of equal probability are kept or dropped together.
+  const tied = Array.from({ length: 10 }, (_, i) => ({ proposal: software, probability: 0.8, right: i < 6 }));
+  assert.deepEqual(chooseFillThresholds([...tied, { proposal: software, probability: 0.9, right: true }], 0.7, 5), {});
+});
+
+test('property: a fill writes only identifiers a paper of the base wrote, or the row already carried', () => {
+  const names = ['HEK293T', 'HEK-293T cells', 'Fiji', 'anti-GFP', 'Lipofectamine 2000', 'U2OS'];
+  const types: ResourceType[] = ['Experimental model: Cell line', 'Software/code', 'Antibody', 'Chemical, peptide, or recombinant protein'];
+  const vendors = ['', 'Abcam', 'ATCC', 'Thermo Fisher'];
+  const identifiers = [
+    '',
+    'RRID:CVCL_0063',
+    'Cat# CRL-3216',
+    'RRID:SCR_002285',
+    'Cat# ab290; RRID:AB_303395',
+    'Cat# 11668019',
+    'RRID:AB_627695',
+  ];
+  let filledCells = 0;
+  const anyRow = fc
+    .record({
+      type: fc.constantFrom(...types),
+      name: fc.constantFrom(...names),
+      vendor: fc.constantFrom(...vendors),
+      identifier: fc.constantFrom(...identifiers),
+    })
+    .map((r) => row(r.type, r.name, r.vendor, r.identifier));
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(anyRow, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
+      fc.array(anyRow, { maxLength: 6 }),
+      (papers, table) => {
+        const kb = new RridKnowledgeBase();
+        papers.forEach((rows, i) => kb.addPaper(`10.1101/x${i}`, rows));
+        calibrate(kb);
+        const written = new Set(
+          papers
+            .flat()
+            .flatMap((r) => parseIdentifierText(r.IDENTIFIER).flatMap((p) => (p.kind === 'rrid' || p.kind === 'catalog' ? [p.value] : []))),
+        );
+        const proposals = fillProposals(kb, table);
+        const everyClass = Object.fromEntries(proposals.map((p) => [fillClass(p), 0]));
+        const { rows: filled, fills } = applyFills(table, proposals, trainFillModel([]), everyClass);
+        filledCells += fills.filter((f) => f.filled).length;
+        filled.forEach((r, i) => {
+          const own = new Set(parseIdentifierText(table[i].IDENTIFIER, { source: table[i].SOURCE }).map((p) => p.value));
+          for (const p of parseIdentifierText(r.IDENTIFIER, { source: r.SOURCE }))
+            if (p.kind === 'rrid' || p.kind === 'catalog')
+              assert.ok(own.has(p.value) || written.has(p.value), `${p.value} in row ${i} was written by no paper`);
+        });
+        for (const p of proposals) assert.ok(p.evidence.length > 0 && p.evidence.every((doi) => kb.hasPaper(doi)));
+      },
+    ),
+    { numRuns: 60, seed: 30 },
+  );
+  assert.ok(filledCells > 0, 'the property wrote some fills');
 });
