@@ -315,9 +315,11 @@ async function searchOverHttp(dbUrl: string, rounds: number, tree?: string): Pro
       const { count } = await get(query);
       const first = performance.now() - t;
       const times: number[] = [];
+      const cpu0 = await ask('cpu', 'cpuMs');
       for (let i = 0; i < reps; i++) times.push(await timeToLastByte(query));
+      const cpuPerRequest = ((await ask('cpu', 'cpuMs')) - cpu0) / reps;
       console.log(
-        `${query.padEnd(66)} ${String(count).padStart(8)} first ${fmt(first)} ms, then p50 ${fmt(quantile(times, 0.5))} ms, p95 ${fmt(quantile(times, 0.95))} ms`,
+        `${query.padEnd(66)} ${String(count).padStart(8)} first ${fmt(first)} ms, then p50 ${fmt(quantile(times, 0.5))} ms, p95 ${fmt(quantile(times, 0.95))} ms, server CPU ${fmt(cpuPerRequest)} ms a request; load average ${load()}`,
       );
     }
     console.log(`server RSS after the French searches too: ${(await ask('memory', 'rssMb')).toFixed(0)} MiB`);
