@@ -38,7 +38,7 @@ import { collectGarbage } from '../../../core/gc.ts';
 import type { DataVersionWatcher } from '../../../core/service.ts';
 import { SORT_ORDERS } from './query.ts';
 import { popcount } from './bitset.ts';
-import { TextDictionary } from './text-match.ts';
+import { nextTurn, TextDictionary } from './text-match.ts';
 import { frenchTextsInDatabase } from './french-in-database.ts';
 import type { SearchFilters, SearchOrder, SearchPage, SortColumn, SortField } from './query.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from '../source/index.ts';
@@ -549,6 +549,7 @@ export class MemorySearch {
       }
       if (rows.length < LOAD_CHUNK_ROWS || i === size) break;
       after = Number(rows[rows.length - 1].id);
+      await nextTurn();
     }
     const n = i; // fewer when rows were deleted meanwhile: the version check after the read repeats it
     for (const [c, column] of [
@@ -722,6 +723,7 @@ export class MemorySearch {
           }
           if (rows.length < LOAD_CHUNK_ROWS || p === byId.length) break;
           after = Number(rows[rows.length - 1].id);
+          await nextTurn();
         }
         return key;
       }
