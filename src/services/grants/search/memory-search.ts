@@ -150,6 +150,8 @@ interface Snapshot {
   matches: Int32Array;
   /** Per-search scratch: the agreements of a search's exact texts (TextMatch.exact). */
   exactMatches: Int32Array;
+  /** Per-search scratch: the agreements of one language's exact texts (page). */
+  exactScratch: Int32Array;
   /** Bitsets of the agreements holding a filter's code ("province=3"), most recently used last. */
   codeBits: Map<string, Int32Array>;
 }
@@ -165,8 +167,9 @@ interface TextMatch {
   kept: boolean;
   agreements?: Int32Array;
   /**
-   * The agreements of the `exact` texts, where no inverted lists of the language are held (the database answered
-   * for the French texts: its `agreements` are set too).
+   * The agreements of the `exact` texts: where the database answered for the French texts (its `agreements` are set
+   * too), and, like `agreements`, kept for a recent string whose exact texts have many postings (walking them was
+   * most of a repeated search that ranks its matches).
    */
   exactAgreements?: Int32Array;
 }
@@ -264,13 +267,13 @@ export class MemorySearch {
     let total = s.ids.byteLength + s.valueCents.byteLength + s.notable.byteLength + s.recipient.byteLength;
     for (const c of [s.province, s.fiscalYear, s.recipientType, s.start, s.end]) total += c.codes.byteLength;
     for (const o of s.orderings.values()) total += (o.rank?.byteLength ?? 0) + o.order.byteLength;
-    total += 2 * s.matches.byteLength + s.matches.byteLength * s.codeBits.size;
+    total += 3 * s.matches.byteLength + s.matches.byteLength * s.codeBits.size;
     total += s.english.offsets.byteLength + s.english.postings.byteLength;
     total += s.frenchLists.offsets.byteLength + s.frenchLists.postings.byteLength; // (the French index's own, once held)
     for (const l of [s.english, s.frenchHeld]) {
       if (l === null) continue;
       total += l.texts.bytes + 4 * l.recentTextIds;
-      for (const m of l.recentTexts.values()) total += m.agreements?.byteLength ?? 0;
+      for (const m of l.recentTexts.values()) total += (m.agreements?.byteLength ?? 0) + (m.exactAgreements?.byteLength ?? 0);
     }
     return total;
   }
@@ -334,8 +337,18 @@ export class MemorySearch {
     const first = s.exactMatches;
     first.fill(0);
     for (const { match, index } of languages) {
-      if (match.exactAgreements !== undefined) for (let w = 0; w < first.length; w++) first[w] |= match.exactAgreements[w];
-      else if (match.exact !== 'none' && index !== null) addAgreements(index, match.exact === 'all' ? match.ids : match.exact, first);
+      if (match.exact === 'none') continue;
+      const known = match.exactAgreements ?? (match.exact === 'all' ? match.agreements : undefined);
+      if (known !== undefined) {
+        for (let w = 0; w < first.length; w++) first[w] |= known[w];
+      } else if (index !== null && match.kept) {
+        // walked apart, so that a set with many postings is kept for the string's next search
+        const own = s.exactScratch;
+        own.fill(0);
+        const walked = addAgreements(index, match.exact === 'all' ? match.ids : match.exact, own);
+        for (let w = 0; w < first.length; w++) first[w] |= own[w];
+        if (walked >= this.minPostingsKept) match.exactAgreements = own.slice();
+      } else if (index !== null) addAgreements(index, match.exact === 'all' ? match.ids : match.exact, first);
     }
     let firstCount = 0;
     for (let w = 0; w < first.length; w++) {
@@ -436,10 +449,16 @@ export class MemorySearch {
         language.recentTextIds -= old.ids.length;
         old.kept = false;
         delete old.agreements;
+        delete old.exactAgreements;
       }
       // the agreement sets of all but the most recent strings go
       let kept = 0;
-      for (const m of [...language.recentTexts.values()].reverse()) if (m.agreements && ++kept > RECENT_AGREEMENT_SETS) delete m.agreements;
+      for (const m of [...language.recentTexts.values()].reverse()) {
+        if ((m.agreements || m.exactAgreements) && ++kept > RECENT_AGREEMENT_SETS) {
+          delete m.agreements;
+          delete m.exactAgreements;
+        }
+      }
     }
     return match;
   }
@@ -603,6 +622,7 @@ export class MemorySearch {
       orderings: new Map(),
       matches: new Int32Array(Math.ceil(n / 32)),
       exactMatches: new Int32Array(Math.ceil(n / 32)),
+      exactScratch: new Int32Array(Math.ceil(n / 32)),
       codeBits: new Map(),
     };
   }
