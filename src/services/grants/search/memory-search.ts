@@ -20,8 +20,8 @@
 // for 1.14 million agreements: walking postings into it stays in the processor's cache, where a byte or a
 // stamp per agreement would not), and each filter on a code is an AND with that code's bitset.
 // Agreements are numbered in the order of their value (then id): the default order needs no arrays, a value range
-// is a run of numbers, and a fiscal-year or province order is its code then that number. About 39 bytes per
-// agreement (English postings 7, French postings 7, value 8, id 4, codes 7, notability 1, recipient 4; numbering by value spares a
+// is a run of numbers, and a fiscal-year or province order is its code then that number. About 38 bytes per
+// agreement (English postings 7, French postings 6, value 8, id 4, codes 7, notability 1, recipient 4; numbering by value spares a
 // separate value order) plus 4 or 8 per agreement and other sort field in use, plus each language's dictionary
 // (its texts and the index of their words).
 //
