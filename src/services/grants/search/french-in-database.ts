@@ -8,17 +8,15 @@
 //    the texts containing each stem's prefix (stemPrefix) are read, folded as the in-memory texts are (on
 //    PostgreSQL by the server: its lower() follows the database's locale), and their words' stems compared;
 //  - of those, the texts holding the string with its accents as written (case aside): the first rank;
-//  - the agreements whose French columns hold one of these texts: one scan of the agreements table (it has no
-//    index on the text ids), a second or so at 1.3 million rows, instead of the index's load.
+//  - the agreements holding one of these texts: from the French columns' inverted lists, which the index reads with
+//    the English ones (memory-search.ts), so no search scans the agreements table (it has no index on the text ids).
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { dialectOf, foldAccents, foldCase } from '../../../core/db/dialect.ts';
 import { substringMatch } from '../../../core/db/search-index.ts';
-import { GRANTS_SEARCH, SEARCHED_COLUMNS } from '../tables.ts';
+import { GRANTS_SEARCH } from '../tables.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { holdsStems, searchStems, stemPrefix } from './text-match.ts';
-
-const FRENCH_TEXT_IDS = SEARCHED_COLUMNS.filter((c) => c.column.endsWith('_fr')).map((c) => c.textId);
 
 /** The dictionary texts a French search matches (ascending), and those of them holding the string as written. */
 export interface FrenchTexts {
@@ -54,26 +52,4 @@ export async function frenchTextsInDatabase(db: Kysely<GrantsDatabase>, text: st
   const exact = new Set<number>();
   for (const [id, stored] of found) if (foldCase(stored).includes(needle)) exact.add(id);
   return { ids, exact };
-}
-
-/** The agreements (id and French text ids) whose French searched columns hold one of the texts `ids`. */
-export async function agreementsOfFrenchTexts(
-  db: Kysely<GrantsDatabase>,
-  ids: Uint32Array,
-): Promise<Array<{ id: number; texts: number[] }>> {
-  if (ids.length === 0) return [];
-  const list =
-    dialectOf(db) === 'postgres'
-      ? sql`(select unnest(${Array.from(ids)}::bigint[]))`
-      : sql`(select value from json_each(${JSON.stringify(Array.from(ids))}))`;
-  const holds = sql.join(
-    FRENCH_TEXT_IDS.map((c) => sql`${sql.ref(c)} in ${list}`),
-    sql` or `,
-  );
-  const rows = await db
-    .selectFrom('grants_agreements')
-    .select(['id', ...FRENCH_TEXT_IDS])
-    .where(sql<boolean>`(${holds})`)
-    .execute();
-  return rows.map((r) => ({ id: Number(r.id), texts: FRENCH_TEXT_IDS.map((c) => Number(r[c] ?? 0)) }));
 }

@@ -10,8 +10,9 @@
 //    text), or from the database for the few strings it leaves to it; the text ids of recent strings are
 //    kept;
 //  - per language, an inverted list from each text id to the agreements using it (the language's four
-//    searched columns). The English texts are read with the snapshot; the French ones (as many again) on the
-//    first search in French or both languages, so a process that never searches in French never holds them;
+//    searched columns), both read with the snapshot. The English texts are read with it too; the French ones (as
+//    many again) on the first search in French or both languages, so a process that never searches in French never
+//    holds them (the database answers the French texts until then, and the lists give their agreements);
 //  - the filter columns (province, fiscal year, recipient type, notability, value) as typed arrays,
 //  - for each sort field but value, the agreements in the database's own order (computed from the database's
 //    ORDER BY of the distinct values, so text collations are the database's; built on first use),
@@ -19,8 +20,8 @@
 // for 1.14 million agreements: walking postings into it stays in the processor's cache, where a byte or a
 // stamp per agreement would not), and each filter on a code is an AND with that code's bitset.
 // Agreements are numbered in the order of their value (then id): the default order needs no arrays, a value range
-// is a run of numbers, and a fiscal-year or province order is its code then that number. About 32 bytes per
-// agreement (English postings 7, value 8, id 4, codes 7, notability 1, recipient 4; numbering by value spares a
+// is a run of numbers, and a fiscal-year or province order is its code then that number. About 38 bytes per
+// agreement (English postings 7, French postings 6, value 8, id 4, codes 7, notability 1, recipient 4; numbering by value spares a
 // separate value order) plus 4 or 8 per agreement and other sort field in use, plus each language's dictionary
 // (its texts and the index of their words).
 //
@@ -37,8 +38,8 @@ import { collectGarbage } from '../../../core/gc.ts';
 import type { DataVersionWatcher } from '../../../core/service.ts';
 import { SORT_ORDERS } from './query.ts';
 import { popcount } from './bitset.ts';
-import { TextDictionary } from './text-match.ts';
-import { agreementsOfFrenchTexts, frenchTextsInDatabase } from './french-in-database.ts';
+import { nextTurn, TextDictionary } from './text-match.ts';
+import { frenchTextsInDatabase } from './french-in-database.ts';
 import type { SearchFilters, SearchOrder, SearchPage, SortColumn, SortField } from './query.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from '../source/index.ts';
 import type { GrantsLanguage } from '../language.ts';
@@ -136,10 +137,11 @@ interface Snapshot {
    */
   french: Promise<LanguageIndex> | null;
   frenchHeld: LanguageIndex | null;
-  /** The agreements in the order of their ids (idOrder), for the database's answers; made on first use. */
-  byId: Int32Array | null;
-  /** The French texts' inverted lists, once read (before their texts are): the database's answers use them. */
-  frenchLists: InvertedLists | null;
+  /**
+   * The French columns' inverted lists, read with the snapshot (the same scan as the English columns'): the
+   * database's answers use them until the French texts are held, and the French index then shares them.
+   */
+  frenchLists: InvertedLists;
   /** Orders other than by value (built on first use). */
   orderings: Map<SortField, Ordering>;
   /**
@@ -148,6 +150,8 @@ interface Snapshot {
   matches: Int32Array;
   /** Per-search scratch: the agreements of a search's exact texts (TextMatch.exact). */
   exactMatches: Int32Array;
+  /** Per-search scratch: the agreements of one language's exact texts (page). */
+  exactScratch: Int32Array;
   /** Bitsets of the agreements holding a filter's code ("province=3"), most recently used last. */
   codeBits: Map<string, Int32Array>;
 }
@@ -163,8 +167,9 @@ interface TextMatch {
   kept: boolean;
   agreements?: Int32Array;
   /**
-   * The agreements of the `exact` texts, where no inverted lists of the language are held (the database answered
-   * for the French texts: its `agreements` are set too).
+   * The agreements of the `exact` texts: where the database answered for the French texts (its `agreements` are set
+   * too), and, like `agreements`, kept for a recent string whose exact texts have many postings (walking them was
+   * most of a repeated search that ranks its matches).
    */
   exactAgreements?: Int32Array;
 }
@@ -204,6 +209,7 @@ const INDEX_COLUMNS = [
   'agreement_end_date',
   'owner_org',
   ...ENGLISH_COLUMNS.map((c) => c.textId),
+  ...FRENCH_COLUMNS.map((c) => c.textId),
 ] as const;
 
 /** Whether a search in `language` also looks in the French texts (stemmed as French). */
@@ -261,11 +267,13 @@ export class MemorySearch {
     let total = s.ids.byteLength + s.valueCents.byteLength + s.notable.byteLength + s.recipient.byteLength;
     for (const c of [s.province, s.fiscalYear, s.recipientType, s.start, s.end]) total += c.codes.byteLength;
     for (const o of s.orderings.values()) total += (o.rank?.byteLength ?? 0) + o.order.byteLength;
-    total += 2 * s.matches.byteLength + s.matches.byteLength * s.codeBits.size;
+    total += 3 * s.matches.byteLength + s.matches.byteLength * s.codeBits.size;
+    total += s.english.offsets.byteLength + s.english.postings.byteLength;
+    total += s.frenchLists.offsets.byteLength + s.frenchLists.postings.byteLength; // (the French index's own, once held)
     for (const l of [s.english, s.frenchHeld]) {
       if (l === null) continue;
-      total += l.offsets.byteLength + l.postings.byteLength + l.texts.bytes + 4 * l.recentTextIds;
-      for (const m of l.recentTexts.values()) total += m.agreements?.byteLength ?? 0;
+      total += l.texts.bytes + 4 * l.recentTextIds;
+      for (const m of l.recentTexts.values()) total += (m.agreements?.byteLength ?? 0) + (m.exactAgreements?.byteLength ?? 0);
     }
     return total;
   }
@@ -329,8 +337,18 @@ export class MemorySearch {
     const first = s.exactMatches;
     first.fill(0);
     for (const { match, index } of languages) {
-      if (match.exactAgreements !== undefined) for (let w = 0; w < first.length; w++) first[w] |= match.exactAgreements[w];
-      else if (match.exact !== 'none' && index !== null) addAgreements(index, match.exact === 'all' ? match.ids : match.exact, first);
+      if (match.exact === 'none') continue;
+      const known = match.exactAgreements ?? (match.exact === 'all' ? match.agreements : undefined);
+      if (known !== undefined) {
+        for (let w = 0; w < first.length; w++) first[w] |= known[w];
+      } else if (index !== null && match.kept) {
+        // walked apart, so that a set with many postings is kept for the string's next search
+        const own = s.exactScratch;
+        own.fill(0);
+        const walked = addAgreements(index, match.exact === 'all' ? match.ids : match.exact, own);
+        for (let w = 0; w < first.length; w++) first[w] |= own[w];
+        if (walked >= this.minPostingsKept) match.exactAgreements = own.slice();
+      } else if (index !== null) addAgreements(index, match.exact === 'all' ? match.ids : match.exact, first);
     }
     let firstCount = 0;
     for (let w = 0; w < first.length; w++) {
@@ -431,10 +449,16 @@ export class MemorySearch {
         language.recentTextIds -= old.ids.length;
         old.kept = false;
         delete old.agreements;
+        delete old.exactAgreements;
       }
       // the agreement sets of all but the most recent strings go
       let kept = 0;
-      for (const m of [...language.recentTexts.values()].reverse()) if (m.agreements && ++kept > RECENT_AGREEMENT_SETS) delete m.agreements;
+      for (const m of [...language.recentTexts.values()].reverse()) {
+        if ((m.agreements || m.exactAgreements) && ++kept > RECENT_AGREEMENT_SETS) {
+          delete m.agreements;
+          delete m.exactAgreements;
+        }
+      }
     }
     return match;
   }
@@ -452,40 +476,17 @@ export class MemorySearch {
   }
 
   /**
-   * The French part of a search answered by the database (french-in-database.ts) as a match whose agreements, and
-   * those of its exact texts, are given as bitsets of the snapshot's agreements (rows not in the snapshot are left
-   * to the reload their import causes).
+   * The French part of a search answered by the database (french-in-database.ts: the texts) as a match whose
+   * agreements, and those of its exact texts, are given as bitsets from the French columns' inverted lists.
    */
   private async frenchInDatabase(s: Snapshot, text: string): Promise<TextMatch> {
     const { ids, exact } = await frenchTextsInDatabase(this.db, text);
     const agreements = new Int32Array(s.matches.length);
     const exactAgreements = new Int32Array(s.matches.length);
     const exactIds = ids.filter((t) => exact.has(t));
-    const match: TextMatch = { ids, exact: exactIds.length === 0 ? 'none' : exactIds, kept: false, agreements, exactAgreements };
-    if (s.frenchLists !== null) {
-      // the texts' agreements from the inverted lists, read first (no scan of the agreements)
-      addAgreements(s.frenchLists, ids, agreements);
-      addAgreements(s.frenchLists, exactIds, exactAgreements);
-      return match;
-    }
-    const rows = await agreementsOfFrenchTexts(this.db, ids);
-    const byId = (s.byId ??= idOrder(s));
-    const matched = new Set(ids);
-    for (const { id, texts } of rows) {
-      // the agreement numbered `a` with this id: a binary search of the agreements in id order
-      let lo = 0;
-      let hi = byId.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (s.ids[byId[mid]] < id) lo = mid + 1;
-        else hi = mid;
-      }
-      const a = byId[lo];
-      if (byId.length === 0 || s.ids[a] !== id) continue;
-      if (texts.some((t) => matched.has(t))) agreements[a >>> 5] |= 1 << (a & 31);
-      if (texts.some((t) => exact.has(t))) exactAgreements[a >>> 5] |= 1 << (a & 31);
-    }
-    return match;
+    addAgreements(s.frenchLists, ids, agreements);
+    addAgreements(s.frenchLists, exactIds, exactAgreements);
+    return { ids, exact: exactIds.length === 0 ? 'none' : exactIds, kept: false, agreements, exactAgreements };
   }
 
   /** The snapshot's French texts, read on first use (one read however many searches ask). */
@@ -504,51 +505,9 @@ export class MemorySearch {
     return s.french;
   }
 
-  /**
-   * The French columns' text ids of every agreement of the snapshot, read in the order of ids and matched to the
-   * snapshot's agreements by id (rows an import added since are left to the reload it causes), their inverted lists
-   * (kept at once: the database's answers use them), then their texts.
-   */
+  /** The French texts the French columns use (their inverted lists are the snapshot's). */
   private async readFrench(s: Snapshot): Promise<LanguageIndex> {
-    return languageIndex(this.db, await this.frenchTextIds(s), s.size, 'fr', (lists) => (s.frenchLists = lists));
-  }
-
-  /** The French columns' text ids of each agreement of the snapshot (by agreement number; 0: none). */
-  private async frenchTextIds(s: Snapshot): Promise<Uint32Array[]> {
-    const byId = (s.byId ??= idOrder(s));
-    const textIds = FRENCH_COLUMNS.map(() => new Uint32Array(s.size));
-    let p = 0;
-    let after = -Infinity;
-    for (;;) {
-      let q = this.db
-        .selectFrom('grants_agreements')
-        .select(['id', ...FRENCH_COLUMNS.map((c) => c.textId)])
-        .orderBy('id')
-        .limit(LOAD_CHUNK_ROWS);
-      if (after !== -Infinity) q = q.where('id', '>', after);
-      const rows = await q.execute();
-      for (const r of rows) {
-        const id = Number(r.id);
-        while (p < byId.length && s.ids[byId[p]] < id) p++;
-        if (p === byId.length) break;
-        if (s.ids[byId[p]] !== id) continue;
-        FRENCH_COLUMNS.forEach((c, k) => {
-          textIds[k][byId[p]] = Math.max(0, Number(r[c.textId] ?? 0));
-        });
-      }
-      if (rows.length < LOAD_CHUNK_ROWS || p === byId.length) break;
-      after = Number(rows[rows.length - 1].id);
-    }
-    return textIds;
-  }
-
-  /** For tests: reads the French texts' inverted lists alone (as a load does first), not their texts. */
-  async loadFrenchLists(): Promise<void> {
-    const s = await this.current();
-    if (s.frenchLists === null) {
-      const { offsets, postings } = invertedLists(await this.frenchTextIds(s), s.size);
-      s.frenchLists = { offsets, postings };
-    }
+    return languageIndex(this.db, s.frenchLists, 'fr');
   }
 
   private async read(version: string | null): Promise<Snapshot> {
@@ -567,6 +526,7 @@ export class MemorySearch {
     const coded = (): CodedColumn => ({ codes: new Uint16Array(size), codeOf: new Map<string, number>() });
     const columns = { province: coded(), fiscalYear: coded(), recipientType: coded(), start: coded(), end: coded() };
     const textIds = ENGLISH_COLUMNS.map(() => new Uint32Array(size));
+    const frenchTextIds = FRENCH_COLUMNS.map(() => new Uint32Array(size));
     const departments = new Map<string, CountedDepartment>();
     // Codes in order of first appearance while reading; renumbered below in the database's order of the values.
     const code = (c: CodedColumn, i: number, v: unknown): void => {
@@ -600,11 +560,15 @@ export class MemorySearch {
         ENGLISH_COLUMNS.forEach((c, k) => {
           textIds[k][i] = Math.max(0, Number(r[c.textId] ?? 0));
         });
+        FRENCH_COLUMNS.forEach((c, k) => {
+          frenchTextIds[k][i] = Math.max(0, Number(r[c.textId] ?? 0));
+        });
         countDepartment(departments, r.owner_org, Number(r.id), cents);
         i++;
       }
       if (rows.length < LOAD_CHUNK_ROWS || i === size) break;
       after = Number(rows[rows.length - 1].id);
+      await nextTurn();
     }
     const n = i; // fewer when rows were deleted meanwhile: the version check after the read repeats it
     for (const [c, column] of [
@@ -651,19 +615,14 @@ export class MemorySearch {
       end: renumbered(columns.end),
       recipient,
       departments: await departmentTotals(db, [...departments.values()]),
-      english: await languageIndex(
-        db,
-        textIds.map((column) => Uint32Array.from(byValue, (k) => column[k])),
-        n,
-        'en',
-      ),
+      english: await languageIndex(db, invertedLists(textIds, byValue), 'en'),
       french: null,
       frenchHeld: null,
-      byId: null,
-      frenchLists: null,
+      frenchLists: invertedLists(frenchTextIds, byValue),
       orderings: new Map(),
       matches: new Int32Array(Math.ceil(n / 32)),
       exactMatches: new Int32Array(Math.ceil(n / 32)),
+      exactScratch: new Int32Array(Math.ceil(n / 32)),
       codeBits: new Map(),
     };
   }
@@ -784,6 +743,7 @@ export class MemorySearch {
           }
           if (rows.length < LOAD_CHUNK_ROWS || p === byId.length) break;
           after = Number(rows[rows.length - 1].id);
+          await nextTurn();
         }
         return key;
       }
@@ -1037,38 +997,35 @@ function pageIds(
   return positions.map((a) => s.ids[a]);
 }
 
-/**
- * The index of one language's searched texts: `textIds[k][a]`, the dictionary id of agreement a's text in the
- * language's k-th column (0: none); the inverted lists by counting sort, then the texts they name.
- */
-async function languageIndex(
-  db: Kysely<GrantsDatabase>,
-  textIds: Uint32Array[],
-  n: number,
-  language: 'en' | 'fr',
-  onLists?: (lists: InvertedLists) => void,
-): Promise<LanguageIndex> {
-  const { offsets, postings, used } = invertedLists(textIds, n);
-  onLists?.({ offsets, postings });
+/** The index of one language's searched texts: its inverted lists (invertedLists), then the texts they name. */
+async function languageIndex(db: Kysely<GrantsDatabase>, lists: InvertedLists, language: 'en' | 'fr'): Promise<LanguageIndex> {
+  const { offsets, postings } = lists;
+  // the texts the lists name (each list's bytes are offsets[t] … offsets[t + 1])
+  const used = new Uint8Array(offsets.length - 1);
+  for (let t = 0; t < used.length; t++) used[t] = offsets[t + 1] > offsets[t] ? 1 : 0;
   const texts = await TextDictionary.load(db, { used, french: language === 'fr' });
   return { texts, offsets, postings, recentTexts: new Map(), recentTextIds: 0 };
 }
 
-/** The inverted lists of `textIds` (languageIndex), and which text ids they use (`used[t]` 1). */
-function invertedLists(textIds: Uint32Array[], n: number): InvertedLists & { used: Uint8Array } {
+/**
+ * The inverted lists of one language's columns: `textIds[k][byValue[a]]` is the dictionary id of agreement a's text
+ * in the k-th column (0: none; the arrays in the order the rows were read, `byValue` the read position of each
+ * agreement number), by counting sort.
+ */
+function invertedLists(textIds: Uint32Array[], byValue: Int32Array): InvertedLists {
+  const n = byValue.length;
   let maxText = 0;
   for (const column of textIds) for (let a = 0; a < n; a++) if (column[a] > maxText) maxText = column[a];
   const offsets = new Uint32Array(maxText + 2);
   for (const column of textIds) for (let a = 0; a < n; a++) if (column[a] !== 0) offsets[column[a] + 1]++;
-  const used = new Uint8Array(maxText + 1);
-  for (let t = 1; t <= maxText; t++) used[t] = offsets[t + 1] > 0 ? 1 : 0;
   for (let t = 1; t < offsets.length; t++) offsets[t] += offsets[t - 1];
   const numbers = new Uint32Array(offsets[offsets.length - 1]);
   const fill = offsets.slice(0, -1);
   for (let a = 0; a < n; a++) {
-    for (const column of textIds) if (column[a] !== 0) numbers[fill[column[a]]++] = a;
+    const k = byValue[a];
+    for (const column of textIds) if (column[k] !== 0) numbers[fill[column[k]]++] = a;
   }
-  return { postings: encodePostings(numbers, offsets), offsets, used };
+  return { postings: encodePostings(numbers, offsets), offsets };
 }
 
 type CountedDepartment = DepartmentTotal & { firstId: number };

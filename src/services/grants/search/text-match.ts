@@ -87,6 +87,16 @@ function ftsFolded(stored: string): { text: string; unknown: boolean } {
   return { text, unknown };
 }
 
+/**
+ * Lets the event loop run (I/O, timers, other requests) before a load reads on. Between two chunks of a load this
+ * is needed: better-sqlite3 answers synchronously, so the awaits of a chunked read settle as microtasks and, without
+ * it, a whole load would keep every request waiting, even the one that started it (its compressed answer is
+ * written by zlib's callbacks).
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Where a piece of a needle lies in the words of a text that holds the needle. */
 type Place = 'within' | 'end' | 'start' | 'whole';
 
@@ -151,7 +161,7 @@ class WordIndex {
       let turn = performance.now();
       for (let t = 0; t < textCount; t++) {
         if (t % BUILD_SLICE_TEXTS === 0 && performance.now() - turn > BUILD_TURN_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
+          await nextTurn();
           turn = performance.now();
         }
         variants(t, (bytes, from, to) => {
@@ -466,6 +476,7 @@ export class TextDictionary {
       }
       if (rows.length < LOAD_CHUNK_ROWS) break;
       after = Number(rows[rows.length - 1].id);
+      await nextTurn();
     }
     starts[texts] = bytes;
     // (exact sizes: copies when the database's counts were not; else the same arrays)
