@@ -13,8 +13,12 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 /** What narrates the work's history, each with what it catches. */
 export const HISTORY_PATTERNS: ReadonlyArray<{ what: string; pattern: RegExp }> = [
   { what: 'working notes', pattern: /\.notes\// },
-  // "load average 14–21", "a load average of about 17", "(load 10–16)": a past run's machine load.
-  { what: 'a load average of a past run', pattern: /\bload average (?:of )?(?:about |around )?\d|\(load \d+(?:\.\d+)?[–-]\d/i },
+  // "load average 14–21", "a load average of about 17", "load average above 20", "(load 10–16)": a past run's
+  // machine load, also where a line break falls inside it.
+  {
+    what: 'a load average of a past run',
+    pattern: /\bload\s+average\s+(?:of\s+)?(?:about\s+|around\s+|above\s+|over\s+)?\d|\(load \d+(?:\.\d+)?[–-]\d/i,
+  },
   // "the seventh session", "session 5", "issue 20", "round 3 of the work": the work counted, not the domain.
   {
     what: 'a numbered session of work',
@@ -96,9 +100,15 @@ function trackedTextFiles(): string[] {
 export function historyIn(file: string, text: string): string[] {
   const found: string[] = [];
   const patterns = file.endsWith('.md') ? [...HISTORY_PATTERNS, ...DOCS_HISTORY_PATTERNS] : HISTORY_PATTERNS;
-  text.split('\n').forEach((line, index) => {
-    for (const { what, pattern } of patterns)
-      if (pattern.test(line)) found.push(`${file}:${index + 1}: ${what}: ${line.trim().slice(0, 120)}`);
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    // Each line with the next one joined on, so that a phrase broken over two lines is seen; a match is the line's
+    // when it starts on it.
+    const joined = `${line} ${lines[index + 1] ?? ''}`;
+    for (const { what, pattern } of patterns) {
+      const match = pattern.exec(joined);
+      if (match && match.index < line.length) found.push(`${file}:${index + 1}: ${what}: ${line.trim().slice(0, 120)}`);
+    }
   });
   return found;
 }
@@ -153,6 +163,8 @@ describe('the documentation', () => {
       'Session 5 measured it',
       '(issue 20)',
       'under a load average of about 17',
+      "the machine's load average\n22–31",
+      'a loaded machine (load average above 20)',
       'served p95, first 3 runs (load 10–16)',
       'see .notes/closing.md',
     ])
