@@ -98,7 +98,7 @@ describe('rate limits on a hung Redis', gate.skip ? { skip: gate.skip } : {}, ()
     db = openDatabase('sqlite::memory:');
     proxy = new HangingProxy(new URL(REDIS_URL));
     await proxy.listen();
-    redis = connectRedis(`redis://127.0.0.1:${proxy.port}`, silentLog, LIMITS);
+    redis = await connectRedis(`redis://127.0.0.1:${proxy.port}`, silentLog, LIMITS);
     await new Promise<void>((resolve) => (redis.status === 'ready' ? resolve() : redis.once('ready', () => resolve())));
     app = await buildTestApp(probeService, testContext(probeService, db, { redisLimits: LIMITS }, redis));
   });
@@ -160,7 +160,7 @@ describe('a Redis listener that accepts and never answers, from the start', () =
     });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const db = openDatabase('sqlite::memory:');
-    const redis = connectRedis(`redis://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, silentLog, LIMITS);
+    const redis = await connectRedis(`redis://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, silentLog, LIMITS);
     const app = await buildTestApp(probeService, testContext(probeService, db, { redisLimits: LIMITS }, redis));
     try {
       const statuses: number[] = [];

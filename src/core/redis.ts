@@ -2,7 +2,7 @@
 // requests down: commands fail fast while the server is unreachable (no offline queue), every command is bounded
 // (PDI_REDIS_COMMAND_TIMEOUT_MS), and after repeated failures a circuit stops asking Redis at all until a probe,
 // PDI_REDIS_CIRCUIT_RETRY_MS later, finds it answering again. Callers fail open meanwhile.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RedisLimits } from './config.ts';
 
 interface Log {
@@ -12,7 +12,13 @@ interface Log {
 
 const DEFAULT_LIMITS: RedisLimits = { commandTimeoutMs: 50, circuitFailures: 3, circuitRetryMs: 5000 };
 
-export function connectRedis(url: string, log: Log, limits: RedisLimits = DEFAULT_LIMITS): Redis {
+/**
+ * ioredis is loaded here, only when a Redis URL is configured: it defines a class that extends String, and once any
+ * class does, V8 stops optimising `charCodeAt` in the whole process (loops over a string's characters, such as C's
+ * text fingerprints at import and its search, run about twice as slow).
+ */
+export async function connectRedis(url: string, log: Log, limits: RedisLimits = DEFAULT_LIMITS): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -27,7 +27,7 @@ export async function openRuntime(
   const log = options.log ?? createLogger(config.logLevel);
   const db = options.db ?? openDatabase(config.databaseUrl, { sqliteCacheBytes: config.sqliteCacheBytes });
   await prepareDatabase(db, Object.assign({}, ...services.map((s) => s.migrations)));
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, log, config.redisLimits) : null;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log, config.redisLimits) : null;
   const contexts = new Map<string, ServiceContext>();
   for (const service of services) {
     contexts.set(service.name, {

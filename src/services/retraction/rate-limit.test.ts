@@ -93,7 +93,7 @@ describeEachDatabase(
 
     it('keeps answering when Redis is unreachable (fails open)', async () => {
       // Port 1: nothing listens there; commands fail fast (no offline queue).
-      const down = connectRedis('redis://127.0.0.1:1', silentLog);
+      const down = await connectRedis('redis://127.0.0.1:1', silentLog);
       const app = await buildTestApp(retractionService, testContext(retractionService, t.db, { dataDir: dir }, down));
       try {
         const statuses: number[] = [];
