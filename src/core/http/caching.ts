@@ -91,7 +91,7 @@ function exact(buffer: Buffer): Buffer {
 
 /** A character V8 cannot hold in a one-byte string: a string with one is stored as UTF-16. */
 const ABOVE_LATIN1 = /[^\0-\xff]/;
-/** Below this length a string's own encoding is as cheap as the detour through UTF-16 (bench/caching.ts). */
+/** Shorter strings are left to Buffer.from: the detour through UTF-16 has a fixed cost (bench/caching.ts measures this length). */
 const TRANSCODE_MIN_CHARS = 1024;
 
 /**
