@@ -1,9 +1,9 @@
 // `npm run openapi-examples [-- <service>…]`: records the examples of every operation of each service's OpenAPI
 // document into src/services/<service>/openapi-examples.json. Each service runs as `npm start` runs it on an empty
-// database (its generated demo data, default configuration), here on a temporary SQLite file; each operation gets
-// the request its schemas' examples make, a request with one bad value (the 400), and, for an operation with path
-// parameters, one naming nothing that exists (the 404). Answers are kept when their status is documented, cut to a
-// few items per array once the shorter copy is checked to still fit the response schema.
+// database (its generated demo data, default configuration, D as of a fixed day), here on a temporary SQLite file;
+// each operation gets the request its schemas' examples make, a request with one bad value (the 400), and, for an
+// operation with path parameters, one naming nothing that exists (the 404). Answers are kept when their status is
+// documented, cut to a few items per array once the shorter copy is checked to still fit the response schema.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,9 +13,19 @@ import * as prettier from 'prettier';
 import { openDatabase } from '../src/core/db/database.ts';
 import { migrateToLatest } from '../src/core/db/migrations.ts';
 import type { ServiceApp, ServiceModule } from '../src/core/service.ts';
-import { examplesPath, exampleRequest, operationKey, readExamples, trimExample, trimText } from '../src/core/http/openapi-examples.ts';
+import {
+  RECORDING_DIR_PREFIX,
+  examplesPath,
+  exampleRequest,
+  keepRecorded,
+  operationKey,
+  readExamples,
+  trimExample,
+  trimText,
+} from '../src/core/http/openapi-examples.ts';
 import type { ExampleRequest, ExamplesFile, RecordedAnswer } from '../src/core/http/openapi-examples.ts';
 import { SERVICES, findService } from '../src/services/registry.ts';
+import { AS_OF_VARIABLE } from '../src/services/draws/as-of.ts';
 import { buildTestApp, testContext } from '../test/support/app.ts';
 
 // ajv-formats is CommonJS with `export default`; under Node's ESM loader the function is the module itself.
@@ -165,44 +175,22 @@ function requestLine(call: ExampleRequest): string {
   return call.body === undefined ? `${call.method} ${call.url}` : `${call.method} ${call.url} ${JSON.stringify(call.body)}`;
 }
 
-/** Values that differ from one recording to the next: times, data versions (a time and a hash), fresh UUIDs. */
-const VOLATILE = [
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/,
-  /^\d{8}T\d{6}Z(?:-[0-9a-f]+)?$/,
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
-];
-/** Keys of figures that time the answer itself. */
-const TIMING_KEY = /(?:^|_)(?:time|ms|seconds|elapsed)$/;
-
-/** The answer with what differs between recordings replaced by marks: what it says apart from when it was made. */
-const settled = (value: unknown): string =>
-  JSON.stringify(value, (key, v: unknown) =>
-    (typeof v === 'string' && VOLATILE.some((pattern) => pattern.test(v))) || (typeof v === 'number' && TIMING_KEY.test(key)) ? '~' : v,
-  );
-
-/**
- * Keeps the recorded answer where the new one differs only in what differs between recordings (times, ids), so that
- * recording again changes only the operations whose answers changed.
- */
-function keepUnchanged(fresh: ExamplesFile, old: ExamplesFile): ExamplesFile {
-  for (const [key, recorded] of Object.entries(fresh))
-    for (const [status, answer] of Object.entries(recorded.responses)) {
-      const before = old[key]?.responses[status];
-      if (before && before.request === answer.request && settled(before.value) === settled(answer.value))
-        recorded.responses[status] = before;
-    }
-  return fresh;
-}
-
 const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/**
+ * The day D's answers are recorded as of (its demo data ends then, and its forecasts, ages and dormancy count from
+ * it), so that a recording on another day answers the same; move it to bring the examples up to a later day.
+ */
+const RECORDING_AS_OF = '2026-12-07';
+
+process.env[AS_OF_VARIABLE] = RECORDING_AS_OF;
 const names = process.argv.slice(2);
 const services = names.length === 0 ? [...SERVICES] : names.map(findService);
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-openapi-examples-'));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), RECORDING_DIR_PREFIX));
 try {
   for (const service of services) {
     const file = examplesPath(service.name);
-    const examples = keepUnchanged(await recordService(service, dir), readExamples(service.name));
+    const examples = keepRecorded(await recordService(service, dir), readExamples(service.name));
     const text = await prettier.format(JSON.stringify(examples), { ...(await prettier.resolveConfig(file)), filepath: file });
     fs.writeFileSync(file, text);
     console.log(`wrote ${path.relative(process.cwd(), file)} (${Object.keys(examples).length} operations)`);

@@ -7,7 +7,8 @@ import { Type } from 'typebox';
 import type { ServiceApp, ServiceContext, ServiceModule } from '../service.ts';
 import { HttpError } from './errors.ts';
 import { rateLimitedGroup } from './rate-limit.ts';
-import { ResponseCache, etagMatches, preferredEncoding, strongEtag, variantEtag } from './caching.ts';
+import fc from 'fast-check';
+import { ResponseCache, etagMatches, preferredEncoding, strongEtag, utf8Bytes, variantEtag } from './caching.ts';
 import type { CachedResponse } from './caching.ts';
 import http from 'node:http';
 import { DataVersionWatcher } from '../service.ts';
@@ -87,6 +88,33 @@ describe('content negotiation', () => {
     assert.notEqual(variantEtag(tag, 'br'), variantEtag(tag, 'gzip'));
     assert.equal(etagMatches(`${tag}, ${variantEtag(tag, 'gzip')}`, variantEtag(tag, 'gzip')), true);
     assert.equal(etagMatches(tag, variantEtag(tag, 'br')), false);
+  });
+});
+
+describe('utf8Bytes', () => {
+  const ownsItsBytes = (buffer: Buffer) => buffer.byteOffset === 0 && buffer.buffer.byteLength === buffer.length;
+
+  it("gives Buffer.from's bytes for any text, short or long, one-byte or UTF-16, in a Buffer of its own", () => {
+    const padding = 'é, ’ – x'.repeat(150);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: 'binary-ascii', maxLength: 2000 }), (wide, ascii) => {
+        for (const text of [wide, ascii, `${wide}${padding}`, `${padding}${wide}`, `\ufeff${ascii}${wide}${padding}`]) {
+          const bytes = utf8Bytes(text);
+          assert.ok(bytes.equals(Buffer.from(text)), JSON.stringify(text.slice(0, 40)));
+          assert.ok(ownsItsBytes(bytes));
+        }
+      }),
+      { seed: 1, numRuns: 200 },
+    );
+  });
+
+  it('writes a lone surrogate as U+FFFD, as Buffer.from does', () => {
+    for (const text of [`${'’'.repeat(2000)}\ud800`, `\udfff${'é’'.repeat(1000)}`, `a\ud83d${'’'.repeat(1500)}\ude00b`]) {
+      const bytes = utf8Bytes(text);
+      assert.ok(bytes.equals(Buffer.from(text)));
+      assert.ok(bytes.includes(Buffer.from([0xef, 0xbf, 0xbd])));
+      assert.ok(ownsItsBytes(bytes));
+    }
   });
 });
 

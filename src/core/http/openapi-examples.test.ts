@@ -1,9 +1,11 @@
 // The pieces of the examples mechanism that need no service: the request an operation's schemas make, the merge into
-// a document, the shortening of answers, and the answers on the server-rendered reference.
+// a document, the shortening of answers, what a new recording keeps of the old one, and the answers on the
+// server-rendered reference.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderDocsPage } from './docs.ts';
-import { addExamples, exampleRequest, trimExample, trimText } from './openapi-examples.ts';
+import { addExamples, exampleRequest, keepRecorded, trimExample, trimText } from './openapi-examples.ts';
+import type { ExamplesFile } from './openapi-examples.ts';
 
 describe('exampleRequest', () => {
   it('fills path values (a DOI keeps its slashes), required query parameters and the body from their examples', () => {
@@ -77,6 +79,50 @@ describe('trimExample and trimText', () => {
     });
     assert.equal(trimText('h\n1\n2\n3\n4\n5\n', 3), 'h\n1\n2\n');
     assert.equal(trimText('h\n1\n', 3), 'h\n1\n');
+  });
+});
+
+describe('keepRecorded', () => {
+  const file = (value: unknown, request = 'GET /a'): ExamplesFile => ({
+    'GET /a': { request: { method: 'GET', url: '/a' }, responses: { 200: { request, contentType: 'application/json', value } } },
+  });
+  /** One answer as a recording makes it: `run` changes what differs between two recordings of the same tree. */
+  const answer = (run: number, projects = 13) => ({
+    projects,
+    data_source: {
+      source: `/tmp${run}/pdi-openapi-examples-${['tSMVl2', 'dikDFq'][run]}/grants/demo/projects.csv`,
+      data_version: ['20261207T024139Z-e72a8e62', '20261208T054041Z-c29687f1'][run],
+      kind_version: `demo:${['20261207T023303Z-a5a3ab9d', '20261208T054028Z-fdf9e6ed'][run]}`,
+      imported_at: ['2026-12-07T02:41:42.058Z', '2026-12-08T05:40:41.784+01:00'][run],
+      note: `built ${['2026-12-07T02:41:42Z', '2026-12-08T05:40:41Z'][run]} by job ${['9b2f0c1e-1d2a-4c3b-8e4f-5a6b7c8d9e0f', '0f1e2d3c-4b5a-4968-8776-655443322110'][run]}`,
+    },
+    timings: { query_ms: [3, 41][run], elapsed: [0.2, 1.5][run] },
+    items: [{ day: '2026-12-07' }, { day: '2026-12-08' }],
+  });
+
+  it('keeps the old answer where the new one differs only in times, data versions, ids, temporary paths and timings', () => {
+    const old = file(answer(0));
+    assert.deepEqual(keepRecorded(file(answer(1)), old), old);
+  });
+
+  it('records a real change, keeping the old values of what differs only between recordings', () => {
+    const kept = keepRecorded(file({ ...answer(1, 14), items: [{ day: '2026-12-08' }] }), file(answer(0)));
+    assert.deepEqual(kept['GET /a'].responses[200].value, { ...answer(0, 14), items: [{ day: '2026-12-08' }] });
+  });
+
+  it('records a day that moved, an order that changed, and the answer to another request as they are', () => {
+    const moved = { ...answer(1), items: [{ day: '2026-12-08' }, { day: '2026-12-09' }] };
+    assert.deepEqual(keepRecorded(file(moved), file(answer(0)))['GET /a'].responses[200].value, {
+      ...answer(0),
+      items: moved.items,
+    });
+    const { projects, ...rest } = answer(0);
+    const reordered = { ...rest, projects };
+    assert.deepEqual(
+      Object.keys(keepRecorded(file(reordered), file(answer(0)))['GET /a'].responses[200].value as object),
+      Object.keys(reordered),
+    );
+    assert.deepEqual(keepRecorded(file(answer(1), 'GET /a?x=1'), file(answer(0))), file(answer(1), 'GET /a?x=1'));
   });
 });
 

@@ -40,6 +40,9 @@ interface Parameter {
   schema?: { examples?: unknown[]; default?: unknown };
 }
 
+/** The start of the name of the temporary folder a recording runs in (its demo files are read from there). */
+export const RECORDING_DIR_PREFIX = 'pdi-openapi-examples-';
+
 /** Where a service's examples file is, by the services' folder convention (no service module is imported). */
 export function examplesPath(service: string): string {
   return path.resolve(import.meta.dirname, '../../services', service, 'openapi-examples.json');
@@ -131,4 +134,62 @@ export function trimExample(value: unknown, items = 3): unknown {
 export function trimText(text: string, lines = 4): string {
   const all = text.split(/\r?\n/);
   return all.length <= lines ? text : `${all.slice(0, lines).join('\n')}\n`;
+}
+
+/**
+ * What differs between two recordings of the same tree, wherever it stands in a string: times, data versions (a
+ * compact time and a hash, alone or after a kind such as "demo:"), fresh UUIDs, and the temporary folder of the
+ * recording in the paths of demo files.
+ */
+const VOLATILE = new RegExp(
+  [
+    String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})`,
+    String.raw`\b\d{8}T\d{6}Z(?:-[0-9a-f]+)?`,
+    String.raw`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`,
+    String.raw`[^\s"']*${RECORDING_DIR_PREFIX}[A-Za-z0-9]+`,
+  ].join('|'),
+  'g',
+);
+/** Keys of figures that time the answer itself. */
+const TIMING_KEY = /(?:^|_)(?:time|ms|seconds|elapsed)$/;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A value with what differs between recordings replaced by marks: what it says apart from when it was made. */
+function masked(value: unknown, key: string): unknown {
+  if (typeof value === 'string') return value.replace(VOLATILE, '~');
+  if (typeof value === 'number') return TIMING_KEY.test(key) ? '~' : value;
+  if (Array.isArray(value)) return value.map((item) => masked(item, ''));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, masked(item, name)]));
+  return value;
+}
+
+/**
+ * The fresh value with the recorded one kept wherever the two differ only in what differs between recordings: the
+ * whole value when that is all, else, in a changed object or array, each such part (matched by key or position).
+ */
+function steady(fresh: unknown, recorded: unknown, key: string): unknown {
+  if (JSON.stringify(masked(fresh, key)) === JSON.stringify(masked(recorded, key))) return recorded;
+  if (Array.isArray(fresh) && Array.isArray(recorded))
+    return fresh.map((item, i) => (i < recorded.length ? steady(item, recorded[i], '') : item));
+  if (isRecord(fresh) && isRecord(recorded))
+    return Object.fromEntries(
+      Object.entries(fresh).map(([name, item]) => [name, Object.hasOwn(recorded, name) ? steady(item, recorded[name], name) : item]),
+    );
+  return fresh;
+}
+
+/**
+ * A new recording with the old one's values kept where they differ only in times, data versions, fresh ids and
+ * temporary paths, so that recording again on an unchanged tree changes no file, and an answer that changed changes
+ * the file only where it did. An answer to another request or of another content type is the new one as it is.
+ */
+export function keepRecorded(fresh: ExamplesFile, old: ExamplesFile): ExamplesFile {
+  for (const [key, recorded] of Object.entries(fresh))
+    for (const [status, answer] of Object.entries(recorded.responses)) {
+      const before = old[key]?.responses[status];
+      if (before && before.request === answer.request && before.contentType === answer.contentType)
+        recorded.responses[status] = { ...answer, value: steady(answer.value, before.value, '') };
+    }
+  return fresh;
 }
