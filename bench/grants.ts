@@ -1,4 +1,5 @@
-// npm run bench -- grants [--rows 1300000] [--seed 1] [--database sqlite|postgres] [--import-runs 3] [--reps 200] [--rounds 3] [--fresh-csv] [--keep]
+// npm run bench -- grants [--rows 1300000] [--seed 1] [--database sqlite|postgres] [--import-runs 3] [--import-only] [--reps 200] [--rounds 3] [--fresh-csv] [--keep]
+//   (--import-only: the import against the parse, then stop)
 // npm run bench -- grants --url sqlite:/tmp/c13m/db.sqlite [--rounds 3] [--before /tmp/old-checkout]   (only the HTTP search,
 //   on a database built before; with --before, that checkout's src/ measured first in the same run)
 // npm run bench -- grants --url sqlite:/tmp/c13m/db.sqlite --memory [--before /tmp/old-checkout] [--searches 2000] [--rounds 3]
@@ -60,6 +61,7 @@ const { values } = parseArgs({
     'baseline-reps': { type: 'string', default: '3' },
     'fresh-csv': { type: 'boolean', default: false },
     'import-runs': { type: 'string' },
+    'import-only': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     url: { type: 'string' },
     rounds: { type: 'string', default: '3' },
@@ -537,6 +539,12 @@ try {
         ? `; median of ${pairs.length} runs (${ratios.map((r) => r.toFixed(2)).join(', ')}); peak RSS of any import ${Math.max(...pairs.map((p) => p.imported.peakRssMb)).toFixed(0)} MB`
         : ''),
   );
+
+  if (values['import-only'] && !values.keep) {
+    fs.rmSync(workDir, { recursive: true, force: true });
+    await dropDatabase();
+  }
+  if (values['import-only']) process.exit(0);
 
   // ---------------------------------------------------------------- search over HTTP
   await searchOverHttp(url, Number(values.rounds));
