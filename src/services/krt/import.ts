@@ -225,14 +225,15 @@ async function storeBuiltinExtraction(
   dataset: string,
   isDemo: boolean,
   now: string,
-): Promise<{ article: { id: number; change: Change }; session: SessionWrite }> {
+): Promise<{ article: { id: number; change: Change }; sessionId: string; session: SessionWrite }> {
   const doi = f.doi!;
   const article = await upsertArticle(trx, articleInput(x, f, root, dataset, isDemo), now, x.metadata.unreadable);
+  const sessionId = sessionIdOf(doi, x.provider, x.model, f.hash);
   const session = await storeSession(
     trx,
     article.id,
     {
-      session_id: sessionIdOf(doi, x.provider, x.model, f.hash),
+      session_id: sessionId,
       doi,
       title: x.metadata.title,
       status: 'completed',
@@ -248,7 +249,7 @@ async function storeBuiltinExtraction(
     },
     now,
   );
-  return { article, session };
+  return { article, sessionId, session };
 }
 
 /** Imports a store directory (see the file comment). */
@@ -495,11 +496,19 @@ async function storeTargetExtraction(
     generated: false,
     extract: true,
   };
-  const { article, session } = await storeBuiltinExtraction(trx, x, file, t.article.store_root, t.article.dataset, t.article.is_demo, now);
+  const { article, sessionId, session } = await storeBuiltinExtraction(
+    trx,
+    x,
+    file,
+    t.article.store_root,
+    t.article.dataset,
+    t.article.is_demo,
+    now,
+  );
   return {
     articleId: article.id,
     session: {
-      session_id: sessionIdOf(t.doi, x.provider, x.model, t.hash),
+      session_id: sessionId,
       provider: x.provider,
       model: x.model,
       status: 'completed',
