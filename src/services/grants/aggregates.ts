@@ -250,89 +250,87 @@ export class GrantsAggregator {
   }
 
   finish(dataSource: DataSource): GrantsAggregates {
-    const {
-      values,
-      count,
-      total,
-      major,
-      notable,
-      provinces,
-      years,
-      programs,
-      types,
-      sectors,
-      recipients,
-      reasons,
-      ranges,
-      calculator,
-      calculatorError,
-    } = this;
-    let { min, max } = this;
+    const { values, count, total } = this;
     if (count !== values.length)
       throw new Error(`grants changed while their aggregates were computed (${count} rows read, ${values.length} counted)`);
     if (!Number.isSafeInteger(total)) throw new Error('the total value exceeds the exact integer range of cents');
-    if (count === 0) {
-      min = 0;
-      max = 0;
-    }
-
-    values.sort();
-    const mid = count >> 1;
-    const medianCents = count === 0 ? 0 : count % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-
-    let stored: StoredCalculator;
-    if (calculatorError !== null) stored = { ok: false, error: calculatorError, data_source: dataSource };
-    else {
-      try {
-        stored = { ok: true, aggregates: calculator.finish(), data_source: dataSource };
-      } catch (error) {
-        if (!(error instanceof AggregateBuildError)) throw error;
-        stored = { ok: false, error: error.message, data_source: dataSource };
-      }
-    }
-
-    const provinceRows = byValue(provinces);
-    const programRows = byValue(programs);
-    const recipientRows = byValue(recipients).slice(0, TOP_RECIPIENTS);
+    const ranked: Ranked = {
+      provinces: byValue(this.provinces),
+      programs: byValue(this.programs),
+      recipients: byValue(this.recipients).slice(0, TOP_RECIPIENTS),
+      years: byKey(this.years),
+    };
     const sources = (rows: Array<[string, NamedBucket]>): Array<[string, number]> =>
       rows.filter(([, b]) => b.frenchId >= 0).map(([name, b]) => [name, b.frenchId]);
     const frenchNameSources: FrenchNameSources = {
-      programs: sources(programRows.slice(0, Math.max(TOP_PROGRAMS_IN_STATS, TOP_PROGRAMS_IN_ANALYSIS))),
-      recipients: sources(recipientRows),
+      programs: sources(ranked.programs.slice(0, Math.max(TOP_PROGRAMS_IN_STATS, TOP_PROGRAMS_IN_ANALYSIS))),
+      recipients: sources(ranked.recipients),
     };
-    const yearRows = byKey(years);
-    const typeLabel = (code: string): string => (RECIPIENT_TYPES as Record<string, string>)[code] ?? 'Not given';
+    return {
+      stats: this.stats(ranked, dataSource),
+      recipients: this.recipientStats(ranked, dataSource),
+      comprehensive: this.comprehensive(ranked, dataSource),
+      calculator: this.storedCalculator(dataSource),
+      frenchNameSources,
+    };
+  }
 
-    const stats: GrantsStats = {
+  /** The calculator's aggregates, or the reason the data cannot give them (recorded rather than failing the import). */
+  private storedCalculator(dataSource: DataSource): StoredCalculator {
+    if (this.calculatorError !== null) return { ok: false, error: this.calculatorError, data_source: dataSource };
+    try {
+      return { ok: true, aggregates: this.calculator.finish(), data_source: dataSource };
+    } catch (error) {
+      if (!(error instanceof AggregateBuildError)) throw error;
+      return { ok: false, error: error.message, data_source: dataSource };
+    }
+  }
+
+  /** The median value in cents (0 for no rows); sorts the values in place. */
+  private medianCents(): number {
+    const { values, count } = this;
+    values.sort();
+    const mid = count >> 1;
+    return count === 0 ? 0 : count % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+  }
+
+  /** /api/stats/. */
+  private stats(ranked: Ranked, dataSource: DataSource): GrantsStats {
+    const { count, total, major, notable } = this;
+    return {
       total_grants: count,
       total_value: dollars(total),
       avg_value: averageDollars(total, count),
       major_funding_count: major.count,
       notable_count: notable.count,
-      by_province: provinceRows.map(([p, b]) => ({ recipient_province: p, count: b.count, total_value: dollars(b.cents) })),
-      by_year: yearRows.map(([y, b]) => ({ fiscal_year: y, count: b.count, total_value: dollars(b.cents) })),
-      top_programs: programRows
+      by_province: ranked.provinces.map(([p, b]) => ({ recipient_province: p, count: b.count, total_value: dollars(b.cents) })),
+      by_year: ranked.years.map(([y, b]) => ({ fiscal_year: y, count: b.count, total_value: dollars(b.cents) })),
+      top_programs: ranked.programs
         .slice(0, TOP_PROGRAMS_IN_STATS)
         .map(([p, b]) => ({ program_name_en: p, program_name_fr: '', count: b.count, total_value: dollars(b.cents) })),
       data_source: dataSource,
     };
+  }
 
-    const recipientStats: GrantsRecipients = {
-      top_recipients: recipientRows.map(([name, b]) => ({
+  /** /api/recipients/. */
+  private recipientStats(ranked: Ranked, dataSource: DataSource): GrantsRecipients {
+    const typeLabel = (code: string): string => (RECIPIENT_TYPES as Record<string, string>)[code] ?? 'Not given';
+    return {
+      top_recipients: ranked.recipients.map(([name, b]) => ({
         recipient_legal_name: name,
         recipient_legal_name_fr: '',
         total_value: dollars(b.cents),
         grant_count: b.count,
         avg_value: averageDollars(b.cents, b.count),
       })),
-      by_type: byValue(types).map(([t, b]) => ({
+      by_type: byValue(this.types).map(([t, b]) => ({
         recipient_type: t,
         label: typeLabel(t),
         count: b.count,
         total_value: dollars(b.cents),
         avg_value: averageDollars(b.cents, b.count),
       })),
-      by_province: provinceRows.map(([p, b]) => ({
+      by_province: ranked.provinces.map(([p, b]) => ({
         recipient_province: p,
         count: b.count,
         total_value: dollars(b.cents),
@@ -340,19 +338,24 @@ export class GrantsAggregator {
       })),
       data_source: dataSource,
     };
+  }
 
-    const comprehensive: GrantsComprehensiveStats = {
+  /** /api/comprehensive-stats/. */
+  private comprehensive(ranked: Ranked, dataSource: DataSource): GrantsComprehensiveStats {
+    const { count, total, major, notable, ranges } = this;
+    const empty = count === 0;
+    return {
       basic_stats: {
         total_grants: count,
         total_value: dollars(total),
         average_value: averageDollars(total, count),
-        median_value: medianCents / 100,
-        minimum_value: dollars(min),
-        maximum_value: dollars(max),
+        median_value: this.medianCents() / 100,
+        minimum_value: dollars(empty ? 0 : this.min),
+        maximum_value: dollars(empty ? 0 : this.max),
         major_funding_count: major.count,
         notable_count: notable.count,
       },
-      yearly_analysis: yearRows.map(([y, b]) => ({
+      yearly_analysis: ranked.years.map(([y, b]) => ({
         fiscal_year: y,
         count: b.count,
         total_value: dollars(b.cents),
@@ -360,7 +363,7 @@ export class GrantsAggregator {
         major_count: b.major,
         notable_count: b.notable,
       })),
-      provincial_analysis: provinceRows.map(([p, b]) => ({
+      provincial_analysis: ranked.provinces.map(([p, b]) => ({
         recipient_province: p,
         count: b.count,
         total_value: dollars(b.cents),
@@ -368,8 +371,8 @@ export class GrantsAggregator {
         unique_recipients: b.recipients.size,
         value_per_recipient: averageDollars(b.cents, b.recipients.size),
       })),
-      sector_analysis: byValue(sectors).map(([s, b]) => ({ naics_sector_en: s, count: b.count, total_value: dollars(b.cents) })),
-      program_analysis: programRows
+      sector_analysis: byValue(this.sectors).map(([s, b]) => ({ naics_sector_en: s, count: b.count, total_value: dollars(b.cents) })),
+      program_analysis: ranked.programs
         .slice(0, TOP_PROGRAMS_IN_ANALYSIS)
         .map(([p, b]) => ({ program_name_en: p, program_name_fr: '', count: b.count, total_value: dollars(b.cents) })),
       value_distribution: VALUE_RANGES.map((r, i) => ({
@@ -378,12 +381,12 @@ export class GrantsAggregator {
         max: dollarsOrNull(r.max),
         count: ranges[i].count,
         total_value: dollars(ranges[i].cents),
-        percentage: count === 0 ? 0 : round2((ranges[i].count / count) * 100),
+        percentage: empty ? 0 : round2((ranges[i].count / count) * 100),
       })),
       notable_breakdown: {
         notable: { count: notable.count, total_value: dollars(notable.cents) },
         major_funding: { count: major.count, total_value: dollars(major.cents) },
-        by_reason: byValue(reasons).map(([c, b]) => ({
+        by_reason: byValue(this.reasons).map(([c, b]) => ({
           category: c,
           label: CATEGORY_LABELS.get(c) ?? c,
           count: b.count,
@@ -392,9 +395,15 @@ export class GrantsAggregator {
       },
       data_source: dataSource,
     };
-
-    return { stats, recipients: recipientStats, comprehensive, calculator: stored, frenchNameSources };
   }
+}
+
+/** The lists ordered once and shared by the three served aggregates (recipients: the top ones only). */
+interface Ranked {
+  provinces: Array<[string, ProvinceBucket]>;
+  programs: Array<[string, NamedBucket]>;
+  recipients: Array<[string, NamedBucket]>;
+  years: Array<[string, YearBucket]>;
 }
 
 export async function computeAggregates(

@@ -24,7 +24,7 @@ import { extractMany, LEARNED_EXTRACTOR_MODEL, TABLE_EXTRACTOR_MODEL, TEXT_EXTRA
 import type { FileExtraction, KrtRow, ManyResult } from './extract/index.ts';
 import { contentHashOf, sessionIdOf } from './session-id.ts';
 import { DEMO_DATASET, STORE_DATASET, deleteArticlesNotIn, deleteDemoArticles, storeSession, upsertArticle } from './store.ts';
-import type { ArticleInput, Change } from './store.ts';
+import type { ArticleInput, Change, SessionWrite } from './store.ts';
 import { countArticlesOf, countRealArticles, getArticle, listArticles, BUILTIN_PROVIDERS } from './repository.ts';
 import type { ArticleRecord } from './repository.ts';
 import { carryKnowledgeBase, rebuildKnowledgeBase, updateKnowledgeBasePaper } from './aggregates.ts';
@@ -121,15 +121,11 @@ function articleInput(extraction: FileExtraction, file: StoreFile, root: string,
   };
 }
 
-/** Imports a store directory (see the file comment). */
-export async function importStore(db: Db, dir: string, options: StoreImportOptions = {}): Promise<ImportReport> {
-  const root = path.resolve(dir);
-  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new Error(`${root} is not a directory`);
-  const paths = listStoreFiles(root);
-  if (paths.length === 0) throw new Error(`no .xml files under ${root} (expected <dir>/<year>/<doi-suffix>.xml)`);
-
-  // What is already stored: content hashes of articles, and which have a session of the current extractors.
-  const k = db.kysely.withTables<KrtTables>();
+/**
+ * Whether a file need not be extracted again: its article is stored with this content and has a completed session
+ * of a current built-in extractor.
+ */
+async function upToDateExtractions(k: Kysely<KrtDatabase>): Promise<(doi: string, hash: string) => boolean> {
   const storedHash = new Map(
     (await k.selectFrom('krt_articles').select(['doi', 'content_hash']).execute()).map((a) => [a.doi, a.content_hash]),
   );
@@ -154,9 +150,13 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
       .distinct()
       .execute())
       current.delete(`${s.doi}\n${s.content_hash}`);
+  return (doi, hash) => storedHash.get(doi) === hash && current.has(`${doi}\n${hash}`);
+}
 
+/** Each file of the store read and hashed: its DOI, why it is skipped (if it is), whether it is to be extracted. */
+function readStoreFiles(root: string, paths: readonly string[], upToDate: (doi: string, hash: string) => boolean): StoreFile[] {
   const seenDois = new Set<string>();
-  const files: StoreFile[] = paths.map((file) => {
+  return paths.map((file) => {
     const bytes = fs.readFileSync(file);
     const stat = fs.statSync(file);
     const doi = doiOfStorePath(file);
@@ -166,7 +166,7 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
     if (!doi) skip = 'file name is not a DOI suffix (expected <doi-suffix>.xml)';
     else if (seenDois.has(doi)) [skip, excluded] = ['same DOI as an earlier file of the store', true];
     if (doi) seenDois.add(doi);
-    const extract = !skip && !(storedHash.get(doi!) === hash && current.has(`${doi}\n${hash}`));
+    const extract = !skip && !upToDate(doi!, hash);
     const generated = isGeneratedArticle(bytes);
     return {
       file,
@@ -181,21 +181,92 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
       extract,
     };
   });
+}
 
-  // Demo data never mixes with real data: generated files are demo data however they are imported, a store of
-  // both kinds is refused, and demo data is not added to a store that holds real articles.
+/**
+ * Why the import is refused, or null. Demo data never mixes with real data: generated files are demo data however
+ * they are imported, a store of both kinds is refused, and demo data is not added to a store that holds real articles.
+ */
+function mixedDataRefusal(
+  root: string,
+  files: readonly StoreFile[],
+  generated: number,
+  isDemo: boolean,
+  realArticles: number,
+): string | null {
+  if (generated > 0 && generated < files.length)
+    return `${root}: refused: ${generated} of the ${files.length} files are generated demo articles (pdi generate); demo data is not mixed with real data, so nothing was imported. Import the two kinds from separate directories.`;
+  if (isDemo && generated < files.length)
+    return `${root}: refused: ${files.length - generated} of the ${files.length} files are not generated demo articles; only generated files are imported as demo data.`;
+  if (realArticles > 0)
+    return `${root}: refused: the store holds ${realArticles} real articles: generated demo data is not mixed with them (a real import replaces demo data, never the other way round).`;
+  return null;
+}
+
+/** The built-in extractor's results by file, in worker threads, with a progress bar. */
+async function extractFiles(files: readonly string[], options: { workers?: number; progress?: boolean }): Promise<Map<string, ManyResult>> {
+  const extracted = new Map<string, ManyResult>();
+  const bar = createProgress({ label: 'krt extract', total: files.length, unit: 'articles', enabled: options.progress });
+  try {
+    const results = await extractMany([...files], { workers: workerCount(options.workers, files.length), onProgress: () => bar.tick() });
+    for (const r of results) extracted.set(r.file, r);
+  } finally {
+    bar.stop();
+  }
+  return extracted;
+}
+
+/** A built-in extraction stored: the article upserted from the file's metadata, and its session. */
+async function storeBuiltinExtraction(
+  trx: Kysely<KrtDatabase>,
+  x: FileExtraction,
+  f: StoreFile,
+  root: string,
+  dataset: string,
+  isDemo: boolean,
+  now: string,
+): Promise<{ article: { id: number; change: Change }; sessionId: string; session: SessionWrite }> {
+  const doi = f.doi!;
+  const article = await upsertArticle(trx, articleInput(x, f, root, dataset, isDemo), now, x.metadata.unreadable);
+  const sessionId = sessionIdOf(doi, x.provider, x.model, f.hash);
+  const session = await storeSession(
+    trx,
+    article.id,
+    {
+      session_id: sessionId,
+      doi,
+      title: x.metadata.title,
+      status: 'completed',
+      provider: x.provider,
+      model: x.model,
+      content_hash: f.hash,
+      processing_time: x.processingTime,
+      error: null,
+      rows: x.rows,
+      evidence: x.evidence,
+      is_demo: isDemo,
+      deterministic: true,
+    },
+    now,
+  );
+  return { article, sessionId, session };
+}
+
+/** Imports a store directory (see the file comment). */
+export async function importStore(db: Db, dir: string, options: StoreImportOptions = {}): Promise<ImportReport> {
+  const root = path.resolve(dir);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new Error(`${root} is not a directory`);
+  const paths = listStoreFiles(root);
+  if (paths.length === 0) throw new Error(`no .xml files under ${root} (expected <dir>/<year>/<doi-suffix>.xml)`);
+
+  const k = db.kysely.withTables<KrtTables>();
+  const files = readStoreFiles(root, paths, await upToDateExtractions(k));
+
   const generated = files.filter((f) => f.generated).length;
   const isDemo = options.isDemo === true || generated === files.length;
   const dataset = isDemo ? DEMO_DATASET : STORE_DATASET;
   const realArticles = isDemo ? await countRealArticles(k) : 0;
-  const refusal =
-    generated > 0 && generated < files.length
-      ? `${root}: refused: ${generated} of the ${files.length} files are generated demo articles (pdi generate); demo data is not mixed with real data, so nothing was imported. Import the two kinds from separate directories.`
-      : isDemo && generated < files.length
-        ? `${root}: refused: ${files.length - generated} of the ${files.length} files are not generated demo articles; only generated files are imported as demo data.`
-        : realArticles > 0
-          ? `${root}: refused: the store holds ${realArticles} real articles: generated demo data is not mixed with them (a real import replaces demo data, never the other way round).`
-          : null;
+  const refusal = mixedDataRefusal(root, files, generated, isDemo, realArticles);
   const runOptions = {
     service: 'krt',
     importer: 'store',
@@ -213,24 +284,15 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
     });
   }
 
+  // Extracted before the transaction opens, so that it is not held open for the extraction's time.
   const toExtract = files.filter((f) => f.extract);
-  const extracted = new Map<string, ManyResult>();
   const extractStart = performance.now();
-  if (toExtract.length) {
-    const bar = createProgress({ label: 'krt extract', total: toExtract.length, unit: 'articles', enabled: options.progress });
-    try {
-      const results = await extractMany(
+  const extracted = toExtract.length
+    ? await extractFiles(
         toExtract.map((f) => f.file),
-        {
-          workers: workerCount(options.workers, toExtract.length),
-          onProgress: () => bar.tick(),
-        },
-      );
-      for (const r of results) extracted.set(r.file, r);
-    } finally {
-      bar.stop();
-    }
-  }
+        options,
+      )
+    : new Map<string, ManyResult>();
   options.onExtracted?.({ files: files.length, extracted: toExtract.length, seconds: (performance.now() - extractStart) / 1000 });
 
   return runImport(db, runOptions, async (core, { tally, dataVersion }) => {
@@ -258,29 +320,8 @@ export async function importStore(db: Db, dir: string, options: StoreImportOptio
         tally.skip('not a well-formed JATS document');
         continue;
       }
-      const x = result.extraction;
-      warnUnreadable(tally, doi, x.metadata.unreadable);
-      const article = await upsertArticle(trx, articleInput(x, f, root, dataset, isDemo), now, x.metadata.unreadable);
-      const session = await storeSession(
-        trx,
-        article.id,
-        {
-          session_id: sessionIdOf(doi, x.provider, x.model, f.hash),
-          doi,
-          title: x.metadata.title,
-          status: 'completed',
-          provider: x.provider,
-          model: x.model,
-          content_hash: f.hash,
-          processing_time: x.processingTime,
-          error: null,
-          rows: x.rows,
-          evidence: x.evidence,
-          is_demo: isDemo,
-          deterministic: true,
-        },
-        now,
-      );
+      warnUnreadable(tally, doi, result.extraction.metadata.unreadable);
+      const { article, session } = await storeBuiltinExtraction(trx, result.extraction, f, root, dataset, isDemo, now);
       tally[article.change === 'unchanged' && session.change !== 'unchanged' ? 'updated' : article.change]();
     }
     tally.deleted(await deleteArticlesNotIn(trx, root, keep));
@@ -373,25 +414,25 @@ interface Target {
   hash: string;
 }
 
-export async function runExtraction(ctx: ServiceContext, dois: readonly string[], options: ExtractionRunOptions): Promise<ExtractionRun> {
-  const db = ctx.db;
-  const provider = options.provider ?? 'all';
-  const llm = options.llm === undefined ? llmConfigFrom(ctx.config.env) : options.llm;
-  if (provider === 'llm' && !llm) throw new LlmNotConfiguredError();
+/** The stored articles to extract, once each, and why each other DOI asked for cannot be (`wanted`: every DOI asked for). */
+async function extractionTargets(
+  krt: Kysely<KrtDatabase>,
+  dois: readonly string[],
+  all: boolean,
+): Promise<{ wanted: readonly string[]; targets: Target[]; errors: { doi: string; error: string }[] }> {
   const errors: { doi: string; error: string }[] = [];
   const targets: Target[] = [];
   const seen = new Set<string>();
-  const krt = db.kysely.withTables<KrtTables>();
-  const articles = options.all ? await listArticles(krt) : [];
+  const articles = all ? await listArticles(krt) : [];
   const byDoi = new Map(articles.map((a) => [a.doi, a]));
-  const wanted = options.all ? articles.map((a) => a.doi) : dois;
+  const wanted = all ? articles.map((a) => a.doi) : dois;
   for (const raw of wanted) {
     const doi = normalizeDoi(raw);
     if (!doi) {
       errors.push({ doi: raw, error: 'not a DOI' });
       continue;
     }
-    const article = options.all ? byDoi.get(doi)! : await getArticle(krt, doi);
+    const article = all ? byDoi.get(doi)! : await getArticle(krt, doi);
     if (!article) {
       errors.push({ doi, error: 'not in the local store (import it first: pdi import krt <dir>)' });
       continue;
@@ -404,42 +445,140 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
     if (!seen.has(doi)) targets.push({ doi, article, file, hash: contentHashOf(fs.readFileSync(file)) });
     seen.add(doi);
   }
+  return { wanted, targets, errors };
+}
+
+interface LlmOutcome {
+  rows: KrtRow[];
+  error: string | null;
+  seconds: number;
+}
+
+/** The language model's rows for each target by DOI, one article at a time; a failure is kept as the outcome's error. */
+async function extractWithModel(
+  llm: LlmConfig,
+  targets: readonly Target[],
+  options: Pick<ExtractionRunOptions, 'progress' | 'fetchImpl'>,
+): Promise<Map<string, LlmOutcome>> {
+  const outcomes = new Map<string, LlmOutcome>();
+  const bar = createProgress({ label: 'krt llm', total: targets.length, unit: 'articles', enabled: options.progress });
+  for (const t of targets) {
+    const started = performance.now();
+    try {
+      const out = await extractWithLlm(llm, fs.readFileSync(t.file, 'utf8'), options.fetchImpl);
+      outcomes.set(t.doi, { rows: out.rows, error: null, seconds: out.seconds });
+    } catch (error) {
+      const message = error instanceof LlmError ? error.message : `unexpected failure (${(error as Error).message})`;
+      outcomes.set(t.doi, { rows: [], error: `LLM provider error: ${message}`, seconds: (performance.now() - started) / 1000 });
+    }
+    bar.tick();
+  }
+  bar.stop();
+  return outcomes;
+}
+
+/** A target's built-in extraction stored (its article updated from the file as it is now); its id and the session. */
+async function storeTargetExtraction(
+  trx: Kysely<KrtDatabase>,
+  t: Target,
+  x: FileExtraction,
+  now: string,
+): Promise<{ articleId: number; session: Omit<ExtractedSession, 'doi'> }> {
+  const file: StoreFile = {
+    file: t.file,
+    relative: t.article.file_path,
+    doi: t.doi,
+    hash: t.hash,
+    size: x.fileSize,
+    mtime: fs.statSync(t.file).mtime.toISOString(),
+    skip: null,
+    excluded: false,
+    generated: false,
+    extract: true,
+  };
+  const { article, sessionId, session } = await storeBuiltinExtraction(
+    trx,
+    x,
+    file,
+    t.article.store_root,
+    t.article.dataset,
+    t.article.is_demo,
+    now,
+  );
+  return {
+    articleId: article.id,
+    session: {
+      session_id: sessionId,
+      provider: x.provider,
+      model: x.model,
+      status: 'completed',
+      error: null,
+      total_resources: x.rows.length,
+      processing_time: round(x.processingTime),
+      change: session.change,
+    },
+  };
+}
+
+/** A target's language-model session stored, failed or completed (a model's answer is rewritten on every run). */
+async function storeModelSession(
+  trx: Kysely<KrtDatabase>,
+  t: Target,
+  articleId: number,
+  model: string,
+  outcome: LlmOutcome,
+  now: string,
+): Promise<Omit<ExtractedSession, 'doi'>> {
+  const id = sessionIdOf(t.doi, LLM_PROVIDER, model, t.hash);
+  const status = outcome.error ? 'failed' : 'completed';
+  const written = await storeSession(
+    trx,
+    articleId,
+    {
+      session_id: id,
+      doi: t.doi,
+      title: t.article.title,
+      status,
+      provider: LLM_PROVIDER,
+      model,
+      content_hash: t.hash,
+      processing_time: outcome.seconds,
+      error: outcome.error,
+      rows: outcome.rows,
+      is_demo: t.article.is_demo,
+      deterministic: false,
+    },
+    now,
+  );
+  return {
+    session_id: id,
+    provider: LLM_PROVIDER,
+    model,
+    status,
+    error: outcome.error,
+    total_resources: outcome.rows.length,
+    processing_time: round(outcome.seconds),
+    change: written.change,
+  };
+}
+
+export async function runExtraction(ctx: ServiceContext, dois: readonly string[], options: ExtractionRunOptions): Promise<ExtractionRun> {
+  const db = ctx.db;
+  const provider = options.provider ?? 'all';
+  const llm = options.llm === undefined ? llmConfigFrom(ctx.config.env) : options.llm;
+  if (provider === 'llm' && !llm) throw new LlmNotConfiguredError();
+  const { wanted, targets, errors } = await extractionTargets(db.kysely.withTables<KrtTables>(), dois, options.all === true);
   if (targets.length === 0) return { requested: wanted.length, sessions: [], errors, report: null };
 
-  const builtin = new Map<string, ManyResult>();
-  if (provider !== 'llm') {
-    const bar = createProgress({ label: 'krt extract', total: targets.length, unit: 'articles', enabled: options.progress });
-    try {
-      const results = await extractMany(
-        targets.map((t) => t.file),
-        { workers: workerCount(options.workers, targets.length), onProgress: () => bar.tick() },
-      );
-      for (const r of results) builtin.set(r.file, r);
-    } finally {
-      bar.stop();
-    }
-  }
-  interface LlmOutcome {
-    rows: KrtRow[];
-    error: string | null;
-    seconds: number;
-  }
-  const modelResults = new Map<string, LlmOutcome>();
-  if (provider !== 'builtin' && llm) {
-    const bar = createProgress({ label: 'krt llm', total: targets.length, unit: 'articles', enabled: options.progress });
-    for (const t of targets) {
-      const started = performance.now();
-      try {
-        const out = await extractWithLlm(llm, fs.readFileSync(t.file, 'utf8'), options.fetchImpl);
-        modelResults.set(t.doi, { rows: out.rows, error: null, seconds: out.seconds });
-      } catch (error) {
-        const message = error instanceof LlmError ? error.message : `unexpected failure (${(error as Error).message})`;
-        modelResults.set(t.doi, { rows: [], error: `LLM provider error: ${message}`, seconds: (performance.now() - started) / 1000 });
-      }
-      bar.tick();
-    }
-    bar.stop();
-  }
+  // Both extractions run before the transaction opens.
+  const builtin =
+    provider !== 'llm'
+      ? await extractFiles(
+          targets.map((t) => t.file),
+          options,
+        )
+      : new Map<string, ManyResult>();
+  const modelResults = provider !== 'builtin' && llm ? await extractWithModel(llm, targets, options) : new Map<string, LlmOutcome>();
 
   const sessions: ExtractedSession[] = [];
   const report = await runImport(
@@ -456,7 +595,6 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
       const trx = core.withTables<KrtTables>();
       const now = new Date().toISOString();
       for (const t of targets) {
-        const hash = t.hash;
         let articleId = t.article.id;
         const record = (s: Omit<ExtractedSession, 'doi'>) => {
           sessions.push({ doi: t.doi, ...s });
@@ -469,88 +607,13 @@ export async function runExtraction(ctx: ServiceContext, dois: readonly string[]
           tally.skip('not a well-formed JATS document');
           errors.push({ doi: t.doi, error: `the built-in extractor failed: ${result.error}` });
         } else if (result?.ok) {
-          const x = result.extraction;
-          const file: StoreFile = {
-            file: t.file,
-            relative: t.article.file_path,
-            doi: t.doi,
-            hash,
-            size: x.fileSize,
-            mtime: fs.statSync(t.file).mtime.toISOString(),
-            skip: null,
-            excluded: false,
-            generated: false,
-            extract: true,
-          };
-          warnUnreadable(tally, t.doi, x.metadata.unreadable);
-          const input = articleInput(x, file, t.article.store_root, t.article.dataset, t.article.is_demo);
-          articleId = (await upsertArticle(trx, input, now, x.metadata.unreadable)).id;
-          const id = sessionIdOf(t.doi, x.provider, x.model, hash);
-          const written = await storeSession(
-            trx,
-            articleId,
-            {
-              session_id: id,
-              doi: t.doi,
-              title: x.metadata.title,
-              status: 'completed',
-              provider: x.provider,
-              model: x.model,
-              content_hash: hash,
-              processing_time: x.processingTime,
-              error: null,
-              rows: x.rows,
-              evidence: x.evidence,
-              is_demo: t.article.is_demo,
-              deterministic: true,
-            },
-            now,
-          );
-          record({
-            session_id: id,
-            provider: x.provider,
-            model: x.model,
-            status: 'completed',
-            error: null,
-            total_resources: x.rows.length,
-            processing_time: round(x.processingTime),
-            change: written.change,
-          });
+          warnUnreadable(tally, t.doi, result.extraction.metadata.unreadable);
+          const stored = await storeTargetExtraction(trx, t, result.extraction, now);
+          articleId = stored.articleId;
+          record(stored.session);
         }
         const model = modelResults.get(t.doi);
-        if (model && llm) {
-          const id = sessionIdOf(t.doi, LLM_PROVIDER, llm.model, hash);
-          const status = model.error ? 'failed' : 'completed';
-          const written = await storeSession(
-            trx,
-            articleId,
-            {
-              session_id: id,
-              doi: t.doi,
-              title: t.article.title,
-              status,
-              provider: LLM_PROVIDER,
-              model: llm.model,
-              content_hash: hash,
-              processing_time: model.seconds,
-              error: model.error,
-              rows: model.rows,
-              is_demo: t.article.is_demo,
-              deterministic: false,
-            },
-            now,
-          );
-          record({
-            session_id: id,
-            provider: LLM_PROVIDER,
-            model: llm.model,
-            status,
-            error: model.error,
-            total_resources: model.rows.length,
-            processing_time: round(model.seconds),
-            change: written.change,
-          });
-        }
+        if (model && llm) record(await storeModelSession(trx, t, articleId, llm.model, model, now));
       }
       if (options.source === 'cli') await rebuildKnowledgeBase(trx, dataVersion);
       else for (const t of targets) await updateKnowledgeBasePaper(trx, dataVersion, t.doi);

@@ -2,7 +2,7 @@
 // CRS cut-off and invitations with 95% intervals) and the backtests behind them out. Only draws on or before
 // the as-of date are used. Pure and deterministic: the same draws and as-of date give the same result.
 import { dayNumber, isoFromDayNumber, isValidIsoDate } from '../feed/ircc-dates.ts';
-import { checkDormancy, gapsBetweenDates, predictDrawDates, type DormancyCheck } from './draw-dates.ts';
+import { checkDormancy, gapsBetweenDates, predictDrawDates, type DatePrediction, type DormancyCheck } from './draw-dates.ts';
 import { MEMBER_NAMES } from './members.ts';
 import type { MemberName } from './members.ts';
 import { dateCoverage, dateLevel, HIT_TOLERANCE, horizonMetrics, intervalQuantile, reportWindow, servedHalfWidth } from './metrics.ts';
@@ -278,6 +278,95 @@ function resumption(c: PanelCategory, wf: WalkForward, panel: readonly PanelCate
   };
 }
 
+/**
+ * Invitations stay within what the category has plausibly drawn: the smallest and largest of `draws` (a young
+ * category's: every category's draws of the last two years) ×÷ INVITATION_BOUND_FACTOR, since a log-scale interval
+ * can otherwise reach far past anything ever drawn, while a record size a little past the extremes does happen.
+ */
+function plausibleInvitations(draws: readonly { invitations: number }[]): { min: number; max: number } {
+  const sizes = draws.map((d) => d.invitations);
+  return {
+    min: Math.max(1, Math.floor(Math.min(...sizes) / INVITATION_BOUND_FACTOR)),
+    max: Math.ceil(Math.max(...sizes) * INVITATION_BOUND_FACTOR),
+  };
+}
+
+/** What a category's predictions are served from: its series points, their summaries (intervals) and the model. */
+interface ServedSeries {
+  points: Record<SeriesKind, SeriesPoint>;
+  crs: SeriesSummary;
+  invitations: SeriesSummary;
+  model: ServedModel;
+}
+
+/** The prediction at one rank: the served CRS and invitations with their 95% intervals, the date range, the confidence. */
+function prediction(
+  date: DatePrediction['dates'][number],
+  served: ServedSeries,
+  drawn: { min: number; max: number },
+  confidencePoints: readonly WalkPoint[],
+  today: number,
+): Prediction {
+  const h = date.rank;
+  const crs = clamp(served.points.crs.served[h - 1], CRS_BOUNDS.min, CRS_BOUNDS.max);
+  const crsHalf = served.crs.intervals[h - 1].half_width;
+  const logInvitations = served.points.invitations.served[h - 1];
+  const invHalf = served.invitations.intervals[h - 1].half_width;
+  const invitations = Math.max(1, Math.round(Math.exp(logInvitations)));
+  return {
+    rank: h,
+    predicted_date: date.date,
+    predicted_crs_score: round1(crs),
+    predicted_invitations: invitations,
+    confidence_score: confidenceScore(
+      confidencePoints.filter((p) => p.targets[h - 1] !== null && p.targets[h - 1]!.day <= today),
+      h,
+    ),
+    model_used: served.model,
+    uncertainty_range: {
+      // Outward to one decimal, so rounding never narrows the interval.
+      min: Math.floor(clamp(crs - crsHalf, CRS_BOUNDS.min, CRS_BOUNDS.max) * 10) / 10,
+      max: Math.ceil(clamp(crs + crsHalf, CRS_BOUNDS.min, CRS_BOUNDS.max) * 10) / 10,
+      confidence_level: 95,
+      margin_of_error: round1(crsHalf),
+    },
+    invitations_range: {
+      min: Math.min(invitations, Math.max(drawn.min, Math.floor(Math.exp(logInvitations - invHalf)))),
+      max: Math.max(invitations, Math.min(drawn.max, Math.ceil(Math.exp(logInvitations + invHalf)))),
+      confidence_level: 95,
+    },
+    date_range: { earliest: date.earliest, latest: date.latest },
+  };
+}
+
+/** The model tables of /api/models/ (each member, the combination, the young model by horizon) and the interval calibration. */
+function panelReport(
+  wf: WalkForward,
+  today: number,
+  horizons: number,
+  levels: readonly number[],
+): { models: ModelPerformance[]; calibration: IntervalCalibration } {
+  const established = (h: number) => reportWindow(wf.points, today, h).filter((p) => !p.young);
+  const youngWindow = (h: number) => knownAt(wf.points, today, h, null).filter((p) => p.young);
+  const table = (kind: SeriesKind, who: Forecaster, pick: (h: number) => WalkPoint[]) =>
+    Array.from({ length: horizons }, (_, i) => horizonMetrics(wf.points, pick(i + 1), kind, who, i + 1));
+  const models: ModelPerformance[] = [
+    ...MEMBER_NAMES.map((name) => ({ name, crs: table('crs', name, established), invitations: table('invitations', name, established) })),
+    { name: 'combination' as const, crs: table('crs', 'served', established), invitations: table('invitations', 'served', established) },
+    { name: 'pooled_young' as const, crs: table('crs', 'served', youngWindow), invitations: table('invitations', 'served', youngWindow) },
+  ];
+  const calibration: IntervalCalibration = {
+    crs: models.find((m) => m.name === 'combination')!.crs,
+    invitations: models.find((m) => m.name === 'combination')!.invitations,
+    dates: Array.from({ length: horizons }, (_, i) => {
+      const h = i + 1;
+      const cov = dateCoverage(wf.points, reportWindow(wf.points, today, h), h);
+      return { h, level: levels[i], n: cov.n, coverage: cov.coverage };
+    }),
+  };
+  return { models, calibration };
+}
+
 export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: string, options: PanelForecastOptions = {}): PanelForecast {
   validate(categories, asOf);
   const horizons = Math.min(options.horizons ?? DEFAULT_HORIZONS, RECORD_HORIZONS);
@@ -359,70 +448,21 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
         ? `${regime} draw(s)${resumed}: young, forecast by the pooled model with wider intervals`
         : `${c.draws.length} draws${resumed ? ` (${regime}${resumed})` : ''}; last ${lastDate}`) +
       (ranks === horizons ? '' : `; only ${ranks} of ${horizons} ranks fall within a year of ${asOf}`);
-    // Invitations stay within what the category has plausibly drawn: its smallest and largest draws (a young one:
-    // every category's draws of the last two years) ×÷ INVITATION_BOUND_FACTOR, since a log-scale interval can
-    // otherwise reach far past anything ever drawn, while a record size a little past the extremes does happen.
-    const sizes = (young ? panel.flatMap((x) => x.draws.filter((d) => d.day > today - RECENT_DAYS)) : c.draws).map((d) => d.invitations);
-    const drawn = {
-      min: Math.max(1, Math.floor(Math.min(...sizes) / INVITATION_BOUND_FACTOR)),
-      max: Math.ceil(Math.max(...sizes) * INVITATION_BOUND_FACTOR),
-    };
+    const drawn = plausibleInvitations(young ? panel.flatMap((x) => x.draws.filter((d) => d.day > today - RECENT_DAYS)) : c.draws);
     // Confidence from the category's own served forecasts; a young category's from every young forecast.
     const confidencePoints = young ? knownAt(wf.points, today, 1, null).filter((p) => p.young) : wf.byCategory[ci].filter((p) => !p.young);
-    for (const date of datePrediction.dates) {
-      const h = date.rank;
-      const crs = clamp(points.crs.served[h - 1], CRS_BOUNDS.min, CRS_BOUNDS.max);
-      const crsHalf = result.crs.intervals[h - 1].half_width;
-      const logInvitations = points.invitations.served[h - 1];
-      const invHalf = result.invitations.intervals[h - 1].half_width;
-      const invitations = Math.max(1, Math.round(Math.exp(logInvitations)));
-      result.predictions.push({
-        rank: h,
-        predicted_date: date.date,
-        predicted_crs_score: round1(crs),
-        predicted_invitations: invitations,
-        confidence_score: confidenceScore(
-          confidencePoints.filter((p) => p.targets[h - 1] !== null && p.targets[h - 1]!.day <= today),
-          h,
-        ),
-        model_used: young ? 'pooled_young' : 'combination',
-        uncertainty_range: {
-          // Outward to one decimal, so rounding never narrows the interval.
-          min: Math.floor(clamp(crs - crsHalf, CRS_BOUNDS.min, CRS_BOUNDS.max) * 10) / 10,
-          max: Math.ceil(clamp(crs + crsHalf, CRS_BOUNDS.min, CRS_BOUNDS.max) * 10) / 10,
-          confidence_level: 95,
-          margin_of_error: round1(crsHalf),
-        },
-        invitations_range: {
-          min: Math.min(invitations, Math.max(drawn.min, Math.floor(Math.exp(logInvitations - invHalf)))),
-          max: Math.max(invitations, Math.min(drawn.max, Math.ceil(Math.exp(logInvitations + invHalf)))),
-          confidence_level: 95,
-        },
-        date_range: { earliest: date.earliest, latest: date.latest },
-      });
-    }
+    const served: ServedSeries = {
+      points,
+      crs: result.crs,
+      invitations: result.invitations,
+      model: young ? 'pooled_young' : 'combination',
+    };
+    for (const date of datePrediction.dates) result.predictions.push(prediction(date, served, drawn, confidencePoints, today));
     return result;
   });
 
   if (options.report === false) return { asOf, categories: results, models: null, calibration: null };
 
-  const established = (h: number) => reportWindow(wf.points, today, h).filter((p) => !p.young);
-  const youngWindow = (h: number) => knownAt(wf.points, today, h, null).filter((p) => p.young);
-  const table = (kind: SeriesKind, who: Forecaster, pick: (h: number) => WalkPoint[]) =>
-    Array.from({ length: horizons }, (_, i) => horizonMetrics(wf.points, pick(i + 1), kind, who, i + 1));
-  const models: ModelPerformance[] = [
-    ...MEMBER_NAMES.map((name) => ({ name, crs: table('crs', name, established), invitations: table('invitations', name, established) })),
-    { name: 'combination' as const, crs: table('crs', 'served', established), invitations: table('invitations', 'served', established) },
-    { name: 'pooled_young' as const, crs: table('crs', 'served', youngWindow), invitations: table('invitations', 'served', youngWindow) },
-  ];
-  const calibration: IntervalCalibration = {
-    crs: models.find((m) => m.name === 'combination')!.crs,
-    invitations: models.find((m) => m.name === 'combination')!.invitations,
-    dates: Array.from({ length: horizons }, (_, i) => {
-      const h = i + 1;
-      const cov = dateCoverage(wf.points, reportWindow(wf.points, today, h), h);
-      return { h, level: levels[i], n: cov.n, coverage: cov.coverage };
-    }),
-  };
+  const { models, calibration } = panelReport(wf, today, horizons, levels);
   return { asOf, categories: results, models, calibration };
 }
