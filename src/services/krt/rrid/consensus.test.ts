@@ -69,3 +69,13 @@ test('the stored index gives the same answer and the same reason', async () => {
     assert.deepEqual({ ...indexed, suggestions: indexed.suggestions.map(({ demoOnly: _demoOnly, ...s }) => s) }, memory, resourceName);
   }
 });
+
+test('a trademark sign is no part of a name: "Expi293F™" is "Expi293F", not "Expi293FTM"', () => {
+  assert.deepEqual(nameKeys('Expi293F™ cells'), nameKeys('Expi293F'));
+  const kb = new RridKnowledgeBase();
+  for (const doi of ['10.1101/e1', '10.1101/e2', '10.1101/e3'])
+    kb.addPaper(doi, [row('Experimental model: Cell line', 'Expi293F™ Cells', 'Thermo Fisher', 'Cat# A14527; RRID:CVCL_D615')]);
+  calibrate(kb);
+  for (const resourceName of ['Expi293F cells (female, Homo sapiens)', 'Expi293F', 'Expi293F™'])
+    assert.equal(suggestRrids(kb, { resourceName }, { minConfidence: 0 })[0]?.suggested_rrid, 'RRID:CVCL_D615', resourceName);
+});
