@@ -83,15 +83,16 @@ export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string): C
     let agreeing = 0;
     let best = '';
     let bestCount = 0;
+    let bestExact = false;
     for (const [written, count] of entry.names) {
       const exact = nameKeys(written).some((k) => wanted.has(k));
       if (!exact && !(described && variants(written).some((v) => runs.some((run) => endsWith(distinctiveTokens(v), run))))) continue;
       agreeing += count;
-      // The name shown is the one written as asked when there is one.
-      const weight = exact ? count + 1e6 : count;
-      if (weight > bestCount) {
+      // The name shown: the most written of those written as asked, else of the described ones.
+      if ((exact && !bestExact) || (exact === bestExact && count > bestCount)) {
         best = written;
-        bestCount = weight;
+        bestCount = count;
+        bestExact = exact;
       }
     }
     if (agreeing > 0) found.push({ entry, agreeing, name: best });
