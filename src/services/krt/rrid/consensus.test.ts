@@ -69,3 +69,48 @@ test('the stored index gives the same answer and the same reason', async () => {
     assert.deepEqual({ ...indexed, suggestions: indexed.suggestions.map(({ demoOnly: _demoOnly, ...s }) => s) }, memory, resourceName);
   }
 });
+
+test('a trademark sign is no part of a name: "Expi293F™" is "Expi293F", not "Expi293FTM"', () => {
+  assert.deepEqual(nameKeys('Expi293F™ cells'), nameKeys('Expi293F'));
+  const kb = new RridKnowledgeBase();
+  for (const doi of ['10.1101/e1', '10.1101/e2', '10.1101/e3'])
+    kb.addPaper(doi, [row('Experimental model: Cell line', 'Expi293F™ Cells', 'Thermo Fisher', 'Cat# A14527; RRID:CVCL_D615')]);
+  calibrate(kb);
+  for (const resourceName of ['Expi293F cells (female, Homo sapiens)', 'Expi293F', 'Expi293F™'])
+    assert.equal(suggestRrids(kb, { resourceName }, { minConfidence: 0 })[0]?.suggested_rrid, 'RRID:CVCL_D615', resourceName);
+});
+
+test('words before a cell line\'s name describe it: one paper\'s "U2OS" does not outvote two that write "… U2OS cells"', async () => {
+  const kb = new RridKnowledgeBase();
+  kb.addPaper('10.1101/u1', [row('Experimental model: Cell line', 'Mycoplasma-free U2OS cells', 'ATCC', 'Cat# HTB-96; RRID:CVCL_0042')]);
+  kb.addPaper('10.1101/u2', [
+    row('Experimental model: Cell line', 'human female bone osteosarcoma U2OS cells', 'ATCC', 'Cat# HTB-96; RRID:CVCL_0042'),
+  ]);
+  // A derived line read with the parent's name only.
+  kb.addPaper('10.1101/u3', [row('Experimental model: Cell line', 'U2OS', '', 'RRID:CVCL_LB00')]);
+  // Words after a name make another resource of it: "HEK293T-ACE2" is no vote for what "HEK293T" is.
+  kb.addPaper('10.1101/h1', [row('Experimental model: Cell line', 'HEK293T', 'ATCC', 'RRID:CVCL_0063')]);
+  kb.addPaper('10.1101/h2', [row('Experimental model: Cell line', 'HEK293T-ACE2', '', 'RRID:CVCL_A7UK')]);
+  // An antibody's host before its target says which antibody: "Rabbit anti-GFP" is no vote for "anti-GFP".
+  kb.addPaper('10.1101/g1', [row('Antibody', 'Rabbit anti-GFP', 'Abcam', 'RRID:AB_303395')]);
+  calibrate(kb);
+  const u2os = answerRrids(kb, { resourceName: 'U2OS' }, { minConfidence: 0 });
+  assert.equal(u2os.suggestions[0]?.suggested_rrid, 'RRID:CVCL_0042');
+  assert.match(u2os.suggestions[0].reasoning, /in 2 mentions of 3 with an RRID \(also with RRID:CVCL_LB00 ×1\)/);
+  const hek = answerRrids(kb, { resourceName: 'HEK293T' }, { minConfidence: 0 });
+  assert.deepEqual(
+    hek.suggestions.map((s) => s.suggested_rrid),
+    ['RRID:CVCL_0063'],
+  );
+  assert.ok(!answerRrids(kb, { resourceName: 'anti-GFP' }, { minConfidence: 0 }).suggestions[0]?.reasoning.startsWith('name-only query'));
+  const reader = rowsReader(JSON.parse(JSON.stringify(suggestionIndexOf(kb, new Set(), 'now'))));
+  for (const resourceName of ['U2OS', 'HEK293T', 'anti-GFP']) {
+    const indexed = await answerFromIndex(reader, { resourceName });
+    assert.ok(indexed);
+    assert.deepEqual(
+      { ...indexed, suggestions: indexed.suggestions.map(({ demoOnly: _demoOnly, ...s }) => s) },
+      answerRrids(kb, { resourceName }),
+      resourceName,
+    );
+  }
+});

@@ -19,25 +19,41 @@ const KIND_WORDS = new Set(['cell', 'line', 'software', 'program', 'package', 'v
 // Versions as software names carry them ("v1.53", "R2020a"); "293T" is a name, not a version.
 const SOFTWARE_VERSION = /^(v|ver|version)\d+([._]\d+)*[a-z]?$|^r20\d\d[ab]?$/;
 
-/** The name's tokens in order without separators ("hek293t"), and as a set (" antibody gfp": word order aside). */
-function compact(name: string): string[] {
+/** The name's distinctive tokens in order (no words of kind, no software versions); [] when nothing is left. */
+function distinctiveTokens(name: string): string[] {
   const tokens = nameTokens(name).filter((t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t));
   // R, the language, is the one name of a single letter.
   if (tokens.join('').length < 2 && tokens.join('') !== 'r') return [];
-  return [tokens.join(''), ` ${[...tokens].sort().join(' ')}`];
+  return tokens;
+}
+
+/** The name's tokens in order without separators ("hek293t"), and as a set (" antibody gfp": word order aside). */
+function compact(tokens: readonly string[]): string[] {
+  return tokens.length ? [tokens.join(''), ` ${[...tokens].sort().join(' ')}`] : [];
+}
+
+/** A name as written, and without its parenthesised parts ("Fiji (ImageJ)" → "Fiji"). */
+function variants(name: string): string[] {
+  const clean = cleanResourceName(name);
+  return [clean, clean.replace(/\([^()]*\)/g, ' ')];
 }
 
 /** The keys a name is compared by (empty for a name with nothing distinctive). */
 export function nameKeys(name: string): string[] {
-  const clean = cleanResourceName(name);
   const keys = new Set<string>();
-  for (const variant of [clean, clean.replace(/\([^()]*\)/g, ' ')]) for (const key of compact(variant)) keys.add(key);
+  for (const variant of variants(name)) for (const key of compact(distinctiveTokens(variant))) keys.add(key);
   return [...keys];
+}
+
+/** Whether `whole` is longer than `part` and ends with its tokens: a description before the name. */
+function endsWith(whole: readonly string[], part: readonly string[]): boolean {
+  const offset = whole.length - part.length;
+  return offset > 0 && part.every((t, j) => whole[offset + j] === t);
 }
 
 export interface ConsensusCandidate {
   entry: SuggestableEntry;
-  /** Mentions of the name with this RRID; with any RRID. */
+  /** Mentions of the name (or of a longer name that ends with it) with this RRID; with any RRID. */
   agreeing: number;
   total: number;
   /** agreeing / (total + 1). */
@@ -46,24 +62,39 @@ export interface ConsensusCandidate {
   name: string;
 }
 
-/** RRIDs written with the name, best first (most mentions, then more papers, then the older entry). */
+/**
+ * RRIDs written with the name, best first (most mentions, then more papers, then the older entry). A longer name that
+ * ends with the name's words is the same resource described ("Mycoplasma-free U2OS cells", "human female bone
+ * osteosarcoma U2OS cells" for "U2OS": words before the name of a cell line, strain or tool say what the sample is) and
+ * counts as a mention of it; words after it name another resource made from it ("HEK293T-ACE2") and do not.
+ */
 export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string): ConsensusCandidate[] {
   const wanted = new Set(nameKeys(name));
   if (wanted.size === 0) return [];
+  const runs = variants(name)
+    .map(distinctiveTokens)
+    // A name of one or two letters ("R") ends too many longer names ("DESeq2 R package") to stand for them.
+    .filter((t) => t.join('').length > 2);
   const found: { entry: SuggestableEntry; agreeing: number; name: string }[] = [];
   for (const entry of pool) {
     if (!entry.rrid) continue;
+    // Only a resource with a name of its own: before an antibody's target, words say which antibody ("rabbit anti-").
+    const described = distinctiveName(entry.type);
     let agreeing = 0;
     let best = '';
     let bestCount = 0;
-    for (const [written, count] of entry.names)
-      if (nameKeys(written).some((k) => wanted.has(k))) {
-        agreeing += count;
-        if (count > bestCount) {
-          best = written;
-          bestCount = count;
-        }
+    let bestExact = false;
+    for (const [written, count] of entry.names) {
+      const exact = nameKeys(written).some((k) => wanted.has(k));
+      if (!exact && !(described && variants(written).some((v) => runs.some((run) => endsWith(distinctiveTokens(v), run))))) continue;
+      agreeing += count;
+      // The name shown: the most written of those written as asked, else of the described ones.
+      if ((exact && !bestExact) || (exact === bestExact && count > bestCount)) {
+        best = written;
+        bestCount = count;
+        bestExact = exact;
       }
+    }
     if (agreeing > 0) found.push({ entry, agreeing, name: best });
   }
   const total = found.reduce((sum, f) => sum + f.agreeing, 0);

@@ -104,13 +104,17 @@ const STOPWORDS = new Set([
   'reactive',
 ]);
 
-/** Lower case, Greek letters spelled out, accents removed. */
+/** Lower case, Greek letters spelled out, accents removed, trademark signs dropped. */
 export function foldText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[αβγδεκλμστωζηθινξπρφχψ]/gi, (c) => GREEK[c.toLowerCase()] ?? c)
-    .toLowerCase();
+  return (
+    text
+      // Before NFKD, which spells ™ and ℠ as letters: "Expi293F™" is "Expi293F", not "Expi293FTM".
+      .replace(/[®™©℠]/g, ' ')
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[αβγδεκλμστωζηθινξπρφχψ]/gi, (c) => GREEK[c.toLowerCase()] ?? c)
+      .toLowerCase()
+  );
 }
 
 const VERSION_TOKEN = /^(v|ver|version)?\d+([._]\d+)*[a-z]?$/;
@@ -138,7 +142,6 @@ export function nameTokens(name: string, options: TokenOptions = {}): string[] {
     .replace(/\bgraph\s*pad\b/g, 'graphpad')
     .replace(/\bmat\s*lab\b/g, 'matlab')
     .replace(/\bcell\s*profiler\b/g, 'cellprofiler');
-  text = text.replace(/[®™©]/g, ' ');
   const out = new Set<string>();
   for (const raw of text.split(/[^a-z0-9+]+/)) {
     if (!raw || raw === '+') continue;
