@@ -6,6 +6,7 @@ import { grantYears, splitCents } from './aggregates.ts';
 import type { CalculatorAggregates, CalculatorGrantInput, RankedGrant, YearAggregate } from './aggregates.ts';
 import { FIRST_TAX_YEAR, LAST_REVENUE_YEAR, LAST_TAX_YEAR, publishedRevenue } from './constants.ts';
 import { federalIncomeTax, gstCents } from './tax.ts';
+import type { GrantsLanguage } from '../language.ts';
 
 /** A request the calculator refuses; the HTTP layer answers 400 {"error": message}. */
 export class CalculatorInputError extends Error {
@@ -39,10 +40,16 @@ interface ShareEntry {
   grant_count: number;
 }
 
-interface ProjectShare {
+/** The agreement's title and recipient in English, in French with `fr` (see calculationIn), both with `both`. */
+interface NamedAgreement {
   id: number;
   title: string;
   recipient: string;
+  title_fr?: string;
+  recipient_fr?: string;
+}
+
+interface ProjectShare extends NamedAgreement {
   annual_value: number;
   user_share: number;
   user_share_formatted: string;
@@ -53,13 +60,10 @@ interface YearlyBreakdownEntry extends ShareEntry {
   top_projects: ProjectShare[];
 }
 
-interface GrantShare {
-  id: number;
-  title: string;
+interface GrantShare extends NamedAgreement {
   total_value: number;
   user_share: number;
   user_share_formatted: string;
-  recipient: string;
 }
 
 export interface CalculatorResponse {
@@ -300,6 +304,30 @@ export function calculateTaxpayerShare(
     },
     total_grants_share: total,
     total_grants_share_formatted: formatDollars(total),
+  };
+}
+
+/** The French title and recipient name of agreements by id ('' where the source gives none). */
+export type FrenchTexts = ReadonlyMap<number, { title: string; recipient: string }>;
+
+function namedIn<E extends NamedAgreement>(entry: E, french: FrenchTexts, language: GrantsLanguage): E {
+  const fr = french.get(entry.id) ?? { title: '', recipient: '' };
+  if (language === 'both') return { ...entry, title_fr: fr.title, recipient_fr: fr.recipient };
+  if (language === 'fr') return { ...entry, title: fr.title || entry.title, recipient: fr.recipient || entry.recipient };
+  return entry;
+}
+
+/**
+ * An answer's agreements (the top grants and each year's top projects) named as C's other answers name them: `fr`,
+ * the French title and recipient where the source gives them (else the English ones) under the English fields; `both`,
+ * the English ones with the French beside them (`title_fr`, `recipient_fr`; "" where the source gives none).
+ */
+export function calculationIn(answer: CalculatorResponse, french: FrenchTexts, language: GrantsLanguage): CalculatorResponse {
+  if (language === 'en') return answer;
+  return {
+    ...answer,
+    grant_shares: answer.grant_shares.map((g) => namedIn(g, french, language)),
+    yearly_breakdown: answer.yearly_breakdown.map((y) => ({ ...y, top_projects: y.top_projects.map((p) => namedIn(p, french, language)) })),
   };
 }
 

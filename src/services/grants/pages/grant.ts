@@ -138,7 +138,7 @@ export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Page
       const w = wordsOf(locale);
       const g = await getGrant(db, Number(params.id), 'both');
       if (!g) throw notFound(w.t('grant.notFound', { id: params.id }));
-      const aggregates = await aggregatesOf(w);
+      const { aggregates } = await aggregatesOf(w);
       return { g, aggregates, share: posted ? postedShare(g, posted, aggregates) : null };
     },
     render({ g, aggregates, share }, { locale }) {

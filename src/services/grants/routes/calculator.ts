@@ -1,12 +1,14 @@
 // POST /api/calculate/: a taxpayer's share of federal grants, from the calculator's aggregates stored at import.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HttpError, badRequest, notFound } from '../../../core/http/errors.ts';
-import { CalculatorInputError, calculateTaxpayerShare, grantTaxpayerShare, servedGrantInput } from '../calculator/index.ts';
+import { CalculatorInputError, calculateTaxpayerShare, calculationIn, grantTaxpayerShare, servedGrantInput } from '../calculator/index.ts';
+import { GRANTS_LANGUAGES, requestLanguage } from '../language.ts';
 import { getGrant } from '../repository.ts';
 import { GrantParams } from '../schemas/grant.ts';
 import {
   CALCULATE_DOCS,
   CalculateBody,
+  CalculateQuery,
   CalculateRequest,
   GRANT_SHARE_DOCS,
   GrantShareBody,
@@ -17,12 +19,16 @@ import type { GrantsRoutes } from './context.ts';
 export const calculatorRoutes: FastifyPluginAsyncTypebox<GrantsRoutes> = async (app, { db, calculatorAggregates }) => {
   app.post(
     '/calculate/',
-    { schema: { ...CALCULATE_DOCS, body: CalculateRequest, response: { 200: CalculateBody } }, config: { operation: 'calculation' } },
+    {
+      schema: { ...CALCULATE_DOCS, querystring: CalculateQuery, body: CalculateRequest, response: { 200: CalculateBody } },
+      config: { operation: 'calculation', languages: GRANTS_LANGUAGES },
+    },
     async (request) => {
-      const stored = await calculatorAggregates();
+      const { stored, french } = await calculatorAggregates();
       if (!stored.ok) throw new HttpError(500, `calculation error: ${stored.error}`);
       try {
-        return { ...calculateTaxpayerShare(request.body, stored.aggregates), data_source: stored.data_source };
+        const answer = calculateTaxpayerShare(request.body, stored.aggregates);
+        return { ...calculationIn(answer, french, requestLanguage(request, request.query.lang)), data_source: stored.data_source };
       } catch (error) {
         if (error instanceof CalculatorInputError) throw badRequest(error.message);
         throw error;
@@ -39,7 +45,7 @@ export const calculatorRoutes: FastifyPluginAsyncTypebox<GrantsRoutes> = async (
     async (request) => {
       const grant = await getGrant(db, Number(request.params.id), 'en');
       if (!grant) throw notFound('grant not found');
-      const stored = await calculatorAggregates();
+      const { stored } = await calculatorAggregates();
       if (!stored.ok) throw new HttpError(500, `calculation error: ${stored.error}`);
       try {
         const answer = grantTaxpayerShare(servedGrantInput(grant), request.query, stored.aggregates);

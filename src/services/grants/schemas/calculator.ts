@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { CALCULATOR_FORMULAS_MARKDOWN, MAX_AMOUNT_DOLLARS } from '../calculator/index.ts';
 import { Nullable } from '../../../core/http/schema.ts';
+import { langParam } from '../language.ts';
 import { DataSourceSchema, money } from './common.ts';
 
 export const CALCULATE_DOCS = { summary: "A taxpayer's share of federal grants", description: CALCULATOR_FORMULAS_MARKDOWN };
@@ -28,6 +29,20 @@ export const CalculateRequest = Type.Object(
   },
   { examples: [{ annual_income: 65000, gst_eligible_spending: 20000, input_mode: 'annual', taxpayer_since_year: 2018 }] },
 );
+
+/** `lang` of the calculator: the language of the agreements' titles and recipients it names. */
+export const CalculateQuery = Type.Object({ lang: Type.Optional(langParam()) });
+
+/** An agreement the answer names: its title and recipient in the language asked for, and both with `lang=both`. */
+const NAMED_AGREEMENT = {
+  id: Type.Integer(),
+  title: Type.String({ description: 'The agreement’s title; with `lang=fr` its French title where the source gives one (else the English one).' }),
+  recipient: Type.String({
+    description: 'The recipient’s legal name; with `lang=fr` its French name where the source gives one (else the English one).',
+  }),
+  title_fr: Type.Optional(Type.String({ description: 'With `lang=both`: the French title ("" where the source gives none).' })),
+  recipient_fr: Type.Optional(Type.String({ description: 'With `lang=both`: the French legal name ("" where the source gives none).' })),
+};
 
 const ShareEntry = {
   year: Type.Integer({ description: 'Fiscal year by its start year.' }),
@@ -65,12 +80,10 @@ export const CalculateBody = Type.Object({
   }),
   grant_shares: Type.Array(
     Type.Object({
-      id: Type.Integer(),
-      title: Type.String(),
+      ...NAMED_AGREEMENT,
       total_value: money(),
       user_share: money(),
       user_share_formatted: Type.String(),
-      recipient: Type.String(),
     }),
   ),
   yearly_breakdown: Type.Array(
@@ -79,9 +92,7 @@ export const CalculateBody = Type.Object({
       federal_revenue: money(),
       top_projects: Type.Array(
         Type.Object({
-          id: Type.Integer(),
-          title: Type.String(),
-          recipient: Type.String(),
+          ...NAMED_AGREEMENT,
           annual_value: money(),
           user_share: money(),
           user_share_formatted: Type.String(),
