@@ -34,12 +34,13 @@ export const CalculateRequest = Type.Object(
 export const CalculateQuery = Type.Object({ lang: Type.Optional(langParam()) });
 
 /** An agreement the answer names: its title and recipient in the language asked for, and both with `lang=both`. */
-const NAMED_AGREEMENT = {
-  id: Type.Integer(),
-  title: Type.String({ description: 'The agreement’s title; with `lang=fr` its French title where the source gives one (else the English one).' }),
-  recipient: Type.String({
-    description: 'The recipient’s legal name; with `lang=fr` its French name where the source gives one (else the English one).',
-  }),
+const title = Type.String({
+  description: 'The agreement’s title; with `lang=fr` its French title where the source gives one (else the English one).',
+});
+const recipient = Type.String({
+  description: 'The recipient’s legal name; with `lang=fr` its French name where the source gives one (else the English one).',
+});
+const FRENCH_NAMES = {
   title_fr: Type.Optional(Type.String({ description: 'With `lang=both`: the French title ("" where the source gives none).' })),
   recipient_fr: Type.Optional(Type.String({ description: 'With `lang=both`: the French legal name ("" where the source gives none).' })),
 };
@@ -80,10 +81,13 @@ export const CalculateBody = Type.Object({
   }),
   grant_shares: Type.Array(
     Type.Object({
-      ...NAMED_AGREEMENT,
+      id: Type.Integer(),
+      title,
       total_value: money(),
       user_share: money(),
       user_share_formatted: Type.String(),
+      recipient,
+      ...FRENCH_NAMES,
     }),
   ),
   yearly_breakdown: Type.Array(
@@ -92,10 +96,13 @@ export const CalculateBody = Type.Object({
       federal_revenue: money(),
       top_projects: Type.Array(
         Type.Object({
-          ...NAMED_AGREEMENT,
+          id: Type.Integer(),
+          title,
+          recipient,
           annual_value: money(),
           user_share: money(),
           user_share_formatted: Type.String(),
+          ...FRENCH_NAMES,
         }),
       ),
     }),
