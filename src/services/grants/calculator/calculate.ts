@@ -310,7 +310,8 @@ export function calculateTaxpayerShare(
 /** The French title and recipient name of agreements by id ('' where the source gives none). */
 export type FrenchTexts = ReadonlyMap<number, { title: string; recipient: string }>;
 
-function namedIn<E extends NamedAgreement>(entry: E, french: FrenchTexts, language: GrantsLanguage): E {
+/** An agreement's title and recipient as calculationIn names them. */
+export function namedIn<E extends NamedAgreement>(entry: E, french: FrenchTexts, language: GrantsLanguage): E {
   const fr = french.get(entry.id) ?? { title: '', recipient: '' };
   if (language === 'both') return { ...entry, title_fr: fr.title, recipient_fr: fr.recipient };
   if (language === 'fr') return { ...entry, title: fr.title || entry.title, recipient: fr.recipient || entry.recipient };

@@ -2,6 +2,7 @@
 export {
   calculateTaxpayerShare,
   calculationIn,
+  namedIn,
   grantTaxpayerShare,
   CalculatorInputError,
   DEFAULT_TAXPAYER_SINCE_YEAR,

@@ -403,7 +403,10 @@ describeEachDatabase(
         assert.equal(heading(en), name);
         assert.ok(title(en).startsWith(name), name);
         const described = /<figure[\s\S]*?<\/figure>/.exec(fr)![0];
-        assert.ok(textOf(described).includes(shown) || described.includes(shown.replace(/&/g, '&amp;')), `${name}: the chart's description`);
+        assert.ok(
+          textOf(described).includes(shown) || described.includes(shown.replace(/&/g, '&amp;')),
+          `${name}: the chart's description`,
+        );
         if (!shown.includes(name)) assert.ok(!textOf(fr).includes(name), `${name}: no English name left on the French page`);
         // the pager and the search link keep the legal name the look-up is keyed on
         const searchLink = /<a href="\/\?([^"]*)">/.exec(fr.slice(fr.lastIndexOf('<p><a href="/?')));

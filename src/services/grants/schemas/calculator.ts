@@ -147,13 +147,15 @@ export const GrantShareQuery = Type.Object({
   taxpayer_since_year: Type.Optional(
     Type.Integer({ description: 'First fiscal year (start year) counted; default 2018, within the years of the data.' }),
   ),
+  lang: Type.Optional(langParam()),
 });
 
 export const GrantShareBody = Type.Object({
   grant: Type.Object({
     id: Type.Integer(),
-    title: Type.String(),
-    recipient: Type.String(),
+    title,
+    recipient,
+    ...FRENCH_NAMES,
     total_value: money(),
     agreement_start_date: Type.String(),
     agreement_end_date: Nullable(Type.String()),
