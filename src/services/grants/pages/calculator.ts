@@ -54,6 +54,22 @@ export function calculatorAggregatesOf(
   };
 }
 
+/** Why the calculator refused an input, in the page's language. */
+export function refusalOf(error: CalculatorInputError, w: Words): string {
+  const parameter = error.parameter;
+  const p = error.problem;
+  switch (p.kind) {
+    case 'tooLarge':
+      return w.t('calc.refused.tooLarge', { parameter, max: w.loc.number(p.max) });
+    case 'mode':
+      return w.t('calc.refused.mode', { parameter, modes: p.modes });
+    case 'yearRange':
+      return w.t('calc.refused.yearRange', { parameter, min: String(p.min), max: String(p.max) });
+    default:
+      return w.t(`calc.refused.${p.kind}`, { parameter });
+  }
+}
+
 /** An agreement the answer names (read with `both`), in the page's language: French where the source gives it. */
 function nameOf(g: { title: string; recipient: string; title_fr?: string; recipient_fr?: string }, w: Words) {
   const french = w.loc.language === 'fr';
@@ -61,7 +77,12 @@ function nameOf(g: { title: string; recipient: string; title_fr?: string; recipi
 }
 
 /** The form as posted (blank on a GET), and what the calculator made of it: its answer, or the message of an input it cannot use. */
-function calculation(posted: Readonly<Record<string, string>> | undefined, aggregates: CalculatorAggregates, french: FrenchTexts) {
+function calculation(
+  posted: Readonly<Record<string, string>> | undefined,
+  aggregates: CalculatorAggregates,
+  french: FrenchTexts,
+  w: Words,
+) {
   const form: CalculatorForm = {
     annual_income: posted?.annual_income ?? '',
     gst_eligible_spending: posted?.gst_eligible_spending ?? '',
@@ -83,7 +104,7 @@ function calculation(posted: Readonly<Record<string, string>> | undefined, aggre
     return { form, answer: calculationIn(answer, french, 'both') };
   } catch (error) {
     if (!(error instanceof CalculatorInputError)) throw error;
-    return { form, problem: error.message };
+    return { form, problem: refusalOf(error, w) };
   }
 }
 
@@ -94,8 +115,9 @@ export function calculatorPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
     // The form posts: an income does not belong in a URL, a log or a browser's history.
     posted: true,
     async read({ posted, locale }) {
-      const { aggregates, french } = await aggregatesOf(wordsOf(locale));
-      return { aggregates, ...calculation(posted, aggregates, french) };
+      const w = wordsOf(locale);
+      const { aggregates, french } = await aggregatesOf(w);
+      return { aggregates, ...calculation(posted, aggregates, french, w) };
     },
     render({ aggregates, form, answer, problem }, { locale }) {
       const w = wordsOf(locale);
