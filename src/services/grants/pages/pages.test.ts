@@ -8,6 +8,7 @@ import { SPEC, grantsHttp, sumCents } from '../../../../test/support/grants/http
 import type { Row } from '../../../../test/support/grants/http.ts';
 import { figures, plotted, tableRows, textOf } from '../../../../test/support/pages.ts';
 import { grantsService } from '../service.ts';
+import { naicsSectorInFrench } from '../source/index.ts';
 import { AGREEMENTS_PER_PAGE } from './recipients.ts';
 import { TOP_DEPARTMENTS } from './statistics.ts';
 
@@ -269,6 +270,12 @@ describeEachDatabase(
       for (const french of [bilingual.agreement_title_fr, bilingual.recipient_legal_name_fr, texts.owner_org_title_fr])
         assert.ok(fr.includes(french), french);
       for (const english of [bilingual.agreement_title_en, texts.owner_org_title]) assert.ok(!fr.includes(english), english);
+      // the industry under NAICS Canada's French name (SCIAN), as /api/comprehensive-stats/?lang=fr names the sectors
+      const sectored = h.rows.find((r) => r.naics_sector_en !== '' && naicsSectorInFrench(r.naics_sector_en) !== r.naics_sector_en);
+      assert.ok(sectored, 'an agreement in a sector with a French name');
+      const inSector = textOf((await page(`/grants/${sectored.id}?lang=fr`)).body);
+      assert.ok(inSector.includes(naicsSectorInFrench(sectored.naics_sector_en)), sectored.naics_sector_en);
+      assert.ok(!inSector.includes(sectored.naics_sector_en), sectored.naics_sector_en);
       const en = textOf((await page(`/grants/${bilingual.id}`)).body);
       for (const english of [bilingual.agreement_title_en, bilingual.recipient_legal_name, texts.owner_org_title])
         assert.ok(en.includes(english), english);
