@@ -4,7 +4,9 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import { getAggregate } from '../../core/db/datasets.ts';
 import type { StoredAggregate } from '../../core/db/datasets.ts';
-import type { AggregateName, GrantsAggregates } from './aggregates.ts';
+import type { AggregateName, GrantsAggregates, StoredCalculator } from './aggregates.ts';
+import type { FrenchTexts } from './calculator/index.ts';
+import { calculatorIds } from './import/tracker.ts';
 import { inLanguage } from './language.ts';
 import type { GrantsLanguage } from './language.ts';
 import { GrantRecord } from './schemas/grant.ts';
@@ -115,4 +117,46 @@ export async function readAggregate<N extends AggregateName>(
   name: N,
 ): Promise<StoredAggregate<GrantsAggregates[N]> | null> {
   return getAggregate<GrantsAggregates[N]>(db, 'grants', name);
+}
+
+/** The calculator's stored aggregates and the French texts of the agreements its top lists name. */
+export interface CalculatorData {
+  data_version: string;
+  stored: StoredCalculator;
+  french: FrenchTexts;
+}
+
+const IDS_PER_QUERY = 500;
+
+export async function readCalculator(db: Kysely<GrantsDatabase>): Promise<CalculatorData | null> {
+  const stored = await readAggregate(db, 'calculator');
+  if (!stored) return null;
+  const ids = stored.value.ok ? calculatorIds(stored.value.aggregates) : [];
+  const french = new Map<number, { title: string; recipient: string }>();
+  const query = agreementsWithTexts(db).select(['g.id', ...textsOf(['agreement_title_fr', 'recipient_legal_name_fr'])]);
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    for (const r of await query.where('g.id', 'in', ids.slice(i, i + IDS_PER_QUERY)).execute())
+      french.set(r.id, { title: r.agreement_title_fr, recipient: r.recipient_legal_name_fr });
+  }
+  return { data_version: stored.data_version, stored: stored.value, french };
+}
+
+/**
+ * A recipient's French legal name by the rule of GET /api/recipients/ (aggregates.ts, FrenchNameSources): that of its
+ * first agreement by id whose source gives one; '' where none does. `ids`: the recipient's agreements.
+ */
+export async function recipientFrenchName(db: Kysely<GrantsDatabase>, ids: readonly number[]): Promise<string> {
+  const ascending = [...ids].sort((a, b) => a - b);
+  const french = textOf('recipient_legal_name_fr');
+  for (let i = 0; i < ascending.length; i += IDS_PER_QUERY) {
+    const row = await agreementsWithTexts(db)
+      .select(french.as('name'))
+      .where('g.id', 'in', ascending.slice(i, i + IDS_PER_QUERY))
+      .where(french, '<>', '')
+      .orderBy('g.id')
+      .limit(1)
+      .executeTakeFirst();
+    if (row) return row.name;
+  }
+  return '';
 }

@@ -6,14 +6,28 @@ import { grantYears, splitCents } from './aggregates.ts';
 import type { CalculatorAggregates, CalculatorGrantInput, RankedGrant, YearAggregate } from './aggregates.ts';
 import { FIRST_TAX_YEAR, LAST_REVENUE_YEAR, LAST_TAX_YEAR, publishedRevenue } from './constants.ts';
 import { federalIncomeTax, gstCents } from './tax.ts';
+import type { GrantsLanguage } from '../language.ts';
+
+/** Why the calculator refused a parameter, for a page to say in its own language (`message` says it in English). */
+export type InputProblem =
+  | { kind: 'body' }
+  | { kind: 'required' }
+  | { kind: 'number' }
+  | { kind: 'negative' }
+  | { kind: 'tooLarge'; max: number }
+  | { kind: 'mode'; modes: string }
+  | { kind: 'year' }
+  | { kind: 'yearRange'; min: number; max: number };
 
 /** A request the calculator refuses; the HTTP layer answers 400 {"error": message}. */
 export class CalculatorInputError extends Error {
   readonly parameter: string;
-  constructor(parameter: string, message: string) {
+  readonly problem: InputProblem;
+  constructor(parameter: string, message: string, problem: InputProblem) {
     super(message);
     this.name = 'CalculatorInputError';
     this.parameter = parameter;
+    this.problem = problem;
   }
 }
 
@@ -39,10 +53,16 @@ interface ShareEntry {
   grant_count: number;
 }
 
-interface ProjectShare {
+/** The agreement's title and recipient in English, in French with `fr` (see calculationIn), both with `both`. */
+interface NamedAgreement {
   id: number;
   title: string;
   recipient: string;
+  title_fr?: string;
+  recipient_fr?: string;
+}
+
+interface ProjectShare extends NamedAgreement {
   annual_value: number;
   user_share: number;
   user_share_formatted: string;
@@ -53,13 +73,10 @@ interface YearlyBreakdownEntry extends ShareEntry {
   top_projects: ProjectShare[];
 }
 
-interface GrantShare {
-  id: number;
-  title: string;
+interface GrantShare extends NamedAgreement {
   total_value: number;
   user_share: number;
   user_share_formatted: string;
-  recipient: string;
 }
 
 export interface CalculatorResponse {
@@ -97,30 +114,37 @@ export interface CalculatorResponse {
 
 function amountCents(value: unknown, parameter: string, required: boolean): number {
   if (value === undefined || value === null || value === '') {
-    if (required) throw new CalculatorInputError(parameter, `${parameter} is required`);
+    if (required) throw new CalculatorInputError(parameter, `${parameter} is required`, { kind: 'required' });
     return 0;
   }
   let n: number;
   if (typeof value === 'number') n = value;
   else if (typeof value === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) n = Number(value);
-  else throw new CalculatorInputError(parameter, `${parameter} must be a number`);
-  if (!Number.isFinite(n)) throw new CalculatorInputError(parameter, `${parameter} must be a number`);
-  if (n < 0) throw new CalculatorInputError(parameter, `${parameter} must be greater than or equal to 0`);
-  if (n > MAX_AMOUNT_DOLLARS) throw new CalculatorInputError(parameter, `${parameter} must be at most ${MAX_AMOUNT_DOLLARS}`);
+  else throw new CalculatorInputError(parameter, `${parameter} must be a number`, { kind: 'number' });
+  if (!Number.isFinite(n)) throw new CalculatorInputError(parameter, `${parameter} must be a number`, { kind: 'number' });
+  if (n < 0) throw new CalculatorInputError(parameter, `${parameter} must be greater than or equal to 0`, { kind: 'negative' });
+  if (n > MAX_AMOUNT_DOLLARS)
+    throw new CalculatorInputError(parameter, `${parameter} must be at most ${MAX_AMOUNT_DOLLARS}`, {
+      kind: 'tooLarge',
+      max: MAX_AMOUNT_DOLLARS,
+    });
   return dollarsToCents(n);
 }
 
 /** Checks and normalises a request body against the data's year range. */
 function validateCalculatorRequest(body: unknown, aggregates: CalculatorAggregates): ValidatedRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new CalculatorInputError('body', 'the request body must be a JSON object with annual_income');
+    throw new CalculatorInputError('body', 'the request body must be a JSON object with annual_income', { kind: 'body' });
   }
   const b = body as Record<string, unknown>;
   let inputMode: InputMode = 'annual';
   if (b.input_mode !== undefined && b.input_mode !== null) {
     const mode = typeof b.input_mode === 'string' ? b.input_mode.trim().toLowerCase() : '';
     if (mode !== 'annual' && mode !== 'monthly')
-      throw new CalculatorInputError('input_mode', `input_mode must be one of: ${INPUT_MODES.join(', ')}`);
+      throw new CalculatorInputError('input_mode', `input_mode must be one of: ${INPUT_MODES.join(', ')}`, {
+        kind: 'mode',
+        modes: INPUT_MODES.join(', '),
+      });
     inputMode = mode;
   }
   const factor = inputMode === 'monthly' ? 12 : 1;
@@ -136,8 +160,13 @@ function validateCalculatorRequest(body: unknown, aggregates: CalculatorAggregat
     const raw = b.taxpayer_since_year;
     const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d{4}\s*$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(n))
-      throw new CalculatorInputError('taxpayer_since_year', 'taxpayer_since_year must be an integer year, e.g. 2018');
-    if (n < min || n > max) throw new CalculatorInputError('taxpayer_since_year', `taxpayer_since_year must be between ${min} and ${max}`);
+      throw new CalculatorInputError('taxpayer_since_year', 'taxpayer_since_year must be an integer year, e.g. 2018', { kind: 'year' });
+    if (n < min || n > max)
+      throw new CalculatorInputError('taxpayer_since_year', `taxpayer_since_year must be between ${min} and ${max}`, {
+        kind: 'yearRange',
+        min,
+        max,
+      });
     sinceYear = n;
   }
   return { incomeCents, gstSpendingCents, inputMode, sinceYear };
@@ -300,6 +329,31 @@ export function calculateTaxpayerShare(
     },
     total_grants_share: total,
     total_grants_share_formatted: formatDollars(total),
+  };
+}
+
+/** The French title and recipient name of agreements by id ('' where the source gives none). */
+export type FrenchTexts = ReadonlyMap<number, { title: string; recipient: string }>;
+
+/** An agreement's title and recipient as calculationIn names them. */
+export function namedIn<E extends NamedAgreement>(entry: E, french: FrenchTexts, language: GrantsLanguage): E {
+  const fr = french.get(entry.id) ?? { title: '', recipient: '' };
+  if (language === 'both') return { ...entry, title_fr: fr.title, recipient_fr: fr.recipient };
+  if (language === 'fr') return { ...entry, title: fr.title || entry.title, recipient: fr.recipient || entry.recipient };
+  return entry;
+}
+
+/**
+ * An answer's agreements (the top grants and each year's top projects) named as C's other answers name them: `fr`,
+ * the French title and recipient where the source gives them (else the English ones) under the English fields; `both`,
+ * the English ones with the French beside them (`title_fr`, `recipient_fr`; "" where the source gives none).
+ */
+export function calculationIn(answer: CalculatorResponse, french: FrenchTexts, language: GrantsLanguage): CalculatorResponse {
+  if (language === 'en') return answer;
+  return {
+    ...answer,
+    grant_shares: answer.grant_shares.map((g) => namedIn(g, french, language)),
+    yearly_breakdown: answer.yearly_breakdown.map((y) => ({ ...y, top_projects: y.top_projects.map((p) => namedIn(p, french, language)) })),
   };
 }
 

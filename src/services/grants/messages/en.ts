@@ -326,6 +326,14 @@ export const en = {
   'calc.sourceColumn': 'Source',
   'calc.noFigure': 'no published figure',
   'calc.howItWorks': 'How the calculation works, in full',
+  'calc.refused.body': 'the request body must be a JSON object with annual_income',
+  'calc.refused.required': '{parameter} is required',
+  'calc.refused.number': '{parameter} must be a number',
+  'calc.refused.negative': '{parameter} must be greater than or equal to 0',
+  'calc.refused.tooLarge': '{parameter} must be at most {max}',
+  'calc.refused.mode': '{parameter} must be one of: {modes}',
+  'calc.refused.year': '{parameter} must be an integer year, e.g. 2018',
+  'calc.refused.yearRange': '{parameter} must be between {min} and {max}',
 } as const;
 
 export type GrantsKey = keyof typeof en;

@@ -335,4 +335,12 @@ export const fr: Record<GrantsKey, string> = {
   'calc.sourceColumn': 'Source',
   'calc.noFigure': 'aucun chiffre publié',
   'calc.howItWorks': 'Le fonctionnement détaillé du calcul',
+  'calc.refused.body': 'le formulaire doit donner annual_income',
+  'calc.refused.required': '{parameter} est requis',
+  'calc.refused.number': '{parameter} doit être un nombre',
+  'calc.refused.negative': '{parameter} doit être supérieur ou égal à 0',
+  'calc.refused.tooLarge': '{parameter} doit être au plus {max}',
+  'calc.refused.mode': '{parameter} doit valoir {modes}',
+  'calc.refused.year': '{parameter} doit être une année (un nombre entier), par exemple 2018',
+  'calc.refused.yearRange': '{parameter} doit être entre {min} et {max}',
 };

@@ -9,18 +9,19 @@ import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import type { ServiceApp } from '../../../core/service.ts';
-import type { StoredCalculator } from '../aggregates.ts';
 import {
   CALCULATOR_FORMULAS_MARKDOWN,
   CalculatorInputError,
   DEFAULT_TAXPAYER_SINCE_YEAR,
   GST_RATE_PER_MILLE,
   calculateTaxpayerShare,
+  calculationIn,
   publishedRevenue,
   taxYearTable,
 } from '../calculator/index.ts';
-import type { CalculatorAggregates, CalculatorResponse } from '../calculator/index.ts';
-import { readAggregate } from '../repository.ts';
+import type { CalculatorAggregates, CalculatorResponse, FrenchTexts } from '../calculator/index.ts';
+import { readCalculator } from '../repository.ts';
+import type { CalculatorData } from '../repository.ts';
 import { fiscalYearLabel } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { bigDollars, count, dollars, errorNote, recipientHref, wordsOf } from './shared.ts';
@@ -34,23 +35,54 @@ interface CalculatorForm {
   taxpayer_since_year: string;
 }
 
-/** The calculator's stored aggregates, parsed once per data version. */
-export function calculatorAggregatesOf(db: Kysely<GrantsDatabase>, kit: PageKit): (w: Words) => Promise<CalculatorAggregates> {
-  let memo: { version: string; value: StoredCalculator } | null = null;
+/** The calculator's stored aggregates and the French texts of the agreements they name, read once per data version. */
+export function calculatorAggregatesOf(
+  db: Kysely<GrantsDatabase>,
+  kit: PageKit,
+): (w: Words) => Promise<{ aggregates: CalculatorAggregates; french: FrenchTexts }> {
+  let memo: { version: string; value: CalculatorData } | null = null;
   return async (w) => {
     const version = await kit.dataVersion();
     if (memo === null || memo.version !== version) {
-      const stored = await readAggregate(db, 'calculator');
-      if (!stored) throw new HttpError(503, w.t('error.noData'));
-      memo = { version, value: stored.value };
+      const read = await readCalculator(db);
+      if (!read) throw new HttpError(503, w.t('error.noData'));
+      memo = { version, value: read };
     }
-    if (!memo.value.ok) throw new HttpError(503, w.t('calc.cannotRun', { reason: memo.value.error }));
-    return memo.value.aggregates;
+    const { stored, french } = memo.value;
+    if (!stored.ok) throw new HttpError(503, w.t('calc.cannotRun', { reason: stored.error }));
+    return { aggregates: stored.aggregates, french };
   };
 }
 
+/** Why the calculator refused an input, in the page's language. */
+export function refusalOf(error: CalculatorInputError, w: Words): string {
+  const parameter = error.parameter;
+  const p = error.problem;
+  switch (p.kind) {
+    case 'tooLarge':
+      return w.t('calc.refused.tooLarge', { parameter, max: w.loc.number(p.max) });
+    case 'mode':
+      return w.t('calc.refused.mode', { parameter, modes: p.modes });
+    case 'yearRange':
+      return w.t('calc.refused.yearRange', { parameter, min: String(p.min), max: String(p.max) });
+    default:
+      return w.t(`calc.refused.${p.kind}`, { parameter });
+  }
+}
+
+/** An agreement the answer names (read with `both`), in the page's language: French where the source gives it. */
+function nameOf(g: { title: string; recipient: string; title_fr?: string; recipient_fr?: string }, w: Words) {
+  const french = w.loc.language === 'fr';
+  return { title: (french && g.title_fr) || g.title, recipient: (french && g.recipient_fr) || g.recipient };
+}
+
 /** The form as posted (blank on a GET), and what the calculator made of it: its answer, or the message of an input it cannot use. */
-function calculation(posted: Readonly<Record<string, string>> | undefined, aggregates: CalculatorAggregates) {
+function calculation(
+  posted: Readonly<Record<string, string>> | undefined,
+  aggregates: CalculatorAggregates,
+  french: FrenchTexts,
+  w: Words,
+) {
   const form: CalculatorForm = {
     annual_income: posted?.annual_income ?? '',
     gst_eligible_spending: posted?.gst_eligible_spending ?? '',
@@ -68,10 +100,11 @@ function calculation(posted: Readonly<Record<string, string>> | undefined, aggre
       },
       aggregates,
     );
-    return { form, answer };
+    // both languages' names: links keep the English legal name the recipient's page is looked up by
+    return { form, answer: calculationIn(answer, french, 'both') };
   } catch (error) {
     if (!(error instanceof CalculatorInputError)) throw error;
-    return { form, problem: error.message };
+    return { form, problem: refusalOf(error, w) };
   }
 }
 
@@ -82,8 +115,9 @@ export function calculatorPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
     // The form posts: an income does not belong in a URL, a log or a browser's history.
     posted: true,
     async read({ posted, locale }) {
-      const aggregates = await aggregatesOf(wordsOf(locale));
-      return { aggregates, ...calculation(posted, aggregates) };
+      const w = wordsOf(locale);
+      const { aggregates, french } = await aggregatesOf(w);
+      return { aggregates, ...calculation(posted, aggregates, french, w) };
     },
     render({ aggregates, form, answer, problem }, { locale }) {
       const w = wordsOf(locale);
@@ -221,13 +255,14 @@ function shareTables(answer: CalculatorResponse, w: Words): SafeHtml {
     rows: answer.yearly_breakdown,
     cells: (y) => {
       const top = y.top_projects[0];
+      const named = top ? nameOf(top, w) : null;
       return [
         y.fiscal_year,
         count(y.grant_count, w),
         bigDollars(y.federal_revenue, w),
         dollars(y.user_share, w),
-        top
-          ? html`<a href="/grants/${top.id}">${top.title || t('common.untitled')}</a> — ${top.recipient} (${dollars(top.user_share, w)})`
+        top && named
+          ? html`<a href="/grants/${top.id}">${named.title || t('common.untitled')}</a> — ${named.recipient} (${dollars(top.user_share, w)})`
           : '—',
       ];
     },
@@ -237,12 +272,15 @@ function shareTables(answer: CalculatorResponse, w: Words): SafeHtml {
     hiddenCaption: true,
     columns: [t('common.agreement'), t('common.recipient'), numericColumn(t('calc.agreementValue')), numericColumn(t('calc.yourShare'))],
     rows: answer.grant_shares,
-    cells: (g) => [
-      html`<a href="/grants/${g.id}">${g.title || t('common.untitled')}</a>`,
-      html`<a href="${recipientHref(g.recipient)}">${g.recipient}</a>`,
-      dollars(g.total_value, w),
-      dollars(g.user_share, w),
-    ],
+    cells: (g) => {
+      const named = nameOf(g, w);
+      return [
+        html`<a href="/grants/${g.id}">${named.title || t('common.untitled')}</a>`,
+        html`<a href="${recipientHref(g.recipient)}">${named.recipient}</a>`,
+        dollars(g.total_value, w),
+        dollars(g.user_share, w),
+      ];
+    },
   });
   return html`<h3>${t('calc.yearByYear')}</h3>
     ${byYear}

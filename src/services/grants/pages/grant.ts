@@ -13,9 +13,9 @@ import type { CalculatorAggregates, GrantTaxpayerShare } from '../calculator/ind
 import { getGrant } from '../repository.ts';
 import type { Grant } from '../schemas/grant.ts';
 import { GrantParams } from '../schemas/grant.ts';
-import { fiscalYearLabel } from '../source/index.ts';
+import { fiscalYearLabel, naicsSectorInFrench } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import { calculatorAggregatesOf } from './calculator.ts';
+import { calculatorAggregatesOf, refusalOf } from './calculator.ts';
 import { bigDollars, codeLabel, dollars, errorNote, provinceName, recipientHref, textOf, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
@@ -32,7 +32,7 @@ interface PostedShare {
 }
 
 /** The caller's share of the agreement, by grantTaxpayerShare (as GET /api/grants/{id}/taxpayer-share/ computes it). */
-function postedShare(g: Grant, posted: Readonly<Record<string, string>>, aggregates: CalculatorAggregates): PostedShare {
+function postedShare(g: Grant, posted: Readonly<Record<string, string>>, aggregates: CalculatorAggregates, w: Words): PostedShare {
   const form = {
     income: posted.annual_income ?? '',
     spending: posted.gst_eligible_spending ?? '',
@@ -47,7 +47,7 @@ function postedShare(g: Grant, posted: Readonly<Record<string, string>>, aggrega
     return { ...form, answer };
   } catch (error) {
     if (!(error instanceof CalculatorInputError)) throw error;
-    return { ...form, problem: error.message };
+    return { ...form, problem: refusalOf(error, w) };
   }
 }
 
@@ -94,7 +94,9 @@ function grantFacts(g: Grant, w: Words): SafeHtml {
       }
     </dd>
     <dt>${t('grant.industry')}</dt>
-    <dd>${g.naics_sector_en || notGiven}${g.naics_identifier ? html` (${g.naics_identifier})` : ''}</dd>
+    <dd>
+      ${(w.loc.language === 'fr' ? naicsSectorInFrench(g.naics_sector_en) : g.naics_sector_en) || notGiven}${g.naics_identifier ? html` (${g.naics_identifier})` : ''}
+    </dd>
   </dl>`;
 }
 
@@ -138,8 +140,8 @@ export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Page
       const w = wordsOf(locale);
       const g = await getGrant(db, Number(params.id), 'both');
       if (!g) throw notFound(w.t('grant.notFound', { id: params.id }));
-      const aggregates = await aggregatesOf(w);
-      return { g, aggregates, share: posted ? postedShare(g, posted, aggregates) : null };
+      const { aggregates } = await aggregatesOf(w);
+      return { g, aggregates, share: posted ? postedShare(g, posted, aggregates, w) : null };
     },
     render({ g, aggregates, share }, { locale }) {
       const w = wordsOf(locale);

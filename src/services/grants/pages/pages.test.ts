@@ -8,6 +8,7 @@ import { SPEC, grantsHttp, sumCents } from '../../../../test/support/grants/http
 import type { Row } from '../../../../test/support/grants/http.ts';
 import { figures, plotted, tableRows, textOf } from '../../../../test/support/pages.ts';
 import { grantsService } from '../service.ts';
+import { naicsSectorInFrench } from '../source/index.ts';
 import { AGREEMENTS_PER_PAGE } from './recipients.ts';
 import { TOP_DEPARTMENTS } from './statistics.ts';
 
@@ -269,6 +270,12 @@ describeEachDatabase(
       for (const french of [bilingual.agreement_title_fr, bilingual.recipient_legal_name_fr, texts.owner_org_title_fr])
         assert.ok(fr.includes(french), french);
       for (const english of [bilingual.agreement_title_en, texts.owner_org_title]) assert.ok(!fr.includes(english), english);
+      // the industry under NAICS Canada's French name (SCIAN), as /api/comprehensive-stats/?lang=fr names the sectors
+      const sectored = h.rows.find((r) => r.naics_sector_en !== '' && naicsSectorInFrench(r.naics_sector_en) !== r.naics_sector_en);
+      assert.ok(sectored, 'an agreement in a sector with a French name');
+      const inSector = textOf((await page(`/grants/${sectored.id}?lang=fr`)).body);
+      assert.ok(inSector.includes(naicsSectorInFrench(sectored.naics_sector_en)), sectored.naics_sector_en);
+      assert.ok(!inSector.includes(sectored.naics_sector_en), sectored.naics_sector_en);
       const en = textOf((await page(`/grants/${bilingual.id}`)).body);
       for (const english of [bilingual.agreement_title_en, bilingual.recipient_legal_name, texts.owner_org_title])
         assert.ok(en.includes(english), english);
@@ -374,6 +381,118 @@ describeEachDatabase(
             link.text,
           );
         }
+      }
+    });
+
+    it('in French the recipient page names the recipient as GET /api/recipients/?lang=fr does; in English by its legal name', async () => {
+      const heading = (body: string) => textOf(/<h1>([\s\S]*?)<\/h1>/.exec(body)![1]);
+      const title = (body: string) => textOf(/<title>([\s\S]*?)<\/title>/.exec(body)![1]);
+      // the rule, read from the stored rows: the French name of the recipient's first agreement by id that gives one
+      const frenchName = (name: string) =>
+        h.rows
+          .filter((r) => r.recipient_legal_name === name)
+          .sort((a, b) => a.id - b.id)
+          .find((r) => r.recipient_legal_name_fr !== '')?.recipient_legal_name_fr ?? '';
+      const top = (await h.get(`${SPEC}/recipients/?lang=both`)).body.top_recipients as Array<Record<string, string>>;
+      const topNamed = top.find((r) => r.recipient_legal_name_fr !== '' && r.recipient_legal_name_fr !== r.recipient_legal_name);
+      assert.ok(topNamed, 'a top recipient named in French');
+      assert.equal(frenchName(topNamed.recipient_legal_name), topNamed.recipient_legal_name_fr, 'the API’s rule');
+      const topNames = new Set(top.map((r) => r.recipient_legal_name));
+      const otherNamed = h.rows.find((r) => !topNames.has(r.recipient_legal_name) && frenchName(r.recipient_legal_name) !== '');
+      const unnamed = h.rows.find((r) => r.recipient_legal_name !== '' && frenchName(r.recipient_legal_name) === '');
+      assert.ok(otherNamed && unnamed, 'a recipient outside the top list named in French, and one the source names in English only');
+      for (const name of [topNamed.recipient_legal_name, otherNamed.recipient_legal_name, unnamed.recipient_legal_name]) {
+        const url = `/recipient?name=${encodeURIComponent(name)}`;
+        const shown = frenchName(name) || name;
+        const [fr, en] = [(await page(`${url}&lang=fr`)).body, (await page(url)).body];
+        assert.equal(heading(fr), shown, name);
+        assert.ok(title(fr).startsWith(shown), name);
+        assert.equal(heading(en), name);
+        assert.ok(title(en).startsWith(name), name);
+        const described = /<figure[\s\S]*?<\/figure>/.exec(fr)![0];
+        assert.ok(
+          textOf(described).includes(shown) || described.includes(shown.replace(/&/g, '&amp;')),
+          `${name}: the chart's description`,
+        );
+        if (!shown.includes(name)) assert.ok(!textOf(fr).includes(name), `${name}: no English name left on the French page`);
+        // the pager and the search link keep the legal name the look-up is keyed on
+        const searchLink = /<a href="\/\?([^"]*)">/.exec(fr.slice(fr.lastIndexOf('<p><a href="/?')));
+        assert.equal(new URLSearchParams(searchLink![1].replace(/&amp;/g, '&')).get('search'), name);
+      }
+    });
+
+    it('the calculator names its agreements in the page’s language as POST /api/calculate/?lang= does', async () => {
+      const byId = new Map(h.rows.map((r) => [r.id, r]));
+      const input = { annual_income: 75000, gst_eligible_spending: 25000, taxpayer_since_year: 2018 };
+      type Named = { id: number; title: string; recipient: string; title_fr?: string; recipient_fr?: string };
+      const named = (answer: { grant_shares: Named[]; yearly_breakdown: Array<{ top_projects: Named[] }> }) => [
+        ...answer.grant_shares,
+        ...answer.yearly_breakdown.flatMap((y) => y.top_projects),
+      ];
+      const api = async (query: string, headers: Record<string, string> = {}) => {
+        const res = await h.app.inject({ method: 'POST', url: `${SPEC}/calculate/${query}`, payload: input, headers });
+        assert.equal(res.statusCode, 200, query);
+        return { body: res.json(), language: res.headers['content-language'] };
+      };
+      const en = await api('');
+      const fr = await api('?lang=fr');
+      const both = await api('?lang=both');
+      const byHeader = await api('', { 'accept-language': 'fr-CA' });
+      assert.deepEqual([en.language, fr.language, byHeader.language], ['en', 'fr', 'fr']);
+      assert.deepEqual(byHeader.body, fr.body);
+      assert.deepEqual((await api('?lang=en')).body, en.body);
+      const [english, french, side] = [named(en.body), named(fr.body), named(both.body)];
+      assert.ok(english.length > 0);
+      for (const [i, g] of english.entries()) {
+        const row = byId.get(g.id)!;
+        assert.deepEqual([g.title, g.recipient], [row.agreement_title_en, row.recipient_legal_name], `#${g.id} en`);
+        assert.ok(!('title_fr' in g) && !('recipient_fr' in g));
+        assert.deepEqual(
+          [french[i].title, french[i].recipient],
+          [row.agreement_title_fr || row.agreement_title_en, row.recipient_legal_name_fr || row.recipient_legal_name],
+          `#${g.id} fr`,
+        );
+        assert.deepEqual(
+          [side[i].title, side[i].recipient, side[i].title_fr, side[i].recipient_fr],
+          [row.agreement_title_en, row.recipient_legal_name, row.agreement_title_fr, row.recipient_legal_name_fr],
+          `#${g.id} both`,
+        );
+      }
+      assert.ok(
+        french.some((g, i) => g.title !== english[i].title),
+        'a title in French',
+      );
+      assert.ok(
+        french.some((g, i) => g.recipient !== english[i].recipient),
+        'a recipient named in French',
+      );
+
+      // the page: the same names, the recipient links keyed on the legal name
+      const form = 'annual_income=75000&gst_eligible_spending=25000&input_mode=annual&taxpayer_since_year=2018';
+      for (const [language, answer] of [
+        ['en', en.body],
+        ['fr', fr.body],
+      ] as const) {
+        const res = await h.app.inject({
+          method: 'POST',
+          url: `/calculator?lang=${language}`,
+          payload: form,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+        assert.equal(res.statusCode, 200);
+        const recipients = [...res.body.matchAll(/<a href="\/recipient\?([^"]*)">([^<]*)<\/a>/g)].map((m) => ({
+          name: new URLSearchParams(m[1].replace(/&amp;/g, '&')).get('name'),
+          text: textOf(m[2]),
+        }));
+        assert.deepEqual(
+          recipients,
+          answer.grant_shares.map((g: Named, i: number) => ({ name: en.body.grant_shares[i].recipient, text: g.recipient })),
+          language,
+        );
+        const titles = new Map(named(answer).map((g) => [g.id, g.title]));
+        const shown = [...res.body.matchAll(/<a href="\/grants\/(\d+)[^"]*">([^<]*)<\/a>/g)];
+        assert.ok(shown.length >= answer.grant_shares.length);
+        for (const m of shown) assert.equal(textOf(m[2]), titles.get(Number(m[1])), `${language} #${m[1]}`);
       }
     });
   },

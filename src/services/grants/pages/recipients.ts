@@ -1,7 +1,8 @@
 // `/recipients`: the largest recipients and the totals by recipient type and province (the aggregate of GET
 // /api/recipients/), with a look-up by name. `/recipient?name=…`: one recipient (its legal name as published,
-// exactly): totals, value by fiscal year as a chart, and its agreements, largest first, read by id through the
-// repository like the search's.
+// exactly, the look-up's key; named in French as GET /api/recipients/?lang=fr names it: repository.ts,
+// recipientFrenchName): totals, value by fiscal year as a chart, and its agreements, largest first, read by id through
+// the repository like the search's.
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { HttpError, badRequest, notFound } from '../../../core/http/errors.ts';
@@ -13,7 +14,7 @@ import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { recipientsIn } from '../aggregate-labels.ts';
 import type { GrantsRecipients } from '../aggregates.ts';
-import { grantsByIds, readAggregate } from '../repository.ts';
+import { grantsByIds, readAggregate, recipientFrenchName } from '../repository.ts';
 import type { Grant } from '../schemas/grant.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import type { GrantsSearch } from '../search/grants-search.ts';
@@ -134,10 +135,10 @@ function totalsTables(r: GrantsRecipients, w: Words): SafeHtml {
 }
 
 /** A recipient's agreements on this page, largest first. */
-function agreementsTable(name: string, rows: Grant[], w: Words): SafeHtml {
+function agreementsTable(shown: string, rows: Grant[], w: Words): SafeHtml {
   const { t } = w;
   return recordTable({
-    caption: t('recipient.caption', { name }),
+    caption: t('recipient.caption', { name: shown }),
     hiddenCaption: true,
     columns: [t('common.agreement'), t('common.department'), t('common.fiscalYear'), numericColumn(t('common.value'))],
     rows,
@@ -150,15 +151,23 @@ function agreementsTable(name: string, rows: Grant[], w: Words): SafeHtml {
   });
 }
 
+/** The recipient as `/recipient` shows it: its legal name (the look-up's), its name in the page's language, its agreements. */
+interface ShownRecipient {
+  name: string;
+  shown: string;
+  found: RecipientAgreements;
+  rows: Grant[];
+}
+
 /** One recipient: its totals, where it is, its value by fiscal year (the chart) and a page of its agreements. */
-function recipientBody(name: string, found: RecipientAgreements, rows: Grant[], page: number, chart: SafeHtml, w: Words): SafeHtml {
+function recipientBody({ name, shown, found, rows }: ShownRecipient, page: number, chart: SafeHtml, w: Words): SafeHtml {
   const { t } = w;
   const totalPages = Math.max(1, Math.ceil(found.count / AGREEMENTS_PER_PAGE));
   const places = [
     ...new Set(rows.map((g) => [textOf(g, 'recipient_city_en', w), g.recipient_province].filter(Boolean).join(', ')).filter(Boolean)),
   ];
   return html`<p class="breadcrumbs"><a href="/recipients">${t('recipients.title')}</a> ›</p>
-    <h1>${name}</h1>
+    <h1>${shown}</h1>
     <div class="stats-row">
       <p><span class="stat">${bigDollars(found.totalValueCents / 100, w)}</span> ${t('stats.inAll')}</p>
       <p><span class="stat">${count(found.count, w)}</span> ${t('recipient.agreements', { count: found.count })}</p>
@@ -166,8 +175,8 @@ function recipientBody(name: string, found: RecipientAgreements, rows: Grant[], 
     </div>
     ${places.length > 0 ? html`<p class="muted">${t('recipient.located', { places: places.join('; ') })}</p>` : ''} ${chart}
     <h2>${t('recipient.largestFirst')}</h2>
-    ${agreementsTable(name, rows, w)} ${pager('/recipient', { name }, page, totalPages, w)}
-    <p><a href="/${queryString({ search: name })}">${t('recipient.searchAll', { name })}</a></p>`;
+    ${agreementsTable(shown, rows, w)} ${pager('/recipient', { name }, page, totalPages, w)}
+    <p><a href="/${queryString({ search: name })}">${t('recipient.searchAll', { name: shown })}</a></p>`;
 }
 
 export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, search: GrantsSearch): void {
@@ -200,11 +209,16 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
       const { t } = wordsOf(locale);
       const name = cleanText(query.name);
       if (name === undefined) throw badRequest(t('recipient.nameRequired'));
-      const found = await search.recipient(name, { limit: AGREEMENTS_PER_PAGE, offset: (query.page - 1) * AGREEMENTS_PER_PAGE });
+      // every agreement's id: in French, the name is that of the first by id whose source names the recipient in French
+      const found = await search.recipient(name, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
       if (found.count === 0) throw notFound(t('recipient.notFound', { name }));
-      return { name, found, rows: await grantsByIds(db, found.pageIds, 'both') };
+      const start = (query.page - 1) * AGREEMENTS_PER_PAGE;
+      const rows = await grantsByIds(db, found.pageIds.slice(start, start + AGREEMENTS_PER_PAGE), 'both');
+      const french = locale.language === 'fr' ? await recipientFrenchName(db, found.pageIds) : '';
+      return { name, shown: french || name, found, rows };
     },
-    render({ name, found, rows }, { query, locale, chart }) {
+    render(recipient, { query, locale, chart }) {
+      const { shown, found } = recipient;
       const w = wordsOf(locale);
       const { t } = w;
       // cached under the validated query (the name and the page), the language and the data version
@@ -212,7 +226,7 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
         barChart({
           id: 'recipient-by-year',
           title: t('recipient.chart'),
-          description: t('recipient.chartText', { name }),
+          description: t('recipient.chartText', { name: shown }),
           categories: found.byYear.map((y) => y.fiscal_year),
           series: [{ name: t('money.totalMillions'), values: found.byYear.map((y) => millions(y.total_value_cents / 100)) }],
           valueName: t('money.millionsAxis'),
@@ -220,10 +234,10 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
         }),
       );
       return {
-        title: name,
-        description: t('recipient.description', { name, count: found.count, value: bigDollars(found.totalValueCents / 100, w) }),
+        title: shown,
+        description: t('recipient.description', { name: shown, count: found.count, value: bigDollars(found.totalValueCents / 100, w) }),
         section: '/recipients',
-        body: recipientBody(name, found, rows, query.page, figure, w),
+        body: recipientBody(recipient, query.page, figure, w),
       };
     },
     explain(refusal, locale) {

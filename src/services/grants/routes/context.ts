@@ -1,14 +1,14 @@
 // What every grants route plugin gets: the typed database, C's search (from C's state, shared with the pages),
 // and the aggregates stored at import (a 503 saying how to load data when there are none).
 import type { Kysely } from 'kysely';
-import { getAggregate } from '../../../core/db/datasets.ts';
 import { afterStartupCollection } from '../../../core/gc.ts';
 import { HttpError } from '../../../core/http/errors.ts';
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
-import type { GrantsAggregates, StoredCalculator } from '../aggregates.ts';
+import type { GrantsAggregates } from '../aggregates.ts';
 import type { GrantsSearch } from '../search/grants-search.ts';
 import type { GrantsState } from '../state.ts';
-import { readAggregate } from '../repository.ts';
+import { readAggregate, readCalculator } from '../repository.ts';
+import type { CalculatorData } from '../repository.ts';
 import type { GrantsDatabase, GrantsTables } from '../tables.ts';
 
 const NO_DATA = 'no grants data has been imported yet; run `pdi import grants <csv>` (or start the server with demo data)';
@@ -19,8 +19,8 @@ export type GrantsRoutes = {
   search: GrantsSearch;
   /** A stored aggregate served as it is. */
   aggregate<N extends ServedAggregate>(name: N): Promise<GrantsAggregates[N]>;
-  /** The calculator's aggregates, parsed once per data version (POST responses are not cached). */
-  calculatorAggregates(): Promise<StoredCalculator>;
+  /** The calculator's aggregates and French texts, read once per data version (POST responses are not cached). */
+  calculatorAggregates(): Promise<CalculatorData>;
 };
 
 /** The aggregates a GET serves as they are stored. */
@@ -48,8 +48,8 @@ export function routeContext(app: ServiceApp, ctx: ServiceContext, state: Grants
     await warming;
   });
 
-  let calculatorMemo: { version: string; value: StoredCalculator } | null = null;
-  async function calculatorAggregates(): Promise<StoredCalculator> {
+  let calculatorMemo: CalculatorData | null = null;
+  async function calculatorAggregates(): Promise<CalculatorData> {
     const row = await db
       .selectFrom('aggregates')
       .select('data_version')
@@ -58,11 +58,11 @@ export function routeContext(app: ServiceApp, ctx: ServiceContext, state: Grants
       .executeTakeFirst();
     if (!row) throw new HttpError(503, NO_DATA);
     const memo = calculatorMemo;
-    if (memo !== null && memo.version === row.data_version) return memo.value;
-    const stored = await getAggregate<StoredCalculator>(db, 'grants', 'calculator');
+    if (memo !== null && memo.data_version === row.data_version) return memo;
+    const stored = await readCalculator(db);
     if (!stored) throw new HttpError(503, NO_DATA);
-    calculatorMemo = { version: stored.data_version, value: stored.value };
-    return stored.value;
+    calculatorMemo = stored;
+    return stored;
   }
 
   return { db, search, aggregate: (name) => storedValue(db, name), calculatorAggregates };

@@ -31,6 +31,45 @@ describeEachDatabase(
         }
       });
 
+      it('names the grant in the language asked for (lang, else Accept-Language), both with lang=both', async () => {
+        const row = h.rows.find(
+          (r) =>
+            r.agreement_title_fr !== '' &&
+            r.agreement_title_fr !== r.agreement_title_en &&
+            r.recipient_legal_name_fr !== '' &&
+            r.recipient_legal_name_fr !== r.recipient_legal_name,
+        )!;
+        assert.ok(row, 'a grant titled and its recipient named in French');
+        const url = `${SPEC}/grants/${row.id}/taxpayer-share/?annual_income=60000`;
+        const named = (body: { grant: Record<string, unknown> }) => {
+          const { title, recipient, title_fr, recipient_fr } = body.grant;
+          return { title, recipient, title_fr, recipient_fr };
+        };
+        const english = {
+          title: row.agreement_title_en,
+          recipient: row.recipient_legal_name,
+          title_fr: undefined,
+          recipient_fr: undefined,
+        };
+        assert.deepEqual(named((await get(url)).body), english);
+        assert.deepEqual(named((await get(`${url}&lang=fr`)).body), {
+          title: row.agreement_title_fr,
+          recipient: row.recipient_legal_name_fr,
+          title_fr: undefined,
+          recipient_fr: undefined,
+        });
+        const byHeader = await get(url, { 'accept-language': 'fr-CA,fr;q=0.9' });
+        assert.equal(byHeader.body.grant.title, row.agreement_title_fr);
+        assert.equal(byHeader.headers['content-language'], 'fr');
+        assert.deepEqual(named((await get(`${url}&lang=both`)).body), {
+          ...english,
+          title_fr: row.agreement_title_fr,
+          recipient_fr: row.recipient_legal_name_fr,
+        });
+        // the share does not depend on the language
+        assert.equal((await get(`${url}&lang=fr`)).body.user_share, (await get(url)).body.user_share);
+      });
+
       it('spreads the value evenly over the fiscal years and sums rate(y) × annual value over the counted years', async () => {
         const row = h.rows.find(
           (r) => r.agreement_end_date && fiscalYearOfDate(r.agreement_end_date) - fiscalYearOfDate(r.agreement_start_date) >= 2,

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { CALCULATOR_FORMULAS_MARKDOWN, MAX_AMOUNT_DOLLARS } from '../calculator/index.ts';
 import { Nullable } from '../../../core/http/schema.ts';
+import { langParam } from '../language.ts';
 import { DataSourceSchema, money } from './common.ts';
 
 export const CALCULATE_DOCS = { summary: "A taxpayer's share of federal grants", description: CALCULATOR_FORMULAS_MARKDOWN };
@@ -28,6 +29,21 @@ export const CalculateRequest = Type.Object(
   },
   { examples: [{ annual_income: 65000, gst_eligible_spending: 20000, input_mode: 'annual', taxpayer_since_year: 2018 }] },
 );
+
+/** `lang` of the calculator: the language of the agreements' titles and recipients it names. */
+export const CalculateQuery = Type.Object({ lang: Type.Optional(langParam()) });
+
+/** An agreement the answer names: its title and recipient in the language asked for, and both with `lang=both`. */
+const title = Type.String({
+  description: 'The agreement’s title; with `lang=fr` its French title where the source gives one (else the English one).',
+});
+const recipient = Type.String({
+  description: 'The recipient’s legal name; with `lang=fr` its French name where the source gives one (else the English one).',
+});
+const FRENCH_NAMES = {
+  title_fr: Type.Optional(Type.String({ description: 'With `lang=both`: the French title ("" where the source gives none).' })),
+  recipient_fr: Type.Optional(Type.String({ description: 'With `lang=both`: the French legal name ("" where the source gives none).' })),
+};
 
 const ShareEntry = {
   year: Type.Integer({ description: 'Fiscal year by its start year.' }),
@@ -66,11 +82,12 @@ export const CalculateBody = Type.Object({
   grant_shares: Type.Array(
     Type.Object({
       id: Type.Integer(),
-      title: Type.String(),
+      title,
       total_value: money(),
       user_share: money(),
       user_share_formatted: Type.String(),
-      recipient: Type.String(),
+      recipient,
+      ...FRENCH_NAMES,
     }),
   ),
   yearly_breakdown: Type.Array(
@@ -80,11 +97,12 @@ export const CalculateBody = Type.Object({
       top_projects: Type.Array(
         Type.Object({
           id: Type.Integer(),
-          title: Type.String(),
-          recipient: Type.String(),
+          title,
+          recipient,
           annual_value: money(),
           user_share: money(),
           user_share_formatted: Type.String(),
+          ...FRENCH_NAMES,
         }),
       ),
     }),
@@ -129,13 +147,15 @@ export const GrantShareQuery = Type.Object({
   taxpayer_since_year: Type.Optional(
     Type.Integer({ description: 'First fiscal year (start year) counted; default 2018, within the years of the data.' }),
   ),
+  lang: Type.Optional(langParam()),
 });
 
 export const GrantShareBody = Type.Object({
   grant: Type.Object({
     id: Type.Integer(),
-    title: Type.String(),
-    recipient: Type.String(),
+    title,
+    recipient,
+    ...FRENCH_NAMES,
     total_value: money(),
     agreement_start_date: Type.String(),
     agreement_end_date: Nullable(Type.String()),
