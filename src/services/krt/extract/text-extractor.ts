@@ -178,7 +178,7 @@ const NAMES_LISTED = /\b(?:lines|clones|strains|plasmids|constructs|vectors|muta
  */
 export function namesWrittenIn(texts: readonly string[]): Set<string> {
   const names = new Set<string>();
-  const token = String.raw`([A-Za-z][A-Za-z0-9]*\d[A-Za-z0-9.-]*[A-Za-z0-9]|[A-Za-z][A-Za-z0-9]*\d)`;
+  const token = String.raw`([A-Za-z][A-Za-z0-9]*\d(?:[A-Za-z0-9.]*[A-Za-z0-9])?)`;
   const target = new RegExp(String.raw`(?:\banti|α)[- ]?${token}(?![\w-])`, 'g');
   const named = new RegExp(
     String.raw`(?<![\w-])${token}(?:\+|-positive|-negative|\s+(?:cells?|hiPSCs?|iPSCs?|hESCs?|ESCs?|lines?|cell lines?|mice|plasmids?|vectors?|constructs?|genes?|mRNAs?|proteins?|expression|knock(?:down|out)|promoters?|locus|levels?|transcripts?|positive|negative|staining|signal))(?![\w-])`,
