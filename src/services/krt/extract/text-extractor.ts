@@ -168,7 +168,8 @@ const CLONE_SHAPE = /^(?:\d{1,3}[A-Z]{1,3}\d{1,3}(?:\.\d{1,2})?|[A-Z]{1,2}-\d{1,
 const PLASMID_NAME = /^p[A-Za-z]{1,10}[-_.]?\d[\w.-]*$/;
 // A parenthesis after a plural of named things lists their names ("three healthy cell lines (BJ-siPS, 1016A, KOLFC1)").
 const CELL_LINE_ALONE = new RegExp(`^(?:${CELL_LINE.source})$`);
-const NAMES_LISTED = /\b(?:lines|clones|strains|plasmids|constructs|vectors|mutants|alleles|genes|isolates|donors|hiPSCs|iPSCs|hESCs|ESCs)$/i;
+const NAMES_LISTED =
+  /\b(?:lines|clones|strains|plasmids|constructs|vectors|mutants|alleles|genes|isolates|donors|hiPSCs|iPSCs|hESCs|ESCs)$/i;
 
 /**
  * Tokens the paper writes as the name of a gene, protein, cell line or plasmid: "anti-ALDH1A3", "ALDH1A3+",
@@ -184,8 +185,7 @@ export function namesWrittenIn(texts: readonly string[]): Set<string> {
     String.raw`(?<![\w-])${token}(?:\+|-positive|-negative|\s+(?:cells?|hiPSCs?|iPSCs?|hESCs?|ESCs?|lines?|cell lines?|mice|plasmids?|vectors?|constructs?|genes?|mRNAs?|proteins?|expression|knock(?:down|out)|promoters?|locus|levels?|transcripts?|positive|negative|staining|signal))(?![\w-])`,
     'g',
   );
-  for (const text of texts)
-    for (const re of [target, named]) for (const m of text.matchAll(re)) names.add(m[1]);
+  for (const text of texts) for (const re of [target, named]) for (const m of text.matchAll(re)) names.add(m[1]);
   return names;
 }
 
