@@ -156,20 +156,22 @@ const CLONE_LABEL = /^clone\s|^clone:/i;
 
 // Written in a supplier's parenthetical without being its catalog number: a fluorophore conjugate ("PE/Cy7",
 // "PerCP/Cy5.5", "BV605"; the brilliant and Horizon dyes "BUV395", "BB515", "BYG584", "SB600", "V450", misspelt
-// ones such as "BVC421"; Alexa Fluor and DyLight by wavelength, "AF647", "DL650", but not R&D's "AF644") or a KEGG
-// pathway ("mmu04050").
+// ones such as "BVC421", but not Fisher's "BP231"; Alexa Fluor and DyLight by wavelength, "AF647", "DL650", but not
+// R&D's "AF644") or a KEGG pathway ("mmu04050").
 const CONJUGATE_OR_PATHWAY =
-  /^(?:(?:PE|APC|PerCP|FITC|BV|BUV|BB)(?:[\/-]?(?:Cy|Fire|eFluor|Vio|Dazzle|CF)?\d{1,3}(?:\.\d)?)+|(?:B[A-Z]{1,3}|SB|RY|V|eF|eFluor|Cy)\d{1,3}(?:\.\d)?|(?:AF|A|DL|DyLight)[\/-]?(?:350|405|430|488|514|532|546|555|568|594|610|633|647|650|660|680|700|750|755|790|800)|(?:hsa|mmu|rno|dre|dme|cel|sce|ath|eco|ko|map)\d{5})$/;
+  /^(?:(?:PE|APC|PerCP|FITC|BV|BUV|BB)(?:[\/-]?(?:Cy|Fire|eFluor|Vio|Dazzle|CF)?\d{1,3}(?:\.\d)?)+|(?:BV[A-Z]?|BUV|BB|BYG|RB|RY|SB|V|eF|eFluor|Cy)\d{1,3}(?:\.\d)?|(?:AF|A|DL|DyLight)[\/-]?(?:350|405|430|488|514|532|546|555|568|594|610|633|647|650|660|680|700|750|755|790|800)|(?:hsa|mmu|rno|dre|dme|cel|sce|ath|eco|ko|map)\d{5})$/;
 
 // An antibody's clone written in its supplier's parenthetical without the word "clone": digits, letters, digits
-// ("25B6", "9E10", "12CA5") or Santa Cruz's letter–number clones ("B-9", "M-6").
+// ("25B6", "9E10", "12CA5") or Santa Cruz's letter–number clones ("B-9", "M-6"). The Developmental Studies
+// Hybridoma Bank's catalog numbers are its clones' names ("1D4, DSHB"): there the clone is the catalog number.
 const CLONE_SHAPE = /^(?:\d{1,3}[A-Z]{1,3}\d{1,3}(?:\.\d{1,2})?|[A-Z]{1,2}-\d{1,2})$/;
 // A plasmid's name ("pX458", "pcDNA3.1", "pNC1136"): a lower-case p, letters, then digits.
+const HYBRIDOMA_BANK = /DSHB|Hybridoma Bank/i;
 const PLASMID_NAME = /^p[A-Za-z]{1,10}[-_.]?\d[\w.-]*$/;
-// A parenthesis after a plural of named things lists their names ("three healthy cell lines (BJ-siPS, 1016A, KOLFC1)").
 const CELL_LINE_ALONE = new RegExp(`^(?:${CELL_LINE.source})$`);
-const NAMES_LISTED =
-  /\b(?:lines|clones|strains|plasmids|constructs|vectors|mutants|alleles|genes|isolates|donors|hiPSCs|iPSCs|hESCs|ESCs)$/i;
+// A parenthesis after a plural of named things, with no known supplier in or just before it, lists their names
+// ("three healthy cell lines (BJ-siPS, 1016A, KOLFC1)"; but "Rabbit ESCs (RIKEN BRC, AES0174)").
+const NAMES_LISTED = /\b(?:lines|clones|strains|plasmids|constructs|vectors|mutants|alleles|genes|isolates|hiPSCs|iPSCs|hESCs|ESCs)$/i;
 
 /**
  * Tokens the paper writes as the name of a gene, protein, cell line or plasmid: "anti-ALDH1A3", "ALDH1A3+",
@@ -290,7 +292,7 @@ function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet
         additional.push(segment);
         return;
       }
-      if (CLONE_SHAPE.test(segment)) {
+      if (CLONE_SHAPE.test(segment) && !HYBRIDOMA_BANK.test(vendorText || adjacentVendor)) {
         additional.push(`clone ${segment}`);
         return;
       }
@@ -308,7 +310,7 @@ function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet
       );
       if (organisation && codeSegments.some((seg) => STRONG_CODE.test(seg))) vendor = organisation;
     }
-    const listsNames = NAMES_LISTED.test(nameBefore(text, group.start));
+    const listsNames = !vendorText && !adjacentVendor && NAMES_LISTED.test(nameBefore(text, group.start));
     for (const seg of codeSegments) {
       if (seg === vendor || isName(seg) || listsNames) continue;
       // Two codes written with a slash ("31460/31430, Invitrogen") are two catalog numbers, each as written.
