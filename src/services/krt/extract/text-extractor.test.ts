@@ -90,8 +90,9 @@ test("an antibody's clone written in its supplier's parenthesis is the clone, no
   for (const catalog of ['CAT:AB18465', 'CAT:SC5989', 'CAT:SC100947']) assert.ok(keys.has(catalog), `missing ${catalog}`);
   const ctip2 = rows.find((r) => r.IDENTIFIER === 'Cat# ab18465')!;
   assert.match(ctip2['ADDITIONAL INFORMATION'], /clone 25B6/);
-  // After a cue the same shape is a catalog number.
+  // After a cue the same shape is a catalog number; the Hybridoma Bank's catalog numbers are its clones' names.
   assert.ok(catalogsOf(extractFromText(methods('Cells were fixed in buffer (Abcam, Cat# 25B6).'))).has('CAT:25B6'));
+  assert.ok(catalogsOf(extractFromText(methods('We used mouse anti-FasII 1:20 (1D4, DSHB).'))).has('CAT:1D4'));
 });
 
 test('a fluorophore written beside a conjugated antibody is not its catalog number', () => {
@@ -106,6 +107,10 @@ test('a fluorophore written beside a conjugated antibody is not its catalog numb
   // R&D Systems' goat antibodies are AF followed by digits: those stay catalog numbers.
   assert.ok(catalogsOf(extractFromText(methods('VEGFR2 (AF644, R&amp;D Systems, 1:250 dilution) was used.'))).has('CAT:AF644'));
   assert.ok(catalogsOf(extractFromText(methods('Nuclei were stained with a dye (Thermo Fisher, Cat# BV421).'))).has('CAT:BV421'));
+  // Fisher's BP codes are catalog numbers, not brilliant dyes.
+  assert.ok(
+    catalogsOf(extractFromText(methods('Drugs were dissolved in dimethyl sulfoxide (Fisher Scientific, BP231).'))).has('CAT:BP231'),
+  );
 });
 
 test('a gene symbol, cell line or plasmid that the paper writes as a name is not a catalog number', () => {
@@ -127,6 +132,12 @@ test('a gene symbol, cell line or plasmid that the paper writes as a name is not
   );
   assert.ok(catalogsOf(cued).has('CAT:ALDH1A3'));
   assert.ok(catalogsOf(cued).has('CAT:PX458'));
+  // A list after a plural with a known supplier in it is a product's catalog number.
+  assert.ok(
+    catalogsOf(extractFromText(methods('Whole brain lysate from five different donors (NB820-59177, Novus Biologicals) was pooled.'))).has(
+      'CAT:NB82059177',
+    ),
+  );
   // A token the paper never writes as a name keeps its catalog number ("Glucose Reagent (Sigma-Aldrich, GAHK20)").
   assert.ok(catalogsOf(extractFromText(methods('Glucose was measured with Glucose Reagent (Sigma-Aldrich, GAHK20).'))).has('CAT:GAHK20'));
 });
