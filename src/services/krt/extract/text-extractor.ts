@@ -169,8 +169,8 @@ const CLONE_SHAPE = /^(?:\d{1,3}[A-Z]{1,3}\d{1,3}(?:\.\d{1,2})?|[A-Z]{1,2}-\d{1,
 const HYBRIDOMA_BANK = /DSHB|Hybridoma Bank/i;
 const PLASMID_NAME = /^p[A-Za-z]{1,10}[-_.]?\d[\w.-]*$/;
 const CELL_LINE_ALONE = new RegExp(`^(?:${CELL_LINE.source})$`);
-// A parenthesis after a plural of named things, with no known supplier in or just before it, lists their names
-// ("three healthy cell lines (BJ-siPS, 1016A, KOLFC1)"; but "Rabbit ESCs (RIKEN BRC, AES0174)").
+// A parenthesis of three or more items after a plural of named things, with no known supplier in or just before it,
+// lists their names ("three healthy cell lines (BJ-siPS, 1016A, KOLFC1)"; but "Rabbit ESCs (RIKEN BRC, AES0174)").
 const NAMES_LISTED = /\b(?:lines|clones|strains|plasmids|constructs|vectors|mutants|alleles|genes|isolates|hiPSCs|iPSCs|hESCs|ESCs)$/i;
 
 /**
@@ -310,7 +310,7 @@ function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet
       );
       if (organisation && codeSegments.some((seg) => STRONG_CODE.test(seg))) vendor = organisation;
     }
-    const listsNames = !vendorText && !adjacentVendor && NAMES_LISTED.test(nameBefore(text, group.start));
+    const listsNames = !vendorText && !adjacentVendor && codeSegments.length >= 3 && NAMES_LISTED.test(nameBefore(text, group.start));
     for (const seg of codeSegments) {
       if (seg === vendor || isName(seg) || listsNames) continue;
       // Two codes written with a slash ("31460/31430, Invitrogen") are two catalog numbers, each as written.
