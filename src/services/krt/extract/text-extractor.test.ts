@@ -6,6 +6,7 @@ import { parseJats } from '../jats/article.ts';
 import { extractAuthorTables } from './author-table.ts';
 import { identifierKeys } from './identifier.ts';
 import { extractFromText } from './text-extractor.ts';
+import type { KrtRow } from './krt-row.ts';
 import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 
 const METHODS = `<article><body><sec sec-type="methods"><title>Methods</title>
@@ -72,6 +73,73 @@ yeast tRNA [Thermo 15401029] and 2× saline-sodium citrate [SSC; Thermo AM9765].
   assert.equal(byCatalog('IC11FORMD002')?.['RESOURCE NAME'], 'formamide');
   assert.equal(byCatalog('AM9765')?.['RESOURCE NAME'], 'saline-sodium citrate');
   assert.equal(byCatalog('123'), undefined);
+});
+
+const methods = (...paragraphs: string[]) =>
+  parseXml(`<article><body><sec><title>Methods</title>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</sec></body></article>`);
+const catalogsOf = (rows: readonly KrtRow[]) => new Set(rows.flatMap((r) => [...identifierKeys(r.IDENTIFIER, { source: r.SOURCE })]));
+
+test("an antibody's clone written in its supplier's parenthesis is the clone, not a catalog number", () => {
+  const rows = extractFromText(
+    methods(
+      'Sections were stained with rabbit anti-Ctip2 1:1000 (25B6, ab18465, Abcam), goat anti-Satb1 1:250 (N-14, sc-5989, Santa Cruz) and mouse anti-KIFC1 (M-6, sc-100947, Santa Cruz, diluted 1:500).',
+    ),
+  );
+  const keys = catalogsOf(rows);
+  for (const clone of ['CAT:25B6', 'CAT:N14', 'CAT:M6']) assert.ok(!keys.has(clone), `${clone} read as a catalog number`);
+  for (const catalog of ['CAT:AB18465', 'CAT:SC5989', 'CAT:SC100947']) assert.ok(keys.has(catalog), `missing ${catalog}`);
+  const ctip2 = rows.find((r) => r.IDENTIFIER === 'Cat# ab18465')!;
+  assert.match(ctip2['ADDITIONAL INFORMATION'], /clone 25B6/);
+  // After a cue the same shape is a catalog number; the Hybridoma Bank's catalog numbers are its clones' names.
+  assert.ok(catalogsOf(extractFromText(methods('Cells were fixed in buffer (Abcam, Cat# 25B6).'))).has('CAT:25B6'));
+  assert.ok(catalogsOf(extractFromText(methods('We used mouse anti-FasII 1:20 (1D4, DSHB).'))).has('CAT:1D4'));
+});
+
+test('a fluorophore written beside a conjugated antibody is not its catalog number', () => {
+  const rows = extractFromText(
+    methods(
+      'Cells were stained with CD45 (FITC, clone S18009F, Biolegend), CD11b (BVC421, clone M1/70, Biolegend), Ly6G (BUV395, 563978, BD Biosciences), CD3 (SB600, Thermo Fisher) and anti-human IgG conjugated to Alexa Fluor 647 (AF647, Invitrogen).',
+    ),
+  );
+  const keys = catalogsOf(rows);
+  for (const dye of ['CAT:BVC421', 'CAT:BUV395', 'CAT:SB600', 'CAT:AF647']) assert.ok(!keys.has(dye), `${dye} read as a catalog number`);
+  assert.ok(keys.has('CAT:563978'));
+  // R&D Systems' goat antibodies are AF followed by digits: those stay catalog numbers.
+  assert.ok(catalogsOf(extractFromText(methods('VEGFR2 (AF644, R&amp;D Systems, 1:250 dilution) was used.'))).has('CAT:AF644'));
+  assert.ok(catalogsOf(extractFromText(methods('Nuclei were stained with a dye (Thermo Fisher, Cat# BV421).'))).has('CAT:BV421'));
+  // Fisher's BP codes are catalog numbers, not brilliant dyes.
+  assert.ok(
+    catalogsOf(extractFromText(methods('Drugs were dissolved in dimethyl sulfoxide (Fisher Scientific, BP231).'))).has('CAT:BP231'),
+  );
+});
+
+test('a gene symbol, cell line or plasmid that the paper writes as a name is not a catalog number', () => {
+  const rows = extractFromText(
+    methods(
+      'Sections were incubated with primary antibodies overnight (ALDH1A3, 1:300, Abcam; ACSS2, 1:100, Abcam).',
+      'ALDH1A3 expression was higher in ACSS2-positive cells, and anti-ALDH1A3 staining marked the tumour.',
+      'One plasmid (px458, Addgene Plasmid #48138) expressed the sgRNA and Cas9; HeLa (ATCC, HeLa) cells were used.',
+      'NSCs were made from three healthy cell lines (BJ-siPS, 1016A, KOLFC1) as before.',
+    ),
+  );
+  const keys = catalogsOf(rows);
+  for (const name of ['CAT:ALDH1A3', 'CAT:ACSS2', 'CAT:PX458', 'CAT:1016A', 'CAT:KOLFC1'])
+    assert.ok(!keys.has(name), `${name} read as a catalog number`);
+  assert.ok(keys.has('STOCK:ADDGENE:48138'));
+  // Written after a cue the same token is the catalog number, even in a paper that names it elsewhere.
+  const cued = extractFromText(
+    methods('The kit (Abcam, Cat# ALDH1A3) and the vector (Addgene, cat. no. px458) were used.', 'ALDH1A3 expression rose.'),
+  );
+  assert.ok(catalogsOf(cued).has('CAT:ALDH1A3'));
+  assert.ok(catalogsOf(cued).has('CAT:PX458'));
+  // A list after a plural with a known supplier in it is a product's catalog number.
+  assert.ok(
+    catalogsOf(extractFromText(methods('Whole brain lysate from five different donors (NB820-59177, Novus Biologicals) was pooled.'))).has(
+      'CAT:NB82059177',
+    ),
+  );
+  // A token the paper never writes as a name keeps its catalog number ("Glucose Reagent (Sigma-Aldrich, GAHK20)").
+  assert.ok(catalogsOf(extractFromText(methods('Glucose was measured with Glucose Reagent (Sigma-Aldrich, GAHK20).'))).has('CAT:GAHK20'));
 });
 
 test('text extractor never writes an identifier the text does not contain', () => {

@@ -155,9 +155,41 @@ const LOCATION =
 const CLONE_LABEL = /^clone\s|^clone:/i;
 
 // Written in a supplier's parenthetical without being its catalog number: a fluorophore conjugate ("PE/Cy7",
-// "PerCP/Cy5.5", "BV605") or a KEGG pathway ("mmu04050").
+// "PerCP/Cy5.5", "BV605"; the brilliant and Horizon dyes "BUV395", "BB515", "BYG584", "SB600", "V450", misspelt
+// ones such as "BVC421", but not Fisher's "BP231"; Alexa Fluor and DyLight by wavelength, "AF647", "DL650", but not
+// R&D's "AF644") or a KEGG pathway ("mmu04050").
 const CONJUGATE_OR_PATHWAY =
-  /^(?:(?:PE|APC|PerCP|FITC|BV|BUV|BB)(?:[\/-]?(?:Cy|Fire|eFluor|Vio)?\d{1,3}(?:\.\d)?)+|(?:hsa|mmu|rno|dre|dme|cel|sce|ath|eco|ko|map)\d{5})$/;
+  /^(?:(?:PE|APC|PerCP|FITC|BV|BUV|BB)(?:[\/-]?(?:Cy|Fire|eFluor|Vio|Dazzle|CF)?\d{1,3}(?:\.\d)?)+|(?:BV[A-Z]?|BUV|BB|BYG|RB|RY|SB|V|eF|eFluor|Cy)\d{1,3}(?:\.\d)?|(?:AF|A|DL|DyLight)[\/-]?(?:350|405|430|488|514|532|546|555|568|594|610|633|647|650|660|680|700|750|755|790|800)|(?:hsa|mmu|rno|dre|dme|cel|sce|ath|eco|ko|map)\d{5})$/;
+
+// An antibody's clone written in its supplier's parenthetical without the word "clone": digits, letters, digits
+// ("25B6", "9E10", "12CA5") or Santa Cruz's letter–number clones ("B-9", "M-6"). The Developmental Studies
+// Hybridoma Bank's catalog numbers are its clones' names ("1D4, DSHB"): there the clone is the catalog number.
+const CLONE_SHAPE = /^(?:\d{1,3}[A-Z]{1,3}\d{1,3}(?:\.\d{1,2})?|[A-Z]{1,2}-\d{1,2})$/;
+// A plasmid's name ("pX458", "pcDNA3.1", "pNC1136"): a lower-case p, letters, then digits.
+const HYBRIDOMA_BANK = /DSHB|Hybridoma Bank/i;
+const PLASMID_NAME = /^p[A-Za-z]{1,10}[-_.]?\d[\w.-]*$/;
+const CELL_LINE_ALONE = new RegExp(`^(?:${CELL_LINE.source})$`);
+// A parenthesis of three or more items after a plural of named things, with no known supplier in or just before it,
+// lists their names ("three healthy cell lines (BJ-siPS, 1016A, KOLFC1)"; but "Rabbit ESCs (RIKEN BRC, AES0174)").
+const NAMES_LISTED = /\b(?:lines|clones|strains|plasmids|constructs|vectors|mutants|alleles|genes|isolates|hiPSCs|iPSCs|hESCs|ESCs)$/i;
+
+/**
+ * Tokens the paper writes as the name of a gene, protein, cell line or plasmid: "anti-ALDH1A3", "ALDH1A3+",
+ * "ALDH1A3-positive", "ALDH1A3 expression", "KOLFC1 hiPSCs", "px458 plasmid". Such a token read bare in a
+ * supplier's parenthetical ("(ALDH1A3, 1:300, Abcam)") is the antibody's target or the resource's name, not its
+ * catalog number; written after a cue ("Cat# …") it still is one.
+ */
+export function namesWrittenIn(texts: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  const token = String.raw`([A-Za-z][A-Za-z0-9]*\d(?:[A-Za-z0-9.]*[A-Za-z0-9])?)`;
+  const target = new RegExp(String.raw`(?:\banti|α)[- ]?${token}(?![\w-])`, 'g');
+  const named = new RegExp(
+    String.raw`(?<![\w-])${token}(?:\+|-positive|-negative|\s+(?:cells?|hiPSCs?|iPSCs?|hESCs?|ESCs?|lines?|cell lines?|mice|plasmids?|vectors?|constructs?|genes?|mRNAs?|proteins?|expression|knock(?:down|out)|promoters?|locus|levels?|transcripts?|positive|negative|staining|signal))(?![\w-])`,
+    'g',
+  );
+  for (const text of texts) for (const re of [target, named]) for (const m of text.matchAll(re)) names.add(m[1]);
+  return names;
+}
 
 function looksLikeCatalog(token: string): boolean {
   const t = token.trim();
@@ -206,8 +238,10 @@ const NOT_ORGANISATION =
   /^(?:Fig|Figure|Table|Supplementary|Suppl|Extended|Data|See|Ref|Refs|Eq|Methods|Materials|Results|Discussion|Reviewed|Unpublished|Personal|Data not shown|Gift|Kind gift|Courtesy|Mouse|Rabbit|Rat|Goat|Donkey|Chicken|Sheep|Guinea pig|Human|Monoclonal|Polyclonal|IgG\w*|Clone|Lot|Batch|Mean|SD|SEM|Median|Total|Wild type|WT|Control)\b/i;
 
 /** Vendor/catalog/RRID parentheticals: "(Abcam, ab290, RRID:AB_303395, 1:1000)", "(25B6, ab18465, Abcam)". */
-function fromParentheticals(unit: TextUnit, found: Mention[]): void {
+function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet<string>): void {
   const text = unit.text;
+  // A bare code that is a name the paper writes, a cell line's or a plasmid's, is no catalog number.
+  const isName = (code: string) => names.has(code) || PLASMID_NAME.test(code) || CELL_LINE_ALONE.test(code);
   // Square brackets hold citations as well ("Sigma [23]"): one counts only with its supplier inside.
   const groups = [
     ...parentheticals(text, true).map((group) => ({ ...group, square: false })),
@@ -247,7 +281,7 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
           .trim()
           .replace(/^#\s*/, '');
         if (labelled.length) parts.push(...labelled);
-        else if (looksLikeCatalog(rest)) parts.push({ kind: 'catalog', value: rest, label: '' });
+        else if (looksLikeCatalog(rest) && !isName(rest)) parts.push({ kind: 'catalog', value: rest, label: '' });
         return;
       }
       if (labelled.length) {
@@ -256,6 +290,10 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
       }
       if (CLONE_LABEL.test(segment) || /^\d+\s*:\s*\d+/.test(segment) || /dilution|\blot\b/i.test(segment)) {
         additional.push(segment);
+        return;
+      }
+      if (CLONE_SHAPE.test(segment) && !HYBRIDOMA_BANK.test(vendorText || adjacentVendor)) {
+        additional.push(`clone ${segment}`);
         return;
       }
       codeSegments.push(segment.replace(/^#\s*/, ''));
@@ -272,8 +310,9 @@ function fromParentheticals(unit: TextUnit, found: Mention[]): void {
       );
       if (organisation && codeSegments.some((seg) => STRONG_CODE.test(seg))) vendor = organisation;
     }
+    const listsNames = !vendorText && !adjacentVendor && codeSegments.length >= 3 && NAMES_LISTED.test(nameBefore(text, group.start));
     for (const seg of codeSegments) {
-      if (seg === vendor) continue;
+      if (seg === vendor || isName(seg) || listsNames) continue;
       // Two codes written with a slash ("31460/31430, Invitrogen") are two catalog numbers, each as written.
       const pieces = seg.split('/');
       const codes = pieces.length > 1 && pieces.every((piece) => STRONG_CODE.test(piece)) ? pieces : [seg];
@@ -612,11 +651,11 @@ function mergeRows(rows: readonly KrtRow[]): KrtRow[] {
 }
 
 /** Every rule's mentions in one unit of text, in order of position. */
-export function mentionsOfUnit(unit: TextUnit): Mention[] {
+export function mentionsOfUnit(unit: TextUnit, names: ReadonlySet<string> = new Set()): Mention[] {
   const mentions: Mention[] = [];
-  const run = (finder: (unit: TextUnit, found: Mention[]) => void, rule: MentionRule) => {
+  const run = (finder: (unit: TextUnit, found: Mention[], names: ReadonlySet<string>) => void, rule: MentionRule) => {
     const before = mentions.length;
-    finder(unit, mentions);
+    finder(unit, mentions, names);
     for (let i = before; i < mentions.length; i++) mentions[i].rule = rule;
   };
   run(fromParentheticals, 'parenthetical');
@@ -638,7 +677,8 @@ export interface TextExtractionOptions {
 export function extractFromText(article: XmlElement, options: TextExtractionOptions = {}): KrtRow[] {
   const { units, tables } = collectUnits(article, options.skipTables ?? new Set());
   const rows: KrtRow[] = [];
-  for (const unit of units) for (const m of mentionsOfUnit(unit)) rows.push(mentionRow(m, unit));
+  const names = namesWrittenIn(units.map((u) => u.text));
+  for (const unit of units) for (const m of mentionsOfUnit(unit, names)) rows.push(mentionRow(m, unit));
   for (const table of tables) rows.push(...genericTableRows(table));
   return mergeRows(rows.filter((r) => r['RESOURCE NAME'].length <= 200));
 }

@@ -1,6 +1,6 @@
 // Builds the shipped model of the learned text extractor from a corpus's author-table papers:
 //   node src/services/krt/extract/learned/build-model.ts [<corpus xml dir>]   (default ../shared/data/krt/xml)
-// writes krt-text-2.model.json next to this file. Deterministic: the same corpus gives the same file.
+// writes krt-text-3.model.json next to this file. Deterministic: the same corpus gives the same file.
 
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -11,7 +11,7 @@ import { findVendor } from '../vendors.ts';
 import { genericTableRows } from '../author-table.ts';
 import { formatIdentifier, identifierKeys, parseIdentifierText } from '../identifier.ts';
 import type { KrtRow } from '../krt-row.ts';
-import { mentionRow, mentionsOfUnit, type MentionRule } from '../text-extractor.ts';
+import { mentionRow, mentionsOfUnit, namesWrittenIn, type MentionRule } from '../text-extractor.ts';
 import type { Gazetteer, PaperContribution } from './gazetteer.ts';
 import { nameKey, wordsOf, type Word } from './names.ts';
 import type { ArticleText } from './sentences.ts';
@@ -184,8 +184,9 @@ export function baseMentions(text: ArticleText): BaseMentions {
     perSentence.set(m.sentence, list);
   };
   // Rules, sentence by sentence of their unit.
+  const names = namesWrittenIn(text.units.map((unit) => unit.text));
   text.units.forEach((unit, u) => {
-    for (const m of mentionsOfUnit(unit)) {
+    for (const m of mentionsOfUnit(unit, names)) {
       const surface = cleanSurface(m.name);
       if (!usableSurface(surface)) continue;
       let start = unit.text.lastIndexOf(m.name, m.index + m.name.length);
