@@ -134,6 +134,20 @@ export interface ExportRequest {
   nature: NatureFilter;
 }
 
+/** A download of papers as an Excel sheet, one column per key (titles wide, the rest narrow). */
+export function excelDownload<Row extends object>(
+  base: string,
+  rows: AsyncIterable<Row>,
+  columns: readonly (keyof Row & string)[],
+  sheetName: string,
+): Download {
+  return {
+    contentType: EXPORT_CONTENT_TYPES.xlsx,
+    filename: `${base}.xlsx`,
+    body: xlsxReadable(rows, { columns: columns.map((key) => ({ key, width: key === 'title' ? 60 : 18 })), sheetName }),
+  };
+}
+
 /** The export as a stream: papers read in keyset pages while the client downloads. */
 export async function exportDownload(
   state: RetractionState,
@@ -153,16 +167,7 @@ export async function exportDownload(
       body: Readable.from(exportCsvChunks(db, limit, { nature, held: exportLines, dataVersion }), { objectMode: false }),
     };
   }
-  if (format === 'excel') {
-    return {
-      contentType: EXPORT_CONTENT_TYPES.xlsx,
-      filename: `${base}.xlsx`,
-      body: xlsxReadable(papers(), {
-        columns: EXPORT_COLUMNS.map((key) => ({ key, width: key === 'title' ? 60 : 18 })),
-        sheetName: 'Retracted papers',
-      }),
-    };
-  }
+  if (format === 'excel') return excelDownload(base, papers(), EXPORT_COLUMNS, 'Retracted papers');
   const totals = { total: 0, post: 0 };
   const perNature = new Map<Nature, { papers: number; total: number; post: number }>(
     NATURES.map((n) => [n, { papers: 0, total: 0, post: 0 }]),

@@ -8,14 +8,14 @@ import { containsText, foldAccents, num, textPosition } from '../../core/db/dial
 import { accentExactRank, substringMatch } from '../../core/db/search-index.ts';
 import { badRequest } from '../../core/http/errors.ts';
 import { parseDate } from '../../core/http/params.ts';
-import { EXPORT_CONTENT_TYPES, csvReadable, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
+import { EXPORT_CONTENT_TYPES, csvReadable, jsonReadable } from '../../core/export/index.ts';
 import { PAPER_SEARCH } from './search.ts';
 import { EXPORT_COLUMNS, dataSource, doiQuery, exportPaperColumns, exportPaperOf, matchRank } from './repository.ts';
 import type { ExportPaper } from './repository.ts';
 import { NATURES } from './nature.ts';
 import type { Nature, NatureFilter } from './nature.ts';
 import type { RetractionDb } from './tables.ts';
-import { PAPER_DATASETS } from './answers.ts';
+import { PAPER_DATASETS, excelDownload } from './answers.ts';
 import type { Download, ExportFormat } from './answers.ts';
 
 import { FACET_SIZE, SEARCH_MIN_QUERY, SEARCH_ORDER } from './search-limits.ts';
@@ -289,15 +289,7 @@ export async function searchDownload(
       filename: `${base}.csv`,
       body: csvReadable(rows(), { columns: SEARCH_EXPORT_COLUMNS }),
     };
-  if (format === 'excel')
-    return {
-      contentType: EXPORT_CONTENT_TYPES.xlsx,
-      filename: `${base}.xlsx`,
-      body: xlsxReadable(rows(), {
-        columns: SEARCH_EXPORT_COLUMNS.map((key) => ({ key, width: key === 'title' ? 60 : 18 })),
-        sheetName: 'Search results',
-      }),
-    };
+  if (format === 'excel') return excelDownload(base, rows(), SEARCH_EXPORT_COLUMNS, 'Search results');
   const matching = await countMatches(db, f);
   const source = await dataSource(db, PAPER_DATASETS);
   return {
