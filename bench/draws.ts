@@ -4,7 +4,7 @@
 // (on which the method was tuned) apart from those of 2025 (held out), with bootstrap intervals and the targets; (2) importing the snapshot against a baseline
 // of the same domain work in memory; (3) GET /api/predict/, /api/draws/ and /api/stats/ served from the response
 // cache against the same requests computed each time. Prints what it measured and the ratios.
-//   npm run bench -- draws [--requests n] [--only forecasts|import] [--period tuning|held]
+//   npm run bench -- draws [--requests n] [--only forecasts|import] [--period tuning|held|wide]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,9 +31,12 @@ import type { BenchmarkSummary, OriginRecord, ScoreLaw } from '../src/services/d
 import type { AsOfDateRecord } from '../src/services/draws/forecast/date-backtest.ts';
 import { dayNumber } from '../src/services/draws/feed/ircc-dates.ts';
 import {
+  afterDormancyPause,
   asOfDayDateRecords,
   gapSpread,
   hindsightWindowCoverage,
+  meanYearlyIntervalScore,
+  summariseByYear,
   summariseDateRanges,
 } from '../src/services/draws/forecast/date-backtest.ts';
 import { clearance } from '../src/services/draws/pages/clearance.ts';
@@ -82,11 +85,12 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 // (1) The rolling-origin benchmark of the served forecasts: tuned on the origins of 2023–2024, 2025 held out.
 if (ONLY === null || ONLY === 'forecasts') {
-  const FROM = '2023-01-01';
   const PERIODS = [
     { name: 'tuning, origins 2023–2024', from: '2023-01-01', to: '2024-12-31' },
     { name: 'held out, origins 2025', from: '2025-01-01', to: '2025-12-31' },
+    { name: 'wide, origins 2019–2024', from: '2019-01-01', to: '2024-12-31' },
   ].filter((p) => PERIOD === null || p.name.startsWith(PERIOD));
+  const FROM = PERIODS.map((p) => p.from).reduce((a, b) => (a < b ? a : b), '2023-01-01');
   const { rounds } = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
   const categories = categoriseRounds(rounds).map((g, k) => ({
     id: k + 1,
@@ -99,10 +103,14 @@ if (ONLY === null || ONLY === 'forecasts') {
   const t1 = performance.now();
   const lastDay = PERIODS.map((p) => p.to).reduce((a, b) => (a > b ? a : b), FROM);
   const asOfTo = lastDay < SNAPSHOT_AS_OF ? lastDay : SNAPSHOT_AS_OF;
-  const asOfDays = asOfDayDateRecords(categories, PERIODS[0]?.from ?? FROM, asOfTo, DATE_AS_OF_STEP);
+  const asOfDays = asOfDayDateRecords(categories, FROM, asOfTo, DATE_AS_OF_STEP);
   const asOfElapsed = performance.now() - t1;
   // The baseline of the as-of days: the same ranges without the program's round rhythm (each category's own gaps only).
-  const asOfOwnGaps = asOfDayDateRecords(categories, PERIODS[0]?.from ?? FROM, asOfTo, DATE_AS_OF_STEP, { roundRhythm: false });
+  const asOfOwnGaps = asOfDayDateRecords(categories, FROM, asOfTo, DATE_AS_OF_STEP, { roundRhythm: false });
+  // Whether a next draw came after a dormancy pause: the draw-day records are judged as the as-of days' are.
+  const drawDays = new Map(categories.map((c) => [c.slug, c.draws.map((d) => dayNumber(d.date))]));
+  const afterPause = (category: string, asOf: string, actual: string) =>
+    afterDormancyPause(drawDays.get(category)!, dayNumber(asOf), dayNumber(actual));
   const law: ScoreLaw = (score, point, margin) => clearance(score, { point, margin }).atOrBelow;
   const f = (x: number | null, d = 1) => (x === null ? '—' : x.toFixed(d));
   const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
@@ -251,6 +259,7 @@ if (ONLY === null || ONLY === 'forecasts') {
     );
     const inPeriod = (r: AsOfDateRecord) => r.asOf >= period.from && r.asOf <= period.to;
     printDates(records, asOfDays.filter(inPeriod), asOfOwnGaps.filter(inPeriod), (x) => pct(x));
+    printDatesByYear(records, asOfDays.filter(inPeriod), afterPause, (x) => pct(x));
     boot('"my score" Brier skill', pooled.score.skill, (rs) => summarise(rs, law).score.skill, three);
     console.log('"my score" reliability (P(cut-off ≤ s) as stated, pooled over h = 1–5): stated bin, statements, mean stated, share true');
     for (const b of reliability(records, law))
@@ -363,6 +372,58 @@ function printDates(
         .map((g) => `${g.category} n=${g.n} median ${g.p50.toFixed(0)}, 5–95% ${g.p05.toFixed(0)}–${g.p95.toFixed(0)}`)
         .join('; '),
   );
+}
+
+/**
+ * The next draw's date ranges by calendar year of the as-of date, on draw days and as of every DATE_AS_OF_STEP-th day,
+ * and the mean over the years of the yearly interval score (each year weighs the same), with bootstrap intervals over
+ * days; then the same without the next draws that came after a dormancy pause (a change of the program no gap law
+ * foresees: General 2020–2022, CEC 2021–2024; their misses of hundreds of days swamp a year's score).
+ */
+function printDatesByYear(
+  records: readonly OriginRecord[],
+  asOfDays: readonly AsOfDateRecord[],
+  afterPause: (category: string, asOf: string, actual: string) => boolean,
+  pct: (x: number) => string,
+): void {
+  const nextDraws = records
+    .filter((r) => r.h === 1 && r.served !== null && r.baseline !== null)
+    .map((r) => ({
+      asOf: r.asOf,
+      actual: r.actual.date,
+      range: r.served!.dateRange,
+      active: r.active,
+      afterPause: afterPause(r.category, r.asOf, r.actual.date),
+    }));
+  if (new Set(nextDraws.map((r) => r.asOf.slice(0, 4))).size < 2) return;
+  const ci = (x: [number, number] | null, f: (v: number) => string) => (x ? `${f(x[0])}–${f(x[1])}` : '—');
+  const one = (x: number) => x.toFixed(1);
+  for (const [name, keep] of [
+    ['every next draw', () => true],
+    ['next draws within the dormancy threshold', (r: { afterPause: boolean }) => !r.afterPause],
+  ] as const) {
+    const views = [
+      ['draw days', nextDraws.filter(keep)],
+      [`as of every ${DATE_AS_OF_STEP}th day`, asOfDays.filter(keep)],
+    ] as const;
+    console.log(
+      `  next draw by year of the as-of date, ${name} (left out: ${views.map(([, rs], i) => (i === 0 ? nextDraws : asOfDays).length - rs.length).join(' and ')}):` +
+        ' interval score (95% CI), coverage (95% CI), median width of active categories (days)',
+    );
+    for (const [view, rs] of views) {
+      const yearly = summariseByYear(rs).map(({ year, summary: s }) => {
+        const inYear = rs.filter((r) => r.asOf.startsWith(year));
+        const is = bootstrapInterval(inYear, (xs) => summariseDateRanges(xs).intervalScore);
+        const cov = bootstrapInterval(inYear, (xs) => summariseDateRanges(xs).coverage);
+        return `${year} n=${s.n} ${one(s.intervalScore!)} (${ci(is, one)}) ${pct(s.coverage!)} (${ci(cov, pct)}) ${s.medianWidthActive ?? '—'}`;
+      });
+      const all = summariseDateRanges(rs);
+      console.log(
+        `    ${view}: ${yearly.join('; ')}; mean over years ${one(meanYearlyIntervalScore(rs)!)} ` +
+          `(${ci(bootstrapInterval(rs, meanYearlyIntervalScore), one)}); pooled coverage ${pct(all.coverage!)}, median width ${all.medianWidthActive ?? '—'}`,
+      );
+    }
+  }
 }
 
 // (2) Import against the in-memory domain work it contains.

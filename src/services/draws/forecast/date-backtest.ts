@@ -5,6 +5,7 @@
 // chosen per category in hindsight, knowing the period's gaps exactly. A forecast made beforehand beats that fixed
 // window only as far as it foresees changes in a category's rhythm, so it bounds what a width target can ask.
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
+import { dormancyThreshold } from './draw-dates.ts';
 import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput, PanelForecastOptions } from './forecast-panel.ts';
 import { DATE_INTERVAL_TARGET } from './metrics.ts';
@@ -23,6 +24,8 @@ export interface AsOfDateRecord {
   range: [string, string];
   /** At least two draw days in the ACTIVE_DAYS up to the as-of date. */
   active: boolean;
+  /** The next draw came after a pause longer than the category's dormancy threshold (afterDormancyPause). */
+  afterPause: boolean;
 }
 
 /**
@@ -56,6 +59,11 @@ export function asOfDayDateRecords(
         actual: isoFromDayNumber(actual.day),
         range: [next.date_range.earliest, next.date_range.latest],
         active: new Set(draws.filter((d) => d.day <= day && d.day > day - ACTIVE_DAYS).map((d) => d.day)).size >= 2,
+        afterPause: afterDormancyPause(
+          draws.map((d) => d.day),
+          day,
+          actual.day,
+        ),
       });
     }
   }
@@ -128,4 +136,34 @@ export function gapSpread(gaps: readonly NextGap[]): { category: string; n: numb
   return [...byCategory.entries()]
     .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))
     .map(([category, own]) => ({ category, n: own.length, p05: quantile(own, 0.05), p50: quantile(own, 0.5), p95: quantile(own, 0.95) }));
+}
+
+/**
+ * Whether the next draw (day `nextDay`) of a category with these draw days came after a pause longer than its dormancy
+ * threshold as of `asOfDay` (from its gaps up to then, as the walk-forward judges a target): such a return follows a
+ * change of the program (General's pause of 2020–2022, CEC's of 2021–2024), which no gap law foresees; the category
+ * turns dormant, and is no longer forecast, once the threshold has passed.
+ */
+export function afterDormancyPause(days: readonly number[], asOfDay: number, nextDay: number): boolean {
+  const known = [...new Set(days.filter((d) => d <= asOfDay))].sort((a, b) => a - b);
+  if (known.length === 0) return false;
+  const gaps = known.slice(1).map((d, i) => d - known[i]);
+  return nextDay - 1 - known[known.length - 1] > dormancyThreshold(gaps);
+}
+
+type DatedRange = Pick<AsOfDateRecord, 'asOf' | 'actual' | 'range' | 'active'>;
+
+/** summariseDateRanges of each calendar year of the as-of dates, oldest first. */
+export function summariseByYear(records: readonly DatedRange[]): { year: string; summary: DateRangeSummary }[] {
+  const years = [...new Set(records.map((r) => r.asOf.slice(0, 4)))].sort();
+  return years.map((year) => ({ year, summary: summariseDateRanges(records.filter((r) => r.asOf.startsWith(year))) }));
+}
+
+/**
+ * The mean over calendar years of each year's mean interval score: every year weighs the same, whatever its number of
+ * ranges (the years of 2023–2024, with nine categories drawing, would otherwise outweigh 2019–2022's three or four).
+ */
+export function meanYearlyIntervalScore(records: readonly DatedRange[]): number | null {
+  const scores = summariseByYear(records).map((y) => y.summary.intervalScore!);
+  return scores.length > 0 ? mean(scores) : null;
 }
