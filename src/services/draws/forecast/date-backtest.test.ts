@@ -3,7 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
-import { asOfDayDateRecords, gapSpread, hindsightWindowCoverage, summariseDateRanges } from './date-backtest.ts';
+import {
+  afterDormancyPause,
+  asOfDayDateRecords,
+  gapSpread,
+  hindsightWindowCoverage,
+  meanYearlyIntervalScore,
+  summariseByYear,
+  summariseDateRanges,
+} from './date-backtest.ts';
 import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
 
@@ -76,4 +84,36 @@ test('ranges as of days through the gaps: the served range of that day, the next
     assert.equal(r.active, true);
   }
   assert.throws(() => asOfDayDateRecords(panel, '2025-04-01', '2025-06-29', 0), RangeError);
+});
+
+test('by year: each calendar year of the as-of dates summarised, and the mean of the yearly interval scores', () => {
+  const records = [
+    // 2023: one range of 14 days that held, one of 14 days missed by a day (14 + 20).
+    { asOf: '2023-03-01', actual: '2023-03-10', range: ['2023-03-06', '2023-03-20'] as [string, string], active: true },
+    { asOf: '2023-09-01', actual: '2023-09-21', range: ['2023-09-06', '2023-09-20'] as [string, string], active: true },
+    // 2024: one range of 10 days that held.
+    { asOf: '2024-05-01', actual: '2024-05-08', range: ['2024-05-06', '2024-05-16'] as [string, string], active: false },
+  ];
+  const years = summariseByYear(records);
+  assert.deepEqual(
+    years.map((y) => [y.year, y.summary.n, y.summary.coverage, y.summary.intervalScore, y.summary.medianWidthActive]),
+    [
+      ['2023', 2, 0.5, (14 + 34) / 2, 14],
+      ['2024', 1, 1, 10, null],
+    ],
+  );
+  // Each year weighs the same: (24 + 10) / 2, where the pooled mean would be (14 + 34 + 10) / 3.
+  assert.equal(meanYearlyIntervalScore(records), 17);
+  assert.equal(meanYearlyIntervalScore([]), null);
+});
+
+test('a next draw after a dormancy pause: longer than max(365, 3 × the 95th-percentile gap) after the last draw', () => {
+  // Fortnightly draws: the threshold is 365 days.
+  const days = Array.from({ length: 10 }, (_, i) => 20000 + 14 * i);
+  const last = days.at(-1)!;
+  assert.equal(afterDormancyPause(days, last + 30, last + 366), false);
+  assert.equal(afterDormancyPause(days, last + 30, last + 367), true);
+  // Judged on the draws known on the as-of date: as of the fifth draw, the last is the fifth.
+  assert.equal(afterDormancyPause(days, days[4], days[4] + 367), true);
+  assert.equal(afterDormancyPause([], 20000, 20400), false);
 });

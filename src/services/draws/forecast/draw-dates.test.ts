@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import {
   checkDormancy,
+  DATE_LAW_GAPS,
   dateIntervals,
   distributionQuantile,
   gapsBetweenDates,
@@ -15,6 +16,7 @@ import {
   weekday,
   weekendToMonday,
 } from './draw-dates.ts';
+import { dateGapWeights } from './walk-forward.ts';
 
 const iso = (s: string): number => dayNumber(s);
 /** Draw dates `step` days apart, ending on `last`. */
@@ -252,4 +254,33 @@ test("past a category's typical gap, the program's rounds move its next draw's r
   assert.deepEqual(range('2025-03-20', false), ['2025-03-31', '2025-04-03']);
   const withRounds = range('2025-03-20', true);
   assert.ok(withRounds[0] <= '2025-03-24' && withRounds[1] === '2025-04-03', withRounds.join(' – '));
+});
+
+test('the served gap law remembers the last DATE_LAW_GAPS gaps: a break further back no longer widens a steady rhythm', () => {
+  assert.equal(DATE_LAW_GAPS, 8);
+  const monday = iso('2025-01-06');
+  // Every category's recent gaps, as the walk-forward passes them: mostly fortnightly, a few long ones.
+  const pooled = [...Array.from({ length: 40 }, () => 14), 21, 28, 35, 56, 84];
+  const window = (own: number[]) => {
+    const [lo, hi] = dateIntervals(dateGapWeights(own, pooled), monday, 0, 1, [0.99])[0][0];
+    return { lo: lo - monday, hi: hi - monday };
+  };
+  // A 70-day break then eight fortnightly gaps: the break is past the memory, and the 99% window is the rhythm's
+  // (13–15 days, the Sunday moved to Monday), the pooled tail's 5% being mostly fortnightly too.
+  assert.deepEqual(window([70, ...Array.from({ length: DATE_LAW_GAPS }, () => 14)]), { lo: 14, hi: 15 });
+  // The same break one gap later, within the memory: the window reaches over it (70 days ± 10%).
+  const broken = window([70, ...Array.from({ length: DATE_LAW_GAPS - 1 }, () => 14)]);
+  assert.ok(broken.lo === 14 && broken.hi >= 70, JSON.stringify(broken));
+  // Exactly fortnightly gaps with no pooled tail: 13–15 days (±10%), the Sunday on to the Monday: a two-day window.
+  const [lo, hi] = dateIntervals(
+    dateGapWeights(
+      Array.from({ length: 12 }, () => 14),
+      [],
+    ),
+    monday,
+    0,
+    1,
+    [0.99],
+  )[0][0];
+  assert.deepEqual([lo - monday, hi - monday], [14, 15]);
 });

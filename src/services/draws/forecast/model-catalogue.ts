@@ -1,13 +1,12 @@
 // What /api/models/ says about each model and about the numbers the forecasts report. Kept next to the
 // code that implements them so that the description and the behaviour change together.
-import { DATE_METHOD, DORMANT_RULE } from './draw-dates.ts';
+import { DATE_LAW_GAPS, DATE_METHOD, DORMANT_RULE } from './draw-dates.ts';
 import type { ModelName } from './forecast-panel.ts';
 import { DAMPED_MIN_OBSERVATIONS, REVERSION_WINDOW, SES_MIN_OBSERVATIONS, WINDOW } from './members.ts';
 import { ADAPTIVE_LEVEL_RANGE, ADAPTIVE_STEP, DATE_INTERVAL_TARGET, FALLBACK_QUANTILE, HIT_TOLERANCE } from './metrics.ts';
 import { DAMPED_PHI_RANGE, SES_ALPHA_RANGE } from './models.ts';
 import { REVERSION_RIDGE, REVERSION_SHRINKAGE, REVERSION_YEARS } from './pooling.ts';
 import {
-  DATE_GAPS,
   DATE_HALF_LIFE,
   DATE_LEVELS,
   DATE_POOLED_SHARE,
@@ -137,7 +136,7 @@ export const MODEL_CATALOGUE: readonly ModelDescription[] = [
 ];
 
 const DATE_CALIBRATION =
-  `${DATE_METHOD} The gap distribution is the category's last ${DATE_GAPS} gaps, each spread over ±10% of its ` +
+  `${DATE_METHOD} The gap distribution is the category's last ${DATE_LAW_GAPS} gaps, each spread over ±10% of its ` +
   `length (triangular) and weighted by recency (halving every ${DATE_HALF_LIFE} gaps back), mixed with every ` +
   `category's gaps of the last ${RECENT_DAYS} days (${DATE_POOLED_SHARE * 100}% of the weight; a category with fewer ` +
   `than three gaps borrows enough to count as three). The level is ` +

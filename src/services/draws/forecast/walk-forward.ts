@@ -8,7 +8,7 @@ import { COMBINED_MEMBERS, memberForecasts } from './members.ts';
 import type { MemberName } from './members.ts';
 import { estimateReversion } from './pooling.ts';
 import type { ReversionPair } from './pooling.ts';
-import { dateIntervals, dormancyThreshold, smoothGaps } from './draw-dates.ts';
+import { DATE_LAW_GAPS, dateIntervals, dormancyThreshold, smoothGaps } from './draw-dates.ts';
 import type { GapWeights } from './draw-dates.ts';
 import { mean, median } from './statistics.ts';
 
@@ -43,7 +43,7 @@ const MIN_SCALE: Record<SeriesKind, number> = { crs: 3, invitations: 0.1 };
 export const VOLATILITY_HALF_LIFE = 8;
 /** The established categories' median volatility counts as this many changes of a category's own. */
 export const VOLATILITY_PRIOR_CHANGES = 3;
-/** Gaps of a category that form its date distribution. */
+/** Gaps whose median is a dormant category's typical gap (its pause in typical gaps, if_resumed). */
 export const DATE_GAPS = 12;
 /** Share of the date distribution taken from every category's recent gaps (long, irregular breaks happen). */
 export const DATE_POOLED_SHARE = 0.05;
@@ -154,13 +154,13 @@ export function regimeStart(draws: readonly PanelDraw[], k: number): number {
 const pausesMemo = new WeakMap<readonly PanelDraw[], boolean[]>();
 
 /**
- * The gap distribution of a category at a point: its last DATE_GAPS gaps, smoothed, each weighted by recency
+ * The gap distribution of a category at a point: its last DATE_LAW_GAPS gaps, smoothed, each weighted by recency
  * (halving every DATE_HALF_LIFE gaps back, so a rhythm the category has just taken up shows within a few draws), mixed
  * with every category's gaps of the RECENT_DAYS before (DATE_POOLED_SHARE of the weight; a category with fewer than
  * three gaps borrows enough to count as three).
  */
 export function dateGapWeights(own: readonly number[], pooled: readonly number[]): GapWeights {
-  const recent = own.slice(-DATE_GAPS);
+  const recent = own.slice(-DATE_LAW_GAPS);
   const decay = 0.5 ** (1 / DATE_HALF_LIFE);
   const ownWeights = recent.map((_, i) => decay ** (recent.length - 1 - i));
   if (pooled.length === 0) return smoothGaps(recent, ownWeights);

@@ -102,7 +102,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'dates empruntent les écarts récents de toutes les catégories.',
   },
   'rule.dates': {
-    from: '77e678833e83',
+    from: '08bab4be8a63',
     fr:
       'predicted_date : pas = la médiane des six derniers écarts entre les dates de rondes de la catégorie (en jours ' +
       'entiers, demi arrondi vers le haut, au moins un; pour une catégorie récente n’ayant qu’une date de ronde : la ' +
@@ -121,7 +121,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'ou moins du précédent forment une vague), et les écarts entre les vagues des 730 derniers jours, étalés de ±10 % ' +
       'et conditionnés à dépasser les jours écoulés depuis la dernière vague du programme, disent quand vient la ' +
       'suivante. La plage d’un rang n’est jamais plus étroite que celle du rang précédent et ne finit jamais avant elle ' +
-      '(son dernier jour est reculé s’il le faut). La distribution des écarts est formée des 12 derniers écarts de la catégorie, chacun étalé sur ±10 % ' +
+      '(son dernier jour est reculé s’il le faut). La distribution des écarts est formée des 8 derniers écarts de la catégorie, chacun étalé sur ±10 % ' +
       'de sa longueur (loi triangulaire) et pondéré selon sa récence (poids divisé par deux tous les 4 écarts en ' +
       'remontant), mélangés aux écarts de toutes les catégories des 730 derniers jours (5 % du poids; une catégorie ' +
       'ayant moins de trois écarts en emprunte assez pour en compter trois). Le niveau est calibré : le plus petit de ' +
