@@ -100,13 +100,17 @@ if (ONLY === null || ONLY === 'forecasts') {
   const t0 = performance.now();
   const all = rollingOriginRecords(categories, FROM);
   const elapsed = performance.now() - t0;
+  // Each period's as-of days step from its own first day, so that a period's figures do not depend on which others run.
   const t1 = performance.now();
-  const lastDay = PERIODS.map((p) => p.to).reduce((a, b) => (a > b ? a : b), FROM);
-  const asOfTo = lastDay < SNAPSHOT_AS_OF ? lastDay : SNAPSHOT_AS_OF;
-  const asOfDays = asOfDayDateRecords(categories, FROM, asOfTo, DATE_AS_OF_STEP);
+  const asOfByPeriod = PERIODS.map((p) => {
+    const to = p.to < SNAPSHOT_AS_OF ? p.to : SNAPSHOT_AS_OF;
+    return {
+      served: asOfDayDateRecords(categories, p.from, to, DATE_AS_OF_STEP),
+      // The baseline of the as-of days: the same ranges without the program's round rhythm (each category's own gaps only).
+      ownGaps: asOfDayDateRecords(categories, p.from, to, DATE_AS_OF_STEP, { roundRhythm: false }),
+    };
+  });
   const asOfElapsed = performance.now() - t1;
-  // The baseline of the as-of days: the same ranges without the program's round rhythm (each category's own gaps only).
-  const asOfOwnGaps = asOfDayDateRecords(categories, FROM, asOfTo, DATE_AS_OF_STEP, { roundRhythm: false });
   // Whether a next draw came after a dormancy pause: the draw-day records are judged as the as-of days' are.
   const drawDays = new Map(categories.map((c) => [c.slug, c.draws.map((d) => dayNumber(d.date))]));
   const afterPause = (category: string, asOf: string, actual: string) =>
@@ -138,9 +142,10 @@ if (ONLY === null || ONLY === 'forecasts') {
     `${pct(s.invitations.baselineCoverage).padStart(7)}${f(s.invitations.medianFactor, 2).padStart(6)} | ` +
     `${pct(s.dates.coverage).padStart(8)}${f(s.dates.medianWidthActive, 0).padStart(5)} | ${f(s.score.skill, 3).padStart(8)}`;
   console.log(
-    `Date ranges as of every ${DATE_AS_OF_STEP}th day from ${FROM}: ${asOfDays.length} next-draw ranges; ${ms(asOfElapsed)}, load ${os.loadavg()[0].toFixed(2)}`,
+    `Date ranges as of every ${DATE_AS_OF_STEP}th day from each period's first day, served and without the round rhythm: ` +
+      `${asOfByPeriod.reduce((n, p) => n + p.served.length, 0)} next-draw ranges each; ${ms(asOfElapsed)}, load ${os.loadavg()[0].toFixed(2)}`,
   );
-  for (const period of PERIODS) {
+  for (const [periodIndex, period] of PERIODS.entries()) {
     const records = all.filter((r) => r.asOf >= period.from && r.asOf <= period.to);
     const groups = [...new Set(records.map((r) => r.category))].sort(
       (a, b) => records.filter((r) => r.category === b).length - records.filter((r) => r.category === a).length || (a < b ? -1 : 1),
@@ -257,9 +262,9 @@ if (ONLY === null || ONLY === 'forecasts') {
       (rs) => nextDates(rs).medianWidthActive,
       (x) => x.toFixed(0),
     );
-    const inPeriod = (r: AsOfDateRecord) => r.asOf >= period.from && r.asOf <= period.to;
-    printDates(records, asOfDays.filter(inPeriod), asOfOwnGaps.filter(inPeriod), (x) => pct(x));
-    printDatesByYear(records, asOfDays.filter(inPeriod), afterPause, (x) => pct(x));
+    const asOf = asOfByPeriod[periodIndex];
+    printDates(records, asOf.served, asOf.ownGaps, (x) => pct(x));
+    printDatesByYear(records, asOf.served, afterPause, (x) => pct(x));
     boot('"my score" Brier skill', pooled.score.skill, (rs) => summarise(rs, law).score.skill, three);
     console.log('"my score" reliability (P(cut-off ≤ s) as stated, pooled over h = 1–5): stated bin, statements, mean stated, share true');
     for (const b of reliability(records, law))
