@@ -13,7 +13,7 @@ const RANGE_GAP_COUNT = 12;
  * at the top of its grid (0.99) nearly always, where the shortest window holds every remembered gap whatever its recency
  * weight: how many gaps are remembered, not their halving, decides how long an old break keeps the range wide. On the
  * origins of 2019–2024 (docs/draws.md, "Date ranges"), 8 gaps against 12 gave a mean yearly date interval score of 0.954
- * (0.913–0.985) × on draw days and 0.985 (0.974–0.994) × as of every 7th day; 10 and 6 gaps lay either side on the trend.
+ * (0.911–0.983) × on draw days and 0.985 (0.975–0.994) × as of every 7th day; 10 gaps lay between, 6 within the noise of 8.
  */
 export const DATE_LAW_GAPS = 8;
 /** Predicted dates never fall more than this many days after the as-of date (date_range may). */
