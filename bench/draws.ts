@@ -411,6 +411,8 @@ function printDatesByYear(
       ['draw days', nextDraws.filter(keep)],
       [`as of every ${DATE_AS_OF_STEP}th day`, asOfDays.filter(keep)],
     ] as const;
+    // Without a dormancy pause in the period, the second view repeats the first.
+    if (name !== 'every next draw' && views[0][1].length === nextDraws.length && views[1][1].length === asOfDays.length) continue;
     console.log(
       `  next draw by year of the as-of date, ${name} (left out: ${views.map(([, rs], i) => (i === 0 ? nextDraws : asOfDays).length - rs.length).join(' and ')}):` +
         ' interval score (95% CI), coverage (95% CI), median width of active categories (days)',
