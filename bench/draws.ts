@@ -309,10 +309,15 @@ function printYears(records: readonly OriginRecord[], law: ScoreLaw): void {
       `  ${year.padEnd(6)}${String(new Set(rs.map((r) => r.asOf)).size).padStart(7)}${String(compared.length).padStart(5)} | ${cell('crs')} | ${cell('invitations')} | ${cats}`,
     );
   }
-  // The mean over the years of the per-year ratio, each bootstrap replicate resampling rounds within each year.
+  // The mean over the years of the per-year ratio (a year without a ratio in a replicate leaves it undefined).
   const meanOfYears = (kind: 'crs' | 'invitations') => (rs: readonly OriginRecord[]) => {
-    const values = years.map((y) => ratio(kind)(rs.filter((r) => r.asOf.startsWith(y))));
-    return values.some((v) => v === null) ? null : values.reduce((a, b) => a + b!, 0) / values.length;
+    let sum = 0;
+    for (const y of years) {
+      const v = ratio(kind)(rs.filter((r) => r.asOf.startsWith(y)));
+      if (v === null) return null;
+      sum += v;
+    }
+    return sum / years.length;
   };
   for (const kind of ['crs', 'invitations'] as const)
     console.log(
