@@ -94,8 +94,8 @@ interface Scored {
   error: number;
 }
 
-/** The interval rule under `settings`, over one walk-forward. */
-function intervalRule(wf: ReturnType<typeof walkForward>, settings: IntervalSettings) {
+/** Each point's unit u under `settings`, and its volatility state (for the state-weighted quantile). */
+function unitsOf(wf: ReturnType<typeof walkForward>, settings: IntervalSettings) {
   const panel = wf.categories;
   const pooledMemo = new Map<string, number>();
   const pooledVol = (kind: SeriesKind, day: number) => {
@@ -139,7 +139,7 @@ function intervalRule(wf: ReturnType<typeof walkForward>, settings: IntervalSett
     }
     return u[kind];
   };
-  // A point's volatility state: its unit against the category's unit a year of draws earlier (log ratio).
+  // A point's volatility state: the log of its unit ÷ the category's unweighted mean |change| since its last pause.
   const stateMemo = new Map<string, number>();
   const state = (p: WalkPoint, kind: SeriesKind) => {
     const key = `${p.category}|${p.k}|${kind}`;
@@ -153,6 +153,12 @@ function intervalRule(wf: ReturnType<typeof walkForward>, settings: IntervalSett
     stateMemo.set(key, value);
     return value;
   };
+  return { unit, state };
+}
+
+/** The interval rule under `settings`, over one walk-forward. */
+function intervalRule(wf: ReturnType<typeof walkForward>, settings: IntervalSettings) {
+  const { unit, state } = unitsOf(wf, settings);
   const scored: Record<SeriesKind, Scored[][]> = { crs: [], invitations: [] };
   for (const kind of ['crs', 'invitations'] as const)
     for (let h = 1; h <= 5; h++)
