@@ -8,7 +8,7 @@
 // over the years of the per-year interval score ÷ baseline, with per-year coverage, and paired against the served rule.
 // Every setting is scored on the same targets; Δ is its mean of per-year ratios minus the reference's (the rule served
 // before the study), with a 95% bootstrap interval over forecast rounds (paired).
-//   npx node bench/_draws-intervals.ts
+//   npx node bench/_draws-intervals.ts              (STUDY_ONLY=<name prefix>: only the settings so named)
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/core/config.ts';
@@ -46,6 +46,8 @@ interface IntervalSettings {
   boundFactor: number;
   /** Weight of an error by how close its point's volatility state was to the test point's (see stateWeight); null: none. */
   stateBandwidth: number | null;
+  /** Mondrian conformal classes by the draws of the forecast's regime (see classOf); null: one pooled class (served). */
+  mondrianDraws: number | null;
 }
 
 /** The served rule (walk-forward.ts, metrics.ts, forecast-panel.ts). */
@@ -57,6 +59,7 @@ const SERVED: IntervalSettings = {
   volHalfLife: { crs: VOLATILITY_HALF_LIFE, invitations: VOLATILITY_HALF_LIFE },
   boundFactor: INVITATION_BOUND_FACTOR,
   stateBandwidth: null,
+  mondrianDraws: null,
 };
 const MIN_SCALE: Record<SeriesKind, number> = { crs: 3, invitations: 0.1 };
 const PRIOR_CHANGES = 3;
@@ -187,22 +190,31 @@ function intervalRule(wf: ReturnType<typeof walkForward>, settings: IntervalSett
     }
     return levelMemo.get(key)!;
   };
+  // Mondrian classes: forecasts made early in a category's regime (fewer than `mondrianDraws` draws since its last pause)
+  // and the rest; -1 when the setting is off.
+  const classOf = (p: WalkPoint) =>
+    settings.mondrianDraws === null ? -1 : p.k - regimeStart(wf.categories[p.category].draws, p.k) < settings.mondrianDraws ? 0 : 1;
   const quantile = (kind: SeriesKind, h: number, day: number, at: WalkPoint | null): number => {
     const weighted = settings.stateBandwidth !== null && at !== null;
-    const key = `${kind}|${h}|${day}`;
+    const cls = at === null ? -1 : classOf(at);
+    const key = `${kind}|${h}|${day}|${cls}`;
     if (!weighted && qMemo.has(key)) return qMemo.get(key)!;
     const lv = level(kind, h, day);
     let q = Infinity;
-    for (const window of [settings.windowDays[kind], null]) {
-      const known = scored[kind][h - 1].filter((s) => s.targetDay <= day && (window === null || s.targetDay > day - window));
-      const errors = known.map((s) => {
-        let w = settings.halfLifeDays === null ? 1 : 0.5 ** ((day - s.targetDay) / settings.halfLifeDays);
-        if (weighted) w *= Math.exp(-0.5 * ((state(s.p, kind) - state(at, kind)) / settings.stateBandwidth!) ** 2);
-        return { e: s.error / unit(s.p, kind), w };
-      });
-      q = weightedQuantile(errors, lv);
-      if (Number.isFinite(q)) break;
-    }
+    // Within the forecast's class first; the pooled errors when the class has too few.
+    for (const inClass of cls === -1 ? [false] : [true, false])
+      for (const window of [settings.windowDays[kind], null]) {
+        if (Number.isFinite(q)) break;
+        const known = scored[kind][h - 1].filter(
+          (s) => s.targetDay <= day && (window === null || s.targetDay > day - window) && (!inClass || classOf(s.p) === cls),
+        );
+        const errors = known.map((s) => {
+          let w = settings.halfLifeDays === null ? 1 : 0.5 ** ((day - s.targetDay) / settings.halfLifeDays);
+          if (weighted) w *= Math.exp(-0.5 * ((state(s.p, kind) - state(at, kind)) / settings.stateBandwidth!) ** 2);
+          return { e: s.error / unit(s.p, kind), w };
+        });
+        q = weightedQuantile(errors, lv);
+      }
     if (!Number.isFinite(q)) q = FALLBACK;
     if (!weighted) qMemo.set(key, q);
     return q;
@@ -362,6 +374,8 @@ const STUDY: (Partial<Omit<IntervalSettings, 'step' | 'windowDays' | 'volHalfLif
   { name: 'bound e^0.5', boundFactor: Math.exp(0.5) },
   { name: 'volatility-state weights, b = 0.5', stateBandwidth: 0.5 },
   { name: 'inv. 365 days + inv. half-life 4', windowDays: { invitations: 365 }, volHalfLife: { invitations: 4 } },
+  { name: 'Mondrian: regime < 12 draws apart', mondrianDraws: 12 },
+  { name: 'Mondrian: regime < 24 draws apart', mondrianDraws: 24 },
 ];
 const PREVIOUS = { windowDays: { crs: 730, invitations: 730 } };
 
@@ -391,4 +405,5 @@ const settingsOf = (v: (typeof STUDY)[number]): IntervalSettings => ({
 });
 const reference = reRange(records, wf, settingsOf(STUDY[0])).records;
 report('served (CRS 1095, invitations 365)', reference, served.records, ys);
-for (const v of STUDY) report(v.name, reference, reRange(records, wf, settingsOf(v)).records, ys);
+for (const v of STUDY.filter((x) => process.env.STUDY_ONLY === undefined || x.name.startsWith(process.env.STUDY_ONLY)))
+  report(v.name, reference, reRange(records, wf, settingsOf(v)).records, ys);
