@@ -4,6 +4,8 @@
 // (on which the method was tuned) apart from those of 2025 (held out), with bootstrap intervals and the targets; (2) importing the snapshot against a baseline
 // of the same domain work in memory; (3) GET /api/predict/, /api/draws/ and /api/stats/ served from the response
 // cache against the same requests computed each time. Prints what it measured and the ratios.
+// With --period wide: the origins of 2019–2024 (before the held-out year), per year and pooled, the interval scores
+// a rule that holds across regimes must keep in every year, not only in 2023–2024.
 //   npm run bench -- draws [--requests n] [--only forecasts|import] [--period tuning|held|wide]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -57,6 +59,8 @@ const REPEATS = 3;
 const DATE_AS_OF_STEP = 7;
 /** Widths (days) at which the hindsight windows are reported. */
 const HINDSIGHT_WIDTHS = [14, 21, 28, 35, 42, 49, 56];
+/** The wide tuning period: six years of origins before the held-out one (`--period wide`; not run by default). */
+const WIDE_PERIODS = [{ name: 'wide, origins 2019–2024', from: '2019-01-01', to: '2024-12-31' }];
 const feedFile = path.join(loadConfig().sharedDataDir, 'draws', SNAPSHOT_NAME);
 if (!fs.existsSync(feedFile)) {
   console.error(`the real snapshot is needed: ${feedFile}`);
@@ -88,8 +92,8 @@ if (ONLY === null || ONLY === 'forecasts') {
   const PERIODS = [
     { name: 'tuning, origins 2023–2024', from: '2023-01-01', to: '2024-12-31' },
     { name: 'held out, origins 2025', from: '2025-01-01', to: '2025-12-31' },
-    { name: 'wide, origins 2019–2024', from: '2019-01-01', to: '2024-12-31' },
-  ].filter((p) => PERIOD === null || p.name.startsWith(PERIOD));
+    ...WIDE_PERIODS,
+  ].filter((p) => (PERIOD === null ? !WIDE_PERIODS.includes(p) : p.name.startsWith(PERIOD)));
   const FROM = PERIODS.map((p) => p.from).reduce((a, b) => (a < b ? a : b), '2023-01-01');
   const { rounds } = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
   const categories = categoriseRounds(rounds).map((g, k) => ({
@@ -271,6 +275,7 @@ if (ONLY === null || ONLY === 'forecasts') {
       console.log(
         `  ${b.from.toFixed(1)}–${b.to.toFixed(1)} ${String(b.n).padStart(5)}  ${pct(b.stated).padStart(6)}  ${pct(b.observed).padStart(6)}`,
       );
+    if (WIDE_PERIODS.some((p) => p.name === period.name)) printYears(records, law);
     console.log('Targets:');
     for (const t of checkTargets(
       pooled,
@@ -284,6 +289,55 @@ if (ONLY === null || ONLY === 'forecasts') {
   }
 }
 if (ONLY === 'forecasts') process.exit(0);
+
+/**
+ * The interval scores of one year of origins after another, and their mean over the years: a rule chosen on the mean of
+ * the per-year ratios must do well in calm years and in years of regime changes alike, where the pooled ratio is led
+ * by the years with the largest scores. Per-year coverage beside them (85–99% wanted in each year).
+ */
+function printYears(records: readonly OriginRecord[], law: ScoreLaw): void {
+  const years = [...new Set(records.map((r) => r.asOf.slice(0, 4)))].sort();
+  const ratio = (kind: 'crs' | 'invitations') => (rs: readonly OriginRecord[]) => {
+    const s = summarise(rs, law)[kind];
+    return s.winkler === null || s.baselineWinkler === null || s.baselineWinkler === 0 ? null : s.winkler / s.baselineWinkler;
+  };
+  const coverage = (kind: 'crs' | 'invitations') => (rs: readonly OriginRecord[]) => summarise(rs, law)[kind].coverage;
+  const show = (value: number | null, ci: [number, number] | null, d: (x: number) => string) =>
+    `${value === null ? '—' : d(value)} (${ci ? `${d(ci[0])}–${d(ci[1])}` : '—'})`;
+  const three = (x: number) => x.toFixed(3);
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  console.log('By year of origin, pooled over categories and h = 1–5 (95% bootstrap intervals over forecast rounds):');
+  console.log(
+    `  ${'year'.padEnd(6)}${'rounds'.padStart(7)}${'cmp'.padStart(5)} | CRS IS ÷ baseline, coverage | INV IS ÷ baseline, coverage | established categories (targets)`,
+  );
+  for (const year of years) {
+    const rs = records.filter((r) => r.asOf.startsWith(year));
+    const compared = rs.filter((r) => r.served !== null && r.baseline !== null);
+    const cats = [...new Set(compared.map((r) => r.category))]
+      .map((c) => `${c} ${compared.filter((r) => r.category === c && r.served!.model === 'combination').length}`)
+      .join(', ');
+    const cell = (kind: 'crs' | 'invitations') =>
+      `${show(ratio(kind)(rs), bootstrapInterval(rs, ratio(kind)), three)}, ${show(coverage(kind)(rs), bootstrapInterval(rs, coverage(kind)), pct)}`;
+    console.log(
+      `  ${year.padEnd(6)}${String(new Set(rs.map((r) => r.asOf)).size).padStart(7)}${String(compared.length).padStart(5)} | ${cell('crs')} | ${cell('invitations')} | ${cats}`,
+    );
+  }
+  // The mean over the years of the per-year ratio (a year without a ratio in a replicate leaves it undefined).
+  const meanOfYears = (kind: 'crs' | 'invitations') => (rs: readonly OriginRecord[]) => {
+    let sum = 0;
+    for (const y of years) {
+      const v = ratio(kind)(rs.filter((r) => r.asOf.startsWith(y)));
+      if (v === null) return null;
+      sum += v;
+    }
+    return sum / years.length;
+  };
+  for (const kind of ['crs', 'invitations'] as const)
+    console.log(
+      `  mean over ${years.length} years of the ${kind === 'crs' ? 'CRS' : 'invitations'} interval score ratio: ` +
+        show(meanOfYears(kind)(records), bootstrapInterval(records, meanOfYears(kind)), three),
+    );
+}
 
 /**
  * The date views beside the draw-day origins: the ranges served as of days spread through the gaps (a person asks on

@@ -1,7 +1,7 @@
 // Are the served 95% intervals calibrated? Simulated panels with known dynamics (mean-reverting cut-offs of
 // different noise levels, invitations varying on the log scale, irregular gaps between draws): the walk-forward
 // coverage of every interval family (CRS, invitations, draw date) at h = 1…3 over the report window. And an
-// outlier years before the as-of date does not widen today's interval.
+// outlier years before the as-of date does not widen today's interval; each series' errors are remembered for its span.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Random } from '../../../core/random.ts';
@@ -10,6 +10,7 @@ import { weekendToMonday } from './draw-dates.ts';
 import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
 import { DATE_INTERVAL_TARGET } from './metrics.ts';
+import { INTERVAL_DAYS } from './walk-forward.ts';
 
 const END = '2025-12-17';
 
@@ -96,4 +97,24 @@ test('an outlier far in the past does not widen today’s interval', () => {
   const clean = half(panel);
   const outlier = half(withOutlier);
   for (let i = 0; i < clean.length; i++) assert.ok(outlier[i] <= clean[i] * 1.05, `rank ${i + 1}: ${outlier[i]} vs ${clean[i]}`);
+});
+
+test('each series’ error quantile rests on the errors of its own memory: three years for the CRS, one for invitations', () => {
+  const panel = simulatedPanel('memory');
+  const forecast = forecastPanel(panel, END, { report: false });
+  const today = dayNumber(END);
+  for (const kind of ['crs', 'invitations'] as const) {
+    const intervals = forecast.categories[0][kind]!.intervals;
+    for (const { h, errors } of intervals) {
+      // Every draw is an origin; a forecast is an established one's from its fifth draw on; no pause in these panels.
+      // So the h-step errors known today within the memory are the draws i ≥ h + 4 (0-based) drawn in its last days.
+      const expected = panel
+        .map((c) => c.draws.filter((d, i) => i >= h + 4 && dayNumber(d.date) > today - INTERVAL_DAYS[kind]).length)
+        .reduce((a, b) => a + b, 0);
+      assert.equal(errors, expected, `${kind} h = ${h}`);
+    }
+    const halves = intervals.map((x) => x.half_width);
+    for (let i = 1; i < halves.length; i++) assert.ok(halves[i] >= halves[i - 1], `${kind}: never narrower at h + 1`);
+  }
+  assert.ok(INTERVAL_DAYS.crs > INTERVAL_DAYS.invitations);
 });

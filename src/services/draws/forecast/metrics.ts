@@ -94,7 +94,7 @@ function scaledErrors(points: readonly WalkPoint[], kind: SeriesKind, h: number)
 /**
  * The half-width of the served 95% interval at `day`, in units of errorScale: the conformal quantile (k-th
  * smallest with k = ⌈(n + 1) × 0.95⌉) of the scaled errors of the established categories' served forecasts whose
- * targets are known by `day`, over the last INTERVAL_DAYS (all of them while too few); FALLBACK_QUANTILE
+ * targets are known by `day`, over the last INTERVAL_DAYS of the kind (all of them while too few); FALLBACK_QUANTILE
  * if even that is too few. Young categories (absolute units): the same over the young forecasts of the last
  * YOUNG_DAYS (every one ever scored when there is none), 1.5 × the largest of them while they are too few for the
  * rank (YOUNG_FALLBACK with none at all).
@@ -119,7 +119,7 @@ export function intervalQuantile(
       return { q: YOUNG_FALLBACK[kind], n: 0 };
     }
     const level = servedLevel(points, kind, h, day);
-    for (const window of [INTERVAL_DAYS, null]) {
+    for (const window of [INTERVAL_DAYS[kind], null]) {
       const known = pick(window);
       const q = conformalHalfWidth(scaledErrors(known, kind, h), level);
       if (Number.isFinite(q)) return { q, n: known.length };

@@ -51,7 +51,7 @@ const INTERVAL_DEFINITION =
   `established categories' median volatility with the weight of ${VOLATILITY_PRIOR_CHANGES} changes, so a category ` +
   `whose draws have steadied gets a narrow interval within a few draws. q_h is the k-th smallest |e|/u, ` +
   `k = ⌈(n + 1) × 0.95⌉, among the served h-step forecasts of every established category whose targets fell in the ` +
-  `${INTERVAL_DAYS} days up to the as-of date (every such forecast if that is too few; ${FALLBACK_QUANTILE} if still ` +
+  `${INTERVAL_DAYS.crs} days (CRS; invitations: ${INTERVAL_DAYS.invitations} days) up to the as-of date (every such forecast if that is too few; ${FALLBACK_QUANTILE} if still ` +
   `too few), each error divided by the u of its own forecast. For the CRS the level 0.95 adapts online (adaptive ` +
   `conformal inference, Gibbs & Candès 2021): after each scored h-step forecast of an established category, ` +
   `α ← α + ${ADAPTIVE_STEP.crs} × (0.05 − miss), from α = 0.05, the level 1 − α kept within ${ADAPTIVE_LEVEL_RANGE[0]}–${ADAPTIVE_LEVEL_RANGE[1]}, and ` +

@@ -23,10 +23,14 @@ export const ESTABLISHED_DRAWS = 5;
 /** Errors older than this many days do not weigh models or calibrate dates: a regime from years ago must not dominate. */
 export const RECENT_DAYS = 730;
 /**
- * Interval quantiles come from the errors of the last two years (all of them while those are too few): a year holds
- * too few errors at the far ranks for a stable 95% quantile, and the unit already follows recent volatility.
+ * Interval quantiles come from the errors whose targets fell in this many days up to the forecast (all of them while
+ * those are too few), per series. CRS errors are divided by a unit that already follows each category's recent
+ * volatility, so what is left is a tail shape, and three years hold enough far-rank errors to estimate it steadily.
+ * The invitations' scaled errors shift from year to year more than the unit follows, so their quantile remembers one
+ * year. Chosen on the origins of 2019–2024 by the mean of the per-year interval score ratios (docs/draws.md, *How
+ * intervals are sized*).
  */
-export const INTERVAL_DAYS = 730;
+export const INTERVAL_DAYS: Record<SeriesKind, number> = { crs: 1095, invitations: 365 };
 /** Own recent h = 1 errors per member that set its combination weight. */
 export const WEIGHT_ERRORS = 10;
 /** The pooled prior counts as this many own errors. */

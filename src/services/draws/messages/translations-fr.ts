@@ -70,7 +70,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
   },
   'parameter.pooled_young.draws': { from: '278369d80f51', fr: '1 à 4' },
   'rule.interval': {
-    from: '17021006d743',
+    from: '4eceb27797e8',
     fr:
       'uncertainty_range (SCG) et invitations_range (sur l’échelle logarithmique) sont des intervalles de 95 % par ' +
       'conformité avec division (split-conformal), tirés des erreurs récentes hors échantillon : demi-largeur = ' +
@@ -79,8 +79,9 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'volatilité médiane des catégories établies avec le poids de 3 variations, de sorte qu’une catégorie dont les ' +
       'rondes se sont stabilisées obtient un intervalle étroit en quelques rondes. q_h est le k-ième plus petit |e|/u, ' +
       'k = ⌈(n + 1) × 0,95⌉, parmi les prévisions publiées à h pas de toutes les catégories établies dont la cible est ' +
-      'tombée dans les 730 jours précédant la date de référence (toutes ces prévisions si elles sont trop peu ' +
-      'nombreuses; 4 si elles le sont encore), chaque erreur étant divisée par le u de sa propre prévision. Pour le SCG, ' +
+      'tombée dans les 1095 jours (SCG; invitations : 365 jours) précédant la date de référence (toutes ces prévisions ' +
+      'si elles sont trop peu nombreuses; 4 si elles le sont encore), chaque erreur étant divisée par le u de sa propre ' +
+      'prévision. Pour le SCG, ' +
       'le niveau 0,95 s’adapte en continu (inférence conforme adaptative, Gibbs et Candès 2021) : après chaque ' +
       'prévision à h pas évaluée d’une catégorie établie, α ← α + 0,0025 × (0,05 − échec), à partir de α = 0,05, le ' +
       'niveau 1 − α restant entre 0,8 et 0,995, et k = ⌈(n + 1)(1 − α)⌉, de sorte que la part des échecs suit 5 % (les ' +

@@ -33,7 +33,7 @@ export const SYMMETRIC_LAW: CutoffLaw = { belowShare: 0.5, lowerScale: 1 / Math.
  * The law "my score" states: fitted by maximum likelihood on the 2023–2024 targets of the IRCC snapshot (370 signed
  * errors, h = 1–5); `npx node src/services/draws/pages/score-calibration.ts` refits and prints it.
  */
-export const CUTOFF_LAW: CutoffLaw = { belowShare: 0.492, lowerScale: 0.332, upperScale: 0.479 };
+export const CUTOFF_LAW: CutoffLaw = { belowShare: 0.492, lowerScale: 0.32, upperScale: 0.454 };
 
 /** The two scales (CRS points) of the law for a forecast whose 95% half-width is `margin`. */
 export function lawScales(margin: number, law: CutoffLaw = CUTOFF_LAW): { lower: number; upper: number } {
