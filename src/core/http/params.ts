@@ -15,7 +15,7 @@ export type Expected =
   | { kind: 'date' }
   | { kind: 'wholeNumber'; positive?: boolean };
 
-export const EXPECTED = Symbol('pdi.expected');
+const EXPECTED = Symbol('pdi.expected');
 
 /** The meaning a schema's custom error text was given (withError's `expected`), if any. */
 export function expectedOf(schema: unknown): Expected | undefined {
