@@ -1,9 +1,10 @@
 // The shape of a page route: its query and path parameters declared with the API's TypeBox schemas (validated by the
-// app's own validator, so a page refuses what the API refuses, with the API's message), then `read` (the data, through
-// the functions the API calls) and `render` (the template, no I/O). A problem of the request, found by the validation
-// or by `read`, is drawn by `refused` when the page has one (its form redrawn with the message) or by the shared error
-// page; either way in the layout with its status, never JSON and never a 500. A page whose form carries what does not
-// belong in a URL (an income) is also answered to a POST of that form (`posted`), never cached.
+// app's own validator, so a page refuses what the API refuses: with the API's message in English, with the page's or
+// the kernel's words in another language, refusals.ts), then `read` (the data, through the functions the API calls)
+// and `render` (the template, no I/O). A problem of the request, found by the validation, by the kernel's own checks
+// before it or by `read`, is drawn by `refused` when the page has one (its form redrawn with the message) or by the
+// shared error page; either way in the layout with its status, never JSON and never a 500. A page whose form carries
+// what does not belong in a URL (an income) is also answered to a POST of that form (`posted`), never cached.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { validationMessage } from '../http/errors.ts';
