@@ -34,12 +34,31 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A parameter the kernel's own checks refused (a number not written as a plain decimal, unusable text, a date that is
+ * not on the calendar, a missing parameter), with what a page needs to say it in its own language: the parameter, the
+ * check it failed (an Ajv keyword where one fits: `type`, `required`; else the kernel's: `text`, `realDate`) and that
+ * check's values. Its message is the API's, unchanged.
+ */
+export class ParameterError extends HttpError {
+  readonly parameter: string;
+  readonly keyword: string;
+  readonly params: Readonly<Record<string, unknown>>;
+
+  constructor(message: string, parameter: string, keyword: string, params: Record<string, unknown> = {}, code = 'INVALID_PARAMETER') {
+    super(400, message, code);
+    this.parameter = parameter;
+    this.keyword = keyword;
+    this.params = params;
+  }
+}
+
 export function badRequest(message: string, code = 'INVALID_PARAMETER'): HttpError {
   return new HttpError(400, message, code);
 }
 
 export function missingParameter(name: string): HttpError {
-  return new HttpError(400, `${name} is required`, 'MISSING_PARAMETER');
+  return new ParameterError(`${name} is required`, name, 'required', { missingProperty: name }, 'MISSING_PARAMETER');
 }
 
 export function notFound(message: string, code = 'NOT_FOUND'): HttpError {

@@ -3,11 +3,32 @@
 // booleans accept true/false/1/0 in any case, dates are YYYY-MM-DD, text is trimmed.
 import { Type } from 'typebox';
 import type { TSchema } from 'typebox';
-import { badRequest } from './errors.ts';
+import { ParameterError } from './errors.ts';
 
-/** A schema with a custom error text appended to the parameter name ("start_date must be a date …"). */
-function withError<T extends TSchema>(schema: T, error: string): T {
+/**
+ * What a pattern's custom error text means, as structure: a page in another language than English words the refusal
+ * from it (core/pages/refusals.ts) rather than from the English text. Kept under a symbol, so it is in no document.
+ */
+export type Expected =
+  | { kind: 'choice'; values: readonly string[]; descending?: boolean }
+  | { kind: 'boolean' }
+  | { kind: 'date' }
+  | { kind: 'wholeNumber'; positive?: boolean };
+
+const EXPECTED = Symbol('pdi.expected');
+
+/** The meaning a schema's custom error text was given (withError's `expected`), if any. */
+export function expectedOf(schema: unknown): Expected | undefined {
+  return schema !== null && typeof schema === 'object' ? (schema as { [EXPECTED]?: Expected })[EXPECTED] : undefined;
+}
+
+/**
+ * A schema with a custom error text appended to the parameter name ("start_date must be a date …"), and what the text
+ * means (`expected`) for the pages that say it in another language.
+ */
+function withError<T extends TSchema>(schema: T, error: string, expected?: Expected): T {
   (schema as Record<string, unknown>)['x-error'] = error;
+  if (expected) (schema as { [EXPECTED]?: Expected })[EXPECTED] = expected;
   return schema;
 }
 
@@ -71,6 +92,7 @@ export function choiceParam(
       ...examples(options.example),
     }),
     message,
+    { kind: 'choice', values, ...(options.descending ? { descending: true } : {}) },
   );
 }
 
@@ -78,6 +100,7 @@ export function booleanParam(description: string) {
   return withError(
     Type.String({ pattern: BOOLEAN_PATTERN, description: `${description} One of true, false, 1, 0 (any case).` }),
     'must be true, false, 1 or 0',
+    { kind: 'boolean' },
   );
 }
 
@@ -93,6 +116,7 @@ export function dateParam(description: string, example?: string) {
   return withError(
     Type.String({ pattern: DATE_PATTERN, description: `${description} Format YYYY-MM-DD.`, ...examples(example) }),
     'must be a date in the form YYYY-MM-DD',
+    { kind: 'date' },
   );
 }
 
@@ -102,7 +126,7 @@ export function parseDate(value: string | undefined, name: string): string | und
   const [y, m, d] = value.split('-').map(Number);
   const date = new Date(Date.UTC(y, m - 1, d));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) {
-    throw badRequest(`${name} must be a real date in the form YYYY-MM-DD, got "${value}"`);
+    throw new ParameterError(`${name} must be a real date in the form YYYY-MM-DD, got "${value}"`, name, 'realDate', { value });
   }
   return value;
 }
@@ -120,7 +144,10 @@ export function cleanText(value: string | undefined): string | undefined {
 
 /** Integer path id; "abc" or "1.5" is a 400 that names the parameter. */
 export function integerPathParam(description: string, example?: string) {
-  return withError(Type.String({ pattern: '^[0-9]{1,15}$', description, ...examples(example) }), 'must be a positive whole number');
+  return withError(Type.String({ pattern: '^[0-9]{1,15}$', description, ...examples(example) }), 'must be a positive whole number', {
+    kind: 'wholeNumber',
+    positive: true,
+  });
 }
 
 export { withError };

@@ -13,7 +13,7 @@ import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'f
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServiceApp, ServiceContext, ServiceModule, ServingContext } from '../service.ts';
-import { HttpError, isUnavailableError, validationMessage } from './errors.ts';
+import { HttpError, ParameterError, isUnavailableError, validationMessage } from './errors.ts';
 import type { AjvError } from './errors.ts';
 import { OPENAPI_30_PATH, openApiOptions } from './openapi.ts';
 import { registerHome } from './home.ts';
@@ -295,17 +295,22 @@ async function strictNumbers(request: FastifyRequest): Promise<void> {
       const type = properties[name]?.type;
       if (typeof value !== 'string' || (type !== 'integer' && type !== 'number')) continue;
       if (!(type === 'integer' ? INTEGER_TEXT : NUMBER_TEXT).test(value))
-        throw new HttpError(400, `${name} must be ${type === 'integer' ? 'an integer' : 'a number'}`, 'INVALID_PARAMETER');
+        throw new ParameterError(`${name} must be ${type === 'integer' ? 'an integer' : 'a number'}`, name, 'type', { type });
     }
   }
 }
 
 type JsonSchema = { properties?: Record<string, { type?: string }> };
 
+const TEXT_PROBLEMS = {
+  surrogate: 'is not valid Unicode (it holds a lone UTF-16 surrogate)',
+  nul: 'holds a NUL character (U+0000)',
+} as const;
+
 /** Why a client's text cannot be used, or null: a lone UTF-16 surrogate (JSON may spell one "\ud800"), or NUL. */
-function textProblem(text: string): string | null {
-  if (!text.isWellFormed()) return 'is not valid Unicode (it holds a lone UTF-16 surrogate)';
-  if (text.includes('\u0000')) return 'holds a NUL character (U+0000)';
+function textProblem(text: string): keyof typeof TEXT_PROBLEMS | null {
+  if (!text.isWellFormed()) return 'surrogate';
+  if (text.includes('\u0000')) return 'nul';
   return null;
 }
 
@@ -315,23 +320,25 @@ function textProblem(text: string): string | null {
  * or compares it, so both databases answer alike.
  */
 async function usableText(request: FastifyRequest): Promise<void> {
-  const pending: Array<[unknown, string]> = [
-    [request.query, 'query parameter '],
-    [request.params, 'path parameter '],
-    [request.body, 'body'],
+  // [value, where it is as the message says it, the top-level parameter or body field it belongs to]
+  const pending: Array<[unknown, string, string]> = [
+    [request.query, 'query parameter ', ''],
+    [request.params, 'path parameter ', ''],
+    [request.body, 'body', ''],
   ];
   while (pending.length > 0) {
-    const [value, where] = pending.pop()!;
+    const [value, where, parameter] = pending.pop()!;
     if (typeof value === 'string') {
       const problem = textProblem(value);
-      if (problem) throw new HttpError(400, `${where}: text ${problem}`, 'INVALID_PARAMETER');
+      if (problem) throw new ParameterError(`${where}: text ${TEXT_PROBLEMS[problem]}`, parameter, 'text', { problem });
     } else if (Array.isArray(value)) {
-      value.forEach((item, i) => pending.push([item, `${where}[${i}]`]));
+      value.forEach((item, i) => pending.push([item, `${where}[${i}]`, parameter]));
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         const problem = textProblem(key);
-        if (problem) throw new HttpError(400, `${where.trim()}: a name ${problem}`, 'INVALID_PARAMETER');
-        pending.push([item, where.endsWith(' ') ? `${where}${key}` : `${where}.${key}`]);
+        if (problem)
+          throw new ParameterError(`${where.trim()}: a name ${TEXT_PROBLEMS[problem]}`, parameter, 'text', { problem, name: true });
+        pending.push([item, where.endsWith(' ') ? `${where}${key}` : `${where}.${key}`, parameter || key]);
       }
     }
   }

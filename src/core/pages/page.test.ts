@@ -167,11 +167,24 @@ describeEachDatabase('pages kernel', (t) => {
     }
   });
 
-  it('a number the kernel refuses before validation (0x10) is the shared error page with its message', async () => {
-    const res = await app.inject('/items?page=0x10');
+  it('a number the kernel refuses before validation (0x10) is the page’s own refusal: its form redrawn with the message', async () => {
+    const res = await app.inject('/items?page=0x10&q=%3Cb%3E');
     assert.equal(res.statusCode, 400);
-    assert.match(res.body, /<h1>Cannot show this page<\/h1>/);
+    assert.equal(res.headers['cache-control'], 'no-store');
+    assert.match(res.body, /<input name="q" value="&lt;b&gt;/);
     assert.match(textOf(res.body), /page must be an integer/);
+    // a page without `refused`: the shared error page; a page with `explain`: its words for it
+    const thing = await app.inject('/things/0x1');
+    assert.equal(thing.statusCode, 400);
+    assert.match(thing.body, /<h1>Cannot show this page<\/h1>/);
+    assert.match(textOf(thing.body), /id must be an integer/);
+    const form = await app.inject('/form/0x1');
+    assert.equal(form.statusCode, 400);
+    assert.match(textOf(form.body), /no form is numbered 0x1 \(en\)/);
+    // a parameter's name the kernel refuses (NUL) is a refusal drawn as a page too, never JSON
+    const named = await app.inject('/items?%00=1');
+    assert.equal(named.statusCode, 400);
+    assert.match(String(named.headers['content-type']), /^text\/html/);
   });
 
   it('a problem read finds is the shared error page: its status, the message, the sections to go on from', async () => {

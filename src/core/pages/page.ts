@@ -1,20 +1,23 @@
 // The shape of a page route: its query and path parameters declared with the API's TypeBox schemas (validated by the
-// app's own validator, so a page refuses what the API refuses, with the API's message), then `read` (the data, through
-// the functions the API calls) and `render` (the template, no I/O). A problem of the request, found by the validation
-// or by `read`, is drawn by `refused` when the page has one (its form redrawn with the message) or by the shared error
-// page; either way in the layout with its status, never JSON and never a 500. A page whose form carries what does not
-// belong in a URL (an income) is also answered to a POST of that form (`posted`), never cached.
+// app's own validator, so a page refuses what the API refuses: with the API's message in English, with the page's or
+// the kernel's words in another language, refusals.ts), then `read` (the data, through the functions the API calls)
+// and `render` (the template, no I/O). A problem of the request, found by the validation, by the kernel's own checks
+// before it or by `read`, is drawn by `refused` when the page has one (its form redrawn with the message) or by the
+// shared error page; either way in the layout with its status, never JSON and never a 500. A page whose form carries
+// what does not belong in a URL (an income) is also answered to a POST of that form (`posted`), never cached.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { validationMessage } from '../http/errors.ts';
 import { acceptFormBodies } from './form-bodies.ts';
 import type { AjvError } from '../http/errors.ts';
+import { kernelWords, refusalOf } from './refusals.ts';
+import type { ParameterRefusal } from './refusals.ts';
 import type { ServiceApp } from '../service.ts';
 import type { ChartSpec } from './charts.ts';
 import type { SafeHtml } from './html.ts';
 import type { PageKit } from './index.ts';
 import type { PageLocale } from './locale.ts';
-import { errorPage, pageProblem, sendPage } from './replies.ts';
+import { errorPage, sendPage, sendResult, wordedProblem } from './replies.ts';
 import type { PageProblem, PageReply, PageResult } from './replies.ts';
 
 export type Parsed<S> = S extends TSchema ? Static<S> : Record<string, never>;
@@ -41,14 +44,7 @@ export interface PageInput<Q, P> extends RawPageInput {
   posted?: Readonly<Record<string, string>>;
 }
 
-/** A parameter the schemas refused: its name, the schema keyword it failed and the value as written (absent: missing). */
-export interface ParameterRefusal {
-  name: string;
-  keyword: string;
-  value: string | undefined;
-  /** The name was written more than once (its first value is then not what the schema refused). */
-  repeated: boolean;
-}
+export type { ParameterRefusal };
 
 export interface PageDefinition<QS extends TSchema | undefined, PS extends TSchema | undefined, D> {
   url: string;
@@ -80,24 +76,18 @@ function formOf(request: FastifyRequest): Record<string, string> {
   return form;
 }
 
-/** The parameter a failed validation names, with the value the client wrote for it. */
-function refusalOf(request: FastifyRequest, error: AjvError, context: string | undefined): ParameterRefusal {
-  const name = String(error.keyword === 'required' ? (error.params.missingProperty ?? '') : (error.instancePath ?? '')).replace(/^\//, '');
-  const values = (context === 'params' ? request.params : request.query) as Record<string, unknown> | undefined;
-  const value = values?.[name];
-  if (Array.isArray(value)) return { name, keyword: error.keyword, value: String(value[0]), repeated: true };
-  return { name, keyword: error.keyword, value: value === undefined ? undefined : String(value), repeated: false };
-}
-
-/** The page's words for a failed validation when it has some, else the API's (the same its JSON error would carry). */
+/**
+ * The words for a failed validation: the page's own when it has some, else the kernel's in the page's language (none in
+ * English), else the API's (the same its JSON error would carry).
+ */
 export function validationProblem(
   request: FastifyRequest,
   explain: (refusal: ParameterRefusal) => string | undefined = () => undefined,
 ): PageProblem | null {
   const error = request.validationError as (Error & { validation?: AjvError[]; validationContext?: string }) | undefined;
   if (!error) return null;
-  const first = error.validation?.[0];
-  const own = first ? explain(refusalOf(request, first, error.validationContext)) : undefined;
+  const refusal = refusalOf(request, error);
+  const own = refusal ? explain(refusal) : undefined;
   return { status: 400, message: own ?? validationMessage(error.validation ?? [], error.validationContext).message, headers: {} };
 }
 
@@ -139,14 +129,35 @@ export function definePage<QS extends TSchema | undefined = undefined, PS extend
   const schema = { ...(page.query ? { querystring: page.query } : {}), ...(page.params ? { params: page.params } : {}) };
   const answer = (method: 'GET' | 'POST') => async (request: FastifyRequest, reply: FastifyReply) =>
     sendPage(kit, request, reply, () => answerPage(kit, page, request, method));
-  app.get(
-    page.url,
-    { schema, attachValidation: true, onRequest: blankMeansAbsent, config: { responseCache: page.cache ?? true } },
-    answer('GET'),
-  );
+  // What the kernel's checks refuse before the handler runs (a number not written as a plain decimal, unusable text) is
+  // drawn as the page's own refusal, in its words; any other error goes on to the scope's handler (pageErrors).
+  const errorHandler = async (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+    const raw = rawInput(kit, request);
+    const problem = wordedProblem(error, request, raw.locale, (refusal) => page.explain?.(refusal, raw.locale));
+    if (!problem || !refusalOf(request, error)) throw error;
+    for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
+    return sendResult(kit, request, reply, await refusedPage(kit, page, raw, problem));
+  };
+  const options = { schema, attachValidation: true, onRequest: blankMeansAbsent, errorHandler };
+  app.get(page.url, { ...options, config: { responseCache: page.cache ?? true } }, answer('GET'));
   if (!page.posted) return;
   acceptFormBodies(app);
-  app.post(page.url, { schema, attachValidation: true, onRequest: blankMeansAbsent, config: { responseCache: false } }, answer('POST'));
+  app.post(page.url, { ...options, config: { responseCache: false } }, answer('POST'));
+}
+
+function rawInput(kit: PageKit, request: FastifyRequest): RawPageInput {
+  return { request, form: formOf(request), locale: kit.locale(request) };
+}
+
+/** A problem drawn as a page: by the page's `refused` for a 400 when it has one, else the shared error page. */
+async function refusedPage<QS extends TSchema | undefined, PS extends TSchema | undefined, D>(
+  kit: PageKit,
+  page: PageDefinition<QS, PS, D>,
+  raw: RawPageInput,
+  problem: PageProblem,
+): Promise<PageResult> {
+  const drawn = page.refused && problem.status === 400 ? await page.refused(problem, raw) : errorPage(kit, raw.locale, problem);
+  return { ...drawn, status: drawn.status ?? problem.status };
 }
 
 /** One request to a page: its problem drawn (refused or the error page), or its data read and rendered. */
@@ -156,13 +167,10 @@ async function answerPage<QS extends TSchema | undefined, PS extends TSchema | u
   request: FastifyRequest,
   method: 'GET' | 'POST',
 ): Promise<PageReply> {
-  const raw: RawPageInput = { request, form: formOf(request), locale: kit.locale(request) };
-  const refuse = async (problem: PageProblem): Promise<PageResult> => {
-    const drawn = page.refused && problem.status === 400 ? await page.refused(problem, raw) : errorPage(kit, raw.locale, problem);
-    return { ...drawn, status: drawn.status ?? problem.status };
-  };
-  const invalid = validationProblem(request, (refusal) => page.explain?.(refusal, raw.locale));
-  if (invalid) return refuse(invalid);
+  const raw = rawInput(kit, request);
+  const explain = (refusal: ParameterRefusal) => page.explain?.(refusal, raw.locale) ?? kernelWords(refusal, raw.locale);
+  const invalid = validationProblem(request, explain);
+  if (invalid) return refusedPage(kit, page, raw, invalid);
   const dataVersion = await kit.dataVersion();
   const query = request.query as Parsed<QS>;
   const params = request.params as Parsed<PS>;
@@ -187,9 +195,9 @@ async function answerPage<QS extends TSchema | undefined, PS extends TSchema | u
   try {
     data = await page.read(input);
   } catch (error) {
-    const problem = pageProblem(error);
+    const problem = wordedProblem(error, request, raw.locale, (refusal) => page.explain?.(refusal, raw.locale));
     if (!problem) throw error;
-    return refuse(problem);
+    return refusedPage(kit, page, raw, problem);
   }
   return page.render(data, input);
 }

@@ -6,6 +6,20 @@ import { coreAssets } from './assets.ts';
 import { SERVICE_NAMES } from '../config.ts';
 import { PageKit } from './index.ts';
 
+/** A page route as registered: its method, address and schemas (the parameters it validates). */
+interface PageRoute {
+  method: string;
+  url: string;
+  schema: { querystring?: unknown; params?: unknown; body?: unknown };
+}
+
+const pageRoutes = new WeakMap<object, PageRoute[]>();
+
+/** The page routes of a service's app (what every page validates, for the tests that go over them all). */
+export function pageRoutesOf(app: object): readonly PageRoute[] {
+  return pageRoutes.get(app) ?? [];
+}
+
 /** Registers a service's pages and the assets they use (core's and the service's own scripts), hidden from OpenAPI. */
 export async function registerPages(
   app: ServiceApp,
@@ -25,8 +39,11 @@ export async function registerPages(
   });
   registerAssets(app, kit);
   registerServiceHops(app, kit);
+  const routes: PageRoute[] = [];
+  pageRoutes.set(app, routes);
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method: String(method), url: route.url, schema: route.schema ?? {} });
       route.schema = { ...(route.schema ?? {}), hide: true };
       // A page in several languages answers each in its own: the response cache keys it by the negotiated one.
       if (kit.languages.length > 1) route.config = { ...(route.config ?? {}), languages: kit.languages };

@@ -10,6 +10,8 @@ import type { SafeHtml } from './html.ts';
 import type { PageKit, PageRequest } from './index.ts';
 import type { PageLocale } from './locale.ts';
 import { pageLocale } from './locale.ts';
+import { kernelWords, refusalOf } from './refusals.ts';
+import type { ParameterRefusal } from './refusals.ts';
 
 /**
  * A page and, when the request was bad, its status (the page then is not cached); `headers` for what the page
@@ -57,6 +59,23 @@ export function pageProblem(error: unknown): PageProblem | null {
   return null;
 }
 
+/**
+ * pageProblem, with a refused parameter said in the page's language: by `explain` (a page's own words) when it says
+ * it, else by the kernel (core/pages/refusals.ts; none on an English page, which keeps the API's message).
+ */
+export function wordedProblem(
+  error: unknown,
+  request: FastifyRequest,
+  locale: PageLocale,
+  explain: (refusal: ParameterRefusal) => string | undefined = () => undefined,
+): PageProblem | null {
+  const problem = pageProblem(error);
+  if (!problem || problem.status !== 400) return problem;
+  const refusal = refusalOf(request, error);
+  const own = refusal ? (explain(refusal) ?? kernelWords(refusal, locale)) : undefined;
+  return own === undefined ? problem : { ...problem, message: own };
+}
+
 /** The shared error page: the problem in the layout, with the service's sections to go on from. */
 export function errorPage(kit: PageKit, locale: PageLocale, problem: PageProblem): PageResult {
   const key =
@@ -87,7 +106,7 @@ export function errorPage(kit: PageKit, locale: PageLocale, problem: PageProblem
  * Sends a page; one with a status of its own (a 400 with its form redrawn, a 404) is not cached. A redirect is a
  * 303 that no cache keeps.
  */
-function sendResult(kit: PageKit, request: FastifyRequest, reply: FastifyReply, page: PageReply): Promise<string> | FastifyReply {
+export function sendResult(kit: PageKit, request: FastifyRequest, reply: FastifyReply, page: PageReply): Promise<string> | FastifyReply {
   for (const [name, value] of Object.entries(page.headers ?? {})) reply.header(name, value);
   if ('redirect' in page) return reply.header('cache-control', 'no-store').redirect(page.redirect, 303);
   if (page.status) reply.code(page.status).header('cache-control', 'no-store');
@@ -105,10 +124,11 @@ export async function sendPage(
   try {
     page = await build();
   } catch (error) {
-    const problem = pageProblem(error);
+    const locale = kit.locale(request);
+    const problem = wordedProblem(error, request, locale);
     if (!problem) throw error;
     for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
-    page = errorPage(kit, kit.locale(request), problem);
+    page = errorPage(kit, locale, problem);
   }
   return sendResult(kit, request, reply, page);
 }
@@ -123,7 +143,7 @@ export type DrawProblem = (problem: PageProblem, request: FastifyRequest) => Pag
  */
 export function pageErrors(app: ServiceApp, kit: PageKit, draw?: DrawProblem): void {
   app.setErrorHandler(async (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
-    const problem = pageProblem(error);
+    const problem = wordedProblem(error, request, kit.locale(request));
     if (!problem) throw error;
     for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
     const drawn = draw ? await draw(problem, request) : errorPage(kit, kit.locale(request), problem);

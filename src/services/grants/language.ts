@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { choiceParam } from '../../core/http/params.ts';
 import { negotiateLanguage } from '../../core/i18n/language.ts';
 import type { Language } from '../../core/i18n/language.ts';
+import { naicsSectorInFrench } from './source/index.ts';
 
 /** The languages C serves; the first is the default. */
 export const GRANTS_LANGUAGES: readonly Language[] = ['en', 'fr'];
@@ -63,4 +64,18 @@ export function inLanguage<R extends Record<EnglishField | FrenchField, string>>
     delete served[fr];
   }
   return served as Omit<R, FrenchField>;
+}
+
+/**
+ * The NAICS sector in `language`: the name of NAICS Canada's French edition (SCIAN Canada, source/naics.ts) under
+ * `naics_sector_en` with `fr`, as `lang` serves every other text; beside it as `naics_sector_fr` with `both` ("" where
+ * the sector is unknown).
+ */
+export function sectorInLanguage<R extends { naics_sector_en: string }>(
+  record: R,
+  language: GrantsLanguage,
+): R & { naics_sector_fr?: string } {
+  if (language === 'en') return record;
+  const french = record.naics_sector_en === '' ? '' : naicsSectorInFrench(record.naics_sector_en);
+  return language === 'fr' ? { ...record, naics_sector_en: french } : { ...record, naics_sector_fr: french };
 }

@@ -7,7 +7,7 @@ import type { StoredAggregate } from '../../core/db/datasets.ts';
 import type { AggregateName, GrantsAggregates, StoredCalculator } from './aggregates.ts';
 import type { FrenchTexts } from './calculator/index.ts';
 import { calculatorIds } from './import/tracker.ts';
-import { inLanguage } from './language.ts';
+import { inLanguage, sectorInLanguage } from './language.ts';
 import type { GrantsLanguage } from './language.ts';
 import { GrantRecord } from './schemas/grant.ts';
 import type { Grant } from './schemas/grant.ts';
@@ -79,7 +79,7 @@ type GrantSelection = Awaited<ReturnType<ReturnType<typeof selectGrants>['execut
 /** A stored agreement as served in `language`: the value in dollars, flags as booleans (SQLite stores 0/1). */
 function toGrant(row: GrantSelection, language: GrantsLanguage): Grant {
   const { agreement_value_cents, is_major_funding, is_notable, ...plain } = row;
-  return inLanguage(
+  const served = inLanguage(
     {
       ...plain,
       agreement_value: agreement_value_cents / 100,
@@ -88,6 +88,7 @@ function toGrant(row: GrantSelection, language: GrantsLanguage): Grant {
     },
     language,
   );
+  return sectorInLanguage(served, language);
 }
 
 export interface SearchResult {

@@ -1,5 +1,6 @@
 // The shared layout's messages in English (ICU MessageFormat): header, navigation, banners, footer, error pages,
-// language switch and the charts' data tables. fr.ts has the same keys.
+// language switch, the charts' data tables, and the kernel's refusals of a parameter (core/pages/refusals.ts: an English
+// page says the API's own message; these are the same refusals in the catalogue's terms). fr.ts has the same keys.
 export const en = {
   'layout.skip': 'Skip to content',
   'layout.otherServices': 'Other services',
@@ -25,6 +26,30 @@ export const en = {
   'error.noData': 'No data yet',
   'error.cannotShow': 'Cannot show this page',
   'error.tooMany': 'Too many requests',
+  'refusal.required': '{name} is required',
+  'refusal.type':
+    '{name} must be {type, select, integer {an integer} number {a number} boolean {true or false} string {text} array {a list} object {an object} other {of type {type}}}',
+  'refusal.minimum': '{name} must be at least {limit}',
+  'refusal.maximum': '{name} must be at most {limit}',
+  'refusal.exclusiveMinimum': '{name} must be greater than {limit}',
+  'refusal.exclusiveMaximum': '{name} must be less than {limit}',
+  'refusal.minLength': '{name} must be at least {limit} characters long',
+  'refusal.maxLength': '{name} must be at most {limit} characters long',
+  'refusal.multipleOf': '{name} must be a multiple of {limit}',
+  'refusal.oneOf': '{name} must be one of: {values}{descending, select, yes { (a leading - means descending)} other {}}',
+  'refusal.const': '{name} must be {value}',
+  'refusal.boolean': '{name} must be true, false, 1 or 0',
+  'refusal.date': '{name} must be a date in the form YYYY-MM-DD',
+  'refusal.realDate': '{name} must be a real date in the form YYYY-MM-DD, got “{value}”',
+  'refusal.wholeNumber': '{name} must be a {positive, select, yes {positive whole number} other {whole number}}',
+  'refusal.pattern': '{name} is not in the expected form',
+  'refusal.format': '{name} must be in the {format} format',
+  'refusal.unknownField': '{name} has an unknown field “{field}”',
+  'refusal.text':
+    '{name}: text {problem, select, surrogate {is not valid Unicode (it holds a lone UTF-16 surrogate)} other {holds a NUL character (U+0000)}}',
+  'refusal.textName':
+    'a parameter’s name {problem, select, surrogate {is not valid Unicode (it holds a lone UTF-16 surrogate)} other {holds a NUL character (U+0000)}}',
+  'refusal.invalid': '{name} has a value that is not accepted',
   'chart.dataBehind': 'Data behind “{title}”',
   'chart.dataCaption': '{title}: data',
   'chart.lower': '{name}: lower',

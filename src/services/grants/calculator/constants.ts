@@ -2,10 +2,18 @@
 // a past one unless the source is corrected), and bump the table version: precomputed aggregates record the
 // revenue table version they were built with.
 
-interface Source {
+export interface Source {
   publication: string;
   url: string;
   note?: string;
+  /**
+   * The publisher's French edition of the same publication (Government of Canada publications are bilingual), given
+   * only where its French title and address were checked against the French page itself (the comment beside each
+   * says which); without it a French page cites the English one, marked as English.
+   */
+  french?: { publication: string; url: string };
+  /** `note` in French (the calculator's own words about the figure). */
+  noteFr?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -44,10 +52,20 @@ const brackets = (rates: number[], lowers: number[]): TaxBracket[] =>
   rates.map((ratePerMille, i) => ({ lowerDollars: lowers[i], ratePerMille }));
 const fivebrackets = (lowest: number, t1: number, t2: number, t3: number, t4: number): TaxBracket[] =>
   brackets([lowest, 205, 260, 290, 330], [0, t1, t2, t3, t4]);
-const craSource = (year: number, note?: string): Source => ({
+// The French edition of CRA_RATES_PAGE: its title, « Les taux d'imposition canadiens pour les particuliers – année
+// courante et années passées », and address as the French page gives them (it sends to the federal rates of Schedule 1,
+// « annexe 1 », up to 2018 and of the Income Tax and Benefit Return, « Déclaration de revenus et de prestations », from 2019).
+const CRA_RATES_PAGE_FR =
+  'https://www.canada.ca/fr/agence-revenu/services/impot/particuliers/foire-questions-particuliers/taux-imposition-canadiens-particuliers-annee-courante-annees-passees.html';
+
+const craSource = (year: number, note?: { en: string; fr: string }): Source => ({
   publication: `Canada Revenue Agency, federal tax rates and Schedule 1 (Federal Tax) of the ${year} T1 General income tax package; BPA from line 30000 of the ${year} return`,
   url: CRA_RATES_PAGE,
-  ...(note ? { note } : {}),
+  french: {
+    publication: `Agence du revenu du Canada, « Les taux d’imposition canadiens pour les particuliers – année courante et années passées » : taux fédéraux de la trousse d’impôt ${year} (${year <= 2018 ? 'annexe 1' : 'Déclaration de revenus et de prestations'}); montant personnel de base de la ligne 30000 de la déclaration ${year}`,
+    url: CRA_RATES_PAGE_FR,
+  },
+  ...(note ? { note: note.en, noteFr: note.fr } : {}),
 });
 
 export const FEDERAL_TAX_YEARS: readonly TaxYear[] = [
@@ -61,7 +79,10 @@ export const FEDERAL_TAX_YEARS: readonly TaxYear[] = [
     year: 2016,
     brackets: fivebrackets(150, 45_282, 90_563, 140_388, 200_000),
     bpa: { maxDollars: 11_474 },
-    source: craSource(2016, 'The 33% bracket and the 20.5% second rate start in 2016.'),
+    source: craSource(2016, {
+      en: 'The 33% bracket and the 20.5% second rate start in 2016.',
+      fr: 'La tranche à 33 % et le deuxième taux de 20,5 % datent de 2016.',
+    }),
   },
   { year: 2017, brackets: fivebrackets(150, 45_916, 91_831, 142_353, 202_800), bpa: { maxDollars: 11_635 }, source: craSource(2017) },
   { year: 2018, brackets: fivebrackets(150, 46_605, 93_208, 144_489, 205_842), bpa: { maxDollars: 11_809 }, source: craSource(2018) },
@@ -70,7 +91,10 @@ export const FEDERAL_TAX_YEARS: readonly TaxYear[] = [
     year: 2020,
     brackets: fivebrackets(150, 48_535, 97_069, 150_473, 214_368),
     bpa: { maxDollars: 13_229, minDollars: 12_298 },
-    source: craSource(2020, 'First year of the enhanced BPA (Notice of Ways and Means Motion, Department of Finance, December 9, 2019).'),
+    source: craSource(2020, {
+      en: 'First year of the enhanced BPA (Notice of Ways and Means Motion, Department of Finance, December 9, 2019).',
+      fr: 'Première année du montant personnel de base bonifié (avis de motion de voies et moyens du ministère des Finances, 9 décembre 2019).',
+    }),
   },
   {
     year: 2021,
@@ -100,10 +124,10 @@ export const FEDERAL_TAX_YEARS: readonly TaxYear[] = [
     year: 2025,
     brackets: fivebrackets(145, 57_375, 114_750, 177_882, 253_414),
     bpa: { maxDollars: 16_129, minDollars: 14_538 },
-    source: craSource(
-      2025,
-      'The lowest rate fell from 15% to 14% on July 1, 2025 (Bill C-4, Making Life More Affordable for Canadians Act); the rate for the whole 2025 tax year, also used for the BPA credit, is 14.5%.',
-    ),
+    source: craSource(2025, {
+      en: 'The lowest rate fell from 15% to 14% on July 1, 2025 (Bill C-4, Making Life More Affordable for Canadians Act); the rate for the whole 2025 tax year, also used for the BPA credit, is 14.5%.',
+      fr: 'Le taux le plus bas est passé de 15 % à 14 % le 1er juillet 2025 (projet de loi C-4); le taux de l’année d’imposition 2025 entière, qui s’applique aussi au crédit pour montant personnel de base, est de 14,5 %.',
+    }),
   },
 ];
 
@@ -137,6 +161,8 @@ export const FEDERAL_REVENUES: readonly FederalRevenue[] = [
         'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2014–2015 (revenues $282.3 billion)',
       url: 'https://www.fin.gc.ca/afr-rfa/2015/report-rapport-eng.asp',
       note: 'Figure as reported from that report (rounded to $0.1 billion); the same report gives +3.9% over 2013-14.',
+      noteFr:
+        'Chiffre tel que ce rapport le donne (arrondi au dixième de milliard); le même rapport indique +3,9 % par rapport à 2013-2014.',
     },
   },
   {
@@ -157,6 +183,13 @@ export const FEDERAL_REVENUES: readonly FederalRevenue[] = [
       publication:
         'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2016–2017, Table 1 "Financial Highlights": revenues $293.5 billion',
       url: 'https://www.canada.ca/en/department-finance/services/publications/annual-financial-report/2017/report.html',
+      // The French edition: title « Rapport financier annuel du gouvernement du Canada 2016-2017 », its tableau 1
+      // « Aperçu financier » with revenues of 293,5 billion, as its French page gives them.
+      french: {
+        publication:
+          'Ministère des Finances Canada, Rapport financier annuel du gouvernement du Canada 2016-2017, tableau 1 « Aperçu financier » : revenus de 293,5 milliards de dollars',
+        url: 'https://www.canada.ca/fr/ministere-finances/services/publications/rapport-financier-annuel/2017/rapport.html',
+      },
     },
   },
   {
@@ -168,6 +201,7 @@ export const FEDERAL_REVENUES: readonly FederalRevenue[] = [
         'Public Accounts of Canada 2018, Volume II, Section 1, Table 1 "Consolidated statement of revenues and expenses": total revenues $313,606,243 thousand',
       url: 'https://www.tpsgc-pwgsc.gc.ca/recgen/cpc-pac/2018/vol2/s1/ecrc-csre-eng.html',
       note: 'The Annual Financial Report 2018–2019 restates 2017-18 revenues as $311.2 billion.',
+      noteFr: 'Le Rapport financier annuel 2018-2019 ramène les revenus de 2017-2018 à 311,2 milliards de dollars.',
     },
   },
   {
@@ -198,6 +232,13 @@ export const FEDERAL_REVENUES: readonly FederalRevenue[] = [
       publication:
         'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2021–2022, Table 1 "Financial Highlights": 2020-21 revenues $316.4 billion',
       url: 'https://www.canada.ca/en/department-finance/services/publications/annual-financial-report/2022/report.html',
+      // The French edition: title « Rapport financier annuel du gouvernement du Canada Exercice 2021-2022 », its tableau 1
+      // « Aperçu financier » with revenues of 413,3 (2021-2022) and 316,4 (2020-2021) billion, as its French page gives them.
+      french: {
+        publication:
+          'Ministère des Finances Canada, Rapport financier annuel du gouvernement du Canada Exercice 2021-2022, tableau 1 « Aperçu financier » : revenus de 2020-2021 de 316,4 milliards de dollars',
+        url: 'https://www.canada.ca/fr/ministere-finances/services/publications/rapport-financier-annuel/2022/rapport.html',
+      },
     },
   },
   {
@@ -208,6 +249,13 @@ export const FEDERAL_REVENUES: readonly FederalRevenue[] = [
       publication:
         'Department of Finance Canada, Annual Financial Report of the Government of Canada, Fiscal Year 2021–2022, Table 1 "Financial Highlights": revenues $413.3 billion',
       url: 'https://www.canada.ca/en/department-finance/services/publications/annual-financial-report/2022/report.html',
+      // The French edition: title « Rapport financier annuel du gouvernement du Canada Exercice 2021-2022 », its tableau 1
+      // « Aperçu financier » with revenues of 413,3 (2021-2022) and 316,4 (2020-2021) billion, as its French page gives them.
+      french: {
+        publication:
+          'Ministère des Finances Canada, Rapport financier annuel du gouvernement du Canada Exercice 2021-2022, tableau 1 « Aperçu financier » : revenus de 413,3 milliards de dollars',
+        url: 'https://www.canada.ca/fr/ministere-finances/services/publications/rapport-financier-annuel/2022/rapport.html',
+      },
     },
   },
   {

@@ -12,4 +12,5 @@ export type { CalculatorResponse, FrenchTexts, GrantTaxpayerShare } from './calc
 export { CalculatorAggregateBuilder, AggregateBuildError, servedGrantInput } from './aggregates.ts';
 export type { CalculatorAggregates } from './aggregates.ts';
 export { GST_RATE_PER_MILLE, LAST_REVENUE_YEAR, publishedRevenue, taxYearTable } from './constants.ts';
+export type { Source } from './constants.ts';
 export { CALCULATOR_FORMULAS_MARKDOWN } from './formulas.ts';

@@ -19,7 +19,7 @@ import {
   publishedRevenue,
   taxYearTable,
 } from '../calculator/index.ts';
-import type { CalculatorAggregates, CalculatorResponse, FrenchTexts } from '../calculator/index.ts';
+import type { CalculatorAggregates, CalculatorResponse, FrenchTexts, Source } from '../calculator/index.ts';
 import { readCalculator } from '../repository.ts';
 import type { CalculatorData } from '../repository.ts';
 import { fiscalYearLabel } from '../source/index.ts';
@@ -288,6 +288,21 @@ function shareTables(answer: CalculatorResponse, w: Words): SafeHtml {
     ${top}`;
 }
 
+/**
+ * A source in the page's language: on a French page its French edition where the constants give one (its title and
+ * address checked against the publisher's French page), else the English one marked as English for screen readers.
+ */
+function citation(source: Source, w: Words): SafeHtml {
+  if (w.loc.language === 'en') return externalLink(source.url, source.publication);
+  if (source.french) return externalLink(source.french.url, source.french.publication);
+  return html`<span lang="en">${externalLink(source.url, source.publication)}</span>`;
+}
+
+/** The calculator's note about a source's figure, in the page's language. */
+function noteOf(source: Source, w: Words): string | undefined {
+  return w.loc.language === 'fr' && source.noteFr ? source.noteFr : source.note;
+}
+
 /** The federal income tax brackets of the tax year, or nothing where the calculator has none. */
 function bracketsTable(tax: ReturnType<typeof taxYearTable>, w: Words): SafeHtml | string {
   const { t, loc } = w;
@@ -304,7 +319,7 @@ function bracketsTable(tax: ReturnType<typeof taxYearTable>, w: Words): SafeHtml
       ${t('calc.bpa', { amount: dollars(tax.bpa.maxDollars, w) })}${
         tax.bpa.minDollars !== undefined ? t('calc.bpaReduced', { amount: dollars(tax.bpa.minDollars, w) }) : ''
       }.
-      ${t('calc.source')} ${externalLink(tax.source.url, tax.source.publication)}.${tax.source.note ? html` ${tax.source.note}` : ''}
+      ${t('calc.source')} ${citation(tax.source, w)}.${noteOf(tax.source, w) ? html` ${noteOf(tax.source, w)}` : ''}
     </p>`;
 }
 
@@ -326,7 +341,7 @@ function constantsSection(answer: CalculatorResponse, w: Words): SafeHtml {
           y.fiscal_year,
           dollars(y.federal_revenue, w),
           r
-            ? html`${externalLink(r.source.url, r.source.publication)}${r.source.note ? html` <span class="muted">${r.source.note}</span>` : ''}`
+            ? html`${citation(r.source, w)}${noteOf(r.source, w) ? html` <span class="muted">${noteOf(r.source, w)}</span>` : ''}`
             : t('calc.noFigure'),
         ];
       },

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { SPEC, grantsHttp, sumCents } from '../../../../test/support/grants/http.ts';
 import type { Row } from '../../../../test/support/grants/http.ts';
-import { figures, plotted, tableRows, textOf } from '../../../../test/support/pages.ts';
+import { decode, figures, plotted, tableRows, textOf } from '../../../../test/support/pages.ts';
+import { FEDERAL_REVENUES, FEDERAL_TAX_YEARS } from '../calculator/constants.ts';
 import { grantsService } from '../service.ts';
 import { naicsSectorInFrench } from '../source/index.ts';
 import { AGREEMENTS_PER_PAGE } from './recipients.ts';
@@ -252,6 +253,45 @@ describeEachDatabase(
         assert.equal(bad.status, 400, payload);
         assert.match(textOf(bad.body), message, payload);
       }
+    });
+
+    it('the French calculator cites the French edition of a source where the constants give one, else the English one marked lang="en"', async () => {
+      const inLanguage = async (language: 'en' | 'fr') =>
+        (
+          await h.app.inject({
+            method: 'POST',
+            url: `/calculator?lang=${language}`,
+            payload: 'annual_income=75000&taxpayer_since_year=2014',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          })
+        ).body;
+      const [en, fr] = [await inLanguage('en'), await inLanguage('fr')];
+      const links = (body: string) => [...body.matchAll(/(<span lang="en">)?<a href="([^"]+)">([^<]*)<\/a>/g)];
+      const cited = new Set<string>();
+      for (const year of [...FEDERAL_REVENUES.map((r) => r.source), ...FEDERAL_TAX_YEARS.map((t) => t.source)]) {
+        const english = links(en).find((m) => m[2] === year.url && decode(m[3]) === year.publication);
+        if (!english) continue; // a year the answer does not reach
+        cited.add(year.url);
+        assert.equal(english[1], undefined, year.url);
+        const [url, title] = year.french ? [year.french.url, year.french.publication] : [year.url, year.publication];
+        const french = links(fr).find((m) => m[2] === url && decode(m[3]) === title);
+        assert.ok(french, `${url}: “${title}” on the French page`);
+        // French: as it is; English on the French page: marked, so that a screen reader reads it in English
+        assert.equal(french[1], year.french ? undefined : '<span lang="en">', url);
+      }
+      // sources of both kinds are on the page: French editions (CRA, Finance Canada) and English ones
+      assert.ok(
+        [...cited].some((url) => url.includes('annual-financial-report/2022')),
+        [...cited].join(' '),
+      );
+      assert.ok(
+        [...cited].some((url) => url.includes('fin.gc.ca')),
+        [...cited].join(' '),
+      );
+      assert.ok(fr.includes('https://www.canada.ca/fr/agence-revenu/'));
+      assert.ok(!en.includes('lang="en"><a'));
+      const note = FEDERAL_REVENUES[0].source;
+      assert.ok(textOf(fr).includes(note.noteFr!) && !textOf(fr).includes(note.note!));
     });
 
     it('a French page shows an agreement’s French title, recipient and department, and the English ones where the source has none', async () => {

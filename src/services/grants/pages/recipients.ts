@@ -242,7 +242,8 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
     },
     explain(refusal, locale) {
       const w = wordsOf(locale);
-      if (refusal.name === 'name') return w.t(refusal.keyword === 'required' ? 'recipient.nameRequired' : 'recipient.nameTooLong');
+      if (refusal.name === 'name' && refusal.keyword === 'required') return w.t('recipient.nameRequired');
+      if (refusal.name === 'name' && refusal.keyword === 'maxLength') return w.t('recipient.nameTooLong');
       return pageRefusal(refusal, w);
     },
   });

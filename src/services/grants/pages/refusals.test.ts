@@ -11,6 +11,7 @@ import type { Row } from '../../../../test/support/grants/http.ts';
 import { figures, tableRows, textOf } from '../../../../test/support/pages.ts';
 import { grantsMessages } from '../messages/index.ts';
 import type { GrantsKey } from '../messages/index.ts';
+import { SORT_FIELDS } from '../search/query.ts';
 import { grantsService } from '../service.ts';
 
 /** A message as a page's text shows it (white space folded; a message is text, not HTML). */
@@ -63,13 +64,25 @@ describeEachDatabase(
     });
 
     it('a value the kernel will not read as a number is the error page too, in the request’s language', async () => {
+      const api = await h.get(`${SPEC}/search/?offset=0x10`);
+      assert.equal(api.status, 400);
+      assert.equal(api.body.error, 'offset must be an integer');
       for (const language of ['en', 'fr'] as const) {
         const res = await page(`/recipient?name=x&page=0x10&lang=${language}`);
         assert.equal(res.status, 400);
         assert.match(res.body, new RegExp(`<html lang="${language}">`));
         assert.equal(heading(res.body), textOf(layoutMessages.format(language, 'error.cannotShow')));
-        assert.match(res.text, /page must be an integer/);
+        // English: the API's words; French: the same refusal said by the kernel's catalogue
+        const said =
+          language === 'en' ? 'page must be an integer' : layoutMessages.format('fr', 'refusal.type', { name: 'page', type: 'integer' });
+        assert.ok(res.text.includes(said), `${language}: “${said}” in “${res.text.slice(0, 400)}”`);
       }
+      // the search form is redrawn around it, in French
+      const search = await page('/?search=eau&page=1.5&lang=fr');
+      assert.equal(search.status, 400);
+      assert.equal(heading(search.body), says('fr', 'search.heading'));
+      assert.ok(search.text.includes(layoutMessages.format('fr', 'refusal.type', { name: 'page', type: 'integer' })));
+      assert.match(search.body, /<input type="search" name="search" value="eau"/);
     });
 
     it('a bad search parameter redraws the search form in the request’s language, as the client wrote it', async () => {
@@ -80,12 +93,31 @@ describeEachDatabase(
       assert.ok(french.text.includes(says('fr', 'error.perPage', { sizes: '25, 50, 100', value: '7' })));
       assert.match(french.body, /<input type="search" name="search" value="&lt;b&gt;eau"/);
       assert.match(french.body, /<option value="ON" selected>/);
-      // a parameter the API also takes: the API's message
-      const api = await h.get(`${SPEC}/search/?fiscal_year=19`);
-      const refused = await page('/?fiscal_year=19&lang=fr');
-      assert.equal(refused.status, 400);
-      assert.ok(refused.text.includes(api.body.error), api.body.error);
-      assert.equal(heading(refused.body), says('fr', 'search.heading'));
+      // a parameter the API also takes: the API's message on the English page, the same refusal in French on the French one
+      for (const [query, key, values] of [
+        ['fiscal_year=19', 'error.fiscalYear', { name: 'fiscal_year', value: '19' }],
+        ['province=XX', 'error.province', { codes: 'AB, BC, MB, NB, NL, NS, NT, NU, ON, PE, QC, SK, YT', value: 'XX' }],
+        ['min_value=5&max_value=1', 'error.minAboveMax', {}],
+      ] as const) {
+        const api = await h.get(`${SPEC}/search/?${query}`);
+        assert.equal(api.status, 400, query);
+        const english = await page(`/?${query}`);
+        assert.equal(english.status, 400, query);
+        assert.ok(english.text.includes(api.body.error), `${query}: ${api.body.error}`);
+        const refused = await page(`/?${query}&lang=fr`);
+        assert.equal(refused.status, 400, query);
+        assert.ok(!refused.text.includes(api.body.error), query);
+        assert.ok(refused.text.includes(says('fr', key, values)), `${query}: ${says('fr', key, values)}`);
+        assert.equal(heading(refused.body), says('fr', 'search.heading'));
+      }
+      // what the schema refuses, said by the kernel in French (the API's words in English)
+      const notBoolean = await page('/?is_major=maybe&lang=fr');
+      assert.equal(notBoolean.status, 400);
+      assert.ok(notBoolean.text.includes(layoutMessages.format('fr', 'refusal.boolean', { name: 'is_major' })));
+      assert.match((await page('/?is_major=maybe')).text, /is_major must be true, false, 1 or 0/);
+      const sort = await page('/?sort=nope&lang=fr');
+      const values = { name: 'sort', values: SORT_FIELDS.join(', '), descending: 'yes' };
+      assert.ok(sort.text.includes(layoutMessages.format('fr', 'refusal.oneOf', values).replace(/\s+/g, ' ')), sort.text.slice(0, 600));
     });
 
     it('a posted form the calculator cannot use redraws the form with status 400, in the request’s language', async () => {

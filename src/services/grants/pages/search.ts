@@ -1,7 +1,8 @@
 // `/`: the grant search with every filter and sort of GET /api/search/, paging, and the total. The form is read
 // with the API's schema (its filters, with the page's paging in place of limit and offset) and answered by the
 // function that answers the API (search/grants-search.ts, on the index of C's state): a parameter the API refuses
-// gets the API's message, shown above the form with status 400.
+// gets the API's message, shown above the form with status 400 (a French page says it in French: C's words for the
+// filters the request refuses, the kernel's for what the schema refuses).
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { Kysely } from 'kysely';
@@ -9,6 +10,7 @@ import { choiceParam, pageParam } from '../../../core/http/params.ts';
 import { html } from '../../../core/pages/index.ts';
 import type { HtmlValue, PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
+import type { ParameterRefusal } from '../../../core/pages/page.ts';
 import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { readAggregate } from '../repository.ts';
@@ -120,11 +122,35 @@ export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Pag
     explain(refusal, locale) {
       const w = wordsOf(locale);
       if (refusal.name === 'per_page') return w.t('error.perPage', { sizes: PAGE_SIZES.join(', '), value: refusal.value ?? '' });
-      return pageRefusal(refusal, w);
+      return pageRefusal(refusal, w) ?? searchRefusal(refusal, w);
     },
     refused: async (problem, { form, locale }) =>
       frame(formOf(form), await fiscalYears(db), errorNote(problem.message, locale), wordsOf(locale)),
   });
+}
+
+/**
+ * A filter the search request refused (search/request.ts: what the schema cannot judge), in the words of a French page;
+ * an English page keeps the API's message, the same its JSON error carries.
+ */
+function searchRefusal(refusal: ParameterRefusal, w: Words): string | undefined {
+  if (w.loc.language === 'en') return undefined;
+  const value = String(refusal.params.value ?? '');
+  switch (refusal.keyword) {
+    case 'province':
+      return w.t('error.province', { codes: PROVINCE_CODES.join(', '), value });
+    case 'fiscalYear':
+      return w.t('error.fiscalYear', { name: refusal.name, value });
+    case 'recipientType':
+      return w.t('error.recipientType', { codes: Object.keys(RECIPIENT_TYPES).join(', '), value });
+    case 'dollars':
+      return w.t('error.dollars', { name: refusal.name });
+    case 'sort':
+      return w.t('error.sort', { fields: SORT_FIELDS.join(', '), value });
+    case 'minAboveMax':
+      return w.t('error.minAboveMax');
+  }
+  return undefined;
 }
 
 function searchForm(form: Form, years: string[], w: Words): SafeHtml {

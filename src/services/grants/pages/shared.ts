@@ -52,13 +52,12 @@ export function grantsHeader(language: Language): { serviceTitle: string; sectio
 }
 
 /**
- * C's words, in the page's language, for a `page` the schema refused (pageParam: a whole number from 1 to `max`; one
- * that is not a whole number at all is refused before, with the kernel's message); undefined for another parameter.
+ * C's words, in the page's language, for a `page` out of its range (pageParam: a whole number from 1 to `max`);
+ * undefined for another refusal (one that is not a whole number at all is the kernel's: core/pages/refusals.ts).
  */
 export function pageRefusal(refusal: ParameterRefusal, w: Words, max = MAX_PAGE): string | undefined {
-  if (refusal.name !== 'page') return undefined;
-  const page = Number(refusal.value);
-  return Number.isInteger(page) ? w.t('error.pageRange', { max, page }) : w.t('error.pageNumber', { value: refusal.value ?? '' });
+  if (refusal.name !== 'page' || (refusal.keyword !== 'minimum' && refusal.keyword !== 'maximum')) return undefined;
+  return w.t('error.pageRange', { max, page: Number(refusal.value) });
 }
 
 /** A province or territory by its code, in the page's language ('' is not given or outside Canada). */

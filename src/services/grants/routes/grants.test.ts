@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { OLD, SPEC, grantsHttp } from '../../../../test/support/grants/http.ts';
 import { grantsService } from '../service.ts';
+import { NAICS_SECTORS } from '../source/naics.ts';
+import { naicsSectorInFrench } from '../source/index.ts';
 
 describeEachDatabase(
   'grants lookup route',
@@ -38,6 +40,33 @@ describeEachDatabase(
         assert.equal(bad.status, 400);
         assert.match(bad.body.error, /^lang /);
         assert.equal((await get(`${SPEC}/search/?lang=english`)).status, 400);
+      });
+
+      it('serves the NAICS sector under its SCIAN Canada French name with lang=fr, beside the English one with lang=both', async () => {
+        const rows = h.rows.filter((r) => r.naics_sector_en !== '').slice(0, 5);
+        assert.ok(rows.length > 0, 'generated agreements with a NAICS sector');
+        for (const row of rows) {
+          const sector = NAICS_SECTORS.find((s) => s.name === row.naics_sector_en)!;
+          assert.ok(sector, row.naics_sector_en);
+          const en = (await get(`${SPEC}/grants/${row.id}/`)).body;
+          assert.equal(en.naics_sector_en, sector.name);
+          assert.equal('naics_sector_fr' in en, false);
+          const french = naicsSectorInFrench(sector.name);
+          assert.notEqual(french, sector.name, sector.name);
+          const fr = (await get(`${SPEC}/grants/${row.id}/?lang=fr`)).body;
+          assert.equal(fr.naics_sector_en, french);
+          assert.equal('naics_sector_fr' in fr, false);
+          assert.equal((await get(`${SPEC}/grants/${row.id}/`, { 'accept-language': 'fr' })).body.naics_sector_en, french);
+          const both = (await get(`${SPEC}/grants/${row.id}/?lang=both`)).body;
+          assert.equal(both.naics_sector_en, sector.name);
+          assert.equal(both.naics_sector_fr, french);
+        }
+        // search results are the same records
+        const search = (await get(`${SPEC}/search/?lang=both&limit=1000`)).body;
+        for (const r of search.results as Array<{ naics_sector_en: string; naics_sector_fr: string }>)
+          assert.equal(r.naics_sector_fr, r.naics_sector_en === '' ? '' : naicsSectorInFrench(r.naics_sector_en));
+        const unknown = h.rows.find((r) => r.naics_sector_en === '');
+        if (unknown) assert.equal((await get(`${SPEC}/grants/${unknown.id}/?lang=both`)).body.naics_sector_fr, '');
       });
 
       it('finds French texts with or without their accents', async () => {

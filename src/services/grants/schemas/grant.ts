@@ -35,7 +35,13 @@ export const GrantRecord = Type.Object({
   program_name_en: Type.String(),
   program_purpose_en: Type.String(),
   naics_identifier: Type.String(),
-  naics_sector_en: Type.String({ description: 'NAICS Canada sector of the two-digit code; "" when unknown.' }),
+  naics_sector_en: Type.String({
+    description:
+      'NAICS Canada sector of the two-digit code; "" when unknown. With lang=fr: its name in NAICS Canada’s French edition (SCIAN Canada).',
+  }),
+  naics_sector_fr: Type.Optional(
+    Type.String({ description: 'With lang=both: the sector’s name in NAICS Canada’s French edition (SCIAN Canada; "" when unknown).' }),
+  ),
   expected_results_en: Type.String(),
   fiscal_year: Type.String({ description: 'YYYY-YY, from the reference number pattern DDD-YYYY-YYYY-Qn, else from the start date.' }),
   is_major_funding: Type.Boolean({ description: 'agreement_value over $1,000,000.' }),

@@ -3,7 +3,7 @@
 // (schemas/search.ts) and the kernel's messages, so that a bad value gets the same message on the page as from
 // the API.
 import type { Static } from 'typebox';
-import { badRequest } from '../../../core/http/errors.ts';
+import { ParameterError } from '../../../core/http/errors.ts';
 import { clampLimit, cleanText, parseBoolean } from '../../../core/http/params.ts';
 import { MAX_LIMIT } from '../schemas/search.ts';
 import type { SearchQuery } from '../schemas/search.ts';
@@ -32,7 +32,15 @@ function parseProvince(value: string | undefined): string | undefined {
   const text = cleanText(value);
   if (text === undefined) return undefined;
   const code = normaliseProvince(text);
-  if (!code) throw badRequest(`province must be a province or territory code (${PROVINCE_CODES.join(', ')}), got "${text}"`);
+  if (!code)
+    throw new ParameterError(
+      `province must be a province or territory code (${PROVINCE_CODES.join(', ')}), got "${text}"`,
+      'province',
+      'province',
+      {
+        value: text,
+      },
+    );
   return code;
 }
 
@@ -40,7 +48,10 @@ function parseFiscalYear(value: string | undefined, name: string): string | unde
   const text = cleanText(value);
   if (text === undefined) return undefined;
   const start = /^\d{4}$/.test(text) ? Number(text) : parseFiscalYearLabel(text);
-  if (start === null) throw badRequest(`${name} must be a fiscal year in the form YYYY-YY (e.g. 2018-19), got "${text}"`);
+  if (start === null)
+    throw new ParameterError(`${name} must be a fiscal year in the form YYYY-YY (e.g. 2018-19), got "${text}"`, name, 'fiscalYear', {
+      value: text,
+    });
   return fiscalYearLabel(start);
 }
 
@@ -49,7 +60,14 @@ function parseRecipientType(value: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const code = text.toUpperCase();
   if (!(code in RECIPIENT_TYPES))
-    throw badRequest(`recipient_type must be one of ${Object.keys(RECIPIENT_TYPES).join(', ')}, got "${text}"`);
+    throw new ParameterError(
+      `recipient_type must be one of ${Object.keys(RECIPIENT_TYPES).join(', ')}, got "${text}"`,
+      'recipient_type',
+      'recipientType',
+      {
+        value: text,
+      },
+    );
   return code;
 }
 
@@ -60,7 +78,7 @@ function boundCents(value: number | undefined, name: string, bound: 'min' | 'max
   try {
     cents = dollarsToCents(value);
   } catch {
-    throw badRequest(`${name} is out of range`);
+    throw new ParameterError(`${name} is out of range`, name, 'dollars');
   }
   if (bound === 'min' && cents / 100 < value) cents++;
   if (bound === 'max' && cents / 100 > value) cents--;
@@ -72,7 +90,12 @@ export function searchRequest(q: SearchParameters, language: SearchFilters['lang
   const sortText = cleanText(q.sort) ?? DEFAULT_SORT;
   const order = parseSort(sortText);
   if (!order)
-    throw badRequest(`sort must be one of ${SORT_FIELDS.join(', ')}, each optionally prefixed with - for descending; got "${sortText}"`);
+    throw new ParameterError(
+      `sort must be one of ${SORT_FIELDS.join(', ')}, each optionally prefixed with - for descending; got "${sortText}"`,
+      'sort',
+      'sort',
+      { value: sortText },
+    );
   const filters: SearchFilters = {
     text: cleanText(q.search !== undefined ? q.search : q.q),
     language,
@@ -85,7 +108,7 @@ export function searchRequest(q: SearchParameters, language: SearchFilters['lang
     isNotable: parseBoolean(q.is_notable),
   };
   if (q.min_value !== undefined && q.max_value !== undefined && q.min_value > q.max_value) {
-    throw badRequest('min_value must not be greater than max_value');
+    throw new ParameterError('min_value must not be greater than max_value', 'min_value', 'minAboveMax');
   }
   return { filters, order, page: { limit: clampLimit(q.limit, MAX_LIMIT), offset: q.offset } };
 }
