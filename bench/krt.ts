@@ -54,7 +54,8 @@ import {
   type Reliability,
 } from '../src/services/krt/rrid/index.ts';
 import { corpusFiles, corpusDir } from '../test/support/krt/corpus.ts';
-import { CV_FOLDS, crossValidateTables } from './_krt-cv.ts';
+import { crossValidateTables } from './_krt-cv.ts';
+import { CV_FOLDS } from '../src/services/krt/extract/learned/inclusion-training.ts';
 import { openDatabase } from '../src/core/db/database.ts';
 import { migrateToLatest } from '../src/core/db/migrations.ts';
 import { krtService } from '../src/services/krt/service.ts';
