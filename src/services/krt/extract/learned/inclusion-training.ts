@@ -18,11 +18,11 @@ import { LearnedExtractor, LEARNED_EXTRACTOR_MODEL, trainExtractor, type Extract
 import { articleText } from './sentences.ts';
 
 export const CV_FOLDS = 5;
-export const CV_SEED = 30;
+const CV_SEED = 30;
 const HELD_OUT_RULE = 'SHA-256 of the lower-cased DOI starts with 0, 1 or 2';
 
 /** The held-out rule: SHA-256 of the lower-cased DOI starts with 0, 1 or 2. */
-export function isHeldOut(doi: string): boolean {
+function isHeldOut(doi: string): boolean {
   return '012'.includes(createHash('sha256').update(doi.toLowerCase()).digest('hex')[0]);
 }
 
