@@ -20,7 +20,7 @@ import type { ImportGuard, ImportReport } from '../../core/import.ts';
 import { createProgress } from '../../core/progress.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { doiOfStorePath, normalizeDoi } from './jats/index.ts';
-import { extractMany, LEARNED_EXTRACTOR_MODEL, TABLE_EXTRACTOR_MODEL, TEXT_EXTRACTOR_MODEL } from './extract/index.ts';
+import { extractMany, LEARNED_EXTRACTOR_MODEL, splitTable, TABLE_EXTRACTOR_MODEL, TEXT_EXTRACTOR_MODEL } from './extract/index.ts';
 import type { FileExtraction, KrtRow, ManyResult } from './extract/index.ts';
 import { shippedInclusion } from './extract/learned/shipped.ts';
 import { contentHashOf, sessionIdOf } from './session-id.ts';
@@ -520,7 +520,8 @@ async function storeTargetExtraction(
       model: x.model,
       status: 'completed',
       error: null,
-      total_resources: x.rows.length,
+      // The key resources table's rows, as the session's summary counts them (further mentions apart).
+      total_resources: splitTable(x.rows, x.evidence).rows.length,
       processing_time: round(x.processingTime),
       change: session.change,
     },

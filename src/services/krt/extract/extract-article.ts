@@ -44,7 +44,7 @@ export interface PaperExtraction {
   rows: KrtRow[];
   /**
    * For rows from text: the sentence each came from, its calibrated confidence and whether it is in the key resources
-   * table or a further mention (same order as rows; tableRows splits them).
+   * table or a further mention (same order as rows; splitTable splits them).
    */
   evidence: RowEvidence[] | null;
   /** Author tables found (also in `text` mode, where they are skipped). */
