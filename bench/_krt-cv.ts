@@ -825,7 +825,10 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOu
   const lines = [
     `row inclusion (extract/learned/inclusion.ts), fitted out of fold; thresholds chosen on the training folds: ${thresholds.join(', ')}`,
     ...describeAt('every extracted row (the key resources table and its further mentions)', every),
-    ...describeAt(`the key resources table served (the rows the model keeps; ${count(every) - count(table)} further mentions apart)`, table),
+    ...describeAt(
+      `the key resources table served (the rows the model keeps; ${count(every) - count(table)} further mentions apart)`,
+      table,
+    ),
     '  precision–recall of the served rows by threshold (macro over papers, every author table):',
   ];
   for (const t of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
