@@ -24,25 +24,31 @@
 // - row inclusion: the same rows and identifiers on the rows the inclusion model (extract/learned/inclusion.ts)
 //   keeps, fitted on the other groups' papers, and its precision–recall curve (rowInclusionLines).
 
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { parseJats } from '../src/services/krt/jats/article.ts';
 import { parseXml, textOf } from '../src/services/krt/jats/tree.ts';
-import { extractAuthorTables } from '../src/services/krt/extract/author-table.ts';
 import {
   formatEstimate,
   macroEstimate,
-  paperFolds,
   pooledEstimate,
   scorePaper,
   matchRows,
   type Counts,
+  type Estimate,
 } from '../src/services/krt/extract/evaluation.ts';
+import { Random } from '../src/core/random.ts';
 import { parseIdentifierText } from '../src/services/krt/extract/identifier.ts';
 import type { KrtRow } from '../src/services/krt/extract/krt-row.ts';
-import { baseMentions } from '../src/services/krt/extract/learned/candidates.ts';
-import { LearnedExtractor, trainExtractor, type ExtractorModel, type TrainingPaper } from '../src/services/krt/extract/learned/model.ts';
-import { articleText } from '../src/services/krt/extract/learned/sentences.ts';
+import {
+  authorTablePaper,
+  CV_FOLDS,
+  foldExtractor,
+  readRowsCache,
+  trainFoldExtractor,
+  tuningFolds,
+  writeRowsCache,
+  type AuthorTablePaper,
+  type RowsCache,
+} from '../src/services/krt/extract/learned/inclusion-training.ts';
 import type { ManyResult } from '../src/services/krt/extract/index.ts';
 import {
   RridKnowledgeBase,
@@ -74,21 +80,7 @@ import {
   type FillThresholds,
 } from '../src/services/krt/rrid/fill-model.ts';
 
-export const CV_FOLDS = 5;
-export const CV_SEED = 30;
-
-/** The held-out rule: SHA-256 of the lower-cased DOI starts with 0, 1 or 2. */
-export function isHeldOut(doi: string): boolean {
-  return '012'.includes(createHash('sha256').update(doi.toLowerCase()).digest('hex')[0]);
-}
-
-interface CvPaper {
-  doi: string;
-  gold: KrtRow[];
-  /** Whether the authors' table is a STAR or eLife key resources table (else only single-kind resource tables). */
-  krtLayout: boolean;
-  training: TrainingPaper;
-}
+type CvPaper = AuthorTablePaper;
 
 /** Identifier as compared: upper case, no "RRID:" label, letters and digits only. */
 export function identifierComparisonKey(value: string): string {
@@ -130,38 +122,6 @@ export interface CvOptions {
   rowsCache?: string;
   /** A JSON file the fill proposals and name-only queries are written to, for a closer look. */
   dump?: string;
-}
-
-type Extracted = { row: KrtRow; confidence: number; features: readonly string[] }[];
-/** Text-built tables by run and paper, kept between runs of the bench. */
-type RowsCache = { file?: string; runs: Map<number, Map<string, Extracted>>; fresh: boolean };
-
-function readRowsCache(file: string | undefined): RowsCache {
-  if (!file || !fs.existsSync(file)) return { file, runs: new Map(), fresh: true };
-  const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as [number, [string, Extracted][]][];
-  return { file, runs: new Map(stored.map(([k, papers]) => [k, new Map(papers)])), fresh: false };
-}
-
-function writeRowsCache(cache: RowsCache): void {
-  if (!cache.file || !cache.fresh) return;
-  fs.writeFileSync(cache.file, JSON.stringify([...cache.runs].map(([k, papers]) => [k, [...papers]])));
-}
-
-/** The fold's extractor (trained when the cache does not hold the fold's tables). */
-function foldExtractor(cache: RowsCache, run: number, train: () => ExtractorModel) {
-  let extractor: LearnedExtractor | null = null;
-  if (!cache.runs.has(run)) cache.runs.set(run, new Map());
-  const held = cache.runs.get(run)!;
-  return (p: CvPaper): Extracted => {
-    const known = held.get(p.doi);
-    if (known) return known;
-    extractor ??= new LearnedExtractor(train());
-    const extracted = extractor
-      .extract(p.training.text, p.training.base)
-      .map((r) => ({ row: r.row, confidence: r.confidence, features: r.features }));
-    held.set(p.doi, extracted);
-    return extracted;
-  };
 }
 
 /**
@@ -343,11 +303,16 @@ function linkedIdentifiers(kb: RridKnowledgeBase, proposal: FillProposal): strin
   return [...out];
 }
 
-export function crossValidateTables(files: readonly string[], extracted: readonly ManyResult[], options: CvOptions): CvResult {
-  const log = options.log ?? (() => {});
-  // Every paper's contribution to the knowledge base, and its text tokens (for the ceiling), as the importer reads it.
+/** Every paper's contribution to the knowledge base and its text tokens (for the ceiling), as the importer reads it. */
+interface Corpus {
+  papers: CvPaper[];
+  contributions: Map<string, { rows: KrtRow[]; provider: string; attested: string[] }>;
+  tokensOf: Map<string, string[]>;
+}
+
+function readCorpus(files: readonly string[], extracted: readonly ManyResult[]): Corpus {
   const papers: CvPaper[] = [];
-  const contributions = new Map<string, { rows: KrtRow[]; provider: string; attested: string[] }>();
+  const contributions: Corpus['contributions'] = new Map();
   const tokensOf = new Map<string, string[]>();
   files.forEach((file, i) => {
     const r = extracted[i];
@@ -358,34 +323,14 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
     if (r.extraction.rows.length)
       contributions.set(doi, { rows: r.extraction.rows, provider: r.extraction.provider, attested: rridsWrittenIn(full) });
     tokensOf.set(doi, full.split(/[\s,;()[\]]+/));
-    if (!xml.includes('<table-wrap')) return;
-    const { root } = parseJats(xml, file);
-    const authored = extractAuthorTables(root);
-    if (!authored || authored.rows.length === 0) return;
-    const text = articleText(root, new Set(authored.parts.map((p) => p.table.element)));
-    papers.push({
-      doi,
-      gold: authored.rows,
-      krtLayout: authored.parts.some((p) => p.layout !== 'resource'),
-      training: { doi, text, gold: authored.parts.filter((p) => p.layout !== 'resource').flatMap((p) => p.rows), base: baseMentions(text) },
-    });
+    const paper = authorTablePaper(xml, file, doi);
+    if (paper) papers.push(paper);
   });
-  const heldOut = new Set(papers.filter((p) => isHeldOut(p.doi)).map((p) => p.doi));
-  const tuning = papers.filter((p) => !heldOut.has(p.doi));
-  const fold = paperFolds(
-    tuning.map((p) => p.doi),
-    CV_FOLDS,
-    CV_SEED,
-  );
-  const groups: CvPaper[][] = options.heldOut
-    ? [papers.filter((p) => heldOut.has(p.doi))]
-    : Array.from({ length: CV_FOLDS }, (_, k) => tuning.filter((p) => fold.get(p.doi) === k));
-  log(
-    `${papers.length} papers with an author table (${papers.filter((p) => p.krtLayout).length} STAR/eLife); held out: ${heldOut.size}; ` +
-      (options.heldOut ? 'scoring the held-out papers' : `${tuning.length} in ${CV_FOLDS} folds`),
-  );
+  return { papers, contributions, tokensOf };
+}
 
-  // Which test identifiers each paper writes as a text token (for the ceiling).
+/** Which papers write each test identifier as a text token (for the ceiling). */
+function identifierWriters(papers: readonly CvPaper[], tokensOf: ReadonlyMap<string, string[]>): Map<string, Set<string>> {
   const wanted = new Map<string, Set<string>>();
   for (const p of papers) for (const key of identifiersOf(p.gold)) wanted.set(key, new Set());
   for (const [doi, tokens] of tokensOf)
@@ -393,106 +338,121 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
       const key = identifierComparisonKey(token);
       wanted.get(key)?.add(doi);
     }
+  return wanted;
+}
 
-  const kb = new RridKnowledgeBase();
-  for (const [doi, c] of contributions) kb.addPaper(doi, c.rows, c.provider, c.attested);
+interface NameOnlyQuery {
+  paper: string;
+  name: string;
+  type: string;
+  rrid: string;
+  answerable: boolean;
+  answered: boolean;
+  right: boolean;
+  first: string;
+  anyConfidence: number;
+  anyRight: boolean;
+}
 
-  const cache = readRowsCache(options.rowsCache);
-  const rows: Counts[] = [];
-  const krtRows: Counts[] = [];
-  const suggestions: {
-    paper: string;
-    name: string;
-    type: string;
-    rrid: string;
-    answerable: boolean;
-    answered: boolean;
-    right: boolean;
-    first: string;
-    anyConfidence: number;
-    anyRight: boolean;
-  }[] = [];
-  // Per test paper: its identifiers, the text-built table and what the base proposes for its empty cells.
-  const tested: TestedPaper[] = [];
-  // With the held-out papers, the tuning folds are run too: the fill model of the held-out papers is fitted on them.
-  const runs: { papers: CvPaper[]; scored: boolean }[] = options.heldOut
-    ? [
-        ...Array.from({ length: CV_FOLDS }, (_, k) => ({ papers: tuning.filter((p) => fold.get(p.doi) === k), scored: false })),
-        { papers: groups[0], scored: true },
-      ]
-    : groups.map((g) => ({ papers: g, scored: true }));
-  for (const [k, { papers: test, scored }] of runs.entries()) {
-    if (test.length === 0) continue;
-    const started = performance.now();
-    const out = new Set([...test.map((p) => p.doi), ...(scored && options.heldOut ? [] : heldOut)]);
-    const removed = [...out].filter((doi) => kb.hasPaper(doi)).map((doi) => [doi, kb.paper(doi)!] as const);
-    for (const [doi] of removed) kb.removePaper(doi);
-    try {
-      calibrate(kb);
-      const extractFold = foldExtractor(cache, k, () =>
-        trainExtractor(
-          papers.filter((p) => !out.has(p.doi) && p.krtLayout).map((p) => p.training),
-          4,
-          CV_SEED,
-        ),
-      );
-      for (const p of test) {
-        const extracted = extractFold(p);
-        const predicted = extracted.map((r) => r.row);
-        const gold = identifiersOf(p.gold);
-        const ceiling = new Set([...gold].filter((id) => [...(wanted.get(id) ?? [])].some((doi) => !out.has(doi))));
-        const proposals = options.fill
-          ? fillProposals(
-              kb,
-              predicted,
-              extracted.map((r) => r.confidence),
-            )
-          : [];
-        tested.push({
+/** Every RRID of a test paper's author table asked by its resource name alone. */
+function nameOnlyQueries(kb: RridKnowledgeBase, p: CvPaper): NameOnlyQuery[] {
+  const out: NameOnlyQuery[] = [];
+  const asked = new Set<string>();
+  for (const row of p.gold)
+    for (const part of parseIdentifierText(row.IDENTIFIER))
+      if (part.kind === 'rrid' && !asked.has(part.value)) {
+        asked.add(part.value);
+        const query = { resourceName: cleanResourceName(row['RESOURCE NAME']) };
+        const first = suggestRrids(kb, query, { limit: 5 })[0];
+        const any = suggestRrids(kb, query, { limit: 1, minConfidence: 0 })[0];
+        out.push({
           paper: p.doi,
-          group: k,
-          scored,
-          gold,
-          ceiling,
-          predicted,
-          confidence: extracted.map((r) => r.confidence),
-          features: extracted.map((r) => r.features),
-          proposals,
-          linked: proposals.map((proposal) => linkedIdentifiers(kb, proposal)),
+          name: query.resourceName,
+          type: row['RESOURCE TYPE'],
+          rrid: part.value,
+          first: any?.suggested_rrid ?? '',
+          answerable: kb.hasRrid(part.value),
+          answered: first !== undefined,
+          right: first?.suggested_rrid === `RRID:${part.value}`,
+          anyConfidence: any?.confidence_score ?? -1,
+          anyRight: any?.suggested_rrid === `RRID:${part.value}`,
         });
-        if (!scored) continue;
-        const asked = new Set<string>();
-        for (const row of p.gold)
-          for (const part of parseIdentifierText(row.IDENTIFIER))
-            if (part.kind === 'rrid' && !asked.has(part.value)) {
-              asked.add(part.value);
-              const query = { resourceName: cleanResourceName(row['RESOURCE NAME']) };
-              const first = suggestRrids(kb, query, { limit: 5 })[0];
-              const any = suggestRrids(kb, query, { limit: 1, minConfidence: 0 })[0];
-              suggestions.push({
-                paper: p.doi,
-                name: query.resourceName,
-                type: row['RESOURCE TYPE'],
-                rrid: part.value,
-                first: any?.suggested_rrid ?? '',
-                answerable: kb.hasRrid(part.value),
-                answered: first !== undefined,
-                right: first?.suggested_rrid === `RRID:${part.value}`,
-                anyConfidence: any?.confidence_score ?? -1,
-                anyRight: any?.suggested_rrid === `RRID:${part.value}`,
-              });
-            }
       }
-    } finally {
-      for (const [doi, paper] of removed) kb.addObservations(doi, paper);
-    }
-    log(`  ${scored ? 'fold' : 'training fold'} ${k + 1}: ${test.length} papers, ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  }
+  return out;
+}
 
-  writeRowsCache(cache);
-  // The fill model of each scored group is fitted on the proposals of the other groups' papers (their labels: the
-  // proposed identifier is in that paper's own table), so every probability below is out of sample.
-  const label = (t: TestedPaper, proposal: FillProposal) => t.gold.has(identifierComparisonKey(proposal.value));
+/** What the fold runs share: the papers, the base, the cache and who writes which identifier. */
+interface FoldContext {
+  papers: readonly CvPaper[];
+  heldOut: ReadonlySet<string>;
+  kb: RridKnowledgeBase;
+  cache: RowsCache;
+  wanted: ReadonlyMap<string, Set<string>>;
+  options: CvOptions;
+  log: (line: string) => void;
+}
+
+/**
+ * One run: the fold's papers out of the base (and the held-out papers, unless they are the ones scored), the base
+ * calibrated, the fold's extractor, and each test paper's table, proposals and (when scored) name-only queries.
+ */
+function runFold(
+  c: FoldContext,
+  k: number,
+  test: readonly CvPaper[],
+  scored: boolean,
+  tested: TestedPaper[],
+  suggestions: NameOnlyQuery[],
+): void {
+  const { kb, options } = c;
+  const started = performance.now();
+  const out = new Set([...test.map((p) => p.doi), ...(scored && options.heldOut ? [] : c.heldOut)]);
+  const removed = [...out].filter((doi) => kb.hasPaper(doi)).map((doi) => [doi, kb.paper(doi)!] as const);
+  for (const [doi] of removed) kb.removePaper(doi);
+  try {
+    calibrate(kb);
+    const extractFold = foldExtractor(c.cache, k, () => trainFoldExtractor(c.papers, out));
+    for (const p of test) {
+      const extracted = extractFold(p);
+      const predicted = extracted.map((r) => r.row);
+      const gold = identifiersOf(p.gold);
+      const ceiling = new Set([...gold].filter((id) => [...(c.wanted.get(id) ?? [])].some((doi) => !out.has(doi))));
+      const proposals = options.fill
+        ? fillProposals(
+            kb,
+            predicted,
+            extracted.map((r) => r.confidence),
+          )
+        : [];
+      tested.push({
+        paper: p.doi,
+        group: k,
+        scored,
+        gold,
+        ceiling,
+        predicted,
+        confidence: extracted.map((r) => r.confidence),
+        features: extracted.map((r) => r.features),
+        proposals,
+        linked: proposals.map((proposal) => linkedIdentifiers(kb, proposal)),
+      });
+      if (scored) suggestions.push(...nameOnlyQueries(kb, p));
+    }
+  } finally {
+    for (const [doi, paper] of removed) kb.addObservations(doi, paper);
+  }
+  c.log(`  ${scored ? 'fold' : 'training fold'} ${k + 1}: ${test.length} papers, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/**
+ * The fill model of each scored group, fitted on the proposals of the other groups' papers (their labels: the
+ * proposed identifier is in that paper's own table), so every probability is out of sample.
+ */
+function fillProbabilities(
+  tested: readonly TestedPaper[],
+  label: (t: TestedPaper, proposal: FillProposal) => boolean,
+  options: CvOptions,
+): Map<FillProposal, number> {
   const probabilities = new Map<FillProposal, number>();
   if (options.fill)
     for (const group of new Set(tested.filter((t) => t.scored).map((t) => t.group))) {
@@ -505,9 +465,17 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
         if (t.group === group)
           for (const proposal of t.proposals) probabilities.set(proposal, fillProbability(fillModel, proposal.features));
     }
-  const scoredPapers = tested.filter((t) => t.scored);
-  /** The tables with the fills from `from` (Infinity: none), scored. */
-  const atThreshold = (from: number | ((t: TestedPaper, proposal: FillProposal) => boolean)): AtThreshold => {
+  return probabilities;
+}
+
+/** The scored tables with the fills from `from` (Infinity: none, or a rule per proposal), scored. */
+function tablesAtThreshold(
+  scoredPapers: readonly TestedPaper[],
+  goldOf: (doi: string) => CvPaper,
+  probabilities: ReadonlyMap<FillProposal, number>,
+  label: (t: TestedPaper, proposal: FillProposal) => boolean,
+): (from: number | ((t: TestedPaper, proposal: FillProposal) => boolean)) => AtThreshold {
+  return (from) => {
     const idRecall: { paper: string; hit: boolean }[] = [];
     const idPrecision: { paper: string; hit: boolean }[] = [];
     // Only the rows of the kinds the authors' table lists: a table of antibodies alone is no key to a cell line's number.
@@ -526,21 +494,30 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
         ceiling.push({ paper: t.paper, hit: t.ceiling.has(id) });
       }
       for (const id of got) idPrecision.push({ paper: t.paper, hit: t.gold.has(id) });
-      const kinds = new Set(papers.find((p) => p.doi === t.paper)!.gold.map((row) => row['RESOURCE TYPE']));
+      const kinds = new Set(goldOf(t.paper).gold.map((row) => row['RESOURCE TYPE']));
       for (const id of identifiersOf(table, kinds)) idPrecisionListedKinds.push({ paper: t.paper, hit: t.gold.has(id) });
       for (const proposal of kept) fillPrecision.push({ paper: t.paper, hit: label(t, proposal) });
-      rowCounts.push(scorePaper(t.paper, table, papers.find((p) => p.doi === t.paper)!.gold).resources);
+      rowCounts.push(scorePaper(t.paper, table, goldOf(t.paper).gold).resources);
     }
     return { idRecall, idPrecision, idPrecisionListedKinds, fillPrecision, ceiling, rowCounts };
   };
-  const served = atThreshold(options.fill ? FILL_MODEL_FROM : Infinity);
-  const { idRecall, idPrecision, ceiling } = served;
+}
+
+/** The identifiers, name-only suggestions and rows of the tables served, and the name-only thresholds. */
+function servedTableLines(
+  papers: readonly CvPaper[],
+  scoredPapers: readonly TestedPaper[],
+  served: AtThreshold,
+  suggestions: readonly NameOnlyQuery[],
+): string[] {
+  const rows: Counts[] = [];
+  const krtRows: Counts[] = [];
   for (const t of scoredPapers) {
     const score = served.rowCounts[scoredPapers.indexOf(t)];
     rows.push(score);
     if (papers.find((p) => p.doi === t.paper)!.krtLayout) krtRows.push(score);
   }
-
+  const { idRecall, idPrecision, ceiling } = served;
   const est = formatEstimate;
   const recall = pooledEstimate(idRecall);
   const ceil = pooledEstimate(ceiling);
@@ -578,55 +555,80 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
       `  ${t.toFixed(2)}  ${rightAnswerable.toFixed(3)}  ${wrong.toFixed(3)}  ${(shown.length / Math.max(1, suggestions.length)).toFixed(3)}`,
     );
   }
-  if (options.fill) {
-    const fills = scoredPapers.flatMap((t) =>
-      t.proposals.map((proposal) => ({ p: probabilities.get(proposal) ?? 0, right: label(t, proposal) })),
-    );
-    const fillsServed = pooledEstimate(served.fillPrecision);
-    lines.splice(
-      4,
-      0,
-      `  the fills alone (from ${FILL_MODEL_FROM}): ${served.fillPrecision.length} identifiers, precision ${est(fillsServed)}`,
-    );
-    const none = atThreshold(Infinity);
+  return lines;
+}
+
+/** The fills: by threshold, by class, why they are right or wrong, and the fill model's reliability (with fills only). */
+function fillLines(
+  lines: string[],
+  f: {
+    tested: readonly TestedPaper[];
+    scoredPapers: readonly TestedPaper[];
+    papers: readonly CvPaper[];
+    probabilities: ReadonlyMap<FillProposal, number>;
+    label: (t: TestedPaper, proposal: FillProposal) => boolean;
+    atThreshold: (from: number | ((t: TestedPaper, proposal: FillProposal) => boolean)) => AtThreshold;
+    served: AtThreshold;
+    heldOut: boolean;
+  },
+): void {
+  const { scoredPapers, probabilities, label, atThreshold } = f;
+  const est = formatEstimate;
+  const fills = scoredPapers.flatMap((t) =>
+    t.proposals.map((proposal) => ({ p: probabilities.get(proposal) ?? 0, right: label(t, proposal) })),
+  );
+  const fillsServed = pooledEstimate(f.served.fillPrecision);
+  lines.splice(
+    4,
+    0,
+    `  the fills alone (from ${FILL_MODEL_FROM}): ${f.served.fillPrecision.length} identifiers, precision ${est(fillsServed)}`,
+  );
+  const none = atThreshold(Infinity);
+  lines.push(
+    `identifiers from the text alone: recall ${est(pooledEstimate(none.idRecall))}, precision ${est(pooledEstimate(none.idPrecision))}`,
+  );
+  lines.push('thresholds (point figures): fill from / fills / fill precision / identifier recall / precision / recall of ceiling');
+  for (const t of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
+    const at = atThreshold(t);
+    const share = (xs: { hit: boolean }[]) => xs.filter((x) => x.hit).length / Math.max(1, xs.length);
     lines.push(
-      `identifiers from the text alone: recall ${est(pooledEstimate(none.idRecall))}, precision ${est(pooledEstimate(none.idPrecision))}`,
+      `  ${t.toFixed(2)}  ${String(at.fillPrecision.length).padStart(5)}  ${share(at.fillPrecision).toFixed(3)}  ${share(at.idRecall).toFixed(3)}  ${share(at.idPrecision).toFixed(3)}  ${(share(at.idRecall) / Math.max(1e-9, share(at.ceiling))).toFixed(3)}`,
     );
-    lines.push('thresholds (point figures): fill from / fills / fill precision / identifier recall / precision / recall of ceiling');
-    for (const t of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
-      const at = atThreshold(t);
-      const share = (xs: { hit: boolean }[]) => xs.filter((x) => x.hit).length / Math.max(1, xs.length);
-      lines.push(
-        `  ${t.toFixed(2)}  ${String(at.fillPrecision.length).padStart(5)}  ${share(at.fillPrecision).toFixed(3)}  ${share(at.idRecall).toFixed(3)}  ${share(at.idPrecision).toFixed(3)}  ${(share(at.idRecall) / Math.max(1e-9, share(at.ceiling))).toFixed(3)}`,
-      );
-    }
-    lines.push(...perClassFills(tested, probabilities, label, atThreshold, options.heldOut));
-    lines.push(...fillErrorAnalysis(scoredPapers, papers, label));
-    // The same proposals on the rows that are in the authors' table (matched by name): how right the base is about
-    // a resource the table lists, apart from whether the row belongs in the table.
-    const onRows = scoredPapers.flatMap((t) => {
-      const matched = new Set(matchRows(t.predicted, papers.find((p) => p.doi === t.paper)!.gold).map((m) => m.predicted));
-      return t.proposals
-        .filter((proposal) => matched.has(proposal.row))
-        .map((proposal) => ({ p: probabilities.get(proposal) ?? 0, right: label(t, proposal) }));
-    });
-    lines.push(
-      `proposals on rows of the authors' tables: ${onRows.length}, right ${onRows.filter((f) => f.right).length}; from 0.3: ${onRows.filter((f) => f.p >= 0.3).length}, right ${onRows.filter((f) => f.p >= 0.3 && f.right).length}`,
-    );
-    const r: Reliability = reliability(fills);
-    lines.push(
-      `proposed identifiers: ${fills.length} (${fills.filter((f) => f.right).length} in the authors' tables); fill model probability (fitted on the other folds): ECE ${r.ece.toFixed(3)}, Brier ${r.brier.toFixed(3)}`,
-    );
-    for (const row of r.rows)
-      if (row.n)
-        lines.push(
-          `    [${row.from.toFixed(1)}, ${row.to.toFixed(1)})  ${String(row.n).padStart(5)}   predicted ${row.predicted.toFixed(3)}   observed ${row.observed.toFixed(3)}`,
-        );
   }
-  // The row-inclusion model, on every run paper's table as served (fills from the served threshold).
-  const inclusion: CvInclusionPaper[] = tested.map((t) => {
+  lines.push(...perClassFills(f.tested, probabilities, label, atThreshold, f.heldOut));
+  lines.push(...fillErrorAnalysis(scoredPapers, f.papers, label));
+  // The same proposals on the rows that are in the authors' table (matched by name): how right the base is about
+  // a resource the table lists, apart from whether the row belongs in the table.
+  const onRows = scoredPapers.flatMap((t) => {
+    const matched = new Set(matchRows(t.predicted, f.papers.find((p) => p.doi === t.paper)!.gold).map((m) => m.predicted));
+    return t.proposals
+      .filter((proposal) => matched.has(proposal.row))
+      .map((proposal) => ({ p: probabilities.get(proposal) ?? 0, right: label(t, proposal) }));
+  });
+  lines.push(
+    `proposals on rows of the authors' tables: ${onRows.length}, right ${onRows.filter((x) => x.right).length}; from 0.3: ${onRows.filter((x) => x.p >= 0.3).length}, right ${onRows.filter((x) => x.p >= 0.3 && x.right).length}`,
+  );
+  const r: Reliability = reliability(fills);
+  lines.push(
+    `proposed identifiers: ${fills.length} (${fills.filter((x) => x.right).length} in the authors' tables); fill model probability (fitted on the other folds): ECE ${r.ece.toFixed(3)}, Brier ${r.brier.toFixed(3)}`,
+  );
+  for (const row of r.rows)
+    if (row.n)
+      lines.push(
+        `    [${row.from.toFixed(1)}, ${row.to.toFixed(1)})  ${String(row.n).padStart(5)}   predicted ${row.predicted.toFixed(3)}   observed ${row.observed.toFixed(3)}`,
+      );
+}
+
+/** Every run paper's table as the row-inclusion model sees it, as served (fills from the served threshold). */
+function inclusionPapers(
+  tested: readonly TestedPaper[],
+  papers: readonly CvPaper[],
+  probabilities: ReadonlyMap<FillProposal, number>,
+  fill: boolean,
+): CvInclusionPaper[] {
+  return tested.map((t) => {
     const gold = papers.find((p) => p.doi === t.paper)!.gold;
-    const kept = t.proposals.filter((proposal) => (probabilities.get(proposal) ?? 0) >= (options.fill ? FILL_MODEL_FROM : Infinity));
+    const kept = t.proposals.filter((proposal) => (probabilities.get(proposal) ?? 0) >= (fill ? FILL_MODEL_FROM : Infinity));
     return {
       paper: t.paper,
       group: t.group,
@@ -639,35 +641,111 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
       ceilingIds: [...t.ceiling],
     };
   });
-  lines.push(...rowInclusionLines(inclusion, options.heldOut));
-  if (options.dump)
-    fs.writeFileSync(
-      options.dump,
-      JSON.stringify({
-        tested: tested.map((t) => ({
-          ...t,
-          gold: [...t.gold],
-          ceiling: [...t.ceiling],
-          goldRows: papers.find((p) => p.doi === t.paper)!.gold,
-          matched: matchRows(t.predicted, papers.find((p) => p.doi === t.paper)!.gold),
-          proposals: t.proposals.map((proposal) => ({
-            ...proposal,
-            p: probabilities.get(proposal) ?? null,
-            linked: t.linked[t.proposals.indexOf(proposal)],
-          })),
+}
+
+function writeDump(
+  file: string,
+  tested: readonly TestedPaper[],
+  papers: readonly CvPaper[],
+  probabilities: ReadonlyMap<FillProposal, number>,
+  suggestions: readonly NameOnlyQuery[],
+): void {
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      tested: tested.map((t) => ({
+        ...t,
+        gold: [...t.gold],
+        ceiling: [...t.ceiling],
+        goldRows: papers.find((p) => p.doi === t.paper)!.gold,
+        matched: matchRows(t.predicted, papers.find((p) => p.doi === t.paper)!.gold),
+        proposals: t.proposals.map((proposal) => ({
+          ...proposal,
+          p: probabilities.get(proposal) ?? null,
+          linked: t.linked[t.proposals.indexOf(proposal)],
         })),
-        suggestions,
-      }),
-    );
+      })),
+      suggestions,
+    }),
+  );
+}
+
+export function crossValidateTables(files: readonly string[], extracted: readonly ManyResult[], options: CvOptions): CvResult {
+  const log = options.log ?? (() => {});
+  const { papers, contributions, tokensOf } = readCorpus(files, extracted);
+  const { tuning, heldOut, fold } = tuningFolds(papers);
+  log(
+    `${papers.length} papers with an author table (${papers.filter((p) => p.krtLayout).length} STAR/eLife); held out: ${heldOut.size}; ` +
+      (options.heldOut ? 'scoring the held-out papers' : `${tuning.length} in ${CV_FOLDS} folds`),
+  );
+  const kb = new RridKnowledgeBase();
+  for (const [doi, c] of contributions) kb.addPaper(doi, c.rows, c.provider, c.attested);
+  const cache = readRowsCache(options.rowsCache);
+  const context: FoldContext = { papers, heldOut, kb, cache, wanted: identifierWriters(papers, tokensOf), options, log };
+  const byFold = Array.from({ length: CV_FOLDS }, (_, k) => tuning.filter((p) => fold.get(p.doi) === k));
+  // With the held-out papers, the tuning folds are run too: the fill model of the held-out papers is fitted on them.
+  const runs: { papers: CvPaper[]; scored: boolean }[] = options.heldOut
+    ? [...byFold.map((g) => ({ papers: g, scored: false })), { papers: papers.filter((p) => heldOut.has(p.doi)), scored: true }]
+    : byFold.map((g) => ({ papers: g, scored: true }));
+  // Per test paper: its identifiers, the text-built table and what the base proposes for its empty cells.
+  const tested: TestedPaper[] = [];
+  const suggestions: NameOnlyQuery[] = [];
+  for (const [k, { papers: test, scored }] of runs.entries()) if (test.length) runFold(context, k, test, scored, tested, suggestions);
+  writeRowsCache(cache);
+
+  const label = (t: TestedPaper, proposal: FillProposal) => t.gold.has(identifierComparisonKey(proposal.value));
+  const probabilities = fillProbabilities(tested, label, options);
+  const scoredPapers = tested.filter((t) => t.scored);
+  const goldOf = (doi: string) => papers.find((p) => p.doi === doi)!;
+  const atThreshold = tablesAtThreshold(scoredPapers, goldOf, probabilities, label);
+  const served = atThreshold(options.fill ? FILL_MODEL_FROM : Infinity);
+  const lines = servedTableLines(papers, scoredPapers, served, suggestions);
+  if (options.fill) fillLines(lines, { tested, scoredPapers, papers, probabilities, label, atThreshold, served, heldOut: options.heldOut });
+  // The row-inclusion model, on every run paper's table as served (fills from the served threshold).
+  const inclusion = inclusionPapers(tested, papers, probabilities, options.fill);
+  lines.push(...rowInclusionLines(inclusion, options.heldOut));
+  if (options.dump) writeDump(options.dump, tested, papers, probabilities, suggestions);
   return {
     papers: papers.length,
     lines,
     inclusion,
     tables: scoredPapers.map((t) => {
-      const paper = papers.find((p) => p.doi === t.paper)!;
+      const paper = goldOf(t.paper);
       return { paper: t.paper, krtLayout: paper.krtLayout, predicted: t.predicted, confidence: t.confidence, gold: paper.gold };
     }),
   };
+}
+
+/**
+ * Identifier recall ÷ ceiling, pooled over papers (both count the authors' identifiers), with a 95% percentile-
+ * bootstrap interval over papers (the resampling of pooledEstimate, each paper's two counts drawn together).
+ */
+function recallOfCeiling(recall: Hits, ceiling: Hits, reps = 2000, seed = 15): Estimate {
+  const byPaper = new Map<string, [number, number]>();
+  for (const r of recall) {
+    const c = byPaper.get(r.paper) ?? [0, 0];
+    c[0] += r.hit ? 1 : 0;
+    byPaper.set(r.paper, c);
+  }
+  for (const r of ceiling) {
+    const c = byPaper.get(r.paper) ?? [0, 0];
+    c[1] += r.hit ? 1 : 0;
+    byPaper.set(r.paper, c);
+  }
+  const clusters = [...byPaper.values()];
+  const ratio = (sample: readonly [number, number][]) => {
+    const [a, b] = sample.reduce(([x, y], [h, c]) => [x + h, y + c], [0, 0]);
+    return b ? a / b : Number.NaN;
+  };
+  const random = new Random(seed);
+  const values: number[] = [];
+  for (let k = 0; k < reps && clusters.length; k++) {
+    const v = ratio(Array.from({ length: clusters.length }, () => clusters[random.int(0, clusters.length - 1)]));
+    if (!Number.isNaN(v)) values.push(v);
+  }
+  values.sort((a, b) => a - b);
+  const q = (p: number) => (values.length ? values[Math.min(values.length - 1, Math.floor(p * values.length))] : Number.NaN);
+  return { value: ratio(clusters), low: q(0.025), high: q(0.975), papers: clusters.length };
 }
 
 /** One run paper's extracted table as the row-inclusion model sees it (its features are the extractor's). */
@@ -738,13 +816,19 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOu
       `  ${label}: ${r.rowCounts.reduce((n, c) => n + c.predicted, 0)} rows`,
       `    rows, every author table: precision ${est(macroEstimate(r.rowCounts, 'precision'))}  recall ${est(macroEstimate(r.rowCounts, 'recall'))}`,
       `    rows, STAR/eLife tables:  precision ${est(macroEstimate(r.krtCounts, 'precision'))}  recall ${est(macroEstimate(r.krtCounts, 'recall'))}`,
-      `    identifiers: recall ${est(recall)} (/ ceiling ${(recall.value / ceil.value).toFixed(3)}), precision ${est(pooledEstimate(r.idPrecision))}, on the kinds the authors list ${est(pooledEstimate(r.idListed))}`,
+      `    identifiers: recall ${est(recall)} (/ ceiling ${(recall.value / ceil.value).toFixed(3)}, ${est(recallOfCeiling(r.idRecall, r.ceiling))}), precision ${est(pooledEstimate(r.idPrecision))}, on the kinds the authors list ${est(pooledEstimate(r.idListed))}`,
     ];
   };
+  const every = at(0);
+  const table = at(null);
+  const count = (r: ReturnType<typeof at>) => r.rowCounts.reduce((n, c) => n + c.predicted, 0);
   const lines = [
     `row inclusion (extract/learned/inclusion.ts), fitted out of fold; thresholds chosen on the training folds: ${thresholds.join(', ')}`,
-    ...describeAt('every extracted row', at(0)),
-    ...describeAt('served rows', at(null)),
+    ...describeAt('every extracted row (the key resources table and its further mentions)', every),
+    ...describeAt(
+      `the key resources table served (the rows the model keeps; ${count(every) - count(table)} further mentions apart)`,
+      table,
+    ),
     '  precision–recall of the served rows by threshold (macro over papers, every author table):',
   ];
   for (const t of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {

@@ -23,7 +23,8 @@
 //   out-of-sample reliability, the fills' precision and identifier recall at each threshold and with thresholds by
 //   class, and why the proposals of each class are right or wrong. --rows-cache FILE keeps each fold's text-built
 //   tables (read when the file exists, so that a run about fills or suggestions does not train the extractors
-//   again); --dump FILE writes the proposals and the name-only queries as JSON for a closer look.
+//   again); --dump FILE writes the proposals and the name-only queries as JSON for a closer look. Last, the row-inclusion
+//   model fitted out of fold: the key resources table served (the rows it keeps) beside every extracted row.
 // coldstart — `import krt` of the corpus into a fresh SQLite database, then, each on a fresh connection as after a
 //   start: the first RRID suggestion and the median of 50 later ones, from the suggestion index stored at import
 //   (what the routes do) beside the baseline, the knowledge base loaded into memory on the first request.
@@ -54,7 +55,8 @@ import {
   type Reliability,
 } from '../src/services/krt/rrid/index.ts';
 import { corpusFiles, corpusDir } from '../test/support/krt/corpus.ts';
-import { CV_FOLDS, crossValidateTables } from './_krt-cv.ts';
+import { crossValidateTables } from './_krt-cv.ts';
+import { CV_FOLDS } from '../src/services/krt/extract/learned/inclusion-training.ts';
 import { openDatabase } from '../src/core/db/database.ts';
 import { migrateToLatest } from '../src/core/db/migrations.ts';
 import { krtService } from '../src/services/krt/service.ts';

@@ -176,7 +176,7 @@ export class KrtAnswers {
   async sessionTable(id: string) {
     const session = await getSession(this.db, id);
     if (!session) throw notFound(`session ${id} not found`, 'SESSION_NOT_FOUND');
-    const { rows, evidence } = await sessionRowsWithEvidence(this.db, id);
+    const { rows, evidence, mentions } = await sessionRowsWithEvidence(this.db, id);
     const summary = summarizeRows(rows);
     return {
       success: true as const,
@@ -188,6 +188,7 @@ export class KrtAnswers {
       created_at: session.created_at,
       krt_data: rows,
       row_evidence: evidence,
+      further_mentions: mentions,
       summary: {
         ...summary,
         processing_time: session.processing_time,
@@ -210,13 +211,14 @@ export class KrtAnswers {
       );
     }
     const article = await getArticle(this.db, doi);
-    const { rows, evidence } = await sessionRowsWithEvidence(this.db, best.session_id);
+    const { rows, evidence, mentions } = await sessionRowsWithEvidence(this.db, best.session_id);
     return {
       success: true as const,
       doi,
       session_id: best.session_id,
       krt_data: rows,
       row_evidence: evidence,
+      further_mentions: mentions,
       summary: { ...summarizeRows(rows), total_sessions: sessions.length, provider: best.provider, model: best.model },
       article_info: {
         title: article?.title ?? best.title,

@@ -16,7 +16,8 @@ import { krtService } from './service.ts';
 import { importStore, listStoreFiles } from './import.ts';
 import { KB_AGGREGATE } from './aggregates.ts';
 import type { StoredKnowledgeBase } from './aggregates.ts';
-import { rowsOfSessions } from './repository.ts';
+import { rowsOfSessions, sessionRows } from './repository.ts';
+import { splitTable } from './extract/index.ts';
 import { corpusFiles, corpusSubset, domainExtraction, linkStore } from '../../../test/support/krt/corpus.ts';
 import { RridKnowledgeBase } from './rrid/index.ts';
 import type { KrtTables } from './tables.ts';
@@ -66,9 +67,12 @@ describeEachDatabase(
         assert.equal(session.provider, extraction.provider, doi);
         assert.equal(session.model, extraction.model, doi);
         assert.equal(session.status, 'completed');
-        assert.equal(Number(session.total_resources), extraction.rows.length, doi);
+        // Every row is stored (the key resources table and its further mentions); the session counts the table.
         assert.deepEqual(rows.get(session.session_id), extraction.rows, doi);
-        assert.equal(Number(session.new_resources), extraction.rows.filter((r) => r['NEW/REUSE'] === 'new').length);
+        const table = splitTable(extraction.rows, extraction.evidence).rows;
+        assert.deepEqual(await sessionRows(db(), session.session_id), table, doi);
+        assert.equal(Number(session.total_resources), table.length, doi);
+        assert.equal(Number(session.new_resources), table.filter((r) => r['NEW/REUSE'] === 'new').length);
         if (extraction.provider === 'jats-table') {
           tables++;
           assert.ok(extraction.rows.length > 0);

@@ -20,8 +20,9 @@ import type { ImportGuard, ImportReport } from '../../core/import.ts';
 import { createProgress } from '../../core/progress.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { doiOfStorePath, normalizeDoi } from './jats/index.ts';
-import { extractMany, LEARNED_EXTRACTOR_MODEL, TABLE_EXTRACTOR_MODEL, TEXT_EXTRACTOR_MODEL } from './extract/index.ts';
+import { extractMany, LEARNED_EXTRACTOR_MODEL, splitTable, TABLE_EXTRACTOR_MODEL, TEXT_EXTRACTOR_MODEL } from './extract/index.ts';
 import type { FileExtraction, KrtRow, ManyResult } from './extract/index.ts';
+import { shippedInclusion } from './extract/learned/shipped.ts';
 import { contentHashOf, sessionIdOf } from './session-id.ts';
 import { DEMO_DATASET, STORE_DATASET, deleteArticlesNotIn, deleteDemoArticles, storeSession, upsertArticle } from './store.ts';
 import type { ArticleInput, Change, SessionWrite } from './store.ts';
@@ -138,15 +139,21 @@ async function upToDateExtractions(k: Kysely<KrtDatabase>): Promise<(doi: string
     .execute()) {
     if (CURRENT_MODELS[s.provider] === s.model) current.add(`${s.doi}\n${s.content_hash}`);
   }
-  // Text sessions stored before rows kept their sentence and confidence (krt_0003) are extracted once more, so that
-  // every row the learned extractor found is served with its evidence (the rule extractor gives none).
+  // Text sessions stored before rows kept their sentence and confidence (krt_0003), or their inclusion in the table
+  // (krt_0005, when the row-inclusion model ships), are extracted once more, so that every row the learned extractor
+  // found is served with its evidence and in its place (the rule extractor gives neither).
+  const inclusion = shippedInclusion() !== null;
   if (TEXT_EXTRACTOR_MODEL === LEARNED_EXTRACTOR_MODEL)
     for (const s of await k
       .selectFrom('krt_sessions')
       .innerJoin('krt_session_rows', 'krt_session_rows.session_id', 'krt_sessions.session_id')
       .select(['krt_sessions.doi', 'krt_sessions.content_hash'])
       .where('krt_sessions.provider', '=', 'text-pattern')
-      .where('krt_session_rows.sentence', 'is', null)
+      .where((eb) =>
+        inclusion
+          ? eb.or([eb('krt_session_rows.sentence', 'is', null), eb('krt_session_rows.inclusion_probability', 'is', null)])
+          : eb('krt_session_rows.sentence', 'is', null),
+      )
       .distinct()
       .execute())
       current.delete(`${s.doi}\n${s.content_hash}`);
@@ -513,7 +520,8 @@ async function storeTargetExtraction(
       model: x.model,
       status: 'completed',
       error: null,
-      total_resources: x.rows.length,
+      // The key resources table's rows, as the session's summary counts them (further mentions apart).
+      total_resources: splitTable(x.rows, x.evidence).rows.length,
       processing_time: round(x.processingTime),
       change: session.change,
     },

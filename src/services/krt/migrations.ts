@@ -158,4 +158,14 @@ export const krtMigrations: Record<string, Migration> = {
       await db.schema.createIndex('krt_registry_keys_identifier').on('krt_registry_keys').columns(['identifier']).execute();
     },
   },
+  // Rows found in the text carry the row-inclusion model's probability and whether they are in the key resources
+  // table or a further mention (extract/learned/inclusion.ts). Both null for rows stored before, and for author-table
+  // and language-model rows: such a row is in the table.
+  krt_0005_row_inclusion: {
+    async up(db) {
+      const d = dialectOf(db);
+      await db.schema.alterTable('krt_session_rows').addColumn('inclusion_probability', columnType.double(d)).execute();
+      await db.schema.alterTable('krt_session_rows').addColumn('in_table', columnType.boolean(d)).execute();
+    },
+  },
 };

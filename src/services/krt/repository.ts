@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
 import { dbBool, dbJson, num, readJson } from '../../core/db/dialect.ts';
 import { substringMatch } from '../../core/db/search-index.ts';
 import { rankDoiSuggestions } from './jats/index.ts';
-import type { KrtRow, NewReuse, ResourceType, RowEvidence } from './extract/index.ts';
+import { splitTable } from './extract/index.ts';
+import type { FurtherMention, KrtRow, NewReuse, ResourceType, RowEvidence } from './extract/index.ts';
 import { ARTICLE_SEARCH, articleQuery } from './search.ts';
 import type { ChatState } from './chat/index.ts';
 import type { RridValidation, StoredEntry, StoredEntryDetail, SuggestionIndexMeta, SuggestionIndexReader } from './rrid/index.ts';
@@ -185,26 +186,33 @@ function toRow(r: SessionRowRow): KrtRow {
   };
 }
 
+/** A session's key resources table in table order (its further mentions left out): what the exports write. */
 export async function sessionRows(db: Kysely<KrtDatabase>, sessionId: string): Promise<KrtRow[]> {
   return (await sessionRowsWithEvidence(db, sessionId)).rows;
 }
 
 /**
- * A session's rows in table order and, when every row was found in text (and stored since krt_0003), the sentence
- * each came from with its calibrated confidence, in the same order; null for author tables, language models and
- * sessions stored before the evidence was kept.
+ * A session's key resources table in table order and, when every row was found in text (and stored since krt_0003),
+ * the sentence each came from with its calibrated confidence and inclusion probability, in the same order (null for
+ * author tables, language models and sessions stored before the evidence was kept); and the rows the row-inclusion
+ * model left out of the table, as further mentions. A row stored before krt_0005 is in the table.
  */
 export async function sessionRowsWithEvidence(
   db: Kysely<KrtDatabase>,
   sessionId: string,
-): Promise<{ rows: KrtRow[]; evidence: RowEvidence[] | null }> {
+): Promise<{ rows: KrtRow[]; evidence: RowEvidence[] | null; mentions: FurtherMention[] }> {
   const stored = await db.selectFrom('krt_session_rows').selectAll().where('session_id', '=', sessionId).orderBy('position').execute();
   const evidence: RowEvidence[] = [];
   for (const r of stored) {
     if (r.sentence === null || r.confidence === null) break;
-    evidence.push({ sentence: r.sentence, confidence: Number(r.confidence) });
+    evidence.push({
+      sentence: r.sentence,
+      confidence: Number(r.confidence),
+      inclusion_probability: r.inclusion_probability === null ? null : Number(r.inclusion_probability),
+      in_table: r.in_table === null || Boolean(r.in_table),
+    });
   }
-  return { rows: stored.map(toRow), evidence: stored.length > 0 && evidence.length === stored.length ? evidence : null };
+  return splitTable(stored.map(toRow), stored.length > 0 && evidence.length === stored.length ? evidence : null);
 }
 
 /** Rows of many sessions at once, by session id, in table order. */

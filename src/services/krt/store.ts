@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import { putAggregate } from '../../core/db/datasets.ts';
 import { dbBool, dbJson, insertMany } from '../../core/db/dialect.ts';
-import { summarizeRows } from './extract/index.ts';
+import { splitTable, summarizeRows } from './extract/index.ts';
 import type { KrtRow, RowEvidence } from './extract/index.ts';
 import { foldSearchText } from './search.ts';
 import type { SuggestionIndexRows } from './rrid/index.ts';
@@ -89,7 +89,7 @@ export interface SessionInput {
   processing_time: number;
   error: string | null;
   rows: readonly KrtRow[];
-  /** For text-extracted rows: the sentence each came from and its confidence (same order as rows). */
+  /** For text-extracted rows: the sentence each came from, its confidence and inclusion (same order as rows). */
   evidence?: readonly RowEvidence[] | null;
   is_demo: boolean;
   /**
@@ -106,17 +106,21 @@ export interface SessionWrite {
 }
 
 /**
- * The same table stored before its rows kept their evidence (krt_0003): the sentence and confidence of each row are
- * added to the stored rows (same extractor, same file, so the same rows in the same order). Whether any was added.
+ * The same table stored before its rows kept their evidence (krt_0003) or their inclusion (krt_0005): the sentence,
+ * confidence, inclusion probability and place (table or further mention) of each row are added to the stored rows (same
+ * extractor, same file, so the same rows in the same order), and the session's counts follow. Whether any was added.
  */
 async function addMissingEvidence(trx: Kysely<KrtDatabase>, input: SessionInput): Promise<boolean> {
   const evidence = input.evidence;
   if (!evidence || evidence.length !== input.rows.length) return false;
+  const withInclusion = evidence.some((e) => e.inclusion_probability !== null);
   const missing = await trx
     .selectFrom('krt_session_rows')
     .select(['position', 'resource_name'])
     .where('session_id', '=', input.session_id)
-    .where('sentence', 'is', null)
+    .where((eb) =>
+      withInclusion ? eb.or([eb('sentence', 'is', null), eb('inclusion_probability', 'is', null)]) : eb('sentence', 'is', null),
+    )
     .execute();
   let added = false;
   for (const row of missing) {
@@ -125,13 +129,37 @@ async function addMissingEvidence(trx: Kysely<KrtDatabase>, input: SessionInput)
     if (!found || input.rows[row.position]['RESOURCE NAME'] !== row.resource_name) continue;
     await trx
       .updateTable('krt_session_rows')
-      .set({ sentence: found.sentence, confidence: found.confidence })
+      .set(evidenceColumns(trx, found))
       .where('session_id', '=', input.session_id)
       .where('position', '=', row.position)
       .execute();
     added = true;
   }
+  if (added) {
+    const stored = await trx
+      .selectFrom('krt_session_rows')
+      .select(['new_reuse', 'in_table'])
+      .where('session_id', '=', input.session_id)
+      .execute();
+    const table = stored.filter((r) => r.in_table === null || Boolean(r.in_table));
+    await trx
+      .updateTable('krt_sessions')
+      .set({ total_resources: table.length, new_resources: table.filter((r) => r.new_reuse === 'new').length })
+      .where('session_id', '=', input.session_id)
+      .execute();
+  }
   return added;
+}
+
+/** A row's evidence as its columns (all null for a row without). */
+function evidenceColumns(trx: Kysely<KrtDatabase>, found: RowEvidence | undefined) {
+  return {
+    sentence: found?.sentence ?? null,
+    confidence: found?.confidence ?? null,
+    inclusion_probability: found?.inclusion_probability ?? null,
+    // Stored only where the model decided: a row without it is in the table.
+    in_table: found && found.inclusion_probability !== null ? dbBool(trx, found.in_table) : null,
+  };
 }
 
 export async function storeSession(trx: Kysely<KrtDatabase>, articleId: number, input: SessionInput, now: string): Promise<SessionWrite> {
@@ -140,7 +168,8 @@ export async function storeSession(trx: Kysely<KrtDatabase>, articleId: number, 
     .select(['session_id', 'status', 'error'])
     .where('session_id', '=', input.session_id)
     .executeTakeFirst();
-  const summary = summarizeRows(input.rows);
+  // The session's counts are those of its key resources table (its further mentions apart).
+  const summary = summarizeRows(splitTable(input.rows, input.evidence ?? null).rows);
   const header = {
     article_id: articleId,
     doi: input.doi,
@@ -191,8 +220,7 @@ export async function storeSession(trx: Kysely<KrtDatabase>, articleId: number, 
         identifier: row.IDENTIFIER,
         new_reuse: row['NEW/REUSE'],
         additional_information: row['ADDITIONAL INFORMATION'],
-        sentence: input.evidence?.[position]?.sentence ?? null,
-        confidence: input.evidence?.[position]?.confidence ?? null,
+        ...evidenceColumns(trx, input.evidence?.[position]),
       })),
     );
   }

@@ -1,7 +1,7 @@
 // Service B's tables as Kysely sees them (created by migrations.ts). The repository, the store, the importer and
 // the aggregates take `Kysely<KrtDatabase>`; row types elsewhere are derived from these (Selectable / Insertable),
 // never restated.
-import type { Selectable } from 'kysely';
+import type { ColumnType, Selectable } from 'kysely';
 import type { CoreTables, DbBoolean, DbId, DbInteger, DbJson } from '../../core/db/tables.ts';
 
 /** One stored article per DOI; the file stays where it was imported from (`store_root`/`file_path`). */
@@ -62,6 +62,10 @@ interface SessionRowsTable {
   /** The sentence a text-extracted row came from, and its calibrated confidence (null for table and model rows). */
   sentence: string | null;
   confidence: number | null;
+  /** The row-inclusion model's probability (krt_0005); null for table and model rows and rows stored before. */
+  inclusion_probability: number | null;
+  /** False: a further mention, not in the key resources table; null (stored before krt_0005) or true: in the table. */
+  in_table: ColumnType<boolean | number | null, boolean | number | null, boolean | number | null>;
 }
 
 interface ChatSessionsTable {

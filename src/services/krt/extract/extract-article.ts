@@ -1,7 +1,9 @@
 // One paper in, one key resources table out: the author table when the paper has one (provider `jats-table`),
 // else the text extractor (provider `text-pattern`): the learned extractor (`krt-text-3`, extract/learned/) when
 // its shipped model is present, else the rule extractor (`krt-text-1`). What the importer, the CLI and the routes
-// call. Rows from text carry the sentence they came from and a calibrated confidence (`evidence`).
+// call. Rows from text carry the sentence they came from and a calibrated confidence (`evidence`), and, when the
+// row-inclusion model ships, whether the authors would list them: the rows it keeps are the key resources table, the
+// others further mentions (`in_table` false), all in `rows` in the extractor's order.
 
 import { readFileSync, statSync } from 'node:fs';
 import { parseJats } from '../jats/article.ts';
@@ -10,7 +12,8 @@ import { extractAuthorTables, type TableLayout } from './author-table.ts';
 import type { KrtRow } from './krt-row.ts';
 import { extractFromText, TEXT_EXTRACTOR_MODEL as RULE_EXTRACTOR_MODEL } from './text-extractor.ts';
 import { articleText } from './learned/sentences.ts';
-import { shippedExtractor, shippedModelPresent } from './learned/shipped.ts';
+import { includeRows } from './learned/inclusion.ts';
+import { shippedExtractor, shippedInclusion, shippedModelPresent } from './learned/shipped.ts';
 import { LEARNED_EXTRACTOR_MODEL } from './learned/model.ts';
 
 /** The text extractor in use: the learned one when its model ships, else the rules. */
@@ -39,7 +42,10 @@ export interface PaperExtraction {
   /** Extractor name and version, e.g. `krt-table-1`. */
   model: string;
   rows: KrtRow[];
-  /** For rows from text: the sentence each came from and its calibrated confidence (same order as rows). */
+  /**
+   * For rows from text: the sentence each came from, its calibrated confidence and whether it is in the key resources
+   * table or a further mention (same order as rows; splitTable splits them).
+   */
   evidence: RowEvidence[] | null;
   /** Author tables found (also in `text` mode, where they are skipped). */
   authorTables: AuthorTableInfo[];
@@ -53,6 +59,13 @@ export interface RowEvidence {
   sentence: string;
   /** Calibrated probability that the row names a resource the authors would list (extract/learned/). */
   confidence: number;
+  /**
+   * The row-inclusion model's probability that the authors would put the row in their key resources table
+   * (extract/learned/inclusion.ts); null when no inclusion model ships or the row was stored before it was kept.
+   */
+  inclusion_probability: number | null;
+  /** Whether the row is in the key resources table; false: a further mention, listed apart. */
+  in_table: boolean;
 }
 
 export interface ExtractOptions {
@@ -90,8 +103,15 @@ export function extractArticle(xml: string, options: ExtractOptions = {}): Paper
     const learned = shippedExtractor();
     if (learned) {
       const found = learned.extract(articleText(root, skipTables));
+      const inclusion = shippedInclusion();
+      const included = inclusion ? includeRows(inclusion, found) : null;
       rows = found.map((f) => f.row);
-      evidence = found.map((f) => ({ sentence: f.sentence, confidence: f.confidence }));
+      evidence = found.map((f, i) => ({
+        sentence: f.sentence,
+        confidence: f.confidence,
+        inclusion_probability: included ? Number(included[i].probability.toFixed(4)) : null,
+        in_table: included?.[i].inTable ?? true,
+      }));
     } else rows = extractFromText(root, { skipTables });
   }
   const t2 = performance.now();
@@ -116,4 +136,36 @@ export interface FileExtraction extends PaperExtraction {
 export function extractFile(file: string, options: Omit<ExtractOptions, 'fileName'> = {}): FileExtraction {
   const xml = readFileSync(file, 'utf8');
   return { ...extractArticle(xml, { ...options, fileName: file }), file, fileSize: statSync(file).size };
+}
+
+/** A row found in the text that the key resources table leaves out (the row-inclusion model's), with its evidence. */
+export interface FurtherMention {
+  /** Its place among every row the extractor found (the stored row's position): what promoting it names. */
+  position: number;
+  row: KrtRow;
+  sentence: string;
+  confidence: number;
+  inclusion_probability: number | null;
+}
+
+/**
+ * A table's rows split into the key resources table (with its evidence, same order) and the further mentions. Rows
+ * without evidence, or whose evidence does not say otherwise, are in the table.
+ */
+export function splitTable(
+  rows: readonly KrtRow[],
+  evidence: readonly RowEvidence[] | null,
+): { rows: KrtRow[]; evidence: RowEvidence[] | null; mentions: FurtherMention[] } {
+  if (!evidence || evidence.length !== rows.length) return { rows: [...rows], evidence: evidence ? [...evidence] : null, mentions: [] };
+  const table: KrtRow[] = [];
+  const kept: RowEvidence[] = [];
+  const mentions: FurtherMention[] = [];
+  rows.forEach((row, position) => {
+    const e = evidence[position];
+    if (e.in_table) {
+      table.push(row);
+      kept.push(e);
+    } else mentions.push({ position, row, sentence: e.sentence, confidence: e.confidence, inclusion_probability: e.inclusion_probability });
+  });
+  return { rows: table, evidence: kept, mentions };
 }

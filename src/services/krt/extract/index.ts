@@ -15,7 +15,9 @@ export {
   extractArticle,
   TABLE_EXTRACTOR_MODEL,
   TEXT_EXTRACTOR_MODEL,
+  splitTable,
   type RowEvidence,
+  type FurtherMention,
   type PaperExtraction,
   type FileExtraction,
 } from './extract-article.ts';

@@ -62,6 +62,14 @@ export const en = {
   'paper.tableCaption': 'Key resources of “{title}”',
   'paper.editInChat': 'Edit this table in the chat',
   'paper.editInChatHelp': 'A copy of the table opens in the chat, where you can add, change or remove resources.',
+  'mentions.heading': 'Further mentions',
+  'mentions.lead':
+    'The text also names {count, plural, one {# resource} other {# resources}} that the authors would probably not list in their key resources table: the row-inclusion model, fitted on other papers’ own tables, puts {count, plural, one {it} other {them}} below its threshold. They are not counted in the table above nor in its downloads (the API lists them as further_mentions).',
+  'mentions.caption': 'Further mentions in “{title}”',
+  'mentions.inclusion': 'Would be listed',
+  'mentions.inclusionTitle': 'The row-inclusion model’s probability that the authors would put this resource in their key resources table',
+  'mentions.promote': 'Add to the table in the chat',
+  'mentions.promoteLabel': 'Add {name} to a copy of the table in the chat',
   'paper.sessionFailed': 'Session {session} failed, so it has no table.',
   'paper.noTable': 'No key resources table has been extracted from this paper yet.',
   'paper.noneCompleted': 'None of the {count, plural, one {# extraction session} other {# extraction sessions}} of this paper completed.',
@@ -128,7 +136,10 @@ export const en = {
   'chat.tableCaption': 'Key resources table of this chat session',
   'chat.startedFrom':
     'This chat starts from a copy of the table of “{title}” ({rows, plural, one {# row} other {# rows}}); the paper’s own table stays as it is. Ask me to add, change or remove resources.',
+  'chat.startedWithMention':
+    'This chat starts from a copy of the table of “{title}” with “{name}” added from the further mentions ({rows, plural, one {# row} other {# rows}}); the paper’s own table stays as it is. Ask me to add, change or remove resources.',
   'error.sessionFailed': 'session {session} failed; it has no table to edit',
+  'error.noSuchMention': 'the table of session {session} has no further mention {mention}',
 
   'stats.title': 'Statistics of the key resources tables',
   'stats.description': 'Resource types, vendors and the share of rows with a valid RRID in the key resources tables of the store, by year.',

@@ -6,6 +6,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { splitTable } from '../extract/index.ts';
 import { describeKrtHttp, real, TABLE_DOI } from '../../../../test/support/krt/http.ts';
 import { corpusFiles, domainExtraction } from '../../../../test/support/krt/corpus.ts';
 import { textOf } from '../../../../test/support/pages.ts';
@@ -27,14 +28,17 @@ function upload(content: Buffer | string, filename = 'paper.xml'): { payload: Bu
   };
 }
 
-/** A corpus paper with an author table that the suite did not import. */
-function notImported(): string {
+/** A corpus paper with an author table (or, `text`, one whose table from the text has further mentions) that the suite did not import. */
+function notImported(kind: 'table' | 'text' = 'table'): string {
   const imported = new Set(real.map((f) => f.split('/').slice(-2).join('/')));
   for (const file of corpusFiles()) {
     if (imported.has(file.split('/').slice(-2).join('/'))) continue;
-    if (domainExtraction(file).extraction.provider === 'jats-table') return file;
+    const { extraction } = domainExtraction(file);
+    if (kind === 'table' && extraction.provider === 'jats-table') return file;
+    if (kind === 'text' && extraction.provider === 'text-pattern' && splitTable(extraction.rows, extraction.evidence).mentions.length > 0)
+      return file;
   }
-  throw new Error('no other corpus paper with an author table');
+  throw new Error(`no other corpus paper (${kind})`);
 }
 
 describeKrtHttp('krt build page', (h) => {
@@ -91,6 +95,23 @@ describeKrtHttp('krt build page', (h) => {
     const after = await counts();
     assert.deepEqual(after, { ...before, chats: before.chats + 1 }, 'only the table copy is written');
     assert.equal((await h.get<{ available: boolean }>(`/api/check-doi-local/?doi=${doi}`)).body.available, false);
+  });
+
+  it('an uploaded paper without an author table: its key resources table, then its further mentions', async () => {
+    const { extraction } = domainExtraction(notImported('text'));
+    const split = splitTable(extraction.rows, extraction.evidence);
+    const res = await inject({ method: 'POST', url: '/build', ...upload(fs.readFileSync(notImported('text')), 'paper.xml') });
+    assert.equal(res.statusCode, 200, textOf(res.body).slice(0, 500));
+    const [table, mentions] = res.body.split('<h3 id="mentions-heading">');
+    assert.equal((table.match(/<td class="rrid-cell">/g) ?? []).length, split.rows.length);
+    assert.match(textOf(mentions), new RegExp(`^Further mentions The text also names ${split.mentions.length} resources?`));
+    for (const m of split.mentions) assert.ok(textOf(mentions).includes(textOf(m.sentence)), m.sentence);
+    const session = /href="\/api\/export\/([0-9a-f-]{36})\/json\/"/.exec(res.body)?.[1];
+    assert.deepEqual(
+      (await inject({ url: `/api/export/${session}/json/` })).json().krt_data,
+      split.rows,
+      'the table is kept, not its mentions',
+    );
   });
 
   it('a file whose DOI the store holds links to the stored paper', async () => {

@@ -28,7 +28,8 @@ import type { PageProblem, PageResult } from '../../../core/pages/replies.ts';
 import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import type { KrtAnswers } from '../answers.ts';
 import { newChatState } from '../chat/index.ts';
-import type { FileExtraction } from '../extract/index.ts';
+import { splitTable } from '../extract/index.ts';
+import type { FileExtraction, FurtherMention } from '../extract/index.ts';
 import type { WorkerReply, WorkerRequest } from '../extract/extract-worker.ts';
 import { normalizeDoi } from '../jats/index.ts';
 import { stripDoctype } from '../jats/entities.ts';
@@ -40,7 +41,7 @@ import { MAX_JATS_BYTES, fetchForWaitingClient } from '../sync.ts';
 import type { KrtDatabase } from '../tables.ts';
 import type { Translate } from '../../../core/i18n/catalogue.ts';
 import { paperHref } from './lookup.ts';
-import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
+import { annotateRows, exportButtons, mentionsTable, resourceTable, rowSummary } from './resource-table.ts';
 import type { AnnotatedRow } from './resource-table.ts';
 import { errorNote, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -125,7 +126,9 @@ interface Upload {
   doi: string | null;
   /** Whether the store holds the DOI the file names. */
   stored: boolean;
+  /** The key resources table's rows with their RRID checks; the further mentions apart. */
   annotated: AnnotatedRow[];
+  mentions: FurtherMention[];
 }
 
 /** The file of the form, checked (not empty, XML, JATS, no entity declarations) and extracted; the table kept. */
@@ -150,16 +153,17 @@ async function readUpload(request: FastifyRequest, answers: KrtAnswers, db: Kyse
   }
   if (!outcome.ok) throw badRequest(t('error.notXml', { reason: outcome.error.replace(/^XML is not well-formed: /, '') }));
   const x = outcome.extraction;
+  const table = splitTable(x.rows, x.evidence);
   const session = randomUUID();
-  await saveChatState(db, session, { ...newChatState(), entries: x.rows }, new Date().toISOString());
+  await saveChatState(db, session, { ...newChatState(), entries: table.rows }, new Date().toISOString());
   const doi = x.metadata.doi ? normalizeDoi(x.metadata.doi) : null;
   const stored = doi ? (await answers.checkDoi(doi)).available : false;
-  const annotated = await annotateRows(answers, db, x.rows, { exclude: doi ?? undefined, found: x.evidence });
+  const annotated = await annotateRows(answers, db, table.rows, { exclude: doi ?? undefined, found: table.evidence });
   const name = path.basename(part.filename || 'upload.xml').slice(0, 200);
-  return { name, bytes: bytes.length, extraction: x, session, doi, stored, annotated };
+  return { name, bytes: bytes.length, extraction: x, session, doi, stored, annotated, mentions: table.mentions };
 }
 
-function uploadResult({ name, bytes, extraction: x, session, doi, stored, annotated }: Upload, w: Words): SafeHtml {
+function uploadResult({ name, bytes, extraction: x, session, doi, stored, annotated, mentions }: Upload, w: Words): SafeHtml {
   const { t } = w;
   const title = x.metadata.title || t('build.untitled');
   const extractor = t(x.provider === 'jats-table' ? 'build.extractorTable' : 'build.extractorText', { model: x.model });
@@ -182,6 +186,13 @@ function uploadResult({ name, bytes, extraction: x, session, doi, stored, annota
         ? html`${exportButtons(session, w)} ${rowSummary(annotated, w)} ${resourceTable(annotated, t('build.tableCaption', { title }), w)}
             <p><a class="button secondary" href="/chat?session=${encodeURIComponent(session)}">${t('build.editInChat')}</a></p>`
         : html`<p class="note" role="status">${t('build.noRows')}</p>`
+    }
+    ${
+      mentions.length > 0
+        ? html`<h3 id="mentions-heading">${t('mentions.heading')}</h3>
+            <p>${t('mentions.lead', { count: mentions.length })}</p>
+            ${mentionsTable(mentions, t('mentions.caption', { title }), w)}`
+        : ''
     }
     <p><a href="/build">${t('build.another')}</a></p>
   </section>`;

@@ -20,7 +20,7 @@ import { CHAT_TTL_MS } from '../answers.ts';
 import type { KrtAnswers } from '../answers.ts';
 import { newChatState } from '../chat/index.ts';
 import { summarizeRows } from '../extract/index.ts';
-import type { KrtRow } from '../extract/index.ts';
+import type { FurtherMention, KrtRow } from '../extract/index.ts';
 import { loadChatSession, saveChatState } from '../repository.ts';
 import { RATE_LIMITS, parseDoi, required } from '../routes/common.ts';
 import { ChatBody } from '../schemas/chat.ts';
@@ -212,24 +212,43 @@ function chatPage(data: ChatData, w: Words, extra: { flash?: ChatFlash | null; e
   };
 }
 
-/** POST /chat/start: a paper's table (the session asked for, else its best) to start a chat from. */
-const ChatStartBody = Type.Object({ doi: DoiBodyIn.properties.doi, session: SessionQuery.properties.session });
+/**
+ * POST /chat/start: a paper's table (the session asked for, else its best) to start a chat from; with `mention`, one
+ * of the table's further mentions (its position) promoted into the copy.
+ */
+const ChatStartBody = Type.Object({
+  doi: DoiBodyIn.properties.doi,
+  session: SessionQuery.properties.session,
+  mention: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 100_000, description: 'The position of a further mention of the table to add to the copy.' }),
+  ),
+});
 
-/** The rows and title of the table a chat starts from: the session asked for (of that paper, completed), else the best. */
+/**
+ * The rows and title of the table a chat starts from: the session asked for (of that paper, completed), else the
+ * best; with `mention`, that further mention of it appended (its name returned to say so).
+ */
 async function startingTable(
   answers: KrtAnswers,
   doi: string,
   requested: string | undefined,
+  mention: number | undefined,
   w: Words,
-): Promise<{ rows: KrtRow[]; title: string }> {
+): Promise<{ rows: KrtRow[]; title: string; promoted: string | null }> {
+  let table: { rows: KrtRow[]; title: string; mentions: FurtherMention[]; session: string };
   if (!requested) {
     const best = await answers.bestTable(doi);
-    return { rows: best.krt_data, title: best.article_info.title };
+    table = { rows: best.krt_data, title: best.article_info.title, mentions: best.further_mentions, session: best.session_id };
+  } else {
+    const asked = await answers.sessionTable(requested);
+    if (asked.doi !== doi) throw badRequest(w.t('error.notSessionOf', { session: requested, doi }));
+    if (asked.status !== 'completed') throw new HttpError(409, w.t('error.sessionFailed', { session: requested }), 'SESSION_FAILED');
+    table = { rows: asked.krt_data, title: asked.title, mentions: asked.further_mentions, session: requested };
   }
-  const asked = await answers.sessionTable(requested);
-  if (asked.doi !== doi) throw badRequest(w.t('error.notSessionOf', { session: requested, doi }));
-  if (asked.status !== 'completed') throw new HttpError(409, w.t('error.sessionFailed', { session: requested }), 'SESSION_FAILED');
-  return { rows: asked.krt_data, title: asked.title };
+  if (mention === undefined) return { rows: table.rows, title: table.title, promoted: null };
+  const promoted = table.mentions.find((m) => m.position === mention);
+  if (!promoted) throw badRequest(w.t('error.noSuchMention', { session: table.session, mention }));
+  return { rows: [...table.rows, promoted.row], title: table.title, promoted: promoted.row['RESOURCE NAME'] };
 }
 
 const chatHref = (session: string) => `/chat?session=${encodeURIComponent(session)}`;
@@ -293,10 +312,14 @@ export function chatPages(app: ServiceApp, ctx: ServiceContext, answers: KrtAnsw
       onRequest,
       async act({ body, locale }) {
         const w = wordsOf(locale);
-        const { rows, title } = await startingTable(answers, parseDoi(body.doi), body.session || undefined, w);
+        const { rows, title, promoted } = await startingTable(answers, parseDoi(body.doi), body.session || undefined, body.mention, w);
         const id = randomUUID();
         await saveChatState(db, id, { ...newChatState(), entries: rows }, new Date().toISOString());
-        return { id, response: w.t('chat.startedFrom', { title, rows: rows.length }) };
+        const response =
+          promoted === null
+            ? w.t('chat.startedFrom', { title, rows: rows.length })
+            : w.t('chat.startedWithMention', { title, name: promoted, rows: rows.length });
+        return { id, response };
       },
       render: ({ id, response }) => ({
         redirect: chatHref(id),

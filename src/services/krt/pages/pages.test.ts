@@ -120,22 +120,71 @@ describeKrtHttp(
       assert.match(body, new RegExp(`<strong aria-current="true">${table.session_id}</strong> \\(shown\\)`));
     });
 
-    it('a table found in the text shows, per row, the sentence it came from and its confidence (the API’s row_evidence)', async () => {
+    it('a table found in the text shows, per row, the sentence it came from and its confidence; its further mentions beneath', async () => {
       const tables = await Promise.all(
         (await newest()).suggestions.map(async (s) => (await h.get<DoiTable>(`/api/api/krt/doi/${s.doi}/`)).body),
       );
-      const text = tables.find((t) => t.summary.provider === 'text-pattern');
-      assert.ok(text?.row_evidence, 'a demo article without an author table, extracted from its text with evidence');
-      const page = textOf((await inject({ url: `/paper?doi=${encodeURIComponent(text.doi)}` })).body);
-      const shown = [...page.matchAll(/found in the text, confidence (\d+)%/g)].map((m) => Number(m[1]));
+      const text = tables.find((t) => t.summary.provider === 'text-pattern' && t.further_mentions.length > 0);
+      assert.ok(text?.row_evidence, 'a demo article without an author table, extracted from its text with evidence and further mentions');
+      const body = (await inject({ url: `/paper?doi=${encodeURIComponent(text.doi)}` })).body;
+      const [table, mentions] = body.split('<h2 id="mentions-heading">');
+      assert.ok(mentions, 'a "Further mentions" section');
+      assert.ok(table.includes('<h2 id="table-heading">'), 'the key resources table comes first');
+      const shown = (html: string) => [...textOf(html).matchAll(/found in the text, confidence (\d+)%/g)].map((m) => Number(m[1]));
       assert.deepEqual(
-        shown,
+        shown(table),
         text.row_evidence.map((e) => Math.round(e.confidence * 100)),
       );
-      for (const e of text.row_evidence) assert.ok(page.includes(textOf(e.sentence)), e.sentence);
-      // An author's table has no such line.
+      for (const e of text.row_evidence) assert.ok(textOf(table).includes(textOf(e.sentence)), e.sentence);
+      // The mentions: each with its sentence, confidence, inclusion probability and a button into the chat; none in the table.
+      assert.match(textOf(mentions), /^Further mentions The text also names \d+ resources? that the authors would probably not list/);
+      assert.deepEqual(
+        shown(mentions.split('</section>')[0]),
+        text.further_mentions.map((m) => Math.round(m.confidence * 100)),
+      );
+      for (const m of text.further_mentions) {
+        assert.ok(textOf(mentions).includes(textOf(m.sentence)), m.sentence);
+        assert.ok(textOf(mentions).includes(`${Math.round(m.inclusion_probability! * 100)}%`));
+        assert.match(mentions, new RegExp(`<input type="hidden" name="mention" value="${m.position}" />`));
+      }
+      assert.equal((table.match(/<td class="rrid-cell">/g) ?? []).length, text.krt_data.length);
+      // An author's table has no such line and no mentions.
       const authored = tables.find((t) => t.summary.provider === 'jats-table')!;
-      assert.doesNotMatch(textOf((await inject({ url: `/paper?doi=${encodeURIComponent(authored.doi)}` })).body), /found in the text/);
+      const authoredPage = (await inject({ url: `/paper?doi=${encodeURIComponent(authored.doi)}` })).body;
+      assert.doesNotMatch(textOf(authoredPage), /found in the text|Further mentions/);
+    });
+
+    it('a further mention is promoted into a chat copy of the table; an unknown one is refused', async () => {
+      const tables = await Promise.all(
+        (await newest()).suggestions.map(async (s) => (await h.get<DoiTable>(`/api/api/krt/doi/${s.doi}/`)).body),
+      );
+      const text = tables.find((t) => t.further_mentions.length > 0)!;
+      const mention = text.further_mentions.at(-1)!;
+      const start = await inject({
+        method: 'POST',
+        url: '/chat/start',
+        payload: form({ doi: text.doi, session: text.session_id, mention: String(mention.position) }),
+        headers: FORM,
+      });
+      assert.equal(start.statusCode, 303, start.body.slice(0, 300));
+      const location = String(start.headers.location);
+      const page = await inject({ url: location, headers: { cookie: String(start.headers['set-cookie']).split(';')[0] } });
+      assert.match(
+        textOf(page.body),
+        new RegExp(`with “${mention.row['RESOURCE NAME'].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” added from the further mentions`),
+      );
+      const copy = (await h.get<{ krt_data: KrtRow[] }>(`/api/export/${decodeURIComponent(location.split('=')[1])}/json/`)).body;
+      assert.deepEqual(copy.krt_data, [...text.krt_data, mention.row]);
+      // The paper's own table is unchanged.
+      assert.deepEqual((await h.get<DoiTable>(`/api/api/krt/doi/${text.doi}`)).body.krt_data, text.krt_data);
+      const inTable = await inject({
+        method: 'POST',
+        url: '/chat/start',
+        payload: form({ doi: text.doi, session: text.session_id, mention: '99999' }),
+        headers: FORM,
+      });
+      assert.equal(inTable.statusCode, 400);
+      assert.match(textOf(inTable.body), /has no further mention 99999/);
     });
 
     it('RRID suggestions carry their calibrated confidence and their evidence: the papers that write the RRID', async () => {

@@ -11,14 +11,14 @@ import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { KrtAnswers } from '../answers.ts';
 import { summarizeRows } from '../extract/index.ts';
-import type { KrtRow, RowEvidence } from '../extract/index.ts';
+import type { FurtherMention, KrtRow, RowEvidence } from '../extract/index.ts';
 import { sessionsOfDoi } from '../repository.ts';
 import type { SessionRecord } from '../repository.ts';
 import { parseDoi } from '../routes/common.ts';
 import { DoiQuery } from '../schemas/doi.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { paperHref } from './lookup.ts';
-import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
+import { annotateRows, exportButtons, mentionsTable, resourceTable, rowSummary } from './resource-table.ts';
 import type { AnnotatedRow } from './resource-table.ts';
 import { SessionQuery, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -86,6 +86,8 @@ interface ShownTable {
   sessionId: string;
   rows: KrtRow[];
   found: RowEvidence[] | null;
+  /** The rows found in the text that the row-inclusion model leaves out of the table. */
+  mentions: FurtherMention[];
   provider: string;
   model: string;
 }
@@ -135,6 +137,29 @@ function tableOfPaper(
   </section>`;
 }
 
+/**
+ * Beneath the table: the resources the text names that the row-inclusion model leaves out of it, each with its
+ * evidence and a button that opens a copy of the table in the chat with that resource added.
+ */
+function mentionsSection(doi: string, title: string, table: ShownTable | null, w: Words): SafeHtml | '' {
+  if (!table || table.mentions.length === 0) return '';
+  const { t } = w;
+  const promote = (m: FurtherMention) =>
+    html`<form class="chat-start" method="post" action="/chat/start">
+      <input type="hidden" name="doi" value="${doi}" />
+      <input type="hidden" name="session" value="${table.sessionId}" />
+      <input type="hidden" name="mention" value="${m.position}" />
+      <button type="submit" class="secondary" aria-label="${t('mentions.promoteLabel', { name: m.row['RESOURCE NAME'] })}">
+        ${t('mentions.promote')}
+      </button>
+    </form>`;
+  return html`<section aria-labelledby="mentions-heading">
+    <h2 id="mentions-heading">${t('mentions.heading')}</h2>
+    <p>${t('mentions.lead', { count: table.mentions.length })}</p>
+    ${mentionsTable(table.mentions, t('mentions.caption', { title }), w, promote)}
+  </section>`;
+}
+
 /** `?doi=…[&session=…]`: the DOI as GET /api/check-doi-local/ reads it, and the session as the chat reads its id. */
 const PaperQuery = Type.Object({ doi: DoiQuery.properties.doi, session: SessionQuery.properties.session });
 
@@ -146,12 +171,19 @@ async function shownTable(answers: KrtAnswers, doi: string, requested: string | 
     const asked = await answers.sessionTable(requested);
     if (asked.status !== 'completed') return null;
     const { provider, model } = asked.summary;
-    return { sessionId: asked.session_id, rows: asked.krt_data, found: asked.row_evidence, provider, model };
+    return {
+      sessionId: asked.session_id,
+      rows: asked.krt_data,
+      found: asked.row_evidence,
+      mentions: asked.further_mentions,
+      provider,
+      model,
+    };
   }
   try {
     const best = await answers.bestTable(doi);
     const { provider, model } = best.summary;
-    return { sessionId: best.session_id, rows: best.krt_data, found: best.row_evidence, provider, model };
+    return { sessionId: best.session_id, rows: best.krt_data, found: best.row_evidence, mentions: best.further_mentions, provider, model };
   } catch (error) {
     if (error instanceof HttpError && error.statusCode === 404) return null;
     throw error;
@@ -210,7 +242,7 @@ export function paperPage(app: ServiceApp, answers: KrtAnswers, db: Kysely<KrtDa
           <p class="muted"><a href="/">${t('paper.back')}</a></p>
           <h1>${meta.title}</h1>
           ${meta.is_demo ? html`<p class="note"><span class="badge warn">${t('badge.demoArticle')}</span> ${t('paper.demoNote')}</p>` : ''}
-          ${facts(doi, meta, w)} ${tableSection}
+          ${facts(doi, meta, w)} ${tableSection} ${mentionsSection(doi, meta.title, table, w)}
           ${
             sessions.length > 0
               ? html`<section aria-labelledby="sessions-heading">

@@ -8,7 +8,7 @@ import { html, joinHtml } from '../../../core/pages/index.ts';
 import type { SafeHtml } from '../../../core/pages/index.ts';
 import type { KrtAnswers } from '../answers.ts';
 import { parseIdentifierText } from '../extract/identifier.ts';
-import type { KrtRow, RowEvidence } from '../extract/index.ts';
+import type { FurtherMention, KrtRow, RowEvidence } from '../extract/index.ts';
 import { ABSTAIN_BELOW, resolverUrl } from '../rrid/index.ts';
 import type { RridValidation } from '../rrid/index.ts';
 import type { KrtDatabase } from '../tables.ts';
@@ -216,7 +216,7 @@ function lookupCell(a: AnnotatedRow, w: Words): SafeHtml {
 }
 
 /** Where the text extractor read a row, and how sure it is (the confidence is calibrated out of sample). */
-function foundIn(found: RowEvidence, w: Words): SafeHtml {
+function foundIn(found: Pick<RowEvidence, 'sentence' | 'confidence'>, w: Words): SafeHtml {
   const { t } = w;
   return html`<details class="found-in">
     <summary class="muted">
@@ -260,6 +260,53 @@ export function resourceTable(rows: readonly AnnotatedRow[], caption: string, w:
               <td>${a.row['NEW/REUSE']}</td>
               <td>${a.row['ADDITIONAL INFORMATION']}</td>
               <td class="rrid-cell">${lookupCell(a, w)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+/**
+ * The rows found in the text that the key resources table leaves out (the API's further_mentions), each with its
+ * sentence, confidence and inclusion probability; `promote` draws a mention's button into the chat, when there is one.
+ */
+export function mentionsTable(
+  mentions: readonly FurtherMention[],
+  caption: string,
+  w: Words,
+  promote?: (mention: FurtherMention) => SafeHtml,
+): SafeHtml {
+  const { t } = w;
+  return html`<div class="table-scroll" id="further-mentions">
+    <table class="data krt mentions">
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col" class="num">${t('table.number')}</th>
+          <th scope="col">${t('table.resourceType')}</th>
+          <th scope="col">${t('table.resourceName')}</th>
+          <th scope="col">${t('table.source')}</th>
+          <th scope="col">${t('table.identifier')}</th>
+          <th scope="col">${t('table.additional')}</th>
+          <th scope="col" class="num" title="${t('mentions.inclusionTitle')}">${t('mentions.inclusion')}</th>
+          ${promote ? html`<th scope="col"><span class="visually-hidden">${t('mentions.promote')}</span></th>` : ''}
+        </tr>
+      </thead>
+      <tbody>
+        ${mentions.map(
+          (m, i) =>
+            html`<tr>
+              <td class="num">${i + 1}</td>
+              <td>${m.row['RESOURCE TYPE']}</td>
+              <th scope="row">${m.row['RESOURCE NAME']}${foundIn(m, w)}</th>
+              <td>${m.row.SOURCE}</td>
+              <td>${m.row.IDENTIFIER}</td>
+              <td>${m.row['ADDITIONAL INFORMATION']}</td>
+              <td class="num">${m.inclusion_probability === null ? '' : percent(w, m.inclusion_probability)}</td>
+              ${promote ? html`<td>${promote(m)}</td>` : ''}
             </tr>`,
         )}
       </tbody>

@@ -7,7 +7,10 @@ import type { Static } from 'typebox';
 import { TABLE_DOI, describeKrtHttp, itAnswersErrors, real, realFile } from '../../../../test/support/krt/http.ts';
 import type { ErrorCase } from '../../../../test/support/krt/http.ts';
 import { domainExtraction } from '../../../../test/support/krt/corpus.ts';
-import { KRT_COLUMNS, RESOURCE_TYPES, TABLE_EXTRACTOR_MODEL } from '../extract/index.ts';
+import { KRT_COLUMNS, RESOURCE_TYPES, TABLE_EXTRACTOR_MODEL, splitTable } from '../extract/index.ts';
+import type { RowEvidence } from '../extract/index.ts';
+import { shippedInclusion } from '../extract/learned/shipped.ts';
+import type { KrtTables } from '../tables.ts';
 import { parseXml, textOf } from '../jats/tree.ts';
 import type { DoiTableResponse, SessionResponse } from '../schemas/tables.ts';
 
@@ -25,10 +28,20 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
       for (const form of [TABLE_DOI, encodeURIComponent(TABLE_DOI), `https://doi.org/${TABLE_DOI}`.replace(/\//g, '%2F')]) {
         const res = await get<DoiTable>(`${base}/doi/${form}/`);
         assert.equal(res.status, 200, form);
-        assert.deepEqual(Object.keys(res.body), ['success', 'doi', 'session_id', 'krt_data', 'row_evidence', 'summary', 'article_info']);
+        assert.deepEqual(Object.keys(res.body), [
+          'success',
+          'doi',
+          'session_id',
+          'krt_data',
+          'row_evidence',
+          'further_mentions',
+          'summary',
+          'article_info',
+        ]);
         assert.equal(res.body.doi, TABLE_DOI);
         assert.deepEqual(res.body.krt_data, expected.rows);
         assert.equal(res.body.row_evidence, null, "an author's table has no sentence evidence");
+        assert.deepEqual(res.body.further_mentions, [], "every row of an author's table is in the table");
         const fresh = expected.rows.filter((r) => r['NEW/REUSE'] === 'new').length;
         assert.deepEqual(res.body.summary, {
           total_resources: expected.rows.length,
@@ -63,6 +76,7 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
         'created_at',
         'krt_data',
         'row_evidence',
+        'further_mentions',
         'summary',
       ]);
       assert.deepEqual(session.body.krt_data, expected.rows);
@@ -77,23 +91,92 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
         assert.ok((RESOURCE_TYPES as readonly string[]).includes(row['RESOURCE TYPE']));
       }
     }
-    const text = real.find((f) => domainExtraction(f).extraction.provider === 'text-pattern')!;
-    const textDoi = domainExtraction(text).doi;
-    const textTable = await get<DoiTable>(`/api/api/krt/doi/${textDoi}/`);
+  });
+
+  // A paper without an author table, its extraction as the importer stored it, and the served rule split.
+  const textPaper = () => {
+    const file = real.find((f) => domainExtraction(f).extraction.provider === 'text-pattern')!;
+    const { doi, extraction } = domainExtraction(file);
+    return { file, doi, extraction, split: splitTable(extraction.rows, extraction.evidence) };
+  };
+  const served = (evidence: readonly RowEvidence[]) =>
+    evidence.map(({ sentence, confidence, inclusion_probability }) => ({ sentence, confidence, inclusion_probability }));
+
+  it('a table found in the text: the key resources table, each row with its evidence, and the further mentions apart', async () => {
+    const { file, doi, extraction, split } = textPaper();
+    const textTable = await get<DoiTable>(`/api/api/krt/doi/${doi}/`);
     assert.equal(textTable.body.summary.provider, 'text-pattern');
-    assert.deepEqual(textTable.body.krt_data, domainExtraction(text).extraction.rows);
-    // Each row found in text is served with the sentence it came from and its confidence, in row order.
-    const evidence = domainExtraction(text).extraction.evidence;
-    assert.ok(evidence && evidence.length === textTable.body.krt_data.length, 'the text extractor keeps evidence for every row');
-    assert.deepEqual(textTable.body.row_evidence, evidence);
+    const evidence = extraction.evidence;
+    assert.ok(evidence && evidence.length === extraction.rows.length, 'the text extractor keeps evidence for every row');
+    const inclusion = shippedInclusion();
+    assert.ok(inclusion, 'the row-inclusion model ships with the extractor it was fitted on');
+    // The rows the model keeps are the table, in the extractor's order, with their evidence; the others are mentions.
+    assert.ok(split.mentions.length > 0, 'the model leaves some rows of this paper out of its table');
+    assert.deepEqual(textTable.body.krt_data, split.rows);
+    assert.deepEqual(textTable.body.row_evidence, served(split.evidence!));
+    assert.deepEqual(textTable.body.further_mentions, split.mentions);
+    assert.equal(textTable.body.summary.total_resources, split.rows.length, 'the summary counts the table, not its mentions');
+    // No row is lost: table and mentions together are every row the extractor found, each once.
+    const positions = [...textTable.body.further_mentions.map((m) => m.position)];
+    assert.equal(textTable.body.krt_data.length + positions.length, extraction.rows.length);
+    for (const m of textTable.body.further_mentions) {
+      assert.deepEqual(m.row, extraction.rows[m.position]);
+      assert.ok(m.inclusion_probability !== null && m.inclusion_probability < inclusion.threshold, JSON.stringify(m));
+    }
+    const best = Math.max(...evidence.map((e) => e.inclusion_probability!));
+    assert.ok(
+      textTable.body.row_evidence!.some((e) => e.inclusion_probability === best),
+      'the best row of a paper is always in its table',
+    );
     const textSession = await get<SessionTable>(`/api/krt/${textTable.body.session_id}/`);
-    assert.deepEqual(textSession.body.row_evidence, evidence);
+    assert.deepEqual(textSession.body.row_evidence, textTable.body.row_evidence);
+    assert.deepEqual(textSession.body.further_mentions, textTable.body.further_mentions);
     // Each sentence is the paper's own text (letters and digits compared: inline markup splits spacing).
     const squash = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-    const paper = squash(textOf(parseXml(fs.readFileSync(text, 'utf8'))));
+    const paper = squash(textOf(parseXml(fs.readFileSync(file, 'utf8'))));
     for (const e of evidence) {
       assert.ok(e.sentence.length > 0 && e.confidence >= 0 && e.confidence <= 1, JSON.stringify(e));
       assert.ok(paper.includes(squash(e.sentence)), e.sentence);
+    }
+    // The exports are the key resources table.
+    const csv = await get(`/api/export/${textTable.body.session_id}/csv/`);
+    assert.equal(csv.status, 200);
+    assert.equal(csv.text.trim().split(/\r?\n/).length, 1 + split.rows.length, 'a header and the rows of the table');
+    const json = await get<{ resources_found: number; krt_data: unknown[] }>(`/api/export/${textTable.body.session_id}/json/`);
+    assert.deepEqual(json.body.krt_data, split.rows);
+  });
+
+  it('a row stored before its inclusion was kept (no value in the new columns) is served in the table', async () => {
+    const { doi, extraction } = textPaper();
+    const k = h.t.db.kysely.withTables<KrtTables>();
+    const { session_id } = (await get<DoiTable>(`/api/api/krt/doi/${doi}/`)).body;
+    const before = await k
+      .selectFrom('krt_session_rows')
+      .select(['position', 'inclusion_probability', 'in_table'])
+      .where('session_id', '=', session_id)
+      .execute();
+    await k
+      .updateTable('krt_session_rows')
+      .set({ inclusion_probability: null, in_table: null })
+      .where('session_id', '=', session_id)
+      .execute();
+    try {
+      // Addresses not asked before, so that no cached answer stands in for the stored rows.
+      const old = await get<SessionTable>(`/api/api/krt/${session_id}`);
+      assert.equal(old.status, 200);
+      assert.deepEqual(old.body.krt_data, extraction.rows, 'every row in the table');
+      assert.deepEqual(old.body.further_mentions, []);
+      assert.ok(old.body.row_evidence!.every((e) => e.inclusion_probability === null));
+      const byDoi = await get<DoiTable>(`/api/krt/doi/${encodeURIComponent(doi)}`);
+      assert.deepEqual(byDoi.body.krt_data, extraction.rows);
+    } finally {
+      for (const r of before)
+        await k
+          .updateTable('krt_session_rows')
+          .set({ inclusion_probability: r.inclusion_probability, in_table: r.in_table })
+          .where('session_id', '=', session_id)
+          .where('position', '=', r.position)
+          .execute();
     }
   });
 

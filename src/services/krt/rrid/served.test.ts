@@ -154,6 +154,53 @@ describeEachDatabase(
       const third = await importStore(t.db, store, { workers: 2, progress: false });
       assert.deepEqual([third.inserted, third.updated, third.deleted, third.unchanged], [0, 0, 0, files.length]);
     });
+
+    it(
+      'text tables stored before their rows’ inclusion was kept get it, and their table counts, at the next import',
+      { skip: gate.skip },
+      async () => {
+        const k = t.db.kysely.withTables<KrtTables>();
+        const textSessions = async () => {
+          const sessions = await k
+            .selectFrom('krt_sessions')
+            .select(['session_id', 'total_resources', 'new_resources'])
+            .where('provider', '=', 'text-pattern')
+            .orderBy('session_id')
+            .execute();
+          const rows = await k
+            .selectFrom('krt_session_rows')
+            .select(['session_id', 'position', 'inclusion_probability', 'in_table'])
+            .where(
+              'session_id',
+              'in',
+              sessions.map((x) => x.session_id),
+            )
+            .orderBy('session_id')
+            .orderBy('position')
+            .execute();
+          return { sessions, rows: rows.map((r) => ({ ...r, in_table: r.in_table === null ? null : Boolean(r.in_table) })) };
+        };
+        const kept = await textSessions();
+        const ids = kept.sessions.map((x) => x.session_id);
+        assert.ok(
+          kept.rows.some((r) => r.in_table === false),
+          'some rows are further mentions',
+        );
+        // As a database migrated by krt_0005 holds them: no inclusion, and every row counted in the table.
+        await k
+          .updateTable('krt_session_rows')
+          .set({ inclusion_probability: null, in_table: null })
+          .where('session_id', 'in', ids)
+          .execute();
+        for (const id of ids) {
+          const n = kept.rows.filter((r) => r.session_id === id).length;
+          await k.updateTable('krt_sessions').set({ total_resources: n }).where('session_id', '=', id).execute();
+        }
+        const again = await importStore(t.db, store, { workers: 2, progress: false });
+        assert.deepEqual([again.inserted, again.updated, again.deleted], [0, ids.length, 0]);
+        assert.deepEqual(await textSessions(), kept);
+      },
+    );
   },
   { migrations: krtService.migrations },
 );

@@ -21,6 +21,14 @@ const RowEvidence = Type.Object({
     maximum: 1,
     description: 'Calibrated probability that the authors would list this row (cross-validated by paper).',
   }),
+  inclusion_probability: Nullable(
+    Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        "The row-inclusion model's probability that the authors would put this row in their key resources table (fitted on rows of papers the extractor was not trained on; docs/krt.md); null for rows stored before it was kept.",
+    }),
+  ),
 });
 
 const rowEvidence = Nullable(
@@ -30,6 +38,26 @@ const rowEvidence = Nullable(
       "null for an author's table, a language model's table, and sessions stored before this was kept.",
   }),
 );
+
+const FurtherMention = Type.Object({
+  position: Type.Integer({
+    minimum: 0,
+    description: 'Its place among every row the extractor found (what the paper page promotes into a chat copy of the table).',
+  }),
+  row: KrtRow,
+  sentence: Type.String({ description: 'The sentence of the methods text the row was found in.' }),
+  confidence: Type.Number({ minimum: 0, maximum: 1, description: "The extractor's calibrated confidence (as in row_evidence)." }),
+  inclusion_probability: Nullable(
+    Type.Number({ minimum: 0, maximum: 1, description: "The row-inclusion model's probability, below the table's threshold." }),
+  ),
+});
+
+const furtherMentions = Type.Array(FurtherMention, {
+  description:
+    'For a table found in the methods text: the resources the text names that the row-inclusion model leaves out of the key resources table ' +
+    '(krt_data), in the order the extractor ranked them, each with its evidence; not counted in summary and not exported. Empty for author tables, ' +
+    "language models' tables and tables stored before the model was kept.",
+});
 
 export const SessionResponse = Type.Object({
   success: Type.Literal(true),
@@ -41,6 +69,7 @@ export const SessionResponse = Type.Object({
   created_at: Type.String(),
   krt_data: Type.Array(KrtRow),
   row_evidence: rowEvidence,
+  further_mentions: furtherMentions,
   summary: Type.Object({
     total_resources: Type.Integer(),
     new_resources: Type.Integer(),
@@ -66,6 +95,7 @@ export const DoiTableResponse = Type.Object({
   session_id: Type.String(),
   krt_data: Type.Array(KrtRow),
   row_evidence: rowEvidence,
+  further_mentions: furtherMentions,
   summary: Type.Object({
     total_resources: Type.Integer(),
     new_resources: Type.Integer(),

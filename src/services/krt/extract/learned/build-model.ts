@@ -1,13 +1,21 @@
-// Builds the shipped model of the learned text extractor from a corpus's author-table papers:
-//   node src/services/krt/extract/learned/build-model.ts [<corpus xml dir>]   (default ../shared/data/krt/xml)
-// writes krt-text-3.model.json next to this file. Deterministic: the same corpus gives the same file.
+// Builds the shipped models of the learned text extractor and of row inclusion from a corpus's author-table papers:
+//   node src/services/krt/extract/learned/build-model.ts [<corpus xml dir>] [--only extractor|inclusion] [--rows-cache FILE]
+// (default corpus ../shared/data/krt/xml) writes krt-text-3.model.json, then krt-inclusion-1.model.json, next to this
+// file. The extractor is trained on every STAR/eLife author-table paper; the inclusion model on the rows that fold
+// extractors gave for the papers with an author table that are not held out (inclusion-training.ts), so a rebuilt
+// extractor is followed by a rebuilt inclusion model. `--rows-cache` reuses the fold extractions of
+// `npm run bench -- krt --only cv --rows-cache FILE` (the same rows). Deterministic: the same corpus gives the same files.
 
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MODEL_FILE } from './shipped.ts';
+import { parseArgs } from 'node:util';
+import { parseJats } from '../../jats/article.ts';
+import { INCLUSION_FILE, MODEL_FILE } from './shipped.ts';
 import { trainExtractor } from './model.ts';
 import { loadAuthorTablePapers } from './papers.ts';
+import { authorTablePaper, buildInclusionModel, type AuthorTablePaper } from './inclusion-training.ts';
 
 function xmlFiles(dir: string): string[] {
   const out: string[] = [];
@@ -19,13 +27,39 @@ function xmlFiles(dir: string): string[] {
   return out;
 }
 
-const dir = process.argv[2] ?? fileURLToPath(new URL('../../../../../../shared/data/krt/xml', import.meta.url));
-const started = performance.now();
-const papers = loadAuthorTablePapers(xmlFiles(dir));
-const model = trainExtractor(papers, 4, 15);
-writeFileSync(MODEL_FILE, `${JSON.stringify(model)}\n`);
-console.log(
-  `${papers.length} author-table papers, ${model.trainedOn.candidates} candidates (${model.trainedOn.positives} positive), threshold ${model.threshold}; ` +
-    `${Object.keys(model.gazetteer.entries).length} gazetteer names, ${Object.keys(model.logistic.weights).length} weights → ${MODEL_FILE} ` +
-    `(${((performance.now() - started) / 1000).toFixed(1)} s)`,
-);
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { only: { type: 'string' }, 'rows-cache': { type: 'string' } },
+});
+const dir = positionals[0] ?? fileURLToPath(new URL('../../../../../../shared/data/krt/xml', import.meta.url));
+const files = xmlFiles(dir);
+
+if (values.only !== 'inclusion') {
+  const started = performance.now();
+  const papers = loadAuthorTablePapers(files);
+  const model = trainExtractor(papers, 4, 15);
+  writeFileSync(MODEL_FILE, `${JSON.stringify(model)}\n`);
+  console.log(
+    `${papers.length} author-table papers, ${model.trainedOn.candidates} candidates (${model.trainedOn.positives} positive), threshold ${model.threshold}; ` +
+      `${Object.keys(model.gazetteer.entries).length} gazetteer names, ${Object.keys(model.logistic.weights).length} weights → ${MODEL_FILE} ` +
+      `(${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
+}
+
+if (values.only !== 'extractor') {
+  const started = performance.now();
+  const papers: AuthorTablePaper[] = [];
+  for (const file of files) {
+    const xml = readFileSync(file, 'utf8');
+    if (!xml.includes('<table-wrap')) continue;
+    const paper = authorTablePaper(xml, file, parseJats(xml, file).metadata.doi);
+    if (paper) papers.push(paper);
+  }
+  const extractorSha256 = createHash('sha256').update(readFileSync(MODEL_FILE)).digest('hex');
+  const model = buildInclusionModel(papers, extractorSha256, { rowsCache: values['rows-cache'], log: (line) => console.log(line) });
+  writeFileSync(INCLUSION_FILE, `${JSON.stringify(model)}\n`);
+  console.log(
+    `${model.trainedOn.papers} papers with an author table (${model.trainedOn.heldOut}); ${model.trainedOn.rows} rows (${model.trainedOn.positives} in the authors' tables), ` +
+      `threshold ${model.threshold}; ${Object.keys(model.logistic.weights).length} weights → ${INCLUSION_FILE} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
+}

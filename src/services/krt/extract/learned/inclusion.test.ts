@@ -2,17 +2,22 @@
 // authors list, monotone in its strongest feature, and a served table that never loses a row.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { makeRow, type KrtRow, type ResourceType } from '../krt-row.ts';
 import {
   fitInclusion,
+  includeRows,
   inclusionLabels,
   inclusionProbabilities,
   INCLUSION_TARGET_PRECISION,
   INCLUSION_THRESHOLDS,
   servedRows,
+  type InclusionModelFile,
   type InclusionPaper,
   type InclusionRow,
 } from './inclusion.ts';
+import { INCLUSION_FILE, MODEL_FILE, shippedExtractor, shippedInclusion } from './shipped.ts';
 
 const row = (type: ResourceType, name: string, identifier = ''): KrtRow =>
   makeRow({ 'RESOURCE TYPE': type, 'RESOURCE NAME': name, IDENTIFIER: identifier });
@@ -93,4 +98,27 @@ test('served rows: no row is lost, the best row is always served', () => {
   const probabilities = [0.9, 0.05, 0.5, 0.49];
   const served = servedRows(probabilities, 0.5);
   assert.equal(served.length, probabilities.length, 'every row is either served or a further mention');
+});
+
+test('the shipped inclusion model goes with the shipped extractor (rebuild both with build-model.ts)', () => {
+  const file = JSON.parse(readFileSync(INCLUSION_FILE, 'utf8')) as InclusionModelFile;
+  const extractor = shippedExtractor();
+  assert.ok(extractor, 'the learned extractor ships');
+  assert.equal(file.trainedOn.extractor, extractor.model.model, 'fitted on the rows of the extractor that is shipped');
+  assert.equal(
+    file.trainedOn.extractorSha256,
+    createHash('sha256').update(readFileSync(MODEL_FILE)).digest('hex'),
+    'the extractor model was rebuilt after the inclusion model: run build-model.ts (it rebuilds both)',
+  );
+  assert.ok(INCLUSION_THRESHOLDS.includes(file.threshold));
+  assert.deepEqual(shippedInclusion(), file, 'served as built');
+  // Served rows: each row's probability, the threshold's rows in the table, and the best row whatever its probability.
+  const rows = [0.9, 0.1, 0.2].map((confidence, i) => ({
+    row: row('Other', `thing ${i}`),
+    features: [],
+    confidence,
+  }));
+  const decided = includeRows({ logistic: file.logistic, threshold: 1 }, rows);
+  assert.equal(decided.filter((d) => d.inTable).length, 1, 'a threshold no row reaches still serves the best row');
+  assert.ok(decided.every((d) => d.probability >= 0 && d.probability <= 1));
 });

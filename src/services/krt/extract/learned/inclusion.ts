@@ -32,6 +32,30 @@ interface InclusionModel {
   rule: string;
 }
 
+/** The name and version of the row-inclusion model. */
+export const INCLUSION_MODEL = 'krt-inclusion-1';
+
+/** The shipped model (krt-inclusion-1.model.json, built by build-model.ts with inclusion-training.ts). */
+export interface InclusionModelFile {
+  format: 'krt-inclusion-model';
+  version: 1;
+  model: string;
+  logistic: LogisticModel;
+  threshold: number;
+  trainedOn: {
+    papers: number;
+    rows: number;
+    positives: number;
+    heldOut: string;
+    folds: number;
+    seed: number;
+    /** The text extractor whose rows it was fitted on, and the SHA-256 of that extractor's shipped model file. */
+    extractor: string;
+    extractorSha256: string;
+    rule: string;
+  };
+}
+
 const bucket = (n: number, edges: readonly number[]) => {
   let i = 0;
   while (i < edges.length && n >= edges[i]) i++;
@@ -89,6 +113,16 @@ export function servedRows(probabilities: readonly number[], threshold: number):
   const served = probabilities.map((p) => p >= threshold);
   if (probabilities.length && !served.includes(true)) served[probabilities.indexOf(Math.max(...probabilities))] = true;
   return served;
+}
+
+/** Per row of one paper's extracted table: its inclusion probability and whether it is in the key resources table. */
+export function includeRows(
+  model: { logistic: LogisticModel; threshold: number },
+  rows: readonly InclusionRow[],
+): { probability: number; inTable: boolean }[] {
+  const probabilities = inclusionProbabilities(model.logistic, rows);
+  const served = servedRows(probabilities, model.threshold);
+  return probabilities.map((probability, i) => ({ probability, inTable: served[i] }));
 }
 
 /** The row precision the threshold aims at (the target the product sets for rows from text). */

@@ -1,13 +1,16 @@
-// The shipped model of the learned text extractor (built by build-model.ts from the shared corpus's author-table
-// papers), loaded once per process (or worker thread) on first use.
+// The shipped models of the learned text extractor and of row inclusion (built by build-model.ts from the shared
+// corpus's author-table papers), loaded once per process (or worker thread) on first use.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { InclusionModelFile } from './inclusion.ts';
 import { LearnedExtractor, type ExtractorModel } from './model.ts';
 
 export const MODEL_FILE = fileURLToPath(new URL('./krt-text-3.model.json', import.meta.url));
+export const INCLUSION_FILE = fileURLToPath(new URL('./krt-inclusion-1.model.json', import.meta.url));
 
 let loaded: LearnedExtractor | null | undefined;
+let inclusion: InclusionModelFile | null | undefined;
 
 /** Whether the model file ships (checked without loading it). */
 export function shippedModelPresent(): boolean {
@@ -20,4 +23,17 @@ export function shippedExtractor(): LearnedExtractor | null {
     loaded = existsSync(MODEL_FILE) ? new LearnedExtractor(JSON.parse(readFileSync(MODEL_FILE, 'utf8')) as ExtractorModel) : null;
   }
   return loaded;
+}
+
+/**
+ * The shipped row-inclusion model, or null when its file is absent or was fitted on another extractor's rows (its
+ * features are that extractor's): every row found in the text is then in the table.
+ */
+export function shippedInclusion(): InclusionModelFile | null {
+  if (inclusion === undefined) {
+    const model = existsSync(INCLUSION_FILE) ? (JSON.parse(readFileSync(INCLUSION_FILE, 'utf8')) as InclusionModelFile) : null;
+    const extractor = shippedExtractor()?.model.model;
+    inclusion = model?.format === 'krt-inclusion-model' && model.version === 1 && model.trainedOn.extractor === extractor ? model : null;
+  }
+  return inclusion;
 }
