@@ -7,9 +7,11 @@
 //   import <tree> <csv> <db> <redis> `pdi import grants <csv>` into the new SQLite file <db> (<tree>'s importData, as
 //                                    the command line runs it), Redis configured unless <redis> is '-'; answers the
 //                                    process's CPU seconds during the import
-//   serve <tree> <db-url> <redis>    Service C over HTTP on a free port as `serve grants` makes it (openRuntime, one
-//                                    worker's flags, response cache off), with Redis configured unless <redis> is '-';
-//                                    answers 'cpu' with its CPU time so far; exits on 'stop'
+//   serve <tree> <service> <db-url> <redis>
+//                                    the service over HTTP on a free port as `serve <service>` makes it (openRuntime,
+//                                    one worker's flags, response cache off, X-Forwarded-For from loopback believed),
+//                                    with Redis configured unless <redis> is '-'; answers 'cpu' with its CPU time so
+//                                    far; exits on 'stop'
 // <tree>: the checkout whose src/ is loaded (this one, or an older one for the figures before a change).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,22 +84,23 @@ if (mode === 'loop') {
   const cpu = process.cpuUsage(cpu0);
   process.send!({ cpuSeconds: (cpu.user + cpu.system) / 1e6 });
 } else if (mode === 'serve') {
-  const [dbUrl, redisUrl] = args;
+  const [serviceName, dbUrl, redisUrl] = args;
   const { loadConfig } = await from<typeof Config>('core/config.ts');
   const { openRuntime } = await from<typeof Runtime>('core/runtime.ts');
   const { buildServiceApp } = await from<typeof ServiceApp>('core/http/service-app.ts');
   const { SERVICES, findService } = await from<typeof Registry>('services/registry.ts');
-  const grantsService = findService('grants');
+  const service = findService(serviceName);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PDI_DATABASE_URL: dbUrl,
     PDI_RESPONSE_CACHE_BYTES: '0',
     PDI_RESPONSE_CACHE_ENTRIES: '0',
+    PDI_TRUST_PROXY: 'loopback', // the bench sends each request as another client (X-Forwarded-For)
   };
   if (redisUrl === '-') delete env.PDI_REDIS_URL;
   else env.PDI_REDIS_URL = redisUrl;
   const runtime = await openRuntime({ ...loadConfig(env), logLevel: 'silent' }, SERVICES); // every service migrated: one schema
-  const app = await buildServiceApp(grantsService, runtime.contexts.get('grants')!, { logger: false });
+  const app = await buildServiceApp(service, runtime.contexts.get(service.name)!, { logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');

@@ -1,5 +1,6 @@
 // npm run bench -- redis-string-prototype [--redis redis://127.0.0.1:6379] [--texts <file>] [--repeats 3]
-//     [--csv <grants csv>] [--url sqlite:/tmp/c/db.sqlite [--reps 500] [--rounds 3]] [--before <older checkout>]
+//     [--csv <grants csv>] [--url <C's database>] [--limited-url <E's database>] [--reps 500] [--rounds 3]
+//     [--before <older checkout>]
 // What loading ioredis does to the rest of the process, and that connectRedis undoes it (src/core/redis.ts):
 //  - loop: C's text fingerprint (a charCodeAt loop) over the lines of --texts (by default a real file of
 //    ../shared/data), timed in a fresh process before and after loading nothing (the baseline), ioredis bare, or
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     },
     repeats: { type: 'string', default: '3' },
     url: { type: 'string' },
+    'limited-url': { type: 'string' },
     reps: { type: 'string', default: '500' },
     rounds: { type: 'string', default: '3' },
     before: { type: 'string' },
@@ -106,15 +108,23 @@ async function importPart(csv: string): Promise<void> {
   console.log(`load average ${load()}`);
 }
 
+interface Answer {
+  ms: number;
+  status: number;
+  /** Whether the answer carries the rate-limit headers (the request was counted). */
+  counted: boolean;
+}
+
 interface Served {
   cpuMs(): Promise<number>;
-  timeToLastByte(query: string): Promise<number>;
+  /** GET `url`, timed to the last byte of the answer (compression accepted, the bytes not decoded). */
+  get(url: string, client?: string): Promise<Answer>;
   stop(): Promise<void>;
 }
 
-/** C served by a child process (the V8 flags of a worker of `serve`). */
-async function serveC(tree: string, dbUrl: string, redis: string): Promise<Served> {
-  const server = fork(child, ['serve', tree, dbUrl, redis], { stdio: 'inherit', execArgv: workerExecArgv(process.execArgv) });
+/** A service served by a child process (the V8 flags of a worker of `serve`). */
+async function serve(tree: string, service: string, dbUrl: string, redis: string): Promise<Served> {
+  const server = fork(child, ['serve', tree, service, dbUrl, redis], { stdio: 'inherit', execArgv: workerExecArgv(process.execArgv) });
   const inbox: ServeAnswer[] = [];
   let wake: (() => void) | null = null;
   server.on('message', (m) => {
@@ -128,24 +138,22 @@ async function serveC(tree: string, dbUrl: string, redis: string): Promise<Serve
   const first = await next();
   if (!('port' in first)) throw new Error('the server sent no port');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const timeToLastByte = (query: string) =>
-    new Promise<number>((resolve, reject) => {
+  const get = (url: string, client?: string) =>
+    new Promise<Answer>((resolve, reject) => {
       const started = performance.now();
-      const req = http.get(
-        {
-          host: '127.0.0.1',
-          port: first.port,
-          path: `/api/api/search/?${query}`,
-          agent,
-          headers: { 'accept-encoding': 'gzip, deflate, br' },
-        },
-        (res) => {
-          if (res.statusCode !== 200) reject(new Error(`${query}: ${res.statusCode}`));
-          res.on('data', () => {});
-          res.on('end', () => resolve(performance.now() - started));
-          res.on('error', reject);
-        },
-      );
+      const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
+      if (client !== undefined) headers['x-forwarded-for'] = client;
+      const req = http.get({ host: '127.0.0.1', port: first.port, path: url, agent, headers }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () =>
+          resolve({
+            ms: performance.now() - started,
+            status: res.statusCode ?? 0,
+            counted: res.headers['x-ratelimit-remaining'] !== undefined,
+          }),
+        );
+        res.on('error', reject);
+      });
       req.on('error', reject);
     });
   return {
@@ -153,7 +161,7 @@ async function serveC(tree: string, dbUrl: string, redis: string): Promise<Serve
       server.send('cpu');
       return ((await next()) as { cpuMs: number }).cpuMs;
     },
-    timeToLastByte,
+    get,
     async stop() {
       server.send('stop');
       agent.destroy();
@@ -162,47 +170,130 @@ async function serveC(tree: string, dbUrl: string, redis: string): Promise<Serve
   };
 }
 
-const QUERIES = ['q=health&limit=100', 'q=health&limit=100&province=ON'];
+/** A run of requests: `warmUp` untimed, then `count` timed; `request(i)` gives the i-th (timed ones from 0). */
+interface Stream {
+  name: string;
+  warmUp: number;
+  count: number;
+  request(i: number): { url: string; client?: string };
+}
 
-async function searchPart(dbUrl: string): Promise<void> {
-  const cases: Array<{ label: string; tree: string; redis: string }> = [
+interface Case {
+  label: string;
+  tree: string;
+  redis: string;
+}
+
+function casesWithRedis(): Case[] {
+  const cases: Case[] = [
     { label: 'no Redis (baseline)', tree: here, redis: '-' },
     { label: 'Redis configured, this checkout', tree: here, redis: values.redis! },
   ];
   if (values.before) cases.push({ label: `Redis configured, ${values.before}`, tree: values.before, redis: values.redis! });
-  const reps = Number(values.reps);
+  return cases;
+}
+
+/**
+ * Each case served by `rounds` processes (the cases interleaved); in each, the streams in order. Prints, per case and
+ * stream, the server's CPU milliseconds per request of each process and the median and range of their p50 and p95.
+ */
+async function measure(title: string, service: string, dbUrl: string, streams: Stream[]): Promise<void> {
+  const cases = casesWithRedis();
   const rounds = Number(values.rounds);
-  // per case and query: one figure per process
-  const cpu = cases.map(() => QUERIES.map(() => [] as number[]));
-  const p50 = cases.map(() => QUERIES.map(() => [] as number[]));
-  const p95 = cases.map(() => QUERIES.map(() => [] as number[]));
+  const cpu = cases.map(() => streams.map(() => [] as number[]));
+  const p50 = cases.map(() => streams.map(() => [] as number[]));
+  const p95 = cases.map(() => streams.map(() => [] as number[]));
+  const statuses = cases.map(() => streams.map(() => new Map<string, number>()));
   for (let round = 0; round < rounds; round++) {
     for (const [k, c] of cases.entries()) {
-      const served = await serveC(c.tree, dbUrl, c.redis);
-      for (const [q, query] of QUERIES.entries()) {
-        for (let i = 0; i < 50; i++) await served.timeToLastByte(query);
+      const served = await serve(c.tree, service, dbUrl, c.redis);
+      for (const [q, stream] of streams.entries()) {
+        for (let i = -stream.warmUp; i < 0; i++) await served.get(stream.request(i).url, stream.request(i).client);
         const times: number[] = [];
         const cpu0 = await served.cpuMs();
-        for (let i = 0; i < reps; i++) times.push(await served.timeToLastByte(query));
-        cpu[k][q].push(((await served.cpuMs()) - cpu0) / reps);
+        for (let i = 0; i < stream.count; i++) {
+          const { url, client } = stream.request(i);
+          const answer = await served.get(url, client);
+          times.push(answer.ms);
+          const key = `${answer.status}${answer.counted ? ' counted' : ''}`;
+          statuses[k][q].set(key, (statuses[k][q].get(key) ?? 0) + 1);
+        }
+        cpu[k][q].push(((await served.cpuMs()) - cpu0) / stream.count);
         p50[k][q].push(quantile(times, 0.5));
         p95[k][q].push(quantile(times, 0.95));
       }
       await served.stop();
     }
-    console.log(`search round ${round + 1}/${rounds} done; load average ${load()}`);
+    console.log(`${title}: round ${round + 1}/${rounds} done; load average ${load()}`);
   }
-  console.log(`\nsearch over HTTP (${dbUrl}): per process (${rounds} each), ${reps} requests after 50 of warm-up`);
-  console.log(`${'case'.padEnd(44)} ${'query'.padEnd(34)} ${'server CPU ms/request'.padEnd(30)} ${'p50 ms'.padEnd(20)} p95 ms`);
+  console.log(`\n${title} (${dbUrl}), ${rounds} processes each`);
+  console.log(
+    `${'case'.padEnd(44)} ${'requests'.padEnd(52)} ${'server CPU ms/request'.padEnd(30)} ${'p50 ms'.padEnd(20)} ${'p95 ms'.padEnd(20)} answers`,
+  );
   for (const [k, c] of cases.entries())
-    for (const [q, query] of QUERIES.entries())
+    for (const [q, stream] of streams.entries())
       console.log(
-        `${c.label.padEnd(44)} ${query.padEnd(34)} ${`${fmt(median(cpu[k][q]))} (${cpu[k][q].map(fmt).join(', ')})`.padEnd(30)} ` +
-          `${`${fmt(median(p50[k][q]))} (${range(p50[k][q])})`.padEnd(20)} ${fmt(median(p95[k][q]))} (${range(p95[k][q])})`,
+        `${c.label.padEnd(44)} ${stream.name.padEnd(52)} ${`${fmt(median(cpu[k][q]))} (${cpu[k][q].map(fmt).join(', ')})`.padEnd(30)} ` +
+          `${`${fmt(median(p50[k][q]))} (${range(p50[k][q])})`.padEnd(20)} ${`${fmt(median(p95[k][q]))} (${range(p95[k][q])})`.padEnd(20)} ` +
+          [...statuses[k][q]].map(([key, n]) => `${n} ${key}`).join(', '),
       );
+}
+
+/**
+ * Distinct strings C has not searched before: the first four letters of the words of the texts file (in order of
+ * appearance), short enough that many texts hold each, so that a first search scans texts.
+ */
+function distinctStrings(count: number): string[] {
+  const strings = new Set<string>();
+  for (const match of fs
+    .readFileSync(values.texts!, 'utf8')
+    .toLowerCase()
+    .matchAll(/\b[a-z]{4,}/g)) {
+    strings.add(match[0].slice(0, 4));
+    if (strings.size === count) break;
+  }
+  if (strings.size < count) throw new Error(`${values.texts} gives ${strings.size} distinct strings, not ${count}`);
+  return [...strings];
+}
+
+/** C's search: two repeated queries, and strings searched for the first time (what scans the texts). */
+async function searchPart(dbUrl: string): Promise<void> {
+  const reps = Number(values.reps);
+  const repeated = (query: string): Stream => ({
+    name: query,
+    warmUp: 50,
+    count: reps,
+    request: () => ({ url: `/api/api/search/?${query}` }),
+  });
+  const strings = distinctStrings(350);
+  await measure('C search over HTTP', 'grants', dbUrl, [
+    repeated('q=health&limit=100'),
+    repeated('q=health&limit=100&province=ON'),
+    {
+      name: 'q=<4 letters not searched before>&limit=100',
+      warmUp: 50,
+      count: 300,
+      request: (i) => ({ url: `/api/api/search/?q=${encodeURIComponent(strings[i + 50])}&limit=100` }),
+    },
+  ]);
+}
+
+/** E's search, rate-limited (100 a minute per client): each request from another client, so that each is counted. */
+async function limitedPart(dbUrl: string): Promise<void> {
+  const count = Math.max(2000, Number(values.reps));
+  const client = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  await measure('E search over HTTP, rate-limited', 'retraction', dbUrl, [
+    {
+      name: '/api/search/?q=cancer, each from another client',
+      warmUp: 200,
+      count,
+      request: (i) => ({ url: '/api/search/?q=cancer', client: client(i + 200) }),
+    },
+  ]);
 }
 
 console.log(`Node ${process.version}, ${os.cpus().length} CPUs; load average ${load()}`);
 await loopPart();
 if (values.csv) await importPart(values.csv);
 if (values.url) await searchPart(values.url);
+if (values['limited-url']) await limitedPart(values['limited-url']);
