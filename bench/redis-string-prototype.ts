@@ -195,7 +195,8 @@ function casesWithRedis(): Case[] {
 
 /**
  * Each case served by `rounds` processes (the cases interleaved); in each, the streams in order. Prints, per case and
- * stream, the server's CPU milliseconds per request of each process and the median and range of their p50 and p95.
+ * stream, the server's CPU milliseconds per request of each process and the median and range of their p50 and p95;
+ * and per case the CPU time each process took to answer its first request.
  */
 async function measure(title: string, service: string, dbUrl: string, streams: Stream[]): Promise<void> {
   const cases = casesWithRedis();
@@ -204,9 +205,13 @@ async function measure(title: string, service: string, dbUrl: string, streams: S
   const p50 = cases.map(() => streams.map(() => [] as number[]));
   const p95 = cases.map(() => streams.map(() => [] as number[]));
   const statuses = cases.map(() => streams.map(() => new Map<string, number>()));
+  const startCpu = cases.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
     for (const [k, c] of cases.entries()) {
       const served = await serve(c.tree, service, dbUrl, c.redis);
+      // the process's CPU time until it has answered a first request (its start: modules, migrations, the state)
+      await served.get(streams[0].request(-streams[0].warmUp).url, streams[0].request(-streams[0].warmUp).client);
+      startCpu[k].push((await served.cpuMs()) / 1000);
       for (const [q, stream] of streams.entries()) {
         for (let i = -stream.warmUp; i < 0; i++) await served.get(stream.request(i).url, stream.request(i).client);
         const times: number[] = [];
@@ -237,6 +242,9 @@ async function measure(title: string, service: string, dbUrl: string, streams: S
           `${`${fmt(median(p50[k][q]))} (${range(p50[k][q])})`.padEnd(20)} ${`${fmt(median(p95[k][q]))} (${range(p95[k][q])})`.padEnd(20)} ` +
           [...statuses[k][q]].map(([key, n]) => `${n} ${key}`).join(', '),
       );
+  console.log('CPU seconds of each process until its first answer (its start):');
+  for (const [k, c] of cases.entries())
+    console.log(`${c.label.padEnd(44)} ${fmt(median(startCpu[k]))} (${startCpu[k].map(fmt).join(', ')})`);
 }
 
 /**
