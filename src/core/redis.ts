@@ -96,15 +96,17 @@ const circuits = new WeakMap<Redis, RedisCircuit>();
 
 /**
  * ioredis 6 defines `class VerbatimString extends String` (built/resp/verbatim-string.js, required by the RESP3
- * decoder that every connection uses). Making String.prototype the prototype of a new object puts it in V8's
- * prototype "setup mode": its properties go to a dictionary. Only a property load through an object whose prototype
- * chain holds it makes a prototype fast again, and a load on a primitive string never does; so `s.charCodeAt(i)` and
- * every other String method stopped being inlined in the whole process (a loop over a string's characters ran 2 to
- * 5 times slower: C's text fingerprints at import and its search). A few loads through a String wrapper object, once
- * the loading function has its feedback vector (after about 8 calls), make String.prototype fast for good: V8 marks
- * its map "should be fast", and a later subclass or Object.create(String.prototype) no longer puts it back in setup
- * mode. Harmless when it is fast already. src/core/redis.test.ts checks the state with %HasFastProperties;
- * bench/redis-string-prototype.ts measures the loop and C's search.
+ * decoder that every connection uses; 6.1.0 still does, 5.x, on RESP2, did not). Making String.prototype the
+ * prototype of a new object puts it in V8's prototype "setup mode": its properties go to a dictionary. Only a
+ * property access through an object whose prototype chain holds it makes a prototype fast again, and an access on a
+ * primitive string never does; so `s.charCodeAt(i)` and the other String methods stop being inlined in the whole
+ * process (loops over a string's characters, such as C's text fingerprints at import, run several times slower;
+ * docs/operations.md gives the figures). A few loads through a String wrapper object, once the loading function has
+ * its feedback vector (after about 8 calls), make String.prototype fast for good: V8 marks its map "should be fast",
+ * and a later subclass or Object.create(String.prototype) no longer puts it back in setup mode. Harmless when it is
+ * fast already.
+ * src/core/redis.test.ts checks the state with %HasFastProperties; `npm run bench -- redis-string-prototype` measures
+ * the loop, C's import and search, and a rate-limited request.
  */
 function restoreFastStringPrototype(): void {
   const wrapper: object = Object('');
