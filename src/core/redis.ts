@@ -13,12 +13,13 @@ interface Log {
 const DEFAULT_LIMITS: RedisLimits = { commandTimeoutMs: 50, circuitFailures: 3, circuitRetryMs: 5000 };
 
 /**
- * ioredis is loaded here, only when a Redis URL is configured: it defines a class that extends String, and once any
- * class does, V8 stops optimising `charCodeAt` in the whole process (loops over a string's characters, such as C's
- * text fingerprints at import and its search, run about twice as slow).
+ * ioredis is loaded here, only when a Redis URL is configured, and String.prototype is made fast again right after
+ * (see restoreFastStringPrototype): loading it would otherwise slow every loop over a string's characters in the
+ * whole process.
  */
 export async function connectRedis(url: string, log: Log, limits: RedisLimits = DEFAULT_LIMITS): Promise<Redis> {
   const { Redis } = await import('ioredis');
+  restoreFastStringPrototype();
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -92,6 +93,29 @@ export class RedisCircuit {
 }
 
 const circuits = new WeakMap<Redis, RedisCircuit>();
+
+/**
+ * ioredis 6 defines `class VerbatimString extends String` (built/resp/verbatim-string.js, required by the RESP3
+ * decoder that every connection uses; 6.1.0 still does, 5.x, on RESP2, did not). Making String.prototype the
+ * prototype of a new object puts it in V8's prototype "setup mode": its properties go to a dictionary. Only a
+ * property access through an object whose prototype chain holds it makes a prototype fast again, and an access on a
+ * primitive string never does; so `s.charCodeAt(i)` and the other String methods stop being inlined in the whole
+ * process (loops over a string's characters, such as C's text fingerprints at import, run several times slower;
+ * docs/operations.md gives the figures). A few loads through a String wrapper object, once the loading function has
+ * its feedback vector (after about 8 calls), make String.prototype fast for good: V8 marks its map "should be fast",
+ * and a later subclass or Object.create(String.prototype) no longer puts it back in setup mode. Harmless when it is
+ * fast already.
+ * src/core/redis.test.ts checks the state with %HasFastProperties; `npm run bench -- redis-string-prototype` measures
+ * the loop, C's import and search, and a rate-limited request.
+ */
+function restoreFastStringPrototype(): void {
+  const wrapper: object = Object('');
+  for (let i = 0; i < 100; i++) loadThrough(wrapper);
+}
+
+function loadThrough(receiver: object): unknown {
+  return (receiver as { pdiNoSuchProperty?: unknown }).pdiNoSuchProperty;
+}
 
 /** The circuit of a Redis connection (one per connection, shared by every rate-limit group that uses it). */
 export function circuitFor(redis: Redis, limits: RedisLimits, log: Log): RedisCircuit {
