@@ -48,6 +48,10 @@ test('phenotypes, versions and generic headings are not resources', () => {
     'EP300-interacting',
     'CO2 until analysis',
     '1E-6 dilution',
+    'GraphPad Software',
+    'MathWorks Inc.',
+    '633 nm',
+    '800 MHz',
   ])
     assert.equal(isNotAResource(name), true, name);
   for (const name of [
@@ -66,6 +70,9 @@ test('phenotypes, versions and generic headings are not resources', () => {
     'K18-hACE2',
     'Alb-Cre+/-',
     'DNase I treatment',
+    'Zeiss ZEN',
+    'Agilent Bioanalyzer',
+    'HEK 293',
   ])
     assert.equal(isNotAResource(name), false, name);
 });

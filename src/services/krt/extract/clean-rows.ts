@@ -5,7 +5,8 @@
 //   "SDS-PAGE gel using a");
 // - a phenotype or descriptor is not a resource ("GFP-positive", "high-GFP", "RFP-labelled",
 //   "SARS-CoV-2-positive", "Species-specific"), nor a generic heading ("Analysis Software", "version
-//   10.6.1"), nor a kind of resource alone ("antibody", "goat serum", "Alexa Fluor"), nor a piece of a methods
+//   10.6.1"), nor a supplier's name ("GraphPad Software", read from "Prism (GraphPad Software)"), nor a quantity
+//   ("633 nm"), nor a kind of resource alone ("antibody", "goat serum", "Alexa Fluor"), nor a piece of a methods
 //   sentence ("concentration EDTA", "described above", "30 min", "CO2 until analysis", "1E-6 dilution");
 // - a common laboratory chemical named alone (PBS, NaCl, EDTA, ethanol, PFA…) is left out: key resources tables
 //   leave out standard buffers and solvents (in the cross-validation, 14% of such rows were in the authors' tables,
@@ -20,6 +21,7 @@ import { registryOf } from '../rrid/registry.ts';
 import { nameTokens } from '../rrid/similarity.ts';
 import { formatIdentifier, identifierKeys, parseIdentifierText } from './identifier.ts';
 import type { KrtRow, ResourceType } from './krt-row.ts';
+import { findVendor } from './vendors.ts';
 
 const LEGEND_POINTER =
   /\s*\(\s*(?:(?:top|bottom|left|right|middle|center|centre|upper|lower|inset|above|below)(?:[\s,-]+(?:top|bottom|left|right|middle|panel|row|column))*|(?:panel|fig(?:ure)?\.?|supp\w*\.?)\s*[\w.,\s-]{0,12}|[a-h](?:\s*[,–-]\s*[a-h])?)\s*\)\s*$/i;
@@ -86,9 +88,26 @@ export function cleanRowName(name: string): string {
   return out;
 }
 
+/** Words a company's name ends with. */
+const COMPANY_WORDS = /^(?:inc|ltd|llc|gmbh|co|corp|corporation|ag|sa|plc|company|software|technologies|technology|scientific|systems)$/;
+/** A physical quantity written where a name would be ("633 nm", "800 MHz"). */
+const QUANTITY = /^\d[\d.,]*\s*(?:nm|µm|μm|mm|[kMG]?Hz|m?W|kV|mV|V|kDa|rpm|°C)$/;
+
+/** Whether a name is a supplier's ("GraphPad Software" read as a tool from "Prism (GraphPad Software)"). */
+function isSupplierName(name: string): boolean {
+  const vendor = findVendor(name);
+  if (!vendor || vendor.index !== 0) return false;
+  const rest = name
+    .slice(vendor.length)
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  return rest.every((w) => COMPANY_WORDS.test(w));
+}
+
 /** Whether a (cleaned) name names no resource: a phenotype, a version alone or a generic heading. */
 export function isNotAResource(name: string): boolean {
-  if (!/\p{L}/u.test(name)) return true;
+  if (!/\p{L}/u.test(name) || QUANTITY.test(name) || isSupplierName(name)) return true;
   if (PHENOTYPE.test(name) || KIND_ALONE.test(name) || SENTENCE_WORDS.test(name) || COMMODITY.test(name)) return true;
   const words = name
     .toLowerCase()
