@@ -254,6 +254,9 @@ test('a supplier written beside its code in any order, or named as the source la
       'OC43 spike (40607-V08B) and NL63 spike (40604-V08B) proteins were purchased from Sino Biological.',
       'Helper plasmids psPAX2 (ID 12260) and pMD2.G (ID 12259) were obtained from Addgene.',
       'Driver lines were made by recombination (Bloomington 3954 and 7017).',
+      'Gels were cast between glass plates (Orchid Glassworks GP-40131).',
+      'RNA probes (317101-C2, ACD Bio) and a food dye (Blue no. 1, Carolina’s Science, 470301-100) were used.',
+      'Secondary antibodies (Alexa Fluor 568 #A-11011, 1:500) were applied to tissue from donors (donor #48211, Abcam).',
     ),
   );
   const keys = catalogsOf(rows);
@@ -272,11 +275,17 @@ test('a supplier written beside its code in any order, or named as the source la
     'STOCK:ADDGENE:12259',
     'STOCK:BDSC:3954',
     'STOCK:BDSC:7017',
+    'CAT:317101C2',
+    'CAT:470301100',
+    'CAT:A11011',
   ])
     assert.ok(keys.has(key), `missing ${key}: ${[...keys].join(' ')}`);
   const row = (code: string) => rows.find((r) => r.IDENTIFIER.includes(code));
-  assert.equal(row('25608-930')?.SOURCE, 'Sakura');
+  assert.equal(row('25608-930')?.SOURCE, 'Sakura Finetek');
+  assert.equal(row('GP-40131')?.SOURCE, 'Orchid Glassworks');
   assert.equal(row('61703-0339')?.SOURCE, 'Hospira');
+  assert.equal(row('470301-100')?.SOURCE, 'Carolina’s Science');
+  assert.ok(!keys.has('CAT:48211'), "a donor's number is not a catalog number");
   assert.deepEqual([row('Z03480')?.['RESOURCE NAME'], row('Z03480')?.SOURCE], ['capsid protein', 'GenScript']);
   assert.deepEqual([row('40607-V08B')?.['RESOURCE NAME'], row('40607-V08B')?.SOURCE], ['OC43 spike', 'Sino Biological']);
   // Without a supplier anywhere in the sentence a bare number is still nobody's catalog number.
@@ -302,6 +311,20 @@ test('a target, a CAS number, a release, a wavelength, an allele, a clone, a str
   assert.match(rows.find((r) => r.SOURCE === 'BioLegend')?.['ADDITIONAL INFORMATION'] ?? '', /clone DL-101/);
   // After a cue the same shapes are catalog numbers as written.
   assert.ok(catalogsOf(extractFromText(methods('Beads (BioLegend, Cat# DL-101) were used.'))).has('CAT:DL101'));
+  // Words that number figures, approvals, records, ranges and models are not suppliers; a reference manager's mark
+  // after a year is not a cue; a code beside a cued catalog number is the product's other name.
+  const numbered = catalogsOf(
+    extractFromText(
+      methods(
+        'Clusters differed (Figures S4F-S4G) in mice kept under a licence (PPL PP4882546) approved by the board (IRB 58461).',
+        'The gene set (Reactome #M27620) and the fused residues (DBD-TRAIP 307-333) were as before (Nguyen, 2011 #342).',
+        'Pressure was read by a sensor (Model 378C01, PCB Piezotronics) and cells took niraparib (MK4827 Selleckchem, Cat# S2741).',
+      ),
+    ),
+  );
+  for (const key of ['CAT:S4FS4G', 'CAT:PP4882546', 'CAT:58461', 'CAT:M27620', 'CAT:307333', 'CAT:342', 'CAT:378C01', 'CAT:MK4827'])
+    assert.ok(!numbered.has(key), `${key} read as a catalog number`);
+  assert.ok(numbered.has('CAT:S2741'));
 });
 
 test('cell lines the lexicon does not list, and named sublines, are read with their whole name', () => {

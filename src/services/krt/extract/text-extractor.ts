@@ -209,7 +209,7 @@ export function namesWrittenIn(texts: readonly string[]): Set<string> {
 const CST_CODE = /^\d{4,5}[SLP]$/;
 // Written beside a supplier without being its catalog number: an antibody's target ("ANTI-RAD51"), a CAS registry
 // number ("9036-19-5", the substance, not the product), an absorbance ("A280nm", "OD600"), a MATLAB release ("R2015b").
-const NOT_A_PRODUCT = /^(?:anti-.*|\d{2,7}-\d{2}-\d|(?:A|OD)\d{3}(?:\s?nm)?|R20\d\d[ab])$/i;
+const NOT_A_PRODUCT = /^(?:anti-.*|\d{2,7}-\d{2}-\d|A\d{3}\s?nm|OD\d{3}(?:\s?nm)?|R20\d\d[ab])$/i;
 
 function looksLikeCatalog(token: string): boolean {
   const t = token.trim();
@@ -247,7 +247,7 @@ export interface Mention {
 // letter prefix glued to at most three digits or sit in a list of names.
 // Sino Biological's numbers join digits to a letter–digit suffix ("40591-V49H", "40634-V08B").
 const STRONG_CODE =
-  /^(?:[A-Za-z]{1,4}-?\d{4,}[A-Za-z0-9-]*|\d{3,}-\d+(?:-[A-Za-z0-9]+)*|\d{4,}[A-Za-z]{1,4}|[A-Za-z]{2,4}-\d{3,}[A-Za-z0-9-]*|\d{4,}-[A-Z]{1,3}\d{2,}[A-Z]*\d?|\d{5,})$/;
+  /^(?:[A-Za-z]{1,4}-?\d{4,}[A-Za-z0-9-]*|\d{3,}-\d+(?:-[A-Za-z0-9]+)*|\d{4,}[A-Za-z]{1,4}|[A-Za-z]{2,4}-\d{3,}[A-Za-z0-9-]*|\d{4,}-[A-Z]{1,3}\d{2,}[A-Z]*\d?|\d{2,}-\d{3,}-\d{2,}|\d{5,}(?:-[A-Z]{1,3}\d?)?)$/;
 // Catalog number formats specific to one supplier (Abcam ab…, Santa Cruz sc-…, Atlas HPA/CAB…, Proteintech
 // …-AP, Thermo MA/PA…-…, Alexa secondaries A-…, Jackson ImmunoResearch NNN-NNN-NNN, R&D AF/MAB…, Novus NB…).
 const VENDOR_FORMAT =
@@ -255,7 +255,7 @@ const VENDOR_FORMAT =
 
 // An organisation written in a parenthetical without being in the vendor list ("Swant", "Frontier Institute").
 const ORGANISATION =
-  /^(?:[A-Z][\w&.'-]*)(?:\s+(?:[A-Z][\w&.'-]*|of|and|for|&))*(?:\s+(?:Inc|Ltd|LLC|GmbH|Co|Corp|AG|SA|BV|Institute|Laboratories|Labs?|Company|Biotech|Bio|Scientific|Biosciences|Biotechnology|Technologies))?\.?$/;
+  /^(?:[A-Z][\w&.'’-]*)(?:\s+(?:[A-Z][\w&.'’-]*|of|and|for|&))*(?:\s+(?:Inc|Ltd|LLC|GmbH|Co|Corp|AG|SA|BV|Institute|Laboratories|Labs?|Company|Biotech|Bio|Scientific|Biosciences|Biotechnology|Technologies))?\.?$/;
 const NOT_ORGANISATION =
   /^(?:Fig|Figure|Table|Supplementary|Suppl|Extended|Data|See|Ref|Refs|Eq|Methods|Materials|Results|Discussion|Reviewed|Unpublished|Personal|Data not shown|Gift|Kind gift|Courtesy|Mouse|Rabbit|Rat|Goat|Donkey|Chicken|Sheep|Guinea pig|Human|Monoclonal|Polyclonal|IgG\w*|Clone|Lot|Batch|Mean|SD|SEM|Median|Total|Wild type|WT|Control)\b/i;
 
@@ -286,6 +286,8 @@ function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet
       }
     });
     let segmentVendor = '';
+    // Codes read beside a supplier without a cue (their index in parts).
+    const unlabelled = new Set<number>();
     let antibody: boolean | undefined;
     const isAntibodyClone = (segment: string) =>
       ANTIBODY_CLONE_SHAPE.test(segment) && (antibody ??= ANTIBODY_NAME.test(nameBefore(text, group.start)));
@@ -322,20 +324,32 @@ function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet
         additional.push(`clone ${segment}`);
         return;
       }
+      // "Alexa Fluor 488 #A-11008": a '#' before a code is a catalog number's cue wherever it stands in the segment.
+      const cued = NOT_A_SUPPLIER.test(segment) ? null : CUED_CODE.exec(segment);
+      if (cued && looksLikeCatalog(cued[1])) {
+        parts.push({ kind: 'catalog', value: cued[1], label: '' });
+        return;
+      }
       // "Santa Cruz sc-136156; Invitrogen F8800", "Sakura 25608-930", "K3468 Dako": a supplier and its code in one segment.
       const written = supplierAndCode(segment);
       if (written && !isName(written.code)) {
-        parts.push({ kind: 'catalog', value: written.code, label: '' });
+        unlabelled.add(parts.push({ kind: 'catalog', value: written.code, label: '' }) - 1);
         segmentVendor ||= written.vendor;
         return;
       }
       codeSegments.push(segment.replace(/^(?:#\s*|ID(?::\s*|\s+))/, ''));
     });
+    // "olaparib (AZD2281 Selleckchem, catalog no. S1060)": beside a cued catalog number, a bare code is the compound's
+    // or the product's other name.
+    if (unlabelled.size && parts.some((p, i) => p.kind === 'catalog' && !unlabelled.has(i)) && /\bcat|#/i.test(group.content))
+      for (const i of [...unlabelled].sort((a, b) => b - a)) parts.splice(i, 1);
     let vendor = vendorText || segmentVendor || (group.square ? '' : adjacentVendor);
     if (group.square && !vendor) continue;
     // A parenthesis glued to a word names an allele or a variant ("hlh-30(tm1978)") or cites ("PXS-5505(26)"),
-    // unless it names its supplier itself.
-    if (!vendorText && !segmentVendor && group.start > 0 && /[\p{L}\p{N}]/u.test(text[group.start - 1])) continue;
+    // unless it names its supplier, labels its number ("SPCS1(#L-020577-00-0005)", "bamΔ86(BDSC5427)") or holds a
+    // long plain number ("BV711 anti-CD137(309832)").
+    const glued = group.start > 0 && /[\p{L}\p{N}]/u.test(text[group.start - 1]);
+    if (glued && !vendorText && !segmentVendor && parts.length === 0 && !codeSegments.some((seg) => /^\d{5,}$/.test(seg))) continue;
     // "stained with BioLegend antibodies FITC anti-CD27 (356404), PE anti-CCR7 (353204)", "SARS-CoV-1 spike
     // (40634-V08B), … proteins were purchased from Sino Biological": the supplier named earlier in the sentence, or
     // as the source later in it, the parenthesis holding only an unmistakable code.
@@ -364,23 +378,41 @@ function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet
     if (!vendor && parts.every((p) => p.kind === 'accession')) continue; // left to the accession finder
     const name = subjectOfSupplier(text, group.start) || nameBefore(text, group.start);
     if (!name) continue;
-    if (INSTRUMENT.test(name) || QUANTITY.test(name))
+    const instrument = INSTRUMENT.test(name);
+    if (instrument || QUANTITY.test(name))
+      // Beside a quantity only a short code is a system's name ("633 nm (SP5, Leica)"); a part number such as a
+      // filter's ("550 nm (Thorlabs FELH0550)") is what the supplier sells.
       for (let i = parts.length - 1; i >= 0; i--)
-        if (parts[i].kind === 'catalog' && !parts[i].label) additional.unshift(`model ${parts.splice(i, 1)[0].value}`);
+        if (parts[i].kind === 'catalog' && !parts[i].label && (instrument || /^[A-Za-z]{1,3}\d{1,4}$/.test(parts[i].value)))
+          additional.unshift(`model ${parts.splice(i, 1)[0].value}`);
     found.push({ index: group.start, name, source: vendor, parts, additional });
   }
 }
 
+// Words that number something other than a product: a figure, a table, an approval or licence, a database record,
+// a sample ("Figures S4F-G", "IRB 58461", "PPL PP4882546", "REACTOME #M27620", "Isolate B.1.351", "donor #12").
+const NOT_A_SUPPLIER =
+  /^(?:figs?\.?|figures?|tables?|stables?|supp\w*\.?|appendix|extended|movies?|videos?|panels?|files?|datasets?|ESI|chapters?|sections?|pages?|eqs?\.?|equations?|IRB|PPL|REC|IACUC|licen[cs]es?|projects?|protocols?|approvals?|permits?|ethics|no\.?|nos\.?|numbers?|ID|refs?\.?|GenBank|RefSeq|UniProt\w*|PDB|GEO|SRA|ENA|Ensembl|MIM|OMIM|Reactome|KEGG|GO|NCBI|acc\.?|accessions?|isolates?|strains?|lineages?|clades?|VOC|variants?|models?|lots?|batch(?:es)?|clones?|patients?|donors?|samples?|subjects?|animals?|mice|mouse|embryos?|experiments?|passages?|lines?)\b/i;
+
+// A '#' after a name ("Alexa Fluor 568 #A-11011"): not after a number ("2011 #342", a reference manager's mark).
+const CUED_CODE = /^(?=.*\p{L}.*\s#).*\S\s+#\s?([A-Za-z0-9][\w.\/-]*\d[\w.\/-]*)$/iu;
+
 function isOrganisation(segment: string): boolean {
   return (
-    ORGANISATION.test(segment) && !/\d/.test(segment) && !NOT_ORGANISATION.test(segment) && !LOCATION.test(segment) && segment.length <= 40
+    ORGANISATION.test(segment) &&
+    !/\d/.test(segment) &&
+    !NOT_ORGANISATION.test(segment) &&
+    !NOT_A_SUPPLIER.test(segment) &&
+    !LOCATION.test(segment) &&
+    !INSTRUMENT.test(segment) &&
+    segment.length <= 40
   );
 }
 
 /**
  * A segment written as a supplier and its code, in either order ("Alfa Aesar A15735-36", "Cell Signaling #5425S",
  * "K3468 Dako"): the code and the supplier (a known one by its usual name). A supplier the vendor list does not know
- * counts only before a code that is unmistakable or mixes letters and digits ("GoldBio TCEP25", "Sakura 25608-930").
+ * counts only before an unmistakable code ("Bioptechs 40-1313-03193"), never a word that numbers something else.
  */
 function supplierAndCode(segment: string): { vendor: string; code: string } | null {
   const code = String.raw`#?\s*([A-Za-z0-9][\w.\/-]*\d[\w.\/-]*)`;
@@ -392,7 +424,8 @@ function supplierAndCode(segment: string): { vendor: string; code: string } | nu
     if (!looksLikeCatalog(value)) continue;
     const known = findVendor(who);
     if (known && known.index === 0 && known.length >= who.length - 1) return { vendor: known.vendor.name, code: value };
-    const unmistakable = STRONG_CODE.test(value) || (value.length >= 5 && /[A-Za-z]/.test(value));
+    // Not a range ("DBD-TRAIP 307-333", residues 307 to 333).
+    const unmistakable = STRONG_CODE.test(value) && !/^\d{1,4}-\d{1,4}$/.test(value);
     if (k === 0 && unmistakable && who.split(/\s+/).length <= 4 && isOrganisation(who)) return { vendor: who, code: value };
   }
   return null;
@@ -427,7 +460,7 @@ function vendorLaterInSentence(text: string, index: number): string {
   const rest = text.slice(index, index + 400);
   const end = rest.search(/[.;](?:\s|$)/);
   const sentence = end < 0 ? rest : rest.slice(0, end);
-  const cue = /\b(?:purchased|obtained|bought|ordered|acquired|supplied|provided)\s+(?:from|by)\s+(?:the\s+)?/i.exec(sentence);
+  const cue = /^\s*from\s+|\b(?:purchased|obtained|bought|ordered|acquired|supplied|provided)\s+(?:from|by)\s+(?:the\s+)?/i.exec(sentence);
   if (!cue) return '';
   const found = findVendor(sentence.slice(cue.index + cue[0].length));
   return found && found.index === 0 ? found.vendor.name : '';

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LearnedExtractor, type ExtractorModel } from './model.ts';
 
-export const MODEL_FILE = fileURLToPath(new URL('./krt-text-3.model.json', import.meta.url));
+export const MODEL_FILE = fileURLToPath(new URL('./krt-text-4.model.json', import.meta.url));
 
 let loaded: LearnedExtractor | null | undefined;
 
