@@ -392,7 +392,7 @@ function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet
 // Words that number something other than a product: a figure, a table, an approval or licence, a database record,
 // a sample ("Figures S4F-G", "IRB 58461", "PPL PP4882546", "REACTOME #M27620", "Isolate B.1.351", "donor #12").
 const NOT_A_SUPPLIER =
-  /^(?:figs?\.?|figures?|tables?|stables?|supp\w*\.?|appendix|extended|movies?|videos?|panels?|files?|datasets?|ESI|chapters?|sections?|pages?|eqs?\.?|equations?|IRB|PPL|REC|IACUC|licen[cs]es?|projects?|protocols?|approvals?|permits?|ethics|no\.?|nos\.?|numbers?|ID|refs?\.?|GenBank|RefSeq|UniProt\w*|PDB|GEO|SRA|ENA|Ensembl|MIM|OMIM|Reactome|KEGG|GO|NCBI|acc\.?|accessions?|isolates?|strains?|lineages?|clades?|VOC|variants?|models?|lots?|batch(?:es)?|clones?|patients?|donors?|samples?|subjects?|animals?|mice|mouse|embryos?|experiments?|passages?|lines?)\b/i;
+  /^(?:figs?\.?|figures?|tables?|stables?|supp\w*\.?|appendix|extended|movies?|videos?|panels?|files?|datasets?|ESI|chapters?|sections?|pages?|eqs?\.?|equations?|IRB|PPL|REC|HREC|IRAS|IACUC|APAFIS|A?NADA|authori[sz]ations?|committees?|licen[cs]es?|projects?|protocols?|approvals?|permits?|ethics|no\.?|nos\.?|numbers?|ID|refs?\.?|GenBank|RefSeq|UniProt\w*|PDB|GEO|SRA|ENA|Ensembl|MIM|OMIM|Reactome|KEGG|GO|NCBI|EPI_ISL|genes?|temporary|acc\.?|accessions?|isolates?|strains?|lineages?|clades?|VOC|variants?|models?|lots?|batch(?:es)?|clones?|patients?|donors?|samples?|subjects?|animals?|mice|mouse|embryos?|experiments?|passages?|lines?)\b/i;
 
 // A '#' after a name ("Alexa Fluor 568 #A-11011"): not after a number ("2011 #342", a reference manager's mark).
 const CUED_CODE = /^(?=.*\p{L}.*\s#).*\S\s+#\s?([A-Za-z0-9][\w.\/-]*\d[\w.\/-]*)$/iu;
