@@ -12,8 +12,9 @@
 //   leave out standard buffers and solvents (in the cross-validation, 14% of such rows were in the authors' tables,
 //   against 27% of all rows); with a catalog number or RRID it stays;
 // - a closing parenthesis left of a sentence is cut ("GFP)" → "GFP");
-// - rows naming the same resource (the same compact name, or a shared identifier) are merged into the first, the
-//   strongest: identifiers and source joined, the evidence of both kept;
+// - rows naming the same resource (the same compact name, or a shared identifier; for software without its version,
+//   its maker's name and the word "software") are merged into the first, the strongest: identifiers and source
+//   joined, the evidence of both kept;
 // - the type comes from the strongest evidence: the registry of an RRID the row carries (AB_ → Antibody, CVCL_ →
 //   cell line, SCR_ → software, …), else the extractor's.
 
@@ -116,10 +117,17 @@ export function isNotAResource(name: string): boolean {
   return words.every((w) => GENERIC_WORDS.has(w) || /^v?\d+(\.\d+)*[a-z]?$/.test(w));
 }
 
+const TOOL_WORDS = new Set(['software', 'package', 'program', 'programs', 'toolbox', 'suite', 'plugin', 'application']);
+
 /** Compact name for duplicates: folded tokens without separators ("HEK-293T" = "HEK293T"). */
 function duplicateKey(name: string, type: ResourceType): string {
-  // One row per tool: the versions a text mentions are one resource of its table.
-  return nameTokens(name, { dropVersions: type === 'Software/code' }).join('');
+  if (type !== 'Software/code') return nameTokens(name).join('');
+  // One row per tool: the versions a text mentions, its maker's name and a word saying it is software do not make
+  // another resource ("GraphPad Prism v8.0" = "Prism software", "Zeiss Zen 2.3 Blue software" = "Zen blue").
+  const maker = findVendor(name);
+  const tool = (text: string) => nameTokens(text, { dropVersions: true }).filter((t) => !TOOL_WORDS.has(t));
+  const withoutMaker = maker?.index === 0 ? tool(name.slice(maker.length)) : [];
+  return (withoutMaker.length ? withoutMaker : tool(name)).join('');
 }
 
 /** The type an RRID of the row fixes, if any (the registry that issued it). */
