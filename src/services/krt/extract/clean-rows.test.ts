@@ -48,6 +48,10 @@ test('phenotypes, versions and generic headings are not resources', () => {
     'EP300-interacting',
     'CO2 until analysis',
     '1E-6 dilution',
+    'GraphPad Software',
+    'MathWorks Inc.',
+    '633 nm',
+    '800 MHz',
   ])
     assert.equal(isNotAResource(name), true, name);
   for (const name of [
@@ -66,6 +70,9 @@ test('phenotypes, versions and generic headings are not resources', () => {
     'K18-hACE2',
     'Alb-Cre+/-',
     'DNase I treatment',
+    'Zeiss ZEN',
+    'Agilent Bioanalyzer',
+    'HEK 293',
   ])
     assert.equal(isNotAResource(name), false, name);
 });
@@ -81,6 +88,10 @@ test('cleanRows: drops non-resources, merges duplicates with their identifiers, 
     item('Other', 'HEK-293T', '', 'RRID:CVCL_0063'),
     item('Experimental model: Cell line', 'HEK293T', 'ATCC', 'ATCC: CRL-3216'),
     item('Critical commercial assay', 'polyHEMA-coated', 'Sigma-Aldrich', 'Cat# P3932'),
+    item('Software/code', 'Prism software', 'GraphPad'),
+    item('Software/code', 'Zeiss Zen 3.1 Blue software', 'Zeiss'),
+    item('Software/code', 'Zen blue', ''),
+    item('Software/code', 'Zen black', ''),
   ]);
   assert.deepEqual(
     rows.map((r) => [r.row['RESOURCE TYPE'], r.row['RESOURCE NAME'], r.row.SOURCE, r.row.IDENTIFIER]),
@@ -90,8 +101,13 @@ test('cleanRows: drops non-resources, merges duplicates with their identifiers, 
       ['Experimental model: Cell line', 'HEK-293T', 'ATCC', 'ATCC: CRL-3216; RRID:CVCL_0063'],
       // A phenotype-like name with a catalog number is a product.
       ['Critical commercial assay', 'polyHEMA-coated', 'Sigma-Aldrich', 'Cat# P3932'],
+      // One row per tool, whatever its maker's name, version or the word "software" around it.
+      ['Software/code', 'Zeiss Zen 3.1 Blue software', 'Zeiss', ''],
+      ['Software/code', 'Zen black', '', ''],
     ],
   );
+  assert.equal(merged.get(rows[1])!.length, 2, 'GraphPad Prism 9 and Prism software join GraphPad Prism v8');
+  assert.equal(merged.get(rows[4])!.length, 1);
   assert.equal(merged.get(rows[0])!.length, 1);
   assert.equal(merged.get(rows[2])!.length, 1);
 });

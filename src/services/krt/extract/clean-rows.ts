@@ -5,14 +5,16 @@
 //   "SDS-PAGE gel using a");
 // - a phenotype or descriptor is not a resource ("GFP-positive", "high-GFP", "RFP-labelled",
 //   "SARS-CoV-2-positive", "Species-specific"), nor a generic heading ("Analysis Software", "version
-//   10.6.1"), nor a kind of resource alone ("antibody", "goat serum", "Alexa Fluor"), nor a piece of a methods
+//   10.6.1"), nor a supplier's name ("GraphPad Software", read from "Prism (GraphPad Software)"), nor a quantity
+//   ("633 nm"), nor a kind of resource alone ("antibody", "goat serum", "Alexa Fluor"), nor a piece of a methods
 //   sentence ("concentration EDTA", "described above", "30 min", "CO2 until analysis", "1E-6 dilution");
 // - a common laboratory chemical named alone (PBS, NaCl, EDTA, ethanol, PFA…) is left out: key resources tables
 //   leave out standard buffers and solvents (in the cross-validation, 14% of such rows were in the authors' tables,
 //   against 27% of all rows); with a catalog number or RRID it stays;
 // - a closing parenthesis left of a sentence is cut ("GFP)" → "GFP");
-// - rows naming the same resource (the same compact name, or a shared identifier) are merged into the first, the
-//   strongest: identifiers and source joined, the evidence of both kept;
+// - rows naming the same resource (the same compact name, or a shared identifier; for software without its version,
+//   its maker's name and the word "software") are merged into the first, the strongest: identifiers and source
+//   joined, the evidence of both kept;
 // - the type comes from the strongest evidence: the registry of an RRID the row carries (AB_ → Antibody, CVCL_ →
 //   cell line, SCR_ → software, …), else the extractor's.
 
@@ -20,6 +22,7 @@ import { registryOf } from '../rrid/registry.ts';
 import { nameTokens } from '../rrid/similarity.ts';
 import { formatIdentifier, identifierKeys, parseIdentifierText } from './identifier.ts';
 import type { KrtRow, ResourceType } from './krt-row.ts';
+import { findVendor } from './vendors.ts';
 
 const LEGEND_POINTER =
   /\s*\(\s*(?:(?:top|bottom|left|right|middle|center|centre|upper|lower|inset|above|below)(?:[\s,-]+(?:top|bottom|left|right|middle|panel|row|column))*|(?:panel|fig(?:ure)?\.?|supp\w*\.?)\s*[\w.,\s-]{0,12}|[a-h](?:\s*[,–-]\s*[a-h])?)\s*\)\s*$/i;
@@ -86,9 +89,26 @@ export function cleanRowName(name: string): string {
   return out;
 }
 
+/** Words a company's name ends with. */
+const COMPANY_WORDS = /^(?:inc|ltd|llc|gmbh|co|corp|corporation|ag|sa|plc|company|software|technologies|technology|scientific|systems)$/;
+/** A physical quantity written where a name would be ("633 nm", "800 MHz"). */
+const QUANTITY = /^\d[\d.,]*\s*(?:nm|µm|μm|mm|[kMG]?Hz|m?W|kV|mV|V|kDa|rpm|°C)$/;
+
+/** Whether a name is a supplier's ("GraphPad Software" read as a tool from "Prism (GraphPad Software)"). */
+function isSupplierName(name: string): boolean {
+  const vendor = findVendor(name);
+  if (!vendor || vendor.index !== 0) return false;
+  const rest = name
+    .slice(vendor.length)
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  return rest.every((w) => COMPANY_WORDS.test(w));
+}
+
 /** Whether a (cleaned) name names no resource: a phenotype, a version alone or a generic heading. */
 export function isNotAResource(name: string): boolean {
-  if (!/\p{L}/u.test(name)) return true;
+  if (!/\p{L}/u.test(name) || QUANTITY.test(name) || isSupplierName(name)) return true;
   if (PHENOTYPE.test(name) || KIND_ALONE.test(name) || SENTENCE_WORDS.test(name) || COMMODITY.test(name)) return true;
   const words = name
     .toLowerCase()
@@ -97,10 +117,17 @@ export function isNotAResource(name: string): boolean {
   return words.every((w) => GENERIC_WORDS.has(w) || /^v?\d+(\.\d+)*[a-z]?$/.test(w));
 }
 
+const TOOL_WORDS = new Set(['software', 'package', 'program', 'programs', 'toolbox', 'suite', 'plugin', 'application']);
+
 /** Compact name for duplicates: folded tokens without separators ("HEK-293T" = "HEK293T"). */
 function duplicateKey(name: string, type: ResourceType): string {
-  // One row per tool: the versions a text mentions are one resource of its table.
-  return nameTokens(name, { dropVersions: type === 'Software/code' }).join('');
+  if (type !== 'Software/code') return nameTokens(name).join('');
+  // One row per tool: the versions a text mentions, its maker's name and a word saying it is software do not make
+  // another resource ("GraphPad Prism v8.0" = "Prism software", "Zeiss Zen 2.3 Blue software" = "Zen blue").
+  const maker = findVendor(name);
+  const tool = (text: string) => nameTokens(text, { dropVersions: true }).filter((t) => !TOOL_WORDS.has(t));
+  const withoutMaker = maker?.index === 0 ? tool(name.slice(maker.length)) : [];
+  return (withoutMaker.length ? withoutMaker : tool(name)).join('');
 }
 
 /** The type an RRID of the row fixes, if any (the registry that issued it). */

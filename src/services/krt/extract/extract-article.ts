@@ -1,5 +1,5 @@
 // One paper in, one key resources table out: the author table when the paper has one (provider `jats-table`),
-// else the text extractor (provider `text-pattern`): the learned extractor (`krt-text-3`, extract/learned/) when
+// else the text extractor (provider `text-pattern`): the learned extractor (`krt-text-4`, extract/learned/) when
 // its shipped model is present, else the rule extractor (`krt-text-1`). What the importer, the CLI and the routes
 // call. Rows from text carry the sentence they came from and a calibrated confidence (`evidence`), and, when the
 // row-inclusion model ships, whether the authors would list them: the rows it keeps are the key resources table, the

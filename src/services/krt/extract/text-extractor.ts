@@ -159,16 +159,21 @@ const CLONE_LABEL = /^clone\s|^clone:/i;
 // ones such as "BVC421", but not Fisher's "BP231"; Alexa Fluor and DyLight by wavelength, "AF647", "DL650", but not
 // R&D's "AF644") or a KEGG pathway ("mmu04050").
 const CONJUGATE_OR_PATHWAY =
-  /^(?:(?:PE|APC|PerCP|FITC|BV|BUV|BB)(?:[\/-]?(?:Cy|Fire|eFluor|Vio|Dazzle|CF)?\d{1,3}(?:\.\d)?)+|(?:BV[A-Z]?|BUV|BB|BYG|RB|RY|SB|V|eF|eFluor|Cy)\d{1,3}(?:\.\d)?|(?:AF|A|DL|DyLight)[\/-]?(?:350|405|430|488|514|532|546|555|568|594|610|633|647|650|660|680|700|750|755|790|800)|(?:hsa|mmu|rno|dre|dme|cel|sce|ath|eco|ko|map)\d{5})$/;
+  /^(?:(?:PE|APC|PerCP|FITC|BV|BUV|BB)(?:[\/-]?(?:Cy|Fire|eFluor|Vio|Dazzle|CF)?\d{1,3}(?:\.\d)?)+|(?:BV[A-Z]?|BUV|BB|BYG|RB|RY|SB|V|eF|eFluor|Cy)\d{1,3}(?:\.\d)?|(?:AF|A|DL|DyLight)[\/-]?(?:350|405|430|488|514|532|546|555|568|594|610|633|647|650|660|680|700|750|755|790|800)|(?:hsa|mmu|rno|dre|dme|cel|sce|ath|eco|ko|map)\d{4,5})$/;
 
 // An antibody's clone written in its supplier's parenthetical without the word "clone": digits, letters, digits
 // ("25B6", "9E10", "12CA5") or Santa Cruz's letter–number clones ("B-9", "M-6"). The Developmental Studies
 // Hybridoma Bank's catalog numbers are its clones' names ("1D4, DSHB"): there the clone is the catalog number.
 const CLONE_SHAPE = /^(?:\d{1,3}[A-Z]{1,3}\d{1,3}(?:\.\d{1,2})?|[A-Z]{1,2}-\d{1,2})$/;
+// Beside an antibody, two letters, a hyphen and three digits are a clone too ("anti-CD138 antibody (DL-101,
+// BioLegend)"): antibody suppliers' catalog numbers of that shape have four digits or more ("BA-1000", "A-11008").
+const ANTIBODY_CLONE_SHAPE = /^[A-Z]{1,2}-\d{3}$/;
+const ANTIBODY_NAME = /\banti-?|α-|\bantibod|\bIg[GMAEY]\b/i;
 // A plasmid's name ("pX458", "pcDNA3.1", "pNC1136"): a lower-case p, letters, then digits.
 const HYBRIDOMA_BANK = /DSHB|Hybridoma Bank/i;
 const PLASMID_NAME = /^p[A-Za-z]{1,10}[-_.]?\d[\w.-]*$/;
 const CELL_LINE_ALONE = new RegExp(`^(?:${CELL_LINE.source})$`);
+const STRAIN_ALONE = new RegExp(`^(?:${STRAIN_BACKGROUND.source})$`, 'i');
 // A parenthesis of three or more items after a plural of named things, with no known supplier in or just before it,
 // lists their names ("three healthy cell lines (BJ-siPS, 1016A, KOLFC1)"; but "Rabbit ESCs (RIKEN BRC, AES0174)").
 const NAMES_LISTED = /\b(?:lines|clones|strains|plasmids|constructs|vectors|mutants|alleles|genes|isolates|hiPSCs|iPSCs|hESCs|ESCs)$/i;
@@ -187,16 +192,32 @@ export function namesWrittenIn(texts: readonly string[]): Set<string> {
     String.raw`(?<![\w-])${token}(?:\+|-positive|-negative|\s+(?:cells?|hiPSCs?|iPSCs?|hESCs?|ESCs?|lines?|cell lines?|mice|plasmids?|vectors?|constructs?|genes?|mRNAs?|proteins?|expression|knock(?:down|out)|promoters?|locus|levels?|transcripts?|positive|negative|staining|signal))(?![\w-])`,
     'g',
   );
-  for (const text of texts) for (const re of [target, named]) for (const m of text.matchAll(re)) names.add(m[1]);
+  // A compound named by its code: "treated with NU7441, a DNA-PKcs inhibitor", "the ATM inhibitor KU55933",
+  // "10 µM Y27632".
+  const compound = new RegExp(
+    String.raw`(?<![\w-])${token},?\s+(?:an?|the)\s+(?:[\w/-]+\s+){0,3}(?:inhibitor|agonist|antagonist|activator|blocker)s?\b|\b(?:inhibitor|agonist|antagonist|activator|blocker|ATMi|ATRi)\s+${token}(?![\w-])|\b\d+(?:\.\d+)?\s?[nµμm]M\s+${token}(?![\w-])`,
+    'g',
+  );
+  for (const text of texts) {
+    for (const re of [target, named]) for (const m of text.matchAll(re)) names.add(m[1]);
+    for (const m of text.matchAll(compound)) names.add(m[1] ?? m[2] ?? m[3]);
+  }
   return names;
 }
+
+// Cell Signaling Technology's numbers end in a capital S, L or P ("9706S", "5425S"): not seconds or litres.
+const CST_CODE = /^\d{4,5}[SLP]$/;
+// Written beside a supplier without being its catalog number: an antibody's target ("ANTI-RAD51"), a CAS registry
+// number ("9036-19-5", the substance, not the product), an absorbance ("A280nm", "OD600"), a MATLAB release ("R2015b").
+const NOT_A_PRODUCT = /^(?:anti-.*|\d{2,7}-\d{2}-\d|A\d{3}\s?nm|OD\d{3}(?:\s?nm)?|R20\d\d[ab])$/i;
 
 function looksLikeCatalog(token: string): boolean {
   const t = token.trim();
   if (t.length < 3 || t.length > 28 || /\s/.test(t)) return false;
   if (!/\d/.test(t)) return false;
   if (!/^[#]?[A-Za-z0-9][A-Za-z0-9._\/+-]*[A-Za-z0-9]$/.test(t)) return false;
-  return !NOT_A_CODE.test(t) && !CONJUGATE_OR_PATHWAY.test(t);
+  if (NOT_A_PRODUCT.test(t)) return false;
+  return CST_CODE.test(t) || (!NOT_A_CODE.test(t) && !CONJUGATE_OR_PATHWAY.test(t));
 }
 
 // An instrument's code beside its maker is its model ("confocal microscope (Zeiss, LSM780)"), not a catalog number.
@@ -224,8 +245,9 @@ export interface Mention {
 // A catalog number that is unmistakable even without a label: letters and digits mixed ("ab290", "sc-5989",
 // "11558-1-AP", "A-21244", "9706S"), not a cell line or gene symbol ("HEK293", "CD45") — those have a short
 // letter prefix glued to at most three digits or sit in a list of names.
+// Sino Biological's numbers join digits to a letter–digit suffix ("40591-V49H", "40634-V08B").
 const STRONG_CODE =
-  /^(?:[A-Za-z]{1,4}-?\d{4,}[A-Za-z0-9-]*|\d{3,}-\d+(?:-[A-Za-z0-9]+)*|\d{4,}[A-Za-z]{1,4}|[A-Za-z]{2,4}-\d{3,}[A-Za-z0-9-]*|\d{5,})$/;
+  /^(?:[A-Za-z]{1,4}-?\d{4,}[A-Za-z0-9-]*|\d{3,}-\d+(?:-[A-Za-z0-9]+)*|\d{4,}[A-Za-z]{1,4}|[A-Za-z]{2,4}-\d{3,}[A-Za-z0-9-]*|\d{4,}-[A-Z]{1,3}\d{2,}[A-Z]*\d?|\d{2,}-\d{3,}-\d{2,}|\d{5,}(?:-[A-Z]{1,3}\d?)?)$/;
 // Catalog number formats specific to one supplier (Abcam ab…, Santa Cruz sc-…, Atlas HPA/CAB…, Proteintech
 // …-AP, Thermo MA/PA…-…, Alexa secondaries A-…, Jackson ImmunoResearch NNN-NNN-NNN, R&D AF/MAB…, Novus NB…).
 const VENDOR_FORMAT =
@@ -233,7 +255,7 @@ const VENDOR_FORMAT =
 
 // An organisation written in a parenthetical without being in the vendor list ("Swant", "Frontier Institute").
 const ORGANISATION =
-  /^(?:[A-Z][\w&.'-]*)(?:\s+(?:[A-Z][\w&.'-]*|of|and|for|&))*(?:\s+(?:Inc|Ltd|LLC|GmbH|Co|Corp|AG|SA|BV|Institute|Laboratories|Labs?|Company|Biotech|Bio|Scientific|Biosciences|Biotechnology|Technologies))?\.?$/;
+  /^(?:[A-Z][\w&.'’-]*)(?:\s+(?:[A-Z][\w&.'’-]*|of|and|for|&))*(?:\s+(?:Inc|Ltd|LLC|GmbH|Co|Corp|AG|SA|BV|Institute|Laboratories|Labs?|Company|Biotech|Bio|Scientific|Biosciences|Biotechnology|Technologies))?\.?$/;
 const NOT_ORGANISATION =
   /^(?:Fig|Figure|Table|Supplementary|Suppl|Extended|Data|See|Ref|Refs|Eq|Methods|Materials|Results|Discussion|Reviewed|Unpublished|Personal|Data not shown|Gift|Kind gift|Courtesy|Mouse|Rabbit|Rat|Goat|Donkey|Chicken|Sheep|Guinea pig|Human|Monoclonal|Polyclonal|IgG\w*|Clone|Lot|Batch|Mean|SD|SEM|Median|Total|Wild type|WT|Control)\b/i;
 
@@ -241,7 +263,7 @@ const NOT_ORGANISATION =
 function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet<string>): void {
   const text = unit.text;
   // A bare code that is a name the paper writes, a cell line's or a plasmid's, is no catalog number.
-  const isName = (code: string) => names.has(code) || PLASMID_NAME.test(code) || CELL_LINE_ALONE.test(code);
+  const isName = (code: string) => names.has(code) || PLASMID_NAME.test(code) || CELL_LINE_ALONE.test(code) || STRAIN_ALONE.test(code);
   // Square brackets hold citations as well ("Sigma [23]"): one counts only with its supplier inside.
   const groups = [
     ...parentheticals(text, true).map((group) => ({ ...group, square: false })),
@@ -263,6 +285,12 @@ function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet
         vendorSegment = i;
       }
     });
+    let segmentVendor = '';
+    // Codes read beside a supplier without a cue (their index in parts).
+    const unlabelled = new Set<number>();
+    let antibody: boolean | undefined;
+    const isAntibodyClone = (segment: string) =>
+      ANTIBODY_CLONE_SHAPE.test(segment) && (antibody ??= ANTIBODY_NAME.test(nameBefore(text, group.start)));
     const justBefore = text.slice(Math.max(0, group.start - 40), group.start);
     const vendorBefore = findVendor(justBefore);
     const adjacentVendor =
@@ -292,23 +320,46 @@ function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet
         additional.push(segment);
         return;
       }
-      if (CLONE_SHAPE.test(segment) && !HYBRIDOMA_BANK.test(vendorText || adjacentVendor)) {
+      if ((CLONE_SHAPE.test(segment) || isAntibodyClone(segment)) && !HYBRIDOMA_BANK.test(vendorText || adjacentVendor)) {
         additional.push(`clone ${segment}`);
         return;
       }
-      codeSegments.push(segment.replace(/^#\s*/, ''));
+      // "Alexa Fluor 488 #A-11008": a '#' before a code is a catalog number's cue wherever it stands in the segment.
+      const cued = NOT_A_SUPPLIER.test(segment) ? null : CUED_CODE.exec(segment);
+      if (cued && looksLikeCatalog(cued[1])) {
+        parts.push({ kind: 'catalog', value: cued[1], label: '' });
+        return;
+      }
+      // "Santa Cruz sc-136156; Invitrogen F8800", "Sakura 25608-930", "K3468 Dako": a supplier and its code in one segment.
+      const written = supplierAndCode(segment);
+      if (written && !isName(written.code)) {
+        unlabelled.add(parts.push({ kind: 'catalog', value: written.code, label: '' }) - 1);
+        segmentVendor ||= written.vendor;
+        return;
+      }
+      codeSegments.push(segment.replace(/^(?:#\s*|ID(?::\s*|\s+))/, ''));
     });
-    let vendor = vendorText || (group.square ? '' : adjacentVendor);
+    // "olaparib (AZD2281 Selleckchem, catalog no. S1060)": beside a cued catalog number, a bare code is the compound's
+    // or the product's other name.
+    if (unlabelled.size && parts.some((p, i) => p.kind === 'catalog' && !unlabelled.has(i)) && /\bcat|#/i.test(group.content))
+      for (const i of [...unlabelled].sort((a, b) => b - a)) parts.splice(i, 1);
+    let vendor = vendorText || segmentVendor || (group.square ? '' : adjacentVendor);
     if (group.square && !vendor) continue;
-    // "stained with BioLegend antibodies FITC anti-CD27 (356404), PE anti-CCR7 (353204)": the supplier named earlier
-    // in the sentence, the parenthesis holding only an unmistakable code.
+    // A parenthesis glued to a word names an allele or a variant ("hlh-30(tm1978)") or cites ("PXS-5505(26)"),
+    // unless it names its supplier, labels its number ("SPCS1(#L-020577-00-0005)", "bamΔ86(BDSC5427)") or holds a
+    // long plain number ("BV711 anti-CD137(309832)").
+    const glued = group.start > 0 && /[\p{L}\p{N}]/u.test(text[group.start - 1]);
+    if (glued && !vendorText && !segmentVendor && parts.length === 0 && !codeSegments.some((seg) => /^\d{5,}$/.test(seg))) continue;
+    // "stained with BioLegend antibodies FITC anti-CD27 (356404), PE anti-CCR7 (353204)", "SARS-CoV-1 spike
+    // (40634-V08B), … proteins were purchased from Sino Biological": the supplier named earlier in the sentence, or
+    // as the source later in it, the parenthesis holding only an unmistakable code.
     if (!vendor && !group.square && codeSegments.length === 1 && parts.length === 0 && STRONG_CODE.test(codeSegments[0]))
-      vendor = vendorEarlierInSentence(text, group.start);
+      vendor = vendorEarlierInSentence(text, group.start) || vendorLaterInSentence(text, group.end);
     if (!vendor) {
-      const organisation = codeSegments.find(
-        (seg) => ORGANISATION.test(seg) && !/\d/.test(seg) && !NOT_ORGANISATION.test(seg) && !LOCATION.test(seg) && seg.length <= 40,
-      );
-      if (organisation && codeSegments.some((seg) => STRONG_CODE.test(seg))) vendor = organisation;
+      const organisation = codeSegments.find(isOrganisation);
+      // "(Hospira, Cat# 61703-0339)": an organisation beside an unmistakable or a labelled catalog number.
+      if (organisation && (codeSegments.some((seg) => STRONG_CODE.test(seg)) || parts.some((p) => p.kind === 'catalog')))
+        vendor = organisation;
     }
     const listsNames = !vendorText && !adjacentVendor && codeSegments.length >= 3 && NAMES_LISTED.test(nameBefore(text, group.start));
     for (const seg of codeSegments) {
@@ -318,18 +369,101 @@ function fromParentheticals(unit: TextUnit, found: Mention[], names: ReadonlySet
       const codes = pieces.length > 1 && pieces.every((piece) => STRONG_CODE.test(piece)) ? pieces : [seg];
       // Without a vendor, only codes in a supplier's distinctive format count ("ab14715", "sc-5989"); the
       // supplier itself is not filled in from the format.
+      // A stock centre's number keeps the centre's label ("Bloomington 2017 and 701": BDSC 701).
       for (const code of codes)
-        if (vendor ? looksLikeCatalog(code) : VENDOR_FORMAT.test(code)) parts.push({ kind: 'catalog', value: code, label: '' });
+        if (vendor ? looksLikeCatalog(code) : VENDOR_FORMAT.test(code))
+          parts.push({ kind: 'catalog', value: code, label: (vendor && parseIdentifierText(code, { source: vendor })[0]?.label) || '' });
     }
     if (!vendor && parts.length === 0) continue;
     if (!vendor && parts.every((p) => p.kind === 'accession')) continue; // left to the accession finder
-    const name = nameBefore(text, group.start);
+    const name = subjectOfSupplier(text, group.start) || nameBefore(text, group.start);
     if (!name) continue;
-    if (INSTRUMENT.test(name))
+    const instrument = INSTRUMENT.test(name);
+    if (instrument || QUANTITY.test(name))
+      // Beside a quantity only a short code is a system's name ("633 nm (SP5, Leica)"); a part number such as a
+      // filter's ("550 nm (Thorlabs FELH0550)") is what the supplier sells.
       for (let i = parts.length - 1; i >= 0; i--)
-        if (parts[i].kind === 'catalog' && !parts[i].label) additional.unshift(`model ${parts.splice(i, 1)[0].value}`);
+        if (parts[i].kind === 'catalog' && !parts[i].label && (instrument || /^[A-Za-z]{1,3}\d{1,4}$/.test(parts[i].value)))
+          additional.unshift(`model ${parts.splice(i, 1)[0].value}`);
     found.push({ index: group.start, name, source: vendor, parts, additional });
   }
+}
+
+// Words that number something other than a product: a figure, a table, an approval or licence, a database record,
+// a sample ("Figures S4F-G", "IRB 58461", "PPL PP4882546", "REACTOME #M27620", "Isolate B.1.351", "donor #12").
+const NOT_A_SUPPLIER =
+  /^(?:figs?\.?|figures?|tables?|stables?|supp\w*\.?|appendix|extended|movies?|videos?|panels?|files?|datasets?|ESI|chapters?|sections?|pages?|eqs?\.?|equations?|IRB|PPL|REC|HREC|IRAS|IACUC|APAFIS|A?NADA|authori[sz]ations?|committees?|licen[cs]es?|projects?|protocols?|approvals?|permits?|ethics|no\.?|nos\.?|numbers?|ID|refs?\.?|GenBank|RefSeq|UniProt\w*|PDB|GEO|SRA|ENA|Ensembl|MIM|OMIM|Reactome|KEGG|GO|NCBI|EPI_ISL|genes?|temporary|acc\.?|accessions?|isolates?|strains?|lineages?|clades?|VOC|variants?|models?|lots?|batch(?:es)?|clones?|patients?|donors?|samples?|subjects?|animals?|mice|mouse|embryos?|experiments?|passages?|lines?)\b/i;
+
+// A '#' after a name ("Alexa Fluor 568 #A-11011"): not after a number ("2011 #342", a reference manager's mark).
+const CUED_CODE = /^(?=.*\p{L}.*\s#).*\S\s+#\s?([A-Za-z0-9][\w.\/-]*\d[\w.\/-]*)$/iu;
+
+function isOrganisation(segment: string): boolean {
+  return (
+    ORGANISATION.test(segment) &&
+    !/\d/.test(segment) &&
+    !NOT_ORGANISATION.test(segment) &&
+    !NOT_A_SUPPLIER.test(segment) &&
+    !LOCATION.test(segment) &&
+    !INSTRUMENT.test(segment) &&
+    segment.length <= 40
+  );
+}
+
+/**
+ * A segment written as a supplier and its code, in either order ("Alfa Aesar A15735-36", "Cell Signaling #5425S",
+ * "K3468 Dako"): the code and the supplier (a known one by its usual name). A supplier the vendor list does not know
+ * counts only before an unmistakable code ("Bioptechs 40-1313-03193"), never a word that numbers something else.
+ */
+function supplierAndCode(segment: string): { vendor: string; code: string } | null {
+  const code = String.raw`#?\s*([A-Za-z0-9][\w.\/-]*\d[\w.\/-]*)`;
+  const forms = [new RegExp(String.raw`^(\D.*?)\s+${code}$`), new RegExp(String.raw`^${code}\s+(\D.*)$`)];
+  for (const [k, re] of forms.entries()) {
+    const m = re.exec(segment.trim());
+    if (!m) continue;
+    const [who, value] = k === 0 ? [m[1], m[2]] : [m[2], m[1]];
+    if (!looksLikeCatalog(value)) continue;
+    const known = findVendor(who);
+    if (known && known.index === 0 && known.length >= who.length - 1) return { vendor: known.vendor.name, code: value };
+    // Not a range ("DBD-TRAIP 307-333", residues 307 to 333).
+    const unmistakable = STRONG_CODE.test(value) && !/^\d{1,4}-\d{1,4}$/.test(value);
+    if (k === 0 && unmistakable && who.split(/\s+/).length <= 4 && isOrganisation(who)) return { vendor: who, code: value };
+  }
+  return null;
+}
+
+// A physical quantity where a name would be ("… laser emitting at 633 nm (SP5, Leica)", "digitized at 800 MHz
+// (National Instruments, NI5772)"): the code beside it is an instrument's model.
+const QUANTITY = /^\d[\d.,]*\s*(?:nm|[kMG]?Hz|m?W|kV|V)$/;
+
+const GENERIC_SUBJECT = /^(?:the\s+)?(?:cells?|mice|animals|antibod(?:y|ies)|reagents?|plasmids?|it|they|all|these|those|both)$/i;
+
+/**
+ * "SARS-CoV-2 nucleocapsid was purchased from GenScript (Z03480)": where the parenthesis follows its supplier, the
+ * resource is the subject of the sentence, not the supplier ('' when the sentence is not of that shape).
+ */
+function subjectOfSupplier(text: string, index: number): string {
+  const before = text.slice(Math.max(0, index - 160), index);
+  const m =
+    /\s(?:was|were|is|are)\s+(?:\w+\s+)?(?:purchased|obtained|bought|ordered|acquired|supplied|provided|sourced)\s+(?:from|by)\s+(?:the\s+)?([^.;:()]{2,60}?)\s*$/i.exec(
+      before,
+    );
+  if (!m) return '';
+  const supplier = m[1].trim();
+  const known = findVendor(supplier);
+  if (!(known && known.index === 0 && known.length >= supplier.length - 1) && !isOrganisation(supplier)) return '';
+  const subject = nameBefore(text, index - before.length + m.index);
+  return GENERIC_SUBJECT.test(subject) ? '' : subject;
+}
+
+/** The supplier a sentence names as the source after `index` ("… were purchased from Sino Biological"), or ''. */
+function vendorLaterInSentence(text: string, index: number): string {
+  const rest = text.slice(index, index + 400);
+  const end = rest.search(/[.;](?:\s|$)/);
+  const sentence = end < 0 ? rest : rest.slice(0, end);
+  const cue = /^\s*from\s+|\b(?:purchased|obtained|bought|ordered|acquired|supplied|provided)\s+(?:from|by)\s+(?:the\s+)?/i.exec(sentence);
+  if (!cue) return '';
+  const found = findVendor(sentence.slice(cue.index + cue[0].length));
+  return found && found.index === 0 ? found.vendor.name : '';
 }
 
 /** A known supplier written earlier in the sentence that ends at `index`, with no parenthesis after it ('' if none). */
@@ -422,17 +556,17 @@ function fromStockNumbers(unit: TextUnit, found: Mention[]): void {
       const name = nameBefore(text, nameAt) || genotypeInBracesBefore(text, nameAt);
       if (!name) continue;
       const resolvedType = label === 'Addgene' && /\b(aav|lentivir|virus)/i.test(name) ? 'Viral vector' : type;
-      found.push({
-        index: m.index,
-        name,
-        source,
-        parts: [{ kind: 'catalog', value: m[1].replace(/\s+/, '-'), label }],
-        additional: [],
-        type: resolvedType,
-      });
+      const parts: IdentifierPart[] = [{ kind: 'catalog', value: m[1].replace(/\s+/, '-'), label }];
+      // "Bloomington 3954 and 7017": the stock centre written once before a list of its numbers.
+      const list = STOCK_LIST.exec(text.slice(m.index + m[0].length));
+      if (list && label !== 'ATCC')
+        for (const more of list[0].matchAll(/v?\d{3,6}/g)) parts.push({ kind: 'catalog', value: more[0], label });
+      found.push({ index: m.index, name, source, parts, additional: [], type: resolvedType });
     }
   }
 }
+
+const STOCK_LIST = /^(?:\s*(?:,|,?\s*and|&|or)\s*(?:#\s*)?v?\d{3,6}\b(?![.,:]?\d))+/;
 
 /** A fly genotype written in braces just before `index` ("{y,w; sp/Cyo, Bacc-GFP; Dr/TM6C}, (BDSC: 36349)"). */
 function genotypeInBracesBefore(text: string, index: number): string {
@@ -495,13 +629,23 @@ function fromGenericSoftware(text: string, found: Mention[]): void {
   }
 }
 
+// A cell line the lexicon does not list, written as such: letters and three or four digits before "cells"
+// ("HCC1806 cells", "SUM159 cells"); not a cluster of differentiation, an interleukin or a brain region ("CD133",
+// "IL-17", "CA1"), nor a gene written before "cells" ("Lgr5").
+const CELL_LINE_SHAPE = /(?<![\w-])(?!CD|IL|CA|TH|GFP|RFP|YFP)([A-Z]{2,5}-?\d{3,4}[A-Z]?)(?![\w-])/;
+
 /** Known cell lines ("HEK293T cells", "HeLa (ATCC CCL-2)") and strain backgrounds ("C57BL/6J mice"). */
 function fromModels(unit: TextUnit, found: Mention[]): void {
   const text = unit.text;
-  const cellRe = new RegExp(CELL_LINE.source, 'g');
+  const cellRe = new RegExp(`${CELL_LINE.source}|${CELL_LINE_SHAPE.source}`, 'g');
   for (let m = cellRe.exec(text); m; m = cellRe.exec(text)) {
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 60);
-    if (!/^\s*(?:-\w+\s+)?(?:cells?|cell line|line|\()/i.test(after)) continue;
+    let after = text.slice(m.index + m[0].length, m.index + m[0].length + 60);
+    // A named subline ("HeLa Kyoto cells", "HeLa MZ cells") is the resource; a genotype word is not part of it.
+    const subline = /^\s(?!(?:WT|KO|Control|Parental|Cells?)\b)([A-Z][a-z]{2,}|[A-Z]{2}|[A-Z]\d)(?=\s+(?:cells?|cell line)\b)/.exec(after);
+    const name = subline ? `${m[0]} ${subline[1]}` : m[0];
+    if (subline) after = after.slice(subline[0].length);
+    const lexicon = m[1] !== undefined;
+    if (!(lexicon ? /^\s*(?:-\w+\s+)?(?:cells?|cell line|line|\()/i : /^\s+(?:cells?|cell lines?)\b/).test(after)) continue;
     const paren = parentheticals(after)[0];
     const parts =
       paren && paren.start < 3
@@ -512,7 +656,7 @@ function fromModels(unit: TextUnit, found: Mention[]): void {
     const vendor = paren && paren.start < 3 ? findVendor(paren.content) : null;
     found.push({
       index: m.index,
-      name: m[0],
+      name,
       source: vendor?.vendor.name ?? (atcc ? 'ATCC' : ''),
       parts,
       additional: [],

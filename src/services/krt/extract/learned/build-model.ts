@@ -1,7 +1,8 @@
 // Builds the shipped models of the learned text extractor and of row inclusion from a corpus's author-table papers:
 //   node src/services/krt/extract/learned/build-model.ts [<corpus xml dir>] [--only extractor|inclusion] [--rows-cache FILE]
-// (default corpus ../shared/data/krt/xml) writes krt-text-3.model.json, then krt-inclusion-1.model.json, next to this
-// file. The extractor is trained on every STAR/eLife author-table paper; the inclusion model on the rows that fold
+// (default corpus ../shared/data/krt/xml) writes krt-text-4.model.json, then krt-inclusion-1.model.json, next to this
+// file. The extractor is trained on the STAR/eLife author-table papers
+// that are not held out (papers.ts isHeldOutPaper); the inclusion model on the rows that fold
 // extractors gave for the papers with an author table that are not held out (inclusion-training.ts), so a rebuilt
 // extractor is followed by a rebuilt inclusion model. `--rows-cache` reuses the fold extractions of
 // `npm run bench -- krt --only cv --rows-cache FILE` (the same rows). Deterministic: the same corpus gives the same files.
@@ -14,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { parseJats } from '../../jats/article.ts';
 import { INCLUSION_FILE, MODEL_FILE } from './shipped.ts';
 import { trainExtractor } from './model.ts';
-import { loadAuthorTablePapers } from './papers.ts';
+import { isHeldOutPaper, loadAuthorTablePapers } from './papers.ts';
 import { authorTablePaper, buildInclusionModel, type AuthorTablePaper } from './inclusion-training.ts';
 
 function xmlFiles(dir: string): string[] {
@@ -36,11 +37,11 @@ const files = xmlFiles(dir);
 
 if (values.only !== 'inclusion') {
   const started = performance.now();
-  const papers = loadAuthorTablePapers(files);
+  const papers = loadAuthorTablePapers(files).filter((p) => !isHeldOutPaper(p.doi));
   const model = trainExtractor(papers, 4, 15);
   writeFileSync(MODEL_FILE, `${JSON.stringify(model)}\n`);
   console.log(
-    `${papers.length} author-table papers, ${model.trainedOn.candidates} candidates (${model.trainedOn.positives} positive), threshold ${model.threshold}; ` +
+    `${papers.length} author-table papers (held-out papers left out), ${model.trainedOn.candidates} candidates (${model.trainedOn.positives} positive), threshold ${model.threshold}; ` +
       `${Object.keys(model.gazetteer.entries).length} gazetteer names, ${Object.keys(model.logistic.weights).length} weights → ${MODEL_FILE} ` +
       `(${((performance.now() - started) / 1000).toFixed(1)} s)`,
   );

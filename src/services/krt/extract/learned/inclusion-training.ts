@@ -6,7 +6,6 @@
 //   tables cut out of the text, by an extractor trained on the other folds' STAR/eLife papers only, so that every row
 //   is one an extractor not trained on its paper gave, as the served extractor gives rows of a paper it never saw.
 
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { parseJats } from '../../jats/article.ts';
 import { extractAuthorTables } from '../author-table.ts';
@@ -15,16 +14,12 @@ import type { KrtRow } from '../krt-row.ts';
 import { baseMentions } from './candidates.ts';
 import { fitInclusion, inclusionLabels, INCLUSION_MODEL, type InclusionModelFile } from './inclusion.ts';
 import { LearnedExtractor, LEARNED_EXTRACTOR_MODEL, trainExtractor, type ExtractorModel, type TrainingPaper } from './model.ts';
+import { isHeldOutPaper } from './papers.ts';
 import { articleText } from './sentences.ts';
 
 export const CV_FOLDS = 5;
 const CV_SEED = 30;
 const HELD_OUT_RULE = 'SHA-256 of the lower-cased DOI starts with 0, 1 or 2';
-
-/** The held-out rule: SHA-256 of the lower-cased DOI starts with 0, 1 or 2. */
-function isHeldOut(doi: string): boolean {
-  return '012'.includes(createHash('sha256').update(doi.toLowerCase()).digest('hex')[0]);
-}
 
 export interface AuthorTablePaper {
   doi: string;
@@ -104,7 +99,7 @@ export function tuningFolds(papers: readonly AuthorTablePaper[]): {
   heldOut: Set<string>;
   fold: Map<string, number>;
 } {
-  const heldOut = new Set(papers.filter((p) => isHeldOut(p.doi)).map((p) => p.doi));
+  const heldOut = new Set(papers.filter((p) => isHeldOutPaper(p.doi)).map((p) => p.doi));
   const tuning = papers.filter((p) => !heldOut.has(p.doi));
   return {
     tuning,

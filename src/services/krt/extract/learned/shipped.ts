@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { InclusionModelFile } from './inclusion.ts';
 import { LearnedExtractor, type ExtractorModel } from './model.ts';
 
-export const MODEL_FILE = fileURLToPath(new URL('./krt-text-3.model.json', import.meta.url));
+export const MODEL_FILE = fileURLToPath(new URL('./krt-text-4.model.json', import.meta.url));
 export const INCLUSION_FILE = fileURLToPath(new URL('./krt-inclusion-1.model.json', import.meta.url));
 
 let loaded: LearnedExtractor | null | undefined;
