@@ -11,7 +11,7 @@
 // transaction, the knowledge base and its calibration).
 // identifiers — the knowledge base built from every paper's best table, as the importer builds it: its RRIDs that no
 //   corpus document writes verbatim (up to "RRID:" and case) — must be 0 — and the broken mentions kept unresolved.
-// accuracy — the learned text extractor (krt-text-3) beside the rule extractor (krt-text-1) by cross-validation by
+// accuracy — the learned text extractor (krt-text-4) beside the rule extractor (krt-text-1) by cross-validation by
 //   paper on the held-out author-table papers (extract/evaluation.ts, extract/learned/cross-validation.ts), and the
 //   calibration of the extracted rows' confidences on those papers.
 // suggestions — RRID suggestions, leave-one-paper-out over that knowledge base with the calibration fitted by
@@ -44,6 +44,7 @@ import { extractMany, type ManyResult } from '../src/services/krt/extract/index.
 import { formatEstimate, formatReport, pooledEstimate } from '../src/services/krt/extract/evaluation.ts';
 import { evaluateHeldOut } from '../src/services/krt/extract/learned/cross-validation.ts';
 import { loadAuthorTablePapers } from '../src/services/krt/extract/learned/papers.ts';
+import { LEARNED_EXTRACTOR_MODEL } from '../src/services/krt/extract/learned/model.ts';
 import { parseXml, textOf } from '../src/services/krt/jats/tree.ts';
 import {
   RridKnowledgeBase,
@@ -245,13 +246,13 @@ if (only.has('accuracy')) {
   console.log(
     `${papers.length} author-table papers; ${evaluation.papers} held out in ${evaluation.folds} folds (author tables removed from the input); thresholds ${evaluation.thresholds.join(', ')}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
-  for (const line of formatReport('krt-text-3 (learned)', evaluation.learned)) console.log(line);
+  for (const line of formatReport(`${LEARNED_EXTRACTOR_MODEL} (learned)`, evaluation.learned)) console.log(line);
   for (const line of formatReport('krt-text-1 (rules, the current extractor)', evaluation.rules)) console.log(line);
   const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '–');
   console.log(
     `ratio learned/rules: recall ${ratio(evaluation.learned.resources.recall.value, evaluation.rules.resources.recall.value)}, precision ${ratio(evaluation.learned.resources.precision.value, evaluation.rules.resources.precision.value)}; targets recall >= 0.45 with precision >= 0.65`,
   );
-  printReliability("confidence of the rows krt-text-3 kept (right = names a row of the paper's own table)", evaluation.confidence);
+  printReliability("confidence of the rows the learned extractor kept (right = names a row of the paper's own table)", evaluation.confidence);
 }
 
 if (only.has('suggestions')) {
