@@ -252,7 +252,10 @@ if (only.has('accuracy')) {
   console.log(
     `ratio learned/rules: recall ${ratio(evaluation.learned.resources.recall.value, evaluation.rules.resources.recall.value)}, precision ${ratio(evaluation.learned.resources.precision.value, evaluation.rules.resources.precision.value)}; targets recall >= 0.45 with precision >= 0.65`,
   );
-  printReliability("confidence of the rows the learned extractor kept (right = names a row of the paper's own table)", evaluation.confidence);
+  printReliability(
+    "confidence of the rows the learned extractor kept (right = names a row of the paper's own table)",
+    evaluation.confidence,
+  );
 }
 
 if (only.has('suggestions')) {
