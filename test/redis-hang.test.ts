@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RedisLimits } from '../src/core/config.ts';
 import { openDatabase } from '../src/core/db/database.ts';
 import type { Db } from '../src/core/db/database.ts';
@@ -15,23 +15,10 @@ import { connectRedis } from '../src/core/redis.ts';
 import type { ServiceApp } from '../src/core/service.ts';
 import { buildTestApp, testContext } from './support/app.ts';
 import { REDIS_URL, skipUnlessAvailable } from './support/databases.ts';
+import { redisProblem } from './support/redis.ts';
 import { PROBE_LIMIT, probeService } from './support/probe-service.ts';
 
-async function probeRedis(): Promise<string | null> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.ping();
-    return null;
-  } catch (error) {
-    return `Redis not reachable at ${REDIS_URL} (${(error as Error).message})`;
-  } finally {
-    client.disconnect();
-  }
-}
-
-const gate = skipUnlessAvailable(await probeRedis());
+const gate = skipUnlessAvailable(await redisProblem());
 // 200 ms, not the default 50: on a loaded CI machine the first command through the proxy (the script's load)
 // can take longer than 50 ms, and the request would fail open uncounted.
 const LIMITS: RedisLimits = { commandTimeoutMs: 200, circuitFailures: 3, circuitRetryMs: 1500 };

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Redis } from 'ioredis';
 import { REDIS_URL, skipUnlessAvailable } from '../../test/support/databases.ts';
+import { redisProblem } from '../../test/support/redis.ts';
 
 const redisModule = pathToFileURL(path.join(import.meta.dirname, 'redis.ts')).href;
 
@@ -26,21 +26,7 @@ function inFreshProcess(body: string): Record<string, boolean> {
 
 const FAST = 'const fast = () => %HasFastProperties(String.prototype);';
 
-async function probeRedis(): Promise<string | null> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.ping();
-    return null;
-  } catch (error) {
-    return `Redis not reachable at ${REDIS_URL} (${(error as Error).message})`;
-  } finally {
-    client.disconnect();
-  }
-}
-
-const gate = skipUnlessAvailable(await probeRedis());
+const gate = skipUnlessAvailable(await redisProblem());
 
 describe('String.prototype after ioredis is loaded', () => {
   it('is slowed by importing ioredis alone (what connectRedis undoes)', () => {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { REDIS_URL, describeEachDatabase, skipUnlessAvailable } from '../../../test/support/databases.ts';
+import { redisProblem } from '../../../test/support/redis.ts';
 import { buildTestApp, testContext } from '../../../test/support/app.ts';
 import { connectRedis } from '../../core/redis.ts';
 import { loadConfig } from '../../core/config.ts';
@@ -17,21 +18,7 @@ import { importRetractionWatch } from './import.ts';
 import { RATE_LIMITS } from './routes/index.ts';
 import { simpleRow, tempDir, writeRwCsv } from '../../../test/support/retraction/fixtures.ts';
 
-async function probeRedis(): Promise<string | null> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.ping();
-    return null;
-  } catch (error) {
-    return `Redis not reachable at ${REDIS_URL} (${(error as Error).message})`;
-  } finally {
-    client.disconnect();
-  }
-}
-
-const redisGate = skipUnlessAvailable(await probeRedis());
+const redisGate = skipUnlessAvailable(await redisProblem());
 const silentLog = { warn() {}, info() {} };
 const testConfig = loadConfig({ PDI_DATABASE_URL: '' });
 
