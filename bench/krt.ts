@@ -247,7 +247,7 @@ if (only.has('accuracy')) {
     `${papers.length} author-table papers; ${evaluation.papers} held out in ${evaluation.folds} folds (author tables removed from the input); thresholds ${evaluation.thresholds.join(', ')}; ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   for (const line of formatReport(`${LEARNED_EXTRACTOR_MODEL} (learned)`, evaluation.learned)) console.log(line);
-  for (const line of formatReport('krt-text-1 (rules, the current extractor)', evaluation.rules)) console.log(line);
+  for (const line of formatReport('krt-text-1 (rules, the baseline)', evaluation.rules)) console.log(line);
   const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '–');
   console.log(
     `ratio learned/rules: recall ${ratio(evaluation.learned.resources.recall.value, evaluation.rules.resources.recall.value)}, precision ${ratio(evaluation.learned.resources.precision.value, evaluation.rules.resources.precision.value)}; targets recall >= 0.45 with precision >= 0.65`,
