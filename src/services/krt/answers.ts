@@ -369,7 +369,7 @@ export class KrtAnswers {
   private async computeStatistics(version: string | null): Promise<StoreStatistics & { data_version: string | null }> {
     const loaded = await this.knowledge.get();
     const dates = await articleDates(this.db);
-    const best = new Map((await bestBuiltinTables(this.db)).map((t) => [t.doi, t.rows]));
+    const best = new Map((await bestBuiltinTables(this.db, { tableOnly: true })).map((t) => [t.doi, t.rows]));
     const tables = [...dates].map(([doi, date]) => ({ doi, publication_date: date, rows: best.get(doi) ?? [] }));
     const now = new Date();
     const statistics = await computeStatistics(tables, async (rrid) => (await this.validateUncached(rrid, loaded, now)).status);

@@ -215,8 +215,15 @@ export async function sessionRowsWithEvidence(
   return splitTable(stored.map(toRow), stored.length > 0 && evidence.length === stored.length ? evidence : null);
 }
 
-/** Rows of many sessions at once, by session id, in table order. */
-export async function rowsOfSessions(db: Kysely<KrtDatabase>, sessionIds: readonly string[]): Promise<Map<string, KrtRow[]>> {
+/**
+ * Rows of many sessions at once, by session id, in table order; with `tableOnly`, the key resources tables without
+ * their further mentions (a row stored before the split counts as in the table).
+ */
+export async function rowsOfSessions(
+  db: Kysely<KrtDatabase>,
+  sessionIds: readonly string[],
+  { tableOnly = false }: { tableOnly?: boolean } = {},
+): Promise<Map<string, KrtRow[]>> {
   const out = new Map<string, KrtRow[]>(sessionIds.map((id) => [id, []]));
   for (let i = 0; i < sessionIds.length; i += 500) {
     const chunk = sessionIds.slice(i, i + 500);
@@ -227,7 +234,7 @@ export async function rowsOfSessions(db: Kysely<KrtDatabase>, sessionIds: readon
       .orderBy('session_id')
       .orderBy('position')
       .execute();
-    for (const r of rows) out.get(r.session_id)!.push(toRow(r));
+    for (const r of rows) if (!tableOnly || r.in_table === null || Boolean(r.in_table)) out.get(r.session_id)!.push(toRow(r));
   }
   return out;
 }
@@ -287,9 +294,14 @@ export function pickBestSession<T extends Pick<SessionRecord, 'status' | 'provid
   return best;
 }
 
-/** For the knowledge base: every article's best table among the built-in extractors' completed sessions. */
+/**
+ * Every article's best table among the built-in extractors' completed sessions: with every row the text gives for the
+ * knowledge base (an RRID a paper writes is evidence whether or not its row is in the table), with `tableOnly` the key
+ * resources tables alone for the statistics.
+ */
 export async function bestBuiltinTables(
   db: Kysely<KrtDatabase>,
+  options: { tableOnly?: boolean } = {},
 ): Promise<{ doi: string; provider: string; is_demo: boolean; rows: KrtRow[] }[]> {
   const sessions = (
     await db
@@ -310,6 +322,7 @@ export async function bestBuiltinTables(
   const rows = await rowsOfSessions(
     db,
     best.map((s) => s.session_id),
+    options,
   );
   return best.map((s) => ({ doi: s.doi, provider: s.provider, is_demo: s.is_demo, rows: rows.get(s.session_id) ?? [] }));
 }

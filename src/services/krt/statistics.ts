@@ -1,8 +1,8 @@
 // Statistics of the store's key resources tables (GET /api/statistics/, the /statistics page): resource types,
 // vendors, and the share of rows that write a valid RRID, overall and by year of the article. Each count comes with
 // its denominator. The tables counted are the ones the knowledge base is built from (each article's best table of the
-// built-in extractors: the authors' own table, else the text extractor's), so no table a language model wrote is
-// counted. "Valid" is what POST /api/ai/validate-rrid/ answers (the validation the caller passes in).
+// built-in extractors: the authors' own table, else the text extractor's key resources table without its further
+// mentions), so no table a language model wrote is counted. "Valid" is what POST /api/ai/validate-rrid/ answers (the validation the caller passes in).
 import type { KrtRow } from './extract/index.ts';
 import { canonicalVendor, parseIdentifierText } from './extract/index.ts';
 import type { RridStatus } from './rrid/index.ts';
