@@ -352,9 +352,11 @@ interface NameOnlyQuery {
   first: string;
   anyConfidence: number;
   anyRight: boolean;
+  /** The same RRID asked by its name and the authors' resource type (the contract's optional resource_type). */
+  typed: { answered: boolean; right: boolean; first: string };
 }
 
-/** Every RRID of a test paper's author table asked by its resource name alone. */
+/** Every RRID of a test paper's author table asked by its resource name alone, and by its name and type. */
 function nameOnlyQueries(kb: RridKnowledgeBase, p: CvPaper): NameOnlyQuery[] {
   const out: NameOnlyQuery[] = [];
   const asked = new Set<string>();
@@ -365,6 +367,7 @@ function nameOnlyQueries(kb: RridKnowledgeBase, p: CvPaper): NameOnlyQuery[] {
         const query = { resourceName: cleanResourceName(row['RESOURCE NAME']) };
         const first = suggestRrids(kb, query, { limit: 5 })[0];
         const any = suggestRrids(kb, query, { limit: 1, minConfidence: 0 })[0];
+        const typed = suggestRrids(kb, { ...query, resourceType: row['RESOURCE TYPE'] }, { limit: 5 })[0];
         out.push({
           paper: p.doi,
           name: query.resourceName,
@@ -376,6 +379,11 @@ function nameOnlyQueries(kb: RridKnowledgeBase, p: CvPaper): NameOnlyQuery[] {
           right: first?.suggested_rrid === `RRID:${part.value}`,
           anyConfidence: any?.confidence_score ?? -1,
           anyRight: any?.suggested_rrid === `RRID:${part.value}`,
+          typed: {
+            answered: typed !== undefined,
+            right: typed?.suggested_rrid === `RRID:${part.value}`,
+            first: typed?.suggested_rrid ?? '',
+          },
         });
       }
   return out;
@@ -503,6 +511,19 @@ function tablesAtThreshold(
   };
 }
 
+/** The same queries asked with the authors' resource type beside the name (the type is a hard filter where certain). */
+function nameAndTypeLines(suggestions: readonly NameOnlyQuery[]): string[] {
+  const est = formatEstimate;
+  const answerable = suggestions.filter((s) => s.answerable);
+  const answered = suggestions.filter((s) => s.typed.answered);
+  return [
+    `name and type suggestions (the same ${suggestions.length} RRIDs asked by name and the authors' resource type):`,
+    `  right first, of the answerable  ${est(pooledEstimate(answerable.map((s) => ({ paper: s.paper, hit: s.typed.answered && s.typed.right }))))}`,
+    `  wrong first, of the answered    ${est(pooledEstimate(answered.map((s) => ({ paper: s.paper, hit: !s.typed.right }))))}`,
+    `  answered, of all                ${est(pooledEstimate(suggestions.map((s) => ({ paper: s.paper, hit: s.typed.answered }))))}`,
+  ];
+}
+
 /** The identifiers, name-only suggestions and rows of the tables served, and the name-only thresholds. */
 function servedTableLines(
   papers: readonly CvPaper[],
@@ -541,6 +562,7 @@ function servedTableLines(
     `  wrong first, of the answered    ${est(pooledEstimate(answered.map((s) => ({ paper: s.paper, hit: !s.right }))))}`,
     `  answered, of all                ${est(pooledEstimate(suggestions.map((s) => ({ paper: s.paper, hit: s.answered }))))}`,
     ...nameOnlyByKind(answerable),
+    ...nameAndTypeLines(suggestions),
     `rows against the authors' rows (macro over papers):`,
     `  every author table:  precision ${est(macroEstimate(rows, 'precision'))}  recall ${est(macroEstimate(rows, 'recall'))}`,
     `  STAR/eLife tables:   precision ${est(macroEstimate(krtRows, 'precision'))}  recall ${est(macroEstimate(krtRows, 'recall'))}`,

@@ -67,8 +67,9 @@ export interface ConsensusCandidate {
  * ends with the name's words is the same resource described ("Mycoplasma-free U2OS cells", "human female bone
  * osteosarcoma U2OS cells" for "U2OS": words before the name of a cell line, strain or tool say what the sample is) and
  * counts as a mention of it; words after it name another resource made from it ("HEK293T-ACE2") and do not.
+ * `exact`: only the mentions written as asked (up to the compared keys).
  */
-export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string): ConsensusCandidate[] {
+export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string, options: { exact?: boolean } = {}): ConsensusCandidate[] {
   const wanted = new Set(nameKeys(name));
   if (wanted.size === 0) return [];
   const runs = variants(name)
@@ -79,7 +80,7 @@ export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string): C
   for (const entry of pool) {
     if (!entry.rrid) continue;
     // Only a resource with a name of its own: before an antibody's target, words say which antibody ("rabbit anti-").
-    const described = distinctiveName(entry.type);
+    const described = !options.exact && distinctiveName(entry.type);
     let agreeing = 0;
     let best = '';
     let bestCount = 0;

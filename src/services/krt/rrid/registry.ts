@@ -13,18 +13,62 @@ export interface RridRegistry {
   /** Canonical identifier (without "RRID:"), case-sensitive as the registry writes it. */
   canonical: RegExp;
   resourceType: ResourceType;
+  /**
+   * The kinds of resource its identifiers can name, where that is certain: an AB_ is an antibody's, a CVCL_ a cell
+   * line's. Empty where it is not (a legacy NIF id, a BioSample): a resource type then only weighs in a ranking.
+   */
+  kinds: readonly ResourceKind[];
   /** A canonical prefix used to build examples and corrections. */
   example: string;
 }
 
+/** What a resource is, as far as a registry's identifiers and a query's resource type can say for certain. */
+export type ResourceKind = 'antibody' | 'cell line' | 'organism' | 'software' | 'recombinant DNA';
+
+/**
+ * The kind a query's resource type asks for, where a registry could answer it; null for the types that no registry
+ * here issues identifiers for or that authors file resources of several kinds under ("Other", "Chemical, peptide, or
+ * recombinant protein", where a streptavidin conjugate with an AB_ may be written, "Biological sample", "Dataset").
+ */
+export function kindOfType(type: ResourceType): ResourceKind | null {
+  switch (type) {
+    case 'Antibody':
+      return 'antibody';
+    case 'Experimental model: Cell line':
+      return 'cell line';
+    case 'Experimental model: Organism/strain':
+      return 'organism';
+    case 'Software/code':
+      return 'software';
+    // Addgene issues RRIDs for plasmids and for its viral preparations ("Addgene_104061-AAV9").
+    case 'Recombinant DNA':
+    case 'Viral vector':
+      return 'recombinant DNA';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Whether an RRID can name a resource of the type asked: false only when both are certain and differ (an antibody
+ * asked, a fly stock's BDSC_ given); true when either is uncertain.
+ */
+export function rridCanBe(canonicalId: string, type: ResourceType | null): boolean {
+  const wanted = type ? kindOfType(type) : null;
+  if (!wanted) return true;
+  const kinds = registryOf(canonicalId)?.kinds ?? [];
+  return kinds.length === 0 || kinds.includes(wanted);
+}
+
 export const RRID_REGISTRIES: readonly RridRegistry[] = [
-  { key: 'AB', authority: 'Antibody Registry', canonical: /^AB_\d{3,10}$/, resourceType: 'Antibody', example: 'AB_2107436' },
-  { key: 'SCR', authority: 'SciCrunch Registry', canonical: /^SCR_\d{6}$/, resourceType: 'Software/code', example: 'SCR_002285' },
+  { key: 'AB', authority: 'Antibody Registry', canonical: /^AB_\d{3,10}$/, resourceType: 'Antibody', kinds: ['antibody'], example: 'AB_2107436' },
+  { key: 'SCR', authority: 'SciCrunch Registry', canonical: /^SCR_\d{6}$/, resourceType: 'Software/code', kinds: ['software'], example: 'SCR_002285' },
   {
     key: 'SCR-legacy',
     authority: 'SciCrunch Registry (legacy NIF id)',
     canonical: /^(nif-\d{4}-\d{5}|nlx_\d{3,7}|OMICS_\d{4,6}|SciRes_\d{6}|birnlex_\d{3,5}|rid_\d{6})$/,
     resourceType: 'Software/code',
+    kinds: [],
     example: 'nif-0000-30467',
   },
   {
@@ -32,6 +76,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'Cellosaurus',
     canonical: /^CVCL_[A-Z0-9]{4}$/,
     resourceType: 'Experimental model: Cell line',
+    kinds: ['cell line'],
     example: 'CVCL_0030',
   },
   {
@@ -39,6 +84,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'Addgene',
     canonical: /^Addgene_\d{3,7}(-(AAV[0-9A-Za-z.]{1,8}|LV|Ad\d?))?$/,
     resourceType: 'Recombinant DNA',
+    kinds: ['recombinant DNA'],
     example: 'Addgene_12260',
   },
   {
@@ -46,6 +92,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'International Mouse Strain Resource',
     canonical: /^IMSR_(JAX:\d{6}|[A-Z]{2,6}:[A-Za-z0-9][A-Za-z0-9._-]{0,30})$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism', 'cell line'],
     example: 'IMSR_JAX:000664',
   },
   {
@@ -53,6 +100,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'Mouse Genome Informatics',
     canonical: /^MGI:\d{4,8}$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism'],
     example: 'MGI:5558070',
   },
   {
@@ -60,6 +108,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'Mutant Mouse Resource and Research Centers',
     canonical: /^MMRRC_\d{6}-[A-Z]{2,5}$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism', 'cell line'],
     example: 'MMRRC_036227-UNC',
   },
   {
@@ -67,6 +116,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'Bloomington Drosophila Stock Center',
     canonical: /^BDSC_\d{1,6}$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism'],
     example: 'BDSC_5137',
   },
   {
@@ -74,6 +124,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'FlyBase',
     canonical: /^FlyBase_FBst\d{7}$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism'],
     example: 'FlyBase_FBst0000040',
   },
   {
@@ -81,6 +132,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'Drosophila Genomics Resource Center',
     canonical: /^DGRC_\d{1,6}$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism', 'cell line', 'recombinant DNA'],
     example: 'DGRC_101428',
   },
   {
@@ -88,6 +140,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'National Drosophila Species Stock Center',
     canonical: /^TSC_\d{5}-\d{4}\.\d{2}$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism'],
     example: 'TSC_14021-0224.01',
   },
   {
@@ -95,6 +148,8 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'Zebrafish Information Network',
     canonical: /^ZFIN_ZDB-[A-Z]{3,5}-\d{6}-\d{1,6}$/,
     resourceType: 'Experimental model: Organism/strain',
+    // ZFIN's records are also antibodies (ZDB-ATB-) and constructs (ZDB-TGCONSTRCT-).
+    kinds: ['organism', 'antibody', 'recombinant DNA'],
     example: 'ZFIN_ZDB-ALT-980203-1091',
   },
   {
@@ -102,6 +157,8 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'Zebrafish International Resource Center',
     canonical: /^ZIRC_(ZL\d{1,6}|ZDB-[A-Z]{3,5}-\d{6}-\d{1,6})$/,
     resourceType: 'Experimental model: Organism/strain',
+    // ZIRC_ZDB- identifiers are ZFIN's records, which are also antibodies and constructs.
+    kinds: ['organism', 'antibody', 'recombinant DNA'],
     example: 'ZIRC_ZL1',
   },
   {
@@ -109,6 +166,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'Rat Genome Database',
     canonical: /^RGD_\d{5,8}$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism'],
     example: 'RGD_734476',
   },
   {
@@ -116,6 +174,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'WormBase',
     canonical: /^WB-STRAIN:(WBStrain\d{8}|[A-Z]{1,4}\d{0,6})$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism'],
     example: 'WB-STRAIN:WBStrain00000001',
   },
   {
@@ -123,6 +182,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'National Xenopus Resource',
     canonical: /^NXR_\d{1,5}$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism'],
     example: 'NXR_0031',
   },
   {
@@ -130,6 +190,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'European Xenopus Resource Centre',
     canonical: /^EXRC_\d{1,5}$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism'],
     example: 'EXRC_0001',
   },
   {
@@ -137,6 +198,7 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'National Swine Resource and Research Center',
     canonical: /^NSRRC_\d{4}$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism'],
     example: 'NSRRC_0001',
   },
   {
@@ -144,9 +206,10 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     authority: 'Ambystoma Genetic Stock Center',
     canonical: /^AGSC_\d{3,6}[A-Z]?$/,
     resourceType: 'Experimental model: Organism/strain',
+    kinds: ['organism'],
     example: 'AGSC_100E',
   },
-  { key: 'SAMN', authority: 'NCBI BioSample', canonical: /^SAMN\d{8}$/, resourceType: 'Biological sample', example: 'SAMN04327544' },
+  { key: 'SAMN', authority: 'NCBI BioSample', canonical: /^SAMN\d{8}$/, resourceType: 'Biological sample', kinds: [], example: 'SAMN04327544' },
 ];
 
 // Registry prefixes as written before the identifier, case-insensitive, with the canonical spelling.

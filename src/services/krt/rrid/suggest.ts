@@ -13,6 +13,10 @@
 //   2.0 × catalog number equal, 1.0 × catalog and vendor equal, 0.8 × vendor equal, −0.8 × vendor different
 //   0.3 × type agreement (−0.3 when the client's type differs), 0.15 × ln(1 + papers)
 // then more papers, then the older entry. Ties on tier and raw score are said in `reasoning`.
+// The type asked is also a hard filter where it is certain (registry.ts kindOfType, rridCanBe): an antibody asked is
+// never answered with a fly stock's BDSC_ nor a cell line asked with an AB_, whatever the name says.
+// A name-only query is answered by the papers' consensus on the name (consensus.ts); one whose name joins names
+// that papers write apart with different RRIDs ("FIJI/ ImageJ") is not answered (answerJoinedName).
 // A candidate needs an equal catalog number or a name similarity of at least 0.35.
 // confidence_score is the rank score (10 × tier + raw) mapped through the base's calibration (calibration.ts):
 // the share of right suggestions at that score when each paper in turn is left out of the base and asked about.
@@ -26,7 +30,8 @@ import { calibratedProbability, type Calibration } from './calibration-map.ts';
 import { cleanResourceName, majority, type RridKnowledgeBase, type SuggestableEntry } from './knowledge-base.ts';
 
 export type { SuggestableEntry } from './knowledge-base.ts';
-import { consensusBins, consensusProbability, nameConsensus } from './consensus.ts';
+import { consensusBins, consensusProbability, nameConsensus, nameKeys } from './consensus.ts';
+import { registryOf, rridCanBe } from './registry.ts';
 import { nameTokens, weightedDice } from './similarity.ts';
 
 export interface RridQuery {
@@ -239,8 +244,81 @@ export function suggestRrids(kb: RridKnowledgeBase, query: RridQuery, options: S
 
 /** suggestRrids with the reason when it abstains. */
 export function answerRrids(kb: RridKnowledgeBase, query: RridQuery, options: SuggestOptions = {}): SuggestAnswer {
-  const plan = planQuery(query);
-  return answerFromPool(candidatePool(kb, plan), plan, query, (t) => kb.tokenStats.weight(t), kb.calibration, options);
+  const weight = (t: string) => kb.tokenStats.weight(t);
+  const retrieve = (q: RridQuery): NameLookUp => {
+    const plan = planQuery(q);
+    return { query: q, plan, pool: candidatePool(kb, plan) };
+  };
+  const answer = (l: NameLookUp) => answerFromPool(l.pool, l.plan, l.query, weight, kb.calibration, options);
+  const parts = joinedNameParts(query);
+  if (!parts) return answer(retrieve(query));
+  const looked = parts.map(retrieve);
+  return answerJoinedName(looked, () => answer(retrieve(query)), (i) => answer(looked[i]));
+}
+
+/** A query, as ranking reads it, and the entries it retrieves. */
+export interface NameLookUp {
+  query: RridQuery;
+  plan: QueryPlan;
+  pool: readonly SuggestableEntry[];
+}
+
+// Two names joined into one: "FIJI/ ImageJ", "Fiji or ImageJ", "goat anti-mouse and anti-rabbit".
+const JOINS = /\s*\/\s*|\s+(?:or|and)\s+/i;
+// A genotype's notation (a fly's "w1118; UAS-x/CyO", "wg[Sp-1]/CyO", "TI{FLP}fru[FLP]/TM3"): its slashes join
+// homologous chromosomes of one stock, not two resources.
+const GENOTYPE = /[;[\]{}]/;
+
+/**
+ * The parts of a name-only query whose name joins two or more names ("FIJI/ ImageJ"), each asked as its own query
+ * (with the type asked); null when the name is not so written. Every part needs a name of three or more letters
+ * or digits once separators are left out: "C57BL/6J", "HEK293T/17" or "Alexa Fluor 488/555" are one resource
+ * each, and the slash in "Oct-3/4" or "Na+/K+" joins no names the papers write apart (answerJoinedName).
+ */
+export function joinedNameParts(query: RridQuery): RridQuery[] | null {
+  const name = query.resourceName ?? '';
+  if (!isNameOnly(query) || GENOTYPE.test(name)) return null;
+  const parts = name.split(JOINS).map((p) => p.trim());
+  if (parts.length < 2) return null;
+  const named = (part: string) => nameKeys(part).some((k) => !k.startsWith(' ') && k.length > 2);
+  if (!parts.every(named)) return null;
+  return parts.map((part) => ({ ...query, resourceName: part }));
+}
+
+/**
+ * The answer to a name that joins names (joinedNameParts). When the papers write every part as a name of its own
+ * with an RRID (written as asked, not a longer name that ends with it), the parts decide: if their consensus RRIDs
+ * differ, the name names several resources and no answer is given ("FIJI/ ImageJ": Fiji's RRID or ImageJ's?); if
+ * they are the same, that RRID is the answer (the whole name's answer when it gives it first, else the first
+ * part's). When some part is not such a name, the slash or the word is part of one name, answered whole.
+ */
+export function answerJoinedName(
+  parts: readonly NameLookUp[],
+  whole: () => SuggestAnswer,
+  part: (index: number) => SuggestAnswer,
+): SuggestAnswer {
+  const tops: { name: string; rrid: string }[] = [];
+  for (const p of parts) {
+    const top = nameConsensus(ofKindAsked(p.pool, p.plan), p.query.resourceName, { exact: true })[0];
+    if (!top) return whole();
+    tops.push({ name: p.query.resourceName, rrid: top.entry.rrid! });
+  }
+  const rrids = [...new Set(tops.map((t) => t.rrid))];
+  if (rrids.length === 1) {
+    const answer = whole();
+    if (answer.suggestions[0]?.suggested_rrid === `RRID:${rrids[0]}`) return answer;
+    return part(0);
+  }
+  return {
+    suggestions: [],
+    abstained: true,
+    reason: `the name joins ${parts.length} resources that papers write apart: ${tops.map((t) => `"${t.name}" (RRID:${t.rrid})`).join(', ')}; ask for one of them`,
+  };
+}
+
+/** The entries whose RRID can name a resource of the type asked (registry.ts rridCanBe): the type as a hard filter. */
+function ofKindAsked(pool: readonly SuggestableEntry[], plan: QueryPlan): SuggestableEntry[] {
+  return pool.filter((e) => !e.rrid || rridCanBe(e.rrid, plan.type));
 }
 
 /**
@@ -254,6 +332,29 @@ export function answerFromPool(
   weight: (token: string) => number,
   calibration: Pick<Calibration, 'bins' | 'consensus' | 'consensusDistinctive'> | null,
   options: SuggestOptions = {},
+): SuggestAnswer {
+  const fits = ofKindAsked(pool, plan);
+  const answer = answerOfKind(fits, plan, query, weight, calibration, options);
+  if (!answer.abstained || fits.length === pool.length) return answer;
+  // Say which candidates of another kind were left out, when one matched what was asked.
+  const left = pool.filter((e) => !fits.includes(e));
+  const other = isNameOnly(query) ? nameConsensus(left, query.resourceName ?? '')[0]?.entry : undefined;
+  const best = other ?? scorePool(left, plan, weight)[0]?.entry;
+  if (!best?.rrid) return answer;
+  return {
+    ...answer,
+    reason: `${answer.reason}; left out as of another kind: RRID:${best.rrid} matches, but ${registryOf(best.rrid)?.authority ?? 'its registry'} lists ${registryOf(best.rrid)?.kinds.join(' or ') ?? 'other kinds'}, and the type asked is ${plan.type}`,
+  };
+}
+
+/** answerFromPool on the entries of the kind asked. */
+function answerOfKind(
+  pool: readonly SuggestableEntry[],
+  plan: QueryPlan,
+  query: RridQuery,
+  weight: (token: string) => number,
+  calibration: Pick<Calibration, 'bins' | 'consensus' | 'consensusDistinctive'> | null,
+  options: SuggestOptions,
 ): SuggestAnswer {
   const nameOnly = isNameOnly(query);
   if (nameOnly) {

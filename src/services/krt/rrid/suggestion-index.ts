@@ -18,6 +18,9 @@ import {
   planQuery,
   retrievalTokens,
   answerFromPool,
+  answerJoinedName,
+  joinedNameParts,
+  type NameLookUp,
   type RridQuery,
   type SuggestAnswer,
   type RridSuggestion,
@@ -147,6 +150,32 @@ export async function answerFromIndex(
 ): Promise<SuggestAnswer<IndexedSuggestion> | null> {
   const meta = await reader.meta();
   if (!meta) return null;
+  const demo = new Map<number, boolean>();
+  const answer = (l: IndexLookUp) => answerFromPool(l.pool, l.plan, l.query, l.weight, meta.calibration, options);
+  const parts = joinedNameParts(query);
+  const whole = await lookUp(reader, meta, query, demo);
+  const looked = parts ? await Promise.all(parts.map((part) => lookUp(reader, meta, part, demo))) : [];
+  const found = parts
+    ? answerJoinedName(
+        looked,
+        () => answer(whole),
+        (i) => answer(looked[i]),
+      )
+    : answer(whole);
+  return { ...found, suggestions: found.suggestions.map((s) => ({ ...s, demoOnly: demo.get(s.id) ?? false })) };
+}
+
+interface IndexLookUp extends NameLookUp {
+  weight: (token: string) => number;
+}
+
+/** The entries a query retrieves from the stored index, and the IDF weights of the tokens ranking will weigh. */
+async function lookUp(
+  reader: SuggestionIndexReader,
+  meta: SuggestionIndexMeta,
+  query: RridQuery,
+  demo: Map<number, boolean>,
+): Promise<IndexLookUp> {
   const plan = planQuery(query);
   const queryDf = await reader.documentFrequencies(plan.tokens);
   const frequency = (t: string) => queryDf.get(t) ?? 0;
@@ -156,15 +185,13 @@ export async function answerFromIndex(
     ...(retrieving.length ? await reader.entryIds('token', retrieving) : []),
   ]);
   const stored = ids.size ? await reader.entries([...ids]) : [];
+  for (const e of stored) demo.set(e.id, e.demo_only);
   const pool = stored.map(suggestableOf);
   // Document frequencies of every token ranking will weigh.
   const needed = new Set(plan.tokens);
   for (const entry of pool) for (const { tokens } of comparedNames(entry, plan)) for (const t of tokens) needed.add(t);
   const df = await reader.documentFrequencies([...needed]);
-  const weight = (t: string) => idfWeight(meta.documents, df.get(t) ?? 0);
-  const demo = new Map(stored.map((e) => [e.id, e.demo_only]));
-  const answer = answerFromPool(pool, plan, query, weight, meta.calibration, options);
-  return { ...answer, suggestions: answer.suggestions.map((s) => ({ ...s, demoOnly: demo.get(s.id) ?? false })) };
+  return { query, plan, pool, weight: (t: string) => idfWeight(meta.documents, df.get(t) ?? 0) };
 }
 
 /** A reader over rows held in memory (tests, and a check that the stored index answers as the base does). */
