@@ -6,7 +6,7 @@ import { makeRow, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
 import { calibrate } from './calibration.ts';
 import { nameKeys } from './consensus.ts';
 import { RridKnowledgeBase } from './knowledge-base.ts';
-import { answerRrids, suggestRrids } from './suggest.ts';
+import { answerRrids, joinedNameParts, suggestRrids } from './suggest.ts';
 import { answerFromIndex, rowsReader, suggestionIndexOf } from './suggestion-index.ts';
 
 const row = (type: ResourceType, name: string, source: string, identifier: string): KrtRow =>
@@ -112,5 +112,146 @@ test('words before a cell line\'s name describe it: one paper\'s "U2OS" does not
       answerRrids(kb, { resourceName }),
       resourceName,
     );
+  }
+});
+
+/** Papers that write Fiji and ImageJ apart, one that writes them joined, and what slashes in real names look like. */
+function joinedCorpus(): RridKnowledgeBase {
+  const kb = new RridKnowledgeBase();
+  for (let i = 0; i < 4; i++)
+    kb.addPaper(`10.1101/j${i}`, [
+      row('Software/code', 'Fiji', '', 'RRID:SCR_002285'),
+      row('Software/code', 'ImageJ', '', 'RRID:SCR_003070'),
+      row('Experimental model: Organism/strain', 'C57BL/6J', 'Jackson Laboratory', 'RRID:IMSR_JAX:000664'),
+      row('Experimental model: Organism/strain', 'C57BL', 'Jackson Laboratory', 'RRID:IMSR_JAX:000664'),
+      row('Experimental model: Organism/strain', 'w1118', 'Bloomington', 'RRID:BDSC_3605'),
+      row('Experimental model: Organism/strain', 'CyO', 'Bloomington', 'RRID:BDSC_2555'),
+      row('Experimental model: Organism/strain', 'w1118; UAS-mCD8-GFP/CyO', 'Bloomington', 'RRID:BDSC_5137'),
+      row('Experimental model: Cell line', 'HEK293T', 'ATCC', 'RRID:CVCL_0063'),
+    ]);
+  // The joined name, written with ImageJ's RRID: what answered "FIJI/ ImageJ" with ImageJ's RRID.
+  kb.addPaper('10.1101/j9', [row('Software/code', 'FIJI/ImageJ', '', 'RRID:SCR_003070')]);
+  // One tool under two names.
+  for (const doi of ['10.1101/k1', '10.1101/k2'])
+    kb.addPaper(doi, [
+      row('Software/code', 'GraphPad Prism', 'GraphPad', 'RRID:SCR_002798'),
+      row('Software/code', 'Prism', 'GraphPad', 'RRID:SCR_002798'),
+    ]);
+  calibrate(kb);
+  return kb;
+}
+
+test('a name that joins two names the papers write apart with different RRIDs abstains and says why', async () => {
+  const kb = joinedCorpus();
+  for (const resourceName of ['FIJI/ ImageJ', 'Fiji/ImageJ', 'ImageJ / Fiji', 'Fiji or ImageJ', 'Fiji and ImageJ']) {
+    const answer = answerRrids(kb, { resourceName });
+    assert.deepEqual([answer.abstained, answer.suggestions], [true, []], resourceName);
+    assert.match(
+      answer.reason ?? '',
+      /the name joins 2 resources that papers write apart: .*RRID:SCR_002285.*RRID:SCR_003070|RRID:SCR_003070.*RRID:SCR_002285/,
+    );
+  }
+  // Each part alone is answered.
+  assert.equal(suggestRrids(kb, { resourceName: 'Fiji' })[0]?.suggested_rrid, 'RRID:SCR_002285');
+  assert.equal(suggestRrids(kb, { resourceName: 'ImageJ' })[0]?.suggested_rrid, 'RRID:SCR_003070');
+  // Parts that name one resource: its RRID.
+  assert.equal(suggestRrids(kb, { resourceName: 'GraphPad Prism / Prism' })[0]?.suggested_rrid, 'RRID:SCR_002798');
+  // With a catalog number or a vendor, ranking decides as before: the rule is for names alone.
+  assert.equal(joinedNameParts({ resourceName: 'Fiji/ImageJ', vendor: 'NIH' }), null);
+  const reader = rowsReader(JSON.parse(JSON.stringify(suggestionIndexOf(kb, new Set(), 'now'))));
+  for (const resourceName of ['FIJI/ ImageJ', 'GraphPad Prism / Prism', 'C57BL/6J', 'w1118; UAS-mCD8-GFP/CyO', 'HEK293T/17']) {
+    const indexed = await answerFromIndex(reader, { resourceName });
+    assert.ok(indexed);
+    assert.deepEqual(
+      { ...indexed, suggestions: indexed.suggestions.map(({ demoOnly: _demoOnly, ...s }) => s) },
+      answerRrids(kb, { resourceName }),
+      resourceName,
+    );
+  }
+});
+
+test('slashes inside one name are no join: strains, genotypes, sublines, dyes, targets', () => {
+  const kb = joinedCorpus();
+  // "C57BL" is a name of its own here, but "6J" is too short to be one: the strain is asked whole.
+  assert.equal(suggestRrids(kb, { resourceName: 'C57BL/6J' })[0]?.suggested_rrid, 'RRID:IMSR_JAX:000664');
+  // A genotype's slash joins chromosomes: "w1118" and "CyO" are stocks of their own, the genotype is another.
+  assert.equal(suggestRrids(kb, { resourceName: 'w1118; UAS-mCD8-GFP/CyO' })[0]?.suggested_rrid, 'RRID:BDSC_5137');
+  for (const resourceName of [
+    'C57BL/6J',
+    'HEK293T/17',
+    'Alexa Fluor 488/555',
+    'w1118; UAS-mCD8-GFP/CyO',
+    'wg[Sp-1]/CyO',
+    'Human/Mouse Oct-3/4 Antibody',
+    'α1-Na+/K+ ATPase',
+  ])
+    assert.equal(answerRrids(kb, { resourceName }).reason?.includes('joins') ?? false, false, resourceName);
+  assert.equal(joinedNameParts({ resourceName: 'HEK293T/17' }), null);
+  assert.equal(joinedNameParts({ resourceName: 'w1118; UAS-mCD8-GFP/CyO' }), null);
+  assert.deepEqual(
+    joinedNameParts({ resourceName: 'FIJI/ ImageJ', resourceType: 'software' })?.map((q) => [q.resourceName, q.resourceType]),
+    [
+      ['FIJI', 'software'],
+      ['ImageJ', 'software'],
+    ],
+  );
+});
+
+test('the type asked is a hard filter where the registry says the kind: no fly stock for an antibody', async () => {
+  const kb = new RridKnowledgeBase();
+  for (const doi of ['10.1101/m1', '10.1101/m2', '10.1101/m3'])
+    kb.addPaper(doi, [row('Experimental model: Organism/strain', 'mCherry', 'Bloomington', 'RRID:BDSC_35787')]);
+  kb.addPaper('10.1101/m4', [row('Antibody', 'anti-mCherry', 'Abcam', 'Cat# ab167453; RRID:AB_2571870')]);
+  for (const doi of ['10.1101/m5', '10.1101/m6'])
+    kb.addPaper(doi, [row('Experimental model: Cell line', 'HeLa', 'ATCC', 'Cat# CCL-2; RRID:CVCL_0030')]);
+  // An antibody whose catalog number is a cell line's too (a mislabelled row): no AB_ for a cell line asked.
+  kb.addPaper('10.1101/m7', [row('Antibody', 'anti-HeLa', 'ATCC', 'Cat# CCL-2; RRID:AB_0000042')]);
+  calibrate(kb);
+  // The name alone: the fly stock, as before.
+  assert.equal(suggestRrids(kb, { resourceName: 'mCherry' })[0]?.suggested_rrid, 'RRID:BDSC_35787');
+  // An antibody asked: never the fly stock; the reason says what was left out.
+  for (const resourceType of ['Antibody', 'antibody']) {
+    const asked = answerRrids(kb, { resourceName: 'mCherry', resourceType }, { minConfidence: 0 });
+    assert.ok(
+      asked.suggestions.every((s) => !s.suggested_rrid.startsWith('RRID:BDSC_')),
+      JSON.stringify(asked.suggestions),
+    );
+    const shown = answerRrids(kb, { resourceName: 'mCherry', resourceType });
+    assert.ok(!shown.suggestions[0]?.suggested_rrid.startsWith('RRID:BDSC_'));
+  }
+  const strict = answerRrids(kb, { resourceName: 'mCherry', resourceType: 'Antibody' }, { minConfidence: 0.99 });
+  assert.equal(strict.abstained, true);
+  assert.match(
+    strict.reason ?? '',
+    /left out as of another kind: RRID:BDSC_35787 matches, but Bloomington Drosophila Stock Center lists organism/,
+  );
+  // A type no registry's kind settles ("Other") only weighs in the ranking: the fly stock may still be the answer.
+  assert.equal(suggestRrids(kb, { resourceName: 'mCherry', resourceType: 'Other' })[0]?.suggested_rrid, 'RRID:BDSC_35787');
+  // A cell line asked with a catalog number that an antibody shares: the cell line, never the AB_.
+  const hela = suggestRrids(
+    kb,
+    { resourceName: 'HeLa', resourceType: 'Experimental model: Cell line', catalogNumber: 'CCL-2' },
+    { minConfidence: 0 },
+  );
+  assert.ok(hela.length > 0);
+  assert.ok(
+    hela.every((s) => !s.suggested_rrid.startsWith('RRID:AB_')),
+    JSON.stringify(hela),
+  );
+  assert.ok(
+    suggestRrids(kb, { resourceName: 'HeLa', catalogNumber: 'CCL-2' }, { minConfidence: 0 }).some(
+      (s) => s.suggested_rrid === 'RRID:AB_0000042',
+    ),
+    'without a type both stay candidates',
+  );
+  const reader = rowsReader(JSON.parse(JSON.stringify(suggestionIndexOf(kb, new Set(), 'now'))));
+  for (const query of [
+    { resourceName: 'mCherry', resourceType: 'Antibody' },
+    { resourceName: 'mCherry' },
+    { resourceName: 'HeLa', resourceType: 'cell line', catalogNumber: 'CCL-2' },
+  ]) {
+    const indexed = await answerFromIndex(reader, query);
+    assert.ok(indexed);
+    assert.deepEqual({ ...indexed, suggestions: indexed.suggestions.map(({ demoOnly: _demoOnly, ...s }) => s) }, answerRrids(kb, query));
   }
 });

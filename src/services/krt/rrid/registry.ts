@@ -23,14 +23,14 @@ export interface RridRegistry {
 }
 
 /** What a resource is, as far as a registry's identifiers and a query's resource type can say for certain. */
-export type ResourceKind = 'antibody' | 'cell line' | 'organism' | 'software' | 'recombinant DNA';
+type ResourceKind = 'antibody' | 'cell line' | 'organism' | 'software' | 'recombinant DNA';
 
 /**
  * The kind a query's resource type asks for, where a registry could answer it; null for the types that no registry
  * here issues identifiers for or that authors file resources of several kinds under ("Other", "Chemical, peptide, or
  * recombinant protein", where a streptavidin conjugate with an AB_ may be written, "Biological sample", "Dataset").
  */
-export function kindOfType(type: ResourceType): ResourceKind | null {
+function kindOfType(type: ResourceType): ResourceKind | null {
   switch (type) {
     case 'Antibody':
       return 'antibody';
@@ -61,8 +61,22 @@ export function rridCanBe(canonicalId: string, type: ResourceType | null): boole
 }
 
 export const RRID_REGISTRIES: readonly RridRegistry[] = [
-  { key: 'AB', authority: 'Antibody Registry', canonical: /^AB_\d{3,10}$/, resourceType: 'Antibody', kinds: ['antibody'], example: 'AB_2107436' },
-  { key: 'SCR', authority: 'SciCrunch Registry', canonical: /^SCR_\d{6}$/, resourceType: 'Software/code', kinds: ['software'], example: 'SCR_002285' },
+  {
+    key: 'AB',
+    authority: 'Antibody Registry',
+    canonical: /^AB_\d{3,10}$/,
+    resourceType: 'Antibody',
+    kinds: ['antibody'],
+    example: 'AB_2107436',
+  },
+  {
+    key: 'SCR',
+    authority: 'SciCrunch Registry',
+    canonical: /^SCR_\d{6}$/,
+    resourceType: 'Software/code',
+    kinds: ['software'],
+    example: 'SCR_002285',
+  },
   {
     key: 'SCR-legacy',
     authority: 'SciCrunch Registry (legacy NIF id)',
@@ -209,7 +223,14 @@ export const RRID_REGISTRIES: readonly RridRegistry[] = [
     kinds: ['organism'],
     example: 'AGSC_100E',
   },
-  { key: 'SAMN', authority: 'NCBI BioSample', canonical: /^SAMN\d{8}$/, resourceType: 'Biological sample', kinds: [], example: 'SAMN04327544' },
+  {
+    key: 'SAMN',
+    authority: 'NCBI BioSample',
+    canonical: /^SAMN\d{8}$/,
+    resourceType: 'Biological sample',
+    kinds: [],
+    example: 'SAMN04327544',
+  },
 ];
 
 // Registry prefixes as written before the identifier, case-insensitive, with the canonical spelling.

@@ -253,7 +253,11 @@ export function answerRrids(kb: RridKnowledgeBase, query: RridQuery, options: Su
   const parts = joinedNameParts(query);
   if (!parts) return answer(retrieve(query));
   const looked = parts.map(retrieve);
-  return answerJoinedName(looked, () => answer(retrieve(query)), (i) => answer(looked[i]));
+  return answerJoinedName(
+    looked,
+    () => answer(retrieve(query)),
+    (i) => answer(looked[i]),
+  );
 }
 
 /** A query, as ranking reads it, and the entries it retrieves. */
