@@ -167,10 +167,13 @@ export function candidatePool(kb: RridKnowledgeBase, plan: QueryPlan): Suggestab
   return [...pool.values()];
 }
 
-/** Candidates with their scores, best first (no calibration, no cut-off but eligibility). */
+/**
+ * Candidates with their scores, best first (no calibration, no cut-off but eligibility and the kind asked): what the
+ * ranking calibration (calibration.ts) is fitted on, as answerFromPool ranks them.
+ */
 export function scoreCandidates(kb: RridKnowledgeBase, query: RridQuery): ScoredCandidate[] {
   const plan = planQuery(query);
-  return scorePool(candidatePool(kb, plan), plan, (t) => kb.tokenStats.weight(t));
+  return scorePool(ofKindAsked(candidatePool(kb, plan), plan), plan, (t) => kb.tokenStats.weight(t));
 }
 
 /** A name-only query: nothing but the name (and perhaps the type) to go by, so the papers' consensus answers it. */
