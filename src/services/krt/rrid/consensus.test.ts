@@ -255,3 +255,21 @@ test('the type asked is a hard filter where the registry says the kind: no fly s
     assert.deepEqual({ ...indexed, suggestions: indexed.suggestions.map(({ demoOnly: _demoOnly, ...s }) => s) }, answerRrids(kb, query));
   }
 });
+
+test('a number after a slash or a hyphen is part of the name: "HEK293T/17" is not HEK293T, "HT-29" not "HT-1080"', () => {
+  assert.ok(!nameKeys('HEK293T/17').some((k) => nameKeys('HEK293T').includes(k)));
+  assert.ok(!nameKeys('C57BL/6').some((k) => nameKeys('C57BL/10').includes(k)));
+  assert.ok(!nameKeys('HT-29').some((k) => nameKeys('HT-1080').includes(k)));
+  assert.deepEqual(nameKeys('THP-1')[0], nameKeys('THP1')[0]);
+  const kb = new RridKnowledgeBase();
+  for (const doi of ['10.1101/s1', '10.1101/s2', '10.1101/s3'])
+    kb.addPaper(doi, [row('Experimental model: Cell line', 'HEK293T', 'ATCC', 'Cat# CRL-3216; RRID:CVCL_0063')]);
+  for (const doi of ['10.1101/s4', '10.1101/s5'])
+    kb.addPaper(doi, [row('Experimental model: Cell line', 'HEK293T/17', 'ATCC', 'Cat# CRL-11268; RRID:CVCL_1926')]);
+  calibrate(kb);
+  const first = (resourceName: string) => answerRrids(kb, { resourceName }, { minConfidence: 0 }).suggestions[0];
+  assert.equal(first('HEK293T/17')?.suggested_rrid, 'RRID:CVCL_1926');
+  assert.match(first('HEK293T/17')?.reasoning ?? '', /in 2 mentions of 2 with an RRID/);
+  assert.equal(first('HEK293T')?.suggested_rrid, 'RRID:CVCL_0063');
+  assert.match(first('HEK293T')?.reasoning ?? '', /in 3 mentions of 3 with an RRID/);
+});

@@ -19,9 +19,14 @@ const KIND_WORDS = new Set(['cell', 'line', 'software', 'program', 'package', 'v
 // Versions as software names carry them ("v1.53", "R2020a"); "293T" is a name, not a version.
 const SOFTWARE_VERSION = /^(v|ver|version)\d+([._]\d+)*[a-z]?$|^r20\d\d[ab]?$/;
 
+// A number of one or two digits written after a slash or a hyphen is part of the name: a subline or substrain
+// ("HEK293T/17" is not HEK293T, "C57BL/6" not C57BL/10) or a line's number ("HT-29" is not HT-1080); nameTokens drops
+// bare small numbers, so they are joined to the word before them first.
+const NUMBERED = /([A-Za-z0-9])[/-](\d{1,2})(?![\d.,])/g;
+
 /** The name's distinctive tokens in order (no words of kind, no software versions); [] when nothing is left. */
 function distinctiveTokens(name: string): string[] {
-  const tokens = nameTokens(name).filter((t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t));
+  const tokens = nameTokens(name.replace(NUMBERED, '$1$2')).filter((t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t));
   // R, the language, is the one name of a single letter.
   if (tokens.join('').length < 2 && tokens.join('') !== 'r') return [];
   return tokens;
