@@ -29,6 +29,7 @@ import {
   VOLATILITY_HALF_LIFE,
   walkForward,
 } from '../src/services/draws/forecast/walk-forward.ts';
+import { volatility } from '../src/services/draws/forecast/walk-forward.ts';
 import type { PanelCategory, SeriesKind, WalkPoint } from '../src/services/draws/forecast/walk-forward.ts';
 import { clearance } from '../src/services/draws/pages/clearance.ts';
 
@@ -61,23 +62,10 @@ const SERVED: IntervalSettings = {
   stateBandwidth: null,
   mondrianDraws: null,
 };
-const MIN_SCALE: Record<SeriesKind, number> = { crs: 3, invitations: 0.1 };
 const PRIOR_CHANGES = 3;
 const LEVEL = 0.95;
 const LEVEL_RANGE = [0.8, 0.995] as const;
 const FALLBACK = 4;
-
-function volatility(kind: SeriesKind, y: readonly number[], halfLife: number, prior: number, priorChanges: number): number {
-  const decay = 0.5 ** (1 / halfLife);
-  let sum = 0;
-  let weights = 0;
-  for (let t = y.length - 1, w = 1; t >= 1; t--, w *= decay) {
-    sum += w * Math.abs(y[t] - y[t - 1]);
-    weights += w;
-  }
-  const value = weights + priorChanges > 0 ? (sum + priorChanges * prior) / (weights + priorChanges) : prior;
-  return Math.max(MIN_SCALE[kind], value);
-}
 
 /** Weighted split-conformal quantile (Barber et al. 2023): the smallest e with Σ_{e_i ≤ e} w_i ≥ level × (Σ w_i + 1). */
 function weightedQuantile(errors: readonly { e: number; w: number }[], level: number): number {
@@ -113,9 +101,9 @@ function unitsOf(wf: ReturnType<typeof walkForward>, settings: IntervalSettings)
             volatility(
               kind,
               c.draws.slice(start, k).map((d) => seriesValue(kind, d)),
+              0,
+              0,
               settings.volHalfLife[kind],
-              0,
-              0,
             ),
           );
       }
@@ -133,9 +121,9 @@ function unitsOf(wf: ReturnType<typeof walkForward>, settings: IntervalSettings)
         volatility(
           kind,
           c.draws.slice(start, p.k).map((d) => seriesValue(kind, d)),
-          settings.volHalfLife[kind],
           pooledVol(kind, p.day),
           PRIOR_CHANGES,
+          settings.volHalfLife[kind],
         );
       u = { crs: of('crs'), invitations: of('invitations') };
       unitMemo.set(p, u);
@@ -151,7 +139,7 @@ function unitsOf(wf: ReturnType<typeof walkForward>, settings: IntervalSettings)
     const c = panel[p.category];
     const start = regimeStart(c.draws, p.k);
     const y = c.draws.slice(start, p.k).map((d) => seriesValue(kind, d));
-    const long = volatility(kind, y, 1e9, pooledVol(kind, p.day), PRIOR_CHANGES);
+    const long = volatility(kind, y, pooledVol(kind, p.day), PRIOR_CHANGES, 1e9);
     const value = Math.log(unit(p, kind) / long);
     stateMemo.set(key, value);
     return value;

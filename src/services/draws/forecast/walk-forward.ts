@@ -222,11 +222,11 @@ function combinationWeights(
 }
 
 /**
- * Exponentially weighted mean |change| of a series (weights halving every VOLATILITY_HALF_LIFE changes back), shrunk
- * toward `prior` with the weight of `priorChanges` changes (0: the series' own), at least MIN_SCALE.
+ * Exponentially weighted mean |change| of a series (weights halving every `halfLife` changes back, VOLATILITY_HALF_LIFE
+ * as served), shrunk toward `prior` with the weight of `priorChanges` changes (0: the series' own), at least MIN_SCALE.
  */
-export function volatility(kind: SeriesKind, y: readonly number[], prior = 0, priorChanges = 0): number {
-  const decay = 0.5 ** (1 / VOLATILITY_HALF_LIFE);
+export function volatility(kind: SeriesKind, y: readonly number[], prior = 0, priorChanges = 0, halfLife = VOLATILITY_HALF_LIFE): number {
+  const decay = 0.5 ** (1 / halfLife);
   let sum = 0;
   let weights = 0;
   for (let t = y.length - 1, w = 1; t >= 1; t--, w *= decay) {

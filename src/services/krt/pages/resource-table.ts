@@ -227,6 +227,24 @@ function foundIn(found: Pick<RowEvidence, 'sentence' | 'confidence'>, w: Words):
   </details>`;
 }
 
+/** The columns the key resources table and its further mentions both begin with: number, type, name, source, identifier. */
+function leadingHeadings({ t }: Words): SafeHtml {
+  return html`<th scope="col" class="num">${t('table.number')}</th>
+    <th scope="col">${t('table.resourceType')}</th>
+    <th scope="col">${t('table.resourceName')}</th>
+    <th scope="col">${t('table.source')}</th>
+    <th scope="col">${t('table.identifier')}</th>`;
+}
+
+/** A row's cells under leadingHeadings (the i-th row, numbered from 1), the name followed by `evidence`. */
+function leadingCells(i: number, row: KrtRow, evidence: SafeHtml | ''): SafeHtml {
+  return html`<td class="num">${i + 1}</td>
+    <td>${row['RESOURCE TYPE']}</td>
+    <th scope="row">${row['RESOURCE NAME']}${evidence}</th>
+    <td>${row.SOURCE}</td>
+    <td>${row.IDENTIFIER}</td>`;
+}
+
 /** The annotated table; `caption` says whose table it is. Rows are numbered as the chat counts them (from 1). */
 export function resourceTable(rows: readonly AnnotatedRow[], caption: string, w: Words, options: { id?: string } = {}): SafeHtml {
   const { t } = w;
@@ -238,11 +256,7 @@ export function resourceTable(rows: readonly AnnotatedRow[], caption: string, w:
       </caption>
       <thead>
         <tr>
-          <th scope="col" class="num">${t('table.number')}</th>
-          <th scope="col">${t('table.resourceType')}</th>
-          <th scope="col">${t('table.resourceName')}</th>
-          <th scope="col">${t('table.source')}</th>
-          <th scope="col">${t('table.identifier')}</th>
+          ${leadingHeadings(w)}
           <th scope="col">${t('table.newReuse')}</th>
           <th scope="col">${t('table.additional')}</th>
           <th scope="col">${t('table.rridCheck')}</th>
@@ -252,11 +266,7 @@ export function resourceTable(rows: readonly AnnotatedRow[], caption: string, w:
         ${rows.map(
           (a, i) =>
             html`<tr>
-              <td class="num">${i + 1}</td>
-              <td>${a.row['RESOURCE TYPE']}</td>
-              <th scope="row">${a.row['RESOURCE NAME']}${a.found ? foundIn(a.found, w) : ''}</th>
-              <td>${a.row.SOURCE}</td>
-              <td>${a.row.IDENTIFIER}</td>
+              ${leadingCells(i, a.row, a.found ? foundIn(a.found, w) : '')}
               <td>${a.row['NEW/REUSE']}</td>
               <td>${a.row['ADDITIONAL INFORMATION']}</td>
               <td class="rrid-cell">${lookupCell(a, w)}</td>
@@ -285,11 +295,7 @@ export function mentionsTable(
       </caption>
       <thead>
         <tr>
-          <th scope="col" class="num">${t('table.number')}</th>
-          <th scope="col">${t('table.resourceType')}</th>
-          <th scope="col">${t('table.resourceName')}</th>
-          <th scope="col">${t('table.source')}</th>
-          <th scope="col">${t('table.identifier')}</th>
+          ${leadingHeadings(w)}
           <th scope="col">${t('table.additional')}</th>
           <th scope="col" class="num" title="${t('mentions.inclusionTitle')}">${t('mentions.inclusion')}</th>
           ${promote ? html`<th scope="col"><span class="visually-hidden">${t('mentions.promote')}</span></th>` : ''}
@@ -299,11 +305,7 @@ export function mentionsTable(
         ${mentions.map(
           (m, i) =>
             html`<tr>
-              <td class="num">${i + 1}</td>
-              <td>${m.row['RESOURCE TYPE']}</td>
-              <th scope="row">${m.row['RESOURCE NAME']}${foundIn(m, w)}</th>
-              <td>${m.row.SOURCE}</td>
-              <td>${m.row.IDENTIFIER}</td>
+              ${leadingCells(i, m.row, foundIn(m, w))}
               <td>${m.row['ADDITIONAL INFORMATION']}</td>
               <td class="num">${m.inclusion_probability === null ? '' : percent(w, m.inclusion_probability)}</td>
               ${promote ? html`<td>${promote(m)}</td>` : ''}
