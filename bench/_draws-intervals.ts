@@ -19,9 +19,8 @@ import { SNAPSHOT_NAME } from '../src/services/draws/feed/reference-snapshot.ts'
 import { ADAPTIVE_STEP, intervalQuantile } from '../src/services/draws/forecast/metrics.ts';
 import { bootstrapInterval, panelOf, rollingOriginRecords, summarise } from '../src/services/draws/forecast/rolling-origin.ts';
 import type { OriginRecord } from '../src/services/draws/forecast/rolling-origin.ts';
-import { clamp, median } from '../src/services/draws/forecast/statistics.ts';
+import { clamp } from '../src/services/draws/forecast/statistics.ts';
 import {
-  ESTABLISHED_DRAWS,
   INTERVAL_DAYS,
   INVITATION_BOUND_FACTOR,
   regimeStart,
@@ -29,7 +28,7 @@ import {
   VOLATILITY_HALF_LIFE,
   walkForward,
 } from '../src/services/draws/forecast/walk-forward.ts';
-import { volatility } from '../src/services/draws/forecast/walk-forward.ts';
+import { pooledVolatility, volatility } from '../src/services/draws/forecast/walk-forward.ts';
 import type { PanelCategory, SeriesKind, WalkPoint } from '../src/services/draws/forecast/walk-forward.ts';
 import { clearance } from '../src/services/draws/pages/clearance.ts';
 
@@ -91,24 +90,7 @@ function unitsOf(wf: ReturnType<typeof walkForward>, settings: IntervalSettings)
   const pooledMemo = new Map<string, number>();
   const pooledVol = (kind: SeriesKind, day: number) => {
     const key = `${kind}|${day}`;
-    if (!pooledMemo.has(key)) {
-      const units: number[] = [];
-      for (const c of panel) {
-        const k = c.draws.filter((d) => d.day <= day).length;
-        const start = regimeStart(c.draws, k);
-        if (k - start >= ESTABLISHED_DRAWS)
-          units.push(
-            volatility(
-              kind,
-              c.draws.slice(start, k).map((d) => seriesValue(kind, d)),
-              0,
-              0,
-              settings.volHalfLife[kind],
-            ),
-          );
-      }
-      pooledMemo.set(key, units.length > 0 ? median(units) : kind === 'crs' ? 15 : 0.5);
-    }
+    if (!pooledMemo.has(key)) pooledMemo.set(key, pooledVolatility(kind, panel, day, settings.volHalfLife[kind]));
     return pooledMemo.get(key)!;
   };
   const unitMemo = new Map<WalkPoint, Record<SeriesKind, number>>();

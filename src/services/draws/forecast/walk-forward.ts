@@ -275,8 +275,16 @@ export function pooledScale(kind: SeriesKind, categories: readonly PanelCategory
   return scales.length > 0 ? median(scales) : kind === 'crs' ? 15 : 0.5;
 }
 
-/** Median volatility (unshrunk) of the established categories at a point in time: the prior of every category's unit. */
-export function pooledVolatility(kind: SeriesKind, categories: readonly PanelCategory[], day: number): number {
+/**
+ * Median volatility (unshrunk, weights halving every `halfLife` changes back) of the established categories at a point
+ * in time: the prior of every category's unit.
+ */
+export function pooledVolatility(
+  kind: SeriesKind,
+  categories: readonly PanelCategory[],
+  day: number,
+  halfLife = VOLATILITY_HALF_LIFE,
+): number {
   const units: number[] = [];
   for (const c of categories) {
     const k = c.draws.filter((d) => d.day <= day).length;
@@ -286,6 +294,9 @@ export function pooledVolatility(kind: SeriesKind, categories: readonly PanelCat
         volatility(
           kind,
           c.draws.slice(start, k).map((d) => seriesValue(kind, d)),
+          0,
+          0,
+          halfLife,
         ),
       );
   }
