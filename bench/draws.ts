@@ -40,6 +40,7 @@ import {
   meanYearlyIntervalScore,
   summariseByYear,
   summariseDateRanges,
+  summariseLikelyWindows,
 } from '../src/services/draws/forecast/date-backtest.ts';
 import { clearance } from '../src/services/draws/pages/clearance.ts';
 import { SNAPSHOT_AS_OF, SNAPSHOT_NAME } from '../src/services/draws/feed/reference-snapshot.ts';
@@ -269,6 +270,7 @@ if (ONLY === null || ONLY === 'forecasts') {
     const asOf = asOfByPeriod[periodIndex];
     printDates(records, asOf.served, asOf.ownGaps, (x) => pct(x));
     printDatesByYear(records, asOf.served, afterPause, (x) => pct(x));
+    printLikelyWindows(records, asOf.served, (x) => pct(x));
     boot('"my score" Brier skill', pooled.score.skill, (rs) => summarise(rs, law).score.skill, three);
     console.log('"my score" reliability (P(cut-off ≤ s) as stated, pooled over h = 1–5): stated bin, statements, mean stated, share true');
     for (const b of reliability(records, law))
@@ -337,6 +339,54 @@ function printYears(records: readonly OriginRecord[], law: ScoreLaw): void {
       `  mean over ${years.length} years of the ${kind === 'crs' ? 'CRS' : 'invitations'} interval score ratio: ` +
         show(meanOfYears(kind)(records), bootstrapInterval(records, meanOfYears(kind)), three),
     );
+}
+
+/**
+ * The next draw's likely window (21 days) and its stated probability, on draw days and as of every DATE_AS_OF_STEP-th
+ * day: mean stated probability, share held, Brier score against the reference (the share of the windows known at each
+ * origin that held their draw), Brier skill, expected calibration error, by year of origin, and the reliability table,
+ * with bootstrap intervals over days.
+ */
+function printLikelyWindows(records: readonly OriginRecord[], asOfDays: readonly AsOfDateRecord[], pct: (x: number) => string): void {
+  const show = (value: number | null, ci: [number, number] | null, f: (x: number) => string) =>
+    `${value === null ? '—' : f(value)} (${ci ? `${f(ci[0])}–${f(ci[1])}` : '—'})`;
+  const three = (x: number) => x.toFixed(3);
+  const nextDraws = records
+    .filter((r) => r.h === 1 && r.served !== null)
+    .map((r) => ({ asOf: r.asOf, actual: r.actual.date, likely: r.served!.likely }));
+  const views = [
+    ['draw days', nextDraws],
+    [`as of every ${DATE_AS_OF_STEP}th day`, asOfDays.map((r) => ({ asOf: r.asOf, actual: r.actual, likely: r.likely }))],
+  ] as const;
+  for (const [name, rs] of views) {
+    const s = summariseLikelyWindows(rs);
+    const ci = (pick: (x: ReturnType<typeof summariseLikelyWindows>) => number | null) =>
+      bootstrapInterval(rs, (xs) => pick(summariseLikelyWindows(xs)));
+    console.log(
+      `  next draw's likely window (21 days), ${name} (${s.n} windows; median ${s.medianLead ?? '—'} days from the as-of date to its first day; 95% CI): ` +
+        `mean stated ${show(s.meanStated, ci((x) => x.meanStated), pct)}, held ${show(s.hitRate, ci((x) => x.hitRate), pct)}, ` +
+        `Brier ${show(s.brier, ci((x) => x.brier), three)} against ${s.referenceBrier === null ? '—' : three(s.referenceBrier)} for the windows' past hit rate, ` +
+        `skill ${show(s.skill, ci((x) => x.skill), three)}, ECE ${show(s.ece, ci((x) => x.ece), three)}`,
+    );
+    const years = [...new Set(rs.map((r) => r.asOf.slice(0, 4)))].sort();
+    if (years.length > 1)
+      console.log(
+        '    by year: ' +
+          years
+            .map((year) => {
+              const y = summariseLikelyWindows(rs.filter((r) => r.asOf.startsWith(year)));
+              return `${year} n=${y.n} stated ${y.meanStated === null ? '—' : pct(y.meanStated)} held ${y.hitRate === null ? '—' : pct(y.hitRate)} skill ${y.skill === null ? '—' : three(y.skill)}`;
+            })
+            .join('; '),
+      );
+    console.log(
+      '    reliability (stated bin: windows, mean stated, share held): ' +
+        s.bins
+          .filter((b) => b.n > 0)
+          .map((b) => `${b.from.toFixed(1)}–${b.to.toFixed(1)}: ${b.n}, ${pct(b.stated!)}, ${pct(b.observed!)}`)
+          .join('; '),
+    );
+  }
 }
 
 /**

@@ -204,4 +204,22 @@ export const drawsMigrations: Record<string, Migration> = {
       await db.schema.alterTable('draws_draws').dropColumn('draw_name_fr').execute();
     },
   },
+  /** The next draw's likely window (three weeks) and its calibrated probability, served and kept in the track record. */
+  draws_0006_likely_window: {
+    async up(db) {
+      const d = dialectOf(db);
+      for (const table of ['draws_predictions', 'draws_track_record']) {
+        await db.schema.alterTable(table).addColumn('likely_earliest', 'text').execute();
+        await db.schema.alterTable(table).addColumn('likely_latest', 'text').execute();
+        await db.schema.alterTable(table).addColumn('likely_probability', columnType.double(d)).execute();
+      }
+    },
+    async down(db) {
+      for (const table of ['draws_track_record', 'draws_predictions']) {
+        await db.schema.alterTable(table).dropColumn('likely_probability').execute();
+        await db.schema.alterTable(table).dropColumn('likely_latest').execute();
+        await db.schema.alterTable(table).dropColumn('likely_earliest').execute();
+      }
+    },
+  },
 };

@@ -10,6 +10,7 @@ import { FORECASTS_AGGREGATE, FORECASTS_DATASET, ROUNDS_DATASET, SERVICE, STATIS
 import type { CategoryDraws, DrawFact, StoredForecasts, StoredStatistics } from './aggregates.ts';
 import { dayNumber, isoFromDayNumber } from './feed/ircc-dates.ts';
 import type { DrawObservation, Prediction, ServedModel } from './forecast/forecast-panel.ts';
+import { LIKELY_WINDOW_DAYS } from './forecast/draw-dates.ts';
 import { drawsAge, newestDrawThrough } from './freshness.ts';
 import type { NewestDraw } from './freshness.ts';
 import type { DataSourceSchema } from './schemas/common.ts';
@@ -173,6 +174,10 @@ export async function listPredictions(db: Kysely<DrawsDatabase>, categoryId?: nu
           ? null
           : { min: r.invitations_min, max: r.invitations_max, confidence_level: 95 },
       date_range: { earliest: r.date_earliest, latest: r.date_latest },
+      likely_window:
+        r.likely_earliest === null || r.likely_latest === null || r.likely_probability === null
+          ? null
+          : { earliest: r.likely_earliest, latest: r.likely_latest, days: LIKELY_WINDOW_DAYS, probability: r.likely_probability },
     });
     result.set(id, list);
   }

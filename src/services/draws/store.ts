@@ -176,6 +176,9 @@ export async function writeForecasts(
       invitations_max: p.invitations_range?.max ?? null,
       date_earliest: p.date_range.earliest,
       date_latest: p.date_range.latest,
+      likely_earliest: p.likely_window?.earliest ?? null,
+      likely_latest: p.likely_window?.latest ?? null,
+      likely_probability: p.likely_window?.probability ?? null,
       as_of: computed.value.as_of,
     })),
   );

@@ -61,6 +61,10 @@ interface PredictionsTable {
   invitations_max: number | null;
   date_earliest: string;
   date_latest: string;
+  /** The next draw's likely window and its probability (migration 0006; null for later ranks and in rows before it). */
+  likely_earliest: string | null;
+  likely_latest: string | null;
+  likely_probability: number | null;
   as_of: string;
 }
 
@@ -100,6 +104,10 @@ interface TrackRecordTable {
   invitations_point: number;
   invitations_min: number | null;
   invitations_max: number | null;
+  /** The next draw's likely window and its probability as served (migration 0006; null for later ranks and in older rows). */
+  likely_earliest: string | null;
+  likely_latest: string | null;
+  likely_probability: number | null;
   /** The draw that happened: the category's h-th draw after the base dated on or after the origin. */
   actual_round_number: string | null;
   actual_date: string | null;

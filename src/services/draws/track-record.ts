@@ -88,6 +88,9 @@ export async function recordServedForecasts(
       invitations_point: p.predicted_invitations,
       invitations_min: p.invitations_min,
       invitations_max: p.invitations_max,
+      likely_earliest: p.likely_earliest,
+      likely_latest: p.likely_latest,
+      likely_probability: p.likely_probability,
     };
     if (!sameForecast(latest.get(`${p.category_id}:${p.rank}`), row)) rows.push(row);
   }
@@ -145,6 +148,9 @@ const FORECAST_FIELDS = [
   'invitations_point',
   'invitations_min',
   'invitations_max',
+  'likely_earliest',
+  'likely_latest',
+  'likely_probability',
 ] as const;
 
 function sameForecast(previous: TrackRecordRow | undefined, next: NewTrackRecord): boolean {
@@ -229,6 +235,37 @@ export interface CategoryRecordSummary {
   invitations: SeriesRecord;
   /** Share of scored forecasts whose draw fell inside its date range. */
   date_coverage: number | null;
+  likely_window: LikelyWindowRecord;
+}
+
+/** How the likely windows' stated probabilities fared, over the scored forecasts that carried one. */
+export interface LikelyWindowRecord {
+  n: number;
+  /** Mean stated probability. */
+  mean_probability: number | null;
+  /** Share of draws that fell inside their window: near mean_probability when the probabilities are calibrated. */
+  hit_rate: number | null;
+  /** Mean squared difference between the stated probability and the outcome (1 inside, 0 outside); lower is better. */
+  brier_score: number | null;
+}
+
+/** A scored row's draw fell inside its likely window; null for a row without one. */
+function likelyHit(r: Pick<TrackRecordRow, 'actual_date' | 'likely_earliest' | 'likely_latest'>): boolean | null {
+  return r.actual_date === null || r.likely_earliest === null || r.likely_latest === null
+    ? null
+    : r.actual_date >= r.likely_earliest && r.actual_date <= r.likely_latest;
+}
+
+function likelyWindowRecord(scored: readonly TrackRecordRow[]): LikelyWindowRecord {
+  const rows = scored.filter((r) => r.likely_probability !== null && likelyHit(r) !== null);
+  if (rows.length === 0) return { n: 0, mean_probability: null, hit_rate: null, brier_score: null };
+  const outcome = (r: TrackRecordRow) => (likelyHit(r) ? 1 : 0);
+  return {
+    n: rows.length,
+    mean_probability: mean(rows.map((r) => r.likely_probability!)),
+    hit_rate: mean(rows.map(outcome)),
+    brier_score: mean(rows.map((r) => (r.likely_probability! - outcome(r)) ** 2)),
+  };
 }
 
 interface Scored {
@@ -325,6 +362,7 @@ function summariseTrackRecord(rows: readonly TrackRecordRow[]): CategoryRecordSu
       date_coverage: scored.length
         ? mean(scored.map((r) => (r.actual_date! >= r.date_earliest && r.actual_date! <= r.date_latest ? 1 : 0)))
         : null,
+      likely_window: likelyWindowRecord(scored),
     };
   });
 }
@@ -357,6 +395,10 @@ export function trackRecordEntry(r: TrackRecordRow, categoryName: string) {
       invitations: r.invitations_point,
       invitations_range:
         r.invitations_min === null || r.invitations_max === null ? null : { min: r.invitations_min, max: r.invitations_max },
+      likely_window:
+        r.likely_earliest === null || r.likely_latest === null || r.likely_probability === null
+          ? null
+          : { earliest: r.likely_earliest, latest: r.likely_latest, probability: r.likely_probability },
     },
     outcome: scored
       ? {
@@ -373,6 +415,7 @@ export function trackRecordEntry(r: TrackRecordRow, categoryName: string) {
               ? null
               : r.actual_invitations! >= r.invitations_min && r.actual_invitations! <= r.invitations_max,
           date_inside: r.actual_date! >= r.date_earliest && r.actual_date! <= r.date_latest,
+          likely_window_inside: likelyHit(r),
           date_error_days: dateError(r)!,
           scored_at: r.scored_at!,
         }

@@ -10,6 +10,7 @@ import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput, PanelForecastOptions } from './forecast-panel.ts';
 import { DATE_INTERVAL_TARGET } from './metrics.ts';
 import { ACTIVE_DAYS, panelOf, winkler } from './rolling-origin.ts';
+import type { LikelyStatement } from './rolling-origin.ts';
 import { mean, median, quantile } from './statistics.ts';
 import { walkForward } from './walk-forward.ts';
 
@@ -22,6 +23,8 @@ export interface AsOfDateRecord {
   /** The next draw after the as-of date. */
   actual: string;
   range: [string, string];
+  /** The likely window served beside the range (null when none was). */
+  likely: LikelyStatement | null;
   /** At least two draw days in the ACTIVE_DAYS up to the as-of date. */
   active: boolean;
   /** The next draw came after a pause longer than the category's dormancy threshold (afterDormancyPause). */
@@ -58,6 +61,11 @@ export function asOfDayDateRecords(
         elapsed: day - dayNumber(c.lastDate),
         actual: isoFromDayNumber(actual.day),
         range: [next.date_range.earliest, next.date_range.latest],
+        likely: next.likely_window && {
+          range: [next.likely_window.earliest, next.likely_window.latest],
+          probability: next.likely_window.probability,
+          reference: forecast.likelyWindows.baseRate,
+        },
         active: new Set(draws.filter((d) => d.day <= day && d.day > day - ACTIVE_DAYS).map((d) => d.day)).size >= 2,
         afterPause: afterDormancyPause(
           draws.map((d) => d.day),
@@ -166,4 +174,54 @@ export function summariseByYear(records: readonly DatedRange[]): { year: string;
 export function meanYearlyIntervalScore(records: readonly DatedRange[]): number | null {
   const scores = summariseByYear(records).map((y) => y.summary.intervalScore!);
   return scores.length > 0 ? mean(scores) : null;
+}
+
+/** Stated probabilities are grouped into this many equal bins for the reliability table and the calibration error. */
+const LIKELY_BINS = 10;
+
+export interface LikelyWindowSummary {
+  n: number;
+  /** Mean stated probability, and the share of draws that fell in their window. */
+  meanStated: number | null;
+  hitRate: number | null;
+  /** Mean (stated − outcome)², and the same for the reference (the hit rate of the windows known at each origin). */
+  brier: number | null;
+  referenceBrier: number | null;
+  /** 1 − brier ÷ referenceBrier: above 0 the stated probabilities say more than the windows' past hit rate. */
+  skill: number | null;
+  /** Expected calibration error: Σ over bins of (statements in it ÷ n) × |mean stated − share that held|. */
+  ece: number | null;
+  /** Reliability table: statements with from ≤ p < to (the last bin includes 1). */
+  bins: { from: number; to: number; n: number; stated: number | null; observed: number | null }[];
+  /** Median calendar days from the as-of date to the window's first day. */
+  medianLead: number | null;
+}
+
+/** How the stated probabilities of likely windows fared against the draws that came. */
+export function summariseLikelyWindows(records: readonly { asOf: string; actual: string; likely: LikelyStatement | null }[]): LikelyWindowSummary {
+  const rs = records.filter((r): r is typeof r & { likely: LikelyStatement } => r.likely !== null && r.likely.reference !== null);
+  const held = rs.map((r) => (r.actual >= r.likely.range[0] && r.actual <= r.likely.range[1] ? 1 : 0));
+  const bins = Array.from({ length: LIKELY_BINS }, (_, i) => ({ from: i / LIKELY_BINS, to: (i + 1) / LIKELY_BINS, n: 0, sum: 0, hits: 0 }));
+  rs.forEach((r, i) => {
+    const bin = bins[Math.min(LIKELY_BINS - 1, Math.floor(r.likely.probability * LIKELY_BINS))];
+    bin.n++;
+    bin.sum += r.likely.probability;
+    bin.hits += held[i];
+  });
+  const n = rs.length;
+  if (n === 0)
+    return { n, meanStated: null, hitRate: null, brier: null, referenceBrier: null, skill: null, ece: null, bins: [], medianLead: null };
+  const brier = mean(rs.map((r, i) => (r.likely.probability - held[i]) ** 2));
+  const referenceBrier = mean(rs.map((r, i) => (r.likely.reference! - held[i]) ** 2));
+  return {
+    n,
+    meanStated: mean(rs.map((r) => r.likely.probability)),
+    hitRate: mean(held),
+    brier,
+    referenceBrier,
+    skill: referenceBrier > 0 ? 1 - brier / referenceBrier : null,
+    ece: bins.reduce((sum, b) => sum + (b.n > 0 ? (b.n / n) * Math.abs(b.sum / b.n - b.hits / b.n) : 0), 0),
+    bins: bins.map((b) => ({ from: b.from, to: b.to, n: b.n, stated: b.n > 0 ? b.sum / b.n : null, observed: b.n > 0 ? b.hits / b.n : null })),
+    medianLead: median(rs.map((r) => dayNumber(r.likely.range[0]) - dayNumber(r.asOf))),
+  };
 }

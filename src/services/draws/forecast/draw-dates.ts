@@ -51,6 +51,11 @@ export function weekday(day: number): number {
   return (((day + 4) % 7) + 7) % 7;
 }
 
+function isWeekend(day: number): boolean {
+  const w = weekday(day);
+  return w === 0 || w === 6;
+}
+
 /** A Saturday or Sunday becomes the following Monday. */
 export function weekendToMonday(day: number): number {
   const w = weekday(day);
@@ -90,6 +95,8 @@ interface PredictedDate {
   date: string;
   earliest: string;
   latest: string;
+  /** The next draw (rank 1) only: its likeliest LIKELY_WINDOW_DAYS days within [earliest, latest] (likeliestWindow). */
+  likely: { earliest: string; latest: string; mass: number } | null;
 }
 
 export interface DatePrediction {
@@ -201,9 +208,10 @@ export function predictDrawDates(
   const elapsed = today - last;
   const firstStep = Math.floor(elapsed / stepDays) + 1;
   const levels = Array.from({ length: horizons }, (_, i) => (options.levelFor ?? (() => DATE_RANGE_LEVEL))(i + 1));
-  const typicalGap = gaps.length > 0 ? median(gaps.slice(-STEP_GAP_COUNT)) : stepDays;
-  const rounds = options.programDays === undefined || elapsed <= typicalGap ? null : roundRhythm(options.programDays, last, today);
-  const intervals = dateIntervals(options.gapWeights ?? gapCounts(gaps.slice(-RANGE_GAP_COUNT)), last, elapsed, horizons, levels, rounds);
+  const rounds =
+    options.programDays === undefined || elapsed <= typicalGap(gaps, stepDays) ? null : roundRhythm(options.programDays, last, today);
+  const laws = dateLaws(options.gapWeights ?? gapCounts(gaps.slice(-RANGE_GAP_COUNT)), last, elapsed, horizons, rounds);
+  const intervals = laws.map(({ days, total }) => levels.map((level) => shortestWindow(days, total, level, last)));
   const dates: PredictedDate[] = [];
   const bounds: [number, number][] = [];
   let previous = today;
@@ -216,10 +224,22 @@ export function predictDrawDates(
     latest = Math.max(latest, day);
     if (h > 1) [earliest, latest] = neverNarrower([earliest, latest], bounds[h - 2]);
     bounds.push([earliest, latest]);
-    dates.push({ rank: h, date: isoFromDayNumber(day), earliest: isoFromDayNumber(earliest), latest: isoFromDayNumber(latest) });
+    const window = h === 1 ? likeliestWindow(laws[0], last, today + 1, [earliest, latest]) : null;
+    dates.push({
+      rank: h,
+      date: isoFromDayNumber(day),
+      earliest: isoFromDayNumber(earliest),
+      latest: isoFromDayNumber(latest),
+      likely: window && { earliest: isoFromDayNumber(window.earliest), latest: isoFromDayNumber(window.latest), mass: window.mass },
+    });
     previous = day;
   }
   return { stepDays, capDate: isoFromDayNumber(cap), dates };
+}
+
+/** A category's typical gap: the median of its last STEP_GAP_COUNT gaps (`fallback` without any); past it the round rhythm counts. */
+export function typicalGap(gaps: readonly number[], fallback: number): number {
+  return gaps.length > 0 ? median(gaps.slice(-STEP_GAP_COUNT)) : fallback;
 }
 
 /**
@@ -256,20 +276,24 @@ function shortestWindow(days: Float64Array, total: number, level: number, lastDa
   return [lastDay + best[0], lastDay + best[1]];
 }
 
+/** One draw's date law, dense: weight by offset (days after the last draw), weekend weight moved to the Monday after. */
+export interface DateLaw {
+  days: Float64Array;
+  total: number;
+}
+
 /**
- * The same distributions as gapSumDistributions, dense (index = offset in days) and moved to business days
- * from `lastDay`, with the shortest interval holding each of `levels` for every horizon: the fast form the
- * walk-forward uses for every draw of every category.
+ * The same distributions as gapSumDistributions, dense (index = offset in days) and moved to business days from
+ * `lastDay`, for every horizon: what dateIntervals and likeliestWindow read.
  */
-export function dateIntervals(
+export function dateLaws(
   base: GapWeights,
   lastDay: number,
   elapsedDays: number,
   horizons: number,
-  levels: readonly number[],
   /** Offsets of the program's next round (roundRhythm): given, it is ROUND_WEIGHT of the first gap's law. */
   rounds: GapWeights | null = null,
-): [number, number][][] {
+): DateLaw[] {
   const entries = [...base.entries()];
   const gs = Int32Array.from(entries.map(([g]) => g));
   const gw = Float64Array.from(entries.map(([, w]) => w));
@@ -280,7 +304,7 @@ export function dateIntervals(
   if (rounds !== null) first = mixture(first, [...rounds.entries()], ROUND_WEIGHT);
   let current = new Float64Array(Math.max(...first.map(([g]) => g)) + 1);
   for (const [g, w] of first) current[g] += w;
-  const result: [number, number][][] = [];
+  const result: DateLaw[] = [];
   for (let h = 1; h <= horizons; h++) {
     if (h > 1) {
       const next = new Float64Array(current.length + maxGap);
@@ -292,7 +316,6 @@ export function dateIntervals(
       }
       current = next;
     }
-    // Weekend mass moves to the Monday after; then one cumulative pass finds every level's bounds.
     const days = new Float64Array(current.length + 2);
     let total = 0;
     for (let o = 0; o < current.length; o++) {
@@ -301,10 +324,73 @@ export function dateIntervals(
       days[o + (w === 6 ? 2 : w === 0 ? 1 : 0)] += current[o];
       total += current[o];
     }
-    const bounds = levels.map((level) => shortestWindow(days, total, level, lastDay));
-    result.push(bounds);
+    result.push({ days, total });
   }
   return result;
+}
+
+/**
+ * The shortest interval holding each of `levels` of the h-th draw's law, for every horizon: the fast form the
+ * walk-forward uses for every draw of every category.
+ */
+export function dateIntervals(
+  base: GapWeights,
+  lastDay: number,
+  elapsedDays: number,
+  horizons: number,
+  levels: readonly number[],
+  rounds: GapWeights | null = null,
+): [number, number][][] {
+  return dateLaws(base, lastDay, elapsedDays, horizons, rounds).map(({ days, total }) =>
+    levels.map((level) => shortestWindow(days, total, level, lastDay)),
+  );
+}
+
+/**
+ * Calendar days of the likely window, the first and the last included: three weeks, the width issue 31 asks dates a
+ * person can plan with to have (its 21-day target), which no range calibrated to hold 90% reaches in years with breaks.
+ */
+export const LIKELY_WINDOW_DAYS = 21;
+
+/** A run of LIKELY_WINDOW_DAYS days (day numbers) and the share of the law's weight it holds. */
+export interface LikelyWindow {
+  earliest: number;
+  latest: number;
+  mass: number;
+}
+
+/**
+ * The run of `width` calendar days holding the most of the law's weight (on a tie the earliest opening on a weekday), starting no earlier
+ * than `firstDay` (the day after the as-of date). Runs inside `span` (day numbers: the served range, or every day
+ * the law reaches) are considered, or, when the span is shorter than `width`, runs that contain it: the window then
+ * nests with the served range, and the two statements cannot contradict each other.
+ */
+export function likeliestWindow(
+  law: DateLaw,
+  lastDay: number,
+  firstDay: number,
+  span: readonly [number, number],
+  width = LIKELY_WINDOW_DAYS,
+): LikelyWindow {
+  const weight = (offset: number) => (offset >= 0 && offset < law.days.length ? law.days[offset] : 0);
+  const [a, b] = [span[0] - lastDay, span[1] - lastDay];
+  const lo = b - a + 1 >= width ? a : Math.max(b - width + 1, firstDay - lastDay);
+  const hi = Math.max(lo, b - a + 1 >= width ? b - width + 1 : a);
+  let sum = 0;
+  for (let o = lo; o < lo + width; o++) sum += weight(o);
+  let best = { start: lo, sum };
+  for (let start = lo + 1; start <= hi; start++) {
+    sum += weight(start + width - 1) - weight(start - 1);
+    // On a tie a window opening on a weekday beats one opening on a weekend (the same draw days, said more plainly).
+    const better = sum > best.sum + 1e-12 * law.total;
+    const tie = !better && sum >= best.sum - 1e-12 * law.total;
+    if (better || (tie && isWeekend(lastDay + best.start) && !isWeekend(lastDay + start))) best = { start, sum };
+  }
+  return {
+    earliest: lastDay + best.start,
+    latest: lastDay + best.start + width - 1,
+    mass: law.total > 0 ? Math.min(1, best.sum / law.total) : 0,
+  };
 }
 
 /** Weights of `b` at `share` of the total and `a` at the rest, each normalised first. */

@@ -2,10 +2,22 @@
 // CRS cut-off and invitations with 95% intervals) and the backtests behind them out. Only draws on or before
 // the as-of date are used. Pure and deterministic: the same draws and as-of date give the same result.
 import { dayNumber, isoFromDayNumber, isValidIsoDate } from '../feed/ircc-dates.ts';
-import { checkDormancy, gapsBetweenDates, predictDrawDates, type DatePrediction, type DormancyCheck } from './draw-dates.ts';
+import { checkDormancy, gapsBetweenDates, LIKELY_WINDOW_DAYS, predictDrawDates, type DatePrediction, type DormancyCheck } from './draw-dates.ts';
 import { MEMBER_NAMES } from './members.ts';
 import type { MemberName } from './members.ts';
-import { dateCoverage, dateLevel, HIT_TOLERANCE, horizonMetrics, intervalQuantile, reportWindow, servedHalfWidth } from './metrics.ts';
+import {
+  DATE_INTERVAL_TARGET,
+  dateCoverage,
+  dateLevel,
+  HIT_TOLERANCE,
+  horizonMetrics,
+  intervalQuantile,
+  likelyCalibration,
+  likelyProbability,
+  reportWindow,
+  servedHalfWidth,
+} from './metrics.ts';
+import type { LikelyCalibration } from './metrics.ts';
 import type { Forecaster, HorizonMetrics } from './metrics.ts';
 import { reversionEstimate } from './pooling.ts';
 import { clamp, median } from './statistics.ts';
@@ -74,6 +86,21 @@ export interface Prediction {
   /** Always set by forecastPanel; null only when read back from rows stored before invitations had intervals. */
   invitations_range: Range | null;
   date_range: { earliest: string; latest: string };
+  /** The next draw (rank 1): its likeliest three weeks with their calibrated probability; null for later ranks. */
+  likely_window: LikelyWindowForecast | null;
+}
+
+/**
+ * The LIKELY_WINDOW_DAYS calendar days (first and last included) within date_range holding the most of the date law
+ * (or containing date_range when it is shorter), and the probability that the draw falls in them: the law's mass there
+ * recalibrated on past windows' outcomes (metrics.ts, likelyCalibration), no larger than the range's 90% when the
+ * window lies inside the range and no smaller when it contains it.
+ */
+export interface LikelyWindowForecast {
+  earliest: string;
+  latest: string;
+  days: number;
+  probability: number;
 }
 
 /** predicted: established and active; young: 1–4 draws (pooled model, wider intervals); dormant; insufficient_history: no draws. */
@@ -143,6 +170,8 @@ export interface PanelForecast {
   /** Null when `report` is false. */
   models: ModelPerformance[] | null;
   calibration: IntervalCalibration | null;
+  /** Known next-draw windows the likely windows' probabilities are calibrated on, and the share of them that held. */
+  likelyWindows: { n: number; baseRate: number | null };
 }
 
 export interface PanelForecastOptions {
@@ -306,6 +335,7 @@ function prediction(
   drawn: { min: number; max: number },
   confidencePoints: readonly WalkPoint[],
   today: number,
+  calibration: LikelyCalibration,
 ): Prediction {
   const h = date.rank;
   const crs = clamp(served.points.crs.served[h - 1], CRS_BOUNDS.min, CRS_BOUNDS.max);
@@ -336,7 +366,21 @@ function prediction(
       confidence_level: 95,
     },
     date_range: { earliest: date.earliest, latest: date.latest },
+    likely_window: date.likely && likelyWindow(date.likely, [date.earliest, date.latest], calibration),
   };
+}
+
+/** LikelyWindowForecast of a window of the date law (its mass there) beside the served range. */
+function likelyWindow(
+  window: { earliest: string; latest: string; mass: number },
+  range: readonly [string, string],
+  calibration: LikelyCalibration,
+): LikelyWindowForecast {
+  let probability = likelyProbability(calibration, window.mass);
+  // Nested statements must agree: a part of a 90% range is no likelier than the range, a window holding it no less.
+  if (window.earliest >= range[0] && window.latest <= range[1]) probability = Math.min(probability, DATE_INTERVAL_TARGET);
+  else if (window.earliest <= range[0] && window.latest >= range[1]) probability = Math.max(probability, DATE_INTERVAL_TARGET);
+  return { earliest: window.earliest, latest: window.latest, days: LIKELY_WINDOW_DAYS, probability: Math.round(probability * 1000) / 1000 };
 }
 
 /** The model tables of /api/models/ (each member, the combination, the young model by horizon) and the interval calibration. */
@@ -375,6 +419,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
   const wf = options.walk ? truncateWalk(options.walk, today) : walkForward(panel);
   const known1 = knownAt(wf.points, today, 1);
   const levels = Array.from({ length: horizons }, (_, i) => dateLevel(wf.points, i + 1, today).level);
+  const likely = likelyCalibration(wf.points, today);
   const pooledGaps = recentGaps(panel, today);
   const programDays = [...new Set(panel.flatMap((c) => c.draws.map((d) => d.day)))].sort((a, b) => a - b);
 
@@ -457,12 +502,13 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
       invitations: result.invitations,
       model: young ? 'pooled_young' : 'combination',
     };
-    for (const date of datePrediction.dates) result.predictions.push(prediction(date, served, drawn, confidencePoints, today));
+    for (const date of datePrediction.dates) result.predictions.push(prediction(date, served, drawn, confidencePoints, today, likely));
     return result;
   });
 
-  if (options.report === false) return { asOf, categories: results, models: null, calibration: null };
+  const likelyWindows = { n: likely.n, baseRate: likely.baseRate };
+  if (options.report === false) return { asOf, categories: results, models: null, calibration: null, likelyWindows };
 
   const { models, calibration } = panelReport(wf, today, horizons, levels);
-  return { asOf, categories: results, models, calibration };
+  return { asOf, categories: results, models, calibration, likelyWindows };
 }

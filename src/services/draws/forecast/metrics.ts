@@ -1,6 +1,7 @@
 // Backtest metrics of the walk-forward: errors of a model at one horizon over a set of points, and whether the
 // interval served at each point (sized only from errors known then) held the actual value or date.
-import { conformalHalfWidth, mean } from './statistics.ts';
+import { conformalHalfWidth, fitIsotonic, isotonicAt, mean } from './statistics.ts';
+import type { IsotonicBlock } from './statistics.ts';
 import type { MemberName } from './members.ts';
 import {
   DATE_HORIZONS,
@@ -234,6 +235,44 @@ function calibrateDates(points: readonly WalkPoint[], h: number, day: number, ta
     if (held >= target * n) return { level: DATE_LEVELS[i], index: i, n: known.length };
   }
   return { level: DATE_LEVELS[DATE_LEVELS.length - 1], index: DATE_LEVELS.length - 1, n: known.length };
+}
+
+/** With fewer known next-draw windows than this, a likely window's probability is its law's own mass (uncalibrated). */
+export const LIKELY_MIN_WINDOWS = 30;
+
+/**
+ * How the likely window's mass becomes a probability at `day`: the isotonic regression of "the next draw fell inside"
+ * on the law's mass in the window, over the windows of every category's points whose next draw is known by `day`
+ * (the last RECENT_DAYS, as the date level is calibrated; three as-of days of each gap: WalkPoint.likelyWindows).
+ * `baseRate`: the share of those windows that held their draw (the reference a stated probability must beat).
+ */
+export interface LikelyCalibration {
+  n: number;
+  baseRate: number | null;
+  blocks: IsotonicBlock[];
+}
+
+export function likelyCalibration(points: readonly WalkPoint[], day: number): LikelyCalibration {
+  return remember(points, `likely|${day}`, () => {
+    const observations = knownAt(points, day, 1).flatMap((p) =>
+      p.likelyWindows.map((w) => ({ score: w.mass, outcome: p.targets[0]!.day >= w.earliest && p.targets[0]!.day <= w.latest })),
+    );
+    const n = observations.length;
+    if (n === 0) return { n, baseRate: null, blocks: [] };
+    return { n, baseRate: observations.filter((o) => o.outcome).length / n, blocks: n < LIKELY_MIN_WINDOWS ? [] : fitIsotonic(observations) };
+  });
+}
+
+/**
+ * The stated probability of a likely window whose law's mass is `mass`: the calibration's isotonic map, kept off 0 and
+ * 1 by the end blocks' sizes (a block of n windows that all held says at most n/(n + 1)); the mass itself while too
+ * few windows are known.
+ */
+export function likelyProbability(calibration: LikelyCalibration, mass: number): number {
+  const { blocks } = calibration;
+  if (blocks.length === 0) return mass;
+  const [first, last] = [blocks[0], blocks[blocks.length - 1]];
+  return Math.min(last.n / (last.n + 1), Math.max(1 / (first.n + 1), isotonicAt(blocks, mass)));
 }
 
 /** Errors, and for the served forecasts the coverage of the intervals served then, of `points` at horizon h. */

@@ -48,8 +48,20 @@ export interface OriginRecord {
     crsHalfWidth: number;
     invitationsRange: [number, number];
     dateRange: [string, string];
+    /** The next draw's likely window and its stated probability (null for later ranks). */
+    likely: LikelyStatement | null;
     model: string;
   } | null;
+}
+
+/**
+ * A likely window as served (its days and stated probability) and `reference`: the share of the windows known at its
+ * origin that held their draw (PanelForecast.likelyWindows.baseRate), the forecast a stated probability must beat.
+ */
+export interface LikelyStatement {
+  range: [string, string];
+  probability: number;
+  reference: number | null;
 }
 
 /** Each category's draws in date order (ties by round), as day numbers: what the walk-forward reads. */
@@ -130,6 +142,11 @@ export function rollingOriginRecords(
                 crsHalfWidth: p.uncertainty_range.margin_of_error,
                 invitationsRange: [p.invitations_range!.min, p.invitations_range!.max],
                 dateRange: [p.date_range.earliest, p.date_range.latest],
+                likely: p.likely_window && {
+                  range: [p.likely_window.earliest, p.likely_window.latest],
+                  probability: p.likely_window.probability,
+                  reference: forecast.likelyWindows.baseRate,
+                },
                 model: p.model_used,
               }
             : null,

@@ -89,3 +89,40 @@ export function conformalHalfWidth(absoluteErrors: readonly number[], level = 0.
 export function clamp(value: number, min: number, max: number): number {
   return value < min ? min : value > max ? max : value;
 }
+
+/** A monotone (non-decreasing) step map from a score to a probability: blocks of scores with their observed rate. */
+export interface IsotonicBlock {
+  /** Mean score of the block's observations. */
+  score: number;
+  rate: number;
+  n: number;
+}
+
+/**
+ * Isotonic regression of outcomes (0/1) on scores by pool-adjacent-violators: the non-decreasing step function of
+ * least squared error. Blocks oldest score first.
+ */
+export function fitIsotonic(observations: readonly { score: number; outcome: boolean }[]): IsotonicBlock[] {
+  const sorted = [...observations].sort((a, b) => a.score - b.score);
+  const blocks: { sum: number; hits: number; n: number }[] = [];
+  for (const o of sorted) {
+    blocks.push({ sum: o.score, hits: o.outcome ? 1 : 0, n: 1 });
+    while (blocks.length > 1) {
+      const [a, b] = blocks.slice(-2);
+      if (a.hits / a.n < b.hits / b.n) break;
+      blocks.splice(-2, 2, { sum: a.sum + b.sum, hits: a.hits + b.hits, n: a.n + b.n });
+    }
+  }
+  return blocks.map((b) => ({ score: b.sum / b.n, rate: b.hits / b.n, n: b.n }));
+}
+
+/** The isotonic map at a score: linear between the blocks' mean scores, the end blocks' rates beyond them. */
+export function isotonicAt(blocks: readonly IsotonicBlock[], score: number): number {
+  if (blocks.length === 0) throw new RangeError('isotonicAt needs at least one block');
+  if (score <= blocks[0].score) return blocks[0].rate;
+  for (let i = 1; i < blocks.length; i++) {
+    const [a, b] = [blocks[i - 1], blocks[i]];
+    if (score <= b.score) return a.rate + ((b.rate - a.rate) * (score - a.score)) / (b.score - a.score);
+  }
+  return blocks[blocks.length - 1].rate;
+}

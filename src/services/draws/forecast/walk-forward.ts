@@ -8,7 +8,7 @@ import { COMBINED_MEMBERS, memberForecasts } from './members.ts';
 import type { MemberName } from './members.ts';
 import { estimateReversion } from './pooling.ts';
 import type { ReversionPair } from './pooling.ts';
-import { DATE_LAW_GAPS, dateIntervals, dormancyThreshold, smoothGaps } from './draw-dates.ts';
+import { DATE_LAW_GAPS, dateIntervals, dateLaws, dormancyThreshold, likeliestWindow, roundRhythm, smoothGaps, typicalGap } from './draw-dates.ts';
 import type { GapWeights } from './draw-dates.ts';
 import { mean, median } from './statistics.ts';
 
@@ -118,6 +118,12 @@ export interface WalkPoint {
    * Used only once that next draw is known (they are evaluations, spread over the gap as a user's as-of date is).
    */
   dateBounds: { elapsed: number; bounds: [number, number][][] }[];
+  /**
+   * The next draw's likely window (likeliestWindow, day numbers, with the law's mass in it) as served on the same three
+   * days, the program's round rhythm included as served: what the window's probability is calibrated on, once the
+   * next draw is known.
+   */
+  likelyWindows: { elapsed: number; earliest: number; latest: number; mass: number }[];
 }
 
 export function seriesValue(kind: SeriesKind, d: PanelDraw): number {
@@ -335,6 +341,7 @@ export function walkForward(categories: readonly PanelCategory[]): WalkForward {
     if (!scaleCache.has(key)) scaleCache.set(key, pooledScale(kind, categories, day));
     return scaleCache.get(key)!;
   };
+  const programDays = [...new Set(categories.flatMap((c) => c.draws.map((d) => d.day)))].sort((a, b) => a - b);
   const unitCache = new Map<string, number>();
   const cachedPooledVolatility = (kind: SeriesKind, day: number) => {
     const key = `${kind}:${day}`;
@@ -376,7 +383,9 @@ export function walkForward(categories: readonly PanelCategory[]): WalkForward {
       ]),
     ) as Record<SeriesKind, SeriesPoint>;
     const start = regimeStart(c.draws, e.k);
-    const gapWeights = dateGapWeights(gapsOf(c.draws, e.k, start), recentGaps(categories, e.day));
+    const ownGaps = gapsOf(c.draws, e.k, start);
+    const pooledGaps = recentGaps(categories, e.day);
+    const gapWeights = dateGapWeights(ownGaps, pooledGaps);
 
     const lastDay = c.draws[e.k - 1].day;
     const nextDay = c.draws.slice(e.k).find((d) => d.day > lastDay)?.day;
@@ -396,6 +405,14 @@ export function walkForward(categories: readonly PanelCategory[]): WalkForward {
             elapsed,
             bounds: dateIntervals(gapWeights, lastDay, elapsed, DATE_HORIZONS, DATE_LEVELS),
           }));
+    // As served (forecastPanel): past the typical gap, the program's rounds; a young category's step is the pooled median.
+    const typical = typicalGap(ownGaps, Math.floor((pooledGaps.length > 0 ? median(pooledGaps) : 14) + 0.5));
+    const likelyWindows = dateBounds.map(({ elapsed }) => {
+      const asOfDay = lastDay + elapsed;
+      const rounds = elapsed <= typical ? null : roundRhythm(programDays, lastDay, asOfDay);
+      const [law] = dateLaws(gapWeights, lastDay, elapsed, 1, rounds);
+      return { elapsed, ...likeliestWindow(law, lastDay, asOfDay + 1, [asOfDay + 1, lastDay + law.days.length - 1]) };
+    });
     const point: WalkPoint = {
       category: e.ci,
       k: e.k,
@@ -405,6 +422,7 @@ export function walkForward(categories: readonly PanelCategory[]): WalkForward {
       series,
       targets: Array.from({ length: RECORD_HORIZONS }, (_, h) => c.draws[e.k + h] ?? null),
       dateBounds,
+      likelyWindows,
     };
     points.push(point);
     byCategory[e.ci].push(point);

@@ -132,4 +132,23 @@ export const PredictionSchema = Type.Object({
         'Calibrated 90% range of the draw date: from the distribution of gaps between draws, conditioned on the days already elapsed, at the level whose backtested coverage reached 90%.',
     },
   ),
+  likely_window: Nullable(
+    Type.Object(
+      {
+        earliest: isoDate('First day of the window'),
+        latest: isoDate('Last day of the window'),
+        days: Type.Integer({ description: 'Calendar days in the window, first and last included: always 21 (three weeks).' }),
+        probability: Type.Number({
+          minimum: 0,
+          maximum: 1,
+          description:
+            'Calibrated probability that the draw falls in the window: the date law’s share of it, mapped by isotonic regression on whether past windows (every category, last two years, known at the forecast’s date) held their draw; at most 0.9 when the window lies inside date_range, at least 0.9 when it contains it.',
+        }),
+      },
+      {
+        description:
+          'The next draw only (null for later ranks): the 21 calendar days holding the most of the date law behind date_range (within date_range, or containing it when the range is shorter), for a plan narrower than the 90% range.',
+      },
+    ),
+  ),
 });

@@ -53,6 +53,16 @@ const TrackRecordEntrySchema = Type.Object({
     crs_range: Range('95% interval of the lowest CRS score invited.'),
     invitations: Type.Integer(),
     invitations_range: Nullable(Range('95% interval of the invitations.')),
+    likely_window: Nullable(
+      Type.Object(
+        {
+          earliest: isoDate('First day'),
+          latest: isoDate('Last day'),
+          probability: Type.Number({ minimum: 0, maximum: 1, description: 'The probability stated for the draw to fall in it.' }),
+        },
+        { description: 'The next draw’s likely three weeks as served (see /api/predict/); null for later draws and older records.' },
+      ),
+    ),
   }),
   outcome: Nullable(
     Type.Object(
@@ -67,6 +77,7 @@ const TrackRecordEntrySchema = Type.Object({
         crs_interval_score: Type.Number({ description: 'Winkler interval score (α = 0.05) of the CRS interval: lower is better.' }),
         invitations_inside: Nullable(Type.Boolean()),
         date_inside: Type.Boolean({ description: 'The draw fell inside the date range.' }),
+        likely_window_inside: Nullable(Type.Boolean({ description: 'The draw fell inside the likely window; null without one.' })),
         date_error_days: Type.Integer({ description: 'Actual minus forecast date, in days.' }),
         scored_at: timestamp('When the import that brought the draw scored it'),
       },
@@ -101,6 +112,17 @@ const TrackRecordSummarySchema = Type.Object({
   crs: SeriesRecordSchema('lowest CRS score'),
   invitations: SeriesRecordSchema('number of invitations'),
   date_coverage: Nullable(Type.Number({ description: 'Share of scored forecasts whose draw fell inside the date range.' })),
+  likely_window: Type.Object(
+    {
+      n: Type.Integer({ description: 'Scored forecasts that carried a likely window.' }),
+      mean_probability: Nullable(Type.Number({ description: 'Mean probability stated for them.' })),
+      hit_rate: Nullable(Type.Number({ description: 'Share whose draw fell inside the window: near mean_probability when calibrated.' })),
+      brier_score: Nullable(
+        Type.Number({ description: 'Mean of (stated probability − outcome)², the outcome 1 inside and 0 outside; lower is better.' }),
+      ),
+    },
+    { description: 'How the next draws’ likely windows fared.' },
+  ),
 });
 
 export const TrackRecordResponse = Type.Object({
