@@ -51,6 +51,12 @@ describeWithSnapshot('draws: the track record', (t) => {
     }
     const cec = recorded.find((r) => r.category_id === 2 && r.horizon === 1)!;
     assert.deepEqual([cec.base_round_number, cec.base_date], ['381', '2025-11-26']);
+    // The next draw's likely window is kept as served; later ranks have none.
+    for (const r of recorded) {
+      const p = predictions.find((x) => x.category_id === r.category_id && x.rank === r.horizon)!;
+      assert.deepEqual([r.likely_earliest, r.likely_latest, r.likely_probability], [p.likely_earliest, p.likely_latest, p.likely_probability]);
+      assert.equal(r.likely_probability === null, r.horizon > 1, `${r.category_id}:${r.horizon}`);
+    }
     assert.equal(cec.base_crs, Number(feed.rounds.find((r) => r.drawNumber === '381')!.drawCRS));
     const version = recorded[0].data_version;
     assert.equal(await recordServedForecasts(db(), { dataVersion: version, isDemo: false, recordedBy: 'request' }), 0);
@@ -117,6 +123,21 @@ describeWithSnapshot('draws: the track record', (t) => {
     assert.ok(Math.abs(summary.crs.coverage_95! - inside) < 1e-9);
     const winkler = scored.reduce((s, e) => s + e.outcome!.crs_interval_score, 0) / scored.length;
     assert.ok(Math.abs(summary.crs.interval_score! - winkler) < 1e-9);
+    // The next draws' likely windows, scored: inside or not, and their stated probabilities against what happened.
+    const windows = scored.filter((e) => e.forecast.likely_window !== null);
+    assert.ok(windows.length >= 1 && windows.every((e) => e.horizon === 1));
+    for (const e of scored)
+      assert.equal(
+        e.outcome!.likely_window_inside,
+        e.forecast.likely_window === null
+          ? null
+          : e.outcome!.date >= e.forecast.likely_window.earliest && e.outcome!.date <= e.forecast.likely_window.latest,
+      );
+    const held = windows.filter((e) => e.outcome!.likely_window_inside).length / windows.length;
+    assert.equal(summary.likely_window.n, windows.length);
+    assert.ok(Math.abs(summary.likely_window.hit_rate! - held) < 1e-9);
+    const brier = windows.reduce((s, e) => s + (e.forecast.likely_window!.probability - (e.outcome!.likely_window_inside ? 1 : 0)) ** 2, 0);
+    assert.ok(Math.abs(summary.likely_window.brier_score! - brier / windows.length) < 1e-9);
 
     for (const [url, status, message] of [
       ['/api/track-record/?category=abc', 400, /category/],
@@ -140,6 +161,8 @@ describeWithSnapshot('draws: the track record', (t) => {
     assert.match(page.body, /<h1>Track record: Canadian Experience Class<\/h1>/);
     assert.match(page.body, /id="track-record-summary"/);
     assert.match(page.body, /Dec 10, 2025 \(round 384\)/);
+    assert.match(page.body, /Likely three weeks \(probability\)/);
+    assert.match(page.body, /Three weeks: stated, held/);
     assert.equal((await app.inject('/track-record?page=x')).statusCode, 400);
   });
 });

@@ -35,6 +35,7 @@ export const PREDICTION_KEYS = [
   'predicted_crs_score',
   'predicted_date',
   'invitations_range',
+  'likely_window',
   'predicted_invitations',
   'rank',
   'uncertainty_range',
@@ -91,6 +92,28 @@ export function checkPrediction(p: PredictionBody, asOf: string): void {
   assert.equal(inv.confidence_level, 95);
   assert.ok(Number.isInteger(inv.min) && Number.isInteger(inv.max) && inv.min >= 1);
   assert.ok(inv.min <= p.predicted_invitations && p.predicted_invitations <= inv.max, JSON.stringify(p));
+  checkLikelyWindow(p, asOf);
+}
+
+/**
+ * The next draw, and it only, has a likely window: 21 calendar days after the as-of date, nested with the 90% date
+ * range (inside it, or holding it when the range is shorter), with a probability in [0, 1] that is at most the range's
+ * 0.9 when inside it and at least 0.9 when holding it.
+ */
+export function checkLikelyWindow(p: PredictionBody, asOf: string): void {
+  const w = p.likely_window;
+  if (p.rank !== 1) return assert.equal(w, null, `rank ${p.rank} has no likely window`);
+  assert.ok(w !== null, 'the next draw has a likely window');
+  assert.deepEqual(keys(w), ['days', 'earliest', 'latest', 'probability']);
+  assert.equal(w.days, 21);
+  assert.equal(dayNumber(w.latest) - dayNumber(w.earliest) + 1, 21);
+  assert.ok(w.earliest > asOf, 'the window starts after the as-of date');
+  assert.ok(w.probability >= 0 && w.probability <= 1, String(w.probability));
+  const inside = w.earliest >= p.date_range.earliest && w.latest <= p.date_range.latest;
+  const holds = w.earliest <= p.date_range.earliest && w.latest >= p.date_range.latest;
+  assert.ok(inside || holds, `window ${w.earliest}–${w.latest} nests with the range ${p.date_range.earliest}–${p.date_range.latest}`);
+  if (inside) assert.ok(w.probability <= 0.9, `a part of the 90% range is no likelier than it: ${w.probability}`);
+  if (holds) assert.ok(w.probability >= 0.9, `a window holding the 90% range is at least as likely: ${w.probability}`);
 }
 
 /** Newest first: date, then round number (numeric part, then letter). */

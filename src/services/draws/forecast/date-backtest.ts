@@ -64,7 +64,8 @@ export function asOfDayDateRecords(
         likely: next.likely_window && {
           range: [next.likely_window.earliest, next.likely_window.latest],
           probability: next.likely_window.probability,
-          reference: forecast.likelyWindows.baseRate,
+          reference: forecast.likelyWindows.all.baseRate,
+          mass: c.likelyMass,
         },
         active: new Set(draws.filter((d) => d.day <= day && d.day > day - ACTIVE_DAYS).map((d) => d.day)).size >= 2,
         afterPause: afterDormancyPause(
@@ -189,6 +190,10 @@ export interface LikelyWindowSummary {
   referenceBrier: number | null;
   /** 1 − brier ÷ referenceBrier: above 0 the stated probabilities say more than the windows' past hit rate. */
   skill: number | null;
+  /** The same Brier score and calibration error of the law's own mass in the windows (before calibration). */
+  massBrier: number | null;
+  massEce: number | null;
+  massMean: number | null;
   /** Expected calibration error: Σ over bins of (statements in it ÷ n) × |mean stated − share that held|. */
   ece: number | null;
   /** Reliability table: statements with from ≤ p < to (the last bin includes 1). */
@@ -199,18 +204,38 @@ export interface LikelyWindowSummary {
 
 /** How the stated probabilities of likely windows fared against the draws that came. */
 export function summariseLikelyWindows(records: readonly { asOf: string; actual: string; likely: LikelyStatement | null }[]): LikelyWindowSummary {
-  const rs = records.filter((r): r is typeof r & { likely: LikelyStatement } => r.likely !== null && r.likely.reference !== null);
+  const rs = records.filter(
+    (r): r is typeof r & { likely: LikelyStatement } => r.likely !== null && r.likely.reference !== null && r.likely.mass !== null,
+  );
   const held = rs.map((r) => (r.actual >= r.likely.range[0] && r.actual <= r.likely.range[1] ? 1 : 0));
-  const bins = Array.from({ length: LIKELY_BINS }, (_, i) => ({ from: i / LIKELY_BINS, to: (i + 1) / LIKELY_BINS, n: 0, sum: 0, hits: 0 }));
-  rs.forEach((r, i) => {
-    const bin = bins[Math.min(LIKELY_BINS - 1, Math.floor(r.likely.probability * LIKELY_BINS))];
-    bin.n++;
-    bin.sum += r.likely.probability;
-    bin.hits += held[i];
-  });
+  const table = (stated: (r: (typeof rs)[number]) => number) => {
+    const bins = Array.from({ length: LIKELY_BINS }, (_, i) => ({ from: i / LIKELY_BINS, to: (i + 1) / LIKELY_BINS, n: 0, sum: 0, hits: 0 }));
+    rs.forEach((r, i) => {
+      const bin = bins[Math.min(LIKELY_BINS - 1, Math.floor(stated(r) * LIKELY_BINS))];
+      bin.n++;
+      bin.sum += stated(r);
+      bin.hits += held[i];
+    });
+    return bins;
+  };
+  const bins = table((r) => r.likely.probability);
+  const ece = (bs: typeof bins) => bs.reduce((sum, b) => sum + (b.n > 0 ? (b.n / n) * Math.abs(b.sum / b.n - b.hits / b.n) : 0), 0);
   const n = rs.length;
   if (n === 0)
-    return { n, meanStated: null, hitRate: null, brier: null, referenceBrier: null, skill: null, ece: null, bins: [], medianLead: null };
+    return {
+      n,
+      meanStated: null,
+      hitRate: null,
+      brier: null,
+      referenceBrier: null,
+      skill: null,
+      massBrier: null,
+      massEce: null,
+      massMean: null,
+      ece: null,
+      bins: [],
+      medianLead: null,
+    };
   const brier = mean(rs.map((r, i) => (r.likely.probability - held[i]) ** 2));
   const referenceBrier = mean(rs.map((r, i) => (r.likely.reference! - held[i]) ** 2));
   return {
@@ -220,7 +245,10 @@ export function summariseLikelyWindows(records: readonly { asOf: string; actual:
     brier,
     referenceBrier,
     skill: referenceBrier > 0 ? 1 - brier / referenceBrier : null,
-    ece: bins.reduce((sum, b) => sum + (b.n > 0 ? (b.n / n) * Math.abs(b.sum / b.n - b.hits / b.n) : 0), 0),
+    massBrier: mean(rs.map((r, i) => (r.likely.mass! - held[i]) ** 2)),
+    massEce: ece(table((r) => r.likely.mass!)),
+    massMean: mean(rs.map((r) => r.likely.mass!)),
+    ece: ece(bins),
     bins: bins.map((b) => ({ from: b.from, to: b.to, n: b.n, stated: b.n > 0 ? b.sum / b.n : null, observed: b.n > 0 ? b.hits / b.n : null })),
     medianLead: median(rs.map((r) => dayNumber(r.likely.range[0]) - dayNumber(r.asOf))),
   };

@@ -1,13 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import {
   checkDormancy,
   DATE_LAW_GAPS,
   dateIntervals,
+  dateLaws,
   distributionQuantile,
   gapsBetweenDates,
   gapSumDistributions,
+  LIKELY_WINDOW_DAYS,
+  likeliestWindow,
   neverNarrower,
   predictDrawDates,
   programRounds,
@@ -283,4 +287,52 @@ test('the served gap law remembers the last DATE_LAW_GAPS gaps: a break further 
     [0.99],
   )[0][0];
   assert.deepEqual([lo - monday, hi - monday], [14, 15]);
+});
+
+test('a strictly fortnightly category: the likely window holds the next rhythmic date and nests with the 90% range', () => {
+  const dates = cadence('2025-03-03', 14, 13);
+  for (const asOf of ['2025-03-03', '2025-03-08', '2025-03-14']) {
+    const d = predictDrawDates(dates, asOf, 2, { levelFor: () => 0.9, gapWeights: dateGapWeights(gapsBetweenDates(dates), []) }).dates;
+    const w = d[0].likely!;
+    assert.ok(w.earliest <= '2025-03-17' && '2025-03-17' <= w.latest, `${asOf}: ${w.earliest}–${w.latest} holds 2025-03-17`);
+    assert.equal(iso(w.latest) - iso(w.earliest) + 1, LIKELY_WINDOW_DAYS);
+    assert.ok(w.earliest > asOf);
+    // The range (13–15 days after the last draw) is shorter than three weeks: the window holds it, and all the law.
+    assert.ok(w.earliest <= d[0].earliest && w.latest >= d[0].latest, `${w.earliest}–${w.latest} ⊇ ${d[0].earliest}–${d[0].latest}`);
+    assert.ok(Math.abs(w.mass - 1) < 1e-9, String(w.mass));
+    assert.equal(d[1].likely, null, 'later draws have no likely window');
+  }
+});
+
+test('the likely window is the run of 21 days of most weight within the range (or holding it), opening after the as-of date', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.integer({ min: 5, max: 90 }), { minLength: 1, maxLength: 10 }),
+      fc.integer({ min: 0, max: 60 }),
+      fc.integer({ min: 0, max: 200 }),
+      fc.integer({ min: 0, max: 200 }),
+      (gaps, elapsed, a, b) => {
+        const last = iso('2025-01-06');
+        const [law] = dateLaws(smoothGaps(gaps), last, elapsed, 1);
+        const first = last + elapsed + 1;
+        const span: [number, number] = [first + Math.min(a, b), first + Math.max(a, b)];
+        const w = likeliestWindow(law, last, first, span);
+        assert.equal(w.latest - w.earliest + 1, LIKELY_WINDOW_DAYS);
+        assert.ok(w.earliest >= first);
+        const long = span[1] - span[0] + 1 >= LIKELY_WINDOW_DAYS;
+        if (long) assert.ok(w.earliest >= span[0] && w.latest <= span[1]);
+        else assert.ok(w.earliest <= span[0] && w.latest >= span[1]);
+        // No other admissible window holds more.
+        const mass = (start: number) => {
+          let sum = 0;
+          for (let d = start; d < start + LIKELY_WINDOW_DAYS; d++) sum += law.days[d - last] ?? 0;
+          return sum / law.total;
+        };
+        assert.ok(Math.abs(mass(w.earliest) - w.mass) < 1e-9);
+        const [lo, hi] = long ? [span[0], span[1] - LIKELY_WINDOW_DAYS + 1] : [Math.max(span[1] - LIKELY_WINDOW_DAYS + 1, first), span[0]];
+        for (let start = lo; start <= hi; start++) assert.ok(mass(start) <= w.mass + 1e-9, `${start - last}: ${mass(start)} > ${w.mass}`);
+      },
+    ),
+    { seed: 31, numRuns: 200 },
+  );
 });

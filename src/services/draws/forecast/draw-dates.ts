@@ -95,8 +95,11 @@ interface PredictedDate {
   date: string;
   earliest: string;
   latest: string;
-  /** The next draw (rank 1) only: its likeliest LIKELY_WINDOW_DAYS days within [earliest, latest] (likeliestWindow). */
-  likely: { earliest: string; latest: string; mass: number } | null;
+  /**
+   * The next draw (rank 1) only: its likeliest LIKELY_WINDOW_DAYS days within [earliest, latest] (likeliestWindow), the
+   * law's mass in them, and the class its probability is calibrated in.
+   */
+  likely: { earliest: string; latest: string; mass: number; windowClass: WindowClass } | null;
 }
 
 export interface DatePrediction {
@@ -208,8 +211,8 @@ export function predictDrawDates(
   const elapsed = today - last;
   const firstStep = Math.floor(elapsed / stepDays) + 1;
   const levels = Array.from({ length: horizons }, (_, i) => (options.levelFor ?? (() => DATE_RANGE_LEVEL))(i + 1));
-  const rounds =
-    options.programDays === undefined || elapsed <= typicalGap(gaps, stepDays) ? null : roundRhythm(options.programDays, last, today);
+  const typical = typicalGap(gaps, stepDays);
+  const rounds = options.programDays === undefined || elapsed <= typical ? null : roundRhythm(options.programDays, last, today);
   const laws = dateLaws(options.gapWeights ?? gapCounts(gaps.slice(-RANGE_GAP_COUNT)), last, elapsed, horizons, rounds);
   const intervals = laws.map(({ days, total }) => levels.map((level) => shortestWindow(days, total, level, last)));
   const dates: PredictedDate[] = [];
@@ -230,11 +233,28 @@ export function predictDrawDates(
       date: isoFromDayNumber(day),
       earliest: isoFromDayNumber(earliest),
       latest: isoFromDayNumber(latest),
-      likely: window && { earliest: isoFromDayNumber(window.earliest), latest: isoFromDayNumber(window.latest), mass: window.mass },
+      likely: window && {
+        earliest: isoFromDayNumber(window.earliest),
+        latest: isoFromDayNumber(window.latest),
+        mass: window.mass,
+        windowClass: windowClass(elapsed, typical),
+      },
     });
     previous = day;
   }
   return { stepDays, capDate: isoFromDayNumber(cap), dates };
+}
+
+/**
+ * What a likely window's probability is calibrated with (metrics.ts, likelyCalibration): windows asked for on the draw
+ * day, later within the category's typical gap, and past it (where the program's rounds enter the law) hold their draw
+ * at different rates for the same mass.
+ */
+export type WindowClass = 'draw_day' | 'within_typical_gap' | 'past_typical_gap';
+export const WINDOW_CLASSES: readonly WindowClass[] = ['draw_day', 'within_typical_gap', 'past_typical_gap'];
+
+export function windowClass(elapsed: number, typical: number): WindowClass {
+  return elapsed === 0 ? 'draw_day' : elapsed <= typical ? 'within_typical_gap' : 'past_typical_gap';
 }
 
 /** A category's typical gap: the median of its last STEP_GAP_COUNT gaps (`fallback` without any); past it the round rhythm counts. */

@@ -57,6 +57,13 @@ function checkPredictions(f: CategoryForecast, asOf: string): void {
     assert.ok(inv.min >= 1 && inv.min <= p.predicted_invitations && p.predicted_invitations <= inv.max);
     assert.ok(p.confidence_score > 0 && p.confidence_score < 100);
     assert.ok(Number.isInteger(p.predicted_invitations) && p.predicted_invitations >= 1);
+    const w = p.likely_window;
+    if (i > 0) return assert.equal(w, null);
+    assert.ok(w !== null && w.days === 21 && dayNumber(w.latest) - dayNumber(w.earliest) === 20 && dayNumber(w.earliest) > today);
+    assert.ok(w.probability >= 0 && w.probability <= 1);
+    const inside = w.earliest >= p.date_range.earliest && w.latest <= p.date_range.latest;
+    assert.ok(inside || (w.earliest <= p.date_range.earliest && w.latest >= p.date_range.latest));
+    assert.ok(!inside || w.probability <= 0.9, `inside the 90% range, at most 0.9: ${w.probability}`);
   });
 }
 

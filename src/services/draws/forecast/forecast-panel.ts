@@ -2,7 +2,8 @@
 // CRS cut-off and invitations with 95% intervals) and the backtests behind them out. Only draws on or before
 // the as-of date are used. Pure and deterministic: the same draws and as-of date give the same result.
 import { dayNumber, isoFromDayNumber, isValidIsoDate } from '../feed/ircc-dates.ts';
-import { checkDormancy, gapsBetweenDates, LIKELY_WINDOW_DAYS, predictDrawDates, type DatePrediction, type DormancyCheck } from './draw-dates.ts';
+import { checkDormancy, gapsBetweenDates, LIKELY_WINDOW_DAYS, predictDrawDates, WINDOW_CLASSES } from './draw-dates.ts';
+import type { DatePrediction, DormancyCheck, WindowClass } from './draw-dates.ts';
 import { MEMBER_NAMES } from './members.ts';
 import type { MemberName } from './members.ts';
 import {
@@ -123,6 +124,8 @@ export interface CategoryForecast {
   /** Combination weights and the pooled coefficient at the as-of date; null without a forecast. */
   crs: SeriesSummary | null;
   invitations: SeriesSummary | null;
+  /** The date law's own mass in the next draw's likely window, before calibration (the benchmark's reference); null without one. */
+  likelyMass: number | null;
   /** h = 1 backtest of this category over the report window: served, naive and window mean. */
   backtestH1: { n: number; served: number | null; naive: number | null; window_mean: number | null };
 }
@@ -170,8 +173,11 @@ export interface PanelForecast {
   /** Null when `report` is false. */
   models: ModelPerformance[] | null;
   calibration: IntervalCalibration | null;
-  /** Known next-draw windows the likely windows' probabilities are calibrated on, and the share of them that held. */
-  likelyWindows: { n: number; baseRate: number | null };
+  /**
+   * Known next-draw windows the likely windows' probabilities are calibrated on, and the share of them that held, of
+   * those asked for within the category's typical gap and past it (LikelyCalibration).
+   */
+  likelyWindows: Record<WindowClass | 'all', { n: number; baseRate: number | null }>;
 }
 
 export interface PanelForecastOptions {
@@ -335,7 +341,7 @@ function prediction(
   drawn: { min: number; max: number },
   confidencePoints: readonly WalkPoint[],
   today: number,
-  calibration: LikelyCalibration,
+  calibration: (windowClass: WindowClass) => LikelyCalibration,
 ): Prediction {
   const h = date.rank;
   const crs = clamp(served.points.crs.served[h - 1], CRS_BOUNDS.min, CRS_BOUNDS.max);
@@ -366,8 +372,14 @@ function prediction(
       confidence_level: 95,
     },
     date_range: { earliest: date.earliest, latest: date.latest },
-    likely_window: date.likely && likelyWindow(date.likely, [date.earliest, date.latest], calibration),
+    likely_window: date.likely && likelyWindow(date.likely, [date.earliest, date.latest], calibration(date.likely.windowClass)),
   };
+}
+
+/** The share of the windows of every class that held their draw. */
+function pooledRate(classes: readonly LikelyCalibration[]): { n: number; baseRate: number | null } {
+  const n = classes.reduce((sum, c) => sum + c.n, 0);
+  return { n, baseRate: n === 0 ? null : classes.reduce((sum, c) => sum + c.n * (c.baseRate ?? 0), 0) / n };
 }
 
 /** LikelyWindowForecast of a window of the date law (its mass there) beside the served range. */
@@ -419,7 +431,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
   const wf = options.walk ? truncateWalk(options.walk, today) : walkForward(panel);
   const known1 = knownAt(wf.points, today, 1);
   const levels = Array.from({ length: horizons }, (_, i) => dateLevel(wf.points, i + 1, today).level);
-  const likely = likelyCalibration(wf.points, today);
+  const likely = (windowClass: WindowClass) => likelyCalibration(wf.points, today, windowClass);
   const pooledGaps = recentGaps(panel, today);
   const programDays = [...new Set(panel.flatMap((c) => c.draws.map((d) => d.day)))].sort((a, b) => a - b);
 
@@ -442,6 +454,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
       stepDays: null,
       predictions: [],
       ifResumed: null,
+      likelyMass: null,
       crs: null,
       invitations: null,
       backtestH1: { n: window.length, served: h1('served'), naive: h1('naive'), window_mean: h1('window_mean') },
@@ -485,6 +498,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
       programDays: options.roundRhythm === false ? undefined : programDays,
     });
     result.stepDays = datePrediction.stepDays;
+    result.likelyMass = datePrediction.dates[0]?.likely?.mass ?? null;
     const ranks = datePrediction.dates.length;
     const resumed =
       start > 0 ? ` since it resumed on ${dates[start]} after a pause of ${c.draws[start].day - c.draws[start - 1].day} days` : '';
@@ -506,7 +520,14 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
     return result;
   });
 
-  const likelyWindows = { n: likely.n, baseRate: likely.baseRate };
+  const classes = WINDOW_CLASSES.map(likely);
+  const likelyWindows = {
+    ...(Object.fromEntries(WINDOW_CLASSES.map((c, i) => [c, { n: classes[i].n, baseRate: classes[i].baseRate }])) as Record<
+      WindowClass,
+      { n: number; baseRate: number | null }
+    >),
+    all: pooledRate(classes),
+  };
   if (options.report === false) return { asOf, categories: results, models: null, calibration: null, likelyWindows };
 
   const { models, calibration } = panelReport(wf, today, horizons, levels);

@@ -2,6 +2,7 @@
 // interval served at each point (sized only from errors known then) held the actual value or date.
 import { conformalHalfWidth, fitIsotonic, isotonicAt, mean } from './statistics.ts';
 import type { IsotonicBlock } from './statistics.ts';
+import type { WindowClass } from './draw-dates.ts';
 import type { MemberName } from './members.ts';
 import {
   DATE_HORIZONS,
@@ -243,7 +244,9 @@ export const LIKELY_MIN_WINDOWS = 30;
 /**
  * How the likely window's mass becomes a probability at `day`: the isotonic regression of "the next draw fell inside"
  * on the law's mass in the window, over the windows of every category's points whose next draw is known by `day`
- * (the last RECENT_DAYS, as the date level is calibrated; three as-of days of each gap: WalkPoint.likelyWindows).
+ * (the last RECENT_DAYS, as the date level is calibrated; every LIKELY_STEP_DAYS-th day of each gap:
+ * WalkPoint.likelyWindows), apart in each WindowClass: the same mass held more often in a window asked for on the draw
+ * day than in one asked for deep in a wait, where the law mixes in the program's rounds.
  * `baseRate`: the share of those windows that held their draw (the reference a stated probability must beat).
  */
 export interface LikelyCalibration {
@@ -252,10 +255,10 @@ export interface LikelyCalibration {
   blocks: IsotonicBlock[];
 }
 
-export function likelyCalibration(points: readonly WalkPoint[], day: number): LikelyCalibration {
-  return remember(points, `likely|${day}`, () => {
+export function likelyCalibration(points: readonly WalkPoint[], day: number, windowClass: WindowClass): LikelyCalibration {
+  return remember(points, `likely|${day}|${windowClass}`, () => {
     const observations = knownAt(points, day, 1).flatMap((p) =>
-      p.likelyWindows.map((w) => ({ score: w.mass, outcome: p.targets[0]!.day >= w.earliest && p.targets[0]!.day <= w.latest })),
+      p.likelyWindows.filter((w) => w.windowClass === windowClass).map((w) => ({ score: w.mass, outcome: p.targets[0]!.day >= w.earliest && p.targets[0]!.day <= w.latest })),
     );
     const n = observations.length;
     if (n === 0) return { n, baseRate: null, blocks: [] };

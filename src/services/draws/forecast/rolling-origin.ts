@@ -62,6 +62,8 @@ export interface LikelyStatement {
   range: [string, string];
   probability: number;
   reference: number | null;
+  /** The date law's own mass in the window (CategoryForecast.likelyMass), the probability before calibration. */
+  mass: number | null;
 }
 
 /** Each category's draws in date order (ties by round), as day numbers: what the walk-forward reads. */
@@ -145,7 +147,8 @@ export function rollingOriginRecords(
                 likely: p.likely_window && {
                   range: [p.likely_window.earliest, p.likely_window.latest],
                   probability: p.likely_window.probability,
-                  reference: forecast.likelyWindows.baseRate,
+                  reference: forecast.likelyWindows.all.baseRate,
+                  mass: forecast.categories.find((x) => x.slug === slug)!.likelyMass,
                 },
                 model: p.model_used,
               }

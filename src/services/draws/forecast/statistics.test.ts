@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { conformalHalfWidth, median, quantile, studentTCentralProbability, studentTQuantile } from './statistics.ts';
+import { conformalHalfWidth, fitIsotonic, isotonicAt, median, quantile, studentTCentralProbability, studentTQuantile } from './statistics.ts';
 
 const close = (actual: number, expected: number, tolerance: number, label = ''): void =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${label} ${actual} ≠ ${expected} ± ${tolerance}`);
@@ -41,4 +41,27 @@ test('median, type-7 quantile and the conformal rank', () => {
   assert.equal(conformalHalfWidth(Array.from({ length: 39 }, (_, i) => 39 - i)), 38, 'n = 39: k = ⌈40·0.95⌉ = 38');
   assert.equal(conformalHalfWidth(Array.from({ length: 100 }, (_, i) => i + 1)), 96, 'n = 100: k = ⌈101·0.95⌉ = 96');
   assert.equal(conformalHalfWidth([1, 2, 3]), Infinity, 'too few errors for the rank');
+});
+
+test('isotonic regression pools adjacent violators into a non-decreasing map', () => {
+  const blocks = fitIsotonic([
+    { score: 0.1, outcome: false },
+    { score: 0.2, outcome: true },
+    { score: 0.3, outcome: false },
+    { score: 0.6, outcome: true },
+    { score: 0.8, outcome: true },
+  ]);
+  // 0.2 (hit) then 0.3 (miss) violate the order: pooled into one block at rate ½.
+  assert.deepEqual(
+    blocks.map((b) => [Math.round(b.score * 100) / 100, b.rate, b.n]),
+    [
+      [0.1, 0, 1],
+      [0.25, 0.5, 2],
+      [0.7, 1, 2],
+    ],
+  );
+  // Linear between the blocks' mean scores, flat beyond the ends.
+  assert.equal(isotonicAt(blocks, 0), 0);
+  close(isotonicAt(blocks, 0.475), 0.75, 1e-12);
+  assert.equal(isotonicAt(blocks, 0.95), 1);
 });

@@ -8,8 +8,8 @@ import { COMBINED_MEMBERS, memberForecasts } from './members.ts';
 import type { MemberName } from './members.ts';
 import { estimateReversion } from './pooling.ts';
 import type { ReversionPair } from './pooling.ts';
-import { DATE_LAW_GAPS, dateIntervals, dateLaws, dormancyThreshold, likeliestWindow, roundRhythm, smoothGaps, typicalGap } from './draw-dates.ts';
-import type { GapWeights } from './draw-dates.ts';
+import { DATE_LAW_GAPS, dateIntervals, dateLaws, dormancyThreshold, likeliestWindow, roundRhythm, smoothGaps, typicalGap, windowClass } from './draw-dates.ts';
+import type { GapWeights, WindowClass } from './draw-dates.ts';
 import { mean, median } from './statistics.ts';
 
 export const SERIES_KINDS = ['crs', 'invitations'] as const;
@@ -58,6 +58,12 @@ export const DATE_POOLED_SHARE = 0.05;
 export const INVITATION_BOUND_FACTOR = Math.exp(0.35);
 /** Half-life, in gaps, of the recency weights of a category's own gaps. */
 export const DATE_HALF_LIFE = 4;
+/**
+ * The likely windows calibrated on are those served on every this many days of each gap: a person asks on any day, and
+ * a window asked for deep in a long wait is a different statement from one asked on the draw day. (The date levels'
+ * three days of a gap include its last, where the draw is due the next day, which would flatter a window's record.)
+ */
+export const LIKELY_STEP_DAYS = 7;
 /** Horizons whose date intervals are calibrated in the walk-forward; later ranks use the last one's level. */
 export const DATE_HORIZONS = 3;
 /**
@@ -119,11 +125,11 @@ export interface WalkPoint {
    */
   dateBounds: { elapsed: number; bounds: [number, number][][] }[];
   /**
-   * The next draw's likely window (likeliestWindow, day numbers, with the law's mass in it) as served on the same three
-   * days, the program's round rhythm included as served: what the window's probability is calibrated on, once the
-   * next draw is known.
+   * The next draw's likely window (likeliestWindow, day numbers, with the law's mass in it) as served on every
+   * LIKELY_STEP_DAYS-th day of the gap before the next draw from the draw day on, the program's round rhythm included as
+   * served: what the window's probability is calibrated on, once the next draw is known.
    */
-  likelyWindows: { elapsed: number; earliest: number; latest: number; mass: number }[];
+  likelyWindows: { elapsed: number; windowClass: WindowClass; earliest: number; latest: number; mass: number }[];
 }
 
 export function seriesValue(kind: SeriesKind, d: PanelDraw): number {
@@ -407,12 +413,17 @@ export function walkForward(categories: readonly PanelCategory[]): WalkForward {
           }));
     // As served (forecastPanel): past the typical gap, the program's rounds; a young category's step is the pooled median.
     const typical = typicalGap(ownGaps, Math.floor((pooledGaps.length > 0 ? median(pooledGaps) : 14) + 0.5));
-    const likelyWindows = dateBounds.map(({ elapsed }) => {
-      const asOfDay = lastDay + elapsed;
-      const rounds = elapsed <= typical ? null : roundRhythm(programDays, lastDay, asOfDay);
-      const [law] = dateLaws(gapWeights, lastDay, elapsed, 1, rounds);
-      return { elapsed, ...likeliestWindow(law, lastDay, asOfDay + 1, [asOfDay + 1, lastDay + law.days.length - 1]) };
-    });
+    const likelyWindows =
+      gapWeights.size === 0
+        ? []
+        : Array.from({ length: Math.ceil(gap / LIKELY_STEP_DAYS) }, (_, i) => {
+            const elapsed = i * LIKELY_STEP_DAYS;
+            const asOfDay = lastDay + elapsed;
+            const rounds = elapsed <= typical ? null : roundRhythm(programDays, lastDay, asOfDay);
+            const [law] = dateLaws(gapWeights, lastDay, elapsed, 1, rounds);
+            const window = likeliestWindow(law, lastDay, asOfDay + 1, [asOfDay + 1, lastDay + law.days.length - 1]);
+            return { elapsed, windowClass: windowClass(elapsed, typical), ...window };
+          });
     const point: WalkPoint = {
       category: e.ci,
       k: e.k,

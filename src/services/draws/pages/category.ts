@@ -27,6 +27,7 @@ import {
   nextDraw,
   parameterMessage,
   pathCategory,
+  percent,
   range,
   score,
   scoreForm,
@@ -113,7 +114,17 @@ function nextDrawFacts(next: Prediction, young: boolean, w: Words): SafeHtml {
         earliest: loc.date(next.date_range.earliest),
         latest: loc.date(next.date_range.latest),
         date: loc.date(next.predicted_date),
-      })}
+      })}${
+        next.likely_window
+          ? html`; <span id="likely-window"
+                >${t('category.likelyFact', {
+                  earliest: loc.date(next.likely_window.earliest),
+                  latest: loc.date(next.likely_window.latest),
+                  probability: percent(next.likely_window.probability, w),
+                })}</span
+              >`
+          : ''
+      }
     </dd>
     <dt>${t('category.lowestCrsScore')}</dt>
     <dd>

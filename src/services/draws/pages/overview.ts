@@ -11,7 +11,7 @@ import type { CategoryRecord } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
-import { count, dateRange, nextDraw, percent, range, score, scoreForm, statusBadge, wordsOf } from './shared.ts';
+import { count, dateRange, likelyWindowText, nextDraw, percent, range, score, scoreForm, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 import { statusReasonText } from './status-reason.ts';
 
@@ -61,6 +61,7 @@ function nextDrawsTable(view: ForecastView, w: Words): SafeHtml {
           <th scope="col">${t('common.status')}</th>
           <th scope="col">${t('common.mostLikelyDate')}</th>
           <th scope="col">${t('common.dateRange90')}</th>
+          <th scope="col">${t('common.likelyWindow')}</th>
           <th scope="col" class="num">${t('common.lowestCrsForecast')}</th>
           <th scope="col" class="num">${t('common.interval95')}</th>
           <th scope="col" class="num">${t('common.invitationsForecast')}</th>
@@ -75,6 +76,7 @@ function nextDrawsTable(view: ForecastView, w: Words): SafeHtml {
               <td>${statusBadge(young ? 'young' : 'predicted', w)}</td>
               <td class="date">${w.loc.date(next.predicted_date, 'short')}</td>
               <td class="range">${dateRange(next.date_range.earliest, next.date_range.latest, w)}</td>
+              <td class="range likely">${likelyWindowText(next.likely_window, w)}</td>
               <td class="num">${score(next.predicted_crs_score, w)}</td>
               <td class="num range">${range(next.uncertainty_range.min, next.uncertainty_range.max, w)}</td>
               <td class="num">${count(next.predicted_invitations, w)}</td>
@@ -200,6 +202,7 @@ export function overviewPage(app: ServiceApp, state: DrawsState, kit: PageKit): 
             forecast.length === 0
               ? html`<p class="note warn">${t('overview.noForecast')}</p>`
               : html`${nextDrawsTable(view, w)}
+                <p class="muted" id="likely-note">${t('overview.likelyNote')}</p>
                 ${
                   young.length > 0
                     ? html`<p class="note warn">${t('overview.young', { names: young.map((r) => r.category.name).join(', ') })}</p>`

@@ -126,6 +126,13 @@ export function dateRange(earliest: string, latest: string, w: Words): string {
   return earliest === latest ? w.loc.date(earliest, 'short') : `${w.loc.date(earliest, 'short')} – ${w.loc.date(latest, 'short')}`;
 }
 
+/** A likely window and its probability, as a table cell says it ("29 Dec – 18 Jan (56%)"); a dash without one. */
+export function likelyWindowText(window: Prediction['likely_window'], w: Words): string {
+  return window === null
+    ? '—'
+    : w.t('common.likelyWindowValue', { range: dateRange(window.earliest, window.latest, w), probability: percent(window.probability, w) });
+}
+
 const tieBreakFormats = new Map<Language, Intl.DateTimeFormat>();
 
 /** A tie-break time (UTC, as IRCC states it) with its date, as the page's language writes them; other text as it is. */

@@ -16,6 +16,7 @@ import {
   categoryNames,
   chosenCategory,
   count,
+  dateRange,
   parameterMessage,
   percent,
   range,
@@ -52,6 +53,7 @@ function summaryTable(summary: readonly (CategoryRecordSummary & { name: string 
           <th scope="col" class="num">${t('track.relative')}</th>
           <th scope="col" class="num">${t('track.intervalScore')}</th>
           <th scope="col" class="num">${t('track.coverage')}</th>
+          <th scope="col" class="num">${t('track.likelyRecord')}</th>
         </tr>
       </thead>
       <tbody>
@@ -68,6 +70,15 @@ function summaryTable(summary: readonly (CategoryRecordSummary & { name: string 
               <td class="num">${figure(s.crs.interval_score, w)}</td>
               <td class="num">
                 ${s.crs.coverage_95 === null ? '—' : percent(s.crs.coverage_95, w)}${interval(s.crs.coverage_interval_95, w, 2)}
+              </td>
+              <td class="num">
+                ${s.likely_window.n === 0
+                  ? '—'
+                  : t('track.likelyRecordValue', {
+                      stated: percent(s.likely_window.mean_probability!, w),
+                      held: percent(s.likely_window.hit_rate!, w),
+                      count: s.likely_window.n,
+                    })}
               </td>
             </tr>`,
         )}
@@ -95,6 +106,8 @@ function entriesTable(entries: readonly TrackRecordEntry[], w: Words): SafeHtml 
           <th scope="col" class="num">${t('track.actual')}</th>
           <th scope="col" class="num">${t('track.error')}</th>
           <th scope="col">${t('track.inside')}</th>
+          <th scope="col">${t('track.likelyWindow')}</th>
+          <th scope="col">${t('track.inWindow')}</th>
         </tr>
       </thead>
       <tbody>
@@ -113,6 +126,15 @@ function entriesTable(entries: readonly TrackRecordEntry[], w: Words): SafeHtml 
               <td class="num">${e.outcome ? score(e.outcome.crs_score, w) : '—'}</td>
               <td class="num">${e.outcome ? `${score(e.outcome.crs_error, w)} (${score(e.outcome.naive_crs_error, w)})` : '—'}</td>
               <td>${e.outcome ? t(e.outcome.crs_inside ? 'track.yes' : 'track.no') : '—'}</td>
+              <td class="range">
+                ${e.forecast.likely_window
+                  ? t('common.likelyWindowValue', {
+                      range: dateRange(e.forecast.likely_window.earliest, e.forecast.likely_window.latest, w),
+                      probability: percent(e.forecast.likely_window.probability, w),
+                    })
+                  : '—'}
+              </td>
+              <td>${e.outcome && e.outcome.likely_window_inside !== null ? t(e.outcome.likely_window_inside ? 'track.yes' : 'track.no') : '—'}</td>
             </tr>`,
         )}
       </tbody>
