@@ -1,7 +1,7 @@
 // Service D's pages on SQLite and PostgreSQL: on the demo data (every page, its numbers against the API's, every
 // chart's drawn marks against the rows behind it, the "my score" answer against clearance(), 400/404 as pages),
 // and on the real snapshot (a young category says its forecast is pooled and wider; dormant ones say since when).
-import { count, dateRange, range, score, wordsIn } from './shared.ts';
+import { count, dateRange, likelyWindowText, range, score, wordsIn } from './shared.ts';
 import { MAX_PAGE } from '../../../core/http/params.ts';
 import { layoutMessages } from '../../../core/i18n/messages/index.ts';
 import { ChartCache } from '../../../core/pages/charts.ts';
@@ -145,10 +145,12 @@ describeEachDatabase(
       assert.equal(rows.length, predict.length);
       predict.forEach((entry, i) => {
         const next = entry.predictions[0];
-        const [name, , date, dates, crs, crsRange, invitations, invitationsRange] = rows[i];
+        const [name, , date, dates, likely, crs, crsRange, invitations, invitationsRange] = rows[i];
         assert.equal(name, entry.category_name);
         assert.equal(date, formatDate('en', next.predicted_date, 'short'));
         assert.equal(dates, dateRange(next.date_range.earliest, next.date_range.latest, EN));
+        assert.equal(likely, likelyWindowText(next.likely_window, EN));
+        assert.match(likely, /^\w{3} \d{1,2}, \d{4} – \w{3} \d{1,2}, \d{4} \(\d{1,2}%\)$/);
         assert.equal(crs, crsText(next.predicted_crs_score));
         assert.equal(crsRange, `${crsText(next.uncertainty_range.min)} – ${crsText(next.uncertainty_range.max)}`);
         assert.equal(numberOf(invitations), next.predicted_invitations);
@@ -211,6 +213,13 @@ describeEachDatabase(
             `between ${formatDate('en', next.date_range.earliest)} and ${formatDate('en', next.date_range.latest)} \\(90% range\\); most likely ${formatDate('en', next.predicted_date)}`,
           ),
         );
+        const likely = next.likely_window!;
+        assert.ok(
+          res.text.includes(
+            `most likely within the three weeks from ${formatDate('en', likely.earliest)} to ${formatDate('en', likely.latest)}: a probability of ${percent(likely.probability, EN)}`,
+          ),
+          `${url}: the likely window in words`,
+        );
         const charts = figures(res.body);
         checkForecastChart(
           charts.get(`category-${entry.category_id}-crs`)!,
@@ -267,6 +276,18 @@ describeEachDatabase(
       const forecast = predict.map((p) => p.category_id);
 
       const [overviewFr, overviewEn] = [await page(app, '/?lang=fr'), await page(app, '/')];
+      // The likely three weeks, said in each language beside the 90% range.
+      assert.ok(overviewFr.text.includes('Trois semaines probables (probabilité)') && overviewFr.text.includes('Les trois semaines probables sont'));
+      assert.ok(overviewEn.text.includes('Likely three weeks (probability)') && overviewEn.text.includes('The likely three weeks are'));
+      const nextFr = predict[0].predictions[0].likely_window!;
+      assert.ok(
+        (await page(app, `/categories/${predict[0].category_id}?lang=fr`)).text.includes(
+          textOf(
+            `le plus probablement dans les trois semaines du ${formatDate('fr', nextFr.earliest)} au ${formatDate('fr', nextFr.latest)} : une probabilité de ${percent(nextFr.probability, wordsIn('fr'))}`,
+          ),
+        ),
+        'the likely window in French words',
+      );
       for (const id of forecast) {
         assert.ok(overviewFr.text.includes(french.get(id)!), `/ in French: ${french.get(id)}`);
         assert.ok(overviewEn.text.includes(english.get(id)!), `/ in English: ${english.get(id)}`);
