@@ -1,9 +1,9 @@
 // What /api/models/ says about each model and about the numbers the forecasts report. Kept next to the
 // code that implements them so that the description and the behaviour change together.
-import { DATE_LAW_GAPS, DATE_METHOD, DORMANT_RULE } from './draw-dates.ts';
+import { DATE_LAW_GAPS, DATE_METHOD, DORMANT_RULE, LIKELY_WINDOW_DAYS } from './draw-dates.ts';
 import type { ModelName } from './forecast-panel.ts';
 import { DAMPED_MIN_OBSERVATIONS, REVERSION_WINDOW, SES_MIN_OBSERVATIONS, WINDOW } from './members.ts';
-import { ADAPTIVE_LEVEL_RANGE, ADAPTIVE_STEP, DATE_INTERVAL_TARGET, FALLBACK_QUANTILE, HIT_TOLERANCE } from './metrics.ts';
+import { ADAPTIVE_LEVEL_RANGE, ADAPTIVE_STEP, DATE_INTERVAL_TARGET, FALLBACK_QUANTILE, HIT_TOLERANCE, LIKELY_MIN_WINDOWS } from './metrics.ts';
 import { DAMPED_PHI_RANGE, SES_ALPHA_RANGE } from './models.ts';
 import { REVERSION_RIDGE, REVERSION_SHRINKAGE, REVERSION_YEARS } from './pooling.ts';
 import {
@@ -13,6 +13,7 @@ import {
   ESTABLISHED_DRAWS,
   INTERVAL_DAYS,
   INVITATION_BOUND_FACTOR,
+  LIKELY_STEP_DAYS,
   RECENT_DAYS,
   SCALE_CHANGES,
   VOLATILITY_HALF_LIFE,
@@ -143,12 +144,25 @@ const DATE_CALIBRATION =
   `calibrated: the smallest of ${DATE_LEVELS.join(', ')} whose intervals, in the walk-forward, held at least ${DATE_INTERVAL_TARGET * 100}% of ` +
   `the actual draw dates of the last ${RECENT_DAYS} days (ranks 4–5 use rank 3's level).`;
 
+const LIKELY_WINDOW_METHOD =
+  `likely_window (the next draw only): the ${LIKELY_WINDOW_DAYS} calendar days (first and last included) holding the most ` +
+  `of the date law behind date_range, within date_range (or containing it when the range is shorter), with the ` +
+  `probability that the draw falls in them: three weeks a person can plan with, where a range calibrated to hold ` +
+  `${DATE_INTERVAL_TARGET * 100}% must also hold the program's long breaks. The probability is the law's mass in the ` +
+  `window recalibrated by an isotonic regression of whether past windows held their draw on their mass: the windows ` +
+  `served on every ${LIKELY_STEP_DAYS}th day of each gap of every category whose draw was known, over the last ` +
+  `${RECENT_DAYS} days, fitted apart for windows asked for on a draw day, later within the category's typical gap, and ` +
+  `past it; kept within 1/(n + 1) and n/(n + 1) by the end blocks' n windows; the law's own mass while fewer than ` +
+  `${LIKELY_MIN_WINDOWS} windows are known. It is at most ${DATE_INTERVAL_TARGET} when the window lies inside ` +
+  `date_range, and at least ${DATE_INTERVAL_TARGET} when it contains it.`;
+
 /** Every rule a client may want explained, for /api/models/ and the documentation page. */
 export const FORECAST_METHOD = {
   selection: SELECTION_DEFINITION,
   interval: INTERVAL_DEFINITION,
   confidence: CONFIDENCE_DEFINITION,
   dates: DATE_CALIBRATION,
+  likely_window: LIKELY_WINDOW_METHOD,
   dormant: DORMANT_RULE,
   backtest: 'rolling-origin backtest',
   backtest_definition: BACKTEST_DEFINITION,

@@ -293,6 +293,7 @@ export const en = {
   'models.rulesIntervals': 'Intervals',
   'models.rulesYoung': 'Young categories',
   'models.rulesDates': 'Dates',
+  'models.rulesLikelyWindow': 'The likely three weeks',
   'models.rulesDormant': 'Dormant categories',
   'models.rulesConfidence': 'Confidence score',
   'models.rulesBacktest': 'The backtest',

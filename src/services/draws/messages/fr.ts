@@ -308,6 +308,7 @@ export const fr: Record<DrawsKey, string> = {
   'models.rulesIntervals': 'Intervalles',
   'models.rulesYoung': 'Catégories récentes',
   'models.rulesDates': 'Dates',
+  'models.rulesLikelyWindow': 'Les trois semaines probables',
   'models.rulesDormant': 'Catégories en sommeil',
   'models.rulesConfidence': 'Indice de confiance',
   'models.rulesBacktest': 'La rétrovalidation',

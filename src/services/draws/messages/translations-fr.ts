@@ -130,6 +130,21 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'contenu au moins 90 % des dates réelles des rondes des 730 derniers jours (les rangs 4 et 5 prennent le niveau ' +
       'du rang 3).',
   },
+  'rule.likely_window': {
+    from: 'bf644bbedd65',
+    fr:
+      'likely_window (la prochaine ronde seulement) : les 21 jours civils (le premier et le dernier compris) qui ' +
+      'portent le plus de la loi des dates derrière date_range, à l’intérieur de date_range (ou la contenant quand la ' +
+      'plage est plus courte), avec la probabilité que la ronde y tombe : trois semaines avec lesquelles on peut ' +
+      's’organiser, là où une plage calibrée pour contenir 90 % doit aussi couvrir les longues pauses du programme. La ' +
+      'probabilité est la masse de la loi dans la fenêtre, recalibrée par une régression isotone, sur leur masse, du ' +
+      'fait que les fenêtres passées ont contenu leur ronde : les fenêtres servies tous les 7 jours de chaque écart de ' +
+      'toutes les catégories dont la ronde était connue, sur les 730 derniers jours, ajustée à part pour les fenêtres ' +
+      'demandées un jour de ronde, plus tard dans l’écart typique de la catégorie, et au-delà; gardée entre 1/(n + 1) ' +
+      'et n/(n + 1) selon les n fenêtres des blocs extrêmes; la masse de la loi elle-même tant que moins de 30 ' +
+      'fenêtres sont connues. Elle vaut au plus 0,9 quand la fenêtre est à l’intérieur de date_range, et au moins 0,9 ' +
+      'quand elle la contient.',
+  },
   'rule.dormant': {
     from: 'a60b945ac081',
     fr:

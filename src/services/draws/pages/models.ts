@@ -197,6 +197,7 @@ const RULES = [
   ['interval', 'models.rulesIntervals'],
   ['young', 'models.rulesYoung'],
   ['dates', 'models.rulesDates'],
+  ['likely_window', 'models.rulesLikelyWindow'],
   ['dormant', 'models.rulesDormant'],
   ['confidence', 'models.rulesConfidence'],
   ['backtest_definition', 'models.rulesBacktest'],

@@ -43,6 +43,7 @@ interface ApiPrediction {
   uncertainty_range: { min: number; max: number; margin_of_error: number };
   invitations_range: { min: number; max: number } | null;
   date_range: { earliest: string; latest: string };
+  likely_window: { earliest: string; latest: string; days: number; probability: number } | null;
 }
 interface ApiPredictEntry {
   category_id: number;

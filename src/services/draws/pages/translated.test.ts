@@ -7,7 +7,7 @@ import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts
 import { TRANSLATIONS_FR } from '../messages/translations-fr.ts';
 import { fingerprint, translatedIn, parameterName } from './translated.ts';
 
-const SHOWN_RULES = ['interval', 'young', 'dates', 'dormant', 'confidence', 'backtest_definition'] as const;
+const SHOWN_RULES = ['interval', 'young', 'dates', 'likely_window', 'dormant', 'confidence', 'backtest_definition'] as const;
 
 /** Every English text of the models page with its key. */
 function englishTexts(): Array<[string, string]> {

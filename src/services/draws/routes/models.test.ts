@@ -71,6 +71,7 @@ describeWithSnapshot('draws GET /api/models/', (t) => {
     assert.deepEqual(Object.keys(cec.crs_weights).sort(), ['damped_trend', 'naive', 'pooled_reversion', 'ses']);
     assert.ok(cec.reversion_phi! >= 0 && cec.reversion_phi! <= 1);
     assert.match(body.methodology.dormant, /max\(365, 3 ×/);
+    assert.match(body.methodology.likely_window, /the 21 calendar days .* isotonic regression/);
     assert.match(body.methodology.interval, /⌈\(n \+ 1\) × 0\.95⌉/);
     for (const family of ['crs', 'invitations'] as const) {
       for (const row of body.intervals[family])

@@ -72,6 +72,7 @@ export const ModelsResponse = Type.Object({
     interval: Type.String(),
     confidence: Type.String(),
     dates: Type.String(),
+    likely_window: Type.String({ description: 'How the next draw’s likely three weeks and their probability are found.' }),
     dormant: Type.String(),
     backtest: Type.String(),
     backtest_definition: Type.String(),
