@@ -367,8 +367,9 @@ export function dateIntervals(
 }
 
 /**
- * Calendar days of the likely window, the first and the last included: three weeks, the width issue 31 asks dates a
- * person can plan with to have (its 21-day target), which no range calibrated to hold 90% reaches in years with breaks.
+ * Calendar days of the likely window, the first and the last included: three weeks, the width the benchmark's date
+ * target asks of dates a person can plan with (21 days), which no range calibrated to hold 90% reaches in years with
+ * breaks.
  */
 export const LIKELY_WINDOW_DAYS = 21;
 
