@@ -54,7 +54,10 @@ describeWithSnapshot('draws: the track record', (t) => {
     // The next draw's likely window is kept as served; later ranks have none.
     for (const r of recorded) {
       const p = predictions.find((x) => x.category_id === r.category_id && x.rank === r.horizon)!;
-      assert.deepEqual([r.likely_earliest, r.likely_latest, r.likely_probability], [p.likely_earliest, p.likely_latest, p.likely_probability]);
+      assert.deepEqual(
+        [r.likely_earliest, r.likely_latest, r.likely_probability],
+        [p.likely_earliest, p.likely_latest, p.likely_probability],
+      );
       assert.equal(r.likely_probability === null, r.horizon > 1, `${r.category_id}:${r.horizon}`);
     }
     assert.equal(cec.base_crs, Number(feed.rounds.find((r) => r.drawNumber === '381')!.drawCRS));

@@ -203,13 +203,21 @@ export interface LikelyWindowSummary {
 }
 
 /** How the stated probabilities of likely windows fared against the draws that came. */
-export function summariseLikelyWindows(records: readonly { asOf: string; actual: string; likely: LikelyStatement | null }[]): LikelyWindowSummary {
+export function summariseLikelyWindows(
+  records: readonly { asOf: string; actual: string; likely: LikelyStatement | null }[],
+): LikelyWindowSummary {
   const rs = records.filter(
     (r): r is typeof r & { likely: LikelyStatement } => r.likely !== null && r.likely.reference !== null && r.likely.mass !== null,
   );
   const held = rs.map((r) => (r.actual >= r.likely.range[0] && r.actual <= r.likely.range[1] ? 1 : 0));
   const table = (stated: (r: (typeof rs)[number]) => number) => {
-    const bins = Array.from({ length: LIKELY_BINS }, (_, i) => ({ from: i / LIKELY_BINS, to: (i + 1) / LIKELY_BINS, n: 0, sum: 0, hits: 0 }));
+    const bins = Array.from({ length: LIKELY_BINS }, (_, i) => ({
+      from: i / LIKELY_BINS,
+      to: (i + 1) / LIKELY_BINS,
+      n: 0,
+      sum: 0,
+      hits: 0,
+    }));
     rs.forEach((r, i) => {
       const bin = bins[Math.min(LIKELY_BINS - 1, Math.floor(stated(r) * LIKELY_BINS))];
       bin.n++;
@@ -249,7 +257,13 @@ export function summariseLikelyWindows(records: readonly { asOf: string; actual:
     massEce: ece(table((r) => r.likely.mass!)),
     massMean: mean(rs.map((r) => r.likely.mass!)),
     ece: ece(bins),
-    bins: bins.map((b) => ({ from: b.from, to: b.to, n: b.n, stated: b.n > 0 ? b.sum / b.n : null, observed: b.n > 0 ? b.hits / b.n : null })),
+    bins: bins.map((b) => ({
+      from: b.from,
+      to: b.to,
+      n: b.n,
+      stated: b.n > 0 ? b.sum / b.n : null,
+      observed: b.n > 0 ? b.hits / b.n : null,
+    })),
     medianLead: median(rs.map((r) => dayNumber(r.likely.range[0]) - dayNumber(r.asOf))),
   };
 }

@@ -12,12 +12,10 @@ import { truncateWalk, walkForward } from './walk-forward.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
 
 test('a window asked on the draw day, within the typical gap and past it are calibrated apart', () => {
-  assert.deepEqual([windowClass(0, 14), windowClass(7, 14), windowClass(14, 14), windowClass(15, 14)], [
-    'draw_day',
-    'within_typical_gap',
-    'within_typical_gap',
-    'past_typical_gap',
-  ]);
+  assert.deepEqual(
+    [windowClass(0, 14), windowClass(7, 14), windowClass(14, 14), windowClass(15, 14)],
+    ['draw_day', 'within_typical_gap', 'within_typical_gap', 'past_typical_gap'],
+  );
 });
 
 test('the stated probability: the isotonic map, the end blocks keeping it off 0 and 1; the mass while too few windows are known', () => {

@@ -258,11 +258,17 @@ export interface LikelyCalibration {
 export function likelyCalibration(points: readonly WalkPoint[], day: number, windowClass: WindowClass): LikelyCalibration {
   return remember(points, `likely|${day}|${windowClass}`, () => {
     const observations = knownAt(points, day, 1).flatMap((p) =>
-      p.likelyWindows.filter((w) => w.windowClass === windowClass).map((w) => ({ score: w.mass, outcome: p.targets[0]!.day >= w.earliest && p.targets[0]!.day <= w.latest })),
+      p.likelyWindows
+        .filter((w) => w.windowClass === windowClass)
+        .map((w) => ({ score: w.mass, outcome: p.targets[0]!.day >= w.earliest && p.targets[0]!.day <= w.latest })),
     );
     const n = observations.length;
     if (n === 0) return { n, baseRate: null, blocks: [] };
-    return { n, baseRate: observations.filter((o) => o.outcome).length / n, blocks: n < LIKELY_MIN_WINDOWS ? [] : fitIsotonic(observations) };
+    return {
+      n,
+      baseRate: observations.filter((o) => o.outcome).length / n,
+      blocks: n < LIKELY_MIN_WINDOWS ? [] : fitIsotonic(observations),
+    };
   });
 }
 

@@ -3,7 +3,14 @@
 import { DATE_LAW_GAPS, DATE_METHOD, DORMANT_RULE, LIKELY_WINDOW_DAYS } from './draw-dates.ts';
 import type { ModelName } from './forecast-panel.ts';
 import { DAMPED_MIN_OBSERVATIONS, REVERSION_WINDOW, SES_MIN_OBSERVATIONS, WINDOW } from './members.ts';
-import { ADAPTIVE_LEVEL_RANGE, ADAPTIVE_STEP, DATE_INTERVAL_TARGET, FALLBACK_QUANTILE, HIT_TOLERANCE, LIKELY_MIN_WINDOWS } from './metrics.ts';
+import {
+  ADAPTIVE_LEVEL_RANGE,
+  ADAPTIVE_STEP,
+  DATE_INTERVAL_TARGET,
+  FALLBACK_QUANTILE,
+  HIT_TOLERANCE,
+  LIKELY_MIN_WINDOWS,
+} from './metrics.ts';
 import { DAMPED_PHI_RANGE, SES_ALPHA_RANGE } from './models.ts';
 import { REVERSION_RIDGE, REVERSION_SHRINKAGE, REVERSION_YEARS } from './pooling.ts';
 import {

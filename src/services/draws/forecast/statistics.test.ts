@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { conformalHalfWidth, fitIsotonic, isotonicAt, median, quantile, studentTCentralProbability, studentTQuantile } from './statistics.ts';
+import {
+  conformalHalfWidth,
+  fitIsotonic,
+  isotonicAt,
+  median,
+  quantile,
+  studentTCentralProbability,
+  studentTQuantile,
+} from './statistics.ts';
 
 const close = (actual: number, expected: number, tolerance: number, label = ''): void =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${label} ${actual} ≠ ${expected} ± ${tolerance}`);

@@ -8,7 +8,17 @@ import { COMBINED_MEMBERS, memberForecasts } from './members.ts';
 import type { MemberName } from './members.ts';
 import { estimateReversion } from './pooling.ts';
 import type { ReversionPair } from './pooling.ts';
-import { DATE_LAW_GAPS, dateIntervals, dateLaws, dormancyThreshold, likeliestWindow, roundRhythm, smoothGaps, typicalGap, windowClass } from './draw-dates.ts';
+import {
+  DATE_LAW_GAPS,
+  dateIntervals,
+  dateLaws,
+  dormancyThreshold,
+  likeliestWindow,
+  roundRhythm,
+  smoothGaps,
+  typicalGap,
+  windowClass,
+} from './draw-dates.ts';
 import type { GapWeights, WindowClass } from './draw-dates.ts';
 import { mean, median } from './statistics.ts';
 

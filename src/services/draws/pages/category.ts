@@ -116,7 +116,8 @@ function nextDrawFacts(next: Prediction, young: boolean, w: Words): SafeHtml {
         date: loc.date(next.predicted_date),
       })}${
         next.likely_window
-          ? html`; <span id="likely-window"
+          ? html`;
+              <span id="likely-window"
                 >${t('category.likelyFact', {
                   earliest: loc.date(next.likely_window.earliest),
                   latest: loc.date(next.likely_window.latest),

@@ -202,13 +202,13 @@ export function overviewPage(app: ServiceApp, state: DrawsState, kit: PageKit): 
             forecast.length === 0
               ? html`<p class="note warn">${t('overview.noForecast')}</p>`
               : html`${nextDrawsTable(view, w)}
-                <p class="muted" id="likely-note">${t('overview.likelyNote')}</p>
-                ${
-                  young.length > 0
-                    ? html`<p class="note warn">${t('overview.young', { names: young.map((r) => r.category.name).join(', ') })}</p>`
-                    : ''
-                }
-                ${chart(NEXT_DRAWS_CHART, () => nextCutoffsChart(view, w))} ${allRanksTable(view, w)}`
+                  <p class="muted" id="likely-note">${t('overview.likelyNote')}</p>
+                  ${
+                    young.length > 0
+                      ? html`<p class="note warn">${t('overview.young', { names: young.map((r) => r.category.name).join(', ') })}</p>`
+                      : ''
+                  }
+                  ${chart(NEXT_DRAWS_CHART, () => nextCutoffsChart(view, w))} ${allRanksTable(view, w)}`
           }
           ${calibrationSentence(view, w)}
           <p id="track-record-link">${t('overview.trackRecord')} <a href="/track-record">${t('overview.trackRecordLink')}</a>.</p>

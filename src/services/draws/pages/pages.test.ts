@@ -278,7 +278,9 @@ describeEachDatabase(
 
       const [overviewFr, overviewEn] = [await page(app, '/?lang=fr'), await page(app, '/')];
       // The likely three weeks, said in each language beside the 90% range.
-      assert.ok(overviewFr.text.includes('Trois semaines probables (probabilité)') && overviewFr.text.includes('Les trois semaines probables sont'));
+      assert.ok(
+        overviewFr.text.includes('Trois semaines probables (probabilité)') && overviewFr.text.includes('Les trois semaines probables sont'),
+      );
       assert.ok(overviewEn.text.includes('Likely three weeks (probability)') && overviewEn.text.includes('The likely three weeks are'));
       const nextFr = predict[0].predictions[0].likely_window!;
       assert.ok(

@@ -72,13 +72,15 @@ function summaryTable(summary: readonly (CategoryRecordSummary & { name: string 
                 ${s.crs.coverage_95 === null ? '—' : percent(s.crs.coverage_95, w)}${interval(s.crs.coverage_interval_95, w, 2)}
               </td>
               <td class="num">
-                ${s.likely_window.n === 0
-                  ? '—'
-                  : t('track.likelyRecordValue', {
-                      stated: percent(s.likely_window.mean_probability!, w),
-                      held: percent(s.likely_window.hit_rate!, w),
-                      count: s.likely_window.n,
-                    })}
+                ${
+                  s.likely_window.n === 0
+                    ? '—'
+                    : t('track.likelyRecordValue', {
+                        stated: percent(s.likely_window.mean_probability!, w),
+                        held: percent(s.likely_window.hit_rate!, w),
+                        count: s.likely_window.n,
+                      })
+                }
               </td>
             </tr>`,
         )}
@@ -127,14 +129,18 @@ function entriesTable(entries: readonly TrackRecordEntry[], w: Words): SafeHtml 
               <td class="num">${e.outcome ? `${score(e.outcome.crs_error, w)} (${score(e.outcome.naive_crs_error, w)})` : '—'}</td>
               <td>${e.outcome ? t(e.outcome.crs_inside ? 'track.yes' : 'track.no') : '—'}</td>
               <td class="range">
-                ${e.forecast.likely_window
-                  ? t('common.likelyWindowValue', {
-                      range: dateRange(e.forecast.likely_window.earliest, e.forecast.likely_window.latest, w),
-                      probability: percent(e.forecast.likely_window.probability, w),
-                    })
-                  : '—'}
+                ${
+                  e.forecast.likely_window
+                    ? t('common.likelyWindowValue', {
+                        range: dateRange(e.forecast.likely_window.earliest, e.forecast.likely_window.latest, w),
+                        probability: percent(e.forecast.likely_window.probability, w),
+                      })
+                    : '—'
+                }
               </td>
-              <td>${e.outcome && e.outcome.likely_window_inside !== null ? t(e.outcome.likely_window_inside ? 'track.yes' : 'track.no') : '—'}</td>
+              <td>
+                ${e.outcome && e.outcome.likely_window_inside !== null ? t(e.outcome.likely_window_inside ? 'track.yes' : 'track.no') : '—'}
+              </td>
             </tr>`,
         )}
       </tbody>
