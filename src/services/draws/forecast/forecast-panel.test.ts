@@ -75,6 +75,9 @@ test('an established category is predicted by the combination: five ranks, well-
   assert.equal(steady.stepDays, 14);
   assert.equal(steady.predictions[0].predicted_date, '2025-12-24');
   checkPredictions(steady, '2025-12-17');
+  // Strictly fortnightly: the likely three weeks hold its next rhythmic date, 14 days after its last draw.
+  const likely = steady.predictions[0].likely_window!;
+  assert.ok(likely.earliest <= '2025-12-24' && '2025-12-24' <= likely.latest, JSON.stringify(likely));
   assert.ok(steady.predictions.every((p) => p.model_used === 'combination'));
   const weights = Object.values(steady.crs!.weights);
   assert.equal(weights.length, 4);
