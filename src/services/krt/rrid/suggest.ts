@@ -30,8 +30,8 @@ import { calibratedProbability, type Calibration } from './calibration-map.ts';
 import { cleanResourceName, majority, type RridKnowledgeBase, type SuggestableEntry } from './knowledge-base.ts';
 
 export type { SuggestableEntry } from './knowledge-base.ts';
-import { consensusBins, consensusProbability, nameConsensus, nameKeys } from './consensus.ts';
-import { registryOf, rridCanBe } from './registry.ts';
+import { antibodiesAgainst, consensusBins, consensusProbability, nameConsensus, nameKeys } from './consensus.ts';
+import { kindsDiffer, registryOf, rridCanBe, typeSaysKind } from './registry.ts';
 import { nameTokens, weightedDice } from './similarity.ts';
 
 export interface RridQuery {
@@ -342,7 +342,13 @@ export function answerFromPool(
 ): SuggestAnswer {
   const fits = ofKindAsked(pool, plan);
   const answer = answerOfKind(fits, plan, query, weight, calibration, options);
-  if (!answer.abstained || fits.length === pool.length) return answer;
+  if (!answer.abstained) {
+    // Every suggestion that would be shown, whatever the limit: recommend asks for one, suggest-rrid for five.
+    const shown = () => answerOfKind(fits, plan, query, weight, calibration, { ...options, limit: 50 }).suggestions;
+    const split = isNameOnly(query) && !typeSaysKind(plan.type) ? kindsOfName(fits, query, answer.suggestions[0], shown) : null;
+    return split ? { suggestions: [], abstained: true, reason: split } : answer;
+  }
+  if (fits.length === pool.length) return answer;
   // Say which candidates of another kind were left out, when one matched what was asked.
   const left = pool.filter((e) => !fits.includes(e));
   const other = isNameOnly(query) ? nameConsensus(left, query.resourceName ?? '')[0]?.entry : undefined;
@@ -352,6 +358,37 @@ export function answerFromPool(
     ...answer,
     reason: `${answer.reason}; left out as of another kind: RRID:${best.rrid} matches, but ${registryOf(best.rrid)?.authority ?? 'its registry'} lists ${registryOf(best.rrid)?.kinds.join(' or ') ?? 'other kinds'}, and the type asked is ${plan.type}`,
   };
+}
+
+/**
+ * Why a name alone is not answered when the papers write it for resources of different kinds (registry.ts kinds: an
+ * anti-mCherry antibody's AB_ and a fly stock's BDSC_): the name does not say which one is meant; a resource_type
+ * would (ofKindAsked). What the name reads as: the RRIDs the papers write with it (consensus.ts), the antibodies named
+ * after it as their target, and the suggestions that would be shown. Null when all of them can be of the first
+ * answer's kind.
+ */
+function kindsOfName(
+  pool: readonly SuggestableEntry[],
+  query: RridQuery,
+  answer: RridSuggestion,
+  shown: () => readonly RridSuggestion[],
+): string | null {
+  const first = answer.suggested_rrid.replace(/^RRID:/, '');
+  const name = query.resourceName ?? '';
+  const other =
+    [...nameConsensus(pool, name).map((c) => c.entry), ...antibodiesAgainst(pool, name)]
+      .map((e) => e.rrid!)
+      .find((rrid) => kindsDiffer(first, rrid)) ??
+    shown()
+      .map((s) => s.suggested_rrid.replace(/^RRID:/, ''))
+      .find((rrid) => kindsDiffer(first, rrid));
+  if (!other) return null;
+  const kindOf = (rrid: string) => {
+    const registry = registryOf(rrid);
+    const kinds = registry?.kinds.join(' or ') ?? 'resource';
+    return `${/^[aeiou]/i.test(kinds) ? 'an' : 'a'} ${kinds} (RRID:${rrid}, ${registry?.authority ?? 'its registry'})`;
+  };
+  return `the name is written for resources of different kinds: ${kindOf(first)} and ${kindOf(other)}; give resource_type to say which is meant`;
 }
 
 /** answerFromPool on the entries of the kind asked. */
