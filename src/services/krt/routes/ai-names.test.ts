@@ -93,18 +93,22 @@ describeEachDatabase(
       },
     );
 
-    it('a fly stock whose genotype holds mCherry is not mCherry; an antibody asked is never answered with a fly stock', { skip: gate.skip }, async () => {
-      // "UAS-Syt::GFP UAS-DenMark::mCherry (III)" names a stock, not mCherry: neither the name alone nor an antibody
-      // asked is answered with it, and the reason speaks of the antibody the papers name "mCherry".
-      for (const resource_type of [undefined, 'antibody', 'Antibody']) {
-        const asked = await ask({ resource_name: 'mCherry', ...(resource_type ? { resource_type } : {}) });
-        assert.ok(!asked.suggestions.some((s) => s.suggested_rrid.startsWith('RRID:BDSC_')), JSON.stringify(asked.suggestions));
-        assert.doesNotMatch(asked.reason ?? '', /BDSC_33065/);
-        if (asked.abstained) assert.match(asked.reason ?? '', /RRID:AB_2536611/);
-      }
-      const organism = await ask({ resource_name: 'mCherry', resource_type: 'Experimental model: Organism/strain' });
-      assert.ok(!organism.suggestions.some((s) => s.suggested_rrid.startsWith('RRID:AB_')), JSON.stringify(organism.suggestions));
-    });
+    it(
+      'a fly stock whose genotype holds mCherry is not mCherry; an antibody asked is never answered with a fly stock',
+      { skip: gate.skip },
+      async () => {
+        // "UAS-Syt::GFP UAS-DenMark::mCherry (III)" names a stock, not mCherry: neither the name alone nor an antibody
+        // asked is answered with it, and the reason speaks of the antibody the papers name "mCherry".
+        for (const resource_type of [undefined, 'antibody', 'Antibody']) {
+          const asked = await ask({ resource_name: 'mCherry', ...(resource_type ? { resource_type } : {}) });
+          assert.ok(!asked.suggestions.some((s) => s.suggested_rrid.startsWith('RRID:BDSC_')), JSON.stringify(asked.suggestions));
+          assert.doesNotMatch(asked.reason ?? '', /BDSC_33065/);
+          if (asked.abstained) assert.match(asked.reason ?? '', /RRID:AB_2536611/);
+        }
+        const organism = await ask({ resource_name: 'mCherry', resource_type: 'Experimental model: Organism/strain' });
+        assert.ok(!organism.suggestions.some((s) => s.suggested_rrid.startsWith('RRID:AB_')), JSON.stringify(organism.suggestions));
+      },
+    );
   },
   { migrations: krtService.migrations },
 );

@@ -231,6 +231,16 @@ test('the type asked is a hard filter where the registry says the kind: no fly s
     strict.reason ?? '',
     /left out as of another kind: RRID:BDSC_35787 matches, but Bloomington Drosophila Stock Center lists organism/,
   );
+  // eLife's type for a fly line, as a client sends it from the table: the stock, never the antibody.
+  assert.equal(
+    suggestRrids(kb, { resourceName: 'mCherry', resourceType: 'Genetic reagent (D. melanogaster)' })[0]?.suggested_rrid,
+    'RRID:BDSC_35787',
+  );
+  assert.ok(
+    suggestRrids(kb, { resourceName: 'anti-mCherry', resourceType: 'Genetic reagent (D. melanogaster)' }, { minConfidence: 0 }).every(
+      (s) => !s.suggested_rrid.startsWith('RRID:AB_'),
+    ),
+  );
   // A type no registry's kind settles ("Other") does not say which either.
   assert.match(answerRrids(kb, { resourceName: 'mCherry', resourceType: 'Other' }).reason ?? '', /resources of different kinds/);
   // A cell line asked with a catalog number that an antibody shares: the cell line, never the AB_.

@@ -131,7 +131,11 @@ export function antibodiesAgainst(pool: Iterable<SuggestableEntry>, name: string
   if (!target) return [];
   const out: SuggestableEntry[] = [];
   for (const entry of pool)
-    if (entry.rrid && kindsOfRrid(entry.rrid).includes('antibody') && [...entry.names.keys()].some((n) => antibodyAttributes(n).target === target))
+    if (
+      entry.rrid &&
+      kindsOfRrid(entry.rrid).includes('antibody') &&
+      [...entry.names.keys()].some((n) => antibodyAttributes(n).target === target)
+    )
       out.push(entry);
   return out.sort((a, b) => b.papers.size - a.papers.size || a.id - b.id);
 }

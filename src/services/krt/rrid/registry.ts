@@ -23,7 +23,7 @@ export interface RridRegistry {
 }
 
 /** What a resource is, as far as a registry's identifiers and a query's resource type can say for certain. */
-export type ResourceKind = 'antibody' | 'cell line' | 'organism' | 'software' | 'recombinant DNA';
+type ResourceKind = 'antibody' | 'cell line' | 'organism' | 'software' | 'recombinant DNA';
 
 /**
  * The kind a query's resource type asks for, where a registry could answer it; null for the types that no registry
