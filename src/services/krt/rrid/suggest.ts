@@ -343,8 +343,10 @@ export function answerFromPool(
   const fits = ofKindAsked(pool, plan);
   const answer = answerOfKind(fits, plan, query, weight, calibration, options);
   if (!answer.abstained) {
-    // Every suggestion that would be shown, whatever the limit: recommend asks for one, suggest-rrid for five.
-    const shown = () => answerOfKind(fits, plan, query, weight, calibration, { ...options, limit: 50 }).suggestions;
+    // Every suggestion that would be shown, whatever the limit (recommend asks for one, suggest-rrid for five), and at
+    // least as likely right as wrong: a caller that asks for every candidate does not make a long shot a reading.
+    const minConfidence = Math.max(options.minConfidence ?? NAME_ONLY_ANSWER_FROM, ABSTAIN_BELOW);
+    const shown = () => answerOfKind(fits, plan, query, weight, calibration, { ...options, limit: 50, minConfidence }).suggestions;
     const split = isNameOnly(query) && !typeSaysKind(plan.type) ? kindsOfName(fits, query, answer.suggestions[0], shown) : null;
     return split ? { suggestions: [], abstained: true, reason: split } : answer;
   }
