@@ -272,6 +272,33 @@ test('the type asked is a hard filter where the registry says the kind: no fly s
   }
 });
 
+test('a name the papers write for an antibody and a plasmid: the reason asks for the type; a genotype holding it is no mention', async () => {
+  const kb = new RridKnowledgeBase();
+  kb.addPaper('10.1101/g1', [row('Antibody', 'GFP', 'Abcam', 'Cat# ab13970; RRID:AB_300798')]);
+  kb.addPaper('10.1101/g2', [row('Recombinant DNA', 'GFP', 'Addgene', 'RRID:Addgene_58880')]);
+  // A fly stock whose genotype holds the name: not a mention of GFP.
+  kb.addPaper('10.1101/g3', [row('Experimental model: Organism/strain', 'UAS-CD8::GFP', 'Bloomington', 'RRID:BDSC_32187')]);
+  kb.addPaper('10.1101/g4', [row('Experimental model: Cell line', 'HEK293T', 'ATCC', 'RRID:CVCL_0063')]);
+  calibrate(kb);
+  const alone = answerRrids(kb, { resourceName: 'GFP' });
+  assert.equal(alone.abstained, true);
+  assert.match(alone.reason ?? '', /^papers disagree on this name: RRID:(AB_300798|Addgene_58880) in 1 of 2 mentions/);
+  assert.match(
+    alone.reason ?? '',
+    /; the name is written for resources of different kinds: .*RRID:(Addgene_58880|AB_300798).*give resource_type/,
+  );
+  assert.doesNotMatch(alone.reason ?? '', /BDSC/);
+  // The type says which: the filter leaves one RRID, written once.
+  const antibody = answerRrids(kb, { resourceName: 'GFP', resourceType: 'Antibody' }, { minConfidence: 0 });
+  assert.deepEqual(
+    antibody.suggestions.map((s) => s.suggested_rrid),
+    ['RRID:AB_300798'],
+  );
+  // Kinds that can meet are one reading: a name written only for a cell line gets no such reason.
+  assert.doesNotMatch(answerRrids(kb, { resourceName: 'HEK293T' }).reason ?? '', /different kinds/);
+  await assertIndexAgrees(kb, ['GFP', 'HEK293T', 'UAS-CD8::GFP']);
+});
+
 test('a number after a slash or a hyphen is part of the name: "HEK293T/17" is not HEK293T, "HT-29" not "HT-1080"', () => {
   assert.ok(!nameKeys('HEK293T/17').some((k) => nameKeys('HEK293T').includes(k)));
   assert.ok(!nameKeys('C57BL/6').some((k) => nameKeys('C57BL/10').includes(k)));

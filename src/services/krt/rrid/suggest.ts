@@ -347,8 +347,16 @@ export function answerFromPool(
     // least as likely right as wrong: a caller that asks for every candidate does not make a long shot a reading.
     const minConfidence = Math.max(options.minConfidence ?? NAME_ONLY_ANSWER_FROM, ABSTAIN_BELOW);
     const shown = () => answerOfKind(fits, plan, query, weight, calibration, { ...options, limit: 50, minConfidence }).suggestions;
-    const split = isNameOnly(query) && !typeSaysKind(plan.type) ? kindsOfName(fits, query, answer.suggestions[0], shown) : null;
+    const first = answer.suggestions[0].suggested_rrid.replace(/^RRID:/, '');
+    const split = isNameOnly(query) && !typeSaysKind(plan.type) ? kindsOfName(fits, query, first, shown) : null;
     return split ? { suggestions: [], abstained: true, reason: split } : answer;
+  }
+  if (isNameOnly(query) && !typeSaysKind(plan.type)) {
+    // No answer either way; say when a type would help.
+    const name = query.resourceName ?? '';
+    const top = nameConsensus(fits, name)[0]?.entry ?? antibodiesAgainst(fits, name)[0];
+    const split = top?.rrid ? kindsOfName(fits, query, top.rrid, () => []) : null;
+    return split ? { ...answer, reason: `${answer.reason}; ${split}` } : answer;
   }
   if (fits.length === pool.length) return answer;
   // Say which candidates of another kind were left out, when one matched what was asked.
@@ -367,15 +375,14 @@ export function answerFromPool(
  * anti-mCherry antibody's AB_ and a fly stock's BDSC_): the name does not say which one is meant; a resource_type
  * would (ofKindAsked). What the name reads as: the RRIDs the papers write with it (consensus.ts), the antibodies named
  * after it as their target, and the suggestions that would be shown. Null when all of them can be of the first
- * answer's kind.
+ * answer's kind (`first`: the RRID answered, or the first the papers write with the name when nothing is answered).
  */
 function kindsOfName(
   pool: readonly SuggestableEntry[],
   query: RridQuery,
-  answer: RridSuggestion,
+  first: string,
   shown: () => readonly RridSuggestion[],
 ): string | null {
-  const first = answer.suggested_rrid.replace(/^RRID:/, '');
   const name = query.resourceName ?? '';
   const other =
     [...nameConsensus(pool, name).map((c) => c.entry), ...antibodiesAgainst(pool, name)]
