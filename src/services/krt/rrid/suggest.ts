@@ -14,7 +14,9 @@
 //   0.3 × type agreement (−0.3 when the client's type differs), 0.15 × ln(1 + papers)
 // then more papers, then the older entry. Ties on tier and raw score are said in `reasoning`.
 // The type asked is also a hard filter where it is certain (registry.ts kindOfType, rridCanBe): an antibody asked is
-// never answered with a fly stock's BDSC_ nor a cell line asked with an AB_, whatever the name says.
+// never answered with a fly stock's BDSC_ nor a cell line asked with an AB_, whatever the name says. Without such a
+// type, a name the papers write for resources of different kinds (an antibody's AB_ and a fly stock's BDSC_) is not
+// answered, and the reason asks for the type (kindsOfName).
 // A name-only query is answered by the papers' consensus on the name (consensus.ts); one whose name joins names
 // that papers write apart with different RRIDs ("FIJI/ ImageJ") is not answered (answerJoinedName).
 // A candidate needs an equal catalog number or a name similarity of at least 0.35.
