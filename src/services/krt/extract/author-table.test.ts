@@ -5,7 +5,7 @@ import { parseXml } from '../jats/tree.ts';
 import { extractAuthorTables } from './author-table.ts';
 import { extractArticle } from './extract-article.ts';
 import { identifierKeys, normalizeIdentifier } from './identifier.ts';
-import { RESOURCE_TYPES, type KrtRow } from './krt-row.ts';
+import { RESOURCE_TYPES, resourceTypeFromText, type KrtRow } from './krt-row.ts';
 import { tableGrid } from './table-grid.ts';
 import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 
@@ -70,6 +70,37 @@ test('eLife table (5 columns) in floats-group, with a rowspan carrying the type 
   assert.equal(result.rows[4]['NEW/REUSE'], 'new');
   // A number from a stock centre is that centre's identifier, not a catalog number.
   assert.equal(result.rows[2].IDENTIFIER, 'ATCC: CRL-3216');
+});
+
+test("eLife's genetic reagents are lines and strains of their species, as a client's resource_type and as a table's type", () => {
+  // Rows as eLife papers of the corpus write them (2021.12.13.472383, 2021.11.29.470423).
+  const xml = `<article><body><p>Text.</p></body><floats-group><table-wrap id="keyresource"><label>Key resources table</label><table>
+    <thead><tr><th>Reagent type (species) or resource</th><th>Designation</th><th>Source or reference</th><th>Identifiers</th><th>Additional information</th></tr></thead>
+    <tbody><tr><td>Genetic reagent (<italic>D.melanogaster</italic>)</td><td>UAS-CD8::GFP</td><td>Bloomington Drosophila Stock Center</td><td>BDSC: 32187</td><td></td></tr>
+    <tr><td>Genetic reagent (<italic>M. musculus</italic>)</td><td>B6;129S6-Chattm2(cre)Lowl/J</td><td>The Jackson Laboratory</td><td>JAX: 006410; RRID:IMSR_JAX:006410</td><td>ChAt-ires-CRE</td></tr>
+    <tr><td>Biological sample (mouse)</td><td>Brain slices</td><td>This paper</td><td></td><td></td></tr></tbody></table></table-wrap></floats-group></article>`;
+  const result = extractAuthorTables(parseXml(xml));
+  assert.ok(result);
+  assert.deepEqual(
+    result.rows.map((r) => r['RESOURCE TYPE']),
+    ['Experimental model: Organism/strain', 'Experimental model: Organism/strain', 'Biological sample'],
+  );
+  // The same words sent as a resource type (a browser extension reading the table) give the same types, where they
+  // were read as a chemical ("reagent") and an organism ("mouse").
+  for (const [text, type] of [
+    ['Genetic reagent (D. melanogaster)', 'Experimental model: Organism/strain'],
+    ['Genetic reagent (M. musculus)', 'Experimental model: Organism/strain'],
+    ['Sequence-based reagent', 'Oligonucleotide'],
+    ['Biological sample (mouse)', 'Biological sample'],
+    ['genetic reagent (Addgene plasmid)', 'Recombinant DNA'],
+    ['Genetic reagent (AAV)', 'Viral vector'],
+    ['Chemical compound, drug', 'Chemical, peptide, or recombinant protein'],
+    ['Experimental models: Organisms/strains', 'Experimental model: Organism/strain'],
+    ['Bacterial and virus strains', 'Bacterial strain'],
+    ['antibodies', 'Antibody'],
+    ['fly', 'Experimental model: Organism/strain'],
+  ] as const)
+    assert.equal(resourceTypeFromText(text), type, text);
 });
 
 test('grid expands rowspan and colspan', () => {

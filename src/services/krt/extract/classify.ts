@@ -32,6 +32,12 @@ export function typeOfCategory(label: string): CategoryType | null {
   if (/bacteri\w* and vir|vir\w* and bacteri|bacterial and viral|viruses? and bacteri/.test(t))
     return { type: null, choices: ['Bacterial strain', 'Viral vector'] };
   if (/^strain, strain background|^strains?\b|strain background/.test(t)) return { type: null, choices: STRAIN_CHOICES };
+  // eLife's "biological sample (mouse)" is a sample of that species, not the organism.
+  if (/biological samples?/.test(t)) return decided('Biological sample');
+  // eLife's "genetic reagent (species)" is a line, strain or allele of that species; one whose parenthesis names a
+  // plasmid or a virus is that ("genetic reagent (Addgene plasmid)").
+  if (/genetic reagent/.test(t) && /plasmid|construct|\bvector|cdna/.test(t)) return decided('Recombinant DNA');
+  if (/genetic reagent/.test(t) && /\bvir(us|uses|al)\b|\baav|lentivir/.test(t)) return decided('Viral vector');
   if (
     /genetic reagent|transgenic (construct|line|animal)|^animals?\b|organism|mice\b|mouse\b|^rats?\b|^fly|flies|drosophila|zebrafish|^worms?\b|c\. ?elegans|yeast|arabidopsis|^plants?\b/.test(
       t,

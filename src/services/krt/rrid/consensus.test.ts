@@ -159,8 +159,8 @@ test('a name that joins two names the papers write apart with different RRIDs ab
   // Each part alone is answered.
   assert.equal(suggestRrids(kb, { resourceName: 'Fiji' })[0]?.suggested_rrid, 'RRID:SCR_002285');
   assert.equal(suggestRrids(kb, { resourceName: 'ImageJ' })[0]?.suggested_rrid, 'RRID:SCR_003070');
-  // Parts that name one resource: its RRID.
-  assert.equal(suggestRrids(kb, { resourceName: 'GraphPad Prism / Prism' })[0]?.suggested_rrid, 'RRID:SCR_002798');
+  // Parts that name one resource: its RRID (first, whatever this small base's calibration makes of two papers).
+  assert.equal(suggestRrids(kb, { resourceName: 'GraphPad Prism / Prism' }, { minConfidence: 0 })[0]?.suggested_rrid, 'RRID:SCR_002798');
   // With a catalog number or a vendor, ranking decides as before: the rule is for names alone.
   assert.equal(joinedNameParts({ resourceName: 'Fiji/ImageJ', vendor: 'NIH' }), null);
   await assertIndexAgrees(kb, ['FIJI/ ImageJ', 'GraphPad Prism / Prism', 'C57BL/6J', 'w1118; UAS-mCD8-GFP/CyO', 'HEK293T/17']);
@@ -203,8 +203,18 @@ test('the type asked is a hard filter where the registry says the kind: no fly s
   // An antibody whose catalog number is a cell line's too (a mislabelled row): no AB_ for a cell line asked.
   kb.addPaper('10.1101/m7', [row('Antibody', 'anti-HeLa', 'ATCC', 'Cat# CCL-2; RRID:AB_0000042')]);
   calibrate(kb);
-  // The name alone: the fly stock, as before.
-  assert.equal(suggestRrids(kb, { resourceName: 'mCherry' })[0]?.suggested_rrid, 'RRID:BDSC_35787');
+  // The name alone: papers write it for a fly stock and name an antibody after it, so it is not answered.
+  const alone = answerRrids(kb, { resourceName: 'mCherry' });
+  assert.deepEqual([alone.abstained, alone.suggestions], [true, []]);
+  assert.match(
+    alone.reason ?? '',
+    /^the name is written for resources of different kinds: an organism \(RRID:BDSC_35787, .*\) and an antibody \(RRID:AB_2571870, Antibody Registry\); give resource_type/,
+  );
+  // The type asked says which: the fly stock for an organism.
+  assert.equal(
+    suggestRrids(kb, { resourceName: 'mCherry', resourceType: 'Experimental model: Organism/strain' })[0]?.suggested_rrid,
+    'RRID:BDSC_35787',
+  );
   // An antibody asked: never the fly stock; the reason says what was left out.
   for (const resourceType of ['Antibody', 'antibody']) {
     const asked = answerRrids(kb, { resourceName: 'mCherry', resourceType }, { minConfidence: 0 });
@@ -221,8 +231,18 @@ test('the type asked is a hard filter where the registry says the kind: no fly s
     strict.reason ?? '',
     /left out as of another kind: RRID:BDSC_35787 matches, but Bloomington Drosophila Stock Center lists organism/,
   );
-  // A type no registry's kind settles ("Other") only weighs in the ranking: the fly stock may still be the answer.
-  assert.equal(suggestRrids(kb, { resourceName: 'mCherry', resourceType: 'Other' })[0]?.suggested_rrid, 'RRID:BDSC_35787');
+  // eLife's type for a fly line, as a client sends it from the table: the stock, never the antibody.
+  assert.equal(
+    suggestRrids(kb, { resourceName: 'mCherry', resourceType: 'Genetic reagent (D. melanogaster)' })[0]?.suggested_rrid,
+    'RRID:BDSC_35787',
+  );
+  assert.ok(
+    suggestRrids(kb, { resourceName: 'anti-mCherry', resourceType: 'Genetic reagent (D. melanogaster)' }, { minConfidence: 0 }).every(
+      (s) => !s.suggested_rrid.startsWith('RRID:AB_'),
+    ),
+  );
+  // A type no registry's kind settles ("Other") does not say which either.
+  assert.match(answerRrids(kb, { resourceName: 'mCherry', resourceType: 'Other' }).reason ?? '', /resources of different kinds/);
   // A cell line asked with a catalog number that an antibody shares: the cell line, never the AB_.
   const hela = suggestRrids(
     kb,
@@ -250,6 +270,33 @@ test('the type asked is a hard filter where the registry says the kind: no fly s
     assert.ok(indexed);
     assert.deepEqual({ ...indexed, suggestions: indexed.suggestions.map(({ demoOnly: _demoOnly, ...s }) => s) }, answerRrids(kb, query));
   }
+});
+
+test('a name the papers write for an antibody and a plasmid: the reason asks for the type; a genotype holding it is no mention', async () => {
+  const kb = new RridKnowledgeBase();
+  kb.addPaper('10.1101/g1', [row('Antibody', 'GFP', 'Abcam', 'Cat# ab13970; RRID:AB_300798')]);
+  kb.addPaper('10.1101/g2', [row('Recombinant DNA', 'GFP', 'Addgene', 'RRID:Addgene_58880')]);
+  // A fly stock whose genotype holds the name: not a mention of GFP.
+  kb.addPaper('10.1101/g3', [row('Experimental model: Organism/strain', 'UAS-CD8::GFP', 'Bloomington', 'RRID:BDSC_32187')]);
+  kb.addPaper('10.1101/g4', [row('Experimental model: Cell line', 'HEK293T', 'ATCC', 'RRID:CVCL_0063')]);
+  calibrate(kb);
+  const alone = answerRrids(kb, { resourceName: 'GFP' });
+  assert.equal(alone.abstained, true);
+  assert.match(alone.reason ?? '', /^papers disagree on this name: RRID:(AB_300798|Addgene_58880) in 1 of 2 mentions/);
+  assert.match(
+    alone.reason ?? '',
+    /; the name is written for resources of different kinds: .*RRID:(Addgene_58880|AB_300798).*give resource_type/,
+  );
+  assert.doesNotMatch(alone.reason ?? '', /BDSC/);
+  // The type says which: the filter leaves one RRID, written once.
+  const antibody = answerRrids(kb, { resourceName: 'GFP', resourceType: 'Antibody' }, { minConfidence: 0 });
+  assert.deepEqual(
+    antibody.suggestions.map((s) => s.suggested_rrid),
+    ['RRID:AB_300798'],
+  );
+  // Kinds that can meet are one reading: a name written only for a cell line gets no such reason.
+  assert.doesNotMatch(answerRrids(kb, { resourceName: 'HEK293T' }).reason ?? '', /different kinds/);
+  await assertIndexAgrees(kb, ['GFP', 'HEK293T', 'UAS-CD8::GFP']);
 });
 
 test('a number after a slash or a hyphen is part of the name: "HEK293T/17" is not HEK293T, "HT-29" not "HT-1080"', () => {

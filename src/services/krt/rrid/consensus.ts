@@ -12,7 +12,8 @@
 import { calibratedProbability, type Calibration, type CalibrationBin } from './calibration-map.ts';
 import type { ResourceType } from '../extract/krt-row.ts';
 import { cleanResourceName, type SuggestableEntry } from './knowledge-base.ts';
-import { nameTokens } from './similarity.ts';
+import { kindsOfRrid } from './registry.ts';
+import { antibodyAttributes, nameTokens } from './similarity.ts';
 
 /** Words that say which kind of resource a name is, not which one. */
 const KIND_WORDS = new Set(['cell', 'line', 'software', 'program', 'package', 'version', 'tool']);
@@ -50,15 +51,25 @@ export function nameKeys(name: string): string[] {
   return [...keys];
 }
 
-/** Whether `whole` is longer than `part` and ends with its tokens: a description before the name. */
-function endsWith(whole: readonly string[], part: readonly string[]): boolean {
-  const offset = whole.length - part.length;
-  return offset > 0 && part.every((t, j) => whole[offset + j] === t);
+/**
+ * Whether a written name is a description before the asked name: its last words (split at spaces) are the name, and
+ * words come before them ("Mycoplasma-free U2OS cells" for "U2OS"). A name glued to the word before it is part of
+ * another name: "UAS-DenMark::mCherry" is a fly stock's transgene, not mCherry; "HEK293T-ACE2" is not ACE2.
+ */
+function describes(written: string, run: readonly string[]): boolean {
+  const words = written.split(/\s+/).filter(Boolean);
+  for (let k = 1; k < words.length; k++) {
+    const tail = distinctiveTokens(words.slice(words.length - k).join(' '));
+    if (tail.length > run.length) return false;
+    if (tail.length === run.length && run.every((t, j) => tail[j] === t))
+      return distinctiveTokens(words.slice(0, words.length - k).join(' ')).length > 0;
+  }
+  return false;
 }
 
 export interface ConsensusCandidate {
   entry: SuggestableEntry;
-  /** Mentions of the name (or of a longer name that ends with it) with this RRID; with any RRID. */
+  /** Mentions of the name (or of a longer name that describes it) with this RRID; with any RRID. */
   agreeing: number;
   total: number;
   /** agreeing / (total + 1). */
@@ -71,7 +82,8 @@ export interface ConsensusCandidate {
  * RRIDs written with the name, best first (most mentions, then more papers, then the older entry). A longer name that
  * ends with the name's words is the same resource described ("Mycoplasma-free U2OS cells", "human female bone
  * osteosarcoma U2OS cells" for "U2OS": words before the name of a cell line, strain or tool say what the sample is) and
- * counts as a mention of it; words after it name another resource made from it ("HEK293T-ACE2") and do not.
+ * counts as a mention of it; words after it name another resource made from it ("HEK293T-ACE2") and do not, nor does a
+ * name glued to the word before it (describes: "UAS-DenMark::mCherry" is not mCherry).
  * `exact`: only the mentions written as asked (up to the compared keys).
  */
 export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string, options: { exact?: boolean } = {}): ConsensusCandidate[] {
@@ -92,7 +104,7 @@ export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string, op
     let bestExact = false;
     for (const [written, count] of entry.names) {
       const exact = nameKeys(written).some((k) => wanted.has(k));
-      if (!exact && !(described && variants(written).some((v) => runs.some((run) => endsWith(distinctiveTokens(v), run))))) continue;
+      if (!exact && !(described && variants(written).some((v) => runs.some((run) => describes(v, run))))) continue;
       agreeing += count;
       // The name shown: the most written of those written as asked, else of the described ones.
       if ((exact && !bestExact) || (exact === bestExact && count > bestCount)) {
@@ -107,6 +119,25 @@ export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string, op
   return found
     .map((f) => ({ ...f, total, score: f.agreeing / (total + 1) }))
     .sort((a, b) => b.agreeing - a.agreeing || b.entry.papers.size - a.entry.papers.size || a.entry.id - b.entry.id);
+}
+
+/**
+ * Antibodies the papers name after the name's target ("anti-mCherry", "Rabbit polyclonal anti-mCherry" for "mCherry"):
+ * an antibody is written as its target, so a name alone may mean one of them even where no paper writes the name
+ * itself with its AB_.
+ */
+export function antibodiesAgainst(pool: Iterable<SuggestableEntry>, name: string): SuggestableEntry[] {
+  const target = antibodyAttributes(name).target;
+  if (!target) return [];
+  const out: SuggestableEntry[] = [];
+  for (const entry of pool)
+    if (
+      entry.rrid &&
+      kindsOfRrid(entry.rrid).includes('antibody') &&
+      [...entry.names.keys()].some((n) => antibodyAttributes(n).target === target)
+    )
+      out.push(entry);
+  return out.sort((a, b) => b.papers.size - a.papers.size || a.id - b.id);
 }
 
 /**

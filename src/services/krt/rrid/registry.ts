@@ -60,6 +60,23 @@ export function rridCanBe(canonicalId: string, type: ResourceType | null): boole
   return kinds.length === 0 || kinds.includes(wanted);
 }
 
+/** Whether the type asked settles a kind, so that it filters candidates (rridCanBe) rather than only weighing. */
+export function typeSaysKind(type: ResourceType | null): boolean {
+  return type !== null && kindOfType(type) !== null;
+}
+
+/** The kinds an RRID's registry can name; [] where the registry does not say (a legacy NIF id, a BioSample). */
+export function kindsOfRrid(canonicalId: string): readonly ResourceKind[] {
+  return registryOf(canonicalId)?.kinds ?? [];
+}
+
+/** Whether two RRIDs certainly name resources of different kinds (an AB_ and a BDSC_; not an IMSR_ and a CVCL_). */
+export function kindsDiffer(a: string, b: string): boolean {
+  const x = kindsOfRrid(a);
+  const y = kindsOfRrid(b);
+  return x.length > 0 && y.length > 0 && !x.some((k) => y.includes(k));
+}
+
 export const RRID_REGISTRIES: readonly RridRegistry[] = [
   {
     key: 'AB',

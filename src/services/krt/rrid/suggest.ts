@@ -14,7 +14,9 @@
 //   0.3 × type agreement (−0.3 when the client's type differs), 0.15 × ln(1 + papers)
 // then more papers, then the older entry. Ties on tier and raw score are said in `reasoning`.
 // The type asked is also a hard filter where it is certain (registry.ts kindOfType, rridCanBe): an antibody asked is
-// never answered with a fly stock's BDSC_ nor a cell line asked with an AB_, whatever the name says.
+// never answered with a fly stock's BDSC_ nor a cell line asked with an AB_, whatever the name says. Without such a
+// type, a name the papers write for resources of different kinds (an antibody's AB_ and a fly stock's BDSC_) is not
+// answered, and the reason asks for the type (kindsOfName).
 // A name-only query is answered by the papers' consensus on the name (consensus.ts); one whose name joins names
 // that papers write apart with different RRIDs ("FIJI/ ImageJ") is not answered (answerJoinedName).
 // A candidate needs an equal catalog number or a name similarity of at least 0.35.
@@ -30,8 +32,8 @@ import { calibratedProbability, type Calibration } from './calibration-map.ts';
 import { cleanResourceName, majority, type RridKnowledgeBase, type SuggestableEntry } from './knowledge-base.ts';
 
 export type { SuggestableEntry } from './knowledge-base.ts';
-import { consensusBins, consensusProbability, nameConsensus, nameKeys } from './consensus.ts';
-import { registryOf, rridCanBe } from './registry.ts';
+import { antibodiesAgainst, consensusBins, consensusProbability, nameConsensus, nameKeys } from './consensus.ts';
+import { kindsDiffer, registryOf, rridCanBe, typeSaysKind } from './registry.ts';
 import { nameTokens, weightedDice } from './similarity.ts';
 
 export interface RridQuery {
@@ -342,7 +344,23 @@ export function answerFromPool(
 ): SuggestAnswer {
   const fits = ofKindAsked(pool, plan);
   const answer = answerOfKind(fits, plan, query, weight, calibration, options);
-  if (!answer.abstained || fits.length === pool.length) return answer;
+  if (!answer.abstained) {
+    // Every suggestion that would be shown, whatever the limit (recommend asks for one, suggest-rrid for five), and at
+    // least as likely right as wrong: a caller that asks for every candidate does not make a long shot a reading.
+    const minConfidence = Math.max(options.minConfidence ?? NAME_ONLY_ANSWER_FROM, ABSTAIN_BELOW);
+    const shown = () => answerOfKind(fits, plan, query, weight, calibration, { ...options, limit: 50, minConfidence }).suggestions;
+    const first = answer.suggestions[0].suggested_rrid.replace(/^RRID:/, '');
+    const split = isNameOnly(query) && !typeSaysKind(plan.type) ? kindsOfName(fits, query, first, shown) : null;
+    return split ? { suggestions: [], abstained: true, reason: split } : answer;
+  }
+  if (isNameOnly(query) && !typeSaysKind(plan.type)) {
+    // No answer either way; say when a type would help.
+    const name = query.resourceName ?? '';
+    const top = nameConsensus(fits, name)[0]?.entry ?? antibodiesAgainst(fits, name)[0];
+    const split = top?.rrid ? kindsOfName(fits, query, top.rrid, () => []) : null;
+    return split ? { ...answer, reason: `${answer.reason}; ${split}` } : answer;
+  }
+  if (fits.length === pool.length) return answer;
   // Say which candidates of another kind were left out, when one matched what was asked.
   const left = pool.filter((e) => !fits.includes(e));
   const other = isNameOnly(query) ? nameConsensus(left, query.resourceName ?? '')[0]?.entry : undefined;
@@ -352,6 +370,36 @@ export function answerFromPool(
     ...answer,
     reason: `${answer.reason}; left out as of another kind: RRID:${best.rrid} matches, but ${registryOf(best.rrid)?.authority ?? 'its registry'} lists ${registryOf(best.rrid)?.kinds.join(' or ') ?? 'other kinds'}, and the type asked is ${plan.type}`,
   };
+}
+
+/**
+ * Why a name alone is not answered when the papers write it for resources of different kinds (registry.ts kinds: an
+ * anti-mCherry antibody's AB_ and a fly stock's BDSC_): the name does not say which one is meant; a resource_type
+ * would (ofKindAsked). What the name reads as: the RRIDs the papers write with it (consensus.ts), the antibodies named
+ * after it as their target, and the suggestions that would be shown. Null when all of them can be of the first
+ * answer's kind (`first`: the RRID answered, or the first the papers write with the name when nothing is answered).
+ */
+function kindsOfName(
+  pool: readonly SuggestableEntry[],
+  query: RridQuery,
+  first: string,
+  shown: () => readonly RridSuggestion[],
+): string | null {
+  const name = query.resourceName ?? '';
+  const other =
+    [...nameConsensus(pool, name).map((c) => c.entry), ...antibodiesAgainst(pool, name)]
+      .map((e) => e.rrid!)
+      .find((rrid) => kindsDiffer(first, rrid)) ??
+    shown()
+      .map((s) => s.suggested_rrid.replace(/^RRID:/, ''))
+      .find((rrid) => kindsDiffer(first, rrid));
+  if (!other) return null;
+  const kindOf = (rrid: string) => {
+    const registry = registryOf(rrid);
+    const kinds = registry?.kinds.join(' or ') ?? 'resource';
+    return `${/^[aeiou]/i.test(kinds) ? 'an' : 'a'} ${kinds} (RRID:${rrid}, ${registry?.authority ?? 'its registry'})`;
+  };
+  return `the name is written for resources of different kinds: ${kindOf(first)} and ${kindOf(other)}; give resource_type to say which is meant`;
 }
 
 /** answerFromPool on the entries of the kind asked. */
