@@ -11,7 +11,9 @@ import { ImportRefusedError, importGuard } from '../../core/import.ts';
 import { HttpError, badRequest, notFound } from '../../core/http/errors.ts';
 import { EXPORT_CONTENT_TYPES, csvReadable, jsonReadable, xlsxReadable } from '../../core/export/index.ts';
 import { KRT_COLUMNS, summarizeRows } from './extract/index.ts';
-import type { KrtRow } from './extract/index.ts';
+import type { FurtherMention, KrtRow, RowEvidence } from './extract/index.ts';
+import { identifierCandidates, type IdentifierCandidate } from './rrid/fill-model.ts';
+import { shippedFillModel } from './extract/learned/shipped.ts';
 import { answerFromIndex, answerRrids, recommendAlternatives, validateRrid } from './rrid/index.ts';
 import { RegistryKnowledge } from './rrid/registry-knowledge.ts';
 import type { RridSuggestion, RridValidation } from './rrid/index.ts';
@@ -176,7 +178,9 @@ export class KrtAnswers {
   async sessionTable(id: string) {
     const session = await getSession(this.db, id);
     if (!session) throw notFound(`session ${id} not found`, 'SESSION_NOT_FOUND');
-    const { rows, evidence, mentions } = await sessionRowsWithEvidence(this.db, id);
+    const stored = await sessionRowsWithEvidence(this.db, id);
+    const { rows } = stored;
+    const { evidence, mentions } = await this.withCandidates(stored);
     const summary = summarizeRows(rows);
     return {
       success: true as const,
@@ -211,7 +215,9 @@ export class KrtAnswers {
       );
     }
     const article = await getArticle(this.db, doi);
-    const { rows, evidence, mentions } = await sessionRowsWithEvidence(this.db, best.session_id);
+    const stored = await sessionRowsWithEvidence(this.db, best.session_id);
+    const { rows } = stored;
+    const { evidence, mentions } = await this.withCandidates(stored);
     return {
       success: true as const,
       doi,
@@ -229,6 +235,39 @@ export class KrtAnswers {
         is_biorxiv_paper: article?.is_preprint ?? false,
         is_demo: article?.is_demo ?? best.is_demo,
       },
+    };
+  }
+
+  /**
+   * A text-built table's rows and further mentions, each with the candidates for its empty identifier cells: what the
+   * served knowledge base proposes, scored by the shipped fill model (rrid/fill-model.ts identifierCandidates). Read
+   * when the table is, so they follow the base of the current import. Author and language-model tables (no evidence)
+   * get none; without a fill model or a base every list is empty.
+   */
+  async withCandidates(table: {
+    rows: readonly KrtRow[];
+    evidence: readonly RowEvidence[] | null;
+    mentions: readonly FurtherMention[];
+  }): Promise<{
+    evidence: (RowEvidence & { identifier_candidates: IdentifierCandidate[] })[] | null;
+    mentions: (FurtherMention & { identifier_candidates: IdentifierCandidate[] })[];
+  }> {
+    const { rows, evidence, mentions } = table;
+    if (!evidence) return { evidence: null, mentions: mentions.map((m) => ({ ...m, identifier_candidates: [] })) };
+    const model = shippedFillModel();
+    const loaded = model && (rows.length || mentions.length) ? await this.knowledge.get() : null;
+    const candidates =
+      model && loaded
+        ? identifierCandidates(
+            loaded.kb,
+            model.logistic,
+            [...rows, ...mentions.map((m) => m.row)],
+            [...evidence.map((e) => e.confidence), ...mentions.map((m) => m.confidence)],
+          )
+        : [];
+    return {
+      evidence: evidence.map((e, i) => ({ ...e, identifier_candidates: candidates[i] ?? [] })),
+      mentions: mentions.map((m, i) => ({ ...m, identifier_candidates: candidates[rows.length + i] ?? [] })),
     };
   }
 
