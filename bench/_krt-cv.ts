@@ -9,10 +9,12 @@
 // author-table papers; each fold paper's author tables are cut out of its text before extraction. With `heldOut`,
 // the held-out papers are scored once, with every other paper as training.
 //
-// Fills: for each test paper's text-built table, what the base proposes for its empty identifier cells
-// (rrid/fill-proposals.ts). The fill model (rrid/fill-model.ts) that scores a fold's proposals is fitted on the
-// other folds' proposals, labelled by their own papers' author tables (for the held-out papers: on every tuning
-// fold's), so its probabilities, their reliability table and the precision of the fills are out of sample.
+// Fills and candidates: for each test paper's text-built table, what the base proposes for its empty identifier cells
+// (rrid/fill-proposals.ts, two per kind: the candidates served; the first of each kind is the fill). The fill model
+// (rrid/fill-model.ts) that scores a fold's proposals is fitted and calibrated as the shipped one is
+// (extract/learned/fill-training.ts) on the other folds' proposals only (for the held-out papers: on every tuning
+// fold's), so its probabilities, their reliability table and the precision of the fills are out of sample. Fills are
+// scored against the authors' whole tables (the issue's measure), candidates against the matched authors' row.
 //
 // Scores, with 95% percentile-bootstrap intervals over papers:
 // - identifiers: RRIDs and catalog numbers of the text-built table against those of the authors' table, compared
@@ -75,8 +77,8 @@ import {
   FILL_PRECISION,
   CANDIDATE_FLOOR,
   CANDIDATES_PER_KIND,
-  fillProbability,
-  trainFillModel,
+  calibratedFillProbability,
+  fitCalibratedFillModel,
   type FillThresholds,
 } from '../src/services/krt/rrid/fill-model.ts';
 
@@ -184,11 +186,14 @@ function perClassFills(
     const training = tested.filter((t) => t.group !== group && (!heldOut || !t.scored));
     const inner: { proposal: FillProposal; probability: number; right: boolean }[] = [];
     for (const h of new Set(training.map((t) => t.group))) {
-      const model = trainFillModel(candidateExamples(training.filter((t) => t.group !== h)));
+      const rest = training.filter((t) => t.group !== h);
+      const model = fitCalibratedFillModel(
+        [...new Set(rest.map((t) => t.group))].map((g) => candidateExamples(rest.filter((t) => t.group === g))),
+      );
       for (const t of training)
         if (t.group === h)
           for (const proposal of t.proposals)
-            inner.push({ proposal, probability: fillProbability(model, proposal.features), right: label(t, proposal) });
+            inner.push({ proposal, probability: calibratedFillProbability(model, proposal.features), right: label(t, proposal) });
     }
     thresholds.set(group, chooseFillThresholds(inner));
   }
@@ -463,10 +468,13 @@ function fillProbabilities(tested: readonly TestedPaper[], options: CvOptions): 
   const probabilities = new Map<FillProposal, number>();
   if (options.fill)
     for (const group of new Set(tested.filter((t) => t.scored).map((t) => t.group))) {
-      const fillModel = trainFillModel(candidateExamples(tested.filter((t) => t.group !== group && (!options.heldOut || !t.scored))));
+      const training = tested.filter((t) => t.group !== group && (!options.heldOut || !t.scored));
+      const fillModel = fitCalibratedFillModel(
+        [...new Set(training.map((t) => t.group))].map((h) => candidateExamples(training.filter((t) => t.group === h))),
+      );
       for (const t of tested)
         if (t.group === group)
-          for (const candidate of t.candidates) probabilities.set(candidate, fillProbability(fillModel, candidate.features));
+          for (const candidate of t.candidates) probabilities.set(candidate, calibratedFillProbability(fillModel, candidate.features));
     }
   return probabilities;
 }

@@ -3,7 +3,7 @@
 // return its result; the CLI and tests can call the same methods.
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../core/service.ts';
@@ -56,6 +56,8 @@ export const CHAT_TTL_MS = 24 * 3600 * 1000;
 /** RRID validations are served from the cache for this long (and while the knowledge base is unchanged). */
 const VALIDATION_TTL_MS = 24 * 3600 * 1000;
 const PURGE_EVERY_MS = 3600 * 1000;
+/** Tables whose identifier candidates are kept per knowledge base (about 0.1 s to compute for 100 rows). */
+const CANDIDATE_TABLES_KEPT = 500;
 
 const seconds = (start: number) => Number(((performance.now() - start) / 1000).toFixed(4));
 
@@ -110,6 +112,8 @@ export class KrtAnswers {
   private readonly ctx: ServiceContext;
   private readonly db: Kysely<KrtDatabase>;
   private lastPurge = 0;
+  /** Identifier candidates by table (a digest of its rows and confidences), per loaded knowledge base. */
+  private readonly candidateCache = new WeakMap<object, Map<string, IdentifierCandidate[][]>>();
   private statisticsCache: { version: string | null; value: Promise<StoreStatistics & { data_version: string | null }> } | null = null;
 
   constructor(ctx: ServiceContext) {
@@ -256,15 +260,23 @@ export class KrtAnswers {
     if (!evidence) return { evidence: null, mentions: mentions.map((m) => ({ ...m, identifier_candidates: [] })) };
     const model = shippedFillModel();
     const loaded = model && (rows.length || mentions.length) ? await this.knowledge.get() : null;
-    const candidates =
-      model && loaded
-        ? identifierCandidates(
-            loaded.kb,
-            model.logistic,
-            [...rows, ...mentions.map((m) => m.row)],
-            [...evidence.map((e) => e.confidence), ...mentions.map((m) => m.confidence)],
-          )
-        : [];
+    let candidates: IdentifierCandidate[][] = [];
+    if (model && loaded) {
+      const all = [...rows, ...mentions.map((m) => m.row)];
+      const confidences = [...evidence.map((e) => e.confidence), ...mentions.map((m) => m.confidence)];
+      const key = createHash('sha1')
+        .update(JSON.stringify([all, confidences]))
+        .digest('hex');
+      let cache = this.candidateCache.get(loaded.kb);
+      if (!cache) this.candidateCache.set(loaded.kb, (cache = new Map()));
+      const known = cache.get(key);
+      if (known) candidates = known;
+      else {
+        candidates = identifierCandidates(loaded.kb, model, all, confidences);
+        if (cache.size >= CANDIDATE_TABLES_KEPT) cache.delete(cache.keys().next().value!);
+        cache.set(key, candidates);
+      }
+    }
     return {
       evidence: evidence.map((e, i) => ({ ...e, identifier_candidates: candidates[i] ?? [] })),
       mentions: mentions.map((m, i) => ({ ...m, identifier_candidates: candidates[rows.length + i] ?? [] })),

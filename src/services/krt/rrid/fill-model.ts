@@ -2,7 +2,8 @@
 // resource, from the proposal's features. A logistic regression over sparse binary features
 // (extract/learned/logistic.ts), fitted on the proposals for rows that match a row of their paper's own key resources
 // table carrying an identifier of the proposal's kind (an RRID for an RRID, a catalog number for a catalog number),
-// labelled by whether that row's identifiers include the proposed one (extract/learned/fill-training.ts). So the
+// labelled by whether that row's identifiers include the proposed one (extract/learned/fill-training.ts), its output
+// calibrated by isotonic regression on out-of-fold scores (fitCalibratedFillModel). So the
 // probability answers "when the authors give this kind of identifier for this resource, is it this one?", not "will
 // the authors' table list it" (which also counts rows the authors leave out and tools they cite by URL). The knowledge
 // base of every fitted proposal was built without its paper (the benchmark's folds), so the probabilities and their
@@ -19,6 +20,7 @@ import { formatIdentifier, parseIdentifierText, type IdentifierPart } from '../e
 import type { KrtRow } from '../extract/krt-row.ts';
 import { fillProposals, type FillProposal } from './fill-proposals.ts';
 import type { RridKnowledgeBase } from './knowledge-base.ts';
+import { fitIsotonic, type CalibrationBin, type ScorePair } from './calibration-map.ts';
 
 export type FillModel = LogisticModel;
 
@@ -30,6 +32,8 @@ export interface FillModelFile {
   version: 1;
   model: string;
   logistic: LogisticModel;
+  /** The isotonic map of the logistic output to the share of right candidates, fitted out of fold. */
+  calibration: CalibrationBin[];
   trainedOn: {
     papers: number;
     /** Every proposal made for the papers' rows, and those fitted on (the rows matching an authors' row with one). */
@@ -57,6 +61,39 @@ export function fillProbability(model: FillModel, features: readonly string[]): 
   return 1 / (1 + Math.exp(-z));
 }
 
+/** The logistic model and the isotonic map of its output to the share of right candidates. */
+export interface CalibratedFillModel {
+  logistic: FillModel;
+  calibration: CalibrationBin[];
+}
+
+/**
+ * A fill model fitted on examples grouped by paper folds: the logistic model on all of them, its calibration by
+ * isotonic regression on each group's examples scored by a model fitted on the other groups (out of fold).
+ */
+export function fitCalibratedFillModel(groups: readonly (readonly Example[])[]): CalibratedFillModel {
+  const pairs: ScorePair[] = [];
+  groups.forEach((held, g) => {
+    const model = trainFillModel(groups.filter((_, h) => h !== g).flat());
+    for (const e of held) pairs.push({ score: fillProbability(model, e.features), right: e.label });
+  });
+  return { logistic: trainFillModel(groups.flat()), calibration: fitIsotonic(pairs) };
+}
+
+/**
+ * The calibrated probability of a proposal's features: the isotonic step its logistic output falls in, a gap between
+ * two steps split at its middle (the model fitted on every fold scores a little apart from the out-of-fold scores the
+ * steps were fitted on, so a score just below a step's first one belongs to that step as much as to the one below).
+ */
+export function calibratedFillProbability(model: CalibratedFillModel, features: readonly string[]): number {
+  const bins = model.calibration;
+  if (bins.length === 0) return 0.5;
+  const raw = fillProbability(model.logistic, features);
+  let i = 0;
+  while (i + 1 < bins.length && raw >= (bins[i].to + bins[i + 1].from) / 2) i++;
+  return bins[i].probability;
+}
+
 /** Identifiers of each kind a row lists as candidates at most (the proposals' ranks 0 and 1). */
 export const CANDIDATES_PER_KIND = 2;
 /**
@@ -74,7 +111,7 @@ export interface IdentifierCandidate {
   identifier: string;
   /** The supplier the papers name with a catalog number ("" for an RRID or when none). */
   vendor: string;
-  /** The fill model's probability that it is this resource's identifier (see the file comment), 3 decimals. */
+  /** The fill model's calibrated probability that it is this resource's identifier (see the file comment), 3 decimals. */
   probability: number;
   /** DOIs of the papers that write it for this resource (the first CANDIDATE_PAPERS, in DOI order). */
   papers: string[];
@@ -90,13 +127,13 @@ export interface IdentifierCandidate {
  */
 export function identifierCandidates(
   kb: RridKnowledgeBase,
-  model: FillModel,
+  model: CalibratedFillModel,
   rows: readonly KrtRow[],
   rowConfidence?: readonly number[],
 ): IdentifierCandidate[][] {
   const out: IdentifierCandidate[][] = rows.map(() => []);
   for (const p of fillProposals(kb, rows, rowConfidence, CANDIDATES_PER_KIND)) {
-    const probability = fillProbability(model, p.features);
+    const probability = calibratedFillProbability(model, p.features);
     if (probability < CANDIDATE_FLOOR) continue;
     out[p.row].push({
       kind: p.kind,

@@ -7,7 +7,14 @@ import { readFileSync } from 'node:fs';
 import { makeRow, type KrtRow, type ResourceType } from '../krt-row.ts';
 import { calibrate } from '../../rrid/calibration.ts';
 import { RridKnowledgeBase } from '../../rrid/knowledge-base.ts';
-import { CANDIDATE_FLOOR, identifierCandidates, trainFillModel, type FillModel } from '../../rrid/fill-model.ts';
+import {
+  CANDIDATE_FLOOR,
+  calibratedFillProbability,
+  fillProbability,
+  fitCalibratedFillModel,
+  identifierCandidates,
+  type CalibratedFillModel,
+} from '../../rrid/fill-model.ts';
 import { fillProposals } from '../../rrid/fill-proposals.ts';
 import { candidateLabel, candidateLabels, identifierComparisonKey, identifierKeys } from './fill-training.ts';
 import { FILL_FILE, MODEL_FILE, shippedExtractor, shippedFillModel } from './shipped.ts';
@@ -55,12 +62,18 @@ function base(): RridKnowledgeBase {
   return kb;
 }
 
-/** A model whose probability is set by the share of agreeing mentions alone. */
-function shareModel(kb: RridKnowledgeBase, rows: KrtRow[]): FillModel {
+/** A model fitted to call the first proposal of each kind right and the second wrong (three folds of examples). */
+function shareModel(kb: RridKnowledgeBase, rows: KrtRow[]): CalibratedFillModel {
   const proposals = fillProposals(kb, rows, undefined, 2);
-  const examples = Array.from({ length: 30 }, () => proposals.map((p) => ({ features: p.features, label: p.rank === 0 }))).flat();
-  return trainFillModel(examples);
+  const fold = () => Array.from({ length: 10 }, () => proposals.map((p) => ({ features: p.features, label: p.rank === 0 }))).flat();
+  return fitCalibratedFillModel([fold(), fold(), fold()]);
 }
+
+/** Every proposal at the same probability. */
+const flat = (probability: number): CalibratedFillModel => ({
+  logistic: { format: 'krt-logistic', version: 1, bias: 0, weights: {} },
+  calibration: [{ from: 0, to: 1, right: 0, total: 0, probability }],
+});
 
 test('identifier candidates: per row, the kinds it lacks, most probable first, as papers wrote them, with those papers', () => {
   const kb = base();
@@ -71,8 +84,7 @@ test('identifier candidates: per row, the kinds it lacks, most probable first, a
     row('Software/code', 'a tool nobody wrote', '', ''),
   ];
   // Every proposal at 1/2: the order is the proposals' (RRIDs first, most mentions first).
-  const even: FillModel = { format: 'krt-logistic', version: 1, bias: 0, weights: {} };
-  const candidates = identifierCandidates(kb, even, rows);
+  const candidates = identifierCandidates(kb, flat(0.5), rows);
   const hek = candidates[0];
   assert.deepEqual(
     hek.filter((c) => c.kind === 'rrid').map((c) => c.identifier),
@@ -101,8 +113,20 @@ test('identifier candidates: per row, the kinds it lacks, most probable first, a
   }
   assert.ok(!fitted[0].some((c) => c.identifier === 'RRID:CVCL_0045'));
   // A model that gives every proposal less than the floor lists nothing.
-  const never: FillModel = { format: 'krt-logistic', version: 1, bias: -10, weights: {} };
-  assert.ok(identifierCandidates(kb, never, rows).every((list) => list.length === 0));
+  assert.ok(identifierCandidates(kb, flat(CANDIDATE_FLOOR / 2), rows).every((list) => list.length === 0));
+});
+
+test('the calibrated fill model: the logistic output mapped to the share right out of fold, monotone', () => {
+  const right = { features: ['good'], label: true };
+  const wrong = { features: ['bad'], label: false };
+  // "good" is right 9 times in 10, "bad" 1 in 10, in every fold.
+  const fold = () => [...Array(9).fill(right), { ...wrong, features: ['good'] }, ...Array(9).fill(wrong), { ...right, features: ['bad'] }];
+  const model = fitCalibratedFillModel([fold(), fold(), fold(), fold()]);
+  const good = calibratedFillProbability(model, ['good']);
+  const bad = calibratedFillProbability(model, ['bad']);
+  // Laplace-smoothed steps of 40 examples each: (36 + 1) / (40 + 2) and (4 + 1) / (40 + 2).
+  assert.ok(Math.abs(good - 37 / 42) < 1e-3 && Math.abs(bad - 5 / 42) < 1e-3, `${good} ${bad}`);
+  assert.ok(fillProbability(model.logistic, ['good']) > fillProbability(model.logistic, ['bad']));
 });
 
 test('the shipped fill model goes with the shipped extractor and was fitted on the tuning papers only', () => {
@@ -118,5 +142,7 @@ test('the shipped fill model goes with the shipped extractor and was fitted on t
   );
   assert.match(file.trainedOn.heldOut, /held out/);
   assert.ok(file.trainedOn.fitted > 0 && file.trainedOn.right > 0 && file.trainedOn.right < file.trainedOn.fitted);
+  assert.ok(file.calibration.length > 0, 'calibrated');
+  for (let i = 1; i < file.calibration.length; i++) assert.ok(file.calibration[i].probability >= file.calibration[i - 1].probability);
   assert.deepEqual(shippedFillModel(), file, 'served as built');
 });

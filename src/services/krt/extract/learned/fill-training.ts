@@ -5,7 +5,9 @@
 //   with their author tables cut out, and the base proposes identifiers for their rows with the fold's papers and the
 //   held-out papers taken out of it (withoutPapers), as for a paper it never saw;
 // - a proposal is labelled only when its row matches (evaluation.ts matchRows) an authors' row that carries an
-//   identifier of the proposal's kind: right when that row's identifiers of that kind include it (candidateLabel).
+//   identifier of the proposal's kind: right when that row's identifiers of that kind include it (candidateLabel);
+// - the logistic model is fitted on every labelled proposal, its calibration on each fold's scored by a model fitted on
+//   the other folds (fill-model.ts fitCalibratedFillModel).
 
 import type { ManyResult } from '../index.ts';
 import { matchRows } from '../evaluation.ts';
@@ -13,7 +15,7 @@ import { parseIdentifierText } from '../identifier.ts';
 import type { KrtRow } from '../krt-row.ts';
 import { rridsWrittenIn } from '../../rrid/attestation.ts';
 import { calibrate } from '../../rrid/calibration.ts';
-import { CANDIDATES_PER_KIND, FILL_MODEL, trainFillModel, type FillModelFile } from '../../rrid/fill-model.ts';
+import { CANDIDATES_PER_KIND, FILL_MODEL, fitCalibratedFillModel, type FillModelFile } from '../../rrid/fill-model.ts';
 import { fillProposals, type FillProposal } from '../../rrid/fill-proposals.ts';
 import { RridKnowledgeBase } from '../../rrid/knowledge-base.ts';
 import { LEARNED_EXTRACTOR_MODEL } from './model.ts';
@@ -106,12 +108,14 @@ export function buildFillModel(
 ): FillModelFile {
   const { tuning, heldOut, fold } = tuningFolds(papers);
   const cache = readRowsCache(options.rowsCache);
-  const examples: { features: readonly string[]; label: boolean }[] = [];
+  const byFold: { features: readonly string[]; label: boolean }[][] = [];
   let proposed = 0;
   for (let k = 0; k < CV_FOLDS; k++) {
     const test = tuning.filter((p) => fold.get(p.doi) === k);
     const out = new Set([...test.map((p) => p.doi), ...heldOut]);
     const extract = foldExtractor(cache, k, () => trainFoldExtractor(papers, out));
+    const examples: { features: readonly string[]; label: boolean }[] = [];
+    byFold.push(examples);
     withoutPapers(kb, out, () => {
       for (const p of test) {
         const rows = extract(p);
@@ -128,14 +132,17 @@ export function buildFillModel(
         });
       }
     });
-    options.log?.(`fold ${k + 1}: ${test.length} papers, ${examples.length} labelled proposals so far`);
+    options.log?.(`fold ${k + 1}: ${test.length} papers, ${examples.length} labelled proposals`);
   }
   writeRowsCache(cache);
+  const examples = byFold.flat();
+  const { logistic, calibration } = fitCalibratedFillModel(byFold);
   return {
     format: 'krt-fill-model',
     version: 1,
     model: FILL_MODEL,
-    logistic: trainFillModel(examples),
+    logistic,
+    calibration,
     trainedOn: {
       papers: tuning.length,
       proposals: proposed,
