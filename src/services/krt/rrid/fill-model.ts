@@ -134,7 +134,7 @@ export function identifierCandidates(
   const out: IdentifierCandidate[][] = rows.map(() => []);
   for (const p of fillProposals(kb, rows, rowConfidence, CANDIDATES_PER_KIND)) {
     const probability = calibratedFillProbability(model, p.features);
-    if (probability < CANDIDATE_FLOOR) continue;
+    if (probability < CANDIDATE_FLOOR || p.evidence.length === 0) continue;
     out[p.row].push({
       kind: p.kind,
       identifier: p.kind === 'rrid' ? `RRID:${p.value}` : p.value,
