@@ -31,7 +31,7 @@ export const en = {
   'candidates.probabilityTitle': 'Probability that this is the resource’s identifier, where its authors give one of this kind',
   'candidates.probability': 'probability {probability}',
   'candidates.agreement':
-    '{agreeing, plural, one {# mention} other {# mentions}} of {total, number} with an identifier of this kind; written by {papers, plural, one {# paper} other {# papers}}:',
+    '{agreeing, plural, one {# mention} other {# mentions}} of {total, number} with an identifier of this kind; written by {papers, plural, one {# paper} other {# papers}}{more, select, yes {, the first {listed, number} listed} other {}}:',
   'table.empty': 'The table has no rows yet.',
   'table.number': '#',
   'table.resourceType': 'Resource type',

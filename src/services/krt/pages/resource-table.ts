@@ -233,7 +233,7 @@ function foundIn(found: Pick<RowEvidence, 'sentence' | 'confidence'>, w: Words):
   </details>`;
 }
 
-/** Candidates listed per row on the pages (the API lists them all). */
+/** Papers listed per candidate on the pages (the API lists up to ten). */
 const CANDIDATE_PAPERS_SHOWN = 5;
 
 /**
@@ -263,7 +263,15 @@ function candidateList(candidates: readonly IdentifierCandidate[] | undefined, w
             <span class="badge neutral" title="${t('candidates.probabilityTitle')}"
               >${t('candidates.probability', { probability: percent(w, c.probability) })}</span
             >
-            <p class="reason">${t('candidates.agreement', { agreeing: c.agreeing, total: c.total, papers: c.paper_count })}</p>
+            <p class="reason">
+              ${t('candidates.agreement', {
+                agreeing: c.agreeing,
+                total: c.total,
+                papers: c.paper_count,
+                more: c.paper_count > Math.min(c.papers.length, CANDIDATE_PAPERS_SHOWN) ? 'yes' : 'no',
+                listed: Math.min(c.papers.length, CANDIDATE_PAPERS_SHOWN),
+              })}
+            </p>
             <ul class="evidence">
               ${c.papers.slice(0, CANDIDATE_PAPERS_SHOWN).map((doi) => html`<li><a href="/paper?doi=${encodeURIComponent(doi)}">${doi}</a></li>`)}
             </ul>
