@@ -9,10 +9,12 @@
 // author-table papers; each fold paper's author tables are cut out of its text before extraction. With `heldOut`,
 // the held-out papers are scored once, with every other paper as training.
 //
-// Fills: for each test paper's text-built table, what the base proposes for its empty identifier cells
-// (rrid/fill-proposals.ts). The fill model (rrid/fill-model.ts) that scores a fold's proposals is fitted on the
-// other folds' proposals, labelled by their own papers' author tables (for the held-out papers: on every tuning
-// fold's), so its probabilities, their reliability table and the precision of the fills are out of sample.
+// Fills and candidates: for each test paper's text-built table, what the base proposes for its empty identifier cells
+// (rrid/fill-proposals.ts, two per kind: the candidates served; the first of each kind is the fill). The fill model
+// (rrid/fill-model.ts) that scores a fold's proposals is fitted and calibrated as the shipped one is
+// (extract/learned/fill-training.ts) on the other folds' proposals only (for the held-out papers: on every tuning
+// fold's), so its probabilities, their reliability table and the precision of the fills are out of sample. Fills are
+// scored against the authors' whole tables (the issue's measure), candidates against the matched authors' row.
 //
 // Scores, with 95% percentile-bootstrap intervals over papers:
 // - identifiers: RRIDs and catalog numbers of the text-built table against those of the authors' table, compared
@@ -50,16 +52,15 @@ import {
   type RowsCache,
 } from '../src/services/krt/extract/learned/inclusion-training.ts';
 import type { ManyResult } from '../src/services/krt/extract/index.ts';
-import {
-  RridKnowledgeBase,
-  calibrate,
-  cleanResourceName,
-  reliability,
-  rridsWrittenIn,
-  suggestRrids,
-  type Reliability,
-} from '../src/services/krt/rrid/index.ts';
+import { RridKnowledgeBase, cleanResourceName, reliability, suggestRrids, type Reliability } from '../src/services/krt/rrid/index.ts';
 import { fillProposals, type FillProposal } from '../src/services/krt/rrid/fill-proposals.ts';
+import {
+  candidateLabels,
+  corpusContribution,
+  identifierComparisonKey,
+  identifierKeys,
+  withoutPapers,
+} from '../src/services/krt/extract/learned/fill-training.ts';
 import {
   fitInclusion,
   inclusionLabels,
@@ -73,22 +74,15 @@ import {
   fillClass,
   passesThreshold,
   FILL_MIN_FILLS,
-  FILL_MODEL_FROM,
   FILL_PRECISION,
-  fillProbability,
-  trainFillModel,
+  CANDIDATE_FLOOR,
+  CANDIDATES_PER_KIND,
+  calibratedFillProbability,
+  fitCalibratedFillModel,
   type FillThresholds,
 } from '../src/services/krt/rrid/fill-model.ts';
 
 type CvPaper = AuthorTablePaper;
-
-/** Identifier as compared: upper case, no "RRID:" label, letters and digits only. */
-export function identifierComparisonKey(value: string): string {
-  return value
-    .replace(/^\s*RRID\s*:\s*/i, '')
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '');
-}
 
 /** RRIDs and catalog numbers of a table, as comparison keys (of the rows of the given types only, when given). */
 function identifiersOf(rows: readonly KrtRow[], types?: ReadonlySet<string>): Set<string> {
@@ -153,12 +147,18 @@ interface TestedPaper {
   predicted: KrtRow[];
   confidence: number[];
   features: (readonly string[])[];
+  /** The fills: the first proposal of each kind per row. */
   proposals: FillProposal[];
   /** Per proposal, the other identifiers the fold's base links with it (linkedIdentifiers). */
   linked: string[][];
+  /** The candidates served (CANDIDATES_PER_KIND per kind, the fills among them) and their labels (fill-training.ts). */
+  candidates: FillProposal[];
+  candidateLabels: (boolean | null)[];
 }
 
 type Hits = { paper: string; hit: boolean }[];
+/** Which proposals are written into their cells (the fill rule). */
+type FillRule = (t: TestedPaper, proposal: FillProposal) => boolean;
 /** The scores of the tables with some fills written. */
 interface AtThreshold {
   idRecall: Hits;
@@ -180,21 +180,20 @@ function perClassFills(
   label: (t: TestedPaper, proposal: FillProposal) => boolean,
   atThreshold: (keep: (t: TestedPaper, proposal: FillProposal) => boolean) => AtThreshold,
   heldOut: boolean,
-): string[] {
+): { lines: string[]; keep: FillRule } {
   const thresholds = new Map<number, FillThresholds>();
   for (const group of new Set(tested.filter((t) => t.scored).map((t) => t.group))) {
     const training = tested.filter((t) => t.group !== group && (!heldOut || !t.scored));
     const inner: { proposal: FillProposal; probability: number; right: boolean }[] = [];
     for (const h of new Set(training.map((t) => t.group))) {
-      const model = trainFillModel(
-        training
-          .filter((t) => t.group !== h)
-          .flatMap((t) => t.proposals.map((proposal) => ({ features: proposal.features, label: label(t, proposal) }))),
+      const rest = training.filter((t) => t.group !== h);
+      const model = fitCalibratedFillModel(
+        [...new Set(rest.map((t) => t.group))].map((g) => candidateExamples(rest.filter((t) => t.group === g))),
       );
       for (const t of training)
         if (t.group === h)
           for (const proposal of t.proposals)
-            inner.push({ proposal, probability: fillProbability(model, proposal.features), right: label(t, proposal) });
+            inner.push({ proposal, probability: calibratedFillProbability(model, proposal.features), right: label(t, proposal) });
     }
     thresholds.set(group, chooseFillThresholds(inner));
   }
@@ -233,7 +232,7 @@ function perClassFills(
     `  identifier recall ${est(served.idRecall)} (without fills ${est(none.idRecall)}), precision ${est(served.idPrecision)} (without ${est(none.idPrecision)})`,
     `  recall / ceiling ${(share(served.idRecall) / Math.max(1e-9, share(served.ceiling))).toFixed(3)} (without fills ${(share(none.idRecall) / Math.max(1e-9, share(none.ceiling))).toFixed(3)})`,
   );
-  return lines;
+  return { lines, keep };
 }
 
 /**
@@ -320,8 +319,8 @@ function readCorpus(files: readonly string[], extracted: readonly ManyResult[]):
     const xml = fs.readFileSync(file, 'utf8');
     const full = textOf(parseXml(xml));
     const doi = r.extraction.metadata.doi;
-    if (r.extraction.rows.length)
-      contributions.set(doi, { rows: r.extraction.rows, provider: r.extraction.provider, attested: rridsWrittenIn(full) });
+    const contribution = corpusContribution(r, full);
+    if (contribution) contributions.set(doi, contribution);
     tokensOf.set(doi, full.split(/[\s,;()[\]]+/));
     const paper = authorTablePaper(xml, file, doi);
     if (paper) papers.push(paper);
@@ -415,23 +414,22 @@ function runFold(
   const { kb, options } = c;
   const started = performance.now();
   const out = new Set([...test.map((p) => p.doi), ...(scored && options.heldOut ? [] : c.heldOut)]);
-  const removed = [...out].filter((doi) => kb.hasPaper(doi)).map((doi) => [doi, kb.paper(doi)!] as const);
-  for (const [doi] of removed) kb.removePaper(doi);
-  try {
-    calibrate(kb);
+  withoutPapers(kb, out, () => {
     const extractFold = foldExtractor(c.cache, k, () => trainFoldExtractor(c.papers, out));
     for (const p of test) {
       const extracted = extractFold(p);
       const predicted = extracted.map((r) => r.row);
       const gold = identifiersOf(p.gold);
       const ceiling = new Set([...gold].filter((id) => [...(c.wanted.get(id) ?? [])].some((doi) => !out.has(doi))));
-      const proposals = options.fill
+      const candidates = options.fill
         ? fillProposals(
             kb,
             predicted,
             extracted.map((r) => r.confidence),
+            CANDIDATES_PER_KIND,
           )
         : [];
+      const proposals = candidates.filter((proposal) => proposal.rank === 0);
       tested.push({
         paper: p.doi,
         group: k,
@@ -443,35 +441,40 @@ function runFold(
         features: extracted.map((r) => r.features),
         proposals,
         linked: proposals.map((proposal) => linkedIdentifiers(kb, proposal)),
+        candidates,
+        candidateLabels: candidateLabels(predicted, p.gold, candidates),
       });
       if (scored) suggestions.push(...nameOnlyQueries(kb, p));
     }
-  } finally {
-    for (const [doi, paper] of removed) kb.addObservations(doi, paper);
-  }
+  });
   c.log(`  ${scored ? 'fold' : 'training fold'} ${k + 1}: ${test.length} papers, ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
+/** The fill model's examples: the labelled candidates of these papers (fill-training.ts candidateLabel). */
+function candidateExamples(papers: readonly TestedPaper[]): { features: readonly string[]; label: boolean }[] {
+  return papers.flatMap((t) =>
+    t.candidates.flatMap((candidate, i) => {
+      const label = t.candidateLabels[i];
+      return label === null ? [] : [{ features: candidate.features, label }];
+    }),
+  );
+}
+
 /**
- * The fill model of each scored group, fitted on the proposals of the other groups' papers (their labels: the
- * proposed identifier is in that paper's own table), so every probability is out of sample.
+ * The fill model of each scored group, fitted as the shipped one is (candidateExamples) on the other groups' papers
+ * only, so every probability of a candidate (and of a fill) is out of sample.
  */
-function fillProbabilities(
-  tested: readonly TestedPaper[],
-  label: (t: TestedPaper, proposal: FillProposal) => boolean,
-  options: CvOptions,
-): Map<FillProposal, number> {
+function fillProbabilities(tested: readonly TestedPaper[], options: CvOptions): Map<FillProposal, number> {
   const probabilities = new Map<FillProposal, number>();
   if (options.fill)
     for (const group of new Set(tested.filter((t) => t.scored).map((t) => t.group))) {
-      const fillModel = trainFillModel(
-        tested
-          .filter((t) => t.group !== group && (!options.heldOut || !t.scored))
-          .flatMap((t) => t.proposals.map((proposal) => ({ features: proposal.features, label: label(t, proposal) }))),
+      const training = tested.filter((t) => t.group !== group && (!options.heldOut || !t.scored));
+      const fillModel = fitCalibratedFillModel(
+        [...new Set(training.map((t) => t.group))].map((h) => candidateExamples(training.filter((t) => t.group === h))),
       );
       for (const t of tested)
         if (t.group === group)
-          for (const proposal of t.proposals) probabilities.set(proposal, fillProbability(fillModel, proposal.features));
+          for (const candidate of t.candidates) probabilities.set(candidate, calibratedFillProbability(fillModel, candidate.features));
     }
   return probabilities;
 }
@@ -580,6 +583,99 @@ function servedTableLines(
   return lines;
 }
 
+/** A share and the interval of a statistic of papers' items, resampled by paper (95% percentile bootstrap). */
+function bootstrapByPaper<T extends { paper: string }>(
+  items: readonly T[],
+  statistic: (sample: T[]) => number,
+  reps = 2000,
+  seed = 15,
+): Estimate {
+  const byPaper = new Map<string, T[]>();
+  for (const item of items) byPaper.set(item.paper, [...(byPaper.get(item.paper) ?? []), item]);
+  const clusters = [...byPaper.values()];
+  const random = new Random(seed);
+  const values: number[] = [];
+  for (let r = 0; r < reps && clusters.length; r++) {
+    const sample: T[] = [];
+    for (let i = 0; i < clusters.length; i++) sample.push(...clusters[random.int(0, clusters.length - 1)]);
+    const v = statistic(sample);
+    if (!Number.isNaN(v)) values.push(v);
+  }
+  values.sort((a, b) => a - b);
+  const at = (q: number) => (values.length ? values[Math.min(values.length - 1, Math.floor(q * values.length))] : Number.NaN);
+  return { value: statistic([...items]), low: at(0.025), high: at(0.975), papers: clusters.length };
+}
+
+/**
+ * The candidates served under each row with an empty identifier cell, out of fold: the fill model's calibration on
+ * the candidates it is fitted for (rows matching an authors' row that gives an identifier of the candidate's kind:
+ * reliability table, expected calibration error and Brier score with intervals over papers), and what a user gets:
+ * for the rows whose cell is empty (no RRID, no catalog number) and that match an authors' row giving an RRID or a
+ * catalog number, how often the authors' identifier is the first candidate, is among them, and how often there is any.
+ */
+function candidateLines(
+  scoredPapers: readonly TestedPaper[],
+  goldOf: (doi: string) => CvPaper,
+  probabilities: ReadonlyMap<FillProposal, number>,
+): string[] {
+  const est = formatEstimate;
+  const labelled = scoredPapers.flatMap((t) =>
+    t.candidates.flatMap((candidate, i) => {
+      const right = t.candidateLabels[i];
+      return right === null ? [] : [{ paper: t.paper, p: probabilities.get(candidate) ?? 0, right, rank: candidate.rank }];
+    }),
+  );
+  const served = labelled.filter((c) => c.p >= CANDIDATE_FLOOR);
+  const ece = (xs: { p: number; right: boolean }[]) => reliability(xs).ece;
+  const brier = (xs: { p: number; right: boolean }[]) => reliability(xs).brier;
+  const lines = [
+    `identifier candidates (${CANDIDATES_PER_KIND} per kind at most, listed from ${CANDIDATE_FLOOR}); the fill model fitted on the other folds, scored on the candidates whose row matches an authors' row giving an identifier of their kind:`,
+  ];
+  for (const [title, xs] of [
+    ['every such candidate', labelled],
+    [`those listed (from ${CANDIDATE_FLOOR})`, served],
+  ] as const) {
+    const r = reliability(xs);
+    lines.push(
+      `  ${title}: ${xs.length} (${xs.filter((x) => x.right).length} right, ${xs.filter((x) => x.rank > 0).length} second of their kind), expected calibration error ${est(bootstrapByPaper(xs, ece))}, Brier ${est(bootstrapByPaper(xs, brier))}`,
+    );
+    for (const row of r.rows)
+      if (row.n)
+        lines.push(
+          `    [${row.from.toFixed(1)}, ${row.to.toFixed(1)})  ${String(row.n).padStart(5)}   predicted ${row.predicted.toFixed(3)}   observed ${row.observed.toFixed(3)}`,
+        );
+  }
+  lines.push(
+    `  right ones below the floor: ${labelled.filter((x) => x.right && x.p < CANDIDATE_FLOOR).length} of ${labelled.filter((x) => x.right).length}`,
+  );
+  const first: Hits = [];
+  const among: Hits = [];
+  const any: Hits = [];
+  const firstOfShown: Hits = [];
+  for (const t of scoredPapers) {
+    const gold = goldOf(t.paper).gold;
+    for (const m of matchRows(t.predicted, gold)) {
+      const g = gold[m.gold];
+      const wanted = new Set([...identifierKeys(g, 'rrid'), ...identifierKeys(g, 'catalog')]);
+      const own = t.predicted[m.predicted];
+      if (wanted.size === 0 || identifierKeys(own, 'rrid').size + identifierKeys(own, 'catalog').size > 0) continue;
+      const listed = t.candidates
+        .filter((c) => c.row === m.predicted && (probabilities.get(c) ?? 0) >= CANDIDATE_FLOOR)
+        .sort((a, b) => (probabilities.get(b) ?? 0) - (probabilities.get(a) ?? 0) || (a.kind === b.kind ? 0 : a.kind === 'rrid' ? -1 : 1));
+      const hits = listed.map((c) => wanted.has(identifierComparisonKey(c.value)));
+      first.push({ paper: t.paper, hit: hits[0] === true });
+      among.push({ paper: t.paper, hit: hits.includes(true) });
+      any.push({ paper: t.paper, hit: listed.length > 0 });
+      if (listed.length) firstOfShown.push({ paper: t.paper, hit: hits[0] });
+    }
+  }
+  lines.push(
+    `  rows with an empty identifier cell matching an authors' row that gives an RRID or catalog number: ${first.length}`,
+    `    the authors' identifier is the first candidate ${est(pooledEstimate(first))}, among the candidates ${est(pooledEstimate(among))}; any candidate ${est(pooledEstimate(any))}; first right where there is one ${est(pooledEstimate(firstOfShown))}`,
+  );
+  return lines;
+}
+
 /** The fills: by threshold, by class, why they are right or wrong, and the fill model's reliability (with fills only). */
 function fillLines(
   lines: string[],
@@ -591,7 +687,8 @@ function fillLines(
     label: (t: TestedPaper, proposal: FillProposal) => boolean;
     atThreshold: (from: number | ((t: TestedPaper, proposal: FillProposal) => boolean)) => AtThreshold;
     served: AtThreshold;
-    heldOut: boolean;
+    /** The fill rule's lines (perClassFills). */
+    ruleLines: string[];
   },
 ): void {
   const { scoredPapers, probabilities, label, atThreshold } = f;
@@ -603,7 +700,7 @@ function fillLines(
   lines.splice(
     4,
     0,
-    `  the fills alone (from ${FILL_MODEL_FROM}): ${f.served.fillPrecision.length} identifiers, precision ${est(fillsServed)}`,
+    `  the fills alone (each class from its threshold, below): ${f.served.fillPrecision.length} identifiers, precision ${est(fillsServed)}`,
   );
   const none = atThreshold(Infinity);
   lines.push(
@@ -617,7 +714,9 @@ function fillLines(
       `  ${t.toFixed(2)}  ${String(at.fillPrecision.length).padStart(5)}  ${share(at.fillPrecision).toFixed(3)}  ${share(at.idRecall).toFixed(3)}  ${share(at.idPrecision).toFixed(3)}  ${(share(at.idRecall) / Math.max(1e-9, share(at.ceiling))).toFixed(3)}`,
     );
   }
-  lines.push(...perClassFills(f.tested, probabilities, label, atThreshold, f.heldOut));
+  // The same fills against none, paired by paper, at the thresholds a single rule for every class could take.
+  for (const t of [0.5, 0.7, 0.9]) lines.push(...pairedFillDifference(atThreshold(t), none).map((l) => `${l} (fills from ${t})`));
+  lines.push(...f.ruleLines);
   lines.push(...fillErrorAnalysis(scoredPapers, f.papers, label));
   // The same proposals on the rows that are in the authors' table (matched by name): how right the base is about
   // a resource the table lists, apart from whether the row belongs in the table.
@@ -632,7 +731,7 @@ function fillLines(
   );
   const r: Reliability = reliability(fills);
   lines.push(
-    `proposed identifiers: ${fills.length} (${fills.filter((x) => x.right).length} in the authors' tables); fill model probability (fitted on the other folds): ECE ${r.ece.toFixed(3)}, Brier ${r.brier.toFixed(3)}`,
+    `proposed identifiers: ${fills.length} (${fills.filter((x) => x.right).length} in the authors' tables); the fill model's probability (fitted on the other folds) against "the authors' table lists it", which it does not claim: ECE ${r.ece.toFixed(3)}, Brier ${r.brier.toFixed(3)}`,
   );
   for (const row of r.rows)
     if (row.n)
@@ -641,16 +740,11 @@ function fillLines(
       );
 }
 
-/** Every run paper's table as the row-inclusion model sees it, as served (fills from the served threshold). */
-function inclusionPapers(
-  tested: readonly TestedPaper[],
-  papers: readonly CvPaper[],
-  probabilities: ReadonlyMap<FillProposal, number>,
-  fill: boolean,
-): CvInclusionPaper[] {
+/** Every run paper's table as the row-inclusion model sees it, as served (with the fills of the rule, when one). */
+function inclusionPapers(tested: readonly TestedPaper[], papers: readonly CvPaper[], rule: FillRule | null): CvInclusionPaper[] {
   return tested.map((t) => {
     const gold = papers.find((p) => p.doi === t.paper)!.gold;
-    const kept = t.proposals.filter((proposal) => (probabilities.get(proposal) ?? 0) >= (fill ? FILL_MODEL_FROM : Infinity));
+    const kept = rule ? t.proposals.filter((proposal) => rule(t, proposal)) : [];
     return {
       paper: t.paper,
       group: t.group,
@@ -658,6 +752,7 @@ function inclusionPapers(
       krtLayout: papers.find((p) => p.doi === t.paper)!.krtLayout,
       rows: t.predicted.map((row, i) => ({ row, features: t.features[i], confidence: t.confidence[i] })),
       served: writeFills(t.predicted, kept),
+      unfilled: t.predicted,
       gold,
       goldIds: [...t.gold],
       ceilingIds: [...t.ceiling],
@@ -716,15 +811,20 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
   writeRowsCache(cache);
 
   const label = (t: TestedPaper, proposal: FillProposal) => t.gold.has(identifierComparisonKey(proposal.value));
-  const probabilities = fillProbabilities(tested, label, options);
+  const probabilities = fillProbabilities(tested, options);
   const scoredPapers = tested.filter((t) => t.scored);
   const goldOf = (doi: string) => papers.find((p) => p.doi === doi)!;
   const atThreshold = tablesAtThreshold(scoredPapers, goldOf, probabilities, label);
-  const served = atThreshold(options.fill ? FILL_MODEL_FROM : Infinity);
+  // The fill rule decided before measuring: a cell is filled from its class's threshold, chosen on the other folds.
+  const rule = options.fill ? perClassFills(tested, probabilities, label, atThreshold, options.heldOut) : null;
+  const served = atThreshold(rule ? rule.keep : Infinity);
   const lines = servedTableLines(papers, scoredPapers, served, suggestions);
-  if (options.fill) fillLines(lines, { tested, scoredPapers, papers, probabilities, label, atThreshold, served, heldOut: options.heldOut });
-  // The row-inclusion model, on every run paper's table as served (fills from the served threshold).
-  const inclusion = inclusionPapers(tested, papers, probabilities, options.fill);
+  if (rule) {
+    fillLines(lines, { tested, scoredPapers, papers, probabilities, label, atThreshold, served, ruleLines: rule.lines });
+    lines.push(...candidateLines(scoredPapers, goldOf, probabilities));
+  }
+  // The row-inclusion model, on every run paper's table as served (with the rule's fills).
+  const inclusion = inclusionPapers(tested, papers, rule?.keep ?? null);
   lines.push(...rowInclusionLines(inclusion, options.heldOut));
   if (options.dump) writeDump(options.dump, tested, papers, probabilities, suggestions);
   return {
@@ -770,6 +870,25 @@ function recallOfCeiling(recall: Hits, ceiling: Hits, reps = 2000, seed = 15): E
   return { value: ratio(clusters), low: q(0.025), high: q(0.975), papers: clusters.length };
 }
 
+/** Identifier recall and precision of the table with fills minus without, paired by paper (95% bootstrap intervals). */
+function pairedFillDifference(filled: { idRecall: Hits; idPrecision: Hits }, unfilled: { idRecall: Hits; idPrecision: Hits }): string[] {
+  const tagged = [
+    ...filled.idRecall.map((h) => ({ ...h, recall: true, filled: true })),
+    ...unfilled.idRecall.map((h) => ({ ...h, recall: true, filled: false })),
+    ...filled.idPrecision.map((h) => ({ ...h, recall: false, filled: true })),
+    ...unfilled.idPrecision.map((h) => ({ ...h, recall: false, filled: false })),
+  ];
+  type Tagged = (typeof tagged)[number];
+  const share = (xs: Tagged[]) => xs.filter((x) => x.hit).length / xs.length;
+  const difference = (recall: boolean) => (sample: Tagged[]) => {
+    const of = (filledToo: boolean) => sample.filter((x) => x.recall === recall && x.filled === filledToo);
+    return share(of(true)) - share(of(false));
+  };
+  return [
+    `  fills minus none, paired by paper: identifier recall ${formatEstimate(bootstrapByPaper(tagged, difference(true)))}, precision ${formatEstimate(bootstrapByPaper(tagged, difference(false)))}`,
+  ];
+}
+
 /** One run paper's extracted table as the row-inclusion model sees it (its features are the extractor's). */
 export interface CvInclusionPaper {
   paper: string;
@@ -777,8 +896,9 @@ export interface CvInclusionPaper {
   scored: boolean;
   krtLayout: boolean;
   rows: InclusionRow[];
-  /** The rows with the served fills (what is scored). */
+  /** The rows with the served fills (what is scored), and without. */
   served: KrtRow[];
+  unfilled: KrtRow[];
   gold: KrtRow[];
   goldIds: string[];
   ceilingIds: string[];
@@ -804,7 +924,11 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOu
   }
   const scored = inclusion.filter((t) => t.scored);
   // keep(t, threshold): which of a paper's rows are served (the model's rows by default).
-  const at = (threshold: number | null, keep = (t: CvInclusionPaper, from: number) => servedRows(probabilities.get(t)!, from)) => {
+  const at = (
+    threshold: number | null,
+    keep = (t: CvInclusionPaper, from: number) => servedRows(probabilities.get(t)!, from),
+    rowsOf = (t: CvInclusionPaper) => t.served,
+  ) => {
     const rowCounts: Counts[] = [];
     const krtCounts: Counts[] = [];
     const idRecall: { paper: string; hit: boolean }[] = [];
@@ -814,7 +938,7 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOu
     for (const t of scored) {
       const groupThreshold = threshold ?? thresholds[[...new Set(scored.map((s) => s.group))].indexOf(t.group)];
       const kept = keep(t, groupThreshold);
-      const table = t.served.filter((_, i) => kept[i]);
+      const table = rowsOf(t).filter((_, i) => kept[i]);
       const counts = scorePaper(t.paper, table, t.gold).resources;
       rowCounts.push(counts);
       if (t.krtLayout) krtCounts.push(counts);
@@ -851,8 +975,12 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOu
       `the key resources table served (the rows the model keeps; ${count(every) - count(table)} further mentions apart)`,
       table,
     ),
-    '  precision–recall of the served rows by threshold (macro over papers, every author table):',
   ];
+  if (scored.some((t) => t.served.some((row, i) => row !== t.unfilled[i]))) {
+    const unfilled = at(null, undefined, (t) => t.unfilled);
+    lines.push(...describeAt('the same table without the fills', unfilled), ...pairedFillDifference(table, unfilled));
+  } else lines.push('  no cell of the table served is filled: the same table without the fills scores the same');
+  lines.push('  precision–recall of the served rows by threshold (macro over papers, every author table):');
   for (const t of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
     const r = at(t);
     lines.push(

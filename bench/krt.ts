@@ -19,9 +19,11 @@
 // cv — the tables built from text against the authors' key resources tables, by cross-validation by paper over every
 //   paper with an author table (bench/_krt-cv.ts): identifier recall and precision beside the ceiling, name-only
 //   suggestions, row precision, each with a 95% interval. --held-out scores the held-out papers instead (once, at the
-//   end of tuning); --no-fill leaves the identifiers as the text gave them. With fills: the fill model's
-//   out-of-sample reliability, the fills' precision and identifier recall at each threshold and with thresholds by
-//   class, and why the proposals of each class are right or wrong. --rows-cache FILE keeps each fold's text-built
+//   end of tuning); --no-fill leaves the identifiers as the text gave them. With fills: the fill rule (thresholds by
+//   class) and the table with and without it, the fills' precision and identifier recall at single thresholds (paired
+//   differences), why the proposals of each class are right or wrong, and the identifier candidates served: the fill
+//   model's out-of-fold calibration (reliability table, ECE and Brier with intervals) and how often the authors'
+//   identifier is the first candidate or among them. --rows-cache FILE keeps each fold's text-built
 //   tables (read when the file exists, so that a run about fills or suggestions does not train the extractors
 //   again); --dump FILE writes the proposals and the name-only queries as JSON for a closer look. Last, the row-inclusion
 //   model fitted out of fold: the key resources table served (the rows it keeps) beside every extracted row.

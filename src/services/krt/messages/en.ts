@@ -24,6 +24,14 @@ export const en = {
   'found.inText': 'found in the text,',
   'found.confidenceTitle': 'Calibrated probability that the authors would list this row (cross-validated by paper)',
   'found.confidence': 'confidence {confidence}',
+  'candidates.summary':
+    '{count, plural, one {# identifier candidate} other {# identifier candidates}}: best {identifier}, probability {probability}',
+  'candidates.meaning':
+    'Identifiers other papers of the store wrote for a resource of this name; the cell is not filled. The probability is that it is this resource’s identifier where its authors give one (out of sample, docs/krt.md).',
+  'candidates.probabilityTitle': 'Probability that this is the resource’s identifier, where its authors give one of this kind',
+  'candidates.probability': 'probability {probability}',
+  'candidates.agreement':
+    '{agreeing, plural, one {# mention} other {# mentions}} of {total, number} with an identifier of this kind; written by {papers, plural, one {# paper} other {# papers}}{more, select, yes {, the first {listed, number} listed} other {}}:',
   'table.empty': 'The table has no rows yet.',
   'table.number': '#',
   'table.resourceType': 'Resource type',

@@ -41,7 +41,7 @@ import { MAX_JATS_BYTES, fetchForWaitingClient } from '../sync.ts';
 import type { KrtDatabase } from '../tables.ts';
 import type { Translate } from '../../../core/i18n/catalogue.ts';
 import { paperHref } from './lookup.ts';
-import { annotateRows, exportButtons, mentionsTable, resourceTable, rowSummary } from './resource-table.ts';
+import { annotateRows, exportButtons, mentionsTable, resourceTable, rowSummary, type WithCandidates } from './resource-table.ts';
 import type { AnnotatedRow } from './resource-table.ts';
 import { errorNote, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -128,7 +128,7 @@ interface Upload {
   stored: boolean;
   /** The key resources table's rows with their RRID checks; the further mentions apart. */
   annotated: AnnotatedRow[];
-  mentions: FurtherMention[];
+  mentions: WithCandidates<FurtherMention>[];
 }
 
 /** The file of the form, checked (not empty, XML, JATS, no entity declarations) and extracted; the table kept. */
@@ -153,7 +153,8 @@ async function readUpload(request: FastifyRequest, answers: KrtAnswers, db: Kyse
   }
   if (!outcome.ok) throw badRequest(t('error.notXml', { reason: outcome.error.replace(/^XML is not well-formed: /, '') }));
   const x = outcome.extraction;
-  const table = splitTable(x.rows, x.evidence);
+  const split = splitTable(x.rows, x.evidence);
+  const table = { rows: split.rows, ...(await answers.withCandidates(split)) };
   const session = randomUUID();
   await saveChatState(db, session, { ...newChatState(), entries: table.rows }, new Date().toISOString());
   const doi = x.metadata.doi ? normalizeDoi(x.metadata.doi) : null;

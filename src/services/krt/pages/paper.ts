@@ -18,7 +18,7 @@ import { parseDoi } from '../routes/common.ts';
 import { DoiQuery } from '../schemas/doi.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { paperHref } from './lookup.ts';
-import { annotateRows, exportButtons, mentionsTable, resourceTable, rowSummary } from './resource-table.ts';
+import { annotateRows, exportButtons, mentionsTable, resourceTable, rowSummary, type WithCandidates } from './resource-table.ts';
 import type { AnnotatedRow } from './resource-table.ts';
 import { SessionQuery, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -85,9 +85,10 @@ function sessionsTable(doi: string, sessions: readonly SessionRecord[], shown: s
 interface ShownTable {
   sessionId: string;
   rows: KrtRow[];
-  found: RowEvidence[] | null;
+  /** Per row: the sentence, confidence and identifier candidates (the API's row_evidence). */
+  found: WithCandidates<RowEvidence>[] | null;
   /** The rows found in the text that the row-inclusion model leaves out of the table. */
-  mentions: FurtherMention[];
+  mentions: WithCandidates<FurtherMention>[];
   provider: string;
   model: string;
 }

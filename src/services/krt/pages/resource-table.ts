@@ -3,6 +3,8 @@
 // without an RRID, the service's RRID suggestions with their calibrated confidence and their evidence (the papers
 // of the store that write that RRID), or the plain statement that the service abstains. The same answers as
 // POST /api/ai/validate-rrid/ and /api/ai/suggest-rrid/ (KrtAnswers), so a page never says what the API would not.
+// A text-built table's rows and further mentions also show, in their identifier cell, the candidates the API's
+// row_evidence and further_mentions list for it (identifier_candidates), with their probability and papers.
 import type { Kysely } from 'kysely';
 import { html, joinHtml } from '../../../core/pages/index.ts';
 import type { SafeHtml } from '../../../core/pages/index.ts';
@@ -10,6 +12,7 @@ import type { KrtAnswers } from '../answers.ts';
 import { parseIdentifierText } from '../extract/identifier.ts';
 import type { FurtherMention, KrtRow, RowEvidence } from '../extract/index.ts';
 import { ABSTAIN_BELOW, resolverUrl } from '../rrid/index.ts';
+import type { IdentifierCandidate } from '../rrid/fill-model.ts';
 import type { RridValidation } from '../rrid/index.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { papersByDoi } from './reads.ts';
@@ -43,12 +46,15 @@ type RowLookup =
   /** Nothing reaches the calibrated confidence the service requires (ABSTAIN_BELOW). */
   | { kind: 'abstained' };
 
+/** A text-built row's evidence as the API serves it: with the candidates for its empty identifier cell. */
+export type WithCandidates<T> = T & { identifier_candidates?: readonly IdentifierCandidate[] };
+
 export interface AnnotatedRow {
   row: KrtRow;
   validations: RridValidation[];
   lookup: RowLookup;
-  /** For a row the text extractor found: the sentence it came from and its calibrated confidence. */
-  found?: RowEvidence;
+  /** For a row the text extractor found: the sentence it came from, its calibrated confidence and its candidates. */
+  found?: WithCandidates<RowEvidence>;
 }
 
 /**
@@ -59,7 +65,7 @@ export async function annotateRows(
   answers: KrtAnswers,
   db: Kysely<KrtDatabase>,
   rows: readonly KrtRow[],
-  options: { exclude?: string; found?: readonly RowEvidence[] | null } = {},
+  options: { exclude?: string; found?: readonly WithCandidates<RowEvidence>[] | null } = {},
 ): Promise<AnnotatedRow[]> {
   const loaded = await answers.knowledge.get();
   const annotated: Array<AnnotatedRow & { evidenceDois: string[][] }> = [];
@@ -227,6 +233,54 @@ function foundIn(found: Pick<RowEvidence, 'sentence' | 'confidence'>, w: Words):
   </details>`;
 }
 
+/** Papers listed per candidate on the pages (the API lists up to ten). */
+const CANDIDATE_PAPERS_SHOWN = 5;
+
+/**
+ * The candidates for a row's empty identifier cell: each identifier with its probability, how many of the papers that
+ * name the resource wrote it, and the first of those papers as links to their pages (every one is a paper of the store).
+ */
+function candidateList(candidates: readonly IdentifierCandidate[] | undefined, w: Words): SafeHtml | '' {
+  if (!candidates || candidates.length === 0) return '';
+  const { t } = w;
+  const best = candidates[0];
+  return html`<details class="identifier-candidates">
+    <summary>
+      ${richMessage(
+        t,
+        'candidates.summary',
+        { count: candidates.length, probability: percent(w, best.probability) },
+        { identifier: html`<code>${best.identifier}</code>` },
+      )}
+    </summary>
+    <p class="muted">${t('candidates.meaning')}</p>
+    <ol>
+      ${candidates.map(
+        (c) =>
+          html`<li>
+            <strong><code>${c.identifier}</code></strong
+            >${c.vendor ? html` (${c.vendor})` : ''}
+            <span class="badge neutral" title="${t('candidates.probabilityTitle')}"
+              >${t('candidates.probability', { probability: percent(w, c.probability) })}</span
+            >
+            <p class="reason">
+              ${t('candidates.agreement', {
+                agreeing: c.agreeing,
+                total: c.total,
+                papers: c.paper_count,
+                more: c.paper_count > Math.min(c.papers.length, CANDIDATE_PAPERS_SHOWN) ? 'yes' : 'no',
+                listed: Math.min(c.papers.length, CANDIDATE_PAPERS_SHOWN),
+              })}
+            </p>
+            <ul class="evidence">
+              ${c.papers.slice(0, CANDIDATE_PAPERS_SHOWN).map((doi) => html`<li><a href="/paper?doi=${encodeURIComponent(doi)}">${doi}</a></li>`)}
+            </ul>
+          </li>`,
+      )}
+    </ol>
+  </details>`;
+}
+
 /** The columns the key resources table and its further mentions both begin with: number, type, name, source, identifier. */
 function leadingHeadings({ t }: Words): SafeHtml {
   return html`<th scope="col" class="num">${t('table.number')}</th>
@@ -236,13 +290,16 @@ function leadingHeadings({ t }: Words): SafeHtml {
     <th scope="col">${t('table.identifier')}</th>`;
 }
 
-/** A row's cells under leadingHeadings (the i-th row, numbered from 1), the name followed by `evidence`. */
-function leadingCells(i: number, row: KrtRow, evidence: SafeHtml | ''): SafeHtml {
+/**
+ * A row's cells under leadingHeadings (the i-th row, numbered from 1), the name followed by `evidence`, the identifier
+ * by `candidates`.
+ */
+function leadingCells(i: number, row: KrtRow, evidence: SafeHtml | '', candidates: SafeHtml | ''): SafeHtml {
   return html`<td class="num">${i + 1}</td>
     <td>${row['RESOURCE TYPE']}</td>
     <th scope="row">${row['RESOURCE NAME']}${evidence}</th>
     <td>${row.SOURCE}</td>
-    <td>${row.IDENTIFIER}</td>`;
+    <td>${row.IDENTIFIER}${candidates}</td>`;
 }
 
 /** The annotated table; `caption` says whose table it is. Rows are numbered as the chat counts them (from 1). */
@@ -266,7 +323,7 @@ export function resourceTable(rows: readonly AnnotatedRow[], caption: string, w:
         ${rows.map(
           (a, i) =>
             html`<tr>
-              ${leadingCells(i, a.row, a.found ? foundIn(a.found, w) : '')}
+              ${leadingCells(i, a.row, a.found ? foundIn(a.found, w) : '', candidateList(a.found?.identifier_candidates, w))}
               <td>${a.row['NEW/REUSE']}</td>
               <td>${a.row['ADDITIONAL INFORMATION']}</td>
               <td class="rrid-cell">${lookupCell(a, w)}</td>
@@ -282,10 +339,10 @@ export function resourceTable(rows: readonly AnnotatedRow[], caption: string, w:
  * sentence, confidence and inclusion probability; `promote` draws a mention's button into the chat, when there is one.
  */
 export function mentionsTable(
-  mentions: readonly FurtherMention[],
+  mentions: readonly WithCandidates<FurtherMention>[],
   caption: string,
   w: Words,
-  promote?: (mention: FurtherMention) => SafeHtml,
+  promote?: (mention: WithCandidates<FurtherMention>) => SafeHtml,
 ): SafeHtml {
   const { t } = w;
   return html`<div class="table-scroll" id="further-mentions">
@@ -305,7 +362,7 @@ export function mentionsTable(
         ${mentions.map(
           (m, i) =>
             html`<tr>
-              ${leadingCells(i, m.row, foundIn(m, w))}
+              ${leadingCells(i, m.row, foundIn(m, w), candidateList(m.identifier_candidates, w))}
               <td>${m.row['ADDITIONAL INFORMATION']}</td>
               <td class="num">${m.inclusion_probability === null ? '' : percent(w, m.inclusion_probability)}</td>
               ${promote ? html`<td>${promote(m)}</td>` : ''}

@@ -9,7 +9,9 @@ import type { ErrorCase } from '../../../../test/support/krt/http.ts';
 import { domainExtraction } from '../../../../test/support/krt/corpus.ts';
 import { KRT_COLUMNS, RESOURCE_TYPES, TABLE_EXTRACTOR_MODEL, splitTable } from '../extract/index.ts';
 import type { RowEvidence } from '../extract/index.ts';
-import { shippedInclusion } from '../extract/learned/shipped.ts';
+import { shippedFillModel, shippedInclusion } from '../extract/learned/shipped.ts';
+import { parseIdentifierText } from '../extract/identifier.ts';
+import { CANDIDATE_FLOOR } from '../rrid/fill-model.ts';
 import type { KrtTables } from '../tables.ts';
 import { parseXml, textOf } from '../jats/tree.ts';
 import type { DoiTableResponse, SessionResponse } from '../schemas/tables.ts';
@@ -101,6 +103,9 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
   };
   const served = (evidence: readonly RowEvidence[]) =>
     evidence.map(({ sentence, confidence, inclusion_probability }) => ({ sentence, confidence, inclusion_probability }));
+  /** Served evidence or mentions without their identifier candidates (tested apart). */
+  const withoutCandidates = <T extends { identifier_candidates: unknown }>(items: readonly T[]) =>
+    items.map(({ identifier_candidates: _, ...rest }) => rest);
 
   it('a table found in the text: the key resources table, each row with its evidence, and the further mentions apart', async () => {
     const { file, doi, extraction, split } = textPaper();
@@ -113,8 +118,8 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
     // The rows the model keeps are the table, in the extractor's order, with their evidence; the others are mentions.
     assert.ok(split.mentions.length > 0, 'the model leaves some rows of this paper out of its table');
     assert.deepEqual(textTable.body.krt_data, split.rows);
-    assert.deepEqual(textTable.body.row_evidence, served(split.evidence!));
-    assert.deepEqual(textTable.body.further_mentions, split.mentions);
+    assert.deepEqual(withoutCandidates(textTable.body.row_evidence!), served(split.evidence!));
+    assert.deepEqual(withoutCandidates(textTable.body.further_mentions), split.mentions);
     assert.equal(textTable.body.summary.total_resources, split.rows.length, 'the summary counts the table, not its mentions');
     // No row is lost: table and mentions together are every row the extractor found, each once.
     const positions = [...textTable.body.further_mentions.map((m) => m.position)];
@@ -144,6 +149,63 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
     assert.equal(csv.text.trim().split(/\r?\n/).length, 1 + split.rows.length, 'a header and the rows of the table');
     const json = await get<{ resources_found: number; krt_data: unknown[] }>(`/api/export/${textTable.body.session_id}/json/`);
     assert.deepEqual(json.body.krt_data, split.rows);
+  });
+
+  it("a text-built table's empty identifier cells list candidates that stored papers wrote; filled kinds and author tables none", async () => {
+    assert.ok(shippedFillModel(), 'the fill model ships with the extractor it was fitted on');
+    const textDois = real
+      .map((f) => domainExtraction(f))
+      .filter((x) => x.extraction.provider === 'text-pattern')
+      .map((x) => x.doi);
+    assert.ok(textDois.length > 0);
+    const key = (id: string) =>
+      id
+        .replace(/^RRID:\s*/i, '')
+        .toUpperCase()
+        .replace(/[^A-Z0-9]/g, '');
+    const kinds = (row: { IDENTIFIER: string; SOURCE: string }) =>
+      new Set(parseIdentifierText(row.IDENTIFIER, { source: row.SOURCE }).map((p) => p.kind));
+    const tableOf = new Map<string, DoiTable>();
+    const table = async (doi: string) => {
+      if (!tableOf.has(doi)) tableOf.set(doi, (await get<DoiTable>(`/api/api/krt/doi/${doi}/`)).body);
+      return tableOf.get(doi)!;
+    };
+    let listed = 0;
+    for (const doi of textDois) {
+      const body = await table(doi);
+      const rows = [
+        ...body.krt_data.map((row, i) => ({ row, candidates: body.row_evidence![i].identifier_candidates })),
+        ...body.further_mentions.map((m) => ({ row: m.row, candidates: m.identifier_candidates })),
+      ];
+      for (const { row, candidates } of rows) {
+        const has = kinds(row);
+        for (const c of candidates) {
+          listed++;
+          assert.ok(!has.has(c.kind), `a row that carries an identifier of kind ${c.kind} lists none: ${JSON.stringify(row)}`);
+          assert.ok(c.probability >= CANDIDATE_FLOOR && c.probability <= 1);
+          assert.equal(c.paper_count, c.papers.length, 'the test store holds fewer than ten papers per identifier');
+          assert.ok(c.agreeing <= c.total);
+          // Its papers are stored papers whose own tables write it, and one of them writes it verbatim.
+          let verbatim = false;
+          for (const paper of c.papers) {
+            const theirs = await table(paper);
+            const written = [...theirs.krt_data, ...theirs.further_mentions.map((m) => m.row)].some((r) =>
+              parseIdentifierText(r.IDENTIFIER, { source: r.SOURCE }).some((p) => p.kind === c.kind && key(p.value) === key(c.identifier)),
+            );
+            assert.ok(written, `${paper} does not write ${c.identifier}`);
+            const text = fs.readFileSync(realFile(paper.split('/')[1]), 'utf8');
+            if (text.toLowerCase().includes(c.identifier.replace(/^RRID:/, '').toLowerCase())) verbatim = true;
+          }
+          assert.ok(verbatim, `${c.identifier} is written verbatim by one of its papers`);
+        }
+        for (let i = 1; i < candidates.length; i++) assert.ok(candidates[i - 1].probability >= candidates[i].probability);
+      }
+    }
+    assert.ok(listed > 0, 'some empty cell of the text-built tables lists a candidate');
+    // An author's table lists none: its rows carry no evidence object.
+    const authors = await get<DoiTable>(`/api/api/krt/doi/${TABLE_DOI}/`);
+    assert.equal(authors.body.row_evidence, null);
+    assert.ok(!authors.text.includes('identifier_candidates'));
   });
 
   it('a row stored before its inclusion was kept (no value in the new columns) is served in the table', async () => {

@@ -214,3 +214,13 @@ test('property: a fill writes only identifiers a paper of the base wrote, or the
   );
   assert.ok(filledCells > 0, 'the property wrote some fills');
 });
+
+test("a catalog number's evidence is the papers that wrote it, not every paper of its resource's RRID", () => {
+  const kb = new RridKnowledgeBase();
+  kb.addPaper('10.1101/a', [row('Experimental model: Cell line', 'Vero E6', 'ATCC', 'Cat# CRL-1586; RRID:CVCL_0574')]);
+  kb.addPaper('10.1101/b', [row('Experimental model: Cell line', 'Vero E6', 'ATCC', 'RRID:CVCL_0574')]);
+  calibrate(kb);
+  const proposals = fillProposals(kb, [row('Experimental model: Cell line', 'Vero E6 cells', '', '')]);
+  assert.deepEqual(proposals.find((p) => p.kind === 'rrid')!.evidence, ['10.1101/a', '10.1101/b']);
+  assert.deepEqual(proposals.find((p) => p.kind === 'catalog')!.evidence, ['10.1101/a']);
+});

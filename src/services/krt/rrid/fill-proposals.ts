@@ -27,6 +27,8 @@ export interface FillProposal {
   vendor: string;
   /** How it was found: the catalog number the row carries, or the row's name. */
   by: 'catalog' | 'name';
+  /** Its place among the row's proposals of its kind, by mentions (0: the one most mentions vote for). */
+  rank: number;
   /** Mentions of the name with this identifier; with any identifier of this kind. */
   agreeing: number;
   total: number;
@@ -150,14 +152,28 @@ function features(
   return f;
 }
 
+/** The papers of an entry that wrote this catalog number in it (an RRID's entry gathers papers that wrote none). */
+function papersWriting(kb: RridKnowledgeBase, entry: KbEntry, catalog: string): string[] {
+  const wanted = catalogKey(catalog);
+  return [...entry.papers.keys()].filter((doi) =>
+    kb
+      .paper(doi)
+      ?.observations.some(
+        (o) =>
+          (o.key === entry.key || (entry.rrid !== null && o.repair === entry.rrid)) && o.catalogs.some((c) => catalogKey(c) === wanted),
+      ),
+  );
+}
+
 /**
- * The catalog number most mentions of a name vote for: one vote per mention, for its entry's most written catalog
- * number. A catalog number belongs to its supplier: when the text names the row's supplier, the caller passes only
- * the entries papers wrote with that supplier.
+ * The catalog numbers mentions of a name vote for, most votes first: one vote per mention, for its entry's most
+ * written catalog number. A catalog number belongs to its supplier: when the text names the row's supplier, the
+ * caller passes only the entries papers wrote with that supplier.
  */
-function catalogByName(
+function catalogsByName(
+  kb: RridKnowledgeBase,
   votes: readonly NameVote[],
-): { value: string; vendor: string; mentions: number; total: number; papers: Set<string>; vote: NameVote } | null {
+): { value: string; vendor: string; mentions: number; total: number; papers: Set<string>; vote: NameVote }[] {
   const byCatalog = new Map<string, { value: string; vendor: string; mentions: number; papers: Set<string>; vote: NameVote }>();
   for (const v of votes) {
     const value = majority(v.entry.catalogs);
@@ -166,22 +182,75 @@ function catalogByName(
     const key = `${vendorKey(vendor)}:${catalogKey(value)}`;
     const current = byCatalog.get(key) ?? { value, vendor, mentions: 0, papers: new Set<string>(), vote: v };
     current.mentions += v.mentions;
-    for (const doi of v.entry.papers.keys()) current.papers.add(doi);
+    for (const doi of papersWriting(kb, v.entry, value)) current.papers.add(doi);
     if (v.mentions > current.vote.mentions) current.vote = v;
     byCatalog.set(key, current);
   }
   const options = [...byCatalog.values()];
-  if (options.length === 0) return null;
   const total = options.reduce((s, o) => s + o.mentions, 0);
-  const best = options.sort((a, b) => b.mentions - a.mentions || b.papers.size - a.papers.size || a.vote.entry.id - b.vote.entry.id)[0];
-  return { ...best, total };
+  return options
+    .sort((a, b) => b.mentions - a.mentions || b.papers.size - a.papers.size || a.vote.entry.id - b.vote.entry.id)
+    .map((o) => ({ ...o, total }));
+}
+
+/** The RRID of the entry the catalog number the text gave finds (the ranking of suggest.ts, with the row's vendor). */
+function rridByCatalog(
+  kb: RridKnowledgeBase,
+  row: KrtRow,
+  i: number,
+  catalog: string,
+  vendorOf: (e: KbEntry) => 'same' | 'different' | 'none',
+  conf: number | undefined,
+): FillProposal | null {
+  const rowType = row['RESOURCE TYPE'];
+  const first = answerRrids(
+    kb,
+    { resourceName: row['RESOURCE NAME'], resourceType: rowType, catalogNumber: catalog, vendor: row.SOURCE },
+    { limit: 1, minConfidence: 0 },
+  ).suggestions[0];
+  const entry = first && first.id !== undefined ? kb.entryById(first.id) : undefined;
+  if (!entry?.rrid || ![...entry.catalogs.keys()].some((c) => catalogKey(c) === catalogKey(catalog))) return null;
+  const same = kb.entriesWithCatalog(catalog).filter((e) => e.rrid);
+  const agreeing = entry.mentions;
+  const total = same.reduce((s, e) => s + e.mentions, 0);
+  return {
+    row: i,
+    kind: 'rrid',
+    value: entry.rrid,
+    vendor: '',
+    by: 'catalog',
+    rank: 0,
+    agreeing,
+    total,
+    evidence: [...entry.papers.keys()].sort(),
+    features: features(
+      'rrid',
+      'catalog',
+      agreeing,
+      total,
+      entry.papers.size,
+      rowType,
+      entry.type,
+      vendorOf(entry),
+      [...entry.names.keys()].some((n) => plain(n) === plain(row['RESOURCE NAME'])),
+      conf,
+      true,
+    ),
+  };
 }
 
 /**
  * Proposals for the rows' empty identifier cells (rows with an RRID get no RRID proposal; rows with a catalog
  * number get no catalog proposal). `rowConfidence[i]`: the extractor's probability that row i is a resource.
+ * `perKind`: how many identifiers of each kind a row gets at most, most mentions first (the fills write the first;
+ * the served candidates list the others too).
  */
-export function fillProposals(kb: RridKnowledgeBase, rows: readonly KrtRow[], rowConfidence?: readonly number[]): FillProposal[] {
+export function fillProposals(
+  kb: RridKnowledgeBase,
+  rows: readonly KrtRow[],
+  rowConfidence?: readonly number[],
+  perKind = 1,
+): FillProposal[] {
   const out: FillProposal[] = [];
   rows.forEach((row, i) => {
     const parts = parseIdentifierText(row.IDENTIFIER, { source: row.SOURCE });
@@ -197,48 +266,9 @@ export function fillProposals(kb: RridKnowledgeBase, rows: readonly KrtRow[], ro
     );
 
     if (!hasRrid) {
-      let proposed = false;
-      if (catalog) {
-        // The catalog number the text gave, and its vendor: the ranking of suggest.ts.
-        const first = answerRrids(
-          kb,
-          { resourceName: row['RESOURCE NAME'], resourceType: rowType, catalogNumber: catalog, vendor: row.SOURCE },
-          {
-            limit: 1,
-            minConfidence: 0,
-          },
-        ).suggestions[0];
-        const entry = first && first.id !== undefined ? kb.entryById(first.id) : undefined;
-        if (entry?.rrid && [...entry.catalogs.keys()].some((c) => catalogKey(c) === catalogKey(catalog))) {
-          const same = kb.entriesWithCatalog(catalog).filter((e) => e.rrid);
-          const agreeing = entry.mentions;
-          const total = same.reduce((s, e) => s + e.mentions, 0);
-          out.push({
-            row: i,
-            kind: 'rrid',
-            value: entry.rrid,
-            vendor: '',
-            by: 'catalog',
-            agreeing,
-            total,
-            evidence: [...entry.papers.keys()].sort(),
-            features: features(
-              'rrid',
-              'catalog',
-              agreeing,
-              total,
-              entry.papers.size,
-              rowType,
-              entry.type,
-              vendorOf(entry),
-              [...entry.names.keys()].some((n) => plain(n) === plain(row['RESOURCE NAME'])),
-              conf,
-              true,
-            ),
-          });
-          proposed = true;
-        }
-      }
+      const byCatalog = catalog ? rridByCatalog(kb, row, i, catalog, vendorOf, conf) : null;
+      if (byCatalog) out.push(byCatalog);
+      const proposed = byCatalog !== null;
       // An antibody's RRID names one supplier's product: with the supplier in the text, the entries papers wrote with
       // it decide, and none from another supplier is proposed. A cell line or a tool has one RRID whoever supplied it.
       const named = votes.filter((v) => v.entry.rrid);
@@ -246,44 +276,48 @@ export function fillProposals(kb: RridKnowledgeBase, rows: readonly KrtRow[], ro
       const withRrid = sameVendor.length ? sameVendor : rowType === 'Antibody' ? named.filter((v) => vendorOf(v.entry) === 'none') : named;
       if (!proposed && withRrid.length) {
         const total = withRrid.reduce((s, v) => s + v.mentions, 0);
-        const best = [...withRrid].sort(
+        const ranked = [...withRrid].sort(
           (a, b) => b.mentions - a.mentions || b.entry.papers.size - a.entry.papers.size || a.entry.id - b.entry.id,
-        )[0];
-        out.push({
-          row: i,
-          kind: 'rrid',
-          value: best.entry.rrid!,
-          vendor: '',
-          by: 'name',
-          agreeing: best.mentions,
-          total,
-          evidence: [...best.entry.papers.keys()].sort(),
-          features: features(
-            'rrid',
-            'name',
-            best.mentions,
+        );
+        ranked.slice(0, perKind).forEach((best, rank) =>
+          out.push({
+            row: i,
+            kind: 'rrid',
+            value: best.entry.rrid!,
+            vendor: '',
+            by: 'name',
+            rank,
+            agreeing: best.mentions,
             total,
-            best.entry.papers.size,
-            rowType,
-            best.entry.type,
-            vendorOf(best.entry),
-            best.exact,
-            conf,
-            catalog !== '',
-          ),
-        });
+            evidence: [...best.entry.papers.keys()].sort(),
+            features: features(
+              'rrid',
+              'name',
+              best.mentions,
+              total,
+              best.entry.papers.size,
+              rowType,
+              best.entry.type,
+              vendorOf(best.entry),
+              best.exact,
+              conf,
+              catalog !== '',
+            ),
+          }),
+        );
       }
     }
 
     if (!catalog) {
-      const best = catalogByName(rowVendor ? votes.filter((vote) => vendorOf(vote.entry) === 'same') : votes);
-      if (best)
+      const ranked = catalogsByName(kb, rowVendor ? votes.filter((vote) => vendorOf(vote.entry) === 'same') : votes);
+      ranked.slice(0, perKind).forEach((best, rank) =>
         out.push({
           row: i,
           kind: 'catalog',
           value: best.value,
           vendor: best.vendor,
           by: 'name',
+          rank,
           agreeing: best.mentions,
           total: best.total,
           evidence: [...best.papers].sort(),
@@ -300,7 +334,8 @@ export function fillProposals(kb: RridKnowledgeBase, rows: readonly KrtRow[], ro
             conf,
             hasRrid,
           ),
-        });
+        }),
+      );
     }
   });
   return out;

@@ -10,6 +10,36 @@ const SessionParams = Type.Object({
   session_id: Type.String({ maxLength: 200, description: 'Extraction session id.', examples: [DEMO_SESSION_ID] }),
 });
 
+/** An identifier the knowledge base proposes for a row's empty identifier cell (rrid/fill-model.ts). */
+const IdentifierCandidate = Type.Object({
+  kind: Type.Union([Type.Literal('rrid'), Type.Literal('catalog')], { description: 'An RRID or a catalog number.' }),
+  identifier: Type.String({
+    description:
+      'As papers of the store wrote it, never altered: an RRID with its "RRID:" label (RRID:SCR_002285), a catalog number as written (11668019).',
+  }),
+  vendor: Type.String({ description: 'The supplier the papers name with a catalog number; empty for an RRID or when they name none.' }),
+  probability: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description:
+      "The fill model's probability that this is the resource's identifier where its authors give one of this kind (fitted on rows of papers " +
+      "the knowledge base was built without, labelled by the authors' own tables; calibration checked out of fold, docs/krt.md). Not the chance " +
+      'that the authors list the row.',
+  }),
+  papers: Type.Array(Type.String(), {
+    description: 'DOIs of papers of the store that write it for this resource (at most 10, in DOI order).',
+  }),
+  paper_count: Type.Integer({ minimum: 1, description: 'How many papers of the store write it for this resource.' }),
+  agreeing: Type.Integer({ minimum: 1, description: "Mentions of the row's name with this identifier in those papers." }),
+  total: Type.Integer({ minimum: 1, description: "Mentions of the row's name with any identifier of this kind (agreeing of total)." }),
+});
+
+const identifierCandidates = Type.Array(IdentifierCandidate, {
+  description:
+    'Candidates for the identifier cell, most probable first: for each kind of identifier (RRID, catalog number) the row does not carry, up to two ' +
+    'that other papers of the store wrote for a resource of the same name (and supplier, when the row names one); those below 0.1 are left out. The cell itself is not filled (docs/krt.md).',
+});
+
 /**
  * Where each row of a text-extracted table came from (not a KRT column: the row keeps exactly the six). The
  * confidence is the extractor's probability, calibrated by cross-validation by paper (docs/krt.md).
@@ -29,12 +59,14 @@ const RowEvidence = Type.Object({
         "The row-inclusion model's probability that the authors would put this row in their key resources table (fitted on rows of papers the extractor was not trained on; docs/krt.md); null for rows stored before it was kept.",
     }),
   ),
+  identifier_candidates: identifierCandidates,
 });
 
 const rowEvidence = Nullable(
   Type.Array(RowEvidence, {
     description:
-      'For a table found in the methods text (provider text-pattern): per row of krt_data, in the same order, the sentence it came from and its confidence. ' +
+      'For a table found in the methods text (provider text-pattern): per row of krt_data, in the same order, the sentence it came from, its confidence ' +
+      'and the candidates for its empty identifier cell. ' +
       "null for an author's table, a language model's table, and sessions stored before this was kept.",
   }),
 );
@@ -50,6 +82,7 @@ const FurtherMention = Type.Object({
   inclusion_probability: Nullable(
     Type.Number({ minimum: 0, maximum: 1, description: "The row-inclusion model's probability, below the table's threshold." }),
   ),
+  identifier_candidates: identifierCandidates,
 });
 
 const furtherMentions = Type.Array(FurtherMention, {

@@ -18,8 +18,8 @@ import { isHeldOutPaper } from './papers.ts';
 import { articleText } from './sentences.ts';
 
 export const CV_FOLDS = 5;
-const CV_SEED = 30;
-const HELD_OUT_RULE = 'SHA-256 of the lower-cased DOI starts with 0, 1 or 2';
+export const CV_SEED = 30;
+export const HELD_OUT_RULE = 'SHA-256 of the lower-cased DOI starts with 0, 1 or 2';
 
 export interface AuthorTablePaper {
   doi: string;
