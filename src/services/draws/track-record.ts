@@ -239,7 +239,7 @@ export interface CategoryRecordSummary {
 }
 
 /** How the likely windows' stated probabilities fared, over the scored forecasts that carried one. */
-export interface LikelyWindowRecord {
+interface LikelyWindowRecord {
   n: number;
   /** Mean stated probability. */
   mean_probability: number | null;

@@ -97,7 +97,7 @@ export interface Prediction {
  * recalibrated on past windows' outcomes (metrics.ts, likelyCalibration), no larger than the range's 90% when the
  * window lies inside the range and no smaller when it contains it.
  */
-export interface LikelyWindowForecast {
+interface LikelyWindowForecast {
   earliest: string;
   latest: string;
   days: number;

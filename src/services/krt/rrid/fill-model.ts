@@ -102,7 +102,7 @@ export const CANDIDATES_PER_KIND = 2;
  */
 export const CANDIDATE_FLOOR = 0.1;
 /** DOIs listed per candidate (paper_count counts them all). */
-export const CANDIDATE_PAPERS = 10;
+const CANDIDATE_PAPERS = 10;
 
 /** What a row with an empty identifier cell lists: an identifier other papers wrote for the same resource. */
 export interface IdentifierCandidate {
