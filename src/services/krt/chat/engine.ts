@@ -7,7 +7,8 @@
 // only from the user or from the knowledge base when it has papers linking that vendor's catalog number to one.
 
 import { formatIdentifier, parseIdentifierText, type IdentifierPart } from '../extract/identifier.ts';
-import { isNewSource, makeRow, resourceTypeFromText, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
+import { isNewSource, makeRow, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
+import { resourceTypeFromText } from '../extract/classify.ts';
 import type { RridKnowledgeBase } from '../rrid/knowledge-base.ts';
 import { parseRrid } from '../rrid/registry.ts';
 import { nameTokens } from '../rrid/similarity.ts';

@@ -3,7 +3,8 @@
 
 import { typeByContent } from '../extract/classify.ts';
 import { parseIdentifierText } from '../extract/identifier.ts';
-import { resourceTypeFromText, type ResourceType } from '../extract/krt-row.ts';
+import type { ResourceType } from '../extract/krt-row.ts';
+import { resourceTypeFromText } from '../extract/classify.ts';
 import { findVendor } from '../extract/vendors.ts';
 import { parseRrid } from '../rrid/registry.ts';
 import { antibodyAttributes } from '../rrid/similarity.ts';

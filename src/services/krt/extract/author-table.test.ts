@@ -5,7 +5,8 @@ import { parseXml } from '../jats/tree.ts';
 import { extractAuthorTables } from './author-table.ts';
 import { extractArticle } from './extract-article.ts';
 import { identifierKeys, normalizeIdentifier } from './identifier.ts';
-import { RESOURCE_TYPES, resourceTypeFromText, type KrtRow } from './krt-row.ts';
+import { RESOURCE_TYPES, type KrtRow } from './krt-row.ts';
+import { resourceTypeFromText } from './classify.ts';
 import { tableGrid } from './table-grid.ts';
 import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 

@@ -3,7 +3,6 @@ export {
   RESOURCE_TYPES,
   KRT_COLUMNS,
   isResourceType,
-  resourceTypeFromText,
   isNewSource,
   makeRow,
   summarizeRows,
@@ -11,6 +10,7 @@ export {
   type ResourceType,
   type NewReuse,
 } from './krt-row.ts';
+export { resourceTypeFromText } from './classify.ts';
 export {
   extractArticle,
   TABLE_EXTRACTOR_MODEL,

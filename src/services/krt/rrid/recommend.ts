@@ -12,7 +12,8 @@
 
 import { typeByContent } from '../extract/classify.ts';
 import { catalogKey } from '../extract/identifier.ts';
-import { resourceTypeFromText, type ResourceType } from '../extract/krt-row.ts';
+import type { ResourceType } from '../extract/krt-row.ts';
+import { resourceTypeFromText } from '../extract/classify.ts';
 import { SOFTWARE, STRAIN_BACKGROUND } from '../extract/lexicon.ts';
 import { vendorKey } from '../extract/vendors.ts';
 import { cleanResourceName, majority, type KbEntry, type RridKnowledgeBase } from './knowledge-base.ts';

@@ -26,7 +26,8 @@
 // better than a wrong first suggestion.
 
 import { catalogKey, parseIdentifierText } from '../extract/identifier.ts';
-import { resourceTypeFromText, type ResourceType } from '../extract/krt-row.ts';
+import type { ResourceType } from '../extract/krt-row.ts';
+import { resourceTypeFromText } from '../extract/classify.ts';
 import { vendorKey } from '../extract/vendors.ts';
 import { calibratedProbability, type Calibration } from './calibration-map.ts';
 import { cleanResourceName, majority, type RridKnowledgeBase, type SuggestableEntry } from './knowledge-base.ts';
