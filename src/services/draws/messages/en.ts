@@ -71,7 +71,11 @@ export const en = {
   'basis.text': 'Forecasts made on {asOf} from the draws up to {date} (round {round}).',
   'age.title': 'Old data:',
   'age.text':
-    'the newest draw held is dated {date}, {days, plural, one {# day} other {# days}} before {asOf}, and Express Entry rarely goes {limit, plural, one {# day} other {# days}} without a draw. Newer draws are probably missing from this copy of the feed, so these forecasts are made from old data; check IRCC’s rounds page for the latest draws.',
+    'the newest draw held is dated {date}, {days, plural, one {# day} other {# days}}{about} before {asOf}, and Express Entry rarely goes {limit, plural, one {# day} other {# days}} without a draw. Newer draws are probably missing from this copy of the feed.',
+  'age.meaning':
+    'What that means for the forecasts: they count every day since {date} as a day without a draw, so their dates are those of the draws that would follow {date} had IRCC drawn nothing since, and their cut-offs and sizes follow the draws held, not the latest ones. Read them as what this old data says, not as the coming draws; check IRCC’s rounds page for the latest draws.',
+  'age.aboutMonths': ' (about {months, number} months)',
+  'age.aboutYears': ' ({years, plural, one {about a year} other {about # years}})',
   'chart.draws': 'Draws',
   'chart.forecast': 'Forecast',
   'chart.round': 'Round',
@@ -301,6 +305,7 @@ export const en = {
   'track.forecasts': 'Forecasts',
   'track.scored': 'Scored',
   'track.judged': 'Draws judged',
+  'track.mae': 'MAE',
   'track.naiveMae': 'Naive MAE',
   'track.relative': 'MAE ÷ naive',
   'track.intervalScore': 'Interval score',

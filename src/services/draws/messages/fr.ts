@@ -75,7 +75,11 @@ export const fr: Record<DrawsKey, string> = {
   'basis.text': 'Prévisions établies le {asOf} à partir des rondes jusqu’au {date} (ronde {round}).',
   'age.title': 'Données anciennes :',
   'age.text':
-    'la ronde la plus récente en mémoire date du {date}, {days, plural, one {# jour} other {# jours}} avant le {asOf}, et il est rare qu’Entrée express passe {limit, plural, one {# jour} other {# jours}} sans ronde. Des rondes plus récentes manquent probablement dans cette copie du flux; ces prévisions reposent donc sur des données anciennes. Consultez la page des rondes d’IRCC pour les plus récentes.',
+    'la ronde la plus récente en mémoire date du {date}, {days, plural, one {# jour} other {# jours}}{about} avant le {asOf}, et il est rare qu’Entrée express passe {limit, plural, one {# jour} other {# jours}} sans ronde. Des rondes plus récentes manquent probablement dans cette copie du flux.',
+  'age.meaning':
+    'Ce que cela signifie pour les prévisions : elles comptent chaque jour depuis le {date} comme un jour sans ronde; leurs dates sont donc celles des rondes qui suivraient le {date} si IRCC n’en avait tenu aucune depuis, et leurs scores limites et leurs tailles prolongent les rondes en mémoire, non les plus récentes. Lisez-les comme ce que disent ces données anciennes, non comme les prochaines rondes; consultez la page des rondes d’IRCC pour les plus récentes.',
+  'age.aboutMonths': ' (environ {months, number} mois)',
+  'age.aboutYears': ' ({years, plural, one {environ un an} other {environ # ans}})',
   'chart.draws': 'Rondes',
   'chart.forecast': 'Prévision',
   'chart.round': 'Ronde',
@@ -317,6 +321,7 @@ export const fr: Record<DrawsKey, string> = {
   'track.forecasts': 'Prévisions',
   'track.scored': 'Évaluées',
   'track.judged': 'Rondes jugées',
+  'track.mae': 'EAM',
   'track.naiveMae': 'EAM naïve',
   'track.relative': 'EAM ÷ naïve',
   'track.intervalScore': 'Score d’intervalle',

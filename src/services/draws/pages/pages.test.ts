@@ -314,6 +314,12 @@ describeEachDatabase(
       const score = await page(app, `/my-score?lang=fr&crs=480&category=${forecast[0]}`);
       assert.equal(score.status, 200);
       assert.ok(score.text.includes(french.get(forecast[0])!), '/my-score in French');
+      // the track record's column headers in French, its wide tables reachable by keyboard (a scrolling region)
+      const recordFr = await page(app, '/track-record?lang=fr');
+      assert.match(recordFr.body, /<th scope="col" class="num">EAM<\/th>/);
+      assert.doesNotMatch(recordFr.body, />\s*MAE\s*</);
+      for (const id of ['track-record-summary', 'track-record-forecasts'])
+        assert.match(recordFr.body, new RegExp(`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}-caption">`));
       for (const url of ['/models', '/track-record']) {
         const fr = await page(app, `${url}?lang=fr`);
         assert.ok(
