@@ -27,7 +27,7 @@ export const fr: Record<DrawsKey, string> = {
   'common.round': 'Ronde',
   'common.rank': 'Rang',
   'common.draw': 'Ronde',
-  'common.mostLikelyDate': 'Date la plus probable',
+  'common.rhythmDate': 'Date selon son rythme habituel',
   'common.dateRange90': 'Plage de dates (90 %)',
   'common.likelyWindow': 'Trois semaines probables (probabilité)',
   'common.likelyWindowValue': '{range} ({probability})',
@@ -124,10 +124,10 @@ export const fr: Record<DrawsKey, string> = {
   'overview.calibrationDates': ', et la plage de dates a contenu {held} des dates des prochaines rondes',
   'overview.calibrationSee': '. Voir',
   'overview.likelyNote':
-    'Les trois semaines probables sont les 21 jours où la prochaine ronde a le plus de chances de tomber, avec la probabilité qu’elle y tombe, vérifiée sur les fenêtres des rondes passées; la plage de 90 % est plus large parce qu’elle doit aussi couvrir les longues pauses du programme.',
+    'Les trois semaines probables sont les 21 jours où la prochaine ronde a le plus de chances de tomber, avec la probabilité qu’elle y tombe, vérifiée sur les fenêtres des rondes passées; la plage de 90 % est plus large parce qu’elle doit aussi couvrir les longues pauses du programme. La date selon son rythme habituel ajoute la médiane des six derniers écarts de la catégorie à sa dernière ronde, et peut tomber hors des trois semaines probables.',
   'overview.calibrationLink': 'les modèles et leur rétrovalidation',
   'category.fan':
-    'La ligne pointillée est la prévision des prochaines rondes, placée à leurs dates les plus probables, et la bande ombrée son intervalle de 95 %; la date de chaque ronde prévue est elle-même incertaine (voir le tableau des prévisions).',
+    'La ligne pointillée est la prévision des prochaines rondes, placée à leurs dates selon le rythme habituel de la catégorie, et la bande ombrée son intervalle de 95 %; la date de chaque ronde prévue est elle-même incertaine (voir le tableau des prévisions).',
   'category.crsChart': '{name} : score SCG le plus bas invité',
   'category.crsChartText': 'Chaque marque est le score SCG le plus bas d’une ronde. {fan}',
   'category.crsAxis': 'score SCG le plus bas',
@@ -136,7 +136,7 @@ export const fr: Record<DrawsKey, string> = {
     'Chaque marque est le nombre d’invitations d’une ronde, sur une échelle logarithmique (les prévisions sont établies à cette échelle). {fan}',
   'category.invAxis': 'invitations',
   'category.ordinal': '{rank, selectordinal, =1 {prochaine} one {#re} other {#e}}',
-  'category.dateFact': 'entre le {earliest} et le {latest} (plage de 90 %); le plus probablement le {date}',
+  'category.dateFact': 'entre le {earliest} et le {latest} (plage de 90 %); le {date} selon son rythme habituel',
   'category.likelyFact': 'le plus probablement dans les trois semaines du {earliest} au {latest} : une probabilité de {probability}',
   'category.lowestCrsScore': 'Score SCG le plus bas',
   'category.withInterval': '{value}, intervalle de 95 % : {range}',
@@ -232,7 +232,7 @@ export const fr: Record<DrawsKey, string> = {
   'myScore.tieBreak':
     'la règle de départage s’applique alors (les candidats ayant le score limite ne sont invités que s’ils ont soumis leur profil avant l’heure fixée par IRCC pour cette ronde).',
   'myScore.next':
-    'La prochaine ronde de {name} devrait avoir lieu entre le {earliest} et le {latest} (plage de 90 %; le plus probablement le {date}). Son score limite prévu est de {point}, avec un intervalle de 95 % de {range}; une fois sur deux, il devrait se situer entre {lower} et {upper}.',
+    'La prochaine ronde de {name} devrait avoir lieu entre le {earliest} et le {latest} (plage de 90 %; le {date} selon son rythme habituel). Son score limite prévu est de {point}, avec un intervalle de 95 % de {range}; une fois sur deux, il devrait se situer entre {lower} et {upper}.',
   'myScore.laterCaption': 'La probabilité pour chaque ronde prévue de {name}, prise séparément',
   'myScore.forecastCutoff': 'Score limite prévu',
   'myScore.atOrBelow': 'Score limite égal ou inférieur à {crs}',

@@ -211,7 +211,7 @@ describeEachDatabase(
         assert.match(
           res.text,
           new RegExp(
-            `between ${formatDate('en', next.date_range.earliest)} and ${formatDate('en', next.date_range.latest)} \\(90% range\\); most likely ${formatDate('en', next.predicted_date)}`,
+            `between ${formatDate('en', next.date_range.earliest)} and ${formatDate('en', next.date_range.latest)} \\(90% range\\); ${formatDate('en', next.predicted_date)} on its usual rhythm`,
           ),
         );
         const likely = next.likely_window!;
