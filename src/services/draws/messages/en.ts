@@ -221,6 +221,7 @@ export const en = {
     'then the tie-breaking rule decides (candidates with the cut-off score are invited only if they submitted their profile before the time IRCC sets for that draw).',
   'myScore.next':
     'The next draw of {name} should come between {earliest} and {latest} (90% range; {date} on its usual rhythm). Its cut-off is forecast at {point}, with a 95% interval of {range}; half the time it should fall between {lower} and {upper}.',
+  'myScore.likely': 'It is most likely to come within the three weeks from {earliest} to {latest}: a probability of {probability}.',
   'myScore.laterCaption': 'The chance for each forecast draw of {name}, taken one at a time',
   'myScore.forecastCutoff': 'Forecast cut-off',
   'myScore.atOrBelow': 'Cut-off at or below {crs}',

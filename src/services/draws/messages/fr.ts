@@ -233,6 +233,8 @@ export const fr: Record<DrawsKey, string> = {
     'la règle de départage s’applique alors (les candidats ayant le score limite ne sont invités que s’ils ont soumis leur profil avant l’heure fixée par IRCC pour cette ronde).',
   'myScore.next':
     'La prochaine ronde de {name} devrait avoir lieu entre le {earliest} et le {latest} (plage de 90 %; le {date} selon son rythme habituel). Son score limite prévu est de {point}, avec un intervalle de 95 % de {range}; une fois sur deux, il devrait se situer entre {lower} et {upper}.',
+  'myScore.likely':
+    'Elle a le plus de chances d’avoir lieu dans les trois semaines du {earliest} au {latest} : une probabilité de {probability}.',
   'myScore.laterCaption': 'La probabilité pour chaque ronde prévue de {name}, prise séparément',
   'myScore.forecastCutoff': 'Score limite prévu',
   'myScore.atOrBelow': 'Score limite égal ou inférieur à {crs}',

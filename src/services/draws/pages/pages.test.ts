@@ -397,6 +397,14 @@ describeEachDatabase(
       assert.match(res.body, new RegExp(`<strong id="chance-equal">${percent(expected.equal, EN)}</strong>`));
       // near the forecast the answer is near even odds; far above it, near certain
       assert.ok(expected.atOrBelow > 0.3 && expected.atOrBelow < 0.7);
+      // the next draw's likely three weeks, as the API serves them, beside its 90% range
+      const likely = next.likely_window!;
+      assert.ok(
+        res.text.includes(
+          `It is most likely to come within the three weeks from ${formatDate('en', likely.earliest)} to ${formatDate('en', likely.latest)}: a probability of ${percent(likely.probability, EN)}.`,
+        ),
+        res.text,
+      );
       const later = tableById(res.body, 'later-draws');
       assert.equal(later.length, entry.predictions.length);
       later.forEach((row, i) => {
