@@ -97,9 +97,20 @@ describeWithSnapshot('draws: the data’s age in every answer', (t) => {
       const page = (await app.inject(url)).body;
       assert.match(
         page,
-        new RegExp(`<strong>Old data:</strong>\\s+the newest draw held is dated ${words(NEWEST)}, 354 days before\\s+${words(LATER)}`),
+        new RegExp(
+          `<strong>Old data:</strong>\\s+the newest draw held is dated ${words(NEWEST)}, 354 days \\(about a year\\) before\\s+${words(LATER)}`,
+        ),
         url,
       );
+      // what the age means for the forecasts, said beside it
+      assert.match(
+        page,
+        new RegExp(`What that means for the forecasts: they count every day since ${words(NEWEST)} as a day without a draw`),
+        url,
+      );
+      const french = (await app.inject(`${url}${url.includes('?') ? '&' : '?'}lang=fr`)).body;
+      assert.match(french, /<strong>Données anciennes :<\/strong>[^<]*354 jours \(environ un an\) avant le/, url);
+      assert.match(french, /Ce que cela signifie pour les prévisions : elles comptent chaque jour depuis le 17 décembre 2025/, url);
       assert.match(page, new RegExp(`Forecasts made on ${words(LATER)} from the draws up to ${words(NEWEST)} \\(round\\s+388\\)`), url);
       assert.match(
         page,

@@ -97,9 +97,16 @@ interface PredictedDate {
   latest: string;
   /**
    * The next draw (rank 1) only: its likeliest LIKELY_WINDOW_DAYS days within [earliest, latest] (likeliestWindow), the
-   * law's mass in them, and the class its probability is calibrated in.
+   * law's mass in them, the class its probability is calibrated in, and the range at the calibrated level before it
+   * was widened to include `date` (what the level's coverage was measured on).
    */
-  likely: { earliest: string; latest: string; mass: number; windowClass: WindowClass } | null;
+  likely: {
+    earliest: string;
+    latest: string;
+    mass: number;
+    windowClass: WindowClass;
+    levelRange: { earliest: string; latest: string };
+  } | null;
 }
 
 export interface DatePrediction {
@@ -222,7 +229,8 @@ export function predictDrawDates(
     let day = weekendToMonday(last + (firstStep + h - 1) * stepDays);
     if (day <= previous) day = weekendToMonday(previous + 1);
     if (day > cap) break;
-    let [earliest, latest] = intervals[h - 1][h - 1];
+    const level = intervals[h - 1][h - 1];
+    let [earliest, latest] = level;
     earliest = Math.min(earliest, day);
     latest = Math.max(latest, day);
     if (h > 1) [earliest, latest] = neverNarrower([earliest, latest], bounds[h - 2]);
@@ -238,6 +246,7 @@ export function predictDrawDates(
         latest: isoFromDayNumber(window.latest),
         mass: window.mass,
         windowClass: windowClass(elapsed, typical),
+        levelRange: { earliest: isoFromDayNumber(level[0]), latest: isoFromDayNumber(level[1]) },
       },
     });
     previous = day;

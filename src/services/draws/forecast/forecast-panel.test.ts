@@ -273,4 +273,27 @@ describe('if_resumed on the real snapshot', { skip: snapshot.skip }, () => {
     }
     assert.ok(checked >= 3, `${checked} resumptions checked`);
   });
+
+  it('a year after the newest draw, a window holding the 90% range says at least 0.9, also where the range is widened to the cadence’s date', () => {
+    if (snapshot.problem) throw new Error(`required in CI: ${snapshot.problem}`);
+    const categories = categoriseRounds(parseRoundsFeed(fs.readFileSync(sharedData('draws', SNAPSHOT_NAME), 'utf8')).rounds).map(
+      (g, k) => ({
+        id: k + 1,
+        slug: g.category.slug,
+        draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
+      }),
+    );
+    const next = (slug: string) =>
+      forecastPanel(categories, '2026-12-07', { report: false }).categories.find((c) => c.slug === slug)!.predictions[0];
+    // CEC: the range (8–14 December) inside the three weeks from 8 December. French and Healthcare: the same range at the
+    // calibrated level, widened to the cadence's date (29 and 30 December), one or two days past the window's end.
+    const cec = next('cec');
+    assert.deepEqual([cec.date_range, cec.likely_window?.probability], [{ earliest: '2026-12-08', latest: '2026-12-14' }, 0.9]);
+    for (const slug of ['french', 'healthcare']) {
+      const p = next(slug);
+      const w = p.likely_window!;
+      assert.ok(p.date_range.latest === p.predicted_date && w.earliest >= p.date_range.earliest && w.latest < p.date_range.latest, slug);
+      assert.equal(p.likely_window!.probability, 0.9, `${slug}: ${JSON.stringify(p)}`);
+    }
+  });
 });

@@ -372,7 +372,14 @@ function prediction(
       confidence_level: 95,
     },
     date_range: { earliest: date.earliest, latest: date.latest },
-    likely_window: date.likely && likelyWindow(date.likely, [date.earliest, date.latest], calibration(date.likely.windowClass)),
+    likely_window:
+      date.likely &&
+      likelyWindow(
+        date.likely,
+        [date.earliest, date.latest],
+        [date.likely.levelRange.earliest, date.likely.levelRange.latest],
+        calibration(date.likely.windowClass),
+      ),
   };
 }
 
@@ -382,16 +389,22 @@ function pooledRate(classes: readonly LikelyCalibration[]): { n: number; baseRat
   return { n, baseRate: n === 0 ? null : classes.reduce((sum, c) => sum + c.n * (c.baseRate ?? 0), 0) / n };
 }
 
-/** LikelyWindowForecast of a window of the date law (its mass there) beside the served range. */
+/**
+ * LikelyWindowForecast of a window of the date law (its mass there) beside the served range and the range at the
+ * calibrated level that the served one widens (to include predicted_date; the same range when it did not need to).
+ */
 function likelyWindow(
   window: { earliest: string; latest: string; mass: number },
   range: readonly [string, string],
+  levelRange: readonly [string, string],
   calibration: LikelyCalibration,
 ): LikelyWindowForecast {
   let probability = likelyProbability(calibration, window.mass);
-  // Nested statements must agree: a part of a 90% range is no likelier than the range, a window holding it no less.
+  // Nested statements must agree: a part of the 90% range is no likelier than the range, a window holding the range
+  // no less; the 90% is the calibrated range's, so a window holding that one says at least 0.9 even where the served
+  // range, widened to the cadence's date, reaches past the window.
   if (window.earliest >= range[0] && window.latest <= range[1]) probability = Math.min(probability, DATE_INTERVAL_TARGET);
-  else if (window.earliest <= range[0] && window.latest >= range[1]) probability = Math.max(probability, DATE_INTERVAL_TARGET);
+  if (window.earliest <= levelRange[0] && window.latest >= levelRange[1]) probability = Math.max(probability, DATE_INTERVAL_TARGET);
   return { earliest: window.earliest, latest: window.latest, days: LIKELY_WINDOW_DAYS, probability: Math.round(probability * 1000) / 1000 };
 }
 

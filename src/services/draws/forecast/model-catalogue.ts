@@ -161,7 +161,8 @@ const LIKELY_WINDOW_METHOD =
   `${RECENT_DAYS} days, fitted apart for windows asked for on a draw day, later within the category's typical gap, and ` +
   `past it; kept within 1/(n + 1) and n/(n + 1) by the end blocks' n windows; the law's own mass while fewer than ` +
   `${LIKELY_MIN_WINDOWS} windows are known. It is at most ${DATE_INTERVAL_TARGET} when the window lies inside ` +
-  `date_range, and at least ${DATE_INTERVAL_TARGET} when it contains it.`;
+  `date_range, and at least ${DATE_INTERVAL_TARGET} when it contains it or the range at the calibrated level that ` +
+  `date_range widens to include predicted_date.`;
 
 /** Every rule a client may want explained, for /api/models/ and the documentation page. */
 export const FORECAST_METHOD = {

@@ -25,7 +25,7 @@ export const en = {
   'common.round': 'Round',
   'common.rank': 'Rank',
   'common.draw': 'Draw',
-  'common.mostLikelyDate': 'Most likely date',
+  'common.rhythmDate': 'Date on its usual rhythm',
   'common.dateRange90': 'Date range (90%)',
   'common.likelyWindow': 'Likely three weeks (probability)',
   'common.likelyWindowValue': '{range} ({probability})',
@@ -71,7 +71,11 @@ export const en = {
   'basis.text': 'Forecasts made on {asOf} from the draws up to {date} (round {round}).',
   'age.title': 'Old data:',
   'age.text':
-    'the newest draw held is dated {date}, {days, plural, one {# day} other {# days}} before {asOf}, and Express Entry rarely goes {limit, plural, one {# day} other {# days}} without a draw. Newer draws are probably missing from this copy of the feed, so these forecasts are made from old data; check IRCC’s rounds page for the latest draws.',
+    'the newest draw held is dated {date}, {days, plural, one {# day} other {# days}}{about} before {asOf}, and Express Entry rarely goes {limit, plural, one {# day} other {# days}} without a draw. Newer draws are probably missing from this copy of the feed.',
+  'age.meaning':
+    'What that means for the forecasts: they count every day since {date} as a day without a draw, so their dates are those of the draws that would follow {date} had IRCC drawn nothing since, and their cut-offs and sizes follow the draws held, not the latest ones. Read them as what this old data says, not as the coming draws; check IRCC’s rounds page for the latest draws.',
+  'age.aboutMonths': ' (about {months, number} months)',
+  'age.aboutYears': ' ({years, plural, one {about a year} other {about # years}})',
   'chart.draws': 'Draws',
   'chart.forecast': 'Forecast',
   'chart.round': 'Round',
@@ -113,10 +117,10 @@ export const en = {
   'overview.calibrationDates': ', and the date range held {held} of the next draws’ dates',
   'overview.calibrationSee': '. See',
   'overview.likelyNote':
-    'The likely three weeks are the 21 days in which the next draw is most likely to fall, with the chance that it does, checked against the windows of past draws; the 90% range is wider because it must also hold the program’s long breaks.',
+    'The likely three weeks are the 21 days in which the next draw is most likely to fall, with the chance that it does, checked against the windows of past draws; the 90% range is wider because it must also hold the program’s long breaks. The date on its usual rhythm adds the median of the category’s last six gaps to its last draw, and may fall outside the likely three weeks.',
   'overview.calibrationLink': 'the models and their backtest',
   'category.fan':
-    'The dashed line is the forecast of the next draws, drawn at their most likely dates, and the shaded band its 95% interval; each forecast draw’s date is itself uncertain (see the forecast table).',
+    'The dashed line is the forecast of the next draws, drawn at their dates on the category’s usual rhythm, and the shaded band its 95% interval; each forecast draw’s date is itself uncertain (see the forecast table).',
   'category.crsChart': '{name}: lowest CRS score invited',
   'category.crsChartText': 'Each mark is a draw’s lowest CRS score. {fan}',
   'category.crsAxis': 'lowest CRS score',
@@ -124,7 +128,7 @@ export const en = {
   'category.invChartText': 'Each mark is a draw’s number of invitations, on a logarithmic scale (forecasts are made on that scale). {fan}',
   'category.invAxis': 'invitations',
   'category.ordinal': '{rank, selectordinal, =1 {next} one {#st} two {#nd} few {#rd} other {#th}}',
-  'category.dateFact': 'between {earliest} and {latest} (90% range); most likely {date}',
+  'category.dateFact': 'between {earliest} and {latest} (90% range); {date} on its usual rhythm',
   'category.likelyFact': 'most likely within the three weeks from {earliest} to {latest}: a probability of {probability}',
   'category.lowestCrsScore': 'Lowest CRS score',
   'category.withInterval': '{value}, 95% interval {range}',
@@ -216,7 +220,8 @@ export const en = {
   'myScore.tieBreak':
     'then the tie-breaking rule decides (candidates with the cut-off score are invited only if they submitted their profile before the time IRCC sets for that draw).',
   'myScore.next':
-    'The next draw of {name} should come between {earliest} and {latest} (90% range; most likely {date}). Its cut-off is forecast at {point}, with a 95% interval of {range}; half the time it should fall between {lower} and {upper}.',
+    'The next draw of {name} should come between {earliest} and {latest} (90% range; {date} on its usual rhythm). Its cut-off is forecast at {point}, with a 95% interval of {range}; half the time it should fall between {lower} and {upper}.',
+  'myScore.likely': 'It is most likely to come within the three weeks from {earliest} to {latest}: a probability of {probability}.',
   'myScore.laterCaption': 'The chance for each forecast draw of {name}, taken one at a time',
   'myScore.forecastCutoff': 'Forecast cut-off',
   'myScore.atOrBelow': 'Cut-off at or below {crs}',
@@ -301,6 +306,7 @@ export const en = {
   'track.forecasts': 'Forecasts',
   'track.scored': 'Scored',
   'track.judged': 'Draws judged',
+  'track.mae': 'MAE',
   'track.naiveMae': 'Naive MAE',
   'track.relative': 'MAE ÷ naive',
   'track.intervalScore': 'Interval score',

@@ -27,7 +27,7 @@ export const fr: Record<DrawsKey, string> = {
   'common.round': 'Ronde',
   'common.rank': 'Rang',
   'common.draw': 'Ronde',
-  'common.mostLikelyDate': 'Date la plus probable',
+  'common.rhythmDate': 'Date selon son rythme habituel',
   'common.dateRange90': 'Plage de dates (90 %)',
   'common.likelyWindow': 'Trois semaines probables (probabilité)',
   'common.likelyWindowValue': '{range} ({probability})',
@@ -75,7 +75,11 @@ export const fr: Record<DrawsKey, string> = {
   'basis.text': 'Prévisions établies le {asOf} à partir des rondes jusqu’au {date} (ronde {round}).',
   'age.title': 'Données anciennes :',
   'age.text':
-    'la ronde la plus récente en mémoire date du {date}, {days, plural, one {# jour} other {# jours}} avant le {asOf}, et il est rare qu’Entrée express passe {limit, plural, one {# jour} other {# jours}} sans ronde. Des rondes plus récentes manquent probablement dans cette copie du flux; ces prévisions reposent donc sur des données anciennes. Consultez la page des rondes d’IRCC pour les plus récentes.',
+    'la ronde la plus récente en mémoire date du {date}, {days, plural, one {# jour} other {# jours}}{about} avant le {asOf}, et il est rare qu’Entrée express passe {limit, plural, one {# jour} other {# jours}} sans ronde. Des rondes plus récentes manquent probablement dans cette copie du flux.',
+  'age.meaning':
+    'Ce que cela signifie pour les prévisions : elles comptent chaque jour depuis le {date} comme un jour sans ronde; leurs dates sont donc celles des rondes qui suivraient le {date} si IRCC n’en avait tenu aucune depuis, et leurs scores limites et leurs tailles prolongent les rondes en mémoire, non les plus récentes. Lisez-les comme ce que disent ces données anciennes, non comme les prochaines rondes; consultez la page des rondes d’IRCC pour les plus récentes.',
+  'age.aboutMonths': ' (environ {months, number} mois)',
+  'age.aboutYears': ' ({years, plural, one {environ un an} other {environ # ans}})',
   'chart.draws': 'Rondes',
   'chart.forecast': 'Prévision',
   'chart.round': 'Ronde',
@@ -120,10 +124,10 @@ export const fr: Record<DrawsKey, string> = {
   'overview.calibrationDates': ', et la plage de dates a contenu {held} des dates des prochaines rondes',
   'overview.calibrationSee': '. Voir',
   'overview.likelyNote':
-    'Les trois semaines probables sont les 21 jours où la prochaine ronde a le plus de chances de tomber, avec la probabilité qu’elle y tombe, vérifiée sur les fenêtres des rondes passées; la plage de 90 % est plus large parce qu’elle doit aussi couvrir les longues pauses du programme.',
+    'Les trois semaines probables sont les 21 jours où la prochaine ronde a le plus de chances de tomber, avec la probabilité qu’elle y tombe, vérifiée sur les fenêtres des rondes passées; la plage de 90 % est plus large parce qu’elle doit aussi couvrir les longues pauses du programme. La date selon son rythme habituel ajoute la médiane des six derniers écarts de la catégorie à sa dernière ronde, et peut tomber hors des trois semaines probables.',
   'overview.calibrationLink': 'les modèles et leur rétrovalidation',
   'category.fan':
-    'La ligne pointillée est la prévision des prochaines rondes, placée à leurs dates les plus probables, et la bande ombrée son intervalle de 95 %; la date de chaque ronde prévue est elle-même incertaine (voir le tableau des prévisions).',
+    'La ligne pointillée est la prévision des prochaines rondes, placée à leurs dates selon le rythme habituel de la catégorie, et la bande ombrée son intervalle de 95 %; la date de chaque ronde prévue est elle-même incertaine (voir le tableau des prévisions).',
   'category.crsChart': '{name} : score SCG le plus bas invité',
   'category.crsChartText': 'Chaque marque est le score SCG le plus bas d’une ronde. {fan}',
   'category.crsAxis': 'score SCG le plus bas',
@@ -132,7 +136,7 @@ export const fr: Record<DrawsKey, string> = {
     'Chaque marque est le nombre d’invitations d’une ronde, sur une échelle logarithmique (les prévisions sont établies à cette échelle). {fan}',
   'category.invAxis': 'invitations',
   'category.ordinal': '{rank, selectordinal, =1 {prochaine} one {#re} other {#e}}',
-  'category.dateFact': 'entre le {earliest} et le {latest} (plage de 90 %); le plus probablement le {date}',
+  'category.dateFact': 'entre le {earliest} et le {latest} (plage de 90 %); le {date} selon son rythme habituel',
   'category.likelyFact': 'le plus probablement dans les trois semaines du {earliest} au {latest} : une probabilité de {probability}',
   'category.lowestCrsScore': 'Score SCG le plus bas',
   'category.withInterval': '{value}, intervalle de 95 % : {range}',
@@ -228,7 +232,9 @@ export const fr: Record<DrawsKey, string> = {
   'myScore.tieBreak':
     'la règle de départage s’applique alors (les candidats ayant le score limite ne sont invités que s’ils ont soumis leur profil avant l’heure fixée par IRCC pour cette ronde).',
   'myScore.next':
-    'La prochaine ronde de {name} devrait avoir lieu entre le {earliest} et le {latest} (plage de 90 %; le plus probablement le {date}). Son score limite prévu est de {point}, avec un intervalle de 95 % de {range}; une fois sur deux, il devrait se situer entre {lower} et {upper}.',
+    'La prochaine ronde de {name} devrait avoir lieu entre le {earliest} et le {latest} (plage de 90 %; le {date} selon son rythme habituel). Son score limite prévu est de {point}, avec un intervalle de 95 % de {range}; une fois sur deux, il devrait se situer entre {lower} et {upper}.',
+  'myScore.likely':
+    'Elle a le plus de chances d’avoir lieu dans les trois semaines du {earliest} au {latest} : une probabilité de {probability}.',
   'myScore.laterCaption': 'La probabilité pour chaque ronde prévue de {name}, prise séparément',
   'myScore.forecastCutoff': 'Score limite prévu',
   'myScore.atOrBelow': 'Score limite égal ou inférieur à {crs}',
@@ -317,6 +323,7 @@ export const fr: Record<DrawsKey, string> = {
   'track.forecasts': 'Prévisions',
   'track.scored': 'Évaluées',
   'track.judged': 'Rondes jugées',
+  'track.mae': 'EAM',
   'track.naiveMae': 'EAM naïve',
   'track.relative': 'EAM ÷ naïve',
   'track.intervalScore': 'Score d’intervalle',

@@ -131,7 +131,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'du rang 3).',
   },
   'rule.likely_window': {
-    from: 'bf644bbedd65',
+    from: 'a1e287abd877',
     fr:
       'likely_window (la prochaine ronde seulement) : les 21 jours civils (le premier et le dernier compris) qui ' +
       'portent le plus de la loi des dates derrière date_range, à l’intérieur de date_range (ou la contenant quand la ' +
@@ -143,7 +143,8 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'demandées un jour de ronde, plus tard dans l’écart typique de la catégorie, et au-delà; gardée entre 1/(n + 1) ' +
       'et n/(n + 1) selon les n fenêtres des blocs extrêmes; la masse de la loi elle-même tant que moins de 30 ' +
       'fenêtres sont connues. Elle vaut au plus 0,9 quand la fenêtre est à l’intérieur de date_range, et au moins 0,9 ' +
-      'quand elle la contient.',
+      'quand elle la contient, ou contient la plage au niveau calibré que date_range élargit pour y inclure ' +
+      'predicted_date.',
   },
   'rule.dormant': {
     from: 'a60b945ac081',

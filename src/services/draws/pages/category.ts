@@ -162,7 +162,7 @@ function forecastTable(category: CategoryRecord, predictions: readonly Predictio
       <thead>
         <tr>
           <th scope="col" class="num">${t('common.draw')}</th>
-          <th scope="col">${t('common.mostLikelyDate')}</th>
+          <th scope="col">${t('common.rhythmDate')}</th>
           <th scope="col">${t('common.dateRange90')}</th>
           <th scope="col" class="num">${t('common.lowestCrs')}</th>
           <th scope="col" class="num">${t('common.interval95')}</th>

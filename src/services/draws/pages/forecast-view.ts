@@ -12,6 +12,10 @@ import type { DrawsState } from '../state.ts';
 import { categoryIn, categoryNames } from './shared.ts';
 import type { Words } from './shared.ts';
 
+/** The mean lengths of a Gregorian year and month, in days. */
+const DAYS_PER_YEAR = 365.2425;
+const DAYS_PER_MONTH = DAYS_PER_YEAR / 12;
+
 export interface ForecastView {
   /** The as-of date now (draws after it are not shown). */
   asOf: string;
@@ -57,6 +61,14 @@ export async function readForecastView(state: DrawsState, language: Language): P
   };
 }
 
+/** An age in days said roughly, so that "355 days" also reads as "about a year"; nothing under two months. */
+function roughAge(days: number, w: Words): string {
+  const months = Math.round(days / DAYS_PER_MONTH);
+  if (months < 2) return '';
+  if (months < 12) return w.t('age.aboutMonths', { months });
+  return w.t('age.aboutYears', { years: Math.max(1, Math.round(days / DAYS_PER_YEAR)) });
+}
+
 /**
  * What the forecasts were made from, said beside them: their origin and the newest draw used; and, plainly, when that
  * draw is older than PDI_DRAWS_STALE_DAYS (newer draws are then probably missing from the data).
@@ -81,9 +93,11 @@ export function dataAgeNotice(view: Pick<ForecastView, 'forecastsAsOf' | 'newest
           ${t('age.text', {
             date: loc.date(source.newest_draw_date),
             days: source.days_since_newest_draw ?? 0,
+            about: roughAge(source.days_since_newest_draw ?? 0, w),
             asOf: loc.date(source.as_of),
             limit: source.stale_after_days,
           })}
+          ${t('age.meaning', { date: loc.date(source.newest_draw_date) })}
         </p>`
       : '';
   return html`${stale}${basis}`;

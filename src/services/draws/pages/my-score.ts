@@ -82,6 +82,15 @@ function answer(crs: number, category: CategoryRecord, view: ForecastView, w: Wo
         lower: score(Math.round(half.lower * 10) / 10, w),
         upper: score(Math.round(half.upper * 10) / 10, w),
       })}
+      ${
+        next.likely_window
+          ? t('myScore.likely', {
+              earliest: loc.date(next.likely_window.earliest),
+              latest: loc.date(next.likely_window.latest),
+              probability: percent(next.likely_window.probability, w),
+            })
+          : ''
+      }
     </p>
     ${forecast?.status === 'young' ? statusNote(forecast, category, view.forecastsAsOf ?? view.asOf, w) : ''}
     ${

@@ -59,7 +59,7 @@ function nextDrawsTable(view: ForecastView, w: Words): SafeHtml {
         <tr>
           <th scope="col">${t('common.category')}</th>
           <th scope="col">${t('common.status')}</th>
-          <th scope="col">${t('common.mostLikelyDate')}</th>
+          <th scope="col">${t('common.rhythmDate')}</th>
           <th scope="col">${t('common.dateRange90')}</th>
           <th scope="col">${t('common.likelyWindow')}</th>
           <th scope="col" class="num">${t('common.lowestCrsForecast')}</th>
@@ -104,7 +104,7 @@ function allRanksTable(view: ForecastView, w: Words): SafeHtml {
           <tr>
             <th scope="col">${t('common.category')}</th>
             <th scope="col" class="num">${t('common.rank')}</th>
-            <th scope="col">${t('common.mostLikelyDate')}</th>
+            <th scope="col">${t('common.rhythmDate')}</th>
             <th scope="col">${t('common.dateRange90')}</th>
             <th scope="col" class="num">${t('common.lowestCrs')}</th>
             <th scope="col" class="num">${t('common.interval95')}</th>

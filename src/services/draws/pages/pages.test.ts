@@ -211,7 +211,7 @@ describeEachDatabase(
         assert.match(
           res.text,
           new RegExp(
-            `between ${formatDate('en', next.date_range.earliest)} and ${formatDate('en', next.date_range.latest)} \\(90% range\\); most likely ${formatDate('en', next.predicted_date)}`,
+            `between ${formatDate('en', next.date_range.earliest)} and ${formatDate('en', next.date_range.latest)} \\(90% range\\); ${formatDate('en', next.predicted_date)} on its usual rhythm`,
           ),
         );
         const likely = next.likely_window!;
@@ -314,6 +314,12 @@ describeEachDatabase(
       const score = await page(app, `/my-score?lang=fr&crs=480&category=${forecast[0]}`);
       assert.equal(score.status, 200);
       assert.ok(score.text.includes(french.get(forecast[0])!), '/my-score in French');
+      // the track record's column headers in French, its wide tables reachable by keyboard (a scrolling region)
+      const recordFr = await page(app, '/track-record?lang=fr');
+      assert.match(recordFr.body, /<th scope="col" class="num">EAM<\/th>/);
+      assert.doesNotMatch(recordFr.body, />\s*MAE\s*</);
+      for (const id of ['track-record-summary', 'track-record-forecasts'])
+        assert.match(recordFr.body, new RegExp(`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}-caption">`));
       for (const url of ['/models', '/track-record']) {
         const fr = await page(app, `${url}?lang=fr`);
         assert.ok(
@@ -391,6 +397,14 @@ describeEachDatabase(
       assert.match(res.body, new RegExp(`<strong id="chance-equal">${percent(expected.equal, EN)}</strong>`));
       // near the forecast the answer is near even odds; far above it, near certain
       assert.ok(expected.atOrBelow > 0.3 && expected.atOrBelow < 0.7);
+      // the next draw's likely three weeks, as the API serves them, beside its 90% range
+      const likely = next.likely_window!;
+      assert.ok(
+        res.text.includes(
+          `It is most likely to come within the three weeks from ${formatDate('en', likely.earliest)} to ${formatDate('en', likely.latest)}: a probability of ${percent(likely.probability, EN)}.`,
+        ),
+        res.text,
+      );
       const later = tableById(res.body, 'later-draws');
       assert.equal(later.length, entry.predictions.length);
       later.forEach((row, i) => {

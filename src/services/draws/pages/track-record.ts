@@ -37,9 +37,9 @@ const interval = (i: SeriesRecord['mae_interval_95'], w: Words, digits = 1) =>
 
 function summaryTable(summary: readonly (CategoryRecordSummary & { name: string })[], w: Words): SafeHtml {
   const { t } = w;
-  return html`<div class="table-scroll">
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="track-record-summary-caption">
     <table class="data" id="track-record-summary">
-      <caption>
+      <caption id="track-record-summary-caption">
         ${t('track.summaryCaption')}
       </caption>
       <thead>
@@ -48,7 +48,7 @@ function summaryTable(summary: readonly (CategoryRecordSummary & { name: string 
           <th scope="col" class="num">${t('track.forecasts')}</th>
           <th scope="col" class="num">${t('track.scored')}</th>
           <th scope="col" class="num">${t('track.judged')}</th>
-          <th scope="col" class="num">MAE</th>
+          <th scope="col" class="num">${t('track.mae')}</th>
           <th scope="col" class="num">${t('track.naiveMae')}</th>
           <th scope="col" class="num">${t('track.relative')}</th>
           <th scope="col" class="num">${t('track.intervalScore')}</th>
@@ -91,9 +91,9 @@ function summaryTable(summary: readonly (CategoryRecordSummary & { name: string 
 
 function entriesTable(entries: readonly TrackRecordEntry[], w: Words): SafeHtml {
   const { t, loc } = w;
-  return html`<div class="table-scroll">
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="track-record-forecasts-caption">
     <table class="data" id="track-record-forecasts">
-      <caption>
+      <caption id="track-record-forecasts-caption">
         ${t('track.entriesCaption')}
       </caption>
       <thead>

@@ -142,7 +142,7 @@ export const PredictionSchema = Type.Object({
           minimum: 0,
           maximum: 1,
           description:
-            'Calibrated probability that the draw falls in the window: the date law’s share of it, mapped by isotonic regression on whether past windows (every category, last two years, known at the forecast’s date) held their draw; at most 0.9 when the window lies inside date_range, at least 0.9 when it contains it.',
+            'Calibrated probability that the draw falls in the window: the date law’s share of it, mapped by isotonic regression on whether past windows (every category, last two years, known at the forecast’s date) held their draw; at most 0.9 when the window lies inside date_range, at least 0.9 when it contains it or the range at the calibrated level that date_range widens to include predicted_date.',
         }),
       },
       {
