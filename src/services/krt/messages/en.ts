@@ -77,7 +77,7 @@ export const en = {
   'mentions.inclusion': 'Would be listed',
   'mentions.inclusionTitle': 'The row-inclusion model’s probability that the authors would put this resource in their key resources table',
   'mentions.promote': 'Add to the table in the chat',
-  'mentions.promoteLabel': 'Add {name} to a copy of the table in the chat',
+  'mentions.promoteLabel': 'Add to the table in the chat: {name}',
   'paper.sessionFailed': 'Session {session} failed, so it has no table.',
   'paper.noTable': 'No key resources table has been extracted from this paper yet.',
   'paper.noneCompleted': 'None of the {count, plural, one {# extraction session} other {# extraction sessions}} of this paper completed.',
