@@ -5,7 +5,7 @@ import { it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Static } from 'typebox';
 import { describeKrtHttp } from '../../../test/support/krt/http.ts';
-import type { DoiTableResponse } from './schemas/tables.ts';
+import { DEMO_SESSION_ID, type DoiTableResponse } from './schemas/tables.ts';
 import { demoArticles } from './demo.ts';
 import { extractArticle } from './extract/index.ts';
 import { doiOfStorePath } from './jats/index.ts';
@@ -71,6 +71,12 @@ describeKrtHttp(
         }
       }
       assert.ok(listed > 0, 'the demo shows identifier candidates');
+    });
+
+    it('the session id the OpenAPI examples name is the demo session of 10.1101/demo.2024.0004', async () => {
+      const res = await h.get<DoiTable>(`/api/krt/${DEMO_SESSION_ID}/`);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.doi, '10.1101/demo.2024.0004');
     });
   },
   { data: 'demo' },
