@@ -204,7 +204,14 @@ export interface DemoArticle {
 /** Generated articles (`size` of them), deterministic for a seed. */
 export function demoArticles(size = DEMO_DEFAULTS.articles, seed = DEMO_DEFAULTS.seed): DemoArticle[] {
   const random = new Random(seed);
-  const plans = [];
+  const plans: {
+    i: number;
+    year: number;
+    layout: DemoArticle['layout'];
+    antibodies: DemoResource[];
+    resources: DemoResource[];
+    date: { y: number; m: number; d: number };
+  }[] = [];
   for (let i = 0; i < size; i++) {
     const year = 2021 + (i % 4);
     const layout = LAYOUTS[i % LAYOUTS.length];
