@@ -31,7 +31,7 @@ async function ask(serviceUrl) {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     // With the catalog number: a name and vendor alone are too weak to be shown (abstention).
-    body: JSON.stringify({ resource_name: 'rabbit anti-GFP (generated demo)', vendor: 'Demo Antibody Co. (demo)', catalog_number: 'DEMO-AB-0101' }),
+    body: JSON.stringify({ resource_name: 'rabbit anti-GFP (generated demo)', vendor: 'Example Immunoreagents (demo)', catalog_number: 'DEMO-AB-0101' }),
   });
   return { status: res.status, body: await res.json() };
 }

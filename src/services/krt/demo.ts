@@ -2,7 +2,9 @@
 // a "generated" note the importer reads, authors "Example …"), imported through the same importer as a real store
 // (as demo data: a real import removes them, and they are never added to a store that holds real articles). They
 // exercise every path: a STAR-style key resources table in the body, an eLife-style five-column table in the
-// floats group, and methods text with RRIDs and catalog numbers for the text extractor.
+// floats group, and methods text with RRIDs and catalog numbers for the text extractor. A text-only article names
+// some antibodies without their catalog number and RRID when another demo article writes them, so its table shows
+// the identifier candidates the other papers give for those empty cells.
 //
 // Identifiers are demo forms that name no real resource: vendors "… (demo)", catalog numbers DEMO-…, and
 // antibody RRIDs with leading zeros (RRID:AB_00001xx; the Antibody Registry numbers its entries without leading
@@ -27,15 +29,17 @@ interface DemoResource {
   identifier: string;
   /** How the methods text mentions it. */
   mention: string;
+  /** How the methods text mentions it without its identifiers (antibodies only). */
+  bareMention?: string;
   additional?: string;
 }
 
 const ANTIBODIES: DemoResource[] = [
-  ['GFP', 'rabbit', 'Demo Antibody Co. (demo)', 'DEMO-AB-0101', 'AB_0000101'],
+  ['GFP', 'rabbit', 'Example Immunoreagents (demo)', 'DEMO-AB-0101', 'AB_0000101'],
   ['beta-actin', 'mouse', 'Example Biosciences (demo)', 'DEMO-AB-0102', 'AB_0000102'],
-  ['FLAG tag', 'mouse', 'Demo Antibody Co. (demo)', 'DEMO-AB-0103', 'AB_0000103'],
+  ['FLAG tag', 'mouse', 'Example Immunoreagents (demo)', 'DEMO-AB-0103', 'AB_0000103'],
   ['histone H3', 'rabbit', 'Example Biosciences (demo)', 'DEMO-AB-0104', 'AB_0000104'],
-  ['tubulin', 'rat', 'Demo Antibody Co. (demo)', 'DEMO-AB-0105', 'AB_0000105'],
+  ['tubulin', 'rat', 'Example Immunoreagents (demo)', 'DEMO-AB-0105', 'AB_0000105'],
 ].map(([target, host, vendor, cat, rrid]) => ({
   category: 'Antibodies',
   elifeType: 'Antibody',
@@ -43,6 +47,7 @@ const ANTIBODIES: DemoResource[] = [
   source: vendor,
   identifier: `Cat# ${cat}; RRID:${rrid}`,
   mention: `${host} anti-${target} antibody (${vendor}, Cat# ${cat}, RRID:${rrid}, 1:1000)`,
+  bareMention: `${host} anti-${target} antibody (${vendor}, 1:1000)`,
 }));
 
 const OTHER_RESOURCES: DemoResource[] = [
@@ -176,12 +181,15 @@ function elifeTable(resources: DemoResource[]): string {
   return `<floats-group><table-wrap id="keyresource"><label>Key resources table</label><table><thead><tr><th>Reagent type (species) or resource</th><th>Designation</th><th>Source or reference</th><th>Identifiers</th><th>Additional information</th></tr></thead><tbody>${rows}</tbody></table></table-wrap></floats-group>`;
 }
 
-function methodsText(resources: DemoResource[]): string {
+/** The methods text; the resources in `bare` are named without their identifiers. */
+function methodsText(resources: DemoResource[], bare: ReadonlySet<DemoResource> = new Set()): string {
   const antibodies = resources.filter((r) => r.category === 'Antibodies');
   const others = resources.filter((r) => r.category !== 'Antibodies');
+  const mention = (r: DemoResource) => escapeXml(bare.has(r) && r.bareMention ? r.bareMention : r.mention);
+  // "The protocol calls for X", not "We used X": the text extractor keeps a verb before a name in the name.
   const sentences = [
-    antibodies.length ? `<p>Cells were stained with ${antibodies.map((r) => escapeXml(r.mention)).join(' and ')}.</p>` : '',
-    ...others.map((r) => `<p>We used ${escapeXml(r.mention)} as described in the generated protocol.</p>`),
+    antibodies.length ? `<p>Cells were stained with ${antibodies.map(mention).join(' and ')}.</p>` : '',
+    ...others.map((r) => `<p>The generated protocol calls for ${mention(r)}.</p>`),
   ];
   return sentences.join('\n');
 }
@@ -196,21 +204,34 @@ export interface DemoArticle {
 /** Generated articles (`size` of them), deterministic for a seed. */
 export function demoArticles(size = DEMO_DEFAULTS.articles, seed = DEMO_DEFAULTS.seed): DemoArticle[] {
   const random = new Random(seed);
-  const out: DemoArticle[] = [];
+  const plans: {
+    i: number;
+    year: number;
+    layout: DemoArticle['layout'];
+    antibodies: DemoResource[];
+    resources: DemoResource[];
+    date: { y: number; m: number; d: number };
+  }[] = [];
   for (let i = 0; i < size; i++) {
     const year = 2021 + (i % 4);
-    const suffix = `demo.${year}.${String(i + 1).padStart(4, '0')}`;
-    const doi = `10.1101/${suffix}`;
     const layout = LAYOUTS[i % LAYOUTS.length];
-    const topic = TOPICS[i % TOPICS.length];
     // Every article uses some antibodies shared with others (so the knowledge base sees RRIDs in several papers).
     const antibodies = random.shuffle([...ANTIBODIES]).slice(0, 2 + random.int(0, 2));
     const others = random.shuffle([...OTHER_RESOURCES]).slice(0, 3 + random.int(0, 3));
-    const resources = [...antibodies, ...others];
+    const date = { y: year, m: 1 + random.int(0, 11), d: 1 + random.int(0, 27) };
+    plans.push({ i, year, layout, antibodies, resources: [...antibodies, ...others], date });
+  }
+  return plans.map(({ i, year, layout, antibodies, resources, date }) => {
+    const suffix = `demo.${year}.${String(i + 1).padStart(4, '0')}`;
+    const doi = `10.1101/${suffix}`;
+    const topic = TOPICS[i % TOPICS.length];
+    // A text-only article keeps its first antibody's identifiers and leaves out those of the others that another
+    // article writes: the knowledge base then has identifiers to propose for those rows.
+    const writtenElsewhere = (r: DemoResource) => plans.some((p) => p.i !== i && p.resources.includes(r));
+    const bare = new Set(layout === 'text' ? antibodies.slice(1).filter(writtenElsewhere) : []);
     const title = `[Generated demo] A fictional study of ${topic} (pdi demo article ${i + 1})`;
     const authors = ['Alex Example', 'Sam Sample', 'Robin Placeholder'].slice(0, 2 + (i % 2));
-    const date = { y: year, m: 1 + random.int(0, 11), d: 1 + random.int(0, 27) };
-    const methods = `<sec sec-type="methods"><title>Methods</title><sec><title>Reagents</title>${methodsText(resources)}</sec></sec>`;
+    const methods = `<sec sec-type="methods"><title>Methods</title><sec><title>Reagents</title>${methodsText(resources, bare)}</sec></sec>`;
     const body =
       layout === 'star'
         ? `<body><sec><title>Introduction</title><p>This generated article is demo data.</p></sec><sec sec-type="methods"><title>STAR Methods</title>${starTable(resources)}</sec></body>`
@@ -218,9 +239,8 @@ export function demoArticles(size = DEMO_DEFAULTS.articles, seed = DEMO_DEFAULTS
           ? `<body><sec><title>Introduction</title><p>This generated article is demo data.</p></sec>${methods}</body>${elifeTable(resources)}`
           : `<body><sec><title>Introduction</title><p>This generated article is demo data.</p></sec>${methods}</body>`;
     const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<article article-type="research-article" xmlns:xlink="http://www.w3.org/1999/xlink">${front(doi, title, date, authors)}\n${body}\n<back><ack><p>No funding: generated data.</p></ack></back></article>\n`;
-    out.push({ file: path.join(String(year), `${suffix}.xml`), doi, layout, xml });
-  }
-  return out;
+    return { file: path.join(String(year), `${suffix}.xml`), doi, layout, xml };
+  });
 }
 
 /** Writes the generated articles as a store (<out>/<year>/<suffix>.xml) and returns their paths. */

@@ -109,7 +109,7 @@ async function fakeProvider() {
                 {
                   'RESOURCE TYPE': 'Antibody',
                   'RESOURCE NAME': 'Rabbit anti-GFP',
-                  SOURCE: 'Demo Antibody Co. (demo)',
+                  SOURCE: 'Example Immunoreagents (demo)',
                   IDENTIFIER: `Cat# ${/DEMO-[A-Z]{2}-\d{4}/.exec(user)?.[0] ?? 'ZZZ-1'}`,
                   'NEW/REUSE': 'reuse',
                   'ADDITIONAL INFORMATION': '',

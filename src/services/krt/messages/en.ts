@@ -77,7 +77,7 @@ export const en = {
   'mentions.inclusion': 'Would be listed',
   'mentions.inclusionTitle': 'The row-inclusion model’s probability that the authors would put this resource in their key resources table',
   'mentions.promote': 'Add to the table in the chat',
-  'mentions.promoteLabel': 'Add {name} to a copy of the table in the chat',
+  'mentions.promoteLabel': 'Add to the table in the chat: {name}',
   'paper.sessionFailed': 'Session {session} failed, so it has no table.',
   'paper.noTable': 'No key resources table has been extracted from this paper yet.',
   'paper.noneCompleted': 'None of the {count, plural, one {# extraction session} other {# extraction sessions}} of this paper completed.',
@@ -146,7 +146,11 @@ export const en = {
     'This chat starts from a copy of the table of “{title}” ({rows, plural, one {# row} other {# rows}}); the paper’s own table stays as it is. Ask me to add, change or remove resources.',
   'chat.startedWithMention':
     'This chat starts from a copy of the table of “{title}” with “{name}” added from the further mentions ({rows, plural, one {# row} other {# rows}}); the paper’s own table stays as it is. Ask me to add, change or remove resources.',
+  'chat.startedFromUpload':
+    'This chat starts from a copy of the uploaded file’s table with “{name}” added from the further mentions ({rows, plural, one {# row} other {# rows}}); the uploaded table stays as it is. Ask me to add, change or remove resources.',
   'error.sessionFailed': 'session {session} failed; it has no table to edit',
+  'error.badMentionRow': 'row must be a further mention of the upload: a JSON object with the six KRT columns as text',
+  'error.uploadGone': 'the uploaded table {session} is not kept any more (24 hours after the upload): upload the file again',
   'error.noSuchMention': 'the table of session {session} has no further mention {mention}',
 
   'stats.title': 'Statistics of the key resources tables',

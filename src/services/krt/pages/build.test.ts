@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { splitTable } from '../extract/index.ts';
 import { describeKrtHttp, real, TABLE_DOI } from '../../../../test/support/krt/http.ts';
 import { corpusFiles, domainExtraction } from '../../../../test/support/krt/corpus.ts';
-import { textOf } from '../../../../test/support/pages.ts';
+import { decode, textOf } from '../../../../test/support/pages.ts';
 import { MAX_JATS_BYTES } from '../sync.ts';
 import type { KrtTables } from '../tables.ts';
 import { readProlog } from './build.ts';
@@ -112,6 +112,36 @@ describeKrtHttp('krt build page', (h) => {
       split.rows,
       'the table is kept, not its mentions',
     );
+    // Each mention's button opens a chat copy of the kept table with that mention added; the kept table is unchanged.
+    const forms = [...mentions.matchAll(/<form class="chat-start" method="post" action="\/chat\/start">([\s\S]*?)<\/form>/g)].map((m) =>
+      Object.fromEntries([...m[1].matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)" \/>/g)].map((f) => [f[1], decode(f[2])])),
+    );
+    assert.equal(forms.length, split.mentions.length);
+    const k = split.mentions.length - 1;
+    assert.deepEqual(forms[k], { upload: session, row: JSON.stringify(split.mentions[k].row) });
+    const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+    const start = await inject({ method: 'POST', url: '/chat/start', payload: new URLSearchParams(forms[k]).toString(), headers: FORM });
+    assert.equal(start.statusCode, 303, textOf(start.body).slice(0, 300));
+    const copy = String(start.headers.location).split('=')[1];
+    assert.notEqual(copy, session);
+    assert.deepEqual((await inject({ url: `/api/export/${copy}/json/` })).json().krt_data, [...split.rows, split.mentions[k].row]);
+    assert.deepEqual((await inject({ url: `/api/export/${session}/json/` })).json().krt_data, split.rows);
+    const page = await inject({
+      url: String(start.headers.location),
+      headers: { cookie: String(start.headers['set-cookie']).split(';')[0] },
+    });
+    assert.ok(textOf(page.body).includes(`with “${textOf(split.mentions[k].row['RESOURCE NAME'])}” added from the further mentions`));
+    const refusals: [Record<string, string>, number, RegExp][] = [
+      [{ upload: session!, row: '{"RESOURCE NAME": "x"}' }, 400, /row must be a further mention of the upload/],
+      [{ upload: session!, row: 'not json' }, 400, /row must be a further mention of the upload/],
+      [{ upload: session! }, 400, /row must not be empty/],
+      [{ upload: '00000000-0000-4000-8000-000000000000', row: forms[k].row }, 404, /is not kept any more/],
+    ];
+    for (const [fields, status, message] of refusals) {
+      const res = await inject({ method: 'POST', url: '/chat/start', payload: new URLSearchParams(fields).toString(), headers: FORM });
+      assert.equal(res.statusCode, status, JSON.stringify(fields));
+      assert.match(textOf(res.body), message);
+    }
   });
 
   it('a file whose DOI the store holds links to the stored paper', async () => {

@@ -41,7 +41,15 @@ import { MAX_JATS_BYTES, fetchForWaitingClient } from '../sync.ts';
 import type { KrtDatabase } from '../tables.ts';
 import type { Translate } from '../../../core/i18n/catalogue.ts';
 import { paperHref } from './lookup.ts';
-import { annotateRows, exportButtons, mentionsTable, resourceTable, rowSummary, type WithCandidates } from './resource-table.ts';
+import {
+  annotateRows,
+  exportButtons,
+  mentionsTable,
+  promoteForm,
+  resourceTable,
+  rowSummary,
+  type WithCandidates,
+} from './resource-table.ts';
 import type { AnnotatedRow } from './resource-table.ts';
 import { errorNote, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -192,7 +200,9 @@ function uploadResult({ name, bytes, extraction: x, session, doi, stored, annota
       mentions.length > 0
         ? html`<h3 id="mentions-heading">${t('mentions.heading')}</h3>
             <p>${t('mentions.lead', { count: mentions.length })}</p>
-            ${mentionsTable(mentions, t('mentions.caption', { title }), w)}`
+            ${mentionsTable(mentions, t('mentions.caption', { title }), w, (m) =>
+              promoteForm({ upload: session, row: JSON.stringify(m.row) }, m.row['RESOURCE NAME'], w),
+            )}`
         : ''
     }
     <p><a href="/build">${t('build.another')}</a></p>

@@ -19,12 +19,13 @@ import type { ServiceApp, ServiceContext } from '../../../core/service.ts';
 import { CHAT_TTL_MS } from '../answers.ts';
 import type { KrtAnswers } from '../answers.ts';
 import { newChatState } from '../chat/index.ts';
+import { isResourceType } from '../extract/krt-row.ts';
 import { summarizeRows } from '../extract/index.ts';
 import type { FurtherMention, KrtRow } from '../extract/index.ts';
 import { loadChatSession, saveChatState } from '../repository.ts';
 import { RATE_LIMITS, parseDoi, required } from '../routes/common.ts';
 import { ChatBody } from '../schemas/chat.ts';
-import { MAX_MESSAGE } from '../schemas/common.ts';
+import { KrtRow as KrtRowSchema, MAX_MESSAGE } from '../schemas/common.ts';
 import { DoiBodyIn } from '../schemas/doi.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { annotateRows, exportButtons, resourceTable, rowSummary } from './resource-table.ts';
@@ -214,15 +215,49 @@ function chatPage(data: ChatData, w: Words, extra: { flash?: ChatFlash | null; e
 
 /**
  * POST /chat/start: a paper's table (the session asked for, else its best) to start a chat from; with `mention`, one
- * of the table's further mentions (its position) promoted into the copy.
+ * of the table's further mentions (its position) promoted into the copy. Or, from the build page, `upload` (the chat
+ * session that keeps an uploaded file's table) and `row`, one of the upload's further mentions: an upload is not
+ * stored, so its mentions travel in the form; the copy is the visitor's own chat, where any row can be added anyway.
  */
 const ChatStartBody = Type.Object({
-  doi: DoiBodyIn.properties.doi,
+  doi: Type.Optional(DoiBodyIn.properties.doi),
   session: SessionQuery.properties.session,
   mention: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 100_000, description: 'The position of a further mention of the table to add to the copy.' }),
   ),
+  upload: SessionQuery.properties.session,
+  row: Type.Optional(
+    Type.String({ maxLength: 20_000, description: 'A further mention of the upload: its row, as JSON with the six KRT keys.' }),
+  ),
 });
+
+/** The rows of an upload's kept table with one of its further mentions (`row`, JSON of a KRT row) appended. */
+async function uploadWithMention(
+  db: Kysely<KrtDatabase>,
+  upload: string,
+  raw: string | undefined,
+  w: Words,
+): Promise<{ rows: KrtRow[]; promoted: string }> {
+  let row: unknown;
+  try {
+    row = JSON.parse(required(raw, 'row'));
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+  }
+  if (!Value.Check(KrtRowSchema, row) || !isResourceType(row['RESOURCE TYPE']) || !['new', 'reuse'].includes(row['NEW/REUSE']))
+    throw badRequest(w.t('error.badMentionRow'));
+  const { rows, found } = await loadRows(db, upload);
+  if (!found) throw new HttpError(404, w.t('error.uploadGone', { session: upload }), 'NOT_FOUND');
+  const added: KrtRow = {
+    'RESOURCE TYPE': row['RESOURCE TYPE'],
+    'RESOURCE NAME': row['RESOURCE NAME'],
+    SOURCE: row.SOURCE,
+    IDENTIFIER: row.IDENTIFIER,
+    'NEW/REUSE': row['NEW/REUSE'] === 'new' ? 'new' : 'reuse',
+    'ADDITIONAL INFORMATION': row['ADDITIONAL INFORMATION'],
+  };
+  return { rows: [...rows, added], promoted: added['RESOURCE NAME'] };
+}
 
 /**
  * The rows and title of the table a chat starts from: the session asked for (of that paper, completed), else the
@@ -312,13 +347,22 @@ export function chatPages(app: ServiceApp, ctx: ServiceContext, answers: KrtAnsw
       onRequest,
       async act({ body, locale }) {
         const w = wordsOf(locale);
-        const { rows, title, promoted } = await startingTable(answers, parseDoi(body.doi), body.session || undefined, body.mention, w);
+        let rows: KrtRow[];
+        let response: string;
+        if (body.upload) {
+          const copy = await uploadWithMention(db, body.upload, body.row, w);
+          rows = copy.rows;
+          response = w.t('chat.startedFromUpload', { name: copy.promoted, rows: rows.length });
+        } else {
+          const start = await startingTable(answers, parseDoi(body.doi), body.session || undefined, body.mention, w);
+          rows = start.rows;
+          response =
+            start.promoted === null
+              ? w.t('chat.startedFrom', { title: start.title, rows: rows.length })
+              : w.t('chat.startedWithMention', { title: start.title, name: start.promoted, rows: rows.length });
+        }
         const id = randomUUID();
         await saveChatState(db, id, { ...newChatState(), entries: rows }, new Date().toISOString());
-        const response =
-          promoted === null
-            ? w.t('chat.startedFrom', { title, rows: rows.length })
-            : w.t('chat.startedWithMention', { title, name: promoted, rows: rows.length });
         return { id, response };
       },
       render: ({ id, response }) => ({

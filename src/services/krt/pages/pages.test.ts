@@ -20,6 +20,7 @@ import { LOOKUP_RESULTS } from './lookup.ts';
 import { annotateRows, resourceTable } from './resource-table.ts';
 import { krtText } from '../messages/index.ts';
 import { pageLocale } from '../../../core/pages/index.ts';
+import { escapeHtml } from '../../../core/pages/html.ts';
 
 type DoiTable = Static<typeof DoiTableResponse>;
 type Suggestions = Static<typeof SuggestionsResponse>;
@@ -160,6 +161,14 @@ describeKrtHttp(
       );
       const text = tables.find((t) => t.further_mentions.length > 0)!;
       const mention = text.further_mentions.at(-1)!;
+      // Each button's accessible name starts with the words it shows (WCAG 2.5.3, label in name) and names its mention.
+      const paper = await inject({ url: `/paper?doi=${encodeURIComponent(text.doi)}` });
+      const buttons = [...paper.body.matchAll(/<button type="submit" class="secondary" aria-label="([^"]*)">([^<]*)<\/button>/g)];
+      assert.equal(buttons.length, text.further_mentions.length);
+      buttons.forEach(([, label, shown], i) => {
+        assert.ok(label.startsWith(`${shown.trim()}: `), `“${label}” begins with “${shown.trim()}”`);
+        assert.ok(label.endsWith(escapeHtml(text.further_mentions[i].row['RESOURCE NAME'])), label);
+      });
       const start = await inject({
         method: 'POST',
         url: '/chat/start',

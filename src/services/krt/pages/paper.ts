@@ -18,7 +18,15 @@ import { parseDoi } from '../routes/common.ts';
 import { DoiQuery } from '../schemas/doi.ts';
 import type { KrtDatabase } from '../tables.ts';
 import { paperHref } from './lookup.ts';
-import { annotateRows, exportButtons, mentionsTable, resourceTable, rowSummary, type WithCandidates } from './resource-table.ts';
+import {
+  annotateRows,
+  exportButtons,
+  mentionsTable,
+  promoteForm,
+  resourceTable,
+  rowSummary,
+  type WithCandidates,
+} from './resource-table.ts';
 import type { AnnotatedRow } from './resource-table.ts';
 import { SessionQuery, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -146,14 +154,7 @@ function mentionsSection(doi: string, title: string, table: ShownTable | null, w
   if (!table || table.mentions.length === 0) return '';
   const { t } = w;
   const promote = (m: FurtherMention) =>
-    html`<form class="chat-start" method="post" action="/chat/start">
-      <input type="hidden" name="doi" value="${doi}" />
-      <input type="hidden" name="session" value="${table.sessionId}" />
-      <input type="hidden" name="mention" value="${m.position}" />
-      <button type="submit" class="secondary" aria-label="${t('mentions.promoteLabel', { name: m.row['RESOURCE NAME'] })}">
-        ${t('mentions.promote')}
-      </button>
-    </form>`;
+    promoteForm({ doi, session: table.sessionId, mention: String(m.position) }, m.row['RESOURCE NAME'], w);
   return html`<section aria-labelledby="mentions-heading">
     <h2 id="mentions-heading">${t('mentions.heading')}</h2>
     <p>${t('mentions.lead', { count: table.mentions.length })}</p>

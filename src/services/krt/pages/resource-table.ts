@@ -374,6 +374,17 @@ export function mentionsTable(
 }
 
 /** Download links to the API's export routes (an extraction session's or a chat session's id). */
+/**
+ * A further mention's button: POST /chat/start with `fields` (the table to copy and which mention to add), named by
+ * the words it shows and then the mention (WCAG 2.5.3: the accessible name begins with the visible label).
+ */
+export function promoteForm(fields: Readonly<Record<string, string>>, name: string, { t }: Words): SafeHtml {
+  return html`<form class="chat-start" method="post" action="/chat/start">
+    ${joinHtml(Object.entries(fields).map(([key, value]) => html`<input type="hidden" name="${key}" value="${value}" />`))}
+    <button type="submit" class="secondary" aria-label="${t('mentions.promoteLabel', { name })}">${t('mentions.promote')}</button>
+  </form>`;
+}
+
 export function exportButtons(sessionId: string, w: Words): SafeHtml {
   const { t } = w;
   const base = `/api/export/${encodeURIComponent(sessionId)}`;

@@ -25,7 +25,7 @@ describeKrtHttp(
           url,
           payload: {
             resource_name: 'rabbit anti-GFP (generated demo)',
-            vendor: 'Demo Antibody Co. (demo)',
+            vendor: 'Example Immunoreagents (demo)',
             catalog_number: 'DEMO-AB-0101',
           },
           headers: origin,
@@ -64,7 +64,7 @@ describeKrtHttp(
         const q = new URLSearchParams({
           resource_name: 'rabbit anti-GFP (generated demo)',
           resource_type: 'antibody',
-          vendor: 'Demo Antibody Co. (demo)',
+          vendor: 'Example Immunoreagents (demo)',
           catalog_number: 'DEMO-AB-0101',
         });
         const res = await request<BrowserSuggest>({ url: `${url}?${q}`, headers: origin });

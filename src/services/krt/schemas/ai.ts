@@ -32,7 +32,7 @@ export const SuggestBody = Type.Object(
     ),
   },
   // A demo article's antibody: the demo store answers it.
-  { examples: [{ resource_name: 'rabbit anti-GFP', vendor: 'Demo Antibody Co. (demo)', catalog_number: 'DEMO-AB-0101' }] },
+  { examples: [{ resource_name: 'rabbit anti-GFP', vendor: 'Example Immunoreagents (demo)', catalog_number: 'DEMO-AB-0101' }] },
 );
 
 export const SuggestQuery = Type.Object({

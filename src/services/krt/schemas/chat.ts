@@ -8,7 +8,7 @@ export const ChatBody = Type.Object(
     message: text('What to do, e.g. "Add rabbit anti-GFP antibody from Abcam, catalog ab290".', MAX_MESSAGE),
     session_id: Type.Optional(sessionId("A previous reply's session_id; omitted: a new session.")),
   },
-  { examples: [{ message: 'Add rabbit anti-GFP antibody from Demo Antibody Co. (demo), catalog DEMO-AB-0101' }] },
+  { examples: [{ message: 'Add rabbit anti-GFP antibody from Example Immunoreagents (demo), catalog DEMO-AB-0101' }] },
 );
 
 export const ChatResponse = Type.Object({

@@ -4,7 +4,7 @@ import { Nullable } from '../../../core/http/schema.ts';
 import { KrtRow, MAX_TEXT } from './common.ts';
 
 /** The extraction session of demo article 10.1101/demo.2024.0004 (a name-based UUID: the same on every demo load). */
-export const DEMO_SESSION_ID = 'eaf61353-b567-5230-b0a2-6c01d43014b2';
+export const DEMO_SESSION_ID = '0cfb0b2e-270d-5b85-b7fe-623160706125';
 
 const SessionParams = Type.Object({
   session_id: Type.String({ maxLength: 200, description: 'Extraction session id.', examples: [DEMO_SESSION_ID] }),
