@@ -202,6 +202,9 @@ function rridByCatalog(
   vendorOf: (e: KbEntry) => 'same' | 'different' | 'none',
   conf: number | undefined,
 ): FillProposal | null {
+  const same = kb.entriesWithCatalog(catalog).filter((e) => e.rrid);
+  // Only an entry that writes this catalog number with an RRID can be proposed: without one, no ranking is needed.
+  if (same.length === 0) return null;
   const rowType = row['RESOURCE TYPE'];
   const first = answerRrids(
     kb,
@@ -210,7 +213,6 @@ function rridByCatalog(
   ).suggestions[0];
   const entry = first && first.id !== undefined ? kb.entryById(first.id) : undefined;
   if (!entry?.rrid || ![...entry.catalogs.keys()].some((c) => catalogKey(c) === catalogKey(catalog))) return null;
-  const same = kb.entriesWithCatalog(catalog).filter((e) => e.rrid);
   const agreeing = entry.mentions;
   const total = same.reduce((s, e) => s + e.mentions, 0);
   return {
