@@ -27,7 +27,7 @@ export const en = {
   'candidates.summary':
     '{count, plural, one {# identifier candidate} other {# identifier candidates}}: best {identifier}, probability {probability}',
   'candidates.meaning':
-    'Identifiers other papers of the store wrote for a resource of this name; the cell is not filled. The probability is that it is this resource’s identifier where its authors give one (out of sample, docs/krt.md).',
+    'Identifiers other papers of the store wrote for a resource of this name; the cell is not filled. The probability is that it is this resource’s identifier where its authors give one, as measured on papers the model was not fitted on.',
   'candidates.probabilityTitle': 'Probability that this is the resource’s identifier, where its authors give one of this kind',
   'candidates.probability': 'probability {probability}',
   'candidates.agreement':
@@ -72,7 +72,7 @@ export const en = {
   'paper.editInChatHelp': 'A copy of the table opens in the chat, where you can add, change or remove resources.',
   'mentions.heading': 'Further mentions',
   'mentions.lead':
-    'The text also names {count, plural, one {# resource} other {# resources}} that the authors would probably not list in their key resources table: the row-inclusion model, fitted on other papers’ own tables, puts {count, plural, one {it} other {them}} below its threshold. They are not counted in the table above nor in its downloads (the API lists them as further_mentions).',
+    'The text also names {count, plural, one {# resource} other {# resources}} that the authors would probably not list in their key resources table: the row-inclusion model, fitted on other papers’ own tables, puts {count, plural, one {it} other {them}} below its threshold. They are not counted in the table above nor in its downloads; each one’s button adds it to a copy of the table in the chat.',
   'mentions.caption': 'Further mentions in “{title}”',
   'mentions.inclusion': 'Would be listed',
   'mentions.inclusionTitle': 'The row-inclusion model’s probability that the authors would put this resource in their key resources table',
