@@ -46,7 +46,6 @@ export function isResourceType(value: unknown): value is ResourceType {
   return typeof value === 'string' && TYPE_SET.has(value);
 }
 
-
 export function makeRow(partial: Partial<KrtRow> & Pick<KrtRow, 'RESOURCE TYPE' | 'RESOURCE NAME'>): KrtRow {
   return {
     'RESOURCE TYPE': partial['RESOURCE TYPE'],
