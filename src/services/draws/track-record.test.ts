@@ -168,4 +168,24 @@ describeWithSnapshot('draws: the track record', (t) => {
     assert.match(page.body, /Three weeks: stated, held/);
     assert.equal((await app.inject('/track-record?page=x')).statusCode, 400);
   });
+
+  it('as of an earlier date, the record shows no later forecast and no draw after that date as an outcome', async () => {
+    const asOf = '2025-12-05';
+    const all = await rows();
+    const later = all.filter((r) => r.origin <= asOf && r.actual_date !== null && r.actual_date > asOf);
+    assert.ok(later.length > 0, 'some forecast of the record was scored by a draw after the as-of date');
+    const replay = await buildTestApp(drawsService, drawsContext(t.db, asOf));
+    try {
+      const body = (await replay.inject('/api/track-record/?limit=500')).json<Static<typeof TrackRecordResponse>>();
+      assert.equal(body.count, all.filter((r) => r.origin <= asOf).length);
+      assert.ok(body.data.every((e) => e.origin <= asOf));
+      assert.ok(body.data.every((e) => e.outcome === null || e.outcome.date <= asOf));
+      for (const r of later) assert.equal(body.data.find((e) => e.id === r.id)?.outcome, null, `record ${r.id} waits`);
+      const page = await replay.inject('/track-record');
+      assert.equal(page.statusCode, 200);
+      for (const r of later) assert.doesNotMatch(page.body, new RegExp(`round ${r.actual_round_number}\\)`));
+    } finally {
+      await replay.close();
+    }
+  });
 });

@@ -431,14 +431,28 @@ export interface TrackRecordPage {
   summary: CategoryRecordSummary[];
 }
 
-/** One page of the recorded forecasts (newest first) and the running summary, of one category or all. */
+/**
+ * The record as it stood on the as-of date: forecasts made for a later date are left out, and a draw after it is not
+ * yet an outcome (the forecast reads as waiting), so that a replay shows no draw the as-of date does not know.
+ */
+function recordAsOf(rows: readonly TrackRecordRow[], asOf: string): TrackRecordRow[] {
+  return rows
+    .filter((r) => r.origin <= asOf)
+    .map((r) =>
+      r.actual_date !== null && r.actual_date > asOf
+        ? { ...r, actual_round_number: null, actual_date: null, actual_crs: null, actual_invitations: null, scored_at: null }
+        : r,
+    );
+}
+
+/** One page of the recorded forecasts (newest first) and the running summary, of one category or all, as of a date. */
 export async function readTrackRecord(
   db: Kysely<DrawsDatabase>,
-  options: { categoryId?: number; page: number; limit: number },
+  options: { categoryId?: number; page: number; limit: number; asOf: string },
 ): Promise<TrackRecordPage> {
   let all = db.selectFrom('draws_track_record').selectAll();
   if (options.categoryId !== undefined) all = all.where('category_id', '=', options.categoryId);
-  const rows = await all.orderBy('id', 'desc').execute();
+  const rows = recordAsOf(await all.orderBy('id', 'desc').execute(), options.asOf);
   const start = (options.page - 1) * options.limit;
   return { count: rows.length, rows: rows.slice(start, start + options.limit), summary: summariseTrackRecord(rows) };
 }

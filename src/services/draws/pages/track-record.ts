@@ -157,7 +157,7 @@ export function trackRecordPage(app: ServiceApp, state: DrawsState, kit: PageKit
       const category = await chosenCategory(state, query.category, names, wordsOf(locale));
       await state.recordServed();
       const [record, categories] = await Promise.all([
-        readTrackRecord(state.db, { categoryId: category?.id, page: query.page ?? 1, limit: PER_PAGE }),
+        readTrackRecord(state.db, { categoryId: category?.id, page: query.page ?? 1, limit: PER_PAGE, asOf: state.asOf() }),
         listCategories(state.db, { activeOnly: false }),
       ]);
       return { category, record, names: new Map(categories.map((c) => [c.id, categoryIn(c, names).name])) };

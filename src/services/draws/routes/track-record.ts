@@ -20,7 +20,7 @@ export async function trackRecordRoutes(app: ServiceApp, { state }: ServingConte
       const page = q.page ?? 1;
       const limit = clampLimit(q.limit ?? TRACK_RECORD_DEFAULT_LIMIT, TRACK_RECORD_MAX_LIMIT);
       const [record, categories] = await Promise.all([
-        readTrackRecord(db, { categoryId: category?.id, page, limit }),
+        readTrackRecord(db, { categoryId: category?.id, page, limit, asOf: state.asOf() }),
         listCategories(db, { activeOnly: false }),
       ]);
       const names = new Map(categories.map((c) => [c.id, c.name]));
