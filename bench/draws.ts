@@ -360,43 +360,20 @@ function printLikelyWindows(records: readonly OriginRecord[], asOfDays: readonly
   ] as const;
   for (const [name, rs] of views) {
     const s = summariseLikelyWindows(rs);
-    const ci = (pick: (x: ReturnType<typeof summariseLikelyWindows>) => number | null) =>
-      bootstrapInterval(rs, (xs) => pick(summariseLikelyWindows(xs)));
+    // A figure of the summary with its bootstrap interval over the windows.
+    const figure = (pick: (x: ReturnType<typeof summariseLikelyWindows>) => number | null, format: (x: number) => string) =>
+      show(
+        pick(s),
+        bootstrapInterval(rs, (xs) => pick(summariseLikelyWindows(xs))),
+        format,
+      );
     console.log(
       `  next draw's likely window (21 days), ${name} (${s.n} windows; median ${s.medianLead ?? '—'} days from the as-of date to its first day; 95% CI): ` +
-        `mean stated ${show(
-          s.meanStated,
-          ci((x) => x.meanStated),
-          pct,
-        )}, held ${show(
-          s.hitRate,
-          ci((x) => x.hitRate),
-          pct,
-        )}, ` +
-        `Brier ${show(
-          s.brier,
-          ci((x) => x.brier),
-          three,
-        )} against ${s.referenceBrier === null ? '—' : three(s.referenceBrier)} for the windows' past hit rate, ` +
-        `skill ${show(
-          s.skill,
-          ci((x) => x.skill),
-          three,
-        )}, ECE ${show(
-          s.ece,
-          ci((x) => x.ece),
-          three,
-        )}; the law's own mass ` +
-        `(uncalibrated): mean ${s.massMean === null ? '—' : pct(s.massMean)}, Brier ${show(
-          s.massBrier,
-          ci((x) => x.massBrier),
-          three,
-        )}, ` +
-        `ECE ${show(
-          s.massEce,
-          ci((x) => x.massEce),
-          three,
-        )}`,
+        `mean stated ${figure((x) => x.meanStated, pct)}, held ${figure((x) => x.hitRate, pct)}, ` +
+        `Brier ${figure((x) => x.brier, three)} against ${s.referenceBrier === null ? '—' : three(s.referenceBrier)} for the windows' past hit rate, ` +
+        `skill ${figure((x) => x.skill, three)}, ECE ${figure((x) => x.ece, three)}; the law's own mass ` +
+        `(uncalibrated): mean ${s.massMean === null ? '—' : pct(s.massMean)}, Brier ${figure((x) => x.massBrier, three)}, ` +
+        `ECE ${figure((x) => x.massEce, three)}`,
     );
     const years = [...new Set(rs.map((r) => r.asOf.slice(0, 4)))].sort();
     if (years.length > 1)

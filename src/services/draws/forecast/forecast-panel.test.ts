@@ -241,16 +241,18 @@ test('volatility: exponentially weighted mean |change|, newest first, shrunk tow
 });
 
 const snapshot = needsSharedData('draws', SNAPSHOT_NAME);
+/** The real snapshot's categories with their draws, as the forecast panel reads them. */
+function snapshotCategories() {
+  return categoriseRounds(parseRoundsFeed(fs.readFileSync(sharedData('draws', SNAPSHOT_NAME), 'utf8')).rounds).map((g, k) => ({
+    id: k + 1,
+    slug: g.category.slug,
+    draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
+  }));
+}
 describe('if_resumed on the real snapshot', { skip: snapshot.skip }, () => {
   it('held the cut-off and size of every draw that ended a dormancy, as of the day before it', () => {
     if (snapshot.problem) throw new Error(`required in CI: ${snapshot.problem}`);
-    const categories = categoriseRounds(parseRoundsFeed(fs.readFileSync(sharedData('draws', SNAPSHOT_NAME), 'utf8')).rounds).map(
-      (g, k) => ({
-        id: k + 1,
-        slug: g.category.slug,
-        draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
-      }),
-    );
+    const categories = snapshotCategories();
     let checked = 0;
     for (const c of categories) {
       const days = [...new Set(c.draws.map((d) => d.date))].sort();
@@ -276,13 +278,7 @@ describe('if_resumed on the real snapshot', { skip: snapshot.skip }, () => {
 
   it('a year after the newest draw, a window holding the 90% range says at least 0.9, also where the range is widened to the cadence’s date', () => {
     if (snapshot.problem) throw new Error(`required in CI: ${snapshot.problem}`);
-    const categories = categoriseRounds(parseRoundsFeed(fs.readFileSync(sharedData('draws', SNAPSHOT_NAME), 'utf8')).rounds).map(
-      (g, k) => ({
-        id: k + 1,
-        slug: g.category.slug,
-        draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
-      }),
-    );
+    const categories = snapshotCategories();
     const next = (slug: string) =>
       forecastPanel(categories, '2026-12-07', { report: false }).categories.find((c) => c.slug === slug)!.predictions[0];
     // CEC: the range (8–14 December) inside the three weeks from 8 December. French and Healthcare: the same range at the
