@@ -6,7 +6,9 @@
 // cache against the same requests computed each time. Prints what it measured and the ratios.
 // With --period wide: the origins of 2019–2024 (before the held-out year), per year and pooled, the interval scores
 // a rule that holds across regimes must keep in every year, not only in 2023–2024.
-//   npm run bench -- draws [--requests n] [--only forecasts|import] [--period tuning|held|wide]
+// With --only stale: a stale feed's date forecasts (the feed cut 45–365 days before each origin of 2019–2024), the
+// law conditioned on the days since the last known draw against the residual law served for stale feeds.
+//   npm run bench -- draws [--requests n] [--only forecasts|stale|import] [--period tuning|held|wide]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +32,8 @@ import {
   summarise,
 } from '../src/services/draws/forecast/rolling-origin.ts';
 import type { BenchmarkSummary, OriginRecord, ScoreLaw } from '../src/services/draws/forecast/rolling-origin.ts';
-import type { AsOfDateRecord } from '../src/services/draws/forecast/date-backtest.ts';
+import type { AsOfDateRecord, StaleFeedRecord } from '../src/services/draws/forecast/date-backtest.ts';
+import type { CategoryDrawsInput } from '../src/services/draws/forecast/forecast-panel.ts';
 import { dayNumber } from '../src/services/draws/feed/ircc-dates.ts';
 import {
   afterDormancyPause,
@@ -38,12 +41,14 @@ import {
   gapSpread,
   hindsightWindowCoverage,
   meanYearlyIntervalScore,
+  staleFeedRecords,
   summariseByYear,
   summariseDateRanges,
   summariseLikelyWindows,
 } from '../src/services/draws/forecast/date-backtest.ts';
 import { clearance } from '../src/services/draws/pages/clearance.ts';
 import { SNAPSHOT_AS_OF, SNAPSHOT_NAME } from '../src/services/draws/feed/reference-snapshot.ts';
+import { staleAfterDays } from '../src/services/draws/freshness.ts';
 import { importRounds } from '../src/services/draws/import.ts';
 import { drawsService } from '../src/services/draws/service.ts';
 import type { DrawsTables } from '../src/services/draws/tables.ts';
@@ -60,6 +65,11 @@ const REPEATS = 3;
 const DATE_AS_OF_STEP = 7;
 /** Widths (days) at which the hindsight windows are reported. */
 const HINDSIGHT_WIDTHS = [14, 21, 28, 35, 42, 49, 56];
+/** Origins of the stale-feed backtest (every DATE_AS_OF_STEP-th day), the feed cut STALE_HIDDEN days before each; truth read through STALE_THROUGH. */
+const STALE_PERIOD = { from: '2019-01-01', to: '2024-12-31' };
+const STALE_THROUGH = '2024-12-31';
+const STALE_HIDDEN = [45, 90, 180, 365];
+
 /** The wide tuning period: six years of origins before the held-out one (`--period wide`; not run by default). */
 const WIDE_PERIODS = [{ name: 'wide, origins 2019–2024', from: '2019-01-01', to: '2024-12-31' }];
 const feedFile = path.join(loadConfig().sharedDataDir, 'draws', SNAPSHOT_NAME);
@@ -291,6 +301,118 @@ if (ONLY === null || ONLY === 'forecasts') {
   }
 }
 if (ONLY === 'forecasts') process.exit(0);
+
+// (1b) A stale feed's date forecasts: the feed cut k days before each origin, the conditioned law against the residual
+// law served for stale feeds, on the origins of 2019–2024 only (2025 held out: not read at all).
+if (ONLY === 'stale') {
+  const { rounds } = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
+  const categories = categoriseRounds(rounds).map((g, k) => ({
+    id: k + 1,
+    slug: g.category.slug,
+    draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
+  }));
+  printStaleFeed(categories);
+  process.exit(0);
+}
+
+/**
+ * The stale-feed backtest (date-backtest.ts, staleFeedRecords): for every origin T and cut k, each category's next draw
+ * after T forecast from the draws up to T − k with the law conditioned on the days since the last known draw (what a
+ * fresh feed is served) and with the residual law (what a stale feed is served): 90% coverage, interval score (α =
+ * 0.10, days), median width, and the likely window's Brier beside the law's own mass, with 95% bootstrap intervals over
+ * origins. Next draws that came after a dormancy pause (nothing foresees them) are reported apart. Then the same two
+ * laws on the complete feed, on the as-of days when the program had been silent for more than PDI_DRAWS_STALE_DAYS:
+ * the service cannot tell such a silence from a stale feed.
+ */
+function printStaleFeed(categories: readonly CategoryDrawsInput[]): void {
+  const t0 = performance.now();
+  const all = staleFeedRecords(categories, STALE_PERIOD.from, STALE_PERIOD.to, STALE_THROUGH, STALE_HIDDEN, DATE_AS_OF_STEP);
+  const drawDays = new Map(categories.map((c) => [c.slug, c.draws.filter((d) => d.date <= STALE_THROUGH).map((d) => dayNumber(d.date))]));
+  const paused = (r: StaleFeedRecord) => afterDormancyPause(drawDays.get(r.category)!, dayNumber(r.asOf), dayNumber(r.actual));
+  const kept = all.filter((r) => !paused(r));
+  console.log(
+    `Stale-feed backtest on ${SNAPSHOT_NAME}, draws through ${STALE_THROUGH} only: origins T every ${DATE_AS_OF_STEP}th day ` +
+      `${STALE_PERIOD.from}–${STALE_PERIOD.to}, the feed cut k = ${STALE_HIDDEN.join(', ')} days before T, each forecast ` +
+      `category's next draw after T; ${all.length} forecasts (${all.length - kept.length} of next draws after a dormancy ` +
+      `pause, reported apart); ${ms(performance.now() - t0)}`,
+  );
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const one = (x: number) => x.toFixed(1);
+  const three = (x: number) => x.toFixed(3);
+  const ways = ['conditioned', 'residual'] as const;
+  const dates = (rs: readonly StaleFeedRecord[], way: (typeof ways)[number]) =>
+    summariseDateRanges(rs.map((r) => ({ actual: r.actual, range: r[way].range, active: true })));
+  const windows = (rs: readonly StaleFeedRecord[], way: (typeof ways)[number]) =>
+    summariseLikelyWindows(rs.map((r) => ({ asOf: r.asOf, actual: r.actual, likely: r[way].likely })));
+  const withCi = (rs: readonly StaleFeedRecord[], figure: (xs: readonly StaleFeedRecord[]) => number | null, f: (x: number) => string) => {
+    const value = figure(rs);
+    const ci = bootstrapInterval(rs, figure);
+    return `${value === null ? '—' : f(value)} (${ci ? `${f(ci[0])}–${f(ci[1])}` : '—'})`;
+  };
+  const ratio = (xs: readonly StaleFeedRecord[]) => {
+    const [a, b] = ways.map((w) => dates(xs, w).intervalScore);
+    return a === null || b === null || a === 0 ? null : b / a;
+  };
+  const report = (name: string, rs: readonly StaleFeedRecord[]) => {
+    console.log(`${name}: ${rs.length} next draws from ${new Set(rs.map((r) => r.asOf)).size} origins`);
+    for (const way of ways)
+      console.log(
+        `  ${way.padEnd(11)} 90% coverage ${withCi(rs, (xs) => dates(xs, way).coverage, pct)}, interval score ` +
+          `${withCi(rs, (xs) => dates(xs, way).intervalScore, one)} days, median width ${withCi(
+            rs,
+            (xs) => dates(xs, way).medianWidthActive,
+            (x) => x.toFixed(0),
+          )} days; ` +
+          `likely window: stated ${withCi(rs, (xs) => windows(xs, way).meanStated, pct)}, held ${withCi(rs, (xs) => windows(xs, way).hitRate, pct)}, ` +
+          `Brier ${withCi(rs, (xs) => windows(xs, way).brier, three)}, ECE ${withCi(rs, (xs) => windows(xs, way).ece, three)}; ` +
+          `the law's own mass: mean ${withCi(rs, (xs) => windows(xs, way).massMean, pct)}, Brier ${withCi(rs, (xs) => windows(xs, way).massBrier, three)}`,
+      );
+    console.log(`  interval score residual ÷ conditioned (paired): ${withCi(rs, ratio, three)}`);
+  };
+  report('next draws not after a dormancy pause, every k', kept);
+  for (const k of STALE_HIDDEN)
+    report(
+      `  k = ${k}`,
+      kept.filter((r) => r.hiddenDays === k),
+    );
+  console.log('By year of origin (not after a pause; coverage, interval score), conditioned → residual:');
+  for (const year of [...new Set(kept.map((r) => r.asOf.slice(0, 4)))].sort()) {
+    const rs = kept.filter((r) => r.asOf.startsWith(year));
+    const [c, r] = ways.map((w) => dates(rs, w));
+    console.log(
+      `  ${year} (${rs.length}): ${pct(c.coverage!)} → ${pct(r.coverage!)}, ${one(c.intervalScore!)} → ${one(r.intervalScore!)} days, ` +
+        `median width ${c.medianWidthActive} → ${r.medianWidthActive}`,
+    );
+  }
+  report(
+    'next draws after a dormancy pause (apart)',
+    all.filter((r) => paused(r)),
+  );
+  report('every next draw', all);
+
+  // The complete feed: as of every 7th day, both laws; where the program had been silent past the limit the service
+  // serves the residual law although nothing is missing.
+  const limit = staleAfterDays(process.env) ?? 30;
+  const seen = categories.map((c) => ({ ...c, draws: c.draws.filter((d) => d.date <= STALE_THROUGH) }));
+  const fresh = asOfDayDateRecords(seen, STALE_PERIOD.from, STALE_PERIOD.to, DATE_AS_OF_STEP);
+  const served = asOfDayDateRecords(seen, STALE_PERIOD.from, STALE_PERIOD.to, DATE_AS_OF_STEP, { staleAfterDays: limit });
+  const key = (r: AsOfDateRecord) => `${r.asOf}|${r.category}`;
+  const residualByKey = new Map(served.map((r) => [key(r), r]));
+  const programDays = [...new Set(seen.flatMap((c) => c.draws.map((d) => dayNumber(d.date))))].sort((a, b) => a - b);
+  const silent = fresh.filter((r) => {
+    const day = dayNumber(r.asOf);
+    return day - programDays.filter((d) => d <= day).at(-1)! > limit;
+  });
+  const pairs = silent.map((r) => ({ asOf: r.asOf, actual: r.actual, conditioned: r, residual: residualByKey.get(key(r))! }));
+  const paired = (xs: readonly (typeof pairs)[number][], way: (typeof ways)[number]) =>
+    summariseDateRanges(xs.map((p) => ({ actual: p.actual, range: p[way].range, active: true })));
+  console.log(
+    `Complete feed, as of the days when no category had drawn for more than ${limit} days (${pairs.length} ranges on ` +
+      `${new Set(pairs.map((p) => p.asOf)).size} days): conditioned ${pct(paired(pairs, 'conditioned').coverage ?? 0)}, ` +
+      `${one(paired(pairs, 'conditioned').intervalScore ?? 0)} days → residual ${pct(paired(pairs, 'residual').coverage ?? 0)}, ` +
+      `${one(paired(pairs, 'residual').intervalScore ?? 0)} days`,
+  );
+}
 
 /**
  * The interval scores of one year of origins after another, and their mean over the years: a rule chosen on the mean of
@@ -557,6 +679,7 @@ for (let i = 0; i < REPEATS; i++) {
       draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
     })),
     SNAPSHOT_AS_OF,
+    staleAfterDays(process.env),
   );
   inMemory.push(performance.now() - t0);
 }

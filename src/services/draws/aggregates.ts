@@ -196,9 +196,13 @@ export interface ComputedForecasts {
   predictions: { categoryId: number; prediction: Prediction }[];
 }
 
-/** Forecasts of every category for one as-of date. Pure and deterministic; categories in the order given. */
-export function computeForecasts(categories: readonly CategoryDraws[], asOf: string): ComputedForecasts {
-  const panel = forecastPanel(categories, asOf);
+/**
+ * Forecasts of every category for one as-of date. Pure and deterministic; categories in the order given. With
+ * `staleAfterDays` (freshness.ts; null: never stale), a feed whose newest draw is older dates its next draws by the
+ * residual law (forecast/draw-dates.ts, STALE_DATE_METHOD).
+ */
+export function computeForecasts(categories: readonly CategoryDraws[], asOf: string, staleAfterDays: number | null): ComputedForecasts {
+  const panel = forecastPanel(categories, asOf, { staleAfterDays });
   const predictions = panel.categories.flatMap((c) => c.predictions.map((prediction) => ({ categoryId: c.id, prediction })));
   const servedBy = (model: ModelName) =>
     panel.categories.filter((c) => c.predictions.length > 0 && c.predictions[0].model_used === model).map((c) => c.id);

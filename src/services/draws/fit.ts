@@ -17,6 +17,7 @@ import {
 import type { ComputedForecasts } from './aggregates.ts';
 import { asOfIsFixed, msUntilNextTorontoDay, resolveAsOf } from './as-of.ts';
 import type { ForecastStatus, ModelName } from './forecast/forecast-panel.ts';
+import { staleAfterDays } from './freshness.ts';
 import { loadCategoryDraws, loadDrawFacts, readForecasts } from './repository.ts';
 import { writeForecasts } from './store.ts';
 import type { DrawsTables } from './tables.ts';
@@ -48,7 +49,8 @@ export async function fitForecasts(ctx: ServiceContext, options: { asOf?: string
       const trx = core.withTables<DrawsTables>();
       const categories = await loadCategoryDraws(trx);
       tally.read(categories.reduce((s, c) => s + c.draws.length, 0));
-      const computed = computeForecasts(categories, asOf);
+      // As at import: generated data is never called stale, so its forecasts are not either.
+      const computed = computeForecasts(categories, asOf, rounds.is_demo ? null : staleAfterDays(ctx.config.env));
       await writeForecasts(trx, computed, rounds.version, dataVersion);
       // Statistics follow the as-of date too: no endpoint counts a draw after it.
       await putAggregate(trx, SERVICE, STATISTICS_AGGREGATE, dataVersion, computeStatistics(await loadDrawFacts(trx), asOf));

@@ -2,6 +2,7 @@
 // later, both databases. Staleness counts from the newest draw (PDI_DRAWS_STALE_DAYS, default 30) as well as from
 // the import: the API's data_source, /api/sync-status/, /metrics and the pages say so, and the forecast answers
 // name their origin and the newest draw they used. The clock is the as-of date, injected through the environment.
+import fs from 'node:fs';
 import { formatDate } from '../../core/i18n/format.ts';
 import { before, after, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,9 +10,13 @@ import type { Static } from 'typebox';
 import type { ServiceApp } from '../../core/service.ts';
 import { readSyncStatus } from '../../core/sync/status.ts';
 import type { SyncStatus } from '../../core/sync/status.ts';
-import { describeWithSnapshot, drawsContext, importSnapshot } from '../../../test/support/draws/context.ts';
+import { describeWithSnapshot, drawsContext, importSnapshot, SNAPSHOT_FILE } from '../../../test/support/draws/context.ts';
 import { buildTestApp, testContext } from '../../../test/support/app.ts';
 import { AS_OF_VARIABLE } from './as-of.ts';
+import { categoriseRounds } from './feed/categories.ts';
+import { parseRoundsFeed } from './feed/rounds-feed.ts';
+import { forecastPanel } from './forecast/forecast-panel.ts';
+import type { PanelForecast } from './forecast/forecast-panel.ts';
 import { drawsNewestObservation, STALE_DAYS_VARIABLE, staleAfterDays } from './freshness.ts';
 import type { CategoryPredictionsResponse } from './schemas/categories.ts';
 import type { PredictResponse } from './schemas/predict.ts';
@@ -92,6 +97,32 @@ describeWithSnapshot('draws: the data’s age in every answer', (t) => {
     assert.deepEqual([off.data.newest_observation?.stale, off.data.stale], [null, false]);
   });
 
+  it('a stale feed’s next draws are dated by the residual law, not conditioned on a year without a draw', async () => {
+    const { rounds } = parseRoundsFeed(fs.readFileSync(SNAPSHOT_FILE, 'utf8'));
+    const categories = categoriseRounds(rounds).map((g, k) => ({
+      id: k + 1,
+      slug: g.category.slug,
+      draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
+    }));
+    const next = (panel: PanelForecast, slug: string) => {
+      const p = panel.categories.find((c) => c.slug === slug)!.predictions[0];
+      return { date_range: p.date_range, likely_window: p.likely_window };
+    };
+    const stale = forecastPanel(categories, LATER, { report: false, staleAfterDays: 30 });
+    const conditioned = forecastPanel(categories, LATER, { report: false });
+    assert.equal(stale.stale, true);
+    const predict = await get<Static<typeof PredictResponse>>('/api/predict/');
+    for (const [id, slug] of [
+      [2, 'cec'],
+      [3, 'pnp'],
+    ] as const) {
+      const served = predict.data.find((c) => c.category_id === id)!.predictions[0];
+      assert.deepEqual({ date_range: served.date_range, likely_window: served.likely_window }, next(stale, slug), slug);
+    }
+    // Conditioned on 354 days without a draw, CEC's next draw was placed within a week of the as-of date.
+    assert.notDeepEqual(next(stale, 'cec').date_range, next(conditioned, 'cec').date_range);
+  });
+
   it('the home, category and my-score pages say plainly that the data is old, with the newest draw’s date', async () => {
     for (const url of ['/', '/categories/2', '/my-score']) {
       const page = (await app.inject(url)).body;
@@ -105,12 +136,18 @@ describeWithSnapshot('draws: the data’s age in every answer', (t) => {
       // what the age means for the forecasts, said beside it
       assert.match(
         page,
-        new RegExp(`What that means for the forecasts: they count every day since ${words(NEWEST)} as a day without a draw`),
+        new RegExp(
+          `What that means for the forecasts: draws since ${words(NEWEST)} are probably missing, so the days since it are not counted as a wait`,
+        ),
         url,
       );
       const french = (await app.inject(`${url}${url.includes('?') ? '&' : '?'}lang=fr`)).body;
       assert.match(french, /<strong>Données anciennes :<\/strong>[^<]*354 jours \(environ un an\) avant le/, url);
-      assert.match(french, /Ce que cela signifie pour les prévisions : elles comptent chaque jour depuis le 17 décembre 2025/, url);
+      assert.match(
+        french,
+        /Ce que cela signifie pour les prévisions : des rondes tenues depuis le 17 décembre 2025 manquent probablement/,
+        url,
+      );
       assert.match(page, new RegExp(`Forecasts made on ${words(LATER)} from the draws up to ${words(NEWEST)} \\(round\\s+388\\)`), url);
       assert.match(
         page,

@@ -20,6 +20,7 @@ import type { CategoryDraws, DrawFact } from './aggregates.ts';
 import { resolveAsOf } from './as-of.ts';
 import { categoriseRounds } from './feed/categories.ts';
 import { fetchRoundsFeed, parseFeedText, parseRoundsFeed } from './feed/rounds-feed.ts';
+import { staleAfterDays } from './freshness.ts';
 import type { ParsedFeed } from './feed/rounds-feed.ts';
 import { deleteAllDraws, replaceDraws, storedDrawValues, syncCategories, writeForecasts } from './store.ts';
 import type { DrawValues } from './store.ts';
@@ -239,7 +240,9 @@ export async function importRounds(ctx: ServiceContext, source: string, options:
         slug: slugs.get(id)!,
         draws: facts.get(id)!.map((d) => ({ date: d.date, crs: d.crs, invitations: d.invitations, roundSortKey: d.roundSortKey })),
       }));
-      await writeForecasts(trx, computeForecasts(forecastInput, asOf), dataVersion, dataVersion);
+      // Generated data ends on the as-of date and is never called stale (repository.ts), so its forecasts are not either.
+      const staleLimit = isDemo ? null : staleAfterDays(ctx.config.env);
+      await writeForecasts(trx, computeForecasts(forecastInput, asOf, staleLimit), dataVersion, dataVersion);
       // The draws just imported judge the forecasts made before them; then the new forecasts join the record.
       await scoreTrackRecord(trx);
       await recordServedForecasts(trx, { dataVersion, isDemo, recordedBy: 'import' });

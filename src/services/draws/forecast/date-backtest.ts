@@ -7,12 +7,12 @@
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { dormancyThreshold } from './draw-dates.ts';
 import { forecastPanel } from './forecast-panel.ts';
-import type { CategoryDrawsInput, PanelForecastOptions } from './forecast-panel.ts';
+import type { CategoryDrawsInput, PanelForecast, PanelForecastOptions } from './forecast-panel.ts';
 import { DATE_INTERVAL_TARGET } from './metrics.ts';
 import { ACTIVE_DAYS, panelOf, winkler } from './rolling-origin.ts';
 import type { LikelyStatement } from './rolling-origin.ts';
 import { mean, median, quantile } from './statistics.ts';
-import { walkForward } from './walk-forward.ts';
+import { truncateWalk, walkForward } from './walk-forward.ts';
 
 /** One served next-draw date range, as of a day, beside the next draw that followed. */
 export interface AsOfDateRecord {
@@ -41,7 +41,7 @@ export function asOfDayDateRecords(
   from: string,
   to: string,
   everyDays = 7,
-  options: Pick<PanelForecastOptions, 'roundRhythm'> = {},
+  options: Pick<PanelForecastOptions, 'roundRhythm' | 'staleAfterDays'> = {},
 ): AsOfDateRecord[] {
   if (!(Number.isInteger(everyDays) && everyDays >= 1)) throw new RangeError(`everyDays must be a positive integer, got ${everyDays}`);
   const panel = panelOf(categories);
@@ -266,4 +266,78 @@ export function summariseLikelyWindows(
     })),
     medianLead: median(rs.map((r) => dayNumber(r.likely.range[0]) - dayNumber(r.asOf))),
   };
+}
+
+/** A next-draw date statement as served: the range and the likely window (null when none was served). */
+interface DateStatement {
+  range: [string, string];
+  likely: LikelyStatement | null;
+}
+
+/** One category's next draw after an origin, forecast from a feed that stopped `hiddenDays` before it, both ways. */
+export interface StaleFeedRecord {
+  category: string;
+  /** The origin T: forecasts are made as of it. */
+  asOf: string;
+  /** The feed stops this many days before T: draws in (T − hiddenDays, T] are hidden. */
+  hiddenDays: number;
+  /** The true next draw after T. */
+  actual: string;
+  /** The date law conditioned on the days since the last known draw (the fresh feed's law). */
+  conditioned: DateStatement;
+  /** The residual law a stale feed is served (draw-dates.ts, residualGapLaw). */
+  residual: DateStatement;
+}
+
+/**
+ * The stale-feed backtest: for origins T on every `everyDays`-th day from `from` to `to`, and each k of `hiddenDays`,
+ * the feed is cut k days before T (draws after T − k hidden) and every forecast category's next draw after T is
+ * forecast as of T from it, with the law conditioned on the days since the last known draw and with the residual law
+ * served for stale feeds, beside the true next draw after T. Only draws on or before `through` are read: a category
+ * whose next draw after T falls later is left out (the years after stay unseen).
+ */
+export function staleFeedRecords(
+  categories: readonly CategoryDrawsInput[],
+  from: string,
+  to: string,
+  through: string,
+  hiddenDays: readonly number[],
+  everyDays = 7,
+): StaleFeedRecord[] {
+  if (!(Number.isInteger(everyDays) && everyDays >= 1)) throw new RangeError(`everyDays must be a positive integer, got ${everyDays}`);
+  const seen = categories.map((c) => ({ ...c, draws: c.draws.filter((d) => d.date <= through) }));
+  const panel = panelOf(seen);
+  const walk = walkForward(panel);
+  const records: StaleFeedRecord[] = [];
+  for (let day = dayNumber(from); day <= dayNumber(to); day += everyDays) {
+    const asOf = isoFromDayNumber(day);
+    for (const k of hiddenDays) {
+      const cut = isoFromDayNumber(day - k);
+      const known = seen.map((c) => ({ ...c, draws: c.draws.filter((d) => d.date <= cut) }));
+      const options = { report: false, walk: truncateWalk(walk, day - k), horizons: 1 };
+      const ways = [forecastPanel(known, asOf, options), forecastPanel(known, asOf, { ...options, staleAfterDays: 0 })];
+      const statement = (forecast: PanelForecast, slug: string): DateStatement | null => {
+        const c = forecast.categories.find((x) => x.slug === slug)!;
+        const next = c.predictions.find((p) => p.rank === 1);
+        return next === undefined
+          ? null
+          : {
+              range: [next.date_range.earliest, next.date_range.latest],
+              likely: next.likely_window && {
+                range: [next.likely_window.earliest, next.likely_window.latest],
+                probability: next.likely_window.probability,
+                reference: forecast.likelyWindows.all.baseRate,
+                mass: c.likelyMass,
+              },
+            };
+      };
+      for (const c of panel) {
+        const actual = c.draws.find((d) => d.day > day);
+        const [conditioned, residual] = ways.map((w) => statement(w, c.slug));
+        if (actual === undefined || conditioned === null || residual === null) continue;
+        records.push({ category: c.slug, asOf, hiddenDays: k, actual: isoFromDayNumber(actual.day), conditioned, residual });
+      }
+    }
+  }
+  return records;
 }

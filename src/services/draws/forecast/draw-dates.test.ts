@@ -15,6 +15,7 @@ import {
   neverNarrower,
   predictDrawDates,
   programRounds,
+  residualGapLaw,
   roundRhythm,
   smoothGaps,
   weekday,
@@ -335,4 +336,53 @@ test('the likely window is the run of 21 days of most weight within the range (o
     ),
     { seed: 31, numRuns: 200 },
   );
+});
+
+test('the residual law: P(R = r) = P(gap ≥ r) ÷ E[gap], so P(R > t) = Σ_{u>t} P(gap > u) ÷ E[gap]', () => {
+  // Gaps of 7 and 21 days, equally often: E[gap] = 14; a day falls inside a 21-day gap three times as often.
+  const law = residualGapLaw(
+    new Map([
+      [7, 1],
+      [21, 1],
+    ]),
+  );
+  assert.deepEqual(
+    [...law.keys()],
+    Array.from({ length: 21 }, (_, i) => i + 1),
+  );
+  for (let r = 1; r <= 21; r++) assert.ok(Math.abs(law.get(r)! - (r <= 7 ? 2 : 1) / 28) < 1e-12, `r = ${r}`);
+  const survival = (u: number) => (u < 7 ? 1 : u < 21 ? 0.5 : 0); // P(gap > u)
+  for (const t of [0, 3, 7, 10, 20]) {
+    let tail = 0;
+    for (const [r, w] of law) if (r > t) tail += w;
+    let expected = 0;
+    for (let u = t; u < 21; u++) expected += survival(u) / 14;
+    assert.ok(Math.abs(tail - expected) < 1e-12, `t = ${t}`);
+  }
+  // Smoothed weights of any total give a law of total 1.
+  const smoothed = residualGapLaw(smoothGaps([10, 14, 14, 30], [0.5, 1, 2, 0.25]));
+  assert.ok(Math.abs([...smoothed.values()].reduce((a, b) => a + b, 0) - 1) < 1e-12);
+});
+
+test('a stale feed: the days since the last known draw are no wait; the next draw follows the residual law from the as-of date', () => {
+  // A strictly fortnightly category whose feed stops a year before the as-of date (Monday 2026-12-07).
+  const dates = cadence('2025-12-15', 14, 20);
+  const asOf = '2026-12-07';
+  // Conditioned on a year without a draw, longer than any gap, the clock restarts at the as-of date: the next draw
+  // exactly 14 days later (the range at its level, before it is widened to the cadence's date), a certainty the data
+  // cannot support.
+  const conditioned = predictDrawDates(dates, asOf, 2).dates[0];
+  assert.deepEqual(conditioned.likely!.levelRange, { earliest: '2026-12-21', latest: '2026-12-21' });
+  // Seen from an arbitrary day, a fortnightly rhythm's next draw is any of the next 14 days: the 95% range runs from
+  // the day after the as-of date.
+  const stale = predictDrawDates(dates, asOf, 2, { elapsedUnknown: true });
+  assert.deepEqual([stale.dates[0].earliest, stale.dates[0].latest], ['2026-12-08', '2026-12-21']);
+  // Its window's probability is the law's own mass, not a calibration learnt from fresh windows.
+  assert.equal(stale.dates[0].likely!.windowClass, null);
+  assert.equal(conditioned.likely!.windowClass, 'past_typical_gap');
+  // The second draw a further gap later: the residual law convolved with the gap law, 15–28 days out.
+  assert.deepEqual([stale.dates[1].earliest, stale.dates[1].latest], ['2026-12-22', '2027-01-04']);
+  // Even the program's rounds, whose elapsed wait is as unknown, do not enter.
+  const programDays = cadence('2025-12-15', 7, 60).map(iso);
+  assert.deepEqual(predictDrawDates(dates, asOf, 2, { elapsedUnknown: true, programDays }).dates, stale.dates);
 });

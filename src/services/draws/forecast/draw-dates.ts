@@ -97,14 +97,15 @@ interface PredictedDate {
   latest: string;
   /**
    * The next draw (rank 1) only: its likeliest LIKELY_WINDOW_DAYS days within [earliest, latest] (likeliestWindow), the
-   * law's mass in them, the class its probability is calibrated in, and the range at the calibrated level before it
-   * was widened to include `date` (what the level's coverage was measured on).
+   * law's mass in them, the class its probability is calibrated in (null for a stale feed's window: no window of that
+   * law was among those the calibration learnt from, so its mass is served), and the range at the calibrated level
+   * before it was widened to include `date` (what the level's coverage was measured on).
    */
   likely: {
     earliest: string;
     latest: string;
     mass: number;
-    windowClass: WindowClass;
+    windowClass: WindowClass | null;
     levelRange: { earliest: string; latest: string };
   } | null;
 }
@@ -194,6 +195,12 @@ export interface DatePredictionOptions {
   stepDays?: number;
   /** Every category's draw days up to the as-of date: deep in a wait, the program's rounds inform the next draw (roundRhythm). */
   programDays?: readonly number[];
+  /**
+   * The feed is stale (its newest draw is older than the staleness limit): draws after the last known one have probably
+   * been missed, so the days since it are not a wait. The next draw then follows the residual law (residualGapLaw) from
+   * the as-of date, and the program's rounds, whose elapsed wait is as unknown, do not enter.
+   */
+  elapsedUnknown?: boolean;
 }
 
 /**
@@ -219,8 +226,9 @@ export function predictDrawDates(
   const firstStep = Math.floor(elapsed / stepDays) + 1;
   const levels = Array.from({ length: horizons }, (_, i) => (options.levelFor ?? (() => DATE_RANGE_LEVEL))(i + 1));
   const typical = typicalGap(gaps, stepDays);
-  const rounds = options.programDays === undefined || elapsed <= typical ? null : roundRhythm(options.programDays, last, today);
-  const laws = dateLaws(options.gapWeights ?? gapCounts(gaps.slice(-RANGE_GAP_COUNT)), last, elapsed, horizons, rounds);
+  const unknown = options.elapsedUnknown === true;
+  const rounds = unknown || options.programDays === undefined || elapsed <= typical ? null : roundRhythm(options.programDays, last, today);
+  const laws = dateLaws(options.gapWeights ?? gapCounts(gaps.slice(-RANGE_GAP_COUNT)), last, elapsed, horizons, rounds, unknown);
   const intervals = laws.map(({ days, total }) => levels.map((level) => shortestWindow(days, total, level, last)));
   const dates: PredictedDate[] = [];
   const bounds: [number, number][] = [];
@@ -245,7 +253,7 @@ export function predictDrawDates(
         earliest: isoFromDayNumber(window.earliest),
         latest: isoFromDayNumber(window.latest),
         mass: window.mass,
-        windowClass: windowClass(elapsed, typical),
+        windowClass: unknown ? null : windowClass(elapsed, typical),
         levelRange: { earliest: isoFromDayNumber(level[0]), latest: isoFromDayNumber(level[1]) },
       },
     });
@@ -322,14 +330,20 @@ export function dateLaws(
   horizons: number,
   /** Offsets of the program's next round (roundRhythm): given, it is ROUND_WEIGHT of the first gap's law. */
   rounds: GapWeights | null = null,
+  /** The days elapsed are not a wait (a stale feed): the first draw follows residualGapLaw from the as-of date. */
+  elapsedUnknown = false,
 ): DateLaw[] {
   const entries = [...base.entries()];
   const gs = Int32Array.from(entries.map(([g]) => g));
   const gw = Float64Array.from(entries.map(([, w]) => w));
   let maxGap = 0;
   for (const g of gs) maxGap = Math.max(maxGap, g);
-  let first = entries.filter(([g]) => g > elapsedDays);
-  if (first.length === 0) first = entries.map(([g, w]) => [elapsedDays + g, w]);
+  let first: [number, number][];
+  if (elapsedUnknown) first = [...residualGapLaw(base)].map(([r, w]) => [elapsedDays + r, w]);
+  else {
+    first = entries.filter(([g]) => g > elapsedDays);
+    if (first.length === 0) first = entries.map(([g, w]) => [elapsedDays + g, w]);
+  }
   if (rounds !== null) first = mixture(first, [...rounds.entries()], ROUND_WEIGHT);
   let current = new Float64Array(Math.max(...first.map(([g]) => g)) + 1);
   for (const [g, w] of first) current[g] += w;
@@ -356,6 +370,31 @@ export function dateLaws(
     result.push({ days, total });
   }
   return result;
+}
+
+/**
+ * The forward-recurrence (residual) time of a renewal process with these gaps, seen from an arbitrary day: the next
+ * event comes r = 1, 2, … days later with weight P(gap ≥ r) ÷ E[gap] (so P(R > t) = Σ_{u>t} P(gap > u) ÷ E[gap]; a
+ * long gap is more likely to span a given day, and a day inside it is on average half of it from its end). This is the
+ * next draw's law when the days since the last known draw say nothing of the wait: a stale feed has probably missed
+ * draws since, so the wait conditioned on those days (no draw for a year, longer than any gap) would claim a draw
+ * within days. Weights sum to 1.
+ */
+export function residualGapLaw(base: GapWeights): GapWeights {
+  let maxGap = 0;
+  // Σ gap × weight: E[gap] times the total weight, so that the weights below sum to 1.
+  let lengthWeight = 0;
+  for (const [g, w] of base) {
+    maxGap = Math.max(maxGap, g);
+    lengthWeight += g * w;
+  }
+  const out: GapWeights = new Map();
+  if (lengthWeight <= 0) return out;
+  const atLeast = new Float64Array(maxGap + 2);
+  for (const [g, w] of base) atLeast[g] += w;
+  for (let r = maxGap - 1; r >= 1; r--) atLeast[r] += atLeast[r + 1];
+  for (let r = 1; r <= maxGap; r++) if (atLeast[r] > 0) out.set(r, atLeast[r] / lengthWeight);
+  return out;
 }
 
 /**

@@ -169,6 +169,8 @@ export interface IntervalCalibration {
 
 export interface PanelForecast {
   asOf: string;
+  /** The newest draw of any category is more than staleAfterDays before the as-of date: dates from the residual law. */
+  stale: boolean;
   categories: CategoryForecast[];
   /** Null when `report` is false. */
   models: ModelPerformance[] | null;
@@ -188,6 +190,11 @@ export interface PanelForecastOptions {
   report?: boolean;
   /** Date ranges deep in a wait also from the program's rounds (draw-dates.ts, roundRhythm). Default true; the benchmark's baseline turns it off. */
   roundRhythm?: boolean;
+  /**
+   * Days without a draw of any category after which the data is stale (freshness.ts, PDI_DRAWS_STALE_DAYS); null or
+   * absent: never. A stale feed's next draws are dated by the residual law (draw-dates.ts, STALE_DATE_METHOD).
+   */
+  staleAfterDays?: number | null;
 }
 
 function round1(x: number): number {
@@ -341,7 +348,7 @@ function prediction(
   drawn: { min: number; max: number },
   confidencePoints: readonly WalkPoint[],
   today: number,
-  calibration: (windowClass: WindowClass) => LikelyCalibration,
+  calibration: (windowClass: WindowClass) => LikelyCalibration | null,
 ): Prediction {
   const h = date.rank;
   const crs = clamp(served.points.crs.served[h - 1], CRS_BOUNDS.min, CRS_BOUNDS.max);
@@ -378,7 +385,7 @@ function prediction(
         date.likely,
         [date.earliest, date.latest],
         [date.likely.levelRange.earliest, date.likely.levelRange.latest],
-        calibration(date.likely.windowClass),
+        date.likely.windowClass === null ? null : calibration(date.likely.windowClass),
       ),
   };
 }
@@ -397,9 +404,10 @@ function likelyWindow(
   window: { earliest: string; latest: string; mass: number },
   range: readonly [string, string],
   levelRange: readonly [string, string],
-  calibration: LikelyCalibration,
+  /** Null for a stale feed's window: the law's own mass is served (draw-dates.ts, STALE_DATE_METHOD, says why). */
+  calibration: LikelyCalibration | null,
 ): LikelyWindowForecast {
-  let probability = likelyProbability(calibration, window.mass);
+  let probability = calibration === null ? window.mass : likelyProbability(calibration, window.mass);
   // Nested statements must agree: a part of the 90% range is no likelier than the range, a window holding the range
   // no less; the 90% is the calibrated range's, so a window holding that one says at least 0.9 even where the served
   // range, widened to the cadence's date, reaches past the window.
@@ -447,6 +455,8 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
   const likely = (windowClass: WindowClass) => likelyCalibration(wf.points, today, windowClass);
   const pooledGaps = recentGaps(panel, today);
   const programDays = [...new Set(panel.flatMap((c) => c.draws.map((d) => d.day)))].sort((a, b) => a - b);
+  const newestDay = programDays.at(-1);
+  const stale = options.staleAfterDays != null && newestDay !== undefined && today - newestDay > options.staleAfterDays;
 
   const results = panel.map((c, ci): CategoryForecast => {
     const dates = c.draws.map((d) => isoFromDayNumber(d.day));
@@ -505,7 +515,10 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
     result.crs = summary(points.crs, 'crs', wf, ci, today, young, horizons);
     result.invitations = summary(points.invitations, 'invitations', wf, ci, today, young, horizons);
     const datePrediction = predictDrawDates(dates.slice(start), asOf, horizons, {
+      // A stale feed's ranges keep the calibrated levels: on the stale backtest (docs/draws.md, "A stale feed's dates")
+      // they held 90.0% of next draws, where the residual law's own 90% held 79.4%.
       levelFor: (h) => levels[h - 1],
+      elapsedUnknown: stale,
       gapWeights: dateGapWeights(gapsBetweenDates(dates.slice(start)), pooledGaps),
       stepDays: pooledGaps.length > 0 ? median(pooledGaps) : 14,
       programDays: options.roundRhythm === false ? undefined : programDays,
@@ -541,8 +554,8 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
     >),
     all: pooledRate(classes),
   };
-  if (options.report === false) return { asOf, categories: results, models: null, calibration: null, likelyWindows };
+  if (options.report === false) return { asOf, stale, categories: results, models: null, calibration: null, likelyWindows };
 
   const { models, calibration } = panelReport(wf, today, horizons, levels);
-  return { asOf, categories: results, models, calibration, likelyWindows };
+  return { asOf, stale, categories: results, models, calibration, likelyWindows };
 }

@@ -73,7 +73,7 @@ export const en = {
   'age.text':
     'the newest draw held is dated {date}, {days, plural, one {# day} other {# days}}{about} before {asOf}, and Express Entry rarely goes {limit, plural, one {# day} other {# days}} without a draw. Newer draws are probably missing from this copy of the feed.',
   'age.meaning':
-    'What that means for the forecasts: they count every day since {date} as a day without a draw, so their dates are those of the draws that would follow {date} had IRCC drawn nothing since, and their cut-offs and sizes follow the draws held, not the latest ones. Read them as what this old data says, not as the coming draws; check IRCC’s rounds page for the latest draws.',
+    'What that means for the forecasts: draws since {date} are probably missing, so the days since it are not counted as a wait. Each category’s next draw is dated by its usual rhythm seen from an arbitrary day: its ranges are wider and do not say which draws have already happened. The cut-offs and sizes follow the draws held, not the latest ones. Read them as what this old data says, not as the coming draws; check IRCC’s rounds page for the latest draws.',
   'age.aboutMonths': ' (about {months, number} months)',
   'age.aboutYears': ' ({years, plural, one {about a year} other {about # years}})',
   'chart.draws': 'Draws',

@@ -77,7 +77,7 @@ export const fr: Record<DrawsKey, string> = {
   'age.text':
     'la ronde la plus récente en mémoire date du {date}, {days, plural, one {# jour} other {# jours}}{about} avant le {asOf}, et il est rare qu’Entrée express passe {limit, plural, one {# jour} other {# jours}} sans ronde. Des rondes plus récentes manquent probablement dans cette copie du flux.',
   'age.meaning':
-    'Ce que cela signifie pour les prévisions : elles comptent chaque jour depuis le {date} comme un jour sans ronde; leurs dates sont donc celles des rondes qui suivraient le {date} si IRCC n’en avait tenu aucune depuis, et leurs scores limites et leurs tailles prolongent les rondes en mémoire, non les plus récentes. Lisez-les comme ce que disent ces données anciennes, non comme les prochaines rondes; consultez la page des rondes d’IRCC pour les plus récentes.',
+    'Ce que cela signifie pour les prévisions : des rondes tenues depuis le {date} manquent probablement, et les jours écoulés depuis ne sont donc pas comptés comme une attente. La prochaine ronde de chaque catégorie est datée d’après son rythme habituel vu d’un jour quelconque : ses plages sont plus larges et ne disent pas quelles rondes ont déjà eu lieu. Les scores limites et les tailles prolongent les rondes en mémoire, non les plus récentes. Lisez-les comme ce que disent ces données anciennes, non comme les prochaines rondes; consultez la page des rondes d’IRCC pour les plus récentes.',
   'age.aboutMonths': ' (environ {months, number} mois)',
   'age.aboutYears': ' ({years, plural, one {environ un an} other {environ # ans}})',
   'chart.draws': 'Rondes',
