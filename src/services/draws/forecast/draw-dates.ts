@@ -41,6 +41,13 @@ export const DATE_METHOD =
   'say when the next round comes. A ' +
   "later rank's range is never narrower than the one before and never ends before it (its latest day is moved later if needed).";
 
+export const STALE_DATE_METHOD =
+  'A stale feed (the newest draw of any category more than PDI_DRAWS_STALE_DAYS days, default 30, before the as-of ' +
+  "date: data_source.stale) has probably missed draws, so the days since a category's last known draw are not a wait: " +
+  'its next draw then follows the residual (forward-recurrence) law of the same gap distribution, the wait from an ' +
+  'arbitrary day to the next draw, r = 1, 2, … days after the as-of date with weight P(gap ≥ r) ÷ E[gap]; later draws ' +
+  "add further independent gaps; the program's rounds do not enter; the levels are the calibrated ones.";
+
 export const DORMANT_RULE =
   'A category is dormant, and not predicted, when its last draw is more than max(365, 3 × the 95th percentile ' +
   'of its gaps between draw dates) days before the as-of date (percentile by linear interpolation; 365 days ' +

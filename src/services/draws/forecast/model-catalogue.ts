@@ -1,6 +1,6 @@
 // What /api/models/ says about each model and about the numbers the forecasts report. Kept next to the
 // code that implements them so that the description and the behaviour change together.
-import { DATE_LAW_GAPS, DATE_METHOD, DORMANT_RULE, LIKELY_WINDOW_DAYS } from './draw-dates.ts';
+import { DATE_LAW_GAPS, DATE_METHOD, DORMANT_RULE, LIKELY_WINDOW_DAYS, STALE_DATE_METHOD } from './draw-dates.ts';
 import type { ModelName } from './forecast-panel.ts';
 import { DAMPED_MIN_OBSERVATIONS, REVERSION_WINDOW, SES_MIN_OBSERVATIONS, WINDOW } from './members.ts';
 import {
@@ -149,7 +149,7 @@ const DATE_CALIBRATION =
   `category's gaps of the last ${RECENT_DAYS} days (${DATE_POOLED_SHARE * 100}% of the weight; a category with fewer ` +
   `than three gaps borrows enough to count as three). The level is ` +
   `calibrated: the smallest of ${DATE_LEVELS.join(', ')} whose intervals, in the walk-forward, held at least ${DATE_INTERVAL_TARGET * 100}% of ` +
-  `the actual draw dates of the last ${RECENT_DAYS} days (ranks 4–5 use rank 3's level).`;
+  `the actual draw dates of the last ${RECENT_DAYS} days (ranks 4–5 use rank 3's level). ${STALE_DATE_METHOD}`;
 
 const LIKELY_WINDOW_METHOD =
   `likely_window (the next draw only): the ${LIKELY_WINDOW_DAYS} calendar days (first and last included) holding the most ` +
@@ -162,7 +162,8 @@ const LIKELY_WINDOW_METHOD =
   `past it; kept within 1/(n + 1) and n/(n + 1) by the end blocks' n windows; the law's own mass while fewer than ` +
   `${LIKELY_MIN_WINDOWS} windows are known. It is at most ${DATE_INTERVAL_TARGET} when the window lies inside ` +
   `date_range, and at least ${DATE_INTERVAL_TARGET} when it contains it or the range at the calibrated level that ` +
-  `date_range widens to include predicted_date.`;
+  `date_range widens to include predicted_date. For a stale feed (see dates) the probability is the law's own mass in ` +
+  `the window, within the same bounds: no window of the residual law is among those the calibration learnt from.`;
 
 /** Every rule a client may want explained, for /api/models/ and the documentation page. */
 export const FORECAST_METHOD = {

@@ -103,7 +103,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'dates empruntent les écarts récents de toutes les catégories.',
   },
   'rule.dates': {
-    from: '08bab4be8a63',
+    from: '6f9b50b57f46',
     fr:
       'predicted_date : pas = la médiane des six derniers écarts entre les dates de rondes de la catégorie (en jours ' +
       'entiers, demi arrondi vers le haut, au moins un; pour une catégorie récente n’ayant qu’une date de ronde : la ' +
@@ -128,10 +128,16 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'ayant moins de trois écarts en emprunte assez pour en compter trois). Le niveau est calibré : le plus petit de ' +
       '0,8, 0,85, 0,9, 0,93, 0,95, 0,97, 0,98 et 0,99 dont les intervalles, dans la rétrovalidation progressive, ont ' +
       'contenu au moins 90 % des dates réelles des rondes des 730 derniers jours (les rangs 4 et 5 prennent le niveau ' +
-      'du rang 3).',
+      'du rang 3). Un flux périmé (la ronde la plus récente, toutes catégories confondues, date de plus de ' +
+      'PDI_DRAWS_STALE_DAYS jours, 30 par défaut, avant la date de référence : data_source.stale) a probablement manqué ' +
+      'des rondes; les jours écoulés depuis la dernière ronde connue d’une catégorie ne sont donc pas une attente : sa ' +
+      'prochaine ronde suit alors la loi résiduelle (temps de récurrence avant) de la même distribution des écarts, ' +
+      'l’attente d’un jour quelconque jusqu’à la prochaine ronde, r = 1, 2, … jours après la date de référence avec le ' +
+      'poids P(écart ≥ r) ÷ E[écart]; les rondes suivantes ajoutent d’autres écarts indépendants; les rondes du programme ' +
+      'n’interviennent pas; les niveaux sont les niveaux calibrés.',
   },
   'rule.likely_window': {
-    from: 'a1e287abd877',
+    from: 'cc2a64f935a0',
     fr:
       'likely_window (la prochaine ronde seulement) : les 21 jours civils (le premier et le dernier compris) qui ' +
       'portent le plus de la loi des dates derrière date_range, à l’intérieur de date_range (ou la contenant quand la ' +
@@ -144,7 +150,9 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'et n/(n + 1) selon les n fenêtres des blocs extrêmes; la masse de la loi elle-même tant que moins de 30 ' +
       'fenêtres sont connues. Elle vaut au plus 0,9 quand la fenêtre est à l’intérieur de date_range, et au moins 0,9 ' +
       'quand elle la contient, ou contient la plage au niveau calibré que date_range élargit pour y inclure ' +
-      'predicted_date.',
+      'predicted_date. Pour un flux périmé (voir dates), la probabilité est la masse de la loi elle-même dans la ' +
+      'fenêtre, dans les mêmes bornes : aucune fenêtre de la loi résiduelle ne figure parmi celles dont la calibration ' +
+      'a appris.',
   },
   'rule.dormant': {
     from: 'a60b945ac081',
