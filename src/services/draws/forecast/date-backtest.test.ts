@@ -11,6 +11,7 @@ import {
   meanYearlyIntervalScore,
   summariseByYear,
   summariseDateRanges,
+  staleFeedRecords,
 } from './date-backtest.ts';
 import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
@@ -84,6 +85,40 @@ test('ranges as of days through the gaps: the served range of that day, the next
     assert.equal(r.active, true);
   }
   assert.throws(() => asOfDayDateRecords(panel, '2025-04-01', '2025-06-29', 0), RangeError);
+});
+
+test('a stale feed backtest: each forecast knows the draws up to T − k only, both laws, scored against the next draw after T', () => {
+  const end = dayNumber('2025-06-30');
+  const draws = (step: number, count: number, crs: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      date: isoFromDayNumber(end - (count - 1 - i) * step),
+      crs: crs + ((i * 7) % 11),
+      invitations: 1000 + ((i * 13) % 17) * 50,
+    }));
+  const panel: CategoryDrawsInput[] = [
+    { id: 1, slug: 'fortnightly', draws: draws(14, 40, 480) },
+    { id: 2, slug: 'monthly', draws: draws(28, 24, 520) },
+  ];
+  // Draws after `through` are never read: the next draw after an origin is one on or before it.
+  const through = '2025-06-01';
+  const records = staleFeedRecords(panel, '2025-04-01', '2025-05-20', through, [45, 90], 14);
+  assert.ok(records.length > 0);
+  for (const r of records) {
+    const day = dayNumber(r.asOf);
+    const c = panel.find((x) => x.slug === r.category)!;
+    assert.equal(r.actual, c.draws.find((d) => dayNumber(d.date) > day)!.date);
+    assert.ok(r.actual <= through);
+    const known = panel.map((x) => ({ ...x, draws: x.draws.filter((d) => dayNumber(d.date) <= day - r.hiddenDays) }));
+    const next = (staleAfterDays: number | null) => {
+      const p = forecastPanel(known, r.asOf, { report: false, horizons: 1, staleAfterDays }).categories.find((x) => x.slug === r.category)!
+        .predictions[0];
+      return [p.date_range.earliest, p.date_range.latest];
+    };
+    assert.deepEqual(r.conditioned.range, next(null), `${r.category} as of ${r.asOf}, k = ${r.hiddenDays}`);
+    assert.deepEqual(r.residual.range, next(30), `${r.category} as of ${r.asOf}, k = ${r.hiddenDays}`);
+  }
+  // Both ways are served for every record, and they differ: the elapsed wait is read one way and not the other.
+  assert.ok(records.some((r) => r.residual.range[0] !== r.conditioned.range[0]));
 });
 
 test('by year: each calendar year of the as-of dates summarised, and the mean of the yearly interval scores', () => {
