@@ -151,7 +151,7 @@ export function computeStatistics(byCategory: ReadonlyMap<number, readonly DrawF
 export type CategoryDraws = CategoryDrawsInput;
 
 /** Bumped when the stored forecasts change shape: a serving process refits forecasts of another format. */
-export const FORECASTS_FORMAT = 4;
+export const FORECASTS_FORMAT = 5;
 
 export interface StoredCategoryForecast {
   category_id: number;
@@ -161,6 +161,9 @@ export interface StoredCategoryForecast {
   draws: number;
   last_draw_date: string | null;
   days_since_last_draw: number | null;
+  /** Days without a draw that dormancy is judged on: to the as-of date, or to a stale feed's newest draw (silence_counted_to). */
+  silence_days: number | null;
+  silence_counted_to: string | null;
   dormant_after_days: number | null;
   dormant_since: string | null;
   /** A dormant category's next draw should it come (its last values, intervals widened over the pause). */
@@ -220,6 +223,8 @@ export function computeForecasts(categories: readonly CategoryDraws[], asOf: str
         draws: c.draws,
         last_draw_date: c.lastDate,
         days_since_last_draw: c.dormancy?.daysSinceLastDraw ?? null,
+        silence_days: c.dormancy?.silenceDays ?? null,
+        silence_counted_to: c.dormancy?.silenceCountedTo ?? null,
         dormant_after_days: c.dormancy?.thresholdDays ?? null,
         dormant_since: c.dormantSince,
         if_resumed: c.ifResumed,

@@ -19,6 +19,7 @@ import { forecastPanel } from './forecast/forecast-panel.ts';
 import type { PanelForecast } from './forecast/forecast-panel.ts';
 import { drawsNewestObservation, STALE_DAYS_VARIABLE, staleAfterDays } from './freshness.ts';
 import type { CategoryPredictionsResponse } from './schemas/categories.ts';
+import type { ModelsResponse } from './schemas/models.ts';
 import type { PredictResponse } from './schemas/predict.ts';
 import type { StatsResponse } from './schemas/stats.ts';
 import { drawsService } from './service.ts';
@@ -27,6 +28,16 @@ const LATER = '2026-12-06';
 const NEWEST = '2025-12-17';
 /** A date as the English pages write it. */
 const words = (date: string) => formatDate('en', date);
+
+/** The snapshot's categories as forecastPanel takes them. */
+function snapshotPanelInput() {
+  const { rounds } = parseRoundsFeed(fs.readFileSync(SNAPSHOT_FILE, 'utf8'));
+  return categoriseRounds(rounds).map((g, k) => ({
+    id: k + 1,
+    slug: g.category.slug,
+    draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
+  }));
+}
 
 it('PDI_DRAWS_STALE_DAYS: 30 by default, a whole number of days, or off', () => {
   assert.equal(staleAfterDays({}), 30);
@@ -98,12 +109,7 @@ describeWithSnapshot('draws: the data’s age in every answer', (t) => {
   });
 
   it('a stale feed’s next draws are dated by the residual law, not conditioned on a year without a draw', async () => {
-    const { rounds } = parseRoundsFeed(fs.readFileSync(SNAPSHOT_FILE, 'utf8'));
-    const categories = categoriseRounds(rounds).map((g, k) => ({
-      id: k + 1,
-      slug: g.category.slug,
-      draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
-    }));
+    const categories = snapshotPanelInput();
     const next = (panel: PanelForecast, slug: string) => {
       const p = panel.categories.find((c) => c.slug === slug)!.predictions[0];
       return { date_range: p.date_range, likely_window: p.likely_window };
@@ -173,5 +179,60 @@ describeWithSnapshot('draws: the data’s age in every answer', (t) => {
       buildTestApp(drawsService, testContext(drawsService, t.db, { env: env({ [STALE_DAYS_VARIABLE]: 'soon' }) })),
       /PDI_DRAWS_STALE_DAYS must be a whole number of days/,
     );
+  });
+});
+
+describeWithSnapshot('draws: a stale feed judges dormancy over the days it covers', (t) => {
+  // Half a year past the year in which every category of the snapshot would have passed 365 days without a draw.
+  const AS_OF = '2027-06-01';
+  let app: ServiceApp;
+
+  before(async () => {
+    const ctx = drawsContext(t.db, AS_OF);
+    await importSnapshot(ctx);
+    app = await buildTestApp(drawsService, ctx);
+  });
+  after(async () => app?.close());
+
+  it('the categories that drew up to the feed’s newest draw are forecast; a retired one stays dormant and says why', async () => {
+    const models = (await app.inject('/api/models/')).json<Static<typeof ModelsResponse>>();
+    const byName = new Map(models.categories.map((c) => [c.category_name, c]));
+    const drawing = [
+      'Canadian Experience Class',
+      'Provincial Nominee Program',
+      'French-language proficiency',
+      'Healthcare and social services occupations',
+      'Trade occupations',
+      'Education occupations',
+    ];
+    for (const name of drawing) assert.notEqual(byName.get(name)?.status, 'dormant', name);
+    const predict = (await app.inject('/api/predict/')).json<Static<typeof PredictResponse>>();
+    assert.deepEqual(predict.data.map((c) => c.category_name).sort(), [...drawing].sort());
+    assert.ok(predict.data.every((c) => c.predictions.length > 0));
+
+    // General last drew 2024-04-23: 603 days before the newest draw, past its 365, so dormant since the day the feed shows.
+    const general = byName.get('General')!;
+    assert.equal(general.status, 'dormant');
+    assert.equal(general.dormant_since, '2025-04-24');
+    assert.match(
+      general.reason,
+      /^dormant since 2025-04-24: last draw 2024-04-23, 603 days before 2025-12-17, the newest draw of a stale feed; dormant after 365 days without a draw/,
+    );
+    const page = (await app.inject(`/categories/${general.category_id}`)).body;
+    assert.match(page, new RegExp(`603 days before ${words(NEWEST)}, the newest draw in the data \\(the data is stale`));
+    const french = (await app.inject(`/categories/${general.category_id}?lang=fr`)).body;
+    assert.match(french, new RegExp(`603 jours avant le ${formatDate('fr', NEWEST)}, la ronde la plus récente des données`));
+  });
+
+  it('on a feed that is not stale the same as-of date counts the silence to it: the same categories are dormant', () => {
+    const categories = snapshotPanelInput();
+    const status = (staleAfterDays: number | null) =>
+      Object.fromEntries(forecastPanel(categories, AS_OF, { report: false, staleAfterDays }).categories.map((c) => [c.slug, c.status]));
+    const judgedToNewest = status(30);
+    const judgedToAsOf = status(null);
+    for (const slug of ['cec', 'pnp']) {
+      assert.equal(judgedToAsOf[slug], 'dormant', slug);
+      assert.equal(judgedToNewest[slug], 'predicted', slug);
+    }
   });
 });

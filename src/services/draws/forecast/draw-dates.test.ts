@@ -170,6 +170,16 @@ test('dormancy: max(365 days, 3 × the 95th-percentile gap)', () => {
   assert.equal(checkDormancy('2024-01-01', [], '2025-01-01').thresholdDays, 365);
 });
 
+test('dormancy of a stale feed: the silence is counted to the feed’s newest draw, not to the as-of date', () => {
+  // Last draw 2024-01-01, the feed's newest draw (another category's) 2024-06-01, as of two years later.
+  const stale = checkDormancy('2024-01-01', [14, 14], '2026-01-01', '2024-06-01');
+  assert.deepEqual([stale.silenceCountedTo, stale.silenceDays, stale.daysSinceLastDraw, stale.dormant], ['2024-06-01', 152, 731, false]);
+  // A category silent for longer than its threshold within what the feed covers is still dormant.
+  assert.equal(checkDormancy('2022-01-01', [14, 14], '2026-01-01', '2024-06-01').dormant, true);
+  const fresh = checkDormancy('2024-01-01', [14, 14], '2026-01-01');
+  assert.deepEqual([fresh.silenceCountedTo, fresh.silenceDays, fresh.dormant], ['2026-01-01', 731, true]);
+});
+
 test('date_range is the shortest window holding its level: a steady rhythm with an odd gap gets a window around the rhythm', () => {
   // A Monday; gaps of 14 days (8 of 10), 7 days and 63 days (1 each), all landing on Mondays.
   const monday = iso('2025-01-06');

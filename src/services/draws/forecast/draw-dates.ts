@@ -51,7 +51,10 @@ export const STALE_DATE_METHOD =
 export const DORMANT_RULE =
   'A category is dormant, and not predicted, when its last draw is more than max(365, 3 × the 95th percentile ' +
   'of its gaps between draw dates) days before the as-of date (percentile by linear interpolation; 365 days ' +
-  'when it has fewer than two draw dates).';
+  'when it has fewer than two draw dates). When the feed is stale (its newest draw, of any category, more than ' +
+  'PDI_DRAWS_STALE_DAYS days before the as-of date: data_source.stale), the silence is counted to that newest draw ' +
+  'instead: the draws the feed lacks are unknown, not absent, so only the days the feed covers can show a category ' +
+  'has stopped drawing.';
 
 /** 0 = Sunday … 6 = Saturday; day 0 (1970-01-01) was a Thursday. */
 export function weekday(day: number): number {
@@ -78,7 +81,12 @@ export function gapsBetweenDates(sortedDates: readonly string[]): number[] {
 }
 
 export interface DormancyCheck {
+  /** Days from the last draw to the as-of date. */
   daysSinceLastDraw: number;
+  /** The day the silence is counted to: the as-of date, or a stale feed's newest draw (the feed knows nothing later). */
+  silenceCountedTo: string;
+  /** Days from the last draw to silenceCountedTo: what the threshold is compared with. */
+  silenceDays: number;
   /** Days without a draw after which the category counts as dormant. */
   thresholdDays: number;
   gapP95: number | null;
@@ -90,11 +98,22 @@ export function dormancyThreshold(gaps: readonly number[]): number {
   return Math.max(DORMANT_MIN_DAYS, gaps.length > 0 ? DORMANT_GAP_MULTIPLE * quantile(gaps, 0.95) : 0);
 }
 
-export function checkDormancy(lastDrawDate: string, gaps: readonly number[], asOf: string): DormancyCheck {
+/**
+ * DORMANT_RULE. `staleFeedNewest`: the newest draw of any category when the feed is stale (null when it is not); the
+ * silence is then counted to it, since days past it without a draw in the feed are days the feed does not cover.
+ */
+export function checkDormancy(
+  lastDrawDate: string,
+  gaps: readonly number[],
+  asOf: string,
+  staleFeedNewest: string | null = null,
+): DormancyCheck {
   const daysSinceLastDraw = dayNumber(asOf) - dayNumber(lastDrawDate);
+  const silenceCountedTo = staleFeedNewest ?? asOf;
+  const silenceDays = dayNumber(silenceCountedTo) - dayNumber(lastDrawDate);
   const gapP95 = gaps.length > 0 ? quantile(gaps, 0.95) : null;
   const thresholdDays = dormancyThreshold(gaps);
-  return { daysSinceLastDraw, thresholdDays, gapP95, dormant: daysSinceLastDraw > thresholdDays };
+  return { daysSinceLastDraw, silenceCountedTo, silenceDays, thresholdDays, gapP95, dormant: silenceDays > thresholdDays };
 }
 
 interface PredictedDate {

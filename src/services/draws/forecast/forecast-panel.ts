@@ -457,12 +457,14 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
   const programDays = [...new Set(panel.flatMap((c) => c.draws.map((d) => d.day)))].sort((a, b) => a - b);
   const newestDay = programDays.at(-1);
   const stale = options.staleAfterDays != null && newestDay !== undefined && today - newestDay > options.staleAfterDays;
+  // Dormancy of a stale feed is judged up to its newest draw (draw-dates.ts, DORMANT_RULE).
+  const staleFeedNewest = stale && newestDay !== undefined ? isoFromDayNumber(newestDay) : null;
 
   const results = panel.map((c, ci): CategoryForecast => {
     const dates = c.draws.map((d) => isoFromDayNumber(d.day));
     const gaps = gapsBetweenDates(dates);
     const lastDate = dates.at(-1) ?? null;
-    const dormancy = lastDate === null ? null : checkDormancy(lastDate, gaps, asOf);
+    const dormancy = lastDate === null ? null : checkDormancy(lastDate, gaps, asOf, staleFeedNewest);
     const window = reportWindow(wf.byCategory[ci], today, 1).filter((p) => !p.young);
     const h1 = (who: Forecaster) => horizonMetrics(wf.points, window, 'crs', who, 1).mae;
     const result: CategoryForecast = {
@@ -486,7 +488,8 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
     if (dormancy.dormant) {
       result.status = 'dormant';
       result.dormantSince = isoFromDayNumber(dayNumber(lastDate) + Math.floor(dormancy.thresholdDays) + 1);
-      result.statusReason = `dormant since ${result.dormantSince}: last draw ${lastDate}, ${dormancy.daysSinceLastDraw} days before ${asOf}; dormant after ${round1(dormancy.thresholdDays)} days without a draw`;
+      const countedTo = staleFeedNewest === null ? asOf : `${staleFeedNewest}, the newest draw of a stale feed`;
+      result.statusReason = `dormant since ${result.dormantSince}: last draw ${lastDate}, ${dormancy.silenceDays} days before ${countedTo}; dormant after ${round1(dormancy.thresholdDays)} days without a draw`;
       result.ifResumed = resumption(c, wf, panel, today);
       if (result.ifResumed)
         result.statusReason += `; should it draw again: its last values, intervals widened over a pause of ${round1(result.ifResumed.pause_gaps)} typical gaps`;

@@ -51,6 +51,8 @@ export const en = {
   'status.dormantTitle': 'Dormant since {date}.',
   'status.dormantLast': 'Its last draw was on {date}',
   'status.dormantDays': ', {days, plural, one {# day} other {# days}} before {asOf}',
+  'status.dormantDaysStale':
+    ', {days, plural, one {# day} other {# days}} before {newest}, the newest draw in the data (the data is stale: the days after it are not counted as days without a draw)',
   'status.dormantAfter': '; a category counts as dormant after {after} without a draw, so it is not forecast until it draws again.',
   'status.dormantDaysCount': '{days, plural, one {# day} other {# days}}',
   'status.longTime': 'a long time',

@@ -53,6 +53,8 @@ export const fr: Record<DrawsKey, string> = {
   'status.dormantTitle': 'En sommeil depuis le {date}.',
   'status.dormantLast': 'Sa dernière ronde a eu lieu le {date}',
   'status.dormantDays': ', {days, plural, one {# jour} other {# jours}} avant le {asOf}',
+  'status.dormantDaysStale':
+    ', {days, plural, one {# jour} other {# jours}} avant le {newest}, la ronde la plus récente des données (les données sont périmées : les jours suivants ne sont pas comptés comme des jours sans ronde)',
   'status.dormantAfter':
     '; une catégorie est considérée en sommeil après {after} sans ronde; elle ne fait donc pas l’objet de prévisions jusqu’à sa prochaine ronde.',
   'status.dormantDaysCount': '{days, plural, one {# jour} other {# jours}}',

@@ -155,11 +155,15 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'a appris.',
   },
   'rule.dormant': {
-    from: 'a60b945ac081',
+    from: '667b6c6ee437',
     fr:
       'Une catégorie est en sommeil, et n’est pas prévue, lorsque sa dernière ronde remonte à plus de max(365, 3 × le ' +
       '95e centile de ses écarts entre dates de rondes) jours avant la date de référence (centile par interpolation ' +
-      'linéaire; 365 jours si elle compte moins de deux dates de rondes).',
+      'linéaire; 365 jours si elle compte moins de deux dates de rondes). Quand le flux est périmé (sa ronde la plus ' +
+      'récente, toutes catégories confondues, date de plus de PDI_DRAWS_STALE_DAYS jours avant la date de référence : ' +
+      'data_source.stale), le silence est compté jusqu’à cette ronde la plus récente : les rondes qui manquent au flux ' +
+      'sont inconnues, non absentes; seuls les jours que couvre le flux peuvent montrer qu’une catégorie a cessé ses ' +
+      'rondes.',
   },
   'rule.confidence': {
     from: '3f702674ef8f',

@@ -194,9 +194,11 @@ export function statusNote(forecast: StoredCategoryForecast | undefined, categor
       return html`<p class="note warn">
         <strong>${t('status.dormantTitle', { date: loc.date(forecast.dormant_since ?? '') })}</strong>
         ${t('status.dormantLast', { date: loc.date(forecast.last_draw_date ?? '') })}${
-          forecast.days_since_last_draw !== null
-            ? t('status.dormantDays', { days: forecast.days_since_last_draw, asOf: loc.date(asOf) })
-            : ''
+          forecast.silence_days === null || forecast.silence_counted_to === null
+            ? ''
+            : forecast.silence_counted_to === asOf
+              ? t('status.dormantDays', { days: forecast.silence_days, asOf: loc.date(asOf) })
+              : t('status.dormantDaysStale', { days: forecast.silence_days, newest: loc.date(forecast.silence_counted_to) })
         }${t('status.dormantAfter', {
           after:
             forecast.dormant_after_days !== null
