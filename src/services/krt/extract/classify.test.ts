@@ -12,6 +12,8 @@ test("a name's head says its type: an antibody whatever its target, a kit whatev
     'anti-human IgG',
     'anti-VSV-G antibody',
     'Normal rabbit IgG',
+    'mouse IgG2a isotype control',
+    'anti-spike IgGs',
   ]) {
     assert.equal(typeNamedBy(name), 'Antibody', name);
     assert.equal(typeByContent(name, '', ''), 'Antibody', name);
@@ -32,6 +34,7 @@ test("a name's head says its type: an antibody whatever its target, a kit whatev
     'Antibiotic-antimycotic (anti-anti)',
     'Antigen',
     'Antimycin A',
+    'IgAN',
   ])
     assert.equal(typeNamedBy(name), null, name);
   assert.notEqual(typeByContent('antibody diluent', '', ''), 'Antibody');

@@ -107,7 +107,7 @@ const ANTI_ADJECTIVE =
   /^(?:viral|virals?|bacterial|biotics?|mycotics?|fungal|oxidants?|inflammator\w*|cancer|tumou?r\w*|sense|fade|coagula\w*|apoptotic|parasitic|malarial|retroviral|diabetic|depressants?|psychotics?|epileptics?|convulsants?|emetics?|histamines?|freeze|foam|static|parallel|anti)\b/i;
 const ANTI_TARGET = /(?:^|[\s(/])anti(?:-\s?|\s)(?=[\p{L}\p{N}])/iu;
 const ANTIBODY_HEAD =
-  /(?:^|[\s(/-])(?:antibod(?:y|ies)|antisera|antiserum|nanobod(?:y|ies)|ig[gmaye]\d?[a-z]?|f\(ab'?\)2|mabs?|nabs?)(?:$|[\s,)])/i;
+  /(?:^|[\s(/-])(?:antibod(?:y|ies)|antisera|antiserum|nanobod(?:y|ies)|ig[gmaye](?:\d[a-z]?)?s?|f\(ab'?\)2|mabs?|nabs?)(?:$|[\s,)])/i;
 const OTHER_HEAD =
   /(?:^|[\s-])(?:kits?|assays?|elisa|diluents?|buffers?|solutions?|(?:micro|dyna|magnetic\s)?beads|resins?|agarose|sepharose|arrays?|plates?|medium|media|reagents?|systems?|phages?|virus(?:es)?|plasmids?|vectors?|constructs?|cells?|lines?|mice|libraries|library)$/i;
 
