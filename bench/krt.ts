@@ -11,7 +11,7 @@
 // transaction, the knowledge base and its calibration).
 // identifiers — the knowledge base built from every paper's best table, as the importer builds it: its RRIDs that no
 //   corpus document writes verbatim (up to "RRID:" and case) — must be 0 — and the broken mentions kept unresolved.
-// accuracy — the learned text extractor (krt-text-4) beside the rule extractor (krt-text-1) by cross-validation by
+// accuracy — the learned text extractor (krt-text-5) beside the rule extractor (krt-text-1) by cross-validation by
 //   paper on the held-out author-table papers (extract/evaluation.ts, extract/learned/cross-validation.ts), and the
 //   calibration of the extracted rows' confidences on those papers.
 // suggestions — RRID suggestions, leave-one-paper-out over that knowledge base with the calibration fitted by

@@ -184,7 +184,7 @@ export class KrtAnswers {
     if (!session) throw notFound(`session ${id} not found`, 'SESSION_NOT_FOUND');
     const stored = await sessionRowsWithEvidence(this.db, id);
     const { rows } = stored;
-    const { evidence, mentions } = await this.withCandidates(stored);
+    const { evidence, mentions } = await this.withCandidates({ ...stored, doi: session.doi });
     const summary = summarizeRows(rows);
     return {
       success: true as const,
@@ -221,7 +221,7 @@ export class KrtAnswers {
     const article = await getArticle(this.db, doi);
     const stored = await sessionRowsWithEvidence(this.db, best.session_id);
     const { rows } = stored;
-    const { evidence, mentions } = await this.withCandidates(stored);
+    const { evidence, mentions } = await this.withCandidates({ ...stored, doi });
     return {
       success: true as const,
       doi,
@@ -246,12 +246,14 @@ export class KrtAnswers {
    * A text-built table's rows and further mentions, each with the candidates for its empty identifier cells: what the
    * served knowledge base proposes, scored by the shipped fill model (rrid/fill-model.ts identifierCandidates). Read
    * when the table is, so they follow the base of the current import. Author and language-model tables (no evidence)
-   * get none; without a fill model or a base every list is empty.
+   * get none; without a fill model or a base every list is empty. `doi`: the paper of the table, whose own mentions in
+   * the base are not evidence for its rows (the candidates are what other papers wrote, as the fill model was fitted).
    */
   async withCandidates(table: {
     rows: readonly KrtRow[];
     evidence: readonly RowEvidence[] | null;
     mentions: readonly FurtherMention[];
+    doi?: string;
   }): Promise<{
     evidence: (RowEvidence & { identifier_candidates: IdentifierCandidate[] })[] | null;
     mentions: (FurtherMention & { identifier_candidates: IdentifierCandidate[] })[];
@@ -265,14 +267,14 @@ export class KrtAnswers {
       const all = [...rows, ...mentions.map((m) => m.row)];
       const confidences = [...evidence.map((e) => e.confidence), ...mentions.map((m) => m.confidence)];
       const key = createHash('sha1')
-        .update(JSON.stringify([all, confidences]))
+        .update(JSON.stringify([all, confidences, table.doi ?? null]))
         .digest('hex');
       let cache = this.candidateCache.get(loaded.kb);
       if (!cache) this.candidateCache.set(loaded.kb, (cache = new Map()));
       const known = cache.get(key);
       if (known) candidates = known;
       else {
-        candidates = identifierCandidates(loaded.kb, model, all, confidences);
+        candidates = identifierCandidates(loaded.kb, model, all, confidences, table.doi);
         if (cache.size >= CANDIDATE_TABLES_KEPT) cache.delete(cache.keys().next().value!);
         cache.set(key, candidates);
       }

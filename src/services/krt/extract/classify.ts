@@ -97,6 +97,38 @@ const RE = {
     /\b(acid|chloride|sulfate|sulphate|hydrochloride|bromide|sodium|potassium|calcium|inhibitor|agonist|antagonist|dmso|ethanol|methanol|paraformaldehyde|pfa|formaldehyde|glutaraldehyde|triton|tween|bsa|serum|fbs|dmem|rpmi|medium|media|buffer|trypsin|collagenase|dnase|rnase|proteinase|polymerase|ligase|enzyme|recombinant|protein|peptide|cytokine|growth factor|insulin|dapi|hoechst|phalloidin|streptavidin|puromycin|blasticidin|hygromycin|g418|doxycycline|tamoxifen|drug|compound|reagent|solution|dye|stain|lipofectamine|fugene|polyethylenimine|pei|matrigel|agarose)\b/i,
 };
 
+// What a name says it is, by its head word. "anti-" before a target, or "antibody", "IgG", "mAb" … as the head, names an
+// antibody whatever its target ("anti-SARS-CoV-2 spike antibody" is no virus, "Goat anti-Rat IgG (H+L), Alexa Fluor 647"
+// no dye, "mouse anti-beta-actin antibody" no plasmid); "kit" as the last word names a kit ("QIAamp Viral RNA Mini Kit",
+// "High-Capacity cDNA Reverse Transcription Kit"). A name whose last word is another kind's ("antibody diluent", "anti-CD4
+// MicroBeads", "… neutralizing antibody assay") or an adjective written with "anti-" ("anti-viral", "antibiotic-
+// antimycotic (anti-anti)") is not read as an antibody.
+const ANTI_ADJECTIVE =
+  /^(?:viral|virals?|bacterial|biotics?|mycotics?|fungal|oxidants?|inflammator\w*|cancer|tumou?r\w*|sense|fade|coagula\w*|apoptotic|parasitic|malarial|retroviral|diabetic|depressants?|psychotics?|epileptics?|convulsants?|emetics?|histamines?|freeze|foam|static|parallel|anti)\b/i;
+const ANTI_TARGET = /(?:^|[\s(/])anti(?:-\s?|\s)(?=[\p{L}\p{N}])/iu;
+const ANTIBODY_HEAD =
+  /(?:^|[\s(/-])(?:antibod(?:y|ies)|antisera|antiserum|nanobod(?:y|ies)|ig[gmaye](?:\d[a-z]?)?s?|f\(ab'?\)2|mabs?|nabs?)(?:$|[\s,)])/i;
+const OTHER_HEAD =
+  /(?:^|[\s-])(?:kits?|assays?|elisa|diluents?|buffers?|solutions?|(?:micro|dyna|magnetic\s)?beads|resins?|agarose|sepharose|arrays?|plates?|medium|media|reagents?|systems?|phages?|virus(?:es)?|plasmids?|vectors?|constructs?|cells?|lines?|mice|libraries|library)$/i;
+
+/** A name without trademark signs and a last parenthesis ("Lipofectamine™ 3000 (Invitrogen)"): its head ends it. */
+const headText = (name: string) =>
+  name
+    .replace(/[®™]/g, '')
+    .replace(/\s*\([^()]*\)\s*$/, '')
+    .trim();
+
+/** The type a name's head word says, or null: 'Antibody' for an antibody's name, a kit for a kit's (see above). */
+export function typeNamedBy(name: string): ResourceType | null {
+  const text = headText(name);
+  if (/(?:^|\s)kits?$/i.test(text)) return 'Critical commercial assay';
+  if (OTHER_HEAD.test(text)) return null;
+  const anti = ANTI_TARGET.exec(text);
+  const target = anti ? text.slice(anti.index + anti[0].length) : '';
+  if ((anti && !ANTI_ADJECTIVE.test(target)) || ANTIBODY_HEAD.test(text)) return 'Antibody';
+  return null;
+}
+
 function rridTypes(identifier: string): ResourceType[] {
   const out: ResourceType[] = [];
   for (const m of identifier.matchAll(/RRID:\s*([^;\s]+)/gi)) {
@@ -125,7 +157,10 @@ export function typeByContent(name: string, source: string, identifier: string, 
   if (/addgene/i.test(`${identifier} ${source}`)) add('Recombinant DNA', 2);
   if (RE.viral.test(name)) add('Viral vector', 2);
   if (RE.bacterial.test(text)) add('Bacterial strain', 2);
-  if (RE.antibody.test(name)) add('Antibody', 2);
+  // What the name's head says outweighs the words of its target or its parts ("anti-SARS-CoV-2 antibody").
+  const named = typeNamedBy(name);
+  if (named) add(named, 4);
+  else if (RE.antibody.test(name) && !OTHER_HEAD.test(headText(name))) add('Antibody', 2);
   if (RE.cellLine.test(name)) add('Experimental model: Cell line', 1.5);
   if (RE.organism.test(name)) add('Experimental model: Organism/strain', 1.5);
   if (RE.oligo.test(name)) add('Oligonucleotide', 1.5);

@@ -1,5 +1,5 @@
 // One paper in, one key resources table out: the author table when the paper has one (provider `jats-table`),
-// else the text extractor (provider `text-pattern`): the learned extractor (`krt-text-4`, extract/learned/) when
+// else the text extractor (provider `text-pattern`): the learned extractor (`krt-text-5`, extract/learned/) when
 // its shipped model is present, else the rule extractor (`krt-text-1`). What the importer, the CLI and the routes
 // call. Rows from text carry the sentence they came from and a calibrated confidence (`evidence`), and, when the
 // row-inclusion model ships, whether the authors would list them: the rows it keeps are the key resources table, the
@@ -19,8 +19,9 @@ import { LEARNED_EXTRACTOR_MODEL } from './learned/model.ts';
 /** The text extractor in use: the learned one when its model ships, else the rules. */
 export const TEXT_EXTRACTOR_MODEL = shippedModelPresent() ? LEARNED_EXTRACTOR_MODEL : RULE_EXTRACTOR_MODEL;
 
-// 2: broken RRIDs are written back as written; other table layouts.
-export const TABLE_EXTRACTOR_MODEL = 'krt-table-2';
+// 2: broken RRIDs are written back as written; other table layouts. 3: a row outside a category typed by its name's head
+// ("… Transcription Kit" a kit, not recombinant DNA for "cDNA").
+export const TABLE_EXTRACTOR_MODEL = 'krt-table-3';
 type ExtractionProvider = 'jats-table' | 'text-pattern';
 /** auto: the author table if any, else the text; table / text: only that extractor (text skips author tables). */
 export type ExtractionMode = 'auto' | 'table' | 'text';

@@ -336,3 +336,17 @@ test('cell lines the lexicon does not list, and named sublines, are read with th
   assert.ok(lines.includes('HeLa Kyoto'), lines.join(' | '));
   assert.ok(!lines.some((name) => /CD133|HeLa WT/.test(name)), lines.join(' | '));
 });
+
+const USED_AND_TYPED = `<article><body><sec sec-type="methods"><title>Methods</title><p>For electrophysiology experiments, we used ChAT-Cre (JAX 006410) mice. After incubation the following staining mix was used CD19 V421 (BD cat# 562440). We used Superscript III cDNA synthesis kit (ThermoFisher, UK) to synthesize cDNA. Sections were incubated with rabbit anti-SARS-CoV-2 nucleocapsid antibody (Sino Biological, 40143-R019). RNA was extracted with the QIAamp Viral RNA Mini Kit (Qiagen, 52904).</p></sec></body></article>`;
+
+test('a name starts at the resource after stop words in a row ("we used", "was used"); its head word types it', () => {
+  const rows = extractFromText(parseXml(USED_AND_TYPED));
+  const typeOf = (name: string) => rows.find((r) => r['RESOURCE NAME'] === name)?.['RESOURCE TYPE'];
+  assert.equal(typeOf('ChAT-Cre'), 'Experimental model: Organism/strain');
+  assert.equal(typeOf('CD19 V421'), 'Chemical, peptide, or recombinant protein');
+  assert.equal(typeOf('Superscript III cDNA synthesis kit'), 'Critical commercial assay');
+  // The target's words (a virus) do not make the antibody a viral vector, nor "Viral" the kit.
+  assert.equal(typeOf('rabbit anti-SARS-CoV-2 nucleocapsid antibody'), 'Antibody');
+  assert.equal(typeOf('QIAamp Viral RNA Mini Kit'), 'Critical commercial assay');
+  assert.ok(rows.every((r) => !/^(?:used|using)\b/i.test(r['RESOURCE NAME'])));
+});

@@ -78,8 +78,10 @@ export function collectUnits(article: XmlElement, skipTables: ReadonlySet<XmlEle
 // ---------------------------------------------------------------------------------------------------------
 // Small text helpers
 
+// The space after a stop word is not consumed, so that stop words in a row ("we used", "was used", "incubated with")
+// each end the clause before the name.
 const STOP_BEFORE =
-  /\s(?:and|or|with|using|against|by|from|in|on|into|onto|to|for|at|via|per|as|were|was|is|are|be|been|being|used|purchased|obtained|incubated|stained|treated|cultured|transfected|transduced|infected|diluted|added|containing|including|such as|e\.g\.|i\.e\.|then|after|before|following|under|over|through|between|within|where|which|that|this|these|those|each|all|both|either|of the|we|our|they|their)\s/i;
+  /\s(?:and|or|with|using|against|by|from|in|on|into|onto|to|for|at|via|per|as|were|was|is|are|be|been|being|used|purchased|obtained|incubated|stained|treated|cultured|transfected|transduced|infected|diluted|added|containing|including|such as|e\.g\.|i\.e\.|then|after|before|following|under|over|through|between|within|where|which|that|this|these|those|each|all|both|either|of the|we|our|they|their)(?=\s)/i;
 
 /** The noun phrase a resource mention ends with, just before `index` ("… stained with rabbit anti-GFP" → "rabbit anti-GFP"). */
 function nameBefore(text: string, index: number): string {
@@ -103,7 +105,7 @@ function nameBefore(text: string, index: number): string {
   // "antibody to Keap1", "antibodies against GFP": the stop word belongs to the name.
   const lastStop = clause
     .slice(0, clause.length - name.length)
-    .match(/((?:[\w-]+\s+){0,3}(?:antibod(?:y|ies)|antiserum|antisera|nanobod(?:y|ies))\s+(?:to|against)\s)$/i);
+    .match(/((?:[\w-]+\s+){0,3}(?:antibod(?:y|ies)|antiserum|antisera|nanobod(?:y|ies))\s+(?:to|against)\s?)$/i);
   if (lastStop) name = lastStop[1] + name;
   clause = name
     .trim()

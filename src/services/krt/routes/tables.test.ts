@@ -185,6 +185,7 @@ describeKrtHttp('krt tables by session and by DOI', (h) => {
           assert.ok(c.probability >= CANDIDATE_FLOOR && c.probability <= 1);
           assert.equal(c.paper_count, c.papers.length, 'the test store holds fewer than ten papers per identifier');
           assert.ok(c.agreeing <= c.total);
+          assert.ok(!c.papers.includes(doi), `${doi} is not evidence for its own row: ${JSON.stringify(c)}`);
           // Its papers are stored papers whose own tables write it, and one of them writes it verbatim.
           let verbatim = false;
           for (const paper of c.papers) {

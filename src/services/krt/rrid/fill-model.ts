@@ -123,16 +123,20 @@ export interface IdentifierCandidate {
 
 /**
  * Per row, the candidates for its empty identifier cells (none for a kind the row already carries), from the
- * knowledge base's proposals scored by the fill model: at least CANDIDATE_FLOOR, most probable first.
+ * knowledge base's proposals scored by the fill model: at least CANDIDATE_FLOOR, most probable first. `paper`: the
+ * paper the rows come from. Its own mentions are left out of every candidate (its votes, counts and `papers`): the
+ * probability is fitted on what other papers wrote (each paper's rows were proposed for by a base without it), and
+ * a paper citing itself is no evidence for its own cell.
  */
 export function identifierCandidates(
   kb: RridKnowledgeBase,
   model: CalibratedFillModel,
   rows: readonly KrtRow[],
   rowConfidence?: readonly number[],
+  paper?: string,
 ): IdentifierCandidate[][] {
   const out: IdentifierCandidate[][] = rows.map(() => []);
-  for (const p of fillProposals(kb, rows, rowConfidence, CANDIDATES_PER_KIND)) {
+  for (const p of fillProposals(kb, rows, rowConfidence, CANDIDATES_PER_KIND, paper)) {
     const probability = calibratedFillProbability(model, p.features);
     if (probability < CANDIDATE_FLOOR || p.evidence.length === 0) continue;
     out[p.row].push({

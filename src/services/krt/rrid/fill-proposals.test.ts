@@ -224,3 +224,32 @@ test("a catalog number's evidence is the papers that wrote it, not every paper o
   assert.deepEqual(proposals.find((p) => p.kind === 'rrid')!.evidence, ['10.1101/a', '10.1101/b']);
   assert.deepEqual(proposals.find((p) => p.kind === 'catalog')!.evidence, ['10.1101/a']);
 });
+
+test("fill proposals: only identifiers papers wrote with the row's name, from papers other than the row's own", () => {
+  const kb = new RridKnowledgeBase();
+  // Three papers write HEK293T with its RRID and ATCC number; one writes "HEK293" with HEK293T's RRID and no number;
+  // two write HEK293 with its own.
+  for (let i = 0; i < 3; i++)
+    kb.addPaper(`10.1101/t${i}`, [row('Experimental model: Cell line', 'HEK293T', 'ATCC', 'Cat# CRL-3216; RRID:CVCL_0063')]);
+  kb.addPaper('10.1101/m0', [row('Experimental model: Cell line', 'HEK293', '', 'RRID:CVCL_0063')]);
+  for (let i = 0; i < 2; i++)
+    kb.addPaper(`10.1101/h${i}`, [row('Experimental model: Cell line', 'HEK293', 'ATCC', 'Cat# CRL-1573; RRID:CVCL_0045')]);
+  calibrate(kb);
+  const rows = [row('Experimental model: Cell line', 'HEK293 cells', '', '')];
+  const proposals = fillProposals(kb, rows, [0.9], 2);
+  const catalogs = proposals.filter((p) => p.kind === 'catalog').map((p) => [p.value, p.agreeing, p.total, p.evidence]);
+  // HEK293T's number is not HEK293's, although one paper wrote "HEK293" with HEK293T's RRID.
+  assert.deepEqual(catalogs, [['CRL-1573', 2, 2, ['10.1101/h0', '10.1101/h1']]]);
+  const hek293t = proposals.find((p) => p.kind === 'rrid' && p.value === 'CVCL_0063');
+  assert.deepEqual(hek293t?.evidence, ['10.1101/m0'], 'the evidence of an RRID is the papers that wrote it with the name');
+  // The row's own paper is no evidence for its row.
+  const withoutOwn = fillProposals(kb, rows, [0.9], 2, '10.1101/h0');
+  assert.deepEqual(
+    withoutOwn.filter((p) => p.kind === 'catalog').map((p) => [p.value, p.agreeing, p.total, p.evidence]),
+    [['CRL-1573', 1, 1, ['10.1101/h1']]],
+  );
+  assert.ok(withoutOwn.every((p) => !p.evidence.includes('10.1101/h0')));
+  const alone = new RridKnowledgeBase();
+  alone.addPaper('10.1101/h0', [row('Experimental model: Cell line', 'HEK293', 'ATCC', 'Cat# CRL-1573; RRID:CVCL_0045')]);
+  assert.deepEqual(fillProposals(alone, rows, [0.9], 2, '10.1101/h0'), [], 'a paper alone proposes nothing for its own rows');
+});

@@ -82,10 +82,14 @@ function namePool(kb: RridKnowledgeBase, name: string): KbEntry[] {
 
 interface NameVote {
   entry: KbEntry;
-  /** Mentions of the name in this entry. */
+  /** Mentions of the name with this entry's identifier. */
   mentions: number;
   /** Some paper wrote the name exactly as the row does (case and spacing aside). */
   exact: boolean;
+  /** The papers that wrote the name with it. */
+  papers: Set<string>;
+  /** What each of those mentions wrote beside the name: its supplier and catalog numbers. */
+  written: { doi: string; vendor: string; catalogs: readonly string[] }[];
 }
 
 // Keys of the names the base writes, kept between rows (the same entries come back for many rows).
@@ -102,21 +106,30 @@ function keysOf(name: string): string[] {
 
 const plain = (name: string) => cleanResourceName(name).toLowerCase().replace(/\s+/g, ' ');
 
-/** Entries whose papers write the name (by its keys), with the mentions that do. */
-function votesForName(pool: readonly KbEntry[], name: string): NameVote[] {
+/**
+ * Entries whose papers write the name (by its keys), with the mentions that do: each mention a paper's observation
+ * that writes the name with the entry's identifier, so that what a vote carries was written for this resource and not
+ * for another one the entry also gathers (an RRID's entry holds every name papers wrote with it: "HEK293" written once
+ * with HEK293T's RRID does not make HEK293T's catalog numbers and papers HEK293's). `exceptPaper`'s mentions are left
+ * out.
+ */
+function votesForName(kb: RridKnowledgeBase, pool: readonly KbEntry[], name: string, exceptPaper?: string): NameVote[] {
   const wanted = new Set(nameKeys(name));
   if (wanted.size === 0) return [];
   const asWritten = plain(name);
+  const names = (written: string) => keysOf(written).some((k) => wanted.has(k));
   const out: NameVote[] = [];
   for (const entry of pool) {
-    let mentions = 0;
-    let exact = false;
-    for (const [written, count] of entry.names)
-      if (keysOf(written).some((k) => wanted.has(k))) {
-        mentions += count;
-        if (plain(written) === asWritten) exact = true;
-      }
-    if (mentions > 0) out.push({ entry, mentions, exact });
+    if (![...entry.names.keys()].some(names)) continue;
+    const vote: NameVote = { entry, mentions: 0, exact: false, papers: new Set(), written: [] };
+    for (const { doi, observation } of kb.observationsOf(entry)) {
+      if (doi === exceptPaper || !names(observation.name)) continue;
+      vote.mentions++;
+      if (plain(observation.name) === asWritten) vote.exact = true;
+      vote.papers.add(doi);
+      vote.written.push({ doi, vendor: observation.vendor, catalogs: observation.catalogs });
+    }
+    if (vote.mentions > 0) out.push(vote);
   }
   return out;
 }
@@ -166,31 +179,48 @@ function papersWriting(kb: RridKnowledgeBase, entry: KbEntry, catalog: string): 
 }
 
 /**
- * The catalog numbers mentions of a name vote for, most votes first: one vote per mention, for its entry's most
- * written catalog number. A catalog number belongs to its supplier: when the text names the row's supplier, the
- * caller passes only the entries papers wrote with that supplier.
+ * The catalog numbers papers wrote beside the name, most mentions first: one vote per mention for each catalog number
+ * it wrote (as written: the spelling most mentions use; with the supplier most of them name). A catalog number
+ * belongs to its supplier: when the text names the row's supplier (`rowVendor`), only mentions that name it vote.
  */
 function catalogsByName(
-  kb: RridKnowledgeBase,
   votes: readonly NameVote[],
+  rowVendor: string,
 ): { value: string; vendor: string; mentions: number; total: number; papers: Set<string>; vote: NameVote }[] {
-  const byCatalog = new Map<string, { value: string; vendor: string; mentions: number; papers: Set<string>; vote: NameVote }>();
-  for (const v of votes) {
-    const value = majority(v.entry.catalogs);
-    if (!value) continue;
-    const vendor = majority(v.entry.vendors) ?? '';
-    const key = `${vendorKey(vendor)}:${catalogKey(value)}`;
-    const current = byCatalog.get(key) ?? { value, vendor, mentions: 0, papers: new Set<string>(), vote: v };
-    current.mentions += v.mentions;
-    for (const doi of papersWriting(kb, v.entry, value)) current.papers.add(doi);
-    if (v.mentions > current.vote.mentions) current.vote = v;
-    byCatalog.set(key, current);
+  interface Option {
+    spellings: Map<string, number>;
+    vendors: Map<string, number>;
+    mentions: number;
+    papers: Set<string>;
+    votes: Map<NameVote, number>;
   }
-  const options = [...byCatalog.values()];
-  const total = options.reduce((s, o) => s + o.mentions, 0);
-  return options
-    .sort((a, b) => b.mentions - a.mentions || b.papers.size - a.papers.size || a.vote.entry.id - b.vote.entry.id)
-    .map((o) => ({ ...o, total }));
+  const byCatalog = new Map<string, Option>();
+  let total = 0;
+  for (const v of votes)
+    for (const w of v.written) {
+      if (w.catalogs.length === 0 || (rowVendor && vendorKey(w.vendor) !== rowVendor)) continue;
+      total++;
+      for (const [key, value] of new Map(w.catalogs.map((c) => [catalogKey(c), c]))) {
+        let o = byCatalog.get(key);
+        if (!o) byCatalog.set(key, (o = { spellings: new Map(), vendors: new Map(), mentions: 0, papers: new Set(), votes: new Map() }));
+        o.mentions++;
+        o.papers.add(w.doi);
+        o.spellings.set(value, (o.spellings.get(value) ?? 0) + 1);
+        if (w.vendor) o.vendors.set(w.vendor, (o.vendors.get(w.vendor) ?? 0) + 1);
+        o.votes.set(v, (o.votes.get(v) ?? 0) + 1);
+      }
+    }
+  return [...byCatalog.values()]
+    .map((o) => ({
+      value: majority(o.spellings)!,
+      vendor: majority(o.vendors) ?? '',
+      mentions: o.mentions,
+      total,
+      papers: o.papers,
+      // The entry most of its mentions were counted in (for the type and the supplier of the proposal's features).
+      vote: majority(o.votes)!,
+    }))
+    .sort((a, b) => b.mentions - a.mentions || b.papers.size - a.papers.size || a.vote.entry.id - b.vote.entry.id);
 }
 
 /** The RRID of the entry the catalog number the text gave finds (the ranking of suggest.ts, with the row's vendor). */
@@ -201,6 +231,7 @@ function rridByCatalog(
   catalog: string,
   vendorOf: (e: KbEntry) => 'same' | 'different' | 'none',
   conf: number | undefined,
+  exceptPaper: string | undefined,
 ): FillProposal | null {
   const same = kb.entriesWithCatalog(catalog).filter((e) => e.rrid);
   // Only an entry that writes this catalog number with an RRID can be proposed: without one, no ranking is needed.
@@ -213,6 +244,12 @@ function rridByCatalog(
   ).suggestions[0];
   const entry = first && first.id !== undefined ? kb.entryById(first.id) : undefined;
   if (!entry?.rrid || ![...entry.catalogs.keys()].some((c) => catalogKey(c) === catalogKey(catalog))) return null;
+  // The evidence: the papers that wrote this catalog number with the RRID (the entry's other papers wrote the RRID for
+  // whatever name they gave it).
+  const evidence = papersWriting(kb, entry, catalog)
+    .filter((doi) => doi !== exceptPaper)
+    .sort();
+  if (evidence.length === 0) return null;
   const agreeing = entry.mentions;
   const total = same.reduce((s, e) => s + e.mentions, 0);
   return {
@@ -224,13 +261,13 @@ function rridByCatalog(
     rank: 0,
     agreeing,
     total,
-    evidence: [...entry.papers.keys()].sort(),
+    evidence,
     features: features(
       'rrid',
       'catalog',
       agreeing,
       total,
-      entry.papers.size,
+      evidence.length,
       rowType,
       entry.type,
       vendorOf(entry),
@@ -245,13 +282,15 @@ function rridByCatalog(
  * Proposals for the rows' empty identifier cells (rows with an RRID get no RRID proposal; rows with a catalog
  * number get no catalog proposal). `rowConfidence[i]`: the extractor's probability that row i is a resource.
  * `perKind`: how many identifiers of each kind a row gets at most, most mentions first (the fills write the first;
- * the served candidates list the others too).
+ * the served candidates list the others too). `exceptPaper`: the paper the rows come from, whose own mentions are
+ * not evidence for its rows (see identifierCandidates).
  */
 export function fillProposals(
   kb: RridKnowledgeBase,
   rows: readonly KrtRow[],
   rowConfidence?: readonly number[],
   perKind = 1,
+  exceptPaper?: string,
 ): FillProposal[] {
   const out: FillProposal[] = [];
   rows.forEach((row, i) => {
@@ -263,12 +302,12 @@ export function fillProposals(
     const vendorOf = (e: KbEntry): 'same' | 'different' | 'none' =>
       !rowVendor || e.vendors.size === 0 ? 'none' : [...e.vendors.keys()].some((v) => vendorKey(v) === rowVendor) ? 'same' : 'different';
     const conf = rowConfidence?.[i];
-    const votes = votesForName(namePool(kb, row['RESOURCE NAME']), row['RESOURCE NAME']).filter(
+    const votes = votesForName(kb, namePool(kb, row['RESOURCE NAME']), row['RESOURCE NAME'], exceptPaper).filter(
       (v) => compatibleType(rowType, v.entry.type) !== 'different',
     );
 
     if (!hasRrid) {
-      const byCatalog = catalog ? rridByCatalog(kb, row, i, catalog, vendorOf, conf) : null;
+      const byCatalog = catalog ? rridByCatalog(kb, row, i, catalog, vendorOf, conf, exceptPaper) : null;
       if (byCatalog) out.push(byCatalog);
       const proposed = byCatalog !== null;
       // An antibody's RRID names one supplier's product: with the supplier in the text, the entries papers wrote with
@@ -278,9 +317,7 @@ export function fillProposals(
       const withRrid = sameVendor.length ? sameVendor : rowType === 'Antibody' ? named.filter((v) => vendorOf(v.entry) === 'none') : named;
       if (!proposed && withRrid.length) {
         const total = withRrid.reduce((s, v) => s + v.mentions, 0);
-        const ranked = [...withRrid].sort(
-          (a, b) => b.mentions - a.mentions || b.entry.papers.size - a.entry.papers.size || a.entry.id - b.entry.id,
-        );
+        const ranked = [...withRrid].sort((a, b) => b.mentions - a.mentions || b.papers.size - a.papers.size || a.entry.id - b.entry.id);
         ranked.slice(0, perKind).forEach((best, rank) =>
           out.push({
             row: i,
@@ -291,13 +328,13 @@ export function fillProposals(
             rank,
             agreeing: best.mentions,
             total,
-            evidence: [...best.entry.papers.keys()].sort(),
+            evidence: [...best.papers].sort(),
             features: features(
               'rrid',
               'name',
               best.mentions,
               total,
-              best.entry.papers.size,
+              best.papers.size,
               rowType,
               best.entry.type,
               vendorOf(best.entry),
@@ -311,7 +348,7 @@ export function fillProposals(
     }
 
     if (!catalog) {
-      const ranked = catalogsByName(kb, rowVendor ? votes.filter((vote) => vendorOf(vote.entry) === 'same') : votes);
+      const ranked = catalogsByName(votes, rowVendor);
       ranked.slice(0, perKind).forEach((best, rank) =>
         out.push({
           row: i,

@@ -163,6 +163,8 @@ export class RridKnowledgeBase {
   private readonly pendingRepairs = new Map<string, Set<{ doi: string; o: KbObservation }>>();
   /** The key each applied observation was counted under (a repaired mention moves when attestation changes). */
   private readonly appliedKey = new Map<KbObservation, string>();
+  /** Entry key → the observations counted in it, with their paper: what each paper wrote for that entry. */
+  private readonly observationsByKey = new Map<string, Map<KbObservation, string>>();
   readonly tokenStats = new TokenStats();
   /** Maps raw suggestion scores to probabilities; null until calibrate() (see calibration.ts). */
   calibration: Calibration | null = null;
@@ -262,8 +264,16 @@ export class RridKnowledgeBase {
   }
 
   private applyAt(doi: string, o: KbObservation, key: string, delta: 1 | -1): void {
-    if (delta > 0) this.appliedKey.set(o, key);
-    else this.appliedKey.delete(o);
+    let written = this.observationsByKey.get(key);
+    if (delta > 0) {
+      this.appliedKey.set(o, key);
+      if (!written) this.observationsByKey.set(key, (written = new Map()));
+      written.set(o, doi);
+    } else {
+      this.appliedKey.delete(o);
+      written?.delete(o);
+      if (written?.size === 0) this.observationsByKey.delete(key);
+    }
     this.apply(doi, o, key, delta);
   }
 
@@ -352,6 +362,13 @@ export class RridKnowledgeBase {
   }
   papers(): IterableIterator<string> {
     return this.paperData.keys();
+  }
+  /**
+   * The observations counted in an entry, each with the paper that wrote it: which name, supplier and catalog numbers
+   * each paper wrote with the entry's identifier.
+   */
+  observationsOf(entry: KbEntry): { doi: string; observation: KbObservation }[] {
+    return [...(this.observationsByKey.get(entry.key) ?? [])].map(([observation, doi]) => ({ doi, observation }));
   }
   paper(doi: string): KbPaper | undefined {
     return this.paperData.get(doi);

@@ -4,7 +4,7 @@ import { Nullable } from '../../../core/http/schema.ts';
 import { KrtRow, MAX_TEXT } from './common.ts';
 
 /** The extraction session of demo article 10.1101/demo.2024.0004 (a name-based UUID: the same on every demo load). */
-export const DEMO_SESSION_ID = '0cfb0b2e-270d-5b85-b7fe-623160706125';
+export const DEMO_SESSION_ID = '78e78587-cfb8-508c-a5ea-ec885e71a4ff';
 
 const SessionParams = Type.Object({
   session_id: Type.String({ maxLength: 200, description: 'Extraction session id.', examples: [DEMO_SESSION_ID] }),

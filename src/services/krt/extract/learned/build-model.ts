@@ -1,7 +1,7 @@
 // Builds the shipped models of the learned text extractor, of row inclusion and of identifier fills from a corpus's
 // author-table papers:
 //   node src/services/krt/extract/learned/build-model.ts [<corpus xml dir>] [--only extractor|inclusion|fill[,…]] [--rows-cache FILE]
-// (default corpus ../shared/data/krt/xml) writes krt-text-4.model.json, then krt-inclusion-1.model.json, then
+// (default corpus ../shared/data/krt/xml) writes krt-text-5.model.json, then krt-inclusion-1.model.json, then
 // krt-fill-1.model.json, next to this file. The extractor is trained on the STAR/eLife author-table papers
 // that are not held out (papers.ts isHeldOutPaper); the inclusion model on the rows that fold
 // extractors gave for the papers with an author table that are not held out (inclusion-training.ts); the fill model

@@ -121,7 +121,7 @@ const PATTERNS: readonly { kind: PatternKind; re: RegExp; group?: number }[] = [
 ];
 
 const LEADING =
-  /^(?:(?:the|a|an|and|or|with|using|of|in|for|by|from|to|all|both|each|then|we|our|fresh|\d+(?:[.,]\d+)?\s*(?:%|[µμunm]?[gMlL]|mM|µM|μM|nM|mg\/ml|µg\/ml|U))\s+)+/i;
+  /^(?:(?:the|a|an|and|or|with|using|used|uses|of|in|for|by|from|to|all|both|each|then|we|our|fresh|\d+(?:[.,]\d+)?\s*(?:%|[µμunm]?[gMlL]|mM|µM|μM|nM|mg\/ml|µg\/ml|U))\s+)+/i;
 const TRAILING_GENERIC =
   /\s+(?:cells?|cell lines?|lines?|mice|mouse|rats|flies|fish|zebrafish|worms|antibod(?:y|ies)|software|package|plasmids?|strains?)$/i;
 

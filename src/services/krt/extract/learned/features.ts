@@ -3,7 +3,7 @@
 // lists it), its likely type, the sections and words around its mentions, and the shape of its name. And how a
 // candidate becomes a KRT row (name, type, source, identifier as written, the sentence it came from).
 
-import { typeByContent } from '../classify.ts';
+import { typeByContent, typeNamedBy } from '../classify.ts';
 import { formatIdentifier, parseIdentifierText } from '../identifier.ts';
 import { makeRow, RESOURCE_TYPES, type KrtRow, type ResourceType } from '../krt-row.ts';
 import type { Candidate, CandidateMention } from './candidates.ts';
@@ -95,10 +95,15 @@ export function describe(c: Candidate, text: ArticleText, gazetteer: Gazetteer |
     f.add(`g:r${Math.min(4, Math.floor(rate * 5))}`);
     f.add(gaz.key === c.key ? 'g:exact' : 'g:inside');
   }
-  // The type: a rule's, else the gazetteer's majority, else from the name's content.
+  // The type feature: a rule's type, else the gazetteer's majority (the kind other papers list the name as, which says
+  // how likely a table is to list it), else from the name's content. The row's type puts what the name's head says
+  // (an antibody, a kit) before the gazetteer's: that type is of a name other papers listed, often a part of this one
+  // ("SARS-CoV-2" in "anti-SARS-CoV-2 antibody", "IgG" in "anti-human IgG") and sometimes typed once by one table.
   const ruleType = c.mentions.find((m) => m.row && m.row['RESOURCE TYPE'] !== 'Other')?.row?.['RESOURCE TYPE'] ?? null;
   const identifiers = formatIdentifier(c.mentions.flatMap((m) => (m.row ? parseIdentifierText(m.row.IDENTIFIER) : [])));
-  const type: ResourceType = ruleType ?? (gaz ? majorityType(gaz.stats.types) : null) ?? typeByContent(rep.surface, vendor, identifiers);
+  const gazetteerType = gaz ? majorityType(gaz.stats.types) : null;
+  const type: ResourceType = ruleType ?? gazetteerType ?? typeByContent(rep.surface, vendor, identifiers);
+  const rowType: ResourceType = ruleType ?? typeNamedBy(rep.surface) ?? type;
   f.add(`t:${type}`);
   // Sections and sentences.
   let methods = false;
@@ -137,7 +142,7 @@ export function describe(c: Candidate, text: ArticleText, gazetteer: Gazetteer |
   for (const m of c.mentions) f.add(`${m.origin}|${methods ? 'methods' : 'other'}`);
   const ruleRow = c.mentions.find((m) => m.row)?.row;
   const row = makeRow({
-    'RESOURCE TYPE': type,
+    'RESOURCE TYPE': rowType,
     'RESOURCE NAME': surface,
     SOURCE: vendor,
     IDENTIFIER: identifiers,

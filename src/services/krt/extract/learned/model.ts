@@ -1,4 +1,4 @@
-// The learned text extractor (`krt-text-4`): candidates (candidates.ts) described (features.ts), scored by a
+// The learned text extractor (`krt-text-5`): candidates (candidates.ts) described (features.ts), scored by a
 // logistic model trained on papers whose authors wrote a key resources table (distant supervision: a candidate is
 // positive when it names a row of its own paper's table), its score calibrated out of sample, and kept when the
 // calibrated probability reaches the model's threshold. Every row carries the sentence it came from and that
@@ -20,7 +20,7 @@ import { Gazetteer, type GazetteerSnapshot, type PaperContribution } from './gaz
 import { logisticScore, trainLogistic, type LogisticModel } from './logistic.ts';
 import type { ArticleText } from './sentences.ts';
 
-export const LEARNED_EXTRACTOR_MODEL = 'krt-text-4';
+export const LEARNED_EXTRACTOR_MODEL = 'krt-text-5';
 
 export interface ExtractorModel {
   format: 'krt-text-model';

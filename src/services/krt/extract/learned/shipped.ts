@@ -7,7 +7,7 @@ import type { FillModelFile } from '../../rrid/fill-model.ts';
 import type { InclusionModelFile } from './inclusion.ts';
 import { LearnedExtractor, type ExtractorModel } from './model.ts';
 
-export const MODEL_FILE = fileURLToPath(new URL('./krt-text-4.model.json', import.meta.url));
+export const MODEL_FILE = fileURLToPath(new URL('./krt-text-5.model.json', import.meta.url));
 export const INCLUSION_FILE = fileURLToPath(new URL('./krt-inclusion-1.model.json', import.meta.url));
 export const FILL_FILE = fileURLToPath(new URL('./krt-fill-1.model.json', import.meta.url));
 
