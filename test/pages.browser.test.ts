@@ -6,8 +6,9 @@
 //  - with JavaScript disabled, every page has the same headings, charts, tables and forms;
 // and on SQLite (the markup is the same code on both databases; only the data path differs, which the two
 // checks above cover), to keep the run time reasonable:
-//  - axe-core finds no serious or critical violation, and a full-page screenshot of each page is written to
-//    test-artifacts/screenshots/;
+//  - axe-core finds no serious or critical violation and no content outside a landmark ("region"), with the demo
+//    notice shown and again (the first pages) with the stale-data notice too, and a full-page screenshot of each
+//    page is written to test-artifacts/screenshots/;
 //  - the first form of a page that has a text field works with the keyboard alone: Tab reaches the field,
 //    typing and Enter submit it, and the answer is a page (a form found on several pages is tried once);
 //  - no page (nor /docs) is wider than a 390 px phone screen.
@@ -28,6 +29,8 @@ import { buildTestApp, testContext } from './support/app.ts';
 import { describeEachDatabase, skipUnlessAvailable } from './support/databases.ts';
 import type { ServiceApp, ServiceModule } from '../src/core/service.ts';
 import { SERVICES } from '../src/services/registry.ts';
+import { recordDataVersion } from '../src/core/db/datasets.ts';
+import { coreTables } from '../src/core/db/tables.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.PDI_CHROMIUM ?? '/usr/bin/chromium';
@@ -81,10 +84,12 @@ const STRUCTURE_SCRIPT = `(() => {
   };
 })()`;
 
+// "region" (content outside every landmark) is moderate in axe's scale, and checked all the same: the layout's notices
+// (stale data, demo data) are content a screen reader's landmark navigation must reach.
 const AXE_SCRIPT = `(async () => {
   const result = await axe.run(document, { resultTypes: ['violations'] });
   return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'region')
     .map((v) => v.impact + ' ' + v.id + ' (' + v.help + ') at ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; '));
 })()`;
 
@@ -217,6 +222,56 @@ function suiteFor(service: ServiceModule): void {
           assert.deepEqual(problems, [], problems.join('\n'));
         },
       );
+
+      // The stale-data notice needs real data older than its limit: an old real dataset beside the demo ones shows
+      // both notices (a separate app, as a page kit re-reads staleness once a minute).
+      if (full) {
+        it(
+          'with the stale-data and demo notices shown, axe finds no content outside a landmark',
+          { skip: browserGate.skip, timeout: 180_000 },
+          async () => {
+            const base = testContext(service, t.db, { dataDir: dir });
+            const ctx = { ...base, config: { ...base.config, env: { ...base.config.env, PDI_SYNC_STALE_AFTER: '1d' } } };
+            await recordDataVersion(t.db.kysely, {
+              service: service.name,
+              dataset: 'stale-notice-check',
+              version: 'stale-notice-check',
+              source: null,
+              isDemo: false,
+              report: {},
+            });
+            await coreTables(t.db.kysely)
+              .updateTable('data_versions')
+              .set({ imported_at: '2020-01-01T00:00:00.000Z' })
+              .where('service', '=', service.name)
+              .where('dataset', '=', 'stale-notice-check')
+              .execute();
+            const staleApp = await buildTestApp(service, ctx);
+            const page = await context!.newPage();
+            const problems: string[] = [];
+            try {
+              const staleOrigin = await staleApp.listen({ port: 0, host: '127.0.0.1' });
+              const axe = fs.readFileSync(AXE_SOURCE, 'utf8');
+              for (const url of paths.slice(0, 3)) {
+                await page.goto(staleOrigin + url, { waitUntil: 'load' });
+                const notices = await page.evaluate<number>(`document.querySelectorAll('.stale-banner, .demo-banner').length`);
+                if (notices !== 2) problems.push(`${url}: ${notices} notices shown, not the stale and the demo notice`);
+                await page.evaluate(axe);
+                for (const v of await page.evaluate<string[]>(AXE_SCRIPT)) problems.push(`${url}: axe: ${v}`);
+              }
+            } finally {
+              await page.close();
+              await staleApp.close();
+              await coreTables(t.db.kysely)
+                .deleteFrom('data_versions')
+                .where('service', '=', service.name)
+                .where('dataset', '=', 'stale-notice-check')
+                .execute();
+            }
+            assert.deepEqual(problems, [], problems.join('\n'));
+          },
+        );
+      }
 
       it(
         'every page has the same headings, charts, tables and forms with JavaScript disabled',
