@@ -29,7 +29,7 @@ import { buildTestApp, testContext } from './support/app.ts';
 import { describeEachDatabase, skipUnlessAvailable } from './support/databases.ts';
 import type { ServiceApp, ServiceModule } from '../src/core/service.ts';
 import { SERVICES } from '../src/services/registry.ts';
-import { recordDataVersion } from '../src/core/db/datasets.ts';
+import { listDataVersions, recordDataVersion } from '../src/core/db/datasets.ts';
 import { coreTables } from '../src/core/db/tables.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -224,7 +224,8 @@ function suiteFor(service: ServiceModule): void {
       );
 
       // The stale-data notice needs real data older than its limit: an old real dataset beside the demo ones shows
-      // both notices (a separate app, as a page kit re-reads staleness once a minute).
+      // both notices. The service's other real datasets (E's published fit) are made as old for the test and put
+      // back after it; a separate app, as a page kit re-reads staleness once a minute.
       if (full) {
         it(
           'with the stale-data and demo notices shown, axe finds no content outside a landmark',
@@ -232,20 +233,25 @@ function suiteFor(service: ServiceModule): void {
           async () => {
             const base = testContext(service, t.db, { dataDir: dir });
             const ctx = { ...base, config: { ...base.config, env: { ...base.config.env, PDI_SYNC_STALE_AFTER: '1d' } } };
+            const versions = coreTables(t.db.kysely);
+            const real = (await listDataVersions(t.db.kysely, service.name)).filter((v) => !v.is_demo);
+            const check = 'stale-notice-check';
             await recordDataVersion(t.db.kysely, {
               service: service.name,
-              dataset: 'stale-notice-check',
-              version: 'stale-notice-check',
+              dataset: check,
+              version: check,
               source: null,
               isDemo: false,
               report: {},
             });
-            await coreTables(t.db.kysely)
-              .updateTable('data_versions')
-              .set({ imported_at: '2020-01-01T00:00:00.000Z' })
-              .where('service', '=', service.name)
-              .where('dataset', '=', 'stale-notice-check')
-              .execute();
+            const age = (dataset: string, importedAt: string) =>
+              versions
+                .updateTable('data_versions')
+                .set({ imported_at: importedAt })
+                .where('service', '=', service.name)
+                .where('dataset', '=', dataset)
+                .execute();
+            for (const dataset of [check, ...real.map((v) => v.dataset)]) await age(dataset, '2020-01-01T00:00:00.000Z');
             const staleApp = await buildTestApp(service, ctx);
             const page = await context!.newPage();
             const problems: string[] = [];
@@ -262,11 +268,8 @@ function suiteFor(service: ServiceModule): void {
             } finally {
               await page.close();
               await staleApp.close();
-              await coreTables(t.db.kysely)
-                .deleteFrom('data_versions')
-                .where('service', '=', service.name)
-                .where('dataset', '=', 'stale-notice-check')
-                .execute();
+              await versions.deleteFrom('data_versions').where('service', '=', service.name).where('dataset', '=', check).execute();
+              for (const v of real) await age(v.dataset, v.imported_at);
             }
             assert.deepEqual(problems, [], problems.join('\n'));
           },
