@@ -16,7 +16,8 @@
 // answer, and runs a request from it.
 // Services without pages or without a tour are reported as skipped by name. Without chromium the suite is
 // skipped outside CI and fails in CI. PDI_DOCS_SCREENSHOTS=1 also writes the README's screenshot of each
-// service (the tour's first page, SQLite, 1200×800) to docs/screenshots/<svc>.png; PDI_PAGES_SERVICES=a,b runs
+// service (the tour's first page, SQLite, 1200×800; B's chat holding a paper's table, 1200×1500) to
+// docs/screenshots/<svc>.png; PDI_PAGES_SERVICES=a,b runs
 // those services only.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,6 +39,11 @@ const browserGate = skipUnlessAvailable(fs.existsSync(CHROMIUM) ? null : `${CHRO
 const AXE_SOURCE = path.join(ROOT, 'node_modules/axe-core/axe.min.js');
 const SCREENSHOTS = path.join(ROOT, 'test-artifacts/screenshots');
 const DOCS_SCREENSHOTS = process.env.PDI_DOCS_SCREENSHOTS === '1' ? path.join(ROOT, 'docs/screenshots') : null;
+/** The page of a service's tour that docs/screenshots/<svc>.png shows (else the first, 800 px high), and its height. */
+const DOCS_SHOT: Partial<Record<string, { page: (paths: string[]) => string | undefined; height: number }>> = {
+  // B's: the chat holding a copy of a demo paper's table (docs/krt.md), high enough to show the table under it.
+  krt: { page: (paths) => paths.find((p) => p.startsWith('/chat?')), height: 1500 },
+};
 /** Demo sizes that keep the suite's run time reasonable (the grants demo's default 50,000 rows are slow to import on each database). */
 const DEMO_OPTIONS: Partial<Record<string, { size?: number; seed?: number }>> = { grants: { size: 5000 } };
 
@@ -211,9 +217,10 @@ function suiteFor(service: ServiceModule): void {
             const violations = await page.evaluate<string[]>(AXE_SCRIPT);
             for (const v of violations) problems.push(`${url}: axe: ${v}`);
             await page.screenshot({ path: path.join(SCREENSHOTS, screenshotName(service.name, t.kind, index, url)), fullPage: true });
-            if (DOCS_SCREENSHOTS && index === 0 && t.kind === 'sqlite') {
+            const docsShot = DOCS_SHOT[service.name];
+            if (DOCS_SCREENSHOTS && url === (docsShot?.page(paths) ?? paths[0]) && t.kind === 'sqlite') {
               fs.mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
-              await page.setViewportSize({ width: 1200, height: 800 });
+              await page.setViewportSize({ width: 1200, height: docsShot?.height ?? 800 });
               await page.screenshot({ path: path.join(DOCS_SCREENSHOTS, `${service.name}.png`) });
               await page.setViewportSize({ width: 1280, height: 900 });
             }

@@ -19,7 +19,7 @@ export interface ServiceLink {
 }
 
 /** One imported dataset: its name as the service records it (data_versions.dataset) and the file it came from. */
-export interface DataSource {
+interface DataSource {
   dataset: string;
   /** A file's name or a URL's host and file, never a server path; null when the import recorded none. */
   file: string | null;
