@@ -233,7 +233,7 @@ function footerOf(version: string | null, versions: DataVersion[]): DataFooter {
     dataVersion: version,
     isDemo: versions.some((v) => v.is_demo),
     importedAt: latest,
-    sources: [...new Set(versions.map((v) => (v.source ? `${v.dataset}: ${sourceName(v.source)}` : v.dataset)))],
+    sources: versions.map((v) => ({ dataset: v.dataset, file: v.source ? sourceName(v.source) : null })),
   };
 }
 

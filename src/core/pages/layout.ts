@@ -1,12 +1,15 @@
 // The one layout the five services' pages share: a header naming the service, navigation to the others
 // through their configured addresses, the page, and a footer with the data version, the sources and the
-// demo label when the data is generated. No inline script (the content security policy forbids it); the
+// demo label when the data is generated. The stale-data and demo notices open <main>: every piece of content
+// sits in a landmark, and the skip link lands on them before the page itself. No inline script (the content security policy forbids it); the
 // scripts a page needs are assets loaded with `defer`.
 import { html } from './html.ts';
 import type { HtmlValue, SafeHtml } from './html.ts';
 import type { AssetRegistry } from './assets.ts';
 import type { Language } from '../i18n/language.ts';
 import type { PageLocale } from './locale.ts';
+import { layoutMessages } from '../i18n/messages/index.ts';
+import type { LayoutKey } from '../i18n/messages/index.ts';
 
 export interface ServiceLink {
   name: string;
@@ -15,10 +18,17 @@ export interface ServiceLink {
   current: boolean;
 }
 
+/** One imported dataset: its name as the service records it (data_versions.dataset) and the file it came from. */
+interface DataSource {
+  dataset: string;
+  /** A file's name or a URL's host and file, never a server path; null when the import recorded none. */
+  file: string | null;
+}
+
 export interface DataFooter {
   dataVersion: string | null;
-  /** Where the data came from, in a few words each (file names, publishers). */
-  sources: string[];
+  /** Where the data came from: each dataset, named in the page's language, with its file. */
+  sources: DataSource[];
   isDemo: boolean;
   /** When the data was imported (ISO time), if known. */
   importedAt?: string | null;
@@ -63,6 +73,25 @@ function dataLine(footer: DataFooter, locale: PageLocale): SafeHtml {
   const demo = footer.isDemo ? html`<strong>${t('layout.demoData')}</strong> ` : '';
   const imported = footer.importedAt ? t('layout.imported', { date: locale.date(footer.importedAt) }) : '';
   return html`${demo}${t('layout.dataVersion')} <code>${footer.dataVersion ?? t('layout.noData')}</code>${imported}.`;
+}
+
+/** A dataset's name in the page's language: the catalogue's for the datasets the services import, else as recorded. */
+function datasetName(dataset: string, locale: PageLocale): string {
+  const key = `dataset.${dataset}`;
+  return isLayoutKey(key) ? locale.layout(key) : dataset;
+}
+
+function isLayoutKey(key: string): key is LayoutKey {
+  return Object.hasOwn(layoutMessages.tables.en, key);
+}
+
+/** The footer's sources: each dataset by its name in the page's language, with the file it came from. */
+function sourcesLine(sources: readonly DataSource[], locale: PageLocale): string {
+  const t = locale.layout;
+  const named = sources.map(({ dataset, file }) =>
+    file ? t('layout.source', { dataset: datasetName(dataset, locale), file }) : datasetName(dataset, locale),
+  );
+  return t('layout.sources', { sources: named.join('; ') });
 }
 
 /** Said on every page while the data is older than its limit: the figures may have changed at the source. */
@@ -128,16 +157,18 @@ export function renderDocument(options: PageOptions): SafeHtml {
               : ''
           }
         </header>
-        ${footer.stale ? staleBanner(footer.stale, locale) : ''}
-        ${
-          footer.isDemo
-            ? html`<p class="demo-banner" role="note"><strong>${t('layout.demoBanner')}</strong> ${t('layout.demoBannerText')}</p>`
-            : ''
-        }
-        <main id="main">${options.body}</main>
+        <main id="main">
+          ${footer.stale ? staleBanner(footer.stale, locale) : ''}
+          ${
+            footer.isDemo
+              ? html`<p class="demo-banner" role="note"><strong>${t('layout.demoBanner')}</strong> ${t('layout.demoBannerText')}</p>`
+              : ''
+          }
+          ${options.body}
+        </main>
         <footer class="site">
           <p>${dataLine(footer, locale)}</p>
-          ${footer.sources.length > 0 ? html`<p>${t('layout.sources', { sources: footer.sources.join('; ') })}</p>` : ''}
+          ${footer.sources.length > 0 ? html`<p>${sourcesLine(footer.sources, locale)}</p>` : ''}
           <p><a href="/docs">${t('layout.apiDocs')}</a> · <a href="/openapi.json">${t('layout.openApi')}</a></p>
         </footer>
       </body>

@@ -128,7 +128,7 @@ describe('layout and assets', () => {
         { name: 'oral', title: 'Oral health evidence', url: 'http://127.0.0.1:8001/', current: true },
         { name: 'krt', title: 'Key resources tables', url: 'http://127.0.0.1:8002/', current: false },
       ],
-      footer: { dataVersion: 'v1', sources: ['toolkit.json'], isDemo: true },
+      footer: { dataVersion: 'v1', sources: [{ dataset: 'toolkit', file: 'toolkit.json' }], isDemo: true },
       body: html`<h1>Search</h1>`,
       assets: coreAssets(),
       locale: pageLocale('en', false),
@@ -139,7 +139,10 @@ describe('layout and assets', () => {
     assert.match(page, /<title>Search · Oral health evidence<\/title>/);
     assert.match(page, /href="http:\/\/127.0.0.1:8002\/">Key resources tables/);
     assert.match(page, /Demo data\./);
+    // The notice opens <main>: every piece of content is in a landmark, and the skip link lands on it.
+    assert.match(page, /<a class="skip" href="#main">[^]*<main id="main">\s*<p class="demo-banner" role="note">/);
     assert.match(page, /Data version <code>v1<\/code>/);
+    assert.match(page, /Sources: toolkit: toolkit\.json\./);
     assert.equal((page.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? []).length, 0);
   });
 
@@ -151,7 +154,10 @@ describe('layout and assets', () => {
       services: [],
       footer: {
         dataVersion: 'v1',
-        sources: ['grants.csv'],
+        sources: [
+          { dataset: 'agreements', file: 'grants.csv' },
+          { dataset: 'a-dataset-the-catalogue-does-not-name', file: null },
+        ],
         isDemo: true,
         importedAt: '2026-03-04T10:00:00Z',
         stale: { confirmed: { confirmedAt: '2026-03-04T10:00:00Z', ageDays: 31 }, observation: null },
@@ -166,7 +172,9 @@ describe('layout and assets', () => {
     assert.match(page, /Passer au contenu principal/);
     assert.match(page, /Version des données <code>v1<\/code>, importée le 4 mars 2026\./);
     assert.match(page, /il y a 31 jours/);
-    assert.match(page, /Sources : grants\.csv\./);
+    assert.match(page, /<main id="main">\s*<p class="stale-banner" role="note">[^]*<p class="demo-banner" role="note">[^]*<h1>Recherche/);
+    // Each dataset by its French name (one the catalogue does not name, as recorded), with its file.
+    assert.match(page, /Sources : ententes de subvention : grants\.csv; a-dataset-the-catalogue-does-not-name\./);
     assert.doesNotMatch(page, /Skip to content|Data version|Demo data/);
   });
 });

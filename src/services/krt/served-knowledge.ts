@@ -12,6 +12,8 @@ export class KnowledgeBaseHolder {
   private loaded: { key: string; value: LoadedKnowledgeBase | null } | null = null;
   private pending: Promise<LoadedKnowledgeBase | null> | null = null;
   private readonly ctx: ServiceContext;
+  /** How many bases were read from the database: one per data version served (the warm-up at start counts). */
+  builds = 0;
 
   constructor(ctx: ServiceContext) {
     this.ctx = ctx;
@@ -28,6 +30,7 @@ export class KnowledgeBaseHolder {
   }
 
   private async load(key: string): Promise<LoadedKnowledgeBase | null> {
+    this.builds++;
     const value = await readKnowledgeBase(this.ctx.db.kysely.withTables<KrtTables>());
     this.loaded = { key, value };
     return value;

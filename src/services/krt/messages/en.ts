@@ -11,25 +11,31 @@ export const en = {
   'badge.unverified': 'unverified',
   'badge.invalid': 'invalid',
   'badge.demoArticle': 'generated demo article',
-  'suggestion.confidenceTitle': 'Calibrated probability that this RRID is the right one',
-  'suggestion.confidence': 'confidence {confidence}',
+  'suggestion.confidenceTitle':
+    'The RRID suggester’s calibrated probability that this is the resource’s RRID: of its suggestions at this score for papers left out of the store, this share was the RRID the paper wrote',
+  'suggestion.confidence': 'probability this RRID is right: {confidence}',
+  'suggestion.meaning':
+    'Suggested from the row’s name, vendor, catalog number and type. The probability is the share of right suggestions at that score, measured on papers left out of the store; it is not a validation, and not the probability of an identifier candidate (another model, which reads the paper’s text).',
   'suggestion.resolver': 'resolver',
   'suggestion.evidenceListed':
     'Evidence: written by {papers, plural, one {# paper} other {# papers}} of the store{more, select, yes {, the first {listed, number} listed} other {}}:',
   'suggestion.evidence': 'Evidence: written by {papers, plural, one {# paper} other {# papers}} of the store.',
   'lookup.new': 'New resource of this paper: no earlier paper can attest an RRID, so none is suggested.',
   'lookup.noSuggestion': 'no suggestion',
-  'lookup.abstains': 'The service abstains: no RRID reaches {threshold} confidence.',
-  'lookup.suggestions': '{count, plural, one {# RRID suggestion} other {# RRID suggestions}}: best {rrid}, confidence {confidence}',
-  'found.inText': 'found in the text,',
-  'found.confidenceTitle': 'Calibrated probability that the authors would list this row (cross-validated by paper)',
-  'found.confidence': 'confidence {confidence}',
+  'lookup.abstains': 'The service abstains: no RRID reaches a {threshold} probability of being right.',
+  'lookup.suggestions':
+    '{count, plural, one {# RRID suggestion} other {# RRID suggestions}}: best {rrid}, probability it is right: {confidence}',
+  'found.inText': 'found in the text;',
+  'found.confidenceTitle':
+    'The text extractor’s calibrated probability that the authors’ own key resources table lists this resource, measured on papers it was not trained on',
+  'found.confidence': 'probability the authors list it (text extractor): {confidence}',
   'candidates.summary':
-    '{count, plural, one {# identifier candidate} other {# identifier candidates}}: best {identifier}, probability {probability}',
+    '{count, plural, one {# identifier candidate} other {# identifier candidates}}: best {identifier}, probability it is the authors’ identifier: {probability}',
   'candidates.meaning':
     'Identifiers other papers of the store wrote for a resource of this name; the cell is not filled. The probability is that it is this resource’s identifier where its authors give one, as measured on papers the model was not fitted on.',
-  'candidates.probabilityTitle': 'Probability that this is the resource’s identifier, where its authors give one of this kind',
-  'candidates.probability': 'probability {probability}',
+  'candidates.probabilityTitle':
+    'The fill model’s calibrated probability that this is the identifier the authors would give for this resource, where they give one of this kind, measured on papers it was not fitted on',
+  'candidates.probability': 'probability it is the authors’ identifier: {probability}',
   'candidates.agreement':
     '{agreeing, plural, one {# mention} other {# mentions}} of {total, number} with an identifier of this kind; written by {papers, plural, one {# paper} other {# papers}}{more, select, yes {, the first {listed, number} listed} other {}}:',
   'table.empty': 'The table has no rows yet.',
@@ -47,6 +53,8 @@ export const en = {
   'export.excel': 'Download Excel (.xlsx)',
   'summary.rridCheck':
     'RRID check: {valid, plural, one {# RRID} other {# RRIDs}} valid, {unverified, number} unverified, {invalid, number} invalid, {suggested, plural, one {# row} other {# rows}} with RRID suggestions, {abstained, number} where the service abstains.',
+  'summary.numbersMeaning':
+    'The percentages are calibrated probabilities, each from its own model and measured on papers that model was not fitted on, so one row’s can differ: “found in the text” gives the text extractor’s probability that the authors’ own table lists the resource; an identifier candidate’s, that it is the identifier the authors would give; an RRID suggestion’s, that the RRID is right.',
   'summary.rridMeaning':
     'A valid RRID is listed by its registry (when that registry’s dump is imported) or written by two papers of the store; an unverified one is well-formed but not attested so (check it at the resolver). For a reused resource without an RRID the service suggests only RRIDs that papers of the store write, with the calibrated probability of being right, and abstains below {threshold}: no suggestion is better than a likely wrong one.',
 
@@ -74,8 +82,9 @@ export const en = {
   'mentions.lead':
     'The text also names {count, plural, one {# resource} other {# resources}} that the authors would probably not list in their key resources table: the row-inclusion model, fitted on other papers’ own tables, puts {count, plural, one {it} other {them}} below its threshold. They are not counted in the table above nor in its downloads; each one’s button adds it to a copy of the table in the chat.',
   'mentions.caption': 'Further mentions in “{title}”',
-  'mentions.inclusion': 'Would be listed',
-  'mentions.inclusionTitle': 'The row-inclusion model’s probability that the authors would put this resource in their key resources table',
+  'mentions.inclusion': 'Probability the authors list it (row-inclusion model)',
+  'mentions.inclusionTitle':
+    'The row-inclusion model’s calibrated probability that the authors would put this resource in their key resources table, from the text extractor’s probability and the row’s place among the paper’s rows; below its threshold a row is listed here, not in the table',
   'mentions.promote': 'Add to the table in the chat',
   'mentions.promoteLabel': 'Add to the table in the chat: {name}',
   'paper.sessionFailed': 'Session {session} failed, so it has no table.',

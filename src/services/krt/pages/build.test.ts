@@ -10,6 +10,7 @@ import { splitTable } from '../extract/index.ts';
 import { describeKrtHttp, real, TABLE_DOI } from '../../../../test/support/krt/http.ts';
 import { corpusFiles, domainExtraction } from '../../../../test/support/krt/corpus.ts';
 import { decode, textOf } from '../../../../test/support/pages.ts';
+import { INCLUSION_HEADER, unlabelledPercentages } from '../../../../test/support/krt/labels.ts';
 import { MAX_JATS_BYTES } from '../sync.ts';
 import type { KrtTables } from '../tables.ts';
 import { readProlog } from './build.ts';
@@ -106,6 +107,11 @@ describeKrtHttp('krt build page', (h) => {
     assert.equal((table.match(/<td class="rrid-cell">/g) ?? []).length, split.rows.length);
     assert.match(textOf(mentions), new RegExp(`^Further mentions The text also names ${split.mentions.length} resources?`));
     for (const m of split.mentions) assert.ok(textOf(mentions).includes(textOf(m.sentence)), m.sentence);
+    // Every number says what it is (the text extractor's, the identifier candidates', the RRID suggestions' probabilities).
+    const cells = [...split.rows, ...split.mentions.map((m) => m.row)].flatMap((row) => Object.values(row));
+    assert.deepEqual(unlabelledPercentages(res.body, cells), []);
+    assert.match(textOf(table), /found in the text; probability the authors list it \(text extractor\): \d+%/);
+    assert.ok(mentions.includes(INCLUSION_HEADER), 'the column of percentages is labelled');
     const session = /href="\/api\/export\/([0-9a-f-]{36})\/json\/"/.exec(res.body)?.[1];
     assert.deepEqual(
       (await inject({ url: `/api/export/${session}/json/` })).json().krt_data,

@@ -21,6 +21,7 @@ import { annotateRows, resourceTable } from './resource-table.ts';
 import { krtText } from '../messages/index.ts';
 import { pageLocale } from '../../../core/pages/index.ts';
 import { escapeHtml } from '../../../core/pages/html.ts';
+import { INCLUSION_HEADER, unlabelledPercentages } from '../../../../test/support/krt/labels.ts';
 
 type DoiTable = Static<typeof DoiTableResponse>;
 type Suggestions = Static<typeof SuggestionsResponse>;
@@ -112,7 +113,7 @@ describeKrtHttp(
         ).body;
         if (api.suggestions.length === 0) abstained++;
       }
-      assert.equal((body.match(/The service abstains: no RRID reaches 50% confidence\./g) ?? []).length, abstained);
+      assert.equal((body.match(/The service abstains: no RRID reaches a 50% probability of being right\./g) ?? []).length, abstained);
       const fresh = table.krt_data.filter(
         (r) => r['NEW/REUSE'] === 'new' && !parseIdentifierText(r.IDENTIFIER).some((p) => p.kind === 'rrid'),
       );
@@ -121,7 +122,7 @@ describeKrtHttp(
       assert.match(body, new RegExp(`<strong aria-current="true">${table.session_id}</strong> \\(shown\\)`));
     });
 
-    it('a table found in the text shows, per row, the sentence it came from and its confidence; its further mentions beneath', async () => {
+    it('a table found in the text shows, per row, the sentence it came from and its probability; its further mentions beneath', async () => {
       const tables = await Promise.all(
         (await newest()).suggestions.map(async (s) => (await h.get<DoiTable>(`/api/api/krt/doi/${s.doi}/`)).body),
       );
@@ -131,7 +132,10 @@ describeKrtHttp(
       const [table, mentions] = body.split('<h2 id="mentions-heading">');
       assert.ok(mentions, 'a "Further mentions" section');
       assert.ok(table.includes('<h2 id="table-heading">'), 'the key resources table comes first');
-      const shown = (html: string) => [...textOf(html).matchAll(/found in the text, confidence (\d+)%/g)].map((m) => Number(m[1]));
+      const shown = (html: string) =>
+        [...textOf(html).matchAll(/found in the text; probability the authors list it \(text extractor\): (\d+)%/g)].map((m) =>
+          Number(m[1]),
+        );
       assert.deepEqual(
         shown(table),
         text.row_evidence.map((e) => Math.round(e.confidence * 100)),
@@ -153,6 +157,17 @@ describeKrtHttp(
       const authored = tables.find((t) => t.summary.provider === 'jats-table')!;
       const authoredPage = (await inject({ url: `/paper?doi=${encodeURIComponent(authored.doi)}` })).body;
       assert.doesNotMatch(textOf(authoredPage), /found in the text|Further mentions/);
+      // Every number says what it is: the three probabilities of a text-built table are told apart, each by its label.
+      const cells = (t: DoiTable) => [...t.krt_data, ...t.further_mentions.map((m) => m.row)].flatMap((row) => Object.values(row));
+      assert.deepEqual(unlabelledPercentages(body, cells(text)), []);
+      assert.deepEqual(unlabelledPercentages(authoredPage, cells(authored)), []);
+      assert.ok(
+        mentions.includes(`title="${escapeHtml(krtText('en')('mentions.inclusionTitle'))}">${INCLUSION_HEADER}</th>`),
+        'the column of percentages is labelled',
+      );
+      assert.match(textOf(table), /The percentages are calibrated probabilities, each from its own model/);
+      assert.doesNotMatch(textOf(authoredPage), /The percentages are calibrated probabilities/);
+      assert.doesNotMatch(textOf(body), /confidence \d/);
     });
 
     it('a further mention is promoted into a chat copy of the table; an unknown one is refused', async () => {
@@ -231,7 +246,11 @@ describeKrtHttp(
         assert.equal(paper.is_demo, true);
       }
       const html = resourceTable([annotated], 'test', { t: krtText('en'), loc: pageLocale('en', false) }).text;
-      assert.match(html, new RegExp(`confidence ${Math.round(best.confidence * 100)}%`));
+      assert.match(textOf(html), new RegExp(`best RRID:AB_0000104, probability it is right: ${Math.round(best.confidence * 100)}%`));
+      assert.match(textOf(html), new RegExp(`RRID:AB_0000104 probability this RRID is right: ${Math.round(best.confidence * 100)}%`));
+      assert.match(html, /<span class="badge neutral" title="The RRID suggester’s calibrated probability/);
+      assert.match(textOf(html), /it is not a validation, and not the probability of an identifier candidate/);
+      assert.deepEqual(unlabelledPercentages(`<main>${html}</main>`), []);
       assert.match(textOf(html), /Evidence: written by \d+ papers? of the store/);
       assert.ok(html.includes(`href="/paper?doi=${encodeURIComponent(best.evidence[0].doi)}"`));
       assert.match(html, /generated demo articles/); // the reasoning says where the evidence comes from

@@ -56,6 +56,10 @@ describeKrtHttp('krt paper page on real papers', (h) => {
       for (const c of lists.flat()) {
         shown++;
         assert.ok(page.includes(c.identifier), c.identifier);
+        assert.ok(
+          page.includes(`probability it is the authors’ identifier: ${Math.round(c.probability * 100)}%`),
+          'its probability says what it is',
+        );
         assert.ok(res.body.includes(`href="/paper?doi=${encodeURIComponent(c.papers[0])}"`), 'its first paper is linked');
       }
     }

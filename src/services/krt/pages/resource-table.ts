@@ -213,6 +213,7 @@ function lookupCell(a: AnnotatedRow, w: Words): SafeHtml {
               { rrid: html`<code>${best.rrid}</code>` },
             )}
           </summary>
+          <p class="muted">${t('suggestion.meaning')}</p>
           <ol>
             ${a.lookup.suggestions.map((s) => suggestionItem(s, w))}
           </ol>
@@ -221,7 +222,7 @@ function lookupCell(a: AnnotatedRow, w: Words): SafeHtml {
   }
 }
 
-/** Where the text extractor read a row, and how sure it is (the confidence is calibrated out of sample). */
+/** Where the text extractor read a row, and its probability that the authors list it (calibrated out of sample). */
 function foundIn(found: Pick<RowEvidence, 'sentence' | 'confidence'>, w: Words): SafeHtml {
   const { t } = w;
   return html`<details class="found-in">
@@ -395,18 +396,22 @@ export function exportButtons(sessionId: string, w: Words): SafeHtml {
   </ul>`;
 }
 
-/** How many rows had each outcome, for the line above the table. */
+/**
+ * How many rows had each outcome, for the line above the table, and what its numbers are: a text-built table shows
+ * three probabilities from three models, which the line tells apart.
+ */
 export function rowSummary(rows: readonly AnnotatedRow[], w: Words): SafeHtml {
   const count = (f: (a: AnnotatedRow) => boolean) => rows.filter(f).length;
   const statuses = rows.flatMap((a) => a.validations.map((v) => v.status));
   return html`<p class="muted">
-    ${w.t('summary.rridCheck', {
-      valid: statuses.filter((s) => s === 'valid').length,
-      unverified: statuses.filter((s) => s === 'unverified').length,
-      invalid: statuses.filter((s) => s === 'invalid').length,
-      suggested: count((a) => a.lookup.kind === 'suggested'),
-      abstained: count((a) => a.lookup.kind === 'abstained'),
-    })}
-    ${w.t('summary.rridMeaning', { threshold: percent(w, ABSTAIN_BELOW) })}
-  </p>`;
+      ${w.t('summary.rridCheck', {
+        valid: statuses.filter((s) => s === 'valid').length,
+        unverified: statuses.filter((s) => s === 'unverified').length,
+        invalid: statuses.filter((s) => s === 'invalid').length,
+        suggested: count((a) => a.lookup.kind === 'suggested'),
+        abstained: count((a) => a.lookup.kind === 'abstained'),
+      })}
+      ${w.t('summary.rridMeaning', { threshold: percent(w, ABSTAIN_BELOW) })}
+    </p>
+    ${rows.some((a) => a.found) ? html`<p class="muted">${w.t('summary.numbersMeaning')}</p>` : ''}`;
 }
