@@ -98,6 +98,20 @@ describeKrtHttp('krt build page', (h) => {
     assert.equal((await h.get<{ available: boolean }>(`/api/check-doi-local/?doi=${doi}`)).body.available, false);
   });
 
+  it("an upload of a stored paper does not list that paper as evidence for its own cells' candidates", async () => {
+    const stored = real.map((file) => ({ file, ...domainExtraction(file) })).filter((x) => x.extraction.provider === 'text-pattern');
+    assert.ok(stored.length > 0);
+    let candidates = 0;
+    for (const { file, doi } of stored) {
+      const res = await inject({ method: 'POST', url: '/build', ...upload(fs.readFileSync(file), 'paper.xml') });
+      assert.equal(res.statusCode, 200, textOf(res.body).slice(0, 500));
+      // A candidate's papers are listed as <li> links (resource-table.ts); the page's own link to the stored paper is not one.
+      candidates += (res.body.match(/<li><a href="\/paper\?doi=/g) ?? []).length;
+      assert.ok(!res.body.includes(`<li><a href="/paper?doi=${encodeURIComponent(doi)}">`), `${doi} is listed as evidence for itself`);
+    }
+    assert.ok(candidates > 0, 'some candidate lists its papers');
+  });
+
   it('an uploaded paper without an author table: its key resources table, then its further mentions', async () => {
     const { extraction } = domainExtraction(notImported('text'));
     const split = splitTable(extraction.rows, extraction.evidence);

@@ -162,10 +162,11 @@ async function readUpload(request: FastifyRequest, answers: KrtAnswers, db: Kyse
   if (!outcome.ok) throw badRequest(t('error.notXml', { reason: outcome.error.replace(/^XML is not well-formed: /, '') }));
   const x = outcome.extraction;
   const split = splitTable(x.rows, x.evidence);
-  const table = { rows: split.rows, ...(await answers.withCandidates(split)) };
+  const doi = x.metadata.doi ? normalizeDoi(x.metadata.doi) : null;
+  // An upload of a stored paper is not evidence for its own cells, as on the paper's page.
+  const table = { rows: split.rows, ...(await answers.withCandidates({ ...split, ...(doi ? { doi } : {}) })) };
   const session = randomUUID();
   await saveChatState(db, session, { ...newChatState(), entries: table.rows }, new Date().toISOString());
-  const doi = x.metadata.doi ? normalizeDoi(x.metadata.doi) : null;
   const stored = doi ? (await answers.checkDoi(doi)).available : false;
   const annotated = await annotateRows(answers, db, table.rows, { exclude: doi ?? undefined, found: table.evidence });
   const name = path.basename(part.filename || 'upload.xml').slice(0, 200);
