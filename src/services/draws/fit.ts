@@ -44,7 +44,14 @@ export async function fitForecasts(ctx: ServiceContext, options: { asOf?: string
   const fitted: { computed?: ComputedForecasts } = {};
   const report = await runImport(
     ctx.db,
-    { service: SERVICE, importer: 'fit', dataset: FORECASTS_DATASET, source: `forecasts as of ${asOf}`, isDemo: rounds.is_demo },
+    {
+      service: SERVICE,
+      importer: 'fit',
+      dataset: FORECASTS_DATASET,
+      // A command and a date, not English words: the pages' footer names the source in either language.
+      source: `pdi fit draws ${asOf}`,
+      isDemo: rounds.is_demo,
+    },
     async (core, { tally, dataVersion }) => {
       const trx = core.withTables<DrawsTables>();
       const categories = await loadCategoryDraws(trx);
