@@ -54,14 +54,18 @@ test('date range summary: coverage and interval score of all, median width of th
   assert.deepEqual(summariseDateRanges([]), { n: 0, coverage: null, intervalScore: null, activeN: 0, medianWidthActive: null });
 });
 
+/** `count` draws `step` days apart ending on day `end`, with cut-offs and sizes varying around `crs` and 1,000. */
+function regularDraws(end: number, step: number, count: number, crs: number): CategoryDrawsInput['draws'] {
+  return Array.from({ length: count }, (_, i) => ({
+    date: isoFromDayNumber(end - (count - 1 - i) * step),
+    crs: crs + ((i * 7) % 11),
+    invitations: 1000 + ((i * 13) % 17) * 50,
+  }));
+}
+
 test('ranges as of days through the gaps: the served range of that day, the next draw after it', () => {
   const end = dayNumber('2025-06-30');
-  const draws = (step: number, count: number, crs: number) =>
-    Array.from({ length: count }, (_, i) => ({
-      date: isoFromDayNumber(end - (count - 1 - i) * step),
-      crs: crs + ((i * 7) % 11),
-      invitations: 1000 + ((i * 13) % 17) * 50,
-    }));
+  const draws = (step: number, count: number, crs: number) => regularDraws(end, step, count, crs);
   const panel: CategoryDrawsInput[] = [
     { id: 1, slug: 'fortnightly', draws: draws(14, 30, 480) },
     { id: 2, slug: 'monthly', draws: draws(28, 16, 520) },
@@ -89,12 +93,7 @@ test('ranges as of days through the gaps: the served range of that day, the next
 
 test('a stale feed backtest: each forecast knows the draws up to T − k only, both laws, scored against the next draw after T', () => {
   const end = dayNumber('2025-06-30');
-  const draws = (step: number, count: number, crs: number) =>
-    Array.from({ length: count }, (_, i) => ({
-      date: isoFromDayNumber(end - (count - 1 - i) * step),
-      crs: crs + ((i * 7) % 11),
-      invitations: 1000 + ((i * 13) % 17) * 50,
-    }));
+  const draws = (step: number, count: number, crs: number) => regularDraws(end, step, count, crs);
   const panel: CategoryDrawsInput[] = [
     { id: 1, slug: 'fortnightly', draws: draws(14, 40, 480) },
     { id: 2, slug: 'monthly', draws: draws(28, 24, 520) },

@@ -51,22 +51,16 @@ export function asOfDayDateRecords(
     const asOf = isoFromDayNumber(day);
     const forecast = forecastPanel(categories, asOf, { ...options, report: false, walk, horizons: 1 });
     for (const c of forecast.categories) {
-      const next = c.predictions.find((p) => p.rank === 1);
+      const next = nextDrawStatement(forecast, c.slug);
       const draws = panel.find((x) => x.slug === c.slug)!.draws;
       const actual = draws.find((d) => d.day > day);
-      if (next === undefined || actual === undefined || c.lastDate === null) continue;
+      if (next === null || actual === undefined || c.lastDate === null) continue;
       records.push({
         category: c.slug,
         asOf,
         elapsed: day - dayNumber(c.lastDate),
         actual: isoFromDayNumber(actual.day),
-        range: [next.date_range.earliest, next.date_range.latest],
-        likely: next.likely_window && {
-          range: [next.likely_window.earliest, next.likely_window.latest],
-          probability: next.likely_window.probability,
-          reference: forecast.likelyWindows.all.baseRate,
-          mass: c.likelyMass,
-        },
+        ...next,
         active: new Set(draws.filter((d) => d.day <= day && d.day > day - ACTIVE_DAYS).map((d) => d.day)).size >= 2,
         afterPause: afterDormancyPause(
           draws.map((d) => d.day),
@@ -274,6 +268,23 @@ interface DateStatement {
   likely: LikelyStatement | null;
 }
 
+/** The next draw's date statement a forecast serves for a category (null when it forecasts none). */
+function nextDrawStatement(forecast: PanelForecast, slug: string): DateStatement | null {
+  const c = forecast.categories.find((x) => x.slug === slug)!;
+  const next = c.predictions.find((p) => p.rank === 1);
+  return next === undefined
+    ? null
+    : {
+        range: [next.date_range.earliest, next.date_range.latest],
+        likely: next.likely_window && {
+          range: [next.likely_window.earliest, next.likely_window.latest],
+          probability: next.likely_window.probability,
+          reference: forecast.likelyWindows.all.baseRate,
+          mass: c.likelyMass,
+        },
+      };
+}
+
 /** One category's next draw after an origin, forecast from a feed that stopped `hiddenDays` before it, both ways. */
 export interface StaleFeedRecord {
   category: string;
@@ -316,24 +327,9 @@ export function staleFeedRecords(
       const known = seen.map((c) => ({ ...c, draws: c.draws.filter((d) => d.date <= cut) }));
       const options = { report: false, walk: truncateWalk(walk, day - k), horizons: 1 };
       const ways = [forecastPanel(known, asOf, options), forecastPanel(known, asOf, { ...options, staleAfterDays: 0 })];
-      const statement = (forecast: PanelForecast, slug: string): DateStatement | null => {
-        const c = forecast.categories.find((x) => x.slug === slug)!;
-        const next = c.predictions.find((p) => p.rank === 1);
-        return next === undefined
-          ? null
-          : {
-              range: [next.date_range.earliest, next.date_range.latest],
-              likely: next.likely_window && {
-                range: [next.likely_window.earliest, next.likely_window.latest],
-                probability: next.likely_window.probability,
-                reference: forecast.likelyWindows.all.baseRate,
-                mass: c.likelyMass,
-              },
-            };
-      };
       for (const c of panel) {
         const actual = c.draws.find((d) => d.day > day);
-        const [conditioned, residual] = ways.map((w) => statement(w, c.slug));
+        const [conditioned, residual] = ways.map((w) => nextDrawStatement(w, c.slug));
         if (actual === undefined || conditioned === null || residual === null) continue;
         records.push({ category: c.slug, asOf, hiddenDays: k, actual: isoFromDayNumber(actual.day), conditioned, residual });
       }
