@@ -241,7 +241,9 @@ describeKrtHttp(
       assert.equal(best.rrid, 'RRID:AB_0000104');
       assert.equal(best.evidence.length, Math.min(best.papers, 5));
       for (const paper of best.evidence) {
-        const written = (await h.get<DoiTable>(`/api/api/krt/doi/${paper.doi}/`)).body.krt_data.map((r) => r.IDENTIFIER).join(' ');
+        // The knowledge base reads every row a paper gives: its key resources table and its further mentions.
+        const table = (await h.get<DoiTable>(`/api/api/krt/doi/${paper.doi}/`)).body;
+        const written = [...table.krt_data, ...table.further_mentions.map((m) => m.row)].map((r) => r.IDENTIFIER).join(' ');
         assert.match(written, /RRID:AB_0000104\b/, paper.doi);
         assert.equal(paper.is_demo, true);
       }
