@@ -260,7 +260,10 @@ function suiteFor(service: ServiceModule): void {
                 .execute();
             for (const dataset of [check, ...real.map((v) => v.dataset)]) await age(dataset, '2020-01-01T00:00:00.000Z');
             const staleApp = await buildTestApp(service, ctx);
-            const page = await context!.newPage();
+            // A context of its own, closed before the app: the browser's kept-alive and preconnected sockets go with it,
+            // so closing the app does not wait on them.
+            const staleContext = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+            const page = await staleContext.newPage();
             const problems: string[] = [];
             try {
               const staleOrigin = await staleApp.listen({ port: 0, host: '127.0.0.1' });
@@ -273,7 +276,7 @@ function suiteFor(service: ServiceModule): void {
                 for (const v of await page.evaluate<string[]>(AXE_SCRIPT)) problems.push(`${url}: axe: ${v}`);
               }
             } finally {
-              await page.close();
+              await staleContext.close();
               await staleApp.close();
               await versions.deleteFrom('data_versions').where('service', '=', service.name).where('dataset', '=', check).execute();
               for (const v of real) await age(v.dataset, v.imported_at);
