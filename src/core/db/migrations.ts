@@ -138,9 +138,10 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, migrations: Record<str
     allowUnorderedMigrations: true,
   });
   let result = await migrator.migrateToLatest();
-  // Kysely's PostgreSQL introspection reads every schema's tables; a schema another process drops while it reads
-  // fails the query with 3F000 "schema does not exist" although ours is untouched. Nothing was migrated then: read again.
-  for (let attempt = 1; attempt < 10 && schema && isOtherSchemaGone(result.error, schema); attempt++) {
+  // Kysely's PostgreSQL introspection reads every schema's tables and columns; an object another process drops
+  // while it reads (parallel suites, another deployment's upgrade) fails the read with "schema", "relation" or
+  // "column does not exist" although ours is untouched. No migration ran then (none is in the results): read again.
+  for (let attempt = 1; attempt < 10 && schema && failedReadingCatalog(result); attempt++) {
     result = await migrator.migrateToLatest();
   }
   if (result.error) {
@@ -151,9 +152,12 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, migrations: Record<str
   return result;
 }
 
-/** The error of a catalog read that raced with another schema being dropped (not ours). */
-function isOtherSchemaGone(error: unknown, ours: string): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  const message = error instanceof Error ? error.message : '';
-  return code === '3F000' && !message.includes(`"${ours}"`);
+// invalid_schema_name, undefined_table, undefined_column, undefined_object: what a vanished catalog row reads as.
+const VANISHED_OBJECT_CODES = new Set(['3F000', '42P01', '42703', '42704']);
+
+/** A failure before any migration ran, of the kind a catalog read gives when another schema's objects are dropped. */
+function failedReadingCatalog(result: MigrationResultSet): boolean {
+  if (!result.error || result.results?.length) return false;
+  const code = (result.error as { code?: unknown }).code;
+  return typeof code === 'string' && VANISHED_OBJECT_CODES.has(code);
 }
