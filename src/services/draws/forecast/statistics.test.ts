@@ -72,4 +72,17 @@ test('isotonic regression pools adjacent violators into a non-decreasing map', (
   assert.equal(isotonicAt(blocks, 0), 0);
   close(isotonicAt(blocks, 0.475), 0.75, 1e-12);
   assert.equal(isotonicAt(blocks, 0.95), 1);
+  // Observations of one score are one block whatever their order: a hit before a miss, or after it, at 0.5.
+  for (const order of [
+    [true, false],
+    [false, true],
+  ])
+    assert.deepEqual(
+      fitIsotonic([{ score: 0.1, outcome: false }, ...order.map((outcome) => ({ score: 0.5, outcome })), { score: 0.9, outcome: true }]),
+      [
+        { score: 0.1, rate: 0, n: 1 },
+        { score: 0.5, rate: 0.5, n: 2 },
+        { score: 0.9, rate: 1, n: 1 },
+      ],
+    );
 });

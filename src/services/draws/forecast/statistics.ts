@@ -100,13 +100,21 @@ export interface IsotonicBlock {
 
 /**
  * Isotonic regression of outcomes (0/1) on scores by pool-adjacent-violators: the non-decreasing step function of
- * least squared error. Blocks oldest score first.
+ * least squared error. Blocks oldest score first. Observations of one score start as one block: a map is a function of
+ * the score, and blocks of one score with different rates would leave it to the observations' order which rate a
+ * score is mapped to.
  */
 export function fitIsotonic(observations: readonly { score: number; outcome: boolean }[]): IsotonicBlock[] {
   const sorted = [...observations].sort((a, b) => a.score - b.score);
   const blocks: { sum: number; hits: number; n: number }[] = [];
-  for (const o of sorted) {
-    blocks.push({ sum: o.score, hits: o.outcome ? 1 : 0, n: 1 });
+  for (let i = 0; i < sorted.length;) {
+    const block = { sum: 0, hits: 0, n: 0 };
+    for (const score = sorted[i].score; i < sorted.length && sorted[i].score === score; i++) {
+      block.sum += score;
+      block.hits += sorted[i].outcome ? 1 : 0;
+      block.n++;
+    }
+    blocks.push(block);
     while (blocks.length > 1) {
       const [a, b] = blocks.slice(-2);
       if (a.hits / a.n < b.hits / b.n) break;
