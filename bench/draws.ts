@@ -7,7 +7,8 @@
 // With --period wide: the origins of 2019–2024 (before the held-out year), per year and pooled, the interval scores
 // a rule that holds across regimes must keep in every year, not only in 2023–2024.
 // With --only stale: a stale feed's date forecasts (the feed cut 45–365 days before each origin of 2019–2024), the
-// law conditioned on the days since the last known draw against the residual law served for stale feeds.
+// law conditioned on the days since the last known draw against the residual law served for stale feeds, and the
+// residual law's likely windows restated by maps fitted leave-one-year-out beside the law's mass they are served with.
 //   npm run bench -- draws [--requests n] [--only forecasts|stale|import] [--period tuning|held|wide]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,13 +27,14 @@ import { computeForecasts } from '../src/services/draws/aggregates.ts';
 import {
   BENCHMARK_HORIZONS,
   bootstrapInterval,
+  bootstrapIntervals,
   checkTargets,
   reliability,
   rollingOriginRecords,
   summarise,
 } from '../src/services/draws/forecast/rolling-origin.ts';
 import type { BenchmarkSummary, OriginRecord, ScoreLaw } from '../src/services/draws/forecast/rolling-origin.ts';
-import type { AsOfDateRecord, StaleFeedRecord } from '../src/services/draws/forecast/date-backtest.ts';
+import type { AsOfDateRecord, RestatedWindow, StaleFeedRecord } from '../src/services/draws/forecast/date-backtest.ts';
 import type { CategoryDrawsInput } from '../src/services/draws/forecast/forecast-panel.ts';
 import { dayNumber } from '../src/services/draws/feed/ircc-dates.ts';
 import {
@@ -40,6 +42,7 @@ import {
   asOfDayDateRecords,
   gapSpread,
   hindsightWindowCoverage,
+  leaveOneYearOutWindows,
   meanYearlyIntervalScore,
   staleFeedRecords,
   summariseByYear,
@@ -389,6 +392,7 @@ function printStaleFeed(categories: readonly CategoryDrawsInput[]): void {
     all.filter((r) => paused(r)),
   );
   report('every next draw', all);
+  printStaleRecalibration(all, paused);
 
   // The complete feed: as of every 7th day, both laws; where the program had been silent past the limit the service
   // serves the residual law although nothing is missing.
@@ -412,6 +416,83 @@ function printStaleFeed(categories: readonly CategoryDrawsInput[]): void {
       `${one(paired(pairs, 'conditioned').intervalScore ?? 0)} days → residual ${pct(paired(pairs, 'residual').coverage ?? 0)}, ` +
       `${one(paired(pairs, 'residual').intervalScore ?? 0)} days`,
   );
+}
+
+/**
+ * Whether a map could make the stale windows' probability calibrated (date-backtest.ts, leaveOneYearOutWindows): each
+ * window restated by the isotonic map fitted on the windows of the other years of origin (one map, or one per k), its
+ * Brier score, skill against those years' share held, ECE and mean stated ÷ held, beside the law's mass as served
+ * (within the nesting bounds) and the paired difference of the Brier scores, with 95% bootstrap intervals over origins;
+ * over every next draw (a served window cannot know that a pause is coming) and over those not after a dormancy pause.
+ */
+function printStaleRecalibration(all: readonly StaleFeedRecord[], paused: (r: StaleFeedRecord) => boolean): void {
+  const three = (x: number) => x.toFixed(3);
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const summaries = new WeakMap<readonly RestatedWindow[], ReturnType<typeof summariseLikelyWindows>[]>();
+  const summarised = (rs: readonly RestatedWindow[]) => {
+    if (!summaries.has(rs))
+      summaries.set(
+        rs,
+        (['likely', 'served'] as const).map((way) =>
+          summariseLikelyWindows(rs.map((r) => ({ asOf: r.asOf, actual: r.actual, likely: r[way] }))),
+        ),
+      );
+    return summaries.get(rs)!;
+  };
+  const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? null : a / b);
+  const figures: [string, (rs: readonly RestatedWindow[]) => number | null, (x: number) => string][] = [
+    ['stated', (rs) => summarised(rs)[0].meanStated, pct],
+    ['held', (rs) => summarised(rs)[0].hitRate, pct],
+    ['stated ÷ held', (rs) => ratio(summarised(rs)[0].meanStated, summarised(rs)[0].hitRate), three],
+    ['Brier', (rs) => summarised(rs)[0].brier, three],
+    ['skill', (rs) => summarised(rs)[0].skill, three],
+    ['ECE', (rs) => summarised(rs)[0].ece, three],
+    ['mass as served: stated', (rs) => summarised(rs)[1].meanStated, pct],
+    ['Brier', (rs) => summarised(rs)[1].brier, three],
+    ['skill', (rs) => summarised(rs)[1].skill, three],
+    ['ECE', (rs) => summarised(rs)[1].ece, three],
+    ['Brier map − mass (paired)', (rs) => summarised(rs)[0].brier! - summarised(rs)[1].brier!, three],
+  ];
+  const line = (name: string, rs: readonly RestatedWindow[]) => {
+    const cis = bootstrapIntervals(
+      rs,
+      figures.map(([, figure]) => figure),
+    );
+    const shown = figures.map(([label, figure, f], i) => {
+      const v = figure(rs);
+      const ci = cis[i];
+      return `${label} ${v === null ? '—' : f(v)} (${ci ? `${f(ci[0])}–${f(ci[1])}` : '—'})`;
+    });
+    console.log(`  ${name} (${rs.length} windows, ${new Set(rs.map((r) => r.asOf)).size} origins): ${shown.join(', ')}`);
+  };
+  console.log(
+    "Likely windows restated leave-one-year-out (the map for a year of origin fitted on the other years' windows only; " +
+      "skill against the share of those windows that held; the law's mass as served beside it):",
+  );
+  const populations = [
+    ['every next draw', all],
+    ['next draws not after a dormancy pause', all.filter((r) => !paused(r))],
+  ] as const;
+  for (const [population, rs] of populations)
+    for (const [mapName, group] of [
+      ['one map', () => ''],
+      ['a map per k', (r: StaleFeedRecord) => r.hiddenDays],
+    ] as const) {
+      const restated = leaveOneYearOutWindows(rs, group);
+      console.log(`${population}, ${mapName}:`);
+      line('every k', restated);
+      for (const k of STALE_HIDDEN)
+        line(
+          `k = ${k}`,
+          restated.filter((r) => r.hiddenDays === k),
+        );
+      if (population === populations[0][0] && mapName === 'one map')
+        for (const year of [...new Set(restated.map((r) => r.asOf.slice(0, 4)))].sort())
+          line(
+            year,
+            restated.filter((r) => r.asOf.startsWith(year)),
+          );
+    }
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   asOfDayDateRecords,
   gapSpread,
   hindsightWindowCoverage,
+  leaveOneYearOutWindows,
   meanYearlyIntervalScore,
   summariseByYear,
   summariseDateRanges,
@@ -15,6 +16,7 @@ import {
 } from './date-backtest.ts';
 import { forecastPanel } from './forecast-panel.ts';
 import type { CategoryDrawsInput } from './forecast-panel.ts';
+import type { StaleFeedRecord } from './date-backtest.ts';
 
 test('hindsight windows: the best window per category, pooled', () => {
   // a: gaps 14, 14, 15, 28, 60 → width 1 holds 3 (14–15), width 14 holds 4 (14–28), width 46 holds all 5.
@@ -118,6 +120,81 @@ test('a stale feed backtest: each forecast knows the draws up to T − k only, b
   }
   // Both ways are served for every record, and they differ: the elapsed wait is read one way and not the other.
   assert.ok(records.some((r) => r.residual.range[0] !== r.conditioned.range[0]));
+});
+
+/** A stale-feed window of an origin in `year`: the residual law's window (mass `mass`) held its draw or not. */
+function staleWindow(
+  year: number,
+  mass: number,
+  held: boolean,
+  hiddenDays = 45,
+  levelRange: [string, string] = [`${year}-03-01`, `${year}-08-01`],
+) {
+  const statement = {
+    range: [`${year}-03-01`, `${year}-08-01`] as [string, string],
+    levelRange,
+    likely: { range: [`${year}-03-01`, `${year}-03-21`] as [string, string], probability: Math.min(mass, 0.9), reference: null, mass },
+  };
+  const record: StaleFeedRecord = {
+    category: 'c',
+    asOf: `${year}-02-28`,
+    hiddenDays,
+    actual: held ? `${year}-03-10` : `${year}-06-01`,
+    conditioned: statement,
+    residual: statement,
+  };
+  return record;
+}
+
+test('stale windows restated leave-one-year-out: the map of a year is fitted on the other years only', () => {
+  const records = [
+    ...Array.from({ length: 40 }, () => staleWindow(2019, 0.8, true)),
+    ...Array.from({ length: 40 }, () => staleWindow(2020, 0.8, false)),
+    ...Array.from({ length: 40 }, (_, i) => staleWindow(2021, 0.3, i % 2 === 0)),
+  ];
+  const restated = leaveOneYearOutWindows(records);
+  assert.equal(restated.length, records.length);
+  const of = (year: string) => restated.filter((r) => r.asOf.startsWith(year));
+  // 2019 from 2020 (mass 0.8, none held) and 2021 (0.3, half held): the pooled block holds 20 of 80. With its own
+  // windows it would say 60 of 120.
+  for (const r of of('2019')) {
+    assert.equal(r.likely.probability, 0.25);
+    assert.equal(r.likely.reference, 0.25);
+    assert.equal(r.served.probability, 0.8);
+    assert.equal(r.served.reference, 0.25);
+  }
+  // 2020 from 2019 (0.8, all held) and 2021 (0.3, half): rising blocks, at 0.8 the top one (40/41), but a window
+  // within the 90% range says no more than 0.9.
+  for (const r of of('2020')) assert.equal(r.likely.probability, 0.9);
+  for (const r of of('2021')) assert.equal(r.likely.probability, 0.5);
+  // A window holding the range at the calibrated level says at least 0.9, whatever the map.
+  const holding = leaveOneYearOutWindows([...records, staleWindow(2019, 0.8, true, 45, ['2019-03-02', '2019-03-20'])]);
+  assert.equal(holding.at(-1)!.likely.probability, 0.9);
+});
+
+test('stale windows restated by group: one map per k, and the mass itself while too few windows are known', () => {
+  const records = [
+    ...Array.from({ length: 40 }, (_, i) => staleWindow(2019, 0.6, i % 4 !== 0, 45)),
+    ...Array.from({ length: 40 }, (_, i) => staleWindow(2019, 0.6, i % 4 === 0, 365)),
+    ...Array.from({ length: 40 }, () => staleWindow(2020, 0.6, true, 45)),
+    ...Array.from({ length: 20 }, () => staleWindow(2020, 0.6, false, 365)),
+  ];
+  const byK = leaveOneYearOutWindows(records, (r) => r.hiddenDays);
+  const at = (year: string, k: number) => byK.filter((r) => r.asOf.startsWith(year) && r.hiddenDays === k).map((r) => r.likely.probability);
+  // 2020, k = 45 from 2019's 40 windows of k = 45 (30 held); k = 365 from 2019's 40 of k = 365 (10 held).
+  assert.deepEqual(new Set(at('2020', 45)), new Set([0.75]));
+  assert.deepEqual(new Set(at('2020', 365)), new Set([0.25]));
+  // 2019, k = 365 from 2020's 20 windows of k = 365: too few for a map, the mass is stated.
+  assert.deepEqual(new Set(at('2019', 365)), new Set([0.6]));
+  // One map for every k: 2020 from 2019's 80 windows, half held.
+  assert.deepEqual(
+    new Set(
+      leaveOneYearOutWindows(records)
+        .filter((r) => r.asOf.startsWith('2020'))
+        .map((r) => r.likely.probability),
+    ),
+    new Set([0.5]),
+  );
 });
 
 test('by year: each calendar year of the as-of dates summarised, and the mean of the yearly interval scores', () => {

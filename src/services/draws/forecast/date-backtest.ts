@@ -6,9 +6,9 @@
 // window only as far as it foresees changes in a category's rhythm, so it bounds what a width target can ask.
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import { dormancyThreshold } from './draw-dates.ts';
-import { forecastPanel } from './forecast-panel.ts';
+import { forecastPanel, statedLikelyProbability } from './forecast-panel.ts';
 import type { CategoryDrawsInput, PanelForecast, PanelForecastOptions } from './forecast-panel.ts';
-import { DATE_INTERVAL_TARGET } from './metrics.ts';
+import { DATE_INTERVAL_TARGET, likelyProbability, windowCalibration } from './metrics.ts';
 import { ACTIVE_DAYS, panelOf, winkler } from './rolling-origin.ts';
 import type { LikelyStatement } from './rolling-origin.ts';
 import { mean, median, quantile } from './statistics.ts';
@@ -262,10 +262,14 @@ export function summariseLikelyWindows(
   };
 }
 
-/** A next-draw date statement as served: the range and the likely window (null when none was served). */
+/**
+ * A next-draw date statement as served: the range and the likely window (null when none was served), with the range at
+ * the calibrated level the window's probability is nested with (CategoryForecast.likelyLevelRange).
+ */
 interface DateStatement {
   range: [string, string];
   likely: LikelyStatement | null;
+  levelRange: [string, string] | null;
 }
 
 /** The next draw's date statement a forecast serves for a category (null when it forecasts none). */
@@ -276,6 +280,7 @@ function nextDrawStatement(forecast: PanelForecast, slug: string): DateStatement
     ? null
     : {
         range: [next.date_range.earliest, next.date_range.latest],
+        levelRange: c.likelyLevelRange,
         likely: next.likely_window && {
           range: [next.likely_window.earliest, next.likely_window.latest],
           probability: next.likely_window.probability,
@@ -336,4 +341,59 @@ export function staleFeedRecords(
     }
   }
   return records;
+}
+
+/** A stale feed's likely window restated by a map fitted on other windows (leaveOneYearOutWindows). */
+export interface RestatedWindow {
+  asOf: string;
+  hiddenDays: number;
+  actual: string;
+  /** The window as restated: its probability the map's, its reference the share of the map's windows that held. */
+  likely: LikelyStatement;
+  /** The window as served: the law's own mass within the nesting bounds, with the same reference. */
+  served: LikelyStatement;
+}
+
+/**
+ * Leave-one-year-out recalibration of the stale feed's likely windows (the residual law's, StaleFeedRecord.residual):
+ * the window of an origin in year Y is stated by the map (metrics.ts, windowCalibration: isotonic on the law's mass, as
+ * the fresh windows' maps) fitted on the windows of the other calendar years of origin only, of the same `group`
+ * (every window in one map by default), within the nesting bounds the served probability keeps. Its reference (and the
+ * served window's, beside it) is the share of those other years' windows that held: a constant a map must beat.
+ */
+export function leaveOneYearOutWindows(
+  records: readonly StaleFeedRecord[],
+  group: (r: StaleFeedRecord) => string | number = () => '',
+): RestatedWindow[] {
+  const rs = records.filter((r) => r.residual.likely?.mass != null && r.residual.levelRange !== null);
+  const held = (r: StaleFeedRecord) => r.actual >= r.residual.likely!.range[0] && r.actual <= r.residual.likely!.range[1];
+  const maps = new Map<string, ReturnType<typeof windowCalibration>>();
+  const mapFor = (year: string, g: string | number) => {
+    const key = `${year}|${g}`;
+    if (!maps.has(key))
+      maps.set(
+        key,
+        windowCalibration(
+          rs.filter((o) => !o.asOf.startsWith(year) && group(o) === g).map((o) => ({ score: o.residual.likely!.mass!, outcome: held(o) })),
+        ),
+      );
+    return maps.get(key)!;
+  };
+  return rs.map((r) => {
+    const calibration = mapFor(r.asOf.slice(0, 4), group(r));
+    const likely = r.residual.likely!;
+    const probability = statedLikelyProbability(
+      likelyProbability(calibration, likely.mass!),
+      likely.range,
+      r.residual.range,
+      r.residual.levelRange!,
+    );
+    return {
+      asOf: r.asOf,
+      hiddenDays: r.hiddenDays,
+      actual: r.actual,
+      likely: { ...likely, probability, reference: calibration.baseRate },
+      served: { ...likely, reference: calibration.baseRate },
+    };
+  });
 }

@@ -126,6 +126,12 @@ export interface CategoryForecast {
   invitations: SeriesSummary | null;
   /** The date law's own mass in the next draw's likely window, before calibration (the benchmark's reference); null without one. */
   likelyMass: number | null;
+  /**
+   * The next draw's range at the calibrated level before it was widened to include predicted_date (what a window
+   * holding it is at least as likely as): with likelyMass, what a benchmark restates the window's probability from
+   * (statedLikelyProbability); null without a window.
+   */
+  likelyLevelRange: [string, string] | null;
   /** h = 1 backtest of this category over the report window: served, naive and window mean. */
   backtestH1: { n: number; served: number | null; naive: number | null; window_mean: number | null };
 }
@@ -407,13 +413,31 @@ function likelyWindow(
   /** Null for a stale feed's window: the law's own mass is served (draw-dates.ts, STALE_DATE_METHOD, says why). */
   calibration: LikelyCalibration | null,
 ): LikelyWindowForecast {
-  let probability = calibration === null ? window.mass : likelyProbability(calibration, window.mass);
-  // Nested statements must agree: a part of the 90% range is no likelier than the range, a window holding the range
-  // no less; the 90% is the calibrated range's, so a window holding that one says at least 0.9 even where the served
-  // range, widened to the cadence's date, reaches past the window.
-  if (window.earliest >= range[0] && window.latest <= range[1]) probability = Math.min(probability, DATE_INTERVAL_TARGET);
-  if (window.earliest <= levelRange[0] && window.latest >= levelRange[1]) probability = Math.max(probability, DATE_INTERVAL_TARGET);
-  return { earliest: window.earliest, latest: window.latest, days: LIKELY_WINDOW_DAYS, probability: Math.round(probability * 1000) / 1000 };
+  const probability = calibration === null ? window.mass : likelyProbability(calibration, window.mass);
+  return {
+    earliest: window.earliest,
+    latest: window.latest,
+    days: LIKELY_WINDOW_DAYS,
+    probability: statedLikelyProbability(probability, [window.earliest, window.latest], range, levelRange),
+  };
+}
+
+/**
+ * The probability a likely window [earliest, latest] is served with, from its calibrated (or raw) probability: nested
+ * statements must agree, so a part of the 90% range is no likelier than the range, a window holding the range no less;
+ * the 90% is the calibrated range's (`levelRange`), so a window holding that one says at least 0.9 even where the served
+ * `range`, widened to the cadence's date, reaches past the window. Rounded to three decimals.
+ */
+export function statedLikelyProbability(
+  probability: number,
+  window: readonly [string, string],
+  range: readonly [string, string],
+  levelRange: readonly [string, string],
+): number {
+  let p = probability;
+  if (window[0] >= range[0] && window[1] <= range[1]) p = Math.min(p, DATE_INTERVAL_TARGET);
+  if (window[0] <= levelRange[0] && window[1] >= levelRange[1]) p = Math.max(p, DATE_INTERVAL_TARGET);
+  return Math.round(p * 1000) / 1000;
 }
 
 /** The model tables of /api/models/ (each member, the combination, the young model by horizon) and the interval calibration. */
@@ -480,6 +504,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
       predictions: [],
       ifResumed: null,
       likelyMass: null,
+      likelyLevelRange: null,
       crs: null,
       invitations: null,
       backtestH1: { n: window.length, served: h1('served'), naive: h1('naive'), window_mean: h1('window_mean') },
@@ -527,7 +552,9 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
       programDays: options.roundRhythm === false ? undefined : programDays,
     });
     result.stepDays = datePrediction.stepDays;
-    result.likelyMass = datePrediction.dates[0]?.likely?.mass ?? null;
+    const nextLikely = datePrediction.dates[0]?.likely ?? null;
+    result.likelyMass = nextLikely?.mass ?? null;
+    result.likelyLevelRange = nextLikely && [nextLikely.levelRange.earliest, nextLikely.levelRange.latest];
     const ranks = datePrediction.dates.length;
     const resumed =
       start > 0 ? ` since it resumed on ${dates[start]} after a pause of ${c.draws[start].day - c.draws[start - 1].day} days` : '';

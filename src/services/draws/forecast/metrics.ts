@@ -262,14 +262,22 @@ export function likelyCalibration(points: readonly WalkPoint[], day: number, win
         .filter((w) => w.windowClass === windowClass)
         .map((w) => ({ score: w.mass, outcome: p.targets[0]!.day >= w.earliest && p.targets[0]!.day <= w.latest })),
     );
-    const n = observations.length;
-    if (n === 0) return { n, baseRate: null, blocks: [] };
-    return {
-      n,
-      baseRate: observations.filter((o) => o.outcome).length / n,
-      blocks: n < LIKELY_MIN_WINDOWS ? [] : fitIsotonic(observations),
-    };
+    return windowCalibration(observations);
   });
+}
+
+/**
+ * LikelyCalibration of windows' outcomes on their law's mass (`score`): the isotonic map once LIKELY_MIN_WINDOWS are
+ * known, none before. The fresh windows' maps and the stale-feed backtest's leave-one-year-out maps are fitted so.
+ */
+export function windowCalibration(observations: readonly { score: number; outcome: boolean }[]): LikelyCalibration {
+  const n = observations.length;
+  if (n === 0) return { n, baseRate: null, blocks: [] };
+  return {
+    n,
+    baseRate: observations.filter((o) => o.outcome).length / n,
+    blocks: n < LIKELY_MIN_WINDOWS ? [] : fitIsotonic(observations),
+  };
 }
 
 /**

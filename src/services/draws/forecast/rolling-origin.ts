@@ -318,20 +318,31 @@ export function bootstrapInterval<T extends Pick<OriginRecord, 'asOf'>>(
   replicates = 1000,
   seed = 1,
 ): [number, number] | null {
+  return bootstrapIntervals(records, [figure], replicates, seed)[0];
+}
+
+/** bootstrapInterval of several figures of the same resamples (one pass: a summary computed once serves them all). */
+export function bootstrapIntervals<T extends Pick<OriginRecord, 'asOf'>>(
+  records: readonly T[],
+  figures: readonly ((rs: readonly T[]) => number | null)[],
+  replicates = 1000,
+  seed = 1,
+): ([number, number] | null)[] {
   const rounds = new Map<string, T[]>();
   for (const r of records) rounds.set(r.asOf, [...(rounds.get(r.asOf) ?? []), r]);
   const groups = [...rounds.values()];
-  if (groups.length < 2) return null;
+  if (groups.length < 2) return figures.map(() => null);
   const rng = new Random(seed);
-  const values: number[] = [];
+  const values: number[][] = figures.map(() => []);
   for (let b = 0; b < replicates; b++) {
     const sample: T[] = [];
     for (let i = 0; i < groups.length; i++) sample.push(...groups[rng.int(0, groups.length - 1)]);
-    const v = figure(sample);
-    if (v !== null && Number.isFinite(v)) values.push(v);
+    figures.forEach((figure, i) => {
+      const v = figure(sample);
+      if (v !== null && Number.isFinite(v)) values[i].push(v);
+    });
   }
-  if (values.length === 0) return null;
-  return [quantile(values, 0.025), quantile(values, 0.975)];
+  return values.map((vs) => (vs.length === 0 ? null : [quantile(vs, 0.025), quantile(vs, 0.975)]));
 }
 
 export interface TargetCheck {
