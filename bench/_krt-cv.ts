@@ -881,7 +881,11 @@ function recallOfCeiling(recall: Hits, ceiling: Hits, reps = 2000, seed = 15): E
 }
 
 /** The scored papers' tables served (the inclusion model's rows, with the rule's fills), for the error analysis. */
-function errorPapers(inclusion: readonly CvInclusionPaper[], fitted: OutOfFoldInclusion, scoredPapers: readonly TestedPaper[]): ErrorPaper[] {
+function errorPapers(
+  inclusion: readonly CvInclusionPaper[],
+  fitted: OutOfFoldInclusion,
+  scoredPapers: readonly TestedPaper[],
+): ErrorPaper[] {
   return inclusion
     .filter((t) => t.scored)
     .map((t) => ({
