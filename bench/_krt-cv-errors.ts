@@ -19,6 +19,8 @@ import { identifierComparisonKey } from '../src/services/krt/extract/learned/fil
 /** One scored paper: every row the text gives, which are served, the authors' rows and the candidates listed. */
 export interface ErrorPaper {
   paper: string;
+  /** Whether the authors' table is a whole STAR or eLife key resources table (else tables of one kind or a few). */
+  krtLayout: boolean;
   /** Every row the text gives, with the fills of the rule written (the order of the extraction). */
   rows: readonly KrtRow[];
   /** Per row: in the key resources table served (else a further mention). */
@@ -132,13 +134,16 @@ export function missedIdentifierCauses(p: ErrorPaper): { key: string; cause: Mis
 /** The two tables of causes (counts, shares of the total, and the share with its 95% interval over papers). */
 export function servedErrorLines(papers: readonly ErrorPaper[]): string[] {
   const table = <C extends string>(title: string, causes: readonly C[], of: (p: ErrorPaper) => { cause: C }[]): string[] => {
-    const items = papers.flatMap((p) => of(p).map((x) => ({ paper: p.paper, cause: x.cause })));
+    const items = papers.flatMap((p) => of(p).map((x) => ({ paper: p.paper, krtLayout: p.krtLayout, cause: x.cause })));
     const lines = [`${title}: ${items.length}`];
     for (const cause of causes) {
       const n = items.filter((x) => x.cause === cause).length;
       const share = pooledEstimate(items.map((x) => ({ paper: x.paper, hit: x.cause === cause })));
       const papersWith = new Set(items.filter((x) => x.cause === cause).map((x) => x.paper)).size;
-      lines.push(`  ${String(n).padStart(5)}  ${formatEstimate(share)}  (${papersWith} papers)  ${cause}`);
+      const onKrt = items.filter((x) => x.cause === cause && x.krtLayout).length;
+      lines.push(
+        `  ${String(n).padStart(5)}  ${formatEstimate(share)}  (${papersWith} papers; ${onKrt} of them on STAR/eLife tables)  ${cause}`,
+      );
     }
     return lines;
   };

@@ -24,7 +24,8 @@
 // - name-only suggestions: every RRID of a test paper's table asked for by its resource name alone;
 // - rows: macro precision and recall of the text-built rows against the authors' rows (evaluation.ts matching).
 // - row inclusion: the same rows and identifiers on the rows the inclusion model (extract/learned/inclusion.ts)
-//   keeps, fitted on the other groups' papers, and its precision–recall curve (rowInclusionLines).
+//   keeps, fitted on the other groups' papers, and its precision–recall curve (rowInclusionLines);
+// - why the table served is wrong or misses identifiers, by cause (bench/_krt-cv-errors.ts).
 
 import fs from 'node:fs';
 import { parseXml, textOf } from '../src/services/krt/jats/tree.ts';
@@ -890,6 +891,7 @@ function errorPapers(
     .filter((t) => t.scored)
     .map((t) => ({
       paper: t.paper,
+      krtLayout: t.krtLayout,
       rows: t.served,
       inTable: servedRows(fitted.probabilities.get(t)!, fitted.thresholds.get(t.group)!),
       gold: t.gold,

@@ -21,7 +21,7 @@ const gold = [
 
 function paper(rows: KrtRow[], inTable: boolean[], candidates: ErrorPaper['candidates'] = []): ErrorPaper {
   const goldIds = new Set(['AB303395', 'AB290', 'F1804', 'AF933', 'HPA066330', 'T6199', '11867423001']);
-  return { paper: 'p', rows, inTable, gold, goldIds, ceilingIds: goldIds, candidates };
+  return { paper: 'p', krtLayout: true, rows, inTable, gold, goldIds, ceilingIds: goldIds, candidates };
 }
 
 it('gives each wrong identifier of the table served its cause', () => {
