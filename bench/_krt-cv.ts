@@ -24,7 +24,8 @@
 // - name-only suggestions: every RRID of a test paper's table asked for by its resource name alone;
 // - rows: macro precision and recall of the text-built rows against the authors' rows (evaluation.ts matching).
 // - row inclusion: the same rows and identifiers on the rows the inclusion model (extract/learned/inclusion.ts)
-//   keeps, fitted on the other groups' papers, and its precision–recall curve (rowInclusionLines).
+//   keeps, fitted on the other groups' papers, and its precision–recall curve (rowInclusionLines);
+// - why the table served is wrong or misses identifiers, by cause (bench/_krt-cv-errors.ts).
 
 import fs from 'node:fs';
 import { parseXml, textOf } from '../src/services/krt/jats/tree.ts';
@@ -81,6 +82,8 @@ import {
   fitCalibratedFillModel,
   type FillThresholds,
 } from '../src/services/krt/rrid/fill-model.ts';
+
+import { missedIdentifierCauses, servedErrorLines, wrongIdentifierCauses, type ErrorPaper } from './_krt-cv-errors.ts';
 
 type CvPaper = AuthorTablePaper;
 
@@ -766,11 +769,16 @@ function writeDump(
   papers: readonly CvPaper[],
   probabilities: ReadonlyMap<FillProposal, number>,
   suggestions: readonly NameOnlyQuery[],
+  errors: readonly ErrorPaper[],
 ): void {
+  const inTable = new Map(errors.map((e) => [e.paper, e.inTable]));
   fs.writeFileSync(
     file,
     JSON.stringify({
       tested: tested.map((t) => ({
+        inTable: inTable.get(t.paper) ?? null,
+        wrong: errors.find((e) => e.paper === t.paper) ? wrongIdentifierCauses(errors.find((e) => e.paper === t.paper)!) : [],
+        missed: errors.find((e) => e.paper === t.paper) ? missedIdentifierCauses(errors.find((e) => e.paper === t.paper)!) : [],
         ...t,
         gold: [...t.gold],
         ceiling: [...t.ceiling],
@@ -825,8 +833,11 @@ export function crossValidateTables(files: readonly string[], extracted: readonl
   }
   // The row-inclusion model, on every run paper's table as served (with the rule's fills).
   const inclusion = inclusionPapers(tested, papers, rule?.keep ?? null);
-  lines.push(...rowInclusionLines(inclusion, options.heldOut));
-  if (options.dump) writeDump(options.dump, tested, papers, probabilities, suggestions);
+  const fitted = fitInclusionOutOfFold(inclusion, options.heldOut);
+  lines.push(...rowInclusionLines(inclusion, fitted));
+  const errors = errorPapers(inclusion, fitted, scoredPapers);
+  lines.push(...servedErrorLines(errors));
+  if (options.dump) writeDump(options.dump, tested, papers, probabilities, suggestions, errors);
   return {
     papers: papers.length,
     lines,
@@ -870,6 +881,26 @@ function recallOfCeiling(recall: Hits, ceiling: Hits, reps = 2000, seed = 15): E
   return { value: ratio(clusters), low: q(0.025), high: q(0.975), papers: clusters.length };
 }
 
+/** The scored papers' tables served (the inclusion model's rows, with the rule's fills), for the error analysis. */
+function errorPapers(
+  inclusion: readonly CvInclusionPaper[],
+  fitted: OutOfFoldInclusion,
+  scoredPapers: readonly TestedPaper[],
+): ErrorPaper[] {
+  return inclusion
+    .filter((t) => t.scored)
+    .map((t) => ({
+      paper: t.paper,
+      krtLayout: t.krtLayout,
+      rows: t.served,
+      inTable: servedRows(fitted.probabilities.get(t)!, fitted.thresholds.get(t.group)!),
+      gold: t.gold,
+      goldIds: new Set(t.goldIds),
+      ceilingIds: new Set(t.ceilingIds),
+      candidates: scoredPapers.find((s) => s.paper === t.paper)!.candidates,
+    }));
+}
+
 /** Identifier recall and precision of the table with fills minus without, paired by paper (95% bootstrap intervals). */
 function pairedFillDifference(filled: { idRecall: Hits; idPrecision: Hits }, unfilled: { idRecall: Hits; idPrecision: Hits }): string[] {
   const tagged = [
@@ -904,24 +935,38 @@ export interface CvInclusionPaper {
   ceilingIds: string[];
 }
 
+/** Each scored paper's rows' inclusion probabilities and its group's threshold, from models that did not see it. */
+interface OutOfFoldInclusion {
+  probabilities: Map<CvInclusionPaper, number[]>;
+  thresholds: Map<number, number>;
+}
+
 /**
  * The row-inclusion model (extract/learned/inclusion.ts), out of fold: for each scored group, fitted (with its
  * threshold) on the other groups' papers only (for the held-out papers: on the tuning folds'), labelled by the
- * benchmark's matching against their own author tables. Rows, identifiers and the precision–recall curve of the
- * served rows, before (every extracted row) and after, with 95% intervals.
+ * benchmark's matching against their own author tables.
  */
-export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOut: boolean): string[] {
+export function fitInclusionOutOfFold(inclusion: readonly CvInclusionPaper[], heldOut: boolean): OutOfFoldInclusion {
   const probabilities = new Map<CvInclusionPaper, number[]>();
-  const thresholds: number[] = [];
+  const thresholds = new Map<number, number>();
   for (const group of new Set(inclusion.filter((t) => t.scored).map((t) => t.group))) {
     const model = fitInclusion(
       inclusion
         .filter((t) => t.group !== group && (!heldOut || !t.scored))
         .map((t) => ({ doi: t.paper, rows: t.rows, labels: inclusionLabels(t.served, t.gold), gold: t.gold.length })),
     );
-    thresholds.push(model.threshold);
+    thresholds.set(group, model.threshold);
     for (const t of inclusion) if (t.group === group) probabilities.set(t, inclusionProbabilities(model.logistic, t.rows));
   }
+  return { probabilities, thresholds };
+}
+
+/**
+ * The row-inclusion model fitted out of fold (fitInclusionOutOfFold): rows, identifiers and the precision–recall
+ * curve of the served rows, before (every extracted row) and after, with 95% intervals.
+ */
+export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], fitted: OutOfFoldInclusion): string[] {
+  const { probabilities, thresholds } = fitted;
   const scored = inclusion.filter((t) => t.scored);
   // keep(t, threshold): which of a paper's rows are served (the model's rows by default).
   const at = (
@@ -936,7 +981,7 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOu
     const idListed: { paper: string; hit: boolean }[] = [];
     const ceiling: { paper: string; hit: boolean }[] = [];
     for (const t of scored) {
-      const groupThreshold = threshold ?? thresholds[[...new Set(scored.map((s) => s.group))].indexOf(t.group)];
+      const groupThreshold = threshold ?? thresholds.get(t.group)!;
       const kept = keep(t, groupThreshold);
       const table = rowsOf(t).filter((_, i) => kept[i]);
       const counts = scorePaper(t.paper, table, t.gold).resources;
@@ -969,7 +1014,7 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], heldOu
   const table = at(null);
   const count = (r: ReturnType<typeof at>) => r.rowCounts.reduce((n, c) => n + c.predicted, 0);
   const lines = [
-    `row inclusion (extract/learned/inclusion.ts), fitted out of fold; thresholds chosen on the training folds: ${thresholds.join(', ')}`,
+    `row inclusion (extract/learned/inclusion.ts), fitted out of fold; thresholds chosen on the training folds: ${[...thresholds.values()].join(', ')}`,
     ...describeAt('every extracted row (the key resources table and its further mentions)', every),
     ...describeAt(
       `the key resources table served (the rows the model keeps; ${count(every) - count(table)} further mentions apart)`,

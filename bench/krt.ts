@@ -26,7 +26,8 @@
 //   identifier is the first candidate or among them. --rows-cache FILE keeps each fold's text-built
 //   tables (read when the file exists, so that a run about fills or suggestions does not train the extractors
 //   again); --dump FILE writes the proposals and the name-only queries as JSON for a closer look. Last, the row-inclusion
-//   model fitted out of fold: the key resources table served (the rows it keeps) beside every extracted row.
+//   model fitted out of fold: the key resources table served (the rows it keeps) beside every extracted row; and the
+//   causes of the table served's wrong identifiers and of the ones it misses inside the ceiling (bench/_krt-cv-errors.ts).
 // coldstart — `import krt` of the corpus into a fresh SQLite database, then, each on a fresh connection as after a
 //   start: the first RRID suggestion and the median of 50 later ones, from the suggestion index stored at import
 //   (what the routes do) beside the baseline, the knowledge base loaded into memory on the first request.
