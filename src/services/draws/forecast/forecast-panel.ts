@@ -87,7 +87,10 @@ export interface Prediction {
   /** Always set by forecastPanel; null only when read back from rows stored before invitations had intervals. */
   invitations_range: Range | null;
   date_range: { earliest: string; latest: string };
-  /** The next draw (rank 1): its likeliest three weeks with their calibrated probability; null for later ranks. */
+  /**
+   * The next draw (rank 1): its likeliest three weeks with their calibrated probability. Null for later ranks: their
+   * windows, mapped the same way, overstated how often they held (docs/draws.md, "The likely three weeks of later draws").
+   */
   likely_window: LikelyWindowForecast | null;
 }
 
