@@ -14,7 +14,7 @@ const chemical = 'Chemical, peptide, or recombinant protein';
 const gold = [
   row('Antibody', 'Rabbit anti-GFP', 'Abcam', 'Cat# ab290; RRID:AB_303395'),
   row(chemical, 'DAPI', 'Thermo Fisher Scientific', 'Cat# D-1306'),
-  row('Experimental models: Organisms/strains', 'UAS-GFP', 'Bloomington Drosophila Stock Center', 'BDSC: 5137'),
+  row('Experimental model: Organism/strain', 'UAS-GFP', 'Bloomington Drosophila Stock Center', 'BDSC: 5137'),
   row('Antibody', 'Rat anti-HA', 'Roche', 'Cat# 11867423001'),
   row('Software/code', 'Fiji', 'https://fiji.sc', 'RRID:SCR_002285'),
   row(chemical, 'Paraformaldehyde', 'Electron Microscopy Sciences', 'Cat# 15710'),
