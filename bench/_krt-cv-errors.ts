@@ -11,10 +11,10 @@
 // model's labels use. Identifiers are compared as the benchmark compares them (identifierComparisonKey).
 
 import { formatEstimate, matchRows, pooledEstimate } from '../src/services/krt/extract/evaluation.ts';
-import { parseIdentifierText } from '../src/services/krt/extract/identifier.ts';
 import type { KrtRow } from '../src/services/krt/extract/krt-row.ts';
 import { vendorKey } from '../src/services/krt/extract/vendors.ts';
 import { identifierComparisonKey } from '../src/services/krt/extract/learned/fill-training.ts';
+import { identifierParts } from './_krt-cv-ceiling.ts';
 
 /** One scored paper: every row the text gives, which are served, the authors' rows and the candidates listed. */
 export interface ErrorPaper {
@@ -38,11 +38,7 @@ type Kind = 'rrid' | 'catalog';
 /** A row's RRIDs and catalog numbers as comparison keys (three characters or more), with their kind. */
 function keysOf(row: KrtRow): Map<string, Kind> {
   const out = new Map<string, Kind>();
-  for (const p of parseIdentifierText(row.IDENTIFIER, { source: row.SOURCE }))
-    if (p.kind === 'rrid' || p.kind === 'catalog') {
-      const key = identifierComparisonKey(p.value);
-      if (key.length >= 3 && !out.has(key)) out.set(key, p.kind);
-    }
+  for (const p of identifierParts(row)) if (!out.has(p.key)) out.set(p.key, p.kind);
   return out;
 }
 

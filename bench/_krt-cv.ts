@@ -19,8 +19,9 @@
 // Scores, with 95% percentile-bootstrap intervals over papers:
 // - identifiers: RRIDs and catalog numbers of the text-built table against those of the authors' table, compared
 //   after removing spaces, case and separators ("RRID:AB_2127260" = "ab2127260"), pooled over papers; the ceiling
-//   is the share of the authors' identifiers written anywhere in the training papers' text (as a token); the same
-//   again on the papers with a STAR/eLife table only;
+//   is the share of the authors' identifiers written anywhere in the training papers' text (as a token), the
+//   knowledge-base ceiling the share that the fold's base attests as an identifier (bench/_krt-cv-ceiling.ts), both
+//   split by how the identifier is written; the same again on the papers with a STAR/eLife table only;
 // - name-only suggestions: every RRID of a test paper's table asked for by its resource name alone;
 // - rows: macro precision and recall of the text-built rows against the authors' rows (evaluation.ts matching).
 // - row inclusion: the same rows and identifiers on the rows the inclusion model (extract/learned/inclusion.ts)
@@ -84,20 +85,14 @@ import {
 } from '../src/services/krt/rrid/fill-model.ts';
 
 import { missedIdentifierCauses, servedErrorLines, wrongIdentifierCauses, type ErrorPaper } from './_krt-cv-errors.ts';
+import { attestedIdentifiers, ceilingFormLines, identifierParts } from './_krt-cv-ceiling.ts';
 
 type CvPaper = AuthorTablePaper;
 
 /** RRIDs and catalog numbers of a table, as comparison keys (of the rows of the given types only, when given). */
 function identifiersOf(rows: readonly KrtRow[], types?: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
-  for (const row of rows) {
-    if (types && !types.has(row['RESOURCE TYPE'])) continue;
-    for (const p of parseIdentifierText(row.IDENTIFIER, { source: row.SOURCE }))
-      if (p.kind === 'rrid' || p.kind === 'catalog') {
-        const key = identifierComparisonKey(p.value);
-        if (key.length >= 3) out.add(key);
-      }
-  }
+  for (const row of rows) if (!types || types.has(row['RESOURCE TYPE'])) for (const p of identifierParts(row)) out.add(p.key);
   return out;
 }
 
@@ -147,6 +142,8 @@ interface TestedPaper {
   scored: boolean;
   gold: Set<string>;
   ceiling: Set<string>;
+  /** The authors' identifiers the fold's knowledge base attests as identifiers (attestedIdentifiers). */
+  attested: Set<string>;
   predicted: KrtRow[];
   confidence: number[];
   features: (readonly string[])[];
@@ -169,6 +166,7 @@ interface AtThreshold {
   idPrecisionListedKinds: Hits;
   fillPrecision: Hits;
   ceiling: Hits;
+  attested: Hits;
   rowCounts: Counts[];
 }
 
@@ -439,6 +437,7 @@ function runFold(
         scored,
         gold,
         ceiling,
+        attested: attestedIdentifiers(kb, p.gold),
         predicted,
         confidence: extracted.map((r) => r.confidence),
         features: extracted.map((r) => r.features),
@@ -496,6 +495,7 @@ function tablesAtThreshold(
     const idPrecisionListedKinds: { paper: string; hit: boolean }[] = [];
     const fillPrecision: { paper: string; hit: boolean }[] = [];
     const ceiling: { paper: string; hit: boolean }[] = [];
+    const attested: { paper: string; hit: boolean }[] = [];
     const rowCounts: Counts[] = [];
     for (const t of scoredPapers) {
       const kept = t.proposals.filter((proposal) =>
@@ -506,6 +506,7 @@ function tablesAtThreshold(
       for (const id of t.gold) {
         idRecall.push({ paper: t.paper, hit: got.has(id) });
         ceiling.push({ paper: t.paper, hit: t.ceiling.has(id) });
+        attested.push({ paper: t.paper, hit: t.attested.has(id) });
       }
       for (const id of got) idPrecision.push({ paper: t.paper, hit: t.gold.has(id) });
       const kinds = new Set(goldOf(t.paper).gold.map((row) => row['RESOURCE TYPE']));
@@ -513,7 +514,7 @@ function tablesAtThreshold(
       for (const proposal of kept) fillPrecision.push({ paper: t.paper, hit: label(t, proposal) });
       rowCounts.push(scorePaper(t.paper, table, goldOf(t.paper).gold).resources);
     }
-    return { idRecall, idPrecision, idPrecisionListedKinds, fillPrecision, ceiling, rowCounts };
+    return { idRecall, idPrecision, idPrecisionListedKinds, fillPrecision, ceiling, attested, rowCounts };
   };
 }
 
@@ -544,7 +545,7 @@ function servedTableLines(
     rows.push(score);
     if (papers.find((p) => p.doi === t.paper)!.krtLayout) krtRows.push(score);
   }
-  const { idRecall, idPrecision, ceiling } = served;
+  const { idRecall, idPrecision, ceiling, attested } = served;
   const est = formatEstimate;
   const recall = pooledEstimate(idRecall);
   const ceil = pooledEstimate(ceiling);
@@ -562,7 +563,16 @@ function servedTableLines(
     `  precision ${est(pooledEstimate(idPrecision))}`,
     `  precision on the rows of the kinds the authors' table lists (${served.idPrecisionListedKinds.length} identifiers) ${est(pooledEstimate(served.idPrecisionListedKinds))}`,
     `  ceiling (written anywhere in the training papers) ${est(ceil)}; recall / ceiling ${(recall.value / ceil.value).toFixed(3)}`,
+    `  knowledge-base ceiling (attested by the training folds' knowledge base as an RRID or a catalog number) ${est(pooledEstimate(attested))}; recall / that ceiling ${est(recallOfCeiling(idRecall, attested))}`,
     `  STAR/eLife tables only (${onKrt(idRecall).length} in the authors' tables, ${onKrt(idPrecision).length} in the text-built ones): recall ${est(krtRecall)}, precision ${est(pooledEstimate(onKrt(idPrecision)))}, ceiling ${est(krtCeiling)}; recall / ceiling ${(krtRecall.value / krtCeiling.value).toFixed(3)}`,
+    ...ceilingFormLines(
+      scoredPapers.map((t) => ({
+        paper: t.paper,
+        gold: papers.find((p) => p.doi === t.paper)!.gold,
+        ceilingIds: t.ceiling,
+        attestedIds: t.attested,
+      })),
+    ),
     `name-only suggestions (${suggestions.length} RRIDs of the authors' tables asked by name; ${answerable.length} answerable):`,
     `  right first, of the answerable  ${est(pooledEstimate(answerable.map((s) => ({ paper: s.paper, hit: s.answered && s.right }))))}`,
     `  wrong first, of the answered    ${est(pooledEstimate(answered.map((s) => ({ paper: s.paper, hit: !s.right }))))}`,
@@ -759,6 +769,7 @@ function inclusionPapers(tested: readonly TestedPaper[], papers: readonly CvPape
       gold,
       goldIds: [...t.gold],
       ceilingIds: [...t.ceiling],
+      attestedIds: [...t.attested],
     };
   });
 }
@@ -782,6 +793,7 @@ function writeDump(
         ...t,
         gold: [...t.gold],
         ceiling: [...t.ceiling],
+        attested: [...t.attested],
         goldRows: papers.find((p) => p.doi === t.paper)!.gold,
         matched: matchRows(t.predicted, papers.find((p) => p.doi === t.paper)!.gold),
         proposals: t.proposals.map((proposal) => ({
@@ -933,6 +945,8 @@ export interface CvInclusionPaper {
   gold: KrtRow[];
   goldIds: string[];
   ceilingIds: string[];
+  /** The authors' identifiers the fold's knowledge base attests (the knowledge-base ceiling). */
+  attestedIds: string[];
 }
 
 /** Each scored paper's rows' inclusion probabilities and its group's threshold, from models that did not see it. */
@@ -980,6 +994,7 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], fitted
     const idPrecision: { paper: string; hit: boolean }[] = [];
     const idListed: { paper: string; hit: boolean }[] = [];
     const ceiling: { paper: string; hit: boolean }[] = [];
+    const attested: { paper: string; hit: boolean }[] = [];
     for (const t of scored) {
       const groupThreshold = threshold ?? thresholds.get(t.group)!;
       const kept = keep(t, groupThreshold);
@@ -992,12 +1007,13 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], fitted
       for (const id of gold) {
         idRecall.push({ paper: t.paper, hit: got.has(id) });
         ceiling.push({ paper: t.paper, hit: t.ceilingIds.includes(id) });
+        attested.push({ paper: t.paper, hit: t.attestedIds.includes(id) });
       }
       for (const id of got) idPrecision.push({ paper: t.paper, hit: gold.has(id) });
       for (const id of identifiersOf(table, new Set(t.gold.map((row) => row['RESOURCE TYPE']))))
         idListed.push({ paper: t.paper, hit: gold.has(id) });
     }
-    return { rowCounts, krtCounts, idRecall, idPrecision, idListed, ceiling };
+    return { rowCounts, krtCounts, idRecall, idPrecision, idListed, ceiling, attested };
   };
   const est = formatEstimate;
   const describeAt = (label: string, r: ReturnType<typeof at>) => {
@@ -1008,6 +1024,7 @@ export function rowInclusionLines(inclusion: readonly CvInclusionPaper[], fitted
       `    rows, every author table: precision ${est(macroEstimate(r.rowCounts, 'precision'))}  recall ${est(macroEstimate(r.rowCounts, 'recall'))}`,
       `    rows, STAR/eLife tables:  precision ${est(macroEstimate(r.krtCounts, 'precision'))}  recall ${est(macroEstimate(r.krtCounts, 'recall'))}`,
       `    identifiers: recall ${est(recall)} (/ ceiling ${(recall.value / ceil.value).toFixed(3)}, ${est(recallOfCeiling(r.idRecall, r.ceiling))}), precision ${est(pooledEstimate(r.idPrecision))}, on the kinds the authors list ${est(pooledEstimate(r.idListed))}`,
+      `    knowledge-base ceiling ${est(pooledEstimate(r.attested))}; recall / that ceiling ${est(recallOfCeiling(r.idRecall, r.attested))}`,
     ];
   };
   const every = at(0);

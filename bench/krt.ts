@@ -17,7 +17,8 @@
 // suggestions — RRID suggestions, leave-one-paper-out over that knowledge base with the calibration fitted by
 //   5-fold cross-validation by paper: right first, shown, abstained, reliability table and ECE.
 // cv — the tables built from text against the authors' key resources tables, by cross-validation by paper over every
-//   paper with an author table (bench/_krt-cv.ts): identifier recall and precision beside the ceiling, name-only
+//   paper with an author table (bench/_krt-cv.ts): identifier recall and precision beside the ceiling and the
+//   knowledge-base ceiling, both split by how the identifier is written (bench/_krt-cv-ceiling.ts), name-only
 //   suggestions, row precision, each with a 95% interval. --held-out scores the held-out papers instead (once, at the
 //   end of tuning); --no-fill leaves the identifiers as the text gave them. With fills: the fill rule (thresholds by
 //   class) and the table with and without it, the fills' precision and identifier recall at single thresholds (paired
