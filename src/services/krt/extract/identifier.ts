@@ -350,8 +350,9 @@ export function normalizeIdentifier(text: string, options: ParseIdentifierOption
 
 /** Comparison key of a catalog number: upper case, letters and digits only ("Cat #A-11039" ~ "a11039"). */
 export function catalogKey(catalog: string): string {
-  // A pack size after a dash is not part of the product: "E7023-500ML", "HPA066330-100UL", "HT15-1KT".
-  const product = catalog.replace(/-\d+\s*(?:[µμu]L|mL|L|mg|[µμu]g|g|KT|RXN|EA|PAK|PK|TST|T)$/i, '');
+  // A pack size after a dash is not part of the product: "E7023-500ML", "HPA066330-100UL", "HT15-1KT", "F7503-4L".
+  // Litres only in the bottle sizes suppliers sell: "250-31L" (PeproTech) and "CL-1000L" are products, not 31 or 1000 L.
+  const product = catalog.replace(/-(?:\d+\s*(?:[µμu]L|mL|mg|[µμu]g|g|KT|RXN|EA|PAK|PK|TST|T)|(?:1|2|4|5|10|20)\s*L)$/i, '');
   return product.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 

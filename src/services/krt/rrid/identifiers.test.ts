@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { extractArticle } from '../extract/extract-article.ts';
-import { formatIdentifier, parseIdentifierText } from '../extract/identifier.ts';
+import { catalogKey, formatIdentifier, parseIdentifierText } from '../extract/identifier.ts';
 import { makeRow, type KrtRow, type ResourceType } from '../extract/krt-row.ts';
 import { corpusFiles, corpusMissing } from '../../../../test/support/krt/corpus.ts';
 import { parseXml, textOf } from '../jats/tree.ts';
@@ -198,4 +198,14 @@ test('property on the corpus: every RRID the base serves occurs verbatim (up to 
     ),
     { numRuns: 400, seed: 15 },
   );
+});
+
+test('catalogKey: a pack size after a dash is left out of the product, a product code that ends in a number and L is not', () => {
+  assert.equal(catalogKey('E7023-500ML'), catalogKey('E7023'));
+  assert.equal(catalogKey('HT15-1KT'), catalogKey('HT15'));
+  assert.equal(catalogKey('F7503-4L'), catalogKey('F7503'));
+  assert.equal(catalogKey('S6639-1 L'), catalogKey('S6639'));
+  // PeproTech's "250-31L" is a product (not 31 litres of product 250), as are "CL-1000L" and "21-28637L".
+  for (const product of ['250-31L', 'CL-1000L', '21-28637L']) assert.equal(catalogKey(product), product.replace(/-/g, ''));
+  assert.notEqual(catalogKey('250-31L'), catalogKey('250-10'));
 });
