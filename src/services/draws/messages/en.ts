@@ -117,9 +117,14 @@ export const en = {
   'overview.calibration':
     'Checked against the past: in the backtest (forecasts made after every past draw from what was known that day), the 95% interval of the next cut-off held {held} of the {count, plural, one {# next-draw cut-off} other {# next-draw cut-offs}} of the last two years',
   'overview.calibrationDates': ', and the date range held {held} of the next draws’ dates',
+  'overview.calibrationDatesStale':
+    ', and the date range of a current feed held {held} of the next draws’ dates (the ranges above are not those: on this old data each next draw is dated from an arbitrary day, and its ranges are wider)',
+  'overview.itemColon': ':',
   'overview.calibrationSee': '. See',
   'overview.likelyNote':
     'The likely three weeks are the 21 days in which the next draw is most likely to fall, with the chance that it does, checked against the windows of past draws; the 90% range is wider because it must also hold the program’s long breaks. The date on its usual rhythm adds the median of the category’s last six gaps to its last draw, and may fall outside the likely three weeks.',
+  'overview.likelyNoteStale':
+    'The likely three weeks are the 21 days in which the next draw is most likely to fall, with the chance that it does. On this old data that chance is the date law’s own share of the three weeks, not checked against past windows: none of the windows the chances are checked on was made from a stale feed. The 90% range is wider because it must also hold the program’s long breaks. The date on its usual rhythm adds the median of the category’s last six gaps to its last draw, and may fall outside the likely three weeks.',
   'overview.calibrationLink': 'the models and their backtest',
   'category.fan':
     'The dashed line is the forecast of the next draws, drawn at their dates on the category’s usual rhythm, and the shaded band its 95% interval; each forecast draw’s date is itself uncertain (see the forecast table).',
@@ -134,15 +139,16 @@ export const en = {
   'category.likelyFact': 'most likely within the three weeks from {earliest} to {latest}: a probability of {probability}',
   'category.lowestCrsScore': 'Lowest CRS score',
   'category.withInterval': '{value}, 95% interval {range}',
-  'category.trackRecord': 'Track record',
+  'category.trackRecord': 'Past hit rate',
   'category.trackRecordYoung':
-    '{score} of young categories’ past next-draw forecasts were within 10 points of the cut-off (smoothed hit rate)',
-  'category.trackRecordOwn': '{score} of this category’s past next-draw forecasts were within 10 points of the cut-off (smoothed hit rate)',
+    '{score}: the share of young categories’ past next-draw forecasts in the backtest that came within 10 points of the cut-off, smoothed toward 50% (Laplace’s rule: 50% when none has been scored)',
+  'category.trackRecordOwn':
+    '{score}: the share of this category’s past next-draw forecasts in the backtest that came within 10 points of the cut-off, smoothed toward 50% (Laplace’s rule: 50% when none has been scored)',
   'category.model': 'Model',
   'category.modelYoung': 'pooled reversion for young categories, with wider intervals',
   'category.modelCombination': 'a weighted combination of four models (below)',
   'category.forecastCaption': 'Forecast draws of {name}',
-  'category.within10': 'Within 10 points before',
+  'category.within10': 'Past hit rate (within 10 points)',
   'category.howForecast': 'How this category is forecast',
   'category.pooled':
     'Pooled reversion on its own draws with the coefficient every category shares (φ = {phi}); the interval comes from the errors of every young category’s past forecasts.',
@@ -275,9 +281,9 @@ export const en = {
   'models.windowMean': 'Window mean',
   'models.servedRelative': 'Served relative to naive',
   'models.heldOf': '{held} of {count, number}',
-  'models.intervalsCaption': 'How often the 95% intervals served at the time held what came (last two years, established categories)',
+  'models.intervalsCaption':
+    'How often the intervals served at the time held what came: the 95% intervals of the lowest CRS and the invitations, the 90% date ranges (last two years, established categories)',
   'models.drawsAhead': 'Draws ahead',
-  'models.dateRange': 'Date range',
   'models.centralLevel': 'Central level of the date range',
   'models.nextDraw': 'next draw',
   'models.parameters': 'Parameters:',
@@ -316,6 +322,7 @@ export const en = {
   'track.entriesCaption': 'Forecasts as served, newest first, beside what happened',
   'track.madeOn': 'Made on',
   'track.fromDraws': 'From draws up to',
+  'track.categoryLast': 'The category’s last draw then',
   'track.forecastDate': 'Forecast date',
   'track.lowestCrs95': 'Lowest CRS (95%)',
   'track.happened': 'Draw that happened',

@@ -119,14 +119,19 @@ export const fr: Record<DrawsKey, string> = {
   'overview.dormant': 'en sommeil depuis le {since} (dernière ronde le {last})',
   'overview.noForecastItem': 'aucune prévision',
   'overview.ifResumed':
-    '; si elle tient une nouvelle ronde : SCG le plus bas {crs} ({range}), {invitations} invitations ({invitationsRange}), intervalles à 95 %',
+    '; si elle tient une nouvelle ronde : SCG le plus bas {crs} ({range}), {invitations} invitations ({invitationsRange}), intervalles à 95 %',
   'overview.lastDraw': ' (dernière ronde le {date})',
   'overview.calibration':
     'Vérifié par rapport au passé : dans la rétrovalidation (prévisions établies après chaque ronde passée à partir de ce que l’on savait ce jour-là), l’intervalle de 95 % du prochain score limite a contenu {held} des {count, plural, one {# score limite de prochaine ronde} other {# scores limites de prochaine ronde}} des deux dernières années',
   'overview.calibrationDates': ', et la plage de dates a contenu {held} des dates des prochaines rondes',
+  'overview.calibrationDatesStale':
+    ', et la plage de dates d’un flux à jour a contenu {held} des dates des prochaines rondes (les plages ci-dessus ne sont pas celles-là : sur ces données anciennes, chaque prochaine ronde est datée à partir d’un jour quelconque, et ses plages sont plus larges)',
+  'overview.itemColon': ' :',
   'overview.calibrationSee': '. Voir',
   'overview.likelyNote':
-    'Les trois semaines probables sont les 21 jours où la prochaine ronde a le plus de chances de tomber, avec la probabilité qu’elle y tombe, vérifiée sur les fenêtres des rondes passées; la plage de 90 % est plus large parce qu’elle doit aussi couvrir les longues pauses du programme. La date selon son rythme habituel ajoute la médiane des six derniers écarts de la catégorie à sa dernière ronde, et peut tomber hors des trois semaines probables.',
+    'Les trois semaines probables sont les 21 jours où la prochaine ronde a le plus de chances de tomber, avec la probabilité qu’elle y tombe, vérifiée sur les fenêtres des rondes passées; la plage de 90 % est plus large parce qu’elle doit aussi couvrir les longues pauses du programme. La date selon son rythme habituel ajoute la médiane des six derniers écarts de la catégorie à sa dernière ronde, et peut tomber hors des trois semaines probables.',
+  'overview.likelyNoteStale':
+    'Les trois semaines probables sont les 21 jours où la prochaine ronde a le plus de chances de tomber, avec la probabilité qu’elle y tombe. Sur ces données anciennes, cette probabilité est la part de la loi des dates comprise dans ces trois semaines, non vérifiée sur des fenêtres passées : aucune des fenêtres sur lesquelles les probabilités sont vérifiées ne venait d’un flux périmé. La plage de 90 % est plus large parce qu’elle doit aussi couvrir les longues pauses du programme. La date selon son rythme habituel ajoute la médiane des six derniers écarts de la catégorie à sa dernière ronde, et peut tomber hors des trois semaines probables.',
   'overview.calibrationLink': 'les modèles et leur rétrovalidation',
   'category.fan':
     'La ligne pointillée est la prévision des prochaines rondes, placée à leurs dates selon le rythme habituel de la catégorie, et la bande ombrée son intervalle de 95 %; la date de chaque ronde prévue est elle-même incertaine (voir le tableau des prévisions).',
@@ -142,16 +147,16 @@ export const fr: Record<DrawsKey, string> = {
   'category.likelyFact': 'le plus probablement dans les trois semaines du {earliest} au {latest} : une probabilité de {probability}',
   'category.lowestCrsScore': 'Score SCG le plus bas',
   'category.withInterval': '{value}, intervalle de 95 % : {range}',
-  'category.trackRecord': 'Bilan',
+  'category.trackRecord': 'Taux de réussite passé',
   'category.trackRecordYoung':
-    '{score} des prévisions passées de la prochaine ronde des catégories récentes se situaient à 10 points ou moins du score limite (taux de réussite lissé)',
+    '{score} : la part des prévisions passées de la prochaine ronde des catégories récentes, dans la rétrovalidation, qui se sont situées à 10 points ou moins du score limite, lissée vers 50 % (règle de Laplace : 50 % quand aucune n’a été évaluée)',
   'category.trackRecordOwn':
-    '{score} des prévisions passées de la prochaine ronde de cette catégorie se situaient à 10 points ou moins du score limite (taux de réussite lissé)',
+    '{score} : la part des prévisions passées de la prochaine ronde de cette catégorie, dans la rétrovalidation, qui se sont situées à 10 points ou moins du score limite, lissée vers 50 % (règle de Laplace : 50 % quand aucune n’a été évaluée)',
   'category.model': 'Modèle',
   'category.modelYoung': 'retour à la moyenne groupé pour les catégories récentes, avec des intervalles plus larges',
   'category.modelCombination': 'une combinaison pondérée de quatre modèles (ci-dessous)',
   'category.forecastCaption': 'Rondes prévues de {name}',
-  'category.within10': 'À 10 points ou moins auparavant',
+  'category.within10': 'Taux de réussite passé (10 points ou moins)',
   'category.howForecast': 'Comment cette catégorie est prévue',
   'category.pooled':
     'Retour à la moyenne groupé appliqué à ses propres rondes avec le coefficient commun à toutes les catégories (φ = {phi}); l’intervalle provient des erreurs des prévisions passées de toutes les catégories récentes.',
@@ -176,7 +181,7 @@ export const fr: Record<DrawsKey, string> = {
   'category.nextDraw': 'Prochaine ronde',
   'category.ifResumed': 'Si cette catégorie tient une nouvelle ronde',
   'category.ifResumedText':
-    'Sa date n’est pas prévue. Si elle tient une nouvelle ronde, son score SCG le plus bas serait d’environ {crs} (intervalle à 95 % : {range}) et ses invitations d’environ {invitations} ({invitationsRange}) : les valeurs de sa dernière ronde, avec l’intervalle d’une prochaine ronde élargi pour une pause de {gaps, number} écarts habituels entre ses rondes.',
+    'Sa date n’est pas prévue. Si elle tient une nouvelle ronde, son score SCG le plus bas serait d’environ {crs} (intervalle à 95 % : {range}) et ses invitations d’environ {invitations} ({invitationsRange}) : les valeurs de sa dernière ronde, avec l’intervalle d’une prochaine ronde élargi pour une pause de {gaps, number} écarts habituels entre ses rondes.',
   'category.noFrenchName':
     'Le flux français d’IRCC ne donne aucun nom français à cette catégorie : elle est nommée ici comme dans le flux anglais.',
   'category.noDraws': 'Aucune ronde de cette catégorie au plus tard le {date}.',
@@ -291,9 +296,8 @@ export const fr: Record<DrawsKey, string> = {
   'models.servedRelative': 'Publiée par rapport à la méthode naïve',
   'models.heldOf': '{held} sur {count, number}',
   'models.intervalsCaption':
-    'Fréquence à laquelle les intervalles de 95 % publiés à l’époque ont contenu le résultat (deux dernières années, catégories établies)',
+    'Fréquence à laquelle les intervalles publiés à l’époque ont contenu le résultat : les intervalles de 95 % du score SCG le plus bas et des invitations, les plages de dates de 90 % (deux dernières années, catégories établies)',
   'models.drawsAhead': 'Rondes à l’avance',
-  'models.dateRange': 'Plage de dates',
   'models.centralLevel': 'Niveau central de la plage de dates',
   'models.nextDraw': 'prochaine ronde',
   'models.parameters': 'Paramètres :',
@@ -333,6 +337,7 @@ export const fr: Record<DrawsKey, string> = {
   'track.entriesCaption': 'Prévisions telles que publiées, de la plus récente à la plus ancienne, à côté de ce qui s’est produit',
   'track.madeOn': 'Établie le',
   'track.fromDraws': 'À partir des rondes jusqu’au',
+  'track.categoryLast': 'Dernière ronde de la catégorie alors',
   'track.forecastDate': 'Date prévue',
   'track.lowestCrs95': 'Score SCG le plus bas (95 %)',
   'track.happened': 'Ronde tenue',

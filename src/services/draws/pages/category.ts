@@ -58,7 +58,8 @@ function chartedDraws(draws: readonly DrawRecord[], asOf: string, whole: boolean
 function categoryCharts(category: CategoryRecord, draws: readonly DrawRecord[], predictions: readonly Prediction[], w: Words) {
   const { t } = w;
   const slug = `category-${category.id}`;
-  const fan = t('category.fan');
+  // A category with no forecast (dormant) has no dashed line, band or forecast table to describe.
+  const fan = predictions.length > 0 ? t('category.fan') : '';
   return {
     crs: forecastChart({
       id: `${slug}-crs`,

@@ -148,7 +148,7 @@ function intervalsTable(stored: StoredForecasts, w: Words): SafeHtml {
           <th scope="col">${t('models.drawsAhead')}</th>
           <th scope="col" class="num">${t('common.lowestCrs')}</th>
           <th scope="col" class="num">${t('common.invitations')}</th>
-          <th scope="col" class="num">${t('models.dateRange')}</th>
+          <th scope="col" class="num">${t('common.dateRange90')}</th>
           <th scope="col" class="num">${t('models.centralLevel')}</th>
         </tr>
       </thead>

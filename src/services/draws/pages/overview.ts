@@ -142,12 +142,12 @@ function notForecast(view: ForecastView, w: Words): SafeHtml {
         const f = forecastOf(view, c.id);
         const latest = view.statistics?.categories[String(c.id)]?.latest_draw_date ?? f?.last_draw_date ?? null;
         return html`<li>
-          <a href="/categories/${c.id}">${c.name}</a>:
+          <a href="/categories/${c.id}">${c.name}</a>${t('overview.itemColon')}
           ${
             f?.status === 'dormant'
               ? html`${t('overview.dormant', { since: loc.date(f.dormant_since ?? ''), last: loc.date(f.last_draw_date ?? '') })}${ifResumedClause(f, w)}`
               : html`${t('overview.noForecastItem')}${latest ? t('overview.lastDraw', { date: loc.date(latest) }) : ''}${
-                  f ? html`: ${statusReasonText(f.status_reason, w)}` : ''
+                  f ? html`${t('overview.itemColon')}${statusReasonText(f.status_reason, w)}` : ''
                 }`
           }
         </li>`;
@@ -177,7 +177,11 @@ function calibrationSentence(view: ForecastView, w: Words): SafeHtml {
   if (!crs || crs.coverage_95 === null) return html``;
   return html`<p>
     ${t('overview.calibration', { held: percent(crs.coverage_95, w), count: crs.n })}${
-      dates && dates.coverage !== null ? t('overview.calibrationDates', { held: percent(dates.coverage, w) }) : ''
+      dates && dates.coverage !== null
+        ? t(view.source.stale === true ? 'overview.calibrationDatesStale' : 'overview.calibrationDates', {
+            held: percent(dates.coverage, w),
+          })
+        : ''
     }${t('overview.calibrationSee')} <a href="/models">${t('overview.calibrationLink')}</a>.
   </p>`;
 }
@@ -202,7 +206,9 @@ export function overviewPage(app: ServiceApp, state: DrawsState, kit: PageKit): 
             forecast.length === 0
               ? html`<p class="note warn">${t('overview.noForecast')}</p>`
               : html`${nextDrawsTable(view, w)}
-                  <p class="muted" id="likely-note">${t('overview.likelyNote')}</p>
+                  <p class="muted" id="likely-note">
+                    ${t(view.source.stale === true ? 'overview.likelyNoteStale' : 'overview.likelyNote')}
+                  </p>
                   ${
                     young.length > 0
                       ? html`<p class="note warn">${t('overview.young', { names: young.map((r) => r.category.name).join(', ') })}</p>`

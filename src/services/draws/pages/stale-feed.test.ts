@@ -1,0 +1,144 @@
+// D's pages read as a candidate would on the IRCC snapshot a year after its newest draw (a stale feed), on SQLite and
+// PostgreSQL: every statement about a figure holds for the figures shown beside it, and French pages say English
+// names as English.
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildTestApp } from '../../../../test/support/app.ts';
+import { describeWithSnapshot, drawsContext, importSnapshot } from '../../../../test/support/draws/context.ts';
+import { figures, tableRows, textOf } from '../../../../test/support/pages.ts';
+import { formatDate } from '../../../core/i18n/format.ts';
+import type { ServiceApp } from '../../../core/service.ts';
+import { drawsService } from '../service.ts';
+import { wordsIn } from './shared.ts';
+
+const EN = wordsIn('en');
+const FR = wordsIn('fr');
+/** The as-of date a year after the snapshot's newest draw (2025-12-17): the feed is stale. */
+const STALE_AS_OF = '2026-12-07';
+const spaced = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+interface Entry {
+  category_id: number;
+  status: string;
+  predictions: unknown[];
+}
+
+describeWithSnapshot('draws pages on a stale feed', (t) => {
+  let app: ServiceApp;
+  let predict: Entry[];
+  before(async () => {
+    const ctx = drawsContext(t.db, STALE_AS_OF);
+    await importSnapshot(ctx);
+    app = await buildTestApp(drawsService, ctx);
+    const answer = (await app.inject('/api/predict/')).json();
+    assert.equal(answer.data_source.stale, true, 'the snapshot is stale a year after its newest draw');
+    predict = (await app.inject('/api/models/')).json().categories;
+  });
+  after(async () => app?.close());
+
+  const body = async (url: string) => {
+    const res = await app.inject(url);
+    assert.equal(res.statusCode, 200, url);
+    return res.body;
+  };
+
+  it('/ does not call the likely three weeks’ chances checked, nor set the fresh ranges’ record beside the stale ranges', async () => {
+    for (const w of [EN, FR]) {
+      const page = await body(w === EN ? '/' : '/?lang=fr');
+      const note = textOf(/<p class="muted" id="likely-note">([\s\S]*?)<\/p>/.exec(page)![1]);
+      assert.equal(note, spaced(w.t('overview.likelyNoteStale')));
+      assert.notEqual(note, spaced(w.t('overview.likelyNote')), 'the fresh note says the chances were checked against past windows');
+      const text = textOf(page);
+      const fresh = spaced(w.t('overview.calibrationDates', { held: '§' })).split('§');
+      const stale = spaced(w.t('overview.calibrationDatesStale', { held: '§' })).split('§');
+      assert.ok(text.includes(stale[1]), 'the date ranges’ record says it is a current feed’s');
+      assert.ok(!text.includes(`${fresh[1]}.`), 'no record of other ranges said as the shown ranges’');
+    }
+  });
+
+  it('/ names each category not forecast with the language’s colon', async () => {
+    const dormant = predict.filter((c) => c.status === 'dormant');
+    assert.ok(dormant.length > 0);
+    for (const [w, suffix, colon] of [
+      [EN, '', ':'],
+      [FR, '?lang=fr', ' :'],
+    ] as const) {
+      const list = /<ul id="not-forecast">([\s\S]*?)<\/ul>/.exec(await body(`/${suffix}`))![1];
+      const items = [...list.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => textOf(m[1]));
+      assert.equal(items.length, dormant.length);
+      for (const item of items) {
+        const prefix = `${spaced(w.t('overview.dormant', { since: '§', last: '§' })).split('§')[0]}`;
+        assert.ok(item.includes(`${colon} ${prefix}`), `${suffix}: ${item}`);
+      }
+    }
+  });
+
+  it('a dormant category’s charts describe no forecast line, band or table; a forecast category’s do', async () => {
+    const dormant = predict.find((c) => c.status === 'dormant')!;
+    const forecast = predict.find((c) => c.status === 'predicted')!;
+    for (const w of [EN, FR]) {
+      const suffix = w === EN ? '' : '?lang=fr';
+      const fan = spaced(w.t('category.fan'));
+      const still = textOf(figures(await body(`/categories/${dormant.category_id}${suffix}`)).get(`category-${dormant.category_id}-crs`)!);
+      assert.ok(!still.includes(fan), `${suffix}: a dormant category has no forecast to describe`);
+      const moving = textOf(
+        figures(await body(`/categories/${forecast.category_id}${suffix}`)).get(`category-${forecast.category_id}-crs`)!,
+      );
+      assert.ok(moving.includes(fan), `${suffix}: a forecast category’s chart describes its fan`);
+    }
+  });
+
+  it('a category’s past hit rate is not called its track record, the name of the page of served forecasts', async () => {
+    const forecast = predict.find((c) => c.status === 'predicted')!;
+    for (const w of [EN, FR]) {
+      const page = await body(`/categories/${forecast.category_id}${w === EN ? '' : '?lang=fr'}`);
+      const terms = [.../<dl class="facts" id="next-draw">([\s\S]*?)<\/dl>/.exec(page)![1].matchAll(/<dt>([\s\S]*?)<\/dt>/g)].map((m) =>
+        textOf(m[1]),
+      );
+      assert.ok(terms.includes(w.t('category.trackRecord')));
+      assert.ok(!terms.includes(w.t('nav.trackRecord')), `${terms.join(' | ')}`);
+    }
+  });
+
+  it('/track-record says each forecast’s newest draw used and, apart, its category’s last draw', async () => {
+    const api = (await app.inject('/api/track-record/')).json().data as {
+      newest_draw_date: string;
+      base: { date: string; round_number: string };
+    }[];
+    assert.ok(
+      api.some((e) => e.base.date !== e.newest_draw_date),
+      'a category whose last draw is older than the feed’s newest',
+    );
+    const rows = tableRows(/<table class="data" id="track-record-forecasts">([\s\S]*?)<\/table>/.exec(await body('/track-record'))![1]);
+    assert.equal(rows.length, api.length);
+    rows.forEach((row, i) => {
+      assert.equal(row[3], formatDate('en', api[i].newest_draw_date, 'short'), 'from draws up to: the newest draw used');
+      assert.equal(row[4], EN.t('track.dateRound', { date: formatDate('en', api[i].base.date, 'short'), round: api[i].base.round_number }));
+    });
+  });
+
+  it('/draws in French marks the round and category names the French feed does not give as English', async () => {
+    const page = await body('/draws?lang=fr');
+    const table = /<table class="data" id="draws">([\s\S]*?)<\/table>/.exec(page)![1];
+    const rows = [...table.matchAll(/<tr>\s*<td class="date">([\s\S]*?)<\/tr>/g)].map((m) => m[1]);
+    assert.equal(rows.length, 50);
+    for (const row of rows) {
+      const cells = [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => m[1]);
+      // no French feed imported: every round's name is IRCC's English one
+      assert.match(cells[2], /^<span lang="en">[^<]+<\/span>$/, cells[2]);
+      assert.doesNotMatch(cells[1], /lang="en"/, 'known families have French names');
+    }
+    assert.doesNotMatch(await body('/draws'), /<span lang="en">/, 'nothing to mark on an English page');
+  });
+
+  it('/models says which intervals are 95% and which ranges 90%', async () => {
+    for (const w of [EN, FR]) {
+      const page = await body(`/models${w === EN ? '' : '?lang=fr'}`);
+      const table = /<table class="data" id="interval-coverage">([\s\S]*?)<\/table>/.exec(page)![1];
+      const heads = [...table.matchAll(/<th scope="col"[^>]*>([\s\S]*?)<\/th>/g)].map((m) => textOf(m[1]));
+      assert.ok(heads.includes(spaced(w.t('common.dateRange90'))), heads.join(' | '));
+      const caption = textOf(/<caption>([\s\S]*?)<\/caption>/.exec(table)![1]);
+      assert.ok(caption.includes(w === EN ? '90% date ranges' : 'plages de dates de 90 %'), caption);
+    }
+  });
+});
