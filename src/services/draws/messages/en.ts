@@ -248,6 +248,8 @@ export const en = {
   'myScore.models': 'the models',
   'myScore.shape':
     '). p, b₋ / m and b₊ / m were fitted to how far the forecasts the service would have made after every draw of 2023–2024 missed, and checked on those of 2025, which the fit did not see (the script {script} repeats the fit and the check on any feed).',
+  'myScore.lawAndInterval':
+    'The law is fitted to the errors, not to the interval: under it the cut-off falls outside the 95% interval with a chance of {outside} ({above} above it, {below} below it), so a score at the interval’s top clears the cut-off with a chance of about {top}, not 97.5%.',
   'myScore.cannot': 'What it cannot tell you',
   'myScore.caveat1':
     'It is a probability from past forecast errors, not a promise. IRCC decides each draw’s category, size and timing by policy; a change of policy breaks any pattern the past shows.',

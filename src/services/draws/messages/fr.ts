@@ -261,6 +261,8 @@ export const fr: Record<DrawsKey, string> = {
   'myScore.models': 'les modèles',
   'myScore.shape':
     '). p, b₋ / m et b₊ / m ont été ajustés sur l’écart des prévisions que le service aurait établies après chaque ronde de 2023 et 2024, puis vérifiés sur celles de 2025, que l’ajustement n’a pas vues (le script {script} refait l’ajustement et la vérification sur n’importe quel flux).',
+  'myScore.lawAndInterval':
+    'La loi est ajustée sur les écarts, non sur l’intervalle : selon elle, le score limite tombe hors de l’intervalle de 95 % avec une probabilité de {outside} ({above} au-dessus, {below} au-dessous), de sorte qu’un score égal au haut de l’intervalle franchit le score limite avec une probabilité d’environ {top}, et non de 97,5 %.',
   'myScore.cannot': 'Ce qu’elle ne peut pas vous dire',
   'myScore.caveat1':
     'C’est une probabilité tirée des erreurs de prévision passées, et non une promesse. IRCC décide de la catégorie, de la taille et du moment de chaque ronde selon ses politiques; un changement de politique rompt toute tendance observée.',

@@ -9,6 +9,7 @@ import { figures, tableRows, textOf } from '../../../../test/support/pages.ts';
 import { formatDate } from '../../../core/i18n/format.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { drawsService } from '../service.ts';
+import { clearance, lawCdf } from './clearance.ts';
 import { wordsIn } from './shared.ts';
 
 const EN = wordsIn('en');
@@ -140,5 +141,31 @@ describeWithSnapshot('draws pages on a stale feed', (t) => {
       const caption = textOf(/<caption>([\s\S]*?)<\/caption>/.exec(table)![1]);
       assert.ok(caption.includes(w === EN ? '90% date ranges' : 'plages de dates de 90 %'), caption);
     }
+  });
+
+  it('/my-score says how much of its law lies outside the 95% interval, and the chances beside the interval agree', async () => {
+    const entry = (await app.inject(`/api/predict/${predict.find((c) => c.status === 'predicted')!.category_id}/`)).json().data[0];
+    const next = entry.predictions[0] as {
+      predicted_crs_score: number;
+      uncertainty_range: { min: number; max: number; margin_of_error: number };
+    };
+    const above = 1 - lawCdf(1, 0, 1);
+    const below = lawCdf(-1, 0, 1);
+    assert.ok(above + below > 0.05, 'the fitted law puts more than 5% outside the 95% interval');
+    const top = Math.floor(next.predicted_crs_score + next.uncertainty_range.margin_of_error - 0.5);
+    for (const w of [EN, FR]) {
+      const page = await body(`/my-score?crs=${top}&category=${entry.category_id}${w === EN ? '' : '&lang=fr'}`);
+      const stated = textOf(/<p id="law-and-interval">([\s\S]*?)<\/p>/.exec(page)![1]);
+      const { loc } = w;
+      const figures = {
+        outside: loc.percent(above + below, 1),
+        above: loc.percent(above, 1),
+        below: loc.percent(below, 1),
+        top: loc.percent(1 - above, 1),
+      };
+      assert.equal(stated, spaced(w.t('myScore.lawAndInterval', figures)));
+    }
+    const chance = clearance(top, { point: next.predicted_crs_score, margin: next.uncertainty_range.margin_of_error }).atOrBelow;
+    assert.ok(chance <= 1 - above + 1e-9 && chance < 0.975, `a score at the interval's top clears with ${chance}, as the page says`);
   });
 });
