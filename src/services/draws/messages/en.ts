@@ -187,6 +187,9 @@ export const en = {
   'member.ses': 'Simple exponential smoothing',
   'member.damped_trend': 'Damped trend',
   'member.pooled_reversion': 'Pooled reversion',
+  'member.window_mean': 'Mean of the last six',
+  'member.combination': 'Weighted combination',
+  'member.pooled_young': 'Pooled reversion for young categories',
   'draws.title': 'Every draw',
   'draws.description': 'Every Express Entry round of invitations: date, category, lowest CRS score and invitations.',
   'draws.lead':

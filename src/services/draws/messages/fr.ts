@@ -197,6 +197,9 @@ export const fr: Record<DrawsKey, string> = {
   'member.ses': 'Lissage exponentiel simple',
   'member.damped_trend': 'Tendance amortie',
   'member.pooled_reversion': 'Retour à la moyenne groupé',
+  'member.window_mean': 'Moyenne des six dernières valeurs',
+  'member.combination': 'Combinaison pondérée',
+  'member.pooled_young': 'Retour à la moyenne groupé des catégories récentes',
   'draws.title': 'Toutes les rondes',
   'draws.description': 'Toutes les rondes d’invitations d’Entrée express : date, catégorie, score SCG le plus bas et nombre d’invitations.',
   'draws.lead':
@@ -288,8 +291,8 @@ export const fr: Record<DrawsKey, string> = {
   'models.bias': 'Biais (réel − prévision)',
   'models.held': 'Intervalle de 95 % respecté',
   'models.halfWidth': 'Demi-largeur médiane',
-  'models.served': 'publié',
-  'models.servedYoung': 'publié pour les catégories récentes',
+  'models.served': 'modèle publié',
+  'models.servedYoung': 'modèle publié pour les catégories récentes',
   'models.categoriesCaption':
     'Prévisions du score SCG de la prochaine ronde par catégorie au cours des deux dernières années : erreur absolue moyenne de la prévision publiée, de la méthode naïve et de la moyenne des six dernières',
   'models.servedColumn': 'Publiée',

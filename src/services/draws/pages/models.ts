@@ -6,6 +6,7 @@ import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredForecasts, StoredModelPerformance } from '../aggregates.ts';
+import type { ModelName } from '../forecast/forecast-panel.ts';
 import type { HorizonMetrics } from '../forecast/metrics.ts';
 import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 import { listCategories, readForecasts } from '../repository.ts';
@@ -20,6 +21,11 @@ export const CHART_HORIZONS = [1, 2, 3];
 
 const fixed = (x: number | null | undefined, w: Words, digits = 1) => (x === null || x === undefined ? '—' : w.loc.fixed(x, digits));
 
+/** A model's name in the page's language (its identifier, as /api/models/ names it, is written beside it). */
+function modelName(name: ModelName, w: Words): string {
+  return w.t(`member.${name}`);
+}
+
 /** The models scored on the established categories' forecasts (pooled_young is scored on other forecasts). */
 function comparedModels(stored: StoredForecasts): StoredModelPerformance[] {
   return MODEL_CATALOGUE.flatMap((m) => stored.models.filter((p) => p.name === m.name && p.name !== 'pooled_young'));
@@ -32,6 +38,7 @@ function backtestChart(stored: StoredForecasts, w: Words) {
     id: MODELS_CHART,
     title: t('models.chart'),
     description: t('models.chartText'),
+    // Identifiers, as the tables and the descriptions below write them: the names in words are too long for the axis.
     categories: models.map((m) => m.name),
     series: CHART_HORIZONS.map((h) => ({
       name: h === 1 ? t('models.next') : t('models.ahead', { h }),
@@ -74,7 +81,8 @@ function horizonTable(stored: StoredForecasts, h: number, kind: 'crs' | 'invitat
           const digits = kind === 'crs' ? 1 : 3;
           return html`<tr>
             <th scope="row">
-              ${catalogue.name}${catalogue.name === 'combination' ? html` <span class="badge good">${t('models.served')}</span>` : ''}${
+              <code>${catalogue.name}</code>
+              ${modelName(catalogue.name, w)}${catalogue.name === 'combination' ? html` <span class="badge good">${t('models.served')}</span>` : ''}${
                 catalogue.name === 'pooled_young' ? html` <span class="badge warn">${t('models.servedYoung')}</span>` : ''
               }
             </th>

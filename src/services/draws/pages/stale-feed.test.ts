@@ -11,6 +11,7 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { drawsService } from '../service.ts';
 import { clearance, lawCdf } from './clearance.ts';
 import { wordsIn } from './shared.ts';
+import { MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 
 const EN = wordsIn('en');
 const FR = wordsIn('fr');
@@ -167,5 +168,17 @@ describeWithSnapshot('draws pages on a stale feed', (t) => {
     }
     const chance = clearance(top, { point: next.predicted_crs_score, margin: next.uncertainty_range.margin_of_error }).atOrBelow;
     assert.ok(chance <= 1 - above + 1e-9 && chance < 0.975, `a score at the interval's top clears with ${chance}, as the page says`);
+  });
+
+  it('/models names each model in the page’s language beside its identifier, in its tables', async () => {
+    for (const w of [EN, FR]) {
+      const page = await body(`/models${w === EN ? '' : '?lang=fr'}`);
+      const table = /<table class="data" id="backtest-crs-h1">([\s\S]*?)<\/table>/.exec(page)![1];
+      const heads = tableRows(table).map((r) => r[0]);
+      assert.equal(heads.length, MODEL_CATALOGUE.length);
+      MODEL_CATALOGUE.forEach((m, i) => {
+        assert.ok(spaced(heads[i]).startsWith(`${m.name} ${w.t(`member.${m.name}`)}`), heads[i]);
+      });
+    }
   });
 });
