@@ -26,6 +26,7 @@ export const en = {
   'common.rank': 'Rank',
   'common.draw': 'Draw',
   'common.rhythmDate': 'Date on its usual rhythm',
+  'common.likelyStale': '(On this old data that chance is the date law’s own share of the three weeks, not checked against past windows.)',
   'common.dateRange90': 'Date range (90%)',
   'common.likelyWindow': 'Likely three weeks (probability)',
   'common.likelyWindowValue': '{range} ({probability})',

@@ -28,6 +28,8 @@ export const fr: Record<DrawsKey, string> = {
   'common.rank': 'Rang',
   'common.draw': 'Ronde',
   'common.rhythmDate': 'Date selon son rythme habituel',
+  'common.likelyStale':
+    '(Sur ces données anciennes, cette probabilité est la part de la loi des dates comprise dans ces trois semaines, non vérifiée sur des fenêtres passées.)',
   'common.dateRange90': 'Plage de dates (90 %)',
   'common.likelyWindow': 'Trois semaines probables (probabilité)',
   'common.likelyWindowValue': '{range} ({probability})',

@@ -106,7 +106,8 @@ export function drawOrdinal(rank: number, w: Words): string {
   return w.t('category.ordinal', { rank });
 }
 
-function nextDrawFacts(next: Prediction, young: boolean, w: Words): SafeHtml {
+/** `stale`: the feed is stale, so the likely window's chance is the date law's own mass, not recalibrated. */
+function nextDrawFacts(next: Prediction, young: boolean, stale: boolean, w: Words): SafeHtml {
   const { t, loc } = w;
   return html`<dl class="facts" id="next-draw">
     <dt>${t('common.date')}</dt>
@@ -123,7 +124,7 @@ function nextDrawFacts(next: Prediction, young: boolean, w: Words): SafeHtml {
                   earliest: loc.date(next.likely_window.earliest),
                   latest: loc.date(next.likely_window.latest),
                   probability: percent(next.likely_window.probability, w),
-                })}</span
+                })}${stale ? html` ${t('common.likelyStale')}` : ''}</span
               >`
           : ''
       }
@@ -405,7 +406,7 @@ function renderCategory(data: CategoryView, input: CategoryInput) {
       ${
         next
           ? html`<h2>${t('category.nextDraw')}</h2>
-              ${nextDrawFacts(next, forecast?.status === 'young', w)}`
+              ${nextDrawFacts(next, forecast?.status === 'young', view.source.stale === true, w)}`
           : ''
       }
       ${ifResumedSection(forecast, w)} ${history(data, input.query.history === 'all', input, w)}

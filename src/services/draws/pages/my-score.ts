@@ -91,6 +91,7 @@ function answer(crs: number, category: CategoryRecord, view: ForecastView, w: Wo
             })
           : ''
       }
+      ${next.likely_window && view.source.stale === true ? t('common.likelyStale') : ''}
     </p>
     ${forecast?.status === 'young' ? statusNote(forecast, category, view.forecastsAsOf ?? view.asOf, w) : ''}
     ${

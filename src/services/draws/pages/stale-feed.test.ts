@@ -181,4 +181,44 @@ describeWithSnapshot('draws pages on a stale feed', (t) => {
       });
     }
   });
+
+  it('a category’s page and /my-score say the likely window’s chance is not checked on a stale feed, and only then', async () => {
+    const forecast = predict.find((c) => c.status === 'predicted')!;
+    for (const w of [EN, FR]) {
+      const suffix = w === EN ? '' : 'lang=fr';
+      const caveat = spaced(w.t('common.likelyStale'));
+      const facts = textOf(
+        /<span id="likely-window"\s*>([\s\S]*?)<\/span\s*>/.exec(await body(`/categories/${forecast.category_id}?${suffix}`))![1],
+      );
+      assert.ok(facts.endsWith(caveat), facts);
+      const score = textOf(await body(`/my-score?crs=500&category=${forecast.category_id}&${suffix}`));
+      assert.ok(score.includes(caveat), 'my score');
+    }
+  });
+});
+
+describeWithSnapshot('draws pages on a current feed', (t) => {
+  let app: ServiceApp;
+  before(async () => {
+    const ctx = drawsContext(t.db);
+    await importSnapshot(ctx);
+    app = await buildTestApp(drawsService, ctx);
+    assert.equal((await app.inject('/api/predict/')).json().data_source.stale, false);
+  });
+  after(async () => app?.close());
+
+  it('says the likely window’s chance was checked against past windows, with no stale caveat', async () => {
+    const models = (await app.inject('/api/models/')).json().categories as Entry[];
+    const forecast = models.find((c) => c.status === 'predicted')!;
+    for (const w of [EN, FR]) {
+      const suffix = w === EN ? '' : 'lang=fr';
+      const home = await app.inject(`/?${suffix}`);
+      assert.equal(textOf(/<p class="muted" id="likely-note">([\s\S]*?)<\/p>/.exec(home.body)![1]), spaced(w.t('overview.likelyNote')));
+      const stale = spaced(w.t('overview.calibrationDatesStale', { held: '§' })).split('§')[1];
+      assert.ok(!textOf(home.body).includes(stale));
+      for (const url of [`/categories/${forecast.category_id}?${suffix}`, `/my-score?crs=500&category=${forecast.category_id}&${suffix}`]) {
+        assert.ok(!textOf((await app.inject(url)).body).includes(spaced(w.t('common.likelyStale'))), url);
+      }
+    }
+  });
 });
