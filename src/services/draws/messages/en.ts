@@ -297,6 +297,8 @@ export const en = {
   'models.description':
     'The forecasting models of the Express Entry draws, their walk-forward backtest against naive, and the rules behind the numbers.',
   'models.heading': 'Models and their backtest',
+  'models.staleWindow':
+    'Old data: the backtest’s last two years are the {days, number} days up to {asOf}, but this data’s newest draw is dated {newest}, so the figures below rest on the draws from {from} to {newest} only.',
   'models.lead':
     'After every past draw of every category, each model forecast the category’s next five draws from what was known that day only. These forecasts, scored against the draws that followed, are the backtest below: naive (repeat the last value) is the baseline a model has to beat.',
   'models.asOf': 'Forecasts as of {date}.',

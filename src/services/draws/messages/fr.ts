@@ -312,6 +312,8 @@ export const fr: Record<DrawsKey, string> = {
   'models.description':
     'Les modèles de prévision des rondes d’Entrée express, leur rétrovalidation progressive par rapport à la méthode naïve, et les règles derrière les chiffres.',
   'models.heading': 'Les modèles et leur rétrovalidation',
+  'models.staleWindow':
+    'Données anciennes : les deux dernières années de la rétrovalidation sont les {days, number} jours précédant le {asOf}, mais la ronde la plus récente de ces données date du {newest}; les chiffres ci-dessous ne reposent donc que sur les rondes du {from} au {newest}.',
   'models.lead':
     'Après chaque ronde passée de chaque catégorie, chaque modèle a prévu les cinq prochaines rondes de la catégorie à partir de ce que l’on savait ce jour-là seulement. Ces prévisions, évaluées par rapport aux rondes qui ont suivi, forment la rétrovalidation ci-dessous : la méthode naïve (répéter la dernière valeur) est la référence qu’un modèle doit battre.',
   'models.asOf': 'Prévisions au {date}.',

@@ -195,6 +195,21 @@ describeWithSnapshot('draws pages on a stale feed', (t) => {
       assert.ok(score.includes(caveat), 'my score');
     }
   });
+
+  it('/models says what the backtest’s last two years hold of this old data', async () => {
+    for (const w of [EN, FR]) {
+      const note = /<p class="note warn" id="stale-window">([\s\S]*?)<\/p>/.exec(await body(`/models${w === EN ? '' : '?lang=fr'}`));
+      assert.ok(note, 'a note on the backtest’s window');
+      const { loc } = w;
+      const expected = w.t('models.staleWindow', {
+        days: 730,
+        asOf: loc.date(STALE_AS_OF),
+        from: loc.date('2024-12-08'),
+        newest: loc.date('2025-12-17'),
+      });
+      assert.equal(textOf(note[1]), spaced(expected));
+    }
+  });
 });
 
 describeWithSnapshot('draws pages on a current feed', (t) => {
@@ -216,6 +231,7 @@ describeWithSnapshot('draws pages on a current feed', (t) => {
       assert.equal(textOf(/<p class="muted" id="likely-note">([\s\S]*?)<\/p>/.exec(home.body)![1]), spaced(w.t('overview.likelyNote')));
       const stale = spaced(w.t('overview.calibrationDatesStale', { held: '§' })).split('§')[1];
       assert.ok(!textOf(home.body).includes(stale));
+      assert.doesNotMatch((await app.inject(`/models?${suffix}`)).body, /id="stale-window"/);
       for (const url of [`/categories/${forecast.category_id}?${suffix}`, `/my-score?crs=500&category=${forecast.category_id}&${suffix}`]) {
         assert.ok(!textOf((await app.inject(url)).body).includes(spaced(w.t('common.likelyStale'))), url);
       }
