@@ -103,7 +103,7 @@ export const fr: Record<DrawsKey, string> = {
   'overview.noDate': 'aucune date (aucune prévision enregistrée)',
   'overview.noForecast': 'Aucune catégorie n’a de prévision : aucune ronde n’est assez récente pour en établir une.',
   'overview.young':
-    '{names} : récente(s) (moins de cinq rondes dans la série actuelle), prévision(s) établie(s) par le modèle groupé avec des intervalles plus larges.',
+    '{count, plural, one {{names} : catégorie récente (moins de cinq rondes dans la série actuelle), prévue par le modèle groupé avec des intervalles plus larges.} other {{names} : catégories récentes (moins de cinq rondes dans la série actuelle), prévues par le modèle groupé avec des intervalles plus larges.}}',
   'overview.trackRecord': 'Chaque prévision publiée ici est conservée et évaluée à la publication de sa ronde : voir',
   'overview.trackRecordLink': 'le bilan des prévisions',
   'overview.myScore': 'Mon score franchirait-il la prochaine ronde?',

@@ -211,7 +211,9 @@ export function overviewPage(app: ServiceApp, state: DrawsState, kit: PageKit): 
                   </p>
                   ${
                     young.length > 0
-                      ? html`<p class="note warn">${t('overview.young', { names: young.map((r) => r.category.name).join(', ') })}</p>`
+                      ? html`<p class="note warn">
+                          ${t('overview.young', { names: young.map((r) => r.category.name).join(', '), count: young.length })}
+                        </p>`
                       : ''
                   }
                   ${chart(NEXT_DRAWS_CHART, () => nextCutoffsChart(view, w))} ${allRanksTable(view, w)}`

@@ -210,6 +210,14 @@ describeWithSnapshot('draws pages on a stale feed', (t) => {
       assert.equal(textOf(note[1]), spaced(expected));
     }
   });
+
+  it('French pages agree their words with the number of categories, never “(s)”', async () => {
+    const young = predict.filter((c) => c.status === 'young');
+    assert.equal(young.length, 1, 'the snapshot has one young category (Education occupations)');
+    for (const url of ['/?lang=fr', '/models?lang=fr', '/track-record?lang=fr', `/categories/${young[0].category_id}?lang=fr`]) {
+      assert.doesNotMatch(textOf(await body(url)), /\(s\)/, url);
+    }
+  });
 });
 
 describeWithSnapshot('draws pages on a current feed', (t) => {
