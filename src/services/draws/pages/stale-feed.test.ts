@@ -11,6 +11,7 @@ import type { ServiceApp } from '../../../core/service.ts';
 import { drawsService } from '../service.ts';
 import { clearance, lawCdf } from './clearance.ts';
 import { wordsIn } from './shared.ts';
+import { statusReasonIn } from './status-reason.ts';
 import { MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 
 const EN = wordsIn('en');
@@ -217,6 +218,19 @@ describeWithSnapshot('draws pages on a stale feed', (t) => {
     for (const url of ['/?lang=fr', '/models?lang=fr', '/track-record?lang=fr', `/categories/${young[0].category_id}?lang=fr`]) {
       assert.doesNotMatch(textOf(await body(url)), /\(s\)/, url);
     }
+  });
+
+  it('a young category’s status reason counts its draws in words that agree with the number, and reads back in French', async () => {
+    const young = predict.find((c) => c.status === 'young')!;
+    const reason = (await app.inject(`/api/predict/${young.category_id}/`)).json().data[0].status_reason as string;
+    assert.match(reason, /^2 draws: young, /);
+    const french = statusReasonIn(reason, FR);
+    assert.ok(french !== undefined, 'a sentence the pages translate');
+    // the sentence earlier versions stored reads back the same
+    assert.equal(statusReasonIn(reason.replace('2 draws', '2 draw(s)'), FR), french);
+    const one = statusReasonIn(reason.replace('2 draws', '1 draw'), EN);
+    assert.ok(one !== undefined);
+    assert.equal(one, statusReasonIn(reason.replace('2 draws', '1 draw(s)'), EN));
   });
 });
 
