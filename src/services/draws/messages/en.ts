@@ -96,7 +96,8 @@ export const en = {
     'Forecasts of each category’s next rounds of invitations, made on {date}: the lowest CRS score invited and the number of invitations, each with a 95% interval, and the range of dates the next draw should fall in. They come from past draws only; IRCC sets draws by policy, so the intervals — sized from how far past forecasts missed — matter as much as the forecasts.',
   'overview.noDate': 'no date (no forecast stored)',
   'overview.noForecast': 'No category has a forecast: there are no draws recent enough to forecast from.',
-  'overview.young': '{names}: young (fewer than five draws in the current run), forecast by the pooled model with wider intervals.',
+  'overview.young':
+    '{count, plural, one {{names}: young (fewer than five draws in the current run), forecast by the pooled model with wider intervals.} other {{names}: young (each with fewer than five draws in its current run), forecast by the pooled model with wider intervals.}}',
   'overview.trackRecord': 'Every forecast served here is kept and scored when its draw is published: see',
   'overview.trackRecordLink': 'the track record',
   'overview.myScore': 'Would my score clear the next draw?',
