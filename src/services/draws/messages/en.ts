@@ -172,6 +172,8 @@ export const en = {
     'Only {count, number} of its next {horizons, number} draws are forecast: the others would fall more than a year after {date}.',
   'category.unknownDescription': 'Rounds the feed names “{name}”; no known category family matches this name.',
   'category.nextDraw': 'Next draw',
+  'category.ifResumedNone':
+    'Should it draw again, that draw is not forecast either: with a single draw, the category has no gap between draws to measure its pause by.',
   'category.ifResumed': 'If this category draws again',
   'category.ifResumedText':
     'Its date is not forecast. Should it draw again, its lowest CRS score would be about {crs} (95% interval {range}) and its invitations about {invitations} ({invitationsRange}): the values of its last draw, with the interval of a next draw widened for a pause of {gaps, number} typical gaps between its draws.',

@@ -181,6 +181,8 @@ export const fr: Record<DrawsKey, string> = {
     'Seules {count, number} de ses {horizons, number} prochaines rondes font l’objet d’une prévision : les autres tomberaient plus d’un an après le {date}.',
   'category.unknownDescription': 'Rondes que le flux nomme « {name} »; aucune famille de catégories connue ne correspond à ce nom.',
   'category.nextDraw': 'Prochaine ronde',
+  'category.ifResumedNone':
+    'Si elle tient une nouvelle ronde, celle-ci n’est pas prévue non plus : avec une seule ronde, la catégorie n’a aucun écart entre ses rondes pour mesurer sa pause.',
   'category.ifResumed': 'Si cette catégorie tient une nouvelle ronde',
   'category.ifResumedText':
     'Sa date n’est pas prévue. Si elle tient une nouvelle ronde, son score SCG le plus bas serait d’environ {crs} (intervalle à 95 % : {range}) et ses invitations d’environ {invitations} ({invitationsRange}) : les valeurs de sa dernière ronde, avec l’intervalle d’une prochaine ronde élargi pour une pause de {gaps, number} écarts habituels entre ses rondes.',

@@ -347,7 +347,9 @@ function heading({ category, named, view }: CategoryView, w: Words): SafeHtml {
 /** A dormant category's forecast should it draw again: stated as conditional, its date not forecast. */
 function ifResumedSection(forecast: StoredCategoryForecast | undefined, w: Words): SafeHtml {
   const resumed = forecast?.if_resumed;
-  if (!forecast || forecast.status !== 'dormant' || !resumed) return html``;
+  if (!forecast || forecast.status !== 'dormant') return html``;
+  // if_resumed is null for a category with a single draw: no gap to measure its pause by (schemas/predict.ts).
+  if (!resumed) return html`<p class="note" id="if-resumed-none">${w.t('category.ifResumedNone')}</p>`;
   return html`<section id="if-resumed" aria-labelledby="if-resumed-heading">
     <h2 id="if-resumed-heading">${w.t('category.ifResumed')}</h2>
     <p>

@@ -232,6 +232,25 @@ describeWithSnapshot('draws pages on a stale feed', (t) => {
     assert.ok(one !== undefined);
     assert.equal(one, statusReasonIn(reason.replace('2 draws', '1 draw(s)'), EN));
   });
+
+  it('a dormant category with one draw says why its next draw is not forecast even should it draw again', async () => {
+    const dormant = await Promise.all(
+      predict.filter((c) => c.status === 'dormant').map(async (c) => (await app.inject(`/api/predict/${c.category_id}/`)).json().data[0]),
+    );
+    const single = dormant.filter((d) => d.if_resumed === null);
+    assert.ok(
+      single.length > 0 && dormant.some((d) => d.if_resumed !== null),
+      'a dormant category with one draw (Federal Skilled Worker) and one with more',
+    );
+    for (const d of dormant) {
+      for (const w of [EN, FR]) {
+        const page = await body(`/categories/${d.category_id}${w === EN ? '' : '?lang=fr'}`);
+        const note = /<p class="note" id="if-resumed-none">([\s\S]*?)<\/p>/.exec(page);
+        if (d.if_resumed === null) assert.equal(textOf(note?.[1] ?? ''), spaced(w.t('category.ifResumedNone')), d.category_name);
+        else assert.equal(note, null, d.category_name);
+      }
+    }
+  });
 });
 
 describeWithSnapshot('draws pages on a current feed', (t) => {
