@@ -17,7 +17,7 @@ import type { CategoryRecord, DrawRecord } from '../repository.ts';
 import { IdParams } from '../schemas/common.ts';
 import type { DrawsState } from '../state.ts';
 import { forecastChart } from './forecast-chart.ts';
-import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
+import { dataAgeNotice, forecastOf, formCategories, readForecastView, staleWindow } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import {
   categoryIn,
@@ -192,7 +192,8 @@ function forecastTable(category: CategoryRecord, predictions: readonly Predictio
   </div>`;
 }
 
-function modelSection(forecast: StoredCategoryForecast, w: Words): SafeHtml {
+/** `staleNote`: on a stale feed, which days the backtest's last two years hold (staleWindow). */
+function modelSection(forecast: StoredCategoryForecast, staleNote: SafeHtml, w: Words): SafeHtml {
   if (forecast.crs === null) return html``;
   const { t, loc } = w;
   const b = forecast.backtest_h1;
@@ -232,10 +233,11 @@ function modelSection(forecast: StoredCategoryForecast, w: Words): SafeHtml {
     }
     ${
       b.n > 0
-        ? html`<p id="backtest-h1">
-            ${t('category.backtest', { count: b.n, served: f(b.served), naive: f(b.naive), mean: f(b.window_mean) })}
-            <a href="/models">${t('category.everyBacktest')}</a>.
-          </p>`
+        ? html`${staleNote}
+            <p id="backtest-h1">
+              ${t('category.backtest', { count: b.n, served: f(b.served), naive: f(b.naive), mean: f(b.window_mean) })}
+              <a href="/models">${t('category.everyBacktest')}</a>.
+            </p>`
         : forecast.status === 'young'
           ? html`<p>${t('category.youngScored')} <a href="/models">${t('category.modelsPage')}</a>.</p>`
           : html`<p>${t('category.notScored')}</p>`
@@ -418,7 +420,7 @@ function renderCategory(data: CategoryView, input: CategoryInput) {
               ${forecastTable(category, predictions, w)}`
           : ''
       }
-      ${forecast ? modelSection(forecast, w) : ''}
+      ${forecast ? modelSection(forecast, staleWindow(view.forecastsAsOf ?? view.asOf, view.source, w), w) : ''}
       ${
         draws.length > 0
           ? html`<h2>${t('category.recentDraws')}</h2>

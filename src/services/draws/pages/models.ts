@@ -6,14 +6,12 @@ import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredForecasts, StoredModelPerformance } from '../aggregates.ts';
-import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
 import type { ModelName } from '../forecast/forecast-panel.ts';
-import { RECENT_DAYS } from '../forecast/walk-forward.ts';
 import type { HorizonMetrics } from '../forecast/metrics.ts';
 import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 import { listCategories, readForecasts } from '../repository.ts';
-import type { DataSource } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
+import { staleWindow } from './forecast-view.ts';
 import { translated, parameterName } from './translated.ts';
 import { categoryIn, categoryNames, count, percent, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -23,19 +21,6 @@ export const MODELS_CHART = 'backtest-mae';
 export const CHART_HORIZONS = [1, 2, 3];
 
 const fixed = (x: number | null | undefined, w: Words, digits = 1) => (x === null || x === undefined ? '—' : w.loc.fixed(x, digits));
-
-/**
- * On a stale feed, what "the last two years" of the backtest hold: the RECENT_DAYS up to the as-of date, of which the
- * data covers only the days up to its newest draw.
- */
-function staleWindow(asOf: string, source: DataSource, w: Words): SafeHtml {
-  if (source.stale !== true || source.newest_draw_date === null) return html``;
-  const { t, loc } = w;
-  const from = isoFromDayNumber(dayNumber(asOf) - RECENT_DAYS + 1);
-  return html`<p class="note warn" id="stale-window">
-    ${t('models.staleWindow', { days: RECENT_DAYS, asOf: loc.date(asOf), from: loc.date(from), newest: loc.date(source.newest_draw_date) })}
-  </p>`;
-}
 
 /** A model's name in the page's language (its identifier, as /api/models/ names it, is written beside it). */
 function modelName(name: ModelName, w: Words): string {

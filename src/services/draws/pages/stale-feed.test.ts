@@ -197,9 +197,15 @@ describeWithSnapshot('draws pages on a stale feed', (t) => {
     }
   });
 
-  it('/models says what the backtest’s last two years hold of this old data', async () => {
-    for (const w of [EN, FR]) {
-      const note = /<p class="note warn" id="stale-window">([\s\S]*?)<\/p>/.exec(await body(`/models${w === EN ? '' : '?lang=fr'}`));
+  it('/models and a category’s page say what the backtest’s last two years hold of this old data', async () => {
+    const forecast = predict.find((c) => c.status === 'predicted')!;
+    for (const [w, url] of [
+      [EN, '/models'],
+      [FR, '/models?lang=fr'],
+      [EN, `/categories/${forecast.category_id}`],
+      [FR, `/categories/${forecast.category_id}?lang=fr`],
+    ] as const) {
+      const note = /<p class="note warn" id="stale-window">([\s\S]*?)<\/p>/.exec(await body(url));
       assert.ok(note, 'a note on the backtest’s window');
       const { loc } = w;
       const expected = w.t('models.staleWindow', {
@@ -273,6 +279,7 @@ describeWithSnapshot('draws pages on a current feed', (t) => {
       const stale = spaced(w.t('overview.calibrationDatesStale', { held: '§' })).split('§')[1];
       assert.ok(!textOf(home.body).includes(stale));
       assert.doesNotMatch((await app.inject(`/models?${suffix}`)).body, /id="stale-window"/);
+      assert.doesNotMatch((await app.inject(`/categories/${forecast.category_id}?${suffix}`)).body, /id="stale-window"/);
       for (const url of [`/categories/${forecast.category_id}?${suffix}`, `/my-score?crs=500&category=${forecast.category_id}&${suffix}`]) {
         assert.ok(!textOf((await app.inject(url)).body).includes(spaced(w.t('common.likelyStale'))), url);
       }
