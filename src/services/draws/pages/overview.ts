@@ -9,7 +9,7 @@ import type { StoredCategoryForecast } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import type { CategoryRecord } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
-import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
+import { dataAgeNotice, forecastOf, formCategories, readForecastView, staleWindow } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import { count, dateRange, likelyWindowText, nextDraw, percent, range, score, scoreForm, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -175,15 +175,16 @@ function calibrationSentence(view: ForecastView, w: Words): SafeHtml {
   const crs = view.forecasts?.calibration.crs.find((m) => m.h === 1);
   const dates = view.forecasts?.calibration.dates.find((d) => d.h === 1);
   if (!crs || crs.coverage_95 === null) return html``;
-  return html`<p>
-    ${t('overview.calibration', { held: percent(crs.coverage_95, w), count: crs.n })}${
-      dates && dates.coverage !== null
-        ? t(view.source.stale === true ? 'overview.calibrationDatesStale' : 'overview.calibrationDates', {
-            held: percent(dates.coverage, w),
-          })
-        : ''
-    }${t('overview.calibrationSee')} <a href="/models">${t('overview.calibrationLink')}</a>.
-  </p>`;
+  return html`${staleWindow(view.forecastsAsOf ?? view.asOf, view.source, w)}
+    <p>
+      ${t('overview.calibration', { held: percent(crs.coverage_95, w), count: crs.n })}${
+        dates && dates.coverage !== null
+          ? t(view.source.stale === true ? 'overview.calibrationDatesStale' : 'overview.calibrationDates', {
+              held: percent(dates.coverage, w),
+            })
+          : ''
+      }${t('overview.calibrationSee')} <a href="/models">${t('overview.calibrationLink')}</a>.
+    </p>`;
 }
 
 export function overviewPage(app: ServiceApp, state: DrawsState, kit: PageKit): void {

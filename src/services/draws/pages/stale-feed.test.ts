@@ -197,9 +197,11 @@ describeWithSnapshot('draws pages on a stale feed', (t) => {
     }
   });
 
-  it('/models and a category’s page say what the backtest’s last two years hold of this old data', async () => {
+  it('/, /models and a category’s page say what the backtest’s last two years hold of this old data', async () => {
     const forecast = predict.find((c) => c.status === 'predicted')!;
     for (const [w, url] of [
+      [EN, '/'],
+      [FR, '/?lang=fr'],
       [EN, '/models'],
       [FR, '/models?lang=fr'],
       [EN, `/categories/${forecast.category_id}`],
@@ -278,6 +280,7 @@ describeWithSnapshot('draws pages on a current feed', (t) => {
       assert.equal(textOf(/<p class="muted" id="likely-note">([\s\S]*?)<\/p>/.exec(home.body)![1]), spaced(w.t('overview.likelyNote')));
       const stale = spaced(w.t('overview.calibrationDatesStale', { held: '§' })).split('§')[1];
       assert.ok(!textOf(home.body).includes(stale));
+      assert.doesNotMatch(home.body, /id="stale-window"/);
       assert.doesNotMatch((await app.inject(`/models?${suffix}`)).body, /id="stale-window"/);
       assert.doesNotMatch((await app.inject(`/categories/${forecast.category_id}?${suffix}`)).body, /id="stale-window"/);
       for (const url of [`/categories/${forecast.category_id}?${suffix}`, `/my-score?crs=500&category=${forecast.category_id}&${suffix}`]) {
