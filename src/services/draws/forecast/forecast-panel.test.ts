@@ -92,7 +92,7 @@ test('a young category (1–4 draws) is forecast by the pooled model, with wider
   const young = f.categories.find((c) => c.slug === 'young')!;
   const steady = f.categories.find((c) => c.slug === 'steady')!;
   assert.equal(young.status, 'young');
-  assert.match(young.statusReason, /2 draw\(s\): young, forecast by the pooled model with wider intervals/);
+  assert.match(young.statusReason, /^2 draws: young, forecast by the pooled model with wider intervals/);
   assert.ok(young.predictions.length > 0);
   checkPredictions(young, '2025-12-17');
   assert.ok(young.predictions.every((p) => p.model_used === 'pooled_young'));

@@ -563,7 +563,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
       start > 0 ? ` since it resumed on ${dates[start]} after a pause of ${c.draws[start].day - c.draws[start - 1].day} days` : '';
     result.statusReason =
       (young
-        ? `${regime} draw(s)${resumed}: young, forecast by the pooled model with wider intervals`
+        ? `${regime} ${regime === 1 ? 'draw' : 'draws'}${resumed}: young, forecast by the pooled model with wider intervals`
         : `${c.draws.length} draws${resumed ? ` (${regime}${resumed})` : ''}; last ${lastDate}`) +
       (ranks === horizons ? '' : `; only ${ranks} of ${horizons} ranks fall within a year of ${asOf}`);
     const drawn = plausibleInvitations(young ? panel.flatMap((x) => x.draws.filter((d) => d.day > today - RECENT_DAYS)) : c.draws);

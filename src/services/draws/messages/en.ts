@@ -26,6 +26,7 @@ export const en = {
   'common.rank': 'Rank',
   'common.draw': 'Draw',
   'common.rhythmDate': 'Date on its usual rhythm',
+  'common.likelyStale': '(On this old data that chance is the date law’s own share of the three weeks, not checked against past windows.)',
   'common.dateRange90': 'Date range (90%)',
   'common.likelyWindow': 'Likely three weeks (probability)',
   'common.likelyWindowValue': '{range} ({probability})',
@@ -95,7 +96,8 @@ export const en = {
     'Forecasts of each category’s next rounds of invitations, made on {date}: the lowest CRS score invited and the number of invitations, each with a 95% interval, and the range of dates the next draw should fall in. They come from past draws only; IRCC sets draws by policy, so the intervals — sized from how far past forecasts missed — matter as much as the forecasts.',
   'overview.noDate': 'no date (no forecast stored)',
   'overview.noForecast': 'No category has a forecast: there are no draws recent enough to forecast from.',
-  'overview.young': '{names}: young (fewer than five draws in the current run), forecast by the pooled model with wider intervals.',
+  'overview.young':
+    '{count, plural, one {{names}: young (fewer than five draws in the current run), forecast by the pooled model with wider intervals.} other {{names}: young (each with fewer than five draws in its current run), forecast by the pooled model with wider intervals.}}',
   'overview.trackRecord': 'Every forecast served here is kept and scored when its draw is published: see',
   'overview.trackRecordLink': 'the track record',
   'overview.myScore': 'Would my score clear the next draw?',
@@ -117,9 +119,14 @@ export const en = {
   'overview.calibration':
     'Checked against the past: in the backtest (forecasts made after every past draw from what was known that day), the 95% interval of the next cut-off held {held} of the {count, plural, one {# next-draw cut-off} other {# next-draw cut-offs}} of the last two years',
   'overview.calibrationDates': ', and the date range held {held} of the next draws’ dates',
+  'overview.calibrationDatesStale':
+    ', and the date range of a current feed held {held} of the next draws’ dates (the ranges above are not those: on this old data each next draw is dated from an arbitrary day, and its ranges are wider)',
+  'overview.itemColon': ':',
   'overview.calibrationSee': '. See',
   'overview.likelyNote':
     'The likely three weeks are the 21 days in which the next draw is most likely to fall, with the chance that it does, checked against the windows of past draws; the 90% range is wider because it must also hold the program’s long breaks. The date on its usual rhythm adds the median of the category’s last six gaps to its last draw, and may fall outside the likely three weeks.',
+  'overview.likelyNoteStale':
+    'The likely three weeks are the 21 days in which the next draw is most likely to fall, with the chance that it does. On this old data that chance is the date law’s own share of the three weeks, not checked against past windows: none of the windows the chances are checked on was made from a stale feed. The 90% range is wider because it must also hold the program’s long breaks. The date on its usual rhythm adds the median of the category’s last six gaps to its last draw, and may fall outside the likely three weeks.',
   'overview.calibrationLink': 'the models and their backtest',
   'category.fan':
     'The dashed line is the forecast of the next draws, drawn at their dates on the category’s usual rhythm, and the shaded band its 95% interval; each forecast draw’s date is itself uncertain (see the forecast table).',
@@ -134,15 +141,16 @@ export const en = {
   'category.likelyFact': 'most likely within the three weeks from {earliest} to {latest}: a probability of {probability}',
   'category.lowestCrsScore': 'Lowest CRS score',
   'category.withInterval': '{value}, 95% interval {range}',
-  'category.trackRecord': 'Track record',
+  'category.trackRecord': 'Past hit rate',
   'category.trackRecordYoung':
-    '{score} of young categories’ past next-draw forecasts were within 10 points of the cut-off (smoothed hit rate)',
-  'category.trackRecordOwn': '{score} of this category’s past next-draw forecasts were within 10 points of the cut-off (smoothed hit rate)',
+    '{score}: the share of young categories’ past next-draw forecasts in the backtest that came within 10 points of the cut-off, smoothed toward 50% (Laplace’s rule: 50% when none has been scored)',
+  'category.trackRecordOwn':
+    '{score}: the share of this category’s past next-draw forecasts in the backtest that came within 10 points of the cut-off, smoothed toward 50% (Laplace’s rule: 50% when none has been scored)',
   'category.model': 'Model',
   'category.modelYoung': 'pooled reversion for young categories, with wider intervals',
   'category.modelCombination': 'a weighted combination of four models (below)',
   'category.forecastCaption': 'Forecast draws of {name}',
-  'category.within10': 'Within 10 points before',
+  'category.within10': 'Past hit rate (within 10 points)',
   'category.howForecast': 'How this category is forecast',
   'category.pooled':
     'Pooled reversion on its own draws with the coefficient every category shares (φ = {phi}); the interval comes from the errors of every young category’s past forecasts.',
@@ -164,6 +172,8 @@ export const en = {
     'Only {count, number} of its next {horizons, number} draws are forecast: the others would fall more than a year after {date}.',
   'category.unknownDescription': 'Rounds the feed names “{name}”; no known category family matches this name.',
   'category.nextDraw': 'Next draw',
+  'category.ifResumedNone':
+    'Should it draw again, that draw is not forecast either: with a single draw, the category has no gap between draws to measure its pause by.',
   'category.ifResumed': 'If this category draws again',
   'category.ifResumedText':
     'Its date is not forecast. Should it draw again, its lowest CRS score would be about {crs} (95% interval {range}) and its invitations about {invitations} ({invitationsRange}): the values of its last draw, with the interval of a next draw widened for a pause of {gaps, number} typical gaps between its draws.',
@@ -181,6 +191,9 @@ export const en = {
   'member.ses': 'Simple exponential smoothing',
   'member.damped_trend': 'Damped trend',
   'member.pooled_reversion': 'Pooled reversion',
+  'member.window_mean': 'Mean of the last six',
+  'member.combination': 'Weighted combination',
+  'member.pooled_young': 'Pooled reversion for young categories',
   'draws.title': 'Every draw',
   'draws.description': 'Every Express Entry round of invitations: date, category, lowest CRS score and invitations.',
   'draws.lead':
@@ -242,6 +255,8 @@ export const en = {
   'myScore.models': 'the models',
   'myScore.shape':
     '). p, b₋ / m and b₊ / m were fitted to how far the forecasts the service would have made after every draw of 2023–2024 missed, and checked on those of 2025, which the fit did not see (the script {script} repeats the fit and the check on any feed).',
+  'myScore.lawAndInterval':
+    'The law is fitted to the errors, not to the interval: under it the cut-off falls outside the 95% interval with a chance of {outside} ({above} above it, {below} below it), so a score at the interval’s top clears the cut-off with a chance of about {top}, not 97.5%.',
   'myScore.cannot': 'What it cannot tell you',
   'myScore.caveat1':
     'It is a probability from past forecast errors, not a promise. IRCC decides each draw’s category, size and timing by policy; a change of policy breaks any pattern the past shows.',
@@ -275,9 +290,9 @@ export const en = {
   'models.windowMean': 'Window mean',
   'models.servedRelative': 'Served relative to naive',
   'models.heldOf': '{held} of {count, number}',
-  'models.intervalsCaption': 'How often the 95% intervals served at the time held what came (last two years, established categories)',
+  'models.intervalsCaption':
+    'How often the intervals served at the time held what came: the 95% intervals of the lowest CRS and the invitations, the 90% date ranges (last two years, established categories)',
   'models.drawsAhead': 'Draws ahead',
-  'models.dateRange': 'Date range',
   'models.centralLevel': 'Central level of the date range',
   'models.nextDraw': 'next draw',
   'models.parameters': 'Parameters:',
@@ -285,6 +300,8 @@ export const en = {
   'models.description':
     'The forecasting models of the Express Entry draws, their walk-forward backtest against naive, and the rules behind the numbers.',
   'models.heading': 'Models and their backtest',
+  'models.staleWindow':
+    'Old data: the backtest’s last two years are the {days, number} days up to {asOf}, but this data’s newest draw is dated {newest}, so the figures below rest on the draws from {from} to {newest} only.',
   'models.lead':
     'After every past draw of every category, each model forecast the category’s next five draws from what was known that day only. These forecasts, scored against the draws that followed, are the backtest below: naive (repeat the last value) is the baseline a model has to beat.',
   'models.asOf': 'Forecasts as of {date}.',
@@ -316,6 +333,7 @@ export const en = {
   'track.entriesCaption': 'Forecasts as served, newest first, beside what happened',
   'track.madeOn': 'Made on',
   'track.fromDraws': 'From draws up to',
+  'track.categoryLast': 'The category’s last draw then',
   'track.forecastDate': 'Forecast date',
   'track.lowestCrs95': 'Lowest CRS (95%)',
   'track.happened': 'Draw that happened',

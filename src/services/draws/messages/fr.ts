@@ -28,6 +28,8 @@ export const fr: Record<DrawsKey, string> = {
   'common.rank': 'Rang',
   'common.draw': 'Ronde',
   'common.rhythmDate': 'Date selon son rythme habituel',
+  'common.likelyStale':
+    '(Sur ces données anciennes, cette probabilité est la part de la loi des dates comprise dans ces trois semaines, non vérifiée sur des fenêtres passées.)',
   'common.dateRange90': 'Plage de dates (90 %)',
   'common.likelyWindow': 'Trois semaines probables (probabilité)',
   'common.likelyWindowValue': '{range} ({probability})',
@@ -101,7 +103,7 @@ export const fr: Record<DrawsKey, string> = {
   'overview.noDate': 'aucune date (aucune prévision enregistrée)',
   'overview.noForecast': 'Aucune catégorie n’a de prévision : aucune ronde n’est assez récente pour en établir une.',
   'overview.young':
-    '{names} : récente(s) (moins de cinq rondes dans la série actuelle), prévision(s) établie(s) par le modèle groupé avec des intervalles plus larges.',
+    '{count, plural, one {{names} : catégorie récente (moins de cinq rondes dans la série actuelle), prévue par le modèle groupé avec des intervalles plus larges.} other {{names} : catégories récentes (moins de cinq rondes dans la série actuelle), prévues par le modèle groupé avec des intervalles plus larges.}}',
   'overview.trackRecord': 'Chaque prévision publiée ici est conservée et évaluée à la publication de sa ronde : voir',
   'overview.trackRecordLink': 'le bilan des prévisions',
   'overview.myScore': 'Mon score franchirait-il la prochaine ronde?',
@@ -119,14 +121,19 @@ export const fr: Record<DrawsKey, string> = {
   'overview.dormant': 'en sommeil depuis le {since} (dernière ronde le {last})',
   'overview.noForecastItem': 'aucune prévision',
   'overview.ifResumed':
-    '; si elle tient une nouvelle ronde : SCG le plus bas {crs} ({range}), {invitations} invitations ({invitationsRange}), intervalles à 95 %',
+    '; si elle tient une nouvelle ronde : SCG le plus bas {crs} ({range}), {invitations} invitations ({invitationsRange}), intervalles à 95 %',
   'overview.lastDraw': ' (dernière ronde le {date})',
   'overview.calibration':
     'Vérifié par rapport au passé : dans la rétrovalidation (prévisions établies après chaque ronde passée à partir de ce que l’on savait ce jour-là), l’intervalle de 95 % du prochain score limite a contenu {held} des {count, plural, one {# score limite de prochaine ronde} other {# scores limites de prochaine ronde}} des deux dernières années',
   'overview.calibrationDates': ', et la plage de dates a contenu {held} des dates des prochaines rondes',
+  'overview.calibrationDatesStale':
+    ', et la plage de dates d’un flux à jour a contenu {held} des dates des prochaines rondes (les plages ci-dessus ne sont pas celles-là : sur ces données anciennes, chaque prochaine ronde est datée à partir d’un jour quelconque, et ses plages sont plus larges)',
+  'overview.itemColon': ' :',
   'overview.calibrationSee': '. Voir',
   'overview.likelyNote':
-    'Les trois semaines probables sont les 21 jours où la prochaine ronde a le plus de chances de tomber, avec la probabilité qu’elle y tombe, vérifiée sur les fenêtres des rondes passées; la plage de 90 % est plus large parce qu’elle doit aussi couvrir les longues pauses du programme. La date selon son rythme habituel ajoute la médiane des six derniers écarts de la catégorie à sa dernière ronde, et peut tomber hors des trois semaines probables.',
+    'Les trois semaines probables sont les 21 jours où la prochaine ronde a le plus de chances de tomber, avec la probabilité qu’elle y tombe, vérifiée sur les fenêtres des rondes passées; la plage de 90 % est plus large parce qu’elle doit aussi couvrir les longues pauses du programme. La date selon son rythme habituel ajoute la médiane des six derniers écarts de la catégorie à sa dernière ronde, et peut tomber hors des trois semaines probables.',
+  'overview.likelyNoteStale':
+    'Les trois semaines probables sont les 21 jours où la prochaine ronde a le plus de chances de tomber, avec la probabilité qu’elle y tombe. Sur ces données anciennes, cette probabilité est la part de la loi des dates comprise dans ces trois semaines, non vérifiée sur des fenêtres passées : aucune des fenêtres sur lesquelles les probabilités sont vérifiées ne venait d’un flux périmé. La plage de 90 % est plus large parce qu’elle doit aussi couvrir les longues pauses du programme. La date selon son rythme habituel ajoute la médiane des six derniers écarts de la catégorie à sa dernière ronde, et peut tomber hors des trois semaines probables.',
   'overview.calibrationLink': 'les modèles et leur rétrovalidation',
   'category.fan':
     'La ligne pointillée est la prévision des prochaines rondes, placée à leurs dates selon le rythme habituel de la catégorie, et la bande ombrée son intervalle de 95 %; la date de chaque ronde prévue est elle-même incertaine (voir le tableau des prévisions).',
@@ -142,16 +149,16 @@ export const fr: Record<DrawsKey, string> = {
   'category.likelyFact': 'le plus probablement dans les trois semaines du {earliest} au {latest} : une probabilité de {probability}',
   'category.lowestCrsScore': 'Score SCG le plus bas',
   'category.withInterval': '{value}, intervalle de 95 % : {range}',
-  'category.trackRecord': 'Bilan',
+  'category.trackRecord': 'Taux de réussite passé',
   'category.trackRecordYoung':
-    '{score} des prévisions passées de la prochaine ronde des catégories récentes se situaient à 10 points ou moins du score limite (taux de réussite lissé)',
+    '{score} : la part des prévisions passées de la prochaine ronde des catégories récentes, dans la rétrovalidation, qui se sont situées à 10 points ou moins du score limite, lissée vers 50 % (règle de Laplace : 50 % quand aucune n’a été évaluée)',
   'category.trackRecordOwn':
-    '{score} des prévisions passées de la prochaine ronde de cette catégorie se situaient à 10 points ou moins du score limite (taux de réussite lissé)',
+    '{score} : la part des prévisions passées de la prochaine ronde de cette catégorie, dans la rétrovalidation, qui se sont situées à 10 points ou moins du score limite, lissée vers 50 % (règle de Laplace : 50 % quand aucune n’a été évaluée)',
   'category.model': 'Modèle',
   'category.modelYoung': 'retour à la moyenne groupé pour les catégories récentes, avec des intervalles plus larges',
   'category.modelCombination': 'une combinaison pondérée de quatre modèles (ci-dessous)',
   'category.forecastCaption': 'Rondes prévues de {name}',
-  'category.within10': 'À 10 points ou moins auparavant',
+  'category.within10': 'Taux de réussite passé (10 points ou moins)',
   'category.howForecast': 'Comment cette catégorie est prévue',
   'category.pooled':
     'Retour à la moyenne groupé appliqué à ses propres rondes avec le coefficient commun à toutes les catégories (φ = {phi}); l’intervalle provient des erreurs des prévisions passées de toutes les catégories récentes.',
@@ -174,9 +181,11 @@ export const fr: Record<DrawsKey, string> = {
     'Seules {count, number} de ses {horizons, number} prochaines rondes font l’objet d’une prévision : les autres tomberaient plus d’un an après le {date}.',
   'category.unknownDescription': 'Rondes que le flux nomme « {name} »; aucune famille de catégories connue ne correspond à ce nom.',
   'category.nextDraw': 'Prochaine ronde',
+  'category.ifResumedNone':
+    'Si elle tient une nouvelle ronde, celle-ci n’est pas prévue non plus : avec une seule ronde, la catégorie n’a aucun écart entre ses rondes pour mesurer sa pause.',
   'category.ifResumed': 'Si cette catégorie tient une nouvelle ronde',
   'category.ifResumedText':
-    'Sa date n’est pas prévue. Si elle tient une nouvelle ronde, son score SCG le plus bas serait d’environ {crs} (intervalle à 95 % : {range}) et ses invitations d’environ {invitations} ({invitationsRange}) : les valeurs de sa dernière ronde, avec l’intervalle d’une prochaine ronde élargi pour une pause de {gaps, number} écarts habituels entre ses rondes.',
+    'Sa date n’est pas prévue. Si elle tient une nouvelle ronde, son score SCG le plus bas serait d’environ {crs} (intervalle à 95 % : {range}) et ses invitations d’environ {invitations} ({invitationsRange}) : les valeurs de sa dernière ronde, avec l’intervalle d’une prochaine ronde élargi pour une pause de {gaps, number} écarts habituels entre ses rondes.',
   'category.noFrenchName':
     'Le flux français d’IRCC ne donne aucun nom français à cette catégorie : elle est nommée ici comme dans le flux anglais.',
   'category.noDraws': 'Aucune ronde de cette catégorie au plus tard le {date}.',
@@ -192,6 +201,9 @@ export const fr: Record<DrawsKey, string> = {
   'member.ses': 'Lissage exponentiel simple',
   'member.damped_trend': 'Tendance amortie',
   'member.pooled_reversion': 'Retour à la moyenne groupé',
+  'member.window_mean': 'Moyenne des six dernières valeurs',
+  'member.combination': 'Combinaison pondérée',
+  'member.pooled_young': 'Retour à la moyenne groupé des catégories récentes',
   'draws.title': 'Toutes les rondes',
   'draws.description': 'Toutes les rondes d’invitations d’Entrée express : date, catégorie, score SCG le plus bas et nombre d’invitations.',
   'draws.lead':
@@ -256,6 +268,8 @@ export const fr: Record<DrawsKey, string> = {
   'myScore.models': 'les modèles',
   'myScore.shape':
     '). p, b₋ / m et b₊ / m ont été ajustés sur l’écart des prévisions que le service aurait établies après chaque ronde de 2023 et 2024, puis vérifiés sur celles de 2025, que l’ajustement n’a pas vues (le script {script} refait l’ajustement et la vérification sur n’importe quel flux).',
+  'myScore.lawAndInterval':
+    'La loi est ajustée sur les écarts, non sur l’intervalle : selon elle, le score limite tombe hors de l’intervalle de 95 % avec une probabilité de {outside} ({above} au-dessus, {below} au-dessous), de sorte qu’un score égal au haut de l’intervalle franchit le score limite avec une probabilité d’environ {top}, et non de 97,5 %.',
   'myScore.cannot': 'Ce qu’elle ne peut pas vous dire',
   'myScore.caveat1':
     'C’est une probabilité tirée des erreurs de prévision passées, et non une promesse. IRCC décide de la catégorie, de la taille et du moment de chaque ronde selon ses politiques; un changement de politique rompt toute tendance observée.',
@@ -281,8 +295,8 @@ export const fr: Record<DrawsKey, string> = {
   'models.bias': 'Biais (réel − prévision)',
   'models.held': 'Intervalle de 95 % respecté',
   'models.halfWidth': 'Demi-largeur médiane',
-  'models.served': 'publié',
-  'models.servedYoung': 'publié pour les catégories récentes',
+  'models.served': 'modèle publié',
+  'models.servedYoung': 'modèle publié pour les catégories récentes',
   'models.categoriesCaption':
     'Prévisions du score SCG de la prochaine ronde par catégorie au cours des deux dernières années : erreur absolue moyenne de la prévision publiée, de la méthode naïve et de la moyenne des six dernières',
   'models.servedColumn': 'Publiée',
@@ -291,9 +305,8 @@ export const fr: Record<DrawsKey, string> = {
   'models.servedRelative': 'Publiée par rapport à la méthode naïve',
   'models.heldOf': '{held} sur {count, number}',
   'models.intervalsCaption':
-    'Fréquence à laquelle les intervalles de 95 % publiés à l’époque ont contenu le résultat (deux dernières années, catégories établies)',
+    'Fréquence à laquelle les intervalles publiés à l’époque ont contenu le résultat : les intervalles de 95 % du score SCG le plus bas et des invitations, les plages de dates de 90 % (deux dernières années, catégories établies)',
   'models.drawsAhead': 'Rondes à l’avance',
-  'models.dateRange': 'Plage de dates',
   'models.centralLevel': 'Niveau central de la plage de dates',
   'models.nextDraw': 'prochaine ronde',
   'models.parameters': 'Paramètres :',
@@ -301,6 +314,8 @@ export const fr: Record<DrawsKey, string> = {
   'models.description':
     'Les modèles de prévision des rondes d’Entrée express, leur rétrovalidation progressive par rapport à la méthode naïve, et les règles derrière les chiffres.',
   'models.heading': 'Les modèles et leur rétrovalidation',
+  'models.staleWindow':
+    'Données anciennes : les deux dernières années de la rétrovalidation sont les {days, number} jours précédant le {asOf}, mais la ronde la plus récente de ces données date du {newest}; les chiffres ci-dessous ne reposent donc que sur les rondes du {from} au {newest}.',
   'models.lead':
     'Après chaque ronde passée de chaque catégorie, chaque modèle a prévu les cinq prochaines rondes de la catégorie à partir de ce que l’on savait ce jour-là seulement. Ces prévisions, évaluées par rapport aux rondes qui ont suivi, forment la rétrovalidation ci-dessous : la méthode naïve (répéter la dernière valeur) est la référence qu’un modèle doit battre.',
   'models.asOf': 'Prévisions au {date}.',
@@ -333,6 +348,7 @@ export const fr: Record<DrawsKey, string> = {
   'track.entriesCaption': 'Prévisions telles que publiées, de la plus récente à la plus ancienne, à côté de ce qui s’est produit',
   'track.madeOn': 'Établie le',
   'track.fromDraws': 'À partir des rondes jusqu’au',
+  'track.categoryLast': 'Dernière ronde de la catégorie alors',
   'track.forecastDate': 'Date prévue',
   'track.lowestCrs95': 'Score SCG le plus bas (95 %)',
   'track.happened': 'Ronde tenue',

@@ -17,7 +17,7 @@ import type { CategoryRecord, DrawRecord } from '../repository.ts';
 import { IdParams } from '../schemas/common.ts';
 import type { DrawsState } from '../state.ts';
 import { forecastChart } from './forecast-chart.ts';
-import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
+import { dataAgeNotice, forecastOf, formCategories, readForecastView, staleWindow } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import {
   categoryIn,
@@ -58,7 +58,8 @@ function chartedDraws(draws: readonly DrawRecord[], asOf: string, whole: boolean
 function categoryCharts(category: CategoryRecord, draws: readonly DrawRecord[], predictions: readonly Prediction[], w: Words) {
   const { t } = w;
   const slug = `category-${category.id}`;
-  const fan = t('category.fan');
+  // A category with no forecast (dormant) has no dashed line, band or forecast table to describe.
+  const fan = predictions.length > 0 ? t('category.fan') : '';
   return {
     crs: forecastChart({
       id: `${slug}-crs`,
@@ -105,7 +106,8 @@ export function drawOrdinal(rank: number, w: Words): string {
   return w.t('category.ordinal', { rank });
 }
 
-function nextDrawFacts(next: Prediction, young: boolean, w: Words): SafeHtml {
+/** `stale`: the feed is stale, so the likely window's chance is the date law's own mass, not recalibrated. */
+function nextDrawFacts(next: Prediction, young: boolean, stale: boolean, w: Words): SafeHtml {
   const { t, loc } = w;
   return html`<dl class="facts" id="next-draw">
     <dt>${t('common.date')}</dt>
@@ -122,7 +124,7 @@ function nextDrawFacts(next: Prediction, young: boolean, w: Words): SafeHtml {
                   earliest: loc.date(next.likely_window.earliest),
                   latest: loc.date(next.likely_window.latest),
                   probability: percent(next.likely_window.probability, w),
-                })}</span
+                })}${stale ? html` ${t('common.likelyStale')}` : ''}</span
               >`
           : ''
       }
@@ -190,7 +192,8 @@ function forecastTable(category: CategoryRecord, predictions: readonly Predictio
   </div>`;
 }
 
-function modelSection(forecast: StoredCategoryForecast, w: Words): SafeHtml {
+/** `staleNote`: on a stale feed, which days the backtest's last two years hold (staleWindow). */
+function modelSection(forecast: StoredCategoryForecast, staleNote: SafeHtml, w: Words): SafeHtml {
   if (forecast.crs === null) return html``;
   const { t, loc } = w;
   const b = forecast.backtest_h1;
@@ -230,10 +233,11 @@ function modelSection(forecast: StoredCategoryForecast, w: Words): SafeHtml {
     }
     ${
       b.n > 0
-        ? html`<p id="backtest-h1">
-            ${t('category.backtest', { count: b.n, served: f(b.served), naive: f(b.naive), mean: f(b.window_mean) })}
-            <a href="/models">${t('category.everyBacktest')}</a>.
-          </p>`
+        ? html`${staleNote}
+            <p id="backtest-h1">
+              ${t('category.backtest', { count: b.n, served: f(b.served), naive: f(b.naive), mean: f(b.window_mean) })}
+              <a href="/models">${t('category.everyBacktest')}</a>.
+            </p>`
         : forecast.status === 'young'
           ? html`<p>${t('category.youngScored')} <a href="/models">${t('category.modelsPage')}</a>.</p>`
           : html`<p>${t('category.notScored')}</p>`
@@ -345,7 +349,9 @@ function heading({ category, named, view }: CategoryView, w: Words): SafeHtml {
 /** A dormant category's forecast should it draw again: stated as conditional, its date not forecast. */
 function ifResumedSection(forecast: StoredCategoryForecast | undefined, w: Words): SafeHtml {
   const resumed = forecast?.if_resumed;
-  if (!forecast || forecast.status !== 'dormant' || !resumed) return html``;
+  if (!forecast || forecast.status !== 'dormant') return html``;
+  // if_resumed is null for a category with a single draw: no gap to measure its pause by (schemas/predict.ts).
+  if (!resumed) return html`<p class="note" id="if-resumed-none">${w.t('category.ifResumedNone')}</p>`;
   return html`<section id="if-resumed" aria-labelledby="if-resumed-heading">
     <h2 id="if-resumed-heading">${w.t('category.ifResumed')}</h2>
     <p>
@@ -404,7 +410,7 @@ function renderCategory(data: CategoryView, input: CategoryInput) {
       ${
         next
           ? html`<h2>${t('category.nextDraw')}</h2>
-              ${nextDrawFacts(next, forecast?.status === 'young', w)}`
+              ${nextDrawFacts(next, forecast?.status === 'young', view.source.stale === true, w)}`
           : ''
       }
       ${ifResumedSection(forecast, w)} ${history(data, input.query.history === 'all', input, w)}
@@ -414,7 +420,7 @@ function renderCategory(data: CategoryView, input: CategoryInput) {
               ${forecastTable(category, predictions, w)}`
           : ''
       }
-      ${forecast ? modelSection(forecast, w) : ''}
+      ${forecast ? modelSection(forecast, staleWindow(view.forecastsAsOf ?? view.asOf, view.source, w), w) : ''}
       ${
         draws.length > 0
           ? html`<h2>${t('category.recentDraws')}</h2>

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { badRequest } from '../../../core/http/errors.ts';
 import { MAX_PAGE, pageParam, parseDate } from '../../../core/http/params.ts';
-import { externalLink, html, queryString } from '../../../core/pages/index.ts';
+import { externalLink, html, queryString, untranslated } from '../../../core/pages/index.ts';
 import type { HtmlValue, PageKit, PageLocale, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
@@ -57,6 +57,15 @@ function filterForm(categories: readonly CategoryRecord[], values: DrawsQuery, w
   </form>`;
 }
 
+/**
+ * A name in the page's language: on a French page the French feed's (`french`), else the English one marked as English,
+ * so that a round or a category the French feed does not name is not read out as French.
+ */
+function named(english: string, french: string | null | undefined, w: Words): HtmlValue {
+  if (w.loc.language === 'en') return english;
+  return french ?? html`<span${untranslated(w.loc)}>${english}</span>`;
+}
+
 function drawsTable(draws: readonly DrawRecord[], caption: string, w: Words): SafeHtml {
   const { t, loc } = w;
   return html`<div class="table-scroll">
@@ -82,8 +91,8 @@ function drawsTable(draws: readonly DrawRecord[], caption: string, w: Words): Sa
             html`<tr>
               <td class="date">${loc.date(d.date, 'short')}</td>
               <td>${externalLink(d.url, d.round_number)}</td>
-              <td><a href="/categories/${d.category_id}">${d.category_name}</a></td>
-              <td>${d.draw_name}</td>
+              <td><a href="/categories/${d.category_id}">${named(d.category_name, d.category_name_fr, w)}</a></td>
+              <td>${named(d.draw_name, d.draw_name_fr, w)}</td>
               <td class="num">${score(d.lowest_crs_score, w)}</td>
               <td class="num">${count(d.invitations_issued, w)}</td>
               <td>${d.tie_break_at ? tieBreakTime(d.tie_break_at, w) : '—'}</td>
@@ -147,7 +156,9 @@ export function drawsListPage(app: ServiceApp, state: DrawsState, kit: PageKit):
       const category = query.category === undefined ? undefined : categories.find((c) => c.id === Number(query.category));
       if (query.category !== undefined && !category) throw badRequest(w.t('error.noCategory', { id: Number(query.category) }));
       const asOf = state.asOf();
-      const draws = await listDraws(state.db, { categoryId: category?.id, after, before, through: asOf }, locale.language);
+      // Both languages' names on a French page, so that a name the French feed lacks is shown as English (`named`).
+      const language = locale.language === 'en' ? 'en' : 'both';
+      const draws = await listDraws(state.db, { categoryId: category?.id, after, before, through: asOf }, language);
       const pages = Math.max(1, Math.ceil(draws.length / DRAWS_PER_PAGE));
       if (query.page > pages) throw badRequest(w.t('error.pastLastPage', { page: query.page, pages }));
       return { categories, asOf, draws, pages, category, after, before };

@@ -5,6 +5,8 @@ import type { StoredCategoryForecast, StoredForecasts, StoredStatistics } from '
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import { html } from '../../../core/pages/index.ts';
 import type { SafeHtml } from '../../../core/pages/index.ts';
+import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
+import { RECENT_DAYS } from '../forecast/walk-forward.ts';
 import type { NewestDraw } from '../freshness.ts';
 import { forecastBasis, listCategories, listPredictions, readForecasts, readStatistics } from '../repository.ts';
 import type { CategoryRecord, DataSource } from '../repository.ts';
@@ -111,4 +113,17 @@ export function forecastOf(view: Pick<ForecastView, 'forecasts'>, categoryId: nu
 export function formCategories(view: ForecastView): { id: number; name: string; predicted: boolean }[] {
   const rows = view.categories.map((c) => ({ id: c.id, name: c.name, predicted: (view.predictions.get(c.id)?.length ?? 0) > 0 }));
   return [...rows.filter((r) => r.predicted), ...rows.filter((r) => !r.predicted)];
+}
+
+/**
+ * On a stale feed, what "the last two years" of the backtest hold: the RECENT_DAYS up to the as-of date, of which the
+ * data covers only the days up to its newest draw.
+ */
+export function staleWindow(asOf: string, source: DataSource, w: Words): SafeHtml {
+  if (source.stale !== true || source.newest_draw_date === null) return html``;
+  const { t, loc } = w;
+  const from = isoFromDayNumber(dayNumber(asOf) - RECENT_DAYS + 1);
+  return html`<p class="note warn" id="stale-window">
+    ${t('models.staleWindow', { days: RECENT_DAYS, asOf: loc.date(asOf), from: loc.date(from), newest: loc.date(source.newest_draw_date) })}
+  </p>`;
 }

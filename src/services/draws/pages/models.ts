@@ -6,10 +6,12 @@ import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import type { StoredForecasts, StoredModelPerformance } from '../aggregates.ts';
+import type { ModelName } from '../forecast/forecast-panel.ts';
 import type { HorizonMetrics } from '../forecast/metrics.ts';
 import { FORECAST_METHOD, MODEL_CATALOGUE } from '../forecast/model-catalogue.ts';
 import { listCategories, readForecasts } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
+import { staleWindow } from './forecast-view.ts';
 import { translated, parameterName } from './translated.ts';
 import { categoryIn, categoryNames, count, percent, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -19,6 +21,11 @@ export const MODELS_CHART = 'backtest-mae';
 export const CHART_HORIZONS = [1, 2, 3];
 
 const fixed = (x: number | null | undefined, w: Words, digits = 1) => (x === null || x === undefined ? '—' : w.loc.fixed(x, digits));
+
+/** A model's name in the page's language (its identifier, as /api/models/ names it, is written beside it). */
+function modelName(name: ModelName, w: Words): string {
+  return w.t(`member.${name}`);
+}
 
 /** The models scored on the established categories' forecasts (pooled_young is scored on other forecasts). */
 function comparedModels(stored: StoredForecasts): StoredModelPerformance[] {
@@ -32,6 +39,7 @@ function backtestChart(stored: StoredForecasts, w: Words) {
     id: MODELS_CHART,
     title: t('models.chart'),
     description: t('models.chartText'),
+    // Identifiers, as the tables and the descriptions below write them: the names in words are too long for the axis.
     categories: models.map((m) => m.name),
     series: CHART_HORIZONS.map((h) => ({
       name: h === 1 ? t('models.next') : t('models.ahead', { h }),
@@ -74,7 +82,8 @@ function horizonTable(stored: StoredForecasts, h: number, kind: 'crs' | 'invitat
           const digits = kind === 'crs' ? 1 : 3;
           return html`<tr>
             <th scope="row">
-              ${catalogue.name}${catalogue.name === 'combination' ? html` <span class="badge good">${t('models.served')}</span>` : ''}${
+              <code>${catalogue.name}</code>
+              ${modelName(catalogue.name, w)}${catalogue.name === 'combination' ? html` <span class="badge good">${t('models.served')}</span>` : ''}${
                 catalogue.name === 'pooled_young' ? html` <span class="badge warn">${t('models.servedYoung')}</span>` : ''
               }
             </th>
@@ -148,7 +157,7 @@ function intervalsTable(stored: StoredForecasts, w: Words): SafeHtml {
           <th scope="col">${t('models.drawsAhead')}</th>
           <th scope="col" class="num">${t('common.lowestCrs')}</th>
           <th scope="col" class="num">${t('common.invitations')}</th>
-          <th scope="col" class="num">${t('models.dateRange')}</th>
+          <th scope="col" class="num">${t('common.dateRange90')}</th>
           <th scope="col" class="num">${t('models.centralLevel')}</th>
         </tr>
       </thead>
@@ -212,9 +221,10 @@ export function modelsPage(app: ServiceApp, state: DrawsState, kit: PageKit): vo
         listCategories(state.db, { activeOnly: false }),
         categoryNames(state, locale.language),
       ]);
-      return { stored: stored?.value ?? null, names: new Map(categories.map((c) => [c.id, categoryIn(c, french).name])) };
+      const source = await state.source(stored?.value.as_of ?? null);
+      return { stored: stored?.value ?? null, source, names: new Map(categories.map((c) => [c.id, categoryIn(c, french).name])) };
     },
-    render({ stored, names }, { locale, chart }) {
+    render({ stored, source, names }, { locale, chart }) {
       const w = wordsOf(locale);
       const { t } = w;
       const horizons = stored ? [...new Set(stored.models.flatMap((m) => m.crs.map((r) => r.h)))].sort((a, b) => a - b) : [];
@@ -224,6 +234,7 @@ export function modelsPage(app: ServiceApp, state: DrawsState, kit: PageKit): vo
         section: '/models',
         body: html`<h1>${t('models.heading')}</h1>
           <p class="lead">${t('models.lead')} ${stored ? t('models.asOf', { date: w.loc.date(stored.as_of) }) : ''}</p>
+          ${stored ? staleWindow(stored.as_of, source, w) : ''}
           ${
             stored === null
               ? html`<p class="note warn">${t('models.none')}</p>`

@@ -13,7 +13,7 @@ import type { CategoryRecord } from '../repository.ts';
 import { DrawsQuery } from '../schemas/draws.ts';
 import type { DrawsState } from '../state.ts';
 import { drawOrdinal } from './category.ts';
-import { CRS_RANGE, CUTOFF_LAW, centralRange, clearance, lawScales } from './clearance.ts';
+import { CRS_RANGE, CUTOFF_LAW, centralRange, clearance, lawCdf, lawScales } from './clearance.ts';
 import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import {
@@ -91,6 +91,7 @@ function answer(crs: number, category: CategoryRecord, view: ForecastView, w: Wo
             })
           : ''
       }
+      ${next.likely_window && view.source.stale === true ? t('common.likelyStale') : ''}
     </p>
     ${forecast?.status === 'young' ? statusNote(forecast, category, view.forecastsAsOf ?? view.asOf, w) : ''}
     ${
@@ -129,6 +130,24 @@ function answer(crs: number, category: CategoryRecord, view: ForecastView, w: Wo
   </section>`;
 }
 
+/**
+ * What the law puts outside the 95% interval it is scaled by (the same for every forecast: the law is in units of m),
+ * so that a chance beside the interval's ends is not read as contradicting it.
+ */
+function lawBeyondInterval(w: Words): SafeHtml {
+  const { t, loc } = w;
+  const above = 1 - lawCdf(1, 0, 1);
+  const below = lawCdf(-1, 0, 1);
+  return html`<p id="law-and-interval">
+    ${t('myScore.lawAndInterval', {
+      outside: loc.percent(above + below, 1),
+      above: loc.percent(above, 1),
+      below: loc.percent(below, 1),
+      top: loc.percent(1 - above, 1),
+    })}
+  </p>`;
+}
+
 /** The formulas of the method (myScore.method says them in words), one a line. */
 const FORMULA = ['myScore.formulaScale', 'myScore.formulaBelow', 'myScore.formulaAbove', 'myScore.formulaCutoff'] as const;
 
@@ -157,6 +176,7 @@ ${FORMULA.map((key) => t(key, { p: loc.fixed(CUTOFF_LAW.belowShare, 3), lower: l
         script: 'src/services/draws/pages/score-calibration.ts',
       })}
     </p>
+    ${lawBeyondInterval(w)}
     <h2>${t('myScore.cannot')}</h2>
     <ul id="caveats">
       <li>${t('myScore.caveat1')}</li>

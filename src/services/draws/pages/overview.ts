@@ -9,7 +9,7 @@ import type { StoredCategoryForecast } from '../aggregates.ts';
 import type { Prediction } from '../forecast/forecast-panel.ts';
 import type { CategoryRecord } from '../repository.ts';
 import type { DrawsState } from '../state.ts';
-import { dataAgeNotice, forecastOf, formCategories, readForecastView } from './forecast-view.ts';
+import { dataAgeNotice, forecastOf, formCategories, readForecastView, staleWindow } from './forecast-view.ts';
 import type { ForecastView } from './forecast-view.ts';
 import { count, dateRange, likelyWindowText, nextDraw, percent, range, score, scoreForm, statusBadge, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
@@ -142,12 +142,12 @@ function notForecast(view: ForecastView, w: Words): SafeHtml {
         const f = forecastOf(view, c.id);
         const latest = view.statistics?.categories[String(c.id)]?.latest_draw_date ?? f?.last_draw_date ?? null;
         return html`<li>
-          <a href="/categories/${c.id}">${c.name}</a>:
+          <a href="/categories/${c.id}">${c.name}</a>${t('overview.itemColon')}
           ${
             f?.status === 'dormant'
               ? html`${t('overview.dormant', { since: loc.date(f.dormant_since ?? ''), last: loc.date(f.last_draw_date ?? '') })}${ifResumedClause(f, w)}`
               : html`${t('overview.noForecastItem')}${latest ? t('overview.lastDraw', { date: loc.date(latest) }) : ''}${
-                  f ? html`: ${statusReasonText(f.status_reason, w)}` : ''
+                  f ? html`${t('overview.itemColon')}${statusReasonText(f.status_reason, w)}` : ''
                 }`
           }
         </li>`;
@@ -175,11 +175,16 @@ function calibrationSentence(view: ForecastView, w: Words): SafeHtml {
   const crs = view.forecasts?.calibration.crs.find((m) => m.h === 1);
   const dates = view.forecasts?.calibration.dates.find((d) => d.h === 1);
   if (!crs || crs.coverage_95 === null) return html``;
-  return html`<p>
-    ${t('overview.calibration', { held: percent(crs.coverage_95, w), count: crs.n })}${
-      dates && dates.coverage !== null ? t('overview.calibrationDates', { held: percent(dates.coverage, w) }) : ''
-    }${t('overview.calibrationSee')} <a href="/models">${t('overview.calibrationLink')}</a>.
-  </p>`;
+  return html`${staleWindow(view.forecastsAsOf ?? view.asOf, view.source, w)}
+    <p>
+      ${t('overview.calibration', { held: percent(crs.coverage_95, w), count: crs.n })}${
+        dates && dates.coverage !== null
+          ? t(view.source.stale === true ? 'overview.calibrationDatesStale' : 'overview.calibrationDates', {
+              held: percent(dates.coverage, w),
+            })
+          : ''
+      }${t('overview.calibrationSee')} <a href="/models">${t('overview.calibrationLink')}</a>.
+    </p>`;
 }
 
 export function overviewPage(app: ServiceApp, state: DrawsState, kit: PageKit): void {
@@ -202,10 +207,14 @@ export function overviewPage(app: ServiceApp, state: DrawsState, kit: PageKit): 
             forecast.length === 0
               ? html`<p class="note warn">${t('overview.noForecast')}</p>`
               : html`${nextDrawsTable(view, w)}
-                  <p class="muted" id="likely-note">${t('overview.likelyNote')}</p>
+                  <p class="muted" id="likely-note">
+                    ${t(view.source.stale === true ? 'overview.likelyNoteStale' : 'overview.likelyNote')}
+                  </p>
                   ${
                     young.length > 0
-                      ? html`<p class="note warn">${t('overview.young', { names: young.map((r) => r.category.name).join(', ') })}</p>`
+                      ? html`<p class="note warn">
+                          ${t('overview.young', { names: young.map((r) => r.category.name).join(', '), count: young.length })}
+                        </p>`
                       : ''
                   }
                   ${chart(NEXT_DRAWS_CHART, () => nextCutoffsChart(view, w))} ${allRanksTable(view, w)}`

@@ -14,7 +14,8 @@ const FORMS = {
   dormant: new RegExp(
     `^dormant since ${DATE}: last draw ${DATE}, (\\d+) days before ${DATE}; dormant after ([\\d.]+) days without a draw$`,
   ),
-  young: new RegExp(`^(\\d+) draw\\(s\\)(?:${RESUMED})?: young, forecast by the pooled model with wider intervals${RANKS}$`),
+  // "draw(s)": the sentence stored by earlier versions, read back until the forecasts are next computed.
+  young: new RegExp(`^(\\d+) (?:draws?|draw\\(s\\))(?:${RESUMED})?: young, forecast by the pooled model with wider intervals${RANKS}$`),
   established: new RegExp(`^(\\d+) draws(?: \\((\\d+)${RESUMED}\\))?; last ${DATE}${RANKS}$`),
 };
 

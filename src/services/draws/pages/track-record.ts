@@ -102,6 +102,7 @@ function entriesTable(entries: readonly TrackRecordEntry[], w: Words): SafeHtml 
           <th scope="col" class="num">${t('common.rank')}</th>
           <th scope="col">${t('track.madeOn')}</th>
           <th scope="col">${t('track.fromDraws')}</th>
+          <th scope="col">${t('track.categoryLast')}</th>
           <th scope="col">${t('track.forecastDate')}</th>
           <th scope="col" class="num">${t('track.lowestCrs95')}</th>
           <th scope="col">${t('track.happened')}</th>
@@ -119,6 +120,7 @@ function entriesTable(entries: readonly TrackRecordEntry[], w: Words): SafeHtml 
               <th scope="row">${e.category_name}</th>
               <td class="num">${e.horizon}</td>
               <td class="date">${loc.date(e.origin, 'short')}</td>
+              <td class="date">${loc.date(e.newest_draw_date, 'short')}</td>
               <td class="date">${t('track.dateRound', { date: loc.date(e.base.date, 'short'), round: e.base.round_number })}</td>
               <td class="date">${loc.date(e.forecast.date, 'short')}</td>
               <td class="num">${score(e.forecast.crs_score, w)} (${range(e.forecast.crs_range.min, e.forecast.crs_range.max, w)})</td>

@@ -21,6 +21,16 @@ import type { CategoriesResponse, CategoryStatisticsResponse } from '../schemas/
 describeWithSnapshot('draws GET /api/categories/', (t) => {
   const s = useSnapshotApp(t);
 
+  it('the OpenAPI document says that is_active is not whether a category still draws', async () => {
+    const { body } = await s.get<{
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>;
+    }>('/openapi.json');
+    const schema = body.paths['/api/categories/'].get.responses['200'].content['application/json'].schema as {
+      items: { properties: { is_active: { description?: string } } };
+    };
+    assert.match(schema.items.properties.is_active.description ?? '', /dormant/);
+  });
+
   it('a bare array of the active categories with their figures', async () => {
     const { status, body } = await s.get<Static<typeof CategoriesResponse>>('/api/categories/');
     assert.equal(status, 200);

@@ -7,7 +7,10 @@ const CategorySchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   description: Nullable(Type.String()),
-  is_active: Type.Boolean(),
+  is_active: Type.Boolean({
+    description:
+      'True while the feed has the category (a category whose draws left the feed is inactive and not listed here); whether it still draws is `status` of /api/predict/ (`dormant`).',
+  }),
   created_at: timestamp('When the category was first seen'),
   total_draws: Type.Integer(),
   avg_crs_score: Nullable(Type.Number()),
