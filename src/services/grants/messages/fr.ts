@@ -99,8 +99,8 @@ export const fr: Record<GrantsKey, string> = {
   'error.noData':
     'aucune donnée sur les subventions n’a encore été importée; exécutez `pdi import grants <csv>` (ou démarrez le serveur avec les données de démonstration)',
   'error.links': 'Rechercher des subventions',
-  'money.billions': '{amount} milliards de dollars',
-  'money.millions': '{amount} millions de dollars',
+  'money.billions': '{n, plural, one {{amount} milliard de dollars} other {{amount} milliards de dollars}}',
+  'money.millions': '{n, plural, one {{amount} million de dollars} other {{amount} millions de dollars}}',
   'money.millionsAxis': 'M$',
   'money.totalMillions': 'Valeur totale (M$)',
   'common.any': 'Tous',

@@ -81,8 +81,10 @@ export const dollars = (amount: number, w: Words): string => w.loc.money(amount,
 export function bigDollars(amount: number, w: Words): string {
   const abs = Math.abs(amount);
   const sign = amount < 0 ? '-' : '';
-  if (abs >= 1e9) return `${sign}${w.t('money.billions', { amount: w.loc.number(abs / 1e9, 1) })}`;
-  if (abs >= 1e6) return `${sign}${w.t('money.millions', { amount: w.loc.number(abs / 1e6, 1) })}`;
+  // n, the amount as written (one decimal), chooses the word's number: « 1,8 milliard », « 2,3 milliards »
+  const scaled = (unit: number) => ({ amount: w.loc.number(abs / unit, 1), n: Math.round((abs / unit) * 10) / 10 });
+  if (abs >= 1e9) return `${sign}${w.t('money.billions', scaled(1e9))}`;
+  if (abs >= 1e6) return `${sign}${w.t('money.millions', scaled(1e6))}`;
   return w.loc.money(Math.round(amount));
 }
 
