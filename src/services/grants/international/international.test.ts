@@ -45,6 +45,22 @@ describe('international format', () => {
   });
 });
 
+describe('international demo file', () => {
+  it('says the same figures in English and in French', () => {
+    const dir = tempDir('pdi-international-');
+    try {
+      const rows = readRows(writeInternationalCsv(dir, 60, 'same-figures'));
+      const figures = (text: string) => (text.match(/\d[\d,\s\u202f]*/g) ?? []).map((f) => f.replace(/\D/g, ''));
+      for (const r of rows) {
+        const [en, fr] = r.description.split('|');
+        assert.deepEqual(figures(fr), figures(en), r.description);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describeEachDatabase(
   'international projects',
   (t) => {
