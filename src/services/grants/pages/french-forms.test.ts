@@ -1,5 +1,6 @@
-// Large amounts written in words on C's pages, on SQLite and PostgreSQL: French puts « million » and « milliard » in
-// the singular below two (« 1,5 million de dollars », « 2,5 millions de dollars »), English says "$1.5 million".
+// French forms on C's pages, on SQLite and PostgreSQL: « million » and « milliard » in the singular below two
+// (« 1,5 million de dollars », « 2,5 millions de dollars »; English "$1.5 million"), and the first of a month as an
+// ordinal (« du 1er juin 2020 »; English "June 1, 2020").
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -12,7 +13,7 @@ import { importGrantsCsv } from '../import/importer.ts';
 import { grantsService } from '../service.ts';
 
 describeEachDatabase(
-  'grants pages: amounts in words',
+  'grants pages: French forms',
   (t) => {
     let dir: string;
     let app: ServiceApp;
@@ -61,6 +62,15 @@ describeEachDatabase(
         assert.ok(!/\b1,\d milliards|\b1,\d millions/.test(french), name);
         assert.ok((await total(name, 'en')).includes(en), `${name}: ${en}`);
       }
+    });
+
+    it('an agreement’s period: the first of a month as « 1er » in French', async () => {
+      const search = (await app.inject('/api/api/search/?q=One%20Million%20Society')).json();
+      const id = search.results[0].id as number;
+      assert.equal(search.results[0].agreement_start_date, '2020-06-01');
+      const french = textOf((await app.inject(`/grants/${id}?lang=fr`)).body);
+      assert.ok(french.includes('du 1er juin 2020 au 31 mai 2021'), french.slice(0, 600));
+      assert.ok(textOf((await app.inject(`/grants/${id}?lang=en`)).body).includes('June 1, 2020'));
     });
   },
   { migrations: grantsService.migrations },
