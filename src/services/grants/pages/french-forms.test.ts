@@ -1,6 +1,7 @@
 // French forms on C's pages, on SQLite and PostgreSQL: « million » and « milliard » in the singular below two
 // (« 1,5 million de dollars », « 2,5 millions de dollars »; English "$1.5 million"), and the first of a month as an
-// ordinal (« du 1er juin 2020 »; English "June 1, 2020").
+// ordinal (« du 1er juin 2020 »; English "June 1, 2020"); and why an agreement is notable, said in French on the
+// French pages as by the API's lang=fr (the agreement and the comprehensive statistics).
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ describeEachDatabase(
       ['Two Millions Society', '2500000.00'],
       ['One Billion Society', '1200000000.00'],
       ['Two Billions Society', '2000000000.00'],
+      ['Gala Society', '900.00'],
     ];
 
     before(async () => {
@@ -31,7 +33,14 @@ describeEachDatabase(
         file,
         handCsv(
           recipients.map(([name, value], i) =>
-            handRow({ ref_number: `001-2020-2021-Q1-0000${i + 1}`, recipient_legal_name: name, agreement_value: value }),
+            handRow({
+              ref_number: `001-2020-2021-Q1-0000${i + 1}`,
+              recipient_legal_name: name,
+              agreement_value: value,
+              ...(name === 'Gala Society'
+                ? { agreement_title_en: 'Community gala dinner', agreement_title_fr: 'Souper-gala communautaire' }
+                : {}),
+            }),
           ),
         ),
       );
@@ -71,6 +80,27 @@ describeEachDatabase(
       const french = textOf((await app.inject(`/grants/${id}?lang=fr`)).body);
       assert.ok(french.includes('du 1er juin 2020 au 31 mai 2021'), french.slice(0, 600));
       assert.ok(textOf((await app.inject(`/grants/${id}?lang=en`)).body).includes('June 1, 2020'));
+    });
+
+    it('why an agreement is notable: in French on the French pages and with lang=fr, as stored in English', async () => {
+      const english = 'Events and hospitality: "gala" in title';
+      const french = 'Événements et réceptions : « gala » dans le titre anglais';
+      const found = (language: string) => app.inject(`/api/api/search/?q=gala&lang=${language}`).then((r) => r.json());
+      const [en, fr] = [await found('en'), await found('fr')];
+      assert.equal(en.count, 1);
+      assert.equal(en.results[0].notable_reason, english);
+      assert.equal(fr.results[0].notable_reason, french);
+      const id = en.results[0].id as number;
+      assert.equal((await app.inject(`/api/api/grants/${id}/?lang=fr`)).json().notable_reason, french);
+      assert.equal((await app.inject(`/api/api/grants/${id}/?lang=both`)).json().notable_reason, english);
+      const page = textOf((await app.inject(`/grants/${id}?lang=fr`)).body);
+      assert.ok(page.includes(`À signaler : ${french}`) && !page.includes('Events and hospitality'), page.slice(0, 600));
+      assert.ok(textOf((await app.inject(`/grants/${id}?lang=en`)).body).includes(`Notable: ${english}`));
+      assert.ok((await app.inject('/?search=gala&lang=fr')).body.includes(`title="${french.replace(/"/g, '&quot;')}"`));
+      const reasons = async (language: string) =>
+        (await app.inject(`/api/api/comprehensive-stats/?lang=${language}`)).json().notable_breakdown.by_reason;
+      assert.deepEqual(await reasons('fr'), [{ category: 'events', label: 'Événements et réceptions', count: 1, total_value: 900 }]);
+      assert.equal((await reasons('en'))[0].label, 'Events and hospitality');
     });
   },
   { migrations: grantsService.migrations },

@@ -16,7 +16,7 @@ import { GrantParams } from '../schemas/grant.ts';
 import { fiscalYearLabel, naicsSectorInFrench } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { calculatorAggregatesOf, refusalOf } from './calculator.ts';
-import { bigDollars, codeLabel, dollars, errorNote, provinceName, recipientHref, textOf, wordsOf } from './shared.ts';
+import { bigDollars, codeLabel, dollars, errorNote, notableReasonOf, provinceName, recipientHref, textOf, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 const named = (kind: 'recipientType' | 'agreementType', code: string, w: Words): string =>
@@ -110,7 +110,7 @@ function grantBody(g: Grant, share: SafeHtml, w: Words): SafeHtml {
     <p class="stat">${dollars(g.agreement_value, w)}</p>
     <ul class="badges">
       ${g.is_major_funding ? html`<li><span class="badge neutral">${t('grant.overMillion')}</span></li>` : ''}
-      ${g.is_notable ? html`<li><span class="badge warn">${t('grant.notable', { reason: g.notable_reason ?? '' })}</span></li>` : ''}
+      ${g.is_notable ? html`<li><span class="badge warn">${t('grant.notable', { reason: notableReasonOf(g, w) })}</span></li>` : ''}
     </ul>
     ${grantFacts(g, w)}
     ${

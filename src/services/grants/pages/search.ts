@@ -22,7 +22,19 @@ import { PROVINCE_CODES, RECIPIENT_TYPES } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { grantsMessages } from '../messages/index.ts';
 import type { GrantsKey } from '../messages/index.ts';
-import { codeLabel, dollars, errorNote, option, pageRefusal, pager, provinceName, recipientHref, textOf, wordsOf } from './shared.ts';
+import {
+  codeLabel,
+  dollars,
+  errorNote,
+  notableReasonOf,
+  option,
+  pageRefusal,
+  pager,
+  provinceName,
+  recipientHref,
+  textOf,
+  wordsOf,
+} from './shared.ts';
 import type { Words } from './shared.ts';
 
 const PAGE_SIZES = [25, 50, 100] as const;
@@ -241,7 +253,7 @@ function resultsTable(rows: Grant[], w: Words): SafeHtml {
       html`<a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a>
         <span class="muted small">${textOf(g, 'owner_org_title', w)}</span>
         ${g.is_major_funding ? html`<span class="badge neutral">${t('badge.overMillion')}</span>` : ''}
-        ${g.is_notable ? html`<span class="badge warn" title="${g.notable_reason}">${t('badge.notable')}</span>` : ''}`,
+        ${g.is_notable ? html`<span class="badge warn" title="${notableReasonOf(g, w)}">${t('badge.notable')}</span>` : ''}`,
       g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${textOf(g, 'recipient_legal_name', w)}</a>` : '—',
       g.recipient_province || '—',
       g.fiscal_year,

@@ -10,7 +10,7 @@ import type { ParameterRefusal } from '../../../core/pages/page.ts';
 import { grantsMessages } from '../messages/index.ts';
 import type { GrantsKey } from '../messages/index.ts';
 import { PROVINCE_NAMES_EN } from '../source/index.ts';
-import { BILINGUAL_FIELDS } from '../language.ts';
+import { BILINGUAL_FIELDS, notableInLanguage } from '../language.ts';
 import type { EnglishField } from '../language.ts';
 import type { Grant } from '../schemas/grant.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
@@ -30,6 +30,11 @@ export interface Words {
 export function textOf(g: Grant, field: EnglishField, w: Words): string {
   const french = g[BILINGUAL_FIELDS[field]];
   return w.loc.language === 'fr' && french ? french : g[field];
+}
+
+/** Why an agreement is notable, in the page's language: as the API's lang= says it (notableInLanguage). */
+export function notableReasonOf(g: Grant, w: Words): string {
+  return notableInLanguage(g, w.loc.language).notable_reason;
 }
 
 export function wordsOf(loc: PageLocale): Words {
