@@ -209,8 +209,8 @@ export const fr: Record<GrantsKey, string> = {
   'grant.json': 'Cet enregistrement en JSON',
   'grant.share.heading': 'Votre part de cette entente',
   'grant.share.lead':
-    'Entrez votre revenu et, si vous le voulez, les dépenses sur lesquelles vous avez payé la TPS : la part de cette entente que votre impôt fédéral sur le revenu et votre TPS ont payée, selon la formule du calculateur.',
-  'grant.share.calculatorLink': 'Comment fonctionne le calculateur',
+    'Entrez votre revenu et, si vous le voulez, les dépenses sur lesquelles vous avez payé la TPS : la part de cette entente que votre impôt fédéral sur le revenu et votre TPS ont payée, selon la formule de la calculatrice.',
+  'grant.share.calculatorLink': 'Comment fonctionne la calculatrice',
   'grant.share.formLabel': 'Votre part de cette entente',
   'grant.share.total': 'de cette entente, de {from} à {to}',
   'grant.share.future': 'de plus dans les années après {year}, si les revenus fédéraux restent à leur dernier chiffre',

@@ -80,6 +80,8 @@ describeEachDatabase(
       const french = textOf((await app.inject(`/grants/${id}?lang=fr`)).body);
       assert.ok(french.includes('du 1er juin 2020 au 31 mai 2021'), french.slice(0, 600));
       assert.ok(textOf((await app.inject(`/grants/${id}?lang=en`)).body).includes('June 1, 2020'));
+      // the calculator has one name on the French pages, the one its menu and page give it
+      assert.ok(french.includes('Comment fonctionne la calculatrice') && !/calculateur/i.test(french));
     });
 
     it('why an agreement is notable: in French on the French pages and with lang=fr, as stored in English', async () => {
