@@ -1,7 +1,8 @@
 // French forms on C's pages, on SQLite and PostgreSQL: « million » and « milliard » in the singular below two
 // (« 1,5 million de dollars », « 2,5 millions de dollars »; English "$1.5 million"), and the first of a month as an
 // ordinal (« du 1er juin 2020 »; English "June 1, 2020"); and why an agreement is notable, said in French on the
-// French pages as by the API's lang=fr (the agreement and the comprehensive statistics).
+// French pages as by the API's lang=fr (the agreement and the comprehensive statistics); an English text a French page
+// shows for want of a French one is marked lang="en".
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -38,7 +39,11 @@ describeEachDatabase(
               recipient_legal_name: name,
               agreement_value: value,
               ...(name === 'Gala Society'
-                ? { agreement_title_en: 'Community gala dinner', agreement_title_fr: 'Souper-gala communautaire' }
+                ? {
+                    agreement_title_en: 'Community gala dinner',
+                    agreement_title_fr: 'Souper-gala communautaire',
+                    prog_purpose_en: 'Supports local festivals.',
+                  }
                 : {}),
             }),
           ),
@@ -103,6 +108,17 @@ describeEachDatabase(
         (await app.inject(`/api/api/comprehensive-stats/?lang=${language}`)).json().notable_breakdown.by_reason;
       assert.deepEqual(await reasons('fr'), [{ category: 'events', label: 'Événements et réceptions', count: 1, total_value: 900 }]);
       assert.equal((await reasons('en'))[0].label, 'Events and hospitality');
+    });
+
+    it('a French page marks lang="en" the texts it shows in English for want of French ones, and only those', async () => {
+      const id = (await app.inject('/api/api/search/?q=gala')).json().results[0].id as number;
+      const english = (body: string) => [...body.matchAll(/<span lang="en">([^<]*)<\/span>/g)].map((m) => m[1]);
+      const fr = (await app.inject(`/grants/${id}?lang=fr`)).body;
+      assert.deepEqual(english(fr).sort(), ['A test description.', 'Supports local festivals.']);
+      assert.match(fr, /<h1>Souper-gala communautaire<\/h1>/);
+      assert.deepEqual(english((await app.inject(`/grants/${id}?lang=en`)).body), []);
+      const search = (await app.inject('/?search=million&lang=fr')).body;
+      assert.deepEqual(english(search), ['Test agreement', 'Test agreement']);
     });
   },
   { migrations: grantsService.migrations },

@@ -32,6 +32,7 @@ import {
   pager,
   provinceName,
   recipientHref,
+  proseOf,
   textOf,
   wordsOf,
 } from './shared.ts';
@@ -250,7 +251,7 @@ function resultsTable(rows: Grant[], w: Words): SafeHtml {
     ],
     rows,
     cells: (g) => [
-      html`<a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a>
+      html`<a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) ? proseOf(g, 'agreement_title_en', w) : g.reference_number}</a>
         <span class="muted small">${textOf(g, 'owner_org_title', w)}</span>
         ${g.is_major_funding ? html`<span class="badge neutral">${t('badge.overMillion')}</span>` : ''}
         ${g.is_notable ? html`<span class="badge warn" title="${notableReasonOf(g, w)}">${t('badge.notable')}</span>` : ''}`,

@@ -32,6 +32,16 @@ export function textOf(g: Grant, field: EnglishField, w: Words): string {
   return w.loc.language === 'fr' && french ? french : g[field];
 }
 
+/**
+ * A text in words (a title, a program's purpose, a description, expected results) as `textOf` gives it, marked
+ * `lang="en"` where a French page shows the English one because the source gives none in French, so that a screen
+ * reader reads it in English. Names (of recipients, cities, departments, programs) are not marked.
+ */
+export function proseOf(g: Grant, field: EnglishField, w: Words): SafeHtml {
+  const text = textOf(g, field, w);
+  return w.loc.language !== 'en' && text !== '' && !g[BILINGUAL_FIELDS[field]] ? html`<span lang="en">${text}</span>` : html`${text}`;
+}
+
 /** Why an agreement is notable, in the page's language: as the API's lang= says it (notableInLanguage). */
 export function notableReasonOf(g: Grant, w: Words): string {
   return notableInLanguage(g, w.loc.language).notable_reason;
