@@ -154,6 +154,8 @@ export const en = {
     'Agreements published by federal departments (Proactive Publication – Grants and Contributions), each at its latest amendment. Money is in Canadian dollars.',
   'search.results': 'Agreements',
   'search.none': 'No agreement matches these filters.',
+  'search.englishOnly': 'This page searches the English texts only; the French page searches the French ones too:',
+  'search.inFrench': 'the same search in French',
   'search.pastEnd':
     '{count, plural, one {# agreement matches} other {# agreements match}}, but page {page, number} is past the last page ({pages, number}).',
   'search.showing': '{count, plural, one {# agreement matches} other {# agreements match}}; showing {from, number}–{to, number}.',

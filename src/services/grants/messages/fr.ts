@@ -158,6 +158,8 @@ export const fr: Record<GrantsKey, string> = {
     'Ententes publiées par les ministères fédéraux (Divulgation proactive – Subventions et contributions), chacune à sa plus récente modification. Les montants sont en dollars canadiens.',
   'search.results': 'Ententes',
   'search.none': 'Aucune entente ne correspond à ces filtres.',
+  'search.englishOnly': 'La page anglaise ne cherche que dans les textes anglais; cette page-ci cherche aussi dans les textes français :',
+  'search.inFrench': 'la même recherche en français',
   'search.pastEnd':
     '{count, plural, one {# entente correspond} other {# ententes correspondent}}, mais la page {page, number} est au-delà de la dernière page ({pages, number}).',
   'search.showing':

@@ -2,7 +2,8 @@
 // (« 1,5 million de dollars », « 2,5 millions de dollars »; English "$1.5 million"), and the first of a month as an
 // ordinal (« du 1er juin 2020 »; English "June 1, 2020"); and why an agreement is notable, said in French on the
 // French pages as by the API's lang=fr (the agreement and the comprehensive statistics); an English text a French page
-// shows for want of a French one is marked lang="en".
+// shows for want of a French one is marked lang="en"; an English search page that finds nothing links the same search
+// on the French page, which searches the French texts too.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -119,6 +120,18 @@ describeEachDatabase(
       assert.deepEqual(english((await app.inject(`/grants/${id}?lang=en`)).body), []);
       const search = (await app.inject('/?search=million&lang=fr')).body;
       assert.deepEqual(english(search), ['Test agreement', 'Test agreement']);
+    });
+
+    it('an English search that finds nothing says it searched the English texts only and links the French page', async () => {
+      const note = /the French page searches the French ones too: <a href="([^"]+)">the same search in French<\/a>/;
+      const english = (await app.inject('/?search=souper&province=ON')).body;
+      assert.match(textOf(english), /No agreement matches these filters\./);
+      const link = note.exec(english)?.[1].replace(/&amp;/g, '&');
+      assert.equal(link, '/?search=souper&province=ON&lang=fr');
+      assert.match(textOf((await app.inject(link)).body), /1 entente correspond/);
+      // not where the English texts match, nor without words, nor on the French page
+      for (const url of ['/?search=gala', '/?province=NU', '/?search=zzzz&lang=fr'])
+        assert.doesNotMatch((await app.inject(url)).body, /même recherche en français|same search in French/, url);
     });
   },
   { migrations: grantsService.migrations },

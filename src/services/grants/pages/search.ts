@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { Kysely } from 'kysely';
 import { choiceParam, pageParam } from '../../../core/http/params.ts';
-import { html } from '../../../core/pages/index.ts';
+import { html, queryString } from '../../../core/pages/index.ts';
 import type { HtmlValue, PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import type { ParameterRefusal } from '../../../core/pages/page.ts';
@@ -113,7 +113,17 @@ function resultsBody(answer: SearchAnswer, form: Form, page: number, perPage: nu
             : t('search.showing', { count: answer.count, from: answer.offset + 1, to: answer.offset + answer.results.length })
       }
     </p>
+    ${answer.count === 0 && form.search.trim() !== '' && w.loc.language === 'en' ? frenchTextsNote(form, w) : ''}
     ${answer.results.length > 0 ? resultsTable(answer.results, w) : ''} ${pager('/', form, page, totalPages, w)}`;
+}
+
+/**
+ * Where an English page's words match nothing: the English page searches the English texts only (a process serving
+ * English never reads the French ones), so it says so and links the same search on the French page, which searches
+ * both languages' texts.
+ */
+function frenchTextsNote(form: Form, w: Words): SafeHtml {
+  return html`<p>${w.t('search.englishOnly')} <a href="/${queryString({ ...form, lang: 'fr' })}">${w.t('search.inFrench')}</a>.</p>`;
 }
 
 export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, grants: GrantsSearch): void {
