@@ -245,6 +245,12 @@ describeEachDatabase(
             assert.match(res.headers['content-type'] as string, /text\/html/);
           }
         }
+        // the statistics' note: how many projects give their disbursements, as each language writes it
+        const reported = (await get(`${API}/stats/`)).body.totals.projects_with_disbursements as number;
+        const note = async (lang: string) => (await app.inject({ url: `/international/statistics?lang=${lang}` })).body;
+        assert.ok(reported > 1);
+        assert.match(await note('en'), new RegExp(`${reported.toLocaleString('en-CA')} projects give their disbursements\\.`));
+        assert.match(await note('fr'), new RegExp(`${reported.toLocaleString('fr-CA')} projets donnent leurs décaissements\\.`));
         const map = await app.inject({ url: '/international/map' });
         assert.match(map.body, /<svg/);
         assert.match(map.body, /<table/);

@@ -67,7 +67,7 @@ export const en = {
   'intl.stats.disbursed': 'disbursed',
   'intl.stats.countries': '{count, plural, one {country} other {countries}}',
   'intl.stats.note':
-    'A project in several countries or sectors counts in each for the share the source gives it; {unallocated} of disbursements went to no single country. {reported, plural, one {# project gives} other {# projects give}} its disbursements. Data version {version}.',
+    'A project in several countries or sectors counts in each for the share the source gives it; {unallocated} of disbursements went to no single country. {reported, plural, one {# project gives its disbursements} other {# projects give their disbursements}}. Data version {version}.',
   'intl.chart.countries': 'Disbursements by country (top {count})',
   'intl.chart.sectors': 'Disbursements by sector (top {count})',
   'intl.chart.allocatedText': 'Each project’s disbursements × the share it gives the country or sector, largest first.',

@@ -69,7 +69,7 @@ export const fr: Record<GrantsKey, string> = {
   'intl.stats.disbursed': 'décaissés',
   'intl.stats.countries': '{count, plural, one {pays} other {pays}}',
   'intl.stats.note':
-    'Un projet dans plusieurs pays ou secteurs compte dans chacun pour la part que la source lui donne; {unallocated} des décaissements ne sont allés à aucun pays en particulier. {reported, plural, one {# projet donne} other {# projets donnent}} ses décaissements. Version des données {version}.',
+    'Un projet dans plusieurs pays ou secteurs compte dans chacun pour la part que la source lui donne; {unallocated} des décaissements ne sont allés à aucun pays en particulier. {reported, plural, one {# projet donne ses décaissements} other {# projets donnent leurs décaissements}}. Version des données {version}.',
   'intl.chart.countries': 'Décaissements par pays ({count} premiers)',
   'intl.chart.sectors': 'Décaissements par secteur ({count} premiers)',
   'intl.chart.allocatedText': 'Les décaissements de chaque projet × la part qu’il donne au pays ou au secteur, les plus grands d’abord.',
