@@ -23,7 +23,9 @@ test('percentages and dates by locale; a date never moves with the time zone; no
   assert.equal(formatPercent('en', 0.123), '12.3%');
   assert.equal(formatPercent('fr', 0.123), `12,3${NBSP}%`);
   assert.equal(formatDate('en', '2026-01-01'), 'January 1, 2026');
-  assert.equal(formatDate('fr', '2026-01-01'), '1 janvier 2026');
+  assert.equal(formatDate('fr', '2026-01-01'), '1er janvier 2026');
+  assert.equal(formatDate('fr', '2020-02-01', 'short'), '1er févr. 2020');
+  assert.equal(formatDate('fr', '2020-02-11', 'short'), '11 févr. 2020');
   assert.equal(formatDate('fr', '2026-12-06T23:59:00Z', 'short'), '6 déc. 2026');
   assert.equal(formatDate('fr', 'not a date'), 'not a date');
 });

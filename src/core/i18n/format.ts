@@ -65,5 +65,8 @@ export function formatDate(language: Language, date: string, style: 'long' | 'sh
     dateFormats.set(id, format);
   }
   const value = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return Number.isNaN(value.getTime()) ? date : format.format(value);
+  if (Number.isNaN(value.getTime())) return date;
+  const written = format.format(value);
+  // French writes the first of a month as an ordinal, « 1er avril » (Intl writes « 1 avril »)
+  return language === 'fr' && value.getUTCDate() === 1 ? written.replace(/^1(?=\s)/, '1er') : written;
 }

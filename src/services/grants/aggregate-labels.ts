@@ -1,7 +1,8 @@
 // The stored aggregates in the language a request asks for. They are stored with the English names of coded values
-// (NAICS sectors, recipient types, value ranges); in French each is served under the same field with its French
-// name: sectors from NAICS Canada's French edition (source/naics.ts), recipient types from the labels the pages
-// use (messages/fr.ts, after the official schema's French names), value ranges from VALUE_RANGES.
+// (NAICS sectors, recipient types, value ranges, notable categories); in French each is served under the same field
+// with its French name: sectors from NAICS Canada's French edition (source/naics.ts), recipient types from the labels
+// the pages use (messages/fr.ts, after the official schema's French names), value ranges from VALUE_RANGES, notable
+// categories from the rule file (source/notable-keywords.json).
 // The top lists' programs and recipients are stored with their French names from the source beside the English
 // ones (aggregates.ts, fillFrenchNames): `lang=fr` serves the French name under the English field (the English
 // one where the source gives none), `lang=both` both, `en` the English one alone.
@@ -11,7 +12,7 @@ import { grantsMessages } from './messages/index.ts';
 import type { GrantsKey } from './messages/index.ts';
 import type { GrantsRecipients } from './schemas/recipients.ts';
 import type { GrantsComprehensiveStats, GrantsStats } from './schemas/stats.ts';
-import { naicsSectorInFrench } from './source/index.ts';
+import { naicsSectorInFrench, notableCategoryLabel } from './source/index.ts';
 
 const RANGE_IN_FRENCH = new Map(VALUE_RANGES.map((r) => [r.range, r.rangeFr]));
 
@@ -49,6 +50,10 @@ export function comprehensiveIn(value: GrantsComprehensiveStats, language: Grant
     ...programs,
     sector_analysis: value.sector_analysis.map((s) => ({ ...s, naics_sector_en: naicsSectorInFrench(s.naics_sector_en) })),
     value_distribution: value.value_distribution.map((r) => ({ ...r, range: RANGE_IN_FRENCH.get(r.range) ?? r.range })),
+    notable_breakdown: {
+      ...value.notable_breakdown,
+      by_reason: value.notable_breakdown.by_reason.map((r) => ({ ...r, label: notableCategoryLabel(r.category, 'fr') })),
+    },
   };
 }
 

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { choiceParam } from '../../core/http/params.ts';
 import { negotiateLanguage } from '../../core/i18n/language.ts';
 import type { Language } from '../../core/i18n/language.ts';
-import { naicsSectorInFrench } from './source/index.ts';
+import { naicsSectorInFrench, notableReasonInFrench } from './source/index.ts';
 
 /** The languages C serves; the first is the default. */
 export const GRANTS_LANGUAGES: readonly Language[] = ['en', 'fr'];
@@ -78,4 +78,14 @@ export function sectorInLanguage<R extends { naics_sector_en: string }>(
   if (language === 'en') return record;
   const french = record.naics_sector_en === '' ? '' : naicsSectorInFrench(record.naics_sector_en);
   return language === 'fr' ? { ...record, naics_sector_en: french } : { ...record, naics_sector_fr: french };
+}
+
+/**
+ * The reason an agreement is notable in `language`: with `fr`, the stored reason in French (the rule category's
+ * French label, the keyword as the rule writes it, the English field it was found in: notableReasonInFrench), as
+ * stored where it does not read as the rules write it; with `en` and `both`, as stored.
+ */
+export function notableInLanguage<R extends { notable_reason: string }>(record: R, language: GrantsLanguage): R {
+  const french = language === 'fr' && record.notable_reason !== '' ? notableReasonInFrench(record.notable_reason) : null;
+  return french === null ? record : { ...record, notable_reason: french };
 }

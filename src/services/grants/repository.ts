@@ -7,7 +7,7 @@ import type { StoredAggregate } from '../../core/db/datasets.ts';
 import type { AggregateName, GrantsAggregates, StoredCalculator } from './aggregates.ts';
 import type { FrenchTexts } from './calculator/index.ts';
 import { calculatorIds } from './import/tracker.ts';
-import { inLanguage, sectorInLanguage } from './language.ts';
+import { inLanguage, notableInLanguage, sectorInLanguage } from './language.ts';
 import type { GrantsLanguage } from './language.ts';
 import { GrantRecord } from './schemas/grant.ts';
 import type { Grant } from './schemas/grant.ts';
@@ -88,7 +88,7 @@ function toGrant(row: GrantSelection, language: GrantsLanguage): Grant {
     },
     language,
   );
-  return sectorInLanguage(served, language);
+  return sectorInLanguage(notableInLanguage(served, language), language);
 }
 
 export interface SearchResult {

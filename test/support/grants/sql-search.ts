@@ -1,11 +1,11 @@
 // The reference the in-memory search is compared with: the same search as one SQL query over the table.
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, SqlBool } from 'kysely';
 import { containsText, dbBool, dialectOf } from '../../../src/core/db/dialect.ts';
 import { substringMatch } from '../../../src/core/db/search-index.ts';
 import { agreementsWithTexts, grantsByIds, textOf } from '../../../src/services/grants/repository.ts';
 import type { SearchResult } from '../../../src/services/grants/repository.ts';
-import { SORT_ORDERS } from '../../../src/services/grants/search/query.ts';
+import { SORT_ORDERS, apostropheForms } from '../../../src/services/grants/search/query.ts';
 import type { SearchFilters, SearchOrder, SearchPage } from '../../../src/services/grants/search/query.ts';
 import { searchesFrench } from '../../../src/services/grants/search/memory-search.ts';
 import { MAJOR_FUNDING_THRESHOLD_CENTS } from '../../../src/services/grants/source/index.ts';
@@ -28,10 +28,17 @@ export async function searchGrantsInSql(
   const columns = SEARCHED_COLUMNS.filter((c) => searchesFrench(filters.language) || !c.column.endsWith('_fr'));
   if (filters.text !== undefined) {
     // the agreements one of whose searched columns is a dictionary text containing the string
+    // (or one of its forms with its apostrophes written the other way)
+    const forms = apostropheForms(filters.text);
     const texts = db
       .selectFrom('grants_texts')
       .select('id')
-      .where(substringMatch(db, GRANTS_SEARCH, filters.text));
+      .where(
+        sql<SqlBool>`(${sql.join(
+          forms.map((form) => substringMatch(db, GRANTS_SEARCH, form)),
+          sql` OR `,
+        )})`,
+      );
     base = base.where((eb) => eb.or(columns.map((c) => eb(`g.${c.textId}`, 'in', texts))));
   }
   if (filters.province !== undefined) base = base.where('g.recipient_province', '=', filters.province);
@@ -48,7 +55,7 @@ export async function searchGrantsInSql(
   let query = base.select('g.id');
   if (filters.text !== undefined) {
     // the agreements with a searched text holding the string with its accents as written come first
-    const exact = columns.map((c) => containsText(db, textOf(c.column), filters.text!.trim()));
+    const exact = apostropheForms(filters.text).flatMap((form) => columns.map((c) => containsText(db, textOf(c.column), form.trim())));
     query = query.orderBy(sql`case when ${sql.join(exact, sql` or `)} then 0 else 1 end`);
   }
   for (const column of SORT_ORDERS[order.field].columns) {

@@ -1,5 +1,6 @@
-// The calculator's formulas in prose, for the OpenAPI description of POST /api/calculate/ (one place: the
-// code in tax.ts, aggregates.ts and calculate.ts implements exactly this).
+// The calculator's formulas in prose, for the OpenAPI description of POST /api/calculate/ and the calculator's
+// page (one place: the code in tax.ts, aggregates.ts and calculate.ts implements exactly this), in English and, for
+// the French page, in French: the same formulas, paragraph for paragraph, with the API's field names as written.
 import { FEDERAL_REVENUES, FEDERAL_TAX_YEARS, GST_RATE_PER_MILLE } from './constants.ts';
 import { MAX_SPAN_YEARS, TOP_GRANTS, TOP_PROJECTS_PER_YEAR } from './aggregates.ts';
 
@@ -55,4 +56,57 @@ start in y)\`. \`with_new_projects(y) = continuing_only(y) + historical_average\
 
 *Display:* every \`*_formatted\` field is \`$1,234.56\` (negative \`-$1,234.56\`), rounded half away from zero
 to the cent from the amount's shortest decimal representation.
+`.trim();
+
+/** CALCULATOR_FORMULAS_MARKDOWN in French, for the French calculator page (the API's names stay as the API writes them). */
+export const CALCULATOR_FORMULAS_MARKDOWN_FR = `
+**Comment la part du contribuable est calculée**
+
+*Données entrées.* \`annual_income\` (obligatoire, ≥ 0) et \`gst_eligible_spending\` (0 par défaut, ≥ 0) sont en
+dollars; avec \`input_mode: "monthly"\`, les deux sont mensuels et multipliés par 12. Les montants sont convertis en
+cents entiers (arrondis au plus proche, la moitié vers le haut) et tout le calcul sur l’argent est exact.
+
+*Exercices.* Un exercice \`y\` est l’exercice financier fédéral qui commence le 1er avril de \`y\` (2018 = 2018-19).
+L’**exercice courant** est le dernier exercice des données qui a un chiffre publié des revenus fédéraux (les chiffres
+sourcés vont de ${firstRevenue} à ${lastRevenue}), sauf si le service est configuré autrement; il ne dépend jamais de la
+date de la demande. \`taxpayer_since_year\` (2018 par défaut) doit être compris entre le premier exercice des données
+(mais pas avant ${firstRevenue}) et l’exercice courant.
+
+*Impôt fédéral sur le revenu* (année d’imposition = l’année civile où commence l’exercice courant, dans les tables de
+l’ARC de ${firstTax} à ${lastTax}) :
+\`federal_income_tax = max(0, Σ_tranches taux_b × part du revenu dans la tranche b − taux_le_plus_bas × MPB)\`,
+où MPB est le montant personnel de base. À partir de 2020,
+\`MPB = MPB_max − (MPB_max − MPB_min) × (revenu − t₂₉) / (t₃₃ − t₂₉)\`, borné à [MPB_min, MPB_max], où t₂₉ et t₃₃
+sont les bornes inférieures des tranches à 29 % et à 33 %. Le résultat est arrondi au cent (la moitié vers le haut)
+une seule fois, à la fin. Ni impôt provincial, ni déductions, ni autres crédits.
+
+*TPS :* \`gst_paid = ${(GST_RATE_PER_MILLE / 10).toLocaleString('fr-CA')} % × gst_eligible_spending\` (arrondi au cent, la
+moitié vers le haut).
+
+*Contribution :* \`C = total_tax_contribution = federal_income_tax + gst_paid\`.
+
+*Part d’un dollar fédéral pendant l’exercice y :* \`rate(y) = C / federal_revenue(y)\` (revenus totaux des Comptes
+publics du Canada). \`revenue_share_percentage = rate(courant) × 100\`.
+
+*Valeur annuelle d’une entente :* sa valeur actuelle (la plus récente modification) répartie également, en cents
+entiers, sur les exercices allant de sa date de début à sa date de fin (un seul exercice quand la date de fin manque ou
+précède le début; au plus ${MAX_SPAN_YEARS} exercices); les cents restants vont aux premiers exercices.
+
+*Par exercice :* \`share(y) = rate(y) × Σ valeurs annuelles des ententes en cours pendant y\`.
+\`yearly_breakdown\` donne \`share(y)\` pour chaque y de \`taxpayer_since_year\` à l’exercice courant, avec le
+nombre d’ententes en cours et les ${TOP_PROJECTS_PER_YEAR} projets de plus grande valeur annuelle (chacun avec
+\`user_share = rate(y) × valeur_annuelle\`). \`grants_portion_of_taxes = share(courant)\`.
+\`total_grants_share = Σ_y share(y)\` sur ces exercices.
+
+*Par entente :* \`user_share(g) = Σ_{y = depuis..courant} rate(y) × valeur_annuelle_g(y)\`; \`grant_shares\` sont
+les ${TOP_GRANTS} ententes dont \`user_share\` est le plus élevé (à égalité : le plus petit identifiant d’abord).
+
+*Projections* (les 5 exercices suivant l’exercice courant; revenus d’un exercice sans chiffre publié = le dernier
+chiffre publié) : \`continuing_only(y) = rate(y) × Σ valeurs annuelles pendant y des ententes déjà conclues\`.
+\`historical_average = moyenne sur y = depuis..courant de rate(y) × (valeur annuelle pendant y des ententes qui
+commencent pendant y)\`. \`with_new_projects(y) = continuing_only(y) + historical_average\`.
+
+*Affichage :* cette page écrit les montants à la française (1 234,56 $); dans la réponse de l’API, chaque champ
+\`*_formatted\` s’écrit \`$1,234.56\` (négatif \`-$1,234.56\`), arrondi au cent (la moitié en s’éloignant de zéro) à
+partir de la plus courte écriture décimale du montant.
 `.trim();

@@ -13,4 +13,4 @@ export { CalculatorAggregateBuilder, AggregateBuildError, servedGrantInput } fro
 export type { CalculatorAggregates } from './aggregates.ts';
 export { GST_RATE_PER_MILLE, LAST_REVENUE_YEAR, publishedRevenue, taxYearTable } from './constants.ts';
 export type { Source } from './constants.ts';
-export { CALCULATOR_FORMULAS_MARKDOWN } from './formulas.ts';
+export { CALCULATOR_FORMULAS_MARKDOWN, CALCULATOR_FORMULAS_MARKDOWN_FR } from './formulas.ts';

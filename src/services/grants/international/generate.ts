@@ -146,15 +146,16 @@ function project(random: Random, n: number): Record<ProjectField, string> {
   const word = pick(random, PARTNER_WORDS);
   const aid = pick(random, AID_TYPES);
   const program = pick(random, PROGRAMS);
+  const people = random.int(2, 400) * 250; // (one figure, said in both languages)
   return {
     projectNumber: number,
     dateModified: iso(new Date(Date.UTC(2025, random.int(0, 11), random.int(1, 28)))),
     title: `${topic[0]} ${mainSector[1]} in ${mainCountry[1]}|${topic[1]} : ${mainSector[2].toLowerCase()} (${mainCountry[2]})`,
     description:
       `This project works with local partners in ${mainCountry[1]} on ${mainSector[1].toLowerCase()}, ` +
-      `reaching about ${random.int(2, 400) * 250} people over ${years} years.|` +
+      `reaching about ${people.toLocaleString('en-CA')} people over ${years} years.|` +
       `Ce projet travaille avec des partenaires locaux (${mainCountry[2]}) dans le domaine suivant : ${mainSector[2].toLowerCase()}, ` +
-      `auprès d’environ ${random.int(2, 400) * 250} personnes sur ${years} ans.`,
+      `auprès d’environ ${people.toLocaleString('fr-CA')} personnes sur ${years} ans.`,
     status: `${status[0]}|${status[1]}`,
     start: iso(start),
     end: iso(end),
@@ -165,7 +166,7 @@ function project(random: Random, n: number): Record<ProjectField, string> {
     sectors: [...sectors].map((s, i) => `${SECTORS[s][1]}|${SECTORS[s][2]} (${SECTORS[s][0]}): ${percent(sectorShares[i])}`).join('; '),
     maximumContribution: contribution.toFixed(2),
     disbursements: disbursed.toFixed(2),
-    expectedResults: `More people in ${mainCountry[1]} use the services the project supports.|Plus de personnes utilisent les services que le projet appuie.`,
+    expectedResults: `More people in ${mainCountry[1]} use the services the project supports.|Plus de personnes utilisent les services que le projet appuie (${mainCountry[2]}).`,
     aidType: `${aid[0]}|${aid[1]}`,
     programName: `${program[0]}|${program[1]}`,
   };

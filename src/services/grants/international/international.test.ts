@@ -45,6 +45,22 @@ describe('international format', () => {
   });
 });
 
+describe('international demo file', () => {
+  it('says the same figures in English and in French', () => {
+    const dir = tempDir('pdi-international-');
+    try {
+      const rows = readRows(writeInternationalCsv(dir, 60, 'same-figures'));
+      const figures = (text: string) => (text.match(/\d[\d,\s\u202f]*/g) ?? []).map((f) => f.replace(/\D/g, ''));
+      for (const r of rows) {
+        const [en, fr] = r.description.split('|');
+        assert.deepEqual(figures(fr), figures(en), r.description);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describeEachDatabase(
   'international projects',
   (t) => {
@@ -175,6 +191,14 @@ describeEachDatabase(
         assert.equal(found.body.count, expected.length);
         assert.ok(expected.length > 0);
 
+        // either apostrophe finds both (the generated French texts write ’)
+        const elision = rows.filter((r) => ['title', 'description'].some((f) => foldAccents(r[f]).includes('l’acces')));
+        assert.ok(elision.length > 0);
+        for (const written of ["L'ACCES", 'l’accès']) {
+          const withElision = await get(`${API}/projects/?q=${encodeURIComponent(written)}&limit=500`);
+          assert.equal(withElision.body.count, elision.length, written);
+        }
+
         const inKenya = rows.filter((r) => /\(KE\)/.test(r.countries));
         const ke = await get(`${API}/projects/?country=ke&limit=500`);
         assert.equal(ke.body.count, inKenya.length);
@@ -221,6 +245,12 @@ describeEachDatabase(
             assert.match(res.headers['content-type'] as string, /text\/html/);
           }
         }
+        // the statistics' note: how many projects give their disbursements, as each language writes it
+        const reported = (await get(`${API}/stats/`)).body.totals.projects_with_disbursements as number;
+        const note = async (lang: string) => (await app.inject({ url: `/international/statistics?lang=${lang}` })).body;
+        assert.ok(reported > 1);
+        assert.match(await note('en'), new RegExp(`${reported.toLocaleString('en-CA')} projects give their disbursements\\.`));
+        assert.match(await note('fr'), new RegExp(`${reported.toLocaleString('fr-CA')} projets donnent leurs décaissements\\.`));
         const map = await app.inject({ url: '/international/map' });
         assert.match(map.body, /<svg/);
         assert.match(map.body, /<table/);

@@ -3,6 +3,7 @@
 import type { Expression, Kysely, SqlBool } from 'kysely';
 import { getAggregate, listDataVersions } from '../../../core/db/datasets.ts';
 import { containsText } from '../../../core/db/dialect.ts';
+import { apostropheForms } from '../search/query.ts';
 import { fiscalYearLabel } from '../source/fiscal-year.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { INTERNATIONAL_DATASET } from './import.ts';
@@ -73,7 +74,9 @@ export interface Project extends ProjectTexts {
 function filtered(db: Db, query: ProjectQuery) {
   return db.selectFrom('grants_international_projects as p').where((eb) => {
     const all: Array<Expression<SqlBool>> = [];
-    if (query.q) all.push(eb.or(SEARCHED.map((c) => containsText(db, eb.ref(`p.${c}`), query.q!, 'fold'))));
+    // (each form of q with its apostrophes written either way, as C's search of the agreements)
+    if (query.q)
+      all.push(eb.or(apostropheForms(query.q).flatMap((q) => SEARCHED.map((c) => containsText(db, eb.ref(`p.${c}`), q, 'fold')))));
     for (const [kind, code] of [
       ['country', query.country],
       ['sector', query.sector],

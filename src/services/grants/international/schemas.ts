@@ -114,7 +114,8 @@ export const STATS_DOCS = {
   description:
     'Computed at import. A country’s or sector’s amounts are each project’s maximum contribution and disbursements × the share the source gives it ' +
     '(half up to the cent), so a project in two countries counts in each for its part and `projects` counts it in each; ' +
-    '`unallocated_to_countries` is what no country was given. `by_year` is by the fiscal year (April to March) of the start date. ' +
+    '`unallocated_to_countries` is what no country was given: the totals less the countries’ amounts, so it also holds the cents ' +
+    'that rounding each share adds or drops (a few cents, either way: below zero where the rounding gave the countries more). `by_year` is by the fiscal year (April to March) of the start date. ' +
     'A project that gives no disbursements counts as none in the disbursement totals.',
 };
 

@@ -67,7 +67,7 @@ export const en = {
   'intl.stats.disbursed': 'disbursed',
   'intl.stats.countries': '{count, plural, one {country} other {countries}}',
   'intl.stats.note':
-    'A project in several countries or sectors counts in each for the share the source gives it; {unallocated} of disbursements went to no single country. {reported, plural, one {# project gives} other {# projects give}} its disbursements. Data version {version}.',
+    'A project in several countries or sectors counts in each for the share the source gives it; {unallocated} of disbursements went to no single country. {reported, plural, one {# project gives its disbursements} other {# projects give their disbursements}}. Data version {version}.',
   'intl.chart.countries': 'Disbursements by country (top {count})',
   'intl.chart.sectors': 'Disbursements by sector (top {count})',
   'intl.chart.allocatedText': 'Each project’s disbursements × the share it gives the country or sector, largest first.',
@@ -95,8 +95,8 @@ export const en = {
   'error.minAboveMax': 'min_value must not be greater than max_value',
   'error.noData': 'no grants data has been imported yet; run `pdi import grants <csv>` (or start the server with demo data)',
   'error.links': 'Search grants',
-  'money.billions': '${amount} billion',
-  'money.millions': '${amount} million',
+  'money.billions': '{n, plural, other {${amount} billion}}',
+  'money.millions': '{n, plural, other {${amount} million}}',
   'money.millionsAxis': '$ millions',
   'money.totalMillions': 'Total value ($ millions)',
   'common.any': 'Any',
@@ -154,6 +154,8 @@ export const en = {
     'Agreements published by federal departments (Proactive Publication – Grants and Contributions), each at its latest amendment. Money is in Canadian dollars.',
   'search.results': 'Agreements',
   'search.none': 'No agreement matches these filters.',
+  'search.englishOnly': 'This page searches the English texts only; the French page searches the French ones too:',
+  'search.inFrench': 'the same search in French',
   'search.pastEnd':
     '{count, plural, one {# agreement matches} other {# agreements match}}, but page {page, number} is past the last page ({pages, number}).',
   'search.showing': '{count, plural, one {# agreement matches} other {# agreements match}}; showing {from, number}–{to, number}.',

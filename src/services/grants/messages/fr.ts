@@ -69,7 +69,7 @@ export const fr: Record<GrantsKey, string> = {
   'intl.stats.disbursed': 'décaissés',
   'intl.stats.countries': '{count, plural, one {pays} other {pays}}',
   'intl.stats.note':
-    'Un projet dans plusieurs pays ou secteurs compte dans chacun pour la part que la source lui donne; {unallocated} des décaissements ne sont allés à aucun pays en particulier. {reported, plural, one {# projet donne} other {# projets donnent}} ses décaissements. Version des données {version}.',
+    'Un projet dans plusieurs pays ou secteurs compte dans chacun pour la part que la source lui donne; {unallocated} des décaissements ne sont allés à aucun pays en particulier. {reported, plural, one {# projet donne ses décaissements} other {# projets donnent leurs décaissements}}. Version des données {version}.',
   'intl.chart.countries': 'Décaissements par pays ({count} premiers)',
   'intl.chart.sectors': 'Décaissements par secteur ({count} premiers)',
   'intl.chart.allocatedText': 'Les décaissements de chaque projet × la part qu’il donne au pays ou au secteur, les plus grands d’abord.',
@@ -99,8 +99,8 @@ export const fr: Record<GrantsKey, string> = {
   'error.noData':
     'aucune donnée sur les subventions n’a encore été importée; exécutez `pdi import grants <csv>` (ou démarrez le serveur avec les données de démonstration)',
   'error.links': 'Rechercher des subventions',
-  'money.billions': '{amount} milliards de dollars',
-  'money.millions': '{amount} millions de dollars',
+  'money.billions': '{n, plural, one {{amount} milliard de dollars} other {{amount} milliards de dollars}}',
+  'money.millions': '{n, plural, one {{amount} million de dollars} other {{amount} millions de dollars}}',
   'money.millionsAxis': 'M$',
   'money.totalMillions': 'Valeur totale (M$)',
   'common.any': 'Tous',
@@ -158,6 +158,8 @@ export const fr: Record<GrantsKey, string> = {
     'Ententes publiées par les ministères fédéraux (Divulgation proactive – Subventions et contributions), chacune à sa plus récente modification. Les montants sont en dollars canadiens.',
   'search.results': 'Ententes',
   'search.none': 'Aucune entente ne correspond à ces filtres.',
+  'search.englishOnly': 'La page anglaise ne cherche que dans les textes anglais; cette page-ci cherche aussi dans les textes français :',
+  'search.inFrench': 'la même recherche en français',
   'search.pastEnd':
     '{count, plural, one {# entente correspond} other {# ententes correspondent}}, mais la page {page, number} est au-delà de la dernière page ({pages, number}).',
   'search.showing':
@@ -209,8 +211,8 @@ export const fr: Record<GrantsKey, string> = {
   'grant.json': 'Cet enregistrement en JSON',
   'grant.share.heading': 'Votre part de cette entente',
   'grant.share.lead':
-    'Entrez votre revenu et, si vous le voulez, les dépenses sur lesquelles vous avez payé la TPS : la part de cette entente que votre impôt fédéral sur le revenu et votre TPS ont payée, selon la formule du calculateur.',
-  'grant.share.calculatorLink': 'Comment fonctionne le calculateur',
+    'Entrez votre revenu et, si vous le voulez, les dépenses sur lesquelles vous avez payé la TPS : la part de cette entente que votre impôt fédéral sur le revenu et votre TPS ont payée, selon la formule de la calculatrice.',
+  'grant.share.calculatorLink': 'Comment fonctionne la calculatrice',
   'grant.share.formLabel': 'Votre part de cette entente',
   'grant.share.total': 'de cette entente, de {from} à {to}',
   'grant.share.future': 'de plus dans les années après {year}, si les revenus fédéraux restent à leur dernier chiffre',

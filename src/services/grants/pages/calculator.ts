@@ -4,13 +4,14 @@
 // their sources. Same calculation as the API: calculateTaxpayerShare over the aggregates stored at import.
 import type { Kysely } from 'kysely';
 import { HttpError } from '../../../core/http/errors.ts';
-import { barChart, chartFigure, escapeHtml, externalLink, html, trustedHtml, untranslated } from '../../../core/pages/index.ts';
+import { barChart, chartFigure, escapeHtml, externalLink, html, trustedHtml } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import {
   CALCULATOR_FORMULAS_MARKDOWN,
+  CALCULATOR_FORMULAS_MARKDOWN_FR,
   CalculatorInputError,
   DEFAULT_TAXPAYER_SINCE_YEAR,
   GST_RATE_PER_MILLE,
@@ -385,11 +386,12 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
   </section>`;
 }
 
-/** The formulas of calculator/formulas.ts (the one description of the calculation), as HTML. */
+/** The formulas of calculator/formulas.ts (the one description of the calculation), as HTML, in the page's language. */
 function formulaSection(w: Words): SafeHtml {
+  const markdown = w.loc.language === 'fr' ? CALCULATOR_FORMULAS_MARKDOWN_FR : CALCULATOR_FORMULAS_MARKDOWN;
   return html`<details class="formulas">
     <summary>${w.t('calc.howItWorks')}</summary>
-    <div${untranslated(w.loc)}>${markdownToHtml(CALCULATOR_FORMULAS_MARKDOWN)}</div>
+    <div>${markdownToHtml(markdown)}</div>
   </details>`;
 }
 

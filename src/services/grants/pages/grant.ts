@@ -16,7 +16,18 @@ import { GrantParams } from '../schemas/grant.ts';
 import { fiscalYearLabel, naicsSectorInFrench } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { calculatorAggregatesOf, refusalOf } from './calculator.ts';
-import { bigDollars, codeLabel, dollars, errorNote, provinceName, recipientHref, textOf, wordsOf } from './shared.ts';
+import {
+  bigDollars,
+  codeLabel,
+  dollars,
+  errorNote,
+  notableReasonOf,
+  proseOf,
+  provinceName,
+  recipientHref,
+  textOf,
+  wordsOf,
+} from './shared.ts';
 import type { Words } from './shared.ts';
 
 const named = (kind: 'recipientType' | 'agreementType', code: string, w: Words): string =>
@@ -74,7 +85,7 @@ function grantFacts(g: Grant, w: Words): SafeHtml {
     <dt>${t('grant.program')}</dt>
     <dd>
       ${g.program_name_en ? html`<a href="/${queryString({ search: g.program_name_en })}">${textOf(g, 'program_name_en', w)}</a>` : notGiven}${
-        purpose ? html`<br /><span class="muted">${purpose}</span>` : ''
+        purpose ? html`<br /><span class="muted">${proseOf(g, 'program_purpose_en', w)}</span>` : ''
       }
     </dd>
     <dt>${t('grant.agreementType')}</dt>
@@ -106,23 +117,23 @@ function grantBody(g: Grant, share: SafeHtml, w: Words): SafeHtml {
   const description = textOf(g, 'description_en', w);
   const expected = textOf(g, 'expected_results_en', w);
   return html`<p class="breadcrumbs"><a href="/">${t('nav.search')}</a> ›</p>
-    <h1>${textOf(g, 'agreement_title_en', w) || g.reference_number}</h1>
+    <h1>${textOf(g, 'agreement_title_en', w) ? proseOf(g, 'agreement_title_en', w) : g.reference_number}</h1>
     <p class="stat">${dollars(g.agreement_value, w)}</p>
     <ul class="badges">
       ${g.is_major_funding ? html`<li><span class="badge neutral">${t('grant.overMillion')}</span></li>` : ''}
-      ${g.is_notable ? html`<li><span class="badge warn">${t('grant.notable', { reason: g.notable_reason ?? '' })}</span></li>` : ''}
+      ${g.is_notable ? html`<li><span class="badge warn">${t('grant.notable', { reason: notableReasonOf(g, w) })}</span></li>` : ''}
     </ul>
     ${grantFacts(g, w)}
     ${
       description
         ? html`<h2>${t('grant.descriptionHeading')}</h2>
-            <p>${description}</p>`
+            <p>${proseOf(g, 'description_en', w)}</p>`
         : ''
     }
     ${
       expected
         ? html`<h2>${t('grant.expectedResults')}</h2>
-            <p>${expected}</p>`
+            <p>${proseOf(g, 'expected_results_en', w)}</p>`
         : ''
     }
     <p class="muted">${t('grant.valueNote')} <a href="/api/api/grants/${g.id}/">${t('grant.json')}</a>.</p>

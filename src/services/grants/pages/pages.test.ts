@@ -294,6 +294,18 @@ describeEachDatabase(
       assert.ok(textOf(fr).includes(note.noteFr!) && !textOf(fr).includes(note.note!));
     });
 
+    it('the French calculator explains its formulas in French, the English one in English, neither marked as the other language', async () => {
+      const details = (body: string) => /<details class="formulas">([\s\S]*?)<\/details>/.exec(body)?.[1] ?? '';
+      const [en, fr] = [details((await page('/calculator?lang=en')).body), details((await page('/calculator?lang=fr')).body)];
+      assert.match(textOf(en), /How the taxpayer’s share is calculated|How the taxpayer's share is calculated/);
+      assert.match(textOf(fr), /Comment la part du contribuable est calculée/);
+      assert.ok(!textOf(fr).includes('How the') && !textOf(fr).includes('Federal income tax'), textOf(fr).slice(0, 200));
+      assert.ok(!fr.includes('lang="en"') && !en.includes('lang="en"'));
+      // the same formulas: every API name the English text writes, the French text writes too
+      const names = (body: string) => new Set([...body.matchAll(/<code>([^<]*)<\/code>/g)].map((m) => /^[a-z_]+/.exec(m[1])?.[0] ?? ''));
+      for (const name of names(en)) if (name.includes('_')) assert.ok(names(fr).has(name), name);
+    });
+
     it('a French page shows an agreement’s French title, recipient and department, and the English ones where the source has none', async () => {
       const both = async (id: number) => (await h.get(`${SPEC}/grants/${id}/?lang=both`)).body as Record<string, string>;
       const bilingual = h.rows.find(

@@ -29,6 +29,7 @@ import {
   pager,
   provinceName,
   recipientHref,
+  proseOf,
   textOf,
   wordsOf,
 } from './shared.ts';
@@ -143,7 +144,7 @@ function agreementsTable(shown: string, rows: Grant[], w: Words): SafeHtml {
     columns: [t('common.agreement'), t('common.department'), t('common.fiscalYear'), numericColumn(t('common.value'))],
     rows,
     cells: (g) => [
-      html`<a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a>`,
+      html`<a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) ? proseOf(g, 'agreement_title_en', w) : g.reference_number}</a>`,
       textOf(g, 'owner_org_title', w),
       g.fiscal_year,
       dollars(g.agreement_value, w),

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { Kysely } from 'kysely';
 import { choiceParam, pageParam } from '../../../core/http/params.ts';
-import { html } from '../../../core/pages/index.ts';
+import { html, queryString } from '../../../core/pages/index.ts';
 import type { HtmlValue, PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import type { ParameterRefusal } from '../../../core/pages/page.ts';
@@ -22,7 +22,20 @@ import { PROVINCE_CODES, RECIPIENT_TYPES } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { grantsMessages } from '../messages/index.ts';
 import type { GrantsKey } from '../messages/index.ts';
-import { codeLabel, dollars, errorNote, option, pageRefusal, pager, provinceName, recipientHref, textOf, wordsOf } from './shared.ts';
+import {
+  codeLabel,
+  dollars,
+  errorNote,
+  notableReasonOf,
+  option,
+  pageRefusal,
+  pager,
+  provinceName,
+  recipientHref,
+  proseOf,
+  textOf,
+  wordsOf,
+} from './shared.ts';
 import type { Words } from './shared.ts';
 
 const PAGE_SIZES = [25, 50, 100] as const;
@@ -100,7 +113,17 @@ function resultsBody(answer: SearchAnswer, form: Form, page: number, perPage: nu
             : t('search.showing', { count: answer.count, from: answer.offset + 1, to: answer.offset + answer.results.length })
       }
     </p>
+    ${answer.count === 0 && form.search.trim() !== '' && w.loc.language === 'en' ? frenchTextsNote(form, w) : ''}
     ${answer.results.length > 0 ? resultsTable(answer.results, w) : ''} ${pager('/', form, page, totalPages, w)}`;
+}
+
+/**
+ * Where an English page's words match nothing: the English page searches the English texts only (a process serving
+ * English never reads the French ones), so it says so and links the same search on the French page, which searches
+ * both languages' texts.
+ */
+function frenchTextsNote(form: Form, w: Words): SafeHtml {
+  return html`<p>${w.t('search.englishOnly')} <a href="/${queryString({ ...form, lang: 'fr' })}">${w.t('search.inFrench')}</a>.</p>`;
 }
 
 export function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, grants: GrantsSearch): void {
@@ -238,10 +261,10 @@ function resultsTable(rows: Grant[], w: Words): SafeHtml {
     ],
     rows,
     cells: (g) => [
-      html`<a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) || g.reference_number}</a>
+      html`<a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) ? proseOf(g, 'agreement_title_en', w) : g.reference_number}</a>
         <span class="muted small">${textOf(g, 'owner_org_title', w)}</span>
         ${g.is_major_funding ? html`<span class="badge neutral">${t('badge.overMillion')}</span>` : ''}
-        ${g.is_notable ? html`<span class="badge warn" title="${g.notable_reason}">${t('badge.notable')}</span>` : ''}`,
+        ${g.is_notable ? html`<span class="badge warn" title="${notableReasonOf(g, w)}">${t('badge.notable')}</span>` : ''}`,
       g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${textOf(g, 'recipient_legal_name', w)}</a>` : '—',
       g.recipient_province || '—',
       g.fiscal_year,

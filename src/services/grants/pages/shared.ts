@@ -10,7 +10,7 @@ import type { ParameterRefusal } from '../../../core/pages/page.ts';
 import { grantsMessages } from '../messages/index.ts';
 import type { GrantsKey } from '../messages/index.ts';
 import { PROVINCE_NAMES_EN } from '../source/index.ts';
-import { BILINGUAL_FIELDS } from '../language.ts';
+import { BILINGUAL_FIELDS, notableInLanguage } from '../language.ts';
 import type { EnglishField } from '../language.ts';
 import type { Grant } from '../schemas/grant.ts';
 // One place for every service's pages (core/pages/replies.ts); named here so the pages import from one module.
@@ -30,6 +30,21 @@ export interface Words {
 export function textOf(g: Grant, field: EnglishField, w: Words): string {
   const french = g[BILINGUAL_FIELDS[field]];
   return w.loc.language === 'fr' && french ? french : g[field];
+}
+
+/**
+ * A text in words (a title, a program's purpose, a description, expected results) as `textOf` gives it, marked
+ * `lang="en"` where a French page shows the English one because the source gives none in French, so that a screen
+ * reader reads it in English. Names (of recipients, cities, departments, programs) are not marked.
+ */
+export function proseOf(g: Grant, field: EnglishField, w: Words): SafeHtml {
+  const text = textOf(g, field, w);
+  return w.loc.language !== 'en' && text !== '' && !g[BILINGUAL_FIELDS[field]] ? html`<span lang="en">${text}</span>` : html`${text}`;
+}
+
+/** Why an agreement is notable, in the page's language: as the API's lang= says it (notableInLanguage). */
+export function notableReasonOf(g: Grant, w: Words): string {
+  return notableInLanguage(g, w.loc.language).notable_reason;
 }
 
 export function wordsOf(loc: PageLocale): Words {
@@ -81,8 +96,10 @@ export const dollars = (amount: number, w: Words): string => w.loc.money(amount,
 export function bigDollars(amount: number, w: Words): string {
   const abs = Math.abs(amount);
   const sign = amount < 0 ? '-' : '';
-  if (abs >= 1e9) return `${sign}${w.t('money.billions', { amount: w.loc.number(abs / 1e9, 1) })}`;
-  if (abs >= 1e6) return `${sign}${w.t('money.millions', { amount: w.loc.number(abs / 1e6, 1) })}`;
+  // n, the amount as written (one decimal), chooses the word's number: « 1,8 milliard », « 2,3 milliards »
+  const scaled = (unit: number) => ({ amount: w.loc.number(abs / unit, 1), n: Math.round((abs / unit) * 10) / 10 });
+  if (abs >= 1e9) return `${sign}${w.t('money.billions', scaled(1e9))}`;
+  if (abs >= 1e6) return `${sign}${w.t('money.millions', scaled(1e6))}`;
   return w.loc.money(Math.round(amount));
 }
 

@@ -81,8 +81,9 @@ describeEachDatabase(
           ['search=zq', (r) => matchesText(r, 'zq')],
           ['search=%25', (r) => matchesText(r, '%')],
           [`search=${encodeURIComponent('a"b')}`, (r) => matchesText(r, 'a"b')],
-          [`search=${encodeURIComponent("seniors' day")}`, (r) => matchesText(r, "seniors' day")],
-          [`search=${encodeURIComponent('SENIORS’ DAY')}`, (r) => matchesText(r, 'seniors’ day')],
+          // either apostrophe finds both (the generated texts write ’)
+          [`search=${encodeURIComponent("seniors' day")}`, (r) => matchesText(r, "seniors' day") || matchesText(r, 'seniors’ day')],
+          [`search=${encodeURIComponent('SENIORS’ DAY')}`, (r) => matchesText(r, "seniors' day") || matchesText(r, 'seniors’ day')],
           [
             'search=community&province=ON&is_major=false&recipient_type=N',
             (r) =>

@@ -46,7 +46,10 @@ export const GrantRecord = Type.Object({
   fiscal_year: Type.String({ description: 'YYYY-YY, from the reference number pattern DDD-YYYY-YYYY-Qn, else from the start date.' }),
   is_major_funding: Type.Boolean({ description: 'agreement_value over $1,000,000.' }),
   is_notable: Type.Boolean(),
-  notable_reason: Type.String({ description: 'Names the rule category and the keyword; "" when not notable.' }),
+  notable_reason: Type.String({
+    description:
+      'Names the rule category, the keyword and the English field it was found in; "" when not notable. With lang=fr: in French (the category’s French label; the keyword as the rule writes it).',
+  }),
   ...(Object.fromEntries(
     Object.entries(BILINGUAL_FIELDS).map(([en, fr]) => [
       fr,

@@ -90,7 +90,13 @@ export const ComprehensiveBody = Type.Object({
   notable_breakdown: Type.Object({
     notable: Type.Object(countValue),
     major_funding: Type.Object(countValue),
-    by_reason: Type.Array(Type.Object({ category: Type.String(), label: Type.String(), ...countValue })),
+    by_reason: Type.Array(
+      Type.Object({
+        category: Type.String(),
+        label: Type.String({ description: 'The rule category’s label; with `lang=fr` its French label.' }),
+        ...countValue,
+      }),
+    ),
   }),
   data_source: DataSourceSchema,
 });

@@ -36,7 +36,7 @@ import { substringMatch } from '../../../core/db/search-index.ts';
 import { HeldPerVersion } from '../../../core/held.ts';
 import { collectGarbage } from '../../../core/gc.ts';
 import type { DataVersionWatcher } from '../../../core/service.ts';
-import { SORT_ORDERS } from './query.ts';
+import { SORT_ORDERS, apostropheForms } from './query.ts';
 import { popcount } from './bitset.ts';
 import { nextTurn, TextDictionary } from './text-match.ts';
 import { frenchTextsInDatabase } from './french-in-database.ts';
@@ -293,22 +293,24 @@ export class MemorySearch {
     let languages: Array<{ match: TextMatch; index: LanguageIndex | null }> | null = null;
     let frenchTexts: MemorySearchResult['frenchTexts'];
     if (filters.text !== undefined) {
-      languages = [{ match: await this.textMatch(s, s.english, filters.text, false), index: s.english }];
+      // each form of the string (its apostrophes written either way): the agreements any of them matches
+      const forms = apostropheForms(filters.text);
+      languages = [];
+      for (const form of forms) languages.push({ match: await this.textMatch(s, s.english, form, false), index: s.english });
       if (searchesFrench(filters.language)) {
         // the French index when held; else the database answers, and the index is loaded in the background from
         // then on (not during that answer: the two would share the process and the database)
         const french = s.frenchHeld;
         frenchTexts = french === null ? 'database' : 'memory';
-        let match: TextMatch;
-        if (french !== null) match = await this.textMatch(s, french, filters.text, true);
-        else {
-          try {
-            match = await this.frenchInDatabase(s, filters.text);
-          } finally {
-            this.startFrench(s);
-          }
+        try {
+          for (const form of forms)
+            languages.push({
+              match: french !== null ? await this.textMatch(s, french, form, true) : await this.frenchInDatabase(s, form),
+              index: french,
+            });
+        } finally {
+          if (french === null) this.startFrench(s);
         }
-        languages.push({ match, index: french });
       }
     }
     if (order.field !== 'agreement_value' && !s.orderings.has(order.field)) await this.buildOrdering(s, order.field);

@@ -39,8 +39,18 @@ function isSortField(field: string): field is SortField {
   return Object.hasOwn(SORT_ORDERS, field);
 }
 
+/**
+ * The forms of a search string that a search looks for: the string, and where it writes an apostrophe, the string
+ * with each apostrophe as ' (U+0027) and as ’ (U+2019). The source writes either ("St. John's", "Women’s", "l’école"),
+ * and so do people typing, so a search for one finds the other.
+ */
+export function apostropheForms(text: string): string[] {
+  if (!/['’]/.test(text)) return [text];
+  return [...new Set([text, text.replace(/['’]/g, "'"), text.replace(/['’]/g, '’')])];
+}
+
 export interface SearchFilters {
-  /** Substring of title, recipient, description or program (case and accents aside). */
+  /** Substring of title, recipient, description or program (case and accents aside; either apostrophe, apostropheForms). */
   text?: string;
   /**
    * The texts `text` is looked for in: the English ones (`en`, the default), or the English and the French ones

@@ -11,7 +11,7 @@ import {
   parseIsoDate,
 } from './fiscal-year.ts';
 import { NAICS_SECTORS, naicsSectorOf } from './naics.ts';
-import { NOTABLE_RULES, NOTABLE_RULES_VERSION, NotableMatcher } from './notable.ts';
+import { NOTABLE_RULES, NOTABLE_RULES_VERSION, NotableMatcher, notableReasonInFrench } from './notable.ts';
 import { dollarsToCents, formatCents, formatDollars, parseMoneyToCents } from './money.ts';
 import { normaliseProvince } from './provinces.ts';
 import { AmendmentResolver, amendmentKey, supersedes } from './amendments.ts';
@@ -169,19 +169,25 @@ test('the notable matcher agrees with a plain word-by-word reading of the rules 
 test('the rule file is versioned and a keyword cannot sit in two categories', () => {
   const file = JSON.parse(readFileSync(new URL('./notable-keywords.json', import.meta.url), 'utf8')) as { version: string };
   assert.equal(NOTABLE_RULES_VERSION, file.version);
+  for (const c of NOTABLE_RULES.categories) assert.ok(c.label_fr.length > 0 && c.label_fr !== c.label, c.id);
+  assert.equal(notableReasonInFrench('Travel: "trade mission" in description'), 'Voyages : « trade mission » dans la description anglaise');
+  assert.equal(notableReasonInFrench('Renamed category: "gala" in title'), null);
   assert.ok(NOTABLE_RULES_VERSION.length > 0);
   assert.throws(
     () =>
       new NotableMatcher({
         version: 't',
         categories: [
-          { id: 'a', label: 'A', keywords: ['x'] },
-          { id: 'b', label: 'B', keywords: ['X'] },
+          { id: 'a', label: 'A', label_fr: 'A', keywords: ['x'] },
+          { id: 'b', label: 'B', label_fr: 'B', keywords: ['X'] },
         ],
       }),
     /in both a and b/,
   );
-  const custom = new NotableMatcher({ version: 'test-1', categories: [{ id: 'c', label: 'Custom', keywords: ['foo.bar'] }] });
+  const custom = new NotableMatcher({
+    version: 'test-1',
+    categories: [{ id: 'c', label: 'Custom', label_fr: 'Sur mesure', keywords: ['foo.bar'] }],
+  });
   assert.equal(custom.match({ title: 'the foo.bar case', description: '', program: '' })?.keyword, 'foo.bar');
   assert.equal(custom.match({ title: 'the fooXbar case', description: '', program: '' }), null, 'keywords are literal, not patterns');
 });

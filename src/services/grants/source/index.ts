@@ -6,7 +6,7 @@ export { amendmentKey, supersedes, AmendmentResolver } from './amendments.ts';
 export { fiscalYearOfDate, fiscalYearLabel, parseFiscalYearLabel } from './fiscal-year.ts';
 export { naicsSectorInFrench } from './naics.ts';
 export { normaliseProvince, PROVINCE_CODES, PROVINCE_NAMES_EN } from './provinces.ts';
-export { NotableMatcher, NOTABLE_RULES, NOTABLE_RULES_VERSION } from './notable.ts';
+export { NotableMatcher, NOTABLE_RULES, NOTABLE_RULES_VERSION, notableCategoryLabel, notableReasonInFrench } from './notable.ts';
 export { formatDollars, dollarsToCents } from './money.ts';
 export { readGrantsCsv, parseOnly, GrantsCsvHeaderError } from './reader.ts';
 export { peekHeader } from './header.ts';

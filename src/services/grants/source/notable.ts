@@ -5,6 +5,8 @@ import rulesFile from './notable-keywords.json' with { type: 'json' };
 interface NotableCategory {
   id: string;
   label: string;
+  /** The label in French, for the French pages and `lang=fr` (the rules match the English texts either way). */
+  label_fr: string;
   keywords: string[];
 }
 
@@ -35,6 +37,30 @@ const FIELD_ORDER: readonly NotableField[] = ['title', 'description', 'program']
 /** The rule file shipped with the service. */
 export const NOTABLE_RULES: NotableRules = rulesFile as NotableRules;
 export const NOTABLE_RULES_VERSION: string = NOTABLE_RULES.version;
+
+/** A rule category's label in `language` (its id when the rule file has no such category). */
+export function notableCategoryLabel(id: string, language: 'en' | 'fr'): string {
+  const category = NOTABLE_RULES.categories.find((c) => c.id === id);
+  return category === undefined ? id : language === 'fr' ? category.label_fr : category.label;
+}
+
+const FIELD_IN_FRENCH: Record<NotableField, string> = {
+  title: 'dans le titre anglais',
+  description: 'dans la description anglaise',
+  program: 'dans le nom anglais du programme',
+};
+
+/**
+ * A stored `notable_reason` (as `match` writes it: Events and hospitality: "gala" in title) in French: « Événements et
+ * réceptions : « gala » dans le titre anglais », the keyword as the rule writes it. Null when the reason is not in that
+ * form or names no category of the rule file (one written by another version of the rules).
+ */
+export function notableReasonInFrench(reason: string): string | null {
+  const parts = /^(.+): "(.+)" in (title|description|program)$/.exec(reason);
+  const category = parts && NOTABLE_RULES.categories.find((c) => c.label === parts[1]);
+  if (!parts || !category) return null;
+  return `${category.label_fr} : « ${parts[2]} » ${FIELD_IN_FRENCH[parts[3] as NotableField]}`;
+}
 
 interface KeywordEntry {
   category: NotableCategory;
