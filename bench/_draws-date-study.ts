@@ -6,14 +6,8 @@
 // them). First it checks that the served setting gives the served ranges (asOfDayDateRecords) on every as-of day.
 // 2025 is held out: this script never looks at it.
 //   npx node bench/_draws-date-study.ts [substring of setting names…]
-import fs from 'node:fs';
-import path from 'node:path';
-import { loadConfig } from '../src/core/config.ts';
 import { Random } from '../src/core/random.ts';
-import { categoriseRounds } from '../src/services/draws/feed/categories.ts';
 import { dayNumber, isoFromDayNumber } from '../src/services/draws/feed/ircc-dates.ts';
-import { SNAPSHOT_NAME } from '../src/services/draws/feed/reference-snapshot.ts';
-import { parseRoundsFeed } from '../src/services/draws/feed/rounds-feed.ts';
 import { afterDormancyPause, asOfDayDateRecords } from '../src/services/draws/forecast/date-backtest.ts';
 import {
   checkDormancy,
@@ -38,6 +32,8 @@ import {
   regimeStart,
 } from '../src/services/draws/forecast/walk-forward.ts';
 import type { PanelCategory } from '../src/services/draws/forecast/walk-forward.ts';
+import { snapshotCategories } from './_draws-snapshot.ts';
+import type { CategoryDrawsInput } from '../src/services/draws/forecast/forecast-panel.ts';
 
 const FROM = '2019-01-01';
 const TO = '2024-12-31';
@@ -109,24 +105,14 @@ interface PastGap {
 }
 
 interface Data {
-  categories: ReturnType<typeof readCategories>;
+  categories: CategoryDrawsInput[];
   panel: PanelCategory[];
   history: PastGap[];
   pooled: Map<number, number[]>;
 }
 
-function readCategories() {
-  const feed = path.join(loadConfig().sharedDataDir, 'draws', SNAPSHOT_NAME);
-  const { rounds } = parseRoundsFeed(fs.readFileSync(feed, 'utf8'));
-  return categoriseRounds(rounds).map((g, k) => ({
-    id: k + 1,
-    slug: g.category.slug,
-    draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
-  }));
-}
-
 function load(): Data {
-  const categories = readCategories();
+  const categories = snapshotCategories();
   const panel = panelOf(categories);
   const history: PastGap[] = [];
   for (const c of panel) {

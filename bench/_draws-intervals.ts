@@ -9,13 +9,7 @@
 // Every setting is scored on the same targets; Δ is its mean of per-year ratios minus the reference's (the rule served
 // before the study), with a 95% bootstrap interval over forecast rounds (paired).
 //   npx node bench/_draws-intervals.ts              (STUDY_ONLY=<name prefix>: only the settings so named)
-import fs from 'node:fs';
-import path from 'node:path';
-import { loadConfig } from '../src/core/config.ts';
-import { categoriseRounds } from '../src/services/draws/feed/categories.ts';
 import { dayNumber } from '../src/services/draws/feed/ircc-dates.ts';
-import { parseRoundsFeed } from '../src/services/draws/feed/rounds-feed.ts';
-import { SNAPSHOT_NAME } from '../src/services/draws/feed/reference-snapshot.ts';
 import { ADAPTIVE_STEP, intervalQuantile } from '../src/services/draws/forecast/metrics.ts';
 import { bootstrapInterval, panelOf, rollingOriginRecords, summarise } from '../src/services/draws/forecast/rolling-origin.ts';
 import type { OriginRecord } from '../src/services/draws/forecast/rolling-origin.ts';
@@ -31,6 +25,7 @@ import {
 import { pooledVolatility, volatility } from '../src/services/draws/forecast/walk-forward.ts';
 import type { PanelCategory, SeriesKind, WalkPoint } from '../src/services/draws/forecast/walk-forward.ts';
 import { clearance } from '../src/services/draws/pages/clearance.ts';
+import { snapshotCategories } from './_draws-snapshot.ts';
 
 interface IntervalSettings {
   name: string;
@@ -349,13 +344,7 @@ const STUDY: (Partial<Omit<IntervalSettings, 'step' | 'windowDays' | 'volHalfLif
 ];
 const PREVIOUS = { windowDays: { crs: 730, invitations: 730 } };
 
-const feedFile = path.join(loadConfig().sharedDataDir, 'draws', SNAPSHOT_NAME);
-const { rounds } = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
-const categories = categoriseRounds(rounds).map((g, k) => ({
-  id: k + 1,
-  slug: g.category.slug,
-  draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
-}));
+const categories = snapshotCategories();
 const records = rollingOriginRecords(categories, '2019-01-01').filter((r) => r.asOf <= '2024-12-31');
 const wf = walkForward(panelOf(categories));
 const ys = years(records);

@@ -12,13 +12,7 @@
 // that its next-draw windows are the walk-forward's. Origins of 2025 are not scored (held out); as in the tuning
 // benchmark, a late-2024 origin's later draws may fall in early 2025.
 //   npx node bench/_draws-later-windows.ts
-import fs from 'node:fs';
-import path from 'node:path';
-import { loadConfig } from '../src/core/config.ts';
-import { categoriseRounds } from '../src/services/draws/feed/categories.ts';
 import { dayNumber, isoFromDayNumber } from '../src/services/draws/feed/ircc-dates.ts';
-import { SNAPSHOT_NAME } from '../src/services/draws/feed/reference-snapshot.ts';
-import { parseRoundsFeed } from '../src/services/draws/feed/rounds-feed.ts';
 import {
   dateLaws,
   dormancyThreshold,
@@ -42,6 +36,7 @@ import {
   regimeStart,
   walkForward,
 } from '../src/services/draws/forecast/walk-forward.ts';
+import { snapshotCategories } from './_draws-snapshot.ts';
 
 const FROM = '2023-01-01';
 const TO = '2024-12-31';
@@ -49,13 +44,7 @@ const TO = '2024-12-31';
 const WINDOWS_FROM = dayNumber(FROM) - RECENT_DAYS - 400;
 const BINS = 10;
 
-const feedFile = path.join(loadConfig().sharedDataDir, 'draws', SNAPSHOT_NAME);
-const { rounds } = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
-const categories = categoriseRounds(rounds).map((g, k) => ({
-  id: k + 1,
-  slug: g.category.slug,
-  draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
-}));
+const categories = snapshotCategories();
 const panel = panelOf(categories);
 const programDays = [...new Set(panel.flatMap((c) => c.draws.map((d) => d.day)))].sort((a, b) => a - b);
 

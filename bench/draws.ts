@@ -55,6 +55,7 @@ import { staleAfterDays } from '../src/services/draws/freshness.ts';
 import { importRounds } from '../src/services/draws/import.ts';
 import { drawsService } from '../src/services/draws/service.ts';
 import type { DrawsTables } from '../src/services/draws/tables.ts';
+import { SNAPSHOT_FILE, snapshotCategories } from './_draws-snapshot.ts';
 
 const args = process.argv.slice(2);
 const requestsAt = args.indexOf('--requests');
@@ -75,7 +76,7 @@ const STALE_HIDDEN = [45, 90, 180, 365];
 
 /** The wide tuning period: six years of origins before the held-out one (`--period wide`; not run by default). */
 const WIDE_PERIODS = [{ name: 'wide, origins 2019–2024', from: '2019-01-01', to: '2024-12-31' }];
-const feedFile = path.join(loadConfig().sharedDataDir, 'draws', SNAPSHOT_NAME);
+const feedFile = SNAPSHOT_FILE;
 if (!fs.existsSync(feedFile)) {
   console.error(`the real snapshot is needed: ${feedFile}`);
   process.exit(1);
@@ -109,12 +110,7 @@ if (ONLY === null || ONLY === 'forecasts') {
     ...WIDE_PERIODS,
   ].filter((p) => (PERIOD === null ? !WIDE_PERIODS.includes(p) : p.name.startsWith(PERIOD)));
   const FROM = PERIODS.map((p) => p.from).reduce((a, b) => (a < b ? a : b), '2023-01-01');
-  const { rounds } = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
-  const categories = categoriseRounds(rounds).map((g, k) => ({
-    id: k + 1,
-    slug: g.category.slug,
-    draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
-  }));
+  const categories = snapshotCategories();
   const t0 = performance.now();
   const all = rollingOriginRecords(categories, FROM);
   const elapsed = performance.now() - t0;
@@ -308,12 +304,7 @@ if (ONLY === 'forecasts') process.exit(0);
 // (1b) A stale feed's date forecasts: the feed cut k days before each origin, the conditioned law against the residual
 // law served for stale feeds, on the origins of 2019–2024 only (2025 held out: not read at all).
 if (ONLY === 'stale') {
-  const { rounds } = parseRoundsFeed(fs.readFileSync(feedFile, 'utf8'));
-  const categories = categoriseRounds(rounds).map((g, k) => ({
-    id: k + 1,
-    slug: g.category.slug,
-    draws: g.rounds.map((r) => ({ date: r.date, crs: r.crs, invitations: r.invitations, roundSortKey: r.roundSortKey })),
-  }));
+  const categories = snapshotCategories();
   printStaleFeed(categories);
   process.exit(0);
 }
