@@ -3,15 +3,22 @@
 // |change|, shrunk toward the pooled median), q_h the split-conformal quantile of scaled errors of the established
 // categories' served forecasts known then, at a level adapted online (adaptive conformal inference). This script
 // recomputes that rule from the walk-forward with its knobs as parameters (the quantile's memory: a window or a
-// recency half-life; the adaptive step; the volatility half-life; the invitation bound factor), checks that the
-// served settings reproduce the half-widths the rolling-origin benchmark served, and scores each setting by the mean
-// over the years of the per-year interval score ÷ baseline, with per-year coverage, and paired against the served rule.
+// recency half-life; the adaptive step; the volatility half-life; the invitation bound factor and the window of draws
+// whose extremes make the bound), checks that the served settings reproduce the half-widths the rolling-origin
+// benchmark served, and scores each setting by the mean over the years of the per-year interval score ÷ baseline, with
+// per-year coverage, and paired against the served rule.
 // Every setting is scored on the same targets; Δ is its mean of per-year ratios minus the reference's (the rule served
 // before the study), with a 95% bootstrap interval over forecast rounds (paired).
 //   npx node bench/_draws-intervals.ts              (STUDY_ONLY=<name prefix>: only the settings so named)
 import { dayNumber } from '../src/services/draws/feed/ircc-dates.ts';
 import { ADAPTIVE_STEP, intervalQuantile } from '../src/services/draws/forecast/metrics.ts';
-import { bootstrapInterval, panelOf, rollingOriginRecords, summarise } from '../src/services/draws/forecast/rolling-origin.ts';
+import {
+  bootstrapInterval,
+  bootstrapIntervals,
+  panelOf,
+  rollingOriginRecords,
+  summarise,
+} from '../src/services/draws/forecast/rolling-origin.ts';
 import type { OriginRecord } from '../src/services/draws/forecast/rolling-origin.ts';
 import { clamp } from '../src/services/draws/forecast/statistics.ts';
 import {
@@ -39,6 +46,11 @@ interface IntervalSettings {
   volHalfLife: Record<SeriesKind, number>;
   /** Invitation bound factor (served e^0.35). */
   boundFactor: number;
+  /**
+   * The draws whose extremes bound the invitations: the category's last `draws` draws, or those of its last `days`
+   * days, falling back to all its draws when the window holds fewer than `atLeast`; null: all its draws (served).
+   */
+  boundWindow: { draws: number | null; days: number | null; atLeast: number } | null;
   /** Weight of an error by how close its point's volatility state was to the test point's (see stateWeight); null: none. */
   stateBandwidth: number | null;
   /** Mondrian conformal classes by the draws of the forecast's regime (see classOf); null: one pooled class (served). */
@@ -53,6 +65,7 @@ const SERVED: IntervalSettings = {
   step: ADAPTIVE_STEP,
   volHalfLife: { crs: VOLATILITY_HALF_LIFE, invitations: VOLATILITY_HALF_LIFE },
   boundFactor: INVITATION_BOUND_FACTOR,
+  boundWindow: null,
   stateBandwidth: null,
   mondrianDraws: null,
 };
@@ -230,7 +243,13 @@ function reRange(
     const invitations = Math.max(1, Math.round(Math.exp(logInv)));
     const c = wf.categories[ci];
     const sizes = (
-      p.young ? wf.categories.flatMap((x) => x.draws.filter((d) => d.day <= day && d.day > day - 730)) : c.draws.filter((d) => d.day <= day)
+      p.young
+        ? wf.categories.flatMap((x) => x.draws.filter((d) => d.day <= day && d.day > day - 730))
+        : boundDraws(
+            c.draws.filter((d) => d.day <= day),
+            day,
+            settings,
+          )
     ).map((d) => d.invitations);
     const drawn = {
       min: Math.max(1, Math.floor(Math.min(...sizes) / settings.boundFactor)),
@@ -260,6 +279,14 @@ function reRange(
     };
   });
   return { records: out, differ };
+}
+
+/** The category's draws (up to the origin) whose extremes bound its invitation range under `settings`. */
+function boundDraws<T extends { day: number }>(draws: readonly T[], day: number, settings: IntervalSettings): readonly T[] {
+  const w = settings.boundWindow;
+  if (w === null) return draws;
+  const inWindow = draws.filter((d, i) => (w.draws === null || i >= draws.length - w.draws) && (w.days === null || d.day > day - w.days));
+  return inWindow.length >= w.atLeast ? inWindow : draws;
 }
 
 const law = (score: number, point: number, margin: number) => clearance(score, { point, margin }).atOrBelow;
@@ -366,3 +393,74 @@ const reference = reRange(records, wf, settingsOf(STUDY[0])).records;
 report('served (CRS 1095, invitations 365)', reference, served.records, ys);
 for (const v of STUDY.filter((x) => process.env.STUDY_ONLY === undefined || x.name.startsWith(process.env.STUDY_ONLY)))
   report(v.name, reference, reRange(records, wf, settingsOf(v)).records, ys);
+
+/**
+ * Invitation bounds from a recent window of the category's draws instead of all of them (the bound factor and every
+ * other knob served), against the served rule: the mean of per-year ratios on 2019–2024 with its paired Δ, then on the
+ * 2023–24 origins the pooled invitation interval score ÷ baseline, the paired difference of the two ratios and the
+ * coverage with 95% bootstrap intervals over forecast rounds, and the coverage and ratio per category.
+ */
+const BOUNDS: { name: string; boundWindow: NonNullable<IntervalSettings['boundWindow']>; boundFactor?: number }[] = [
+  { name: 'bound window: last 12 draws', boundWindow: { draws: 12, days: null, atLeast: 1 } },
+  { name: 'bound window: last 24 draws', boundWindow: { draws: 24, days: null, atLeast: 1 } },
+  { name: 'bound window: last 48 draws', boundWindow: { draws: 48, days: null, atLeast: 1 } },
+  { name: 'bound window: 365 days (≥ 6)', boundWindow: { draws: null, days: 365, atLeast: 6 } },
+  { name: 'bound window: 730 days (≥ 6)', boundWindow: { draws: null, days: 730, atLeast: 6 } },
+  { name: 'bound window: 1095 days (≥ 6)', boundWindow: { draws: null, days: 1095, atLeast: 6 } },
+  { name: 'bound window: last 24 draws ×÷ e^0.7', boundWindow: { draws: 24, days: null, atLeast: 1 }, boundFactor: Math.exp(0.7) },
+  { name: 'bound window: 730 days ×÷ e^0.7', boundWindow: { draws: null, days: 730, atLeast: 6 }, boundFactor: Math.exp(0.7) },
+];
+
+function recentDetail(name: string, base: readonly OriginRecord[], variant: readonly OriginRecord[]): void {
+  const recent = (rs: readonly OriginRecord[]) => rs.filter((r) => r.asOf >= '2023-01-01');
+  const pairs = variant.map((r, i) => ({ asOf: r.asOf, v: r, b: base[i] })).filter((x) => x.asOf >= '2023-01-01');
+  const f3 = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+  const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
+  const ci = (x: [number, number] | null, f: (v: number) => string) => (x === null ? '—' : `${f(x[0])}–${f(x[1])}`);
+  const cov = (rs: readonly OriginRecord[]) => summarise(rs, law).invitations.coverage;
+  const [ratioCi, diffCi, covCi] = bootstrapIntervals(
+    pairs,
+    [
+      (ps) =>
+        ratioOf(
+          'invitations',
+          ps.map((x) => x.v),
+        ),
+      (ps) => {
+        const a = ratioOf(
+          'invitations',
+          ps.map((x) => x.v),
+        );
+        const b = ratioOf(
+          'invitations',
+          ps.map((x) => x.b),
+        );
+        return a === null || b === null ? null : a - b;
+      },
+      (ps) => cov(ps.map((x) => x.v)),
+    ],
+    500,
+  );
+  const a = ratioOf('invitations', recent(variant));
+  const b = ratioOf('invitations', recent(base));
+  const perCategory = [...new Set(recent(variant).map((r) => r.category))].map((c) => {
+    const rs = recent(variant).filter((r) => r.category === c && r.served !== null && r.baseline !== null);
+    return `${c} ${rs.length}: ${f3(ratioOf('invitations', rs))}/${pct(cov(rs))}`;
+  });
+  console.log(
+    `${name.padEnd(34)} 2023–24 INV ratio ${f3(a)} (${ci(ratioCi, f3)}) Δ ${a === null || b === null ? '—' : f3(a - b)} (${ci(diffCi, f3)}) cov ${pct(cov(recent(variant)))} (${ci(covCi, pct)}) | ${perCategory.join('; ')}`,
+  );
+}
+
+if (
+  process.env.STUDY_ONLY === undefined ||
+  'bound window'.startsWith(process.env.STUDY_ONLY) ||
+  process.env.STUDY_ONLY.startsWith('bound window')
+) {
+  recentDetail('served (all draws)', served.records, served.records);
+  for (const v of BOUNDS.filter((x) => process.env.STUDY_ONLY === undefined || x.name.startsWith(process.env.STUDY_ONLY))) {
+    const variant = reRange(records, wf, { ...SERVED, ...v }).records;
+    report(v.name, served.records, variant, ys);
+    recentDetail(v.name, served.records, variant);
+  }
+}
