@@ -37,7 +37,13 @@ test('French writes a negative number with the minus sign U+2212, in numbers, mo
   assert.equal(formatFixed('fr', -0.5, 2), `${MINUS}0,50`);
   assert.equal(formatMoney('fr', -12), `${MINUS}12${NBSP}$`);
   assert.equal(formatPercent('fr', -0.123), `${MINUS}12,3${NBSP}%`);
-  assert.equal(numberFormatIn('fr', {}).formatToParts(-3).map((p) => p.value).join(''), `${MINUS}3`);
+  assert.equal(
+    numberFormatIn('fr', {})
+      .formatToParts(-3)
+      .map((p) => p.value)
+      .join(''),
+    `${MINUS}3`,
+  );
   assert.equal(formatNumberIn('fr', 0.9, 1), '0,9');
   assert.equal(formatNumberIn('en', -0.9, 1), '-0.9');
 });

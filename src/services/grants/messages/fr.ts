@@ -256,7 +256,7 @@ export const fr: Record<GrantsKey, string> = {
   'recipients.title': 'Bénéficiaires',
   'recipients.description': 'Les principaux bénéficiaires des subventions et contributions fédérales, par type et par province.',
   'recipients.find': 'Trouver un bénéficiaire',
-  'recipients.nameField': 'Nom légal du bénéficiaire, exactement tel que publié',
+  'recipients.nameField': 'Nom légal du bénéficiaire, tel que publié (casse et apostrophe indifférentes)',
   'recipients.show': 'Afficher le bénéficiaire',
   'recipients.largest': 'Les {count, number} principaux bénéficiaires',
   'recipients.largestCaption': 'Principaux bénéficiaires selon la valeur totale',
@@ -271,7 +271,13 @@ export const fr: Record<GrantsKey, string> = {
   'recipients.recipientsColumn': 'Bénéficiaires',
   'recipient.nameRequired': 'name est obligatoire : le nom légal du bénéficiaire, tel que publié',
   'recipient.nameTooLong': 'name doit compter au plus 300 caractères',
-  'recipient.notFound': 'aucune entente ne nomme « {name} » comme bénéficiaire (le nom doit correspondre exactement au nom légal publié)',
+  'recipient.notFound':
+    'aucune entente ne nomme « {name} » comme bénéficiaire (quelle que soit la casse, avec l’une ou l’autre apostrophe)',
+  'recipient.several':
+    '« {name} » désigne plusieurs bénéficiaires, dont les noms publiés ne diffèrent que par la casse ou les apostrophes : choisissez-en un',
+  'recipient.notFoundTitle': 'Bénéficiaire introuvable',
+  'recipient.suggestions': 'Bénéficiaires que la recherche trouve pour ce nom',
+  'recipient.noSuggestions': 'La recherche ne trouve aucune entente pour ce nom ni pour ses mots.',
   'recipient.chart': 'Valeur des ententes par exercice financier',
   'recipient.chartText': 'Valeur totale des ententes de {name} pour chaque exercice financier, en millions de dollars.',
   'recipient.description':
