@@ -238,6 +238,7 @@ export const en = {
   'chart.countByYearText': 'Agreements of each fiscal year, each counted once at its latest amendment.',
   'chart.valueByProvince': 'Value by province or territory of the recipient',
   'chart.largestFirst': 'Total value in millions of dollars, largest first.',
+  'chart.valueBySector': 'Value by NAICS sector',
   'chart.valueByType': 'Value by type of recipient',
   'chart.departments': 'The {count, number} departments that agreed the most',
   'chart.departmentsText':

@@ -245,6 +245,7 @@ export const fr: Record<GrantsKey, string> = {
   'chart.countByYearText': 'Ententes de chaque exercice financier, chacune comptée une fois à sa plus récente modification.',
   'chart.valueByProvince': 'Valeur par province ou territoire du bénéficiaire',
   'chart.largestFirst': 'Valeur totale en millions de dollars, de la plus élevée à la plus faible.',
+  'chart.valueBySector': 'Valeur par secteur SCIAN',
   'chart.valueByType': 'Valeur par type de bénéficiaire',
   'chart.departments': 'Les {count, number} ministères ayant conclu les ententes les plus importantes',
   'chart.departmentsText':
