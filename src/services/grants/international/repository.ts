@@ -177,7 +177,7 @@ const countryKey = (name: string) => foldAccents(name.trim()).replace(/[’']/g,
  * English or French name, as the projects' allocations write it, is the one given, case, accents and apostrophe aside
  * ("haiti", "Haïti"); a 400 naming `country` when no country of the projects has that name.
  */
-export async function countryCode(db: Db, written: string): Promise<string> {
+async function countryCode(db: Db, written: string): Promise<string> {
   if (/^[A-Za-z]{2}$/.test(written)) return written.toUpperCase();
   const key = countryKey(written);
   const names = await db
