@@ -50,6 +50,15 @@ export function formatNumberIn(language: Language, value: number, maxDecimals = 
   return numberFormat(language, `n${maxDecimals}`, { maximumFractionDigits: maxDecimals }).format(value);
 }
 
+/** The sign the language writes before a negative number (- in English, − in French), for text that puts it itself. */
+export function minusSignIn(language: Language): string {
+  return (
+    numberFormat(language, 'n0', { maximumFractionDigits: 0 })
+      .formatToParts(-1)
+      .find((p) => p.type === 'minusSign')?.value ?? '-'
+  );
+}
+
 /** `value` with exactly `digits` decimals (1.000 / 1,000). */
 export function formatFixed(language: Language, value: number, digits: number): string {
   return numberFormat(language, `f${digits}`, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
