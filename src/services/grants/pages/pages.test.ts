@@ -145,6 +145,9 @@ describeEachDatabase(
         tableRows(byYear).map((r) => [r[0], numberIn(r[1])]),
         years.map(([y, rows]) => [y, millions(sumCents(rows))]),
       );
+      // a column's numbers share their decimals (millions to one decimal: 883.1, 923.0)
+      const decimals = new Set(tableRows(byYear).map((r) => /\.(\d+)$/.exec(r[1])?.[1].length ?? 0));
+      assert.equal(decimals.size, 1, [...decimals].join(', '));
       const counts = charts.get('count-by-year')!;
       assert.equal(plotted(counts, 0), years.length);
       assert.deepEqual(
