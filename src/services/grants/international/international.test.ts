@@ -214,6 +214,9 @@ describeEachDatabase(
         }
         const page = await app.inject({ url: `/international?country=${encodeURIComponent('éthiopie')}&lang=fr` });
         assert.equal(page.statusCode, 200);
+        const refused = await app.inject({ url: '/international?country=Atlantis&lang=fr' });
+        assert.equal(refused.statusCode, 400);
+        assert.ok(refused.body.includes('un pays est un code ISO de deux lettres ou le nom anglais ou français'));
         const nowhere = await get(`${API}/projects/?country=Atlantis`);
         assert.equal(nowhere.status, 400);
         assert.match(nowhere.body.error, /country must be a two-letter ISO 3166-1 code or the English or French name/);

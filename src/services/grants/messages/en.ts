@@ -267,7 +267,6 @@ export const en = {
   'recipient.nameTooLong': 'name must be at most 300 characters long',
   'recipient.notFound': 'no agreement names “{name}” as its recipient (in any case, with either apostrophe)',
   'recipient.several': '“{name}” names several recipients, whose published names differ only in case or apostrophes: choose one',
-  'recipient.notFoundTitle': 'Recipient not found',
   'recipient.suggestions': 'Recipients the search finds for this name',
   'recipient.noSuggestions': 'The search finds no agreement for this name or its words.',
   'recipient.chart': 'Value of the agreements by fiscal year',

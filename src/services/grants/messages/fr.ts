@@ -277,7 +277,6 @@ export const fr: Record<GrantsKey, string> = {
     'aucune entente ne nomme « {name} » comme bénéficiaire (quelle que soit la casse, avec l’une ou l’autre apostrophe)',
   'recipient.several':
     '« {name} » désigne plusieurs bénéficiaires, dont les noms publiés ne diffèrent que par la casse ou les apostrophes : choisissez-en un',
-  'recipient.notFoundTitle': 'Bénéficiaire introuvable',
   'recipient.suggestions': 'Bénéficiaires que la recherche trouve pour ce nom',
   'recipient.noSuggestions': 'La recherche ne trouve aucune entente pour ce nom ni pour ses mots.',
   'recipient.chart': 'Valeur des ententes par exercice financier',

@@ -198,11 +198,11 @@ function notFoundPage({ missing, suggestions }: MissingRecipient, w: Words): Pag
   // published names that differ from the one looked up only in case or apostrophe: distinct recipients, none chosen
   const alike = suggestions.filter((n) => sameRecipientName(n, missing)).length;
   return {
-    title: t('recipient.notFoundTitle'),
+    title: w.loc.layout('error.notFound'),
     status: 404,
     section: '/recipients',
     body: html`<p class="breadcrumbs"><a href="/recipients">${t('recipients.title')}</a> ›</p>
-      <h1>${t('recipient.notFoundTitle')}</h1>
+      <h1>${w.loc.layout('error.notFound')}</h1>
       ${errorNote(t(alike >= 2 ? 'recipient.several' : 'recipient.notFound', { name: missing }), w.loc)} ${lookupForm(missing, w)}
       ${
         suggestions.length > 0
