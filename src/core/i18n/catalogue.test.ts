@@ -26,3 +26,12 @@ test('plurals and numbers follow the language', () => {
   assert.equal(c.format('fr', 'n', { n: 0 }), '0 ronde');
   assert.equal(c.format('fr', 'n', { n: 1234 }), '1\u00a0234 rondes');
 });
+
+test('a French message writes a negative number with the minus sign, as the pages’ own formatting does', () => {
+  const c = new Catalogue<'n'>({
+    en: { n: 'change {n, number}; {n, plural, other {# points}}' },
+    fr: { n: 'écart {n, number}; {n, plural, other {# points}}' },
+  });
+  assert.equal(c.format('fr', 'n', { n: -0.9 }), 'écart \u22120,9; \u22120,9 points');
+  assert.equal(c.format('en', 'n', { n: -0.9 }), 'change -0.9; -0.9 points');
+});

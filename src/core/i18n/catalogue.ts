@@ -2,14 +2,40 @@
 // holds one message table per language with the same keys (the French table is typed by the English one's keys, and
 // catalogue.test.ts checks their placeholders agree); each message is compiled once, on first use, per language.
 import { IntlMessageFormat } from 'intl-messageformat';
+import type { Formatters } from 'intl-messageformat';
 import type { Language } from './language.ts';
-import { localeOf } from './format.ts';
+import { localeOf, numberFormatIn } from './format.ts';
 
 export type MessageTable<K extends string> = Readonly<Record<K, string>>;
 export type MessageValues = Record<string, string | number | Date | null | undefined>;
 
 /** A function from a key (and its values) to text in one language. */
 export type Translate<K extends string> = (key: K, values?: MessageValues) => string;
+
+function cached<T>(made: Map<string, T>, args: unknown[], make: () => T): T {
+  const id = JSON.stringify(args);
+  let value = made.get(id);
+  if (value === undefined) {
+    value = make();
+    made.set(id, value);
+  }
+  return value;
+}
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/** What the messages of a language format with: numbers as format.ts writes them; every message shares the formats. */
+function formattersOf(language: Language): Formatters {
+  return {
+    // formatjs's option type adds values of newer Intl drafts; the options a message's skeleton makes are Intl's own
+    getNumberFormat: (_locale, options) => numberFormatIn(language, (options ?? {}) as Intl.NumberFormatOptions),
+    getDateTimeFormat: (...args) => cached(dateTimeFormats, args, () => new Intl.DateTimeFormat(...args)),
+    getPluralRules: (...args) => cached(pluralRules, args, () => new Intl.PluralRules(...args)),
+  };
+}
+
+const formatters: Record<Language, Formatters> = { en: formattersOf('en'), fr: formattersOf('fr') };
 
 export class Catalogue<K extends string> {
   readonly tables: Readonly<Record<Language, MessageTable<K>>>;
@@ -23,7 +49,10 @@ export class Catalogue<K extends string> {
     const id = `${language}\u0000${key}`;
     let message = this.compiled.get(id);
     if (message === undefined) {
-      message = new IntlMessageFormat(this.tables[language][key], localeOf(language), undefined, { ignoreTag: true });
+      message = new IntlMessageFormat(this.tables[language][key], localeOf(language), undefined, {
+        ignoreTag: true,
+        formatters: formatters[language],
+      });
       this.compiled.set(id, message);
     }
     const text = message.format(values as Record<string, string | number | Date>);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDate, formatMoney, formatNumberIn, formatPercent } from './format.ts';
+import { formatDate, formatFixed, formatMoney, formatNumberIn, formatPercent, numberFormatIn } from './format.ts';
 
 // fr-CA (CLDR) groups thousands with a no-break space and puts the dollar sign after the amount, after another one.
 const NBSP = '\u00a0';
@@ -28,4 +28,22 @@ test('percentages and dates by locale; a date never moves with the time zone; no
   assert.equal(formatDate('fr', '2020-02-11', 'short'), '11 févr. 2020');
   assert.equal(formatDate('fr', '2026-12-06T23:59:00Z', 'short'), '6 déc. 2026');
   assert.equal(formatDate('fr', 'not a date'), 'not a date');
+});
+
+test('French writes a negative number with the minus sign U+2212, in numbers, money, percentages and parts', () => {
+  const MINUS = '\u2212';
+  assert.equal(formatNumberIn('fr', -0.9, 1), `${MINUS}0,9`);
+  assert.equal(formatNumberIn('fr', -1234.5, 1), `${MINUS}1${NBSP}234,5`);
+  assert.equal(formatFixed('fr', -0.5, 2), `${MINUS}0,50`);
+  assert.equal(formatMoney('fr', -12), `${MINUS}12${NBSP}$`);
+  assert.equal(formatPercent('fr', -0.123), `${MINUS}12,3${NBSP}%`);
+  assert.equal(
+    numberFormatIn('fr', {})
+      .formatToParts(-3)
+      .map((p) => p.value)
+      .join(''),
+    `${MINUS}3`,
+  );
+  assert.equal(formatNumberIn('fr', 0.9, 1), '0,9');
+  assert.equal(formatNumberIn('en', -0.9, 1), '-0.9');
 });

@@ -9,21 +9,54 @@ export function localeOf(language: Language): string {
   return LOCALES[language];
 }
 
+const MINUS_SIGN = '\u2212';
+
+/**
+ * French typography writes a negative number with the minus sign U+2212 (−0,9 ; −12 $), where Intl's fr-CA data writes
+ * a hyphen-minus: the French formats put it in the place of the hyphen, in `format` and in `formatToParts` alike.
+ */
+class FrenchNumberFormat extends Intl.NumberFormat {
+  override format(value: number | bigint): string {
+    return super.format(value).replaceAll('-', MINUS_SIGN);
+  }
+
+  override formatToParts(value: number | bigint): Intl.NumberFormatPart[] {
+    return super.formatToParts(value).map((part) => (part.type === 'minusSign' ? { ...part, value: MINUS_SIGN } : part));
+  }
+}
+
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 function numberFormat(language: Language, key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
   const id = `${language}|${key}`;
   let format = numberFormats.get(id);
   if (format === undefined) {
-    format = new Intl.NumberFormat(LOCALES[language], options);
+    format = language === 'fr' ? new FrenchNumberFormat(LOCALES.fr, options) : new Intl.NumberFormat(LOCALES[language], options);
     numberFormats.set(id, format);
   }
   return format;
 }
 
+/**
+ * The number format of a language with `options`, made once: what the message catalogues' `{n, number}` write with, so
+ * that a message writes a number as the pages' own formatting does (French's minus sign included).
+ */
+export function numberFormatIn(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  return numberFormat(language, `o${JSON.stringify(options)}`, options);
+}
+
 /** `value` with the language's separators and at most `maxDecimals` decimals. */
 export function formatNumberIn(language: Language, value: number, maxDecimals = 0): string {
   return numberFormat(language, `n${maxDecimals}`, { maximumFractionDigits: maxDecimals }).format(value);
+}
+
+/** The sign the language writes before a negative number (- in English, − in French), for text that puts it itself. */
+export function minusSignIn(language: Language): string {
+  return (
+    numberFormat(language, 'n0', { maximumFractionDigits: 0 })
+      .formatToParts(-1)
+      .find((p) => p.type === 'minusSign')?.value ?? '-'
+  );
 }
 
 /** `value` with exactly `digits` decimals (1.000 / 1,000). */

@@ -6,7 +6,7 @@ import * as echarts from 'echarts';
 import type { CustomSeriesRenderItem, EChartsOption, SeriesOption } from 'echarts';
 import { escapeHtml, html, trustedHtml } from './html.ts';
 import type { SafeHtml } from './html.ts';
-import { formatDate, formatNumberIn, localeOf } from '../i18n/format.ts';
+import { formatDate, formatFixed, formatNumberIn, localeOf } from '../i18n/format.ts';
 import type { Language } from '../i18n/language.ts';
 import { layoutMessages } from '../i18n/messages/index.ts';
 
@@ -118,6 +118,7 @@ export function chartFigure(spec: ChartSpec, svg = renderChartSvg(spec)): SafeHt
 }
 
 function dataTable(table: ChartTable, caption: string, language: Language = 'en'): SafeHtml {
+  const decimals = table.columns.map((_, i) => columnDecimals(table.rows.map((row) => row[i])));
   return html`<table class="data">
     <caption>
       ${caption}
@@ -131,16 +132,30 @@ function dataTable(table: ChartTable, caption: string, language: Language = 'en'
       ${table.rows.map(
         (row) =>
           html`<tr>
-            ${row.map((cell, i) => html`<td>${formatCell(cell, language, table.dateColumns?.includes(i) ?? false)}</td>`)}
+            ${row.map((cell, i) => html`<td>${formatCell(cell, language, table.dateColumns?.includes(i) ?? false, decimals[i])}</td>`)}
           </tr>`,
       )}
     </tbody>
   </table>`;
 }
 
-function formatCell(value: string | number | null, language: Language, date: boolean): string {
+const TABLE_DECIMALS = 3;
+
+/** The largest number of decimals (at most 3) the numbers of a column need: all of them are written with it. */
+function columnDecimals(cells: Array<string | number | null | undefined>): number {
+  let decimals = 0;
+  for (const cell of cells) {
+    if (typeof cell !== 'number' || !Number.isFinite(cell)) continue;
+    const shown = Number(cell.toFixed(TABLE_DECIMALS));
+    while (decimals < TABLE_DECIMALS && Number(cell.toFixed(decimals)) !== shown) decimals++;
+  }
+  return decimals;
+}
+
+// A column's numbers share their decimals (883.1, 923.0, 1,222.0), so that they read and align as one quantity.
+function formatCell(value: string | number | null, language: Language, date: boolean, decimals: number): string {
   if (value === null) return '—';
-  if (typeof value === 'number') return formatNumberIn(language, value, Number.isInteger(value) ? 0 : 3);
+  if (typeof value === 'number') return formatFixed(language, value, decimals);
   return date ? formatDate(language, value, 'short') : value;
 }
 

@@ -7,6 +7,7 @@ import { AssetRegistry, coreAssets } from './assets.ts';
 import { renderDocument } from './layout.ts';
 import { keepLanguage, languageHref } from './links.ts';
 import { pageLocale } from './locale.ts';
+import { tableRows } from '../../../test/support/pages.ts';
 
 /** Data elements ECharts drew for one series (it marks each with its series and data index; legend icons are not data). */
 function plotted(svg: string, series: number): number {
@@ -242,5 +243,34 @@ describe('charts in the page’s language', () => {
     const spec = chart('fr');
     assert.match(chartFigure({ ...spec, table: { ...spec.table, dateColumns: [0] } }).text, /<td>6 janv\. 2025<\/td>/);
     assert.match(chartFigure(spec).text, /<td>2025-01-06<\/td>/);
+  });
+
+  it('a data table writes every number of a column with the decimals the column needs (883,1 / 923,0 / 1 222,0)', () => {
+    const table = (language: 'en' | 'fr') =>
+      tableRows(
+        chartFigure(
+          barChart({
+            id: 'decimals',
+            title: 'Means',
+            description: 'Means by year.',
+            categories: ['2023', '2024', '2025'],
+            series: [
+              { name: 'mean', values: [883.1, 923, 1222] },
+              { name: 'count', values: [4, 12, 1500] },
+              { name: 'share', values: [0.125, 0.5, null] },
+            ],
+            language,
+          }),
+        ).text,
+      );
+    assert.deepEqual(table('fr'), [
+      ['2023', '883,1', '4', '0,125'],
+      ['2024', '923,0', '12', '0,500'],
+      ['2025', '1\u00a0222,0', '1\u00a0500', '—'],
+    ]);
+    assert.deepEqual(
+      table('en').map((row) => row[1]),
+      ['883.1', '923.0', '1,222.0'],
+    );
   });
 });

@@ -2,7 +2,8 @@
 // (NAICS sectors, recipient types, value ranges, notable categories); in French each is served under the same field
 // with its French name: sectors from NAICS Canada's French edition (source/naics.ts), recipient types from the labels
 // the pages use (messages/fr.ts, after the official schema's French names), value ranges from VALUE_RANGES, notable
-// categories from the rule file (source/notable-keywords.json).
+// categories from the rule file (source/notable-keywords.json). Each sector's entry is labelled in the language,
+// the agreements whose source gives no sector (the entry "") as such.
 // The top lists' programs and recipients are stored with their French names from the source beside the English
 // ones (aggregates.ts, fillFrenchNames): `lang=fr` serves the French name under the English field (the English
 // one where the source gives none), `lang=both` both, `en` the English one alone.
@@ -43,12 +44,23 @@ export function statsIn(value: GrantsStats, language: GrantsLanguage): GrantsSta
   return { ...value, top_programs: value.top_programs.map((p) => program(p, language)) };
 }
 
+/** A sector's entry with its `label`: its name in `language`, or the words for the agreements with no sector (""). */
+function sectorLabel(sector: string, language: 'en' | 'fr'): string {
+  if (sector === '') return grantsMessages.format(language, 'sector.none');
+  return language === 'fr' ? naicsSectorInFrench(sector) : sector;
+}
+
 export function comprehensiveIn(value: GrantsComprehensiveStats, language: GrantsLanguage): GrantsComprehensiveStats {
-  const programs = { ...value, program_analysis: value.program_analysis.map((p) => program(p, language)) };
+  const labelled = language === 'fr' ? 'fr' : 'en';
+  const programs = {
+    ...value,
+    program_analysis: value.program_analysis.map((p) => program(p, language)),
+    sector_analysis: value.sector_analysis.map((s) => ({ ...s, label: sectorLabel(s.naics_sector_en, labelled) })),
+  };
   if (language !== 'fr') return programs;
   return {
     ...programs,
-    sector_analysis: value.sector_analysis.map((s) => ({ ...s, naics_sector_en: naicsSectorInFrench(s.naics_sector_en) })),
+    sector_analysis: programs.sector_analysis.map((s) => ({ ...s, naics_sector_en: naicsSectorInFrench(s.naics_sector_en) })),
     value_distribution: value.value_distribution.map((r) => ({ ...r, range: RANGE_IN_FRENCH.get(r.range) ?? r.range })),
     notable_breakdown: {
       ...value.notable_breakdown,

@@ -204,6 +204,23 @@ describeEachDatabase(
         assert.equal(ke.body.count, inKenya.length);
         for (const p of ke.body.results) assert.ok(p.countries.some((c: { code: string }) => c.code === 'KE'));
 
+        // a country's English or French name, as the projects write it, case and accents aside, finds the same projects
+        const inEthiopia = rows.filter((r) => /\(ET\)/.test(r.countries)).length;
+        assert.ok(inEthiopia > 0);
+        for (const name of ['Ethiopia', 'ETHIOPIA', 'Éthiopie', 'ethiopie', 'et']) {
+          const byName = await get(`${API}/projects/?country=${encodeURIComponent(name)}&limit=500`);
+          assert.equal(byName.status, 200, name);
+          assert.equal(byName.body.count, inEthiopia, name);
+        }
+        const page = await app.inject({ url: `/international?country=${encodeURIComponent('éthiopie')}&lang=fr` });
+        assert.equal(page.statusCode, 200);
+        const refused = await app.inject({ url: '/international?country=Atlantis&lang=fr' });
+        assert.equal(refused.statusCode, 400);
+        assert.ok(refused.body.includes('un pays est un code ISO de deux lettres ou le nom anglais ou français'));
+        const nowhere = await get(`${API}/projects/?country=Atlantis`);
+        assert.equal(nowhere.status, 400);
+        assert.match(nowhere.body.error, /country must be a two-letter ISO 3166-1 code or the English or French name/);
+
         const closed2015 = rows.filter((r) => r.status.startsWith('Closed') && r.start >= '2015-01-01' && r.start <= '2018-12-31');
         const cl = await get(`${API}/projects/?status=CLOSED&start_from=2015-01-01&start_to=2018-12-31&limit=500`);
         assert.equal(cl.body.count, closed2015.length);

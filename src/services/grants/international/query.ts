@@ -10,7 +10,8 @@ import type { ProjectsQuery } from './schemas.ts';
 export function projectQuery(q: Static<typeof ProjectsQuery>, page: { limit: number; offset: number }): ProjectQuery {
   return {
     q: cleanText(q.q),
-    country: q.country?.toUpperCase(),
+    // a code or a name: repository.ts, countryCode
+    country: cleanText(q.country),
     sector: q.sector,
     status: q.status?.trim() || undefined,
     start_from: parseDate(q.start_from, 'start_from'),

@@ -2,7 +2,8 @@
 // case and accents aside, as C's search does), one project with its allocations, and the stored statistics.
 import type { Expression, Kysely, SqlBool } from 'kysely';
 import { getAggregate, listDataVersions } from '../../../core/db/datasets.ts';
-import { containsText } from '../../../core/db/dialect.ts';
+import { containsText, foldAccents } from '../../../core/db/dialect.ts';
+import { ParameterError } from '../../../core/http/errors.ts';
 import { apostropheForms } from '../search/query.ts';
 import { fiscalYearLabel } from '../source/fiscal-year.ts';
 import type { GrantsDatabase } from '../tables.ts';
@@ -168,8 +169,37 @@ async function withAllocations(db: Db, rows: StoredProject[]): Promise<Project[]
   });
 }
 
+/** A country's name written for comparison: case, accents and the apostrophe's form aside ("cote d'ivoire"). */
+const countryKey = (name: string) => foldAccents(name.trim()).replace(/[’']/g, "'");
+
+/**
+ * The code of the country a search names: a two-letter code as it is (upper case), else the code of the country whose
+ * English or French name, as the projects' allocations write it, is the one given, case, accents and apostrophe aside
+ * ("haiti", "Haïti"); a 400 naming `country` when no country of the projects has that name.
+ */
+async function countryCode(db: Db, written: string): Promise<string> {
+  if (/^[A-Za-z]{2}$/.test(written)) return written.toUpperCase();
+  const key = countryKey(written);
+  const names = await db
+    .selectFrom('grants_international_allocations')
+    .select(['code', 'name_en', 'name_fr'])
+    .where('kind', '=', 'country')
+    .distinct()
+    .orderBy('code')
+    .execute();
+  const found = names.find((n) => countryKey(n.name_en) === key || (n.name_fr !== '' && countryKey(n.name_fr) === key));
+  if (found) return found.code;
+  throw new ParameterError(
+    `country must be a two-letter ISO 3166-1 code or the English or French name of a country of the projects, got "${written}"`,
+    'country',
+    'country',
+    { value: written },
+  );
+}
+
 /** A page of matching projects (ordered by `sort`, then by id) and the number of all matches. */
-export async function searchProjects(db: Db, query: ProjectQuery): Promise<{ count: number; results: Project[] }> {
+export async function searchProjects(db: Db, asked: ProjectQuery): Promise<{ count: number; results: Project[] }> {
+  const query = asked.country === undefined ? asked : { ...asked, country: await countryCode(db, asked.country) };
   const counted = await filtered(db, query)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();

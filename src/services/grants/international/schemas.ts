@@ -12,7 +12,7 @@ export const PROJECTS_DOCS = {
   summary: 'Search Global Affairs Canada’s international assistance projects',
   description:
     '`q` is a substring match, case and accents aside ("cote d\'ivoire" finds "Côte d\'Ivoire"), over the project number, the title, the description and the executing agency in English and French. ' +
-    '`country` (ISO 3166-1 alpha-2 as the source writes it) and `sector` (OECD DAC purpose code) keep the projects that name them; all filters combine with AND. ' +
+    "`country` (ISO 3166-1 alpha-2 as the source writes it, or the country’s English or French name as the projects write it, case, accents and apostrophe aside: `Haiti`, `haïti`, `cote d'ivoire`; a name no project’s country has is a 400) and `sector` (OECD DAC purpose code) keep the projects that name them; all filters combine with AND. " +
     `\`count\` is the number of all matches; \`limit\` (default ${DEFAULT_LIMIT}) above ${MAX_LIMIT} is reduced to ${MAX_LIMIT}. ` +
     `Sort fields: ${SORT_FIELDS.join(', ')} (prefix \`-\` for descending; default \`${DEFAULT_SORT}\`; a missing value sorts lowest); ties are broken by id.`,
 };
@@ -22,7 +22,13 @@ export const ProjectsQuery = Type.Object({
     textParam('Substring of the project number, title, description or executing agency (English or French; accents aside).', 200, 'health'),
   ),
   country: Type.Optional(
-    Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 code (any case), e.g. `ET`.', examples: ['ET'] }),
+    Type.String({
+      minLength: 2,
+      maxLength: 100,
+      description:
+        'ISO 3166-1 alpha-2 code (any case), e.g. `ET`, or the country’s English or French name (case, accents and apostrophe aside), e.g. `Ethiopia`, `Éthiopie`.',
+      examples: ['ET'],
+    }),
   ),
   sector: Type.Optional(Type.String({ pattern: '^\\d{5}$', description: 'OECD DAC purpose code, e.g. `12220` (basic health care).' })),
   status: Type.Optional(choiceParam(['operational', 'terminating', 'closed'], 'Project status (any case).', { blank: true })),

@@ -39,7 +39,7 @@ export const fr: Record<GrantsKey, string> = {
   'intl.contributionMillions': 'Contribution maximale (millions $)',
   'intl.disbursedMillions': 'Décaissé (millions $)',
   'intl.millionsAxis': 'millions $',
-  'intl.badCountry': 'un pays est un code ISO de deux lettres, reçu « {value} »',
+  'intl.badCountry': 'un pays est un code ISO de deux lettres ou le nom anglais ou français d’un pays des projets, reçu « {value} »',
   'intl.badSector': 'un secteur est un code-objet du CAD à cinq chiffres, reçu « {value} »',
   'intl.badStatus': 'un état est operational, terminating ou closed, reçu « {value} »',
   'intl.badDate': '{name} doit être une date comme 2020-04-01, reçu « {value} »',
@@ -138,6 +138,7 @@ export const fr: Record<GrantsKey, string> = {
   'province.QC': 'Québec',
   'province.SK': 'Saskatchewan',
   'province.YT': 'Yukon',
+  'sector.none': 'Ententes sans secteur SCIAN',
   'recipientType.A': 'Bénéficiaires autochtones',
   'recipientType.F': 'Organismes à but lucratif',
   'recipientType.G': 'Gouvernement',
@@ -244,6 +245,7 @@ export const fr: Record<GrantsKey, string> = {
   'chart.countByYearText': 'Ententes de chaque exercice financier, chacune comptée une fois à sa plus récente modification.',
   'chart.valueByProvince': 'Valeur par province ou territoire du bénéficiaire',
   'chart.largestFirst': 'Valeur totale en millions de dollars, de la plus élevée à la plus faible.',
+  'chart.valueBySector': 'Valeur par secteur SCIAN',
   'chart.valueByType': 'Valeur par type de bénéficiaire',
   'chart.departments': 'Les {count, number} ministères ayant conclu les ententes les plus importantes',
   'chart.departmentsText':
@@ -256,7 +258,7 @@ export const fr: Record<GrantsKey, string> = {
   'recipients.title': 'Bénéficiaires',
   'recipients.description': 'Les principaux bénéficiaires des subventions et contributions fédérales, par type et par province.',
   'recipients.find': 'Trouver un bénéficiaire',
-  'recipients.nameField': 'Nom légal du bénéficiaire, exactement tel que publié',
+  'recipients.nameField': 'Nom légal du bénéficiaire, tel que publié (casse et apostrophe indifférentes)',
   'recipients.show': 'Afficher le bénéficiaire',
   'recipients.largest': 'Les {count, number} principaux bénéficiaires',
   'recipients.largestCaption': 'Principaux bénéficiaires selon la valeur totale',
@@ -271,7 +273,12 @@ export const fr: Record<GrantsKey, string> = {
   'recipients.recipientsColumn': 'Bénéficiaires',
   'recipient.nameRequired': 'name est obligatoire : le nom légal du bénéficiaire, tel que publié',
   'recipient.nameTooLong': 'name doit compter au plus 300 caractères',
-  'recipient.notFound': 'aucune entente ne nomme « {name} » comme bénéficiaire (le nom doit correspondre exactement au nom légal publié)',
+  'recipient.notFound':
+    'aucune entente ne nomme « {name} » comme bénéficiaire (quelle que soit la casse, avec l’une ou l’autre apostrophe)',
+  'recipient.several':
+    '« {name} » désigne plusieurs bénéficiaires, dont les noms publiés ne diffèrent que par la casse ou les apostrophes : choisissez-en un',
+  'recipient.suggestions': 'Bénéficiaires que la recherche trouve pour ce nom',
+  'recipient.noSuggestions': 'La recherche ne trouve aucune entente pour ce nom ni pour ses mots.',
   'recipient.chart': 'Valeur des ententes par exercice financier',
   'recipient.chartText': 'Valeur totale des ententes de {name} pour chaque exercice financier, en millions de dollars.',
   'recipient.description':

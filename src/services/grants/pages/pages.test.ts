@@ -145,6 +145,9 @@ describeEachDatabase(
         tableRows(byYear).map((r) => [r[0], numberIn(r[1])]),
         years.map(([y, rows]) => [y, millions(sumCents(rows))]),
       );
+      // a column's numbers share their decimals (millions to one decimal: 883.1, 923.0)
+      const decimals = new Set(tableRows(byYear).map((r) => /\.(\d+)$/.exec(r[1])?.[1].length ?? 0));
+      assert.equal(decimals.size, 1, [...decimals].join(', '));
       const counts = charts.get('count-by-year')!;
       assert.equal(plotted(counts, 0), years.length);
       assert.deepEqual(
@@ -168,7 +171,21 @@ describeEachDatabase(
         tableRows(charts.get('largest-recipients')!).map((r) => numberIn(r[1])),
         recipients.slice(0, 15).map(millions),
       );
-      assert.equal(charts.size, 7, 'every chart of the page is checked');
+      // sectors: the agreements with no NAICS sector labelled as such, as the API labels them
+      const sectors = [...group((r) => r.naics_sector_en)].sort((a, b) => sumCents(b[1]) - sumCents(a[1]));
+      const bySector = charts.get('value-by-sector')!;
+      assert.equal(plotted(bySector, 0), sectors.length);
+      const sectorRows = tableRows(bySector);
+      assert.deepEqual(
+        sectorRows.map((r) => numberIn(r[1])),
+        sectors.map(([, rows]) => millions(sumCents(rows))),
+      );
+      assert.ok(sectors.some(([s]) => s === ''));
+      assert.deepEqual(
+        sectorRows.map((r) => r[0]),
+        sectors.map(([s]) => s || 'Agreements with no NAICS sector'),
+      );
+      assert.equal(charts.size, 8, 'every chart of the page is checked');
       assert.match(textOf(res.body), new RegExp(`${h.rows.length.toLocaleString('en-CA')} agreements`));
     });
 

@@ -1,15 +1,18 @@
 // `/recipients`: the largest recipients and the totals by recipient type and province (the aggregate of GET
-// /api/recipients/), with a look-up by name. `/recipient?name=…`: one recipient (its legal name as published,
-// exactly, the look-up's key; named in French as GET /api/recipients/?lang=fr names it: repository.ts,
-// recipientFrenchName): totals, value by fiscal year as a chart, and its agreements, largest first, read by id through
-// the repository like the search's.
+// /api/recipients/), with a look-up by name. `/recipient?name=…`: one recipient (its legal name as published, in any
+// case and with either apostrophe, ' or ’: memory-search.ts, recipient; named in French as GET /api/recipients/?lang=fr
+// names it: repository.ts, recipientFrenchName): totals, value by fiscal year as a chart, and its agreements, largest
+// first, read by id through the repository like the search's. A name no agreement gives its recipient is a 404 that
+// suggests the recipients the search finds for it.
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import { HttpError, badRequest, notFound } from '../../../core/http/errors.ts';
+import { HttpError, badRequest } from '../../../core/http/errors.ts';
 import { cleanText, pageParam } from '../../../core/http/params.ts';
 import { barChart, html, queryString } from '../../../core/pages/index.ts';
 import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
+import { errorNote } from '../../../core/pages/replies.ts';
+import type { PageResult } from '../../../core/pages/replies.ts';
 import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { recipientsIn } from '../aggregate-labels.ts';
@@ -19,6 +22,7 @@ import type { Grant } from '../schemas/grant.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import type { GrantsSearch } from '../search/grants-search.ts';
 import type { RecipientAgreements } from '../search/memory-search.ts';
+import { sameRecipientName } from '../search/query.ts';
 import {
   bigDollars,
   codeLabel,
@@ -180,6 +184,37 @@ function recipientBody({ name, shown, found, rows }: ShownRecipient, page: numbe
     <p><a href="/${queryString({ search: name })}">${t('recipient.searchAll', { name: shown })}</a></p>`;
 }
 
+/** How many close names a look-up that found none suggests. */
+const SUGGESTIONS = 10;
+
+/** A name no agreement gives its recipient: the 404, with the form and the close names the search finds. */
+interface MissingRecipient {
+  missing: string;
+  suggestions: string[];
+}
+
+function notFoundPage({ missing, suggestions }: MissingRecipient, w: Words): PageResult {
+  const { t } = w;
+  // published names that differ from the one looked up only in case or apostrophe: distinct recipients, none chosen
+  const alike = suggestions.filter((n) => sameRecipientName(n, missing)).length;
+  return {
+    title: w.loc.layout('error.notFound'),
+    status: 404,
+    section: '/recipients',
+    body: html`<p class="breadcrumbs"><a href="/recipients">${t('recipients.title')}</a> ›</p>
+      <h1>${w.loc.layout('error.notFound')}</h1>
+      ${errorNote(t(alike >= 2 ? 'recipient.several' : 'recipient.notFound', { name: missing }), w.loc)} ${lookupForm(missing, w)}
+      ${
+        suggestions.length > 0
+          ? html`<h2>${t('recipient.suggestions')}</h2>
+              <ul>
+                ${suggestions.map((n) => html`<li><a href="${recipientHref(n)}">${n}</a></li>`)}
+              </ul>`
+          : html`<p>${t('recipient.noSuggestions')}</p>`
+      }`,
+  };
+}
+
 export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, search: GrantsSearch): void {
   definePage(app, kit, {
     url: '/recipients',
@@ -206,22 +241,23 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
   definePage(app, kit, {
     url: '/recipient',
     query: RecipientPageQuery,
-    async read({ query, locale }) {
+    async read({ query, locale }): Promise<ShownRecipient | MissingRecipient> {
       const { t } = wordsOf(locale);
       const name = cleanText(query.name);
       if (name === undefined) throw badRequest(t('recipient.nameRequired'));
       // every agreement's id: in French, the name is that of the first by id whose source names the recipient in French
       const found = await search.recipient(name, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
-      if (found.count === 0) throw notFound(t('recipient.notFound', { name }));
+      if (found.name === null) return { missing: name, suggestions: await search.recipientsLike(name, SUGGESTIONS) };
       const start = (query.page - 1) * AGREEMENTS_PER_PAGE;
       const rows = await grantsByIds(db, found.pageIds.slice(start, start + AGREEMENTS_PER_PAGE), 'both');
       const french = locale.language === 'fr' ? await recipientFrenchName(db, found.pageIds) : '';
-      return { name, shown: french || name, found, rows };
+      return { name: found.name, shown: french || found.name, found, rows };
     },
     render(recipient, { query, locale, chart }) {
-      const { shown, found } = recipient;
       const w = wordsOf(locale);
       const { t } = w;
+      if ('missing' in recipient) return notFoundPage(recipient, w);
+      const { shown, found } = recipient;
       // cached under the validated query (the name and the page), the language and the data version
       const figure = chart('recipient-by-year', () =>
         barChart({

@@ -1,6 +1,7 @@
 // What Service C's pages share: the page's language and messages, its words for the paging parameters, money in words, pagers, and bar
 // charts whose long category names are cut before the chart cuts them (its server-side text metrics are
 // narrower than a browser's font, so its own cut overflowed the left edge).
+import { minusSignIn } from '../../../core/i18n/format.ts';
 import { MAX_PAGE } from '../../../core/http/params.ts';
 import type { Translate } from '../../../core/i18n/catalogue.ts';
 import type { Language } from '../../../core/i18n/language.ts';
@@ -95,12 +96,13 @@ export const dollars = (amount: number, w: Words): string => w.loc.money(amount,
 /** Large amounts in words: $23.7 billion, $512.3 million, $84,120 (23,7 milliards de dollars…). */
 export function bigDollars(amount: number, w: Words): string {
   const abs = Math.abs(amount);
-  const sign = amount < 0 ? '-' : '';
+  const sign = amount < 0 ? minusSignIn(w.loc.language) : '';
   // n, the amount as written (one decimal), chooses the word's number: « 1,8 milliard », « 2,3 milliards »
   const scaled = (unit: number) => ({ amount: w.loc.number(abs / unit, 1), n: Math.round((abs / unit) * 10) / 10 });
   if (abs >= 1e9) return `${sign}${w.t('money.billions', scaled(1e9))}`;
   if (abs >= 1e6) return `${sign}${w.t('money.millions', scaled(1e6))}`;
-  return w.loc.money(Math.round(amount));
+  // (+ 0: a negative amount that rounds to no dollar is 0, not −0)
+  return w.loc.money(Math.round(amount) + 0);
 }
 
 /** Dollars as millions with one decimal, for chart values ("$ millions" axes). */

@@ -1,4 +1,4 @@
-// `/statistics`: the dashboard. By fiscal year, province, recipient type, value range and largest recipients
+// `/statistics`: the dashboard. By fiscal year, province, recipient type, NAICS sector, value range and largest recipients
 // from the aggregates stored at import (what GET /api/stats/, /api/recipients/ and
 // /api/comprehensive-stats/ serve); by department from C's search index (search/memory-search.ts: no
 // stored aggregate has it). Every chart has its numbers in a table beside it.
@@ -90,6 +90,16 @@ function dashboardCharts(
       values: topRecipients.map((r) => millions(r.total_value)),
       language,
     }),
+    horizontalBars({
+      id: 'value-by-sector',
+      title: t('chart.valueBySector'),
+      description: t('chart.largestFirst'),
+      // labelled as GET /api/comprehensive-stats/ labels them (the agreements with no sector included)
+      categories: comprehensiveIn(comprehensive, language).sector_analysis.map((s) => s.label ?? s.naics_sector_en),
+      series: totalMillions,
+      values: comprehensive.sector_analysis.map((s) => millions(s.total_value)),
+      language,
+    }),
     barChart({
       id: 'count-by-value-range',
       title: t('chart.byValue'),
@@ -127,9 +137,10 @@ function dashboard(
     <div class="grid-2">${figures.slice(2, 4)}</div>
     <h2>${t('stats.who')}</h2>
     <div class="grid-2">${figures.slice(4, 6)}</div>
+    ${figures[6]}
     <p><a href="/recipients">${t('stats.recipientsLink', { count: recipients })}</a></p>
     <h2>${t('stats.size')}</h2>
-    ${figures[6]}`;
+    ${figures[7]}`;
 }
 
 export function statisticsPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit, search: GrantsSearch): void {

@@ -13,6 +13,24 @@ describeEachDatabase(
     const { get } = h;
 
     describe('answers', () => {
+      it('labels each sector in the language, and the agreements with no NAICS sector (the entry "") as such', async () => {
+        const english = (await get(`${SPEC}/comprehensive-stats/`)).body;
+        const french = (await get(`${SPEC}/comprehensive-stats/?lang=fr`)).body;
+        const none = h.rows.filter((r) => r.naics_sector_en === '').length;
+        assert.ok(none > 0, 'the generated rows have agreements with no sector');
+        const at = english.sector_analysis.findIndex((s: { naics_sector_en: string }) => s.naics_sector_en === '');
+        assert.equal(english.sector_analysis[at].count, none);
+        assert.equal(english.sector_analysis[at].label, 'Agreements with no NAICS sector');
+        assert.equal(french.sector_analysis[at].naics_sector_en, '');
+        assert.equal(french.sector_analysis[at].label, 'Ententes sans secteur SCIAN');
+        for (const [i, s] of (english.sector_analysis as Array<{ naics_sector_en: string; label: string }>).entries()) {
+          if (i === at) continue;
+          assert.equal(s.label, s.naics_sector_en);
+          assert.equal(french.sector_analysis[i].label, french.sector_analysis[i].naics_sector_en);
+        }
+        assert.deepEqual((await get(`${SPEC}/comprehensive-stats/?lang=both`)).body.sector_analysis, english.sector_analysis);
+      });
+
       it('names sectors and value ranges in French with lang=fr (or Accept-Language), the same figures', async () => {
         const english = (await get(`${SPEC}/comprehensive-stats/`)).body;
         const french = (await get(`${SPEC}/comprehensive-stats/?lang=fr`)).body;

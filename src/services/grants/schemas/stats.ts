@@ -72,9 +72,20 @@ export const ComprehensiveBody = Type.Object({
       value_per_recipient: money(),
     }),
   ),
-  sector_analysis: Type.Array(Type.Object({ naics_sector_en: Type.String(), ...countValue }), {
-    description: 'NAICS sectors by total value ("" = not given).',
-  }),
+  sector_analysis: Type.Array(
+    Type.Object({
+      naics_sector_en: Type.String({ description: 'The sector as the source names it ("": the source gives no NAICS sector).' }),
+      label: Type.Optional(
+        Type.String({
+          description:
+            'What the entry counts, in the answer’s language (English with `lang=both`): the sector’s name, or for "" ' +
+            '“Agreements with no NAICS sector” (“Ententes sans secteur SCIAN”). Always served.',
+        }),
+      ),
+      ...countValue,
+    }),
+    { description: 'NAICS sectors by total value; the agreements whose source gives no sector are the entry "".' },
+  ),
   program_analysis: Type.Array(Type.Object({ ...ProgramName, ...countValue }), {
     description: 'The 50 programs with the largest total value.',
   }),

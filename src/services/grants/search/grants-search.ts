@@ -34,6 +34,9 @@ export async function searchGrants(
   return { count, rows: await grantsByIds(db, ids, language) };
 }
 
+/** How many of the largest agreements a search reads the recipients' names of, for suggestions. */
+const SUGGESTION_ROWS = 200;
+
 export class GrantsSearch {
   readonly db: Kysely<GrantsDatabase>;
   readonly memory: MemorySearch;
@@ -58,9 +61,29 @@ export class GrantsSearch {
     return { count, limit: page.limit, offset: page.offset, results: rows };
   }
 
-  /** The agreements of one recipient (by legal name, exactly): totals, by year, one page of ids. */
+  /** The agreements of one recipient (by legal name, case and apostrophe form aside): totals, by year, one page of ids. */
   recipient(name: string, page: SearchPage): Promise<RecipientAgreements> {
     return this.memory.recipient(name, page);
+  }
+
+  /**
+   * Recipients' legal names close to `name`, for a look-up that found none: those of the agreements the search finds
+   * for the name (largest first), else for its longest word that finds any; at most `limit` names, each once.
+   */
+  async recipientsLike(name: string, limit: number): Promise<string[]> {
+    const words = name.split(/[\s,.;:()]+/).filter((w) => w.length >= 3);
+    const queries = [name, ...words.sort((a, b) => b.length - a.length)];
+    for (const text of queries) {
+      const { ids } = await this.memory.search(
+        { text },
+        { field: 'agreement_value', descending: true },
+        { limit: SUGGESTION_ROWS, offset: 0 },
+      );
+      if (ids.length === 0) continue;
+      const names = new Set((await grantsByIds(this.db, ids)).map((g) => g.recipient_legal_name).filter((n) => n !== ''));
+      return [...names].slice(0, limit);
+    }
+    return [];
   }
 
   /** Totals by department, by total value descending. */

@@ -36,7 +36,7 @@ import { substringMatch } from '../../../core/db/search-index.ts';
 import { HeldPerVersion } from '../../../core/held.ts';
 import { collectGarbage } from '../../../core/gc.ts';
 import type { DataVersionWatcher } from '../../../core/service.ts';
-import { SORT_ORDERS, apostropheForms } from './query.ts';
+import { SORT_ORDERS, apostropheForms, sameRecipientName } from './query.ts';
 import { popcount } from './bitset.ts';
 import { nextTurn, TextDictionary } from './text-match.ts';
 import { frenchTextsInDatabase } from './french-in-database.ts';
@@ -105,6 +105,8 @@ export interface DepartmentTotal {
 export interface RecipientAgreements {
   /** The recipient's dictionary text id, or null when no agreement names it. */
   textId: number | null;
+  /** The recipient's legal name as published (which the name looked up may write in another case or apostrophe). */
+  name: string | null;
   count: number;
   totalValueCents: number;
   /** By fiscal year, ascending. */
@@ -374,22 +376,30 @@ export class MemorySearch {
     return (await this.current()).departments;
   }
 
-  /** The agreements whose recipient legal name is exactly `name`: totals, by year, and one page of ids. */
+  /**
+   * The agreements of the recipient named `name`: the published legal name written exactly, else the one name that
+   * differs from it only in case or apostrophe form (' or ’; sameRecipientName). Several such names are distinct
+   * recipients as published: none is chosen (the page then suggests them). Totals, by year, and one page of ids.
+   */
   async recipient(name: string, page: SearchPage): Promise<RecipientAgreements> {
     const s = await this.current();
-    const rows = await this.db
-      .selectFrom('grants_texts')
-      .select(['id', 'text'])
-      .where(substringMatch(this.db, GRANTS_SEARCH, name))
-      .where('text', '=', name)
-      .limit(1)
-      .execute();
-    const textId = rows.length > 0 ? Number(rows[0].id) : null;
-    const empty: RecipientAgreements = { textId: null, count: 0, totalValueCents: 0, byYear: [], pageIds: [] };
+    const empty: RecipientAgreements = { textId: null, name: null, count: 0, totalValueCents: 0, byYear: [], pageIds: [] };
+    const candidates = new Map<number, string>();
+    for (const form of apostropheForms(name)) {
+      const rows = await this.db
+        .selectFrom('grants_texts')
+        .select(['id', 'text'])
+        .where(substringMatch(this.db, GRANTS_SEARCH, form))
+        .execute();
+      for (const r of rows) if (sameRecipientName(r.text, name)) candidates.set(Number(r.id), r.text);
+    }
+    const recipients = new Set<number>();
+    for (let a = 0; a < s.size; a++) if (candidates.has(s.recipient[a])) recipients.add(s.recipient[a]);
+    const exact = [...recipients].find((id) => candidates.get(id) === name);
+    const textId = exact ?? (recipients.size === 1 ? [...recipients][0] : null);
     if (textId === null) return empty;
     const matches: number[] = [];
     for (let a = 0; a < s.size; a++) if (s.recipient[a] === textId) matches.push(a);
-    if (matches.length === 0) return empty;
     const yearLabels = new Map<number, string>([...s.fiscalYear.codeOf].map(([label, code]) => [code, label]));
     const years = new Map<number, { count: number; cents: number }>();
     let total = 0;
@@ -404,6 +414,7 @@ export class MemorySearch {
     matches.sort((a, b) => s.valueCents[b] - s.valueCents[a] || s.ids[a] - s.ids[b]);
     return {
       textId,
+      name: candidates.get(textId) ?? name,
       count: matches.length,
       totalValueCents: total,
       byYear: [...years]

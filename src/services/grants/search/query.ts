@@ -1,5 +1,6 @@
 // The vocabulary of a grants search, shared by the API route, the search page, the in-memory search
 // (memory-search.ts) and the repository: the filters, the sort fields and the page.
+import { foldCase } from '../../../core/db/dialect.ts';
 import type { GrantsLanguage } from '../language.ts';
 import type { DataColumn } from '../tables.ts';
 
@@ -47,6 +48,12 @@ function isSortField(field: string): field is SortField {
 export function apostropheForms(text: string): string[] {
   if (!/['’]/.test(text)) return [text];
   return [...new Set([text, text.replace(/['’]/g, "'"), text.replace(/['’]/g, '’')])];
+}
+
+/** Two names of a recipient written alike but for case and the form of their apostrophes (' or ’). */
+export function sameRecipientName(a: string, b: string): boolean {
+  const key = (text: string) => foldCase(text).replace(/['’]/g, "'");
+  return key(a) === key(b);
 }
 
 export interface SearchFilters {
