@@ -96,7 +96,10 @@ test('the French twin has the same rounds, numbers and figures, with French name
     const fr = french.rounds[i];
     assert.notEqual(fr.drawName, en.drawName, `${en.drawName} has a French name`);
     assert.notEqual(fr.drawText2, en.drawText2);
-    assert.match(fr.drawDateFull, /^(1er|\d{1,2}) (janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre) \d{4}$/);
+    assert.match(
+      fr.drawDateFull,
+      /^(1er|\d{1,2}) (janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre) \d{4}$/,
+    );
     assert.match(fr.drawDateTime, / à \d{2}:\d{2}:\d{2} UTC$/);
   });
   // The French names of a family start as the service names the family in French (IRCC's words for both).
