@@ -7,6 +7,8 @@ import Papa from 'papaparse';
 import { writeGrantsCsv } from '../../../src/services/grants/generator/index.ts';
 import { AmendmentResolver, GENERATED_MARKER_COLUMN, PRE_2025_COLUMNS, readGrantsCsv } from '../../../src/services/grants/source/index.ts';
 import type { GrantRecord } from '../../../src/services/grants/source/index.ts';
+import type { Db } from '../../../src/core/db/database.ts';
+import { importGrantsCsv } from '../../../src/services/grants/import/importer.ts';
 
 export function tempDir(prefix = 'pdi-grants-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -44,6 +46,20 @@ export function handRow(overrides: Record<string, string>): Record<string, strin
     owner_org_title: 'Test Department | Ministère de test',
     ...overrides,
   };
+}
+
+/** Hand rows numbered in order (`${prefix}1`, `${prefix}2`, …), each the cells given over handRow's complete row. */
+export function numberedHandCsv(cells: Array<Record<string, string>>, prefix = '001-2020-2021-Q1-0000'): string {
+  return handCsv(cells.map((c, i) => handRow({ ref_number: `${prefix}${i + 1}`, ...c })));
+}
+
+/** Imports numbered hand rows from a CSV in a new temporary folder; the folder is returned, for the caller to remove. */
+export async function importHandRows(db: Db, cells: Array<Record<string, string>>): Promise<string> {
+  const dir = tempDir();
+  const file = path.join(dir, 'hand.csv');
+  fs.writeFileSync(file, numberedHandCsv(cells));
+  await importGrantsCsv(db, file);
+  return dir;
 }
 
 /**

@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
 import { buildTestApp } from '../../../../test/support/app.ts';
-import { handCsv, handRow, tempDir } from '../../../../test/support/grants/files.ts';
+import { importHandRows } from '../../../../test/support/grants/files.ts';
 import { SPEC } from '../../../../test/support/grants/http.ts';
 import { textOf } from '../../../../test/support/pages.ts';
 import type { ServiceApp } from '../../../core/service.ts';
-import { importGrantsCsv } from '../import/importer.ts';
 import { grantsService } from '../service.ts';
 
 describeEachDatabase(
@@ -18,30 +17,15 @@ describeEachDatabase(
   (t) => {
     let dir: string;
     let app: ServiceApp;
-    const row = (n: number, cells: Record<string, string>) => handRow({ ref_number: `001-2020-2021-Q1-0000${n}`, ...cells });
 
     before(async () => {
-      dir = tempDir();
-      const file = `${dir}/apostrophes.csv`;
-      fs.writeFileSync(
-        file,
-        handCsv([
-          row(1, {
-            recipient_legal_name: "St. John's Seniors Centre",
-            agreement_title_en: "Women's shelter renewal",
-            agreement_value: '40.00',
-          }),
-          row(2, {
-            recipient_legal_name: 'St. John’s Arts Council',
-            agreement_title_en: 'Women’s health clinic',
-            agreement_value: '30.00',
-          }),
-          row(3, { agreement_title_fr: "Rénover l'école du village", agreement_value: '20.00' }),
-          row(4, { agreement_title_fr: 'Agrandir l’école', agreement_value: '10.00' }),
-          row(5, { recipient_legal_name: 'St. Johns Club', agreement_title_en: 'Womens league', agreement_value: '5.00' }),
-        ]),
-      );
-      await importGrantsCsv(t.db, file);
+      dir = await importHandRows(t.db, [
+        { recipient_legal_name: "St. John's Seniors Centre", agreement_title_en: "Women's shelter renewal", agreement_value: '40.00' },
+        { recipient_legal_name: 'St. John’s Arts Council', agreement_title_en: 'Women’s health clinic', agreement_value: '30.00' },
+        { agreement_title_fr: "Rénover l'école du village", agreement_value: '20.00' },
+        { agreement_title_fr: 'Agrandir l’école', agreement_value: '10.00' },
+        { recipient_legal_name: 'St. Johns Club', agreement_title_en: 'Womens league', agreement_value: '5.00' },
+      ]);
       app = await buildTestApp(grantsService, t.db);
     });
     after(async () => {

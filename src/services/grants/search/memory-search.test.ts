@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
-import { handCsv, handRow, tempDir, writeGenerated } from '../../../../test/support/grants/files.ts';
+import { handCsv, handRow, numberedHandCsv, tempDir, writeGenerated } from '../../../../test/support/grants/files.ts';
 import { searchGrantsInSql } from '../../../../test/support/grants/sql-search.ts';
 import { DataVersionWatcher } from '../../../core/service.ts';
 import { importGrantsCsv } from '../import/importer.ts';
@@ -158,17 +158,19 @@ describeEachDatabase(
       const db = t.db.kysely.withTables<GrantsTables>();
       const memory = new MemorySearch(db, versions());
       const file = `${dir}/accents.csv`;
-      const row = (n: number, cells: Record<string, string>) => handRow({ ref_number: `001-2020-2021-Q1-0010${n}`, ...cells });
       fs.writeFileSync(
         file,
-        handCsv([
-          row(1, { agreement_title_en: 'Youth centre in Montréal', agreement_value: '10.00' }),
-          row(2, { agreement_title_en: 'Montreal harbour works', agreement_value: '5.00' }),
-          row(3, { recipient_legal_name: 'MONTRÉAL Arts Council', agreement_value: '20.00' }),
-          row(4, { description_en: 'Programme de santé publique', agreement_value: '7.00' }),
-          row(5, { agreement_title_en: 'Sante clinic', agreement_value: '3.00' }),
-          row(6, { agreement_title_en: 'Ottawa', agreement_value: '30.00' }),
-        ]),
+        numberedHandCsv(
+          [
+            { agreement_title_en: 'Youth centre in Montréal', agreement_value: '10.00' },
+            { agreement_title_en: 'Montreal harbour works', agreement_value: '5.00' },
+            { recipient_legal_name: 'MONTRÉAL Arts Council', agreement_value: '20.00' },
+            { description_en: 'Programme de santé publique', agreement_value: '7.00' },
+            { agreement_title_en: 'Sante clinic', agreement_value: '3.00' },
+            { agreement_title_en: 'Ottawa', agreement_value: '30.00' },
+          ],
+          '001-2020-2021-Q1-0010',
+        ),
       );
       await importGrantsCsv(t.db, file, { guard: { allowShrink: true } });
       const order = { field: 'agreement_value' as const, descending: true };
