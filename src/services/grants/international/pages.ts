@@ -15,7 +15,7 @@ import { bigDollars, count, dollars, horizontalBars, millions, option, pageRefus
 import type { Words } from '../pages/shared.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { projectQuery } from './query.ts';
-import { getProject, readInternationalStats, searchProjects } from './repository.ts';
+import { getProject, readInternationalStats, searchProjects, withCountryCode } from './repository.ts';
 import type { Project, ProjectAllocation, ProjectQuery } from './repository.ts';
 import { ProjectParams, ProjectsQuery } from './schemas.ts';
 import type { AllocationTotal, InternationalStats } from './stats.ts';
@@ -290,7 +290,8 @@ function searchPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: PageKit): 
     async read({ query, locale }) {
       const { stats } = await statsOf(db, wordsOf(locale));
       const { page, ...filters } = query;
-      const search = projectQuery(filters, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE });
+      // the country as its code, whether the URL names it by code (any case) or by name, so the form selects it
+      const search = await withCountryCode(db, projectQuery(filters, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE }));
       return { stats, search, page, ...(await searchProjects(db, search)) };
     },
     render({ stats, search, page, count: total, results }, { locale }) {

@@ -197,9 +197,14 @@ async function countryCode(db: Db, written: string): Promise<string> {
   );
 }
 
+/** The query with its country as the code the allocations hold (a name resolved), so a page can show what it filters by. */
+export async function withCountryCode(db: Db, asked: ProjectQuery): Promise<ProjectQuery> {
+  return asked.country === undefined ? asked : { ...asked, country: await countryCode(db, asked.country) };
+}
+
 /** A page of matching projects (ordered by `sort`, then by id) and the number of all matches. */
 export async function searchProjects(db: Db, asked: ProjectQuery): Promise<{ count: number; results: Project[] }> {
-  const query = asked.country === undefined ? asked : { ...asked, country: await countryCode(db, asked.country) };
+  const query = await withCountryCode(db, asked);
   const counted = await filtered(db, query)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
