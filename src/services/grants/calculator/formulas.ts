@@ -3,9 +3,13 @@
 // the French page, in French: the same formulas, paragraph for paragraph, with the API's field names as written.
 import { FEDERAL_REVENUES, FEDERAL_TAX_YEARS, GST_RATE_PER_MILLE } from './constants.ts';
 import { MAX_SPAN_YEARS, TOP_GRANTS, TOP_PROJECTS_PER_YEAR } from './aggregates.ts';
+import { fiscalYearInFull } from '../source/fiscal-year.ts';
 
 const firstRevenue = FEDERAL_REVENUES[0].label;
 const lastRevenue = FEDERAL_REVENUES[FEDERAL_REVENUES.length - 1].label;
+// the French text writes fiscal years in full (exercice 2014-2015)
+const firstRevenueFr = fiscalYearInFull(FEDERAL_REVENUES[0].fiscalYear);
+const lastRevenueFr = fiscalYearInFull(FEDERAL_REVENUES[FEDERAL_REVENUES.length - 1].fiscalYear);
 const firstTax = FEDERAL_TAX_YEARS[0].year;
 const lastTax = FEDERAL_TAX_YEARS[FEDERAL_TAX_YEARS.length - 1].year;
 
@@ -66,11 +70,11 @@ export const CALCULATOR_FORMULAS_MARKDOWN_FR = `
 dollars; avec \`input_mode: "monthly"\`, les deux sont mensuels et multipliés par 12. Les montants sont convertis en
 cents entiers (arrondis au plus proche, la moitié vers le haut) et tout le calcul sur l’argent est exact.
 
-*Exercices.* Un exercice \`y\` est l’exercice financier fédéral qui commence le 1er avril de \`y\` (2018 = 2018-19).
+*Exercices.* Un exercice \`y\` est l’exercice financier fédéral qui commence le 1er avril de \`y\` (2018 = 2018-2019).
 L’**exercice courant** est le dernier exercice des données qui a un chiffre publié des revenus fédéraux (les chiffres
-sourcés vont de ${firstRevenue} à ${lastRevenue}), sauf si le service est configuré autrement; il ne dépend jamais de la
+sourcés vont de ${firstRevenueFr} à ${lastRevenueFr}), sauf si le service est configuré autrement; il ne dépend jamais de la
 date de la demande. \`taxpayer_since_year\` (2018 par défaut) doit être compris entre le premier exercice des données
-(mais pas avant ${firstRevenue}) et l’exercice courant.
+(mais pas avant ${firstRevenueFr}) et l’exercice courant.
 
 *Impôt fédéral sur le revenu* (année d’imposition = l’année civile où commence l’exercice courant, dans les tables de
 l’ARC de ${firstTax} à ${lastTax}) :

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
+import { figures, tableRows } from '../../../../test/support/pages.ts';
 import { buildTestApp } from '../../../../test/support/app.ts';
 import { tempDir } from '../../../../test/support/grants/files.ts';
 import { foldAccents } from '../../../core/db/dialect.ts';
@@ -277,6 +278,23 @@ describeEachDatabase(
         assert.ok(reported > 1);
         assert.match(await note('en'), new RegExp(`${reported.toLocaleString('en-CA')} projects give their disbursements\\.`));
         assert.match(await note('fr'), new RegExp(`${reported.toLocaleString('fr-CA')} projets donnent leurs décaissements\\.`));
+        // fiscal years as each language writes them: the API's label in English, in full in French (2018-2019)
+        const project = (await get(`${API}/projects/${rows[3].projectNumber}/`)).body;
+        const inFull = (label: string) => `${label.slice(0, 4)}-${Number(label.slice(0, 4)) + 1}`;
+        assert.match(project.fiscal_year, /^\d{4}-\d{2}$/);
+        for (const [lang, written] of [
+          ['en', project.fiscal_year],
+          ['fr', inFull(project.fiscal_year)],
+        ]) {
+          const shown = await app.inject({ url: `/international/projects/${rows[3].projectNumber}?lang=${lang}` });
+          assert.ok(shown.body.includes(`(${written})</dd>`), lang);
+        }
+        const byYear = (await get(`${API}/stats/`)).body.by_year.map((y: { fiscal_year: string }) => y.fiscal_year);
+        const frenchYears = figures((await app.inject({ url: '/international/statistics?lang=fr' })).body).get('intl-by-year')!;
+        assert.deepEqual(
+          tableRows(frenchYears).map((r) => r[0]),
+          byYear.map(inFull),
+        );
         const map = await app.inject({ url: '/international/map' });
         assert.match(map.body, /<svg/);
         assert.match(map.body, /<table/);

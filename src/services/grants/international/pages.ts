@@ -11,7 +11,18 @@ import type { ParameterRefusal } from '../../../core/pages/page.ts';
 import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import { alpha3Of, choroplethMap, worldMapCodes } from '../../../core/pages/world-map.ts';
 import type { ServiceApp } from '../../../core/service.ts';
-import { bigDollars, count, dollars, horizontalBars, millions, option, pageRefusal, pager, wordsOf } from '../pages/shared.ts';
+import {
+  bigDollars,
+  count,
+  dollars,
+  fiscalYearIn,
+  horizontalBars,
+  millions,
+  option,
+  pageRefusal,
+  pager,
+  wordsOf,
+} from '../pages/shared.ts';
 import type { Words } from '../pages/shared.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { projectQuery } from './query.ts';
@@ -103,7 +114,7 @@ function statisticsCharts(stats: InternationalStats, w: Words) {
       id: 'intl-by-year',
       title: t('intl.chart.years'),
       description: t('intl.chart.yearsText'),
-      categories: stats.by_year.map((y) => y.fiscal_year),
+      categories: stats.by_year.map((y) => fiscalYearIn(y.fiscal_year, w)),
       series: [
         { name: t('intl.contributionMillions'), values: stats.by_year.map((y) => millions(y.maximum_contribution)) },
         { name: t('intl.disbursedMillions'), values: stats.by_year.map((y) => millions(y.disbursements)) },
@@ -225,7 +236,7 @@ function projectBody(p: Project, w: Words): SafeHtml {
       <dt>${t('intl.status')}</dt>
       <dd>${statusLabel(p.status, w)}</dd>
       <dt>${t('intl.period')}</dt>
-      <dd>${loc.date(p.start_date)} – ${p.end_date ? loc.date(p.end_date) : t('common.notGiven')} (${p.fiscal_year})</dd>
+      <dd>${loc.date(p.start_date)} – ${p.end_date ? loc.date(p.end_date) : t('common.notGiven')} (${fiscalYearIn(p.fiscal_year, w)})</dd>
       <dt>${t('intl.agency')}</dt>
       <dd>${inLanguage(w, p.executing_agency_en, p.executing_agency_fr) || t('common.notGiven')}</dd>
       <dt>${t('intl.contribution')}</dt>

@@ -91,7 +91,7 @@ export const fr: Record<GrantsKey, string> = {
   'error.pageRange': 'page doit être entre 1 et {max, number}; reçu {page, number}',
   'error.perPage': 'per_page doit valoir {sizes}; reçu « {value} »',
   'error.province': 'province doit être le code d’une province ou d’un territoire ({codes}); reçu « {value} »',
-  'error.fiscalYear': '{name} doit être un exercice de la forme AAAA-AA (p. ex. 2018-19); reçu « {value} »',
+  'error.fiscalYear': '{name} doit être un exercice de la forme AAAA-AAAA (p. ex. 2018-2019); reçu « {value} »',
   'error.recipientType': 'recipient_type doit valoir l’un de {codes}; reçu « {value} »',
   'error.dollars': '{name} est hors des limites acceptées',
   'error.sort': 'sort doit valoir l’un de {fields}, chacun précédé au besoin d’un - pour l’ordre décroissant; reçu « {value} »',

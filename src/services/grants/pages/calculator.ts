@@ -23,9 +23,8 @@ import {
 import type { CalculatorAggregates, CalculatorResponse, FrenchTexts, Source } from '../calculator/index.ts';
 import { readCalculator } from '../repository.ts';
 import type { CalculatorData } from '../repository.ts';
-import { fiscalYearLabel } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import { bigDollars, count, dollars, errorNote, recipientHref, wordsOf } from './shared.ts';
+import { bigDollars, count, dollars, errorNote, fiscalYearIn, recipientHref, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 /** The form as typed (strings), kept to fill the form again. */
@@ -166,7 +165,7 @@ function calculatorForm(form: CalculatorForm, aggregates: CalculatorAggregates, 
     <label
       >${t('calc.since')}
       <select name="taxpayer_since_year">
-        ${years.map((y) => html`<option value="${y}" ${String(y) === since ? html`selected` : ''}>${fiscalYearLabel(y)}</option>`)}
+        ${years.map((y) => html`<option value="${y}" ${String(y) === since ? html`selected` : ''}>${fiscalYearIn(y, w)}</option>`)}
       </select>
     </label>
     <button type="submit">${t('calc.submit')}</button>
@@ -183,8 +182,8 @@ function resultCharts(answer: CalculatorResponse, w: Words): { share: SafeHtml; 
     barChart({
       id: 'share-by-year',
       title: t('calc.shareChart'),
-      description: t('calc.shareChartText', { from: fiscalYearLabel(c.taxpayer_since_year), to: c.current_fiscal_year }),
-      categories: past.map((y) => y.fiscal_year),
+      description: t('calc.shareChartText', { from: fiscalYearIn(c.taxpayer_since_year, w), to: fiscalYearIn(c.current_fiscal_year, w) }),
+      categories: past.map((y) => fiscalYearIn(y.fiscal_year, w)),
       series: [{ name: t('calc.shareSeries'), values: past.map((y) => Math.round(y.user_share * 100) / 100) }],
       valueName: '$',
       language,
@@ -195,8 +194,8 @@ function resultCharts(answer: CalculatorResponse, w: Words): { share: SafeHtml; 
     barChart({
       id: 'projected-share',
       title: t('calc.projection'),
-      description: t('calc.projectionText', { from: fiscalYearLabel(c.taxpayer_since_year) }),
-      categories: projections.continuing_only.map((y) => y.fiscal_year),
+      description: t('calc.projectionText', { from: fiscalYearIn(c.taxpayer_since_year, w) }),
+      categories: projections.continuing_only.map((y) => fiscalYearIn(y.fiscal_year, w)),
       series: [
         { name: t('calc.signed'), values: projections.continuing_only.map((y) => Math.round(y.user_share * 100) / 100) },
         {
@@ -258,7 +257,7 @@ function shareTables(answer: CalculatorResponse, w: Words): SafeHtml {
       const top = y.top_projects[0];
       const named = top ? nameOf(top, w) : null;
       return [
-        y.fiscal_year,
+        fiscalYearIn(y.fiscal_year, w),
         count(y.grant_count, w),
         bigDollars(y.federal_revenue, w),
         dollars(y.user_share, w),
@@ -339,7 +338,7 @@ function constantsSection(answer: CalculatorResponse, w: Words): SafeHtml {
       cells: (y) => {
         const r = publishedRevenue(y.year);
         return [
-          y.fiscal_year,
+          fiscalYearIn(y.fiscal_year, w),
           dollars(y.federal_revenue, w),
           r
             ? html`${citation(r.source, w)}${noteOf(r.source, w) ? html` <span class="muted">${noteOf(r.source, w)}</span>` : ''}`
@@ -360,13 +359,16 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
     <div class="stats-row" role="status">
       <p>
         <span class="stat">${dollars(answer.total_grants_share, w)}</span>
-        ${t('calc.toGrants', { from: fiscalYearLabel(c.taxpayer_since_year), to: c.current_fiscal_year })}
+        ${t('calc.toGrants', { from: fiscalYearIn(c.taxpayer_since_year, w), to: fiscalYearIn(c.current_fiscal_year, w) })}
       </p>
-      <p><span class="stat">${dollars(c.grants_portion_of_taxes, w)}</span> ${t('calc.inYear', { year: c.current_fiscal_year })}</p>
+      <p>
+        <span class="stat">${dollars(c.grants_portion_of_taxes, w)}</span>
+        ${t('calc.inYear', { year: fiscalYearIn(c.current_fiscal_year, w) })}
+      </p>
       <p><span class="stat">${dollars(c.total_tax_contribution, w)}</span> ${t('calc.yourTax')}</p>
     </div>
     ${contributionTable(c, w)} ${charts.share}
-    <h3>${t('calc.formula', { year: c.current_fiscal_year })}</h3>
+    <h3>${t('calc.formula', { year: fiscalYearIn(c.current_fiscal_year, w) })}</h3>
     <p class="formula">
       ${t('calc.formulaText', {
         c: dollars(c.total_tax_contribution, w),
@@ -378,7 +380,7 @@ function resultBody(answer: CalculatorResponse, aggregates: CalculatorAggregates
     <p class="muted">
       ${t('calc.explanation', {
         share: loc.percent(Number((c.revenue_share_percentage / 100).toPrecision(3)), 12),
-        year: c.current_fiscal_year,
+        year: fiscalYearIn(c.current_fiscal_year, w),
         count: current?.grant_count ?? 0,
       })}
     </p>

@@ -13,7 +13,7 @@ import type { CalculatorAggregates, GrantTaxpayerShare } from '../calculator/ind
 import { getGrant } from '../repository.ts';
 import type { Grant } from '../schemas/grant.ts';
 import { GrantParams } from '../schemas/grant.ts';
-import { fiscalYearLabel, naicsSectorInFrench } from '../source/index.ts';
+import { naicsSectorInFrench } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
 import { calculatorAggregatesOf, refusalOf } from './calculator.ts';
 import {
@@ -21,6 +21,7 @@ import {
   codeLabel,
   dollars,
   errorNote,
+  fiscalYearIn,
   notableReasonOf,
   proseOf,
   provinceName,
@@ -95,7 +96,7 @@ function grantFacts(g: Grant, w: Words): SafeHtml {
       ${t('grant.period', {
         start: loc.date(g.agreement_start_date),
         end: g.agreement_end_date ? loc.date(g.agreement_end_date) : t('grant.noEndDate'),
-        year: g.fiscal_year,
+        year: fiscalYearIn(g.fiscal_year, w),
       })}
     </dd>
     <dt>${t('grant.reference')}</dt>
@@ -162,7 +163,12 @@ export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Page
       return {
         status: share?.problem === undefined ? undefined : 400,
         title: textOf(g, 'agreement_title_en', w) || g.reference_number,
-        description: t('grant.description', { department, value: dollars(g.agreement_value, w), recipient, year: g.fiscal_year }),
+        description: t('grant.description', {
+          department,
+          value: dollars(g.agreement_value, w),
+          recipient,
+          year: fiscalYearIn(g.fiscal_year, w),
+        }),
         section: '/',
         body: grantBody(g, shareSection(g, share, aggregates, w), w),
       };
@@ -194,7 +200,7 @@ function shareSection(g: Grant, share: PostedShare | null, aggregates: Calculato
     <label
       >${t('calc.since')}
       <select name="taxpayer_since_year">
-        ${years.map((y) => html`<option value="${y}" ${String(y) === since ? html`selected` : ''}>${fiscalYearLabel(y)}</option>`)}
+        ${years.map((y) => html`<option value="${y}" ${String(y) === since ? html`selected` : ''}>${fiscalYearIn(y, w)}</option>`)}
       </select>
     </label>
     <button type="submit">${t('calc.submit')}</button>
@@ -214,12 +220,13 @@ function shareResult(answer: GrantTaxpayerShare, w: Words): SafeHtml {
   return html`<div class="stats-row" role="status">
       <p>
         <span class="stat">${dollars(answer.user_share, w)}</span>
-        ${t('grant.share.total', { from: fiscalYearLabel(c.taxpayer_since_year), to: c.current_fiscal_year })}
+        ${t('grant.share.total', { from: fiscalYearIn(c.taxpayer_since_year, w), to: fiscalYearIn(c.current_fiscal_year, w) })}
       </p>
       ${
         answer.future_share > 0
           ? html`<p>
-              <span class="stat">${dollars(answer.future_share, w)}</span> ${t('grant.share.future', { year: c.current_fiscal_year })}
+              <span class="stat">${dollars(answer.future_share, w)}</span>
+              ${t('grant.share.future', { year: fiscalYearIn(c.current_fiscal_year, w) })}
             </p>`
           : ''
       }
@@ -236,7 +243,7 @@ function shareResult(answer: GrantTaxpayerShare, w: Words): SafeHtml {
       ],
       rows: answer.years,
       cells: (y) => [
-        y.fiscal_year,
+        fiscalYearIn(y.fiscal_year, w),
         dollars(y.annual_value, w),
         y.federal_revenue > 0 ? bigDollars(y.federal_revenue, w) : '–',
         html`${dollars(y.user_share, w)}${y.counted ? '' : html` <span class="muted">(${t('grant.share.notCounted')})</span>`}`,

@@ -490,6 +490,56 @@ describeEachDatabase(
       }
     });
 
+    it('French pages write fiscal years in full (exercice 2018-2019), English pages as the data does (2018-19)', async () => {
+      const inFull = (label: string) => `${label.slice(0, 4)}-${Number(label.slice(0, 4)) + 1}`;
+      // a fiscal year written short: four digits, a hyphen, two (not a date, not the full form)
+      const short = /\b\d{4}-\d{2}(?![\d-])/;
+      const years: string[] = (await h.get(`${SPEC}/stats/`)).body.by_year.map((y: { fiscal_year: string }) => y.fiscal_year);
+      assert.ok(years.length > 1 && years.every((y) => /^\d{4}-\d{2}$/.test(y)), 'the API keeps the stored labels');
+      for (const [language, written] of [
+        ['en', (label: string) => label],
+        ['fr', inFull],
+      ] as const) {
+        const charts = figures((await page(`/statistics?lang=${language}`)).body);
+        for (const id of ['value-by-year', 'count-by-year'])
+          assert.deepEqual(
+            tableRows(charts.get(id)!).map((r) => r[0]),
+            years.map(written),
+            `${language} ${id}`,
+          );
+      }
+
+      const g = h.rows.find((r) => r.agreement_title_fr && r.recipient_legal_name)!;
+      const form = 'annual_income=75000&gst_eligible_spending=25000&input_mode=annual&taxpayer_since_year=2018';
+      const posted = async (url: string) =>
+        (await h.app.inject({ method: 'POST', url, payload: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).body;
+      const answer = (await h.post(`${SPEC}/calculate/`, { annual_income: 75000, gst_eligible_spending: 25000, taxpayer_since_year: 2018 }))
+        .body;
+      const current: string = answer.calculation.current_fiscal_year;
+      const french: Array<[string, string, string[]]> = [
+        ['search', (await page(`/?lang=fr&fiscal_year=${g.fiscal_year}`)).body, [inFull(g.fiscal_year)]],
+        ['agreement', (await page(`/grants/${g.id}?lang=fr`)).body, [`(exercice financier ${inFull(g.fiscal_year)})`]],
+        ['share', await posted(`/grants/${g.id}?lang=fr`), [`de 2018-2019 à ${inFull(current)}`]],
+        ['recipient', (await page(`/recipient?name=${encodeURIComponent(g.recipient_legal_name)}&lang=fr`)).body, [inFull(g.fiscal_year)]],
+        ['calculator', (await page('/calculator?lang=fr')).body, ['2018-2019']],
+        ['refusal', (await page('/?lang=fr&fiscal_year=19')).body, ['AAAA-AAAA (p. ex. 2018-2019)']],
+        [
+          'calculation',
+          await posted('/calculator?lang=fr'),
+          [`aux subventions de 2018-2019 à ${inFull(current)}`, `en ${inFull(current)}`],
+        ],
+      ];
+      for (const [name, body, expected] of french) {
+        // (text shown in English, marked so, such as a source's English title, is English)
+        const text = textOf(body.replace(/<span lang="en">[\s\S]*?<\/span>/g, ''));
+        assert.doesNotMatch(text, short, name);
+        for (const e of expected) assert.ok(text.includes(e), `${name}: ${e}`);
+      }
+      // the search form offers each year in full, its value the label the API takes
+      assert.match(french[0][1], new RegExp(`<option value="${g.fiscal_year}" selected>${inFull(g.fiscal_year)}</option>`));
+      assert.match(textOf(await posted('/calculator')), new RegExp(`to grants from 2018-19 to ${current}`));
+    });
+
     it('the calculator names its agreements in the page’s language as POST /api/calculate/?lang= does', async () => {
       const byId = new Map(h.rows.map((r) => [r.id, r]));
       const input = { annual_income: 75000, gst_eligible_spending: 25000, taxpayer_since_year: 2018 };

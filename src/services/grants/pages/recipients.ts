@@ -28,12 +28,13 @@ import {
   codeLabel,
   count,
   dollars,
+  fiscalYearIn,
   millions,
-  pageRefusal,
   pager,
+  pageRefusal,
+  proseOf,
   provinceName,
   recipientHref,
-  proseOf,
   textOf,
   wordsOf,
 } from './shared.ts';
@@ -150,7 +151,7 @@ function agreementsTable(shown: string, rows: Grant[], w: Words): SafeHtml {
     cells: (g) => [
       html`<a href="/grants/${g.id}">${textOf(g, 'agreement_title_en', w) ? proseOf(g, 'agreement_title_en', w) : g.reference_number}</a>`,
       textOf(g, 'owner_org_title', w),
-      g.fiscal_year,
+      fiscalYearIn(g.fiscal_year, w),
       dollars(g.agreement_value, w),
     ],
   });
@@ -264,7 +265,7 @@ export function recipientPages(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
           id: 'recipient-by-year',
           title: t('recipient.chart'),
           description: t('recipient.chartText', { name: shown }),
-          categories: found.byYear.map((y) => y.fiscal_year),
+          categories: found.byYear.map((y) => fiscalYearIn(y.fiscal_year, w)),
           series: [{ name: t('money.totalMillions'), values: found.byYear.map((y) => millions(y.total_value_cents / 100)) }],
           valueName: t('money.millionsAxis'),
           language: locale.language,

@@ -26,13 +26,14 @@ import {
   codeLabel,
   dollars,
   errorNote,
+  fiscalYearIn,
   notableReasonOf,
   option,
-  pageRefusal,
   pager,
+  pageRefusal,
+  proseOf,
   provinceName,
   recipientHref,
-  proseOf,
   textOf,
   wordsOf,
 } from './shared.ts';
@@ -193,7 +194,7 @@ function searchForm(form: Form, years: string[], w: Words): SafeHtml {
     <label
       >${t('common.fiscalYear')}
       <select name="fiscal_year">
-        ${option('', t('common.any'), form.fiscal_year)} ${years.map((y) => option(y, y, form.fiscal_year))}
+        ${option('', t('common.any'), form.fiscal_year)} ${years.map((y) => option(y, fiscalYearIn(y, w), form.fiscal_year))}
       </select>
     </label>
     <label
@@ -267,7 +268,7 @@ function resultsTable(rows: Grant[], w: Words): SafeHtml {
         ${g.is_notable ? html`<span class="badge warn" title="${notableReasonOf(g, w)}">${t('badge.notable')}</span>` : ''}`,
       g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${textOf(g, 'recipient_legal_name', w)}</a>` : '—',
       g.recipient_province || '—',
-      g.fiscal_year,
+      fiscalYearIn(g.fiscal_year, w),
       t('common.range', {
         start: w.loc.date(g.agreement_start_date, 'short'),
         end: g.agreement_end_date ? w.loc.date(g.agreement_end_date, 'short') : t('common.noEndDate'),

@@ -10,7 +10,7 @@ import type { ChartSpec, HtmlValue, PageLocale, SafeHtml } from '../../../core/p
 import type { ParameterRefusal } from '../../../core/pages/page.ts';
 import { grantsMessages } from '../messages/index.ts';
 import type { GrantsKey } from '../messages/index.ts';
-import { PROVINCE_NAMES_EN } from '../source/index.ts';
+import { PROVINCE_NAMES_EN, fiscalYearInFull, fiscalYearLabel, parseFiscalYearLabel } from '../source/index.ts';
 import { BILINGUAL_FIELDS, notableInLanguage } from '../language.ts';
 import type { EnglishField } from '../language.ts';
 import type { Grant } from '../schemas/grant.ts';
@@ -89,6 +89,16 @@ export function codeLabel(kind: 'recipientType' | 'agreementType', code: string,
 }
 
 export const count = (n: number, w: Words): string => w.loc.number(n);
+
+/**
+ * A fiscal year, by its start year or its label as stored ("2018-19"), as the page's language writes it: "2018-19" in
+ * English, "2018-2019" in French (the Government of Canada's French usage). A label that is not a fiscal year is kept.
+ */
+export function fiscalYearIn(year: number | string, w: Words): string {
+  const start = typeof year === 'number' ? year : parseFiscalYearLabel(year);
+  if (start === null) return String(year);
+  return w.loc.language === 'fr' ? fiscalYearInFull(start) : fiscalYearLabel(start);
+}
 
 /** Dollars to the cent ($1,234.56 / 1 234,56 $). */
 export const dollars = (amount: number, w: Words): string => w.loc.money(amount, true);

@@ -14,7 +14,7 @@ import type { GrantsDatabase } from '../tables.ts';
 import type { GrantsSearch } from '../search/grants-search.ts';
 import type { DepartmentTotal } from '../search/memory-search.ts';
 import { comprehensiveIn, recipientsIn } from '../aggregate-labels.ts';
-import { bigDollars, codeLabel, count, dollars, horizontalBars, millions, provinceName, wordsOf } from './shared.ts';
+import { bigDollars, codeLabel, count, dollars, fiscalYearIn, horizontalBars, millions, provinceName, wordsOf } from './shared.ts';
 import type { Words } from './shared.ts';
 
 export const TOP_DEPARTMENTS = 15;
@@ -40,7 +40,7 @@ function dashboardCharts(
       id: 'value-by-year',
       title: t('chart.valueByYear'),
       description: t('chart.valueByYearText'),
-      categories: years.map((y) => y.fiscal_year),
+      categories: years.map((y) => fiscalYearIn(y.fiscal_year, w)),
       series: [{ name: totalMillions, values: years.map((y) => millions(y.total_value)) }],
       valueName: t('money.millionsAxis'),
       language,
@@ -49,7 +49,7 @@ function dashboardCharts(
       id: 'count-by-year',
       title: t('chart.countByYear'),
       description: t('chart.countByYearText'),
-      categories: years.map((y) => y.fiscal_year),
+      categories: years.map((y) => fiscalYearIn(y.fiscal_year, w)),
       series: [{ name: t('common.agreements'), values: years.map((y) => y.count) }],
       valueName: t('common.agreementsAxis'),
       language,

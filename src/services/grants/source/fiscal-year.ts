@@ -1,11 +1,17 @@
 // Federal fiscal years run April 1 to March 31. A fiscal year is identified by the calendar year it starts
-// in (2018 = April 1, 2018 – March 31, 2019) and labelled "2018-19".
+// in (2018 = April 1, 2018 – March 31, 2019) and labelled "2018-19" (the data's and the API's label); French
+// text writes it in full, "2018-2019", as the Government of Canada's French publications do (exercice 2018-2019).
 
 /** The controlled reference format of the proactive-disclosure guidelines: DDD-YYYY-YYYY-Qn-NNNNN. */
 const REFERENCE_PATTERN = /^\s*\d{3}-(\d{4})-(\d{4})-[Qq][1-4]-/;
 
 export function fiscalYearLabel(startYear: number): string {
   return `${startYear}-${String((startYear + 1) % 100).padStart(2, '0')}`;
+}
+
+/** The fiscal year starting in `startYear` written in full: "2018-2019". */
+export function fiscalYearInFull(startYear: number): string {
+  return `${startYear}-${startYear + 1}`;
 }
 
 /** "2018-19" or "2018-2019" → 2018; anything else → null. */

@@ -3,7 +3,7 @@ export { PRE_2025_COLUMNS, SCHEMA_2025_COLUMNS, GENERATED_MARKER_COLUMN, isGener
 export { RECIPIENT_TYPES, MAJOR_FUNDING_THRESHOLD_CENTS } from './record.ts';
 export type { GrantRecord, SkipReason, UnreadableValue } from './record.ts';
 export { amendmentKey, supersedes, AmendmentResolver } from './amendments.ts';
-export { fiscalYearOfDate, fiscalYearLabel, parseFiscalYearLabel } from './fiscal-year.ts';
+export { fiscalYearOfDate, fiscalYearInFull, fiscalYearLabel, parseFiscalYearLabel } from './fiscal-year.ts';
 export { naicsSectorInFrench } from './naics.ts';
 export { normaliseProvince, PROVINCE_CODES, PROVINCE_NAMES_EN } from './provinces.ts';
 export { NotableMatcher, NOTABLE_RULES, NOTABLE_RULES_VERSION, notableCategoryLabel, notableReasonInFrench } from './notable.ts';
