@@ -47,3 +47,31 @@ test('French writes a negative number with the minus sign U+2212, in numbers, mo
   assert.equal(formatNumberIn('fr', 0.9, 1), '0,9');
   assert.equal(formatNumberIn('en', -0.9, 1), '-0.9');
 });
+
+test('a value that rounds to zero from below is written unsigned: never −0, -$0 or −0 $', () => {
+  for (const language of ['en', 'fr'] as const) {
+    const zero = (text: string) => assert.doesNotMatch(text, /[-\u2212]/, `${language}: ${text}`);
+    for (const value of [-0.4, -0, -1e-9]) {
+      zero(formatMoney(language, value));
+      zero(formatNumberIn(language, value));
+      zero(formatPercent(language, value / 1000));
+      zero(formatFixed(language, value / 1000, 2));
+    }
+    zero(formatMoney(language, -0.004, true));
+    zero(numberFormatIn(language, {}).format(-0.0001));
+    zero(
+      numberFormatIn(language, { maximumFractionDigits: 0 })
+        .formatToParts(-0.2)
+        .map((p) => p.value)
+        .join(''),
+    );
+  }
+  assert.equal(formatMoney('en', -0.4), '$0');
+  assert.equal(formatMoney('fr', -0.4), `0${NBSP}$`);
+  assert.equal(formatMoney('fr', -0.004, true), `0,00${NBSP}$`);
+  // a value that is written non-zero keeps its sign
+  assert.equal(formatMoney('en', -0.5), '-$1');
+  assert.equal(formatMoney('fr', -0.005, true), `\u22120,01${NBSP}$`);
+  // a caller that asks for another sign display gets it
+  assert.equal(numberFormatIn('en', { signDisplay: 'always' }).format(2), '+2');
+});

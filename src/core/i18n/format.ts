@@ -27,10 +27,13 @@ class FrenchNumberFormat extends Intl.NumberFormat {
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
-function numberFormat(language: Language, key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+function numberFormat(language: Language, key: string, asked: Intl.NumberFormatOptions): Intl.NumberFormat {
   const id = `${language}|${key}`;
   let format = numberFormats.get(id);
   if (format === undefined) {
+    // Intl's default ('auto') signs a value that rounds to zero from below (-0.4 → "-$0", "−0 $"); 'negative' signs only
+    // what is written non-zero, so no page shows a signed zero. A caller's own signDisplay is kept.
+    const options: Intl.NumberFormatOptions = { signDisplay: 'negative', ...asked };
     format = language === 'fr' ? new FrenchNumberFormat(LOCALES.fr, options) : new Intl.NumberFormat(LOCALES[language], options);
     numberFormats.set(id, format);
   }

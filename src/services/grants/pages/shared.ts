@@ -111,8 +111,8 @@ export function bigDollars(amount: number, w: Words): string {
   const scaled = (unit: number) => ({ amount: w.loc.number(abs / unit, 1), n: Math.round((abs / unit) * 10) / 10 });
   if (abs >= 1e9) return `${sign}${w.t('money.billions', scaled(1e9))}`;
   if (abs >= 1e6) return `${sign}${w.t('money.millions', scaled(1e6))}`;
-  // (+ 0: a negative amount that rounds to no dollar is 0, not −0)
-  return w.loc.money(Math.round(amount) + 0);
+  // (a negative amount that rounds to no dollar is written 0: core/i18n/format.ts signs no zero)
+  return w.loc.money(Math.round(amount));
 }
 
 /** Dollars as millions with one decimal, for chart values ("$ millions" axes). */
