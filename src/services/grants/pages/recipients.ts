@@ -30,11 +30,11 @@ import {
   dollars,
   fiscalYearIn,
   millions,
-  pager,
   pageRefusal,
-  proseOf,
+  pager,
   provinceName,
   recipientHref,
+  proseOf,
   textOf,
   wordsOf,
 } from './shared.ts';

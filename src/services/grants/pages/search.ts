@@ -29,11 +29,11 @@ import {
   fiscalYearIn,
   notableReasonOf,
   option,
-  pager,
   pageRefusal,
-  proseOf,
+  pager,
   provinceName,
   recipientHref,
+  proseOf,
   textOf,
   wordsOf,
 } from './shared.ts';
