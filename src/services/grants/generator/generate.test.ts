@@ -32,6 +32,7 @@ test('round trip: 20,000 generated rows read back with the same counts, amendmen
     let blankNaics = 0;
     let multiline = 0;
     let quoted = 0;
+    let purposes = 0;
     const provinces = new Set<string>();
     const summary = await readGrantsCsv(
       file,
@@ -48,6 +49,12 @@ test('round trip: 20,000 generated rows read back with the same counts, amendmen
         if (r.description_en.includes('\n')) multiline++;
         if (r.description_en.includes('"')) quoted++;
         if (r.recipient_province) provinces.add(r.recipient_province);
+        // a program's purpose in both languages or in neither, each in its own column, as the source gives them
+        assert.equal(r.program_purpose_fr === '', r.program_purpose_en === '', r.program_name_en);
+        if (r.program_purpose_en !== '') {
+          purposes++;
+          assert.notEqual(r.program_purpose_fr, r.program_purpose_en);
+        }
       },
       { onHeader: (m) => (headerColumns = [...m.ignoredColumns]) },
     );
@@ -79,6 +86,7 @@ test('round trip: 20,000 generated rows read back with the same counts, amendmen
     assert.ok(fromReference > 20_000 * 0.9, 'most references follow the DDD-YYYY-YYYY-Qn-NNNNN pattern');
     assert.ok(fromReference < summary.recordsMapped, 'some do not');
     assert.ok(blankNaics > 0 && multiline > 0 && quoted > 0, 'blank optional fields, newlines and quotes occur');
+    assert.ok(purposes > 0 && purposes < summary.recordsMapped, `most programs' purposes given, not all (${purposes})`);
     assert.equal(provinces.size, PROVINCE_CODES.length, 'every province and territory appears');
   } finally {
     rmSync(dir, { recursive: true, force: true });

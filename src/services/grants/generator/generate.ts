@@ -384,6 +384,7 @@ class GrantsGenerator {
     // (drawn where the row's cells are, in their order: the generator's sequence of draws stays as it was)
     let description: { en: string; fr: string } | undefined;
     let expectedResults = '';
+    let purpose = '';
     const blank = (p: number, value: string): string => (r.bool(p) ? '' : value);
     const fields: Record<string, string> = {
       amendment_number: '0',
@@ -403,8 +404,9 @@ class GrantsGenerator {
       federal_riding_number: recipient.riding > 0 && r.bool(0.6) ? String(recipient.riding) : '',
       prog_name_en: program.nameEn,
       prog_name_fr: program.nameFr,
-      prog_purpose_en: blank(0.1, program.purposeEn),
-      prog_purpose_fr: '',
+      prog_purpose_en: (purpose = blank(0.1, program.purposeEn)),
+      // a program's purpose in both languages or in neither, each in its own column as the source gives it
+      prog_purpose_fr: purpose === '' ? '' : program.purposeFr,
       agreement_title_en: title.en,
       agreement_title_fr: title.fr,
       agreement_value: formatValue(valueCents),

@@ -355,15 +355,26 @@ describeEachDatabase(
       assert.ok(link, 'a link to the recipient');
       assert.equal(new URLSearchParams(link[1].replace(/&amp;/g, '&')).get('name'), bilingual.recipient_legal_name);
 
-      // the generated source gives every title in French, but not every recipient's name nor any program's purpose
+      // the generated source gives every title in French, but not every recipient's name
       const english = h.rows.find((r) => r.recipient_legal_name_fr === '' && r.recipient_legal_name !== '');
       assert.ok(english, 'a generated agreement whose recipient has no French name');
-      const englishTexts = await both(english.id);
       const frEnglish = textOf((await page(`/grants/${english.id}?lang=fr`)).body);
       assert.ok(frEnglish.includes(english.recipient_legal_name), english.recipient_legal_name);
       assert.ok(frEnglish.includes(english.agreement_title_fr), english.agreement_title_fr);
-      if (englishTexts.program_purpose_en !== '' && englishTexts.program_purpose_fr === '')
-        assert.ok(frEnglish.includes(englishTexts.program_purpose_en), englishTexts.program_purpose_en);
+
+      // and every program's purpose in both languages, or in neither: the French page shows the French one, unmarked
+      const purposes = await Promise.all(h.rows.slice(0, 60).map((r) => both(r.id)));
+      assert.ok(
+        purposes.every((g) => (g.program_purpose_en === '') === (g.program_purpose_fr === '')),
+        'a purpose in both or neither',
+      );
+      const purposed = purposes.find((g) => g.program_purpose_fr !== '' && g.program_purpose_fr !== g.program_purpose_en);
+      assert.ok(purposed, 'a generated agreement whose program has a French purpose');
+      const [purposeFr, purposeEn] = [(await page(`/grants/${purposed.id}?lang=fr`)).body, (await page(`/grants/${purposed.id}`)).body];
+      assert.ok(textOf(purposeFr).includes(purposed.program_purpose_fr), purposed.program_purpose_fr);
+      assert.ok(!textOf(purposeFr).includes(purposed.program_purpose_en), purposed.program_purpose_en);
+      assert.ok(!purposeFr.includes('<span lang="en">'), 'nothing shown in English for want of French');
+      assert.ok(textOf(purposeEn).includes(purposed.program_purpose_en), purposed.program_purpose_en);
 
       // the department chart names the departments in French
       const frenchOf = new Map<string, string>();
