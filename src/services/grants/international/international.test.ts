@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
-import { figures, tableRows } from '../../../../test/support/pages.ts';
+import { figures, tableRows, textOf } from '../../../../test/support/pages.ts';
 import { buildTestApp } from '../../../../test/support/app.ts';
 import { tempDir } from '../../../../test/support/grants/files.ts';
 import { foldAccents } from '../../../core/db/dialect.ts';
@@ -283,11 +283,11 @@ describeEachDatabase(
         const inFull = (label: string) => `${label.slice(0, 4)}-${Number(label.slice(0, 4)) + 1}`;
         assert.match(project.fiscal_year, /^\d{4}-\d{2}$/);
         for (const [lang, written] of [
-          ['en', project.fiscal_year],
-          ['fr', inFull(project.fiscal_year)],
+          ['en', `(starting in fiscal year ${project.fiscal_year})`],
+          ['fr', `(début pendant l’exercice ${inFull(project.fiscal_year)})`],
         ]) {
           const shown = await app.inject({ url: `/international/projects/${rows[3].projectNumber}?lang=${lang}` });
-          assert.ok(shown.body.includes(`(${written})</dd>`), lang);
+          assert.ok(textOf(shown.body).includes(written), lang);
         }
         const byYear = (await get(`${API}/stats/`)).body.by_year.map((y: { fiscal_year: string }) => y.fiscal_year);
         const frenchYears = figures((await app.inject({ url: '/international/statistics?lang=fr' })).body).get('intl-by-year')!;

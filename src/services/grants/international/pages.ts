@@ -236,7 +236,10 @@ function projectBody(p: Project, w: Words): SafeHtml {
       <dt>${t('intl.status')}</dt>
       <dd>${statusLabel(p.status, w)}</dd>
       <dt>${t('intl.period')}</dt>
-      <dd>${loc.date(p.start_date)} – ${p.end_date ? loc.date(p.end_date) : t('common.notGiven')} (${fiscalYearIn(p.fiscal_year, w)})</dd>
+      <dd>
+        ${loc.date(p.start_date)} – ${p.end_date ? loc.date(p.end_date) : t('common.notGiven')}
+        (${t('intl.startYear', { year: fiscalYearIn(p.fiscal_year, w) })})
+      </dd>
       <dt>${t('intl.agency')}</dt>
       <dd>${inLanguage(w, p.executing_agency_en, p.executing_agency_fr) || t('common.notGiven')}</dd>
       <dt>${t('intl.contribution')}</dt>

@@ -93,11 +93,15 @@ function grantFacts(g: Grant, w: Words): SafeHtml {
     <dd>${named('agreementType', g.agreement_type, w)}</dd>
     <dt>${t('common.period')}</dt>
     <dd>
-      ${t('grant.period', {
-        start: loc.date(g.agreement_start_date),
-        end: g.agreement_end_date ? loc.date(g.agreement_end_date) : t('grant.noEndDate'),
-        year: fiscalYearIn(g.fiscal_year, w),
-      })}
+      ${
+        g.agreement_end_date
+          ? t('grant.period', {
+              start: loc.date(g.agreement_start_date),
+              end: loc.date(g.agreement_end_date),
+              year: fiscalYearIn(g.fiscal_year, w),
+            })
+          : t('grant.periodOpen', { start: loc.date(g.agreement_start_date), year: fiscalYearIn(g.fiscal_year, w) })
+      }
     </dd>
     <dt>${t('grant.reference')}</dt>
     <dd>

@@ -9,6 +9,7 @@ import type { Row } from '../../../../test/support/grants/http.ts';
 import { decode, figures, plotted, tableRows, textOf } from '../../../../test/support/pages.ts';
 import { FEDERAL_REVENUES, FEDERAL_TAX_YEARS } from '../calculator/constants.ts';
 import { grantsService } from '../service.ts';
+import { formatDate } from '../../../core/i18n/format.ts';
 import { naicsSectorInFrench } from '../source/index.ts';
 import { AGREEMENTS_PER_PAGE } from './recipients.ts';
 import { TOP_DEPARTMENTS } from './statistics.ts';
@@ -549,6 +550,31 @@ describeEachDatabase(
       // the search form offers each year in full, its value the label the API takes
       assert.match(french[0][1], new RegExp(`<option value="${g.fiscal_year}" selected>${inFull(g.fiscal_year)}</option>`));
       assert.match(textOf(await posted('/calculator')), new RegExp(`to grants from 2018-19 to ${current}`));
+    });
+
+    it('French words where an agreement has no end date and around a recipient’s name (no « au aucune date de fin », no « de Edmonton »)', async () => {
+      const inFull = (label: string) => `${label.slice(0, 4)}-${Number(label.slice(0, 4)) + 1}`;
+      const open = h.rows.find((r) => r.agreement_end_date === null)!;
+      assert.ok(open, 'a generated agreement without an end date');
+      const start = open.agreement_start_date;
+      const grantFr = textOf((await page(`/grants/${open.id}?lang=fr`)).body);
+      assert.ok(
+        grantFr.includes(
+          `à partir du ${formatDate('fr', start)}, sans date de fin précisée (exercice financier ${inFull(open.fiscal_year)})`,
+        ),
+        grantFr,
+      );
+      const grantEn = textOf((await page(`/grants/${open.id}`)).body);
+      assert.ok(grantEn.includes(`from ${formatDate('en', start)}, no end date given (fiscal year ${open.fiscal_year})`));
+      // the search lists agreements without an end date first when sorted by end date
+      const listed = textOf((await page('/?lang=fr&sort=agreement_end_date&per_page=100')).body);
+      assert.ok(listed.includes(`à partir du ${formatDate('fr', start, 'short')}, sans date de fin`));
+      for (const text of [grantFr, listed]) assert.ok(!/ au (aucune|sans)/.test(text));
+
+      const named = h.rows.find((r) => r.recipient_legal_name !== '' && r.recipient_legal_name_fr === '')!;
+      const recipient = (await page(`/recipient?name=${encodeURIComponent(named.recipient_legal_name)}&lang=fr`)).body;
+      for (const said of ['Ententes conclues avec', 'Valeur totale des ententes conclues avec'])
+        assert.ok(textOf(recipient).includes(`${said} ${named.recipient_legal_name}`), said);
     });
 
     it('the calculator names its agreements in the page’s language as POST /api/calculate/?lang= does', async () => {

@@ -269,10 +269,10 @@ function resultsTable(rows: Grant[], w: Words): SafeHtml {
       g.recipient_legal_name ? html`<a href="${recipientHref(g.recipient_legal_name)}">${textOf(g, 'recipient_legal_name', w)}</a>` : '—',
       g.recipient_province || '—',
       fiscalYearIn(g.fiscal_year, w),
-      t('common.range', {
-        start: w.loc.date(g.agreement_start_date, 'short'),
-        end: g.agreement_end_date ? w.loc.date(g.agreement_end_date, 'short') : t('common.noEndDate'),
-      }),
+      // (an agreement without an end date is said in words of its own: « du … au aucune date de fin » is no French)
+      g.agreement_end_date
+        ? t('common.range', { start: w.loc.date(g.agreement_start_date, 'short'), end: w.loc.date(g.agreement_end_date, 'short') })
+        : t('common.rangeOpen', { start: w.loc.date(g.agreement_start_date, 'short') }),
       dollars(g.agreement_value, w),
     ],
   });
