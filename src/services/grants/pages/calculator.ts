@@ -138,19 +138,8 @@ export function calculatorPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit:
 
 function calculatorForm(form: CalculatorForm, aggregates: CalculatorAggregates, w: Words): SafeHtml {
   const { t } = w;
-  const { min, max } = aggregates.since_range;
-  const since = form.taxpayer_since_year || String(Math.min(max, Math.max(min, DEFAULT_TAXPAYER_SINCE_YEAR)));
-  const years: number[] = [];
-  for (let y = min; y <= max; y++) years.push(y);
   return html`<form class="filters" method="post" action="/calculator" aria-label="${t('calc.formLabel')}">
-    <label
-      >${t('calc.income')}
-      <input type="number" name="annual_income" value="${form.annual_income}" min="0" step="0.01" required inputmode="decimal" />
-    </label>
-    <label
-      >${t('calc.spending')}
-      <input type="number" name="gst_eligible_spending" value="${form.gst_eligible_spending}" min="0" step="0.01" inputmode="decimal" />
-    </label>
+    ${amountFields(form.annual_income, form.gst_eligible_spending, w)}
     <fieldset class="inline">
       <legend>${t('calc.amountsAre')}</legend>
       <label class="inline"
@@ -162,14 +151,35 @@ function calculatorForm(form: CalculatorForm, aggregates: CalculatorAggregates, 
         ${t('calc.perMonth')}</label
       >
     </fieldset>
-    <label
-      >${t('calc.since')}
-      <select name="taxpayer_since_year">
-        ${years.map((y) => html`<option value="${y}" ${String(y) === since ? html`selected` : ''}>${fiscalYearIn(y, w)}</option>`)}
-      </select>
-    </label>
+    ${sinceYearField(form.taxpayer_since_year, aggregates.since_range, w)}
     <button type="submit">${t('calc.submit')}</button>
   </form>`;
+}
+
+/** The calculator's two amounts as typed: fields of its form and of an agreement's share form (grant.ts) alike. */
+export function amountFields(income: string, spending: string, w: Words): SafeHtml {
+  const { t } = w;
+  return html`<label
+      >${t('calc.income')}
+      <input type="number" name="annual_income" value="${income}" min="0" step="0.01" required inputmode="decimal" />
+    </label>
+    <label
+      >${t('calc.spending')}
+      <input type="number" name="gst_eligible_spending" value="${spending}" min="0" step="0.01" inputmode="decimal" />
+    </label>`;
+}
+
+/** The fiscal year the caller has paid taxes since, as chosen (else the calculator's default within the data's range). */
+export function sinceYearField(chosen: string, range: { min: number; max: number }, w: Words): SafeHtml {
+  const since = chosen || String(Math.min(range.max, Math.max(range.min, DEFAULT_TAXPAYER_SINCE_YEAR)));
+  const years: number[] = [];
+  for (let y = range.min; y <= range.max; y++) years.push(y);
+  return html`<label
+    >${w.t('calc.since')}
+    <select name="taxpayer_since_year">
+      ${years.map((y) => html`<option value="${y}" ${String(y) === since ? html`selected` : ''}>${fiscalYearIn(y, w)}</option>`)}
+    </select>
+  </label>`;
 }
 
 // The charts depend on the caller's numbers: rendered for each answer, not cached.

@@ -8,14 +8,14 @@ import type { PageKit, SafeHtml } from '../../../core/pages/index.ts';
 import { definePage } from '../../../core/pages/page.ts';
 import { numericColumn, recordTable } from '../../../core/pages/table.ts';
 import type { ServiceApp } from '../../../core/service.ts';
-import { CalculatorInputError, DEFAULT_TAXPAYER_SINCE_YEAR, grantTaxpayerShare, servedGrantInput } from '../calculator/index.ts';
+import { CalculatorInputError, grantTaxpayerShare, servedGrantInput } from '../calculator/index.ts';
 import type { CalculatorAggregates, GrantTaxpayerShare } from '../calculator/index.ts';
 import { getGrant } from '../repository.ts';
 import type { Grant } from '../schemas/grant.ts';
 import { GrantParams } from '../schemas/grant.ts';
 import { naicsSectorInFrench } from '../source/index.ts';
 import type { GrantsDatabase } from '../tables.ts';
-import { calculatorAggregatesOf, refusalOf } from './calculator.ts';
+import { amountFields, calculatorAggregatesOf, refusalOf, sinceYearField } from './calculator.ts';
 import {
   bigDollars,
   codeLabel,
@@ -188,25 +188,8 @@ export function grantPage(app: ServiceApp, db: Kysely<GrantsDatabase>, kit: Page
  */
 function shareSection(g: Grant, share: PostedShare | null, aggregates: CalculatorAggregates, w: Words): SafeHtml {
   const { t, loc } = w;
-  const { min, max } = aggregates.since_range;
-  const since = share?.since || String(Math.min(max, Math.max(min, DEFAULT_TAXPAYER_SINCE_YEAR)));
-  const years: number[] = [];
-  for (let y = min; y <= max; y++) years.push(y);
   const form = html`<form class="filters" method="post" action="/grants/${g.id}" aria-label="${t('grant.share.formLabel')}">
-    <label
-      >${t('calc.income')}
-      <input type="number" name="annual_income" value="${share?.income ?? ''}" min="0" step="0.01" required inputmode="decimal" />
-    </label>
-    <label
-      >${t('calc.spending')}
-      <input type="number" name="gst_eligible_spending" value="${share?.spending ?? ''}" min="0" step="0.01" inputmode="decimal" />
-    </label>
-    <label
-      >${t('calc.since')}
-      <select name="taxpayer_since_year">
-        ${years.map((y) => html`<option value="${y}" ${String(y) === since ? html`selected` : ''}>${fiscalYearIn(y, w)}</option>`)}
-      </select>
-    </label>
+    ${amountFields(share?.income ?? '', share?.spending ?? '', w)} ${sinceYearField(share?.since ?? '', aggregates.since_range, w)}
     <button type="submit">${t('calc.submit')}</button>
   </form>`;
   const result = share?.answer ? shareResult(share.answer, w) : share?.problem !== undefined ? errorNote(share.problem, loc) : '';
