@@ -25,9 +25,13 @@ const SOFTWARE_VERSION = /^(v|ver|version)\d+([._]\d+)*[a-z]?$|^r20\d\d[ab]?$/;
 // bare small numbers, so they are joined to the word before them first.
 const NUMBERED = /([A-Za-z0-9])[/-](\d{1,2})(?![\d.,])/g;
 
+// A capital letter written as a word after a name is a subline's or a clone's letter ("HeLa K" is HeLa Kyoto, not
+// HeLa; "HEK 293 T" is HEK293T); nameTokens drops single letters (a version's "v.", initials), so it is joined first.
+const SUBLINE_LETTER = /([A-Za-z0-9]) ([A-Z])(?=$|[\s),;])/g;
+
 /** The name's distinctive tokens in order (no words of kind, no software versions); [] when nothing is left. */
 function distinctiveTokens(name: string): string[] {
-  const tokens = nameTokens(name.replace(NUMBERED, '$1$2')).filter((t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t));
+  const tokens = nameTokens(name.replace(NUMBERED, '$1$2').replace(SUBLINE_LETTER, '$1$2')).filter((t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t));
   // R, the language, is the one name of a single letter.
   if (tokens.join('').length < 2 && tokens.join('') !== 'r') return [];
   return tokens;
