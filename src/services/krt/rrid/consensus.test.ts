@@ -336,3 +336,18 @@ test('a capital letter written after a name is a subline\'s: "HeLa K (HeLa Kyoto
   assert.ok(!answer.suggestions.some((s) => s.reasoning.startsWith('name-only query')), JSON.stringify(answer.suggestions));
   assert.equal(answerRrids(kb, { resourceName: 'HeLa K' }, { minConfidence: 0 }).suggestions[0]?.suggested_rrid, 'RRID:CVCL_1922');
 });
+
+test('a brand before a cell line\'s name makes another line: "PathHunter CHO-K1" does not answer "CHO-K1"', async () => {
+  const kb = new RridKnowledgeBase();
+  kb.addPaper('10.1101/c1', [row('Experimental model: Cell line', 'PathHunter CHO-K1', 'DiscoverX', 'RRID:CVCL_KY70')]);
+  kb.addPaper('10.1101/c2', [row('Experimental model: Cell line', 'hTERT RPE-1 cells', 'ATCC', 'Cat# CRL-4000; RRID:CVCL_4388')]);
+  for (const doi of ['10.1101/c3', '10.1101/c4'])
+    kb.addPaper(doi, [row('Experimental model: Cell line', 'HEK293T', 'ATCC', 'Cat# CRL-3216; RRID:CVCL_0063')]);
+  calibrate(kb);
+  const consensus = (resourceName: string) =>
+    answerRrids(kb, { resourceName }, { minConfidence: 0 }).suggestions.filter((s) => s.reasoning.startsWith('name-only query'));
+  assert.deepEqual(consensus('CHO-K1'), []);
+  assert.equal(consensus('PathHunter CHO-K1')[0]?.suggested_rrid, 'RRID:CVCL_KY70');
+  // A lower-case prefix of a letter or two is part of how the line is described.
+  assert.equal(consensus('RPE-1')[0]?.suggested_rrid, 'RRID:CVCL_4388');
+});

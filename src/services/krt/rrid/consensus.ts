@@ -31,7 +31,9 @@ const SUBLINE_LETTER = /([A-Za-z0-9]) ([A-Z])(?=$|[\s),;])/g;
 
 /** The name's distinctive tokens in order (no words of kind, no software versions); [] when nothing is left. */
 function distinctiveTokens(name: string): string[] {
-  const tokens = nameTokens(name.replace(NUMBERED, '$1$2').replace(SUBLINE_LETTER, '$1$2')).filter((t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t));
+  const tokens = nameTokens(name.replace(NUMBERED, '$1$2').replace(SUBLINE_LETTER, '$1$2')).filter(
+    (t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t),
+  );
   // R, the language, is the one name of a single letter.
   if (tokens.join('').length < 2 && tokens.join('') !== 'r') return [];
   return tokens;
@@ -57,7 +59,7 @@ export function nameKeys(name: string): string[] {
 
 /**
  * Whether a written name is a description before the asked name: its last words (split at spaces) are the name, and
- * words come before them ("Mycoplasma-free U2OS cells" for "U2OS"). A name glued to the word before it is part of
+ * words come before them ("Mycoplasma-free U2OS cells" for "U2OS"), none of them a brand. A name glued to the word before it is part of
  * another name: "UAS-DenMark::mCherry" is a fly stock's transgene, not mCherry; "HEK293T-ACE2" is not ACE2.
  */
 function describes(written: string, run: readonly string[]): boolean {
@@ -65,8 +67,14 @@ function describes(written: string, run: readonly string[]): boolean {
   for (let k = 1; k < words.length; k++) {
     const tail = distinctiveTokens(words.slice(words.length - k).join(' '));
     if (tail.length > run.length) return false;
-    if (tail.length === run.length && run.every((t, j) => tail[j] === t))
-      return distinctiveTokens(words.slice(0, words.length - k).join(' ')).length > 0;
+    if (tail.length === run.length && run.every((t, j) => tail[j] === t)) {
+      const before = words.slice(0, words.length - k);
+      // A product's name before it makes another resource: "PathHunter CHO-K1" is an engineered line sold under a
+      // brand written in camel case (two lower-case letters, then a capital), not CHO-K1 described; "hTERT RPE-1" is
+      // RPE-1.
+      if (before.some((w) => /[a-z]{2}[A-Z]/.test(w))) return false;
+      return distinctiveTokens(before.join(' ')).length > 0;
+    }
   }
   return false;
 }
