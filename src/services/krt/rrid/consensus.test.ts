@@ -350,4 +350,8 @@ test('a brand before a cell line\'s name makes another line: "PathHunter CHO-K1"
   assert.equal(consensus('PathHunter CHO-K1')[0]?.suggested_rrid, 'RRID:CVCL_KY70');
   // A lower-case prefix of a letter or two is part of how the line is described.
   assert.equal(consensus('RPE-1')[0]?.suggested_rrid, 'RRID:CVCL_4388');
+  // Before a tool's name a brand is its maker's.
+  kb.addPaper('10.1101/c5', [row('Software/code', 'GraphPad Prism', 'GraphPad', 'RRID:SCR_002798')]);
+  calibrate(kb);
+  assert.equal(consensus('Prism')[0]?.suggested_rrid, 'RRID:SCR_002798');
 });

@@ -59,20 +59,20 @@ export function nameKeys(name: string): string[] {
 
 /**
  * Whether a written name is a description before the asked name: its last words (split at spaces) are the name, and
- * words come before them ("Mycoplasma-free U2OS cells" for "U2OS"), none of them a brand. A name glued to the word before it is part of
+ * words come before them ("Mycoplasma-free U2OS cells" for "U2OS"), none of them a cell line's brand. A name glued to the word before it is part of
  * another name: "UAS-DenMark::mCherry" is a fly stock's transgene, not mCherry; "HEK293T-ACE2" is not ACE2.
  */
-function describes(written: string, run: readonly string[]): boolean {
+function describes(written: string, run: readonly string[], type: ResourceType): boolean {
   const words = written.split(/\s+/).filter(Boolean);
   for (let k = 1; k < words.length; k++) {
     const tail = distinctiveTokens(words.slice(words.length - k).join(' '));
     if (tail.length > run.length) return false;
     if (tail.length === run.length && run.every((t, j) => tail[j] === t)) {
       const before = words.slice(0, words.length - k);
-      // A product's name before it makes another resource: "PathHunter CHO-K1" is an engineered line sold under a
-      // brand written in camel case (two lower-case letters, then a capital), not CHO-K1 described; "hTERT RPE-1" is
-      // RPE-1.
-      if (before.some((w) => /[a-z]{2}[A-Z]/.test(w))) return false;
+      // Before a cell line, a brand makes another line: "PathHunter CHO-K1" is an engineered line sold under a name
+      // written in camel case (two lower-case letters, then a capital), not CHO-K1 described; "hTERT RPE-1" is RPE-1.
+      // Before a tool the brand is its maker's: "GraphPad Prism" is Prism.
+      if (type === 'Experimental model: Cell line' && before.some((w) => /[a-z]{2}[A-Z]/.test(w))) return false;
       return distinctiveTokens(before.join(' ')).length > 0;
     }
   }
@@ -116,7 +116,7 @@ export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string, op
     let bestExact = false;
     for (const [written, count] of entry.names) {
       const exact = nameKeys(written).some((k) => wanted.has(k));
-      if (!exact && !(described && variants(written).some((v) => runs.some((run) => describes(v, run))))) continue;
+      if (!exact && !(described && variants(written).some((v) => runs.some((run) => describes(v, run, entry.type))))) continue;
       agreeing += count;
       // The name shown: the most written of those written as asked, else of the described ones.
       if ((exact && !bestExact) || (exact === bestExact && count > bestCount)) {
