@@ -96,7 +96,7 @@ describeKrtHttp('krt AI routes', (h) => {
     for (const s of res.body.suggestions) assert.ok(all.includes(s.suggested_rrid.replace('RRID:', '')), s.suggested_rrid);
     const none = await post<Suggest>('/api/ai/suggest-rrid/', { resource_name: 'quantum flux capacitor widget' });
     assert.deepEqual([none.status, none.body.suggestions, none.body.total_found, none.body.abstained], [200, [], 0, true]);
-    assert.match(none.body.reason ?? '', /no RRID in the knowledge base matches this catalog number or name/);
+    assert.match(none.body.reason ?? '', /^no RRID in the knowledge base matches this name$/);
     // recommend identifies the resource itself as suggest-rrid does (the same first answer), and does not offer it
     // as its own alternative.
     for (const r of table.filter((t) => /RRID:/.test(t.IDENTIFIER)).slice(0, 8)) {

@@ -316,3 +316,42 @@ test('a number after a slash or a hyphen is part of the name: "HEK293T/17" is no
   assert.equal(first('HEK293T')?.suggested_rrid, 'RRID:CVCL_0063');
   assert.match(first('HEK293T')?.reasoning ?? '', /in 3 mentions of 3 with an RRID/);
 });
+
+test('a capital letter written after a name is a subline\'s: "HeLa K (HeLa Kyoto)" does not answer "HeLa"', () => {
+  assert.ok(!nameKeys('HeLa K (HeLa Kyoto)').some((k) => nameKeys('HeLa').includes(k)));
+  assert.ok(!nameKeys('HeLa S3').some((k) => nameKeys('HeLa').includes(k)));
+  // The letter is the name's whether written apart or joined; a version's lower-case "v." is still no part of it.
+  assert.deepEqual(nameKeys('HEK 293 T')[0], nameKeys('HEK293T')[0]);
+  assert.deepEqual(nameKeys('C57BL/6 J')[0], nameKeys('C57BL/6J')[0]);
+  assert.deepEqual(nameKeys('FlowJo v 10')[0], nameKeys('FlowJo')[0]);
+  // An antibody's "(H+L)" is no subline letter.
+  assert.ok(nameKeys('Goat anti-rabbit IgG (H+L)').some((k) => nameKeys('Goat anti-rabbit IgG').includes(k)));
+  const kb = new RridKnowledgeBase();
+  kb.addPaper('10.1101/h1', [row('Experimental model: Cell line', 'HeLa K (HeLa Kyoto)', 'S. Narumiya', 'RRID:CVCL_1922')]);
+  for (const doi of ['10.1101/h2', '10.1101/h3'])
+    kb.addPaper(doi, [row('Experimental model: Cell line', 'HEK293T', 'ATCC', 'Cat# CRL-3216; RRID:CVCL_0063')]);
+  calibrate(kb);
+  // At most a look-alike candidate by name similarity, never the papers' consensus for the name.
+  const answer = answerRrids(kb, { resourceName: 'HeLa' }, { minConfidence: 0 });
+  assert.ok(!answer.suggestions.some((s) => s.reasoning.startsWith('name-only query')), JSON.stringify(answer.suggestions));
+  assert.equal(answerRrids(kb, { resourceName: 'HeLa K' }, { minConfidence: 0 }).suggestions[0]?.suggested_rrid, 'RRID:CVCL_1922');
+});
+
+test('a brand before a cell line\'s name makes another line: "PathHunter CHO-K1" does not answer "CHO-K1"', async () => {
+  const kb = new RridKnowledgeBase();
+  kb.addPaper('10.1101/c1', [row('Experimental model: Cell line', 'PathHunter CHO-K1', 'DiscoverX', 'RRID:CVCL_KY70')]);
+  kb.addPaper('10.1101/c2', [row('Experimental model: Cell line', 'hTERT RPE-1 cells', 'ATCC', 'Cat# CRL-4000; RRID:CVCL_4388')]);
+  for (const doi of ['10.1101/c3', '10.1101/c4'])
+    kb.addPaper(doi, [row('Experimental model: Cell line', 'HEK293T', 'ATCC', 'Cat# CRL-3216; RRID:CVCL_0063')]);
+  calibrate(kb);
+  const consensus = (resourceName: string) =>
+    answerRrids(kb, { resourceName }, { minConfidence: 0 }).suggestions.filter((s) => s.reasoning.startsWith('name-only query'));
+  assert.deepEqual(consensus('CHO-K1'), []);
+  assert.equal(consensus('PathHunter CHO-K1')[0]?.suggested_rrid, 'RRID:CVCL_KY70');
+  // A lower-case prefix of a letter or two is part of how the line is described.
+  assert.equal(consensus('RPE-1')[0]?.suggested_rrid, 'RRID:CVCL_4388');
+  // Before a tool's name a brand is its maker's.
+  kb.addPaper('10.1101/c5', [row('Software/code', 'GraphPad Prism', 'GraphPad', 'RRID:SCR_002798')]);
+  calibrate(kb);
+  assert.equal(consensus('Prism')[0]?.suggested_rrid, 'RRID:SCR_002798');
+});

@@ -25,9 +25,15 @@ const SOFTWARE_VERSION = /^(v|ver|version)\d+([._]\d+)*[a-z]?$|^r20\d\d[ab]?$/;
 // bare small numbers, so they are joined to the word before them first.
 const NUMBERED = /([A-Za-z0-9])[/-](\d{1,2})(?![\d.,])/g;
 
+// A capital letter written as a word after a name is a subline's or a clone's letter ("HeLa K" is HeLa Kyoto, not
+// HeLa; "HEK 293 T" is HEK293T); nameTokens drops single letters (a version's "v.", initials), so it is joined first.
+const SUBLINE_LETTER = /([A-Za-z0-9]) ([A-Z])(?=$|[\s),;])/g;
+
 /** The name's distinctive tokens in order (no words of kind, no software versions); [] when nothing is left. */
 function distinctiveTokens(name: string): string[] {
-  const tokens = nameTokens(name.replace(NUMBERED, '$1$2')).filter((t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t));
+  const tokens = nameTokens(name.replace(NUMBERED, '$1$2').replace(SUBLINE_LETTER, '$1$2')).filter(
+    (t) => !KIND_WORDS.has(t) && !SOFTWARE_VERSION.test(t),
+  );
   // R, the language, is the one name of a single letter.
   if (tokens.join('').length < 2 && tokens.join('') !== 'r') return [];
   return tokens;
@@ -53,16 +59,22 @@ export function nameKeys(name: string): string[] {
 
 /**
  * Whether a written name is a description before the asked name: its last words (split at spaces) are the name, and
- * words come before them ("Mycoplasma-free U2OS cells" for "U2OS"). A name glued to the word before it is part of
+ * words come before them ("Mycoplasma-free U2OS cells" for "U2OS"), none of them a cell line's brand. A name glued to the word before it is part of
  * another name: "UAS-DenMark::mCherry" is a fly stock's transgene, not mCherry; "HEK293T-ACE2" is not ACE2.
  */
-function describes(written: string, run: readonly string[]): boolean {
+function describes(written: string, run: readonly string[], type: ResourceType): boolean {
   const words = written.split(/\s+/).filter(Boolean);
   for (let k = 1; k < words.length; k++) {
     const tail = distinctiveTokens(words.slice(words.length - k).join(' '));
     if (tail.length > run.length) return false;
-    if (tail.length === run.length && run.every((t, j) => tail[j] === t))
-      return distinctiveTokens(words.slice(0, words.length - k).join(' ')).length > 0;
+    if (tail.length === run.length && run.every((t, j) => tail[j] === t)) {
+      const before = words.slice(0, words.length - k);
+      // Before a cell line, a brand makes another line: "PathHunter CHO-K1" is an engineered line sold under a name
+      // written in camel case (two lower-case letters, then a capital), not CHO-K1 described; "hTERT RPE-1" is RPE-1.
+      // Before a tool the brand is its maker's: "GraphPad Prism" is Prism.
+      if (type === 'Experimental model: Cell line' && before.some((w) => /[a-z]{2}[A-Z]/.test(w))) return false;
+      return distinctiveTokens(before.join(' ')).length > 0;
+    }
   }
   return false;
 }
@@ -104,7 +116,7 @@ export function nameConsensus(pool: Iterable<SuggestableEntry>, name: string, op
     let bestExact = false;
     for (const [written, count] of entry.names) {
       const exact = nameKeys(written).some((k) => wanted.has(k));
-      if (!exact && !(described && variants(written).some((v) => runs.some((run) => describes(v, run))))) continue;
+      if (!exact && !(described && variants(written).some((v) => runs.some((run) => describes(v, run, entry.type))))) continue;
       agreeing += count;
       // The name shown: the most written of those written as asked, else of the described ones.
       if ((exact && !bestExact) || (exact === bestExact && count > bestCount)) {

@@ -427,7 +427,7 @@ function answerOfKind(
     abstained: true,
     reason: scored.length
       ? `${nameOnly ? 'no paper of the knowledge base writes an RRID next to this name; ' : ''}the best candidate (RRID:${scored[0].entry.rrid}, "${scored[0].bestName}") is right with probability ${calibratedProbability(calibration, scored[0].rankScore).toFixed(2)}, below ${(rankingOptions.minConfidence ?? ABSTAIN_BELOW).toFixed(2)}`
-      : 'no RRID in the knowledge base matches this catalog number or name',
+      : `no RRID in the knowledge base matches this ${nameOnly ? 'name' : 'catalog number or name'}`,
   };
 }
 
