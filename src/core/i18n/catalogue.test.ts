@@ -35,3 +35,9 @@ test('a French message writes a negative number with the minus sign, as the page
   assert.equal(c.format('fr', 'n', { n: -0.9 }), 'écart \u22120,9; \u22120,9 points');
   assert.equal(c.format('en', 'n', { n: -0.9 }), 'change -0.9; -0.9 points');
 });
+
+test('the pager reads "Page 2 sur 176" in French, as French writes a page of a whole', () => {
+  const messages = layoutMessages as Catalogue<string>;
+  assert.equal(messages.format('fr', 'pager.position', { page: 2, pages: 176 }), 'Page 2 sur 176');
+  assert.equal(messages.format('en', 'pager.position', { page: 2, pages: 176 }), 'Page 2 of 176');
+});

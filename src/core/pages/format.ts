@@ -7,7 +7,8 @@ const formatters = new Map<number, Intl.NumberFormat>();
 export function formatNumber(value: number, maxDecimals = 0): string {
   let formatter = formatters.get(maxDecimals);
   if (formatter === undefined) {
-    formatter = new Intl.NumberFormat('en-CA', { maximumFractionDigits: maxDecimals });
+    // signDisplay 'negative': a value that rounds to zero from below is written 0, never -0 (as core/i18n does).
+    formatter = new Intl.NumberFormat('en-CA', { maximumFractionDigits: maxDecimals, signDisplay: 'negative' });
     formatters.set(maxDecimals, formatter);
   }
   return formatter.format(value);

@@ -85,7 +85,7 @@ export const fr: Record<LayoutKey, string> = {
   'pager.label': 'Pages de résultats',
   'pager.previous': '← Précédente',
   'pager.next': 'Suivante →',
-  'pager.position': 'Page {page, number} de {pages, number}',
+  'pager.position': 'Page {page, number} sur {pages, number}',
   'service.oral': 'Données probantes en santé buccodentaire',
   'service.krt': 'Tableaux des ressources clés',
   'service.grants': 'Subventions fédérales',

@@ -371,7 +371,7 @@ export const fr: Record<DrawsKey, string> = {
     'Chaque prévision publiée par ce service est conservée, avec sa date et la ronde la plus récente sur laquelle elle repose. Lorsque IRCC publie la ronde prévue (les prochaines rondes de la catégorie après cette date), elle est évaluée ici. Jugez les prévisions d’après ce bilan : l’erreur absolue moyenne (EAM) à côté de la prévision naïve (répéter la dernière ronde de la catégorie), le score d’intervalle (Winkler, α = 0,05 : la largeur de l’intervalle de 95 % plus une pénalité de 40 fois tout écart; plus c’est bas, mieux c’est) et la fréquence à laquelle les intervalles de 95 % ont contenu le résultat.',
   'track.none': 'Aucune prévision n’a encore été enregistrée.',
   'track.every': '(toutes les catégories)',
-  'track.count': '{count, plural, one {# prévision} other {# prévisions}}; page {page, number} de {pages, number}.',
+  'track.count': '{count, plural, one {# prévision} other {# prévisions}}; page {page, number} sur {pages, number}.',
   'track.newer': 'Plus récentes',
   'track.older': 'Plus anciennes',
   'track.json': 'Les mêmes données en JSON :',
