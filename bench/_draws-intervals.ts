@@ -51,6 +51,11 @@ interface IntervalSettings {
    * days, falling back to all its draws when the window holds fewer than `atLeast`; null: all its draws (served).
    */
   boundWindow: { draws: number | null; days: number | null; atLeast: number } | null;
+  /**
+   * The upper bound from the category's `rank`-th largest draw instead of its largest (the lower bound unchanged); with
+   * `oneOffOnly`, only while its largest draw is more than ONE_OFF_RATIO times its 2nd-largest. null: the largest (served).
+   */
+  boundCap: { rank: number; oneOffOnly: boolean } | null;
   /** Weight of an error by how close its point's volatility state was to the test point's (see stateWeight); null: none. */
   stateBandwidth: number | null;
   /** Mondrian conformal classes by the draws of the forecast's regime (see classOf); null: one pooled class (served). */
@@ -66,6 +71,7 @@ const SERVED: IntervalSettings = {
   volHalfLife: { crs: VOLATILITY_HALF_LIFE, invitations: VOLATILITY_HALF_LIFE },
   boundFactor: INVITATION_BOUND_FACTOR,
   boundWindow: null,
+  boundCap: null,
   stateBandwidth: null,
   mondrianDraws: null,
 };
@@ -73,6 +79,8 @@ const PRIOR_CHANGES = 3;
 const LEVEL = 0.95;
 const LEVEL_RANGE = [0.8, 0.995] as const;
 const FALLBACK = 4;
+/** A category's largest draw is a one-off (boundCap.oneOffOnly) when it is more than this many times its 2nd-largest. */
+const ONE_OFF_RATIO = 2;
 
 /** Weighted split-conformal quantile (Barber et al. 2023): the smallest e with Σ_{e_i ≤ e} w_i ≥ level × (Σ w_i + 1). */
 function weightedQuantile(errors: readonly { e: number; w: number }[], level: number): number {
@@ -253,7 +261,7 @@ function reRange(
     ).map((d) => d.invitations);
     const drawn = {
       min: Math.max(1, Math.floor(Math.min(...sizes) / settings.boundFactor)),
-      max: Math.ceil(Math.max(...sizes) * settings.boundFactor),
+      max: Math.ceil((p.young ? Math.max(...sizes) : boundLargest(sizes, settings)) * settings.boundFactor),
     };
     const invitationsRange: [number, number] = [
       Math.min(invitations, Math.max(drawn.min, Math.floor(Math.exp(logInv - invHalf)))),
@@ -287,6 +295,15 @@ function boundDraws<T extends { day: number }>(draws: readonly T[], day: number,
   if (w === null) return draws;
   const inWindow = draws.filter((d, i) => (w.draws === null || i >= draws.length - w.draws) && (w.days === null || d.day > day - w.days));
   return inWindow.length >= w.atLeast ? inWindow : draws;
+}
+
+/** The size the upper invitation bound is made from: the largest of `sizes`, or a lower one under `settings.boundCap`. */
+function boundLargest(sizes: readonly number[], settings: IntervalSettings): number {
+  const desc = [...sizes].sort((a, b) => b - a);
+  const cap = settings.boundCap;
+  if (cap === null || desc.length < cap.rank) return desc[0];
+  if (cap.oneOffOnly && !(desc[0] > ONE_OFF_RATIO * desc[1])) return desc[0];
+  return desc[cap.rank - 1];
 }
 
 const law = (score: number, point: number, margin: number) => clearance(score, { point, margin }).atOrBelow;
@@ -400,7 +417,12 @@ for (const v of STUDY.filter((x) => process.env.STUDY_ONLY === undefined || x.na
  * 2023–24 origins the pooled invitation interval score ÷ baseline, the paired difference of the two ratios and the
  * coverage with 95% bootstrap intervals over forecast rounds, and the coverage and ratio per category.
  */
-const BOUNDS: { name: string; boundWindow: NonNullable<IntervalSettings['boundWindow']>; boundFactor?: number }[] = [
+const BOUNDS: {
+  name: string;
+  boundWindow?: IntervalSettings['boundWindow'];
+  boundCap?: IntervalSettings['boundCap'];
+  boundFactor?: number;
+}[] = [
   { name: 'bound window: last 12 draws', boundWindow: { draws: 12, days: null, atLeast: 1 } },
   { name: 'bound window: last 24 draws', boundWindow: { draws: 24, days: null, atLeast: 1 } },
   { name: 'bound window: last 48 draws', boundWindow: { draws: 48, days: null, atLeast: 1 } },
@@ -409,11 +431,17 @@ const BOUNDS: { name: string; boundWindow: NonNullable<IntervalSettings['boundWi
   { name: 'bound window: 1095 days (≥ 6)', boundWindow: { draws: null, days: 1095, atLeast: 6 } },
   { name: 'bound window: last 24 draws ×÷ e^0.7', boundWindow: { draws: 24, days: null, atLeast: 1 }, boundFactor: Math.exp(0.7) },
   { name: 'bound window: 730 days ×÷ e^0.7', boundWindow: { draws: null, days: 730, atLeast: 6 }, boundFactor: Math.exp(0.7) },
+  // Only the upper bound from a robust extreme, so that one outsized draw (CEC's 27,332 of February 2021) stops
+  // bounding the category for good while the lower bound and every other knob stay served.
+  { name: 'bound cap: 2nd-largest', boundCap: { rank: 2, oneOffOnly: false } },
+  { name: 'bound cap: 3rd-largest', boundCap: { rank: 3, oneOffOnly: false } },
+  { name: 'bound cap: 2nd-largest if one-off', boundCap: { rank: 2, oneOffOnly: true } },
+  { name: 'bound cap: 3rd-largest if one-off', boundCap: { rank: 3, oneOffOnly: true } },
 ];
 
-function recentDetail(name: string, base: readonly OriginRecord[], variant: readonly OriginRecord[]): void {
-  const recent = (rs: readonly OriginRecord[]) => rs.filter((r) => r.asOf >= '2023-01-01');
-  const pairs = variant.map((r, i) => ({ asOf: r.asOf, v: r, b: base[i] })).filter((x) => x.asOf >= '2023-01-01');
+function recentDetail(name: string, base: readonly OriginRecord[], variant: readonly OriginRecord[], from = '2023-01-01'): void {
+  const recent = (rs: readonly OriginRecord[]) => rs.filter((r) => r.asOf >= from);
+  const pairs = variant.map((r, i) => ({ asOf: r.asOf, v: r, b: base[i] })).filter((x) => x.asOf >= from);
   const f3 = (x: number | null) => (x === null ? '—' : x.toFixed(3));
   const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
   const ci = (x: [number, number] | null, f: (v: number) => string) => (x === null ? '—' : `${f(x[0])}–${f(x[1])}`);
@@ -448,19 +476,29 @@ function recentDetail(name: string, base: readonly OriginRecord[], variant: read
     return `${c} ${rs.length}: ${f3(ratioOf('invitations', rs))}/${pct(cov(rs))}`;
   });
   console.log(
-    `${name.padEnd(34)} 2023–24 INV ratio ${f3(a)} (${ci(ratioCi, f3)}) Δ ${a === null || b === null ? '—' : f3(a - b)} (${ci(diffCi, f3)}) cov ${pct(cov(recent(variant)))} (${ci(covCi, pct)}) | ${perCategory.join('; ')}`,
+    `${name.padEnd(34)} ${from.slice(0, 4)}–24 INV ratio ${f3(a)} (${ci(ratioCi, f3)}) Δ ${a === null || b === null ? '—' : f3(a - b)} (${ci(diffCi, f3)}) cov ${pct(cov(recent(variant)))} (${ci(covCi, pct)}) | ${perCategory.join('; ')}`,
   );
 }
 
-if (
-  process.env.STUDY_ONLY === undefined ||
-  'bound window'.startsWith(process.env.STUDY_ONLY) ||
-  process.env.STUDY_ONLY.startsWith('bound window')
-) {
+// A group's prefix ('bound window', 'bound cap') runs the served rule's detail and that group's settings.
+const only = process.env.STUDY_ONLY;
+const wanted = (x: (typeof BOUNDS)[number]) => only === undefined || x.name.startsWith(only);
+if (BOUNDS.some((x) => wanted(x) || only!.startsWith(x.name.split(':')[0]))) {
+  // Pooled over 2019–24 as well as 2023–24: the coverage of both periods, pooled and per category.
+  recentDetail('served (all draws)', served.records, served.records, '2019-01-01');
   recentDetail('served (all draws)', served.records, served.records);
-  for (const v of BOUNDS.filter((x) => process.env.STUDY_ONLY === undefined || x.name.startsWith(process.env.STUDY_ONLY))) {
-    const variant = reRange(records, wf, { ...SERVED, ...v }).records;
+  for (const v of BOUNDS.filter(wanted)) {
+    const { records: variant, differ } = reRange(records, wf, { ...SERVED, ...v });
     report(v.name, served.records, variant, ys);
+    recentDetail(v.name, served.records, variant, '2019-01-01');
     recentDetail(v.name, served.records, variant);
+    // How many compared targets the variant's range changes, and how many of them it turns from held to missed.
+    const held = (r: OriginRecord) =>
+      r.actual.invitations >= r.served!.invitationsRange[0] && r.actual.invitations <= r.served!.invitationsRange[1];
+    const lost = (from: string) =>
+      variant.filter((r, i) => r.asOf >= from && r.served !== null && r.baseline !== null && held(served.records[i]) && !held(r)).length;
+    console.log(
+      `${v.name.padEnd(34)} ranges changed ${differ} of ${records.length}; held → missed 2019–24 ${lost('2019-01-01')}, 2023–24 ${lost('2023-01-01')}`,
+    );
   }
 }
