@@ -151,7 +151,7 @@ export function computeStatistics(byCategory: ReadonlyMap<number, readonly DrawF
 export type CategoryDraws = CategoryDrawsInput;
 
 /** Bumped when the stored forecasts change shape: a serving process refits forecasts of another format. */
-export const FORECASTS_FORMAT = 5;
+export const FORECASTS_FORMAT = 6;
 
 export interface StoredCategoryForecast {
   category_id: number;

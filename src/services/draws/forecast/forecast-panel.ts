@@ -82,6 +82,11 @@ export interface Prediction {
   predicted_crs_score: number;
   predicted_invitations: number;
   confidence_score: number;
+  /**
+   * n of confidence_score: the scored forecasts its hit rate is over, so that 50 from none is told from 50 of 40.
+   * Always set by forecastPanel; null only when read back from rows stored before it was kept.
+   */
+  confidence_forecasts_scored: number | null;
   model_used: ServedModel;
   uncertainty_range: Range & { margin_of_error: number };
   /** Always set by forecastPanel; null only when read back from rows stored before invitations had intervals. */
@@ -242,11 +247,11 @@ function panelOf(categories: readonly CategoryDrawsInput[], asOf: string): Panel
   }));
 }
 
-/** confidence_score: Laplace-smoothed hit rate (hits + 1)/(n + 2) × 100 of the served CRS forecasts at h. */
-function confidenceScore(points: readonly WalkPoint[], h: number): number {
+/** confidence_score: Laplace-smoothed hit rate (hits + 1)/(n + 2) × 100 of the n scored served CRS forecasts at h. */
+function confidenceScore(points: readonly WalkPoint[], h: number): { score: number; n: number } {
   const scored = points.filter((p) => p.targets[h - 1] !== null);
   const hits = scored.filter((p) => Math.abs(p.targets[h - 1]!.crs - p.series.crs.served[h - 1]) <= HIT_TOLERANCE).length;
-  return round1(((hits + 1) / (scored.length + 2)) * 100);
+  return { score: round1(((hits + 1) / (scored.length + 2)) * 100), n: scored.length };
 }
 
 function summary(
@@ -365,15 +370,17 @@ function prediction(
   const logInvitations = served.points.invitations.served[h - 1];
   const invHalf = served.invitations.intervals[h - 1].half_width;
   const invitations = Math.max(1, Math.round(Math.exp(logInvitations)));
+  const confidence = confidenceScore(
+    confidencePoints.filter((p) => p.targets[h - 1] !== null && p.targets[h - 1]!.day <= today),
+    h,
+  );
   return {
     rank: h,
     predicted_date: date.date,
     predicted_crs_score: round1(crs),
     predicted_invitations: invitations,
-    confidence_score: confidenceScore(
-      confidencePoints.filter((p) => p.targets[h - 1] !== null && p.targets[h - 1]!.day <= today),
-      h,
-    ),
+    confidence_score: confidence.score,
+    confidence_forecasts_scored: confidence.n,
     model_used: served.model,
     uncertainty_range: {
       // Outward to one decimal, so rounding never narrows the interval.

@@ -33,7 +33,8 @@ export const CONFIDENCE_DEFINITION =
   `confidence_score (0–100) is the hit rate of the served CRS forecasts at that horizon in the walk-forward ` +
   `backtest (the category's own forecasts; for a young category every young category's), where a hit is a forecast ` +
   `within ${HIT_TOLERANCE} CRS points of the actual cut-off, smoothed with a uniform Beta(1,1) prior (Laplace's rule): ` +
-  `(hits + 1) / (n + 2) × 100, rounded to one decimal. With no scored forecast it is 50.`;
+  `(hits + 1) / (n + 2) × 100, rounded to one decimal. With no scored forecast it is 50. Each prediction gives n as ` +
+  `confidence_forecasts_scored.`;
 
 const BACKTEST_DEFINITION =
   `Walk-forward (rolling origin, expanding window): after every draw of every category, each model forecasts the ` +

@@ -166,13 +166,14 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'rondes.',
   },
   'rule.confidence': {
-    from: '3f702674ef8f',
+    from: '6794301ac29b',
     fr:
       'confidence_score (0–100) est le taux de réussite des prévisions SCG publiées à cet horizon dans la ' +
       'rétrovalidation progressive (les prévisions de la catégorie elle-même; pour une catégorie récente, celles de ' +
       'toutes les catégories récentes), une réussite étant une prévision à 10 points SCG ou moins du score limite ' +
       'réel, lissé par une loi a priori uniforme Beta(1,1) (règle de succession de Laplace) : (réussites + 1) / ' +
-      '(n + 2) × 100, arrondi à une décimale. Sans prévision évaluée, il vaut 50.',
+      '(n + 2) × 100, arrondi à une décimale. Sans prévision évaluée, il vaut 50. Chaque prévision donne n dans ' +
+      'confidence_forecasts_scored.',
   },
   'rule.backtest_definition': {
     from: '14e324ca3a96',
