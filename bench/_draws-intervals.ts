@@ -3,8 +3,8 @@
 // |change|, shrunk toward the pooled median), q_h the split-conformal quantile of scaled errors of the established
 // categories' served forecasts known then, at a level adapted online (adaptive conformal inference). This script
 // recomputes that rule from the walk-forward with its knobs as parameters (the quantile's memory: a window or a
-// recency half-life; the adaptive step; the volatility half-life; the invitation bound factor and the window of draws
-// whose extremes make the bound), checks that the served settings reproduce the half-widths the rolling-origin
+// recency half-life; the adaptive step; the volatility half-life; the invitation bound factor, the window of draws
+// whose extremes make the bound and the draw that makes its upper end), checks that the served settings reproduce the half-widths the rolling-origin
 // benchmark served, and scores each setting by the mean over the years of the per-year interval score ÷ baseline, with
 // per-year coverage, and paired against the served rule.
 // Every setting is scored on the same targets; Δ is its mean of per-year ratios minus the reference's (the rule served
