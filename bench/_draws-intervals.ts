@@ -4,9 +4,11 @@
 // categories' served forecasts known then, at a level adapted online (adaptive conformal inference). This script
 // recomputes that rule from the walk-forward with its knobs as parameters (the quantile's memory: a window or a
 // recency half-life; the adaptive step; the volatility half-life; the invitation bound factor, the window of draws
-// whose extremes make the bound and the draw that makes its upper end), checks that the served settings reproduce the half-widths the rolling-origin
-// benchmark served, and scores each setting by the mean over the years of the per-year interval score ÷ baseline, with
-// per-year coverage, and paired against the served rule.
+// whose extremes make the bound and the draw that makes its upper end), checks that the served settings reproduce the
+// half-widths and invitation ranges the rolling-origin benchmark served, and scores each setting by the mean over the
+// years of the per-year interval score ÷ baseline, with per-year coverage, and paired against the served rule. The
+// invitation bounds' settings are paired against the served rule without its one-off cap (BEFORE_CAP): the upper
+// bound from the category's largest draw, the rule they were measured against.
 // Every setting is scored on the same targets; Δ is its mean of per-year ratios minus the reference's (the rule served
 // before the study), with a 95% bootstrap interval over forecast rounds (paired).
 //   npx node bench/_draws-intervals.ts              (STUDY_ONLY=<name prefix>: only the settings so named)
@@ -24,6 +26,7 @@ import { clamp } from '../src/services/draws/forecast/statistics.ts';
 import {
   INTERVAL_DAYS,
   INVITATION_BOUND_FACTOR,
+  ONE_OFF_RATIO,
   regimeStart,
   seriesValue,
   VOLATILITY_HALF_LIFE,
@@ -53,7 +56,8 @@ interface IntervalSettings {
   boundWindow: { draws: number | null; days: number | null; atLeast: number } | null;
   /**
    * The upper bound from the category's `rank`-th largest draw instead of its largest (the lower bound unchanged); with
-   * `oneOffOnly`, only while its largest draw is more than ONE_OFF_RATIO times its 2nd-largest. null: the largest (served).
+   * `oneOffOnly`, only while its largest draw is more than ONE_OFF_RATIO times its 2nd-largest. null: the largest.
+   * Served: the 2nd-largest for a one-off (upperBoundSize).
    */
   boundCap: { rank: number; oneOffOnly: boolean } | null;
   /** Weight of an error by how close its point's volatility state was to the test point's (see stateWeight); null: none. */
@@ -71,7 +75,7 @@ const SERVED: IntervalSettings = {
   volHalfLife: { crs: VOLATILITY_HALF_LIFE, invitations: VOLATILITY_HALF_LIFE },
   boundFactor: INVITATION_BOUND_FACTOR,
   boundWindow: null,
-  boundCap: null,
+  boundCap: { rank: 2, oneOffOnly: true },
   stateBandwidth: null,
   mondrianDraws: null,
 };
@@ -79,8 +83,8 @@ const PRIOR_CHANGES = 3;
 const LEVEL = 0.95;
 const LEVEL_RANGE = [0.8, 0.995] as const;
 const FALLBACK = 4;
-/** A category's largest draw is a one-off (boundCap.oneOffOnly) when it is more than this many times its 2nd-largest. */
-const ONE_OFF_RATIO = 2;
+/** The served rule before the one-off cap: the upper invitation bound from the category's largest draw. */
+const BEFORE_CAP: IntervalSettings = { ...SERVED, name: 'before the cap', boundCap: null };
 
 /** Weighted split-conformal quantile (Barber et al. 2023): the smallest e with Σ_{e_i ≤ e} w_i ≥ level × (Σ w_i + 1). */
 function weightedQuantile(errors: readonly { e: number; w: number }[], level: number): number {
@@ -386,7 +390,8 @@ const STUDY: (Partial<Omit<IntervalSettings, 'step' | 'windowDays' | 'volHalfLif
   { name: 'Mondrian: regime < 12 draws apart', mondrianDraws: 12 },
   { name: 'Mondrian: regime < 24 draws apart', mondrianDraws: 24 },
 ];
-const PREVIOUS = { windowDays: { crs: 730, invitations: 730 } };
+// The rule before the memory study had no one-off cap either (it came later).
+const PREVIOUS = { windowDays: { crs: 730, invitations: 730 }, boundCap: null };
 
 const categories = snapshotCategories();
 const records = rollingOriginRecords(categories, '2019-01-01').filter((r) => r.asOf <= '2024-12-31');
@@ -407,7 +412,7 @@ const settingsOf = (v: (typeof STUDY)[number]): IntervalSettings => ({
   volHalfLife: { ...SERVED.volHalfLife, ...v.volHalfLife },
 });
 const reference = reRange(records, wf, settingsOf(STUDY[0])).records;
-report('served (CRS 1095, invitations 365)', reference, served.records, ys);
+report('served (CRS 1095, inv. 365, one-off cap)', reference, served.records, ys);
 for (const v of STUDY.filter((x) => process.env.STUDY_ONLY === undefined || x.name.startsWith(process.env.STUDY_ONLY)))
   report(v.name, reference, reRange(records, wf, settingsOf(v)).records, ys);
 
@@ -435,7 +440,7 @@ const BOUNDS: {
   // bounding the category for good while the lower bound and every other knob stay served.
   { name: 'bound cap: 2nd-largest', boundCap: { rank: 2, oneOffOnly: false } },
   { name: 'bound cap: 3rd-largest', boundCap: { rank: 3, oneOffOnly: false } },
-  { name: 'bound cap: 2nd-largest if one-off', boundCap: { rank: 2, oneOffOnly: true } },
+  { name: 'bound cap: 2nd-largest if one-off (served)', boundCap: { rank: 2, oneOffOnly: true } },
   { name: 'bound cap: 3rd-largest if one-off', boundCap: { rank: 3, oneOffOnly: true } },
 ];
 
@@ -480,23 +485,25 @@ function recentDetail(name: string, base: readonly OriginRecord[], variant: read
   );
 }
 
-// A group's prefix ('bound window', 'bound cap') runs the served rule's detail and that group's settings.
+// A group's prefix ('bound window', 'bound cap') runs the detail of the rule before the cap and that group's settings,
+// each paired against it (its ranges the input of reRange, so `differ` counts the ranges a setting changes).
 const only = process.env.STUDY_ONLY;
 const wanted = (x: (typeof BOUNDS)[number]) => only === undefined || x.name.startsWith(only);
 if (BOUNDS.some((x) => wanted(x) || only!.startsWith(x.name.split(':')[0]))) {
   // Pooled over 2019–24 as well as 2023–24: the coverage of both periods, pooled and per category.
-  recentDetail('served (all draws)', served.records, served.records, '2019-01-01');
-  recentDetail('served (all draws)', served.records, served.records);
+  const beforeCap = reRange(records, wf, BEFORE_CAP).records;
+  recentDetail('before the cap (largest draw)', beforeCap, beforeCap, '2019-01-01');
+  recentDetail('before the cap (largest draw)', beforeCap, beforeCap);
   for (const v of BOUNDS.filter(wanted)) {
-    const { records: variant, differ } = reRange(records, wf, { ...SERVED, ...v });
-    report(v.name, served.records, variant, ys);
-    recentDetail(v.name, served.records, variant, '2019-01-01');
-    recentDetail(v.name, served.records, variant);
+    const { records: variant, differ } = reRange(beforeCap, wf, { ...BEFORE_CAP, ...v });
+    report(v.name, beforeCap, variant, ys);
+    recentDetail(v.name, beforeCap, variant, '2019-01-01');
+    recentDetail(v.name, beforeCap, variant);
     // How many compared targets the variant's range changes, and how many of them it turns from held to missed.
     const held = (r: OriginRecord) =>
       r.actual.invitations >= r.served!.invitationsRange[0] && r.actual.invitations <= r.served!.invitationsRange[1];
     const lost = (from: string) =>
-      variant.filter((r, i) => r.asOf >= from && r.served !== null && r.baseline !== null && held(served.records[i]) && !held(r)).length;
+      variant.filter((r, i) => r.asOf >= from && r.served !== null && r.baseline !== null && held(beforeCap[i]) && !held(r)).length;
     console.log(
       `${v.name.padEnd(34)} ranges changed ${differ} of ${records.length}; held → missed 2019–24 ${lost('2019-01-01')}, 2023–24 ${lost('2023-01-01')}`,
     );

@@ -70,7 +70,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
   },
   'parameter.pooled_young.draws': { from: '278369d80f51', fr: '1 à 4' },
   'rule.interval': {
-    from: '4eceb27797e8',
+    from: '870d0d53a3cc',
     fr:
       'uncertainty_range (SCG) et invitations_range (sur l’échelle logarithmique) sont des intervalles de 95 % par ' +
       'conformité avec division (split-conformal), tirés des erreurs récentes hors échantillon : demi-largeur = ' +
@@ -88,7 +88,9 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'invitations gardent 0,95). La demi-largeur à h est la plus grande de celles de 1…h (une ronde plus lointaine ' +
       'n’est jamais plus certaine). Les ' +
       'plages d’invitations restent dans ce que la catégorie a plausiblement invité : ses plus petites et plus grandes ' +
-      'rondes ×÷ 1,42 (une catégorie récente : les rondes de toutes les catégories des 730 derniers jours). La ' +
+      'rondes ×÷ 1,42, la borne haute tirée de sa 2e plus grande ronde quand sa plus grande est exceptionnelle, plus ' +
+      'de 2 fois la 2e (une catégorie récente : les rondes de toutes les catégories des 730 derniers jours, la plus ' +
+      'grande d’entre elles). La ' +
       'demi-largeur d’une catégorie récente est le même quantile des erreurs absolues de toutes les prévisions de ' +
       'catégories récentes jamais évaluées, et n’est jamais plus étroite que celle qu’aurait une catégorie établie à ' +
       'l’échelle commune. La plage SCG est bornée à 0–1200 (margin_of_error est la demi-largeur avant cette borne); ' +
