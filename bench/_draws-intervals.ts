@@ -3,10 +3,12 @@
 // |change|, shrunk toward the pooled median), q_h the split-conformal quantile of scaled errors of the established
 // categories' served forecasts known then, at a level adapted online (adaptive conformal inference). This script
 // recomputes that rule from the walk-forward with its knobs as parameters (the quantile's memory: a window or a
-// recency half-life; the adaptive step; the volatility half-life; the invitation bound factor and the window of draws
-// whose extremes make the bound), checks that the served settings reproduce the half-widths the rolling-origin
-// benchmark served, and scores each setting by the mean over the years of the per-year interval score ÷ baseline, with
-// per-year coverage, and paired against the served rule.
+// recency half-life; the adaptive step; the volatility half-life; the invitation bound factor, the window of draws
+// whose extremes make the bound and the draw that makes its upper end), checks that the served settings reproduce the
+// half-widths and invitation ranges the rolling-origin benchmark served, and scores each setting by the mean over the
+// years of the per-year interval score ÷ baseline, with per-year coverage, and paired against the served rule. The
+// invitation bounds' settings are paired against the served rule without its one-off cap (BEFORE_CAP): the upper
+// bound from the category's largest draw, the rule they were measured against.
 // Every setting is scored on the same targets; Δ is its mean of per-year ratios minus the reference's (the rule served
 // before the study), with a 95% bootstrap interval over forecast rounds (paired).
 //   npx node bench/_draws-intervals.ts              (STUDY_ONLY=<name prefix>: only the settings so named)
@@ -24,6 +26,7 @@ import { clamp } from '../src/services/draws/forecast/statistics.ts';
 import {
   INTERVAL_DAYS,
   INVITATION_BOUND_FACTOR,
+  ONE_OFF_RATIO,
   regimeStart,
   seriesValue,
   VOLATILITY_HALF_LIFE,
@@ -51,6 +54,12 @@ interface IntervalSettings {
    * days, falling back to all its draws when the window holds fewer than `atLeast`; null: all its draws (served).
    */
   boundWindow: { draws: number | null; days: number | null; atLeast: number } | null;
+  /**
+   * The upper bound from the category's `rank`-th largest draw instead of its largest (the lower bound unchanged); with
+   * `oneOffOnly`, only while its largest draw is more than ONE_OFF_RATIO times its 2nd-largest. null: the largest.
+   * Served: the 2nd-largest for a one-off (upperBoundSize).
+   */
+  boundCap: { rank: number; oneOffOnly: boolean } | null;
   /** Weight of an error by how close its point's volatility state was to the test point's (see stateWeight); null: none. */
   stateBandwidth: number | null;
   /** Mondrian conformal classes by the draws of the forecast's regime (see classOf); null: one pooled class (served). */
@@ -66,6 +75,7 @@ const SERVED: IntervalSettings = {
   volHalfLife: { crs: VOLATILITY_HALF_LIFE, invitations: VOLATILITY_HALF_LIFE },
   boundFactor: INVITATION_BOUND_FACTOR,
   boundWindow: null,
+  boundCap: { rank: 2, oneOffOnly: true },
   stateBandwidth: null,
   mondrianDraws: null,
 };
@@ -73,6 +83,8 @@ const PRIOR_CHANGES = 3;
 const LEVEL = 0.95;
 const LEVEL_RANGE = [0.8, 0.995] as const;
 const FALLBACK = 4;
+/** The served rule before the one-off cap: the upper invitation bound from the category's largest draw. */
+const BEFORE_CAP: IntervalSettings = { ...SERVED, name: 'before the cap', boundCap: null };
 
 /** Weighted split-conformal quantile (Barber et al. 2023): the smallest e with Σ_{e_i ≤ e} w_i ≥ level × (Σ w_i + 1). */
 function weightedQuantile(errors: readonly { e: number; w: number }[], level: number): number {
@@ -253,7 +265,7 @@ function reRange(
     ).map((d) => d.invitations);
     const drawn = {
       min: Math.max(1, Math.floor(Math.min(...sizes) / settings.boundFactor)),
-      max: Math.ceil(Math.max(...sizes) * settings.boundFactor),
+      max: Math.ceil((p.young ? Math.max(...sizes) : boundLargest(sizes, settings)) * settings.boundFactor),
     };
     const invitationsRange: [number, number] = [
       Math.min(invitations, Math.max(drawn.min, Math.floor(Math.exp(logInv - invHalf)))),
@@ -287,6 +299,15 @@ function boundDraws<T extends { day: number }>(draws: readonly T[], day: number,
   if (w === null) return draws;
   const inWindow = draws.filter((d, i) => (w.draws === null || i >= draws.length - w.draws) && (w.days === null || d.day > day - w.days));
   return inWindow.length >= w.atLeast ? inWindow : draws;
+}
+
+/** The size the upper invitation bound is made from: the largest of `sizes`, or a lower one under `settings.boundCap`. */
+function boundLargest(sizes: readonly number[], settings: IntervalSettings): number {
+  const desc = [...sizes].sort((a, b) => b - a);
+  const cap = settings.boundCap;
+  if (cap === null || desc.length < cap.rank) return desc[0];
+  if (cap.oneOffOnly && !(desc[0] > ONE_OFF_RATIO * desc[1])) return desc[0];
+  return desc[cap.rank - 1];
 }
 
 const law = (score: number, point: number, margin: number) => clearance(score, { point, margin }).atOrBelow;
@@ -369,7 +390,8 @@ const STUDY: (Partial<Omit<IntervalSettings, 'step' | 'windowDays' | 'volHalfLif
   { name: 'Mondrian: regime < 12 draws apart', mondrianDraws: 12 },
   { name: 'Mondrian: regime < 24 draws apart', mondrianDraws: 24 },
 ];
-const PREVIOUS = { windowDays: { crs: 730, invitations: 730 } };
+// The rule before the memory study had no one-off cap either (it came later).
+const PREVIOUS = { windowDays: { crs: 730, invitations: 730 }, boundCap: null };
 
 const categories = snapshotCategories();
 const records = rollingOriginRecords(categories, '2019-01-01').filter((r) => r.asOf <= '2024-12-31');
@@ -390,7 +412,7 @@ const settingsOf = (v: (typeof STUDY)[number]): IntervalSettings => ({
   volHalfLife: { ...SERVED.volHalfLife, ...v.volHalfLife },
 });
 const reference = reRange(records, wf, settingsOf(STUDY[0])).records;
-report('served (CRS 1095, invitations 365)', reference, served.records, ys);
+report('served (CRS 1095, inv. 365, one-off cap)', reference, served.records, ys);
 for (const v of STUDY.filter((x) => process.env.STUDY_ONLY === undefined || x.name.startsWith(process.env.STUDY_ONLY)))
   report(v.name, reference, reRange(records, wf, settingsOf(v)).records, ys);
 
@@ -400,7 +422,12 @@ for (const v of STUDY.filter((x) => process.env.STUDY_ONLY === undefined || x.na
  * 2023–24 origins the pooled invitation interval score ÷ baseline, the paired difference of the two ratios and the
  * coverage with 95% bootstrap intervals over forecast rounds, and the coverage and ratio per category.
  */
-const BOUNDS: { name: string; boundWindow: NonNullable<IntervalSettings['boundWindow']>; boundFactor?: number }[] = [
+const BOUNDS: {
+  name: string;
+  boundWindow?: IntervalSettings['boundWindow'];
+  boundCap?: IntervalSettings['boundCap'];
+  boundFactor?: number;
+}[] = [
   { name: 'bound window: last 12 draws', boundWindow: { draws: 12, days: null, atLeast: 1 } },
   { name: 'bound window: last 24 draws', boundWindow: { draws: 24, days: null, atLeast: 1 } },
   { name: 'bound window: last 48 draws', boundWindow: { draws: 48, days: null, atLeast: 1 } },
@@ -409,11 +436,17 @@ const BOUNDS: { name: string; boundWindow: NonNullable<IntervalSettings['boundWi
   { name: 'bound window: 1095 days (≥ 6)', boundWindow: { draws: null, days: 1095, atLeast: 6 } },
   { name: 'bound window: last 24 draws ×÷ e^0.7', boundWindow: { draws: 24, days: null, atLeast: 1 }, boundFactor: Math.exp(0.7) },
   { name: 'bound window: 730 days ×÷ e^0.7', boundWindow: { draws: null, days: 730, atLeast: 6 }, boundFactor: Math.exp(0.7) },
+  // Only the upper bound from a robust extreme, so that one outsized draw (CEC's 27,332 of February 2021) stops
+  // bounding the category for good while the lower bound and every other knob stay served.
+  { name: 'bound cap: 2nd-largest', boundCap: { rank: 2, oneOffOnly: false } },
+  { name: 'bound cap: 3rd-largest', boundCap: { rank: 3, oneOffOnly: false } },
+  { name: 'bound cap: 2nd-largest if one-off (served)', boundCap: { rank: 2, oneOffOnly: true } },
+  { name: 'bound cap: 3rd-largest if one-off', boundCap: { rank: 3, oneOffOnly: true } },
 ];
 
-function recentDetail(name: string, base: readonly OriginRecord[], variant: readonly OriginRecord[]): void {
-  const recent = (rs: readonly OriginRecord[]) => rs.filter((r) => r.asOf >= '2023-01-01');
-  const pairs = variant.map((r, i) => ({ asOf: r.asOf, v: r, b: base[i] })).filter((x) => x.asOf >= '2023-01-01');
+function recentDetail(name: string, base: readonly OriginRecord[], variant: readonly OriginRecord[], from = '2023-01-01'): void {
+  const recent = (rs: readonly OriginRecord[]) => rs.filter((r) => r.asOf >= from);
+  const pairs = variant.map((r, i) => ({ asOf: r.asOf, v: r, b: base[i] })).filter((x) => x.asOf >= from);
   const f3 = (x: number | null) => (x === null ? '—' : x.toFixed(3));
   const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
   const ci = (x: [number, number] | null, f: (v: number) => string) => (x === null ? '—' : `${f(x[0])}–${f(x[1])}`);
@@ -448,19 +481,31 @@ function recentDetail(name: string, base: readonly OriginRecord[], variant: read
     return `${c} ${rs.length}: ${f3(ratioOf('invitations', rs))}/${pct(cov(rs))}`;
   });
   console.log(
-    `${name.padEnd(34)} 2023–24 INV ratio ${f3(a)} (${ci(ratioCi, f3)}) Δ ${a === null || b === null ? '—' : f3(a - b)} (${ci(diffCi, f3)}) cov ${pct(cov(recent(variant)))} (${ci(covCi, pct)}) | ${perCategory.join('; ')}`,
+    `${name.padEnd(34)} ${from.slice(0, 4)}–24 INV ratio ${f3(a)} (${ci(ratioCi, f3)}) Δ ${a === null || b === null ? '—' : f3(a - b)} (${ci(diffCi, f3)}) cov ${pct(cov(recent(variant)))} (${ci(covCi, pct)}) | ${perCategory.join('; ')}`,
   );
 }
 
-if (
-  process.env.STUDY_ONLY === undefined ||
-  'bound window'.startsWith(process.env.STUDY_ONLY) ||
-  process.env.STUDY_ONLY.startsWith('bound window')
-) {
-  recentDetail('served (all draws)', served.records, served.records);
-  for (const v of BOUNDS.filter((x) => process.env.STUDY_ONLY === undefined || x.name.startsWith(process.env.STUDY_ONLY))) {
-    const variant = reRange(records, wf, { ...SERVED, ...v }).records;
-    report(v.name, served.records, variant, ys);
-    recentDetail(v.name, served.records, variant);
+// A group's prefix ('bound window', 'bound cap') runs the detail of the rule before the cap and that group's settings,
+// each paired against it (its ranges the input of reRange, so `differ` counts the ranges a setting changes).
+const only = process.env.STUDY_ONLY;
+const wanted = (x: (typeof BOUNDS)[number]) => only === undefined || x.name.startsWith(only);
+if (BOUNDS.some((x) => wanted(x) || only!.startsWith(x.name.split(':')[0]))) {
+  // Pooled over 2019–24 as well as 2023–24: the coverage of both periods, pooled and per category.
+  const beforeCap = reRange(records, wf, BEFORE_CAP).records;
+  recentDetail('before the cap (largest draw)', beforeCap, beforeCap, '2019-01-01');
+  recentDetail('before the cap (largest draw)', beforeCap, beforeCap);
+  for (const v of BOUNDS.filter(wanted)) {
+    const { records: variant, differ } = reRange(beforeCap, wf, { ...BEFORE_CAP, ...v });
+    report(v.name, beforeCap, variant, ys);
+    recentDetail(v.name, beforeCap, variant, '2019-01-01');
+    recentDetail(v.name, beforeCap, variant);
+    // How many compared targets the variant's range changes, and how many of them it turns from held to missed.
+    const held = (r: OriginRecord) =>
+      r.actual.invitations >= r.served!.invitationsRange[0] && r.actual.invitations <= r.served!.invitationsRange[1];
+    const lost = (from: string) =>
+      variant.filter((r, i) => r.asOf >= from && r.served !== null && r.baseline !== null && held(beforeCap[i]) && !held(r)).length;
+    console.log(
+      `${v.name.padEnd(34)} ranges changed ${differ} of ${records.length}; held → missed 2019–24 ${lost('2019-01-01')}, 2023–24 ${lost('2023-01-01')}`,
+    );
   }
 }

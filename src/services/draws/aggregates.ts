@@ -150,8 +150,11 @@ export function computeStatistics(byCategory: ReadonlyMap<number, readonly DrawF
 
 export type CategoryDraws = CategoryDrawsInput;
 
-/** Bumped when the stored forecasts change shape: a serving process refits forecasts of another format. */
-export const FORECASTS_FORMAT = 5;
+/**
+ * Bumped when the stored forecasts change shape or the rule that makes them changes: a serving process refits
+ * forecasts of another format, even those made for the same as-of date.
+ */
+export const FORECASTS_FORMAT = 7;
 
 export interface StoredCategoryForecast {
   category_id: number;

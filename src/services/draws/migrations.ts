@@ -222,4 +222,13 @@ export const drawsMigrations: Record<string, Migration> = {
       }
     },
   },
+  /** The n of each prediction's confidence_score, served beside it (rows stored before it: null until the refit). */
+  draws_0007_confidence_forecasts_scored: {
+    async up(db) {
+      await db.schema.alterTable('draws_predictions').addColumn('confidence_forecasts_scored', 'integer').execute();
+    },
+    async down(db) {
+      await db.schema.alterTable('draws_predictions').dropColumn('confidence_forecasts_scored').execute();
+    },
+  },
 };

@@ -161,6 +161,8 @@ export async function listPredictions(db: Kysely<DrawsDatabase>, categoryId?: nu
       predicted_crs_score: r.predicted_crs_score,
       predicted_invitations: r.predicted_invitations,
       confidence_score: r.confidence_score,
+      // Null only in rows stored before it was kept (refitted when the service starts: FORECASTS_FORMAT).
+      confidence_forecasts_scored: r.confidence_forecasts_scored,
       model_used: r.model_used as ServedModel, // written from a ServedModel by the store
       uncertainty_range: {
         min: r.range_min,

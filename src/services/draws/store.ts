@@ -168,6 +168,7 @@ export async function writeForecasts(
       predicted_crs_score: p.predicted_crs_score,
       predicted_invitations: p.predicted_invitations,
       confidence_score: p.confidence_score,
+      confidence_forecasts_scored: p.confidence_forecasts_scored,
       model_used: p.model_used,
       range_min: p.uncertainty_range.min,
       range_max: p.uncertainty_range.max,

@@ -52,6 +52,8 @@ interface PredictionsTable {
   predicted_crs_score: number;
   predicted_invitations: number;
   confidence_score: number;
+  /** The n of confidence_score (migration 0007; null in rows stored before it). */
+  confidence_forecasts_scored: number | null;
   model_used: string;
   range_min: number;
   range_max: number;

@@ -29,6 +29,7 @@ export const DRAW_KEYS = [
   'url',
 ];
 export const PREDICTION_KEYS = [
+  'confidence_forecasts_scored',
   'confidence_score',
   'date_range',
   'model_used',
@@ -71,6 +72,20 @@ export function checkDraw(d: DrawBody): void {
   assert.ok(d.url === null || d.url.startsWith('https://www.canada.ca/'));
 }
 
+/**
+ * confidence_forecasts_scored is the n of confidence_score = (hits + 1)/(n + 2) × 100 rounded to one decimal: some
+ * whole number of hits between 0 and n gives the score.
+ */
+export function checkConfidenceCount(p: Pick<PredictionBody, 'confidence_score' | 'confidence_forecasts_scored'>): void {
+  const n = p.confidence_forecasts_scored;
+  assert.ok(n !== null && Number.isInteger(n) && n >= 0, `confidence_forecasts_scored ${n}`);
+  const hits = Array.from({ length: n + 1 }, (_, k) => k);
+  assert.ok(
+    hits.some((k) => Math.round(((k + 1) / (n + 2)) * 100 * 10) / 10 === p.confidence_score),
+    `confidence_score ${p.confidence_score} is (hits + 1)/(${n} + 2) × 100 for no whole number of hits`,
+  );
+}
+
 export function checkPrediction(p: PredictionBody, asOf: string): void {
   assert.deepEqual(keys(p), PREDICTION_KEYS);
   assert.ok(Number.isInteger(p.rank) && p.rank >= 1);
@@ -80,6 +95,7 @@ export function checkPrediction(p: PredictionBody, asOf: string): void {
   assert.ok(Number.isInteger(p.predicted_invitations) && p.predicted_invitations >= 1);
   assert.ok(typeof p.predicted_crs_score === 'number' && p.predicted_crs_score >= 0 && p.predicted_crs_score <= 1200);
   assert.ok(p.confidence_score > 0 && p.confidence_score < 100);
+  checkConfidenceCount(p);
   assert.ok(SERVED_MODEL_NAMES.includes(p.model_used));
   assert.deepEqual(keys(p.uncertainty_range), ['confidence_level', 'margin_of_error', 'max', 'min']);
   assert.equal(p.uncertainty_range.confidence_level, 95);

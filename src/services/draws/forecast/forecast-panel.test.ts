@@ -4,6 +4,7 @@ import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { needsSharedData, sharedData } from '../../../../test/support/databases.ts';
+import { checkConfidenceCount } from '../../../../test/support/draws/http.ts';
 import { Random } from '../../../core/random.ts';
 import { categoriseRounds } from '../feed/categories.ts';
 import { dayNumber, isoFromDayNumber } from '../feed/ircc-dates.ts';
@@ -13,7 +14,7 @@ import { DORMANT_MIN_DAYS, weekday } from './draw-dates.ts';
 import { forecastPanel, MODEL_NAMES } from './forecast-panel.ts';
 import type { CategoryDrawsInput, CategoryForecast, DrawObservation } from './forecast-panel.ts';
 import { CONFIDENCE_DEFINITION, FORECAST_METHOD, MODEL_CATALOGUE } from './model-catalogue.ts';
-import { INVITATION_BOUND_FACTOR, volatility, walkForward } from './walk-forward.ts';
+import { ESTABLISHED_DRAWS, INVITATION_BOUND_FACTOR, upperBoundSize, volatility, walkForward } from './walk-forward.ts';
 
 /** A synthetic category: a draw every `step` days up to `last`, CRS a noisy walk around `level`, invitations around 3,000. */
 function syntheticDraws(seed: number, count: number, last: string, step: number, level = 480): DrawObservation[] {
@@ -85,6 +86,23 @@ test('an established category is predicted by the combination: five ranks, well-
   assert.ok(steady.crs!.phi.used >= 0 && steady.crs!.phi.used <= 1);
   // Wider intervals further ahead (more errors accumulate), never narrower than the error unit allows.
   assert.ok(steady.crs!.intervals.every((i) => i.half_width > 0 && i.errors > 0));
+});
+
+test('confidence_forecasts_scored is the n of confidence_score: the forecasts made from the 5th draw on whose target is known', () => {
+  const f = forecastPanel(panel(), '2025-12-17');
+  for (const slug of ['steady', 'other']) {
+    const c = f.categories.find((x) => x.slug === slug)!;
+    // Every draw is before the as-of date and none follows a pause: the forecasts made after the established draws
+    // k = ESTABLISHED_DRAWS … draws − h have their h-th target drawn.
+    assert.deepEqual(
+      c.predictions.map((p) => p.confidence_forecasts_scored),
+      c.predictions.map((p) => c.draws - (ESTABLISHED_DRAWS - 1) - p.rank),
+      slug,
+    );
+    for (const p of c.predictions) checkConfidenceCount(p);
+  }
+  const young = f.categories.find((c) => c.slug === 'young')!;
+  for (const p of young.predictions) checkConfidenceCount(p);
 });
 
 test('a young category (1–4 draws) is forecast by the pooled model, with wider intervals, and says so', () => {
@@ -222,6 +240,32 @@ test('intervals follow each category: a steady one narrower, never narrower at a
       assert.ok(p.invitations_range!.min <= p.predicted_invitations && p.predicted_invitations <= p.invitations_range!.max);
     }
   }
+});
+
+test('the upper invitation bound: the 2nd-largest draw when the largest is a one-off, the largest otherwise', () => {
+  // Sizes swinging between 300 and 3,000, so the intervals reach past the bound, and one early draw beyond them: a
+  // one-off (10,000, more than twice 3,000) or a record that is not (3,500).
+  const swinging = (seed: number, early: number, last: string) =>
+    syntheticDraws(seed, 60, last, 14).map((d, i) => ({ ...d, invitations: i === 5 ? early : i % 2 === 0 ? 300 : 3000 }));
+  const forecast = forecastPanel(
+    [
+      { id: 1, slug: 'one-off', draws: swinging(21, 10_000, '2025-12-10') },
+      { id: 2, slug: 'record', draws: swinging(22, 3500, '2025-12-11') },
+    ],
+    '2025-12-12',
+    { report: false },
+  );
+  const [oneOff, record] = forecast.categories;
+  const maxima = (f: CategoryForecast) => f.predictions.map((p) => p.invitations_range!.max);
+  assert.equal(oneOff.predictions.length, 5);
+  assert.deepEqual(maxima(oneOff), Array(5).fill(Math.ceil(3000 * INVITATION_BOUND_FACTOR)));
+  assert.deepEqual(maxima(record), Array(5).fill(Math.ceil(3500 * INVITATION_BOUND_FACTOR)));
+  // The lower bound stays the smallest draw's.
+  for (const f of [oneOff, record])
+    for (const p of f.predictions) assert.ok(p.invitations_range!.min >= Math.floor(300 / INVITATION_BOUND_FACTOR));
+  assert.equal(upperBoundSize([3000, 6001, 300]), 3000);
+  assert.equal(upperBoundSize([3000, 6000, 300]), 6000);
+  assert.equal(upperBoundSize([6001]), 6001);
 });
 
 test('volatility: exponentially weighted mean |change|, newest first, shrunk toward a prior, at least the floor', () => {

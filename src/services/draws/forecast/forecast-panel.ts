@@ -39,6 +39,7 @@ import {
   seriesPoint,
   seriesValue,
   truncateWalk,
+  upperBoundSize,
   VOLATILITY_PRIOR_CHANGES,
   volatility,
   walkForward,
@@ -82,6 +83,11 @@ export interface Prediction {
   predicted_crs_score: number;
   predicted_invitations: number;
   confidence_score: number;
+  /**
+   * n of confidence_score: the scored forecasts its hit rate is over, so that 50 from none is told from 50 of 40.
+   * Always set by forecastPanel; null only when read back from rows stored before it was kept.
+   */
+  confidence_forecasts_scored: number | null;
   model_used: ServedModel;
   uncertainty_range: Range & { margin_of_error: number };
   /** Always set by forecastPanel; null only when read back from rows stored before invitations had intervals. */
@@ -142,7 +148,7 @@ export interface CategoryForecast {
 /**
  * A dormant category's next draw, should it come (its date is not forecast): its last value, with the 95% interval of
  * a next-draw forecast widened as a random walk over the pause, × √(pause_gaps), so the longer the silence, the less
- * it claims. Invitations on the log scale, within the sizes the category has drawn ×÷ INVITATION_BOUND_FACTOR.
+ * it claims. Invitations on the log scale, within the sizes the category has plausibly drawn (plausibleInvitations).
  */
 export interface ResumptionForecast {
   /** Typical gaps the silence spans so far: days since the last draw ÷ the median of the category's last gaps (at least 1). */
@@ -242,11 +248,11 @@ function panelOf(categories: readonly CategoryDrawsInput[], asOf: string): Panel
   }));
 }
 
-/** confidence_score: Laplace-smoothed hit rate (hits + 1)/(n + 2) × 100 of the served CRS forecasts at h. */
-function confidenceScore(points: readonly WalkPoint[], h: number): number {
+/** confidence_score: Laplace-smoothed hit rate (hits + 1)/(n + 2) × 100 of the n scored served CRS forecasts at h. */
+function confidenceScore(points: readonly WalkPoint[], h: number): { score: number; n: number } {
   const scored = points.filter((p) => p.targets[h - 1] !== null);
   const hits = scored.filter((p) => Math.abs(p.targets[h - 1]!.crs - p.series.crs.served[h - 1]) <= HIT_TOLERANCE).length;
-  return round1(((hits + 1) / (scored.length + 2)) * 100);
+  return { score: round1(((hits + 1) / (scored.length + 2)) * 100), n: scored.length };
 }
 
 function summary(
@@ -298,13 +304,13 @@ function resumption(c: PanelCategory, wf: WalkForward, panel: readonly PanelCate
   const crsHalf = nextDrawHalf('crs') * Math.sqrt(pauseGaps);
   const invHalf = nextDrawHalf('invitations') * Math.sqrt(pauseGaps);
   // A random walk's spread grows without end; cut-offs do not: the range stays within the cut-offs the category has
-  // drawn ± a next draw's half-width, as the invitations stay within its sizes ×÷ the bound factor.
+  // drawn ± a next draw's half-width, as the invitations stay within its plausible sizes (plausibleInvitations).
   const cutoffs = c.draws.map((d) => d.crs);
   const crsBounds = {
     min: Math.max(CRS_BOUNDS.min, Math.min(...cutoffs) - nextDrawHalf('crs')),
     max: Math.min(CRS_BOUNDS.max, Math.max(...cutoffs) + nextDrawHalf('crs')),
   };
-  const sizes = c.draws.map((d) => d.invitations);
+  const drawn = plausibleInvitations(c.draws, false);
   return {
     pause_gaps: round1(pauseGaps),
     crs: {
@@ -316,14 +322,8 @@ function resumption(c: PanelCategory, wf: WalkForward, panel: readonly PanelCate
     },
     invitations: {
       point: last.invitations,
-      min: Math.min(
-        last.invitations,
-        Math.max(Math.floor(Math.min(...sizes) / INVITATION_BOUND_FACTOR), Math.floor(last.invitations * Math.exp(-invHalf)), 1),
-      ),
-      max: Math.max(
-        last.invitations,
-        Math.min(Math.ceil(Math.max(...sizes) * INVITATION_BOUND_FACTOR), Math.ceil(last.invitations * Math.exp(invHalf))),
-      ),
+      min: Math.min(last.invitations, Math.max(drawn.min, Math.floor(last.invitations * Math.exp(-invHalf)))),
+      max: Math.max(last.invitations, Math.min(drawn.max, Math.ceil(last.invitations * Math.exp(invHalf)))),
       confidence_level: 95,
     },
   };
@@ -332,13 +332,15 @@ function resumption(c: PanelCategory, wf: WalkForward, panel: readonly PanelCate
 /**
  * Invitations stay within what the category has plausibly drawn: the smallest and largest of `draws` (a young
  * category's: every category's draws of the last two years) ×÷ INVITATION_BOUND_FACTOR, since a log-scale interval
- * can otherwise reach far past anything ever drawn, while a record size a little past the extremes does happen.
+ * can otherwise reach far past anything ever drawn, while a record size a little past the extremes does happen. An
+ * established category's upper end comes from its 2nd-largest draw when its largest is a one-off (upperBoundSize);
+ * a young category's pooled draws are many categories' sizes, not one category's outlier.
  */
-function plausibleInvitations(draws: readonly { invitations: number }[]): { min: number; max: number } {
+function plausibleInvitations(draws: readonly { invitations: number }[], young: boolean): { min: number; max: number } {
   const sizes = draws.map((d) => d.invitations);
   return {
     min: Math.max(1, Math.floor(Math.min(...sizes) / INVITATION_BOUND_FACTOR)),
-    max: Math.ceil(Math.max(...sizes) * INVITATION_BOUND_FACTOR),
+    max: Math.ceil((young ? Math.max(...sizes) : upperBoundSize(sizes)) * INVITATION_BOUND_FACTOR),
   };
 }
 
@@ -365,15 +367,17 @@ function prediction(
   const logInvitations = served.points.invitations.served[h - 1];
   const invHalf = served.invitations.intervals[h - 1].half_width;
   const invitations = Math.max(1, Math.round(Math.exp(logInvitations)));
+  const confidence = confidenceScore(
+    confidencePoints.filter((p) => p.targets[h - 1] !== null && p.targets[h - 1]!.day <= today),
+    h,
+  );
   return {
     rank: h,
     predicted_date: date.date,
     predicted_crs_score: round1(crs),
     predicted_invitations: invitations,
-    confidence_score: confidenceScore(
-      confidencePoints.filter((p) => p.targets[h - 1] !== null && p.targets[h - 1]!.day <= today),
-      h,
-    ),
+    confidence_score: confidence.score,
+    confidence_forecasts_scored: confidence.n,
     model_used: served.model,
     uncertainty_range: {
       // Outward to one decimal, so rounding never narrows the interval.
@@ -566,7 +570,7 @@ export function forecastPanel(categories: readonly CategoryDrawsInput[], asOf: s
         ? `${regime} ${regime === 1 ? 'draw' : 'draws'}${resumed}: young, forecast by the pooled model with wider intervals`
         : `${c.draws.length} draws${resumed ? ` (${regime}${resumed})` : ''}; last ${lastDate}`) +
       (ranks === horizons ? '' : `; only ${ranks} of ${horizons} ranks fall within a year of ${asOf}`);
-    const drawn = plausibleInvitations(young ? panel.flatMap((x) => x.draws.filter((d) => d.day > today - RECENT_DAYS)) : c.draws);
+    const drawn = plausibleInvitations(young ? panel.flatMap((x) => x.draws.filter((d) => d.day > today - RECENT_DAYS)) : c.draws, young);
     // Confidence from the category's own served forecasts; a young category's from every young forecast.
     const confidencePoints = young ? knownAt(wf.points, today, 1, null).filter((p) => p.young) : wf.byCategory[ci].filter((p) => !p.young);
     const served: ServedSeries = {

@@ -21,6 +21,7 @@ import {
   INTERVAL_DAYS,
   INVITATION_BOUND_FACTOR,
   LIKELY_STEP_DAYS,
+  ONE_OFF_RATIO,
   RECENT_DAYS,
   SCALE_CHANGES,
   VOLATILITY_HALF_LIFE,
@@ -33,7 +34,8 @@ export const CONFIDENCE_DEFINITION =
   `confidence_score (0–100) is the hit rate of the served CRS forecasts at that horizon in the walk-forward ` +
   `backtest (the category's own forecasts; for a young category every young category's), where a hit is a forecast ` +
   `within ${HIT_TOLERANCE} CRS points of the actual cut-off, smoothed with a uniform Beta(1,1) prior (Laplace's rule): ` +
-  `(hits + 1) / (n + 2) × 100, rounded to one decimal. With no scored forecast it is 50.`;
+  `(hits + 1) / (n + 2) × 100, rounded to one decimal. With no scored forecast it is 50. Each prediction gives n as ` +
+  `confidence_forecasts_scored.`;
 
 const BACKTEST_DEFINITION =
   `Walk-forward (rolling origin, expanding window): after every draw of every category, each model forecasts the ` +
@@ -65,8 +67,9 @@ const INTERVAL_DEFINITION =
   `α ← α + ${ADAPTIVE_STEP.crs} × (0.05 − miss), from α = 0.05, the level 1 − α kept within ${ADAPTIVE_LEVEL_RANGE[0]}–${ADAPTIVE_LEVEL_RANGE[1]}, and ` +
   `k = ⌈(n + 1)(1 − α)⌉, so the share of misses tracks 5% (invitations keep 0.95). The half-width at h is the largest of those at 1…h (a ` +
   `later draw is never more certain). Invitation ranges stay within what the category has plausibly drawn: its ` +
-  `smallest and largest draws ×÷ ${INVITATION_BOUND_FACTOR.toFixed(2)} (a young category: every category's draws of ` +
-  `the last ${RECENT_DAYS} days). A young category's half-width is the same quantile of the absolute errors ` +
+  `smallest and largest draws ×÷ ${INVITATION_BOUND_FACTOR.toFixed(2)}, the upper end from its 2nd-largest draw when its ` +
+  `largest is a one-off, more than ${ONE_OFF_RATIO} times the 2nd-largest (a young category: every category's draws of ` +
+  `the last ${RECENT_DAYS} days, the largest of them). A young category's half-width is the same quantile of the absolute errors ` +
   `of every young forecast ever scored, and never narrower than an established category's would be at the pooled ` +
   `scale. The CRS range is clipped to 0–1200 (margin_of_error is the half-width before clipping); invitations are at least 1.`;
 

@@ -66,6 +66,23 @@ export const DATE_POOLED_SHARE = 0.05;
  * drawn is implausible, while a record size a little past the extremes does happen.
  */
 export const INVITATION_BOUND_FACTOR = Math.exp(0.35);
+/** A category's largest draw is a one-off when it is more than this many times its 2nd-largest. */
+export const ONE_OFF_RATIO = 2;
+
+/**
+ * The size the upper invitation bound is made from: the largest of `sizes`, or the 2nd-largest when the largest is a
+ * one-off (more than ONE_OFF_RATIO times it), so that a single outsized draw does not keep a category's ranges wide
+ * for good (docs/draws.md, "How intervals are sized").
+ */
+export function upperBoundSize(sizes: readonly number[]): number {
+  let first = -Infinity;
+  let second = -Infinity;
+  for (const s of sizes) {
+    if (s > first) [first, second] = [s, first];
+    else if (s > second) second = s;
+  }
+  return second > 0 && first > ONE_OFF_RATIO * second ? second : first;
+}
 /** Half-life, in gaps, of the recency weights of a category's own gaps. */
 export const DATE_HALF_LIFE = 4;
 /**

@@ -146,6 +146,7 @@ export const en = {
     '{score}: the share of young categories’ past next-draw forecasts in the backtest that came within 10 points of the cut-off, smoothed toward 50% (Laplace’s rule: 50% when none has been scored)',
   'category.trackRecordOwn':
     '{score}: the share of this category’s past next-draw forecasts in the backtest that came within 10 points of the cut-off, smoothed toward 50% (Laplace’s rule: 50% when none has been scored)',
+  'category.trackRecordCount': '{count, plural, =0 {no forecast scored yet} one {over # scored forecast} other {over # scored forecasts}}',
   'category.model': 'Model',
   'category.modelYoung': 'pooled reversion for young categories, with wider intervals',
   'category.modelCombination': 'a weighted combination of four models (below)',

@@ -154,6 +154,8 @@ export const fr: Record<DrawsKey, string> = {
     '{score} : la part des prévisions passées de la prochaine ronde des catégories récentes, dans la rétrovalidation, qui se sont situées à 10 points ou moins du score limite, lissée vers 50 % (règle de Laplace : 50 % quand aucune n’a été évaluée)',
   'category.trackRecordOwn':
     '{score} : la part des prévisions passées de la prochaine ronde de cette catégorie, dans la rétrovalidation, qui se sont situées à 10 points ou moins du score limite, lissée vers 50 % (règle de Laplace : 50 % quand aucune n’a été évaluée)',
+  'category.trackRecordCount':
+    '{count, plural, =0 {aucune prévision évaluée pour l’instant} one {sur # prévision évaluée} other {sur # prévisions évaluées}}',
   'category.model': 'Modèle',
   'category.modelYoung': 'retour à la moyenne groupé pour les catégories récentes, avec des intervalles plus larges',
   'category.modelCombination': 'une combinaison pondérée de quatre modèles (ci-dessous)',

@@ -70,7 +70,7 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
   },
   'parameter.pooled_young.draws': { from: '278369d80f51', fr: '1 à 4' },
   'rule.interval': {
-    from: '4eceb27797e8',
+    from: '870d0d53a3cc',
     fr:
       'uncertainty_range (SCG) et invitations_range (sur l’échelle logarithmique) sont des intervalles de 95 % par ' +
       'conformité avec division (split-conformal), tirés des erreurs récentes hors échantillon : demi-largeur = ' +
@@ -88,7 +88,9 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'invitations gardent 0,95). La demi-largeur à h est la plus grande de celles de 1…h (une ronde plus lointaine ' +
       'n’est jamais plus certaine). Les ' +
       'plages d’invitations restent dans ce que la catégorie a plausiblement invité : ses plus petites et plus grandes ' +
-      'rondes ×÷ 1,42 (une catégorie récente : les rondes de toutes les catégories des 730 derniers jours). La ' +
+      'rondes ×÷ 1,42, la borne haute tirée de sa 2e plus grande ronde quand sa plus grande est exceptionnelle, plus ' +
+      'de 2 fois la 2e (une catégorie récente : les rondes de toutes les catégories des 730 derniers jours, la plus ' +
+      'grande d’entre elles). La ' +
       'demi-largeur d’une catégorie récente est le même quantile des erreurs absolues de toutes les prévisions de ' +
       'catégories récentes jamais évaluées, et n’est jamais plus étroite que celle qu’aurait une catégorie établie à ' +
       'l’échelle commune. La plage SCG est bornée à 0–1200 (margin_of_error est la demi-largeur avant cette borne); ' +
@@ -166,13 +168,14 @@ export const TRANSLATIONS_FR: Readonly<Record<string, Translation>> = {
       'rondes.',
   },
   'rule.confidence': {
-    from: '3f702674ef8f',
+    from: '6794301ac29b',
     fr:
       'confidence_score (0–100) est le taux de réussite des prévisions SCG publiées à cet horizon dans la ' +
       'rétrovalidation progressive (les prévisions de la catégorie elle-même; pour une catégorie récente, celles de ' +
       'toutes les catégories récentes), une réussite étant une prévision à 10 points SCG ou moins du score limite ' +
       'réel, lissé par une loi a priori uniforme Beta(1,1) (règle de succession de Laplace) : (réussites + 1) / ' +
-      '(n + 2) × 100, arrondi à une décimale. Sans prévision évaluée, il vaut 50.',
+      '(n + 2) × 100, arrondi à une décimale. Sans prévision évaluée, il vaut 50. Chaque prévision donne n dans ' +
+      'confidence_forecasts_scored.',
   },
   'rule.backtest_definition': {
     from: '14e324ca3a96',

@@ -148,7 +148,13 @@ function nextDrawFacts(next: Prediction, young: boolean, stale: boolean, w: Word
       }
     </dd>
     <dt>${t('category.trackRecord')}</dt>
-    <dd>${t(young ? 'category.trackRecordYoung' : 'category.trackRecordOwn', { score: loc.percent(next.confidence_score / 100, 1) })}</dd>
+    <dd>
+      ${t(young ? 'category.trackRecordYoung' : 'category.trackRecordOwn', { score: loc.percent(next.confidence_score / 100, 1) })}${
+        next.confidence_forecasts_scored === null
+          ? ''
+          : html`; ${t('category.trackRecordCount', { count: next.confidence_forecasts_scored })}`
+      }
+    </dd>
     <dt>${t('category.model')}</dt>
     <dd>${t(next.model_used === 'pooled_young' ? 'category.modelYoung' : 'category.modelCombination')}</dd>
   </dl>`;
@@ -184,7 +190,13 @@ function forecastTable(category: CategoryRecord, predictions: readonly Predictio
               <td class="num range">${range(p.uncertainty_range.min, p.uncertainty_range.max, w)}</td>
               <td class="num">${count(p.predicted_invitations, w)}</td>
               <td class="num range">${p.invitations_range ? range(p.invitations_range.min, p.invitations_range.max, w, count) : '—'}</td>
-              <td class="num">${loc.percent(p.confidence_score / 100, 1)}</td>
+              <td class="num">
+                ${loc.percent(p.confidence_score / 100, 1)}${
+                  p.confidence_forecasts_scored === null
+                    ? ''
+                    : html`<br /><small>${t('category.trackRecordCount', { count: p.confidence_forecasts_scored })}</small>`
+                }
+              </td>
             </tr>`,
         )}
       </tbody>

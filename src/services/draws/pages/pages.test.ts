@@ -40,6 +40,8 @@ interface ApiPrediction {
   predicted_date: string;
   predicted_crs_score: number;
   predicted_invitations: number;
+  confidence_score: number;
+  confidence_forecasts_scored: number | null;
   uncertainty_range: { min: number; max: number; margin_of_error: number };
   invitations_range: { min: number; max: number } | null;
   date_range: { earliest: string; latest: string };
@@ -250,6 +252,27 @@ describeEachDatabase(
         assert.equal(tableById(res.body, 'recent-draws').length, Math.min(10, draws.length));
         assert.match(res.body, /<option value="\d+" selected>/);
       }
+    });
+
+    it('each past hit rate says how many scored forecasts it is over, in English and in French', async () => {
+      const entry = predict[0];
+      const counts = entry.predictions.map((p) => p.confidence_forecasts_scored!);
+      assert.ok(
+        counts.every((n) => n > 1),
+        `the demo category has scored forecasts at every rank: ${counts.join(', ')}`,
+      );
+      const [en, fr] = [await page(app, `/categories/${entry.category_id}`), await page(app, `/categories/${entry.category_id}?lang=fr`)];
+      const lastCells = (body: string) => tableById(body, 'forecast-draws').map((r) => spaced(r.at(-1)!));
+      assert.deepEqual(
+        lastCells(en.body),
+        entry.predictions.map((p, i) => spaced(`${EN.loc.percent(p.confidence_score / 100, 1)}over ${counts[i]} scored forecasts`)),
+      );
+      assert.deepEqual(
+        lastCells(fr.body),
+        entry.predictions.map((p, i) => spaced(`${FR.loc.percent(p.confidence_score / 100, 1)}sur ${counts[i]} prévisions évaluées`)),
+      );
+      assert.ok(spaced(en.text).includes(`; over ${counts[0]} scored forecasts`), 'beside the next draw’s hit rate');
+      assert.ok(spaced(fr.text).includes(`; sur ${counts[0]} prévisions évaluées`), 'beside the next draw’s hit rate, in French');
     });
 
     it('every category’s page loads; a dormant one says since when and charts its draws without a forecast', async () => {

@@ -103,6 +103,13 @@ export const PredictionSchema = Type.Object({
     description:
       "Backtest hit rate (|error| ≤ 10 points) of the served forecasts at this horizon (the category's own; a young category's: every young forecast), smoothed; 0–100. See /api/models/.",
   }),
+  confidence_forecasts_scored: Nullable(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'n of confidence_score: how many of those forecasts have been scored against their draw, (hits + 1) / (n + 2) × 100; 0 when none has (the score is then 50). Null only in forecasts stored before it was kept.',
+    }),
+  ),
   model_used: Type.String({
     description:
       '"combination" (weighted by recent backtest errors) for an established category, "pooled_young" for one with 1–4 draws. See /api/models/.',
