@@ -9,6 +9,9 @@ import { AmendmentResolver, GENERATED_MARKER_COLUMN, PRE_2025_COLUMNS, readGrant
 import type { GrantRecord } from '../../../src/services/grants/source/index.ts';
 import type { Db } from '../../../src/core/db/database.ts';
 import { importGrantsCsv } from '../../../src/services/grants/import/importer.ts';
+import { grantsService } from '../../../src/services/grants/service.ts';
+import type { ServiceApp } from '../../../src/core/service.ts';
+import { buildTestApp } from '../app.ts';
 
 export function tempDir(prefix = 'pdi-grants-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -54,12 +57,28 @@ export function numberedHandCsv(cells: Array<Record<string, string>>, prefix = '
 }
 
 /** Imports numbered hand rows from a CSV in a new temporary folder; the folder is returned, for the caller to remove. */
-export async function importHandRows(db: Db, cells: Array<Record<string, string>>): Promise<string> {
+async function importHandRows(db: Db, cells: Array<Record<string, string>>): Promise<string> {
   const dir = tempDir();
   const file = path.join(dir, 'hand.csv');
   fs.writeFileSync(file, numberedHandCsv(cells));
   await importGrantsCsv(db, file);
   return dir;
+}
+
+/** C's app over hand-written rows imported into `db`; `close` stops it and removes the rows' file. */
+export async function serveHandRows(
+  db: Db,
+  cells: Array<Record<string, string>>,
+): Promise<{ app: ServiceApp; close: () => Promise<void> }> {
+  const dir = await importHandRows(db, cells);
+  const app = await buildTestApp(grantsService, db);
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

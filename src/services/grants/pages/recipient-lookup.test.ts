@@ -4,10 +4,8 @@
 // English and in French.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
-import { buildTestApp } from '../../../../test/support/app.ts';
-import { importHandRows } from '../../../../test/support/grants/files.ts';
+import { serveHandRows } from '../../../../test/support/grants/files.ts';
 import { textOf } from '../../../../test/support/pages.ts';
 import type { ServiceApp } from '../../../core/service.ts';
 import { grantsService } from '../service.ts';
@@ -16,23 +14,19 @@ import { recipientHref } from './shared.ts';
 describeEachDatabase(
   'grants recipient look-up: case and apostrophes',
   (t) => {
-    let dir: string;
     let app: ServiceApp;
+    let close: (() => Promise<void>) | undefined;
 
     before(async () => {
-      dir = await importHandRows(t.db, [
+      ({ app, close } = await serveHandRows(t.db, [
         { recipient_legal_name: "St. John's Seniors Centre", agreement_value: '40.00' },
         { recipient_legal_name: "St. John's Seniors Centre", agreement_value: '15.00' },
         { recipient_legal_name: 'Women’s Shelter of Halifax', agreement_value: '30.00' },
         { recipient_legal_name: 'Harbour Arts Council', agreement_value: '20.00' },
         { recipient_legal_name: 'HARBOUR ARTS COUNCIL', agreement_value: '10.00' },
-      ]);
-      app = await buildTestApp(grantsService, t.db);
+      ]));
     });
-    after(async () => {
-      await app?.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    after(() => close?.());
 
     const page = async (name: string, lang = 'en') => {
       const res = await app.inject(`/recipient?name=${encodeURIComponent(name)}&lang=${lang}`);

@@ -3,10 +3,8 @@
 // (searched again and again: the French part from the database until the French texts are held, then from memory).
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { describeEachDatabase } from '../../../../test/support/databases.ts';
-import { buildTestApp } from '../../../../test/support/app.ts';
-import { importHandRows } from '../../../../test/support/grants/files.ts';
+import { serveHandRows } from '../../../../test/support/grants/files.ts';
 import { SPEC } from '../../../../test/support/grants/http.ts';
 import { textOf } from '../../../../test/support/pages.ts';
 import type { ServiceApp } from '../../../core/service.ts';
@@ -15,23 +13,19 @@ import { grantsService } from '../service.ts';
 describeEachDatabase(
   'grants search: either apostrophe',
   (t) => {
-    let dir: string;
     let app: ServiceApp;
+    let close: (() => Promise<void>) | undefined;
 
     before(async () => {
-      dir = await importHandRows(t.db, [
+      ({ app, close } = await serveHandRows(t.db, [
         { recipient_legal_name: "St. John's Seniors Centre", agreement_title_en: "Women's shelter renewal", agreement_value: '40.00' },
         { recipient_legal_name: 'St. John’s Arts Council', agreement_title_en: 'Women’s health clinic', agreement_value: '30.00' },
         { agreement_title_fr: "Rénover l'école du village", agreement_value: '20.00' },
         { agreement_title_fr: 'Agrandir l’école', agreement_value: '10.00' },
         { recipient_legal_name: 'St. Johns Club', agreement_title_en: 'Womens league', agreement_value: '5.00' },
-      ]);
-      app = await buildTestApp(grantsService, t.db);
+      ]));
     });
-    after(async () => {
-      await app?.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    after(() => close?.());
 
     const search = async (query: string) => {
       const res = await app.inject(`${SPEC}/search/?${query}`);
